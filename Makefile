@@ -1,0 +1,40 @@
+# opticoll — the two commands a user needs are `make demo` and `make check`.
+# Everything builds with CMake into build/ (and build-asan/ for the sanitizer run).
+
+CMAKE_FLAGS ?=
+JOBS ?= 2
+
+.PHONY: all deps build demo check check-fast check-asan bench clean format
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DOC_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build -j$(JOBS)
+
+demo: build
+	@scripts/demo.sh
+
+check-fast: build
+	@cd build && ctest --output-on-failure -j$(JOBS)
+
+check-asan: deps
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DOC_SANITIZE=ON -DOC_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build-asan -j$(JOBS)
+	@cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  ctest --output-on-failure -j$(JOBS) -LE slow
+
+check: check-fast check-asan
+	@echo "make check: release suite and AddressSanitizer+UndefinedBehaviorSanitizer suite passed"
+
+bench: build
+	@./build/oc_bench
+
+format:
+	@clang-format -i include/*.h src/*/*.c src/*/*.h tools/*.c tests/*.c bench/*.c
+
+clean:
+	rm -rf build build-asan

@@ -1,0 +1,68 @@
+/*
+ * algos.h — the algorithm interface and the registry: the only place an algorithm is listed.
+ *
+ * An algorithm is one file with one oc__algo. It validates its parameters and the problem
+ * (restrictions are declared and enforced with a clear message), chooses how many chunks to cut
+ * the data into and how to label them, then emits its rounds. It never times anything and never
+ * knows about wavelengths: parameter searches (OpTree's radices) hand candidate parameter sets to
+ * the pipeline, which costs each on the network model and keeps the best.
+ */
+#ifndef OC_ALGOS_H
+#define OC_ALGOS_H
+
+#include "core/core.h"
+#include "report/report.h"
+
+typedef struct oc__plan {
+    oc__spec spec;  /* filled by plan(): q, labels */
+    oc_kv *used;    /* the parameters actually used */
+    void *state;    /* the algorithm's own */
+} oc__plan;
+
+/* What the closed forms need to know about the network (the seed's terms). */
+typedef struct oc__formula_in {
+    uint64_t channels;    /* wavelengths x fibres per direction (ring) */
+    uint64_t wavelengths; /* w */
+    double step_time;     /* the seed's (d/B + a): one step's time on the model */
+} oc__formula_in;
+
+typedef struct oc__algo {
+    oc_algorithm_info info;
+    /* The names of the parameters it accepts (NULL-terminated). */
+    const char *const *param_names;
+    /* Validates and fills plan->spec (via oc__spec_init), plan->used and plan->state. */
+    int (*plan)(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                const oc_kv *params, char *why, size_t whylen);
+    int (*generate)(const oc__plan *plan, oc__emit *e);
+    void (*release)(oc__plan *plan);
+    /* Optional: alternative parameter sets for the pipeline to cost when the user pinned nothing.
+     * Each comes with a screening score (lower is better); the pipeline maps the best few. */
+    int (*candidates)(uint32_t nodes, const oc_kv *params, oc_kv ***list, double **score,
+                      size_t *n, char *why, size_t whylen);
+    /* Optional: the seed's closed forms at these parameters, and notes on where the mapped
+     * schedule differs (rep->steps and rep->time_s are already filled). */
+    int (*formula)(const oc__plan *plan, const oc__formula_in *in, oc_report *rep);
+} oc__algo;
+
+size_t oc__algo_count(void);
+const oc__algo *oc__algo_at(size_t i);
+const oc__algo *oc__algo_find(oc_collective coll, const char *name);
+/* 1 if the comma-separated list `networks` names `net`. */
+int oc__algo_supports(const oc__algo *a, const char *net);
+
+/* Shared by plan() implementations: the common start (spec with q chunks per block). */
+int oc__plan_begin(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                   uint64_t bytes, uint32_t q, char *why, size_t whylen);
+void oc__plan_free(const oc__algo *a, oc__plan *plan);
+
+#define OC_ALGO_LIST(X)                                                                            \
+    X(allgather_ring)                                                                              \
+    X(allgather_ne)                                                                                \
+    X(allgather_onestage)                                                                          \
+    X(allgather_optree)
+
+#define OC__ALGO_DECL(id) extern const oc__algo oc__algo_##id;
+OC_ALGO_LIST(OC__ALGO_DECL)
+#undef OC__ALGO_DECL
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * allgather_ne.c — neighbour-exchange all-gather (optree III.D.2, Table I; Chen et al. [8]).
+ *
+ * N even. Round 0: nodes 2i and 2i+1 swap their blocks. Rounds 1 .. N/2-1: every node swaps the
+ * pair of blocks it received in the previous round with its other neighbour (even nodes go left
+ * on odd rounds and right on even rounds, odd nodes the opposite way). Pairs stay aligned on even
+ * labels, so what a node forwards is always one contiguous range of two blocks.
+ *   steps = N/2 (the seed); each round after the first moves 2d per transfer, which the ring model
+ *   carries on two wavelengths at once (one data item per wavelength per step).
+ */
+#include "algo/algos.h"
+
+#include <stdlib.h>
+
+static const char *const no_params[] = {NULL};
+
+static int ne_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                   uint64_t bytes, const oc_kv *params, char *why, size_t len) {
+    int rc = oc__kv_only(params, no_params, "ne", why, len);
+    if (rc) return rc;
+    if (nodes > 1 && nodes % 2)
+        return oc__fail(why, len, OC_ENOTSUP,
+                        "ne (neighbour exchange) needs an even number of nodes, not %u", nodes);
+    return oc__plan_begin(plan, coll, nodes, root, bytes, 1, why, len);
+}
+
+static int ne_generate(const oc__plan *plan, oc__emit *e) {
+    const uint32_t N = plan->spec.nodes;
+    if (N < 2) return 0;
+    uint32_t *last = malloc(N * sizeof(uint32_t)), *next = malloc(N * sizeof(uint32_t));
+    int rc = 0;
+    if (!last || !next) {
+        rc = OC_ENOMEM;
+        goto out;
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t partner = i ^ 1u;
+        if ((rc = oc__emit_transfer(e, i, partner, OC_OP_COPY, i, 1))) goto out;
+        last[i] = i & ~1u; /* the aligned pair this node now holds */
+    }
+    if ((rc = oc__emit_round(e))) goto out;
+    for (uint32_t r = 1; r < N / 2; r++) {
+        for (uint32_t i = 0; i < N; i++) {
+            int even = (i % 2) == 0;
+            int left = (r % 2 == 1) == even; /* even nodes go left on odd rounds */
+            uint32_t partner = left ? (i + N - 1) % N : (i + 1) % N;
+            if ((rc = oc__emit_transfer(e, i, partner, OC_OP_COPY, last[i], 2))) goto out;
+            next[partner] = last[i];
+        }
+        uint32_t *t = last;
+        last = next;
+        next = t;
+        if ((rc = oc__emit_round(e))) goto out;
+    }
+out:
+    free(last);
+    free(next);
+    return rc;
+}
+
+static int ne_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
+    const uint32_t N = plan->spec.nodes;
+    rep->has_formula = 1;
+    rep->steps_formula = N > 1 ? (double)N / 2 : 0;
+    rep->has_time_formula = 1;
+    /* The seed's NE sends 2d in every step after the first on one wavelength. */
+    rep->time_formula_s = rep->steps_formula * in->step_time;
+    return 0;
+}
+
+const oc__algo oc__algo_allgather_ne = {
+    .info = {"ne", OC_ALLGATHER, "ring",
+             "neighbour exchange: pairs of blocks swapped with alternating neighbours, N/2 rounds",
+             "N even (or N = 1)", "N/2 steps", ""},
+    .param_names = no_params,
+    .plan = ne_plan,
+    .generate = ne_generate,
+    .formula = ne_formula,
+};

@@ -1,0 +1,61 @@
+/*
+ * allgather_onestage.c — one-stage all-to-all broadcast (optree III.B, Lemma 1; III.C).
+ *
+ * One logical round: every node sends its block straight to every other node on its own
+ * lightpath. On a ring with shortest-path routing the heaviest directed link carries about N^2/8
+ * lightpaths (Lemma 1: ceil(N^2/8) wavelengths), so with w wavelengths the round takes about
+ * ceil(N^2 / 8w) steps (Table I). The network model splits the round into steps.
+ */
+#include "algo/algos.h"
+
+#include <math.h>
+
+static const char *const no_params[] = {NULL};
+
+static int onestage_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                         uint64_t bytes, const oc_kv *params, char *why, size_t len) {
+    int rc = oc__kv_only(params, no_params, "onestage", why, len);
+    if (rc) return rc;
+    if ((uint64_t)nodes * (nodes - 1) > (UINT64_C(1) << 28))
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "onestage on %u nodes is %llu lightpaths in one round (at most 2^28)",
+                        nodes, (unsigned long long)nodes * (nodes - 1));
+    return oc__plan_begin(plan, coll, nodes, root, bytes, 1, why, len);
+}
+
+static int onestage_generate(const oc__plan *plan, oc__emit *e) {
+    const uint32_t N = plan->spec.nodes;
+    for (uint32_t s = 0; s < N; s++)
+        for (uint32_t d = 0; d < N; d++) {
+            if (d == s) continue;
+            int rc = oc__emit_transfer(e, s, d, OC_OP_COPY, s, 1);
+            if (rc) return rc;
+        }
+    return oc__emit_round(e);
+}
+
+static int onestage_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
+    const double N = plan->spec.nodes;
+    rep->has_formula = 1;
+    /* Table I: ceil(N^2 / 8w), with the w wavelengths of every fibre of a direction. */
+    rep->steps_formula = plan->spec.nodes > 1 ? ceil(N * N / (8.0 * (double)in->channels)) : 0;
+    rep->has_time_formula = 1;
+    rep->time_formula_s = rep->steps_formula * in->step_time;
+    if (rep->has_lb && rep->steps != (uint64_t)rep->steps_formula)
+        oc__report_note(rep,
+                        "steps differ from ceil(N^2/8w): the exact heaviest-link load with "
+                        "shortest paths is %s, and the colouring reached %.3f x the load bound",
+                        plan->spec.nodes % 2 ? "(N^2-1)/8 for odd N" : "N^2/8 for even N",
+                        rep->steps_lb ? (double)rep->steps / (double)rep->steps_lb : 1.0);
+    return 0;
+}
+
+const oc__algo oc__algo_allgather_onestage = {
+    .info = {"onestage", OC_ALLGATHER, "ring",
+             "one-stage all-to-all broadcast: a lightpath from every node to every other node",
+             "N(N-1) <= 2^28", "ceil(N^2/8w) steps (Lemma 1)", ""},
+    .param_names = no_params,
+    .plan = onestage_plan,
+    .generate = onestage_generate,
+    .formula = onestage_formula,
+};

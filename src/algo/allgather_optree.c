@@ -1,0 +1,430 @@
+/*
+ * allgather_optree.c — OpTree: k-stage m-ary tree all-gather (optree III.D, Theorems 1-3).
+ *
+ * The seed: the N nodes form the root of an m-ary tree of depth k. Stage 1 splits them into m
+ * contiguous groups; the nodes at the same position i of the m groups form a subset that does a
+ * one-stage all-to-all broadcast (long, evenly spaced lightpaths carrying one block). Stage j splits
+ * every group again into m subgroups and the nodes at the same position of sibling subgroups
+ * exchange everything they hold (m^(j-1) blocks, on m^(j-1) wavelengths) along shorter and shorter
+ * segments of the ring. After stage k every node holds every block.
+ *
+ * Any N, any radices. Stage j uses radix m_j (k stages, m_1 ... m_k >= 2). We lay the tree over
+ * V = m_1 * ... * m_k >= N virtual positions: position x has mixed-radix digits (d_1 .. d_k), d_1
+ * the most significant, and stage j exchanges among positions that differ only in d_j. Position x
+ * lives on node floor(x * N / V), so when V > N a few nodes hold two positions, evenly spread round
+ * the ring; a node's own block belongs to the first position it holds and its other position starts
+ * empty (the "uneven groups" of the seed, without losing any block). Transfers between two
+ * positions on the same node are local and not sent.
+ *
+ * Labels. After stage j a position holds the blocks of all positions that agree with it on digits
+ * j+1..k. Numbering blocks by the digit-reversed position (d_k most significant) makes that set one
+ * contiguous label range, so every transfer is one range and verification and mapping stay linear
+ * in the transfers. block_node[] records which node each label's block comes from.
+ *
+ * Choosing the radices: with `radices=4x4x4` or `k=K` the user decides; otherwise every depth k
+ * from 1 to ceil(log2 N) offers balanced radices (exact factorisations of N where they exist, and
+ * near-equal radices whose product just covers N, in both orders), screened by a load estimate;
+ * the pipeline maps the best few on the network and keeps the one with the fewest steps.
+ *   Theorem 1: S = ceil((2k-1) N^(1+1/k) / 8w);   Theorem 2: k* = ceil((ln N + sqrt(ln N (ln N - 2)))/2)
+ */
+#include "algo/algos.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_STAGES = 40 };
+
+typedef struct optree {
+    uint32_t k;
+    uint32_t m[MAX_STAGES];
+    uint64_t V;
+    uint32_t *rev;    /* digit-reversed value of every position */
+    uint32_t *below;  /* below[r]: block-bearing positions with reversed value < r (V+1 entries) */
+} optree;
+
+static const char *const optree_params[] = {"radices", "k", NULL};
+
+/* Physical node of virtual position x. */
+static inline uint32_t host(const optree *t, uint32_t N, uint64_t x) {
+    return (uint32_t)(x * N / t->V);
+}
+
+/* 1 if position x is the first position of its node (it carries that node's block). */
+static inline int bears_block(const optree *t, uint32_t N, uint64_t x) {
+    return x == 0 || host(t, N, x - 1) != host(t, N, x);
+}
+
+static int parse_radices(const char *text, optree *t, char *why, size_t len) {
+    t->k = 0;
+    const char *p = text;
+    while (*p) {
+        uint64_t v = 0;
+        const char *start = p;
+        while (*p >= '0' && *p <= '9') {
+            v = v * 10 + (uint64_t)(*p - '0');
+            if (v > (1u << 20)) break;
+            p++;
+        }
+        if (p == start || v < 2 || v > (1u << 20) || t->k >= MAX_STAGES || (*p && *p != 'x'))
+            return oc__fail(why, len, OC_EINVAL,
+                            "radices=%s: expected radices of at least 2 joined by 'x', like 4x4x4",
+                            text);
+        t->m[t->k++] = (uint32_t)v;
+        if (*p == 'x') {
+            p++;
+            if (!*p)
+                return oc__fail(why, len, OC_EINVAL, "radices=%s: ends with 'x'", text);
+        }
+    }
+    if (t->k == 0) return oc__fail(why, len, OC_EINVAL, "radices= is empty");
+    return 0;
+}
+
+static void format_radices(const optree *t, char *buf, size_t len) {
+    size_t at = 0;
+    buf[0] = 0;
+    for (uint32_t j = 0; j < t->k && at < len; j++)
+        at += (size_t)snprintf(buf + at, len - at, j ? "x%u" : "%u", t->m[j]);
+}
+
+/* Balanced radices for depth k: r radices of base+1 and k-r of base, product >= N (bigger first). */
+static int balanced(uint32_t N, uint32_t k, optree *t) {
+    uint32_t base = (uint32_t)floor(pow((double)N, 1.0 / k));
+    if (base < 2) base = 2;
+    while (base > 2 && pow((double)base, (double)k) > (double)N * 1.0000001) base--;
+    /* now base^k <= N (or base = 2); add +1s until the product covers N */
+    for (uint32_t r = 0; r <= k; r++) {
+        double prod = pow(base + 1.0, r) * pow((double)base, (double)(k - r));
+        if (prod >= (double)N - 0.5) {
+            t->k = k;
+            for (uint32_t j = 0; j < k; j++) t->m[j] = j < r ? base + 1 : base;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* An exact factorisation of N into k radices >= 2, as balanced as a greedy split makes it. */
+static int exact(uint32_t N, uint32_t k, optree *t) {
+    uint32_t primes[64], np = 0, n = N;
+    for (uint32_t p = 2; (uint64_t)p * p <= n; p++)
+        while (n % p == 0) {
+            primes[np++] = p;
+            n /= p;
+        }
+    if (n > 1) primes[np++] = n;
+    if (np < k) return 0;
+    uint64_t r[MAX_STAGES];
+    for (uint32_t j = 0; j < k; j++) r[j] = 1;
+    for (int i = (int)np - 1; i >= 0; i--) { /* largest prime first, into the smallest radix */
+        uint32_t best = 0;
+        for (uint32_t j = 1; j < k; j++)
+            if (r[j] < r[best]) best = j;
+        r[best] *= primes[i];
+    }
+    for (uint32_t j = 0; j < k; j++)
+        if (r[j] < 2 || r[j] > (1u << 20)) return 0;
+    /* sort descending */
+    for (uint32_t a = 0; a < k; a++)
+        for (uint32_t b = a + 1; b < k; b++)
+            if (r[b] > r[a]) {
+                uint64_t x = r[a];
+                r[a] = r[b];
+                r[b] = x;
+            }
+    t->k = k;
+    for (uint32_t j = 0; j < k; j++) t->m[j] = (uint32_t)r[j];
+    return 1;
+}
+
+static void reverse_order(optree *t) {
+    for (uint32_t a = 0, b = t->k ? t->k - 1 : 0; a < b; a++, b--) {
+        uint32_t x = t->m[a];
+        t->m[a] = t->m[b];
+        t->m[b] = x;
+    }
+}
+
+static uint64_t product(const optree *t) {
+    uint64_t v = 1;
+    for (uint32_t j = 0; j < t->k; j++) {
+        v *= t->m[j];
+        if (v > (UINT64_C(1) << 40)) return v;
+    }
+    return v;
+}
+
+/* Load estimate in units on the busiest link, summed over stages (a screen, not a result):
+ * stage 1 is an all-to-all among evenly spaced nodes round the ring (about m^2/8 per subset, V/m
+ * subsets sharing the links); stage j > 1 is a line all-to-all inside segments (m^2/4 per subset,
+ * W_j subsets interleaved) carrying R_j blocks per transfer. */
+static double load_estimate(const optree *t) {
+    double est = 0, R = 1, W = (double)t->V;
+    for (uint32_t j = 0; j < t->k; j++) {
+        double m = t->m[j];
+        W /= m;
+        est += j == 0 ? W * ceil(m * m / 8.0) : W * floor(m * m / 4.0) * R;
+        R *= m;
+    }
+    return est;
+}
+
+static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, size_t len) {
+    memset(t, 0, sizeof *t);
+    const char *radices = oc_kv_get(params, "radices");
+    const char *ktext = oc_kv_get(params, "k");
+    if (radices && ktext)
+        return oc__fail(why, len, OC_EINVAL, "give either radices= or k=, not both");
+    if (N == 1) { /* nothing to gather: zero stages */
+        if (radices || (ktext && strcmp(ktext, "0") != 0))
+            return oc__fail(why, len, OC_EINVAL, "one node needs no stages");
+        t->k = 0;
+        t->V = 1;
+        return 0;
+    }
+    if (radices) {
+        int rc = parse_radices(radices, t, why, len);
+        if (rc) return rc;
+    } else {
+        uint64_t k;
+        uint32_t kmax = 1;
+        while ((UINT64_C(1) << kmax) < N) kmax++;
+        int rc = oc__kv_u64(params, "k", 0, 1, kmax, &k, why, len);
+        if (rc) return rc;
+        if (k == 0)
+            return oc__fail(why, len, OC_EINVAL, "internal: optree plan without radices or k");
+        if (!exact(N, (uint32_t)k, t) && !balanced(N, (uint32_t)k, t))
+            return oc__fail(why, len, OC_EINVAL, "no radices of depth %llu cover %u nodes",
+                            (unsigned long long)k, N);
+    }
+    t->V = product(t);
+    if (t->V < N)
+        return oc__fail(why, len, OC_EINVAL,
+                        "radices=%s cover %llu positions, fewer than the %u nodes", radices ? radices : "?",
+                        (unsigned long long)t->V, N);
+    if (t->V > 2ull * N && t->V > N + 64ull)
+        return oc__fail(why, len, OC_EINVAL,
+                        "radices cover %llu positions for %u nodes: more than twice as many",
+                        (unsigned long long)t->V, N);
+    return 0;
+}
+
+static int optree_candidates(uint32_t N, const oc_kv *params, oc_kv ***list, double **score,
+                             size_t *n, char *why, size_t len) {
+    *list = NULL;
+    *score = NULL;
+    *n = 0;
+    if (oc_kv_get(params, "radices") || N < 2) return 0; /* pinned: nothing to search */
+    uint64_t kpin = 0;
+    int rc = oc__kv_u64(params, "k", 0, 1, 64, &kpin, why, len);
+    if (rc) return rc;
+    uint32_t kmax = 1;
+    while ((UINT64_C(1) << kmax) < N) kmax++;
+    size_t cap = 4 * (size_t)kmax + 4;
+    oc_kv **out = calloc(cap, sizeof *out);
+    double *sc = calloc(cap, sizeof *sc);
+    if (!out || !sc) {
+        free(out);
+        free(sc);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    size_t count = 0;
+    for (uint32_t k = 1; k <= kmax; k++) {
+        if (kpin && k != kpin) continue;
+        optree opts[4];
+        int have[4] = {0, 0, 0, 0};
+        have[0] = exact(N, k, &opts[0]);
+        if (have[0]) {
+            opts[1] = opts[0];
+            reverse_order(&opts[1]);
+            have[1] = 1;
+        }
+        have[2] = balanced(N, k, &opts[2]);
+        if (have[2]) {
+            opts[3] = opts[2];
+            reverse_order(&opts[3]);
+            have[3] = 1;
+        }
+        for (int i = 0; i < 4; i++) {
+            if (!have[i]) continue;
+            opts[i].V = product(&opts[i]);
+            if (opts[i].V < N || (opts[i].V > 2ull * N && opts[i].V > N + 64ull)) continue;
+            char text[256];
+            format_radices(&opts[i], text, sizeof text);
+            int dup = 0;
+            for (size_t c = 0; c < count; c++)
+                if (strcmp(oc_kv_get(out[c], "radices"), text) == 0) dup = 1;
+            if (dup) continue;
+            out[count] = oc_kv_new();
+            if (!out[count] || oc_kv_set(out[count], "radices", text)) {
+                for (size_t c = 0; c <= count; c++) oc_kv_free(out[c]);
+                free(out);
+                free(sc);
+                return oc__fail(why, len, OC_ENOMEM, "out of memory");
+            }
+            sc[count] = load_estimate(&opts[i]);
+            count++;
+        }
+    }
+    *list = out;
+    *score = sc;
+    *n = count;
+    return 0;
+}
+
+static void optree_release(oc__plan *plan) {
+    optree *t = plan->state;
+    if (!t) return;
+    free(t->rev);
+    free(t->below);
+    free(t);
+    plan->state = NULL;
+}
+
+static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                       uint64_t bytes, const oc_kv *params, char *why, size_t len) {
+    int rc = oc__kv_only(params, optree_params, "optree", why, len);
+    if (rc) return rc;
+    if (!oc_kv_get(params, "radices") && !oc_kv_get(params, "k") && nodes > 1)
+        return oc__fail(why, len, OC_EINVAL,
+                        "optree needs radices= or k= (the pipeline chooses them when unset)");
+    optree *t = calloc(1, sizeof *t);
+    if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    rc = optree_choose(nodes, params, t, why, len);
+    if (rc) {
+        free(t);
+        return rc;
+    }
+    rc = oc__plan_begin(plan, coll, nodes, root, bytes, 1, why, len);
+    plan->state = t;
+    if (rc) return rc;
+    const uint32_t N = nodes;
+    const uint64_t V = t->V;
+    t->rev = oc__malloc_array((size_t)V, sizeof(uint32_t));
+    t->below = oc__calloc((size_t)V + 1, sizeof(uint32_t));
+    plan->spec.block_node = oc__malloc_array(N, sizeof(uint32_t));
+    if (!t->rev || !t->below || !plan->spec.block_node)
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    /* Reversed digits: R_1 = 1, R_j = m_1 ... m_(j-1); W_j = m_(j+1) ... m_k. */
+    for (uint64_t x = 0; x < V; x++) {
+        uint64_t rest = x, r = 0, R = 1, W = V;
+        for (uint32_t j = 0; j < t->k; j++) {
+            W /= t->m[j];
+            uint64_t d = rest / W;
+            rest %= W;
+            r += d * R;
+            R *= t->m[j];
+        }
+        t->rev[x] = (uint32_t)r;
+        if (bears_block(t, N, x)) t->below[r + 1] = 1;
+    }
+    for (uint64_t r = 0; r < V; r++) t->below[r + 1] += t->below[r];
+    for (uint64_t x = 0; x < V; x++)
+        if (bears_block(t, N, x)) plan->spec.block_node[t->below[t->rev[x]]] = host(t, N, x);
+    char text[256];
+    format_radices(t, text, sizeof text);
+    char kbuf[16];
+    snprintf(kbuf, sizeof kbuf, "%u", t->k);
+    if ((N > 1 && oc_kv_set(plan->used, "radices", text)) || oc_kv_set(plan->used, "k", kbuf))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return 0;
+}
+
+static int optree_generate(const oc__plan *plan, oc__emit *e) {
+    const optree *t = plan->state;
+    const uint32_t N = plan->spec.nodes;
+    uint64_t W = t->V, R = 1;
+    for (uint32_t j = 0; j < t->k; j++) {
+        const uint32_t m = t->m[j];
+        W /= m;
+        for (uint64_t x = 0; x < t->V; x++) {
+            /* What position x holds now: reversed values [base, base + R). */
+            uint64_t base = t->rev[x] - t->rev[x] % R;
+            uint32_t lo = t->below[base], hi = t->below[base + R];
+            if (lo == hi) continue;
+            uint32_t from = host(t, N, x);
+            uint64_t d = (x / W) % m;
+            for (uint64_t c = 0; c < m; c++) {
+                if (c == d) continue;
+                uint64_t peer = x + (c - d) * W; /* unsigned wrap is exact here */
+                uint32_t to = host(t, N, peer);
+                if (to == from) continue; /* both positions on one node */
+                int rc = oc__emit_transfer(e, from, to, OC_OP_COPY, lo, hi - lo);
+                if (rc) return rc;
+            }
+        }
+        int rc = oc__emit_round(e);
+        if (rc) return rc;
+        R *= m;
+    }
+    return 0;
+}
+
+/* Theorem 1 at depth k: ceil((2k-1) N^(1+1/k) / 8w). */
+static double theorem1(double N, double k, double w) {
+    return ceil((2 * k - 1) * pow(N, 1 + 1 / k) / (8 * w));
+}
+
+static int optree_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
+    const optree *t = plan->state;
+    const double N = plan->spec.nodes, w = (double)in->channels;
+    int rc = 0;
+    if (plan->spec.nodes < 2) {
+        rep->has_formula = 1;
+        rep->steps_formula = 0;
+        rep->has_time_formula = 1;
+        rep->time_formula_s = 0;
+        return 0;
+    }
+    double lnN = log(N);
+    double kstar = lnN >= 2 ? ceil((lnN + sqrt(lnN * (lnN - 2))) / 2) : 1;
+    rep->has_formula = 1;
+    /* Theorem 1 is stated for k >= 2; at k = 1 it is the one-stage count ceil(N^2/8w). */
+    rep->steps_formula = theorem1(N, (double)t->k, w);
+    rep->has_time_formula = 1;
+    rep->time_formula_s = rep->steps_formula * in->step_time;
+    rc |= oc__report_num(rep, "k", (double)t->k);
+    rc |= oc__report_num(rep, "virtual_positions", (double)t->V);
+    rc |= oc__report_num(rep, "kstar_theorem2", kstar);
+    rc |= oc__report_num(rep, "steps_theorem1_at_kstar", theorem1(N, kstar, w));
+    rc |= oc__report_num(rep, "time_theorem3_at_kstar_s", theorem1(N, kstar, w) * in->step_time);
+    if (rep->steps != (uint64_t)rep->steps_formula) {
+        double m_paper = pow(N, 1.0 / t->k);
+        int uniform = 1;
+        for (uint32_t j = 1; j < t->k; j++) uniform &= t->m[j] == t->m[0];
+        if (t->V > plan->spec.nodes)
+            rc |= oc__report_note(rep,
+                                  "uneven groups: %llu tree positions on %u nodes, so %llu nodes "
+                                  "carry two positions and send twice in some stages",
+                                  (unsigned long long)t->V, plan->spec.nodes,
+                                  (unsigned long long)(t->V - plan->spec.nodes));
+        if (!uniform || fabs(m_paper - round(m_paper)) > 1e-9)
+            rc |= oc__report_note(rep,
+                                  "rounding: Theorem 1 uses m = N^(1/k) = %.3f, a real number; "
+                                  "the tree needs whole radices",
+                                  m_paper);
+        rc |= oc__report_note(rep,
+                              "link load: Theorem 1 charges stage 1 ceil(m^2/8) and later stages "
+                              "floor(m^2/4) wavelengths per subset and rounds once over all "
+                              "stages; we map every stage on its own onto the heaviest link "
+                              "(%llu steps, load bound %llu)",
+                              (unsigned long long)rep->steps, (unsigned long long)rep->steps_lb);
+    }
+    return rc ? OC_ENOMEM : 0;
+}
+
+const oc__algo oc__algo_allgather_optree = {
+    .info = {"optree", OC_ALLGATHER, "ring",
+             "OpTree: k-stage m-ary tree, all-to-all among tree siblings in every stage",
+             "", "ceil((2k-1) N^(1+1/k) / 8w) steps (Theorem 1), k* of Theorem 2",
+             "radices=AxBx...: stage radices (stage 1 first); k=K: depth with balanced radices; "
+             "unset: chosen by mapped steps"},
+    .param_names = optree_params,
+    .plan = optree_plan,
+    .generate = optree_generate,
+    .release = optree_release,
+    .candidates = optree_candidates,
+    .formula = optree_formula,
+};

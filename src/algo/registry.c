@@ -1,0 +1,79 @@
+/*
+ * registry.c — the algorithm and network registries behind `opticoll list` and the pipeline.
+ * Algorithms are listed once, in OC_ALGO_LIST (algos.h); networks in the table below.
+ */
+#include "algo/algos.h"
+#include "net/net.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define OC__ALGO_PTR(id) &oc__algo_##id,
+static const oc__algo *const algos[] = {OC_ALGO_LIST(OC__ALGO_PTR)};
+#undef OC__ALGO_PTR
+
+static const oc__model *const models[] = {&oc__model_ring};
+
+size_t oc__algo_count(void) {
+    return sizeof algos / sizeof algos[0];
+}
+
+const oc__algo *oc__algo_at(size_t i) {
+    return i < oc__algo_count() ? algos[i] : NULL;
+}
+
+const oc__algo *oc__algo_find(oc_collective coll, const char *name) {
+    for (size_t i = 0; name && i < oc__algo_count(); i++)
+        if (algos[i]->info.collective == coll && strcmp(algos[i]->info.name, name) == 0)
+            return algos[i];
+    return NULL;
+}
+
+int oc__algo_supports(const oc__algo *a, const char *net) {
+    const char *p = a->info.networks;
+    size_t n = strlen(net);
+    while (p && *p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == n && strncmp(p, net, n) == 0) return 1;
+        p = comma ? comma + 1 : NULL;
+    }
+    return 0;
+}
+
+size_t oc_algorithm_count(void) {
+    return oc__algo_count();
+}
+
+const oc_algorithm_info *oc_algorithm_at(size_t i) {
+    return i < oc__algo_count() ? &algos[i]->info : NULL;
+}
+
+size_t oc_network_count(void) {
+    return sizeof models / sizeof models[0];
+}
+
+const oc_network_info *oc_network_at(size_t i) {
+    return i < oc_network_count() ? &models[i]->info : NULL;
+}
+
+const oc__model *oc__model_find(const char *name) {
+    for (size_t i = 0; name && i < oc_network_count(); i++)
+        if (strcmp(models[i]->info.name, name) == 0) return models[i];
+    return NULL;
+}
+
+int oc__plan_begin(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                   uint64_t bytes, uint32_t q, char *why, size_t whylen) {
+    memset(plan, 0, sizeof *plan);
+    plan->used = oc_kv_new();
+    if (!plan->used) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    return oc__spec_init(&plan->spec, coll, nodes, root, bytes, q, why, whylen);
+}
+
+void oc__plan_free(const oc__algo *a, oc__plan *plan) {
+    if (a && a->release) a->release(plan);
+    oc__spec_free(&plan->spec);
+    oc_kv_free(plan->used);
+    memset(plan, 0, sizeof *plan);
+}

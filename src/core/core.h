@@ -1,0 +1,153 @@
+/*
+ * core.h — the schedule IR and the pieces every part of the library shares.
+ *
+ * A schedule is an ordered list of logical rounds. A round is a set of transfers
+ * {src, dst, op, chunks}; every transfer of a round reads the state as it was at the start of the
+ * round and takes effect at its end (the synchronous step model of every seed). Chunks are named by
+ * labels 0..C-1 and a transfer always moves one contiguous label range [first, first + count): an
+ * algorithm chooses its labelling (see oc__spec.block_node) so that what a node forwards is a range.
+ * That keeps verification and mapping linear in the number of transfers, not in chunks times hops.
+ *
+ * Schedules are streamed: an algorithm emits one round at a time through an oc__emit, which hands
+ * each finished round to a chain of sinks (verifier, network model, exporter) and then reuses the
+ * buffer. A whole schedule is never held in memory unless a sink (oc__store) asks for it.
+ */
+#ifndef OC_CORE_H
+#define OC_CORE_H
+
+#include "opticoll.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- small utilities ------------------------------------------------------------------------- */
+
+/* Formats a one-line reason into why[0..len) (no-op when why is NULL); returns err. */
+int oc__fail(char *why, size_t len, int err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Allocation helpers that check for size overflow; they return NULL on failure. */
+void *oc__calloc(size_t n, size_t size);
+void *oc__malloc_array(size_t n, size_t size);
+/* Grows *p (of *cap elements) to hold at least need elements; 0 or OC_ENOMEM. */
+int oc__grow(void **p, size_t *cap, size_t need, size_t elem);
+
+/* (a - b) mod n for a, b in [0, n): a subtraction, not a division (hot in the ring model). */
+static inline uint32_t oc__ring_sub(uint32_t a, uint32_t b, uint32_t n) {
+    return a >= b ? a - b : a + n - b;
+}
+
+static inline uint64_t oc__ceil_div(uint64_t a, uint64_t b) {
+    return b ? (a + b - 1) / b : 0;
+}
+
+/* ---- the schedule IR -------------------------------------------------------------------------- */
+
+typedef enum { OC_OP_COPY = 0, OC_OP_REDUCE = 1 } oc__op;
+
+typedef struct oc__transfer {
+    uint32_t src, dst;
+    uint32_t first, count; /* chunk labels [first, first + count) */
+    uint32_t op;           /* oc__op */
+} oc__transfer;
+
+typedef struct oc__round {
+    oc__transfer *xfers;
+    size_t count, cap;
+} oc__round;
+
+int oc__round_push(oc__round *r, uint32_t src, uint32_t dst, oc__op op, uint32_t first,
+                   uint32_t count);
+void oc__round_free(oc__round *r);
+
+/* ---- the collective spec ---------------------------------------------------------------------- */
+
+/*
+ * The spec fixes the initial and the required final state. Chunk labels:
+ *  - allgather, gossip, gather, scatter, reducescatter: C = N*q labels in N blocks of q; block b is
+ *    the data of node block_node[b] (identity unless the algorithm relabels).
+ *  - allreduce, broadcast: C = q pieces of the one vector or message.
+ *  - alltoall: C = N*N*q; label ((d*N + s)*q + p) is piece p of what node s sends to node d.
+ */
+typedef struct oc__spec {
+    oc_collective coll;
+    uint32_t nodes;
+    uint32_t root;
+    uint32_t q;           /* chunks per block (per piece for allreduce/broadcast) */
+    uint32_t chunks;      /* C, the number of labels */
+    uint64_t bytes;       /* SIZE as the user gave it */
+    uint64_t chunk_bytes; /* the largest chunk, in bytes */
+    uint32_t *block_node; /* N entries or NULL (identity); owned by the spec */
+} oc__spec;
+
+/* Fills the spec for (coll, nodes, root, bytes, q); block_node stays NULL. Checks sizes. */
+int oc__spec_init(oc__spec *s, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                  uint32_t q, char *why, size_t whylen);
+void oc__spec_free(oc__spec *s);
+/* The node whose block is block b (identity unless relabelled). */
+static inline uint32_t oc__spec_block_node(const oc__spec *s, uint32_t b) {
+    return s->block_node ? s->block_node[b] : b;
+}
+/* Checks that block_node is a permutation of 0..N-1. */
+int oc__spec_check_labels(const oc__spec *s, char *why, size_t whylen);
+/* Describes label c for messages: "chunk 12 (block of node 3)". */
+void oc__spec_describe_chunk(const oc__spec *s, uint32_t c, char *buf, size_t len);
+
+/* ---- streaming: emit and sinks ---------------------------------------------------------------- */
+
+typedef struct oc__sink oc__sink;
+struct oc__sink {
+    /* Called once per finished round, in order; a non-zero return stops the schedule. */
+    int (*round)(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t whylen);
+    oc__sink *next;
+};
+
+typedef struct oc__emit {
+    oc__round cur;
+    uint64_t rounds;    /* rounds handed on so far */
+    uint64_t transfers; /* transfers handed on so far */
+    uint64_t units;     /* chunk-transfers handed on so far */
+    oc__sink *sinks;
+    const oc__spec *spec;
+    char *why;
+    size_t whylen;
+} oc__emit;
+
+void oc__emit_init(oc__emit *e, const oc__spec *spec, oc__sink *sinks, char *why, size_t whylen);
+void oc__emit_free(oc__emit *e);
+/* Adds a transfer to the current round; OC_EINVAL for a count of 0 or a label range outside C. */
+int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32_t first, uint32_t count);
+/* Ends the current round and hands it to the sinks (an empty round is dropped). */
+int oc__emit_round(oc__emit *e);
+
+/* A sink that keeps every round (used for schedule files and tests). */
+typedef struct oc__store {
+    oc__sink sink;
+    oc__round *rounds;
+    size_t count, cap;
+} oc__store;
+
+void oc__store_init(oc__store *s);
+void oc__store_free(oc__store *s);
+/* Replays a stored schedule into a chain of sinks. */
+int oc__store_replay(const oc__store *s, oc__sink *sinks, char *why, size_t whylen);
+
+/* ---- key=value lists (the public oc_kv) ------------------------------------------------------- */
+
+struct oc_kv {
+    char **keys, **values;
+    size_t count, cap;
+};
+
+/* Reads an unsigned parameter: absent -> *out = dflt; malformed or out of [min,max] -> error. */
+int oc__kv_u64(const oc_kv *kv, const char *key, uint64_t dflt, uint64_t min, uint64_t max,
+               uint64_t *out, char *why, size_t whylen);
+int oc__kv_double(const oc_kv *kv, const char *key, double dflt, double min, double max,
+                  double *out, char *why, size_t whylen);
+/* Fails with a clear message when kv has a key not in the NULL-terminated list `known`. */
+int oc__kv_only(const oc_kv *kv, const char *const *known, const char *what, char *why,
+                size_t whylen);
+
+#endif /* OC_CORE_H */

@@ -1,0 +1,355 @@
+/*
+ * pipeline.c — spec -> algorithm -> schedule -> (semantic verifier, real-data run, network model)
+ * -> report. This is the one place that wires the parts together; see DESIGN.md "The pipeline".
+ *
+ * Verification is on by default and a failure is an error, not a flag: oc_run returns a report
+ * only when the semantic verifier and the network model's resource check both passed. The
+ * real-data run is added when the state fits in OC_DATA_BUDGET bytes (it does for every test size;
+ * the report says when it was skipped and why).
+ *
+ * Parameter searches (OpTree's radices) are decided here and not in the algorithm: every candidate
+ * the algorithm offers is screened by its own load estimate, the best few are generated and mapped
+ * on the network (without the resource check, which the final run performs), and the candidate
+ * with the fewest mapped steps wins.
+ */
+#include "core/pipeline.h"
+#include "verify/verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SEARCH_MAPPED = 6 };
+#define OC_DATA_BUDGET (UINT64_C(64) << 20)
+/* A candidate whose schedule has more transfers than this is not mapped during a search. */
+#define SEARCH_TRANSFER_BUDGET (UINT64_C(1) << 25)
+
+int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
+                const oc__algo **algo, const oc__model **model, char *why, size_t len) {
+    *algo = oc__algo_find(coll, algorithm);
+    if (!*algo) {
+        char names[256] = "";
+        for (size_t i = 0; i < oc__algo_count(); i++) {
+            const oc__algo *a = oc__algo_at(i);
+            if (a->info.collective != coll) continue;
+            if (*names) strncat(names, ", ", sizeof names - strlen(names) - 1);
+            strncat(names, a->info.name, sizeof names - strlen(names) - 1);
+        }
+        return oc__fail(why, len, OC_ENOENT, "unknown %s algorithm '%s' (known: %s)",
+                        oc_collective_name(coll), algorithm ? algorithm : "",
+                        *names ? names : "none yet");
+    }
+    *model = NULL;
+    if (network) {
+        *model = oc__model_find(network);
+        if (!*model) {
+            char names[128] = "";
+            for (size_t i = 0; i < oc_network_count(); i++) {
+                if (*names) strncat(names, ", ", sizeof names - strlen(names) - 1);
+                strncat(names, oc_network_at(i)->name, sizeof names - strlen(names) - 1);
+            }
+            return oc__fail(why, len, OC_ENOENT, "unknown network '%s' (known: %s)", network,
+                            names);
+        }
+        if (!oc__algo_supports(*algo, network))
+            return oc__fail(why, len, OC_ENOTSUP, "%s %s runs on %s, not on %s",
+                            oc_collective_name(coll), algorithm, (*algo)->info.networks, network);
+    }
+    return 0;
+}
+
+/* ---- the checked run ---- */
+
+int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
+                     const oc__model *model, const oc_kv *net_params, int data_check,
+                     oc__sink *extra, oc_report *rep, char *why, size_t len) {
+    oc__verifier *ver = NULL;
+    oc__datacheck *data = NULL;
+    oc__netrun *net = NULL;
+    oc__emit emit;
+    oc__emit_init(&emit, spec, NULL, why, len);
+    int rc = oc__verifier_new(spec, &ver, why, len);
+    if (rc) goto out;
+    oc__sink *chain = oc__verifier_sink(ver), *tail = chain;
+    tail->next = NULL;
+    if (data_check) {
+        rc = oc__datacheck_new(spec, OC_DATA_BUDGET, &data, why, len);
+        if (rc) goto out;
+        if (data) {
+            tail->next = oc__datacheck_sink(data);
+            tail = tail->next;
+            tail->next = NULL;
+        } else {
+            snprintf(rep->data_note, sizeof rep->data_note,
+                     "skipped: the real-data state of %u nodes x %u chunks is above %llu MiB",
+                     spec->nodes, spec->chunks, (unsigned long long)(OC_DATA_BUDGET >> 20));
+        }
+    } else {
+        snprintf(rep->data_note, sizeof rep->data_note, "skipped: turned off");
+    }
+    if (model) {
+        rc = model->create(spec, net_params, 1, &net, why, len);
+        if (rc) goto out;
+        tail->next = model->sink(net);
+        tail = tail->next;
+        tail->next = NULL;
+    }
+    tail->next = extra;
+    emit.sinks = chain;
+    rc = source(source_arg, &emit);
+    if (rc) goto out;
+    if ((rc = oc__verifier_finish(ver, why, len))) goto out;
+    if (data && (rc = oc__datacheck_finish(data, why, len))) goto out;
+    rep->rounds = emit.rounds;
+    rep->transfers = emit.transfers;
+    rep->units = emit.units;
+    rep->redundant = oc__verifier_redundant(ver);
+    rep->data_checked = data != NULL;
+    rep->nodes = spec->nodes;
+    rep->root = spec->root;
+    rep->bytes = spec->bytes;
+    rep->q = spec->q;
+    rep->chunks = spec->chunks;
+    rep->chunk_bytes = spec->chunk_bytes;
+    snprintf(rep->collective, sizeof rep->collective, "%s", oc_collective_name(spec->coll));
+    if (model) {
+        snprintf(rep->network, sizeof rep->network, "%s", model->info.name);
+        if ((rc = model->finish(net, rep, why, len))) goto out;
+    }
+    rep->verified = 1;
+out:
+    if (net) model->destroy(net);
+    oc__datacheck_free(data);
+    oc__verifier_free(ver);
+    oc__emit_free(&emit);
+    return rc;
+}
+
+/* ---- generating from an algorithm ---- */
+
+static int from_algo(void *arg, oc__emit *e) {
+    oc__algo_source *s = arg;
+    return s->algo->generate(s->plan, e);
+}
+
+/* A sink that stops a search candidate whose schedule is too large to map quickly. */
+typedef struct budget_sink {
+    oc__sink sink;
+    uint64_t transfers;
+} budget_sink;
+
+static int budget_round(oc__sink *self, uint64_t index, const oc__round *r, char *why,
+                        size_t len) {
+    (void)index;
+    budget_sink *b = (budget_sink *)self;
+    b->transfers += r->count;
+    if (b->transfers > SEARCH_TRANSFER_BUDGET)
+        return oc__fail(why, len, OC_ETOOBIG, "candidate over the search budget");
+    return 0;
+}
+
+/* Maps one candidate without verification; *steps and *time set on success. */
+static int evaluate(const oc__algo *algo, const oc__model *model, const oc_kv *net_params,
+                    const oc_request *req, const oc_kv *params, uint64_t *steps, double *time) {
+    char why[256];
+    oc__plan plan;
+    oc__netrun *net = NULL;
+    int rc = algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why,
+                        sizeof why);
+    if (rc) goto out;
+    rc = model->create(&plan.spec, net_params, 0, &net, why, sizeof why);
+    if (rc) goto out;
+    budget_sink budget = {.sink = {.round = budget_round}};
+    budget.sink.next = model->sink(net);
+    budget.sink.next->next = NULL;
+    oc__emit emit;
+    oc__emit_init(&emit, &plan.spec, &budget.sink, why, sizeof why);
+    rc = algo->generate(&plan, &emit);
+    oc__emit_free(&emit);
+    if (!rc) {
+        *steps = model->steps(net);
+        *time = (double)*steps * model->step_time(net);
+    }
+out:
+    if (net) model->destroy(net);
+    oc__plan_free(algo, &plan);
+    return rc;
+}
+
+/* A copy of base with extra's pairs set over it. */
+static int merged(const oc_kv *base, const oc_kv *extra, oc_kv **out) {
+    *out = oc_kv_new();
+    if (!*out) return OC_ENOMEM;
+    for (size_t i = 0; i < oc_kv_count(base); i++)
+        if (oc_kv_set(*out, oc_kv_key(base, i), oc_kv_value(base, i))) return OC_ENOMEM;
+    for (size_t i = 0; i < oc_kv_count(extra); i++)
+        if (oc_kv_set(*out, oc_kv_key(extra, i), oc_kv_value(extra, i))) return OC_ENOMEM;
+    return 0;
+}
+
+/* Runs the algorithm's parameter search, if it has one; *chosen is NULL when there is none.
+ * A candidate is a complete parameter set: the algorithm folds the user's pins into it. */
+static int search(const oc__algo *algo, const oc__model *model, const oc_request *req,
+                  oc_kv **chosen, oc_report *rep, char *why, size_t len) {
+    *chosen = NULL;
+    if (!algo->candidates || !model) return 0;
+    oc_kv **list = NULL;
+    double *score = NULL;
+    size_t n = 0;
+    int rc = algo->candidates(req->nodes, req->params, &list, &score, &n, why, len);
+    if (rc || n == 0) return rc;
+    size_t *idx = calloc(n, sizeof *idx);
+    if (!idx) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) idx[i] = i;
+    for (size_t a = 0; a < n; a++) /* by screening score; n is a few dozen */
+        for (size_t b = a + 1; b < n; b++)
+            if (score[idx[b]] < score[idx[a]]) {
+                size_t t = idx[a];
+                idx[a] = idx[b];
+                idx[b] = t;
+            }
+    size_t best = n, mapped = 0;
+    uint64_t best_steps = UINT64_MAX;
+    double best_time = 0;
+    char tried[1024] = "";
+    for (size_t i = 0; i < n && mapped < SEARCH_MAPPED; i++) {
+        uint64_t steps = 0;
+        double time = 0;
+        int erc = evaluate(algo, model, req->net_params, req, list[idx[i]], &steps, &time);
+        if (erc == OC_ENOMEM) {
+            rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
+            goto out;
+        }
+        if (erc) continue; /* over the budget or not applicable: not a candidate */
+        mapped++;
+        char item[96];
+        snprintf(item, sizeof item, "%s%s -> %llu", *tried ? ", " : "",
+                 oc_kv_value(list[idx[i]], 0), (unsigned long long)steps);
+        strncat(tried, item, sizeof tried - strlen(tried) - 1);
+        if (steps < best_steps || (steps == best_steps && time < best_time)) {
+            best = idx[i];
+            best_steps = steps;
+            best_time = time;
+        }
+    }
+    if (best == n) {
+        rc = oc__fail(why, len, OC_ENOTSUP, "no %s parameters could be mapped for %u nodes",
+                      algo->info.name, req->nodes);
+        goto out;
+    }
+    *chosen = list[best];
+    list[best] = NULL;
+    oc__report_note(rep, "parameters chosen by mapped steps: mapped %zu of %zu candidates (%s)",
+                    mapped, n, tried);
+out:
+    for (size_t i = 0; i < n; i++) oc_kv_free(list[i]);
+    free(list);
+    free(score);
+    free(idx);
+    return rc;
+}
+
+int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
+    *out = NULL;
+    if (!req) return oc__fail(why, len, OC_EINVAL, "no request");
+    const oc__algo *algo;
+    const oc__model *model;
+    int rc = oc__resolve(req->collective, req->algorithm, req->network, &algo, &model, why, len);
+    if (rc) return rc;
+    if (algo->param_names && (rc = oc__kv_only(req->params, algo->param_names, algo->info.name,
+                                               why, len)))
+        return rc;
+    oc_report *rep = oc__report_new();
+    if (!rep) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    oc_kv *chosen = NULL, *params = NULL;
+    oc__plan plan;
+    memset(&plan, 0, sizeof plan);
+    /* A plan first, so that bad input is refused before any search. */
+    if (req->nodes < 1) {
+        rc = oc__fail(why, len, OC_EINVAL, "the number of nodes must be at least 1");
+        goto fail;
+    }
+    rc = search(algo, model, req, &chosen, rep, why, len);
+    if (rc) goto fail;
+    rc = merged(chosen ? chosen : req->params, NULL, &params);
+    if (rc) {
+        rc = oc__fail(why, len, rc, "out of memory");
+        goto fail;
+    }
+    rc = algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why, len);
+    if (rc) goto fail;
+    oc__algo_source src = {algo, &plan};
+    rc = oc__run_schedule(&plan.spec, from_algo, &src, model, req->net_params, req->data_check,
+                          NULL, rep, why, len);
+    if (rc) goto fail;
+    snprintf(rep->algorithm, sizeof rep->algorithm, "%s", algo->info.name);
+    for (size_t i = 0; i < oc_kv_count(plan.used); i++)
+        if ((rc = oc_kv_set(rep->params, oc_kv_key(plan.used, i), oc_kv_value(plan.used, i))))
+            goto fail;
+    if (model && algo->formula) {
+        /* The closed forms need the model's figures; re-create it cheaply to ask. */
+        oc__netrun *net = NULL;
+        rc = model->create(&plan.spec, req->net_params, 0, &net, why, len);
+        if (rc) goto fail;
+        oc__formula_in in = {.channels = model->channels(net),
+                             .wavelengths = (uint64_t)0,
+                             .step_time = model->step_time(net)};
+        const char *w = oc_kv_get(rep->net_params, "wavelengths");
+        if (w) in.wavelengths = strtoull(w, NULL, 10);
+        model->destroy(net);
+        rc = algo->formula(&plan, &in, rep);
+        if (rc) {
+            rc = oc__fail(why, len, rc, "out of memory");
+            goto fail;
+        }
+    }
+    oc_kv_free(chosen);
+    oc_kv_free(params);
+    oc__plan_free(algo, &plan);
+    *out = rep;
+    return 0;
+fail:
+    oc_kv_free(chosen);
+    oc_kv_free(params);
+    oc__plan_free(algo, &plan);
+    oc_report_free(rep);
+    return rc;
+}
+
+/* ---- planning for exporters: the same search and plan as oc_run ---- */
+
+int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__model **model,
+                     oc__plan *plan, oc_report *rep, char *why, size_t len) {
+    memset(plan, 0, sizeof *plan);
+    int rc = oc__resolve(req->collective, req->algorithm, req->network, algo, model, why, len);
+    if (rc) return rc;
+    if ((*algo)->param_names &&
+        (rc = oc__kv_only(req->params, (*algo)->param_names, (*algo)->info.name, why, len)))
+        return rc;
+    oc_kv *chosen = NULL, *params = NULL;
+    rc = search(*algo, *model, req, &chosen, rep, why, len);
+    if (!rc && merged(chosen ? chosen : req->params, NULL, &params))
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+    if (!rc)
+        rc = (*algo)->plan(plan, req->collective, req->nodes, req->root, req->bytes, params, why,
+                           len);
+    oc_kv_free(chosen);
+    oc_kv_free(params);
+    return rc;
+}
+
+int oc__generate(const oc__algo *algo, const oc__plan *plan, oc__sink *sinks, char *why,
+                 size_t len) {
+    oc__emit emit;
+    oc__emit_init(&emit, &plan->spec, sinks, why, len);
+    int rc = algo->generate(plan, &emit);
+    oc__emit_free(&emit);
+    return rc;
+}
+
+int oc__source_algo(void *arg, oc__emit *e) {
+    return from_algo(arg, e);
+}

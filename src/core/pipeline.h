@@ -1,0 +1,41 @@
+/*
+ * pipeline.h — the wiring of spec, algorithm, verifier, model and report (pipeline.c), shared by
+ * oc_run, the schedule exporters and the schedule-file verifier.
+ */
+#ifndef OC_PIPELINE_H
+#define OC_PIPELINE_H
+
+#include "algo/algos.h"
+#include "core/core.h"
+#include "net/net.h"
+#include "report/report.h"
+
+/* Something that emits a schedule: an algorithm's plan, or a stored schedule read from a file. */
+typedef int (*oc__source)(void *arg, oc__emit *e);
+
+typedef struct oc__algo_source {
+    const oc__algo *algo;
+    const oc__plan *plan;
+} oc__algo_source;
+
+/* oc__source for an oc__algo_source. */
+int oc__source_algo(void *arg, oc__emit *e);
+
+int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
+                const oc__algo **algo, const oc__model **model, char *why, size_t len);
+
+/* Verifies (symbolically, with real data when it fits and data_check is set) and maps (when model
+ * is not NULL) the schedule `source` emits, then fills rep. `extra` sinks see every round after
+ * the checks of that round passed. */
+int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
+                     const oc__model *model, const oc_kv *net_params, int data_check,
+                     oc__sink *extra, oc_report *rep, char *why, size_t len);
+
+/* Resolves, searches parameters like oc_run, and plans; the caller frees the plan. */
+int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__model **model,
+                     oc__plan *plan, oc_report *rep, char *why, size_t len);
+
+int oc__generate(const oc__algo *algo, const oc__plan *plan, oc__sink *sinks, char *why,
+                 size_t len);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * schedule.c — rounds, the streaming emitter and the in-memory store.
+ *
+ * An algorithm calls oc__emit_transfer() for each transfer of a round and oc__emit_round() at the end of it;
+ * the round then flows through the sinks (semantic verifier, network model, exporter) and its buffer
+ * is reused. So a schedule of 16.8 M chunk-transfers (ring all-gather on 4096 nodes) never has to be
+ * held in memory at once. The emitter checks only what it must to keep the IR well formed (a label
+ * range inside 0..C-1, a count above zero); everything semantic is the verifier's job.
+ */
+#include "core/core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int oc__round_push(oc__round *r, uint32_t src, uint32_t dst, oc__op op, uint32_t first,
+                   uint32_t count) {
+    if (r->count == r->cap &&
+        oc__grow((void **)&r->xfers, &r->cap, r->count + 1, sizeof(oc__transfer)))
+        return OC_ENOMEM;
+    oc__transfer *t = &r->xfers[r->count++];
+    t->src = src;
+    t->dst = dst;
+    t->first = first;
+    t->count = count;
+    t->op = (uint32_t)op;
+    return 0;
+}
+
+void oc__round_free(oc__round *r) {
+    free(r->xfers);
+    memset(r, 0, sizeof *r);
+}
+
+void oc__emit_init(oc__emit *e, const oc__spec *spec, oc__sink *sinks, char *why, size_t whylen) {
+    memset(e, 0, sizeof *e);
+    e->spec = spec;
+    e->sinks = sinks;
+    e->why = why;
+    e->whylen = whylen;
+}
+
+void oc__emit_free(oc__emit *e) {
+    oc__round_free(&e->cur);
+}
+
+int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32_t first, uint32_t count) {
+    if (count == 0 || (uint64_t)first + count > e->spec->chunks)
+        return oc__fail(e->why, e->whylen, OC_EINVAL,
+                        "internal: round %llu emits chunks [%u, %u+%u) outside 0..%u",
+                        (unsigned long long)e->rounds, first, first, count, e->spec->chunks);
+    return oc__round_push(&e->cur, src, dst, op, first, count);
+}
+
+int oc__emit_round(oc__emit *e) {
+    if (e->cur.count == 0) return 0;
+    for (oc__sink *s = e->sinks; s; s = s->next) {
+        int rc = s->round(s, e->rounds, &e->cur, e->why, e->whylen);
+        if (rc) return rc;
+    }
+    e->rounds++;
+    e->transfers += e->cur.count;
+    for (size_t i = 0; i < e->cur.count; i++) e->units += e->cur.xfers[i].count;
+    e->cur.count = 0;
+    return 0;
+}
+
+/* ---- store ---- */
+
+static int store_round(oc__sink *self, uint64_t index, const oc__round *r, char *why,
+                       size_t whylen) {
+    (void)index;
+    oc__store *s = (oc__store *)self;
+    if (oc__grow((void **)&s->rounds, &s->cap, s->count + 1, sizeof(oc__round)))
+        return oc__fail(why, whylen, OC_ENOMEM, "out of memory storing round %zu", s->count);
+    oc__round *copy = &s->rounds[s->count];
+    memset(copy, 0, sizeof *copy);
+    if (r->count) {
+        copy->xfers = oc__malloc_array(r->count, sizeof(oc__transfer));
+        if (!copy->xfers) return oc__fail(why, whylen, OC_ENOMEM, "out of memory storing a round");
+        memcpy(copy->xfers, r->xfers, r->count * sizeof(oc__transfer));
+        copy->count = copy->cap = r->count;
+    }
+    s->count++;
+    return 0;
+}
+
+void oc__store_init(oc__store *s) {
+    memset(s, 0, sizeof *s);
+    s->sink.round = store_round;
+}
+
+void oc__store_free(oc__store *s) {
+    for (size_t i = 0; i < s->count; i++) oc__round_free(&s->rounds[i]);
+    free(s->rounds);
+    memset(s, 0, sizeof *s);
+}
+
+int oc__store_replay(const oc__store *s, oc__sink *sinks, char *why, size_t whylen) {
+    uint64_t index = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        if (s->rounds[i].count == 0) continue;
+        for (oc__sink *k = sinks; k; k = k->next) {
+            int rc = k->round(k, index, &s->rounds[i], why, whylen);
+            if (rc) return rc;
+        }
+        index++;
+    }
+    return 0;
+}

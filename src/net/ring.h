@@ -1,0 +1,38 @@
+/*
+ * ring.h — pieces of the WDM ring model shared by the assignment (ring.c) and the independent
+ * resource check (ring_check.c). Only the data format is shared: the check re-derives every arc
+ * from the transfer's endpoints and the chosen direction and trusts nothing else.
+ */
+#ifndef OC_NET_RING_H
+#define OC_NET_RING_H
+
+#include "core/core.h"
+
+enum { RING_CW = 0, RING_CCW = 1 };
+
+/* One piece of a transfer's wavelength assignment: colours [c0, c1) of its direction in this round.
+ * Colour c is (step c / (F*w), fibre (c / w) % F, wavelength c % w): a lightpath per colour. */
+typedef struct oc__ring_frag {
+    uint32_t xfer; /* index of the transfer in the round */
+    uint32_t c0, c1;
+} oc__ring_frag;
+
+typedef struct oc__ring_assignment {
+    const uint8_t *dir;             /* per transfer: RING_CW or RING_CCW */
+    const oc__ring_frag *frags[2];  /* per direction */
+    size_t nfrags[2];
+    uint64_t colours[2];            /* colours used per direction */
+} oc__ring_assignment;
+
+typedef struct oc__ring_checker oc__ring_checker;
+
+int oc__ring_checker_new(uint32_t nodes, oc__ring_checker **out);
+void oc__ring_checker_free(oc__ring_checker *c);
+/* Checks one round's assignment: every transfer's units are covered exactly once, and no colour
+ * (= step, fibre, wavelength) carries two lightpaths on one directed link. OC_ERESOURCE with the
+ * step, fibre, wavelength, link and both transfers named otherwise. */
+int oc__ring_check(oc__ring_checker *c, uint64_t round, const oc__round *r,
+                   const oc__ring_assignment *a, uint32_t fibres, uint32_t wavelengths,
+                   char *why, size_t whylen);
+
+#endif

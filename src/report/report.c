@@ -1,0 +1,275 @@
+/*
+ * report.c — the result of one run and its three renderings: JSON (the contract of DESIGN.md: the
+ * fields collective ... verified, then the breakdown and notes), readable text, and CSV.
+ */
+#include "report/report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+oc_report *oc__report_new(void) {
+    oc_report *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->params = oc_kv_new();
+    r->net_params = oc_kv_new();
+    if (!r->params || !r->net_params) {
+        oc_report_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void oc_report_free(oc_report *r) {
+    if (!r) return;
+    oc_kv_free(r->params);
+    oc_kv_free(r->net_params);
+    free(r->nums);
+    for (size_t i = 0; i < r->nnotes; i++) free(r->notes[i]);
+    free(r->notes);
+    free(r);
+}
+
+int oc__report_num(oc_report *r, const char *key, double value) {
+    for (size_t i = 0; i < r->nnums; i++)
+        if (strcmp(r->nums[i].key, key) == 0) {
+            r->nums[i].value = value;
+            return 0;
+        }
+    if (oc__grow((void **)&r->nums, &r->capnums, r->nnums + 1, sizeof(oc__num))) return OC_ENOMEM;
+    oc__num *n = &r->nums[r->nnums++];
+    snprintf(n->key, sizeof n->key, "%s", key);
+    n->value = value;
+    return 0;
+}
+
+int oc__report_note(oc_report *r, const char *fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (oc__grow((void **)&r->notes, &r->capnotes, r->nnotes + 1, sizeof(char *)))
+        return OC_ENOMEM;
+    r->notes[r->nnotes] = strdup(buf);
+    if (!r->notes[r->nnotes]) return OC_ENOMEM;
+    r->nnotes++;
+    return 0;
+}
+
+uint64_t oc_report_steps(const oc_report *r) {
+    return r->steps;
+}
+uint64_t oc_report_rounds(const oc_report *r) {
+    return r->rounds;
+}
+int oc_report_steps_formula(const oc_report *r, double *out) {
+    if (r->has_formula) *out = r->steps_formula;
+    return r->has_formula;
+}
+int oc_report_steps_lower_bound(const oc_report *r, uint64_t *out) {
+    if (r->has_lb) *out = r->steps_lb;
+    return r->has_lb;
+}
+double oc_report_time(const oc_report *r) {
+    return r->time_s;
+}
+int oc_report_verified(const oc_report *r) {
+    return r->verified;
+}
+int oc_report_data_checked(const oc_report *r) {
+    return r->data_checked;
+}
+const char *oc_report_param(const oc_report *r, const char *key) {
+    return oc_kv_get(r->params, key);
+}
+int oc_report_number(const oc_report *r, const char *key, double *out) {
+    for (size_t i = 0; i < r->nnums; i++)
+        if (strcmp(r->nums[i].key, key) == 0) {
+            *out = r->nums[i].value;
+            return 1;
+        }
+    return 0;
+}
+
+/* ---- JSON ---- */
+
+void oc__json_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* Numbers: integers exactly, others with 9 significant digits; never NaN or Inf in JSON. */
+static void json_number(FILE *f, double v) {
+    if (!isfinite(v))
+        fputs("null", f);
+    else if (v == floor(v) && fabs(v) < 1e15)
+        fprintf(f, "%.0f", v);
+    else
+        fprintf(f, "%.9g", v);
+}
+
+void oc__json_kv(FILE *f, const oc_kv *kv) {
+    fputc('{', f);
+    for (size_t i = 0; i < oc_kv_count(kv); i++) {
+        if (i) fputs(", ", f);
+        oc__json_string(f, oc_kv_key(kv, i));
+        fputs(": ", f);
+        oc__json_string(f, oc_kv_value(kv, i));
+    }
+    fputc('}', f);
+}
+
+int oc_report_write_json(const oc_report *r, FILE *f) {
+    fputs("{\"collective\": ", f);
+    oc__json_string(f, r->collective);
+    fputs(", \"algorithm\": ", f);
+    oc__json_string(f, r->algorithm);
+    fputs(", \"network\": ", f);
+    if (r->network[0])
+        oc__json_string(f, r->network);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"nodes\": %u, \"bytes\": %llu, \"params\": ", r->nodes,
+            (unsigned long long)r->bytes);
+    oc__json_kv(f, r->params);
+    fputs(", \"network_params\": ", f);
+    oc__json_kv(f, r->net_params);
+    fprintf(f, ", \"chunks\": %u, \"chunk_bytes\": %llu", r->chunks,
+            (unsigned long long)r->chunk_bytes);
+    fprintf(f, ", \"rounds\": %llu, \"transfers\": %llu, \"chunk_transfers\": %llu",
+            (unsigned long long)r->rounds, (unsigned long long)r->transfers,
+            (unsigned long long)r->units);
+    fprintf(f, ", \"steps\": %llu, \"steps_formula\": ", (unsigned long long)r->steps);
+    if (r->has_formula)
+        json_number(f, r->steps_formula);
+    else
+        fputs("null", f);
+    fputs(", \"steps_lower_bound\": ", f);
+    if (r->has_lb)
+        fprintf(f, "%llu", (unsigned long long)r->steps_lb);
+    else
+        fputs("null", f);
+    fputs(", \"time_s\": ", f);
+    json_number(f, r->time_s);
+    fputs(", \"time_formula_s\": ", f);
+    if (r->has_time_formula)
+        json_number(f, r->time_formula_s);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"verified\": %s, \"data_checked\": %s", r->verified ? "true" : "false",
+            r->data_checked ? "true" : "false");
+    if (r->data_note[0]) {
+        fputs(", \"data_check_note\": ", f);
+        oc__json_string(f, r->data_note);
+    }
+    fprintf(f, ", \"redundant_deliveries\": %llu", (unsigned long long)r->redundant);
+    fputs(", \"figures\": {", f);
+    for (size_t i = 0; i < r->nnums; i++) {
+        if (i) fputs(", ", f);
+        oc__json_string(f, r->nums[i].key);
+        fputs(": ", f);
+        json_number(f, r->nums[i].value);
+    }
+    fputs("}, \"notes\": [", f);
+    for (size_t i = 0; i < r->nnotes; i++) {
+        if (i) fputs(", ", f);
+        oc__json_string(f, r->notes[i]);
+    }
+    fputs("]}\n", f);
+    return ferror(f) ? OC_EIO : 0;
+}
+
+/* ---- text ---- */
+
+static void seconds(char *buf, size_t len, double s) {
+    if (s == 0)
+        snprintf(buf, len, "0 s");
+    else if (s < 1e-3)
+        snprintf(buf, len, "%.3f us", s * 1e6);
+    else if (s < 1)
+        snprintf(buf, len, "%.3f ms", s * 1e3);
+    else
+        snprintf(buf, len, "%.3f s", s);
+}
+
+int oc_report_write_text(const oc_report *r, FILE *f) {
+    char t1[32], t2[32];
+    fprintf(f, "%s / %s on %s, %u nodes, %llu bytes\n", r->collective, r->algorithm,
+            r->network[0] ? r->network : "(no network)", r->nodes, (unsigned long long)r->bytes);
+    if (oc_kv_count(r->params)) {
+        fputs("  parameters:  ", f);
+        for (size_t i = 0; i < oc_kv_count(r->params); i++)
+            fprintf(f, "%s%s=%s", i ? " " : "", oc_kv_key(r->params, i), oc_kv_value(r->params, i));
+        fputc('\n', f);
+    }
+    if (oc_kv_count(r->net_params)) {
+        fputs("  network:     ", f);
+        for (size_t i = 0; i < oc_kv_count(r->net_params); i++)
+            fprintf(f, "%s%s=%s", i ? " " : "", oc_kv_key(r->net_params, i),
+                    oc_kv_value(r->net_params, i));
+        fputc('\n', f);
+    }
+    fprintf(f, "  schedule:    %llu rounds, %llu transfers, %llu chunk-transfers, %u chunks\n",
+            (unsigned long long)r->rounds, (unsigned long long)r->transfers,
+            (unsigned long long)r->units, r->chunks);
+    if (r->network[0]) {
+        fprintf(f, "  steps:       %llu mapped", (unsigned long long)r->steps);
+        if (r->has_lb) fprintf(f, ", lower bound %llu", (unsigned long long)r->steps_lb);
+        if (r->has_formula) fprintf(f, ", seed formula %.0f", r->steps_formula);
+        fputc('\n', f);
+        seconds(t1, sizeof t1, r->time_s);
+        fprintf(f, "  time:        %s", t1);
+        if (r->has_time_formula) {
+            seconds(t2, sizeof t2, r->time_formula_s);
+            fprintf(f, " (seed formula %s)", t2);
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "  verified:    %s (semantic verifier%s%s)\n", r->verified ? "yes" : "NO",
+            r->network[0] ? " + resource check" : "",
+            r->data_checked ? " + real-data run" : "");
+    if (r->data_note[0]) fprintf(f, "  data check:  %s\n", r->data_note);
+    for (size_t i = 0; i < r->nnums; i++) {
+        const char *k = r->nums[i].key;
+        size_t kl = strlen(k);
+        if (kl > 2 && strcmp(k + kl - 2, "_s") == 0) {
+            seconds(t1, sizeof t1, r->nums[i].value);
+            fprintf(f, "  %-28s %s\n", k, t1);
+        } else {
+            fprintf(f, "  %-28s %.6g\n", k, r->nums[i].value);
+        }
+    }
+    for (size_t i = 0; i < r->nnotes; i++) fprintf(f, "  note: %s\n", r->notes[i]);
+    return ferror(f) ? OC_EIO : 0;
+}
+
+int oc_report_write_csv(const oc_report *r, FILE *f, int header) {
+    if (header)
+        fputs("collective,algorithm,network,nodes,bytes,params,rounds,steps,steps_formula,"
+              "steps_lower_bound,time_s,time_formula_s,verified\n",
+              f);
+    fprintf(f, "%s,%s,%s,%u,%llu,\"", r->collective, r->algorithm, r->network, r->nodes,
+            (unsigned long long)r->bytes);
+    for (size_t i = 0; i < oc_kv_count(r->params); i++)
+        fprintf(f, "%s%s=%s", i ? " " : "", oc_kv_key(r->params, i), oc_kv_value(r->params, i));
+    fprintf(f, "\",%llu,%llu,", (unsigned long long)r->rounds, (unsigned long long)r->steps);
+    if (r->has_formula) fprintf(f, "%.0f", r->steps_formula);
+    fputc(',', f);
+    if (r->has_lb) fprintf(f, "%llu", (unsigned long long)r->steps_lb);
+    fprintf(f, ",%.9g,", r->time_s);
+    if (r->has_time_formula) fprintf(f, "%.9g", r->time_formula_s);
+    fprintf(f, ",%s\n", r->verified ? "true" : "false");
+    return ferror(f) ? OC_EIO : 0;
+}

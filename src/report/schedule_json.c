@@ -1,0 +1,367 @@
+/*
+ * schedule_json.c — schedule files: `opticoll export --format json` writes them, `opticoll verify
+ * FILE` reads them back (with cJSON) and checks them with the same verifier and network model as
+ * every generated schedule.
+ *
+ * Format (version 1):
+ *   {"format": "opticoll-schedule", "version": 1, "collective": "allgather", "algorithm": "optree",
+ *    "network": "ring", "network_params": {"wavelengths": "64"}, "nodes": 16, "bytes": 4194304,
+ *    "root": 0, "chunks_per_block": 1, "chunks": 16, "params": {"radices": "4x4"},
+ *    "block_node": [0, 4, 8, ...],            (only when blocks are relabelled)
+ *    "rounds": [[{"src": 0, "dst": 4, "op": "copy", "chunks": [0, 1], "bytes": 4194304}, ...], ...]}
+ * "chunks" is [first label, number of labels]; "bytes" is informative. Only "collective", "nodes"
+ * and "rounds" are required; every other field has the default shown by `opticoll verify --help`.
+ *
+ * Export is written only after the schedule passed the verifier and the resource check, so a file
+ * on disk is never a partial schedule.
+ */
+#include "core/pipeline.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- export ---- */
+
+typedef struct json_writer {
+    oc__sink sink;
+    FILE *f;
+    uint64_t chunk_bytes;
+    int first_round;
+} json_writer;
+
+static int writer_round(oc__sink *self, uint64_t index, const oc__round *r, char *why,
+                        size_t len) {
+    json_writer *w = (json_writer *)self;
+    fputs(w->first_round ? "\n  [" : ",\n  [", w->f);
+    w->first_round = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *t = &r->xfers[i];
+        fprintf(w->f, "%s{\"src\": %u, \"dst\": %u, \"op\": \"%s\", \"chunks\": [%u, %u], \"bytes\": %llu}",
+                i ? ", " : "", t->src, t->dst, t->op == OC_OP_REDUCE ? "reduce" : "copy", t->first,
+                t->count, (unsigned long long)(w->chunk_bytes * t->count));
+    }
+    fputc(']', w->f);
+    if (ferror(w->f))
+        return oc__fail(why, len, OC_EIO, "write error at round %llu", (unsigned long long)index);
+    return 0;
+}
+
+int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
+    const oc__algo *algo;
+    const oc__model *model;
+    oc__plan plan;
+    oc_report *rep = oc__report_new();
+    if (!rep) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    int rc = oc__plan_request(req, &algo, &model, &plan, rep, why, len);
+    if (rc) goto out;
+    /* 1. Verify and map. Nothing is written unless this passes. */
+    oc__algo_source src = {algo, &plan};
+    rc = oc__run_schedule(&plan.spec, oc__source_algo, &src, model, req->net_params,
+                          req->data_check, NULL, rep, why, len);
+    if (rc) goto out;
+    /* 2. Write. */
+    const oc__spec *s = &plan.spec;
+    fprintf(f, "{\"format\": \"opticoll-schedule\", \"version\": 1, \"collective\": \"%s\", "
+               "\"algorithm\": \"%s\", \"network\": ",
+            oc_collective_name(s->coll), algo->info.name);
+    if (model)
+        fprintf(f, "\"%s\"", model->info.name);
+    else
+        fputs("null", f);
+    fputs(", \"network_params\": ", f);
+    oc__json_kv(f, rep->net_params);
+    fprintf(f, ",\n \"nodes\": %u, \"bytes\": %llu, \"root\": %u, \"chunks_per_block\": %u, "
+               "\"chunks\": %u, \"params\": ",
+            s->nodes, (unsigned long long)s->bytes, s->root, s->q, s->chunks);
+    oc__json_kv(f, plan.used);
+    fprintf(f, ", \"steps\": %llu, \"verified\": true", (unsigned long long)rep->steps);
+    if (s->block_node) {
+        fputs(",\n \"block_node\": [", f);
+        for (uint32_t b = 0; b < s->nodes; b++) fprintf(f, b ? ", %u" : "%u", s->block_node[b]);
+        fputc(']', f);
+    }
+    fputs(",\n \"rounds\": [", f);
+    json_writer w = {.sink = {.round = writer_round}, .f = f, .chunk_bytes = s->chunk_bytes,
+                     .first_round = 1};
+    rc = oc__generate(algo, &plan, &w.sink, why, len);
+    if (rc) goto out;
+    fputs("\n]}\n", f);
+    if (ferror(f)) rc = oc__fail(why, len, OC_EIO, "write error: %s", strerror(errno));
+out:
+    oc__plan_free(algo, &plan);
+    oc_report_free(rep);
+    return rc;
+}
+
+/* ---- import ---- */
+
+static int read_file(const char *path, char **out, char *why, size_t len) {
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return oc__fail(why, len, OC_EIO, "cannot open %s: %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    for (;;) {
+        if (oc__grow((void **)&buf, &cap, n + 65537, 1)) {
+            rc = oc__fail(why, len, OC_ENOMEM, "%s is too large to read", path);
+            break;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) rc = oc__fail(why, len, OC_EIO, "cannot read %s: %s", path, strerror(errno));
+            break;
+        }
+    }
+    fclose(f);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    buf[n] = 0;
+    if (strlen(buf) != n) {
+        free(buf);
+        return oc__fail(why, len, OC_EPARSE, "%s: contains a NUL byte, not JSON text", path);
+    }
+    *out = buf;
+    return 0;
+}
+
+/* A non-negative integer that fits in `max`, or an error naming `what`. */
+static int get_uint(const cJSON *item, uint64_t max, uint64_t *out) {
+    if (!cJSON_IsNumber(item)) return OC_EPARSE;
+    double v = item->valuedouble;
+    if (!isfinite(v) || v < 0 || v != floor(v) || v > (double)max) return OC_ERANGE;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static int optional_uint(const cJSON *root, const char *key, uint64_t dflt, uint64_t max,
+                         uint64_t *out, const char *path, char *why, size_t len) {
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (!it) {
+        *out = dflt;
+        return 0;
+    }
+    if (get_uint(it, max, out))
+        return oc__fail(why, len, OC_EPARSE, "%s: \"%s\" must be a whole number from 0 to %llu",
+                        path, key, (unsigned long long)max);
+    return 0;
+}
+
+typedef struct store_source {
+    const oc__store *store;
+} store_source;
+
+/* Replays the file's rounds through the emitter as they are: the emitter's own range checks are
+ * bypassed so that the verifier, not the emitter, names what is wrong with a file. */
+static int from_store(void *arg, oc__emit *e) {
+    store_source *s = arg;
+    for (size_t i = 0; i < s->store->count; i++) {
+        const oc__round *r = &s->store->rounds[i];
+        for (size_t k = 0; k < r->count; k++) {
+            const oc__transfer *t = &r->xfers[k];
+            if (oc__round_push(&e->cur, t->src, t->dst, (oc__op)t->op, t->first, t->count))
+                return oc__fail(e->why, e->whylen, OC_ENOMEM, "out of memory");
+        }
+        int rc = oc__emit_round(e);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int string_kv(const cJSON *obj, oc_kv *kv, const char *what, const char *path, char *why,
+                     size_t len) {
+    if (!obj) return 0;
+    if (!cJSON_IsObject(obj))
+        return oc__fail(why, len, OC_EPARSE, "%s: \"%s\" must be an object", path, what);
+    const cJSON *it;
+    cJSON_ArrayForEach(it, obj) {
+        char num[64];
+        const char *v;
+        if (cJSON_IsString(it))
+            v = it->valuestring;
+        else if (cJSON_IsNumber(it)) {
+            snprintf(num, sizeof num, "%.17g", it->valuedouble);
+            v = num;
+        } else
+            return oc__fail(why, len, OC_EPARSE, "%s: %s.%s must be a string or a number", path,
+                            what, it->string);
+        if (oc_kv_set(kv, it->string, v)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+int oc_verify_file(const char *path, const char *network, const oc_kv *net_params,
+                   oc_report **out, char *why, size_t len) {
+    *out = NULL;
+    char *text = NULL;
+    cJSON *root = NULL;
+    oc__spec spec;
+    memset(&spec, 0, sizeof spec);
+    oc__store store;
+    oc__store_init(&store);
+    oc_kv *np = oc_kv_new();
+    oc_report *rep = oc__report_new();
+    int rc = 0;
+    if (!np || !rep) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((rc = read_file(path, &text, why, len))) goto out;
+    root = cJSON_ParseWithLength(text, strlen(text));
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        size_t off = at && at >= text ? (size_t)(at - text) : 0;
+        rc = oc__fail(why, len, OC_EPARSE, "%s: malformed JSON near byte %zu", path, off);
+        goto out;
+    }
+    if (!cJSON_IsObject(root)) {
+        rc = oc__fail(why, len, OC_EPARSE, "%s: the top level must be a JSON object", path);
+        goto out;
+    }
+    const cJSON *coll = cJSON_GetObjectItemCaseSensitive(root, "collective");
+    oc_collective c;
+    if (!cJSON_IsString(coll) || oc_collective_from_name(coll->valuestring, &c)) {
+        rc = oc__fail(why, len, OC_EPARSE, "%s: \"collective\" is missing or not a collective name",
+                      path);
+        goto out;
+    }
+    const cJSON *nodes_it = cJSON_GetObjectItemCaseSensitive(root, "nodes");
+    uint64_t nodes = 0, bytes = 0, rootnode = 0, q = 1;
+    if (!nodes_it || get_uint(nodes_it, OC_MAX_NODES, &nodes) || nodes < 1) {
+        rc = oc__fail(why, len, OC_EPARSE, "%s: \"nodes\" must be a whole number from 1 to %u",
+                      path, OC_MAX_NODES);
+        goto out;
+    }
+    if ((rc = optional_uint(root, "bytes", 0, OC_MAX_BYTES, &bytes, path, why, len)) ||
+        (rc = optional_uint(root, "root", 0, nodes - 1, &rootnode, path, why, len)) ||
+        (rc = optional_uint(root, "chunks_per_block", 1, UINT32_MAX, &q, path, why, len)))
+        goto out;
+    if (q < 1) {
+        rc = oc__fail(why, len, OC_EPARSE, "%s: \"chunks_per_block\" must be at least 1", path);
+        goto out;
+    }
+    if ((rc = oc__spec_init(&spec, c, (uint32_t)nodes, (uint32_t)rootnode, bytes, (uint32_t)q, why,
+                            len)))
+        goto out;
+    const cJSON *labels = cJSON_GetObjectItemCaseSensitive(root, "block_node");
+    if (labels) {
+        if (!cJSON_IsArray(labels) || (uint64_t)cJSON_GetArraySize(labels) != nodes) {
+            rc = oc__fail(why, len, OC_EPARSE, "%s: \"block_node\" must be an array of %llu nodes",
+                          path, (unsigned long long)nodes);
+            goto out;
+        }
+        spec.block_node = oc__malloc_array(nodes, sizeof(uint32_t));
+        if (!spec.block_node) {
+            rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+            goto out;
+        }
+        uint32_t b = 0;
+        const cJSON *it;
+        cJSON_ArrayForEach(it, labels) {
+            uint64_t v;
+            if (get_uint(it, UINT32_MAX, &v)) {
+                rc = oc__fail(why, len, OC_EPARSE, "%s: block_node[%u] is not a node number", path, b);
+                goto out;
+            }
+            spec.block_node[b++] = (uint32_t)v;
+        }
+    }
+    const cJSON *rounds = cJSON_GetObjectItemCaseSensitive(root, "rounds");
+    if (!cJSON_IsArray(rounds)) {
+        rc = oc__fail(why, len, OC_EPARSE, "%s: \"rounds\" is missing or not an array", path);
+        goto out;
+    }
+    size_t ri = 0;
+    const cJSON *round;
+    cJSON_ArrayForEach(round, rounds) {
+        if (!cJSON_IsArray(round)) {
+            rc = oc__fail(why, len, OC_EPARSE, "%s: round %zu is not an array of transfers", path, ri);
+            goto out;
+        }
+        oc__round r = {0};
+        size_t ti = 0;
+        const cJSON *t;
+        cJSON_ArrayForEach(t, round) {
+            const cJSON *src = cJSON_GetObjectItemCaseSensitive(t, "src");
+            const cJSON *dst = cJSON_GetObjectItemCaseSensitive(t, "dst");
+            const cJSON *op = cJSON_GetObjectItemCaseSensitive(t, "op");
+            const cJSON *ch = cJSON_GetObjectItemCaseSensitive(t, "chunks");
+            uint64_t s, d, first, count;
+            oc__op o = OC_OP_COPY;
+            const char *bad = NULL;
+            if (!cJSON_IsObject(t))
+                bad = "is not an object";
+            else if (get_uint(src, UINT32_MAX, &s))
+                bad = "has no valid \"src\"";
+            else if (get_uint(dst, UINT32_MAX, &d))
+                bad = "has no valid \"dst\"";
+            else if (op && !(cJSON_IsString(op) && (strcmp(op->valuestring, "copy") == 0 ||
+                                                    strcmp(op->valuestring, "reduce") == 0)))
+                bad = "has an \"op\" that is neither \"copy\" nor \"reduce\"";
+            else if (!cJSON_IsArray(ch) || cJSON_GetArraySize(ch) != 2 ||
+                     get_uint(cJSON_GetArrayItem(ch, 0), UINT32_MAX, &first) ||
+                     get_uint(cJSON_GetArrayItem(ch, 1), UINT32_MAX, &count))
+                bad = "has no valid \"chunks\": [first, count]";
+            if (bad) {
+                oc__round_free(&r);
+                rc = oc__fail(why, len, OC_EPARSE, "%s: round %zu, transfer %zu %s", path, ri, ti, bad);
+                goto out;
+            }
+            if (op && strcmp(op->valuestring, "reduce") == 0) o = OC_OP_REDUCE;
+            if (oc__round_push(&r, (uint32_t)s, (uint32_t)d, o, (uint32_t)first, (uint32_t)count)) {
+                oc__round_free(&r);
+                rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+                goto out;
+            }
+            ti++;
+        }
+        if ((rc = store.sink.round(&store.sink, ri, &r, why, len))) {
+            oc__round_free(&r);
+            goto out;
+        }
+        oc__round_free(&r);
+        ri++;
+    }
+    const cJSON *net_it = cJSON_GetObjectItemCaseSensitive(root, "network");
+    const char *net = network;
+    if (!net && cJSON_IsString(net_it)) net = net_it->valuestring;
+    if (net && !network && (rc = string_kv(cJSON_GetObjectItemCaseSensitive(root, "network_params"),
+                                           np, "network_params", path, why, len)))
+        goto out;
+    for (size_t i = 0; i < oc_kv_count(net_params); i++)
+        if (oc_kv_set(np, oc_kv_key(net_params, i), oc_kv_value(net_params, i))) {
+            rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+            goto out;
+        }
+    const oc__model *model = NULL;
+    if (net && !(model = oc__model_find(net))) {
+        rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s'", net);
+        goto out;
+    }
+    store_source src = {&store};
+    rc = oc__run_schedule(&spec, from_store, &src, model, np, 1, NULL, rep, why, len);
+    if (rc) goto out;
+    const cJSON *alg = cJSON_GetObjectItemCaseSensitive(root, "algorithm");
+    snprintf(rep->algorithm, sizeof rep->algorithm, "%s",
+             cJSON_IsString(alg) ? alg->valuestring : "(file)");
+    if ((rc = string_kv(cJSON_GetObjectItemCaseSensitive(root, "params"), rep->params, "params",
+                        path, why, len)))
+        goto out;
+    *out = rep;
+    rep = NULL;
+out:
+    oc_report_free(rep);
+    oc_kv_free(np);
+    oc__store_free(&store);
+    oc__spec_free(&spec);
+    cJSON_Delete(root);
+    free(text);
+    return rc;
+}

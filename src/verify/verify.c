@@ -1,0 +1,408 @@
+/*
+ * verify.c — the semantic verifier: executes a schedule symbolically and checks the collective's
+ * final state. It trusts nothing the algorithm says; it detects, naming node, chunk and round:
+ *   - a transfer to or from a node out of range, or a node sending to itself;
+ *   - a chunk sent before the sender had it (state at the start of the round, DESIGN.md);
+ *   - a contribution counted twice (a reduce whose contributions overlap what the receiver has),
+ *     and two writes of one chunk in one round that do not commute (a copy with anything else);
+ *   - a chunk missing at the end, or a chunk whose contributions are incomplete at the end.
+ *
+ * Copy collectives keep, per node, the set of labels it holds (a range set). Reductions keep, per
+ * node and chunk, the set of nodes whose contributions the chunk carries (a range set of node ids):
+ * N*C small sets, and a reduce is a merge of two sorted interval lists.
+ */
+#include "verify/verify.h"
+#include "core/rangeset.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pending {
+    uint32_t dst;
+    oc__range r;
+} pending;
+
+struct oc__verifier {
+    oc__sink sink;
+    const oc__spec *spec;
+    int reduces;
+    uint64_t redundant;
+    /* copy collectives */
+    oc__rangeset *held; /* per node */
+    pending *pend;
+    size_t pend_cap;
+    pending *sorted;
+    size_t sorted_cap;
+    uint32_t *bucket; /* per node counter for the counting sort */
+    uint64_t *last_round; /* per node: 1 + the last round it received in (duplicate detection) */
+    oc__range *merge;
+    size_t merge_cap;
+    /* reductions */
+    oc__rangeset *contrib;  /* node * C + chunk */
+    uint64_t *written;      /* node * C + chunk: (round + 1) * 2 + (1 if by copy) of the last write */
+    oc__rangeset *staged;   /* snapshot of what the round's senders send */
+    size_t staged_cap;
+};
+
+static int fail_at(char *why, size_t len, const oc__spec *s, uint64_t round, const char *what,
+                   uint32_t node, uint32_t chunk) {
+    char c[96];
+    oc__spec_describe_chunk(s, chunk, c, sizeof c);
+    return oc__fail(why, len, OC_EVERIFY, "round %llu: node %u %s %s", (unsigned long long)round,
+                    node, what, c);
+}
+
+/* Checks the fields every transfer must have right, whatever the collective. */
+static int check_transfer(const oc__verifier *v, uint64_t round, const oc__transfer *t, char *why,
+                          size_t len) {
+    const oc__spec *s = v->spec;
+    if (t->src >= s->nodes || t->dst >= s->nodes)
+        return oc__fail(why, len, OC_EVERIFY,
+                        "round %llu: transfer %u -> %u names a node out of range (0..%u)",
+                        (unsigned long long)round, t->src, t->dst, s->nodes - 1);
+    if (t->src == t->dst)
+        return oc__fail(why, len, OC_EVERIFY, "round %llu: node %u sends to itself",
+                        (unsigned long long)round, t->src);
+    if (t->count == 0 || (uint64_t)t->first + t->count > s->chunks)
+        return oc__fail(why, len, OC_EVERIFY,
+                        "round %llu: transfer %u -> %u names chunks [%u, %llu) outside 0..%u",
+                        (unsigned long long)round, t->src, t->dst, t->first,
+                        (unsigned long long)t->first + t->count, s->chunks - 1);
+    if (t->op != OC_OP_COPY && t->op != OC_OP_REDUCE)
+        return oc__fail(why, len, OC_EVERIFY, "round %llu: transfer %u -> %u has an unknown op",
+                        (unsigned long long)round, t->src, t->dst);
+    if (t->op == OC_OP_REDUCE && !v->reduces)
+        return oc__fail(why, len, OC_EVERIFY,
+                        "round %llu: transfer %u -> %u reduces, but %s moves data without reducing",
+                        (unsigned long long)round, t->src, t->dst, oc_collective_name(s->coll));
+    return 0;
+}
+
+/* ---- copy collectives ---- */
+
+static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len) {
+    const oc__spec *s = v->spec;
+    if (oc__grow((void **)&v->pend, &v->pend_cap, r->count, sizeof(pending)) ||
+        oc__grow((void **)&v->sorted, &v->sorted_cap, r->count, sizeof(pending)))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+    int in_order = 1;
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *t = &r->xfers[i];
+        int rc = check_transfer(v, round, t, why, len);
+        if (rc) return rc;
+        uint32_t hi = t->first + t->count;
+        if (!oc__rangeset_contains(&v->held[t->src], t->first, hi)) {
+            uint32_t c = oc__rangeset_first_missing(&v->held[t->src], t->first, hi);
+            char what[64];
+            snprintf(what, sizeof what, "sends to node %u, before it has it,", t->dst);
+            return fail_at(why, len, s, round, what, t->src, c);
+        }
+        v->pend[i].dst = t->dst;
+        v->pend[i].r.lo = t->first;
+        v->pend[i].r.hi = hi;
+        if (i && (v->pend[i - 1].dst > t->dst ||
+                  (v->pend[i - 1].dst == t->dst && v->pend[i - 1].r.lo > t->first)))
+            in_order = 0;
+    }
+    pending *p = v->pend;
+    /* Most rounds give every destination one range: then no grouping is needed. */
+    int distinct = 1;
+    const uint64_t stamp = round + 1;
+    for (size_t i = 0; i < r->count && distinct; i++) {
+        if (v->last_round[v->pend[i].dst] == stamp) distinct = 0;
+        v->last_round[v->pend[i].dst] = stamp;
+    }
+    if (distinct) {
+        for (size_t i = 0; i < r->count; i++) {
+            uint64_t dup = 0;
+            if (oc__rangeset_union(&v->held[p[i].dst], &p[i].r, 1, &dup))
+                return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+            v->redundant += dup;
+        }
+        return 0;
+    }
+    if (!in_order) {
+        /* Counting sort by destination, then insertion order by label inside each destination. */
+        for (size_t i = 0; i < r->count; i++) v->bucket[v->pend[i].dst]++;
+        uint32_t sum = 0;
+        for (size_t i = 0; i < r->count; i++) {
+            uint32_t d = v->pend[i].dst;
+            if (v->bucket[d] & 0x80000000u) continue;
+            uint32_t c = v->bucket[d];
+            v->bucket[d] = sum | 0x80000000u;
+            sum += c;
+        }
+        for (size_t i = 0; i < r->count; i++) {
+            uint32_t d = v->pend[i].dst;
+            uint32_t at = v->bucket[d] & 0x7fffffffu;
+            v->sorted[at] = v->pend[i];
+            v->bucket[d] = (at + 1) | 0x80000000u;
+        }
+        for (size_t i = 0; i < r->count; i++) v->bucket[v->pend[i].dst] = 0;
+        p = v->sorted;
+    }
+    /* Apply at the end of the round, one destination at a time. */
+    for (size_t i = 0; i < r->count;) {
+        size_t j = i;
+        while (j < r->count && p[j].dst == p[i].dst) j++;
+        size_t n = j - i;
+        if (oc__grow((void **)&v->merge, &v->merge_cap, n, sizeof(oc__range)))
+            return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+        for (size_t k = 0; k < n; k++) {
+            /* insertion sort by label: destinations receive few ranges per round, and the
+             * ranges of one destination usually arrive sorted already */
+            oc__range x = p[i + k].r;
+            size_t m = k;
+            while (m > 0 && v->merge[m - 1].lo > x.lo) {
+                v->merge[m] = v->merge[m - 1];
+                m--;
+            }
+            v->merge[m] = x;
+        }
+        uint64_t dup = 0;
+        if (oc__rangeset_union(&v->held[p[i].dst], v->merge, n, &dup))
+            return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+        v->redundant += dup;
+        i = j;
+    }
+    return 0;
+}
+
+/* ---- reductions ---- */
+
+static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
+                        size_t len) {
+    const oc__spec *s = v->spec;
+    const uint64_t C = s->chunks;
+    size_t units = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *t = &r->xfers[i];
+        int rc = check_transfer(v, round, t, why, len);
+        if (rc) return rc;
+        units += t->count;
+    }
+    if (units > v->staged_cap) {
+        oc__rangeset *ns = realloc(v->staged, units * sizeof(oc__rangeset));
+        if (!ns) return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+        memset(ns + v->staged_cap, 0, (units - v->staged_cap) * sizeof(oc__rangeset));
+        v->staged = ns;
+        v->staged_cap = units;
+    }
+    /* Read phase: what each sender holds at the start of the round. */
+    size_t u = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *t = &r->xfers[i];
+        for (uint32_t c = t->first; c < t->first + t->count; c++, u++) {
+            const oc__rangeset *src = &v->contrib[(uint64_t)t->src * C + c];
+            if (src->size == 0) {
+                char what[64];
+                snprintf(what, sizeof what, "sends to node %u, before it has it,", t->dst);
+                return fail_at(why, len, s, round, what, t->src, c);
+            }
+            if (oc__rangeset_copy(&v->staged[u], src))
+                return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+        }
+    }
+    /* Write phase. Reduces into one chunk commute with each other; a copy commutes with nothing. */
+    u = 0;
+    const uint64_t stamp = (round + 1) * 2;
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *t = &r->xfers[i];
+        for (uint32_t c = t->first; c < t->first + t->count; c++, u++) {
+            uint64_t at = (uint64_t)t->dst * C + c;
+            oc__rangeset *dst = &v->contrib[at];
+            int is_copy = t->op == OC_OP_COPY;
+            if (v->written[at] >= stamp && (is_copy || (v->written[at] & 1))) {
+                char what[96];
+                snprintf(what, sizeof what,
+                         "receives a copy and another write in one round (from node %u) of",
+                         t->src);
+                return fail_at(why, len, s, round, what, t->dst, c);
+            }
+            v->written[at] = stamp | (uint64_t)is_copy;
+            if (is_copy) {
+                if (oc__rangeset_copy(dst, &v->staged[u]))
+                    return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+                continue;
+            }
+            const oc__rangeset *add = &v->staged[u];
+            for (uint32_t k = 0; k < add->n; k++) {
+                uint32_t dup = oc__rangeset_first_present(dst, add->iv[k].lo, add->iv[k].hi);
+                if (dup < add->iv[k].hi) {
+                    char c2[96];
+                    oc__spec_describe_chunk(s, c, c2, sizeof c2);
+                    return oc__fail(why, len, OC_EVERIFY,
+                                    "round %llu: node %u counts the contribution of node %u twice "
+                                    "in %s (reduce from node %u)",
+                                    (unsigned long long)round, t->dst, dup, c2, t->src);
+                }
+            }
+            if (oc__rangeset_union(dst, add->iv, add->n, NULL))
+                return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+        }
+    }
+    return 0;
+}
+
+static int verifier_round(oc__sink *self, uint64_t index, const oc__round *r, char *why,
+                          size_t len) {
+    oc__verifier *v = (oc__verifier *)self;
+    return v->reduces ? reduce_round(v, index, r, why, len) : copy_round(v, index, r, why, len);
+}
+
+/* ---- initial and final states ---- */
+
+int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t len) {
+    *out = NULL;
+    int rc = oc__spec_check_labels(s, why, len);
+    if (rc) return rc;
+    oc__verifier *v = calloc(1, sizeof *v);
+    if (!v) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    v->sink.round = verifier_round;
+    v->spec = s;
+    v->reduces = oc_collective_reduces(s->coll);
+    const uint32_t N = s->nodes, q = s->q;
+    if (v->reduces) {
+        uint64_t cells = (uint64_t)N * s->chunks;
+        if (cells > (UINT64_C(1) << 31)) {
+            free(v);
+            return oc__fail(why, len, OC_ETOOBIG,
+                            "verifying %s on %u nodes with %u chunks needs %llu chunk states",
+                            oc_collective_name(s->coll), N, s->chunks, (unsigned long long)cells);
+        }
+        v->contrib = oc__calloc((size_t)cells, sizeof(oc__rangeset));
+        v->written = oc__calloc((size_t)cells, sizeof(uint64_t));
+        if (!v->contrib || !v->written) goto nomem;
+        for (uint32_t n = 0; n < N; n++)
+            for (uint32_t c = 0; c < s->chunks; c++)
+                if (oc__rangeset_assign(&v->contrib[(uint64_t)n * s->chunks + c], n, n + 1))
+                    goto nomem;
+    } else {
+        v->held = oc__calloc(N, sizeof(oc__rangeset));
+        v->bucket = oc__calloc(N, sizeof(uint32_t));
+        v->last_round = oc__calloc(N, sizeof(uint64_t));
+        if (!v->held || !v->bucket || !v->last_round) goto nomem;
+        switch (s->coll) {
+        case OC_BROADCAST:
+        case OC_SCATTER:
+            if (oc__rangeset_assign(&v->held[s->root], 0, s->chunks)) goto nomem;
+            break;
+        case OC_ALLTOALL:
+            for (uint32_t src = 0; src < N; src++) {
+                oc__range *rs = oc__malloc_array(N, sizeof(oc__range));
+                if (!rs) goto nomem;
+                for (uint32_t d = 0; d < N; d++) {
+                    rs[d].lo = (uint32_t)(((uint64_t)d * N + src) * q);
+                    rs[d].hi = rs[d].lo + q;
+                }
+                rc = oc__rangeset_union(&v->held[src], rs, N, NULL);
+                free(rs);
+                if (rc) goto nomem;
+            }
+            break;
+        default: /* allgather, gossip, gather: block b starts at node block_node[b] */
+            for (uint32_t b = 0; b < N; b++)
+                if (oc__rangeset_assign(&v->held[oc__spec_block_node(s, b)], b * q, (b + 1) * q))
+                    goto nomem;
+            break;
+        }
+    }
+    *out = v;
+    return 0;
+nomem:
+    oc__verifier_free(v);
+    return oc__fail(why, len, OC_ENOMEM, "out of memory setting up the verifier");
+}
+
+oc__sink *oc__verifier_sink(oc__verifier *v) {
+    return &v->sink;
+}
+
+uint64_t oc__verifier_redundant(const oc__verifier *v) {
+    return v->redundant;
+}
+
+static int need_held(const oc__verifier *v, uint32_t node, uint32_t lo, uint32_t hi, char *why,
+                     size_t len) {
+    uint32_t c = oc__rangeset_first_missing(&v->held[node], lo, hi);
+    if (c >= hi) return 0;
+    char d[96];
+    oc__spec_describe_chunk(v->spec, c, d, sizeof d);
+    return oc__fail(why, len, OC_EVERIFY, "at the end: node %u is missing %s", node, d);
+}
+
+static int need_reduced(const oc__verifier *v, uint32_t node, uint32_t lo, uint32_t hi, char *why,
+                        size_t len) {
+    const oc__spec *s = v->spec;
+    for (uint32_t c = lo; c < hi; c++) {
+        const oc__rangeset *cs = &v->contrib[(uint64_t)node * s->chunks + c];
+        uint32_t m = oc__rangeset_first_missing(cs, 0, s->nodes);
+        if (m < s->nodes) {
+            char d[96];
+            oc__spec_describe_chunk(s, c, d, sizeof d);
+            return oc__fail(why, len, OC_EVERIFY,
+                            "at the end: node %u is missing the contribution of node %u in %s",
+                            node, m, d);
+        }
+    }
+    return 0;
+}
+
+int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
+    const oc__spec *s = v->spec;
+    const uint32_t N = s->nodes, q = s->q;
+    int rc = 0;
+    switch (s->coll) {
+    case OC_ALLGATHER:
+    case OC_GOSSIP:
+    case OC_BROADCAST:
+        for (uint32_t n = 0; n < N && !rc; n++) rc = need_held(v, n, 0, s->chunks, why, len);
+        break;
+    case OC_GATHER:
+        rc = need_held(v, s->root, 0, s->chunks, why, len);
+        break;
+    case OC_SCATTER:
+        for (uint32_t b = 0; b < N && !rc; b++)
+            rc = need_held(v, oc__spec_block_node(s, b), b * q, (b + 1) * q, why, len);
+        break;
+    case OC_ALLTOALL:
+        for (uint32_t d = 0; d < N && !rc; d++)
+            rc = need_held(v, d, (uint32_t)((uint64_t)d * N * q), (uint32_t)((uint64_t)(d + 1) * N * q),
+                           why, len);
+        break;
+    case OC_ALLREDUCE:
+        for (uint32_t n = 0; n < N && !rc; n++) rc = need_reduced(v, n, 0, s->chunks, why, len);
+        break;
+    case OC_REDUCESCATTER:
+        for (uint32_t b = 0; b < N && !rc; b++)
+            rc = need_reduced(v, oc__spec_block_node(s, b), b * q, (b + 1) * q, why, len);
+        break;
+    default:
+        rc = oc__fail(why, len, OC_EINVAL, "unknown collective");
+    }
+    return rc;
+}
+
+void oc__verifier_free(oc__verifier *v) {
+    if (!v) return;
+    const oc__spec *s = v->spec;
+    if (v->held) {
+        for (uint32_t n = 0; n < s->nodes; n++) oc__rangeset_free(&v->held[n]);
+        free(v->held);
+    }
+    if (v->contrib) {
+        uint64_t cells = (uint64_t)s->nodes * s->chunks;
+        for (uint64_t i = 0; i < cells; i++) oc__rangeset_free(&v->contrib[i]);
+        free(v->contrib);
+    }
+    for (size_t i = 0; i < v->staged_cap; i++) oc__rangeset_free(&v->staged[i]);
+    free(v->staged);
+    free(v->written);
+    free(v->pend);
+    free(v->sorted);
+    free(v->bucket);
+    free(v->last_round);
+    free(v->merge);
+    free(v);
+}

@@ -1,0 +1,489 @@
+/*
+ * opticoll.c — the command-line tool: argument parsing and printing, no logic of its own.
+ *
+ *   opticoll list
+ *   opticoll run -c COLL -a ALGO [-t NET] -n N [-w W] [-f F] -s SIZE [--param k=v]... [--net k=v]...
+ *                [--json]
+ *   opticoll compare -c COLL [-t NET] -n N [-w W] -s SIZE [--json|--csv]
+ *   opticoll export -c COLL -a ALGO [-t NET] -n N -s SIZE --format json [-o FILE]
+ *   opticoll verify FILE [-t NET] [--net k=v]... [--json]
+ *   opticoll reproduce optree
+ *
+ * Every error is one line on stderr ("opticoll: ...") and a non-zero exit: 2 for bad usage or
+ * input, 1 for a schedule that fails verification, 3 for anything else. Nothing is printed on
+ * stdout before a result is whole.
+ */
+#include "opticoll.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { EXIT_USAGE = 2, EXIT_VERIFY = 1, EXIT_OTHER = 3 };
+
+static int die(int code, const char *fmt, const char *a, const char *b) {
+    fputs("opticoll: ", stderr);
+    fprintf(stderr, fmt, a ? a : "", b ? b : "");
+    fputc('\n', stderr);
+    return code;
+}
+
+static int exit_for(int err) {
+    switch (err) {
+    case OC_EVERIFY:
+    case OC_ERESOURCE:
+        return EXIT_VERIFY;
+    case OC_EINVAL:
+    case OC_ERANGE:
+    case OC_ENOENT:
+    case OC_ENOTSUP:
+    case OC_EPARSE:
+    case OC_ETOOBIG:
+    case OC_EIO:
+        return EXIT_USAGE;
+    default:
+        return EXIT_OTHER;
+    }
+}
+
+static int lib_error(int err, const char *why) {
+    fprintf(stderr, "opticoll: %s\n", why && *why ? why : oc_strerror(err));
+    return exit_for(err);
+}
+
+/* ---- options shared by run, compare, export and verify ---- */
+
+typedef struct options {
+    const char *coll, *algo, *net, *nodes, *size, *root, *format, *output, *file;
+    const char *wavelengths, *fibres, *preset;
+    int json, csv, no_data, help;
+    oc_kv *params, *net_params;
+} options;
+
+static const char *const common_help =
+    "  -c, --collective NAME   allgather, reducescatter, allreduce, broadcast, scatter, gather,\n"
+    "                          alltoall, gossip\n"
+    "  -a, --algorithm NAME    see `opticoll list`\n"
+    "  -t, --network NAME      ring (default)\n"
+    "  -n, --nodes N           number of nodes, 1 to 1048576\n"
+    "  -s, --size SIZE         4096, 4KiB, 4MiB, 1GiB, 4MB (all-gather: one node's block;\n"
+    "                          all-reduce: the whole vector; see `opticoll list`)\n"
+    "  -w, --wavelengths W     wavelengths per fibre (ring: 64)\n"
+    "  -f, --fibres F          fibres per direction (ring: 1; --preset terarack: 2)\n"
+    "      --preset NAME       network preset (ring: seed, terarack)\n"
+    "  -r, --root R            root node of broadcast, scatter, gather (0)\n"
+    "  -p, --param KEY=VALUE   algorithm parameter (repeatable), e.g. radices=4x4x4, k=5\n"
+    "      --net KEY=VALUE     network parameter (repeatable), e.g. reconfig_us=25\n"
+    "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n";
+
+static int parse_options(int argc, char **argv, options *o, const char *cmd) {
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char **slot = NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            o->help = 1;
+            continue;
+        }
+        if (!strcmp(a, "--json")) {
+            o->json = 1;
+            continue;
+        }
+        if (!strcmp(a, "--csv")) {
+            o->csv = 1;
+            continue;
+        }
+        if (!strcmp(a, "--no-data-check")) {
+            o->no_data = 1;
+            continue;
+        }
+        if (!strcmp(a, "-c") || !strcmp(a, "--collective")) slot = &o->coll;
+        else if (!strcmp(a, "-a") || !strcmp(a, "--algorithm")) slot = &o->algo;
+        else if (!strcmp(a, "-t") || !strcmp(a, "--network")) slot = &o->net;
+        else if (!strcmp(a, "-n") || !strcmp(a, "--nodes")) slot = &o->nodes;
+        else if (!strcmp(a, "-s") || !strcmp(a, "--size")) slot = &o->size;
+        else if (!strcmp(a, "-r") || !strcmp(a, "--root")) slot = &o->root;
+        else if (!strcmp(a, "-w") || !strcmp(a, "--wavelengths")) slot = &o->wavelengths;
+        else if (!strcmp(a, "-f") || !strcmp(a, "--fibres")) slot = &o->fibres;
+        else if (!strcmp(a, "--preset")) slot = &o->preset;
+        else if (!strcmp(a, "--format")) slot = &o->format;
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) slot = &o->output;
+        else if (!strcmp(a, "-p") || !strcmp(a, "--param") || !strcmp(a, "--net")) {
+            if (i + 1 >= argc) return die(EXIT_USAGE, "%s needs KEY=VALUE", a, NULL);
+            oc_kv *kv = !strcmp(a, "--net") ? o->net_params : o->params;
+            if (oc_kv_set_pair(kv, argv[++i]))
+                return die(EXIT_USAGE, "%s: expected KEY=VALUE, got '%s'", a, argv[i]);
+            continue;
+        } else if (a[0] == '-' && a[1]) {
+            return die(EXIT_USAGE, "%s: unknown option '%s' (see --help)", cmd, a);
+        } else if (!o->file) {
+            o->file = a;
+            continue;
+        } else {
+            return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, a);
+        }
+        if (i + 1 >= argc) return die(EXIT_USAGE, "%s needs a value", a, NULL);
+        if (*slot) return die(EXIT_USAGE, "%s given twice", a, NULL);
+        *slot = argv[++i];
+    }
+    if (o->file && strcmp(cmd, "verify") != 0)
+        return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, o->file);
+    return 0;
+}
+
+/* Builds the request; `need_algo` is 0 for compare. */
+static int build_request(const options *o, oc_request *req, int need_algo) {
+    memset(req, 0, sizeof *req);
+    req->data_check = !o->no_data;
+    if (!o->coll) return die(EXIT_USAGE, "missing -c COLLECTIVE", NULL, NULL);
+    if (oc_collective_from_name(o->coll, &req->collective))
+        return die(EXIT_USAGE, "unknown collective '%s' (see opticoll list)", o->coll, NULL);
+    if (need_algo && !o->algo) return die(EXIT_USAGE, "missing -a ALGORITHM", NULL, NULL);
+    req->algorithm = o->algo;
+    req->network = o->net ? o->net : "ring";
+    if (!o->nodes) return die(EXIT_USAGE, "missing -n NODES", NULL, NULL);
+    uint64_t v;
+    int rc = oc_parse_u64(o->nodes, 0, UINT64_MAX, &v);
+    if (rc == OC_EPARSE)
+        return die(EXIT_USAGE, "-n %s: not a whole number of nodes", o->nodes, NULL);
+    if (rc || v > OC_MAX_NODES)
+        return die(EXIT_USAGE, "-n %s: at most 1048576 nodes are supported", o->nodes, NULL);
+    if (v < 1) return die(EXIT_USAGE, "-n %s: at least one node is needed", o->nodes, NULL);
+    req->nodes = (uint32_t)v;
+    if (!o->size) return die(EXIT_USAGE, "missing -s SIZE (e.g. 4MiB)", NULL, NULL);
+    rc = oc_parse_size(o->size, &req->bytes);
+    if (rc == OC_ERANGE)
+        return die(EXIT_USAGE, "-s %s: larger than the 1 PiB limit", o->size, NULL);
+    if (rc)
+        return die(EXIT_USAGE, "-s %s: not a size (use e.g. 4096, 4KiB, 4MiB, 1GiB, 4MB)",
+                   o->size, NULL);
+    if (o->root) {
+        rc = oc_parse_u64(o->root, 0, req->nodes - 1, &v);
+        if (rc) return die(EXIT_USAGE, "-r %s: not a node number below -n", o->root, NULL);
+        req->root = (uint32_t)v;
+    }
+    req->params = o->params;
+    req->net_params = o->net_params;
+    return 0;
+}
+
+/* -w, -f and --preset are shorthands for --net wavelengths=, fibres=, preset=. */
+static int fold_network_flags(options *o) {
+    struct {
+        const char *value, *key, *flag;
+    } m[] = {{o->wavelengths, "wavelengths", "-w"},
+             {o->fibres, "fibres", "-f"},
+             {o->preset, "preset", "--preset"}};
+    for (size_t i = 0; i < 3; i++) {
+        if (!m[i].value) continue;
+        if (strcmp(m[i].key, "preset") != 0) {
+            uint64_t v;
+            int rc = oc_parse_u64(m[i].value, 0, UINT64_MAX, &v);
+            if (rc == OC_EPARSE)
+                return die(EXIT_USAGE, "%s %s: not a whole number", m[i].flag, m[i].value);
+            if (rc || v < 1)
+                return die(EXIT_USAGE, "%s %s: must be at least 1", m[i].flag, m[i].value);
+        }
+        if (oc_kv_set(o->net_params, m[i].key, m[i].value))
+            return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    }
+    return 0;
+}
+
+/* ---- commands ---- */
+
+static int cmd_list(int argc, char **argv) {
+    (void)argv;
+    if (argc > 0 && (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help"))) {
+        puts("usage: opticoll list\n\nLists the networks, the collectives and the algorithms, one "
+             "line each.");
+        return 0;
+    }
+    if (argc > 0) return die(EXIT_USAGE, "list: unexpected argument '%s'", argv[0], NULL);
+    puts("networks:");
+    for (size_t i = 0; i < oc_network_count(); i++) {
+        const oc_network_info *n = oc_network_at(i);
+        printf("  %-10s %s\n             parameters: %s\n", n->name, n->summary, n->params);
+    }
+    puts("collectives:");
+    for (int c = 0; c < OC_COLLECTIVE_COUNT; c++)
+        printf("  %-14s %s\n", oc_collective_name((oc_collective)c),
+               oc_collective_summary((oc_collective)c));
+    puts("algorithms (collective / name  networks  summary):");
+    for (size_t i = 0; i < oc_algorithm_count(); i++) {
+        const oc_algorithm_info *a = oc_algorithm_at(i);
+        printf("  %-13s %-9s %-6s %s", oc_collective_name(a->collective), a->name, a->networks,
+               a->summary);
+        if (*a->restriction) printf(" [needs %s]", a->restriction);
+        putchar('\n');
+    }
+    return 0;
+}
+
+static int cmd_run(options *o) {
+    if (o->help) {
+        printf("usage: opticoll run -c COLL -a ALGO [-t NET] -n N -s SIZE [options] [--json]\n\n"
+               "Generates the schedule, verifies it (semantic verifier, real-data run, network\n"
+               "resource check), maps it onto the network and prints steps, time, the seed's\n"
+               "closed form and the lower bound. A schedule that fails a check is an error.\n\n%s"
+               "      --json              one JSON object (fields: see README)\n",
+               common_help);
+        return 0;
+    }
+    oc_request req;
+    int rc = fold_network_flags(o);
+    if (rc || (rc = build_request(o, &req, 1))) return rc;
+    char why[512] = "";
+    oc_report *rep = NULL;
+    int err = oc_run(&req, &rep, why, sizeof why);
+    if (err) return lib_error(err, why);
+    if (o->json)
+        oc_report_write_json(rep, stdout);
+    else
+        oc_report_write_text(rep, stdout);
+    oc_report_free(rep);
+    return 0;
+}
+
+static int cmd_compare(options *o) {
+    if (o->help) {
+        printf("usage: opticoll compare -c COLL [-t NET] -n N -s SIZE [options] [--json|--csv]\n\n"
+               "Runs every algorithm of the collective that supports the network, each verified,\n"
+               "and prints one line each (or a JSON array, or CSV). Algorithms whose restrictions\n"
+               "exclude these parameters are listed with the reason.\n\n%s",
+               common_help);
+        return 0;
+    }
+    if (o->algo) return die(EXIT_USAGE, "compare runs every algorithm: drop -a %s", o->algo, NULL);
+    oc_request req;
+    int rc = fold_network_flags(o);
+    if (rc || (rc = build_request(o, &req, 0))) return rc;
+    oc_report *reps[64];
+    const char *names[64];
+    const char *skipped[64];
+    char reasons[64][256];
+    size_t n = 0, ns = 0;
+    int status = 0;
+    for (size_t i = 0; i < oc_algorithm_count() && n < 64; i++) {
+        const oc_algorithm_info *a = oc_algorithm_at(i);
+        if (a->collective != req.collective) continue;
+        req.algorithm = a->name;
+        char why[256] = "";
+        oc_report *rep = NULL;
+        int err = oc_run(&req, &rep, why, sizeof why);
+        if (err == OC_ENOTSUP || err == OC_ETOOBIG) {
+            skipped[ns] = a->name;
+            snprintf(reasons[ns++], sizeof reasons[0], "%s", why);
+            continue;
+        }
+        if (err) {
+            for (size_t k = 0; k < n; k++) oc_report_free(reps[k]);
+            return lib_error(err, why);
+        }
+        names[n] = a->name;
+        reps[n++] = rep;
+    }
+    if (n == 0 && ns == 0)
+        return die(EXIT_USAGE, "no %s algorithm runs on %s", o->coll, req.network);
+    if (o->json) {
+        fputs("[", stdout);
+        for (size_t k = 0; k < n; k++) {
+            if (k) fputs(",", stdout);
+            oc_report_write_json(reps[k], stdout);
+        }
+        fputs("]\n", stdout);
+    } else if (o->csv) {
+        for (size_t k = 0; k < n; k++) oc_report_write_csv(reps[k], stdout, k == 0);
+    } else {
+        printf("%s on %s, %u nodes, %s per %s\n", o->coll, req.network, req.nodes, o->size,
+               oc_collective_reduces(req.collective) || req.collective == OC_BROADCAST ? "vector"
+                                                                                      : "block");
+        printf("  %-10s %10s %12s %12s %14s %9s  %s\n", "algorithm", "steps", "lower bound",
+               "seed formula", "time", "verified", "parameters");
+        for (size_t k = 0; k < n; k++) {
+            oc_report *r = reps[k];
+            double f = 0, t = oc_report_time(r);
+            uint64_t lb = 0;
+            char fb[32] = "-", lbb[32] = "-", tb[32];
+            if (oc_report_steps_formula(r, &f)) snprintf(fb, sizeof fb, "%.0f", f);
+            if (oc_report_steps_lower_bound(r, &lb))
+                snprintf(lbb, sizeof lbb, "%llu", (unsigned long long)lb);
+            if (t < 1e-3)
+                snprintf(tb, sizeof tb, "%.3f us", t * 1e6);
+            else if (t < 1)
+                snprintf(tb, sizeof tb, "%.3f ms", t * 1e3);
+            else
+                snprintf(tb, sizeof tb, "%.3f s", t);
+            const char *radices = oc_report_param(r, "radices");
+            printf("  %-10s %10llu %12s %12s %14s %9s  %s%s\n", names[k],
+                   (unsigned long long)oc_report_steps(r), lbb, fb, tb,
+                   oc_report_verified(r) ? "yes" : "NO", radices ? "radices=" : "",
+                   radices ? radices : "");
+        }
+        for (size_t k = 0; k < ns; k++) printf("  %-10s not run: %s\n", skipped[k], reasons[k]);
+    }
+    for (size_t k = 0; k < n; k++) oc_report_free(reps[k]);
+    return status;
+}
+
+static int cmd_export(options *o) {
+    if (o->help) {
+        printf("usage: opticoll export -c COLL -a ALGO [-t NET] -n N -s SIZE --format json "
+               "[-o FILE]\n\n"
+               "Writes the schedule as a JSON schedule file (see README) after it has passed\n"
+               "every check. With -o the file appears only when it is whole.\n\n%s",
+               common_help);
+        return 0;
+    }
+    if (!o->format) return die(EXIT_USAGE, "missing --format (json)", NULL, NULL);
+    if (strcmp(o->format, "json") != 0)
+        return die(EXIT_USAGE, "--format %s: only json is supported so far", o->format, NULL);
+    oc_request req;
+    int rc = fold_network_flags(o);
+    if (rc || (rc = build_request(o, &req, 1))) return rc;
+    char why[512] = "";
+    if (!o->output) {
+        /* stdout: write to a temporary file first so that a failure prints nothing */
+        FILE *tmp = tmpfile();
+        if (!tmp) return die(EXIT_OTHER, "cannot create a temporary file: %s", strerror(errno), NULL);
+        int err = oc_export_json(&req, tmp, why, sizeof why);
+        if (err) {
+            fclose(tmp);
+            return lib_error(err, why);
+        }
+        rewind(tmp);
+        char buf[1 << 16];
+        size_t got;
+        while ((got = fread(buf, 1, sizeof buf, tmp)) > 0) fwrite(buf, 1, got, stdout);
+        fclose(tmp);
+        return ferror(stdout) ? die(EXIT_OTHER, "write error on stdout", NULL, NULL) : 0;
+    }
+    size_t plen = strlen(o->output) + 16;
+    char *part = malloc(plen);
+    if (!part) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    snprintf(part, plen, "%s.part", o->output);
+    FILE *f = fopen(part, "w");
+    if (!f) {
+        int code = die(EXIT_USAGE, "cannot write %s: %s", part, strerror(errno));
+        free(part);
+        return code;
+    }
+    int err = oc_export_json(&req, f, why, sizeof why);
+    if (fclose(f) && !err) {
+        err = OC_EIO;
+        snprintf(why, sizeof why, "cannot write %s", part);
+    }
+    if (err) {
+        remove(part);
+        free(part);
+        return lib_error(err, why);
+    }
+    if (rename(part, o->output)) {
+        int code = die(EXIT_USAGE, "cannot create %s: %s", o->output, strerror(errno));
+        remove(part);
+        free(part);
+        return code;
+    }
+    free(part);
+    return 0;
+}
+
+static int cmd_verify(options *o) {
+    if (o->help) {
+        printf("usage: opticoll verify FILE [-t NET] [-w W] [--net KEY=VALUE]... [--json]\n\n"
+               "Reads a schedule file (JSON, as written by `opticoll export`) and checks it with\n"
+               "the semantic verifier, a real-data run and, when the file or -t names a network,\n"
+               "the network's resource check. Exit 0 and a summary when it is right; exit 1 and\n"
+               "one line saying what is wrong (node, chunk, round) otherwise.\n"
+               "Required fields: collective, nodes, rounds (each a list of {src, dst, op,\n"
+               "chunks: [first, count]}); optional: bytes (0), root (0), chunks_per_block (1),\n"
+               "block_node (identity), network, network_params, algorithm, params.\n");
+        return 0;
+    }
+    if (!o->file) return die(EXIT_USAGE, "verify: missing FILE", NULL, NULL);
+    if (o->coll || o->algo || o->nodes || o->size)
+        return die(EXIT_USAGE, "verify: the file says what the schedule is; drop -c/-a/-n/-s",
+                   NULL, NULL);
+    int rc = fold_network_flags(o);
+    if (rc) return rc;
+    char why[512] = "";
+    oc_report *rep = NULL;
+    int err = oc_verify_file(o->file, o->net, o->net_params, &rep, why, sizeof why);
+    if (err) return lib_error(err, why);
+    if (o->json)
+        oc_report_write_json(rep, stdout);
+    else
+        oc_report_write_text(rep, stdout);
+    oc_report_free(rep);
+    return 0;
+}
+
+static int cmd_reproduce(int argc, char **argv) {
+    if (argc < 1 || !strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
+        printf("usage: opticoll reproduce optree\n\n"
+               "Prints the seed paper's tables and figures: the paper's printed value, the paper's\n"
+               "formula evaluated by us, and our simulated value on a verified schedule, with a\n"
+               "one-line reason for every difference.\n");
+        return argc < 1 ? EXIT_USAGE : 0;
+    }
+    if (argc > 1) return die(EXIT_USAGE, "reproduce: unexpected argument '%s'", argv[1], NULL);
+    char why[512] = "";
+    /* Buffer the whole reproduction so that a failure half-way prints nothing. */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    int err = oc_reproduce(argv[0], mem, why, sizeof why);
+    fclose(mem);
+    if (err) {
+        free(buf);
+        return lib_error(err, why);
+    }
+    fwrite(buf, 1, len, stdout);
+    free(buf);
+    return 0;
+}
+
+static void usage(FILE *f) {
+    fputs("usage: opticoll COMMAND [options]    (opticoll COMMAND --help for each)\n\n"
+          "  list        networks, collectives and algorithms, one line each\n"
+          "  run         generate, verify, map and cost one algorithm\n"
+          "  compare     every algorithm of a collective on one network\n"
+          "  export      write a verified schedule as a JSON file\n"
+          "  verify      check a schedule file\n"
+          "  reproduce   the seed papers' tables with paper, formula and simulated values\n",
+          f);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
+    if (!strcmp(cmd, "reproduce")) return cmd_reproduce(argc - 2, argv + 2);
+    int (*fn)(options *) = NULL;
+    if (!strcmp(cmd, "run")) fn = cmd_run;
+    else if (!strcmp(cmd, "compare")) fn = cmd_compare;
+    else if (!strcmp(cmd, "export")) fn = cmd_export;
+    else if (!strcmp(cmd, "verify")) fn = cmd_verify;
+    if (!fn) return die(EXIT_USAGE, "unknown command '%s' (see opticoll --help)", cmd, NULL);
+    options o;
+    memset(&o, 0, sizeof o);
+    o.params = oc_kv_new();
+    o.net_params = oc_kv_new();
+    int rc;
+    if (!o.params || !o.net_params)
+        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+    else if (!(rc = parse_options(argc - 2, argv + 2, &o, cmd)))
+        rc = fn(&o);
+    oc_kv_free(o.params);
+    oc_kv_free(o.net_params);
+    return rc;
+}
