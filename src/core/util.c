@@ -114,11 +114,13 @@ int oc_parse_size(const char *text, uint64_t *out) {
         {"MiB", UINT64_C(1) << 20},
         {"GiB", UINT64_C(1) << 30},
         {"TiB", UINT64_C(1) << 40},
+        {"PiB", UINT64_C(1) << 50},
         {"kB", UINT64_C(1000)},
         {"KB", UINT64_C(1000)},
         {"MB", UINT64_C(1000000)},
         {"GB", UINT64_C(1000000000)},
         {"TB", UINT64_C(1000000000000)},
+        {"PB", UINT64_C(1000000000000000)},
     };
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         if (strcmp(p, units[i].suffix) == 0) {
