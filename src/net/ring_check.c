@@ -176,6 +176,7 @@ int oc__ring_check(oc__ring_checker *c, uint64_t round, const oc__round *r,
                 uint64_t lambda = colour % wavelengths;
                 uint32_t from = d == RING_CW ? shared : (N - shared) % N;
                 uint32_t to = d == RING_CW ? (from + 1) % N : (from + N - 1) % N;
+                oc__bitset_clear_all(&c->live); /* leave the checker clean for its next round */
                 return oc__fail(why, len, OC_ERESOURCE,
                                 "round %llu, step %llu: lightpaths %s and %s both use fibre %llu "
                                 "wavelength %llu on link %u->%u",
