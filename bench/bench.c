@@ -55,7 +55,7 @@ static int run_case(const bench_case *c, int fd) {
     double t0 = now();
     int rc = oc_run(&req, &rep, why, sizeof why);
     double t1 = now();
-    char line[512];
+    char line[640];
     if (rc) {
         snprintf(line, sizeof line, "FAILED: %s", why);
     } else {
@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
             _exit(run_case(c, pipefd[1]));
         }
         close(pipefd[1]);
-        char line[512] = "";
+        char line[640] = "";
         ssize_t got = read(pipefd[0], line, sizeof line - 1);
         if (got > 0) line[got] = 0;
         close(pipefd[0]);

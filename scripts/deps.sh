@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Installs what opticoll needs to build and test, when it is missing (Debian 12).
-# Usage: scripts/deps.sh        (build + test dependencies)
+# Installs what opticoll needs to build and test, when it is missing (Debian 12, as root or with
+# sudo): a C compiler, make, CMake, pkg-config, cJSON (schedule files) and python3 (CLI tests).
+# Prints nothing when everything is there.
 set -eu
 need=""
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for p in build-essential cmake pkg-config libcjson-dev; do
-  have_pkg "$p" || need="$need $p"
-done
+command -v cc >/dev/null 2>&1 || need="$need gcc libc6-dev"
+command -v make >/dev/null 2>&1 || need="$need make"
+command -v cmake >/dev/null 2>&1 || need="$need cmake"
+command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+command -v python3 >/dev/null 2>&1 || need="$need python3"
+have_pkg libcjson-dev || need="$need libcjson-dev"
 if [ -n "$need" ]; then
   echo "deps: installing$need" >&2
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
