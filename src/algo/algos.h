@@ -37,8 +37,8 @@ typedef struct oc__algo {
     void (*release)(oc__plan *plan);
     /* Optional: alternative parameter sets for the pipeline to cost when the user pinned nothing.
      * Each comes with a screening score (lower is better); the pipeline maps the best few. */
-    int (*candidates)(uint32_t nodes, const oc_kv *params, oc_kv ***list, double **score,
-                      size_t *n, char *why, size_t whylen);
+    int (*candidates)(uint32_t nodes, const oc_kv *params, const oc__formula_in *net,
+                      oc_kv ***list, double **score, size_t *n, char *why, size_t whylen);
     /* Optional: the seed's closed forms at these parameters, and notes on where the mapped
      * schedule differs (rep->steps and rep->time_s are already filled). */
     int (*formula)(const oc__plan *plan, const oc__formula_in *in, oc_report *rep);
@@ -55,11 +55,25 @@ int oc__plan_begin(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
                    uint64_t bytes, uint32_t q, char *why, size_t whylen);
 void oc__plan_free(const oc__algo *a, oc__plan *plan);
 
+/* Ring reduce-scatter / all-gather rounds over the nodes P[0..n-1] (ring_phases.c): block k is the
+ * label range [first + k*width, first + (k+1)*width); P[i] ends the reduce-scatter with block i. */
+int oc__ring_rs_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first, uint32_t width,
+                      uint32_t r);
+int oc__ring_ag_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first, uint32_t width,
+                      uint32_t r);
+
 #define OC_ALGO_LIST(X)                                                                            \
     X(allgather_ring)                                                                              \
     X(allgather_ne)                                                                                \
     X(allgather_onestage)                                                                          \
-    X(allgather_optree)
+    X(allgather_optree)                                                                            \
+    X(allgather_wrht)                                                                              \
+    X(reducescatter_ring)                                                                          \
+    X(allreduce_ring)                                                                              \
+    X(allreduce_hring)                                                                             \
+    X(allreduce_bt)                                                                                \
+    X(allreduce_rd)                                                                                \
+    X(allreduce_wrht)
 
 #define OC__ALGO_DECL(id) extern const oc__algo oc__algo_##id;
 OC_ALGO_LIST(OC__ALGO_DECL)

@@ -211,8 +211,9 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
     return 0;
 }
 
-static int optree_candidates(uint32_t N, const oc_kv *params, oc_kv ***list, double **score,
-                             size_t *n, char *why, size_t len) {
+static int optree_candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net,
+                             oc_kv ***list, double **score, size_t *n, char *why, size_t len) {
+    (void)net; /* the load estimate counts units; every candidate is mapped on the network */
     *list = NULL;
     *score = NULL;
     *n = 0;

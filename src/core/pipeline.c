@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SEARCH_MAPPED = 6 };
+enum { SEARCH_MAPPED = 12 };
 #define OC_DATA_BUDGET (UINT64_C(64) << 20)
 /* A candidate whose schedule has more transfers than this is not mapped during a search. */
 #define SEARCH_TRANSFER_BUDGET (UINT64_C(1) << 25)
@@ -176,6 +176,22 @@ out:
     return rc;
 }
 
+/* The network figures the closed forms and the search screens use, for a spec. */
+static int net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *net_params,
+                       oc__formula_in *in, char *why, size_t len) {
+    oc__netrun *net = NULL;
+    int rc = model->create(spec, net_params, 0, &net, why, len);
+    if (rc) return rc;
+    in->channels = model->channels(net);
+    in->step_time = model->step_time(net);
+    in->wavelengths = 0;
+    const char *w = oc_kv_get(net_params, "wavelengths");
+    uint64_t v;
+    in->wavelengths = w && !oc_parse_u64(w, 1, UINT64_MAX, &v) ? v : in->channels;
+    model->destroy(net);
+    return 0;
+}
+
 /* A copy of base with extra's pairs set over it. */
 static int merged(const oc_kv *base, const oc_kv *extra, oc_kv **out) {
     *out = oc_kv_new();
@@ -196,7 +212,14 @@ static int search(const oc__algo *algo, const oc__model *model, const oc_request
     oc_kv **list = NULL;
     double *score = NULL;
     size_t n = 0;
-    int rc = algo->candidates(req->nodes, req->params, &list, &score, &n, why, len);
+    oc__spec probe;
+    oc__formula_in in;
+    int rc = oc__spec_init(&probe, OC_ALLREDUCE, req->nodes, 0, req->bytes, 1, why, len);
+    if (rc) return rc;
+    rc = net_figures(model, &probe, req->net_params, &in, why, len);
+    oc__spec_free(&probe);
+    if (rc) return rc;
+    rc = algo->candidates(req->nodes, req->params, &in, &list, &score, &n, why, len);
     if (rc || n == 0) return rc;
     size_t *idx = calloc(n, sizeof *idx);
     if (!idx) {
@@ -290,16 +313,8 @@ int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
         if ((rc = oc_kv_set(rep->params, oc_kv_key(plan.used, i), oc_kv_value(plan.used, i))))
             goto fail;
     if (model && algo->formula) {
-        /* The closed forms need the model's figures; re-create it cheaply to ask. */
-        oc__netrun *net = NULL;
-        rc = model->create(&plan.spec, req->net_params, 0, &net, why, len);
-        if (rc) goto fail;
-        oc__formula_in in = {.channels = model->channels(net),
-                             .wavelengths = (uint64_t)0,
-                             .step_time = model->step_time(net)};
-        const char *w = oc_kv_get(rep->net_params, "wavelengths");
-        if (w) in.wavelengths = strtoull(w, NULL, 10);
-        model->destroy(net);
+        oc__formula_in in;
+        if ((rc = net_figures(model, &plan.spec, req->net_params, &in, why, len))) goto fail;
         rc = algo->formula(&plan, &in, rep);
         if (rc) {
             rc = oc__fail(why, len, rc, "out of memory");

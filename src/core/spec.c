@@ -89,7 +89,10 @@ int oc__spec_init(oc__spec *s, oc_collective coll, uint32_t nodes, uint32_t root
     s->q = q;
     s->chunks = (uint32_t)c;
     s->bytes = bytes;
-    s->chunk_bytes = oc__ceil_div(bytes, q);
+    /* Reduce-scatter's SIZE is the whole vector, cut into N blocks of q chunks; every other
+     * collective's SIZE is one block or the whole message, cut into q chunks. */
+    s->chunk_bytes = coll == OC_REDUCESCATTER ? oc__ceil_div(bytes, (uint64_t)nodes * q)
+                                              : oc__ceil_div(bytes, q);
     return 0;
 }
 

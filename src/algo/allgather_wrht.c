@@ -1,0 +1,143 @@
+/*
+ * allgather_wrht.c — WRHT extended to all-gather (optree III.D.2, Table I's WRHT row).
+ *
+ * The WRHT hierarchy of groups of m along the ring (wrht_tree.c), with copies instead of
+ * reductions: going up, every member sends its representative all the blocks below it (a
+ * contiguous range of nodes, so one range of labels, growing by a factor m per level); at the top
+ * the remaining representatives exchange their ranges all-to-all; going down, every representative
+ * sends each member the blocks it lacks (at most two ranges: before and after its own). Unlike the
+ * all-reduce, the data grows on the way up and every member receives almost N blocks on the way
+ * down, which is why the seed finds WRHT weaker for all-gather.
+ *   seed (optree III.D.2): 1 + ceil((N-p)/(p-1)) + (theta-1) p^(theta-1) or ... + theta p^(theta-1)
+ *   steps, with p the group size and theta the number of levels.
+ */
+#include "algo/algos.h"
+#include "algo/wrht_tree.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static const char *const wrht_params[] = {"m", "alltoall", NULL};
+
+static void release(oc__plan *p) {
+    if (!p->state) return;
+    oc__wrht_free(p->state);
+    free(p->state);
+    p->state = NULL;
+}
+
+static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                const oc_kv *params, char *why, size_t len) {
+    int rc = oc__plan_begin(p, coll, nodes, root, bytes, 1, why, len);
+    if (rc) return rc;
+    oc__wrht_tree *t = calloc(1, sizeof *t);
+    if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    rc = oc__wrht_plan_tree(nodes, params, p->used, t, why, len);
+    if (rc) {
+        free(t);
+        return rc;
+    }
+    p->state = t;
+    return 0;
+}
+
+static int generate(const oc__plan *p, oc__emit *e) {
+    const oc__wrht_tree *t = p->state;
+    const uint32_t N = p->spec.nodes;
+    int rc = 0;
+    for (uint32_t l = 0; l < t->levels && !rc; l++) { /* up: members send what lies below them */
+        for (uint32_t a = 0; a < t->count[l + 1] && !rc; a++) {
+            uint32_t size = oc__wrht_group_size(t, l, a), rep = t->reps[l + 1][a];
+            for (uint32_t i = 0; i < size && !rc; i++) {
+                uint32_t k = a * t->m + i, x = t->reps[l][k];
+                if (x != rep)
+                    rc = oc__emit_transfer(e, x, rep, OC_OP_COPY, t->lo[l][k],
+                                           t->hi[l][k] - t->lo[l][k]);
+            }
+        }
+        if (!rc) rc = oc__emit_round(e);
+    }
+    const uint32_t top = t->count[t->levels], L = t->levels;
+    if (top > 1 && !rc) {
+        for (uint32_t i = 0; i < top && !rc; i++)
+            for (uint32_t j = 0; j < top && !rc; j++)
+                if (i != j)
+                    rc = oc__emit_transfer(e, t->reps[L][i], t->reps[L][j], OC_OP_COPY, t->lo[L][i],
+                                           t->hi[L][i] - t->lo[L][i]);
+        if (!rc) rc = oc__emit_round(e);
+    }
+    for (uint32_t l = t->levels; l-- > 0 && !rc;) { /* down: what each member lacks */
+        for (uint32_t a = 0; a < t->count[l + 1] && !rc; a++) {
+            uint32_t size = oc__wrht_group_size(t, l, a), rep = t->reps[l + 1][a];
+            for (uint32_t i = 0; i < size && !rc; i++) {
+                uint32_t k = a * t->m + i, x = t->reps[l][k];
+                if (x == rep) continue;
+                if (t->lo[l][k] > 0) rc = oc__emit_transfer(e, rep, x, OC_OP_COPY, 0, t->lo[l][k]);
+                if (!rc && t->hi[l][k] < N)
+                    rc = oc__emit_transfer(e, rep, x, OC_OP_COPY, t->hi[l][k], N - t->hi[l][k]);
+            }
+        }
+        if (!rc) rc = oc__emit_round(e);
+    }
+    return rc;
+}
+
+/* Screen: the busiest link of a level carries about floor(m/2) members' data. */
+static double estimate(uint32_t N, uint32_t m, const uint32_t *count, uint32_t levels,
+                       uint64_t channels) {
+    double c = (double)channels, s = 0, below = 1, half = floor(m / 2.0);
+    for (uint32_t l = 0; l < levels; l++) {
+        s += ceil(half * below / c) + ceil(half * N / c);
+        below *= m;
+    }
+    if (count[levels] > 1) {
+        double r = count[levels];
+        s += ceil(ceil(r * r / 8.0) * ((double)N / r) / c);
+    }
+    return s;
+}
+
+static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net, oc_kv ***list,
+                      double **score, size_t *n, char *why, size_t len) {
+    return oc__wrht_candidates(N, params, net->channels, estimate, list, score, n, why, len);
+}
+
+static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
+    const oc__wrht_tree *t = p->state;
+    const double N = p->spec.nodes, P = t->m;
+    rep->has_formula = 1;
+    rep->has_time_formula = 1;
+    if (p->spec.nodes < 2) {
+        rep->steps_formula = rep->time_formula_s = 0;
+        return 0;
+    }
+    /* theta: levels of the tree, ceil(log_p N); the seed's two cases differ by the all-to-all. */
+    double theta = 0;
+    for (double x = 1; x < N; x *= P) theta++;
+    int a2a = t->count[t->levels] > 1;
+    rep->steps_formula = 1 + ceil((N - P) / (P - 1)) + (a2a ? theta - 1 : theta) * pow(P, theta - 1);
+    rep->time_formula_s = rep->steps_formula * in->step_time;
+    int rc = oc__report_num(rep, "theta", theta);
+    rc |= oc__report_note(rep,
+                          "the seed's count 1 + ceil((N-p)/(p-1)) + (theta-1 or theta) p^(theta-1) "
+                          "assumes one block per wavelength per step; mapped: %llu steps over "
+                          "%llu rounds, load bound %llu",
+                          (unsigned long long)rep->steps, (unsigned long long)rep->rounds,
+                          (unsigned long long)rep->steps_lb);
+    return rc ? OC_ENOMEM : 0;
+}
+
+const oc__algo oc__algo_allgather_wrht = {
+    .info = {"wrht", OC_ALLGATHER, "ring",
+             "WRHT's tree used for all-gather: blocks gathered up groups of m, exchanged at the "
+             "top, sent back down",
+             "", "1 + ceil((N-p)/(p-1)) + (theta-1) p^(theta-1) steps (optree III.D.2)",
+             "m=M: group size; alltoall=R: all-to-all once at most R representatives remain; "
+             "unset: chosen by mapped steps"},
+    .param_names = wrht_params,
+    .plan = plan,
+    .generate = generate,
+    .release = release,
+    .candidates = candidates,
+    .formula = formula,
+};

@@ -1,0 +1,143 @@
+/*
+ * allreduce_hring.c — hierarchical ring all-reduce (H-Ring, wrht III.D and Table I, after Ueno and
+ * Yokota [13] of that seed).
+ *
+ * The N nodes form N/g groups of g consecutive nodes. Three phases, each a set of rings running
+ * side by side: (1) reduce-scatter inside every group (g-1 rounds): node j of each group ends with
+ * part j of the vector summed over its group; (2) an all-reduce of part j among the j-th nodes of
+ * all groups (a ring of N/g nodes spaced g apart: 2(N/g - 1) rounds; the g rings share the ring's
+ * links, so each round needs g wavelengths on every link); (3) all-gather inside every group
+ * (g-1 rounds). The vector is cut into g parts of N/g chunks (N chunks in all).
+ *   steps = 2(g-1) + 2(N/g - 1) = 2(g^2 + N)/g - 4 when g <= w; the seed adds ceil(g/w) for the
+ *   shared links of phase (2): 2(g^2+N)/g + ceil(g/w) - 4 (Table I).
+ * Restriction: g divides N (the groups are equal). Unset, g is chosen by mapped steps among the
+ * divisors of N.
+ */
+#include "algo/algos.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const hring_params[] = {"g", NULL};
+
+static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                const oc_kv *params, char *why, size_t len) {
+    int rc = oc__kv_only(params, hring_params, "hring", why, len);
+    if (rc) return rc;
+    uint64_t g;
+    if ((rc = oc__kv_u64(params, "g", nodes, 1, nodes, &g, why, len))) return rc;
+    if (nodes % g)
+        return oc__fail(why, len, OC_ENOTSUP,
+                        "hring needs the group size g to divide N: g=%llu, N=%u",
+                        (unsigned long long)g, nodes);
+    if ((rc = oc__plan_begin(p, coll, nodes, root, bytes, nodes, why, len))) return rc;
+    char b[32];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)g);
+    if (oc_kv_set(p->used, "g", b)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    p->state = (void *)(uintptr_t)g;
+    return 0;
+}
+
+static int generate(const oc__plan *p, oc__emit *e) {
+    const uint32_t N = p->spec.nodes, g = (uint32_t)(uintptr_t)p->state, G = N / g;
+    uint32_t *P = malloc((g > G ? g : G) * sizeof(uint32_t));
+    if (!P) return OC_ENOMEM;
+    int rc = 0;
+    /* (1) reduce-scatter in every group: part j = labels [j*G, (j+1)*G) */
+    for (uint32_t r = 0; r + 1 < g && !rc; r++) {
+        for (uint32_t a = 0; a < G && !rc; a++) {
+            for (uint32_t j = 0; j < g; j++) P[j] = a * g + j;
+            rc = oc__ring_rs_round(e, P, g, 0, G, r);
+        }
+        if (!rc) rc = oc__emit_round(e);
+    }
+    /* (2) all-reduce of part j among the j-th nodes of the groups: sub-block t = label j*G + t */
+    for (uint32_t phase = 0; phase < 2 && !rc; phase++)
+        for (uint32_t r = 0; r + 1 < G && !rc; r++) {
+            for (uint32_t j = 0; j < g && !rc; j++) {
+                for (uint32_t a = 0; a < G; a++) P[a] = a * g + j;
+                rc = phase == 0 ? oc__ring_rs_round(e, P, G, j * G, 1, r)
+                                : oc__ring_ag_round(e, P, G, j * G, 1, r);
+            }
+            if (!rc) rc = oc__emit_round(e);
+        }
+    /* (3) all-gather in every group */
+    for (uint32_t r = 0; r + 1 < g && !rc; r++) {
+        for (uint32_t a = 0; a < G && !rc; a++) {
+            for (uint32_t j = 0; j < g; j++) P[j] = a * g + j;
+            rc = oc__ring_ag_round(e, P, g, 0, G, r);
+        }
+        if (!rc) rc = oc__emit_round(e);
+    }
+    free(P);
+    return rc;
+}
+
+/* The seed's step count (Table I). */
+static double seed_steps(double N, double g, double w) {
+    return 2 * (g * g + N) / g + ceil(g / w) - 4;
+}
+
+static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net, oc_kv ***list,
+                      double **score, size_t *n, char *why, size_t len) {
+    *list = NULL;
+    *score = NULL;
+    *n = 0;
+    if (oc_kv_get(params, "g") || N < 2) return 0;
+    size_t cap = 0;
+    for (uint32_t g = 1; g <= N; g++) cap += N % g == 0;
+    oc_kv **out = calloc(cap, sizeof *out);
+    double *sc = calloc(cap, sizeof *sc);
+    if (!out || !sc) {
+        free(out);
+        free(sc);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    size_t k = 0;
+    for (uint32_t g = 1; g <= N; g++) {
+        if (N % g) continue;
+        char b[32];
+        snprintf(b, sizeof b, "%u", g);
+        out[k] = oc_kv_new();
+        if (!out[k] || oc_kv_set(out[k], "g", b)) {
+            for (size_t i = 0; i <= k; i++) oc_kv_free(out[i]);
+            free(out);
+            free(sc);
+            return oc__fail(why, len, OC_ENOMEM, "out of memory");
+        }
+        sc[k++] = seed_steps(N, g, (double)(net->channels ? net->channels : 1));
+    }
+    *list = out;
+    *score = sc;
+    *n = k;
+    return 0;
+}
+
+static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
+    const double N = p->spec.nodes, g = (double)(uintptr_t)p->state;
+    rep->has_formula = 1;
+    rep->steps_formula = p->spec.nodes < 2 ? 0 : seed_steps(N, g, (double)in->channels);
+    rep->has_time_formula = 1;
+    rep->time_formula_s = rep->steps_formula * in->step_time;
+    if (rep->has_lb && (double)rep->steps != rep->steps_formula && p->spec.nodes > 1)
+        return oc__report_note(rep,
+                               "the seed counts 2(g-1) + 2(N/g-1) rounds plus ceil(g/w) for the "
+                               "inter-group rings sharing links; we map every round (phase 2 "
+                               "needs ceil(g/w) = %.0f steps per round, %.0f rounds)",
+                               ceil(g / (double)in->channels), 2 * (N / g - 1));
+    return 0;
+}
+
+const oc__algo oc__algo_allreduce_hring = {
+    .info = {"hring", OC_ALLREDUCE, "ring",
+             "hierarchical ring: reduce-scatter in groups of g, all-reduce across groups, "
+             "all-gather in groups",
+             "g divides N", "2(g^2+N)/g + ceil(g/w) - 4 steps (Table I)",
+             "g=G: intra-group size (a divisor of N); unset: chosen by mapped steps"},
+    .param_names = hring_params,
+    .plan = plan,
+    .generate = generate,
+    .candidates = candidates,
+    .formula = formula,
+};

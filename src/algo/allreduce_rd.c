@@ -1,0 +1,79 @@
+/*
+ * allreduce_rd.c — recursive-doubling all-reduce (the E-RD baseline of wrht IV.C; Thakur,
+ * Rabenseifner and Gropp's MPICH algorithm).
+ *
+ * N = 2^k: in round i every node exchanges its whole partial vector with node XOR 2^i and both add
+ * what they receive; after k rounds every node has the sum. Other N (MPICH's method): with
+ * p = 2^floor(log2 N) and r = N - p, the first 2r nodes pair up and the even one of each pair adds
+ * its vector into the odd one and waits; the p remaining nodes (the odd ones of the pairs and nodes
+ * 2r..N-1) run recursive doubling; finally every odd node of a pair copies the result to its even
+ * partner. Cost of the extra nodes: two more rounds.
+ *   steps = log2 N (N a power of two), floor(log2 N) + 2 otherwise
+ */
+#include "algo/algos.h"
+
+#include <stdlib.h>
+
+static const char *const no_params[] = {NULL};
+
+static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                const oc_kv *params, char *why, size_t len) {
+    int rc = oc__kv_only(params, no_params, "rd", why, len);
+    if (rc) return rc;
+    return oc__plan_begin(p, coll, nodes, root, bytes, 1, why, len);
+}
+
+static uint32_t pow2_floor(uint32_t N) {
+    uint32_t p = 1;
+    while ((uint64_t)p * 2 <= N) p *= 2;
+    return p;
+}
+
+/* The node that plays new rank x in the power-of-two core. */
+static uint32_t core_node(uint32_t x, uint32_t r) {
+    return x < r ? 2 * x + 1 : x + r;
+}
+
+static int generate(const oc__plan *p, oc__emit *e) {
+    const uint32_t N = p->spec.nodes, P = pow2_floor(N), r = N - P;
+    int rc = 0;
+    if (N < 2) return 0;
+    if (r) {
+        for (uint32_t i = 0; i < r && !rc; i++)
+            rc = oc__emit_transfer(e, 2 * i, 2 * i + 1, OC_OP_REDUCE, 0, 1);
+        if (!rc) rc = oc__emit_round(e);
+    }
+    for (uint32_t bit = 1; bit < P && !rc; bit *= 2) {
+        for (uint32_t x = 0; x < P && !rc; x++)
+            rc = oc__emit_transfer(e, core_node(x, r), core_node(x ^ bit, r), OC_OP_REDUCE, 0, 1);
+        if (!rc) rc = oc__emit_round(e);
+    }
+    if (r && !rc) {
+        for (uint32_t i = 0; i < r && !rc; i++)
+            rc = oc__emit_transfer(e, 2 * i + 1, 2 * i, OC_OP_COPY, 0, 1);
+        if (!rc) rc = oc__emit_round(e);
+    }
+    return rc;
+}
+
+static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
+    const uint32_t N = p->spec.nodes, P = pow2_floor(N);
+    uint32_t k = 0;
+    while ((UINT32_C(1) << k) < P) k++;
+    rep->has_formula = 1;
+    rep->steps_formula = N < 2 ? 0 : (double)k + (P == N ? 0 : 2);
+    rep->has_time_formula = 1;
+    rep->time_formula_s = rep->steps_formula * in->step_time;
+    return 0;
+}
+
+const oc__algo oc__algo_allreduce_rd = {
+    .info = {"rd", OC_ALLREDUCE, "ring",
+             "recursive doubling: whole-vector exchanges with node XOR 2^i (MPICH's fix-up for "
+             "other N)",
+             "", "log2 N steps (+2 when N is not a power of two)", ""},
+    .param_names = no_params,
+    .plan = plan,
+    .generate = generate,
+    .formula = formula,
+};

@@ -1,0 +1,154 @@
+/*
+ * allreduce_wrht.c — WRHT, Wavelength Reused Hierarchical Tree all-reduce (wrht III.C-E).
+ *
+ * Reduce stage: the nodes are cut along the ring into groups of m; the middle node of each group
+ * collects the whole vector of the others (reducing as it receives: the data stays size d). The
+ * representatives are grouped again, level after level, until at most `alltoall` remain; those
+ * exchange their partial sums all-to-all (each adds all the others', so all hold the total).
+ * Broadcast stage: the reverse, each representative copying the result to its group.
+ *   steps = 2 ceil(log_m N), or 2 ceil(log_m N) - 1 with the final all-to-all (section III.D);
+ *   Lemma 1: at least 2 ceil(log_(2w+1) N), the largest group w wavelengths serve being m = 2w+1.
+ * The seed's rule holds when a group fits in one step (ceil(m/2) <= w wavelengths per side) and the
+ * last all-to-all among m* representatives fits (ceil(m*^2/8) <= w); we map every round instead,
+ * and choose m and the all-to-all level by mapped steps.
+ */
+#include "algo/algos.h"
+#include "algo/wrht_tree.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static const char *const wrht_params[] = {"m", "alltoall", NULL};
+
+static void release(oc__plan *p) {
+    if (!p->state) return;
+    oc__wrht_free(p->state);
+    free(p->state);
+    p->state = NULL;
+}
+
+static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                const oc_kv *params, char *why, size_t len) {
+    int rc = oc__plan_begin(p, coll, nodes, root, bytes, 1, why, len);
+    if (rc) return rc;
+    oc__wrht_tree *t = calloc(1, sizeof *t);
+    if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    rc = oc__wrht_plan_tree(nodes, params, p->used, t, why, len);
+    if (rc) {
+        free(t);
+        return rc;
+    }
+    p->state = t;
+    return 0;
+}
+
+static int generate(const oc__plan *p, oc__emit *e) {
+    const oc__wrht_tree *t = p->state;
+    int rc = 0;
+    for (uint32_t l = 0; l < t->levels && !rc; l++) {
+        for (uint32_t a = 0; a < t->count[l + 1] && !rc; a++) {
+            uint32_t size = oc__wrht_group_size(t, l, a), rep = t->reps[l + 1][a];
+            for (uint32_t i = 0; i < size && !rc; i++) {
+                uint32_t x = t->reps[l][a * t->m + i];
+                if (x != rep) rc = oc__emit_transfer(e, x, rep, OC_OP_REDUCE, 0, 1);
+            }
+        }
+        if (!rc) rc = oc__emit_round(e);
+    }
+    const uint32_t top = t->count[t->levels];
+    if (top > 1 && !rc) { /* the last step of the reduce stage: all-to-all among the top */
+        const uint32_t *R = t->reps[t->levels];
+        for (uint32_t i = 0; i < top && !rc; i++)
+            for (uint32_t j = 0; j < top && !rc; j++)
+                if (i != j) rc = oc__emit_transfer(e, R[i], R[j], OC_OP_REDUCE, 0, 1);
+        if (!rc) rc = oc__emit_round(e);
+    }
+    for (uint32_t l = t->levels; l-- > 0 && !rc;) {
+        for (uint32_t a = 0; a < t->count[l + 1] && !rc; a++) {
+            uint32_t size = oc__wrht_group_size(t, l, a), rep = t->reps[l + 1][a];
+            for (uint32_t i = 0; i < size && !rc; i++) {
+                uint32_t x = t->reps[l][a * t->m + i];
+                if (x != rep) rc = oc__emit_transfer(e, rep, x, OC_OP_COPY, 0, 1);
+            }
+        }
+        if (!rc) rc = oc__emit_round(e);
+    }
+    return rc;
+}
+
+/* The seed's wavelength counts, as a screen: ceil(m/2) per group, ceil(r^2/8) for the all-to-all. */
+static double estimate(uint32_t N, uint32_t m, const uint32_t *count, uint32_t levels,
+                       uint64_t channels) {
+    (void)N;
+    double c = (double)channels, s = 2.0 * levels * ceil(ceil(m / 2.0) / c);
+    if (count[levels] > 1) s += ceil(ceil((double)count[levels] * count[levels] / 8.0) / c);
+    return s;
+}
+
+static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net, oc_kv ***list,
+                      double **score, size_t *n, char *why, size_t len) {
+    return oc__wrht_candidates(N, params, net->channels, estimate, list, score, n, why, len);
+}
+
+static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
+    const oc__wrht_tree *t = p->state;
+    const double N = p->spec.nodes, m = t->m, w = (double)in->channels;
+    int rc = 0;
+    rep->has_formula = 1;
+    rep->has_time_formula = 1;
+    if (p->spec.nodes < 2) {
+        rep->steps_formula = rep->time_formula_s = 0;
+        return 0;
+    }
+    /* ceil(log_m N) computed exactly on integers: the smallest L with m^L >= N */
+    uint32_t L = 0;
+    for (double x = 1; x < N; x *= m) L++;
+    int a2a = t->count[t->levels] > 1;
+    rep->steps_formula = 2.0 * L - (a2a ? 1 : 0);
+    rep->time_formula_s = rep->steps_formula * in->step_time;
+    uint32_t Lw = 0;
+    for (double x = 1; x < N; x *= 2 * w + 1) Lw++;
+    rc |= oc__report_num(rep, "m_seed_bound", 2 * w + 1);
+    rc |= oc__report_num(rep, "steps_lemma1", 2.0 * Lw);
+    rc |= oc__report_num(rep, "levels", (double)t->levels);
+    rc |= oc__report_num(rep, "alltoall_representatives", a2a ? (double)t->count[t->levels] : 0);
+    if ((double)rep->steps != rep->steps_formula) {
+        if (ceil(m / 2.0) > w)
+            rc |= oc__report_note(rep,
+                                  "the seed assumes a group of m = %.0f fits one step "
+                                  "(ceil(m/2) <= w = %.0f); here it needs more",
+                                  m, w);
+        if (a2a) {
+            double r = t->count[t->levels];
+            if (ceil(r * r / 8) > w)
+                rc |= oc__report_note(rep,
+                                      "the final all-to-all among %.0f representatives needs "
+                                      "ceil(r^2/8) = %.0f wavelengths, more than w = %.0f",
+                                      r, ceil(r * r / 8), w);
+        }
+        if (L != t->levels + (a2a ? 1 : 0))
+            rc |= oc__report_note(rep,
+                                  "the tree has %u grouping levels where ceil(log_m N) = %u: the "
+                                  "all-to-all is taken %s",
+                                  t->levels, L, a2a ? "at another level than the seed's" : "never");
+        rc |= oc__report_note(rep, "mapped: %llu steps over %llu rounds, load bound %llu",
+                              (unsigned long long)rep->steps, (unsigned long long)rep->rounds,
+                              (unsigned long long)rep->steps_lb);
+    }
+    return rc ? OC_ENOMEM : 0;
+}
+
+const oc__algo oc__algo_allreduce_wrht = {
+    .info = {"wrht", OC_ALLREDUCE, "ring",
+             "WRHT: groups of m collect at their middle node, level by level, all-to-all at the "
+             "top, then broadcast back",
+             "", "2 ceil(log_m N) or 2 ceil(log_m N) - 1 steps; m <= 2w+1 (Lemma 1)",
+             "m=M: group size; alltoall=R: finish with an all-to-all once at most R "
+             "representatives remain (1: never); unset: chosen by mapped steps"},
+    .param_names = wrht_params,
+    .plan = plan,
+    .generate = generate,
+    .release = release,
+    .candidates = candidates,
+    .formula = formula,
+};

@@ -1,0 +1,162 @@
+/*
+ * wrht_tree.c — the hierarchy of WRHT (wrht III.C.1, Fig. 3), shared by WRHT all-reduce and the
+ * WRHT all-gather of optree III.D.2.
+ *
+ * Level 0 is every node in ring order. At each level the current representatives are cut into
+ * groups of m consecutive ones (the last group may be smaller) and the middle member of each group
+ * (index (size-1)/2) becomes a representative of the next level. This stops when one
+ * representative is left, or when at most `alltoall` remain: those then finish with one
+ * all-to-all among themselves (the dotted box of Fig. 3). Every group spans a contiguous stretch of
+ * the ring, so everything below a representative is a contiguous range of nodes.
+ */
+#include "algo/wrht_tree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void oc__wrht_free(oc__wrht_tree *t) {
+    for (uint32_t l = 0; l <= t->levels && l < OC_WRHT_MAX_LEVELS; l++) {
+        free(t->reps[l]);
+        free(t->lo[l]);
+        free(t->hi[l]);
+    }
+    memset(t, 0, sizeof *t);
+}
+
+int oc__wrht_build(uint32_t N, uint32_t m, uint32_t alltoall, oc__wrht_tree *t) {
+    memset(t, 0, sizeof *t);
+    if (m < 2 || N < 1) return OC_EINVAL;
+    t->m = m;
+    t->count[0] = N;
+    t->reps[0] = malloc(N * sizeof(uint32_t));
+    t->lo[0] = malloc(N * sizeof(uint32_t));
+    t->hi[0] = malloc(N * sizeof(uint32_t));
+    if (!t->reps[0] || !t->lo[0] || !t->hi[0]) goto nomem;
+    for (uint32_t i = 0; i < N; i++) {
+        t->reps[0][i] = i;
+        t->lo[0][i] = i;
+        t->hi[0][i] = i + 1;
+    }
+    uint32_t l = 0;
+    while (t->count[l] > 1 && t->count[l] > alltoall) {
+        if (l + 1 >= OC_WRHT_MAX_LEVELS) return OC_ERANGE;
+        uint32_t r = t->count[l], groups = (r + m - 1) / m;
+        t->reps[l + 1] = malloc(groups * sizeof(uint32_t));
+        t->lo[l + 1] = malloc(groups * sizeof(uint32_t));
+        t->hi[l + 1] = malloc(groups * sizeof(uint32_t));
+        t->count[l + 1] = groups;
+        t->levels = l + 1;
+        if (!t->reps[l + 1] || !t->lo[l + 1] || !t->hi[l + 1]) goto nomem;
+        for (uint32_t a = 0; a < groups; a++) {
+            uint32_t first = a * m, size = r - first < m ? r - first : m;
+            t->reps[l + 1][a] = t->reps[l][first + (size - 1) / 2];
+            t->lo[l + 1][a] = t->lo[l][first];
+            t->hi[l + 1][a] = t->hi[l][first + size - 1];
+        }
+        l++;
+    }
+    t->levels = l;
+    return 0;
+nomem:
+    oc__wrht_free(t);
+    return OC_ENOMEM;
+}
+
+static const char *const wrht_params[] = {"m", "alltoall", NULL};
+
+int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, oc_kv *used, oc__wrht_tree *t,
+                       char *why, size_t len) {
+    memset(t, 0, sizeof *t);
+    int rc = oc__kv_only(params, wrht_params, "wrht", why, len);
+    if (rc) return rc;
+    uint64_t m, a2a;
+    if ((rc = oc__kv_u64(params, "m", 2, 2, nodes > 2 ? nodes : 2, &m, why, len)) ||
+        (rc = oc__kv_u64(params, "alltoall", 1, 1, nodes, &a2a, why, len)))
+        return rc;
+    if (nodes > 1 && !oc_kv_get(params, "m"))
+        return oc__fail(why, len, OC_EINVAL,
+                        "wrht needs m= (the pipeline chooses it when a network is given)");
+    rc = oc__wrht_build(nodes, (uint32_t)m, (uint32_t)a2a, t);
+    if (rc) return oc__fail(why, len, rc, "wrht: cannot build the tree for m=%llu",
+                            (unsigned long long)m);
+    uint32_t top = t->count[t->levels];
+    if (top > 1 && (uint64_t)top * (top - 1) > (UINT64_C(1) << 24)) {
+        oc__wrht_free(t);
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "wrht: an all-to-all among %u representatives is too large", top);
+    }
+    char b[32];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)m);
+    rc = oc_kv_set(used, "m", b);
+    snprintf(b, sizeof b, "%llu", (unsigned long long)a2a);
+    rc |= oc_kv_set(used, "alltoall", b);
+    if (rc) {
+        oc__wrht_free(t);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+int oc__wrht_candidates(uint32_t N, const oc_kv *params, uint64_t channels,
+                        oc__wrht_estimate estimate, oc_kv ***list, double **score, size_t *n,
+                        char *why, size_t len) {
+    *list = NULL;
+    *score = NULL;
+    *n = 0;
+    if (N < 2 || (oc_kv_get(params, "m") && oc_kv_get(params, "alltoall"))) return 0;
+    uint64_t mpin = 0;
+    int rc = oc__kv_u64(params, "m", 0, 2, N > 2 ? N : 2, &mpin, why, len);
+    if (rc) return rc;
+    /* The seed's bound is m = 2w + 1; look a little beyond it. */
+    uint64_t mmax = 4 * (channels ? channels : 1) + 1;
+    if (mmax < 64) mmax = 64;
+    if (mmax > N) mmax = N;
+    size_t cap = 0, k = 0;
+    oc_kv **out = NULL;
+    double *sc = NULL;
+    for (uint64_t m = 2; m <= mmax; m++) {
+        if (mpin && m != mpin) continue;
+        uint32_t count[OC_WRHT_MAX_LEVELS], levels = 0;
+        count[0] = N;
+        while (count[levels] > 1 && levels + 1 < OC_WRHT_MAX_LEVELS) {
+            count[levels + 1] = (uint32_t)((count[levels] + m - 1) / m);
+            levels++;
+        }
+        /* alltoall = 1 (a pure tree) and every level's count (finish there with an all-to-all) */
+        for (uint32_t l = 0; l < levels; l++) {
+            uint32_t a2a = l == 0 ? 1 : count[l];
+            if (l > 0 && (uint64_t)a2a * (a2a - 1) > (UINT64_C(1) << 20)) continue;
+            if (k == cap) {
+                size_t ncap = cap ? 2 * cap : 64;
+                oc_kv **nl = realloc(out, ncap * sizeof *nl);
+                double *ns = nl ? realloc(sc, ncap * sizeof *ns) : NULL;
+                if (nl) out = nl;
+                if (ns) sc = ns;
+                if (!nl || !ns) goto nomem;
+                cap = ncap;
+            }
+            char mb[32], ab[32];
+            snprintf(mb, sizeof mb, "%llu", (unsigned long long)m);
+            snprintf(ab, sizeof ab, "%u", a2a);
+            out[k] = oc_kv_new();
+            if (!out[k] || oc_kv_set(out[k], "m", mb) || oc_kv_set(out[k], "alltoall", ab)) {
+                k++;
+                goto nomem;
+            }
+            /* levels of grouping before the all-to-all: those whose count is above a2a */
+            uint32_t used = 0;
+            while (used < levels && count[used] > a2a) used++;
+            sc[k++] = estimate(N, (uint32_t)m, count, used, channels ? channels : 1);
+        }
+    }
+    *list = out;
+    *score = sc;
+    *n = k;
+    return 0;
+nomem:
+    for (size_t i = 0; i < k; i++) oc_kv_free(out[i]);
+    free(out);
+    free(sc);
+    return oc__fail(why, len, OC_ENOMEM, "out of memory");
+}

@@ -1,0 +1,42 @@
+/*
+ * wrht_tree.h — the WRHT hierarchy (wrht_tree.c).
+ */
+#ifndef OC_WRHT_TREE_H
+#define OC_WRHT_TREE_H
+
+#include "core/core.h"
+
+enum { OC_WRHT_MAX_LEVELS = 40 };
+
+typedef struct oc__wrht_tree {
+    uint32_t m, levels;                     /* group size; grouping levels done */
+    uint32_t count[OC_WRHT_MAX_LEVELS];     /* representatives at each level (level 0: N) */
+    uint32_t *reps[OC_WRHT_MAX_LEVELS];     /* their node numbers, in ring order */
+    uint32_t *lo[OC_WRHT_MAX_LEVELS];       /* nodes [lo, hi) lie below each representative */
+    uint32_t *hi[OC_WRHT_MAX_LEVELS];
+} oc__wrht_tree;
+
+/* Groups until one representative is left or at most `alltoall` remain (then count[levels] > 1
+ * representatives finish with an all-to-all). */
+int oc__wrht_build(uint32_t N, uint32_t m, uint32_t alltoall, oc__wrht_tree *t);
+void oc__wrht_free(oc__wrht_tree *t);
+
+/* Group a of level l: members reps[l][a*m .. a*m + size), representative reps[l+1][a]. */
+static inline uint32_t oc__wrht_group_size(const oc__wrht_tree *t, uint32_t l, uint32_t a) {
+    uint32_t first = a * t->m, r = t->count[l];
+    return r - first < t->m ? r - first : t->m;
+}
+
+/* Plans the tree from params m= and alltoall= (both required: the pipeline's search fills them). */
+int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, oc_kv *used, oc__wrht_tree *t,
+                       char *why, size_t len);
+
+/* Candidate (m, alltoall) pairs for the pipeline's search, scored by `estimate` (lower is better),
+ * which gets the level counts and the channels per direction. */
+typedef double (*oc__wrht_estimate)(uint32_t N, uint32_t m, const uint32_t *count, uint32_t levels,
+                                    uint64_t channels);
+int oc__wrht_candidates(uint32_t N, const oc_kv *params, uint64_t channels,
+                        oc__wrht_estimate estimate, oc_kv ***list, double **score, size_t *n,
+                        char *why, size_t len);
+
+#endif
