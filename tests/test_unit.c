@@ -387,15 +387,17 @@ static void test_ring_check(void) {
 
 /* ---- every all-gather algorithm through the whole pipeline ---- */
 
-static oc_report *run(const char *algo, uint32_t N, uint64_t w, const char *param,
-                      const char *net_param, int *err, char *why, size_t len) {
+static oc_report *run_coll(oc_collective coll, const char *algo, uint32_t N, uint64_t w,
+                           const char *param, const char *param2, const char *net_param, int *err,
+                           char *why, size_t len) {
     oc_kv *params = oc_kv_new(), *net = oc_kv_new();
     char wb[32];
     snprintf(wb, sizeof wb, "%llu", (unsigned long long)w);
     oc_kv_set(net, "wavelengths", wb);
     if (param) oc_kv_set_pair(params, param);
+    if (param2) oc_kv_set_pair(params, param2);
     if (net_param) oc_kv_set_pair(net, net_param);
-    oc_request req = {.collective = OC_ALLGATHER,
+    oc_request req = {.collective = coll,
                       .algorithm = algo,
                       .network = "ring",
                       .nodes = N,
@@ -408,6 +410,11 @@ static oc_report *run(const char *algo, uint32_t N, uint64_t w, const char *para
     oc_kv_free(params);
     oc_kv_free(net);
     return rep;
+}
+
+static oc_report *run(const char *algo, uint32_t N, uint64_t w, const char *param,
+                      const char *net_param, int *err, char *why, size_t len) {
+    return run_coll(OC_ALLGATHER, algo, N, w, param, NULL, net_param, err, why, len);
 }
 
 /* The heaviest directed-link load of one-stage all-to-all with shortest paths, by brute force:
@@ -568,6 +575,113 @@ static void test_network_params(void) {
     oc_report_free(rep);
 }
 
+static uint32_t ceil_log(uint64_t N, uint64_t m) {
+    uint32_t L = 0;
+    for (uint64_t x = 1; x < N; x *= m) L++;
+    return L;
+}
+
+static void test_allreduce_matrix(void) {
+    const uint32_t sizes[] = {1, 2, 3, 5, 7, 12, 16, 100};
+    const uint64_t ws[] = {1, 2, 64};
+    const char *algos[] = {"ring", "hring", "bt", "rd", "wrht"};
+    char why[512];
+    for (size_t a = 0; a < 5; a++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            for (size_t j = 0; j < 3; j++) {
+                uint32_t N = sizes[i];
+                int err;
+                oc_report *rep = run_coll(OC_ALLREDUCE, algos[a], N, ws[j], NULL, NULL, NULL,
+                                          &err, why, sizeof why);
+                CHECK(err == 0 && oc_report_verified(rep) && oc_report_data_checked(rep),
+                      "allreduce %s N=%u w=%llu: %s", algos[a], N, (unsigned long long)ws[j], why);
+                if (err) continue;
+                uint64_t steps = oc_report_steps(rep), lb = 0;
+                CHECK(oc_report_steps_lower_bound(rep, &lb) && steps >= lb, "bound");
+                if (!strcmp(algos[a], "ring"))
+                    CHECK(steps == 2ull * (N - 1), "ring allreduce N=%u: %llu", N,
+                          (unsigned long long)steps);
+                if (!strcmp(algos[a], "bt"))
+                    CHECK(steps == 2ull * ceil_log(N, 2), "bt N=%u: %llu", N,
+                          (unsigned long long)steps);
+                if (!strcmp(algos[a], "rd")) {
+                    uint32_t P = 1;
+                    while (2 * P <= N) P *= 2;
+                    CHECK(oc_report_rounds(rep) == ceil_log(P, 2) + (P == N ? 0 : 2),
+                          "rd N=%u: %llu rounds", N, (unsigned long long)oc_report_rounds(rep));
+                }
+                oc_report_free(rep);
+            }
+    /* reduce-scatter ring: N-1 rounds, one step each, a block of SIZE/N per transfer */
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        int err;
+        oc_report *rep = run_coll(OC_REDUCESCATTER, "ring", sizes[i], 2, NULL, NULL, NULL, &err,
+                                  why, sizeof why);
+        CHECK(err == 0 && oc_report_steps(rep) == sizes[i] - 1 && oc_report_data_checked(rep),
+              "reducescatter ring N=%u: %s", sizes[i], why);
+        oc_report_free(rep);
+    }
+    /* hring with g pinned: the seed's three phases, 2(g-1) + 2(N/g-1) rounds */
+    int err;
+    oc_report *rep = run_coll(OC_ALLREDUCE, "hring", 12, 64, "g=3", NULL, NULL, &err, why,
+                              sizeof why);
+    CHECK(err == 0 && oc_report_rounds(rep) == 2 * 2 + 2 * 3, "hring g=3: %s", why);
+    oc_report_free(rep);
+    rep = run_coll(OC_ALLREDUCE, "hring", 12, 64, "g=5", NULL, NULL, &err, why, sizeof why);
+    CHECK(err == OC_ENOTSUP && strstr(why, "divide"), "hring g=5 on 12: %s", why);
+    /* The seed's motivation examples (wrht III.B, Fig. 2): 15 nodes, 2 wavelengths. */
+    rep = run_coll(OC_ALLREDUCE, "bt", 15, 2, NULL, NULL, NULL, &err, why, sizeof why);
+    CHECK(err == 0 && oc_report_steps(rep) == 8, "BT on 15 nodes: 8 steps");
+    oc_report_free(rep);
+    rep = run_coll(OC_ALLREDUCE, "wrht", 15, 2, "m=5", "alltoall=3", NULL, &err, why, sizeof why);
+    CHECK(err == 0 && oc_report_steps(rep) == 3, "WRHT on 15 nodes: 3 steps (%s)", why);
+    oc_report_free(rep);
+}
+
+/* WRHT for every N from 1 to 200: verified; with the seed's own choices (m = min(2w+1, N), the
+ * all-to-all among m* representatives when ceil(m*^2/8) <= w) the mapped steps equal the seed's
+ * rule 2 ceil(log_m N) (- 1 with the all-to-all) whenever every round fits one step. */
+static void test_wrht_rule(void) {
+    const uint64_t ws[] = {1, 2, 4, 64};
+    char why[512];
+    int held = 0;
+    for (uint32_t N = 1; N <= 200; N++)
+        for (size_t j = 0; j < 4; j++) {
+            uint64_t w = ws[j], m = 2 * w + 1 < N ? 2 * w + 1 : (N < 2 ? 2 : N);
+            uint32_t L = ceil_log(N, m);
+            uint64_t below = 1;
+            for (uint32_t k = 1; k < L; k++) below *= m;
+            uint64_t mstar = L ? (N + below - 1) / below : 1;
+            int a2a = mstar > 1 && (mstar * mstar + 7) / 8 <= w;
+            char pm[32], pa[32];
+            snprintf(pm, sizeof pm, "m=%llu", (unsigned long long)m);
+            snprintf(pa, sizeof pa, "alltoall=%llu", (unsigned long long)(a2a ? mstar : 1));
+            int err;
+            oc_report *rep =
+                run_coll(OC_ALLREDUCE, "wrht", N, w, pm, pa, NULL, &err, why, sizeof why);
+            CHECK(err == 0 && oc_report_verified(rep), "wrht N=%u w=%llu: %s", N,
+                  (unsigned long long)w, why);
+            if (err) continue;
+            double f = -1;
+            oc_report_steps_formula(rep, &f);
+            CHECK(f == (N < 2 ? 0 : 2.0 * L - a2a), "wrht formula N=%u w=%llu: %g", N,
+                  (unsigned long long)w, f);
+            if (oc_report_steps(rep) == oc_report_rounds(rep)) {
+                held++;
+                CHECK((double)oc_report_steps(rep) == f, "wrht N=%u w=%llu: %llu steps, rule %g",
+                      N, (unsigned long long)w, (unsigned long long)oc_report_steps(rep), f);
+            }
+            oc_report_free(rep);
+            if (N % 7 == 0 && j == 3) { /* and the searched choice: never worse than the rule */
+                rep = run_coll(OC_ALLREDUCE, "wrht", N, w, NULL, NULL, NULL, &err, why, sizeof why);
+                CHECK(err == 0 && (double)oc_report_steps(rep) <= f, "wrht search N=%u: %s", N,
+                      why);
+                oc_report_free(rep);
+            }
+        }
+    CHECK(held > 600, "the seed's assumptions held in only %d of 800 cases", held);
+}
+
 int main(void) {
     test_sizes();
     test_verifier_accepts();
@@ -578,6 +692,8 @@ int main(void) {
     test_allgather_matrix();
     test_optree();
     test_network_params();
+    test_allreduce_matrix();
+    test_wrht_rule();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

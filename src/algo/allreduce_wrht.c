@@ -90,6 +90,21 @@ static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net
     return oc__wrht_candidates(N, params, net->channels, estimate, list, score, n, why, len);
 }
 
+/* The seed's rule at group size m (III.C-D): L = ceil(log_m N) levels; the last reduce step is an
+ * all-to-all among m* = ceil(N / m^(L-1)) representatives when it fits, ceil(m*^2/8) <= w, giving
+ * 2L - 1 steps, and 2L otherwise. *mstar and *a2a receive m* and whether it fits. */
+static double seed_steps(double N, double m, double w, double *mstar, int *a2a) {
+    uint32_t L = 0;
+    double below = 1; /* m^(L-1) when the loop ends */
+    for (double x = 1; x < N; x *= m) {
+        below = x;
+        L++;
+    }
+    *mstar = L ? ceil(N / below) : 1;
+    *a2a = *mstar > 1 && ceil(*mstar * *mstar / 8) <= w;
+    return 2.0 * L - (*a2a ? 1 : 0);
+}
+
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const oc__wrht_tree *t = p->state;
     const double N = p->spec.nodes, m = t->m, w = (double)in->channels;
@@ -100,37 +115,37 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
         rep->steps_formula = rep->time_formula_s = 0;
         return 0;
     }
-    /* ceil(log_m N) computed exactly on integers: the smallest L with m^L >= N */
-    uint32_t L = 0;
-    for (double x = 1; x < N; x *= m) L++;
-    int a2a = t->count[t->levels] > 1;
-    rep->steps_formula = 2.0 * L - (a2a ? 1 : 0);
+    double mstar;
+    int seed_a2a;
+    rep->steps_formula = seed_steps(N, m, w, &mstar, &seed_a2a);
     rep->time_formula_s = rep->steps_formula * in->step_time;
     uint32_t Lw = 0;
     for (double x = 1; x < N; x *= 2 * w + 1) Lw++;
+    const uint32_t top = t->count[t->levels];
     rc |= oc__report_num(rep, "m_seed_bound", 2 * w + 1);
     rc |= oc__report_num(rep, "steps_lemma1", 2.0 * Lw);
+    rc |= oc__report_num(rep, "mstar_seed", mstar);
     rc |= oc__report_num(rep, "levels", (double)t->levels);
-    rc |= oc__report_num(rep, "alltoall_representatives", a2a ? (double)t->count[t->levels] : 0);
+    rc |= oc__report_num(rep, "alltoall_representatives", top > 1 ? (double)top : 0);
     if ((double)rep->steps != rep->steps_formula) {
+        int seed_shape = seed_a2a ? (top == (uint32_t)mstar) : (top <= 1);
+        if (!seed_shape)
+            rc |= oc__report_note(rep,
+                                  "the seed's rule ends with %s; this schedule ends with %s "
+                                  "(alltoall=%u, chosen by mapped steps)",
+                                  seed_a2a ? "an all-to-all among m* representatives"
+                                           : "a single representative",
+                                  top > 1 ? "an all-to-all" : "a single representative", top);
         if (ceil(m / 2.0) > w)
             rc |= oc__report_note(rep,
-                                  "the seed assumes a group of m = %.0f fits one step "
-                                  "(ceil(m/2) <= w = %.0f); here it needs more",
+                                  "the seed assumes a group of m = %.0f is collected in one step "
+                                  "(ceil(m/2) <= w = %.0f); here it is not",
                                   m, w);
-        if (a2a) {
-            double r = t->count[t->levels];
-            if (ceil(r * r / 8) > w)
-                rc |= oc__report_note(rep,
-                                      "the final all-to-all among %.0f representatives needs "
-                                      "ceil(r^2/8) = %.0f wavelengths, more than w = %.0f",
-                                      r, ceil(r * r / 8), w);
-        }
-        if (L != t->levels + (a2a ? 1 : 0))
+        if (top > 1 && ceil((double)top * top / 8) > w)
             rc |= oc__report_note(rep,
-                                  "the tree has %u grouping levels where ceil(log_m N) = %u: the "
-                                  "all-to-all is taken %s",
-                                  t->levels, L, a2a ? "at another level than the seed's" : "never");
+                                  "the all-to-all among %u representatives needs ceil(r^2/8) = "
+                                  "%.0f wavelengths, more than w = %.0f",
+                                  top, ceil((double)top * top / 8), w);
         rc |= oc__report_note(rep, "mapped: %llu steps over %llu rounds, load bound %llu",
                               (unsigned long long)rep->steps, (unsigned long long)rep->rounds,
                               (unsigned long long)rep->steps_lb);

@@ -123,10 +123,12 @@ int oc__wrht_candidates(uint32_t N, const oc_kv *params, uint64_t channels,
             count[levels + 1] = (uint32_t)((count[levels] + m - 1) / m);
             levels++;
         }
-        /* alltoall = 1 (a pure tree) and every level's count (finish there with an all-to-all) */
-        for (uint32_t l = 0; l < levels; l++) {
-            uint32_t a2a = l == 0 ? 1 : count[l];
-            if (l > 0 && (uint64_t)a2a * (a2a - 1) > (UINT64_C(1) << 20)) continue;
+        /* alltoall = 1 (a pure tree), and every level's count: finish there with an all-to-all
+         * (at level 0 that is all N nodes at once). One entry per level, plus the pure tree. */
+        for (uint32_t l = 0; l <= levels; l++) {
+            uint32_t a2a = l == levels ? 1 : count[l];
+            if (a2a > 1 && (uint64_t)a2a * (a2a - 1) > (UINT64_C(1) << 20)) continue;
+            if (a2a > 1 && l > 0 && count[l] == count[l - 1]) continue;
             if (k == cap) {
                 size_t ncap = cap ? 2 * cap : 64;
                 oc_kv **nl = realloc(out, ncap * sizeof *nl);

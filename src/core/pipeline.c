@@ -237,7 +237,7 @@ static int search(const oc__algo *algo, const oc__model *model, const oc_request
     size_t best = n, mapped = 0;
     uint64_t best_steps = UINT64_MAX;
     double best_time = 0;
-    char tried[1024] = "";
+    char tried[2048] = "";
     for (size_t i = 0; i < n && mapped < SEARCH_MAPPED; i++) {
         uint64_t steps = 0;
         double time = 0;
@@ -248,9 +248,14 @@ static int search(const oc__algo *algo, const oc__model *model, const oc_request
         }
         if (erc) continue; /* over the budget or not applicable: not a candidate */
         mapped++;
-        char item[96];
-        snprintf(item, sizeof item, "%s%s -> %llu", *tried ? ", " : "",
-                 oc_kv_value(list[idx[i]], 0), (unsigned long long)steps);
+        char item[128];
+        const oc_kv *c = list[idx[i]];
+        int at = snprintf(item, sizeof item, "%s", *tried ? ", " : "");
+        for (size_t k = 0; k < oc_kv_count(c) && at > 0 && (size_t)at < sizeof item; k++)
+            at += snprintf(item + at, sizeof item - (size_t)at, "%s%s=%s", k ? " " : "",
+                           oc_kv_key(c, k), oc_kv_value(c, k));
+        if (at > 0 && (size_t)at < sizeof item)
+            snprintf(item + at, sizeof item - (size_t)at, " -> %llu", (unsigned long long)steps);
         strncat(tried, item, sizeof tried - strlen(tried) - 1);
         if (steps < best_steps || (steps == best_steps && time < best_time)) {
             best = idx[i];
