@@ -61,9 +61,9 @@ static int run_case(const bench_case *c, int fd) {
     } else {
         const char *radices = oc_report_param(rep, "radices");
         snprintf(line, sizeof line, "%.3f s  steps %llu  rounds %llu  %s%s  verified %s", t1 - t0,
-                 (unsigned long long)oc_report_steps(rep), (unsigned long long)oc_report_rounds(rep),
-                 radices ? "radices=" : "", radices ? radices : "",
-                 oc_report_verified(rep) ? "yes" : "NO");
+                 (unsigned long long)oc_report_steps(rep),
+                 (unsigned long long)oc_report_rounds(rep), radices ? "radices=" : "",
+                 radices ? radices : "", oc_report_verified(rep) ? "yes" : "NO");
     }
     if (write(fd, line, strlen(line)) < 0) rc = 1;
     oc_report_free(rep);
@@ -79,7 +79,8 @@ int main(int argc, char **argv) {
         const bench_case *c = &cases[i];
         if (argc > 1) {
             int want = 0;
-            for (int a = 1; a < argc; a++) want |= strcmp(argv[a], c->name) == 0;
+            for (int a = 1; a < argc; a++)
+                want |= strcmp(argv[a], c->name) == 0;
             if (!want) continue;
         }
         int pipefd[2];

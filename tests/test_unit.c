@@ -53,7 +53,8 @@ static void test_sizes(void) {
     CHECK(oc_parse_u64("12", 1, 100, &v) == 0 && v == 12, "u64");
     CHECK(oc_parse_u64("0", 1, 100, &v) == OC_ERANGE, "u64 below");
     CHECK(oc_parse_u64("1e3", 1, 100000, &v) == OC_EPARSE, "u64 exponent");
-    CHECK(strcmp(oc_strerror(OC_EVERIFY), "schedule failed semantic verification") == 0, "strerror");
+    CHECK(strcmp(oc_strerror(OC_EVERIFY), "schedule failed semantic verification") == 0,
+          "strerror");
 }
 
 /* ---- a schedule in memory, fed to the verifier and the real-data run ---- */
@@ -70,7 +71,8 @@ static void add(sched *s, size_t round, uint32_t src, uint32_t dst, oc__op op, u
 }
 
 static void sched_free(sched *s) {
-    for (size_t i = 0; i < s->n; i++) oc__round_free(&s->rounds[i]);
+    for (size_t i = 0; i < s->n; i++)
+        oc__round_free(&s->rounds[i]);
     memset(s, 0, sizeof *s);
 }
 
@@ -90,7 +92,8 @@ static int verify(const oc__spec *spec, const sched *s, int data, char *why, siz
         sink = oc__verifier_sink(v);
     }
     sink->next = NULL;
-    for (size_t i = 0; i < s->n && !rc; i++) rc = sink->round(sink, i, &s->rounds[i], why, len);
+    for (size_t i = 0; i < s->n && !rc; i++)
+        rc = sink->round(sink, i, &s->rounds[i], why, len);
     if (!rc) rc = data ? oc__datacheck_finish(d, why, len) : oc__verifier_finish(v, why, len);
     oc__datacheck_free(d);
     oc__verifier_free(v);
@@ -100,7 +103,8 @@ static int verify(const oc__spec *spec, const sched *s, int data, char *why, siz
 /* Ring all-gather written out by hand (round r: i sends block i-r to i+1). */
 static void ring_allgather(sched *s, uint32_t N) {
     for (uint32_t r = 0; r + 1 < N; r++)
-        for (uint32_t i = 0; i < N; i++) add(s, r, i, (i + 1) % N, OC_OP_COPY, (i + N - r) % N, 1);
+        for (uint32_t i = 0; i < N; i++)
+            add(s, r, i, (i + 1) % N, OC_OP_COPY, (i + N - r) % N, 1);
 }
 
 /* Ring all-reduce by hand: reduce-scatter (N-1 rounds of reduces) then all-gather (N-1 copies). */
@@ -143,7 +147,8 @@ static void test_verifier_rejects(void) {
     ring_allgather(&s, 5);
     s.rounds[3].count--; /* the last transfer of the last round: 4 -> 0, block 1 */
     CHECK(verify(&spec, &s, 0, why, sizeof why) == OC_EVERIFY, "missing chunk not caught");
-    CHECK(strstr(why, "at the end: node 0 is missing chunk 1 (block of node 1)") != NULL, "%s", why);
+    CHECK(strstr(why, "at the end: node 0 is missing chunk 1 (block of node 1)") != NULL, "%s",
+          why);
     CHECK(verify(&spec, &s, 1, why, sizeof why) == OC_EVERIFY && strstr(why, "node 0"),
           "data check did not catch the missing chunk: %s", why);
     sched_free(&s);
@@ -184,10 +189,12 @@ static void test_verifier_rejects(void) {
     add(&s, 0, 1, 0, OC_OP_REDUCE, 0, 1);
     add(&s, 1, 1, 0, OC_OP_REDUCE, 0, 1);
     CHECK(verify(&spec, &s, 0, why, sizeof why) == OC_EVERIFY, "double count not caught");
-    CHECK(strstr(why, "round 1: node 0 counts the contribution of node 1 twice") != NULL, "%s", why);
+    CHECK(strstr(why, "round 1: node 0 counts the contribution of node 1 twice") != NULL, "%s",
+          why);
     sched_free(&s);
 
-    /* The same, hidden: 0 -> 1 (1 = {0,1}), then 1 -> 2 and 0 -> 2 in one round (2 sees 0 twice). */
+    /* The same, hidden: 0 -> 1 (1 = {0,1}), then 1 -> 2 and 0 -> 2 in one round (2 sees 0 twice).
+     */
     add(&s, 0, 0, 1, OC_OP_REDUCE, 0, 1);
     add(&s, 1, 1, 2, OC_OP_REDUCE, 0, 1);
     add(&s, 1, 0, 2, OC_OP_REDUCE, 0, 1);
@@ -291,7 +298,8 @@ static int map_round(uint32_t N, const char *w, const sched *s, uint64_t *steps,
     oc__netrun *net = NULL;
     int rc = oc__model_ring.create(&spec, kv, 1, &net, why, len);
     oc__sink *sink = net ? oc__model_ring.sink(net) : NULL;
-    for (size_t i = 0; i < s->n && !rc; i++) rc = sink->round(sink, i, &s->rounds[i], why, len);
+    for (size_t i = 0; i < s->n && !rc; i++)
+        rc = sink->round(sink, i, &s->rounds[i], why, len);
     if (!rc) {
         oc_report *rep = oc__report_new();
         rc = oc__model_ring.finish(net, rep, why, len);
@@ -309,14 +317,16 @@ static void test_ring_model(void) {
     uint64_t steps = 0, lb = 0;
     sched s = {0};
     /* Every node sends two hops clockwise: every link carries 2 lightpaths. */
-    for (uint32_t i = 0; i < 8; i++) add(&s, 0, i, (i + 2) % 8, OC_OP_COPY, i, 1);
+    for (uint32_t i = 0; i < 8; i++)
+        add(&s, 0, i, (i + 2) % 8, OC_OP_COPY, i, 1);
     CHECK(map_round(8, "1", &s, &steps, &lb, why, sizeof why) == 0 && steps == 2 && lb == 2,
           "w=1: steps %llu lb %llu %s", (unsigned long long)steps, (unsigned long long)lb, why);
     CHECK(map_round(8, "2", &s, &steps, &lb, why, sizeof why) == 0 && steps == 1 && lb == 1,
           "w=2: steps %llu", (unsigned long long)steps);
     sched_free(&s);
     /* Ties at N/2 split between the directions: four half-ring transfers fit one wavelength. */
-    for (uint32_t i = 0; i < 4; i++) add(&s, 0, i, (i + 2) % 4, OC_OP_COPY, i, 1);
+    for (uint32_t i = 0; i < 4; i++)
+        add(&s, 0, i, (i + 2) % 4, OC_OP_COPY, i, 1);
     CHECK(map_round(4, "1", &s, &steps, &lb, why, sizeof why) == 0 && steps == 1 && lb == 1,
           "ties: steps %llu lb %llu", (unsigned long long)steps, (unsigned long long)lb);
     sched_free(&s);
@@ -343,7 +353,8 @@ static void test_ring_check(void) {
     oc__round_push(&r, 1, 3, OC_OP_COPY, 1, 1); /* links 1->2, 2->3: shares 1->2 */
     uint8_t dir[2] = {RING_CW, RING_CW};
     oc__ring_frag frags[2] = {{0, 0, 1}, {1, 0, 1}};
-    oc__ring_assignment a = {.dir = dir, .frags = {frags, NULL}, .nfrags = {2, 0}, .colours = {1, 0}};
+    oc__ring_assignment a = {
+        .dir = dir, .frags = {frags, NULL}, .nfrags = {2, 0}, .colours = {1, 0}};
     CHECK(oc__ring_check(c, 7, &r, &a, 1, 2, why, sizeof why) == OC_ERESOURCE, "conflict accepted");
     CHECK(strstr(why, "round 7, step 0") && strstr(why, "wavelength 0") && strstr(why, "1->2"),
           "conflict message: %s", why);
@@ -363,7 +374,8 @@ static void test_ring_check(void) {
     oc__round_push(&r2, 3, 1, OC_OP_COPY, 1, 1); /* ccw links 3->2, 2->1: shares 2->1 */
     uint8_t dir2[2] = {RING_CCW, RING_CCW};
     oc__ring_frag f2[2] = {{0, 0, 1}, {1, 0, 1}};
-    oc__ring_assignment a2 = {.dir = dir2, .frags = {NULL, f2}, .nfrags = {0, 2}, .colours = {0, 1}};
+    oc__ring_assignment a2 = {
+        .dir = dir2, .frags = {NULL, f2}, .nfrags = {0, 2}, .colours = {0, 1}};
     CHECK(oc__ring_check(c, 0, &r2, &a2, 1, 1, why, sizeof why) == OC_ERESOURCE &&
               strstr(why, "2->1"),
           "ccw conflict: %s", why);
@@ -371,7 +383,8 @@ static void test_ring_check(void) {
     oc__round_push(&r, 3, 0, OC_OP_COPY, 3, 2);
     uint8_t dir3[3] = {RING_CW, RING_CW, RING_CW};
     oc__ring_frag f3[3] = {{0, 0, 1}, {1, 1, 2}, {2, 0, 1}};
-    oc__ring_assignment a3 = {.dir = dir3, .frags = {f3, NULL}, .nfrags = {3, 0}, .colours = {2, 0}};
+    oc__ring_assignment a3 = {
+        .dir = dir3, .frags = {f3, NULL}, .nfrags = {3, 0}, .colours = {2, 0}};
     CHECK(oc__ring_check(c, 0, &r, &a3, 1, 2, why, sizeof why) == OC_ERESOURCE &&
               strstr(why, "got 1 wavelength-slots"),
           "coverage: %s", why);
@@ -428,9 +441,11 @@ static uint64_t onestage_load(uint32_t N) {
             int clockwise = 2 * dist < N || (2 * dist == N && tie[0] <= tie[1]);
             if (2 * dist == N) tie[clockwise ? 0 : 1]++;
             if (clockwise)
-                for (uint32_t k = 0; k < dist; k++) cw[(s + k) % N]++;
+                for (uint32_t k = 0; k < dist; k++)
+                    cw[(s + k) % N]++;
             else
-                for (uint32_t k = 0; k < N - dist; k++) ccw[(s + N - k) % N]++;
+                for (uint32_t k = 0; k < N - dist; k++)
+                    ccw[(s + N - k) % N]++;
         }
     for (uint32_t i = 0; i < N; i++) {
         if (cw[i] > mx) mx = cw[i];
@@ -458,8 +473,8 @@ static void test_allgather_matrix(void) {
                     CHECK(err == OC_ENOTSUP && strstr(why, "even"), "ne N=%u: %s", N, why);
                     continue;
                 }
-                CHECK(err == 0 && rep && oc_report_verified(rep), "%s N=%u w=%llu: %s",
-                      algos[a], N, (unsigned long long)w, why);
+                CHECK(err == 0 && rep && oc_report_verified(rep), "%s N=%u w=%llu: %s", algos[a], N,
+                      (unsigned long long)w, why);
                 if (err) continue;
                 uint64_t steps = oc_report_steps(rep), lb = 0;
                 double formula = -1;
@@ -469,8 +484,8 @@ static void test_allgather_matrix(void) {
                 CHECK(N * (uint64_t)N > 64 * 1024 || oc_report_data_checked(rep),
                       "%s N=%u: real-data run skipped", algos[a], N);
                 if (!strcmp(algos[a], "ring")) {
-                    CHECK(steps == N - 1 && oc_report_rounds(rep) == N - 1,
-                          "ring N=%u: %llu steps", N, (unsigned long long)steps);
+                    CHECK(steps == N - 1 && oc_report_rounds(rep) == N - 1, "ring N=%u: %llu steps",
+                          N, (unsigned long long)steps);
                     CHECK(formula == N - 1, "ring formula");
                 } else if (!strcmp(algos[a], "ne")) {
                     /* round 0 moves one block, later rounds two: on one wavelength 2 steps each */
@@ -479,10 +494,12 @@ static void test_allgather_matrix(void) {
                           (unsigned long long)w, (unsigned long long)steps,
                           (unsigned long long)want);
                 } else if (!strcmp(algos[a], "onestage")) {
-                    uint64_t load = N <= 100 ? onestage_load(N)
-                                             : (N % 2 ? ((uint64_t)N * N - 1) / 8 : (uint64_t)N * N / 8);
-                    CHECK(lb == oc__ceil_div(load, w), "onestage N=%u w=%llu: bound %llu, load %llu",
-                          N, (unsigned long long)w, (unsigned long long)lb, (unsigned long long)load);
+                    uint64_t load = N <= 100
+                                        ? onestage_load(N)
+                                        : (N % 2 ? ((uint64_t)N * N - 1) / 8 : (uint64_t)N * N / 8);
+                    CHECK(lb == oc__ceil_div(load, w),
+                          "onestage N=%u w=%llu: bound %llu, load %llu", N, (unsigned long long)w,
+                          (unsigned long long)lb, (unsigned long long)load);
                     CHECK((double)steps <= 1.05 * (double)lb + 1, "onestage N=%u: %llu vs %llu", N,
                           (unsigned long long)steps, (unsigned long long)lb);
                     if (N % 2) CHECK(load == ((uint64_t)N * N - 1) / 8, "odd N load");
@@ -513,8 +530,8 @@ static void test_optree(void) {
     CHECK(rep && oc_report_number(rep, "kstar_theorem2", &kstar) && kstar == 7, "k* = %g", kstar);
     oc_report_free(rep);
     /* Uneven groups: radices whose product exceeds N, for N prime. */
-    const char *cases[][2] = {{"7", "3x3"}, {"7", "2x2x2"}, {"13", "4x4"}, {"100", "5x5x5"},
-                              {"101", "11x10"}, {"5", "2x3"}, {"5", "3x2"}};
+    const char *cases[][2] = {{"7", "3x3"},     {"7", "2x2x2"}, {"13", "4x4"}, {"100", "5x5x5"},
+                              {"101", "11x10"}, {"5", "2x3"},   {"5", "3x2"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char p[64];
         snprintf(p, sizeof p, "radices=%s", cases[i][1]);
@@ -577,7 +594,8 @@ static void test_network_params(void) {
 
 static uint32_t ceil_log(uint64_t N, uint64_t m) {
     uint32_t L = 0;
-    for (uint64_t x = 1; x < N; x *= m) L++;
+    for (uint64_t x = 1; x < N; x *= m)
+        L++;
     return L;
 }
 
@@ -591,8 +609,8 @@ static void test_allreduce_matrix(void) {
             for (size_t j = 0; j < 3; j++) {
                 uint32_t N = sizes[i];
                 int err;
-                oc_report *rep = run_coll(OC_ALLREDUCE, algos[a], N, ws[j], NULL, NULL, NULL,
-                                          &err, why, sizeof why);
+                oc_report *rep = run_coll(OC_ALLREDUCE, algos[a], N, ws[j], NULL, NULL, NULL, &err,
+                                          why, sizeof why);
                 CHECK(err == 0 && oc_report_verified(rep) && oc_report_data_checked(rep),
                       "allreduce %s N=%u w=%llu: %s", algos[a], N, (unsigned long long)ws[j], why);
                 if (err) continue;
@@ -606,7 +624,8 @@ static void test_allreduce_matrix(void) {
                           (unsigned long long)steps);
                 if (!strcmp(algos[a], "rd")) {
                     uint32_t P = 1;
-                    while (2 * P <= N) P *= 2;
+                    while (2 * P <= N)
+                        P *= 2;
                     CHECK(oc_report_rounds(rep) == ceil_log(P, 2) + (P == N ? 0 : 2),
                           "rd N=%u: %llu rounds", N, (unsigned long long)oc_report_rounds(rep));
                 }
@@ -623,8 +642,8 @@ static void test_allreduce_matrix(void) {
     }
     /* hring with g pinned: the seed's three phases, 2(g-1) + 2(N/g-1) rounds */
     int err;
-    oc_report *rep = run_coll(OC_ALLREDUCE, "hring", 12, 64, "g=3", NULL, NULL, &err, why,
-                              sizeof why);
+    oc_report *rep =
+        run_coll(OC_ALLREDUCE, "hring", 12, 64, "g=3", NULL, NULL, &err, why, sizeof why);
     CHECK(err == 0 && oc_report_rounds(rep) == 2 * 2 + 2 * 3, "hring g=3: %s", why);
     oc_report_free(rep);
     rep = run_coll(OC_ALLREDUCE, "hring", 12, 64, "g=5", NULL, NULL, &err, why, sizeof why);
@@ -650,7 +669,8 @@ static void test_wrht_rule(void) {
             uint64_t w = ws[j], m = 2 * w + 1 < N ? 2 * w + 1 : (N < 2 ? 2 : N);
             uint32_t L = ceil_log(N, m);
             uint64_t below = 1;
-            for (uint32_t k = 1; k < L; k++) below *= m;
+            for (uint32_t k = 1; k < L; k++)
+                below *= m;
             uint64_t mstar = L ? (N + below - 1) / below : 1;
             int a2a = mstar > 1 && (mstar * mstar + 7) / 8 <= w;
             char pm[32], pa[32];
@@ -668,8 +688,8 @@ static void test_wrht_rule(void) {
                   (unsigned long long)w, f);
             if (oc_report_steps(rep) == oc_report_rounds(rep)) {
                 held++;
-                CHECK((double)oc_report_steps(rep) == f, "wrht N=%u w=%llu: %llu steps, rule %g",
-                      N, (unsigned long long)w, (unsigned long long)oc_report_steps(rep), f);
+                CHECK((double)oc_report_steps(rep) == f, "wrht N=%u w=%llu: %llu steps, rule %g", N,
+                      (unsigned long long)w, (unsigned long long)oc_report_steps(rep), f);
             }
             oc_report_free(rep);
             if (N % 7 == 0 && j == 3) { /* and the searched choice: never worse than the rule */

@@ -14,9 +14,9 @@
 #include "report/report.h"
 
 typedef struct oc__plan {
-    oc__spec spec;  /* filled by plan(): q, labels */
-    oc_kv *used;    /* the parameters actually used */
-    void *state;    /* the algorithm's own */
+    oc__spec spec; /* filled by plan(): q, labels */
+    oc_kv *used;   /* the parameters actually used */
+    void *state;   /* the algorithm's own */
 } oc__plan;
 
 /* What the closed forms need to know about the network (the seed's terms). */
@@ -37,8 +37,8 @@ typedef struct oc__algo {
     void (*release)(oc__plan *plan);
     /* Optional: alternative parameter sets for the pipeline to cost when the user pinned nothing.
      * Each comes with a screening score (lower is better); the pipeline maps the best few. */
-    int (*candidates)(uint32_t nodes, const oc_kv *params, const oc__formula_in *net,
-                      oc_kv ***list, double **score, size_t *n, char *why, size_t whylen);
+    int (*candidates)(uint32_t nodes, const oc_kv *params, const oc__formula_in *net, oc_kv ***list,
+                      double **score, size_t *n, char *why, size_t whylen);
     /* Optional: the seed's closed forms at these parameters, and notes on where the mapped
      * schedule differs (rep->steps and rep->time_s are already filled). */
     int (*formula)(const oc__plan *plan, const oc__formula_in *in, oc_report *rep);

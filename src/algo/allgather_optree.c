@@ -3,8 +3,8 @@
  *
  * The seed: the N nodes form the root of an m-ary tree of depth k. Stage 1 splits them into m
  * contiguous groups; the nodes at the same position i of the m groups form a subset that does a
- * one-stage all-to-all broadcast (long, evenly spaced lightpaths carrying one block). Stage j splits
- * every group again into m subgroups and the nodes at the same position of sibling subgroups
+ * one-stage all-to-all broadcast (long, evenly spaced lightpaths carrying one block). Stage j
+ * splits every group again into m subgroups and the nodes at the same position of sibling subgroups
  * exchange everything they hold (m^(j-1) blocks, on m^(j-1) wavelengths) along shorter and shorter
  * segments of the ring. After stage k every node holds every block.
  *
@@ -25,7 +25,8 @@
  * from 1 to ceil(log2 N) offers balanced radices (exact factorisations of N where they exist, and
  * near-equal radices whose product just covers N, in both orders), screened by a load estimate;
  * the pipeline maps the best few on the network and keeps the one with the fewest steps.
- *   Theorem 1: S = ceil((2k-1) N^(1+1/k) / 8w);   Theorem 2: k* = ceil((ln N + sqrt(ln N (ln N - 2)))/2)
+ *   Theorem 1: S = ceil((2k-1) N^(1+1/k) / 8w);   Theorem 2: k* = ceil((ln N + sqrt(ln N (ln N -
+ * 2)))/2)
  */
 #include "algo/algos.h"
 
@@ -40,8 +41,8 @@ typedef struct optree {
     uint32_t k;
     uint32_t m[MAX_STAGES];
     uint64_t V;
-    uint32_t *rev;    /* digit-reversed value of every position */
-    uint32_t *below;  /* below[r]: block-bearing positions with reversed value < r (V+1 entries) */
+    uint32_t *rev;   /* digit-reversed value of every position */
+    uint32_t *below; /* below[r]: block-bearing positions with reversed value < r (V+1 entries) */
 } optree;
 
 static const char *const optree_params[] = {"radices", "k", NULL};
@@ -74,8 +75,7 @@ static int parse_radices(const char *text, optree *t, char *why, size_t len) {
         t->m[t->k++] = (uint32_t)v;
         if (*p == 'x') {
             p++;
-            if (!*p)
-                return oc__fail(why, len, OC_EINVAL, "radices=%s: ends with 'x'", text);
+            if (!*p) return oc__fail(why, len, OC_EINVAL, "radices=%s: ends with 'x'", text);
         }
     }
     if (t->k == 0) return oc__fail(why, len, OC_EINVAL, "radices= is empty");
@@ -89,17 +89,20 @@ static void format_radices(const optree *t, char *buf, size_t len) {
         at += (size_t)snprintf(buf + at, len - at, j ? "x%u" : "%u", t->m[j]);
 }
 
-/* Balanced radices for depth k: r radices of base+1 and k-r of base, product >= N (bigger first). */
+/* Balanced radices for depth k: r radices of base+1 and k-r of base, product >= N (bigger first).
+ */
 static int balanced(uint32_t N, uint32_t k, optree *t) {
     uint32_t base = (uint32_t)floor(pow((double)N, 1.0 / k));
     if (base < 2) base = 2;
-    while (base > 2 && pow((double)base, (double)k) > (double)N * 1.0000001) base--;
+    while (base > 2 && pow((double)base, (double)k) > (double)N * 1.0000001)
+        base--;
     /* now base^k <= N (or base = 2); add +1s until the product covers N */
     for (uint32_t r = 0; r <= k; r++) {
         double prod = pow(base + 1.0, r) * pow((double)base, (double)(k - r));
         if (prod >= (double)N - 0.5) {
             t->k = k;
-            for (uint32_t j = 0; j < k; j++) t->m[j] = j < r ? base + 1 : base;
+            for (uint32_t j = 0; j < k; j++)
+                t->m[j] = j < r ? base + 1 : base;
             return 1;
         }
     }
@@ -117,7 +120,8 @@ static int exact(uint32_t N, uint32_t k, optree *t) {
     if (n > 1) primes[np++] = n;
     if (np < k) return 0;
     uint64_t r[MAX_STAGES];
-    for (uint32_t j = 0; j < k; j++) r[j] = 1;
+    for (uint32_t j = 0; j < k; j++)
+        r[j] = 1;
     for (int i = (int)np - 1; i >= 0; i--) { /* largest prime first, into the smallest radix */
         uint32_t best = 0;
         for (uint32_t j = 1; j < k; j++)
@@ -135,7 +139,8 @@ static int exact(uint32_t N, uint32_t k, optree *t) {
                 r[b] = x;
             }
     t->k = k;
-    for (uint32_t j = 0; j < k; j++) t->m[j] = (uint32_t)r[j];
+    for (uint32_t j = 0; j < k; j++)
+        t->m[j] = (uint32_t)r[j];
     return 1;
 }
 
@@ -190,7 +195,8 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
     } else {
         uint64_t k;
         uint32_t kmax = 1;
-        while ((UINT64_C(1) << kmax) < N) kmax++;
+        while ((UINT64_C(1) << kmax) < N)
+            kmax++;
         int rc = oc__kv_u64(params, "k", 0, 1, kmax, &k, why, len);
         if (rc) return rc;
         if (k == 0)
@@ -202,8 +208,8 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
     t->V = product(t);
     if (t->V < N)
         return oc__fail(why, len, OC_EINVAL,
-                        "radices=%s cover %llu positions, fewer than the %u nodes", radices ? radices : "?",
-                        (unsigned long long)t->V, N);
+                        "radices=%s cover %llu positions, fewer than the %u nodes",
+                        radices ? radices : "?", (unsigned long long)t->V, N);
     if (t->V > 2ull * N && t->V > N + 64ull)
         return oc__fail(why, len, OC_EINVAL,
                         "radices cover %llu positions for %u nodes: more than twice as many",
@@ -222,7 +228,8 @@ static int optree_candidates(uint32_t N, const oc_kv *params, const oc__formula_
     int rc = oc__kv_u64(params, "k", 0, 1, 64, &kpin, why, len);
     if (rc) return rc;
     uint32_t kmax = 1;
-    while ((UINT64_C(1) << kmax) < N) kmax++;
+    while ((UINT64_C(1) << kmax) < N)
+        kmax++;
     size_t cap = 4 * (size_t)kmax + 4;
     oc_kv **out = calloc(cap, sizeof *out);
     double *sc = calloc(cap, sizeof *sc);
@@ -260,7 +267,8 @@ static int optree_candidates(uint32_t N, const oc_kv *params, const oc__formula_
             if (dup) continue;
             out[count] = oc_kv_new();
             if (!out[count] || oc_kv_set(out[count], "radices", text)) {
-                for (size_t c = 0; c <= count; c++) oc_kv_free(out[c]);
+                for (size_t c = 0; c <= count; c++)
+                    oc_kv_free(out[c]);
                 free(out);
                 free(sc);
                 return oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -321,7 +329,8 @@ static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint3
         t->rev[x] = (uint32_t)r;
         if (bears_block(t, N, x)) t->below[r + 1] = 1;
     }
-    for (uint64_t r = 0; r < V; r++) t->below[r + 1] += t->below[r];
+    for (uint64_t r = 0; r < V; r++)
+        t->below[r + 1] += t->below[r];
     for (uint64_t x = 0; x < V; x++)
         if (bears_block(t, N, x)) plan->spec.block_node[t->below[t->rev[x]]] = host(t, N, x);
     char text[256];
@@ -394,7 +403,8 @@ static int optree_formula(const oc__plan *plan, const oc__formula_in *in, oc_rep
     if (rep->steps != (uint64_t)rep->steps_formula) {
         double m_paper = pow(N, 1.0 / t->k);
         int uniform = 1;
-        for (uint32_t j = 1; j < t->k; j++) uniform &= t->m[j] == t->m[0];
+        for (uint32_t j = 1; j < t->k; j++)
+            uniform &= t->m[j] == t->m[0];
         if (t->V > plan->spec.nodes)
             rc |= oc__report_note(rep,
                                   "uneven groups: %llu tree positions on %u nodes, so %llu nodes "
@@ -418,8 +428,8 @@ static int optree_formula(const oc__plan *plan, const oc__formula_in *in, oc_rep
 
 const oc__algo oc__algo_allgather_optree = {
     .info = {"optree", OC_ALLGATHER, "ring",
-             "OpTree: k-stage m-ary tree, all-to-all among tree siblings in every stage",
-             "", "ceil((2k-1) N^(1+1/k) / 8w) steps (Theorem 1), k* of Theorem 2",
+             "OpTree: k-stage m-ary tree, all-to-all among tree siblings in every stage", "",
+             "ceil((2k-1) N^(1+1/k) / 8w) steps (Theorem 1), k* of Theorem 2",
              "radices=AxBx...: stage radices (stage 1 first); k=K: depth with balanced radices; "
              "unset: chosen by mapped steps"},
     .param_names = optree_params,

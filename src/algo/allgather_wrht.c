@@ -113,9 +113,11 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
     }
     /* theta: levels of the tree, ceil(log_p N); the seed's two cases differ by the all-to-all. */
     double theta = 0;
-    for (double x = 1; x < N; x *= P) theta++;
+    for (double x = 1; x < N; x *= P)
+        theta++;
     int a2a = t->count[t->levels] > 1;
-    rep->steps_formula = 1 + ceil((N - P) / (P - 1)) + (a2a ? theta - 1 : theta) * pow(P, theta - 1);
+    rep->steps_formula =
+        1 + ceil((N - P) / (P - 1)) + (a2a ? theta - 1 : theta) * pow(P, theta - 1);
     rep->time_formula_s = rep->steps_formula * in->step_time;
     int rc = oc__report_num(rep, "theta", theta);
     rc |= oc__report_note(rep,

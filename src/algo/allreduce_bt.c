@@ -13,7 +13,8 @@ static const char *const no_params[] = {NULL};
 
 static uint32_t levels(uint32_t N) {
     uint32_t L = 0;
-    while ((UINT64_C(1) << L) < N) L++;
+    while ((UINT64_C(1) << L) < N)
+        L++;
     return L;
 }
 

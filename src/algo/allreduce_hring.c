@@ -47,7 +47,8 @@ static int generate(const oc__plan *p, oc__emit *e) {
     /* (1) reduce-scatter in every group: part j = labels [j*G, (j+1)*G) */
     for (uint32_t r = 0; r + 1 < g && !rc; r++) {
         for (uint32_t a = 0; a < G && !rc; a++) {
-            for (uint32_t j = 0; j < g; j++) P[j] = a * g + j;
+            for (uint32_t j = 0; j < g; j++)
+                P[j] = a * g + j;
             rc = oc__ring_rs_round(e, P, g, 0, G, r);
         }
         if (!rc) rc = oc__emit_round(e);
@@ -56,7 +57,8 @@ static int generate(const oc__plan *p, oc__emit *e) {
     for (uint32_t phase = 0; phase < 2 && !rc; phase++)
         for (uint32_t r = 0; r + 1 < G && !rc; r++) {
             for (uint32_t j = 0; j < g && !rc; j++) {
-                for (uint32_t a = 0; a < G; a++) P[a] = a * g + j;
+                for (uint32_t a = 0; a < G; a++)
+                    P[a] = a * g + j;
                 rc = phase == 0 ? oc__ring_rs_round(e, P, G, j * G, 1, r)
                                 : oc__ring_ag_round(e, P, G, j * G, 1, r);
             }
@@ -65,7 +67,8 @@ static int generate(const oc__plan *p, oc__emit *e) {
     /* (3) all-gather in every group */
     for (uint32_t r = 0; r + 1 < g && !rc; r++) {
         for (uint32_t a = 0; a < G && !rc; a++) {
-            for (uint32_t j = 0; j < g; j++) P[j] = a * g + j;
+            for (uint32_t j = 0; j < g; j++)
+                P[j] = a * g + j;
             rc = oc__ring_ag_round(e, P, g, 0, G, r);
         }
         if (!rc) rc = oc__emit_round(e);
@@ -86,7 +89,8 @@ static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net
     *n = 0;
     if (oc_kv_get(params, "g") || N < 2) return 0;
     size_t cap = 0;
-    for (uint32_t g = 1; g <= N; g++) cap += N % g == 0;
+    for (uint32_t g = 1; g <= N; g++)
+        cap += N % g == 0;
     oc_kv **out = calloc(cap, sizeof *out);
     double *sc = calloc(cap, sizeof *sc);
     if (!out || !sc) {
@@ -101,7 +105,8 @@ static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net
         snprintf(b, sizeof b, "%u", g);
         out[k] = oc_kv_new();
         if (!out[k] || oc_kv_set(out[k], "g", b)) {
-            for (size_t i = 0; i <= k; i++) oc_kv_free(out[i]);
+            for (size_t i = 0; i <= k; i++)
+                oc_kv_free(out[i]);
             free(out);
             free(sc);
             return oc__fail(why, len, OC_ENOMEM, "out of memory");

@@ -25,7 +25,8 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
 
 static uint32_t pow2_floor(uint32_t N) {
     uint32_t p = 1;
-    while ((uint64_t)p * 2 <= N) p *= 2;
+    while ((uint64_t)p * 2 <= N)
+        p *= 2;
     return p;
 }
 
@@ -59,7 +60,8 @@ static int generate(const oc__plan *p, oc__emit *e) {
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const uint32_t N = p->spec.nodes, P = pow2_floor(N);
     uint32_t k = 0;
-    while ((UINT32_C(1) << k) < P) k++;
+    while ((UINT32_C(1) << k) < P)
+        k++;
     rep->has_formula = 1;
     rep->steps_formula = N < 2 ? 0 : (double)k + (P == N ? 0 : 2);
     rep->has_time_formula = 1;

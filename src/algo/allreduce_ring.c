@@ -25,7 +25,8 @@ static int generate(const oc__plan *p, oc__emit *e) {
     const uint32_t N = p->spec.nodes;
     uint32_t *P = malloc(N * sizeof(uint32_t));
     if (!P) return OC_ENOMEM;
-    for (uint32_t i = 0; i < N; i++) P[i] = i;
+    for (uint32_t i = 0; i < N; i++)
+        P[i] = i;
     int rc = 0;
     for (uint32_t r = 0; r + 1 < N && !rc; r++)
         if (!(rc = oc__ring_rs_round(e, P, N, 0, 1, r))) rc = oc__emit_round(e);

@@ -76,7 +76,8 @@ static int generate(const oc__plan *p, oc__emit *e) {
     return rc;
 }
 
-/* The seed's wavelength counts, as a screen: ceil(m/2) per group, ceil(r^2/8) for the all-to-all. */
+/* The seed's wavelength counts, as a screen: ceil(m/2) per group, ceil(r^2/8) for the all-to-all.
+ */
 static double estimate(uint32_t N, uint32_t m, const uint32_t *count, uint32_t levels,
                        uint64_t channels) {
     (void)N;
@@ -120,7 +121,8 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
     rep->steps_formula = seed_steps(N, m, w, &mstar, &seed_a2a);
     rep->time_formula_s = rep->steps_formula * in->step_time;
     uint32_t Lw = 0;
-    for (double x = 1; x < N; x *= 2 * w + 1) Lw++;
+    for (double x = 1; x < N; x *= 2 * w + 1)
+        Lw++;
     const uint32_t top = t->count[t->levels];
     rc |= oc__report_num(rep, "m_seed_bound", 2 * w + 1);
     rc |= oc__report_num(rep, "steps_lemma1", 2.0 * Lw);

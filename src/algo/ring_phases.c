@@ -16,8 +16,8 @@ int oc__ring_rs_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first
                       uint32_t r) {
     for (uint32_t i = 0; i < n; i++) {
         uint32_t block = (uint32_t)(((uint64_t)i + 2 * (uint64_t)n - r - 1) % n);
-        int rc = oc__emit_transfer(e, P[i], P[(i + 1) % n], OC_OP_REDUCE, first + block * width,
-                                   width);
+        int rc =
+            oc__emit_transfer(e, P[i], P[(i + 1) % n], OC_OP_REDUCE, first + block * width, width);
         if (rc) return rc;
     }
     return 0;
@@ -27,8 +27,8 @@ int oc__ring_ag_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first
                       uint32_t r) {
     for (uint32_t i = 0; i < n; i++) {
         uint32_t block = (uint32_t)(((uint64_t)i + n - r) % n);
-        int rc = oc__emit_transfer(e, P[i], P[(i + 1) % n], OC_OP_COPY, first + block * width,
-                                   width);
+        int rc =
+            oc__emit_transfer(e, P[i], P[(i + 1) % n], OC_OP_COPY, first + block * width, width);
         if (rc) return rc;
     }
     return 0;

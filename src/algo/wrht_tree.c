@@ -78,8 +78,9 @@ int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, oc_kv *used, oc__wrh
         return oc__fail(why, len, OC_EINVAL,
                         "wrht needs m= (the pipeline chooses it when a network is given)");
     rc = oc__wrht_build(nodes, (uint32_t)m, (uint32_t)a2a, t);
-    if (rc) return oc__fail(why, len, rc, "wrht: cannot build the tree for m=%llu",
-                            (unsigned long long)m);
+    if (rc)
+        return oc__fail(why, len, rc, "wrht: cannot build the tree for m=%llu",
+                        (unsigned long long)m);
     uint32_t top = t->count[t->levels];
     if (top > 1 && (uint64_t)top * (top - 1) > (UINT64_C(1) << 24)) {
         oc__wrht_free(t);
@@ -148,7 +149,8 @@ int oc__wrht_candidates(uint32_t N, const oc_kv *params, uint64_t channels,
             }
             /* levels of grouping before the all-to-all: those whose count is above a2a */
             uint32_t used = 0;
-            while (used < levels && count[used] > a2a) used++;
+            while (used < levels && count[used] > a2a)
+                used++;
             sc[k++] = estimate(N, (uint32_t)m, count, used, channels ? channels : 1);
         }
     }
@@ -157,7 +159,8 @@ int oc__wrht_candidates(uint32_t N, const oc_kv *params, uint64_t channels,
     *n = k;
     return 0;
 nomem:
-    for (size_t i = 0; i < k; i++) oc_kv_free(out[i]);
+    for (size_t i = 0; i < k; i++)
+        oc_kv_free(out[i]);
     free(out);
     free(sc);
     return oc__fail(why, len, OC_ENOMEM, "out of memory");

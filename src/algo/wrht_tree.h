@@ -9,10 +9,10 @@
 enum { OC_WRHT_MAX_LEVELS = 40 };
 
 typedef struct oc__wrht_tree {
-    uint32_t m, levels;                     /* group size; grouping levels done */
-    uint32_t count[OC_WRHT_MAX_LEVELS];     /* representatives at each level (level 0: N) */
-    uint32_t *reps[OC_WRHT_MAX_LEVELS];     /* their node numbers, in ring order */
-    uint32_t *lo[OC_WRHT_MAX_LEVELS];       /* nodes [lo, hi) lie below each representative */
+    uint32_t m, levels;                 /* group size; grouping levels done */
+    uint32_t count[OC_WRHT_MAX_LEVELS]; /* representatives at each level (level 0: N) */
+    uint32_t *reps[OC_WRHT_MAX_LEVELS]; /* their node numbers, in ring order */
+    uint32_t *lo[OC_WRHT_MAX_LEVELS];   /* nodes [lo, hi) lie below each representative */
     uint32_t *hi[OC_WRHT_MAX_LEVELS];
 } oc__wrht_tree;
 

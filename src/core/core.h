@@ -5,8 +5,9 @@
  * {src, dst, op, chunks}; every transfer of a round reads the state as it was at the start of the
  * round and takes effect at its end (the synchronous step model of every seed). Chunks are named by
  * labels 0..C-1 and a transfer always moves one contiguous label range [first, first + count): an
- * algorithm chooses its labelling (see oc__spec.block_node) so that what a node forwards is a range.
- * That keeps verification and mapping linear in the number of transfers, not in chunks times hops.
+ * algorithm chooses its labelling (see oc__spec.block_node) so that what a node forwards is a
+ * range. That keeps verification and mapping linear in the number of transfers, not in chunks times
+ * hops.
  *
  * Schedules are streamed: an algorithm emits one round at a time through an oc__emit, which hands
  * each finished round to a chain of sinks (verifier, network model, exporter) and then reuses the
@@ -43,7 +44,8 @@ static inline uint64_t oc__ceil_div(uint64_t a, uint64_t b) {
     return b ? (a + b - 1) / b : 0;
 }
 
-/* ---- the schedule IR -------------------------------------------------------------------------- */
+/* ---- the schedule IR --------------------------------------------------------------------------
+ */
 
 typedef enum { OC_OP_COPY = 0, OC_OP_REDUCE = 1 } oc__op;
 
@@ -62,7 +64,8 @@ int oc__round_push(oc__round *r, uint32_t src, uint32_t dst, oc__op op, uint32_t
                    uint32_t count);
 void oc__round_free(oc__round *r);
 
-/* ---- the collective spec ---------------------------------------------------------------------- */
+/* ---- the collective spec ----------------------------------------------------------------------
+ */
 
 /*
  * The spec fixes the initial and the required final state. Chunk labels:
@@ -95,7 +98,8 @@ int oc__spec_check_labels(const oc__spec *s, char *why, size_t whylen);
 /* Describes label c for messages: "chunk 12 (block of node 3)". */
 void oc__spec_describe_chunk(const oc__spec *s, uint32_t c, char *buf, size_t len);
 
-/* ---- streaming: emit and sinks ---------------------------------------------------------------- */
+/* ---- streaming: emit and sinks ----------------------------------------------------------------
+ */
 
 typedef struct oc__sink oc__sink;
 struct oc__sink {
@@ -118,7 +122,8 @@ typedef struct oc__emit {
 void oc__emit_init(oc__emit *e, const oc__spec *spec, oc__sink *sinks, char *why, size_t whylen);
 void oc__emit_free(oc__emit *e);
 /* Adds a transfer to the current round; OC_EINVAL for a count of 0 or a label range outside C. */
-int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32_t first, uint32_t count);
+int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32_t first,
+                      uint32_t count);
 /* Ends the current round and hands it to the sinks (an empty round is dropped). */
 int oc__emit_round(oc__emit *e);
 
@@ -134,7 +139,8 @@ void oc__store_free(oc__store *s);
 /* Replays a stored schedule into a chain of sinks. */
 int oc__store_replay(const oc__store *s, oc__sink *sinks, char *why, size_t whylen);
 
-/* ---- key=value lists (the public oc_kv) ------------------------------------------------------- */
+/* ---- key=value lists (the public oc_kv) -------------------------------------------------------
+ */
 
 struct oc_kv {
     char **keys, **values;

@@ -138,8 +138,7 @@ typedef struct budget_sink {
     uint64_t transfers;
 } budget_sink;
 
-static int budget_round(oc__sink *self, uint64_t index, const oc__round *r, char *why,
-                        size_t len) {
+static int budget_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     (void)index;
     budget_sink *b = (budget_sink *)self;
     b->transfers += r->count;
@@ -226,7 +225,8 @@ static int search(const oc__algo *algo, const oc__model *model, const oc_request
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
         goto out;
     }
-    for (size_t i = 0; i < n; i++) idx[i] = i;
+    for (size_t i = 0; i < n; i++)
+        idx[i] = i;
     for (size_t a = 0; a < n; a++) /* by screening score; n is a few dozen */
         for (size_t b = a + 1; b < n; b++)
             if (score[idx[b]] < score[idx[a]]) {
@@ -273,7 +273,8 @@ static int search(const oc__algo *algo, const oc__model *model, const oc_request
     oc__report_note(rep, "parameters chosen by mapped steps: mapped %zu of %zu candidates (%s)",
                     mapped, n, tried);
 out:
-    for (size_t i = 0; i < n; i++) oc_kv_free(list[i]);
+    for (size_t i = 0; i < n; i++)
+        oc_kv_free(list[i]);
     free(list);
     free(score);
     free(idx);
@@ -287,8 +288,8 @@ int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
     const oc__model *model;
     int rc = oc__resolve(req->collective, req->algorithm, req->network, &algo, &model, why, len);
     if (rc) return rc;
-    if (algo->param_names && (rc = oc__kv_only(req->params, algo->param_names, algo->info.name,
-                                               why, len)))
+    if (algo->param_names &&
+        (rc = oc__kv_only(req->params, algo->param_names, algo->info.name, why, len)))
         return rc;
     oc_report *rep = oc__report_new();
     if (!rep) return oc__fail(why, len, OC_ENOMEM, "out of memory");

@@ -3,9 +3,9 @@
  * have. The initial and final states themselves are laid down in the verifier (verify.c), which is
  * the only code that decides whether a schedule is right.
  *
- * SIZE follows MPI's counts (DESIGN.md): all-gather, gather, scatter, gossip and all-to-all take the
- * size of one node's block (all-to-all: per destination); all-reduce, reduce-scatter and broadcast
- * the whole vector or message.
+ * SIZE follows MPI's counts (DESIGN.md): all-gather, gather, scatter, gossip and all-to-all take
+ * the size of one node's block (all-to-all: per destination); all-reduce, reduce-scatter and
+ * broadcast the whole vector or message.
  */
 #include "core/core.h"
 
@@ -56,7 +56,8 @@ int oc__spec_init(oc__spec *s, oc_collective coll, uint32_t nodes, uint32_t root
     memset(s, 0, sizeof *s);
     if ((unsigned)coll >= OC_COLLECTIVE_COUNT)
         return oc__fail(why, whylen, OC_EINVAL, "unknown collective");
-    if (nodes < 1) return oc__fail(why, whylen, OC_EINVAL, "the number of nodes must be at least 1");
+    if (nodes < 1)
+        return oc__fail(why, whylen, OC_EINVAL, "the number of nodes must be at least 1");
     if (nodes > OC_MAX_NODES)
         return oc__fail(why, whylen, OC_ETOOBIG, "%u nodes: at most %u are supported", nodes,
                         OC_MAX_NODES);

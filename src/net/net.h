@@ -16,8 +16,8 @@ typedef struct oc__model {
     oc_network_info info;
     /* mode: 1 = map, check and cost (the default); 0 = map and count steps only (parameter
      * searches; the final run always checks). */
-    int (*create)(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
-                  char *why, size_t whylen);
+    int (*create)(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out, char *why,
+                  size_t whylen);
     oc__sink *(*sink)(oc__netrun *run);
     /* Fills steps, steps_lb, time_s, the breakdown and the parameters used. */
     int (*finish)(oc__netrun *run, oc_report *rep, char *why, size_t whylen);

@@ -27,7 +27,8 @@ void oc_report_free(oc_report *r) {
     oc_kv_free(r->params);
     oc_kv_free(r->net_params);
     free(r->nums);
-    for (size_t i = 0; i < r->nnotes; i++) free(r->notes[i]);
+    for (size_t i = 0; i < r->nnotes; i++)
+        free(r->notes[i]);
     free(r->notes);
     free(r);
 }
@@ -51,8 +52,7 @@ int oc__report_note(oc_report *r, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    if (oc__grow((void **)&r->notes, &r->capnotes, r->nnotes + 1, sizeof(char *)))
-        return OC_ENOMEM;
+    if (oc__grow((void **)&r->notes, &r->capnotes, r->nnotes + 1, sizeof(char *))) return OC_ENOMEM;
     r->notes[r->nnotes] = strdup(buf);
     if (!r->notes[r->nnotes]) return OC_ENOMEM;
     r->nnotes++;
@@ -238,8 +238,7 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
         fputc('\n', f);
     }
     fprintf(f, "  verified:    %s (semantic verifier%s%s)\n", r->verified ? "yes" : "NO",
-            r->network[0] ? " + resource check" : "",
-            r->data_checked ? " + real-data run" : "");
+            r->network[0] ? " + resource check" : "", r->data_checked ? " + real-data run" : "");
     if (r->data_note[0]) fprintf(f, "  data check:  %s\n", r->data_note);
     for (size_t i = 0; i < r->nnums; i++) {
         const char *k = r->nums[i].key;
@@ -251,7 +250,8 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
             fprintf(f, "  %-28s %.6g\n", k, r->nums[i].value);
         }
     }
-    for (size_t i = 0; i < r->nnotes; i++) fprintf(f, "  note: %s\n", r->notes[i]);
+    for (size_t i = 0; i < r->nnotes; i++)
+        fprintf(f, "  note: %s\n", r->notes[i]);
     return ferror(f) ? OC_EIO : 0;
 }
 

@@ -8,9 +8,10 @@
  *    "network": "ring", "network_params": {"wavelengths": "64"}, "nodes": 16, "bytes": 4194304,
  *    "root": 0, "chunks_per_block": 1, "chunks": 16, "params": {"radices": "4x4"},
  *    "block_node": [0, 4, 8, ...],            (only when blocks are relabelled)
- *    "rounds": [[{"src": 0, "dst": 4, "op": "copy", "chunks": [0, 1], "bytes": 4194304}, ...], ...]}
- * "chunks" is [first label, number of labels]; "bytes" is informative. Only "collective", "nodes"
- * and "rounds" are required; every other field has the default shown by `opticoll verify --help`.
+ *    "rounds": [[{"src": 0, "dst": 4, "op": "copy", "chunks": [0, 1], "bytes": 4194304}, ...],
+ * ...]} "chunks" is [first label, number of labels]; "bytes" is informative. Only "collective",
+ * "nodes" and "rounds" are required; every other field has the default shown by `opticoll verify
+ * --help`.
  *
  * Export is written only after the schedule passed the verifier and the resource check, so a file
  * on disk is never a partial schedule.
@@ -33,16 +34,17 @@ typedef struct json_writer {
     int first_round;
 } json_writer;
 
-static int writer_round(oc__sink *self, uint64_t index, const oc__round *r, char *why,
-                        size_t len) {
+static int writer_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     json_writer *w = (json_writer *)self;
     fputs(w->first_round ? "\n  [" : ",\n  [", w->f);
     w->first_round = 0;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
-        fprintf(w->f, "%s{\"src\": %u, \"dst\": %u, \"op\": \"%s\", \"chunks\": [%u, %u], \"bytes\": %llu}",
-                i ? ", " : "", t->src, t->dst, t->op == OC_OP_REDUCE ? "reduce" : "copy", t->first,
-                t->count, (unsigned long long)(w->chunk_bytes * t->count));
+        fprintf(
+            w->f,
+            "%s{\"src\": %u, \"dst\": %u, \"op\": \"%s\", \"chunks\": [%u, %u], \"bytes\": %llu}",
+            i ? ", " : "", t->src, t->dst, t->op == OC_OP_REDUCE ? "reduce" : "copy", t->first,
+            t->count, (unsigned long long)(w->chunk_bytes * t->count));
     }
     fputc(']', w->f);
     if (ferror(w->f))
@@ -65,8 +67,9 @@ int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
     if (rc) goto out;
     /* 2. Write. */
     const oc__spec *s = &plan.spec;
-    fprintf(f, "{\"format\": \"opticoll-schedule\", \"version\": 1, \"collective\": \"%s\", "
-               "\"algorithm\": \"%s\", \"network\": ",
+    fprintf(f,
+            "{\"format\": \"opticoll-schedule\", \"version\": 1, \"collective\": \"%s\", "
+            "\"algorithm\": \"%s\", \"network\": ",
             oc_collective_name(s->coll), algo->info.name);
     if (model)
         fprintf(f, "\"%s\"", model->info.name);
@@ -74,19 +77,21 @@ int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
         fputs("null", f);
     fputs(", \"network_params\": ", f);
     oc__json_kv(f, rep->net_params);
-    fprintf(f, ",\n \"nodes\": %u, \"bytes\": %llu, \"root\": %u, \"chunks_per_block\": %u, "
-               "\"chunks\": %u, \"params\": ",
+    fprintf(f,
+            ",\n \"nodes\": %u, \"bytes\": %llu, \"root\": %u, \"chunks_per_block\": %u, "
+            "\"chunks\": %u, \"params\": ",
             s->nodes, (unsigned long long)s->bytes, s->root, s->q, s->chunks);
     oc__json_kv(f, plan.used);
     fprintf(f, ", \"steps\": %llu, \"verified\": true", (unsigned long long)rep->steps);
     if (s->block_node) {
         fputs(",\n \"block_node\": [", f);
-        for (uint32_t b = 0; b < s->nodes; b++) fprintf(f, b ? ", %u" : "%u", s->block_node[b]);
+        for (uint32_t b = 0; b < s->nodes; b++)
+            fprintf(f, b ? ", %u" : "%u", s->block_node[b]);
         fputc(']', f);
     }
     fputs(",\n \"rounds\": [", f);
-    json_writer w = {.sink = {.round = writer_round}, .f = f, .chunk_bytes = s->chunk_bytes,
-                     .first_round = 1};
+    json_writer w = {
+        .sink = {.round = writer_round}, .f = f, .chunk_bytes = s->chunk_bytes, .first_round = 1};
     rc = oc__generate(algo, &plan, &w.sink, why, len);
     if (rc) goto out;
     fputs("\n]}\n", f);
@@ -114,7 +119,8 @@ static int read_file(const char *path, char **out, char *why, size_t len) {
         size_t got = fread(buf + n, 1, cap - n - 1, f);
         n += got;
         if (got == 0) {
-            if (ferror(f)) rc = oc__fail(why, len, OC_EIO, "cannot read %s: %s", path, strerror(errno));
+            if (ferror(f))
+                rc = oc__fail(why, len, OC_EIO, "cannot read %s: %s", path, strerror(errno));
             break;
         }
     }
@@ -197,8 +203,8 @@ static int string_kv(const cJSON *obj, oc_kv *kv, const char *what, const char *
     return 0;
 }
 
-int oc_verify_file(const char *path, const char *network, const oc_kv *net_params,
-                   oc_report **out, char *why, size_t len) {
+int oc_verify_file(const char *path, const char *network, const oc_kv *net_params, oc_report **out,
+                   char *why, size_t len) {
     *out = NULL;
     char *text = NULL;
     cJSON *root = NULL;
@@ -267,7 +273,8 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
         cJSON_ArrayForEach(it, labels) {
             uint64_t v;
             if (get_uint(it, UINT32_MAX, &v)) {
-                rc = oc__fail(why, len, OC_EPARSE, "%s: block_node[%u] is not a node number", path, b);
+                rc = oc__fail(why, len, OC_EPARSE, "%s: block_node[%u] is not a node number", path,
+                              b);
                 goto out;
             }
             spec.block_node[b++] = (uint32_t)v;
@@ -282,7 +289,8 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
     const cJSON *round;
     cJSON_ArrayForEach(round, rounds) {
         if (!cJSON_IsArray(round)) {
-            rc = oc__fail(why, len, OC_EPARSE, "%s: round %zu is not an array of transfers", path, ri);
+            rc = oc__fail(why, len, OC_EPARSE, "%s: round %zu is not an array of transfers", path,
+                          ri);
             goto out;
         }
         oc__round r = {0};
@@ -311,7 +319,8 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
                 bad = "has no valid \"chunks\": [first, count]";
             if (bad) {
                 oc__round_free(&r);
-                rc = oc__fail(why, len, OC_EPARSE, "%s: round %zu, transfer %zu %s", path, ri, ti, bad);
+                rc = oc__fail(why, len, OC_EPARSE, "%s: round %zu, transfer %zu %s", path, ri, ti,
+                              bad);
                 goto out;
             }
             if (op && strcmp(op->valuestring, "reduce") == 0) o = OC_OP_REDUCE;
@@ -332,8 +341,9 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
     const cJSON *net_it = cJSON_GetObjectItemCaseSensitive(root, "network");
     const char *net = network;
     if (!net && cJSON_IsString(net_it)) net = net_it->valuestring;
-    if (net && !network && (rc = string_kv(cJSON_GetObjectItemCaseSensitive(root, "network_params"),
-                                           np, "network_params", path, why, len)))
+    if (net && !network &&
+        (rc = string_kv(cJSON_GetObjectItemCaseSensitive(root, "network_params"), np,
+                        "network_params", path, why, len)))
         goto out;
     for (size_t i = 0; i < oc_kv_count(net_params); i++)
         if (oc_kv_set(np, oc_kv_key(net_params, i), oc_kv_value(net_params, i))) {

@@ -75,7 +75,8 @@ static int data_round(oc__sink *self, uint64_t round, const oc__round *r, char *
             size_t n = (size_t)t->count * FLOATS_PER_CHUNK;
             float *dst = d->vals + ((uint64_t)t->dst * C + t->first) * FLOATS_PER_CHUNK;
             if (t->op == OC_OP_REDUCE)
-                for (size_t k = 0; k < n; k++) dst[k] += d->stage[at + k];
+                for (size_t k = 0; k < n; k++)
+                    dst[k] += d->stage[at + k];
             else
                 memcpy(dst, d->stage + at, n * sizeof(float));
             at += n;
@@ -115,7 +116,8 @@ int oc__datacheck_new(const oc__spec *s, uint64_t budget, oc__datacheck **out, c
         switch (s->coll) {
         case OC_BROADCAST:
         case OC_SCATTER:
-            for (uint32_t c = 0; c < C; c++) d->words[(uint64_t)s->root * C + c] = pattern(c);
+            for (uint32_t c = 0; c < C; c++)
+                d->words[(uint64_t)s->root * C + c] = pattern(c);
             break;
         case OC_ALLTOALL:
             for (uint32_t c = 0; c < C; c++) {
@@ -188,21 +190,25 @@ int oc__datacheck_finish(oc__datacheck *d, char *why, size_t len) {
     case OC_GOSSIP:
     case OC_BROADCAST:
         for (uint32_t n = 0; n < N && !rc; n++)
-            for (uint32_t c = 0; c < C && !rc; c++) rc = want_word(d, n, c, why, len);
+            for (uint32_t c = 0; c < C && !rc; c++)
+                rc = want_word(d, n, c, why, len);
         break;
     case OC_GATHER:
-        for (uint32_t c = 0; c < C && !rc; c++) rc = want_word(d, s->root, c, why, len);
+        for (uint32_t c = 0; c < C && !rc; c++)
+            rc = want_word(d, s->root, c, why, len);
         break;
     case OC_SCATTER:
         for (uint32_t c = 0; c < C && !rc; c++)
             rc = want_word(d, oc__spec_block_node(s, c / q), c, why, len);
         break;
     case OC_ALLTOALL:
-        for (uint32_t c = 0; c < C && !rc; c++) rc = want_word(d, (c / q) / N, c, why, len);
+        for (uint32_t c = 0; c < C && !rc; c++)
+            rc = want_word(d, (c / q) / N, c, why, len);
         break;
     case OC_ALLREDUCE:
         for (uint32_t n = 0; n < N && !rc; n++)
-            for (uint32_t c = 0; c < C && !rc; c++) rc = want_sum(d, expect, n, c, why, len);
+            for (uint32_t c = 0; c < C && !rc; c++)
+                rc = want_sum(d, expect, n, c, why, len);
         break;
     case OC_REDUCESCATTER:
         for (uint32_t c = 0; c < C && !rc; c++)

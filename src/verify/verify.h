@@ -15,7 +15,8 @@ int oc__verifier_new(const oc__spec *spec, oc__verifier **out, char *why, size_t
 oc__sink *oc__verifier_sink(oc__verifier *v);
 /* Checks the final state; OC_EVERIFY with the first missing chunk or contribution in `why`. */
 int oc__verifier_finish(oc__verifier *v, char *why, size_t whylen);
-/* Chunk deliveries to a node that already held the chunk (copy collectives): waste, not an error. */
+/* Chunk deliveries to a node that already held the chunk (copy collectives): waste, not an error.
+ */
 uint64_t oc__verifier_redundant(const oc__verifier *v);
 void oc__verifier_free(oc__verifier *v);
 
