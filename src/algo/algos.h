@@ -55,12 +55,23 @@ int oc__plan_begin(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
                    uint64_t bytes, uint32_t q, char *why, size_t whylen);
 void oc__plan_free(const oc__algo *a, oc__plan *plan);
 
+/* plan() of an algorithm without parameters: refuses any parameter, then oc__plan_begin. */
+int oc__plan_plain(oc__plan *plan, const char *algo, oc_collective coll, uint32_t nodes,
+                   uint32_t root, uint64_t bytes, uint32_t q, const oc_kv *params, char *why,
+                   size_t whylen);
+
+/* Sets the closed form to `steps` steps of the seed's per-step time (a + d/B). */
+void oc__formula_steps(oc_report *rep, const oc__formula_in *in, double steps);
+
 /* Ring reduce-scatter / all-gather rounds over the nodes P[0..n-1] (ring_phases.c): block k is the
  * label range [first + k*width, first + (k+1)*width); P[i] ends the reduce-scatter with block i. */
 int oc__ring_rs_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first, uint32_t width,
                       uint32_t r);
 int oc__ring_ag_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first, uint32_t width,
                       uint32_t r);
+/* The whole ring on nodes 0..N-1, one label per block: N-1 reduce-scatter rounds (if rs), then
+ * N-1 all-gather rounds (if ag). */
+int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
 
 #define OC_ALGO_LIST(X)                                                                            \
     X(allgather_ring)                                                                              \

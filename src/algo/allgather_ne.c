@@ -16,12 +16,10 @@ static const char *const no_params[] = {NULL};
 
 static int ne_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                    uint64_t bytes, const oc_kv *params, char *why, size_t len) {
-    int rc = oc__kv_only(params, no_params, "ne", why, len);
-    if (rc) return rc;
     if (nodes > 1 && nodes % 2)
         return oc__fail(why, len, OC_ENOTSUP,
                         "ne (neighbour exchange) needs an even number of nodes, not %u", nodes);
-    return oc__plan_begin(plan, coll, nodes, root, bytes, 1, why, len);
+    return oc__plan_plain(plan, "ne", coll, nodes, root, bytes, 1, params, why, len);
 }
 
 static int ne_generate(const oc__plan *plan, oc__emit *e) {
@@ -60,11 +58,7 @@ out:
 
 static int ne_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
     const uint32_t N = plan->spec.nodes;
-    rep->has_formula = 1;
-    rep->steps_formula = N > 1 ? (double)N / 2 : 0;
-    rep->has_time_formula = 1;
-    /* The seed's NE sends 2d in every step after the first on one wavelength. */
-    rep->time_formula_s = rep->steps_formula * in->step_time;
+    oc__formula_steps(rep, in, N > 1 ? (double)N / 2 : 0);
     return 0;
 }
 

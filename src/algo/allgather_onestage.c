@@ -14,13 +14,11 @@ static const char *const no_params[] = {NULL};
 
 static int onestage_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                          uint64_t bytes, const oc_kv *params, char *why, size_t len) {
-    int rc = oc__kv_only(params, no_params, "onestage", why, len);
-    if (rc) return rc;
     if ((uint64_t)nodes * (nodes - 1) > (UINT64_C(1) << 28))
         return oc__fail(why, len, OC_ETOOBIG,
                         "onestage on %u nodes is %llu lightpaths in one round (at most 2^28)",
                         nodes, (unsigned long long)nodes * (nodes - 1));
-    return oc__plan_begin(plan, coll, nodes, root, bytes, 1, why, len);
+    return oc__plan_plain(plan, "onestage", coll, nodes, root, bytes, 1, params, why, len);
 }
 
 static int onestage_generate(const oc__plan *plan, oc__emit *e) {
@@ -36,11 +34,9 @@ static int onestage_generate(const oc__plan *plan, oc__emit *e) {
 
 static int onestage_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
     const double N = plan->spec.nodes;
-    rep->has_formula = 1;
     /* Table I: ceil(N^2 / 8w), with the w wavelengths of every fibre of a direction. */
-    rep->steps_formula = plan->spec.nodes > 1 ? ceil(N * N / (8.0 * (double)in->channels)) : 0;
-    rep->has_time_formula = 1;
-    rep->time_formula_s = rep->steps_formula * in->step_time;
+    oc__formula_steps(rep, in,
+                      plan->spec.nodes > 1 ? ceil(N * N / (8.0 * (double)in->channels)) : 0);
     if (rep->has_lb && rep->steps != (uint64_t)rep->steps_formula)
         oc__report_note(rep,
                         "steps differ from ceil(N^2/8w): the exact heaviest-link load with "

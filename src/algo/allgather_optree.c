@@ -382,19 +382,13 @@ static int optree_formula(const oc__plan *plan, const oc__formula_in *in, oc_rep
     const double N = plan->spec.nodes, w = (double)in->channels;
     int rc = 0;
     if (plan->spec.nodes < 2) {
-        rep->has_formula = 1;
-        rep->steps_formula = 0;
-        rep->has_time_formula = 1;
-        rep->time_formula_s = 0;
+        oc__formula_steps(rep, in, 0);
         return 0;
     }
     double lnN = log(N);
     double kstar = lnN >= 2 ? ceil((lnN + sqrt(lnN * (lnN - 2))) / 2) : 1;
-    rep->has_formula = 1;
     /* Theorem 1 is stated for k >= 2; at k = 1 it is the one-stage count ceil(N^2/8w). */
-    rep->steps_formula = theorem1(N, (double)t->k, w);
-    rep->has_time_formula = 1;
-    rep->time_formula_s = rep->steps_formula * in->step_time;
+    oc__formula_steps(rep, in, theorem1(N, (double)t->k, w));
     rc |= oc__report_num(rep, "k", (double)t->k);
     rc |= oc__report_num(rep, "virtual_positions", (double)t->V);
     rc |= oc__report_num(rep, "kstar_theorem2", kstar);

@@ -8,36 +8,19 @@
  */
 #include "algo/algos.h"
 
-#include <math.h>
-
 static const char *const no_params[] = {NULL};
 
 static int ring_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                      uint64_t bytes, const oc_kv *params, char *why, size_t len) {
-    int rc = oc__kv_only(params, no_params, "ring", why, len);
-    if (rc) return rc;
-    return oc__plan_begin(plan, coll, nodes, root, bytes, 1, why, len);
+    return oc__plan_plain(plan, "ring", coll, nodes, root, bytes, 1, params, why, len);
 }
 
 static int ring_generate(const oc__plan *plan, oc__emit *e) {
-    const uint32_t N = plan->spec.nodes;
-    for (uint32_t r = 0; r + 1 < N; r++) {
-        for (uint32_t i = 0; i < N; i++) {
-            uint32_t block = (i + N - r) % N;
-            int rc = oc__emit_transfer(e, i, (i + 1) % N, OC_OP_COPY, block, 1);
-            if (rc) return rc;
-        }
-        int rc = oc__emit_round(e);
-        if (rc) return rc;
-    }
-    return 0;
+    return oc__ring_phases(e, plan->spec.nodes, 0, 1);
 }
 
 static int ring_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
-    rep->has_formula = 1;
-    rep->steps_formula = (double)plan->spec.nodes - 1;
-    rep->has_time_formula = 1;
-    rep->time_formula_s = rep->steps_formula * in->step_time;
+    oc__formula_steps(rep, in, (double)plan->spec.nodes - 1);
     return 0;
 }
 

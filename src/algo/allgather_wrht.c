@@ -19,28 +19,6 @@
 
 static const char *const wrht_params[] = {"m", "alltoall", NULL};
 
-static void release(oc__plan *p) {
-    if (!p->state) return;
-    oc__wrht_free(p->state);
-    free(p->state);
-    p->state = NULL;
-}
-
-static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
-                const oc_kv *params, char *why, size_t len) {
-    int rc = oc__plan_begin(p, coll, nodes, root, bytes, 1, why, len);
-    if (rc) return rc;
-    oc__wrht_tree *t = calloc(1, sizeof *t);
-    if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    rc = oc__wrht_plan_tree(nodes, params, p->used, t, why, len);
-    if (rc) {
-        free(t);
-        return rc;
-    }
-    p->state = t;
-    return 0;
-}
-
 static int generate(const oc__plan *p, oc__emit *e) {
     const oc__wrht_tree *t = p->state;
     const uint32_t N = p->spec.nodes;
@@ -105,10 +83,8 @@ static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const oc__wrht_tree *t = p->state;
     const double N = p->spec.nodes, P = t->m;
-    rep->has_formula = 1;
-    rep->has_time_formula = 1;
     if (p->spec.nodes < 2) {
-        rep->steps_formula = rep->time_formula_s = 0;
+        oc__formula_steps(rep, in, 0);
         return 0;
     }
     /* theta: levels of the tree, ceil(log_p N); the seed's two cases differ by the all-to-all. */
@@ -137,9 +113,9 @@ const oc__algo oc__algo_allgather_wrht = {
              "m=M: group size; alltoall=R: all-to-all once at most R representatives remain; "
              "unset: chosen by mapped steps"},
     .param_names = wrht_params,
-    .plan = plan,
+    .plan = oc__wrht_plan,
     .generate = generate,
-    .release = release,
+    .release = oc__wrht_release,
     .candidates = candidates,
     .formula = formula,
 };

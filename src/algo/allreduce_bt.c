@@ -20,9 +20,7 @@ static uint32_t levels(uint32_t N) {
 
 static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t len) {
-    int rc = oc__kv_only(params, no_params, "bt", why, len);
-    if (rc) return rc;
-    return oc__plan_begin(p, coll, nodes, root, bytes, 1, why, len);
+    return oc__plan_plain(p, "bt", coll, nodes, root, bytes, 1, params, why, len);
 }
 
 static int generate(const oc__plan *p, oc__emit *e) {
@@ -46,10 +44,7 @@ static int generate(const oc__plan *p, oc__emit *e) {
 }
 
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
-    rep->has_formula = 1;
-    rep->steps_formula = 2.0 * levels(p->spec.nodes);
-    rep->has_time_formula = 1;
-    rep->time_formula_s = rep->steps_formula * in->step_time;
+    oc__formula_steps(rep, in, 2.0 * levels(p->spec.nodes));
     return 0;
 }
 

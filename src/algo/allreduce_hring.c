@@ -121,10 +121,7 @@ static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net
 
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const double N = p->spec.nodes, g = (double)(uintptr_t)p->state;
-    rep->has_formula = 1;
-    rep->steps_formula = p->spec.nodes < 2 ? 0 : seed_steps(N, g, (double)in->channels);
-    rep->has_time_formula = 1;
-    rep->time_formula_s = rep->steps_formula * in->step_time;
+    oc__formula_steps(rep, in, p->spec.nodes < 2 ? 0 : seed_steps(N, g, (double)in->channels));
     if (rep->has_lb && (double)rep->steps != rep->steps_formula && p->spec.nodes > 1)
         return oc__report_note(rep,
                                "the seed counts 2(g-1) + 2(N/g-1) rounds plus ceil(g/w) for the "

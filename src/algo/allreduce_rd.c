@@ -18,9 +18,7 @@ static const char *const no_params[] = {NULL};
 
 static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t len) {
-    int rc = oc__kv_only(params, no_params, "rd", why, len);
-    if (rc) return rc;
-    return oc__plan_begin(p, coll, nodes, root, bytes, 1, why, len);
+    return oc__plan_plain(p, "rd", coll, nodes, root, bytes, 1, params, why, len);
 }
 
 static uint32_t pow2_floor(uint32_t N) {
@@ -62,10 +60,7 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
     uint32_t k = 0;
     while ((UINT32_C(1) << k) < P)
         k++;
-    rep->has_formula = 1;
-    rep->steps_formula = N < 2 ? 0 : (double)k + (P == N ? 0 : 2);
-    rep->has_time_formula = 1;
-    rep->time_formula_s = rep->steps_formula * in->step_time;
+    oc__formula_steps(rep, in, N < 2 ? 0 : (double)k + (P == N ? 0 : 2));
     return 0;
 }
 

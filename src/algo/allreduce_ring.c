@@ -10,37 +10,19 @@
  */
 #include "algo/algos.h"
 
-#include <stdlib.h>
-
 static const char *const no_params[] = {NULL};
 
 static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t len) {
-    int rc = oc__kv_only(params, no_params, "ring", why, len);
-    if (rc) return rc;
-    return oc__plan_begin(p, coll, nodes, root, bytes, nodes, why, len);
+    return oc__plan_plain(p, "ring", coll, nodes, root, bytes, nodes, params, why, len);
 }
 
 static int generate(const oc__plan *p, oc__emit *e) {
-    const uint32_t N = p->spec.nodes;
-    uint32_t *P = malloc(N * sizeof(uint32_t));
-    if (!P) return OC_ENOMEM;
-    for (uint32_t i = 0; i < N; i++)
-        P[i] = i;
-    int rc = 0;
-    for (uint32_t r = 0; r + 1 < N && !rc; r++)
-        if (!(rc = oc__ring_rs_round(e, P, N, 0, 1, r))) rc = oc__emit_round(e);
-    for (uint32_t r = 0; r + 1 < N && !rc; r++)
-        if (!(rc = oc__ring_ag_round(e, P, N, 0, 1, r))) rc = oc__emit_round(e);
-    free(P);
-    return rc;
+    return oc__ring_phases(e, p->spec.nodes, 1, 1);
 }
 
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
-    rep->has_formula = 1;
-    rep->steps_formula = 2.0 * (p->spec.nodes - 1);
-    rep->has_time_formula = 1;
-    rep->time_formula_s = rep->steps_formula * in->step_time;
+    oc__formula_steps(rep, in, 2.0 * (p->spec.nodes - 1));
     return 0;
 }
 

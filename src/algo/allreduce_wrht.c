@@ -20,28 +20,6 @@
 
 static const char *const wrht_params[] = {"m", "alltoall", NULL};
 
-static void release(oc__plan *p) {
-    if (!p->state) return;
-    oc__wrht_free(p->state);
-    free(p->state);
-    p->state = NULL;
-}
-
-static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
-                const oc_kv *params, char *why, size_t len) {
-    int rc = oc__plan_begin(p, coll, nodes, root, bytes, 1, why, len);
-    if (rc) return rc;
-    oc__wrht_tree *t = calloc(1, sizeof *t);
-    if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    rc = oc__wrht_plan_tree(nodes, params, p->used, t, why, len);
-    if (rc) {
-        free(t);
-        return rc;
-    }
-    p->state = t;
-    return 0;
-}
-
 static int generate(const oc__plan *p, oc__emit *e) {
     const oc__wrht_tree *t = p->state;
     int rc = 0;
@@ -110,16 +88,13 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
     const oc__wrht_tree *t = p->state;
     const double N = p->spec.nodes, m = t->m, w = (double)in->channels;
     int rc = 0;
-    rep->has_formula = 1;
-    rep->has_time_formula = 1;
     if (p->spec.nodes < 2) {
-        rep->steps_formula = rep->time_formula_s = 0;
+        oc__formula_steps(rep, in, 0);
         return 0;
     }
     double mstar;
     int seed_a2a;
-    rep->steps_formula = seed_steps(N, m, w, &mstar, &seed_a2a);
-    rep->time_formula_s = rep->steps_formula * in->step_time;
+    oc__formula_steps(rep, in, seed_steps(N, m, w, &mstar, &seed_a2a));
     uint32_t Lw = 0;
     for (double x = 1; x < N; x *= 2 * w + 1)
         Lw++;
@@ -163,9 +138,9 @@ const oc__algo oc__algo_allreduce_wrht = {
              "m=M: group size; alltoall=R: finish with an all-to-all once at most R "
              "representatives remain (1: never); unset: chosen by mapped steps"},
     .param_names = wrht_params,
-    .plan = plan,
+    .plan = oc__wrht_plan,
     .generate = generate,
-    .release = release,
+    .release = oc__wrht_release,
     .candidates = candidates,
     .formula = formula,
 };

@@ -77,3 +77,19 @@ void oc__plan_free(const oc__algo *a, oc__plan *plan) {
     oc_kv_free(plan->used);
     memset(plan, 0, sizeof *plan);
 }
+
+int oc__plan_plain(oc__plan *plan, const char *algo, oc_collective coll, uint32_t nodes,
+                   uint32_t root, uint64_t bytes, uint32_t q, const oc_kv *params, char *why,
+                   size_t whylen) {
+    static const char *const none[] = {NULL};
+    int rc = oc__kv_only(params, none, algo, why, whylen);
+    if (rc) return rc;
+    return oc__plan_begin(plan, coll, nodes, root, bytes, q, why, whylen);
+}
+
+void oc__formula_steps(oc_report *rep, const oc__formula_in *in, double steps) {
+    rep->has_formula = 1;
+    rep->steps_formula = steps;
+    rep->has_time_formula = 1;
+    rep->time_formula_s = steps * in->step_time;
+}

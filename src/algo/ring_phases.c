@@ -12,6 +12,8 @@
  */
 #include "algo/algos.h"
 
+#include <stdlib.h>
+
 int oc__ring_rs_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first, uint32_t width,
                       uint32_t r) {
     for (uint32_t i = 0; i < n; i++) {
@@ -32,4 +34,18 @@ int oc__ring_ag_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first
         if (rc) return rc;
     }
     return 0;
+}
+
+int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag) {
+    uint32_t *P = malloc((N ? N : 1) * sizeof(uint32_t));
+    if (!P) return OC_ENOMEM;
+    for (uint32_t i = 0; i < N; i++)
+        P[i] = i;
+    int rc = 0;
+    for (uint32_t r = 0; rs && r + 1 < N && !rc; r++)
+        if (!(rc = oc__ring_rs_round(e, P, N, 0, 1, r))) rc = oc__emit_round(e);
+    for (uint32_t r = 0; ag && r + 1 < N && !rc; r++)
+        if (!(rc = oc__ring_ag_round(e, P, N, 0, 1, r))) rc = oc__emit_round(e);
+    free(P);
+    return rc;
 }

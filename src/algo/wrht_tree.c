@@ -10,6 +10,7 @@
  * the ring, so everything below a representative is a contiguous range of nodes.
  */
 #include "algo/wrht_tree.h"
+#include "algo/algos.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,4 +165,26 @@ nomem:
     free(out);
     free(sc);
     return oc__fail(why, len, OC_ENOMEM, "out of memory");
+}
+
+int oc__wrht_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                  const oc_kv *params, char *why, size_t len) {
+    int rc = oc__plan_begin(p, coll, nodes, root, bytes, 1, why, len);
+    if (rc) return rc;
+    oc__wrht_tree *t = calloc(1, sizeof *t);
+    if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    rc = oc__wrht_plan_tree(nodes, params, p->used, t, why, len);
+    if (rc) {
+        free(t);
+        return rc;
+    }
+    p->state = t;
+    return 0;
+}
+
+void oc__wrht_release(oc__plan *p) {
+    if (!p->state) return;
+    oc__wrht_free(p->state);
+    free(p->state);
+    p->state = NULL;
 }

@@ -27,6 +27,12 @@ static inline uint32_t oc__wrht_group_size(const oc__wrht_tree *t, uint32_t l, u
     return r - first < t->m ? r - first : t->m;
 }
 
+/* plan() and release() of both WRHT algorithms: one chunk, the tree in plan->state. */
+typedef struct oc__plan oc__plan;
+int oc__wrht_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                  const oc_kv *params, char *why, size_t len);
+void oc__wrht_release(oc__plan *p);
+
 /* Plans the tree from params m= and alltoall= (both required: the pipeline's search fills them). */
 int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, oc_kv *used, oc__wrht_tree *t,
                        char *why, size_t len);
