@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# badinput.sh TOOL [CLI_DIR] — bad input never crashes and never prints a partial result.
+#
+# Every case must exit with the documented code, print NOTHING on stdout, and print exactly ONE
+# line on stderr, starting "opticoll: " (and, where given, naming the offending value).
+#
+# Exit codes (tools/opticoll.c, DESIGN.md "The command-line contract"):
+#   2  bad usage or bad input: unknown command/option/name, a missing or malformed value, a
+#      value out of range, an algorithm's restriction (ne with odd N), an unreadable or
+#      malformed schedule file;
+#   1  a schedule file that is well-formed but fails verification (missing chunk, chunk sent
+#      before the sender has it, node or chunk out of range);
+#   3  anything else (out of memory, write error) — not provoked here.
+set -u
+TOOL=${1:-}
+CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source=tests/cli/lib.sh
+. "$CLI_DIR/lib.sh"
+need_tool "$TOOL"
+T=$OC_TMP
+
+# bad CODE PATTERN ARGS...: opticoll ARGS exits CODE, stdout empty, one stderr line starting
+# "opticoll: " and containing PATTERN (a fixed string; "" for none).
+bad() {
+    local code=$1 pat=$2
+    shift 2
+    run_tool "$@"
+    local lines desc="opticoll $*"
+    lines=$(wc -l <"$T/err")
+    local why=()
+    [ "$RC" -eq "$code" ] || why+=("exit $RC, expected $code")
+    [ -s "$T/out" ] && why+=("stdout not empty: $(head -c 300 "$T/out")")
+    [ "$lines" -eq 1 ] || why+=("$lines lines on stderr, expected 1")
+    grep -q '^opticoll: ' "$T/err" || why+=("stderr does not start with 'opticoll: '")
+    if [ -n "$pat" ] && ! grep -qF -- "$pat" "$T/err"; then why+=("stderr does not mention '$pat'"); fi
+    if [ ${#why[@]} -eq 0 ]; then
+        pass "$desc -> exit $code: $(head -1 "$T/err")"
+    else
+        # shellcheck disable=SC2016  # the quotes are literal; $pat does expand
+        fail "$desc -> exit $code, one line on stderr${pat:+ naming '$pat'}" "${why[@]}" \
+            "stderr: $(head -c 400 "$T/err")"
+    fi
+}
+
+RUN=(run -c allgather -a ring -n 4 -s 4KiB)
+OPT=(run -c allgather -a optree -n 16 -s 4KiB)
+
+# ---- commands and options ----
+bad 2 frob frob
+bad 2 --frob run --frob -c allgather -a ring -n 4 -s 4KiB
+bad 2 --frob compare -c allgather -n 4 -s 4KiB --frob
+bad 2 extra "${RUN[@]}" extra
+bad 2 extra list extra
+bad 2 "" list --json
+bad 2 foo run -c foo -a ring -n 4 -s 4KiB
+bad 2 foo run -c allgather -a foo -n 4 -s 4KiB
+bad 2 foo "${RUN[@]}" -t foo
+bad 2 -c run -a ring -n 4 -s 4KiB
+bad 2 -a run -c allgather -n 4 -s 4KiB
+bad 2 -n run -c allgather -a ring -s 4KiB
+bad 2 -s run -c allgather -a ring -n 4
+bad 2 -c run
+bad 2 -n "${RUN[@]}" -n 5
+bad 2 -s run -c allgather -a ring -n 4 -s
+bad 2 ring compare -c allgather -a ring -n 4 -s 4KiB
+bad 2 --format export -c allgather -a ring -n 4 -s 4KiB
+bad 2 chrome export -c allgather -a ring -n 4 -s 4KiB --format chrome
+
+# ---- -n ----
+for n in 0 -3 abc 99999999999999999999 2000000 "" 4x 1e3; do
+    bad 2 "-n $n" run -c allgather -a ring -n "$n" -s 4KiB
+done
+bad 2 "-n 0" compare -c allgather -n 0 -s 4KiB
+bad 2 "-n 0" export -c allgather -a ring -n 0 -s 4KiB --format json
+
+# ---- -w, -f, -r ----
+for w in 0 -1 x; do bad 2 "-w $w" "${RUN[@]}" -w "$w"; done
+bad 2 "-f 0" "${RUN[@]}" -f 0
+bad 2 "-r 4" "${RUN[@]}" -r 4
+bad 2 "foo" "${RUN[@]}" --preset foo
+
+# ---- -s ----
+for s in -1 4XB "" 1.5MiB 99999999999999999999 2PiB 4k; do
+    bad 2 "-s $s" run -c allgather -a ring -n 4 -s "$s"
+done
+bad 2 "-s 2PiB" export -c allgather -a ring -n 4 -s 2PiB --format json
+
+# ---- algorithm and network parameters ----
+bad 2 foo "${OPT[@]}" -p foo
+bad 2 -p "${OPT[@]}" -p
+bad 2 foo "${OPT[@]}" -p foo=1
+bad 2 foo "${RUN[@]}" -p foo=1
+bad 2 radices=1x4 "${OPT[@]}" -p radices=1x4
+bad 2 radices=4x "${OPT[@]}" -p radices=4x
+bad 2 k=0 "${OPT[@]}" -p k=0
+bad 2 reconfig_us "${RUN[@]}" --net reconfig_us=-5
+bad 2 foo "${RUN[@]}" --net foo=1
+# The same bad network parameter with optree must name the parameter too (not only "no optree
+# parameters could be mapped").
+bad 2 reconfig_us "${OPT[@]}" --net reconfig_us=-5
+bad 2 wavelengths "${OPT[@]}" --net wavelengths=0
+
+# ---- restrictions ----
+bad 2 even run -c allgather -a ne -n 5 -s 4KiB
+bad 2 even export -c allgather -a ne -n 5 -s 4KiB --format json
+
+# ---- verify: unreadable or malformed files (exit 2) ----
+good='{"collective": "allgather", "nodes": 2, "rounds": [[{"src": 0, "dst": 1, "op": "copy", "chunks": [0, 1]}, {"src": 1, "dst": 0, "op": "copy", "chunks": [1, 1]}]]}'
+printf '%s\n' "$good" >"$T/good.json"
+: >"$T/empty.json"
+printf '%s\n' '{"collective": "allgather", "nodes": 2, "rounds": [' >"$T/malformed.json"
+printf '%s\n' '[1, 2, 3]' >"$T/array.json"
+printf '%s\n' '{"collective": "allgather", "nodes": 2}' >"$T/norounds.json"
+printf '%s\n' '{"collective": "allgather", "nodes": -1, "rounds": []}' >"$T/nodes-neg.json"
+printf '%s\n' '{"collective": "allgather", "nodes": 1.5, "rounds": []}' >"$T/nodes-frac.json"
+printf '%s\n' '{"collective": "allgather", "nodes": 2, "rounds": [[{"src": "a", "dst": 1, "op": "copy", "chunks": [0, 1]}]]}' >"$T/src-a.json"
+printf '%s\n' '{"collective": "allgather", "nodes": 2, "rounds": [[{"src": 0, "dst": 1, "op": "copy", "chunks": [0]}]]}' >"$T/chunks-short.json"
+printf '%s\n' '{"collective": "allgather", "nodes": 2, "rounds": [[{"src": 0, "dst": 1, "op": "xor", "chunks": [0, 1]}]]}' >"$T/op-xor.json"
+printf '%s\n' '{"collective": "nosuch", "nodes": 2, "rounds": []}' >"$T/coll.json"
+printf '%s garbage\n' "$good" >"$T/trailing.json"
+mkdir "$T/adir"
+
+run_tool verify "$T/good.json"
+if [ "$RC" -eq 0 ]; then
+    pass "verify of the hand-written 2-node schedule the bad files are made from: exit 0"
+else
+    fail "verify of the hand-written 2-node schedule the bad files are made from: exit 0" "exit $RC" "$(cat "$T/err")"
+fi
+bad 2 "$T/nonexistent.json" verify "$T/nonexistent.json"
+bad 2 "$T/adir" verify "$T/adir"
+bad 2 empty.json verify "$T/empty.json"
+bad 2 malformed.json verify "$T/malformed.json"
+bad 2 array.json verify "$T/array.json"
+bad 2 rounds verify "$T/norounds.json"
+bad 2 nodes verify "$T/nodes-neg.json"
+bad 2 nodes verify "$T/nodes-frac.json"
+bad 2 src verify "$T/src-a.json"
+bad 2 chunks verify "$T/chunks-short.json"
+bad 2 op verify "$T/op-xor.json"
+bad 2 collective verify "$T/coll.json"
+# A whole schedule followed by garbage is not a schedule file.
+bad 2 trailing.json verify "$T/trailing.json"
+bad 2 FILE verify
+bad 2 "" verify "$T/good.json" -n 2
+bad 2 "" verify "$T/good.json" "$T/good.json"
+
+# ---- verify: well-formed files whose schedule is wrong (exit 1) ----
+printf '%s\n' '{"collective": "allgather", "nodes": 2, "rounds": [[{"src": 0, "dst": 1, "op": "copy", "chunks": [0, 1]}]]}' >"$T/missing.json"
+printf '%s\n' '{"collective": "allgather", "nodes": 2, "rounds": [[{"src": 0, "dst": 1, "op": "copy", "chunks": [1, 1]}, {"src": 1, "dst": 0, "op": "copy", "chunks": [1, 1]}]]}' >"$T/early.json"
+printf '%s\n' '{"collective": "allgather", "nodes": 2, "rounds": [[{"src": 0, "dst": 2, "op": "copy", "chunks": [0, 1]}, {"src": 1, "dst": 0, "op": "copy", "chunks": [1, 1]}]]}' >"$T/oor.json"
+bad 1 "node 0 is missing chunk 1" verify "$T/missing.json"
+bad 1 "before it has it" verify "$T/early.json"
+bad 1 "out of range" verify "$T/oor.json"
+
+# ---- reproduce ----
+bad 2 nosuchpaper reproduce nosuchpaper
+bad 2 "" reproduce
+bad 2 extra reproduce optree extra
+
+# ---- no command at all: usage on stderr (several lines allowed), nothing on stdout ----
+run_tool
+if [ "$RC" -eq 2 ] && [ ! -s "$T/out" ] && grep -q usage "$T/err"; then
+    pass "opticoll with no command -> exit 2, usage on stderr, nothing on stdout"
+else
+    fail "opticoll with no command -> exit 2, usage on stderr, nothing on stdout" "exit $RC"
+fi
+
+finish

@@ -1,0 +1,56 @@
+# shellcheck shell=bash
+# lib.sh — helpers shared by the CLI test scripts (sourced, not run).
+#
+# Every check prints one line, "ok - ..." or "FAIL - ..." (with the reason on the following
+# indented lines), and `finish` prints "N passed, M failed" and exits 1 if any check failed.
+
+OC_PASS=0
+OC_FAIL=0
+
+pass() {
+    OC_PASS=$((OC_PASS + 1))
+    printf 'ok - %s\n' "$1"
+}
+
+# fail DESCRIPTION [DETAIL...]: the details are printed indented, one per line.
+fail() {
+    OC_FAIL=$((OC_FAIL + 1))
+    printf 'FAIL - %s\n' "$1"
+    shift
+    local d
+    for d in "$@"; do printf '%s\n' "$d" | sed 's/^/    | /'; done
+}
+
+skip() {
+    printf 'skip - %s\n' "$1"
+}
+
+finish() {
+    printf '%d passed, %d failed\n' "$OC_PASS" "$OC_FAIL"
+    [ "$OC_FAIL" -eq 0 ]
+    exit $?
+}
+
+# need_tool TOOL: the scripts take the tool as their first argument.
+need_tool() {
+    if [ -z "${1:-}" ] || [ ! -x "$1" ]; then
+        echo "usage: $0 PATH/TO/opticoll [tests/cli]" >&2
+        exit 2
+    fi
+}
+
+# A scratch directory, removed on exit.
+OC_TMP=$(mktemp -d "${TMPDIR:-/tmp}/opticoll-cli.XXXXXX") || exit 2
+trap 'rm -rf "$OC_TMP"' EXIT
+
+# run_tool ARGS...: runs "$TOOL" ARGS with stdout in $OC_TMP/out, stderr in $OC_TMP/err and the
+# exit status in $RC. The C locale keeps number formatting stable.
+run_tool() {
+    LC_ALL=C "$TOOL" "$@" >"$OC_TMP/out" 2>"$OC_TMP/err"
+    # shellcheck disable=SC2034  # read by the scripts that source this file
+    RC=$?
+}
+
+have_python() {
+    command -v python3 >/dev/null 2>&1
+}
