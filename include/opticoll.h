@@ -49,8 +49,10 @@ typedef enum {
 /* A static, human-readable name for an error code. */
 const char *oc_strerror(int err);
 
-/* Limits the library enforces on user input (larger input is refused with OC_ETOOBIG). */
-#define OC_MAX_NODES (1u << 20)
+/* Limits the library enforces on user input (larger input is refused with OC_ETOOBIG). A schedule
+ * of more than OC_MAX_TRANSFERS transfers (minutes of work) is refused before it is generated. */
+#define OC_MAX_TRANSFERS (UINT64_C(1) << 31)
+#define OC_MAX_NODES (1u << 17)
 #define OC_MAX_BYTES (UINT64_C(1) << 50) /* 1 PiB per message */
 
 /* ---- collectives ------------------------------------------------------------------------------ */

@@ -60,6 +60,9 @@ int oc__plan_plain(oc__plan *plan, const char *algo, oc_collective coll, uint32_
                    uint32_t root, uint64_t bytes, uint32_t q, const oc_kv *params, char *why,
                    size_t whylen);
 
+/* Refuses a schedule of more than OC_MAX_TRANSFERS transfers before it is generated. */
+int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *why, size_t whylen);
+
 /* Sets the closed form to `steps` steps of the seed's per-step time (a + d/B). */
 void oc__formula_steps(oc_report *rep, const oc__formula_in *in, double steps);
 

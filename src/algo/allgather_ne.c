@@ -19,7 +19,8 @@ static int ne_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
     if (nodes > 1 && nodes % 2)
         return oc__fail(why, len, OC_ENOTSUP,
                         "ne (neighbour exchange) needs an even number of nodes, not %u", nodes);
-    return oc__plan_plain(plan, "ne", coll, nodes, root, bytes, 1, params, why, len);
+    int rc = oc__plan_work("ne", nodes, (uint64_t)nodes * nodes / 2, why, len);
+    return rc ? rc : oc__plan_plain(plan, "ne", coll, nodes, root, bytes, 1, params, why, len);
 }
 
 static int ne_generate(const oc__plan *plan, oc__emit *e) {

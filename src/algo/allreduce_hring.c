@@ -31,6 +31,8 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
         return oc__fail(why, len, OC_ENOTSUP,
                         "hring needs the group size g to divide N: g=%llu, N=%u",
                         (unsigned long long)g, nodes);
+    uint64_t work = 2 * (uint64_t)nodes * (g - 1) + 2 * (uint64_t)nodes * (nodes / g - 1);
+    if ((rc = oc__plan_work("hring", nodes, work, why, len))) return rc;
     if ((rc = oc__plan_begin(p, coll, nodes, root, bytes, nodes, why, len))) return rc;
     char b[32];
     snprintf(b, sizeof b, "%llu", (unsigned long long)g);

@@ -93,3 +93,11 @@ void oc__formula_steps(oc_report *rep, const oc__formula_in *in, double steps) {
     rep->has_time_formula = 1;
     rep->time_formula_s = steps * in->step_time;
 }
+
+int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *why, size_t whylen) {
+    if (transfers <= OC_MAX_TRANSFERS) return 0;
+    return oc__fail(why, whylen, OC_ETOOBIG,
+                    "%s on %u nodes is %llu transfers, more than the %llu this tool generates",
+                    algo, nodes, (unsigned long long)transfers,
+                    (unsigned long long)OC_MAX_TRANSFERS);
+}

@@ -220,9 +220,11 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
         goto out;
     }
     if ((rc = read_file(path, &text, why, len))) goto out;
-    root = cJSON_ParseWithLength(text, strlen(text));
+    /* require_null_terminated: text after the top-level value (but white space) is an error */
+    const char *end = NULL;
+    root = cJSON_ParseWithLengthOpts(text, strlen(text) + 1, &end, 1);
     if (!root) {
-        const char *at = cJSON_GetErrorPtr();
+        const char *at = end ? end : cJSON_GetErrorPtr();
         size_t off = at && at >= text ? (size_t)(at - text) : 0;
         rc = oc__fail(why, len, OC_EPARSE, "%s: malformed JSON near byte %zu", path, off);
         goto out;
