@@ -251,10 +251,10 @@ static int search(const oc__algo *algo, const oc__model *model, const oc_request
         char item[128];
         const oc_kv *c = list[idx[i]];
         int at = snprintf(item, sizeof item, "%s", *tried ? ", " : "");
-        for (size_t k = 0; k < oc_kv_count(c) && at > 0 && (size_t)at < sizeof item; k++)
+        for (size_t k = 0; k < oc_kv_count(c) && at >= 0 && (size_t)at < sizeof item; k++)
             at += snprintf(item + at, sizeof item - (size_t)at, "%s%s=%s", k ? " " : "",
                            oc_kv_key(c, k), oc_kv_value(c, k));
-        if (at > 0 && (size_t)at < sizeof item)
+        if (at >= 0 && (size_t)at < sizeof item)
             snprintf(item + at, sizeof item - (size_t)at, " -> %llu", (unsigned long long)steps);
         strncat(tried, item, sizeof tried - strlen(tried) - 1);
         if (steps < best_steps || (steps == best_steps && time < best_time)) {
