@@ -185,6 +185,81 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
  * evaluated, and our simulated value on a verified schedule, with a reason for every difference. */
 int oc_reproduce(const char *paper, FILE *f, char *why, size_t whylen);
 
+/* ---- training: the gradient all-reduce of data-parallel DNN training --------------------------
+ *
+ * A models file (data/models.tsv; its header comment is the format's reference) lists DNN models:
+ * name, parameters, batch per node, samples per epoch, source. Every training iteration ends with
+ * one all-reduce of the whole float32 gradient (OC_GRADIENT_BYTES_PER_PARAMETER bytes per
+ * parameter); the batch is per node, so an epoch is ceil(samples / (batch x N)) iterations. */
+
+#define OC_GRADIENT_BYTES_PER_PARAMETER 4
+#define OC_MODEL_MAX_PARAMETERS (OC_MAX_BYTES / OC_GRADIENT_BYTES_PER_PARAMETER)
+#define OC_MODEL_MAX_COUNT UINT64_C(1000000000000) /* largest batch or samples accepted: 10^12 */
+
+typedef struct oc_model {
+    char name[64];       /* the -m name; matched without regard to case */
+    uint64_t parameters; /* 1 .. OC_MODEL_MAX_PARAMETERS */
+    uint64_t batch;      /* mini-batch of one node (one GPU), 1 .. OC_MODEL_MAX_COUNT */
+    uint64_t samples;    /* training samples in one epoch, 1 .. OC_MODEL_MAX_COUNT */
+    char note[256];      /* the source column ("" if absent; longer text is cut) */
+    unsigned line;       /* line of the models file it came from */
+} oc_model;
+
+/* Parses a models file held in memory (len bytes, need not be NUL-terminated). `source` names it in
+ * messages ("data/models.tsv:7: ..."). On success *out is an array of *count >= 1 models in file
+ * order, freed with oc_models_free. A malformed line, a duplicate name or a file without models is
+ * OC_EPARSE with the line in `why`; nothing is returned then. */
+int oc_models_parse(const char *text, size_t len, const char *source, oc_model **out, size_t *count,
+                    char *why, size_t whylen);
+/* Reads and parses the models file at `path`; a file that cannot be read is OC_EIO. */
+int oc_models_read(const char *path, oc_model **out, size_t *count, char *why, size_t whylen);
+void oc_models_free(oc_model *models);
+/* The model called `name` (case-insensitive), or NULL. */
+const oc_model *oc_model_find(const oc_model *models, size_t count, const char *name);
+
+/* ceil(samples / (batch x nodes)): all-reduces (iterations) in one epoch; 0 if an argument is 0. */
+uint64_t oc_train_iterations(uint64_t samples, uint64_t batch, uint32_t nodes);
+
+typedef struct oc_train_run {
+    const char *algorithm; /* registry name */
+    oc_report *report;     /* the verified all-reduce of one iteration; NULL when not run */
+    double iteration_s;    /* oc_report_time(report) */
+    double epoch_s;        /* iterations x iteration_s */
+    char reason[256];      /* why the algorithm was not run; "" when it ran */
+} oc_train_run;
+
+typedef struct oc_train_result {
+    oc_model model;
+    char network[24];
+    uint32_t nodes;
+    uint64_t bytes;        /* parameters x OC_GRADIENT_BYTES_PER_PARAMETER: each all-reduce */
+    uint64_t global_batch; /* model.batch x nodes: samples one iteration consumes */
+    uint64_t iterations;   /* per epoch: oc_train_iterations(samples, batch, nodes) */
+    size_t nrun;           /* runs[0 .. nrun) ran, fastest first (registry order on ties) */
+    size_t count;          /* runs[nrun .. count) did not run (restrictions), each with reason */
+    oc_train_run *runs;
+} oc_train_result;
+
+/* Runs the gradient all-reduce of `model` through oc_run, so every run is verified. `base` gives
+ * network (required), nodes, algorithm, params, net_params and data_check; its collective and bytes
+ * are ignored (all-reduce of the model's gradient). With base->algorithm NULL every all-reduce
+ * algorithm that supports the network runs; those whose restrictions exclude these parameters are
+ * listed as not run, and it is an error only when none runs. On success *out is filled and must be
+ * released with oc_train_result_free; on failure it holds nothing. */
+int oc_train_model(const oc_model *model, const oc_request *base, oc_train_result *out, char *why,
+                   size_t whylen);
+/* oc_models_read + oc_model_find (an unknown model is OC_ENOENT) + oc_train_model. */
+int oc_train(const char *models_file, const char *model, const oc_request *base,
+             oc_train_result *out, char *why, size_t whylen);
+void oc_train_result_free(oc_train_result *r);
+
+/* A readable table (one line per algorithm, best first) with the epoch arithmetic and its notes. */
+int oc_train_write_text(const oc_train_result *r, FILE *f);
+/* One JSON object: model, bytes, batch, nodes, global_batch, samples_per_epoch,
+ * iterations_per_epoch, runs (each with time_per_iteration_s, time_per_epoch_s, verified and the
+ * full run report), not_run, notes; followed by a newline. */
+int oc_train_write_json(const oc_train_result *r, FILE *f);
+
 #ifdef __cplusplus
 }
 #endif
