@@ -151,7 +151,7 @@ void oc_report_free(oc_report *r);
 int oc_report_write_json(const oc_report *r, FILE *f);
 /* Writes a readable multi-line summary. */
 int oc_report_write_text(const oc_report *r, FILE *f);
-/* Writes one CSV line (with `header` = 1, the header line first). */
+/* Writes one CSV line (with `header` = 1, the header line first; r = NULL: the header alone). */
 int oc_report_write_csv(const oc_report *r, FILE *f, int header);
 
 /* Accessors for the figures tests and tools need. */
@@ -163,6 +163,9 @@ int oc_report_steps_lower_bound(const oc_report *r, uint64_t *out);
 double oc_report_time(const oc_report *r);
 int oc_report_verified(const oc_report *r);
 int oc_report_data_checked(const oc_report *r);
+/* The parameters the algorithm actually used, and the network parameters used (owned by r). */
+const oc_kv *oc_report_params(const oc_report *r);
+const oc_kv *oc_report_network_params(const oc_report *r);
 /* The value of a parameter the algorithm actually used ("radices", "k", ...), or NULL. */
 const char *oc_report_param(const oc_report *r, const char *key);
 /* A named number of the report (e.g. "kstar", "theorem1_steps_kstar"); 1 if present. */

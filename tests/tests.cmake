@@ -7,3 +7,4 @@ target_link_libraries(test_unit PRIVATE opticoll_lib)
 add_test(NAME unit COMMAND test_unit)
 
 include(tests/cli.cmake OPTIONAL)
+include(tests/train.cmake OPTIONAL)

@@ -38,6 +38,21 @@ static int die(int code, const char *fmt, const char *a, const char *b) {
     return code;
 }
 
+/* A JSON string literal (the CLI's one piece of JSON it writes itself). */
+static void json_string(FILE *f, const char *s) {
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
 static int exit_for(int err) {
     switch (err) {
     case OC_EVERIFY:
@@ -63,28 +78,75 @@ static int lib_error(int err, const char *why) {
 
 /* ---- options shared by run, compare, export and verify ---- */
 
+/* Every option, as a bit, so that each command can say which ones it takes. */
+enum {
+    OPT_COLL = 1 << 0,
+    OPT_ALGO = 1 << 1,
+    OPT_NET = 1 << 2,
+    OPT_NODES = 1 << 3,
+    OPT_SIZE = 1 << 4,
+    OPT_ROOT = 1 << 5,
+    OPT_W = 1 << 6,
+    OPT_F = 1 << 7,
+    OPT_PRESET = 1 << 8,
+    OPT_FORMAT = 1 << 9,
+    OPT_OUTPUT = 1 << 10,
+    OPT_PARAM = 1 << 11,
+    OPT_NETPARAM = 1 << 12,
+    OPT_JSON = 1 << 13,
+    OPT_CSV = 1 << 14,
+    OPT_NODATA = 1 << 15,
+    OPT_FILE = 1 << 16,
+    OPT_NETWORK_FLAGS = OPT_NET | OPT_W | OPT_F | OPT_PRESET | OPT_NETPARAM,
+    OPT_PROBLEM = OPT_COLL | OPT_NODES | OPT_SIZE | OPT_ROOT | OPT_NODATA,
+};
+
+static const struct {
+    const char *cmd;
+    unsigned allowed;
+} command_options[] = {
+    {"run", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_JSON},
+    {"compare", OPT_PROBLEM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_CSV},
+    {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT},
+    {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},
+    /* train checks its own combinations and names the ones that do not apply */
+    {"train", ~0u},
+};
+
+static const char *const help_problem =
+    "  -c, --collective NAME   allgather, reducescatter, allreduce, broadcast, scatter, gather,\n"
+    "                          alltoall, gossip\n"
+    "  -n, --nodes N           number of nodes, 1 to 131072\n"
+    "  -s, --size SIZE         4096, 4KiB, 4MiB, 1GiB, 4MB (all-gather: one node's block;\n"
+    "                          all-reduce: the whole vector; see `opticoll list`)\n"
+    "  -r, --root R            root node of broadcast, scatter, gather (0)\n"
+    "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n";
+
+static const char *const help_algo =
+    "  -a, --algorithm NAME    see `opticoll list`\n"
+    "  -p, --param KEY=VALUE   algorithm parameter (repeatable), e.g. radices=4x4x4, k=5\n";
+
+static const char *const help_network =
+    "  -t, --network NAME      ring (default); see `opticoll list`\n"
+    "  -w, --wavelengths W     wavelengths per fibre (ring: 64)\n"
+    "  -f, --fibres F          fibres per direction (ring: 1; --preset terarack: 2)\n"
+    "      --preset NAME       network preset (ring: seed, terarack)\n"
+    "      --net KEY=VALUE     network parameter (repeatable), e.g. reconfig_us=25\n";
+
 typedef struct options {
     const char *coll, *algo, *net, *nodes, *size, *root, *format, *output, *file;
     const char *wavelengths, *fibres, *preset;
     int json, csv, no_data, help;
     oc_kv *params, *net_params;
+    unsigned given;           /* OPT_ bits seen */
+    const char *spelling[17]; /* how each was written, for messages */
 } options;
 
-static const char *const common_help =
-    "  -c, --collective NAME   allgather, reducescatter, allreduce, broadcast, scatter, gather,\n"
-    "                          alltoall, gossip\n"
-    "  -a, --algorithm NAME    see `opticoll list`\n"
-    "  -t, --network NAME      ring (default)\n"
-    "  -n, --nodes N           number of nodes, 1 to 1048576\n"
-    "  -s, --size SIZE         4096, 4KiB, 4MiB, 1GiB, 4MB (all-gather: one node's block;\n"
-    "                          all-reduce: the whole vector; see `opticoll list`)\n"
-    "  -w, --wavelengths W     wavelengths per fibre (ring: 64)\n"
-    "  -f, --fibres F          fibres per direction (ring: 1; --preset terarack: 2)\n"
-    "      --preset NAME       network preset (ring: seed, terarack)\n"
-    "  -r, --root R            root node of broadcast, scatter, gather (0)\n"
-    "  -p, --param KEY=VALUE   algorithm parameter (repeatable), e.g. radices=4x4x4, k=5\n"
-    "      --net KEY=VALUE     network parameter (repeatable), e.g. reconfig_us=25\n"
-    "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n";
+/* Records that option `bit` was given as `as`. */
+static void saw(options *o, unsigned bit, const char *as) {
+    o->given |= bit;
+    o->spelling[__builtin_ctz(bit)] = as;
+}
 
 static int parse_options(int argc, char **argv, options *o, const char *cmd) {
     for (int i = 0; i < argc; i++) {
@@ -96,47 +158,72 @@ static int parse_options(int argc, char **argv, options *o, const char *cmd) {
         }
         if (!strcmp(a, "--json")) {
             o->json = 1;
+            saw(o, OPT_JSON, a);
             continue;
         }
         if (!strcmp(a, "--csv")) {
             o->csv = 1;
+            saw(o, OPT_CSV, a);
             continue;
         }
         if (!strcmp(a, "--no-data-check")) {
             o->no_data = 1;
+            saw(o, OPT_NODATA, a);
             continue;
         }
-        if (!strcmp(a, "-c") || !strcmp(a, "--collective")) slot = &o->coll;
-        else if (!strcmp(a, "-a") || !strcmp(a, "--algorithm")) slot = &o->algo;
-        else if (!strcmp(a, "-t") || !strcmp(a, "--network")) slot = &o->net;
-        else if (!strcmp(a, "-n") || !strcmp(a, "--nodes")) slot = &o->nodes;
-        else if (!strcmp(a, "-s") || !strcmp(a, "--size")) slot = &o->size;
-        else if (!strcmp(a, "-r") || !strcmp(a, "--root")) slot = &o->root;
-        else if (!strcmp(a, "-w") || !strcmp(a, "--wavelengths")) slot = &o->wavelengths;
-        else if (!strcmp(a, "-f") || !strcmp(a, "--fibres")) slot = &o->fibres;
-        else if (!strcmp(a, "--preset")) slot = &o->preset;
-        else if (!strcmp(a, "--format")) slot = &o->format;
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) slot = &o->output;
+        unsigned bit = 0;
+        if (!strcmp(a, "-c") || !strcmp(a, "--collective")) slot = &o->coll, bit = OPT_COLL;
+        else if (!strcmp(a, "-a") || !strcmp(a, "--algorithm")) slot = &o->algo, bit = OPT_ALGO;
+        else if (!strcmp(a, "-t") || !strcmp(a, "--network")) slot = &o->net, bit = OPT_NET;
+        else if (!strcmp(a, "-n") || !strcmp(a, "--nodes")) slot = &o->nodes, bit = OPT_NODES;
+        else if (!strcmp(a, "-s") || !strcmp(a, "--size")) slot = &o->size, bit = OPT_SIZE;
+        else if (!strcmp(a, "-r") || !strcmp(a, "--root")) slot = &o->root, bit = OPT_ROOT;
+        else if (!strcmp(a, "-w") || !strcmp(a, "--wavelengths")) slot = &o->wavelengths, bit = OPT_W;
+        else if (!strcmp(a, "-f") || !strcmp(a, "--fibres")) slot = &o->fibres, bit = OPT_F;
+        else if (!strcmp(a, "--preset")) slot = &o->preset, bit = OPT_PRESET;
+        else if (!strcmp(a, "--format")) slot = &o->format, bit = OPT_FORMAT;
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) slot = &o->output, bit = OPT_OUTPUT;
         else if (!strcmp(a, "-p") || !strcmp(a, "--param") || !strcmp(a, "--net")) {
             if (i + 1 >= argc) return die(EXIT_USAGE, "%s needs KEY=VALUE", a, NULL);
-            oc_kv *kv = !strcmp(a, "--net") ? o->net_params : o->params;
-            if (oc_kv_set_pair(kv, argv[++i]))
-                return die(EXIT_USAGE, "%s: expected KEY=VALUE, got '%s'", a, argv[i]);
+            int net = !strcmp(a, "--net");
+            saw(o, net ? OPT_NETPARAM : OPT_PARAM, a);
+            oc_kv *kv = net ? o->net_params : o->params;
+            const char *pair = argv[++i], *eq = strchr(pair, '=');
+            if (eq && eq > pair) {
+                char key[128];
+                snprintf(key, sizeof key, "%.*s", (int)(eq - pair), pair);
+                if (oc_kv_get(kv, key))
+                    return die(EXIT_USAGE, "%s %s given twice", a, key);
+            }
+            if (oc_kv_set_pair(kv, pair))
+                return die(EXIT_USAGE, "%s: expected KEY=VALUE, got '%s'", a, pair);
             continue;
         } else if (a[0] == '-' && a[1]) {
             return die(EXIT_USAGE, "%s: unknown option '%s' (see --help)", cmd, a);
         } else if (!o->file) {
             o->file = a;
+            saw(o, OPT_FILE, a);
             continue;
         } else {
             return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, a);
         }
+        saw(o, bit, a);
         if (i + 1 >= argc) return die(EXIT_USAGE, "%s needs a value", a, NULL);
         if (*slot) return die(EXIT_USAGE, "%s given twice", a, NULL);
         *slot = argv[++i];
     }
-    if (o->file && strcmp(cmd, "verify") != 0)
-        return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, o->file);
+    if (o->help) return 0;
+    unsigned allowed = 0;
+    for (size_t k = 0; k < sizeof command_options / sizeof command_options[0]; k++)
+        if (!strcmp(command_options[k].cmd, cmd)) allowed = command_options[k].allowed;
+    unsigned extra = o->given & ~allowed;
+    if (extra & OPT_FILE) return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, o->file);
+    if (extra) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s: %s does not apply to %s (see %s --help)", cmd,
+                 o->spelling[__builtin_ctz(extra)], cmd, cmd);
+        return die(EXIT_USAGE, "%s", msg, NULL);
+    }
     return 0;
 }
 
@@ -156,7 +243,7 @@ static int build_request(const options *o, oc_request *req, int need_algo) {
     if (rc == OC_EPARSE)
         return die(EXIT_USAGE, "-n %s: not a whole number of nodes", o->nodes, NULL);
     if (rc || v > OC_MAX_NODES)
-        return die(EXIT_USAGE, "-n %s: at most 1048576 nodes are supported", o->nodes, NULL);
+        return die(EXIT_USAGE, "-n %s: at most 131072 nodes are supported", o->nodes, NULL);
     if (v < 1) return die(EXIT_USAGE, "-n %s: at least one node is needed", o->nodes, NULL);
     req->nodes = (uint32_t)v;
     if (!o->size) return die(EXIT_USAGE, "missing -s SIZE (e.g. 4MiB)", NULL, NULL);
@@ -234,9 +321,9 @@ static int cmd_run(options *o) {
         printf("usage: opticoll run -c COLL -a ALGO [-t NET] -n N -s SIZE [options] [--json]\n\n"
                "Generates the schedule, verifies it (semantic verifier, real-data run, network\n"
                "resource check), maps it onto the network and prints steps, time, the seed's\n"
-               "closed form and the lower bound. A schedule that fails a check is an error.\n\n%s"
+               "closed form and the lower bound. A schedule that fails a check is an error.\n\n%s%s%s"
                "      --json              one JSON object (fields: see README)\n",
-               common_help);
+               help_problem, help_algo, help_network);
         return 0;
     }
     oc_request req;
@@ -259,8 +346,12 @@ static int cmd_compare(options *o) {
         printf("usage: opticoll compare -c COLL [-t NET] -n N -s SIZE [options] [--json|--csv]\n\n"
                "Runs every algorithm of the collective that supports the network, each verified,\n"
                "and prints one line each (or a JSON array, or CSV). Algorithms whose restrictions\n"
-               "exclude these parameters are listed with the reason.\n\n%s",
-               common_help);
+               "exclude these parameters are listed with the reason.\n\n%s%s"
+               "      --json              a JSON array: one run report per algorithm, then\n"
+               "                          {\"algorithm\": NAME, \"not_run\": REASON} for the others\n"
+               "      --csv               one CSV line per algorithm (header first); algorithms\n"
+               "                          not run have empty figures and the reason in `note`\n",
+               help_problem, help_network);
         return 0;
     }
     if (o->algo) return die(EXIT_USAGE, "compare runs every algorithm: drop -a %s", o->algo, NULL);
@@ -300,11 +391,28 @@ static int cmd_compare(options *o) {
             if (k) fputs(",", stdout);
             oc_report_write_json(reps[k], stdout);
         }
+        for (size_t k = 0; k < ns; k++) {
+            if (n + k) fputs(",", stdout);
+            printf("{\"algorithm\": \"%s\", \"not_run\": ", skipped[k]);
+            json_string(stdout, reasons[k]);
+            fputs("}\n", stdout);
+        }
         fputs("]\n", stdout);
     } else if (o->csv) {
         for (size_t k = 0; k < n; k++) oc_report_write_csv(reps[k], stdout, k == 0);
+        if (n == 0) oc_report_write_csv(NULL, stdout, 1);
+        for (size_t k = 0; k < ns; k++) {
+            printf("%s,%s,%s,%u,%llu,,,,,,,,,\"not run: ", o->coll, skipped[k], req.network,
+                   req.nodes, (unsigned long long)req.bytes);
+            for (const char *c = reasons[k]; *c; c++) {
+                if (*c == '"') putchar('"'); /* CSV doubles a quote inside quotes */
+                putchar(*c);
+            }
+            puts("\"");
+        }
     } else {
-        printf("%s on %s, %u nodes, %s per %s\n", o->coll, req.network, req.nodes, o->size,
+        printf("%s on %s, %u node%s, %s per %s\n", o->coll, req.network, req.nodes,
+               req.nodes == 1 ? "" : "s", o->size,
                oc_collective_reduces(req.collective) || req.collective == OC_BROADCAST ? "vector"
                                                                                       : "block");
         printf("  %-10s %10s %12s %12s %14s %9s  %s\n", "algorithm", "steps", "lower bound",
@@ -323,11 +431,14 @@ static int cmd_compare(options *o) {
                 snprintf(tb, sizeof tb, "%.3f ms", t * 1e3);
             else
                 snprintf(tb, sizeof tb, "%.3f s", t);
-            const char *radices = oc_report_param(r, "radices");
-            printf("  %-10s %10llu %12s %12s %14s %9s  %s%s\n", names[k],
+            char pb[256] = "";
+            const oc_kv *used = oc_report_params(r);
+            for (size_t i = 0, at = 0; i < oc_kv_count(used) && at < sizeof pb; i++)
+                at += (size_t)snprintf(pb + at, sizeof pb - at, i ? " %s=%s" : "  %s=%s",
+                                       oc_kv_key(used, i), oc_kv_value(used, i));
+            printf("  %-10s %10llu %12s %12s %14s %9s%s\n", names[k],
                    (unsigned long long)oc_report_steps(r), lbb, fb, tb,
-                   oc_report_verified(r) ? "yes" : "NO", radices ? "radices=" : "",
-                   radices ? radices : "");
+                   oc_report_verified(r) ? "yes" : "NO", pb);
         }
         for (size_t k = 0; k < ns; k++) printf("  %-10s not run: %s\n", skipped[k], reasons[k]);
     }
@@ -340,8 +451,10 @@ static int cmd_export(options *o) {
         printf("usage: opticoll export -c COLL -a ALGO [-t NET] -n N -s SIZE --format json "
                "[-o FILE]\n\n"
                "Writes the schedule as a JSON schedule file (see README) after it has passed\n"
-               "every check. With -o the file appears only when it is whole.\n\n%s",
-               common_help);
+               "every check. With -o the file appears only when it is whole.\n\n%s%s%s"
+               "      --format json       the schedule file format (see README)\n"
+               "  -o, --output FILE       write FILE instead of standard output\n",
+               help_problem, help_algo, help_network);
         return 0;
     }
     if (!o->format) return die(EXIT_USAGE, "missing --format (json)", NULL, NULL);
@@ -373,7 +486,7 @@ static int cmd_export(options *o) {
     snprintf(part, plen, "%s.part", o->output);
     FILE *f = fopen(part, "w");
     if (!f) {
-        int code = die(EXIT_USAGE, "cannot write %s: %s", part, strerror(errno));
+        int code = die(EXIT_USAGE, "cannot write %s: %s", o->output, strerror(errno));
         free(part);
         return code;
     }
@@ -399,14 +512,16 @@ static int cmd_export(options *o) {
 
 static int cmd_verify(options *o) {
     if (o->help) {
-        printf("usage: opticoll verify FILE [-t NET] [-w W] [--net KEY=VALUE]... [--json]\n\n"
+        printf("usage: opticoll verify FILE [-t NET] [-w W] [-f F] [--preset NAME]\n"
+               "                       [--net KEY=VALUE]... [--json]\n\n"
                "Reads a schedule file (JSON, as written by `opticoll export`) and checks it with\n"
                "the semantic verifier, a real-data run and, when the file or -t names a network,\n"
                "the network's resource check. Exit 0 and a summary when it is right; exit 1 and\n"
                "one line saying what is wrong (node, chunk, round) otherwise.\n"
                "Required fields: collective, nodes, rounds (each a list of {src, dst, op,\n"
                "chunks: [first, count]}); optional: bytes (0), root (0), chunks_per_block (1),\n"
-               "block_node (identity), network, network_params, algorithm, params.\n");
+               "block_node (identity), network, network_params, algorithm, params.\n"
+               "-t, -w, -f, --preset and --net override the file's network and its parameters.\n");
         return 0;
     }
     if (!o->file) return die(EXIT_USAGE, "verify: missing FILE", NULL, NULL);
@@ -428,12 +543,15 @@ static int cmd_verify(options *o) {
 }
 
 static int cmd_reproduce(int argc, char **argv) {
-    if (argc < 1 || !strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
-        printf("usage: opticoll reproduce optree\n\n"
+    if (argc < 1)
+        return die(EXIT_USAGE, "reproduce: name a paper (optree, wrht, all; see --help)", NULL,
+                   NULL);
+    if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
+        printf("usage: opticoll reproduce optree|wrht|all\n\n"
                "Prints the seed paper's tables and figures: the paper's printed value, the paper's\n"
                "formula evaluated by us, and our simulated value on a verified schedule, with a\n"
                "one-line reason for every difference.\n");
-        return argc < 1 ? EXIT_USAGE : 0;
+        return 0;
     }
     if (argc > 1) return die(EXIT_USAGE, "reproduce: unexpected argument '%s'", argv[1], NULL);
     char why[512] = "";

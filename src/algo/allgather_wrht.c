@@ -92,9 +92,8 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
     for (double x = 1; x < N; x *= P)
         theta++;
     int a2a = t->count[t->levels] > 1;
-    rep->steps_formula =
-        1 + ceil((N - P) / (P - 1)) + (a2a ? theta - 1 : theta) * pow(P, theta - 1);
-    rep->time_formula_s = rep->steps_formula * in->step_time;
+    oc__formula_steps(rep, in,
+                      1 + ceil((N - P) / (P - 1)) + (a2a ? theta - 1 : theta) * pow(P, theta - 1));
     int rc = oc__report_num(rep, "theta", theta);
     rc |= oc__report_note(rep,
                           "the seed's count 1 + ceil((N-p)/(p-1)) + (theta-1 or theta) p^(theta-1) "

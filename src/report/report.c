@@ -82,6 +82,12 @@ int oc_report_verified(const oc_report *r) {
 int oc_report_data_checked(const oc_report *r) {
     return r->data_checked;
 }
+const oc_kv *oc_report_params(const oc_report *r) {
+    return r->params;
+}
+const oc_kv *oc_report_network_params(const oc_report *r) {
+    return r->net_params;
+}
 const char *oc_report_param(const oc_report *r, const char *key) {
     return oc_kv_get(r->params, key);
 }
@@ -258,8 +264,9 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
 int oc_report_write_csv(const oc_report *r, FILE *f, int header) {
     if (header)
         fputs("collective,algorithm,network,nodes,bytes,params,rounds,steps,steps_formula,"
-              "steps_lower_bound,time_s,time_formula_s,verified\n",
+              "steps_lower_bound,time_s,time_formula_s,verified,note\n",
               f);
+    if (!r) return ferror(f) ? OC_EIO : 0;
     fprintf(f, "%s,%s,%s,%u,%llu,\"", r->collective, r->algorithm, r->network, r->nodes,
             (unsigned long long)r->bytes);
     for (size_t i = 0; i < oc_kv_count(r->params); i++)
@@ -270,6 +277,6 @@ int oc_report_write_csv(const oc_report *r, FILE *f, int header) {
     if (r->has_lb) fprintf(f, "%llu", (unsigned long long)r->steps_lb);
     fprintf(f, ",%.9g,", r->time_s);
     if (r->has_time_formula) fprintf(f, "%.9g", r->time_formula_s);
-    fprintf(f, ",%s\n", r->verified ? "true" : "false");
+    fprintf(f, ",%s,\n", r->verified ? "true" : "false");
     return ferror(f) ? OC_EIO : 0;
 }
