@@ -31,5 +31,6 @@ typedef struct oc__model {
 const oc__model *oc__model_find(const char *name);
 
 extern const oc__model oc__model_ring;
+extern const oc__model oc__model_fattree;
 
 #endif
