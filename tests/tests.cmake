@@ -8,3 +8,4 @@ add_test(NAME unit COMMAND test_unit)
 
 include(tests/cli.cmake OPTIONAL)
 include(tests/train.cmake OPTIONAL)
+include(tests/fattree.cmake OPTIONAL)
