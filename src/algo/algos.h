@@ -24,6 +24,7 @@ typedef struct oc__formula_in {
     uint64_t channels;    /* wavelengths x fibres per direction (ring) */
     uint64_t wavelengths; /* w */
     double step_time;     /* the seed's (d/B + a): one step's time on the model */
+    double step_fixed;    /* the part of a step that does not depend on its payload (a) */
 } oc__formula_in;
 
 typedef struct oc__algo {

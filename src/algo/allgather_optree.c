@@ -427,7 +427,7 @@ const oc__algo oc__algo_allgather_optree = {
              "OpTree: k-stage m-ary tree, all-to-all among tree siblings in every stage", "",
              "ceil((2k-1) N^(1+1/k) / 8w) steps (Theorem 1), k* of Theorem 2",
              "radices=AxBx...: stage radices (stage 1 first); k=K: depth with balanced radices; "
-             "unset: chosen by mapped steps"},
+             "unset: chosen by mapped time"},
     .param_names = optree_params,
     .plan = optree_plan,
     .generate = optree_generate,

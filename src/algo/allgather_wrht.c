@@ -77,7 +77,7 @@ static double estimate(uint32_t N, uint32_t m, const uint32_t *count, uint32_t l
 
 static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net, oc_kv ***list,
                       double **score, size_t *n, char *why, size_t len) {
-    return oc__wrht_candidates(N, params, net->channels, estimate, list, score, n, why, len);
+    return oc__wrht_candidates(N, params, net, 0, estimate, list, score, n, why, len);
 }
 
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
@@ -110,7 +110,7 @@ const oc__algo oc__algo_allgather_wrht = {
              "top, sent back down",
              "", "1 + ceil((N-p)/(p-1)) + (theta-1) p^(theta-1) steps (optree III.D.2)",
              "m=M: group size; alltoall=R: all-to-all once at most R representatives remain; "
-             "unset: chosen by mapped steps"},
+             "unset: chosen by mapped time"},
     .param_names = wrht_params,
     .plan = oc__wrht_plan,
     .generate = generate,

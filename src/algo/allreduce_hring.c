@@ -10,7 +10,7 @@
  * (g-1 rounds). The vector is cut into g parts of N/g chunks (N chunks in all).
  *   steps = 2(g-1) + 2(N/g - 1) = 2(g^2 + N)/g - 4 when g <= w; the seed adds ceil(g/w) for the
  *   shared links of phase (2): 2(g^2+N)/g + ceil(g/w) - 4 (Table I).
- * Restriction: g divides N (the groups are equal). Unset, g is chosen by mapped steps among the
+ * Restriction: g divides N (the groups are equal). Unset, g is chosen by mapped time among the
  * divisors of N.
  */
 #include "algo/algos.h"
@@ -138,7 +138,7 @@ const oc__algo oc__algo_allreduce_hring = {
              "hierarchical ring: reduce-scatter in groups of g, all-reduce across groups, "
              "all-gather in groups",
              "g divides N", "2(g^2+N)/g + ceil(g/w) - 4 steps (Table I)",
-             "g=G: intra-group size (a divisor of N); unset: chosen by mapped steps"},
+             "g=G: intra-group size (a divisor of N); unset: chosen by mapped time"},
     .param_names = hring_params,
     .plan = plan,
     .generate = generate,

@@ -10,7 +10,14 @@
  *   Lemma 1: at least 2 ceil(log_(2w+1) N), the largest group w wavelengths serve being m = 2w+1.
  * The seed's rule holds when a group fits in one step (ceil(m/2) <= w wavelengths per side) and the
  * last all-to-all among m* representatives fits (ceil(m*^2/8) <= w); we map every round instead,
- * and choose m and the all-to-all level by mapped steps.
+ * and choose m and the all-to-all level by mapped time.
+ *
+ * Striping (ours, not the seed's): with pieces=P the vector is cut into P chunks and every transfer
+ * carries all P on P wavelengths at once (the ring model gives a transfer of P chunks P
+ * wavelength-slots). The seed's WRHT is pieces=1: every step moves the whole vector d on one
+ * wavelength, so its bandwidth term is (number of steps) x d/B, against 2(N-1)/N x d/B for the
+ * ring; a group of m leaves the busiest link w / floor(m/2) wavelengths per member to spare, and
+ * striping over them divides that term by P. The search tries both and keeps the faster.
  */
 #include "algo/algos.h"
 #include "algo/wrht_tree.h"
@@ -18,7 +25,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-static const char *const wrht_params[] = {"m", "alltoall", NULL};
+static const char *const wrht_params[] = {"m", "alltoall", "pieces", NULL};
 
 static int generate(const oc__plan *p, oc__emit *e) {
     const oc__wrht_tree *t = p->state;
@@ -28,7 +35,7 @@ static int generate(const oc__plan *p, oc__emit *e) {
             uint32_t size = oc__wrht_group_size(t, l, a), rep = t->reps[l + 1][a];
             for (uint32_t i = 0; i < size && !rc; i++) {
                 uint32_t x = t->reps[l][a * t->m + i];
-                if (x != rep) rc = oc__emit_transfer(e, x, rep, OC_OP_REDUCE, 0, 1);
+                if (x != rep) rc = oc__emit_transfer(e, x, rep, OC_OP_REDUCE, 0, p->spec.chunks);
             }
         }
         if (!rc) rc = oc__emit_round(e);
@@ -38,7 +45,7 @@ static int generate(const oc__plan *p, oc__emit *e) {
         const uint32_t *R = t->reps[t->levels];
         for (uint32_t i = 0; i < top && !rc; i++)
             for (uint32_t j = 0; j < top && !rc; j++)
-                if (i != j) rc = oc__emit_transfer(e, R[i], R[j], OC_OP_REDUCE, 0, 1);
+                if (i != j) rc = oc__emit_transfer(e, R[i], R[j], OC_OP_REDUCE, 0, p->spec.chunks);
         if (!rc) rc = oc__emit_round(e);
     }
     for (uint32_t l = t->levels; l-- > 0 && !rc;) {
@@ -46,7 +53,7 @@ static int generate(const oc__plan *p, oc__emit *e) {
             uint32_t size = oc__wrht_group_size(t, l, a), rep = t->reps[l + 1][a];
             for (uint32_t i = 0; i < size && !rc; i++) {
                 uint32_t x = t->reps[l][a * t->m + i];
-                if (x != rep) rc = oc__emit_transfer(e, rep, x, OC_OP_COPY, 0, 1);
+                if (x != rep) rc = oc__emit_transfer(e, rep, x, OC_OP_COPY, 0, p->spec.chunks);
             }
         }
         if (!rc) rc = oc__emit_round(e);
@@ -66,7 +73,7 @@ static double estimate(uint32_t N, uint32_t m, const uint32_t *count, uint32_t l
 
 static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net, oc_kv ***list,
                       double **score, size_t *n, char *why, size_t len) {
-    return oc__wrht_candidates(N, params, net->channels, estimate, list, score, n, why, len);
+    return oc__wrht_candidates(N, params, net, 1, estimate, list, score, n, why, len);
 }
 
 /* The seed's rule at group size m (III.C-D): L = ceil(log_m N) levels; the last reduce step is an
@@ -109,7 +116,7 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
         if (!seed_shape)
             rc |= oc__report_note(rep,
                                   "the seed's rule ends with %s; this schedule ends with %s "
-                                  "(alltoall=%u, chosen by mapped steps)",
+                                  "(alltoall=%u, chosen by mapped time)",
                                   seed_a2a ? "an all-to-all among m* representatives"
                                            : "a single representative",
                                   top > 1 ? "an all-to-all" : "a single representative", top);
@@ -136,9 +143,10 @@ const oc__algo oc__algo_allreduce_wrht = {
              "top, then broadcast back",
              "", "2 ceil(log_m N) or 2 ceil(log_m N) - 1 steps; m <= 2w+1 (Lemma 1)",
              "m=M: group size; alltoall=R: finish with an all-to-all once at most R "
-             "representatives remain (1: never); unset: chosen by mapped steps"},
+             "representatives remain (1: never); pieces=P: stripe the vector over P wavelengths "
+             "(1: the seed's WRHT); unset: chosen by mapped time"},
     .param_names = wrht_params,
-    .plan = oc__wrht_plan,
+    .plan = oc__wrht_plan_striped,
     .generate = generate,
     .release = oc__wrht_release,
     .candidates = candidates,

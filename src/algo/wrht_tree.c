@@ -65,20 +65,23 @@ nomem:
 }
 
 static const char *const wrht_params[] = {"m", "alltoall", NULL};
+static const char *const wrht_striped_params[] = {"m", "alltoall", "pieces", NULL};
 
-int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, oc_kv *used, oc__wrht_tree *t,
-                       char *why, size_t len) {
+int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *used,
+                       oc__wrht_tree *t, char *why, size_t len) {
     memset(t, 0, sizeof *t);
-    int rc = oc__kv_only(params, wrht_params, "wrht", why, len);
+    int rc = oc__kv_only(params, striped ? wrht_striped_params : wrht_params, "wrht", why, len);
     if (rc) return rc;
-    uint64_t m, a2a;
+    uint64_t m, a2a, pieces;
     if ((rc = oc__kv_u64(params, "m", 2, 2, nodes > 2 ? nodes : 2, &m, why, len)) ||
-        (rc = oc__kv_u64(params, "alltoall", 1, 1, nodes, &a2a, why, len)))
+        (rc = oc__kv_u64(params, "alltoall", 1, 1, nodes, &a2a, why, len)) ||
+        (rc = oc__kv_u64(params, "pieces", 1, 1, 1u << 16, &pieces, why, len)))
         return rc;
     if (nodes > 1 && !oc_kv_get(params, "m"))
         return oc__fail(why, len, OC_EINVAL,
                         "wrht needs m= (the pipeline chooses it when a network is given)");
     rc = oc__wrht_build(nodes, (uint32_t)m, (uint32_t)a2a, t);
+    t->pieces = (uint32_t)pieces;
     if (rc)
         return oc__fail(why, len, rc, "wrht: cannot build the tree for m=%llu",
                         (unsigned long long)m);
@@ -93,6 +96,10 @@ int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, oc_kv *used, oc__wrh
     rc = oc_kv_set(used, "m", b);
     snprintf(b, sizeof b, "%llu", (unsigned long long)a2a);
     rc |= oc_kv_set(used, "alltoall", b);
+    if (striped) {
+        snprintf(b, sizeof b, "%llu", (unsigned long long)pieces);
+        rc |= oc_kv_set(used, "pieces", b);
+    }
     if (rc) {
         oc__wrht_free(t);
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -100,15 +107,21 @@ int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, oc_kv *used, oc__wrh
     return 0;
 }
 
-int oc__wrht_candidates(uint32_t N, const oc_kv *params, uint64_t channels,
+int oc__wrht_candidates(uint32_t N, const oc_kv *params, const oc__formula_in *in, int striped,
                         oc__wrht_estimate estimate, oc_kv ***list, double **score, size_t *n,
                         char *why, size_t len) {
     *list = NULL;
     *score = NULL;
     *n = 0;
-    if (N < 2 || (oc_kv_get(params, "m") && oc_kv_get(params, "alltoall"))) return 0;
-    uint64_t mpin = 0;
+    const uint64_t channels = in->channels;
+    if (N < 2 || (oc_kv_get(params, "m") && oc_kv_get(params, "alltoall") &&
+                  (!striped || oc_kv_get(params, "pieces"))))
+        return 0;
+    /* pinned values stay pinned: only the others are searched */
+    uint64_t mpin = 0, apin = 0, ppin = 0;
     int rc = oc__kv_u64(params, "m", 0, 2, N > 2 ? N : 2, &mpin, why, len);
+    if (!rc) rc = oc__kv_u64(params, "alltoall", 0, 1, N, &apin, why, len);
+    if (!rc && striped) rc = oc__kv_u64(params, "pieces", 0, 1, 1u << 16, &ppin, why, len);
     if (rc) return rc;
     /* The seed's bound is m = 2w + 1; look a little beyond it. */
     uint64_t mmax = 4 * (channels ? channels : 1) + 1;
@@ -129,30 +142,40 @@ int oc__wrht_candidates(uint32_t N, const oc_kv *params, uint64_t channels,
          * (at level 0 that is all N nodes at once). One entry per level, plus the pure tree. */
         for (uint32_t l = 0; l <= levels; l++) {
             uint32_t a2a = l == levels ? 1 : count[l];
+            if (apin && a2a != apin) continue;
             if (a2a > 1 && (uint64_t)a2a * (a2a - 1) > (UINT64_C(1) << 20)) continue;
             if (a2a > 1 && l > 0 && count[l] == count[l - 1]) continue;
-            if (k == cap) {
-                size_t ncap = cap ? 2 * cap : 64;
-                oc_kv **nl = realloc(out, ncap * sizeof *nl);
-                double *ns = nl ? realloc(sc, ncap * sizeof *ns) : NULL;
-                if (nl) out = nl;
-                if (ns) sc = ns;
-                if (!nl || !ns) goto nomem;
-                cap = ncap;
+            /* the busiest link of a group carries its larger side's members, one piece each */
+            uint64_t side = m / 2, spare = (channels ? channels : 1) / (side ? side : 1);
+            uint64_t cuts[2] = {ppin ? ppin : 1, spare > 1 ? spare : 1};
+            for (int c = 0; c < (striped && !ppin && cuts[1] > 1 ? 2 : 1); c++) {
+                if (k == cap) {
+                    size_t ncap = cap ? 2 * cap : 64;
+                    oc_kv **nl = realloc(out, ncap * sizeof *nl);
+                    double *ns = nl ? realloc(sc, ncap * sizeof *ns) : NULL;
+                    if (nl) out = nl;
+                    if (ns) sc = ns;
+                    if (!nl || !ns) goto nomem;
+                    cap = ncap;
+                }
+                char mb[32], ab[32], pb[32];
+                snprintf(mb, sizeof mb, "%llu", (unsigned long long)m);
+                snprintf(ab, sizeof ab, "%u", a2a);
+                snprintf(pb, sizeof pb, "%llu", (unsigned long long)cuts[c]);
+                out[k] = oc_kv_new();
+                if (!out[k] || oc_kv_set(out[k], "m", mb) || oc_kv_set(out[k], "alltoall", ab) ||
+                    (striped && oc_kv_set(out[k], "pieces", pb))) {
+                    k++;
+                    goto nomem;
+                }
+                /* levels of grouping before the all-to-all: those whose count is above a2a */
+                uint32_t used = 0;
+                while (used < levels && count[used] > a2a)
+                    used++;
+                double steps = estimate(N, (uint32_t)m, count, used, channels ? channels : 1);
+                sc[k++] =
+                    steps * (in->step_fixed + (in->step_time - in->step_fixed) / (double)cuts[c]);
             }
-            char mb[32], ab[32];
-            snprintf(mb, sizeof mb, "%llu", (unsigned long long)m);
-            snprintf(ab, sizeof ab, "%u", a2a);
-            out[k] = oc_kv_new();
-            if (!out[k] || oc_kv_set(out[k], "m", mb) || oc_kv_set(out[k], "alltoall", ab)) {
-                k++;
-                goto nomem;
-            }
-            /* levels of grouping before the all-to-all: those whose count is above a2a */
-            uint32_t used = 0;
-            while (used < levels && count[used] > a2a)
-                used++;
-            sc[k++] = estimate(N, (uint32_t)m, count, used, channels ? channels : 1);
         }
     }
     *list = out;
@@ -167,19 +190,34 @@ nomem:
     return oc__fail(why, len, OC_ENOMEM, "out of memory");
 }
 
-int oc__wrht_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
-                  const oc_kv *params, char *why, size_t len) {
-    int rc = oc__plan_begin(p, coll, nodes, root, bytes, 1, why, len);
-    if (rc) return rc;
+static int plan_common(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root,
+                       uint64_t bytes, const oc_kv *params, int striped, char *why, size_t len) {
     oc__wrht_tree *t = calloc(1, sizeof *t);
-    if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    rc = oc__wrht_plan_tree(nodes, params, p->used, t, why, len);
+    oc_kv *used = oc_kv_new();
+    int rc = t && used ? oc__wrht_plan_tree(nodes, params, striped, used, t, why, len)
+                       : oc__fail(why, len, OC_ENOMEM, "out of memory");
+    if (!rc) rc = oc__plan_begin(p, coll, nodes, root, bytes, striped ? t->pieces : 1, why, len);
+    for (size_t i = 0; !rc && i < oc_kv_count(used); i++) /* the parameters, in the tree's order */
+        if (oc_kv_set(p->used, oc_kv_key(used, i), oc_kv_value(used, i)))
+            rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+    oc_kv_free(used);
     if (rc) {
+        if (t) oc__wrht_free(t);
         free(t);
         return rc;
     }
     p->state = t;
     return 0;
+}
+
+int oc__wrht_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                  const oc_kv *params, char *why, size_t len) {
+    return plan_common(p, coll, nodes, root, bytes, params, 0, why, len);
+}
+
+int oc__wrht_plan_striped(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root,
+                          uint64_t bytes, const oc_kv *params, char *why, size_t len) {
+    return plan_common(p, coll, nodes, root, bytes, params, 1, why, len);
 }
 
 void oc__wrht_release(oc__plan *p) {

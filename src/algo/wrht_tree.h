@@ -10,6 +10,7 @@ enum { OC_WRHT_MAX_LEVELS = 40 };
 
 typedef struct oc__wrht_tree {
     uint32_t m, levels;                 /* group size; grouping levels done */
+    uint32_t pieces;                    /* chunks the vector is cut into (all-reduce) */
     uint32_t count[OC_WRHT_MAX_LEVELS]; /* representatives at each level (level 0: N) */
     uint32_t *reps[OC_WRHT_MAX_LEVELS]; /* their node numbers, in ring order */
     uint32_t *lo[OC_WRHT_MAX_LEVELS];   /* nodes [lo, hi) lie below each representative */
@@ -27,21 +28,29 @@ static inline uint32_t oc__wrht_group_size(const oc__wrht_tree *t, uint32_t l, u
     return r - first < t->m ? r - first : t->m;
 }
 
-/* plan() and release() of both WRHT algorithms: one chunk, the tree in plan->state. */
+/* plan() and release() of the WRHT algorithms, the tree in plan->state. The all-gather moves one
+ * chunk per block; the all-reduce may cut its vector into pieces= chunks (striped over several
+ * wavelengths at once). */
 typedef struct oc__plan oc__plan;
 int oc__wrht_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                   const oc_kv *params, char *why, size_t len);
+int oc__wrht_plan_striped(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root,
+                          uint64_t bytes, const oc_kv *params, char *why, size_t len);
 void oc__wrht_release(oc__plan *p);
 
-/* Plans the tree from params m= and alltoall= (both required: the pipeline's search fills them). */
-int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, oc_kv *used, oc__wrht_tree *t,
-                       char *why, size_t len);
+/* Plans the tree from params m=, alltoall= (and pieces= when striped); m is required (the
+ * pipeline's search fills it). */
+int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *used,
+                       oc__wrht_tree *t, char *why, size_t len);
 
-/* Candidate (m, alltoall) pairs for the pipeline's search, scored by `estimate` (lower is better),
- * which gets the level counts and the channels per direction. */
+/* Candidate (m, alltoall[, pieces]) sets for the pipeline's search. `estimate` gives a tree's
+ * steps from its level counts and the channels per direction; the score is a time estimate,
+ * steps x (a step's fixed time + its payload time / pieces). With `striped`, every tree also
+ * comes cut into as many pieces as a group's busiest link has wavelengths to spare. */
 typedef double (*oc__wrht_estimate)(uint32_t N, uint32_t m, const uint32_t *count, uint32_t levels,
                                     uint64_t channels);
-int oc__wrht_candidates(uint32_t N, const oc_kv *params, uint64_t channels,
+typedef struct oc__formula_in oc__formula_in;
+int oc__wrht_candidates(uint32_t N, const oc_kv *params, const oc__formula_in *in, int striped,
                         oc__wrht_estimate estimate, oc_kv ***list, double **score, size_t *n,
                         char *why, size_t len);
 

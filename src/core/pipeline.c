@@ -10,7 +10,7 @@
  * Parameter searches (OpTree's radices) are decided here and not in the algorithm: every candidate
  * the algorithm offers is screened by its own load estimate, the best few are generated and mapped
  * on the network (without the resource check, which the final run performs), and the candidate
- * with the fewest mapped steps wins.
+ * with the least mapped time wins (the fewest steps among equally fast ones).
  */
 #include "core/pipeline.h"
 #include "verify/verify.h"
@@ -183,6 +183,13 @@ static int net_figures(const oc__model *model, const oc__spec *spec, const oc_kv
     if (rc) return rc;
     in->channels = model->channels(net);
     in->step_time = model->step_time(net);
+    model->destroy(net);
+    /* the same network with an empty payload: what a step costs whatever it carries */
+    oc__spec empty = *spec;
+    empty.bytes = empty.chunk_bytes = 0;
+    empty.block_node = NULL;
+    if ((rc = model->create(&empty, net_params, 0, &net, why, len))) return rc;
+    in->step_fixed = model->step_time(net);
     in->wavelengths = 0;
     const char *w = oc_kv_get(net_params, "wavelengths");
     uint64_t v;
@@ -257,7 +264,8 @@ static int search(const oc__algo *algo, const oc__model *model, const oc_request
         if (at >= 0 && (size_t)at < sizeof item)
             snprintf(item + at, sizeof item - (size_t)at, " -> %llu", (unsigned long long)steps);
         strncat(tried, item, sizeof tried - strlen(tried) - 1);
-        if (steps < best_steps || (steps == best_steps && time < best_time)) {
+        /* the fastest schedule wins; among equally fast ones, the fewest steps */
+        if (best == n || time < best_time || (time == best_time && steps < best_steps)) {
             best = idx[i];
             best_steps = steps;
             best_time = time;
@@ -270,7 +278,7 @@ static int search(const oc__algo *algo, const oc__model *model, const oc_request
     }
     *chosen = list[best];
     list[best] = NULL;
-    oc__report_note(rep, "parameters chosen by mapped steps: mapped %zu of %zu candidates (%s)",
+    oc__report_note(rep, "parameters chosen by mapped time: mapped %zu of %zu candidates (%s)",
                     mapped, n, tried);
 out:
     for (size_t i = 0; i < n; i++)
