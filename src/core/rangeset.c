@@ -42,9 +42,11 @@ int oc__rangeset_copy(oc__rangeset *dst, const oc__rangeset *src) {
     return 0;
 }
 
-/* Index of the last interval with lo <= v, or -1. */
+/* Index of the last interval with lo <= v, or -1. Sets mostly grow at their end (ranges arrive in
+ * label order), so the last interval is tried before the binary search. */
 static long find(const oc__rangeset *s, uint32_t v) {
-    long a = 0, b = (long)s->n - 1, r = -1;
+    if (s->n && s->iv[s->n - 1].lo <= v) return (long)s->n - 1;
+    long a = 0, b = (long)s->n - 2, r = -1;
     while (a <= b) {
         long m = a + (b - a) / 2;
         if (s->iv[m].lo <= v) {
@@ -55,6 +57,23 @@ static long find(const oc__rangeset *s, uint32_t v) {
         }
     }
     return r;
+}
+
+/* Index of the first interval with hi >= v (the first one a range starting at v overlaps or
+ * touches), or n. The last two intervals are tried before the binary search, as in find(). */
+static size_t first_reaching(const oc__rangeset *s, uint32_t v) {
+    size_t n = s->n;
+    if (n == 0 || s->iv[n - 1].hi < v) return n;
+    if (n == 1 || s->iv[n - 2].hi < v) return n - 1;
+    size_t a = 0, b = n - 2; /* the answer is in [a, b] */
+    while (a < b) {
+        size_t m = a + (b - a) / 2;
+        if (s->iv[m].hi < v)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a;
 }
 
 int oc__rangeset_contains(const oc__rangeset *s, uint32_t lo, uint32_t hi) {
@@ -79,13 +98,19 @@ uint32_t oc__rangeset_first_present(const oc__rangeset *s, uint32_t lo, uint32_t
     return hi;
 }
 
-/* s := s ∪ [r.lo, r.hi), in place: the hot path of the verifier (one range per transfer). */
+/* s := s ∪ [r.lo, r.hi), in place: the hot path of the verifier (one range per transfer).
+ * Intervals a..b-1 are those r overlaps or touches: from the first that reaches r.lo up to the
+ * last starting at or before r.hi; they and r become one interval. */
 static int insert_one(oc__rangeset *s, oc__range r, uint64_t *overlap) {
-    uint64_t old = s->size;
-    long i = find(s, r.lo);
-    size_t a = (i >= 0 && s->iv[i].hi >= r.lo) ? (size_t)i : (size_t)(i + 1);
-    long j = find(s, r.hi); /* last interval starting at or before r.hi: it touches r */
-    if (j < (long)a) {
+    const uint64_t old = s->size;
+    const size_t a = first_reaching(s, r.lo);
+    size_t b = a;
+    uint64_t removed = 0;
+    while (b < s->n && s->iv[b].lo <= r.hi) {
+        removed += s->iv[b].hi - s->iv[b].lo;
+        b++;
+    }
+    if (b == a) {
         if (reserve(s, (size_t)s->n + 1)) return OC_ENOMEM;
         memmove(&s->iv[a + 1], &s->iv[a], (s->n - a) * sizeof(oc__range));
         s->iv[a] = r;
@@ -93,13 +118,11 @@ static int insert_one(oc__rangeset *s, oc__range r, uint64_t *overlap) {
         s->size += r.hi - r.lo;
     } else {
         oc__range m = r;
-        uint64_t removed = 0;
-        for (size_t k = a; k <= (size_t)j; k++) removed += s->iv[k].hi - s->iv[k].lo;
         if (s->iv[a].lo < m.lo) m.lo = s->iv[a].lo;
-        if (s->iv[j].hi > m.hi) m.hi = s->iv[j].hi;
+        if (s->iv[b - 1].hi > m.hi) m.hi = s->iv[b - 1].hi;
         s->iv[a] = m;
-        size_t gone = (size_t)j - a;
-        if (gone) memmove(&s->iv[a + 1], &s->iv[j + 1], (s->n - (size_t)j - 1) * sizeof(oc__range));
+        size_t gone = b - a - 1;
+        if (gone) memmove(&s->iv[a + 1], &s->iv[b], (s->n - b) * sizeof(oc__range));
         s->n -= (uint32_t)gone;
         s->size = s->size - removed + (m.hi - m.lo);
     }
@@ -108,13 +131,13 @@ static int insert_one(oc__rangeset *s, oc__range r, uint64_t *overlap) {
 }
 
 int oc__rangeset_union(oc__rangeset *s, const oc__range *add, size_t n, uint64_t *overlap) {
+    if (n == 1) return insert_one(s, add[0], overlap);
     uint64_t added = 0;
     for (size_t i = 0; i < n; i++) added += add[i].hi - add[i].lo;
     if (n == 0) {
         if (overlap) *overlap = 0;
         return 0;
     }
-    if (n == 1) return insert_one(s, add[0], overlap);
     size_t total = (size_t)s->n + n;
     oc__range *out = oc__malloc_array(total, sizeof(oc__range));
     if (!out) return OC_ENOMEM;

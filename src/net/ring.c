@@ -44,6 +44,13 @@ typedef struct ring_params {
     const char *preset;
 } ring_params;
 
+/* Per link p -> p+1 of one direction: the difference-array entry of the load and the units of
+ * the arcs that start at p. Kept side by side because the load pass reads both. */
+typedef struct link_count {
+    int64_t diff;
+    uint64_t starting;
+} link_count;
+
 struct oc__netrun {
     oc__sink sink;
     const oc__spec *spec;
@@ -51,17 +58,15 @@ struct oc__netrun {
     int check;
     uint32_t N;
     oc__ring_checker *checker;
-    /* per-round scratch, sized by transfers */
+    /* per-round scratch, sized by transfers (25 bytes a transfer) */
     uint8_t *dir;
-    uint32_t *start, *len; /* arc in its direction's coordinates */
-    uint32_t *remaining;
-    uint32_t *frag_first, *frag_n;
-    uint32_t *order, *order2, *arcs;
+    uint32_t *start, *len; /* arc in its direction's coordinates (start: from the cut, later) */
+    uint32_t *frag_first;  /* an arc's fragments are frags[d][frag_first..] with its index */
+    uint32_t *order, *arcs;
     uint32_t *alive_next;
     size_t arc_cap;
-    /* per-round scratch, sized by N */
-    int64_t *diff;
-    uint64_t *startu;
+    /* per-round scratch, sized by N; all zero between rounds */
+    link_count *links; /* N + 1 */
     uint32_t *bucket_a, *bucket_b;
     oc__ring_frag *frags[2];
     size_t nfrags[2], capfrags[2];
@@ -139,11 +144,8 @@ static int reserve_arcs(oc__netrun *m, size_t n) {
     GROW(dir);
     GROW(start);
     GROW(len);
-    GROW(remaining);
     GROW(frag_first);
-    GROW(frag_n);
     GROW(order);
-    GROW(order2);
     GROW(arcs);
 #undef GROW
     void *q = realloc(m->alive_next, (cap + 1) * sizeof(uint32_t));
@@ -198,47 +200,100 @@ static int pool_push(oc__netrun *m, uint32_t d, uint32_t c0, uint32_t c1) {
     return 0;
 }
 
-static int colour_cut(oc__netrun *m, int d, const uint32_t *arcs, size_t na, uint32_t cut,
-                      uint64_t *colours) {
+/* Colours the na arcs of direction d listed in arcs[] (which it reorders) with the ring cut at
+ * `cut`. The intervals are taken in order of (start, longest first, then their order in arcs[]):
+ * two stable counting sorts give that order, and when the arcs already come in it (ring
+ * all-gather and reduce-scatter: every round lists its arcs by start) a pass that checks so
+ * replaces the sorts, which would leave the order as it is. Likewise for the crossing arcs,
+ * taken in order of their ends. */
+static int colour_cut(oc__netrun *m, int d, const oc__round *rd, uint32_t *arcs, size_t na,
+                      uint32_t cut, uint64_t *colours) {
     const uint32_t N = m->N;
-    uint32_t *cs = m->bucket_a, *ce = m->bucket_b;
-    memset(cs, 0, (N + 2) * sizeof(uint32_t));
-    memset(ce, 0, (N + 2) * sizeof(uint32_t));
+    const oc__transfer *x = rd->xfers;
+    uint32_t *start = m->start, *len = m->len;
     oc__bitset_clear_all(&m->nonempty);
     m->pool_n = 0;
     m->pool_free = UINT32_MAX;
-    /* Relative positions; crossing arcs get their colours first, numbered 0..K-1. */
+    /* Positions from now on are measured from the cut (start[] is rewritten in place). Crossing
+     * arcs get their colours first, numbered 0..K-1. */
     uint64_t K = 0;
-    size_t nint = 0;
+    size_t nint = 0, ncross = 0;
+    int ints_sorted = 1, cross_sorted = 1;
+    /* Whether the arcs are sorted intervals, each ending before the next starts, all of one
+     * bundle size (ring all-gather, reduce-scatter: one block to the next node). */
+    int disjoint_equal = 1;
+    uint32_t last_start = 0, last_len = 0, last_end = 0;
     for (size_t i = 0; i < na; i++) {
         uint32_t a = arcs[i];
-        uint32_t r = oc__ring_sub(m->start[a], cut, N);
-        if (r + m->len[a] > N) { /* passes through the cut: its colours open at its end */
-            if (K + m->remaining[a] > UINT32_MAX) return OC_ETOOBIG;
+        uint32_t r = oc__ring_sub(start[a], cut, N), l = len[a];
+        start[a] = r;
+        if (r + l > N) { /* passes through the cut: its colours open at its end */
+            uint32_t u = x[a].count;
+            if (K + u > UINT32_MAX) return OC_ETOOBIG;
             m->frag_first[a] = (uint32_t)m->nfrags[d];
-            m->frag_n[a] = 1;
-            if (push_frag(m, d, a, (uint32_t)K, (uint32_t)(K + m->remaining[a]))) return OC_ENOMEM;
-            K += m->remaining[a];
-            ce[r + m->len[a] - N + 1]++; /* activation events, by end */
+            if (push_frag(m, d, a, (uint32_t)K, (uint32_t)(K + u))) return OC_ENOMEM;
+            K += u;
+            uint32_t end = r + l - N;
+            if (ncross && end < last_end) cross_sorted = 0;
+            last_end = end;
+            ncross++;
         } else {
-            /* intervals, by start; longest first within a start (key N - len, then start) */
-            cs[N - m->len[a] + 1]++;
+            if (nint && (r < last_start || (r == last_start && l > last_len))) ints_sorted = 0;
+            if (nint && (r < last_start + last_len || x[a].count != x[arcs[0]].count))
+                disjoint_equal = 0;
+            last_start = r;
+            last_len = l;
             nint++;
         }
     }
-    /* Sort intervals by (start, longest first) with two counting sorts into order[]. */
-    for (uint32_t k = 0; k <= N; k++) cs[k + 1] += cs[k];
-    for (size_t i = 0; i < na; i++) {
-        uint32_t a = arcs[i];
-        uint32_t r = oc__ring_sub(m->start[a], cut, N);
-        if (r + m->len[a] <= N) m->order2[cs[N - m->len[a]]++] = a;
+    /* The sweep below would give the first of such arcs new colours [0, u) and every later one
+     * exactly the range [0, u) its predecessor gave back before it starts (the only free range,
+     * and its window, the whole ring, covers every interval): the same fragments, in the same
+     * order, without the sweep. */
+    const uint32_t u0 = x[arcs[0]].count;
+    if (ncross == 0 && disjoint_equal && u0 > 0) {
+        if (oc__grow((void **)&m->frags[d], &m->capfrags[d], na, sizeof(oc__ring_frag)))
+            return OC_ENOMEM;
+        for (size_t i = 0; i < na; i++) m->frags[d][i] = (oc__ring_frag){arcs[i], 0, u0};
+        m->nfrags[d] = na;
+        *colours = u0;
+        return 0;
     }
-    memset(cs, 0, (N + 2) * sizeof(uint32_t));
-    for (size_t i = 0; i < nint; i++) cs[oc__ring_sub(m->start[m->order2[i]], cut, N) + 1]++;
-    for (uint32_t k = 0; k <= N; k++) cs[k + 1] += cs[k];
-    for (size_t i = 0; i < nint; i++) {
-        uint32_t a = m->order2[i];
-        m->order[cs[oc__ring_sub(m->start[a], cut, N)]++] = a;
+    /* Intervals to arcs[0..nint) and crossing arcs to order[nint..na), both keeping their order
+     * (the write position never passes the read position, so arcs[] is compacted in place). */
+    uint32_t *xs = m->order + nint; /* the crossing arcs, to be in order of their ends */
+    if (ncross) {
+        size_t ni = 0, nx = 0;
+        for (size_t i = 0; i < na; i++) {
+            uint32_t a = arcs[i];
+            if (start[a] + len[a] > N)
+                xs[nx++] = a;
+            else
+                arcs[ni++] = a;
+        }
+    }
+    /* Crossing arcs by end: a stable counting sort from order[nint..na) into arcs[nint..na). */
+    if (!cross_sorted) {
+        uint32_t *cnt = m->bucket_b;
+        memset(cnt, 0, (N + 2) * sizeof(uint32_t));
+        for (size_t i = 0; i < ncross; i++) cnt[start[xs[i]] + len[xs[i]] - N + 1]++;
+        for (uint32_t k = 0; k <= N; k++) cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < ncross; i++)
+            arcs[nint + cnt[start[xs[i]] + len[xs[i]] - N]++] = xs[i];
+        xs = arcs + nint;
+    }
+    /* Intervals by (start, longest first): by N - len from arcs[] into order[], then by start
+     * back into arcs[]; both sorts stable. */
+    if (!ints_sorted) {
+        uint32_t *cnt = m->bucket_a;
+        memset(cnt, 0, (N + 2) * sizeof(uint32_t));
+        for (size_t i = 0; i < nint; i++) cnt[N - len[arcs[i]] + 1]++;
+        for (uint32_t k = 0; k <= N; k++) cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < nint; i++) m->order[cnt[N - len[arcs[i]]]++] = arcs[i];
+        memset(cnt, 0, (N + 2) * sizeof(uint32_t));
+        for (size_t i = 0; i < nint; i++) cnt[start[m->order[i]] + 1]++;
+        for (uint32_t k = 0; k <= N; k++) cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < nint; i++) arcs[cnt[start[m->order[i]]]++] = m->order[i];
     }
     if (K > m->deadline_cap) {
         uint32_t *dl = realloc(m->deadline, (size_t)K * sizeof(uint32_t));
@@ -246,47 +301,37 @@ static int colour_cut(oc__netrun *m, int d, const uint32_t *arcs, size_t na, uin
         m->deadline = dl;
         m->deadline_cap = (size_t)K;
     }
-    /* cs[p] is now the end of start-group p. Crossing arcs by their end: */
-    for (uint32_t k = 0; k <= N; k++) ce[k + 1] += ce[k];
-    size_t ncross = 0;
-    for (size_t i = 0; i < na; i++) {
-        uint32_t a = arcs[i];
-        uint32_t r = oc__ring_sub(m->start[a], cut, N);
-        if (r + m->len[a] > N) {
-            m->order2[ce[r + m->len[a] - N]++] = a;
-            ncross++;
-        }
-    }
-    /* Interval ends, for releasing colours: reuse last_frag[] as "end position" and walk a
-     * per-position list built in alive_next[] (next interval ending at the same position). */
+    /* Sweep the positions. An interval ending at p is on the list ends_head[p], linked through
+     * alive_next[]; its fragments are frags[d][frag_first..] for as long as they name it (an
+     * arc's fragments are pushed one after another). */
     uint64_t next_new = K;
     size_t si = 0, xi = 0;
     for (uint32_t p = 0; p <= N; p++) {
         /* 1. intervals ending here give their colours back */
         for (uint32_t a = m->ends_head[p]; a != UINT32_MAX; a = m->alive_next[a]) {
-            for (uint32_t k = 0; k < m->frag_n[a]; k++) {
-                const oc__ring_frag *f = &m->frags[d][m->frag_first[a] + k];
+            const oc__ring_frag *f = &m->frags[d][m->frag_first[a]];
+            const oc__ring_frag *fend = m->frags[d] + m->nfrags[d];
+            for (; f < fend && f->xfer == a; f++) {
                 uint32_t dl = f->c0 < K ? m->deadline[f->c0] : N;
                 if (pool_push(m, dl, f->c0, f->c1)) return OC_ENOMEM;
             }
         }
         m->ends_head[p] = UINT32_MAX; /* all UINT32_MAX between calls */
         /* 2. crossing arcs ending here open their colours, until their start */
-        for (; xi < ce[p]; xi++) {
-            uint32_t a = m->order2[xi];
+        for (; xi < ncross && start[xs[xi]] + len[xs[xi]] - N <= p; xi++) {
+            uint32_t a = xs[xi];
             const oc__ring_frag *f = &m->frags[d][m->frag_first[a]];
-            uint32_t s_rel = oc__ring_sub(m->start[a], cut, N);
+            uint32_t s_rel = start[a];
             for (uint32_t c = f->c0; c < f->c1; c++) m->deadline[c] = s_rel;
             if (pool_push(m, s_rel, f->c0, f->c1)) return OC_ENOMEM;
         }
         if (p == N) break;
         /* 3. intervals starting here take the tightest windows that cover them */
-        for (; si < cs[p]; si++) {
-            uint32_t a = m->order[si];
-            uint32_t end = p + m->len[a];
-            uint32_t need = m->remaining[a];
+        for (; si < nint && start[arcs[si]] <= p; si++) {
+            uint32_t a = arcs[si];
+            uint32_t end = p + len[a];
+            uint32_t need = x[a].count;
             m->frag_first[a] = (uint32_t)m->nfrags[d];
-            m->frag_n[a] = 0;
             while (need) {
                 uint32_t dl = oc__bitset_next(&m->nonempty, end);
                 uint32_t c0, take;
@@ -309,14 +354,12 @@ static int colour_cut(oc__netrun *m, int d, const uint32_t *arcs, size_t na, uin
                     }
                 }
                 if (push_frag(m, d, a, c0, c0 + take)) return OC_ENOMEM;
-                m->frag_n[a]++;
                 need -= take;
             }
             m->alive_next[a] = m->ends_head[end];
             m->ends_head[end] = a;
         }
     }
-    (void)ncross;
     *colours = next_new;
     return 0;
 }
@@ -331,7 +374,8 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
         return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu",
                         (unsigned long long)index);
     /* 1. Route. */
-    uint64_t tie[2] = {0, 0};
+    uint64_t tie[2] = {0, 0}, units = 0;
+    size_t per_dir[2] = {0, 0};
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
         if (t->src >= N || t->dst >= N || t->src == t->dst)
@@ -348,52 +392,56 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
             tie[d] += t->count;
         }
         m->dir[i] = (uint8_t)d;
+        per_dir[d]++;
+        units += t->count;
         /* Counter-clockwise arcs live in mirrored coordinates (p -> N - p), where they run forward. */
         m->start[i] = d == RING_CW ? t->src : oc__ring_sub(0, t->src, N);
         m->len[i] = d == RING_CW ? cw : N - cw;
-        m->remaining[i] = t->count;
     }
     uint64_t colours[2] = {0, 0}, maxload[2] = {0, 0};
     for (int d = 0; d < 2; d++) {
         m->nfrags[d] = 0;
         /* The arcs of this direction; an empty direction costs nothing (no O(N) pass). */
+        if (per_dir[d] == 0) continue;
         uint32_t *arcs = m->arcs;
         size_t na = 0;
         for (size_t i = 0; i < r->count; i++)
             if (m->dir[i] == d) arcs[na++] = (uint32_t)i;
-        if (na == 0) continue;
-        /* 2. Loads from a difference array; pass-through counts from loads and arc starts. */
-        memset(m->diff, 0, (N + 1) * sizeof(int64_t));
-        memset(m->startu, 0, N * sizeof(uint64_t));
+        /* 2. Loads from a difference array; pass-through counts from loads and arc starts. The
+         * pass over the links also clears them for the next direction or round. */
+        link_count *lc = m->links;
         for (size_t k = 0; k < na; k++) {
             uint32_t i = arcs[k];
             uint32_t s = m->start[i], e = s + m->len[i];
             uint64_t u = r->xfers[i].count;
-            m->startu[s] += u;
-            m->diff[s] += (int64_t)u;
+            lc[s].starting += u;
+            lc[s].diff += (int64_t)u;
             if (e <= N) {
-                m->diff[e] -= (int64_t)u;
+                lc[e].diff -= (int64_t)u;
             } else {
-                m->diff[N] -= (int64_t)u;
-                m->diff[0] += (int64_t)u;
-                m->diff[e - N] -= (int64_t)u;
+                lc[N].diff -= (int64_t)u;
+                lc[0].diff += (int64_t)u;
+                lc[e - N].diff -= (int64_t)u;
             }
         }
         int64_t run = 0;
         uint32_t cut = 0;
         uint64_t best_pass = UINT64_MAX;
         for (uint32_t p = 0; p < N; p++) {
-            run += m->diff[p];
+            run += lc[p].diff;
             uint64_t load = (uint64_t)run; /* load of link p -> p+1 */
             if (load > maxload[d]) maxload[d] = load;
-            uint64_t pass = load - m->startu[p]; /* arcs over link p not starting at p */
+            uint64_t pass = load - lc[p].starting; /* arcs over link p not starting at p */
             if (pass < best_pass) {
                 best_pass = pass;
                 cut = p;
             }
+            lc[p].diff = 0;
+            lc[p].starting = 0;
         }
+        lc[N].diff = 0;
         int rc;
-        rc = colour_cut(m, d, arcs, na, cut, &colours[d]);
+        rc = colour_cut(m, d, r, arcs, na, cut, &colours[d]);
         if (best_pass == 0)
             m->cut_rounds++;
         else
@@ -401,6 +449,18 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
         if (rc)
             return oc__fail(why, len, rc, "round %llu: wavelength assignment failed (%s)",
                             (unsigned long long)index, oc_strerror(rc));
+    }
+    /* A direction that needed under a quarter of its fragment buffer gives the rest back: one big
+     * round (OpTree's last stages) must not stay resident through the rounds after it. */
+    for (int d = 0; d < 2; d++) {
+        size_t keep = 2 * m->nfrags[d] + 64;
+        if (m->capfrags[d] / 4 > keep && m->capfrags[d] * sizeof(oc__ring_frag) >= (1u << 24)) {
+            oc__ring_frag *q = realloc(m->frags[d], keep * sizeof(oc__ring_frag));
+            if (q) { /* on failure the bigger buffer simply stays */
+                m->frags[d] = q;
+                m->capfrags[d] = keep;
+            }
+        }
     }
     /* 3. Independent check. */
     if (m->check) {
@@ -420,7 +480,7 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     m->steps += steps;
     m->steps_lb += lb;
     m->rounds++;
-    for (size_t i = 0; i < r->count; i++) m->units += r->xfers[i].count;
+    m->units += units;
     if (lb && (double)steps / (double)lb > m->worst_ratio) {
         m->worst_ratio = (double)steps / (double)lb;
         m->worst_round = index;
@@ -436,15 +496,11 @@ static void ring_destroy(oc__netrun *m) {
     free(m->dir);
     free(m->start);
     free(m->len);
-    free(m->remaining);
     free(m->frag_first);
-    free(m->frag_n);
     free(m->order);
-    free(m->order2);
     free(m->arcs);
     free(m->alive_next);
-    free(m->diff);
-    free(m->startu);
+    free(m->links);
     free(m->bucket_a);
     free(m->bucket_b);
     free(m->frags[0]);
@@ -471,13 +527,12 @@ static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc_
     m->check = check;
     m->N = spec->nodes;
     const size_t N = spec->nodes;
-    m->diff = oc__calloc(N + 1, sizeof(int64_t));
-    m->startu = oc__calloc(N, sizeof(uint64_t));
+    m->links = oc__calloc(N + 1, sizeof(link_count));
     m->bucket_a = oc__calloc(N + 2, sizeof(uint32_t));
     m->bucket_b = oc__calloc(N + 2, sizeof(uint32_t));
     m->head = oc__calloc(N + 1, sizeof(uint32_t));
     m->ends_head = oc__calloc(N + 1, sizeof(uint32_t));
-    if (!m->diff || !m->startu || !m->bucket_a || !m->bucket_b ||
+    if (!m->links || !m->bucket_a || !m->bucket_b ||
         !m->head || !m->ends_head || oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
         (check && oc__ring_checker_new(spec->nodes, &m->checker))) {
         ring_destroy(m);

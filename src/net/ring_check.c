@@ -10,7 +10,13 @@
  * Method (DESIGN.md: no walk over every link of every lightpath): sweep the colours of one
  * direction in order; the arcs alive at the current colour must be pairwise disjoint, so they are
  * kept by start position in a bitset, and a new arc only has to be compared with its predecessor
- * and its successor round the ring. O(F log) per range instead of O(links x wavelengths).
+ * and its successor round the ring. O(F log) per range instead of O(links x wavelengths). The
+ * ranges are put in colour order by a counting sort as compact (transfer, end colour) records;
+ * every transfer's arc is re-derived once, in transfer order, into an array of 8 bytes a transfer,
+ * so the sweep does not jump between ranges and transfers; a conflict is named from the
+ * re-derived arcs. Rounds whose ranges are all one colour range on arcs that follow each other
+ * round the ring (the ring algorithms) pass by a single O(ranges) look instead, and anything else
+ * goes through the sweep.
  */
 #include "net/ring.h"
 #include "core/bitset.h"
@@ -19,16 +25,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Per transfer: first the wavelength-slots its ranges give it (coverage), then, once coverage is
+ * proven, its arc in its direction's forward coordinates (start and length). */
+typedef union per_xfer {
+    uint64_t covered;
+    struct {
+        uint32_t s, l;
+    } arc;
+} per_xfer;
+
+/* A range in the sweep: its transfer and the colour it ends before. */
+typedef struct range_rec {
+    uint32_t xfer, c1;
+} range_rec;
+
 struct oc__ring_checker {
     uint32_t N;
-    oc__bitset live;  /* live arcs by start position */
-    uint32_t *owner;  /* transfer of the live arc starting at a position */
-    uint32_t *span;   /* its length */
-    uint64_t *covered;
-    size_t covered_cap;
-    uint32_t *by_c0, *by_c1; /* fragment indices sorted by c0 and by c1 */
+    oc__bitset live; /* live arcs by start position, some perhaps expired (see the sweep) */
+    uint32_t *span;  /* length of the live arc starting at a position */
+    uint32_t *until; /* the colour at which it expires (its range's c1) */
+    per_xfer *xf;
+    size_t xf_cap;
+    range_rec *by_c0; /* the ranges sorted by first colour */
     size_t sort_cap;
-    uint32_t *count0, *count1;
+    uint32_t *count0;
     size_t count_cap;
 };
 
@@ -37,9 +57,9 @@ int oc__ring_checker_new(uint32_t nodes, oc__ring_checker **out) {
     if (!c) return OC_ENOMEM;
     c->N = nodes;
     int bad = oc__bitset_init(&c->live, nodes);
-    c->owner = oc__calloc(nodes, sizeof(uint32_t));
     c->span = oc__calloc(nodes, sizeof(uint32_t));
-    if (bad || !c->owner || !c->span) {
+    c->until = oc__calloc(nodes, sizeof(uint32_t));
+    if (bad || !c->span || !c->until) {
         oc__ring_checker_free(c);
         return OC_ENOMEM;
     }
@@ -50,13 +70,11 @@ int oc__ring_checker_new(uint32_t nodes, oc__ring_checker **out) {
 void oc__ring_checker_free(oc__ring_checker *c) {
     if (!c) return;
     oc__bitset_free(&c->live);
-    free(c->owner);
     free(c->span);
-    free(c->covered);
+    free(c->until);
+    free(c->xf);
     free(c->by_c0);
-    free(c->by_c1);
     free(c->count0);
-    free(c->count1);
     free(c);
 }
 
@@ -72,8 +90,53 @@ static uint32_t prev_at(const oc__bitset *b, uint32_t p) {
     return r != UINT32_MAX ? r : oc__bitset_prev(b, b->n - 1);
 }
 
-static void describe(int d, const oc__round *r, uint32_t x, char *buf, size_t len) {
-    snprintf(buf, len, "%u->%u %s", r->xfers[x].src, r->xfers[x].dst, d == RING_CW ? "cw" : "ccw");
+/* The start of transfer t's arc in direction d's forward coordinates (counter-clockwise arcs are
+ * mirrored, p -> N - p, so that they run forward too). */
+static uint32_t arc_start(int d, const oc__transfer *t, uint32_t N) {
+    return d == RING_CW ? t->src : oc__ring_sub(0, t->src, N);
+}
+
+static uint32_t arc_length(int d, const oc__transfer *t, uint32_t N) {
+    uint32_t e = d == RING_CW ? t->dst : oc__ring_sub(0, t->dst, N);
+    return oc__ring_sub(e, arc_start(d, t, N), N);
+}
+
+/* Whether the nf ranges f[] of direction d trivially pass: all of them are one colour range
+ * [c0, c1), and their arcs, re-derived from the transfers, follow each other round the ring in
+ * the order listed, each ending before the next starts. Then no link carries two of them in any
+ * colour. Proof: with g_k the distance from arc k's start to the next arc's start (taken in
+ * 1..N), the g_k adding up to N means the starts go round the ring exactly once, so the stretches
+ * [s_k, s_k + g_k) split the ring into disjoint pieces, and arc k (of length l_k <= g_k) stays in
+ * its own. It is a shortcut only: a 0 sends the ranges through the sweep below, which decides
+ * (and names the conflict) in every case. O(nf), without the sorts and the live set, for the
+ * rounds of the ring algorithms: one block to the next node on one wavelength. */
+static int one_range_in_ring_order(const oc__ring_checker *c, int d, const oc__round *r,
+                                   const oc__ring_frag *f, size_t nf) {
+    const uint32_t N = c->N;
+    for (size_t i = 1; i < nf; i++)
+        if (f[i].c0 != f[0].c0 || f[i].c1 != f[0].c1) return 0;
+    const uint32_t s0 = arc_start(d, &r->xfers[f[0].xfer], N);
+    uint64_t around = 0;
+    uint32_t s = s0;
+    for (size_t i = 0; i < nf; i++) {
+        uint32_t l = arc_length(d, &r->xfers[f[i].xfer], N);
+        uint32_t next = i + 1 < nf ? arc_start(d, &r->xfers[f[i + 1].xfer], N) : s0;
+        uint32_t gap = oc__ring_sub(next, s, N);
+        if (gap == 0) gap = N;
+        if (l > gap) return 0;
+        around += gap;
+        s = next;
+    }
+    return around == N;
+}
+
+/* Names the lightpath of the arc (s, l) of direction d by its transfer's endpoints, mapped back
+ * from the forward coordinates. */
+static void describe(int d, uint32_t s, uint32_t l, uint32_t N, char *buf, size_t len) {
+    uint32_t e = s + l >= N ? s + l - N : s + l;
+    uint32_t src = d == RING_CW ? s : oc__ring_sub(0, s, N);
+    uint32_t dst = d == RING_CW ? e : oc__ring_sub(0, e, N);
+    snprintf(buf, len, "%u->%u %s", src, dst, d == RING_CW ? "cw" : "ccw");
 }
 
 int oc__ring_check(oc__ring_checker *c, uint64_t round, const oc__round *r,
@@ -82,9 +145,9 @@ int oc__ring_check(oc__ring_checker *c, uint64_t round, const oc__round *r,
     const uint32_t N = c->N;
     const uint64_t channels = (uint64_t)fibres * wavelengths;
     /* 1. Coverage. */
-    if (oc__grow((void **)&c->covered, &c->covered_cap, r->count, sizeof(uint64_t)))
+    if (oc__grow((void **)&c->xf, &c->xf_cap, r->count, sizeof(per_xfer)))
         return oc__fail(why, len, OC_ENOMEM, "out of memory in the ring check");
-    memset(c->covered, 0, r->count * sizeof(uint64_t));
+    for (size_t i = 0; i < r->count; i++) c->xf[i].covered = 0;
     for (int d = 0; d < 2; d++) {
         for (size_t i = 0; i < a->nfrags[d]; i++) {
             const oc__ring_frag *f = &a->frags[d][i];
@@ -98,102 +161,89 @@ int oc__ring_check(oc__ring_checker *c, uint64_t round, const oc__round *r,
                                 "direction",
                                 (unsigned long long)round, r->xfers[f->xfer].src,
                                 r->xfers[f->xfer].dst);
-            c->covered[f->xfer] += f->c1 - f->c0;
+            c->xf[f->xfer].covered += f->c1 - f->c0;
         }
     }
     for (size_t i = 0; i < r->count; i++)
-        if (c->covered[i] != r->xfers[i].count)
+        if (c->xf[i].covered != r->xfers[i].count)
             return oc__fail(why, len, OC_ERESOURCE,
                             "round %llu: transfer %u -> %u of %u chunks got %llu wavelength-slots",
                             (unsigned long long)round, r->xfers[i].src, r->xfers[i].dst,
-                            r->xfers[i].count, (unsigned long long)c->covered[i]);
+                            r->xfers[i].count, (unsigned long long)c->xf[i].covered);
     /* 2. No colour used twice on a link: sweep colours per direction. */
+    int arcs_derived = 0;
     for (int d = 0; d < 2; d++) {
         size_t nf = a->nfrags[d];
         uint64_t nc = a->colours[d];
-        if (nf == 0) continue;
-        if (oc__grow((void **)&c->by_c0, &c->sort_cap, nf, sizeof(uint32_t)))
+        const oc__ring_frag *frags = a->frags[d];
+        if (nf == 0 || one_range_in_ring_order(c, d, r, frags, nf)) continue;
+        /* Every transfer's arc, re-derived from its endpoints and direction, in place of its
+         * (proven) coverage. */
+        if (!arcs_derived) {
+            for (size_t i = 0; i < r->count; i++) {
+                c->xf[i].arc.s = arc_start(a->dir[i], &r->xfers[i], N);
+                c->xf[i].arc.l = arc_length(a->dir[i], &r->xfers[i], N);
+            }
+            arcs_derived = 1;
+        }
+        if (oc__grow((void **)&c->by_c0, &c->sort_cap, nf, sizeof(range_rec)) ||
+            oc__grow((void **)&c->count0, &c->count_cap, nc + 2, sizeof(uint32_t)))
             return oc__fail(why, len, OC_ENOMEM, "out of memory in the ring check");
-        uint32_t *by_c1 = realloc(c->by_c1, c->sort_cap * sizeof(uint32_t));
-        if (!by_c1) return oc__fail(why, len, OC_ENOMEM, "out of memory in the ring check");
-        c->by_c1 = by_c1;
-        size_t ccap = c->count_cap;
-        if (oc__grow((void **)&c->count0, &ccap, nc + 2, sizeof(uint32_t)))
-            return oc__fail(why, len, OC_ENOMEM, "out of memory in the ring check");
-        uint32_t *c1 = realloc(c->count1, ccap * sizeof(uint32_t));
-        if (!c1) return oc__fail(why, len, OC_ENOMEM, "out of memory in the ring check");
-        c->count1 = c1;
-        c->count_cap = ccap;
+        /* A stable counting sort by first colour: ranges of one colour keep their listed order.
+         * Afterwards count0[k] is the number of ranges with c0 <= k. */
         memset(c->count0, 0, (nc + 2) * sizeof(uint32_t));
-        memset(c->count1, 0, (nc + 2) * sizeof(uint32_t));
-        for (size_t i = 0; i < nf; i++) {
-            c->count0[a->frags[d][i].c0 + 1]++;
-            c->count1[a->frags[d][i].c1 + 1]++;
-        }
-        for (uint64_t k = 0; k <= nc; k++) {
-            c->count0[k + 1] += c->count0[k];
-            c->count1[k + 1] += c->count1[k];
-        }
-        for (size_t i = 0; i < nf; i++) {
-            c->by_c0[c->count0[a->frags[d][i].c0]++] = (uint32_t)i;
-            c->by_c1[c->count1[a->frags[d][i].c1]++] = (uint32_t)i;
-        }
-        size_t i0 = 0, i1 = 0;
-        while (i0 < nf) {
-            uint32_t colour = a->frags[d][c->by_c0[i0]].c0;
-            /* ranges ending at or before this colour leave the live set */
-            while (i1 < nf && a->frags[d][c->by_c1[i1]].c1 <= colour) {
-                const oc__ring_frag *f = &a->frags[d][c->by_c1[i1++]];
-                const oc__transfer *t = &r->xfers[f->xfer];
-                uint32_t s = d == RING_CW ? t->src : oc__ring_sub(0, t->src, N);
-                oc__bitset_clear(&c->live, s);
-            }
-            const oc__ring_frag *f = &a->frags[d][c->by_c0[i0++]];
-            const oc__transfer *t = &r->xfers[f->xfer];
-            /* Re-derive the arc: start and length in this direction's forward coordinates. */
-            uint32_t s = d == RING_CW ? t->src : oc__ring_sub(0, t->src, N);
-            uint32_t e = d == RING_CW ? t->dst : oc__ring_sub(0, t->dst, N);
-            uint32_t l = oc__ring_sub(e, s, N);
-            uint32_t other = UINT32_MAX;
-            uint32_t shared = 0;
-            uint32_t pv = prev_at(&c->live, s);
-            if (pv != UINT32_MAX && (pv == s || oc__ring_sub(s, pv, N) < c->span[pv])) {
-                other = pv;
-                shared = s;
-            } else {
-                uint32_t nx = next_after(&c->live, s);
-                if (nx != UINT32_MAX && nx != s && oc__ring_sub(nx, s, N) < l) {
-                    other = nx;
-                    shared = nx;
+        for (size_t i = 0; i < nf; i++) c->count0[frags[i].c0 + 1]++;
+        for (uint64_t k = 0; k <= nc; k++) c->count0[k + 1] += c->count0[k];
+        for (size_t i = 0; i < nf; i++)
+            c->by_c0[c->count0[frags[i].c0]++] = (range_rec){frags[i].xfer, frags[i].c1};
+        /* The sweep. An arc leaves the live set when its range ends, that is before the first
+         * range starting at or after its c1; rather than sorting the ranges by c1 too, an arc
+         * stays in the bitset until it is met as a neighbour at a colour >= its c1 (until[]),
+         * and is dropped then. So the neighbours found are those of the live arcs only. */
+        size_t i0 = 0;
+        for (uint64_t colour = 0; i0 < nf; colour++) {
+            for (; i0 < c->count0[colour]; i0++) {
+                const per_xfer *p = &c->xf[c->by_c0[i0].xfer];
+                const uint32_t s = p->arc.s, l = p->arc.l;
+                uint32_t other = UINT32_MAX;
+                uint32_t shared = 0;
+                uint32_t pv, nx;
+                while ((pv = prev_at(&c->live, s)) != UINT32_MAX && c->until[pv] <= colour)
+                    oc__bitset_clear(&c->live, pv);
+                if (pv != UINT32_MAX && (pv == s || oc__ring_sub(s, pv, N) < c->span[pv])) {
+                    other = pv;
+                    shared = s;
+                } else {
+                    while ((nx = next_after(&c->live, s)) != UINT32_MAX && c->until[nx] <= colour)
+                        oc__bitset_clear(&c->live, nx);
+                    if (nx != UINT32_MAX && nx != s && oc__ring_sub(nx, s, N) < l) {
+                        other = nx;
+                        shared = nx;
+                    }
                 }
+                if (other != UINT32_MAX) {
+                    char x[64], y[64];
+                    describe(d, s, l, N, x, sizeof x);
+                    describe(d, other, c->span[other], N, y, sizeof y);
+                    uint64_t step = colour / channels;
+                    uint64_t fibre = (colour / wavelengths) % fibres;
+                    uint64_t lambda = colour % wavelengths;
+                    uint32_t from = d == RING_CW ? shared : (N - shared) % N;
+                    uint32_t to = d == RING_CW ? (from + 1) % N : (from + N - 1) % N;
+                    oc__bitset_clear_all(&c->live); /* leave the checker clean for its next round */
+                    return oc__fail(why, len, OC_ERESOURCE,
+                                    "round %llu, step %llu: lightpaths %s and %s both use fibre "
+                                    "%llu wavelength %llu on link %u->%u",
+                                    (unsigned long long)round, (unsigned long long)step, x, y,
+                                    (unsigned long long)fibre, (unsigned long long)lambda, from,
+                                    to);
+                }
+                oc__bitset_set(&c->live, s);
+                c->span[s] = l;
+                c->until[s] = c->by_c0[i0].c1;
             }
-            if (other != UINT32_MAX) {
-                char x[64], y[64];
-                describe(d, r, f->xfer, x, sizeof x);
-                describe(d, r, c->owner[other], y, sizeof y);
-                uint64_t step = colour / channels;
-                uint64_t fibre = (colour / wavelengths) % fibres;
-                uint64_t lambda = colour % wavelengths;
-                uint32_t from = d == RING_CW ? shared : (N - shared) % N;
-                uint32_t to = d == RING_CW ? (from + 1) % N : (from + N - 1) % N;
-                oc__bitset_clear_all(&c->live); /* leave the checker clean for its next round */
-                return oc__fail(why, len, OC_ERESOURCE,
-                                "round %llu, step %llu: lightpaths %s and %s both use fibre %llu "
-                                "wavelength %llu on link %u->%u",
-                                (unsigned long long)round, (unsigned long long)step, x, y,
-                                (unsigned long long)fibre, (unsigned long long)lambda, from, to);
-            }
-            oc__bitset_set(&c->live, s);
-            c->owner[s] = f->xfer;
-            c->span[s] = l;
         }
-        /* empty the live set for the next direction / round */
-        while (i1 < nf) {
-            const oc__ring_frag *f = &a->frags[d][c->by_c1[i1++]];
-            const oc__transfer *t = &r->xfers[f->xfer];
-            uint32_t s = d == RING_CW ? t->src : oc__ring_sub(0, t->src, N);
-            oc__bitset_clear(&c->live, s);
-        }
+        oc__bitset_clear_all(&c->live); /* empty for the next direction / round */
     }
     return 0;
 }

@@ -30,9 +30,7 @@ struct oc__verifier {
     uint64_t redundant;
     /* copy collectives */
     oc__rangeset *held; /* per node */
-    pending *pend;
-    size_t pend_cap;
-    pending *sorted;
+    pending *sorted; /* a round's transfers grouped by destination */
     size_t sorted_cap;
     uint32_t *bucket; /* per node counter for the counting sort */
     uint64_t *last_round; /* per node: 1 + the last round it received in (duplicate detection) */
@@ -83,12 +81,14 @@ static int check_transfer(const oc__verifier *v, uint64_t round, const oc__trans
 
 static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len) {
     const oc__spec *s = v->spec;
-    if (oc__grow((void **)&v->pend, &v->pend_cap, r->count, sizeof(pending)) ||
-        oc__grow((void **)&v->sorted, &v->sorted_cap, r->count, sizeof(pending)))
-        return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
-    int in_order = 1;
+    const oc__transfer *x = r->xfers;
+    /* Read phase: every sender holds what it sends at the start of the round. Alongside, note
+     * whether every destination appears once (stamping last_round) and whether the transfers
+     * come sorted by destination and label. */
+    int in_order = 1, distinct = 1;
+    const uint64_t stamp = round + 1;
     for (size_t i = 0; i < r->count; i++) {
-        const oc__transfer *t = &r->xfers[i];
+        const oc__transfer *t = &x[i];
         int rc = check_transfer(v, round, t, why, len);
         if (rc) return rc;
         uint32_t hi = t->first + t->count;
@@ -98,51 +98,50 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
             snprintf(what, sizeof what, "sends to node %u, before it has it,", t->dst);
             return fail_at(why, len, s, round, what, t->src, c);
         }
-        v->pend[i].dst = t->dst;
-        v->pend[i].r.lo = t->first;
-        v->pend[i].r.hi = hi;
-        if (i && (v->pend[i - 1].dst > t->dst ||
-                  (v->pend[i - 1].dst == t->dst && v->pend[i - 1].r.lo > t->first)))
+        if (v->last_round[t->dst] == stamp) distinct = 0;
+        v->last_round[t->dst] = stamp;
+        if (i && (x[i - 1].dst > t->dst || (x[i - 1].dst == t->dst && x[i - 1].first > t->first)))
             in_order = 0;
     }
-    pending *p = v->pend;
-    /* Most rounds give every destination one range: then no grouping is needed. */
-    int distinct = 1;
-    const uint64_t stamp = round + 1;
-    for (size_t i = 0; i < r->count && distinct; i++) {
-        if (v->last_round[v->pend[i].dst] == stamp) distinct = 0;
-        v->last_round[v->pend[i].dst] = stamp;
-    }
+    /* Write phase, at the end of the round. Most rounds give every destination one range: then
+     * each is added on its own, straight from the transfer. */
     if (distinct) {
         for (size_t i = 0; i < r->count; i++) {
+            oc__range one = {x[i].first, x[i].first + x[i].count};
             uint64_t dup = 0;
-            if (oc__rangeset_union(&v->held[p[i].dst], &p[i].r, 1, &dup))
+            if (oc__rangeset_union(&v->held[x[i].dst], &one, 1, &dup))
                 return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
             v->redundant += dup;
         }
         return 0;
     }
-    if (!in_order) {
-        /* Counting sort by destination, then insertion order by label inside each destination. */
-        for (size_t i = 0; i < r->count; i++) v->bucket[v->pend[i].dst]++;
+    if (oc__grow((void **)&v->sorted, &v->sorted_cap, r->count, sizeof(pending)))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+    pending *p = v->sorted;
+    if (in_order) {
+        for (size_t i = 0; i < r->count; i++)
+            p[i] = (pending){x[i].dst, {x[i].first, x[i].first + x[i].count}};
+    } else {
+        /* Counting sort by destination (groups in order of first appearance), then insertion
+         * order by label inside each destination. */
+        for (size_t i = 0; i < r->count; i++) v->bucket[x[i].dst]++;
         uint32_t sum = 0;
         for (size_t i = 0; i < r->count; i++) {
-            uint32_t d = v->pend[i].dst;
+            uint32_t d = x[i].dst;
             if (v->bucket[d] & 0x80000000u) continue;
             uint32_t c = v->bucket[d];
             v->bucket[d] = sum | 0x80000000u;
             sum += c;
         }
         for (size_t i = 0; i < r->count; i++) {
-            uint32_t d = v->pend[i].dst;
+            uint32_t d = x[i].dst;
             uint32_t at = v->bucket[d] & 0x7fffffffu;
-            v->sorted[at] = v->pend[i];
+            p[at] = (pending){d, {x[i].first, x[i].first + x[i].count}};
             v->bucket[d] = (at + 1) | 0x80000000u;
         }
-        for (size_t i = 0; i < r->count; i++) v->bucket[v->pend[i].dst] = 0;
-        p = v->sorted;
+        for (size_t i = 0; i < r->count; i++) v->bucket[x[i].dst] = 0;
     }
-    /* Apply at the end of the round, one destination at a time. */
+    /* Apply one destination at a time. */
     for (size_t i = 0; i < r->count;) {
         size_t j = i;
         while (j < r->count && p[j].dst == p[i].dst) j++;
@@ -152,13 +151,13 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
         for (size_t k = 0; k < n; k++) {
             /* insertion sort by label: destinations receive few ranges per round, and the
              * ranges of one destination usually arrive sorted already */
-            oc__range x = p[i + k].r;
+            oc__range y = p[i + k].r;
             size_t m = k;
-            while (m > 0 && v->merge[m - 1].lo > x.lo) {
+            while (m > 0 && v->merge[m - 1].lo > y.lo) {
                 v->merge[m] = v->merge[m - 1];
                 m--;
             }
-            v->merge[m] = x;
+            v->merge[m] = y;
         }
         uint64_t dup = 0;
         if (oc__rangeset_union(&v->held[p[i].dst], v->merge, n, &dup))
@@ -399,7 +398,6 @@ void oc__verifier_free(oc__verifier *v) {
     for (size_t i = 0; i < v->staged_cap; i++) oc__rangeset_free(&v->staged[i]);
     free(v->staged);
     free(v->written);
-    free(v->pend);
     free(v->sorted);
     free(v->bucket);
     free(v->last_round);
