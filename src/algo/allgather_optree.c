@@ -14,7 +14,8 @@
  * lives on node floor(x * N / V), so when V > N a few nodes hold two positions, evenly spread round
  * the ring; a node's own block belongs to the first position it holds and its other position starts
  * empty (the "uneven groups" of the seed, without losing any block). Transfers between two
- * positions on the same node are local and not sent.
+ * positions on the same node are local and not sent, and a position sends its range once to a
+ * node that holds two of its partners.
  *
  * Labels. After stage j a position holds the blocks of all positions that agree with it on digits
  * j+1..k. Numbering blocks by the digit-reversed position (d_k most significant) makes that set one
@@ -55,6 +56,17 @@ static inline uint32_t host(const optree *t, uint32_t N, uint64_t x) {
 /* 1 if position x is the first position of its node (it carries that node's block). */
 static inline int bears_block(const optree *t, uint32_t N, uint64_t x) {
     return x == 0 || host(t, N, x - 1) != host(t, N, x);
+}
+
+/* 1 if node `to` already holds what position x sends in the stage whose group spans `span`
+ * positions (span = m_j ... m_k): one of its positions agrees with x on digits j..k, so it holds
+ * the same blocks (an uneven group puts two positions on a node; without this check the node
+ * would be sent a range it has). */
+static int holds_already(const optree *t, uint32_t N, uint32_t to, uint64_t x, uint64_t span) {
+    uint64_t first = ((uint64_t)to * t->V + N - 1) / N; /* the first position on node `to` */
+    for (uint64_t y = first; y < t->V && host(t, N, y) == to; y++)
+        if (y % span == x % span) return 1;
+    return 0;
 }
 
 static int parse_radices(const char *text, optree *t, char *why, size_t len) {
@@ -356,11 +368,15 @@ static int optree_generate(const oc__plan *plan, oc__emit *e) {
             if (lo == hi) continue;
             uint32_t from = host(t, N, x);
             uint64_t d = (x / W) % m;
+            uint32_t last_to = UINT32_MAX;
             for (uint64_t c = 0; c < m; c++) {
                 if (c == d) continue;
                 uint64_t peer = x + (c - d) * W; /* unsigned wrap is exact here */
                 uint32_t to = host(t, N, peer);
-                if (to == from) continue; /* both positions on one node */
+                /* Both positions on one node: nothing to send. Two partners on one node (they
+                 * come one after the other, hosts grow with c): the node needs the range once. */
+                if (to == from || to == last_to || holds_already(t, N, to, x, W * m)) continue;
+                last_to = to;
                 int rc = oc__emit_transfer(e, from, to, OC_OP_COPY, lo, hi - lo);
                 if (rc) return rc;
             }
