@@ -140,6 +140,7 @@ typedef struct options {
     oc_kv *params, *net_params;
     unsigned given;           /* OPT_ bits seen */
     const char *spelling[17]; /* how each was written, for messages */
+    const char *value[17];    /* and its value, if it takes one */
 } options;
 
 /* Records that option `bit` was given as `as`. */
@@ -208,6 +209,7 @@ static int parse_options(int argc, char **argv, options *o, const char *cmd) {
             return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, a);
         }
         saw(o, bit, a);
+        o->value[__builtin_ctz(bit)] = argv[i + 1 < argc ? i + 1 : i];
         if (i + 1 >= argc) return die(EXIT_USAGE, "%s needs a value", a, NULL);
         if (*slot) return die(EXIT_USAGE, "%s given twice", a, NULL);
         *slot = argv[++i];
@@ -220,8 +222,10 @@ static int parse_options(int argc, char **argv, options *o, const char *cmd) {
     if (extra & OPT_FILE) return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, o->file);
     if (extra) {
         char msg[160];
-        snprintf(msg, sizeof msg, "%s: %s does not apply to %s (see %s --help)", cmd,
-                 o->spelling[__builtin_ctz(extra)], cmd, cmd);
+        int b = __builtin_ctz(extra);
+        snprintf(msg, sizeof msg, "%s: %s%s%s does not apply to %s (see %s --help)", cmd,
+                 o->spelling[b], o->value[b] ? " " : "", o->value[b] ? o->value[b] : "", cmd,
+                 cmd);
         return die(EXIT_USAGE, "%s", msg, NULL);
     }
     return 0;
