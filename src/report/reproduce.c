@@ -18,9 +18,10 @@ typedef struct paper {
     int (*reproduce)(FILE *f, char *why, size_t whylen);
 } paper;
 
-/* One line per reproducible seed. "wrht", "lumorph", "star" and "aas" join here. */
+/* One line per reproducible seed. "lumorph", "star" and "aas" join here. */
 static const paper papers[] = {
     {"optree", oc__reproduce_optree},
+    {"wrht", oc__reproduce_wrht},
 };
 
 enum { NPAPERS = sizeof papers / sizeof papers[0] };

@@ -283,6 +283,19 @@ void oc__reason_library(char *buf, size_t len, const oc__sim *s, double ours, do
                        ours);
 }
 
+void oc__kv_text(char *buf, size_t len, const oc_kv *kv) {
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; kv && i < oc_kv_count(kv) && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, i ? " %s=%s" : "%s=%s", oc_kv_key(kv, i),
+                               oc_kv_value(kv, i));
+}
+
+double oc__report_figure(const oc_report *rep, const char *key) {
+    double v;
+    return rep && oc_report_number(rep, key, &v) ? v : NAN;
+}
+
 /* ---- the ring network, as the runs used it ----------------------------------------------------
  */
 

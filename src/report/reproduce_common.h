@@ -28,7 +28,7 @@
 
 #include <stdio.h>
 
-enum { OC__MAX_COLS = 12, OC__REASON_LEN = 640, OC__CELL_LEN = 160 };
+enum { OC__MAX_COLS = 12, OC__REASON_LEN = 1024, OC__CELL_LEN = 160 };
 
 /* ---- text ------------------------------------------------------------------------------------ */
 
@@ -112,6 +112,12 @@ void oc__reason_mapping(char *buf, size_t len, const oc__sim *s);
  * number and the library is one above, the library's ceil() saw pow() land a hair above it. */
 void oc__reason_library(char *buf, size_t len, const oc__sim *s, double ours, double exact);
 
+/* "m=48 alltoall=21" for a kv list (the parameters a run used: oc_report_params). */
+void oc__kv_text(char *buf, size_t len, const oc_kv *kv);
+
+/* A named number of the report (oc_report_number), or NAN when absent or rep is NULL. */
+double oc__report_figure(const oc_report *rep, const char *key);
+
 /* ---- the network, as the runs used it -------------------------------------------------------- */
 
 /* A network parameter the run used ("wavelengths", "reconfig_us", ...), or "?". */
@@ -126,5 +132,6 @@ void oc__print_ring_network(FILE *f, const oc_report *rep, uint64_t block, const
  */
 
 int oc__reproduce_optree(FILE *f, char *why, size_t whylen);
+int oc__reproduce_wrht(FILE *f, char *why, size_t whylen);
 
 #endif /* OC_REPRODUCE_COMMON_H */
