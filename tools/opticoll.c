@@ -312,7 +312,7 @@ static int cmd_list(int argc, char **argv) {
     puts("algorithms (collective / name  networks  summary):");
     for (size_t i = 0; i < oc_algorithm_count(); i++) {
         const oc_algorithm_info *a = oc_algorithm_at(i);
-        printf("  %-13s %-9s %-6s %s", oc_collective_name(a->collective), a->name, a->networks,
+        printf("  %-13s %-9s %-13s %s", oc_collective_name(a->collective), a->name, a->networks,
                a->summary);
         if (*a->restriction) printf(" [needs %s]", a->restriction);
         putchar('\n');
