@@ -182,6 +182,20 @@ typedef struct colour_range {
 } colour_range;
 
 static int pool_push(oc__netrun *m, uint32_t d, uint32_t c0, uint32_t c1) {
+    /* A range that continues the one on top of the bucket joins it: the bucket holds the same
+     * colours, in fewer pieces, so later bundles take fewer fragments (fewer lightpath groups to
+     * check). The colours a bucket offers, and so every decision of the colouring, are unchanged. */
+    if (oc__bitset_test(&m->nonempty, d)) {
+        colour_range *top = &m->pool[m->head[d]];
+        if (top->c0 == c1) {
+            top->c0 = c0;
+            return 0;
+        }
+        if (top->c1 == c0) {
+            top->c1 = c1;
+            return 0;
+        }
+    }
     uint32_t id;
     if (m->pool_free != UINT32_MAX) {
         id = m->pool_free;
