@@ -111,6 +111,12 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
     rc |= oc__report_num(rep, "mstar_seed", mstar);
     rc |= oc__report_num(rep, "levels", (double)t->levels);
     rc |= oc__report_num(rep, "alltoall_representatives", top > 1 ? (double)top : 0);
+    if (t->pieces > 1)
+        rc |= oc__report_note(rep,
+                              "striped (ours, not the seed's): the vector is cut into %u pieces "
+                              "carried side by side on spare wavelengths, so a step moves 1/%u of "
+                              "it; the seed's WRHT (pieces=1) moves the whole vector every step",
+                              t->pieces, t->pieces);
     if ((double)rep->steps != rep->steps_formula) {
         int seed_shape = seed_a2a ? (top == (uint32_t)mstar) : (top <= 1);
         if (!seed_shape)
