@@ -13,5 +13,8 @@ echo
 echo "\$ opticoll run -c allgather -a optree -t ring -n 1024 -w 64 -s 4MiB"
 $tool run -c allgather -a optree -t ring -n 1024 -w 64 -s 4MiB
 echo
+echo "\$ opticoll train -m VGG16 -t ring -n 1024 -w 64   # all-reduce of the gradient, every algorithm"
+$tool train -m VGG16 -t ring -n 1024 -w 64
+echo
 echo "\$ opticoll reproduce optree"
 $tool reproduce optree
