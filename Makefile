@@ -13,7 +13,9 @@ deps:
 
 build: deps
 	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DOC_WERROR=ON $(CMAKE_FLAGS) >/dev/null
-	@cmake --build build -j$(JOBS)
+	@# the compiler's output is shown only when the build fails
+	@cmake --build build -j$(JOBS) >build/build.log 2>&1 || { cat build/build.log; exit 1; }
+	@echo "built build/opticoll"
 
 demo: build
 	@scripts/demo.sh
@@ -23,7 +25,8 @@ check-fast: build
 
 check-asan: deps
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DOC_SANITIZE=ON -DOC_WERROR=ON $(CMAKE_FLAGS) >/dev/null
-	@cmake --build build-asan -j$(JOBS)
+	@cmake --build build-asan -j$(JOBS) >build-asan/build.log 2>&1 || { cat build-asan/build.log; exit 1; }
+	@echo "built build-asan (AddressSanitizer + UndefinedBehaviorSanitizer)"
 	@cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ctest --output-on-failure -j$(JOBS) -LE slow
 

@@ -2,12 +2,12 @@
  * opticoll.h — the one public header of libopticoll.
  *
  * opticoll turns the collective-communication algorithms of the optical-interconnect papers into
- * real schedules, checks every schedule with a semantic verifier that trusts nothing, maps it onto a
- * network model (wavelengths, fibres, circuits, ports) that proves no resource is used twice, and
+ * real schedules, checks every schedule with a semantic verifier that trusts nothing, maps it onto
+ * a network model (wavelengths, fibres, circuits, ports) that proves no resource is used twice, and
  * costs it step by step next to the papers' closed forms.
  *
- * The pipeline is one-way: collective spec -> algorithm -> schedule (logical rounds) -> verifier and
- * network model -> report. See ../shared/DESIGN.md of the project for the contracts.
+ * The pipeline is one-way: collective spec -> algorithm -> schedule (logical rounds) -> verifier
+ * and network model -> report. See ../shared/DESIGN.md of the project for the contracts.
  *
  * Conventions (after libuv): public names are oc_..., every function that can fail returns 0 or a
  * negative oc_errno and gives its results through pointer arguments. The library never prints,
@@ -25,7 +25,8 @@
 extern "C" {
 #endif
 
-/* ---- errors ----------------------------------------------------------------------------------- */
+/* ---- errors -----------------------------------------------------------------------------------
+ */
 
 #define OC_ERRNO_MAP(X)                                                                            \
     X(EINVAL, -1, "invalid argument")                                                              \
@@ -55,7 +56,8 @@ const char *oc_strerror(int err);
 #define OC_MAX_NODES (1u << 17)
 #define OC_MAX_BYTES (UINT64_C(1) << 50) /* 1 PiB per message */
 
-/* ---- collectives ------------------------------------------------------------------------------ */
+/* ---- collectives ------------------------------------------------------------------------------
+ */
 
 typedef enum {
     OC_ALLGATHER,
@@ -77,7 +79,8 @@ const char *oc_collective_summary(oc_collective c);
 /* 1 for the reductions (allreduce, reducescatter), whose chunks carry contributions. */
 int oc_collective_reduces(oc_collective c);
 
-/* ---- parsing helpers the CLI and schedule files share ----------------------------------------- */
+/* ---- parsing helpers the CLI and schedule files share -----------------------------------------
+ */
 
 /* Parses "4096", "4KiB", "4MiB", "1GiB", "4MB", "4kB", "512B". Rejects negative, empty, trailing
  * garbage, fractions and anything above OC_MAX_BYTES (OC_ERANGE). */
@@ -87,10 +90,11 @@ int oc_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 /* Parses a finite decimal number in [min, max]. */
 int oc_parse_double(const char *text, double min, double max, double *out);
 
-/* ---- registries: networks and algorithms ------------------------------------------------------ */
+/* ---- registries: networks and algorithms ------------------------------------------------------
+ */
 
 typedef struct oc_algorithm_info {
-    const char *name;        /* CLI name, never changes */
+    const char *name; /* CLI name, never changes */
     oc_collective collective;
     const char *networks;    /* comma-separated network names it runs on */
     const char *summary;     /* one line */
@@ -111,7 +115,8 @@ typedef struct oc_network_info {
 size_t oc_network_count(void);
 const oc_network_info *oc_network_at(size_t i);
 
-/* ---- key=value parameter lists ---------------------------------------------------------------- */
+/* ---- key=value parameter lists ----------------------------------------------------------------
+ */
 
 typedef struct oc_kv oc_kv; /* an ordered list of key=value pairs (opaque) */
 
@@ -126,18 +131,20 @@ size_t oc_kv_count(const oc_kv *kv);
 const char *oc_kv_key(const oc_kv *kv, size_t i);
 const char *oc_kv_value(const oc_kv *kv, size_t i);
 
-/* ---- running: spec -> algorithm -> schedule -> verifier + model -> report --------------------- */
+/* ---- running: spec -> algorithm -> schedule -> verifier + model -> report ---------------------
+ */
 
 typedef struct oc_request {
     oc_collective collective;
     const char *algorithm; /* a registry name */
     const char *network;   /* a registry name; NULL = semantic verification only */
     uint32_t nodes;
-    uint64_t bytes;        /* SIZE as DESIGN.md defines it for the collective */
-    uint32_t root;         /* for broadcast, scatter, gather */
-    const oc_kv *params;   /* algorithm parameters, may be NULL */
-    const oc_kv *net_params; /* network parameters (wavelengths=, fibres=, preset=...), may be NULL */
-    int data_check;        /* 1: also execute with real data when it fits in memory (default 1) */
+    uint64_t bytes;      /* SIZE as DESIGN.md defines it for the collective */
+    uint32_t root;       /* for broadcast, scatter, gather */
+    const oc_kv *params; /* algorithm parameters, may be NULL */
+    const oc_kv
+        *net_params; /* network parameters (wavelengths=, fibres=, preset=...), may be NULL */
+    int data_check;  /* 1: also execute with real data when it fits in memory (default 1) */
 } oc_request;
 
 typedef struct oc_report oc_report; /* the result of one run (opaque) */
@@ -153,6 +160,11 @@ int oc_report_write_json(const oc_report *r, FILE *f);
 int oc_report_write_text(const oc_report *r, FILE *f);
 /* Writes one CSV line (with `header` = 1, the header line first; r = NULL: the header alone). */
 int oc_report_write_csv(const oc_report *r, FILE *f, int header);
+
+/* Formats a duration for people: "0 s", "12.345 us", "1.234 ms" or "2.345 s". */
+void oc_format_seconds(char *buf, size_t len, double seconds);
+/* Writes s as a JSON string literal (quotes and escapes included). */
+void oc_write_json_string(FILE *f, const char *s);
 
 /* Accessors for the figures tests and tools need. */
 uint64_t oc_report_steps(const oc_report *r);
@@ -171,7 +183,8 @@ const char *oc_report_param(const oc_report *r, const char *key);
 /* A named number of the report (e.g. "kstar", "theorem1_steps_kstar"); 1 if present. */
 int oc_report_number(const oc_report *r, const char *key, double *out);
 
-/* ---- schedule files ---------------------------------------------------------------------------- */
+/* ---- schedule files ----------------------------------------------------------------------------
+ */
 
 /* Generates the schedule of `req` and writes it as JSON (format "opticoll-schedule", version 1) to
  * f. The schedule is verified while it is written; a failure is reported as an error. */
@@ -182,7 +195,8 @@ int oc_export_json(const oc_request *req, FILE *f, char *why, size_t whylen);
 int oc_verify_file(const char *path, const char *network, const oc_kv *net_params, oc_report **out,
                    char *why, size_t whylen);
 
-/* ---- reproductions ----------------------------------------------------------------------------- */
+/* ---- reproductions -----------------------------------------------------------------------------
+ */
 
 /* Prints the reproduction of one paper ("optree") to f: paper's printed value, the paper's formula
  * evaluated, and our simulated value on a verified schedule, with a reason for every difference. */

@@ -22,19 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (cond) {                                                                                \
-            passed++;                                                                              \
-        } else {                                                                                   \
-            failed++;                                                                              \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
-            printf(__VA_ARGS__);                                                                   \
-            putchar('\n');                                                                         \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 /* Table II's terms. */
 static const double PKT = 64.0 * 8.0 / 25e9; /* one 64-byte packet at 25 Gb/s */
@@ -491,6 +479,5 @@ int main(void) {
     test_rd_allreduce();
     test_large_and_bad();
     test_check();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return CHECK_SUMMARY();
 }

@@ -27,19 +27,7 @@
 #define OC_DATA_DIR "data"
 #endif
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (cond) {                                                                                \
-            passed++;                                                                              \
-        } else {                                                                                   \
-            failed++;                                                                              \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
-            printf(__VA_ARGS__);                                                                   \
-            putchar('\n');                                                                         \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 /* Parses a models text; returns the error code, leaves the models in *m (NULL on error). */
 static int parse(const char *text, oc_model **m, size_t *n, char *why, size_t len) {
@@ -434,6 +422,5 @@ int main(int argc, char **argv) {
         test_cli(argv[1]);
     else
         printf("skip - command-line checks (no tool path given)\n");
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return CHECK_SUMMARY();
 }

@@ -19,19 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (cond) {                                                                                \
-            passed++;                                                                              \
-        } else {                                                                                   \
-            failed++;                                                                              \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                 \
-            printf(__VA_ARGS__);                                                                   \
-            putchar('\n');                                                                         \
-        }                                                                                          \
-    } while (0)
+#include "check.h"
 
 /* ---- sizes and numbers ---- */
 
@@ -727,6 +715,5 @@ int main(void) {
     test_network_params();
     test_allreduce_matrix();
     test_wrht_rule();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return CHECK_SUMMARY();
 }

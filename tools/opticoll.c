@@ -2,7 +2,8 @@
  * opticoll.c — the command-line tool: argument parsing and printing, no logic of its own.
  *
  *   opticoll list
- *   opticoll run -c COLL -a ALGO [-t NET] -n N [-w W] [-f F] -s SIZE [--param k=v]... [--net k=v]...
+ *   opticoll run -c COLL -a ALGO [-t NET] -n N [-w W] [-f F] -s SIZE [--param k=v]... [--net
+ * k=v]...
  *                [--json]
  *   opticoll compare -c COLL [-t NET] -n N [-w W] -s SIZE [--json|--csv]
  *   opticoll export -c COLL -a ALGO [-t NET] -n N -s SIZE --format json [-o FILE]
@@ -36,21 +37,6 @@ static int die(int code, const char *fmt, const char *a, const char *b) {
     fprintf(stderr, fmt, a ? a : "", b ? b : "");
     fputc('\n', stderr);
     return code;
-}
-
-/* A JSON string literal (the CLI's one piece of JSON it writes itself). */
-static void json_string(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
 }
 
 static int exit_for(int err) {
@@ -173,17 +159,28 @@ static int parse_options(int argc, char **argv, options *o, const char *cmd) {
             continue;
         }
         unsigned bit = 0;
-        if (!strcmp(a, "-c") || !strcmp(a, "--collective")) slot = &o->coll, bit = OPT_COLL;
-        else if (!strcmp(a, "-a") || !strcmp(a, "--algorithm")) slot = &o->algo, bit = OPT_ALGO;
-        else if (!strcmp(a, "-t") || !strcmp(a, "--network")) slot = &o->net, bit = OPT_NET;
-        else if (!strcmp(a, "-n") || !strcmp(a, "--nodes")) slot = &o->nodes, bit = OPT_NODES;
-        else if (!strcmp(a, "-s") || !strcmp(a, "--size")) slot = &o->size, bit = OPT_SIZE;
-        else if (!strcmp(a, "-r") || !strcmp(a, "--root")) slot = &o->root, bit = OPT_ROOT;
-        else if (!strcmp(a, "-w") || !strcmp(a, "--wavelengths")) slot = &o->wavelengths, bit = OPT_W;
-        else if (!strcmp(a, "-f") || !strcmp(a, "--fibres")) slot = &o->fibres, bit = OPT_F;
-        else if (!strcmp(a, "--preset")) slot = &o->preset, bit = OPT_PRESET;
-        else if (!strcmp(a, "--format")) slot = &o->format, bit = OPT_FORMAT;
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) slot = &o->output, bit = OPT_OUTPUT;
+        if (!strcmp(a, "-c") || !strcmp(a, "--collective"))
+            slot = &o->coll, bit = OPT_COLL;
+        else if (!strcmp(a, "-a") || !strcmp(a, "--algorithm"))
+            slot = &o->algo, bit = OPT_ALGO;
+        else if (!strcmp(a, "-t") || !strcmp(a, "--network"))
+            slot = &o->net, bit = OPT_NET;
+        else if (!strcmp(a, "-n") || !strcmp(a, "--nodes"))
+            slot = &o->nodes, bit = OPT_NODES;
+        else if (!strcmp(a, "-s") || !strcmp(a, "--size"))
+            slot = &o->size, bit = OPT_SIZE;
+        else if (!strcmp(a, "-r") || !strcmp(a, "--root"))
+            slot = &o->root, bit = OPT_ROOT;
+        else if (!strcmp(a, "-w") || !strcmp(a, "--wavelengths"))
+            slot = &o->wavelengths, bit = OPT_W;
+        else if (!strcmp(a, "-f") || !strcmp(a, "--fibres"))
+            slot = &o->fibres, bit = OPT_F;
+        else if (!strcmp(a, "--preset"))
+            slot = &o->preset, bit = OPT_PRESET;
+        else if (!strcmp(a, "--format"))
+            slot = &o->format, bit = OPT_FORMAT;
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+            slot = &o->output, bit = OPT_OUTPUT;
         else if (!strcmp(a, "-p") || !strcmp(a, "--param") || !strcmp(a, "--net")) {
             if (i + 1 >= argc) return die(EXIT_USAGE, "%s needs KEY=VALUE", a, NULL);
             int net = !strcmp(a, "--net");
@@ -193,8 +190,7 @@ static int parse_options(int argc, char **argv, options *o, const char *cmd) {
             if (eq && eq > pair) {
                 char key[128];
                 snprintf(key, sizeof key, "%.*s", (int)(eq - pair), pair);
-                if (oc_kv_get(kv, key))
-                    return die(EXIT_USAGE, "%s %s given twice", a, key);
+                if (oc_kv_get(kv, key)) return die(EXIT_USAGE, "%s %s given twice", a, key);
             }
             if (oc_kv_set_pair(kv, pair))
                 return die(EXIT_USAGE, "%s: expected KEY=VALUE, got '%s'", a, pair);
@@ -224,8 +220,7 @@ static int parse_options(int argc, char **argv, options *o, const char *cmd) {
         char msg[160];
         int b = __builtin_ctz(extra);
         snprintf(msg, sizeof msg, "%s: %s%s%s does not apply to %s (see %s --help)", cmd,
-                 o->spelling[b], o->value[b] ? " " : "", o->value[b] ? o->value[b] : "", cmd,
-                 cmd);
+                 o->spelling[b], o->value[b] ? " " : "", o->value[b] ? o->value[b] : "", cmd, cmd);
         return die(EXIT_USAGE, "%s", msg, NULL);
     }
     return 0;
@@ -255,8 +250,8 @@ static int build_request(const options *o, oc_request *req, int need_algo) {
     if (rc == OC_ERANGE)
         return die(EXIT_USAGE, "-s %s: larger than the 1 PiB limit", o->size, NULL);
     if (rc)
-        return die(EXIT_USAGE, "-s %s: not a size (use e.g. 4096, 4KiB, 4MiB, 1GiB, 4MB)",
-                   o->size, NULL);
+        return die(EXIT_USAGE, "-s %s: not a size (use e.g. 4096, 4KiB, 4MiB, 1GiB, 4MB)", o->size,
+                   NULL);
     if (o->root) {
         rc = oc_parse_u64(o->root, 0, req->nodes - 1, &v);
         if (rc) return die(EXIT_USAGE, "-r %s: not a node number below -n", o->root, NULL);
@@ -322,12 +317,13 @@ static int cmd_list(int argc, char **argv) {
 
 static int cmd_run(options *o) {
     if (o->help) {
-        printf("usage: opticoll run -c COLL -a ALGO [-t NET] -n N -s SIZE [options] [--json]\n\n"
-               "Generates the schedule, verifies it (semantic verifier, real-data run, network\n"
-               "resource check), maps it onto the network and prints steps, time, the seed's\n"
-               "closed form and the lower bound. A schedule that fails a check is an error.\n\n%s%s%s"
-               "      --json              one JSON object (fields: see README)\n",
-               help_problem, help_algo, help_network);
+        printf(
+            "usage: opticoll run -c COLL -a ALGO [-t NET] -n N -s SIZE [options] [--json]\n\n"
+            "Generates the schedule, verifies it (semantic verifier, real-data run, network\n"
+            "resource check), maps it onto the network and prints steps, time, the seed's\n"
+            "closed form and the lower bound. A schedule that fails a check is an error.\n\n%s%s%s"
+            "      --json              one JSON object (fields: see README)\n",
+            help_problem, help_algo, help_network);
         return 0;
     }
     oc_request req;
@@ -347,15 +343,16 @@ static int cmd_run(options *o) {
 
 static int cmd_compare(options *o) {
     if (o->help) {
-        printf("usage: opticoll compare -c COLL [-t NET] -n N -s SIZE [options] [--json|--csv]\n\n"
-               "Runs every algorithm of the collective that supports the network, each verified,\n"
-               "and prints one line each (or a JSON array, or CSV). Algorithms whose restrictions\n"
-               "exclude these parameters are listed with the reason.\n\n%s%s"
-               "      --json              a JSON array: one run report per algorithm, then\n"
-               "                          {\"algorithm\": NAME, \"not_run\": REASON} for the others\n"
-               "      --csv               one CSV line per algorithm (header first); algorithms\n"
-               "                          not run have empty figures and the reason in `note`\n",
-               help_problem, help_network);
+        printf(
+            "usage: opticoll compare -c COLL [-t NET] -n N -s SIZE [options] [--json|--csv]\n\n"
+            "Runs every algorithm of the collective that supports the network, each verified,\n"
+            "and prints one line each (or a JSON array, or CSV). Algorithms whose restrictions\n"
+            "exclude these parameters are listed with the reason.\n\n%s%s"
+            "      --json              a JSON array: one run report per algorithm, then\n"
+            "                          {\"algorithm\": NAME, \"not_run\": REASON} for the others\n"
+            "      --csv               one CSV line per algorithm (header first); algorithms\n"
+            "                          not run have empty figures and the reason in `note`\n",
+            help_problem, help_network);
         return 0;
     }
     if (o->algo) return die(EXIT_USAGE, "compare runs every algorithm: drop -a %s", o->algo, NULL);
@@ -381,7 +378,8 @@ static int cmd_compare(options *o) {
             continue;
         }
         if (err) {
-            for (size_t k = 0; k < n; k++) oc_report_free(reps[k]);
+            for (size_t k = 0; k < n; k++)
+                oc_report_free(reps[k]);
             return lib_error(err, why);
         }
         names[n] = a->name;
@@ -398,12 +396,13 @@ static int cmd_compare(options *o) {
         for (size_t k = 0; k < ns; k++) {
             if (n + k) fputs(",", stdout);
             printf("{\"algorithm\": \"%s\", \"not_run\": ", skipped[k]);
-            json_string(stdout, reasons[k]);
+            oc_write_json_string(stdout, reasons[k]);
             fputs("}\n", stdout);
         }
         fputs("]\n", stdout);
     } else if (o->csv) {
-        for (size_t k = 0; k < n; k++) oc_report_write_csv(reps[k], stdout, k == 0);
+        for (size_t k = 0; k < n; k++)
+            oc_report_write_csv(reps[k], stdout, k == 0);
         if (n == 0) oc_report_write_csv(NULL, stdout, 1);
         for (size_t k = 0; k < ns; k++) {
             printf("%s,%s,%s,%u,%llu,,,,,,,,,\"not run: ", o->coll, skipped[k], req.network,
@@ -418,7 +417,7 @@ static int cmd_compare(options *o) {
         printf("%s on %s, %u node%s, %s per %s\n", o->coll, req.network, req.nodes,
                req.nodes == 1 ? "" : "s", o->size,
                oc_collective_reduces(req.collective) || req.collective == OC_BROADCAST ? "vector"
-                                                                                      : "block");
+                                                                                       : "block");
         printf("  %-10s %10s %12s %12s %14s %9s  %s\n", "algorithm", "steps", "lower bound",
                "seed formula", "time", "verified", "parameters");
         for (size_t k = 0; k < n; k++) {
@@ -429,12 +428,7 @@ static int cmd_compare(options *o) {
             if (oc_report_steps_formula(r, &f)) snprintf(fb, sizeof fb, "%.0f", f);
             if (oc_report_steps_lower_bound(r, &lb))
                 snprintf(lbb, sizeof lbb, "%llu", (unsigned long long)lb);
-            if (t < 1e-3)
-                snprintf(tb, sizeof tb, "%.3f us", t * 1e6);
-            else if (t < 1)
-                snprintf(tb, sizeof tb, "%.3f ms", t * 1e3);
-            else
-                snprintf(tb, sizeof tb, "%.3f s", t);
+            oc_format_seconds(tb, sizeof tb, t);
             char pb[256] = "";
             const oc_kv *used = oc_report_params(r);
             for (size_t i = 0, at = 0; i < oc_kv_count(used) && at < sizeof pb; i++)
@@ -444,9 +438,11 @@ static int cmd_compare(options *o) {
                    (unsigned long long)oc_report_steps(r), lbb, fb, tb,
                    oc_report_verified(r) ? "yes" : "NO", pb);
         }
-        for (size_t k = 0; k < ns; k++) printf("  %-10s not run: %s\n", skipped[k], reasons[k]);
+        for (size_t k = 0; k < ns; k++)
+            printf("  %-10s not run: %s\n", skipped[k], reasons[k]);
     }
-    for (size_t k = 0; k < n; k++) oc_report_free(reps[k]);
+    for (size_t k = 0; k < n; k++)
+        oc_report_free(reps[k]);
     return status;
 }
 
@@ -471,7 +467,8 @@ static int cmd_export(options *o) {
     if (!o->output) {
         /* stdout: write to a temporary file first so that a failure prints nothing */
         FILE *tmp = tmpfile();
-        if (!tmp) return die(EXIT_OTHER, "cannot create a temporary file: %s", strerror(errno), NULL);
+        if (!tmp)
+            return die(EXIT_OTHER, "cannot create a temporary file: %s", strerror(errno), NULL);
         int err = oc_export_json(&req, tmp, why, sizeof why);
         if (err) {
             fclose(tmp);
@@ -480,7 +477,8 @@ static int cmd_export(options *o) {
         rewind(tmp);
         char buf[1 << 16];
         size_t got;
-        while ((got = fread(buf, 1, sizeof buf, tmp)) > 0) fwrite(buf, 1, got, stdout);
+        while ((got = fread(buf, 1, sizeof buf, tmp)) > 0)
+            fwrite(buf, 1, got, stdout);
         fclose(tmp);
         return ferror(stdout) ? die(EXIT_OTHER, "write error on stdout", NULL, NULL) : 0;
     }
@@ -530,8 +528,8 @@ static int cmd_verify(options *o) {
     }
     if (!o->file) return die(EXIT_USAGE, "verify: missing FILE", NULL, NULL);
     if (o->coll || o->algo || o->nodes || o->size)
-        return die(EXIT_USAGE, "verify: the file says what the schedule is; drop -c/-a/-n/-s",
-                   NULL, NULL);
+        return die(EXIT_USAGE, "verify: the file says what the schedule is; drop -c/-a/-n/-s", NULL,
+                   NULL);
     int rc = fold_network_flags(o);
     if (rc) return rc;
     char why[512] = "";
@@ -551,10 +549,11 @@ static int cmd_reproduce(int argc, char **argv) {
         return die(EXIT_USAGE, "reproduce: name a paper (optree, wrht, all; see --help)", NULL,
                    NULL);
     if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
-        printf("usage: opticoll reproduce optree|wrht|all\n\n"
-               "Prints the seed paper's tables and figures: the paper's printed value, the paper's\n"
-               "formula evaluated by us, and our simulated value on a verified schedule, with a\n"
-               "one-line reason for every difference.\n");
+        printf(
+            "usage: opticoll reproduce optree|wrht|all\n\n"
+            "Prints the seed paper's tables and figures: the paper's printed value, the paper's\n"
+            "formula evaluated by us, and our simulated value on a verified schedule, with a\n"
+            "one-line reason for every difference.\n");
         return 0;
     }
     if (argc > 1) return die(EXIT_USAGE, "reproduce: unexpected argument '%s'", argv[1], NULL);
@@ -754,10 +753,14 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "reproduce")) return cmd_reproduce(argc - 2, argv + 2);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 2, argv + 2);
     int (*fn)(options *) = NULL;
-    if (!strcmp(cmd, "run")) fn = cmd_run;
-    else if (!strcmp(cmd, "compare")) fn = cmd_compare;
-    else if (!strcmp(cmd, "export")) fn = cmd_export;
-    else if (!strcmp(cmd, "verify")) fn = cmd_verify;
+    if (!strcmp(cmd, "run"))
+        fn = cmd_run;
+    else if (!strcmp(cmd, "compare"))
+        fn = cmd_compare;
+    else if (!strcmp(cmd, "export"))
+        fn = cmd_export;
+    else if (!strcmp(cmd, "verify"))
+        fn = cmd_verify;
     if (!fn) return die(EXIT_USAGE, "unknown command '%s' (see opticoll --help)", cmd, NULL);
     options o;
     memset(&o, 0, sizeof o);

@@ -29,8 +29,8 @@
  *     (oeo_ns_per_flit = 1) and say so.
  */
 #include "net/ring.h"
-#include "net/net.h"
 #include "core/bitset.h"
+#include "net/net.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -86,9 +86,9 @@ struct oc__netrun {
 
 /* ---- parameters ---- */
 
-static const char *const ring_param_names[] = {
-    "preset", "wavelengths", "fibres", "bandwidth_gbps", "reconfig_us", "oeo_ns_per_flit",
-    "flit_bytes", "packet_bytes", NULL};
+static const char *const ring_param_names[] = {"preset",         "wavelengths",  "fibres",
+                                               "bandwidth_gbps", "reconfig_us",  "oeo_ns_per_flit",
+                                               "flit_bytes",     "packet_bytes", NULL};
 
 static int ring_params_read(const oc_kv *kv, ring_params *p, char *why, size_t len) {
     int rc = oc__kv_only(kv, ring_param_names, "ring network", why, len);
@@ -134,7 +134,8 @@ static double step_parts(const ring_params *p, uint64_t payload, double *reconf,
 static int reserve_arcs(oc__netrun *m, size_t n) {
     if (n <= m->arc_cap) return 0;
     size_t cap = m->arc_cap ? m->arc_cap : 64;
-    while (cap < n) cap *= 2;
+    while (cap < n)
+        cap *= 2;
 #define GROW(field)                                                                                \
     do {                                                                                           \
         void *q_ = realloc(m->field, cap * sizeof(*m->field));                                     \
@@ -166,7 +167,8 @@ static int push_frag(oc__netrun *m, int d, uint32_t xfer, uint32_t c0, uint32_t 
     return 0;
 }
 
-/* ---- colouring: cut the ring at a node, arcs through the cut first, then the rest by deadline ----
+/* ---- colouring: cut the ring at a node, arcs through the cut first, then the rest by deadline
+ * ----
  *
  * The units of the K arcs that pass through the cut node need K distinct colours; colour c of such
  * an arc is free for other arcs only between the arc's end e_c and its start s_c (positions
@@ -184,7 +186,8 @@ typedef struct colour_range {
 static int pool_push(oc__netrun *m, uint32_t d, uint32_t c0, uint32_t c1) {
     /* A range that continues the one on top of the bucket joins it: the bucket holds the same
      * colours, in fewer pieces, so later bundles take fewer fragments (fewer lightpath groups to
-     * check). The colours a bucket offers, and so every decision of the colouring, are unchanged. */
+     * check). The colours a bucket offers, and so every decision of the colouring, are unchanged.
+     */
     if (oc__bitset_test(&m->nonempty, d)) {
         colour_range *top = &m->pool[m->head[d]];
         if (top->c0 == c1) {
@@ -268,7 +271,8 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, uint32_t *arcs,
     if (ncross == 0 && disjoint_equal && u0 > 0) {
         if (oc__grow((void **)&m->frags[d], &m->capfrags[d], na, sizeof(oc__ring_frag)))
             return OC_ENOMEM;
-        for (size_t i = 0; i < na; i++) m->frags[d][i] = (oc__ring_frag){arcs[i], 0, u0};
+        for (size_t i = 0; i < na; i++)
+            m->frags[d][i] = (oc__ring_frag){arcs[i], 0, u0};
         m->nfrags[d] = na;
         *colours = u0;
         return 0;
@@ -290,8 +294,10 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, uint32_t *arcs,
     if (!cross_sorted) {
         uint32_t *cnt = m->bucket_b;
         memset(cnt, 0, (N + 2) * sizeof(uint32_t));
-        for (size_t i = 0; i < ncross; i++) cnt[start[xs[i]] + len[xs[i]] - N + 1]++;
-        for (uint32_t k = 0; k <= N; k++) cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < ncross; i++)
+            cnt[start[xs[i]] + len[xs[i]] - N + 1]++;
+        for (uint32_t k = 0; k <= N; k++)
+            cnt[k + 1] += cnt[k];
         for (size_t i = 0; i < ncross; i++)
             arcs[nint + cnt[start[xs[i]] + len[xs[i]] - N]++] = xs[i];
         xs = arcs + nint;
@@ -301,13 +307,19 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, uint32_t *arcs,
     if (!ints_sorted) {
         uint32_t *cnt = m->bucket_a;
         memset(cnt, 0, (N + 2) * sizeof(uint32_t));
-        for (size_t i = 0; i < nint; i++) cnt[N - len[arcs[i]] + 1]++;
-        for (uint32_t k = 0; k <= N; k++) cnt[k + 1] += cnt[k];
-        for (size_t i = 0; i < nint; i++) m->order[cnt[N - len[arcs[i]]]++] = arcs[i];
+        for (size_t i = 0; i < nint; i++)
+            cnt[N - len[arcs[i]] + 1]++;
+        for (uint32_t k = 0; k <= N; k++)
+            cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < nint; i++)
+            m->order[cnt[N - len[arcs[i]]]++] = arcs[i];
         memset(cnt, 0, (N + 2) * sizeof(uint32_t));
-        for (size_t i = 0; i < nint; i++) cnt[start[m->order[i]] + 1]++;
-        for (uint32_t k = 0; k <= N; k++) cnt[k + 1] += cnt[k];
-        for (size_t i = 0; i < nint; i++) arcs[cnt[start[m->order[i]]]++] = m->order[i];
+        for (size_t i = 0; i < nint; i++)
+            cnt[start[m->order[i]] + 1]++;
+        for (uint32_t k = 0; k <= N; k++)
+            cnt[k + 1] += cnt[k];
+        for (size_t i = 0; i < nint; i++)
+            arcs[cnt[start[m->order[i]]]++] = m->order[i];
     }
     if (K > m->deadline_cap) {
         uint32_t *dl = realloc(m->deadline, (size_t)K * sizeof(uint32_t));
@@ -336,7 +348,8 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, uint32_t *arcs,
             uint32_t a = xs[xi];
             const oc__ring_frag *f = &m->frags[d][m->frag_first[a]];
             uint32_t s_rel = start[a];
-            for (uint32_t c = f->c0; c < f->c1; c++) m->deadline[c] = s_rel;
+            for (uint32_t c = f->c0; c < f->c1; c++)
+                m->deadline[c] = s_rel;
             if (pool_push(m, s_rel, f->c0, f->c1)) return OC_ENOMEM;
         }
         if (p == N) break;
@@ -408,7 +421,8 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
         m->dir[i] = (uint8_t)d;
         per_dir[d]++;
         units += t->count;
-        /* Counter-clockwise arcs live in mirrored coordinates (p -> N - p), where they run forward. */
+        /* Counter-clockwise arcs live in mirrored coordinates (p -> N - p), where they run forward.
+         */
         m->start[i] = d == RING_CW ? t->src : oc__ring_sub(0, t->src, N);
         m->len[i] = d == RING_CW ? cw : N - cw;
     }
@@ -482,8 +496,8 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
                                  .frags = {m->frags[0], m->frags[1]},
                                  .nfrags = {m->nfrags[0], m->nfrags[1]},
                                  .colours = {colours[0], colours[1]}};
-        int rc = oc__ring_check(m->checker, index, r, &a, (uint32_t)m->p.F, (uint32_t)m->p.w, why,
-                                len);
+        int rc =
+            oc__ring_check(m->checker, index, r, &a, (uint32_t)m->p.F, (uint32_t)m->p.w, why, len);
         if (rc) return rc;
     }
     /* 4. Steps and bounds. */
@@ -546,13 +560,14 @@ static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc_
     m->bucket_b = oc__calloc(N + 2, sizeof(uint32_t));
     m->head = oc__calloc(N + 1, sizeof(uint32_t));
     m->ends_head = oc__calloc(N + 1, sizeof(uint32_t));
-    if (!m->links || !m->bucket_a || !m->bucket_b ||
-        !m->head || !m->ends_head || oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
+    if (!m->links || !m->bucket_a || !m->bucket_b || !m->head || !m->ends_head ||
+        oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
         (check && oc__ring_checker_new(spec->nodes, &m->checker))) {
         ring_destroy(m);
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     }
-    for (size_t k = 0; k <= N; k++) m->ends_head[k] = UINT32_MAX;
+    for (size_t k = 0; k <= N; k++)
+        m->ends_head[k] = UINT32_MAX;
     *out = m;
     return 0;
 }

@@ -102,7 +102,7 @@ int oc_report_number(const oc_report *r, const char *key, double *out) {
 
 /* ---- JSON ---- */
 
-void oc__json_string(FILE *f, const char *s) {
+void oc_write_json_string(FILE *f, const char *s) {
     fputc('"', f);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
@@ -130,21 +130,21 @@ void oc__json_kv(FILE *f, const oc_kv *kv) {
     fputc('{', f);
     for (size_t i = 0; i < oc_kv_count(kv); i++) {
         if (i) fputs(", ", f);
-        oc__json_string(f, oc_kv_key(kv, i));
+        oc_write_json_string(f, oc_kv_key(kv, i));
         fputs(": ", f);
-        oc__json_string(f, oc_kv_value(kv, i));
+        oc_write_json_string(f, oc_kv_value(kv, i));
     }
     fputc('}', f);
 }
 
 int oc_report_write_json(const oc_report *r, FILE *f) {
     fputs("{\"collective\": ", f);
-    oc__json_string(f, r->collective);
+    oc_write_json_string(f, r->collective);
     fputs(", \"algorithm\": ", f);
-    oc__json_string(f, r->algorithm);
+    oc_write_json_string(f, r->algorithm);
     fputs(", \"network\": ", f);
     if (r->network[0])
-        oc__json_string(f, r->network);
+        oc_write_json_string(f, r->network);
     else
         fputs("null", f);
     fprintf(f, ", \"nodes\": %u, \"bytes\": %llu, \"params\": ", r->nodes,
@@ -178,20 +178,20 @@ int oc_report_write_json(const oc_report *r, FILE *f) {
             r->data_checked ? "true" : "false");
     if (r->data_note[0]) {
         fputs(", \"data_check_note\": ", f);
-        oc__json_string(f, r->data_note);
+        oc_write_json_string(f, r->data_note);
     }
     fprintf(f, ", \"redundant_deliveries\": %llu", (unsigned long long)r->redundant);
     fputs(", \"figures\": {", f);
     for (size_t i = 0; i < r->nnums; i++) {
         if (i) fputs(", ", f);
-        oc__json_string(f, r->nums[i].key);
+        oc_write_json_string(f, r->nums[i].key);
         fputs(": ", f);
         json_number(f, r->nums[i].value);
     }
     fputs("}, \"notes\": [", f);
     for (size_t i = 0; i < r->nnotes; i++) {
         if (i) fputs(", ", f);
-        oc__json_string(f, r->notes[i]);
+        oc_write_json_string(f, r->notes[i]);
     }
     fputs("]}\n", f);
     return ferror(f) ? OC_EIO : 0;
@@ -199,7 +199,7 @@ int oc_report_write_json(const oc_report *r, FILE *f) {
 
 /* ---- text ---- */
 
-static void seconds(char *buf, size_t len, double s) {
+void oc_format_seconds(char *buf, size_t len, double s) {
     if (s == 0)
         snprintf(buf, len, "0 s");
     else if (s < 1e-3)
@@ -235,10 +235,10 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
         if (r->has_lb) fprintf(f, ", lower bound %llu", (unsigned long long)r->steps_lb);
         if (r->has_formula) fprintf(f, ", seed formula %.0f", r->steps_formula);
         fputc('\n', f);
-        seconds(t1, sizeof t1, r->time_s);
+        oc_format_seconds(t1, sizeof t1, r->time_s);
         fprintf(f, "  time:        %s", t1);
         if (r->has_time_formula) {
-            seconds(t2, sizeof t2, r->time_formula_s);
+            oc_format_seconds(t2, sizeof t2, r->time_formula_s);
             fprintf(f, " (seed formula %s)", t2);
         }
         fputc('\n', f);
@@ -250,7 +250,7 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
         const char *k = r->nums[i].key;
         size_t kl = strlen(k);
         if (kl > 2 && strcmp(k + kl - 2, "_s") == 0) {
-            seconds(t1, sizeof t1, r->nums[i].value);
+            oc_format_seconds(t1, sizeof t1, r->nums[i].value);
             fprintf(f, "  %-28s %s\n", k, t1);
         } else {
             fprintf(f, "  %-28s %.6g\n", k, r->nums[i].value);

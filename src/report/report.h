@@ -37,8 +37,8 @@ oc_report *oc__report_new(void);
 int oc__report_num(oc_report *r, const char *key, double value);
 int oc__report_note(oc_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* JSON output helpers shared by the report and the schedule exporter. */
-void oc__json_string(FILE *f, const char *s);
+/* JSON output helper shared by the report and the schedule exporter (strings: the public
+ * oc_write_json_string). */
 void oc__json_kv(FILE *f, const oc_kv *kv);
 
 #endif

@@ -414,17 +414,6 @@ static const char COMM_ONLY[] =
     "times are communication only: one all-reduce of the whole float32 gradient per iteration, no "
     "computation, no overlap with the backward pass, no gradient bucketing";
 
-static void seconds(char *buf, size_t len, double s) {
-    if (s == 0)
-        snprintf(buf, len, "0 s");
-    else if (s < 1e-3)
-        snprintf(buf, len, "%.3f us", s * 1e6);
-    else if (s < 1)
-        snprintf(buf, len, "%.3f ms", s * 1e3);
-    else
-        snprintf(buf, len, "%.3f s", s);
-}
-
 /* The notes every rendering carries, in order; returns how many were written into note[]. */
 static size_t notes(const oc_train_result *r, char note[4][320]) {
     size_t n = 0;
@@ -473,8 +462,8 @@ int oc_train_write_text(const oc_train_result *r, FILE *f) {
         char lbb[24] = "-";
         if (oc_report_steps_lower_bound(run->report, &lb))
             snprintf(lbb, sizeof lbb, "%llu", (unsigned long long)lb);
-        seconds(t1, sizeof t1, run->iteration_s);
-        seconds(t2, sizeof t2, run->epoch_s);
+        oc_format_seconds(t1, sizeof t1, run->iteration_s);
+        oc_format_seconds(t2, sizeof t2, run->epoch_s);
         fprintf(f, "  %-10s %8llu %12s %16s %16s %9s", run->algorithm,
                 (unsigned long long)oc_report_steps(run->report), lbb, t1, t2,
                 oc_report_verified(run->report) ? "yes" : "NO");
@@ -516,24 +505,24 @@ int oc_train_write_json(const oc_train_result *r, FILE *f) {
     char note[4][320];
     int rc = 0;
     fputs("{\"model\": ", f);
-    oc__json_string(f, r->model.name);
+    oc_write_json_string(f, r->model.name);
     fprintf(f, ", \"parameters\": %llu, \"bytes_per_parameter\": %d, \"bytes\": %llu",
             (unsigned long long)r->model.parameters, OC_GRADIENT_BYTES_PER_PARAMETER,
             (unsigned long long)r->bytes);
     fputs(", \"network\": ", f);
-    oc__json_string(f, r->network);
+    oc_write_json_string(f, r->network);
     fprintf(f,
             ", \"nodes\": %u, \"batch_per_node\": %llu, \"global_batch\": %llu, "
             "\"samples_per_epoch\": %llu, \"iterations_per_epoch\": %llu",
             r->nodes, (unsigned long long)r->model.batch, (unsigned long long)r->global_batch,
             (unsigned long long)r->model.samples, (unsigned long long)r->iterations);
     fputs(", \"model_source\": ", f);
-    oc__json_string(f, r->model.note);
+    oc_write_json_string(f, r->model.note);
     fputs(", \"runs\": [", f);
     for (size_t i = 0; i < r->nrun && !rc; i++) {
         const oc_train_run *run = &r->runs[i];
         fputs(i ? ", {\"algorithm\": " : "{\"algorithm\": ", f);
-        oc__json_string(f, run->algorithm);
+        oc_write_json_string(f, run->algorithm);
         fprintf(f, ", \"steps\": %llu, \"time_per_iteration_s\": ",
                 (unsigned long long)oc_report_steps(run->report));
         json_seconds(f, run->iteration_s);
@@ -547,16 +536,16 @@ int oc_train_write_json(const oc_train_result *r, FILE *f) {
     fputs("], \"not_run\": [", f);
     for (size_t i = r->nrun; i < r->count; i++) {
         fputs(i > r->nrun ? ", {\"algorithm\": " : "{\"algorithm\": ", f);
-        oc__json_string(f, r->runs[i].algorithm);
+        oc_write_json_string(f, r->runs[i].algorithm);
         fputs(", \"reason\": ", f);
-        oc__json_string(f, r->runs[i].reason);
+        oc_write_json_string(f, r->runs[i].reason);
         fputc('}', f);
     }
     fputs("], \"notes\": [", f);
     size_t nn = notes(r, note);
     for (size_t i = 0; i < nn; i++) {
         if (i) fputs(", ", f);
-        oc__json_string(f, note[i]);
+        oc_write_json_string(f, note[i]);
     }
     fputs("]}\n", f);
     if (rc) return rc;
