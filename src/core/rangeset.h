@@ -1,10 +1,12 @@
 /*
  * rangeset.h — a set of uint32 values kept as sorted, disjoint, non-adjacent half-open intervals.
  *
- * The verifier keeps what each node holds (chunk labels) and, for reductions, which nodes'
- * contributions each chunk carries, as range sets. The algorithms of the seeds move contiguous
- * label ranges and accumulate contiguous groups of contributions, so these sets stay a handful of
- * intervals and every operation is close to O(1); the worst case is still exact, only slower.
+ * The verifier keeps what each node holds (chunk labels) as range sets; for reductions, which
+ * nodes' contributions each chunk carries is kept in a compact cell of up to two inline intervals
+ * that falls back to a range set when it needs more (verify.c). The algorithms of the seeds move
+ * contiguous label ranges and accumulate contiguous groups of contributions, so these sets stay a
+ * handful of intervals and every operation is close to O(1); the worst case is still exact, only
+ * slower.
  */
 #ifndef OC_RANGESET_H
 #define OC_RANGESET_H

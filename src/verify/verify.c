@@ -8,8 +8,13 @@
  *   - a chunk missing at the end, or a chunk whose contributions are incomplete at the end.
  *
  * Copy collectives keep, per node, the set of labels it holds (a range set). Reductions keep, per
- * node and chunk, the set of nodes whose contributions the chunk carries (a range set of node ids):
- * N*C small sets, and a reduce is a merge of two sorted interval lists.
+ * node and chunk, the set of nodes whose contributions the chunk carries: N*C small sets, and a
+ * reduce is a merge of two sorted interval lists. The sets are kept as compact cells of 16 bytes:
+ * the contribution sets of the seeds' algorithms are contiguous ranges of nodes (a circular range
+ * wraps into two), so a cell holds up to two intervals inline and falls back to a heap-allocated
+ * range set only when it needs more. Either way the intervals are sorted, disjoint and
+ * non-adjacent, so every answer (which contribution is counted twice, which one is missing) is the
+ * one a range set would give. The round of a cell's last write is a 32-bit stamp beside it.
  */
 #include "verify/verify.h"
 #include "core/rangeset.h"
@@ -17,6 +22,84 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A reduction's chunk state: the set of nodes whose contributions it carries. Inline, iv[0] and
+ * iv[1] are its intervals in order, an unused one being {0, 0} (an empty cell is two unused
+ * ones). A cell that needs more than two intervals is tagged by heap.tag = UINT32_MAX > heap.zero
+ * = 0 (no inline interval has lo > hi) and points to a range set of its own. */
+typedef union cell {
+    oc__range iv[2];
+    struct {
+        uint32_t tag, zero;
+        oc__rangeset *set;
+    } heap;
+} cell;
+
+#define CELL_HEAP UINT32_MAX
+
+static int cell_is_heap(const cell *c) {
+    return c->heap.tag == CELL_HEAP && c->heap.zero == 0;
+}
+
+/* The intervals of a cell, in order: *n of them at the returned address. */
+static const oc__range *cell_intervals(const cell *c, uint32_t *n) {
+    if (cell_is_heap(c)) {
+        *n = c->heap.set->n;
+        return c->heap.set->iv;
+    }
+    *n = (uint32_t)(c->iv[0].lo < c->iv[0].hi) + (uint32_t)(c->iv[1].lo < c->iv[1].hi);
+    return c->iv;
+}
+
+static void cell_free(cell *c) {
+    if (cell_is_heap(c)) {
+        oc__rangeset_free(c->heap.set);
+        free(c->heap.set);
+    }
+    memset(c, 0, sizeof *c);
+}
+
+/* The smallest value of [lo, hi) the cell holds, or hi if there is none. */
+static uint32_t cell_first_present(const cell *c, uint32_t lo, uint32_t hi) {
+    if (cell_is_heap(c)) return oc__rangeset_first_present(c->heap.set, lo, hi);
+    uint32_t n;
+    const oc__range *iv = cell_intervals(c, &n);
+    for (uint32_t k = 0; k < n && iv[k].lo < hi; k++)
+        if (iv[k].hi > lo) return iv[k].lo > lo ? iv[k].lo : lo;
+    return hi;
+}
+
+/* The smallest value of [lo, hi) the cell does not hold, or hi if there is none. */
+static uint32_t cell_first_missing(const cell *c, uint32_t lo, uint32_t hi) {
+    if (cell_is_heap(c)) return oc__rangeset_first_missing(c->heap.set, lo, hi);
+    uint32_t n;
+    const oc__range *iv = cell_intervals(c, &n);
+    for (uint32_t k = 0; k < n && iv[k].lo <= lo; k++)
+        if (iv[k].hi > lo) lo = iv[k].hi;
+    return lo < hi ? lo : hi;
+}
+
+/* Replaces the contents of the cell with the n sorted, disjoint, non-adjacent intervals iv. */
+static int cell_assign(cell *c, const oc__range *iv, uint32_t n) {
+    if (n <= 2) {
+        cell_free(c);
+        for (uint32_t k = 0; k < n; k++)
+            c->iv[k] = iv[k];
+        return 0;
+    }
+    if (!cell_is_heap(c)) {
+        oc__rangeset *set = calloc(1, sizeof *set);
+        if (!set) return OC_ENOMEM;
+        c->heap.tag = CELL_HEAP;
+        c->heap.zero = 0;
+        c->heap.set = set;
+    }
+    uint64_t size = 0;
+    for (uint32_t k = 0; k < n; k++)
+        size += iv[k].hi - iv[k].lo;
+    const oc__rangeset view = {(oc__range *)(uintptr_t)iv, n, n, size};
+    return oc__rangeset_copy(c->heap.set, &view);
+}
 
 typedef struct pending {
     uint32_t dst;
@@ -30,16 +113,17 @@ struct oc__verifier {
     uint64_t redundant;
     /* copy collectives */
     oc__rangeset *held; /* per node */
-    pending *sorted; /* a round's transfers grouped by destination */
+    pending *sorted;    /* a round's transfers grouped by destination */
     size_t sorted_cap;
-    uint32_t *bucket; /* per node counter for the counting sort */
+    uint32_t *bucket;     /* per node counter for the counting sort */
     uint64_t *last_round; /* per node: 1 + the last round it received in (duplicate detection) */
     oc__range *merge;
     size_t merge_cap;
     /* reductions */
-    oc__rangeset *contrib;  /* node * C + chunk */
-    uint64_t *written;      /* node * C + chunk: (round + 1) * 2 + (1 if by copy) of the last write */
-    oc__rangeset *staged;   /* snapshot of what the round's senders send */
+    cell *contrib;     /* node * C + chunk */
+    uint32_t *written; /* node * C + chunk: (round + 1) * 2 + (1 if by copy) of the last write */
+    cell *staged;      /* snapshot of what the round's senders send, one cell per chunk sent */
+    oc__rangeset *staged_sets; /* staged[u] points to staged_sets[u] when it needs the heap */
     size_t staged_cap;
 };
 
@@ -124,7 +208,8 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
     } else {
         /* Counting sort by destination (groups in order of first appearance), then insertion
          * order by label inside each destination. */
-        for (size_t i = 0; i < r->count; i++) v->bucket[x[i].dst]++;
+        for (size_t i = 0; i < r->count; i++)
+            v->bucket[x[i].dst]++;
         uint32_t sum = 0;
         for (size_t i = 0; i < r->count; i++) {
             uint32_t d = x[i].dst;
@@ -139,12 +224,14 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
             p[at] = (pending){d, {x[i].first, x[i].first + x[i].count}};
             v->bucket[d] = (at + 1) | 0x80000000u;
         }
-        for (size_t i = 0; i < r->count; i++) v->bucket[x[i].dst] = 0;
+        for (size_t i = 0; i < r->count; i++)
+            v->bucket[x[i].dst] = 0;
     }
     /* Apply one destination at a time. */
     for (size_t i = 0; i < r->count;) {
         size_t j = i;
-        while (j < r->count && p[j].dst == p[i].dst) j++;
+        while (j < r->count && p[j].dst == p[i].dst)
+            j++;
         size_t n = j - i;
         if (oc__grow((void **)&v->merge, &v->merge_cap, n, sizeof(oc__range)))
             return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
@@ -181,36 +268,49 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
         if (rc) return rc;
         units += t->count;
     }
+    if (round >= UINT32_MAX / 2 - 1)
+        return oc__fail(why, len, OC_ETOOBIG, "round %llu: too many rounds to verify",
+                        (unsigned long long)round);
     if (units > v->staged_cap) {
-        oc__rangeset *ns = realloc(v->staged, units * sizeof(oc__rangeset));
+        cell *nc = realloc(v->staged, units * sizeof(cell));
+        if (!nc) return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+        v->staged = nc;
+        oc__rangeset *ns = realloc(v->staged_sets, units * sizeof(oc__rangeset));
         if (!ns) return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
         memset(ns + v->staged_cap, 0, (units - v->staged_cap) * sizeof(oc__rangeset));
-        v->staged = ns;
+        v->staged_sets = ns;
         v->staged_cap = units;
     }
-    /* Read phase: what each sender holds at the start of the round. */
+    /* Read phase: what each sender holds at the start of the round. An inline cell is copied as
+     * it is; a cell on the heap is copied into staged_sets[u], which the round reuses. */
     size_t u = 0;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
         for (uint32_t c = t->first; c < t->first + t->count; c++, u++) {
-            const oc__rangeset *src = &v->contrib[(uint64_t)t->src * C + c];
-            if (src->size == 0) {
+            const cell *src = &v->contrib[(uint64_t)t->src * C + c];
+            uint32_t held;
+            cell_intervals(src, &held);
+            if (held == 0) {
                 char what[64];
                 snprintf(what, sizeof what, "sends to node %u, before it has it,", t->dst);
                 return fail_at(why, len, s, round, what, t->src, c);
             }
-            if (oc__rangeset_copy(&v->staged[u], src))
-                return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+            v->staged[u] = *src;
+            if (cell_is_heap(src)) {
+                if (oc__rangeset_copy(&v->staged_sets[u], src->heap.set))
+                    return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+                v->staged[u].heap.set = &v->staged_sets[u];
+            }
         }
     }
     /* Write phase. Reduces into one chunk commute with each other; a copy commutes with nothing. */
     u = 0;
-    const uint64_t stamp = (round + 1) * 2;
+    const uint32_t stamp = (uint32_t)(round + 1) * 2;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
         for (uint32_t c = t->first; c < t->first + t->count; c++, u++) {
             uint64_t at = (uint64_t)t->dst * C + c;
-            oc__rangeset *dst = &v->contrib[at];
+            cell *dst = &v->contrib[at];
             int is_copy = t->op == OC_OP_COPY;
             if (v->written[at] >= stamp && (is_copy || (v->written[at] & 1))) {
                 char what[96];
@@ -219,16 +319,17 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                          t->src);
                 return fail_at(why, len, s, round, what, t->dst, c);
             }
-            v->written[at] = stamp | (uint64_t)is_copy;
+            v->written[at] = stamp | (uint32_t)is_copy;
+            uint32_t an;
+            const oc__range *add = cell_intervals(&v->staged[u], &an);
             if (is_copy) {
-                if (oc__rangeset_copy(dst, &v->staged[u]))
+                if (cell_assign(dst, add, an))
                     return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
                 continue;
             }
-            const oc__rangeset *add = &v->staged[u];
-            for (uint32_t k = 0; k < add->n; k++) {
-                uint32_t dup = oc__rangeset_first_present(dst, add->iv[k].lo, add->iv[k].hi);
-                if (dup < add->iv[k].hi) {
+            for (uint32_t k = 0; k < an; k++) {
+                uint32_t dup = cell_first_present(dst, add[k].lo, add[k].hi);
+                if (dup < add[k].hi) {
                     char c2[96];
                     oc__spec_describe_chunk(s, c, c2, sizeof c2);
                     return oc__fail(why, len, OC_EVERIFY,
@@ -237,7 +338,32 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                                     (unsigned long long)round, t->dst, dup, c2, t->src);
                 }
             }
-            if (oc__rangeset_union(dst, add->iv, add->n, NULL))
+            if (cell_is_heap(dst)) {
+                if (oc__rangeset_union(dst->heap.set, add, an, NULL))
+                    return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+                continue;
+            }
+            /* An inline cell: merge its intervals with the added ones (disjoint from them, as
+             * checked above), joining those that touch, then store the result. */
+            uint32_t dn;
+            const oc__range *have = cell_intervals(dst, &dn);
+            if (oc__grow((void **)&v->merge, &v->merge_cap, (size_t)dn + an, sizeof(oc__range)))
+                return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+            oc__range *out = v->merge;
+            uint32_t i1 = 0, i2 = 0, k = 0;
+            while (i1 < dn || i2 < an) {
+                oc__range next;
+                if (i2 >= an || (i1 < dn && have[i1].lo <= add[i2].lo))
+                    next = have[i1++];
+                else
+                    next = add[i2++];
+                if (k > 0 && next.lo <= out[k - 1].hi) {
+                    if (next.hi > out[k - 1].hi) out[k - 1].hi = next.hi;
+                } else {
+                    out[k++] = next;
+                }
+            }
+            if (cell_assign(dst, out, k))
                 return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
         }
     }
@@ -270,13 +396,12 @@ int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t le
                             "verifying %s on %u nodes with %u chunks needs %llu chunk states",
                             oc_collective_name(s->coll), N, s->chunks, (unsigned long long)cells);
         }
-        v->contrib = oc__calloc((size_t)cells, sizeof(oc__rangeset));
-        v->written = oc__calloc((size_t)cells, sizeof(uint64_t));
+        v->contrib = oc__calloc((size_t)cells, sizeof(cell));
+        v->written = oc__calloc((size_t)cells, sizeof(uint32_t));
         if (!v->contrib || !v->written) goto nomem;
         for (uint32_t n = 0; n < N; n++)
             for (uint32_t c = 0; c < s->chunks; c++)
-                if (oc__rangeset_assign(&v->contrib[(uint64_t)n * s->chunks + c], n, n + 1))
-                    goto nomem;
+                v->contrib[(uint64_t)n * s->chunks + c].iv[0] = (oc__range){n, n + 1};
     } else {
         v->held = oc__calloc(N, sizeof(oc__rangeset));
         v->bucket = oc__calloc(N, sizeof(uint32_t));
@@ -335,8 +460,8 @@ static int need_reduced(const oc__verifier *v, uint32_t node, uint32_t lo, uint3
                         size_t len) {
     const oc__spec *s = v->spec;
     for (uint32_t c = lo; c < hi; c++) {
-        const oc__rangeset *cs = &v->contrib[(uint64_t)node * s->chunks + c];
-        uint32_t m = oc__rangeset_first_missing(cs, 0, s->nodes);
+        const cell *cs = &v->contrib[(uint64_t)node * s->chunks + c];
+        uint32_t m = cell_first_missing(cs, 0, s->nodes);
         if (m < s->nodes) {
             char d[96];
             oc__spec_describe_chunk(s, c, d, sizeof d);
@@ -356,7 +481,8 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
     case OC_ALLGATHER:
     case OC_GOSSIP:
     case OC_BROADCAST:
-        for (uint32_t n = 0; n < N && !rc; n++) rc = need_held(v, n, 0, s->chunks, why, len);
+        for (uint32_t n = 0; n < N && !rc; n++)
+            rc = need_held(v, n, 0, s->chunks, why, len);
         break;
     case OC_GATHER:
         rc = need_held(v, s->root, 0, s->chunks, why, len);
@@ -367,11 +493,12 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
         break;
     case OC_ALLTOALL:
         for (uint32_t d = 0; d < N && !rc; d++)
-            rc = need_held(v, d, (uint32_t)((uint64_t)d * N * q), (uint32_t)((uint64_t)(d + 1) * N * q),
-                           why, len);
+            rc = need_held(v, d, (uint32_t)((uint64_t)d * N * q),
+                           (uint32_t)((uint64_t)(d + 1) * N * q), why, len);
         break;
     case OC_ALLREDUCE:
-        for (uint32_t n = 0; n < N && !rc; n++) rc = need_reduced(v, n, 0, s->chunks, why, len);
+        for (uint32_t n = 0; n < N && !rc; n++)
+            rc = need_reduced(v, n, 0, s->chunks, why, len);
         break;
     case OC_REDUCESCATTER:
         for (uint32_t b = 0; b < N && !rc; b++)
@@ -387,15 +514,19 @@ void oc__verifier_free(oc__verifier *v) {
     if (!v) return;
     const oc__spec *s = v->spec;
     if (v->held) {
-        for (uint32_t n = 0; n < s->nodes; n++) oc__rangeset_free(&v->held[n]);
+        for (uint32_t n = 0; n < s->nodes; n++)
+            oc__rangeset_free(&v->held[n]);
         free(v->held);
     }
     if (v->contrib) {
         uint64_t cells = (uint64_t)s->nodes * s->chunks;
-        for (uint64_t i = 0; i < cells; i++) oc__rangeset_free(&v->contrib[i]);
+        for (uint64_t i = 0; i < cells; i++)
+            cell_free(&v->contrib[i]);
         free(v->contrib);
     }
-    for (size_t i = 0; i < v->staged_cap; i++) oc__rangeset_free(&v->staged[i]);
+    for (size_t i = 0; i < v->staged_cap; i++)
+        oc__rangeset_free(&v->staged_sets[i]);
+    free(v->staged_sets);
     free(v->staged);
     free(v->written);
     free(v->sorted);
