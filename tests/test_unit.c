@@ -202,6 +202,32 @@ static void test_verifier_rejects(void) {
           "missing contribution not caught: %s", why);
     sched_free(&s);
 
+    /* Scattered contributions (more intervals than a compact cell holds inline): nodes 2, 4, 6
+     * reduce into node 0 one round each, then 4 again: counted twice, named. */
+    oc__spec big;
+    oc__spec_init(&big, OC_ALLREDUCE, 8, 0, 64, 1, why, sizeof why);
+    add(&s, 0, 2, 0, OC_OP_REDUCE, 0, 1);
+    add(&s, 1, 4, 0, OC_OP_REDUCE, 0, 1);
+    add(&s, 2, 6, 0, OC_OP_REDUCE, 0, 1);
+    add(&s, 3, 4, 0, OC_OP_REDUCE, 0, 1);
+    CHECK(verify(&big, &s, 0, why, sizeof why) == OC_EVERIFY &&
+              strstr(why, "round 3: node 0 counts the contribution of node 4 twice"),
+          "scattered double count: %s", why);
+    s.n = 3;
+    s.rounds[3].count = 0;
+    /* the same three, then the odd nodes in one round: node 0 then holds {0..7} */
+    for (uint32_t v = 1; v < 8; v += 2) add(&s, 3, v, 0, OC_OP_REDUCE, 0, 1);
+    for (uint32_t v = 1; v < 8; v++) add(&s, 4, 0, v, OC_OP_COPY, 0, 1);
+    CHECK(verify(&big, &s, 0, why, sizeof why) == 0, "scattered then complete: %s", why);
+    CHECK(verify(&big, &s, 1, why, sizeof why) == 0, "scattered, data: %s", why);
+    /* leave out node 5: missing, named */
+    s.rounds[3].count = 2; /* 1 and 3 only */
+    add(&s, 3, 7, 0, OC_OP_REDUCE, 0, 1);
+    CHECK(verify(&big, &s, 0, why, sizeof why) == OC_EVERIFY &&
+              strstr(why, "missing the contribution of node 5"),
+          "scattered missing: %s", why);
+    sched_free(&s);
+
     /* A copy and a reduce into one chunk in one round do not commute. */
     add(&s, 0, 1, 0, OC_OP_REDUCE, 0, 1);
     add(&s, 0, 2, 0, OC_OP_COPY, 0, 1);
