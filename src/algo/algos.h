@@ -61,6 +61,19 @@ int oc__plan_plain(oc__plan *plan, const char *algo, oc_collective coll, uint32_
                    uint32_t root, uint64_t bytes, uint32_t q, const oc_kv *params, char *why,
                    size_t whylen);
 
+/* The candidate list a candidates() function hands the pipeline: parameter sets and scores. */
+typedef struct oc__candidates {
+    oc_kv **list;
+    double *score;
+    size_t n, cap;
+} oc__candidates;
+
+/* Adds a candidate with `pairs` key=value pairs (keys and values alternate in kv[]); on failure
+ * frees everything added so far and returns OC_ENOMEM. */
+int oc__candidate_add(oc__candidates *c, double score, size_t pairs, const char *const *kv);
+/* Hands the list over to the pipeline's out-parameters. */
+void oc__candidates_give(oc__candidates *c, oc_kv ***list, double **score, size_t *n);
+
 /* Refuses a schedule of more than OC_MAX_TRANSFERS transfers before it is generated. */
 int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *why, size_t whylen);
 

@@ -242,15 +242,7 @@ static int optree_candidates(uint32_t N, const oc_kv *params, const oc__formula_
     uint32_t kmax = 1;
     while ((UINT64_C(1) << kmax) < N)
         kmax++;
-    size_t cap = 4 * (size_t)kmax + 4;
-    oc_kv **out = calloc(cap, sizeof *out);
-    double *sc = calloc(cap, sizeof *sc);
-    if (!out || !sc) {
-        free(out);
-        free(sc);
-        return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    }
-    size_t count = 0;
+    oc__candidates cands = {0};
     for (uint32_t k = 1; k <= kmax; k++) {
         if (kpin && k != kpin) continue;
         optree opts[4];
@@ -274,24 +266,15 @@ static int optree_candidates(uint32_t N, const oc_kv *params, const oc__formula_
             char text[256];
             format_radices(&opts[i], text, sizeof text);
             int dup = 0;
-            for (size_t c = 0; c < count; c++)
-                if (strcmp(oc_kv_get(out[c], "radices"), text) == 0) dup = 1;
+            for (size_t c = 0; c < cands.n; c++)
+                if (strcmp(oc_kv_get(cands.list[c], "radices"), text) == 0) dup = 1;
             if (dup) continue;
-            out[count] = oc_kv_new();
-            if (!out[count] || oc_kv_set(out[count], "radices", text)) {
-                for (size_t c = 0; c <= count; c++)
-                    oc_kv_free(out[c]);
-                free(out);
-                free(sc);
+            const char *kv[] = {"radices", text};
+            if (oc__candidate_add(&cands, load_estimate(&opts[i]), 1, kv))
                 return oc__fail(why, len, OC_ENOMEM, "out of memory");
-            }
-            sc[count] = load_estimate(&opts[i]);
-            count++;
         }
     }
-    *list = out;
-    *score = sc;
-    *n = count;
+    oc__candidates_give(&cands, list, score, n);
     return 0;
 }
 

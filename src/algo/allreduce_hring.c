@@ -90,34 +90,17 @@ static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net
     *score = NULL;
     *n = 0;
     if (oc_kv_get(params, "g") || N < 2) return 0;
-    size_t cap = 0;
-    for (uint32_t g = 1; g <= N; g++)
-        cap += N % g == 0;
-    oc_kv **out = calloc(cap, sizeof *out);
-    double *sc = calloc(cap, sizeof *sc);
-    if (!out || !sc) {
-        free(out);
-        free(sc);
-        return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    }
-    size_t k = 0;
+    oc__candidates c = {0};
     for (uint32_t g = 1; g <= N; g++) {
         if (N % g) continue;
         char b[32];
         snprintf(b, sizeof b, "%u", g);
-        out[k] = oc_kv_new();
-        if (!out[k] || oc_kv_set(out[k], "g", b)) {
-            for (size_t i = 0; i <= k; i++)
-                oc_kv_free(out[i]);
-            free(out);
-            free(sc);
+        const char *kv[] = {"g", b};
+        if (oc__candidate_add(&c, seed_steps(N, g, (double)(net->channels ? net->channels : 1)), 1,
+                              kv))
             return oc__fail(why, len, OC_ENOMEM, "out of memory");
-        }
-        sc[k++] = seed_steps(N, g, (double)(net->channels ? net->channels : 1));
     }
-    *list = out;
-    *score = sc;
-    *n = k;
+    oc__candidates_give(&c, list, score, n);
     return 0;
 }
 

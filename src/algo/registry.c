@@ -101,3 +101,34 @@ int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *wh
                     algo, nodes, (unsigned long long)transfers,
                     (unsigned long long)OC_MAX_TRANSFERS);
 }
+
+int oc__candidate_add(oc__candidates *c, double score, size_t pairs, const char *const *kv) {
+    oc_kv *set = NULL;
+    size_t cap_score = c->cap;
+    if (c->n == c->cap && (oc__grow((void **)&c->list, &c->cap, c->n + 1, sizeof *c->list) ||
+                           oc__grow((void **)&c->score, &cap_score, c->n + 1, sizeof *c->score)))
+        goto fail;
+    if (cap_score < c->cap) c->cap = cap_score;
+    set = oc_kv_new();
+    if (!set) goto fail;
+    for (size_t i = 0; i < pairs; i++)
+        if (oc_kv_set(set, kv[2 * i], kv[2 * i + 1])) goto fail;
+    c->list[c->n] = set;
+    c->score[c->n++] = score;
+    return 0;
+fail:
+    oc_kv_free(set);
+    for (size_t i = 0; i < c->n; i++)
+        oc_kv_free(c->list[i]);
+    free(c->list);
+    free(c->score);
+    memset(c, 0, sizeof *c);
+    return OC_ENOMEM;
+}
+
+void oc__candidates_give(oc__candidates *c, oc_kv ***list, double **score, size_t *n) {
+    *list = c->list;
+    *score = c->score;
+    *n = c->n;
+    memset(c, 0, sizeof *c);
+}

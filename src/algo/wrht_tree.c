@@ -127,9 +127,7 @@ int oc__wrht_candidates(uint32_t N, const oc_kv *params, const oc__formula_in *i
     uint64_t mmax = 4 * (channels ? channels : 1) + 1;
     if (mmax < 64) mmax = 64;
     if (mmax > N) mmax = N;
-    size_t cap = 0, k = 0;
-    oc_kv **out = NULL;
-    double *sc = NULL;
+    oc__candidates cands = {0};
     for (uint64_t m = 2; m <= mmax; m++) {
         if (mpin && m != mpin) continue;
         uint32_t count[OC_WRHT_MAX_LEVELS], levels = 0;
@@ -149,45 +147,25 @@ int oc__wrht_candidates(uint32_t N, const oc_kv *params, const oc__formula_in *i
             uint64_t side = m / 2, spare = (channels ? channels : 1) / (side ? side : 1);
             uint64_t cuts[2] = {ppin ? ppin : 1, spare > 1 ? spare : 1};
             for (int c = 0; c < (striped && !ppin && cuts[1] > 1 ? 2 : 1); c++) {
-                if (k == cap) {
-                    size_t ncap = cap ? 2 * cap : 64;
-                    oc_kv **nl = realloc(out, ncap * sizeof *nl);
-                    double *ns = nl ? realloc(sc, ncap * sizeof *ns) : NULL;
-                    if (nl) out = nl;
-                    if (ns) sc = ns;
-                    if (!nl || !ns) goto nomem;
-                    cap = ncap;
-                }
                 char mb[32], ab[32], pb[32];
                 snprintf(mb, sizeof mb, "%llu", (unsigned long long)m);
                 snprintf(ab, sizeof ab, "%u", a2a);
                 snprintf(pb, sizeof pb, "%llu", (unsigned long long)cuts[c]);
-                out[k] = oc_kv_new();
-                if (!out[k] || oc_kv_set(out[k], "m", mb) || oc_kv_set(out[k], "alltoall", ab) ||
-                    (striped && oc_kv_set(out[k], "pieces", pb))) {
-                    k++;
-                    goto nomem;
-                }
                 /* levels of grouping before the all-to-all: those whose count is above a2a */
                 uint32_t used = 0;
                 while (used < levels && count[used] > a2a)
                     used++;
                 double steps = estimate(N, (uint32_t)m, count, used, channels ? channels : 1);
-                sc[k++] =
+                double time =
                     steps * (in->step_fixed + (in->step_time - in->step_fixed) / (double)cuts[c]);
+                const char *kv[] = {"m", mb, "alltoall", ab, "pieces", pb};
+                if (oc__candidate_add(&cands, time, striped ? 3 : 2, kv))
+                    return oc__fail(why, len, OC_ENOMEM, "out of memory");
             }
         }
     }
-    *list = out;
-    *score = sc;
-    *n = k;
+    oc__candidates_give(&cands, list, score, n);
     return 0;
-nomem:
-    for (size_t i = 0; i < k; i++)
-        oc_kv_free(out[i]);
-    free(out);
-    free(sc);
-    return oc__fail(why, len, OC_ENOMEM, "out of memory");
 }
 
 static int plan_common(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root,
