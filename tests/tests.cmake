@@ -9,3 +9,7 @@ add_test(NAME unit COMMAND test_unit)
 include(tests/cli.cmake OPTIONAL)
 include(tests/train.cmake OPTIONAL)
 include(tests/fattree.cmake OPTIONAL)
+# The reproductions run end to end (every schedule verified); slow, so not under the sanitizers.
+add_test(NAME reproduce_optree COMMAND opticoll reproduce optree)
+add_test(NAME reproduce_wrht COMMAND opticoll reproduce wrht)
+set_tests_properties(reproduce_optree reproduce_wrht PROPERTIES LABELS slow TIMEOUT 300)
