@@ -64,7 +64,7 @@ static int ne_formula(const oc__plan *plan, const oc__formula_in *in, oc_report 
 }
 
 const oc__algo oc__algo_allgather_ne = {
-    .info = {"ne", OC_ALLGATHER, "ring,fattree",
+    .info = {"ne", OC_ALLGATHER, "ring,fattree,switch",
              "neighbour exchange: pairs of blocks swapped with alternating neighbours, N/2 rounds",
              "N even (or N = 1)", "N/2 steps", ""},
     .param_names = no_params,

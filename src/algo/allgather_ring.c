@@ -26,7 +26,7 @@ static int ring_formula(const oc__plan *plan, const oc__formula_in *in, oc_repor
 }
 
 const oc__algo oc__algo_allgather_ring = {
-    .info = {"ring", OC_ALLGATHER, "ring,fattree",
+    .info = {"ring", OC_ALLGATHER, "ring,fattree,switch",
              "each node forwards one block to its neighbour, N-1 rounds", "",
              "N-1 steps; (N-1)(a + d/B)", ""},
     .param_names = no_params,

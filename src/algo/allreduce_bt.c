@@ -49,7 +49,7 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
 }
 
 const oc__algo oc__algo_allreduce_bt = {
-    .info = {"bt", OC_ALLREDUCE, "ring,fattree",
+    .info = {"bt", OC_ALLREDUCE, "ring,fattree,switch",
              "binary tree (wrht Fig. 2a): pairwise reduce up, broadcast down, whole vector", "",
              "2 ceil(log2 N) steps", ""},
     .param_names = no_params,

@@ -117,7 +117,7 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
 }
 
 const oc__algo oc__algo_allreduce_hring = {
-    .info = {"hring", OC_ALLREDUCE, "ring,fattree",
+    .info = {"hring", OC_ALLREDUCE, "ring,fattree,switch",
              "hierarchical ring: reduce-scatter in groups of g, all-reduce across groups, "
              "all-gather in groups",
              "g divides N", "2(g^2+N)/g + ceil(g/w) - 4 steps (Table I)",

@@ -65,7 +65,7 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
 }
 
 const oc__algo oc__algo_allreduce_rd = {
-    .info = {"rd", OC_ALLREDUCE, "ring,fattree",
+    .info = {"rd", OC_ALLREDUCE, "ring,fattree,switch",
              "recursive doubling: whole-vector exchanges with node XOR 2^i (MPICH's fix-up for "
              "other N)",
              "", "log2 N steps (+2 when N is not a power of two)", ""},

@@ -26,7 +26,7 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
 }
 
 const oc__algo oc__algo_reducescatter_ring = {
-    .info = {"ring", OC_REDUCESCATTER, "ring,fattree", "ring reduce-scatter, N-1 rounds", "",
+    .info = {"ring", OC_REDUCESCATTER, "ring,fattree,switch", "ring reduce-scatter, N-1 rounds", "",
              "N-1 steps", ""},
     .param_names = no_params,
     .plan = plan,

@@ -1,0 +1,195 @@
+/*
+ * switch.c — the ideal electrical switch: the lumorph seed's "hardest baseline" (section 4: "an
+ * electrical interconnect that has an ideal switch with no queuing delays", on which NCCL's Ring
+ * and Tree all-reduce run). The seed costs it with the alpha-beta model of TACCL (its [2]):
+ * alpha = 0.7 us per message ("the alpha value of 0.7 us, derived by recent work for NVLinks") and
+ * 300 GB/s of NVLink bandwidth per GPU and direction, so beta = 1 / (300e9) s per byte.
+ *
+ * Model. Every node has one port to the switch, full duplex: one sender and one receiver. The
+ * switch itself never queues and never contends: a transfer of c chunks costs
+ *     alpha + c x chunk_bytes x beta
+ * whatever the other transfers of the round do, as long as its sender and its receiver are free.
+ * The seed's algorithms are written for that port limit (one send and one receive per node and
+ * round: ring, recursive halving/doubling in radix 2). A round in which a node sends (or receives)
+ * k > 1 transfers is not refused: the node's port serialises them, so that port is busy for
+ *     sum over its transfers of (alpha + bytes x beta)
+ * and the round is split into k physical steps. The round's time is that of its busiest port,
+ * send or receive side: ports work in parallel, transfers on one port one after another. This is
+ * how radix-r recursive halving (Lumorph-4) costs on the switch, (r-1)(alpha + m beta) per level:
+ * the switch cannot split a GPU's bandwidth over several circuits for free, the photonic fabric
+ * can (that is the seed's point, and the `fabric` model's business).
+ *
+ * Figures: steps = sum over rounds of the largest port degree; the time is kept as two exact
+ * counts (the alphas and the bytes on each round's busiest port) and priced at the end,
+ * time = alphas x alpha + bytes x beta, so the closed forms of the algorithms (ring: 2(N-1) alpha
+ * + 2(N-1)/N n beta; rhd: 2 log2(N) alpha + 2(N-1)/N n beta) are met to the last rounding. The
+ * lower bound in steps is the same sum of port degrees (a port does one transfer per step).
+ * Work per round is O(transfers): port loads live in arrays stamped with the round.
+ */
+#include "net/net.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct oc__netrun {
+    oc__sink sink;
+    const oc__spec *spec;
+    double alpha_s, beta_s; /* per message, per byte */
+    double alpha_us, gbytes;
+    uint32_t nodes;
+    uint64_t epoch;
+    uint64_t *stamp;          /* 2N ports: sends [0, N), receives [N, 2N) */
+    uint64_t *msgs, *bytes;   /* per port, this round */
+    uint64_t rounds, steps;   /* steps: sum of the largest port degree */
+    uint64_t alphas, payload; /* of each round's busiest port, summed */
+    uint64_t split_rounds, max_degree, transfers;
+};
+
+static const char *const sw_param_names[] = {"alpha_us", "bandwidth_GBps", NULL};
+
+static int sw_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+    oc__netrun *m = (oc__netrun *)self;
+    const uint32_t N = m->nodes;
+    const uint64_t epoch = ++m->epoch;
+    const unsigned long long R = (unsigned long long)index;
+    uint64_t degree = 0, best_n = 0, best_b = 0;
+    double best = -1;
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        if (x->src >= N || x->dst >= N || x->src == x->dst)
+            return oc__fail(why, len, OC_EINVAL,
+                            "round %llu: transfer %u -> %u is not between "
+                            "two different nodes of the switch",
+                            R, x->src, x->dst);
+        if (m->spec->chunk_bytes && x->count > UINT64_MAX / 2 / m->spec->chunk_bytes)
+            return oc__fail(why, len, OC_ETOOBIG, "round %llu: transfer %u -> %u is too large", R,
+                            x->src, x->dst);
+        const uint64_t b = (uint64_t)x->count * m->spec->chunk_bytes;
+        const uint32_t port[2] = {x->src, N + x->dst};
+        for (int k = 0; k < 2; k++) {
+            uint32_t p = port[k];
+            if (m->stamp[p] != epoch) {
+                m->stamp[p] = epoch;
+                m->msgs[p] = 0;
+                m->bytes[p] = 0;
+            }
+            m->msgs[p]++;
+            m->bytes[p] += b;
+            double t = (double)m->msgs[p] * m->alpha_s + (double)m->bytes[p] * m->beta_s;
+            if (m->msgs[p] > degree) degree = m->msgs[p];
+            if (t > best) {
+                best = t;
+                best_n = m->msgs[p];
+                best_b = m->bytes[p];
+            }
+        }
+    }
+    /* A port's load only grows within the round, so the last maximum seen is the busiest port. */
+    m->rounds++;
+    m->steps += degree;
+    m->alphas += best_n;
+    m->payload += best_b;
+    m->transfers += r->count;
+    if (degree > 1) m->split_rounds++;
+    if (degree > m->max_degree) m->max_degree = degree;
+    return 0;
+}
+
+static void sw_destroy(oc__netrun *m) {
+    if (!m) return;
+    free(m->stamp);
+    free(m->msgs);
+    free(m->bytes);
+    free(m);
+}
+
+static int sw_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
+                     char *why, size_t len) {
+    (void)check; /* the port sums are the whole mapping; nothing is assigned that could clash */
+    *out = NULL;
+    double alpha_us, gbytes;
+    int rc = oc__kv_only(params, sw_param_names, "switch network", why, len);
+    if (rc || (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)) ||
+        (rc = oc__kv_double(params, "bandwidth_GBps", 300, 1e-9, 1e12, &gbytes, why, len)))
+        return rc;
+    oc__netrun *m = calloc(1, sizeof *m);
+    if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    m->sink.round = sw_round;
+    m->spec = spec;
+    m->nodes = spec->nodes;
+    m->alpha_us = alpha_us;
+    m->gbytes = gbytes;
+    m->alpha_s = alpha_us * 1e-6;
+    m->beta_s = 1.0 / (gbytes * 1e9);
+    m->stamp = oc__calloc(2 * (size_t)spec->nodes, sizeof(uint64_t));
+    m->msgs = oc__calloc(2 * (size_t)spec->nodes, sizeof(uint64_t));
+    m->bytes = oc__calloc(2 * (size_t)spec->nodes, sizeof(uint64_t));
+    if (!m->stamp || !m->msgs || !m->bytes) {
+        sw_destroy(m);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    *out = m;
+    return 0;
+}
+
+static oc__sink *sw_sink(oc__netrun *m) {
+    return &m->sink;
+}
+
+/* One chunk on a free port pair: alpha + chunk_bytes x beta. */
+static double sw_step_time(const oc__netrun *m) {
+    return m->alpha_s + (double)m->spec->chunk_bytes * m->beta_s;
+}
+
+static uint64_t sw_channels(const oc__netrun *m) {
+    (void)m;
+    return 1; /* one port per node and direction */
+}
+
+static uint64_t sw_steps(const oc__netrun *m) {
+    return m->steps;
+}
+
+static int sw_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
+    const double ta = (double)m->alphas * m->alpha_s, tb = (double)m->payload * m->beta_s;
+    rep->steps = m->steps;
+    rep->has_lb = 1;
+    rep->steps_lb = m->steps;
+    rep->time_s = ta + tb;
+    char buf[64];
+    int rc = 0;
+    snprintf(buf, sizeof buf, "%g", m->alpha_us);
+    rc |= oc_kv_set(rep->net_params, "alpha_us", buf);
+    snprintf(buf, sizeof buf, "%g", m->gbytes);
+    rc |= oc_kv_set(rep->net_params, "bandwidth_GBps", buf);
+    rc |= oc__report_num(rep, "step_time_s", sw_step_time(m));
+    rc |= oc__report_num(rep, "time_alpha_s", ta);
+    rc |= oc__report_num(rep, "time_beta_s", tb);
+    rc |= oc__report_num(rep, "alphas", (double)m->alphas);
+    rc |= oc__report_num(rep, "critical_bytes", (double)m->payload);
+    rc |= oc__report_num(rep, "rounds_serialised", (double)m->split_rounds);
+    rc |= oc__report_num(rep, "max_port_degree", (double)m->max_degree);
+    if (m->split_rounds)
+        rc |=
+            oc__report_note(rep,
+                            "%llu rounds have a node sending or receiving up to %llu transfers: "
+                            "its port serialises them (one step each)",
+                            (unsigned long long)m->split_rounds, (unsigned long long)m->max_degree);
+    if (rc) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the report");
+    return 0;
+}
+
+const oc__model oc__model_switch = {
+    .info = {"switch",
+             "ideal electrical switch (lumorph's baseline): alpha-beta per transfer, no "
+             "contention, one send and one receive port per node",
+             "alpha_us=0.7: per message; bandwidth_GBps=300: per node and direction (GB/s)"},
+    .create = sw_create,
+    .sink = sw_sink,
+    .finish = sw_finish,
+    .step_time = sw_step_time,
+    .channels = sw_channels,
+    .steps = sw_steps,
+    .destroy = sw_destroy,
+};
