@@ -101,7 +101,8 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allreduce_hring)                                                                             \
     X(allreduce_bt)                                                                                \
     X(allreduce_rd)                                                                                \
-    X(allreduce_wrht)
+    X(allreduce_wrht)                                                                               \
+    X(allreduce_rhd)
 
 #define OC__ALGO_DECL(id) extern const oc__algo oc__algo_##id;
 OC_ALGO_LIST(OC__ALGO_DECL)

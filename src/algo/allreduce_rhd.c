@@ -1,0 +1,60 @@
+/*
+ * allreduce_rhd.c — recursive halving then recursive doubling in radix r (lumorph section 4:
+ * radix=2 is Lumorph-2, radix=4 Lumorph-4; MPICH's Rabenseifner all-reduce in radix 2). The
+ * method, the fold for N not a power of r and the costs are in rhd.c. The vector is cut into
+ * P = r^floor(log_r N) chunks. With a = alpha, c = one chunk's bytes x beta, k = log_r P and
+ * m = ceil((N-P)/P):
+ *     steps = 2 k (r-1) [+ 2m]
+ *     time  = 2 k (r-1) a + 2 (P-1) c [+ 2 m (a + P c)]
+ * which on the switch for N = 2^k, radix 2 is 2 log2(N) alpha + 2 (N-1)/N n beta. The schedule is
+ * generic and also runs on the optical ring and the fat-tree (like rd); there a and c are the
+ * model's fixed and per-chunk parts of one step, and the time formula is only the alpha-beta
+ * estimate: those models split and cost rounds by their own resources. On the ring (more than one
+ * wavelength) a node's r-1 transfers of a level travel in parallel, so the formula there is
+ * 2k (+2) steps of the seed's per-step time.
+ */
+#include "algo/rhd.h"
+
+static const char *const params_[] = {"radix", NULL};
+
+static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                const oc_kv *params, char *why, size_t len) {
+    return oc__rhd_plan(p, "rhd", coll, nodes, root, bytes, params, why, len);
+}
+
+static int generate(const oc__plan *p, oc__emit *e) {
+    const oc__rhd *h = p->state;
+    int rc = oc__rhd_fold(h, e, 1, OC_OP_REDUCE, 0, h->P);
+    if (!rc) rc = oc__rhd_halving(h, e);
+    if (!rc) rc = oc__rhd_doubling(h, e);
+    if (!rc) rc = oc__rhd_fold(h, e, 0, OC_OP_COPY, 0, h->P);
+    return rc;
+}
+
+static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
+    const oc__rhd *h = p->state;
+    const double a = in->step_fixed, c = in->step_time - in->step_fixed;
+    if (in->wavelengths > 1) { /* the optical ring: a node's r-1 transfers go in parallel */
+        oc__formula_steps(rep, in, 2.0 * h->k + (h->N > h->P ? 2 : 0));
+        return 0;
+    }
+    const double lv = 2.0 * h->k * (h->r - 1), fold = h->N > h->P ? 2.0 * h->m : 0;
+    rep->has_formula = 1;
+    rep->steps_formula = lv + fold;
+    rep->has_time_formula = 1;
+    rep->time_formula_s = lv * a + 2.0 * (h->P - 1) * c + fold * (a + h->P * c);
+    return 0;
+}
+
+const oc__algo oc__algo_allreduce_rhd = {
+    .info = {"rhd", OC_ALLREDUCE, "ring,fattree,switch",
+             "recursive halving then doubling in radix r (radix=2: Lumorph-2, 4: Lumorph-4); "
+             "other N fold onto r^floor(log_r N) nodes",
+             "", "2 k (r-1) steps, k = log_r N (+2 ceil((N-P)/P) folding N > P = r^k)",
+             "radix=2: 2 = Lumorph-2 (halving/doubling), 4 = Lumorph-4 (quartering/quadrupling)"},
+    .param_names = params_,
+    .plan = plan,
+    .generate = generate,
+    .release = oc__rhd_release,
+    .formula = formula,
+};
