@@ -33,5 +33,6 @@ const oc__model *oc__model_find(const char *name);
 extern const oc__model oc__model_ring;
 extern const oc__model oc__model_fattree;
 extern const oc__model oc__model_switch;
+extern const oc__model oc__model_star;
 
 #endif

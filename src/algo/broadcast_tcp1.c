@@ -1,0 +1,53 @@
+/*
+ * broadcast_tcp1.c — the naive multiple broadcast on the passive optical star (passive-optical-star
+ * 3.2.1): in step l = 1..h every processor reached so far sends all m messages to each of its k
+ * TCP1 children. Transfers to dummy nodes are dropped.
+ *   T_com = h m;  T_tune = (P-1) D;  h steps.  Lower bound (Table 1): m / k.
+ * The seed prints this as "T_tune^bcast = (P-1)D + hm", the sum of both costs under a tuning name.
+ */
+#include "algo/star_tcp.h"
+
+static int bcast_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                      uint64_t bytes, const oc_kv *params, char *why, size_t len) {
+    return oc__tcp_plan(plan, "tcp1", coll, nodes, root, bytes, params, why, len);
+}
+
+static int bcast_generate(const oc__plan *plan, oc__emit *e) {
+    const oc__tcp *t = plan->state;
+    const uint32_t m = plan->spec.q, root = plan->spec.root;
+    for (uint32_t l = 1; l <= t->h; l++) {
+        for (uint64_t i = 0; i < t->pw[l - 1] && i < t->P; i++)
+            for (uint32_t j = 0; j < t->k; j++) {
+                uint64_t c = oc__tcp1_child(t, l, i, j);
+                if (c >= t->P) continue;
+                int rc = oc__emit_transfer(e, (uint32_t)((i + root) % t->P),
+                                           (uint32_t)((c + root) % t->P), OC_OP_COPY, 0, m);
+                if (rc) return rc;
+            }
+        int rc = oc__emit_round(e);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int bcast_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
+    (void)in;
+    const oc__tcp *t = plan->state;
+    const double m = plan->spec.q;
+    return oc__tcp_report(plan, rep, t->h * m, (double)t->Pv - 1, m / t->k);
+}
+
+static const char *const names[] = {"k", "m", NULL};
+
+const oc__algo oc__algo_broadcast_tcp1 = {
+    .info = {"tcp1", OC_BROADCAST, "star",
+             "naive TCP1 broadcast: every reached processor sends all m messages to k children", "",
+             "h steps; h m messages; (P-1) D tuning",
+             "k=network's k: TCP1 fan-out; m=1: messages in the broadcast"},
+    .param_names = names,
+    .plan = bcast_plan,
+    .generate = bcast_generate,
+    .release = oc__tcp_release,
+    .candidates = oc__tcp_candidates,
+    .formula = bcast_formula,
+};

@@ -1,0 +1,65 @@
+/*
+ * gossip_tcp2.c — the multiple all-to-all (gossiping) on the passive optical star with TCP2
+ * (passive-optical-star 3.3). Processors are numbered in base k + 1; in step s = 0..h-1 the
+ * K_{k+1} cliques are the processors that differ only in digit s, and every processor sends the
+ * (k+1)^s blocks it holds (those of the processors agreeing with it above digit s - 1, one label
+ * range) to its k clique partners. Dummy nodes are folded onto real ones (star_tcp_common.c).
+ *   T_com = sum_{i=0..h-1} (k+1)^i m = (P-1) m / k;  T_tune = h P k D;  h steps.
+ *   Lower bound (Table 1): (P-1) m / k.
+ */
+#include "algo/star_tcp.h"
+
+static int gossip_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                       uint64_t bytes, const oc_kv *params, char *why, size_t len) {
+    int rc = oc__plan_work("tcp2", nodes, (uint64_t)nodes * nodes * 8, why, len);
+    return rc ? rc : oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
+}
+
+static uint32_t host(const oc__tcp *t, uint64_t x) {
+    return (uint32_t)(x % t->P);
+}
+
+static int gossip_generate(const oc__plan *plan, oc__emit *e) {
+    const oc__tcp *t = plan->state;
+    const uint64_t q = plan->spec.q, K = (uint64_t)t->k + 1;
+    for (uint32_t s = 0; s < t->h; s++) {
+        for (uint64_t x = 0; x < t->Pv; x++) {
+            uint64_t lo = x - x % t->pw[s], hi = lo + t->pw[s];
+            if (lo >= t->P) continue;
+            if (hi > t->P) hi = t->P;
+            uint64_t d = x / t->pw[s] % K;
+            for (uint64_t v = 0; v < K; v++) {
+                uint64_t y = x - d * t->pw[s] + v * t->pw[s];
+                if (v == d || host(t, x) == host(t, y)) continue;
+                int rc = oc__emit_transfer(e, host(t, x), host(t, y), OC_OP_COPY,
+                                           (uint32_t)(lo * q), (uint32_t)((hi - lo) * q));
+                if (rc) return rc;
+            }
+        }
+        int rc = oc__emit_round(e);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int gossip_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
+    (void)in;
+    const oc__tcp *t = plan->state;
+    const double Pv = (double)t->Pv, k = t->k, m = plan->spec.q;
+    return oc__tcp_report(plan, rep, (Pv - 1) * m / k, t->h * Pv * k, ((double)t->P - 1) * m / k);
+}
+
+static const char *const names[] = {"k", "m", NULL};
+
+const oc__algo oc__algo_gossip_tcp2 = {
+    .info = {"tcp2", OC_GOSSIP, "star",
+             "TCP2 exchange-group: h steps of all-to-all in K_{k+1} cliques, one digit each", "",
+             "h steps; (P-1) m / k messages; h P k D tuning",
+             "k=network's k: clique size - 1; m=1: messages per processor"},
+    .param_names = names,
+    .plan = gossip_plan,
+    .generate = gossip_generate,
+    .release = oc__tcp_release,
+    .candidates = oc__tcp_candidates,
+    .formula = gossip_formula,
+};

@@ -1,0 +1,48 @@
+/*
+ * star_tcp.h — the Tuning Communication Patterns of the passive optical star seed (section 2),
+ * shared by the tcp1 / tcp2 algorithms (scatter_tcp1.c, gather_tcp1.c, broadcast_tcp1.c,
+ * gossip_tcp2.c, alltoall_tcp2.c).
+ */
+#ifndef OC_STAR_TCP_H
+#define OC_STAR_TCP_H
+
+#include "algo/algos.h"
+
+/* The virtual machine: Pv = (k+1)^h >= P processors, h the least such. Virtual processors at or
+ * above P are the seed's dummy nodes. */
+typedef struct oc__tcp {
+    uint32_t P, k, h;
+    uint64_t Pv;
+    uint64_t *pw;   /* pw[i] = (k+1)^i, i = 0..h */
+    uint32_t *pos;  /* TCP1 labels: first label of virtual v's subtree (v < P) */
+    uint32_t *size; /* real processors in virtual v's subtree */
+} oc__tcp;
+
+int oc__tcp_init(oc__tcp *t, uint32_t P, uint32_t k, char *why, size_t len);
+void oc__tcp_free(oc__tcp *t);
+
+/* The plan of every tcp algorithm: reads k (default 3) and m (default 1, messages per block or
+ * per broadcast) and fills plan->used; state is an oc__tcp. */
+int oc__tcp_plan(oc__plan *plan, const char *algo, oc_collective coll, uint32_t nodes,
+                 uint32_t root, uint64_t bytes, const oc_kv *params, char *why, size_t len);
+void oc__tcp_release(oc__plan *plan);
+/* One candidate: k = the network's k (unless pinned), the other pins kept. */
+int oc__tcp_candidates(uint32_t nodes, const oc_kv *params, const oc__formula_in *net,
+                       oc_kv ***list, double **score, size_t *n, char *why, size_t len);
+/* The section 3 figures, in messages and retunings, added to the report with the section 4 lower
+ * bound of communication; steps_formula = h. */
+int oc__tcp_report(const oc__plan *plan, oc_report *rep, double comm, double retunings,
+                   double lower_bound);
+
+/* TCP1 (section 2.1, corrected numbering): in step l = 1..h, virtual processor i < (k+1)^(l-1)
+ * sends to (k+1)^(l-1) + i k + j, j = 0..k-1. */
+static inline uint64_t oc__tcp1_child(const oc__tcp *t, uint32_t l, uint64_t i, uint32_t j) {
+    return t->pw[l - 1] + i * t->k + j;
+}
+
+/* Labels blocks in TCP1 preorder, later steps' children first, so that what a processor still
+ * holds is a prefix of its subtree's range and what it sends a child is the child's whole range;
+ * fills t->pos, t->size and spec->block_node (virtual v is real processor (v + root) mod P). */
+int oc__tcp1_label(oc__tcp *t, oc__spec *spec, char *why, size_t len);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * star_tcp_common.c — what the tcp algorithms share (passive-optical-star sections 2 and 3): the
+ * virtual machine of (k+1)^h processors, the parameters k and m, and the report of section 3's
+ * closed forms next to section 4's lower bounds.
+ *
+ * Dummy nodes (section 4: "one can just assume that dummy nodes exist until the next power of
+ * (k+1)"). Trees (TCP1) drop every transfer to a dummy: a TCP1 child always has a larger number
+ * than its parent, so a dummy's subtree holds dummies only. Cliques (TCP2) fold dummy x onto the
+ * real processor x mod P, which then plays both; the network model splits a step in which a
+ * processor has more than k streams, and that is the dummies' extra cost.
+ */
+#include "algo/star_tcp.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int oc__tcp_init(oc__tcp *t, uint32_t P, uint32_t k, char *why, size_t len) {
+    memset(t, 0, sizeof *t);
+    t->P = P;
+    t->k = k;
+    uint64_t v = 1;
+    while (v < P) {
+        v *= (uint64_t)k + 1;
+        t->h++;
+    }
+    t->Pv = v;
+    t->pw = oc__calloc((size_t)t->h + 1, sizeof(uint64_t));
+    if (!t->pw) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    t->pw[0] = 1;
+    for (uint32_t i = 1; i <= t->h; i++)
+        t->pw[i] = t->pw[i - 1] * ((uint64_t)k + 1);
+    return 0;
+}
+
+void oc__tcp_free(oc__tcp *t) {
+    free(t->pos);
+    free(t->size);
+    t->pos = t->size = NULL;
+    free(t->pw);
+    t->pw = NULL;
+}
+
+static const char *const tcp_params[] = {"k", "m", NULL};
+
+int oc__tcp_plan(oc__plan *plan, const char *algo, oc_collective coll, uint32_t nodes,
+                 uint32_t root, uint64_t bytes, const oc_kv *params, char *why, size_t len) {
+    uint64_t k, m;
+    int rc = oc__kv_only(params, tcp_params, algo, why, len);
+    if (rc || (rc = oc__kv_u64(params, "k", 3, 1, 64, &k, why, len)) ||
+        (rc = oc__kv_u64(params, "m", 1, 1, 1u << 16, &m, why, len)))
+        return rc;
+    if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, (uint32_t)m, why, len))) return rc;
+    oc__tcp *t = calloc(1, sizeof *t);
+    if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    plan->state = t;
+    if ((rc = oc__tcp_init(t, nodes, (uint32_t)k, why, len))) return rc;
+    char buf[32];
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)k);
+    rc |= oc_kv_set(plan->used, "k", buf);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)m);
+    rc |= oc_kv_set(plan->used, "m", buf);
+    return rc ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
+}
+
+void oc__tcp_release(oc__plan *plan) {
+    oc__tcp *t = plan->state;
+    if (t) oc__tcp_free(t);
+    free(t);
+    plan->state = NULL;
+}
+
+int oc__tcp_candidates(uint32_t nodes, const oc_kv *params, const oc__formula_in *net,
+                       oc_kv ***list, double **score, size_t *n, char *why, size_t len) {
+    (void)nodes;
+    (void)why;
+    (void)len;
+    oc__candidates c = {0};
+    char kb[32];
+    const char *k = oc_kv_get(params, "k");
+    snprintf(kb, sizeof kb, "%llu", (unsigned long long)net->channels);
+    const char *m = oc_kv_get(params, "m");
+    const char *kv[] = {"k", k ? k : kb, "m", m ? m : "1"};
+    if (oc__candidate_add(&c, 0, 2, kv)) return OC_ENOMEM;
+    oc__candidates_give(&c, list, score, n);
+    return 0;
+}
+
+int oc__tcp_report(const oc__plan *plan, oc_report *rep, double comm, double retunings,
+                   double lower_bound) {
+    const oc__tcp *t = plan->state;
+    rep->has_formula = 1;
+    rep->steps_formula = t->h;
+    int rc = oc__report_num(rep, "h", t->h);
+    rc |= oc__report_num(rep, "formula_communication_messages", comm);
+    rc |= oc__report_num(rep, "formula_retunings", retunings);
+    rc |= oc__report_num(rep, "lower_bound_communication_messages", lower_bound);
+    if (t->Pv != t->P)
+        rc |= oc__report_note(rep,
+                              "P = %u is not a power of k + 1 = %u: %llu dummy nodes complete "
+                              "(k+1)^h = %llu; the formulas are those of P = %llu",
+                              t->P, t->k + 1, (unsigned long long)(t->Pv - t->P),
+                              (unsigned long long)t->Pv, (unsigned long long)t->Pv);
+    return rc;
+}
+
+/* Preorder from virtual v, reached at step lv; returns the real processors of its subtree. */
+static uint32_t visit(oc__tcp *t, oc__spec *spec, uint64_t v, uint32_t lv, uint32_t *next) {
+    if (v >= t->P) return 0;
+    uint32_t here = (*next)++;
+    t->pos[v] = here;
+    spec->block_node[here] = (uint32_t)((v + spec->root) % t->P);
+    uint32_t n = 1;
+    for (uint32_t l = t->h; l > lv; l--)
+        for (uint32_t j = 0; j < t->k; j++)
+            n += visit(t, spec, oc__tcp1_child(t, l, v, j), l, next);
+    t->size[v] = n;
+    return n;
+}
+
+int oc__tcp1_label(oc__tcp *t, oc__spec *spec, char *why, size_t len) {
+    t->pos = oc__calloc(t->P, sizeof(uint32_t));
+    t->size = oc__calloc(t->P, sizeof(uint32_t));
+    spec->block_node = oc__calloc(t->P, sizeof(uint32_t));
+    if (!t->pos || !t->size || !spec->block_node)
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    uint32_t next = 0;
+    visit(t, spec, 0, 0, &next);
+    return 0;
+}

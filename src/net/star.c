@@ -1,0 +1,310 @@
+/*
+ * star.c — the passive optical star with WDMA (seed: passive-optical-star, section 1).
+ *
+ * P processors hang off a passive star coupler. Each has k tunable lasers and k tunable filters:
+ * in one step it can send on up to k wavelengths and receive on up to k; a wavelength has at most
+ * one transmitter per step; tuning a device to a new wavelength costs D; one message costs L x tau
+ * (the seed takes L tau = 1). A chunk of the schedule is one of the seed's messages.
+ *
+ * Mapping a logical round. Transfers of one round between the same two processors form one
+ * stream (one wavelength carries all their messages). Streams are packed first-fit into physical
+ * steps in which every processor sends at most k and receives at most k streams: the seed's
+ * algorithms never need more than one step per round; a round that asks more of a processor (a
+ * schedule made for a larger k, or the dummy nodes of a P that is not a power of k + 1 folded onto
+ * real processors) is split, and the report counts the extra steps.
+ *
+ * Wavelengths. Lasers are fixed: laser j of processor i is on wavelength i k + j, so two
+ * transmitters never meet on one wavelength by construction, and only filters are tuned (the
+ * receiver tunes to its sender's wavelength). A stream takes the next free laser of its sender and
+ * a free filter of its receiver, one already on the wavelength if there is one. This counts one
+ * tuning per stream whose receiver was not already listening, which is exactly the seed's count
+ * (TCP1: P - 1 tunings in all; a TCP2 step: P k).
+ *
+ * Cost, shown both ways the issue asks:
+ *  - the seed's way: tuning = (number of retunings) x D, communication = the sum over steps of the
+ *    largest stream of the step, in messages, x L tau;
+ *  - the critical path: a step takes D if any filter is retuned in it (retunings of one step
+ *    happen in parallel) plus its largest stream's L tau; time_s is this sum.
+ * time is in units of tau's unit (seconds if tau is given in seconds; the defaults are the seed's
+ * unit time). Every step's assignment goes through the independent check of star_check.c.
+ */
+#include "net/star.h"
+#include "net/net.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct star_params {
+    uint64_t k;
+    double D, tau, L;
+} star_params;
+
+struct oc__netrun {
+    oc__sink sink;
+    const oc__spec *spec;
+    star_params p;
+    uint32_t k;
+    int check;
+    oc__star_checker *checker;
+    uint64_t *filter; /* P x k */
+    oc__star_claim *cl;
+    size_t cap;
+    uint8_t *txu, *rxu; /* per node x sub-step: lasers / filters used */
+    size_t cap_use;
+    uint32_t *deg;  /* 2P: streams sent / received in the round */
+    uint64_t *busy; /* P: filters taken in the current step, one bit each */
+    /* totals */
+    uint64_t rounds, steps, retunes, tuned_steps, messages, split_rounds, streams;
+};
+
+#define UNTUNED UINT64_MAX
+
+static const char *const star_param_names[] = {"k", "D", "tau", "L", NULL};
+
+static int star_params_read(const oc_kv *kv, star_params *p, char *why, size_t len) {
+    int rc = oc__kv_only(kv, star_param_names, "star network", why, len);
+    if (rc) return rc;
+    if ((rc = oc__kv_u64(kv, "k", 3, 1, 64, &p->k, why, len)) ||
+        (rc = oc__kv_double(kv, "D", 1, 0, 1e12, &p->D, why, len)) ||
+        (rc = oc__kv_double(kv, "tau", 1, 0, 1e12, &p->tau, why, len)) ||
+        (rc = oc__kv_double(kv, "L", 1, 0, 1e12, &p->L, why, len)))
+        return rc;
+    return 0;
+}
+
+static int by_pair(const void *a, const void *b) {
+    const oc__star_claim *x = a, *y = b;
+    if (x->src != y->src) return x->src < y->src ? -1 : 1;
+    return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
+static int by_step(const void *a, const void *b) {
+    const oc__star_claim *x = a, *y = b;
+    if (x->step != y->step) return x->step < y->step ? -1 : 1;
+    return by_pair(a, b);
+}
+
+static int star_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+    oc__netrun *m = (oc__netrun *)self;
+    const uint32_t N = m->spec->nodes, k = m->k;
+    const unsigned long long R = (unsigned long long)index;
+    if (oc__grow((void **)&m->cl, &m->cap, r->count + 1, sizeof *m->cl))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu", R);
+    /* 1. Streams: transfers between the same two processors share one. */
+    size_t n = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        if (x->src >= N || x->dst >= N || x->src == x->dst)
+            return oc__fail(why, len, OC_EINVAL, "round %llu: transfer %u -> %u cannot be sent", R,
+                            x->src, x->dst);
+        m->cl[n++] = (oc__star_claim){.src = x->src, .dst = x->dst, .messages = x->count};
+    }
+    qsort(m->cl, n, sizeof *m->cl, by_pair);
+    size_t s = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s && m->cl[s - 1].src == m->cl[i].src && m->cl[s - 1].dst == m->cl[i].dst)
+            m->cl[s - 1].messages += m->cl[i].messages;
+        else
+            m->cl[s++] = m->cl[i];
+    }
+    n = s;
+    if (n == 0) return 0;
+    /* 2. First-fit into steps of at most k streams out of and into every processor. */
+    uint32_t maxdeg = 0;
+    for (size_t i = 0; i < n; i++) {
+        m->deg[m->cl[i].src] = 0;
+        m->deg[N + m->cl[i].dst] = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t a = ++m->deg[m->cl[i].src], b = ++m->deg[N + m->cl[i].dst];
+        if (a > maxdeg) maxdeg = a;
+        if (b > maxdeg) maxdeg = b;
+    }
+    const size_t S = 2 * (size_t)oc__ceil_div(maxdeg, k) + 1;
+    if (oc__grow((void **)&m->txu, &m->cap_use, (size_t)N * S, 1))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu", R);
+    size_t cap_rx = m->cap_use;
+    free(m->rxu);
+    m->rxu = calloc(cap_rx, 1);
+    if (!m->rxu) return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu", R);
+    memset(m->txu, 0, (size_t)N * S);
+    uint32_t nsteps = 0;
+    for (size_t i = 0; i < n; i++) {
+        oc__star_claim *c = &m->cl[i];
+        size_t st = 0;
+        while (m->txu[(size_t)c->src * S + st] >= k || m->rxu[(size_t)c->dst * S + st] >= k)
+            st++;
+        c->step = (uint32_t)st;
+        c->tx_port = m->txu[(size_t)c->src * S + st]++;
+        m->rxu[(size_t)c->dst * S + st]++;
+        c->wavelength = (uint64_t)c->src * k + c->tx_port;
+        if (st + 1 > nsteps) nsteps = (uint32_t)(st + 1);
+    }
+    /* 3. Filters, step by step: first the streams whose receiver already listens, then the rest
+     * on free filters (a retuning each). */
+    qsort(m->cl, n, sizeof *m->cl, by_step);
+    for (size_t lo = 0; lo < n;) {
+        size_t hi = lo;
+        while (hi < n && m->cl[hi].step == m->cl[lo].step)
+            hi++;
+        uint64_t most = 0, retunes = 0;
+        for (size_t i = lo; i < hi; i++) {
+            m->cl[i].rx_port = UINT32_MAX;
+            m->cl[i].retuned = 2; /* undecided */
+            m->busy[m->cl[i].dst] = 0;
+        }
+        for (int pass = 0; pass < 2; pass++)
+            for (size_t i = lo; i < hi; i++) {
+                oc__star_claim *c = &m->cl[i];
+                if (c->retuned != 2) continue;
+                uint64_t *f = &m->filter[(size_t)c->dst * k];
+                const uint64_t busy = m->busy[c->dst];
+                uint32_t pick = UINT32_MAX;
+                for (uint32_t p = 0; p < k && pick == UINT32_MAX; p++)
+                    if (!(busy >> p & 1) && f[p] == c->wavelength) pick = p;
+                if (pass == 0) {
+                    if (pick != UINT32_MAX) {
+                        c->rx_port = pick;
+                        c->retuned = 0;
+                        m->busy[c->dst] |= UINT64_C(1) << pick;
+                    }
+                    continue;
+                }
+                for (uint32_t p = 0; p < k && pick == UINT32_MAX; p++)
+                    if (!(busy >> p & 1)) pick = p;
+                c->rx_port = pick;
+                c->retuned = f[pick] != c->wavelength;
+                m->busy[c->dst] |= UINT64_C(1) << pick;
+            }
+        for (size_t i = lo; i < hi; i++) {
+            oc__star_claim *c = &m->cl[i];
+            m->filter[(size_t)c->dst * k + c->rx_port] = c->wavelength;
+            retunes += c->retuned;
+            if (c->messages > most) most = c->messages;
+        }
+        m->retunes += retunes;
+        m->tuned_steps += retunes > 0;
+        m->messages += most;
+        lo = hi;
+    }
+    if (m->check) {
+        int rc = oc__star_check(m->checker, index, m->steps, r, m->cl, n, why, len);
+        if (rc) return rc;
+    }
+    m->rounds++;
+    m->steps += nsteps;
+    m->streams += n;
+    m->split_rounds += nsteps > 1;
+    return 0;
+}
+
+static void star_destroy(oc__netrun *m) {
+    if (!m) return;
+    oc__star_checker_free(m->checker);
+    free(m->filter);
+    free(m->cl);
+    free(m->txu);
+    free(m->rxu);
+    free(m->deg);
+    free(m->busy);
+    free(m);
+}
+
+static int star_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
+                       char *why, size_t len) {
+    *out = NULL;
+    star_params p;
+    int rc = star_params_read(params, &p, why, len);
+    if (rc) return rc;
+    oc__netrun *m = calloc(1, sizeof *m);
+    if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    m->sink.round = star_round;
+    m->spec = spec;
+    m->p = p;
+    m->k = (uint32_t)p.k;
+    m->check = check;
+    size_t nf = (size_t)spec->nodes * m->k + 1;
+    m->filter = oc__malloc_array(nf, sizeof(uint64_t));
+    m->deg = oc__calloc(2 * (size_t)spec->nodes + 1, sizeof(uint32_t));
+    m->busy = oc__calloc((size_t)spec->nodes + 1, sizeof(uint64_t));
+    if (!m->filter || !m->deg || !m->busy ||
+        (check && oc__star_checker_new(spec->nodes, m->k, &m->checker))) {
+        star_destroy(m);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < nf; i++)
+        m->filter[i] = UNTUNED;
+    *out = m;
+    return 0;
+}
+
+static oc__sink *star_sink(oc__netrun *m) {
+    return &m->sink;
+}
+
+/* One step carrying one message after a tuning: D + L tau. */
+static double star_step_time(const oc__netrun *m) {
+    return m->p.D + m->p.L * m->p.tau;
+}
+
+static uint64_t star_channels(const oc__netrun *m) {
+    return m->k;
+}
+
+static uint64_t star_steps(const oc__netrun *m) {
+    return m->steps;
+}
+
+static int star_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
+    const double comm = (double)m->messages * m->p.L * m->p.tau;
+    const double tune_seed = (double)m->retunes * m->p.D;
+    const double tune_path = (double)m->tuned_steps * m->p.D;
+    rep->steps = m->steps;
+    rep->has_lb = 1;
+    rep->steps_lb = m->rounds;
+    rep->time_s = comm + tune_path;
+    char buf[64];
+    int rc = 0;
+#define SETP(key, fmt, val)                                                                        \
+    do {                                                                                           \
+        snprintf(buf, sizeof buf, fmt, val);                                                       \
+        rc |= oc_kv_set(rep->net_params, key, buf);                                                \
+    } while (0)
+    SETP("k", "%llu", (unsigned long long)m->p.k);
+    SETP("D", "%g", m->p.D);
+    SETP("tau", "%g", m->p.tau);
+    SETP("L", "%g", m->p.L);
+#undef SETP
+    rc |= oc__report_num(rep, "communication_cost", comm);
+    rc |= oc__report_num(rep, "communication_messages", (double)m->messages);
+    rc |= oc__report_num(rep, "retunings", (double)m->retunes);
+    rc |= oc__report_num(rep, "tuning_cost_total", tune_seed);
+    rc |= oc__report_num(rep, "tuning_cost_critical_path", tune_path);
+    rc |= oc__report_num(rep, "seed_total_cost", comm + tune_seed);
+    rc |= oc__report_num(rep, "streams", (double)m->streams);
+    rc |= oc__report_num(rep, "rounds_split", (double)m->split_rounds);
+    if (m->split_rounds)
+        rc |= oc__report_note(rep,
+                              "%llu of %llu rounds asked more than k = %u wavelengths of a "
+                              "processor and were split: %llu steps for %llu rounds",
+                              (unsigned long long)m->split_rounds, (unsigned long long)m->rounds,
+                              m->k, (unsigned long long)m->steps, (unsigned long long)m->rounds);
+    if (rc) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the report");
+    return 0;
+}
+
+const oc__model oc__model_star = {
+    .info = {"star",
+             "passive optical star, WDMA (passive-optical-star section 1): k lasers and filters "
+             "per processor, one transmitter per wavelength, tuning D",
+             "k=3: wavelengths a processor sends and receives on per step; D=1: tuning time; "
+             "tau=1: unit transmission time; L=1: message length (one message costs L tau)"},
+    .create = star_create,
+    .sink = star_sink,
+    .finish = star_finish,
+    .step_time = star_step_time,
+    .channels = star_channels,
+    .steps = star_steps,
+    .destroy = star_destroy,
+};
