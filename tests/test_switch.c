@@ -212,9 +212,51 @@ static void test_other_sizes(void) {
     CHECK(!rep && err && strstr(why, "radix"), "radix 1 refused: %s", why);
 }
 
+/* Reduce-scatter rh and all-gather rd: k (r-1) alpha + (N-1) b beta for N = r^k (b = one block),
+ * verified with real data and never above their formula (an upper bound) for other N. */
+static void test_halves(void) {
+    char why[256] = "";
+    int err;
+    const uint32_t sizes[] = {2, 4, 16, 64, 3, 5, 6, 12, 100};
+    const uint64_t n = 1 << 20;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const uint32_t N = sizes[i];
+        for (uint32_t r = 2; r <= 4; r += 2) {
+            char param[16];
+            snprintf(param, sizeof param, "radix=%u", r);
+            uint32_t P = 1, k = 0;
+            while (P * r <= N) {
+                P *= r;
+                k++;
+            }
+            for (int ag = 0; ag < 2; ag++) {
+                const char *what = ag ? "allgather rd" : "reducescatter rh";
+                oc_report *rep = run(ag ? OC_ALLGATHER : OC_REDUCESCATTER, ag ? "rd" : "rh", N,
+                                     ag ? n / N : n, param, &err, why, sizeof why);
+                CHECK(rep && oc_report_verified(rep) && oc_report_data_checked(rep),
+                      "%s N=%u r=%u: %s", what, N, r, why);
+                if (!rep) continue;
+                if (P == N) {
+                    double want =
+                        (double)k * (r - 1) * A + (double)(N - 1) * (double)(n / N) * BETA;
+                    expect(rep, what, N, want, why);
+                    CHECK(oc_report_steps(rep) == k * (r - 1), "%s N=%u steps", what, N);
+                } else {
+                    CHECK(rep->has_time_formula &&
+                              oc_report_time(rep) <= rep->time_formula_s * (1 + 1e-12),
+                          "%s N=%u r=%u: %.15g above the bound %.15g", what, N, r,
+                          oc_report_time(rep), rep->time_formula_s);
+                }
+                oc_report_free(rep);
+            }
+        }
+    }
+}
+
 int main(void) {
     test_rounds();
     test_closed_forms();
     test_other_sizes();
+    test_halves();
     return CHECK_SUMMARY();
 }

@@ -101,13 +101,15 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allreduce_hring)                                                                             \
     X(allreduce_bt)                                                                                \
     X(allreduce_rd)                                                                                \
-    X(allreduce_wrht)                                                                               \
+    X(allreduce_wrht)                                                                              \
     X(allreduce_rhd)                                                                               \
     X(scatter_tcp1)                                                                                \
     X(gather_tcp1)                                                                                 \
     X(broadcast_tcp1)                                                                              \
     X(gossip_tcp2)                                                                                 \
-    X(alltoall_tcp2)
+    X(alltoall_tcp2)                                                                               \
+    X(reducescatter_rh)                                                                            \
+    X(allgather_rd)
 
 #define OC__ALGO_DECL(id) extern const oc__algo oc__algo_##id;
 OC_ALGO_LIST(OC__ALGO_DECL)

@@ -1,0 +1,57 @@
+/*
+ * reducescatter_rh.c — recursive-halving reduce-scatter in radix r (the first half of rhd, lumorph
+ * section 4; MPICH's recursive halving in radix 2). The method and the fold for N not a power of r
+ * are in rhd.c: the vector is cut into N blocks, one label each, ordered so that every core node's
+ * part is one range (its own block, then its extras'). With a = alpha, c = one block's bytes x
+ * beta, k = log_r P, m = ceil((N-P)/P) and s = m + 1 (the largest part):
+ *     steps = k (r-1) [+ 2m]
+ *     time  = k (r-1) a + (P-1) s c [+ m (a + N c) + m (a + c)]
+ * exact for N = r^k (s = 1: k (r-1) a + (N-1)/N n beta on the switch); for other N an upper bound
+ * (every core part is taken as large as the largest). On the ring (more than one wavelength) the
+ * formula is k (+2) steps of the seed's per-step time.
+ */
+#include "algo/rhd.h"
+
+static const char *const params_[] = {"radix", NULL};
+
+static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                const oc_kv *params, char *why, size_t len) {
+    return oc__rhd_plan(p, "rh", coll, nodes, root, bytes, params, why, len);
+}
+
+static int generate(const oc__plan *p, oc__emit *e) {
+    const oc__rhd *h = p->state;
+    int rc = oc__rhd_fold(h, e, 1, OC_OP_REDUCE, 0, h->N);
+    if (!rc) rc = oc__rhd_halving(h, e);
+    if (!rc) rc = oc__rhd_fold(h, e, 0, OC_OP_COPY, 0, 0);
+    return rc;
+}
+
+static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
+    const oc__rhd *h = p->state;
+    const int fold = h->N > h->P;
+    if (in->wavelengths > 1) {
+        oc__formula_steps(rep, in, (double)h->k + (fold ? 2 : 0));
+        return 0;
+    }
+    const double a = in->step_fixed, c = in->step_time - in->step_fixed, m = h->m;
+    const double lv = (double)h->k * (h->r - 1);
+    rep->has_formula = 1;
+    rep->steps_formula = lv + 2 * m;
+    rep->has_time_formula = 1;
+    rep->time_formula_s =
+        lv * a + (double)(h->P - 1) * (m + 1) * c + (fold ? m * (a + h->N * c) + m * (a + c) : 0);
+    return 0;
+}
+
+const oc__algo oc__algo_reducescatter_rh = {
+    .info = {"rh", OC_REDUCESCATTER, "ring,fattree,switch",
+             "recursive halving in radix r; other N fold onto r^floor(log_r N) nodes", "",
+             "k (r-1) steps, k = log_r N (+2 ceil((N-P)/P) folding N > P = r^k)",
+             "radix=2: parts per level (2 = halving, 4 = quartering)"},
+    .param_names = params_,
+    .plan = plan,
+    .generate = generate,
+    .release = oc__rhd_release,
+    .formula = formula,
+};
