@@ -1,0 +1,6 @@
+# Tests of the passive optical star model (src/net/star.c), its independent resource check
+# (src/net/star_check.c) and the TCP1 / TCP2 algorithms of the passive-optical-star seed.
+add_executable(test_star tests/test_star.c)
+target_include_directories(test_star PRIVATE src)
+target_link_libraries(test_star PRIVATE opticoll_lib)
+add_test(NAME star COMMAND test_star)

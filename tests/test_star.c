@@ -1,0 +1,239 @@
+/*
+ * test_star.c — tests of the passive optical star model (src/net/star.c), its independent check
+ * (src/net/star_check.c) and the tcp algorithms of the passive-optical-star seed.
+ *
+ * For P = (k+1)^h, k = 1, 2, 3 and h = 1, 2, 3 every algorithm's simulated communication (in
+ * messages) and number of retunings must equal section 3's closed forms, computed here from the
+ * seed's text and not from the library: scatter and gather (P-1)/k and P-1, naive broadcast h m
+ * and P-1, gossip (P-1) m / k and h P k, personalized all-to-all h P / (k+1) and h P k; h steps.
+ * For P in {1, 2, 3, 5, 7, 12} (dummy nodes) every schedule must pass the verifier. The check is
+ * fed two transmitters on one wavelength and must name the step, the wavelength and both
+ * processors; other broken assignments must be refused too.
+ */
+#include "core/core.h"
+#include "net/net.h"
+#include "net/star.h"
+#include "report/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static double num(const oc_report *rep, const char *key) {
+    double v = NAN;
+    oc_report_number(rep, key, &v);
+    return v;
+}
+
+static oc_report *run(oc_collective coll, const char *algo, uint32_t P, uint32_t k, uint32_t m,
+                      int *err, char *why, size_t len) {
+    oc_kv *net = oc_kv_new(), *par = oc_kv_new();
+    char buf[32];
+    snprintf(buf, sizeof buf, "%u", k);
+    oc_kv_set(net, "k", buf);
+    snprintf(buf, sizeof buf, "%u", m);
+    oc_kv_set(par, "m", buf);
+    oc_report *rep = NULL;
+    oc_request req = {.collective = coll,
+                      .algorithm = algo,
+                      .network = "star",
+                      .nodes = P,
+                      .bytes = 64,
+                      .params = par,
+                      .net_params = net,
+                      .data_check = 1};
+    *err = oc_run(&req, &rep, why, len);
+    oc_kv_free(net);
+    oc_kv_free(par);
+    return rep;
+}
+
+typedef struct expect {
+    oc_collective coll;
+    const char *algo;
+} expect;
+
+static const expect algos[] = {{OC_SCATTER, "tcp1"},
+                               {OC_GATHER, "tcp1"},
+                               {OC_BROADCAST, "tcp1"},
+                               {OC_GOSSIP, "tcp2"},
+                               {OC_ALLTOALL, "tcp2"}};
+
+/* Section 3's closed forms, from the seed's text. */
+static void seed_forms(oc_collective c, double P, double k, double h, double m, double *comm,
+                       double *tunings) {
+    switch (c) {
+    case OC_SCATTER:
+    case OC_GATHER: /* 3.1: sum P/(k+1)^i = (P-1)/k; (P-1) D */
+        *comm = m * (P - 1) / k;
+        *tunings = P - 1;
+        break;
+    case OC_BROADCAST: /* 3.2.1: h m; (P-1) D */
+        *comm = h * m;
+        *tunings = P - 1;
+        break;
+    case OC_GOSSIP: /* 3.3: (P-1) m / k; h P k D */
+        *comm = (P - 1) * m / k;
+        *tunings = h * P * k;
+        break;
+    default: /* 3.4: h P/(k+1); h P k D */
+        *comm = h * m * P / (k + 1);
+        *tunings = h * P * k;
+        break;
+    }
+}
+
+static void test_formulas(void) {
+    char why[512];
+    for (uint32_t k = 1; k <= 3; k++)
+        for (uint32_t h = 1; h <= 3; h++) {
+            uint32_t P = 1;
+            for (uint32_t i = 0; i < h; i++)
+                P *= k + 1;
+            for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
+                for (uint32_t m = 1; m <= 2; m++) {
+                    int err = 0;
+                    why[0] = 0;
+                    oc_report *rep =
+                        run(algos[a].coll, algos[a].algo, P, k, m, &err, why, sizeof why);
+                    const char *cn = oc_collective_name(algos[a].coll);
+                    CHECK(err == 0 && rep, "%s P=%u k=%u: %s", cn, P, k, why);
+                    if (!rep) continue;
+                    double comm, tun;
+                    seed_forms(algos[a].coll, P, k, h, m, &comm, &tun);
+                    CHECK(oc_report_verified(rep), "%s P=%u k=%u", cn, P, k);
+                    CHECK(oc_report_steps(rep) == h, "%s P=%u k=%u: %llu steps", cn, P, k,
+                          (unsigned long long)oc_report_steps(rep));
+                    CHECK(num(rep, "communication_messages") == comm,
+                          "%s P=%u k=%u m=%u: %g messages, seed %g", cn, P, k, m,
+                          num(rep, "communication_messages"), comm);
+                    CHECK(num(rep, "formula_communication_messages") == comm,
+                          "%s P=%u k=%u: formula %g, seed %g", cn, P, k,
+                          num(rep, "formula_communication_messages"), comm);
+                    CHECK(num(rep, "retunings") == tun, "%s P=%u k=%u: %g retunings, seed %g", cn,
+                          P, k, num(rep, "retunings"), tun);
+                    CHECK(num(rep, "formula_retunings") == tun, "%s P=%u k=%u", cn, P, k);
+                    /* D = 1: the seed's tuning cost is the retunings; the critical path pays
+                     * D once per step. */
+                    CHECK(num(rep, "tuning_cost_total") == tun, "%s P=%u k=%u", cn, P, k);
+                    CHECK(num(rep, "tuning_cost_critical_path") == h, "%s P=%u k=%u", cn, P, k);
+                    CHECK(num(rep, "rounds_split") == 0, "%s P=%u k=%u", cn, P, k);
+                    oc_report_free(rep);
+                }
+        }
+}
+
+static void test_dummies(void) {
+    static const uint32_t Ps[] = {1, 2, 3, 5, 7, 12};
+    char why[512];
+    for (uint32_t k = 1; k <= 3; k++)
+        for (size_t i = 0; i < sizeof Ps / sizeof Ps[0]; i++)
+            for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
+                int err = 0;
+                why[0] = 0;
+                oc_report *rep =
+                    run(algos[a].coll, algos[a].algo, Ps[i], k, 1, &err, why, sizeof why);
+                CHECK(err == 0 && rep && oc_report_verified(rep) && oc_report_data_checked(rep),
+                      "%s P=%u k=%u: %s", oc_collective_name(algos[a].coll), Ps[i], k, why);
+                if (rep && Ps[i] == 12 && k == 3) {
+                    int noted = 0;
+                    for (size_t n = 0; n < rep->nnotes; n++)
+                        noted |= strstr(rep->notes[n], "4 dummy nodes") != NULL;
+                    CHECK(noted, "P = 12, k = 3: the dummy nodes are not reported");
+                }
+                oc_report_free(rep);
+            }
+}
+
+/* A round of two streams 0 -> 2 and 1 -> 3 with hand-made claims. */
+static int check_claims(oc__star_claim *cl, size_t n, char *why, size_t len) {
+    oc__round r = {0};
+    if (oc__round_push(&r, 0, 2, OC_OP_COPY, 0, 1) || oc__round_push(&r, 1, 3, OC_OP_COPY, 1, 2))
+        abort();
+    oc__star_checker *c = NULL;
+    if (oc__star_checker_new(4, 2, &c)) abort();
+    int rc = oc__star_check(c, 0, 5, &r, cl, n, why, len);
+    oc__star_checker_free(c);
+    oc__round_free(&r);
+    return rc;
+}
+
+static void test_check(void) {
+    char why[512];
+    oc__star_claim good[2] = {{.src = 0,
+                               .dst = 2,
+                               .tx_port = 0,
+                               .rx_port = 0,
+                               .wavelength = 0,
+                               .messages = 1,
+                               .retuned = 1},
+                              {.src = 1,
+                               .dst = 3,
+                               .tx_port = 0,
+                               .rx_port = 1,
+                               .wavelength = 2,
+                               .messages = 2,
+                               .retuned = 1}};
+    why[0] = 0;
+    CHECK(check_claims(good, 2, why, sizeof why) == 0, "a valid assignment refused: %s", why);
+    /* two transmitters on wavelength 7 in step 5 */
+    oc__star_claim bad[2];
+    memcpy(bad, good, sizeof bad);
+    bad[0].wavelength = bad[1].wavelength = 7;
+    why[0] = 0;
+    CHECK(check_claims(bad, 2, why, sizeof why) == OC_ERESOURCE, "two transmitters accepted");
+    CHECK(strstr(why, "step 5") && strstr(why, "wavelength 7") && strstr(why, "processors 0") &&
+              strstr(why, "and 1"),
+          "the message does not name step, wavelength and processors: %s", why);
+    /* a stream missing, a port out of range, a wrong retuning claim, a message count wrong */
+    CHECK(check_claims(good, 1, why, sizeof why) == OC_ERESOURCE, "a missing stream accepted");
+    memcpy(bad, good, sizeof bad);
+    bad[1].tx_port = 2;
+    CHECK(check_claims(bad, 2, why, sizeof why) == OC_ERESOURCE, "laser 2 of k = 2 accepted");
+    memcpy(bad, good, sizeof bad);
+    bad[0].retuned = 0;
+    CHECK(check_claims(bad, 2, why, sizeof why) == OC_ERESOURCE, "a hidden retuning accepted");
+    memcpy(bad, good, sizeof bad);
+    bad[1].messages = 1;
+    CHECK(check_claims(bad, 2, why, sizeof why) == OC_ERESOURCE, "a short stream accepted");
+}
+
+static void test_params(void) {
+    char why[512];
+    oc_kv *net = oc_kv_new();
+    oc_kv_set(net, "k", "0");
+    oc_report *rep = NULL;
+    oc_request req = {.collective = OC_SCATTER,
+                      .algorithm = "tcp1",
+                      .network = "star",
+                      .nodes = 16,
+                      .bytes = 64,
+                      .net_params = net};
+    CHECK(oc_run(&req, &rep, why, sizeof why) != 0 && !rep, "k = 0 accepted");
+    oc_kv_set(net, "k", "3");
+    oc_kv_set(net, "D", "10");
+    oc_kv_set(net, "tau", "2");
+    rep = NULL;
+    CHECK(oc_run(&req, &rep, why, sizeof why) == 0 && rep, "%s", why);
+    if (rep) {
+        /* scatter, P = 16, k = 3: steps of 4 and 1 messages, 2 x tau each; 15 retunings */
+        CHECK(num(rep, "communication_cost") == 10, "%g", num(rep, "communication_cost"));
+        CHECK(num(rep, "tuning_cost_total") == 150, "%g", num(rep, "tuning_cost_total"));
+        CHECK(num(rep, "tuning_cost_critical_path") == 20, "%g",
+              num(rep, "tuning_cost_critical_path"));
+        CHECK(oc_report_time(rep) == 30, "%g", oc_report_time(rep));
+    }
+    oc_report_free(rep);
+    oc_kv_free(net);
+}
+
+int main(void) {
+    test_formulas();
+    test_dummies();
+    test_check();
+    test_params();
+    return CHECK_SUMMARY();
+}
