@@ -253,10 +253,38 @@ static void test_halves(void) {
     }
 }
 
+/* NCCL's double binary tree: 2 ceil(log2 N) rounds (the trees' height and depth), verified with
+ * real data, and the switch's time equals the tree's own alpha-beta count. */
+static void test_dbtree(void) {
+    char why[256] = "";
+    int err;
+    const uint32_t sizes[] = {2, 3, 5, 6, 7, 12, 16, 64, 100};
+    const uint64_t n = 1 << 20;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const uint32_t N = sizes[i];
+        oc_report *rep = run(OC_ALLREDUCE, "dbtree", N, n, NULL, &err, why, sizeof why);
+        CHECK(rep && oc_report_verified(rep) && oc_report_data_checked(rep), "dbtree N=%u: %s", N,
+              why);
+        if (!rep) continue;
+        CHECK(oc_report_rounds(rep) == 2 * log_r(N, 2), "dbtree N=%u: %llu rounds", N,
+              (unsigned long long)oc_report_rounds(rep));
+        /* every transfer is half the vector: time = steps (alpha + n/2 beta) */
+        const double want = (double)oc_report_steps(rep) * (A + (double)(n / 2) * BETA);
+        expect(rep, "dbtree", N, want, why);
+        CHECK(oc_report_steps(rep) >= oc_report_rounds(rep), "dbtree N=%u steps", N);
+        oc_report_free(rep);
+    }
+    /* N = 2: one exchange up, one down. */
+    oc_report *rep = run(OC_ALLREDUCE, "dbtree", 2, n, NULL, &err, why, sizeof why);
+    CHECK(rep && close_to(oc_report_time(rep), 2 * (A + (double)(n / 2) * BETA)), "dbtree N=2");
+    oc_report_free(rep);
+}
+
 int main(void) {
     test_rounds();
     test_closed_forms();
     test_other_sizes();
     test_halves();
+    test_dbtree();
     return CHECK_SUMMARY();
 }

@@ -1,0 +1,200 @@
+/*
+ * allreduce_dbtree.c — NCCL's double binary tree all-reduce, the "Tree" baseline of the lumorph
+ * seed (section 4: "state-of-the-art Ring and Tree algorithms for AllReduce on the ideal switch
+ * ... implemented by NCCL"; Sanders, Speck and Traeff's two-tree idea as NCCL builds it).
+ *
+ * Trees. Tree 0 is NCCL's ncclGetBtree: node 0 is the root with one child; node v > 0 with lowest
+ * set bit b has parent (v ^ b) | 2b, or v ^ b when that is not a node, so odd nodes are leaves and
+ * the tree is an in-order binary tree of depth about log2 N. Tree 1 is ncclGetDtree: tree 0 on the
+ * nodes shifted by one (N odd) or mirrored, v -> N-1-v (N even), so that a leaf of one tree is an
+ * inner node of the other and every node sends and receives about as much in both trees together.
+ *
+ * Schedule (not pipelined: the vector is two chunks, half per tree). Reduce: in round h every node
+ * of height h in a tree (leaves have height 0) adds its subtree's partial sum of that tree's half
+ * into its parent; both trees run in the same rounds. Broadcast: in round d every node of depth d
+ * copies the result down to its children. Rounds = max height + max depth of the two trees, about
+ * 2 log2 N. NCCL pipelines the trees over many small chunks; this schedule does not, so it is the
+ * tree's latency-bound form, where the tree is at its best against the ring.
+ *
+ * Cost on the switch: a node receives up to two children per tree and round and its port
+ * serialises them, so a round costs up to (transfers on the busiest port) (a + (n/2) c/chunk),
+ * a = alpha. The closed form below charges every round its busiest port's transfer count, counted
+ * from the trees (the alpha-beta form of the schedule, not a pipelined NCCL estimate):
+ *     time = sum over rounds of D_round (a + n/2 beta)
+ * which the switch model must reproduce exactly.
+ */
+#include "algo/algos.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const no_params[] = {NULL};
+
+/* NCCL's ncclGetBtree parent of v among N nodes (-1 for the root 0). */
+static int64_t btree_parent(uint32_t N, uint32_t v) {
+    if (v == 0) return -1;
+    uint32_t bit = v & (~v + 1);
+    uint64_t up = (uint64_t)(v ^ bit) | ((uint64_t)bit << 1);
+    if (up >= N) up = v ^ bit;
+    return (int64_t)up;
+}
+
+/* Parent of v in tree t (ncclGetDtree for t = 1). */
+static int64_t parent(uint32_t N, uint32_t t, uint32_t v) {
+    if (t == 0) return btree_parent(N, v);
+    if (N % 2) {
+        int64_t u = btree_parent(N, (v + N - 1) % N);
+        return u < 0 ? -1 : (int64_t)(((uint64_t)u + 1) % N);
+    }
+    int64_t u = btree_parent(N, N - 1 - v);
+    return u < 0 ? -1 : (int64_t)(N - 1 - (uint64_t)u);
+}
+
+typedef struct dbt {
+    uint32_t N;
+    int64_t *up[2]; /* parents */
+    uint32_t *height[2], *depth[2];
+    uint32_t H, D; /* max height, max depth over both trees */
+} dbt;
+
+static void dbt_free(dbt *d) {
+    if (!d) return;
+    for (int t = 0; t < 2; t++) {
+        free(d->up[t]);
+        free(d->height[t]);
+        free(d->depth[t]);
+    }
+    free(d);
+}
+
+/* Builds both trees; heights by relaxing children into parents (children have smaller heights,
+ * processed in order of depth, deepest first). */
+static dbt *dbt_build(uint32_t N) {
+    dbt *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->N = N;
+    for (int t = 0; t < 2; t++) {
+        d->up[t] = oc__calloc(N, sizeof(int64_t));
+        d->height[t] = oc__calloc(N, sizeof(uint32_t));
+        d->depth[t] = oc__calloc(N, sizeof(uint32_t));
+        if (!d->up[t] || !d->height[t] || !d->depth[t]) goto fail;
+        for (uint32_t v = 0; v < N; v++)
+            d->up[t][v] = parent(N, (uint32_t)t, v);
+        /* depth: walk up (depth is O(log N)) */
+        for (uint32_t v = 0; v < N; v++) {
+            uint32_t k = 0;
+            for (int64_t u = d->up[t][v]; u >= 0; u = d->up[t][u]) {
+                if (++k > 64) goto fail; /* not a tree: our bug */
+            }
+            d->depth[t][v] = k;
+            if (k > d->D) d->D = k;
+        }
+        /* height: every node pushes its height + 1 up the path */
+        for (uint32_t v = 0; v < N; v++) {
+            uint32_t h = 0;
+            for (int64_t u = d->up[t][v]; u >= 0; u = d->up[t][u]) {
+                h++;
+                if (d->height[t][u] < h) d->height[t][u] = h;
+            }
+        }
+        for (uint32_t v = 0; v < N; v++)
+            if (d->height[t][v] > d->H) d->H = d->height[t][v];
+    }
+    return d;
+fail:
+    dbt_free(d);
+    return NULL;
+}
+
+static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                const oc_kv *params, char *why, size_t len) {
+    int rc = oc__plan_plain(p, "dbtree", coll, nodes, root, bytes, 2, params, why, len);
+    if (rc) return rc;
+    p->state = dbt_build(nodes);
+    if (!p->state) return oc__fail(why, len, OC_ENOMEM, "out of memory building the trees");
+    return 0;
+}
+
+static void release(oc__plan *p) {
+    dbt_free(p->state);
+    p->state = NULL;
+}
+
+/* Emits (or, with e NULL, counts into busiest[]) the schedule's rounds. */
+static int rounds(const dbt *d, oc__emit *e, uint32_t *send, uint32_t *recv, uint64_t *busy) {
+    const uint32_t N = d->N;
+    if (N < 2) return 0;
+    uint64_t r = 0;
+    for (uint32_t phase = 0; phase < 2; phase++) {
+        const uint32_t n = phase == 0 ? d->H : d->D;
+        for (uint32_t i = 0; i < n; i++, r++) {
+            if (send) {
+                memset(send, 0, N * sizeof *send);
+                memset(recv, 0, N * sizeof *recv);
+            }
+            for (uint32_t t = 0; t < 2; t++)
+                for (uint32_t v = 0; v < N; v++) {
+                    const int64_t u = d->up[t][v];
+                    if (u < 0) continue;
+                    /* reduce: v sends up in round height(v); broadcast: u sends down in round
+                     * depth(u) = depth(v) - 1 */
+                    if (phase == 0 ? d->height[t][v] != i : d->depth[t][v] != i + 1) continue;
+                    const uint32_t src = phase == 0 ? v : (uint32_t)u;
+                    const uint32_t dst = phase == 0 ? (uint32_t)u : v;
+                    if (e) {
+                        int rc =
+                            oc__emit_transfer(e, src, dst, phase ? OC_OP_COPY : OC_OP_REDUCE, t, 1);
+                        if (rc) return rc;
+                    } else {
+                        send[src]++;
+                        recv[dst]++;
+                    }
+                }
+            if (e) {
+                int rc = oc__emit_round(e);
+                if (rc) return rc;
+            } else {
+                uint32_t most = 0;
+                for (uint32_t v = 0; v < N; v++) {
+                    if (send[v] > most) most = send[v];
+                    if (recv[v] > most) most = recv[v];
+                }
+                *busy += most;
+            }
+        }
+    }
+    return 0;
+}
+
+static int generate(const oc__plan *p, oc__emit *e) {
+    return rounds(p->state, e, NULL, NULL, NULL);
+}
+
+static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
+    const dbt *d = p->state;
+    uint32_t *send = oc__calloc(d->N, sizeof *send), *recv = oc__calloc(d->N, sizeof *recv);
+    uint64_t busy = 0;
+    int rc = send && recv ? rounds(d, NULL, send, recv, &busy) : OC_ENOMEM;
+    free(send);
+    free(recv);
+    if (rc) return rc;
+    /* The ring carries a node's transfers on parallel wavelengths: one step per round there. */
+    oc__formula_steps(
+        rep, in, in->wavelengths > 1 || d->N < 2 ? (d->N < 2 ? 0 : d->H + d->D) : (double)busy);
+    return 0;
+}
+
+const oc__algo oc__algo_allreduce_dbtree = {
+    .info = {"dbtree", OC_ALLREDUCE, "ring,fattree,switch",
+             "NCCL's double binary tree: two complementary trees, half the vector each, reduce "
+             "up then broadcast down (not pipelined)",
+             "",
+             "height + depth rounds (about 2 log2 N); on the switch each round costs its "
+             "busiest port's transfers x (alpha + n/2 beta)",
+             ""},
+    .param_names = no_params,
+    .plan = plan,
+    .generate = generate,
+    .release = release,
+    .formula = formula,
+};
