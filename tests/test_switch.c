@@ -13,6 +13,7 @@
  */
 #include "core/core.h"
 #include "net/net.h"
+#include "net/switch.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -280,8 +281,39 @@ static void test_dbtree(void) {
     oc_report_free(rep);
 }
 
+/* The independent check refuses every wrong account of a round. */
+static void test_check(void) {
+    char why[256] = "";
+    oc__sw_checker *c = NULL;
+    CHECK(oc__sw_checker_new(&c) == 0, "checker");
+    oc__round r = {0};
+    oc__round_push(&r, 0, 1, OC_OP_COPY, 0, 2);
+    oc__round_push(&r, 0, 2, OC_OP_COPY, 2, 1);
+    oc__round_push(&r, 3, 1, OC_OP_COPY, 0, 1);
+    /* node 0 sends 3000 bytes in two transfers; node 1 receives 3000 bytes in two */
+    oc__sw_claim ok = {.degree = 2, .msgs = 2, .bytes = 3000};
+    CHECK(oc__sw_check(c, 0, &r, 4, 1000, A, BETA, &ok, why, sizeof why) == 0, "right: %s", why);
+    oc__sw_claim few = {.degree = 1, .msgs = 2, .bytes = 3000};
+    CHECK(oc__sw_check(c, 0, &r, 4, 1000, A, BETA, &few, why, sizeof why) == OC_ERESOURCE &&
+              strstr(why, "steps"),
+          "degree: %s", why);
+    oc__sw_claim light = {.degree = 2, .msgs = 1, .bytes = 2000};
+    CHECK(oc__sw_check(c, 0, &r, 4, 1000, A, BETA, &light, why, sizeof why) == OC_ERESOURCE &&
+              strstr(why, "busiest"),
+          "busiest: %s", why);
+    oc__sw_claim ghost = {.degree = 2, .msgs = 2, .bytes = 4000};
+    CHECK(oc__sw_check(c, 0, &r, 4, 1000, A, BETA, &ghost, why, sizeof why) == OC_ERESOURCE,
+          "no such port");
+    oc__round_push(&r, 2, 2, OC_OP_COPY, 0, 1);
+    CHECK(oc__sw_check(c, 0, &r, 4, 1000, A, BETA, &ok, why, sizeof why) == OC_ERESOURCE,
+          "self transfer");
+    oc__round_free(&r);
+    oc__sw_checker_free(c);
+}
+
 int main(void) {
     test_rounds();
+    test_check();
     test_closed_forms();
     test_other_sizes();
     test_halves();

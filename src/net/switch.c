@@ -24,8 +24,10 @@
  * time = alphas x alpha + bytes x beta, so the closed forms of the algorithms (ring: 2(N-1) alpha
  * + 2(N-1)/N n beta; rhd: 2 log2(N) alpha + 2(N-1)/N n beta) are met to the last rounding. The
  * lower bound in steps is the same sum of port degrees (a port does one transfer per step).
+ * Every round's port accounting goes through the independent check of switch_check.c.
  * Work per round is O(transfers): port loads live in arrays stamped with the round.
  */
+#include "net/switch.h"
 #include "net/net.h"
 
 #include <stdio.h>
@@ -44,6 +46,7 @@ struct oc__netrun {
     uint64_t rounds, steps;   /* steps: sum of the largest port degree */
     uint64_t alphas, payload; /* of each round's busiest port, summed */
     uint64_t split_rounds, max_degree, transfers;
+    oc__sw_checker *checker; /* NULL when not checking */
 };
 
 static const char *const sw_param_names[] = {"alpha_us", "bandwidth_GBps", NULL};
@@ -86,6 +89,12 @@ static int sw_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
         }
     }
     /* A port's load only grows within the round, so the last maximum seen is the busiest port. */
+    if (m->checker) {
+        oc__sw_claim claim = {.degree = degree, .msgs = best_n, .bytes = best_b};
+        int rc = oc__sw_check(m->checker, index, r, N, m->spec->chunk_bytes, m->alpha_s, m->beta_s,
+                              &claim, why, len);
+        if (rc) return rc;
+    }
     m->rounds++;
     m->steps += degree;
     m->alphas += best_n;
@@ -98,6 +107,7 @@ static int sw_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
 
 static void sw_destroy(oc__netrun *m) {
     if (!m) return;
+    oc__sw_checker_free(m->checker);
     free(m->stamp);
     free(m->msgs);
     free(m->bytes);
@@ -106,7 +116,6 @@ static void sw_destroy(oc__netrun *m) {
 
 static int sw_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
                      char *why, size_t len) {
-    (void)check; /* the port sums are the whole mapping; nothing is assigned that could clash */
     *out = NULL;
     double alpha_us, gbytes;
     int rc = oc__kv_only(params, sw_param_names, "switch network", why, len);
@@ -125,7 +134,7 @@ static int sw_create(const oc__spec *spec, const oc_kv *params, int check, oc__n
     m->stamp = oc__calloc(2 * (size_t)spec->nodes, sizeof(uint64_t));
     m->msgs = oc__calloc(2 * (size_t)spec->nodes, sizeof(uint64_t));
     m->bytes = oc__calloc(2 * (size_t)spec->nodes, sizeof(uint64_t));
-    if (!m->stamp || !m->msgs || !m->bytes) {
+    if (!m->stamp || !m->msgs || !m->bytes || (check && oc__sw_checker_new(&m->checker))) {
         sw_destroy(m);
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     }
