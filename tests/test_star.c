@@ -126,6 +126,65 @@ static void test_formulas(void) {
         }
 }
 
+/* 3.2.2: every h' from 0 to h; the communication is exact; the seed counts one tuning per stream
+ * ((P-1) + h'Pk), the model retunes only filters not already on the wavelength (never more). */
+static void test_split(void) {
+    char why[512];
+    for (uint32_t k = 1; k <= 3; k++)
+        for (uint32_t h = 1; h <= 3; h++) {
+            uint32_t P = 1;
+            for (uint32_t i = 0; i < h; i++)
+                P *= k + 1;
+            for (uint32_t hp = 0; hp <= h; hp++) {
+                oc_kv *net = oc_kv_new(), *par = oc_kv_new();
+                char buf[32];
+                snprintf(buf, sizeof buf, "%u", k);
+                oc_kv_set(net, "k", buf);
+                snprintf(buf, sizeof buf, "%u", hp);
+                oc_kv_set(par, "hp", buf);
+                oc_report *rep = NULL;
+                oc_request req = {.collective = OC_BROADCAST,
+                                  .algorithm = "tcp1-split",
+                                  .network = "star",
+                                  .nodes = P,
+                                  .bytes = 64,
+                                  .params = par,
+                                  .net_params = net,
+                                  .data_check = 1};
+                int err = oc_run(&req, &rep, why, sizeof why);
+                CHECK(err == 0 && rep, "P=%u k=%u h'=%u: %s", P, k, hp, why);
+                if (rep) {
+                    double m = P, K = k + 1.0, Khp = pow(K, hp);
+                    double comm = (2.0 / k * (Khp - 1) + h - hp) * m / Khp;
+                    double tun = (P - 1) + (double)hp * P * k;
+                    CHECK(num(rep, "communication_messages") == comm, "P=%u k=%u h'=%u: %g vs %g",
+                          P, k, hp, num(rep, "communication_messages"), comm);
+                    CHECK(num(rep, "streams") == tun, "P=%u k=%u h'=%u: %g streams vs %g", P, k, hp,
+                          num(rep, "streams"), tun);
+                    CHECK(num(rep, "retunings") <= tun, "P=%u k=%u h'=%u", P, k, hp);
+                    CHECK(oc_report_steps(rep) == h + hp, "P=%u k=%u h'=%u", P, k, hp);
+                }
+                oc_report_free(rep);
+                for (uint32_t Pd = 2; Pd <= 12; Pd += 5) { /* dummy nodes: 2, 7, 12 */
+                    req.nodes = Pd;
+                    rep = NULL;
+                    err = oc_run(&req, &rep, why, sizeof why);
+                    uint32_t hd = 0;
+                    for (uint32_t v = 1; v < Pd; v *= k + 1)
+                        hd++;
+                    if (hp <= hd)
+                        CHECK(err == 0 && rep && oc_report_verified(rep), "P=%u k=%u h'=%u: %s", Pd,
+                              k, hp, why);
+                    else
+                        CHECK(err != 0 && !rep, "P=%u k=%u: h'=%u > h accepted", Pd, k, hp);
+                    oc_report_free(rep);
+                }
+                oc_kv_free(net);
+                oc_kv_free(par);
+            }
+        }
+}
+
 static void test_dummies(void) {
     static const uint32_t Ps[] = {1, 2, 3, 5, 7, 12};
     char why[512];
@@ -233,6 +292,7 @@ static void test_params(void) {
 int main(void) {
     test_formulas();
     test_dummies();
+    test_split();
     test_check();
     test_params();
     return CHECK_SUMMARY();

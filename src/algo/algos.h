@@ -110,7 +110,8 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(alltoall_tcp2)                                                                               \
     X(reducescatter_rh)                                                                            \
     X(allgather_rd)                                                                                \
-    X(allreduce_dbtree)
+    X(allreduce_dbtree)                                                                            \
+    X(broadcast_tcp1split)
 
 #define OC__ALGO_DECL(id) extern const oc__algo oc__algo_##id;
 OC_ALGO_LIST(OC__ALGO_DECL)

@@ -46,6 +46,7 @@ static const char *const tcp_params[] = {"k", "m", NULL};
 int oc__tcp_plan(oc__plan *plan, const char *algo, oc_collective coll, uint32_t nodes,
                  uint32_t root, uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     uint64_t k, m;
+    memset(plan, 0, sizeof *plan); /* release() may run after an early failure */
     int rc = oc__kv_only(params, tcp_params, algo, why, len);
     if (rc || (rc = oc__kv_u64(params, "k", 3, 1, 64, &k, why, len)) ||
         (rc = oc__kv_u64(params, "m", 1, 1, 1u << 16, &m, why, len)))
