@@ -305,10 +305,17 @@ static int cmd_list(int argc, char **argv) {
         printf("  %-14s %s\n", oc_collective_name((oc_collective)c),
                oc_collective_summary((oc_collective)c));
     puts("algorithms (collective / name  networks  summary):");
+    int wname = 0, width = 0; /* the name and networks columns fit their longest entries */
+    for (size_t i = 0; i < oc_algorithm_count(); i++) {
+        int n = (int)strlen(oc_algorithm_at(i)->name),
+            w = (int)strlen(oc_algorithm_at(i)->networks);
+        if (n > wname) wname = n;
+        if (w > width) width = w;
+    }
     for (size_t i = 0; i < oc_algorithm_count(); i++) {
         const oc_algorithm_info *a = oc_algorithm_at(i);
-        printf("  %-13s %-9s %-13s %s", oc_collective_name(a->collective), a->name, a->networks,
-               a->summary);
+        printf("  %-13s %-*s %-*s %s", oc_collective_name(a->collective), wname, a->name, width,
+               a->networks, a->summary);
         if (*a->restriction) printf(" [needs %s]", a->restriction);
         putchar('\n');
     }
