@@ -207,6 +207,21 @@ static void test_dummies(void) {
             }
 }
 
+/* Mixed-radix cliques: P = 12 = 3 x 4 with k = 3 needs no dummy; gossip sends 1 + 3 messages. */
+static void test_mixed(void) {
+    char why[512];
+    int err = 0;
+    oc_report *rep = run(OC_GOSSIP, "tcp2", 12, 3, 1, &err, why, sizeof why);
+    CHECK(rep && oc_report_steps(rep) == 2 && num(rep, "communication_messages") == 4 &&
+              num(rep, "rounds_split") == 0,
+          "gossip P = 12, k = 3: %s", why);
+    oc_report_free(rep);
+    rep = run(OC_ALLTOALL, "tcp2", 100, 3, 1, &err, why, sizeof why);
+    /* 100 = 4 x 5 x 5 does not fit k = 3; 100 = 2 x 2 x 5 x 5 neither: dummies, but verified */
+    CHECK(rep && oc_report_verified(rep), "alltoall P = 100, k = 3: %s", why);
+    oc_report_free(rep);
+}
+
 /* A round of two streams 0 -> 2 and 1 -> 3 with hand-made claims. */
 static int check_claims(oc__star_claim *cl, size_t n, char *why, size_t len) {
     oc__round r = {0};
@@ -293,6 +308,7 @@ int main(void) {
     test_formulas();
     test_dummies();
     test_split();
+    test_mixed();
     test_check();
     test_params();
     return CHECK_SUMMARY();

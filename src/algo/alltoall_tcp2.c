@@ -13,7 +13,8 @@
 static int a2a_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                     uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     int rc = oc__plan_work("tcp2", nodes, (uint64_t)nodes * nodes * 8, why, len);
-    return rc ? rc : oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
+    if (!rc) rc = oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
+    return rc ? rc : oc__tcp_cliques(plan->state, why, len);
 }
 
 static uint32_t host(const oc__tcp *t, uint64_t x) {
@@ -22,10 +23,10 @@ static uint32_t host(const oc__tcp *t, uint64_t x) {
 
 static int a2a_generate(const oc__plan *plan, oc__emit *e) {
     const oc__tcp *t = plan->state;
-    const uint64_t q = plan->spec.q, K = (uint64_t)t->k + 1, P = t->P;
-    for (uint32_t s = 0; s < t->h; s++) {
-        const uint64_t w = t->pw[s];
-        for (uint64_t x = 0; x < t->Pv; x++) {
+    const uint64_t q = plan->spec.q, P = t->P;
+    for (uint32_t s = 0; s < t->hc; s++) {
+        const uint64_t w = t->wt[s], K = t->r[s];
+        for (uint64_t x = 0; x < t->Rv; x++) {
             uint64_t slo = x - x % w, shi = slo + w;
             if (slo >= P) continue;
             if (shi > P) shi = P;
@@ -33,7 +34,7 @@ static int a2a_generate(const oc__plan *plan, oc__emit *e) {
             for (uint64_t v = 0; v < K; v++) {
                 uint64_t y = x - d * w + v * w;
                 if (v == d || host(t, x) == host(t, y)) continue;
-                for (uint64_t top = 0; top < t->Pv / (w * K); top++) {
+                for (uint64_t top = 0; top < t->Rv / (w * K); top++) {
                     uint64_t dst = top * w * K + v * w + low;
                     if (dst >= P) break;
                     int rc = oc__emit_transfer(e, host(t, x), host(t, y), OC_OP_COPY,

@@ -12,7 +12,8 @@
 static int gossip_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                        uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     int rc = oc__plan_work("tcp2", nodes, (uint64_t)nodes * nodes * 8, why, len);
-    return rc ? rc : oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
+    if (!rc) rc = oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
+    return rc ? rc : oc__tcp_cliques(plan->state, why, len);
 }
 
 static uint32_t host(const oc__tcp *t, uint64_t x) {
@@ -21,15 +22,16 @@ static uint32_t host(const oc__tcp *t, uint64_t x) {
 
 static int gossip_generate(const oc__plan *plan, oc__emit *e) {
     const oc__tcp *t = plan->state;
-    const uint64_t q = plan->spec.q, K = (uint64_t)t->k + 1;
-    for (uint32_t s = 0; s < t->h; s++) {
-        for (uint64_t x = 0; x < t->Pv; x++) {
-            uint64_t lo = x - x % t->pw[s], hi = lo + t->pw[s];
+    const uint64_t q = plan->spec.q;
+    for (uint32_t s = 0; s < t->hc; s++) {
+        const uint64_t w = t->wt[s], K = t->r[s];
+        for (uint64_t x = 0; x < t->Rv; x++) {
+            uint64_t lo = x - x % w, hi = lo + w;
             if (lo >= t->P) continue;
             if (hi > t->P) hi = t->P;
-            uint64_t d = x / t->pw[s] % K;
+            uint64_t d = x / w % K;
             for (uint64_t v = 0; v < K; v++) {
-                uint64_t y = x - d * t->pw[s] + v * t->pw[s];
+                uint64_t y = x - d * w + v * w;
                 if (v == d || host(t, x) == host(t, y)) continue;
                 int rc = oc__emit_transfer(e, host(t, x), host(t, y), OC_OP_COPY,
                                            (uint32_t)(lo * q), (uint32_t)((hi - lo) * q));

@@ -16,6 +16,12 @@ typedef struct oc__tcp {
     uint64_t *pw;   /* pw[i] = (k+1)^i, i = 0..h */
     uint32_t *pos;  /* TCP1 labels: first label of virtual v's subtree (v < P) */
     uint32_t *size; /* real processors in virtual v's subtree */
+    /* TCP2 cliques in mixed radix (oc__tcp_cliques): hc steps, step s with cliques of r[s]
+     * processors differing in digit s of weight wt[s]; Rv = the product of the radices >= P. */
+    uint32_t hc;
+    uint64_t Rv;
+    uint32_t *r;
+    uint64_t *wt;
 } oc__tcp;
 
 int oc__tcp_init(oc__tcp *t, uint32_t P, uint32_t k, char *why, size_t len);
@@ -39,6 +45,11 @@ int oc__tcp_report(const oc__plan *plan, oc_report *rep, double comm, double ret
 static inline uint64_t oc__tcp1_child(const oc__tcp *t, uint32_t l, uint64_t i, uint32_t j) {
     return t->pw[l - 1] + i * t->k + j;
 }
+
+/* Chooses the TCP2 clique sizes for P (see star_tcp_common.c): at most h steps, each clique of
+ * at most k + 1 processors, the product of the sizes the least one >= P (P itself when P factors
+ * so), ascending. For P = (k+1)^h that is h cliques of k + 1, the seed's TCP2. */
+int oc__tcp_cliques(oc__tcp *t, char *why, size_t len);
 
 /* Labels blocks in TCP1 preorder, later steps' children first, so that what a processor still
  * holds is a prefix of its subtree's range and what it sends a child is the child's whole range;

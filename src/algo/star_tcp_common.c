@@ -8,6 +8,14 @@
  * than its parent, so a dummy's subtree holds dummies only. Cliques (TCP2) fold dummy x onto the
  * real processor x mod P, which then plays both; the network model splits a step in which a
  * processor has more than k streams, and that is the dummies' extra cost.
+ *
+ * Fewer dummies for TCP2 (our method, not the seed's). The cliques need not all have k + 1
+ * processors: numbering the processors in mixed radix r_0, r_1, ... (each r_s <= k + 1), step s
+ * groups those that differ only in digit s. With at most h steps we take the radices whose
+ * product is the least one >= P: P itself when P factors into at most h numbers <= k + 1 (12 = 3
+ * x 4 for k = 3: no dummy at all), else the fewest dummies. Radices go in ascending order, which
+ * makes the gossip's sum of prefix products (its communication) least. For P = (k+1)^h the only
+ * choice is the seed's h cliques of k + 1, so section 3's formulas are unchanged.
  */
 #include "algo/star_tcp.h"
 
@@ -34,6 +42,10 @@ int oc__tcp_init(oc__tcp *t, uint32_t P, uint32_t k, char *why, size_t len) {
 }
 
 void oc__tcp_free(oc__tcp *t) {
+    free(t->r);
+    free(t->wt);
+    t->r = NULL;
+    t->wt = NULL;
     free(t->pos);
     free(t->size);
     t->pos = t->size = NULL;
@@ -102,6 +114,18 @@ int oc__tcp_report(const oc__plan *plan, oc_report *rep, double comm, double ret
                               "(k+1)^h = %llu; the formulas are those of P = %llu",
                               t->P, t->k + 1, (unsigned long long)(t->Pv - t->P),
                               (unsigned long long)t->Pv, (unsigned long long)t->Pv);
+    if (t->r && t->Rv != t->Pv) {
+        char list[256] = "";
+        for (uint32_t i = 0; i < t->hc; i++) {
+            size_t n = strlen(list);
+            snprintf(list + n, sizeof list - n, "%s%u", i ? " x " : "", t->r[i]);
+        }
+        rc |= oc__report_note(rep,
+                              "TCP2 cliques of %s processors (mixed radix): %llu virtual "
+                              "processors instead of (k+1)^h = %llu, %llu dummies",
+                              *list ? list : "no", (unsigned long long)t->Rv,
+                              (unsigned long long)t->Pv, (unsigned long long)(t->Rv - t->P));
+    }
     return rc;
 }
 
@@ -127,5 +151,58 @@ int oc__tcp1_label(oc__tcp *t, oc__spec *spec, char *why, size_t len) {
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     uint32_t next = 0;
     visit(t, spec, 0, 0, &next);
+    return 0;
+}
+
+/* Non-decreasing radices cur[d..h) from lo up; keeps the least product >= P (then the least
+ * sum of prefix products). Radix 1 is a step left out. */
+static void radices(const oc__tcp *t, uint32_t *cur, uint32_t d, uint32_t lo, uint64_t prod,
+                    uint32_t *best, uint64_t *best_prod, uint64_t *best_sum, uint64_t *budget) {
+    if (*budget == 0) return;
+    (*budget)--;
+    if (prod >= t->P || d == t->h) {
+        if (prod < t->P) return;
+        uint64_t sum = 0, w = 1;
+        for (uint32_t i = 0; i < d; i++) {
+            sum += w;
+            w *= cur[i];
+        }
+        if (prod < *best_prod || (prod == *best_prod && sum < *best_sum)) {
+            *best_prod = prod;
+            *best_sum = sum;
+            for (uint32_t i = 0; i < t->h; i++)
+                best[i] = i < d ? cur[i] : 1;
+        }
+        return;
+    }
+    for (uint32_t r = lo; r <= t->k + 1; r++) {
+        cur[d] = r;
+        radices(t, cur, d + 1, r, prod * r, best, best_prod, best_sum, budget);
+    }
+}
+
+int oc__tcp_cliques(oc__tcp *t, char *why, size_t len) {
+    t->r = oc__calloc((size_t)t->h + 1, sizeof(uint32_t));
+    t->wt = oc__calloc((size_t)t->h + 1, sizeof(uint64_t));
+    uint32_t *cur = oc__calloc((size_t)t->h + 1, sizeof(uint32_t));
+    if (!t->r || !t->wt || !cur) {
+        free(cur);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    /* the seed's choice first, so that an exhausted budget still leaves a valid one */
+    for (uint32_t i = 0; i < t->h; i++)
+        t->r[i] = t->k + 1;
+    uint64_t best_prod = t->Pv, best_sum = UINT64_MAX, budget = 200000;
+    radices(t, cur, 0, 2, 1, t->r, &best_prod, &best_sum, &budget);
+    free(cur);
+    t->hc = 0;
+    uint64_t w = 1;
+    for (uint32_t i = 0; i < t->h; i++)
+        if (t->r[i] > 1) {
+            t->r[t->hc] = t->r[i];
+            t->wt[t->hc++] = w;
+            w *= t->r[i];
+        }
+    t->Rv = w;
     return 0;
 }

@@ -258,6 +258,9 @@ static int dummies(FILE *f, char *why, size_t len) {
             oc__cellf(c[5], OC__CELL_LEN, "%g", hh);
             oc__reason_add(reason, sizeof reason, "%+g messages, %+g steps vs (k+1)^h", cs - cf,
                            (double)oc_report_steps(rep) - hh);
+            for (size_t n = 0; n < rep->nnotes; n++)
+                if (strncmp(rep->notes[n], "TCP2 cliques", 12) == 0)
+                    oc__reason_add(reason, sizeof reason, "%s", rep->notes[n]);
             if (fig(rep, "rounds_split") > 0)
                 oc__reason_add(reason, sizeof reason,
                                "folded dummies give a processor more than k streams: %g rounds "
