@@ -121,6 +121,11 @@ static void test_formulas(void) {
                     CHECK(num(rep, "tuning_cost_total") == tun, "%s P=%u k=%u", cn, P, k);
                     CHECK(num(rep, "tuning_cost_critical_path") == h, "%s P=%u k=%u", cn, P, k);
                     CHECK(num(rep, "rounds_split") == 0, "%s P=%u k=%u", cn, P, k);
+                    /* D = L tau = 1: the closed-form critical path is comm + h, as simulated */
+                    CHECK(rep->has_time_formula && rep->time_formula_s == comm + h &&
+                              oc_report_time(rep) == comm + h,
+                          "%s P=%u k=%u: time %g, formula %g", cn, P, k, oc_report_time(rep),
+                          rep->time_formula_s);
                     oc_report_free(rep);
                 }
         }

@@ -51,10 +51,9 @@ static int a2a_generate(const oc__plan *plan, oc__emit *e) {
 }
 
 static int a2a_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
-    (void)in;
     const oc__tcp *t = plan->state;
     const double Pv = (double)t->Pv, k = t->k, q = plan->spec.q;
-    return oc__tcp_report(plan, rep, t->h * q * Pv / (k + 1), t->h * Pv * k,
+    return oc__tcp_report(plan, in, rep, t->h * q * Pv / (k + 1), t->h * Pv * k,
                           q * ((double)t->P - 1) / k);
 }
 

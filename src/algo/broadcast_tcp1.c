@@ -31,10 +31,9 @@ static int bcast_generate(const oc__plan *plan, oc__emit *e) {
 }
 
 static int bcast_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
-    (void)in;
     const oc__tcp *t = plan->state;
     const double m = plan->spec.q;
-    return oc__tcp_report(plan, rep, t->h * m, (double)t->Pv - 1, m / t->k);
+    return oc__tcp_report(plan, in, rep, t->h * m, (double)t->Pv - 1, m / t->k);
 }
 
 static const char *const names[] = {"k", "m", NULL};

@@ -19,6 +19,7 @@
  */
 #include "algo/star_tcp.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,14 +160,57 @@ static int split_generate(const oc__plan *plan, oc__emit *e) {
     return rc;
 }
 
+/* Principal branch of Lambert's W (the seed's Omega) for x >= 0, by Newton's method. */
+static double lambert_w(double x) {
+    double w = x < 1 ? x : log(x) - log(log(x) + 1);
+    for (int i = 0; i < 100; i++) {
+        double e = exp(w), d = (w * e - x) / (e * (w + 1));
+        w -= d;
+        if (fabs(d) < 1e-14 * (1 + fabs(w))) break;
+    }
+    return w;
+}
+
+/* Section 3.2.2's total at h' (messages x L tau + tunings x D). */
+static double seed_total(const split *s, double m, uint32_t hp, double D, double Ltau) {
+    const double Pv = (double)s->t.Pv, k = s->t.k, h = s->t.h, Khp = (double)s->t.pw[hp];
+    return (2 / k * (Khp - 1) + h - hp) * m / Khp * Ltau + ((Pv - 1) + hp * Pv * k) * D;
+}
+
 static int split_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
-    (void)in;
     const split *s = plan->state;
     const double Pv = (double)s->t.Pv, k = s->t.k, m = plan->spec.q, h = s->t.h, hp = s->hp;
     const double Khp = (double)s->t.pw[s->hp];
     double comm = (2 / k * (Khp - 1) + h - hp) * m / Khp;
-    int rc = oc__tcp_report(plan, rep, comm, (Pv - 1) + hp * Pv * k, m / k);
+    int rc = oc__tcp_report(plan, in, rep, comm, (Pv - 1) + hp * Pv * k, m / k);
+    const double D = in->step_fixed, Ltau = in->step_time - in->step_fixed, K = k + 1;
     rep->steps_formula = h + hp;
+    rep->time_formula_s = comm * Ltau + rep->steps_formula * D;
+    /* h'_opt: the seed's Lambert-W expression (D in units of L tau) and the exhaustive search
+     * over h' = 0..h of the seed's own total, with the chunks as m. */
+    double ratio = Ltau > 0 ? D / Ltau : 0;
+    double lw =
+        h - 1 + 1 / log(K) - lambert_w(Pv * Pv * exp(1) * k * k * ratio / (2 * m * K)) / log(K);
+    uint32_t best = 0;
+    for (uint32_t i = 1; i <= s->t.h; i++)
+        if (seed_total(s, m, i, D, Ltau) < seed_total(s, m, best, D, Ltau)) best = i;
+    rc |= oc__report_num(rep, "hp_opt_lambert_w", lw);
+    rc |= oc__report_num(rep, "hp_opt_exhaustive", best);
+    long lr = lround(lw < 0 ? 0 : (lw > h ? h : lw));
+    if (lr != (long)best)
+        rc |= oc__report_note(rep,
+                              "h'_opt: the seed's Lambert-W expression gives %.3f (%ld in 0..h), "
+                              "the exhaustive search over h' of the seed's total gives %u: they "
+                              "disagree",
+                              lw, lr, best);
+    else
+        rc |= oc__report_note(rep,
+                              "h'_opt: the seed's Lambert-W expression gives %.3f, the "
+                              "exhaustive search gives %u",
+                              lw, best);
+    if (best != s->hp)
+        rc |= oc__report_note(rep, "this run uses h' = %u (parameter hp), not the optimum %u",
+                              s->hp, best);
     return rc;
 }
 

@@ -32,10 +32,9 @@ static int gather_generate(const oc__plan *plan, oc__emit *e) {
 }
 
 static int gather_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
-    (void)in;
     const oc__tcp *t = plan->state;
     const double Pv = (double)t->Pv, k = t->k, q = plan->spec.q;
-    return oc__tcp_report(plan, rep, q * (Pv - 1) / k, Pv - 1, q * ((double)t->P - 1) / k);
+    return oc__tcp_report(plan, in, rep, q * (Pv - 1) / k, Pv - 1, q * ((double)t->P - 1) / k);
 }
 
 static const char *const names[] = {"k", "m", NULL};

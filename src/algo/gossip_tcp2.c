@@ -45,10 +45,10 @@ static int gossip_generate(const oc__plan *plan, oc__emit *e) {
 }
 
 static int gossip_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
-    (void)in;
     const oc__tcp *t = plan->state;
     const double Pv = (double)t->Pv, k = t->k, m = plan->spec.q;
-    return oc__tcp_report(plan, rep, (Pv - 1) * m / k, t->h * Pv * k, ((double)t->P - 1) * m / k);
+    return oc__tcp_report(plan, in, rep, (Pv - 1) * m / k, t->h * Pv * k,
+                          ((double)t->P - 1) * m / k);
 }
 
 static const char *const names[] = {"k", "m", NULL};

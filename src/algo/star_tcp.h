@@ -36,9 +36,11 @@ void oc__tcp_release(oc__plan *plan);
 int oc__tcp_candidates(uint32_t nodes, const oc_kv *params, const oc__formula_in *net,
                        oc_kv ***list, double **score, size_t *n, char *why, size_t len);
 /* The section 3 figures, in messages and retunings, added to the report with the section 4 lower
- * bound of communication; steps_formula = h. */
-int oc__tcp_report(const oc__plan *plan, oc_report *rep, double comm, double retunings,
-                   double lower_bound);
+ * bound of communication; steps_formula = h. The star model's step_fixed is D and step_time is
+ * D + L tau, so the closed-form time (critical path: D once per step) and the seed's total (every
+ * tuning paid) follow. */
+int oc__tcp_report(const oc__plan *plan, const oc__formula_in *in, oc_report *rep, double comm,
+                   double retunings, double lower_bound);
 
 /* TCP1 (section 2.1, corrected numbering): in step l = 1..h, virtual processor i < (k+1)^(l-1)
  * sends to (k+1)^(l-1) + i k + j, j = 0..k-1. */

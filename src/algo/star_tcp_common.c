@@ -100,8 +100,8 @@ int oc__tcp_candidates(uint32_t nodes, const oc_kv *params, const oc__formula_in
     return 0;
 }
 
-int oc__tcp_report(const oc__plan *plan, oc_report *rep, double comm, double retunings,
-                   double lower_bound) {
+int oc__tcp_report(const oc__plan *plan, const oc__formula_in *in, oc_report *rep, double comm,
+                   double retunings, double lower_bound) {
     const oc__tcp *t = plan->state;
     rep->has_formula = 1;
     rep->steps_formula = t->h;
@@ -109,6 +109,12 @@ int oc__tcp_report(const oc__plan *plan, oc_report *rep, double comm, double ret
     rc |= oc__report_num(rep, "formula_communication_messages", comm);
     rc |= oc__report_num(rep, "formula_retunings", retunings);
     rc |= oc__report_num(rep, "lower_bound_communication_messages", lower_bound);
+    const double D = in->step_fixed, Ltau = in->step_time - in->step_fixed;
+    rep->has_time_formula = 1;
+    rep->time_formula_s = comm * Ltau + rep->steps_formula * D;
+    rc |= oc__report_num(rep, "formula_communication_cost", comm * Ltau);
+    rc |= oc__report_num(rep, "formula_tuning_cost", retunings * D);
+    rc |= oc__report_num(rep, "formula_seed_total_cost", comm * Ltau + retunings * D);
     if (t->Pv != t->P) {
         /* The model's figures are in the report already (finish() runs before formula()). */
         double sim = NAN;

@@ -243,9 +243,11 @@ static oc__sink *star_sink(oc__netrun *m) {
     return &m->sink;
 }
 
-/* One step carrying one message after a tuning: D + L tau. */
+/* One step carrying one message after a tuning: D + L tau. Without a payload (the pipeline's
+ * probe of what a step costs whatever it carries) only D is left, so the closed forms can tell
+ * the tuning time from the message time. */
 static double star_step_time(const oc__netrun *m) {
-    return m->p.D + m->p.L * m->p.tau;
+    return m->p.D + (m->spec->chunk_bytes ? m->p.L * m->p.tau : 0);
 }
 
 static uint64_t star_channels(const oc__netrun *m) {
