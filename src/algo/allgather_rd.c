@@ -45,7 +45,7 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
 }
 
 const oc__algo oc__algo_allgather_rd = {
-    .info = {"rd", OC_ALLGATHER, "ring,fattree,switch",
+    .info = {"rd", OC_ALLGATHER, "ring,fattree,switch,fabric",
              "recursive doubling in radix r; other N fold onto r^floor(log_r N) nodes", "",
              "k (r-1) steps, k = log_r N (+2 ceil((N-P)/P) folding N > P = r^k)",
              "radix=2: parts per level (2 = doubling, 4 = quadrupling)"},

@@ -185,7 +185,7 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
 }
 
 const oc__algo oc__algo_allreduce_dbtree = {
-    .info = {"dbtree", OC_ALLREDUCE, "ring,fattree,switch",
+    .info = {"dbtree", OC_ALLREDUCE, "ring,fattree,switch,fabric",
              "NCCL's double binary tree: two complementary trees, half the vector each, reduce "
              "up then broadcast down (not pipelined)",
              "",

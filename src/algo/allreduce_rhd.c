@@ -47,7 +47,7 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
 }
 
 const oc__algo oc__algo_allreduce_rhd = {
-    .info = {"rhd", OC_ALLREDUCE, "ring,fattree,switch",
+    .info = {"rhd", OC_ALLREDUCE, "ring,fattree,switch,fabric",
              "recursive halving then doubling in radix r (radix=2: Lumorph-2, 4: Lumorph-4); "
              "other N fold onto r^floor(log_r N) nodes",
              "", "2 k (r-1) steps, k = log_r N (+2 ceil((N-P)/P) folding N > P = r^k)",

@@ -28,7 +28,7 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
 }
 
 const oc__algo oc__algo_allreduce_ring = {
-    .info = {"ring", OC_ALLREDUCE, "ring,fattree,switch",
+    .info = {"ring", OC_ALLREDUCE, "ring,fattree,switch,fabric",
              "ring reduce-scatter then ring all-gather on N chunks, 2(N-1) rounds", "",
              "2(N-1) steps", ""},
     .param_names = no_params,

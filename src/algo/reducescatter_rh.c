@@ -45,7 +45,7 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
 }
 
 const oc__algo oc__algo_reducescatter_rh = {
-    .info = {"rh", OC_REDUCESCATTER, "ring,fattree,switch",
+    .info = {"rh", OC_REDUCESCATTER, "ring,fattree,switch,fabric",
              "recursive halving in radix r; other N fold onto r^floor(log_r N) nodes", "",
              "k (r-1) steps, k = log_r N (+2 ceil((N-P)/P) folding N > P = r^k)",
              "radix=2: parts per level (2 = halving, 4 = quartering)"},

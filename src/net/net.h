@@ -34,5 +34,6 @@ extern const oc__model oc__model_ring;
 extern const oc__model oc__model_fattree;
 extern const oc__model oc__model_switch;
 extern const oc__model oc__model_star;
+extern const oc__model oc__model_fabric;
 
 #endif

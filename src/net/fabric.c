@@ -1,0 +1,314 @@
+/*
+ * fabric.c — the Lumorph photonic rack (seed: "Chip-to-chip photonic connectivity in
+ * multi-accelerator servers for ML"). Servers are Lightpath wafers of up to 32 tiles, one GPU per
+ * tile (section 2: "A Lightpath wafer has 32 or fewer tiles"); a tile has up to 16
+ * wavelength-multiplexed lasers (section 2); MZI switches set up circuits between tiles of a
+ * server and, over fibres attached to the tiles, between servers (sections 2, 3); reconfiguring
+ * the MZIs takes 3.7 us (section 2). The collectives are costed with TACCL's alpha-beta model
+ * (section 4, its [2]): alpha = 0.7 us per message and 300 GB/s per GPU and direction, the
+ * figures of the seed's ideal-switch baseline (switch.c).
+ *
+ * Model. Node i is tile i mod T of server i / T (T = tiles_per_server, default 32). A logical
+ * round is a set of circuits, one per transfer src -> dst, all live at once (section 4: "a GPU ...
+ * communicate[s] with multiple GPUs in a single round ... by splitting a GPU's total egress
+ * bandwidth across multiple wavelength-switched circuits"). A tile's W wavelengths (default 16) are
+ * split over its concurrent circuits in whole wavelengths: a circuit gets
+ *     w = min(floor(W / sender's circuits), floor(W / receiver's circuits))
+ * so radix-4 halving (3 circuits per tile) uses 3 x 5 = 15 of the 16 wavelengths. Each wavelength
+ * carries bandwidth / W (300 GB/s / 16 = 18.75 GB/s). A transfer of b bytes takes
+ *     alpha + b / (w x bandwidth / W)
+ * and the round takes its slowest transfer, plus the reconfiguration time when its circuit set
+ * (the sorted list of (src, dst)) differs from the previous round's; the first round always pays
+ * it (the circuits must be set up). Ring all-reduce therefore pays one reconfiguration: its
+ * circuits never change (section 3, Fig. 2b: the ring topology is configured once at the start).
+ *
+ * Fibres. Circuits between two servers travel on the fibres from the sender's server to the
+ * receiver's; a fibre carries W wavelengths, like the tile it is attached to (section 2: "Fibers
+ * can be attached to each tile"), so a server pair carries at most fibres x W wavelengths in each
+ * direction. The seed gives no count, only that arbitrary allocations work "given enough fibers
+ * between servers" (section 3); the default, fibres_between_servers = 32 per ordered pair (one
+ * per tile), is enough for every tile to send all its wavelengths to one peer server at once —
+ * what radix-2 and radix-4 recursive halving/doubling need at N = 256 (radix 2 puts 32 circuits
+ * of 16 wavelengths on a pair, radix 4 up to 64 circuits of 5). A round that needs more, or more
+ * circuits at a tile than it has wavelengths, is refused with OC_ERESOURCE naming the round and
+ * the servers or tile (not split into steps: the seed's algorithms never need it, and a silent
+ * split would hide the shortage). Every round then goes through the independent check of
+ * fabric_check.c.
+ *
+ * Figures: steps = rounds (all circuits of a round run at once); the time is kept as three terms,
+ * time_alpha_s (rounds x alpha), time_reconfig_s (reconfigurations x 3.7 us) and time_bandwidth_s
+ * (per round, the slowest circuit's bytes over its bandwidth), reported separately.
+ * Work per round is O(T log T) for T transfers (the sort of the circuit set).
+ */
+#include "net/fabric.h"
+#include "net/net.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct oc__netrun {
+    oc__sink sink;
+    const oc__spec *spec;
+    oc__fab_shape shape;
+    double alpha_s, reconfig_s, wl_rate; /* per message, per change, bytes/s per wavelength */
+    double alpha_us, reconfig_us, gbytes;
+    uint64_t epoch;
+    uint64_t *stamp;    /* per node */
+    uint32_t *out, *in; /* circuits per node this round */
+    uint64_t *used;     /* wavelengths each node sends on this round */
+    uint32_t *wl;       /* wavelengths per transfer this round */
+    size_t wl_cap;
+    uint64_t *cur, *prev; /* sorted circuit sets (src << 32 | dst) */
+    size_t cur_cap, prev_cap, prev_n;
+    uint64_t rounds, reconfigs, transfers, cross;
+    double t_bw;
+    uint64_t max_tile_wl, min_wl, max_circuits, max_pair_wl;
+    oc__fab_checker *checker; /* NULL when not checking */
+};
+
+static const char *const fab_param_names[] = {"tiles_per_server",
+                                              "wavelengths_per_tile",
+                                              "fibres_between_servers",
+                                              "bandwidth_GBps",
+                                              "reconfig_us",
+                                              "alpha_us",
+                                              NULL};
+
+static int by_u64(const void *x, const void *y) {
+    const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Sums the wavelengths per ordered server pair (sorted keys in scratch) and refuses a pair over
+ * its fibres x W wavelengths. */
+static int fab_fibres(oc__netrun *m, uint64_t index, const oc__round *r, char *why, size_t len) {
+    const uint64_t T = m->shape.tiles_per_server, W = m->shape.wavelengths;
+    const uint64_t S = ((uint64_t)m->shape.nodes + T - 1) / T;
+    size_t n = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const uint64_t a = r->xfers[i].src / T, b = r->xfers[i].dst / T;
+        if (a != b) m->cur[n++] = (a * S + b) << 16 | m->wl[i];
+    }
+    m->cross += n;
+    qsort(m->cur, n, sizeof *m->cur, by_u64);
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        uint64_t sum = 0;
+        while (j < n && m->cur[j] >> 16 == m->cur[i] >> 16)
+            sum += m->cur[j++] & 0xffff;
+        const uint64_t pair = m->cur[i] >> 16;
+        if (sum > m->shape.fibres * W)
+            return oc__fail(why, len, OC_ERESOURCE,
+                            "round %llu: %llu wavelengths from server %llu to server %llu, more "
+                            "than fibres_between_servers=%llu carry (%llu each)",
+                            (unsigned long long)index, (unsigned long long)sum,
+                            (unsigned long long)(pair / S), (unsigned long long)(pair % S),
+                            (unsigned long long)m->shape.fibres, (unsigned long long)W);
+        if (sum > m->max_pair_wl) m->max_pair_wl = sum;
+        i = j;
+    }
+    return 0;
+}
+
+static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+    oc__netrun *m = (oc__netrun *)self;
+    const uint32_t N = m->shape.nodes;
+    const uint64_t W = m->shape.wavelengths;
+    const uint64_t epoch = ++m->epoch;
+    const unsigned long long R = (unsigned long long)index;
+    if (r->count == 0) return 0;
+    if (oc__grow((void **)&m->wl, &m->wl_cap, r->count, sizeof *m->wl) ||
+        oc__grow((void **)&m->cur, &m->cur_cap, r->count, sizeof *m->cur))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        if (x->src >= N || x->dst >= N || x->src == x->dst)
+            return oc__fail(why, len, OC_EINVAL,
+                            "round %llu: transfer %u -> %u is not between two different tiles "
+                            "of the rack",
+                            R, x->src, x->dst);
+        if (m->spec->chunk_bytes && x->count > UINT64_MAX / 2 / m->spec->chunk_bytes)
+            return oc__fail(why, len, OC_ETOOBIG, "round %llu: transfer %u -> %u is too large", R,
+                            x->src, x->dst);
+        const uint32_t node[2] = {x->src, x->dst};
+        for (int k = 0; k < 2; k++)
+            if (m->stamp[node[k]] != epoch) {
+                m->stamp[node[k]] = epoch;
+                m->out[node[k]] = m->in[node[k]] = 0;
+                m->used[node[k]] = 0;
+            }
+        m->out[x->src]++;
+        m->in[x->dst]++;
+    }
+    double slowest = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        const uint32_t deg = m->out[x->src] > m->in[x->dst] ? m->out[x->src] : m->in[x->dst];
+        if (deg > W)
+            return oc__fail(why, len, OC_ERESOURCE,
+                            "round %llu: tile %u %s on %u circuits, more than its %llu "
+                            "wavelengths",
+                            R, m->out[x->src] > W ? x->src : x->dst,
+                            m->out[x->src] > W ? "sends" : "receives", deg, (unsigned long long)W);
+        m->wl[i] = (uint32_t)(W / deg);
+        if (m->wl[i] < m->min_wl) m->min_wl = m->wl[i];
+        if (deg > m->max_circuits) m->max_circuits = deg;
+        m->used[x->src] += m->wl[i];
+        if (m->used[x->src] > m->max_tile_wl) m->max_tile_wl = m->used[x->src];
+        const double t =
+            (double)((uint64_t)x->count * m->spec->chunk_bytes) / ((double)m->wl[i] * m->wl_rate);
+        if (t > slowest) slowest = t;
+    }
+    int rc = fab_fibres(m, index, r, why, len);
+    if (rc) return rc;
+    if (m->checker && (rc = oc__fab_check(m->checker, index, r, &m->shape, m->wl, why, len)))
+        return rc;
+    /* the circuit set, compared with the previous round's */
+    for (size_t i = 0; i < r->count; i++)
+        m->cur[i] = (uint64_t)r->xfers[i].src << 32 | r->xfers[i].dst;
+    qsort(m->cur, r->count, sizeof *m->cur, by_u64);
+    if (m->rounds == 0 || m->prev_n != r->count ||
+        memcmp(m->cur, m->prev, r->count * sizeof *m->cur) != 0)
+        m->reconfigs++;
+    uint64_t *t = m->prev;
+    size_t tc = m->prev_cap;
+    m->prev = m->cur;
+    m->prev_cap = m->cur_cap;
+    m->prev_n = r->count;
+    m->cur = t;
+    m->cur_cap = tc;
+    m->rounds++;
+    m->transfers += r->count;
+    m->t_bw += slowest;
+    return 0;
+}
+
+static void fab_destroy(oc__netrun *m) {
+    if (!m) return;
+    oc__fab_checker_free(m->checker);
+    free(m->stamp);
+    free(m->out);
+    free(m->in);
+    free(m->used);
+    free(m->wl);
+    free(m->cur);
+    free(m->prev);
+    free(m);
+}
+
+static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
+                      char *why, size_t len) {
+    *out = NULL;
+    uint64_t tiles, wls, fibres;
+    double alpha_us, reconfig_us, gbytes;
+    int rc = oc__kv_only(params, fab_param_names, "fabric network", why, len);
+    if (rc || (rc = oc__kv_u64(params, "tiles_per_server", 32, 1, 1u << 20, &tiles, why, len)) ||
+        (rc = oc__kv_u64(params, "wavelengths_per_tile", 16, 1, 1u << 15, &wls, why, len)) ||
+        (rc = oc__kv_u64(params, "fibres_between_servers", 32, 0, 1u << 30, &fibres, why, len)) ||
+        (rc = oc__kv_double(params, "bandwidth_GBps", 300, 1e-9, 1e12, &gbytes, why, len)) ||
+        (rc = oc__kv_double(params, "reconfig_us", 3.7, 0, 1e9, &reconfig_us, why, len)) ||
+        (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)))
+        return rc;
+    /* server pairs are packed above 16 bits of wavelengths in one 64-bit sort key */
+    const uint64_t servers = ((uint64_t)spec->nodes + tiles - 1) / tiles;
+    if (servers > (1u << 23))
+        return oc__fail(why, len, OC_ETOOBIG, "fabric network: %llu servers, at most %u",
+                        (unsigned long long)servers, 1u << 23);
+    oc__netrun *m = calloc(1, sizeof *m);
+    if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    m->sink.round = fab_round;
+    m->spec = spec;
+    m->shape = (oc__fab_shape){.nodes = spec->nodes,
+                               .tiles_per_server = (uint32_t)tiles,
+                               .wavelengths = wls,
+                               .fibres = fibres};
+    m->alpha_us = alpha_us;
+    m->reconfig_us = reconfig_us;
+    m->gbytes = gbytes;
+    m->alpha_s = alpha_us * 1e-6;
+    m->reconfig_s = reconfig_us * 1e-6;
+    m->wl_rate = gbytes * 1e9 / (double)wls;
+    m->min_wl = wls;
+    m->stamp = oc__calloc(spec->nodes, sizeof(uint64_t));
+    m->out = oc__calloc(spec->nodes, sizeof(uint32_t));
+    m->in = oc__calloc(spec->nodes, sizeof(uint32_t));
+    m->used = oc__calloc(spec->nodes, sizeof(uint64_t));
+    if (!m->stamp || !m->out || !m->in || !m->used || (check && oc__fab_checker_new(&m->checker))) {
+        fab_destroy(m);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    *out = m;
+    return 0;
+}
+
+static oc__sink *fab_sink(oc__netrun *m) {
+    return &m->sink;
+}
+
+/* One chunk on a circuit with all of the tile's wavelengths, no reconfiguration. */
+static double fab_step_time(const oc__netrun *m) {
+    return m->alpha_s + (double)m->spec->chunk_bytes / ((double)m->shape.wavelengths * m->wl_rate);
+}
+
+static uint64_t fab_channels(const oc__netrun *m) {
+    (void)m;
+    return 1; /* splitting a GPU's egress over circuits does not add bandwidth */
+}
+
+static uint64_t fab_steps(const oc__netrun *m) {
+    return m->rounds;
+}
+
+static int fab_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
+    const double ta = (double)m->rounds * m->alpha_s, tr = (double)m->reconfigs * m->reconfig_s;
+    rep->steps = m->rounds;
+    rep->has_lb = 1;
+    rep->steps_lb = m->rounds;
+    rep->time_s = ta + tr + m->t_bw;
+    char buf[64];
+    int rc = 0;
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->shape.tiles_per_server);
+    rc |= oc_kv_set(rep->net_params, "tiles_per_server", buf);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->shape.wavelengths);
+    rc |= oc_kv_set(rep->net_params, "wavelengths_per_tile", buf);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->shape.fibres);
+    rc |= oc_kv_set(rep->net_params, "fibres_between_servers", buf);
+    snprintf(buf, sizeof buf, "%g", m->gbytes);
+    rc |= oc_kv_set(rep->net_params, "bandwidth_GBps", buf);
+    snprintf(buf, sizeof buf, "%g", m->reconfig_us);
+    rc |= oc_kv_set(rep->net_params, "reconfig_us", buf);
+    snprintf(buf, sizeof buf, "%g", m->alpha_us);
+    rc |= oc_kv_set(rep->net_params, "alpha_us", buf);
+    const uint64_t T = m->shape.tiles_per_server;
+    rc |= oc__report_num(rep, "step_time_s", fab_step_time(m));
+    rc |= oc__report_num(rep, "time_alpha_s", ta);
+    rc |= oc__report_num(rep, "time_reconfig_s", tr);
+    rc |= oc__report_num(rep, "time_bandwidth_s", m->t_bw);
+    rc |= oc__report_num(rep, "reconfigurations", (double)m->reconfigs);
+    rc |= oc__report_num(rep, "servers", (double)((m->shape.nodes + T - 1) / T));
+    rc |= oc__report_num(rep, "max_circuits_per_tile", (double)m->max_circuits);
+    rc |= oc__report_num(rep, "max_tile_wavelengths", (double)m->max_tile_wl);
+    rc |= oc__report_num(rep, "min_circuit_wavelengths", m->rounds ? (double)m->min_wl : 0);
+    rc |= oc__report_num(rep, "circuits_between_servers", (double)m->cross);
+    rc |= oc__report_num(rep, "max_server_pair_wavelengths", (double)m->max_pair_wl);
+    if (rc) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the report");
+    return 0;
+}
+
+const oc__model oc__model_fabric = {
+    .info = {"fabric",
+             "Lumorph photonic rack: servers of tiles, a GPU's wavelengths split over its "
+             "concurrent circuits, MZI reconfiguration when the circuits change",
+             "tiles_per_server=32; wavelengths_per_tile=16; fibres_between_servers=32: per "
+             "ordered server pair, W wavelengths each; bandwidth_GBps=300: per GPU and direction; "
+             "reconfig_us=3.7; "
+             "alpha_us=0.7"},
+    .create = fab_create,
+    .sink = fab_sink,
+    .finish = fab_finish,
+    .step_time = fab_step_time,
+    .channels = fab_channels,
+    .steps = fab_steps,
+    .destroy = fab_destroy,
+};
