@@ -192,8 +192,10 @@ static int split_formula(const oc__plan *plan, const oc__formula_in *in, oc_repo
     double lw =
         h - 1 + 1 / log(K) - lambert_w(Pv * Pv * exp(1) * k * k * ratio / (2 * m * K)) / log(K);
     uint32_t best = 0;
-    for (uint32_t i = 1; i <= s->t.h; i++)
-        if (seed_total(s, m, i, D, Ltau) < seed_total(s, m, best, D, Ltau)) best = i;
+    for (uint32_t i = 1; i <= s->t.h; i++) /* over the h' that cut m into equal pieces */
+        if (plan->spec.q % s->t.pw[i] == 0 &&
+            seed_total(s, m, i, D, Ltau) < seed_total(s, m, best, D, Ltau))
+            best = i;
     rc |= oc__report_num(rep, "hp_opt_lambert_w", lw);
     rc |= oc__report_num(rep, "hp_opt_exhaustive", best);
     long lr = lround(lw < 0 ? 0 : (lw > h ? h : lw));
@@ -214,19 +216,68 @@ static int split_formula(const oc__plan *plan, const oc__formula_in *in, oc_repo
     return rc;
 }
 
-/* One candidate: the network's k unless pinned; the user's m and h' kept. (h' is not searched
- * here: the pipeline ranks candidates by steps, which always prefers h' = 0; `opticoll reproduce
- * star` searches h' exhaustively on the seed's cost.) */
+/* One candidate: the network's k unless pinned; the user's m and h' kept, h' otherwise the
+ * exhaustive optimum of the seed's total (`opticoll reproduce star` also searches it on the
+ * simulated cost). */
 static int split_candidates(uint32_t nodes, const oc_kv *params, const oc__formula_in *net,
                             oc_kv ***list, double **score, size_t *n, char *why, size_t len) {
-    (void)nodes;
-    (void)why;
-    (void)len;
     oc__candidates c = {0};
     char kb[32];
     snprintf(kb, sizeof kb, "%llu", (unsigned long long)net->channels);
-    const char *kv[6] = {"k", oc_kv_get(params, "k") ? oc_kv_get(params, "k") : kb};
+    /* Refuse here, with the reason, what plan() would refuse for every candidate. */
+    {
+        oc_kv *probe = oc_kv_new();
+        oc__plan plan;
+        int rc = probe ? 0 : OC_ENOMEM;
+        for (size_t i = 0; !rc && i < oc_kv_count(params); i++)
+            rc = oc_kv_set(probe, oc_kv_key(params, i), oc_kv_value(params, i));
+        if (!rc && !oc_kv_get(params, "k")) rc = oc_kv_set(probe, "k", kb);
+        if (!rc && !oc_kv_get(params, "hp")) rc = oc_kv_set(probe, "hp", "0");
+        if (rc) {
+            oc_kv_free(probe);
+            return oc__fail(why, len, OC_ENOMEM, "out of memory");
+        }
+        rc = split_plan(&plan, OC_BROADCAST, nodes, 0, 1, probe, why, len);
+        split_release(&plan);
+        oc__spec_free(&plan.spec);
+        oc_kv_free(plan.used);
+        oc_kv_free(probe);
+        if (rc) return rc;
+    }
+    const char *kv[8] = {"k", oc_kv_get(params, "k") ? oc_kv_get(params, "k") : kb};
     size_t pairs = 1;
+    /* h' unpinned: the exhaustive optimum of section 3.2.2's total at the network's D and L tau
+     * (the pipeline ranks candidates by steps alone, which would always pick h' = 0). */
+    char hb[32] = "";
+    if (!oc_kv_get(params, "hp")) {
+        oc__plan plan;
+        oc_kv *probe = oc_kv_new();
+        int rc = probe ? 0 : OC_ENOMEM;
+        for (size_t i = 0; !rc && i < oc_kv_count(params); i++)
+            rc = oc_kv_set(probe, oc_kv_key(params, i), oc_kv_value(params, i));
+        if (!rc && !oc_kv_get(params, "k")) rc = oc_kv_set(probe, "k", kb);
+        if (!rc) rc = oc_kv_set(probe, "hp", "0");
+        if (!rc) rc = split_plan(&plan, OC_BROADCAST, nodes, 0, 1, probe, why, len);
+        if (!rc) {
+            const split *sp = plan.state;
+            const double D = net->step_fixed, Ltau = net->step_time - net->step_fixed;
+            uint32_t best = 0;
+            for (uint32_t i = 1; i <= sp->t.h; i++)
+                if (plan.spec.q % sp->t.pw[i] == 0 &&
+                    seed_total(sp, plan.spec.q, i, D, Ltau) <
+                        seed_total(sp, plan.spec.q, best, D, Ltau))
+                    best = i;
+            snprintf(hb, sizeof hb, "%u", best);
+        }
+        split_release(&plan);
+        oc__spec_free(&plan.spec);
+        oc_kv_free(plan.used);
+        oc_kv_free(probe);
+        if (rc) return rc;
+        kv[2 * pairs] = "hp";
+        kv[2 * pairs + 1] = hb;
+        pairs++;
+    }
     static const char *const pins[] = {"m", "hp"};
     for (size_t i = 0; i < 2; i++)
         if (oc_kv_get(params, pins[i])) {
@@ -245,7 +296,8 @@ const oc__algo oc__algo_broadcast_tcp1split = {
              "exchanges",
              "m a multiple of (k+1)^h'",
              "h + h' steps; (2/k((k+1)^h'-1) + h - h') m/(k+1)^h' messages; ((P-1) + h'Pk) D",
-             "k=network's k; m=(k+1)^h: messages; hp=h: the split steps h'"},
+             "k=network's k; m=(k+1)^h: messages; hp=the optimum of the seed's total at the "
+             "network's D: the split steps h'"},
     .param_names = names,
     .plan = split_plan,
     .generate = split_generate,

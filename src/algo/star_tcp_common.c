@@ -61,9 +61,13 @@ int oc__tcp_plan(oc__plan *plan, const char *algo, oc_collective coll, uint32_t 
     uint64_t k, m;
     memset(plan, 0, sizeof *plan); /* release() may run after an early failure */
     int rc = oc__kv_only(params, tcp_params, algo, why, len);
-    if (rc || (rc = oc__kv_u64(params, "k", 3, 1, 64, &k, why, len)) ||
-        (rc = oc__kv_u64(params, "m", 1, 1, 1u << 16, &m, why, len)))
-        return rc;
+    if (rc || (rc = oc__kv_u64(params, "k", 3, 1, 64, &k, why, len))) return rc;
+    /* A broadcast's m defaults to (k+1)^h, as tcp1-split's does, so the two compare. */
+    uint64_t dm = 1;
+    if (coll == OC_BROADCAST)
+        while (dm < nodes && dm <= (1u << 16) / (k + 1))
+            dm *= k + 1;
+    if ((rc = oc__kv_u64(params, "m", dm, 1, 1u << 16, &m, why, len))) return rc;
     if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, (uint32_t)m, why, len))) return rc;
     oc__tcp *t = calloc(1, sizeof *t);
     if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -94,8 +98,8 @@ int oc__tcp_candidates(uint32_t nodes, const oc_kv *params, const oc__formula_in
     const char *k = oc_kv_get(params, "k");
     snprintf(kb, sizeof kb, "%llu", (unsigned long long)net->channels);
     const char *m = oc_kv_get(params, "m");
-    const char *kv[] = {"k", k ? k : kb, "m", m ? m : "1"};
-    if (oc__candidate_add(&c, 0, 2, kv)) return OC_ENOMEM;
+    const char *kv[] = {"k", k ? k : kb, "m", m};
+    if (oc__candidate_add(&c, 0, m ? 2 : 1, kv)) return OC_ENOMEM;
     oc__candidates_give(&c, list, score, n);
     return 0;
 }
