@@ -10,6 +10,7 @@
  * fed two transmitters on one wavelength and must name the step, the wavelength and both
  * processors; other broken assignments must be refused too.
  */
+#include "algo/algos.h"
 #include "core/core.h"
 #include "net/net.h"
 #include "net/star.h"
@@ -227,6 +228,60 @@ static void test_mixed(void) {
     oc_report_free(rep);
 }
 
+/* The rounds of an algorithm, generated directly (no model). */
+static int rounds_of(oc_collective c, const char *name, uint32_t P, uint32_t k, oc__store *st) {
+    const oc__algo *a = oc__algo_find(c, name);
+    oc_kv *par = oc_kv_new();
+    char buf[16], why[256];
+    snprintf(buf, sizeof buf, "%u", k);
+    oc_kv_set(par, "k", buf);
+    oc__plan plan;
+    oc__store_init(st);
+    int rc = a ? a->plan(&plan, c, P, 0, 64, par, why, sizeof why) : OC_ENOENT;
+    if (!rc) {
+        oc__emit e;
+        oc__emit_init(&e, &plan.spec, &st->sink, why, sizeof why);
+        rc = a->generate(&plan, &e);
+        oc__emit_free(&e);
+    }
+    if (a) oc__plan_free(a, &plan);
+    oc_kv_free(par);
+    return rc;
+}
+
+/* Who talks to whom: TCP1 (2.1, corrected: step l, node i < (k+1)^(l-1) sends to
+ * (k+1)^(l-1) + ik + j) and TCP2 (cliques of the processors differing in one base-(k+1) digit). */
+static void test_numbering(void) {
+    for (uint32_t k = 1; k <= 3; k++) {
+        const uint32_t K = k + 1, P = K * K * K;
+        oc__store st;
+        CHECK(rounds_of(OC_SCATTER, "tcp1", P, k, &st) == 0 && st.count == 3, "scatter k=%u", k);
+        uint32_t base = 1;
+        for (size_t l = 1; l <= st.count; l++, base *= K) {
+            const oc__round *r = &st.rounds[l - 1];
+            int ok = r->count == (size_t)base * k;
+            for (size_t t = 0; t < r->count && ok; t++) {
+                uint32_t src = r->xfers[t].src, dst = r->xfers[t].dst;
+                ok = src < base && dst >= base && dst < base * K && (dst - base) / k == src;
+            }
+            CHECK(ok, "TCP1 step %zu of P=%u k=%u is not (k+1)^(l-1) + ik + j", l, P, k);
+        }
+        oc__store_free(&st);
+        CHECK(rounds_of(OC_GOSSIP, "tcp2", P, k, &st) == 0 && st.count == 3, "gossip k=%u", k);
+        uint32_t w = 1;
+        for (size_t s = 0; s < st.count; s++, w *= K) {
+            const oc__round *r = &st.rounds[s];
+            int ok = r->count == (size_t)P * k;
+            for (size_t t = 0; t < r->count && ok; t++) {
+                uint32_t a = r->xfers[t].src, b = r->xfers[t].dst;
+                ok = a != b && a - a / w % K * w == b - b / w % K * w;
+            }
+            CHECK(ok, "TCP2 step %zu of P=%u k=%u is not the digit-%zu cliques", s, P, k, s);
+        }
+        oc__store_free(&st);
+    }
+}
+
 /* A round of two streams 0 -> 2 and 1 -> 3 with hand-made claims. */
 static int check_claims(oc__star_claim *cl, size_t n, char *why, size_t len) {
     oc__round r = {0};
@@ -314,6 +369,7 @@ int main(void) {
     test_dummies();
     test_split();
     test_mixed();
+    test_numbering();
     test_check();
     test_params();
     return CHECK_SUMMARY();
