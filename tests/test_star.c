@@ -289,7 +289,9 @@ static int check_claims(oc__star_claim *cl, size_t n, char *why, size_t len) {
         abort();
     oc__star_checker *c = NULL;
     if (oc__star_checker_new(4, 2, &c)) abort();
-    int rc = oc__star_check(c, 0, 5, &r, cl, n, why, len);
+    uint64_t steps, retunes, messages;
+    int rc = oc__star_check(c, 0, 5, &r, cl, n, &steps, &retunes, &messages, why, len);
+    if (rc == 0 && (steps != 1 || retunes != 2 || messages != 2)) rc = OC_EINVAL;
     oc__star_checker_free(c);
     oc__round_free(&r);
     return rc;

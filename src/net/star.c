@@ -144,6 +144,7 @@ static int star_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     /* 3. Filters, step by step: first the streams whose receiver already listens, then the rest
      * on free filters (a retuning each). */
     qsort(m->cl, n, sizeof *m->cl, by_step);
+    const uint64_t retunes0 = m->retunes, messages0 = m->messages;
     for (size_t lo = 0; lo < n;) {
         size_t hi = lo;
         while (hi < n && m->cl[hi].step == m->cl[lo].step)
@@ -189,8 +190,16 @@ static int star_round(oc__sink *self, uint64_t index, const oc__round *r, char *
         lo = hi;
     }
     if (m->check) {
-        int rc = oc__star_check(m->checker, index, m->steps, r, m->cl, n, why, len);
+        uint64_t cs, cr, cm;
+        int rc = oc__star_check(m->checker, index, m->steps, r, m->cl, n, &cs, &cr, &cm, why, len);
         if (rc) return rc;
+        if (cs != nsteps || cr != m->retunes - retunes0 || cm != m->messages - messages0)
+            return oc__fail(why, len, OC_ERESOURCE,
+                            "round %llu: the model costs %u steps, %llu retunings, %llu messages; "
+                            "the check recomputes %llu, %llu, %llu",
+                            R, nsteps, (unsigned long long)(m->retunes - retunes0),
+                            (unsigned long long)(m->messages - messages0), (unsigned long long)cs,
+                            (unsigned long long)cr, (unsigned long long)cm);
     }
     m->rounds++;
     m->steps += nsteps;

@@ -31,8 +31,11 @@ void oc__star_checker_free(oc__star_checker *c);
  * in every step each processor uses at most k lasers and k filters, each on one wavelength; a
  * laser and the filter it feeds are on the same wavelength; every wavelength has at most one
  * transmitter; and the claimed retunings are exactly those the filters' history requires.
- * OC_ERESOURCE names the step, the wavelength and the processors. */
+ * OC_ERESOURCE names the step, the wavelength and the processors. The cost is recomputed too:
+ * *steps, *retunes and *messages (the sum over the round's steps of the largest stream) are the
+ * check's own figures, which the model must match. */
 int oc__star_check(oc__star_checker *c, uint64_t round, uint64_t first_step, const oc__round *r,
-                   const oc__star_claim *claims, size_t n, char *why, size_t whylen);
+                   const oc__star_claim *claims, size_t n, uint64_t *steps, uint64_t *retunes,
+                   uint64_t *messages, char *why, size_t whylen);
 
 #endif

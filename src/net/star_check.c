@@ -13,7 +13,8 @@
  *   3. in every step every wavelength has one transmitter, and one transmitter never puts two
  *      streams on one wavelength (the message names step, wavelength and processors);
  *   4. the claimed retunings are exactly the filter changes its own copy of the filters' history
- *      requires.
+ *      requires, and the round's steps, retunings and message time (the largest stream of each
+ *      step) are recomputed for the model to match.
  * Each round costs O(S log S) for its S streams; the filter history is O(P k) words.
  */
 #include "net/star.h"
@@ -94,7 +95,8 @@ static int claim_by_filter(const void *a, const void *b) {
 }
 
 int oc__star_check(oc__star_checker *c, uint64_t round, uint64_t first_step, const oc__round *r,
-                   const oc__star_claim *claims, size_t n, char *why, size_t len) {
+                   const oc__star_claim *claims, size_t n, uint64_t *steps, uint64_t *retunes,
+                   uint64_t *messages, char *why, size_t len) {
     const unsigned long long R = (unsigned long long)round;
     stream *st = oc__malloc_array(r->count + 1, sizeof *st);
     oc__star_claim *cl = oc__malloc_array(n + 1, sizeof *cl);
@@ -187,8 +189,18 @@ int oc__star_check(oc__star_checker *c, uint64_t round, uint64_t first_step, con
                                 (unsigned long long)b->wavelength, a->src, a->dst, b->dst);
             goto out;
         }
-    /* 4. Retunings, from this file's own filter history, step by step (cl is in step order). */
+    /* 4. Retunings, from this file's own filter history, step by step (cl is in step order);
+     * the cost figures with them. */
+    *steps = *retunes = *messages = 0;
+    uint64_t most = 0;
     for (size_t i = 0; i < n; i++) {
+        if (i == 0 || cl[i].step != cl[i - 1].step) {
+            *messages += most;
+            most = 0;
+            ++*steps;
+        }
+        if (cl[i].messages > most) most = cl[i].messages;
+        *retunes += cl[i].wavelength != c->filter[(size_t)cl[i].dst * c->k + cl[i].rx_port];
         uint64_t *f = &c->filter[(size_t)cl[i].dst * c->k + cl[i].rx_port];
         uint32_t need = *f != cl[i].wavelength;
         if (need != cl[i].retuned) {
@@ -202,6 +214,7 @@ int oc__star_check(oc__star_checker *c, uint64_t round, uint64_t first_step, con
         }
         *f = cl[i].wavelength;
     }
+    *messages += most;
 out:
     free(st);
     free(cl);
