@@ -277,9 +277,10 @@ static int dummies(FILE *f, char *why, size_t len) {
 
 /* Section 3 exactly: every algorithm for P = (k+1)^h, k = 1..3, h = 1..4, m = (k+1)^h. */
 static int sweep(FILE *f, char *why, size_t len) {
-    fprintf(f, "\nSection 3's formulas against the simulation for P = (k+1)^h: \"exact\" when "
-               "simulated steps, messages and "
-               "in messages; tunings counted the seed's way, one per stream)\n");
+    fprintf(f, "\nSection 3's formulas against the simulation for P = (k+1)^h: \"exact\" when the "
+               "simulated steps, messages and streams (the seed's tunings, one per stream) all "
+               "equal the formulas; (messages, streams) shown; broadcasts m = (k+1)^h, the "
+               "others m = 1\n");
     static const char *const hd[] = {"run", "k", "h = 1", "h = 2", "h = 3", "h = 4"};
     static const struct {
         oc_collective c;
