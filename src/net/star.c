@@ -17,8 +17,11 @@
  * transmitters never meet on one wavelength by construction, and only filters are tuned (the
  * receiver tunes to its sender's wavelength). A stream takes the next free laser of its sender and
  * a free filter of its receiver, one already on the wavelength if there is one. This counts one
- * tuning per stream whose receiver was not already listening, which is exactly the seed's count
- * (TCP1: P - 1 tunings in all; a TCP2 step: P k).
+ * tuning per stream whose receiver was not already listening. For TCP1 and TCP2 that is exactly
+ * the seed's count (TCP1: P - 1 tunings in all; a TCP2 step: P k); the three-phase broadcast
+ * needs fewer than the seed's (P-1) + h'Pk, because a phase-3 partner that was a processor's TCP1
+ * parent is still on its filter. The report gives both: `streams` (the seed's count) and
+ * `retunings` (the model's).
  *
  * Cost, shown both ways the issue asks:
  *  - the seed's way: tuning = (number of retunings) x D, communication = the sum over steps of the
