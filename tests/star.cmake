@@ -6,4 +6,3 @@ target_link_libraries(test_star PRIVATE opticoll_lib)
 add_test(NAME star COMMAND test_star)
 # The reproduction of the seed's Tables 1 and 2 runs end to end (every schedule verified).
 add_test(NAME reproduce_star COMMAND opticoll reproduce star)
-set_tests_properties(reproduce_star PROPERTIES LABELS slow TIMEOUT 300)
