@@ -22,47 +22,15 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_map.h"
 
 static const double A = 0.7e-6;       /* alpha */
 static const double BETA = 1 / 300e9; /* s per byte */
 
-static int close_to(double a, double b) {
-    return fabs(a - b) <= 1e-12 * fabs(b) + 1e-18;
-}
-
-static double num(const oc_report *rep, const char *key) {
-    double v = NAN;
-    oc_report_number(rep, key, &v);
-    return v;
-}
-
-/* Maps hand-made rounds (copies of `count` chunks of `bytes` each) on N nodes. */
+/* Maps hand-made rounds on the model under test (model_map.h). */
 static oc_report *map(uint32_t N, uint64_t bytes, const char *net, oc__round *r, size_t nr,
                       int *err, char *why, size_t len) {
-    oc__spec spec;
-    oc_report *rep = NULL;
-    oc__netrun *run = NULL;
-    oc_kv *kv = oc_kv_new();
-    *err = oc__spec_init(&spec, OC_ALLTOALL, N, 0, bytes, 1, why, len);
-    if (*err) goto out;
-    if (net) oc_kv_set_pair(kv, net);
-    *err = oc__model_switch.create(&spec, kv, 1, &run, why, len);
-    if (*err) goto out;
-    oc__sink *sink = oc__model_switch.sink(run);
-    for (size_t i = 0; i < nr && !*err; i++)
-        *err = sink->round(sink, i, &r[i], why, len);
-    if (*err) goto out;
-    rep = oc__report_new();
-    *err = oc__model_switch.finish(run, rep, why, len);
-    if (*err) {
-        oc_report_free(rep);
-        rep = NULL;
-    }
-out:
-    if (run) oc__model_switch.destroy(run);
-    oc__spec_free(&spec);
-    oc_kv_free(kv);
-    return rep;
+    return map_on(&oc__model_switch, N, bytes, net, r, nr, err, why, len);
 }
 
 static void test_rounds(void) {

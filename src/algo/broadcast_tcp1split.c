@@ -160,17 +160,6 @@ static int split_generate(const oc__plan *plan, oc__emit *e) {
     return rc;
 }
 
-/* Principal branch of Lambert's W (the seed's Omega) for x >= 0, by Newton's method. */
-static double lambert_w(double x) {
-    double w = x < 1 ? x : log(x) - log(log(x) + 1);
-    for (int i = 0; i < 100; i++) {
-        double e = exp(w), d = (w * e - x) / (e * (w + 1));
-        w -= d;
-        if (fabs(d) < 1e-14 * (1 + fabs(w))) break;
-    }
-    return w;
-}
-
 /* Section 3.2.2's total at h' (messages x L tau + tunings x D). */
 static double seed_total(const split *s, double m, uint32_t hp, double D, double Ltau) {
     const double Pv = (double)s->t.Pv, k = s->t.k, h = s->t.h, Khp = (double)s->t.pw[hp];
@@ -189,8 +178,8 @@ static int split_formula(const oc__plan *plan, const oc__formula_in *in, oc_repo
     /* h'_opt: the seed's Lambert-W expression (D in units of L tau) and the exhaustive search
      * over h' = 0..h of the seed's own total, with the chunks as m. */
     double ratio = Ltau > 0 ? D / Ltau : 0;
-    double lw =
-        h - 1 + 1 / log(K) - lambert_w(Pv * Pv * exp(1) * k * k * ratio / (2 * m * K)) / log(K);
+    double lw = h - 1 + 1 / log(K) -
+                oc__lambert_w0(Pv * Pv * exp(1) * k * k * ratio / (2 * m * K)) / log(K);
     uint32_t best = 0;
     for (uint32_t i = 1; i <= s->t.h; i++) /* over the h' that cut m into equal pieces */
         if (plan->spec.q % s->t.pw[i] == 0 &&

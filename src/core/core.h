@@ -35,6 +35,9 @@ void *oc__malloc_array(size_t n, size_t size);
 /* Grows *p (of *cap elements) to hold at least need elements; 0 or OC_ENOMEM. */
 int oc__grow(void **p, size_t *cap, size_t need, size_t elem);
 
+/* Principal branch of Lambert's W (the star seed's Omega) for x >= 0, by Newton's method. */
+double oc__lambert_w0(double x);
+
 /* (a - b) mod n for a, b in [0, n): a subtraction, not a division (hot in the ring model). */
 static inline uint32_t oc__ring_sub(uint32_t a, uint32_t b, uint32_t n) {
     return a >= b ? a - b : a + n - b;

@@ -257,3 +257,13 @@ int oc__kv_only(const oc_kv *kv, const char *const *known, const char *what, cha
     }
     return 0;
 }
+
+double oc__lambert_w0(double x) {
+    double w = x < 1 ? x : log(x) - log(log(x) + 1);
+    for (int i = 0; i < 100; i++) {
+        double e = exp(w), d = (w * e - x) / (e * (w + 1));
+        w -= d;
+        if (fabs(d) < 1e-14 * (1 + fabs(w))) break;
+    }
+    return w;
+}

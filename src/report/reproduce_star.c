@@ -40,17 +40,6 @@ static int sim(oc_collective c, const char *algo, uint32_t P, const char *params
     return rc;
 }
 
-/* Principal branch of Lambert's W (the seed's Omega) for x >= 0, by Newton's method. */
-static double lambert_w(double x) {
-    double w = x < 1 ? x : log(x) - log(log(x) + 1);
-    for (int i = 0; i < 100; i++) {
-        double e = exp(w), d = (w * e - x) / (e * (w + 1));
-        w -= d;
-        if (fabs(d) < 1e-14 * (1 + fabs(w))) break;
-    }
-    return w;
-}
-
 typedef struct row {
     const char *name, *coll_algo;
     oc_collective coll;
@@ -198,7 +187,7 @@ static int tradeoff(FILE *f, char *why, size_t len) {
     for (size_t i = 0; i < sizeof Ds / sizeof Ds[0] && !rc; i++) {
         const double D = Ds[i];
         double lw =
-            h - 1 + 1 / log(K) - lambert_w(P * P * exp(1) * k * k * D / (2 * m * K)) / log(K);
+            h - 1 + 1 / log(K) - oc__lambert_w0(P * P * exp(1) * k * k * D / (2 * m * K)) / log(K);
         int bf = 0, bs = 0;
         for (int hp = 1; hp <= H_; hp++) {
             if (comm_f[hp] + tune_f[hp] * D < comm_f[bf] + tune_f[bf] * D) bf = hp;

@@ -1,0 +1,50 @@
+/*
+ * model_map.h — what the network models' tests share: map hand-made rounds on one model and read
+ * the report's figures. Include after check.h, net/net.h and report/report.h.
+ */
+#ifndef OC_TESTS_MODEL_MAP_H
+#define OC_TESTS_MODEL_MAP_H
+
+#include <math.h>
+
+static int close_to(double a, double b) {
+    return fabs(a - b) <= 1e-12 * fabs(b) + 1e-18;
+}
+
+static double num(const oc_report *rep, const char *key) {
+    double v = NAN;
+    oc_report_number(rep, key, &v);
+    return v;
+}
+
+/* Maps hand-made rounds (chunks of `bytes` each) on N nodes of `model`, with an optional network
+ * parameter "key=value"; NULL and *err set when the model refuses. */
+static oc_report *map_on(const oc__model *model, uint32_t N, uint64_t bytes, const char *net,
+                         oc__round *r, size_t nr, int *err, char *why, size_t len) {
+    oc__spec spec;
+    oc_report *rep = NULL;
+    oc__netrun *run = NULL;
+    oc_kv *kv = oc_kv_new();
+    *err = oc__spec_init(&spec, OC_ALLTOALL, N, 0, bytes, 1, why, len);
+    if (*err) goto out;
+    if (net) oc_kv_set_pair(kv, net);
+    *err = model->create(&spec, kv, 1, &run, why, len);
+    if (*err) goto out;
+    oc__sink *sink = model->sink(run);
+    for (size_t i = 0; i < nr && !*err; i++)
+        *err = sink->round(sink, i, &r[i], why, len);
+    if (*err) goto out;
+    rep = oc__report_new();
+    *err = model->finish(run, rep, why, len);
+    if (*err) {
+        oc_report_free(rep);
+        rep = NULL;
+    }
+out:
+    if (run) model->destroy(run);
+    oc__spec_free(&spec);
+    oc_kv_free(kv);
+    return rep;
+}
+
+#endif
