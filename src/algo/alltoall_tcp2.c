@@ -10,17 +10,6 @@
  */
 #include "algo/star_tcp.h"
 
-static int a2a_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
-                    uint64_t bytes, const oc_kv *params, char *why, size_t len) {
-    int rc = oc__plan_work("tcp2", nodes, (uint64_t)nodes * nodes * 8, why, len);
-    if (!rc) rc = oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
-    return rc ? rc : oc__tcp_cliques(plan->state, why, len);
-}
-
-static uint32_t host(const oc__tcp *t, uint64_t x) {
-    return (uint32_t)(x % t->P);
-}
-
 static int a2a_generate(const oc__plan *plan, oc__emit *e) {
     const oc__tcp *t = plan->state;
     const uint64_t q = plan->spec.q, P = t->P;
@@ -33,12 +22,12 @@ static int a2a_generate(const oc__plan *plan, oc__emit *e) {
             uint64_t d = x / w % K, low = x % w;
             for (uint64_t v = 0; v < K; v++) {
                 uint64_t y = x - d * w + v * w;
-                if (v == d || host(t, x) == host(t, y)) continue;
+                if (v == d || oc__tcp2_host(t, x) == oc__tcp2_host(t, y)) continue;
                 for (uint64_t top = 0; top < t->Rv / (w * K); top++) {
                     uint64_t dst = top * w * K + v * w + low;
                     if (dst >= P) break;
-                    int rc = oc__emit_transfer(e, host(t, x), host(t, y), OC_OP_COPY,
-                                               (uint32_t)((dst * P + slo) * q),
+                    int rc = oc__emit_transfer(e, oc__tcp2_host(t, x), oc__tcp2_host(t, y),
+                                               OC_OP_COPY, (uint32_t)((dst * P + slo) * q),
                                                (uint32_t)((shi - slo) * q));
                     if (rc) return rc;
                 }
@@ -65,7 +54,7 @@ const oc__algo oc__algo_alltoall_tcp2 = {
              "h steps; h P/(k+1) messages; h P k D tuning",
              "k=network's k: clique size - 1; m=1: messages per destination"},
     .param_names = names,
-    .plan = a2a_plan,
+    .plan = oc__tcp2_plan,
     .generate = a2a_generate,
     .release = oc__tcp_release,
     .candidates = oc__tcp_candidates,

@@ -9,17 +9,6 @@
  */
 #include "algo/star_tcp.h"
 
-static int gossip_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
-                       uint64_t bytes, const oc_kv *params, char *why, size_t len) {
-    int rc = oc__plan_work("tcp2", nodes, (uint64_t)nodes * nodes * 8, why, len);
-    if (!rc) rc = oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
-    return rc ? rc : oc__tcp_cliques(plan->state, why, len);
-}
-
-static uint32_t host(const oc__tcp *t, uint64_t x) {
-    return (uint32_t)(x % t->P);
-}
-
 static int gossip_generate(const oc__plan *plan, oc__emit *e) {
     const oc__tcp *t = plan->state;
     const uint64_t q = plan->spec.q;
@@ -32,8 +21,8 @@ static int gossip_generate(const oc__plan *plan, oc__emit *e) {
             uint64_t d = x / w % K;
             for (uint64_t v = 0; v < K; v++) {
                 uint64_t y = x - d * w + v * w;
-                if (v == d || host(t, x) == host(t, y)) continue;
-                int rc = oc__emit_transfer(e, host(t, x), host(t, y), OC_OP_COPY,
+                if (v == d || oc__tcp2_host(t, x) == oc__tcp2_host(t, y)) continue;
+                int rc = oc__emit_transfer(e, oc__tcp2_host(t, x), oc__tcp2_host(t, y), OC_OP_COPY,
                                            (uint32_t)(lo * q), (uint32_t)((hi - lo) * q));
                 if (rc) return rc;
             }
@@ -59,7 +48,7 @@ const oc__algo oc__algo_gossip_tcp2 = {
              "h steps; (P-1) m / k messages; h P k D tuning",
              "k=network's k: clique size - 1; m=1: messages per processor"},
     .param_names = names,
-    .plan = gossip_plan,
+    .plan = oc__tcp2_plan,
     .generate = gossip_generate,
     .release = oc__tcp_release,
     .candidates = oc__tcp_candidates,

@@ -27,23 +27,6 @@ static int generate(const oc__plan *p, oc__emit *e) {
     return rc;
 }
 
-static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
-    const oc__rhd *h = p->state;
-    const int fold = h->N > h->P;
-    if (in->wavelengths > 1) {
-        oc__formula_steps(rep, in, (double)h->k + (fold ? 2 : 0));
-        return 0;
-    }
-    const double a = in->step_fixed, c = in->step_time - in->step_fixed, m = h->m;
-    const double lv = (double)h->k * (h->r - 1);
-    rep->has_formula = 1;
-    rep->steps_formula = lv + 2 * m;
-    rep->has_time_formula = 1;
-    rep->time_formula_s =
-        lv * a + (double)(h->P - 1) * (m + 1) * c + (fold ? m * (a + h->N * c) + m * (a + c) : 0);
-    return 0;
-}
-
 const oc__algo oc__algo_reducescatter_rh = {
     .info = {"rh", OC_REDUCESCATTER, "ring,fattree,switch,fabric",
              "recursive halving in radix r; other N fold onto r^floor(log_r N) nodes", "",
@@ -53,5 +36,5 @@ const oc__algo oc__algo_reducescatter_rh = {
     .plan = plan,
     .generate = generate,
     .release = oc__rhd_release,
-    .formula = formula,
+    .formula = oc__rhd_one_way_formula,
 };

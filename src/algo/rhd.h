@@ -28,4 +28,9 @@ int oc__rhd_doubling(const oc__rhd *h, oc__emit *e);
  * core -> n; labels [first, first + count), or, with count = 0, n's own block. */
 int oc__rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t first, uint32_t count);
 
+/* formula() of the one-way halves (rh reduce-scatter, rd all-gather): k(r-1) alpha + (P-1)(m+1)
+ * chunk times, plus the fold's 2m transfers when N is not a power of r; a step count on networks
+ * with wavelengths. */
+int oc__rhd_one_way_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep);
+
 #endif

@@ -58,4 +58,13 @@ int oc__tcp_cliques(oc__tcp *t, char *why, size_t len);
  * fills t->pos, t->size and spec->block_node (virtual v is real processor (v + root) mod P). */
 int oc__tcp1_label(oc__tcp *t, oc__spec *spec, char *why, size_t len);
 
+/* plan() of the TCP2 algorithms (gossip, all-to-all): the cliques of every step. */
+int oc__tcp2_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                  const oc_kv *params, char *why, size_t len);
+
+/* The real processor that plays clique position x (dummy positions fold onto x mod P). */
+static inline uint32_t oc__tcp2_host(const oc__tcp *t, uint64_t x) {
+    return (uint32_t)(x % t->P);
+}
+
 #endif

@@ -228,3 +228,10 @@ int oc__tcp_cliques(oc__tcp *t, char *why, size_t len) {
     t->Rv = w;
     return 0;
 }
+
+int oc__tcp2_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                  const oc_kv *params, char *why, size_t len) {
+    int rc = oc__plan_work("tcp2", nodes, (uint64_t)nodes * nodes * 8, why, len);
+    if (!rc) rc = oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
+    return rc ? rc : oc__tcp_cliques(plan->state, why, len);
+}
