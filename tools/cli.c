@@ -1,0 +1,228 @@
+/*
+ * cli.c — option parsing and error reporting shared by every command of the tool (see cli.h).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int die(int code, const char *fmt, const char *a, const char *b) {
+    fputs("opticoll: ", stderr);
+    fprintf(stderr, fmt, a ? a : "", b ? b : "");
+    fputc('\n', stderr);
+    return code;
+}
+
+int exit_for(int err) {
+    switch (err) {
+    case OC_EVERIFY:
+    case OC_ERESOURCE:
+        return EXIT_VERIFY;
+    case OC_EINVAL:
+    case OC_ERANGE:
+    case OC_ENOENT:
+    case OC_ENOTSUP:
+    case OC_EPARSE:
+    case OC_ETOOBIG:
+    case OC_EIO:
+        return EXIT_USAGE;
+    default:
+        return EXIT_OTHER;
+    }
+}
+
+int lib_error(int err, const char *why) {
+    fprintf(stderr, "opticoll: %s\n", why && *why ? why : oc_strerror(err));
+    return exit_for(err);
+}
+
+/* ---- options shared by run, compare, export and verify ---- */
+
+static const struct {
+    const char *cmd;
+    unsigned allowed;
+} command_options[] = {
+    {"run", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_JSON},
+    {"compare", OPT_PROBLEM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_CSV},
+    {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT},
+    {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},
+    /* train checks its own combinations and names the ones that do not apply */
+    {"train", ~0u},
+};
+
+const char *const help_problem =
+    "  -c, --collective NAME   allgather, reducescatter, allreduce, broadcast, scatter, gather,\n"
+    "                          alltoall, gossip\n"
+    "  -n, --nodes N           number of nodes, 1 to 131072\n"
+    "  -s, --size SIZE         4096, 4KiB, 4MiB, 1GiB, 4MB (all-gather: one node's block;\n"
+    "                          all-reduce: the whole vector; see `opticoll list`)\n"
+    "  -r, --root R            root node of broadcast, scatter, gather (0)\n"
+    "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n";
+
+const char *const help_algo =
+    "  -a, --algorithm NAME    see `opticoll list`\n"
+    "  -p, --param KEY=VALUE   algorithm parameter (repeatable), e.g. radices=4x4x4, k=5\n";
+
+const char *const help_network =
+    "  -t, --network NAME      ring (default); see `opticoll list`\n"
+    "  -w, --wavelengths W     wavelengths per fibre (ring: 64)\n"
+    "  -f, --fibres F          fibres per direction (ring: 1; --preset terarack: 2)\n"
+    "      --preset NAME       network preset (ring: seed, terarack)\n"
+    "      --net KEY=VALUE     network parameter (repeatable), e.g. reconfig_us=25\n";
+
+/* Records that option `bit` was given as `as`. */
+static void saw(options *o, unsigned bit, const char *as) {
+    o->given |= bit;
+    o->spelling[__builtin_ctz(bit)] = as;
+}
+
+int parse_options(int argc, char **argv, options *o, const char *cmd) {
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char **slot = NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            o->help = 1;
+            continue;
+        }
+        if (!strcmp(a, "--json")) {
+            o->json = 1;
+            saw(o, OPT_JSON, a);
+            continue;
+        }
+        if (!strcmp(a, "--csv")) {
+            o->csv = 1;
+            saw(o, OPT_CSV, a);
+            continue;
+        }
+        if (!strcmp(a, "--no-data-check")) {
+            o->no_data = 1;
+            saw(o, OPT_NODATA, a);
+            continue;
+        }
+        unsigned bit = 0;
+        if (!strcmp(a, "-c") || !strcmp(a, "--collective"))
+            slot = &o->coll, bit = OPT_COLL;
+        else if (!strcmp(a, "-a") || !strcmp(a, "--algorithm"))
+            slot = &o->algo, bit = OPT_ALGO;
+        else if (!strcmp(a, "-t") || !strcmp(a, "--network"))
+            slot = &o->net, bit = OPT_NET;
+        else if (!strcmp(a, "-n") || !strcmp(a, "--nodes"))
+            slot = &o->nodes, bit = OPT_NODES;
+        else if (!strcmp(a, "-s") || !strcmp(a, "--size"))
+            slot = &o->size, bit = OPT_SIZE;
+        else if (!strcmp(a, "-r") || !strcmp(a, "--root"))
+            slot = &o->root, bit = OPT_ROOT;
+        else if (!strcmp(a, "-w") || !strcmp(a, "--wavelengths"))
+            slot = &o->wavelengths, bit = OPT_W;
+        else if (!strcmp(a, "-f") || !strcmp(a, "--fibres"))
+            slot = &o->fibres, bit = OPT_F;
+        else if (!strcmp(a, "--preset"))
+            slot = &o->preset, bit = OPT_PRESET;
+        else if (!strcmp(a, "--format"))
+            slot = &o->format, bit = OPT_FORMAT;
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
+            slot = &o->output, bit = OPT_OUTPUT;
+        else if (!strcmp(a, "-p") || !strcmp(a, "--param") || !strcmp(a, "--net")) {
+            if (i + 1 >= argc) return die(EXIT_USAGE, "%s needs KEY=VALUE", a, NULL);
+            int net = !strcmp(a, "--net");
+            saw(o, net ? OPT_NETPARAM : OPT_PARAM, a);
+            oc_kv *kv = net ? o->net_params : o->params;
+            const char *pair = argv[++i], *eq = strchr(pair, '=');
+            if (eq && eq > pair) {
+                char key[128];
+                snprintf(key, sizeof key, "%.*s", (int)(eq - pair), pair);
+                if (oc_kv_get(kv, key)) return die(EXIT_USAGE, "%s %s given twice", a, key);
+            }
+            if (oc_kv_set_pair(kv, pair))
+                return die(EXIT_USAGE, "%s: expected KEY=VALUE, got '%s'", a, pair);
+            continue;
+        } else if (a[0] == '-' && a[1]) {
+            return die(EXIT_USAGE, "%s: unknown option '%s' (see --help)", cmd, a);
+        } else if (!o->file) {
+            o->file = a;
+            saw(o, OPT_FILE, a);
+            continue;
+        } else {
+            return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, a);
+        }
+        saw(o, bit, a);
+        o->value[__builtin_ctz(bit)] = argv[i + 1 < argc ? i + 1 : i];
+        if (i + 1 >= argc) return die(EXIT_USAGE, "%s needs a value", a, NULL);
+        if (*slot) return die(EXIT_USAGE, "%s given twice", a, NULL);
+        *slot = argv[++i];
+    }
+    if (o->help) return 0;
+    unsigned allowed = 0;
+    for (size_t k = 0; k < sizeof command_options / sizeof command_options[0]; k++)
+        if (!strcmp(command_options[k].cmd, cmd)) allowed = command_options[k].allowed;
+    unsigned extra = o->given & ~allowed;
+    if (extra & OPT_FILE) return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, o->file);
+    if (extra) {
+        char msg[160];
+        int b = __builtin_ctz(extra);
+        snprintf(msg, sizeof msg, "%s: %s%s%s does not apply to %s (see %s --help)", cmd,
+                 o->spelling[b], o->value[b] ? " " : "", o->value[b] ? o->value[b] : "", cmd, cmd);
+        return die(EXIT_USAGE, "%s", msg, NULL);
+    }
+    return 0;
+}
+
+/* Builds the request; `need_algo` is 0 for compare. */
+int build_request(const options *o, oc_request *req, int need_algo) {
+    memset(req, 0, sizeof *req);
+    req->data_check = !o->no_data;
+    if (!o->coll) return die(EXIT_USAGE, "missing -c COLLECTIVE", NULL, NULL);
+    if (oc_collective_from_name(o->coll, &req->collective))
+        return die(EXIT_USAGE, "unknown collective '%s' (see opticoll list)", o->coll, NULL);
+    if (need_algo && !o->algo) return die(EXIT_USAGE, "missing -a ALGORITHM", NULL, NULL);
+    req->algorithm = o->algo;
+    req->network = o->net ? o->net : "ring";
+    if (!o->nodes) return die(EXIT_USAGE, "missing -n NODES", NULL, NULL);
+    uint64_t v;
+    int rc = oc_parse_u64(o->nodes, 0, UINT64_MAX, &v);
+    if (rc == OC_EPARSE)
+        return die(EXIT_USAGE, "-n %s: not a whole number of nodes", o->nodes, NULL);
+    if (rc || v > OC_MAX_NODES)
+        return die(EXIT_USAGE, "-n %s: at most 131072 nodes are supported", o->nodes, NULL);
+    if (v < 1) return die(EXIT_USAGE, "-n %s: at least one node is needed", o->nodes, NULL);
+    req->nodes = (uint32_t)v;
+    if (!o->size) return die(EXIT_USAGE, "missing -s SIZE (e.g. 4MiB)", NULL, NULL);
+    rc = oc_parse_size(o->size, &req->bytes);
+    if (rc == OC_ERANGE)
+        return die(EXIT_USAGE, "-s %s: larger than the 1 PiB limit", o->size, NULL);
+    if (rc)
+        return die(EXIT_USAGE, "-s %s: not a size (use e.g. 4096, 4KiB, 4MiB, 1GiB, 4MB)", o->size,
+                   NULL);
+    if (o->root) {
+        rc = oc_parse_u64(o->root, 0, req->nodes - 1, &v);
+        if (rc) return die(EXIT_USAGE, "-r %s: not a node number below -n", o->root, NULL);
+        req->root = (uint32_t)v;
+    }
+    req->params = o->params;
+    req->net_params = o->net_params;
+    return 0;
+}
+
+/* -w, -f and --preset are shorthands for --net wavelengths=, fibres=, preset=. */
+int fold_network_flags(options *o) {
+    struct {
+        const char *value, *key, *flag;
+    } m[] = {{o->wavelengths, "wavelengths", "-w"},
+             {o->fibres, "fibres", "-f"},
+             {o->preset, "preset", "--preset"}};
+    for (size_t i = 0; i < 3; i++) {
+        if (!m[i].value) continue;
+        if (strcmp(m[i].key, "preset") != 0) {
+            uint64_t v;
+            int rc = oc_parse_u64(m[i].value, 0, UINT64_MAX, &v);
+            if (rc == OC_EPARSE)
+                return die(EXIT_USAGE, "%s %s: not a whole number", m[i].flag, m[i].value);
+            if (rc || v < 1)
+                return die(EXIT_USAGE, "%s %s: must be at least 1", m[i].flag, m[i].value);
+        }
+        if (oc_kv_set(o->net_params, m[i].key, m[i].value))
+            return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    }
+    return 0;
+}

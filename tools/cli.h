@@ -1,0 +1,66 @@
+/*
+ * cli.h — what the commands of the command-line tool share: the exit codes, the one-line error
+ * message, the options every command parses (each command takes only its own, listed in cli.c)
+ * and the request built from them. A command lives in tools/opticoll.c or in its own
+ * tools/cmd_NAME.c, and main() in opticoll.c dispatches to it.
+ */
+#ifndef OC_CLI_H
+#define OC_CLI_H
+
+#include "opticoll.h"
+
+#include <stdio.h>
+
+enum { EXIT_USAGE = 2, EXIT_VERIFY = 1, EXIT_OTHER = 3 };
+
+/* Every option, as a bit, so that each command can say which ones it takes. */
+enum {
+    OPT_COLL = 1 << 0,
+    OPT_ALGO = 1 << 1,
+    OPT_NET = 1 << 2,
+    OPT_NODES = 1 << 3,
+    OPT_SIZE = 1 << 4,
+    OPT_ROOT = 1 << 5,
+    OPT_W = 1 << 6,
+    OPT_F = 1 << 7,
+    OPT_PRESET = 1 << 8,
+    OPT_FORMAT = 1 << 9,
+    OPT_OUTPUT = 1 << 10,
+    OPT_PARAM = 1 << 11,
+    OPT_NETPARAM = 1 << 12,
+    OPT_JSON = 1 << 13,
+    OPT_CSV = 1 << 14,
+    OPT_NODATA = 1 << 15,
+    OPT_FILE = 1 << 16,
+    OPT_NETWORK_FLAGS = OPT_NET | OPT_W | OPT_F | OPT_PRESET | OPT_NETPARAM,
+    OPT_PROBLEM = OPT_COLL | OPT_NODES | OPT_SIZE | OPT_ROOT | OPT_NODATA,
+};
+
+typedef struct options {
+    const char *coll, *algo, *net, *nodes, *size, *root, *format, *output, *file;
+    const char *wavelengths, *fibres, *preset;
+    int json, csv, no_data, help;
+    oc_kv *params, *net_params;
+    unsigned given;           /* OPT_ bits seen */
+    const char *spelling[17]; /* how each was written, for messages */
+    const char *value[17];    /* and its value, if it takes one */
+} options;
+
+extern const char *const help_problem, *const help_algo, *const help_network;
+
+/* Prints "opticoll: " and fmt (with up to two %s arguments) on stderr; returns code. */
+int die(int code, const char *fmt, const char *a, const char *b);
+/* The exit code for a library error. */
+int exit_for(int err);
+/* Prints the library's message (or the error's name) and returns exit_for(err). */
+int lib_error(int err, const char *why);
+/* Parses argv into o, accepting only the options command `cmd` takes (see cli.c). */
+int parse_options(int argc, char **argv, options *o, const char *cmd);
+/* Builds the request; `need_algo` is 0 for compare. */
+int build_request(const options *o, oc_request *req, int need_algo);
+/* -w, -f and --preset are shorthands for --net wavelengths=, fibres=, preset=. */
+int fold_network_flags(options *o);
+
+/* Commands in their own files (tools/cmd_NAME.c): int cmd_NAME(int argc, char **argv). */
+
+#endif
