@@ -25,6 +25,7 @@ typedef struct oc__formula_in {
     uint64_t wavelengths; /* w */
     double step_time;     /* the seed's (d/B + a): one step's time on the model */
     double step_fixed;    /* the part of a step that does not depend on its payload (a) */
+    const char *network;  /* the model's name, for closed forms that differ by network */
 } oc__formula_in;
 
 typedef struct oc__algo {
@@ -111,7 +112,11 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(reducescatter_rh)                                                                            \
     X(allgather_rd)                                                                                \
     X(allreduce_dbtree)                                                                            \
-    X(broadcast_tcp1split)
+    X(broadcast_tcp1split)                                                                         \
+    X(alltoall_onestage)                                                                           \
+    X(alltoall_optree)                                                                             \
+    X(alltoall_pairwise)                                                                           \
+    X(allgather_bruck)
 
 #define OC__ALGO_DECL(id) extern const oc__algo oc__algo_##id;
 OC_ALGO_LIST(OC__ALGO_DECL)

@@ -5,6 +5,11 @@
  * lightpath. On a ring with shortest-path routing the heaviest directed link carries about N^2/8
  * lightpaths (Lemma 1: ceil(N^2/8) wavelengths), so with w wavelengths the round takes about
  * ceil(N^2 / 8w) steps (Table I). The network model splits the round into steps.
+ *
+ * The personalized all-to-all (`alltoall onestage`, issue 6) is the same traffic: one round in
+ * which node s sends node d its own packet, label (d N + s), on its own lightpath. Only the labels
+ * differ, so it shares the plan, the ring's colouring path and Lemma 1's closed form (the load of
+ * the heaviest link is the same N^2/8, or (N^2-1)/8 for odd N, packets of one destination each).
  */
 #include "algo/algos.h"
 
@@ -46,6 +51,21 @@ static int onestage_formula(const oc__plan *plan, const oc__formula_in *in, oc_r
     return 0;
 }
 
+/* All-to-all: the same lightpaths, each carrying the sender's packet for its receiver. Sources in
+ * the outer loop, so every receiver gets its ranges in label order (the verifier sorts a
+ * receiver's ranges by insertion). */
+static int onestage_a2a_generate(const oc__plan *plan, oc__emit *e) {
+    const uint32_t N = plan->spec.nodes, q = plan->spec.q;
+    for (uint32_t s = 0; s < N; s++)
+        for (uint32_t d = 0; d < N; d++) {
+            if (d == s) continue;
+            int rc =
+                oc__emit_transfer(e, s, d, OC_OP_COPY, (uint32_t)(((uint64_t)d * N + s) * q), q);
+            if (rc) return rc;
+        }
+    return oc__emit_round(e);
+}
+
 const oc__algo oc__algo_allgather_onestage = {
     .info = {"onestage", OC_ALLGATHER, "ring",
              "one-stage all-to-all broadcast: a lightpath from every node to every other node",
@@ -53,5 +73,15 @@ const oc__algo oc__algo_allgather_onestage = {
     .param_names = no_params,
     .plan = onestage_plan,
     .generate = onestage_generate,
+    .formula = onestage_formula,
+};
+
+const oc__algo oc__algo_alltoall_onestage = {
+    .info = {"onestage", OC_ALLTOALL, "ring",
+             "one-stage personalized all-to-all: a lightpath from every node to every other node",
+             "N(N-1) <= 2^28", "ceil(N^2/8w) steps (Lemma 1)", ""},
+    .param_names = no_params,
+    .plan = onestage_plan,
+    .generate = onestage_a2a_generate,
     .formula = onestage_formula,
 };

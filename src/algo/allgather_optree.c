@@ -30,17 +30,15 @@
  * 2)))/2)
  */
 #include "algo/algos.h"
+#include "algo/radix.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_STAGES = 40 };
-
 typedef struct optree {
-    uint32_t k;
-    uint32_t m[MAX_STAGES];
+    oc__radices r; /* stage radices, stage 1 (the most significant digit) first */
     uint64_t V;
     uint32_t *rev;   /* digit-reversed value of every position */
     uint32_t *below; /* below[r]: block-bearing positions with reversed value < r (V+1 entries) */
@@ -69,118 +67,14 @@ static int holds_already(const optree *t, uint32_t N, uint32_t to, uint64_t x, u
     return 0;
 }
 
-static int parse_radices(const char *text, optree *t, char *why, size_t len) {
-    t->k = 0;
-    const char *p = text;
-    while (*p) {
-        uint64_t v = 0;
-        const char *start = p;
-        while (*p >= '0' && *p <= '9') {
-            v = v * 10 + (uint64_t)(*p - '0');
-            if (v > (1u << 20)) break;
-            p++;
-        }
-        if (p == start || v < 2 || v > (1u << 20) || t->k >= MAX_STAGES || (*p && *p != 'x'))
-            return oc__fail(why, len, OC_EINVAL,
-                            "radices=%s: expected radices of at least 2 joined by 'x', like 4x4x4",
-                            text);
-        t->m[t->k++] = (uint32_t)v;
-        if (*p == 'x') {
-            p++;
-            if (!*p) return oc__fail(why, len, OC_EINVAL, "radices=%s: ends with 'x'", text);
-        }
-    }
-    if (t->k == 0) return oc__fail(why, len, OC_EINVAL, "radices= is empty");
-    return 0;
-}
-
-static void format_radices(const optree *t, char *buf, size_t len) {
-    size_t at = 0;
-    buf[0] = 0;
-    for (uint32_t j = 0; j < t->k && at < len; j++)
-        at += (size_t)snprintf(buf + at, len - at, j ? "x%u" : "%u", t->m[j]);
-}
-
-/* Balanced radices for depth k: r radices of base+1 and k-r of base, product >= N (bigger first).
- */
-static int balanced(uint32_t N, uint32_t k, optree *t) {
-    uint32_t base = (uint32_t)floor(pow((double)N, 1.0 / k));
-    if (base < 2) base = 2;
-    while (base > 2 && pow((double)base, (double)k) > (double)N * 1.0000001)
-        base--;
-    /* now base^k <= N (or base = 2); add +1s until the product covers N */
-    for (uint32_t r = 0; r <= k; r++) {
-        double prod = pow(base + 1.0, r) * pow((double)base, (double)(k - r));
-        if (prod >= (double)N - 0.5) {
-            t->k = k;
-            for (uint32_t j = 0; j < k; j++)
-                t->m[j] = j < r ? base + 1 : base;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* An exact factorisation of N into k radices >= 2, as balanced as a greedy split makes it. */
-static int exact(uint32_t N, uint32_t k, optree *t) {
-    uint32_t primes[64], np = 0, n = N;
-    for (uint32_t p = 2; (uint64_t)p * p <= n; p++)
-        while (n % p == 0) {
-            primes[np++] = p;
-            n /= p;
-        }
-    if (n > 1) primes[np++] = n;
-    if (np < k) return 0;
-    uint64_t r[MAX_STAGES];
-    for (uint32_t j = 0; j < k; j++)
-        r[j] = 1;
-    for (int i = (int)np - 1; i >= 0; i--) { /* largest prime first, into the smallest radix */
-        uint32_t best = 0;
-        for (uint32_t j = 1; j < k; j++)
-            if (r[j] < r[best]) best = j;
-        r[best] *= primes[i];
-    }
-    for (uint32_t j = 0; j < k; j++)
-        if (r[j] < 2 || r[j] > (1u << 20)) return 0;
-    /* sort descending */
-    for (uint32_t a = 0; a < k; a++)
-        for (uint32_t b = a + 1; b < k; b++)
-            if (r[b] > r[a]) {
-                uint64_t x = r[a];
-                r[a] = r[b];
-                r[b] = x;
-            }
-    t->k = k;
-    for (uint32_t j = 0; j < k; j++)
-        t->m[j] = (uint32_t)r[j];
-    return 1;
-}
-
-static void reverse_order(optree *t) {
-    for (uint32_t a = 0, b = t->k ? t->k - 1 : 0; a < b; a++, b--) {
-        uint32_t x = t->m[a];
-        t->m[a] = t->m[b];
-        t->m[b] = x;
-    }
-}
-
-static uint64_t product(const optree *t) {
-    uint64_t v = 1;
-    for (uint32_t j = 0; j < t->k; j++) {
-        v *= t->m[j];
-        if (v > (UINT64_C(1) << 40)) return v;
-    }
-    return v;
-}
-
 /* Load estimate in units on the busiest link, summed over stages (a screen, not a result):
  * stage 1 is an all-to-all among evenly spaced nodes round the ring (about m^2/8 per subset, V/m
  * subsets sharing the links); stage j > 1 is a line all-to-all inside segments (m^2/4 per subset,
  * W_j subsets interleaved) carrying R_j blocks per transfer. */
 static double load_estimate(const optree *t) {
     double est = 0, R = 1, W = (double)t->V;
-    for (uint32_t j = 0; j < t->k; j++) {
-        double m = t->m[j];
+    for (uint32_t j = 0; j < t->r.k; j++) {
+        double m = t->r.m[j];
         W /= m;
         est += j == 0 ? W * ceil(m * m / 8.0) : W * floor(m * m / 4.0) * R;
         R *= m;
@@ -197,27 +91,25 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
     if (N == 1) { /* nothing to gather: zero stages */
         if (radices || (ktext && strcmp(ktext, "0") != 0))
             return oc__fail(why, len, OC_EINVAL, "one node needs no stages");
-        t->k = 0;
+        t->r.k = 0;
         t->V = 1;
         return 0;
     }
     if (radices) {
-        int rc = parse_radices(radices, t, why, len);
+        int rc = oc__radices_parse(radices, &t->r, why, len);
         if (rc) return rc;
     } else {
         uint64_t k;
-        uint32_t kmax = 1;
-        while ((UINT64_C(1) << kmax) < N)
-            kmax++;
-        int rc = oc__kv_u64(params, "k", 0, 1, kmax, &k, why, len);
+        int rc = oc__kv_u64(params, "k", 0, 1, oc__radices_max_depth(N), &k, why, len);
         if (rc) return rc;
         if (k == 0)
             return oc__fail(why, len, OC_EINVAL, "internal: optree plan without radices or k");
-        if (!exact(N, (uint32_t)k, t) && !balanced(N, (uint32_t)k, t))
+        if (!oc__radices_exact(N, (uint32_t)k, &t->r) &&
+            !oc__radices_balanced(N, (uint32_t)k, &t->r))
             return oc__fail(why, len, OC_EINVAL, "no radices of depth %llu cover %u nodes",
                             (unsigned long long)k, N);
     }
-    t->V = product(t);
+    t->V = oc__radices_product(&t->r);
     if (t->V < N)
         return oc__fail(why, len, OC_EINVAL,
                         "radices=%s cover %llu positions, fewer than the %u nodes",
@@ -239,32 +131,19 @@ static int optree_candidates(uint32_t N, const oc_kv *params, const oc__formula_
     uint64_t kpin = 0;
     int rc = oc__kv_u64(params, "k", 0, 1, 64, &kpin, why, len);
     if (rc) return rc;
-    uint32_t kmax = 1;
-    while ((UINT64_C(1) << kmax) < N)
-        kmax++;
+    const uint32_t kmax = oc__radices_max_depth(N);
     oc__candidates cands = {0};
     for (uint32_t k = 1; k <= kmax; k++) {
         if (kpin && k != kpin) continue;
         optree opts[4];
-        int have[4] = {0, 0, 0, 0};
-        have[0] = exact(N, k, &opts[0]);
-        if (have[0]) {
-            opts[1] = opts[0];
-            reverse_order(&opts[1]);
-            have[1] = 1;
-        }
-        have[2] = balanced(N, k, &opts[2]);
-        if (have[2]) {
-            opts[3] = opts[2];
-            reverse_order(&opts[3]);
-            have[3] = 1;
-        }
-        for (int i = 0; i < 4; i++) {
-            if (!have[i]) continue;
-            opts[i].V = product(&opts[i]);
+        oc__radices shapes[4];
+        size_t nopt = oc__radices_options(N, k, 1, shapes);
+        for (size_t i = 0; i < nopt; i++) {
+            opts[i].r = shapes[i];
+            opts[i].V = oc__radices_product(&opts[i].r);
             if (opts[i].V < N || (opts[i].V > 2ull * N && opts[i].V > N + 64ull)) continue;
             char text[256];
-            format_radices(&opts[i], text, sizeof text);
+            oc__radices_format(&opts[i].r, text, sizeof text);
             int dup = 0;
             for (size_t c = 0; c < cands.n; c++)
                 if (strcmp(oc_kv_get(cands.list[c], "radices"), text) == 0) dup = 1;
@@ -314,12 +193,12 @@ static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint3
     /* Reversed digits: R_1 = 1, R_j = m_1 ... m_(j-1); W_j = m_(j+1) ... m_k. */
     for (uint64_t x = 0; x < V; x++) {
         uint64_t rest = x, r = 0, R = 1, W = V;
-        for (uint32_t j = 0; j < t->k; j++) {
-            W /= t->m[j];
+        for (uint32_t j = 0; j < t->r.k; j++) {
+            W /= t->r.m[j];
             uint64_t d = rest / W;
             rest %= W;
             r += d * R;
-            R *= t->m[j];
+            R *= t->r.m[j];
         }
         t->rev[x] = (uint32_t)r;
         if (bears_block(t, N, x)) t->below[r + 1] = 1;
@@ -329,9 +208,9 @@ static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint3
     for (uint64_t x = 0; x < V; x++)
         if (bears_block(t, N, x)) plan->spec.block_node[t->below[t->rev[x]]] = host(t, N, x);
     char text[256];
-    format_radices(t, text, sizeof text);
+    oc__radices_format(&t->r, text, sizeof text);
     char kbuf[16];
-    snprintf(kbuf, sizeof kbuf, "%u", t->k);
+    snprintf(kbuf, sizeof kbuf, "%u", t->r.k);
     if ((N > 1 && oc_kv_set(plan->used, "radices", text)) || oc_kv_set(plan->used, "k", kbuf))
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     return 0;
@@ -341,8 +220,8 @@ static int optree_generate(const oc__plan *plan, oc__emit *e) {
     const optree *t = plan->state;
     const uint32_t N = plan->spec.nodes;
     uint64_t W = t->V, R = 1;
-    for (uint32_t j = 0; j < t->k; j++) {
-        const uint32_t m = t->m[j];
+    for (uint32_t j = 0; j < t->r.k; j++) {
+        const uint32_t m = t->r.m[j];
         W /= m;
         for (uint64_t x = 0; x < t->V; x++) {
             /* What position x holds now: reversed values [base, base + R). */
@@ -389,17 +268,17 @@ static int optree_formula(const oc__plan *plan, const oc__formula_in *in, oc_rep
     double lnN = log(N);
     double kstar = lnN >= 2 ? ceil((lnN + sqrt(lnN * (lnN - 2))) / 2) : 1;
     /* Theorem 1 is stated for k >= 2; at k = 1 it is the one-stage count ceil(N^2/8w). */
-    oc__formula_steps(rep, in, theorem1(N, (double)t->k, w));
-    rc |= oc__report_num(rep, "k", (double)t->k);
+    oc__formula_steps(rep, in, theorem1(N, (double)t->r.k, w));
+    rc |= oc__report_num(rep, "k", (double)t->r.k);
     rc |= oc__report_num(rep, "virtual_positions", (double)t->V);
     rc |= oc__report_num(rep, "kstar_theorem2", kstar);
     rc |= oc__report_num(rep, "steps_theorem1_at_kstar", theorem1(N, kstar, w));
     rc |= oc__report_num(rep, "time_theorem3_at_kstar_s", theorem1(N, kstar, w) * in->step_time);
     if (rep->steps != (uint64_t)rep->steps_formula) {
-        double m_paper = pow(N, 1.0 / t->k);
+        double m_paper = pow(N, 1.0 / t->r.k);
         int uniform = 1;
-        for (uint32_t j = 1; j < t->k; j++)
-            uniform &= t->m[j] == t->m[0];
+        for (uint32_t j = 1; j < t->r.k; j++)
+            uniform &= t->r.m[j] == t->r.m[0];
         if (t->V > plan->spec.nodes)
             rc |= oc__report_note(rep,
                                   "uneven groups: %llu tree positions on %u nodes, so %llu nodes "

@@ -183,6 +183,7 @@ static int net_figures(const oc__model *model, const oc__spec *spec, const oc_kv
     if (rc) return rc;
     in->channels = model->channels(net);
     in->step_time = model->step_time(net);
+    in->network = model->info.name;
     model->destroy(net);
     /* the same network with an empty payload: what a step costs whatever it carries */
     oc__spec empty = *spec;
