@@ -218,6 +218,29 @@ static void test_ring(void) {
         oc_report_free(one);
         oc_report_free(tree);
     }
+    /* Pairwise and Bruck on the ring: their closed forms are colour bounds (a wavelength-slot holds
+     * at most floor(N/L) disjoint arcs of length L), so no mapping may beat them. N = 5 by hand:
+     * arcs of length 1, 2, 2, 1 need 1, 3, 3, 1 colours (two arcs of length 2 fit round 5 nodes,
+     * not the load's 2), on 2 wavelengths 1 + 2 + 2 + 1 = 6 steps where the load bound says 4. */
+    for (size_t i = 0; i < NSIZES; i++) {
+        const uint32_t N = SIZES[i];
+        oc_report *p = run(OC_ALLTOALL, "pairwise", "ring", N, 4096, NULL, "wavelengths=2", &err,
+                           why, sizeof why);
+        oc_report *b = run(OC_ALLGATHER, "bruck", "ring", N, 4096, NULL, "wavelengths=2", &err, why,
+                           sizeof why);
+        CHECK(p && p->has_formula && (double)oc_report_steps(p) >= p->steps_formula,
+              "pairwise ring N=%u below its bound", N);
+        CHECK(b && b->has_formula && (double)oc_report_steps(b) >= b->steps_formula,
+              "bruck ring N=%u below its bound", N);
+        oc_report_free(p);
+        oc_report_free(b);
+    }
+    oc_report *p5 =
+        run(OC_ALLTOALL, "pairwise", "ring", 5, 4096, NULL, "wavelengths=2", &err, why, sizeof why);
+    CHECK(p5 && p5->steps_formula == 6 && oc_report_steps(p5) == 6,
+          "pairwise ring N=5: %llu steps, formula %g, want 6",
+          p5 ? (unsigned long long)oc_report_steps(p5) : 0, p5 ? p5->steps_formula : 0);
+    oc_report_free(p5);
     /* Bad parameters: one clear reason each. */
     static const struct {
         uint32_t N;

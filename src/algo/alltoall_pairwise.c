@@ -7,10 +7,12 @@
  *
  * Cost with m = SIZE (one destination's packet):
  *   switch (alpha-beta, one port per node):  (N-1)(alpha + m beta), exact;
- *   ring: round r is N lightpaths of length min(r, N-r) carrying one packet each, so its
- *         busiest link carries min(r, N-r) packets per direction (r = N/2: the N half-ring
- *         lightpaths split between the directions, N/4 on average): sum over r of
- *         ceil(load_r / C) steps, C = wavelengths x fibres;
+ *   ring: round r is N lightpaths of length L = min(r, N-r) carrying one packet each, all in
+ *         one direction (r = N/2: split between the two). A wavelength-slot holds at most
+ *         floor(N/L) disjoint arcs of length L, so the round needs at least
+ *         ceil(N / floor(N/L)) colours (N/4 at r = N/2), more than its link load L when L does
+ *         not divide N: sum over r of ceil(colours_r / C) steps, C = wavelengths x fibres, a
+ *         lower bound the ring's colouring meets when L divides N and can exceed otherwise;
  *   elsewhere: N-1 steps of the network's one-packet step, a lower bound (the fat-tree's
  *         shared uplinks, the star's retuning and the fabric's circuits can add to it).
  */
@@ -56,14 +58,17 @@ static int pw_formula(const oc__plan *plan, const oc__formula_in *in, oc_report 
     const double C = (double)in->channels, q = plan->spec.q;
     double S = 0;
     for (uint64_t r = 1; r < N; r++) {
-        const double load = 2 * r == N ? ceil((double)N / 4) : (double)(r < N - r ? r : N - r);
-        S += ceil(load * q / C);
+        /* N arcs of length L (N/2 per direction at L = N/2), q units each; one colour holds at
+         * most floor(N/L) disjoint arcs of length L */
+        const uint64_t L = r < N - r ? r : N - r, arcs = 2 * r == N ? N / 2 : N;
+        S += ceil(ceil((double)arcs / (double)(N / L)) * q / C);
     }
     oc__formula_steps(rep, in, S);
     if (rep->steps != (uint64_t)S)
         return oc__report_note(rep,
-                               "steps differ from the per-round load bound: %llu steps against "
-                               "%.0f (the colouring of a round's arcs round the whole ring)",
+                               "steps differ from the per-round colour bound: %llu steps "
+                               "against %.0f (the ring's colouring of equal arcs round the whole "
+                               "ring is not optimal)",
                                (unsigned long long)rep->steps, S)
                    ? OC_ENOMEM
                    : 0;
@@ -73,7 +78,8 @@ static int pw_formula(const oc__plan *plan, const oc__formula_in *in, oc_report 
 const oc__algo oc__algo_alltoall_pairwise = {
     .info = {"pairwise", OC_ALLTOALL, "switch,fabric,fattree,ring,star",
              "pairwise exchange: N-1 rounds, in round r node i sends to (i+r) mod N", "",
-             "(N-1)(alpha + m beta) on the switch; ring: sum_r ceil(min(r,N-r)/C) steps", ""},
+             "(N-1)(alpha + m beta) on the switch; ring: sum_r ceil(N/floor(N/min(r,N-r))/C) steps",
+             ""},
     .param_names = NULL,
     .plan = pw_plan,
     .generate = pw_generate,
