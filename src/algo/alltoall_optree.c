@@ -130,7 +130,7 @@ static int a2a_candidates(uint32_t N, const oc_kv *params, const oc__formula_in 
             char text[256];
             oc__radices_format(&opts[i], text, sizeof text);
             const char *kv[] = {"radices", text};
-            /* screened by the closed form: the steps, and the per-step cost k times over */
+            /* screened by the closed form's steps; the pipeline maps the best few */
             if (oc__candidate_add(&cands, steps_formula(&opts[i], N, 1, C), 1, kv))
                 return oc__fail(why, len, OC_ENOMEM, "out of memory");
         }
