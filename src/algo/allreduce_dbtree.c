@@ -21,7 +21,10 @@
  * a = alpha. The closed form below charges every round its busiest port's transfer count, counted
  * from the trees (the alpha-beta form of the schedule, not a pipelined NCCL estimate):
  *     time = sum over rounds of D_round (a + n/2 beta)
- * which the switch model must reproduce exactly.
+ * which the switch model must reproduce exactly. On the photonic fabric a round's transfers run
+ * at once, the busiest tile's D_round circuits sharing its W wavelengths in whole wavelengths:
+ *     time = sum over rounds of (a + n/2 / (floor(W / D_round) x 300 GB/s / W))
+ *            + 3.7 us for every round whose circuits are not the previous round's
  */
 #include "algo/algos.h"
 
@@ -120,17 +123,51 @@ static void release(oc__plan *p) {
     p->state = NULL;
 }
 
-/* Emits (or, with e NULL, counts into busiest[]) the schedule's rounds. */
-static int rounds(const dbt *d, oc__emit *e, uint32_t *send, uint32_t *recv, uint64_t *busy) {
+/* What the closed forms count of the schedule, round by round. */
+typedef struct tally {
+    const oc__formula_in *in;
+    uint32_t *send, *recv; /* per node, this round */
+    uint64_t *key, *prev;  /* this round's and the last round's sorted circuits (src << 32 | dst) */
+    size_t nkey, nprev;
+    uint64_t busy;      /* sum over rounds of the busiest port (send or receive side) */
+    uint64_t reconfigs; /* rounds whose circuits differ from the previous round's */
+    double split;       /* sum over rounds of oc__formula_split(busiest), circuit-switched */
+} tally;
+
+static int by_u64(const void *x, const void *y) {
+    const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Ends a counted round: its busiest port, and whether its circuit set is a new one. */
+static void tally_round(tally *c, uint32_t N) {
+    uint32_t most = 0;
+    for (uint32_t v = 0; v < N; v++) {
+        if (c->send[v] > most) most = c->send[v];
+        if (c->recv[v] > most) most = c->recv[v];
+    }
+    c->busy += most;
+    c->split += oc__formula_split(c->in, most);
+    qsort(c->key, c->nkey, sizeof *c->key, by_u64);
+    if (c->nkey != c->nprev || memcmp(c->key, c->prev, c->nkey * sizeof *c->key) != 0)
+        c->reconfigs++;
+    uint64_t *t = c->prev;
+    c->prev = c->key;
+    c->key = t;
+    c->nprev = c->nkey;
+    c->nkey = 0;
+}
+
+/* Emits (or, with e NULL, counts into c) the schedule's rounds. */
+static int rounds(const dbt *d, oc__emit *e, tally *c) {
     const uint32_t N = d->N;
     if (N < 2) return 0;
-    uint64_t r = 0;
     for (uint32_t phase = 0; phase < 2; phase++) {
         const uint32_t n = phase == 0 ? d->H : d->D;
-        for (uint32_t i = 0; i < n; i++, r++) {
-            if (send) {
-                memset(send, 0, N * sizeof *send);
-                memset(recv, 0, N * sizeof *recv);
+        for (uint32_t i = 0; i < n; i++) {
+            if (c) {
+                memset(c->send, 0, N * sizeof *c->send);
+                memset(c->recv, 0, N * sizeof *c->recv);
             }
             for (uint32_t t = 0; t < 2; t++)
                 for (uint32_t v = 0; v < N; v++) {
@@ -146,20 +183,16 @@ static int rounds(const dbt *d, oc__emit *e, uint32_t *send, uint32_t *recv, uin
                             oc__emit_transfer(e, src, dst, phase ? OC_OP_COPY : OC_OP_REDUCE, t, 1);
                         if (rc) return rc;
                     } else {
-                        send[src]++;
-                        recv[dst]++;
+                        c->send[src]++;
+                        c->recv[dst]++;
+                        c->key[c->nkey++] = (uint64_t)src << 32 | dst;
                     }
                 }
             if (e) {
                 int rc = oc__emit_round(e);
                 if (rc) return rc;
             } else {
-                uint32_t most = 0;
-                for (uint32_t v = 0; v < N; v++) {
-                    if (send[v] > most) most = send[v];
-                    if (recv[v] > most) most = recv[v];
-                }
-                *busy += most;
+                tally_round(c, N);
             }
         }
     }
@@ -167,20 +200,32 @@ static int rounds(const dbt *d, oc__emit *e, uint32_t *send, uint32_t *recv, uin
 }
 
 static int generate(const oc__plan *p, oc__emit *e) {
-    return rounds(p->state, e, NULL, NULL, NULL);
+    return rounds(p->state, e, NULL);
 }
 
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const dbt *d = p->state;
-    uint32_t *send = oc__calloc(d->N, sizeof *send), *recv = oc__calloc(d->N, sizeof *recv);
-    uint64_t busy = 0;
-    int rc = send && recv ? rounds(d, NULL, send, recv, &busy) : OC_ENOMEM;
-    free(send);
-    free(recv);
+    /* a node sends (receives) at most once per tree and round: 2N transfers a round at most */
+    tally c = {.in = in,
+               .send = oc__calloc(d->N, sizeof(uint32_t)),
+               .recv = oc__calloc(d->N, sizeof(uint32_t)),
+               .key = oc__calloc(2 * (size_t)d->N, sizeof(uint64_t)),
+               .prev = oc__calloc(2 * (size_t)d->N, sizeof(uint64_t))};
+    int rc = c.send && c.recv && c.key && c.prev ? rounds(d, NULL, &c) : OC_ENOMEM;
+    free(c.send);
+    free(c.recv);
+    free(c.key);
+    free(c.prev);
     if (rc) return rc;
+    /* The photonic fabric: a round's transfers are concurrent circuits sharing the busiest tile's
+     * wavelengths; a round reconfigures unless its circuits are the last round's (N = 2: the
+     * two trees' reduce and broadcast are the same pair of circuits). */
+    if (in->lanes && d->N > 1)
+        return oc__formula_circuits(rep, in, (double)(d->H + d->D), (double)c.reconfigs,
+                                    c.split * (in->step_time - in->step_fixed));
     /* The ring carries a node's transfers on parallel wavelengths: one step per round there. */
     oc__formula_steps(
-        rep, in, in->wavelengths > 1 || d->N < 2 ? (d->N < 2 ? 0 : d->H + d->D) : (double)busy);
+        rep, in, in->wavelengths > 1 || d->N < 2 ? (d->N < 2 ? 0 : d->H + d->D) : (double)c.busy);
     return 0;
 }
 

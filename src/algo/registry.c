@@ -12,7 +12,8 @@
 static const oc__algo *const algos[] = {OC_ALGO_LIST(OC__ALGO_PTR)};
 #undef OC__ALGO_PTR
 
-static const oc__model *const models[] = {&oc__model_ring, &oc__model_fattree, &oc__model_switch, &oc__model_star, &oc__model_fabric};
+static const oc__model *const models[] = {&oc__model_ring, &oc__model_fattree, &oc__model_switch,
+                                          &oc__model_star, &oc__model_fabric};
 
 size_t oc__algo_count(void) {
     return sizeof algos / sizeof algos[0];
@@ -92,6 +93,24 @@ void oc__formula_steps(oc_report *rep, const oc__formula_in *in, double steps) {
     rep->steps_formula = steps;
     rep->has_time_formula = 1;
     rep->time_formula_s = steps * in->step_time;
+}
+
+double oc__formula_split(const oc__formula_in *in, uint64_t circuits) {
+    if (!in->lanes || !circuits || circuits > in->lanes) return 0;
+    return (double)in->lanes / (double)(in->lanes / circuits);
+}
+
+int oc__formula_circuits(oc_report *rep, const oc__formula_in *in, double rounds, double reconfigs,
+                         double bandwidth_s) {
+    const double ta = rounds * in->step_fixed, tr = reconfigs * in->reconfig_s;
+    rep->has_formula = 1;
+    rep->steps_formula = rounds;
+    rep->has_time_formula = 1;
+    rep->time_formula_s = ta + tr + bandwidth_s;
+    int rc = oc__report_num(rep, "formula_alpha_s", ta);
+    rc |= oc__report_num(rep, "formula_reconfig_s", tr);
+    rc |= oc__report_num(rep, "formula_bandwidth_s", bandwidth_s);
+    return rc ? OC_ENOMEM : 0;
 }
 
 int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *why, size_t whylen) {
