@@ -480,15 +480,17 @@ out:
 }
 
 static void usage(FILE *f) {
-    fputs("usage: opticoll COMMAND [options]    (opticoll COMMAND --help for each)\n\n"
-          "  list        networks, collectives and algorithms, one line each\n"
-          "  run         generate, verify, map and cost one algorithm\n"
-          "  compare     every algorithm of a collective on one network\n"
-          "  export      write a verified schedule as a JSON file\n"
-          "  verify      check a schedule file\n"
-          "  reproduce   the seed papers' tables with paper, formula and simulated values\n"
-          "  train       gradient all-reduce time per iteration and per epoch of a DNN model\n",
-          f);
+    fputs(
+        "usage: opticoll COMMAND [options]    (opticoll COMMAND --help for each)\n\n"
+        "  list        networks, collectives and algorithms, one line each\n"
+        "  run         generate, verify, map and cost one algorithm\n"
+        "  compare     every algorithm of a collective on one network\n"
+        "  export      write a verified schedule as a JSON file\n"
+        "  verify      check a schedule file\n"
+        "  reproduce   the seed papers' tables with paper, formula and simulated values\n"
+        "  train       gradient all-reduce time per iteration and per epoch of a DNN model\n"
+        "  throughput  training samples/s, Lumorph vs Ring on the ideal switch (lumorph sec. 4)\n",
+        f);
 }
 
 int main(int argc, char **argv) {
@@ -504,6 +506,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
     if (!strcmp(cmd, "reproduce")) return cmd_reproduce(argc - 2, argv + 2);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 2, argv + 2);
+    if (!strcmp(cmd, "throughput")) return cmd_throughput(argc - 2, argv + 2);
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;
