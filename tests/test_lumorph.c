@@ -9,6 +9,12 @@
  * 5 wavelengths, 15 of 16 used). Other N (3, 5, 7, 12, 100) fold onto P = r^floor(log_r N) and must
  * still match the formula, with real data.
  *
+ * The relations `reproduce lumorph` reports, checked on runs of their own where the alpha-beta
+ * algebra decides them (Lumorph-2 below Ring at every size: same beta term, fewer alphas; Ring
+ * below Lumorph-4 at 1 GiB: 16/15 more beta outweighs the saved alphas); the reproduction runs
+ * and finds every simulated time equal to its closed form; the throughput estimate (compute,
+ * buckets, speedup) equals the arithmetic done here, and bad inputs are refused.
+ *
  * Every test asserts a result a wrong implementation would get wrong.
  */
 #include "core/core.h"
@@ -38,14 +44,14 @@ static double num(const oc_report *rep, const char *key) {
     return v;
 }
 
-static oc_report *run(oc_collective coll, const char *algo, uint32_t N, uint64_t bytes,
-                      const char *param, int *err, char *why, size_t len) {
+static oc_report *run_on(const char *net, oc_collective coll, const char *algo, uint32_t N,
+                         uint64_t bytes, const char *param, int *err, char *why, size_t len) {
     oc_kv *kv = oc_kv_new();
     if (param) oc_kv_set_pair(kv, param);
     oc_report *rep = NULL;
     oc_request req = {.collective = coll,
                       .algorithm = algo,
-                      .network = "fabric",
+                      .network = net,
                       .nodes = N,
                       .bytes = bytes,
                       .params = kv,
@@ -53,6 +59,11 @@ static oc_report *run(oc_collective coll, const char *algo, uint32_t N, uint64_t
     *err = oc_run(&req, &rep, why, len);
     oc_kv_free(kv);
     return rep;
+}
+
+static oc_report *run(oc_collective coll, const char *algo, uint32_t N, uint64_t bytes,
+                      const char *param, int *err, char *why, size_t len) {
+    return run_on("fabric", coll, algo, N, bytes, param, err, why, len);
 }
 
 /* Verified; time = formula, and each formula term = the model's own term. */
@@ -178,9 +189,121 @@ static void test_halves(void) {
     }
 }
 
+/* A verified all-reduce's time: Lumorph-r on the fabric (r > 0), else `algo` on the switch. */
+static double t_run(uint32_t N, uint64_t n, int r, const char *algo) {
+    char why[256] = "", param[16];
+    int err;
+    snprintf(param, sizeof param, "radix=%d", r);
+    oc_report *rep = r ? run(OC_ALLREDUCE, "rhd", N, n, param, &err, why, sizeof why)
+                       : run_on("switch", OC_ALLREDUCE, algo, N, n, NULL, &err, why, sizeof why);
+    CHECK(rep && oc_report_verified(rep), "N=%u %s: %s", N, r ? "rhd" : algo, why);
+    double t = rep ? oc_report_time(rep) : NAN;
+    oc_report_free(rep);
+    return t;
+}
+
+static void test_relations(void) {
+    const uint32_t Ns[] = {64, 128, 256};
+    for (size_t i = 0; i < 3; i++) {
+        const uint32_t N = Ns[i];
+        for (uint64_t n = 1024; n <= (UINT64_C(1) << 30); n *= 1024) {
+            /* 2 log2 N (alpha + reconf) - reconf < 2 (N-1) alpha for N >= 64; same beta term */
+            const double l2 = t_run(N, n, 2, NULL), ring = t_run(N, n, 0, "ring");
+            CHECK(l2 < ring, "N=%u n=%llu: Lumorph-2 %.6g not below Ring %.6g", N,
+                  (unsigned long long)n, l2, ring);
+        }
+    }
+    /* 1 KiB, 256 GPUs: Lumorph-4's 8 rounds beat Lumorph-2's 16; Ring's 510 alphas lose to both;
+     * the unpipelined Tree (about 2 log2 N rounds of 0.7 us, no reconfiguration) beats them. */
+    const double l2 = t_run(256, 1024, 2, NULL), l4 = t_run(256, 1024, 4, NULL);
+    const double ring = t_run(256, 1024, 0, "ring"), tree = t_run(256, 1024, 0, "dbtree");
+    CHECK(l4 < l2 && l2 < ring && tree < l4, "1 KiB, 256: L-4 %g L-2 %g Ring %g Tree %g", l4, l2,
+          ring, tree);
+    CHECK(1 - l4 / ring > 0.8, "1 KiB, 256: Lumorph-4 %.3f of Ring, not 80%% less", l4 / ring);
+    /* 1 GiB, 256: beta 2 x 255/3 x 16/5 x n/256 against 2 x 255/256 n: Ring wins by ~150 us. */
+    const uint64_t G = UINT64_C(1) << 30;
+    const double l4g = t_run(256, G, 4, NULL), ringg = t_run(256, G, 0, "ring");
+    const double gap = (2.0 * 85 * 3.2 / 256 - 2.0 * 255 / 256) * (double)G / 300e9 -
+                       (502 * A - 7 * RC); /* bandwidth lost minus alphas saved */
+    CHECK(ringg < l4g && same(l4g - ringg, gap), "1 GiB, 256: Ring %g, Lumorph-4 %g, gap %g", ringg,
+          l4g, gap);
+}
+
+static void test_reproduce(void) {
+    char why[512] = "", *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    int rc = mem ? oc_reproduce("lumorph", mem, why, sizeof why) : OC_ENOMEM;
+    if (mem) fclose(mem);
+    CHECK(rc == 0, "reproduce lumorph: %s", why);
+    CHECK(buf && strstr(buf, "in 132 of 132 runs"), "every simulated time = its closed form");
+    CHECK(buf && strstr(buf, "Fig. 4(b), 256 GPUs") && strstr(buf, "Fig. 4(a)") &&
+              strstr(buf, "up to 1.7x"),
+          "sections present");
+    free(buf);
+}
+
+static void test_throughput(void) {
+    char why[256] = "";
+    oc_throughput_in in = {.model = "BERT-large",
+                           .parameters = 340000000,
+                           .batch = 6,
+                           .nodes = 256,
+                           .buckets = 24,
+                           .tokens = 128,
+                           .peak_tflops = 312,
+                           .utilisation = 0.5,
+                           .data_check = 1};
+    oc_throughput t;
+    int rc = oc_throughput_estimate(&in, &t, why, sizeof why);
+    CHECK(rc == 0, "throughput: %s", why);
+    if (rc) return;
+    const double compute = 6.0 * 340e6 * 128 * 6 / (312e12 * 0.5);
+    const uint64_t bucket = (4 * UINT64_C(340000000) + 23) / 24;
+    const double chunk = (double)((bucket + 255) / 256);
+    const double ring = 510 * A + 510 * chunk * BETA;
+    const double l2 = 16 * A + 15 * RC + 510 * chunk * BETA;
+    const double l4 = 8 * A + 7 * RC + 2.0 * 85 * 3.2 * chunk * BETA;
+    CHECK(t.bucket_bytes == bucket && same(t.compute_s, compute), "compute %g, bucket %llu",
+          t.compute_s, (unsigned long long)t.bucket_bytes);
+    CHECK(same(t.side[2].allreduce_s, ring) && same(t.side[0].allreduce_s, l2) &&
+              same(t.side[1].allreduce_s, l4),
+          "all-reduces %g %g %g, want %g %g %g", t.side[0].allreduce_s, t.side[1].allreduce_s,
+          t.side[2].allreduce_s, l2, l4, ring);
+    const double best = fmin(l2, l4);
+    const double want = (compute + 24 * ring) / (compute + 24 * best);
+    CHECK(same(t.speedup, want) && t.best == (l4 < l2 ? 1 : 0), "speedup %g, want %g", t.speedup,
+          want);
+    CHECK(same(t.side[2].samples_per_s, 6.0 * 256 / (compute + 24 * ring)), "Ring samples/s");
+    CHECK(strcmp(t.model, "BERT-large") == 0, "model name");
+    /* More, smaller buckets: the alphas weigh more, the speedup grows. */
+    in.buckets = 384;
+    oc_throughput t2;
+    CHECK(oc_throughput_estimate(&in, &t2, why, sizeof why) == 0 && t2.speedup > t.speedup,
+          "384 buckets: %g not above %g", t2.speedup, t.speedup);
+    /* Bad inputs. */
+    const oc_throughput_in good = in;
+    in.utilisation = 0;
+    CHECK(oc_throughput_estimate(&in, &t2, why, sizeof why) == OC_EINVAL && strstr(why, "util"),
+          "utilisation 0: %s", why);
+    in = good;
+    in.buckets = 0;
+    CHECK(oc_throughput_estimate(&in, &t2, why, sizeof why) == OC_EINVAL, "0 buckets");
+    in = good;
+    in.nodes = 1;
+    CHECK(oc_throughput_estimate(&in, &t2, why, sizeof why) == OC_EINVAL, "1 node");
+    in = good;
+    in.parameters = 2;
+    in.buckets = 9;
+    CHECK(oc_throughput_estimate(&in, &t2, why, sizeof why) == OC_EINVAL, "empty buckets");
+}
+
 int main(void) {
     test_powers();
     test_other_sizes();
     test_halves();
+    test_relations();
+    test_reproduce();
+    test_throughput();
     return CHECK_SUMMARY();
 }
