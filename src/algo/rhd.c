@@ -149,7 +149,10 @@ int oc__rhd_one_way_formula(const oc__plan *p, const oc__formula_in *in, oc_repo
         /* The photonic fabric, N = r^k: k rounds of r-1 concurrent circuits, each a new circuit
          * set (other peers every level); the fold's uneven ranges have no closed form here. */
         const double lv = oc__formula_split(in, h->r - 1);
-        if (fold || lv == 0) return 0;
+        if (fold)
+            return oc__report_note(rep, "no closed form on the fabric for N not a power of the "
+                                        "radix: the fold makes the ranges uneven");
+        if (lv == 0) return 0;
         const double c = in->step_time - in->step_fixed;
         return oc__formula_circuits(rep, in, h->k, h->k, (double)(h->P - 1) / (h->r - 1) * lv * c);
     }
