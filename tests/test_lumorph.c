@@ -189,6 +189,49 @@ static void test_halves(void) {
     }
 }
 
+/* NCCL's pipelined double binary tree: C chunks per tree add C - 1 rounds; on the switch and on
+ * the fabric the simulated time equals the tree's own closed form, with real data. */
+static void test_dbtree_pipeline(void) {
+    char why[256] = "";
+    int err;
+    const uint32_t sizes[] = {2, 3, 5, 12, 64, 100};
+    const uint32_t Cs[] = {2, 8};
+    const uint64_t n = 1 << 20;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const uint32_t N = sizes[i];
+        oc_report *one = run(OC_ALLREDUCE, "dbtree", N, n, NULL, &err, why, sizeof why);
+        CHECK(one && strcmp(oc_report_param(one, "pipeline"), "1") == 0, "dbtree N=%u: %s", N, why);
+        for (size_t c = 0; c < 2 && one; c++) {
+            char param[24];
+            snprintf(param, sizeof param, "pipeline=%u", Cs[c]);
+            for (int net = 0; net < 2; net++) {
+                oc_report *rep = run_on(net ? "switch" : "fabric", OC_ALLREDUCE, "dbtree", N, n,
+                                        param, &err, why, sizeof why);
+                CHECK(rep && oc_report_verified(rep) && oc_report_data_checked(rep) &&
+                          oc_report_rounds(rep) == oc_report_rounds(one) + Cs[c] - 1,
+                      "dbtree %s N=%u C=%u: %s", param, N, Cs[c], why);
+                CHECK(rep && rep->has_time_formula &&
+                          same(oc_report_time(rep), rep->time_formula_s),
+                      "dbtree %s N=%u on %s: %.15g, formula %.15g", param, N,
+                      net ? "switch" : "fabric", rep ? oc_report_time(rep) : 0,
+                      rep ? rep->time_formula_s : 0);
+                oc_report_free(rep);
+            }
+        }
+        oc_report_free(one);
+    }
+    /* Pipelining pays at large buffers on the switch: 64 MiB, 256 GPUs, C = 16 beats C = 1. */
+    oc_report *a = run_on("switch", OC_ALLREDUCE, "dbtree", 256, 64 << 20, NULL, &err, why, 256);
+    oc_report *b =
+        run_on("switch", OC_ALLREDUCE, "dbtree", 256, 64 << 20, "pipeline=16", &err, why, 256);
+    CHECK(a && b && oc_report_time(b) < 0.5 * oc_report_time(a), "pipelined tree at 64 MiB");
+    oc_report_free(a);
+    oc_report_free(b);
+    /* More chunks than bytes is refused with a reason. */
+    oc_report *bad = run(OC_ALLREDUCE, "dbtree", 5, 7, "pipeline=8", &err, why, sizeof why);
+    CHECK(!bad && err == OC_EINVAL && strstr(why, "pipeline"), "pipeline=8 of 7 bytes: %s", why);
+}
+
 /* A verified all-reduce's time: Lumorph-r on the fabric (r > 0), else `algo` on the switch. */
 static double t_run(uint32_t N, uint64_t n, int r, const char *algo) {
     char why[256] = "", param[16];
@@ -302,6 +345,7 @@ int main(void) {
     test_powers();
     test_other_sizes();
     test_halves();
+    test_dbtree_pipeline();
     test_relations();
     test_reproduce();
     test_throughput();

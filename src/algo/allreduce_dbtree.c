@@ -9,12 +9,14 @@
  * nodes shifted by one (N odd) or mirrored, v -> N-1-v (N even), so that a leaf of one tree is an
  * inner node of the other and every node sends and receives about as much in both trees together.
  *
- * Schedule (not pipelined: the vector is two chunks, half per tree). Reduce: in round h every node
- * of height h in a tree (leaves have height 0) adds its subtree's partial sum of that tree's half
- * into its parent; both trees run in the same rounds. Broadcast: in round d every node of depth d
- * copies the result down to its children. Rounds = max height + max depth of the two trees, about
- * 2 log2 N. NCCL pipelines the trees over many small chunks; this schedule does not, so it is the
- * tree's latency-bound form, where the tree is at its best against the ring.
+ * Schedule. Each tree carries half the vector, cut into C chunks (parameter pipeline = C, default
+ * 1: not pipelined, the tree's latency-bound form). Reduce: chunk j leaves node v for its parent in
+ * round j + height(v) (leaves have height 0), so v has its children's chunk j one round earlier.
+ * Broadcast: node u of depth d copies chunk j down to its children in round j + H + d, H the larger
+ * root height of the two trees (the root has chunk j complete by then). Both trees and all chunks
+ * run in the same rounds: C - 1 + H + D rounds, D the larger depth, about C + 2 log2 N. With C = 1
+ * this is reduce-up then broadcast-down; larger C is NCCL's pipelining, which trades more rounds
+ * (alphas) for chunks of n / 2C.
  *
  * Cost on the switch: a node receives up to two children per tree and round and its port
  * serialises them, so a round costs up to (transfers on the busiest port) (a + (n/2) c/chunk),
@@ -28,10 +30,13 @@
  */
 #include "algo/algos.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const no_params[] = {NULL};
+static const char *const params_[] = {"pipeline", NULL};
+
+enum { MAX_PIPELINE = 1 << 16 };
 
 /* NCCL's ncclGetBtree parent of v among N nodes (-1 for the root 0). */
 static int64_t btree_parent(uint32_t N, uint32_t v) {
@@ -54,7 +59,7 @@ static int64_t parent(uint32_t N, uint32_t t, uint32_t v) {
 }
 
 typedef struct dbt {
-    uint32_t N;
+    uint32_t N, C;  /* nodes, chunks per tree */
     int64_t *up[2]; /* parents */
     uint32_t *height[2], *depth[2];
     uint32_t H, D; /* max height, max depth over both trees */
@@ -111,10 +116,24 @@ fail:
 
 static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t len) {
-    int rc = oc__plan_plain(p, "dbtree", coll, nodes, root, bytes, 2, params, why, len);
-    if (rc) return rc;
-    p->state = dbt_build(nodes);
-    if (!p->state) return oc__fail(why, len, OC_ENOMEM, "out of memory building the trees");
+    uint64_t C;
+    int rc = oc__kv_only(params, params_, "dbtree", why, len);
+    if (rc || (rc = oc__kv_u64(params, "pipeline", 1, 1, MAX_PIPELINE, &C, why, len))) return rc;
+    if (nodes > 1 && 2 * C > bytes)
+        return oc__fail(why, len, OC_EINVAL,
+                        "dbtree: pipeline=%llu cuts %llu bytes into %llu chunks: at most %llu",
+                        (unsigned long long)C, (unsigned long long)bytes,
+                        (unsigned long long)(2 * C),
+                        (unsigned long long)(bytes / 2 ? bytes / 2 : 1));
+    if ((rc = oc__plan_work("dbtree", nodes, 4 * (uint64_t)nodes * C, why, len))) return rc;
+    if ((rc = oc__plan_begin(p, coll, nodes, root, bytes, 2 * (uint32_t)C, why, len))) return rc;
+    dbt *d = dbt_build(nodes);
+    p->state = d;
+    if (!d) return oc__fail(why, len, OC_ENOMEM, "out of memory building the trees");
+    d->C = (uint32_t)C;
+    char b[32];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)C);
+    if (oc_kv_set(p->used, "pipeline", b)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     return 0;
 }
 
@@ -158,29 +177,36 @@ static void tally_round(tally *c, uint32_t N) {
     c->nkey = 0;
 }
 
+/* The number of rounds: C - 1 + H + D (none for one node). */
+static uint64_t round_count(const dbt *d) {
+    return d->N < 2 ? 0 : (uint64_t)d->C - 1 + d->H + d->D;
+}
+
 /* Emits (or, with e NULL, counts into c) the schedule's rounds. */
 static int rounds(const dbt *d, oc__emit *e, tally *c) {
-    const uint32_t N = d->N;
-    if (N < 2) return 0;
-    for (uint32_t phase = 0; phase < 2; phase++) {
-        const uint32_t n = phase == 0 ? d->H : d->D;
-        for (uint32_t i = 0; i < n; i++) {
-            if (c) {
-                memset(c->send, 0, N * sizeof *c->send);
-                memset(c->recv, 0, N * sizeof *c->recv);
-            }
-            for (uint32_t t = 0; t < 2; t++)
-                for (uint32_t v = 0; v < N; v++) {
-                    const int64_t u = d->up[t][v];
-                    if (u < 0) continue;
-                    /* reduce: v sends up in round height(v); broadcast: u sends down in round
-                     * depth(u) = depth(v) - 1 */
-                    if (phase == 0 ? d->height[t][v] != i : d->depth[t][v] != i + 1) continue;
+    const uint32_t N = d->N, C = d->C;
+    const uint64_t R = round_count(d);
+    for (uint64_t r = 0; r < R; r++) {
+        if (c) {
+            memset(c->send, 0, N * sizeof *c->send);
+            memset(c->recv, 0, N * sizeof *c->recv);
+        }
+        for (uint32_t t = 0; t < 2; t++)
+            for (uint32_t v = 0; v < N; v++) {
+                const int64_t u = d->up[t][v];
+                if (u < 0) continue;
+                /* reduce: chunk j = r - height(v) goes up; broadcast: chunk j = r - H - depth(u)
+                 * comes down from u, depth(u) = depth(v) - 1 */
+                const int64_t jr = (int64_t)r - d->height[t][v];
+                const int64_t jb = (int64_t)r - d->H - (d->depth[t][v] - 1);
+                for (int phase = 0; phase < 2; phase++) {
+                    const int64_t j = phase ? jb : jr;
+                    if (j < 0 || j >= C) continue;
                     const uint32_t src = phase == 0 ? v : (uint32_t)u;
                     const uint32_t dst = phase == 0 ? (uint32_t)u : v;
                     if (e) {
-                        int rc =
-                            oc__emit_transfer(e, src, dst, phase ? OC_OP_COPY : OC_OP_REDUCE, t, 1);
+                        int rc = oc__emit_transfer(e, src, dst, phase ? OC_OP_COPY : OC_OP_REDUCE,
+                                                   t * C + (uint32_t)j, 1);
                         if (rc) return rc;
                     } else {
                         c->send[src]++;
@@ -188,12 +214,12 @@ static int rounds(const dbt *d, oc__emit *e, tally *c) {
                         c->key[c->nkey++] = (uint64_t)src << 32 | dst;
                     }
                 }
-            if (e) {
-                int rc = oc__emit_round(e);
-                if (rc) return rc;
-            } else {
-                tally_round(c, N);
             }
+        if (e) {
+            int rc = oc__emit_round(e);
+            if (rc) return rc;
+        } else {
+            tally_round(c, N);
         }
     }
     return 0;
@@ -205,12 +231,12 @@ static int generate(const oc__plan *p, oc__emit *e) {
 
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const dbt *d = p->state;
-    /* a node sends (receives) at most once per tree and round: 2N transfers a round at most */
+    /* a node sends at most up (once per tree) and down (twice per tree) in a round: 6N */
     tally c = {.in = in,
                .send = oc__calloc(d->N, sizeof(uint32_t)),
                .recv = oc__calloc(d->N, sizeof(uint32_t)),
-               .key = oc__calloc(2 * (size_t)d->N, sizeof(uint64_t)),
-               .prev = oc__calloc(2 * (size_t)d->N, sizeof(uint64_t))};
+               .key = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t)),
+               .prev = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t))};
     int rc = c.send && c.recv && c.key && c.prev ? rounds(d, NULL, &c) : OC_ENOMEM;
     free(c.send);
     free(c.recv);
@@ -221,23 +247,22 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
      * wavelengths; a round reconfigures unless its circuits are the last round's (N = 2: the
      * two trees' reduce and broadcast are the same pair of circuits). */
     if (in->lanes && d->N > 1)
-        return oc__formula_circuits(rep, in, (double)(d->H + d->D), (double)c.reconfigs,
+        return oc__formula_circuits(rep, in, (double)round_count(d), (double)c.reconfigs,
                                     c.split * (in->step_time - in->step_fixed));
     /* The ring carries a node's transfers on parallel wavelengths: one step per round there. */
-    oc__formula_steps(
-        rep, in, in->wavelengths > 1 || d->N < 2 ? (d->N < 2 ? 0 : d->H + d->D) : (double)c.busy);
+    oc__formula_steps(rep, in, in->wavelengths > 1 ? (double)round_count(d) : (double)c.busy);
     return 0;
 }
 
 const oc__algo oc__algo_allreduce_dbtree = {
     .info = {"dbtree", OC_ALLREDUCE, "ring,fattree,switch,fabric",
              "NCCL's double binary tree: two complementary trees, half the vector each, reduce "
-             "up then broadcast down (not pipelined)",
+             "up then broadcast down, pipelined in C chunks per tree",
              "",
-             "height + depth rounds (about 2 log2 N); on the switch each round costs its "
-             "busiest port's transfers x (alpha + n/2 beta)",
-             ""},
-    .param_names = no_params,
+             "C - 1 + height + depth rounds (about C + 2 log2 N); on the switch each round costs "
+             "its busiest port's transfers x (alpha + n/2C beta)",
+             "pipeline=1: chunks per tree C (1 = not pipelined; NCCL pipelines)"},
+    .param_names = params_,
     .plan = plan,
     .generate = generate,
     .release = release,
