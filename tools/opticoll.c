@@ -480,17 +480,16 @@ out:
 }
 
 static void usage(FILE *f) {
-    fputs(
-        "usage: opticoll COMMAND [options]    (opticoll COMMAND --help for each)\n\n"
-        "  list        networks, collectives and algorithms, one line each\n"
-        "  run         generate, verify, map and cost one algorithm\n"
-        "  compare     every algorithm of a collective on one network\n"
-        "  export      write a verified schedule as a JSON file\n"
-        "  verify      check a schedule file\n"
-        "  reproduce   the seed papers' tables with paper, formula and simulated values\n"
-        "  train       gradient all-reduce time per iteration and per epoch of a DNN model\n"
-        "  throughput  training samples/s, Lumorph vs Ring on the ideal switch (lumorph sec. 4)\n",
-        f);
+    fputs("usage: opticoll COMMAND [options]    (opticoll COMMAND --help for each)\n\n"
+          "  list        networks, collectives and algorithms, one line each\n"
+          "  run         generate, verify, map and cost one algorithm\n"
+          "  compare     every algorithm of a collective on one network\n"
+          "  export      write a verified schedule as a JSON file\n"
+          "  verify      check a schedule file\n"
+          "  reproduce   the seed papers' tables with paper, formula and simulated values\n"
+          "  train       gradient all-reduce time per iteration and per epoch of a DNN model\n"
+          "  throughput  training samples/s with Lumorph against Ring (lumorph seed, sec. 4)\n",
+          f);
 }
 
 int main(int argc, char **argv) {
