@@ -277,6 +277,62 @@ int oc_train_write_text(const oc_train_result *r, FILE *f);
  * full run report), not_run, notes; followed by a newline. */
 int oc_train_write_json(const oc_train_result *r, FILE *f);
 
+/* ---- training throughput: the lumorph seed's BERT estimate (section 4) -------------------------
+ *
+ * Data-parallel training, one iteration per GPU = compute, then the gradient all-reduce, no
+ * overlap. Compute: 6 x parameters x tokens per sample x batch FLOPs (2 forward, 4 backward per
+ * parameter and token) at peak x utilisation. Communication: the float32 gradient (4 bytes per
+ * parameter) in `buckets` equal all-reduces (per-layer buckets: many small all-reduces, the
+ * seed's "many AllReduce calls of small buffer sizes"), each simulated through oc_run on a
+ * verified schedule. Lumorph: rhd radix 2 and radix 4 on `fabric`; Ring: ring on `switch` (the
+ * seed's ideal-switch baseline); both with the models' defaults (alpha 0.7 us, 300 GB/s, MZI
+ * reconfiguration 3.7 us). Throughput = batch x nodes / iteration time, samples per second. */
+typedef struct oc_throughput_in {
+    const char *model;   /* its name, for the output (may be NULL) */
+    uint64_t parameters; /* trainable parameters (oc_model.parameters) */
+    uint64_t batch;      /* samples per GPU and iteration (oc_model.batch) */
+    uint32_t nodes;      /* GPUs */
+    uint32_t buckets;    /* gradient all-reduces per iteration, 1 .. OC_THROUGHPUT_MAX_BUCKETS */
+    uint64_t tokens;     /* tokens per sample (sequence length) */
+    double peak_tflops;  /* peak FLOP/s of one GPU, in 10^12 */
+    double utilisation;  /* fraction of the peak the compute reaches, (0, 1] */
+    int data_check;      /* also run every schedule with real data (oc_request.data_check) */
+} oc_throughput_in;
+
+#define OC_THROUGHPUT_MAX_BUCKETS 1000000u
+
+typedef struct oc_throughput_side {
+    const char *label;     /* "Lumorph-2", "Lumorph-4", "Ring" */
+    const char *algorithm; /* rhd, rhd, ring */
+    const char *network;   /* fabric, fabric, switch */
+    uint32_t radix;        /* rhd's radix, 0 for ring */
+    double allreduce_s;    /* one bucket's all-reduce, simulated on a verified schedule */
+    double formula_s;      /* the algorithm's closed form for it (NAN if none) */
+    int verified;
+    double comm_s;        /* buckets x allreduce_s */
+    double iteration_s;   /* compute_s + comm_s */
+    double samples_per_s; /* batch x nodes / iteration_s */
+} oc_throughput_side;
+
+typedef struct oc_throughput {
+    oc_throughput_in in;   /* in.model is NULL here: the name is copied to `model` */
+    char model[64];        /* "" when none was given */
+    uint64_t bucket_bytes; /* ceil(4 x parameters / buckets) */
+    double flops;          /* per GPU and iteration */
+    double compute_s;
+    oc_throughput_side side[3]; /* Lumorph-2, Lumorph-4, Ring */
+    int best;                   /* 0 or 1: the faster Lumorph */
+    double speedup;             /* the best Lumorph's samples/s over Ring's */
+} oc_throughput;
+
+/* Fills *out; bad inputs are OC_EINVAL with a reason naming the input. */
+int oc_throughput_estimate(const oc_throughput_in *in, oc_throughput *out, char *why,
+                           size_t whylen);
+/* A readable table: the inputs, compute, each side's all-reduce, iteration and samples/s. */
+int oc_throughput_write_text(const oc_throughput *t, FILE *f);
+/* One JSON object with the inputs, compute_s, bucket_bytes, sides[] and speedup; a newline. */
+int oc_throughput_write_json(const oc_throughput *t, FILE *f);
+
 #ifdef __cplusplus
 }
 #endif

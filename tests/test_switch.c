@@ -122,7 +122,7 @@ static void test_closed_forms(void) {
     char why[256] = "";
     int err;
     const uint64_t n = 1 << 20; /* 1 MiB: every N below divides it */
-    const uint32_t pow2[] = {2, 4, 8, 16, 64};
+    const uint32_t pow2[] = {2, 4, 8, 16, 64, 256};
     for (size_t i = 0; i < sizeof pow2 / sizeof pow2[0]; i++) {
         const uint32_t N = pow2[i];
         const double bw = 2.0 * (N - 1) / N * (double)n * BETA;
@@ -134,7 +134,7 @@ static void test_closed_forms(void) {
         CHECK(rep && oc_report_steps(rep) == 2 * log_r(N, 2), "rhd N=%u steps", N);
         oc_report_free(rep);
     }
-    const uint32_t pow4[] = {4, 16, 64};
+    const uint32_t pow4[] = {4, 16, 64, 256};
     for (size_t i = 0; i < sizeof pow4 / sizeof pow4[0]; i++) {
         const uint32_t N = pow4[i];
         const double bw = 2.0 * (N - 1) / N * (double)n * BETA;
@@ -144,6 +144,15 @@ static void test_closed_forms(void) {
         CHECK(rep && oc_report_steps(rep) == 6 * log_r(N, 4) &&
                   strcmp(oc_report_param(rep, "radix"), "4") == 0,
               "rhd radix 4 N=%u steps", N);
+        oc_report_free(rep);
+    }
+    /* Ring at N not a power of anything: still 2(N-1) alpha + 2(N-1)/N n beta (n divisible). */
+    const uint32_t other[] = {3, 5, 7, 12, 100};
+    const uint64_t n2 = 256 * 3 * 25 * 7;
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        const uint32_t N = other[i];
+        oc_report *rep = run(OC_ALLREDUCE, "ring", N, n2, NULL, &err, why, sizeof why);
+        expect(rep, "ring", N, 2.0 * (N - 1) * A + 2.0 * (N - 1) / N * (double)n2 * BETA, why);
         oc_report_free(rep);
     }
 }

@@ -26,6 +26,11 @@ typedef struct oc__formula_in {
     double step_time;     /* the seed's (d/B + a): one step's time on the model */
     double step_fixed;    /* the part of a step that does not depend on its payload (a) */
     const char *network;  /* the model's name, for closed forms that differ by network */
+    /* Circuit-switched models (fabric), from oc__model.circuits; 0 elsewhere. A node's egress is
+     * split over its concurrent circuits in whole lanes (wavelengths): d circuits get floor(lanes
+     * / d) lanes each, so a transfer takes lanes / floor(lanes / d) times its full-rate time. */
+    uint64_t lanes;
+    double reconfig_s; /* charged once per round whose circuit set differs from the last one's */
 } oc__formula_in;
 
 typedef struct oc__algo {
@@ -80,6 +85,16 @@ int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *wh
 
 /* Sets the closed form to `steps` steps of the seed's per-step time (a + d/B). */
 void oc__formula_steps(oc_report *rep, const oc__formula_in *in, double steps);
+
+/* On a circuit-switched model (in->lanes > 0): how much longer a transfer takes when its node has
+ * `circuits` concurrent circuits, lanes / floor(lanes / circuits); 0 when it has too few lanes. */
+double oc__formula_split(const oc__formula_in *in, uint64_t circuits);
+/* Sets the closed form on a circuit-switched model to `rounds` rounds of alpha, `reconfigs`
+ * reconfigurations and `bandwidth_s` of payload time, and records the three terms in the report
+ * (formula_alpha_s, formula_reconfig_s, formula_bandwidth_s) beside the model's own. 0 or
+ * OC_ENOMEM. */
+int oc__formula_circuits(oc_report *rep, const oc__formula_in *in, double rounds, double reconfigs,
+                         double bandwidth_s);
 
 /* Ring reduce-scatter / all-gather rounds over the nodes P[0..n-1] (ring_phases.c): block k is the
  * label range [first + k*width, first + (k+1)*width); P[i] ends the reduce-scatter with block i. */

@@ -9,26 +9,34 @@
  * nodes shifted by one (N odd) or mirrored, v -> N-1-v (N even), so that a leaf of one tree is an
  * inner node of the other and every node sends and receives about as much in both trees together.
  *
- * Schedule (not pipelined: the vector is two chunks, half per tree). Reduce: in round h every node
- * of height h in a tree (leaves have height 0) adds its subtree's partial sum of that tree's half
- * into its parent; both trees run in the same rounds. Broadcast: in round d every node of depth d
- * copies the result down to its children. Rounds = max height + max depth of the two trees, about
- * 2 log2 N. NCCL pipelines the trees over many small chunks; this schedule does not, so it is the
- * tree's latency-bound form, where the tree is at its best against the ring.
+ * Schedule. Each tree carries half the vector, cut into C chunks (parameter pipeline = C, default
+ * 1: not pipelined, the tree's latency-bound form). Reduce: chunk j leaves node v for its parent in
+ * round j + height(v) (leaves have height 0), so v has its children's chunk j one round earlier.
+ * Broadcast: node u of depth d copies chunk j down to its children in round j + H + d, H the larger
+ * root height of the two trees (the root has chunk j complete by then). Both trees and all chunks
+ * run in the same rounds: C - 1 + H + D rounds, D the larger depth, about C + 2 log2 N. With C = 1
+ * this is reduce-up then broadcast-down; larger C is NCCL's pipelining, which trades more rounds
+ * (alphas) for chunks of n / 2C.
  *
  * Cost on the switch: a node receives up to two children per tree and round and its port
  * serialises them, so a round costs up to (transfers on the busiest port) (a + (n/2) c/chunk),
  * a = alpha. The closed form below charges every round its busiest port's transfer count, counted
  * from the trees (the alpha-beta form of the schedule, not a pipelined NCCL estimate):
  *     time = sum over rounds of D_round (a + n/2 beta)
- * which the switch model must reproduce exactly.
+ * which the switch model must reproduce exactly. On the photonic fabric a round's transfers run
+ * at once, the busiest tile's D_round circuits sharing its W wavelengths in whole wavelengths:
+ *     time = sum over rounds of (a + n/2 / (floor(W / D_round) x 300 GB/s / W))
+ *            + 3.7 us for every round whose circuits are not the previous round's
  */
 #include "algo/algos.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const no_params[] = {NULL};
+static const char *const params_[] = {"pipeline", NULL};
+
+enum { MAX_PIPELINE = 1 << 16 };
 
 /* NCCL's ncclGetBtree parent of v among N nodes (-1 for the root 0). */
 static int64_t btree_parent(uint32_t N, uint32_t v) {
@@ -51,7 +59,7 @@ static int64_t parent(uint32_t N, uint32_t t, uint32_t v) {
 }
 
 typedef struct dbt {
-    uint32_t N;
+    uint32_t N, C;  /* nodes, chunks per tree */
     int64_t *up[2]; /* parents */
     uint32_t *height[2], *depth[2];
     uint32_t H, D; /* max height, max depth over both trees */
@@ -108,10 +116,24 @@ fail:
 
 static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t len) {
-    int rc = oc__plan_plain(p, "dbtree", coll, nodes, root, bytes, 2, params, why, len);
-    if (rc) return rc;
-    p->state = dbt_build(nodes);
-    if (!p->state) return oc__fail(why, len, OC_ENOMEM, "out of memory building the trees");
+    uint64_t C;
+    int rc = oc__kv_only(params, params_, "dbtree", why, len);
+    if (rc || (rc = oc__kv_u64(params, "pipeline", 1, 1, MAX_PIPELINE, &C, why, len))) return rc;
+    if (nodes > 1 && 2 * C > bytes)
+        return oc__fail(why, len, OC_EINVAL,
+                        "dbtree: pipeline=%llu cuts %llu bytes into %llu chunks: at most %llu",
+                        (unsigned long long)C, (unsigned long long)bytes,
+                        (unsigned long long)(2 * C),
+                        (unsigned long long)(bytes / 2 ? bytes / 2 : 1));
+    if ((rc = oc__plan_work("dbtree", nodes, 4 * (uint64_t)nodes * C, why, len))) return rc;
+    if ((rc = oc__plan_begin(p, coll, nodes, root, bytes, 2 * (uint32_t)C, why, len))) return rc;
+    dbt *d = dbt_build(nodes);
+    p->state = d;
+    if (!d) return oc__fail(why, len, OC_ENOMEM, "out of memory building the trees");
+    d->C = (uint32_t)C;
+    char b[32];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)C);
+    if (oc_kv_set(p->used, "pipeline", b)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     return 0;
 }
 
@@ -120,79 +142,127 @@ static void release(oc__plan *p) {
     p->state = NULL;
 }
 
-/* Emits (or, with e NULL, counts into busiest[]) the schedule's rounds. */
-static int rounds(const dbt *d, oc__emit *e, uint32_t *send, uint32_t *recv, uint64_t *busy) {
-    const uint32_t N = d->N;
-    if (N < 2) return 0;
-    uint64_t r = 0;
-    for (uint32_t phase = 0; phase < 2; phase++) {
-        const uint32_t n = phase == 0 ? d->H : d->D;
-        for (uint32_t i = 0; i < n; i++, r++) {
-            if (send) {
-                memset(send, 0, N * sizeof *send);
-                memset(recv, 0, N * sizeof *recv);
-            }
-            for (uint32_t t = 0; t < 2; t++)
-                for (uint32_t v = 0; v < N; v++) {
-                    const int64_t u = d->up[t][v];
-                    if (u < 0) continue;
-                    /* reduce: v sends up in round height(v); broadcast: u sends down in round
-                     * depth(u) = depth(v) - 1 */
-                    if (phase == 0 ? d->height[t][v] != i : d->depth[t][v] != i + 1) continue;
+/* What the closed forms count of the schedule, round by round. */
+typedef struct tally {
+    const oc__formula_in *in;
+    uint32_t *send, *recv; /* per node, this round */
+    uint64_t *key, *prev;  /* this round's and the last round's sorted circuits (src << 32 | dst) */
+    size_t nkey, nprev;
+    uint64_t busy;      /* sum over rounds of the busiest port (send or receive side) */
+    uint64_t reconfigs; /* rounds whose circuits differ from the previous round's */
+    double split;       /* sum over rounds of oc__formula_split(busiest), circuit-switched */
+} tally;
+
+static int by_u64(const void *x, const void *y) {
+    const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Ends a counted round: its busiest port, and whether its circuit set is a new one. */
+static void tally_round(tally *c, uint32_t N) {
+    uint32_t most = 0;
+    for (uint32_t v = 0; v < N; v++) {
+        if (c->send[v] > most) most = c->send[v];
+        if (c->recv[v] > most) most = c->recv[v];
+    }
+    c->busy += most;
+    c->split += oc__formula_split(c->in, most);
+    qsort(c->key, c->nkey, sizeof *c->key, by_u64);
+    if (c->nkey != c->nprev || memcmp(c->key, c->prev, c->nkey * sizeof *c->key) != 0)
+        c->reconfigs++;
+    uint64_t *t = c->prev;
+    c->prev = c->key;
+    c->key = t;
+    c->nprev = c->nkey;
+    c->nkey = 0;
+}
+
+/* The number of rounds: C - 1 + H + D (none for one node). */
+static uint64_t round_count(const dbt *d) {
+    return d->N < 2 ? 0 : (uint64_t)d->C - 1 + d->H + d->D;
+}
+
+/* Emits (or, with e NULL, counts into c) the schedule's rounds. */
+static int rounds(const dbt *d, oc__emit *e, tally *c) {
+    const uint32_t N = d->N, C = d->C;
+    const uint64_t R = round_count(d);
+    for (uint64_t r = 0; r < R; r++) {
+        if (c) {
+            memset(c->send, 0, N * sizeof *c->send);
+            memset(c->recv, 0, N * sizeof *c->recv);
+        }
+        for (uint32_t t = 0; t < 2; t++)
+            for (uint32_t v = 0; v < N; v++) {
+                const int64_t u = d->up[t][v];
+                if (u < 0) continue;
+                /* reduce: chunk j = r - height(v) goes up; broadcast: chunk j = r - H - depth(u)
+                 * comes down from u, depth(u) = depth(v) - 1 */
+                const int64_t jr = (int64_t)r - d->height[t][v];
+                const int64_t jb = (int64_t)r - d->H - (d->depth[t][v] - 1);
+                for (int phase = 0; phase < 2; phase++) {
+                    const int64_t j = phase ? jb : jr;
+                    if (j < 0 || j >= C) continue;
                     const uint32_t src = phase == 0 ? v : (uint32_t)u;
                     const uint32_t dst = phase == 0 ? (uint32_t)u : v;
                     if (e) {
-                        int rc =
-                            oc__emit_transfer(e, src, dst, phase ? OC_OP_COPY : OC_OP_REDUCE, t, 1);
+                        int rc = oc__emit_transfer(e, src, dst, phase ? OC_OP_COPY : OC_OP_REDUCE,
+                                                   t * C + (uint32_t)j, 1);
                         if (rc) return rc;
                     } else {
-                        send[src]++;
-                        recv[dst]++;
+                        c->send[src]++;
+                        c->recv[dst]++;
+                        c->key[c->nkey++] = (uint64_t)src << 32 | dst;
                     }
                 }
-            if (e) {
-                int rc = oc__emit_round(e);
-                if (rc) return rc;
-            } else {
-                uint32_t most = 0;
-                for (uint32_t v = 0; v < N; v++) {
-                    if (send[v] > most) most = send[v];
-                    if (recv[v] > most) most = recv[v];
-                }
-                *busy += most;
             }
+        if (e) {
+            int rc = oc__emit_round(e);
+            if (rc) return rc;
+        } else {
+            tally_round(c, N);
         }
     }
     return 0;
 }
 
 static int generate(const oc__plan *p, oc__emit *e) {
-    return rounds(p->state, e, NULL, NULL, NULL);
+    return rounds(p->state, e, NULL);
 }
 
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const dbt *d = p->state;
-    uint32_t *send = oc__calloc(d->N, sizeof *send), *recv = oc__calloc(d->N, sizeof *recv);
-    uint64_t busy = 0;
-    int rc = send && recv ? rounds(d, NULL, send, recv, &busy) : OC_ENOMEM;
-    free(send);
-    free(recv);
+    /* a node sends at most up (once per tree) and down (twice per tree) in a round: 6N */
+    tally c = {.in = in,
+               .send = oc__calloc(d->N, sizeof(uint32_t)),
+               .recv = oc__calloc(d->N, sizeof(uint32_t)),
+               .key = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t)),
+               .prev = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t))};
+    int rc = c.send && c.recv && c.key && c.prev ? rounds(d, NULL, &c) : OC_ENOMEM;
+    free(c.send);
+    free(c.recv);
+    free(c.key);
+    free(c.prev);
     if (rc) return rc;
+    /* The photonic fabric: a round's transfers are concurrent circuits sharing the busiest tile's
+     * wavelengths; a round reconfigures unless its circuits are the last round's (N = 2: the
+     * two trees' reduce and broadcast are the same pair of circuits). */
+    if (in->lanes && d->N > 1)
+        return oc__formula_circuits(rep, in, (double)round_count(d), (double)c.reconfigs,
+                                    c.split * (in->step_time - in->step_fixed));
     /* The ring carries a node's transfers on parallel wavelengths: one step per round there. */
-    oc__formula_steps(
-        rep, in, in->wavelengths > 1 || d->N < 2 ? (d->N < 2 ? 0 : d->H + d->D) : (double)busy);
+    oc__formula_steps(rep, in, in->wavelengths > 1 ? (double)round_count(d) : (double)c.busy);
     return 0;
 }
 
 const oc__algo oc__algo_allreduce_dbtree = {
     .info = {"dbtree", OC_ALLREDUCE, "ring,fattree,switch,fabric",
              "NCCL's double binary tree: two complementary trees, half the vector each, reduce "
-             "up then broadcast down (not pipelined)",
+             "up then broadcast down, pipelined in C chunks per tree",
              "",
-             "height + depth rounds (about 2 log2 N); on the switch each round costs its "
-             "busiest port's transfers x (alpha + n/2 beta)",
-             ""},
-    .param_names = no_params,
+             "C - 1 + height + depth rounds (about C + 2 log2 N); on the switch each round costs "
+             "its busiest port's transfers x (alpha + n/2C beta)",
+             "pipeline=1: chunks per tree C (1 = not pipelined; NCCL pipelines)"},
+    .param_names = params_,
     .plan = plan,
     .generate = generate,
     .release = release,

@@ -12,6 +12,20 @@
  * estimate: those models split and cost rounds by their own resources. On the ring (more than one
  * wavelength) a node's r-1 transfers of a level travel in parallel, so the formula there is
  * 2k (+2) steps of the seed's per-step time.
+ *
+ * On the photonic fabric (lumorph section 4) a level's r-1 transfers are r-1 concurrent circuits
+ * that split the tile's W wavelengths in whole wavelengths, floor(W / (r-1)) each (radix 4 on 16
+ * wavelengths: 3 x 5 = 15 used), so a level is one round, one alpha, and its payload goes
+ * W / floor(W / (r-1)) times slower than on the whole tile. The fabric reconfigures its MZIs
+ * whenever a round's circuits differ from the previous round's: every round except the first
+ * doubling level, which reuses the last halving level's circuits (the same r-1 peers). With
+ * c = one chunk at the tile's full 300 GB/s, s(d) = W / floor(W / d), and m as above:
+ *     rounds    = 2k [+ 2]                       (alpha each)
+ *     reconfigs = rounds - 1   (k >= 1)          (3.7 us each)
+ *     bandwidth = 2 (P-1)/(r-1) s(r-1) c [+ 2 P s(m) c]
+ * which is the fabric model's time exactly, for every N (the fold rounds are one round each, the
+ * core node with m extras being the slowest). The seed's own accounting ("the alpha value is
+ * 0.7 + 3.7 us" for every round) charges one reconfiguration more than the fabric needs.
  */
 #include "algo/rhd.h"
 
@@ -31,9 +45,23 @@ static int generate(const oc__plan *p, oc__emit *e) {
     return rc;
 }
 
+/* The closed form on the photonic fabric (above); nothing when the tile has too few wavelengths
+ * for the circuits (the model refuses such a run). */
+static int fabric_formula(const oc__rhd *h, const oc__formula_in *in, oc_report *rep) {
+    const double c = in->step_time - in->step_fixed;
+    const int fold = h->N > h->P;
+    const double lv = oc__formula_split(in, h->r - 1), fm = fold ? oc__formula_split(in, h->m) : 1;
+    if ((h->k && lv == 0) || fm == 0) return 0;
+    const double rounds = 2.0 * h->k + (fold ? 2 : 0);
+    const double reconfigs = rounds - (h->k ? 1 : 0);
+    const double bw = 2.0 * (h->P - 1) / (h->r - 1) * lv * c + (fold ? 2.0 * h->P * fm * c : 0);
+    return oc__formula_circuits(rep, in, rounds, reconfigs, bw);
+}
+
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const oc__rhd *h = p->state;
     const double a = in->step_fixed, c = in->step_time - in->step_fixed;
+    if (in->lanes) return fabric_formula(h, in, rep);
     if (in->wavelengths > 1) { /* the optical ring: a node's r-1 transfers go in parallel */
         oc__formula_steps(rep, in, 2.0 * h->k + (h->N > h->P ? 2 : 0));
         return 0;

@@ -7,6 +7,7 @@
  * to the clockwise neighbour, so each round is one step on the optical ring (one wavelength), and
  * on an electrical network each link carries one chunk per round.
  *   steps = 2(N-1);   time = 2(N-1)(a + (d/N)/B)
+ * On the photonic fabric add one reconfiguration: the ring's circuits never change.
  */
 #include "algo/algos.h"
 
@@ -23,7 +24,12 @@ static int generate(const oc__plan *p, oc__emit *e) {
 }
 
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
-    oc__formula_steps(rep, in, 2.0 * (p->spec.nodes - 1));
+    const double R = 2.0 * (p->spec.nodes - 1);
+    /* The photonic fabric (lumorph section 3, Fig. 2b) sets the ring's circuits up once and keeps
+     * them: one reconfiguration, one circuit per tile on all its wavelengths. */
+    if (in->lanes && p->spec.nodes > 1)
+        return oc__formula_circuits(rep, in, R, 1, R * (in->step_time - in->step_fixed));
+    oc__formula_steps(rep, in, R);
     return 0;
 }
 

@@ -95,6 +95,24 @@ void oc__formula_steps(oc_report *rep, const oc__formula_in *in, double steps) {
     rep->time_formula_s = steps * in->step_time;
 }
 
+double oc__formula_split(const oc__formula_in *in, uint64_t circuits) {
+    if (!in->lanes || !circuits || circuits > in->lanes) return 0;
+    return (double)in->lanes / (double)(in->lanes / circuits);
+}
+
+int oc__formula_circuits(oc_report *rep, const oc__formula_in *in, double rounds, double reconfigs,
+                         double bandwidth_s) {
+    const double ta = rounds * in->step_fixed, tr = reconfigs * in->reconfig_s;
+    rep->has_formula = 1;
+    rep->steps_formula = rounds;
+    rep->has_time_formula = 1;
+    rep->time_formula_s = ta + tr + bandwidth_s;
+    int rc = oc__report_num(rep, "formula_alpha_s", ta);
+    rc |= oc__report_num(rep, "formula_reconfig_s", tr);
+    rc |= oc__report_num(rep, "formula_bandwidth_s", bandwidth_s);
+    return rc ? OC_ENOMEM : 0;
+}
+
 int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *why, size_t whylen) {
     if (transfers <= OC_MAX_TRANSFERS) return 0;
     return oc__fail(why, whylen, OC_ETOOBIG,

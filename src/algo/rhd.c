@@ -145,6 +145,17 @@ int oc__rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t firs
 int oc__rhd_one_way_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const oc__rhd *h = p->state;
     const int fold = h->N > h->P;
+    if (in->lanes) {
+        /* The photonic fabric, N = r^k: k rounds of r-1 concurrent circuits, each a new circuit
+         * set (other peers every level); the fold's uneven ranges have no closed form here. */
+        const double lv = oc__formula_split(in, h->r - 1);
+        if (fold)
+            return oc__report_note(rep, "no closed form on the fabric for N not a power of the "
+                                        "radix: the fold makes the ranges uneven");
+        if (lv == 0) return 0;
+        const double c = in->step_time - in->step_fixed;
+        return oc__formula_circuits(rep, in, h->k, h->k, (double)(h->P - 1) / (h->r - 1) * lv * c);
+    }
     if (in->wavelengths > 1) {
         oc__formula_steps(rep, in, (double)h->k + (fold ? 2 : 0));
         return 0;

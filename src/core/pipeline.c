@@ -195,6 +195,9 @@ static int net_figures(const oc__model *model, const oc__spec *spec, const oc_kv
     const char *w = oc_kv_get(net_params, "wavelengths");
     uint64_t v;
     in->wavelengths = w && !oc_parse_u64(w, 1, UINT64_MAX, &v) ? v : in->channels;
+    in->lanes = 0;
+    in->reconfig_s = 0;
+    if (model->circuits) model->circuits(net, &in->lanes, &in->reconfig_s);
     model->destroy(net);
     return 0;
 }

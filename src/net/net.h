@@ -26,6 +26,9 @@ typedef struct oc__model {
     uint64_t (*channels)(const oc__netrun *run);
     uint64_t (*steps)(const oc__netrun *run);
     void (*destroy)(oc__netrun *run);
+    /* Optional (circuit-switched models): the lanes a node's egress is split over in whole units
+     * and the reconfiguration time, for the closed forms (oc__formula_in). */
+    void (*circuits)(const oc__netrun *run, uint64_t *lanes, double *reconfig_s);
 } oc__model;
 
 const oc__model *oc__model_find(const char *name);

@@ -1,0 +1,429 @@
+/*
+ * reproduce_lumorph.c — `opticoll reproduce lumorph`: the lumorph seed ("Chip-to-chip photonic
+ * connectivity in multi-accelerator servers for ML", Vijaya Kumar, Devraj, Bunandar, Singh),
+ * section 4: Fig. 4(b), its two claims on collective time, and Fig. 4(a)'s BERT speedup.
+ *
+ * Fig. 4(b) is a plot: the seed prints no number for it, only claims ("the two best performing
+ * collective algorithms are Lumorph-2 and Lumorph-4"; "nearly 80% less time compared to both Ring
+ * and Tree"; the abstract's "74% faster rack-scale collective communication"). So here every
+ * curve point is simulated on a verified schedule (oc_run: the semantic verifier, the real-data
+ * run where it fits, the model's independent resource check) and printed beside the alpha-beta
+ * formula computed in this file from alpha, beta and the reconfiguration time alone:
+ *   Lumorph-r (rhd radix r on `fabric`, 32 tiles x 16 wavelengths per server): the seed's
+ *       accounting, "alpha = 0.7 + 3.7 us" for every round, and the bandwidth of r-1 circuits
+ *       that share a tile's 16 wavelengths in whole wavelengths (radix 4: 3 x 5);
+ *   Ring (ring on `switch`, alpha 0.7 us, 300 GB/s): 2(N-1) alpha + 2 (N-1)/N n beta;
+ *   Tree (NCCL's double binary tree, dbtree on `switch`, pipelined in C = 1, 4, 16 or 64 chunks
+ *       per tree, the fastest shown, as NCCL tunes its pipeline): no textbook form; the library's
+ *       own count of the trees' busiest ports is shown.
+ * The claims are then evaluated on the simulated values, per N and buffer size, and said where
+ * they hold. The BERT section runs src/report/throughput.c (also `opticoll throughput`) with the
+ * models file's BERT-large and documented compute inputs, and looks for the bucket count at which
+ * our model reaches the seed's 1.7x.
+ *
+ * The Fig. 2a allocation example belongs to the rack model (src/report/rack.h) and is not here.
+ */
+#include "report/report.h"
+#include "report/reproduce_common.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef OC_DATA_DIR
+#define OC_DATA_DIR "data"
+#endif
+
+int oc__reproduce_lumorph(FILE *f, char *why, size_t whylen);
+
+/* The seed's figures (section 4): alpha, reconfiguration, bandwidth; the fabric's wavelengths. */
+static const double ALPHA = 0.7e-6, RECONF = 3.7e-6, BW = 300e9;
+/* Columns: Lumorph-2, Lumorph-4, Ring, Tree; the Tree is run at NC pipeline depths (jobs 3 ..). */
+enum { W = 16, NN = 3, NS = 11, NA = 4, NC = 4, NJ = 3 + NC };
+static const uint32_t pipes[NC] = {1, 4, 16, 64};
+static const uint32_t nodes_[NN] = {64, 128, 256};
+static const char *const names[NA] = {"Lumorph-2", "Lumorph-4", "Ring", "Tree"};
+
+/* Size i: 1 KiB x 4^i, 1 KiB .. 1 GiB. */
+static uint64_t size_at(int i) {
+    return (uint64_t)1024 << (2 * i);
+}
+
+static void size_text(char *buf, size_t len, uint64_t b) {
+    if (b >= (1u << 30))
+        oc__cellf(buf, len, "%llu GiB", (unsigned long long)(b >> 30));
+    else if (b >= (1u << 20))
+        oc__cellf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
+    else
+        oc__cellf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
+}
+
+/* The seed's alpha-beta of Lumorph-r: every round pays alpha + reconfiguration; a level's r-1
+ * circuits share the tile's W wavelengths, floor(W / (r-1)) each; N not a power of r folds onto
+ * P = r^k (MPICH's way: one round in, one out, the busiest core node taking m = ceil((N-P)/P)). */
+static double lumorph_ab(uint32_t N, uint32_t r, uint64_t n) {
+    uint32_t P = 1, k = 0;
+    while ((uint64_t)P * r <= N) {
+        P *= r;
+        k++;
+    }
+    const uint32_t m = (N - P + P - 1) / P;
+    const double c = (double)((n + P - 1) / P) / BW; /* one chunk on the whole tile */
+    const double s = (double)W / (W / (r - 1)), sm = m ? (double)W / (W / m) : 0;
+    double t = 2.0 * k * (ALPHA + RECONF) + 2.0 * (P - 1) / (r - 1) * s * c;
+    if (N > P) t += 2 * (ALPHA + RECONF) + 2.0 * P * sm * c;
+    return t;
+}
+
+/* Ring on the ideal switch: 2(N-1) alpha + 2(N-1) chunks of ceil(n/N) bytes. */
+static double ring_ab(uint32_t N, uint64_t n) {
+    return 2.0 * (N - 1) * ALPHA + 2.0 * (N - 1) * (double)((n + N - 1) / N) / BW;
+}
+
+typedef struct grid {
+    oc__sim_job jobs[NN][NS][NJ];
+} grid;
+
+static void grid_jobs(grid *g) {
+    memset(g, 0, sizeof *g);
+    for (int a = 0; a < NN; a++)
+        for (int i = 0; i < NS; i++)
+            for (int k = 0; k < NJ; k++) {
+                oc__sim_req *q = &g->jobs[a][i][k].req;
+                q->coll = OC_ALLREDUCE;
+                q->algo = k < 2 ? "rhd" : k == 2 ? "ring" : "dbtree";
+                q->network = k < 2 ? "fabric" : "switch";
+                q->nodes = nodes_[a];
+                q->bytes = size_at(i);
+                q->data_check = 1;
+                g->jobs[a][i][k].keep = 1; /* for the closed form (time_formula_s) */
+                if (k < 2) oc__cellf(q->params, sizeof q->params, "radix=%d", k ? 4 : 2);
+                if (k >= 3) oc__cellf(q->params, sizeof q->params, "pipeline=%u", pipes[k - 3]);
+            }
+}
+
+/* The job of column k: the Tree's is its fastest pipeline depth (NCCL tunes it too). */
+static int job_of(const grid *g, int a, int i, int k) {
+    if (k < 3) return k;
+    int best = 3;
+    for (int j = 4; j < NJ; j++)
+        if (g->jobs[a][i][j].sim.time_s < g->jobs[a][i][best].sim.time_s) best = j;
+    return best;
+}
+
+static double t_of(const grid *g, int a, int i, int k) {
+    return g->jobs[a][i][job_of(g, a, i, k)].sim.time_s;
+}
+
+/* The library's closed form of a run (the algorithm's formula on its model), NAN if none. */
+static double lib_of(const grid *g, int a, int i, int k) {
+    const oc_report *r = g->jobs[a][i][job_of(g, a, i, k)].report;
+    return r && r->has_time_formula ? r->time_formula_s : NAN;
+}
+
+/* Time of the better Lumorph and of the better baseline. */
+static double best_lumorph(const grid *g, int a, int i) {
+    return fmin(t_of(g, a, i, 0), t_of(g, a, i, 1));
+}
+static double best_base(const grid *g, int a, int i) {
+    return fmin(t_of(g, a, i, 2), t_of(g, a, i, 3));
+}
+
+static int fig4b(FILE *f, const grid *g) {
+    int rc = 0;
+    for (int a = 0; a < NN && !rc; a++) {
+        const uint32_t N = nodes_[a];
+        fprintf(f,
+                "\nFig. 4(b), %u GPUs (%u servers of 32 tiles): all-reduce time in us, simulated "
+                "| alpha-beta\n",
+                N, N / 32);
+        static const char *const hd[] = {
+            "size",  "Lumorph-2", "α-β",  "Lumorph-4", "α-β",
+            "Ring",  "α-β",       "Tree", "tree form", "best Lumorph vs best baseline",
+            "reason"};
+        oc__table t;
+        oc__table_init(&t, 11, hd);
+        for (int i = 0; i < NS && !rc; i++) {
+            const uint64_t n = size_at(i);
+            char c[10][OC__CELL_LEN], reason[OC__REASON_LEN] = "";
+            size_text(c[0], OC__CELL_LEN, n);
+            const double ab[3] = {lumorph_ab(N, 2, n), lumorph_ab(N, 4, n), ring_ab(N, n)};
+            for (int k = 0; k < NA; k++) {
+                const oc__sim *s = &g->jobs[a][i][job_of(g, a, i, k)].sim;
+                if (k < 3)
+                    oc__cellf(c[1 + 2 * k], OC__CELL_LEN, "%.2f", s->time_s * 1e6);
+                else
+                    oc__cellf(c[1 + 2 * k], OC__CELL_LEN, "%.2f (C=%u)", s->time_s * 1e6,
+                              pipes[job_of(g, a, i, k) - 3]);
+                oc__cellf(c[2 + 2 * k], OC__CELL_LEN, "%.2f",
+                          (k < 3 ? ab[k] : lib_of(g, a, i, k)) * 1e6);
+            }
+            const double L = best_lumorph(g, a, i), B = best_base(g, a, i);
+            oc__cellf(c[9], OC__CELL_LEN, "%+.1f%%", (L / B - 1) * 100);
+            /* Lumorph: one reconfiguration below the seed's accounting, or not */
+            for (int k = 0; k < 2; k++) {
+                const double d = ab[k] - t_of(g, a, i, k);
+                if (fabs(d - RECONF) < 1e-9)
+                    oc__reason_add(reason, sizeof reason, "L-%d = α-β - 3.7 us", k ? 4 : 2);
+                else if (fabs(d) > 1e-12)
+                    oc__reason_add(reason, sizeof reason, "L-%d differs from α-β by %.3g us",
+                                   k ? 4 : 2, d * 1e6);
+            }
+            if (fabs(ab[2] - t_of(g, a, i, 2)) > 1e-12 * ab[2])
+                oc__reason_add(reason, sizeof reason, "Ring differs from α-β");
+            const double ring_alpha = 2.0 * (N - 1) * ALPHA / t_of(g, a, i, 2);
+            oc__reason_add(reason, sizeof reason, "Ring %.0f%% α", ring_alpha * 100);
+            const int lk = t_of(g, a, i, 1) < t_of(g, a, i, 0) ? 1 : 0;
+            const int bk = t_of(g, a, i, 3) < t_of(g, a, i, 2) ? 3 : 2;
+            oc__reason_add(reason, sizeof reason, "best: %s", L < B ? names[lk] : names[bk]);
+            const char *cells[] = {c[0], c[1], c[2], c[3], c[4],  c[5],
+                                   c[6], c[7], c[8], c[9], reason};
+            rc = oc__table_row(&t, cells);
+        }
+        oc__table_print(&t, f);
+        oc__table_free(&t);
+    }
+    if (!rc)
+        fprintf(f,
+                "\n  α-β columns: Lumorph = the seed's accounting, 0.7 + 3.7 us for every round "
+                "plus the bandwidth of whole-wavelength circuits (radix 4: 3 x 5 of 16 "
+                "wavelengths, 16/15 slower than one circuit); our fabric keeps the circuits of the "
+                "last halving level for the first doubling level (same peers), so it pays one "
+                "reconfiguration fewer: 'L-r = α-β - 3.7 us'. Ring = 2(N-1) α + 2(N-1)/N n β. "
+                "Tree = NCCL's double binary tree pipelined in C chunks per tree, the fastest of "
+                "C = 1, 4, 16, 64 shown; its form is the tree's own closed form (sum over rounds "
+                "of the busiest port's transfers x (α + n/(2C) β)), which the switch meets "
+                "exactly.\n");
+    return rc;
+}
+
+/* The seed's claims on collective time, evaluated on the grid. */
+static int claims(FILE *f, const grid *g) {
+    fprintf(f, "\nClaim (section 4): \"Lumorph's collectives complete in nearly 80%% less time "
+               "compared to both Ring and Tree algorithms with an ideal switch\"; abstract: \"74%% "
+               "faster rack-scale collective communication\" (read as time -74%%, or as 1.74x the "
+               "speed = time -42.5%%). Reduction = 1 - best Lumorph / baseline, per size.\n");
+    static const char *const hd[] = {"GPUs",
+                                     "vs Ring: largest (size)",
+                                     "sizes vs Ring >= 74%",
+                                     "vs Tree: largest (size)",
+                                     "vs better of Ring, Tree: largest (size)",
+                                     "sizes >= 42.5%",
+                                     "verdict"};
+    oc__table t;
+    oc__table_init(&t, 7, hd);
+    int rc = 0;
+    for (int a = 0; a < NN && !rc; a++) {
+        double best[3] = {-INFINITY, -INFINITY, -INFINITY};
+        int at[3] = {0, 0, 0}, n74 = 0, n42 = 0, lo74 = -1, hi74 = -1, lo42 = -1, hi42 = -1;
+        for (int i = 0; i < NS; i++) {
+            const double L = best_lumorph(g, a, i);
+            const double red[3] = {1 - L / t_of(g, a, i, 2), 1 - L / t_of(g, a, i, 3),
+                                   1 - L / best_base(g, a, i)};
+            for (int k = 0; k < 3; k++)
+                if (red[k] > best[k]) {
+                    best[k] = red[k];
+                    at[k] = i;
+                }
+            if (red[0] >= 0.74) {
+                n74++;
+                if (lo74 < 0) lo74 = i;
+                hi74 = i;
+            }
+            if (red[2] >= 0.425) {
+                n42++;
+                if (lo42 < 0) lo42 = i;
+                hi42 = i;
+            }
+        }
+        char c[6][OC__CELL_LEN], s1[32], s2[32], reason[OC__REASON_LEN] = "";
+        oc__cellf(c[0], OC__CELL_LEN, "%u", nodes_[a]);
+        for (int k = 0; k < 3; k++) {
+            size_text(s1, sizeof s1, size_at(at[k]));
+            oc__cellf(c[k == 0 ? 1 : k + 2], OC__CELL_LEN, "%.1f%% (%s)", best[k] * 100, s1);
+        }
+        if (n74) {
+            size_text(s1, sizeof s1, size_at(lo74));
+            size_text(s2, sizeof s2, size_at(hi74));
+            oc__cellf(c[2], OC__CELL_LEN, "%d: %s .. %s", n74, s1, s2);
+        } else {
+            oc__cellf(c[2], OC__CELL_LEN, "none");
+        }
+        if (n42) {
+            size_text(s1, sizeof s1, size_at(lo42));
+            size_text(s2, sizeof s2, size_at(hi42));
+            oc__cellf(c[5], OC__CELL_LEN, "%d: %s .. %s", n42, s1, s2);
+        } else {
+            oc__cellf(c[5], OC__CELL_LEN, "none");
+        }
+        oc__reason_add(reason, sizeof reason, "~80%% vs Ring: %s",
+                       best[0] >= 0.75   ? "holds at small (α-bound) buffers"
+                       : best[0] >= 0.70 ? "nearly, at small (α-bound) buffers"
+                                         : "not reached");
+        oc__reason_add(reason, sizeof reason, "vs both at once: %s",
+                       best[2] >= 0.75   ? "holds"
+                       : best[2] >= 0.70 ? "nearly, at mid-size buffers"
+                                         : "not reached");
+        oc__reason_add(reason, sizeof reason, "74%% (time): %s; 42.5%% (1.74x speed): %s",
+                       n74 ? (best[2] >= 0.74 ? "vs both" : "vs Ring only") : "no",
+                       n42 ? "vs both, mid-size buffers" : "no");
+        rc = oc__table_row(&t, (const char *const[]){c[0], c[1], c[2], c[3], c[4], c[5], reason});
+    }
+    if (!rc) oc__table_print(&t, f);
+    oc__table_free(&t);
+    if (!rc)
+        fprintf(f,
+                "\n  Why not against both at once: at small buffers Ring pays 2(N-1) α but the "
+                "Tree only about 2 log2(N) busy-port α of 0.7 us, while Lumorph pays 0.7 + 3.7 us "
+                "per round, so the ideal-switch Tree is faster than Lumorph there; at large "
+                "buffers the pipelined Tree still serialises a node's up to 6 transfers a round "
+                "on its one switch port, and Ring and Lumorph-2 (same 2(N-1)/N n β) win. "
+                "Lumorph-2 beats Ring at every size here (same β term, fewer α); Lumorph-4 trades "
+                "16/15 more β for half the rounds, so Ring overtakes it at the largest buffers.\n");
+    return rc;
+}
+
+/* Fig. 4(a): BERT-large, Lumorph vs Ring on the ideal switch. */
+static int bert(FILE *f, char *why, size_t len) {
+    oc_model *models = NULL;
+    size_t count = 0;
+    int rc = oc_models_read(OC_DATA_DIR "/models.tsv", &models, &count, why, len);
+    if (rc) return rc;
+    const oc_model *m = oc_model_find(models, count, "BERT-large");
+    if (!m) {
+        oc_models_free(models);
+        return oc__fail(why, len, OC_ENOENT, "reproduce lumorph: no BERT-large in %s",
+                        OC_DATA_DIR "/models.tsv");
+    }
+    oc_throughput_in in = {.model = m->name,
+                           .parameters = m->parameters,
+                           .batch = m->batch,
+                           .buckets = 24,
+                           .tokens = 128,
+                           .peak_tflops = 312,
+                           .utilisation = 0.5,
+                           .data_check = 1};
+    oc_throughput est;
+    fprintf(f,
+            "\nFig. 4(a), BERT training throughput, Lumorph vs Ring on the ideal switch (paper: "
+            "\"up to 1.7X\", from FlexFlow's simulator and strategy, inputs not given).\n"
+            "  Ours: BERT-large (%llu parameters, batch %llu per GPU: data/models.tsv), 128 "
+            "tokens per sample, compute = 6 x parameters x tokens x batch at 312 TFLOP/s (A100 "
+            "BF16 dense, the GPU of the seed's 300 GB/s NVLink) x 0.5 utilisation (assumed), "
+            "float32 gradient in 24 per-layer all-reduces after the compute (no overlap); every "
+            "all-reduce a verified schedule (`opticoll throughput -m BERT-large -n N`).\n",
+            (unsigned long long)m->parameters, (unsigned long long)m->batch);
+    static const char *const hd[] = {
+        "GPUs",  "compute ms",        "Ring ms/iter",     "Lumorph ms/iter",
+        "paper", "ours (24 buckets)", "buckets for 1.7x", "reason"};
+    oc__table t;
+    oc__table_init(&t, 8, hd);
+    for (int a = 0; a < NN && !rc; a++) {
+        in.nodes = nodes_[a];
+        in.buckets = 24;
+        if ((rc = oc_throughput_estimate(&in, &est, why, len))) break;
+        char c[7][OC__CELL_LEN], reason[OC__REASON_LEN] = "";
+        oc__cellf(c[0], OC__CELL_LEN, "%u", in.nodes);
+        oc__cellf(c[1], OC__CELL_LEN, "%.3f", est.compute_s * 1e3);
+        oc__cellf(c[2], OC__CELL_LEN, "%.3f", est.side[2].iteration_s * 1e3);
+        oc__cellf(c[3], OC__CELL_LEN, "%.3f (%s)", est.side[est.best].iteration_s * 1e3,
+                  est.side[est.best].label);
+        oc__cellf(c[4], OC__CELL_LEN, "up to 1.7x");
+        oc__cellf(c[5], OC__CELL_LEN, "%.3fx", est.speedup);
+        const double s24 = est.speedup;
+        const uint64_t bytes24 = est.bucket_bytes;
+        /* More, smaller all-reduces (the seed's "many AllReduce calls of small buffer sizes"):
+         * doubling the bucket count until our speedup reaches the paper's. */
+        uint32_t b = 24, found = 0;
+        uint64_t fbytes = 0;
+        while (!rc && b < 24u << 12) {
+            b *= 2;
+            in.buckets = b;
+            if ((rc = oc_throughput_estimate(&in, &est, why, len))) break;
+            if (est.speedup >= 1.7) {
+                found = b;
+                fbytes = est.bucket_bytes;
+                break;
+            }
+        }
+        if (rc) break;
+        if (found)
+            oc__cellf(c[6], OC__CELL_LEN, "%u (%.1f KiB each: %.2fx)", found, (double)fbytes / 1024,
+                      est.speedup);
+        else
+            oc__cellf(c[6], OC__CELL_LEN, "not up to %u", b);
+        oc__reason_add(reason, sizeof reason,
+                       "24 buckets of %.1f MB are β-bound: Lumorph saves only Ring's %u α per "
+                       "all-reduce minus its reconfigurations",
+                       (double)bytes24 / 1e6, 2 * (in.nodes - 1));
+        if (s24 < 1.7) oc__reason_add(reason, sizeof reason, "below the paper's 1.7x");
+        rc = oc__table_row(&t,
+                           (const char *const[]){c[0], c[1], c[2], c[3], c[4], c[5], c[6], reason});
+    }
+    oc_models_free(models);
+    if (!rc) oc__table_print(&t, f);
+    oc__table_free(&t);
+    if (!rc)
+        fprintf(f,
+                "\n  The paper's 1.7x comes from FlexFlow's BERT strategy, which the seed says has "
+                "many small all-reduces; data parallelism with per-layer buckets has 24 large "
+                "ones, so our speedup is lower, and it grows with N as the seed says (Ring's "
+                "2(N-1) α grows linearly, Lumorph's rounds logarithmically). Splitting the "
+                "gradient into the bucket count shown reaches 1.7x: that is what \"many small "
+                "all-reduces\" must mean for the seed's number to hold in this model. The compute "
+                "inputs (312 TFLOP/s, 0.5, batch 6, 128 tokens) are ours; change them with "
+                "`opticoll throughput --peak-tflops F --utilisation U --tokens T --buckets B`.\n");
+    return rc;
+}
+
+int oc__reproduce_lumorph(FILE *f, char *why, size_t whylen) {
+    grid *g = malloc(sizeof *g);
+    if (!g) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    grid_jobs(g);
+    int rc = oc__sim_batch(&g->jobs[0][0][0], (size_t)NN * NS * NJ, why, whylen);
+    for (int a = 0; a < NN && !rc; a++)
+        for (int i = 0; i < NS && !rc; i++)
+            for (int k = 0; k < NJ && !rc; k++)
+                if (!g->jobs[a][i][k].sim.ok)
+                    rc = oc__fail(why, whylen, OC_ETOOBIG, "reproduce lumorph: %s",
+                                  g->jobs[a][i][k].sim.note);
+    if (rc) goto out;
+    fprintf(f,
+            "lumorph (Vijaya Kumar, Devraj, Bunandar, Singh): all-reduce on the Lumorph photonic "
+            "rack against NCCL's Ring and Tree on an ideal electrical switch. α = 0.7 us, 300 "
+            "GB/s per GPU and direction (β = 1/300e9 s/B), MZI reconfiguration 3.7 us; fabric: "
+            "32 tiles per server, 16 wavelengths per tile, 32 fibres per server pair. Every "
+            "simulated value is a verified schedule (%d runs); the paper prints no number for "
+            "Fig. 4, so 'paper' is its stated claim.\n",
+            NN * NS * NJ);
+    /* Every simulated time against the library's own closed form of its model (exact for these
+     * algorithms on these models: tests/test_lumorph.c, tests/test_switch.c). */
+    int exact = 0;
+    double worst = 0;
+    for (int a = 0; a < NN; a++)
+        for (int i = 0; i < NS; i++)
+            for (int k = 0; k < NJ; k++) {
+                const oc__sim_job *j = &g->jobs[a][i][k];
+                const double lib =
+                    j->report && j->report->has_time_formula ? j->report->time_formula_s : NAN;
+                const double d = fabs(j->sim.time_s / lib - 1);
+                if (d <= 1e-9) exact++;
+                if (!(d <= worst)) worst = d;
+            }
+    fprintf(f,
+            "Simulated = the library's closed form (fabric: rounds x α + reconfigurations x 3.7 "
+            "us + whole-wavelength bandwidth; switch: α-β) in %d of %d runs (largest relative "
+            "difference %.2g).\n",
+            exact, NN * NS * NJ, worst);
+    rc = fig4b(f, g);
+    if (!rc) rc = claims(f, g);
+    if (!rc) rc = bert(f, why, whylen);
+out:
+    for (int a = 0; a < NN; a++)
+        for (int i = 0; i < NS; i++)
+            for (int k = 0; k < NJ; k++)
+                oc_report_free(g->jobs[a][i][k].report);
+    free(g);
+    return rc;
+}

@@ -1,0 +1,196 @@
+/*
+ * throughput.c — the lumorph seed's end-to-end estimate (section 4, Fig. 4(a)): how many training
+ * samples per second a data-parallel model reaches when its gradient all-reduce runs on the
+ * Lumorph photonic rack (rhd radix 2 or 4 on the `fabric` model) instead of Ring on an ideal
+ * electrical switch (the `switch` model), the seed's "hardest baseline".
+ *
+ * The seed does not give its model: it runs FlexFlow's optimal strategy for BERT through the
+ * FlexFlow simulator and reports "up to 1.7X". What it does say is why: "the parallelization
+ * strategy has many AllReduce calls of small buffer sizes", which are alpha-dominated. So this is
+ * the simplest model that keeps that mechanism and whose every input is visible:
+ *
+ *   compute per iteration   = 6 x parameters x tokens per sample x batch per GPU
+ *                             / (peak FLOP/s x utilisation)
+ *       (2 FLOPs per parameter and token forward, 4 backward: Kaplan et al. 2020, "Scaling laws
+ *       for neural language models", C = 6 N per token; attention's extra 2 n_layer n_ctx d_model
+ *       per token and pass are left out: 24 x 128 x 1024 / 340M = 0.9 % for BERT-large at
+ *       sequence length 128)
+ *   communication           = buckets x one all-reduce of ceil(4 x parameters / buckets) bytes
+ *       (float32 gradients as `opticoll train`; per-layer buckets: BERT-large has 24 layers; the
+ *       last bucket is costed at the full size, an upper bound of at most one bucket's rounding)
+ *   iteration               = compute + communication (no overlap: the seed mentions none)
+ *   throughput              = batch x nodes / iteration, samples per second
+ *
+ * Every all-reduce is one oc_run (generated, verified, mapped, resource-checked, costed); the
+ * times are the models' own, not formulas. The compute time is a formula of documented inputs, so
+ * the speedup depends on them (peak, utilisation, batch, buckets); the caller shows them.
+ */
+#include "core/core.h"
+#include "report/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct {
+    const char *label, *algorithm, *network, *params;
+    uint32_t radix;
+} sides[3] = {{"Lumorph-2", "rhd", "fabric", "radix=2", 2},
+              {"Lumorph-4", "rhd", "fabric", "radix=4", 4},
+              {"Ring", "ring", "switch", NULL, 0}};
+
+static int run_side(const oc_throughput *t, int i, oc_throughput_side *s, char *why, size_t len) {
+    oc_kv *kv = oc_kv_new();
+    if (!kv || (sides[i].params && oc_kv_set_pair(kv, sides[i].params))) {
+        oc_kv_free(kv);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    oc_request req = {.collective = OC_ALLREDUCE,
+                      .algorithm = sides[i].algorithm,
+                      .network = sides[i].network,
+                      .nodes = t->in.nodes,
+                      .bytes = t->bucket_bytes,
+                      .params = kv,
+                      .data_check = t->in.data_check};
+    oc_report *rep = NULL;
+    int rc = oc_run(&req, &rep, why, len);
+    oc_kv_free(kv);
+    if (rc) return rc;
+    s->label = sides[i].label;
+    s->algorithm = sides[i].algorithm;
+    s->network = sides[i].network;
+    s->radix = sides[i].radix;
+    s->allreduce_s = oc_report_time(rep);
+    s->formula_s = rep->has_time_formula ? rep->time_formula_s : NAN;
+    s->verified = oc_report_verified(rep);
+    oc_report_free(rep);
+    if (!s->verified)
+        return oc__fail(why, len, OC_EVERIFY, "%s all-reduce on %u nodes did not verify", s->label,
+                        t->in.nodes);
+    s->comm_s = (double)t->in.buckets * s->allreduce_s;
+    s->iteration_s = t->compute_s + s->comm_s;
+    s->samples_per_s = (double)t->in.batch * t->in.nodes / s->iteration_s;
+    return 0;
+}
+
+int oc_throughput_estimate(const oc_throughput_in *in, oc_throughput *out, char *why,
+                           size_t whylen) {
+    if (why && whylen) why[0] = 0;
+    if (!in || !out) return oc__fail(why, whylen, OC_EINVAL, "throughput: no input or output");
+    memset(out, 0, sizeof *out);
+    if (in->parameters == 0 || in->parameters > OC_MODEL_MAX_PARAMETERS)
+        return oc__fail(why, whylen, OC_EINVAL, "throughput: parameters must be 1 .. %llu",
+                        (unsigned long long)OC_MODEL_MAX_PARAMETERS);
+    if (in->batch == 0 || in->batch > OC_MODEL_MAX_COUNT)
+        return oc__fail(why, whylen, OC_EINVAL, "throughput: batch must be 1 .. %llu",
+                        (unsigned long long)OC_MODEL_MAX_COUNT);
+    if (in->nodes < 2)
+        return oc__fail(why, whylen, OC_EINVAL, "throughput: needs at least 2 nodes, not %u",
+                        in->nodes);
+    if (in->buckets == 0 || in->buckets > OC_THROUGHPUT_MAX_BUCKETS)
+        return oc__fail(why, whylen, OC_EINVAL, "throughput: buckets must be 1 .. %u",
+                        OC_THROUGHPUT_MAX_BUCKETS);
+    if ((uint64_t)in->buckets > OC_GRADIENT_BYTES_PER_PARAMETER * in->parameters)
+        return oc__fail(why, whylen, OC_EINVAL,
+                        "throughput: %u buckets of a %llu-byte gradient leave empty buckets",
+                        in->buckets,
+                        (unsigned long long)(OC_GRADIENT_BYTES_PER_PARAMETER * in->parameters));
+    if (in->tokens == 0 || in->tokens > OC_MODEL_MAX_COUNT)
+        return oc__fail(why, whylen, OC_EINVAL, "throughput: tokens per sample must be 1 .. %llu",
+                        (unsigned long long)OC_MODEL_MAX_COUNT);
+    if (!(in->peak_tflops > 0 && in->peak_tflops <= 1e6))
+        return oc__fail(why, whylen, OC_EINVAL, "throughput: peak TFLOP/s must be in (0, 1e6]");
+    if (!(in->utilisation > 0 && in->utilisation <= 1))
+        return oc__fail(why, whylen, OC_EINVAL, "throughput: utilisation must be in (0, 1]");
+    out->in = *in;
+    out->in.model = NULL; /* the caller's string may not outlive *out */
+    snprintf(out->model, sizeof out->model, "%s", in->model ? in->model : "");
+    out->bucket_bytes = oc__ceil_div(OC_GRADIENT_BYTES_PER_PARAMETER * in->parameters, in->buckets);
+    out->flops = 6.0 * (double)in->parameters * (double)in->tokens * (double)in->batch;
+    out->compute_s = out->flops / (in->peak_tflops * 1e12 * in->utilisation);
+    for (int i = 0; i < 3; i++) {
+        int rc = run_side(out, i, &out->side[i], why, whylen);
+        if (rc) {
+            memset(out, 0, sizeof *out);
+            return rc;
+        }
+    }
+    out->best = out->side[1].iteration_s < out->side[0].iteration_s ? 1 : 0;
+    out->speedup = out->side[out->best].samples_per_s / out->side[2].samples_per_s;
+    return 0;
+}
+
+int oc_throughput_write_text(const oc_throughput *t, FILE *f) {
+    const oc_throughput_in *in = &t->in;
+    fprintf(f,
+            "training throughput of %s on %u GPUs: %llu parameters, batch %llu per GPU, %llu "
+            "tokens per sample\n",
+            t->model[0] ? t->model : "a model", in->nodes, (unsigned long long)in->parameters,
+            (unsigned long long)in->batch, (unsigned long long)in->tokens);
+    fprintf(f,
+            "  compute:  6 x %llu x %llu x %llu = %.4g FLOP per GPU at %g TFLOP/s x %g = %.4f ms\n",
+            (unsigned long long)in->parameters, (unsigned long long)in->tokens,
+            (unsigned long long)in->batch, t->flops, in->peak_tflops, in->utilisation,
+            t->compute_s * 1e3);
+    fprintf(f,
+            "  gradient: %llu bytes (float32) in %u all-reduces of %llu bytes, after the "
+            "compute (no overlap)\n",
+            (unsigned long long)(OC_GRADIENT_BYTES_PER_PARAMETER * in->parameters), in->buckets,
+            (unsigned long long)t->bucket_bytes);
+    fprintf(f, "  %-10s %-7s %-7s %14s %14s %14s %14s\n", "", "algo", "network", "allreduce us",
+            "comm ms", "iteration ms", "samples/s");
+    for (int i = 0; i < 3; i++) {
+        const oc_throughput_side *s = &t->side[i];
+        char algo[16];
+        snprintf(algo, sizeof algo, s->radix ? "%s r%u" : "%s", s->algorithm, s->radix);
+        fprintf(f, "  %-10s %-7s %-7s %14.3f %14.4f %14.4f %14.1f%s\n", s->label, algo, s->network,
+                s->allreduce_s * 1e6, s->comm_s * 1e3, s->iteration_s * 1e3, s->samples_per_s,
+                i == t->best ? "  (best Lumorph)" : "");
+    }
+    fprintf(f, "  speedup of %s over Ring: %.3fx (every all-reduce a verified schedule)\n",
+            t->side[t->best].label, t->speedup);
+    return ferror(f) ? OC_EIO : 0;
+}
+
+int oc_throughput_write_json(const oc_throughput *t, FILE *f) {
+    const oc_throughput_in *in = &t->in;
+    fputs("{\"model\": ", f);
+    if (t->model[0]) {
+        fputc('"', f);
+        for (const char *c = t->model; *c; c++)
+            if (*c == '"' || *c == '\\')
+                fprintf(f, "\\%c", *c);
+            else if ((unsigned char)*c < 0x20)
+                fprintf(f, "\\u%04x", (unsigned)(unsigned char)*c);
+            else
+                fputc(*c, f);
+        fputs("\", ", f);
+    } else {
+        fputs("null, ", f);
+    }
+    fprintf(f,
+            "\"nodes\": %u, \"parameters\": %llu, \"batch_per_gpu\": %llu, \"tokens\": %llu, "
+            "\"peak_tflops\": %.9g, \"utilisation\": %.9g, \"buckets\": %u, \"bucket_bytes\": "
+            "%llu, \"flops_per_gpu\": %.9g, \"compute_s\": %.9g, \"sides\": [",
+            in->nodes, (unsigned long long)in->parameters, (unsigned long long)in->batch,
+            (unsigned long long)in->tokens, in->peak_tflops, in->utilisation, in->buckets,
+            (unsigned long long)t->bucket_bytes, t->flops, t->compute_s);
+    for (int i = 0; i < 3; i++) {
+        const oc_throughput_side *s = &t->side[i];
+        fprintf(f,
+                "%s{\"label\": \"%s\", \"algorithm\": \"%s\", \"network\": \"%s\", \"radix\": %u, "
+                "\"allreduce_s\": %.9g, ",
+                i ? ", " : "", s->label, s->algorithm, s->network, s->radix, s->allreduce_s);
+        if (isnan(s->formula_s))
+            fputs("\"allreduce_formula_s\": null, ", f);
+        else
+            fprintf(f, "\"allreduce_formula_s\": %.9g, ", s->formula_s);
+        fprintf(f,
+                "\"verified\": %s, \"comm_s\": %.9g, \"iteration_s\": %.9g, \"samples_per_s\": "
+                "%.9g}",
+                s->verified ? "true" : "false", s->comm_s, s->iteration_s, s->samples_per_s);
+    }
+    fprintf(f, "], \"best_lumorph\": \"%s\", \"speedup\": %.9g}\n", t->side[t->best].label,
+            t->speedup);
+    return ferror(f) ? OC_EIO : 0;
+}

@@ -1,0 +1,17 @@
+# Tests of the lumorph seed's all-reduces on the photonic fabric: closed forms (alpha,
+# reconfiguration and bandwidth terms) against the simulated times, and `reproduce lumorph`.
+add_executable(test_lumorph tests/test_lumorph.c)
+target_include_directories(test_lumorph PRIVATE src)
+target_link_libraries(test_lumorph PRIVATE opticoll_lib)
+add_test(NAME lumorph COMMAND test_lumorph)
+# The reproduction end to end (231 verified runs and the BERT estimate: about a second).
+add_test(NAME reproduce_lumorph COMMAND opticoll reproduce lumorph)
+set_tests_properties(reproduce_lumorph PROPERTIES PASS_REGULAR_EXPRESSION "in 231 of 231 runs")
+# `opticoll throughput`: a verified estimate as JSON, and bad input refused with exit status 2
+# (sh -c so that the status itself is checked, not only that it is non-zero).
+add_test(NAME throughput_cli COMMAND opticoll throughput -m BERT-base -n 12 --buckets 12 --json)
+set_tests_properties(throughput_cli PROPERTIES PASS_REGULAR_EXPRESSION
+                     "\"nodes\": 12,.*\"verified\": true.*\"speedup\": [0-9]")
+add_test(NAME throughput_badinput
+         COMMAND sh -c "for a in '-n 1' '-n 8 --utilisation 0' '-n 8 --buckets x' '-n 8 --tokens 0' '-n 8 --peak-tflops -1' '-n 8 --what'; do $0 throughput -m BERT-large $a 2>/dev/null; [ $? -eq 2 ] || { echo \"not refused: $a\"; exit 1; }; done; $0 throughput -m NoSuchModel -n 8 2>&1 | grep -q 'unknown model'"
+                 $<TARGET_FILE:opticoll>)
