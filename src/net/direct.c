@@ -25,8 +25,9 @@
  * message per link in either direction. When a round asks for more than that (two messages
  * sharing a link, as DEX does on a mesh with XY routing, the notes' "link congestion"), the round
  * is SPLIT into more steps: messages are placed in their order in the round, each into the first
- * step after the last step that used any of its resources (list scheduling; a resource's steps
- * only grow, which is O(hops) per message). A step lasts as long as its slowest message; a round
+ * steps where all its resources are free (first fit, on a 64-step bit mask per resource: O(hops)
+ * word operations per message; a round longer than 64 steps continues after the last step its
+ * resources used). A step lasts as long as its slowest message; a round
  * lasts the sum of its steps. The largest number of messages on one directed link in a round is
  * reported as `max_link_congestion` (the notes: at most max(z1,z2)/2 for DEX on M(z1,z2)).
  *
@@ -221,6 +222,8 @@ typedef struct msg_in {
     uint64_t bytes, chunks;
 } msg_in;
 
+enum { FIT_WINDOW = 64 };
+
 typedef struct step_cost {
     double time;
     uint64_t hops, bytes;
@@ -232,9 +235,9 @@ struct oc__netrun {
     oc__direct_cfg cfg;
     uint32_t nodes;
     uint32_t stride[OC_DIRECT_MAX_DIMS];
-    uint64_t pkt_bytes, pkts_per_chunk; /* non-combining packets */
-    size_t nres;                        /* 2N ports + 2 N ndims links */
-    uint64_t *next_free, *stamp, *load, epoch;
+    uint64_t pkt_bytes, pkts_per_chunk;               /* non-combining packets */
+    size_t nres;                                      /* 2N ports + 2 N ndims links */
+    uint64_t *next_free, *used, *stamp, *load, epoch; /* per resource, this round */
     msg_in *in;
     size_t incap;
     oc__direct_msg *msgs;
@@ -301,9 +304,29 @@ static uint64_t *res(oc__netrun *m, uint64_t id) {
     if (m->stamp[id] != m->epoch) {
         m->stamp[id] = m->epoch;
         m->next_free[id] = 0;
+        m->used[id] = 0;
         m->load[id] = 0;
     }
     return &m->next_free[id];
+}
+
+/* The bits of steps [step, step + npk) that fall in the first-fit window of 64 steps. */
+static uint64_t window(uint64_t step, uint64_t npk) {
+    if (step >= FIT_WINDOW) return 0;
+    const uint64_t end = step + npk >= FIT_WINDOW ? FIT_WINDOW : step + npk;
+    const uint64_t hi = end == 64 ? ~UINT64_C(0) : (UINT64_C(1) << end) - 1;
+    return hi & ~((UINT64_C(1) << step) - 1);
+}
+
+/* The first step from which npk consecutive steps are free in `busy` (the first 64 steps of the
+ * round); after the window, the first step after everything the resources used (`after`). */
+static uint64_t first_fit(uint64_t busy, uint64_t npk, uint64_t after) {
+    if (npk == 1 && busy != ~UINT64_C(0)) return (uint64_t)__builtin_ctzll(~busy);
+    for (uint64_t s = 0; s + npk <= FIT_WINDOW; s++)
+        if ((busy & window(s, npk)) == 0) return s;
+    /* past the highest busy step of the window, and past everything used beyond it */
+    const uint64_t top = busy ? FIT_WINDOW - (uint64_t)__builtin_clzll(busy) : 0;
+    return after > top ? after : top;
 }
 
 static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
@@ -360,13 +383,17 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
         uint32_t hops;
         if (route_of(m, g->src, g->dst, &n, &hops))
             return oc__fail(why, len, OC_ENOMEM, "out of memory");
-        uint64_t step = 0;
+        uint64_t step = 0, busy = 0;
         for (size_t k = 0; k < n; k++) {
             uint64_t f = *res(m, m->route[k]);
             if (f > step) step = f;
+            busy |= m->used[m->route[k]];
         }
+        step = first_fit(busy, npk, step);
         for (size_t k = 0; k < n; k++) {
-            *res(m, m->route[k]) = step + npk;
+            uint64_t *f = res(m, m->route[k]);
+            if (step + npk > *f) *f = step + npk;
+            m->used[m->route[k]] |= window(step, npk);
             if (m->route[k] >= 2 * (uint64_t)N) {
                 m->load[m->route[k]] += npk;
                 if (m->load[m->route[k]] > cong) cong = m->load[m->route[k]];
@@ -415,6 +442,7 @@ static void dn_destroy(oc__netrun *m) {
     if (!m) return;
     oc__direct_checker_free(m->checker);
     free(m->next_free);
+    free(m->used);
     free(m->stamp);
     free(m->load);
     free(m->in);
@@ -446,9 +474,11 @@ static int dn_create(oc__direct_kind kind, const oc__spec *spec, const oc_kv *pa
     m->pkt_bytes = cfg.mu && cb > cfg.mu ? cfg.mu : cb;
     m->nres = 2 * (size_t)m->nodes + 2 * (size_t)m->nodes * (cfg.ndims ? cfg.ndims : 1);
     m->next_free = oc__calloc(m->nres, sizeof *m->next_free);
+    m->used = oc__calloc(m->nres, sizeof *m->used);
     m->stamp = oc__calloc(m->nres, sizeof *m->stamp);
     m->load = oc__calloc(m->nres, sizeof *m->load);
-    if (!m->next_free || !m->stamp || !m->load || (check && oc__direct_checker_new(&m->checker))) {
+    if (!m->next_free || !m->used || !m->stamp || !m->load ||
+        (check && oc__direct_checker_new(&m->checker))) {
         dn_destroy(m);
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     }
@@ -552,7 +582,7 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     if (m->split_rounds)
         rc |= oc__report_note(rep,
                               "%llu rounds needed more than one step (port or link shared; "
-                              "largest link congestion %llu): split by list scheduling",
+                              "largest link congestion %llu): split by first fit",
                               (unsigned long long)m->split_rounds, (unsigned long long)m->max_cong);
     if (m->spec->coll == OC_ALLTOALL && m->nodes > 1) {
         /* packets of one block (what one node sends one other node) */
