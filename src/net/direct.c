@@ -560,11 +560,11 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     rc |= oc_kv_set(rep->net_params, "ports", c->allport ? "all" : "1");
     rc |= oc_kv_set(rep->net_params, "duplex", c->fullduplex ? "full" : "half");
     rc |= oc_kv_set(rep->net_params, "combining", c->combining ? "yes" : "no");
-    snprintf(buf, sizeof buf, "%.17g", c->ts * 1e6);
+    snprintf(buf, sizeof buf, "%.15g", c->ts * 1e6);
     rc |= oc_kv_set(rep->net_params, "ts_us", buf);
-    snprintf(buf, sizeof buf, "%.17g", c->tm * 1e9);
+    snprintf(buf, sizeof buf, "%.15g", c->tm * 1e9);
     rc |= oc_kv_set(rep->net_params, "tm_ns", buf);
-    snprintf(buf, sizeof buf, "%.17g", c->td * 1e6);
+    snprintf(buf, sizeof buf, "%.15g", c->td * 1e6);
     rc |= oc_kv_set(rep->net_params, "td_us", buf);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->pkt_bytes);
     rc |= oc_kv_set(rep->net_params, "mu", buf);
