@@ -303,10 +303,229 @@ static void test_lower_bound(void) {
     oc__round_free(&r);
 }
 
+/* ---- the algorithms, through the whole pipeline ---------------------------------------------- */
+
+static const double MU = 1000; /* bytes of a packet (SIZE) */
+
+/* Runs alltoall ALGO on NET with N nodes and up to 4 parameters each ("k=v", NULL to end). */
+static oc_report *run(const char *algo, const char *net, uint32_t N, const char *const *params,
+                      const char *const *nets, int *err, char *why, size_t len) {
+    oc_kv *p = oc_kv_new(), *q = oc_kv_new();
+    for (size_t i = 0; params && params[i]; i++)
+        oc_kv_set_pair(p, params[i]);
+    for (size_t i = 0; nets && nets[i]; i++)
+        oc_kv_set_pair(q, nets[i]);
+    oc_request req = {.collective = OC_ALLTOALL,
+                      .algorithm = algo,
+                      .network = net,
+                      .nodes = N,
+                      .bytes = (uint64_t)MU,
+                      .params = p,
+                      .net_params = q,
+                      .data_check = 1};
+    oc_report *rep = NULL;
+    *err = oc_run(&req, &rep, why, len);
+    oc_kv_free(p);
+    oc_kv_free(q);
+    return rep;
+}
+
+static double formula_time(const oc_report *rep) {
+    return rep->has_time_formula ? rep->time_formula_s : NAN;
+}
+
+static void test_sex(void) {
+    char why[256] = "";
+    int err;
+    for (uint32_t n = 0; n <= 7; n++) {
+        const uint32_t N = 1u << n;
+        const double want = n * (TS + MU * TM * (N / 2));
+        oc_report *rep = run("sex", "hypercube", N, NULL, NULL, &err, why, sizeof why);
+        CHECK(rep && oc_report_verified(rep) && oc_report_steps(rep) == n &&
+                  close_to(oc_report_time(rep), want) && close_to(formula_time(rep), want) &&
+                  rep->steps_formula == n,
+              "sex n=%u: %s", n, why);
+        oc_report_free(rep);
+        /* wormhole: one hop per round adds td; half duplex: the two directions take turns */
+        static const char *const wh[] = {"switching=wh", NULL}, *const half[] = {"duplex=half",
+                                                                                 NULL};
+        rep = run("sex", "hypercube", N, NULL, wh, &err, why, sizeof why);
+        CHECK(rep && close_to(oc_report_time(rep), want + n * TD), "sex wh n=%u: %s", n, why);
+        oc_report_free(rep);
+        rep = run("sex", "hypercube", N, NULL, half, &err, why, sizeof why);
+        CHECK(rep && oc_report_steps(rep) == 2 * n, "sex half duplex n=%u: %s", n, why);
+        oc_report_free(rep);
+    }
+    static const uint32_t bad[] = {3, 6, 12, 100};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        oc_report *rep = run("sex", "hypercube", bad[i], NULL, NULL, &err, why, sizeof why);
+        CHECK(!rep && err == OC_ENOTSUP && strstr(why, "power of two"), "sex N=%u: %s", bad[i],
+              why);
+    }
+    oc_report *rep = run("sex", "torus", 8, NULL, NULL, &err, why, sizeof why);
+    CHECK(!rep && err == OC_ENOTSUP, "sex on a torus: %s", why);
+}
+
+static void test_pipeline(void) {
+    char why[256] = "";
+    int err;
+    static const uint32_t zs[] = {1, 2, 3, 5, 7, 12, 16};
+    static const char *const one[] = {"directions=1", NULL}, *const two[] = {"directions=2", NULL};
+    static const char *const half[] = {"duplex=half", NULL}, *const allfull[] = {
+                                                                 "ports=all", "duplex=full", NULL};
+    for (size_t i = 0; i < sizeof zs / sizeof zs[0]; i++) {
+        const uint32_t z = zs[i];
+        const double Z = z;
+        /* 1-port half duplex: (ts + mu tm z/2)(z-1), z-1 steps */
+        const double t1 = (TS + MU * TM * Z / 2) * (Z - 1);
+        oc_report *rep = run("pipeline", "torus", z, one, half, &err, why, sizeof why);
+        if (z == 2) /* T(2) has one link: half duplex, 0 -> 1 and 1 -> 0 take turns */
+            CHECK(rep && oc_report_steps(rep) == 2 && close_to(oc_report_time(rep), 2 * t1),
+                  "pipeline z=2 half duplex: %s", why);
+        else
+            CHECK(rep && oc_report_verified(rep) && oc_report_steps(rep) == z - 1 &&
+                      close_to(oc_report_time(rep), t1) && close_to(formula_time(rep), t1),
+                  "pipeline z=%u: %s", z, why);
+        oc_report_free(rep);
+        rep = run("pipeline", "torus", z, one, NULL, &err, why, sizeof why);
+        CHECK(rep && oc_report_steps(rep) == z - 1 && close_to(oc_report_time(rep), t1),
+              "pipeline full duplex z=%u: %s", z, why);
+        oc_report_free(rep);
+        /* all-port full duplex, both ways: R = floor(z/2) rounds, R ts + mu tm R(R+1)/2; for z
+         * odd that is the notes' sum, ts (z-1)/2 + mu tm (z^2-1)/8 */
+        const double R = z / 2;
+        const double t2 = R * TS + MU * TM * R * (R + 1) / 2;
+        rep = run("pipeline", "torus", z, two, allfull, &err, why, sizeof why);
+        CHECK(rep && oc_report_verified(rep) && oc_report_steps(rep) == z / 2 &&
+                  close_to(oc_report_time(rep), t2) && close_to(formula_time(rep), t2),
+              "pipeline both ways z=%u: %s", z, why);
+        if (rep && z % 2)
+            CHECK(close_to(t2, TS * (Z - 1) / 2 + MU * TM * (Z * Z - 1) / 8) &&
+                      close_to(num(rep, "notes_simplified_time_s"), t2 + MU * TM / 8),
+                  "notes' simplification z=%u", z);
+        oc_report_free(rep);
+        /* both ways on 1-port nodes: a node's two messages serialise (two steps a round but the
+         * last when z is even: the left pipeline is one round shorter) */
+        rep = run("pipeline", "torus", z, two, NULL, &err, why, sizeof why);
+        CHECK(rep && oc_report_verified(rep) &&
+                  oc_report_steps(rep) == (z % 2 ? 2 * (z / 2)
+                                           : z   ? 2 * (z / 2) - 1
+                                                 : 0),
+              "pipeline both ways, 1-port z=%u: %llu %s", z,
+              rep ? (unsigned long long)oc_report_steps(rep) : 0ull, why);
+        oc_report_free(rep);
+    }
+    static const char *const three[] = {"directions=3", NULL}, *const grid[] = {"dims=4x4", NULL};
+    oc_report *rep = run("pipeline", "torus", 8, three, NULL, &err, why, sizeof why);
+    CHECK(!rep && err && strstr(why, "directions"), "directions=3: %s", why);
+    rep = run("pipeline", "torus", 16, NULL, grid, &err, why, sizeof why);
+    CHECK(!rep && err == OC_ENOTSUP && strstr(why, "neighbours"), "pipeline on a 2-D torus: %s",
+          why);
+}
+
+static void test_cartesian(void) {
+    char why[256] = "";
+    int err;
+    static const uint32_t sides[][2] = {{4, 4}, {5, 5},  {3, 3}, {2, 2}, {3, 5},
+                                        {7, 3}, {12, 1}, {1, 5}, {8, 8}, {6, 4}};
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+        const uint32_t A = sides[i][0], B = sides[i][1];
+        char d[32], nd[40];
+        snprintf(d, sizeof d, "dims=%ux%u", A, B);
+        snprintf(nd, sizeof nd, "dims=%ux%u", A, B);
+        const char *const p[] = {d, NULL}, *const q[] = {nd, NULL};
+        const double a = A, b = B;
+        const double want = (a + b - 2) * TS + MU * TM * a * b * (a + b - 2) / 2;
+        oc_report *rep = run("cartesian", "torus", A * B, p, q, &err, why, sizeof why);
+        CHECK(rep && oc_report_verified(rep) && oc_report_steps(rep) == A + B - 2 &&
+                  close_to(oc_report_time(rep), want) && close_to(formula_time(rep), want),
+              "cartesian %ux%u: %s", A, B, why);
+        if (rep && A == B) /* the notes' T(z,z) form */
+            CHECK(close_to(oc_report_time(rep), (2 * TS + MU * TM * a * a) * (a - 1)),
+                  "notes' T(z,z) form %u", A);
+        oc_report_free(rep);
+    }
+    /* Default dims: the most square A x B on both sides (16 = 4x4 for the algorithm); the
+     * torus's default is 1-D, so the algorithm's rows are not the network's. */
+    static const char *const q44[] = {"dims=4x4", NULL}, *const p28[] = {"dims=2x8", NULL},
+                             *const p35[] = {"dims=3x5", NULL};
+    oc_report *rep = run("cartesian", "torus", 16, NULL, q44, &err, why, sizeof why);
+    CHECK(rep && oc_report_steps(rep) == 6, "cartesian default dims: %s", why);
+    oc_report_free(rep);
+    rep = run("cartesian", "torus", 16, p28, q44, &err, why, sizeof why);
+    CHECK(!rep && err == OC_ENOTSUP, "cartesian dims not the network's: %s", why);
+    rep = run("cartesian", "torus", 16, p35, q44, &err, why, sizeof why);
+    CHECK(!rep && err && strstr(why, "15 nodes, not 16"), "cartesian dims product: %s", why);
+}
+
+static void test_dex(void) {
+    char why[256] = "";
+    int err;
+    static const char *const wh[] = {"switching=wh", "combining=no", NULL};
+    for (uint32_t n = 0; n <= 7; n++) {
+        const uint32_t N = 1u << n;
+        const double exact = (N - 1) * (TS + MU * TM) + n * (N / 2.0) * TD;
+        const double notes = (N - 1) * (TS + n * TD / 2 + MU * TM);
+        oc_report *rep = run("dex", "hypercube", N, NULL, wh, &err, why, sizeof why);
+        CHECK(rep && oc_report_verified(rep) && oc_report_steps(rep) == N - 1 &&
+                  close_to(oc_report_time(rep), exact) && close_to(formula_time(rep), notes) &&
+                  close_to(oc_report_time(rep) - formula_time(rep) + 1, n * TD / 2 + 1) &&
+                  num(rep, "max_link_congestion") == (N > 1),
+              "dex n=%u: %s", n, why);
+        oc_report_free(rep);
+    }
+    /* Meshes with binary addresses: XY routing congests links up to max(z1,z2)/2. */
+    static const uint32_t sides[][2] = {{2, 4}, {4, 2}, {4, 4}, {8, 8}, {2, 8}, {16, 1}};
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+        const uint32_t A = sides[i][0], B = sides[i][1];
+        char d[32];
+        snprintf(d, sizeof d, "dims=%ux%u", A, B);
+        const char *const q[] = {d, "switching=wh", "combining=no", NULL};
+        oc_report *rep = run("dex", "mesh", A * B, NULL, q, &err, why, sizeof why);
+        const uint32_t big = A > B ? A : B;
+        uint64_t lb = 0;
+        CHECK(rep && oc_report_verified(rep) && num(rep, "max_link_congestion") == big / 2 &&
+                  oc_report_steps(rep) >= A * B - 1 && oc_report_steps_lower_bound(rep, &lb) &&
+                  oc_report_steps(rep) >= lb,
+              "dex mesh %ux%u: congestion %g, %s", A, B, rep ? num(rep, "max_link_congestion") : 0,
+              why);
+        oc_report_free(rep);
+    }
+    oc_report *rep = run("dex", "hypercube", 8, NULL, NULL, &err, why, sizeof why);
+    CHECK(!rep && err == OC_ENOTSUP && strstr(why, "store-and-forward"), "dex on SF: %s", why);
+    rep = run("dex", "mesh", 12, NULL, wh, &err, why, sizeof why);
+    CHECK(!rep && err == OC_ENOTSUP && strstr(why, "power of two"), "dex N=12: %s", why);
+}
+
+static void test_dex_torus(void) {
+    char why[256] = "";
+    int err;
+    static const uint32_t zs[] = {1, 2, 3, 5, 7, 8, 12, 16, 33};
+    static const char *const wh[] = {"switching=wh", "combining=no", NULL};
+    for (size_t i = 0; i < sizeof zs / sizeof zs[0]; i++) {
+        const uint32_t z = zs[i];
+        oc_report *rep = run("dex-torus", "torus", z, NULL, wh, &err, why, sizeof why);
+        uint64_t lb = 0;
+        const double h = ceil(z / 2.0);
+        CHECK(rep && oc_report_verified(rep) && oc_report_rounds(rep) == z / 2 &&
+                  oc_report_steps_lower_bound(rep, &lb) && oc_report_steps(rep) >= lb &&
+                  rep->steps_formula == h * h / 2,
+              "dex-torus z=%u: %s", z, why);
+        oc_report_free(rep);
+    }
+    oc_report *rep = run("dex-torus", "torus", 8, NULL, NULL, &err, why, sizeof why);
+    CHECK(!rep && err == OC_ENOTSUP, "dex-torus on SF: %s", why);
+}
+
 int main(void) {
     test_model_basics();
     test_model_refusals();
     test_checker();
     test_lower_bound();
+    test_sex();
+    test_pipeline();
+    test_cartesian();
+    test_dex();
+    test_dex_torus();
     return CHECK_SUMMARY();
 }

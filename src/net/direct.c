@@ -584,7 +584,7 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
                               "%llu rounds needed more than one step (port or link shared; "
                               "largest link congestion %llu): split by first fit",
                               (unsigned long long)m->split_rounds, (unsigned long long)m->max_cong);
-    if (m->spec->coll == OC_ALLTOALL && m->nodes > 1) {
+    if (m->spec->coll == OC_ALLTOALL) {
         /* packets of one block (what one node sends one other node) */
         const uint64_t ppb = c->combining ? 1 : m->spec->q * m->pkts_per_chunk;
         const double bis = bisection_packets(c);
@@ -606,6 +606,7 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
             uint64_t inj = oc__ceil_div((uint64_t)(m->nodes - 1) * ppb, ports ? ports : 1);
             if (inj > lb) lb = inj;
         }
+        if (m->nodes < 2) lb = 0; /* nothing to send */
         rep->has_lb = 1;
         rep->steps_lb = lb;
         const double block = (double)m->spec->chunk_bytes * m->spec->q;
