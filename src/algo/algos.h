@@ -131,7 +131,12 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(alltoall_onestage)                                                                           \
     X(alltoall_optree)                                                                             \
     X(alltoall_pairwise)                                                                           \
-    X(allgather_bruck)
+    X(allgather_bruck)                                                                             \
+    X(alltoall_sex)                                                                                \
+    X(alltoall_pipeline)                                                                           \
+    X(alltoall_cartesian)                                                                          \
+    X(alltoall_dex)                                                                                \
+    X(alltoall_dextorus)
 
 #define OC__ALGO_DECL(id) extern const oc__algo oc__algo_##id;
 OC_ALGO_LIST(OC__ALGO_DECL)
