@@ -62,5 +62,6 @@ int build_request(const options *o, oc_request *req, int need_algo);
 int fold_network_flags(options *o);
 
 /* Commands in their own files (tools/cmd_NAME.c): int cmd_NAME(int argc, char **argv). */
+int cmd_rack(int argc, char **argv);
 
 #endif

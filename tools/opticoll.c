@@ -487,7 +487,8 @@ static void usage(FILE *f) {
           "  export      write a verified schedule as a JSON file\n"
           "  verify      check a schedule file\n"
           "  reproduce   the seed papers' tables with paper, formula and simulated values\n"
-          "  train       gradient all-reduce time per iteration and per epoch of a DNN model\n",
+          "  train       gradient all-reduce time per iteration and per epoch of a DNN model\n"
+          "  rack        multi-tenant rack allocation: lumorph vs TPU-like and SiPAC slices\n",
           f);
 }
 
@@ -504,6 +505,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
     if (!strcmp(cmd, "reproduce")) return cmd_reproduce(argc - 2, argv + 2);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 2, argv + 2);
+    if (!strcmp(cmd, "rack")) return cmd_rack(argc - 2, argv + 2);
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;
