@@ -41,9 +41,11 @@
  *
  * Figures, time-averaged over the trace (from its first to its last event) as fractions of the
  * rack's GPUs: utilisation (GPUs asked for by placed tenants) + rounding (given beyond the
- * request) + idle (given to no-one) = 1; stranded = free GPUs beyond the largest request that the
- * rack could place at that moment — what fragmentation makes unusable. A rejection is
- * "fragmented" when at least g GPUs were free.
+ * request) + idle (given to no-one) = 1; stranded = min(free GPUs, C) minus the largest request
+ * the rack could place at that moment, where C is the largest request the empty rack places (so a
+ * big rack of SiPAC groups is not charged for requests no SiPAC slice could take) — the free
+ * GPUs that fragmentation makes unusable to one tenant. A rejection is "fragmented" when at least
+ * g GPUs were free.
  *
  * All-reduce. Every placed tenant runs one all-reduce of `bytes` with the best algorithm for its
  * allocation (section 3): ring when g is not a power of two, rhd otherwise, radix 2 and, when g
@@ -124,9 +126,12 @@ struct oc__rack {
     uint8_t *forced; /* placed by oc__rack_occupy: exempt from the slice-shape check */
     uint64_t **res;  /* per tenant: (pair << 32 | fibres) reserved */
     uint32_t *nres;
-    uint32_t *prefix;            /* N + 1 scratch: used GPUs before i */
-    uint32_t *order, *srv, *cnt; /* S scratch */
-    uint64_t *scratch_pairs;     /* S * S scratch for the check */
+    uint32_t *prefix;               /* N + 1 scratch: used GPUs before i */
+    uint32_t *order, *srv, *cnt;    /* S scratch */
+    uint64_t *scratch_pairs;        /* S * S scratch for the check */
+    uint32_t *count, *lo, *hi, *fs; /* the check's scratch: per tenant (zero between checks), S */
+    uint32_t *active, *pos;         /* live tenants, and each one's index in `active` */
+    uint32_t nactive;
 };
 
 void oc__rack_free(oc__rack *r) {
@@ -147,6 +152,12 @@ void oc__rack_free(oc__rack *r) {
     free(r->srv);
     free(r->cnt);
     free(r->scratch_pairs);
+    free(r->count);
+    free(r->lo);
+    free(r->hi);
+    free(r->fs);
+    free(r->active);
+    free(r->pos);
     free(r);
 }
 
@@ -186,8 +197,15 @@ int oc__rack_new(const oc__rack_shape *s, oc__rack_arch arch, uint32_t max_tenan
     r->srv = oc__malloc_array(r->S, sizeof *r->srv);
     r->cnt = oc__malloc_array(r->S, sizeof *r->cnt);
     r->scratch_pairs = oc__malloc_array((size_t)r->S * r->S, sizeof *r->scratch_pairs);
-    if (!r->owner || !r->free_s || !r->fib || !r->held || !r->asked || !r->forced || !r->res ||
-        !r->nres || !r->prefix || !r->order || !r->srv || !r->cnt || !r->scratch_pairs) {
+    r->count = oc__calloc(max_tenants + 1, sizeof *r->count);
+    r->lo = oc__calloc(max_tenants + 1, sizeof *r->lo);
+    r->hi = oc__calloc(max_tenants + 1, sizeof *r->hi);
+    r->fs = oc__calloc(r->S, sizeof *r->fs);
+    r->active = oc__calloc(max_tenants + 1, sizeof *r->active);
+    r->pos = oc__calloc(max_tenants + 1, sizeof *r->pos);
+    if (!r->count || !r->lo || !r->hi || !r->fs || !r->active || !r->pos || !r->owner ||
+        !r->free_s || !r->fib || !r->held || !r->asked || !r->forced || !r->res || !r->nres ||
+        !r->prefix || !r->order || !r->srv || !r->cnt || !r->scratch_pairs) {
         oc__rack_free(r);
         return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     }
@@ -286,6 +304,10 @@ static int reserve(oc__rack *r, uint32_t t, uint32_t a, uint32_t b, uint32_t k) 
 }
 
 static void give(oc__rack *r, uint32_t t, uint32_t gpu) {
+    if (!r->held[t]) {
+        r->pos[t] = r->nactive;
+        r->active[r->nactive++] = t;
+    }
     r->owner[gpu] = (int32_t)t;
     r->free_s[gpu / r->T]--;
     r->nfree--;
@@ -428,6 +450,9 @@ int oc__rack_release(oc__rack *r, uint32_t t) {
     free(r->res[t]);
     r->res[t] = NULL;
     r->nres[t] = 0;
+    const uint32_t last = r->active[--r->nactive]; /* t leaves the live list */
+    r->active[r->pos[t]] = last;
+    r->pos[last] = r->pos[t];
     r->asked[t] = 0;
     r->forced[t] = 0;
     return 0;
@@ -452,16 +477,12 @@ uint32_t oc__rack_largest(oc__rack *r) {
 }
 
 int oc__rack_check(const oc__rack *r, char *why, size_t whylen) {
+    /* Linear in the rack and its live tenants (never in the whole trace): owners counted from the
+     * owner array into scratch arrays, compared with the live tenants' holdings, then reset. */
     const uint32_t M = r->max_tenants;
-    uint32_t *count = oc__calloc(M + 1, sizeof *count), *lo = oc__malloc_array(M + 1, sizeof *lo),
-             *hi = oc__calloc(M + 1, sizeof *hi), *fs = oc__calloc(r->S, sizeof *fs);
+    uint32_t *count = r->count, *lo = r->lo, *hi = r->hi, *fs = r->fs;
+    memset(fs, 0, r->S * sizeof *fs);
     int rc = 0;
-    if (!count || !lo || !hi || !fs) {
-        rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (uint32_t t = 0; t < M; t++)
-        lo[t] = UINT32_MAX;
     uint32_t nfree = 0;
     for (uint32_t i = 0; i < r->N; i++) {
         const int32_t o = r->owner[i];
@@ -474,8 +495,7 @@ int oc__rack_check(const oc__rack *r, char *why, size_t whylen) {
             rc = oc__fail(why, whylen, OC_ERESOURCE, "rack: GPU %u has owner %d", i, o);
             goto out;
         }
-        count[o]++;
-        if (i < lo[o]) lo[o] = i;
+        if (!count[o]++) lo[o] = i;
         hi[o] = i;
     }
     if (nfree != r->nfree) {
@@ -490,14 +510,15 @@ int oc__rack_check(const oc__rack *r, char *why, size_t whylen) {
             goto out;
         }
     uint64_t held = 0;
-    for (uint32_t t = 0; t < M; t++) {
-        held += r->held[t];
-        if (count[t] != r->held[t]) {
+    for (uint32_t k = 0; k < r->nactive; k++) {
+        const uint32_t t = r->active[k];
+        held += count[t];
+        if (!r->held[t] || count[t] != r->held[t]) {
             rc = oc__fail(why, whylen, OC_ERESOURCE, "rack: tenant %u owns %u GPUs, holds %u", t,
                           count[t], r->held[t]);
             goto out;
         }
-        if (!count[t] || r->forced[t]) continue;
+        if (r->forced[t]) continue;
         if (r->arch == OC__RACK_LUMORPH) {
             if (count[t] != r->asked[t]) {
                 rc = oc__fail(why, whylen, OC_ERESOURCE, "rack: tenant %u got %u GPUs, asked %u", t,
@@ -512,16 +533,20 @@ int oc__rack_check(const oc__rack *r, char *why, size_t whylen) {
             goto out;
         }
     }
+    /* every owned GPU belongs to a live tenant: the live tenants' counts add up to the owned */
     if (held + nfree != r->N) {
-        rc = oc__fail(why, whylen, OC_ERESOURCE, "rack: %llu held + %u free != %u GPUs",
+        rc = oc__fail(why, whylen, OC_ERESOURCE,
+                      "rack: %llu GPUs held by live tenants + %u free != %u GPUs",
                       (unsigned long long)held, nfree, r->N);
         goto out;
     }
     uint64_t *sum = r->scratch_pairs;
     memset(sum, 0, (size_t)r->S * r->S * sizeof *sum);
-    for (uint32_t t = 0; t < M; t++)
-        for (uint32_t k = 0; k < r->nres[t]; k++)
-            sum[r->res[t][k] >> 32] += r->res[t][k] & 0xffffffffu;
+    for (uint32_t k = 0; k < r->nactive; k++) {
+        const uint32_t t = r->active[k];
+        for (uint32_t j = 0; j < r->nres[t]; j++)
+            sum[r->res[t][j] >> 32] += r->res[t][j] & 0xffffffffu;
+    }
     for (uint32_t p = 0; p < r->S * r->S; p++)
         if (sum[p] != r->fib[p] || r->fib[p] > r->s.fibres) {
             rc = oc__fail(why, whylen, OC_ERESOURCE,
@@ -530,10 +555,8 @@ int oc__rack_check(const oc__rack *r, char *why, size_t whylen) {
             goto out;
         }
 out:
-    free(count);
-    free(lo);
-    free(hi);
-    free(fs);
+    for (uint32_t i = 0; i < r->N; i++)
+        if (r->owner[i] >= 0 && (uint32_t)r->owner[i] < M) count[r->owner[i]] = 0;
     return rc;
 }
 
@@ -956,6 +979,7 @@ static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack
     const double N = (double)s->servers * s->tiles;
     double in_use = 0, given = 0; /* GPUs asked for / given, now */
     double i_use = 0, i_given = 0, i_stranded = 0, sum_ar = 0;
+    const uint32_t cap = oc__rack_largest(r); /* the largest request the empty rack places */
     for (size_t i = 0; i < t->nevents; i++) {
         const oc__rack_event *e = &t->events[i];
         const oc__rack_tenant *x = &t->tenants[e->tenant];
@@ -997,7 +1021,9 @@ static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack
         if (dt > 0) {
             i_use += dt * in_use;
             i_given += dt * given;
-            i_stranded += dt * (double)(oc__rack_free_gpus(r) - oc__rack_largest(r));
+            const uint32_t nfree = oc__rack_free_gpus(r), want = nfree < cap ? nfree : cap;
+            const uint32_t largest = oc__rack_largest(r);
+            i_stranded += dt * (double)(want > largest ? want - largest : 0);
         }
     }
     const double span = t->nevents ? t->events[t->nevents - 1].time - t->events[0].time : 0;
@@ -1126,14 +1152,15 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
     oc__table_free(&tab);
     if (rc) return rc;
     fprintf(f,
-            "\nFractions are time averages of the rack's GPUs over the trace: utilisation (asked "
-            "for by placed\ntenants) + rounding (given beyond the request) + idle (free) = 100%%; "
-            "stranded: free GPUs\nbeyond the largest request the rack could place at that moment "
-            "(fragmentation). (fragmented):\nrejected although enough GPUs were free. All-reduce: "
-            "ring for g not a power of two, else the\nfaster of rhd radix 2 and 4 (section 3); "
-            "lumorph on the fabric model with the tenant's own\nservers and fibres, tpu and sipac "
-            "on the ideal switch (no contention: flatters them). Every\ntime is a verified oc_run "
-            "(%llu distinct runs).\n",
+            "\nFractions are time averages of the rack's GPUs over the trace: utilisation (GPUs "
+            "asked for by\nplaced tenants) + rounding (given beyond the request) + idle (free) = "
+            "100%%. stranded: free\nGPUs (up to the largest request the empty rack places) "
+            "beyond the largest request the rack\ncould place at that moment: what fragmentation "
+            "makes unusable. (fragmented): rejected although\nenough GPUs were free. All-reduce: "
+            "ring for g not a power of two, else the faster of rhd radix\n2 and 4 (section 3); "
+            "lumorph on the fabric model with the tenant's own servers and fibres,\ntpu and sipac "
+            "on the ideal switch (no contention, no reconfiguration: flatters them). Every\ntime "
+            "is a verified oc_run (%llu distinct runs).\n",
             (unsigned long long)runs);
     if (!detail) return ferror(f) ? OC_EIO : 0;
     fputs("\ntenants:\n", f);
