@@ -1164,8 +1164,10 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
             (unsigned long long)runs);
     if (!detail) return ferror(f) ? OC_EIO : 0;
     fputs("\ntenants:\n", f);
-    static const char *const dhead[] = {"tenant",  "gpus", "arrive", "leave",
-                                        "lumorph", "tpu",  "sipac"};
+    char sipac_label[32];
+    arch_label(sipac_label, sizeof sipac_label, s, OC__RACK_SIPAC);
+    const char *const dhead[] = {"tenant",  "gpus", "arrive",   "leave",
+                                 "lumorph", "tpu",  sipac_label};
     oc__table_init(&tab, 7, dhead);
     for (size_t i = 0; i < t->ntenants && !rc; i++) {
         const oc__rack_tenant *x = &t->tenants[i];
