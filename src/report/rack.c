@@ -108,6 +108,13 @@ int oc__rack_shape_check(const oc__rack_shape *s, char *why, size_t whylen) {
     return 0;
 }
 
+/* The largest request an empty lumorph rack places: all of it when one ring fibre joins each
+ * server to the next (a power of two whose rhd fibres are short falls back to the ring), else
+ * one server. */
+static uint32_t lumorph_cap(const oc__rack_shape *s) {
+    return s->servers == 1 || s->fibres >= 1 ? s->servers * s->tiles : s->tiles;
+}
+
 /* ---- the live state of one rack ---------------------------------------------------------------
  */
 
@@ -132,6 +139,7 @@ struct oc__rack {
     uint32_t *count, *lo, *hi, *fs; /* the check's scratch: per tenant (zero between checks), S */
     uint32_t *active, *pos;         /* live tenants, and each one's index in `active` */
     uint32_t nactive;
+    uint32_t cap; /* the largest request the empty rack places */
 };
 
 void oc__rack_free(oc__rack *r) {
@@ -184,6 +192,7 @@ int oc__rack_new(const oc__rack_shape *s, oc__rack_arch arch, uint32_t max_tenan
     while (m * r->base <= r->N && m * r->base <= cap)
         m *= r->base;
     r->maxblock = (uint32_t)m;
+    r->cap = arch != OC__RACK_LUMORPH ? r->maxblock : lumorph_cap(s);
     r->owner = oc__malloc_array(r->N, sizeof *r->owner);
     r->free_s = oc__malloc_array(r->S, sizeof *r->free_s);
     r->fib = oc__calloc((size_t)r->S * r->S, sizeof *r->fib);
@@ -461,7 +470,7 @@ int oc__rack_release(oc__rack *r, uint32_t t) {
 uint32_t oc__rack_largest(oc__rack *r) {
     if (r->arch == OC__RACK_LUMORPH) {
         char why[8];
-        for (uint32_t g = r->nfree; g > 0; g--) {
+        for (uint32_t g = r->nfree < r->cap ? r->nfree : r->cap; g > 0; g--) {
             uint32_t n;
             int rhd;
             if (lum_plan(r, g, &n, &rhd, why, sizeof why)) return g;
@@ -1075,7 +1084,10 @@ static void arch_label(char *buf, size_t len, const oc__rack_shape *s, int a) {
 static void slices_text(char *buf, size_t len, const oc__rack_shape *s, int a) {
     const uint32_t N = s->servers * s->tiles;
     if (a == OC__RACK_LUMORPH) {
-        snprintf(buf, len, "any g <= %u, fibres permitting", N);
+        if (lumorph_cap(s) < N)
+            snprintf(buf, len, "any g <= %u (no fibres: one server)", lumorph_cap(s));
+        else
+            snprintf(buf, len, "any g <= %u, fibres permitting", N);
     } else if (a == OC__RACK_TPU) {
         uint32_t m = 1;
         while (m * 2 <= N)
