@@ -366,7 +366,42 @@ static void test_trace_errors(void) {
     oc__rack_trace_free(&t);
 }
 
+/* Figures worked by hand: 8 GPUs (2 x 4); a asks 3, b asks 1, both for 10 time units. tpu and
+ * SiPAC(2,3) give a 4 at 0 and b 1 at 4: utilisation 4/8, rounding 1/8, idle 3/8, and of the 3
+ * free GPUs (5, 6, 7) only the aligned pair 6-7 is placeable, so 1/8 is stranded. Lumorph puts
+ * both on server 0 (best fit) and leaves server 1 whole: idle 4/8, nothing stranded. */
+static void test_figures(void) {
+    static const char trace[] = "0 arrive a 3\n0 arrive b 1\n10 leave a\n10 leave b\n";
+    char why[256] = "";
+    oc__rack_shape s = shape(2, 4, 1);
+    s.sipac_r = 2;
+    s.sipac_l = 3;
+    oc__rack_trace t;
+    oc__rack_result r;
+    CHECK(!oc__rack_trace_parse(trace, sizeof trace - 1, "f", 8, &t, why, sizeof why), "%s", why);
+    CHECK(!oc__rack_replay(&s, &t, &r, why, sizeof why), "%s", why);
+    for (int a = 0; a < OC__RACK_ARCHS; a++) {
+        const oc__rack_arch_result *x = &r.arch[a];
+        const int lum = a == OC__RACK_LUMORPH;
+        CHECK(x->placed == 2 && x->rejected == 0, "%s placed %llu", oc__rack_arch_name(a),
+              (unsigned long long)x->placed);
+        CHECK(x->utilisation == 0.5, "%s utilisation %g", oc__rack_arch_name(a), x->utilisation);
+        CHECK(x->rounding == (lum ? 0 : 0.125), "%s rounding %g", oc__rack_arch_name(a),
+              x->rounding);
+        CHECK(x->idle == (lum ? 0.5 : 0.375), "%s idle %g", oc__rack_arch_name(a), x->idle);
+        CHECK(x->stranded == (lum ? 0 : 0.125), "%s stranded %g", oc__rack_arch_name(a),
+              x->stranded);
+    }
+    CHECK(r.tenant[OC__RACK_TPU][0].where.allocated == 4 &&
+              r.tenant[OC__RACK_TPU][1].where.first == 4,
+          "tpu: a %u, b at %u", r.tenant[OC__RACK_TPU][0].where.allocated,
+          r.tenant[OC__RACK_TPU][1].where.first);
+    oc__rack_result_free(&r);
+    oc__rack_trace_free(&t);
+}
+
 int main(void) {
+    test_figures();
     test_fig2a();
     test_fibres();
     test_slices();
