@@ -63,5 +63,6 @@ int fold_network_flags(options *o);
 
 /* Commands in their own files (tools/cmd_NAME.c): int cmd_NAME(int argc, char **argv). */
 int cmd_throughput(int argc, char **argv);
+int cmd_rack(int argc, char **argv);
 
 #endif

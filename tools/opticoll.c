@@ -489,6 +489,7 @@ static void usage(FILE *f) {
           "  reproduce   the seed papers' tables with paper, formula and simulated values\n"
           "  train       gradient all-reduce time per iteration and per epoch of a DNN model\n"
           "  throughput  training samples/s with Lumorph against Ring (lumorph seed, sec. 4)\n",
+          "  rack        multi-tenant rack allocation: lumorph vs TPU-like and SiPAC slices\n",
           f);
 }
 
@@ -506,6 +507,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "reproduce")) return cmd_reproduce(argc - 2, argv + 2);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 2, argv + 2);
     if (!strcmp(cmd, "throughput")) return cmd_throughput(argc - 2, argv + 2);
+    if (!strcmp(cmd, "rack")) return cmd_rack(argc - 2, argv + 2);
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;

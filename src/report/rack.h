@@ -1,0 +1,175 @@
+/*
+ * rack.h — multi-tenant rack allocation (lumorph seed, section 3 and Fig. 2a), internal to the
+ * library; `opticoll rack` (tools/cmd_rack.c) and `reproduce lumorph` use it.
+ *
+ * Tenants arrive, each asking for g GPUs, and leave. The same trace is replayed on three racks of
+ * the same size (servers x tiles GPUs):
+ *  - lumorph: any free tiles anywhere, as long as the tenant's circuits can cross between its
+ *    servers on spare fibres (rack.c says exactly what a tenant reserves);
+ *  - tpu: TPU-v4-like fixed 3D-torus slices: aligned power-of-two blocks of chips (2^a x 2^b x
+ *    2^c sub-cubes of the 4x4x4 cube, or whole cubes above 64 chips);
+ *  - sipac: SiPAC(r, l): aligned sub-BCubes of r^k GPUs, k <= l.
+ * For each it counts placed and rejected requests, time-averaged utilisation, idle GPUs, GPUs lost
+ * to rounding and GPUs stranded by fragmentation, and runs every placed tenant's all-reduce
+ * through oc_run (verified) with the best algorithm for its allocation.
+ */
+#ifndef OC_REPORT_RACK_H
+#define OC_REPORT_RACK_H
+
+#include "core/core.h"
+
+#include <stdio.h>
+
+/* The Fig. 2a example (section 3): a small rack with three tenants placed so that the free chips
+ * are split over two servers, and User 4 asking for 4 chips. Prints a short section: the paper's
+ * claim, our allocation, each architecture's outcome with a one-line reason. 0 or an error with
+ * the reason in `why` (every all-reduce it prints is a verified oc_run). */
+int oc__rack_fig2a(FILE *out, char *why, size_t whylen);
+
+typedef enum { OC__RACK_LUMORPH, OC__RACK_TPU, OC__RACK_SIPAC, OC__RACK_ARCHS } oc__rack_arch;
+
+const char *oc__rack_arch_name(oc__rack_arch a);
+
+/* Limits on the rack and the trace (larger input is refused with a clear message). */
+#define OC__RACK_MAX_SERVERS 128u
+#define OC__RACK_MAX_TILES 32u
+#define OC__RACK_MAX_FIBRES 1024u
+#define OC__RACK_MAX_TENANTS 100000u
+
+typedef struct oc__rack_shape {
+    uint32_t servers; /* Lightpath servers in the rack */
+    uint32_t tiles;   /* tiles (GPUs) per server, <= 32 */
+    uint32_t fibres;  /* fibres per ordered pair of servers (each carries a tile's wavelengths) */
+    uint32_t sipac_r, sipac_l; /* SiPAC(r, l): groups of r^l GPUs, slices of r^k */
+    uint64_t bytes;            /* each tenant's all-reduce vector */
+} oc__rack_shape;
+
+/* Checks a shape; OC_EINVAL / OC_ERANGE with the reason. */
+int oc__rack_shape_check(const oc__rack_shape *s, char *why, size_t whylen);
+
+/* ---- traces -----------------------------------------------------------------------------------
+ */
+
+typedef struct oc__rack_event {
+    double time;
+    int leave;       /* 0: arrival, 1: departure */
+    uint32_t tenant; /* index into the trace's tenants */
+} oc__rack_event;
+
+typedef struct oc__rack_tenant {
+    char id[32];
+    uint32_t gpus;
+    double arrive, leave; /* leave < 0: stays to the end of the trace */
+} oc__rack_tenant;
+
+typedef struct oc__rack_trace {
+    oc__rack_tenant *tenants;
+    size_t ntenants;
+    oc__rack_event *events; /* in replay order */
+    size_t nevents;
+    char source[96]; /* "seed 1, 200 tenants" or the file name */
+} oc__rack_trace;
+
+/* Parses a trace file held in memory. Format (one event a line, '#' starts a comment):
+ *     TIME arrive ID GPUS
+ *     TIME leave ID [GPUS]
+ * TIME is a non-negative number, never smaller than the line before; ID a word of at most 31
+ * characters, not active twice; GPUS a whole number 1 .. rack_gpus (on a leave, if given, the
+ * tenant's own). A malformed line is OC_EPARSE with "source:line: why"; nothing is returned then.
+ */
+int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint32_t rack_gpus,
+                         oc__rack_trace *out, char *why, size_t whylen);
+/* Reads and parses the file at `path` (OC_EIO when it cannot be read). */
+int oc__rack_trace_read(const char *path, uint32_t rack_gpus, oc__rack_trace *out, char *why,
+                        size_t whylen);
+/* A seeded random trace of `tenants` tenants (splitmix64; rack.c documents the distributions). */
+int oc__rack_trace_random(uint64_t seed, uint32_t tenants, uint32_t rack_gpus, oc__rack_trace *out,
+                          char *why, size_t whylen);
+void oc__rack_trace_free(oc__rack_trace *t);
+
+/* ---- one architecture's live state (the replay uses it; tests check its invariants) ---------- */
+
+typedef struct oc__rack oc__rack;
+
+/* Where and how one tenant was placed. */
+typedef struct oc__rack_place {
+    uint32_t allocated;      /* GPUs given (>= g: rounding up to a slice) */
+    uint32_t servers;        /* servers the allocation spans */
+    uint32_t max_per_server; /* its largest share of one server */
+    uint32_t first;          /* lowest GPU index given */
+    uint32_t fibres;         /* fibres reserved (lumorph), summed over ordered server pairs */
+    int rhd_circuits;        /* lumorph: 1 if the fibres reserved carry rhd, 0 if only a ring */
+} oc__rack_place;
+
+int oc__rack_new(const oc__rack_shape *s, oc__rack_arch arch, uint32_t max_tenants, oc__rack **out,
+                 char *why, size_t whylen);
+void oc__rack_free(oc__rack *r);
+/* Places tenant `t` (< max_tenants, not placed) asking for g GPUs. Returns 1 and fills *p when
+ * placed, 0 when rejected (reason in `why`), or a negative error. */
+int oc__rack_place_tenant(oc__rack *r, uint32_t t, uint32_t g, oc__rack_place *p, char *why,
+                          size_t whylen);
+/* Gives tenant t exactly GPUs first .. first+count-1 (all free; the Fig. 2a scenario). */
+int oc__rack_occupy(oc__rack *r, uint32_t t, uint32_t first, uint32_t count, char *why,
+                    size_t whylen);
+/* Frees tenant t's GPUs and fibres; OC_EINVAL if it holds none. */
+int oc__rack_release(oc__rack *r, uint32_t t);
+uint32_t oc__rack_free_gpus(const oc__rack *r);
+/* The largest request that would be placed now (0 if none). */
+uint32_t oc__rack_largest(oc__rack *r);
+/* Owner of GPU i (tenant index) or -1 when free. */
+int64_t oc__rack_owner(const oc__rack *r, uint32_t gpu);
+/* Proves the bookkeeping from the owner array alone: no GPU given twice, free count and per-tenant
+ * counts consistent, every slice of a fixed-slice rack an aligned block of an allowed size, no
+ * fibre pair over capacity and fibre use equal to the sum of the tenants' reservations. */
+int oc__rack_check(const oc__rack *r, char *why, size_t whylen);
+
+/* ---- the replay -------------------------------------------------------------------------------
+ */
+
+/* The best all-reduce for g GPUs (section 3): ring when g is not a power of two; otherwise rhd
+ * radix 2, and radix 4 when g is a power of 4, whichever is faster. `network` is "fabric" or
+ * "switch"; net is that network's parameters ("" for defaults). With rhd_allowed = 0 only the ring
+ * runs. */
+typedef struct oc__rack_ar {
+    char algo[16];  /* "ring", "rhd" or "none" (g = 1) */
+    uint32_t radix; /* rhd's radix, 0 for ring */
+    double time_s;  /* from a verified oc_run */
+    int simulated;  /* 0: refused as too big (note in the trace result) */
+} oc__rack_ar;
+
+typedef struct oc__rack_tenant_result {
+    int placed;
+    oc__rack_place where;
+    oc__rack_ar ar;
+    char reason[96]; /* why rejected */
+} oc__rack_tenant_result;
+
+typedef struct oc__rack_arch_result {
+    uint64_t arrivals, placed, rejected, rejected_fragmented; /* fragmented: enough GPUs free */
+    double utilisation; /* time average of GPUs asked for and in use / rack GPUs */
+    double rounding;    /* of GPUs given beyond the request */
+    double idle;        /* of GPUs not given to anyone */
+    double stranded;    /* of min(free GPUs, the largest request the empty rack places) beyond the
+                           largest request that would be placed now */
+    double mean_allreduce_s; /* over placed tenants */
+    uint64_t runs;           /* distinct oc_run calls (cache misses) */
+} oc__rack_arch_result;
+
+typedef struct oc__rack_result {
+    oc__rack_shape shape;
+    const oc__rack_trace *trace; /* not owned */
+    double span;                 /* first to last event */
+    oc__rack_arch_result arch[OC__RACK_ARCHS];
+    oc__rack_tenant_result *tenant[OC__RACK_ARCHS]; /* per tenant, trace order */
+} oc__rack_result;
+
+/* Replays the trace on the three racks, checking the invariants after every event. */
+int oc__rack_replay(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack_result *out,
+                    char *why, size_t whylen);
+void oc__rack_result_free(oc__rack_result *r);
+/* A table per architecture (and with detail, one line per tenant). */
+int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f);
+/* One JSON object followed by a newline. */
+int oc__rack_write_json(const oc__rack_result *r, FILE *f);
+
+#endif

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# rack.sh TOOL [CLI_DIR] — `opticoll rack`: the same seed or trace file gives byte-identical
+# output; bad flags and malformed trace files give one stderr line and exit 2 (the contract of
+# badinput.sh, whose `bad` check this repeats for the rack's own cases).
+set -u
+TOOL=${1:-}
+CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source=tests/cli/lib.sh
+. "$CLI_DIR/lib.sh"
+need_tool "$TOOL"
+T=$OC_TMP
+
+# bad CODE PATTERN ARGS...: exit CODE, nothing on stdout, one stderr line "opticoll: ...PATTERN".
+bad() {
+    local code=$1 pat=$2
+    shift 2
+    run_tool "$@"
+    local why=() lines
+    lines=$(wc -l <"$T/err")
+    [ "$RC" -eq "$code" ] || why+=("exit $RC, expected $code")
+    [ -s "$T/out" ] && why+=("stdout not empty: $(head -c 300 "$T/out")")
+    [ "$lines" -eq 1 ] || why+=("$lines lines on stderr, expected 1")
+    grep -q '^opticoll: ' "$T/err" || why+=("stderr does not start with 'opticoll: '")
+    if [ -n "$pat" ] && ! grep -qF -- "$pat" "$T/err"; then why+=("stderr does not name '$pat'"); fi
+    if [ ${#why[@]} -eq 0 ]; then
+        pass "opticoll $* -> exit $code: $(head -1 "$T/err")"
+    else
+        fail "opticoll $* -> exit $code naming '$pat'" "${why[@]}" "stderr: $(head -c 400 "$T/err")"
+    fi
+}
+
+# same ARGS...: two runs, exit 0, identical non-empty stdout, nothing on stderr.
+same() {
+    run_tool "$@"
+    cp "$T/out" "$T/first"
+    local rc1=$RC
+    run_tool "$@"
+    if [ "$rc1" -eq 0 ] && [ "$RC" -eq 0 ] && [ -s "$T/out" ] && [ ! -s "$T/err" ] &&
+        cmp -s "$T/first" "$T/out"; then
+        pass "opticoll $* twice: identical output"
+    else
+        fail "opticoll $* twice: identical output" "exit $rc1 / $RC" "$(diff "$T/first" "$T/out" | head -5)" \
+            "stderr: $(head -c 300 "$T/err")"
+    fi
+}
+
+# ---- determinism ----
+same rack
+same rack --json --seed 3 --tenants 300
+same rack --tenants-detail --servers 5 --tiles 12 --fibres 2 --tenants 50 --seed 9
+printf '0 arrive a 6\n0 arrive b 8\n1 arrive c 24\n2 leave a\n3 leave b 8\n4 arrive d 100\n' >"$T/ok.trace"
+same rack --trace "$T/ok.trace" --tenants-detail
+same rack --example fig2a
+
+# the default rack shows a request lumorph places and a fixed-slice rack rejects
+run_tool rack --json
+if have_python; then
+    if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = sum(1 for t in d["tenants"] if t["lumorph"]["placed"] and not t["tpu"]["placed"] and not t["sipac"]["placed"])
+frag = [a["rejected_fragmented"] for a in d["architectures"]]
+sys.exit(0 if n > 0 and frag[1] > 0 and frag[2] > 0 else 1)' "$T/out"; then
+        pass "default trace: lumorph places tenants both fixed-slice racks reject; they strand GPUs"
+    else
+        fail "default trace: lumorph places tenants both fixed-slice racks reject" "$(head -c 300 "$T/out")"
+    fi
+else
+    skip "python3 missing: default-trace JSON check"
+fi
+
+# ---- bad flags ----
+bad 2 --frob rack --frob
+bad 2 extra rack extra
+bad 2 --servers rack --servers
+bad 2 "--servers 0" rack --servers 0
+bad 2 "--servers 129" rack --servers 129
+bad 2 "--tiles 33" rack --tiles 33
+bad 2 "--tiles '-1'" rack --tiles -1
+bad 2 "--fibres" rack --fibres x
+bad 2 "--seed" rack --seed -5
+bad 2 "--tenants 0" rack --tenants 0
+bad 2 "--sipac-r 1" rack --sipac-r 1
+bad 2 "--sipac-l" rack --sipac-r 64 --sipac-l 6
+bad 2 "--size" rack --size 0
+bad 2 "--size" rack -s 12QB
+bad 2 "--seed" rack --trace "$T/ok.trace" --seed 2
+bad 2 "given twice" rack --seed 1 --seed 2
+bad 2 "nope" rack --example nope
+bad 2 "--servers" rack --example fig2a --servers 2
+bad 2 "--json" rack --example fig2a --json
+bad 2 "no-such" rack --trace "$T/no-such.trace"
+
+# ---- malformed trace files: file:line: why ----
+tr() {
+    local name=$1 pat=$2
+    printf '%b' "$3" >"$T/$name.trace"
+    bad 2 "$name.trace:$pat" rack --trace "$T/$name.trace"
+}
+tr fields "2: expected" '0 arrive a 4\n1 arrive\n'
+tr kind "2: 'stay' is neither" '0 arrive a 4\n1 stay a\n'
+tr unknown "1: leave of 'ghost'" '0 leave ghost\n'
+tr twice "3: leave of 'a'" '0 arrive a 4\n1 leave a\n2 leave a\n'
+tr zero "1: a tenant needs at least 1 GPU" '0 arrive a 0\n'
+tr big "1: 300 GPUs asked, the rack has 256" '0 arrive a 300\n'
+tr negtime "2: time '-1'" '0 arrive a 4\n-1 arrive b 4\n'
+tr neggpus "1: GPUS '-3' is negative" '0 arrive a -3\n'
+tr back "2: time 1 is earlier" '3 arrive a 4\n1 arrive b 4\n'
+tr dup "2: tenant 'a' is already" '0 arrive a 4\n1 arrive a 4\n'
+tr empty " no arrivals" '# only a comment\n'
+bad 2 "small.trace:1: 20 GPUs asked, the rack has 16" rack --servers 2 --tiles 8 --trace \
+    "$(printf '0 arrive a 20\n' >"$T/small.trace"; echo "$T/small.trace")"
+
+finish
