@@ -35,19 +35,19 @@ if(TARGET opticoll-mpi)
   add_test(NAME mpi_drop_allreduce
            COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 1
                    "MISMATCH allreduce ring, 256 elements, rank [0-9], element"
-                   ${OC_MPIRUN} 4 $<TARGET_FILE:opticoll-mpi> --collectives allreduce
+                   "0 checked, 0 skipped .*, 1 mismatches" -- ${OC_MPIRUN} 4 $<TARGET_FILE:opticoll-mpi> --collectives allreduce
                    --algorithms ring --sizes 1KiB --drop-transfer 2:1 ${OC_MPI_QUICK})
   add_test(NAME mpi_drop_allgather
-           COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 1 "MISMATCH allgather rd"
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 1 "MISMATCH allgather rd" --
                    ${OC_MPIRUN} 5 $<TARGET_FILE:opticoll-mpi> --collectives allgather
                    --algorithms rd --sizes 28B --drop-transfer 0:0 ${OC_MPI_QUICK})
   add_test(NAME mpi_badinput
-           COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 2 "unknown --type: quad"
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 2 "unknown --type: quad" --
                    ${OC_MPIRUN} 1 $<TARGET_FILE:opticoll-mpi> --type quad)
   add_test(NAME mpi_unknown_algorithm
            COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 0
-                   "unknown allreduce algorithm 'nosuch'.*0 checked, 1 skipped"
-                   ${OC_MPIRUN} 2 $<TARGET_FILE:opticoll-mpi> --collectives allreduce
+                   "unknown allreduce algorithm 'nosuch'"
+                   "0 checked, 1 skipped" -- ${OC_MPIRUN} 2 $<TARGET_FILE:opticoll-mpi> --collectives allreduce
                    --algorithms nosuch --sizes 1KiB ${OC_MPI_QUICK})
   set_tests_properties(mpi_drop_allreduce mpi_drop_allgather mpi_badinput mpi_unknown_algorithm
                        PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 60)
@@ -58,4 +58,19 @@ if(TARGET opticoll-mpi)
   set_tests_properties(mpi_api PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 60)
   set_property(TEST ${OC_MPI_TESTS} mpi_drop_allreduce mpi_drop_allgather mpi_badinput
                mpi_unknown_algorithm mpi_api APPEND PROPERTY LABELS mpi)
+endif()
+# The executor under SimGrid (scripts/simgrid.sh builds it with smpicc) on the seed's fat-tree, at
+# N = 5 and 20 (one leaf; two leaves), against opticoll's fattree model of the same schedule.
+# Why within 2.2x: bandwidth terms agree when no link is shared (both charge bytes / 25 Gb/s);
+# SimGrid charges 50 us per cable (2 inside a leaf, 4 across a spine) where the model charges 50
+# us per router (1 or 3), so a latency-bound round takes up to 2x (4/3x across the spine) in
+# SimGrid; the remaining 10% is headroom for SMPI's rendezvous protocol on large messages.
+# Measured (make simgrid, README): 1.01 to 1.75. Slow (an smpicc build): release suite only.
+find_program(OC_SMPIRUN smpirun)
+find_program(OC_SMPICC smpicc)
+if(TARGET opticoll-mpi AND OC_SMPIRUN AND OC_SMPICC)
+  add_test(NAME mpi_simgrid
+           COMMAND ${CMAKE_SOURCE_DIR}/scripts/simgrid.sh --nodes 5,20 --sizes 64KiB,1MiB
+                   --check 2.2 --build ${CMAKE_BINARY_DIR})
+  set_tests_properties(mpi_simgrid PROPERTIES LABELS "mpi;slow" TIMEOUT 300)
 endif()

@@ -290,7 +290,7 @@ static int compile(entry *e, const oc__store *st, const layout *L, char *why, si
                                  .send = t->src == L->rank,
                                  .reduce = t->op == OC_OP_REDUCE};
         }
-        qsort(parts, np, sizeof(part), part_cmp);
+        if (np) qsort(parts, np, sizeof(part), part_cmp);
         size_t msg0 = e->nmsgs;
         for (size_t i = 0; i < np;) {
             size_t j = i;
@@ -333,7 +333,7 @@ static int compile(entry *e, const oc__store *st, const layout *L, char *why, si
             memcpy(sends + ns, e->segs + m->seg0, m->nseg * sizeof(seg));
             ns += m->nseg;
         }
-        qsort(sends, ns, sizeof(seg), seg_cmp);
+        if (ns) qsort(sends, ns, sizeof(seg), seg_cmp);
         for (size_t k = 0; k < ns; k++) {
             uint64_t end = sends[k].off + sends[k].len;
             ends[k] =
