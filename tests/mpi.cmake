@@ -5,8 +5,10 @@
 # whose restrictions exclude np report "skipped"); sizes 0, 7 floats and 1025 floats (not
 # divisible by the chunk counts), in-place variants, other types and ops, non-zero roots.
 # As root, Open MPI wants both OMPI_ALLOW_RUN_AS_ROOT variables (PLATFORM.md).
-# Under the sanitizers, LeakSanitizer reports Open MPI's own allocations that live until exit
-# (libmpi, libopen-pal: not ours), so leak detection is off for these tests only.
+# Under the sanitizers, LeakSanitizer reports some 3300 allocations of Open MPI's own that live
+# until exit; most sit in MCA components Open MPI has already dlclose()d, so their stacks show
+# "<unknown module>" and no suppressions file can name them. Leak detection is therefore off for
+# these tests only (ASan's and UBSan's other checks stay on).
 if(TARGET opticoll-mpi)
   set(OC_MPI_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;ASAN_OPTIONS=detect_leaks=0:abort_on_error=1")
   set(OC_MPIRUN ${MPIEXEC_EXECUTABLE} --oversubscribe ${MPIEXEC_NUMPROC_FLAG})

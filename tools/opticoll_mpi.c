@@ -2,7 +2,8 @@
  * opticoll_mpi.c — `opticoll-mpi`, the checker and benchmark of the MPI executor, run under
  * mpirun: for each collective, algorithm and size it runs libopticoll_mpi's collective and the MPI
  * library's own on the same inputs, checks that the results are identical, and times both
- * (the median over --repeats runs after --warmup runs; one run's time is the slowest rank's).
+ * (the median over --repeats runs after --warmup runs, the two alternating run by run; one run's
+ * time is the slowest rank's, from a barrier to the end of the call).
  *
  * Exact comparison: the inputs of the reductions are small integers (-8..8), so every partial sum
  * is an exact integer in float and double whatever order a schedule adds in, and the result must
@@ -50,14 +51,16 @@ enum { NCOLLS = sizeof mpi_colls / sizeof mpi_colls[0] };
 
 static int rank, nranks;
 
+static const char help[] =
+    "usage: mpirun -np P opticoll-mpi [--collectives LIST] [--algorithms LIST|all] [--sizes LIST]\n"
+    "       [--type float|double|int32|int64] [--op sum|max|min] [--root R] [--inplace]\n"
+    "       [--repeats N] [--warmup N] [--json] [--drop-transfer ROUND:INDEX]\n";
+
+/* Bad input: one line on stderr (rank 0), exit status 2. */
 static int usage(const char *msg, const char *arg) {
-    if (rank == 0) {
-        fprintf(stderr, "opticoll-mpi: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
-        fprintf(stderr, "usage: mpirun -np P opticoll-mpi [--collectives LIST] [--algorithms "
-                        "LIST|all] [--sizes LIST] [--type float|double|int32|int64] [--op "
-                        "sum|max|min] [--root R] [--inplace] [--repeats N] [--warmup N] [--json] "
-                        "[--drop-transfer R:I]\n");
-    }
+    if (rank == 0)
+        fprintf(stderr, "opticoll-mpi: %s%s%s (see --help)\n", msg, arg ? ": " : "",
+                arg ? arg : "");
     return 2;
 }
 
@@ -92,7 +95,10 @@ static int parse(int argc, char **argv, opts *o) {
             o->json = 1;
             continue;
         }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return usage("help", NULL), 1;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            if (rank == 0) fputs(help, stdout);
+            return 1;
+        }
         if (!v) return usage("missing value or unknown option", a);
         i++;
         if (strcmp(a, "--collectives") == 0) {
@@ -278,27 +284,40 @@ static int cmp_double(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* Median over repeats of the slowest rank's time. */
-static double timed(const opts *o, const kase *k, bufs *b, int tsize, int ours, int *err) {
-    double *t = calloc((size_t)o->repeats, sizeof(double));
+static double median(double *t, int n) {
+    qsort(t, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* The slowest rank's time of one run. */
+static double run_timed(const opts *o, const kase *k, bufs *b, int tsize, int ours, int *err) {
+    setup(o, k, b, tsize, ours);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    int rc = run_one(o, k, b, ours);
+    double dt = MPI_Wtime() - t0, slowest = 0;
+    if (rc) *err = rc;
+    MPI_Allreduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return slowest;
+}
+
+/* Medians over repeats of the slowest rank's time, for MPI and for ours. The two alternate run by
+ * run, so that both see the same background load (the machine is shared and oversubscribed). */
+static void timed(const opts *o, const kase *k, bufs *b, int tsize, double *ours_s, double *mpi_s,
+                  int *err) {
+    double *t = calloc(2 * (size_t)o->repeats, sizeof(double));
     if (!t) {
         *err = MPI_ERR_NO_MEM;
-        return 0;
+        return;
     }
     for (int r = -o->warmup; r < o->repeats && !*err; r++) {
-        setup(o, k, b, tsize, ours);
-        MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = MPI_Wtime();
-        *err = run_one(o, k, b, ours);
-        double dt = MPI_Wtime() - t0, slowest = 0;
-        MPI_Allreduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-        if (r >= 0) t[r] = slowest;
+        double tm = run_timed(o, k, b, tsize, 0, err);
+        double to = run_timed(o, k, b, tsize, 1, err);
+        if (r >= 0) t[r] = tm, t[o->repeats + r] = to;
     }
-    qsort(t, (size_t)o->repeats, sizeof(double), cmp_double);
-    double med =
-        o->repeats % 2 ? t[o->repeats / 2] : (t[o->repeats / 2 - 1] + t[o->repeats / 2]) / 2;
+    *mpi_s = median(t, o->repeats);
+    *ours_s = median(t + o->repeats, o->repeats);
     free(t);
-    return med;
 }
 
 /* Runs, checks and times one case; returns 0 ok, 1 mismatch, 3 skipped (the algorithm refused). */
@@ -363,8 +382,7 @@ static int one_case(const opts *o, const kase *k, int tsize, double *ours_s, dou
     }
     /* 3. Times. */
     int err = 0;
-    *mpi_s = timed(o, k, &b, tsize, 0, &err);
-    *ours_s = timed(o, k, &b, tsize, 1, &err);
+    timed(o, k, &b, tsize, ours_s, mpi_s, &err);
     if (err) status = 1;
 out:
     free(b.send);
