@@ -4,7 +4,7 @@
 CMAKE_FLAGS ?=
 JOBS ?= 2
 
-.PHONY: all deps build demo check check-fast check-asan bench clean format
+.PHONY: all deps build demo check check-fast check-asan bench simgrid clean format
 
 all: build
 
@@ -35,6 +35,12 @@ check: check-fast check-asan
 
 bench: build
 	@./build/oc_bench
+	@# the MPI executor against Open MPI's own collectives (when MPI was found)
+	@if [ -x build/opticoll-mpi ]; then scripts/bench_mpi.sh; fi
+
+# The MPI executor under SimGrid on the WRHT seed's fat-tree, beside opticoll's fattree model.
+simgrid: build
+	@scripts/simgrid.sh
 
 format:
 	@clang-format -i include/*.h src/*/*.c src/*/*.h tools/*.c tests/*.c bench/*.c

@@ -11,6 +11,10 @@ command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
 have_pkg libcjson-dev || need="$need libcjson-dev"
+# The MPI executor and its tests (Open MPI), and its SimGrid run (smpicc, smpirun).
+have_pkg openmpi-bin || need="$need openmpi-bin"
+have_pkg libopenmpi-dev || need="$need libopenmpi-dev"
+have_pkg libsimgrid-dev || need="$need libsimgrid-dev"
 if [ -n "$need" ]; then
   echo "deps: installing$need" >&2
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi

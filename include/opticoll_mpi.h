@@ -1,0 +1,76 @@
+/*
+ * opticoll_mpi.h — run opticoll's schedules on real MPI processes (libopticoll_mpi).
+ *
+ * Every function mirrors the MPI collective of the same name and takes one more argument, the
+ * opticoll algorithm ("ring", "rd", "rhd", "bt", "tcp1", ...; see `opticoll list`). An algorithm
+ * may carry parameters after a colon: "rhd:radix=4". NULL or "auto" picks ring where the
+ * collective has one, else the first registered algorithm of the collective. One rank is one
+ * node of the schedule: the schedule is generated for the communicator's size, checked by the
+ * semantic verifier and the network model's resource check (the same schedule `opticoll run`
+ * and `opticoll export` produce), and then executed with MPI_Isend/MPI_Irecv round by round.
+ *
+ * Switching an application is one line:
+ *     MPI_Allgather(sb, n, MPI_INT, rb, n, MPI_INT, comm);
+ *  -> oc_mpi_allgather(sb, n, MPI_INT, rb, n, MPI_INT, comm, "rd");
+ *
+ * Return values are MPI error codes (MPI_SUCCESS, MPI_ERR_ARG, MPI_ERR_COUNT, MPI_ERR_TYPE,
+ * MPI_ERR_OP, MPI_ERR_ROOT, MPI_ERR_BUFFER, MPI_ERR_NO_MEM, MPI_ERR_OTHER or what MPI itself
+ * returned); on an error one line naming the cause is printed on stderr. All ranks of the
+ * communicator must call with the same algorithm, counts and root, as for MPI's collectives.
+ *
+ * Data types: any contiguous type (extent = size, lower bound 0) for the copy collectives; the
+ * reductions apply `op` with MPI_Reduce_local, so every predefined type/op pair MPI accepts works
+ * (tested: MPI_SUM, MPI_MAX, MPI_MIN on MPI_FLOAT, MPI_DOUBLE, MPI_INT32_T, MPI_INT64_T); the op
+ * must be commutative because a schedule combines contributions in its own order.
+ *
+ * Uneven split: a schedule cuts a block (or the whole vector) into q chunks; piece p of q of a
+ * block of E units covers units [p*floor(E/q) + min(p, E mod q), ...), so the first E mod q pieces
+ * are one unit longer and, when E < q, the last pieces are empty (their messages are skipped on
+ * both sides). A unit is one element for the reductions and one byte for the copies.
+ *
+ * Not thread-safe: call from one thread at a time (the schedule cache is process-wide). The cache
+ * and the duplicated communicators are freed by MPI_Finalize.
+ */
+#ifndef OPTICOLL_MPI_H
+#define OPTICOLL_MPI_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int oc_mpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm);
+int oc_mpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, const char *algorithm);
+/* MPI_Reduce_scatter_block: every rank receives recvcount elements (block `rank` of the sum). */
+int oc_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                const char *algorithm);
+int oc_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm);
+int oc_mpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 const char *algorithm);
+int oc_mpi_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                   const char *algorithm);
+int oc_mpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  const char *algorithm);
+
+/* The algorithm "auto" (or NULL) resolves to for a collective name ("allgather", "allreduce",
+ * "reducescatter", "alltoall", "broadcast", "scatter", "gather"), or NULL if it has none. */
+const char *oc_mpi_default_algorithm(const char *collective);
+
+/* For tests of the checker only: from now on, the executor leaves out transfer `index` of round
+ * `round` (0-based) of every schedule it runs — on every rank, so neither side posts it and
+ * nothing hangs. The schedule itself was verified; this models a broken executor. round < 0
+ * turns it off. Clears the schedule cache. */
+void oc_mpi_test_drop_transfer(long round, long index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPTICOLL_MPI_H */

@@ -1,0 +1,496 @@
+/*
+ * opticoll_mpi.c — `opticoll-mpi`, the checker and benchmark of the MPI executor, run under
+ * mpirun: for each collective, algorithm and size it runs libopticoll_mpi's collective and the MPI
+ * library's own on the same inputs, checks that the results are identical, and times both
+ * (the median over --repeats runs after --warmup runs, the two alternating run by run; one run's
+ * time is the slowest rank's, from a barrier to the end of the call).
+ *
+ * Exact comparison: the inputs of the reductions are small integers (-8..8), so every partial sum
+ * is an exact integer in float and double whatever order a schedule adds in, and the result must
+ * equal MPI's bit for bit (tolerance 0). Copies are compared bit for bit too. A mismatch names the
+ * collective, algorithm, size, rank and first element, and the exit status is 1.
+ *
+ *   mpirun -np 4 opticoll-mpi [--collectives allreduce,allgather] [--algorithms ring,rd|all]
+ *          [--sizes 0,4B,1KiB,1MiB] [--type float|double|int32|int64] [--op sum|max|min]
+ *          [--root R] [--inplace] [--repeats 5] [--warmup 1] [--json] [--drop-transfer R:I]
+ *
+ * Without --algorithms, every algorithm of the collective that runs on the `switch` network is
+ * taken (or, when none does, every algorithm of it); `all` takes every registered one. An
+ * algorithm whose restrictions exclude the communicator size is reported as skipped.
+ * --drop-transfer R:I (for tests) leaves out transfer I of round R of every schedule: the check
+ * must then report a mismatch.
+ */
+#include "opticoll_mpi.h"
+#include "opticoll.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_LIST = 64 };
+
+typedef struct opts {
+    const char *colls[MAX_LIST];
+    size_t ncolls;
+    char *algos[MAX_LIST];
+    size_t nalgos;
+    int all_algos;
+    uint64_t sizes[MAX_LIST];
+    size_t nsizes;
+    MPI_Datatype type;
+    const char *type_name;
+    MPI_Op op;
+    const char *op_name;
+    int root, inplace, repeats, warmup, json;
+    long drop_round, drop_index;
+} opts;
+
+static const char *const mpi_colls[] = {"allgather", "allreduce", "reducescatter", "alltoall",
+                                        "broadcast", "scatter",   "gather"};
+enum { NCOLLS = sizeof mpi_colls / sizeof mpi_colls[0] };
+
+static int rank, nranks;
+
+static const char help[] =
+    "usage: mpirun -np P opticoll-mpi [--collectives LIST] [--algorithms LIST|all] [--sizes LIST]\n"
+    "       [--type float|double|int32|int64] [--op sum|max|min] [--root R] [--inplace]\n"
+    "       [--repeats N] [--warmup N] [--json] [--drop-transfer ROUND:INDEX]\n";
+
+/* Bad input: one line on stderr (rank 0), exit status 2. */
+static int usage(const char *msg, const char *arg) {
+    if (rank == 0)
+        fprintf(stderr, "opticoll-mpi: %s%s%s (see --help)\n", msg, arg ? ": " : "",
+                arg ? arg : "");
+    return 2;
+}
+
+/* Splits a comma-separated list in place. */
+static size_t split(char *text, char **out, size_t max) {
+    size_t n = 0;
+    for (char *save = NULL, *t = strtok_r(text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == max) return max + 1;
+        out[n++] = t;
+    }
+    return n;
+}
+
+static int parse(int argc, char **argv, opts *o) {
+    *o = (opts){.type = MPI_FLOAT,
+                .type_name = "float",
+                .op = MPI_SUM,
+                .op_name = "sum",
+                .repeats = 5,
+                .warmup = 1,
+                .drop_round = -1};
+    o->sizes[0] = 1024, o->sizes[1] = 65536, o->nsizes = 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t u;
+        if (strcmp(a, "--inplace") == 0) {
+            o->inplace = 1;
+            continue;
+        }
+        if (strcmp(a, "--json") == 0) {
+            o->json = 1;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            if (rank == 0) fputs(help, stdout);
+            return 1;
+        }
+        if (!v) return usage("missing value or unknown option", a);
+        i++;
+        if (strcmp(a, "--collectives") == 0) {
+            char *items[MAX_LIST + 1];
+            o->ncolls = split(v, items, MAX_LIST);
+            if (o->ncolls == 0 || o->ncolls > MAX_LIST) return usage("bad --collectives", v);
+            for (size_t k = 0; k < o->ncolls; k++) {
+                size_t c = 0;
+                while (c < NCOLLS && strcmp(items[k], mpi_colls[c]) != 0)
+                    c++;
+                if (c == NCOLLS) return usage("unknown collective", items[k]);
+                o->colls[k] = mpi_colls[c];
+            }
+        } else if (strcmp(a, "--algorithms") == 0) {
+            if (strcmp(v, "all") == 0) {
+                o->all_algos = 1;
+                continue;
+            }
+            o->nalgos = split(v, o->algos, MAX_LIST);
+            if (o->nalgos == 0 || o->nalgos > MAX_LIST) return usage("bad --algorithms", v);
+        } else if (strcmp(a, "--sizes") == 0) {
+            char *items[MAX_LIST + 1];
+            o->nsizes = split(v, items, MAX_LIST);
+            if (o->nsizes == 0 || o->nsizes > MAX_LIST) return usage("bad --sizes", v);
+            for (size_t k = 0; k < o->nsizes; k++)
+                if (oc_parse_size(items[k], &o->sizes[k]) || o->sizes[k] > (UINT64_C(1) << 30))
+                    return usage("bad size (at most 1GiB)", items[k]);
+        } else if (strcmp(a, "--type") == 0) {
+            static const struct {
+                const char *name;
+                MPI_Datatype t;
+            } types[] = {{"float", MPI_FLOAT},
+                         {"double", MPI_DOUBLE},
+                         {"int32", MPI_INT32_T},
+                         {"int64", MPI_INT64_T}};
+            size_t k = 0;
+            while (k < 4 && strcmp(v, types[k].name) != 0)
+                k++;
+            if (k == 4) return usage("unknown --type", v);
+            o->type = types[k].t, o->type_name = types[k].name;
+        } else if (strcmp(a, "--op") == 0) {
+            if (strcmp(v, "sum") == 0)
+                o->op = MPI_SUM;
+            else if (strcmp(v, "max") == 0)
+                o->op = MPI_MAX;
+            else if (strcmp(v, "min") == 0)
+                o->op = MPI_MIN;
+            else
+                return usage("unknown --op", v);
+            o->op_name = v;
+        } else if (strcmp(a, "--root") == 0) {
+            if (oc_parse_u64(v, 0, (uint64_t)nranks - 1, &u)) return usage("bad --root", v);
+            o->root = (int)u;
+        } else if (strcmp(a, "--repeats") == 0) {
+            if (oc_parse_u64(v, 1, 100000, &u)) return usage("bad --repeats", v);
+            o->repeats = (int)u;
+        } else if (strcmp(a, "--warmup") == 0) {
+            if (oc_parse_u64(v, 0, 100000, &u)) return usage("bad --warmup", v);
+            o->warmup = (int)u;
+        } else if (strcmp(a, "--drop-transfer") == 0) {
+            char *colon = strchr(v, ':');
+            uint64_t r2, i2;
+            if (!colon) return usage("--drop-transfer wants ROUND:INDEX", v);
+            *colon = 0;
+            if (oc_parse_u64(v, 0, 1u << 30, &r2) || oc_parse_u64(colon + 1, 0, 1u << 30, &i2))
+                return usage("--drop-transfer wants ROUND:INDEX", v);
+            o->drop_round = (long)r2, o->drop_index = (long)i2;
+        } else {
+            return usage("unknown option", a);
+        }
+    }
+    if (!o->ncolls)
+        for (size_t c = 0; c < NCOLLS; c++)
+            o->colls[o->ncolls++] = mpi_colls[c];
+    return 0;
+}
+
+/* ---- one case: buffers, the two runs, the comparison ---- */
+
+typedef struct bufs {
+    char *send, *recv, *ref;
+    size_t send_bytes, recv_bytes, alloc_bytes; /* recv has alloc_bytes: room for in-place */
+} bufs;
+
+static void fill_values(char *p, size_t n, MPI_Datatype t, int seed) {
+    for (size_t i = 0; i < n; i++) {
+        int v = (int)((unsigned)(seed * 7 + (int)i * 3) % 17u) - 8;
+        if (t == MPI_FLOAT)
+            ((float *)(void *)p)[i] = (float)v;
+        else if (t == MPI_DOUBLE)
+            ((double *)(void *)p)[i] = v;
+        else if (t == MPI_INT32_T)
+            ((int32_t *)(void *)p)[i] = v;
+        else
+            ((int64_t *)(void *)p)[i] = v;
+    }
+}
+
+static void describe(char *out, size_t len, const char *p, size_t i, MPI_Datatype t) {
+    if (t == MPI_FLOAT)
+        snprintf(out, len, "%g", (double)((const float *)(const void *)p)[i]);
+    else if (t == MPI_DOUBLE)
+        snprintf(out, len, "%g", ((const double *)(const void *)p)[i]);
+    else if (t == MPI_INT32_T)
+        snprintf(out, len, "%ld", (long)((const int32_t *)(const void *)p)[i]);
+    else
+        snprintf(out, len, "%lld", (long long)((const int64_t *)(const void *)p)[i]);
+}
+
+typedef struct kase {
+    const char *coll;
+    const char *algo;
+    int count; /* elements per block, or of the vector (reduce-scatter: per rank) */
+} kase;
+
+/* Sets the inputs (the send buffer, or recv for in-place) and poisons the outputs. */
+static void setup(const opts *o, const kase *k, bufs *b, int tsize, int ours) {
+    const size_t c = (size_t)k->count;
+    memset(b->recv, 0xa5, b->alloc_bytes);
+    int reduces = strcmp(k->coll, "allreduce") == 0 || strcmp(k->coll, "reducescatter") == 0;
+    size_t nin = b->send_bytes / (size_t)tsize;
+    if (reduces) {
+        fill_values(b->send, nin, o->type, rank);
+    } else {
+        for (size_t i = 0; i < b->send_bytes; i++)
+            b->send[i] = (char)((unsigned)(rank * 131 + (int)i * 7 + 1) & 0xffu);
+    }
+    if (strcmp(k->coll, "broadcast") == 0 && rank == o->root) /* the root's buffer is the input */
+        memcpy(b->recv, b->send, c * (size_t)tsize);
+    if (!(ours && o->inplace)) return;
+    /* In-place: the input lives where MPI says it does. */
+    if (strcmp(k->coll, "allgather") == 0 || (strcmp(k->coll, "gather") == 0 && rank == o->root))
+        memcpy(b->recv + (size_t)rank * c * (size_t)tsize, b->send, c * (size_t)tsize);
+    else if (strcmp(k->coll, "allreduce") == 0 || strcmp(k->coll, "reducescatter") == 0 ||
+             strcmp(k->coll, "alltoall") == 0)
+        memcpy(b->recv, b->send, b->send_bytes);
+}
+
+static int run_one(const opts *o, const kase *k, bufs *b, int ours) {
+    const int c = k->count, root = o->root, ip = ours && o->inplace;
+    const MPI_Datatype t = o->type;
+    const char *a = k->algo;
+    const char *coll = k->coll;
+    const int at_root = rank == root;
+    if (strcmp(coll, "allgather") == 0)
+        return ours ? oc_mpi_allgather(ip ? MPI_IN_PLACE : b->send, c, t, b->recv, c, t,
+                                       MPI_COMM_WORLD, a)
+                    : MPI_Allgather(b->send, c, t, b->recv, c, t, MPI_COMM_WORLD);
+    if (strcmp(coll, "allreduce") == 0)
+        return ours ? oc_mpi_allreduce(ip ? MPI_IN_PLACE : b->send, b->recv, c, t, o->op,
+                                       MPI_COMM_WORLD, a)
+                    : MPI_Allreduce(b->send, b->recv, c, t, o->op, MPI_COMM_WORLD);
+    if (strcmp(coll, "reducescatter") == 0)
+        return ours ? oc_mpi_reduce_scatter_block(ip ? MPI_IN_PLACE : b->send, b->recv, c, t, o->op,
+                                                  MPI_COMM_WORLD, a)
+                    : MPI_Reduce_scatter_block(b->send, b->recv, c, t, o->op, MPI_COMM_WORLD);
+    if (strcmp(coll, "alltoall") == 0)
+        return ours ? oc_mpi_alltoall(ip ? MPI_IN_PLACE : b->send, c, t, b->recv, c, t,
+                                      MPI_COMM_WORLD, a)
+                    : MPI_Alltoall(b->send, c, t, b->recv, c, t, MPI_COMM_WORLD);
+    if (strcmp(coll, "broadcast") == 0)
+        return ours ? oc_mpi_bcast(b->recv, c, t, root, MPI_COMM_WORLD, a)
+                    : MPI_Bcast(b->recv, c, t, root, MPI_COMM_WORLD);
+    if (strcmp(coll, "scatter") == 0)
+        return ours ? oc_mpi_scatter(b->send, c, t, ip && at_root ? MPI_IN_PLACE : b->recv, c, t,
+                                     root, MPI_COMM_WORLD, a)
+                    : MPI_Scatter(b->send, c, t, b->recv, c, t, root, MPI_COMM_WORLD);
+    return ours ? oc_mpi_gather(ip && at_root ? MPI_IN_PLACE : b->send, c, t, b->recv, c, t, root,
+                                MPI_COMM_WORLD, a)
+                : MPI_Gather(b->send, c, t, b->recv, c, t, root, MPI_COMM_WORLD);
+}
+
+/* The bytes of recv that carry the result on this rank (0 where MPI leaves it undefined). */
+static size_t result_bytes(const opts *o, const kase *k, const bufs *b, int tsize) {
+    if (strcmp(k->coll, "gather") == 0 && rank != o->root) return 0;
+    if (strcmp(k->coll, "scatter") == 0 && rank == o->root && o->inplace) return 0;
+    (void)tsize;
+    return b->recv_bytes;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *t, int n) {
+    qsort(t, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* The slowest rank's time of one run. */
+static double run_timed(const opts *o, const kase *k, bufs *b, int tsize, int ours, int *err) {
+    setup(o, k, b, tsize, ours);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    int rc = run_one(o, k, b, ours);
+    double dt = MPI_Wtime() - t0, slowest = 0;
+    if (rc) *err = rc;
+    MPI_Allreduce(&dt, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return slowest;
+}
+
+/* Medians over repeats of the slowest rank's time, for MPI and for ours. The two alternate run by
+ * run, so that both see the same background load (the machine is shared and oversubscribed). */
+static void timed(const opts *o, const kase *k, bufs *b, int tsize, double *ours_s, double *mpi_s,
+                  int *err) {
+    double *t = calloc(2 * (size_t)o->repeats, sizeof(double));
+    if (!t) {
+        *err = MPI_ERR_NO_MEM;
+        return;
+    }
+    for (int r = -o->warmup; r < o->repeats && !*err; r++) {
+        double tm = run_timed(o, k, b, tsize, 0, err);
+        double to = run_timed(o, k, b, tsize, 1, err);
+        if (r >= 0) t[r] = tm, t[o->repeats + r] = to;
+    }
+    *mpi_s = median(t, o->repeats);
+    *ours_s = median(t + o->repeats, o->repeats);
+    free(t);
+}
+
+/* Runs, checks and times one case; returns 0 ok, 1 mismatch, 3 skipped (the algorithm refused). */
+static int one_case(const opts *o, const kase *k, int tsize, double *ours_s, double *mpi_s) {
+    const size_t c = (size_t)k->count * (size_t)tsize, N = (size_t)nranks;
+    bufs b = {0};
+    const char *coll = k->coll;
+    if (strcmp(coll, "allgather") == 0 || strcmp(coll, "gather") == 0)
+        b.send_bytes = c, b.recv_bytes = c * N;
+    else if (strcmp(coll, "allreduce") == 0 || strcmp(coll, "broadcast") == 0)
+        b.send_bytes = c, b.recv_bytes = c;
+    else if (strcmp(coll, "reducescatter") == 0)
+        b.send_bytes = c * N, b.recv_bytes = c;
+    else if (strcmp(coll, "alltoall") == 0)
+        b.send_bytes = c * N, b.recv_bytes = c * N;
+    else /* scatter */
+        b.send_bytes = c * N, b.recv_bytes = c;
+    b.alloc_bytes = b.send_bytes > b.recv_bytes ? b.send_bytes : b.recv_bytes;
+    b.send = malloc(b.send_bytes + 1);
+    b.recv = malloc(b.alloc_bytes + 1);
+    b.ref = malloc(b.recv_bytes + 1);
+    int status = 0;
+    if (!b.send || !b.recv || !b.ref) {
+        fprintf(stderr, "opticoll-mpi: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    /* 1. MPI's result. */
+    setup(o, k, &b, tsize, 0);
+    if (run_one(o, k, &b, 0)) {
+        fprintf(stderr, "opticoll-mpi: MPI's own %s failed\n", coll);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    memcpy(b.ref, b.recv, b.recv_bytes);
+    /* 2. Ours, checked. Refusals happen before any message moves, on every rank alike. */
+    setup(o, k, &b, tsize, 1);
+    int rc = run_one(o, k, &b, 1);
+    int bad = rc != MPI_SUCCESS, any_bad = 0;
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_bad) {
+        status = 3;
+        goto out;
+    }
+    size_t nb = result_bytes(o, k, &b, tsize);
+    size_t at = 0;
+    while (at < nb && b.recv[at] == b.ref[at])
+        at++;
+    bad = at < nb;
+    if (bad) {
+        size_t el = at / (size_t)tsize;
+        char got[64], want[64];
+        describe(got, sizeof got, b.recv, el, o->type);
+        describe(want, sizeof want, b.ref, el, o->type);
+        fprintf(stderr,
+                "opticoll-mpi: MISMATCH %s %s, %d elements, rank %d, element %zu: got %s, MPI "
+                "gives %s\n",
+                coll, k->algo, k->count, rank, el, got, want);
+    }
+    MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any_bad) {
+        status = 1;
+        goto out;
+    }
+    /* 3. Times. */
+    int err = 0;
+    timed(o, k, &b, tsize, ours_s, mpi_s, &err);
+    if (err) status = 1;
+out:
+    free(b.send);
+    free(b.recv);
+    free(b.ref);
+    return status;
+}
+
+/* The algorithms to run for a collective. */
+static size_t algorithms_for(const opts *o, const char *coll, const char **out) {
+    size_t n = 0;
+    if (o->nalgos) {
+        for (size_t i = 0; i < o->nalgos; i++)
+            out[n++] = o->algos[i];
+        return n;
+    }
+    oc_collective c;
+    if (oc_collective_from_name(coll, &c)) return 0;
+    for (int pass = 0; pass < 2 && n == 0; pass++)
+        for (size_t i = 0; i < oc_algorithm_count() && n < MAX_LIST; i++) {
+            const oc_algorithm_info *a = oc_algorithm_at(i);
+            if (a->collective != c) continue;
+            if (pass == 0 && !o->all_algos) {
+                /* "switch" as a whole word of the comma-separated list */
+                const char *p = strstr(a->networks, "switch");
+                if (!p || (p != a->networks && p[-1] != ',') || (p[6] != 0 && p[6] != ','))
+                    continue;
+            }
+            out[n++] = a->name;
+        }
+    return n;
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc) {
+        MPI_Finalize();
+        return rc == 1 ? 0 : rc;
+    }
+    int tsize = 0;
+    MPI_Type_size(o.type, &tsize);
+    for (size_t i = 0; i < o.nsizes; i++)
+        if (o.sizes[i] % (uint64_t)tsize) {
+            char s[32];
+            snprintf(s, sizeof s, "%llu", (unsigned long long)o.sizes[i]);
+            rc = usage("a size must be a multiple of the datatype's size", s);
+            MPI_Finalize();
+            return rc;
+        }
+    if (o.drop_round >= 0) oc_mpi_test_drop_transfer(o.drop_round, o.drop_index);
+    int checked = 0, skipped = 0, mismatches = 0;
+    if (rank == 0 && !o.json)
+        printf("%-13s %-10s %5s %10s %12s %12s %6s  %s\n", "collective", "algorithm", "ranks",
+               "bytes", "opticoll", "MPI", "ratio", "check");
+    if (rank == 0 && o.json) printf("[");
+    for (size_t ci = 0; ci < o.ncolls; ci++) {
+        const char *algos[MAX_LIST];
+        size_t na = algorithms_for(&o, o.colls[ci], algos);
+        for (size_t ai = 0; ai < na; ai++)
+            for (size_t si = 0; si < o.nsizes; si++) {
+                uint64_t count = o.sizes[si] / (uint64_t)tsize;
+                if (strcmp(o.colls[ci], "reducescatter") == 0) count /= (uint64_t)nranks;
+                if (count > INT32_MAX / (uint64_t)nranks) continue;
+                kase k = {o.colls[ci], algos[ai], (int)count};
+                double ours = 0, theirs = 0;
+                int st = one_case(&o, &k, tsize, &ours, &theirs);
+                const char *verdict = st == 0 ? "ok" : st == 3 ? "skipped" : "MISMATCH";
+                checked += st == 0, skipped += st == 3, mismatches += st == 1;
+                if (rank != 0) continue;
+                uint64_t bytes = count * (uint64_t)tsize;
+                if (strcmp(o.colls[ci], "reducescatter") == 0) bytes *= (uint64_t)nranks;
+                if (o.json) {
+                    printf("%s\n {\"collective\": \"%s\", \"algorithm\": \"%s\", \"ranks\": %d, "
+                           "\"bytes\": %llu, \"type\": \"%s\", \"op\": \"%s\", \"inplace\": %s, "
+                           "\"check\": \"%s\"",
+                           checked + skipped + mismatches > 1 ? "," : "", o.colls[ci], algos[ai],
+                           nranks, (unsigned long long)bytes, o.type_name, o.op_name,
+                           o.inplace ? "true" : "false", verdict);
+                    if (st == 0)
+                        printf(", \"opticoll_s\": %.9g, \"mpi_s\": %.9g, \"ratio\": %.4g", ours,
+                               theirs, theirs > 0 ? ours / theirs : 0.0);
+                    printf("}");
+                } else if (st == 0) {
+                    char a[32], b2[32];
+                    oc_format_seconds(a, sizeof a, ours);
+                    oc_format_seconds(b2, sizeof b2, theirs);
+                    printf("%-13s %-10s %5d %10llu %12s %12s %6.2f  ok\n", o.colls[ci], algos[ai],
+                           nranks, (unsigned long long)bytes, a, b2,
+                           theirs > 0 ? ours / theirs : 0.0);
+                } else {
+                    printf("%-13s %-10s %5d %10llu %12s %12s %6s  %s\n", o.colls[ci], algos[ai],
+                           nranks, (unsigned long long)bytes, "-", "-", "-", verdict);
+                }
+                fflush(stdout);
+            }
+    }
+    if (rank == 0) {
+        if (o.json)
+            printf("\n]\n");
+        else
+            printf("%d checked, %d skipped (the algorithm refused %d ranks), %d mismatches%s\n",
+                   checked, skipped, nranks, mismatches,
+                   o.inplace ? " (in-place where MPI allows it)" : "");
+    }
+    MPI_Finalize();
+    return mismatches ? 1 : 0;
+}
