@@ -6,5 +6,5 @@ foreach(script golden roundtrip badinput)
   add_test(NAME cli_${script}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/${script}.sh $<TARGET_FILE:opticoll>
                    ${CMAKE_SOURCE_DIR}/tests/cli)
-  set_tests_properties(cli_${script} PROPERTIES LABELS cli TIMEOUT 120)
+  set_tests_properties(cli_${script} PROPERTIES LABELS cli TIMEOUT 600)
 endforeach()

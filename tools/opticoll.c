@@ -302,7 +302,7 @@ static int cmd_reproduce(int argc, char **argv) {
                    NULL);
     if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
         printf(
-            "usage: opticoll reproduce optree|wrht|all\n\n"
+            "usage: opticoll reproduce optree|wrht|star|lumorph|aas|all\n\n"
             "Prints the seed paper's tables and figures: the paper's printed value, the paper's\n"
             "formula evaluated by us, and our simulated value on a verified schedule, with a\n"
             "one-line reason for every difference.\n");
@@ -488,7 +488,7 @@ static void usage(FILE *f) {
           "  verify      check a schedule file\n"
           "  reproduce   the seed papers' tables with paper, formula and simulated values\n"
           "  train       gradient all-reduce time per iteration and per epoch of a DNN model\n"
-          "  throughput  training samples/s with Lumorph against Ring (lumorph seed, sec. 4)\n",
+          "  throughput  training samples/s with Lumorph against Ring (lumorph seed, sec. 4)\n"
           "  rack        multi-tenant rack allocation: lumorph vs TPU-like and SiPAC slices\n",
           f);
 }

@@ -24,6 +24,7 @@
  * The Fig. 2a allocation example belongs to the rack model (src/report/rack.h) and is not here.
  */
 #include "report/report.h"
+#include "report/rack.h"
 #include "report/reproduce_common.h"
 
 #include <math.h>
@@ -419,6 +420,8 @@ int oc__reproduce_lumorph(FILE *f, char *why, size_t whylen) {
     rc = fig4b(f, g);
     if (!rc) rc = claims(f, g);
     if (!rc) rc = bert(f, why, whylen);
+    /* Fig. 2a: the allocation example, replayed by the rack allocator (rack.c). */
+    if (!rc) rc = oc__rack_fig2a(f, why, whylen);
 out:
     for (int a = 0; a < NN; a++)
         for (int i = 0; i < NS; i++)
