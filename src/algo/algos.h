@@ -111,7 +111,10 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(reducescatter_rh)                                                                            \
     X(allgather_rd)                                                                                \
     X(allreduce_dbtree)                                                                            \
-    X(broadcast_tcp1split)
+    X(broadcast_tcp1split)                                                                         \
+    X(alltoall_hypercube_opt)                                                                      \
+    X(alltoall_bex)                                                                                \
+    X(alltoall_qex)
 
 #define OC__ALGO_DECL(id) extern const oc__algo oc__algo_##id;
 OC_ALGO_LIST(OC__ALGO_DECL)
