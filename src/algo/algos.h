@@ -112,6 +112,11 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allgather_rd)                                                                                \
     X(allreduce_dbtree)                                                                            \
     X(broadcast_tcp1split)                                                                         \
+    X(alltoall_sex)                                                                                \
+    X(alltoall_pipeline)                                                                           \
+    X(alltoall_cartesian)                                                                          \
+    X(alltoall_dex)                                                                                \
+    X(alltoall_dextorus)                                                                           \
     X(alltoall_hypercube_opt)                                                                      \
     X(alltoall_bex)                                                                                \
     X(alltoall_qex)

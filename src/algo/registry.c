@@ -12,7 +12,7 @@
 static const oc__algo *const algos[] = {OC_ALGO_LIST(OC__ALGO_PTR)};
 #undef OC__ALGO_PTR
 
-static const oc__model *const models[] = {&oc__model_ring, &oc__model_fattree, &oc__model_switch, &oc__model_star, &oc__model_fabric};
+static const oc__model *const models[] = {&oc__model_ring, &oc__model_fattree, &oc__model_switch, &oc__model_star, &oc__model_fabric, &oc__model_hypercube, &oc__model_torus, &oc__model_mesh};
 
 size_t oc__algo_count(void) {
     return sizeof algos / sizeof algos[0];

@@ -35,5 +35,8 @@ extern const oc__model oc__model_fattree;
 extern const oc__model oc__model_switch;
 extern const oc__model oc__model_star;
 extern const oc__model oc__model_fabric;
+extern const oc__model oc__model_hypercube;
+extern const oc__model oc__model_torus;
+extern const oc__model oc__model_mesh;
 
 #endif

@@ -20,11 +20,13 @@ typedef struct paper {
 
 /* One line per reproducible seed. "lumorph", "star" and "aas" join here. */
 int oc__reproduce_star(FILE *f, char *why, size_t whylen);
+int oc__reproduce_aas(FILE *f, char *why, size_t whylen);
 
 static const paper papers[] = {
     {"optree", oc__reproduce_optree},
     {"wrht", oc__reproduce_wrht},
     {"star", oc__reproduce_star},
+    {"aas", oc__reproduce_aas},
 };
 
 enum { NPAPERS = sizeof papers / sizeof papers[0] };

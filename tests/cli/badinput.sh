@@ -157,6 +157,16 @@ bad 2 nosuchpaper reproduce nosuchpaper
 bad 2 "" reproduce
 bad 2 extra reproduce optree extra
 
+# ---- direct networks (hypercube, torus, mesh) and their all-to-alls ----
+bad 2 "power of two" run -c alltoall -a sex -t hypercube -n 12 -s 1KiB
+bad 2 "power of two" run -c alltoall -a dex -t mesh -n 12 -s 1KiB --net switching=wh
+bad 2 "9 nodes, not 8" run -c alltoall -a dex -t torus -n 8 -s 1KiB --net dims=3x3
+bad 2 "16 nodes, not 8" run -c alltoall -a sex -t hypercube -n 8 -s 1KiB --net dim=4
+bad 2 "sf or wh" run -c alltoall -a sex -t hypercube -n 8 -s 1KiB --net switching=xx
+bad 2 "neighbours" run -c alltoall -a dex -t hypercube -n 8 -s 1KiB
+bad 2 "directions" run -c alltoall -a pipeline -t torus -n 8 -s 1KiB -p directions=0
+bad 2 "15 nodes, not 16" run -c alltoall -a cartesian -t torus -n 16 -s 1KiB -p dims=3x5
+
 # ---- no command at all: usage on stderr (several lines allowed), nothing on stdout ----
 run_tool
 if [ "$RC" -eq 2 ] && [ ! -s "$T/out" ] && grep -q usage "$T/err"; then

@@ -1,0 +1,130 @@
+/*
+ * alltoall_cartesian.c — the cartesian-product all-to-all on the 2-D torus T(z1, z2)
+ * (all-to-all-scatter notes, "Higher-dimensional mesh/torus"): the 1-port pipeline of the 1-D
+ * torus (alltoall_pipeline.c, directions=1) first in every row in parallel, then in every column.
+ *
+ * Node (x, y) is x + z1 y (the torus model's numbering: dimension 1 of dims=z1xz2 is the row).
+ * Row phase, round k = 1..z1-1: node (x, y) forwards to (x+1, y) the packets of the source k-1
+ * places to its left destined for the z1-k columns further right, all z2 rows each: z2 (z1-k)
+ * packets in one message; the receiver keeps those for its column. After it, node (x, y) holds
+ * every packet for column x from the sources of row y. Column phase, round k = 1..z2-1: node
+ * (x, y) forwards to (x, y+1) the packets of the sources of row y-k+1 (all z1 of them: one label
+ * range per destination) destined for the z2-k rows further on: z1 (z2-k) packets.
+ *     t = sum_{k=1}^{z1-1} (ts + mu tm z2 (z1-k)) + sum_{k=1}^{z2-1} (ts + mu tm z1 (z2-k))
+ *       = (z1 + z2 - 2) ts + mu tm z1 z2 (z1 + z2 - 2)/2,   z1 + z2 - 2 steps;
+ * for T(z, z) the notes' (2 ts + mu tm z^2)(z-1). The general z1 x z2 form is ours (same sums).
+ * The algorithm's dims must be the network's (--param dims=AxB and --net dims=AxB); by default
+ * both are the most square A x B with A >= B. Any sides >= 1 work.
+ */
+#include "algo/aas.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const params_[] = {"dims", NULL};
+
+typedef struct cart {
+    uint32_t z1, z2;
+} cart;
+
+static int ca_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                   const oc_kv *params, char *why, size_t len) {
+    cart c;
+    const char *d = oc_kv_get(params, "dims");
+    if (d) {
+        uint32_t dims[OC_DIRECT_MAX_DIMS], nd;
+        int rc = oc__direct_parse_dims(d, dims, &nd, why, len);
+        if (rc) return rc;
+        if (nd > 2)
+            return oc__fail(why, len, OC_EINVAL, "cartesian: dims=%s: at most 2 dimensions", d);
+        c.z1 = dims[0];
+        c.z2 = nd == 2 ? dims[1] : 1;
+        if ((uint64_t)c.z1 * c.z2 != nodes)
+            return oc__fail(why, len, OC_EINVAL, "cartesian: dims=%s has %llu nodes, not %u", d,
+                            (unsigned long long)c.z1 * c.z2, nodes);
+    } else {
+        oc__direct_square_dims(nodes, &c.z1, &c.z2);
+    }
+    const uint64_t N = nodes;
+    int rc = oc__aas_plan(p, "cartesian", coll, nodes, root, bytes, params, params_,
+                          N * N * (c.z1 + c.z2) / 2 + 1, why, len);
+    if (rc) return rc;
+    cart *s = malloc(sizeof *s);
+    char buf[32];
+    snprintf(buf, sizeof buf, "%ux%u", c.z1, c.z2);
+    if (!s || oc_kv_set(p->used, "dims", buf)) {
+        free(s);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    *s = c;
+    p->state = s;
+    return 0;
+}
+
+static void ca_release(oc__plan *p) {
+    free(p->state);
+    p->state = NULL;
+}
+
+static int ca_generate(const oc__plan *p, oc__emit *e) {
+    const cart *c = p->state;
+    const uint32_t A = c->z1, B = c->z2;
+    for (uint32_t k = 1; k < A; k++) { /* rows */
+        for (uint32_t y = 0; y < B; y++)
+            for (uint32_t x = 0; x < A; x++) {
+                const uint32_t sx = (x + A - (k - 1)) % A, to = (x + 1) % A + A * y;
+                for (uint32_t j = k; j < A; j++) {
+                    const uint32_t dx = (sx + j) % A;
+                    for (uint32_t dy = 0; dy < B; dy++) {
+                        int rc = oc__aas_send(e, x + A * y, to, dx + A * dy, sx + A * y, 1);
+                        if (rc) return rc;
+                    }
+                }
+            }
+        int rc = oc__emit_round(e);
+        if (rc) return rc;
+    }
+    for (uint32_t k = 1; k < B; k++) { /* columns */
+        for (uint32_t y = 0; y < B; y++)
+            for (uint32_t x = 0; x < A; x++) {
+                const uint32_t sy = (y + B - (k - 1)) % B, to = x + A * ((y + 1) % B);
+                for (uint32_t j = k; j < B; j++) {
+                    const uint32_t dy = (sy + j) % B;
+                    int rc = oc__aas_send(e, x + A * y, to, x + A * dy, A * sy, A);
+                    if (rc) return rc;
+                }
+            }
+        int rc = oc__emit_round(e);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int ca_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
+    (void)in;
+    oc__direct_cfg n;
+    if (oc__aas_network(rep, &n)) return 0;
+    const cart *c = p->state;
+    const double A = c->z1, B = c->z2, mu = (double)p->spec.chunk_bytes;
+    oc__aas_formula(rep, A + B - 2, (A + B - 2) * n.ts + mu * n.tm * A * B * (A + B - 2) / 2);
+    int rc = oc__aas_assumptions(rep, &n, 0, 1, -1, -1);
+    if (c->z1 != c->z2)
+        rc |= oc__report_note(rep, "z1 != z2: the notes treat T(z,z); the z1 x z2 sums are ours")
+                  ? OC_ENOMEM
+                  : 0;
+    return rc;
+}
+
+const oc__algo oc__algo_alltoall_cartesian = {
+    .info = {"cartesian", OC_ALLTOALL, "torus",
+             "2-D torus: the 1-port pipeline in every row, then in every column (combined "
+             "messages)",
+             "dims (AxB) must be the network's",
+             "T(z,z): t = (2 ts + mu tm z^2)(z-1), 2(z-1) steps",
+             "dims=most square AxB: the torus's sides (as --net dims)"},
+    .param_names = params_,
+    .plan = ca_plan,
+    .generate = ca_generate,
+    .release = ca_release,
+    .formula = ca_formula,
+};

@@ -1,0 +1,667 @@
+/*
+ * direct.c — the electrical direct networks of the all-to-all-scatter notes (CS838 section 14,
+ * "Combining model with SF switching" ... "Noncombining model with WH switching"): the hypercube
+ * Q_n, the torus T(z1,...,zk) and the mesh M(z1,...,zk), registered as three models that share
+ * this one implementation. The parameters and their defaults are described in direct.h.
+ *
+ * What a round becomes. The transfers of a logical round are grouped into messages:
+ *  - combining: all transfers of the round from one node to one node are one message (the notes'
+ *    "permutes and combines them into one block"), costing one start-up;
+ *  - non-combining: every packet is its own message: a transfer of c chunks of b bytes is
+ *    c x ceil(b / mu) packets, each costed as a packet of min(mu, b) bytes.
+ * A message follows the dimension-order route: e-cube on the hypercube (lowest bit first), XY...
+ * on meshes and tori (dimension 1 first); on a torus each dimension goes the shorter way round,
+ * and the positive way when both are equally short (z even, distance z/2). A torus side of 2 has
+ * one link between its two nodes, not two.
+ *
+ * Switching. Store-and-forward moves a message one hop per step, so under SF we REFUSE a transfer
+ * between non-neighbours (OC_ENOTSUP, with the reason): multi-hop forwarding is the algorithm's
+ * business (SEX, the pipelines and the cartesian exchange forward through intermediate nodes in
+ * later rounds, which is exactly how the notes count them). A SF message costs ts + m tm.
+ * Wormhole: a message holds its whole route for the step and costs ts + h td + m tm (h hops).
+ *
+ * Resources in one step: 1-port — a node injects at most one message and consumes at most one;
+ * all-port — no port limit. Full duplex — one message per directed link; half duplex — one
+ * message per link in either direction. When a round asks for more than that (two messages
+ * sharing a link, as DEX does on a mesh with XY routing, the notes' "link congestion"), the round
+ * is SPLIT into more steps: messages are placed in their order in the round, each into the first
+ * steps where all its resources are free (first fit, on a 64-step bit mask per resource: O(hops)
+ * word operations per message; a round longer than 64 steps continues after the last step its
+ * resources used). A step lasts as long as its slowest message; a round
+ * lasts the sum of its steps. The largest number of messages on one directed link in a round is
+ * reported as `max_link_congestion` (the notes: at most max(z1,z2)/2 for DEX on M(z1,z2)).
+ *
+ * The time is kept as exact counts (start-ups, the slowest messages' hops and bytes, summed over
+ * steps) and priced at the end, so closed forms are met to the last rounding.
+ *
+ * Lower bound (alltoall only): the notes' Lemma (higher-dimensional mesh/torus): cut the longest
+ * side z1 into ceil(z1/2) and floor(z1/2); ceil(z1/2) floor(z1/2) P^2 packets (P = z2...zk) must
+ * cross each way over 2P channels of a torus (P of a mesh, or of a torus side <= 2); a half-duplex
+ * channel carries both ways. On Q_n (= M(2,...,2)) this is 2^(n-1) packets per channel. That many
+ * packet times (x mu tm) is `time_lower_bound_s` (or steps x ts if larger); in steps, a
+ * non-combining network needs at least that many (one packet per channel per step) and at least
+ * (N-1) packets / ports per node; a combining one at least the diameter under SF (one hop per step)
+ * and ceil(log2 N) with 1 port (a node's knowledge at most doubles per step).
+ */
+#include "net/direct.h"
+#include "net/net.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- configuration ------------------------------------------------------------------------- */
+
+static const char *const kind_name[] = {"hypercube", "torus", "mesh"};
+
+static const char *const param_names[] = {"dims",   "dim",       "switching", "ports",
+                                          "duplex", "combining", "ts_us",     "tm_ns",
+                                          "td_us",  "mu",        NULL};
+
+int oc__direct_parse_dims(const char *text, uint32_t *dims, uint32_t *ndims, char *why,
+                          size_t len) {
+    *ndims = 0;
+    const char *p = text;
+    while (p && *p) {
+        char part[24];
+        size_t n = strcspn(p, "x");
+        if (n == 0 || n >= sizeof part || *ndims >= OC_DIRECT_MAX_DIMS)
+            return oc__fail(why, len, OC_EINVAL,
+                            "dims '%s': expected side lengths like 8x8 (at most %d)", text,
+                            OC_DIRECT_MAX_DIMS);
+        memcpy(part, p, n);
+        part[n] = 0;
+        uint64_t v;
+        if (oc_parse_u64(part, 1, OC_MAX_NODES, &v))
+            return oc__fail(why, len, OC_EINVAL, "dims '%s': '%s' is not a side length in 1..%u",
+                            text, part, OC_MAX_NODES);
+        dims[(*ndims)++] = (uint32_t)v;
+        p += n;
+        if (*p == 'x') {
+            p++;
+            if (!*p) return oc__fail(why, len, OC_EINVAL, "dims '%s': ends with 'x'", text);
+        }
+    }
+    if (*ndims == 0) return oc__fail(why, len, OC_EINVAL, "dims: empty");
+    return 0;
+}
+
+void oc__direct_square_dims(uint32_t nodes, uint32_t *a, uint32_t *b) {
+    uint32_t best = 1;
+    for (uint32_t d = 1; (uint64_t)d * d <= nodes; d++)
+        if (nodes % d == 0) best = d;
+    *b = best;
+    *a = nodes / best;
+}
+
+/* A choice among words: *out = index of the match, or a reason. */
+static int choice(const oc_kv *kv, const char *key, const char *const *words, int dflt, int *out,
+                  char *why, size_t len) {
+    const char *v = oc_kv_get(kv, key);
+    *out = dflt;
+    if (!v) return 0;
+    for (int i = 0; words[i]; i++)
+        if (strcmp(v, words[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    return oc__fail(why, len, OC_EINVAL, "%s=%s: expected %s or %s", key, v, words[0], words[1]);
+}
+
+int oc__direct_cfg_parse(oc__direct_kind kind, uint32_t nodes, const oc_kv *params,
+                         oc__direct_cfg *cfg, char *why, size_t len) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->kind = kind;
+    cfg->nodes = nodes;
+    int rc = oc__kv_only(params, param_names, kind_name[kind], why, len);
+    if (rc) return rc;
+    if (kind == OC_DIRECT_HYPERCUBE) {
+        if (oc_kv_get(params, "dims"))
+            return oc__fail(why, len, OC_EINVAL, "the hypercube takes dim=n, not dims");
+        uint32_t n = 0;
+        while (n < 31 && (UINT32_C(1) << n) < nodes)
+            n++;
+        uint64_t d;
+        if ((rc = oc__kv_u64(params, "dim", n, 0, OC_DIRECT_MAX_DIMS - 1, &d, why, len))) return rc;
+        if ((UINT64_C(1) << d) != nodes) {
+            if (oc_kv_get(params, "dim"))
+                return oc__fail(
+                    why, len, OC_ENOTSUP, "the hypercube of dimension %llu has %llu nodes, not %u",
+                    (unsigned long long)d, (unsigned long long)(UINT64_C(1) << d), nodes);
+            return oc__fail(why, len, OC_ENOTSUP,
+                            "a hypercube has 2^n nodes: %u is not a power of two", nodes);
+        }
+        cfg->ndims = (uint32_t)d;
+        for (uint32_t i = 0; i < cfg->ndims; i++)
+            cfg->dims[i] = 2;
+    } else {
+        if (oc_kv_get(params, "dim"))
+            return oc__fail(why, len, OC_EINVAL, "the %s takes dims=AxB..., not dim",
+                            kind_name[kind]);
+        const char *d = oc_kv_get(params, "dims");
+        if (d) {
+            if ((rc = oc__direct_parse_dims(d, cfg->dims, &cfg->ndims, why, len))) return rc;
+            uint64_t prod = 1;
+            for (uint32_t i = 0; i < cfg->ndims; i++)
+                prod *= cfg->dims[i];
+            if (prod != nodes)
+                return oc__fail(why, len, OC_ENOTSUP, "dims=%s has %llu nodes, not %u", d,
+                                (unsigned long long)prod, nodes);
+        } else if (kind == OC_DIRECT_TORUS) {
+            cfg->ndims = 1;
+            cfg->dims[0] = nodes;
+        } else {
+            oc__direct_square_dims(nodes, &cfg->dims[0], &cfg->dims[1]);
+            cfg->ndims = cfg->dims[1] > 1 ? 2 : 1;
+        }
+    }
+    static const char *const sw[] = {"sf", "wh", NULL}, *const po[] = {"1", "all", NULL},
+                             *const du[] = {"half", "full", NULL},
+                             *const co[] = {"no", "yes", NULL};
+    double ts_us, tm_ns, td_us;
+    uint64_t mu;
+    if ((rc = choice(params, "switching", sw, 0, &cfg->wormhole, why, len)) ||
+        (rc = choice(params, "ports", po, 0, &cfg->allport, why, len)) ||
+        (rc = choice(params, "duplex", du, 1, &cfg->fullduplex, why, len)) ||
+        (rc = choice(params, "combining", co, 1, &cfg->combining, why, len)) ||
+        (rc = oc__kv_double(params, "ts_us", 1, 0, 1e9, &ts_us, why, len)) ||
+        (rc = oc__kv_double(params, "tm_ns", 1, 0, 1e9, &tm_ns, why, len)) ||
+        (rc = oc__kv_double(params, "td_us", 0.05, 0, 1e9, &td_us, why, len)) ||
+        (rc = oc__kv_u64(params, "mu", 0, 1, OC_MAX_BYTES, &mu, why, len)))
+        return rc;
+    cfg->ts = ts_us * 1e-6;
+    cfg->tm = tm_ns * 1e-9;
+    cfg->td = td_us * 1e-6;
+    cfg->mu = mu;
+    return 0;
+}
+
+int oc__direct_cfg_from_report(const oc_report *rep, oc__direct_cfg *cfg) {
+    for (int k = 0; k < 3; k++)
+        if (strcmp(rep->network, kind_name[k]) == 0)
+            return oc__direct_cfg_parse((oc__direct_kind)k, rep->nodes, rep->net_params, cfg, NULL,
+                                        0);
+    return OC_EINVAL;
+}
+
+double oc__direct_msg_time(const oc__direct_cfg *cfg, uint64_t hops, uint64_t bytes) {
+    return cfg->ts + (cfg->wormhole ? (double)hops * cfg->td : 0) + (double)bytes * cfg->tm;
+}
+
+/* 1 if dimension i wraps round (a torus side of 3 or more). */
+static int wraps(const oc__direct_cfg *cfg, uint32_t i) {
+    return cfg->kind == OC_DIRECT_TORUS && cfg->dims[i] >= 3;
+}
+
+/* Signed hops of dimension i from coordinate a to b on the dimension-order route. */
+static int64_t dim_delta(const oc__direct_cfg *cfg, uint32_t i, uint32_t a, uint32_t b) {
+    const uint32_t z = cfg->dims[i];
+    if (!wraps(cfg, i)) return (int64_t)b - (int64_t)a;
+    const uint32_t f = oc__ring_sub(b, a, z); /* forward distance */
+    return f <= z - f ? (int64_t)f : -(int64_t)(z - f);
+}
+
+uint32_t oc__direct_hops(const oc__direct_cfg *cfg, uint32_t a, uint32_t b) {
+    uint32_t h = 0;
+    for (uint32_t i = 0; i < cfg->ndims; i++) {
+        const uint32_t z = cfg->dims[i];
+        int64_t d = dim_delta(cfg, i, a % z, b % z);
+        h += (uint32_t)(d < 0 ? -d : d);
+        a /= z;
+        b /= z;
+    }
+    return h;
+}
+
+/* ---- the model ------------------------------------------------------------------------------ */
+
+typedef struct msg_in {
+    uint32_t src, dst;
+    size_t first; /* index of its first transfer in the round: the message's place */
+    uint64_t bytes, chunks;
+} msg_in;
+
+enum { FIT_WINDOW = 64 };
+
+typedef struct step_cost {
+    double time;
+    uint64_t hops, bytes;
+} step_cost;
+
+struct oc__netrun {
+    oc__sink sink;
+    const oc__spec *spec;
+    oc__direct_cfg cfg;
+    uint32_t nodes;
+    uint32_t stride[OC_DIRECT_MAX_DIMS];
+    uint64_t pkt_bytes, pkts_per_chunk;               /* non-combining packets */
+    size_t nres;                                      /* 2N ports + 2 N ndims links */
+    uint64_t *next_free, *used, *stamp, *load, epoch; /* per resource, this round */
+    msg_in *in;
+    size_t incap;
+    oc__direct_msg *msgs;
+    size_t msgcap;
+    uint64_t *route;
+    size_t routecap;
+    step_cost *st; /* per step of the current round: its slowest message */
+    size_t stcap;
+    /* totals */
+    uint64_t rounds, steps, crit_hops, crit_bytes, split_rounds, max_cong, messages;
+    oc__direct_checker *checker;
+};
+
+/* Resource ids: send port u, receive port N + u, link (u, dim, dir) 2N + (u ndims + dim) 2 + dir
+ * (dir 0 = positive). Half duplex names a link by its positive end, so both directions collide. */
+static uint64_t link_id(const oc__netrun *m, uint32_t u, uint32_t i, int neg, uint32_t v) {
+    const uint64_t N = m->nodes, D = m->cfg.ndims;
+    if (!m->cfg.fullduplex && neg) return 2 * N + ((uint64_t)v * D + i) * 2;
+    return 2 * N + ((uint64_t)u * D + i) * 2 + (uint64_t)neg;
+}
+
+/* The resources of a message from a to b into m->route; returns their count, *hops the hops. */
+static int route_of(oc__netrun *m, uint32_t a, uint32_t b, size_t *n, uint32_t *hops) {
+    const oc__direct_cfg *c = &m->cfg;
+    *n = 0;
+    const uint32_t h = oc__direct_hops(c, a, b);
+    *hops = h;
+    if (oc__grow((void **)&m->route, &m->routecap, (size_t)h + 2, sizeof *m->route))
+        return OC_ENOMEM;
+    if (!c->allport) {
+        m->route[(*n)++] = a;
+        m->route[(*n)++] = m->nodes + b;
+    }
+    uint32_t cur = a;
+    for (uint32_t i = 0; i < c->ndims; i++) {
+        const uint32_t z = c->dims[i], s = m->stride[i];
+        uint32_t x = cur / s % z;
+        int64_t d = dim_delta(c, i, x, b / s % z);
+        const int neg = d < 0;
+        for (int64_t k = neg ? -d : d; k > 0; k--) {
+            const uint32_t nx = neg ? (x == 0 ? z - 1 : x - 1) : (x + 1 == z ? 0 : x + 1);
+            const uint32_t next = cur - x * s + nx * s;
+            m->route[(*n)++] = link_id(m, cur, i, neg, next);
+            cur = next;
+            x = nx;
+        }
+    }
+    return 0;
+}
+
+static int by_pair(const void *x, const void *y) {
+    const msg_in *a = x, *b = y;
+    if (a->src != b->src) return a->src < b->src ? -1 : 1;
+    if (a->dst != b->dst) return a->dst < b->dst ? -1 : 1;
+    return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static int by_first(const void *x, const void *y) {
+    const msg_in *a = x, *b = y;
+    return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static uint64_t *res(oc__netrun *m, uint64_t id) {
+    if (m->stamp[id] != m->epoch) {
+        m->stamp[id] = m->epoch;
+        m->next_free[id] = 0;
+        m->used[id] = 0;
+        m->load[id] = 0;
+    }
+    return &m->next_free[id];
+}
+
+/* The bits of steps [step, step + npk) that fall in the first-fit window of 64 steps. */
+static uint64_t window(uint64_t step, uint64_t npk) {
+    if (step >= FIT_WINDOW) return 0;
+    const uint64_t end = step + npk >= FIT_WINDOW ? FIT_WINDOW : step + npk;
+    const uint64_t hi = end == 64 ? ~UINT64_C(0) : (UINT64_C(1) << end) - 1;
+    return hi & ~((UINT64_C(1) << step) - 1);
+}
+
+/* The first step from which npk consecutive steps are free in `busy` (the first 64 steps of the
+ * round); after the window, the first step after everything the resources used (`after`). */
+static uint64_t first_fit(uint64_t busy, uint64_t npk, uint64_t after) {
+    if (npk == 1 && busy != ~UINT64_C(0)) return (uint64_t)__builtin_ctzll(~busy);
+    for (uint64_t s = 0; s + npk <= FIT_WINDOW; s++)
+        if ((busy & window(s, npk)) == 0) return s;
+    /* past the highest busy step of the window, and past everything used beyond it */
+    const uint64_t top = busy ? FIT_WINDOW - (uint64_t)__builtin_clzll(busy) : 0;
+    return after > top ? after : top;
+}
+
+static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+    oc__netrun *m = (oc__netrun *)self;
+    const oc__direct_cfg *c = &m->cfg;
+    const uint32_t N = m->nodes;
+    const unsigned long long R = (unsigned long long)index;
+    const uint64_t cb = m->spec->chunk_bytes;
+    m->epoch++;
+    if (oc__grow((void **)&m->in, &m->incap, r->count, sizeof *m->in))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        if (x->src >= N || x->dst >= N || x->src == x->dst)
+            return oc__fail(why, len, OC_EINVAL,
+                            "round %llu: transfer %u -> %u is not between two different nodes of "
+                            "the %s",
+                            R, x->src, x->dst, kind_name[c->kind]);
+        if (!c->wormhole && oc__direct_hops(c, x->src, x->dst) != 1)
+            return oc__fail(why, len, OC_ENOTSUP,
+                            "round %llu: transfer %u -> %u is %u hops apart: store-and-forward "
+                            "moves messages between neighbours only (use switching=wh)",
+                            R, x->src, x->dst, oc__direct_hops(c, x->src, x->dst));
+        if (cb && x->count > UINT64_MAX / 4 / cb)
+            return oc__fail(why, len, OC_ETOOBIG, "round %llu: transfer too large", R);
+        m->in[i] = (msg_in){x->src, x->dst, i, (uint64_t)x->count * cb, x->count};
+    }
+    size_t nm = r->count;
+    if (c->combining && nm > 1) {
+        qsort(m->in, nm, sizeof *m->in, by_pair);
+        size_t k = 0;
+        for (size_t i = 0; i < nm; i++) {
+            if (k && m->in[k - 1].src == m->in[i].src && m->in[k - 1].dst == m->in[i].dst) {
+                m->in[k - 1].bytes += m->in[i].bytes;
+                m->in[k - 1].chunks += m->in[i].chunks;
+            } else
+                m->in[k++] = m->in[i];
+        }
+        nm = k;
+        qsort(m->in, nm, sizeof *m->in, by_first);
+    }
+    if (oc__grow((void **)&m->msgs, &m->msgcap, nm, sizeof *m->msgs))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    uint64_t steps = 0, cong = 0, most = 0;
+    for (size_t i = 0; i < nm; i++) {
+        const msg_in *g = &m->in[i];
+        uint64_t npk = 1, pb = g->bytes;
+        if (!c->combining) {
+            npk = g->chunks * m->pkts_per_chunk;
+            pb = m->pkt_bytes;
+        }
+        if (npk > most) most = npk;
+        size_t n;
+        uint32_t hops;
+        if (route_of(m, g->src, g->dst, &n, &hops))
+            return oc__fail(why, len, OC_ENOMEM, "out of memory");
+        uint64_t step = 0, busy = 0;
+        for (size_t k = 0; k < n; k++) {
+            uint64_t f = *res(m, m->route[k]);
+            if (f > step) step = f;
+            busy |= m->used[m->route[k]];
+        }
+        step = first_fit(busy, npk, step);
+        for (size_t k = 0; k < n; k++) {
+            uint64_t *f = res(m, m->route[k]);
+            if (step + npk > *f) *f = step + npk;
+            m->used[m->route[k]] |= window(step, npk);
+            if (m->route[k] >= 2 * (uint64_t)N) {
+                m->load[m->route[k]] += npk;
+                if (m->load[m->route[k]] > cong) cong = m->load[m->route[k]];
+            }
+        }
+        if (step + npk > steps) {
+            if (oc__grow((void **)&m->st, &m->stcap, step + npk, sizeof *m->st))
+                return oc__fail(why, len, OC_ENOMEM, "out of memory");
+            for (uint64_t s = steps; s < step + npk; s++)
+                m->st[s] = (step_cost){-1, 0, 0};
+            steps = step + npk;
+        }
+        const double t = oc__direct_msg_time(c, hops, pb);
+        for (uint64_t s = step; s < step + npk; s++)
+            if (t > m->st[s].time) m->st[s] = (step_cost){t, c->wormhole ? hops : 0, pb};
+        m->msgs[i] = (oc__direct_msg){g->src, g->dst, step, npk, pb};
+    }
+    uint64_t ch = 0, cbytes = 0;
+    for (uint64_t s = 0; s < steps; s++) {
+        ch += m->st[s].hops;
+        cbytes += m->st[s].bytes;
+    }
+    if (m->checker) {
+        oc__direct_claim claim = {.msgs = m->msgs,
+                                  .nmsgs = nm,
+                                  .steps = steps,
+                                  .crit_msgs = steps,
+                                  .crit_hops = ch,
+                                  .crit_bytes = cbytes,
+                                  .packet_bytes = m->pkt_bytes};
+        int rc = oc__direct_check(m->checker, c, index, r, cb, &claim, why, len);
+        if (rc) return rc;
+    }
+    m->rounds++;
+    m->steps += steps;
+    m->crit_hops += ch;
+    m->crit_bytes += cbytes;
+    m->messages += nm;
+    /* a round is split when it takes more steps than its longest message has packets */
+    if (steps > most) m->split_rounds++;
+    if (cong > m->max_cong) m->max_cong = cong;
+    return 0;
+}
+
+static void dn_destroy(oc__netrun *m) {
+    if (!m) return;
+    oc__direct_checker_free(m->checker);
+    free(m->next_free);
+    free(m->used);
+    free(m->stamp);
+    free(m->load);
+    free(m->in);
+    free(m->msgs);
+    free(m->route);
+    free(m->st);
+    free(m);
+}
+
+static int dn_create(oc__direct_kind kind, const oc__spec *spec, const oc_kv *params, int check,
+                     oc__netrun **out, char *why, size_t len) {
+    *out = NULL;
+    oc__direct_cfg cfg;
+    int rc = oc__direct_cfg_parse(kind, spec->nodes, params, &cfg, why, len);
+    if (rc) return rc;
+    oc__netrun *m = calloc(1, sizeof *m);
+    if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    m->sink.round = dn_round;
+    m->spec = spec;
+    m->cfg = cfg;
+    m->nodes = spec->nodes;
+    uint32_t s = 1;
+    for (uint32_t i = 0; i < cfg.ndims; i++) {
+        m->stride[i] = s;
+        s *= cfg.dims[i];
+    }
+    const uint64_t cb = spec->chunk_bytes;
+    m->pkts_per_chunk = cfg.mu && cb > cfg.mu ? oc__ceil_div(cb, cfg.mu) : 1;
+    m->pkt_bytes = cfg.mu && cb > cfg.mu ? cfg.mu : cb;
+    m->nres = 2 * (size_t)m->nodes + 2 * (size_t)m->nodes * (cfg.ndims ? cfg.ndims : 1);
+    m->next_free = oc__calloc(m->nres, sizeof *m->next_free);
+    m->used = oc__calloc(m->nres, sizeof *m->used);
+    m->stamp = oc__calloc(m->nres, sizeof *m->stamp);
+    m->load = oc__calloc(m->nres, sizeof *m->load);
+    if (!m->next_free || !m->used || !m->stamp || !m->load ||
+        (check && oc__direct_checker_new(&m->checker))) {
+        dn_destroy(m);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    *out = m;
+    return 0;
+}
+
+static int hc_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
+                     char *why, size_t len) {
+    return dn_create(OC_DIRECT_HYPERCUBE, spec, params, check, out, why, len);
+}
+static int to_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
+                     char *why, size_t len) {
+    return dn_create(OC_DIRECT_TORUS, spec, params, check, out, why, len);
+}
+static int me_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
+                     char *why, size_t len) {
+    return dn_create(OC_DIRECT_MESH, spec, params, check, out, why, len);
+}
+
+static oc__sink *dn_sink(oc__netrun *m) {
+    return &m->sink;
+}
+
+/* One packet of one chunk between neighbours. */
+static double dn_step_time(const oc__netrun *m) {
+    return oc__direct_msg_time(&m->cfg, 1, m->spec->chunk_bytes);
+}
+
+static uint64_t dn_channels(const oc__netrun *m) {
+    (void)m;
+    return 1;
+}
+
+static uint64_t dn_steps(const oc__netrun *m) {
+    return m->steps;
+}
+
+/* The diameter of the dimension-order routes. */
+static uint64_t diameter(const oc__direct_cfg *c) {
+    uint64_t d = 0;
+    for (uint32_t i = 0; i < c->ndims; i++)
+        d += wraps(c, i) ? c->dims[i] / 2 : c->dims[i] - 1;
+    return d;
+}
+
+/* The notes' Lemma: packets per channel (one direction; both on a half-duplex channel) across
+ * the cut of the longest side. */
+static double bisection_packets(const oc__direct_cfg *c) {
+    if (c->ndims == 0 || c->nodes < 2) return 0;
+    uint32_t longest = 0;
+    for (uint32_t i = 1; i < c->ndims; i++)
+        if (c->dims[i] > c->dims[longest]) longest = i;
+    const double z1 = c->dims[longest], P = (double)c->nodes / z1;
+    if (z1 < 2) return 0;
+    const double a = floor(z1 / 2), b = ceil(z1 / 2);
+    const double channels = (wraps(c, longest) ? 2 : 1) * P;
+    return (c->fullduplex ? 1 : 2) * a * b * P * P / channels;
+}
+
+static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
+    const oc__direct_cfg *c = &m->cfg;
+    const double tts = (double)m->steps * c->ts, ttd = (double)m->crit_hops * c->td,
+                 ttm = (double)m->crit_bytes * c->tm;
+    rep->steps = m->steps;
+    rep->time_s = tts + ttd + ttm;
+    int rc = 0;
+    char buf[160];
+    if (c->kind == OC_DIRECT_HYPERCUBE) {
+        snprintf(buf, sizeof buf, "%u", c->ndims);
+        rc |= oc_kv_set(rep->net_params, "dim", buf);
+    } else {
+        int at = 0;
+        for (uint32_t i = 0; i < c->ndims && at >= 0 && (size_t)at < sizeof buf; i++)
+            at += snprintf(buf + at, sizeof buf - (size_t)at, "%s%u", i ? "x" : "", c->dims[i]);
+        rc |= oc_kv_set(rep->net_params, "dims", buf);
+    }
+    rc |= oc_kv_set(rep->net_params, "switching", c->wormhole ? "wh" : "sf");
+    rc |= oc_kv_set(rep->net_params, "ports", c->allport ? "all" : "1");
+    rc |= oc_kv_set(rep->net_params, "duplex", c->fullduplex ? "full" : "half");
+    rc |= oc_kv_set(rep->net_params, "combining", c->combining ? "yes" : "no");
+    snprintf(buf, sizeof buf, "%.15g", c->ts * 1e6);
+    rc |= oc_kv_set(rep->net_params, "ts_us", buf);
+    snprintf(buf, sizeof buf, "%.15g", c->tm * 1e9);
+    rc |= oc_kv_set(rep->net_params, "tm_ns", buf);
+    snprintf(buf, sizeof buf, "%.15g", c->td * 1e6);
+    rc |= oc_kv_set(rep->net_params, "td_us", buf);
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->pkt_bytes);
+    rc |= oc_kv_set(rep->net_params, "mu", buf);
+    rc |= oc__report_num(rep, "ts_s", c->ts);
+    rc |= oc__report_num(rep, "tm_s_per_byte", c->tm);
+    rc |= oc__report_num(rep, "td_s", c->td);
+    rc |= oc__report_num(rep, "time_ts_s", tts);
+    rc |= oc__report_num(rep, "time_td_s", ttd);
+    rc |= oc__report_num(rep, "time_tm_s", ttm);
+    rc |= oc__report_num(rep, "critical_hops", (double)m->crit_hops);
+    rc |= oc__report_num(rep, "critical_bytes", (double)m->crit_bytes);
+    rc |= oc__report_num(rep, "messages", (double)m->messages);
+    rc |= oc__report_num(rep, "max_link_congestion", (double)m->max_cong);
+    rc |= oc__report_num(rep, "diameter", (double)diameter(c));
+    if (m->split_rounds)
+        rc |= oc__report_note(rep,
+                              "%llu rounds needed more than one step (port or link shared; "
+                              "largest link congestion %llu): split by first fit",
+                              (unsigned long long)m->split_rounds, (unsigned long long)m->max_cong);
+    if (m->spec->coll == OC_ALLTOALL) {
+        /* packets of one block (what one node sends one other node) */
+        const uint64_t ppb = c->combining ? 1 : m->spec->q * m->pkts_per_chunk;
+        const double bis = bisection_packets(c);
+        uint64_t lb;
+        if (c->combining) {
+            lb = c->wormhole ? 1 : diameter(c);
+            uint64_t lg = 0;
+            while ((UINT64_C(1) << lg) < m->nodes)
+                lg++;
+            if (!c->allport && lg > lb) lb = lg;
+        } else {
+            lb = (uint64_t)ceil(bis * (double)ppb - 1e-9);
+            uint64_t ports = 1;
+            if (c->allport) { /* the largest node degree */
+                ports = 0;
+                for (uint32_t i = 0; i < c->ndims; i++)
+                    ports += c->dims[i] >= 3 ? 2 : c->dims[i] - 1;
+            }
+            uint64_t inj = oc__ceil_div((uint64_t)(m->nodes - 1) * ppb, ports ? ports : 1);
+            if (inj > lb) lb = inj;
+        }
+        if (m->nodes < 2) lb = 0; /* nothing to send */
+        rep->has_lb = 1;
+        rep->steps_lb = lb;
+        const double block = (double)m->spec->chunk_bytes * m->spec->q;
+        double tlb = bis * block * c->tm;
+        if ((double)lb * c->ts > tlb) tlb = (double)lb * c->ts;
+        rc |= oc__report_num(rep, "bisection_packets_per_channel", bis);
+        rc |= oc__report_num(rep, "time_lower_bound_s", tlb);
+    }
+    if (rc) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the report");
+    return 0;
+}
+
+#define DIRECT_PARAMS                                                                              \
+    "switching=sf|wh (sf); ports=1|all (1); duplex=half|full (full); combining=yes|no (yes); "     \
+    "ts_us=1: start-up; tm_ns=1: per byte (1 GB/s); td_us=0.05: per hop (wh); mu=chunk: "          \
+    "packet bytes (defaults of ts, tm, td are ours)"
+
+const oc__model oc__model_hypercube = {
+    .info = {"hypercube",
+             "electrical hypercube Q_n (all-to-all-scatter notes): e-cube routing, SF or WH, "
+             "1-port or all-port",
+             "dim=log2 N: dimension n; " DIRECT_PARAMS},
+    .create = hc_create,
+    .sink = dn_sink,
+    .finish = dn_finish,
+    .step_time = dn_step_time,
+    .channels = dn_channels,
+    .steps = dn_steps,
+    .destroy = dn_destroy,
+};
+
+const oc__model oc__model_torus = {
+    .info = {"torus",
+             "electrical torus T(z1,..,zk) (all-to-all-scatter notes): dimension-order routing "
+             "the shorter way, SF or WH",
+             "dims=N: side lengths AxB...; " DIRECT_PARAMS},
+    .create = to_create,
+    .sink = dn_sink,
+    .finish = dn_finish,
+    .step_time = dn_step_time,
+    .channels = dn_channels,
+    .steps = dn_steps,
+    .destroy = dn_destroy,
+};
+
+const oc__model oc__model_mesh = {
+    .info = {"mesh",
+             "electrical mesh M(z1,..,zk) (all-to-all-scatter notes): XY (dimension-order) "
+             "routing, SF or WH",
+             "dims=most square AxB: side lengths; " DIRECT_PARAMS},
+    .create = me_create,
+    .sink = dn_sink,
+    .finish = dn_finish,
+    .step_time = dn_step_time,
+    .channels = dn_channels,
+    .steps = dn_steps,
+    .destroy = dn_destroy,
+};

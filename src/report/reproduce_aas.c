@@ -1,0 +1,245 @@
+/*
+ * reproduce_aas.c — `opticoll reproduce aas`: the closed forms of the all-to-all-scatter notes
+ * (CS838 section 14) next to our simulated values on verified schedules, with the bisection lower
+ * bound of the notes' Lemma, on the electrical direct networks (src/net/direct.c).
+ *
+ * The notes print formulas, not numbers, so every row evaluates its formula at one machine:
+ * ts = 1 us, tm = 1 ns per byte (1 GB/s links), td = 0.05 us per hop, packets of mu = 1 KiB (our
+ * choices; the notes give none). Columns: the notes' expression, that expression evaluated by us,
+ * our simulated time (and steps) on the verified, resource-checked schedule, the lower bound
+ * (max of the bisection bound x mu tm and the step bound x ts), and the reason for every
+ * difference. Where the notes' text is garbled ("2n-1" for 2^n - 1 or 2^(n-1), the Lemma of the
+ * cycle's direct exchange) the row says how we read it.
+ */
+#include "report/report.h"
+#include "report/reproduce_common.h"
+
+#include <math.h>
+#include <string.h>
+
+int oc__reproduce_aas(FILE *f, char *why, size_t whylen);
+
+static const double TS = 1e-6, TM = 1e-9, TD = 0.05e-6, MU = 1024;
+
+typedef struct aas_row {
+    const char *label; /* e.g. "SEX Q_3" */
+    const char *algo, *network;
+    uint32_t nodes;
+    const char *params, *net;
+    const char *expr; /* the notes' expression */
+    double formula;   /* evaluated by us; NAN: the notes give none */
+} aas_row;
+
+static void fmt_time(char *buf, size_t len, double t) {
+    if (isnan(t))
+        oc__cellf(buf, len, "-");
+    else
+        oc_format_seconds(buf, len, t);
+}
+
+int oc__reproduce_aas(FILE *f, char *why, size_t len) {
+    enum { MAXR = 40 };
+    aas_row rows[MAXR];
+    size_t nr = 0;
+    char nets[MAXR][96], params[MAXR][64], labels[MAXR][48];
+    /* SEX: n (ts + mu tm 2^(n-1)) on the combining SF hypercube */
+    for (uint32_t n = 3; n <= 7; n += 2) {
+        const double N = (double)(1u << n);
+        oc__cellf(labels[nr], sizeof labels[0], "SEX Q_%u", n);
+        rows[nr] = (aas_row){labels[nr],
+                             "sex",
+                             "hypercube",
+                             1u << n,
+                             "",
+                             "",
+                             "n(ts + mu tm 2^(n-1))",
+                             n * (TS + MU * TM * N / 2)};
+        nr++;
+    }
+    /* pipeline, 1-port half duplex: (ts + mu tm z/2)(z-1) */
+    static const uint32_t z1[] = {5, 8, 12};
+    for (size_t i = 0; i < 3; i++) {
+        const double z = z1[i];
+        oc__cellf(labels[nr], sizeof labels[0], "pipeline T(%u), 1-port half", z1[i]);
+        rows[nr] = (aas_row){labels[nr],
+                             "pipeline",
+                             "torus",
+                             z1[i],
+                             "directions=1",
+                             "duplex=half",
+                             "(ts + mu tm z/2)(z-1)",
+                             (TS + MU * TM * z / 2) * (z - 1)};
+        nr++;
+    }
+    /* pipeline, all-port full duplex: z odd ts (z-1)/2 + mu tm z^2/8; z even: none */
+    static const uint32_t z2[] = {5, 9, 8};
+    for (size_t i = 0; i < 3; i++) {
+        const double z = z2[i];
+        oc__cellf(labels[nr], sizeof labels[0], "pipeline T(%u), all-port full", z2[i]);
+        rows[nr] = (aas_row){labels[nr],
+                             "pipeline",
+                             "torus",
+                             z2[i],
+                             "directions=2",
+                             "ports=all",
+                             z2[i] % 2 ? "ts(z-1)/2 + mu tm z^2/8" : "(z odd only)",
+                             z2[i] % 2 ? TS * (z - 1) / 2 + MU * TM * z * z / 8 : NAN};
+        nr++;
+    }
+    /* cartesian T(z,z): (2 ts + mu tm z^2)(z-1) */
+    static const uint32_t z3[] = {3, 4, 8};
+    for (size_t i = 0; i < 3; i++) {
+        const double z = z3[i];
+        oc__cellf(labels[nr], sizeof labels[0], "cartesian T(%u,%u)", z3[i], z3[i]);
+        oc__cellf(params[nr], sizeof params[0], "dims=%ux%u", z3[i], z3[i]);
+        oc__cellf(nets[nr], sizeof nets[0], "dims=%ux%u", z3[i], z3[i]);
+        rows[nr] = (aas_row){labels[nr],
+                             "cartesian",
+                             "torus",
+                             z3[i] * z3[i],
+                             params[nr],
+                             nets[nr],
+                             "(2 ts + mu tm z^2)(z-1)",
+                             (2 * TS + MU * TM * z * z) * (z - 1)};
+        nr++;
+    }
+    /* DEX on the WH hypercube: (2^n - 1)(ts + n td/2 + mu tm) */
+    for (uint32_t n = 3; n <= 7; n += 2) {
+        const double N = (double)(1u << n);
+        oc__cellf(labels[nr], sizeof labels[0], "DEX Q_%u", n);
+        rows[nr] = (aas_row){labels[nr],
+                             "dex",
+                             "hypercube",
+                             1u << n,
+                             "",
+                             "switching=wh combining=no",
+                             "(2^n-1)(ts + n td/2 + mu tm)",
+                             (N - 1) * (TS + n * TD / 2 + MU * TM)};
+        nr++;
+    }
+    /* DEX on WH meshes: no formula (congestion) */
+    static const uint32_t m4[][2] = {{2, 4}, {4, 4}, {8, 8}};
+    for (size_t i = 0; i < 3; i++) {
+        oc__cellf(labels[nr], sizeof labels[0], "DEX M(%u,%u)", m4[i][0], m4[i][1]);
+        oc__cellf(nets[nr], sizeof nets[0], "dims=%ux%u switching=wh combining=no", m4[i][0],
+                  m4[i][1]);
+        rows[nr] = (aas_row){labels[nr],
+                             "dex",
+                             "mesh",
+                             m4[i][0] * m4[i][1],
+                             "",
+                             nets[nr],
+                             "(none: congestion max(z1,z2)/2)",
+                             NAN};
+        nr++;
+    }
+    /* the cycle's direct exchange: steps only */
+    static const uint32_t z5[] = {8, 12, 16};
+    for (size_t i = 0; i < 3; i++) {
+        oc__cellf(labels[nr], sizeof labels[0], "dex-torus T(%u)", z5[i]);
+        rows[nr] = (aas_row){labels[nr],
+                             "dex-torus",
+                             "torus",
+                             z5[i],
+                             "",
+                             "switching=wh combining=no",
+                             "Lemma: 2[z/2]2 rounds (garbled)",
+                             NAN};
+        nr++;
+    }
+    fprintf(f, "All-to-all scatter on direct networks (all-to-all-scatter notes, CS838 section "
+               "14)\n");
+    fprintf(f, "machine (ours; the notes give no numbers): ts = 1 us, tm = 1 ns/byte (1 GB/s), "
+               "td = 0.05 us/hop, mu = 1 KiB per packet\n");
+    fprintf(f, "every simulated value is a verified schedule on the hypercube/torus/mesh model "
+               "with its resource check; lower bound = max(bisection packets per channel x mu tm, "
+               "step bound x ts)\n\n");
+    static const char *const head[] = {"case",  "notes' formula", "evaluated", "simulated",
+                                       "steps", "lower bound",    "reason"};
+    oc__table t;
+    oc__table_init(&t, 7, head);
+    int rc = 0;
+    for (size_t i = 0; i < nr && !rc; i++) {
+        const aas_row *r = &rows[i];
+        oc__sim_req q = {.coll = OC_ALLTOALL,
+                         .algo = r->algo,
+                         .network = r->network,
+                         .nodes = r->nodes,
+                         .bytes = (uint64_t)MU};
+        oc__cellf(q.params, sizeof q.params, "%s", r->params);
+        oc__cellf(q.net, sizeof q.net, "ts_us=1 tm_ns=1 td_us=0.05 %s", r->net);
+        oc__sim s;
+        oc_report *rep = NULL;
+        if ((rc = oc__simulate(&q, &s, &rep, why, len))) break;
+        char c[5][OC__CELL_LEN], reason[OC__REASON_LEN] = "";
+        if (!rep) {
+            oc__cellf(c[0], sizeof c[0], "-");
+            fmt_time(c[1], sizeof c[1], r->formula);
+            oc__cellf(c[2], sizeof c[2], "not simulated: %s", s.note);
+            c[3][0] = c[4][0] = 0;
+        } else {
+            const double sim = s.time_s, lbt = oc__report_figure(rep, "time_lower_bound_s");
+            fmt_time(c[0], sizeof c[0], r->formula);
+            fmt_time(c[1], sizeof c[1], sim);
+            oc__cellf(c[2], sizeof c[2], "%llu", (unsigned long long)s.steps);
+            char lb[64];
+            fmt_time(lb, sizeof lb, lbt);
+            oc__cellf(c[3], sizeof c[3], "%s, %llu steps", lb, (unsigned long long)s.lb);
+            if (!isnan(r->formula) && fabs(sim - r->formula) <= 1e-9 * sim)
+                oc__reason_add(reason, sizeof reason, "equal");
+            if (strcmp(r->algo, "pipeline") == 0 && r->nodes % 2 &&
+                !strcmp(r->params, "directions=2"))
+                oc__reason_add(reason, sizeof reason,
+                               "simulated = the notes' sum, ts(z-1)/2 + mu tm (z^2-1)/8; their "
+                               "closed form's z^2/8 adds mu tm/8 = %.3g ns",
+                               MU * TM / 8 * 1e9);
+            if (strcmp(r->algo, "pipeline") == 0 && r->nodes % 2 == 0 &&
+                !strcmp(r->params, "directions=2"))
+                oc__reason_add(reason, sizeof reason,
+                               "z even: z/2 rounds, the right pipeline one packet longer (ours)");
+            if (strcmp(r->algo, "dex") == 0 && strcmp(r->network, "hypercube") == 0)
+                oc__reason_add(reason, sizeof reason,
+                               "the notes take n/2 hops every round; the mates' hops sum to "
+                               "n 2^(n-1): n td/2 = %.3g ns more",
+                               log2(r->nodes) * TD / 2 * 1e9);
+            if (strcmp(r->algo, "dex") == 0 && strcmp(r->network, "mesh") == 0)
+                oc__reason_add(reason, sizeof reason,
+                               "XY congestion %g (notes: max(z1,z2)/2): the model splits the "
+                               "%u rounds into %llu steps (first fit)",
+                               oc__report_figure(rep, "max_link_congestion"), r->nodes - 1,
+                               (unsigned long long)s.steps);
+            if (strcmp(r->algo, "dex-torus") == 0) {
+                const double h = ceil(r->nodes / 2.0);
+                oc__reason_add(reason, sizeof reason,
+                               "Lemma '2[z/2]2' read as ceil(z/2)^2/2 = %g steps (as printed, "
+                               "2 ceil(z/2)^2 = %g); first-fit split of %u rounds; max link "
+                               "congestion %g",
+                               h * h / 2, 2 * h * h, r->nodes / 2,
+                               oc__report_figure(rep, "max_link_congestion"));
+            }
+            if (strcmp(r->algo, "sex") == 0)
+                oc__reason_add(reason, sizeof reason,
+                               "every round moves N/2 packets over one link; bound: 2^(n-1) "
+                               "packets per bisection channel");
+            if (strcmp(r->algo, "cartesian") == 0 ||
+                (strcmp(r->algo, "pipeline") == 0 && !strcmp(r->params, "directions=1")))
+                oc__reason_add(reason, sizeof reason,
+                               "above the bound: every packet goes one way round (z/2 hops on "
+                               "average, the shortest route ~z/4)%s",
+                               strstr(r->net, "half") ? "" : " and the other direction idles");
+        }
+        const char *cells[7] = {r->label, r->expr, c[0], c[1], c[2], c[3], reason};
+        if (oc__table_row(&t, cells)) rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        oc_report_free(rep);
+    }
+    if (!rc) {
+        oc__table_print(&t, f);
+        fprintf(f, "\nReadings of the garbled text: in SEX \"2n-1 = N/2\" is 2^(n-1); in DEX "
+                   "\"(2n-1)\" permutations is 2^n - 1; in the noncombining SF hypercube the "
+                   "round bound \"2n-1\" is 2^(n-1) (its table has 8 rows for n = 4).\n");
+        fprintf(f, "WH hypercube bound of the notes: mu tm (2^n-1)/2 (total work over n 2^n arcs), "
+                   "n times below SEX's mu tm n 2^(n-1).\n");
+    }
+    oc__table_free(&t);
+    return rc;
+}
