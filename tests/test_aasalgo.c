@@ -18,6 +18,7 @@
 #include "core/core.h"
 #include "report/report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,10 +116,17 @@ static void test_table_check(void) {
 
 /* ---- schedules ---- */
 
-static oc_report *run(const char *algo, uint32_t N, const char *net, const char *dims, int *err,
-                      char *why, size_t len) {
-    oc_kv *par = oc_kv_new();
+/* Runs algo on N nodes of `net` with the network parameters netkv ("k=v,k=v" or NULL); dims, when
+ * given, goes to the algorithm and to a mesh. */
+static oc_report *run_on(const char *algo, uint32_t N, const char *net, const char *dims,
+                         const char *netkv, int *err, char *why, size_t len) {
+    oc_kv *par = oc_kv_new(), *np = oc_kv_new();
+    char buf[256];
     if (dims) oc_kv_set(par, "dims", dims);
+    if (dims && net && !strcmp(net, "mesh")) oc_kv_set(np, "dims", dims);
+    snprintf(buf, sizeof buf, "%s", netkv ? netkv : "");
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","))
+        oc_kv_set_pair(np, tok);
     oc_report *rep = NULL;
     oc_request req = {.collective = OC_ALLTOALL,
                       .algorithm = algo,
@@ -126,10 +134,27 @@ static oc_report *run(const char *algo, uint32_t N, const char *net, const char 
                       .nodes = N,
                       .bytes = 64,
                       .params = par,
+                      .net_params = np,
                       .data_check = 1};
     *err = oc_run(&req, &rep, why, len);
     oc_kv_free(par);
+    oc_kv_free(np);
     return rep;
+}
+
+static oc_report *run(const char *algo, uint32_t N, const char *net, const char *dims, int *err,
+                      char *why, size_t len) {
+    return run_on(algo, N, net, dims, NULL, err, why, len);
+}
+
+static double num(const oc_report *rep, const char *key) {
+    double v = NAN;
+    oc_report_number(rep, key, &v);
+    return v;
+}
+
+static int close_to(double a, double b) {
+    return fabs(a - b) <= 1e-12 * fabs(b) + 1e-18;
 }
 
 static int rounds_of(const char *name, uint32_t N, const char *dims, oc__store *st, char *why,
@@ -167,6 +192,25 @@ static void test_hypercube_opt(void) {
             /* the switch's one port serialises the n sends of a round */
             CHECK(oc_report_steps(rep) == n * R, "n=%u: %llu steps on the switch, want n 2^(n-1)",
                   n, (unsigned long long)oc_report_steps(rep));
+        }
+        oc_report_free(rep);
+        /* the notes' model: all-port, full-duplex, SF, non-combining: 2^(n-1) steps, the lower
+         * bound, and 2^(n-1) (ts + mu tm) with mu = 64 bytes and the model's defaults */
+        rep = run_on("hypercube-opt", N, "hypercube", NULL, "ports=all,combining=no", &err, why,
+                     sizeof why);
+        CHECK(rep && oc_report_verified(rep), "hypercube-opt n=%u on the hypercube: %s", n, why);
+        if (rep) {
+            uint64_t lb = 0;
+            double f = NAN;
+            CHECK(oc_report_steps(rep) == R, "n=%u: %llu steps on the hypercube, want 2^(n-1)", n,
+                  (unsigned long long)oc_report_steps(rep));
+            CHECK(n == 0 || (oc_report_steps_lower_bound(rep, &lb) && lb == R),
+                  "n=%u: lower bound %llu, want 2^(n-1)", n, (unsigned long long)lb);
+            CHECK(oc_report_steps_formula(rep, &f) && f == (double)R, "n=%u: formula %g", n, f);
+            const double t = (double)R * (1e-6 + 64 * 1e-9);
+            CHECK(close_to(oc_report_time(rep), t) && close_to(rep->time_formula_s, t),
+                  "n=%u: time %g, formula %g, want %g", n, oc_report_time(rep), rep->time_formula_s,
+                  t);
         }
         oc_report_free(rep);
         /* every transfer crosses one link; every directed link carries one packet per round */
@@ -275,6 +319,26 @@ static void test_bex(void) {
                 CHECK(oc_report_rounds(rep) == X + Y - 2, "bex %s: %llu rounds, want X+Y-2", dims,
                       (unsigned long long)oc_report_rounds(rep));
             oc_report_free(rep);
+            /* on the WH combining 1-port mesh every round is one step and the time is our exact
+             * form: R ts + sum D^2 td + R (N/2) mu tm (model defaults ts 1 us, td 0.05 us,
+             * tm 1 ns/B; mu = 64 B), with R = X + Y - 2 and sum D^2 over both sides */
+            rep = run_on("bex", N, "mesh", dims, "switching=wh", &err, why, sizeof why);
+            CHECK(rep && oc_report_verified(rep), "bex %s on the mesh: %s", dims, why);
+            if (rep) {
+                const double R = X + Y - 2, d2 = (X * X - 1) / 3.0 + (Y * Y - 1) / 3.0;
+                const double t = R * 1e-6 + d2 * 0.05e-6 + R * (N / 2.0) * 64 * 1e-9;
+                CHECK(oc_report_steps(rep) == R, "bex %s: %llu steps on the mesh, want %g", dims,
+                      (unsigned long long)oc_report_steps(rep), R);
+                CHECK(close_to(oc_report_time(rep), t) &&
+                          close_to(num(rep, "time_closed_form_s"), t),
+                      "bex %s: time %g, closed form %g, want %g", dims, oc_report_time(rep),
+                      num(rep, "time_closed_form_s"), t);
+                if (X == Y && X > 1) /* the notes' rough form, reported, not asserted equal */
+                    CHECK(close_to(rep->time_formula_s,
+                                   X * 1e-6 + 2.0 * N * 0.05e-6 / 3 + N * (double)X * 64 * 1e-9),
+                          "bex %s: notes' form %g", dims, rep->time_formula_s);
+            }
+            oc_report_free(rep);
             oc__store st;
             CHECK(rounds_of("bex", N, dims, &st, why, sizeof why) == 0, "bex %s: %s", dims, why);
             CHECK(mesh_rounds_ok(&st, X, Y, N / 2, why, sizeof why), "bex %s: %s", dims, why);
@@ -319,6 +383,25 @@ static void test_qex(void) {
         if (rep)
             CHECK(oc_report_rounds(rep) == 3 * (S - 1), "qex %s: %llu rounds, want 3(S-1)", dims,
                   (unsigned long long)oc_report_rounds(rep));
+        oc_report_free(rep);
+        /* on the WH combining 1-port mesh: 3(S-1) steps and our form
+         * 3(S-1) ts + 4(N-1)/3 td + 3/4 (S-1) N mu tm */
+        rep = run_on("qex", N, "mesh", dims, "switching=wh", &err, why, sizeof why);
+        CHECK(rep && oc_report_verified(rep), "qex %s on the mesh: %s", dims, why);
+        if (rep) {
+            const double t =
+                3.0 * (S - 1) * 1e-6 + 4.0 * (N - 1) / 3 * 0.05e-6 + 0.75 * (S - 1) * N * 64 * 1e-9;
+            CHECK(oc_report_steps(rep) == 3 * (S - 1), "qex %s: %llu steps on the mesh", dims,
+                  (unsigned long long)oc_report_steps(rep));
+            CHECK(close_to(oc_report_time(rep), t) && close_to(num(rep, "time_closed_form_s"), t),
+                  "qex %s: time %g, closed form %g, want %g", dims, oc_report_time(rep),
+                  num(rep, "time_closed_form_s"), t);
+        }
+        oc_report_free(rep);
+        /* all-port and half duplex: still verified (half duplex splits the exchanges) */
+        rep = run_on("qex", N, "mesh", dims, "switching=wh,ports=all,duplex=half", &err, why,
+                     sizeof why);
+        CHECK(rep && oc_report_verified(rep), "qex %s half duplex: %s", dims, why);
         oc_report_free(rep);
         oc__store st;
         CHECK(rounds_of("qex", N, dims, &st, why, sizeof why) == 0, "qex %s: %s", dims, why);

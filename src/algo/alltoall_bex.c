@@ -41,13 +41,6 @@ typedef struct bex {
 
 static const char *const params_[] = {"dims", NULL};
 
-static unsigned lg(uint32_t v) {
-    unsigned k = 0;
-    while ((UINT32_C(1) << k) < v)
-        k++;
-    return k;
-}
-
 /* The id bit of phase i (smallest first, X and Y alternating) and its distance. */
 static void phase(const bex *b, unsigned i, unsigned *bit, uint32_t *dist, int *is_x) {
     unsigned m = b->kx < b->ky ? b->kx : b->ky;
@@ -76,8 +69,11 @@ static int bex_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t ro
     if (!b) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     p->state = b;
     if ((rc = oc__mesh_pow2_dims(p, "bex", nodes, params, 0, &b->X, &b->Y, why, len))) return rc;
-    b->kx = lg(b->X);
-    b->ky = lg(b->Y);
+    uint32_t kx, ky;
+    oc__aas_pow2(b->X, &kx);
+    oc__aas_pow2(b->Y, &ky);
+    b->kx = kx;
+    b->ky = ky;
     uint64_t work = 0;
     uint32_t done = 0;
     for (unsigned i = 0; i < b->kx + b->ky; i++) {
@@ -120,18 +116,30 @@ static int bex_generate(const oc__plan *p, oc__emit *e) {
 static int bex_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const bex *b = p->state;
     (void)in;
-    const double N = p->spec.nodes;
-    int rc = oc__report_num(rep, "bex_rounds", (double)b->rounds);
-    if (!rc) rc = oc__report_num(rep, "bex_hops_td", b->sum_d2);
+    const double N = p->spec.nodes, R = (double)b->rounds;
+    int rc = oc__report_num(rep, "bex_rounds", R);
     if (!rc) rc = oc__report_num(rep, "bex_packets_per_message", N / 2);
-    if (!rc)
+    oc__direct_cfg c;
+    if (rc || oc__aas_network(rep, &c)) return rc ? OC_ENOMEM : 0;
+    /* Ours, exact for this schedule on the combining WH mesh: R rounds, one step each. */
+    const double mu = (double)p->spec.chunk_bytes;
+    const double exact = R * c.ts + b->sum_d2 * c.td + R * (N / 2) * mu * c.tm;
+    rc = oc__report_num(rep, "time_closed_form_s", exact);
+    if (!rc && b->X == b->Y) {
+        /* The notes' rough form for M(sqrt N, sqrt N): sqrt(N) ts + 2N td/3 + N sqrt(N) mu tm;
+         * its ts coefficient stands for sqrt(N) steps. */
+        const double sq = b->X;
+        oc__aas_formula(rep, sq, sq * c.ts + 2 * N * c.td / 3 + N * sq * mu * c.tm);
         rc = oc__report_note(
             rep,
-            "bex: %llu contention-free rounds (X-1 + Y-1), each message N/2 = %.0f packets; the "
-            "notes' rough form sqrt(N) ts + 2N td/3 + N sqrt(N) mu tm counts sqrt(N) start-ups, "
-            "ours are the %llu rounds",
-            (unsigned long long)b->rounds, N / 2, (unsigned long long)b->rounds);
-    return rc;
+            "bex: the notes' form is rough: it counts sqrt(N) = %.0f start-ups "
+            "where the halvings need X-1 + Y-1 = %.0f contention-free rounds, and "
+            "N sqrt(N) mu tm where they send (sqrt(N)-1) N mu tm; our exact form is "
+            "time_closed_form_s",
+            sq, R);
+    }
+    if (!rc) rc = oc__aas_assumptions(rep, &c, 1, 1, -1, 1);
+    return rc ? OC_ENOMEM : 0;
 }
 
 const oc__algo oc__algo_alltoall_bex = {

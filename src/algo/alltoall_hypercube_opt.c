@@ -25,7 +25,7 @@
  * node and no rounds. On the `hypercube` model (all-port, SF) steps = 2^(n-1); on the ideal
  * `switch` the one port of a node serialises its n sends, so steps = n 2^(n-1) there.
  */
-#include "algo/algos.h"
+#include "algo/aas.h"
 #include "algo/hypercube_table.h"
 
 #include <stdio.h>
@@ -51,13 +51,11 @@ static int hopt_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t r
                      const oc_kv *params, char *why, size_t len) {
     int rc = oc__plan_plain(p, "hypercube-opt", coll, nodes, root, bytes, 1, params, why, len);
     if (rc) return rc;
-    if (nodes & (nodes - 1))
+    uint32_t n;
+    if (!oc__aas_pow2(nodes, &n))
         return oc__fail(why, len, OC_ENOTSUP,
                         "hypercube-opt needs N = 2^n nodes (a hypercube); %u is not a power of two",
                         nodes);
-    unsigned n = 0;
-    while ((UINT32_C(1) << n) < nodes)
-        n++;
     if (n > OC__HCUBE_MAX_DIM)
         return oc__fail(why, len, OC_ETOOBIG, "hypercube-opt supports n <= %u (N <= %u), not %u",
                         OC__HCUBE_MAX_DIM, 1u << OC__HCUBE_MAX_DIM, nodes);
@@ -95,7 +93,7 @@ static int hopt_generate(const oc__plan *p, oc__emit *e) {
                 if (h->cross[(size_t)r * n + d] < i) c |= 1u << d;
             for (uint32_t k = 0; k < N; k++) {
                 const uint32_t s = k ^ c, d = s ^ r;
-                int rc = oc__emit_transfer(e, k, k ^ (1u << j), OC_OP_COPY, d * N + s, 1);
+                int rc = oc__aas_send(e, k, k ^ (1u << j), d, s, 1);
                 if (rc) return rc;
             }
         }
@@ -109,13 +107,20 @@ static const char *const no_params[] = {NULL};
 
 static int hopt_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const hopt *h = p->state;
-    /* The notes' lower bound and the table's length: 2^(n-1) all-port rounds of one packet per
-     * link, each costing one store-and-forward step of one packet (ts + mu tm). */
-    oc__formula_steps(rep, in, (double)oc__hcube_rounds(h->n));
-    return oc__report_note(rep,
-                           "hypercube-opt: 2^(n-1) = %llu all-port rounds; a model with "
-                           "fewer ports per node serialises the n sends of a round",
-                           (unsigned long long)oc__hcube_rounds(h->n));
+    const double R = (double)oc__hcube_rounds(h->n);
+    oc__direct_cfg c;
+    if (oc__aas_network(rep, &c)) {
+        /* Not a direct network (the switch): the table's 2^(n-1) rounds at the model's step. */
+        oc__formula_steps(rep, in, R);
+        return oc__report_note(rep,
+                               "hypercube-opt: the notes' 2^(n-1) = %.0f rounds are for the "
+                               "all-port hypercube; one port per node serialises the n sends "
+                               "of a round",
+                               R);
+    }
+    /* The notes: 2^(n-1) all-port SF rounds of one packet per link, each ts + mu tm. */
+    oc__aas_formula(rep, R, R * (c.ts + (double)p->spec.chunk_bytes * c.tm));
+    return oc__aas_assumptions(rep, &c, 0, 0, 1, 1);
 }
 
 const oc__algo oc__algo_alltoall_hypercube_opt = {

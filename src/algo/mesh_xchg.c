@@ -7,57 +7,41 @@
 #include "algo/mesh_xchg.h"
 
 #include <stdio.h>
-#include <string.h>
-
-static unsigned log2u(uint32_t v) {
-    unsigned k = 0;
-    while ((UINT32_C(1) << k) < v)
-        k++;
-    return k;
-}
 
 int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *params, int square,
                        uint32_t *X, uint32_t *Y, char *why, size_t len) {
     const char *d = oc_kv_get(params, "dims");
-    uint64_t x, y;
-    if (d) {
-        char a[32], b[32];
-        const char *sep = strchr(d, 'x');
-        size_t n = sep ? (size_t)(sep - d) : 0;
-        if (!sep || n >= sizeof a || strlen(sep + 1) >= sizeof b)
-            return oc__fail(why, len, OC_EPARSE, "%s: dims=%s is not of the form XxY (e.g. 8x4)",
-                            algo, d);
-        memcpy(a, d, n);
-        a[n] = '\0';
-        snprintf(b, sizeof b, "%s", sep + 1);
-        if (oc_parse_u64(a, 1, OC_MAX_NODES, &x) || oc_parse_u64(b, 1, OC_MAX_NODES, &y))
-            return oc__fail(why, len, OC_EPARSE,
-                            "%s: dims=%s is not of the form XxY with sides 1..%u", algo, d,
-                            OC_MAX_NODES);
-        if ((x & (x - 1)) || (y & (y - 1)))
+    uint32_t dims[OC_DIRECT_MAX_DIMS], nd, l;
+    if (d) { /* the mesh model's own syntax and parser */
+        char inner[200];
+        if (oc__direct_parse_dims(d, dims, &nd, inner, sizeof inner))
+            return oc__fail(why, len, OC_EPARSE, "%s: %s", algo, inner);
+        if (nd > 2)
+            return oc__fail(why, len, OC_ENOTSUP, "%s runs on a 2-D mesh; dims=%s has %u sides",
+                            algo, d, nd);
+        if (nd == 1) dims[1] = 1;
+        if (!oc__aas_pow2(dims[0], &l) || !oc__aas_pow2(dims[1], &l))
             return oc__fail(why, len, OC_ENOTSUP,
                             "%s needs a mesh with power-of-two sides; dims=%s is not", algo, d);
-        if (x * y != N)
+        if ((uint64_t)dims[0] * dims[1] != N)
             return oc__fail(why, len, OC_EINVAL, "%s: dims=%s is %llu nodes, not N = %u", algo, d,
-                            (unsigned long long)(x * y), N);
+                            (unsigned long long)dims[0] * dims[1], N);
     } else {
-        if (N & (N - 1))
+        if (!oc__aas_pow2(N, &l))
             return oc__fail(why, len, OC_ENOTSUP,
                             "%s needs a mesh with power-of-two sides (N = 2^k x 2^l); %u nodes "
                             "is not a power of two",
                             algo, N);
-        unsigned n = log2u(N);
-        x = UINT64_C(1) << ((n + 1) / 2);
-        y = UINT64_C(1) << (n / 2);
+        oc__direct_square_dims(N, &dims[0], &dims[1]); /* the mesh model's default shape */
     }
-    if (square && x != y)
+    if (square && dims[0] != dims[1])
         return oc__fail(why, len, OC_ENOTSUP,
-                        "%s needs a square mesh M(2^k, 2^k) (N = 4^k); %llux%llu is not square",
-                        algo, (unsigned long long)x, (unsigned long long)y);
-    *X = (uint32_t)x;
-    *Y = (uint32_t)y;
+                        "%s needs a square mesh M(2^k, 2^k) (N = 4^k); %ux%u is not square", algo,
+                        dims[0], dims[1]);
+    *X = dims[0];
+    *Y = dims[1];
     char buf[48];
-    snprintf(buf, sizeof buf, "%llux%llu", (unsigned long long)x, (unsigned long long)y);
+    snprintf(buf, sizeof buf, "%ux%u", *X, *Y);
     return oc_kv_set(p->used, "dims", buf) ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
 }
 
@@ -82,7 +66,7 @@ uint64_t oc__xchg_transfers(unsigned nbits, uint32_t done, uint32_t M) {
 }
 
 int oc__xchg_emit(oc__emit *e, unsigned nbits, uint32_t v, uint32_t w, uint32_t done, uint32_t M) {
-    const uint32_t all = (uint32_t)((UINT64_C(1) << nbits) - 1), N = all + 1;
+    const uint32_t all = (uint32_t)((UINT64_C(1) << nbits) - 1);
     const unsigned L = low_run(done);
     const uint32_t low = (uint32_t)((UINT64_C(1) << L) - 1);
     const uint32_t fd = all & ~done & ~M, fs = done & ~low;
@@ -92,7 +76,7 @@ int oc__xchg_emit(oc__emit *e, unsigned nbits, uint32_t v, uint32_t w, uint32_t 
         const uint32_t d = d0 | a;
         uint32_t b = 0;
         do {
-            int rc = oc__emit_transfer(e, v, w, OC_OP_COPY, d * N + (s0 | b), low + 1);
+            int rc = oc__aas_send(e, v, w, d, s0 | b, low + 1);
             if (rc) return rc;
             b = (b - fs) & fs;
         } while (b);

@@ -4,18 +4,20 @@
  * "Meshes/tori"): the mesh shape with power-of-two sides, and the combined block one node hands
  * its partner in one exchange of the hypercube-style recursion.
  *
- * Nodes are numbered row by row, node = x + X y, so with X = 2^kx the low kx bits of a node are
- * its column x and the high bits its row y: exchanging across one bit of the node number is an
- * exchange along X or along Y at distance 2^(bit within the coordinate).
+ * Nodes are numbered row by row, node = x + X y (the mesh model's numbering, net/direct.h), so with
+ * X = 2^kx the low kx bits of a node are its column x and the high bits its row y: exchanging
+ * across one bit of the node number is an exchange along X or along Y at distance 2^(bit within the
+ * coordinate).
  */
 #ifndef OC_MESH_XCHG_H
 #define OC_MESH_XCHG_H
 
-#include "algo/algos.h"
+#include "algo/aas.h"
 
-/* Reads the mesh shape for N nodes: the parameter dims=XxY, or by default the squarest mesh
- * X = 2^ceil(n/2), Y = 2^floor(n/2) for N = 2^n. Refuses sides that are not powers of two, X Y != N
- * and (square) X != Y, naming the algorithm. Records dims in plan->used. */
+/* Reads the mesh shape for N nodes: the parameter dims=XxY (the mesh model's syntax), or by
+ * default the mesh model's default, the squarest X x Y with X >= Y (2^ceil(n/2) x 2^floor(n/2)).
+ * Refuses sides that are not powers of two, X Y != N and (square) X != Y, naming the algorithm.
+ * Records dims in plan->used. */
 int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *params, int square,
                        uint32_t *X, uint32_t *Y, char *why, size_t len);
 
