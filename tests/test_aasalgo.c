@@ -344,6 +344,16 @@ static void test_bex(void) {
             CHECK(mesh_rounds_ok(&st, X, Y, N / 2, why, sizeof why), "bex %s: %s", dims, why);
             oc__store_free(&st);
         }
+    /* planned for 4x4 (the default) but run on an 8x2 mesh: still verified, no closed form */
+    oc_report *mis =
+        run_on("bex", 16, "mesh", NULL, "dims=8x2,switching=wh", &err, why, sizeof why);
+    CHECK(mis && oc_report_verified(mis) && isnan(num(mis, "time_closed_form_s")),
+          "bex 4x4 on an 8x2 mesh: %s", why);
+    int noted = 0;
+    for (size_t i = 0; mis && i < mis->nnotes; i++)
+        noted |= strstr(mis->notes[i], "planned for a 4x4 mesh") != NULL;
+    CHECK(noted, "bex 4x4 on an 8x2 mesh: no note says so");
+    oc_report_free(mis);
     /* the default shape: the squarest, X >= Y */
     oc_report *rep = run("bex", 32, NULL, NULL, &err, why, sizeof why);
     CHECK(rep && oc_report_rounds(rep) == 8 + 4 - 2 && !strcmp(oc_report_param(rep, "dims"), "8x4"),

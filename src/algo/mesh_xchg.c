@@ -45,6 +45,11 @@ int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *p
     return oc_kv_set(p->used, "dims", buf) ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
 }
 
+int oc__mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y) {
+    if (c->kind != OC_DIRECT_MESH || c->ndims < 1 || c->ndims > 2 || c->dims[0] != X) return 0;
+    return c->ndims == 2 ? c->dims[1] == Y : Y == 1;
+}
+
 static unsigned low_run(uint32_t done) {
     unsigned L = 0;
     while (L < 32 && (done >> L & 1u))

@@ -21,6 +21,9 @@
 int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *params, int square,
                        uint32_t *X, uint32_t *Y, char *why, size_t len);
 
+/* 1 if the direct network c is the 2-D mesh X x Y (Y = 1: also the 1-D mesh of X nodes). */
+int oc__mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y);
+
 /* Emits node v's combined block for partner w in an exchange across the node bits M after the
  * bits `done` have been exchanged (SEX's invariant: v holds every packet (s -> d) with d agreeing
  * with v on `done` and s agreeing with v elsewhere): every held packet whose destination agrees
