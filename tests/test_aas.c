@@ -517,6 +517,90 @@ static void test_dex_torus(void) {
     CHECK(!rep && err == OC_ENOTSUP, "dex-torus on SF: %s", why);
 }
 
+/* Every algorithm on every option of its network: verified (semantics and the independent
+ * resource check), never below the lower bound, and never faster than the same schedule on the
+ * richer network (all-port, full duplex, combining). */
+static void test_option_matrix(void) {
+    char why[256] = "";
+    int err;
+    static const struct {
+        const char *algo, *net;
+        uint32_t N;
+        const char *param, *dims;
+        int wh_only;
+    } cases[] = {
+        {"sex", "hypercube", 8, NULL, NULL, 0},
+        {"sex", "hypercube", 32, NULL, NULL, 0},
+        {"pipeline", "torus", 7, "directions=1", NULL, 0},
+        {"pipeline", "torus", 12, "directions=2", NULL, 0},
+        {"cartesian", "torus", 15, "dims=5x3", "dims=5x3", 0},
+        {"cartesian", "torus", 12, "dims=3x4", "dims=3x4", 0},
+        {"dex", "hypercube", 16, NULL, NULL, 1},
+        {"dex", "mesh", 8, NULL, "dims=2x4", 1},
+        {"dex", "torus", 16, NULL, "dims=4x4", 1},
+        {"dex-torus", "torus", 12, NULL, NULL, 1},
+        {"dex-torus", "torus", 7, NULL, NULL, 1},
+    };
+    static const char *const sw[] = {"switching=sf", "switching=wh"},
+                             *const po[] = {"ports=1", "ports=all"},
+                             *const du[] = {"duplex=half", "duplex=full"},
+                             *const co[] = {"combining=no", "combining=yes"};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        for (int w = cases[k].wh_only; w < 2; w++) {
+            for (int o = 0; o < 8; o++) {
+                const char *const p[] = {cases[k].param, NULL};
+                const char *const q[] = {sw[w],      po[o & 1],     du[(o >> 1) & 1],
+                                         co[o >> 2], cases[k].dims, NULL};
+                oc_report *rep =
+                    run(cases[k].algo, cases[k].net, cases[k].N, p, q, &err, why, sizeof why);
+                uint64_t lb = 0;
+                CHECK(rep && oc_report_verified(rep) && oc_report_steps_lower_bound(rep, &lb) &&
+                          oc_report_steps(rep) >= lb &&
+                          oc_report_time(rep) + 1e-15 >= num(rep, "time_lower_bound_s"),
+                      "%s on %s N=%u %s %s %s %s: %s", cases[k].algo, cases[k].net, cases[k].N,
+                      q[0], q[1], q[2], q[3], why);
+                if (rep && o < 7) {
+                    const double t = oc_report_time(rep);
+                    oc_report_free(rep);
+                    /* the same schedule on all-port, full-duplex, combining nodes */
+                    const char *const q7[] = {sw[w], po[1], du[1], co[1], cases[k].dims, NULL};
+                    oc_report *r7 =
+                        run(cases[k].algo, cases[k].net, cases[k].N, p, q7, &err, why, sizeof why);
+                    CHECK(r7 && t + 1e-15 >= oc_report_time(r7), "%s %s option %d faster",
+                          cases[k].algo, cases[k].net, o);
+                    oc_report_free(r7);
+                    continue;
+                }
+                oc_report_free(rep);
+            }
+        }
+    }
+}
+
+/* The mesh M(5,3) (node x + 5y): XY routes and the Lemma's bound on a side that is not a power of
+ * two. 0 -> 14 is (0,0) -> (4,2): 4 hops in x then 2 in y. */
+static void test_mesh_35(void) {
+    char why[256] = "";
+    int err;
+    oc__round r = {0};
+    oc__round_push(&r, 0, 14, OC_OP_COPY, 14 * 15, 1);
+    oc__round_push(&r, 10, 4, OC_OP_COPY, 4 * 15 + 10, 1); /* (0,2) -> (4,0): x along row 2 */
+    oc_report *rep = map3(&oc__model_mesh, 15, 1000, "dims=5x3", "switching=wh", "ports=all", &r, 1,
+                          &err, why, sizeof why);
+    /* 0 -> 14 uses row 0 then column 4 upwards; 10 -> 4 uses row 2 then column 4 downwards:
+     * different directed links, one step */
+    CHECK(rep && oc_report_steps(rep) == 1 &&
+              close_to(oc_report_time(rep), TS + 6 * TD + 1000 * TM) &&
+              num(rep, "bisection_packets_per_channel") == 2 * 3 * 9 / 3.0,
+          "M(5,3): %s", why);
+    oc_report_free(rep);
+    rep = map3(&oc__model_mesh, 15, 1000, "dims=5x3", "switching=wh", "duplex=half", &r, 1, &err,
+               why, sizeof why);
+    CHECK(rep && oc_report_steps(rep) == 2, "M(5,3) half duplex shares column 4: %s", why);
+    oc_report_free(rep);
+    oc__round_free(&r);
+}
+
 int main(void) {
     test_model_basics();
     test_model_refusals();
@@ -527,5 +611,7 @@ int main(void) {
     test_cartesian();
     test_dex();
     test_dex_torus();
+    test_option_matrix();
+    test_mesh_35();
     return CHECK_SUMMARY();
 }

@@ -10,8 +10,9 @@
  * i = 1..floor(z/2) sends every node's packet to the node i to its right and the node i to its
  * left (once when 2i = z: the torus routes that tie to the right). A round needs about i steps
  * (each direction's links carry i messages of it), and the model splits it by first fit, 1-port
- * and link limits kept; the mapped steps are our result, shown beside the Lemma's value and the
- * bisection bound. Any z >= 1; needs wormhole switching. The notes' 2-D interleaving of
+ * and link limits kept (we emit the messages class by class of x mod i, which packs better: 43
+ * steps instead of 48 on T(16)); the mapped steps are our result, shown beside the Lemma's value
+ * and the bisection bound. Any z >= 1; needs wormhole switching. The notes' 2-D interleaving of
  * micro-permutations is not implemented.
  */
 #include "algo/aas.h"
@@ -29,14 +30,17 @@ static int dt_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t roo
 static int dt_generate(const oc__plan *p, oc__emit *e) {
     const uint32_t z = p->spec.nodes;
     for (uint32_t i = 1; 2 * i <= z; i++) {
-        for (uint32_t x = 0; x < z; x++) {
-            int rc = oc__aas_send(e, x, (x + i) % z, (x + i) % z, x, 1);
-            if (rc) return rc;
-        }
-        for (uint32_t x = 0; 2 * i < z && x < z; x++) {
-            int rc = oc__aas_send(e, x, (x + z - i) % z, (x + z - i) % z, x, 1);
-            if (rc) return rc;
-        }
+        /* class by class of x mod i (disjoint arcs: first fit puts a class in one step), each
+         * right message followed by the left message of the node i/2 further on, whose ports are
+         * free in that step */
+        for (uint32_t c = 0; c < i; c++)
+            for (uint32_t x = c; x < z; x += i) {
+                int rc = oc__aas_send(e, x, (x + i) % z, (x + i) % z, x, 1);
+                const uint32_t y = (x + i / 2) % z;
+                if (!rc && 2 * i < z)
+                    rc = oc__aas_send(e, y, (y + z - i) % z, (y + z - i) % z, y, 1);
+                if (rc) return rc;
+            }
         int rc = oc__emit_round(e);
         if (rc) return rc;
     }
