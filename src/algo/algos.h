@@ -136,7 +136,10 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(alltoall_pipeline)                                                                           \
     X(alltoall_cartesian)                                                                          \
     X(alltoall_dex)                                                                                \
-    X(alltoall_dextorus)
+    X(alltoall_dextorus)                                                                           \
+    X(alltoall_hypercube_opt)                                                                      \
+    X(alltoall_bex)                                                                                \
+    X(alltoall_qex)
 
 #define OC__ALGO_DECL(id) extern const oc__algo oc__algo_##id;
 OC_ALGO_LIST(OC__ALGO_DECL)

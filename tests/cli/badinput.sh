@@ -175,4 +175,10 @@ else
     fail "opticoll with no command -> exit 2, usage on stderr, nothing on stdout" "exit $RC"
 fi
 
+# ---- all-to-all on meshes and hypercubes: sizes the algorithm does not allow ----
+bad 2 "6 nodes is not a power of two" run -c alltoall -a bex -t switch -n 6 -s 1KiB
+bad 2 "dims=3x5" run -c alltoall -a bex -t switch -n 15 -s 1KiB -p dims=3x5
+bad 2 "4x2 is not square" run -c alltoall -a qex -t switch -n 8 -s 1KiB
+bad 2 "12 is not a power of two" run -c alltoall -a hypercube-opt -t switch -n 12 -s 1KiB
+
 finish

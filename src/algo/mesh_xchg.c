@@ -1,0 +1,91 @@
+/*
+ * mesh_xchg.c — the mesh shape and the combined exchange block shared by bex and qex (see
+ * mesh_xchg.h). The block of one exchange is N / 2^|M| packets; it is emitted as label ranges,
+ * one per destination and run of consecutive sources, walking the subsets of the free bits with
+ * the usual (sub - mask) & mask step: work linear in the transfers emitted.
+ */
+#include "algo/mesh_xchg.h"
+
+#include <stdio.h>
+
+int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *params, int square,
+                       uint32_t *X, uint32_t *Y, char *why, size_t len) {
+    const char *d = oc_kv_get(params, "dims");
+    uint32_t dims[OC_DIRECT_MAX_DIMS], nd, l;
+    if (d) { /* the mesh model's own syntax and parser */
+        char inner[200];
+        if (oc__direct_parse_dims(d, dims, &nd, inner, sizeof inner))
+            return oc__fail(why, len, OC_EPARSE, "%s: %s", algo, inner);
+        if (nd > 2)
+            return oc__fail(why, len, OC_ENOTSUP, "%s runs on a 2-D mesh; dims=%s has %u sides",
+                            algo, d, nd);
+        if (nd == 1) dims[1] = 1;
+        if (!oc__aas_pow2(dims[0], &l) || !oc__aas_pow2(dims[1], &l))
+            return oc__fail(why, len, OC_ENOTSUP,
+                            "%s needs a mesh with power-of-two sides; dims=%s is not", algo, d);
+        if ((uint64_t)dims[0] * dims[1] != N)
+            return oc__fail(why, len, OC_EINVAL, "%s: dims=%s is %llu nodes, not N = %u", algo, d,
+                            (unsigned long long)dims[0] * dims[1], N);
+    } else {
+        if (!oc__aas_pow2(N, &l))
+            return oc__fail(why, len, OC_ENOTSUP,
+                            "%s needs a mesh with power-of-two sides (N = 2^k x 2^l); %u nodes "
+                            "is not a power of two",
+                            algo, N);
+        oc__direct_square_dims(N, &dims[0], &dims[1]); /* the mesh model's default shape */
+    }
+    if (square && dims[0] != dims[1])
+        return oc__fail(why, len, OC_ENOTSUP,
+                        "%s needs a square mesh M(2^k, 2^k) (N = 4^k); %ux%u is not square", algo,
+                        dims[0], dims[1]);
+    *X = dims[0];
+    *Y = dims[1];
+    char buf[48];
+    snprintf(buf, sizeof buf, "%ux%u", *X, *Y);
+    return oc_kv_set(p->used, "dims", buf) ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
+}
+
+int oc__mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y) {
+    if (c->kind != OC_DIRECT_MESH || c->ndims < 1 || c->ndims > 2 || c->dims[0] != X) return 0;
+    return c->ndims == 2 ? c->dims[1] == Y : Y == 1;
+}
+
+static unsigned low_run(uint32_t done) {
+    unsigned L = 0;
+    while (L < 32 && (done >> L & 1u))
+        L++;
+    return L;
+}
+
+static unsigned popcount(uint32_t v) {
+    unsigned c = 0;
+    for (; v; v &= v - 1)
+        c++;
+    return c;
+}
+
+uint64_t oc__xchg_transfers(unsigned nbits, uint32_t done, uint32_t M) {
+    const uint32_t all = (uint32_t)((UINT64_C(1) << nbits) - 1);
+    const unsigned L = low_run(done);
+    return (UINT64_C(1) << popcount(all & ~done & ~M)) << (popcount(done) - L);
+}
+
+int oc__xchg_emit(oc__emit *e, unsigned nbits, uint32_t v, uint32_t w, uint32_t done, uint32_t M) {
+    const uint32_t all = (uint32_t)((UINT64_C(1) << nbits) - 1);
+    const unsigned L = low_run(done);
+    const uint32_t low = (uint32_t)((UINT64_C(1) << L) - 1);
+    const uint32_t fd = all & ~done & ~M, fs = done & ~low;
+    const uint32_t d0 = (v & done) | (w & M), s0 = v & ~done & all;
+    uint32_t a = 0;
+    do {
+        const uint32_t d = d0 | a;
+        uint32_t b = 0;
+        do {
+            int rc = oc__aas_send(e, v, w, d, s0 | b, low + 1);
+            if (rc) return rc;
+            b = (b - fs) & fs;
+        } while (b);
+        a = (a - fd) & fd;
+    } while (a);
+    return 0;
+}

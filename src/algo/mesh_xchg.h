@@ -1,0 +1,37 @@
+/*
+ * mesh_xchg.h — what the binary-exchange (bex) and quadrant-exchange (qex) all-to-alls on the
+ * wormhole mesh share (all-to-all-scatter-notes, "Combining model with WH switching",
+ * "Meshes/tori"): the mesh shape with power-of-two sides, and the combined block one node hands
+ * its partner in one exchange of the hypercube-style recursion.
+ *
+ * Nodes are numbered row by row, node = x + X y (the mesh model's numbering, net/direct.h), so with
+ * X = 2^kx the low kx bits of a node are its column x and the high bits its row y: exchanging
+ * across one bit of the node number is an exchange along X or along Y at distance 2^(bit within the
+ * coordinate).
+ */
+#ifndef OC_MESH_XCHG_H
+#define OC_MESH_XCHG_H
+
+#include "algo/aas.h"
+
+/* Reads the mesh shape for N nodes: the parameter dims=XxY (the mesh model's syntax), or by
+ * default the mesh model's default, the squarest X x Y with X >= Y (2^ceil(n/2) x 2^floor(n/2)).
+ * Refuses sides that are not powers of two, X Y != N and (square) X != Y, naming the algorithm.
+ * Records dims in plan->used. */
+int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *params, int square,
+                       uint32_t *X, uint32_t *Y, char *why, size_t len);
+
+/* 1 if the direct network c is the 2-D mesh X x Y (Y = 1: also the 1-D mesh of X nodes). */
+int oc__mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y);
+
+/* Emits node v's combined block for partner w in an exchange across the node bits M after the
+ * bits `done` have been exchanged (SEX's invariant: v holds every packet (s -> d) with d agreeing
+ * with v on `done` and s agreeing with v elsewhere): every held packet whose destination agrees
+ * with w on M. One transfer per run of consecutive sources (the low bits of `done` that are
+ * consecutive from bit 0 make a run). nbits = log2 N. */
+int oc__xchg_emit(oc__emit *e, unsigned nbits, uint32_t v, uint32_t w, uint32_t done, uint32_t M);
+
+/* Transfers oc__xchg_emit emits for one node (for oc__plan_work). */
+uint64_t oc__xchg_transfers(unsigned nbits, uint32_t done, uint32_t M);
+
+#endif
