@@ -145,6 +145,7 @@ typedef struct oc_request {
     const oc_kv
         *net_params; /* network parameters (wavelengths=, fibres=, preset=...), may be NULL */
     int data_check;  /* 1: also execute with real data when it fits in memory (default 1) */
+    int links;       /* 1: per-resource utilisation in the report (`run --links`) */
 } oc_request;
 
 typedef struct oc_report oc_report; /* the result of one run (opaque) */

@@ -74,13 +74,17 @@ static int cmd_run(options *o) {
             "Generates the schedule, verifies it (semantic verifier, real-data run, network\n"
             "resource check), maps it onto the network and prints steps, time, the seed's\n"
             "closed form and the lower bound. A schedule that fails a check is an error.\n\n%s%s%s"
-            "      --json              one JSON object (fields: see README)\n",
+            "      --json              one JSON object (fields: see README)\n"
+            "      --links             per-resource utilisation (busy time / total time per\n"
+            "                          directed link and wavelength, port, ...): a summary, the\n"
+            "                          hottest resources, and a \"links\" field in --json\n",
             help_problem, help_algo, help_network);
         return 0;
     }
     oc_request req;
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
+    req.links = o->links;
     char why[512] = "";
     oc_report *rep = NULL;
     int err = oc_run(&req, &rep, why, sizeof why);
