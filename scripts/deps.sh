@@ -11,6 +11,8 @@ command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
 have_pkg libcjson-dev || need="$need libcjson-dev"
+# MSCCL XML export and re-import (src/report/msccl.c)
+have_pkg libxml2-dev || need="$need libxml2-dev"
 if [ -n "$need" ]; then
   echo "deps: installing$need" >&2
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi

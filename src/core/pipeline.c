@@ -342,8 +342,8 @@ int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
         }
     }
     rc = oc__run_schedule_watched(&plan.spec, from_algo, &src, model, req->net_params,
-                                  req->data_check, NULL, links ? oc__links_watch(links) : NULL,
-                                  rep, why, len);
+                                  req->data_check, NULL, links ? oc__links_watch(links) : NULL, rep,
+                                  why, len);
     oc__links_free(links);
     if (rc) goto fail;
     snprintf(rep->algorithm, sizeof rep->algorithm, "%s", algo->info.name);

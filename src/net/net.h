@@ -28,16 +28,16 @@ typedef struct oc__netrun oc__netrun;
  * positions and npos = 1. Names: class_name() and pos_name() label the grid for the report.
  */
 typedef struct oc__use {
-    uint64_t round, step;   /* logical round; physical step (global, from 0) */
-    double start_s, dur_s;  /* when the transfer holds its resources */
-    const oc__transfer *t;  /* the transfer */
-    uint32_t cls0, cls1;    /* classes [cls0, cls1) */
-    uint32_t seg, seglen;   /* the circular segment of positions */
-    uint32_t pos0, npos;    /* positions pos0 .. pos0 + npos - 1 inside the segment (mod) */
-    const char *resource;   /* what the model assigned, in words, for the trace */
-    int side;               /* whose resource: OC_USE_PATH (a path between both ends; the trace
-                               shows it on the sender's and the receiver's track), OC_USE_SEND
-                               (the sender's), OC_USE_RECV (the receiver's) */
+    uint64_t round, step;  /* logical round; physical step (global, from 0) */
+    double start_s, dur_s; /* when the transfer holds its resources */
+    const oc__transfer *t; /* the transfer */
+    uint32_t cls0, cls1;   /* classes [cls0, cls1) */
+    uint32_t seg, seglen;  /* the circular segment of positions */
+    uint32_t pos0, npos;   /* positions pos0 .. pos0 + npos - 1 inside the segment (mod) */
+    const char *resource;  /* what the model assigned, in words, for the trace */
+    int side;              /* whose resource: OC_USE_PATH (a path between both ends; the trace
+                              shows it on the sender's and the receiver's track), OC_USE_SEND
+                              (the sender's), OC_USE_RECV (the receiver's) */
 } oc__use;
 
 enum { OC_USE_PATH = 0, OC_USE_SEND = 1, OC_USE_RECV = 2 };
@@ -53,8 +53,8 @@ struct oc__observer {
 
 /* The resource grid a model declares to an observer. */
 typedef struct oc__grid {
-    const char *what;                   /* "directed link x fibre x wavelength" */
-    const char *class_what, *pos_what;  /* "fibre x wavelength", "directed link" */
+    const char *what;                  /* "directed link x fibre x wavelength" */
+    const char *class_what, *pos_what; /* "fibre x wavelength", "directed link" */
     uint32_t classes, positions;
     /* Labels (the netrun is the model's own): "fibre 0 wavelength 3", "link 3->4 cw". */
     void (*class_name)(const oc__netrun *run, uint32_t cls, char *buf, size_t len);

@@ -404,16 +404,16 @@ static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
     const uint64_t ch = m->p.w * m->p.F;
     const uint32_t N = m->N;
     for (uint64_t k = 0; k < steps; k++) {
-        int rc = m->obs->step(m->obs, index, m->steps + k, 1, m->clock + (double)k * dur, dur, why,
-                              len);
+        int rc =
+            m->obs->step(m->obs, index, m->steps + k, 1, m->clock + (double)k * dur, dur, why, len);
         if (rc) return rc;
     }
     for (int d = 0; d < 2; d++)
         for (size_t i = 0; i < m->nfrags[d]; i++) {
             const oc__ring_frag *f = &m->frags[d][i];
             const oc__transfer *t = &r->xfers[f->xfer];
-            uint32_t hops = d == RING_CW ? oc__ring_sub(t->dst, t->src, N)
-                                         : oc__ring_sub(t->src, t->dst, N);
+            uint32_t hops =
+                d == RING_CW ? oc__ring_sub(t->dst, t->src, N) : oc__ring_sub(t->src, t->dst, N);
             /* clockwise link i is i -> i+1; counter-clockwise link j (position N + j) is j -> j-1,
              * so a counter-clockwise arc from src covers links src-hops+1 .. src */
             uint32_t pos0 = d == RING_CW ? t->src : oc__ring_sub(t->src, (hops - 1) % N, N);
@@ -424,14 +424,12 @@ static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
                 uint32_t f0 = (uint32_t)(k0 / m->p.w), f1 = (uint32_t)((k1 - 1) / m->p.w);
                 if (f0 == f1)
                     snprintf(res, sizeof res, "%s fibre %u wavelengths %llu-%llu (%u links)",
-                             d == RING_CW ? "cw" : "ccw", f0,
-                             (unsigned long long)(k0 % m->p.w),
+                             d == RING_CW ? "cw" : "ccw", f0, (unsigned long long)(k0 % m->p.w),
                              (unsigned long long)((k1 - 1) % m->p.w), hops);
                 else
-                    snprintf(res, sizeof res,
-                             "%s channels %u-%u (fibre x %llu + wavelength; %u links)",
-                             d == RING_CW ? "cw" : "ccw", k0, k1 - 1, (unsigned long long)m->p.w,
-                             hops);
+                    snprintf(
+                        res, sizeof res, "%s channels %u-%u (fibre x %llu + wavelength; %u links)",
+                        d == RING_CW ? "cw" : "ccw", k0, k1 - 1, (unsigned long long)m->p.w, hops);
                 oc__use u = {.round = index,
                              .step = m->steps + st,
                              .start_s = m->clock + (double)st * dur,

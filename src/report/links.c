@@ -51,8 +51,8 @@ static void add(oc__links *l, uint32_t c0, uint32_t c1, uint32_t p0, uint32_t p1
     l->diff[c1 * W + p1] += v;
 }
 
-static int links_step(oc__observer *o, uint64_t round, uint64_t step, uint64_t nsteps,
-                      double start, double dur, char *why, size_t len) {
+static int links_step(oc__observer *o, uint64_t round, uint64_t step, uint64_t nsteps, double start,
+                      double dur, char *why, size_t len) {
     (void)o, (void)round, (void)step, (void)nsteps, (void)start, (void)dur, (void)why, (void)len;
     return 0;
 }
@@ -62,7 +62,8 @@ static int links_use(oc__observer *o, const oc__use *u, char *why, size_t len) {
     const oc__grid *g = &l->grid;
     if (u->cls0 >= u->cls1 || u->cls1 > g->classes || u->seglen == 0 || u->npos > u->seglen ||
         u->pos0 >= u->seglen || (uint64_t)u->seg + u->seglen > g->positions || u->dur_s < 0)
-        return oc__fail(why, len, OC_EINVAL, "round %llu: the model reported a use outside its grid",
+        return oc__fail(why, len, OC_EINVAL,
+                        "round %llu: the model reported a use outside its grid",
                         (unsigned long long)u->round);
     l->uses++;
     uint32_t a = u->seg + u->pos0;
@@ -196,8 +197,9 @@ static int links_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
     }
     fputs("]}", jf);
     /* text */
-    fprintf(tf, "  links:       %.0f resources (%s): %llu busy at some time, mean utilisation "
-                "%.2f %%, peak %.2f %%\n",
+    fprintf(tf,
+            "  links:       %.0f resources (%s): %llu busy at some time, mean utilisation "
+            "%.2f %%, peak %.2f %%\n",
             cells, g->what, (unsigned long long)busy,
             T > 0 && cells > 0 ? 100 * sum / (T * cells) : 0.0, T > 0 ? 100 * peak / T : 0.0);
     fprintf(tf, "  hottest %s (mean over its %u %s):\n", g->pos_what, C, g->class_what);
