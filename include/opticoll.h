@@ -192,7 +192,7 @@ int oc_report_number(const oc_report *r, const char *key, double *out);
 int oc_export_json(const oc_request *req, FILE *f, char *why, size_t whylen);
 /* The same schedule as a Chrome trace-event JSON timeline (Perfetto, chrome://tracing): one track
  * per node, a slice per transfer and physical step with its resource, timed by the network model.
- * Needs a network whose model reports its placements (ring, switch, star). */
+ * Needs a network whose model reports its placements (every model of `opticoll list` today). */
 int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t whylen);
 /* The same schedule in MSCCL's XML (<algo><gpu><tb><step .../>), written with libxml2. */
 int oc_export_msccl(const oc_request *req, FILE *f, char *why, size_t whylen);

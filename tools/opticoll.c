@@ -284,19 +284,20 @@ static int cmd_export(options *o) {
 
 static int cmd_verify(options *o) {
     if (o->help) {
-        printf("usage: opticoll verify FILE [-t NET] [-w W] [-f F] [--preset NAME]\n"
-               "                       [--net KEY=VALUE]... [--json]\n\n"
-               "Reads a schedule file (JSON or MSCCL XML, as written by `opticoll export`) and\n"
-               "checks it with the semantic verifier, a real-data run and, when the file or -t\n"
-               "names a network, the network's resource check. Exit 0 and a summary when it is\n"
-               "right; exit 1 and one line saying what is wrong (node, chunk, round) otherwise.\n"
-               "Required fields: collective, nodes, rounds (each a list of {src, dst, op,\n"
-               "chunks: [first, count]}); optional: bytes (0), root (0), chunks_per_block (1),\n"
-               "block_node (identity), network, network_params, algorithm, params.\n"
-               "-t, -w, -f, --preset and --net override the file's network and its parameters.\n"
-               "An XML file is read as MSCCL XML (see `opticoll export --format msccl`): sends and\n"
-               "receives are matched, rounds rebuilt from the steps' order and waits, then\n"
-               "verified; a malformed file exits 2, steps that do not match up exit 1.\n");
+        printf(
+            "usage: opticoll verify FILE [-t NET] [-w W] [-f F] [--preset NAME]\n"
+            "                       [--net KEY=VALUE]... [--json]\n\n"
+            "Reads a schedule file (JSON or MSCCL XML, as written by `opticoll export`) and\n"
+            "checks it with the semantic verifier, a real-data run and, when the file or -t\n"
+            "names a network, the network's resource check. Exit 0 and a summary when it is\n"
+            "right; exit 1 and one line saying what is wrong (node, chunk, round) otherwise.\n"
+            "Required fields: collective, nodes, rounds (each a list of {src, dst, op,\n"
+            "chunks: [first, count]}); optional: bytes (0), root (0), chunks_per_block (1),\n"
+            "block_node (identity), network, network_params, algorithm, params.\n"
+            "-t, -w, -f, --preset and --net override the file's network and its parameters.\n"
+            "An XML file is read as MSCCL XML (see `opticoll export --format msccl`): sends and\n"
+            "receives are matched, rounds rebuilt from the steps' order and waits, then\n"
+            "verified; a malformed file exits 2, steps that do not match up exit 1.\n");
         return 0;
     }
     if (!o->file) return die(EXIT_USAGE, "verify: missing FILE", NULL, NULL);

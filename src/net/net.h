@@ -38,9 +38,13 @@ typedef struct oc__use {
     int side;              /* whose resource: OC_USE_PATH (a path between both ends; the trace
                               shows it on the sender's and the receiver's track), OC_USE_SEND
                               (the sender's), OC_USE_RECV (the receiver's) */
+    int show;              /* OC_SHOW_BOTH (0), OC_SHOW_TRACE (drawn in the timeline, not
+                              counted: a fat-tree transfer as a whole), OC_SHOW_LINKS (counted,
+                              not drawn: its links, each busy for its own packets) */
 } oc__use;
 
 enum { OC_USE_PATH = 0, OC_USE_SEND = 1, OC_USE_RECV = 2 };
+enum { OC_SHOW_BOTH = 0, OC_SHOW_TRACE = 1, OC_SHOW_LINKS = 2 };
 
 typedef struct oc__observer oc__observer;
 struct oc__observer {

@@ -9,7 +9,7 @@
  *    receiver's ("recv 3->4"); a resource that belongs to one side (a switch port) is a slice on
  *    that side's track. Its args: round, step, op, peer, chunks [first, count], bytes and the
  *    resource the model gave it (ring: direction, fibre, wavelengths; switch: port; star:
- *    wavelength).
+ *    laser wavelength and filter; fat-tree: route and bottleneck; fabric: circuit wavelengths).
  *  - process 2 "network" has one track "steps": a slice per physical step (or per round when
  *    the model serialises a round's steps on ports), so the slices of that track tile
  *    [0, time_s] exactly.
@@ -129,6 +129,7 @@ static int use_slice(chrome_writer *w, const oc__use *u, int recv, char *why, si
 static int chrome_use(oc__observer *o, const oc__use *u, char *why, size_t len) {
     chrome_writer *w = (chrome_writer *)((char *)o - offsetof(chrome_writer, obs));
     int rc = 0;
+    if (u->show == OC_SHOW_LINKS) return 0;
     if (u->side != OC_USE_RECV) rc = use_slice(w, u, 0, why, len);
     if (!rc && u->side != OC_USE_SEND) rc = use_slice(w, u, 1, why, len);
     return rc;

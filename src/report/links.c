@@ -39,7 +39,7 @@ struct oc__links {
 int oc__observe_unsupported(const oc__model *model, const char *what, char *why, size_t len) {
     return oc__fail(why, len, OC_ENOTSUP,
                     "the %s model does not report its resource use yet, so %s is not available on "
-                    "it (models with it: ring, switch, star)",
+                    "it (its observe hook, net.h, is missing)",
                     model->info.name, what);
 }
 
@@ -60,6 +60,7 @@ static int links_step(oc__observer *o, uint64_t round, uint64_t step, uint64_t n
 static int links_use(oc__observer *o, const oc__use *u, char *why, size_t len) {
     oc__links *l = (oc__links *)((char *)o - offsetof(oc__links, obs));
     const oc__grid *g = &l->grid;
+    if (u->show == OC_SHOW_TRACE) return 0;
     if (u->cls0 >= u->cls1 || u->cls1 > g->classes || u->seglen == 0 || u->npos > u->seglen ||
         u->pos0 >= u->seglen || (uint64_t)u->seg + u->seglen > g->positions || u->dur_s < 0)
         return oc__fail(why, len, OC_EINVAL,
@@ -207,8 +208,8 @@ static int links_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
         g->pos_name(l->net, (uint32_t)pi[k], pn, sizeof pn);
         fprintf(tf, "    %-36s %6.2f %%\n", pn, T > 0 ? 100 * pv[k] / C / T : 0.0);
     }
-    fputs("  hottest resources:\n", tf);
-    for (size_t k = 0; k < nh && k < 5; k++) {
+    if (C > 1) fputs("  hottest resources:\n", tf);
+    for (size_t k = 0; C > 1 && k < nh && k < 5; k++) {
         g->class_name(l->net, (uint32_t)(hi[k] / P), cn, sizeof cn);
         g->pos_name(l->net, (uint32_t)(hi[k] % P), pn, sizeof pn);
         snprintf(name, sizeof name, "%s, %s", pn, cn);

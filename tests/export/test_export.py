@@ -5,7 +5,7 @@
 Usage: test_export.py PATH/TO/opticoll
 
 For every algorithm `opticoll list` names, on a network it supports whose model reports its
-placements (ring, else star), at two node counts (non-powers of two where the algorithm allows):
+placements (ring, else star), at two node counts, and at one on every other network it runs on (non-powers of two where the algorithm allows):
   - export --format chrome: parses as JSON; one named track per node (pid 1, tids 0..N-1); every
     slice has dur >= 0 and lies inside the run; the "steps" track (pid 2) tiles [0, time_s]
     exactly (span and sum of durations = time_s); every transfer of the JSON schedule has a send
@@ -71,6 +71,10 @@ def check_chrome(path, n, time_s, schedule, tag):
     with open(path) as f:
         d = json.load(f)
     ev = d["traceEvents"]
+    # `run --json` prints 9 significant digits; the trace's own copy is exact
+    check(close(d["otherData"]["time_s"], time_s, 1e-8) and d["otherData"]["verified"],
+          tag + ": the trace's time_s is run's", (d["otherData"], time_s))
+    time_s = d["otherData"]["time_s"]
     names = {e["tid"]: e["args"]["name"] for e in ev
              if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] == 1}
     check(sorted(names) == list(range(n)) and all(names[v] == "node %d" % v for v in names),
@@ -161,6 +165,27 @@ def main():
             if check(rc == 0, tag + ": export msccl", err):
                 check_msccl(mpath, tag, ["-t", net] if done == 1 else None)
         check(done == 2, "%s %s: ran at two node counts" % (coll, name))
+        # every other network it runs on: timeline and utilisation at one N
+        for other in nets:
+            if other == net:
+                continue
+            for n in (12, 16, 6):
+                tag = "%s %s on %s, N=%d" % (coll, name, other, n)
+                args = ["-c", coll, "-a", name, "-t", other, "-n", str(n), "-s", size_for(coll)]
+                rc, out, err = run("run", *args, "--json", "--links")
+                if rc == 2:
+                    continue
+                if not check(rc == 0, tag + ": run --links", err):
+                    break
+                rep = json.loads(out)
+                check_links(rep["links"], tag)
+                sched_path = os.path.join(tmp, "s.json")
+                run("export", *args, "--format", "json", "-o", sched_path)
+                cpath = os.path.join(tmp, "t.json")
+                rc, _, err = run("export", *args, "--format", "chrome", "-o", cpath)
+                if check(rc == 0, tag + ": export chrome", err):
+                    check_chrome(cpath, n, rep["time_s"], json.load(open(sched_path)), tag)
+                break
 
     # Hand values. Ring all-gather, one wavelength: each of the N-1 rounds is one step in which
     # every clockwise link carries one lightpath; no counter-clockwise link is ever used.
@@ -192,15 +217,11 @@ def main():
         links = json.loads(out)["links"]
         check(close(links["mean_utilisation"], 1.0) and links["count"] == 12,
               "switch ring all-gather: every port busy all the time", links["mean_utilisation"])
-    # A model without the hook: one clear line, exit 2.
-    rc, out, err = run("run", "-c", "allreduce", "-a", "ring", "-t", "fattree", "-n", "8", "-s",
-                       "1MiB", "--links")
-    check(rc == 2 and out == "" and "does not report its resource use" in err
-          and len(err.strip().splitlines()) == 1,
-          "fattree (no hook yet): --links says so in one line, exit 2", err)
-    rc, out, err = run("export", "-c", "allreduce", "-a", "ring", "-t", "fattree", "-n", "8",
-                       "-s", "1MiB", "--format", "chrome")
-    check(rc == 2 and out == "", "fattree (no hook yet): export chrome fails cleanly", err)
+    # --links needs a network; chrome too.
+    rc, out, err = run("export", "-c", "allgather", "-a", "ring", "-n", "4", "-s", "1KiB",
+                       "--format", "chrome", "-t", "nosuch")
+    check(rc == 2 and out == "" and len(err.strip().splitlines()) == 1,
+          "export chrome on an unknown network: exit 2, one line", err)
     # Not XML / not MSCCL.
     bad = os.path.join(tmp, "bad.xml")
     open(bad, "w").write("<algo ngpus='2' nchunksperloop='2' coll='allgather'><gpu id='0'>")
