@@ -36,10 +36,13 @@
  *
  * Re-import rebuilds rounds from what the file says and nothing else: sends and receives are
  * matched per (sender, receiver, channel) in order, and a transfer's round is its depth in the
- * graph of waits (a threadblock's previous step and its depid/deps step; waiting for a receive
- * means a later round, for a send the same round at the earliest, since a round reads the state
- * at its start). The rebuilt schedule then goes through the semantic verifier (and the model with
- * -t). A malformed file (not XML, a missing or non-numeric attribute) is a parse error (exit 2);
+ * graph of waits: a threadblock's previous step (the same round at the earliest), its own earlier
+ * receive of any of the chunks the step reads or overwrites (a later round), and its depid/deps
+ * step (a later round for a receive, whose data lands at the end of its round; the same round at
+ * the earliest for a send, since a round reads the state at its start). A transfer's send and
+ * receive are one node of that graph, so waits of weight 0 may form cycles (those transfers share
+ * a round); a cycle through a receive is a deadlock. The rebuilt schedule then goes through the
+ * semantic verifier (and the model with -t). A malformed file (not XML, a missing or non-numeric attribute) is a parse error (exit 2);
  * a file whose steps do not match up (a send nobody receives, a wait on a missing step, a cycle
  * of waits) or whose schedule is wrong is a verification error (exit 1).
  *
