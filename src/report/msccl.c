@@ -42,9 +42,10 @@
  * the earliest for a send, since a round reads the state at its start). A transfer's send and
  * receive are one node of that graph, so waits of weight 0 may form cycles (those transfers share
  * a round); a cycle through a receive is a deadlock. The rebuilt schedule then goes through the
- * semantic verifier (and the model with -t). A malformed file (not XML, a missing or non-numeric attribute) is a parse error (exit 2);
- * a file whose steps do not match up (a send nobody receives, a wait on a missing step, a cycle
- * of waits) or whose schedule is wrong is a verification error (exit 1).
+ * semantic verifier (and the model with -t). A malformed file (not XML, a missing or non-numeric
+ * attribute) is a parse error (exit 2); a file whose steps do not match up (a send nobody receives,
+ * a wait on a missing step, a cycle of waits) or whose schedule is wrong is a verification error
+ * (exit 1).
  *
  * Size: export keeps, per GPU and chunk, the last writer and reader (8 bytes each), so it is for
  * the node counts MSCCL targets: at most 2048 GPUs and 2^22 (GPU, chunk) pairs.
