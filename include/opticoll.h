@@ -145,6 +145,7 @@ typedef struct oc_request {
     const oc_kv
         *net_params; /* network parameters (wavelengths=, fibres=, preset=...), may be NULL */
     int data_check;  /* 1: also execute with real data when it fits in memory (default 1) */
+    int links;       /* 1: per-resource utilisation in the report (`run --links`) */
 } oc_request;
 
 typedef struct oc_report oc_report; /* the result of one run (opaque) */
@@ -189,8 +190,15 @@ int oc_report_number(const oc_report *r, const char *key, double *out);
 /* Generates the schedule of `req` and writes it as JSON (format "opticoll-schedule", version 1) to
  * f. The schedule is verified while it is written; a failure is reported as an error. */
 int oc_export_json(const oc_request *req, FILE *f, char *why, size_t whylen);
+/* The same schedule as a Chrome trace-event JSON timeline (Perfetto, chrome://tracing): one track
+ * per node, a slice per transfer and physical step with its resource, timed by the network model.
+ * Needs a network whose model reports its placements (every model of `opticoll list` today). */
+int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t whylen);
+/* The same schedule in MSCCL's XML (<algo><gpu><tb><step .../>), written with libxml2. */
+int oc_export_msccl(const oc_request *req, FILE *f, char *why, size_t whylen);
 
-/* Reads a schedule file (JSON) and checks it with the semantic verifier, and, when the file or
+/* Reads a schedule file (JSON, or MSCCL XML: a file whose first non-blank character is '<') and
+ * checks it with the semantic verifier, and, when the file or
  * `network` names a network, with that model's resource check. On success *out is a report. */
 int oc_verify_file(const char *path, const char *network, const oc_kv *net_params, oc_report **out,
                    char *why, size_t whylen);

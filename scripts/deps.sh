@@ -15,6 +15,8 @@ have_pkg libcjson-dev || need="$need libcjson-dev"
 have_pkg openmpi-bin || need="$need openmpi-bin"
 have_pkg libopenmpi-dev || need="$need libopenmpi-dev"
 have_pkg libsimgrid-dev || need="$need libsimgrid-dev"
+# MSCCL XML export and re-import (src/report/msccl.c)
+have_pkg libxml2-dev || need="$need libxml2-dev"
 if [ -n "$need" ]; then
   echo "deps: installing$need" >&2
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi

@@ -43,7 +43,7 @@ static const struct {
     const char *cmd;
     unsigned allowed;
 } command_options[] = {
-    {"run", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_JSON},
+    {"run", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_LINKS},
     {"compare", OPT_PROBLEM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_CSV},
     {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT},
     {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},
@@ -93,6 +93,11 @@ int parse_options(int argc, char **argv, options *o, const char *cmd) {
         if (!strcmp(a, "--csv")) {
             o->csv = 1;
             saw(o, OPT_CSV, a);
+            continue;
+        }
+        if (!strcmp(a, "--links")) {
+            o->links = 1;
+            saw(o, OPT_LINKS, a);
             continue;
         }
         if (!strcmp(a, "--no-data-check")) {

@@ -32,6 +32,7 @@ enum {
     OPT_CSV = 1 << 14,
     OPT_NODATA = 1 << 15,
     OPT_FILE = 1 << 16,
+    OPT_LINKS = 1 << 17,
     OPT_NETWORK_FLAGS = OPT_NET | OPT_W | OPT_F | OPT_PRESET | OPT_NETPARAM,
     OPT_PROBLEM = OPT_COLL | OPT_NODES | OPT_SIZE | OPT_ROOT | OPT_NODATA,
 };
@@ -39,11 +40,11 @@ enum {
 typedef struct options {
     const char *coll, *algo, *net, *nodes, *size, *root, *format, *output, *file;
     const char *wavelengths, *fibres, *preset;
-    int json, csv, no_data, help;
+    int json, csv, no_data, help, links;
     oc_kv *params, *net_params;
     unsigned given;           /* OPT_ bits seen */
-    const char *spelling[17]; /* how each was written, for messages */
-    const char *value[17];    /* and its value, if it takes one */
+    const char *spelling[18]; /* how each was written, for messages */
+    const char *value[18];    /* and its value, if it takes one */
 } options;
 
 extern const char *const help_problem, *const help_algo, *const help_network;

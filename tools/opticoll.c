@@ -74,13 +74,17 @@ static int cmd_run(options *o) {
             "Generates the schedule, verifies it (semantic verifier, real-data run, network\n"
             "resource check), maps it onto the network and prints steps, time, the seed's\n"
             "closed form and the lower bound. A schedule that fails a check is an error.\n\n%s%s%s"
-            "      --json              one JSON object (fields: see README)\n",
+            "      --json              one JSON object (fields: see README)\n"
+            "      --links             per-resource utilisation (busy time / total time per\n"
+            "                          directed link and wavelength, port, ...): a summary, the\n"
+            "                          hottest resources, and a \"links\" field in --json\n",
             help_problem, help_algo, help_network);
         return 0;
     }
     oc_request req;
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
+    req.links = o->links;
     char why[512] = "";
     oc_report *rep = NULL;
     int err = oc_run(&req, &rep, why, sizeof why);
@@ -200,18 +204,32 @@ static int cmd_compare(options *o) {
 
 static int cmd_export(options *o) {
     if (o->help) {
-        printf("usage: opticoll export -c COLL -a ALGO [-t NET] -n N -s SIZE --format json "
-               "[-o FILE]\n\n"
-               "Writes the schedule as a JSON schedule file (see README) after it has passed\n"
-               "every check. With -o the file appears only when it is whole.\n\n%s%s%s"
-               "      --format json       the schedule file format (see README)\n"
-               "  -o, --output FILE       write FILE instead of standard output\n",
-               help_problem, help_algo, help_network);
+        printf(
+            "usage: opticoll export -c COLL -a ALGO [-t NET] -n N -s SIZE --format FORMAT "
+            "[-o FILE]\n\n"
+            "Writes the schedule after it has passed every check. With -o the file appears\n"
+            "only when it is whole.\n\n%s%s%s"
+            "      --format json       the schedule file format (see README)\n"
+            "      --format chrome     a Chrome trace-event timeline: open it in\n"
+            "                          https://ui.perfetto.dev or chrome://tracing (needs a\n"
+            "                          network that reports its placements: ring, switch, star)\n"
+            "      --format msccl      MSCCL's XML (gpus, threadblocks, steps); `opticoll\n"
+            "                          verify FILE.xml` reads it back\n"
+            "  -o, --output FILE       write FILE instead of standard output\n",
+            help_problem, help_algo, help_network);
         return 0;
     }
-    if (!o->format) return die(EXIT_USAGE, "missing --format (json)", NULL, NULL);
-    if (strcmp(o->format, "json") != 0)
-        return die(EXIT_USAGE, "--format %s: only json is supported so far", o->format, NULL);
+    if (!o->format) return die(EXIT_USAGE, "missing --format (json, chrome or msccl)", NULL, NULL);
+    int (*export_fn)(const oc_request *, FILE *, char *, size_t) = NULL;
+    if (!strcmp(o->format, "json"))
+        export_fn = oc_export_json;
+    else if (!strcmp(o->format, "chrome"))
+        export_fn = oc_export_chrome;
+    else if (!strcmp(o->format, "msccl"))
+        export_fn = oc_export_msccl;
+    else
+        return die(EXIT_USAGE, "--format %s: unknown format (json, chrome, msccl)", o->format,
+                   NULL);
     oc_request req;
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
@@ -221,7 +239,7 @@ static int cmd_export(options *o) {
         FILE *tmp = tmpfile();
         if (!tmp)
             return die(EXIT_OTHER, "cannot create a temporary file: %s", strerror(errno), NULL);
-        int err = oc_export_json(&req, tmp, why, sizeof why);
+        int err = export_fn(&req, tmp, why, sizeof why);
         if (err) {
             fclose(tmp);
             return lib_error(err, why);
@@ -244,7 +262,7 @@ static int cmd_export(options *o) {
         free(part);
         return code;
     }
-    int err = oc_export_json(&req, f, why, sizeof why);
+    int err = export_fn(&req, f, why, sizeof why);
     if (fclose(f) && !err) {
         err = OC_EIO;
         snprintf(why, sizeof why, "cannot write %s", part);
@@ -266,16 +284,20 @@ static int cmd_export(options *o) {
 
 static int cmd_verify(options *o) {
     if (o->help) {
-        printf("usage: opticoll verify FILE [-t NET] [-w W] [-f F] [--preset NAME]\n"
-               "                       [--net KEY=VALUE]... [--json]\n\n"
-               "Reads a schedule file (JSON, as written by `opticoll export`) and checks it with\n"
-               "the semantic verifier, a real-data run and, when the file or -t names a network,\n"
-               "the network's resource check. Exit 0 and a summary when it is right; exit 1 and\n"
-               "one line saying what is wrong (node, chunk, round) otherwise.\n"
-               "Required fields: collective, nodes, rounds (each a list of {src, dst, op,\n"
-               "chunks: [first, count]}); optional: bytes (0), root (0), chunks_per_block (1),\n"
-               "block_node (identity), network, network_params, algorithm, params.\n"
-               "-t, -w, -f, --preset and --net override the file's network and its parameters.\n");
+        printf(
+            "usage: opticoll verify FILE [-t NET] [-w W] [-f F] [--preset NAME]\n"
+            "                       [--net KEY=VALUE]... [--json]\n\n"
+            "Reads a schedule file (JSON or MSCCL XML, as written by `opticoll export`) and\n"
+            "checks it with the semantic verifier, a real-data run and, when the file or -t\n"
+            "names a network, the network's resource check. Exit 0 and a summary when it is\n"
+            "right; exit 1 and one line saying what is wrong (node, chunk, round) otherwise.\n"
+            "Required fields: collective, nodes, rounds (each a list of {src, dst, op,\n"
+            "chunks: [first, count]}); optional: bytes (0), root (0), chunks_per_block (1),\n"
+            "block_node (identity), network, network_params, algorithm, params.\n"
+            "-t, -w, -f, --preset and --net override the file's network and its parameters.\n"
+            "An XML file is read as MSCCL XML (see `opticoll export --format msccl`): sends and\n"
+            "receives are matched, rounds rebuilt from the steps' order and waits, then\n"
+            "verified; a malformed file exits 2, steps that do not match up exit 1.\n");
         return 0;
     }
     if (!o->file) return die(EXIT_USAGE, "verify: missing FILE", NULL, NULL);
@@ -484,7 +506,7 @@ static void usage(FILE *f) {
           "  list        networks, collectives and algorithms, one line each\n"
           "  run         generate, verify, map and cost one algorithm\n"
           "  compare     every algorithm of a collective on one network\n"
-          "  export      write a verified schedule as a JSON file\n"
+          "  export      write a verified schedule: JSON, Chrome trace or MSCCL XML\n"
           "  verify      check a schedule file\n"
           "  reproduce   the seed papers' tables with paper, formula and simulated values\n"
           "  train       gradient all-reduce time per iteration and per epoch of a DNN model\n"

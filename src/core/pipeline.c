@@ -13,6 +13,7 @@
  * with the least mapped time wins (the fewest steps among equally fast ones).
  */
 #include "core/pipeline.h"
+#include "report/observe.h"
 #include "verify/verify.h"
 
 #include <stdio.h>
@@ -63,6 +64,14 @@ int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
 int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
                      const oc__model *model, const oc_kv *net_params, int data_check,
                      oc__sink *extra, oc_report *rep, char *why, size_t len) {
+    return oc__run_schedule_watched(spec, source, source_arg, model, net_params, data_check, extra,
+                                    NULL, rep, why, len);
+}
+
+int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
+                             const oc__model *model, const oc_kv *net_params, int data_check,
+                             oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
+                             size_t len) {
     oc__verifier *ver = NULL;
     oc__datacheck *data = NULL;
     oc__netrun *net = NULL;
@@ -90,6 +99,7 @@ int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
     if (model) {
         rc = model->create(spec, net_params, 1, &net, why, len);
         if (rc) goto out;
+        if (watch && (rc = watch->attach(watch, model, net, why, len))) goto out;
         tail->next = model->sink(net);
         tail = tail->next;
         tail->next = NULL;
@@ -115,6 +125,7 @@ int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
     if (model) {
         snprintf(rep->network, sizeof rep->network, "%s", model->info.name);
         if ((rc = model->finish(net, rep, why, len))) goto out;
+        if (watch && (rc = watch->finish(watch, rep, why, len))) goto out;
     }
     rep->verified = 1;
 out:
@@ -323,8 +334,21 @@ int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
     rc = algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why, len);
     if (rc) goto fail;
     oc__algo_source src = {algo, &plan};
-    rc = oc__run_schedule(&plan.spec, from_algo, &src, model, req->net_params, req->data_check,
-                          NULL, rep, why, len);
+    oc__links *links = NULL;
+    if (req->links) {
+        if (!model) {
+            rc = oc__fail(why, len, OC_EINVAL, "link utilisation needs a network (-t)");
+            goto fail;
+        }
+        if (!(links = oc__links_new())) {
+            rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+            goto fail;
+        }
+    }
+    rc = oc__run_schedule_watched(&plan.spec, from_algo, &src, model, req->net_params,
+                                  req->data_check, NULL, links ? oc__links_watch(links) : NULL, rep,
+                                  why, len);
+    oc__links_free(links);
     if (rc) goto fail;
     snprintf(rep->algorithm, sizeof rep->algorithm, "%s", algo->info.name);
     for (size_t i = 0; i < oc_kv_count(plan.used); i++)

@@ -35,6 +35,17 @@ int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
 int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__model **model,
                      oc__plan *plan, oc_report *rep, char *why, size_t len);
 
+/* oc__source for a stored schedule (a file read back): its rounds as they are, without the
+ * emitter's range checks, so that the verifier names what is wrong. */
+typedef struct oc__store_source {
+    const oc__store *store;
+} oc__store_source;
+int oc__source_store(void *arg, oc__emit *e);
+
+/* oc_verify_file for MSCCL XML (src/report/msccl.c); text is the file's content. */
+int oc__verify_msccl(const char *path, const char *text, const char *network,
+                     const oc_kv *net_params, oc_report **out, char *why, size_t len);
+
 int oc__generate(const oc__algo *algo, const oc__plan *plan, oc__sink *sinks, char *why,
                  size_t len);
 

@@ -65,7 +65,126 @@ struct oc__netrun {
     double t_bw;
     uint64_t max_tile_wl, min_wl, max_circuits, max_pair_wl;
     oc__fab_checker *checker; /* NULL when not checking */
+    /* observer (export --format chrome, run --links): NULL unless asked */
+    oc__observer *obs;
+    double clock;
+    uint32_t *wl_next; /* per node: the next of its wavelengths to hand out this round */
+    /* per ordered pair of servers: the next fibre wavelength slot (fibre x W + wavelength) and
+     * the round that set it; NULL when the fibres are too many to report */
+    uint64_t *pair_next, *pair_stamp;
+    uint32_t servers;
 };
+
+/* Position of fibre f from server a to server b (a != b) in the observer's grid, after the
+ * N tiles. */
+static uint64_t fibre_pos(const oc__netrun *m, uint32_t a, uint32_t b, uint64_t f) {
+    uint64_t pair = (uint64_t)a * (m->servers - 1) + (b < a ? b : b - 1);
+    return m->shape.nodes + pair * m->shape.fibres + f;
+}
+
+/* Reports the round (one step: reconfiguration if the circuit set changed, then alpha and the
+ * slowest circuit) to the observer. A circuit's w wavelengths are numbered in the order of the
+ * sender's transfers (0..w-1 for the first, ...): the model gives each a count, the numbering is
+ * ours. Each holds its wavelengths for alpha + its bytes / (w x rate), after the
+ * reconfiguration. A circuit between servers also holds w wavelength slots on the fibres from
+ * its server to the other, handed out in order (slot j: fibre j / W, wavelength j mod W; the
+ * model checks that a pair never needs more than fibres x W): counted for the utilisation, not
+ * drawn again in the timeline. */
+static int fab_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, int reconf,
+                             double slowest, char *why, size_t len) {
+    const double setup = reconf ? m->reconfig_s : 0;
+    const double dur = setup + m->alpha_s + slowest;
+    int rc = m->obs->step(m->obs, index, m->rounds, 1, m->clock, dur, why, len);
+    for (size_t i = 0; i < r->count; i++)
+        m->wl_next[r->xfers[i].src] = 0;
+    const uint32_t T = m->shape.tiles_per_server;
+    for (size_t i = 0; i < r->count && !rc; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        const uint32_t w0 = m->wl_next[x->src];
+        m->wl_next[x->src] += m->wl[i];
+        char res[128];
+        snprintf(res, sizeof res, "circuit tile %u -> tile %u, wavelengths %u-%u of %u%s", x->src,
+                 x->dst, w0, w0 + m->wl[i] - 1, x->src,
+                 x->src / T == x->dst / T ? "" : " (over fibre between servers)");
+        oc__use u = {.round = index,
+                     .step = m->rounds,
+                     .start_s = m->clock + setup,
+                     .dur_s = m->alpha_s + (double)((uint64_t)x->count * m->spec->chunk_bytes) /
+                                               ((double)m->wl[i] * m->wl_rate),
+                     .t = x,
+                     .cls0 = w0,
+                     .cls1 = w0 + m->wl[i],
+                     .seglen = m->shape.nodes,
+                     .pos0 = x->src,
+                     .npos = 1,
+                     .resource = res};
+        rc = m->obs->use(m->obs, &u, why, len);
+        const uint32_t sa = x->src / T, sb = x->dst / T;
+        if (rc || sa == sb || !m->pair_next) continue;
+        const uint64_t W = m->shape.wavelengths;
+        const uint64_t pair = (uint64_t)sa * (m->servers - 1) + (sb < sa ? sb : sb - 1);
+        if (m->pair_stamp[pair] != m->epoch) {
+            m->pair_stamp[pair] = m->epoch;
+            m->pair_next[pair] = 0;
+        }
+        uint64_t j = m->pair_next[pair], end = j + m->wl[i];
+        m->pair_next[pair] = end;
+        u.show = OC_SHOW_LINKS;
+        u.seglen =
+            (uint32_t)(m->shape.nodes + (uint64_t)m->servers * (m->servers - 1) * m->shape.fibres);
+        while (j < end && !rc) { /* one use per fibre the slots fall on */
+            uint64_t f = j / W, stop = (f + 1) * W < end ? (f + 1) * W : end;
+            u.cls0 = (uint32_t)(j - f * W);
+            u.cls1 = (uint32_t)(stop - f * W);
+            u.pos0 = (uint32_t)fibre_pos(m, sa, sb, f);
+            rc = m->obs->use(m->obs, &u, why, len);
+            j = stop;
+        }
+    }
+    m->clock += dur;
+    return rc;
+}
+
+static void fab_class_name(const oc__netrun *m, uint32_t cls, char *buf, size_t len) {
+    (void)m;
+    snprintf(buf, len, "wavelength %u", cls);
+}
+
+static void fab_pos_name(const oc__netrun *m, uint32_t pos, char *buf, size_t len) {
+    if (pos < m->shape.nodes) {
+        snprintf(buf, len, "tile %u (server %u)", pos, pos / m->shape.tiles_per_server);
+        return;
+    }
+    uint64_t k = pos - m->shape.nodes, pair = k / m->shape.fibres, f = k % m->shape.fibres;
+    uint32_t a = (uint32_t)(pair / (m->servers - 1)), b = (uint32_t)(pair % (m->servers - 1));
+    snprintf(buf, len, "fibre %llu server %u -> server %u", (unsigned long long)f, a,
+             b < a ? b : b + 1);
+}
+
+static int fab_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, size_t len) {
+    m->wl_next = oc__calloc(m->shape.nodes, sizeof(uint32_t));
+    if (!m->wl_next) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    const uint64_t T = m->shape.tiles_per_server;
+    m->servers = (uint32_t)(((uint64_t)m->shape.nodes + T - 1) / T);
+    const uint64_t pairs = (uint64_t)m->servers * (m->servers - 1);
+    uint64_t positions = m->shape.nodes;
+    /* fibres are reported when they fit the grid's 32-bit positions (and a table per pair) */
+    if (pairs && m->shape.fibres && pairs * m->shape.fibres < (UINT64_C(1) << 30)) {
+        m->pair_next = oc__calloc((size_t)pairs, sizeof(uint64_t));
+        m->pair_stamp = oc__calloc((size_t)pairs, sizeof(uint64_t));
+        if (!m->pair_next || !m->pair_stamp) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+        positions += pairs * m->shape.fibres;
+    }
+    m->obs = obs;
+    *g = (oc__grid){.what = "tile or inter-server fibre x wavelength",
+                    .class_what = "wavelength",
+                    .pos_what = "tile or fibre",
+                    .classes = (uint32_t)m->shape.wavelengths,
+                    .positions = (uint32_t)positions,
+                    .class_name = fab_class_name,
+                    .pos_name = fab_pos_name};
+    return 0;
+}
 
 static const char *const fab_param_names[] = {"tiles_per_server",
                                               "wavelengths_per_tile",
@@ -168,9 +287,10 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
     for (size_t i = 0; i < r->count; i++)
         m->cur[i] = (uint64_t)r->xfers[i].src << 32 | r->xfers[i].dst;
     qsort(m->cur, r->count, sizeof *m->cur, by_u64);
-    if (m->rounds == 0 || m->prev_n != r->count ||
-        memcmp(m->cur, m->prev, r->count * sizeof *m->cur) != 0)
-        m->reconfigs++;
+    const int reconf = m->rounds == 0 || m->prev_n != r->count ||
+                       memcmp(m->cur, m->prev, r->count * sizeof *m->cur) != 0;
+    m->reconfigs += (uint64_t)reconf;
+    if (m->obs && (rc = fab_observe_round(m, index, r, reconf, slowest, why, len))) return rc;
     uint64_t *t = m->prev;
     size_t tc = m->prev_cap;
     m->prev = m->cur;
@@ -194,6 +314,9 @@ static void fab_destroy(oc__netrun *m) {
     free(m->wl);
     free(m->cur);
     free(m->prev);
+    free(m->wl_next);
+    free(m->pair_next);
+    free(m->pair_stamp);
     free(m);
 }
 
@@ -324,4 +447,5 @@ const oc__model oc__model_fabric = {
     .steps = fab_steps,
     .destroy = fab_destroy,
     .circuits = fab_circuits,
+    .observe = fab_observe,
 };

@@ -98,6 +98,9 @@ struct oc__netrun {
     uint64_t rounds, cross_leaf, contended_rounds, max_sharing, max_link_packets;
     uint64_t tx_packets, router_hops; /* of each round's slowest transfer, summed */
     uint64_t lb_packets;              /* busiest node's packets, summed over rounds */
+    /* observer (export --format chrome, run --links): NULL unless asked */
+    oc__observer *obs;
+    double clock;
 };
 
 /* ---- parameters ---- */
@@ -203,6 +206,85 @@ static void link_ends(const oc__netrun *m, uint32_t k, uint32_t *from, uint32_t 
     }
 }
 
+/* ---- observing ---- */
+
+static void vertex_name(const oc__netrun *m, uint32_t v, char *buf, size_t len) {
+    const uint32_t N = m->t.nodes, L = m->t.leaves;
+    if (v < N)
+        snprintf(buf, len, "node %u", v);
+    else if (v < N + L)
+        snprintf(buf, len, "leaf %u", v - N);
+    else
+        snprintf(buf, len, "spine %u", v - N - L);
+}
+
+static void ft_pos_name(const oc__netrun *m, uint32_t pos, char *buf, size_t len) {
+    uint32_t a, b;
+    char x[32], y[32];
+    link_ends(m, pos, &a, &b);
+    vertex_name(m, a, x, sizeof x);
+    vertex_name(m, b, y, sizeof y);
+    snprintf(buf, len, "%s -> %s", x, y);
+}
+
+static void ft_class_name(const oc__netrun *m, uint32_t cls, char *buf, size_t len) {
+    (void)m, (void)cls;
+    snprintf(buf, len, "link");
+}
+
+/* Reports the round (one step, as long as its slowest transfer) to the observer: every
+ * transfer as a whole for the timeline (from the round's start until its bottleneck link has
+ * drained and its routers are passed), and each link of its route busy for the transfer's own
+ * packets, for the utilisation (a link's busy time in the round is its load x packet time). */
+static int ft_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, double slowest,
+                            char *why, size_t len) {
+    int rc = m->obs->step(m->obs, index, m->rounds, 1, m->clock, slowest, why, len);
+    for (size_t i = 0; i < r->count && !rc; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        uint64_t pk = oc__ceil_div((uint64_t)x->count * m->cost.chunk_bytes, m->cost.packet_bytes);
+        uint32_t hops = m->nroute[i] - 1u;
+        char res[160];
+        snprintf(res, sizeof res, "%s, %u routers, bottleneck %llu packets",
+                 hops == 1 ? "inside a leaf" : "through a spine", hops,
+                 (unsigned long long)m->bottleneck[i]);
+        oc__use u = {.round = index,
+                     .step = m->rounds,
+                     .start_s = m->clock,
+                     .dur_s = (double)m->bottleneck[i] * m->cost.packet_s +
+                              (double)hops * m->cost.router_s,
+                     .t = x,
+                     .cls0 = 0,
+                     .cls1 = 1,
+                     .seglen = (uint32_t)m->nlinks,
+                     .pos0 = m->route[i][0],
+                     .npos = 1,
+                     .resource = res,
+                     .show = OC_SHOW_TRACE};
+        rc = m->obs->use(m->obs, &u, why, len);
+        u.show = OC_SHOW_LINKS;
+        u.dur_s = (double)pk * m->cost.packet_s;
+        for (uint32_t k = 0; k < m->nroute[i] && !rc; k++) {
+            u.pos0 = m->route[i][k];
+            rc = m->obs->use(m->obs, &u, why, len);
+        }
+    }
+    m->clock += slowest;
+    return rc;
+}
+
+static int ft_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, size_t len) {
+    if (m->nlinks > UINT32_MAX) return oc__fail(why, len, OC_ETOOBIG, "too many links to observe");
+    m->obs = obs;
+    *g = (oc__grid){.what = "directed link",
+                    .class_what = "link",
+                    .pos_what = "directed link",
+                    .classes = 1,
+                    .positions = (uint32_t)m->nlinks,
+                    .class_name = ft_class_name,
+                    .pos_name = ft_pos_name};
+    return 0;
+}
+
 /* ---- one round ---- */
 
 static int ft_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
@@ -300,6 +382,10 @@ static int ft_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
                                .nlinks = m->ntouched,
                                .round_time = slowest};
         int rc = oc__ft_check(m->checker, index, r, &a, &m->cost, why, len);
+        if (rc) return rc;
+    }
+    if (m->obs) {
+        int rc = ft_observe_round(m, index, r, slowest, why, len);
         if (rc) return rc;
     }
     /* 5. Totals. */
@@ -441,4 +527,5 @@ const oc__model oc__model_fattree = {
     .channels = ft_channels,
     .steps = ft_steps,
     .destroy = ft_destroy,
+    .observe = ft_observe,
 };

@@ -12,6 +12,59 @@
 
 typedef struct oc__netrun oc__netrun;
 
+/*
+ * What a model tells an observer about its mapping (used by the Chrome/Perfetto timeline and the
+ * per-resource utilisation of `run --links`, src/report/observe.h). A model that implements the
+ * `observe` hook below calls, after each round passed its resource check, step() once for every
+ * physical step of the round (in order) and then use() for every transfer's (or part of a
+ * transfer's) hold on resources during one of those steps.
+ *
+ * Resources form a grid the model declares in its `observe` hook: `classes` rows (the ring's
+ * fibre x wavelength channels; one class for ports or links) by `positions` columns (the ring's
+ * directed links, a switch's ports, a fat-tree's links). A use holds classes [cls0, cls1) on the
+ * positions [pos0, pos0 + npos) taken circularly inside the segment [seg, seg + seglen) (the
+ * ring's arcs: a lightpath over many links is one use, never one use per hop, so utilisation is
+ * a 2-D difference array, linear in uses plus the grid). A non-circular model passes seglen =
+ * positions and npos = 1. Names: class_name() and pos_name() label the grid for the report.
+ */
+typedef struct oc__use {
+    uint64_t round, step;  /* logical round; physical step (global, from 0) */
+    double start_s, dur_s; /* when the transfer holds its resources */
+    const oc__transfer *t; /* the transfer */
+    uint32_t cls0, cls1;   /* classes [cls0, cls1) */
+    uint32_t seg, seglen;  /* the circular segment of positions */
+    uint32_t pos0, npos;   /* positions pos0 .. pos0 + npos - 1 inside the segment (mod) */
+    const char *resource;  /* what the model assigned, in words, for the trace */
+    int side;              /* whose resource: OC_USE_PATH (a path between both ends; the trace
+                              shows it on the sender's and the receiver's track), OC_USE_SEND
+                              (the sender's), OC_USE_RECV (the receiver's) */
+    int show;              /* OC_SHOW_BOTH (0), OC_SHOW_TRACE (drawn in the timeline, not
+                              counted: a fat-tree transfer as a whole), OC_SHOW_LINKS (counted,
+                              not drawn: its links, each busy for its own packets) */
+} oc__use;
+
+enum { OC_USE_PATH = 0, OC_USE_SEND = 1, OC_USE_RECV = 2 };
+enum { OC_SHOW_BOTH = 0, OC_SHOW_TRACE = 1, OC_SHOW_LINKS = 2 };
+
+typedef struct oc__observer oc__observer;
+struct oc__observer {
+    /* Physical steps [step, step + nsteps) of round `round` take [start_s, start_s + dur_s)
+     * (the ring: one call per step; the switch: one call per round, whose ports serialise). */
+    int (*step)(oc__observer *o, uint64_t round, uint64_t step, uint64_t nsteps, double start_s,
+                double dur_s, char *why, size_t whylen);
+    int (*use)(oc__observer *o, const oc__use *u, char *why, size_t whylen);
+};
+
+/* The resource grid a model declares to an observer. */
+typedef struct oc__grid {
+    const char *what;                  /* "directed link x fibre x wavelength" */
+    const char *class_what, *pos_what; /* "fibre x wavelength", "directed link" */
+    uint32_t classes, positions;
+    /* Labels (the netrun is the model's own): "fibre 0 wavelength 3", "link 3->4 cw". */
+    void (*class_name)(const oc__netrun *run, uint32_t cls, char *buf, size_t len);
+    void (*pos_name)(const oc__netrun *run, uint32_t pos, char *buf, size_t len);
+} oc__grid;
+
 typedef struct oc__model {
     oc_network_info info;
     /* mode: 1 = map, check and cost (the default); 0 = map and count steps only (parameter
@@ -29,6 +82,12 @@ typedef struct oc__model {
     /* Optional (circuit-switched models): the lanes a node's egress is split over in whole units
      * and the reconfiguration time, for the closed forms (oc__formula_in). */
     void (*circuits)(const oc__netrun *run, uint64_t *lanes, double *reconfig_s);
+    /* Optional (NULL: the model does not report its placements yet, and `export --format chrome`
+     * and `run --links` say so and stop). Called after create() and before the first round:
+     * fills *grid and from then on reports every step and use to obs. To add it to a model: keep
+     * a clock of step start times, and after each round's check, call obs->step() for each of
+     * its physical steps and obs->use() for each transfer's resources in it. */
+    int (*observe)(oc__netrun *run, oc__observer *obs, oc__grid *grid, char *why, size_t whylen);
 } oc__model;
 
 const oc__model *oc__model_find(const char *name);

@@ -82,6 +82,9 @@ struct oc__netrun {
     uint64_t steps, steps_lb, rounds, units, cut_rounds, crossing_rounds;
     double worst_ratio;
     uint64_t worst_round;
+    /* observer (export --format chrome, run --links): NULL unless asked */
+    oc__observer *obs;
+    double clock; /* start of the next step */
 };
 
 /* ---- parameters ---- */
@@ -391,6 +394,90 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, uint32_t *arcs,
     return 0;
 }
 
+/* ---- observing: steps and lightpaths for the timeline and the utilisation ---- */
+
+/* Reports the round's `steps` steps and every fragment of its colouring, cut at step boundaries:
+ * one use per (transfer, step), holding a range of channels on one arc. Called after the check. */
+static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, uint64_t steps,
+                              char *why, size_t len) {
+    double a, b, c, dur = step_parts(&m->p, m->spec->chunk_bytes, &a, &b, &c);
+    const uint64_t ch = m->p.w * m->p.F;
+    const uint32_t N = m->N;
+    for (uint64_t k = 0; k < steps; k++) {
+        int rc =
+            m->obs->step(m->obs, index, m->steps + k, 1, m->clock + (double)k * dur, dur, why, len);
+        if (rc) return rc;
+    }
+    for (int d = 0; d < 2; d++)
+        for (size_t i = 0; i < m->nfrags[d]; i++) {
+            const oc__ring_frag *f = &m->frags[d][i];
+            const oc__transfer *t = &r->xfers[f->xfer];
+            uint32_t hops =
+                d == RING_CW ? oc__ring_sub(t->dst, t->src, N) : oc__ring_sub(t->src, t->dst, N);
+            /* clockwise link i is i -> i+1; counter-clockwise link j (position N + j) is j -> j-1,
+             * so a counter-clockwise arc from src covers links src-hops+1 .. src */
+            uint32_t pos0 = d == RING_CW ? t->src : oc__ring_sub(t->src, (hops - 1) % N, N);
+            for (uint64_t c0 = f->c0; c0 < f->c1;) {
+                uint64_t st = c0 / ch, c1 = (st + 1) * ch < f->c1 ? (st + 1) * ch : f->c1;
+                uint32_t k0 = (uint32_t)(c0 - st * ch), k1 = (uint32_t)(c1 - st * ch);
+                char res[128];
+                uint32_t f0 = (uint32_t)(k0 / m->p.w), f1 = (uint32_t)((k1 - 1) / m->p.w);
+                if (f0 == f1)
+                    snprintf(res, sizeof res, "%s fibre %u wavelengths %llu-%llu (%u links)",
+                             d == RING_CW ? "cw" : "ccw", f0, (unsigned long long)(k0 % m->p.w),
+                             (unsigned long long)((k1 - 1) % m->p.w), hops);
+                else
+                    snprintf(
+                        res, sizeof res, "%s channels %u-%u (fibre x %llu + wavelength; %u links)",
+                        d == RING_CW ? "cw" : "ccw", k0, k1 - 1, (unsigned long long)m->p.w, hops);
+                oc__use u = {.round = index,
+                             .step = m->steps + st,
+                             .start_s = m->clock + (double)st * dur,
+                             .dur_s = dur,
+                             .t = t,
+                             .cls0 = k0,
+                             .cls1 = k1,
+                             .seg = d == RING_CW ? 0 : N,
+                             .seglen = N,
+                             .pos0 = pos0,
+                             .npos = hops,
+                             .resource = res};
+                int rc = m->obs->use(m->obs, &u, why, len);
+                if (rc) return rc;
+                c0 = c1;
+            }
+        }
+    m->clock += (double)steps * dur;
+    return 0;
+}
+
+static void ring_class_name(const oc__netrun *m, uint32_t cls, char *buf, size_t len) {
+    snprintf(buf, len, "fibre %llu wavelength %llu", (unsigned long long)(cls / m->p.w),
+             (unsigned long long)(cls % m->p.w));
+}
+
+static void ring_pos_name(const oc__netrun *m, uint32_t pos, char *buf, size_t len) {
+    if (pos < m->N)
+        snprintf(buf, len, "link %u->%u cw", pos, pos + 1 == m->N ? 0 : pos + 1);
+    else
+        snprintf(buf, len, "link %u->%u ccw", pos - m->N, pos == m->N ? m->N - 1 : pos - m->N - 1);
+}
+
+static int ring_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, size_t len) {
+    uint64_t ch = m->p.w * m->p.F;
+    if ((uint64_t)m->N * 2 > UINT32_MAX)
+        return oc__fail(why, len, OC_ETOOBIG, "too many nodes to observe");
+    m->obs = obs;
+    *g = (oc__grid){.what = "directed link x fibre x wavelength",
+                    .class_what = "fibre x wavelength",
+                    .pos_what = "directed link",
+                    .classes = (uint32_t)ch,
+                    .positions = 2 * m->N,
+                    .class_name = ring_class_name,
+                    .pos_name = ring_pos_name};
+    return 0;
+}
+
 /* ---- one round ---- */
 
 static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
@@ -505,6 +592,10 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     uint64_t heaviest = maxload[0] > maxload[1] ? maxload[0] : maxload[1];
     uint64_t steps = oc__ceil_div(most, channels);
     uint64_t lb = oc__ceil_div(heaviest, channels);
+    if (m->obs) {
+        int rc = ring_observe_round(m, index, r, steps, why, len);
+        if (rc) return rc;
+    }
     m->steps += steps;
     m->steps_lb += lb;
     m->rounds++;
@@ -643,4 +734,5 @@ const oc__model oc__model_ring = {
     .channels = ring_channels,
     .steps = ring_steps,
     .destroy = ring_destroy,
+    .observe = ring_observe,
 };

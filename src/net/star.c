@@ -57,6 +57,9 @@ struct oc__netrun {
     size_t cap_use;
     uint32_t *deg;  /* 2P: streams sent / received in the round */
     uint64_t *busy; /* P: filters taken in the current step, one bit each */
+    /* observer (export --format chrome, run --links): NULL unless asked */
+    oc__observer *obs;
+    double clock;
     /* totals */
     uint64_t rounds, steps, retunes, tuned_steps, messages, split_rounds, streams;
 };
@@ -86,6 +89,96 @@ static int by_step(const void *a, const void *b) {
     const oc__star_claim *x = a, *y = b;
     if (x->step != y->step) return x->step < y->step ? -1 : 1;
     return by_pair(a, b);
+}
+
+/* Reports the round's steps and every transfer's wavelength to the observer (after the check).
+ * A step takes D when a filter is retuned in it, then its largest stream; a stream carries its
+ * transfers one after another, each count x L tau. The claims (sorted by step) are re-sorted by
+ * pair here, after their last use. */
+static int star_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, size_t n,
+                              uint32_t nsteps, char *why, size_t len) {
+    double *start = oc__calloc((size_t)nsteps + 1, sizeof(double));
+    uint64_t *most = oc__calloc((size_t)nsteps + 1, sizeof(uint64_t));
+    uint64_t *off = oc__calloc(n + 1, sizeof(uint64_t));
+    uint8_t *tuned = oc__calloc((size_t)nsteps + 1, 1);
+    int rc = 0;
+    if (!start || !most || !off || !tuned) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const oc__star_claim *c = &m->cl[i];
+        if (c->messages > most[c->step]) most[c->step] = c->messages;
+        tuned[c->step] |= c->retuned == 1;
+    }
+    const double unit = m->p.L * m->p.tau;
+    for (uint32_t s = 0; s < nsteps && !rc; s++) {
+        double dur = (tuned[s] ? m->p.D : 0) + (double)most[s] * unit;
+        start[s] = m->clock;
+        rc = m->obs->step(m->obs, index, m->steps + s, 1, m->clock, dur, why, len);
+        m->clock += dur;
+    }
+    qsort(m->cl, n, sizeof *m->cl, by_pair);
+    for (size_t i = 0; i < r->count && !rc; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        oc__star_claim key = {.src = x->src, .dst = x->dst};
+        const oc__star_claim *c = bsearch(&key, m->cl, n, sizeof *m->cl, by_pair);
+        if (!c) {
+            rc = oc__fail(why, len, OC_ERESOURCE, "round %llu: no stream for %u -> %u",
+                          (unsigned long long)index, x->src, x->dst);
+            break;
+        }
+        size_t ci = (size_t)(c - m->cl);
+        char res[128];
+        snprintf(res, sizeof res, "wavelength %llu (laser %u of %u), filter %u of %u%s",
+                 (unsigned long long)c->wavelength, c->tx_port, c->src, c->rx_port, c->dst,
+                 c->retuned == 1 ? " (retuned)" : "");
+        oc__use u = {.round = index,
+                     .step = m->steps + c->step,
+                     .start_s =
+                         start[c->step] + (tuned[c->step] ? m->p.D : 0) + (double)off[ci] * unit,
+                     .dur_s = (double)x->count * unit,
+                     .t = x,
+                     .cls0 = 0,
+                     .cls1 = 1,
+                     .seg = 0,
+                     .seglen = m->spec->nodes * m->k,
+                     .pos0 = (uint32_t)c->wavelength,
+                     .npos = 1,
+                     .resource = res,
+                     .side = OC_USE_PATH};
+        off[ci] += x->count;
+        rc = m->obs->use(m->obs, &u, why, len);
+    }
+out:
+    free(start);
+    free(most);
+    free(off);
+    free(tuned);
+    return rc;
+}
+
+static void star_class_name(const oc__netrun *m, uint32_t cls, char *buf, size_t len) {
+    (void)m, (void)cls;
+    snprintf(buf, len, "wavelength");
+}
+
+static void star_pos_name(const oc__netrun *m, uint32_t pos, char *buf, size_t len) {
+    snprintf(buf, len, "wavelength %u (laser %u of processor %u)", pos, pos % m->k, pos / m->k);
+}
+
+static int star_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, size_t len) {
+    if ((uint64_t)m->spec->nodes * m->k > UINT32_MAX)
+        return oc__fail(why, len, OC_ETOOBIG, "too many wavelengths to observe");
+    m->obs = obs;
+    *g = (oc__grid){.what = "wavelength (one laser each)",
+                    .class_what = "wavelength",
+                    .pos_what = "wavelength",
+                    .classes = 1,
+                    .positions = m->spec->nodes * m->k,
+                    .class_name = star_class_name,
+                    .pos_name = star_pos_name};
+    return 0;
 }
 
 static int star_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
@@ -204,6 +297,10 @@ static int star_round(oc__sink *self, uint64_t index, const oc__round *r, char *
                             (unsigned long long)(m->messages - messages0), (unsigned long long)cs,
                             (unsigned long long)cr, (unsigned long long)cm);
     }
+    if (m->obs) {
+        int rc = star_observe_round(m, index, r, n, nsteps, why, len);
+        if (rc) return rc;
+    }
     m->rounds++;
     m->steps += nsteps;
     m->streams += n;
@@ -321,4 +418,5 @@ const oc__model oc__model_star = {
     .channels = star_channels,
     .steps = star_steps,
     .destroy = star_destroy,
+    .observe = star_observe,
 };

@@ -47,7 +47,53 @@ struct oc__netrun {
     uint64_t alphas, payload; /* of each round's busiest port, summed */
     uint64_t split_rounds, max_degree, transfers;
     oc__sw_checker *checker; /* NULL when not checking */
+    /* observer (export --format chrome, run --links): NULL unless asked */
+    oc__observer *obs;
+    double clock;
+    double *port_at; /* 2N: time each port has been busy in the round */
+    uint64_t *port_stamp;
 };
+
+/* Reports the round to the observer (after the check): one step() for the round's `degree`
+ * steps, whose time is the busiest port's; every transfer holds its sender's send port and its
+ * receiver's receive port for alpha + bytes x beta, one transfer after another on each port. */
+static int sw_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, uint64_t degree,
+                            double round_time, char *why, size_t len) {
+    const uint32_t N = m->nodes;
+    int rc = m->obs->step(m->obs, index, m->steps, degree, m->clock, round_time, why, len);
+    for (size_t i = 0; i < r->count && !rc; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        const double d = m->alpha_s + (double)x->count * (double)m->spec->chunk_bytes * m->beta_s;
+        const uint32_t port[2] = {x->src, N + x->dst};
+        for (int k = 0; k < 2 && !rc; k++) {
+            uint32_t p = port[k];
+            if (m->port_stamp[p] != m->epoch) {
+                m->port_stamp[p] = m->epoch;
+                m->port_at[p] = 0;
+            }
+            char res[64];
+            snprintf(res, sizeof res, "%s port of node %u", k ? "receive" : "send",
+                     k ? x->dst : x->src);
+            oc__use u = {.round = index,
+                         .step = m->steps,
+                         .start_s = m->clock + m->port_at[p],
+                         .dur_s = d,
+                         .t = x,
+                         .cls0 = (uint32_t)k,
+                         .cls1 = (uint32_t)k + 1,
+                         .seg = 0,
+                         .seglen = N,
+                         .pos0 = k ? x->dst : x->src,
+                         .npos = 1,
+                         .resource = res,
+                         .side = k ? OC_USE_RECV : OC_USE_SEND};
+            m->port_at[p] += d;
+            rc = m->obs->use(m->obs, &u, why, len);
+        }
+    }
+    m->clock += round_time;
+    return rc;
+}
 
 static const char *const sw_param_names[] = {"alpha_us", "bandwidth_GBps", NULL};
 
@@ -95,6 +141,10 @@ static int sw_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
                               &claim, why, len);
         if (rc) return rc;
     }
+    if (m->obs) {
+        int rc = sw_observe_round(m, index, r, degree, best, why, len);
+        if (rc) return rc;
+    }
     m->rounds++;
     m->steps += degree;
     m->alphas += best_n;
@@ -111,7 +161,34 @@ static void sw_destroy(oc__netrun *m) {
     free(m->stamp);
     free(m->msgs);
     free(m->bytes);
+    free(m->port_at);
+    free(m->port_stamp);
     free(m);
+}
+
+static void sw_class_name(const oc__netrun *m, uint32_t cls, char *buf, size_t len) {
+    (void)m;
+    snprintf(buf, len, "%s", cls ? "receive" : "send");
+}
+
+static void sw_pos_name(const oc__netrun *m, uint32_t pos, char *buf, size_t len) {
+    (void)m;
+    snprintf(buf, len, "port of node %u", pos);
+}
+
+static int sw_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, size_t len) {
+    m->port_at = oc__calloc(2 * (size_t)m->nodes + 1, sizeof(double));
+    m->port_stamp = oc__calloc(2 * (size_t)m->nodes + 1, sizeof(uint64_t));
+    if (!m->port_at || !m->port_stamp) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    m->obs = obs;
+    *g = (oc__grid){.what = "node port x side (send, receive)",
+                    .class_what = "side",
+                    .pos_what = "node port",
+                    .classes = 2,
+                    .positions = m->nodes,
+                    .class_name = sw_class_name,
+                    .pos_name = sw_pos_name};
+    return 0;
 }
 
 static int sw_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
@@ -201,4 +278,5 @@ const oc__model oc__model_switch = {
     .channels = sw_channels,
     .steps = sw_steps,
     .destroy = sw_destroy,
+    .observe = sw_observe,
 };

@@ -30,6 +30,8 @@ void oc_report_free(oc_report *r) {
     for (size_t i = 0; i < r->nnotes; i++)
         free(r->notes[i]);
     free(r->notes);
+    free(r->links_json);
+    free(r->links_text);
     free(r);
 }
 
@@ -193,7 +195,9 @@ int oc_report_write_json(const oc_report *r, FILE *f) {
         if (i) fputs(", ", f);
         oc_write_json_string(f, r->notes[i]);
     }
-    fputs("]}\n", f);
+    fputs("]", f);
+    if (r->links_json) fprintf(f, ", \"links\": %s", r->links_json);
+    fputs("}\n", f);
     return ferror(f) ? OC_EIO : 0;
 }
 
@@ -258,6 +262,7 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
     }
     for (size_t i = 0; i < r->nnotes; i++)
         fprintf(f, "  note: %s\n", r->notes[i]);
+    if (r->links_text) fputs(r->links_text, f);
     return ferror(f) ? OC_EIO : 0;
 }
 

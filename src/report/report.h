@@ -31,6 +31,8 @@ struct oc_report {
     size_t nnums, capnums;
     char **notes;
     size_t nnotes, capnotes;
+    /* `run --links` (links.c): the "links" JSON object and its text block, or NULL */
+    char *links_json, *links_text;
 };
 
 oc_report *oc__report_new(void);

@@ -160,14 +160,10 @@ static int optional_uint(const cJSON *root, const char *key, uint64_t dflt, uint
     return 0;
 }
 
-typedef struct store_source {
-    const oc__store *store;
-} store_source;
-
 /* Replays the file's rounds through the emitter as they are: the emitter's own range checks are
  * bypassed so that the verifier, not the emitter, names what is wrong with a file. */
-static int from_store(void *arg, oc__emit *e) {
-    store_source *s = arg;
+int oc__source_store(void *arg, oc__emit *e) {
+    const oc__store_source *s = arg;
     for (size_t i = 0; i < s->store->count; i++) {
         const oc__round *r = &s->store->rounds[i];
         for (size_t k = 0; k < r->count; k++) {
@@ -220,6 +216,14 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
         goto out;
     }
     if ((rc = read_file(path, &text, why, len))) goto out;
+    /* An XML file is MSCCL's format (msccl.c). */
+    const char *lead = text;
+    while (*lead == ' ' || *lead == '\t' || *lead == '\n' || *lead == '\r')
+        lead++;
+    if (*lead == '<') {
+        rc = oc__verify_msccl(path, text, network, net_params, out, why, len);
+        goto out;
+    }
     /* require_null_terminated: text after the top-level value (but white space) is an error */
     const char *end = NULL;
     root = cJSON_ParseWithLengthOpts(text, strlen(text) + 1, &end, 1);
@@ -357,8 +361,8 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
         rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s'", net);
         goto out;
     }
-    store_source src = {&store};
-    rc = oc__run_schedule(&spec, from_store, &src, model, np, 1, NULL, rep, why, len);
+    oc__store_source src = {&store};
+    rc = oc__run_schedule(&spec, oc__source_store, &src, model, np, 1, NULL, rep, why, len);
     if (rc) goto out;
     const cJSON *alg = cJSON_GetObjectItemCaseSensitive(root, "algorithm");
     snprintf(rep->algorithm, sizeof rep->algorithm, "%s",

@@ -64,7 +64,7 @@ bad 2 -n "${RUN[@]}" -n 5
 bad 2 -s run -c allgather -a ring -n 4 -s
 bad 2 ring compare -c allgather -a ring -n 4 -s 4KiB
 bad 2 --format export -c allgather -a ring -n 4 -s 4KiB
-bad 2 chrome export -c allgather -a ring -n 4 -s 4KiB --format chrome
+bad 2 yaml export -c allgather -a ring -n 4 -s 4KiB --format yaml
 
 # ---- -n ----
 for n in 0 -3 abc 99999999999999999999 2000000 "" 4x 1e3; do

@@ -1,0 +1,1005 @@
+/*
+ * msccl.c — the schedule in MSCCL's XML (issue 8 item 4): `opticoll export --format msccl` writes
+ * it, `opticoll verify FILE.xml` reads it back into our schedule IR and verifies it. Both sides
+ * use libxml2 (writer: xmlTextWriter; reader: the tree of xmlReadMemory).
+ *
+ * The format is the one msccl-tools writes and the MSCCL executor (msccl-executor-nccl, RCCL)
+ * interprets:
+ *   <algo name proto nchannels nchunksperloop ngpus coll inplace outofplace minBytes maxBytes>
+ *     <gpu id i_chunks o_chunks s_chunks>
+ *       <tb id send recv chan>
+ *         <step s type srcbuf srcoff dstbuf dstoff cnt depid deps hasdep/>
+ * A threadblock (tb) runs its steps in order; it sends to at most one peer (`send`) and receives
+ * from at most one (`recv`) on its channel, and no two threadblocks of a GPU send to (or receive
+ * from) the same peer on one channel. A step waits for at most one step of another threadblock
+ * of its GPU (depid = that threadblock, deps = its step); `hasdep` marks steps that others wait
+ * for; a step that must wait for several is preceded by `nop` steps carrying the other waits (the
+ * msccl-tools convention). The k-th send from GPU a to b on a channel meets the k-th receive of b
+ * from a on that channel.
+ *
+ * Our mapping. Every chunk label is one MSCCL chunk at the same offset of the output buffer `o`
+ * on every GPU (nchunksperloop = our chunk count, in place): a transfer {src, dst, op, [first,
+ * count)} is an `s` step at src and an `r` (copy) or `rrc` (receive, reduce, copy: our reduce)
+ * step at dst, srcoff = dstoff = first, cnt = count. Threadblocks: at each GPU all sends to one
+ * peer go to one threadblock and all receives from one peer to one; the first round in which a
+ * GPU sends to p and receives from q (both new) pairs them into one threadblock (send = p, recv =
+ * q: the ring's tb sends to the next node and receives from the previous), one channel. Steps of
+ * a round follow those of earlier rounds, a threadblock's sends of a round before its receives
+ * (a round reads the state at its start). Dependencies across threadblocks: a send waits for the
+ * last receive that wrote any of its chunks (data that arrived in an earlier round), a receive
+ * for the last write and the last send of the chunks it overwrites (so it neither races an
+ * earlier write nor clobbers what a send still reads).
+ * MSCCL cannot name our collectives scatter, gather and gossip, nor our chunk labelling, so
+ * <algo> also carries oc_collective, oc_root, oc_bytes, oc_chunks_per_block and oc_block_node
+ * (the executor ignores attributes it does not know). MSCCL's own limits (e.g. 256 steps per
+ * threadblock in msccl-executor) are not imposed: the file is the whole schedule.
+ *
+ * Re-import rebuilds rounds from what the file says and nothing else: sends and receives are
+ * matched per (sender, receiver, channel) in order, and a transfer's round is its depth in the
+ * graph of waits: a threadblock's previous step (the same round at the earliest), its own earlier
+ * receive of any of the chunks the step reads or overwrites (a later round), and its depid/deps
+ * step (a later round for a receive, whose data lands at the end of its round; the same round at
+ * the earliest for a send, since a round reads the state at its start). A transfer's send and
+ * receive are one node of that graph, so waits of weight 0 may form cycles (those transfers share
+ * a round); a cycle through a receive is a deadlock. The rebuilt schedule then goes through the
+ * semantic verifier (and the model with -t). A malformed file (not XML, a missing or non-numeric
+ * attribute) is a parse error (exit 2); a file whose steps do not match up (a send nobody receives,
+ * a wait on a missing step, a cycle of waits) or whose schedule is wrong is a verification error
+ * (exit 1).
+ *
+ * Size: export keeps, per GPU and chunk, the last writer and reader (8 bytes each), so it is for
+ * the node counts MSCCL targets: at most 2048 GPUs and 2^22 (GPU, chunk) pairs.
+ */
+#include "core/pipeline.h"
+
+#include <errno.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlwriter.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MSCCL_MAX_GPUS 2048u
+#define MSCCL_MAX_CELLS (UINT64_C(1) << 22)
+
+enum { T_S = 0, T_R = 1, T_RRC = 2, T_NOP = 3 };
+static const char *const type_name[] = {"s", "r", "rrc", "nop"};
+
+typedef struct mstep {
+    uint8_t type, hasdep;
+    uint32_t off, cnt;
+    int32_t depid, deps;
+} mstep;
+
+typedef struct mtb {
+    int32_t send, recv;
+    int32_t next_open; /* the GPU's threadblocks opened this round with no receive peer yet */
+    mstep *steps;
+    size_t n, cap;
+} mtb;
+
+typedef struct mgpu {
+    mtb *tbs;
+    size_t n, cap;
+    int32_t open_head;
+    uint64_t open_stamp;
+} mgpu;
+
+typedef struct mbuild {
+    uint32_t N, C;
+    mgpu *gpus;
+    int32_t *send_tb, *recv_tb; /* N x N: threadblock index + 1, 0 = none */
+    uint64_t *writer, *reader;  /* N x C: ((tb + 1) << 32) | step, 0 = none */
+    uint32_t *wround;           /* N x C: the round of the last write, + 1 */
+    uint32_t round;             /* the round being built, + 1 */
+    /* dependency scratch, per threadblock of the current GPU */
+    uint64_t *bstamp, stamp;
+    uint32_t *bstep, *touched;
+    size_t scratch;
+} mbuild;
+
+static void mbuild_free(mbuild *b) {
+    for (uint32_t v = 0; b->gpus && v < b->N; v++) {
+        for (size_t t = 0; t < b->gpus[v].n; t++)
+            free(b->gpus[v].tbs[t].steps);
+        free(b->gpus[v].tbs);
+    }
+    free(b->gpus);
+    free(b->send_tb);
+    free(b->recv_tb);
+    free(b->writer);
+    free(b->reader);
+    free(b->wround);
+    free(b->bstamp);
+    free(b->bstep);
+    free(b->touched);
+}
+
+static int new_tb(mbuild *b, uint32_t v, int32_t send, int32_t recv, int32_t *out) {
+    mgpu *g = &b->gpus[v];
+    if (oc__grow((void **)&g->tbs, &g->cap, g->n + 1, sizeof(mtb))) return OC_ENOMEM;
+    mtb *t = &g->tbs[g->n];
+    memset(t, 0, sizeof *t);
+    t->send = send;
+    t->recv = recv;
+    t->next_open = -1;
+    *out = (int32_t)g->n++;
+    return 0;
+}
+
+static int push_step(mtb *t, mstep s) {
+    if (oc__grow((void **)&t->steps, &t->cap, t->n + 1, sizeof(mstep))) return OC_ENOMEM;
+    t->steps[t->n++] = s;
+    return 0;
+}
+
+/* Notes a wait of a step of threadblock `tb` for the step packed in `w` (0: none). */
+static void note_dep(mbuild *b, int32_t tb, uint64_t w, size_t *nt) {
+    if (!w) return;
+    uint32_t dtb = (uint32_t)(w >> 32) - 1, ds = (uint32_t)w;
+    if ((int32_t)dtb == tb) return; /* the threadblock's own order covers it */
+    if (b->bstamp[dtb] != b->stamp) {
+        b->bstamp[dtb] = b->stamp;
+        b->bstep[dtb] = ds;
+        b->touched[(*nt)++] = dtb;
+    } else if (ds > b->bstep[dtb]) {
+        b->bstep[dtb] = ds; /* a later step of that threadblock implies the earlier ones */
+    }
+}
+
+/* Adds a step of `type` on chunks [off, off + cnt) to threadblock tb of GPU v, with its waits. */
+static int add_step(mbuild *b, uint32_t v, int32_t tb, int type, uint32_t off, uint32_t cnt) {
+    mgpu *g = &b->gpus[v];
+    if (g->n > b->scratch) {
+        size_t cap = g->n * 2;
+        uint64_t *s1 = realloc(b->bstamp, cap * sizeof *s1);
+        if (!s1) return OC_ENOMEM;
+        b->bstamp = s1;
+        memset(b->bstamp + b->scratch, 0, (cap - b->scratch) * sizeof *s1);
+        uint32_t *s2 = realloc(b->bstep, cap * sizeof *s2);
+        if (!s2) return OC_ENOMEM;
+        b->bstep = s2;
+        uint32_t *s3 = realloc(b->touched, cap * sizeof *s3);
+        if (!s3) return OC_ENOMEM;
+        b->touched = s3;
+        b->scratch = cap;
+    }
+    b->stamp++;
+    size_t nt = 0;
+    uint64_t *wr = b->writer + (size_t)v * b->C, *rd = b->reader + (size_t)v * b->C;
+    uint32_t *wround = b->wround + (size_t)v * b->C;
+    for (uint32_t c = off; c < off + cnt; c++) {
+        /* Two receives of one chunk in one round carry the same data (the verifier allows no
+         * other): neither waits for the other. */
+        if (type == T_S || wround[c] != b->round) note_dep(b, tb, wr[c], &nt);
+        if (type != T_S) note_dep(b, tb, rd[c], &nt);
+    }
+    mtb *t = &g->tbs[tb];
+    for (size_t k = 0; k < nt; k++) {
+        uint32_t dtb = b->touched[k];
+        g->tbs[dtb].steps[b->bstep[dtb]].hasdep = 1;
+        if (k + 1 < nt) { /* every wait but the last on a nop step before the real one */
+            mstep nop = {T_NOP, 0, 0, 0, (int32_t)dtb, (int32_t)b->bstep[dtb]};
+            if (push_step(t, nop)) return OC_ENOMEM;
+        }
+    }
+    mstep s = {(uint8_t)type, 0, off, cnt, -1, -1};
+    if (nt) {
+        s.depid = (int32_t)b->touched[nt - 1];
+        s.deps = (int32_t)b->bstep[b->touched[nt - 1]];
+    }
+    if (push_step(t, s)) return OC_ENOMEM;
+    uint64_t me = ((uint64_t)(tb + 1) << 32) | (uint32_t)(t->n - 1);
+    uint64_t *mark = type == T_S ? rd : wr;
+    for (uint32_t c = off; c < off + cnt; c++)
+        mark[c] = me;
+    if (type != T_S)
+        for (uint32_t c = off; c < off + cnt; c++)
+            wround[c] = b->round;
+    return 0;
+}
+
+static int build_round(mbuild *b, uint64_t index, const oc__round *r) {
+    const uint32_t N = b->N;
+    b->round = (uint32_t)index + 1;
+    /* sends first: a threadblock per peer, opened this round for a receive peer to join */
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        int32_t *slot = &b->send_tb[(size_t)x->src * N + x->dst];
+        if (!*slot) {
+            int32_t tb;
+            if (new_tb(b, x->src, (int32_t)x->dst, -1, &tb)) return OC_ENOMEM;
+            mgpu *g = &b->gpus[x->src];
+            if (g->open_stamp != index + 1) {
+                g->open_stamp = index + 1;
+                g->open_head = -1;
+            }
+            g->tbs[tb].next_open = g->open_head;
+            g->open_head = tb;
+            *slot = tb + 1;
+        }
+        if (add_step(b, x->src, *slot - 1, T_S, x->first, x->count)) return OC_ENOMEM;
+    }
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        int32_t *slot = &b->recv_tb[(size_t)x->dst * N + x->src];
+        if (!*slot) {
+            mgpu *g = &b->gpus[x->dst];
+            int32_t tb = -1;
+            if (g->open_stamp == index + 1 && g->open_head >= 0) {
+                tb = g->open_head;
+                g->open_head = g->tbs[tb].next_open;
+                g->tbs[tb].recv = (int32_t)x->src;
+            } else if (new_tb(b, x->dst, -1, (int32_t)x->src, &tb)) {
+                return OC_ENOMEM;
+            }
+            *slot = tb + 1;
+        }
+        if (add_step(b, x->dst, *slot - 1, x->op == OC_OP_REDUCE ? T_RRC : T_R, x->first, x->count))
+            return OC_ENOMEM;
+    }
+    return 0;
+}
+
+/* ---- writing ---- */
+
+#define WATTR(name, fmt, ...)                                                                      \
+    (xmlTextWriterWriteFormatAttribute(w, BAD_CAST(name), fmt, __VA_ARGS__) < 0)
+
+static int write_xml(FILE *f, const mbuild *b, const oc__spec *s, const char *algo,
+                     const char *net) {
+    xmlOutputBufferPtr out = xmlOutputBufferCreateFile(f, NULL);
+    if (!out) return OC_ENOMEM;
+    xmlTextWriterPtr w = xmlNewTextWriter(out);
+    if (!w) {
+        xmlOutputBufferClose(out);
+        return OC_ENOMEM;
+    }
+    int bad =
+        xmlTextWriterSetIndent(w, 1) < 0 || xmlTextWriterSetIndentString(w, BAD_CAST "  ") < 0;
+    bad = bad || xmlTextWriterStartElement(w, BAD_CAST "algo") < 0;
+    bad = bad || WATTR("name", "opticoll %s %s n=%u%s%s", oc_collective_name(s->coll), algo,
+                       s->nodes, net ? " " : "", net ? net : "");
+    bad = bad || WATTR("proto", "%s", "Simple") || WATTR("nchannels", "%d", 1) ||
+          WATTR("nchunksperloop", "%u", s->chunks) || WATTR("ngpus", "%u", s->nodes);
+    const char *coll = "custom";
+    switch (s->coll) {
+    case OC_ALLGATHER:
+        coll = "allgather";
+        break;
+    case OC_ALLREDUCE:
+        coll = "allreduce";
+        break;
+    case OC_REDUCESCATTER:
+        coll = "reduce_scatter";
+        break;
+    case OC_ALLTOALL:
+        coll = "alltoall";
+        break;
+    case OC_BROADCAST:
+        coll = "broadcast";
+        break;
+    default:
+        break;
+    }
+    bad = bad || WATTR("coll", "%s", coll) || WATTR("inplace", "%d", 1) ||
+          WATTR("outofplace", "%d", 0) || WATTR("minBytes", "%d", 0) ||
+          WATTR("maxBytes", "%d", 0) || WATTR("oc_collective", "%s", oc_collective_name(s->coll)) ||
+          WATTR("oc_algorithm", "%s", algo) || WATTR("oc_root", "%u", s->root) ||
+          WATTR("oc_bytes", "%llu", (unsigned long long)s->bytes) ||
+          WATTR("oc_chunks_per_block", "%u", s->q);
+    if (!bad && s->block_node) {
+        bad = xmlTextWriterStartAttribute(w, BAD_CAST "oc_block_node") < 0;
+        for (uint32_t k = 0; !bad && k < s->nodes; k++)
+            bad = xmlTextWriterWriteFormatString(w, k ? ",%u" : "%u", s->block_node[k]) < 0;
+        bad = bad || xmlTextWriterEndAttribute(w) < 0;
+    }
+    for (uint32_t v = 0; !bad && v < b->N; v++) {
+        const mgpu *g = &b->gpus[v];
+        bad = xmlTextWriterStartElement(w, BAD_CAST "gpu") < 0 || WATTR("id", "%u", v) ||
+              WATTR("i_chunks", "%u", s->chunks) || WATTR("o_chunks", "%u", s->chunks) ||
+              WATTR("s_chunks", "%d", 0);
+        for (size_t t = 0; !bad && t < g->n; t++) {
+            const mtb *tb = &g->tbs[t];
+            bad = xmlTextWriterStartElement(w, BAD_CAST "tb") < 0 || WATTR("id", "%zu", t) ||
+                  WATTR("send", "%d", tb->send) || WATTR("recv", "%d", tb->recv) ||
+                  WATTR("chan", "%d", 0);
+            for (size_t k = 0; !bad && k < tb->n; k++) {
+                const mstep *st = &tb->steps[k];
+                int nop = st->type == T_NOP;
+                bad = xmlTextWriterStartElement(w, BAD_CAST "step") < 0 || WATTR("s", "%zu", k) ||
+                      WATTR("type", "%s", type_name[st->type]) ||
+                      WATTR("srcbuf", "%s", nop ? "i" : "o") ||
+                      WATTR("srcoff", "%lld", nop ? -1LL : (long long)st->off) ||
+                      WATTR("dstbuf", "%s", "o") ||
+                      WATTR("dstoff", "%lld", nop ? -1LL : (long long)st->off) ||
+                      WATTR("cnt", "%u", st->cnt) || WATTR("depid", "%d", st->depid) ||
+                      WATTR("deps", "%d", st->deps) || WATTR("hasdep", "%d", st->hasdep) ||
+                      xmlTextWriterEndElement(w) < 0;
+            }
+            bad = bad || xmlTextWriterEndElement(w) < 0;
+        }
+        bad = bad || xmlTextWriterEndElement(w) < 0;
+    }
+    bad = bad || xmlTextWriterEndDocument(w) < 0;
+    xmlFreeTextWriter(w); /* flushes and closes the output buffer (not f) */
+    return bad ? OC_EIO : 0;
+}
+
+int oc_export_msccl(const oc_request *req, FILE *f, char *why, size_t len) {
+    const oc__algo *algo;
+    const oc__model *model;
+    oc__plan plan;
+    oc__store store;
+    oc__store_init(&store);
+    mbuild b;
+    memset(&b, 0, sizeof b);
+    oc_report *rep = oc__report_new();
+    if (!rep) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    int rc = oc__plan_request(req, &algo, &model, &plan, rep, why, len);
+    if (rc) goto out;
+    const oc__spec *s = &plan.spec;
+    if (s->nodes > MSCCL_MAX_GPUS || (uint64_t)s->nodes * s->chunks > MSCCL_MAX_CELLS) {
+        rc = oc__fail(why, len, OC_ETOOBIG,
+                      "MSCCL export: %u nodes x %u chunks is more than this exporter handles "
+                      "(%u GPUs, 2^22 GPU-chunk pairs)",
+                      s->nodes, s->chunks, MSCCL_MAX_GPUS);
+        goto out;
+    }
+    /* 1. Verify and map (nothing is written unless this passes), keeping the rounds. */
+    oc__algo_source src = {algo, &plan};
+    store.sink.next = NULL;
+    rc = oc__run_schedule(s, oc__source_algo, &src, model, req->net_params, req->data_check,
+                          &store.sink, rep, why, len);
+    if (rc) goto out;
+    /* 2. Threadblocks, steps and waits. */
+    b.N = s->nodes;
+    b.C = s->chunks;
+    b.gpus = oc__calloc(b.N, sizeof(mgpu));
+    b.send_tb = oc__calloc((size_t)b.N * b.N, sizeof(int32_t));
+    b.recv_tb = oc__calloc((size_t)b.N * b.N, sizeof(int32_t));
+    b.writer = oc__calloc((size_t)b.N * b.C, sizeof(uint64_t));
+    b.reader = oc__calloc((size_t)b.N * b.C, sizeof(uint64_t));
+    b.wround = oc__calloc((size_t)b.N * b.C, sizeof(uint32_t));
+    if (!b.gpus || !b.send_tb || !b.recv_tb || !b.writer || !b.reader || !b.wround) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (uint32_t v = 0; v < b.N; v++)
+        b.gpus[v].open_head = -1;
+    for (size_t i = 0; i < store.count; i++)
+        if (build_round(&b, i, &store.rounds[i])) {
+            rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+            goto out;
+        }
+    /* 3. Write. */
+    if ((rc = write_xml(f, &b, s, algo->info.name, model ? model->info.name : NULL)) || ferror(f))
+        rc = oc__fail(why, len, rc == OC_ENOMEM ? OC_ENOMEM : OC_EIO, "write error: %s",
+                      strerror(errno));
+out:
+    mbuild_free(&b);
+    oc__store_free(&store);
+    oc__plan_free(algo, &plan);
+    oc_report_free(rep);
+    return rc;
+}
+
+/* ---- reading ---- */
+
+typedef struct rstep {
+    uint8_t type;
+    int32_t s, depid, deps;
+    uint32_t off, cnt;
+    uint32_t node; /* graph node: the transfer, or the step itself for a nop */
+} rstep;
+
+typedef struct rtb {
+    int32_t id, send, recv, chan;
+    rstep *steps;
+    size_t n, cap;
+    size_t matched; /* sends matched so far (send side) */
+} rtb;
+
+typedef struct rgpu {
+    rtb *tbs;
+    size_t n, cap;
+    int seen;
+} rgpu;
+
+typedef struct redge {
+    uint32_t from, to;
+    uint8_t w;
+} redge;
+
+/* Reads integer attribute `name` of node into *out (in [lo, hi]); 0 or OC_EPARSE. */
+static int attr_int(xmlNodePtr node, const char *name, long long lo, long long hi, int need,
+                    long long dflt, long long *out, const char *path, char *why, size_t len) {
+    xmlChar *v = xmlGetProp(node, BAD_CAST name);
+    if (!v) {
+        if (!need) {
+            *out = dflt;
+            return 0;
+        }
+        return oc__fail(why, len, OC_EPARSE, "%s: line %ld: <%s> has no %s attribute", path,
+                        xmlGetLineNo(node), (const char *)node->name, name);
+    }
+    char *end = NULL;
+    errno = 0;
+    long long x = strtoll((const char *)v, &end, 10);
+    int ok = errno == 0 && end != (char *)v && *end == 0 && x >= lo && x <= hi;
+    if (!ok) {
+        int rc = oc__fail(why, len, OC_EPARSE,
+                          "%s: line %ld: <%s %s=\"%s\">: expected a whole "
+                          "number from %lld to %lld",
+                          path, xmlGetLineNo(node), (const char *)node->name, name, (const char *)v,
+                          lo, hi);
+        xmlFree(v);
+        return rc;
+    }
+    xmlFree(v);
+    *out = x;
+    return 0;
+}
+
+static int is_elem(xmlNodePtr n, const char *name) {
+    return n->type == XML_ELEMENT_NODE && xmlStrcmp(n->name, BAD_CAST name) == 0;
+}
+
+static rtb *find_tb(rgpu *g, int32_t id) {
+    for (size_t t = 0; t < g->n; t++)
+        if (g->tbs[t].id == id) return &g->tbs[t];
+    return NULL;
+}
+
+static rstep *find_step(rtb *t, int32_t s) {
+    size_t lo = 0, hi = t->n; /* steps are in increasing s (checked when read) */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (t->steps[mid].s < s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->n && t->steps[lo].s == s ? &t->steps[lo] : NULL;
+}
+
+int oc__verify_msccl(const char *path, const char *text, const char *network,
+                     const oc_kv *net_params, oc_report **out, char *why, size_t len) {
+    *out = NULL;
+    xmlDocPtr doc = NULL;
+    rgpu *gpus = NULL;
+    oc__transfer *xf = NULL;
+    redge *edges = NULL;
+    uint32_t *level = NULL, *indeg = NULL, *first = NULL, *adj = NULL, *queue = NULL;
+    uint8_t *adjw = NULL;
+    size_t nxf = 0, capxf = 0, ne = 0, cape = 0;
+    long long N = 0, C = 0;
+    oc__spec spec;
+    memset(&spec, 0, sizeof spec);
+    oc__store store;
+    oc__store_init(&store);
+    oc_report *rep = NULL;
+    int rc = 0;
+    size_t tlen = strlen(text);
+    if (tlen > INT32_MAX) return oc__fail(why, len, OC_ETOOBIG, "%s is too large", path);
+    doc = xmlReadMemory(text, (int)tlen, path, NULL,
+                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (!doc) {
+        const xmlError *e = xmlGetLastError();
+        rc = oc__fail(why, len, OC_EPARSE, "%s: malformed XML%s%s", path,
+                      e && e->message ? ": " : "", e && e->message ? e->message : "");
+        /* libxml2's messages end with a newline: one line only */
+        for (char *p = why; p && *p; p++)
+            if (*p == '\n') *p = 0;
+        goto out;
+    }
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    if (!root || !is_elem(root, "algo")) {
+        rc = oc__fail(why, len, OC_EPARSE, "%s: the top element must be <algo> (MSCCL XML)", path);
+        goto out;
+    }
+    if ((rc = attr_int(root, "ngpus", 1, OC_MAX_NODES, 1, 0, &N, path, why, len)) ||
+        (rc = attr_int(root, "nchunksperloop", 1, UINT32_MAX, 1, 0, &C, path, why, len)))
+        goto out;
+    if ((uint64_t)C > (UINT64_C(1) << 26)) {
+        rc = oc__fail(why, len, OC_ETOOBIG,
+                      "%s: nchunksperloop=%lld is more than this reader "
+                      "handles (2^26)",
+                      path, C);
+        goto out;
+    }
+    /* The collective: ours if the file says it, else MSCCL's coll. */
+    oc_collective coll;
+    xmlChar *cname = xmlGetProp(root, BAD_CAST "oc_collective");
+    if (!cname) cname = xmlGetProp(root, BAD_CAST "coll");
+    int known = 0;
+    if (cname) {
+        const char *c = (const char *)cname;
+        if (!strcmp(c, "reduce_scatter")) c = "reducescatter";
+        known = oc_collective_from_name(c, &coll) == 0;
+    }
+    if (!known) {
+        rc = oc__fail(why, len, OC_EPARSE,
+                      "%s: <algo coll=\"%s\"> is not a collective opticoll "
+                      "knows (allgather, allreduce, reduce_scatter, alltoall, "
+                      "broadcast, or oc_collective=...)",
+                      path, cname ? (const char *)cname : "");
+        xmlFree(cname);
+        goto out;
+    }
+    xmlFree(cname);
+    long long rootnode, bytes, q;
+    uint64_t per = coll == OC_ALLREDUCE || coll == OC_BROADCAST ? 1
+                   : coll == OC_ALLTOALL                        ? (uint64_t)N * (uint64_t)N
+                                                                : (uint64_t)N;
+    if ((rc = attr_int(root, "oc_root", 0, N - 1, 0, 0, &rootnode, path, why, len)) ||
+        (rc = attr_int(root, "oc_bytes", 0, (long long)OC_MAX_BYTES, 0, 0, &bytes, path, why,
+                       len)) ||
+        (rc = attr_int(root, "oc_chunks_per_block", 1, UINT32_MAX, 0,
+                       (long long)((uint64_t)C / per), &q, path, why, len)))
+        goto out;
+    if (q < 1 || (uint64_t)q * per != (uint64_t)C) {
+        rc = oc__fail(why, len, OC_EPARSE,
+                      "%s: nchunksperloop=%lld is not a whole number of chunks per block for %s "
+                      "on %lld GPUs",
+                      path, C, oc_collective_name(coll), N);
+        goto out;
+    }
+    if ((rc = oc__spec_init(&spec, coll, (uint32_t)N, (uint32_t)rootnode, (uint64_t)bytes,
+                            (uint32_t)q, why, len)))
+        goto out;
+    xmlChar *bn = xmlGetProp(root, BAD_CAST "oc_block_node");
+    if (bn) {
+        spec.block_node = oc__malloc_array((size_t)N, sizeof(uint32_t));
+        const char *p = (const char *)bn;
+        long long k = 0;
+        int okb = spec.block_node != NULL;
+        while (okb && *p) {
+            char *end;
+            errno = 0;
+            unsigned long x = strtoul(p, &end, 10);
+            if (end == p || errno || k >= N || x >= (unsigned long)N)
+                okb = 0;
+            else
+                spec.block_node[k++] = (uint32_t)x;
+            p = end;
+            if (okb && *p == ',')
+                p++;
+            else if (okb && *p)
+                okb = 0;
+        }
+        xmlFree(bn);
+        if (!okb || k != N) {
+            rc = oc__fail(why, len, OC_EPARSE, "%s: oc_block_node must list %lld node numbers",
+                          path, N);
+            goto out;
+        }
+    }
+    /* Read the GPUs, threadblocks and steps. */
+    gpus = oc__calloc((size_t)N, sizeof(rgpu));
+    if (!gpus) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto out;
+    }
+    uint32_t nodes = 0; /* graph nodes: transfers first, then nops (numbered after) */
+    size_t nnop = 0;
+    for (xmlNodePtr gn = root->children; gn; gn = gn->next) {
+        if (!is_elem(gn, "gpu")) continue;
+        long long id;
+        if ((rc = attr_int(gn, "id", 0, N - 1, 1, 0, &id, path, why, len))) goto out;
+        rgpu *g = &gpus[id];
+        if (g->seen) {
+            rc = oc__fail(why, len, OC_EPARSE, "%s: line %ld: gpu %lld appears twice", path,
+                          xmlGetLineNo(gn), id);
+            goto out;
+        }
+        g->seen = 1;
+        for (xmlNodePtr tn = gn->children; tn; tn = tn->next) {
+            if (!is_elem(tn, "tb")) continue;
+            long long tid, snd, rcv, chan;
+            if ((rc = attr_int(tn, "id", 0, INT32_MAX, 1, 0, &tid, path, why, len)) ||
+                (rc = attr_int(tn, "send", -1, N - 1, 1, 0, &snd, path, why, len)) ||
+                (rc = attr_int(tn, "recv", -1, N - 1, 1, 0, &rcv, path, why, len)) ||
+                (rc = attr_int(tn, "chan", 0, INT32_MAX, 1, 0, &chan, path, why, len)))
+                goto out;
+            for (size_t t = 0; t < g->n; t++) {
+                const rtb *o = &g->tbs[t];
+                const char *clash = o->id == tid                                    ? "id"
+                                    : snd >= 0 && o->send == snd && o->chan == chan ? "send peer"
+                                    : rcv >= 0 && o->recv == rcv && o->chan == chan ? "recv peer"
+                                                                                    : NULL;
+                if (clash) {
+                    rc = oc__fail(why, len, OC_EVERIFY,
+                                  "%s: line %ld: gpu %lld has two threadblocks with the same %s "
+                                  "on channel %lld",
+                                  path, xmlGetLineNo(tn), id, clash, chan);
+                    goto out;
+                }
+            }
+            if (oc__grow((void **)&g->tbs, &g->cap, g->n + 1, sizeof(rtb))) {
+                rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+                goto out;
+            }
+            rtb *t = &g->tbs[g->n++];
+            memset(t, 0, sizeof *t);
+            t->id = (int32_t)tid;
+            t->send = (int32_t)snd;
+            t->recv = (int32_t)rcv;
+            t->chan = (int32_t)chan;
+            for (xmlNodePtr sn = tn->children; sn; sn = sn->next) {
+                if (!is_elem(sn, "step")) continue;
+                long long s, off, doff, cnt, depid, deps;
+                if ((rc = attr_int(sn, "s", 0, INT32_MAX, 1, 0, &s, path, why, len)) ||
+                    (rc = attr_int(sn, "srcoff", -1, C - 1, 1, 0, &off, path, why, len)) ||
+                    (rc = attr_int(sn, "dstoff", -1, C - 1, 1, 0, &doff, path, why, len)) ||
+                    (rc = attr_int(sn, "cnt", 0, C, 1, 0, &cnt, path, why, len)) ||
+                    (rc = attr_int(sn, "depid", -1, INT32_MAX, 1, 0, &depid, path, why, len)) ||
+                    (rc = attr_int(sn, "deps", -1, INT32_MAX, 1, 0, &deps, path, why, len)))
+                    goto out;
+                xmlChar *ty = xmlGetProp(sn, BAD_CAST "type");
+                int type = -1;
+                for (int k = 0; ty && k < 4; k++)
+                    if (!xmlStrcmp(ty, BAD_CAST type_name[k])) type = k;
+                if (type < 0) {
+                    static const char *const other[] = {"rcs", "rrs", "rrcs", "cpy", "re", NULL};
+                    int msccl = 0;
+                    for (int k = 0; ty && other[k]; k++)
+                        msccl |= !xmlStrcmp(ty, BAD_CAST other[k]);
+                    rc = oc__fail(why, len, msccl ? OC_ENOTSUP : OC_EPARSE,
+                                  msccl ? "%s: line %ld: step type \"%s\" is MSCCL's but not read "
+                                          "by opticoll (s, r, rrc, nop)"
+                                        : "%s: line %ld: step type \"%s\" is not an MSCCL step "
+                                          "type",
+                                  path, xmlGetLineNo(sn), ty ? (const char *)ty : "");
+                    xmlFree(ty);
+                    goto out;
+                }
+                xmlFree(ty);
+                long long o = type == T_S ? off : doff;
+                if (type != T_NOP && (o < 0 || cnt < 1 || o + cnt > C)) {
+                    rc = oc__fail(why, len, OC_EPARSE,
+                                  "%s: line %ld: step %lld moves chunks %lld..%lld, outside "
+                                  "0..%lld",
+                                  path, xmlGetLineNo(sn), s, o, o + cnt - 1, C - 1);
+                    goto out;
+                }
+                if ((type == T_S && snd < 0) || ((type == T_R || type == T_RRC) && rcv < 0)) {
+                    rc =
+                        oc__fail(why, len, OC_EVERIFY,
+                                 "%s: line %ld: gpu %lld threadblock %lld step %lld %s, but the "
+                                 "threadblock has no %s peer",
+                                 path, xmlGetLineNo(sn), id, tid, s,
+                                 type == T_S ? "sends" : "receives", type == T_S ? "send" : "recv");
+                    goto out;
+                }
+                if (t->n && t->steps[t->n - 1].s >= s) {
+                    rc = oc__fail(why, len, OC_EPARSE,
+                                  "%s: line %ld: threadblock %lld of gpu %lld: step s=%lld does "
+                                  "not follow s=%d",
+                                  path, xmlGetLineNo(sn), tid, id, s, t->steps[t->n - 1].s);
+                    goto out;
+                }
+                if (oc__grow((void **)&t->steps, &t->cap, t->n + 1, sizeof(rstep))) {
+                    rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+                    goto out;
+                }
+                t->steps[t->n++] = (rstep){(uint8_t)type,
+                                           (int32_t)s,
+                                           (int32_t)depid,
+                                           (int32_t)deps,
+                                           (uint32_t)(o < 0 ? 0 : o),
+                                           (uint32_t)cnt,
+                                           UINT32_MAX};
+                if (type == T_NOP) nnop++;
+            }
+        }
+    }
+    /* Match the k-th send from a to b on a channel with the k-th receive of b from a. */
+    for (uint32_t a = 0; a < (uint32_t)N; a++)
+        for (size_t ti = 0; ti < gpus[a].n; ti++) {
+            rtb *st = &gpus[a].tbs[ti];
+            if (st->send < 0) continue;
+            rgpu *gb = &gpus[st->send];
+            rtb *rt = NULL;
+            for (size_t k = 0; k < gb->n && !rt; k++)
+                if (gb->tbs[k].recv == (int32_t)a && gb->tbs[k].chan == st->chan) rt = &gb->tbs[k];
+            size_t ri = 0, sends = 0, recvs = 0;
+            for (size_t k = 0; k < st->n; k++)
+                sends += st->steps[k].type == T_S;
+            for (size_t k = 0; rt && k < rt->n; k++)
+                recvs += rt->steps[k].type == T_R || rt->steps[k].type == T_RRC;
+            if (sends != recvs) {
+                rc = oc__fail(why, len, OC_EVERIFY,
+                              "%s: gpu %u sends %zu message%s to gpu %d on channel %d, which "
+                              "receives %zu from it",
+                              path, a, sends, sends == 1 ? "" : "s", st->send, st->chan, recvs);
+                goto out;
+            }
+            for (size_t k = 0; k < st->n; k++) {
+                rstep *x = &st->steps[k];
+                if (x->type != T_S) continue;
+                while (rt->steps[ri].type != T_R && rt->steps[ri].type != T_RRC)
+                    ri++;
+                rstep *y = &rt->steps[ri++];
+                if (x->off != y->off || x->cnt != y->cnt) {
+                    rc = oc__fail(why, len, OC_EVERIFY,
+                                  "%s: gpu %u step %d sends chunks %u+%u to gpu %d, whose step %d "
+                                  "receives %u+%u: opticoll schedules keep chunk offsets",
+                                  path, a, x->s, x->off, x->cnt, st->send, y->s, y->off, y->cnt);
+                    goto out;
+                }
+                if (oc__grow((void **)&xf, &capxf, nxf + 1, sizeof *xf)) {
+                    rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+                    goto out;
+                }
+                x->node = y->node = (uint32_t)nxf;
+                xf[nxf++] = (oc__transfer){a, (uint32_t)st->send, x->off, x->cnt,
+                                           y->type == T_RRC ? OC_OP_REDUCE : OC_OP_COPY};
+            }
+        }
+    /* Receives with no matching send tb (the loop above saw every send tb). */
+    for (uint32_t b2 = 0; b2 < (uint32_t)N; b2++)
+        for (size_t ti = 0; ti < gpus[b2].n; ti++)
+            for (size_t k = 0; k < gpus[b2].tbs[ti].n; k++) {
+                rstep *y = &gpus[b2].tbs[ti].steps[k];
+                if (y->type == T_NOP) {
+                    y->node = (uint32_t)nxf + (uint32_t)(nodes++);
+                } else if (y->node == UINT32_MAX) {
+                    rc = oc__fail(why, len, OC_EVERIFY,
+                                  "%s: gpu %u threadblock %d step %d receives from gpu %d, which "
+                                  "sends nothing to it on channel %d",
+                                  path, b2, gpus[b2].tbs[ti].id, y->s, gpus[b2].tbs[ti].recv,
+                                  gpus[b2].tbs[ti].chan);
+                    goto out;
+                }
+            }
+    const size_t G = nxf + nodes;
+    (void)nnop;
+    /* The graph of waits. A step follows its threadblock's previous step (weight 0: the same
+     * round at the earliest) and waits for its depid/deps step (weight 1 if that is a receive:
+     * the data arrives at the end of its round; 0 for a send, which reads the state at the start
+     * of its round). Within a threadblock, order alone is a wait for data too: a step that reads
+     * or overwrites chunks the threadblock's own earlier receive wrote comes a round later
+     * (found per chunk, with the last writer of each chunk of the GPU, tagged by threadblock). */
+    uint64_t *lastw = oc__calloc((size_t)C + 1, sizeof *lastw);
+    if (!lastw) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto out;
+    }
+    uint32_t tbtag = 0;
+    for (uint32_t g = 0; g < (uint32_t)N && !rc; g++)
+        for (size_t ti = 0; ti < gpus[g].n && !rc; ti++) {
+            rtb *t = &gpus[g].tbs[ti];
+            tbtag++;
+            for (size_t k = 0; k < t->n && !rc; k++) {
+                rstep *x = &t->steps[k];
+                const rstep *on[2] = {k ? &t->steps[k - 1] : NULL, NULL};
+                uint8_t w[2] = {0, 0};
+                if (x->depid >= 0 || x->deps >= 0) {
+                    rtb *dt = find_tb(&gpus[g], x->depid);
+                    on[1] = dt ? find_step(dt, x->deps) : NULL;
+                    if (!on[1]) {
+                        rc = oc__fail(why, len, OC_EVERIFY,
+                                      "%s: gpu %u threadblock %d step %d waits for step %d of "
+                                      "threadblock %d, which does not exist",
+                                      path, g, t->id, x->s, x->deps, x->depid);
+                        break;
+                    }
+                    w[1] = on[1]->type == T_R || on[1]->type == T_RRC;
+                }
+                if (x->type != T_NOP) {
+                    /* the latest own receive this step's chunks depend on */
+                    uint32_t latest = UINT32_MAX;
+                    for (uint32_t c = x->off; c < x->off + x->cnt; c++)
+                        if (lastw[c] >> 32 == tbtag &&
+                            (latest == UINT32_MAX || (uint32_t)lastw[c] > latest))
+                            latest = (uint32_t)lastw[c];
+                    if (latest != UINT32_MAX) {
+                        on[0] = &t->steps[latest];
+                        w[0] = 1;
+                    }
+                    if (x->type != T_S)
+                        for (uint32_t c = x->off; c < x->off + x->cnt; c++)
+                            lastw[c] = (uint64_t)tbtag << 32 | (uint32_t)k;
+                }
+                for (int j = 0; j < 2 && !rc; j++) {
+                    if (!on[j]) continue;
+                    if (oc__grow((void **)&edges, &cape, ne + 1, sizeof *edges))
+                        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+                    else
+                        edges[ne++] = (redge){on[j]->node, x->node, w[j]};
+                }
+                /* the previous step, when the data wait above named an earlier one */
+                if (!rc && k && on[0] != &t->steps[k - 1]) {
+                    if (oc__grow((void **)&edges, &cape, ne + 1, sizeof *edges))
+                        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+                    else
+                        edges[ne++] = (redge){t->steps[k - 1].node, x->node, 0};
+                }
+            }
+        }
+    free(lastw);
+    if (rc) goto out;
+    /* Longest paths over a CSR of the edges. A transfer is one node for its send and its
+     * receive, so waits of weight 0 can form cycles (the ring: every GPU sends, then receives
+     * what its neighbour sent): those nodes share a round. The strongly connected components
+     * (Tarjan, iterative) are condensed; a component with a weight-1 wait inside is a
+     * contradiction (a step waiting, through receives, for itself). Tarjan emits components in
+     * reverse topological order, so levels are relaxed walking its output backwards. */
+    uint32_t rounds = 0;
+    level = oc__calloc(G + 1, sizeof *level); /* per component, then per node */
+    indeg = oc__calloc(G + 1, sizeof *indeg); /* Tarjan index + 1 (0: unvisited) */
+    first = oc__calloc(G + 2, sizeof *first);
+    adj = oc__calloc(ne + 1, sizeof *adj);
+    adjw = oc__calloc(ne + 1, sizeof *adjw);
+    queue = oc__calloc(G + 1, sizeof *queue); /* Tarjan's stack */
+    uint32_t *low = oc__calloc(G + 1, sizeof *low), *comp = oc__calloc(G + 1, sizeof *comp);
+    uint32_t *callv = oc__calloc(G + 1, sizeof *callv), *calle = oc__calloc(G + 1, sizeof *calle);
+    uint32_t *emitted = oc__calloc(G + 1, sizeof *emitted); /* nodes in emission order */
+    uint8_t *onst = oc__calloc(G + 1, 1);
+    if (!level || !indeg || !first || !adj || !adjw || !queue || !low || !comp || !callv ||
+        !calle || !emitted || !onst) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto graph_out;
+    }
+    for (size_t e = 0; e < ne; e++)
+        first[edges[e].from + 1]++;
+    for (size_t v = 0; v < G; v++)
+        first[v + 1] += first[v];
+    for (size_t e = 0; e < ne; e++) { /* low[] is the fill count for now */
+        uint32_t u = edges[e].from;
+        adj[first[u] + low[u]] = edges[e].to;
+        adjw[first[u] + low[u]++] = edges[e].w;
+    }
+    memset(low, 0, (G + 1) * sizeof *low);
+    uint32_t next_index = 0, ncomp = 0, sp = 0, nemit = 0;
+    for (uint32_t r0 = 0; r0 < G; r0++) {
+        if (indeg[r0]) continue;
+        uint32_t depth = 0;
+        callv[0] = r0;
+        calle[0] = first[r0];
+        indeg[r0] = low[r0] = ++next_index;
+        queue[sp++] = r0;
+        onst[r0] = 1;
+        while (1) {
+            uint32_t u = callv[depth];
+            if (calle[depth] < first[u + 1]) {
+                uint32_t v = adj[calle[depth]++];
+                if (!indeg[v]) {
+                    indeg[v] = low[v] = ++next_index;
+                    queue[sp++] = v;
+                    onst[v] = 1;
+                    callv[++depth] = v;
+                    calle[depth] = first[v];
+                } else if (onst[v] && indeg[v] < low[u]) {
+                    low[u] = indeg[v];
+                }
+                continue;
+            }
+            if (low[u] == indeg[u]) { /* u roots a component */
+                uint32_t w;
+                do {
+                    w = queue[--sp];
+                    onst[w] = 0;
+                    comp[w] = ncomp;
+                    emitted[nemit++] = w;
+                } while (w != u);
+                ncomp++;
+            }
+            if (depth == 0) break;
+            depth--;
+            if (low[u] < low[callv[depth]]) low[callv[depth]] = low[u];
+        }
+    }
+    /* Components in topological order: the last emitted first. Nodes of one component are
+     * contiguous in emitted[]. */
+    memset(level, 0, (G + 1) * sizeof *level);
+    for (uint32_t k = nemit; k-- > 0 && !rc;) {
+        uint32_t u = emitted[k], cu = comp[u];
+        for (uint32_t e = first[u]; e < first[u + 1]; e++) {
+            uint32_t cv = comp[adj[e]];
+            if (cv == cu) {
+                if (adjw[e]) {
+                    rc = oc__fail(why, len, OC_EVERIFY,
+                                  "%s: the steps' waits form a cycle through a receive (the "
+                                  "MSCCL program would deadlock)",
+                                  path);
+                    break;
+                }
+            } else if (level[cu] + adjw[e] > level[cv]) {
+                level[cv] = level[cu] + adjw[e];
+            }
+        }
+    }
+    if (!rc) {
+        /* per node from here on: a transfer's round is its component's level */
+        for (uint32_t v = 0; v < G; v++)
+            low[v] = level[comp[v]];
+        memcpy(level, low, G * sizeof *level);
+        for (size_t i = 0; i < nxf; i++)
+            if (level[i] + 1 > rounds) rounds = level[i] + 1;
+    }
+graph_out:
+    free(low);
+    free(comp);
+    free(callv);
+    free(calle);
+    free(emitted);
+    free(onst);
+    if (rc) goto out;
+    /* Rounds by level (empty levels dropped), transfers in file order within a round: a
+     * counting sort by level. */
+    {
+        uint32_t *at = oc__calloc((size_t)rounds + 2, sizeof *at);
+        uint32_t *order = oc__calloc(nxf + 1, sizeof *order);
+        if (!at || !order) {
+            free(at);
+            free(order);
+            rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < nxf; i++)
+            at[level[i] + 1]++;
+        for (uint32_t l = 0; l < rounds; l++)
+            at[l + 1] += at[l];
+        for (size_t i = 0; i < nxf; i++)
+            order[at[level[i]]++] = (uint32_t)i;
+        /* at[l] is now the end of level l's run in order[] */
+        uint32_t from = 0;
+        for (uint32_t l = 0; l < rounds && !rc; l++) {
+            if (at[l] == from) continue;
+            oc__round r = {0};
+            for (uint32_t k = from; k < at[l] && !rc; k++) {
+                const oc__transfer *x = &xf[order[k]];
+                if (oc__round_push(&r, x->src, x->dst, (oc__op)x->op, x->first, x->count))
+                    rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+            }
+            if (!rc) rc = store.sink.round(&store.sink, l, &r, why, len);
+            oc__round_free(&r);
+            from = at[l];
+        }
+        free(at);
+        free(order);
+        if (rc) goto out;
+    }
+    const oc__model *model = NULL;
+    if (network && !(model = oc__model_find(network))) {
+        rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s'", network);
+        goto out;
+    }
+    if (!(rep = oc__report_new())) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto out;
+    }
+    oc__store_source src = {&store};
+    rc = oc__run_schedule(&spec, oc__source_store, &src, model, net_params, 1, NULL, rep, why, len);
+    if (rc) goto out;
+    xmlChar *name = xmlGetProp(root, BAD_CAST "oc_algorithm");
+    if (!name) name = xmlGetProp(root, BAD_CAST "name");
+    snprintf(rep->algorithm, sizeof rep->algorithm, "%s",
+             name ? (const char *)name : "(msccl file)");
+    xmlFree(name);
+    *out = rep;
+    rep = NULL;
+out:
+    oc_report_free(rep);
+    for (long long g = 0; gpus && g < N; g++) {
+        for (size_t t = 0; t < gpus[g].n; t++)
+            free(gpus[g].tbs[t].steps);
+        free(gpus[g].tbs);
+    }
+    free(gpus);
+    free(xf);
+    free(edges);
+    free(level);
+    free(indeg);
+    free(first);
+    free(adj);
+    free(adjw);
+    free(queue);
+    oc__store_free(&store);
+    oc__spec_free(&spec);
+    xmlFreeDoc(doc);
+    return rc;
+}

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+"""test_export.py — timelines, MSCCL XML and link utilisation for every registered algorithm
+(issue 8 items 3-5).
+
+Usage: test_export.py PATH/TO/opticoll
+
+For every algorithm `opticoll list` names, on a network it supports whose model reports its
+placements (ring, else star), at two node counts, and at one on every other network it runs on (non-powers of two where the algorithm allows):
+  - export --format chrome: parses as JSON; one named track per node (pid 1, tids 0..N-1); every
+    slice has dur >= 0 and lies inside the run; the "steps" track (pid 2) tiles [0, time_s]
+    exactly (span and sum of durations = time_s); every transfer of the JSON schedule has a send
+    slice with its round, peer and chunks.
+  - export --format msccl: `opticoll verify` re-imports and verifies it (exit 0); the same file
+    with one step removed fails with exit 1 and one line; with a malformed attribute, exit 2.
+  - run --links --json: every utilisation is in [0, 1] and the busy times add up.
+Hand values: ring all-gather on the ring with one wavelength (N-1 steps, every clockwise link
+busy in every step, no counter-clockwise link ever), and on the switch (every port busy all the
+time). Prints "ok - ..." / "FAIL - ..." per check and "N passed, M failed".
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TOOL = sys.argv[1] if len(sys.argv) > 1 else "build/opticoll"
+PASS = FAIL = 0
+
+
+def check(cond, what, detail=""):
+    global PASS, FAIL
+    if cond:
+        PASS += 1
+        print("ok - " + what)
+    else:
+        FAIL += 1
+        print("FAIL - " + what)
+        for line in str(detail).splitlines()[:8]:
+            print("    | " + line)
+    return cond
+
+
+def run(*args):
+    p = subprocess.run([TOOL, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def close(a, b, rel=1e-9):
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-30)
+
+
+def algorithms():
+    rc, out, _ = run("list")
+    algos, on = [], False
+    for line in out.splitlines():
+        if line.startswith("algorithms"):
+            on = True
+            continue
+        if on and line.startswith("  "):
+            parts = line.split()
+            algos.append((parts[0], parts[1], parts[2].split(",")))
+    return algos
+
+
+def size_for(coll):
+    return "64KiB"
+
+
+def check_chrome(path, n, time_s, schedule, tag):
+    with open(path) as f:
+        d = json.load(f)
+    ev = d["traceEvents"]
+    # `run --json` prints 9 significant digits; the trace's own copy is exact
+    check(close(d["otherData"]["time_s"], time_s, 1e-8) and d["otherData"]["verified"],
+          tag + ": the trace's time_s is run's", (d["otherData"], time_s))
+    time_s = d["otherData"]["time_s"]
+    names = {e["tid"]: e["args"]["name"] for e in ev
+             if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] == 1}
+    check(sorted(names) == list(range(n)) and all(names[v] == "node %d" % v for v in names),
+          tag + ": one named track per node (%d)" % n, sorted(names)[:10])
+    xs = [e for e in ev if e["ph"] == "X"]
+    check(all(e["dur"] >= 0 and e["ts"] >= 0 for e in xs), tag + ": slices have ts, dur >= 0")
+    steps = sorted((e for e in xs if e["pid"] == 2), key=lambda e: e["ts"])
+    end = max(e["ts"] + e["dur"] for e in steps) if steps else 0
+    total = sum(e["dur"] for e in steps)
+    tiled = all(close(a["ts"] + a["dur"], b["ts"]) for a, b in zip(steps, steps[1:]))
+    check(steps and steps[0]["ts"] == 0 and tiled and close(end, time_s * 1e6)
+          and close(total, time_s * 1e6),
+          tag + ": the steps track tiles [0, time_s]",
+          "end %r us, sum %r us, time_s %r s" % (end, total, time_s))
+    nodes_x = [e for e in xs if e["pid"] == 1]
+    check(all(e["ts"] + e["dur"] <= end * (1 + 1e-9) + 1e-9 for e in nodes_x),
+          tag + ": node slices lie inside the run")
+    sends = {(e["args"]["round"], e["tid"], e["args"]["peer"], tuple(e["args"]["chunks"]))
+             for e in nodes_x if e["name"].startswith("send")}
+    missing = [(r, t["src"], t["dst"], t["chunks"]) for r, rd in enumerate(schedule["rounds"])
+               for t in rd if (r, t["src"], t["dst"], tuple(t["chunks"])) not in sends]
+    check(not missing, tag + ": every transfer has a send slice", missing[:5])
+
+
+def check_msccl(path, tag, net_args):
+    rc, out, err = run("verify", path)
+    check(rc == 0 and "verified:    yes" in out, tag + ": msccl re-import verifies", err)
+    if net_args:
+        rc, out, err = run("verify", path, *net_args)
+        check(rc == 0 and "resource check" in out, tag + ": msccl re-import maps on " +
+              net_args[1], err)
+    text = open(path).read()
+    # one step removed: the first send step of the file
+    broken = re.sub(r'\n\s*<step [^>]*type="s"[^>]*/>', "", text, count=1)
+    bpath = path + ".broken.xml"
+    open(bpath, "w").write(broken)
+    rc, out, err = run("verify", bpath)
+    check(rc == 1 and out == "" and len(err.strip().splitlines()) == 1 and
+          err.startswith("opticoll: "), tag + ": a step removed fails (exit 1, one line)",
+          "exit %d: %s" % (rc, err))
+    # every wait across threadblocks removed: in an all-gather, a forwarded block would be sent
+    # before it arrives (other collectives may stay valid: some waits only guard overwrites that
+    # the rebuilt order happens to respect)
+    if tag.startswith("allgather") and re.search(r'depid="\d', text):
+        nowait = re.sub(r'depid="-?\d+" deps="-?\d+"', 'depid="-1" deps="-1"', text)
+        open(bpath, "w").write(nowait)
+        rc, out, err = run("verify", bpath)
+        check(rc == 1 and out == "" and len(err.strip().splitlines()) == 1,
+              tag + ": without its waits the file fails verification (exit 1)",
+              "exit %d: %s" % (rc, err))
+    bad = re.sub(r'cnt="(\d+)"', 'cnt="x\\1"', text, count=1)
+    open(bpath, "w").write(bad)
+    rc, out, err = run("verify", bpath)
+    check(rc == 2 and out == "" and len(err.strip().splitlines()) == 1,
+          tag + ": a malformed attribute fails (exit 2, one line)", "exit %d: %s" % (rc, err))
+
+
+def check_links(links, tag):
+    u = [x["utilisation"] for k in ("per_position", "per_class", "hottest") for x in links[k]]
+    ok = all(0 <= x <= 1 + 1e-9 for x in u) and 0 <= links["mean_utilisation"] <= 1 + 1e-9 \
+        and links["max_utilisation"] <= 1 + 1e-9
+    check(ok, tag + ": utilisation in [0, 1]", [x for x in u if not 0 <= x <= 1 + 1e-9][:5])
+    pos_sum = sum(x["busy_s"] for x in links["per_position"]) * links["classes"]
+    cls_sum = sum(x["busy_s"] for x in links["per_class"]) * links["positions"]
+    check(close(pos_sum, cls_sum, 1e-6), tag + ": busy time per link and per class agree")
+
+
+def main():
+    algos = algorithms()
+    check(len(algos) >= 20, "opticoll list names the algorithms (%d)" % len(algos))
+    tmp = tempfile.mkdtemp(prefix="oc_export_")
+    for coll, name, nets in algos:
+        net = "ring" if "ring" in nets else ("star" if "star" in nets else nets[0])
+        done = 0
+        for n in (5, 7, 6, 12, 16, 9, 27):
+            if done == 2:
+                break
+            tag = "%s %s on %s, N=%d" % (coll, name, net, n)
+            args = ["-c", coll, "-a", name, "-t", net, "-n", str(n), "-s", size_for(coll)]
+            rc, out, err = run("run", *args, "--json", "--links")
+            if rc == 2 and ("needs" in err or "must" in err or "divide" in err
+                            or "not" in err):
+                continue  # a restriction of the algorithm: try the next N
+            if not check(rc == 0, tag + ": run --links", err):
+                continue
+            done += 1
+            rep = json.loads(out)
+            check_links(rep["links"], tag)
+            sched_path = os.path.join(tmp, "s.json")
+            rc, _, err = run("export", *args, "--format", "json", "-o", sched_path)
+            schedule = json.load(open(sched_path))
+            cpath = os.path.join(tmp, "t.json")
+            rc, _, err = run("export", *args, "--format", "chrome", "-o", cpath)
+            if check(rc == 0, tag + ": export chrome", err):
+                check_chrome(cpath, n, rep["time_s"], schedule, tag)
+            mpath = os.path.join(tmp, "m.xml")
+            rc, _, err = run("export", *args, "--format", "msccl", "-o", mpath)
+            if check(rc == 0, tag + ": export msccl", err):
+                check_msccl(mpath, tag, ["-t", net] if done == 1 else None)
+        check(done == 2, "%s %s: ran at two node counts" % (coll, name))
+        # every other network it runs on: timeline and utilisation at one N
+        for other in nets:
+            if other == net:
+                continue
+            for n in (12, 16, 6):
+                tag = "%s %s on %s, N=%d" % (coll, name, other, n)
+                args = ["-c", coll, "-a", name, "-t", other, "-n", str(n), "-s", size_for(coll)]
+                rc, out, err = run("run", *args, "--json", "--links")
+                if rc == 2:
+                    continue
+                if not check(rc == 0, tag + ": run --links", err):
+                    break
+                rep = json.loads(out)
+                check_links(rep["links"], tag)
+                sched_path = os.path.join(tmp, "s.json")
+                run("export", *args, "--format", "json", "-o", sched_path)
+                cpath = os.path.join(tmp, "t.json")
+                rc, _, err = run("export", *args, "--format", "chrome", "-o", cpath)
+                if check(rc == 0, tag + ": export chrome", err):
+                    check_chrome(cpath, n, rep["time_s"], json.load(open(sched_path)), tag)
+                break
+
+    # Hand values. Ring all-gather, one wavelength: each of the N-1 rounds is one step in which
+    # every clockwise link carries one lightpath; no counter-clockwise link is ever used.
+    for n in (7, 12):
+        rc, out, err = run("run", "-c", "allgather", "-a", "ring", "-t", "ring", "-n", str(n),
+                           "-w", "1", "-s", "1MiB", "--links", "--json")
+        if check(rc == 0, "ring all-gather N=%d w=1 --links" % n, err):
+            links = json.loads(out)["links"]
+            pp = links["per_position"]
+            cw = [x["utilisation"] for x in pp if x["name"].endswith(" cw")]
+            ccw = [x["utilisation"] for x in pp if x["name"].endswith(" ccw")]
+            check(len(cw) == n and len(ccw) == n and all(close(x, 1.0) for x in cw)
+                  and all(x == 0 for x in ccw) and close(links["mean_utilisation"], 0.5)
+                  and links["busy_resources"] == n and links["count"] == 2 * n,
+                  "ring all-gather N=%d w=1: clockwise links 100 %%, counter-clockwise 0, "
+                  "mean 1/2" % n, json.dumps(links)[:400])
+    # Two wavelengths, N = 5: still one lightpath per link and step, so wavelength 0 is busy all
+    # the time and wavelength 1 never: per wavelength (class) 1/2 and 0 (half the links are ccw).
+    rc, out, err = run("run", "-c", "allgather", "-a", "ring", "-t", "ring", "-n", "5", "-w", "2",
+                       "-s", "1MiB", "--links", "--json")
+    if check(rc == 0, "ring all-gather N=5 w=2 --links", err):
+        pc = json.loads(out)["links"]["per_class"]
+        check([round(x["utilisation"], 12) for x in pc] == [0.5, 0.0],
+              "ring all-gather N=5 w=2: per wavelength 1/2 and 0", pc)
+    # The switch: ring all-gather keeps every send and receive port busy all the time.
+    rc, out, err = run("run", "-c", "allgather", "-a", "ring", "-t", "switch", "-n", "6", "-s",
+                       "1MiB", "--links", "--json")
+    if check(rc == 0, "switch ring all-gather --links", err):
+        links = json.loads(out)["links"]
+        check(close(links["mean_utilisation"], 1.0) and links["count"] == 12,
+              "switch ring all-gather: every port busy all the time", links["mean_utilisation"])
+    # --links needs a network; chrome too.
+    rc, out, err = run("export", "-c", "allgather", "-a", "ring", "-n", "4", "-s", "1KiB",
+                       "--format", "chrome", "-t", "nosuch")
+    check(rc == 2 and out == "" and len(err.strip().splitlines()) == 1,
+          "export chrome on an unknown network: exit 2, one line", err)
+    # Not XML / not MSCCL.
+    bad = os.path.join(tmp, "bad.xml")
+    open(bad, "w").write("<algo ngpus='2' nchunksperloop='2' coll='allgather'><gpu id='0'>")
+    rc, out, err = run("verify", bad)
+    check(rc == 2 and out == "" and len(err.strip().splitlines()) == 1,
+          "truncated XML: exit 2, one line", err)
+    open(bad, "w").write("<algo ngpus='2' nchunksperloop='2' coll='allgather'/>")
+    rc, out, err = run("verify", bad)
+    check(rc == 1 and out == "", "MSCCL file without steps fails verification (exit 1)", err)
+    print("%d passed, %d failed" % (PASS, FAIL))
+    sys.exit(1 if FAIL else 0)
+
+
+if __name__ == "__main__":
+    main()
