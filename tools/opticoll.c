@@ -85,6 +85,7 @@ static int cmd_run(options *o) {
     oc_report *rep = NULL;
     int err = oc_run(&req, &rep, why, sizeof why);
     if (err) return lib_error(err, why);
+    if (*run_auto_note) fprintf(o->json ? stderr : stdout, "%s\n", run_auto_note);
     if (o->json)
         oc_report_write_json(rep, stdout);
     else
@@ -487,7 +488,9 @@ static void usage(FILE *f) {
           "  export      write a verified schedule as a JSON file\n"
           "  verify      check a schedule file\n"
           "  reproduce   the seed papers' tables with paper, formula and simulated values\n"
-          "  train       gradient all-reduce time per iteration and per epoch of a DNN model\n",
+          "  train       gradient all-reduce time per iteration and per epoch of a DNN model\n"
+          "  sweep       every algorithm x N x size, as a table, CSV, JSON and plots\n"
+          "  tune        the winning algorithm for each N and size, crossovers, decision file\n",
           f);
 }
 
@@ -504,6 +507,12 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
     if (!strcmp(cmd, "reproduce")) return cmd_reproduce(argc - 2, argv + 2);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 2, argv + 2);
+    if (!strcmp(cmd, "sweep")) return cmd_sweep(argc - 2, argv + 2);
+    if (!strcmp(cmd, "tune")) return cmd_tune(argc - 2, argv + 2);
+    if (!strcmp(cmd, "run")) {
+        int arc = run_auto_rewrite(&argc, &argv); /* -a auto: pick the algorithm first */
+        if (arc) return arc;
+    }
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;
