@@ -69,5 +69,7 @@ int cmd_tune(int argc, char **argv);
  * run_auto_note, which run prints with its result. 0 or an exit code. */
 int run_auto_rewrite(int *argc, char ***argv);
 extern char run_auto_note[1024];
+/* reproduce all, --out DIR, -j N (cmd_reproduce_out.c). */
+int cmd_reproduce_out(int argc, char **argv);
 
 #endif

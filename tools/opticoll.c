@@ -303,13 +303,19 @@ static int cmd_reproduce(int argc, char **argv) {
                    NULL);
     if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
         printf(
-            "usage: opticoll reproduce optree|wrht|all\n\n"
+            "usage: opticoll reproduce optree|wrht|star|all [--out DIR] [-j N]\n\n"
             "Prints the seed paper's tables and figures: the paper's printed value, the paper's\n"
             "formula evaluated by us, and our simulated value on a verified schedule, with a\n"
-            "one-line reason for every difference.\n");
+            "one-line reason for every difference.\n\n"
+            "  --out DIR   also write each paper's text (NAME.txt), tables (CSV), figures (PNG\n"
+            "              through gnuplot, with their data and .gp scripts) and DIR/index.md,\n"
+            "              which sets each paper's figure caption beside ours\n"
+            "  -j N        papers run in parallel on N threads (default: the online CPUs); in\n"
+            "              opticoll-mpi under mpirun, across the ranks too; same output\n");
         return 0;
     }
-    if (argc > 1) return die(EXIT_USAGE, "reproduce: unexpected argument '%s'", argv[1], NULL);
+    /* all, --out DIR and -j: the papers in parallel, files and figures (cmd_reproduce_out.c) */
+    if (argc > 1 || !strcmp(argv[0], "all")) return cmd_reproduce_out(argc, argv);
     char why[512] = "";
     /* Buffer the whole reproduction so that a failure half-way prints nothing. */
     char *buf = NULL;

@@ -56,8 +56,8 @@ static void byte_label(char *buf, size_t len, double v) {
     snprintf(buf, len, "%g %s", v, unit[u]);
 }
 
-static void write_script(FILE *f, const char *png, const plot_spec *p, const plot_series *s,
-                         size_t ns, int cairo) {
+void plot_script(FILE *f, const char *png, const plot_spec *p, const plot_series *s, size_t ns) {
+    const int cairo = 1; /* gnuplot-nox 5.4 has pngcairo */
     double lo = INFINITY, hi = -INFINITY;
     for (size_t k = 0; k < ns; k++)
         for (size_t i = 0; i < s[k].n; i++) {
@@ -74,9 +74,11 @@ static void write_script(FILE *f, const char *png, const plot_spec *p, const plo
     quoted(f, p->xlabel);
     fputs("\nset ylabel ", f);
     quoted(f, p->ylabel);
-    fputs("\nset grid\nset key outside right top\nset datafile missing \"NaN\"\n", f);
+    fputs("\nset grid\nset key below\nset datafile missing \"NaN\"\n", f);
     if (p->logx) fputs(p->x_is_bytes ? "set logscale x 2\n" : "set logscale x 2\n", f);
     if (p->logy) fputs("set logscale y 10\nset format y \"%g\"\n", f);
+    if (!p->logx && lo < hi && hi - lo <= 30 && lo == floor(lo) && hi == floor(hi))
+        fputs("set xtics 1\n", f); /* small whole numbers (depths, steps): one tic each */
     if (lo < hi && p->logx) fprintf(f, "set xrange [%.17g:%.17g]\n", lo / 1.15, hi * 1.15);
     if (lo <= hi && isfinite(lo) && lo > 0 && p->logx) {
         /* tics at powers of two, at most about ten of them; bytes labelled with units */
@@ -107,20 +109,25 @@ static void write_script(FILE *f, const char *png, const plot_spec *p, const plo
     }
     fputs("plot ", f);
     for (size_t k = 0; k < ns; k++) {
-        fprintf(f, "%s$d%zu using 1:2 with linespoints lw 2 pt %zu title ", k ? ", \\\n     " : "",
-                k, k % 12 + 1);
+        /* a formula drawn beside a simulation is dashed, so that equal values stay visible */
+        int dashed = s[k].title && strstr(s[k].title, "formula");
+        fprintf(f, "%s$d%zu using 1:2 with linespoints lw 2 pt %zu%s title ",
+                k ? ", \\\n     " : "", k, k % 12 + 1, dashed ? " dt 2" : "");
         quoted(f, s[k].title);
     }
     fputs("\n", f);
 }
 
-/* Runs gnuplot on `script`, its messages into `errpath`; the exit status or -1. */
-static int run_gnuplot(const char *script, const char *errpath) {
+/* Runs gnuplot on `script` (in directory `cwd` when not NULL), its messages into `errpath`; the
+ * exit status or -1. */
+static int run_gnuplot(const char *script, const char *cwd, const char *errpath) {
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa)) return -1;
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    char *argv[] = {"gnuplot", (char *)script, NULL};
+    char cd[4200];
+    if (cwd) snprintf(cd, sizeof cd, "cd '%s'", cwd);
+    char *argv[] = {"gnuplot", cwd ? "-e" : (char *)script, cwd ? cd : NULL, (char *)script, NULL};
     pid_t pid;
     int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -129,19 +136,6 @@ static int run_gnuplot(const char *script, const char *errpath) {
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR) return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int cairo_available(void) {
-    static int known = -1; /* the answer does not change while the tool runs */
-    if (known < 0) {
-        FILE *p = popen("gnuplot -e 'set terminal' 2>&1", "r");
-        char line[256];
-        known = 0;
-        while (p && fgets(line, sizeof line, p))
-            if (strstr(line, "pngcairo")) known = 1;
-        if (p) pclose(p);
-    }
-    return known;
 }
 
 int plot_png(const char *png, const plot_spec *spec, const plot_series *s, size_t ns, char *why,
@@ -172,12 +166,12 @@ int plot_png(const char *png, const plot_spec *spec, const plot_series *s, size_
         if (fd >= 0) close(fd);
         goto out;
     }
-    write_script(f, png, spec, s, ns, cairo_available());
+    plot_script(f, png, spec, s, ns);
     if (fclose(f)) {
         snprintf(why, whylen, "cannot write %s", script);
         goto out;
     }
-    int st = run_gnuplot(script, errpath);
+    int st = run_gnuplot(script, NULL, errpath);
     struct stat sb;
     if (st != 0 || stat(png, &sb) != 0 || sb.st_size == 0) {
         char msg[200] = "", line[200];
@@ -193,6 +187,36 @@ int plot_png(const char *png, const plot_spec *spec, const plot_series *s, size_
     rc = 0;
 out:
     if (script == tmp_script) remove(tmp_script);
+    remove(errpath);
+    return rc;
+}
+
+int plot_run(const char *script, const char *cwd, const char *png, char *why, size_t whylen) {
+    if (!plot_available()) {
+        snprintf(why, whylen,
+                 "cannot draw %s: gnuplot is not installed (apt-get install gnuplot-nox)", png);
+        return -1;
+    }
+    char errpath[] = "/tmp/opticoll-gnuplot-XXXXXX";
+    int efd = mkstemp(errpath);
+    if (efd < 0) {
+        snprintf(why, whylen, "cannot create a temporary file: %s", strerror(errno));
+        return -1;
+    }
+    close(efd);
+    int st = run_gnuplot(script, cwd, errpath), rc = 0;
+    struct stat sb;
+    if (st != 0 || stat(png, &sb) != 0 || sb.st_size == 0) {
+        char msg[200] = "", line[200];
+        FILE *e = fopen(errpath, "r");
+        while (e && fgets(line, sizeof line, e))
+            if (strlen(line) > 1) snprintf(msg, sizeof msg, "%s", line);
+        if (e) fclose(e);
+        msg[strcspn(msg, "\n")] = 0;
+        snprintf(why, whylen, "gnuplot could not draw %s%s%s", png, *msg ? ": " : "", msg);
+        remove(png);
+        rc = -1;
+    }
     remove(errpath);
     return rc;
 }

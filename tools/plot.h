@@ -6,6 +6,7 @@
 #define OC_PLOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 typedef struct plot_series {
     const char *title; /* the legend entry (one line per algorithm) */
@@ -27,5 +28,11 @@ int plot_available(void);
  * on failure no PNG is left behind. */
 int plot_png(const char *png, const plot_spec *spec, const plot_series *s, size_t ns, char *why,
              size_t whylen);
+
+/* Writes the gnuplot script that draws `png` (a path as gnuplot will see it). */
+void plot_script(FILE *f, const char *png, const plot_spec *spec, const plot_series *s, size_t ns);
+/* Runs gnuplot on `script` in directory `cwd` (NULL: here) and checks that `png` (a path from
+ * here) came out; 0, or -1 with a one-line reason. */
+int plot_run(const char *script, const char *cwd, const char *png, char *why, size_t whylen);
 
 #endif
