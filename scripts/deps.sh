@@ -11,6 +11,8 @@ command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
 have_pkg libcjson-dev || need="$need libcjson-dev"
+# gnuplot draws sweep --plot and reproduce --out (optional for the build; the tests skip plots without it)
+command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 if [ -n "$need" ]; then
   echo "deps: installing$need" >&2
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi

@@ -16,3 +16,4 @@ set_tests_properties(reproduce_optree reproduce_wrht PROPERTIES LABELS slow TIME
 include(tests/switch.cmake OPTIONAL)
 include(tests/star.cmake OPTIONAL)
 include(tests/fabric.cmake OPTIONAL)
+include(tests/tune.cmake OPTIONAL)
