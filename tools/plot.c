@@ -74,8 +74,14 @@ void plot_script(FILE *f, const char *png, const plot_spec *p, const plot_series
     quoted(f, p->xlabel);
     fputs("\nset ylabel ", f);
     quoted(f, p->ylabel);
-    fputs("\nset grid\nset key below\nset datafile missing \"NaN\"\n", f);
-    if (p->logx) fputs(p->x_is_bytes ? "set logscale x 2\n" : "set logscale x 2\n", f);
+    /* ten colours that stay readable on white (gnuplot's fifth, yellow, does not) */
+    static const char *const colour[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                         "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+    fputc('\n', f);
+    for (int k = 0; k < 10; k++)
+        fprintf(f, "set linetype %d lc rgb \"%s\"\n", k + 1, colour[k]);
+    fputs("set linetype cycle 10\nset grid\nset key below\nset datafile missing \"NaN\"\n", f);
+    if (p->logx) fputs("set logscale x 2\n", f);
     if (p->logy) fputs("set logscale y 10\nset format y \"%g\"\n", f);
     if (!p->logx && lo < hi && hi - lo <= 30 && lo == floor(lo) && hi == floor(hi))
         fputs("set xtics 1\n", f); /* small whole numbers (depths, steps): one tic each */
@@ -84,7 +90,6 @@ void plot_script(FILE *f, const char *png, const plot_spec *p, const plot_series
         /* tics at powers of two, at most about ten of them; bytes labelled with units */
         int e0 = (int)floor(log2(lo) + 1e-9), e1 = (int)ceil(log2(hi) - 1e-9);
         int step = (e1 - e0) / 10 + 1;
-        if (p->x_is_bytes && step < 10 && (e1 - e0) > 10) step = step <= 2 ? 2 : step;
         fputs("set xtics (", f);
         for (int e = e0, first = 1; e <= e1; e += step, first = 0) {
             char lab[32];
