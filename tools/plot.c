@@ -131,7 +131,14 @@ static int run_gnuplot(const char *script, const char *cwd, const char *errpath)
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     char cd[4200];
-    if (cwd) snprintf(cd, sizeof cd, "cd '%s'", cwd);
+    if (cwd) { /* cd "DIR", with gnuplot's double-quote escapes */
+        size_t at = (size_t)snprintf(cd, sizeof cd, "cd \"");
+        for (const char *c = cwd; *c && at + 3 < sizeof cd; c++) {
+            if (*c == '"' || *c == '\\') cd[at++] = '\\';
+            cd[at++] = *c;
+        }
+        snprintf(cd + at, sizeof cd - at, "\"");
+    }
     char *argv[] = {"gnuplot", cwd ? "-e" : (char *)script, cwd ? cd : NULL, (char *)script, NULL};
     pid_t pid;
     int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
