@@ -210,6 +210,34 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
  * evaluated, and our simulated value on a verified schedule, with a reason for every difference. */
 int oc_reproduce(const char *paper, FILE *f, char *why, size_t whylen);
 
+/* The reproducible papers, in the order "all" runs them. */
+size_t oc_paper_count(void);
+const char *oc_paper_name(size_t i);
+
+/* What a reproduction draws: its figures (series of points) and its tables (as CSV). */
+typedef struct oc_figures oc_figures;
+
+typedef struct oc_figure_info {
+    const char *id, *title, *xlabel, *ylabel; /* id: "fig4", "fig4-alexnet", ... */
+    const char *caption; /* a short quote or paraphrase of the paper's caption */
+    int logx, logy;      /* the axes to draw logarithmic */
+    size_t nseries;
+} oc_figure_info;
+
+/* oc_reproduce of one paper (not "all"), also collecting its figures and tables into *out
+ * (freed with oc_figures_free). Collection is per thread, so concurrent calls are safe. */
+int oc_reproduce_figures(const char *paper, FILE *f, oc_figures **out, char *why, size_t whylen);
+void oc_figures_free(oc_figures *figs);
+size_t oc_figures_count(const oc_figures *figs);
+/* Figure i (0 or OC_ERANGE). */
+int oc_figure_get(const oc_figures *figs, size_t i, oc_figure_info *out);
+/* Series s of figure i: its name and n points (y NAN: a gap). 0 or OC_ERANGE. */
+int oc_figure_series_get(const oc_figures *figs, size_t i, size_t s, const char **name, size_t *n,
+                         const double **x, const double **y);
+/* The tables the reproduction printed, in order, each written as CSV (header line first). */
+size_t oc_figures_table_count(const oc_figures *figs);
+int oc_figures_write_table_csv(const oc_figures *figs, size_t i, FILE *f);
+
 /* ---- training: the gradient all-reduce of data-parallel DNN training --------------------------
  *
  * A models file (data/models.tsv; its header comment is the format's reference) lists DNN models:

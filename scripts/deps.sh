@@ -17,6 +17,8 @@ have_pkg libopenmpi-dev || need="$need libopenmpi-dev"
 have_pkg libsimgrid-dev || need="$need libsimgrid-dev"
 # MSCCL XML export and re-import (src/report/msccl.c)
 have_pkg libxml2-dev || need="$need libxml2-dev"
+# gnuplot draws sweep --plot and reproduce --out (optional for the build; the tests skip plots without it)
+command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 if [ -n "$need" ]; then
   echo "deps: installing$need" >&2
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi

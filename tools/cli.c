@@ -49,6 +49,11 @@ static const struct {
     {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},
     /* train checks its own combinations and names the ones that do not apply */
     {"train", ~0u},
+    /* sweep and tune take --nodes/--sizes lists, -j, --csv FILE, --plot (tools/points.c) */
+    {"sweep",
+     OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_JSON},
+    {"tune",
+     OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_NETWORK_FLAGS | OPT_JSON | OPT_OUTPUT},
 };
 
 const char *const help_problem =

@@ -65,5 +65,14 @@ int fold_network_flags(options *o);
 /* Commands in their own files (tools/cmd_NAME.c): int cmd_NAME(int argc, char **argv). */
 int cmd_throughput(int argc, char **argv);
 int cmd_rack(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+/* run -a auto (cmd_tune.c): when argv has "-a auto", picks the algorithm (from --decisions FILE or
+ * by tuning the one point), rewrites *argv to name it and removes --decisions; the reason goes to
+ * run_auto_note, which run prints with its result. 0 or an exit code. */
+int run_auto_rewrite(int *argc, char ***argv);
+extern char run_auto_note[1024];
+/* reproduce all, --out DIR, -j N (cmd_reproduce_out.c). */
+int cmd_reproduce_out(int argc, char **argv);
 
 #endif

@@ -89,6 +89,7 @@ static int cmd_run(options *o) {
     oc_report *rep = NULL;
     int err = oc_run(&req, &rep, why, sizeof why);
     if (err) return lib_error(err, why);
+    if (*run_auto_note) fprintf(o->json ? stderr : stdout, "%s\n", run_auto_note);
     if (o->json)
         oc_report_write_json(rep, stdout);
     else
@@ -324,13 +325,19 @@ static int cmd_reproduce(int argc, char **argv) {
                    NULL);
     if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
         printf(
-            "usage: opticoll reproduce optree|wrht|star|lumorph|aas|all\n\n"
+            "usage: opticoll reproduce optree|wrht|star|lumorph|aas|all [--out DIR] [-j N]\n\n"
             "Prints the seed paper's tables and figures: the paper's printed value, the paper's\n"
             "formula evaluated by us, and our simulated value on a verified schedule, with a\n"
-            "one-line reason for every difference.\n");
+            "one-line reason for every difference.\n\n"
+            "  --out DIR   also write each paper's text (NAME.txt), tables (CSV), figures (PNG\n"
+            "              through gnuplot, with their data and .gp scripts) and DIR/index.md,\n"
+            "              which sets each paper's figure caption beside ours\n"
+            "  -j N        papers run in parallel on N threads (default: the online CPUs); in\n"
+            "              opticoll-cluster under mpirun, across the ranks too; same output\n");
         return 0;
     }
-    if (argc > 1) return die(EXIT_USAGE, "reproduce: unexpected argument '%s'", argv[1], NULL);
+    /* all, --out DIR and -j: the papers in parallel, files and figures (cmd_reproduce_out.c) */
+    if (argc > 1 || !strcmp(argv[0], "all")) return cmd_reproduce_out(argc, argv);
     char why[512] = "";
     /* Buffer the whole reproduction so that a failure half-way prints nothing. */
     char *buf = NULL;
@@ -511,7 +518,9 @@ static void usage(FILE *f) {
           "  reproduce   the seed papers' tables with paper, formula and simulated values\n"
           "  train       gradient all-reduce time per iteration and per epoch of a DNN model\n"
           "  throughput  training samples/s with Lumorph against Ring (lumorph seed, sec. 4)\n"
-          "  rack        multi-tenant rack allocation: lumorph vs TPU-like and SiPAC slices\n",
+          "  rack        multi-tenant rack allocation: lumorph vs TPU-like and SiPAC slices\n"
+          "  sweep       every algorithm x N x size, as a table, CSV, JSON and plots\n"
+          "  tune        the winning algorithm for each N and size, crossovers, decision file\n",
           f);
 }
 
@@ -530,6 +539,12 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "train")) return cmd_train(argc - 2, argv + 2);
     if (!strcmp(cmd, "throughput")) return cmd_throughput(argc - 2, argv + 2);
     if (!strcmp(cmd, "rack")) return cmd_rack(argc - 2, argv + 2);
+    if (!strcmp(cmd, "sweep")) return cmd_sweep(argc - 2, argv + 2);
+    if (!strcmp(cmd, "tune")) return cmd_tune(argc - 2, argv + 2);
+    if (!strcmp(cmd, "run")) {
+        int arc = run_auto_rewrite(&argc, &argv); /* -a auto: pick the algorithm first */
+        if (arc) return arc;
+    }
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;

@@ -51,3 +51,11 @@ int oc_reproduce(const char *name, FILE *f, char *why, size_t whylen) {
         *c = ',';
     return oc__fail(why, whylen, OC_ENOENT, "unknown paper '%s' (known: %s, all)", name, known);
 }
+
+size_t oc_paper_count(void) {
+    return NPAPERS;
+}
+
+const char *oc_paper_name(size_t i) {
+    return i < NPAPERS ? papers[i].name : NULL;
+}

@@ -103,6 +103,7 @@ static void print_cell(FILE *f, const char *s, size_t width, int last) {
 }
 
 void oc__table_print(const oc__table *t, FILE *f) {
+    oc__figure_table(t); /* kept as CSV when reproduce --out collects figures */
     size_t width[OC__MAX_COLS];
     for (size_t c = 0; c < t->ncols; c++) {
         width[c] = display_width(t->head[c]);

@@ -134,4 +134,20 @@ void oc__print_ring_network(FILE *f, const oc_report *rep, uint64_t block, const
 int oc__reproduce_optree(FILE *f, char *why, size_t whylen);
 int oc__reproduce_wrht(FILE *f, char *why, size_t whylen);
 
+/* ---- figures and tables for `reproduce --out` (figures.c) ------------------------------------
+ *
+ * A reproduction hands the series of each figure it reproduces to oc__figure / oc__figure_series,
+ * and every table it prints is kept as CSV (oc__table_print calls oc__figure_table). These are
+ * no-ops unless the caller asked for the figures (oc_reproduce_figures), which collects them for
+ * the calling thread only, so that concurrent reproductions do not mix. */
+
+/* Starts figure `id` ("fig4"): its title, axis labels (with units), log axes, and a short quote
+ * or paraphrase of the paper's own caption for the figure. */
+void oc__figure(const char *id, const char *title, const char *xlabel, const char *ylabel, int logx,
+                int logy, const char *paper_caption);
+/* Adds one line to the figure last started: n points (x[i], y[i]); a NAN y is a gap. */
+void oc__figure_series(const char *name, size_t n, const double *x, const double *y);
+/* Keeps a printed table as CSV. */
+void oc__figure_table(const oc__table *t);
+
 #endif /* OC_REPRODUCE_COMMON_H */

@@ -1148,6 +1148,23 @@ int oc__reproduce_optree(FILE *f, char *why, size_t whylen) {
         P->fig4_bytes, P->fig4_wavelengths);
     for (size_t i = 0; i < FIG4_SIZES; i++)
         if ((rc = sweep_print(f, &sw[i]))) goto out;
+    /* Fig. 4 as a figure for reproduce --out: time / best against the depth, one line per N. */
+    oc__figure("fig4", "OpTree depth sweep, 4 MiB per node, w = 64 (simulated, verified)",
+               "tree depth k (stages)", "time / time at the best depth", 0, 1,
+               "\"Fig. 4. Performance comparison of OpTree with different depths (denoted by k) "
+               "for different number of nodes\" (512 to 4096 nodes, 4M messages, normalised by "
+               "the optimal result of OpTree; bars)");
+    for (size_t i = 0; i < FIG4_SIZES; i++) {
+        double x[MAX_DEPTH], y[MAX_DEPTH];
+        char name[48];
+        for (uint32_t k = 1; k <= sw[i].kmax; k++) {
+            const sim *r = &sw[i].runs[k - 1];
+            x[k - 1] = k;
+            y[k - 1] = r->r.ok && sw[i].bestrun ? r->r.time_s / sw[i].bestrun->r.time_s : NAN;
+        }
+        oc__cellf(name, sizeof name, "N = %" PRIu32, sw[i].N);
+        oc__figure_series(name, sw[i].kmax, x, y);
+    }
     if ((rc = sweep_summary(f, P, sw, FIG4_SIZES))) goto out;
     if ((rc = headline_print(f, P, &hl))) goto out;
     if (ferror(f)) rc = oc__fail(why, whylen, OC_EIO, "reproduce: writing the output failed");

@@ -177,6 +177,18 @@ static int tradeoff(FILE *f, char *why, size_t len) {
     oc__table_print(&t, f);
     oc__table_free(&t);
     if (rc) return rc;
+    /* The same numbers as a figure for reproduce --out (the seed has no plot of them). */
+    double hps[H_ + 1];
+    for (int hp = 0; hp <= H_; hp++)
+        hps[hp] = hp;
+    oc__figure("tradeoff", "three-phase broadcast on the star (P = 64, k = 3, m = 64): cost by h'",
+               "h' (TCP1 broadcast-split steps)", "messages / tunings (count)", 0, 1,
+               "no figure in the seed: section 3.2.2 gives communication (2/k (K^h'-1) + h - h') "
+               "m/K^h' and tunings (P - 1) + h' P k as functions of h'");
+    oc__figure_series("communication, formula", H_ + 1, hps, comm_f);
+    oc__figure_series("communication, simulated", H_ + 1, hps, comm_s);
+    oc__figure_series("tunings, formula", H_ + 1, hps, tune_f);
+    oc__figure_series("retunings, simulated", H_ + 1, hps, tune_s);
     fprintf(f, "\nh'_opt by D: the seed's Lambert-W expression, exhaustive search over h' of the "
                "seed's cost (comm + tunings x D), and of the simulated cost (comm + retunings x "
                "D)\n");

@@ -1102,7 +1102,38 @@ static void fmt_bytes(char *buf, size_t len, double b) {
         oc__cellf(buf, len, "%.1f kB", b / 1e3);
 }
 
+/* Fig. 4 or 5 as figures for reproduce --out: one per DNN model (the paper's panels a to d),
+ * time normalised by WRHT's time for the normalising model against N, one line per algorithm. */
+static void hand_figure(const wrht_data *d, const figure *F, int which) {
+    static const char *const caption[2] = {
+        "\"Fig. 4. Comparison of communication time in optical interconnect system using "
+        "different all-reduce algorithms\" (panels (a)-(d): one DNN each; 1024 to 4096 nodes; "
+        "normalised by WRHT in GoogLeNet)",
+        "\"Fig. 5. The comparison of communication time in electrical interconnect and optical "
+        "interconnect system using different all-reduce algorithms\" (panels (a)-(d): one DNN "
+        "each; 128 to 1024 nodes; normalised by WRHT in GoogLeNet)"};
+    for (size_t m = 0; m < NMODELS; m++) {
+        char id[64], title[160], ylab[96];
+        oc__cellf(id, sizeof id, "fig%d-%s", which, d->models[m].printed->name);
+        for (char *c = id; *c; c++)
+            if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+        oc__cellf(title, sizeof title, "Fig. %d, %s: all-reduce of one iteration's gradient", which,
+                  d->models[m].printed->name);
+        oc__cellf(ylab, sizeof ylab, "time / WRHT's time for %s", WRHT_PRINTED.normaliser);
+        oc__figure(id, title, "nodes N", ylab, 1, 1, caption[which == 5]);
+        for (size_t a = 0; a < FIG_ALGOS; a++) {
+            double x[NFIG], y[NFIG];
+            for (size_t n = 0; n < NFIG; n++) {
+                x[n] = F->nodes[n];
+                y[n] = F->p[n][m][a].ok ? F->p[n][m][a].norm : NAN;
+            }
+            oc__figure_series(F->algos[a].label, NFIG, x, y);
+        }
+    }
+}
+
 static int print_figure(FILE *f, const wrht_data *d, const figure *F, int which) {
+    hand_figure(d, F, which);
     static const char *const head[] = {"model",
                                        "algorithm (parameters)",
                                        "paper (printed)",

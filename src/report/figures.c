@@ -1,0 +1,216 @@
+/*
+ * figures.c — the figures and tables of a reproduction, collected for `reproduce --out`.
+ *
+ * The reproductions print text; for `reproduce --out DIR` the tool also wants each figure as
+ * series of points (to draw with gnuplot) and each table as CSV. Rather than give every
+ * reproduction a second output argument, a reproduction calls oc__figure / oc__figure_series
+ * beside its printing, and oc__table_print hands every table to oc__figure_table. Those go to the
+ * collector that oc_reproduce_figures installs for the calling thread (a thread-local pointer, so
+ * two reproductions on two threads each collect their own); without one they do nothing. An
+ * allocation failure while collecting is remembered and returned by oc_reproduce_figures.
+ */
+#include "report/reproduce_common.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct fseries {
+    char *name;
+    size_t n;
+    double *x, *y;
+} fseries;
+
+typedef struct figure {
+    char *id, *title, *xlabel, *ylabel, *caption;
+    int logx, logy;
+    fseries *series;
+    size_t nseries;
+} figure;
+
+typedef struct ftable {
+    size_t ncols, nrows;
+    char **cells; /* (nrows + 1) * ncols: the header row first */
+} ftable;
+
+struct oc_figures {
+    figure *figs;
+    size_t nfigs;
+    ftable *tables;
+    size_t ntables;
+    int nomem;
+};
+
+static _Thread_local oc_figures *collector;
+
+static char *dup(oc_figures *c, const char *s) {
+    char *d = strdup(s ? s : "");
+    if (!d) c->nomem = 1;
+    return d;
+}
+
+void oc__figure(const char *id, const char *title, const char *xlabel, const char *ylabel, int logx,
+                int logy, const char *paper_caption) {
+    oc_figures *c = collector;
+    if (!c) return;
+    figure *f = realloc(c->figs, (c->nfigs + 1) * sizeof *f);
+    if (!f) {
+        c->nomem = 1;
+        return;
+    }
+    c->figs = f;
+    f = &c->figs[c->nfigs++];
+    memset(f, 0, sizeof *f);
+    f->id = dup(c, id);
+    f->title = dup(c, title);
+    f->xlabel = dup(c, xlabel);
+    f->ylabel = dup(c, ylabel);
+    f->caption = dup(c, paper_caption);
+    f->logx = logx;
+    f->logy = logy;
+}
+
+void oc__figure_series(const char *name, size_t n, const double *x, const double *y) {
+    oc_figures *c = collector;
+    if (!c || !c->nfigs) return;
+    figure *f = &c->figs[c->nfigs - 1];
+    fseries *s = realloc(f->series, (f->nseries + 1) * sizeof *s);
+    if (!s) {
+        c->nomem = 1;
+        return;
+    }
+    f->series = s;
+    s = &f->series[f->nseries++];
+    s->name = dup(c, name);
+    s->n = n;
+    s->x = oc__malloc_array(n ? n : 1, sizeof *s->x);
+    s->y = oc__malloc_array(n ? n : 1, sizeof *s->y);
+    if (!s->x || !s->y) {
+        c->nomem = 1;
+        s->n = 0;
+        return;
+    }
+    memcpy(s->x, x, n * sizeof *x);
+    memcpy(s->y, y, n * sizeof *y);
+}
+
+void oc__figure_table(const oc__table *t) {
+    oc_figures *c = collector;
+    if (!c) return;
+    ftable *tb = realloc(c->tables, (c->ntables + 1) * sizeof *tb);
+    if (!tb) {
+        c->nomem = 1;
+        return;
+    }
+    c->tables = tb;
+    tb = &c->tables[c->ntables++];
+    tb->ncols = t->ncols;
+    tb->nrows = t->nrows;
+    tb->cells = oc__calloc((t->nrows + 1) * t->ncols, sizeof *tb->cells);
+    if (!tb->cells) {
+        c->nomem = 1;
+        tb->nrows = tb->ncols = 0;
+        return;
+    }
+    for (size_t k = 0; k < t->ncols; k++)
+        tb->cells[k] = dup(c, t->head[k]);
+    for (size_t k = 0; k < t->nrows * t->ncols; k++)
+        tb->cells[t->ncols + k] = dup(c, t->cells[k]);
+}
+
+void oc_figures_free(oc_figures *c) {
+    if (!c) return;
+    for (size_t i = 0; i < c->nfigs; i++) {
+        figure *f = &c->figs[i];
+        free(f->id);
+        free(f->title);
+        free(f->xlabel);
+        free(f->ylabel);
+        free(f->caption);
+        for (size_t s = 0; s < f->nseries; s++) {
+            free(f->series[s].name);
+            free(f->series[s].x);
+            free(f->series[s].y);
+        }
+        free(f->series);
+    }
+    for (size_t i = 0; i < c->ntables; i++) {
+        for (size_t k = 0; k < (c->tables[i].nrows + 1) * c->tables[i].ncols; k++)
+            free(c->tables[i].cells[k]);
+        free(c->tables[i].cells);
+    }
+    free(c->figs);
+    free(c->tables);
+    free(c);
+}
+
+int oc_reproduce_figures(const char *paper, FILE *f, oc_figures **out, char *why, size_t whylen) {
+    if (!out || !paper || !strcmp(paper, "all"))
+        return oc__fail(why, whylen, OC_EINVAL, "reproduce: figures are collected per paper");
+    *out = NULL;
+    oc_figures *c = oc__calloc(1, sizeof *c);
+    if (!c) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    oc_figures *outer = collector;
+    collector = c;
+    int rc = oc_reproduce(paper, f, why, whylen);
+    collector = outer;
+    if (!rc && c->nomem) rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    if (rc) {
+        oc_figures_free(c);
+        return rc;
+    }
+    *out = c;
+    return 0;
+}
+
+size_t oc_figures_count(const oc_figures *c) {
+    return c ? c->nfigs : 0;
+}
+
+int oc_figure_get(const oc_figures *c, size_t i, oc_figure_info *out) {
+    if (!c || i >= c->nfigs) return OC_ERANGE;
+    const figure *f = &c->figs[i];
+    *out = (oc_figure_info){f->id,      f->title, f->xlabel, f->ylabel,
+                            f->caption, f->logx,  f->logy,   f->nseries};
+    return 0;
+}
+
+int oc_figure_series_get(const oc_figures *c, size_t i, size_t s, const char **name, size_t *n,
+                         const double **x, const double **y) {
+    if (!c || i >= c->nfigs || s >= c->figs[i].nseries) return OC_ERANGE;
+    const fseries *q = &c->figs[i].series[s];
+    *name = q->name;
+    *n = q->n;
+    *x = q->x;
+    *y = q->y;
+    return 0;
+}
+
+size_t oc_figures_table_count(const oc_figures *c) {
+    return c ? c->ntables : 0;
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break (quotes doubled). */
+static void csv_field(FILE *f, const char *s) {
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int oc_figures_write_table_csv(const oc_figures *c, size_t i, FILE *f) {
+    if (!c || i >= c->ntables) return OC_ERANGE;
+    const ftable *t = &c->tables[i];
+    for (size_t r = 0; r <= t->nrows; r++)
+        for (size_t k = 0; k < t->ncols; k++) {
+            csv_field(f, t->cells[r * t->ncols + k]);
+            fputc(k + 1 < t->ncols ? ',' : '\n', f);
+        }
+    return ferror(f) ? OC_EIO : 0;
+}

@@ -1,0 +1,294 @@
+/*
+ * cmd_reproduce_out.c — `opticoll reproduce all|NAME [--out DIR] [-j N]`: the papers on every core
+ * and across MPI ranks, and with --out their tables (text and CSV) and figures (PNG, gnuplot)
+ * with an index page, DIR/index.md, that puts each paper's figure caption beside ours.
+ *
+ * Each paper is one point of scaleout.c: it runs where it is scheduled (oc_reproduce_figures:
+ * the text, every table kept as CSV, every figure's series) and comes back as a list of named
+ * files — NAME.txt, NAME-table-K.csv, NAME-FIG.csv (the figure's points: series, x, y),
+ * NAME-FIG.gp (the gnuplot script) — and its section of the index. Rank 0 checks that every paper
+ * succeeded before it writes anything, writes the files, runs gnuplot on each script in DIR (so
+ * a script can be rerun there by hand) and prints the text as `reproduce` always has.
+ */
+#include "cli.h"
+#include "plot.h"
+#include "scaleout.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct job {
+    const char *names[16];
+    size_t n;
+    const char *out; /* NULL: text only */
+} job;
+
+/* The blob of a paper: records (uint32 name length, name, uint64 length, bytes). The record
+ * "@error" holds "code why"; "@text" the printed text; "@index" its section of index.md. */
+typedef struct blob {
+    char *buf;
+    size_t len;
+    FILE *m;
+} blob;
+
+static void put(blob *b, const char *name, const char *data, size_t len) {
+    uint32_t nl = (uint32_t)strlen(name);
+    uint64_t l = len;
+    fwrite(&nl, sizeof nl, 1, b->m);
+    fwrite(name, 1, nl, b->m);
+    fwrite(&l, sizeof l, 1, b->m);
+    fwrite(data, 1, len, b->m);
+}
+
+static void put_text(blob *b, const char *name, const char *text) {
+    put(b, name, text, strlen(text));
+}
+
+static int paper_fn(size_t i, void *ctx, char **out, size_t *outlen) {
+    const job *J = ctx;
+    const char *name = J->names[i];
+    blob b = {0};
+    b.m = open_memstream(&b.buf, &b.len);
+    if (!b.m) return OC_ENOMEM;
+    char *text = NULL, why[512] = "";
+    size_t tlen = 0;
+    FILE *t = open_memstream(&text, &tlen);
+    oc_figures *figs = NULL;
+    int rc = t ? oc_reproduce_figures(name, t, &figs, why, sizeof why) : OC_ENOMEM;
+    if (t) fclose(t);
+    if (rc) {
+        char e[600];
+        snprintf(e, sizeof e, "%d %s", rc, why);
+        put_text(&b, "@error", e);
+        goto done;
+    }
+    put(&b, "@text", text, tlen);
+    if (!J->out) goto done;
+    char *idx = NULL, *s = NULL, fname[256];
+    size_t ilen = 0, slen = 0;
+    FILE *ix = open_memstream(&idx, &ilen);
+    if (!ix) goto oom;
+    fprintf(ix, "\n## %s\n\nThe whole reproduction as printed: [%s.txt](%s.txt).\n", name, name,
+            name);
+    size_t nt = oc_figures_table_count(figs);
+    if (nt) fputs("Its tables as CSV, in the order printed:", ix);
+    for (size_t k = 0; k < nt; k++) {
+        FILE *m = open_memstream(&s, &slen);
+        if (!m) goto oom;
+        oc_figures_write_table_csv(figs, k, m);
+        fclose(m);
+        snprintf(fname, sizeof fname, "%s-table-%zu.csv", name, k + 1);
+        put(&b, fname, s, slen);
+        free(s);
+        s = NULL;
+        fprintf(ix, "%s[%zu](%s)", k ? ", " : " ", k + 1, fname);
+    }
+    if (nt) fputs(".\n", ix);
+    for (size_t k = 0; k < oc_figures_count(figs); k++) {
+        oc_figure_info fi;
+        oc_figure_get(figs, k, &fi);
+        plot_series ser[32];
+        size_t ns = fi.nseries < 32 ? fi.nseries : 32;
+        FILE *m = open_memstream(&s, &slen);
+        if (!m) goto oom;
+        fputs("series,x,y\n", m);
+        for (size_t q = 0; q < ns; q++) {
+            oc_figure_series_get(figs, k, q, &ser[q].title, &ser[q].n, &ser[q].x, &ser[q].y);
+            for (size_t p = 0; p < ser[q].n; p++)
+                fprintf(m, "\"%s\",%.9g,%.9g\n", ser[q].title, ser[q].x[p], ser[q].y[p]);
+        }
+        fclose(m);
+        snprintf(fname, sizeof fname, "%s-%s.csv", name, fi.id);
+        put(&b, fname, s, slen);
+        free(s);
+        s = NULL;
+        char png[256];
+        snprintf(png, sizeof png, "%s-%s.png", name, fi.id);
+        plot_spec spec = {fi.title, fi.xlabel, fi.ylabel, fi.logx, fi.logy, 0, NULL};
+        m = open_memstream(&s, &slen);
+        if (!m) goto oom;
+        plot_script(m, png, &spec, ser, ns);
+        fclose(m);
+        snprintf(fname, sizeof fname, "%s-%s.gp", name, fi.id);
+        put(&b, fname, s, slen);
+        free(s);
+        s = NULL;
+        fprintf(ix,
+                "\n### %s: %s\n\n| the paper | ours |\n|---|---|\n| %s | %s: %s against %s, "
+                "one line per series (%zu); data [%s-%s.csv](%s-%s.csv), gnuplot script "
+                "[%s](%s) |\n\n![%s](%s)\n",
+                name, fi.id, fi.caption, fi.title, fi.ylabel, fi.xlabel, ns, name, fi.id, name,
+                fi.id, fname, fname, fi.title, png);
+    }
+    fclose(ix);
+    ix = NULL;
+    put(&b, "@index", idx, ilen);
+    free(idx);
+    goto done;
+oom:
+    free(s);
+    if (ix) fclose(ix);
+    free(idx);
+    put_text(&b, "@error", "-2 out of memory");
+done:
+    oc_figures_free(figs);
+    free(text);
+    if (fclose(b.m)) {
+        free(b.buf);
+        return OC_ENOMEM;
+    }
+    *out = b.buf;
+    *outlen = b.len;
+    return 0;
+}
+
+/* The record `name` of a blob, or NULL; with `next` walks every record. */
+typedef struct rec {
+    const char *name, *data;
+    uint32_t nlen;
+    uint64_t len;
+} rec;
+
+static int rec_next(const char *data, size_t len, size_t *at, rec *r) {
+    if (*at + sizeof(uint32_t) > len) return 0;
+    memcpy(&r->nlen, data + *at, sizeof r->nlen);
+    r->name = data + *at + sizeof r->nlen;
+    memcpy(&r->len, r->name + r->nlen, sizeof r->len);
+    r->data = r->name + r->nlen + sizeof r->len;
+    *at += sizeof r->nlen + r->nlen + sizeof r->len + r->len;
+    return 1;
+}
+
+static int rec_is(const rec *r, const char *name) {
+    return r->nlen == strlen(name) && !memcmp(r->name, name, r->nlen);
+}
+
+static int write_file(const char *dir, const rec *r) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%.*s", dir, (int)r->nlen, r->name);
+    FILE *f = fopen(path, "w");
+    if (!f) return die(EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
+    fwrite(r->data, 1, r->len, f);
+    if (fclose(f)) return die(EXIT_USAGE, "cannot write %s", path, NULL);
+    return 0;
+}
+
+int cmd_reproduce_out(int argc, char **argv) {
+    job J = {.n = 0};
+    const char *which = NULL, *jobs = NULL;
+    unsigned threads = oc_scale_default_threads();
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--out") || !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--jobs")) {
+            if (i + 1 >= argc) return die(EXIT_USAGE, "%s needs a value", a, NULL);
+            const char **slot = a[1] == 'j' || !strcmp(a, "--jobs") ? &jobs : &J.out;
+            if (*slot) return die(EXIT_USAGE, "%s given twice", a, NULL);
+            *slot = argv[++i];
+        } else if (!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9') {
+            if (jobs) return die(EXIT_USAGE, "-j given twice", NULL, NULL);
+            jobs = a + 2;
+        } else if (a[0] == '-') {
+            return die(EXIT_USAGE, "reproduce: unknown option '%s' (see --help)", a, NULL);
+        } else if (which) {
+            return die(EXIT_USAGE, "reproduce: unexpected argument '%s'", a, NULL);
+        } else {
+            which = a;
+        }
+    }
+    if (!which) return die(EXIT_USAGE, "reproduce: name a paper (or all; see --help)", NULL, NULL);
+    if (jobs && oc_scale_parse_jobs(jobs, &threads)) return EXIT_USAGE;
+    for (size_t i = 0; i < oc_paper_count() && J.n < 16; i++)
+        if (!strcmp(which, "all") || !strcmp(which, oc_paper_name(i)))
+            J.names[J.n++] = oc_paper_name(i);
+    if (!J.n) {
+        char why[256] = "";
+        oc_reproduce(which, stdout, why, sizeof why); /* the library names the known papers */
+        return die(EXIT_USAGE, "%s", why, NULL);
+    }
+    if (J.out) {
+        if (mkdir(J.out, 0777) && errno != EEXIST)
+            return die(EXIT_USAGE, "--out %s: %s", J.out, strerror(errno));
+        char probe[4096];
+        snprintf(probe, sizeof probe, "%s/index.md.part", J.out);
+        FILE *f = fopen(probe, "w");
+        if (!f) return die(EXIT_USAGE, "--out %s: cannot write there: %s", J.out, strerror(errno));
+        fclose(f);
+        remove(probe);
+        if (!plot_available())
+            return die(EXIT_USAGE,
+                       "--out: gnuplot draws the figures and is not installed "
+                       "(apt-get install gnuplot-nox)",
+                       NULL, NULL);
+    }
+    char *blobs[16];
+    size_t lens[16];
+    if (oc_scale_run(J.n, threads, paper_fn, &J, blobs, lens))
+        return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    if (oc_scale_rank() != 0) return 0;
+    int rc = 0;
+    /* every paper must have succeeded before anything is written or printed */
+    for (size_t i = 0; i < J.n && !rc; i++) {
+        size_t at = 0;
+        rec r;
+        while (rec_next(blobs[i], lens[i], &at, &r))
+            if (rec_is(&r, "@error")) {
+                int code = atoi(r.data);
+                const char *why = strchr(r.data, ' ');
+                fprintf(stderr, "opticoll: %.*s\n", (int)(r.len - (size_t)(why - r.data) - 1),
+                        why + 1);
+                rc = exit_for(code);
+                break;
+            }
+    }
+    if (!rc && J.out) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/index.md", J.out);
+        FILE *ix = fopen(path, "w");
+        if (!ix) rc = die(EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
+        if (ix)
+            fputs("# opticoll: the seed papers reproduced\n\n"
+                  "Written by `opticoll reproduce --out`. Every simulated value comes from a "
+                  "schedule that was generated, verified (semantic verifier and the network "
+                  "model's resource check) and mapped; every table shows the paper's printed "
+                  "value, the paper's formula evaluated by us and our simulated value, with a "
+                  "reason for each difference. For each figure, the paper's caption (quoted or "
+                  "paraphrased from the seed) stands beside what we plot. The .gp files redraw "
+                  "the PNGs: `gnuplot FILE.gp` in this directory.\n",
+                  ix);
+        for (size_t i = 0; i < J.n && !rc; i++) {
+            size_t at = 0;
+            rec r;
+            while (!rc && rec_next(blobs[i], lens[i], &at, &r)) {
+                if (rec_is(&r, "@index"))
+                    fwrite(r.data, 1, r.len, ix);
+                else if (rec_is(&r, "@text")) {
+                    char n[256];
+                    snprintf(n, sizeof n, "%s.txt", J.names[i]);
+                    rec t = {n, r.data, (uint32_t)strlen(n), r.len};
+                    rc = write_file(J.out, &t);
+                } else if (r.name[0] != '@') {
+                    rc = write_file(J.out, &r);
+                    if (!rc && r.nlen > 3 && !memcmp(r.name + r.nlen - 3, ".gp", 3)) {
+                        char gp[4096], png[4096], why[512];
+                        snprintf(gp, sizeof gp, "%.*s", (int)r.nlen, r.name);
+                        snprintf(png, sizeof png, "%s/%.*s.png", J.out, (int)r.nlen - 3, r.name);
+                        if (plot_run(gp, J.out, png, why, sizeof why))
+                            rc = die(EXIT_OTHER, "%s", why, NULL);
+                    }
+                }
+            }
+        }
+        if (ix && fclose(ix) && !rc) rc = die(EXIT_USAGE, "cannot write %s", path, NULL);
+    }
+    for (size_t i = 0; i < J.n && !rc; i++) {
+        size_t at = 0;
+        rec r;
+        if (i) putchar('\n');
+        while (rec_next(blobs[i], lens[i], &at, &r))
+            if (rec_is(&r, "@text")) fwrite(r.data, 1, r.len, stdout);
+    }
+    oc_scale_free(blobs, J.n);
+    return rc;
+}

@@ -1,0 +1,194 @@
+/*
+ * cmd_sweep.c — `opticoll sweep`: every point (algorithm x N x size) run, verified and mapped, as
+ * a table, CSV or JSON, and optionally drawn with gnuplot.
+ *
+ * The points run on -j threads (default: every online CPU) and, in opticoll-cluster under mpirun,
+ * across ranks (scaleout.c); the output is the same byte for byte either way. The plot puts time
+ * against message size, one line per algorithm, on log-log axes (sizes and times span decades).
+ * When both N and size vary there is one plot per N: FILE.png becomes FILE-n<N>.png for each N.
+ * When only N varies (one size), time is drawn against N. Points not run (restrictions) are gaps.
+ */
+#include "plot.h"
+#include "points.h"
+#include "scaleout.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const sweep_help =
+    "usage: opticoll sweep -c COLL [-t NET] [-a A,B,...] --nodes LIST --sizes LIST [-j N]\n"
+    "                      [--csv FILE] [--plot FILE.png] [--json] [network options]\n\n"
+    "Runs every point (algorithm x N x size) through the whole pipeline (generated, verified,\n"
+    "mapped, costed) and prints one line per point. Without -a: every algorithm of the\n"
+    "collective that runs on the network. Restrictions that exclude a point make it \"not run\"\n"
+    "with the reason; any other failure fails the command.\n\n"
+    "  -n, --nodes LIST        node counts: 3,5,12 or a range A..B (A, 2A, 4A ... up to B),\n"
+    "                          A..B:*F (times F) or A..B:+S (plus S); items may be mixed\n"
+    "  -s, --sizes LIST        sizes, same forms with units: 4KiB,1MiB or 1KiB..64MiB:*4\n"
+    "  -a, --algorithm A,B     the algorithms to run (default: all that apply)\n"
+    "  -p, --param KEY=VALUE   with exactly one -a: a parameter of that algorithm\n"
+    "  -j, --jobs N            threads (default: the online CPUs); the output does not depend\n"
+    "                          on it, nor on the ranks of opticoll-cluster under mpirun\n"
+    "      --csv FILE          also write every point as CSV (run's columns) to FILE\n"
+    "      --plot FILE.png     draw time against size, one line per algorithm (gnuplot);\n"
+    "                          one FILE-n<N>.png per N when N varies too; against N when only\n"
+    "                          N varies\n"
+    "      --json              a JSON array of run reports (not-run points: {algorithm, nodes,\n"
+    "                          bytes, not_run}) instead of the table\n"
+    "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n"
+    "  -r, --root R            root of broadcast, scatter, gather (0)\n"
+    "  -t, -w, -f, --preset, --net   the network, as for run\n";
+
+typedef struct sweep_out {
+    const sweep_args *a;
+    const point_result *p;
+    size_t n;
+} sweep_out;
+
+static int write_csv(FILE *f, void *ctx) {
+    const sweep_out *s = ctx;
+    oc_report_write_csv(NULL, f, 1);
+    for (size_t i = 0; i < s->n; i++)
+        fputs(s->p[i].csv, f);
+    return ferror(f) ? OC_EIO : 0;
+}
+
+static void print_table(FILE *f, const sweep_out *s) {
+    const sweep_args *a = s->a;
+    size_t ran = 0;
+    for (size_t i = 0; i < s->n; i++)
+        ran += s->p[i].status == POINT_RAN;
+    fprintf(f,
+            "sweep: %s on %s, %zu algorithm%s x %zu node count%s x %zu size%s = %zu points, "
+            "%zu run and verified\n",
+            a->o.coll, a->base.network, a->nalgos, a->nalgos == 1 ? "" : "s", a->nnodes,
+            a->nnodes == 1 ? "" : "s", a->nsizes, a->nsizes == 1 ? "" : "s", s->n, ran);
+    int w = 9;
+    for (size_t k = 0; k < a->nalgos; k++)
+        if ((int)strlen(a->algos[k]) > w) w = (int)strlen(a->algos[k]);
+    fprintf(f, "  %7s %10s  %-*s %8s %8s %12s  %s\n", "nodes", "size", w, "algorithm", "rounds",
+            "steps", "time", "parameters");
+    for (size_t i = 0; i < s->n; i++) {
+        const point_result *p = &s->p[i];
+        char sz[32], t[32];
+        size_text(sz, sizeof sz, p->bytes);
+        if (p->status != POINT_RAN) {
+            fprintf(f, "  %7u %10s  %-*s not run: %s\n", p->nodes, sz, w, a->algos[p->algo],
+                    p->why);
+            continue;
+        }
+        oc_format_seconds(t, sizeof t, p->time_s);
+        fprintf(f, "  %7u %10s  %-*s %8llu %8llu %12s  %s\n", p->nodes, sz, w, a->algos[p->algo],
+                (unsigned long long)p->rounds, (unsigned long long)p->steps, t, p->params);
+    }
+}
+
+/* FILE.png -> FILE-n<N>.png */
+static void per_n_name(char *buf, size_t len, const char *path, uint32_t n) {
+    size_t l = strlen(path);
+    int png = l > 4 && !strcmp(path + l - 4, ".png");
+    snprintf(buf, len, "%.*s-n%u%s", (int)(png ? l - 4 : l), path, n, ".png");
+}
+
+/* One plot: the points with nodes index ni (or every N when by_n), one series per algorithm. */
+static int plot_one(const sweep_out *s, const char *png, size_t ni, int by_n) {
+    const sweep_args *a = s->a;
+    size_t m = by_n ? a->nnodes : a->nsizes;
+    double *x = calloc(m * a->nalgos, sizeof *x), *y = calloc(m * a->nalgos, sizeof *y);
+    plot_series *ser = calloc(a->nalgos, sizeof *ser);
+    int rc = 0;
+    if (!x || !y || !ser) {
+        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+        goto out;
+    }
+    for (size_t k = 0; k < a->nalgos; k++) {
+        ser[k] = (plot_series){a->algos[k], m, x + k * m, y + k * m};
+        for (size_t j = 0; j < m; j++) {
+            size_t i = ((by_n ? j : ni) * a->nsizes + (by_n ? 0 : j)) * a->nalgos + k;
+            const point_result *p = &s->p[i];
+            x[k * m + j] = by_n ? (double)p->nodes : (double)p->bytes;
+            y[k * m + j] = p->status == POINT_RAN ? p->time_s * 1e6 : NAN;
+        }
+    }
+    char title[256], sz[32], net[160] = "";
+    const oc_kv *np = a->o.net_params;
+    for (size_t k = 0, at = 0; k < oc_kv_count(np) && at < sizeof net; k++)
+        at += (size_t)snprintf(net + at, sizeof net - at, " %s=%s", oc_kv_key(np, k),
+                               oc_kv_value(np, k));
+    const char *per =
+        oc_collective_reduces(a->base.collective) || a->base.collective == OC_BROADCAST
+            ? "vector"
+            : "block per node";
+    if (by_n) {
+        size_text(sz, sizeof sz, a->sizes[0]);
+        snprintf(title, sizeof title, "%s on %s%s, %s %s: time against N", a->o.coll,
+                 a->base.network, net, sz, per);
+    } else {
+        snprintf(title, sizeof title, "%s on %s%s, N = %u: time against size", a->o.coll,
+                 a->base.network, net, (unsigned)a->nodes[ni]);
+    }
+    char xl[64];
+    snprintf(xl, sizeof xl, "message size (bytes, %s)", per);
+    plot_spec spec = {title, by_n ? "nodes N" : xl, "time (microseconds)", 1, 1, !by_n, NULL};
+    char why[512];
+    if (plot_png(png, &spec, ser, a->nalgos, why, sizeof why))
+        rc = die(EXIT_USAGE, "%s", why, NULL);
+out:
+    free(x);
+    free(y);
+    free(ser);
+    return rc;
+}
+
+static int plot_all(const sweep_out *s) {
+    const sweep_args *a = s->a;
+    if (a->nsizes == 1 && a->nnodes > 1) return plot_one(s, a->plot, 0, 1);
+    if (a->nnodes == 1) return plot_one(s, a->plot, 0, 0);
+    for (size_t ni = 0; ni < a->nnodes; ni++) {
+        char name[4096];
+        per_n_name(name, sizeof name, a->plot, (uint32_t)a->nodes[ni]);
+        int rc = plot_one(s, name, ni, 0);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+int cmd_sweep(int argc, char **argv) {
+    sweep_args a;
+    point_result *p = NULL;
+    int rc = sweep_parse(argc, argv, "sweep", sweep_help, &a);
+    if (rc) {
+        sweep_args_free(&a);
+        return rc < 0 ? 0 : rc;
+    }
+    if (a.o.output || a.o.csv) {
+        sweep_args_free(&a);
+        return die(EXIT_USAGE, "sweep: use --csv FILE (and --plot FILE.png)", NULL, NULL);
+    }
+    if (a.plot && !plot_available()) {
+        sweep_args_free(&a);
+        return die(EXIT_USAGE, "--plot %s: gnuplot is not installed (apt-get install gnuplot-nox)",
+                   a.plot, NULL);
+    }
+    size_t n = sweep_npoints(&a);
+    if ((rc = points_run(&a, &p)) || !p) goto out; /* ranks > 0 end here */
+    if ((rc = points_first_failure(&a, p, n))) goto out;
+    sweep_out s = {&a, p, n};
+    if (a.csv && (rc = write_whole(a.csv, write_csv, &s))) goto out;
+    if (a.plot && (rc = plot_all(&s))) goto out;
+    if (a.o.json) {
+        fputs("[", stdout);
+        for (size_t i = 0; i < n; i++) {
+            if (i) fputs(",", stdout);
+            fputs(p[i].json, stdout);
+        }
+        fputs("]\n", stdout);
+    } else {
+        print_table(stdout, &s);
+    }
+out:
+    points_free(p, n);
+    sweep_args_free(&a);
+    return rc;
+}

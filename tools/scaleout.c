@@ -1,0 +1,204 @@
+/*
+ * scaleout.c — the points of a sweep, a tuning or a reproduction on every core (pthreads) and,
+ * built with OC_WITH_MPI (the opticoll-cluster tool, cmake/scaleout.cmake), across MPI ranks.
+ *
+ * The split is static and simple on purpose: rank r of R takes the contiguous share
+ * [r n / R, (r + 1) n / R) of the points, its threads take points from that share one at a time
+ * (so a slow point does not hold up the others), and the blobs go to rank 0 with one MPI_Gatherv
+ * in rank order, which is point order. Nothing about a point's result depends on who computed it,
+ * so the output does not depend on -j or on the number of ranks (tests/tune.cmake diffs them).
+ * Only the main thread calls MPI (MPI_THREAD_FUNNELED is enough).
+ */
+#include "scaleout.h"
+
+#include "cli.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef OC_WITH_MPI
+#include <mpi.h>
+#endif
+
+int oc_scale_rank(void) {
+#ifdef OC_WITH_MPI
+    int init = 0, r = 0;
+    MPI_Initialized(&init);
+    if (init) MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    return r;
+#else
+    return 0;
+#endif
+}
+
+int oc_scale_size(void) {
+#ifdef OC_WITH_MPI
+    int init = 0, s = 1;
+    MPI_Initialized(&init);
+    if (init) MPI_Comm_size(MPI_COMM_WORLD, &s);
+    return s;
+#else
+    return 1;
+#endif
+}
+
+unsigned oc_scale_default_threads(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1u : n > 1024 ? 1024u : (unsigned)n;
+}
+
+int oc_scale_parse_jobs(const char *text, unsigned *out) {
+    uint64_t v;
+    if (oc_parse_u64(text, 1, 1024, &v)) {
+        die(EXIT_USAGE, "-j %s: the number of threads must be a whole number from 1 to 1024", text,
+            NULL);
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+typedef struct share {
+    size_t next, hi;
+    pthread_mutex_t lock;
+    oc_scale_fn fn;
+    void *ctx;
+    char **blobs;
+    size_t *lens;
+    int err; /* the first failure of fn, if any */
+} share;
+
+static void *worker(void *arg) {
+    share *s = arg;
+    for (;;) {
+        pthread_mutex_lock(&s->lock);
+        size_t i = s->next < s->hi ? s->next++ : SIZE_MAX;
+        pthread_mutex_unlock(&s->lock);
+        if (i == SIZE_MAX) break;
+        char *b = NULL;
+        size_t len = 0;
+        int rc = s->fn(i, s->ctx, &b, &len);
+        pthread_mutex_lock(&s->lock);
+        if (rc && !s->err) s->err = rc;
+        pthread_mutex_unlock(&s->lock);
+        s->blobs[i] = b;
+        s->lens[i] = b ? len : 0;
+    }
+    return NULL;
+}
+
+/* Computes points [lo, hi) on up to `threads` threads (the calling thread is one of them). */
+static int run_share(size_t lo, size_t hi, unsigned threads, oc_scale_fn fn, void *ctx,
+                     char **blobs, size_t *lens) {
+    share s = {.next = lo, .hi = hi, .fn = fn, .ctx = ctx, .blobs = blobs, .lens = lens};
+    if (pthread_mutex_init(&s.lock, NULL)) return OC_ENOMEM;
+    size_t extra = threads > 1 ? threads - 1 : 0;
+    if (extra > hi - lo) extra = hi - lo ? hi - lo - 1 : 0;
+    pthread_t *t = extra ? calloc(extra, sizeof *t) : NULL;
+    size_t started = 0;
+    if (t)
+        for (; started < extra; started++)
+            if (pthread_create(&t[started], NULL, worker, &s)) break; /* run with fewer */
+    worker(&s);
+    for (size_t k = 0; k < started; k++)
+        pthread_join(t[k], NULL);
+    free(t);
+    pthread_mutex_destroy(&s.lock);
+    return s.err;
+}
+
+#ifdef OC_WITH_MPI
+/* Packs this rank's blobs as (uint64 length, bytes) records, gathers them on rank 0 and unpacks
+ * them there into blobs[] in point order. */
+static int gather(size_t n, size_t lo, size_t hi, char **blobs, size_t *lens, int err) {
+    int rank = oc_scale_rank(), size = oc_scale_size();
+    size_t bytes = 0;
+    for (size_t i = lo; i < hi; i++)
+        bytes += sizeof(uint64_t) + lens[i];
+    int bad = err || bytes > (size_t)INT32_MAX, anybad = 0;
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (anybad) return OC_ENOMEM;
+    char *pack = malloc(bytes ? bytes : 1);
+    int count = (int)bytes, *counts = NULL, *displs = NULL;
+    char *all = NULL;
+    if (pack) {
+        char *p = pack;
+        for (size_t i = lo; i < hi; i++) {
+            uint64_t l = lens[i];
+            memcpy(p, &l, sizeof l);
+            if (l) memcpy(p + sizeof l, blobs[i], lens[i]);
+            p += sizeof l + lens[i];
+            free(blobs[i]);
+            blobs[i] = NULL;
+            lens[i] = 0;
+        }
+    }
+    bad = !pack;
+    if (rank == 0) {
+        counts = calloc((size_t)size, sizeof *counts);
+        displs = calloc((size_t)size, sizeof *displs);
+        bad |= !counts || !displs;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (bad) goto fail;
+    MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    long total = 0;
+    if (rank == 0) {
+        for (int r = 0; r < size; r++) {
+            displs[r] = (int)total;
+            total += counts[r];
+        }
+        bad = total > INT32_MAX || !(all = malloc(total ? (size_t)total : 1));
+    }
+    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (bad) goto fail;
+    MPI_Gatherv(pack, count, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        const char *p = all;
+        for (size_t i = 0; i < n && !bad; i++) {
+            uint64_t l;
+            memcpy(&l, p, sizeof l);
+            p += sizeof l;
+            blobs[i] = malloc(l ? l : 1);
+            if (!blobs[i]) {
+                bad = 1;
+                break;
+            }
+            memcpy(blobs[i], p, l);
+            lens[i] = l;
+            p += l;
+        }
+    }
+fail:
+    free(pack);
+    free(all);
+    free(counts);
+    free(displs);
+    return bad ? OC_ENOMEM : 0;
+}
+#endif
+
+int oc_scale_run(size_t n, unsigned threads, oc_scale_fn fn, void *ctx, char **blobs,
+                 size_t *lens) {
+    for (size_t i = 0; i < n; i++) {
+        blobs[i] = NULL;
+        lens[i] = 0;
+    }
+    size_t rank = (size_t)oc_scale_rank(), size = (size_t)oc_scale_size();
+    size_t lo = n * rank / size, hi = n * (rank + 1) / size;
+    int err = run_share(lo, hi, threads ? threads : 1, fn, ctx, blobs, lens);
+#ifdef OC_WITH_MPI
+    if (size > 1) err = gather(n, lo, hi, blobs, lens, err);
+#endif
+    if (err) oc_scale_free(blobs, n);
+    return err;
+}
+
+void oc_scale_free(char **blobs, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        free(blobs[i]);
+        blobs[i] = NULL;
+    }
+}

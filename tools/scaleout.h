@@ -1,0 +1,40 @@
+/*
+ * scaleout.h — running independent points (the runs of a sweep, of a tuning, the papers of a
+ * reproduction) on every core and, in the MPI build of the tool (opticoll-cluster), across ranks.
+ *
+ * A caller numbers its points 0 .. n-1 and gives a function that turns point i into a blob of
+ * bytes (its rendered result). oc_scale_run computes the points of this rank — a contiguous share
+ * of the list — on `threads` threads, then gathers every blob on rank 0 in point order. Because a
+ * point's blob depends only on the point, whatever is printed from the blobs is the same, byte for
+ * byte, whatever the number of threads or ranks. Without MPI there is one rank.
+ *
+ * Under mpirun every rank runs the whole command; only rank 0 prints (opticoll-cluster sends the
+ * other ranks' stdout and stderr to /dev/null), so a rank r > 0 returns from oc_scale_run with no
+ * blobs and its command ends quietly.
+ */
+#ifndef OC_SCALEOUT_H
+#define OC_SCALEOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Makes the blob of point i (malloc'd into *blob, *len bytes); 0, or OC_ENOMEM. A point whose run
+ * fails records the failure inside its blob: the function itself fails only when it cannot. */
+typedef int (*oc_scale_fn)(size_t i, void *ctx, char **blob, size_t *len);
+
+/* This process's rank and the number of ranks (0 and 1 without MPI). */
+int oc_scale_rank(void);
+int oc_scale_size(void);
+/* The default -j: the online CPUs (at least 1). */
+unsigned oc_scale_default_threads(void);
+
+/* Runs the points and gathers them. On rank 0, blobs[i] and lens[i] hold point i's blob (freed
+ * with oc_scale_free); on other ranks they are all NULL / 0. Returns 0, or OC_ENOMEM (on every
+ * rank, when any rank failed to make a blob). */
+int oc_scale_run(size_t n, unsigned threads, oc_scale_fn fn, void *ctx, char **blobs, size_t *lens);
+void oc_scale_free(char **blobs, size_t n);
+
+/* Parses -j's value (1 .. 1024); 0 or -1 with a message printed. */
+int oc_scale_parse_jobs(const char *text, unsigned *out);
+
+#endif
