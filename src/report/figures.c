@@ -43,7 +43,7 @@ struct oc_figures {
 
 static _Thread_local oc_figures *collector;
 
-static char *dup(oc_figures *c, const char *s) {
+static char *figures_strdup(oc_figures *c, const char *s) {
     char *d = strdup(s ? s : "");
     if (!d) c->nomem = 1;
     return d;
@@ -61,11 +61,11 @@ void oc__figure(const char *id, const char *title, const char *xlabel, const cha
     c->figs = f;
     f = &c->figs[c->nfigs++];
     memset(f, 0, sizeof *f);
-    f->id = dup(c, id);
-    f->title = dup(c, title);
-    f->xlabel = dup(c, xlabel);
-    f->ylabel = dup(c, ylabel);
-    f->caption = dup(c, paper_caption);
+    f->id = figures_strdup(c, id);
+    f->title = figures_strdup(c, title);
+    f->xlabel = figures_strdup(c, xlabel);
+    f->ylabel = figures_strdup(c, ylabel);
+    f->caption = figures_strdup(c, paper_caption);
     f->logx = logx;
     f->logy = logy;
 }
@@ -81,7 +81,7 @@ void oc__figure_series(const char *name, size_t n, const double *x, const double
     }
     f->series = s;
     s = &f->series[f->nseries++];
-    s->name = dup(c, name);
+    s->name = figures_strdup(c, name);
     s->n = n;
     s->x = oc__malloc_array(n ? n : 1, sizeof *s->x);
     s->y = oc__malloc_array(n ? n : 1, sizeof *s->y);
@@ -113,9 +113,9 @@ void oc__figure_table(const oc__table *t) {
         return;
     }
     for (size_t k = 0; k < t->ncols; k++)
-        tb->cells[k] = dup(c, t->head[k]);
+        tb->cells[k] = figures_strdup(c, t->head[k]);
     for (size_t k = 0; k < t->nrows * t->ncols; k++)
-        tb->cells[t->ncols + k] = dup(c, t->cells[k]);
+        tb->cells[t->ncols + k] = figures_strdup(c, t->cells[k]);
 }
 
 void oc_figures_free(oc_figures *c) {
