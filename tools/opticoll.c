@@ -122,9 +122,11 @@ static int cmd_compare(options *o) {
     char reasons[64][256];
     size_t n = 0, ns = 0;
     int status = 0;
-    for (size_t i = 0; i < oc_algorithm_count() && n < 64; i++) {
+    int wname = 10; /* the name column fits the longest name (hypercube-opt) */
+    for (size_t i = 0; i < oc_algorithm_count() && n + ns < 64; i++) {
         const oc_algorithm_info *a = oc_algorithm_at(i);
         if (a->collective != req.collective) continue;
+        if ((int)strlen(a->name) > wname) wname = (int)strlen(a->name);
         req.algorithm = a->name;
         char why[256] = "";
         oc_report *rep = NULL;
@@ -175,7 +177,7 @@ static int cmd_compare(options *o) {
                req.nodes == 1 ? "" : "s", o->size,
                oc_collective_reduces(req.collective) || req.collective == OC_BROADCAST ? "vector"
                                                                                        : "block");
-        printf("  %-10s %10s %12s %12s %14s %9s  %s\n", "algorithm", "steps", "lower bound",
+        printf("  %-*s %10s %12s %12s %14s %9s  %s\n", wname, "algorithm", "steps", "lower bound",
                "seed formula", "time", "verified", "parameters");
         for (size_t k = 0; k < n; k++) {
             oc_report *r = reps[k];
@@ -191,12 +193,12 @@ static int cmd_compare(options *o) {
             for (size_t i = 0, at = 0; i < oc_kv_count(used) && at < sizeof pb; i++)
                 at += (size_t)snprintf(pb + at, sizeof pb - at, i ? " %s=%s" : "  %s=%s",
                                        oc_kv_key(used, i), oc_kv_value(used, i));
-            printf("  %-10s %10llu %12s %12s %14s %9s%s\n", names[k],
+            printf("  %-*s %10llu %12s %12s %14s %9s%s\n", wname, names[k],
                    (unsigned long long)oc_report_steps(r), lbb, fb, tb,
                    oc_report_verified(r) ? "yes" : "NO", pb);
         }
         for (size_t k = 0; k < ns; k++)
-            printf("  %-10s not run: %s\n", skipped[k], reasons[k]);
+            printf("  %-*s not run: %s\n", wname, skipped[k], reasons[k]);
     }
     for (size_t k = 0; k < n; k++)
         oc_report_free(reps[k]);
