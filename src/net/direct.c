@@ -249,6 +249,17 @@ struct oc__netrun {
     /* totals */
     uint64_t rounds, steps, crit_hops, crit_bytes, split_rounds, max_cong, messages;
     oc__direct_checker *checker;
+    /* observer (export --format chrome, run --links): NULL unless asked */
+    oc__observer *obs;
+    double clock;
+    uint32_t *pos_of;  /* per link resource (id - 2N): its grid position, or UINT32_MAX */
+    uint64_t *link_at; /* per grid position: its link resource (id - 2N) */
+    uint32_t npos;     /* grid positions: the links that exist */
+    size_t *lead;      /* per transfer of the round (combining): its message's first transfer */
+    size_t *msg_at;    /* per transfer index that leads a message: the message's index */
+    size_t leadcap, msgatcap;
+    double *at; /* per step of the round: its start time */
+    size_t atcap;
 };
 
 /* Resource ids: send port u, receive port N + u, link (u, dim, dir) 2N + (u ndims + dim) 2 + dir
@@ -329,6 +340,157 @@ static uint64_t first_fit(uint64_t busy, uint64_t npk, uint64_t after) {
     return after > top ? after : top;
 }
 
+/* ---- the observer (export --format chrome, run --links) ---------------------------------- */
+
+/* Reports a checked round to the observer. Its steps: one step() each, as long as its slowest
+ * message (the model's own price, so the steps tile the run's time). Its transfers: one use each
+ * for the timeline (OC_SHOW_TRACE), from the start of its message's first step until its last
+ * packet is through; the transfers combined into one message show that message's span. Its
+ * messages: one use per link of the route for the utilisation (OC_SHOW_LINKS), busy for the
+ * message's own time in each of its npk steps (npk x t, not the step: a faster message leaves
+ * the link idle for the rest of the step), so a combined message counts once however many
+ * transfers it carries. The ports of a 1-port network are not in the grid: the grid is the
+ * links. Work: O(transfers + messages x hops + steps). */
+static int dn_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, size_t nm,
+                            uint64_t steps, char *why, size_t len) {
+    const oc__direct_cfg *c = &m->cfg;
+    const uint64_t N2 = 2 * (uint64_t)m->nodes;
+    const int grouped = c->combining && r->count > 1;
+    if (oc__grow((void **)&m->at, &m->atcap, steps + 1, sizeof *m->at) ||
+        (grouped && oc__grow((void **)&m->msg_at, &m->msgatcap, r->count, sizeof *m->msg_at)))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    int rc = 0;
+    double now = m->clock;
+    for (uint64_t s = 0; s < steps && !rc; s++) {
+        const double d = oc__direct_msg_time(c, m->st[s].hops, m->st[s].bytes);
+        m->at[s] = now;
+        rc = m->obs->step(m->obs, index, m->steps + s, 1, now, d, why, len);
+        now += d;
+    }
+    m->at[steps] = now;
+    if (grouped)
+        for (size_t j = 0; j < nm; j++)
+            m->msg_at[m->in[j].first] = j;
+    const char *route = c->kind == OC_DIRECT_HYPERCUBE ? "e-cube" : "dimension-order";
+    for (size_t i = 0; i < r->count && !rc; i++) {
+        const oc__direct_msg *g = &m->msgs[grouped ? m->msg_at[m->lead[i]] : i];
+        const uint32_t hops = oc__direct_hops(c, g->src, g->dst);
+        const double d = oc__direct_msg_time(c, hops, g->pkt_bytes);
+        char res[160];
+        if (c->combining)
+            snprintf(res, sizeof res, "%s route, %u hop%s, one combined message of %llu bytes",
+                     route, hops, hops == 1 ? "" : "s", (unsigned long long)g->pkt_bytes);
+        else
+            snprintf(res, sizeof res, "%s route, %u hop%s, %llu packet%s of %llu bytes", route,
+                     hops, hops == 1 ? "" : "s", (unsigned long long)g->npk, g->npk == 1 ? "" : "s",
+                     (unsigned long long)g->pkt_bytes);
+        oc__use u = {.round = index,
+                     .step = m->steps + g->step,
+                     .start_s = m->at[g->step],
+                     .dur_s = m->at[g->step + g->npk - 1] + d - m->at[g->step],
+                     .t = &r->xfers[i],
+                     .cls0 = 0,
+                     .cls1 = 1,
+                     .seg = 0,
+                     .seglen = m->npos,
+                     .pos0 = 0,
+                     .npos = 1,
+                     .resource = res,
+                     .side = OC_USE_PATH,
+                     .show = OC_SHOW_TRACE};
+        rc = m->obs->use(m->obs, &u, why, len);
+    }
+    for (size_t j = 0; j < nm && !rc; j++) {
+        const oc__direct_msg *g = &m->msgs[j];
+        size_t n;
+        uint32_t hops;
+        if (route_of(m, g->src, g->dst, &n, &hops))
+            return oc__fail(why, len, OC_ENOMEM, "out of memory");
+        oc__use u = {.round = index,
+                     .step = m->steps + g->step,
+                     .start_s = m->at[g->step],
+                     .dur_s = (double)g->npk * oc__direct_msg_time(c, hops, g->pkt_bytes),
+                     .t = &r->xfers[m->in[j].first],
+                     .cls0 = 0,
+                     .cls1 = 1,
+                     .seg = 0,
+                     .seglen = m->npos,
+                     .npos = 1,
+                     .resource = "link",
+                     .side = OC_USE_PATH,
+                     .show = OC_SHOW_LINKS};
+        for (size_t k = 0; k < n && !rc; k++) {
+            if (m->route[k] < N2) continue; /* a port of a 1-port node */
+            const uint32_t pos = m->pos_of[m->route[k] - N2];
+            if (pos == UINT32_MAX)
+                return oc__fail(why, len, OC_ERESOURCE,
+                                "round %llu: a route %u -> %u uses a link the grid lacks",
+                                (unsigned long long)index, g->src, g->dst);
+            u.pos0 = pos;
+            rc = m->obs->use(m->obs, &u, why, len);
+        }
+    }
+    m->clock = now;
+    return rc;
+}
+
+/* The link resource (id - 2N) from node u along dimension i, direction neg; its far end in *v.
+ * 1 if that link exists (a mesh side ends; a torus side of 2 has one link, a side of 1 none). */
+static int link_exists(const oc__netrun *m, uint32_t u, uint32_t i, int neg, uint32_t *v) {
+    const uint32_t z = m->cfg.dims[i], s = m->stride[i], x = u / s % z;
+    if (!wraps(&m->cfg, i) && (neg ? x == 0 : x + 1 >= z)) return 0;
+    const uint32_t nx = neg ? (x == 0 ? z - 1 : x - 1) : (x + 1 == z ? 0 : x + 1);
+    *v = u - x * s + nx * s;
+    return 1;
+}
+
+static void dn_class_name(const oc__netrun *m, uint32_t cls, char *buf, size_t len) {
+    (void)m, (void)cls;
+    snprintf(buf, len, "link");
+}
+
+static void dn_pos_name(const oc__netrun *m, uint32_t pos, char *buf, size_t len) {
+    const uint64_t L = m->link_at[pos], D = m->cfg.ndims;
+    const uint32_t u = (uint32_t)(L / 2 / D), i = (uint32_t)(L / 2 % D);
+    uint32_t v = u;
+    link_exists(m, u, i, (int)(L % 2), &v);
+    snprintf(buf, len, "link %u%s%u", u, m->cfg.fullduplex ? "->" : "-", v);
+}
+
+/* The grid: one class by the links that exist, in the order (node, dimension, direction):
+ * directed links when full duplex, links (both directions one resource, named by their positive
+ * end, as the model and its check count them) when half duplex. */
+static int dn_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, size_t len) {
+    const oc__direct_cfg *c = &m->cfg;
+    const size_t nlinks = m->nres - 2 * (size_t)m->nodes;
+    free(m->pos_of);
+    free(m->link_at);
+    m->pos_of = oc__calloc(nlinks, sizeof *m->pos_of);
+    m->link_at = oc__calloc(nlinks, sizeof *m->link_at);
+    if (!m->pos_of || !m->link_at) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    m->npos = 0;
+    for (size_t l = 0; l < nlinks; l++)
+        m->pos_of[l] = UINT32_MAX;
+    for (uint32_t u = 0; u < m->nodes; u++)
+        for (uint32_t i = 0; i < c->ndims; i++)
+            for (int neg = 0; neg < (c->fullduplex ? 2 : 1); neg++) {
+                uint32_t v;
+                if (!link_exists(m, u, i, neg, &v)) continue;
+                const uint64_t l = link_id(m, u, i, neg, v) - 2 * (uint64_t)m->nodes;
+                m->pos_of[l] = m->npos;
+                m->link_at[m->npos++] = l;
+            }
+    m->obs = obs;
+    *g = (oc__grid){.what = c->fullduplex ? "directed link" : "link (half duplex: both ways)",
+                    .class_what = "link",
+                    .pos_what = c->fullduplex ? "directed link" : "link",
+                    .classes = 1,
+                    .positions = m->npos,
+                    .class_name = dn_class_name,
+                    .pos_name = dn_pos_name};
+    return 0;
+}
+
 static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     oc__netrun *m = (oc__netrun *)self;
     const oc__direct_cfg *c = &m->cfg;
@@ -356,6 +518,8 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
     }
     size_t nm = r->count;
     if (c->combining && nm > 1) {
+        if (m->obs && oc__grow((void **)&m->lead, &m->leadcap, nm, sizeof *m->lead))
+            return oc__fail(why, len, OC_ENOMEM, "out of memory");
         qsort(m->in, nm, sizeof *m->in, by_pair);
         size_t k = 0;
         for (size_t i = 0; i < nm; i++) {
@@ -364,6 +528,9 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
                 m->in[k - 1].chunks += m->in[i].chunks;
             } else
                 m->in[k++] = m->in[i];
+            /* the observer's map: transfer -> the first transfer of its message (the sort puts
+             * a pair's earliest transfer first) */
+            if (m->obs) m->lead[m->in[i].first] = m->in[k - 1].first;
         }
         nm = k;
         qsort(m->in, nm, sizeof *m->in, by_first);
@@ -427,6 +594,10 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
         int rc = oc__direct_check(m->checker, c, index, r, cb, &claim, why, len);
         if (rc) return rc;
     }
+    if (m->obs) {
+        int rc = dn_observe_round(m, index, r, nm, steps, why, len);
+        if (rc) return rc;
+    }
     m->rounds++;
     m->steps += steps;
     m->crit_hops += ch;
@@ -449,6 +620,11 @@ static void dn_destroy(oc__netrun *m) {
     free(m->msgs);
     free(m->route);
     free(m->st);
+    free(m->pos_of);
+    free(m->link_at);
+    free(m->lead);
+    free(m->msg_at);
+    free(m->at);
     free(m);
 }
 
@@ -636,6 +812,7 @@ const oc__model oc__model_hypercube = {
     .channels = dn_channels,
     .steps = dn_steps,
     .destroy = dn_destroy,
+    .observe = dn_observe,
 };
 
 const oc__model oc__model_torus = {
@@ -650,6 +827,7 @@ const oc__model oc__model_torus = {
     .channels = dn_channels,
     .steps = dn_steps,
     .destroy = dn_destroy,
+    .observe = dn_observe,
 };
 
 const oc__model oc__model_mesh = {
@@ -664,4 +842,5 @@ const oc__model oc__model_mesh = {
     .channels = dn_channels,
     .steps = dn_steps,
     .destroy = dn_destroy,
+    .observe = dn_observe,
 };

@@ -5,7 +5,9 @@
 Usage: test_export.py PATH/TO/opticoll
 
 For every algorithm `opticoll list` names, on a network it supports whose model reports its
-placements (ring, else star), at two node counts, and at one on every other network it runs on (non-powers of two where the algorithm allows):
+placements (ring, else star; the all-to-all-scatter algorithms on the direct network and with the
+network parameters they are written for, DIRECT below), at two node counts, and at one on every
+other network it runs on (non-powers of two where the algorithm allows):
   - export --format chrome: parses as JSON; one named track per node (pid 1, tids 0..N-1); every
     slice has dur >= 0 and lies inside the run; the "steps" track (pid 2) tiles [0, time_s]
     exactly (span and sum of durations = time_s); every transfer of the JSON schedule has a send
@@ -15,7 +17,9 @@ placements (ring, else star), at two node counts, and at one on every other netw
   - run --links --json: every utilisation is in [0, 1] and the busy times add up.
 Hand values: ring all-gather on the ring with one wavelength (N-1 steps, every clockwise link
 busy in every step, no counter-clockwise link ever), and on the switch (every port busy all the
-time). Prints "ok - ..." / "FAIL - ..." per check and "N passed, M failed".
+time); on the direct networks: SEX on Q_n (each directed link busy in exactly one of n equal
+steps: 1/n), hypercube-opt on the all-port Q_n (every arc in every round: 1), the one-way
+pipeline on T(5) (positive links 1, negative 0) and the two-way one, all-port (every link 1). Prints "ok - ..." / "FAIL - ..." per check and "N passed, M failed".
 """
 import json
 import os
@@ -65,6 +69,40 @@ def algorithms():
 
 def size_for(coll):
     return "64KiB"
+
+
+# The all-to-all-scatter algorithms of the direct networks: (network, node counts, arguments for
+# N nodes). Store-and-forward refuses non-neighbours, so the multi-hop ones need wormhole
+# switching; hypercube-opt is for the all-port non-combining cube; cartesian's dims must be the
+# torus's. Counts are non-powers of two where the algorithm allows.
+WH = ["--net", "switching=wh"]
+CART = {12: "4x3", 15: "5x3"}
+DIRECT = {
+    "sex": ("hypercube", (8, 16), lambda n: []),
+    "pipeline": ("torus", (5, 12), lambda n: []),
+    "cartesian": ("torus", (12, 15),
+                  lambda n: ["-p", "dims=" + CART[n], "--net", "dims=" + CART[n]]),
+    "dex": ("hypercube", (8, 16), lambda n: WH),
+    "dex-torus": ("torus", (5, 12), lambda n: WH),
+    "hypercube-opt": ("hypercube", (8, 16),
+                      lambda n: ["--net", "ports=all", "--net", "combining=no"]),
+    "bex": ("mesh", (8, 32), lambda n: WH),
+    "qex": ("mesh", (4, 16), lambda n: WH),
+}
+
+
+def net_args(name, net, n):
+    """The network parameters algorithm `name` needs on `net` (with N = n)."""
+    if name in DIRECT and DIRECT[name][0] == net:
+        return list(DIRECT[name][2](n))
+    if net in ("mesh", "torus"):
+        return list(WH)  # dex on a mesh or torus: XOR mates are not neighbours
+    return []
+
+
+def only_net(args):
+    """The --net pairs of args (verify takes no algorithm -p)."""
+    return [x for i in range(0, len(args), 2) if args[i] == "--net" for x in args[i:i + 2]]
 
 
 def check_chrome(path, n, time_s, schedule, tag):
@@ -148,12 +186,16 @@ def main():
     tmp = tempfile.mkdtemp(prefix="oc_export_")
     for coll, name, nets in algos:
         net = "ring" if "ring" in nets else ("star" if "star" in nets else nets[0])
+        counts = (5, 7, 6, 12, 16, 9, 27)
+        if name in DIRECT:
+            net, counts = DIRECT[name][0], DIRECT[name][1]
         done = 0
-        for n in (5, 7, 6, 12, 16, 9, 27):
+        for n in counts:
             if done == 2:
                 break
             tag = "%s %s on %s, N=%d" % (coll, name, net, n)
-            args = ["-c", coll, "-a", name, "-t", net, "-n", str(n), "-s", size_for(coll)]
+            args = ["-c", coll, "-a", name, "-t", net, "-n", str(n), "-s", size_for(coll),
+                    *net_args(name, net, n)]
             rc, out, err = run("run", *args, "--json", "--links")
             if rc == 2 and ("needs" in err or "must" in err or "divide" in err
                             or "not" in err):
@@ -173,7 +215,8 @@ def main():
             mpath = os.path.join(tmp, "m.xml")
             rc, _, err = run("export", *args, "--format", "msccl", "-o", mpath)
             if check(rc == 0, tag + ": export msccl", err):
-                check_msccl(mpath, tag, ["-t", net] if done == 1 else None)
+                check_msccl(mpath, tag, ["-t", net, *only_net(net_args(name, net, n))]
+                            if done == 1 else None)
         check(done == 2, "%s %s: ran at two node counts" % (coll, name))
         # every other network it runs on: timeline and utilisation at one N
         for other in nets:
@@ -181,7 +224,8 @@ def main():
                 continue
             for n in (12, 16, 6):
                 tag = "%s %s on %s, N=%d" % (coll, name, other, n)
-                args = ["-c", coll, "-a", name, "-t", other, "-n", str(n), "-s", size_for(coll)]
+                args = ["-c", coll, "-a", name, "-t", other, "-n", str(n), "-s", size_for(coll),
+                        *net_args(name, other, n)]
                 rc, out, err = run("run", *args, "--json", "--links")
                 if rc == 2:
                     continue
@@ -227,6 +271,67 @@ def main():
         links = json.loads(out)["links"]
         check(close(links["mean_utilisation"], 1.0) and links["count"] == 12,
               "switch ring all-gather: every port busy all the time", links["mean_utilisation"])
+    # The direct networks (hypercube, torus, mesh: a resource is a directed link).
+    # SEX on Q_n: round k exchanges along dimension k, every node sends one combined message of
+    # N/2 packets, so the N directed links of dimension k are busy for the whole of step k and
+    # idle in the other n-1 steps, all equally long: every link 1/n, n 2^n links.
+    for dim in (3, 4):
+        n = 2 ** dim
+        rc, out, err = run("run", "-c", "alltoall", "-a", "sex", "-t", "hypercube", "-n", str(n),
+                           "-s", "64KiB", "--links", "--json")
+        if check(rc == 0, "sex on Q_%d --links" % dim, err):
+            links = json.loads(out)["links"]
+            pp = [x["utilisation"] for x in links["per_position"]]
+            check(links["count"] == dim * n and links["busy_resources"] == dim * n
+                  and len(pp) == dim * n and all(close(x, 1.0 / dim) for x in pp)
+                  and close(links["mean_utilisation"], 1.0 / dim),
+                  "sex on Q_%d: %d directed links, each busy 1/%d of the time" % (dim, dim * n, dim),
+                  json.dumps(links)[:400])
+    # hypercube-opt on the all-port SF non-combining Q_4: each of the 2^(n-1) rounds uses all
+    # n 2^n arcs once with one packet each (the notes' schedule table): every link always busy.
+    rc, out, err = run("run", "-c", "alltoall", "-a", "hypercube-opt", "-t", "hypercube", "-n",
+                       "16", "-s", "1KiB", "--net", "ports=all", "--net", "combining=no",
+                       "--links", "--json")
+    if check(rc == 0, "hypercube-opt on Q_4 --links", err):
+        links = json.loads(out)["links"]
+        check(links["count"] == 64 and all(close(x["utilisation"], 1.0)
+                                           for x in links["per_position"]),
+              "hypercube-opt on Q_4: all 64 directed links busy in every step",
+              json.dumps(links)[:400])
+    # The pipeline on T(5) (a 5-cycle). One way (1-port): every node sends to its right
+    # neighbour in every round, all messages of a round equally long: the 5 positive links are
+    # busy all the time, the 5 negative ones never. Two ways, all-port (R = L = 2 for z odd): both
+    # pipelines carry the same packets in every round, so all 10 directed links are always busy.
+    rc, out, err = run("run", "-c", "alltoall", "-a", "pipeline", "-t", "torus", "-n", "5",
+                       "-s", "64KiB", "--links", "--json")
+    if check(rc == 0, "pipeline on T(5) --links", err):
+        links = json.loads(out)["links"]
+        pp = links["per_position"]
+        pos = [x["utilisation"] for x in pp
+               for u in range(5) if x["name"] == "link %d->%d" % (u, (u + 1) % 5)]
+        neg = [x["utilisation"] for x in pp
+               for u in range(5) if x["name"] == "link %d->%d" % ((u + 1) % 5, u)]
+        check(links["count"] == 10 and len(pos) == 5 and len(neg) == 5
+              and all(close(x, 1.0) for x in pos) and all(x == 0 for x in neg)
+              and close(links["mean_utilisation"], 0.5),
+              "pipeline on T(5): positive links 100 %, negative 0", json.dumps(links)[:400])
+    rc, out, err = run("run", "-c", "alltoall", "-a", "pipeline", "-t", "torus", "-n", "5",
+                       "-s", "64KiB", "-p", "directions=2", "--net", "ports=all", "--links",
+                       "--json")
+    if check(rc == 0, "two-way pipeline on T(5), all-port --links", err):
+        links = json.loads(out)["links"]
+        check(links["count"] == 10 and close(links["mean_utilisation"], 1.0),
+              "two-way pipeline on T(5), all-port: every directed link always busy",
+              json.dumps(links)[:400])
+    # Half duplex: a link carries one message either way, so it is one resource (N n / 2 on Q_n).
+    rc, out, err = run("run", "-c", "alltoall", "-a", "sex", "-t", "hypercube", "-n", "8", "-s",
+                       "64KiB", "--net", "duplex=half", "--links", "--json")
+    if check(rc == 0, "sex on half-duplex Q_3 --links", err):
+        links = json.loads(out)["links"]
+        check(links["count"] == 12 and links["max_utilisation"] <= 1 + 1e-9
+              and all(x["name"].count("-") == 1 and ">" not in x["name"]
+                      for x in links["per_position"]),
+              "sex on half-duplex Q_3: 12 links, named both ways", json.dumps(links)[:400])
     # --links needs a network; chrome too.
     rc, out, err = run("export", "-c", "allgather", "-a", "ring", "-n", "4", "-s", "1KiB",
                        "--format", "chrome", "-t", "nosuch")
