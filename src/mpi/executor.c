@@ -625,6 +625,42 @@ static int need_buffer(call *c, const void *buf, const char *what) {
     return buf ? MPI_SUCCESS : report(MPI_ERR_BUFFER, c->fn, "%s is NULL", what);
 }
 
+/* Scatter and gather: the block size, from the root's buffer of p blocks (root_count of
+ * root_type) and from each rank's own block (own_count of own_type, which a root working in
+ * place does not have); where both are given they must agree. */
+static int rooted_block(const call *c, int at_root, int inplace, int root_count,
+                        MPI_Datatype root_type, const char *root_what, int own_count,
+                        MPI_Datatype own_type, const char *own_what, uint64_t *blk) {
+    uint64_t rsize = 0, osize = 0;
+    int rc;
+    *blk = 0;
+    if (at_root) {
+        if ((rc = check_count(c->fn, root_count, root_what)) ||
+            (rc = type_size(c->fn, root_type, &rsize)))
+            return rc;
+        *blk = (uint64_t)root_count * rsize;
+    }
+    if (!inplace) {
+        if ((rc = check_count(c->fn, own_count, own_what)) ||
+            (rc = type_size(c->fn, own_type, &osize)))
+            return rc;
+        if (at_root && (uint64_t)own_count * osize != *blk)
+            return report(MPI_ERR_COUNT, c->fn, "the send block and the receive block differ");
+        *blk = (uint64_t)own_count * osize;
+    }
+    return MPI_SUCCESS;
+}
+
+/* A schedule that writes into its send side works on a copy kept in the entry, so the caller's
+ * send buffer stays as given; *S then points at the copy. */
+static int private_send(call *c, const char **S) {
+    int rc;
+    if ((rc = keep_buffer(c, &c->e->scopy, c->e->s_bytes))) return rc;
+    memcpy(c->e->scopy, *S, c->e->s_bytes);
+    *S = c->e->scopy;
+    return MPI_SUCCESS;
+}
+
 int oc_mpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm) {
     call c = {.fn = "oc_mpi_allgather"};
@@ -728,11 +764,8 @@ int oc_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
         return rc;
     if ((rc = prepare(&c, OC_ALLTOALL, algorithm, comm, 0, blk, 1))) return rc;
     const char *S = inplace ? recvbuf : sendbuf;
-    if (inplace || c.e->writes_s) { /* the blocks to send must survive the receives */
-        if ((rc = keep_buffer(&c, &c.e->scopy, c.e->s_bytes))) return rc;
-        memcpy(c.e->scopy, S, c.e->s_bytes);
-        S = c.e->scopy;
-    }
+    /* the blocks to send must survive the receives */
+    if ((inplace || c.e->writes_s) && (rc = private_send(&c, &S))) return rc;
     char *R = recvbuf;
     memcpy(R + (uint64_t)c.rank * blk, S + (uint64_t)c.rank * blk, blk);
     char *const base[3] = {R, (char *)(uintptr_t)S, c.e->x};
@@ -758,35 +791,20 @@ int oc_mpi_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                    const char *algorithm) {
     call c = {.fn = "oc_mpi_scatter"};
-    uint64_t rsize = 0, ssize = 0, blk = 0;
+    uint64_t blk = 0;
     int rc, rank = 0;
     if (comm != MPI_COMM_NULL && (rc = MPI_Comm_rank(comm, &rank))) return rc;
     const int at_root = rank == root, inplace = at_root && recvbuf == MPI_IN_PLACE;
-    if (at_root) {
-        if ((rc = check_count(c.fn, sendcount, "sendcount")) ||
-            (rc = type_size(c.fn, sendtype, &ssize)))
-            return rc;
-        blk = (uint64_t)sendcount * ssize;
-    }
-    if (!inplace) {
-        if ((rc = check_count(c.fn, recvcount, "recvcount")) ||
-            (rc = type_size(c.fn, recvtype, &rsize)))
-            return rc;
-        if (at_root && (uint64_t)recvcount * rsize != blk)
-            return report(MPI_ERR_COUNT, c.fn, "the send block and the receive block differ");
-        blk = (uint64_t)recvcount * rsize;
-    }
+    if ((rc = rooted_block(&c, at_root, inplace, sendcount, sendtype, "sendcount", recvcount,
+                           recvtype, "recvcount", &blk)))
+        return rc;
     if (blk == 0) return MPI_SUCCESS;
     if ((at_root && (rc = need_buffer(&c, sendbuf, "sendbuf"))) ||
         (!inplace && (rc = need_buffer(&c, recvbuf, "recvbuf"))))
         return rc;
     if ((rc = prepare(&c, OC_SCATTER, algorithm, comm, root, blk, 1))) return rc;
     const char *S = sendbuf;
-    if (at_root && c.e->writes_s) {
-        if ((rc = keep_buffer(&c, &c.e->scopy, c.e->s_bytes))) return rc;
-        memcpy(c.e->scopy, S, c.e->s_bytes);
-        S = c.e->scopy;
-    }
+    if (at_root && c.e->writes_s && (rc = private_send(&c, &S))) return rc;
     char *const base[3] = {inplace ? NULL : recvbuf, (char *)(uintptr_t)S, c.e->x};
     if ((rc = execute(c.e, base, MPI_BYTE, MPI_OP_NULL, c.comm))) return rc;
     if (at_root && !inplace) memcpy(recvbuf, S + (uint64_t)root * blk, blk);
@@ -797,35 +815,20 @@ int oc_mpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   const char *algorithm) {
     call c = {.fn = "oc_mpi_gather"};
-    uint64_t rsize = 0, ssize = 0, blk = 0;
+    uint64_t blk = 0;
     int rc, rank = 0;
     if (comm != MPI_COMM_NULL && (rc = MPI_Comm_rank(comm, &rank))) return rc;
     const int at_root = rank == root, inplace = at_root && sendbuf == MPI_IN_PLACE;
-    if (at_root) {
-        if ((rc = check_count(c.fn, recvcount, "recvcount")) ||
-            (rc = type_size(c.fn, recvtype, &rsize)))
-            return rc;
-        blk = (uint64_t)recvcount * rsize;
-    }
-    if (!inplace) {
-        if ((rc = check_count(c.fn, sendcount, "sendcount")) ||
-            (rc = type_size(c.fn, sendtype, &ssize)))
-            return rc;
-        if (at_root && (uint64_t)sendcount * ssize != blk)
-            return report(MPI_ERR_COUNT, c.fn, "the send block and the receive block differ");
-        blk = (uint64_t)sendcount * ssize;
-    }
+    if ((rc = rooted_block(&c, at_root, inplace, recvcount, recvtype, "recvcount", sendcount,
+                           sendtype, "sendcount", &blk)))
+        return rc;
     if (blk == 0) return MPI_SUCCESS;
     if ((at_root && (rc = need_buffer(&c, recvbuf, "recvbuf"))) ||
         (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
         return rc;
     if ((rc = prepare(&c, OC_GATHER, algorithm, comm, root, blk, 1))) return rc;
     const char *S = sendbuf;
-    if (!at_root && c.e->writes_s) {
-        if ((rc = keep_buffer(&c, &c.e->scopy, c.e->s_bytes))) return rc;
-        memcpy(c.e->scopy, S, c.e->s_bytes);
-        S = c.e->scopy;
-    }
+    if (!at_root && c.e->writes_s && (rc = private_send(&c, &S))) return rc;
     if (at_root && !inplace) memcpy((char *)recvbuf + (uint64_t)root * blk, sendbuf, blk);
     char *const base[3] = {at_root ? recvbuf : NULL, (char *)(uintptr_t)S, c.e->x};
     return execute(c.e, base, MPI_BYTE, MPI_OP_NULL, c.comm);
