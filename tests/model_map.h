@@ -6,6 +6,8 @@
 #define OC_TESTS_MODEL_MAP_H
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 static int close_to(double a, double b) {
     return fabs(a - b) <= 1e-12 * fabs(b) + 1e-18;
@@ -17,17 +19,22 @@ static double num(const oc_report *rep, const char *key) {
     return v;
 }
 
-/* Maps hand-made rounds (chunks of `bytes` each) on N nodes of `model`, with an optional network
- * parameter "key=value"; NULL and *err set when the model refuses. */
+/* Maps hand-made rounds (chunks of `bytes` each) on N nodes of `model`, with optional network
+ * parameters "key=value key=value" (NULL: none); NULL and *err set when the model refuses. */
 static oc_report *map_on(const oc__model *model, uint32_t N, uint64_t bytes, const char *net,
-                         oc__round *r, size_t nr, int *err, char *why, size_t len) {
+                         const oc__round *r, size_t nr, int *err, char *why, size_t len) {
     oc__spec spec;
     oc_report *rep = NULL;
     oc__netrun *run = NULL;
     oc_kv *kv = oc_kv_new();
     *err = oc__spec_init(&spec, OC_ALLTOALL, N, 0, bytes, 1, why, len);
     if (*err) goto out;
-    if (net) oc_kv_set_pair(kv, net);
+    if (net) {
+        char buf[256], *save = NULL;
+        snprintf(buf, sizeof buf, "%s", net);
+        for (char *p = strtok_r(buf, " ", &save); p; p = strtok_r(NULL, " ", &save))
+            oc_kv_set_pair(kv, p);
+    }
     *err = model->create(&spec, kv, 1, &run, why, len);
     if (*err) goto out;
     oc__sink *sink = model->sink(run);
