@@ -625,6 +625,30 @@ static int need_buffer(call *c, const void *buf, const char *what) {
     return buf ? MPI_SUCCESS : report(MPI_ERR_BUFFER, c->fn, "%s is NULL", what);
 }
 
+/* All-gather and all-to-all: the block size, from the receive side (recvcount of recvtype) and,
+ * unless in place, the send side, which must agree with it. */
+static int equal_block(const call *c, int inplace, int recvcount, MPI_Datatype recvtype,
+                       int sendcount, MPI_Datatype sendtype, uint64_t *blk) {
+    uint64_t rsize = 0, ssize = 0;
+    int rc;
+    if ((rc = check_count(c->fn, recvcount, "recvcount")) ||
+        (rc = type_size(c->fn, recvtype, &rsize)))
+        return rc;
+    *blk = (uint64_t)recvcount * rsize;
+    if (!inplace) {
+        if ((rc = check_count(c->fn, sendcount, "sendcount")) ||
+            (rc = type_size(c->fn, sendtype, &ssize)))
+            return rc;
+        if ((uint64_t)sendcount * ssize != *blk)
+            return report(MPI_ERR_COUNT, c->fn,
+                          "the send block (%llu bytes) and the receive block "
+                          "(%llu bytes) differ",
+                          (unsigned long long)((uint64_t)sendcount * ssize),
+                          (unsigned long long)*blk);
+    }
+    return MPI_SUCCESS;
+}
+
 /* Scatter and gather: the block size, from the root's buffer of p blocks (root_count of
  * root_type) and from each rank's own block (own_count of own_type, which a root working in
  * place does not have); where both are given they must agree. */
@@ -664,23 +688,9 @@ static int private_send(call *c, const char **S) {
 int oc_mpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm) {
     call c = {.fn = "oc_mpi_allgather"};
-    uint64_t rsize = 0, ssize = 0;
+    uint64_t blk = 0;
     int rc, inplace = sendbuf == MPI_IN_PLACE;
-    if ((rc = check_count(c.fn, recvcount, "recvcount")) ||
-        (rc = type_size(c.fn, recvtype, &rsize)))
-        return rc;
-    const uint64_t blk = (uint64_t)recvcount * rsize;
-    if (!inplace) {
-        if ((rc = check_count(c.fn, sendcount, "sendcount")) ||
-            (rc = type_size(c.fn, sendtype, &ssize)))
-            return rc;
-        if ((uint64_t)sendcount * ssize != blk)
-            return report(MPI_ERR_COUNT, c.fn,
-                          "the send block (%llu bytes) and the receive block "
-                          "(%llu bytes) differ",
-                          (unsigned long long)((uint64_t)sendcount * ssize),
-                          (unsigned long long)blk);
-    }
+    if ((rc = equal_block(&c, inplace, recvcount, recvtype, sendcount, sendtype, &blk))) return rc;
     if (blk == 0) return MPI_SUCCESS;
     if ((rc = need_buffer(&c, recvbuf, "recvbuf")) ||
         (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
@@ -741,23 +751,9 @@ int oc_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcoun
 int oc_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm) {
     call c = {.fn = "oc_mpi_alltoall"};
-    uint64_t rsize = 0, ssize = 0;
+    uint64_t blk = 0;
     int rc, inplace = sendbuf == MPI_IN_PLACE;
-    if ((rc = check_count(c.fn, recvcount, "recvcount")) ||
-        (rc = type_size(c.fn, recvtype, &rsize)))
-        return rc;
-    const uint64_t blk = (uint64_t)recvcount * rsize;
-    if (!inplace) {
-        if ((rc = check_count(c.fn, sendcount, "sendcount")) ||
-            (rc = type_size(c.fn, sendtype, &ssize)))
-            return rc;
-        if ((uint64_t)sendcount * ssize != blk)
-            return report(MPI_ERR_COUNT, c.fn,
-                          "the send block (%llu bytes) and the receive block "
-                          "(%llu bytes) differ",
-                          (unsigned long long)((uint64_t)sendcount * ssize),
-                          (unsigned long long)blk);
-    }
+    if ((rc = equal_block(&c, inplace, recvcount, recvtype, sendcount, sendtype, &blk))) return rc;
     if (blk == 0) return MPI_SUCCESS;
     if ((rc = need_buffer(&c, recvbuf, "recvbuf")) ||
         (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
