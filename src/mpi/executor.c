@@ -649,30 +649,47 @@ static int equal_block(const call *c, int inplace, int recvcount, MPI_Datatype r
     return MPI_SUCCESS;
 }
 
-/* Scatter and gather: the block size, from the root's buffer of p blocks (root_count of
- * root_type) and from each rank's own block (own_count of own_type, which a root working in
- * place does not have); where both are given they must agree. */
-static int rooted_block(const call *c, int at_root, int inplace, int root_count,
-                        MPI_Datatype root_type, const char *root_what, int own_count,
-                        MPI_Datatype own_type, const char *own_what, uint64_t *blk) {
-    uint64_t rsize = 0, osize = 0;
-    int rc;
+/* One side of a scatter or gather: a buffer of `count` elements of `type`, with the names of
+ * the arguments for messages. */
+typedef struct side {
+    const void *buf;
+    int count;
+    MPI_Datatype type;
+    const char *buf_name, *count_name;
+} side;
+
+/* Scatter and gather, up to the plan (they mirror each other): `whole` is the root's buffer of p
+ * blocks (scatter: the send side; gather: the receive side), `own` each rank's block, which the
+ * root does not use in place. Checks both sides' block sizes agree, and the buffers, and prepares
+ * the call; *blk = 0 (and MPI_SUCCESS) when there is nothing to move. */
+static int rooted_prepare(call *c, oc_collective coll, const char *algorithm, MPI_Comm comm,
+                          int root, side whole, side own, int *at_root, int *inplace,
+                          uint64_t *blk) {
+    uint64_t wsize = 0, osize = 0;
+    int rc, rank = 0;
     *blk = 0;
-    if (at_root) {
-        if ((rc = check_count(c->fn, root_count, root_what)) ||
-            (rc = type_size(c->fn, root_type, &rsize)))
+    if (comm != MPI_COMM_NULL && (rc = MPI_Comm_rank(comm, &rank))) return rc;
+    *at_root = rank == root;
+    *inplace = *at_root && own.buf == MPI_IN_PLACE;
+    if (*at_root) {
+        if ((rc = check_count(c->fn, whole.count, whole.count_name)) ||
+            (rc = type_size(c->fn, whole.type, &wsize)))
             return rc;
-        *blk = (uint64_t)root_count * rsize;
+        *blk = (uint64_t)whole.count * wsize;
     }
-    if (!inplace) {
-        if ((rc = check_count(c->fn, own_count, own_what)) ||
-            (rc = type_size(c->fn, own_type, &osize)))
+    if (!*inplace) {
+        if ((rc = check_count(c->fn, own.count, own.count_name)) ||
+            (rc = type_size(c->fn, own.type, &osize)))
             return rc;
-        if (at_root && (uint64_t)own_count * osize != *blk)
+        if (*at_root && (uint64_t)own.count * osize != *blk)
             return report(MPI_ERR_COUNT, c->fn, "the send block and the receive block differ");
-        *blk = (uint64_t)own_count * osize;
+        *blk = (uint64_t)own.count * osize;
     }
-    return MPI_SUCCESS;
+    if (*blk == 0) return MPI_SUCCESS;
+    if ((*at_root && (rc = need_buffer(c, whole.buf, whole.buf_name))) ||
+        (!*inplace && (rc = need_buffer(c, own.buf, own.buf_name))))
+        return rc;
+    return prepare(c, coll, algorithm, comm, root, *blk, 1);
 }
 
 /* A schedule that writes into its send side works on a copy kept in the entry, so the caller's
@@ -788,17 +805,13 @@ int oc_mpi_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    const char *algorithm) {
     call c = {.fn = "oc_mpi_scatter"};
     uint64_t blk = 0;
-    int rc, rank = 0;
-    if (comm != MPI_COMM_NULL && (rc = MPI_Comm_rank(comm, &rank))) return rc;
-    const int at_root = rank == root, inplace = at_root && recvbuf == MPI_IN_PLACE;
-    if ((rc = rooted_block(&c, at_root, inplace, sendcount, sendtype, "sendcount", recvcount,
-                           recvtype, "recvcount", &blk)))
+    int rc, at_root = 0, inplace = 0;
+    const side whole = {sendbuf, sendcount, sendtype, "sendbuf", "sendcount"},
+               own = {recvbuf, recvcount, recvtype, "recvbuf", "recvcount"};
+    if ((rc = rooted_prepare(&c, OC_SCATTER, algorithm, comm, root, whole, own, &at_root, &inplace,
+                             &blk)) ||
+        blk == 0)
         return rc;
-    if (blk == 0) return MPI_SUCCESS;
-    if ((at_root && (rc = need_buffer(&c, sendbuf, "sendbuf"))) ||
-        (!inplace && (rc = need_buffer(&c, recvbuf, "recvbuf"))))
-        return rc;
-    if ((rc = prepare(&c, OC_SCATTER, algorithm, comm, root, blk, 1))) return rc;
     const char *S = sendbuf;
     if (at_root && c.e->writes_s && (rc = private_send(&c, &S))) return rc;
     char *const base[3] = {inplace ? NULL : recvbuf, (char *)(uintptr_t)S, c.e->x};
@@ -812,17 +825,13 @@ int oc_mpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   const char *algorithm) {
     call c = {.fn = "oc_mpi_gather"};
     uint64_t blk = 0;
-    int rc, rank = 0;
-    if (comm != MPI_COMM_NULL && (rc = MPI_Comm_rank(comm, &rank))) return rc;
-    const int at_root = rank == root, inplace = at_root && sendbuf == MPI_IN_PLACE;
-    if ((rc = rooted_block(&c, at_root, inplace, recvcount, recvtype, "recvcount", sendcount,
-                           sendtype, "sendcount", &blk)))
+    int rc, at_root = 0, inplace = 0;
+    const side whole = {recvbuf, recvcount, recvtype, "recvbuf", "recvcount"},
+               own = {sendbuf, sendcount, sendtype, "sendbuf", "sendcount"};
+    if ((rc = rooted_prepare(&c, OC_GATHER, algorithm, comm, root, whole, own, &at_root, &inplace,
+                             &blk)) ||
+        blk == 0)
         return rc;
-    if (blk == 0) return MPI_SUCCESS;
-    if ((at_root && (rc = need_buffer(&c, recvbuf, "recvbuf"))) ||
-        (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
-        return rc;
-    if ((rc = prepare(&c, OC_GATHER, algorithm, comm, root, blk, 1))) return rc;
     const char *S = sendbuf;
     if (!at_root && c.e->writes_s && (rc = private_send(&c, &S))) return rc;
     if (at_root && !inplace) memcpy((char *)recvbuf + (uint64_t)root * blk, sendbuf, blk);
