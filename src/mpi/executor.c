@@ -625,31 +625,7 @@ static int need_buffer(call *c, const void *buf, const char *what) {
     return buf ? MPI_SUCCESS : report(MPI_ERR_BUFFER, c->fn, "%s is NULL", what);
 }
 
-/* All-gather and all-to-all: the block size, from the receive side (recvcount of recvtype) and,
- * unless in place, the send side, which must agree with it. */
-static int equal_block(const call *c, int inplace, int recvcount, MPI_Datatype recvtype,
-                       int sendcount, MPI_Datatype sendtype, uint64_t *blk) {
-    uint64_t rsize = 0, ssize = 0;
-    int rc;
-    if ((rc = check_count(c->fn, recvcount, "recvcount")) ||
-        (rc = type_size(c->fn, recvtype, &rsize)))
-        return rc;
-    *blk = (uint64_t)recvcount * rsize;
-    if (!inplace) {
-        if ((rc = check_count(c->fn, sendcount, "sendcount")) ||
-            (rc = type_size(c->fn, sendtype, &ssize)))
-            return rc;
-        if ((uint64_t)sendcount * ssize != *blk)
-            return report(MPI_ERR_COUNT, c->fn,
-                          "the send block (%llu bytes) and the receive block "
-                          "(%llu bytes) differ",
-                          (unsigned long long)((uint64_t)sendcount * ssize),
-                          (unsigned long long)*blk);
-    }
-    return MPI_SUCCESS;
-}
-
-/* One side of a scatter or gather: a buffer of `count` elements of `type`, with the names of
+/* One side of a collective: a buffer of `count` elements of `type`, with the names of
  * the arguments for messages. */
 typedef struct side {
     const void *buf;
@@ -657,6 +633,37 @@ typedef struct side {
     MPI_Datatype type;
     const char *buf_name, *count_name;
 } side;
+
+/* All-gather and all-to-all, up to the plan: every rank has both sides, the send side unused in
+ * place. Checks the two sides' block sizes agree, and the buffers, and prepares the call;
+ * *blk = 0 (and MPI_SUCCESS) when there is nothing to move. */
+static int equal_prepare(call *c, oc_collective coll, const char *algorithm, MPI_Comm comm,
+                         side send, side recv, int *inplace, uint64_t *blk) {
+    uint64_t rsize = 0, ssize = 0;
+    int rc;
+    *inplace = send.buf == MPI_IN_PLACE;
+    *blk = 0;
+    if ((rc = check_count(c->fn, recv.count, recv.count_name)) ||
+        (rc = type_size(c->fn, recv.type, &rsize)))
+        return rc;
+    *blk = (uint64_t)recv.count * rsize;
+    if (!*inplace) {
+        if ((rc = check_count(c->fn, send.count, send.count_name)) ||
+            (rc = type_size(c->fn, send.type, &ssize)))
+            return rc;
+        if ((uint64_t)send.count * ssize != *blk)
+            return report(MPI_ERR_COUNT, c->fn,
+                          "the send block (%llu bytes) and the receive block "
+                          "(%llu bytes) differ",
+                          (unsigned long long)((uint64_t)send.count * ssize),
+                          (unsigned long long)*blk);
+    }
+    if (*blk == 0) return MPI_SUCCESS;
+    if ((rc = need_buffer(c, recv.buf, recv.buf_name)) ||
+        (!*inplace && (rc = need_buffer(c, send.buf, send.buf_name))))
+        return rc;
+    return prepare(c, coll, algorithm, comm, 0, *blk, 1);
+}
 
 /* Scatter and gather, up to the plan (they mirror each other): `whole` is the root's buffer of p
  * blocks (scatter: the send side; gather: the receive side), `own` each rank's block, which the
@@ -706,13 +713,12 @@ int oc_mpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm) {
     call c = {.fn = "oc_mpi_allgather"};
     uint64_t blk = 0;
-    int rc, inplace = sendbuf == MPI_IN_PLACE;
-    if ((rc = equal_block(&c, inplace, recvcount, recvtype, sendcount, sendtype, &blk))) return rc;
-    if (blk == 0) return MPI_SUCCESS;
-    if ((rc = need_buffer(&c, recvbuf, "recvbuf")) ||
-        (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
+    int rc, inplace = 0;
+    const side send = {sendbuf, sendcount, sendtype, "sendbuf", "sendcount"},
+               recv = {recvbuf, recvcount, recvtype, "recvbuf", "recvcount"};
+    if ((rc = equal_prepare(&c, OC_ALLGATHER, algorithm, comm, send, recv, &inplace, &blk)) ||
+        blk == 0)
         return rc;
-    if ((rc = prepare(&c, OC_ALLGATHER, algorithm, comm, 0, blk, 1))) return rc;
     char *R = recvbuf;
     if (!inplace) memcpy(R + (uint64_t)c.rank * blk, sendbuf, blk);
     char *const base[3] = {R, NULL, c.e->x};
@@ -769,13 +775,12 @@ int oc_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm) {
     call c = {.fn = "oc_mpi_alltoall"};
     uint64_t blk = 0;
-    int rc, inplace = sendbuf == MPI_IN_PLACE;
-    if ((rc = equal_block(&c, inplace, recvcount, recvtype, sendcount, sendtype, &blk))) return rc;
-    if (blk == 0) return MPI_SUCCESS;
-    if ((rc = need_buffer(&c, recvbuf, "recvbuf")) ||
-        (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
+    int rc, inplace = 0;
+    const side send = {sendbuf, sendcount, sendtype, "sendbuf", "sendcount"},
+               recv = {recvbuf, recvcount, recvtype, "recvbuf", "recvcount"};
+    if ((rc = equal_prepare(&c, OC_ALLTOALL, algorithm, comm, send, recv, &inplace, &blk)) ||
+        blk == 0)
         return rc;
-    if ((rc = prepare(&c, OC_ALLTOALL, algorithm, comm, 0, blk, 1))) return rc;
     const char *S = inplace ? recvbuf : sendbuf;
     /* the blocks to send must survive the receives */
     if ((inplace || c.e->writes_s) && (rc = private_send(&c, &S))) return rc;
