@@ -1,33 +1,42 @@
 /*
- * model_map.h — what the network models' tests share: map hand-made rounds on one model and read
- * the report's figures. Include after check.h, net/net.h and report/report.h.
+ * model_map.h — what the network models' tests share: map hand-made rounds on one model, run a
+ * collective on a network through the public pipeline, and read the report's figures. Include
+ * after check.h, net/net.h and report/report.h. The helpers are static inline, so a test that
+ * uses only some of them compiles without unused-function warnings.
  */
 #ifndef OC_TESTS_MODEL_MAP_H
 #define OC_TESTS_MODEL_MAP_H
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
-static int close_to(double a, double b) {
+static inline int close_to(double a, double b) {
     return fabs(a - b) <= 1e-12 * fabs(b) + 1e-18;
 }
 
-static double num(const oc_report *rep, const char *key) {
+static inline double num(const oc_report *rep, const char *key) {
     double v = NAN;
     oc_report_number(rep, key, &v);
     return v;
 }
 
-/* Maps hand-made rounds (chunks of `bytes` each) on N nodes of `model`, with an optional network
- * parameter "key=value"; NULL and *err set when the model refuses. */
-static oc_report *map_on(const oc__model *model, uint32_t N, uint64_t bytes, const char *net,
-                         oc__round *r, size_t nr, int *err, char *why, size_t len) {
+/* Maps hand-made rounds (chunks of `bytes` each) on N nodes of `model`, with optional network
+ * parameters "key=value key=value" (NULL: none); NULL and *err set when the model refuses. */
+static inline oc_report *map_on(const oc__model *model, uint32_t N, uint64_t bytes, const char *net,
+                                const oc__round *r, size_t nr, int *err, char *why, size_t len) {
     oc__spec spec;
     oc_report *rep = NULL;
     oc__netrun *run = NULL;
     oc_kv *kv = oc_kv_new();
     *err = oc__spec_init(&spec, OC_ALLTOALL, N, 0, bytes, 1, why, len);
     if (*err) goto out;
-    if (net) oc_kv_set_pair(kv, net);
+    if (net) {
+        char buf[256], *save = NULL;
+        snprintf(buf, sizeof buf, "%s", net);
+        for (char *p = strtok_r(buf, " ", &save); p; p = strtok_r(NULL, " ", &save))
+            oc_kv_set_pair(kv, p);
+    }
     *err = model->create(&spec, kv, 1, &run, why, len);
     if (*err) goto out;
     oc__sink *sink = model->sink(run);
@@ -45,6 +54,38 @@ out:
     oc__spec_free(&spec);
     oc_kv_free(kv);
     return rep;
+}
+
+/* Runs one collective through the public pipeline (oc_run: generated, verified, mapped, checked)
+ * with a real-data check, on network `net`, with an optional algorithm parameter and an optional
+ * network parameter, each "key=value" (NULL: none). */
+static inline oc_report *run_net(const char *net, oc_collective coll, const char *algo, uint32_t N,
+                                 uint64_t bytes, const char *param, const char *netparam, int *err,
+                                 char *why, size_t len) {
+    oc_kv *kv = oc_kv_new(), *nkv = oc_kv_new();
+    if (param) oc_kv_set_pair(kv, param);
+    if (netparam) oc_kv_set_pair(nkv, netparam);
+    oc_report *rep = NULL;
+    oc_request req = {.collective = coll,
+                      .algorithm = algo,
+                      .network = net,
+                      .nodes = N,
+                      .bytes = bytes,
+                      .params = kv,
+                      .net_params = nkv,
+                      .data_check = 1};
+    *err = oc_run(&req, &rep, why, len);
+    oc_kv_free(kv);
+    oc_kv_free(nkv);
+    return rep;
+}
+
+/* ceil(log_r N): the stages of a radix-r tree over N nodes. */
+static inline uint32_t log_r(uint32_t N, uint32_t r) {
+    uint32_t k = 0;
+    for (uint64_t p = 1; p < N; p *= r)
+        k++;
+    return k;
 }
 
 #endif

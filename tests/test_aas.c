@@ -26,38 +26,6 @@
 
 static const double TS = 1e-6, TM = 1e-9, TD = 0.05e-6; /* the defaults */
 
-/* Maps rounds on a model with up to three "key=value" network parameters. */
-static oc_report *map3(const oc__model *model, uint32_t N, uint64_t bytes, const char *p1,
-                       const char *p2, const char *p3, oc__round *r, size_t nr, int *err, char *why,
-                       size_t len) {
-    oc__spec spec;
-    oc_report *rep = NULL;
-    oc__netrun *run = NULL;
-    oc_kv *kv = oc_kv_new();
-    *err = oc__spec_init(&spec, OC_ALLTOALL, N, 0, bytes, 1, why, len);
-    if (*err) goto out;
-    const char *p[3] = {p1, p2, p3};
-    for (int i = 0; i < 3; i++)
-        if (p[i]) oc_kv_set_pair(kv, p[i]);
-    *err = model->create(&spec, kv, 1, &run, why, len);
-    if (*err) goto out;
-    oc__sink *sink = model->sink(run);
-    for (size_t i = 0; i < nr && !*err; i++)
-        *err = sink->round(sink, i, &r[i], why, len);
-    if (*err) goto out;
-    rep = oc__report_new();
-    *err = model->finish(run, rep, why, len);
-    if (*err) {
-        oc_report_free(rep);
-        rep = NULL;
-    }
-out:
-    if (run) model->destroy(run);
-    oc__spec_free(&spec);
-    oc_kv_free(kv);
-    return rep;
-}
-
 static void clear(oc__round *r, size_t n) {
     for (size_t i = 0; i < n; i++)
         r[i].count = 0;
@@ -86,7 +54,7 @@ static void test_model_basics(void) {
           "not combined: %s", why);
     oc_report_free(rep);
     /* A smaller packet size mu splits every chunk: 1000 B in packets of 300 -> 4 packets each. */
-    rep = map3(H, 8, 1000, "combining=no", "mu=300", NULL, r, 1, &err, why, sizeof why);
+    rep = map_on(H, 8, 1000, "combining=no mu=300", r, 1, &err, why, sizeof why);
     CHECK(rep && oc_report_steps(rep) == 8 && close_to(oc_report_time(rep), 8 * (TS + 300 * TM)),
           "mu=300: %s", why);
     oc_report_free(rep);
@@ -132,7 +100,7 @@ static void test_model_basics(void) {
     clear(r, 1);
     oc__round_push(&r[0], 0, 2, OC_OP_COPY, 2 * 4, 1);
     oc__round_push(&r[0], 1, 2, OC_OP_COPY, 2 * 4 + 1, 1);
-    rep = map3(T, 4, 1000, "switching=wh", "ports=all", NULL, r, 1, &err, why, sizeof why);
+    rep = map_on(T, 4, 1000, "switching=wh ports=all", r, 1, &err, why, sizeof why);
     CHECK(rep && oc_report_steps(rep) == 2 && num(rep, "max_link_congestion") == 2, "torus tie: %s",
           why);
     oc_report_free(rep);
@@ -141,13 +109,13 @@ static void test_model_basics(void) {
     clear(r, 1);
     oc__round_push(&r[0], 0, 7, OC_OP_COPY, 7 * 8, 1);
     oc__round_push(&r[0], 4, 3, OC_OP_COPY, 3 * 8 + 4, 1);
-    rep = map3(M, 8, 1000, "dims=4x2", "switching=wh", "ports=all", r, 1, &err, why, sizeof why);
+    rep = map_on(M, 8, 1000, "dims=4x2 switching=wh ports=all", r, 1, &err, why, sizeof why);
     CHECK(rep && oc_report_steps(rep) == 1 &&
               close_to(oc_report_time(rep), TS + 4 * TD + 1000 * TM),
           "XY disjoint: %s", why);
     oc_report_free(rep);
     oc__round_push(&r[0], 1, 3, OC_OP_COPY, 3 * 8 + 1, 1);
-    rep = map3(M, 8, 1000, "dims=4x2", "switching=wh", "ports=all", r, 1, &err, why, sizeof why);
+    rep = map_on(M, 8, 1000, "dims=4x2 switching=wh ports=all", r, 1, &err, why, sizeof why);
     CHECK(rep && oc_report_steps(rep) == 2 &&
               close_to(oc_report_time(rep), 2 * TS + (4 + 2) * TD + 2000 * TM),
           "XY shared link: %s", why);
@@ -155,7 +123,7 @@ static void test_model_basics(void) {
     /* Parameters. */
     clear(r, 1);
     oc__round_push(&r[0], 0, 1, OC_OP_COPY, 8, 1);
-    rep = map3(H, 8, 1000, "ts_us=3", "tm_ns=0.5", NULL, r, 1, &err, why, sizeof why);
+    rep = map_on(H, 8, 1000, "ts_us=3 tm_ns=0.5", r, 1, &err, why, sizeof why);
     CHECK(rep && close_to(oc_report_time(rep), 3e-6 + 500e-9), "ts, tm: %s", why);
     oc_report_free(rep);
     oc__round_free(&r[0]);
@@ -287,8 +255,7 @@ static void test_lower_bound(void) {
     /* T(5,3): 3*2*9/(2*3) = 9 packets per channel; half duplex doubles it. */
     clear(&r, 1);
     oc__round_push(&r, 0, 1, OC_OP_COPY, 15, 1);
-    rep = map3(&oc__model_torus, 15, 100, "dims=5x3", "duplex=half", NULL, &r, 1, &err, why,
-               sizeof why);
+    rep = map_on(&oc__model_torus, 15, 100, "dims=5x3 duplex=half", &r, 1, &err, why, sizeof why);
     CHECK(rep && num(rep, "bisection_packets_per_channel") == 18, "T(5,3) half: %s", why);
     oc_report_free(rep);
     /* Q4 = M(2,2,2,2): 2^3 packets per channel; mesh M(4,4): 2*2*16/4 = 16. */
@@ -585,8 +552,8 @@ static void test_mesh_35(void) {
     oc__round r = {0};
     oc__round_push(&r, 0, 14, OC_OP_COPY, 14 * 15, 1);
     oc__round_push(&r, 10, 4, OC_OP_COPY, 4 * 15 + 10, 1); /* (0,2) -> (4,0): x along row 2 */
-    oc_report *rep = map3(&oc__model_mesh, 15, 1000, "dims=5x3", "switching=wh", "ports=all", &r, 1,
-                          &err, why, sizeof why);
+    oc_report *rep = map_on(&oc__model_mesh, 15, 1000, "dims=5x3 switching=wh ports=all", &r, 1,
+                            &err, why, sizeof why);
     /* 0 -> 14 uses row 0 then column 4 upwards; 10 -> 4 uses row 2 then column 4 downwards:
      * different directed links, one step */
     CHECK(rep && oc_report_steps(rep) == 1 &&
@@ -594,8 +561,8 @@ static void test_mesh_35(void) {
               num(rep, "bisection_packets_per_channel") == 2 * 3 * 9 / 3.0,
           "M(5,3): %s", why);
     oc_report_free(rep);
-    rep = map3(&oc__model_mesh, 15, 1000, "dims=5x3", "switching=wh", "duplex=half", &r, 1, &err,
-               why, sizeof why);
+    rep = map_on(&oc__model_mesh, 15, 1000, "dims=5x3 switching=wh duplex=half", &r, 1, &err, why,
+                 sizeof why);
     CHECK(rep && oc_report_steps(rep) == 2, "M(5,3) half duplex shares column 4: %s", why);
     oc_report_free(rep);
     oc__round_free(&r);

@@ -33,22 +33,7 @@ static const uint32_t SIZES[] = {1, 2, 3, 5, 7, 12, 16, 100};
 static oc_report *run(oc_collective coll, const char *algo, const char *net, uint32_t N,
                       uint64_t bytes, const char *param, const char *netparam, int *err, char *why,
                       size_t len) {
-    oc_kv *kv = oc_kv_new(), *nkv = oc_kv_new();
-    if (param) oc_kv_set_pair(kv, param);
-    if (netparam) oc_kv_set_pair(nkv, netparam);
-    oc_report *rep = NULL;
-    oc_request req = {.collective = coll,
-                      .algorithm = algo,
-                      .network = net,
-                      .nodes = N,
-                      .bytes = bytes,
-                      .params = kv,
-                      .net_params = nkv,
-                      .data_check = 1};
-    *err = oc_run(&req, &rep, why, len);
-    oc_kv_free(kv);
-    oc_kv_free(nkv);
-    return rep;
+    return run_net(net, coll, algo, N, bytes, param, netparam, err, why, len);
 }
 
 static void expect_verified(oc_report *rep, const char *what, const char *net, uint32_t N,

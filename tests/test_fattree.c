@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_map.h"
 
 /* Table II's terms. */
 static const double PKT = 64.0 * 8.0 / 25e9; /* one 64-byte packet at 25 Gb/s */
@@ -30,16 +31,6 @@ static const double HOP = 50e-6;             /* one router */
 
 static double tx(uint64_t bytes) {
     return (double)oc__ceil_div(bytes, 64) * PKT;
-}
-
-static int close_to(double a, double b) {
-    return fabs(a - b) <= 1e-12 * fabs(b) + 1e-18;
-}
-
-static double num(const oc_report *rep, const char *key) {
-    double v = NAN;
-    oc_report_number(rep, key, &v);
-    return v;
 }
 
 /* ---- one or more hand-made rounds on the model ---- */
@@ -65,35 +56,7 @@ static void rounds_free(rounds *s) {
  * returns the report (NULL on error, with the reason in why). */
 static oc_report *map(uint32_t N, uint64_t bytes, const char *net, const rounds *s, int *err,
                       char *why, size_t len) {
-    oc__spec spec;
-    oc_report *rep = NULL;
-    oc__netrun *run = NULL;
-    oc_kv *kv = oc_kv_new();
-    *err = oc__spec_init(&spec, OC_ALLTOALL, N, 0, bytes, 1, why, len);
-    if (*err) goto out;
-    if (net) {
-        char buf[256], *save = NULL;
-        snprintf(buf, sizeof buf, "%s", net);
-        for (char *p = strtok_r(buf, " ", &save); p; p = strtok_r(NULL, " ", &save))
-            oc_kv_set_pair(kv, p);
-    }
-    *err = oc__model_fattree.create(&spec, kv, 1, &run, why, len);
-    if (*err) goto out;
-    oc__sink *sink = oc__model_fattree.sink(run);
-    for (size_t i = 0; i < s->n && !*err; i++)
-        *err = sink->round(sink, i, &s->r[i], why, len);
-    if (*err) goto out;
-    rep = oc__report_new();
-    *err = oc__model_fattree.finish(run, rep, why, len);
-    if (*err) {
-        oc_report_free(rep);
-        rep = NULL;
-    }
-out:
-    if (run) oc__model_fattree.destroy(run);
-    oc__spec_free(&spec);
-    oc_kv_free(kv);
-    return rep;
+    return map_on(&oc__model_fattree, N, bytes, net, s->r, s->n, err, why, len);
 }
 
 static void test_single_transfers(void) {

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_map.h"
 
 static const double A = 0.7e-6;       /* alpha */
 static const double RC = 3.7e-6;      /* MZI reconfiguration */
@@ -37,28 +38,9 @@ static int same(double a, double b) {
     return fabs(a - b) <= 1e-9 * fabs(b) + 1e-18;
 }
 
-/* A figure of the report (model_map.h has the same, with a model mapper this file does not use). */
-static double num(const oc_report *rep, const char *key) {
-    double v = NAN;
-    oc_report_number(rep, key, &v);
-    return v;
-}
-
 static oc_report *run_on(const char *net, oc_collective coll, const char *algo, uint32_t N,
                          uint64_t bytes, const char *param, int *err, char *why, size_t len) {
-    oc_kv *kv = oc_kv_new();
-    if (param) oc_kv_set_pair(kv, param);
-    oc_report *rep = NULL;
-    oc_request req = {.collective = coll,
-                      .algorithm = algo,
-                      .network = net,
-                      .nodes = N,
-                      .bytes = bytes,
-                      .params = kv,
-                      .data_check = 1};
-    *err = oc_run(&req, &rep, why, len);
-    oc_kv_free(kv);
-    return rep;
+    return run_net(net, coll, algo, N, bytes, param, NULL, err, why, len);
 }
 
 static oc_report *run(oc_collective coll, const char *algo, uint32_t N, uint64_t bytes,
@@ -83,13 +65,6 @@ static void expect_formula(const oc_report *rep, const char *what, uint32_t N, c
           num(rep, "formula_alpha_s"), num(rep, "time_alpha_s"), num(rep, "formula_reconfig_s"),
           num(rep, "time_reconfig_s"), num(rep, "formula_bandwidth_s"),
           num(rep, "time_bandwidth_s"));
-}
-
-static uint32_t log_r(uint32_t N, uint32_t r) {
-    uint32_t k = 0;
-    for (uint64_t p = 1; p < N; p *= r)
-        k++;
-    return k;
 }
 
 /* rhd and ring at powers: the seed's figures alone give the time. */

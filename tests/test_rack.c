@@ -29,6 +29,16 @@ static oc__rack_shape shape(uint32_t servers, uint32_t tiles, uint32_t fibres) {
     return s;
 }
 
+/* Replays t on s into r and checks it worked; on failure frees t and returns nonzero (a failed
+ * replay returns no result to free). */
+static int replayed_or_freed(const oc__rack_shape *s, oc__rack_trace *t, oc__rack_result *r,
+                             char *why, size_t len) {
+    const int rc = oc__rack_replay(s, t, r, why, len);
+    CHECK(!rc, "%s", why);
+    if (rc) oc__rack_trace_free(t);
+    return rc;
+}
+
 /* Output of a writer into a malloc'd string. */
 static char *capture(int (*fn)(const oc__rack_result *, FILE *), const oc__rack_result *r) {
     char *buf = NULL;
@@ -309,12 +319,7 @@ static void test_algorithms(void) {
     CHECK(!oc__rack_trace_parse(trace, sizeof trace - 1, "t.trace", 32, &t, why, sizeof why), "%s",
           why);
     CHECK(t.ntenants == 3 && t.nevents == 5 && t.tenants[2].leave < 0, "%zu tenants", t.ntenants);
-    const int rc = oc__rack_replay(&s, &t, &r, why, sizeof why);
-    CHECK(!rc, "%s", why);
-    if (rc) {
-        oc__rack_trace_free(&t);
-        return;
-    }
+    if (replayed_or_freed(&s, &t, &r, why, sizeof why)) return;
     for (int a = 0; a < OC__RACK_ARCHS; a++) {
         const oc__rack_tenant_result *y = r.tenant[a];
         CHECK(y[0].placed && !strcmp(y[0].ar.algo, "ring"), "%s: g=6 runs %s",
@@ -392,12 +397,7 @@ static void test_figures(void) {
     oc__rack_trace t;
     oc__rack_result r;
     CHECK(!oc__rack_trace_parse(trace, sizeof trace - 1, "f", 8, &t, why, sizeof why), "%s", why);
-    const int rc = oc__rack_replay(&s, &t, &r, why, sizeof why);
-    CHECK(!rc, "%s", why);
-    if (rc) {
-        oc__rack_trace_free(&t);
-        return;
-    }
+    if (replayed_or_freed(&s, &t, &r, why, sizeof why)) return;
     for (int a = 0; a < OC__RACK_ARCHS; a++) {
         const oc__rack_arch_result *x = &r.arch[a];
         const int lum = a == OC__RACK_LUMORPH;

@@ -87,26 +87,7 @@ static void test_rounds(void) {
 
 static oc_report *run(oc_collective coll, const char *algo, uint32_t N, uint64_t bytes,
                       const char *param, int *err, char *why, size_t len) {
-    oc_kv *kv = oc_kv_new();
-    if (param) oc_kv_set_pair(kv, param);
-    oc_report *rep = NULL;
-    oc_request req = {.collective = coll,
-                      .algorithm = algo,
-                      .network = "switch",
-                      .nodes = N,
-                      .bytes = bytes,
-                      .params = kv,
-                      .data_check = 1};
-    *err = oc_run(&req, &rep, why, len);
-    oc_kv_free(kv);
-    return rep;
-}
-
-static uint32_t log_r(uint32_t N, uint32_t r) {
-    uint32_t k = 0;
-    for (uint64_t p = 1; p < N; p *= r)
-        k++;
-    return k;
+    return run_net("switch", coll, algo, N, bytes, param, NULL, err, why, len);
 }
 
 /* The run is verified and its time equals both `want` and the algorithm's own formula. */

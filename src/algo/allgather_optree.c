@@ -84,23 +84,20 @@ static double load_estimate(const optree *t) {
 
 static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, size_t len) {
     memset(t, 0, sizeof *t);
-    const char *radices = oc_kv_get(params, "radices");
-    const char *ktext = oc_kv_get(params, "k");
-    if (radices && ktext)
-        return oc__fail(why, len, OC_EINVAL, "give either radices= or k=, not both");
+    const char *radices;
+    int rc = oc__radices_args(params, N, &radices, why, len);
+    if (rc) return rc;
     if (N == 1) { /* nothing to gather: zero stages */
-        if (radices || (ktext && strcmp(ktext, "0") != 0))
-            return oc__fail(why, len, OC_EINVAL, "one node needs no stages");
         t->r.k = 0;
         t->V = 1;
         return 0;
     }
     if (radices) {
-        int rc = oc__radices_parse(radices, &t->r, why, len);
+        rc = oc__radices_parse(radices, &t->r, why, len);
         if (rc) return rc;
     } else {
         uint64_t k;
-        int rc = oc__kv_u64(params, "k", 0, 1, oc__radices_max_depth(N), &k, why, len);
+        rc = oc__kv_u64(params, "k", 0, 1, oc__radices_max_depth(N), &k, why, len);
         if (rc) return rc;
         if (k == 0)
             return oc__fail(why, len, OC_EINVAL, "internal: optree plan without radices or k");
@@ -168,11 +165,8 @@ static void optree_release(oc__plan *plan) {
 
 static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                        uint64_t bytes, const oc_kv *params, char *why, size_t len) {
-    int rc = oc__kv_only(params, optree_params, "optree", why, len);
+    int rc = oc__radices_need(params, optree_params, nodes, why, len);
     if (rc) return rc;
-    if (!oc_kv_get(params, "radices") && !oc_kv_get(params, "k") && nodes > 1)
-        return oc__fail(why, len, OC_EINVAL,
-                        "optree needs radices= or k= (the pipeline chooses them when unset)");
     optree *t = calloc(1, sizeof *t);
     if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     rc = optree_choose(nodes, params, t, why, len);
@@ -207,13 +201,7 @@ static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint3
         t->below[r + 1] += t->below[r];
     for (uint64_t x = 0; x < V; x++)
         if (bears_block(t, N, x)) plan->spec.block_node[t->below[t->rev[x]]] = host(t, N, x);
-    char text[256];
-    oc__radices_format(&t->r, text, sizeof text);
-    char kbuf[16];
-    snprintf(kbuf, sizeof kbuf, "%u", t->r.k);
-    if ((N > 1 && oc_kv_set(plan->used, "radices", text)) || oc_kv_set(plan->used, "k", kbuf))
-        return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    return 0;
+    return oc__radices_record(plan->used, &t->r, N, why, len);
 }
 
 static int optree_generate(const oc__plan *plan, oc__emit *e) {

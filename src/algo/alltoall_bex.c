@@ -120,13 +120,9 @@ static int bex_formula(const oc__plan *p, const oc__formula_in *in, oc_report *r
     int rc = oc__report_num(rep, "bex_rounds", R);
     if (!rc) rc = oc__report_num(rep, "bex_packets_per_message", N / 2);
     oc__direct_cfg c;
-    if (rc || oc__aas_network(rep, &c)) return rc ? OC_ENOMEM : 0;
-    if (!oc__mesh_matches(&c, b->X, b->Y))
-        return oc__report_note(rep,
-                               "bex was planned for a %ux%u mesh (-p dims) but ran on a "
-                               "different one (--net dims): its rounds are not contention-free "
-                               "there and no closed form applies",
-                               b->X, b->Y);
+    int go = 0;
+    if (!rc) rc = oc__mesh_formula_net(rep, "bex", b->X, b->Y, &c, &go);
+    if (rc || !go) return rc ? OC_ENOMEM : 0;
     /* Ours, exact for this schedule on the combining WH mesh: R rounds, one step each. */
     const double mu = (double)p->spec.chunk_bytes;
     const double exact = R * c.ts + b->sum_d2 * c.td + R * (N / 2) * mu * c.tm;

@@ -56,17 +56,11 @@ static const char *const a2a_params[] = {"radices", "k", NULL};
 /* The radices in force: pinned, or the exact factorisation of depth k. */
 static int a2a_choose(uint32_t N, const oc_kv *params, oc__radices *t, char *why, size_t len) {
     memset(t, 0, sizeof *t);
-    const char *radices = oc_kv_get(params, "radices");
-    const char *ktext = oc_kv_get(params, "k");
-    if (radices && ktext)
-        return oc__fail(why, len, OC_EINVAL, "give either radices= or k=, not both");
-    if (N == 1) {
-        if (radices || (ktext && strcmp(ktext, "0") != 0))
-            return oc__fail(why, len, OC_EINVAL, "one node needs no stages");
-        return 0;
-    }
+    const char *radices;
+    int rc = oc__radices_args(params, N, &radices, why, len);
+    if (rc || N == 1) return rc;
     if (radices) {
-        int rc = oc__radices_parse(radices, t, why, len);
+        rc = oc__radices_parse(radices, t, why, len);
         if (rc) return rc;
         if (oc__radices_product(t) != N)
             return oc__fail(why, len, OC_EINVAL,
@@ -75,7 +69,7 @@ static int a2a_choose(uint32_t N, const oc_kv *params, oc__radices *t, char *why
         return 0;
     }
     uint64_t k;
-    int rc = oc__kv_u64(params, "k", 0, 1, oc__radices_max_depth(N), &k, why, len);
+    rc = oc__kv_u64(params, "k", 0, 1, oc__radices_max_depth(N), &k, why, len);
     if (rc) return rc;
     if (k == 0) return oc__fail(why, len, OC_EINVAL, "internal: optree plan without radices or k");
     if (!oc__radices_exact(N, (uint32_t)k, t))
@@ -146,11 +140,8 @@ static void a2a_release(oc__plan *plan) {
 
 static int a2a_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                     uint64_t bytes, const oc_kv *params, char *why, size_t len) {
-    int rc = oc__kv_only(params, a2a_params, "optree", why, len);
+    int rc = oc__radices_need(params, a2a_params, nodes, why, len);
     if (rc) return rc;
-    if (!oc_kv_get(params, "radices") && !oc_kv_get(params, "k") && nodes > 1)
-        return oc__fail(why, len, OC_EINVAL,
-                        "optree needs radices= or k= (the pipeline chooses them when unset)");
     oc__radices *t = calloc(1, sizeof *t);
     if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     rc = a2a_choose(nodes, params, t, why, len);
@@ -162,12 +153,7 @@ static int a2a_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t
     rc = oc__plan_begin(plan, coll, nodes, root, bytes, 1, why, len);
     plan->state = t;
     if (rc) return rc;
-    char text[256] = "", kbuf[16];
-    oc__radices_format(t, text, sizeof text);
-    snprintf(kbuf, sizeof kbuf, "%u", t->k);
-    if ((nodes > 1 && oc_kv_set(plan->used, "radices", text)) || oc_kv_set(plan->used, "k", kbuf))
-        return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    return 0;
+    return oc__radices_record(plan->used, t, nodes, why, len);
 }
 
 static int a2a_generate(const oc__plan *plan, oc__emit *e) {

@@ -110,13 +110,9 @@ static int qex_formula(const oc__plan *p, const oc__formula_in *in, oc_report *r
     int rc = oc__report_num(rep, "qex_rounds", 3 * (S - 1));
     if (!rc) rc = oc__report_num(rep, "qex_packets_per_message", N / 4);
     oc__direct_cfg c;
-    if (rc || oc__aas_network(rep, &c)) return rc ? OC_ENOMEM : 0;
-    if (!oc__mesh_matches(&c, q->side, q->side))
-        return oc__report_note(rep,
-                               "qex was planned for a %ux%u mesh (-p dims) but ran on a "
-                               "different one (--net dims): its rounds are not contention-free "
-                               "there and no closed form applies",
-                               q->side, q->side);
+    int go = 0;
+    if (!rc) rc = oc__mesh_formula_net(rep, "qex", q->side, q->side, &c, &go);
+    if (rc || !go) return rc ? OC_ENOMEM : 0;
     /* Ours (the notes give no formula), exact for this schedule on the combining WH mesh. */
     const double mu = (double)p->spec.chunk_bytes;
     rc = oc__report_num(rep, "time_closed_form_s",

@@ -50,6 +50,20 @@ int oc__mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y) {
     return c->ndims == 2 ? c->dims[1] == Y : Y == 1;
 }
 
+int oc__mesh_formula_net(oc_report *rep, const char *algo, uint32_t X, uint32_t Y,
+                         oc__direct_cfg *c, int *go) {
+    *go = 0;
+    if (oc__aas_network(rep, c)) return 0;
+    if (!oc__mesh_matches(c, X, Y))
+        return oc__report_note(rep,
+                               "%s was planned for a %ux%u mesh (-p dims) but ran on a "
+                               "different one (--net dims): its rounds are not contention-free "
+                               "there and no closed form applies",
+                               algo, X, Y);
+    *go = 1;
+    return 0;
+}
+
 static unsigned low_run(uint32_t done) {
     unsigned L = 0;
     while (L < 32 && (done >> L & 1u))

@@ -24,6 +24,13 @@ int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *p
 /* 1 if the direct network c is the 2-D mesh X x Y (Y = 1: also the 1-D mesh of X nodes). */
 int oc__mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y);
 
+/* The start of a mesh exchange's formula: reads the direct network the run used into c
+ * (oc__aas_network) and checks it is the X x Y mesh the plan was made for; when it is another
+ * one, a note naming algo says that no closed form applies. *go = 1: on that mesh, go on to the
+ * closed form; 0: none applies. Returns 0 or OC_ENOMEM. */
+int oc__mesh_formula_net(oc_report *rep, const char *algo, uint32_t X, uint32_t Y,
+                         oc__direct_cfg *c, int *go);
+
 /* Emits node v's combined block for partner w in an exchange across the node bits M after the
  * bits `done` have been exchanged (SEX's invariant: v holds every packet (s -> d) with d agreeing
  * with v on `done` and s agreeing with v elsewhere): every held packet whose destination agrees

@@ -153,3 +153,32 @@ uint32_t oc__radices_max_depth(uint32_t N) {
         kmax++;
     return kmax;
 }
+
+int oc__radices_need(const oc_kv *params, const char *const *known, uint32_t N, char *why,
+                     size_t len) {
+    int rc = oc__kv_only(params, known, "optree", why, len);
+    if (rc) return rc;
+    if (!oc_kv_get(params, "radices") && !oc_kv_get(params, "k") && N > 1)
+        return oc__fail(why, len, OC_EINVAL,
+                        "optree needs radices= or k= (the pipeline chooses them when unset)");
+    return 0;
+}
+
+int oc__radices_args(const oc_kv *params, uint32_t N, const char **radices, char *why, size_t len) {
+    *radices = oc_kv_get(params, "radices");
+    const char *ktext = oc_kv_get(params, "k");
+    if (*radices && ktext)
+        return oc__fail(why, len, OC_EINVAL, "give either radices= or k=, not both");
+    if (N == 1 && (*radices || (ktext && strcmp(ktext, "0") != 0)))
+        return oc__fail(why, len, OC_EINVAL, "one node needs no stages");
+    return 0;
+}
+
+int oc__radices_record(oc_kv *used, const oc__radices *t, uint32_t N, char *why, size_t len) {
+    char text[256] = "", kbuf[16];
+    oc__radices_format(t, text, sizeof text);
+    snprintf(kbuf, sizeof kbuf, "%u", t->k);
+    if ((N > 1 && oc_kv_set(used, "radices", text)) || oc_kv_set(used, "k", kbuf))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return 0;
+}

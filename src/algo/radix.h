@@ -8,6 +8,8 @@
 #ifndef OC_ALGO_RADIX_H
 #define OC_ALGO_RADIX_H
 
+#include "core/core.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,5 +39,15 @@ void oc__radices_reverse(oc__radices *t);
 size_t oc__radices_options(uint32_t N, uint32_t k, int cover, oc__radices out[4]);
 /* The deepest tree worth trying: ceil(log2 N). */
 uint32_t oc__radices_max_depth(uint32_t N);
+
+/* The parameter checks both OpTree plans start with: only the names in `known`, and radices= or
+ * k= given for more than one node (the pipeline chooses them when unset). */
+int oc__radices_need(const oc_kv *params, const char *const *known, uint32_t N, char *why,
+                     size_t len);
+/* Reads radices= into *radices (NULL: unset) and refuses what neither tree accepts: both
+ * radices= and k=, or stages for one node (N = 1 has zero stages). */
+int oc__radices_args(const oc_kv *params, uint32_t N, const char **radices, char *why, size_t len);
+/* Records the radices a plan for N nodes uses (for more than one node) and its depth k in used. */
+int oc__radices_record(oc_kv *used, const oc__radices *t, uint32_t N, char *why, size_t len);
 
 #endif

@@ -625,31 +625,100 @@ static int need_buffer(call *c, const void *buf, const char *what) {
     return buf ? MPI_SUCCESS : report(MPI_ERR_BUFFER, c->fn, "%s is NULL", what);
 }
 
+/* One side of a collective: a buffer of `count` elements of `type`, with the names of
+ * the arguments for messages. */
+typedef struct side {
+    const void *buf;
+    int count;
+    MPI_Datatype type;
+    const char *buf_name, *count_name;
+} side;
+
+/* All-gather and all-to-all, up to the plan: every rank has both sides, the send side unused in
+ * place. Checks the two sides' block sizes agree, and the buffers, and prepares the call;
+ * *blk = 0 (and MPI_SUCCESS) when there is nothing to move. */
+static int equal_prepare(call *c, oc_collective coll, const char *algorithm, MPI_Comm comm,
+                         side send, side recv, int *inplace, uint64_t *blk) {
+    uint64_t rsize = 0, ssize = 0;
+    int rc;
+    *inplace = send.buf == MPI_IN_PLACE;
+    *blk = 0;
+    if ((rc = check_count(c->fn, recv.count, recv.count_name)) ||
+        (rc = type_size(c->fn, recv.type, &rsize)))
+        return rc;
+    *blk = (uint64_t)recv.count * rsize;
+    if (!*inplace) {
+        if ((rc = check_count(c->fn, send.count, send.count_name)) ||
+            (rc = type_size(c->fn, send.type, &ssize)))
+            return rc;
+        if ((uint64_t)send.count * ssize != *blk)
+            return report(MPI_ERR_COUNT, c->fn,
+                          "the send block (%llu bytes) and the receive block "
+                          "(%llu bytes) differ",
+                          (unsigned long long)((uint64_t)send.count * ssize),
+                          (unsigned long long)*blk);
+    }
+    if (*blk == 0) return MPI_SUCCESS;
+    if ((rc = need_buffer(c, recv.buf, recv.buf_name)) ||
+        (!*inplace && (rc = need_buffer(c, send.buf, send.buf_name))))
+        return rc;
+    return prepare(c, coll, algorithm, comm, 0, *blk, 1);
+}
+
+/* Scatter and gather, up to the plan (they mirror each other): `whole` is the root's buffer of p
+ * blocks (scatter: the send side; gather: the receive side), `own` each rank's block, which the
+ * root does not use in place. Checks both sides' block sizes agree, and the buffers, and prepares
+ * the call; *blk = 0 (and MPI_SUCCESS) when there is nothing to move. */
+static int rooted_prepare(call *c, oc_collective coll, const char *algorithm, MPI_Comm comm,
+                          int root, side whole, side own, int *at_root, int *inplace,
+                          uint64_t *blk) {
+    uint64_t wsize = 0, osize = 0;
+    int rc, rank = 0;
+    *blk = 0;
+    if (comm != MPI_COMM_NULL && (rc = MPI_Comm_rank(comm, &rank))) return rc;
+    *at_root = rank == root;
+    *inplace = *at_root && own.buf == MPI_IN_PLACE;
+    if (*at_root) {
+        if ((rc = check_count(c->fn, whole.count, whole.count_name)) ||
+            (rc = type_size(c->fn, whole.type, &wsize)))
+            return rc;
+        *blk = (uint64_t)whole.count * wsize;
+    }
+    if (!*inplace) {
+        if ((rc = check_count(c->fn, own.count, own.count_name)) ||
+            (rc = type_size(c->fn, own.type, &osize)))
+            return rc;
+        if (*at_root && (uint64_t)own.count * osize != *blk)
+            return report(MPI_ERR_COUNT, c->fn, "the send block and the receive block differ");
+        *blk = (uint64_t)own.count * osize;
+    }
+    if (*blk == 0) return MPI_SUCCESS;
+    if ((*at_root && (rc = need_buffer(c, whole.buf, whole.buf_name))) ||
+        (!*inplace && (rc = need_buffer(c, own.buf, own.buf_name))))
+        return rc;
+    return prepare(c, coll, algorithm, comm, root, *blk, 1);
+}
+
+/* A schedule that writes into its send side works on a copy kept in the entry, so the caller's
+ * send buffer stays as given; *S then points at the copy. */
+static int private_send(call *c, const char **S) {
+    int rc;
+    if ((rc = keep_buffer(c, &c->e->scopy, c->e->s_bytes))) return rc;
+    memcpy(c->e->scopy, *S, c->e->s_bytes);
+    *S = c->e->scopy;
+    return MPI_SUCCESS;
+}
+
 int oc_mpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm) {
     call c = {.fn = "oc_mpi_allgather"};
-    uint64_t rsize = 0, ssize = 0;
-    int rc, inplace = sendbuf == MPI_IN_PLACE;
-    if ((rc = check_count(c.fn, recvcount, "recvcount")) ||
-        (rc = type_size(c.fn, recvtype, &rsize)))
+    uint64_t blk = 0;
+    int rc, inplace = 0;
+    const side send = {sendbuf, sendcount, sendtype, "sendbuf", "sendcount"},
+               recv = {recvbuf, recvcount, recvtype, "recvbuf", "recvcount"};
+    if ((rc = equal_prepare(&c, OC_ALLGATHER, algorithm, comm, send, recv, &inplace, &blk)) ||
+        blk == 0)
         return rc;
-    const uint64_t blk = (uint64_t)recvcount * rsize;
-    if (!inplace) {
-        if ((rc = check_count(c.fn, sendcount, "sendcount")) ||
-            (rc = type_size(c.fn, sendtype, &ssize)))
-            return rc;
-        if ((uint64_t)sendcount * ssize != blk)
-            return report(MPI_ERR_COUNT, c.fn,
-                          "the send block (%llu bytes) and the receive block "
-                          "(%llu bytes) differ",
-                          (unsigned long long)((uint64_t)sendcount * ssize),
-                          (unsigned long long)blk);
-    }
-    if (blk == 0) return MPI_SUCCESS;
-    if ((rc = need_buffer(&c, recvbuf, "recvbuf")) ||
-        (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
-        return rc;
-    if ((rc = prepare(&c, OC_ALLGATHER, algorithm, comm, 0, blk, 1))) return rc;
     char *R = recvbuf;
     if (!inplace) memcpy(R + (uint64_t)c.rank * blk, sendbuf, blk);
     char *const base[3] = {R, NULL, c.e->x};
@@ -705,34 +774,16 @@ int oc_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcoun
 int oc_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *algorithm) {
     call c = {.fn = "oc_mpi_alltoall"};
-    uint64_t rsize = 0, ssize = 0;
-    int rc, inplace = sendbuf == MPI_IN_PLACE;
-    if ((rc = check_count(c.fn, recvcount, "recvcount")) ||
-        (rc = type_size(c.fn, recvtype, &rsize)))
+    uint64_t blk = 0;
+    int rc, inplace = 0;
+    const side send = {sendbuf, sendcount, sendtype, "sendbuf", "sendcount"},
+               recv = {recvbuf, recvcount, recvtype, "recvbuf", "recvcount"};
+    if ((rc = equal_prepare(&c, OC_ALLTOALL, algorithm, comm, send, recv, &inplace, &blk)) ||
+        blk == 0)
         return rc;
-    const uint64_t blk = (uint64_t)recvcount * rsize;
-    if (!inplace) {
-        if ((rc = check_count(c.fn, sendcount, "sendcount")) ||
-            (rc = type_size(c.fn, sendtype, &ssize)))
-            return rc;
-        if ((uint64_t)sendcount * ssize != blk)
-            return report(MPI_ERR_COUNT, c.fn,
-                          "the send block (%llu bytes) and the receive block "
-                          "(%llu bytes) differ",
-                          (unsigned long long)((uint64_t)sendcount * ssize),
-                          (unsigned long long)blk);
-    }
-    if (blk == 0) return MPI_SUCCESS;
-    if ((rc = need_buffer(&c, recvbuf, "recvbuf")) ||
-        (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
-        return rc;
-    if ((rc = prepare(&c, OC_ALLTOALL, algorithm, comm, 0, blk, 1))) return rc;
     const char *S = inplace ? recvbuf : sendbuf;
-    if (inplace || c.e->writes_s) { /* the blocks to send must survive the receives */
-        if ((rc = keep_buffer(&c, &c.e->scopy, c.e->s_bytes))) return rc;
-        memcpy(c.e->scopy, S, c.e->s_bytes);
-        S = c.e->scopy;
-    }
+    /* the blocks to send must survive the receives */
+    if ((inplace || c.e->writes_s) && (rc = private_send(&c, &S))) return rc;
     char *R = recvbuf;
     memcpy(R + (uint64_t)c.rank * blk, S + (uint64_t)c.rank * blk, blk);
     char *const base[3] = {R, (char *)(uintptr_t)S, c.e->x};
@@ -758,35 +809,16 @@ int oc_mpi_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                    const char *algorithm) {
     call c = {.fn = "oc_mpi_scatter"};
-    uint64_t rsize = 0, ssize = 0, blk = 0;
-    int rc, rank = 0;
-    if (comm != MPI_COMM_NULL && (rc = MPI_Comm_rank(comm, &rank))) return rc;
-    const int at_root = rank == root, inplace = at_root && recvbuf == MPI_IN_PLACE;
-    if (at_root) {
-        if ((rc = check_count(c.fn, sendcount, "sendcount")) ||
-            (rc = type_size(c.fn, sendtype, &ssize)))
-            return rc;
-        blk = (uint64_t)sendcount * ssize;
-    }
-    if (!inplace) {
-        if ((rc = check_count(c.fn, recvcount, "recvcount")) ||
-            (rc = type_size(c.fn, recvtype, &rsize)))
-            return rc;
-        if (at_root && (uint64_t)recvcount * rsize != blk)
-            return report(MPI_ERR_COUNT, c.fn, "the send block and the receive block differ");
-        blk = (uint64_t)recvcount * rsize;
-    }
-    if (blk == 0) return MPI_SUCCESS;
-    if ((at_root && (rc = need_buffer(&c, sendbuf, "sendbuf"))) ||
-        (!inplace && (rc = need_buffer(&c, recvbuf, "recvbuf"))))
+    uint64_t blk = 0;
+    int rc, at_root = 0, inplace = 0;
+    const side whole = {sendbuf, sendcount, sendtype, "sendbuf", "sendcount"},
+               own = {recvbuf, recvcount, recvtype, "recvbuf", "recvcount"};
+    if ((rc = rooted_prepare(&c, OC_SCATTER, algorithm, comm, root, whole, own, &at_root, &inplace,
+                             &blk)) ||
+        blk == 0)
         return rc;
-    if ((rc = prepare(&c, OC_SCATTER, algorithm, comm, root, blk, 1))) return rc;
     const char *S = sendbuf;
-    if (at_root && c.e->writes_s) {
-        if ((rc = keep_buffer(&c, &c.e->scopy, c.e->s_bytes))) return rc;
-        memcpy(c.e->scopy, S, c.e->s_bytes);
-        S = c.e->scopy;
-    }
+    if (at_root && c.e->writes_s && (rc = private_send(&c, &S))) return rc;
     char *const base[3] = {inplace ? NULL : recvbuf, (char *)(uintptr_t)S, c.e->x};
     if ((rc = execute(c.e, base, MPI_BYTE, MPI_OP_NULL, c.comm))) return rc;
     if (at_root && !inplace) memcpy(recvbuf, S + (uint64_t)root * blk, blk);
@@ -797,35 +829,16 @@ int oc_mpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   const char *algorithm) {
     call c = {.fn = "oc_mpi_gather"};
-    uint64_t rsize = 0, ssize = 0, blk = 0;
-    int rc, rank = 0;
-    if (comm != MPI_COMM_NULL && (rc = MPI_Comm_rank(comm, &rank))) return rc;
-    const int at_root = rank == root, inplace = at_root && sendbuf == MPI_IN_PLACE;
-    if (at_root) {
-        if ((rc = check_count(c.fn, recvcount, "recvcount")) ||
-            (rc = type_size(c.fn, recvtype, &rsize)))
-            return rc;
-        blk = (uint64_t)recvcount * rsize;
-    }
-    if (!inplace) {
-        if ((rc = check_count(c.fn, sendcount, "sendcount")) ||
-            (rc = type_size(c.fn, sendtype, &ssize)))
-            return rc;
-        if (at_root && (uint64_t)sendcount * ssize != blk)
-            return report(MPI_ERR_COUNT, c.fn, "the send block and the receive block differ");
-        blk = (uint64_t)sendcount * ssize;
-    }
-    if (blk == 0) return MPI_SUCCESS;
-    if ((at_root && (rc = need_buffer(&c, recvbuf, "recvbuf"))) ||
-        (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
+    uint64_t blk = 0;
+    int rc, at_root = 0, inplace = 0;
+    const side whole = {recvbuf, recvcount, recvtype, "recvbuf", "recvcount"},
+               own = {sendbuf, sendcount, sendtype, "sendbuf", "sendcount"};
+    if ((rc = rooted_prepare(&c, OC_GATHER, algorithm, comm, root, whole, own, &at_root, &inplace,
+                             &blk)) ||
+        blk == 0)
         return rc;
-    if ((rc = prepare(&c, OC_GATHER, algorithm, comm, root, blk, 1))) return rc;
     const char *S = sendbuf;
-    if (!at_root && c.e->writes_s) {
-        if ((rc = keep_buffer(&c, &c.e->scopy, c.e->s_bytes))) return rc;
-        memcpy(c.e->scopy, S, c.e->s_bytes);
-        S = c.e->scopy;
-    }
+    if (!at_root && c.e->writes_s && (rc = private_send(&c, &S))) return rc;
     if (at_root && !inplace) memcpy((char *)recvbuf + (uint64_t)root * blk, sendbuf, blk);
     char *const base[3] = {at_root ? recvbuf : NULL, (char *)(uintptr_t)S, c.e->x};
     return execute(c.e, base, MPI_BYTE, MPI_OP_NULL, c.comm);

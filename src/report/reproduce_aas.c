@@ -16,6 +16,7 @@
 #include "report/reproduce_common.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 int oc__reproduce_aas(FILE *f, char *why, size_t whylen);
@@ -31,6 +32,30 @@ typedef struct aas_row {
     double formula;   /* evaluated by us; NAN: the notes give none */
 } aas_row;
 
+/* The rows of the table, with room for the text some rows format (the rows point into it). */
+enum { MAXR = 40 };
+typedef struct aas_rows {
+    aas_row r[MAXR];
+    char labels[MAXR][48], params[MAXR][64], nets[MAXR][96];
+    size_t n;
+} aas_rows;
+
+/* Appends a row labelled by label_fmt; params and net may point into t->params[t->n] and
+ * t->nets[t->n], which the caller formats first. */
+static void add_row(aas_rows *t, const char *algo, const char *network, uint32_t nodes,
+                    const char *params, const char *net, const char *expr, double formula,
+                    const char *label_fmt, ...) __attribute__((format(printf, 9, 10)));
+static void add_row(aas_rows *t, const char *algo, const char *network, uint32_t nodes,
+                    const char *params, const char *net, const char *expr, double formula,
+                    const char *label_fmt, ...) {
+    va_list ap;
+    va_start(ap, label_fmt);
+    vsnprintf(t->labels[t->n], sizeof t->labels[0], label_fmt, ap);
+    va_end(ap);
+    t->r[t->n] = (aas_row){t->labels[t->n], algo, network, nodes, params, net, expr, formula};
+    t->n++;
+}
+
 static void fmt_time(char *buf, size_t len, double t) {
     if (isnan(t))
         oc__cellf(buf, len, "-");
@@ -39,147 +64,79 @@ static void fmt_time(char *buf, size_t len, double t) {
 }
 
 int oc__reproduce_aas(FILE *f, char *why, size_t len) {
-    enum { MAXR = 40 };
-    aas_row rows[MAXR];
-    size_t nr = 0;
-    char nets[MAXR][96], params[MAXR][64], labels[MAXR][48];
+    aas_rows built = {.n = 0}, *T = &built;
     /* SEX: n (ts + mu tm 2^(n-1)) on the combining SF hypercube */
     for (uint32_t n = 3; n <= 7; n += 2) {
         const double N = (double)(1u << n);
-        oc__cellf(labels[nr], sizeof labels[0], "SEX Q_%u", n);
-        rows[nr] = (aas_row){labels[nr],
-                             "sex",
-                             "hypercube",
-                             1u << n,
-                             "",
-                             "",
-                             "n(ts + mu tm 2^(n-1))",
-                             n * (TS + MU * TM * N / 2)};
-        nr++;
+        add_row(T, "sex", "hypercube", 1u << n, "", "", "n(ts + mu tm 2^(n-1))",
+                n * (TS + MU * TM * N / 2), "SEX Q_%u", n);
     }
     /* pipeline, 1-port half duplex: (ts + mu tm z/2)(z-1) */
     static const uint32_t z1[] = {5, 8, 12};
     for (size_t i = 0; i < 3; i++) {
         const double z = z1[i];
-        oc__cellf(labels[nr], sizeof labels[0], "pipeline T(%u), 1-port half", z1[i]);
-        rows[nr] = (aas_row){labels[nr],
-                             "pipeline",
-                             "torus",
-                             z1[i],
-                             "directions=1",
-                             "duplex=half",
-                             "(ts + mu tm z/2)(z-1)",
-                             (TS + MU * TM * z / 2) * (z - 1)};
-        nr++;
+        add_row(T, "pipeline", "torus", z1[i], "directions=1", "duplex=half",
+                "(ts + mu tm z/2)(z-1)", (TS + MU * TM * z / 2) * (z - 1),
+                "pipeline T(%u), 1-port half", z1[i]);
     }
     /* pipeline, all-port full duplex: z odd ts (z-1)/2 + mu tm z^2/8; z even: none */
     static const uint32_t z2[] = {5, 9, 8};
     for (size_t i = 0; i < 3; i++) {
         const double z = z2[i];
-        oc__cellf(labels[nr], sizeof labels[0], "pipeline T(%u), all-port full", z2[i]);
-        rows[nr] = (aas_row){labels[nr],
-                             "pipeline",
-                             "torus",
-                             z2[i],
-                             "directions=2",
-                             "ports=all",
-                             z2[i] % 2 ? "ts(z-1)/2 + mu tm z^2/8" : "(z odd only)",
-                             z2[i] % 2 ? TS * (z - 1) / 2 + MU * TM * z * z / 8 : NAN};
-        nr++;
+        add_row(T, "pipeline", "torus", z2[i], "directions=2", "ports=all",
+                z2[i] % 2 ? "ts(z-1)/2 + mu tm z^2/8" : "(z odd only)",
+                z2[i] % 2 ? TS * (z - 1) / 2 + MU * TM * z * z / 8 : NAN,
+                "pipeline T(%u), all-port full", z2[i]);
     }
     /* cartesian T(z,z): (2 ts + mu tm z^2)(z-1) */
     static const uint32_t z3[] = {3, 4, 8};
     for (size_t i = 0; i < 3; i++) {
         const double z = z3[i];
-        oc__cellf(labels[nr], sizeof labels[0], "cartesian T(%u,%u)", z3[i], z3[i]);
-        oc__cellf(params[nr], sizeof params[0], "dims=%ux%u", z3[i], z3[i]);
-        oc__cellf(nets[nr], sizeof nets[0], "dims=%ux%u", z3[i], z3[i]);
-        rows[nr] = (aas_row){labels[nr],
-                             "cartesian",
-                             "torus",
-                             z3[i] * z3[i],
-                             params[nr],
-                             nets[nr],
-                             "(2 ts + mu tm z^2)(z-1)",
-                             (2 * TS + MU * TM * z * z) * (z - 1)};
-        nr++;
+        oc__cellf(T->params[T->n], sizeof T->params[0], "dims=%ux%u", z3[i], z3[i]);
+        oc__cellf(T->nets[T->n], sizeof T->nets[0], "dims=%ux%u", z3[i], z3[i]);
+        add_row(T, "cartesian", "torus", z3[i] * z3[i], T->params[T->n], T->nets[T->n],
+                "(2 ts + mu tm z^2)(z-1)", (2 * TS + MU * TM * z * z) * (z - 1),
+                "cartesian T(%u,%u)", z3[i], z3[i]);
     }
     /* DEX on the WH hypercube: (2^n - 1)(ts + n td/2 + mu tm) */
     for (uint32_t n = 3; n <= 7; n += 2) {
         const double N = (double)(1u << n);
-        oc__cellf(labels[nr], sizeof labels[0], "DEX Q_%u", n);
-        rows[nr] = (aas_row){labels[nr],
-                             "dex",
-                             "hypercube",
-                             1u << n,
-                             "",
-                             "switching=wh combining=no",
-                             "(2^n-1)(ts + n td/2 + mu tm)",
-                             (N - 1) * (TS + n * TD / 2 + MU * TM)};
-        nr++;
+        add_row(T, "dex", "hypercube", 1u << n, "", "switching=wh combining=no",
+                "(2^n-1)(ts + n td/2 + mu tm)", (N - 1) * (TS + n * TD / 2 + MU * TM), "DEX Q_%u",
+                n);
     }
     /* DEX on WH meshes: no formula (congestion) */
     static const uint32_t m4[][2] = {{2, 4}, {4, 4}, {8, 8}};
     for (size_t i = 0; i < 3; i++) {
-        oc__cellf(labels[nr], sizeof labels[0], "DEX M(%u,%u)", m4[i][0], m4[i][1]);
-        oc__cellf(nets[nr], sizeof nets[0], "dims=%ux%u switching=wh combining=no", m4[i][0],
-                  m4[i][1]);
-        rows[nr] = (aas_row){labels[nr],
-                             "dex",
-                             "mesh",
-                             m4[i][0] * m4[i][1],
-                             "",
-                             nets[nr],
-                             "(none: congestion max(z1,z2)/2)",
-                             NAN};
-        nr++;
+        oc__cellf(T->nets[T->n], sizeof T->nets[0], "dims=%ux%u switching=wh combining=no",
+                  m4[i][0], m4[i][1]);
+        add_row(T, "dex", "mesh", m4[i][0] * m4[i][1], "", T->nets[T->n],
+                "(none: congestion max(z1,z2)/2)", NAN, "DEX M(%u,%u)", m4[i][0], m4[i][1]);
     }
     /* the cycle's direct exchange: steps only */
     static const uint32_t z5[] = {8, 12, 16};
-    for (size_t i = 0; i < 3; i++) {
-        oc__cellf(labels[nr], sizeof labels[0], "dex-torus T(%u)", z5[i]);
-        rows[nr] = (aas_row){labels[nr],
-                             "dex-torus",
-                             "torus",
-                             z5[i],
-                             "",
-                             "switching=wh combining=no",
-                             "Lemma: 2[z/2]2 rounds (garbled)",
-                             NAN};
-        nr++;
-    }
+    for (size_t i = 0; i < 3; i++)
+        add_row(T, "dex-torus", "torus", z5[i], "", "switching=wh combining=no",
+                "Lemma: 2[z/2]2 rounds (garbled)", NAN, "dex-torus T(%u)", z5[i]);
     /* hypercube-opt: 2^(n-1)(ts + mu tm) on the all-port SF non-combining hypercube */
-    for (uint32_t n = 3; n <= 7; n += 2) {
-        oc__cellf(labels[nr], sizeof labels[0], "hypercube-opt Q_%u", n);
-        rows[nr] = (aas_row){labels[nr],
-                             "hypercube-opt",
-                             "hypercube",
-                             1u << n,
-                             "",
-                             "ports=all combining=no",
-                             "2^(n-1)(ts + mu tm)",
-                             (double)(1u << (n - 1)) * (TS + MU * TM)};
-        nr++;
-    }
+    for (uint32_t n = 3; n <= 7; n += 2)
+        add_row(T, "hypercube-opt", "hypercube", 1u << n, "", "ports=all combining=no",
+                "2^(n-1)(ts + mu tm)", (double)(1u << (n - 1)) * (TS + MU * TM),
+                "hypercube-opt Q_%u", n);
     /* BEX on the WH mesh M(z,z): roughly sqrt(N) ts + 2N td/3 + N sqrt(N) mu tm; QEX: none */
     static const uint32_t z6[] = {4, 8, 16};
     for (size_t a = 0; a < 2; a++)
         for (size_t i = 0; i < 3; i++) {
             const double z = z6[i], N = z * z;
-            oc__cellf(labels[nr], sizeof labels[0], "%s M(%u,%u)", a ? "QEX" : "BEX", z6[i], z6[i]);
-            oc__cellf(params[nr], sizeof params[0], "dims=%ux%u", z6[i], z6[i]);
-            oc__cellf(nets[nr], sizeof nets[0], "dims=%ux%u switching=wh", z6[i], z6[i]);
-            rows[nr] =
-                (aas_row){labels[nr],
-                          a ? "qex" : "bex",
-                          "mesh",
-                          z6[i] * z6[i],
-                          params[nr],
-                          nets[nr],
-                          a ? "(none: captions only)" : "~ sqrt(N) ts + 2N td/3 + N sqrt(N) mu tm",
-                          a ? NAN : z * TS + 2 * N * TD / 3 + N * z * MU * TM};
-            nr++;
+            oc__cellf(T->params[T->n], sizeof T->params[0], "dims=%ux%u", z6[i], z6[i]);
+            oc__cellf(T->nets[T->n], sizeof T->nets[0], "dims=%ux%u switching=wh", z6[i], z6[i]);
+            add_row(T, a ? "qex" : "bex", "mesh", z6[i] * z6[i], T->params[T->n], T->nets[T->n],
+                    a ? "(none: captions only)" : "~ sqrt(N) ts + 2N td/3 + N sqrt(N) mu tm",
+                    a ? NAN : z * TS + 2 * N * TD / 3 + N * z * MU * TM, "%s M(%u,%u)",
+                    a ? "QEX" : "BEX", z6[i], z6[i]);
         }
+    const aas_row *const rows = T->r;
+    const size_t nr = T->n;
     fprintf(f, "All-to-all scatter on direct networks (all-to-all-scatter notes, CS838 section "
                "14)\n");
     fprintf(f, "machine (ours; the notes give no numbers): ts = 1 us, tm = 1 ns/byte (1 GB/s), "

@@ -23,8 +23,8 @@
  *
  * The Fig. 2a allocation example belongs to the rack model (src/report/rack.h) and is not here.
  */
-#include "report/report.h"
 #include "report/rack.h"
+#include "report/report.h"
 #include "report/reproduce_common.h"
 
 #include <math.h>
@@ -58,6 +58,19 @@ static void size_text(char *buf, size_t len, uint64_t b) {
         oc__cellf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
     else
         oc__cellf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
+}
+
+/* A cell for the n buffer sizes (indices lo .. hi) where a claim holds: "n: LO .. HI", or "none".
+ */
+static void range_cell(char *buf, size_t len, int n, int lo, int hi) {
+    char s1[32], s2[32];
+    if (!n) {
+        oc__cellf(buf, len, "none");
+        return;
+    }
+    size_text(s1, sizeof s1, size_at(lo));
+    size_text(s2, sizeof s2, size_at(hi));
+    oc__cellf(buf, len, "%d: %s .. %s", n, s1, s2);
 }
 
 /* The seed's alpha-beta of Lumorph-r: every round pays alpha + reconfiguration; a level's r-1
@@ -238,26 +251,14 @@ static int claims(FILE *f, const grid *g) {
                 hi42 = i;
             }
         }
-        char c[6][OC__CELL_LEN], s1[32], s2[32], reason[OC__REASON_LEN] = "";
+        char c[6][OC__CELL_LEN], s1[32], reason[OC__REASON_LEN] = "";
         oc__cellf(c[0], OC__CELL_LEN, "%u", nodes_[a]);
         for (int k = 0; k < 3; k++) {
             size_text(s1, sizeof s1, size_at(at[k]));
             oc__cellf(c[k == 0 ? 1 : k + 2], OC__CELL_LEN, "%.1f%% (%s)", best[k] * 100, s1);
         }
-        if (n74) {
-            size_text(s1, sizeof s1, size_at(lo74));
-            size_text(s2, sizeof s2, size_at(hi74));
-            oc__cellf(c[2], OC__CELL_LEN, "%d: %s .. %s", n74, s1, s2);
-        } else {
-            oc__cellf(c[2], OC__CELL_LEN, "none");
-        }
-        if (n42) {
-            size_text(s1, sizeof s1, size_at(lo42));
-            size_text(s2, sizeof s2, size_at(hi42));
-            oc__cellf(c[5], OC__CELL_LEN, "%d: %s .. %s", n42, s1, s2);
-        } else {
-            oc__cellf(c[5], OC__CELL_LEN, "none");
-        }
+        range_cell(c[2], OC__CELL_LEN, n74, lo74, hi74);
+        range_cell(c[5], OC__CELL_LEN, n42, lo42, hi42);
         oc__reason_add(reason, sizeof reason, "~80%% vs Ring: %s",
                        best[0] >= 0.75   ? "holds at small (α-bound) buffers"
                        : best[0] >= 0.70 ? "nearly, at small (α-bound) buffers"

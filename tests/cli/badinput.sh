@@ -19,28 +19,7 @@ CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 need_tool "$TOOL"
 T=$OC_TMP
 
-# bad CODE PATTERN ARGS...: opticoll ARGS exits CODE, stdout empty, one stderr line starting
-# "opticoll: " and containing PATTERN (a fixed string; "" for none).
-bad() {
-    local code=$1 pat=$2
-    shift 2
-    run_tool "$@"
-    local lines desc="opticoll $*"
-    lines=$(wc -l <"$T/err")
-    local why=()
-    [ "$RC" -eq "$code" ] || why+=("exit $RC, expected $code")
-    [ -s "$T/out" ] && why+=("stdout not empty: $(head -c 300 "$T/out")")
-    [ "$lines" -eq 1 ] || why+=("$lines lines on stderr, expected 1")
-    grep -q '^opticoll: ' "$T/err" || why+=("stderr does not start with 'opticoll: '")
-    if [ -n "$pat" ] && ! grep -qF -- "$pat" "$T/err"; then why+=("stderr does not mention '$pat'"); fi
-    if [ ${#why[@]} -eq 0 ]; then
-        pass "$desc -> exit $code: $(head -1 "$T/err")"
-    else
-        # shellcheck disable=SC2016  # the quotes are literal; $pat does expand
-        fail "$desc -> exit $code, one line on stderr${pat:+ naming '$pat'}" "${why[@]}" \
-            "stderr: $(head -c 400 "$T/err")"
-    fi
-}
+# bad CODE PATTERN ARGS... (lib.sh): exit CODE, nothing on stdout, one stderr line naming PATTERN.
 
 RUN=(run -c allgather -a ring -n 4 -s 4KiB)
 OPT=(run -c allgather -a optree -n 16 -s 4KiB)

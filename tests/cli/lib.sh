@@ -51,6 +51,30 @@ run_tool() {
     RC=$?
 }
 
+# bad CODE PATTERN ARGS...: opticoll ARGS exits CODE, stdout empty, one stderr line starting
+# "opticoll: " and containing PATTERN (a fixed string; "" for none) — the bad-input contract
+# (badinput.sh).
+bad() {
+    local code=$1 pat=$2
+    shift 2
+    run_tool "$@"
+    local lines desc="opticoll $*"
+    lines=$(wc -l <"$OC_TMP/err")
+    local why=()
+    [ "$RC" -eq "$code" ] || why+=("exit $RC, expected $code")
+    [ -s "$OC_TMP/out" ] && why+=("stdout not empty: $(head -c 300 "$OC_TMP/out")")
+    [ "$lines" -eq 1 ] || why+=("$lines lines on stderr, expected 1")
+    grep -q '^opticoll: ' "$OC_TMP/err" || why+=("stderr does not start with 'opticoll: '")
+    if [ -n "$pat" ] && ! grep -qF -- "$pat" "$OC_TMP/err"; then why+=("stderr does not mention '$pat'"); fi
+    if [ ${#why[@]} -eq 0 ]; then
+        pass "$desc -> exit $code: $(head -1 "$OC_TMP/err")"
+    else
+        # shellcheck disable=SC2016  # the quotes are literal; $pat does expand
+        fail "$desc -> exit $code, one line on stderr${pat:+ naming '$pat'}" "${why[@]}" \
+            "stderr: $(head -c 400 "$OC_TMP/err")"
+    fi
+}
+
 have_python() {
     command -v python3 >/dev/null 2>&1
 }

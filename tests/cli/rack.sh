@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rack.sh TOOL [CLI_DIR] — `opticoll rack`: the same seed or trace file gives byte-identical
 # output; bad flags and malformed trace files give one stderr line and exit 2 (the contract of
-# badinput.sh, whose `bad` check this repeats for the rack's own cases).
+# badinput.sh, checked by lib.sh's `bad`).
 set -u
 TOOL=${1:-}
 CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
@@ -9,25 +9,6 @@ CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 . "$CLI_DIR/lib.sh"
 need_tool "$TOOL"
 T=$OC_TMP
-
-# bad CODE PATTERN ARGS...: exit CODE, nothing on stdout, one stderr line "opticoll: ...PATTERN".
-bad() {
-    local code=$1 pat=$2
-    shift 2
-    run_tool "$@"
-    local why=() lines
-    lines=$(wc -l <"$T/err")
-    [ "$RC" -eq "$code" ] || why+=("exit $RC, expected $code")
-    [ -s "$T/out" ] && why+=("stdout not empty: $(head -c 300 "$T/out")")
-    [ "$lines" -eq 1 ] || why+=("$lines lines on stderr, expected 1")
-    grep -q '^opticoll: ' "$T/err" || why+=("stderr does not start with 'opticoll: '")
-    if [ -n "$pat" ] && ! grep -qF -- "$pat" "$T/err"; then why+=("stderr does not name '$pat'"); fi
-    if [ ${#why[@]} -eq 0 ]; then
-        pass "opticoll $* -> exit $code: $(head -1 "$T/err")"
-    else
-        fail "opticoll $* -> exit $code naming '$pat'" "${why[@]}" "stderr: $(head -c 400 "$T/err")"
-    fi
-}
 
 # same ARGS...: two runs, exit 0, identical non-empty stdout, nothing on stderr.
 same() {
