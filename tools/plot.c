@@ -80,7 +80,7 @@ void plot_script(FILE *f, const char *png, const plot_spec *p, const plot_series
     fputc('\n', f);
     for (int k = 0; k < 10; k++)
         fprintf(f, "set linetype %d lc rgb \"%s\"\n", k + 1, colour[k]);
-    fputs("set linetype cycle 10\nset grid\nset key below\nset datafile missing \"NaN\"\n", f);
+    fputs("set linetype cycle 10\nset grid\nset key below reverse Left width 2\nset datafile missing \"NaN\"\n", f);
     if (p->logx) fputs("set logscale x 2\n", f);
     if (p->logy) fputs("set logscale y 10\nset format y \"%g\"\n", f);
     if (!p->logx && lo < hi && hi - lo <= 30 && lo == floor(lo) && hi == floor(hi))
