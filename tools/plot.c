@@ -46,6 +46,24 @@ static void quoted(FILE *f, const char *s) {
     fputc('"', f);
 }
 
+/* The distinct x values of the series, ascending, if there are at most `cap` of them (else 0). */
+static size_t distinct_x(const plot_series *s, size_t ns, double *out, size_t cap) {
+    size_t n = 0;
+    for (size_t k = 0; k < ns; k++)
+        for (size_t i = 0; i < s[k].n; i++) {
+            double v = s[k].x[i];
+            size_t at = 0;
+            while (at < n && out[at] < v)
+                at++;
+            if (at < n && out[at] == v) continue;
+            if (n == cap) return 0;
+            memmove(out + at + 1, out + at, (n - at) * sizeof *out);
+            out[at] = v;
+            n++;
+        }
+    return n;
+}
+
 static void byte_label(char *buf, size_t len, double v) {
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     size_t u = 0;
@@ -80,25 +98,32 @@ void plot_script(FILE *f, const char *png, const plot_spec *p, const plot_series
     fputc('\n', f);
     for (int k = 0; k < 10; k++)
         fprintf(f, "set linetype %d lc rgb \"%s\"\n", k + 1, colour[k]);
-    fputs("set linetype cycle 10\nset grid\nset key below reverse Left width 2\nset datafile missing \"NaN\"\n", f);
+    fputs("set linetype cycle 10\nset grid\nset key below reverse Left width 2\nset datafile "
+          "missing \"NaN\"\n",
+          f);
     if (p->logx) fputs("set logscale x 2\n", f);
     if (p->logy) fputs("set logscale y 10\nset format y \"%g\"\n", f);
     if (!p->logx && lo < hi && hi - lo <= 30 && lo == floor(lo) && hi == floor(hi))
         fputs("set xtics 1\n", f); /* small whole numbers (depths, steps): one tic each */
     if (lo < hi && p->logx) fprintf(f, "set xrange [%.17g:%.17g]\n", lo / 1.15, hi * 1.15);
     if (lo <= hi && isfinite(lo) && lo > 0 && p->logx) {
-        /* tics at powers of two, at most about ten of them; bytes labelled with units */
+        /* a tic at every x of the data when there are at most 12 of them (N = 1024, 2048, 3072,
+         * 4096 all labelled), else at powers of two, at most about ten; bytes with units */
+        double tic[12];
+        size_t nt = distinct_x(s, ns, tic, 12);
         int e0 = (int)floor(log2(lo) + 1e-9), e1 = (int)ceil(log2(hi) - 1e-9);
         int step = (e1 - e0) / 10 + 1;
+        if (!nt)
+            for (int e = e0; e <= e1 && nt < 12; e += step)
+                tic[nt++] = ldexp(1.0, e);
         fputs("set xtics (", f);
-        for (int e = e0, first = 1; e <= e1; e += step, first = 0) {
+        for (size_t i = 0; i < nt; i++) {
             char lab[32];
-            double v = ldexp(1.0, e);
             if (p->x_is_bytes)
-                byte_label(lab, sizeof lab, v);
+                byte_label(lab, sizeof lab, tic[i]);
             else
-                snprintf(lab, sizeof lab, "%g", v);
-            fprintf(f, "%s\"%s\" %.17g", first ? "" : ", ", lab, v);
+                snprintf(lab, sizeof lab, "%g", tic[i]);
+            fprintf(f, "%s\"%s\" %.17g", i ? ", " : "", lab, tic[i]);
         }
         fputs(")\n", f);
     }
