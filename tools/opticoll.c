@@ -57,13 +57,16 @@ static int cmd_list(int argc, char **argv) {
         if (n > wname) wname = n;
         if (w > width) width = w;
     }
-    for (size_t i = 0; i < oc_algorithm_count(); i++) {
-        const oc_algorithm_info *a = oc_algorithm_at(i);
-        printf("  %-13s %-*s %-*s %s", oc_collective_name(a->collective), wname, a->name, width,
-               a->networks, a->summary);
-        if (*a->restriction) printf(" [needs %s]", a->restriction);
-        putchar('\n');
-    }
+    /* grouped by collective, in the registry's order within each */
+    for (int c = 0; c < OC_COLLECTIVE_COUNT; c++)
+        for (size_t i = 0; i < oc_algorithm_count(); i++) {
+            const oc_algorithm_info *a = oc_algorithm_at(i);
+            if ((int)a->collective != c) continue;
+            printf("  %-13s %-*s %-*s %s", oc_collective_name(a->collective), wname, a->name, width,
+                   a->networks, a->summary);
+            if (*a->restriction) printf(" [needs %s]", a->restriction);
+            putchar('\n');
+        }
     return 0;
 }
 
