@@ -442,6 +442,36 @@ static int attr_int(xmlNodePtr node, const char *name, long long lo, long long h
     return 0;
 }
 
+/* What this reader understands of a step's buffers: everything in the output buffer "o", a chunk
+ * keeping its offset from sender to receiver (what `export --format msccl` writes: opticoll's
+ * schedules are in place). The input buffer "i" and the scratch buffer "s" are MSCCL's but not
+ * read (OC_ENOTSUP); any other name, or an offset that changes on the way, is refused rather than
+ * read as if it were "o". */
+static int step_buffers(xmlNodePtr sn, long long s, long long srcoff, long long dstoff,
+                        const char *path, char *why, size_t len) {
+    static const char *const names[] = {"srcbuf", "dstbuf"};
+    for (int k = 0; k < 2; k++) {
+        xmlChar *b = xmlGetProp(sn, BAD_CAST names[k]);
+        int ours = b && !xmlStrcmp(b, BAD_CAST "o");
+        int msccl = b && (!xmlStrcmp(b, BAD_CAST "i") || !xmlStrcmp(b, BAD_CAST "s"));
+        int rc = 0;
+        if (!ours)
+            rc = oc__fail(why, len, msccl ? OC_ENOTSUP : OC_EPARSE,
+                          msccl ? "%s: line %ld: step %lld: %s=\"%s\" is MSCCL's but not read by "
+                                  "opticoll (only the output buffer \"o\")"
+                                : "%s: line %ld: step %lld: %s=\"%s\" is not an MSCCL buffer",
+                          path, xmlGetLineNo(sn), s, names[k], b ? (const char *)b : "");
+        xmlFree(b);
+        if (rc) return rc;
+    }
+    if (srcoff != dstoff)
+        return oc__fail(why, len, OC_EPARSE,
+                        "%s: line %ld: step %lld: srcoff %lld and dstoff %lld differ (opticoll "
+                        "reads schedules whose chunks keep their offset)",
+                        path, xmlGetLineNo(sn), s, srcoff, dstoff);
+    return 0;
+}
+
 static int is_elem(xmlNodePtr n, const char *name) {
     return n->type == XML_ELEMENT_NODE && xmlStrcmp(n->name, BAD_CAST name) == 0;
 }
@@ -656,6 +686,8 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
                     goto out;
                 }
                 xmlFree(ty);
+                if (type != T_NOP && (rc = step_buffers(sn, s, off, doff, path, why, len)))
+                    goto out;
                 long long o = type == T_S ? off : doff;
                 if (type != T_NOP && (o < 0 || cnt < 1 || o + cnt > C)) {
                     rc = oc__fail(why, len, OC_EPARSE,

@@ -168,6 +168,18 @@ def check_msccl(path, tag, net_args):
     rc, out, err = run("verify", bpath)
     check(rc == 2 and out == "" and len(err.strip().splitlines()) == 1,
           tag + ": a malformed attribute fails (exit 2, one line)", "exit %d: %s" % (rc, err))
+    # buffers and offsets the reader does not understand are refused, never read as "o"
+    for what, pattern, repl in (("the scratch buffer", r'srcbuf="o"', 'srcbuf="s"'),
+                                ("an unknown buffer", r'dstbuf="o"', 'dstbuf="zz"'),
+                                ("a changed offset", r'(type="(?:r|rrc)" srcbuf="o" srcoff=")\d+',
+                                 r'\g<1>-1')):
+        bad, k = re.subn(pattern, repl, text)
+        if not k:
+            continue
+        open(bpath, "w").write(bad)
+        rc, out, err = run("verify", bpath)
+        check(rc == 2 and out == "" and len(err.strip().splitlines()) == 1,
+              tag + ": " + what + " is refused (exit 2, one line)", "exit %d: %s" % (rc, err))
 
 
 def check_links(links, tag):
