@@ -52,6 +52,10 @@ static int parse_list(const char *flag, const char *text, int sizes, uint64_t *o
     *n = 0;
     if (!copy) return die(EXIT_OTHER, "out of memory", NULL, NULL);
     if (!*text) rc = die(EXIT_USAGE, "%s: empty list; expected %s", flag, what);
+    /* strtok_r would skip an empty item ("4,,8", "4,"): refuse it, it is a typo */
+    for (const char *c = text; *c && !rc; c++)
+        if (*c == ',' && (c == text || c[1] == ',' || c[1] == 0))
+            rc = die(EXIT_USAGE, "%s %s: an empty item in the list (e.g. 4,,8)", flag, text);
     for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
         char *dots = strstr(item, ".."), *step = NULL;
         uint64_t a, b, s = 2;

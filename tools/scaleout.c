@@ -117,9 +117,12 @@ static int gather(size_t n, size_t lo, size_t hi, char **blobs, size_t *lens, in
     size_t bytes = 0;
     for (size_t i = lo; i < hi; i++)
         bytes += sizeof(uint64_t) + lens[i];
-    int bad = err || bytes > (size_t)INT32_MAX, anybad = 0;
-    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (anybad) return OC_ENOMEM;
+    /* every rank learns the first failure's code (codes are negative: the minimum is one of
+     * them), not only that one happened */
+    int mine = err ? err : bytes > (size_t)INT32_MAX ? OC_ETOOBIG : 0, first = 0;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first) return first;
+    int bad = 0; /* from here on: out of memory on some rank */
     char *pack = malloc(bytes ? bytes : 1);
     int count = (int)bytes, *counts = NULL, *displs = NULL;
     char *all = NULL;

@@ -187,6 +187,8 @@ bad() { # bad PATTERN ARGS...
 bad "8..2" sweep -c allgather --nodes 8..2 --sizes 4KiB
 bad "expected sizes" sweep -c allgather --nodes 8 --sizes 1KiB..1MiB:*1
 bad "expected node counts" tune -c allgather --nodes 0,4 --sizes 4KiB
+bad "an empty item" sweep -c allgather --nodes 4,,8 --sizes 4KiB
+bad "an empty item" tune -c allgather --nodes 4 --sizes 4KiB,
 bad "expected sizes" tune -c allgather --nodes 4 --sizes 4XB
 bad "unknown allgather algorithm" sweep -c allgather -a ring,nosuch --nodes 4 --sizes 4KiB
 bad "missing --sizes" tune -c allgather --nodes 4
