@@ -90,6 +90,31 @@ int main(int argc, char **argv) {
     MPI_Type_free(&strided);
     CHECK(oc_mpi_alltoall(four, 1, MPI_INT, eight, 2, MPI_INT, comm, "auto") == MPI_ERR_COUNT,
           "send and receive blocks differ");
+    /* count 0 moves nothing, but a wrong root, communicator or algorithm is still refused */
+    CHECK(oc_mpi_allgather(four, 0, MPI_INT, eight, 0, MPI_INT, MPI_COMM_NULL, "ring") ==
+              MPI_ERR_COMM,
+          "allgather of 0 on a null communicator");
+    CHECK(oc_mpi_alltoall(four, 0, MPI_INT, eight, 0, MPI_INT, comm, "nosuch") == MPI_ERR_ARG,
+          "alltoall of 0 with an unknown algorithm");
+    CHECK(oc_mpi_scatter(four, 0, MPI_INT, eight, 0, MPI_INT, size, comm, "auto") == MPI_ERR_ROOT,
+          "scatter of 0 with the root out of range");
+    CHECK(oc_mpi_gather(four, 0, MPI_INT, eight, 0, MPI_INT, -1, comm, "auto") == MPI_ERR_ROOT,
+          "gather of 0 with a negative root");
+    CHECK(oc_mpi_gather(four, 0, MPI_INT, eight, 0, MPI_INT, 0, MPI_COMM_NULL, "auto") ==
+              MPI_ERR_COMM,
+          "gather of 0 on a null communicator");
+    CHECK(oc_mpi_scatter(four, 0, MPI_INT, eight, 0, MPI_INT, 0, comm, "nosuch") == MPI_ERR_ARG,
+          "scatter of 0 with an unknown algorithm");
+    CHECK(oc_mpi_bcast(&x, 0, MPI_INT, size, comm, "auto") == MPI_ERR_ROOT,
+          "bcast of 0 with the root out of range");
+    CHECK(oc_mpi_allreduce(&x, &y, 0, MPI_INT, MPI_SUM, MPI_COMM_NULL, "ring") == MPI_ERR_COMM,
+          "allreduce of 0 on a null communicator");
+    CHECK(oc_mpi_reduce_scatter_block(&x, &y, 0, MPI_INT, MPI_SUM, comm, "nosuch") == MPI_ERR_ARG,
+          "reduce-scatter of 0 with an unknown algorithm");
+    CHECK(oc_mpi_allgather(four, 0, MPI_INT, eight, 0, MPI_INT, comm, "auto") == MPI_SUCCESS,
+          "a valid allgather of 0");
+    CHECK(oc_mpi_gather(four, 0, MPI_INT, eight, 0, MPI_INT, 2, comm, "auto") == MPI_SUCCESS,
+          "a valid gather of 0");
     CHECK(strcmp(oc_mpi_default_algorithm("allgather"), "ring") == 0, "default algorithm");
     CHECK(oc_mpi_default_algorithm("nosuch") == NULL, "default of an unknown collective");
 

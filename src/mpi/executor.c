@@ -588,8 +588,10 @@ typedef struct call {
     int rank, size;
 } call;
 
-static int prepare(call *c, oc_collective coll, const char *algorithm, MPI_Comm comm, int root,
-                   uint64_t units, uint64_t usize) {
+/* Checks what does not depend on the size, before anything else (a call with count 0 moves
+ * nothing but is still refused when one of these is wrong): the communicator, the root, and the
+ * algorithm's name (NULL or "auto" resolved into *algorithm). Sets c->rank and c->size. */
+static int validate(call *c, oc_collective coll, const char **algorithm, MPI_Comm comm, int root) {
     int rc, inter = 0;
     if (comm == MPI_COMM_NULL) return report(MPI_ERR_COMM, c->fn, "the communicator is null");
     if ((rc = MPI_Comm_test_inter(comm, &inter))) return rc;
@@ -598,12 +600,28 @@ static int prepare(call *c, oc_collective coll, const char *algorithm, MPI_Comm 
     if (root < 0 || root >= c->size)
         return report(MPI_ERR_ROOT, c->fn, "root %d is not a rank of the communicator (0..%d)",
                       root, c->size - 1);
-    if (!algorithm || strcmp(algorithm, "auto") == 0) {
-        algorithm = oc_mpi_default_algorithm(oc_collective_name(coll));
-        if (!algorithm)
+    if (!*algorithm || strcmp(*algorithm, "auto") == 0) {
+        *algorithm = oc_mpi_default_algorithm(oc_collective_name(coll));
+        if (!*algorithm)
             return report(MPI_ERR_ARG, c->fn, "opticoll has no %s algorithm",
                           oc_collective_name(coll));
     }
+    char name[64], why[256] = "";
+    oc_kv *params = oc_kv_new();
+    if (!params) return report(MPI_ERR_NO_MEM, c->fn, "out of memory");
+    int err = parse_algorithm(*algorithm, name, sizeof name, params, why, sizeof why);
+    oc_kv_free(params);
+    if (err) return report(mpi_err(err), c->fn, "%s", why);
+    if (!oc__algo_find(coll, name))
+        return report(MPI_ERR_ARG, c->fn, "unknown %s algorithm '%s'", oc_collective_name(coll),
+                      name);
+    return MPI_SUCCESS;
+}
+
+static int prepare(call *c, oc_collective coll, const char *algorithm, MPI_Comm comm, int root,
+                   uint64_t units, uint64_t usize) {
+    int rc;
+    if ((rc = validate(c, coll, &algorithm, comm, root))) return rc;
     char why[256] = "";
     int err = get_entry(coll, algorithm, (uint32_t)c->size, (uint32_t)c->rank, (uint32_t)root,
                         units, usize, &c->e, why, sizeof why);
@@ -658,7 +676,7 @@ static int equal_prepare(call *c, oc_collective coll, const char *algorithm, MPI
                           (unsigned long long)((uint64_t)send.count * ssize),
                           (unsigned long long)*blk);
     }
-    if (*blk == 0) return MPI_SUCCESS;
+    if (*blk == 0) return validate(c, coll, &algorithm, comm, 0);
     if ((rc = need_buffer(c, recv.buf, recv.buf_name)) ||
         (!*inplace && (rc = need_buffer(c, send.buf, send.buf_name))))
         return rc;
@@ -673,10 +691,10 @@ static int rooted_prepare(call *c, oc_collective coll, const char *algorithm, MP
                           int root, side whole, side own, int *at_root, int *inplace,
                           uint64_t *blk) {
     uint64_t wsize = 0, osize = 0;
-    int rc, rank = 0;
+    int rc;
     *blk = 0;
-    if (comm != MPI_COMM_NULL && (rc = MPI_Comm_rank(comm, &rank))) return rc;
-    *at_root = rank == root;
+    if ((rc = validate(c, coll, &algorithm, comm, root))) return rc;
+    *at_root = c->rank == root;
     *inplace = *at_root && own.buf == MPI_IN_PLACE;
     if (*at_root) {
         if ((rc = check_count(c->fn, whole.count, whole.count_name)) ||
@@ -733,7 +751,7 @@ int oc_mpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     if ((rc = check_count(c.fn, count, "count")) || (rc = type_size(c.fn, datatype, &tsize)) ||
         (rc = check_op(c.fn, op, datatype, tsize)))
         return rc;
-    if (count == 0) return MPI_SUCCESS;
+    if (count == 0) return validate(&c, OC_ALLREDUCE, &algorithm, comm, 0);
     if ((rc = need_buffer(&c, recvbuf, "recvbuf")) ||
         (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
         return rc;
@@ -752,7 +770,7 @@ int oc_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcoun
     if ((rc = check_count(c.fn, recvcount, "recvcount")) ||
         (rc = type_size(c.fn, datatype, &tsize)) || (rc = check_op(c.fn, op, datatype, tsize)))
         return rc;
-    if (recvcount == 0) return MPI_SUCCESS;
+    if (recvcount == 0) return validate(&c, OC_REDUCESCATTER, &algorithm, comm, 0);
     if ((rc = need_buffer(&c, recvbuf, "recvbuf")) ||
         (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
         return rc;
@@ -798,7 +816,7 @@ int oc_mpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_C
     if ((rc = check_count(c.fn, count, "count")) || (rc = type_size(c.fn, datatype, &tsize)))
         return rc;
     const uint64_t bytes = (uint64_t)count * tsize;
-    if (bytes == 0) return MPI_SUCCESS;
+    if (bytes == 0) return validate(&c, OC_BROADCAST, &algorithm, comm, root);
     if ((rc = need_buffer(&c, buffer, "buffer"))) return rc;
     if ((rc = prepare(&c, OC_BROADCAST, algorithm, comm, root, bytes, 1))) return rc;
     char *const base[3] = {buffer, NULL, c.e->x};
