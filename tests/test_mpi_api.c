@@ -65,6 +65,22 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 3 * 40; i++)
         CHECK(gathered[i] == (char)i, "allgather bytes");
 
+    /* 200 distinct counts: the cache keeps at most OC_MPI_CACHE_MAX schedules, evicting the
+     * least recently used, and results stay right; then the first counts again (re-planned). */
+    int ok_all = 1, bounded = 1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int n = 1; n <= (pass ? 70 : 200); n++) {
+            MPI_Allreduce(in, ref, n, MPI_INT, MPI_SUM, comm);
+            memset(ours, 0, sizeof ours);
+            ok_all &=
+                oc_mpi_allreduce(in, ours, n, MPI_INT, MPI_SUM, comm, "ring") == MPI_SUCCESS &&
+                memcmp(ours, ref, (size_t)n * sizeof(int)) == 0;
+            bounded &= oc_mpi_cache_entries() <= OC_MPI_CACHE_MAX;
+        }
+    CHECK(ok_all, "allreduce of 200 distinct counts equals MPI_Allreduce");
+    CHECK(bounded, "the schedule cache stays within OC_MPI_CACHE_MAX");
+    CHECK(oc_mpi_cache_entries() == OC_MPI_CACHE_MAX, "the cache is full after 200 counts");
+
     /* errors: one line on stderr and an MPI error code, on every rank alike (no hang) */
     int x = 0, y = 0;
     CHECK(oc_mpi_allreduce(&x, &y, -1, MPI_INT, MPI_SUM, comm, "ring") == MPI_ERR_COUNT,

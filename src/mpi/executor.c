@@ -69,7 +69,8 @@ typedef struct entry {
     MPI_Request *reqs;
 } entry;
 
-static entry *cache;
+static entry *cache; /* most recently used first; at most OC_MPI_CACHE_MAX entries */
+static size_t cache_len;
 static long drop_round = -1, drop_index = -1;
 static int comm_key = MPI_KEYVAL_INVALID, self_key = MPI_KEYVAL_INVALID;
 
@@ -93,6 +94,11 @@ static void cache_clear(void) {
         entry_free(cache);
         cache = n;
     }
+    cache_len = 0;
+}
+
+size_t oc_mpi_cache_entries(void) {
+    return cache_len;
 }
 
 void oc_mpi_test_drop_transfer(long round, long index) {
@@ -396,12 +402,17 @@ const char *oc_mpi_default_algorithm(const char *collective) {
 static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, uint32_t rank,
                      uint32_t root, uint64_t units, uint64_t usize, entry **out, char *why,
                      size_t len) {
-    for (entry *e = cache; e; e = e->next)
+    for (entry **pe = &cache; *pe; pe = &(*pe)->next) {
+        entry *e = *pe;
         if (e->coll == coll && e->nodes == nodes && e->rank == rank && e->root == root &&
             e->units == units && e->usize == usize && strcmp(e->algorithm, algorithm) == 0) {
+            *pe = e->next; /* to the front: the list is in order of last use */
+            e->next = cache;
+            cache = e;
             *out = e;
             return 0;
         }
+    }
     char name[64];
     oc_kv *params = oc_kv_new();
     oc_report *rep = oc__report_new();
@@ -466,8 +477,17 @@ static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, 
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory for the executor's buffers");
         goto out;
     }
+    if (cache_len == OC_MPI_CACHE_MAX) { /* evict the least recently used, with its buffers */
+        entry **pe = &cache;
+        while ((*pe)->next)
+            pe = &(*pe)->next;
+        entry_free(*pe);
+        *pe = NULL;
+        cache_len--;
+    }
     e->next = cache;
     cache = e;
+    cache_len++;
     *out = e;
     e = NULL;
 out:
