@@ -15,7 +15,10 @@
  *
  * Return values are MPI error codes (MPI_SUCCESS, MPI_ERR_ARG, MPI_ERR_COUNT, MPI_ERR_TYPE,
  * MPI_ERR_OP, MPI_ERR_ROOT, MPI_ERR_BUFFER, MPI_ERR_NO_MEM, MPI_ERR_OTHER or what MPI itself
- * returned); on an error one line naming the cause is printed on stderr. All ranks of the
+ * returned); on an error one line naming the cause is printed on stderr. A known algorithm whose
+ * plan refuses this communicator size, root or message size (e.g. one that needs a power of two
+ * of ranks) returns MPI_ERR_UNSUPPORTED_OPERATION, on every rank alike and before any message
+ * moves; an unknown algorithm or parameter name is MPI_ERR_ARG. All ranks of the
  * communicator must call with the same algorithm, counts and root, as for MPI's collectives.
  *
  * Data types: any contiguous type (extent = size, lower bound 0) for the copy collectives; the

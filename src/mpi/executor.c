@@ -400,8 +400,8 @@ const char *oc_mpi_default_algorithm(const char *collective) {
 
 /* Generates, verifies and compiles the schedule (or finds it in the cache). */
 static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, uint32_t rank,
-                     uint32_t root, uint64_t units, uint64_t usize, entry **out, char *why,
-                     size_t len) {
+                     uint32_t root, uint64_t units, uint64_t usize, entry **out, int *refused,
+                     char *why, size_t len) {
     for (entry **pe = &cache; *pe; pe = &(*pe)->next) {
         entry *e = *pe;
         if (e->coll == coll && e->nodes == nodes && e->rank == rank && e->root == root &&
@@ -414,7 +414,7 @@ static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, 
         }
     }
     char name[64];
-    oc_kv *params = oc_kv_new();
+    oc_kv *params = oc_kv_new(), *net_params = NULL;
     oc_report *rep = oc__report_new();
     entry *e = calloc(1, sizeof *e);
     oc__store store;
@@ -438,6 +438,15 @@ static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, 
         snprintf(net, sizeof net, "%.*s", (int)(n < sizeof net ? n : sizeof net - 1),
                  algo->info.networks);
     }
+    /* On a direct network (hypercube, mesh, torus), store-and-forward switching would restrict
+     * each message to neighbours; MPI's ranks reach any peer, so the check runs in wormhole mode
+     * (what dex, dex-torus and cartesian need), on the algorithm's dims= if it names them. */
+    if ((strcmp(net, "hypercube") == 0 || strcmp(net, "mesh") == 0 || strcmp(net, "torus") == 0) &&
+        (!(net_params = oc_kv_new()) || oc_kv_set(net_params, "switching", "wh") ||
+         (oc_kv_get(params, "dims") && oc_kv_set(net_params, "dims", oc_kv_get(params, "dims"))))) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto out;
+    }
     uint64_t blk = units * usize;
     oc_request req = {.collective = coll,
                       .algorithm = name,
@@ -446,11 +455,17 @@ static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, 
                       .bytes = coll == OC_REDUCESCATTER ? blk * nodes : blk,
                       .root = root,
                       .params = params,
+                      .net_params = net_params,
                       .data_check = 1};
-    if ((rc = oc__plan_request(&req, &algo, &model, &plan, rep, why, len))) goto out;
+    if ((rc = oc__plan_request(&req, &algo, &model, &plan, rep, why, len))) {
+        /* The algorithm's plan refused these nodes, root or size (unknown names and parameters,
+         * and running out of memory, are errors of another kind). */
+        *refused = rc != OC_ENOMEM && rc != OC_ENOENT && rc != OC_EPARSE;
+        goto out;
+    }
     oc__algo_source src = {algo, &plan};
-    if ((rc = oc__run_schedule(&plan.spec, oc__source_algo, &src, model, NULL, 1, &store.sink, rep,
-                               why, len)))
+    if ((rc = oc__run_schedule(&plan.spec, oc__source_algo, &src, model, net_params, 1, &store.sink,
+                               rep, why, len)))
         goto out;
     e->coll = coll;
     e->nodes = nodes;
@@ -496,6 +511,7 @@ out:
     entry_free(e);
     oc_report_free(rep);
     oc_kv_free(params);
+    oc_kv_free(net_params);
     return rc;
 }
 
@@ -643,10 +659,12 @@ static int prepare(call *c, oc_collective coll, const char *algorithm, MPI_Comm 
     int rc;
     if ((rc = validate(c, coll, &algorithm, comm, root))) return rc;
     char why[256] = "";
+    int refused = 0;
     int err = get_entry(coll, algorithm, (uint32_t)c->size, (uint32_t)c->rank, (uint32_t)root,
-                        units, usize, &c->e, why, sizeof why);
+                        units, usize, &c->e, &refused, why, sizeof why);
     if (err)
-        return report(mpi_err(err), c->fn, "%s %s: %s", oc_collective_name(coll), algorithm, why);
+        return report(refused ? MPI_ERR_UNSUPPORTED_OPERATION : mpi_err(err), c->fn, "%s %s: %s",
+                      oc_collective_name(coll), algorithm, why);
     if ((rc = our_comm(comm, &c->comm))) return rc;
     return MPI_SUCCESS;
 }
