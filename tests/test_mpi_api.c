@@ -106,6 +106,10 @@ int main(int argc, char **argv) {
     MPI_Type_free(&strided);
     CHECK(oc_mpi_alltoall(four, 1, MPI_INT, eight, 2, MPI_INT, comm, "auto") == MPI_ERR_COUNT,
           "send and receive blocks differ");
+    /* a known algorithm that does not support 3 ranks: a refusal, distinct from other errors */
+    CHECK(oc_mpi_alltoall(four, 1, MPI_INT, eight, 1, MPI_INT, comm, "dex") ==
+              MPI_ERR_UNSUPPORTED_OPERATION,
+          "dex (a power of two of ranks) refuses 3 ranks");
     /* count 0 moves nothing, but a wrong root, communicator or algorithm is still refused */
     CHECK(oc_mpi_allgather(four, 0, MPI_INT, eight, 0, MPI_INT, MPI_COMM_NULL, "ring") ==
               MPI_ERR_COMM,

@@ -15,8 +15,11 @@
  *          [--root R] [--inplace] [--repeats 5] [--warmup 1] [--json] [--drop-transfer R:I]
  *
  * Without --algorithms, every algorithm of the collective that runs on the `switch` network is
- * taken (or, when none does, every algorithm of it); `all` takes every registered one. An
- * algorithm whose restrictions exclude the communicator size is reported as skipped.
+ * taken (or, when none does, every algorithm of it); `all` takes every registered one; of an
+ * explicit list, each collective runs the names it has, and a name none of them has is a usage
+ * error (exit 2). An algorithm whose plan refuses the communicator size, root or message size
+ * (MPI_ERR_UNSUPPORTED_OPERATION on every rank) is reported as skipped; any other error of our
+ * collective is FAILED (one line per rank naming algorithm and size) and the exit status is 1.
  * --drop-transfer R:I (for tests) leaves out transfer I of round R of every schedule: the check
  * must then report a mismatch.
  */
