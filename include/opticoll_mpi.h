@@ -15,7 +15,10 @@
  *
  * Return values are MPI error codes (MPI_SUCCESS, MPI_ERR_ARG, MPI_ERR_COUNT, MPI_ERR_TYPE,
  * MPI_ERR_OP, MPI_ERR_ROOT, MPI_ERR_BUFFER, MPI_ERR_NO_MEM, MPI_ERR_OTHER or what MPI itself
- * returned); on an error one line naming the cause is printed on stderr. All ranks of the
+ * returned); on an error one line naming the cause is printed on stderr. A known algorithm whose
+ * plan refuses this communicator size, root or message size (e.g. one that needs a power of two
+ * of ranks) returns MPI_ERR_UNSUPPORTED_OPERATION, on every rank alike and before any message
+ * moves; an unknown algorithm or parameter name is MPI_ERR_ARG. All ranks of the
  * communicator must call with the same algorithm, counts and root, as for MPI's collectives.
  *
  * Data types: any contiguous type (extent = size, lower bound 0) for the copy collectives; the
@@ -28,6 +31,13 @@
  * are one unit longer and, when E < q, the last pieces are empty (their messages are skipped on
  * both sides). A unit is one element for the reductions and one byte for the copies.
  *
+ * Schedule cache: a call plans, verifies and compiles its schedule once per (collective,
+ * algorithm, communicator size, rank, root, count, type size) and keeps it, with the buffers the
+ * executor needs for it (staging, relay scratch: up to a few times the message size), for later
+ * calls with the same arguments. At most OC_MPI_CACHE_MAX schedules are kept per process; a new
+ * one beyond that evicts the least recently used, whose buffers are freed (calling again with
+ * its arguments plans it anew). Memory stays bounded by OC_MPI_CACHE_MAX entries.
+ *
  * Not thread-safe: call from one thread at a time (the schedule cache is process-wide). The cache
  * and the duplicated communicators are freed by MPI_Finalize.
  */
@@ -35,6 +45,10 @@
 #define OPTICOLL_MPI_H
 
 #include <mpi.h>
+#include <stddef.h>
+
+/* The most schedules the cache keeps (see above). */
+#define OC_MPI_CACHE_MAX 64
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,6 +76,9 @@ int oc_mpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 /* The algorithm "auto" (or NULL) resolves to for a collective name ("allgather", "allreduce",
  * "reducescatter", "alltoall", "broadcast", "scatter", "gather"), or NULL if it has none. */
 const char *oc_mpi_default_algorithm(const char *collective);
+
+/* How many schedules the cache holds now (<= OC_MPI_CACHE_MAX); for tests and diagnostics. */
+size_t oc_mpi_cache_entries(void);
 
 /* For tests of the checker only: from now on, the executor leaves out transfer `index` of round
  * `round` (0-based) of every schedule it runs — on every rank, so neither side posts it and

@@ -32,12 +32,12 @@ if(TARGET opticoll-mpi)
   list(APPEND OC_MPI_TESTS mpi_inplace_np3 mpi_inplace_np4 mpi_double_np5)
   # Something must have been checked; a mismatch line fails the test even if the status did not.
   set_tests_properties(${OC_MPI_TESTS} PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 120
-                       FAIL_REGULAR_EXPRESSION "MISMATCH| 0 checked")
+                       FAIL_REGULAR_EXPRESSION "MISMATCH|FAILED| 0 checked| 0 skipped \\(")
   # A wrong schedule (one transfer left out on every rank) is reported, with exit status 1.
   add_test(NAME mpi_drop_allreduce
            COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 1
                    "MISMATCH allreduce ring, 256 elements, rank [0-9], element"
-                   "0 checked, 0 skipped .*, 1 mismatches" -- ${OC_MPIRUN} 4 $<TARGET_FILE:opticoll-mpi> --collectives allreduce
+                   "0 checked, 0 skipped, 1 mismatches, 0 failed" -- ${OC_MPIRUN} 4 $<TARGET_FILE:opticoll-mpi> --collectives allreduce
                    --algorithms ring --sizes 1KiB --drop-transfer 2:1 ${OC_MPI_QUICK})
   add_test(NAME mpi_drop_allgather
            COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 1 "MISMATCH allgather rd" --
@@ -46,20 +46,29 @@ if(TARGET opticoll-mpi)
   add_test(NAME mpi_badinput
            COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 2 "unknown --type: quad" --
                    ${OC_MPIRUN} 1 $<TARGET_FILE:opticoll-mpi> --type quad)
+  # An algorithm name no chosen collective has is a usage error, found before anything runs.
   add_test(NAME mpi_unknown_algorithm
-           COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 0
-                   "unknown allreduce algorithm 'nosuch'"
-                   "0 checked, 1 skipped" -- ${OC_MPIRUN} 2 $<TARGET_FILE:opticoll-mpi> --collectives allreduce
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 2
+                   "unknown --algorithms name .*: nosuch" -- ${OC_MPIRUN} 2
+                   $<TARGET_FILE:opticoll-mpi> --collectives allreduce
                    --algorithms nosuch --sizes 1KiB ${OC_MPI_QUICK})
+  # Any error of our collective other than the algorithm refusing this size (here an unknown
+  # parameter) is a failure naming rank, algorithm and size, and exit status 1, not a skip.
+  add_test(NAME mpi_error_fails
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 1
+                   "FAILED allreduce ring:q=2, 256 elements, rank [01]: error"
+                   "0 checked, 0 skipped, 0 mismatches, 1 failed" -- ${OC_MPIRUN} 2
+                   $<TARGET_FILE:opticoll-mpi> --collectives allreduce
+                   --algorithms ring:q=2 --sizes 1KiB ${OC_MPI_QUICK})
   set_tests_properties(mpi_drop_allreduce mpi_drop_allgather mpi_badinput mpi_unknown_algorithm
-                       PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 60)
+                       mpi_error_fails PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 60)
   # A small C program written against the public header alone, as an application would be.
   add_executable(test_mpi_api tests/test_mpi_api.c)
   target_link_libraries(test_mpi_api PRIVATE opticoll_mpi)
   add_test(NAME mpi_api COMMAND ${OC_MPIRUN} 3 $<TARGET_FILE:test_mpi_api>)
   set_tests_properties(mpi_api PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 60)
   set_property(TEST ${OC_MPI_TESTS} mpi_drop_allreduce mpi_drop_allgather mpi_badinput
-               mpi_unknown_algorithm mpi_api APPEND PROPERTY LABELS mpi)
+               mpi_unknown_algorithm mpi_error_fails mpi_api APPEND PROPERTY LABELS mpi)
 endif()
 # The executor under SimGrid (scripts/simgrid.sh builds it with smpicc) on the seed's fat-tree, at
 # N = 5 and 20 (one leaf; two leaves), against opticoll's fattree model of the same schedule.

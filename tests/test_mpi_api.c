@@ -65,6 +65,22 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 3 * 40; i++)
         CHECK(gathered[i] == (char)i, "allgather bytes");
 
+    /* 200 distinct counts: the cache keeps at most OC_MPI_CACHE_MAX schedules, evicting the
+     * least recently used, and results stay right; then the first counts again (re-planned). */
+    int ok_all = 1, bounded = 1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int n = 1; n <= (pass ? 70 : 200); n++) {
+            MPI_Allreduce(in, ref, n, MPI_INT, MPI_SUM, comm);
+            memset(ours, 0, sizeof ours);
+            ok_all &=
+                oc_mpi_allreduce(in, ours, n, MPI_INT, MPI_SUM, comm, "ring") == MPI_SUCCESS &&
+                memcmp(ours, ref, (size_t)n * sizeof(int)) == 0;
+            bounded &= oc_mpi_cache_entries() <= OC_MPI_CACHE_MAX;
+        }
+    CHECK(ok_all, "allreduce of 200 distinct counts equals MPI_Allreduce");
+    CHECK(bounded, "the schedule cache stays within OC_MPI_CACHE_MAX");
+    CHECK(oc_mpi_cache_entries() == OC_MPI_CACHE_MAX, "the cache is full after 200 counts");
+
     /* errors: one line on stderr and an MPI error code, on every rank alike (no hang) */
     int x = 0, y = 0;
     CHECK(oc_mpi_allreduce(&x, &y, -1, MPI_INT, MPI_SUM, comm, "ring") == MPI_ERR_COUNT,
@@ -90,6 +106,35 @@ int main(int argc, char **argv) {
     MPI_Type_free(&strided);
     CHECK(oc_mpi_alltoall(four, 1, MPI_INT, eight, 2, MPI_INT, comm, "auto") == MPI_ERR_COUNT,
           "send and receive blocks differ");
+    /* a known algorithm that does not support 3 ranks: a refusal, distinct from other errors */
+    CHECK(oc_mpi_alltoall(four, 1, MPI_INT, eight, 1, MPI_INT, comm, "dex") ==
+              MPI_ERR_UNSUPPORTED_OPERATION,
+          "dex (a power of two of ranks) refuses 3 ranks");
+    /* count 0 moves nothing, but a wrong root, communicator or algorithm is still refused */
+    CHECK(oc_mpi_allgather(four, 0, MPI_INT, eight, 0, MPI_INT, MPI_COMM_NULL, "ring") ==
+              MPI_ERR_COMM,
+          "allgather of 0 on a null communicator");
+    CHECK(oc_mpi_alltoall(four, 0, MPI_INT, eight, 0, MPI_INT, comm, "nosuch") == MPI_ERR_ARG,
+          "alltoall of 0 with an unknown algorithm");
+    CHECK(oc_mpi_scatter(four, 0, MPI_INT, eight, 0, MPI_INT, size, comm, "auto") == MPI_ERR_ROOT,
+          "scatter of 0 with the root out of range");
+    CHECK(oc_mpi_gather(four, 0, MPI_INT, eight, 0, MPI_INT, -1, comm, "auto") == MPI_ERR_ROOT,
+          "gather of 0 with a negative root");
+    CHECK(oc_mpi_gather(four, 0, MPI_INT, eight, 0, MPI_INT, 0, MPI_COMM_NULL, "auto") ==
+              MPI_ERR_COMM,
+          "gather of 0 on a null communicator");
+    CHECK(oc_mpi_scatter(four, 0, MPI_INT, eight, 0, MPI_INT, 0, comm, "nosuch") == MPI_ERR_ARG,
+          "scatter of 0 with an unknown algorithm");
+    CHECK(oc_mpi_bcast(&x, 0, MPI_INT, size, comm, "auto") == MPI_ERR_ROOT,
+          "bcast of 0 with the root out of range");
+    CHECK(oc_mpi_allreduce(&x, &y, 0, MPI_INT, MPI_SUM, MPI_COMM_NULL, "ring") == MPI_ERR_COMM,
+          "allreduce of 0 on a null communicator");
+    CHECK(oc_mpi_reduce_scatter_block(&x, &y, 0, MPI_INT, MPI_SUM, comm, "nosuch") == MPI_ERR_ARG,
+          "reduce-scatter of 0 with an unknown algorithm");
+    CHECK(oc_mpi_allgather(four, 0, MPI_INT, eight, 0, MPI_INT, comm, "auto") == MPI_SUCCESS,
+          "a valid allgather of 0");
+    CHECK(oc_mpi_gather(four, 0, MPI_INT, eight, 0, MPI_INT, 2, comm, "auto") == MPI_SUCCESS,
+          "a valid gather of 0");
     CHECK(strcmp(oc_mpi_default_algorithm("allgather"), "ring") == 0, "default algorithm");
     CHECK(oc_mpi_default_algorithm("nosuch") == NULL, "default of an unknown collective");
 

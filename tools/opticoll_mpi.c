@@ -15,8 +15,11 @@
  *          [--root R] [--inplace] [--repeats 5] [--warmup 1] [--json] [--drop-transfer R:I]
  *
  * Without --algorithms, every algorithm of the collective that runs on the `switch` network is
- * taken (or, when none does, every algorithm of it); `all` takes every registered one. An
- * algorithm whose restrictions exclude the communicator size is reported as skipped.
+ * taken (or, when none does, every algorithm of it); `all` takes every registered one; of an
+ * explicit list, each collective runs the names it has, and a name none of them has is a usage
+ * error (exit 2). An algorithm whose plan refuses the communicator size, root or message size
+ * (MPI_ERR_UNSUPPORTED_OPERATION on every rank) is reported as skipped; any other error of our
+ * collective is FAILED (one line per rank naming algorithm and size) and the exit status is 1.
  * --drop-transfer R:I (for tests) leaves out transfer I of round R of every schedule: the check
  * must then report a mismatch.
  */
@@ -320,7 +323,8 @@ static void timed(const opts *o, const kase *k, bufs *b, int tsize, double *ours
     free(t);
 }
 
-/* Runs, checks and times one case; returns 0 ok, 1 mismatch, 3 skipped (the algorithm refused). */
+/* Runs, checks and times one case; returns 0 ok, 1 mismatch, 2 failed (an error other than a
+ * refusal), 3 skipped (the algorithm refused this size, on every rank). */
 static int one_case(const opts *o, const kase *k, int tsize, double *ours_s, double *mpi_s) {
     const size_t c = (size_t)k->count * (size_t)tsize, N = (size_t)nranks;
     bufs b = {0};
@@ -354,10 +358,27 @@ static int one_case(const opts *o, const kase *k, int tsize, double *ours_s, dou
     /* 2. Ours, checked. Refusals happen before any message moves, on every rank alike. */
     setup(o, k, &b, tsize, 1);
     int rc = run_one(o, k, &b, 1);
-    int bad = rc != MPI_SUCCESS, any_bad = 0;
+    /* 0 ok, 1 refused (the algorithm does not support this size: every rank alike, before any
+     * message moves), 2 any other error. Only a refusal on every rank is a skip. */
+    int bad = rc == MPI_SUCCESS                     ? 0
+              : rc == MPI_ERR_UNSUPPORTED_OPERATION ? 1
+                                                    : 2,
+        any_bad = 0, all_refused = 0, refused = bad == 1;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (any_bad) {
+    MPI_Allreduce(&refused, &all_refused, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (any_bad && all_refused) {
         status = 3;
+        goto out;
+    }
+    if (bad) {
+        char msg[MPI_MAX_ERROR_STRING] = "";
+        int n = 0;
+        MPI_Error_string(rc, msg, &n);
+        fprintf(stderr, "opticoll-mpi: FAILED %s %s, %d elements, rank %d: error %d (%s)\n", coll,
+                k->algo, k->count, rank, rc, msg);
+    }
+    if (any_bad) {
+        status = 2;
         goto out;
     }
     size_t nb = result_bytes(o, k, &b, tsize);
@@ -391,12 +412,26 @@ out:
     return status;
 }
 
-/* The algorithms to run for a collective. */
+/* 1 if the collective has the algorithm named by text ("name" or "name:k=v,..."; "auto"). */
+static int has_algorithm(const char *coll, const char *text) {
+    size_t len = strcspn(text, ":");
+    oc_collective c;
+    if (oc_collective_from_name(coll, &c)) return 0;
+    if (len == 4 && strncmp(text, "auto", 4) == 0) return oc_mpi_default_algorithm(coll) != NULL;
+    for (size_t i = 0; i < oc_algorithm_count(); i++) {
+        const oc_algorithm_info *a = oc_algorithm_at(i);
+        if (a->collective == c && strlen(a->name) == len && strncmp(a->name, text, len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The algorithms to run for a collective: of an explicit list, those the collective has. */
 static size_t algorithms_for(const opts *o, const char *coll, const char **out) {
     size_t n = 0;
     if (o->nalgos) {
         for (size_t i = 0; i < o->nalgos; i++)
-            out[n++] = o->algos[i];
+            if (has_algorithm(coll, o->algos[i])) out[n++] = o->algos[i];
         return n;
     }
     oc_collective c;
@@ -436,8 +471,18 @@ int main(int argc, char **argv) {
             MPI_Finalize();
             return rc;
         }
+    for (size_t ai = 0; ai < o.nalgos; ai++) { /* a name no chosen collective has: usage */
+        size_t ci = 0;
+        while (ci < o.ncolls && !has_algorithm(o.colls[ci], o.algos[ai]))
+            ci++;
+        if (ci == o.ncolls) {
+            rc = usage("unknown --algorithms name (no chosen collective has it)", o.algos[ai]);
+            MPI_Finalize();
+            return rc;
+        }
+    }
     if (o.drop_round >= 0) oc_mpi_test_drop_transfer(o.drop_round, o.drop_index);
-    int checked = 0, skipped = 0, mismatches = 0;
+    int checked = 0, skipped = 0, mismatches = 0, failed = 0;
     if (rank == 0 && !o.json)
         printf("%-13s %-10s %5s %10s %12s %12s %6s  %s\n", "collective", "algorithm", "ranks",
                "bytes", "opticoll", "MPI", "ratio", "check");
@@ -453,8 +498,11 @@ int main(int argc, char **argv) {
                 kase k = {o.colls[ci], algos[ai], (int)count};
                 double ours = 0, theirs = 0;
                 int st = one_case(&o, &k, tsize, &ours, &theirs);
-                const char *verdict = st == 0 ? "ok" : st == 3 ? "skipped" : "MISMATCH";
-                checked += st == 0, skipped += st == 3, mismatches += st == 1;
+                const char *verdict = st == 0   ? "ok"
+                                      : st == 3 ? "skipped"
+                                      : st == 2 ? "FAILED"
+                                                : "MISMATCH";
+                checked += st == 0, skipped += st == 3, mismatches += st == 1, failed += st == 2;
                 if (rank != 0) continue;
                 uint64_t bytes = count * (uint64_t)tsize;
                 if (strcmp(o.colls[ci], "reducescatter") == 0) bytes *= (uint64_t)nranks;
@@ -462,8 +510,8 @@ int main(int argc, char **argv) {
                     printf("%s\n {\"collective\": \"%s\", \"algorithm\": \"%s\", \"ranks\": %d, "
                            "\"bytes\": %llu, \"type\": \"%s\", \"op\": \"%s\", \"inplace\": %s, "
                            "\"check\": \"%s\"",
-                           checked + skipped + mismatches > 1 ? "," : "", o.colls[ci], algos[ai],
-                           nranks, (unsigned long long)bytes, o.type_name, o.op_name,
+                           checked + skipped + mismatches + failed > 1 ? "," : "", o.colls[ci],
+                           algos[ai], nranks, (unsigned long long)bytes, o.type_name, o.op_name,
                            o.inplace ? "true" : "false", verdict);
                     if (st == 0)
                         printf(", \"opticoll_s\": %.9g, \"mpi_s\": %.9g, \"ratio\": %.4g", ours,
@@ -487,10 +535,10 @@ int main(int argc, char **argv) {
         if (o.json)
             printf("\n]\n");
         else
-            printf("%d checked, %d skipped (the algorithm refused %d ranks), %d mismatches%s\n",
-                   checked, skipped, nranks, mismatches,
+            printf("%d checked, %d skipped%s, %d mismatches, %d failed%s\n", checked, skipped,
+                   skipped ? " (the algorithm does not support this size)" : "", mismatches, failed,
                    o.inplace ? " (in-place where MPI allows it)" : "");
     }
     MPI_Finalize();
-    return mismatches ? 1 : 0;
+    return mismatches || failed ? 1 : 0;
 }

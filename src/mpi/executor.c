@@ -69,7 +69,8 @@ typedef struct entry {
     MPI_Request *reqs;
 } entry;
 
-static entry *cache;
+static entry *cache; /* most recently used first; at most OC_MPI_CACHE_MAX entries */
+static size_t cache_len;
 static long drop_round = -1, drop_index = -1;
 static int comm_key = MPI_KEYVAL_INVALID, self_key = MPI_KEYVAL_INVALID;
 
@@ -93,6 +94,11 @@ static void cache_clear(void) {
         entry_free(cache);
         cache = n;
     }
+    cache_len = 0;
+}
+
+size_t oc_mpi_cache_entries(void) {
+    return cache_len;
 }
 
 void oc_mpi_test_drop_transfer(long round, long index) {
@@ -394,16 +400,21 @@ const char *oc_mpi_default_algorithm(const char *collective) {
 
 /* Generates, verifies and compiles the schedule (or finds it in the cache). */
 static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, uint32_t rank,
-                     uint32_t root, uint64_t units, uint64_t usize, entry **out, char *why,
-                     size_t len) {
-    for (entry *e = cache; e; e = e->next)
+                     uint32_t root, uint64_t units, uint64_t usize, entry **out, int *refused,
+                     char *why, size_t len) {
+    for (entry **pe = &cache; *pe; pe = &(*pe)->next) {
+        entry *e = *pe;
         if (e->coll == coll && e->nodes == nodes && e->rank == rank && e->root == root &&
             e->units == units && e->usize == usize && strcmp(e->algorithm, algorithm) == 0) {
+            *pe = e->next; /* to the front: the list is in order of last use */
+            e->next = cache;
+            cache = e;
             *out = e;
             return 0;
         }
+    }
     char name[64];
-    oc_kv *params = oc_kv_new();
+    oc_kv *params = oc_kv_new(), *net_params = NULL;
     oc_report *rep = oc__report_new();
     entry *e = calloc(1, sizeof *e);
     oc__store store;
@@ -427,6 +438,15 @@ static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, 
         snprintf(net, sizeof net, "%.*s", (int)(n < sizeof net ? n : sizeof net - 1),
                  algo->info.networks);
     }
+    /* On a direct network (hypercube, mesh, torus), store-and-forward switching would restrict
+     * each message to neighbours; MPI's ranks reach any peer, so the check runs in wormhole mode
+     * (what dex, dex-torus and cartesian need), on the algorithm's dims= if it names them. */
+    if ((strcmp(net, "hypercube") == 0 || strcmp(net, "mesh") == 0 || strcmp(net, "torus") == 0) &&
+        (!(net_params = oc_kv_new()) || oc_kv_set(net_params, "switching", "wh") ||
+         (oc_kv_get(params, "dims") && oc_kv_set(net_params, "dims", oc_kv_get(params, "dims"))))) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto out;
+    }
     uint64_t blk = units * usize;
     oc_request req = {.collective = coll,
                       .algorithm = name,
@@ -435,11 +455,17 @@ static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, 
                       .bytes = coll == OC_REDUCESCATTER ? blk * nodes : blk,
                       .root = root,
                       .params = params,
+                      .net_params = net_params,
                       .data_check = 1};
-    if ((rc = oc__plan_request(&req, &algo, &model, &plan, rep, why, len))) goto out;
+    if ((rc = oc__plan_request(&req, &algo, &model, &plan, rep, why, len))) {
+        /* The algorithm's plan refused these nodes, root or size (unknown names and parameters,
+         * and running out of memory, are errors of another kind). */
+        *refused = rc != OC_ENOMEM && rc != OC_ENOENT && rc != OC_EPARSE;
+        goto out;
+    }
     oc__algo_source src = {algo, &plan};
-    if ((rc = oc__run_schedule(&plan.spec, oc__source_algo, &src, model, NULL, 1, &store.sink, rep,
-                               why, len)))
+    if ((rc = oc__run_schedule(&plan.spec, oc__source_algo, &src, model, net_params, 1, &store.sink,
+                               rep, why, len)))
         goto out;
     e->coll = coll;
     e->nodes = nodes;
@@ -466,8 +492,17 @@ static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, 
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory for the executor's buffers");
         goto out;
     }
+    if (cache_len == OC_MPI_CACHE_MAX) { /* evict the least recently used, with its buffers */
+        entry **pe = &cache;
+        while ((*pe)->next)
+            pe = &(*pe)->next;
+        entry_free(*pe);
+        *pe = NULL;
+        cache_len--;
+    }
     e->next = cache;
     cache = e;
+    cache_len++;
     *out = e;
     e = NULL;
 out:
@@ -476,6 +511,7 @@ out:
     entry_free(e);
     oc_report_free(rep);
     oc_kv_free(params);
+    oc_kv_free(net_params);
     return rc;
 }
 
@@ -588,8 +624,10 @@ typedef struct call {
     int rank, size;
 } call;
 
-static int prepare(call *c, oc_collective coll, const char *algorithm, MPI_Comm comm, int root,
-                   uint64_t units, uint64_t usize) {
+/* Checks what does not depend on the size, before anything else (a call with count 0 moves
+ * nothing but is still refused when one of these is wrong): the communicator, the root, and the
+ * algorithm's name (NULL or "auto" resolved into *algorithm). Sets c->rank and c->size. */
+static int validate(call *c, oc_collective coll, const char **algorithm, MPI_Comm comm, int root) {
     int rc, inter = 0;
     if (comm == MPI_COMM_NULL) return report(MPI_ERR_COMM, c->fn, "the communicator is null");
     if ((rc = MPI_Comm_test_inter(comm, &inter))) return rc;
@@ -598,17 +636,35 @@ static int prepare(call *c, oc_collective coll, const char *algorithm, MPI_Comm 
     if (root < 0 || root >= c->size)
         return report(MPI_ERR_ROOT, c->fn, "root %d is not a rank of the communicator (0..%d)",
                       root, c->size - 1);
-    if (!algorithm || strcmp(algorithm, "auto") == 0) {
-        algorithm = oc_mpi_default_algorithm(oc_collective_name(coll));
-        if (!algorithm)
+    if (!*algorithm || strcmp(*algorithm, "auto") == 0) {
+        *algorithm = oc_mpi_default_algorithm(oc_collective_name(coll));
+        if (!*algorithm)
             return report(MPI_ERR_ARG, c->fn, "opticoll has no %s algorithm",
                           oc_collective_name(coll));
     }
+    char name[64], why[256] = "";
+    oc_kv *params = oc_kv_new();
+    if (!params) return report(MPI_ERR_NO_MEM, c->fn, "out of memory");
+    int err = parse_algorithm(*algorithm, name, sizeof name, params, why, sizeof why);
+    oc_kv_free(params);
+    if (err) return report(mpi_err(err), c->fn, "%s", why);
+    if (!oc__algo_find(coll, name))
+        return report(MPI_ERR_ARG, c->fn, "unknown %s algorithm '%s'", oc_collective_name(coll),
+                      name);
+    return MPI_SUCCESS;
+}
+
+static int prepare(call *c, oc_collective coll, const char *algorithm, MPI_Comm comm, int root,
+                   uint64_t units, uint64_t usize) {
+    int rc;
+    if ((rc = validate(c, coll, &algorithm, comm, root))) return rc;
     char why[256] = "";
+    int refused = 0;
     int err = get_entry(coll, algorithm, (uint32_t)c->size, (uint32_t)c->rank, (uint32_t)root,
-                        units, usize, &c->e, why, sizeof why);
+                        units, usize, &c->e, &refused, why, sizeof why);
     if (err)
-        return report(mpi_err(err), c->fn, "%s %s: %s", oc_collective_name(coll), algorithm, why);
+        return report(refused ? MPI_ERR_UNSUPPORTED_OPERATION : mpi_err(err), c->fn, "%s %s: %s",
+                      oc_collective_name(coll), algorithm, why);
     if ((rc = our_comm(comm, &c->comm))) return rc;
     return MPI_SUCCESS;
 }
@@ -658,7 +714,7 @@ static int equal_prepare(call *c, oc_collective coll, const char *algorithm, MPI
                           (unsigned long long)((uint64_t)send.count * ssize),
                           (unsigned long long)*blk);
     }
-    if (*blk == 0) return MPI_SUCCESS;
+    if (*blk == 0) return validate(c, coll, &algorithm, comm, 0);
     if ((rc = need_buffer(c, recv.buf, recv.buf_name)) ||
         (!*inplace && (rc = need_buffer(c, send.buf, send.buf_name))))
         return rc;
@@ -673,10 +729,10 @@ static int rooted_prepare(call *c, oc_collective coll, const char *algorithm, MP
                           int root, side whole, side own, int *at_root, int *inplace,
                           uint64_t *blk) {
     uint64_t wsize = 0, osize = 0;
-    int rc, rank = 0;
+    int rc;
     *blk = 0;
-    if (comm != MPI_COMM_NULL && (rc = MPI_Comm_rank(comm, &rank))) return rc;
-    *at_root = rank == root;
+    if ((rc = validate(c, coll, &algorithm, comm, root))) return rc;
+    *at_root = c->rank == root;
     *inplace = *at_root && own.buf == MPI_IN_PLACE;
     if (*at_root) {
         if ((rc = check_count(c->fn, whole.count, whole.count_name)) ||
@@ -733,7 +789,7 @@ int oc_mpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
     if ((rc = check_count(c.fn, count, "count")) || (rc = type_size(c.fn, datatype, &tsize)) ||
         (rc = check_op(c.fn, op, datatype, tsize)))
         return rc;
-    if (count == 0) return MPI_SUCCESS;
+    if (count == 0) return validate(&c, OC_ALLREDUCE, &algorithm, comm, 0);
     if ((rc = need_buffer(&c, recvbuf, "recvbuf")) ||
         (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
         return rc;
@@ -752,7 +808,7 @@ int oc_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcoun
     if ((rc = check_count(c.fn, recvcount, "recvcount")) ||
         (rc = type_size(c.fn, datatype, &tsize)) || (rc = check_op(c.fn, op, datatype, tsize)))
         return rc;
-    if (recvcount == 0) return MPI_SUCCESS;
+    if (recvcount == 0) return validate(&c, OC_REDUCESCATTER, &algorithm, comm, 0);
     if ((rc = need_buffer(&c, recvbuf, "recvbuf")) ||
         (!inplace && (rc = need_buffer(&c, sendbuf, "sendbuf"))))
         return rc;
@@ -798,7 +854,7 @@ int oc_mpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_C
     if ((rc = check_count(c.fn, count, "count")) || (rc = type_size(c.fn, datatype, &tsize)))
         return rc;
     const uint64_t bytes = (uint64_t)count * tsize;
-    if (bytes == 0) return MPI_SUCCESS;
+    if (bytes == 0) return validate(&c, OC_BROADCAST, &algorithm, comm, root);
     if ((rc = need_buffer(&c, buffer, "buffer"))) return rc;
     if ((rc = prepare(&c, OC_BROADCAST, algorithm, comm, root, bytes, 1))) return rc;
     char *const base[3] = {buffer, NULL, c.e->x};
