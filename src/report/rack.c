@@ -717,6 +717,12 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
                           lineno, sizeof buf - 1);
             goto fail;
         }
+        if (memchr(text + at, 0, n)) {
+            /* a NUL would silently end the line early: refuse rather than drop its tail */
+            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: the line holds a NUL byte", source,
+                          lineno);
+            goto fail;
+        }
         memcpy(buf, text + at, n);
         buf[n] = 0;
         at = end + 1;
@@ -741,7 +747,10 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
             goto fail;
         }
         double time;
-        int prc = oc_parse_double(tok[0], 0, 1e15, &time);
+        /* decimal only: strtod would also take hex (0x10), nan and inf, which are not times */
+        int prc = strspn(tok[0], "0123456789.eE+-") != strlen(tok[0])
+                      ? OC_EPARSE
+                      : oc_parse_double(tok[0], 0, 1e15, &time);
         if (tok[0][0] == '-' && prc != OC_EPARSE) prc = OC_ERANGE;
         if (prc) {
             rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: time '%s' %s", source, lineno, tok[0],
@@ -778,7 +787,10 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
             int grc = oc_parse_u64(tok[3], 0, UINT64_MAX, &g);
             if (grc) {
                 rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: GPUS '%s' is %s", source, lineno,
-                              tok[3], tok[3][0] == '-' ? "negative" : "not a whole number of GPUs");
+                              tok[3],
+                              tok[3][0] == '-'   ? "negative"
+                              : grc == OC_ERANGE ? "out of range (more GPUs than any rack has)"
+                                                 : "not a whole number of GPUs");
                 goto fail;
             }
             if (g == 0) {
@@ -1013,7 +1025,12 @@ static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack
                 sum_ar += y->ar.time_s;
             } else {
                 res->rejected++;
-                if (free_before >= x->gpus) res->rejected_fragmented++;
+                /* fragmented only if the empty rack could have placed it: a request above cap
+                 * is too large for this architecture, not a victim of fragmentation */
+                if (x->gpus > cap)
+                    res->rejected_too_large++;
+                else if (free_before >= x->gpus)
+                    res->rejected_fragmented++;
                 snprintf(y->reason, sizeof y->reason, "%s", reason);
             }
             rc = 0;
@@ -1057,6 +1074,12 @@ int oc__rack_replay(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack_r
     if (rc) return rc;
     if (!t->ntenants) return oc__fail(why, whylen, OC_EINVAL, "rack: the trace has no tenants");
     out->span = t->events[t->nevents - 1].time - t->events[0].time;
+    /* every fraction is a time average: with no time there is nothing to average */
+    if (!(out->span > 0))
+        return oc__fail(why, whylen, OC_EINVAL,
+                        "rack: the trace spans no time (all events at %g); fractions are time "
+                        "averages",
+                        t->events[0].time);
     ar_cache cache = {NULL, 0, 0, s->bytes};
     for (int a = 0; a < OC__RACK_ARCHS && !rc; a++) {
         out->tenant[a] = oc__calloc(t->ntenants, sizeof *out->tenant[a]);
@@ -1168,7 +1191,8 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
             "asked for by\nplaced tenants) + rounding (given beyond the request) + idle (free) = "
             "100%%. stranded: free\nGPUs (up to the largest request the empty rack places) "
             "beyond the largest request the rack\ncould place at that moment: what fragmentation "
-            "makes unusable. (fragmented): rejected although\nenough GPUs were free. All-reduce: "
+            "makes unusable. (fragmented): rejected although\nenough GPUs were free and the empty "
+            "rack could place it.\nAll-reduce: "
             "ring for g not a power of two, else the faster of rhd radix\n2 and 4 (section 3); "
             "lumorph on the fabric model with the tenant's own servers and fibres,\ntpu and sipac "
             "on the ideal switch (no contention, no reconfiguration: flatters them). Every\ntime "
@@ -1244,11 +1268,13 @@ int oc__rack_write_json(const oc__rack_result *r, FILE *f) {
         oc_write_json_string(f, sl);
         fprintf(f,
                 ", \"network\": \"%s\", \"arrivals\": %llu, \"placed\": %llu, \"rejected\": %llu, "
-                "\"rejected_fragmented\": %llu, \"utilisation\": %.9g, \"rounding_waste\": %.9g, "
+                "\"rejected_fragmented\": %llu, \"rejected_too_large\": %llu, \"utilisation\": "
+                "%.9g, \"rounding_waste\": %.9g, "
                 "\"idle\": %.9g, \"stranded\": %.9g, \"mean_allreduce_s\": %.9g, \"runs\": %llu}",
                 a == OC__RACK_LUMORPH ? "fabric" : "switch", (unsigned long long)x->arrivals,
                 (unsigned long long)x->placed, (unsigned long long)x->rejected,
-                (unsigned long long)x->rejected_fragmented, x->utilisation, x->rounding, x->idle,
+                (unsigned long long)x->rejected_fragmented,
+                (unsigned long long)x->rejected_too_large, x->utilisation, x->rounding, x->idle,
                 x->stranded, x->mean_allreduce_s, (unsigned long long)x->runs);
     }
     fputs("], \"tenants\": [", f);

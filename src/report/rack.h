@@ -146,11 +146,12 @@ typedef struct oc__rack_tenant_result {
 
 typedef struct oc__rack_arch_result {
     uint64_t arrivals, placed, rejected, rejected_fragmented; /* fragmented: enough GPUs free */
-    double utilisation; /* time average of GPUs asked for and in use / rack GPUs */
-    double rounding;    /* of GPUs given beyond the request */
-    double idle;        /* of GPUs not given to anyone */
-    double stranded;    /* of min(free GPUs, the largest request the empty rack places) beyond the
-                           largest request that would be placed now */
+    uint64_t rejected_too_large; /* larger than the largest request the empty rack places */
+    double utilisation;          /* time average of GPUs asked for and in use / rack GPUs */
+    double rounding;             /* of GPUs given beyond the request */
+    double idle;                 /* of GPUs not given to anyone */
+    double stranded; /* of min(free GPUs, the largest request the empty rack places) beyond the
+                        largest request that would be placed now */
     double mean_allreduce_s; /* over placed tenants */
     uint64_t runs;           /* distinct oc_run calls (cache misses) */
 } oc__rack_arch_result;

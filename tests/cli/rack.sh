@@ -91,5 +91,29 @@ tr dup "2: tenant 'a' is already" '0 arrive a 4\n1 arrive a 4\n'
 tr empty " no arrivals" '# only a comment\n'
 bad 2 "small.trace:1: 20 GPUs asked, the rack has 16" rack --servers 2 --tiles 8 --trace \
     "$(printf '0 arrive a 20\n' >"$T/small.trace"; echo "$T/small.trace")"
+tr gpusbig "1: GPUS '99999999999999999999999' is out of range" '0 arrive a 99999999999999999999999\n'
+tr nan "1: time 'nan' is not a number" 'nan arrive a 4\n'
+tr hex "1: time '0x10' is not a number" '0x10 arrive a 4\n'
+tr nul "1: the line holds a NUL byte" '0 arrive a 4\0junk\n1 leave a\n'
+printf '0 arrive a 4\n0 leave a\n' >"$T/nospan.trace"
+bad 2 "the trace spans no time" rack --trace "$T/nospan.trace"
+
+# a request larger than the empty rack ever places is "too large", not "fragmented": lumorph with
+# no fibres places at most one server (8), so 12 GPUs are too large although all 16 are free
+printf '1 arrive a 12\n2 leave a\n' >"$T/toolarge.trace"
+run_tool rack --servers 2 --tiles 8 --fibres 0 --trace "$T/toolarge.trace" --json
+if have_python; then
+    if python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))["architectures"][0]
+sys.exit(0 if a["name"] == "lumorph" and a["rejected"] == 1 and a["rejected_fragmented"] == 0
+         and a["rejected_too_large"] == 1 else 1)' "$T/out"; then
+        pass "lumorph without fibres: 12 of 16 GPUs is too large, not fragmented"
+    else
+        fail "lumorph without fibres: 12 of 16 GPUs is too large, not fragmented" "$(head -c 600 "$T/out")"
+    fi
+else
+    skip "python3 missing: too-large JSON check"
+fi
 
 finish
