@@ -15,3 +15,6 @@ set_tests_properties(throughput_cli PROPERTIES PASS_REGULAR_EXPRESSION
 add_test(NAME throughput_badinput
          COMMAND sh -c "for a in '-n 1' '-n 8 --utilisation 0' '-n 8 --buckets x' '-n 8 --tokens 0' '-n 8 --peak-tflops -1' '-n 8 --what'; do $0 throughput -m BERT-large $a 2>/dev/null; [ $? -eq 2 ] || { echo \"not refused: $a\"; exit 1; }; done; $0 throughput -m NoSuchModel -n 8 2>&1 | grep -q 'unknown model'"
                  $<TARGET_FILE:opticoll>)
+add_test(NAME cli_throughput COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/throughput.sh
+                                     $<TARGET_FILE:opticoll> ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_throughput PROPERTIES LABELS lumorph TIMEOUT 60)
