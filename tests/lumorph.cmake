@@ -18,3 +18,8 @@ add_test(NAME throughput_badinput
 add_test(NAME cli_throughput COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/throughput.sh
                                      $<TARGET_FILE:opticoll> ${CMAKE_SOURCE_DIR}/tests/cli)
 set_tests_properties(cli_throughput PROPERTIES LABELS lumorph TIMEOUT 60)
+# the footnote's compute inputs are the ones the table used (batch from data/models.tsv)
+add_test(NAME reproduce_lumorph_inputs
+         COMMAND sh -c "out=$($0 reproduce lumorph) || exit 1; b=$(printf '%s' \"$out\" | sed -n 's/.*Ours: BERT-large ([0-9]* parameters, batch \\([0-9]*\\) per GPU.*/\\1/p'); [ -n \"$b\" ] && printf '%s' \"$out\" | grep -q \"inputs (312 TFLOP/s, 0.5, batch $b, 128 tokens)\""
+                 $<TARGET_FILE:opticoll>)
+set_tests_properties(reproduce_lumorph_inputs PROPERTIES LABELS lumorph TIMEOUT 60)
