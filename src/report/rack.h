@@ -96,6 +96,7 @@ typedef struct oc__rack_place {
     uint32_t allocated;      /* GPUs given (>= g: rounding up to a slice) */
     uint32_t servers;        /* servers the allocation spans */
     uint32_t max_per_server; /* its largest share of one server */
+    uint32_t min_per_server; /* its smallest share: with rhd, its smallest reservation per pair */
     uint32_t first;          /* lowest GPU index given */
     uint32_t fibres;         /* fibres reserved (lumorph), summed over ordered server pairs */
     int rhd_circuits;        /* lumorph: 1 if the fibres reserved carry rhd, 0 if only a ring */

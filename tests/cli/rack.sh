@@ -116,4 +116,23 @@ else
     skip "python3 missing: too-large JSON check"
 fi
 
+# lumorph rhd is checked on the fabric with the tenant's smallest reservation: d gets shares 4, 2, 2
+# and reserves min(c_a, c_b) = 2 fibres per pair, which the fabric (servers of 4 tiles) finds too
+# few for rhd, so d runs the ring (checking with its largest share, 4, passed rhd unproven)
+printf '0 arrive a 4\n0 arrive b 6\n0 arrive c 6\n1 arrive d 8\n2 leave d\n' >"$T/uneven.trace"
+run_tool rack --servers 3 --tiles 8 --fibres 4 --trace "$T/uneven.trace" --json
+if have_python; then
+    if python3 -c '
+import json, sys
+d = [t for t in json.load(open(sys.argv[1]))["tenants"] if t["id"] == "d"][0]["lumorph"]
+sys.exit(0 if d["placed"] and d["servers"] == 3 and d["fibres"] == 12 and d["algorithm"] == "ring"
+         and d["verified"] else 1)' "$T/out"; then
+        pass "lumorph rhd checked with the smallest reservation: 4+2+2 tenant falls back to the ring"
+    else
+        fail "lumorph rhd checked with the smallest reservation" "$(head -c 900 "$T/out")"
+    fi
+else
+    skip "python3 missing: reservation check"
+fi
+
 finish
