@@ -330,12 +330,15 @@ typedef struct oc_throughput_in {
     uint32_t nodes;      /* GPUs */
     uint32_t buckets;    /* gradient all-reduces per iteration, 1 .. OC_THROUGHPUT_MAX_BUCKETS */
     uint64_t tokens;     /* tokens per sample (sequence length) */
-    double peak_tflops;  /* peak FLOP/s of one GPU, in 10^12 */
-    double utilisation;  /* fraction of the peak the compute reaches, (0, 1] */
+    double peak_tflops;  /* peak FLOP/s of one GPU, in 10^12, OC_THROUGHPUT_MIN_PEAK .. MAX_PEAK */
+    double utilisation;  /* fraction of the peak the compute reaches, [OC_THROUGHPUT_MIN_UTIL, 1] */
     int data_check;      /* also run every schedule with real data (oc_request.data_check) */
 } oc_throughput_in;
 
 #define OC_THROUGHPUT_MAX_BUCKETS 1000000u
+#define OC_THROUGHPUT_MIN_PEAK 1e-3 /* TFLOP/s */
+#define OC_THROUGHPUT_MAX_PEAK 1e6  /* TFLOP/s */
+#define OC_THROUGHPUT_MIN_UTIL 1e-3
 
 typedef struct oc_throughput_side {
     const char *label;     /* "Lumorph-2", "Lumorph-4", "Ring" */

@@ -15,3 +15,17 @@ set_tests_properties(throughput_cli PROPERTIES PASS_REGULAR_EXPRESSION
 add_test(NAME throughput_badinput
          COMMAND sh -c "for a in '-n 1' '-n 8 --utilisation 0' '-n 8 --buckets x' '-n 8 --tokens 0' '-n 8 --peak-tflops -1' '-n 8 --what'; do $0 throughput -m BERT-large $a 2>/dev/null; [ $? -eq 2 ] || { echo \"not refused: $a\"; exit 1; }; done; $0 throughput -m NoSuchModel -n 8 2>&1 | grep -q 'unknown model'"
                  $<TARGET_FILE:opticoll>)
+add_test(NAME cli_throughput COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/throughput.sh
+                                     $<TARGET_FILE:opticoll> ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_throughput PROPERTIES LABELS lumorph TIMEOUT 60)
+# the footnote's compute inputs are the ones the table used (batch from data/models.tsv)
+add_test(NAME reproduce_lumorph_inputs
+         COMMAND sh -c "out=$($0 reproduce lumorph) || exit 1; b=$(printf '%s' \"$out\" | sed -n 's/.*Ours: BERT-large ([0-9]* parameters, batch \\([0-9]*\\) per GPU.*/\\1/p'); [ -n \"$b\" ] && printf '%s' \"$out\" | grep -q \"inputs (312 TFLOP/s, 0.5, batch $b, 128 tokens)\""
+                 $<TARGET_FILE:opticoll>)
+set_tests_properties(reproduce_lumorph_inputs PROPERTIES LABELS lumorph TIMEOUT 60)
+# a reduction whose verifier would pass its memory budget is refused up front with one line and
+# exit 2, not killed by the kernel (rhd on 8192 nodes once took 10.5 GB; throughput -n 16384 died)
+add_test(NAME verify_budget
+         COMMAND sh -c "for c in 'run -c allreduce -a rhd -p radix=2 -t fabric -n 8192 -s 64MiB' 'throughput -m BERT-large -n 16384'; do e=$($0 $c 2>&1 >/dev/null); s=$?; [ $s -eq 2 ] && [ $(printf '%s\\n' \"$e\" | wc -l) -eq 1 ] && printf '%s' \"$e\" | grep -q 'budget' || { echo \"not refused: $c: $s $e\"; exit 1; }; done"
+                 $<TARGET_FILE:opticoll>)
+set_tests_properties(verify_budget PROPERTIES LABELS lumorph TIMEOUT 30)

@@ -102,8 +102,11 @@ static int double_arg(const char *text, const char *name, double min, double max
         *out = dflt;
         return 0;
     }
-    if (oc_parse_double(text, min, max, out) || !(*out > 0))
-        return die(EXIT_USAGE, "throughput: %s %s: not a positive number in range", name, text);
+    if (oc_parse_double(text, min, max, out)) {
+        fprintf(stderr, "opticoll: throughput: %s %s: not a number from %g to %g\n", name, text,
+                min, max);
+        return EXIT_USAGE;
+    }
     return 0;
 }
 
@@ -124,8 +127,9 @@ int cmd_throughput(int argc, char **argv) {
     if ((rc = u64_arg(o.nodes, "-n", 2, OC_MAX_NODES, 0, &nodes)) ||
         (rc = u64_arg(o.buckets, "--buckets", 1, OC_THROUGHPUT_MAX_BUCKETS, 24, &buckets)) ||
         (rc = u64_arg(o.tokens, "--tokens", 1, OC_MODEL_MAX_COUNT, 128, &tokens)) ||
-        (rc = double_arg(o.peak, "--peak-tflops", 0, 1e6, 312, &peak)) ||
-        (rc = double_arg(o.util, "--utilisation", 0, 1, 0.5, &util)))
+        (rc = double_arg(o.peak, "--peak-tflops", OC_THROUGHPUT_MIN_PEAK, OC_THROUGHPUT_MAX_PEAK,
+                         312, &peak)) ||
+        (rc = double_arg(o.util, "--utilisation", OC_THROUGHPUT_MIN_UTIL, 1, 0.5, &util)))
         return rc;
     oc_model *models = NULL;
     size_t count = 0;

@@ -51,8 +51,10 @@
  * allocation (section 3): ring when g is not a power of two, rhd otherwise, radix 2 and, when g
  * is a power of 4, radix 4, whichever the model says is faster (a lumorph tenant that could only
  * reserve ring fibres runs the ring). lumorph tenants run on the `fabric` model with
- * tiles_per_server = their largest share of one server and fibres_between_servers = the bound they
- * reserved from (their largest share for rhd, 1 for the ring); the fabric model numbers nodes
+ * tiles_per_server = their largest share of one server and fibres_between_servers = their
+ * smallest reservation on a server pair (their smallest share for rhd, 1 for the ring), so the
+ * check proves every pair's reservation suffices; rhd the check refuses with that falls back to
+ * the ring (radix 4 to radix 2); the fabric model numbers nodes
  * server by server with equal shares, so it sees the tenant's servers packed evenly. The fabric's
  * time does not depend on which servers a circuit joins (a wavelength's rate and the
  * reconfiguration are the same on a fibre), so this is the tenant's time; its resource check
@@ -331,12 +333,14 @@ static int lum_place(oc__rack *r, uint32_t t, uint32_t g, oc__rack_place *p, cha
     p->allocated = g;
     p->servers = n;
     p->max_per_server = 0;
+    p->min_per_server = UINT32_MAX;
     p->first = UINT32_MAX;
     p->fibres = 0;
     p->rhd_circuits = rhd;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t s = r->srv[i], need = r->cnt[i];
         if (need > p->max_per_server) p->max_per_server = need;
+        if (need < p->min_per_server) p->min_per_server = need;
         for (uint32_t k = 0; k < r->T && need > 0; k++)
             if (r->owner[s * r->T + k] < 0) {
                 if (s * r->T + k < p->first) p->first = s * r->T + k;
@@ -411,7 +415,7 @@ static int slice_place(oc__rack *r, uint32_t t, uint32_t g, oc__rack_place *p, c
     p->allocated = (uint32_t)size;
     p->first = a;
     p->servers = (uint32_t)((a + size - 1) / r->T - a / r->T + 1);
-    p->max_per_server = (uint32_t)(size < r->T ? size : r->T);
+    p->max_per_server = p->min_per_server = (uint32_t)(size < r->T ? size : r->T);
     p->fibres = 0;
     p->rhd_circuits = 1;
     return 1;
@@ -717,6 +721,12 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
                           lineno, sizeof buf - 1);
             goto fail;
         }
+        if (memchr(text + at, 0, n)) {
+            /* a NUL would silently end the line early: refuse rather than drop its tail */
+            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: the line holds a NUL byte", source,
+                          lineno);
+            goto fail;
+        }
         memcpy(buf, text + at, n);
         buf[n] = 0;
         at = end + 1;
@@ -741,7 +751,10 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
             goto fail;
         }
         double time;
-        int prc = oc_parse_double(tok[0], 0, 1e15, &time);
+        /* decimal only: strtod would also take hex (0x10), nan and inf, which are not times */
+        int prc = strspn(tok[0], "0123456789.eE+-") != strlen(tok[0])
+                      ? OC_EPARSE
+                      : oc_parse_double(tok[0], 0, 1e15, &time);
         if (tok[0][0] == '-' && prc != OC_EPARSE) prc = OC_ERANGE;
         if (prc) {
             rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: time '%s' %s", source, lineno, tok[0],
@@ -778,7 +791,10 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
             int grc = oc_parse_u64(tok[3], 0, UINT64_MAX, &g);
             if (grc) {
                 rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: GPUS '%s' is %s", source, lineno,
-                              tok[3], tok[3][0] == '-' ? "negative" : "not a whole number of GPUs");
+                              tok[3],
+                              tok[3][0] == '-'   ? "negative"
+                              : grc == OC_ERANGE ? "out of range (more GPUs than any rack has)"
+                                                 : "not a whole number of GPUs");
                 goto fail;
             }
             if (g == 0) {
@@ -945,11 +961,20 @@ static int best_ar(ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t f
         ar.radix = 2;
         rc = ar_run(c, fabric, g, tps, fib, "rhd", 2, &ar.time_s, why, whylen);
         ++*runs;
-        if (!rc && is_pow(g, 4) && g >= 4) {
+        if (rc == OC_ERESOURCE) {
+            /* the fabric's check says the tenant's smallest reservation cannot carry rhd: run
+             * the ring, whose one fibre per server pair that reservation covers */
+            ar = (oc__rack_ar){"ring", 0, 0, 1};
+            rc = ar_run(c, fabric, g, tps, 1, "ring", 0, &ar.time_s, why, whylen);
+            ++*runs;
+        } else if (!rc && is_pow(g, 4) && g >= 4) {
             double t4;
             rc = ar_run(c, fabric, g, tps, fib, "rhd", 4, &t4, why, whylen);
             ++*runs;
-            if (!rc && t4 < ar.time_s) ar.radix = 4, ar.time_s = t4;
+            if (rc == OC_ERESOURCE)
+                rc = 0; /* radix 4 needs more than the reservation: keep radix 2 */
+            else if (!rc && t4 < ar.time_s)
+                ar.radix = 4, ar.time_s = t4;
         }
     }
     if (rc) return rc;
@@ -964,8 +989,12 @@ static int best_ar(ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t f
 static int tenant_ar(ar_cache *c, oc__rack_arch arch, uint32_t g, const oc__rack_place *p,
                      oc__rack_ar *out, uint64_t *runs, char *why, size_t whylen) {
     if (arch != OC__RACK_LUMORPH) return best_ar(c, 0, g, 0, 0, 1, out, runs, why, whylen);
+    /* fibres_between_servers = the tenant's smallest reservation on any of its server pairs
+     * (min(c_a, c_b) is smallest where c_a is the smallest share), so the fabric's resource check
+     * proves the reservation suffices on every pair; rhd that needs more falls back to the ring
+     * (in best_ar), whose one fibre per pair every rhd reservation covers */
     const uint32_t tps = p->max_per_server;
-    const uint32_t fib = p->servers > 1 && p->rhd_circuits ? tps : 1;
+    const uint32_t fib = p->servers > 1 && p->rhd_circuits ? p->min_per_server : 1;
     return best_ar(c, 1, g, tps, fib, p->rhd_circuits, out, runs, why, whylen);
 }
 
@@ -1013,7 +1042,12 @@ static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack
                 sum_ar += y->ar.time_s;
             } else {
                 res->rejected++;
-                if (free_before >= x->gpus) res->rejected_fragmented++;
+                /* fragmented only if the empty rack could have placed it: a request above cap
+                 * is too large for this architecture, not a victim of fragmentation */
+                if (x->gpus > cap)
+                    res->rejected_too_large++;
+                else if (free_before >= x->gpus)
+                    res->rejected_fragmented++;
                 snprintf(y->reason, sizeof y->reason, "%s", reason);
             }
             rc = 0;
@@ -1057,6 +1091,12 @@ int oc__rack_replay(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack_r
     if (rc) return rc;
     if (!t->ntenants) return oc__fail(why, whylen, OC_EINVAL, "rack: the trace has no tenants");
     out->span = t->events[t->nevents - 1].time - t->events[0].time;
+    /* every fraction is a time average: with no time there is nothing to average */
+    if (!(out->span > 0))
+        return oc__fail(why, whylen, OC_EINVAL,
+                        "rack: the trace spans no time (all events at %g); fractions are time "
+                        "averages",
+                        t->events[0].time);
     ar_cache cache = {NULL, 0, 0, s->bytes};
     for (int a = 0; a < OC__RACK_ARCHS && !rc; a++) {
         out->tenant[a] = oc__calloc(t->ntenants, sizeof *out->tenant[a]);
@@ -1168,7 +1208,8 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
             "asked for by\nplaced tenants) + rounding (given beyond the request) + idle (free) = "
             "100%%. stranded: free\nGPUs (up to the largest request the empty rack places) "
             "beyond the largest request the rack\ncould place at that moment: what fragmentation "
-            "makes unusable. (fragmented): rejected although\nenough GPUs were free. All-reduce: "
+            "makes unusable. (fragmented): rejected although\nenough GPUs were free and the empty "
+            "rack could place it.\nAll-reduce: "
             "ring for g not a power of two, else the faster of rhd radix\n2 and 4 (section 3); "
             "lumorph on the fabric model with the tenant's own servers and fibres,\ntpu and sipac "
             "on the ideal switch (no contention, no reconfiguration: flatters them). Every\ntime "
@@ -1244,11 +1285,13 @@ int oc__rack_write_json(const oc__rack_result *r, FILE *f) {
         oc_write_json_string(f, sl);
         fprintf(f,
                 ", \"network\": \"%s\", \"arrivals\": %llu, \"placed\": %llu, \"rejected\": %llu, "
-                "\"rejected_fragmented\": %llu, \"utilisation\": %.9g, \"rounding_waste\": %.9g, "
+                "\"rejected_fragmented\": %llu, \"rejected_too_large\": %llu, \"utilisation\": "
+                "%.9g, \"rounding_waste\": %.9g, "
                 "\"idle\": %.9g, \"stranded\": %.9g, \"mean_allreduce_s\": %.9g, \"runs\": %llu}",
                 a == OC__RACK_LUMORPH ? "fabric" : "switch", (unsigned long long)x->arrivals,
                 (unsigned long long)x->placed, (unsigned long long)x->rejected,
-                (unsigned long long)x->rejected_fragmented, x->utilisation, x->rounding, x->idle,
+                (unsigned long long)x->rejected_fragmented,
+                (unsigned long long)x->rejected_too_large, x->utilisation, x->rounding, x->idle,
                 x->stranded, x->mean_allreduce_s, (unsigned long long)x->runs);
     }
     fputs("], \"tenants\": [", f);
@@ -1337,7 +1380,8 @@ int oc__rack_fig2a(FILE *out, char *why, size_t whylen) {
             s.sipac_l, s.sipac_r);
     fputs("  placed:  ", out);
     for (int u = 0; u < 3; u++) {
-        oc__rack_place up = {.servers = 1, .max_per_server = users[u].count};
+        oc__rack_place up = {
+            .servers = 1, .max_per_server = users[u].count, .min_per_server = users[u].count};
         up.rhd_circuits = is_pow(users[u].count, 2);
         oc__rack_ar ar;
         if ((rc =

@@ -96,6 +96,7 @@ typedef struct oc__rack_place {
     uint32_t allocated;      /* GPUs given (>= g: rounding up to a slice) */
     uint32_t servers;        /* servers the allocation spans */
     uint32_t max_per_server; /* its largest share of one server */
+    uint32_t min_per_server; /* its smallest share: with rhd, its smallest reservation per pair */
     uint32_t first;          /* lowest GPU index given */
     uint32_t fibres;         /* fibres reserved (lumorph), summed over ordered server pairs */
     int rhd_circuits;        /* lumorph: 1 if the fibres reserved carry rhd, 0 if only a ring */
@@ -146,11 +147,12 @@ typedef struct oc__rack_tenant_result {
 
 typedef struct oc__rack_arch_result {
     uint64_t arrivals, placed, rejected, rejected_fragmented; /* fragmented: enough GPUs free */
-    double utilisation; /* time average of GPUs asked for and in use / rack GPUs */
-    double rounding;    /* of GPUs given beyond the request */
-    double idle;        /* of GPUs not given to anyone */
-    double stranded;    /* of min(free GPUs, the largest request the empty rack places) beyond the
-                           largest request that would be placed now */
+    uint64_t rejected_too_large; /* larger than the largest request the empty rack places */
+    double utilisation;          /* time average of GPUs asked for and in use / rack GPUs */
+    double rounding;             /* of GPUs given beyond the request */
+    double idle;                 /* of GPUs not given to anyone */
+    double stranded; /* of min(free GPUs, the largest request the empty rack places) beyond the
+                        largest request that would be placed now */
     double mean_allreduce_s; /* over placed tenants */
     uint64_t runs;           /* distinct oc_run calls (cache misses) */
 } oc__rack_arch_result;

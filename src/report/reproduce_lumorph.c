@@ -310,12 +310,13 @@ static int bert(FILE *f, char *why, size_t len) {
     fprintf(f,
             "\nFig. 4(a), BERT training throughput, Lumorph vs Ring on the ideal switch (paper: "
             "\"up to 1.7X\", from FlexFlow's simulator and strategy, inputs not given).\n"
-            "  Ours: BERT-large (%llu parameters, batch %llu per GPU: data/models.tsv), 128 "
-            "tokens per sample, compute = 6 x parameters x tokens x batch at 312 TFLOP/s (A100 "
-            "BF16 dense, the GPU of the seed's 300 GB/s NVLink) x 0.5 utilisation (assumed), "
-            "float32 gradient in 24 per-layer all-reduces after the compute (no overlap); every "
+            "  Ours: BERT-large (%llu parameters, batch %llu per GPU: data/models.tsv), %llu "
+            "tokens per sample, compute = 6 x parameters x tokens x batch at %g TFLOP/s (A100 "
+            "BF16 dense, the GPU of the seed's 300 GB/s NVLink) x %g utilisation (assumed), "
+            "float32 gradient in %u per-layer all-reduces after the compute (no overlap); every "
             "all-reduce a verified schedule (`opticoll throughput -m BERT-large -n N`).\n",
-            (unsigned long long)m->parameters, (unsigned long long)m->batch);
+            (unsigned long long)m->parameters, (unsigned long long)m->batch,
+            (unsigned long long)in.tokens, in.peak_tflops, in.utilisation, in.buckets);
     static const char *const hd[] = {
         "GPUs",  "compute ms",        "Ring ms/iter",     "Lumorph ms/iter",
         "paper", "ours (24 buckets)", "buckets for 1.7x", "reason"};
@@ -374,8 +375,10 @@ static int bert(FILE *f, char *why, size_t len) {
                 "2(N-1) α grows linearly, Lumorph's rounds logarithmically). Splitting the "
                 "gradient into the bucket count shown reaches 1.7x: that is what \"many small "
                 "all-reduces\" must mean for the seed's number to hold in this model. The compute "
-                "inputs (312 TFLOP/s, 0.5, batch 6, 128 tokens) are ours; change them with "
-                "`opticoll throughput --peak-tflops F --utilisation U --tokens T --buckets B`.\n");
+                "inputs (%g TFLOP/s, %g, batch %llu, %llu tokens) are ours; change them with "
+                "`opticoll throughput --peak-tflops F --utilisation U --tokens T --buckets B`.\n",
+                in.peak_tflops, in.utilisation, (unsigned long long)in.batch,
+                (unsigned long long)in.tokens);
     return rc;
 }
 

@@ -98,10 +98,13 @@ int oc_throughput_estimate(const oc_throughput_in *in, oc_throughput *out, char 
     if (in->tokens == 0 || in->tokens > OC_MODEL_MAX_COUNT)
         return oc__fail(why, whylen, OC_EINVAL, "throughput: tokens per sample must be 1 .. %llu",
                         (unsigned long long)OC_MODEL_MAX_COUNT);
-    if (!(in->peak_tflops > 0 && in->peak_tflops <= 1e6))
-        return oc__fail(why, whylen, OC_EINVAL, "throughput: peak TFLOP/s must be in (0, 1e6]");
-    if (!(in->utilisation > 0 && in->utilisation <= 1))
-        return oc__fail(why, whylen, OC_EINVAL, "throughput: utilisation must be in (0, 1]");
+    /* bounds that keep every printed time a number of sane width (1e-300 gave 300 digits) */
+    if (!(in->peak_tflops >= OC_THROUGHPUT_MIN_PEAK && in->peak_tflops <= OC_THROUGHPUT_MAX_PEAK))
+        return oc__fail(why, whylen, OC_EINVAL, "throughput: peak TFLOP/s must be in [%g, %g]",
+                        OC_THROUGHPUT_MIN_PEAK, OC_THROUGHPUT_MAX_PEAK);
+    if (!(in->utilisation >= OC_THROUGHPUT_MIN_UTIL && in->utilisation <= 1))
+        return oc__fail(why, whylen, OC_EINVAL, "throughput: utilisation must be in [%g, 1]",
+                        OC_THROUGHPUT_MIN_UTIL);
     out->in = *in;
     out->in.model = NULL; /* the caller's string may not outlive *out */
     snprintf(out->model, sizeof out->model, "%s", in->model ? in->model : "");
@@ -120,6 +123,14 @@ int oc_throughput_estimate(const oc_throughput_in *in, oc_throughput *out, char 
     return 0;
 }
 
+/* %.*f while that stays short, else %.4g: a huge or tiny value never prints hundreds of digits */
+static void fixed_or_g(char *buf, size_t len, int width, int prec, double v) {
+    if (fabs(v) < 1e9 && (v == 0 || fabs(v) >= 1e-3))
+        snprintf(buf, len, "%*.*f", width, prec, v);
+    else
+        snprintf(buf, len, "%*.4g", width, v);
+}
+
 int oc_throughput_write_text(const oc_throughput *t, FILE *f) {
     const oc_throughput_in *in = &t->in;
     fprintf(f,
@@ -127,11 +138,12 @@ int oc_throughput_write_text(const oc_throughput *t, FILE *f) {
             "tokens per sample\n",
             t->model[0] ? t->model : "a model", in->nodes, (unsigned long long)in->parameters,
             (unsigned long long)in->batch, (unsigned long long)in->tokens);
+    char ms[32];
+    fixed_or_g(ms, sizeof ms, 0, 4, t->compute_s * 1e3);
     fprintf(f,
-            "  compute:  6 x %llu x %llu x %llu = %.4g FLOP per GPU at %g TFLOP/s x %g = %.4f ms\n",
+            "  compute:  6 x %llu x %llu x %llu = %.4g FLOP per GPU at %g TFLOP/s x %g = %s ms\n",
             (unsigned long long)in->parameters, (unsigned long long)in->tokens,
-            (unsigned long long)in->batch, t->flops, in->peak_tflops, in->utilisation,
-            t->compute_s * 1e3);
+            (unsigned long long)in->batch, t->flops, in->peak_tflops, in->utilisation, ms);
     fprintf(f,
             "  gradient: %llu bytes (float32) in %u all-reduces of %llu bytes, after the "
             "compute (no overlap)\n",
@@ -143,9 +155,13 @@ int oc_throughput_write_text(const oc_throughput *t, FILE *f) {
         const oc_throughput_side *s = &t->side[i];
         char algo[16];
         snprintf(algo, sizeof algo, s->radix ? "%s r%u" : "%s", s->algorithm, s->radix);
-        fprintf(f, "  %-10s %-7s %-7s %14.3f %14.4f %14.4f %14.1f%s\n", s->label, algo, s->network,
-                s->allreduce_s * 1e6, s->comm_s * 1e3, s->iteration_s * 1e3, s->samples_per_s,
-                i == t->best ? "  (best Lumorph)" : "");
+        char v[4][32];
+        fixed_or_g(v[0], sizeof v[0], 14, 3, s->allreduce_s * 1e6);
+        fixed_or_g(v[1], sizeof v[1], 14, 4, s->comm_s * 1e3);
+        fixed_or_g(v[2], sizeof v[2], 14, 4, s->iteration_s * 1e3);
+        fixed_or_g(v[3], sizeof v[3], 14, 1, s->samples_per_s);
+        fprintf(f, "  %-10s %-7s %-7s %s %s %s %s%s\n", s->label, algo, s->network, v[0], v[1],
+                v[2], v[3], i == t->best ? "  (best Lumorph)" : "");
     }
     fprintf(f, "  speedup of %s over Ring: %.3fx (every all-reduce a verified schedule)\n",
             t->side[t->best].label, t->speedup);

@@ -91,5 +91,48 @@ tr dup "2: tenant 'a' is already" '0 arrive a 4\n1 arrive a 4\n'
 tr empty " no arrivals" '# only a comment\n'
 bad 2 "small.trace:1: 20 GPUs asked, the rack has 16" rack --servers 2 --tiles 8 --trace \
     "$(printf '0 arrive a 20\n' >"$T/small.trace"; echo "$T/small.trace")"
+tr gpusbig "1: GPUS '99999999999999999999999' is out of range" '0 arrive a 99999999999999999999999\n'
+tr nan "1: time 'nan' is not a number" 'nan arrive a 4\n'
+tr hex "1: time '0x10' is not a number" '0x10 arrive a 4\n'
+tr nul "1: the line holds a NUL byte" '0 arrive a 4\0junk\n1 leave a\n'
+printf '0 arrive a 4\n0 leave a\n' >"$T/nospan.trace"
+bad 2 "the trace spans no time" rack --trace "$T/nospan.trace"
+
+# a request larger than the empty rack ever places is "too large", not "fragmented": lumorph with
+# no fibres places at most one server (8), so 12 GPUs are too large although all 16 are free
+printf '1 arrive a 12\n2 leave a\n' >"$T/toolarge.trace"
+run_tool rack --servers 2 --tiles 8 --fibres 0 --trace "$T/toolarge.trace" --json
+if have_python; then
+    if python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))["architectures"][0]
+sys.exit(0 if a["name"] == "lumorph" and a["rejected"] == 1 and a["rejected_fragmented"] == 0
+         and a["rejected_too_large"] == 1 else 1)' "$T/out"; then
+        pass "lumorph without fibres: 12 of 16 GPUs is too large, not fragmented"
+    else
+        fail "lumorph without fibres: 12 of 16 GPUs is too large, not fragmented" "$(head -c 600 "$T/out")"
+    fi
+else
+    skip "python3 missing: too-large JSON check"
+fi
+
+# lumorph rhd is checked on the fabric with the tenant's smallest reservation: d gets shares 4, 2, 2
+# and reserves min(c_a, c_b) = 2 fibres per pair, which the fabric (servers of 4 tiles) finds too
+# few for rhd, so d runs the ring (checking with its largest share, 4, passed rhd unproven)
+printf '0 arrive a 4\n0 arrive b 6\n0 arrive c 6\n1 arrive d 8\n2 leave d\n' >"$T/uneven.trace"
+run_tool rack --servers 3 --tiles 8 --fibres 4 --trace "$T/uneven.trace" --json
+if have_python; then
+    if python3 -c '
+import json, sys
+d = [t for t in json.load(open(sys.argv[1]))["tenants"] if t["id"] == "d"][0]["lumorph"]
+sys.exit(0 if d["placed"] and d["servers"] == 3 and d["fibres"] == 12 and d["algorithm"] == "ring"
+         and d["verified"] else 1)' "$T/out"; then
+        pass "lumorph rhd checked with the smallest reservation: 4+2+2 tenant falls back to the ring"
+    else
+        fail "lumorph rhd checked with the smallest reservation" "$(head -c 900 "$T/out")"
+    fi
+else
+    skip "python3 missing: reservation check"
+fi
 
 finish
