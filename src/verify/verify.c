@@ -27,10 +27,22 @@
  * iv[1] are its intervals in order, an unused one being {0, 0} (an empty cell is two unused
  * ones). A cell that needs more than two intervals is tagged by heap.tag = UINT32_MAX > heap.zero
  * = 0 (no inline interval has lo > hi) and points to a range set of its own. */
-/* Memory the reduction verifier may use: bytes per (node, chunk) state as measured, and the
- * budget above which a run is refused up front (oc__verifier_new). */
-#define OC__VERIFY_BYTES_PER_STATE UINT64_C(160)
+/* Memory the reduction verifier may use: its cells (one per (node, chunk), allocated up front)
+ * and the range sets of cells whose contributors fragment into more than two intervals (grown as
+ * the schedule runs). Past the budget a run is refused with one line (OC_ETOOBIG) instead of being
+ * killed by the kernel half-way: up front when the cells alone pass it, else in the round where
+ * the range sets do (rhd radix 2 on 8192 nodes fragments to ~150 bytes per state; ring all-reduce
+ * stays inline, ~20 bytes per state). */
 #define OC__VERIFY_BUDGET (UINT64_C(4) << 30)
+
+/* The budget: OPTICOLL_VERIFY_BUDGET_MIB (a whole number of MiB, for machines with less memory
+ * and for the test that shows the refusal) or OC__VERIFY_BUDGET. */
+static uint64_t verify_budget(void) {
+    const char *e = getenv("OPTICOLL_VERIFY_BUDGET_MIB");
+    uint64_t mib;
+    if (e && oc_parse_u64(e, 1, UINT64_C(1) << 30, &mib) == 0) return mib << 20;
+    return OC__VERIFY_BUDGET;
+}
 
 typedef union cell {
     oc__range iv[2];
@@ -106,6 +118,12 @@ static int cell_assign(cell *c, const oc__range *iv, uint32_t n) {
     return oc__rangeset_copy(c->heap.set, &view);
 }
 
+/* The heap bytes a cell holds (its range set), for the verifier's memory budget. */
+static uint64_t cell_heap_bytes(const cell *c) {
+    return cell_is_heap(c) ? sizeof(oc__rangeset) + (uint64_t)c->heap.set->cap * sizeof(oc__range)
+                           : 0;
+}
+
 typedef struct pending {
     uint32_t dst;
     oc__range r;
@@ -130,6 +148,8 @@ struct oc__verifier {
     cell *staged;      /* snapshot of what the round's senders send, one cell per chunk sent */
     oc__rangeset *staged_sets; /* staged[u] points to staged_sets[u] when it needs the heap */
     size_t staged_cap;
+    uint64_t heap_bytes; /* bytes held by the range sets of heap cells (see OC__VERIFY_BUDGET) */
+    uint64_t budget;     /* OC__VERIFY_BUDGET, or OPTICOLL_VERIFY_BUDGET_MIB from the environment */
 };
 
 static int fail_at(char *why, size_t len, const oc__spec *s, uint64_t round, const char *what,
@@ -262,14 +282,30 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
 
 /* ---- reductions ---- */
 
+/* Adds a cell's change of heap bytes (it held `before`) to the verifier's total and refuses the
+ * run, naming the round, once cells and range sets together pass OC__VERIFY_BUDGET. */
+static int heap_budget(oc__verifier *v, const cell *c, uint64_t before, uint64_t round, char *why,
+                       size_t len) {
+    v->heap_bytes += cell_heap_bytes(c) - before; /* modular: a freed set subtracts */
+    const uint64_t cells = (uint64_t)v->spec->nodes * v->spec->chunks;
+    const uint64_t total = cells * (sizeof(cell) + sizeof(uint32_t)) + v->heap_bytes;
+    if (total <= v->budget) return 0;
+    return oc__fail(why, len, OC_ETOOBIG,
+                    "round %llu: verifying %s on %u nodes needs more than the verifier's %.1f GiB "
+                    "budget (the nodes' sets of contributors have fragmented)",
+                    (unsigned long long)round, oc_collective_name(v->spec->coll), v->spec->nodes,
+                    (double)v->budget / (1 << 30));
+}
+
 static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
                         size_t len) {
     const oc__spec *s = v->spec;
     const uint64_t C = s->chunks;
+    int rc;
     size_t units = 0;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
-        int rc = check_transfer(v, round, t, why, len);
+        rc = check_transfer(v, round, t, why, len);
         if (rc) return rc;
         units += t->count;
     }
@@ -327,9 +363,11 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
             v->written[at] = stamp | (uint32_t)is_copy;
             uint32_t an;
             const oc__range *add = cell_intervals(&v->staged[u], &an);
+            const uint64_t held = cell_heap_bytes(dst);
             if (is_copy) {
                 if (cell_assign(dst, add, an))
                     return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+                if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
                 continue;
             }
             for (uint32_t k = 0; k < an; k++) {
@@ -346,6 +384,7 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
             if (cell_is_heap(dst)) {
                 if (oc__rangeset_union(dst->heap.set, add, an, NULL))
                     return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+                if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
                 continue;
             }
             /* An inline cell: merge its intervals with the added ones (disjoint from them, as
@@ -370,6 +409,7 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
             }
             if (cell_assign(dst, out, k))
                 return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+            if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
         }
     }
     return 0;
@@ -401,20 +441,16 @@ int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t le
                             "verifying %s on %u nodes with %u chunks needs %llu chunk states",
                             oc_collective_name(s->coll), N, s->chunks, (unsigned long long)cells);
         }
-        /* Each chunk state costs an inline cell and a written counter, and a reduction's cells
-         * grow heap range sets as contributions fragment: /usr/bin/time -v measured 150-160 bytes
-         * per state for rhd radix 2 and ring at 1024 to 8192 nodes (2.5 GB at 4096, 10.5 GB at
-         * 8192). Refuse before allocating when that passes the budget, with one line, instead
-         * of being killed by the kernel half-way. */
-        const uint64_t need = cells * OC__VERIFY_BYTES_PER_STATE;
-        if (need > OC__VERIFY_BUDGET) {
+        /* The cells themselves: refused up front when they alone pass the budget. */
+        const uint64_t need = cells * (sizeof(cell) + sizeof(uint32_t));
+        const uint64_t budget = v->budget = verify_budget();
+        if (need > budget) {
             free(v);
             return oc__fail(why, len, OC_ETOOBIG,
-                            "verifying %s on %u nodes with %u chunks needs about %.1f GiB (%llu "
-                            "chunk states x %u bytes), above the verifier's %.1f GiB budget",
+                            "verifying %s on %u nodes with %u chunks needs %.1f GiB for its %llu "
+                            "chunk states, above the verifier's %.1f GiB budget",
                             oc_collective_name(s->coll), N, s->chunks, (double)need / (1 << 30),
-                            (unsigned long long)cells, (unsigned)OC__VERIFY_BYTES_PER_STATE,
-                            (double)OC__VERIFY_BUDGET / (1 << 30));
+                            (unsigned long long)cells, (double)budget / (1 << 30));
         }
         v->contrib = oc__calloc((size_t)cells, sizeof(cell));
         v->written = oc__calloc((size_t)cells, sizeof(uint32_t));
