@@ -142,9 +142,15 @@ int oc__direct_cfg_parse(oc__direct_kind kind, uint32_t nodes, const oc_kv *para
         const char *d = oc_kv_get(params, "dims");
         if (d) {
             if ((rc = oc__direct_parse_dims(d, cfg->dims, &cfg->ndims, why, len))) return rc;
+            /* Every side is >= 1, so the running product never shrinks: stop as soon as it
+             * passes nodes, before it can wrap around 2^64 (8192x3x3x307x2857x6529x43691
+             * wraps to exactly 8192). */
             uint64_t prod = 1;
-            for (uint32_t i = 0; i < cfg->ndims; i++)
+            uint32_t i = 0;
+            for (; i < cfg->ndims && prod <= nodes; i++)
                 prod *= cfg->dims[i];
+            if (i < cfg->ndims)
+                return oc__fail(why, len, OC_ENOTSUP, "dims=%s has more than %u nodes", d, nodes);
             if (prod != nodes)
                 return oc__fail(why, len, OC_ENOTSUP, "dims=%s has %llu nodes, not %u", d,
                                 (unsigned long long)prod, nodes);

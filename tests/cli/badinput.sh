@@ -145,6 +145,7 @@ bad 2 "sf or wh" run -c alltoall -a sex -t hypercube -n 8 -s 1KiB --net switchin
 bad 2 "neighbours" run -c alltoall -a dex -t hypercube -n 8 -s 1KiB
 bad 2 "directions" run -c alltoall -a pipeline -t torus -n 8 -s 1KiB -p directions=0
 bad 2 "15 nodes, not 16" run -c alltoall -a cartesian -t torus -n 16 -s 1KiB -p dims=3x5
+bad 2 "more than 8192 nodes" run -c alltoall -a bex -t mesh -n 8192 -s 64 --net dims=8192x3x3x307x2857x6529x43691 --net switching=wh
 
 # ---- no command at all: usage on stderr (several lines allowed), nothing on stdout ----
 run_tool
