@@ -595,8 +595,7 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
                                   .steps = steps,
                                   .crit_msgs = steps,
                                   .crit_hops = ch,
-                                  .crit_bytes = cbytes,
-                                  .packet_bytes = m->pkt_bytes};
+                                  .crit_bytes = cbytes};
         int rc = oc__direct_check(m->checker, c, index, r, cb, &claim, why, len);
         if (rc) return rc;
     }

@@ -73,11 +73,10 @@ typedef struct oc__direct_msg {
 typedef struct oc__direct_claim {
     const oc__direct_msg *msgs;
     size_t nmsgs;
-    uint64_t steps;        /* physical steps of the round */
-    uint64_t crit_msgs;    /* sum over steps of 1 (= steps): the ts count */
-    uint64_t crit_hops;    /* sum over steps of the slowest message's hops */
-    uint64_t crit_bytes;   /* sum over steps of the slowest message's bytes */
-    uint64_t packet_bytes; /* bytes of one packet (non-combining) */
+    uint64_t steps;      /* physical steps of the round */
+    uint64_t crit_msgs;  /* sum over steps of 1 (= steps): the ts count */
+    uint64_t crit_hops;  /* sum over steps of the slowest message's hops */
+    uint64_t crit_bytes; /* sum over steps of the slowest message's bytes */
 } oc__direct_claim;
 
 typedef struct oc__direct_checker oc__direct_checker;
