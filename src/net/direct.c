@@ -504,6 +504,7 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
     const unsigned long long R = (unsigned long long)index;
     const uint64_t cb = m->spec->chunk_bytes;
     m->epoch++;
+    uint64_t packets = 0;
     if (oc__grow((void **)&m->in, &m->incap, r->count, sizeof *m->in))
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     for (size_t i = 0; i < r->count; i++) {
@@ -521,6 +522,18 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
         if (cb && x->count > UINT64_MAX / 4 / cb)
             return oc__fail(why, len, OC_ETOOBIG, "round %llu: transfer too large", R);
         m->in[i] = (msg_in){x->src, x->dst, i, (uint64_t)x->count * cb, x->count};
+        /* Without combining every packet is a step entry here and route entries in the check,
+         * so a small mu on big chunks would try gigabytes: refuse before placing anything.
+         * count * pkts_per_chunk <= count * cb fits (above); the sum stops at the cap. */
+        if (!c->combining) {
+            packets += (uint64_t)x->count * m->pkts_per_chunk;
+            if (packets > OC_DIRECT_MAX_ROUND_PACKETS)
+                return oc__fail(why, len, OC_ETOOBIG,
+                                "round %llu: mu=%llu makes more than %llu packets in one round; "
+                                "use a larger mu",
+                                R, (unsigned long long)c->mu,
+                                (unsigned long long)OC_DIRECT_MAX_ROUND_PACKETS);
+        }
     }
     size_t nm = r->count;
     if (c->combining && nm > 1) {

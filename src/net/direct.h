@@ -24,6 +24,9 @@
 #include "report/report.h"
 
 enum { OC_DIRECT_MAX_DIMS = 20 };
+/* Packets in one round without combining (each is a step entry in the model and a few route
+ * entries in the check, ~40 bytes in all): 2^22 packets is ~170 MB and a couple of seconds. */
+#define OC_DIRECT_MAX_ROUND_PACKETS (UINT64_C(1) << 22)
 
 typedef enum { OC_DIRECT_HYPERCUBE, OC_DIRECT_TORUS, OC_DIRECT_MESH } oc__direct_kind;
 
