@@ -497,6 +497,14 @@ static int dn_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, 
     return 0;
 }
 
+/* dims as the user writes them: 4x4 (the hypercube's: 2x2x...). */
+static void dims_text(const oc__direct_cfg *c, char *buf, size_t len) {
+    int at = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < c->ndims && at >= 0 && (size_t)at < len; i++)
+        at += snprintf(buf + at, len - (size_t)at, "%s%u", i ? "x" : "", c->dims[i]);
+}
+
 static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     oc__netrun *m = (oc__netrun *)self;
     const oc__direct_cfg *c = &m->cfg;
@@ -514,11 +522,22 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
                             "round %llu: transfer %u -> %u is not between two different nodes of "
                             "the %s",
                             R, x->src, x->dst, kind_name[c->kind]);
-        if (!c->wormhole && oc__direct_hops(c, x->src, x->dst) != 1)
+        if (!c->wormhole && oc__direct_hops(c, x->src, x->dst) != 1) {
+            /* name the network's dims: the usual cause is an algorithm planned for other dims */
+            char d[160];
+            if (c->kind == OC_DIRECT_HYPERCUBE)
+                snprintf(d, sizeof d, "dim=%u", c->ndims);
+            else {
+                memcpy(d, "dims=", 5);
+                dims_text(c, d + 5, sizeof d - 5);
+            }
             return oc__fail(why, len, OC_ENOTSUP,
-                            "round %llu: transfer %u -> %u is %u hops apart: store-and-forward "
-                            "moves messages between neighbours only (use switching=wh)",
-                            R, x->src, x->dst, oc__direct_hops(c, x->src, x->dst));
+                            "round %llu: transfer %u -> %u is %u hops apart on the %s %s: "
+                            "store-and-forward moves messages between neighbours only (use "
+                            "switching=wh)",
+                            R, x->src, x->dst, oc__direct_hops(c, x->src, x->dst),
+                            kind_name[c->kind], d);
+        }
         if (cb && x->count > UINT64_MAX / 4 / cb)
             return oc__fail(why, len, OC_ETOOBIG, "round %llu: transfer too large", R);
         m->in[i] = (msg_in){x->src, x->dst, i, (uint64_t)x->count * cb, x->count};
@@ -745,9 +764,7 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
         snprintf(buf, sizeof buf, "%u", c->ndims);
         rc |= oc_kv_set(rep->net_params, "dim", buf);
     } else {
-        int at = 0;
-        for (uint32_t i = 0; i < c->ndims && at >= 0 && (size_t)at < sizeof buf; i++)
-            at += snprintf(buf + at, sizeof buf - (size_t)at, "%s%u", i ? "x" : "", c->dims[i]);
+        dims_text(c, buf, sizeof buf);
         rc |= oc_kv_set(rep->net_params, "dims", buf);
     }
     rc |= oc_kv_set(rep->net_params, "switching", c->wormhole ? "wh" : "sf");
