@@ -181,13 +181,8 @@ static void test_checker(void) {
     /* 0 -> 3 and 1 -> 2 share link 1 -> 2: in the same step that is a conflict (and the two
      * messages also break nothing else: ports differ). */
     oc__direct_msg bad[2] = {{0, 3, 0, 1, 100}, {1, 2, 0, 1, 100}};
-    oc__direct_claim claim = {.msgs = bad,
-                              .nmsgs = 2,
-                              .steps = 1,
-                              .crit_msgs = 1,
-                              .crit_hops = 3,
-                              .crit_bytes = 100,
-                              .packet_bytes = 100};
+    oc__direct_claim claim = {
+        .msgs = bad, .nmsgs = 2, .steps = 1, .crit_msgs = 1, .crit_hops = 3, .crit_bytes = 100};
     rc = oc__direct_check(c, &cfg, 0, &r, 100, &claim, why, sizeof why);
     CHECK(rc == OC_ERESOURCE && strstr(why, "link 1-2"), "shared link: %s", why);
     /* In two steps it is fine. */
@@ -218,13 +213,8 @@ static void test_checker(void) {
     oc__round_push(&r2, 0, 1, OC_OP_COPY, 8, 1);
     oc__round_push(&r2, 0, 4, OC_OP_COPY, 4 * 8, 1);
     oc__direct_msg two[2] = {{0, 1, 0, 1, 100}, {0, 4, 0, 1, 100}};
-    oc__direct_claim c2 = {.msgs = two,
-                           .nmsgs = 2,
-                           .steps = 1,
-                           .crit_msgs = 1,
-                           .crit_hops = 1,
-                           .crit_bytes = 100,
-                           .packet_bytes = 100};
+    oc__direct_claim c2 = {
+        .msgs = two, .nmsgs = 2, .steps = 1, .crit_msgs = 1, .crit_hops = 1, .crit_bytes = 100};
     rc = oc__direct_check(c, &cfg, 0, &r2, 100, &c2, why, sizeof why);
     CHECK(rc == OC_ERESOURCE && strstr(why, "send port of node 0"), "1-port: %s", why);
     /* Store-and-forward: a two-hop message is refused by the check too. */
@@ -232,6 +222,35 @@ static void test_checker(void) {
     claim.crit_hops = 0;
     rc = oc__direct_check(c, &cfg, 0, &r, 100, &claim, why, sizeof why);
     CHECK(rc == OC_ERESOURCE && strstr(why, "store-and-forward"), "SF: %s", why);
+    /* Non-combining with mu=10: a 100-byte transfer is 10 packets of 10 bytes, whatever the
+     * model claims. One packet of 1 byte (consistent in steps and time) must be refused. */
+    oc__direct_cfg nc;
+    oc_kv *kv2 = oc_kv_new();
+    oc_kv_set_pair(kv2, "switching=wh");
+    oc_kv_set_pair(kv2, "combining=no");
+    oc_kv_set_pair(kv2, "mu=10");
+    rc = oc__direct_cfg_parse(OC_DIRECT_MESH, 8, kv2, &nc, why, sizeof why);
+    CHECK(rc == 0 && !nc.combining && nc.mu == 10, "combining=no mu=10: %s", why);
+    oc__round r3 = {0};
+    oc__round_push(&r3, 0, 1, OC_OP_COPY, 8, 1);
+    oc__direct_msg tiny[1] = {{0, 1, 0, 1, 1}};
+    oc__direct_claim c3 = {
+        .msgs = tiny, .nmsgs = 1, .steps = 1, .crit_msgs = 1, .crit_hops = 1, .crit_bytes = 1};
+    rc = oc__direct_check(c, &nc, 0, &r3, 100, &c3, why, sizeof why);
+    CHECK(rc == OC_ERESOURCE, "1 packet of 1 byte for 100 bytes at mu=10 refused: %s", why);
+    /* The honest claim, 10 packets of 10 bytes in 10 steps, passes. */
+    tiny[0] = (oc__direct_msg){0, 1, 0, 10, 10};
+    c3 = (oc__direct_claim){
+        .msgs = tiny, .nmsgs = 1, .steps = 10, .crit_msgs = 10, .crit_hops = 10, .crit_bytes = 100};
+    rc = oc__direct_check(c, &nc, 0, &r3, 100, &c3, why, sizeof why);
+    CHECK(rc == 0, "10 packets of 10 bytes: %s", why);
+    /* 10 packets of the wrong size (100 bytes each) are refused too. */
+    tiny[0].pkt_bytes = 100;
+    c3.crit_bytes = 1000;
+    rc = oc__direct_check(c, &nc, 0, &r3, 100, &c3, why, sizeof why);
+    CHECK(rc == OC_ERESOURCE, "10 packets of 100 bytes at mu=10 refused: %s", why);
+    oc__round_free(&r3);
+    oc_kv_free(kv2);
     oc__round_free(&r);
     oc__round_free(&r2);
     oc__direct_checker_free(c);
@@ -420,7 +439,18 @@ static void test_cartesian(void) {
     CHECK(rep && oc_report_steps(rep) == 6, "cartesian default dims: %s", why);
     oc_report_free(rep);
     rep = run("cartesian", "torus", 16, p28, q44, &err, why, sizeof why);
-    CHECK(!rep && err == OC_ENOTSUP, "cartesian dims not the network's: %s", why);
+    CHECK(!rep && err == OC_ENOTSUP && strstr(why, "torus dims=4x4") && strstr(why, "-p dims=2x8"),
+          "cartesian dims not the network's, both named: %s", why);
+    /* Under wormhole the mismatched schedule runs, but no closed form is claimed for it. */
+    static const char *const q44wh[] = {"dims=4x4", "switching=wh", NULL};
+    rep = run("cartesian", "torus", 16, p28, q44wh, &err, why, sizeof why);
+    int named = 0;
+    for (size_t i = 0; rep && i < rep->nnotes; i++)
+        named |=
+            strstr(rep->notes[i], "-p dims=2x8, which differs from the network's dims=4x4") != NULL;
+    CHECK(rep && oc_report_verified(rep) && !rep->has_time_formula && named,
+          "cartesian 2x8 on a 4x4 wormhole torus: a note, no closed form: %s", why);
+    oc_report_free(rep);
     rep = run("cartesian", "torus", 16, p35, q44, &err, why, sizeof why);
     CHECK(!rep && err && strstr(why, "15 nodes, not 16"), "cartesian dims product: %s", why);
 }

@@ -349,6 +349,12 @@ int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
                                   req->data_check, NULL, links ? oc__links_watch(links) : NULL, rep,
                                   why, len);
     oc__links_free(links);
+    /* A network refusing the schedule (a message too far for store-and-forward) usually means
+     * the algorithm's dims are not the network's: name the algorithm's next to the network's. */
+    const char *pd = oc_kv_get(plan.used, "dims");
+    if (rc == OC_ENOTSUP && pd && why && strlen(why) < len)
+        snprintf(why + strlen(why), len - strlen(why), "; the schedule was planned for -p dims=%s",
+                 pd);
     if (rc) goto fail;
     snprintf(rep->algorithm, sizeof rep->algorithm, "%s", algo->info.name);
     for (size_t i = 0; i < oc_kv_count(plan.used); i++)

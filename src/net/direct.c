@@ -142,9 +142,15 @@ int oc__direct_cfg_parse(oc__direct_kind kind, uint32_t nodes, const oc_kv *para
         const char *d = oc_kv_get(params, "dims");
         if (d) {
             if ((rc = oc__direct_parse_dims(d, cfg->dims, &cfg->ndims, why, len))) return rc;
+            /* Every side is >= 1, so the running product never shrinks: stop as soon as it
+             * passes nodes, before it can wrap around 2^64 (8192x3x3x307x2857x6529x43691
+             * wraps to exactly 8192). */
             uint64_t prod = 1;
-            for (uint32_t i = 0; i < cfg->ndims; i++)
+            uint32_t i = 0;
+            for (; i < cfg->ndims && prod <= nodes; i++)
                 prod *= cfg->dims[i];
+            if (i < cfg->ndims)
+                return oc__fail(why, len, OC_ENOTSUP, "dims=%s has more than %u nodes", d, nodes);
             if (prod != nodes)
                 return oc__fail(why, len, OC_ENOTSUP, "dims=%s has %llu nodes, not %u", d,
                                 (unsigned long long)prod, nodes);
@@ -491,6 +497,14 @@ static int dn_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, 
     return 0;
 }
 
+/* dims as the user writes them: 4x4 (the hypercube's: 2x2x...). */
+static void dims_text(const oc__direct_cfg *c, char *buf, size_t len) {
+    int at = 0;
+    buf[0] = 0;
+    for (uint32_t i = 0; i < c->ndims && at >= 0 && (size_t)at < len; i++)
+        at += snprintf(buf + at, len - (size_t)at, "%s%u", i ? "x" : "", c->dims[i]);
+}
+
 static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     oc__netrun *m = (oc__netrun *)self;
     const oc__direct_cfg *c = &m->cfg;
@@ -498,6 +512,7 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
     const unsigned long long R = (unsigned long long)index;
     const uint64_t cb = m->spec->chunk_bytes;
     m->epoch++;
+    uint64_t packets = 0;
     if (oc__grow((void **)&m->in, &m->incap, r->count, sizeof *m->in))
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     for (size_t i = 0; i < r->count; i++) {
@@ -507,14 +522,37 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
                             "round %llu: transfer %u -> %u is not between two different nodes of "
                             "the %s",
                             R, x->src, x->dst, kind_name[c->kind]);
-        if (!c->wormhole && oc__direct_hops(c, x->src, x->dst) != 1)
+        if (!c->wormhole && oc__direct_hops(c, x->src, x->dst) != 1) {
+            /* name the network's dims: the usual cause is an algorithm planned for other dims */
+            char d[160];
+            if (c->kind == OC_DIRECT_HYPERCUBE)
+                snprintf(d, sizeof d, "dim=%u", c->ndims);
+            else {
+                memcpy(d, "dims=", 5);
+                dims_text(c, d + 5, sizeof d - 5);
+            }
             return oc__fail(why, len, OC_ENOTSUP,
-                            "round %llu: transfer %u -> %u is %u hops apart: store-and-forward "
-                            "moves messages between neighbours only (use switching=wh)",
-                            R, x->src, x->dst, oc__direct_hops(c, x->src, x->dst));
+                            "round %llu: transfer %u -> %u is %u hops apart on the %s %s: "
+                            "store-and-forward moves messages between neighbours only (use "
+                            "switching=wh)",
+                            R, x->src, x->dst, oc__direct_hops(c, x->src, x->dst),
+                            kind_name[c->kind], d);
+        }
         if (cb && x->count > UINT64_MAX / 4 / cb)
             return oc__fail(why, len, OC_ETOOBIG, "round %llu: transfer too large", R);
         m->in[i] = (msg_in){x->src, x->dst, i, (uint64_t)x->count * cb, x->count};
+        /* Without combining every packet is a step entry here and route entries in the check,
+         * so a small mu on big chunks would try gigabytes: refuse before placing anything.
+         * count * pkts_per_chunk <= count * cb fits (above); the sum stops at the cap. */
+        if (!c->combining) {
+            packets += (uint64_t)x->count * m->pkts_per_chunk;
+            if (packets > OC_DIRECT_MAX_ROUND_PACKETS)
+                return oc__fail(why, len, OC_ETOOBIG,
+                                "round %llu: mu=%llu makes more than %llu packets in one round; "
+                                "use a larger mu",
+                                R, (unsigned long long)c->mu,
+                                (unsigned long long)OC_DIRECT_MAX_ROUND_PACKETS);
+        }
     }
     size_t nm = r->count;
     if (c->combining && nm > 1) {
@@ -589,8 +627,7 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
                                   .steps = steps,
                                   .crit_msgs = steps,
                                   .crit_hops = ch,
-                                  .crit_bytes = cbytes,
-                                  .packet_bytes = m->pkt_bytes};
+                                  .crit_bytes = cbytes};
         int rc = oc__direct_check(m->checker, c, index, r, cb, &claim, why, len);
         if (rc) return rc;
     }
@@ -727,9 +764,7 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
         snprintf(buf, sizeof buf, "%u", c->ndims);
         rc |= oc_kv_set(rep->net_params, "dim", buf);
     } else {
-        int at = 0;
-        for (uint32_t i = 0; i < c->ndims && at >= 0 && (size_t)at < sizeof buf; i++)
-            at += snprintf(buf + at, sizeof buf - (size_t)at, "%s%u", i ? "x" : "", c->dims[i]);
+        dims_text(c, buf, sizeof buf);
         rc |= oc_kv_set(rep->net_params, "dims", buf);
     }
     rc |= oc_kv_set(rep->net_params, "switching", c->wormhole ? "wh" : "sf");

@@ -24,6 +24,9 @@
 #include "report/report.h"
 
 enum { OC_DIRECT_MAX_DIMS = 20 };
+/* Packets in one round without combining (each is a step entry in the model and a few route
+ * entries in the check, ~40 bytes in all): 2^22 packets is ~170 MB and a couple of seconds. */
+#define OC_DIRECT_MAX_ROUND_PACKETS (UINT64_C(1) << 22)
 
 typedef enum { OC_DIRECT_HYPERCUBE, OC_DIRECT_TORUS, OC_DIRECT_MESH } oc__direct_kind;
 
@@ -73,11 +76,10 @@ typedef struct oc__direct_msg {
 typedef struct oc__direct_claim {
     const oc__direct_msg *msgs;
     size_t nmsgs;
-    uint64_t steps;        /* physical steps of the round */
-    uint64_t crit_msgs;    /* sum over steps of 1 (= steps): the ts count */
-    uint64_t crit_hops;    /* sum over steps of the slowest message's hops */
-    uint64_t crit_bytes;   /* sum over steps of the slowest message's bytes */
-    uint64_t packet_bytes; /* bytes of one packet (non-combining) */
+    uint64_t steps;      /* physical steps of the round */
+    uint64_t crit_msgs;  /* sum over steps of 1 (= steps): the ts count */
+    uint64_t crit_hops;  /* sum over steps of the slowest message's hops */
+    uint64_t crit_bytes; /* sum over steps of the slowest message's bytes */
 } oc__direct_claim;
 
 typedef struct oc__direct_checker oc__direct_checker;

@@ -7,7 +7,8 @@
  * resource numbers), links named by their end nodes (not by an index), conflicts found by sorting
  * (resource, step) pairs (not by "next free step" counters). It proves:
  *   1. the messages carry exactly the round's transfers: per (sender, receiver), the bytes
- *      (combining: one message per pair) or the packets (non-combining);
+ *      (combining: one message per pair) or the packets (non-combining), where the packet size
+ *      is derived here from mu and the chunk size (min(mu, chunk)), not taken from the model;
  *   2. every message is between two different nodes, and under store-and-forward between
  *      neighbours;
  *   3. in every step no node injects or consumes two messages (1-port) and no link carries two
@@ -123,7 +124,9 @@ int oc__direct_check(oc__direct_checker *c, const oc__direct_cfg *cfg, uint64_t 
     const unsigned long long R = (unsigned long long)round;
     const uint32_t N = cfg->nodes;
     /* 1. the messages carry the transfers */
-    const uint64_t pkt = claim->packet_bytes;
+    /* The packet size comes from the configuration (mu) and the chunk size, never from the
+     * model: a model that ignored mu would otherwise pass with whatever packets it claimed. */
+    const uint64_t pkt = cfg->mu && chunk_bytes > cfg->mu ? cfg->mu : chunk_bytes;
     const uint64_t per_chunk = pkt && chunk_bytes > pkt ? (chunk_bytes + pkt - 1) / pkt : 1;
     if (oc__grow((void **)&c->p, &c->pcap, r->count + claim->nmsgs, sizeof *c->p))
         return oc__fail(why, len, OC_ENOMEM, "out of memory checking round %llu", R);
@@ -139,6 +142,12 @@ int oc__direct_check(oc__direct_checker *c, const oc__direct_cfg *cfg, uint64_t 
             return oc__fail(why, len, OC_ERESOURCE,
                             "check: round %llu: combined message %u -> %u has %llu packets", R,
                             g->src, g->dst, (unsigned long long)g->npk);
+        if (!cfg->combining && (g->npk == 0 || g->pkt_bytes != pkt))
+            return oc__fail(why, len, OC_ERESOURCE,
+                            "check: round %llu: message %u -> %u has %llu packets of %llu bytes; "
+                            "packets are %llu bytes",
+                            R, g->src, g->dst, (unsigned long long)g->npk,
+                            (unsigned long long)g->pkt_bytes, (unsigned long long)pkt);
         c->p[np++] = (pair_amount){g->src, g->dst, cfg->combining ? g->pkt_bytes : g->npk, 1};
     }
     qsort(c->p, np, sizeof *c->p, by_pair);

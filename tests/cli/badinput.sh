@@ -145,6 +145,11 @@ bad 2 "sf or wh" run -c alltoall -a sex -t hypercube -n 8 -s 1KiB --net switchin
 bad 2 "neighbours" run -c alltoall -a dex -t hypercube -n 8 -s 1KiB
 bad 2 "directions" run -c alltoall -a pipeline -t torus -n 8 -s 1KiB -p directions=0
 bad 2 "15 nodes, not 16" run -c alltoall -a cartesian -t torus -n 16 -s 1KiB -p dims=3x5
+# cartesian planned for other dims than the network's: the one line names both
+bad 2 "torus dims=4x4" run -c alltoall -a cartesian -t torus -n 16 -s 1KiB --net dims=4x4 -p dims=2x8
+bad 2 "planned for -p dims=2x8" run -c alltoall -a cartesian -t torus -n 16 -s 1KiB --net dims=4x4 -p dims=2x8
+bad 2 "more than 8192 nodes" run -c alltoall -a bex -t mesh -n 8192 -s 64 --net dims=8192x3x3x307x2857x6529x43691 --net switching=wh
+bad 2 "use a larger mu" run -c alltoall -a hypercube-opt -t hypercube -n 8 -s 16MiB --net ports=all --net combining=no --net mu=1
 
 # ---- no command at all: usage on stderr (several lines allowed), nothing on stdout ----
 run_tool
