@@ -44,13 +44,18 @@ typedef struct oc__formula_in {
  * whole, the algorithm asks oc__search_can_win() about a whole family's bound and records the
  * family it skips with oc__search_prune(). Each algorithm's file states its space and its bound. */
 
-typedef struct oc__search_in {
+typedef struct oc__search_in oc__search_in;
+struct oc__search_in {
     oc_collective coll;
     uint32_t nodes, root;
     uint64_t bytes;
     const oc_kv *params;       /* the user's pins */
-    const oc__formula_in *net; /* the network's terms (for bounds) */
-} oc__search_in;
+    const oc__formula_in *net; /* the network's terms for one chunk of `bytes` (for bounds) */
+    /* The network's terms for the spec a candidate would plan: collective `coll` cut into q
+     * chunks per block (so step_time is a step carrying one such chunk). 0 or an error. */
+    int (*figures)(const oc__search_in *in, oc_collective coll, uint32_t q, oc__formula_in *out,
+                   char *why, size_t whylen);
+};
 
 /* A proven lower bound on a candidate's (or a family's) mapped cost on this network: no mapping
  * of it can take less time or fewer steps. Zeros: no bound (the candidate is always mapped). */

@@ -324,6 +324,23 @@ static int explain_winner(searcher *s) {
     return (log->why_won = strdup(buf)) ? 0 : OC_ENOMEM;
 }
 
+/* oc__search_in.figures: the search_in sits first in a search_ctx. */
+typedef struct search_ctx {
+    oc__search_in in;
+    const oc__model *model;
+    const oc_kv *net_params;
+} search_ctx;
+
+static int figures(const oc__search_in *in, oc_collective coll, uint32_t q, oc__formula_in *out,
+                   char *why, size_t len) {
+    const search_ctx *c = (const search_ctx *)in;
+    oc__spec spec;
+    int rc = oc__spec_init(&spec, coll, in->nodes, in->root, in->bytes, q, why, len);
+    if (!rc) rc = oc__net_figures(c->model, &spec, c->net_params, out, why, len);
+    oc__spec_free(&spec);
+    return rc;
+}
+
 int oc__search_params(const oc__algo *algo, const oc__model *model, const oc_request *req,
                       oc_kv **chosen, oc_report *rep, char *why, size_t len) {
     *chosen = NULL;
@@ -345,13 +362,16 @@ int oc__search_params(const oc__algo *algo, const oc__model *model, const oc_req
     if (!(s.log = calloc(1, sizeof *s.log))) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     s.log->objective = s.objective == OC_OBJECTIVE_STEPS ? "steps" : "time";
     s.log->explain = req->explain;
-    const oc__search_in sin = {.coll = req->collective,
-                               .nodes = req->nodes,
-                               .root = req->root,
-                               .bytes = req->bytes,
-                               .params = req->params,
-                               .net = &in};
-    rc = algo->search(&sin, &s.base, why, len);
+    const search_ctx ctx = {.in = {.coll = req->collective,
+                                   .nodes = req->nodes,
+                                   .root = req->root,
+                                   .bytes = req->bytes,
+                                   .params = req->params,
+                                   .net = &in,
+                                   .figures = figures},
+                            .model = model,
+                            .net_params = req->net_params};
+    rc = algo->search(&ctx.in, &s.base, why, len);
     if (rc == OC_ENOMEM) rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
     if (rc) goto out;
     if ((rc = flush(&s))) {
