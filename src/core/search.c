@@ -209,16 +209,17 @@ static int s_offer(oc__search *base, const oc__bound *bound, const oc_kv *params
     return 0;
 }
 
-static const searcher *sort_ctx;
+/* A pending entry's place in the order of mapping: its bound under the objective, then its
+ * order of offer (searches run concurrently in sweeps and reproductions: no shared context). */
+typedef struct pending {
+    double key;
+    size_t index; /* into the log; the order of offer */
+} pending;
 
-/* Pending entries by their bound under the objective, then by the order of offer. */
 static int by_bound(const void *pa, const void *pb) {
-    const oc__search_entry *a = &sort_ctx->log->entry[*(const size_t *)pa];
-    const oc__search_entry *b = &sort_ctx->log->entry[*(const size_t *)pb];
-    double ka = sort_ctx->objective == OC_OBJECTIVE_STEPS ? (double)a->bound_steps : a->bound_time_s;
-    double kb = sort_ctx->objective == OC_OBJECTIVE_STEPS ? (double)b->bound_steps : b->bound_time_s;
-    if (ka != kb) return ka < kb ? -1 : 1;
-    return a->offered < b->offered ? -1 : a->offered > b->offered;
+    const pending *a = pa, *b = pb;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
 }
 
 /* Maps every pending entry, best bound first, skipping those a mapped one already beats. */
@@ -226,15 +227,18 @@ static int flush(searcher *s) {
     oc__search_log *log = s->log;
     size_t npend = log->n - s->mapped_upto;
     if (!npend) return 0;
-    size_t *order = malloc(npend * sizeof *order);
+    pending *order = malloc(npend * sizeof *order);
     if (!order) return OC_ENOMEM;
-    for (size_t i = 0; i < npend; i++)
-        order[i] = s->mapped_upto + i;
-    sort_ctx = s; /* the search runs on one thread: the comparator's context */
+    for (size_t i = 0; i < npend; i++) {
+        const oc__search_entry *e = &log->entry[s->mapped_upto + i];
+        order[i].index = s->mapped_upto + i;
+        order[i].key =
+            s->objective == OC_OBJECTIVE_STEPS ? (double)e->bound_steps : e->bound_time_s;
+    }
     qsort(order, npend, sizeof *order, by_bound);
     int rc = 0;
     for (size_t i = 0; i < npend && !rc; i++) {
-        oc__search_entry *e = &log->entry[order[i]];
+        oc__search_entry *e = &log->entry[order[i].index];
         if (beaten(s, e->bound_time_s, e->bound_steps, e->offered)) {
             e->status = OC__CAND_PRUNED;
             log->pruned++;
@@ -258,7 +262,7 @@ static int flush(searcher *s) {
         }
         e->status = OC__CAND_MAPPED;
         log->mapped++;
-        if (s->best == SIZE_MAX || better(s, e, &log->entry[s->best]) < 0) s->best = order[i];
+        if (s->best == SIZE_MAX || better(s, e, &log->entry[s->best]) < 0) s->best = order[i].index;
     }
     free(order);
     s->mapped_upto = log->n;
