@@ -3,15 +3,24 @@
  */
 #include "cli.h"
 
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-int die(int code, const char *fmt, const char *a, const char *b) {
-    fputs("opticoll: ", stderr);
-    fprintf(stderr, fmt, a ? a : "", b ? b : "");
-    fputc('\n', stderr);
+int die_line(int code, const char *line) {
+    /* the callers quoted the user text they composed in; this is the net for the rest */
+    char safe[1024];
+    snprintf(safe, sizeof safe, "%s", line);
+    oc__quote_line(safe, sizeof safe);
+    fprintf(stderr, "opticoll: %s\n", safe);
     return code;
+}
+
+int die(int code, const char *fmt, const char *a, const char *b) {
+    char line[1024];
+    snprintf(line, sizeof line, fmt, OC_Q(a ? a : ""), OC_Q(b ? b : ""));
+    return die_line(code, line);
 }
 
 int exit_for(int err) {
@@ -33,8 +42,7 @@ int exit_for(int err) {
 }
 
 int lib_error(int err, const char *why) {
-    fprintf(stderr, "opticoll: %s\n", why && *why ? why : oc_strerror(err));
-    return exit_for(err);
+    return die_line(exit_for(err), why && *why ? why : oc_strerror(err));
 }
 
 /* ---- options shared by run, compare, export and verify ---- */
@@ -172,8 +180,9 @@ int parse_options(int argc, char **argv, options *o, const char *cmd) {
         char msg[160];
         int b = __builtin_ctz(extra);
         snprintf(msg, sizeof msg, "%s: %s%s%s does not apply to %s (see %s --help)", cmd,
-                 o->spelling[b], o->value[b] ? " " : "", o->value[b] ? o->value[b] : "", cmd, cmd);
-        return die(EXIT_USAGE, "%s", msg, NULL);
+                 o->spelling[b], o->value[b] ? " " : "", o->value[b] ? OC_Q(o->value[b]) : "", cmd,
+                 cmd);
+        return die_line(EXIT_USAGE, msg);
     }
     return 0;
 }

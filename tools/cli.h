@@ -7,6 +7,7 @@
 #ifndef OC_CLI_H
 #define OC_CLI_H
 
+#include "core/quote.h" /* OC_Q: user text in a message */
 #include "opticoll.h"
 
 #include <stdio.h>
@@ -49,8 +50,12 @@ typedef struct options {
 
 extern const char *const help_problem, *const help_algo, *const help_network;
 
-/* Prints "opticoll: " and fmt (with up to two %s arguments) on stderr; returns code. */
+/* Prints "opticoll: " and fmt (with up to two %s arguments) on stderr; returns code. a and b are
+ * taken as user text: control characters escaped, cut after 80 bytes (core/quote.h). */
 int die(int code, const char *fmt, const char *a, const char *b);
+/* Prints "opticoll: " and a line composed by the caller (who quoted the user text in it with
+ * OC_Q); control characters are escaped all the same. Returns code. */
+int die_line(int code, const char *line);
 /* The exit code for a library error. */
 int exit_for(int err);
 /* Prints the library's message (or the error's name) and returns exit_for(err). */

@@ -85,9 +85,9 @@ static int parse_list(const char *flag, const char *text, int sizes, uint64_t *o
         }
         continue;
     bad : {
-        char msg[160];
-        snprintf(msg, sizeof msg, "%s: expected %s", text, what);
-        rc = die(EXIT_USAGE, "%s %s", flag, msg);
+        char msg[600];
+        snprintf(msg, sizeof msg, "%s %s: expected %s", flag, OC_Q(text), what);
+        rc = die_line(EXIT_USAGE, msg);
     } break;
     toomany:
         rc = die(EXIT_USAGE, "%s %s: more than 4096 values", flag, text);
@@ -416,11 +416,11 @@ void points_free(point_result *p, size_t n) {
 int points_first_failure(const sweep_args *a, const point_result *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
         if (p[i].status != POINT_FAILED) continue;
-        char where[160], sz[32];
+        char line[768], sz[32];
         size_text(sz, sizeof sz, p[i].bytes);
-        snprintf(where, sizeof where, "%s, N = %u, %s", a->algos[p[i].algo], p[i].nodes, sz);
-        fprintf(stderr, "opticoll: %s: %s\n", where, *p[i].why ? p[i].why : oc_strerror(p[i].err));
-        return exit_for(p[i].err);
+        snprintf(line, sizeof line, "%s, N = %u, %s: %s", a->algos[p[i].algo], p[i].nodes, sz,
+                 *p[i].why ? p[i].why : oc_strerror(p[i].err));
+        return die_line(exit_for(p[i].err), line);
     }
     return 0;
 }

@@ -13,6 +13,7 @@
  * with the least mapped time wins (the fewest steps among equally fast ones).
  */
 #include "core/pipeline.h"
+#include "core/quote.h"
 #include "report/observe.h"
 #include "verify/verify.h"
 
@@ -37,7 +38,7 @@ int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
             strncat(names, a->info.name, sizeof names - strlen(names) - 1);
         }
         return oc__fail(why, len, OC_ENOENT, "unknown %s algorithm '%s' (known: %s)",
-                        oc_collective_name(coll), algorithm ? algorithm : "",
+                        oc_collective_name(coll), OC_Q(algorithm),
                         *names ? names : "none yet");
     }
     *model = NULL;
@@ -49,7 +50,7 @@ int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
                 if (*names) strncat(names, ", ", sizeof names - strlen(names) - 1);
                 strncat(names, oc_network_at(i)->name, sizeof names - strlen(names) - 1);
             }
-            return oc__fail(why, len, OC_ENOENT, "unknown network '%s' (known: %s)", network,
+            return oc__fail(why, len, OC_ENOENT, "unknown network '%s' (known: %s)", OC_Q(network),
                             names);
         }
         if (!oc__algo_supports(*algo, network))

@@ -7,6 +7,7 @@
  * TiB, decimal for kB/MB/GB/TB).
  */
 #include "core/core.h"
+#include "core/quote.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -36,6 +37,7 @@ int oc__fail(char *why, size_t len, int err, const char *fmt, ...) {
         va_start(ap, fmt);
         vsnprintf(why, len, fmt, ap);
         va_end(ap);
+        oc__quote_line(why, len);
     }
     return err;
 }
@@ -252,7 +254,7 @@ int oc__kv_only(const oc_kv *kv, const char *const *known, const char *what, cha
                 strncat(list, *k, sizeof list - strlen(list) - 1);
             }
             return oc__fail(why, whylen, OC_ENOENT, "unknown %s parameter '%s' (known: %s)", what,
-                            kv->keys[i], *list ? list : "none");
+                            OC_Q(kv->keys[i]), *list ? list : "none");
         }
     }
     return 0;

@@ -24,6 +24,7 @@
  * match the application's own messages.
  */
 #include "opticoll_mpi.h"
+#include "core/quote.h"
 
 #include "core/pipeline.h"
 
@@ -115,6 +116,7 @@ static int report(int err, const char *fn, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    oc__quote_line(buf, sizeof buf);
     fprintf(stderr, "opticoll_mpi: %s: %s\n", fn, buf);
     return err;
 }
@@ -375,7 +377,7 @@ static int parse_algorithm(const char *text, char *name, size_t namelen, oc_kv *
     const char *colon = strchr(text, ':');
     size_t n = colon ? (size_t)(colon - text) : strlen(text);
     if (n == 0 || n >= namelen)
-        return oc__fail(why, len, OC_EINVAL, "bad algorithm name '%s'", text);
+        return oc__fail(why, len, OC_EINVAL, "bad algorithm name '%s'", OC_Q(text));
     memcpy(name, text, n);
     name[n] = 0;
     if (!colon) return 0;
@@ -384,7 +386,8 @@ static int parse_algorithm(const char *text, char *name, size_t namelen, oc_kv *
     int rc = 0;
     for (char *tok = strtok_r(rest, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
         if (oc_kv_set_pair(params, tok))
-            rc = oc__fail(why, len, OC_EINVAL, "bad algorithm parameter '%s' in '%s'", tok, text);
+            rc = oc__fail(why, len, OC_EINVAL, "bad algorithm parameter '%s' in '%s'", OC_Q(tok),
+                          OC_Q(text));
     free(rest);
     return rc;
 }
@@ -650,7 +653,7 @@ static int validate(call *c, oc_collective coll, const char **algorithm, MPI_Com
     if (err) return report(mpi_err(err), c->fn, "%s", why);
     if (!oc__algo_find(coll, name))
         return report(MPI_ERR_ARG, c->fn, "unknown %s algorithm '%s'", oc_collective_name(coll),
-                      name);
+                      OC_Q(name));
     return MPI_SUCCESS;
 }
 

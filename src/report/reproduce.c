@@ -10,6 +10,7 @@
  * one line here.
  */
 #include "report/reproduce_common.h"
+#include "core/quote.h"
 
 #include <string.h>
 
@@ -49,7 +50,8 @@ int oc_reproduce(const char *name, FILE *f, char *why, size_t whylen) {
         oc__reason_add(known, sizeof known, "%s", papers[i].name);
     for (char *c = known; (c = strstr(c, "; ")) != NULL; c++)
         *c = ',';
-    return oc__fail(why, whylen, OC_ENOENT, "unknown paper '%s' (known: %s, all)", name, known);
+    return oc__fail(why, whylen, OC_ENOENT, "unknown paper '%s' (known: %s, all)", OC_Q(name),
+                    known);
 }
 
 size_t oc_paper_count(void) {

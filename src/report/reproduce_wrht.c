@@ -61,6 +61,7 @@
  * passes it to the library; "data" relative to the working directory otherwise).
  */
 #include "report/reproduce_common.h"
+#include "core/quote.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -318,7 +319,7 @@ static int read_models(wmodel *out, size_t *norm, char *why, size_t whylen) {
         if (!m) {
             rc = oc__fail(why, whylen, OC_ENOENT,
                           "reproduce wrht: %s/models.tsv has no model '%s' (the seed's IV.A)",
-                          OC_DATA_DIR, p->name);
+                          OC_DATA_DIR, OC_Q(p->name));
             break;
         }
         out[i].printed = p;

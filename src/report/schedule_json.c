@@ -17,6 +17,7 @@
  * on disk is never a partial schedule.
  */
 #include "core/pipeline.h"
+#include "core/quote.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -358,7 +359,7 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
         }
     const oc__model *model = NULL;
     if (net && !(model = oc__model_find(net))) {
-        rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s'", net);
+        rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s'", OC_Q(net));
         goto out;
     }
     oc__store_source src = {&store};
