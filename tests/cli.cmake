@@ -8,3 +8,11 @@ foreach(script golden roundtrip badinput)
                    ${CMAKE_SOURCE_DIR}/tests/cli)
   set_tests_properties(cli_${script} PROPERTIES LABELS cli TIMEOUT 600)
 endforeach()
+# Error lines with user text escaped and cut (escape.sh), decision files refused line by line
+# (decisions_bad.sh), conflicting options refused (conflicts.sh): issue 14, items 8, 9 and 12.
+foreach(script escape decisions_bad conflicts)
+  add_test(NAME cli_${script}
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/${script}.sh $<TARGET_FILE:opticoll>
+                   ${CMAKE_SOURCE_DIR}/tests/cli)
+  set_tests_properties(cli_${script} PROPERTIES LABELS cli TIMEOUT 300)
+endforeach()

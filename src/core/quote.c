@@ -41,8 +41,8 @@ static size_t utf8_printable(const unsigned char *s) {
     }
     static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
     if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-    if (cp <= 0x9f) return 0;                                     /* C1 controls */
-    if (cp == 0x2028 || cp == 0x2029) return 0;                   /* line, paragraph separator */
+    if (cp <= 0x9f) return 0;                   /* C1 controls */
+    if (cp == 0x2028 || cp == 0x2029) return 0; /* line, paragraph separator */
     if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) return 0; /* bidi */
     return n;
 }

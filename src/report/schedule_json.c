@@ -108,7 +108,7 @@ out:
 static int read_file(const char *path, char **out, char *why, size_t len) {
     *out = NULL;
     FILE *f = fopen(path, "rb");
-    if (!f) return oc__fail(why, len, OC_EIO, "cannot open %s: %s", path, strerror(errno));
+    if (!f) return oc__fail(why, len, OC_EIO, "cannot open %s: %s", OC_Q(path), strerror(errno));
     char *buf = NULL;
     size_t n = 0, cap = 0;
     int rc = 0;
