@@ -73,6 +73,9 @@ typedef struct entry {
 static entry *cache; /* most recently used first; at most OC_MPI_CACHE_MAX entries */
 static size_t cache_len;
 static long drop_round = -1, drop_index = -1;
+/* what the schedules compiled since had of it: how many held the transfer, the most rounds, the
+ * most transfers in one round (oc_mpi_test_drop_stats) */
+static size_t drop_hits, drop_max_rounds, drop_max_xfers;
 static int comm_key = MPI_KEYVAL_INVALID, self_key = MPI_KEYVAL_INVALID;
 
 static void entry_free(entry *e) {
@@ -105,7 +108,14 @@ size_t oc_mpi_cache_entries(void) {
 void oc_mpi_test_drop_transfer(long round, long index) {
     drop_round = round < 0 ? -1 : round;
     drop_index = round < 0 ? -1 : index;
+    drop_hits = drop_max_rounds = drop_max_xfers = 0;
     cache_clear();
+}
+
+void oc_mpi_test_drop_stats(size_t *hits, size_t *max_rounds, size_t *max_transfers) {
+    *hits = drop_hits;
+    *max_rounds = drop_max_rounds;
+    *max_transfers = drop_max_xfers;
 }
 
 static int report(int err, const char *fn, const char *fmt, ...)
@@ -282,9 +292,14 @@ static int compile(entry *e, const oc__store *st, const layout *L, char *why, si
     e->nrounds = st->count;
     e->round_msg0 = oc__calloc(st->count + 1, sizeof(size_t));
     if (!e->round_msg0) goto nomem;
+    if (st->count > drop_max_rounds) drop_max_rounds = st->count;
+    if (drop_round >= 0 && (size_t)drop_round < st->count &&
+        (size_t)drop_index < st->rounds[drop_round].count)
+        drop_hits++;
     for (size_t ri = 0; ri < st->count; ri++) {
         const oc__round *r = &st->rounds[ri];
         size_t np = 0;
+        if (r->count > drop_max_xfers) drop_max_xfers = r->count;
         for (size_t i = 0; i < r->count; i++) {
             const oc__transfer *t = &r->xfers[i];
             if ((long)ri == drop_round && (long)i == drop_index) continue;
