@@ -64,8 +64,11 @@ int lib_error(int err, const char *why);
 int parse_options(int argc, char **argv, options *o, const char *cmd);
 /* Builds the request; `need_algo` is 0 for compare. */
 int build_request(const options *o, oc_request *req, int need_algo);
-/* -w, -f and --preset are shorthands for --net wavelengths=, fibres=, preset=. */
+/* -w, -f and --preset are shorthands for --net wavelengths=, fibres=, preset=; given both ways
+ * with different values they are refused (0 or an exit code after one line). */
 int fold_network_flags(options *o);
+/* 0 when -r (root, or NULL) applies to collective c; otherwise an exit code after one line. */
+int root_applies(oc_collective c, const char *root);
 
 /* Commands in their own files (tools/cmd_NAME.c): int cmd_NAME(int argc, char **argv). */
 int cmd_throughput(int argc, char **argv);

@@ -237,6 +237,7 @@ int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_
     if ((rc = parse_list("--nodes", nodes, 0, a->nodes, &a->nnodes)) ||
         (rc = parse_list("--sizes", sizes, 1, a->sizes, &a->nsizes)))
         goto out;
+    if ((rc = root_applies(q->collective, a->o.root))) goto out;
     if (a->o.root) {
         uint64_t r;
         if (oc_parse_u64(a->o.root, 0, a->nodes[0] - 1, &r)) {
