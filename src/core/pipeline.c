@@ -38,8 +38,7 @@ int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
             strncat(names, a->info.name, sizeof names - strlen(names) - 1);
         }
         return oc__fail(why, len, OC_ENOENT, "unknown %s algorithm '%s' (known: %s)",
-                        oc_collective_name(coll), OC_Q(algorithm),
-                        *names ? names : "none yet");
+                        oc_collective_name(coll), OC_Q(algorithm), *names ? names : "none yet");
     }
     *model = NULL;
     if (network) {

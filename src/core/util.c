@@ -222,8 +222,8 @@ int oc__kv_u64(const oc_kv *kv, const char *key, uint64_t dflt, uint64_t min, ui
     }
     int rc = oc_parse_u64(v, min, max, out);
     if (rc)
-        return oc__fail(why, whylen, rc, "%s=%s: expected a whole number from %llu to %llu", key, v,
-                        (unsigned long long)min, (unsigned long long)max);
+        return oc__fail(why, whylen, rc, "%s=%s: expected a whole number from %llu to %llu", key,
+                        OC_Q(v), (unsigned long long)min, (unsigned long long)max);
     return 0;
 }
 
@@ -236,8 +236,8 @@ int oc__kv_double(const oc_kv *kv, const char *key, double dflt, double min, dou
     }
     int rc = oc_parse_double(v, min, max, out);
     if (rc)
-        return oc__fail(why, whylen, rc, "%s=%s: expected a number from %g to %g", key, v, min,
-                        max);
+        return oc__fail(why, whylen, rc, "%s=%s: expected a number from %g to %g", key, OC_Q(v),
+                        min, max);
     return 0;
 }
 

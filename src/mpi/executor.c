@@ -23,8 +23,8 @@
  * Messages travel on a duplicate of the user's communicator, tagged by round, so they can never
  * match the application's own messages.
  */
-#include "opticoll_mpi.h"
 #include "core/quote.h"
+#include "opticoll_mpi.h"
 
 #include "core/pipeline.h"
 

@@ -107,7 +107,8 @@ static int choice(const oc_kv *kv, const char *key, const char *const *words, in
             *out = i;
             return 0;
         }
-    return oc__fail(why, len, OC_EINVAL, "%s=%s: expected %s or %s", key, v, words[0], words[1]);
+    return oc__fail(why, len, OC_EINVAL, "%s=%s: expected %s or %s", key, OC_Q(v), words[0],
+                    words[1]);
 }
 
 int oc__direct_cfg_parse(oc__direct_kind kind, uint32_t nodes, const oc_kv *params,

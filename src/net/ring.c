@@ -29,8 +29,8 @@
  *     (oeo_ns_per_flit = 1) and say so.
  */
 #include "net/ring.h"
-#include "core/quote.h"
 #include "core/bitset.h"
+#include "core/quote.h"
 #include "net/net.h"
 
 #include <math.h>

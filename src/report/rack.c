@@ -759,7 +759,8 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
                       : oc_parse_double(tok[0], 0, 1e15, &time);
         if (tok[0][0] == '-' && prc != OC_EPARSE) prc = OC_ERANGE;
         if (prc) {
-            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: time '%s' %s", source, lineno, OC_Q(tok[0]),
+            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: time '%s' %s", source, lineno,
+                          OC_Q(tok[0]),
                           prc == OC_EPARSE ? "is not a number"
                                            : "is out of range (0 to 1e15; negative times are "
                                              "not allowed)");
@@ -784,9 +785,8 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
         }
         const char *id = tok[2];
         if (strlen(id) > 31) {
-            rc = oc__fail(why, whylen, OC_EPARSE,
-                          "%s:%u: id '%s' is longer than 31 characters", source, lineno,
-                          OC_Q(id));
+            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: id '%s' is longer than 31 characters",
+                          source, lineno, OC_Q(id));
             goto fail;
         }
         uint64_t g = 0;

@@ -9,8 +9,8 @@
  * running every one in the order of the table. Adding "lumorph", "star" or "aas" is one file and
  * one line here.
  */
-#include "report/reproduce_common.h"
 #include "core/quote.h"
+#include "report/reproduce_common.h"
 
 #include <string.h>
 

@@ -60,8 +60,8 @@
  * The models file is read from OC_DATA_DIR/models.tsv (the CLI's data directory when the build
  * passes it to the library; "data" relative to the working directory otherwise).
  */
-#include "report/reproduce_common.h"
 #include "core/quote.h"
+#include "report/reproduce_common.h"
 
 #include <inttypes.h>
 #include <math.h>

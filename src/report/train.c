@@ -29,8 +29,8 @@
  * as the seed writes them (6.7977M) and are converted exactly, without floating point.
  */
 #include "algo/algos.h"
-#include "core/quote.h"
 #include "core/core.h"
+#include "core/quote.h"
 #include "report/report.h"
 
 #include <errno.h>
@@ -340,8 +340,8 @@ int oc_train_model(const oc_model *model, const oc_request *base, oc_train_resul
                 if (*names) strncat(names, ", ", sizeof names - strlen(names) - 1);
                 strncat(names, oc_network_at(i)->name, sizeof names - strlen(names) - 1);
             }
-            rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s' (known: %s)", OC_Q(base->network),
-                          names);
+            rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s' (known: %s)",
+                          OC_Q(base->network), names);
             goto fail;
         }
         for (size_t i = 0; i < oc__algo_count(); i++) {
