@@ -438,6 +438,12 @@ static int has_algorithm(const char *coll, const char *text) {
     return 0;
 }
 
+/* 1 when "switch" is a whole item of the comma-separated list of networks. */
+static int on_switch(const char *networks) {
+    const char *p = strstr(networks, "switch");
+    return p && (p == networks || p[-1] == ',') && (p[6] == 0 || p[6] == ',');
+}
+
 /* The algorithms to run for a collective: of an explicit list, those the collective has. */
 static size_t algorithms_for(const opts *o, const char *coll, const char **out) {
     size_t n = 0;
@@ -452,26 +458,10 @@ static size_t algorithms_for(const opts *o, const char *coll, const char **out) 
         for (size_t i = 0; i < oc_algorithm_count() && n < MAX_LIST; i++) {
             const oc_algorithm_info *a = oc_algorithm_at(i);
             if (a->collective != c) continue;
-            if (pass == 0 && !o->all_algos) {
-                /* "switch" as a whole word of the comma-separated list */
-                const char *p = strstr(a->networks, "switch");
-                if (!p || (p != a->networks && p[-1] != ',') || (p[6] != 0 && p[6] != ','))
-                    continue;
-            }
+            if (pass == 0 && !o->all_algos && !on_switch(a->networks)) continue;
             out[n++] = a->name;
         }
     return n;
-}
-
-/* 1 when the comma-separated list has `name` as one of its items. */
-static int listed(const char *list, const char *name) {
-    size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        size_t k = strcspn(p, ",");
-        if (k == n && !strncmp(p, name, n)) return 1;
-        p += k + (p[k] == ',');
-    }
-    return 0;
 }
 
 /* Plans the schedule of `text` ("name:k=v,...") for the collective at this communicator size
@@ -491,7 +481,7 @@ static int plan_parameters(const opts *o, const char *coll, const char *text, ch
             info = oc_algorithm_at(i);
     if (!info) return OC_ENOENT; /* has_algorithm found it: not reached */
     char net[32] = "switch";
-    if (!listed(info->networks, "switch"))
+    if (!on_switch(info->networks))
         snprintf(net, sizeof net, "%.*s", (int)strcspn(info->networks, ","), info->networks);
     oc_kv *params = oc_kv_new(), *np = oc_kv_new();
     char *copy = strdup(colon + 1), *save = NULL;
