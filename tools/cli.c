@@ -217,7 +217,7 @@ int parse_options(int argc, char **argv, options *o, const char *cmd) {
     unsigned extra = o->given & ~allowed;
     if (extra & OPT_FILE) return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, o->file);
     if (extra) {
-        char msg[160];
+        char msg[600];
         int b = __builtin_ctz(extra);
         snprintf(msg, sizeof msg, "%s: %s%s%s does not apply to %s (see %s --help)", cmd,
                  o->spelling[b], o->value[b] ? " " : "", o->value[b] ? OC_Q(o->value[b]) : "", cmd,
