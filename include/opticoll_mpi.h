@@ -85,6 +85,9 @@ size_t oc_mpi_cache_entries(void);
  * nothing hangs. The schedule itself was verified; this models a broken executor. round < 0
  * turns it off. Clears the schedule cache. */
 void oc_mpi_test_drop_transfer(long round, long index);
+/* Since the last oc_mpi_test_drop_transfer: how many schedules compiled had that transfer (0: the
+ * drop changed nothing), the most rounds of one, and the most transfers in one round. */
+void oc_mpi_test_drop_stats(size_t *hits, size_t *max_rounds, size_t *max_transfers);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,11 @@
 # CLI tests: shell scripts that run the built tool (see tests/cli/README.md). Each script takes
 # the tool's path and the tests/cli directory, prints one line per check and "N passed, M
 # failed", and exits non-zero if a check failed. They are fast (well under a second each in a
-# release build), so they also run in the sanitizer build.
-foreach(script golden roundtrip badinput search)
+# release build), so they also run in the sanitizer build. escape, decisions_bad and conflicts
+# are issue 14's items 8, 9 and 12: user text in error lines escaped and cut, decision files
+# refused line by line, contradicting options refused; search is the parameter search's
+# --explain and --objective.
+foreach(script golden roundtrip badinput escape decisions_bad conflicts search)
   add_test(NAME cli_${script}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/${script}.sh $<TARGET_FILE:opticoll>
                    ${CMAKE_SOURCE_DIR}/tests/cli)

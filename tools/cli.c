@@ -4,14 +4,23 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-int die(int code, const char *fmt, const char *a, const char *b) {
-    fputs("opticoll: ", stderr);
-    fprintf(stderr, fmt, a ? a : "", b ? b : "");
-    fputc('\n', stderr);
+int die_line(int code, const char *line) {
+    /* the callers quoted the user text they composed in; this is the net for the rest */
+    char safe[1024];
+    snprintf(safe, sizeof safe, "%s", line);
+    oc__quote_line(safe, sizeof safe);
+    fprintf(stderr, "opticoll: %s\n", safe);
     return code;
+}
+
+int die(int code, const char *fmt, const char *a, const char *b) {
+    char line[1024];
+    snprintf(line, sizeof line, fmt, OC_Q(a ? a : ""), OC_Q(b ? b : ""));
+    return die_line(code, line);
 }
 
 int exit_for(int err) {
@@ -33,8 +42,7 @@ int exit_for(int err) {
 }
 
 int lib_error(int err, const char *why) {
-    fprintf(stderr, "opticoll: %s\n", why && *why ? why : oc_strerror(err));
-    return exit_for(err);
+    return die_line(exit_for(err), why && *why ? why : oc_strerror(err));
 }
 
 /* ---- options shared by run, compare, export and verify ---- */
@@ -81,6 +89,44 @@ const char *const help_network =
     "  -f, --fibres F          fibres per direction (ring: 1; --preset terarack: 2)\n"
     "      --preset NAME       network preset (ring: seed, terarack)\n"
     "      --net KEY=VALUE     network parameter (repeatable), e.g. reconfig_us=25\n";
+
+/* ---- options that say the same thing twice ----
+ *
+ * -w, -f and --preset are shorthands for --net wavelengths=, fibres=, preset=: this table is the
+ * one place that says so. Given both ways with different values (-w 4 --net wavelengths=8), they
+ * are refused, naming both; the same value twice is accepted. Options that exclude each other
+ * outright (two output formats of one command) are in the table after it. */
+
+static const struct {
+    const char *flag, *key;
+    unsigned bit; /* its OPT_ bit, for how it was written (-w or --wavelengths) */
+    size_t field; /* the option's value in struct options */
+    int number;   /* a whole number of at least 1 (compared as numbers: -w 08 = wavelengths=8) */
+} net_shorthands[] = {
+    {"-w", "wavelengths", OPT_W, offsetof(options, wavelengths), 1},
+    {"-f", "fibres", OPT_F, offsetof(options, fibres), 1},
+    {"--preset", "preset", OPT_PRESET, offsetof(options, preset), 0},
+};
+
+static const struct {
+    unsigned a, b;
+} exclusive[] = {
+    {OPT_JSON, OPT_CSV}, /* compare: one output format */
+};
+
+/* Refuses two options of `exclusive` given together, naming both as written. */
+static int check_exclusive(const options *o, const char *cmd) {
+    for (size_t i = 0; i < sizeof exclusive / sizeof exclusive[0]; i++) {
+        unsigned a = exclusive[i].a, b = exclusive[i].b;
+        if ((o->given & a) && (o->given & b)) {
+            char line[200];
+            snprintf(line, sizeof line, "%s: %s and %s exclude each other: give one", cmd,
+                     o->spelling[__builtin_ctz(a)], o->spelling[__builtin_ctz(b)]);
+            return die_line(EXIT_USAGE, line);
+        }
+    }
+    return 0;
+}
 
 /* Records that option `bit` was given as `as`. */
 static void saw(options *o, unsigned bit, const char *as) {
@@ -179,16 +225,26 @@ int parse_options(int argc, char **argv, options *o, const char *cmd) {
     unsigned allowed = 0;
     for (size_t k = 0; k < sizeof command_options / sizeof command_options[0]; k++)
         if (!strcmp(command_options[k].cmd, cmd)) allowed = command_options[k].allowed;
+    int rc = check_exclusive(o, cmd);
+    if (rc) return rc;
     unsigned extra = o->given & ~allowed;
     if (extra & OPT_FILE) return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, o->file);
     if (extra) {
-        char msg[160];
+        char msg[600];
         int b = __builtin_ctz(extra);
         snprintf(msg, sizeof msg, "%s: %s%s%s does not apply to %s (see %s --help)", cmd,
-                 o->spelling[b], o->value[b] ? " " : "", o->value[b] ? o->value[b] : "", cmd, cmd);
-        return die(EXIT_USAGE, "%s", msg, NULL);
+                 o->spelling[b], o->value[b] ? " " : "", o->value[b] ? OC_Q(o->value[b]) : "", cmd,
+                 cmd);
+        return die_line(EXIT_USAGE, msg);
     }
     return 0;
+}
+
+int root_applies(oc_collective c, const char *root) {
+    /* the collectives whose spec has a root (DESIGN.md); the others would ignore -r silently */
+    if (!root || c == OC_BROADCAST || c == OC_SCATTER || c == OC_GATHER) return 0;
+    return die(EXIT_USAGE, "-r %s: %s has no root (-r applies to broadcast, scatter, gather)", root,
+               oc_collective_name(c));
 }
 
 /* Builds the request; `need_algo` is 0 for compare. */
@@ -217,6 +273,7 @@ int build_request(const options *o, oc_request *req, int need_algo) {
     if (rc)
         return die(EXIT_USAGE, "-s %s: not a size (use e.g. 4096, 4KiB, 4MiB, 1GiB, 4MB)", o->size,
                    NULL);
+    if ((rc = root_applies(req->collective, o->root))) return rc;
     if (o->root) {
         rc = oc_parse_u64(o->root, 0, req->nodes - 1, &v);
         if (rc) return die(EXIT_USAGE, "-r %s: not a node number below -n", o->root, NULL);
@@ -236,24 +293,34 @@ int build_request(const options *o, oc_request *req, int need_algo) {
     return 0;
 }
 
-/* -w, -f and --preset are shorthands for --net wavelengths=, fibres=, preset=. */
+/* -w, -f and --preset are shorthands for --net (net_shorthands). */
 int fold_network_flags(options *o) {
-    struct {
-        const char *value, *key, *flag;
-    } m[] = {{o->wavelengths, "wavelengths", "-w"},
-             {o->fibres, "fibres", "-f"},
-             {o->preset, "preset", "--preset"}};
-    for (size_t i = 0; i < 3; i++) {
-        if (!m[i].value) continue;
-        if (strcmp(m[i].key, "preset") != 0) {
-            uint64_t v;
-            int rc = oc_parse_u64(m[i].value, 0, UINT64_MAX, &v);
-            if (rc == OC_EPARSE)
-                return die(EXIT_USAGE, "%s %s: not a whole number", m[i].flag, m[i].value);
-            if (rc || v < 1)
-                return die(EXIT_USAGE, "%s %s: must be at least 1", m[i].flag, m[i].value);
+    for (size_t i = 0; i < sizeof net_shorthands / sizeof net_shorthands[0]; i++) {
+        const char *value =
+            *(const char *const *)(const void *)((const char *)o + net_shorthands[i].field);
+        const char *flag = o->spelling[__builtin_ctz(net_shorthands[i].bit)],
+                   *key = net_shorthands[i].key;
+        if (!flag) flag = net_shorthands[i].flag;
+        if (!value) continue;
+        uint64_t v = 0, w = 0;
+        if (net_shorthands[i].number) {
+            int rc = oc_parse_u64(value, 0, UINT64_MAX, &v);
+            if (rc == OC_EPARSE) return die(EXIT_USAGE, "%s %s: not a whole number", flag, value);
+            if (rc || v < 1) return die(EXIT_USAGE, "%s %s: must be at least 1", flag, value);
         }
-        if (oc_kv_set(o->net_params, m[i].key, m[i].value))
+        const char *net = oc_kv_get(o->net_params, key);
+        if (net) {
+            int same = net_shorthands[i].number ? !oc_parse_u64(net, 0, UINT64_MAX, &w) && v == w
+                                                : !strcmp(net, value);
+            if (!same) {
+                char line[600];
+                snprintf(line, sizeof line, "%s %s and --net %s=%s disagree: give one", flag,
+                         OC_Q(value), key, OC_Q(net));
+                return die_line(EXIT_USAGE, line);
+            }
+            continue;
+        }
+        if (oc_kv_set(o->net_params, key, value))
             return die(EXIT_OTHER, "out of memory", NULL, NULL);
     }
     return 0;

@@ -7,6 +7,7 @@
 #ifndef OC_CLI_H
 #define OC_CLI_H
 
+#include "core/quote.h" /* OC_Q: user text in a message */
 #include "opticoll.h"
 
 #include <stdio.h>
@@ -51,8 +52,12 @@ typedef struct options {
 
 extern const char *const help_problem, *const help_algo, *const help_network, *const help_search;
 
-/* Prints "opticoll: " and fmt (with up to two %s arguments) on stderr; returns code. */
+/* Prints "opticoll: " and fmt (with up to two %s arguments) on stderr; returns code. a and b are
+ * taken as user text: control characters escaped, cut after 80 bytes (core/quote.h). */
 int die(int code, const char *fmt, const char *a, const char *b);
+/* Prints "opticoll: " and a line composed by the caller (who quoted the user text in it with
+ * OC_Q); control characters are escaped all the same. Returns code. */
+int die_line(int code, const char *line);
 /* The exit code for a library error. */
 int exit_for(int err);
 /* Prints the library's message (or the error's name) and returns exit_for(err). */
@@ -61,8 +66,11 @@ int lib_error(int err, const char *why);
 int parse_options(int argc, char **argv, options *o, const char *cmd);
 /* Builds the request; `need_algo` is 0 for compare. */
 int build_request(const options *o, oc_request *req, int need_algo);
-/* -w, -f and --preset are shorthands for --net wavelengths=, fibres=, preset=. */
+/* -w, -f and --preset are shorthands for --net wavelengths=, fibres=, preset=; given both ways
+ * with different values they are refused (0 or an exit code after one line). */
 int fold_network_flags(options *o);
+/* 0 when -r (root, or NULL) applies to collective c; otherwise an exit code after one line. */
+int root_applies(oc_collective c, const char *root);
 
 /* Commands in their own files (tools/cmd_NAME.c): int cmd_NAME(int argc, char **argv). */
 int cmd_throughput(int argc, char **argv);

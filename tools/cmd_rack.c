@@ -41,10 +41,10 @@ static int number(const char *flag, const char *text, uint64_t min, uint64_t max
     int rc = oc_parse_u64(text, min, max, out);
     if (rc == OC_EPARSE) return die(EXIT_USAGE, "rack: %s '%s' is not a whole number", flag, text);
     if (rc) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "rack: %s %s is out of range (%llu to %llu)", flag, text,
+        char msg[600];
+        snprintf(msg, sizeof msg, "rack: %s %s is out of range (%llu to %llu)", flag, OC_Q(text),
                  (unsigned long long)min, (unsigned long long)max);
-        return die(EXIT_USAGE, "%s", msg, NULL);
+        return die_line(EXIT_USAGE, msg);
     }
     return 0;
 }
@@ -137,7 +137,11 @@ int cmd_rack(int argc, char **argv) {
                        val[SIZE], NULL);
     }
     int rc = oc__rack_shape_check(&s, why, sizeof why);
-    if (rc) return die(EXIT_USAGE, "rack: %s", why, NULL);
+    if (rc) {
+        char line[600];
+        snprintf(line, sizeof line, "rack: %s", why);
+        return die_line(EXIT_USAGE, line);
+    }
     oc__rack_trace t;
     if (val[TRACE])
         rc = oc__rack_trace_read(val[TRACE], s.servers * s.tiles, &t, why, sizeof why);

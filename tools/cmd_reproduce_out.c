@@ -205,7 +205,7 @@ int cmd_reproduce_out(int argc, char **argv) {
     if (!J.n) {
         char why[256] = "";
         oc_reproduce(which, stdout, why, sizeof why); /* the library names the known papers */
-        return die(EXIT_USAGE, "%s", why, NULL);
+        return die_line(EXIT_USAGE, why);
     }
     if (J.out) {
         if (mkdir(J.out, 0777) && errno != EEXIST)
@@ -275,7 +275,7 @@ int cmd_reproduce_out(int argc, char **argv) {
                         snprintf(gp, sizeof gp, "%.*s", (int)r.nlen, r.name);
                         snprintf(png, sizeof png, "%s/%.*s.png", J.out, (int)r.nlen - 3, r.name);
                         if (plot_run(gp, J.out, png, why, sizeof why))
-                            rc = die(EXIT_OTHER, "%s", why, NULL);
+                            rc = die_line(EXIT_OTHER, why);
                     }
                 }
             }

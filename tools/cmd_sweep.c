@@ -132,8 +132,7 @@ static int plot_one(const sweep_out *s, const char *png, size_t ni, int by_n) {
     snprintf(xl, sizeof xl, "message size (bytes, %s)", per);
     plot_spec spec = {title, by_n ? "nodes N" : xl, "time (microseconds)", 1, 1, !by_n, NULL};
     char why[512];
-    if (plot_png(png, &spec, ser, a->nalgos, why, sizeof why))
-        rc = die(EXIT_USAGE, "%s", why, NULL);
+    if (plot_png(png, &spec, ser, a->nalgos, why, sizeof why)) rc = die_line(EXIT_USAGE, why);
 out:
     free(x);
     free(y);

@@ -86,12 +86,10 @@ static int u64_arg(const char *text, const char *name, uint64_t min, uint64_t ma
         return 0;
     }
     if (oc_parse_u64(text, min, max, out)) {
-        char range[64];
-        snprintf(range, sizeof range, "%llu .. %llu", (unsigned long long)min,
-                 (unsigned long long)max);
-        fprintf(stderr, "opticoll: throughput: %s %s: not a whole number in %s\n", name, text,
-                range);
-        return EXIT_USAGE;
+        char line[600];
+        snprintf(line, sizeof line, "throughput: %s %s: not a whole number in %llu .. %llu", name,
+                 OC_Q(text), (unsigned long long)min, (unsigned long long)max);
+        return die_line(EXIT_USAGE, line);
     }
     return 0;
 }
@@ -103,9 +101,10 @@ static int double_arg(const char *text, const char *name, double min, double max
         return 0;
     }
     if (oc_parse_double(text, min, max, out)) {
-        fprintf(stderr, "opticoll: throughput: %s %s: not a number from %g to %g\n", name, text,
-                min, max);
-        return EXIT_USAGE;
+        char line[600];
+        snprintf(line, sizeof line, "throughput: %s %s: not a number from %g to %g", name,
+                 OC_Q(text), min, max);
+        return die_line(EXIT_USAGE, line);
     }
     return 0;
 }

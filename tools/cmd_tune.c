@@ -315,31 +315,70 @@ static char *slurp(const char *path) {
     return buf;
 }
 
+/* Prints "--decisions FILE:LINE: what" (LINE of `item`, or of byte `offset` when item is NULL and
+ * offset is not SIZE_MAX; no line at all otherwise); returns EXIT_USAGE. */
+static int bad_decisions(const char *path, const char *text, const cJSON *root, const cJSON *item,
+                         size_t offset, const char *what) {
+    char line[1024], at[24] = "";
+    unsigned n = item                 ? json_line(text, root, item)
+                 : offset != SIZE_MAX ? json_offset_line(text, offset)
+                                      : 0;
+    if (n) snprintf(at, sizeof at, ":%u", n);
+    snprintf(line, sizeof line, "--decisions %s%s: %s", OC_Q(path), at, what);
+    return die_line(EXIT_USAGE, line);
+}
+
+/* A point's whole number in [lo, hi]: checked as a double before it is converted (1e300 or 1.5
+ * must not reach the cast). */
+static int whole_in(const cJSON *v, double lo, double hi) {
+    return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi &&
+           v->valuedouble == floor(v->valuedouble);
+}
+
 /* The winner of the nearest point of the decision file; its name (from the registry) or NULL
- * after one line on stderr (*code set). */
+ * after one line on stderr (*code set). The file is checked whole first: valid JSON and nothing
+ * after it, no key twice in an object, every point's nodes and bytes whole numbers in range and
+ * its winner a name or null; each refusal names the line. */
 static const char *from_decisions(const char *path, const oc_request *req, const char *coll,
                                   int *code) {
     *code = EXIT_USAGE;
     char *text = slurp(path);
     if (!text) return NULL;
-    const char *chosen = NULL;
-    cJSON *root = cJSON_Parse(text);
-    free(text);
+    const char *chosen = NULL, *end = NULL;
+    char msg[600];
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1); /* 1: nothing but white space after it */
+    if (!root) {
+        const char *at = end ? end : cJSON_GetErrorPtr();
+        size_t off = at && at >= text ? (size_t)(at - text) : 0;
+        bad_decisions(path, text, NULL, NULL, off,
+                      "not valid JSON, or text after the JSON object (write one with tune -o)");
+        goto out;
+    }
+    int oom;
+    const cJSON *dup = json_duplicate(root, &oom);
+    if (oom) {
+        *code = die(EXIT_OTHER, "out of memory", NULL, NULL);
+        goto out;
+    }
+    if (dup) {
+        snprintf(msg, sizeof msg, "\"%s\" given twice in one object", OC_Q(dup->string));
+        bad_decisions(path, text, root, dup, 0, msg);
+        goto out;
+    }
     const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(root, "collective");
     const cJSON *net = cJSON_GetObjectItemCaseSensitive(root, "network");
     const cJSON *pts = cJSON_GetObjectItemCaseSensitive(root, "points");
-    if (!root || !cJSON_IsString(fmt) || strcmp(fmt->valuestring, "opticoll-decisions") ||
+    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, "opticoll-decisions") ||
         !cJSON_IsString(c) || !cJSON_IsString(net) || !cJSON_IsArray(pts)) {
-        die(EXIT_USAGE, "--decisions %s: not an opticoll decision file (write one with tune -o)",
-            path, NULL);
+        bad_decisions(path, text, root, NULL, SIZE_MAX,
+                      "not an opticoll decision file (write one with tune -o)");
         goto out;
     }
     if (strcmp(c->valuestring, coll) || strcmp(net->valuestring, req->network)) {
-        char msg[256];
-        snprintf(msg, sizeof msg, "was tuned for %.40s on %.24s, not %.40s on %.24s",
-                 c->valuestring, net->valuestring, coll, req->network);
-        die(EXIT_USAGE, "--decisions %s: %s", path, msg);
+        snprintf(msg, sizeof msg, "was tuned for %s on %s, not %s on %s", OC_Q(c->valuestring),
+                 OC_Q(net->valuestring), coll, req->network);
+        bad_decisions(path, text, root, strcmp(c->valuestring, coll) ? c : net, 0, msg);
         goto out;
     }
     /* The winners hold for the network as it was tuned: its parameters must match the run's. */
@@ -351,23 +390,43 @@ static const char *from_decisions(const char *path, const oc_request *req, const
     }
     if (!same) {
         char *was = cJSON_PrintUnformatted(np);
-        die(EXIT_USAGE,
-            "--decisions %s: tuned with network parameters %s; give the run the same "
-            "(-w, -f, --preset, --net)",
-            path, was ? was : "?");
+        snprintf(msg, sizeof msg,
+                 "tuned with network parameters %s; give the run the same (-w, -f, --preset, "
+                 "--net)",
+                 was ? OC_Q(was) : "?");
         free(was);
+        bad_decisions(path, text, root, np, SIZE_MAX, msg);
         goto out;
     }
     double best = INFINITY, bn = 0, bs = 0;
     const cJSON *pick = NULL, *pt;
+    size_t k = 0;
     cJSON_ArrayForEach(pt, pts) {
         const cJSON *N = cJSON_GetObjectItemCaseSensitive(pt, "nodes");
         const cJSON *S = cJSON_GetObjectItemCaseSensitive(pt, "bytes");
         const cJSON *W = cJSON_GetObjectItemCaseSensitive(pt, "winner");
-        if (!cJSON_IsNumber(N) || !cJSON_IsNumber(S) || N->valuedouble < 1 || S->valuedouble < 0) {
-            die(EXIT_USAGE, "--decisions %s: a point without valid nodes and bytes", path, NULL);
+        const cJSON *bad = NULL;
+        if (!cJSON_IsObject(pt)) {
+            bad = pt;
+            snprintf(msg, sizeof msg, "point %zu is not an object", k);
+        } else if (!whole_in(N, 1, OC_MAX_NODES)) {
+            bad = N ? N : pt;
+            snprintf(msg, sizeof msg, "point %zu: \"nodes\" must be a whole number from 1 to %u", k,
+                     (unsigned)OC_MAX_NODES);
+        } else if (!whole_in(S, 0, (double)OC_MAX_BYTES)) {
+            bad = S ? S : pt;
+            snprintf(msg, sizeof msg, "point %zu: \"bytes\" must be a whole number from 0 to %llu",
+                     k, (unsigned long long)OC_MAX_BYTES);
+        } else if (W && !cJSON_IsString(W) && !cJSON_IsNull(W)) {
+            bad = W;
+            snprintf(msg, sizeof msg, "point %zu: \"winner\" must be an algorithm's name or null",
+                     k);
+        }
+        if (bad) {
+            bad_decisions(path, text, root, bad, 0, msg);
             goto out;
         }
+        k++;
         if (!cJSON_IsString(W)) continue; /* nothing ran there */
         double d = fabs(log2((double)req->nodes / N->valuedouble)) +
                    fabs(log2(((double)req->bytes + 1) / (S->valuedouble + 1)));
@@ -382,7 +441,7 @@ static const char *from_decisions(const char *path, const oc_request *req, const
         }
     }
     if (!pick) {
-        die(EXIT_USAGE, "--decisions %s: no point with a winner", path, NULL);
+        bad_decisions(path, text, root, pts, 0, "no point with a winner");
         goto out;
     }
     for (size_t i = 0; i < oc_algorithm_count() && !chosen; i++)
@@ -390,7 +449,8 @@ static const char *from_decisions(const char *path, const oc_request *req, const
             !strcmp(oc_algorithm_at(i)->name, pick->valuestring))
             chosen = oc_algorithm_at(i)->name;
     if (!chosen) {
-        die(EXIT_USAGE, "--decisions %s: unknown algorithm '%s'", path, pick->valuestring);
+        snprintf(msg, sizeof msg, "unknown %s algorithm '%s'", coll, OC_Q(pick->valuestring));
+        bad_decisions(path, text, root, pick, 0, msg);
         goto out;
     }
     char sz[32];
@@ -399,10 +459,11 @@ static const char *from_decisions(const char *path, const oc_request *req, const
              "auto: chose %s, the winner of the nearest tuned point of %s (N = %.0f, %s; "
              "distance |log2 N ratio| + |log2 size ratio| = %.3g); its parameters are chosen "
              "for this N by its own optimiser",
-             chosen, path, bn, sz, best);
+             chosen, OC_Q(path), bn, sz, best);
     *code = 0;
 out:
     cJSON_Delete(root);
+    free(text);
     return chosen;
 }
 

@@ -24,6 +24,7 @@
  * must then report a mismatch.
  */
 #include "opticoll_mpi.h"
+#include "core/quote.h"
 #include "opticoll.h"
 
 #include <stdio.h>
@@ -46,6 +47,7 @@ typedef struct opts {
     const char *op_name;
     int root, inplace, repeats, warmup, json;
     long drop_round, drop_index;
+    const char *drop_text; /* as given, for its message */
 } opts;
 
 static const char *const mpi_colls[] = {"allgather", "allreduce", "reducescatter", "alltoall",
@@ -63,13 +65,16 @@ static const char help[] =
 static int usage(const char *msg, const char *arg) {
     if (rank == 0)
         fprintf(stderr, "opticoll-mpi: %s%s%s (see --help)\n", msg, arg ? ": " : "",
-                arg ? arg : "");
+                arg ? OC_Q(arg) : "");
     return 2;
 }
 
-/* Splits a comma-separated list in place. */
+/* Splits a comma-separated list in place; 0 for an empty item ("4,,8", "4,": a typo, which
+ * strtok_r alone would skip). */
 static size_t split(char *text, char **out, size_t max) {
     size_t n = 0;
+    for (const char *c = text; *c; c++)
+        if (*c == ',' && (c == text || c[1] == ',' || c[1] == 0)) return 0;
     for (char *save = NULL, *t = strtok_r(text, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (n == max) return max + 1;
         out[n++] = t;
@@ -107,7 +112,8 @@ static int parse(int argc, char **argv, opts *o) {
         if (strcmp(a, "--collectives") == 0) {
             char *items[MAX_LIST + 1];
             o->ncolls = split(v, items, MAX_LIST);
-            if (o->ncolls == 0 || o->ncolls > MAX_LIST) return usage("bad --collectives", v);
+            if (o->ncolls == 0 || o->ncolls > MAX_LIST)
+                return usage("bad --collectives (names separated by single commas, at most 64)", v);
             for (size_t k = 0; k < o->ncolls; k++) {
                 size_t c = 0;
                 while (c < NCOLLS && strcmp(items[k], mpi_colls[c]) != 0)
@@ -121,11 +127,13 @@ static int parse(int argc, char **argv, opts *o) {
                 continue;
             }
             o->nalgos = split(v, o->algos, MAX_LIST);
-            if (o->nalgos == 0 || o->nalgos > MAX_LIST) return usage("bad --algorithms", v);
+            if (o->nalgos == 0 || o->nalgos > MAX_LIST)
+                return usage("bad --algorithms (names separated by single commas, at most 64)", v);
         } else if (strcmp(a, "--sizes") == 0) {
             char *items[MAX_LIST + 1];
             o->nsizes = split(v, items, MAX_LIST);
-            if (o->nsizes == 0 || o->nsizes > MAX_LIST) return usage("bad --sizes", v);
+            if (o->nsizes == 0 || o->nsizes > MAX_LIST)
+                return usage("bad --sizes (sizes separated by single commas, at most 64)", v);
             for (size_t k = 0; k < o->nsizes; k++)
                 if (oc_parse_size(items[k], &o->sizes[k]) || o->sizes[k] > (UINT64_C(1) << 30))
                     return usage("bad size (at most 1GiB)", items[k]);
@@ -164,10 +172,14 @@ static int parse(int argc, char **argv, opts *o) {
         } else if (strcmp(a, "--drop-transfer") == 0) {
             char *colon = strchr(v, ':');
             uint64_t r2, i2;
-            if (!colon) return usage("--drop-transfer wants ROUND:INDEX", v);
+            const char *bad = "--drop-transfer wants ROUND:INDEX, whole numbers from 0 to 2^30";
+            if (!colon) return usage(bad, v);
             *colon = 0;
-            if (oc_parse_u64(v, 0, 1u << 30, &r2) || oc_parse_u64(colon + 1, 0, 1u << 30, &i2))
-                return usage("--drop-transfer wants ROUND:INDEX", v);
+            int wrong =
+                oc_parse_u64(v, 0, 1u << 30, &r2) || oc_parse_u64(colon + 1, 0, 1u << 30, &i2);
+            *colon = ':';
+            if (wrong) return usage(bad, v);
+            o->drop_text = v;
             o->drop_round = (long)r2, o->drop_index = (long)i2;
         } else {
             return usage("unknown option", a);
@@ -426,6 +438,12 @@ static int has_algorithm(const char *coll, const char *text) {
     return 0;
 }
 
+/* 1 when "switch" is a whole item of the comma-separated list of networks. */
+static int on_switch(const char *networks) {
+    const char *p = strstr(networks, "switch");
+    return p && (p == networks || p[-1] == ',') && (p[6] == 0 || p[6] == ',');
+}
+
 /* The algorithms to run for a collective: of an explicit list, those the collective has. */
 static size_t algorithms_for(const opts *o, const char *coll, const char **out) {
     size_t n = 0;
@@ -440,15 +458,81 @@ static size_t algorithms_for(const opts *o, const char *coll, const char **out) 
         for (size_t i = 0; i < oc_algorithm_count() && n < MAX_LIST; i++) {
             const oc_algorithm_info *a = oc_algorithm_at(i);
             if (a->collective != c) continue;
-            if (pass == 0 && !o->all_algos) {
-                /* "switch" as a whole word of the comma-separated list */
-                const char *p = strstr(a->networks, "switch");
-                if (!p || (p != a->networks && p[-1] != ',') || (p[6] != 0 && p[6] != ','))
-                    continue;
-            }
+            if (pass == 0 && !o->all_algos && !on_switch(a->networks)) continue;
             out[n++] = a->name;
         }
     return n;
+}
+
+/* Plans the schedule of `text` ("name:k=v,...") for the collective at this communicator size
+ * through the library, as the executor would (on the switch, else the algorithm's first network;
+ * direct networks in wormhole mode), and returns the library's error (why set). */
+static int plan_parameters(const opts *o, const char *coll, const char *text, char *why,
+                           size_t len) {
+    const char *colon = strchr(text, ':');
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(colon - text), text);
+    if (!strcmp(name, "auto")) snprintf(name, sizeof name, "%s", oc_mpi_default_algorithm(coll));
+    oc_collective c;
+    const oc_algorithm_info *info = NULL;
+    if (oc_collective_from_name(coll, &c)) return OC_ENOENT;
+    for (size_t i = 0; i < oc_algorithm_count() && !info; i++)
+        if (oc_algorithm_at(i)->collective == c && !strcmp(oc_algorithm_at(i)->name, name))
+            info = oc_algorithm_at(i);
+    if (!info) return OC_ENOENT; /* has_algorithm found it: not reached */
+    char net[32] = "switch";
+    if (!on_switch(info->networks))
+        snprintf(net, sizeof net, "%.*s", (int)strcspn(info->networks, ","), info->networks);
+    oc_kv *params = oc_kv_new(), *np = oc_kv_new();
+    char *copy = strdup(colon + 1), *save = NULL;
+    int err = !params || !np || !copy ? OC_ENOMEM : 0;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && !err;
+         t = strtok_r(NULL, ",", &save))
+        if ((err = oc_kv_set_pair(params, t))) snprintf(why, len, "%s is not KEY=VALUE", OC_Q(t));
+    int direct = !strcmp(net, "hypercube") || !strcmp(net, "mesh") || !strcmp(net, "torus");
+    if (!err && direct &&
+        (oc_kv_set(np, "switching", "wh") ||
+         (oc_kv_get(params, "dims") && oc_kv_set(np, "dims", oc_kv_get(params, "dims")))))
+        err = OC_ENOMEM;
+    if (!err) {
+        oc_request req = {.collective = c,
+                          .algorithm = name,
+                          .network = net,
+                          .nodes = (uint32_t)nranks,
+                          .bytes = 1024,
+                          .root = (uint32_t)o->root,
+                          .params = params,
+                          .net_params = np};
+        oc_report *rep = NULL;
+        err = oc_run(&req, &rep, why, len);
+        oc_report_free(rep);
+    }
+    if (err == OC_ENOMEM) snprintf(why, len, "out of memory");
+    free(copy);
+    oc_kv_free(params);
+    oc_kv_free(np);
+    return err;
+}
+
+/* An algorithm's parameters ("rhd:radix=4") are checked before anything runs: a parameter that
+ * is unknown, malformed or outside its range is bad input, one line from rank 0 naming the valid
+ * range (every rank comes to the same answer) and exit status 2 — not a skip, and not one FAILED
+ * line per rank. A plan that refuses the communicator size or root (OC_ENOTSUP) is not bad
+ * input: the case is reported as skipped where it runs. */
+static int check_parameters(const opts *o) {
+    for (size_t ai = 0; ai < o->nalgos; ai++) {
+        if (!strchr(o->algos[ai], ':')) continue;
+        for (size_t ci = 0; ci < o->ncolls; ci++) {
+            if (!has_algorithm(o->colls[ci], o->algos[ai])) continue;
+            char why[512] = "", msg[700];
+            int err = plan_parameters(o, o->colls[ci], o->algos[ai], why, sizeof why);
+            if (err == OC_ENOTSUP || err == OC_ETOOBIG || !err) continue;
+            snprintf(msg, sizeof msg, "--algorithms %s (%s): %s", OC_Q(o->algos[ai]), o->colls[ci],
+                     *why ? why : oc_strerror(err));
+            return err == OC_ENOMEM ? (usage(msg, NULL), 3) : usage(msg, NULL);
+        }
+    }
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -480,6 +564,10 @@ int main(int argc, char **argv) {
             MPI_Finalize();
             return rc;
         }
+    }
+    if ((rc = check_parameters(&o))) {
+        MPI_Finalize();
+        return rc;
     }
     if (o.drop_round >= 0) oc_mpi_test_drop_transfer(o.drop_round, o.drop_index);
     int checked = 0, skipped = 0, mismatches = 0, failed = 0;
@@ -530,6 +618,20 @@ int main(int argc, char **argv) {
                 }
                 fflush(stdout);
             }
+    }
+    size_t hits = 0, max_rounds = 0, max_xfers = 0;
+    if (o.drop_round >= 0) oc_mpi_test_drop_stats(&hits, &max_rounds, &max_xfers);
+    if (o.drop_round >= 0 && !hits) {
+        /* the drop changed nothing: the run proves nothing about the checker */
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "--drop-transfer %s: no schedule run has that transfer (they have rounds 0 to "
+                 "%zu, and at most %zu transfers in a round, 0 to %zu)",
+                 o.drop_text, max_rounds ? max_rounds - 1 : 0, max_xfers,
+                 max_xfers ? max_xfers - 1 : 0);
+        rc = usage(msg, NULL);
+        MPI_Finalize();
+        return rc;
     }
     if (rank == 0) {
         if (o.json)

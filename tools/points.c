@@ -85,9 +85,9 @@ static int parse_list(const char *flag, const char *text, int sizes, uint64_t *o
         }
         continue;
     bad : {
-        char msg[160];
-        snprintf(msg, sizeof msg, "%s: expected %s", text, what);
-        rc = die(EXIT_USAGE, "%s %s", flag, msg);
+        char msg[600];
+        snprintf(msg, sizeof msg, "%s %s: expected %s", flag, OC_Q(text), what);
+        rc = die_line(EXIT_USAGE, msg);
     } break;
     toomany:
         rc = die(EXIT_USAGE, "%s %s: more than 4096 values", flag, text);
@@ -237,6 +237,7 @@ int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_
     if ((rc = parse_list("--nodes", nodes, 0, a->nodes, &a->nnodes)) ||
         (rc = parse_list("--sizes", sizes, 1, a->sizes, &a->nsizes)))
         goto out;
+    if ((rc = root_applies(q->collective, a->o.root))) goto out;
     if (a->o.root) {
         uint64_t r;
         if (oc_parse_u64(a->o.root, 0, a->nodes[0] - 1, &r)) {
@@ -416,11 +417,11 @@ void points_free(point_result *p, size_t n) {
 int points_first_failure(const sweep_args *a, const point_result *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
         if (p[i].status != POINT_FAILED) continue;
-        char where[160], sz[32];
+        char line[768], sz[32];
         size_text(sz, sizeof sz, p[i].bytes);
-        snprintf(where, sizeof where, "%s, N = %u, %s", a->algos[p[i].algo], p[i].nodes, sz);
-        fprintf(stderr, "opticoll: %s: %s\n", where, *p[i].why ? p[i].why : oc_strerror(p[i].err));
-        return exit_for(p[i].err);
+        snprintf(line, sizeof line, "%s, N = %u, %s: %s", a->algos[p[i].algo], p[i].nodes, sz,
+                 *p[i].why ? p[i].why : oc_strerror(p[i].err));
+        return die_line(exit_for(p[i].err), line);
     }
     return 0;
 }
@@ -447,4 +448,128 @@ int write_whole(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx) {
     }
     free(part);
     return 0;
+}
+
+/* ---- where a value of a JSON file is (the decision file's messages name FILE:LINE) ----
+ *
+ * cJSON keeps no positions, so the line of an item is found again in the text: the item's index
+ * in document order (pre-order, the order cJSON's tree lists values in) is counted in the tree,
+ * then the text is scanned to the start of that value. The text is what cJSON parsed, so it is
+ * well-formed and the scan only needs to tell keys from values. Both walks are linear. */
+
+/* Adds to *i the values before `item` in document order, from node on; 1 when item was found. */
+static int preorder_index(const cJSON *node, const cJSON *item, size_t *i) {
+    for (; node; node = node->next) {
+        if (node == item) return 1;
+        ++*i;
+        if (preorder_index(node->child, item, i)) return 1; /* depth: cJSON's nesting limit */
+    }
+    return 0;
+}
+
+/* The line where the index-th value of the well-formed JSON text starts. */
+static unsigned value_line(const char *text, size_t index) {
+    char ctx[CJSON_NESTING_LIMIT + 2]; /* '{' or '[' per open level */
+    size_t depth = 0, seen = 0;
+    unsigned line = 1;
+    int key = 0; /* the next string is an object's key */
+    const char *p = text;
+    if (!strncmp(p, "\xef\xbb\xbf", 3)) p += 3; /* cJSON skips a byte order mark */
+    for (; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '\n') line++;
+        if (c <= ' ' || c == ':') continue; /* cJSON's white space is every byte up to ' ' */
+        if (c == ',') {
+            key = depth && ctx[depth - 1] == '{';
+            continue;
+        }
+        if (c == '}' || c == ']') {
+            depth -= depth > 0;
+            key = 0;
+            continue;
+        }
+        int is_key = c == '"' && key;
+        if (!is_key && seen++ == index) return line;
+        if (c == '{' || c == '[') {
+            if (depth < sizeof ctx) ctx[depth++] = (char)c;
+            key = c == '{';
+        } else if (c == '"') {
+            for (p++; *p && *p != '"'; p++) {
+                if (*p == '\n') line++;
+                if (*p == '\\' && p[1]) p++;
+            }
+            if (!*p) break;
+            key = 0;
+        } else {
+            while (p[1] && !strchr(",]}:", p[1]) && (unsigned char)p[1] > ' ')
+                p++;
+        }
+    }
+    return line;
+}
+
+unsigned json_line(const char *text, const cJSON *root, const cJSON *item) {
+    size_t index = 0;
+    return preorder_index(root, item, &index) ? value_line(text, index) : 0;
+}
+
+unsigned json_offset_line(const char *text, size_t offset) {
+    unsigned line = 1;
+    for (size_t i = 0; i < offset && text[i]; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+typedef struct member {
+    const char *key;
+    size_t order;
+    const cJSON *item;
+} member;
+
+static int cmp_member(const void *a, const void *b) {
+    const member *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+/* The first duplicate found under node (see points.h), using buf of cap members. */
+static const cJSON *duplicate_in(const cJSON *node, member **buf, size_t *cap, int *oom) {
+    for (; node && !*oom; node = node->next) {
+        if (cJSON_IsObject(node)) {
+            size_t n = 0;
+            for (const cJSON *c = node->child; c; c = c->next)
+                n++;
+            if (n > *cap) {
+                member *b = realloc(*buf, n * sizeof *b);
+                if (!b) {
+                    *oom = 1;
+                    return NULL;
+                }
+                *buf = b;
+                *cap = n;
+            }
+            n = 0;
+            for (const cJSON *c = node->child; c; c = c->next, n++)
+                (*buf)[n] = (member){c->string ? c->string : "", n, c};
+            qsort(*buf, n, sizeof **buf, cmp_member);
+            const member *first = NULL; /* the repeat that comes first in the file */
+            for (size_t i = 1; i < n; i++)
+                if (!strcmp((*buf)[i - 1].key, (*buf)[i].key) &&
+                    (!first || (*buf)[i].order < first->order))
+                    first = &(*buf)[i];
+            if (first) return first->item;
+        }
+        const cJSON *d = duplicate_in(node->child, buf, cap, oom);
+        if (d) return d;
+    }
+    return NULL;
+}
+
+const cJSON *json_duplicate(const cJSON *root, int *oom) {
+    member *buf = NULL;
+    size_t cap = 0;
+    *oom = 0;
+    const cJSON *d = duplicate_in(root, &buf, &cap, oom);
+    free(buf);
+    return d;
 }

@@ -9,6 +9,8 @@
 
 #include "cli.h"
 
+#include <cjson/cJSON.h>
+
 #include <stdint.h>
 
 enum { MAX_LIST = 4096, MAX_POINTS = 100000 };
@@ -63,5 +65,14 @@ void size_text(char *buf, size_t len, uint64_t bytes);
 /* Writes `path` whole or not at all (path.part, then rename): fn renders into f. 0 or an exit
  * code after one line. */
 int write_whole(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx);
+
+/* JSON files whose messages name FILE:LINE (cJSON keeps no positions). `text` is what cJSON
+ * parsed into `root`. The line where `item` starts (0 when it is not in root's tree): */
+unsigned json_line(const char *text, const cJSON *root, const cJSON *item);
+/* The line of byte `offset` (e.g. where cJSON stopped on an error): */
+unsigned json_offset_line(const char *text, size_t offset);
+/* The first member of an object whose key an earlier member of the same object already has,
+ * anywhere in the tree (NULL: none, or *oom when memory ran out). O(n log n). */
+const cJSON *json_duplicate(const cJSON *root, int *oom);
 
 #endif

@@ -4,6 +4,7 @@
  * tree (an exact factorisation, or near-equal radices whose product just covers N).
  */
 #include "algo/radix.h"
+#include "core/quote.h"
 
 #include "core/core.h"
 
@@ -26,11 +27,11 @@ int oc__radices_parse(const char *text, oc__radices *t, char *why, size_t len) {
             (*p && *p != 'x'))
             return oc__fail(why, len, OC_EINVAL,
                             "radices=%s: expected radices of at least 2 joined by 'x', like 4x4x4",
-                            text);
+                            OC_Q(text));
         t->m[t->k++] = (uint32_t)v;
         if (*p == 'x') {
             p++;
-            if (!*p) return oc__fail(why, len, OC_EINVAL, "radices=%s: ends with 'x'", text);
+            if (!*p) return oc__fail(why, len, OC_EINVAL, "radices=%s: ends with 'x'", OC_Q(text));
         }
     }
     if (t->k == 0) return oc__fail(why, len, OC_EINVAL, "radices= is empty");

@@ -11,6 +11,7 @@
  * contract: the default is the optimum of the mapped cost over everything the user could pin.
  */
 #include "core/pipeline.h"
+#include "core/quote.h"
 #include "report/observe.h"
 #include "verify/verify.h"
 
@@ -32,8 +33,7 @@ int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
             strncat(names, a->info.name, sizeof names - strlen(names) - 1);
         }
         return oc__fail(why, len, OC_ENOENT, "unknown %s algorithm '%s' (known: %s)",
-                        oc_collective_name(coll), algorithm ? algorithm : "",
-                        *names ? names : "none yet");
+                        oc_collective_name(coll), OC_Q(algorithm), *names ? names : "none yet");
     }
     *model = NULL;
     if (network) {
@@ -44,7 +44,7 @@ int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
                 if (*names) strncat(names, ", ", sizeof names - strlen(names) - 1);
                 strncat(names, oc_network_at(i)->name, sizeof names - strlen(names) - 1);
             }
-            return oc__fail(why, len, OC_ENOENT, "unknown network '%s' (known: %s)", network,
+            return oc__fail(why, len, OC_ENOENT, "unknown network '%s' (known: %s)", OC_Q(network),
                             names);
         }
         if (!oc__algo_supports(*algo, network))

@@ -7,6 +7,7 @@
  * TiB, decimal for kB/MB/GB/TB).
  */
 #include "core/core.h"
+#include "core/quote.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -36,6 +37,7 @@ int oc__fail(char *why, size_t len, int err, const char *fmt, ...) {
         va_start(ap, fmt);
         vsnprintf(why, len, fmt, ap);
         va_end(ap);
+        oc__quote_line(why, len);
     }
     return err;
 }
@@ -220,8 +222,8 @@ int oc__kv_u64(const oc_kv *kv, const char *key, uint64_t dflt, uint64_t min, ui
     }
     int rc = oc_parse_u64(v, min, max, out);
     if (rc)
-        return oc__fail(why, whylen, rc, "%s=%s: expected a whole number from %llu to %llu", key, v,
-                        (unsigned long long)min, (unsigned long long)max);
+        return oc__fail(why, whylen, rc, "%s=%s: expected a whole number from %llu to %llu", key,
+                        OC_Q(v), (unsigned long long)min, (unsigned long long)max);
     return 0;
 }
 
@@ -234,8 +236,8 @@ int oc__kv_double(const oc_kv *kv, const char *key, double dflt, double min, dou
     }
     int rc = oc_parse_double(v, min, max, out);
     if (rc)
-        return oc__fail(why, whylen, rc, "%s=%s: expected a number from %g to %g", key, v, min,
-                        max);
+        return oc__fail(why, whylen, rc, "%s=%s: expected a number from %g to %g", key, OC_Q(v),
+                        min, max);
     return 0;
 }
 
@@ -252,7 +254,7 @@ int oc__kv_only(const oc_kv *kv, const char *const *known, const char *what, cha
                 strncat(list, *k, sizeof list - strlen(list) - 1);
             }
             return oc__fail(why, whylen, OC_ENOENT, "unknown %s parameter '%s' (known: %s)", what,
-                            kv->keys[i], *list ? list : "none");
+                            OC_Q(kv->keys[i]), *list ? list : "none");
         }
     }
     return 0;

@@ -23,6 +23,7 @@
  * Messages travel on a duplicate of the user's communicator, tagged by round, so they can never
  * match the application's own messages.
  */
+#include "core/quote.h"
 #include "opticoll_mpi.h"
 
 #include "core/pipeline.h"
@@ -72,6 +73,9 @@ typedef struct entry {
 static entry *cache; /* most recently used first; at most OC_MPI_CACHE_MAX entries */
 static size_t cache_len;
 static long drop_round = -1, drop_index = -1;
+/* what the schedules compiled since had of it: how many held the transfer, the most rounds, the
+ * most transfers in one round (oc_mpi_test_drop_stats) */
+static size_t drop_hits, drop_max_rounds, drop_max_xfers;
 static int comm_key = MPI_KEYVAL_INVALID, self_key = MPI_KEYVAL_INVALID;
 
 static void entry_free(entry *e) {
@@ -104,7 +108,14 @@ size_t oc_mpi_cache_entries(void) {
 void oc_mpi_test_drop_transfer(long round, long index) {
     drop_round = round < 0 ? -1 : round;
     drop_index = round < 0 ? -1 : index;
+    drop_hits = drop_max_rounds = drop_max_xfers = 0;
     cache_clear();
+}
+
+void oc_mpi_test_drop_stats(size_t *hits, size_t *max_rounds, size_t *max_transfers) {
+    *hits = drop_hits;
+    *max_rounds = drop_max_rounds;
+    *max_transfers = drop_max_xfers;
 }
 
 static int report(int err, const char *fn, const char *fmt, ...)
@@ -115,6 +126,7 @@ static int report(int err, const char *fn, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    oc__quote_line(buf, sizeof buf);
     fprintf(stderr, "opticoll_mpi: %s: %s\n", fn, buf);
     return err;
 }
@@ -280,9 +292,14 @@ static int compile(entry *e, const oc__store *st, const layout *L, char *why, si
     e->nrounds = st->count;
     e->round_msg0 = oc__calloc(st->count + 1, sizeof(size_t));
     if (!e->round_msg0) goto nomem;
+    if (st->count > drop_max_rounds) drop_max_rounds = st->count;
+    if (drop_round >= 0 && (size_t)drop_round < st->count &&
+        (size_t)drop_index < st->rounds[drop_round].count)
+        drop_hits++;
     for (size_t ri = 0; ri < st->count; ri++) {
         const oc__round *r = &st->rounds[ri];
         size_t np = 0;
+        if (r->count > drop_max_xfers) drop_max_xfers = r->count;
         for (size_t i = 0; i < r->count; i++) {
             const oc__transfer *t = &r->xfers[i];
             if ((long)ri == drop_round && (long)i == drop_index) continue;
@@ -375,7 +392,7 @@ static int parse_algorithm(const char *text, char *name, size_t namelen, oc_kv *
     const char *colon = strchr(text, ':');
     size_t n = colon ? (size_t)(colon - text) : strlen(text);
     if (n == 0 || n >= namelen)
-        return oc__fail(why, len, OC_EINVAL, "bad algorithm name '%s'", text);
+        return oc__fail(why, len, OC_EINVAL, "bad algorithm name '%s'", OC_Q(text));
     memcpy(name, text, n);
     name[n] = 0;
     if (!colon) return 0;
@@ -384,7 +401,8 @@ static int parse_algorithm(const char *text, char *name, size_t namelen, oc_kv *
     int rc = 0;
     for (char *tok = strtok_r(rest, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
         if (oc_kv_set_pair(params, tok))
-            rc = oc__fail(why, len, OC_EINVAL, "bad algorithm parameter '%s' in '%s'", tok, text);
+            rc = oc__fail(why, len, OC_EINVAL, "bad algorithm parameter '%s' in '%s'", OC_Q(tok),
+                          OC_Q(text));
     free(rest);
     return rc;
 }
@@ -650,7 +668,7 @@ static int validate(call *c, oc_collective coll, const char **algorithm, MPI_Com
     if (err) return report(mpi_err(err), c->fn, "%s", why);
     if (!oc__algo_find(coll, name))
         return report(MPI_ERR_ARG, c->fn, "unknown %s algorithm '%s'", oc_collective_name(coll),
-                      name);
+                      OC_Q(name));
     return MPI_SUCCESS;
 }
 

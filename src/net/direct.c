@@ -44,6 +44,7 @@
  * and ceil(log2 N) with 1 port (a node's knowledge at most doubles per step).
  */
 #include "net/direct.h"
+#include "core/quote.h"
 #include "net/net.h"
 
 #include <math.h>
@@ -68,19 +69,19 @@ int oc__direct_parse_dims(const char *text, uint32_t *dims, uint32_t *ndims, cha
         size_t n = strcspn(p, "x");
         if (n == 0 || n >= sizeof part || *ndims >= OC_DIRECT_MAX_DIMS)
             return oc__fail(why, len, OC_EINVAL,
-                            "dims '%s': expected side lengths like 8x8 (at most %d)", text,
+                            "dims '%s': expected side lengths like 8x8 (at most %d)", OC_Q(text),
                             OC_DIRECT_MAX_DIMS);
         memcpy(part, p, n);
         part[n] = 0;
         uint64_t v;
         if (oc_parse_u64(part, 1, OC_MAX_NODES, &v))
             return oc__fail(why, len, OC_EINVAL, "dims '%s': '%s' is not a side length in 1..%u",
-                            text, part, OC_MAX_NODES);
+                            OC_Q(text), OC_Q(part), OC_MAX_NODES);
         dims[(*ndims)++] = (uint32_t)v;
         p += n;
         if (*p == 'x') {
             p++;
-            if (!*p) return oc__fail(why, len, OC_EINVAL, "dims '%s': ends with 'x'", text);
+            if (!*p) return oc__fail(why, len, OC_EINVAL, "dims '%s': ends with 'x'", OC_Q(text));
         }
     }
     if (*ndims == 0) return oc__fail(why, len, OC_EINVAL, "dims: empty");
@@ -106,7 +107,8 @@ static int choice(const oc_kv *kv, const char *key, const char *const *words, in
             *out = i;
             return 0;
         }
-    return oc__fail(why, len, OC_EINVAL, "%s=%s: expected %s or %s", key, v, words[0], words[1]);
+    return oc__fail(why, len, OC_EINVAL, "%s=%s: expected %s or %s", key, OC_Q(v), words[0],
+                    words[1]);
 }
 
 int oc__direct_cfg_parse(oc__direct_kind kind, uint32_t nodes, const oc_kv *params,

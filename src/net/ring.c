@@ -30,6 +30,7 @@
  */
 #include "net/ring.h"
 #include "core/bitset.h"
+#include "core/quote.h"
 #include "net/net.h"
 
 #include <math.h>
@@ -105,7 +106,7 @@ static int ring_params_read(const oc_kv *kv, ring_params *p, char *why, size_t l
             p->preset = "terarack";
         } else if (strcmp(preset, "seed") != 0) {
             return oc__fail(why, len, OC_ENOENT, "unknown ring preset '%s' (known: seed, terarack)",
-                            preset);
+                            OC_Q(preset));
         }
     }
     if ((rc = oc__kv_u64(kv, "wavelengths", 64, 1, 1u << 16, &p->w, why, len)) ||

@@ -51,6 +51,7 @@
  * the node counts MSCCL targets: at most 2048 GPUs and 2^22 (GPU, chunk) pairs.
  */
 #include "core/pipeline.h"
+#include "core/quote.h"
 
 #include <errno.h>
 #include <libxml/parser.h>
@@ -432,8 +433,8 @@ static int attr_int(xmlNodePtr node, const char *name, long long lo, long long h
         int rc = oc__fail(why, len, OC_EPARSE,
                           "%s: line %ld: <%s %s=\"%s\">: expected a whole "
                           "number from %lld to %lld",
-                          path, xmlGetLineNo(node), (const char *)node->name, name, (const char *)v,
-                          lo, hi);
+                          path, xmlGetLineNo(node), (const char *)node->name, name,
+                          OC_Q((const char *)v), lo, hi);
         xmlFree(v);
         return rc;
     }
@@ -460,7 +461,7 @@ static int step_buffers(xmlNodePtr sn, long long s, long long srcoff, long long 
                           msccl ? "%s: line %ld: step %lld: %s=\"%s\" is MSCCL's but not read by "
                                   "opticoll (only the output buffer \"o\")"
                                 : "%s: line %ld: step %lld: %s=\"%s\" is not an MSCCL buffer",
-                          path, xmlGetLineNo(sn), s, names[k], b ? (const char *)b : "");
+                          path, xmlGetLineNo(sn), s, names[k], OC_Q((const char *)b));
         xmlFree(b);
         if (rc) return rc;
     }
@@ -554,7 +555,7 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
                       "%s: <algo coll=\"%s\"> is not a collective opticoll "
                       "knows (allgather, allreduce, reduce_scatter, alltoall, "
                       "broadcast, or oc_collective=...)",
-                      path, cname ? (const char *)cname : "");
+                      path, OC_Q((const char *)cname));
         xmlFree(cname);
         goto out;
     }
@@ -681,7 +682,7 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
                                           "by opticoll (s, r, rrc, nop)"
                                         : "%s: line %ld: step type \"%s\" is not an MSCCL step "
                                           "type",
-                                  path, xmlGetLineNo(sn), ty ? (const char *)ty : "");
+                                  path, xmlGetLineNo(sn), OC_Q((const char *)ty));
                     xmlFree(ty);
                     goto out;
                 }
@@ -997,7 +998,7 @@ graph_out:
     }
     const oc__model *model = NULL;
     if (network && !(model = oc__model_find(network))) {
-        rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s'", network);
+        rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s'", OC_Q(network));
         goto out;
     }
     if (!(rep = oc__report_new())) {

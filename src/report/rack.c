@@ -68,6 +68,7 @@
  * the reservations) are re-derived from the owner array after every event by oc__rack_check.
  */
 #include "report/rack.h"
+#include "core/quote.h"
 #include "report/reproduce_common.h"
 
 #include <errno.h>
@@ -691,6 +692,7 @@ static size_t idmap_find(const idmap *m, const oc__rack_trace *t, const char *id
 int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint32_t rack_gpus,
                          oc__rack_trace *out, char *why, size_t whylen) {
     memset(out, 0, sizeof *out);
+    source = OC_Q(source); /* a file name, in messages only */
     size_t lines = 1;
     for (size_t i = 0; i < len; i++)
         lines += text[i] == '\n';
@@ -757,7 +759,8 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
                       : oc_parse_double(tok[0], 0, 1e15, &time);
         if (tok[0][0] == '-' && prc != OC_EPARSE) prc = OC_ERANGE;
         if (prc) {
-            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: time '%s' %s", source, lineno, tok[0],
+            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: time '%s' %s", source, lineno,
+                          OC_Q(tok[0]),
                           prc == OC_EPARSE ? "is not a number"
                                            : "is out of range (0 to 1e15; negative times are "
                                              "not allowed)");
@@ -777,13 +780,13 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
             leave = 1;
         else {
             rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: '%s' is neither arrive nor leave", source,
-                          lineno, tok[1]);
+                          lineno, OC_Q(tok[1]));
             goto fail;
         }
         const char *id = tok[2];
         if (strlen(id) > 31) {
-            rc = oc__fail(why, whylen, OC_EPARSE,
-                          "%s:%u: id '%.40s...' is longer than 31 characters", source, lineno, id);
+            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: id '%s' is longer than 31 characters",
+                          source, lineno, OC_Q(id));
             goto fail;
         }
         uint64_t g = 0;
@@ -791,7 +794,7 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
             int grc = oc_parse_u64(tok[3], 0, UINT64_MAX, &g);
             if (grc) {
                 rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: GPUS '%s' is %s", source, lineno,
-                              tok[3],
+                              OC_Q(tok[3]),
                               tok[3][0] == '-'   ? "negative"
                               : grc == OC_ERANGE ? "out of range (more GPUs than any rack has)"
                                                  : "not a whole number of GPUs");
@@ -817,7 +820,7 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
             if (m.slot[slot] >= 0) {
                 rc = oc__fail(why, whylen, OC_EPARSE,
                               "%s:%u: tenant '%s' is already in the rack (arrived on line %u)",
-                              source, lineno, id, arrived_line[m.slot[slot]]);
+                              source, lineno, OC_Q(id), arrived_line[m.slot[slot]]);
                 goto fail;
             }
             if (out->ntenants >= OC__RACK_MAX_TENANTS) {
@@ -837,14 +840,15 @@ int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint3
         } else {
             if (slot == SIZE_MAX) {
                 rc = oc__fail(why, whylen, OC_EPARSE,
-                              "%s:%u: leave of '%s', which is not in the rack", source, lineno, id);
+                              "%s:%u: leave of '%s', which is not in the rack", source, lineno,
+                              OC_Q(id));
                 goto fail;
             }
             oc__rack_tenant *x = &out->tenants[m.slot[slot]];
             if (nt == 4 && g != x->gpus) {
                 rc = oc__fail(why, whylen, OC_EPARSE,
                               "%s:%u: leave of '%s' says %s GPUs, it arrived asking for %u", source,
-                              lineno, id, tok[3], x->gpus);
+                              lineno, OC_Q(id), OC_Q(tok[3]), x->gpus);
                 goto fail;
             }
             x->leave = time;

@@ -9,6 +9,7 @@
  * running every one in the order of the table. Adding "lumorph", "star" or "aas" is one file and
  * one line here.
  */
+#include "core/quote.h"
 #include "report/reproduce_common.h"
 
 #include <string.h>
@@ -49,7 +50,8 @@ int oc_reproduce(const char *name, FILE *f, char *why, size_t whylen) {
         oc__reason_add(known, sizeof known, "%s", papers[i].name);
     for (char *c = known; (c = strstr(c, "; ")) != NULL; c++)
         *c = ',';
-    return oc__fail(why, whylen, OC_ENOENT, "unknown paper '%s' (known: %s, all)", name, known);
+    return oc__fail(why, whylen, OC_ENOENT, "unknown paper '%s' (known: %s, all)", OC_Q(name),
+                    known);
 }
 
 size_t oc_paper_count(void) {

@@ -16,6 +16,7 @@
  * padded, so that one long reason does not widen the table.
  */
 #include "report/reproduce_common.h"
+#include "core/quote.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -163,8 +164,8 @@ int oc__simulate(const oc__sim_req *q, oc__sim *s, oc_report **keep, char *why, 
         goto out;
     }
     if ((rc = kv_add_words(params, q->params)) || (rc = kv_add_words(net, q->net))) {
-        rc = oc__fail(why, whylen, rc, "reproduce: bad parameter list '%s' / '%s'", q->params,
-                      q->net);
+        rc = oc__fail(why, whylen, rc, "reproduce: bad parameter list '%s' / '%s'", OC_Q(q->params),
+                      OC_Q(q->net));
         goto out;
     }
     oc_request req = {.collective = q->coll,

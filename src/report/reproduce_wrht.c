@@ -60,6 +60,7 @@
  * The models file is read from OC_DATA_DIR/models.tsv (the CLI's data directory when the build
  * passes it to the library; "data" relative to the working directory otherwise).
  */
+#include "core/quote.h"
 #include "report/reproduce_common.h"
 
 #include <inttypes.h>
@@ -318,7 +319,7 @@ static int read_models(wmodel *out, size_t *norm, char *why, size_t whylen) {
         if (!m) {
             rc = oc__fail(why, whylen, OC_ENOENT,
                           "reproduce wrht: %s/models.tsv has no model '%s' (the seed's IV.A)",
-                          OC_DATA_DIR, p->name);
+                          OC_DATA_DIR, OC_Q(p->name));
             break;
         }
         out[i].printed = p;

@@ -17,6 +17,7 @@
  * on disk is never a partial schedule.
  */
 #include "core/pipeline.h"
+#include "core/quote.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -107,7 +108,7 @@ out:
 static int read_file(const char *path, char **out, char *why, size_t len) {
     *out = NULL;
     FILE *f = fopen(path, "rb");
-    if (!f) return oc__fail(why, len, OC_EIO, "cannot open %s: %s", path, strerror(errno));
+    if (!f) return oc__fail(why, len, OC_EIO, "cannot open %s: %s", OC_Q(path), strerror(errno));
     char *buf = NULL;
     size_t n = 0, cap = 0;
     int rc = 0;
@@ -358,7 +359,7 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
         }
     const oc__model *model = NULL;
     if (net && !(model = oc__model_find(net))) {
-        rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s'", net);
+        rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s'", OC_Q(net));
         goto out;
     }
     oc__store_source src = {&store};

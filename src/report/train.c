@@ -30,6 +30,7 @@
  */
 #include "algo/algos.h"
 #include "core/core.h"
+#include "core/quote.h"
 #include "report/report.h"
 
 #include <errno.h>
@@ -116,7 +117,7 @@ static int parse_model(char **f, int nf, const char *source, unsigned line, oc_m
     for (int i = 0; i < 4; i++)
         if (!*f[i] || strchr(f[i], ' '))
             return oc__fail(why, len, OC_EPARSE, "%s:%u: %s '%s' is empty or has a space", source,
-                            line, names[i], f[i]);
+                            line, names[i], OC_Q(f[i]));
     memset(m, 0, sizeof *m);
     m->line = line;
     if (strlen(f[0]) >= sizeof m->name)
@@ -126,23 +127,23 @@ static int parse_model(char **f, int nf, const char *source, unsigned line, oc_m
     int rc = parse_parameters(f[1], &m->parameters);
     if (rc == OC_EINVAL)
         return oc__fail(why, len, OC_EPARSE, "%s:%u: parameters '%s' is not a whole number", source,
-                        line, f[1]);
+                        line, OC_Q(f[1]));
     if (rc == OC_ERANGE)
         return oc__fail(why, len, OC_EPARSE,
                         "%s:%u: parameters '%s' out of range (1 to %llu: 4-byte gradients of at "
                         "most 1 PiB)",
-                        source, line, f[1], (unsigned long long)OC_MODEL_MAX_PARAMETERS);
+                        source, line, OC_Q(f[1]), (unsigned long long)OC_MODEL_MAX_PARAMETERS);
     if (rc)
         return oc__fail(why, len, OC_EPARSE,
                         "%s:%u: parameters '%s' is not a number (write e.g. 62300000 or 62.3M)",
-                        source, line, f[1]);
+                        source, line, OC_Q(f[1]));
     uint64_t *counts[2] = {&m->batch, &m->samples};
     for (int i = 0; i < 2; i++) {
         rc = oc_parse_u64(f[2 + i], 1, OC_MODEL_MAX_COUNT, counts[i]);
         if (rc)
             return oc__fail(why, len, OC_EPARSE,
                             "%s:%u: %s '%s' is not a whole number from 1 to %llu", source, line,
-                            names[2 + i], f[2 + i], (unsigned long long)OC_MODEL_MAX_COUNT);
+                            names[2 + i], OC_Q(f[2 + i]), (unsigned long long)OC_MODEL_MAX_COUNT);
     }
     if (nf == MAX_FIELDS) snprintf(m->note, sizeof m->note, "%s", f[4]);
     return 0;
@@ -152,7 +153,7 @@ int oc_models_parse(const char *text, size_t len, const char *source, oc_model *
                     char *why, size_t whylen) {
     *out = NULL;
     *count = 0;
-    if (!source) source = "models";
+    source = source ? OC_Q(source) : "models"; /* a file name, in messages only */
     if (!text && len) return oc__fail(why, whylen, OC_EINVAL, "no models text");
     oc_model *models = NULL;
     size_t n = 0, cap = 0;
@@ -184,7 +185,7 @@ int oc_models_parse(const char *text, size_t len, const char *source, oc_model *
             if (strcasecmp(models[k].name, models[n].name) == 0) {
                 rc = oc__fail(why, whylen, OC_EPARSE,
                               "%s:%u: model '%s' is already defined on line %u (names ignore case)",
-                              source, line, models[n].name, models[k].line);
+                              source, line, OC_Q(models[n].name), models[k].line);
                 goto fail;
             }
         n++;
@@ -312,7 +313,7 @@ int oc_train_model(const oc_model *model, const oc_request *base, oc_train_resul
         return oc__fail(why, len, OC_EINVAL,
                         "model '%s': parameters, batch and samples must be "
                         "positive (and the gradient at most 1 PiB)",
-                        model->name);
+                        OC_Q(model->name));
     oc_train_result res;
     memset(&res, 0, sizeof res);
     res.model = *model;
@@ -339,8 +340,8 @@ int oc_train_model(const oc_model *model, const oc_request *base, oc_train_resul
                 if (*names) strncat(names, ", ", sizeof names - strlen(names) - 1);
                 strncat(names, oc_network_at(i)->name, sizeof names - strlen(names) - 1);
             }
-            rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s' (known: %s)", base->network,
-                          names);
+            rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s' (known: %s)",
+                          OC_Q(base->network), names);
             goto fail;
         }
         for (size_t i = 0; i < oc__algo_count(); i++) {
