@@ -7,8 +7,10 @@
  * the text, every table kept as CSV, every figure's series) and comes back as a list of named
  * files — NAME.txt, NAME-table-K.csv, NAME-FIG.csv (the figure's points: series, x, y),
  * NAME-FIG.gp (the gnuplot script) — and its section of the index. Rank 0 checks that every paper
- * succeeded before it writes anything, writes the files, runs gnuplot on each script in DIR (so
- * a script can be rerun there by hand) and prints the text as `reproduce` always has.
+ * succeeded before it writes anything, writes the files (each whole or not at all, output.h),
+ * draws each script's PNG (plot_draw; the script stays in DIR to be rerun there by hand), writes
+ * DIR/index.md last, so that it appears only when everything it links to is there, and prints
+ * the text as `reproduce` always has.
  */
 #include "cli.h"
 #include "output.h"

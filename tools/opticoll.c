@@ -13,8 +13,9 @@
  *                  [--json]
  *
  * Every error is one line on stderr ("opticoll: ...") and a non-zero exit: 2 for bad usage or
- * input, 1 for a schedule that fails verification, 3 for anything else. Nothing is printed on
- * stdout before a result is whole.
+ * input (too big included), 1 for a schedule that fails verification, 3 when the environment
+ * fails (memory, a write, gnuplot): the table is in the README, "Exit codes". Nothing is printed
+ * on stdout before a result is whole, and main checks at the end that it was all written.
  */
 #include "cli.h"
 #include "output.h"
