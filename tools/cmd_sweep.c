@@ -174,8 +174,9 @@ int cmd_sweep(int argc, char **argv) {
     if ((rc = points_run(&a, &p)) || !p) goto out; /* ranks > 0 end here */
     if ((rc = points_first_failure(&a, p, n))) goto out;
     sweep_out s = {&a, p, n};
-    if (a.csv && (rc = write_whole(a.csv, write_csv, &s))) goto out;
+    /* the plots first: gnuplot is what fails most, and then the CSV stays as it was too */
     if (a.plot && (rc = plot_all(&s))) goto out;
+    if (a.csv && (rc = write_whole(a.csv, write_csv, &s))) goto out;
     if (a.o.json) {
         fputs("[", stdout);
         for (size_t i = 0; i < n; i++) {

@@ -165,9 +165,12 @@ chmod +x "$T/failbin/gnuplot"
 echo "the old plot" >"$T/plots/old.png"
 for how in "missing" "failing"; do
     if [ "$how" = missing ]; then P=$T/nognuplot; else P=$T/failbin:$PATH; fi
-    PATH=$P run_tool sweep -c allgather -a ring --nodes 4 --sizes 1KiB,4KiB --plot "$T/plots/old.png"
-    check "gnuplot $how: sweep --plot exits 3, one line, the old file untouched" \
-        eval '[ "$RC" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ "$(cat "$T/plots/old.png")" = "the old plot" ]'
+    echo "the old table" >"$T/plots/old.csv"
+    PATH=$P run_tool sweep -c allgather -a ring --nodes 4 --sizes 1KiB,4KiB --plot "$T/plots/old.png" \
+        --csv "$T/plots/old.csv"
+    check "gnuplot $how: sweep --plot exits 3, one line, the old PNG and CSV untouched" \
+        eval '[ "$RC" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && [ "$(cat "$T/plots/old.png")" = "the old plot" ] &&
+              [ "$(cat "$T/plots/old.csv")" = "the old table" ]'
     PATH=$P run_tool sweep -c allgather -a ring --nodes 3,5 --sizes 1KiB,4KiB --plot "$T/plots/old.png"
     check "gnuplot $how: per-N plots exit 3 and leave no file" \
         eval '[ "$RC" -eq 3 ] && [ ! -e "$T/plots/old-n3.png" ] && [ ! -e "$T/plots/old-n5.png" ]'
