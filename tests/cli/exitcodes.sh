@@ -112,7 +112,7 @@ for f in json chrome msccl; do
 done
 full "verify" verify "$T/s.json"
 full "verify --json" verify "$T/s.json" --json
-full "reproduce optree" reproduce optree
+full "reproduce star" reproduce star
 full "reproduce star -j1" reproduce star -j1
 full "train" train -m VGG16 -n 16 -a ring
 full "train --json" train -m VGG16 -n 16 -a ring --json
