@@ -146,7 +146,13 @@ typedef struct oc_request {
         *net_params; /* network parameters (wavelengths=, fibres=, preset=...), may be NULL */
     int data_check;  /* 1: also execute with real data when it fits in memory (default 1) */
     int links;       /* 1: per-resource utilisation in the report (`run --links`) */
+    int objective;   /* what a parameter search minimises: OC_OBJECTIVE_TIME (0) or _STEPS */
+    int explain;     /* 1: the report's JSON lists every candidate the search looked at */
 } oc_request;
+
+/* The objective of a parameter search: the network model's time (ties: fewer steps), or its
+ * steps (ties: less time). Either way, remaining ties go to the simpler choice. */
+enum { OC_OBJECTIVE_TIME = 0, OC_OBJECTIVE_STEPS = 1 };
 
 typedef struct oc_report oc_report; /* the result of one run (opaque) */
 
@@ -159,6 +165,10 @@ void oc_report_free(oc_report *r);
 int oc_report_write_json(const oc_report *r, FILE *f);
 /* Writes a readable multi-line summary. */
 int oc_report_write_text(const oc_report *r, FILE *f);
+/* Writes the parameter search behind the report (`run --explain`): every candidate mapped, every
+ * one pruned and the bound that pruned it, and why the winner won. Writes nothing when the
+ * algorithm had nothing to search. */
+int oc_report_write_search(const oc_report *r, FILE *f);
 /* Writes one CSV line (with `header` = 1, the header line first; r = NULL: the header alone). */
 int oc_report_write_csv(const oc_report *r, FILE *f, int header);
 

@@ -43,9 +43,11 @@ static const struct {
     const char *cmd;
     unsigned allowed;
 } command_options[] = {
-    {"run", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_LINKS},
+    {"run", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_LINKS |
+                OPT_EXPLAIN | OPT_OBJECTIVE},
     {"compare", OPT_PROBLEM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_CSV},
-    {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT},
+    {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT |
+                   OPT_OBJECTIVE},
     {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},
     /* train checks its own combinations and names the ones that do not apply */
     {"train", ~0u},
@@ -68,6 +70,10 @@ const char *const help_problem =
 const char *const help_algo =
     "  -a, --algorithm NAME    see `opticoll list`\n"
     "  -p, --param KEY=VALUE   algorithm parameter (repeatable), e.g. radices=4x4x4, k=5\n";
+
+const char *const help_search =
+    "      --objective time|steps  what the parameter search minimises (time: the network\n"
+    "                          model's time, ties to fewer steps; steps: the reverse)\n";
 
 const char *const help_network =
     "  -t, --network NAME      ring (default); see `opticoll list`\n"
@@ -105,6 +111,11 @@ int parse_options(int argc, char **argv, options *o, const char *cmd) {
             saw(o, OPT_LINKS, a);
             continue;
         }
+        if (!strcmp(a, "--explain")) {
+            o->explain = 1;
+            saw(o, OPT_EXPLAIN, a);
+            continue;
+        }
         if (!strcmp(a, "--no-data-check")) {
             o->no_data = 1;
             saw(o, OPT_NODATA, a);
@@ -127,6 +138,8 @@ int parse_options(int argc, char **argv, options *o, const char *cmd) {
             slot = &o->wavelengths, bit = OPT_W;
         else if (!strcmp(a, "-f") || !strcmp(a, "--fibres"))
             slot = &o->fibres, bit = OPT_F;
+        else if (!strcmp(a, "--objective"))
+            slot = &o->objective, bit = OPT_OBJECTIVE;
         else if (!strcmp(a, "--preset"))
             slot = &o->preset, bit = OPT_PRESET;
         else if (!strcmp(a, "--format"))
@@ -211,6 +224,15 @@ int build_request(const options *o, oc_request *req, int need_algo) {
     }
     req->params = o->params;
     req->net_params = o->net_params;
+    req->explain = o->explain;
+    if (o->objective) {
+        if (!strcmp(o->objective, "time"))
+            req->objective = OC_OBJECTIVE_TIME;
+        else if (!strcmp(o->objective, "steps"))
+            req->objective = OC_OBJECTIVE_STEPS;
+        else
+            return die(EXIT_USAGE, "--objective %s: expected time or steps", o->objective, NULL);
+    }
     return 0;
 }
 

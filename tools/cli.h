@@ -35,21 +35,23 @@ enum {
     OPT_NODATA = 1 << 15,
     OPT_FILE = 1 << 16,
     OPT_LINKS = 1 << 17,
+    OPT_EXPLAIN = 1 << 18,
+    OPT_OBJECTIVE = 1 << 19,
     OPT_NETWORK_FLAGS = OPT_NET | OPT_W | OPT_F | OPT_PRESET | OPT_NETPARAM,
     OPT_PROBLEM = OPT_COLL | OPT_NODES | OPT_SIZE | OPT_ROOT | OPT_NODATA,
 };
 
 typedef struct options {
     const char *coll, *algo, *net, *nodes, *size, *root, *format, *output, *file;
-    const char *wavelengths, *fibres, *preset;
-    int json, csv, no_data, help, links;
+    const char *wavelengths, *fibres, *preset, *objective;
+    int json, csv, no_data, help, links, explain;
     oc_kv *params, *net_params;
     unsigned given;           /* OPT_ bits seen */
-    const char *spelling[18]; /* how each was written, for messages */
-    const char *value[18];    /* and its value, if it takes one */
+    const char *spelling[20]; /* how each was written, for messages */
+    const char *value[20];    /* and its value, if it takes one */
 } options;
 
-extern const char *const help_problem, *const help_algo, *const help_network;
+extern const char *const help_problem, *const help_algo, *const help_network, *const help_search;
 
 /* Prints "opticoll: " and fmt (with up to two %s arguments) on stderr; returns code. */
 int die(int code, const char *fmt, const char *a, const char *b);

@@ -78,12 +78,17 @@ static int cmd_run(options *o) {
             "usage: opticoll run -c COLL -a ALGO [-t NET] -n N -s SIZE [options] [--json]\n\n"
             "Generates the schedule, verifies it (semantic verifier, real-data run, network\n"
             "resource check), maps it onto the network and prints steps, time, the seed's\n"
-            "closed form and the lower bound. A schedule that fails a check is an error.\n\n%s%s%s"
+            "closed form and the lower bound. A schedule that fails a check is an error.\n"
+            "Parameters left unpinned are searched: the default is the best of every value\n"
+            "-p could pin, mapped on the network.\n\n%s%s%s%s"
+            "      --explain           list the parameter search: every candidate mapped, those\n"
+            "                          pruned and the bound that pruned them, why the winner won\n"
+            "                          (with --json: every candidate under \"search\")\n"
             "      --json              one JSON object (fields: see README)\n"
             "      --links             per-resource utilisation (busy time / total time per\n"
             "                          directed link and wavelength, port, ...): a summary, the\n"
             "                          hottest resources, and a \"links\" field in --json\n",
-            help_problem, help_algo, help_network);
+            help_problem, help_algo, help_search, help_network);
         return 0;
     }
     oc_request req;
@@ -99,6 +104,10 @@ static int cmd_run(options *o) {
         oc_report_write_json(rep, stdout);
     else
         oc_report_write_text(rep, stdout);
+    if (o->explain && !o->json) {
+        fputc('\n', stdout);
+        oc_report_write_search(rep, stdout);
+    }
     oc_report_free(rep);
     return 0;
 }

@@ -4,8 +4,8 @@
  * An algorithm is one file with one oc__algo. It validates its parameters and the problem
  * (restrictions are declared and enforced with a clear message), chooses how many chunks to cut
  * the data into and how to label them, then emits its rounds. It never times anything and never
- * knows about wavelengths: parameter searches (OpTree's radices) hand candidate parameter sets to
- * the pipeline, which costs each on the network model and keeps the best.
+ * knows about wavelengths: parameter searches (OpTree's radices) offer candidate parameter sets to
+ * the pipeline, which maps each on the network model and keeps the best (the search contract below).
  */
 #ifndef OC_ALGOS_H
 #define OC_ALGOS_H
@@ -33,6 +33,55 @@ typedef struct oc__formula_in {
     double reconfig_s; /* charged once per round whose circuit set differs from the last one's */
 } oc__formula_in;
 
+/* ---- parameter searches: the search contract (DESIGN.md) ----
+ *
+ * Where the user pins nothing, an algorithm's default is the optimum of the network model's mapped
+ * cost over every parameter set the user could pin. The algorithm's search() offers candidates; the
+ * pipeline (src/core/search.c) maps each on the network and keeps the best under the objective
+ * (time, then steps, then the earliest offered: offer the simpler choice first). A candidate is
+ * discarded without being mapped only when its oc__bound, a PROVEN lower bound on its mapped cost
+ * (never an estimate), is worse than a candidate already mapped. For spaces too big to offer
+ * whole, the algorithm asks oc__search_can_win() about a whole family's bound and records the
+ * family it skips with oc__search_prune(). Each algorithm's file states its space and its bound. */
+
+typedef struct oc__search_in oc__search_in;
+struct oc__search_in {
+    oc_collective coll;
+    uint32_t nodes, root;
+    uint64_t bytes;
+    const oc_kv *params;       /* the user's pins */
+    const oc__formula_in *net; /* the network's terms for one chunk of `bytes` (for bounds) */
+    /* The network's terms for the spec a candidate would plan: collective `coll` cut into q
+     * chunks per block (so step_time is a step carrying one such chunk). 0 or an error. */
+    int (*figures)(const oc__search_in *in, oc_collective coll, uint32_t q, oc__formula_in *out,
+                   char *why, size_t whylen);
+};
+
+/* A proven lower bound on a candidate's (or a family's) mapped cost on this network: no mapping
+ * of it can take less time or fewer steps. Zeros: no bound (the candidate is always mapped). */
+typedef struct oc__bound {
+    double time_s;
+    uint64_t steps;
+    const char *name; /* which bound, in words ("ring load: ceil(load / w) steps"), or NULL */
+} oc__bound;
+
+typedef struct oc__search oc__search;
+struct oc__search {
+    /* Records a complete parameter set (copied) to be mapped. */
+    int (*offer)(oc__search *s, const oc__bound *bound, const oc_kv *params);
+    /* Maps what was offered so far, then sets *yes to 0 when nothing bounded by `bound` can beat
+     * the best mapped candidate (so a family with that bound can be skipped), 1 otherwise. */
+    int (*can_win)(oc__search *s, const oc__bound *bound, int *yes);
+    /* Records a family of `count` candidates (0: unknown) skipped by its bound. */
+    int (*prune)(oc__search *s, const char *family, const oc__bound *bound, uint64_t count);
+};
+
+/* Offers the parameter set of `pairs` key=value pairs (keys and values alternate in kv[]). */
+int oc__search_offer(oc__search *s, const oc__bound *bound, size_t pairs, const char *const *kv);
+/* 1 when a candidate or family bounded by `bound` can still win, 0 when not, <0 on error. */
+int oc__search_can_win(oc__search *s, const oc__bound *bound);
+int oc__search_prune(oc__search *s, const char *family, const oc__bound *bound, uint64_t count);
+
 typedef struct oc__algo {
     oc_algorithm_info info;
     /* The names of the parameters it accepts (NULL-terminated). */
@@ -42,10 +91,10 @@ typedef struct oc__algo {
                 const oc_kv *params, char *why, size_t whylen);
     int (*generate)(const oc__plan *plan, oc__emit *e);
     void (*release)(oc__plan *plan);
-    /* Optional: alternative parameter sets for the pipeline to cost when the user pinned nothing.
-     * Each comes with a screening score (lower is better); the pipeline maps the best few. */
-    int (*candidates)(uint32_t nodes, const oc_kv *params, const oc__formula_in *net, oc_kv ***list,
-                      double **score, size_t *n, char *why, size_t whylen);
+    /* Optional: the parameter search (see "Parameter searches" below). Offers to `s` every
+     * complete parameter set the user could have pinned, with the user's pins folded in, each with
+     * a proven lower bound on its mapped cost; offers nothing when the user pinned everything. */
+    int (*search)(const oc__search_in *in, oc__search *s, char *why, size_t whylen);
     /* Optional: the seed's closed forms at these parameters, and notes on where the mapped
      * schedule differs (rep->steps and rep->time_s are already filled). */
     int (*formula)(const oc__plan *plan, const oc__formula_in *in, oc_report *rep);
@@ -66,19 +115,6 @@ void oc__plan_free(const oc__algo *a, oc__plan *plan);
 int oc__plan_plain(oc__plan *plan, const char *algo, oc_collective coll, uint32_t nodes,
                    uint32_t root, uint64_t bytes, uint32_t q, const oc_kv *params, char *why,
                    size_t whylen);
-
-/* The candidate list a candidates() function hands the pipeline: parameter sets and scores. */
-typedef struct oc__candidates {
-    oc_kv **list;
-    double *score;
-    size_t n, cap;
-} oc__candidates;
-
-/* Adds a candidate with `pairs` key=value pairs (keys and values alternate in kv[]); on failure
- * frees everything added so far and returns OC_ENOMEM. */
-int oc__candidate_add(oc__candidates *c, double score, size_t pairs, const char *const *kv);
-/* Hands the list over to the pipeline's out-parameters. */
-void oc__candidates_give(oc__candidates *c, oc_kv ***list, double **score, size_t *n);
 
 /* Refuses a schedule of more than OC_MAX_TRANSFERS transfers before it is generated. */
 int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *why, size_t whylen);

@@ -67,21 +67,6 @@ static int holds_already(const optree *t, uint32_t N, uint32_t to, uint64_t x, u
     return 0;
 }
 
-/* Load estimate in units on the busiest link, summed over stages (a screen, not a result):
- * stage 1 is an all-to-all among evenly spaced nodes round the ring (about m^2/8 per subset, V/m
- * subsets sharing the links); stage j > 1 is a line all-to-all inside segments (m^2/4 per subset,
- * W_j subsets interleaved) carrying R_j blocks per transfer. */
-static double load_estimate(const optree *t) {
-    double est = 0, R = 1, W = (double)t->V;
-    for (uint32_t j = 0; j < t->r.k; j++) {
-        double m = t->r.m[j];
-        W /= m;
-        est += j == 0 ? W * ceil(m * m / 8.0) : W * floor(m * m / 4.0) * R;
-        R *= m;
-    }
-    return est;
-}
-
 static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, size_t len) {
     memset(t, 0, sizeof *t);
     const char *radices;
@@ -118,18 +103,16 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
     return 0;
 }
 
-static int optree_candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net,
-                             oc_kv ***list, double **score, size_t *n, char *why, size_t len) {
-    (void)net; /* the load estimate counts units; every candidate is mapped on the network */
-    *list = NULL;
-    *score = NULL;
-    *n = 0;
+static int optree_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    const uint32_t N = in->nodes;
+    const oc_kv *params = in->params;
     if (oc_kv_get(params, "radices") || N < 2) return 0; /* pinned: nothing to search */
     uint64_t kpin = 0;
     int rc = oc__kv_u64(params, "k", 0, 1, 64, &kpin, why, len);
     if (rc) return rc;
     const uint32_t kmax = oc__radices_max_depth(N);
-    oc__candidates cands = {0};
+    char offered[64][256];
+    size_t noffered = 0;
     for (uint32_t k = 1; k <= kmax; k++) {
         if (kpin && k != kpin) continue;
         optree opts[4];
@@ -142,15 +125,16 @@ static int optree_candidates(uint32_t N, const oc_kv *params, const oc__formula_
             char text[256];
             oc__radices_format(&opts[i].r, text, sizeof text);
             int dup = 0;
-            for (size_t c = 0; c < cands.n; c++)
-                if (strcmp(oc_kv_get(cands.list[c], "radices"), text) == 0) dup = 1;
+            for (size_t c = 0; c < noffered; c++)
+                if (strcmp(offered[c], text) == 0) dup = 1;
             if (dup) continue;
+            if (noffered < 64) snprintf(offered[noffered++], sizeof offered[0], "%s", text);
             const char *kv[] = {"radices", text};
-            if (oc__candidate_add(&cands, load_estimate(&opts[i]), 1, kv))
+            const oc__bound none = {0};
+            if (oc__search_offer(s, &none, 1, kv))
                 return oc__fail(why, len, OC_ENOMEM, "out of memory");
         }
     }
-    oc__candidates_give(&cands, list, score, n);
     return 0;
 }
 
@@ -298,6 +282,6 @@ const oc__algo oc__algo_allgather_optree = {
     .plan = optree_plan,
     .generate = optree_generate,
     .release = optree_release,
-    .candidates = optree_candidates,
+    .search = optree_search,
     .formula = optree_formula,
 };

@@ -60,24 +60,9 @@ static int generate(const oc__plan *p, oc__emit *e) {
     return rc;
 }
 
-/* Screen: the busiest link of a level carries about floor(m/2) members' data. */
-static double estimate(uint32_t N, uint32_t m, const uint32_t *count, uint32_t levels,
-                       uint64_t channels) {
-    double c = (double)channels, s = 0, below = 1, half = floor(m / 2.0);
-    for (uint32_t l = 0; l < levels; l++) {
-        s += ceil(half * below / c) + ceil(half * N / c);
-        below *= m;
-    }
-    if (count[levels] > 1) {
-        double r = count[levels];
-        s += ceil(ceil(r * r / 8.0) * ((double)N / r) / c);
-    }
-    return s;
-}
 
-static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net, oc_kv ***list,
-                      double **score, size_t *n, char *why, size_t len) {
-    return oc__wrht_candidates(N, params, net, 0, estimate, list, score, n, why, len);
+static int search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    return oc__wrht_search(in, s, 0, why, len);
 }
 
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
@@ -115,6 +100,6 @@ const oc__algo oc__algo_allgather_wrht = {
     .plan = oc__wrht_plan,
     .generate = generate,
     .release = oc__wrht_release,
-    .candidates = candidates,
+    .search = search,
     .formula = formula,
 };

@@ -84,23 +84,17 @@ static double seed_steps(double N, double g, double w) {
     return 2 * (g * g + N) / g + ceil(g / w) - 4;
 }
 
-static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net, oc_kv ***list,
-                      double **score, size_t *n, char *why, size_t len) {
-    *list = NULL;
-    *score = NULL;
-    *n = 0;
-    if (oc_kv_get(params, "g") || N < 2) return 0;
-    oc__candidates c = {0};
+static int search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    const uint32_t N = in->nodes;
+    if (oc_kv_get(in->params, "g") || N < 2) return 0;
     for (uint32_t g = 1; g <= N; g++) {
         if (N % g) continue;
         char b[32];
         snprintf(b, sizeof b, "%u", g);
         const char *kv[] = {"g", b};
-        if (oc__candidate_add(&c, seed_steps(N, g, (double)(net->channels ? net->channels : 1)), 1,
-                              kv))
-            return oc__fail(why, len, OC_ENOMEM, "out of memory");
+        const oc__bound none = {0};
+        if (oc__search_offer(s, &none, 1, kv)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     }
-    oc__candidates_give(&c, list, score, n);
     return 0;
 }
 
@@ -125,6 +119,6 @@ const oc__algo oc__algo_allreduce_hring = {
     .param_names = hring_params,
     .plan = plan,
     .generate = generate,
-    .candidates = candidates,
+    .search = search,
     .formula = formula,
 };

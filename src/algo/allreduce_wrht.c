@@ -61,19 +61,9 @@ static int generate(const oc__plan *p, oc__emit *e) {
     return rc;
 }
 
-/* The seed's wavelength counts, as a screen: ceil(m/2) per group, ceil(r^2/8) for the all-to-all.
- */
-static double estimate(uint32_t N, uint32_t m, const uint32_t *count, uint32_t levels,
-                       uint64_t channels) {
-    (void)N;
-    double c = (double)channels, s = 2.0 * levels * ceil(ceil(m / 2.0) / c);
-    if (count[levels] > 1) s += ceil(ceil((double)count[levels] * count[levels] / 8.0) / c);
-    return s;
-}
 
-static int candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net, oc_kv ***list,
-                      double **score, size_t *n, char *why, size_t len) {
-    return oc__wrht_candidates(N, params, net, 1, estimate, list, score, n, why, len);
+static int search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    return oc__wrht_search(in, s, 1, why, len);
 }
 
 /* The seed's rule at group size m (III.C-D): L = ceil(log_m N) levels; the last reduce step is an
@@ -155,6 +145,6 @@ const oc__algo oc__algo_allreduce_wrht = {
     .plan = oc__wrht_plan_striped,
     .generate = generate,
     .release = oc__wrht_release,
-    .candidates = candidates,
+    .search = search,
     .formula = formula,
 };

@@ -105,17 +105,13 @@ static uint64_t transfers(const oc__radices *t, uint32_t N) {
     return n;
 }
 
-static int a2a_candidates(uint32_t N, const oc_kv *params, const oc__formula_in *net, oc_kv ***list,
-                          double **score, size_t *n, char *why, size_t len) {
-    *list = NULL;
-    *score = NULL;
-    *n = 0;
+static int a2a_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    const uint32_t N = in->nodes;
+    const oc_kv *params = in->params;
     if (oc_kv_get(params, "radices") || N < 2) return 0; /* pinned: nothing to search */
     uint64_t kpin = 0;
     int rc = oc__kv_u64(params, "k", 0, 1, 64, &kpin, why, len);
     if (rc) return rc;
-    const double C = net->channels ? (double)net->channels : 1;
-    oc__candidates cands = {0};
     for (uint32_t k = 1; k <= oc__radices_max_depth(N); k++) {
         if (kpin && k != kpin) continue;
         oc__radices opts[4];
@@ -124,12 +120,11 @@ static int a2a_candidates(uint32_t N, const oc_kv *params, const oc__formula_in 
             char text[256];
             oc__radices_format(&opts[i], text, sizeof text);
             const char *kv[] = {"radices", text};
-            /* screened by the closed form's steps; the pipeline maps the best few */
-            if (oc__candidate_add(&cands, steps_formula(&opts[i], N, 1, C), 1, kv))
+            const oc__bound none = {0};
+            if (oc__search_offer(s, &none, 1, kv))
                 return oc__fail(why, len, OC_ENOMEM, "out of memory");
         }
     }
-    oc__candidates_give(&cands, list, score, n);
     return 0;
 }
 
@@ -221,6 +216,6 @@ const oc__algo oc__algo_alltoall_optree = {
     .plan = a2a_plan,
     .generate = a2a_generate,
     .release = a2a_release,
-    .candidates = a2a_candidates,
+    .search = a2a_search,
     .formula = a2a_formula,
 };

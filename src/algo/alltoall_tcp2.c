@@ -57,6 +57,6 @@ const oc__algo oc__algo_alltoall_tcp2 = {
     .plan = oc__tcp2_plan,
     .generate = a2a_generate,
     .release = oc__tcp_release,
-    .candidates = oc__tcp_candidates,
+    .search = oc__tcp_search,
     .formula = a2a_formula,
 };

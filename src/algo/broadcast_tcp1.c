@@ -47,6 +47,6 @@ const oc__algo oc__algo_broadcast_tcp1 = {
     .plan = bcast_plan,
     .generate = bcast_generate,
     .release = oc__tcp_release,
-    .candidates = oc__tcp_candidates,
+    .search = oc__tcp_search,
     .formula = bcast_formula,
 };

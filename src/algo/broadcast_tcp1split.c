@@ -208,9 +208,10 @@ static int split_formula(const oc__plan *plan, const oc__formula_in *in, oc_repo
 /* One candidate: the network's k unless pinned; the user's m and h' kept, h' otherwise the
  * exhaustive optimum of the seed's total (`opticoll reproduce star` also searches it on the
  * simulated cost). */
-static int split_candidates(uint32_t nodes, const oc_kv *params, const oc__formula_in *net,
-                            oc_kv ***list, double **score, size_t *n, char *why, size_t len) {
-    oc__candidates c = {0};
+static int split_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    const uint32_t nodes = in->nodes;
+    const oc_kv *params = in->params;
+    const oc__formula_in *net = in->net;
     char kb[32];
     snprintf(kb, sizeof kb, "%llu", (unsigned long long)net->channels);
     /* Refuse here, with the reason, what plan() would refuse for every candidate. */
@@ -274,9 +275,8 @@ static int split_candidates(uint32_t nodes, const oc_kv *params, const oc__formu
             kv[2 * pairs + 1] = oc_kv_get(params, pins[i]);
             pairs++;
         }
-    if (oc__candidate_add(&c, 0, pairs, kv)) return OC_ENOMEM;
-    oc__candidates_give(&c, list, score, n);
-    return 0;
+    const oc__bound none = {0};
+    return oc__search_offer(s, &none, pairs, kv);
 }
 
 const oc__algo oc__algo_broadcast_tcp1split = {
@@ -291,6 +291,6 @@ const oc__algo oc__algo_broadcast_tcp1split = {
     .plan = split_plan,
     .generate = split_generate,
     .release = split_release,
-    .candidates = split_candidates,
+    .search = split_search,
     .formula = split_formula,
 };

@@ -48,6 +48,6 @@ const oc__algo oc__algo_gather_tcp1 = {
     .plan = gather_plan,
     .generate = gather_generate,
     .release = oc__tcp_release,
-    .candidates = oc__tcp_candidates,
+    .search = oc__tcp_search,
     .formula = gather_formula,
 };

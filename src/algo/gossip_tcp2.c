@@ -51,6 +51,6 @@ const oc__algo oc__algo_gossip_tcp2 = {
     .plan = oc__tcp2_plan,
     .generate = gossip_generate,
     .release = oc__tcp_release,
-    .candidates = oc__tcp_candidates,
+    .search = oc__tcp_search,
     .formula = gossip_formula,
 };

@@ -122,33 +122,21 @@ int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *wh
                     (unsigned long long)OC_MAX_TRANSFERS);
 }
 
-int oc__candidate_add(oc__candidates *c, double score, size_t pairs, const char *const *kv) {
-    oc_kv *set = NULL;
-    size_t cap_score = c->cap;
-    if (c->n == c->cap && (oc__grow((void **)&c->list, &c->cap, c->n + 1, sizeof *c->list) ||
-                           oc__grow((void **)&c->score, &cap_score, c->n + 1, sizeof *c->score)))
-        goto fail;
-    if (cap_score < c->cap) c->cap = cap_score;
-    set = oc_kv_new();
-    if (!set) goto fail;
-    for (size_t i = 0; i < pairs; i++)
-        if (oc_kv_set(set, kv[2 * i], kv[2 * i + 1])) goto fail;
-    c->list[c->n] = set;
-    c->score[c->n++] = score;
-    return 0;
-fail:
+int oc__search_offer(oc__search *s, const oc__bound *bound, size_t pairs, const char *const *kv) {
+    oc_kv *set = oc_kv_new();
+    int rc = set ? 0 : OC_ENOMEM;
+    for (size_t i = 0; !rc && i < pairs; i++)
+        rc = oc_kv_set(set, kv[2 * i], kv[2 * i + 1]);
+    if (!rc) rc = s->offer(s, bound, set);
     oc_kv_free(set);
-    for (size_t i = 0; i < c->n; i++)
-        oc_kv_free(c->list[i]);
-    free(c->list);
-    free(c->score);
-    memset(c, 0, sizeof *c);
-    return OC_ENOMEM;
+    return rc;
 }
 
-void oc__candidates_give(oc__candidates *c, oc_kv ***list, double **score, size_t *n) {
-    *list = c->list;
-    *score = c->score;
-    *n = c->n;
-    memset(c, 0, sizeof *c);
+int oc__search_can_win(oc__search *s, const oc__bound *bound) {
+    int yes = 1, rc = s->can_win(s, bound, &yes);
+    return rc ? rc : yes;
+}
+
+int oc__search_prune(oc__search *s, const char *family, const oc__bound *bound, uint64_t count) {
+    return s->prune(s, family, bound, count);
 }

@@ -53,6 +53,6 @@ const oc__algo oc__algo_scatter_tcp1 = {
     .plan = scatter_plan,
     .generate = scatter_generate,
     .release = oc__tcp_release,
-    .candidates = oc__tcp_candidates,
+    .search = oc__tcp_search,
     .formula = scatter_formula,
 };

@@ -33,8 +33,7 @@ int oc__tcp_plan(oc__plan *plan, const char *algo, oc_collective coll, uint32_t 
                  uint32_t root, uint64_t bytes, const oc_kv *params, char *why, size_t len);
 void oc__tcp_release(oc__plan *plan);
 /* One candidate: k = the network's k (unless pinned), the other pins kept. */
-int oc__tcp_candidates(uint32_t nodes, const oc_kv *params, const oc__formula_in *net,
-                       oc_kv ***list, double **score, size_t *n, char *why, size_t len);
+int oc__tcp_search(const oc__search_in *in, oc__search *s, char *why, size_t len);
 /* The section 3 figures, in messages and retunings, added to the report with the section 4 lower
  * bound of communication; steps_formula = h. The star model's step_fixed is D and step_time is
  * D + L tau, so the closed-form time (critical path: D once per step) and the seed's total (every

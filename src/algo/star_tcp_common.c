@@ -88,20 +88,18 @@ void oc__tcp_release(oc__plan *plan) {
     plan->state = NULL;
 }
 
-int oc__tcp_candidates(uint32_t nodes, const oc_kv *params, const oc__formula_in *net,
-                       oc_kv ***list, double **score, size_t *n, char *why, size_t len) {
-    (void)nodes;
+int oc__tcp_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     (void)why;
     (void)len;
-    oc__candidates c = {0};
+    const oc_kv *params = in->params;
+    const oc__formula_in *net = in->net;
     char kb[32];
     const char *k = oc_kv_get(params, "k");
     snprintf(kb, sizeof kb, "%llu", (unsigned long long)net->channels);
     const char *m = oc_kv_get(params, "m");
     const char *kv[] = {"k", k ? k : kb, "m", m};
-    if (oc__candidate_add(&c, 0, m ? 2 : 1, kv)) return OC_ENOMEM;
-    oc__candidates_give(&c, list, score, n);
-    return 0;
+    const oc__bound none = {0};
+    return oc__search_offer(s, &none, m ? 2 : 1, kv);
 }
 
 int oc__tcp_report(const oc__plan *plan, const oc__formula_in *in, oc_report *rep, double comm,

@@ -107,13 +107,10 @@ int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *
     return 0;
 }
 
-int oc__wrht_candidates(uint32_t N, const oc_kv *params, const oc__formula_in *in, int striped,
-                        oc__wrht_estimate estimate, oc_kv ***list, double **score, size_t *n,
-                        char *why, size_t len) {
-    *list = NULL;
-    *score = NULL;
-    *n = 0;
-    const uint64_t channels = in->channels;
+int oc__wrht_search(const oc__search_in *sin, oc__search *s, int striped, char *why, size_t len) {
+    const uint32_t N = sin->nodes;
+    const oc_kv *params = sin->params;
+    const uint64_t channels = sin->net->channels;
     if (N < 2 || (oc_kv_get(params, "m") && oc_kv_get(params, "alltoall") &&
                   (!striped || oc_kv_get(params, "pieces"))))
         return 0;
@@ -127,7 +124,6 @@ int oc__wrht_candidates(uint32_t N, const oc_kv *params, const oc__formula_in *i
     uint64_t mmax = 4 * (channels ? channels : 1) + 1;
     if (mmax < 64) mmax = 64;
     if (mmax > N) mmax = N;
-    oc__candidates cands = {0};
     for (uint64_t m = 2; m <= mmax; m++) {
         if (mpin && m != mpin) continue;
         uint32_t count[OC_WRHT_MAX_LEVELS], levels = 0;
@@ -155,16 +151,14 @@ int oc__wrht_candidates(uint32_t N, const oc_kv *params, const oc__formula_in *i
                 uint32_t used = 0;
                 while (used < levels && count[used] > a2a)
                     used++;
-                double steps = estimate(N, (uint32_t)m, count, used, channels ? channels : 1);
-                double time =
-                    steps * (in->step_fixed + (in->step_time - in->step_fixed) / (double)cuts[c]);
+                (void)used;
                 const char *kv[] = {"m", mb, "alltoall", ab, "pieces", pb};
-                if (oc__candidate_add(&cands, time, striped ? 3 : 2, kv))
+                const oc__bound none = {0};
+                if (oc__search_offer(s, &none, striped ? 3 : 2, kv))
                     return oc__fail(why, len, OC_ENOMEM, "out of memory");
             }
         }
     }
-    oc__candidates_give(&cands, list, score, n);
     return 0;
 }
 

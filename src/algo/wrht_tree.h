@@ -43,15 +43,10 @@ void oc__wrht_release(oc__plan *p);
 int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *used,
                        oc__wrht_tree *t, char *why, size_t len);
 
-/* Candidate (m, alltoall[, pieces]) sets for the pipeline's search. `estimate` gives a tree's
- * steps from its level counts and the channels per direction; the score is a time estimate,
- * steps x (a step's fixed time + its payload time / pieces). With `striped`, every tree also
- * comes cut into as many pieces as a group's busiest link has wavelengths to spare. */
-typedef double (*oc__wrht_estimate)(uint32_t N, uint32_t m, const uint32_t *count, uint32_t levels,
-                                    uint64_t channels);
-typedef struct oc__formula_in oc__formula_in;
-int oc__wrht_candidates(uint32_t N, const oc_kv *params, const oc__formula_in *in, int striped,
-                        oc__wrht_estimate estimate, oc_kv ***list, double **score, size_t *n,
-                        char *why, size_t len);
+/* Offers the (m, alltoall[, pieces]) sets to the pipeline's search. With `striped`, every tree
+ * also comes cut into as many pieces as a group's busiest link has wavelengths to spare. */
+typedef struct oc__search_in oc__search_in;
+typedef struct oc__search oc__search;
+int oc__wrht_search(const oc__search_in *in, oc__search *s, int striped, char *why, size_t len);
 
 #endif

@@ -7,10 +7,8 @@
  * real-data run is added when the state fits in OC_DATA_BUDGET bytes (it does for every test size;
  * the report says when it was skipped and why).
  *
- * Parameter searches (OpTree's radices) are decided here and not in the algorithm: every candidate
- * the algorithm offers is screened by its own load estimate, the best few are generated and mapped
- * on the network (without the resource check, which the final run performs), and the candidate
- * with the least mapped time wins (the fewest steps among equally fast ones).
+ * Parameter searches (OpTree's radices) are decided before the plan, by search.c, under the search
+ * contract: the default is the optimum of the mapped cost over everything the user could pin.
  */
 #include "core/pipeline.h"
 #include "report/observe.h"
@@ -20,10 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SEARCH_MAPPED = 12 };
 #define OC_DATA_BUDGET (UINT64_C(64) << 20)
-/* A candidate whose schedule has more transfers than this is not mapped during a search. */
-#define SEARCH_TRANSFER_BUDGET (UINT64_C(1) << 25)
 
 int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
                 const oc__algo **algo, const oc__model **model, char *why, size_t len) {
@@ -143,76 +138,6 @@ static int from_algo(void *arg, oc__emit *e) {
     return s->algo->generate(s->plan, e);
 }
 
-/* A sink that stops a search candidate whose schedule is too large to map quickly. */
-typedef struct budget_sink {
-    oc__sink sink;
-    uint64_t transfers;
-} budget_sink;
-
-static int budget_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
-    (void)index;
-    budget_sink *b = (budget_sink *)self;
-    b->transfers += r->count;
-    if (b->transfers > SEARCH_TRANSFER_BUDGET)
-        return oc__fail(why, len, OC_ETOOBIG, "candidate over the search budget");
-    return 0;
-}
-
-/* Maps one candidate without verification; *steps and *time set on success. */
-static int evaluate(const oc__algo *algo, const oc__model *model, const oc_kv *net_params,
-                    const oc_request *req, const oc_kv *params, uint64_t *steps, double *time) {
-    char why[256];
-    oc__plan plan;
-    oc__netrun *net = NULL;
-    int rc = algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why,
-                        sizeof why);
-    if (rc) goto out;
-    rc = model->create(&plan.spec, net_params, 0, &net, why, sizeof why);
-    if (rc) goto out;
-    budget_sink budget = {.sink = {.round = budget_round}};
-    budget.sink.next = model->sink(net);
-    budget.sink.next->next = NULL;
-    oc__emit emit;
-    oc__emit_init(&emit, &plan.spec, &budget.sink, why, sizeof why);
-    rc = algo->generate(&plan, &emit);
-    oc__emit_free(&emit);
-    if (!rc) {
-        *steps = model->steps(net);
-        *time = (double)*steps * model->step_time(net);
-    }
-out:
-    if (net) model->destroy(net);
-    oc__plan_free(algo, &plan);
-    return rc;
-}
-
-/* The network figures the closed forms and the search screens use, for a spec. */
-static int net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *net_params,
-                       oc__formula_in *in, char *why, size_t len) {
-    oc__netrun *net = NULL;
-    int rc = model->create(spec, net_params, 0, &net, why, len);
-    if (rc) return rc;
-    in->channels = model->channels(net);
-    in->step_time = model->step_time(net);
-    in->network = model->info.name;
-    model->destroy(net);
-    /* the same network with an empty payload: what a step costs whatever it carries */
-    oc__spec empty = *spec;
-    empty.bytes = empty.chunk_bytes = 0;
-    empty.block_node = NULL;
-    if ((rc = model->create(&empty, net_params, 0, &net, why, len))) return rc;
-    in->step_fixed = model->step_time(net);
-    in->wavelengths = 0;
-    const char *w = oc_kv_get(net_params, "wavelengths");
-    uint64_t v;
-    in->wavelengths = w && !oc_parse_u64(w, 1, UINT64_MAX, &v) ? v : in->channels;
-    in->lanes = 0;
-    in->reconfig_s = 0;
-    if (model->circuits) model->circuits(net, &in->lanes, &in->reconfig_s);
-    model->destroy(net);
-    return 0;
-}
-
 /* A copy of base with extra's pairs set over it. */
 static int merged(const oc_kv *base, const oc_kv *extra, oc_kv **out) {
     *out = oc_kv_new();
@@ -222,86 +147,6 @@ static int merged(const oc_kv *base, const oc_kv *extra, oc_kv **out) {
     for (size_t i = 0; i < oc_kv_count(extra); i++)
         if (oc_kv_set(*out, oc_kv_key(extra, i), oc_kv_value(extra, i))) return OC_ENOMEM;
     return 0;
-}
-
-/* Runs the algorithm's parameter search, if it has one; *chosen is NULL when there is none.
- * A candidate is a complete parameter set: the algorithm folds the user's pins into it. */
-static int search(const oc__algo *algo, const oc__model *model, const oc_request *req,
-                  oc_kv **chosen, oc_report *rep, char *why, size_t len) {
-    *chosen = NULL;
-    if (!algo->candidates || !model) return 0;
-    oc_kv **list = NULL;
-    double *score = NULL;
-    size_t n = 0;
-    oc__spec probe;
-    oc__formula_in in;
-    int rc = oc__spec_init(&probe, OC_ALLREDUCE, req->nodes, 0, req->bytes, 1, why, len);
-    if (rc) return rc;
-    rc = net_figures(model, &probe, req->net_params, &in, why, len);
-    oc__spec_free(&probe);
-    if (rc) return rc;
-    rc = algo->candidates(req->nodes, req->params, &in, &list, &score, &n, why, len);
-    if (rc || n == 0) return rc;
-    size_t *idx = calloc(n, sizeof *idx);
-    if (!idx) {
-        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < n; i++)
-        idx[i] = i;
-    for (size_t a = 0; a < n; a++) /* by screening score; n is a few dozen */
-        for (size_t b = a + 1; b < n; b++)
-            if (score[idx[b]] < score[idx[a]]) {
-                size_t t = idx[a];
-                idx[a] = idx[b];
-                idx[b] = t;
-            }
-    size_t best = n, mapped = 0;
-    uint64_t best_steps = UINT64_MAX;
-    double best_time = 0;
-    char tried[2048] = "";
-    for (size_t i = 0; i < n && mapped < SEARCH_MAPPED; i++) {
-        uint64_t steps = 0;
-        double time = 0;
-        int erc = evaluate(algo, model, req->net_params, req, list[idx[i]], &steps, &time);
-        if (erc == OC_ENOMEM) {
-            rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
-            goto out;
-        }
-        if (erc) continue; /* over the budget or not applicable: not a candidate */
-        mapped++;
-        char item[128];
-        const oc_kv *c = list[idx[i]];
-        int at = snprintf(item, sizeof item, "%s", *tried ? ", " : "");
-        for (size_t k = 0; k < oc_kv_count(c) && at >= 0 && (size_t)at < sizeof item; k++)
-            at += snprintf(item + at, sizeof item - (size_t)at, "%s%s=%s", k ? " " : "",
-                           oc_kv_key(c, k), oc_kv_value(c, k));
-        if (at >= 0 && (size_t)at < sizeof item)
-            snprintf(item + at, sizeof item - (size_t)at, " -> %llu", (unsigned long long)steps);
-        strncat(tried, item, sizeof tried - strlen(tried) - 1);
-        /* the fastest schedule wins; among equally fast ones, the fewest steps */
-        if (best == n || time < best_time || (time == best_time && steps < best_steps)) {
-            best = idx[i];
-            best_steps = steps;
-            best_time = time;
-        }
-    }
-    if (best == n) {
-        rc = oc__fail(why, len, OC_ENOTSUP, "no %s parameters could be mapped for %u nodes",
-                      algo->info.name, req->nodes);
-        goto out;
-    }
-    *chosen = list[best];
-    list[best] = NULL;
-    oc__report_note(rep, "parameters chosen by mapped time: mapped %zu of %zu candidates (%s)",
-                    mapped, n, tried);
-out:
-    for (size_t i = 0; i < n; i++)
-        oc_kv_free(list[i]);
-    free(list);
-    free(score);
-    free(idx);
-    return rc;
 }
 
 int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
@@ -324,7 +169,7 @@ int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
         rc = oc__fail(why, len, OC_EINVAL, "the number of nodes must be at least 1");
         goto fail;
     }
-    rc = search(algo, model, req, &chosen, rep, why, len);
+    rc = oc__search_params(algo, model, req, &chosen, rep, why, len);
     if (rc) goto fail;
     rc = merged(chosen ? chosen : req->params, NULL, &params);
     if (rc) {
@@ -362,7 +207,7 @@ int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
             goto fail;
     if (model && algo->formula) {
         oc__formula_in in;
-        if ((rc = net_figures(model, &plan.spec, req->net_params, &in, why, len))) goto fail;
+        if ((rc = oc__net_figures(model, &plan.spec, req->net_params, &in, why, len))) goto fail;
         rc = algo->formula(&plan, &in, rep);
         if (rc) {
             rc = oc__fail(why, len, rc, "out of memory");
@@ -393,7 +238,7 @@ int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__mod
         (rc = oc__kv_only(req->params, (*algo)->param_names, (*algo)->info.name, why, len)))
         return rc;
     oc_kv *chosen = NULL, *params = NULL;
-    rc = search(*algo, *model, req, &chosen, rep, why, len);
+    rc = oc__search_params(*algo, *model, req, &chosen, rep, why, len);
     if (!rc && merged(chosen ? chosen : req->params, NULL, &params))
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
     if (!rc)

@@ -46,6 +46,15 @@ int oc__source_store(void *arg, oc__emit *e);
 int oc__verify_msccl(const char *path, const char *text, const char *network,
                      const oc_kv *net_params, oc_report **out, char *why, size_t len);
 
+/* The network figures the closed forms and the search's bounds use, for a spec (search.c). */
+int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *net_params,
+                    oc__formula_in *in, char *why, size_t len);
+
+/* Runs the algorithm's parameter search (search.c), if it has one and there is a network:
+ * *chosen is the winning parameter set (NULL when nothing was searched), and rep->search its log. */
+int oc__search_params(const oc__algo *algo, const oc__model *model, const oc_request *req,
+                      oc_kv **chosen, oc_report *rep, char *why, size_t len);
+
 int oc__generate(const oc__algo *algo, const oc__plan *plan, oc__sink *sinks, char *why,
                  size_t len);
 

@@ -32,6 +32,7 @@ void oc_report_free(oc_report *r) {
     free(r->notes);
     free(r->links_json);
     free(r->links_text);
+    oc__search_log_free(r->search);
     free(r);
 }
 
@@ -139,6 +140,67 @@ void oc__json_kv(FILE *f, const oc_kv *kv) {
     fputc('}', f);
 }
 
+static const char *const cand_status[] = {"mapped", "pruned", "family pruned", "refused",
+                                         "over budget"};
+
+static void json_entry(FILE *f, const oc__search_entry *e) {
+    if (e->params) {
+        fputs("{\"params\": ", f);
+        oc__json_kv(f, e->params);
+    } else {
+        fputs("{\"family\": ", f);
+        oc_write_json_string(f, e->text);
+        fprintf(f, ", \"count\": %llu", (unsigned long long)e->count);
+    }
+    fputs(", \"status\": ", f);
+    oc_write_json_string(f, cand_status[e->status]);
+    if (e->status == OC__CAND_MAPPED) {
+        fprintf(f, ", \"steps\": %llu, \"time_s\": ", (unsigned long long)e->steps);
+        json_number(f, e->time_s);
+    }
+    if (e->bound_name) {
+        fputs(", \"bound\": ", f);
+        oc_write_json_string(f, e->bound_name);
+        fputs(", \"bound_time_s\": ", f);
+        json_number(f, e->bound_time_s);
+        fprintf(f, ", \"bound_steps\": %llu", (unsigned long long)e->bound_steps);
+    }
+    if (e->reason) {
+        fputs(", \"reason\": ", f);
+        oc_write_json_string(f, e->reason);
+    }
+    fputc('}', f);
+}
+
+/* The "search" field: what the parameter search saw (the whole list with `explain`). */
+static void json_search(FILE *f, const oc__search_log *log) {
+    fputs(", \"search\": {\"objective\": ", f);
+    oc_write_json_string(f, log->objective);
+    fprintf(f,
+            ", \"mapped\": %llu, \"pruned\": %llu, \"families_pruned\": %llu, \"refused\": "
+            "%llu, \"over_budget\": %llu, \"winner\": ",
+            (unsigned long long)log->mapped, (unsigned long long)log->pruned,
+            (unsigned long long)log->families, (unsigned long long)log->refused,
+            (unsigned long long)log->over);
+    json_entry(f, &log->entry[log->winner]);
+    fputs(", \"runner_up\": ", f);
+    if (log->runner_up < log->n)
+        json_entry(f, &log->entry[log->runner_up]);
+    else
+        fputs("null", f);
+    fputs(", \"why\": ", f);
+    oc_write_json_string(f, log->why_won ? log->why_won : "");
+    if (log->explain) {
+        fputs(", \"candidates\": [", f);
+        for (size_t i = 0; i < log->n; i++) {
+            if (i) fputs(", ", f);
+            json_entry(f, &log->entry[i]);
+        }
+        fputc(']', f);
+    }
+    fputc('}', f);
+}
+
 int oc_report_write_json(const oc_report *r, FILE *f) {
     fputs("{\"collective\": ", f);
     oc_write_json_string(f, r->collective);
@@ -197,6 +259,7 @@ int oc_report_write_json(const oc_report *r, FILE *f) {
     }
     fputs("]", f);
     if (r->links_json) fprintf(f, ", \"links\": %s", r->links_json);
+    if (r->search) json_search(f, r->search);
     fputs("}\n", f);
     return ferror(f) ? OC_EIO : 0;
 }
@@ -263,6 +326,35 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
     for (size_t i = 0; i < r->nnotes; i++)
         fprintf(f, "  note: %s\n", r->notes[i]);
     if (r->links_text) fputs(r->links_text, f);
+    return ferror(f) ? OC_EIO : 0;
+}
+
+int oc_report_write_search(const oc_report *r, FILE *f) {
+    const oc__search_log *log = r->search;
+    if (!log) return ferror(f) ? OC_EIO : 0;
+    char t[32], b[32];
+    fprintf(f, "search (objective: %s): %llu mapped, %llu pruned by a proven bound, %llu families "
+               "pruned, %llu refused, %llu over the search budget\n",
+            log->objective, (unsigned long long)log->mapped, (unsigned long long)log->pruned,
+            (unsigned long long)log->families, (unsigned long long)log->refused,
+            (unsigned long long)log->over);
+    fprintf(f, "  winner: %s\n", log->why_won ? log->why_won : "");
+    for (size_t i = 0; i < log->n; i++) {
+        const oc__search_entry *e = &log->entry[i];
+        fprintf(f, "  %-13s %s", i == log->winner ? "WINNER" : cand_status[e->status], e->text);
+        if (e->status == OC__CAND_MAPPED) {
+            oc_format_seconds(t, sizeof t, e->time_s);
+            fprintf(f, " -> %llu steps, %s", (unsigned long long)e->steps, t);
+        }
+        if (e->bound_name) {
+            oc_format_seconds(b, sizeof b, e->bound_time_s);
+            fprintf(f, " [bound %s, %llu steps: %s]", b, (unsigned long long)e->bound_steps,
+                    e->bound_name);
+        }
+        if (e->count) fprintf(f, " (%llu candidates)", (unsigned long long)e->count);
+        if (e->reason) fprintf(f, " (%s)", e->reason);
+        fputc('\n', f);
+    }
     return ferror(f) ? OC_EIO : 0;
 }
 

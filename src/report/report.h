@@ -15,6 +15,41 @@ typedef struct oc__num {
     double value;
 } oc__num;
 
+/* One entry of a parameter search's log (`run --explain`, the "search" JSON field). */
+typedef enum {
+    OC__CAND_MAPPED,  /* mapped on the network: steps and time are the model's */
+    OC__CAND_PRUNED,  /* not mapped: its proven bound is worse than a mapped candidate */
+    OC__CAND_FAMILY,  /* a whole family skipped by its proven bound (params: its description) */
+    OC__CAND_REFUSED, /* the algorithm or the model refused it (reason) */
+    OC__CAND_OVER     /* not mapped: over the search's transfer budget (reason) */
+} oc__cand_status;
+
+typedef struct oc__search_entry {
+    oc_kv *params;   /* the candidate's parameters (NULL for a family) */
+    char *text;      /* the parameters as "k=v k=v", or the family's description */
+    char *reason;    /* refused / over budget: why; else NULL */
+    int status;      /* oc__cand_status */
+    uint64_t steps;  /* mapped */
+    double time_s;   /* mapped */
+    double bound_time_s;
+    uint64_t bound_steps, count; /* count: candidates a family stood for (0: unknown) */
+    const char *bound_name;
+    size_t offered; /* order of offer: ties go to the earliest (the simpler choice) */
+} oc__search_entry;
+
+typedef struct oc__search_log {
+    const char *objective; /* "time" or "steps" */
+    oc__search_entry *entry;
+    size_t n, cap;
+    size_t winner;    /* index into entry */
+    size_t runner_up; /* the best mapped loser, or n when none */
+    uint64_t mapped, pruned, families, refused, over;
+    char *why_won; /* one sentence */
+    int explain;   /* the request asked for the whole list in the JSON */
+} oc__search_log;
+
+void oc__search_log_free(oc__search_log *log);
+
 struct oc_report {
     char collective[24], algorithm[40], network[24];
     uint32_t nodes, root, q, chunks;
@@ -33,6 +68,8 @@ struct oc_report {
     size_t nnotes, capnotes;
     /* `run --links` (links.c): the "links" JSON object and its text block, or NULL */
     char *links_json, *links_text;
+    /* the parameter search behind the parameters used, or NULL when there was none */
+    oc__search_log *search;
 };
 
 oc_report *oc__report_new(void);
