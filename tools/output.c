@@ -61,7 +61,7 @@ static int check_target(const char *path, int *mode) {
     if (what)
         return die(EXIT_USAGE, "cannot write %s: it is %s (only a regular file is replaced)", path,
                    what);
-    *mode = (int)(st.st_mode & 07777);
+    *mode = (int)(st.st_mode & 0777); /* never a set-id bit onto new content */
     return 0;
 }
 
