@@ -12,6 +12,8 @@
 
 #include <stdio.h>
 
+/* The exit codes (README, "Exit codes"): 1 a schedule failed a check, 2 bad usage or input (an
+ * input over a limit included), 3 the environment failed (memory, a write, gnuplot). */
 enum { EXIT_USAGE = 2, EXIT_VERIFY = 1, EXIT_OTHER = 3 };
 
 /* Every option, as a bit, so that each command can say which ones it takes. */

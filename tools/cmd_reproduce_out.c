@@ -7,10 +7,13 @@
  * the text, every table kept as CSV, every figure's series) and comes back as a list of named
  * files — NAME.txt, NAME-table-K.csv, NAME-FIG.csv (the figure's points: series, x, y),
  * NAME-FIG.gp (the gnuplot script) — and its section of the index. Rank 0 checks that every paper
- * succeeded before it writes anything, writes the files, runs gnuplot on each script in DIR (so
- * a script can be rerun there by hand) and prints the text as `reproduce` always has.
+ * succeeded before it writes anything, writes the files (each whole or not at all, output.h),
+ * draws each script's PNG (plot_draw; the script stays in DIR to be rerun there by hand), writes
+ * DIR/index.md last, so that it appears only when everything it links to is there, and prints
+ * the text as `reproduce` always has.
  */
 #include "cli.h"
+#include "output.h"
 #include "plot.h"
 #include "scaleout.h"
 
@@ -106,7 +109,7 @@ static int paper_fn(size_t i, void *ctx, char **out, size_t *outlen) {
         s = NULL;
         char png[256];
         snprintf(png, sizeof png, "%s-%s.png", name, fi.id);
-        plot_spec spec = {fi.title, fi.xlabel, fi.ylabel, fi.logx, fi.logy, 0, NULL};
+        plot_spec spec = {fi.title, fi.xlabel, fi.ylabel, fi.logx, fi.logy, 0};
         m = open_memstream(&s, &slen);
         if (!m) goto oom;
         plot_script(m, png, &spec, ser, ns);
@@ -165,14 +168,75 @@ static int rec_is(const rec *r, const char *name) {
     return r->nlen == strlen(name) && !memcmp(r->name, name, r->nlen);
 }
 
-static int write_file(const char *dir, const rec *r) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%.*s", dir, (int)r->nlen, r->name);
-    FILE *f = fopen(path, "w");
-    if (!f) return die(EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
-    fwrite(r->data, 1, r->len, f);
-    if (fclose(f)) return die(EXIT_USAGE, "cannot write %s", path, NULL);
-    return 0;
+/* DIR/NAME (NAME: nlen bytes), malloc'ed; NULL when out of memory. */
+static char *in_dir(const char *dir, const char *name, size_t nlen) {
+    size_t dl = strlen(dir);
+    char *p = malloc(dl + nlen + 2);
+    if (p) sprintf(p, "%s/%.*s", dir, (int)nlen, name);
+    return p;
+}
+
+/* Writes record r as DIR/NAME (output.h: whole or not at all), and draws NAME.png when NAME is a
+ * gnuplot script. 0 or an exit code after one line. */
+static int write_record(const char *dir, const char *name, size_t nlen, const rec *r) {
+    char *path = in_dir(dir, name, nlen), *png = NULL;
+    if (!path) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    int rc = write_bytes(path, r->data, r->len);
+    if (!rc && nlen > 3 && !memcmp(name + nlen - 3, ".gp", 3)) {
+        png = malloc(strlen(path) + 2);
+        if (!png) {
+            rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+        } else {
+            sprintf(png, "%.*s.png", (int)(strlen(path) - 3), path);
+            rc = plot_draw(png, r->data, r->len);
+        }
+    }
+    free(png);
+    free(path);
+    return rc;
+}
+
+/* Writes every file of every paper into J->out, draws the figures, and writes DIR/index.md last,
+ * so that the index appears only when everything it links to is there. 0 or an exit code after
+ * one line. */
+static int write_out(const job *J, char *const *blobs, const size_t *lens) {
+    char *idx = NULL;
+    size_t ilen = 0;
+    FILE *ix = open_memstream(&idx, &ilen);
+    if (!ix) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    fputs("# opticoll: the seed papers reproduced\n\n"
+          "Written by `opticoll reproduce --out`. Every simulated value comes from a "
+          "schedule that was generated, verified (semantic verifier and the network "
+          "model's resource check) and mapped; every table shows the paper's printed "
+          "value, the paper's formula evaluated by us and our simulated value, with a "
+          "reason for each difference. For each figure, the paper's caption (quoted or "
+          "paraphrased from the seed) stands beside what we plot. The .gp files redraw "
+          "the PNGs: `gnuplot FILE.gp` in this directory.\n",
+          ix);
+    int rc = 0;
+    for (size_t i = 0; i < J->n && !rc; i++) {
+        size_t at = 0;
+        rec r;
+        while (!rc && rec_next(blobs[i], lens[i], &at, &r)) {
+            if (rec_is(&r, "@index")) {
+                fwrite(r.data, 1, r.len, ix);
+            } else if (rec_is(&r, "@text")) {
+                char n[256];
+                int nl = snprintf(n, sizeof n, "%s.txt", J->names[i]);
+                rc = write_record(J->out, n, (size_t)nl, &r);
+            } else if (r.name[0] != '@') {
+                rc = write_record(J->out, r.name, r.nlen, &r);
+            }
+        }
+    }
+    if (fclose(ix) && !rc) rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+    if (!rc) {
+        char *path = in_dir(J->out, "index.md", 8);
+        rc = path ? write_bytes(path, idx, ilen) : die(EXIT_OTHER, "out of memory", NULL, NULL);
+        free(path);
+    }
+    free(idx);
+    return rc;
 }
 
 int cmd_reproduce_out(int argc, char **argv) {
@@ -210,14 +274,16 @@ int cmd_reproduce_out(int argc, char **argv) {
     if (J.out) {
         if (mkdir(J.out, 0777) && errno != EEXIST)
             return die(EXIT_USAGE, "--out %s: %s", J.out, strerror(errno));
-        char probe[4096];
-        snprintf(probe, sizeof probe, "%s/index.md.part", J.out);
-        FILE *f = fopen(probe, "w");
-        if (!f) return die(EXIT_USAGE, "--out %s: cannot write there: %s", J.out, strerror(errno));
-        fclose(f);
-        remove(probe);
+        /* DIR must take files, and DIR/index.md must be a regular file if it is there */
+        char *ix = in_dir(J.out, "index.md", 8);
+        if (!ix) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+        out_file probe;
+        int prc = out_reserve(&probe, ix);
+        out_discard(&probe);
+        free(ix);
+        if (prc) return prc;
         if (!plot_available())
-            return die(EXIT_USAGE,
+            return die(EXIT_OTHER,
                        "--out: gnuplot draws the figures and is not installed "
                        "(apt-get install gnuplot-nox)",
                        NULL, NULL);
@@ -242,46 +308,7 @@ int cmd_reproduce_out(int argc, char **argv) {
                 break;
             }
     }
-    if (!rc && J.out) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/index.md", J.out);
-        FILE *ix = fopen(path, "w");
-        if (!ix) rc = die(EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
-        if (ix)
-            fputs("# opticoll: the seed papers reproduced\n\n"
-                  "Written by `opticoll reproduce --out`. Every simulated value comes from a "
-                  "schedule that was generated, verified (semantic verifier and the network "
-                  "model's resource check) and mapped; every table shows the paper's printed "
-                  "value, the paper's formula evaluated by us and our simulated value, with a "
-                  "reason for each difference. For each figure, the paper's caption (quoted or "
-                  "paraphrased from the seed) stands beside what we plot. The .gp files redraw "
-                  "the PNGs: `gnuplot FILE.gp` in this directory.\n",
-                  ix);
-        for (size_t i = 0; i < J.n && !rc; i++) {
-            size_t at = 0;
-            rec r;
-            while (!rc && rec_next(blobs[i], lens[i], &at, &r)) {
-                if (rec_is(&r, "@index"))
-                    fwrite(r.data, 1, r.len, ix);
-                else if (rec_is(&r, "@text")) {
-                    char n[256];
-                    snprintf(n, sizeof n, "%s.txt", J.names[i]);
-                    rec t = {n, r.data, (uint32_t)strlen(n), r.len};
-                    rc = write_file(J.out, &t);
-                } else if (r.name[0] != '@') {
-                    rc = write_file(J.out, &r);
-                    if (!rc && r.nlen > 3 && !memcmp(r.name + r.nlen - 3, ".gp", 3)) {
-                        char gp[4096], png[4096], why[512];
-                        snprintf(gp, sizeof gp, "%.*s", (int)r.nlen, r.name);
-                        snprintf(png, sizeof png, "%s/%.*s.png", J.out, (int)r.nlen - 3, r.name);
-                        if (plot_run(gp, J.out, png, why, sizeof why))
-                            rc = die_line(EXIT_OTHER, why);
-                    }
-                }
-            }
-        }
-        if (ix && fclose(ix) && !rc) rc = die(EXIT_USAGE, "cannot write %s", path, NULL);
-    }
+    if (!rc && J.out) rc = write_out(&J, blobs, lens);
     for (size_t i = 0; i < J.n && !rc; i++) {
         size_t at = 0;
         rec r;

@@ -8,6 +8,7 @@
  * When both N and size vary there is one plot per N: FILE.png becomes FILE-n<N>.png for each N.
  * When only N varies (one size), time is drawn against N. Points not run (restrictions) are gaps.
  */
+#include "output.h"
 #include "plot.h"
 #include "points.h"
 #include "scaleout.h"
@@ -130,9 +131,8 @@ static int plot_one(const sweep_out *s, const char *png, size_t ni, int by_n) {
     }
     char xl[64];
     snprintf(xl, sizeof xl, "message size (bytes, %s)", per);
-    plot_spec spec = {title, by_n ? "nodes N" : xl, "time (microseconds)", 1, 1, !by_n, NULL};
-    char why[512];
-    if (plot_png(png, &spec, ser, a->nalgos, why, sizeof why)) rc = die_line(EXIT_USAGE, why);
+    plot_spec spec = {title, by_n ? "nodes N" : xl, "time (microseconds)", 1, 1, !by_n};
+    rc = plot_png(png, &spec, ser, a->nalgos);
 out:
     free(x);
     free(y);
@@ -167,15 +167,16 @@ int cmd_sweep(int argc, char **argv) {
     }
     if (a.plot && !plot_available()) {
         sweep_args_free(&a);
-        return die(EXIT_USAGE, "--plot %s: gnuplot is not installed (apt-get install gnuplot-nox)",
+        return die(EXIT_OTHER, "--plot %s: gnuplot is not installed (apt-get install gnuplot-nox)",
                    a.plot, NULL);
     }
     size_t n = sweep_npoints(&a);
     if ((rc = points_run(&a, &p)) || !p) goto out; /* ranks > 0 end here */
     if ((rc = points_first_failure(&a, p, n))) goto out;
     sweep_out s = {&a, p, n};
-    if (a.csv && (rc = write_whole(a.csv, write_csv, &s))) goto out;
+    /* the plots first: gnuplot is what fails most, and then the CSV stays as it was too */
     if (a.plot && (rc = plot_all(&s))) goto out;
+    if (a.csv && (rc = write_whole(a.csv, write_csv, &s))) goto out;
     if (a.o.json) {
         fputs("[", stdout);
         for (size_t i = 0; i < n; i++) {

@@ -17,6 +17,7 @@
  * size (the file's parameters belong to the file's N). Without --decisions, `run -a auto` tunes the
  * one point it is asked for: every algorithm that runs on the network, the fastest verified wins.
  */
+#include "output.h"
 #include "points.h"
 #include "scaleout.h"
 

@@ -24,8 +24,7 @@ int main(int argc, char **argv) {
     if (rank > 0) {
         if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) return 3;
     }
-    int rc = oc_tool_main(argc, argv);
-    fflush(stdout);
+    int rc = oc_tool_main(argc, argv); /* it has checked and closed stdout (output.h) */
     MPI_Finalize();
     return rank == 0 ? rc : 0;
 }

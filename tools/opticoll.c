@@ -13,10 +13,12 @@
  *                  [--json]
  *
  * Every error is one line on stderr ("opticoll: ...") and a non-zero exit: 2 for bad usage or
- * input, 1 for a schedule that fails verification, 3 for anything else. Nothing is printed on
- * stdout before a result is whole.
+ * input (too big included), 1 for a schedule that fails verification, 3 when the environment
+ * fails (memory, a write, gnuplot): the table is in the README, "Exit codes". Nothing is printed
+ * on stdout before a result is whole, and main checks at the end that it was all written.
  */
 #include "cli.h"
+#include "output.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -263,38 +265,18 @@ static int cmd_export(options *o) {
         char buf[1 << 16];
         size_t got;
         while ((got = fread(buf, 1, sizeof buf, tmp)) > 0)
-            fwrite(buf, 1, got, stdout);
+            fwrite(buf, 1, got, stdout); /* a failed write is caught by close_stdout */
         fclose(tmp);
-        return ferror(stdout) ? die(EXIT_OTHER, "write error on stdout", NULL, NULL) : 0;
+        return 0;
     }
-    size_t plen = strlen(o->output) + 16;
-    char *part = malloc(plen);
-    if (!part) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    snprintf(part, plen, "%s.part", o->output);
-    FILE *f = fopen(part, "w");
-    if (!f) {
-        int code = die(EXIT_USAGE, "cannot write %s: %s", o->output, strerror(errno));
-        free(part);
-        return code;
-    }
-    int err = export_fn(&req, f, why, sizeof why);
-    if (fclose(f) && !err) {
-        err = OC_EIO;
-        snprintf(why, sizeof why, "cannot write %s", part);
-    }
+    out_file out;
+    if ((rc = out_open(&out, o->output))) return rc;
+    int err = export_fn(&req, out.f, why, sizeof why);
     if (err) {
-        remove(part);
-        free(part);
+        out_discard(&out);
         return lib_error(err, why);
     }
-    if (rename(part, o->output)) {
-        int code = die(EXIT_USAGE, "cannot create %s: %s", o->output, strerror(errno));
-        remove(part);
-        free(part);
-        return code;
-    }
-    free(part);
-    return 0;
+    return out_commit(&out);
 }
 
 static int cmd_verify(options *o) {
@@ -538,7 +520,8 @@ static void usage(FILE *f) {
           f);
 }
 
-int main(int argc, char **argv) {
+/* The command named by argv[1]; its exit code. */
+static int dispatch(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
@@ -581,4 +564,10 @@ int main(int argc, char **argv) {
     oc_kv_free(o.params);
     oc_kv_free(o.net_params);
     return rc;
+}
+
+/* Every command's output is checked here, once: a write to stdout that failed anywhere (a full
+ * disk, /dev/full) is an error even when the command itself succeeded (output.h). */
+int main(int argc, char **argv) {
+    return close_stdout(dispatch(argc, argv));
 }

@@ -1,14 +1,28 @@
 /*
  * plot.c — line plots as PNG through gnuplot (DESIGN.md, Dependencies: gnuplot draws, we do not).
  *
- * The tool writes a gnuplot script with the data inline (one data block per series), runs
- * `gnuplot SCRIPT` as a child process with its messages captured, and checks that the PNG came
- * out. The terminal is pngcairo (gnuplot-nox has it; plain png is the fallback when it does not),
- * text is not "enhanced" so that names like all_gather print as written, and an axis of bytes gets
- * tics labelled 1 KiB, 1 MiB, ... at powers of two. The script is kept where the caller asks
- * (reproduce --out keeps it beside the PNG, so a user can restyle a figure and rerun gnuplot).
+ * The tool writes a gnuplot script with the data inline (one data block per series), runs gnuplot
+ * on it as a child process (posix_spawn, never a shell) with its messages captured, and checks
+ * that the PNG came out. The terminal is pngcairo (gnuplot-nox has it), text is not "enhanced" so
+ * that names like all_gather print as written, and an axis of bytes gets tics labelled 1 KiB,
+ * 1 MiB, ... at powers of two. reproduce --out keeps the script beside the PNG, so that a user can
+ * restyle a figure and rerun `gnuplot FILE.gp` there.
+ *
+ * Gnuplot is a language, and a file name is data: gnuplot substitutes `command` inside
+ * double-quoted strings and pipes its output into a command when `set output` starts with '|'.
+ * So every string we write is single-quoted (no substitution of any kind happens there; a quote
+ * is doubled), and gnuplot never sees the user's file name at all when it draws for us: the
+ * script takes its output name from the variable opticoll_output (defaulting to the figure's own
+ * name, for a rerun by hand), and we set it on the command line to a temporary that output.c
+ * made in the target's directory, named .opticoll-XXXXXX, with gnuplot started in that
+ * directory. The finished PNG is renamed over the target like every other output file, so a
+ * failed plot leaves whatever was there untouched.
  */
+#define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np (glibc 2.29) */
 #include "plot.h"
+
+#include "cli.h"
+#include "output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,14 +50,15 @@ int plot_available(void) {
     return 0;
 }
 
-/* A gnuplot double-quoted string. */
+/* A gnuplot single-quoted string: nothing is substituted there, a quote is doubled, and a line
+ * break (which would end the command) becomes a space. */
 static void quoted(FILE *f, const char *s) {
-    fputc('"', f);
+    fputc('\'', f);
     for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\') fputc('\\', f);
-        fputc(*s == '\n' ? ' ' : *s, f);
+        if (*s == '\'') fputc('\'', f);
+        fputc((unsigned char)*s < ' ' || *s == 0x7f ? ' ' : *s, f);
     }
-    fputc('"', f);
+    fputc('\'', f);
 }
 
 /* The distinct x values of the series, ascending, if there are at most `cap` of them (else 0). */
@@ -82,11 +97,14 @@ void plot_script(FILE *f, const char *png, const plot_spec *p, const plot_series
             if (s[k].x[i] < lo) lo = s[k].x[i];
             if (s[k].x[i] > hi) hi = s[k].x[i];
         }
-    fprintf(f, "# written by opticoll; run `gnuplot THIS_FILE` to redraw\n");
-    fprintf(f, "set terminal %s size 900,600 noenhanced%s\nset output ", cairo ? "pngcairo" : "png",
-            cairo ? " font \",11\"" : "");
+    fputs("# written by opticoll; run `gnuplot THIS_FILE` to redraw\n"
+          "if (!exists(\"opticoll_output\")) opticoll_output = ",
+          f);
+    if (png[0] == '|') fputs("'./' . ", f); /* a file of that name, never a pipe */
     quoted(f, png);
-    fputs("\nset title ", f);
+    fprintf(f, "\nset terminal %s size 900,600 noenhanced%s\nset output opticoll_output\n",
+            cairo ? "pngcairo" : "png", cairo ? " font \",11\"" : "");
+    fputs("set title ", f);
     quoted(f, p->title);
     fputs("\nset xlabel ", f);
     quoted(f, p->xlabel);
@@ -123,7 +141,7 @@ void plot_script(FILE *f, const char *png, const plot_spec *p, const plot_series
                 byte_label(lab, sizeof lab, tic[i]);
             else
                 snprintf(lab, sizeof lab, "%g", tic[i]);
-            fprintf(f, "%s\"%s\" %.17g", i ? ", " : "", lab, tic[i]);
+            fprintf(f, "%s'%s' %.17g", i ? ", " : "", lab, tic[i]);
         }
         fputs(")\n", f);
     }
@@ -148,25 +166,30 @@ void plot_script(FILE *f, const char *png, const plot_spec *p, const plot_series
     fputs("\n", f);
 }
 
-/* Runs gnuplot on `script` (in directory `cwd` when not NULL), its messages into `errpath`; the
- * exit status or -1. */
-static int run_gnuplot(const char *script, const char *cwd, const char *errpath) {
+/* The last line gnuplot printed that is not empty (it names the error), or "". */
+static void last_line(FILE *e, char *msg, size_t len) {
+    char line[200];
+    *msg = 0;
+    rewind(e);
+    while (fgets(line, sizeof line, e))
+        if (strlen(line) > 1) snprintf(msg, len, "%s", line);
+    msg[strcspn(msg, "\n")] = 0;
+}
+
+/* Runs gnuplot in `dir` on the script read from `script`, drawing into `out` (a name without a
+ * path), its messages into `err`; its exit status, or -1 when it could not be run. */
+static int run_gnuplot(const char *dir, const char *out, FILE *script, FILE *err) {
+    char var[64];
+    snprintf(var, sizeof var, "opticoll_output='%s'", out); /* out: .opticoll-XXXXXX */
+    char *argv[] = {"gnuplot", "-e", var, "-", NULL};
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa)) return -1;
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    char cd[4200];
-    if (cwd) { /* cd "DIR", with gnuplot's double-quote escapes */
-        size_t at = (size_t)snprintf(cd, sizeof cd, "cd \"");
-        for (const char *c = cwd; *c && at + 3 < sizeof cd; c++) {
-            if (*c == '"' || *c == '\\') cd[at++] = '\\';
-            cd[at++] = *c;
-        }
-        snprintf(cd + at, sizeof cd - at, "\"");
-    }
-    char *argv[] = {"gnuplot", cwd ? "-e" : (char *)script, cwd ? cd : NULL, (char *)script, NULL};
     pid_t pid;
-    int rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    int rc = posix_spawn_file_actions_addchdir_np(&fa, dir);
+    if (!rc) rc = posix_spawn_file_actions_adddup2(&fa, fileno(script), 0);
+    if (!rc) rc = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    if (!rc) rc = posix_spawn_file_actions_adddup2(&fa, fileno(err), 2);
+    if (!rc) rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (rc) return -1;
     int st;
@@ -175,85 +198,46 @@ static int run_gnuplot(const char *script, const char *cwd, const char *errpath)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-int plot_png(const char *png, const plot_spec *spec, const plot_series *s, size_t ns, char *why,
-             size_t whylen) {
-    if (!plot_available()) {
-        snprintf(why, whylen,
-                 "cannot draw %s: gnuplot is not installed (apt-get install gnuplot-nox)", png);
-        return -1;
-    }
-    char tmp_script[] = "/tmp/opticoll-plot-XXXXXX", errpath[] = "/tmp/opticoll-gnuplot-XXXXXX";
-    const char *script = spec->script;
-    int fd = -1, efd = mkstemp(errpath), rc = -1;
-    if (efd < 0) {
-        snprintf(why, whylen, "cannot create a temporary file: %s", strerror(errno));
-        return -1;
-    }
-    close(efd);
-    FILE *f = NULL;
-    if (!script) {
-        fd = mkstemp(tmp_script);
-        script = tmp_script;
-        f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    } else {
-        f = fopen(script, "w");
-    }
-    if (!f) {
-        snprintf(why, whylen, "cannot write %s: %s", script, strerror(errno));
-        if (fd >= 0) close(fd);
+int plot_draw(const char *png, const char *script, size_t len) {
+    if (!plot_available())
+        return die(EXIT_OTHER,
+                   "cannot draw %s: gnuplot is not installed (apt-get install gnuplot-nox)", png,
+                   NULL);
+    out_file o;
+    int rc = out_reserve(&o, png);
+    if (rc) return rc;
+    /* the script and gnuplot's messages go through unnamed temporaries (tmpfile) */
+    FILE *in = tmpfile(), *err = tmpfile();
+    if (!in || !err || fwrite(script, 1, len, in) != len || fflush(in) || fseek(in, 0, SEEK_SET)) {
+        rc = die(EXIT_OTHER, "cannot draw %s: cannot create a temporary file: %s", png,
+                 strerror(errno));
         goto out;
     }
-    plot_script(f, png, spec, s, ns);
-    if (fclose(f)) {
-        snprintf(why, whylen, "cannot write %s", script);
-        goto out;
-    }
-    int st = run_gnuplot(script, NULL, errpath);
+    int st = run_gnuplot(o.dir, o.base, in, err);
     struct stat sb;
-    if (st != 0 || stat(png, &sb) != 0 || sb.st_size == 0) {
-        char msg[200] = "", line[200];
-        FILE *e = fopen(errpath, "r");
-        while (e && fgets(line, sizeof line, e)) /* the last line names the error */
-            if (strlen(line) > 1) snprintf(msg, sizeof msg, "%s", line);
-        if (e) fclose(e);
-        msg[strcspn(msg, "\n")] = 0;
-        snprintf(why, whylen, "gnuplot could not draw %s%s%s", png, *msg ? ": " : "", msg);
-        remove(png);
+    if (st != 0 || fstat(o.fd, &sb) || sb.st_size == 0) {
+        char msg[200];
+        last_line(err, msg, sizeof msg);
+        if (st < 0 && !*msg) snprintf(msg, sizeof msg, "gnuplot could not be started");
+        rc = *msg ? die(EXIT_OTHER, "gnuplot could not draw %s: %s", png, msg)
+                  : die(EXIT_OTHER, "gnuplot could not draw %s", png, NULL);
         goto out;
     }
-    rc = 0;
+    rc = out_commit(&o);
 out:
-    if (script == tmp_script) remove(tmp_script);
-    remove(errpath);
+    out_discard(&o);
+    if (in) fclose(in);
+    if (err) fclose(err);
     return rc;
 }
 
-int plot_run(const char *script, const char *cwd, const char *png, char *why, size_t whylen) {
-    if (!plot_available()) {
-        snprintf(why, whylen,
-                 "cannot draw %s: gnuplot is not installed (apt-get install gnuplot-nox)", png);
-        return -1;
-    }
-    char errpath[] = "/tmp/opticoll-gnuplot-XXXXXX";
-    int efd = mkstemp(errpath);
-    if (efd < 0) {
-        snprintf(why, whylen, "cannot create a temporary file: %s", strerror(errno));
-        return -1;
-    }
-    close(efd);
-    int st = run_gnuplot(script, cwd, errpath), rc = 0;
-    struct stat sb;
-    if (st != 0 || stat(png, &sb) != 0 || sb.st_size == 0) {
-        char msg[200] = "", line[200];
-        FILE *e = fopen(errpath, "r");
-        while (e && fgets(line, sizeof line, e))
-            if (strlen(line) > 1) snprintf(msg, sizeof msg, "%s", line);
-        if (e) fclose(e);
-        msg[strcspn(msg, "\n")] = 0;
-        snprintf(why, whylen, "gnuplot could not draw %s%s%s", png, *msg ? ": " : "", msg);
-        remove(png);
-        rc = -1;
-    }
-    remove(errpath);
+int plot_png(const char *png, const plot_spec *spec, const plot_series *s, size_t ns) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    plot_script(m, png, spec, s, ns);
+    int rc = fclose(m) ? die(EXIT_OTHER, "out of memory", NULL, NULL) : plot_draw(png, buf, len);
+    free(buf);
     return rc;
 }

@@ -426,30 +426,6 @@ int points_first_failure(const sweep_args *a, const point_result *p, size_t n) {
     return 0;
 }
 
-int write_whole(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx) {
-    size_t plen = strlen(path) + 8;
-    char *part = malloc(plen);
-    if (!part) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    snprintf(part, plen, "%s.part", path);
-    FILE *f = fopen(part, "w");
-    if (!f) {
-        int code = die(EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
-        free(part);
-        return code;
-    }
-    int err = fn(f, ctx);
-    if (fclose(f)) err = err ? err : OC_EIO;
-    if (err || rename(part, path)) {
-        int code =
-            die(EXIT_USAGE, "cannot write %s: %s", path, err ? "write error" : strerror(errno));
-        remove(part);
-        free(part);
-        return code;
-    }
-    free(part);
-    return 0;
-}
-
 /* ---- where a value of a JSON file is (the decision file's messages name FILE:LINE) ----
  *
  * cJSON keeps no positions, so the line of an item is found again in the text: the item's index

@@ -62,10 +62,6 @@ int points_first_failure(const sweep_args *a, const point_result *p, size_t n);
 /* "4 KiB", "1 MiB", "1000 B": exact binary multiples get a unit. */
 void size_text(char *buf, size_t len, uint64_t bytes);
 
-/* Writes `path` whole or not at all (path.part, then rename): fn renders into f. 0 or an exit
- * code after one line. */
-int write_whole(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx);
-
 /* JSON files whose messages name FILE:LINE (cJSON keeps no positions). `text` is what cJSON
  * parsed into `root`. The line where `item` starts (0 when it is not in root's tree): */
 unsigned json_line(const char *text, const cJSON *root, const cJSON *item);

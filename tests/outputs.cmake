@@ -1,0 +1,10 @@
+# Output files, plots and exit codes (tests/cli/files.sh, tests/cli/exitcodes.sh; README, "Exit
+# codes"): what reaches gnuplot, what is at an output's name, failed plots, a full stdout for
+# every command, and one check per exit code. A few seconds each; they run in the sanitizer
+# build too.
+foreach(script files exitcodes)
+  add_test(NAME cli_${script}
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/${script}.sh $<TARGET_FILE:opticoll>
+                   ${CMAKE_SOURCE_DIR}/tests/cli)
+  set_tests_properties(cli_${script} PROPERTIES LABELS cli TIMEOUT 300)
+endforeach()
