@@ -35,6 +35,26 @@ void *oc__malloc_array(size_t n, size_t size);
 /* Grows *p (of *cap elements) to hold at least need elements; 0 or OC_ENOMEM. */
 int oc__grow(void **p, size_t *cap, size_t need, size_t elem);
 
+/* The library's one memory budget (oc_set_memory_budget): every allocation whose size comes from
+ * input is checked against it before it is made. 0 when `bytes` fits, else OC_ETOOBIG with
+ * "<what> needs 2.1 GiB, more than the memory budget of 4 GiB (set OPTICOLL_MEMORY_BUDGET_MIB)". */
+int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen);
+/* Sets the budget from a CLI's environment variable `name` whose text is `value` (NULL: unset,
+ * nothing changes): a whole number of MiB, 1 to 2^30. OC_EINVAL with one line otherwise. The CLIs
+ * call it with getenv's result; the library itself never reads the environment. */
+int oc__memory_budget_from_text(const char *name, const char *value, char *why, size_t whylen);
+/* Input files are capped at a quarter of the memory budget (their parsed form takes a few times
+ * the text): 1 GiB by default. */
+uint64_t oc__file_cap(void);
+/* Reads the file at `path` whole into *out (NUL-terminated, *len bytes without the NUL). The cap
+ * (0: oc__file_cap()) is checked while reading: /dev/zero stops at the cap, not at the end of
+ * memory. OC_EIO when it cannot be read, OC_ETOOBIG past the cap; `what` names it in messages
+ * ("--decisions d.json"; NULL: the path). */
+int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, size_t *len,
+                  char *why, size_t whylen);
+/* "2.1 GiB", "512 MiB", "12 KiB", "100 B": a byte count for messages. */
+void oc__format_bytes(char *buf, size_t len, uint64_t bytes);
+
 /* Principal branch of Lambert's W (the star seed's Omega) for x >= 0, by Newton's method. */
 double oc__lambert_w0(double x);
 
@@ -148,6 +168,10 @@ int oc__store_replay(const oc__store *s, oc__sink *sinks, char *why, size_t whyl
 struct oc_kv {
     char **keys, **values;
     size_t count, cap;
+    /* A hash index over keys (open addressing, linear probing): slot holds index + 1, 0 = empty;
+     * nslots is a power of two at least twice count, so a lookup is O(1) whatever the count. */
+    uint32_t *slots;
+    size_t nslots;
 };
 
 /* Reads an unsigned parameter: absent -> *out = dflt; malformed or out of [min,max] -> error. */
