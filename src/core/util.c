@@ -140,7 +140,7 @@ int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, 
     if (!what) what = path;
     if (!cap) cap = oc__file_cap();
     FILE *f = fopen(path, "rb");
-    if (!f) return oc__fail(why, whylen, OC_EIO, "cannot open %s: %s", what, strerror(errno));
+    if (!f) return oc__fail(why, whylen, OC_EIO, "cannot read %s: %s", what, strerror(errno));
     char *buf = NULL;
     size_t n = 0, bcap = 0;
     int rc = 0;
