@@ -170,9 +170,11 @@ static int add_step(mbuild *b, uint32_t v, int32_t tb, int type, uint32_t off, u
     uint64_t *wr = b->writer + (size_t)v * b->C, *rd = b->reader + (size_t)v * b->C;
     uint32_t *wround = b->wround + (size_t)v * b->C;
     for (uint32_t c = off; c < off + cnt; c++) {
-        /* Two receives of one chunk in one round carry the same data (the verifier allows no
-         * other): neither waits for the other. */
-        if (type == T_S || wround[c] != b->round) note_dep(b, tb, wr[c], &nt);
+        /* Two writes of one chunk in one round (two copies of the same data: tcp2, tcp1-split;
+         * two reduces, which commute: wrht, dbtree) are fine in the round model but race in
+         * MSCCL: the later waits for the earlier, a wait the reader gives weight 0 (a write
+         * that waits for a write of its own kind only follows it). */
+        note_dep(b, tb, wr[c], &nt);
         if (type != T_S) note_dep(b, tb, rd[c], &nt);
     }
     mtb *t = &g->tbs[tb];
@@ -391,7 +393,8 @@ typedef struct rstep {
     uint8_t type;
     int32_t s, depid, deps;
     uint32_t off, cnt;
-    uint32_t node; /* graph node: the transfer, or the step itself for a nop */
+    uint32_t node;  /* graph node: the transfer, or the step itself for a nop */
+    uint32_t depth; /* longest chain of local waits before it (check_races) */
 } rstep;
 
 typedef struct rtb {
@@ -399,13 +402,24 @@ typedef struct rtb {
     rstep *steps;
     size_t n, cap;
     size_t matched; /* sends matched so far (send side) */
+    long line;      /* of its <tb>, for messages */
 } rtb;
 
 typedef struct rgpu {
     rtb *tbs;
     size_t n, cap;
     int seen;
+    uint32_t *by_id;   /* threadblock indices sorted by id (binary search, not a scan) */
+    uint32_t *by_recv; /* indices of the receiving threadblocks sorted by (recv, chan) */
+    size_t nrecv;
 } rgpu;
+
+/* A wait of step k of threadblock a for step j of threadblock b (indices) on GPU g, with b != a:
+ * the race check asks whether a step waits, directly or through an earlier step of its own
+ * threadblock, for another threadblock's write. */
+typedef struct rwait {
+    uint32_t g, a, b, k, j;
+} rwait;
 
 typedef struct redge {
     uint32_t from, to;
@@ -476,10 +490,95 @@ static int is_elem(xmlNodePtr n, const char *name) {
     return n->type == XML_ELEMENT_NODE && xmlStrcmp(n->name, BAD_CAST name) == 0;
 }
 
+/* ---- threadblock lookups: sorted indices, so 131071 threadblocks on one GPU are not a pairwise
+ * comparison (13.6 s) but a sort ---- */
+
+typedef struct tbkey {
+    int64_t a, b;
+    uint32_t i; /* index of the threadblock in file order */
+} tbkey;
+
+static int tbkey_cmp(const void *x, const void *y) {
+    const tbkey *p = x, *q = y;
+    if (p->a != q->a) return p->a < q->a ? -1 : 1;
+    if (p->b != q->b) return p->b < q->b ? -1 : 1;
+    return (p->i > q->i) - (p->i < q->i);
+}
+
+/* Refuses two threadblocks of GPU `gid` with one id, or one send (recv) peer on one channel,
+ * naming the first threadblock in file order that repeats an earlier one; then fills the
+ * GPU's sorted indices. */
+static int index_tbs(rgpu *g, long long gid, const char *path, char *why, size_t len) {
+    static const char *const kind[] = {"id", "send peer", "recv peer"};
+    tbkey *keys = oc__malloc_array(g->n ? g->n : 1, sizeof *keys);
+    g->by_id = oc__malloc_array(g->n ? g->n : 1, sizeof *g->by_id);
+    g->by_recv = oc__malloc_array(g->n ? g->n : 1, sizeof *g->by_recv);
+    if (!keys || !g->by_id || !g->by_recv) {
+        free(keys);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    uint32_t bad = UINT32_MAX;
+    int bad_kind = 0;
+    for (int k = 0; k < 3; k++) {
+        size_t n = 0;
+        for (uint32_t t = 0; t < g->n; t++) {
+            const rtb *x = &g->tbs[t];
+            if (k == 0)
+                keys[n++] = (tbkey){x->id, 0, t};
+            else if (k == 1 && x->send >= 0)
+                keys[n++] = (tbkey){x->chan, x->send, t};
+            else if (k == 2 && x->recv >= 0)
+                keys[n++] = (tbkey){x->recv, x->chan, t};
+        }
+        qsort(keys, n, sizeof *keys, tbkey_cmp);
+        for (size_t i = 1; i < n; i++)
+            if (keys[i].a == keys[i - 1].a && keys[i].b == keys[i - 1].b && keys[i].i < bad) {
+                bad = keys[i].i;
+                bad_kind = k;
+            }
+        if (k == 0)
+            for (size_t i = 0; i < n; i++)
+                g->by_id[i] = keys[i].i;
+        if (k == 2) {
+            for (size_t i = 0; i < n; i++)
+                g->by_recv[i] = keys[i].i;
+            g->nrecv = n;
+        }
+    }
+    free(keys);
+    if (bad != UINT32_MAX)
+        return oc__fail(why, len, OC_EVERIFY,
+                        "%s: line %ld: gpu %lld has two threadblocks with the same %s on channel %d",
+                        path, g->tbs[bad].line, gid, kind[bad_kind], g->tbs[bad].chan);
+    return 0;
+}
+
 static rtb *find_tb(rgpu *g, int32_t id) {
-    for (size_t t = 0; t < g->n; t++)
-        if (g->tbs[t].id == id) return &g->tbs[t];
-    return NULL;
+    size_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (g->tbs[g->by_id[mid]].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->n && g->tbs[g->by_id[lo]].id == id ? &g->tbs[g->by_id[lo]] : NULL;
+}
+
+/* The threadblock of g that receives from `peer` on `chan`, or NULL. */
+static rtb *find_recv_tb(rgpu *g, int32_t peer, int32_t chan) {
+    size_t lo = 0, hi = g->nrecv;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const rtb *t = &g->tbs[g->by_recv[mid]];
+        if (t->recv < peer || (t->recv == peer && t->chan < chan))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == g->nrecv) return NULL;
+    rtb *t = &g->tbs[g->by_recv[lo]];
+    return t->recv == peer && t->chan == chan ? t : NULL;
 }
 
 static rstep *find_step(rtb *t, int32_t s) {
@@ -494,6 +593,219 @@ static rstep *find_step(rtb *t, int32_t s) {
     return lo < t->n && t->steps[lo].s == s ? &t->steps[lo] : NULL;
 }
 
+/* ---- races: MSCCL runs threadblocks concurrently; only waits order them ---- */
+
+/* The threadblock whose steps [base[t], base[t + 1]) hold global step v. */
+static size_t upper_bound_tb(const size_t *base, size_t n, size_t v) {
+    size_t lo = 0, hi = n; /* the last t with base[t] <= v */
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (base[mid] <= v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int rwait_cmp(const void *x, const void *y) {
+    const rwait *p = x, *q = y;
+    if (p->g != q->g) return p->g < q->g ? -1 : 1;
+    if (p->a != q->a) return p->a < q->a ? -1 : 1;
+    if (p->b != q->b) return p->b < q->b ? -1 : 1;
+    return (p->k > q->k) - (p->k < q->k);
+}
+
+/* 1 if step k of threadblock a on GPU g waits for step j of threadblock b: through its own
+ * depid/deps or an earlier step's of its threadblock (nop steps included), on step j or a later
+ * one of b (b runs in order). waits[] is sorted by (g, a, b, k) with j replaced by the running
+ * maximum within each (g, a, b). */
+static int waits_for(const rwait *waits, size_t nw, uint32_t g, uint32_t a, uint32_t k, uint32_t b,
+                     uint32_t j) {
+    const rwait key = {g, a, b, k, 0};
+    size_t lo = 0, hi = nw; /* the first entry after (g, a, b, k) */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (rwait_cmp(&waits[mid], &key) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!lo) return 0;
+    const rwait *w = &waits[lo - 1];
+    return w->g == g && w->a == a && w->b == b && w->j >= j;
+}
+
+typedef struct raccess {
+    uint32_t level, recv, topo, tb, k; /* recv: 0 for a send, 1 for a receive */
+} raccess;
+
+static int raccess_cmp(const void *x, const void *y) {
+    const raccess *p = x, *q = y;
+    if (p->level != q->level) return p->level < q->level ? -1 : 1;
+    if (p->recv != q->recv) return p->recv < q->recv ? -1 : 1;
+    if (p->topo != q->topo) return p->topo < q->topo ? -1 : 1;
+    if (p->tb != q->tb) return p->tb < q->tb ? -1 : 1;
+    return (p->k > q->k) - (p->k < q->k);
+}
+
+/* Refuses the races a data-flow reading of the file would hide: the rounds rebuilt from the
+ * waits order every GPU's steps (a round's sends read the state at its start, its receives
+ * write at its end), and, chunk by chunk, the step that last wrote a chunk in another
+ * threadblock must be waited for by the next step that sends it (else the send may read it
+ * before the reduce or receive lands) and by the next step that receives into it (else two
+ * threadblocks write one chunk in either order). A wait counts when it is the step's own or an
+ * earlier step's of its threadblock, on that step or a later one; a wait through a third
+ * threadblock is not followed (export writes every wait directly). The last writer of every
+ * chunk of a GPU is one array of C entries, tagged by GPU so it is never cleared. Steps of one
+ * round are taken in order of their chains of local waits (local_depths), so the last writer
+ * is the latest. */
+/* Numbers every step of GPU g by its longest chain of local waits (the previous step of its
+ * threadblock and its depid/deps step), Kahn's algorithm over the GPU's steps; waits[w0..w1) are
+ * the GPU's waits across threadblocks. A cycle of local waits is a deadlock. */
+static int local_depths(rgpu *gp, uint32_t g, const rwait *waits, size_t w0, size_t w1,
+                        const char *path, char *why, size_t len) {
+    size_t M = 0;
+    for (uint32_t t = 0; t < gp->n; t++)
+        M += gp->tbs[t].n;
+    size_t *base = oc__calloc(gp->n + 1, sizeof *base);
+    uint32_t *indeg = oc__calloc(M + 1, sizeof *indeg), *first = oc__calloc(M + 2, sizeof *first);
+    uint32_t *to = oc__calloc(w1 - w0 + 1, sizeof *to), *queue = oc__calloc(M + 1, sizeof *queue);
+    int rc = 0;
+    if (!base || !indeg || !first || !to || !queue) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto out;
+    }
+    for (uint32_t t = 0; t < gp->n; t++)
+        base[t + 1] = base[t] + gp->tbs[t].n;
+    for (size_t w = w0; w < w1; w++) {
+        first[base[waits[w].b] + waits[w].j + 1]++;
+        indeg[base[waits[w].a] + waits[w].k]++;
+    }
+    for (size_t v = 0; v < M; v++)
+        first[v + 1] += first[v];
+    for (size_t w = w0; w < w1; w++) /* queue[] counts the fill for now */
+        to[first[base[waits[w].b] + waits[w].j] + queue[base[waits[w].b] + waits[w].j]++] =
+            (uint32_t)(base[waits[w].a] + waits[w].k);
+    memset(queue, 0, (M + 1) * sizeof *queue);
+    size_t head = 0, tail = 0;
+    for (uint32_t t = 0; t < gp->n; t++)
+        for (uint32_t k = 0; k < gp->tbs[t].n; k++) {
+            gp->tbs[t].steps[k].depth = 0;
+            if (k) indeg[base[t] + k]++;
+            if (!indeg[base[t] + k] && !k) queue[tail++] = (uint32_t)base[t];
+        }
+    while (head < tail) {
+        uint32_t v = queue[head++];
+        uint32_t t = (uint32_t)(upper_bound_tb(base, gp->n, v)), k = v - (uint32_t)base[t];
+        const uint32_t d = gp->tbs[t].steps[k].depth + 1;
+        for (uint32_t e = first[v]; e <= first[v + 1]; e++) {
+            uint32_t u = e < first[v + 1] ? to[e] : (k + 1 < gp->tbs[t].n ? v + 1 : UINT32_MAX);
+            if (u == UINT32_MAX) continue;
+            uint32_t ut = (uint32_t)upper_bound_tb(base, gp->n, u);
+            rstep *us = &gp->tbs[ut].steps[u - base[ut]];
+            if (us->depth < d) us->depth = d;
+            if (--indeg[u] == 0) queue[tail++] = u;
+        }
+    }
+    if (tail < M)
+        rc = oc__fail(why, len, OC_EVERIFY,
+                      "%s: gpu %u: the steps' waits (depid/deps and threadblock order) form a "
+                      "cycle (the MSCCL program would deadlock)",
+                      path, g);
+out:
+    free(base);
+    free(indeg);
+    free(first);
+    free(to);
+    free(queue);
+    return rc;
+}
+
+static int check_races(rgpu *gpus, uint32_t N, uint32_t C, const uint32_t *level, rwait *waits,
+                       size_t nw, const char *path, char *why, size_t len) {
+    qsort(waits, nw, sizeof *waits, rwait_cmp);
+    for (size_t w0 = 0, g = 0; g < N; g++) {
+        size_t w1 = w0;
+        while (w1 < nw && waits[w1].g == g)
+            w1++;
+        int rc0 = local_depths(&gpus[g], (uint32_t)g, waits, w0, w1, path, why, len);
+        if (rc0) return rc0;
+        w0 = w1;
+    }
+    for (size_t i = 1; i < nw; i++)
+        if (waits[i].g == waits[i - 1].g && waits[i].a == waits[i - 1].a &&
+            waits[i].b == waits[i - 1].b && waits[i - 1].j > waits[i].j)
+            waits[i].j = waits[i - 1].j;
+    typedef struct lastw {
+        uint32_t g1, tb, k; /* g1: GPU + 1 of the entry (0: never written) */
+    } lastw;
+    lastw *last = oc__calloc((size_t)C + 1, sizeof *last);
+    raccess *acc = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    if (!last) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    for (uint32_t g = 0; g < N && !rc; g++) {
+        rgpu *gp = &gpus[g];
+        size_t n = 0;
+        for (uint32_t t = 0; t < gp->n && !rc; t++)
+            for (uint32_t k = 0; k < gp->tbs[t].n; k++) {
+                const rstep *x = &gp->tbs[t].steps[k];
+                if (x->type == T_NOP) continue;
+                if (oc__grow((void **)&acc, &cap, n + 1, sizeof *acc)) {
+                    rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+                    break;
+                }
+                acc[n++] = (raccess){level[x->node], x->type != T_S, x->depth, t, k};
+            }
+        if (rc) break;
+        qsort(acc, n, sizeof *acc, raccess_cmp);
+        for (size_t i = 0; i < n && !rc; i++) {
+            const raccess *a = &acc[i];
+            const rtb *t = &gp->tbs[a->tb];
+            const rstep *x = &t->steps[a->k];
+            lastw prev = {0, 0, 0};
+            int prev_later = 1;
+            for (uint32_t c = x->off; c < x->off + x->cnt && !rc; c++) {
+                lastw w = last[c];
+                int later = 1; /* this step comes after w */
+                if (w.g1 == g + 1 && w.tb != a->tb) {
+                    if (prev.g1 && w.tb == prev.tb && w.k == prev.k) {
+                        later = prev_later; /* a run of chunks with one writer: checked */
+                    } else if (waits_for(waits, nw, g, a->tb, a->k, w.tb, w.k)) {
+                        later = 1;
+                    } else if (a->recv && waits_for(waits, nw, g, w.tb, w.k, a->tb, a->k)) {
+                        later = 0; /* two reduces of one round, ordered the other way */
+                    } else {
+                        const rtb *o = &gp->tbs[w.tb];
+                        const rstep *y = &o->steps[w.k];
+                        if (a->recv)
+                            rc = oc__fail(why, len, OC_EVERIFY,
+                                          "%s: gpu %u: threadblocks %d (step %d) and %d (step %d) "
+                                          "both receive into chunk %u with no dependency between "
+                                          "them (a race)",
+                                          path, g, o->id, y->s, t->id, x->s, c);
+                        else
+                            rc = oc__fail(why, len, OC_EVERIFY,
+                                          "%s: gpu %u threadblock %d step %d sends chunk %u "
+                                          "without waiting (depid/deps) for step %d of "
+                                          "threadblock %d, which %s it (a race)",
+                                          path, g, t->id, x->s, c, y->s, o->id,
+                                          y->type == T_RRC ? "reduces into" : "receives into");
+                        break;
+                    }
+                    prev = w;
+                    prev_later = later;
+                }
+                if (a->recv && later) last[c] = (lastw){g + 1, a->tb, a->k};
+            }
+        }
+    }
+    free(acc);
+    free(last);
+    return rc;
+}
+
 int oc__verify_msccl(const char *path, const char *text, const char *network,
                      const oc_kv *net_params, oc_report **out, char *why, size_t len) {
     *out = NULL;
@@ -501,6 +813,8 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
     rgpu *gpus = NULL;
     oc__transfer *xf = NULL;
     redge *edges = NULL;
+    rwait *waits = NULL;
+    size_t nw = 0, capw = 0;
     uint32_t *level = NULL, *indeg = NULL, *first = NULL, *adj = NULL, *queue = NULL;
     uint8_t *adjw = NULL;
     size_t nxf = 0, capxf = 0, ne = 0, cape = 0;
@@ -532,11 +846,13 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
     if ((rc = attr_int(root, "ngpus", 1, OC_MAX_NODES, 1, 0, &N, path, why, len)) ||
         (rc = attr_int(root, "nchunksperloop", 1, UINT32_MAX, 1, 0, &C, path, why, len)))
         goto out;
-    if ((uint64_t)C > (UINT64_C(1) << 26)) {
+    /* What export writes is what import reads: at most 2^22 (GPU, chunk) pairs (a 1 KB file
+     * with 2 GPUs and nchunksperloop=2^26 asked for 2.1 GB before this). */
+    if ((uint64_t)N * (uint64_t)C > MSCCL_MAX_CELLS) {
         rc = oc__fail(why, len, OC_ETOOBIG,
-                      "%s: nchunksperloop=%lld is more than this reader "
-                      "handles (2^26)",
-                      path, C);
+                      "%s: ngpus=%lld x nchunksperloop=%lld is %llu (GPU, chunk) pairs, more than "
+                      "MSCCL files are read with (2^22, as export writes them)",
+                      path, N, C, (unsigned long long)((uint64_t)N * (uint64_t)C));
         goto out;
     }
     /* The collective: ours if the file says it, else MSCCL's coll. */
@@ -633,21 +949,8 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
                 (rc = attr_int(tn, "recv", -1, N - 1, 1, 0, &rcv, path, why, len)) ||
                 (rc = attr_int(tn, "chan", 0, INT32_MAX, 1, 0, &chan, path, why, len)))
                 goto out;
-            for (size_t t = 0; t < g->n; t++) {
-                const rtb *o = &g->tbs[t];
-                const char *clash = o->id == tid                                    ? "id"
-                                    : snd >= 0 && o->send == snd && o->chan == chan ? "send peer"
-                                    : rcv >= 0 && o->recv == rcv && o->chan == chan ? "recv peer"
-                                                                                    : NULL;
-                if (clash) {
-                    rc = oc__fail(why, len, OC_EVERIFY,
-                                  "%s: line %ld: gpu %lld has two threadblocks with the same %s "
-                                  "on channel %lld",
-                                  path, xmlGetLineNo(tn), id, clash, chan);
-                    goto out;
-                }
-            }
-            if (oc__grow((void **)&g->tbs, &g->cap, g->n + 1, sizeof(rtb))) {
+            if (g->n >= UINT32_MAX - 1 ||
+                oc__grow((void **)&g->tbs, &g->cap, g->n + 1, sizeof(rtb))) {
                 rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
                 goto out;
             }
@@ -657,6 +960,7 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
             t->send = (int32_t)snd;
             t->recv = (int32_t)rcv;
             t->chan = (int32_t)chan;
+            t->line = xmlGetLineNo(tn);
             for (xmlNodePtr sn = tn->children; sn; sn = sn->next) {
                 if (!is_elem(sn, "step")) continue;
                 long long s, off, doff, cnt, depid, deps;
@@ -722,20 +1026,21 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
                                            (int32_t)deps,
                                            (uint32_t)(o < 0 ? 0 : o),
                                            (uint32_t)cnt,
-                                           UINT32_MAX};
+                                           UINT32_MAX, 0};
                 if (type == T_NOP) nnop++;
             }
         }
+        if ((rc = index_tbs(g, id, path, why, len))) goto out;
     }
+    for (long long g = 0; g < N; g++) /* GPUs the file does not list: no threadblocks */
+        if (!gpus[g].seen && (rc = index_tbs(&gpus[g], g, path, why, len))) goto out;
     /* Match the k-th send from a to b on a channel with the k-th receive of b from a. */
     for (uint32_t a = 0; a < (uint32_t)N; a++)
         for (size_t ti = 0; ti < gpus[a].n; ti++) {
             rtb *st = &gpus[a].tbs[ti];
             if (st->send < 0) continue;
             rgpu *gb = &gpus[st->send];
-            rtb *rt = NULL;
-            for (size_t k = 0; k < gb->n && !rt; k++)
-                if (gb->tbs[k].recv == (int32_t)a && gb->tbs[k].chan == st->chan) rt = &gb->tbs[k];
+            rtb *rt = find_recv_tb(gb, (int32_t)a, st->chan);
             size_t ri = 0, sends = 0, recvs = 0;
             for (size_t k = 0; k < st->n; k++)
                 sends += st->steps[k].type == T_S;
@@ -804,10 +1109,28 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
         for (size_t ti = 0; ti < gpus[g].n && !rc; ti++) {
             rtb *t = &gpus[g].tbs[ti];
             tbtag++;
+            size_t ahead = 0; /* the first step at or after k that is not a nop (or t->n) */
             for (size_t k = 0; k < t->n && !rc; k++) {
                 rstep *x = &t->steps[k];
+                if (ahead < k) ahead = k;
+                while (ahead < t->n && t->steps[ahead].type == T_NOP)
+                    ahead++;
+                /* a nop carries a wait of the step that follows it (msccl-tools' convention) */
+                const int as = ahead < t->n ? t->steps[ahead].type : T_NOP;
                 const rstep *on[2] = {k ? &t->steps[k - 1] : NULL, NULL};
                 uint8_t w[2] = {0, 0};
+                if (x->depid == t->id && x->deps >= x->s) {
+                    /* a wait for itself or for a later step of its own threadblock, which runs
+                     * only after this one: the step would never start */
+                    char later[48] = "itself";
+                    if (x->deps > x->s)
+                        snprintf(later, sizeof later, "its own later step %d", x->deps);
+                    rc = oc__fail(why, len, OC_EVERIFY,
+                                  "%s: gpu %u threadblock %d step %d waits (depid/deps) for %s: "
+                                  "it would never run",
+                                  path, g, t->id, x->s, later);
+                    break;
+                }
                 if (x->depid >= 0 || x->deps >= 0) {
                     rtb *dt = find_tb(&gpus[g], x->depid);
                     on[1] = dt ? find_step(dt, x->deps) : NULL;
@@ -818,7 +1141,19 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
                                       path, g, t->id, x->s, x->deps, x->depid);
                         break;
                     }
-                    w[1] = on[1]->type == T_R || on[1]->type == T_RRC;
+                    /* a receive that waits for a receive of its own kind only follows it (two
+                     * copies of a chunk in one round carry the same data, two reduces commute):
+                     * both may land in one round; any other wait for a receive is for its data,
+                     * which lands at the end of its round */
+                    w[1] = (on[1]->type == T_R || on[1]->type == T_RRC) && on[1]->type != as;
+                    if (dt != t) {
+                        if (oc__grow((void **)&waits, &capw, nw + 1, sizeof *waits)) {
+                            rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+                            break;
+                        }
+                        waits[nw++] = (rwait){g, (uint32_t)ti, (uint32_t)(dt - gpus[g].tbs),
+                                              (uint32_t)k, (uint32_t)(on[1] - dt->steps)};
+                    }
                 }
                 if (x->type != T_NOP) {
                     /* the latest own receive this step's chunks depend on */
@@ -952,6 +1287,7 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
         for (size_t i = 0; i < nxf; i++)
             if (level[i] + 1 > rounds) rounds = level[i] + 1;
     }
+    if (!rc) rc = check_races(gpus, (uint32_t)N, (uint32_t)C, level, waits, nw, path, why, len);
 graph_out:
     free(low);
     free(comp);
@@ -1022,8 +1358,13 @@ out:
         free(gpus[g].tbs);
     }
     free(gpus);
+    for (long long g = 0; gpus && g < N; g++) {
+        free(gpus[g].by_id);
+        free(gpus[g].by_recv);
+    }
     free(xf);
     free(edges);
+    free(waits);
     free(level);
     free(indeg);
     free(first);
