@@ -486,6 +486,20 @@ static int step_buffers(xmlNodePtr sn, long long s, long long srcoff, long long 
     return 0;
 }
 
+/* An upper bound of the memory libxml2's tree of `text` takes, found in one pass before the tree
+ * is built: an element per '<' (its node, and a text node between elements), an attribute per
+ * '=' (its node and its value's text node), and the text itself copied. A 600 MB file of steps
+ * takes some 10 GB as a tree. */
+static uint64_t xml_tree_bytes(const char *text, size_t n) {
+    uint64_t elems = 0, attrs = 0;
+    for (size_t i = 0; i < n; i++) {
+        elems += text[i] == '<';
+        attrs += text[i] == '=';
+    }
+    return elems * 2 * (sizeof(xmlNode) + 16) + attrs * (sizeof(xmlAttr) + sizeof(xmlNode) + 48) +
+           n;
+}
+
 static int is_elem(xmlNodePtr n, const char *name) {
     return n->type == XML_ELEMENT_NODE && xmlStrcmp(n->name, BAD_CAST name) == 0;
 }
@@ -637,16 +651,87 @@ static int waits_for(const rwait *waits, size_t nw, uint32_t g, uint32_t a, uint
 }
 
 typedef struct raccess {
-    uint32_t level, recv, topo, tb, k; /* recv: 0 for a send, 1 for a receive */
+    uint32_t level, recv, depth, tb, k; /* recv: 0 for a send, 1 for a receive */
 } raccess;
 
 static int raccess_cmp(const void *x, const void *y) {
     const raccess *p = x, *q = y;
     if (p->level != q->level) return p->level < q->level ? -1 : 1;
     if (p->recv != q->recv) return p->recv < q->recv ? -1 : 1;
-    if (p->topo != q->topo) return p->topo < q->topo ? -1 : 1;
+    if (p->depth != q->depth) return p->depth < q->depth ? -1 : 1;
     if (p->tb != q->tb) return p->tb < q->tb ? -1 : 1;
     return (p->k > q->k) - (p->k < q->k);
+}
+
+typedef struct lastw_t {
+    uint32_t g1, tb, k; /* g1: GPU + 1 of the entry (0: never written) */
+} lastw_t;
+
+/* The send of a chunk since its last write in the latest round (ambiguous: two threadblocks
+ * sent it in that round, and the check of the next write is skipped for it). */
+typedef struct lastr_t {
+    uint32_t g1, tb, k, level, ambiguous;
+} lastr_t;
+
+static int race_fail(const rgpu *gp, uint32_t g, uint32_t stb, uint32_t sk, uint32_t wtb,
+                     uint32_t wk, uint32_t c, const char *path, char *why, size_t len) {
+    const rtb *st = &gp->tbs[stb], *wt = &gp->tbs[wtb];
+    const rstep *x = &st->steps[sk], *y = &wt->steps[wk];
+    if (x->type != T_S)
+        return oc__fail(why, len, OC_EVERIFY,
+                        "%s: gpu %u: threadblocks %d (step %d) and %d (step %d) both receive into "
+                        "chunk %u with no dependency between them (a race)",
+                        path, g, wt->id, y->s, st->id, x->s, c);
+    return oc__fail(why, len, OC_EVERIFY,
+                    "%s: gpu %u threadblock %d step %d sends chunk %u with no wait (depid/deps) "
+                    "between it and step %d of threadblock %d, which %s it (a race)",
+                    path, g, st->id, x->s, c, y->s, wt->id,
+                    y->type == T_RRC ? "reduces into" : "receives into");
+}
+
+/* One step of GPU g in race-check order, chunk by chunk (a run of chunks with one last writer
+ * or reader is checked once). */
+static int race_access(const rgpu *gp, uint32_t g, const raccess *a, lastw_t *last, lastr_t *read,
+                       const rwait *waits, size_t nw, const char *path, char *why, size_t len) {
+    const rstep *x = &gp->tbs[a->tb].steps[a->k];
+    lastw_t prev = {0, 0, 0}, prevr = {0, 0, 0};
+    int prev_later = 1;
+    for (uint32_t c = x->off; c < x->off + x->cnt; c++) {
+        const lastw_t w = last[c];
+        int later = 1; /* this step comes after w */
+        if (w.g1 == g + 1 && w.tb != a->tb) {
+            if (prev.g1 && w.tb == prev.tb && w.k == prev.k)
+                later = prev_later;
+            else if (waits_for(waits, nw, g, a->tb, a->k, w.tb, w.k))
+                later = 1;
+            else if (a->recv && waits_for(waits, nw, g, w.tb, w.k, a->tb, a->k))
+                later = 0; /* two writes of one round, ordered the other way */
+            else
+                return race_fail(gp, g, a->tb, a->k, w.tb, w.k, c, path, why, len);
+            prev = w;
+            prev_later = later;
+        }
+        lastr_t *r = &read[c];
+        if (!a->recv) {
+            if (r->g1 == g + 1 && r->level == a->level && r->tb != a->tb)
+                r->ambiguous = 1;
+            else if (r->g1 != g + 1 || r->level <= a->level)
+                *r = (lastr_t){g + 1, a->tb, a->k, a->level, 0};
+            continue;
+        }
+        /* a write must wait for the send that last read the chunk, or it may clobber it */
+        if (r->g1 == g + 1 && !r->ambiguous && r->tb != a->tb &&
+            !(prevr.g1 && prevr.tb == r->tb && prevr.k == r->k)) {
+            if (!waits_for(waits, nw, g, a->tb, a->k, r->tb, r->k))
+                return race_fail(gp, g, r->tb, r->k, a->tb, a->k, c, path, why, len);
+            prevr = (lastw_t){r->g1, r->tb, r->k};
+        }
+        if (later) {
+            last[c] = (lastw_t){g + 1, a->tb, a->k};
+            r->g1 = 0;
+        }
+    }
+    return 0;
 }
 
 /* Refuses the races a data-flow reading of the file would hide: the rounds rebuilt from the
@@ -737,14 +822,17 @@ static int check_races(rgpu *gpus, uint32_t N, uint32_t C, const uint32_t *level
         if (waits[i].g == waits[i - 1].g && waits[i].a == waits[i - 1].a &&
             waits[i].b == waits[i - 1].b && waits[i - 1].j > waits[i].j)
             waits[i].j = waits[i - 1].j;
-    typedef struct lastw {
-        uint32_t g1, tb, k; /* g1: GPU + 1 of the entry (0: never written) */
-    } lastw;
-    lastw *last = oc__calloc((size_t)C + 1, sizeof *last);
+    char what[300];
+    snprintf(what, sizeof what, "%.256s: the race check", path);
+    int brc = oc__budget_check((uint64_t)(C + 1) * (sizeof(lastw_t) + sizeof(lastr_t)), what, why,
+                               len);
+    if (brc) return brc;
+    lastw_t *last = oc__calloc((size_t)C + 1, sizeof *last);
+    lastr_t *read = oc__calloc((size_t)C + 1, sizeof *read);
     raccess *acc = NULL;
     size_t cap = 0;
     int rc = 0;
-    if (!last) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    if (!last || !read) rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
     for (uint32_t g = 0; g < N && !rc; g++) {
         rgpu *gp = &gpus[g];
         size_t n = 0;
@@ -760,47 +848,10 @@ static int check_races(rgpu *gpus, uint32_t N, uint32_t C, const uint32_t *level
             }
         if (rc) break;
         qsort(acc, n, sizeof *acc, raccess_cmp);
-        for (size_t i = 0; i < n && !rc; i++) {
-            const raccess *a = &acc[i];
-            const rtb *t = &gp->tbs[a->tb];
-            const rstep *x = &t->steps[a->k];
-            lastw prev = {0, 0, 0};
-            int prev_later = 1;
-            for (uint32_t c = x->off; c < x->off + x->cnt && !rc; c++) {
-                lastw w = last[c];
-                int later = 1; /* this step comes after w */
-                if (w.g1 == g + 1 && w.tb != a->tb) {
-                    if (prev.g1 && w.tb == prev.tb && w.k == prev.k) {
-                        later = prev_later; /* a run of chunks with one writer: checked */
-                    } else if (waits_for(waits, nw, g, a->tb, a->k, w.tb, w.k)) {
-                        later = 1;
-                    } else if (a->recv && waits_for(waits, nw, g, w.tb, w.k, a->tb, a->k)) {
-                        later = 0; /* two reduces of one round, ordered the other way */
-                    } else {
-                        const rtb *o = &gp->tbs[w.tb];
-                        const rstep *y = &o->steps[w.k];
-                        if (a->recv)
-                            rc = oc__fail(why, len, OC_EVERIFY,
-                                          "%s: gpu %u: threadblocks %d (step %d) and %d (step %d) "
-                                          "both receive into chunk %u with no dependency between "
-                                          "them (a race)",
-                                          path, g, o->id, y->s, t->id, x->s, c);
-                        else
-                            rc = oc__fail(why, len, OC_EVERIFY,
-                                          "%s: gpu %u threadblock %d step %d sends chunk %u "
-                                          "without waiting (depid/deps) for step %d of "
-                                          "threadblock %d, which %s it (a race)",
-                                          path, g, t->id, x->s, c, y->s, o->id,
-                                          y->type == T_RRC ? "reduces into" : "receives into");
-                        break;
-                    }
-                    prev = w;
-                    prev_later = later;
-                }
-                if (a->recv && later) last[c] = (lastw){g + 1, a->tb, a->k};
-            }
-        }
+        for (size_t i = 0; i < n && !rc; i++)
+            rc = race_access(gp, g, &acc[i], last, read, waits, nw, path, why, len);
     }
+    free(read);
     free(acc);
     free(last);
     return rc;
@@ -827,6 +878,9 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
     int rc = 0;
     size_t tlen = strlen(text);
     if (tlen > INT32_MAX) return oc__fail(why, len, OC_ETOOBIG, "%s is too large", path);
+    char what[300];
+    snprintf(what, sizeof what, "reading %.256s", path);
+    if ((rc = oc__budget_check(xml_tree_bytes(text, tlen), what, why, len))) return rc;
     doc = xmlReadMemory(text, (int)tlen, path, NULL,
                         XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
     if (!doc) {
