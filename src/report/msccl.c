@@ -402,7 +402,7 @@ typedef struct rtb {
     rstep *steps;
     size_t n, cap;
     size_t matched; /* sends matched so far (send side) */
-    long line;      /* of its <tb>, for messages */
+    xmlNodePtr node; /* its <tb>, for the line in messages (xmlGetLineNo is not O(1)) */
 } rtb;
 
 typedef struct rgpu {
@@ -563,7 +563,7 @@ static int index_tbs(rgpu *g, long long gid, const char *path, char *why, size_t
     if (bad != UINT32_MAX)
         return oc__fail(why, len, OC_EVERIFY,
                         "%s: line %ld: gpu %lld has two threadblocks with the same %s on channel %d",
-                        path, g->tbs[bad].line, gid, kind[bad_kind], g->tbs[bad].chan);
+                        path, xmlGetLineNo(g->tbs[bad].node), gid, kind[bad_kind], g->tbs[bad].chan);
     return 0;
 }
 
@@ -1014,7 +1014,7 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
             t->send = (int32_t)snd;
             t->recv = (int32_t)rcv;
             t->chan = (int32_t)chan;
-            t->line = xmlGetLineNo(tn);
+            t->node = tn;
             for (xmlNodePtr sn = tn->children; sn; sn = sn->next) {
                 if (!is_elem(sn, "step")) continue;
                 long long s, off, doff, cnt, depid, deps;

@@ -1,0 +1,9 @@
+# The readers and checkers under hostile input (issue 14 items 5, 6, 7, 13): the memory budget,
+# the bounded file read, duplicate keys, decimal-only numbers, MSCCL races (tests/msccl/*.xml,
+# written by hand) and the readers at the sizes where they were quadratic (bench/readers.c makes
+# the inputs; `make bench` times them at 10^6). A few seconds in a release build.
+add_executable(test_readers tests/test_readers.c bench/readers.c)
+target_include_directories(test_readers PRIVATE src)
+target_link_libraries(test_readers PRIVATE opticoll_lib)
+add_test(NAME readers COMMAND test_readers ${CMAKE_SOURCE_DIR}/tests/msccl)
+set_tests_properties(readers PROPERTIES TIMEOUT 300)
