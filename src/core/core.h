@@ -43,11 +43,12 @@ int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen)
  * nothing changes): a whole number of MiB, 1 to 2^30. OC_EINVAL with one line otherwise. The CLIs
  * call it with getenv's result; the library itself never reads the environment. */
 int oc__memory_budget_from_text(const char *name, const char *value, char *why, size_t whylen);
-/* Input files are capped at a quarter of the memory budget (their parsed form takes a few times
- * the text): 1 GiB by default. */
+/* Input files are capped at 1/64 of the memory budget, 64 MiB by default: a file under the cap
+ * has a parsed form within the budget (libxml2's tree takes ~24 bytes per byte of XML, cJSON's
+ * ~10 per byte of JSON), and /dev/zero stops after 64 MiB. */
 uint64_t oc__file_cap(void);
 /* Reads the file at `path` whole into *out (NUL-terminated, *len bytes without the NUL). The cap
- * (0: oc__file_cap()) is checked while reading: /dev/zero stops at the cap, not at the end of
+ * (0 or more than oc__file_cap(): oc__file_cap()) is checked while reading: /dev/zero stops at the cap, not at the end of
  * memory. OC_EIO when it cannot be read, OC_ETOOBIG past the cap; `what` names it in messages
  * ("--decisions d.json"; NULL: the path). */
 int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, size_t *len,

@@ -130,7 +130,7 @@ int oc__memory_budget_from_text(const char *name, const char *value, char *why, 
 }
 
 uint64_t oc__file_cap(void) {
-    return oc_memory_budget() / 4;
+    return oc_memory_budget() / 64;
 }
 
 int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, size_t *len,
@@ -138,7 +138,8 @@ int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, 
     *out = NULL;
     *len = 0;
     if (!what) what = path;
-    if (!cap) cap = oc__file_cap();
+    const int budget_cap = !cap || cap >= oc__file_cap();
+    if (budget_cap) cap = oc__file_cap();
     FILE *f = fopen(path, "rb");
     if (!f) return oc__fail(why, whylen, OC_EIO, "cannot read %s: %s", what, strerror(errno));
     char *buf = NULL;
@@ -158,10 +159,13 @@ int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, 
         if (n > cap) {
             char c[32];
             oc__format_bytes(c, sizeof c, cap);
-            rc = oc__fail(why, whylen, OC_ETOOBIG,
-                          "%s is larger than %s, the input file cap (a quarter of the memory "
-                          "budget; set OPTICOLL_MEMORY_BUDGET_MIB)",
-                          what, c);
+            rc = budget_cap ? oc__fail(why, whylen, OC_ETOOBIG,
+                                       "%s is larger than %s, the input file cap (1/64 of the "
+                                       "memory budget; set OPTICOLL_MEMORY_BUDGET_MIB)",
+                                       what, c)
+                            : oc__fail(why, whylen, OC_ETOOBIG,
+                                       "%s is larger than %s, the most this kind of file may be",
+                                       what, c);
             break;
         }
         if (got < want) {
