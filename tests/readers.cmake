@@ -7,3 +7,8 @@ target_include_directories(test_readers PRIVATE src)
 target_link_libraries(test_readers PRIVATE opticoll_lib)
 add_test(NAME readers COMMAND test_readers ${CMAKE_SOURCE_DIR}/tests/msccl)
 set_tests_properties(readers PROPERTIES TIMEOUT 300)
+# The same at the command line: the budget variables, the file cap, decimal numbers, duplicate
+# keys and byte order marks (exit 2 and one line for each refusal).
+add_test(NAME cli_readers COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/readers.sh
+                                  $<TARGET_FILE:opticoll> ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_readers PROPERTIES LABELS cli TIMEOUT 300)
