@@ -34,17 +34,10 @@ int exit_for(int err) {
 }
 
 int memory_budget_from_env(void) {
-    /* OPTICOLL_VERIFY_BUDGET_MIB is the old name (the verifier's own budget, folded into this
-     * one): an alias, read only when the new name is not set. */
-    const char *names[] = {"OPTICOLL_MEMORY_BUDGET_MIB", "OPTICOLL_VERIFY_BUDGET_MIB"};
-    for (int i = 0; i < 2; i++) {
-        const char *v = getenv(names[i]);
-        if (!v) continue;
-        char why[160];
-        if (oc__memory_budget_from_text(names[i], v, why, sizeof why))
-            return die(EXIT_USAGE, "%s", why, NULL);
-        break;
-    }
+    char why[160];
+    if (oc__memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
+                                   getenv("OPTICOLL_VERIFY_BUDGET_MIB"), why, sizeof why))
+        return die(EXIT_USAGE, "%s", why, NULL);
     return 0;
 }
 

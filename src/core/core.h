@@ -39,10 +39,12 @@ int oc__grow(void **p, size_t *cap, size_t need, size_t elem);
  * input is checked against it before it is made. 0 when `bytes` fits, else OC_ETOOBIG with
  * "<what> needs 2.1 GiB, more than the memory budget of 4 GiB (set OPTICOLL_MEMORY_BUDGET_MIB)". */
 int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen);
-/* Sets the budget from a CLI's environment variable `name` whose text is `value` (NULL: unset,
- * nothing changes): a whole number of MiB, 1 to 2^30. OC_EINVAL with one line otherwise. The CLIs
- * call it with getenv's result; the library itself never reads the environment. */
-int oc__memory_budget_from_text(const char *name, const char *value, char *why, size_t whylen);
+/* Sets the budget from the CLIs' environment: `mib` is OPTICOLL_MEMORY_BUDGET_MIB's text and
+ * `old_mib` OPTICOLL_VERIFY_BUDGET_MIB's (the verifier's own budget before there was one budget,
+ * kept as an alias read only when the first is unset); NULL: unset. A whole number of MiB, 1 to
+ * 2^30; OC_EINVAL with one line naming the variable otherwise. The CLIs call it with getenv's
+ * results: the library itself never reads the environment. */
+int oc__memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen);
 /* Input files are capped at 1/64 of the memory budget, 64 MiB by default: a file under the cap
  * has a parsed form within the budget (libxml2's tree takes ~24 bytes per byte of XML, cJSON's
  * ~10 per byte of JSON), and /dev/zero stops after 64 MiB. */

@@ -118,11 +118,12 @@ int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen)
                     what, need, have);
 }
 
-int oc__memory_budget_from_text(const char *name, const char *value, char *why, size_t whylen) {
+int oc__memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen) {
+    const char *name = mib ? "OPTICOLL_MEMORY_BUDGET_MIB" : "OPTICOLL_VERIFY_BUDGET_MIB";
+    const char *value = mib ? mib : old_mib;
     if (!value) return 0;
-    uint64_t mib;
-    if (oc_parse_u64(value, 1, OC_MAX_MEMORY_BUDGET >> 20, &mib) ||
-        oc_set_memory_budget(mib << 20))
+    uint64_t v;
+    if (oc_parse_u64(value, 1, OC_MAX_MEMORY_BUDGET >> 20, &v) || oc_set_memory_budget(v << 20))
         return oc__fail(why, whylen, OC_EINVAL,
                         "%s=%.64s: expected a whole number of MiB from 1 to %llu", name, value,
                         (unsigned long long)(OC_MAX_MEMORY_BUDGET >> 20));
