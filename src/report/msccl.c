@@ -809,7 +809,7 @@ out:
 
 static int check_races(rgpu *gpus, uint32_t N, uint32_t C, const uint32_t *level, rwait *waits,
                        size_t nw, const char *path, char *why, size_t len) {
-    qsort(waits, nw, sizeof *waits, rwait_cmp);
+    if (nw) qsort(waits, nw, sizeof *waits, rwait_cmp);
     for (size_t w0 = 0, g = 0; g < N; g++) {
         size_t w1 = w0;
         while (w1 < nw && waits[w1].g == g)
@@ -847,7 +847,7 @@ static int check_races(rgpu *gpus, uint32_t N, uint32_t C, const uint32_t *level
                 acc[n++] = (raccess){level[x->node], x->type != T_S, x->depth, t, k};
             }
         if (rc) break;
-        qsort(acc, n, sizeof *acc, raccess_cmp);
+        if (n) qsort(acc, n, sizeof *acc, raccess_cmp);
         for (size_t i = 0; i < n && !rc; i++)
             rc = race_access(gp, g, &acc[i], last, read, waits, nw, path, why, len);
     }
@@ -1410,12 +1410,10 @@ out:
         for (size_t t = 0; t < gpus[g].n; t++)
             free(gpus[g].tbs[t].steps);
         free(gpus[g].tbs);
-    }
-    free(gpus);
-    for (long long g = 0; gpus && g < N; g++) {
         free(gpus[g].by_id);
         free(gpus[g].by_recv);
     }
+    free(gpus);
     free(xf);
     free(edges);
     free(waits);
