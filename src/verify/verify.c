@@ -204,11 +204,13 @@ static int range_cmp(const void *a, const void *b) {
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-/* Counts the growth of node n's range set (it had `cap` ranges of room) against the budget. */
+/* Counts the change of node n's range set (it had `cap` ranges of room) and refuses the run when
+ * a growth passes the budget. */
 static int held_grew(oc__verifier *v, uint32_t n, uint32_t cap, uint64_t round, char *why,
                      size_t len) {
+    /* modular: a set that shrank (a union sizes it exactly) subtracts */
+    v->heap_bytes += ((uint64_t)v->held[n].cap - cap) * sizeof(oc__range);
     if (v->held[n].cap <= cap) return 0;
-    v->heap_bytes += (uint64_t)(v->held[n].cap - cap) * sizeof(oc__range);
     return state_budget(v, 0, round, why, len);
 }
 
@@ -483,13 +485,13 @@ int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t le
             for (uint32_t c = 0; c < s->chunks; c++)
                 v->contrib[(uint64_t)n * s->chunks + c].iv[0] = (oc__range){n, n + 1};
     } else {
-        /* The nodes' range sets, their scratch, and an all-to-all's N ranges per node. */
-        v->base_bytes = (uint64_t)N * (sizeof(oc__rangeset) + sizeof(uint32_t) + sizeof(uint64_t) +
-                                       sizeof(oc__range));
-        if (s->coll == OC_ALLTOALL) v->base_bytes += (uint64_t)N * N * sizeof(oc__range);
+        /* The nodes' range sets and their scratch, and the ranges they start with (an
+         * all-to-all's N per node): checked up front, then counted as allocated (heap_bytes). */
+        v->base_bytes = (uint64_t)N * (sizeof(oc__rangeset) + sizeof(uint32_t) + sizeof(uint64_t));
+        const uint64_t ranges = s->coll == OC_ALLTOALL ? (uint64_t)N * N : N;
         char what[120];
         describe_run(s, what, sizeof what);
-        if ((rc = oc__budget_check(v->base_bytes, what, why, len))) {
+        if ((rc = oc__budget_check(v->base_bytes + ranges * sizeof(oc__range), what, why, len))) {
             free(v);
             return rc;
         }
@@ -522,6 +524,8 @@ int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t le
             break;
         }
     }
+    for (uint32_t n = 0; v->held && n < N; n++)
+        v->heap_bytes += (uint64_t)v->held[n].cap * sizeof(oc__range);
     *out = v;
     return 0;
 nomem:
