@@ -28,7 +28,9 @@
  * (a round reads the state at its start). Dependencies across threadblocks: a send waits for the
  * last receive that wrote any of its chunks (data that arrived in an earlier round), a receive
  * for the last write and the last send of the chunks it overwrites (so it neither races an
- * earlier write nor clobbers what a send still reads).
+ * earlier write nor clobbers what a send still reads), the same round's earlier write included:
+ * two copies or two reduces of one chunk in one round are fine in the round model but race in
+ * MSCCL, so the later waits for the earlier (issue 14 item 7).
  * MSCCL cannot name our collectives scatter, gather and gossip, nor our chunk labelling, so
  * <algo> also carries oc_collective, oc_root, oc_bytes, oc_chunks_per_block and oc_block_node
  * (the executor ignores attributes it does not know). MSCCL's own limits (e.g. 256 steps per
@@ -39,16 +41,23 @@
  * graph of waits: a threadblock's previous step (the same round at the earliest), its own earlier
  * receive of any of the chunks the step reads or overwrites (a later round), and its depid/deps
  * step (a later round for a receive, whose data lands at the end of its round; the same round at
- * the earliest for a send, since a round reads the state at its start). A transfer's send and
+ * the earliest for a send, since a round reads the state at its start; the same round for a
+ * receive that waits for a receive of its own kind, which only follows it). A transfer's send and
  * receive are one node of that graph, so waits of weight 0 may form cycles (those transfers share
- * a round); a cycle through a receive is a deadlock. The rebuilt schedule then goes through the
- * semantic verifier (and the model with -t). A malformed file (not XML, a missing or non-numeric
+ * a round); a cycle through a receive is a deadlock, and so is a cycle of one GPU's own waits or a
+ * step waiting for itself. Races are refused next (check_races): along each chunk's history on a
+ * GPU, in rebuilt-round order, a step that reads or writes a chunk another threadblock last wrote
+ * must wait for that write, and a write must wait for the send that last read it. The rebuilt
+ * schedule then goes through the semantic verifier (and the model with -t). A malformed file (not XML, a missing or non-numeric
  * attribute) is a parse error (exit 2); a file whose steps do not match up (a send nobody receives,
  * a wait on a missing step, a cycle of waits) or whose schedule is wrong is a verification error
  * (exit 1).
  *
  * Size: export keeps, per GPU and chunk, the last writer and reader (8 bytes each), so it is for
- * the node counts MSCCL targets: at most 2048 GPUs and 2^22 (GPU, chunk) pairs.
+ * the node counts MSCCL targets: at most 2048 GPUs and 2^22 (GPU, chunk) pairs; import reads
+ * files of at most 2^22 pairs too, and counts libxml2's tree against the memory budget before it
+ * is built. Threadblocks are found through indices sorted by id and by (recv, chan), so every
+ * step of reading is O(n log n) in the file (131071 threadblocks on one GPU were 13.6 s).
  */
 #include "core/pipeline.h"
 
@@ -91,8 +100,6 @@ typedef struct mbuild {
     mgpu *gpus;
     int32_t *send_tb, *recv_tb; /* N x N: threadblock index + 1, 0 = none */
     uint64_t *writer, *reader;  /* N x C: ((tb + 1) << 32) | step, 0 = none */
-    uint32_t *wround;           /* N x C: the round of the last write, + 1 */
-    uint32_t round;             /* the round being built, + 1 */
     /* dependency scratch, per threadblock of the current GPU */
     uint64_t *bstamp, stamp;
     uint32_t *bstep, *touched;
@@ -110,7 +117,6 @@ static void mbuild_free(mbuild *b) {
     free(b->recv_tb);
     free(b->writer);
     free(b->reader);
-    free(b->wround);
     free(b->bstamp);
     free(b->bstep);
     free(b->touched);
@@ -168,7 +174,6 @@ static int add_step(mbuild *b, uint32_t v, int32_t tb, int type, uint32_t off, u
     b->stamp++;
     size_t nt = 0;
     uint64_t *wr = b->writer + (size_t)v * b->C, *rd = b->reader + (size_t)v * b->C;
-    uint32_t *wround = b->wround + (size_t)v * b->C;
     for (uint32_t c = off; c < off + cnt; c++) {
         /* Two writes of one chunk in one round (two copies of the same data: tcp2, tcp1-split;
          * two reduces, which commute: wrht, dbtree) are fine in the round model but race in
@@ -196,15 +201,11 @@ static int add_step(mbuild *b, uint32_t v, int32_t tb, int type, uint32_t off, u
     uint64_t *mark = type == T_S ? rd : wr;
     for (uint32_t c = off; c < off + cnt; c++)
         mark[c] = me;
-    if (type != T_S)
-        for (uint32_t c = off; c < off + cnt; c++)
-            wround[c] = b->round;
     return 0;
 }
 
 static int build_round(mbuild *b, uint64_t index, const oc__round *r) {
     const uint32_t N = b->N;
-    b->round = (uint32_t)index + 1;
     /* sends first: a threadblock per peer, opened this round for a receive peer to join */
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
@@ -363,8 +364,7 @@ int oc_export_msccl(const oc_request *req, FILE *f, char *why, size_t len) {
     b.recv_tb = oc__calloc((size_t)b.N * b.N, sizeof(int32_t));
     b.writer = oc__calloc((size_t)b.N * b.C, sizeof(uint64_t));
     b.reader = oc__calloc((size_t)b.N * b.C, sizeof(uint64_t));
-    b.wround = oc__calloc((size_t)b.N * b.C, sizeof(uint32_t));
-    if (!b.gpus || !b.send_tb || !b.recv_tb || !b.writer || !b.reader || !b.wround) {
+    if (!b.gpus || !b.send_tb || !b.recv_tb || !b.writer || !b.reader) {
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
         goto out;
     }

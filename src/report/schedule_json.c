@@ -15,6 +15,11 @@
  *
  * Export is written only after the schedule passed the verifier and the resource check, so a file
  * on disk is never a partial schedule.
+ *
+ * Import reads through oc__read_file (the input file cap, checked while reading), sniffs the
+ * format after a UTF-8 byte order mark, counts cJSON's tree against the memory budget before it
+ * is built, and refuses a key given twice in one object (cJSON would keep both and every lookup
+ * would see the first), found by sorting the object's keys (issue 14 items 5, 6, 13).
  */
 #include "core/pipeline.h"
 
