@@ -37,8 +37,9 @@ static void write_keys(FILE *f, size_t n, const char *obj, const char *network) 
 /* A gather to node 0 on 2 nodes of n chunks per block: node 1 sends its n chunks one by one,
  * the last first, all in one round. */
 static void write_gather(FILE *f, size_t n) {
-    fprintf(f, "{\"collective\": \"gather\", \"nodes\": 2, \"root\": 0, \"chunks_per_block\": %zu,\n"
-               " \"rounds\": [[",
+    fprintf(f,
+            "{\"collective\": \"gather\", \"nodes\": 2, \"root\": 0, \"chunks_per_block\": %zu,\n"
+            " \"rounds\": [[",
             n);
     for (size_t i = 0; i < n; i++)
         fprintf(f, "%s{\"src\": 1, \"dst\": 0, \"chunks\": [%zu, 1]}", i ? ",\n" : "",

@@ -59,9 +59,10 @@ const char *oc_strerror(int err);
 /* The memory budget: every allocation whose size comes from input (a schedule file's node count,
  * an MSCCL file's chunks, the verifier's and the data check's state, a round's staging) is checked
  * against it before it is made, and refused with OC_ETOOBIG and a line saying what it would need.
- * Input files are capped at 1/64 of it (64 MiB by default), checked while they are read. 0 restores the default (OC_DEFAULT_MEMORY_BUDGET);
- * values from 1 MiB to OC_MAX_MEMORY_BUDGET are accepted, anything else is OC_EINVAL. Set it
- * before starting runs (the CLIs set it from OPTICOLL_MEMORY_BUDGET_MIB). */
+ * Input files are capped at 1/64 of it (64 MiB by default), checked while they are read. 0 restores
+ * the default (OC_DEFAULT_MEMORY_BUDGET); values from 1 MiB to OC_MAX_MEMORY_BUDGET are accepted,
+ * anything else is OC_EINVAL. Set it before starting runs (the CLIs set it from
+ * OPTICOLL_MEMORY_BUDGET_MIB). */
 #define OC_DEFAULT_MEMORY_BUDGET (UINT64_C(4) << 30)
 #define OC_MAX_MEMORY_BUDGET (UINT64_C(1) << 50)
 int oc_set_memory_budget(uint64_t bytes); /* 0 = the default; returns 0 or OC_EINVAL */

@@ -94,8 +94,7 @@ static void test_read_file(void) {
     char why[256], *buf = NULL;
     size_t n = 0;
     int rc = oc__read_file("/dev/zero", UINT64_C(1) << 20, "zeros", &buf, &n, why, sizeof why);
-    CHECK(rc == OC_ETOOBIG && !buf && strstr(why, "zeros is larger than 1 MiB"), "%d %s", rc,
-          why);
+    CHECK(rc == OC_ETOOBIG && !buf && strstr(why, "zeros is larger than 1 MiB"), "%d %s", rc, why);
     rc = oc__read_file("/nonexistent/x", 0, NULL, &buf, &n, why, sizeof why);
     CHECK(rc == OC_EIO && strstr(why, "/nonexistent/x"), "%d %s", rc, why);
     const char *path = tmp_path("small");
@@ -127,10 +126,10 @@ static void test_read_file(void) {
 }
 
 static void test_parse_decimal(void) {
-    static const char *const bad[] = {"0x10", "0x1p-1", "0x.8p0", "0X10", "inf",   "-inf",
-                                      "nan",  "NAN",    "infinity", " 1",  "1 ",   "",
-                                      "+",    ".",      "e5",       "1e",  "1e+",  "--1",
-                                      "1.2.3", "0x",    "1,5",      "1e5x"};
+    static const char *const bad[] = {"0x10",  "0x1p-1", "0x.8p0",   "0X10", "inf", "-inf",
+                                      "nan",   "NAN",    "infinity", " 1",   "1 ",  "",
+                                      "+",     ".",      "e5",       "1e",   "1e+", "--1",
+                                      "1.2.3", "0x",     "1,5",      "1e5x"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         double v = -42;
         int rc = oc_parse_double(bad[i], -1e300, 1e300, &v);
@@ -139,8 +138,8 @@ static void test_parse_decimal(void) {
     static const struct {
         const char *text;
         double v;
-    } good[] = {{"16", 16},   {"-2.5", -2.5}, {".5", 0.5},    {"5.", 5},
-                {"1e-3", 1e-3}, {"1E+3", 1e3}, {"+7", 7},     {"0.000001", 1e-6}};
+    } good[] = {{"16", 16},     {"-2.5", -2.5}, {".5", 0.5}, {"5.", 5},
+                {"1e-3", 1e-3}, {"1E+3", 1e3},  {"+7", 7},   {"0.000001", 1e-6}};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         double v = -42;
         int rc = oc_parse_double(good[i].text, -1e300, 1e300, &v);
@@ -198,10 +197,16 @@ static void test_schedule_json(void) {
     static const struct {
         const char *text, *expect;
     } dups[] = {
-        {"{\"collective\": \"allgather\", \"nodes\": 2, \"nodes\": 3, %s}", "\"nodes\" appears twice in the top-level object"},
-        {"{\"collective\": \"allgather\", \"collective\": \"gather\", \"nodes\": 2, %s}", "\"collective\" appears twice"},
-        {"{\"collective\": \"allgather\", \"nodes\": 2, \"params\": {\"k\": 1, \"a\": 2, \"b\": 3, \"c\": 4, \"d\": 5, \"e\": 6, \"f\": 7, \"g\": 8, \"h\": 9, \"k\": 2}, %s}", "\"k\" appears twice in \"params\""},
-        {"{\"collective\": \"allgather\", \"nodes\": 2, \"network\": \"switch\", \"network_params\": {\"alpha_us\": 1, \"alpha_us\": 2}, %s}", "\"alpha_us\" appears twice in \"network_params\""},
+        {"{\"collective\": \"allgather\", \"nodes\": 2, \"nodes\": 3, %s}",
+         "\"nodes\" appears twice in the top-level object"},
+        {"{\"collective\": \"allgather\", \"collective\": \"gather\", \"nodes\": 2, %s}",
+         "\"collective\" appears twice"},
+        {"{\"collective\": \"allgather\", \"nodes\": 2, \"params\": {\"k\": 1, \"a\": 2, \"b\": 3, "
+         "\"c\": 4, \"d\": 5, \"e\": 6, \"f\": 7, \"g\": 8, \"h\": 9, \"k\": 2}, %s}",
+         "\"k\" appears twice in \"params\""},
+        {"{\"collective\": \"allgather\", \"nodes\": 2, \"network\": \"switch\", "
+         "\"network_params\": {\"alpha_us\": 1, \"alpha_us\": 2}, %s}",
+         "\"alpha_us\" appears twice in \"network_params\""},
     };
     for (size_t i = 0; i < sizeof dups / sizeof dups[0]; i++) {
         snprintf(text, sizeof text, dups[i].text, rounds);
@@ -219,8 +224,8 @@ static void test_schedule_json(void) {
              rounds);
     CHECK(verify_text(text, why, sizeof why) == 0, "BOM + JSON: %s", why);
     /* a 51-byte all-to-all on 46341 nodes: refused at once, saying what it needs */
-    rc = verify_text("{\"collective\":\"alltoall\",\"nodes\":46341,\"rounds\":[]}", why,
-                     sizeof why);
+    rc =
+        verify_text("{\"collective\":\"alltoall\",\"nodes\":46341,\"rounds\":[]}", why, sizeof why);
     CHECK(rc == OC_ETOOBIG && strstr(why, "verifying alltoall on 46341 nodes") &&
               strstr(why, "needs 16.0 GiB, more than the memory budget of 4 GiB"),
           "%d %s", rc, why);
@@ -241,8 +246,9 @@ static void test_schedule_json(void) {
     CHECK(rc == OC_ETOOBIG && strstr(why, "round 0") && strstr(why, "needs"), "%d %s", rc, why);
     /* a lowered budget refuses the verifier's cells up front */
     oc_set_memory_budget(UINT64_C(16) << 20);
-    rc = verify_text("{\"collective\":\"allreduce\",\"nodes\":2048,\"chunks_per_block\":2048,\"rounds\":[]}", why,
-                     sizeof why);
+    rc = verify_text(
+        "{\"collective\":\"allreduce\",\"nodes\":2048,\"chunks_per_block\":2048,\"rounds\":[]}",
+        why, sizeof why);
     CHECK(rc == OC_ETOOBIG && strstr(why, "verifying allreduce on 2048 nodes") &&
               strstr(why, "memory budget of 16 MiB"),
           "%d %s", rc, why);
@@ -278,8 +284,9 @@ static void test_msccl_files(const char *dir) {
          "gpu 2 threadblock 1 step 0 waits (depid/deps) for itself: it would never run"},
         {"self-later.xml", OC_EVERIFY,
          "gpu 0 threadblock 0 step 0 waits (depid/deps) for its own later step 1"},
-        {"wait-cycle.xml", OC_EVERIFY, "gpu 0: the steps' waits (depid/deps and threadblock "
-                                       "order) form a cycle"},
+        {"wait-cycle.xml", OC_EVERIFY,
+         "gpu 0: the steps' waits (depid/deps and threadblock "
+         "order) form a cycle"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char path[512], why[512] = "";
@@ -309,8 +316,8 @@ static void test_msccl_roundtrip(void) {
         const oc_algorithm_info *a = oc_algorithm_at(i);
         char net[32];
         snprintf(net, sizeof net, "%.*s", (int)strcspn(a->networks, ","), a->networks);
-        const int direct = !strcmp(net, "hypercube") || !strcmp(net, "mesh") ||
-                           !strcmp(net, "torus");
+        const int direct =
+            !strcmp(net, "hypercube") || !strcmp(net, "mesh") || !strcmp(net, "torus");
         static const uint32_t ns[] = {3, 5, 8, 16};
         for (size_t k = 0; k < 4; k++) {
             oc_request req = {.collective = a->collective,
@@ -368,8 +375,7 @@ static void test_models(void) {
           "%d %s", rc, why);
     text = "a\t1\t1\t1\nA\t1\t1\t1\nbad line\n";
     rc = oc_models_parse(text, strlen(text), "f", &m, &count, why, sizeof why);
-    CHECK(rc == OC_EPARSE && strstr(why, "f:2: model 'A'"), "duplicate before a bad line: %s",
-          why);
+    CHECK(rc == OC_EPARSE && strstr(why, "f:2: model 'A'"), "duplicate before a bad line: %s", why);
     text = "a\t1\t1\t1\nbad line\nA\t1\t1\t1\n";
     rc = oc_models_parse(text, strlen(text), "f", &m, &count, why, sizeof why);
     CHECK(rc == OC_EPARSE && strstr(why, "f:2:") && !strstr(why, "already"),

@@ -477,8 +477,8 @@ static int check_budget(const opts *o, int tsize) {
             buffer_sizes(o->colls[ci], (size_t)count * (size_t)tsize, (size_t)nranks, &b);
             char what[128], size[32];
             oc__format_bytes(size, sizeof size, o->sizes[si]);
-            snprintf(what, sizeof what, "%s of %s on %d ranks (each rank's buffers)",
-                     o->colls[ci], size, nranks);
+            snprintf(what, sizeof what, "%s of %s on %d ranks (each rank's buffers)", o->colls[ci],
+                     size, nranks);
             if (oc__budget_check((uint64_t)b.send_bytes + b.alloc_bytes + b.recv_bytes, what, why,
                                  sizeof why)) {
                 if (rank == 0) fprintf(stderr, "opticoll-mpi: %s\n", why);

@@ -50,8 +50,9 @@ int oc__memory_budget_from_env(const char *mib, const char *old_mib, char *why, 
  * ~10 per byte of JSON), and /dev/zero stops after 64 MiB. */
 uint64_t oc__file_cap(void);
 /* Reads the file at `path` whole into *out (NUL-terminated, *len bytes without the NUL). The cap
- * (0 or more than oc__file_cap(): oc__file_cap()) is checked while reading: /dev/zero stops at the cap, not at the end of
- * memory. OC_EIO when it cannot be read, OC_ETOOBIG past the cap; `what` names it in messages
+ * (0 or more than oc__file_cap(): oc__file_cap()) is checked while reading: /dev/zero stops at the
+ * cap, not at the end of memory. OC_EIO when it cannot be read, OC_ETOOBIG past the cap; `what`
+ * names it in messages
  * ("--decisions d.json"; NULL: the path). */
 int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, size_t *len,
                   char *why, size_t whylen);

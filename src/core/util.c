@@ -17,9 +17,9 @@
 #include "core/core.h"
 
 #include <ctype.h>
-#include <stdatomic.h>
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,18 +160,18 @@ int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, 
         if (n > cap) {
             char c[32];
             oc__format_bytes(c, sizeof c, cap);
-            rc = budget_cap ? oc__fail(why, whylen, OC_ETOOBIG,
-                                       "%s is larger than %s, the input file cap (1/64 of the "
-                                       "memory budget; set OPTICOLL_MEMORY_BUDGET_MIB)",
-                                       what, c)
-                            : oc__fail(why, whylen, OC_ETOOBIG,
-                                       "%s is larger than %s, the most this kind of file may be",
-                                       what, c);
+            rc = budget_cap
+                     ? oc__fail(why, whylen, OC_ETOOBIG,
+                                "%s is larger than %s, the input file cap (1/64 of the "
+                                "memory budget; set OPTICOLL_MEMORY_BUDGET_MIB)",
+                                what, c)
+                     : oc__fail(why, whylen, OC_ETOOBIG,
+                                "%s is larger than %s, the most this kind of file may be", what, c);
             break;
         }
         if (got < want) {
-            if (ferror(f)) rc = oc__fail(why, whylen, OC_EIO, "cannot read %s: %s", what,
-                                         strerror(errno));
+            if (ferror(f))
+                rc = oc__fail(why, whylen, OC_EIO, "cannot read %s: %s", what, strerror(errno));
             break;
         }
     }

@@ -48,10 +48,10 @@
  * step waiting for itself. Races are refused next (check_races): along each chunk's history on a
  * GPU, in rebuilt-round order, a step that reads or writes a chunk another threadblock last wrote
  * must wait for that write, and a write must wait for the send that last read it. The rebuilt
- * schedule then goes through the semantic verifier (and the model with -t). A malformed file (not XML, a missing or non-numeric
- * attribute) is a parse error (exit 2); a file whose steps do not match up (a send nobody receives,
- * a wait on a missing step, a cycle of waits) or whose schedule is wrong is a verification error
- * (exit 1).
+ * schedule then goes through the semantic verifier (and the model with -t). A malformed file (not
+ * XML, a missing or non-numeric attribute) is a parse error (exit 2); a file whose steps do not
+ * match up (a send nobody receives, a wait on a missing step, a cycle of waits) or whose schedule
+ * is wrong is a verification error (exit 1).
  *
  * Size: export keeps, per GPU and chunk, the last writer and reader (8 bytes each), so it is for
  * the node counts MSCCL targets: at most 2048 GPUs and 2^22 (GPU, chunk) pairs; import reads
@@ -401,7 +401,7 @@ typedef struct rtb {
     int32_t id, send, recv, chan;
     rstep *steps;
     size_t n, cap;
-    size_t matched; /* sends matched so far (send side) */
+    size_t matched;  /* sends matched so far (send side) */
     xmlNodePtr node; /* its <tb>, for the line in messages (xmlGetLineNo is not O(1)) */
 } rtb;
 
@@ -561,9 +561,10 @@ static int index_tbs(rgpu *g, long long gid, const char *path, char *why, size_t
     }
     free(keys);
     if (bad != UINT32_MAX)
-        return oc__fail(why, len, OC_EVERIFY,
-                        "%s: line %ld: gpu %lld has two threadblocks with the same %s on channel %d",
-                        path, xmlGetLineNo(g->tbs[bad].node), gid, kind[bad_kind], g->tbs[bad].chan);
+        return oc__fail(
+            why, len, OC_EVERIFY,
+            "%s: line %ld: gpu %lld has two threadblocks with the same %s on channel %d", path,
+            xmlGetLineNo(g->tbs[bad].node), gid, kind[bad_kind], g->tbs[bad].chan);
     return 0;
 }
 
@@ -824,8 +825,8 @@ static int check_races(rgpu *gpus, uint32_t N, uint32_t C, const uint32_t *level
             waits[i].j = waits[i - 1].j;
     char what[300];
     snprintf(what, sizeof what, "%.256s: the race check", path);
-    int brc = oc__budget_check((uint64_t)(C + 1) * (sizeof(lastw_t) + sizeof(lastr_t)), what, why,
-                               len);
+    int brc =
+        oc__budget_check((uint64_t)(C + 1) * (sizeof(lastw_t) + sizeof(lastr_t)), what, why, len);
     if (brc) return brc;
     lastw_t *last = oc__calloc((size_t)C + 1, sizeof *last);
     lastr_t *read = oc__calloc((size_t)C + 1, sizeof *read);
@@ -1080,7 +1081,8 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
                                            (int32_t)deps,
                                            (uint32_t)(o < 0 ? 0 : o),
                                            (uint32_t)cnt,
-                                           UINT32_MAX, 0};
+                                           UINT32_MAX,
+                                           0};
                 if (type == T_NOP) nnop++;
             }
         }

@@ -281,8 +281,8 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
         goto out;
     }
     if ((rc = unique_keys(root, path, "the top-level object", why, len)) ||
-        (rc = unique_keys(cJSON_GetObjectItemCaseSensitive(root, "params"), path, "\"params\"",
-                          why, len)) ||
+        (rc = unique_keys(cJSON_GetObjectItemCaseSensitive(root, "params"), path, "\"params\"", why,
+                          len)) ||
         (rc = unique_keys(cJSON_GetObjectItemCaseSensitive(root, "network_params"), path,
                           "\"network_params\"", why, len)))
         goto out;

@@ -253,8 +253,8 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
         }
         return 0;
     }
-    int rc = state_budget(v, (uint64_t)r->count * (sizeof(pending) + sizeof(oc__range)), round,
-                          why, len);
+    int rc = state_budget(v, (uint64_t)r->count * (sizeof(pending) + sizeof(oc__range)), round, why,
+                          len);
     if (rc) return rc;
     if (oc__grow((void **)&v->sorted, &v->sorted_cap, r->count, sizeof(pending)))
         return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
