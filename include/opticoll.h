@@ -56,6 +56,18 @@ const char *oc_strerror(int err);
 #define OC_MAX_NODES (1u << 17)
 #define OC_MAX_BYTES (UINT64_C(1) << 50) /* 1 PiB per message */
 
+/* The memory budget: every allocation whose size comes from input (a schedule file's node count,
+ * an MSCCL file's chunks, the verifier's and the data check's state, a round's staging) is checked
+ * against it before it is made, and refused with OC_ETOOBIG and a line saying what it would need.
+ * Input files are capped at 1/64 of it (64 MiB by default), checked while they are read. 0 restores
+ * the default (OC_DEFAULT_MEMORY_BUDGET); values from 1 MiB to OC_MAX_MEMORY_BUDGET are accepted,
+ * anything else is OC_EINVAL. Set it before starting runs (the CLIs set it from
+ * OPTICOLL_MEMORY_BUDGET_MIB). */
+#define OC_DEFAULT_MEMORY_BUDGET (UINT64_C(4) << 30)
+#define OC_MAX_MEMORY_BUDGET (UINT64_C(1) << 50)
+int oc_set_memory_budget(uint64_t bytes); /* 0 = the default; returns 0 or OC_EINVAL */
+uint64_t oc_memory_budget(void);
+
 /* ---- collectives ------------------------------------------------------------------------------
  */
 
@@ -85,9 +97,11 @@ int oc_collective_reduces(oc_collective c);
 /* Parses "4096", "4KiB", "4MiB", "1GiB", "4MB", "4kB", "512B". Rejects negative, empty, trailing
  * garbage, fractions and anything above OC_MAX_BYTES (OC_ERANGE). */
 int oc_parse_size(const char *text, uint64_t *out);
-/* Parses a decimal unsigned integer in [min, max]; OC_EPARSE or OC_ERANGE otherwise. */
+/* Parses a decimal unsigned integer in [min, max] (digits only: no sign, space or hex);
+ * OC_EPARSE or OC_ERANGE otherwise. */
 int oc_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
-/* Parses a finite decimal number in [min, max]. */
+/* Parses a finite decimal number in [min, max]: [+-]digits[.digits][e[+-]digits] (".5" and "5."
+ * too); hex floats, hex integers, inf and nan are OC_EPARSE. */
 int oc_parse_double(const char *text, double min, double max, double *out);
 
 /* ---- registries: networks and algorithms ------------------------------------------------------

@@ -2,6 +2,7 @@
  * cli.c — option parsing and error reporting shared by every command of the tool (see cli.h).
  */
 #include "cli.h"
+#include "core/core.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -39,6 +40,14 @@ int exit_for(int err) {
     default:
         return EXIT_OTHER;
     }
+}
+
+int memory_budget_from_env(void) {
+    char why[160];
+    if (oc__memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
+                                   getenv("OPTICOLL_VERIFY_BUDGET_MIB"), why, sizeof why))
+        return die(EXIT_USAGE, "%s", why, NULL);
+    return 0;
 }
 
 int lib_error(int err, const char *why) {

@@ -64,6 +64,9 @@ int die_line(int code, const char *line);
 int exit_for(int err);
 /* Prints the library's message (or the error's name) and returns exit_for(err). */
 int lib_error(int err, const char *why);
+/* Sets the library's memory budget from OPTICOLL_MEMORY_BUDGET_MIB (or its old name
+ * OPTICOLL_VERIFY_BUDGET_MIB); 0, or one line on stderr and EXIT_USAGE for a bad value. */
+int memory_budget_from_env(void);
 /* Parses argv into o, accepting only the options command `cmd` takes (see cli.c). */
 int parse_options(int argc, char **argv, options *o, const char *cmd);
 /* Builds the request; `need_algo` is 0 for compare. */

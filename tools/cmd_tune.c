@@ -18,6 +18,7 @@
  * one point it is asked for: every algorithm that runs on the network, the fastest verified wins.
  */
 #include "output.h"
+#include "core/core.h"
 #include "points.h"
 #include "scaleout.h"
 
@@ -280,39 +281,22 @@ static void free_auto_argv(void) {
     auto_argv = NULL;
 }
 
-/* Reads `path` whole (NULL and a message on failure). */
+/* Reads `path` whole (NULL and a message on failure), stopping at the input file cap. */
 static char *slurp(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        die(EXIT_USAGE, "--decisions %s: %s", path, strerror(errno));
+    char what[300], why[512];
+    snprintf(what, sizeof what, "--decisions %.256s", path);
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = oc__read_file(path, 0, what, &buf, &len, why, sizeof why);
+    if (rc) {
+        lib_error(rc, why);
         return NULL;
     }
-    char *buf = NULL;
-    size_t len = 0, cap = 0, got;
-    char chunk[65536];
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (len + got + 1 > cap) {
-            cap = (len + got + 1) * 2;
-            char *b = realloc(buf, cap);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                die(EXIT_OTHER, "out of memory", NULL, NULL);
-                return NULL;
-            }
-            buf = b;
-        }
-        memcpy(buf + len, chunk, got);
-        len += got;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || !buf) {
+    if (!len) {
         free(buf);
         die(EXIT_USAGE, "--decisions %s: cannot read it (or it is empty)", path, NULL);
         return NULL;
     }
-    buf[len] = 0;
     return buf;
 }
 

@@ -527,6 +527,8 @@ static int dispatch(int argc, char **argv) {
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    int brc = memory_budget_from_env();
+    if (brc) return brc;
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;

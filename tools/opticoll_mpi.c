@@ -25,6 +25,7 @@
  */
 #include "opticoll_mpi.h"
 #include "core/quote.h"
+#include "core/core.h"
 #include "opticoll.h"
 
 #include <stdio.h>
@@ -198,6 +199,21 @@ typedef struct bufs {
     size_t send_bytes, recv_bytes, alloc_bytes; /* recv has alloc_bytes: room for in-place */
 } bufs;
 
+/* The buffers of a case of `coll` with c bytes per block on N ranks (no allocation). */
+static void buffer_sizes(const char *coll, size_t c, size_t N, bufs *b) {
+    if (strcmp(coll, "allgather") == 0 || strcmp(coll, "gather") == 0)
+        b->send_bytes = c, b->recv_bytes = c * N;
+    else if (strcmp(coll, "allreduce") == 0 || strcmp(coll, "broadcast") == 0)
+        b->send_bytes = c, b->recv_bytes = c;
+    else if (strcmp(coll, "reducescatter") == 0)
+        b->send_bytes = c * N, b->recv_bytes = c;
+    else if (strcmp(coll, "alltoall") == 0)
+        b->send_bytes = c * N, b->recv_bytes = c * N;
+    else /* scatter */
+        b->send_bytes = c * N, b->recv_bytes = c;
+    b->alloc_bytes = b->send_bytes > b->recv_bytes ? b->send_bytes : b->recv_bytes;
+}
+
 static void fill_values(char *p, size_t n, MPI_Datatype t, int seed) {
     for (size_t i = 0; i < n; i++) {
         int v = (int)((unsigned)(seed * 7 + (int)i * 3) % 17u) - 8;
@@ -341,17 +357,7 @@ static int one_case(const opts *o, const kase *k, int tsize, double *ours_s, dou
     const size_t c = (size_t)k->count * (size_t)tsize, N = (size_t)nranks;
     bufs b = {0};
     const char *coll = k->coll;
-    if (strcmp(coll, "allgather") == 0 || strcmp(coll, "gather") == 0)
-        b.send_bytes = c, b.recv_bytes = c * N;
-    else if (strcmp(coll, "allreduce") == 0 || strcmp(coll, "broadcast") == 0)
-        b.send_bytes = c, b.recv_bytes = c;
-    else if (strcmp(coll, "reducescatter") == 0)
-        b.send_bytes = c * N, b.recv_bytes = c;
-    else if (strcmp(coll, "alltoall") == 0)
-        b.send_bytes = c * N, b.recv_bytes = c * N;
-    else /* scatter */
-        b.send_bytes = c * N, b.recv_bytes = c;
-    b.alloc_bytes = b.send_bytes > b.recv_bytes ? b.send_bytes : b.recv_bytes;
+    buffer_sizes(coll, c, N, &b);
     b.send = malloc(b.send_bytes + 1);
     b.recv = malloc(b.alloc_bytes + 1);
     b.ref = malloc(b.recv_bytes + 1);
@@ -535,6 +541,37 @@ static int check_parameters(const opts *o) {
     return 0;
 }
 
+/* The memory budget (OPTICOLL_MEMORY_BUDGET_MIB, as for opticoll) and every case's buffers
+ * against it, before anything runs: each rank holds a send, a receive and a reference buffer (a
+ * 1 GiB all-to-all on 4 ranks is 12 GiB per rank) and would otherwise run out of memory and
+ * abort half-way. Every rank computes the same answer; rank 0 says it, in one line. 0 or 2. */
+static int check_budget(const opts *o, int tsize) {
+    char why[256];
+    if (oc__memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
+                                   getenv("OPTICOLL_VERIFY_BUDGET_MIB"), why, sizeof why)) {
+        if (rank == 0) fprintf(stderr, "opticoll-mpi: %s\n", why);
+        return 2;
+    }
+    for (size_t ci = 0; ci < o->ncolls; ci++)
+        for (size_t si = 0; si < o->nsizes; si++) {
+            uint64_t count = o->sizes[si] / (uint64_t)tsize;
+            if (strcmp(o->colls[ci], "reducescatter") == 0) count /= (uint64_t)nranks;
+            if (count > INT32_MAX / (uint64_t)nranks) continue; /* not run (main) */
+            bufs b = {0};
+            buffer_sizes(o->colls[ci], (size_t)count * (size_t)tsize, (size_t)nranks, &b);
+            char what[128], size[32];
+            oc__format_bytes(size, sizeof size, o->sizes[si]);
+            snprintf(what, sizeof what, "%s of %s on %d ranks (each rank's buffers)", o->colls[ci],
+                     size, nranks);
+            if (oc__budget_check((uint64_t)b.send_bytes + b.alloc_bytes + b.recv_bytes, what, why,
+                                 sizeof why)) {
+                if (rank == 0) fprintf(stderr, "opticoll-mpi: %s\n", why);
+                return 2;
+            }
+        }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -565,7 +602,7 @@ int main(int argc, char **argv) {
             return rc;
         }
     }
-    if ((rc = check_parameters(&o))) {
+    if ((rc = check_parameters(&o)) || (rc = check_budget(&o, tsize))) {
         MPI_Finalize();
         return rc;
     }

@@ -35,6 +35,30 @@ void *oc__malloc_array(size_t n, size_t size);
 /* Grows *p (of *cap elements) to hold at least need elements; 0 or OC_ENOMEM. */
 int oc__grow(void **p, size_t *cap, size_t need, size_t elem);
 
+/* The library's one memory budget (oc_set_memory_budget): every allocation whose size comes from
+ * input is checked against it before it is made. 0 when `bytes` fits, else OC_ETOOBIG with
+ * "<what> needs 2.1 GiB, more than the memory budget of 4 GiB (set OPTICOLL_MEMORY_BUDGET_MIB)". */
+int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen);
+/* Sets the budget from the CLIs' environment: `mib` is OPTICOLL_MEMORY_BUDGET_MIB's text and
+ * `old_mib` OPTICOLL_VERIFY_BUDGET_MIB's (the verifier's own budget before there was one budget,
+ * kept as an alias read only when the first is unset); NULL: unset. A whole number of MiB, 1 to
+ * 2^30; OC_EINVAL with one line naming the variable otherwise. The CLIs call it with getenv's
+ * results: the library itself never reads the environment. */
+int oc__memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen);
+/* Input files are capped at 1/64 of the memory budget, 64 MiB by default: a file under the cap
+ * has a parsed form within the budget (libxml2's tree takes ~24 bytes per byte of XML, cJSON's
+ * ~10 per byte of JSON), and /dev/zero stops after 64 MiB. */
+uint64_t oc__file_cap(void);
+/* Reads the file at `path` whole into *out (NUL-terminated, *len bytes without the NUL). The cap
+ * (0 or more than oc__file_cap(): oc__file_cap()) is checked while reading: /dev/zero stops at the
+ * cap, not at the end of memory. OC_EIO when it cannot be read, OC_ETOOBIG past the cap; `what`
+ * names it in messages
+ * ("--decisions d.json"; NULL: the path). */
+int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, size_t *len,
+                  char *why, size_t whylen);
+/* "2.1 GiB", "512 MiB", "12 KiB", "100 B": a byte count for messages. */
+void oc__format_bytes(char *buf, size_t len, uint64_t bytes);
+
 /* Principal branch of Lambert's W (the star seed's Omega) for x >= 0, by Newton's method. */
 double oc__lambert_w0(double x);
 
@@ -148,6 +172,10 @@ int oc__store_replay(const oc__store *s, oc__sink *sinks, char *why, size_t whyl
 struct oc_kv {
     char **keys, **values;
     size_t count, cap;
+    /* A hash index over keys (open addressing, linear probing): slot holds index + 1, 0 = empty;
+     * nslots is a power of two at least twice count, so a lookup is O(1) whatever the count. */
+    uint32_t *slots;
+    size_t nslots;
 };
 
 /* Reads an unsigned parameter: absent -> *out = dflt; malformed or out of [min,max] -> error. */

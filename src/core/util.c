@@ -4,7 +4,15 @@
  * Everything user-facing is parsed here once, so that the CLI, schedule files and the library's
  * parameter lists refuse bad input the same way: one clear reason, never a crash. Sizes follow the
  * CLI contract of DESIGN.md: "4096", "4KiB", "4MiB", "1GiB", "4MB" (binary units for KiB/MiB/GiB/
- * TiB, decimal for kB/MB/GB/TB).
+ * TiB, decimal for kB/MB/GB/TB). Numbers are decimal only: strtod alone would take "0x10" as 16,
+ * "0x1p-1", "inf" and "nan", none of which a person writing a latency means.
+ *
+ * The memory budget lives here too (issue 14 item 5): one number every reader and checker asks
+ * before an allocation whose size comes from input, so a 50-byte file cannot take 16 GB. Reading a
+ * file goes through oc__read_file, which stops at the cap while it reads.
+ *
+ * Key=value lists keep their insertion order (the reports print them in it) and a hash index over
+ * the keys beside it, so a schedule with 200k parameters is read in linear time.
  */
 #include "core/core.h"
 #include "core/quote.h"
@@ -12,6 +20,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +78,119 @@ int oc__grow(void **p, size_t *cap, size_t need, size_t elem) {
     return 0;
 }
 
+/* ---- the memory budget ---- */
+
+static _Atomic uint64_t memory_budget; /* 0: OC_DEFAULT_MEMORY_BUDGET */
+
+int oc_set_memory_budget(uint64_t bytes) {
+    if (bytes != 0 && (bytes < (UINT64_C(1) << 20) || bytes > OC_MAX_MEMORY_BUDGET))
+        return OC_EINVAL;
+    atomic_store(&memory_budget, bytes);
+    return 0;
+}
+
+uint64_t oc_memory_budget(void) {
+    uint64_t b = atomic_load(&memory_budget);
+    return b ? b : OC_DEFAULT_MEMORY_BUDGET;
+}
+
+void oc__format_bytes(char *buf, size_t len, uint64_t bytes) {
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    int u = 0;
+    double v = (double)bytes;
+    while (v >= 1024 && u < 6) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0 || v == floor(v))
+        snprintf(buf, len, "%.0f %s", v, unit[u]);
+    else
+        snprintf(buf, len, "%.1f %s", v, unit[u]);
+}
+
+int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen) {
+    const uint64_t budget = oc_memory_budget();
+    if (bytes <= budget) return 0;
+    char need[32], have[32];
+    oc__format_bytes(need, sizeof need, bytes);
+    oc__format_bytes(have, sizeof have, budget);
+    return oc__fail(why, whylen, OC_ETOOBIG,
+                    "%s needs %s, more than the memory budget of %s (set "
+                    "OPTICOLL_MEMORY_BUDGET_MIB)",
+                    what, need, have);
+}
+
+int oc__memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen) {
+    const char *name = mib ? "OPTICOLL_MEMORY_BUDGET_MIB" : "OPTICOLL_VERIFY_BUDGET_MIB";
+    const char *value = mib ? mib : old_mib;
+    if (!value) return 0;
+    uint64_t v;
+    if (oc_parse_u64(value, 1, OC_MAX_MEMORY_BUDGET >> 20, &v) || oc_set_memory_budget(v << 20))
+        return oc__fail(why, whylen, OC_EINVAL,
+                        "%s=%.64s: expected a whole number of MiB from 1 to %llu", name, value,
+                        (unsigned long long)(OC_MAX_MEMORY_BUDGET >> 20));
+    return 0;
+}
+
+uint64_t oc__file_cap(void) {
+    return oc_memory_budget() / 64;
+}
+
+int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, size_t *len,
+                  char *why, size_t whylen) {
+    *out = NULL;
+    *len = 0;
+    if (!what) what = path;
+    const int budget_cap = !cap || cap >= oc__file_cap();
+    if (budget_cap) cap = oc__file_cap();
+    FILE *f = fopen(path, "rb");
+    if (!f) return oc__fail(why, whylen, OC_EIO, "cannot read %s: %s", what, strerror(errno));
+    char *buf = NULL;
+    size_t n = 0, bcap = 0;
+    int rc = 0;
+    for (;;) {
+        /* Never ask for more than cap + 1 bytes: one byte past the cap proves the file is over
+         * it, and a device that never ends (/dev/zero) stops there. */
+        size_t want = 65536;
+        if ((uint64_t)n + want > cap + 1) want = (size_t)(cap + 1 - n);
+        if (oc__grow((void **)&buf, &bcap, n + want + 1, 1)) {
+            rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory reading %s", what);
+            break;
+        }
+        size_t got = fread(buf + n, 1, want, f);
+        n += got;
+        if (n > cap) {
+            char c[32];
+            oc__format_bytes(c, sizeof c, cap);
+            rc = budget_cap
+                     ? oc__fail(why, whylen, OC_ETOOBIG,
+                                "%s is larger than %s, the input file cap (1/64 of the "
+                                "memory budget; set OPTICOLL_MEMORY_BUDGET_MIB)",
+                                what, c)
+                     : oc__fail(why, whylen, OC_ETOOBIG,
+                                "%s is larger than %s, the most this kind of file may be", what, c);
+            break;
+        }
+        if (got < want) {
+            if (ferror(f))
+                rc = oc__fail(why, whylen, OC_EIO, "cannot read %s: %s", what, strerror(errno));
+            break;
+        }
+    }
+    fclose(f);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    if (!buf && !(buf = malloc(1))) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+/* ---- numbers ---- */
+
 int oc_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out) {
     if (!text || !*text) return OC_EPARSE;
     for (const char *p = text; *p; p++)
@@ -83,8 +205,31 @@ int oc_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out) {
     return 0;
 }
 
+/* 1 if text is a decimal number: [+-]digits[.digits][(e|E)[+-]digits], at least one digit before
+ * the exponent. What strtod accepts beyond that (hex, inf, nan, space) is not. */
+static int is_decimal(const char *p) {
+    if (*p == '+' || *p == '-') p++;
+    size_t digits = 0;
+    while (isdigit((unsigned char)*p))
+        p++, digits++;
+    if (*p == '.') {
+        p++;
+        while (isdigit((unsigned char)*p))
+            p++, digits++;
+    }
+    if (!digits) return 0;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-') p++;
+        if (!isdigit((unsigned char)*p)) return 0;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    return *p == 0;
+}
+
 int oc_parse_double(const char *text, double min, double max, double *out) {
-    if (!text || !*text || isspace((unsigned char)*text)) return OC_EPARSE;
+    if (!text || !is_decimal(text)) return OC_EPARSE;
     errno = 0;
     char *end = NULL;
     double v = strtod(text, &end);
@@ -144,6 +289,7 @@ oc_kv *oc_kv_new(void) {
 
 void oc_kv_free(oc_kv *kv) {
     if (!kv) return;
+    free(kv->slots);
     for (size_t i = 0; i < kv->count; i++) {
         free(kv->keys[i]);
         free(kv->values[i]);
@@ -153,16 +299,51 @@ void oc_kv_free(oc_kv *kv) {
     free(kv);
 }
 
+/* FNV-1a: short keys, no adversary worth a keyed hash (a file can only slow its own reading). */
+static uint64_t key_hash(const char *key) {
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+        h = (h ^ *p) * UINT64_C(1099511628211);
+    return h;
+}
+
+/* The slot of `key` in the index: the one holding it, or the empty one where it would go. */
+static size_t kv_slot(const oc_kv *kv, const char *key) {
+    size_t mask = kv->nslots - 1, at = (size_t)key_hash(key) & mask;
+    while (kv->slots[at] && strcmp(kv->keys[kv->slots[at] - 1], key) != 0)
+        at = (at + 1) & mask;
+    return at;
+}
+
+/* Makes room in the index for one more key (rebuilding it twice as large when half full). */
+static int kv_reserve(oc_kv *kv) {
+    if (kv->count >= UINT32_MAX - 1) return OC_ENOMEM;
+    if (kv->nslots && (kv->count + 1) * 2 <= kv->nslots) return 0;
+    size_t n = kv->nslots ? kv->nslots * 2 : 16;
+    uint32_t *slots = oc__calloc(n, sizeof *slots);
+    if (!slots) return OC_ENOMEM;
+    free(kv->slots);
+    kv->slots = slots;
+    kv->nslots = n;
+    for (size_t i = 0; i < kv->count; i++)
+        kv->slots[kv_slot(kv, kv->keys[i])] = (uint32_t)(i + 1);
+    return 0;
+}
+
 int oc_kv_set(oc_kv *kv, const char *key, const char *value) {
     if (!kv || !key || !*key || !value) return OC_EINVAL;
     char *v = strdup(value);
     if (!v) return OC_ENOMEM;
-    for (size_t i = 0; i < kv->count; i++) {
-        if (strcmp(kv->keys[i], key) == 0) {
-            free(kv->values[i]);
-            kv->values[i] = v;
-            return 0;
-        }
+    if (kv_reserve(kv)) {
+        free(v);
+        return OC_ENOMEM;
+    }
+    size_t slot = kv_slot(kv, key);
+    if (kv->slots[slot]) {
+        size_t i = kv->slots[slot] - 1;
+        free(kv->values[i]);
+        kv->values[i] = v;
+        return 0;
     }
     size_t kcap = kv->cap, vcap = kv->cap;
     if (oc__grow((void **)&kv->keys, &kcap, kv->count + 1, sizeof(char *)) ||
@@ -179,6 +360,7 @@ int oc_kv_set(oc_kv *kv, const char *key, const char *value) {
     kv->keys[kv->count] = k;
     kv->values[kv->count] = v;
     kv->count++;
+    kv->slots[slot] = (uint32_t)kv->count;
     return 0;
 }
 
@@ -197,10 +379,9 @@ int oc_kv_set_pair(oc_kv *kv, const char *pair) {
 }
 
 const char *oc_kv_get(const oc_kv *kv, const char *key) {
-    if (!kv) return NULL;
-    for (size_t i = 0; i < kv->count; i++)
-        if (strcmp(kv->keys[i], key) == 0) return kv->values[i];
-    return NULL;
+    if (!kv || !key || !kv->nslots) return NULL;
+    uint32_t i = kv->slots[kv_slot(kv, key)];
+    return i ? kv->values[i - 1] : NULL;
 }
 
 size_t oc_kv_count(const oc_kv *kv) {

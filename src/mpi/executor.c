@@ -504,6 +504,15 @@ static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, 
         }
     e->s_bytes = coll == OC_GATHER ? blk : blk * nodes;
     e->work_bytes = coll == OC_REDUCESCATTER ? blk * nodes : 0;
+    /* The staging and relay buffers are counted against the memory budget before they are made
+     * (a relay buffer of an all-to-all is N^2 blocks). */
+    char what[160];
+    snprintf(what, sizeof what, "%s %s on %u ranks, %llu-byte blocks: the executor's buffers",
+             oc_collective_name(coll), algorithm, nodes, (unsigned long long)blk);
+    if ((rc = oc__budget_check((uint64_t)e->max_msgs * sizeof(MPI_Request) + e->stage_bytes +
+                                   e->x_bytes,
+                               what, why, len)))
+        goto out;
     if ((e->max_msgs && !(e->reqs = oc__calloc(e->max_msgs, sizeof(MPI_Request)))) ||
         (e->stage_bytes && !(e->stage = malloc(e->stage_bytes))) ||
         (e->x_bytes && !(e->x = malloc(e->x_bytes)))) {

@@ -877,28 +877,9 @@ fail:
 int oc__rack_trace_read(const char *path, uint32_t rack_gpus, oc__rack_trace *out, char *why,
                         size_t whylen) {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) return oc__fail(why, whylen, OC_EIO, "%s: %s", path, strerror(errno));
     char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc = 0;
-    for (;;) {
-        if (len + 4096 > cap && oc__grow((void **)&buf, &cap, len + 4096, 1)) {
-            rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-            break;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f)) rc = oc__fail(why, whylen, OC_EIO, "%s: read error", path);
-            break;
-        }
-        if (len > ((size_t)1 << 30)) {
-            rc = oc__fail(why, whylen, OC_ETOOBIG, "%s: larger than 1 GiB", path);
-            break;
-        }
-    }
-    fclose(f);
+    size_t len = 0;
+    int rc = oc__read_file(path, 0, NULL, &buf, &len, why, whylen);
     if (!rc) rc = oc__rack_trace_parse(buf ? buf : "", len, path, rack_gpus, out, why, whylen);
     free(buf);
     return rc;

@@ -15,6 +15,11 @@
  *
  * Export is written only after the schedule passed the verifier and the resource check, so a file
  * on disk is never a partial schedule.
+ *
+ * Import reads through oc__read_file (the input file cap, checked while reading), sniffs the
+ * format after a UTF-8 byte order mark, counts cJSON's tree against the memory budget before it
+ * is built, and refuses a key given twice in one object (cJSON would keep both and every lookup
+ * would see the first), found by sorting the object's keys (issue 14 items 5, 6, 13).
  */
 #include "core/pipeline.h"
 #include "core/quote.h"
@@ -105,37 +110,61 @@ out:
 
 /* ---- import ---- */
 
-static int read_file(const char *path, char **out, char *why, size_t len) {
-    *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return oc__fail(why, len, OC_EIO, "cannot open %s: %s", OC_Q(path), strerror(errno));
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    int rc = 0;
-    for (;;) {
-        if (oc__grow((void **)&buf, &cap, n + 65537, 1)) {
-            rc = oc__fail(why, len, OC_ENOMEM, "%s is too large to read", path);
-            break;
+/* An upper bound of the memory cJSON's tree of `text` takes, found in one pass before the tree
+ * is built: every value is the first of its container or follows a comma, so there are at most
+ * 1 + commas + brackets of them, each a cJSON item (and its malloc header); strings (keys and
+ * values) are copied, at most the text's own bytes. The stored rounds take less than the items
+ * they came from. */
+static uint64_t tree_bytes(const char *text, size_t n) {
+    uint64_t items = 1;
+    int in_string = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == ',' || c == '[' || c == '{') {
+            items++;
         }
-        size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f))
-                rc = oc__fail(why, len, OC_EIO, "cannot read %s: %s", path, strerror(errno));
-            break;
-        }
     }
-    fclose(f);
-    if (rc) {
-        free(buf);
-        return rc;
+    return items * (sizeof(cJSON) + 32 + sizeof(oc__transfer)) + n;
+}
+
+/* Refuses an object with a key twice (cJSON would keep both and every lookup the first): by
+ * sorting its keys, so an object of 200k keys is O(n log n). `where` names the object. */
+static int key_cmp(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int unique_keys(const cJSON *obj, const char *path, const char *where, char *why,
+                       size_t len) {
+    if (!cJSON_IsObject(obj)) return 0;
+    size_t n = 0;
+    const cJSON *it;
+    cJSON_ArrayForEach(it, obj) n++;
+    if (n < 2) return 0;
+    const char *dup = NULL;
+    if (n <= 8) { /* a transfer: pairwise is cheaper than sorting */
+        for (const cJSON *a = obj->child; a && !dup; a = a->next)
+            for (const cJSON *b = a->next; b && !dup; b = b->next)
+                if (strcmp(a->string, b->string) == 0) dup = a->string;
+    } else {
+        const char **keys = oc__malloc_array(n, sizeof *keys);
+        if (!keys) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+        size_t k = 0;
+        cJSON_ArrayForEach(it, obj) keys[k++] = it->string;
+        qsort(keys, n, sizeof *keys, key_cmp);
+        for (k = 1; k < n && !dup; k++)
+            if (strcmp(keys[k - 1], keys[k]) == 0) dup = keys[k];
+        free(keys);
     }
-    buf[n] = 0;
-    if (strlen(buf) != n) {
-        free(buf);
-        return oc__fail(why, len, OC_EPARSE, "%s: contains a NUL byte, not JSON text", path);
-    }
-    *out = buf;
+    if (dup)
+        return oc__fail(why, len, OC_EPARSE, "%s: key \"%.64s\" appears twice in %s", path, dup,
+                        where);
     return 0;
 }
 
@@ -216,18 +245,32 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
         goto out;
     }
-    if ((rc = read_file(path, &text, why, len))) goto out;
-    /* An XML file is MSCCL's format (msccl.c). */
-    const char *lead = text;
+    size_t tlen = 0;
+    if ((rc = oc__read_file(path, 0, NULL, &text, &tlen, why, len))) goto out;
+    if (strlen(text) != tlen) {
+        rc = oc__fail(why, len, OC_EPARSE, "%s: contains a NUL byte, not a schedule file", path);
+        goto out;
+    }
+    /* The format is sniffed after a UTF-8 byte order mark and white space: an XML file is
+     * MSCCL's format (msccl.c; libxml2 reads the mark itself). */
+    const char *body = text;
+    if ((unsigned char)body[0] == 0xEF && (unsigned char)body[1] == 0xBB &&
+        (unsigned char)body[2] == 0xBF)
+        body += 3;
+    const char *lead = body;
     while (*lead == ' ' || *lead == '\t' || *lead == '\n' || *lead == '\r')
         lead++;
     if (*lead == '<') {
         rc = oc__verify_msccl(path, text, network, net_params, out, why, len);
         goto out;
     }
+    /* The tree is counted against the memory budget before cJSON builds it. */
+    char what[64 + 256];
+    snprintf(what, sizeof what, "reading %.256s", path);
+    if ((rc = oc__budget_check(tree_bytes(body, strlen(body)), what, why, len))) goto out;
     /* require_null_terminated: text after the top-level value (but white space) is an error */
     const char *end = NULL;
-    root = cJSON_ParseWithLengthOpts(text, strlen(text) + 1, &end, 1);
+    root = cJSON_ParseWithLengthOpts(body, strlen(body) + 1, &end, 1);
     if (!root) {
         const char *at = end ? end : cJSON_GetErrorPtr();
         size_t off = at && at >= text ? (size_t)(at - text) : 0;
@@ -238,6 +281,12 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
         rc = oc__fail(why, len, OC_EPARSE, "%s: the top level must be a JSON object", path);
         goto out;
     }
+    if ((rc = unique_keys(root, path, "the top-level object", why, len)) ||
+        (rc = unique_keys(cJSON_GetObjectItemCaseSensitive(root, "params"), path, "\"params\"", why,
+                          len)) ||
+        (rc = unique_keys(cJSON_GetObjectItemCaseSensitive(root, "network_params"), path,
+                          "\"network_params\"", why, len)))
+        goto out;
     const cJSON *coll = cJSON_GetObjectItemCaseSensitive(root, "collective");
     oc_collective c;
     if (!cJSON_IsString(coll) || oc_collective_from_name(coll->valuestring, &c)) {
@@ -311,6 +360,12 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
             uint64_t s, d, first, count;
             oc__op o = OC_OP_COPY;
             const char *bad = NULL;
+            char where[64];
+            snprintf(where, sizeof where, "round %zu, transfer %zu", ri, ti);
+            if ((rc = unique_keys(t, path, where, why, len))) {
+                oc__round_free(&r);
+                goto out;
+            }
             if (!cJSON_IsObject(t))
                 bad = "is not an object";
             else if (get_uint(src, UINT32_MAX, &s))

@@ -149,6 +149,42 @@ static int parse_model(char **f, int nf, const char *source, unsigned line, oc_m
     return 0;
 }
 
+static int model_cmp(const void *a, const void *b) {
+    const oc_model *x = *(const oc_model *const *)a, *y = *(const oc_model *const *)b;
+    int c = strcasecmp(x->name, y->name);
+    return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* Refuses a name defined twice among models[0..n) (names ignore case), naming the first line that
+ * repeats an earlier one, as a reader going line by line would: found by sorting, so a file of
+ * 50k models is O(n log n), not a comparison of every pair. */
+static int no_duplicate_models(const oc_model *models, size_t n, const char *source, char *why,
+                               size_t whylen) {
+    if (n < 2) return 0;
+    const oc_model **by = oc__malloc_array(n, sizeof *by);
+    if (!by) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        by[i] = &models[i];
+    qsort(by, n, sizeof *by, model_cmp);
+    const oc_model *again = NULL, *first = NULL;
+    for (size_t i = 1, g = 0; i < n; i++) {
+        if (strcasecmp(by[g]->name, by[i]->name) != 0) {
+            g = i;
+            continue;
+        }
+        if (i == g + 1 && (!again || by[i]->line < again->line)) {
+            again = by[i];
+            first = by[g];
+        }
+    }
+    free(by);
+    if (again)
+        return oc__fail(why, whylen, OC_EPARSE,
+                        "%s:%u: model '%s' is already defined on line %u (names ignore case)",
+                        source, again->line, OC_Q(again->name), first->line);
+    return 0;
+}
+
 int oc_models_parse(const char *text, size_t len, const char *source, oc_model **out, size_t *count,
                     char *why, size_t whylen) {
     *out = NULL;
@@ -179,17 +215,19 @@ int oc_models_parse(const char *text, size_t len, const char *source, oc_model *
         if (!*first || *first == '#') continue;
         char *f[MAX_FIELDS];
         int nf = split_fields(buf, f);
+        if (n + 1 > cap && (rc = oc__budget_check((uint64_t)(n + 1) * 2 * sizeof *models,
+                                                  "the models list", why, whylen)))
+            goto fail;
         if ((rc = oc__grow((void **)&models, &cap, n + 1, sizeof *models))) goto nomem;
-        if ((rc = parse_model(f, nf, source, line, &models[n], why, whylen))) goto fail;
-        for (size_t k = 0; k < n; k++)
-            if (strcasecmp(models[k].name, models[n].name) == 0) {
-                rc = oc__fail(why, whylen, OC_EPARSE,
-                              "%s:%u: model '%s' is already defined on line %u (names ignore case)",
-                              source, line, OC_Q(models[n].name), models[k].line);
-                goto fail;
-            }
+        if ((rc = parse_model(f, nf, source, line, &models[n], why, whylen))) {
+            /* a name repeated on an earlier line is the first error (why is kept when none is) */
+            int drc = no_duplicate_models(models, n, source, why, whylen);
+            if (drc) rc = drc;
+            goto fail;
+        }
         n++;
     }
+    if ((rc = no_duplicate_models(models, n, source, why, whylen))) goto fail;
     if (n == 0) {
         rc = oc__fail(why, whylen, OC_EPARSE, "%s: no models (only comments or blank lines)",
                       source);
@@ -211,21 +249,11 @@ int oc_models_read(const char *path, oc_model **out, size_t *count, char *why, s
     *out = NULL;
     *count = 0;
     if (!path) return oc__fail(why, whylen, OC_EINVAL, "no models file");
-    FILE *f = fopen(path, "rb");
-    if (!f) return oc__fail(why, whylen, OC_EIO, "cannot read %s: %s", path, strerror(errno));
-    char *text = malloc(MAX_FILE_BYTES + 1);
-    if (!text) {
-        fclose(f);
-        return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-    }
-    size_t len = fread(text, 1, MAX_FILE_BYTES + 1, f);
-    int rc = 0;
-    if (ferror(f))
-        rc = oc__fail(why, whylen, OC_EIO, "cannot read %s", path);
-    else if (len > MAX_FILE_BYTES)
-        rc = oc__fail(why, whylen, OC_ETOOBIG, "%s: larger than %d MiB, not a models file", path,
-                      MAX_FILE_BYTES >> 20);
-    fclose(f);
+    /* the models file's own cap, or the input file cap if that is lower */
+    const uint64_t cap = oc__file_cap() < MAX_FILE_BYTES ? oc__file_cap() : MAX_FILE_BYTES;
+    char *text = NULL;
+    size_t len = 0;
+    int rc = oc__read_file(path, cap, NULL, &text, &len, why, whylen);
     if (!rc) rc = oc_models_parse(text, len, path, out, count, why, whylen);
     free(text);
     return rc;

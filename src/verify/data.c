@@ -8,7 +8,9 @@
  * Reductions sum floats: node v's contribution to element e of chunk c is a small integer, so every
  * partial sum is exact in float32 and the result must equal the plain sum over all nodes exactly.
  * Like the network rounds, a round reads every sender's buffer first (into a staging area) and
- * writes every receiver after.
+ * writes every receiver after. The state is skipped past its own threshold (or the memory budget,
+ * if lower); a round's staging, whose size a small file can make huge (many transfers of every
+ * chunk), is checked against the memory budget before it is made.
  */
 #include "verify/verify.h"
 
@@ -49,6 +51,13 @@ static int data_round(oc__sink *self, uint64_t round, const oc__round *r, char *
             return oc__fail(why, len, OC_EVERIFY, "round %llu: transfer %u -> %u is out of range",
                             (unsigned long long)round, t->src, t->dst);
         need += (size_t)t->count * (d->reduces ? FLOATS_PER_CHUNK : 1);
+    }
+    if (need > d->stage_cap) {
+        char what[96];
+        snprintf(what, sizeof what, "round %llu of the data check (staging)",
+                 (unsigned long long)round);
+        int rc = oc__budget_check((uint64_t)need * sizeof(float), what, why, len);
+        if (rc) return rc;
     }
     if (oc__grow((void **)&d->stage, &d->stage_cap, need, sizeof(float)))
         return oc__fail(why, len, OC_ENOMEM, "out of memory in the data check");
@@ -95,7 +104,7 @@ int oc__datacheck_new(const oc__spec *s, uint64_t budget, oc__datacheck **out, c
     int reduces = oc_collective_reduces(s->coll);
     uint64_t cells = (uint64_t)s->nodes * s->chunks;
     uint64_t bytes = cells * (reduces ? FLOATS_PER_CHUNK * sizeof(float) : sizeof(uint32_t));
-    if (bytes > budget) return 0;
+    if (bytes > budget || bytes > oc_memory_budget()) return 0;
     oc__datacheck *d = calloc(1, sizeof *d);
     if (!d) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     d->sink.round = data_round;

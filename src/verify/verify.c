@@ -27,22 +27,15 @@
  * iv[1] are its intervals in order, an unused one being {0, 0} (an empty cell is two unused
  * ones). A cell that needs more than two intervals is tagged by heap.tag = UINT32_MAX > heap.zero
  * = 0 (no inline interval has lo > hi) and points to a range set of its own. */
-/* Memory the reduction verifier may use: its cells (one per (node, chunk), allocated up front)
- * and the range sets of cells whose contributors fragment into more than two intervals (grown as
- * the schedule runs). Past the budget a run is refused with one line (OC_ETOOBIG) instead of being
- * killed by the kernel half-way: up front when the cells alone pass it, else in the round where
- * the range sets do (rhd radix 2 on 8192 nodes fragments to ~150 bytes per state; ring all-reduce
- * stays inline, ~20 bytes per state). */
-#define OC__VERIFY_BUDGET (UINT64_C(4) << 30)
-
-/* The budget: OPTICOLL_VERIFY_BUDGET_MIB (a whole number of MiB, for machines with less memory
- * and for the test that shows the refusal) or OC__VERIFY_BUDGET. */
-static uint64_t verify_budget(void) {
-    const char *e = getenv("OPTICOLL_VERIFY_BUDGET_MIB");
-    uint64_t mib;
-    if (e && oc_parse_u64(e, 1, UINT64_C(1) << 30, &mib) == 0) return mib << 20;
-    return OC__VERIFY_BUDGET;
-}
+/* Memory (issue 14 item 5): the verifier's state is counted against the library's one memory
+ * budget (oc_memory_budget, 4 GiB by default). For reductions that is the cells (one per (node,
+ * chunk), allocated up front) and the range sets of cells whose contributors fragment into more
+ * than two intervals (grown as the schedule runs); for copy collectives the nodes' range sets (an
+ * all-to-all starts with N ranges per node, N^2 in all); for both, a round's staging. Past the
+ * budget a run is refused with one line (OC_ETOOBIG) before the allocation, instead of being
+ * killed by the kernel half-way: up front when the initial state alone passes it, else in the
+ * round where the growth does (rhd radix 2 on 8192 nodes fragments to ~150 bytes per state; ring
+ * all-reduce stays inline, ~20 bytes per state). */
 
 typedef union cell {
     oc__range iv[2];
@@ -148,9 +141,27 @@ struct oc__verifier {
     cell *staged;      /* snapshot of what the round's senders send, one cell per chunk sent */
     oc__rangeset *staged_sets; /* staged[u] points to staged_sets[u] when it needs the heap */
     size_t staged_cap;
-    uint64_t heap_bytes; /* bytes held by the range sets of heap cells (see OC__VERIFY_BUDGET) */
-    uint64_t budget;     /* OC__VERIFY_BUDGET, or OPTICOLL_VERIFY_BUDGET_MIB from the environment */
+    uint64_t base_bytes; /* the state allocated up front */
+    uint64_t heap_bytes; /* bytes held by range sets grown since (heap cells, nodes' sets) */
 };
+
+/* "verifying allreduce on 8 nodes with 64 chunks" into buf, for budget messages. */
+static void describe_run(const oc__spec *s, char *buf, size_t len) {
+    snprintf(buf, len, "verifying %s on %u nodes with %u chunks", oc_collective_name(s->coll),
+             s->nodes, s->chunks);
+}
+
+/* Refuses, naming the round, once the state (up front and grown) plus `extra` bytes would pass
+ * the memory budget. */
+static int state_budget(const oc__verifier *v, uint64_t extra, uint64_t round, char *why,
+                        size_t len) {
+    const uint64_t total = v->base_bytes + v->heap_bytes + extra;
+    if (total <= oc_memory_budget()) return 0;
+    char what[160], d[120];
+    describe_run(v->spec, d, sizeof d);
+    snprintf(what, sizeof what, "round %llu: %s", (unsigned long long)round, d);
+    return oc__budget_check(total, what, why, len);
+}
 
 static int fail_at(char *why, size_t len, const oc__spec *s, uint64_t round, const char *what,
                    uint32_t node, uint32_t chunk) {
@@ -188,6 +199,21 @@ static int check_transfer(const oc__verifier *v, uint64_t round, const oc__trans
 
 /* ---- copy collectives ---- */
 
+static int range_cmp(const void *a, const void *b) {
+    const oc__range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Counts the change of node n's range set (it had `cap` ranges of room) and refuses the run when
+ * a growth passes the budget. */
+static int held_grew(oc__verifier *v, uint32_t n, uint32_t cap, uint64_t round, char *why,
+                     size_t len) {
+    /* modular: a set that shrank (a union sizes it exactly) subtracts */
+    v->heap_bytes += ((uint64_t)v->held[n].cap - cap) * sizeof(oc__range);
+    if (v->held[n].cap <= cap) return 0;
+    return state_budget(v, 0, round, why, len);
+}
+
 static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len) {
     const oc__spec *s = v->spec;
     const oc__transfer *x = r->xfers;
@@ -218,12 +244,18 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
         for (size_t i = 0; i < r->count; i++) {
             oc__range one = {x[i].first, x[i].first + x[i].count};
             uint64_t dup = 0;
+            const uint32_t cap = v->held[x[i].dst].cap;
             if (oc__rangeset_union(&v->held[x[i].dst], &one, 1, &dup))
                 return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
             v->redundant += dup;
+            int rc = held_grew(v, x[i].dst, cap, round, why, len);
+            if (rc) return rc;
         }
         return 0;
     }
+    int rc = state_budget(v, (uint64_t)r->count * (sizeof(pending) + sizeof(oc__range)), round, why,
+                          len);
+    if (rc) return rc;
     if (oc__grow((void **)&v->sorted, &v->sorted_cap, r->count, sizeof(pending)))
         return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
     pending *p = v->sorted;
@@ -260,21 +292,21 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
         size_t n = j - i;
         if (oc__grow((void **)&v->merge, &v->merge_cap, n, sizeof(oc__range)))
             return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+        /* Sorted by label: the ranges of one destination usually arrive sorted already (one
+         * pass); otherwise qsort, never an insertion sort (a gather of 262k ranges in
+         * descending order took 13 s). */
+        int sorted = 1;
         for (size_t k = 0; k < n; k++) {
-            /* insertion sort by label: destinations receive few ranges per round, and the
-             * ranges of one destination usually arrive sorted already */
-            oc__range y = p[i + k].r;
-            size_t m = k;
-            while (m > 0 && v->merge[m - 1].lo > y.lo) {
-                v->merge[m] = v->merge[m - 1];
-                m--;
-            }
-            v->merge[m] = y;
+            v->merge[k] = p[i + k].r;
+            if (k && v->merge[k - 1].lo > v->merge[k].lo) sorted = 0;
         }
+        if (!sorted) qsort(v->merge, n, sizeof(oc__range), range_cmp);
         uint64_t dup = 0;
+        const uint32_t cap = v->held[p[i].dst].cap;
         if (oc__rangeset_union(&v->held[p[i].dst], v->merge, n, &dup))
             return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
         v->redundant += dup;
+        if ((rc = held_grew(v, p[i].dst, cap, round, why, len))) return rc;
         i = j;
     }
     return 0;
@@ -283,18 +315,11 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
 /* ---- reductions ---- */
 
 /* Adds a cell's change of heap bytes (it held `before`) to the verifier's total and refuses the
- * run, naming the round, once cells and range sets together pass OC__VERIFY_BUDGET. */
+ * run, naming the round, once cells and range sets together pass the memory budget. */
 static int heap_budget(oc__verifier *v, const cell *c, uint64_t before, uint64_t round, char *why,
                        size_t len) {
     v->heap_bytes += cell_heap_bytes(c) - before; /* modular: a freed set subtracts */
-    const uint64_t cells = (uint64_t)v->spec->nodes * v->spec->chunks;
-    const uint64_t total = cells * (sizeof(cell) + sizeof(uint32_t)) + v->heap_bytes;
-    if (total <= v->budget) return 0;
-    return oc__fail(why, len, OC_ETOOBIG,
-                    "round %llu: verifying %s on %u nodes needs more than the verifier's %.1f GiB "
-                    "budget (the nodes' sets of contributors have fragmented)",
-                    (unsigned long long)round, oc_collective_name(v->spec->coll), v->spec->nodes,
-                    (double)v->budget / (1 << 30));
+    return state_budget(v, 0, round, why, len);
 }
 
 static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
@@ -313,6 +338,10 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
         return oc__fail(why, len, OC_ETOOBIG, "round %llu: too many rounds to verify",
                         (unsigned long long)round);
     if (units > v->staged_cap) {
+        /* the round's staging is counted before it is made: a small file can name a huge one */
+        rc = state_budget(v, (uint64_t)units * (sizeof(cell) + sizeof(oc__rangeset)), round, why,
+                          len);
+        if (rc) return rc;
         cell *nc = realloc(v->staged, units * sizeof(cell));
         if (!nc) return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
         v->staged = nc;
@@ -442,15 +471,12 @@ int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t le
                             oc_collective_name(s->coll), N, s->chunks, (unsigned long long)cells);
         }
         /* The cells themselves: refused up front when they alone pass the budget. */
-        const uint64_t need = cells * (sizeof(cell) + sizeof(uint32_t));
-        const uint64_t budget = v->budget = verify_budget();
-        if (need > budget) {
+        v->base_bytes = cells * (sizeof(cell) + sizeof(uint32_t));
+        char what[120];
+        describe_run(s, what, sizeof what);
+        if ((rc = oc__budget_check(v->base_bytes, what, why, len))) {
             free(v);
-            return oc__fail(why, len, OC_ETOOBIG,
-                            "verifying %s on %u nodes with %u chunks needs %.1f GiB for its %llu "
-                            "chunk states, above the verifier's %.1f GiB budget",
-                            oc_collective_name(s->coll), N, s->chunks, (double)need / (1 << 30),
-                            (unsigned long long)cells, (double)budget / (1 << 30));
+            return rc;
         }
         v->contrib = oc__calloc((size_t)cells, sizeof(cell));
         v->written = oc__calloc((size_t)cells, sizeof(uint32_t));
@@ -459,6 +485,16 @@ int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t le
             for (uint32_t c = 0; c < s->chunks; c++)
                 v->contrib[(uint64_t)n * s->chunks + c].iv[0] = (oc__range){n, n + 1};
     } else {
+        /* The nodes' range sets and their scratch, and the ranges they start with (an
+         * all-to-all's N per node): checked up front, then counted as allocated (heap_bytes). */
+        v->base_bytes = (uint64_t)N * (sizeof(oc__rangeset) + sizeof(uint32_t) + sizeof(uint64_t));
+        const uint64_t ranges = s->coll == OC_ALLTOALL ? (uint64_t)N * N : N;
+        char what[120];
+        describe_run(s, what, sizeof what);
+        if ((rc = oc__budget_check(v->base_bytes + ranges * sizeof(oc__range), what, why, len))) {
+            free(v);
+            return rc;
+        }
         v->held = oc__calloc(N, sizeof(oc__rangeset));
         v->bucket = oc__calloc(N, sizeof(uint32_t));
         v->last_round = oc__calloc(N, sizeof(uint64_t));
@@ -488,6 +524,8 @@ int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t le
             break;
         }
     }
+    for (uint32_t n = 0; v->held && n < N; n++)
+        v->heap_bytes += (uint64_t)v->held[n].cap * sizeof(oc__range);
     *out = v;
     return 0;
 nomem:

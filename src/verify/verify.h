@@ -23,7 +23,8 @@ void oc__verifier_free(oc__verifier *v);
 /* Real data: floats summed for reductions, bytes copied otherwise. */
 typedef struct oc__datacheck oc__datacheck;
 
-/* *out = NULL (and 0 returned) when the state would not fit in `budget_bytes`. */
+/* *out = NULL (and 0 returned) when the state would not fit in `budget_bytes` or the memory
+ * budget; a round's staging past the memory budget is OC_ETOOBIG. */
 int oc__datacheck_new(const oc__spec *spec, uint64_t budget_bytes, oc__datacheck **out, char *why,
                       size_t whylen);
 oc__sink *oc__datacheck_sink(oc__datacheck *d);
