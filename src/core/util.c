@@ -141,6 +141,8 @@ int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, 
     *out = NULL;
     *len = 0;
     if (!what) what = path;
+    char quoted[OC__QUOTE_SIZE]; /* a file name reaches the message escaped and cut */
+    what = oc__quote(quoted, sizeof quoted, what);
     const int budget_cap = !cap || cap >= oc__file_cap();
     if (budget_cap) cap = oc__file_cap();
     FILE *f = fopen(path, "rb");
