@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_CHECK(cond)                                                                           \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "fuzz: %s:%d: broken promise: %s\n", __FILE__, __LINE__, #cond);      \
+            fprintf(stderr, "fuzz: %s:%d: broken promise: %s\n", __FILE__, __LINE__, #cond);       \
             abort();                                                                               \
         }                                                                                          \
     } while (0)

@@ -35,8 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(code == 0);
     int known = 0;
     for (size_t i = 0; i < oc_algorithm_count(); i++)
-        known |= oc_algorithm_at(i)->collective == OC_ALLGATHER &&
-                 oc_algorithm_at(i)->name == chosen;
+        known |=
+            oc_algorithm_at(i)->collective == OC_ALLGATHER && oc_algorithm_at(i)->name == chosen;
     FUZZ_CHECK(known);
     return 0;
 }

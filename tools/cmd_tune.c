@@ -406,7 +406,8 @@ out:
     return chosen;
 }
 
-const char *oc__decisions_pick(const char *path, const oc_request *req, const char *coll, int *code) {
+const char *oc__decisions_pick(const char *path, const oc_request *req, const char *coll,
+                               int *code) {
     return from_decisions(path, req, coll, code);
 }
 
