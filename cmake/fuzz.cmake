@@ -35,7 +35,9 @@ target_compile_definitions(oc_fuzz_tools PRIVATE main=oc_tool_main
 target_compile_options(oc_fuzz_tools PRIVATE -Wno-missing-prototypes ${OC_FUZZ_FLAGS})
 
 add_custom_target(fuzz_all)
-file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz-artifacts)
+if(OC_FUZZ)
+  file(MAKE_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz-artifacts)
+endif()
 foreach(name ${OC_FUZZ_TARGETS})
   set(corpus ${CMAKE_SOURCE_DIR}/fuzz/corpus/${name})
   if(OC_FUZZ)
