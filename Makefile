@@ -3,8 +3,10 @@
 
 CMAKE_FLAGS ?=
 JOBS ?= 2
+# seconds each fuzz target runs under `make fuzz`
+FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo check check-fast check-asan bench simgrid clean format
+.PHONY: all deps build demo check check-fast check-asan check-fuzz fuzz bench simgrid clean format
 
 all: build
 
@@ -30,8 +32,18 @@ check-asan: deps
 	@cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ctest --output-on-failure -j$(JOBS) -LE slow
 
-check: check-fast check-asan
-	@echo "make check: release suite and AddressSanitizer+UndefinedBehaviorSanitizer suite passed"
+# The fuzz targets (fuzz/) with clang's libFuzzer in build-fuzz/: a few seconds each from the seed
+# corpora (skipped, with a line saying so, only where clang with libFuzzer cannot be had).
+check-fuzz: deps
+	@JOBS=$(JOBS) fuzz/run.sh check
+
+check: check-fast check-asan check-fuzz
+	@echo "make check: release suite, AddressSanitizer+UndefinedBehaviorSanitizer suite and fuzz smoke runs passed"
+
+# Each fuzz target for FUZZ_SECONDS (or only FUZZ_TARGETS="schedule_json msccl ..."); what is found
+# goes to build-fuzz/fuzz-artifacts/.
+fuzz: deps
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) JOBS=$(JOBS) fuzz/run.sh fuzz $(FUZZ_TARGETS)
 
 bench: build
 	@./build/oc_bench
@@ -43,7 +55,7 @@ simgrid: build
 	@scripts/simgrid.sh
 
 format:
-	@clang-format -i include/*.h src/*/*.c src/*/*.h tools/*.c tests/*.c bench/*.c
+	@clang-format -i include/*.h src/*/*.c src/*/*.h tools/*.c tests/*.c bench/*.c fuzz/*.c fuzz/*.h
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz

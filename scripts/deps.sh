@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what opticoll needs to build and test, when it is missing (Debian 12, as root or with
-# sudo): a C compiler, make, CMake, pkg-config, cJSON (schedule files) and python3 (CLI tests).
+# sudo): a C compiler, make, CMake, pkg-config, cJSON (schedule files) and python3 (CLI tests),
+# and clang with libFuzzer for the fuzz targets.
 # Prints nothing when everything is there.
 set -eu
 need=""
@@ -24,4 +25,18 @@ if [ -n "$need" ]; then
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $need >/dev/null
+fi
+# The fuzz targets (fuzz/, make fuzz and make check-fuzz): clang and its libFuzzer runtime, which
+# Debian ships in libclang-rt-dev (only recommended by clang). Apart, so that a machine where they
+# cannot be installed still builds and tests; check-fuzz then says it skipped.
+fuzz_need=""
+command -v clang >/dev/null 2>&1 || fuzz_need="$fuzz_need clang"
+have_pkg libclang-rt-dev || ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 ||
+    fuzz_need="$fuzz_need libclang-rt-dev"
+if [ -n "$fuzz_need" ]; then
+  echo "deps: installing$fuzz_need (fuzz targets)" >&2
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  { $SUDO apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $fuzz_need >/dev/null; } ||
+    echo "deps: could not install$fuzz_need; make check-fuzz will skip the fuzz targets" >&2
 fi

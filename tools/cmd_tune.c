@@ -452,6 +452,11 @@ out:
     return chosen;
 }
 
+const char *oc__decisions_pick(const char *path, const oc_request *req, const char *coll,
+                               int *code) {
+    return from_decisions(path, req, coll, code);
+}
+
 /* Tunes the one point: every algorithm that runs on the network, fastest verified wins. */
 static const char *tune_point(const oc_request *req, const char *coll, int *code) {
     sweep_args a;
