@@ -15,7 +15,8 @@
  * each destination the sources form one range mod P. A stream carries #{o < P : o_t = j} <=
  * (k+1)^h / (k+1) messages, so the h = ceil(log_{k+1} P) steps cost at most the padding bound h
  * (k+1)^h / (k+1) m (k = 1, P = 1000: 4988 messages where padding gives 5120). Every processor
- * sends and receives at most k streams a step, from senders it never heard before.
+ * sends and receives at most k streams a step, from senders it never heard before. Both
+ * constructions' messages are oc__tcp2_a2a_messages() m exactly (the search's bound).
  */
 #include "algo/star_tcp.h"
 
@@ -62,6 +63,16 @@ static int a2a_shifts(const oc__tcp *t, uint64_t q, oc__emit *e) {
         if (rc) return rc;
     }
     return 0;
+}
+
+uint64_t oc__tcp2_a2a_messages(uint32_t P, uint64_t k) {
+    /* step s's largest stream is j = 1's: the offsets o < P whose digit s is 1 */
+    uint64_t total = 0;
+    for (uint64_t W = 1; W < P; W *= k + 1) {
+        uint64_t cycle = W * (k + 1), r = P % cycle, tail = r > W ? r - W : 0;
+        total += P / cycle * W + (tail < W ? tail : W);
+    }
+    return total;
 }
 
 static int a2a_generate(const oc__plan *plan, oc__emit *e) {

@@ -63,6 +63,10 @@ int oc__tcp1_label(oc__tcp *t, oc__spec *spec, char *why, size_t len);
 int oc__tcp2_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                   const oc_kv *params, char *why, size_t len);
 
+/* The all-to-all's messages per message of a block (alltoall_tcp2.c): the sum over its h steps
+ * of the largest stream, exact for the cliques and the shifts. */
+uint64_t oc__tcp2_a2a_messages(uint32_t P, uint64_t k);
+
 /* Sends src -> dst the q-chunk blocks first, first+1, ..., first+count-1 taken mod P, at label
  * base + block q: one transfer, or two where the range wraps past P - 1. */
 int oc__tcp_send_wrapped(oc__emit *e, uint32_t src, uint32_t dst, uint64_t base, uint64_t first,

@@ -22,9 +22,10 @@
  * k+1-fold per step; the constructions use exactly that many), and every one retunes (each round
  * has a receiver hearing a sender it never heard before: a first TCP1 reception, a gather parent's
  * new child, a new clique digit or shift), so steps >= h(k) and time >= h(k) D plus the
- * communication bound: h(k) m L tau for the broadcast (every step carries all m), and for the
- * others m (P-1) / k messages of L tau (a processor receives, or the root sends, m (P-1) messages
- * on at most k streams a step, and a step lasts its largest stream).
+ * communication bound: h(k) m L tau for the broadcast (every step carries all m), the exact
+ * messages of the all-to-all's construction (oc__tcp2_a2a_messages), and for the others m (P-1) / k
+ * messages of L tau (a processor receives, or the root sends, m (P-1) messages on at most k
+ * streams a step, and a step lasts its largest stream).
  */
 #include "algo/star_tcp.h"
 
@@ -136,13 +137,16 @@ int oc__tcp_search(const oc__search_in *in, oc__search *s, char *why, size_t len
     snprintf(mb, sizeof mb, "%llu", (unsigned long long)m);
     for (uint64_t k = kpin ? kpin : knet; k >= 1; k--) {
         const uint32_t h = oc__tcp_steps(in->nodes, k);
-        const double comm = in->coll == OC_BROADCAST ? (double)h * (double)m
-                                                     : (double)m * (in->nodes - 1.0) / (double)k;
-        const oc__bound b = {.time_s = h * D + comm * unit,
-                             .steps = h,
-                             .name = in->coll == OC_BROADCAST
-                                         ? "h(k) retuned steps of m messages each"
-                                         : "h(k) retuned steps + m (P-1) / k messages"};
+        double comm = (double)m * (in->nodes - 1.0) / (double)k;
+        const char *name = "h(k) retuned steps + m (P-1) / k messages";
+        if (in->coll == OC_BROADCAST) {
+            comm = (double)h * (double)m;
+            name = "h(k) retuned steps of m messages each";
+        } else if (in->coll == OC_ALLTOALL) {
+            comm = (double)m * (double)oc__tcp2_a2a_messages(in->nodes, k);
+            name = "h(k) retuned steps + the construction's largest streams";
+        }
+        const oc__bound b = {.time_s = h * D + comm * unit, .steps = h, .name = name};
         snprintf(kb, sizeof kb, "%llu", (unsigned long long)k);
         const char *kv[] = {"k", kb, "m", mb};
         if ((rc = oc__search_offer(s, &b, 2, kv))) return rc;
