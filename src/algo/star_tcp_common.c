@@ -226,7 +226,12 @@ int oc__tcp1_label(oc__tcp *t, oc__spec *spec, char *why, size_t len) {
 
 int oc__tcp2_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                   const oc_kv *params, char *why, size_t len) {
-    int rc = oc__plan_work("tcp2", nodes, (uint64_t)nodes * nodes * 8, why, len);
-    if (!rc) rc = oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
-    return rc;
+    int rc = oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
+    if (rc) return rc;
+    /* at most two transfers per stream (a range that wraps); the all-to-all's streams carry a
+     * range per destination */
+    const oc__tcp *t = plan->state;
+    uint64_t streams = (uint64_t)nodes * t->k * t->h;
+    return oc__plan_work("tcp2", nodes, coll == OC_GOSSIP ? 2 * streams : (uint64_t)nodes * nodes * 2,
+                         why, len);
 }
