@@ -7,3 +7,6 @@ target_link_libraries(test_search_star PRIVATE opticoll_lib)
 add_test(NAME search_star COMMAND test_search_star)
 add_test(NAME search_star_slow COMMAND test_search_star slow)
 set_tests_properties(search_star_slow PROPERTIES LABELS slow TIMEOUT 300)
+add_test(NAME cli_star_search COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/star_search.sh
+                                      $<TARGET_FILE:opticoll> ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_star_search PROPERTIES LABELS cli TIMEOUT 120)

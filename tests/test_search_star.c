@@ -278,11 +278,11 @@ static void refused(oc_collective coll, const char *algo, uint32_t P, uint32_t k
 
 static void bad_input(void) {
     const char *hp[] = {"hp=4", NULL}, *k4[] = {"k=4", NULL}, *m[] = {"m=10", "hp=2", NULL};
-    refused(OC_BROADCAST, "tcp1-split", 64, 3, hp, "0..3");
-    refused(OC_BROADCAST, "tcp1-split", 64, 3, k4, "1..3");
+    refused(OC_BROADCAST, "tcp1-split", 64, 3, hp, "from 0 to 3");
+    refused(OC_BROADCAST, "tcp1-split", 64, 3, k4, "from 1 to 3");
     refused(OC_BROADCAST, "tcp1-split", 64, 3, m, "multiple of 16");
-    refused(OC_GOSSIP, "tcp2", 30, 3, k4, "1..3");
-    refused(OC_SCATTER, "tcp1", 30, 2, k4, "1..2");
+    refused(OC_GOSSIP, "tcp2", 30, 3, k4, "from 1 to 3");
+    refused(OC_SCATTER, "tcp1", 30, 2, k4, "from 1 to 2");
 }
 
 /* No argument: the cheap part (also under the sanitizers); "slow": the rest of the grid. */

@@ -89,7 +89,8 @@ static int hp_read(const oc_kv *params, uint32_t h, uint32_t k, uint32_t P, uint
     *hp = h;
     if (v && oc_parse_u64(v, 0, h, hp))
         return oc__fail(why, len, OC_EINVAL,
-                        "tcp1-split: hp=%s is outside 0..%u: h' is at most h = ceil(log_%u %u) = %u",
+                        "tcp1-split: hp=%s: expected a whole number from 0 to %u (h' is at most "
+                        "h = ceil(log_%u %u) = %u)",
                         v, h, k + 1, P, h);
     return 0;
 }

@@ -113,8 +113,8 @@ int oc__tcp_pinned_k(const oc__search_in *in, const char *algo, uint64_t *k, uin
     if (!pk) return 0;
     if (oc_parse_u64(pk, 1, *knet, k))
         return oc__fail(why, len, OC_EINVAL,
-                        "%s: k=%s is outside 1..%llu: a processor has the network's k = %llu "
-                        "wavelengths (raise it with --net k=)",
+                        "%s: k=%s: expected a whole number from 1 to %llu (the network's k = "
+                        "%llu wavelengths per processor; raise it with --net k=)",
                         algo, pk, (unsigned long long)*knet, (unsigned long long)*knet);
     return 0;
 }
