@@ -95,6 +95,15 @@ static int hp_read(const oc_kv *params, uint32_t h, uint32_t k, uint32_t P, uint
     return 0;
 }
 
+/* m must cut into (k+1)^h' = parts equal pieces. */
+static int pieces_check(uint64_t m, uint64_t parts, char *why, size_t len) {
+    if (m % parts == 0) return 0;
+    return oc__fail(why, len, OC_EINVAL,
+                    "tcp1-split: m=%llu is not a multiple of (k+1)^h' = %llu: m must be a "
+                    "multiple of %llu (or h' smaller)",
+                    (unsigned long long)m, (unsigned long long)parts, (unsigned long long)parts);
+}
+
 static int split_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                       uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     uint64_t k, m, hp;
@@ -110,17 +119,10 @@ static int split_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
         return oc__fail(why, len, OC_ETOOBIG, "tcp1-split: (k+1)^h = %llu is too large",
                         (unsigned long long)Pv);
     if ((rc = hp_read(params, h, (uint32_t)k, nodes, &hp, why, len))) return rc;
-    uint64_t parts = 1;
-    for (uint64_t i = 0; i < hp; i++)
-        parts *= k + 1;
+    const uint64_t parts = upow(k + 1, hp);
     if ((rc = oc__kv_u64(params, "m", oc__tcp_bcast_m(nodes, k), 1, 1u << 22, &m, why, len)))
         return rc;
-    if (m % parts)
-        return oc__fail(why, len, OC_EINVAL,
-                        "tcp1-split: m=%llu is not a multiple of (k+1)^h' = %llu: m must be a "
-                        "multiple of %llu (or h' smaller)",
-                        (unsigned long long)m, (unsigned long long)parts,
-                        (unsigned long long)parts);
+    if ((rc = pieces_check(m, parts, why, len))) return rc;
     if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, (uint32_t)m, why, len))) return rc;
     split *s = calloc(1, sizeof *s);
     if (!s) return oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -270,16 +272,11 @@ static int split_search(const oc__search_in *in, oc__search *s, char *why, size_
     if ((rc = oc__kv_u64(in->params, "m", oc__tcp_bcast_m(P, knet), 1, 1u << 22, &m, why, len)))
         return rc;
     const int has_hp = oc_kv_get(in->params, "hp") != NULL;
-    /* a pinned h' is refused against the h of the first candidate's k (the largest h' allowed
-     * for every k below it too) */
+    /* a pinned h' is checked against h of the network's (or the pinned) k: every smaller k has a
+     * larger h, so it allows that h' too */
     if (has_hp && (rc = hp_read(in->params, oc__tcp_steps(P, k0), (uint32_t)k0, P, &hpin, why, len)))
         return rc;
-    if (has_hp && m % upow(k0 + 1, hpin))
-        return oc__fail(why, len, OC_EINVAL,
-                        "tcp1-split: m=%llu is not a multiple of (k+1)^h' = %llu: m must be a "
-                        "multiple of %llu (or h' smaller)",
-                        (unsigned long long)m, (unsigned long long)upow(k0 + 1, hpin),
-                        (unsigned long long)upow(k0 + 1, hpin));
+    if (has_hp && (rc = pieces_check(m, upow(k0 + 1, hpin), why, len))) return rc;
     oc__formula_in f;
     if ((rc = in->figures(in, OC_BROADCAST, (uint32_t)m, &f, why, len))) return rc;
     const double D = f.step_fixed, unit = f.step_time - f.step_fixed;
