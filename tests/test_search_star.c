@@ -10,7 +10,8 @@
  *  - The default (nothing pinned) has exactly the least time over every pinned k = 1..network's k
  *    (ties: no more steps), for D = 1 and D = 40.
  *  - tcp1-split: for the network's k = 1..8, several P (odd, prime, powers and not), D and m, the
- *    default has the least time over every pinned (k, h') with h' = 0..h and (k+1)^h' dividing m.
+ *    default has the least time over every pinned (k, h', dummies) with h' = 0..h and (k+1)^h'
+ *    dividing m, dummies = groups or fold.
  *  - tcp1-split at h' = 0 is tcp1: the same transfers, steps and time.
  *  - The issue's cases: k = 1, P = 1000 gossip in 10 steps and at most 1023 messages, all-to-all at
  *    most 5120 messages; k = 3, P = 200, m = 1024, D = 5: the default at most 1463 (h' = 3).
@@ -109,7 +110,7 @@ static double padding_messages(oc_collective coll, uint32_t P, uint32_t k, doubl
 typedef struct best {
     double time;
     uint64_t steps;
-    char what[96];
+    char what[128];
 } best;
 
 static void consider(best *b, const oc_report *r, const char *what) {
@@ -175,7 +176,7 @@ static void any_p(uint32_t knet, double D, int padding) {
 
 /* tcp1-split: the default against every pinned (k, h'). */
 static void split_case(uint32_t P, uint32_t knet, double D, uint64_t m) {
-    char why[512], label[160], pk[32], ph[32], pm[48], what[64];
+    char why[512], label[160], pk[32], ph[32], pm[48], what[128];
     int rc;
     snprintf(label, sizeof label, "tcp1-split P=%u k=%u D=%g m=%llu", P, knet, D,
              (unsigned long long)m);
@@ -183,18 +184,22 @@ static void split_case(uint32_t P, uint32_t knet, double D, uint64_t m) {
     best b = {.time = -1};
     for (uint32_t k = 1; k <= knet; k++) {
         const uint32_t h = steps_of(P, k);
-        for (uint32_t hp = 0; hp <= h && m % upow(k + 1, hp) == 0; hp++) {
-            snprintf(pk, sizeof pk, "k=%u", k);
-            snprintf(ph, sizeof ph, "hp=%u", hp);
-            const char *pins[] = {pk, ph, pm, NULL};
-            oc_report *r = run(OC_BROADCAST, "tcp1-split", P, knet, D, pins, &rc, why, sizeof why);
-            if (rc && strstr(why, "too large")) continue; /* (k+1)^h over the planner's limit */
-            CHECK(!rc && r && oc_report_verified(r), "%s pinned %s %s: %s", label, pk, ph, why);
-            if (!r) continue;
-            snprintf(what, sizeof what, "%s %s", pk, ph);
-            consider(&b, r, what);
-            oc_report_free(r);
-        }
+        for (uint32_t hp = 0; hp <= h && m % upow(k + 1, hp) == 0; hp++)
+            for (int way = 0; way < 2; way++) { /* the two ways with the dummy nodes */
+                const char *dm = way ? "dummies=fold" : "dummies=groups";
+                snprintf(pk, sizeof pk, "k=%u", k);
+                snprintf(ph, sizeof ph, "hp=%u", hp);
+                const char *pins[] = {pk, ph, pm, dm, NULL};
+                oc_report *r =
+                    run(OC_BROADCAST, "tcp1-split", P, knet, D, pins, &rc, why, sizeof why);
+                if (rc && strstr(why, "too large")) continue; /* (k+1)^h over the limit */
+                CHECK(!rc && r && oc_report_verified(r), "%s pinned %s %s %s: %s", label, pk, ph,
+                      dm, why);
+                if (!r) continue;
+                snprintf(what, sizeof what, "%s %s %s", pk, ph, dm);
+                consider(&b, r, what);
+                oc_report_free(r);
+            }
     }
     const char *pins[] = {pm, NULL};
     oc_report *def = run(OC_BROADCAST, "tcp1-split", P, knet, D, pins, &rc, why, sizeof why);

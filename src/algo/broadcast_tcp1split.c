@@ -17,11 +17,19 @@
  * The seed's phase-3 cost is printed as a sum "from i = h' to 1"; we read it as the reverse of
  * phase 1. At h' = 0 there is no phase 3 and this is exactly tcp1 (the same transfers).
  *
- * P not a power of k + 1. At h' = 0 transfers to dummy nodes are dropped, as tcp1 does. At h' > 0
- * the dummies hold pieces that phase 3 needs, so they are folded onto processor x mod P, which
- * then plays both and may need more than k streams (the model splits the round): this is above
- * the padding bound at some P (k = 3, P = 200, m = 1024, h' = 3: 1408 messages in 11 steps where
- * padding gives 688 in 7), and the search weighs it against h' = 0.
+ * P not a power of k + 1 (dummy nodes, all reached in TCP1 step h). At h' = 0 transfers to
+ * dummies are dropped, as tcp1 does. At 0 < h' < h the dummies would hold pieces phase 3 needs;
+ * two ways (parameter dummies), both offered to the search:
+ *  - groups (ours): keep whole phase-3 groups. The Q = (k+1)^(h-1) processors reached before step
+ *    h and the first floor((P - Q) / G) step-h positions (all G = (k+1)^h' members each) run the
+ *    three phases without a dummy; the b = (P - Q) mod G late processors get the message in one
+ *    more step, k streams of ceil(m/k) from distinct processors that hold it all (each sends at
+ *    most ceil(b k / (P - b)) <= k). h + h' + 1 steps, T_com(Q) + ceil(m/k) messages.
+ *  - fold: dummy x is played by processor x mod P, which then has up to twice the streams (the
+ *    model splits the round); cheaper when few processors are left late.
+ * Neither reaches the padding bound everywhere (k = 3, P = 200, m = 1024, D = 5, h' = 3: groups
+ * 1070, fold 1463, padding's formula 723); the search weighs both against h' = 0 (tcp1). At h' = h
+ * every processor is in group 0 with its own piece and only fold applies.
  *
  * Which cost h' minimises. Section 1 prices a step: "a processor can send and receive k messages
  * ... for a cost D + L tau", the tunings of one step done together. Section 3's tuning totals,
@@ -38,9 +46,11 @@
  * The search (the contract of algos.h): k from the network's down to 1 (above the network's k is
  * refused), and for each k every h' = 0..h(k) with (k+1)^h' dividing m, h' = 0 first; m is the
  * problem (pinned, else (k+1)^h for the network's k, the same for every candidate). The bound of
- * (k, h'), proven on the schedule above: steps >= h + h' and time >= h D + the messages of
- * processor 0's streams, which are real whatever P: to (k+1)^(l-1) in step l (m/(k+1)^l in phase
- * 1, w in phase 2, and a first reception, so each of the h steps retunes), and in phase 3 step s
+ * (k, h'), proven on the schedule above (either way): steps >= h + h' and time >= h D + the
+ * messages of processor 0's streams, which are real whatever P: to (k+1)^(l-1) in step l (m/(k+1)^l
+ * in phase 1, w in phase 2, and a first reception, so each of the h steps retunes; with groups, a
+ * step h left empty is replaced by the late step, whose streams carry ceil(m/k) > w to processors
+ * never reached before), and in phase 3 step s
  * its (k+1)^s w to a phase-1 processor, real when h' < h or P = (k+1)^h (else phase 3 is left
  * out of the bound). At P = (k+1)^h and h' < h the bound's messages are T_com exactly.
  */
@@ -59,7 +69,13 @@ typedef struct split {
     uint64_t *pos;  /* per virtual processor: its position in its ancestor's subtree */
     uint64_t *who;  /* (position, piece) -> the virtual processor */
     uint32_t *step; /* per virtual processor: the TCP1 step it is reached in (0 for 0) */
+    /* P not a power of k + 1 and 0 < h' < h (see the essay): the real processor of each virtual
+     * one (NONE: left out), and the `late` processors P - late .. P - 1 served in a last step */
+    uint32_t *id;
+    uint64_t late;
 } split;
+
+#define NONE UINT32_MAX
 
 static void split_release(oc__plan *plan) {
     split *s = plan->state;
@@ -69,11 +85,17 @@ static void split_release(oc__plan *plan) {
     free(s->pos);
     free(s->who);
     free(s->step);
+    free(s->id);
     free(s);
     plan->state = NULL;
 }
 
-static const char *const names[] = {"k", "m", "hp", NULL};
+static const char *const names[] = {"k", "m", "hp", "dummies", NULL};
+
+/* 1 when P is not a power of k + 1 and 0 < h' < h: the two ways with the dummy nodes apply. */
+static int two_ways(uint32_t P, uint64_t Pv, uint32_t h, uint64_t hp) {
+    return hp > 0 && hp < h && Pv != P;
+}
 
 static uint64_t upow(uint64_t b, uint64_t e) {
     uint64_t r = 1;
@@ -102,6 +124,29 @@ static int pieces_check(uint64_t m, uint64_t parts, char *why, size_t len) {
                     "tcp1-split: m=%llu is not a multiple of (k+1)^h' = %llu: m must be a "
                     "multiple of %llu (or h' smaller)",
                     (unsigned long long)m, (unsigned long long)parts, (unsigned long long)parts);
+}
+
+/* Keeps whole phase-3 groups: the processors reached before step h, then the first step-h
+ * positions (in increasing order) whose G members all fit; the rest are late. */
+static int regroup(split *s, uint64_t G, char *why, size_t len) {
+    const oc__tcp *t = &s->t;
+    const uint64_t Q = t->pw[t->h - 1], npos = t->Pv / G, full = (t->P - Q) / G;
+    uint8_t *keep = oc__calloc(npos, 1);
+    s->id = oc__malloc_array(t->Pv, sizeof(uint32_t));
+    if (!keep || !s->id) {
+        free(keep);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    for (uint64_t v = Q; v < t->Pv; v++)
+        keep[s->pos[v]] = 1; /* a step-h position */
+    for (uint64_t p = 0, n = 0; p < npos; p++)
+        if (keep[p]) keep[p] = n++ < full;
+    uint32_t next = (uint32_t)Q;
+    for (uint64_t v = 0; v < t->Pv; v++)
+        s->id[v] = v < Q ? (uint32_t)v : keep[s->pos[v]] ? next++ : NONE;
+    s->late = t->P - next;
+    free(keep);
+    return 0;
 }
 
 static int split_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
@@ -153,6 +198,12 @@ static int split_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
             }
     for (uint64_t v = 0; v < Pv; v++)
         s->who[s->pos[v] * parts + s->pi[v]] = v;
+    const char *dm = oc_kv_get(params, "dummies");
+    if (dm && strcmp(dm, "groups") && strcmp(dm, "fold"))
+        return oc__fail(why, len, OC_EINVAL,
+                        "tcp1-split: dummies=%s: expected groups or fold", dm);
+    const int fold = dm && !strcmp(dm, "fold");
+    if (two_ways(nodes, Pv, h, hp) && !fold && (rc = regroup(s, parts, why, len))) return rc;
     char buf[32];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)k);
     rc |= oc_kv_set(plan->used, "k", buf);
@@ -160,11 +211,13 @@ static int split_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
     rc |= oc_kv_set(plan->used, "m", buf);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)hp);
     rc |= oc_kv_set(plan->used, "hp", buf);
+    if (two_ways(nodes, Pv, h, hp)) rc |= oc_kv_set(plan->used, "dummies", fold ? "fold" : "groups");
     return rc ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
 }
 
+/* The real processor playing virtual x: itself, its regrouped id, or (dummy nodes) x mod P. */
 static uint32_t host(const split *s, uint64_t x) {
-    return (uint32_t)((x % s->t.P + s->t.P) % s->t.P);
+    return s->id ? s->id[x] : (uint32_t)(x % s->t.P);
 }
 
 static int send(const oc__plan *plan, oc__emit *e, uint64_t x, uint64_t y, uint64_t first,
@@ -188,6 +241,7 @@ static int split_generate(const oc__plan *plan, oc__emit *e) {
                 uint64_t c = oc__tcp1_child(t, l, i, j);
                 /* without phase 3 no dummy relays anything: drop them, as tcp1 does */
                 if (c >= t->P && s->hp == 0) break;
+                if (s->id && s->id[c] == NONE) continue;
                 if (l <= s->hp) /* the pieces with c's first l digits */
                     rc = send(plan, e, i, c, s->pi[c] * w, t->pw[s->hp - l] * w);
                 else
@@ -199,6 +253,7 @@ static int split_generate(const oc__plan *plan, oc__emit *e) {
     for (uint32_t st = 0; st < s->hp && !rc; st++) {
         const uint64_t wt = t->pw[st];
         for (uint64_t x = 0; x < t->Pv && !rc; x++) {
+            if (s->id && s->id[x] == NONE) continue; /* whole groups: its partners are out too */
             uint64_t lo = s->pi[x] - s->pi[x] % wt, d = s->pi[x] / wt % K;
             for (uint64_t v = 0; v < K && !rc; v++) {
                 if (v == d) continue;
@@ -210,6 +265,15 @@ static int split_generate(const oc__plan *plan, oc__emit *e) {
         }
         if (!rc) rc = oc__emit_round(e);
     }
+    /* the late processors: k streams of m/k each from distinct processors that hold everything */
+    const uint64_t P = t->P, m = plan->spec.q, c = oc__ceil_div(m, t->k), done = P - s->late;
+    const uint32_t root = plan->spec.root;
+    for (uint64_t r = 0; r < s->late && !rc; r++)
+        for (uint64_t j = 0; j < t->k && j * c < m && !rc; j++)
+            rc = oc__emit_transfer(e, (uint32_t)(((r * t->k + j) % done + root) % P),
+                                   (uint32_t)((done + r + root) % P), OC_OP_COPY,
+                                   (uint32_t)(j * c), (uint32_t)(m - j * c < c ? m - j * c : c));
+    if (!rc && s->late) rc = oc__emit_round(e);
     return rc;
 }
 
@@ -301,8 +365,15 @@ static int split_search(const oc__search_in *in, oc__search *s, char *why, size_
                                  .name = "h retuned steps + processor 0's streams"};
             snprintf(kb, sizeof kb, "%llu", (unsigned long long)k);
             snprintf(hb, sizeof hb, "%u", hp);
-            const char *kv[] = {"k", kb, "m", mb, "hp", hb};
-            if ((rc = oc__search_offer(s, &b, 3, kv))) return rc;
+            /* both ways with the dummy nodes where they differ, whole groups first */
+            const char *pd = oc_kv_get(in->params, "dummies");
+            const int two = two_ways(P, Pv, h, hp);
+            for (int way = 0; way < (two && !pd ? 2 : 1) && !rc; way++) {
+                const char *kv[] = {"k", kb, "m", mb, "hp", hb, "dummies",
+                                    pd ? pd : way ? "fold" : "groups"};
+                rc = oc__search_offer(s, &b, two || pd ? 4 : 3, kv);
+            }
+            if (rc) return rc;
             if (has_hp) break;
         }
         if (kpin) break;
@@ -317,7 +388,8 @@ const oc__algo oc__algo_broadcast_tcp1split = {
              "m a multiple of (k+1)^h'",
              "h + h' steps; (2/k((k+1)^h'-1) + h - h') m/(k+1)^h' messages; ((P-1) + h'Pk) D",
              "k=searched 1..network's k; m=(k+1)^h: messages; hp=searched 0..h on the "
-             "model's time: the split steps h'"},
+             "model's time: the split steps h'; dummies=searched groups|fold: P not a power of "
+             "k+1"},
     .param_names = names,
     .plan = split_plan,
     .generate = split_generate,
