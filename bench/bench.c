@@ -26,18 +26,32 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A case: its name, algorithm, N, one algorithm "key=value" (or NULL); then, where they are not
+ * the all-gather of 4 MiB blocks on the ring, the collective, the network, one network
+ * "key=value" and the size. */
 typedef struct bench_case {
     const char *name, *algo;
     uint32_t nodes;
-    const char *params; /* "key=value" or NULL */
+    const char *params;
+    const char *coll, *network, *net_param;
+    uint64_t bytes;
 } bench_case;
 
+/* Every field by name: a case sets only what differs from the defaults. */
+#define CASE(n, a, N, ...) {.name = n, .algo = a, .nodes = N, __VA_ARGS__}
 static const bench_case cases[] = {
-    {"ring-allgather-4096", "ring", 4096, NULL},
-    {"onestage-allgather-2048", "onestage", 2048, NULL},
-    {"optree-allgather-65536", "optree", 65536, NULL},
-    {"optree-allgather-65536-k8", "optree", 65536, "k=8"},
-    {"optree-allgather-1024", "optree", 1024, NULL},
+    CASE("ring-allgather-4096", "ring", 4096, .params = NULL),
+    CASE("onestage-allgather-2048", "onestage", 2048, .params = NULL),
+    CASE("optree-allgather-65536", "optree", 65536, .params = NULL),
+    CASE("optree-allgather-65536-k8", "optree", 65536, .params = "k=8"),
+    CASE("optree-allgather-1024", "optree", 1024, .params = NULL),
+    /* the star's searched defaults (k; h' for tcp1-split) at P not a power of k + 1 */
+    CASE("star-gossip-tcp2-65535", "tcp2", 65535, .coll = "gossip", .network = "star",
+         .net_param = "k=3", .bytes = 1024),
+    CASE("star-alltoall-tcp2-2000", "tcp2", 2000, .coll = "alltoall", .network = "star",
+         .net_param = "k=3", .bytes = 1024),
+    CASE("star-bcast-tcp1split-65535", "tcp1-split", 65535, .coll = "broadcast",
+         .network = "star", .net_param = "k=3", .bytes = UINT64_C(4) << 20),
 };
 
 static double now(void) {
@@ -48,14 +62,18 @@ static double now(void) {
 
 /* Runs in the child: returns 0 when the run verified; writes its figures to fd. */
 static int run_case(const bench_case *c, int fd) {
-    oc_kv *params = oc_kv_new();
+    oc_kv *params = oc_kv_new(), *net = oc_kv_new();
     if (c->params) oc_kv_set_pair(params, c->params);
-    oc_request req = {.collective = OC_ALLGATHER,
+    if (c->net_param) oc_kv_set_pair(net, c->net_param);
+    oc_collective coll = OC_ALLGATHER;
+    if (c->coll) oc_collective_from_name(c->coll, &coll);
+    oc_request req = {.collective = coll,
                       .algorithm = c->algo,
-                      .network = "ring",
+                      .network = c->network ? c->network : "ring",
                       .nodes = c->nodes,
-                      .bytes = UINT64_C(4) << 20,
+                      .bytes = c->bytes ? c->bytes : UINT64_C(4) << 20,
                       .params = params,
+                      .net_params = net,
                       .data_check = 0};
     char why[512] = "";
     oc_report *rep = NULL;
@@ -75,6 +93,7 @@ static int run_case(const bench_case *c, int fd) {
     if (write(fd, line, strlen(line)) < 0) rc = 1;
     oc_report_free(rep);
     oc_kv_free(params);
+    oc_kv_free(net);
     return rc ? 1 : 0;
 }
 

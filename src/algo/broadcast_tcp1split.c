@@ -14,8 +14,45 @@
  *  3. Exchange, h' TCP2 steps: the cliques are the processors of one position whose pieces differ
  *     in one digit, digit h'-1 first; each processor sends the (k+1)^s pieces it holds at step s.
  *   T_com = (2/k ((k+1)^h' - 1) + h - h') m/(k+1)^h';  T_tune = ((P-1) + h' P k) D;  h + h' steps.
- * Dummy nodes are folded onto processor x mod P (star_tcp_common.c). The seed's phase-3 cost is
- * printed as a sum "from i = h' to 1"; we read it as the reverse of phase 1.
+ * The seed's phase-3 cost is printed as a sum "from i = h' to 1"; we read it as the reverse of
+ * phase 1. At h' = 0 there is no phase 3 and this is exactly tcp1 (the same transfers).
+ *
+ * P not a power of k + 1 (dummy nodes, all reached in TCP1 step h). At h' = 0 transfers to
+ * dummies are dropped, as tcp1 does. At 0 < h' < h the dummies would hold pieces phase 3 needs;
+ * two ways (parameter dummies), both offered to the search:
+ *  - groups (ours): keep whole phase-3 groups. The Q = (k+1)^(h-1) processors reached before step
+ *    h and the first floor((P - Q) / G) step-h positions (all G = (k+1)^h' members each) run the
+ *    three phases without a dummy; the b = (P - Q) mod G late processors get the message in one
+ *    more step, k streams of ceil(m/k) from distinct processors that hold it all (each sends at
+ *    most ceil(b k / (P - b)) <= k). h + h' + 1 steps, T_com(Q) + ceil(m/k) messages.
+ *  - fold: dummy x is played by processor x mod P, which then has up to twice the streams (the
+ *    model splits the round); cheaper when few processors are left late.
+ * Neither reaches the padding bound everywhere (k = 3, P = 200, m = 1024, D = 5, h' = 3: groups
+ * 1070, fold 1463, padding's formula 723); the search weighs both against h' = 0 (tcp1). At h' = h
+ * every processor is in group 0 with its own piece and only fold applies.
+ *
+ * Which cost h' minimises. Section 1 prices a step: "a processor can send and receive k messages
+ * ... for a cost D + L tau", the tunings of one step done together. Section 3's tuning totals,
+ * (P-1) D and ((P-1) + h'Pk) D, count every modified wavelength ("the total number of modified
+ * wavelengths is P-1", 2.1) as if each tuning waited for the others; added to the communication
+ * they make the total that the seed's h'_opt (the Lambert-W expression) minimises. We follow
+ * section 1, as the star model (net/star.c) does: its time charges D once per step that retunes
+ * plus each step's largest stream, and that time is what the search minimises, so the default
+ * never loses to a pinned h' by the model's own reported time. The seed's total and its h'_opt
+ * (Lambert-W and the exhaustive argmin of the total) are reported beside it (seed_total_cost,
+ * hp_opt_lambert_w, hp_opt_exhaustive); with D per tuning the seed's total grows by P k D per
+ * phase-3 step, so it favours small h' far more than the step-priced time does.
+ *
+ * The search (the contract of algos.h): k from the network's down to 1 (above the network's k is
+ * refused), and for each k every h' = 0..h(k) with (k+1)^h' dividing m, h' = 0 first; m is the
+ * problem (pinned, else (k+1)^h for the network's k, the same for every candidate). The bound of
+ * (k, h'), proven on the schedule above (either way): steps >= h + h' and time >= h D + the
+ * messages of processor 0's streams, which are real whatever P: to (k+1)^(l-1) in step l (m/(k+1)^l
+ * in phase 1, w in phase 2, and a first reception, so each of the h steps retunes; with groups, a
+ * step h left empty is replaced by the late step, whose streams carry ceil(m/k) > w to processors
+ * never reached before), and in phase 3 step s
+ * its (k+1)^s w to a phase-1 processor, real when h' < h or P = (k+1)^h (else phase 3 is left
+ * out of the bound). At P = (k+1)^h and h' < h the bound's messages are T_com exactly.
  */
 #include "algo/star_tcp.h"
 
@@ -32,7 +69,13 @@ typedef struct split {
     uint64_t *pos;  /* per virtual processor: its position in its ancestor's subtree */
     uint64_t *who;  /* (position, piece) -> the virtual processor */
     uint32_t *step; /* per virtual processor: the TCP1 step it is reached in (0 for 0) */
+    /* P not a power of k + 1 and 0 < h' < h (see the essay): the real processor of each virtual
+     * one (NONE: left out), and the `late` processors P - late .. P - 1 served in a last step */
+    uint32_t *id;
+    uint64_t late;
 } split;
+
+#define NONE UINT32_MAX
 
 static void split_release(oc__plan *plan) {
     split *s = plan->state;
@@ -42,11 +85,69 @@ static void split_release(oc__plan *plan) {
     free(s->pos);
     free(s->who);
     free(s->step);
+    free(s->id);
     free(s);
     plan->state = NULL;
 }
 
-static const char *const names[] = {"k", "m", "hp", NULL};
+static const char *const names[] = {"k", "m", "hp", "dummies", NULL};
+
+/* 1 when P is not a power of k + 1 and 0 < h' < h: the two ways with the dummy nodes apply. */
+static int two_ways(uint32_t P, uint64_t Pv, uint32_t h, uint64_t hp) {
+    return hp > 0 && hp < h && Pv != P;
+}
+
+static uint64_t upow(uint64_t b, uint64_t e) {
+    uint64_t r = 1;
+    while (e--)
+        r *= b;
+    return r;
+}
+
+/* h' (parameter hp) in 0..h, refused with the range. */
+static int hp_read(const oc_kv *params, uint32_t h, uint32_t k, uint32_t P, uint64_t *hp,
+                   char *why, size_t len) {
+    const char *v = oc_kv_get(params, "hp");
+    *hp = h;
+    if (v && oc_parse_u64(v, 0, h, hp))
+        return oc__fail(why, len, OC_EINVAL,
+                        "tcp1-split: hp=%s: expected a whole number from 0 to %u (h' is at most "
+                        "h = ceil(log_%u %u) = %u)",
+                        v, h, k + 1, P, h);
+    return 0;
+}
+
+/* m must cut into (k+1)^h' = parts equal pieces. */
+static int pieces_check(uint64_t m, uint64_t parts, char *why, size_t len) {
+    if (m % parts == 0) return 0;
+    return oc__fail(why, len, OC_EINVAL,
+                    "tcp1-split: m=%llu is not a multiple of (k+1)^h' = %llu: m must be a "
+                    "multiple of %llu (or h' smaller)",
+                    (unsigned long long)m, (unsigned long long)parts, (unsigned long long)parts);
+}
+
+/* Keeps whole phase-3 groups: the processors reached before step h, then the first step-h
+ * positions (in increasing order) whose G members all fit; the rest are late. */
+static int regroup(split *s, uint64_t G, char *why, size_t len) {
+    const oc__tcp *t = &s->t;
+    const uint64_t Q = t->pw[t->h - 1], npos = t->Pv / G, full = (t->P - Q) / G;
+    uint8_t *keep = oc__calloc(npos, 1);
+    s->id = oc__malloc_array(t->Pv, sizeof(uint32_t));
+    if (!keep || !s->id) {
+        free(keep);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    for (uint64_t v = Q; v < t->Pv; v++)
+        keep[s->pos[v]] = 1; /* a step-h position */
+    for (uint64_t p = 0, n = 0; p < npos; p++)
+        if (keep[p]) keep[p] = n++ < full;
+    uint32_t next = (uint32_t)Q;
+    for (uint64_t v = 0; v < t->Pv; v++)
+        s->id[v] = v < Q ? (uint32_t)v : keep[s->pos[v]] ? next++ : NONE;
+    s->late = t->P - next;
+    free(keep);
+    return 0;
+}
 
 static int split_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                       uint64_t bytes, const oc_kv *params, char *why, size_t len) {
@@ -62,16 +163,11 @@ static int split_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
     if (Pv > (UINT64_C(1) << 22))
         return oc__fail(why, len, OC_ETOOBIG, "tcp1-split: (k+1)^h = %llu is too large",
                         (unsigned long long)Pv);
-    if ((rc = oc__kv_u64(params, "hp", h, 0, h, &hp, why, len))) return rc;
-    uint64_t parts = 1;
-    for (uint64_t i = 0; i < hp; i++)
-        parts *= k + 1;
-    if ((rc = oc__kv_u64(params, "m", Pv, 1, 1u << 22, &m, why, len))) return rc;
-    if (m % parts)
-        return oc__fail(why, len, OC_ENOTSUP,
-                        "tcp1-split: m = %llu messages cannot be cut into (k+1)^h' = %llu equal "
-                        "pieces",
-                        (unsigned long long)m, (unsigned long long)parts);
+    if ((rc = hp_read(params, h, (uint32_t)k, nodes, &hp, why, len))) return rc;
+    const uint64_t parts = upow(k + 1, hp);
+    if ((rc = oc__kv_u64(params, "m", oc__tcp_bcast_m(nodes, k), 1, 1u << 22, &m, why, len)))
+        return rc;
+    if ((rc = pieces_check(m, parts, why, len))) return rc;
     if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, (uint32_t)m, why, len))) return rc;
     split *s = calloc(1, sizeof *s);
     if (!s) return oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -102,6 +198,12 @@ static int split_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
             }
     for (uint64_t v = 0; v < Pv; v++)
         s->who[s->pos[v] * parts + s->pi[v]] = v;
+    const char *dm = oc_kv_get(params, "dummies");
+    if (dm && strcmp(dm, "groups") && strcmp(dm, "fold"))
+        return oc__fail(why, len, OC_EINVAL,
+                        "tcp1-split: dummies=%s: expected groups or fold", dm);
+    const int fold = dm && !strcmp(dm, "fold");
+    if (two_ways(nodes, Pv, h, hp) && !fold && (rc = regroup(s, parts, why, len))) return rc;
     char buf[32];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)k);
     rc |= oc_kv_set(plan->used, "k", buf);
@@ -109,11 +211,13 @@ static int split_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
     rc |= oc_kv_set(plan->used, "m", buf);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)hp);
     rc |= oc_kv_set(plan->used, "hp", buf);
+    if (two_ways(nodes, Pv, h, hp)) rc |= oc_kv_set(plan->used, "dummies", fold ? "fold" : "groups");
     return rc ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
 }
 
+/* The real processor playing virtual x: itself, its regrouped id, or (dummy nodes) x mod P. */
 static uint32_t host(const split *s, uint64_t x) {
-    return (uint32_t)((x % s->t.P + s->t.P) % s->t.P);
+    return s->id ? s->id[x] : (uint32_t)(x % s->t.P);
 }
 
 static int send(const oc__plan *plan, oc__emit *e, uint64_t x, uint64_t y, uint64_t first,
@@ -135,6 +239,9 @@ static int split_generate(const oc__plan *plan, oc__emit *e) {
         for (uint64_t i = 0; i < t->pw[l - 1] && !rc; i++)
             for (uint32_t j = 0; j < t->k && !rc; j++) {
                 uint64_t c = oc__tcp1_child(t, l, i, j);
+                /* without phase 3 no dummy relays anything: drop them, as tcp1 does */
+                if (c >= t->P && s->hp == 0) break;
+                if (s->id && s->id[c] == NONE) continue;
                 if (l <= s->hp) /* the pieces with c's first l digits */
                     rc = send(plan, e, i, c, s->pi[c] * w, t->pw[s->hp - l] * w);
                 else
@@ -146,6 +253,7 @@ static int split_generate(const oc__plan *plan, oc__emit *e) {
     for (uint32_t st = 0; st < s->hp && !rc; st++) {
         const uint64_t wt = t->pw[st];
         for (uint64_t x = 0; x < t->Pv && !rc; x++) {
+            if (s->id && s->id[x] == NONE) continue; /* whole groups: its partners are out too */
             uint64_t lo = s->pi[x] - s->pi[x] % wt, d = s->pi[x] / wt % K;
             for (uint64_t v = 0; v < K && !rc; v++) {
                 if (v == d) continue;
@@ -157,6 +265,15 @@ static int split_generate(const oc__plan *plan, oc__emit *e) {
         }
         if (!rc) rc = oc__emit_round(e);
     }
+    /* the late processors: k streams of m/k each from distinct processors that hold everything */
+    const uint64_t P = t->P, m = plan->spec.q, c = oc__ceil_div(m, t->k), done = P - s->late;
+    const uint32_t root = plan->spec.root;
+    for (uint64_t r = 0; r < s->late && !rc; r++)
+        for (uint64_t j = 0; j < t->k && j * c < m && !rc; j++)
+            rc = oc__emit_transfer(e, (uint32_t)(((r * t->k + j) % done + root) % P),
+                                   (uint32_t)((done + r + root) % P), OC_OP_COPY,
+                                   (uint32_t)(j * c), (uint32_t)(m - j * c < c ? m - j * c : c));
+    if (!rc && s->late) rc = oc__emit_round(e);
     return rc;
 }
 
@@ -200,83 +317,68 @@ static int split_formula(const oc__plan *plan, const oc__formula_in *in, oc_repo
                               "exhaustive search gives %u",
                               lw, best);
     if (best != s->hp)
-        rc |= oc__report_note(rep, "this run uses h' = %u (parameter hp), not the optimum %u",
+        rc |= oc__report_note(rep,
+                              "this run uses h' = %u: the seed's total (D per tuning) would pick "
+                              "%u, the model's time (D per step, section 1) is what the search "
+                              "minimises",
                               s->hp, best);
     return rc;
 }
 
-/* One candidate: the network's k unless pinned; the user's m and h' kept, h' otherwise the
- * exhaustive optimum of the seed's total (`opticoll reproduce star` also searches it on the
- * simulated cost). */
+/* The space: k from the network's down to 1, and for each h' = 0..h(k) that cuts m into equal
+ * pieces (see the essay for the bound); m is fixed (pinned or (k+1)^h of the network's k). */
 static int split_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
-    const uint32_t nodes = in->nodes;
-    const oc_kv *params = in->params;
-    const oc__formula_in *net = in->net;
-    char kb[32];
-    snprintf(kb, sizeof kb, "%llu", (unsigned long long)net->channels);
-    /* Refuse here, with the reason, what plan() would refuse for every candidate. */
-    {
-        oc_kv *probe = oc_kv_new();
-        oc__plan plan;
-        int rc = probe ? 0 : OC_ENOMEM;
-        for (size_t i = 0; !rc && i < oc_kv_count(params); i++)
-            rc = oc_kv_set(probe, oc_kv_key(params, i), oc_kv_value(params, i));
-        if (!rc && !oc_kv_get(params, "k")) rc = oc_kv_set(probe, "k", kb);
-        if (!rc && !oc_kv_get(params, "hp")) rc = oc_kv_set(probe, "hp", "0");
-        if (rc) {
-            oc_kv_free(probe);
-            return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    const uint32_t P = in->nodes;
+    uint64_t kpin, knet, m, hpin = 0;
+    int rc = oc__tcp_pinned_k(in, "tcp1-split", &kpin, &knet, why, len);
+    if (rc) return rc;
+    const uint64_t k0 = kpin ? kpin : knet;
+    if ((rc = oc__kv_u64(in->params, "m", oc__tcp_bcast_m(P, knet), 1, 1u << 22, &m, why, len)))
+        return rc;
+    const int has_hp = oc_kv_get(in->params, "hp") != NULL;
+    /* a pinned h' is checked against h of the network's (or the pinned) k: every smaller k has a
+     * larger h, so it allows that h' too */
+    if (has_hp && (rc = hp_read(in->params, oc__tcp_steps(P, k0), (uint32_t)k0, P, &hpin, why, len)))
+        return rc;
+    if (has_hp && (rc = pieces_check(m, upow(k0 + 1, hpin), why, len))) return rc;
+    oc__formula_in f;
+    if ((rc = in->figures(in, OC_BROADCAST, (uint32_t)m, &f, why, len))) return rc;
+    const double D = f.step_fixed, unit = f.step_time - f.step_fixed;
+    char kb[32], mb[32], hb[32];
+    snprintf(mb, sizeof mb, "%llu", (unsigned long long)m);
+    for (uint64_t k = k0; k >= 1; k--) {
+        const uint32_t h = oc__tcp_steps(P, k);
+        const uint64_t Pv = upow(k + 1, h);
+        for (uint32_t hp = has_hp ? (uint32_t)hpin : 0; hp <= h; hp++) {
+            const uint64_t G = upow(k + 1, hp);
+            if (m % G) break; /* and every larger h' */
+            const double w = (double)(m / G);
+            /* phases 1 and 2: the stream from processor 0 to (k+1)^(l-1) in step l; phase 3:
+             * processor 0's stream, when its partners are real */
+            double comm = (double)(h - hp) * w;
+            for (uint32_t l = 1; l <= hp; l++)
+                comm += (double)m / (double)upow(k + 1, l);
+            const int third = hp < h || Pv == P;
+            if (third) comm += w * (double)(G - 1) / (double)k;
+            const oc__bound b = {.time_s = h * D + comm * unit,
+                                 .steps = h + (third ? hp : 0),
+                                 .name = "h retuned steps + processor 0's streams"};
+            snprintf(kb, sizeof kb, "%llu", (unsigned long long)k);
+            snprintf(hb, sizeof hb, "%u", hp);
+            /* both ways with the dummy nodes where they differ, whole groups first */
+            const char *pd = oc_kv_get(in->params, "dummies");
+            const int two = two_ways(P, Pv, h, hp);
+            for (int way = 0; way < (two && !pd ? 2 : 1) && !rc; way++) {
+                const char *kv[] = {"k", kb, "m", mb, "hp", hb, "dummies",
+                                    pd ? pd : way ? "fold" : "groups"};
+                rc = oc__search_offer(s, &b, two || pd ? 4 : 3, kv);
+            }
+            if (rc) return rc;
+            if (has_hp) break;
         }
-        rc = split_plan(&plan, OC_BROADCAST, nodes, 0, 1, probe, why, len);
-        split_release(&plan);
-        oc__spec_free(&plan.spec);
-        oc_kv_free(plan.used);
-        oc_kv_free(probe);
-        if (rc) return rc;
+        if (kpin) break;
     }
-    const char *kv[8] = {"k", oc_kv_get(params, "k") ? oc_kv_get(params, "k") : kb};
-    size_t pairs = 1;
-    /* h' unpinned: the exhaustive optimum of section 3.2.2's total at the network's D and L tau
-     * (the pipeline ranks candidates by steps alone, which would always pick h' = 0). */
-    char hb[32] = "";
-    if (!oc_kv_get(params, "hp")) {
-        oc__plan plan;
-        oc_kv *probe = oc_kv_new();
-        int rc = probe ? 0 : OC_ENOMEM;
-        for (size_t i = 0; !rc && i < oc_kv_count(params); i++)
-            rc = oc_kv_set(probe, oc_kv_key(params, i), oc_kv_value(params, i));
-        if (!rc && !oc_kv_get(params, "k")) rc = oc_kv_set(probe, "k", kb);
-        if (!rc) rc = oc_kv_set(probe, "hp", "0");
-        if (!rc) rc = split_plan(&plan, OC_BROADCAST, nodes, 0, 1, probe, why, len);
-        if (!rc) {
-            const split *sp = plan.state;
-            const double D = net->step_fixed, Ltau = net->step_time - net->step_fixed;
-            uint32_t best = 0;
-            for (uint32_t i = 1; i <= sp->t.h; i++)
-                if (plan.spec.q % sp->t.pw[i] == 0 &&
-                    seed_total(sp, plan.spec.q, i, D, Ltau) <
-                        seed_total(sp, plan.spec.q, best, D, Ltau))
-                    best = i;
-            snprintf(hb, sizeof hb, "%u", best);
-        }
-        split_release(&plan);
-        oc__spec_free(&plan.spec);
-        oc_kv_free(plan.used);
-        oc_kv_free(probe);
-        if (rc) return rc;
-        kv[2 * pairs] = "hp";
-        kv[2 * pairs + 1] = hb;
-        pairs++;
-    }
-    static const char *const pins[] = {"m", "hp"};
-    for (size_t i = 0; i < 2; i++)
-        if (oc_kv_get(params, pins[i])) {
-            kv[2 * pairs] = pins[i];
-            kv[2 * pairs + 1] = oc_kv_get(params, pins[i]);
-            pairs++;
-        }
-    const oc__bound none = {0};
-    return oc__search_offer(s, &none, pairs, kv);
+    return 0;
 }
 
 const oc__algo oc__algo_broadcast_tcp1split = {
@@ -285,8 +387,9 @@ const oc__algo oc__algo_broadcast_tcp1split = {
              "exchanges",
              "m a multiple of (k+1)^h'",
              "h + h' steps; (2/k((k+1)^h'-1) + h - h') m/(k+1)^h' messages; ((P-1) + h'Pk) D",
-             "k=network's k; m=(k+1)^h: messages; hp=the optimum of the seed's total at the "
-             "network's D: the split steps h'"},
+             "k=searched 1..network's k; m=(k+1)^h: messages; hp=searched 0..h on the "
+             "model's time: the split steps h'; dummies=searched groups|fold: P not a power of "
+             "k+1"},
     .param_names = names,
     .plan = split_plan,
     .generate = split_generate,

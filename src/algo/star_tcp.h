@@ -1,7 +1,7 @@
 /*
  * star_tcp.h — the Tuning Communication Patterns of the passive optical star seed (section 2),
  * shared by the tcp1 / tcp2 algorithms (scatter_tcp1.c, gather_tcp1.c, broadcast_tcp1.c,
- * gossip_tcp2.c, alltoall_tcp2.c).
+ * gossip_tcp2.c, alltoall_tcp2.c, broadcast_tcp1split.c).
  */
 #ifndef OC_STAR_TCP_H
 #define OC_STAR_TCP_H
@@ -16,23 +16,30 @@ typedef struct oc__tcp {
     uint64_t *pw;   /* pw[i] = (k+1)^i, i = 0..h */
     uint32_t *pos;  /* TCP1 labels: first label of virtual v's subtree (v < P) */
     uint32_t *size; /* real processors in virtual v's subtree */
-    /* TCP2 cliques in mixed radix (oc__tcp_cliques): hc steps, step s with cliques of r[s]
-     * processors differing in digit s of weight wt[s]; Rv = the product of the radices >= P. */
-    uint32_t hc;
-    uint64_t Rv;
-    uint32_t *r;
-    uint64_t *wt;
 } oc__tcp;
 
 int oc__tcp_init(oc__tcp *t, uint32_t P, uint32_t k, char *why, size_t len);
 void oc__tcp_free(oc__tcp *t);
+
+/* h = ceil(log_{k+1} P): the TCP steps of P processors at fan-out k (0 for P = 1). */
+uint32_t oc__tcp_steps(uint32_t P, uint64_t k);
+
+/* A broadcast's default m: (k+1)^h for the network's k (capped at 2^16), so that tcp1 and
+ * tcp1-split solve the same problem and every h' cuts it into equal pieces. */
+uint64_t oc__tcp_bcast_m(uint32_t nodes, uint64_t k);
 
 /* The plan of every tcp algorithm: reads k (default 3) and m (default 1, messages per block or
  * per broadcast) and fills plan->used; state is an oc__tcp. */
 int oc__tcp_plan(oc__plan *plan, const char *algo, oc_collective coll, uint32_t nodes,
                  uint32_t root, uint64_t bytes, const oc_kv *params, char *why, size_t len);
 void oc__tcp_release(oc__plan *plan);
-/* One candidate: k = the network's k (unless pinned), the other pins kept. */
+
+/* The k the search may use: the pinned one (refused with the valid range when it exceeds the
+ * network's k) or 0 when k is free; *knet = the network's k. */
+int oc__tcp_pinned_k(const oc__search_in *in, const char *algo, uint64_t *k, uint64_t *knet,
+                     char *why, size_t len);
+/* The search of tcp1 / tcp2: every k from the network's down to 1, m fixed (see the essay of
+ * star_tcp_common.c for the space and the bound). */
 int oc__tcp_search(const oc__search_in *in, oc__search *s, char *why, size_t len);
 /* The section 3 figures, in messages and retunings, added to the report with the section 4 lower
  * bound of communication; steps_formula = h. The star model's step_fixed is D and step_time is
@@ -47,23 +54,22 @@ static inline uint64_t oc__tcp1_child(const oc__tcp *t, uint32_t l, uint64_t i, 
     return t->pw[l - 1] + i * t->k + j;
 }
 
-/* Chooses the TCP2 clique sizes for P (see star_tcp_common.c): at most h steps, each clique of
- * at most k + 1 processors, the product of the sizes the least one >= P (P itself when P factors
- * so), ascending. For P = (k+1)^h that is h cliques of k + 1, the seed's TCP2. */
-int oc__tcp_cliques(oc__tcp *t, char *why, size_t len);
-
 /* Labels blocks in TCP1 preorder, later steps' children first, so that what a processor still
  * holds is a prefix of its subtree's range and what it sends a child is the child's whole range;
  * fills t->pos, t->size and spec->block_node (virtual v is real processor (v + root) mod P). */
 int oc__tcp1_label(oc__tcp *t, oc__spec *spec, char *why, size_t len);
 
-/* plan() of the TCP2 algorithms (gossip, all-to-all): the cliques of every step. */
+/* plan() of the TCP2 algorithms (gossip, all-to-all). */
 int oc__tcp2_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                   const oc_kv *params, char *why, size_t len);
 
-/* The real processor that plays clique position x (dummy positions fold onto x mod P). */
-static inline uint32_t oc__tcp2_host(const oc__tcp *t, uint64_t x) {
-    return (uint32_t)(x % t->P);
-}
+/* The all-to-all's messages per message of a block (alltoall_tcp2.c): the sum over its h steps
+ * of the largest stream, exact for the cliques and the shifts. */
+uint64_t oc__tcp2_a2a_messages(uint32_t P, uint64_t k);
+
+/* Sends src -> dst the q-chunk blocks first, first+1, ..., first+count-1 taken mod P, at label
+ * base + block q: one transfer, or two where the range wraps past P - 1. */
+int oc__tcp_send_wrapped(oc__emit *e, uint32_t src, uint32_t dst, uint64_t base, uint64_t first,
+                         uint64_t count, uint64_t P, uint64_t q);
 
 #endif

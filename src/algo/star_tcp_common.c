@@ -1,21 +1,31 @@
 /*
  * star_tcp_common.c — what the tcp algorithms share (passive-optical-star sections 2 and 3): the
- * virtual machine of (k+1)^h processors, the parameters k and m, and the report of section 3's
- * closed forms next to section 4's lower bounds.
+ * virtual machine of (k+1)^h processors, the parameters k and m, the parameter search, and the
+ * report of section 3's closed forms next to section 4's lower bounds.
  *
- * Dummy nodes (section 4: "one can just assume that dummy nodes exist until the next power of
- * (k+1)"). Trees (TCP1) drop every transfer to a dummy: a TCP1 child always has a larger number
- * than its parent, so a dummy's subtree holds dummies only. Cliques (TCP2) fold dummy x onto the
- * real processor x mod P, which then plays both; the network model splits a step in which a
- * processor has more than k streams, and that is the dummies' extra cost.
+ * Any P (section 4: "one can just assume that dummy nodes exist until the next power of (k+1)").
+ * Trees (TCP1: scatter, gather, broadcast) drop every transfer to a dummy: a TCP1 child always has
+ * a larger number than its parent, so a dummy's subtree holds dummies only, and every step costs at
+ * most what it costs at (k+1)^h (the padding bound). Exchanges (TCP2: gossip, all-to-all) cannot
+ * drop the dummies, whose cliques relay data; at P = (k+1)^h they run the seed's cliques, at any
+ * other P shifts mod P in the same h steps (gossip_tcp2.c, alltoall_tcp2.c), at or below the
+ * padding bound in steps and messages.
  *
- * Fewer dummies for TCP2 (our method, not the seed's). The cliques need not all have k + 1
- * processors: numbering the processors in mixed radix r_0, r_1, ... (each r_s <= k + 1), step s
- * groups those that differ only in digit s. With at most h steps we take the radices whose
- * product is the least one >= P: P itself when P factors into at most h numbers <= k + 1 (12 = 3
- * x 4 for k = 3: no dummy at all), else the fewest dummies. Radices go in ascending order, which
- * makes the gossip's sum of prefix products (its communication) least. For P = (k+1)^h the only
- * choice is the seed's h cliques of k + 1, so section 3's formulas are unchanged.
+ * The search (the contract of algos.h). The space a user can pin is k, the wavelengths a
+ * processor uses, from the network's k down to 1 (k above the network's is refused with the valid
+ * range: the star has no more lasers). m is not searched: it is the problem's size in the seed's
+ * unit, the atomic message (the model charges L tau per message whatever its bytes, so another m
+ * is another problem); it is pinned or defaults to 1 (a broadcast: oc__tcp_bcast_m of the
+ * network's k, the same for every candidate). The network's k is offered first.
+ * The bound of a candidate k: each of its rounds maps to one step (no processor has more than k
+ * streams each way), there are h(k) = ceil(log_{k+1} P) of them (a message's holders grow at most
+ * k+1-fold per step; the constructions use exactly that many), and every one retunes (each round
+ * has a receiver hearing a sender it never heard before: a first TCP1 reception, a gather parent's
+ * new child, a new clique digit or shift), so steps >= h(k) and time >= h(k) D plus the
+ * communication bound: h(k) m L tau for the broadcast (every step carries all m), the exact
+ * messages of the all-to-all's construction (oc__tcp2_a2a_messages), and for the others m (P-1) / k
+ * messages of L tau (a processor receives, or the root sends, m (P-1) messages on at most k
+ * streams a step, and a step lasts its largest stream).
  */
 #include "algo/star_tcp.h"
 
@@ -43,10 +53,6 @@ int oc__tcp_init(oc__tcp *t, uint32_t P, uint32_t k, char *why, size_t len) {
 }
 
 void oc__tcp_free(oc__tcp *t) {
-    free(t->r);
-    free(t->wt);
-    t->r = NULL;
-    t->wt = NULL;
     free(t->pos);
     free(t->size);
     t->pos = t->size = NULL;
@@ -63,10 +69,7 @@ int oc__tcp_plan(oc__plan *plan, const char *algo, oc_collective coll, uint32_t 
     int rc = oc__kv_only(params, tcp_params, algo, why, len);
     if (rc || (rc = oc__kv_u64(params, "k", 3, 1, 64, &k, why, len))) return rc;
     /* A broadcast's m defaults to (k+1)^h, as tcp1-split's does, so the two compare. */
-    uint64_t dm = 1;
-    if (coll == OC_BROADCAST)
-        while (dm < nodes && dm <= (1u << 16) / (k + 1))
-            dm *= k + 1;
+    uint64_t dm = coll == OC_BROADCAST ? oc__tcp_bcast_m(nodes, k) : 1;
     if ((rc = oc__kv_u64(params, "m", dm, 1, 1u << 16, &m, why, len))) return rc;
     if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, (uint32_t)m, why, len))) return rc;
     oc__tcp *t = calloc(1, sizeof *t);
@@ -88,18 +91,80 @@ void oc__tcp_release(oc__plan *plan) {
     plan->state = NULL;
 }
 
+uint32_t oc__tcp_steps(uint32_t P, uint64_t k) {
+    uint32_t h = 0;
+    for (uint64_t v = 1; v < P; v *= k + 1)
+        h++;
+    return h;
+}
+
+uint64_t oc__tcp_bcast_m(uint32_t nodes, uint64_t k) {
+    uint64_t m = 1;
+    while (m < nodes && m <= (1u << 16) / (k + 1))
+        m *= k + 1;
+    return m;
+}
+
+int oc__tcp_pinned_k(const oc__search_in *in, const char *algo, uint64_t *k, uint64_t *knet,
+                     char *why, size_t len) {
+    *knet = in->net->channels ? in->net->channels : 1;
+    *k = 0;
+    const char *pk = oc_kv_get(in->params, "k");
+    if (!pk) return 0;
+    if (oc_parse_u64(pk, 1, *knet, k))
+        return oc__fail(why, len, OC_EINVAL,
+                        "%s: k=%s: expected a whole number from 1 to %llu (the network's k = "
+                        "%llu wavelengths per processor; raise it with --net k=)",
+                        algo, pk, (unsigned long long)*knet, (unsigned long long)*knet);
+    return 0;
+}
+
 int oc__tcp_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
-    (void)why;
-    (void)len;
-    const oc_kv *params = in->params;
-    const oc__formula_in *net = in->net;
-    char kb[32];
-    const char *k = oc_kv_get(params, "k");
-    snprintf(kb, sizeof kb, "%llu", (unsigned long long)net->channels);
-    const char *m = oc_kv_get(params, "m");
-    const char *kv[] = {"k", k ? k : kb, "m", m};
-    const oc__bound none = {0};
-    return oc__search_offer(s, &none, m ? 2 : 1, kv);
+    uint64_t kpin, knet, m;
+    const int tcp2 = in->coll == OC_GOSSIP || in->coll == OC_ALLTOALL;
+    int rc = oc__tcp_pinned_k(in, tcp2 ? "tcp2" : "tcp1", &kpin, &knet, why, len);
+    if (rc) return rc;
+    const char *pm = oc_kv_get(in->params, "m");
+    if (pm) {
+        if ((rc = oc__kv_u64(in->params, "m", 1, 1, 1u << 16, &m, why, len))) return rc;
+    } else {
+        m = in->coll == OC_BROADCAST ? oc__tcp_bcast_m(in->nodes, knet) : 1;
+    }
+    oc__formula_in f;
+    if ((rc = in->figures(in, in->coll, (uint32_t)m, &f, why, len))) return rc;
+    const double D = f.step_fixed, unit = f.step_time - f.step_fixed;
+    char kb[32], mb[32];
+    snprintf(mb, sizeof mb, "%llu", (unsigned long long)m);
+    for (uint64_t k = kpin ? kpin : knet; k >= 1; k--) {
+        const uint32_t h = oc__tcp_steps(in->nodes, k);
+        double comm = (double)m * (in->nodes - 1.0) / (double)k;
+        const char *name = "h(k) retuned steps + m (P-1) / k messages";
+        if (in->coll == OC_BROADCAST) {
+            comm = (double)h * (double)m;
+            name = "h(k) retuned steps of m messages each";
+        } else if (in->coll == OC_ALLTOALL) {
+            comm = (double)m * (double)oc__tcp2_a2a_messages(in->nodes, k);
+            name = "h(k) retuned steps + the construction's largest streams";
+        }
+        const oc__bound b = {.time_s = h * D + comm * unit, .steps = h, .name = name};
+        snprintf(kb, sizeof kb, "%llu", (unsigned long long)k);
+        const char *kv[] = {"k", kb, "m", mb};
+        if ((rc = oc__search_offer(s, &b, 2, kv))) return rc;
+        if (kpin) break;
+    }
+    return 0;
+}
+
+int oc__tcp_send_wrapped(oc__emit *e, uint32_t src, uint32_t dst, uint64_t base, uint64_t first,
+                         uint64_t count, uint64_t P, uint64_t q) {
+    first %= P;
+    uint64_t head = count < P - first ? count : P - first;
+    int rc = oc__emit_transfer(e, src, dst, OC_OP_COPY, (uint32_t)(base + first * q),
+                               (uint32_t)(head * q));
+    if (!rc && count > head)
+        rc = oc__emit_transfer(e, src, dst, OC_OP_COPY, (uint32_t)base,
+                               (uint32_t)((count - head) * q));
+    return rc;
 }
 
 int oc__tcp_report(const oc__plan *plan, const oc__formula_in *in, oc_report *rep, double comm,
@@ -122,29 +187,14 @@ int oc__tcp_report(const oc__plan *plan, const oc__formula_in *in, oc_report *re
         double sim = NAN;
         oc_report_number(rep, "communication_messages", &sim);
         rc |= oc__report_note(rep,
-                              "P = %u is not a power of k + 1 = %u: %llu dummy nodes complete "
-                              "(k+1)^h = %llu; the formulas are those of P = %llu",
-                              t->P, t->k + 1, (unsigned long long)(t->Pv - t->P),
-                              (unsigned long long)t->Pv, (unsigned long long)t->Pv);
-        rc |= oc__report_note(rep,
-                              "extra cost of the dummy nodes: %g messages and %llu steps "
-                              "simulated against the section 4 lower bound of %g messages at "
-                              "P = %u and the formula's %g messages in h = %u steps at P = %llu",
-                              sim, (unsigned long long)rep->steps, lower_bound, t->P, comm, t->h,
-                              (unsigned long long)t->Pv);
+                              "P = %u is not a power of k + 1 = %u: the formulas are those of "
+                              "padding to (k+1)^h = %llu with %llu dummy nodes (%g messages in "
+                              "h = %u steps); simulated: %g messages in %llu steps, against the "
+                              "section 4 lower bound of %g messages at P = %u",
+                              t->P, t->k + 1, (unsigned long long)t->Pv,
+                              (unsigned long long)(t->Pv - t->P), comm, t->h, sim,
+                              (unsigned long long)rep->steps, lower_bound, t->P);
         rc |= oc__report_num(rep, "dummy_nodes", (double)(t->Pv - t->P));
-    }
-    if (t->r && t->Rv != t->Pv) {
-        char list[256] = "";
-        for (uint32_t i = 0; i < t->hc; i++) {
-            size_t n = strlen(list);
-            snprintf(list + n, sizeof list - n, "%s%u", i ? " x " : "", t->r[i]);
-        }
-        rc |= oc__report_note(rep,
-                              "TCP2 cliques of %s processors (mixed radix): %llu virtual "
-                              "processors instead of (k+1)^h = %llu, %llu dummies",
-                              *list ? list : "no", (unsigned long long)t->Rv,
-                              (unsigned long long)t->Pv, (unsigned long long)(t->Rv - t->P));
     }
     return rc;
 }
@@ -174,62 +224,14 @@ int oc__tcp1_label(oc__tcp *t, oc__spec *spec, char *why, size_t len) {
     return 0;
 }
 
-/* Non-decreasing radices cur[d..h) from lo up; keeps the least product >= P (then the least
- * sum of prefix products). Radix 1 is a step left out. */
-static void radices(const oc__tcp *t, uint32_t *cur, uint32_t d, uint32_t lo, uint64_t prod,
-                    uint32_t *best, uint64_t *best_prod, uint64_t *best_sum, uint64_t *budget) {
-    if (*budget == 0) return;
-    (*budget)--;
-    if (prod >= t->P || d == t->h) {
-        if (prod < t->P) return;
-        uint64_t sum = 0, w = 1;
-        for (uint32_t i = 0; i < d; i++) {
-            sum += w;
-            w *= cur[i];
-        }
-        if (prod < *best_prod || (prod == *best_prod && sum < *best_sum)) {
-            *best_prod = prod;
-            *best_sum = sum;
-            for (uint32_t i = 0; i < t->h; i++)
-                best[i] = i < d ? cur[i] : 1;
-        }
-        return;
-    }
-    for (uint32_t r = lo; r <= t->k + 1; r++) {
-        cur[d] = r;
-        radices(t, cur, d + 1, r, prod * r, best, best_prod, best_sum, budget);
-    }
-}
-
-int oc__tcp_cliques(oc__tcp *t, char *why, size_t len) {
-    t->r = oc__calloc((size_t)t->h + 1, sizeof(uint32_t));
-    t->wt = oc__calloc((size_t)t->h + 1, sizeof(uint64_t));
-    uint32_t *cur = oc__calloc((size_t)t->h + 1, sizeof(uint32_t));
-    if (!t->r || !t->wt || !cur) {
-        free(cur);
-        return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    }
-    /* the seed's choice first, so that an exhausted budget still leaves a valid one */
-    for (uint32_t i = 0; i < t->h; i++)
-        t->r[i] = t->k + 1;
-    uint64_t best_prod = t->Pv, best_sum = UINT64_MAX, budget = 200000;
-    radices(t, cur, 0, 2, 1, t->r, &best_prod, &best_sum, &budget);
-    free(cur);
-    t->hc = 0;
-    uint64_t w = 1;
-    for (uint32_t i = 0; i < t->h; i++)
-        if (t->r[i] > 1) {
-            t->r[t->hc] = t->r[i];
-            t->wt[t->hc++] = w;
-            w *= t->r[i];
-        }
-    t->Rv = w;
-    return 0;
-}
-
 int oc__tcp2_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                   const oc_kv *params, char *why, size_t len) {
-    int rc = oc__plan_work("tcp2", nodes, (uint64_t)nodes * nodes * 8, why, len);
-    if (!rc) rc = oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
-    return rc ? rc : oc__tcp_cliques(plan->state, why, len);
+    int rc = oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
+    if (rc) return rc;
+    /* at most two transfers per stream (a range that wraps); the all-to-all's streams carry a
+     * range per destination */
+    const oc__tcp *t = plan->state;
+    uint64_t streams = (uint64_t)nodes * t->k * t->h;
+    return oc__plan_work("tcp2", nodes, coll == OC_GOSSIP ? 2 * streams : (uint64_t)nodes * nodes * 2,
+                         why, len);
 }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# star_search.sh TOOL [CLI_DIR] — the star algorithms' pins outside their space (issue 13): h'
+# above h, k above the network's, m not a multiple of (k+1)^h' give one stderr line naming the
+# valid range and exit 2; the searched default and --explain run.
+set -u
+TOOL=${1:-}
+CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
+# shellcheck source=tests/cli/lib.sh
+. "$CLI_DIR/lib.sh"
+need_tool "$TOOL"
+
+S="-t star -s 1KiB"
+# shellcheck disable=SC2086
+{
+    bad 2 "from 0 to 3" run -c broadcast -a tcp1-split -n 64 $S -p hp=4
+    bad 2 "from 0 to 4" run -c broadcast -a tcp1-split -n 200 $S -p hp=9
+    bad 2 "from 1 to 3" run -c broadcast -a tcp1-split -n 64 $S -p k=4
+    bad 2 "from 1 to 3" run -c broadcast -a tcp1-split -n 64 $S -p k=0
+    bad 2 "groups or fold" run -c broadcast -a tcp1-split -n 200 $S -p dummies=drop
+    bad 2 "multiple of 16" run -c broadcast -a tcp1-split -n 64 $S -p m=10 -p hp=2
+    bad 2 "from 1 to 2" run -c gossip -a tcp2 -n 30 $S --net k=2 -p k=3
+    bad 2 "from 1 to 3" run -c alltoall -a tcp2 -n 30 $S -p k=7
+    bad 2 "from 1 to 3" run -c scatter -a tcp1 -n 30 $S -p k=4
+    run_tool run -c broadcast -a tcp1-split -n 200 $S -p m=1024 --net D=5 --explain
+}
+if [ "$RC" -eq 0 ] && grep -q '^  WINNER .*hp=3 dummies=groups' "$OC_TMP/out" &&
+    grep -q '^  time: *1070.000 s' "$OC_TMP/out"; then
+    pass "tcp1-split k=3 P=200 m=1024 D=5 --explain: h' = 3 with whole groups wins, 1070 s"
+else
+    fail "tcp1-split k=3 P=200 m=1024 D=5 --explain: h' = 3 with whole groups wins, 1070 s" \
+        "exit $RC" "$(head -c 600 "$OC_TMP/out")"
+fi
+finish
