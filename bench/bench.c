@@ -33,6 +33,32 @@ static const bench_case cases[] = {
     {"optree-allgather-1024", "optree", 1024, NULL},
 };
 
+/* Cases on other collectives and networks: the case, then its collective, network, the network's
+ * one "key=value" and the size. */
+typedef struct net_case {
+    bench_case c;
+    oc_collective coll;
+    const char *network, *net_param;
+    uint64_t bytes;
+} net_case;
+
+static const net_case net_cases[] = {
+    /* WRHT's searched defaults (m, alltoall, pieces) on the ring, the w = 100 */
+    {{"wrht-allreduce-5000-w100", "wrht", 5000, NULL}, OC_ALLREDUCE, "ring", "wavelengths=100",
+     UINT64_C(4) << 20},
+    {{"wrht-allreduce-65536-w64", "wrht", 65536, NULL}, OC_ALLREDUCE, "ring", "wavelengths=64",
+     UINT64_C(64) << 20},
+    {{"wrht-allgather-4096-w64", "wrht", 4096, NULL}, OC_ALLGATHER, "ring", "wavelengths=64",
+     UINT64_C(4) << 20},
+    /* the all-to-all dims searches: the mesh's default 32 x 16, a 30 x 24 torus */
+    {{"bex-alltoall-512-mesh32x16", "bex", 512, NULL}, OC_ALLTOALL, "mesh", "switching=wh", 1024},
+    {{"cartesian-alltoall-720-torus30x24", "cartesian", 720, NULL}, OC_ALLTOALL, "torus",
+     "dims=30x24", 64},
+};
+
+#define NCASES (sizeof cases / sizeof cases[0])
+#define NALL (NCASES + sizeof net_cases / sizeof net_cases[0])
+
 static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -40,15 +66,17 @@ static double now(void) {
 }
 
 /* Runs in the child: returns 0 when the run verified; writes its figures to fd. */
-static int run_case(const bench_case *c, int fd) {
-    oc_kv *params = oc_kv_new();
+static int run_case(const bench_case *c, const net_case *n, int fd) {
+    oc_kv *params = oc_kv_new(), *net = oc_kv_new();
     if (c->params) oc_kv_set_pair(params, c->params);
-    oc_request req = {.collective = OC_ALLGATHER,
+    if (n && n->net_param) oc_kv_set_pair(net, n->net_param);
+    oc_request req = {.collective = n ? n->coll : OC_ALLGATHER,
                       .algorithm = c->algo,
-                      .network = "ring",
+                      .network = n ? n->network : "ring",
                       .nodes = c->nodes,
-                      .bytes = UINT64_C(4) << 20,
+                      .bytes = n ? n->bytes : UINT64_C(4) << 20,
                       .params = params,
+                      .net_params = net,
                       .data_check = 0};
     char why[512] = "";
     oc_report *rep = NULL;
@@ -68,6 +96,7 @@ static int run_case(const bench_case *c, int fd) {
     if (write(fd, line, strlen(line)) < 0) rc = 1;
     oc_report_free(rep);
     oc_kv_free(params);
+    oc_kv_free(net);
     return rc ? 1 : 0;
 }
 
@@ -75,8 +104,9 @@ int main(int argc, char **argv) {
     int failed = 0;
     printf("opticoll bench: generate + verify + map + resource check, all-gather on the ring, "
            "4 MiB blocks, w = 64 (the real-data run is off: it is a test, not part of the cost)\n");
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const bench_case *c = &cases[i];
+    for (size_t i = 0; i < NALL; i++) {
+        const net_case *n = i < NCASES ? NULL : &net_cases[i - NCASES];
+        const bench_case *c = n ? &n->c : &cases[i];
         if (argc > 1) {
             int want = 0;
             for (int a = 1; a < argc; a++)
@@ -90,7 +120,7 @@ int main(int argc, char **argv) {
         if (pid < 0) return 3;
         if (pid == 0) {
             close(pipefd[0]);
-            _exit(run_case(c, pipefd[1]));
+            _exit(run_case(c, n, pipefd[1]));
         }
         close(pipefd[1]);
         char line[640] = "";

@@ -44,7 +44,8 @@
  * The least is taken: a single candidate is offered (the pipeline maps it), a range of pieces is
  * halved, the family of m >= M yields the trees of m = M and the family m >= M + 1. Whatever can
  * no longer beat the best mapped candidate (oc__search_can_win) is recorded as pruned. Ties of the
- * bound go to the simpler choice: fewer pieces, smaller m, the pure tree first.
+ * bound go to the simpler choice: fewer pieces, smaller m, then the tree that stops lowest (the
+ * all-to-all at level 1 first, the pure tree last: fewest rounds first).
  */
 #include "algo/algos.h"
 #include "algo/wrht_tree.h"
@@ -323,9 +324,15 @@ static int bound_of(ctx *c, const uint64_t *loads, uint32_t n, uint32_t lo, uint
     return 0;
 }
 
+/* The heap's order: the bound, then the simpler choice (fewer pieces, smaller m, the trees of one
+ * m in their order: fewest rounds first), so that of two equal bounds the simpler is offered first
+ * and wins a full tie. */
 static int before(const entry *a, const entry *b) {
     if (a->time != b->time) return a->time < b->time;
     if (a->steps != b->steps) return a->steps < b->steps;
+    if (a->lo != b->lo) return a->lo < b->lo;
+    if (a->m != b->m) return a->m < b->m;
+    if (a->tree != b->tree) return a->tree < b->tree;
     return a->seq < b->seq;
 }
 
@@ -398,8 +405,8 @@ static uint32_t pinned_level(const shape *t, uint64_t R) {
     return l;
 }
 
-/* Pushes the trees of group size m: the pure tree first, then the all-to-alls from the top down;
- * the all-to-all among all N nodes (level 0) is offered once, apart (start()). */
+/* Pushes the trees of group size m: the all-to-all at level 1, 2, ..., then the pure tree; the
+ * all-to-all among all N nodes (level 0) is offered once, apart (run()). */
 static int add_trees_of(ctx *c, uint32_t m) {
     shape t;
     if (shape_of(c->N, m, &t)) return 0;
@@ -407,7 +414,7 @@ static int add_trees_of(ctx *c, uint32_t m) {
         uint32_t l = pinned_level(&t, c->apin_v);
         return l == 0 ? 0 : add_tree(c, &t, l);
     }
-    for (uint32_t l = t.levels; l >= 1; l--) {
+    for (uint32_t l = 1; l <= t.levels; l++) {
         int rc = add_tree(c, &t, l);
         if (rc) return rc;
     }
@@ -424,7 +431,7 @@ static int push_family(ctx *c, uint32_t M) {
     const int gather = c->coll == OC_ALLGATHER;
     uint64_t L[2] = {group_load(&t, 0, gather ? W_SPAN : W_ONE),
                      group_load(&t, 0, gather ? W_REST : W_ONE)};
-    entry e = {.kind = K_FAMILY, .m = M};
+    entry e = {.kind = K_FAMILY, .m = M, .lo = c->plo, .tree = UINT32_MAX};
     for (uint32_t a = c->plo, b;; a = b + 1) {
         b = (uint64_t)2 * a - 1 < c->phi ? 2 * a - 1 : c->phi;
         entry x;
