@@ -236,6 +236,48 @@ static void issue_cases(int slow) {
         }
 }
 
+/* A pinned value outside its space: one line naming the valid range. */
+static void bad_pins(void) {
+    static const struct {
+        oc_collective coll;
+        uint32_t N;
+        const char *params, *expect;
+    } cases[] = {
+        {OC_ALLREDUCE, 12, "m=1", "from 2 to 12"},
+        {OC_ALLREDUCE, 12, "m=13", "from 2 to 12"},
+        {OC_ALLREDUCE, 12, "alltoall=0", "from 1 to 12"},
+        {OC_ALLREDUCE, 12, "alltoall=13 m=3", "from 1 to 12"},
+        {OC_ALLREDUCE, 12, "pieces=0", "from 1 to 65536"},
+        {OC_ALLREDUCE, 12, "pieces=65537 m=3", "from 1 to 65536"},
+        {OC_ALLGATHER, 12, "pieces=2", "pieces"},
+        {OC_ALLGATHER, 7, "m=8", "from 2 to 7"},
+        {OC_ALLREDUCE, 5000, "alltoall=5000", "alltoall=1..4096"},
+        {OC_ALLREDUCE, 10000, "alltoall=5000 m=2", "alltoall=1..4096"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        oc_kv *par = oc_kv_new(), *net = oc_kv_new();
+        char buf[64], *save = NULL, why[512] = "";
+        snprintf(buf, sizeof buf, "%s", cases[i].params);
+        for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+            oc_kv_set_pair(par, tok);
+        oc_request req = {.collective = cases[i].coll,
+                          .algorithm = "wrht",
+                          .network = "ring",
+                          .nodes = cases[i].N,
+                          .bytes = 4096,
+                          .params = par,
+                          .net_params = net};
+        oc_report *rep = NULL;
+        int rc = oc_run(&req, &rep, why, sizeof why);
+        CHECK(rc != 0 && strstr(why, cases[i].expect) && !strchr(why, '\n'),
+              "N=%u %s: expected one line with '%s', got rc %d '%s'", cases[i].N, cases[i].params,
+              cases[i].expect, rc, why);
+        oc_report_free(rep);
+        oc_kv_free(par);
+        oc_kv_free(net);
+    }
+}
+
 int main(int argc, char **argv) {
     const int slow = argc > 1 && strcmp(argv[1], "slow") == 0;
     if (argc > 4) { /* one case by hand: coll(r|g) N w bytes [pmax] */
@@ -263,6 +305,7 @@ int main(int argc, char **argv) {
         for (uint32_t N = 2; N <= 12; N++)
             alltoall_values(N, 2);
         issue_cases(0);
+        bad_pins();
     } else {
         for (uint32_t N = 25; N <= 40; N++)
             for (size_t wi = 0; wi < 4; wi++)

@@ -518,11 +518,15 @@ static int run(ctx *c) {
     while (!rc && c->nheap)
         rc = step_search(c);
     if (rc) return rc;
-    if (c->ntrees == 0 && c->family_from == 0)
+    if (c->ntrees == 0 && c->family_from == 0) {
+        char m[32] = "every group size";
+        if (c->mpin) snprintf(m, sizeof m, "m=%u", c->mpin);
         return oc__fail(c->why, c->len, OC_ETOOBIG,
-                        "wrht: every group size leaves more than %u representatives for the final "
-                        "all-to-all; pin alltoall=1..%u",
-                        OC_WRHT_A2A_MAX_REPS, OC_WRHT_A2A_MAX_REPS);
+                        "wrht: with alltoall=%s, %s leaves more than %u representatives for the "
+                        "final all-to-all; pin alltoall=1..%u%s",
+                        c->apin ? c->apin : "?", m, OC_WRHT_A2A_MAX_REPS, OC_WRHT_A2A_MAX_REPS,
+                        c->mpin ? " or a larger m" : "");
+    }
     if (c->pruned_count) {
         const oc__bound b = {c->pruned_time, c->pruned_steps, BOUND_NAME};
         if (oc__search_prune(c->s, "(m, alltoall, pieces) sets of the trees above, by their rounds' "

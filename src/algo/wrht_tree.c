@@ -98,8 +98,9 @@ int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *
         oc__wrht_free(t);
         return oc__fail(why, len, OC_ETOOBIG,
                         "wrht: alltoall=%llu leaves %u representatives for the final all-to-all, "
-                        "more than the %u it may have; pin alltoall=1..%u or a larger m",
-                        (unsigned long long)a2a, top, OC_WRHT_A2A_MAX_REPS, OC_WRHT_A2A_MAX_REPS);
+                        "more than the %u it may have; pin alltoall=1..%u%s",
+                        (unsigned long long)a2a, top, OC_WRHT_A2A_MAX_REPS, OC_WRHT_A2A_MAX_REPS,
+                        a2a < nodes ? " or a larger m" : "");
     }
     char b[32];
     snprintf(b, sizeof b, "%llu", (unsigned long long)m);
