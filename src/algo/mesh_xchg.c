@@ -51,8 +51,8 @@ int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *p
         oc__direct_square_dims(N, &dims[0], &dims[1]); /* the mesh model's default shape */
         if (square && dims[0] != dims[1])
             return oc__fail(why, len, OC_ENOTSUP,
-                            "%s needs a square mesh M(2^k, 2^k) (N = 4^k); %u nodes is not", algo,
-                            N);
+                            "%s needs a square mesh M(2^k, 2^k) (N = 4^k); %ux%u is not square",
+                            algo, dims[0], dims[1]);
     }
     *X = dims[0];
     *Y = dims[1];
