@@ -11,29 +11,15 @@
  * and any other pin is refused naming it. Every mapped candidate's bound must be below its
  * mapped cost. Then the issue's case: bex on a non-square mesh given only by --net dims.
  */
-#include "report/report.h"
+#include "search_cases.h"
 
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include "check.h"
-
-typedef struct cost {
-    double time;
-    uint64_t steps;
-    int ok;
-} cost;
 
 /* net: "dims=8x2 switching=wh ..." (space-separated key=value pairs) */
 static cost run(const char *algo, const char *network, uint32_t N, const char *dims,
                 const char *net, oc_report **keep, char *why, size_t len) {
     oc_kv *par = oc_kv_new(), *np = oc_kv_new();
-    char buf[200], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", net);
-    for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-        oc_kv_set_pair(np, tok);
+    kv_words(np, net);
     if (dims) oc_kv_set(par, "dims", dims);
     oc_request req = {.collective = OC_ALLTOALL,
                       .algorithm = algo,
@@ -44,24 +30,10 @@ static cost run(const char *algo, const char *network, uint32_t N, const char *d
                       .net_params = np,
                       .data_check = 0,
                       .explain = 1};
-    oc_report *rep = NULL;
-    cost c = {0, 0, 0};
-    if (oc_run(&req, &rep, why, len) == 0) {
-        c.time = oc_report_time(rep);
-        c.steps = oc_report_steps(rep);
-        c.ok = 1;
-    }
-    if (keep && c.ok)
-        *keep = rep;
-    else
-        oc_report_free(rep);
+    cost c = cost_of(&req, keep, why, len);
     oc_kv_free(par);
     oc_kv_free(np);
     return c;
-}
-
-static int same_time(double a, double b) {
-    return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
 
 static int better(cost a, cost b) {
@@ -69,18 +41,6 @@ static int better(cost a, cost b) {
     if (!a.ok) return 0;
     if (!same_time(a.time, b.time)) return a.time < b.time;
     return a.steps < b.steps;
-}
-
-static void check_bounds(const oc_report *rep, const char *what) {
-    const oc__search_log *log = rep->search;
-    for (size_t i = 0; log && i < log->n; i++) {
-        const oc__search_entry *e = &log->entry[i];
-        if (e->status == OC__CAND_MAPPED)
-            CHECK(e->bound_time_s <= e->time_s * (1 + 1e-12) && e->bound_steps <= e->steps,
-                  "%s: %s bound %.9g s %llu steps above its mapped %.9g s %llu steps", what,
-                  e->text, e->bound_time_s, (unsigned long long)e->bound_steps, e->time_s,
-                  (unsigned long long)e->steps);
-    }
 }
 
 /* The default against every shape in dims[0..n); at least one must map. */

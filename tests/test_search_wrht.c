@@ -16,33 +16,18 @@
  * value maps like the level count it stops at. Then the issue's cases: N = 100 and N = 5000 at
  * w = 100 against the pinned sets the issue quoted, and N = 100 exhaustively (slow).
  */
-#include "report/report.h"
+#include "search_cases.h"
 
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include "check.h"
-
-typedef struct cost {
-    double time;
-    uint64_t steps;
-    int ok;
-} cost;
 
 /* Runs one WRHT on the ring; params like "m=3 alltoall=1 pieces=2" ("" = nothing pinned). */
 static cost run(oc_collective coll, uint32_t N, uint32_t w, uint32_t fibres, uint64_t bytes,
                 const char *params, int objective, oc_report **keep) {
     oc_kv *par = oc_kv_new(), *net = oc_kv_new();
-    char buf[200], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", params);
-    for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-        oc_kv_set_pair(par, tok);
-    snprintf(buf, sizeof buf, "%u", w);
-    oc_kv_set(net, "wavelengths", buf);
-    snprintf(buf, sizeof buf, "%u", fibres);
-    oc_kv_set(net, "fibres", buf);
+    char buf[200];
+    kv_words(par, params);
+    snprintf(buf, sizeof buf, "wavelengths=%u fibres=%u", w, fibres);
+    kv_words(net, buf);
     oc_request req = {.collective = coll,
                       .algorithm = "wrht",
                       .network = "ring",
@@ -53,28 +38,12 @@ static cost run(oc_collective coll, uint32_t N, uint32_t w, uint32_t fibres, uin
                       .data_check = 0,
                       .objective = objective,
                       .explain = 1};
-    oc_report *rep = NULL;
     char why[512];
-    cost c = {0, 0, 0};
-    int rc = oc_run(&req, &rep, why, sizeof why);
-    if (rc == 0) {
-        c.time = oc_report_time(rep);
-        c.steps = oc_report_steps(rep);
-        c.ok = 1;
-    } else if (!keep) {
-        printf("  (refused: N=%u w=%u %s: %s)\n", N, w, params, why);
-    }
-    if (keep && rc == 0)
-        *keep = rep;
-    else
-        oc_report_free(rep);
+    cost c = cost_of(&req, keep, why, sizeof why);
+    if (!c.ok && !keep) printf("  (refused: N=%u w=%u %s: %s)\n", N, w, params, why);
     oc_kv_free(par);
     oc_kv_free(net);
     return c;
-}
-
-static int same_time(double a, double b) {
-    return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
 }
 
 /* a better than b under the objective (time then steps, or steps then time) */
@@ -98,20 +67,6 @@ static const char *used(const oc_report *rep, char *buf, size_t len) {
         at += (size_t)snprintf(buf + at, len - at, "%s%s=%s", i ? " " : "", oc_kv_key(kv, i),
                                oc_kv_value(kv, i));
     return buf;
-}
-
-/* Every mapped candidate's bound must be at most its mapped cost. */
-static void check_bounds(const oc_report *rep, const char *what) {
-    const oc__search_log *log = rep->search;
-    if (!log) return;
-    for (size_t i = 0; i < log->n; i++) {
-        const oc__search_entry *e = &log->entry[i];
-        if (e->status != OC__CAND_MAPPED) continue;
-        CHECK(e->bound_time_s <= e->time_s * (1 + 1e-12) && e->bound_steps <= e->steps,
-              "%s: candidate %s bound %.9g s %llu steps above its mapped %.9g s %llu steps", what,
-              e->text, e->bound_time_s, (unsigned long long)e->bound_steps, e->time_s,
-              (unsigned long long)e->steps);
-    }
 }
 
 /* The stop levels of the tree of m: alltoall = 1 and every level count c_l > 1. */
@@ -256,10 +211,8 @@ static void bad_pins(void) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         oc_kv *par = oc_kv_new(), *net = oc_kv_new();
-        char buf[64], *save = NULL, why[512] = "";
-        snprintf(buf, sizeof buf, "%s", cases[i].params);
-        for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-            oc_kv_set_pair(par, tok);
+        char why[512] = "";
+        kv_words(par, cases[i].params);
         oc_request req = {.collective = cases[i].coll,
                           .algorithm = "wrht",
                           .network = "ring",
