@@ -9,7 +9,8 @@
  * grouping); pieces = 1..3C (C = the ring's channels), 4C, 8C (in the slow part also every power
  * of two above, up to 65536, the largest: a run with 65536 pieces takes ~0.1 s).
  * For N = 2..40 at w = 1, 2, 4, 8 (and cases on two fibres, and under --objective steps) and
- * three vector sizes (the all-reduce's N = 25..40 at 1 MiB only, the rest in the slow part), it asserts
+ * three vector sizes (`test_search_wrht`: N <= 24; `grid`: 25..40, the all-reduce at 1 MiB; `slow`:
+ * the all-reduce's other sizes at 25..40, 65536 pieces, N = 100 whole), it asserts
  * that the default's time equals the exhaustive minimum within 1e-9 relative, with the fewest
  * steps among the equally fast, and that every bound the search used on a mapped candidate is
  * below its mapped cost (the bounds are proofs). For small N it also checks that any alltoall
@@ -241,8 +242,9 @@ int main(int argc, char **argv) {
     }
     const uint64_t sizes[] = {1 << 10, 1 << 20, 64 << 20};
     const uint32_t ws[] = {1, 2, 4, 8};
-    if (!slow) {
-        for (uint32_t N = 2; N <= 40; N++)
+    const int grid = argc > 1 && strcmp(argv[1], "grid") == 0;
+    if (grid || !slow) { /* N = 2..24 here, 25..40 in `grid` (release only: ~10 s of CPU) */
+        for (uint32_t N = grid ? 25 : 2; N <= (grid ? 40 : 24); N++)
             for (size_t wi = 0; wi < 4; wi++)
                 for (size_t s = 0; s < 3; s++) {
                     grid_case(OC_ALLGATHER, N, ws[wi], 1, sizes[s], OC_OBJECTIVE_TIME, 1);
@@ -250,6 +252,8 @@ int main(int argc, char **argv) {
                         grid_case(OC_ALLREDUCE, N, ws[wi], 1, sizes[s], OC_OBJECTIVE_TIME,
                                   8 * ws[wi]);
                 }
+    }
+    if (!slow && !grid) {
         for (uint32_t N = 2; N <= 24; N += 1) {
             grid_case(OC_ALLREDUCE, N, 2, 2, 1 << 20, OC_OBJECTIVE_TIME, 32);
             grid_case(OC_ALLREDUCE, N, 3, 1, 1 << 20, OC_OBJECTIVE_STEPS, 24);
@@ -259,7 +263,8 @@ int main(int argc, char **argv) {
             alltoall_values(N, 2);
         issue_cases(0);
         bad_pins();
-    } else {
+    }
+    if (slow) {
         for (uint32_t N = 25; N <= 40; N++)
             for (size_t wi = 0; wi < 4; wi++)
                 for (size_t s = 0; s < 3; s += 2)
