@@ -35,13 +35,21 @@ int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *p
             return oc__fail(why, len, OC_EPARSE, "%s: %s (valid for N = %u: %s)", algo, inner, N,
                             valid);
         if (nd == 1) dims[1] = 1;
-        if (nd > 2 || !oc__aas_pow2(dims[0], &l) || !oc__aas_pow2(dims[1], &l) ||
-            (uint64_t)dims[0] * dims[1] != N || (square && dims[0] != dims[1]))
-            return oc__fail(why, len,
-                            nd <= 2 && (uint64_t)dims[0] * dims[1] != N ? OC_EINVAL : OC_ENOTSUP,
-                            "%s: dims=%s is not a %smesh of %u nodes with power-of-two sides; "
+        if (nd > 2)
+            return oc__fail(why, len, OC_ENOTSUP, "%s runs on a 2-D mesh; dims=%s has %u sides; "
+                            "valid: %s", algo, d, nd, valid);
+        if (!oc__aas_pow2(dims[0], &l) || !oc__aas_pow2(dims[1], &l))
+            return oc__fail(why, len, OC_ENOTSUP,
+                            "%s needs a mesh with power-of-two sides; dims=%s is not; valid: %s",
+                            algo, d, valid);
+        if ((uint64_t)dims[0] * dims[1] != N)
+            return oc__fail(why, len, OC_EINVAL, "%s: dims=%s is %llu nodes, not N = %u; valid: %s",
+                            algo, d, (unsigned long long)dims[0] * dims[1], N, valid);
+        if (square && dims[0] != dims[1])
+            return oc__fail(why, len, OC_ENOTSUP,
+                            "%s needs a square mesh M(2^k, 2^k) (N = 4^k); %s is not square; "
                             "valid: %s",
-                            algo, d, square ? "square " : "", N, valid);
+                            algo, d, valid);
     } else {
         if (!oc__aas_pow2(N, &l))
             return oc__fail(why, len, OC_ENOTSUP,
