@@ -52,6 +52,17 @@ static const bench_case cases[] = {
          .net_param = "k=3", .bytes = 1024),
     CASE("star-bcast-tcp1split-65535", "tcp1-split", 65535, .coll = "broadcast",
          .network = "star", .net_param = "k=3", .bytes = UINT64_C(4) << 20),
+    /* WRHT's searched defaults (m, alltoall, pieces) on the ring, the w = 100 */
+    CASE("wrht-allreduce-5000-w100", "wrht", 5000, .coll = "allreduce",
+         .net_param = "wavelengths=100"),
+    CASE("wrht-allreduce-65536-w64", "wrht", 65536, .coll = "allreduce",
+         .net_param = "wavelengths=64", .bytes = UINT64_C(64) << 20),
+    CASE("wrht-allgather-4096-w64", "wrht", 4096, .net_param = "wavelengths=64"),
+    /* the all-to-all dims searches: the mesh's default 32 x 16, a 30 x 24 torus */
+    CASE("bex-alltoall-512-mesh32x16", "bex", 512, .coll = "alltoall", .network = "mesh",
+         .net_param = "switching=wh", .bytes = 1024),
+    CASE("cartesian-alltoall-720-torus30x24", "cartesian", 720, .coll = "alltoall",
+         .network = "torus", .net_param = "dims=30x24", .bytes = 64),
 };
 
 static double now(void) {

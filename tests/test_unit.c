@@ -422,7 +422,10 @@ static oc_report *run_coll(oc_collective coll, const char *algo, uint32_t N, uin
     snprintf(wb, sizeof wb, "%llu", (unsigned long long)w);
     oc_kv_set(net, "wavelengths", wb);
     if (param) oc_kv_set_pair(params, param);
-    if (param2) oc_kv_set_pair(params, param2);
+    char p2[64], *save = NULL; /* param2: one or more space-separated pairs */
+    snprintf(p2, sizeof p2, "%s", param2 ? param2 : "");
+    for (char *tok = strtok_r(p2, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+        oc_kv_set_pair(params, tok);
     if (net_param) oc_kv_set_pair(net, net_param);
     oc_request req = {.collective = coll,
                       .algorithm = algo,
@@ -678,13 +681,14 @@ static void test_allreduce_matrix(void) {
     rep = run_coll(OC_ALLREDUCE, "bt", 15, 2, NULL, NULL, NULL, &err, why, sizeof why);
     CHECK(err == 0 && oc_report_steps(rep) == 8, "BT on 15 nodes: 8 steps");
     oc_report_free(rep);
-    rep = run_coll(OC_ALLREDUCE, "wrht", 15, 2, "m=5", "alltoall=3", NULL, &err, why, sizeof why);
+    rep = run_coll(OC_ALLREDUCE, "wrht", 15, 2, "m=5", "alltoall=3 pieces=1", NULL, &err, why,
+                   sizeof why);
     CHECK(err == 0 && oc_report_steps(rep) == 3, "WRHT on 15 nodes: 3 steps (%s)", why);
     oc_report_free(rep);
 }
 
 /* WRHT for every N from 1 to 200: verified; with the seed's own choices (m = min(2w+1, N), the
- * all-to-all among m* representatives when ceil(m*^2/8) <= w) the mapped steps equal the seed's
+ * all-to-all among m* representatives when ceil(m*^2/8) <= w, one piece) the mapped steps equal the seed's
  * rule 2 ceil(log_m N) (- 1 with the all-to-all) whenever every round fits one step. */
 static void test_wrht_rule(void) {
     const uint64_t ws[] = {1, 2, 4, 64};
@@ -699,9 +703,9 @@ static void test_wrht_rule(void) {
                 below *= m;
             uint64_t mstar = L ? (N + below - 1) / below : 1;
             int a2a = mstar > 1 && (mstar * mstar + 7) / 8 <= w;
-            char pm[32], pa[32];
+            char pm[32], pa[48];
             snprintf(pm, sizeof pm, "m=%llu", (unsigned long long)m);
-            snprintf(pa, sizeof pa, "alltoall=%llu", (unsigned long long)(a2a ? mstar : 1));
+            snprintf(pa, sizeof pa, "alltoall=%llu pieces=1", (unsigned long long)(a2a ? mstar : 1));
             int err;
             oc_report *rep =
                 run_coll(OC_ALLREDUCE, "wrht", N, w, pm, pa, NULL, &err, why, sizeof why);

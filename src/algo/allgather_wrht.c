@@ -10,6 +10,13 @@
  * down, which is why the seed finds WRHT weaker for all-gather.
  *   seed (optree III.D.2): 1 + ceil((N-p)/(p-1)) + (theta-1) p^(theta-1) or ... + theta p^(theta-1)
  *   steps, with p the group size and theta the number of levels.
+ *
+ * Search (wrht_search.c, the search contract): the space is m = 2..N and every level at which the
+ * tree can stop with an all-to-all (alltoall = that level's count, or 1 for the pure tree); the
+ * default is the least mapped time over all of it. A tree is skipped only by a proven bound on the
+ * ring: sum over rounds of ceil(load / channels) steps of the step time, each round's load a lower
+ * bound on its busiest link counted in blocks (up: the members' subtrees; down: the N - subtree
+ * blocks each member lacks; the all-to-all: each representative's subtree to every other).
  */
 #include "algo/algos.h"
 #include "algo/wrht_tree.h"

@@ -17,7 +17,15 @@
  * wavelength-slots). The seed's WRHT is pieces=1: every step moves the whole vector d on one
  * wavelength, so its bandwidth term is (number of steps) x d/B, against 2(N-1)/N x d/B for the
  * ring; a group of m leaves the busiest link w / floor(m/2) wavelengths per member to spare, and
- * striping over them divides that term by P. The search tries both and keeps the faster.
+ * striping over them divides that term by P.
+ *
+ * Search (wrht_search.c, the search contract): the space is m = 2..N, every level at which the tree
+ * can stop with an all-to-all (alltoall = that level's count, or 1 for the pure tree) and
+ * pieces = 1..65536; the default is the least mapped time over all of it. Candidates are skipped
+ * only by a proven bound on the ring: sum over rounds of ceil(pieces x load / channels) steps of
+ * the step time at that chunking, with each round's load a lower bound on its busiest link (the
+ * first group's representative's links; the all-to-all's busiest stretch and its average over
+ * the ring), and whole ranges of pieces and of m >= M bounded at once.
  */
 #include "algo/algos.h"
 #include "algo/wrht_tree.h"

@@ -25,8 +25,14 @@
  * The notes give "roughly" sqrt(N) ts + 2N td/3 + N sqrt(N) mu tm: the same td and tm terms up to
  * lower-order parts, but half our start-up term — the notes count sqrt(N) phases' worth of
  * start-ups where the D-round phases need 2 (sqrt N - 1) of them. We report both and do not
- * assert equality. Sides must be powers of two (dims=XxY, default the squarest 2^ceil(n/2) x
- * 2^floor(n/2)); other meshes are refused.
+ * assert equality. Sides must be powers of two (dims=XxY); other meshes are refused.
+ *
+ * Search (the search contract, algos.h). The space is every mesh shape 2^a x 2^(n-a), a = 0..n
+ * (N = 2^n; 1 x N and N x 1 included): n + 1 candidates, each mapped unless its bound already
+ * loses. The network's own dims are among them, and on a mesh whose shape is not the squarest
+ * (--net dims=16x4) they are usually the best: the rounds are contention-free only there. The
+ * bound (oc__dims_offer): R = X - 1 + Y - 1 rounds, each at least one start-up and hop plus a
+ * node's block of N/2 chunks. The squarest shape is offered first, so it wins a full tie.
  */
 #include "algo/mesh_xchg.h"
 
@@ -113,6 +119,25 @@ static int bex_generate(const oc__plan *p, oc__emit *e) {
     return 0;
 }
 
+static int bex_offer(const oc__search_in *in, oc__search *s, uint32_t n, uint32_t a, char *why,
+                     size_t len) {
+    const uint32_t X = UINT32_C(1) << a, Y = UINT32_C(1) << (n - a), R = (X - 1) + (Y - 1);
+    return oc__dims_offer(in, s, X, Y, R, (double)R * (in->nodes / 2), why, len);
+}
+
+static int bex_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    uint32_t n;
+    if (oc_kv_get(in->params, "dims") || in->nodes < 2 || !oc__aas_pow2(in->nodes, &n)) return 0;
+    /* the squarest 2^ceil(n/2) x 2^floor(n/2) first, then outwards, the wider X first */
+    const uint32_t sq = (n + 1) / 2;
+    int rc = bex_offer(in, s, n, sq, why, len);
+    for (uint32_t d = 1; d <= n && !rc; d++) {
+        if (sq + d <= n) rc = bex_offer(in, s, n, sq + d, why, len);
+        if (!rc && sq >= d) rc = bex_offer(in, s, n, sq - d, why, len);
+    }
+    return rc;
+}
+
 static int bex_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const bex *b = p->state;
     (void)in;
@@ -151,10 +176,12 @@ const oc__algo oc__algo_alltoall_bex = {
              "mesh sides powers of two (N = 2^k x 2^l)",
              "roughly sqrt(N) ts + 2N td/3 + N sqrt(N) mu tm (notes); exactly "
              "(X+Y-2)(ts + N mu tm/2) + sum D^2 td",
-             "dims=squarest 2^ceil(n/2)x2^floor(n/2): mesh shape XxY"},
+             "dims=XxY: mesh shape (sides powers of two); unset: searched over every shape by "
+             "mapped time"},
     .param_names = params_,
     .plan = bex_plan,
     .generate = bex_generate,
     .release = bex_release,
+    .search = bex_search,
     .formula = bex_formula,
 };

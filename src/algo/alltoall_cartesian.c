@@ -13,10 +13,17 @@
  *     t = sum_{k=1}^{z1-1} (ts + mu tm z2 (z1-k)) + sum_{k=1}^{z2-1} (ts + mu tm z1 (z2-k))
  *       = (z1 + z2 - 2) ts + mu tm z1 z2 (z1 + z2 - 2)/2,   z1 + z2 - 2 steps;
  * for T(z, z) the notes' (2 ts + mu tm z^2)(z-1). The general z1 x z2 form is ours (same sums).
- * The algorithm's dims must be the network's (--param dims=AxB and --net dims=AxB); by default
- * both are the most square A x B with A >= B. Any sides >= 1 work.
+ * The algorithm's dims should be the network's (--param dims=AxB and --net dims=AxB): elsewhere
+ * its neighbour steps are several hops (refused under store-and-forward). Any sides >= 1 work.
+ *
+ * Search (the search contract, algos.h). The space is every ordered factorisation A x B = N
+ * (N x 1, the 1-D pipeline, included): d(N) candidates, each mapped unless its bound already
+ * loses, so the default follows the network's shape (the torus's own default is 1-D, T(N)). The
+ * bound (oc__dims_offer): A + B - 2 rounds, each at least one start-up and hop plus the node's
+ * message, z2 (z1 - k) or z1 (z2 - k) chunks, which add up to A B (A + B - 2) / 2 chunks. The
+ * most square A x B with A >= B is offered first (a full tie goes to it), then by rounds.
  */
-#include "algo/aas.h"
+#include "algo/mesh_xchg.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,15 +40,18 @@ static int ca_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t roo
     const char *d = oc_kv_get(params, "dims");
     if (d) {
         uint32_t dims[OC_DIRECT_MAX_DIMS], nd;
+        char valid[200];
+        oc__dims_valid(valid, sizeof valid, nodes, 0, 0);
         int rc = oc__direct_parse_dims(d, dims, &nd, why, len);
         if (rc) return rc;
-        if (nd > 2)
-            return oc__fail(why, len, OC_EINVAL, "cartesian: dims=%s: at most 2 dimensions", d);
         c.z1 = dims[0];
         c.z2 = nd == 2 ? dims[1] : 1;
+        if (nd > 2)
+            return oc__fail(why, len, OC_EINVAL,
+                            "cartesian: dims=%s: at most 2 dimensions; valid: %s", d, valid);
         if ((uint64_t)c.z1 * c.z2 != nodes)
-            return oc__fail(why, len, OC_EINVAL, "cartesian: dims=%s has %llu nodes, not %u", d,
-                            (unsigned long long)c.z1 * c.z2, nodes);
+            return oc__fail(why, len, OC_EINVAL, "cartesian: dims=%s has %llu nodes, not %u; valid: %s",
+                            d, (unsigned long long)c.z1 * c.z2, nodes, valid);
     } else {
         oc__direct_square_dims(nodes, &c.z1, &c.z2);
     }
@@ -100,6 +110,29 @@ static int ca_generate(const oc__plan *p, oc__emit *e) {
     return 0;
 }
 
+static int ca_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t B, char *why,
+                    size_t len) {
+    return oc__dims_offer(in, s, A, B, (uint64_t)A + B - 2, (double)A * B * (A + B - 2) / 2, why,
+                          len);
+}
+
+static int ca_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    const uint32_t N = in->nodes;
+    if (oc_kv_get(in->params, "dims") || N < 2) return 0;
+    uint32_t A0, B0;
+    oc__direct_square_dims(N, &A0, &B0);
+    int rc = ca_offer(in, s, A0, B0, why, len);
+    /* the others by their number of rounds A + B - 2 (the wider A first among equals): the
+     * divisors B <= sqrt(N) from the squarest down, each as A x B and B x A */
+    for (uint32_t B = B0; B >= 1 && !rc; B--) {
+        if (N % B) continue;
+        const uint32_t A = N / B;
+        if (B != B0) rc = ca_offer(in, s, A, B, why, len);
+        if (!rc && A != B) rc = ca_offer(in, s, B, A, why, len);
+    }
+    return rc;
+}
+
 static int ca_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     (void)in;
     oc__direct_cfg n;
@@ -132,10 +165,12 @@ const oc__algo oc__algo_alltoall_cartesian = {
              "messages)",
              "dims (AxB) must be the network's",
              "T(z,z): t = (2 ts + mu tm z^2)(z-1), 2(z-1) steps",
-             "dims=most square AxB: the torus's sides (as --net dims)"},
+             "dims=AxB: the torus's sides (as --net dims); unset: searched over every "
+             "factorisation by mapped time"},
     .param_names = params_,
     .plan = ca_plan,
     .generate = ca_generate,
     .release = ca_release,
+    .search = ca_search,
     .formula = ca_formula,
 };

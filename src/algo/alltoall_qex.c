@@ -38,6 +38,12 @@
  * sources of one destination in runs of consecutive node numbers. Not pipelined: a micro-round's
  * H of one set could overlap the V of the next (rows vs columns), which would save h - 1 rounds
  * per phase; we keep the captions' 3-round micro-AAS as the unit.
+ *
+ * Search (the search contract, algos.h): none is needed. The only shape qex can run is the square
+ * sqrt(N) x sqrt(N) (its quadrants must be squares), so the pinnable space of dims= is one point
+ * and the default is it; another pin is refused with one line naming it. On a mesh of another
+ * shape (--net dims=8x2) the schedule still runs under wormhole switching, as planned for the
+ * square.
  */
 #include "algo/mesh_xchg.h"
 

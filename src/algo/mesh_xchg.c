@@ -8,24 +8,48 @@
 
 #include <stdio.h>
 
+void oc__dims_valid(char *buf, size_t len, uint32_t N, int pow2, int square) {
+    size_t at = 0, shown = 0;
+    buf[0] = 0;
+    for (uint32_t A = 1; A <= N && at < len; A++) {
+        const uint32_t B = N / A;
+        if (N % A || (pow2 && ((A & (A - 1)) || (B & (B - 1)))) || (square && A != B)) continue;
+        if (shown++ == 12) {
+            snprintf(buf + at, len - at, ", ...");
+            return;
+        }
+        at += (size_t)snprintf(buf + at, len - at, "%s%ux%u", at ? ", " : "", A, B);
+    }
+    if (!shown) snprintf(buf, len, "none (N = %u)", N);
+}
+
 int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *params, int square,
                        uint32_t *X, uint32_t *Y, char *why, size_t len) {
     const char *d = oc_kv_get(params, "dims");
     uint32_t dims[OC_DIRECT_MAX_DIMS], nd, l;
+    char valid[200];
+    oc__dims_valid(valid, sizeof valid, N, 1, square);
     if (d) { /* the mesh model's own syntax and parser */
         char inner[200];
         if (oc__direct_parse_dims(d, dims, &nd, inner, sizeof inner))
-            return oc__fail(why, len, OC_EPARSE, "%s: %s", algo, inner);
-        if (nd > 2)
-            return oc__fail(why, len, OC_ENOTSUP, "%s runs on a 2-D mesh; dims=%s has %u sides",
-                            algo, d, nd);
+            return oc__fail(why, len, OC_EPARSE, "%s: %s (valid for N = %u: %s)", algo, inner, N,
+                            valid);
         if (nd == 1) dims[1] = 1;
+        if (nd > 2)
+            return oc__fail(why, len, OC_ENOTSUP, "%s runs on a 2-D mesh; dims=%s has %u sides; "
+                            "valid: %s", algo, d, nd, valid);
         if (!oc__aas_pow2(dims[0], &l) || !oc__aas_pow2(dims[1], &l))
             return oc__fail(why, len, OC_ENOTSUP,
-                            "%s needs a mesh with power-of-two sides; dims=%s is not", algo, d);
+                            "%s needs a mesh with power-of-two sides; dims=%s is not; valid: %s",
+                            algo, d, valid);
         if ((uint64_t)dims[0] * dims[1] != N)
-            return oc__fail(why, len, OC_EINVAL, "%s: dims=%s is %llu nodes, not N = %u", algo, d,
-                            (unsigned long long)dims[0] * dims[1], N);
+            return oc__fail(why, len, OC_EINVAL, "%s: dims=%s is %llu nodes, not N = %u; valid: %s",
+                            algo, d, (unsigned long long)dims[0] * dims[1], N, valid);
+        if (square && dims[0] != dims[1])
+            return oc__fail(why, len, OC_ENOTSUP,
+                            "%s needs a square mesh M(2^k, 2^k) (N = 4^k); %s is not square; "
+                            "valid: %s",
+                            algo, d, valid);
     } else {
         if (!oc__aas_pow2(N, &l))
             return oc__fail(why, len, OC_ENOTSUP,
@@ -33,11 +57,11 @@ int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *p
                             "is not a power of two",
                             algo, N);
         oc__direct_square_dims(N, &dims[0], &dims[1]); /* the mesh model's default shape */
+        if (square && dims[0] != dims[1])
+            return oc__fail(why, len, OC_ENOTSUP,
+                            "%s needs a square mesh M(2^k, 2^k) (N = 4^k); %ux%u is not square",
+                            algo, dims[0], dims[1]);
     }
-    if (square && dims[0] != dims[1])
-        return oc__fail(why, len, OC_ENOTSUP,
-                        "%s needs a square mesh M(2^k, 2^k) (N = 4^k); %ux%u is not square", algo,
-                        dims[0], dims[1]);
     *X = dims[0];
     *Y = dims[1];
     char buf[48];
@@ -62,6 +86,21 @@ int oc__mesh_formula_net(oc_report *rep, const char *algo, uint32_t X, uint32_t 
                                algo, X, Y);
     *go = 1;
     return 0;
+}
+
+int oc__dims_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t B, uint64_t rounds,
+                   double chunks, char *why, size_t len) {
+    oc__formula_in f;
+    int rc = in->figures(in, OC_ALLTOALL, 1, &f, why, len);
+    if (rc) return rc;
+    char d[32];
+    snprintf(d, sizeof d, "%ux%u", A, B);
+    const char *kv[] = {"dims", d};
+    const oc__bound b = {(double)rounds * f.step_fixed + chunks * (f.step_time - f.step_fixed),
+                         rounds,
+                         "rounds x (start-up + hop) + the largest block of each round x its "
+                         "per-byte time"};
+    return oc__search_offer(s, &b, 1, kv) ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
 }
 
 static unsigned low_run(uint32_t done) {

@@ -21,6 +21,10 @@
 int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *params, int square,
                        uint32_t *X, uint32_t *Y, char *why, size_t len);
 
+/* Writes the shapes A x B = N a dims= pin may name, "1x12, 2x6, ..." (pow2: sides powers of two;
+ * square: A = B), for the error line that refuses another one; a long list ends with "...". */
+void oc__dims_valid(char *buf, size_t len, uint32_t N, int pow2, int square);
+
 /* 1 if the direct network c is the 2-D mesh X x Y (Y = 1: also the 1-D mesh of X nodes). */
 int oc__mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y);
 
@@ -30,6 +34,18 @@ int oc__mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y);
  * closed form; 0: none applies. Returns 0 or OC_ENOMEM. */
 int oc__mesh_formula_net(oc_report *rep, const char *algo, uint32_t X, uint32_t Y,
                          oc__direct_cfg *c, int *go);
+
+/* The all-to-alls' dims searches (bex, cartesian): offers dims=AxB, whose schedule is `rounds`
+ * rounds in each of which a node sends one other node a block (combined or serialised on one
+ * link or port) and the largest blocks of the rounds add up to `chunks` chunks, with the bound
+ *     time >= rounds x fixed + chunks x (step - fixed),   steps >= rounds,
+ * where `step` is the network's time for one chunk over one hop and `fixed` that with no payload
+ * (in->figures for the all-to-all's chunk): on the direct networks every step's slowest message
+ * costs ts (+ td per hop under wormhole) plus tm per byte, and a node's block to one neighbour
+ * costs at least its bytes x tm whether it goes as one message or packet by packet; on the switch
+ * a port busy with a block costs at least alpha + its bytes x beta. */
+int oc__dims_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t B, uint64_t rounds,
+                   double chunks, char *why, size_t len);
 
 /* Emits node v's combined block for partner w in an exchange across the node bits M after the
  * bits `done` have been exchanged (SEX's invariant: v holds every packet (s -> d) with d agreeing

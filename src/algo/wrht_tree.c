@@ -67,29 +67,40 @@ nomem:
 static const char *const wrht_params[] = {"m", "alltoall", NULL};
 static const char *const wrht_striped_params[] = {"m", "alltoall", "pieces", NULL};
 
+int oc__wrht_pins(uint32_t nodes, const oc_kv *params, int striped, uint64_t *m, uint64_t *a2a,
+                  uint64_t *pieces, char *why, size_t len) {
+    int rc = oc__kv_only(params, striped ? wrht_striped_params : wrht_params, "wrht", why, len);
+    if (!rc) rc = oc__kv_u64(params, "m", 0, 2, nodes > 2 ? nodes : 2, m, why, len);
+    if (!rc) rc = oc__kv_u64(params, "alltoall", 0, 1, nodes, a2a, why, len);
+    if (!rc) rc = oc__kv_u64(params, "pieces", 0, 1, 1u << 16, pieces, why, len);
+    return rc;
+}
+
 int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *used,
                        oc__wrht_tree *t, char *why, size_t len) {
     memset(t, 0, sizeof *t);
-    int rc = oc__kv_only(params, striped ? wrht_striped_params : wrht_params, "wrht", why, len);
-    if (rc) return rc;
     uint64_t m, a2a, pieces;
-    if ((rc = oc__kv_u64(params, "m", 2, 2, nodes > 2 ? nodes : 2, &m, why, len)) ||
-        (rc = oc__kv_u64(params, "alltoall", 1, 1, nodes, &a2a, why, len)) ||
-        (rc = oc__kv_u64(params, "pieces", 1, 1, 1u << 16, &pieces, why, len)))
-        return rc;
-    if (nodes > 1 && !oc_kv_get(params, "m"))
+    int rc = oc__wrht_pins(nodes, params, striped, &m, &a2a, &pieces, why, len);
+    if (rc) return rc;
+    if (nodes > 1 && !m)
         return oc__fail(why, len, OC_EINVAL,
                         "wrht needs m= (the pipeline chooses it when a network is given)");
+    if (!m) m = 2;
+    if (!a2a) a2a = 1;
+    if (!pieces) pieces = 1;
     rc = oc__wrht_build(nodes, (uint32_t)m, (uint32_t)a2a, t);
     t->pieces = (uint32_t)pieces;
     if (rc)
         return oc__fail(why, len, rc, "wrht: cannot build the tree for m=%llu",
                         (unsigned long long)m);
     uint32_t top = t->count[t->levels];
-    if (top > 1 && (uint64_t)top * (top - 1) > (UINT64_C(1) << 24)) {
+    if (top > 1 && (uint64_t)top * (top - 1) > OC_WRHT_A2A_MAX_TRANSFERS) {
         oc__wrht_free(t);
         return oc__fail(why, len, OC_ETOOBIG,
-                        "wrht: an all-to-all among %u representatives is too large", top);
+                        "wrht: alltoall=%llu leaves %u representatives for the final all-to-all, "
+                        "more than the %u it may have; pin alltoall=1..%u%s",
+                        (unsigned long long)a2a, top, OC_WRHT_A2A_MAX_REPS, OC_WRHT_A2A_MAX_REPS,
+                        a2a < nodes ? " or a larger m" : "");
     }
     char b[32];
     snprintf(b, sizeof b, "%llu", (unsigned long long)m);
@@ -103,61 +114,6 @@ int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *
     if (rc) {
         oc__wrht_free(t);
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    }
-    return 0;
-}
-
-int oc__wrht_search(const oc__search_in *sin, oc__search *s, int striped, char *why, size_t len) {
-    const uint32_t N = sin->nodes;
-    const oc_kv *params = sin->params;
-    const uint64_t channels = sin->net->channels;
-    if (N < 2 || (oc_kv_get(params, "m") && oc_kv_get(params, "alltoall") &&
-                  (!striped || oc_kv_get(params, "pieces"))))
-        return 0;
-    /* pinned values stay pinned: only the others are searched */
-    uint64_t mpin = 0, apin = 0, ppin = 0;
-    int rc = oc__kv_u64(params, "m", 0, 2, N > 2 ? N : 2, &mpin, why, len);
-    if (!rc) rc = oc__kv_u64(params, "alltoall", 0, 1, N, &apin, why, len);
-    if (!rc && striped) rc = oc__kv_u64(params, "pieces", 0, 1, 1u << 16, &ppin, why, len);
-    if (rc) return rc;
-    /* The seed's bound is m = 2w + 1; look a little beyond it. */
-    uint64_t mmax = 4 * (channels ? channels : 1) + 1;
-    if (mmax < 64) mmax = 64;
-    if (mmax > N) mmax = N;
-    for (uint64_t m = 2; m <= mmax; m++) {
-        if (mpin && m != mpin) continue;
-        uint32_t count[OC_WRHT_MAX_LEVELS], levels = 0;
-        count[0] = N;
-        while (count[levels] > 1 && levels + 1 < OC_WRHT_MAX_LEVELS) {
-            count[levels + 1] = (uint32_t)((count[levels] + m - 1) / m);
-            levels++;
-        }
-        /* alltoall = 1 (a pure tree), and every level's count: finish there with an all-to-all
-         * (at level 0 that is all N nodes at once). One entry per level, plus the pure tree. */
-        for (uint32_t l = 0; l <= levels; l++) {
-            uint32_t a2a = l == levels ? 1 : count[l];
-            if (apin && a2a != apin) continue;
-            if (a2a > 1 && (uint64_t)a2a * (a2a - 1) > (UINT64_C(1) << 20)) continue;
-            if (a2a > 1 && l > 0 && count[l] == count[l - 1]) continue;
-            /* the busiest link of a group carries its larger side's members, one piece each */
-            uint64_t side = m / 2, spare = (channels ? channels : 1) / (side ? side : 1);
-            uint64_t cuts[2] = {ppin ? ppin : 1, spare > 1 ? spare : 1};
-            for (int c = 0; c < (striped && !ppin && cuts[1] > 1 ? 2 : 1); c++) {
-                char mb[32], ab[32], pb[32];
-                snprintf(mb, sizeof mb, "%llu", (unsigned long long)m);
-                snprintf(ab, sizeof ab, "%u", a2a);
-                snprintf(pb, sizeof pb, "%llu", (unsigned long long)cuts[c]);
-                /* levels of grouping before the all-to-all: those whose count is above a2a */
-                uint32_t used = 0;
-                while (used < levels && count[used] > a2a)
-                    used++;
-                (void)used;
-                const char *kv[] = {"m", mb, "alltoall", ab, "pieces", pb};
-                const oc__bound none = {0};
-                if (oc__search_offer(s, &none, striped ? 3 : 2, kv))
-                    return oc__fail(why, len, OC_ENOMEM, "out of memory");
-            }
-        }
     }
     return 0;
 }

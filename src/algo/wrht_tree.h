@@ -7,6 +7,9 @@
 #include "core/core.h"
 
 enum { OC_WRHT_MAX_LEVELS = 40 };
+/* The final all-to-all among r representatives is r (r - 1) transfers: at most 2^24, r <= 4096. */
+#define OC_WRHT_A2A_MAX_TRANSFERS (UINT64_C(1) << 24)
+#define OC_WRHT_A2A_MAX_REPS 4096u
 
 typedef struct oc__wrht_tree {
     uint32_t m, levels;                 /* group size; grouping levels done */
@@ -43,8 +46,14 @@ void oc__wrht_release(oc__plan *p);
 int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *used,
                        oc__wrht_tree *t, char *why, size_t len);
 
-/* Offers the (m, alltoall[, pieces]) sets to the pipeline's search. With `striped`, every tree
- * also comes cut into as many pieces as a group's busiest link has wavelengths to spare. */
+/* Reads the pins m=, alltoall= (and pieces= when striped), each 0 when not pinned; refuses an
+ * unknown parameter or a value outside its range (m 2..N, alltoall 1..N, pieces 1..65536) with
+ * one line naming the range. */
+int oc__wrht_pins(uint32_t nodes, const oc_kv *params, int striped, uint64_t *m, uint64_t *a2a,
+                  uint64_t *pieces, char *why, size_t len);
+
+/* The parameter search (wrht_search.c): offers the (m, alltoall[, pieces]) sets, the all-gather's
+ * (striped = 0) or the all-reduce's, with proven bounds on the ring. */
 typedef struct oc__search_in oc__search_in;
 typedef struct oc__search oc__search;
 int oc__wrht_search(const oc__search_in *in, oc__search *s, int striped, char *why, size_t len);
