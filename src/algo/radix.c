@@ -107,6 +107,13 @@ int oc__radices_exact(uint32_t N, uint32_t k, oc__radices *t) {
     return 1;
 }
 
+uint32_t oc__radices_max(const oc__radices *t) {
+    uint32_t v = 0;
+    for (uint32_t j = 0; j < t->k; j++)
+        if (t->m[j] > v) v = t->m[j];
+    return v;
+}
+
 void oc__radices_reverse(oc__radices *t) {
     for (uint32_t a = 0, b = t->k ? t->k - 1 : 0; a < b; a++, b--) {
         uint32_t x = t->m[a];
@@ -152,6 +159,31 @@ uint32_t oc__radices_max_depth(uint32_t N) {
     while ((UINT64_C(1) << kmax) < N)
         kmax++;
     return kmax;
+}
+
+uint64_t oc__floor_sum(uint64_t n, uint64_t m, uint64_t a, uint64_t b) {
+    /* The classic reduction: take the whole parts of a/m and b/m out, then swap the roles of a
+     * and m on the lattice points under the line (Euclid). 128-bit intermediates: a n + b can
+     * pass 2^64 for N near 2^32. */
+    unsigned __int128 ans = 0, A = a, B = b, M = m, n_ = n;
+    while (n_) {
+        if (A >= M) {
+            ans += (n_ - 1) * n_ / 2 * (A / M);
+            A %= M;
+        }
+        if (B >= M) {
+            ans += n_ * (B / M);
+            B %= M;
+        }
+        unsigned __int128 y = A * n_ + B;
+        if (y < M) break;
+        n_ = y / M;
+        B = y % M;
+        unsigned __int128 t = M;
+        M = A;
+        A = t;
+    }
+    return (uint64_t)ans;
 }
 
 int oc__radices_need(const oc_kv *params, const char *const *known, uint32_t N, char *why,
