@@ -263,7 +263,7 @@ static uint64_t mid_load_prefix(uint32_t N, uint64_t R, uint64_t m) {
  * group's first node when it also hosts the previous group's last position (it is served from
  * there). A sample of groups; groups spanning N/2 nodes or more are left out. */
 static uint64_t last_load(uint32_t N, uint64_t V, uint64_t m) {
-    const uint64_t R = V / m, G = R < 16 ? R : 16;
+    const uint64_t R = V / m, G = R < 8 ? R : 8;
     uint64_t best = 0;
     for (uint64_t i = 0; i < G; i++) {
         const uint64_t g = (i * R / G) * m;
@@ -522,8 +522,10 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
         else if (R * m < N) {
             st = steps_of(a, mid_load_prefix(N, R, m));
             if (!st) st = 1;
+        } else if (R * m > N) { /* the last stage: V = R m is known */
+            st = steps_of(a, last_load(N, R * m, m));
         } else {
-            st = 0; /* may be the last stage */
+            st = 0; /* may be the last stage (V = N) or not (V = 2N) */
         }
         oc__bound b = bound_of(a, fixed + st, BOUND_NAME);
         int yes = oc__search_can_win(a->s, &b);

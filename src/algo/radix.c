@@ -162,6 +162,28 @@ uint32_t oc__radices_max_depth(uint32_t N) {
 }
 
 uint64_t oc__floor_sum(uint64_t n, uint64_t m, uint64_t a, uint64_t b) {
+    if (n < (UINT64_C(1) << 31) && a < (UINT64_C(1) << 32) && b < (UINT64_C(1) << 62) &&
+        m < (UINT64_C(1) << 32)) { /* everything below fits 64 bits: the same steps, faster */
+        uint64_t ans = 0;
+        while (n) {
+            if (a >= m) {
+                ans += (n - 1) * n / 2 * (a / m);
+                a %= m;
+            }
+            if (b >= m) {
+                ans += n * (b / m);
+                b %= m;
+            }
+            uint64_t y = a * n + b;
+            if (y < m) break;
+            n = y / m;
+            b = y % m;
+            uint64_t t = m;
+            m = a;
+            a = t;
+        }
+        return ans;
+    }
     /* The classic reduction: take the whole parts of a/m and b/m out, then swap the roles of a
      * and m on the lattice points under the line (Euclid). 128-bit intermediates: a n + b can
      * pass 2^64 for N near 2^32. */
