@@ -193,11 +193,12 @@ typedef struct ag_search {
     oc__radices cur;
     uint64_t families, candidates, offered, dominated;
     /* exact stage loads by (V, W, m), and the least middle-stage sum per (V, m_1) */
-    struct memo *loads, *firsts;
-    size_t nloads, caploads, nfirsts, capfirsts;
+    struct memo *loads, *firsts, *cheap;
+    size_t nloads, caploads, nfirsts, capfirsts, ncheap, capcheap;
     int64_t *cw, *ccw;
     uint64_t *cls;
     uint64_t capN, capS;
+    uint64_t *rest; /* rest[R]: a bound on the stages after a prefix of product R < N (or NULL) */
     uint64_t fam_steps, cand_steps; /* the least bound among what was skipped */
 } ag_search;
 
@@ -403,31 +404,52 @@ static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t
     return 0;
 }
 
-/* The exact bound of a complete list (k >= 2): ring stage and the sum of the others. */
-static int list_exact(ag_search *a, const oc__radices *r, uint64_t *ring, uint64_t *rest,
-                      int *exact) {
+/* The exact count of a complete list's stages after the ring stage (k >= 2). */
+static int list_rest(ag_search *a, const oc__radices *r, uint64_t *rest, int *exact) {
     const uint64_t V = oc__radices_product(r);
-    uint64_t W = V, load;
+    uint64_t W = V / r->m[0], load;
     int ex = 1, e;
     *rest = 0;
-    for (uint32_t j = 0; j < r->k; j++) {
+    for (uint32_t j = 1; j < r->k; j++) {
         W /= r->m[j];
         int rc = exact_load(a, V, W, r->m[j], &load, &e);
         if (rc) return rc;
-        uint64_t st = oc__ceil_div(load, a->C);
-        if (j == 0) {
-            *ring = st;
-        } else {
-            *rest += st;
-            ex &= e;
-        }
+        *rest += oc__ceil_div(load, a->C);
+        ex &= e;
     }
     *exact = ex;
     return 0;
 }
 
+/* The last stage for any V in N..2N (a prefix's last radix before the bound above is worth its
+ * floor sums): the group's positions right of P sit on at least ceil((m-h-1)/2) nodes after P-1's
+ * (at most two positions a node), CNT(0, h) >= hN/m - R and cnt(0) <= R with R = V/m <= 2N/m. */
+static uint64_t last_load_any(uint32_t N, uint64_t m) {
+    const uint64_t h = m / 2;
+    if (h < 3) return 0;
+    const uint64_t nodes = (m - h) / 2, per = (h - 2) * N / m, c0 = oc__ceil_div(2ull * N, m);
+    return nodes * per > c0 ? nodes * per - c0 : 0;
+}
+
 static uint64_t steps_of(const ag_search *a, uint64_t load) {
     return oc__ceil_div(load, a->C);
+}
+
+/* The cheap bound (steps) of a stage whose V is known: mid_load or last_load, counted once. */
+static int stage_cheap(ag_search *a, uint64_t V, uint64_t W, uint64_t m, uint64_t *steps) {
+    memo *e = memo_get(&a->cheap, &a->ncheap, &a->capcheap, V, W, m);
+    if (!e) return OC_ENOMEM;
+    if (e->used != 1) {
+        e->used = 1;
+        if (W == 1) {
+            e->load = steps_of(a, last_load(a->N, V, m));
+        } else {
+            e->load = steps_of(a, mid_load(a->N, V, W, m));
+            if (!e->load) e->load = 1;
+        }
+    }
+    *steps = e->load;
+    return 0;
 }
 
 /* The bound of a complete list (steps). */
@@ -438,13 +460,13 @@ static int list_bound(ag_search *a, const oc__radices *r, uint64_t *steps) {
         *steps = steps_of(a, ring_load(N, N));
         return 0;
     }
-    uint64_t total = steps_of(a, ring_load(N, r->m[0])), W = V / r->m[0];
-    for (uint32_t j = 1; j + 1 < r->k; j++) {
+    uint64_t total = steps_of(a, ring_load(N, r->m[0])), W = V / r->m[0], st;
+    for (uint32_t j = 1; j < r->k; j++) {
         W /= r->m[j];
-        uint64_t st = steps_of(a, mid_load(N, V, W, r->m[j]));
-        total += st ? st : 1;
+        if (stage_cheap(a, V, W, r->m[j], &st)) return OC_ENOMEM;
+        total += st;
     }
-    *steps = total + steps_of(a, last_load(N, V, r->m[r->k - 1]));
+    *steps = total;
     return 0;
 }
 
@@ -475,21 +497,27 @@ static int try_list(ag_search *a, const oc__radices *r) {
         return 0;
     }
     if (r->k >= 2) { /* the exact count, and the best list per ring stage */
-        uint64_t ring = 0, rest = 0;
-        int exact = 0, rc = list_exact(a, r, &ring, &rest, &exact);
+        /* Same V and m_1: the same ring-stage round (the same transfers in the same order),
+         * coloured the same; the later stages of a list whose count is exact cost exactly their
+         * count. A list whose later stages' bound is no less than such a list's exact count
+         * cannot beat it (that one was offered first, or could not win either). */
+        const uint64_t ring = steps_of(a, ring_load(a->N, r->m[0]));
+        memo *f = memo_get(&a->firsts, &a->nfirsts, &a->capfirsts, oc__radices_product(r), 0,
+                           r->m[0]);
+        if (!f) return OC_ENOMEM;
+        if (f->used == 1 && f->load <= steps - ring) {
+            a->dominated++;
+            return 0;
+        }
+        uint64_t rest = 0;
+        int exact = 0, rc = list_rest(a, r, &rest, &exact);
         if (rc) return rc;
         if (ring + rest > steps) steps = ring + rest;
+        if (f->used == 1 && f->load <= rest) {
+            a->dominated++;
+            return 0;
+        }
         if (exact) {
-            /* Same V and m_1: the same ring-stage round, coloured the same, and middle stages
-             * that cost exactly their count. One that sums no less than a list seen before
-             * cannot beat it (the earlier one was offered first, or could not win). */
-            memo *f = memo_get(&a->firsts, &a->nfirsts, &a->capfirsts, oc__radices_product(r), 0,
-                               r->m[0]);
-            if (!f) return OC_ENOMEM;
-            if (f->used == 1 && f->load <= rest) {
-                a->dominated++;
-                return 0;
-            }
             f->used = 1;
             f->load = rest;
         }
@@ -502,6 +530,34 @@ static int try_list(ag_search *a, const oc__radices *r) {
         }
     }
     return offer_list(a, r, steps);
+}
+
+/* rest[R] for R = 1 .. N-1: the least, over every way to finish a prefix of product R, of the
+ * stages' bounds before V is known (middle stages: mid_load_prefix and at least one step; a last
+ * stage: last_load_any). Every term holds for any V, so the least is a bound on the family. */
+static int rest_bounds(ag_search *a) {
+    const uint32_t N = a->N;
+    if (N > (1u << 22)) return 0; /* no table: the families are bounded without it */
+    if (!(a->rest = oc__calloc((size_t)N + 1, sizeof *a->rest))) return OC_ENOMEM;
+    for (uint64_t R = N - 1; R >= 1; R--) {
+        uint64_t best = UINT64_MAX;
+        for (uint64_t m = 2; R * m <= 2ull * N; m++) {
+            uint64_t c;
+            if (R * m < N) {
+                c = steps_of(a, mid_load_prefix(N, R, m));
+                c = (c ? c : 1) + a->rest[R * m];
+            } else {
+                c = R * m > N && R >= 3 ? steps_of(a, last_load_any(N, m)) : 0;
+            }
+            if (c < best) best = c;
+        }
+        a->rest[R] = best;
+    }
+    return 0;
+}
+
+static uint64_t rest_of(const ag_search *a, uint64_t R) {
+    return a->rest && R < a->N ? a->rest[R] : 0;
 }
 
 /* Expands the prefix a->cur (product R, bound `fixed` steps). */
@@ -523,15 +579,24 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
             st = steps_of(a, mid_load_prefix(N, R, m));
             if (!st) st = 1;
         } else if (R * m > N) { /* the last stage: V = R m is known */
-            st = steps_of(a, last_load(N, R * m, m));
+            /* (a group spans N/2 nodes or more only when R <= 2) */
+            uint64_t any = R >= 3 ? steps_of(a, last_load_any(N, m)) : 0;
+            oc__bound quick = bound_of(a, fixed + any, BOUND_NAME);
+            int q = oc__search_can_win(a->s, &quick);
+            if (q < 0) return q;
+            if (!q) {
+                if (!a->families++ || quick.steps < a->fam_steps) a->fam_steps = quick.steps;
+                continue;
+            }
+            if (stage_cheap(a, R * m, 1, m, &st)) return OC_ENOMEM;
         } else {
             st = 0; /* may be the last stage (V = N) or not (V = 2N) */
         }
-        oc__bound b = bound_of(a, fixed + st, BOUND_NAME);
+        oc__bound b = bound_of(a, fixed + st + rest_of(a, R * m), BOUND_NAME);
         int yes = oc__search_can_win(a->s, &b);
         if (yes < 0) return yes;
         if (!yes) {
-            if (!a->families++ || fixed + st < a->fam_steps) a->fam_steps = fixed + st;
+            if (!a->families++ || b.steps < a->fam_steps) a->fam_steps = b.steps;
             continue;
         }
         a->cur.m[a->cur.k++] = (uint32_t)m;
@@ -585,6 +650,7 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
         oc__radices one = {.k = 1, .m = {(uint32_t)V}};
         rc = try_list(&a, &one);
     }
+    if (!rc) rc = rest_bounds(&a);
     if (!rc) rc = expand(&a, 1, 0);
     if (!rc && a.families) {
         oc__bound b = bound_of(&a, a.fam_steps, BOUND_NAME);
@@ -601,6 +667,8 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
         rc = oc__search_prune(s, "complete radix lists whose bound cannot win", &b, a.candidates);
     }
     free(a.loads);
+    free(a.cheap);
+    free(a.rest);
     free(a.firsts);
     free(a.cw);
     free(a.ccw);
