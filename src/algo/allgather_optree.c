@@ -97,7 +97,10 @@ static uint32_t stage_sends(uint32_t N, uint64_t V, uint64_t x, uint64_t W, uint
         uint64_t peer = x + (c - d) * W; /* unsigned wrap is exact here */
         uint32_t to = host_of(N, V, peer);
         /* Hosts grow with c, so two partners on one node come one after the other. */
-        if (to == from || to == last_to || holds_already(N, V, to, x, W * m)) continue;
+        if (to == from || to == last_to) continue;
+        /* A node's other position is its partner's neighbour, which shares x's residue mod mW
+         * only when W = 1 (at most two positions a node): the check is for the last stage. */
+        if (W == 1 && holds_already(N, V, to, x, m)) continue;
         if (W == 1) {
             uint64_t p0 = first_pos(N, V, to);
             if (p0 < peer && p0 / m != peer / m) continue;
