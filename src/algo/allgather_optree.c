@@ -515,7 +515,14 @@ static int try_list(ag_search *a, const oc__radices *r) {
         uint64_t rest = 0;
         int exact = 0, rc = list_rest(a, r, &rest, &exact);
         if (rc) return rc;
-        if (ring + rest > steps) steps = ring + rest;
+        /* the ring stage's own count (its busiest link, which the volume bound only averages) */
+        uint64_t load;
+        int e;
+        rc = exact_load(a, oc__radices_product(r), oc__radices_product(r) / r->m[0], r->m[0], &load,
+                        &e);
+        if (rc) return rc;
+        const uint64_t ring_exact = steps_of(a, load) > ring ? steps_of(a, load) : ring;
+        if (ring_exact + rest > steps) steps = ring_exact + rest;
         if (f->used == 1 && f->load <= rest) {
             a->dominated++;
             return 0;
