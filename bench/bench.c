@@ -30,6 +30,9 @@ static const bench_case cases[] = {
     {"onestage-allgather-2048", "onestage", 2048, NULL},
     {"optree-allgather-65536", "optree", 65536, NULL},
     {"optree-allgather-65536-k8", "optree", 65536, "k=8"},
+    {"optree-allgather-65536-pinned", "optree", 65536, "radices=4x3x3x3x3x3x3x3x3x3"},
+    {"optree-allgather-16384", "optree", 16384, NULL},
+    {"optree-allgather-4096-k2", "optree", 4096, "k=2"},
     {"optree-allgather-1024", "optree", 1024, NULL},
 };
 

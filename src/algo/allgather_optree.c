@@ -202,6 +202,7 @@ typedef struct ag_search {
     uint64_t *cls;
     uint64_t capN, capS;
     uint64_t *rest; /* rest[R]: a bound on the stages after a prefix of product R < N (or NULL) */
+    uint64_t *restk; /* k pinned: restk[j (N+1) + R], j stages exactly after a prefix of R */
     uint64_t fam_steps, cand_steps; /* the least bound among what was skipped */
 } ag_search;
 
@@ -440,7 +441,9 @@ static uint64_t steps_of(const ag_search *a, uint64_t load) {
 
 /* The cheap bound (steps) of a stage whose V is known: mid_load or last_load, counted once. */
 static int stage_cheap(ag_search *a, uint64_t V, uint64_t W, uint64_t m, uint64_t *steps) {
-    memo *e = memo_get(&a->cheap, &a->ncheap, &a->capcheap, V, W, m);
+    memo scratch = {0};
+    memo *e = a->ncheap < (1u << 20) ? memo_get(&a->cheap, &a->ncheap, &a->capcheap, V, W, m)
+                                     : &scratch; /* a full table: counted again, not kept */
     if (!e) return OC_ENOMEM;
     if (e->used != 1) {
         e->used = 1;
@@ -566,7 +569,43 @@ static int rest_bounds(ag_search *a) {
     return 0;
 }
 
+/* With k pinned, the same for exactly j more stages (UINT64_MAX: no such list): a stage before
+ * the last has W >= 2, so R m <= N; the last ends in N..2N. */
+static int rest_bounds_k(ag_search *a) {
+    const uint32_t N = a->N, K = a->kpin;
+    if (!K || N > (1u << 22)) return 0;
+    const size_t row = (size_t)N + 1;
+    if (!(a->restk = oc__malloc_array(row * (K + 1), sizeof *a->restk))) return OC_ENOMEM;
+    for (size_t i = 0; i < row * (K + 1); i++)
+        a->restk[i] = UINT64_MAX;
+    a->restk[N] = 0; /* no stage left: only a product of exactly N is stored (more is R > N) */
+    for (uint32_t j = 1; j <= K; j++)
+        for (uint64_t R = 1; R <= N; R++) {
+            uint64_t best = UINT64_MAX;
+            for (uint64_t m = 2; R * m <= 2ull * N; m++) {
+                uint64_t c;
+                if (j == 1) {
+                    if (R * m < N) continue;
+                    c = R * m > N && R >= 3 ? steps_of(a, last_load_any(N, m)) : 0;
+                } else {
+                    if (R * m > N) break;
+                    const uint64_t next = a->restk[(j - 1) * row + R * m];
+                    if (next == UINT64_MAX) continue;
+                    c = R * m < N ? steps_of(a, mid_load_prefix(N, R, m)) : 0;
+                    c = (c ? c : 1) + next;
+                }
+                if (c < best) best = c;
+            }
+            a->restk[j * row + R] = best;
+        }
+    return 0;
+}
+
 static uint64_t rest_of(const ag_search *a, uint64_t R) {
+    if (a->restk && R <= a->N) {
+        const uint64_t v = a->restk[(size_t)(a->kpin - a->cur.k) * (a->N + 1) + R];
+        return v;
+    }
     return a->rest && R < a->N ? a->rest[R] : 0;
 }
 
@@ -582,6 +621,11 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
     /* At the root the ring stage with a later stage needs W >= 2: m_1 <= N. */
     const uint64_t mmax = depth == 0 ? N : 2ull * N / R;
     for (uint64_t m = 2; m <= mmax; m++) {
+        if (a->kpin) { /* depth pinned: the list must still reach exactly kpin stages in N..2N */
+            const uint32_t rem = a->kpin - depth - 1;
+            if (rem == 0 && R * m < N) continue;
+            if (rem > 0 && (rem >= 40 || (R * m) << rem > 2ull * N)) break;
+        }
         uint64_t st;
         if (depth == 0)
             st = steps_of(a, ring_load(N, m));
@@ -602,7 +646,11 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
         } else {
             st = 0; /* may be the last stage (V = N) or not (V = 2N) */
         }
-        oc__bound b = bound_of(a, fixed + st + rest_of(a, R * m), BOUND_NAME);
+        a->cur.k++; /* rest_of counts the stages after this one */
+        const uint64_t more = rest_of(a, R * m);
+        a->cur.k--;
+        if (more == UINT64_MAX) continue; /* no list of the pinned depth goes on from here */
+        oc__bound b = bound_of(a, fixed + st + more, BOUND_NAME);
         int yes = oc__search_can_win(a->s, &b);
         if (yes < 0) return yes;
         if (!yes) {
@@ -661,6 +709,7 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
         rc = try_list(&a, &one);
     }
     if (!rc) rc = rest_bounds(&a);
+    if (!rc) rc = rest_bounds_k(&a);
     if (!rc) rc = expand(&a, 1, 0);
     if (!rc && a.families) {
         oc__bound b = bound_of(&a, a.fam_steps, BOUND_NAME);
@@ -679,6 +728,7 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     free(a.loads);
     free(a.cheap);
     free(a.rest);
+    free(a.restk);
     free(a.firsts);
     free(a.cw);
     free(a.ccw);
