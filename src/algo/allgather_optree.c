@@ -9,23 +9,27 @@
  * segments of the ring. After stage k every node holds every block.
  *
  * Any N, any radices. Stage j uses radix m_j (k stages, m_1 ... m_k >= 2). We lay the tree over
- * V = m_1 * ... * m_k >= N virtual positions: position x has mixed-radix digits (d_1 .. d_k), d_1
- * the most significant, and stage j exchanges among positions that differ only in d_j. Position x
- * lives on node floor(x * N / V), so when V > N a few nodes hold two positions, evenly spread round
- * the ring; a node's own block belongs to the first position it holds and its other position starts
- * empty (the "uneven groups" of the seed, without losing any block). Transfers between two
- * positions on the same node are local and not sent, and a position sends its range once to a
- * node that holds two of its partners.
+ * N <= V = m_1 * ... * m_k <= 2N virtual positions (plan() refuses other products, naming the
+ * range): position x has mixed-radix digits (d_1 .. d_k), d_1 the most significant, and stage j
+ * exchanges among positions that differ only in d_j. Position x lives on node floor(x * N / V),
+ * so when V > N some nodes hold two positions, evenly spread round the ring; a node's own block
+ * belongs to the first position it holds and its other position starts empty (the "uneven
+ * groups" of the seed, without losing any block). stage_sends() holds the rules that keep every
+ * delivery new to its node: transfers between two positions on one node are local and not sent, a
+ * position sends its range once to a node holding two of its partners or already holding it, and
+ * in the last stage a node with positions in two groups takes each class from one group only.
+ * So an uneven tree delivers every block to every node exactly once, as an exact one does; what
+ * uneven groups still cost is load: a node with two positions receives for both in the stages
+ * before the last (about V/N - 1 more on the busiest link than an exact tree of the same radices).
  *
  * Labels. After stage j a position holds the blocks of all positions that agree with it on digits
  * j+1..k. Numbering blocks by the digit-reversed position (d_k most significant) makes that set one
  * contiguous label range, so every transfer is one range and verification and mapping stay linear
  * in the transfers. block_node[] records which node each label's block comes from.
  *
- * Choosing the radices: with `radices=4x4x4` or `k=K` the user decides; otherwise every depth k
- * from 1 to ceil(log2 N) offers balanced radices (exact factorisations of N where they exist, and
- * near-equal radices whose product just covers N, in both orders), screened by a load estimate;
- * the pipeline maps the best few on the network and keeps the one with the fewest steps.
+ * Choosing the radices: with `radices=4x4x4` the user decides; with `k=K` or nothing pinned the
+ * search below maps the best list of the space (every ordered list of that depth, or of any
+ * depth) on the ring, by the branch and bound over prefixes that its essay describes.
  *   Theorem 1: S = ceil((2k-1) N^(1+1/k) / 8w);   Theorem 2: k* = ceil((ln N + sqrt(ln N (ln N -
  * 2)))/2)
  */
@@ -177,9 +181,18 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  *    positions of nodes among residues, a sum of floors done exactly (oc__floor_sum). Before V
  *    is known (a prefix), CNT >= R (ceil(hN/(mR)) - 1) with R the product of earlier radices.
  *    Such a stage always sends something: at least one step.
- *  - the last stage (W = 1): groups of m consecutive positions; a sample of groups is sent
- *    through stage_sends and its loads counted on the group's own links (a lower bound on those
- *    links; transfers at N/2 or more nodes are left out, whichever way the model routes them).
+ *  - the last stage (W = 1): groups of m consecutive positions. At the link after the node of
+ *    position tm + h - 1, every node right of it lacks the classes of residues < h (but class 0,
+ *    which the group's last node may hold through the next group's first position) and every
+ *    node left of it those right of it (but the group's first node when it also hosts the
+ *    previous group's last position: it is served from there); a sample of groups, and none that
+ *    spans N/2 nodes or more. Before V is known: ceil((m-h-1)/2) nodes right of the cut, each
+ *    lacking CNT(0, h) >= hN/m - 2N/m blocks.
+ *  - the rest of a prefix of product R: the least over every way to finish it of the bounds
+ *    above (a table over R, and over the stages left when k is pinned).
+ * A list that passes these is counted exactly (exact_load: every transfer of every stage after
+ * the ring stage, routed); lists with the same V and m_1 share their ring round, so only the one
+ * whose later stages count least can win (dominance).
  * The space: every ordered list m_1 x ... x m_k, each m_j >= 2, whose product V is between N and
  * 2N (what plan() accepts); with k= pinned, the lists of depth k. Families are prefixes
  * (m_1 .. m_j): their bound is the fixed stages' bound (a stage that may be the last counts 0),
