@@ -12,6 +12,7 @@
  * lists it names; with the argument "slow" the large ones run too (N = 3125).
  */
 #include "core/core.h"
+#include "net/net.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_map.h"
 
 typedef struct best {
     double time;
@@ -30,24 +32,9 @@ typedef struct best {
 
 static oc_report *run(oc_collective coll, uint32_t N, uint64_t w, const char *param, int *err,
                       char *why, size_t len) {
-    oc_kv *kv = oc_kv_new(), *nkv = oc_kv_new();
     char wbuf[64];
     snprintf(wbuf, sizeof wbuf, "wavelengths=%llu", (unsigned long long)w);
-    if (param) oc_kv_set_pair(kv, param);
-    oc_kv_set_pair(nkv, wbuf);
-    oc_report *rep = NULL;
-    oc_request req = {.collective = coll,
-                      .algorithm = "optree",
-                      .network = "ring",
-                      .nodes = N,
-                      .bytes = 4096,
-                      .params = kv,
-                      .net_params = nkv,
-                      .data_check = 0};
-    *err = oc_run(&req, &rep, why, len);
-    oc_kv_free(kv);
-    oc_kv_free(nkv);
-    return rep;
+    return run_net("ring", coll, "optree", N, 4096, param, wbuf, err, why, len);
 }
 
 static int better(double t, uint64_t s, const best *b) {

@@ -161,51 +161,39 @@ uint32_t oc__radices_max_depth(uint32_t N) {
     return kmax;
 }
 
+/* The classic reduction: take the whole parts of a/m and b/m out, then swap the roles of a and m
+ * on the lattice points under the line (Euclid); T is the integer type wide enough for a n + b. */
+#define FLOOR_SUM(T, n0, m0, a0, b0, out)                                                          \
+    do {                                                                                           \
+        T n_ = (n0), m_ = (m0), a_ = (a0), b_ = (b0), ans_ = 0;                                    \
+        while (n_) {                                                                               \
+            if (a_ >= m_) {                                                                        \
+                ans_ += (n_ - 1) * n_ / 2 * (a_ / m_);                                             \
+                a_ %= m_;                                                                          \
+            }                                                                                      \
+            if (b_ >= m_) {                                                                        \
+                ans_ += n_ * (b_ / m_);                                                            \
+                b_ %= m_;                                                                          \
+            }                                                                                      \
+            T y_ = a_ * n_ + b_;                                                                   \
+            if (y_ < m_) break;                                                                    \
+            n_ = y_ / m_;                                                                          \
+            b_ = y_ % m_;                                                                          \
+            T t_ = m_;                                                                             \
+            m_ = a_;                                                                               \
+            a_ = t_;                                                                               \
+        }                                                                                          \
+        (out) = (uint64_t)ans_;                                                                    \
+    } while (0)
+
 uint64_t oc__floor_sum(uint64_t n, uint64_t m, uint64_t a, uint64_t b) {
+    uint64_t r;
     if (n < (UINT64_C(1) << 31) && a < (UINT64_C(1) << 32) && b < (UINT64_C(1) << 62) &&
-        m < (UINT64_C(1) << 32)) { /* everything below fits 64 bits: the same steps, faster */
-        uint64_t ans = 0;
-        while (n) {
-            if (a >= m) {
-                ans += (n - 1) * n / 2 * (a / m);
-                a %= m;
-            }
-            if (b >= m) {
-                ans += n * (b / m);
-                b %= m;
-            }
-            uint64_t y = a * n + b;
-            if (y < m) break;
-            n = y / m;
-            b = y % m;
-            uint64_t t = m;
-            m = a;
-            a = t;
-        }
-        return ans;
-    }
-    /* The classic reduction: take the whole parts of a/m and b/m out, then swap the roles of a
-     * and m on the lattice points under the line (Euclid). 128-bit intermediates: a n + b can
-     * pass 2^64 for N near 2^32. */
-    unsigned __int128 ans = 0, A = a, B = b, M = m, n_ = n;
-    while (n_) {
-        if (A >= M) {
-            ans += (n_ - 1) * n_ / 2 * (A / M);
-            A %= M;
-        }
-        if (B >= M) {
-            ans += n_ * (B / M);
-            B %= M;
-        }
-        unsigned __int128 y = A * n_ + B;
-        if (y < M) break;
-        n_ = y / M;
-        B = y % M;
-        unsigned __int128 t = M;
-        M = A;
-        A = t;
-    }
-    return (uint64_t)ans;
+        m < (UINT64_C(1) << 32))
+        FLOOR_SUM(uint64_t, n, m, a, b, r); /* everything fits 64 bits: faster */
+    else
+        FLOOR_SUM(unsigned __int128, n, m, a, b, r); /* a n + b can pass 2^64 for N near 2^32 */
+    return r;
 }
 
 int oc__radices_need(const oc_kv *params, const char *const *known, uint32_t N, char *why,
