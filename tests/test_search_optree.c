@@ -122,8 +122,8 @@ static void check_refused(oc_collective coll, uint32_t N, const char *param, con
     char why[512] = "";
     int err;
     oc_report *rep = run(coll, N, 2, param, &err, why, sizeof why);
-    CHECK(err != 0 && !rep && strstr(why, says), "N=%u %s: accepted or no '%s' in: %s", N,
-          param, says, why);
+    CHECK(err != 0 && !rep && strstr(why, says), "N=%u %s: accepted or no '%s' in: %s", N, param,
+          says, why);
     oc_report_free(rep);
 }
 

@@ -152,8 +152,7 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
         return oc__fail(why, len, OC_EINVAL,
                         "radices=%s cover %llu positions: their product must be between the %u "
                         "nodes and twice as many (%u..%llu)",
-                        radices ? radices : "(k)", (unsigned long long)t->V, N, N,
-                        2ull * N);
+                        radices ? radices : "(k)", (unsigned long long)t->V, N, N, 2ull * N);
     return 0;
 }
 
@@ -214,7 +213,7 @@ typedef struct ag_search {
     int64_t *cw, *ccw;
     uint64_t *cls;
     uint64_t capN, capS;
-    uint64_t *rest; /* rest[R]: a bound on the stages after a prefix of product R < N (or NULL) */
+    uint64_t *rest;  /* rest[R]: a bound on the stages after a prefix of product R < N (or NULL) */
     uint64_t *restk; /* k pinned: restk[j (N+1) + R], j stages exactly after a prefix of R */
     uint64_t fam_steps, cand_steps; /* the least bound among what was skipped */
 } ag_search;
@@ -292,7 +291,8 @@ static uint64_t last_load(uint32_t N, uint64_t V, uint64_t m) {
             if (h < 1 || h >= m) continue;
             const uint32_t u = host_of(N, V, g + h - 1);
             const int p_left = host_of(N, V, g + h) == u;
-            const uint64_t right_nodes = last - u, left_nodes = u - first + 1 - (uint64_t)shared_first;
+            const uint64_t right_nodes = last - u,
+                           left_nodes = u - first + 1 - (uint64_t)shared_first;
             uint64_t cw = right_nodes * cnt(N, V, m, 0, h), c0 = cnt(N, V, m, 0, 1);
             cw = cw > c0 ? cw - c0 : 0;
             uint64_t ccw = left_nodes * cnt(N, V, m, h + (uint64_t)p_left, m);
@@ -317,7 +317,8 @@ typedef struct memo {
 } memo;
 
 static size_t memo_slot(const memo *t, size_t cap, uint64_t V, uint64_t W, uint64_t m) {
-    uint64_t h = (V * 0x9E3779B97F4A7C15ull) ^ (W * 0xC2B2AE3D27D4EB4Full) ^ (m * 0x165667B19E3779F9ull);
+    uint64_t h =
+        (V * 0x9E3779B97F4A7C15ull) ^ (W * 0xC2B2AE3D27D4EB4Full) ^ (m * 0x165667B19E3779F9ull);
     size_t i = (size_t)(h ^ (h >> 29)) & (cap - 1);
     while (t[i].used && !(t[i].V == V && t[i].W == W && t[i].m == m))
         i = (i + 1) & (cap - 1);
@@ -331,7 +332,8 @@ static memo *memo_get(memo **tab, size_t *n, size_t *cap, uint64_t V, uint64_t W
         memo *nt = calloc(nc, sizeof *nt);
         if (!nt) return NULL;
         for (size_t i = 0; i < *cap; i++)
-            if ((*tab)[i].used) nt[memo_slot(nt, nc, (*tab)[i].V, (*tab)[i].W, (*tab)[i].m)] = (*tab)[i];
+            if ((*tab)[i].used)
+                nt[memo_slot(nt, nc, (*tab)[i].V, (*tab)[i].W, (*tab)[i].m)] = (*tab)[i];
         free(*tab);
         *tab = nt;
         *cap = nc;
@@ -355,7 +357,8 @@ static void add_arc(int64_t *d, uint32_t N, uint32_t start, uint32_t len, int64_
     }
 }
 
-static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load, int *exact) {
+static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
+                      int *exact) {
     memo *e = memo_get(&a->loads, &a->nloads, &a->caploads, V, W, m);
     if (!e) return OC_ENOMEM;
     if (e->used == 1) {
@@ -521,8 +524,8 @@ static int try_list(ag_search *a, const oc__radices *r) {
          * count. A list whose later stages' bound is no less than such a list's exact count
          * cannot beat it (that one was offered first, or could not win either). */
         const uint64_t ring = steps_of(a, ring_load(a->N, r->m[0]));
-        memo *f = memo_get(&a->firsts, &a->nfirsts, &a->capfirsts, oc__radices_product(r), 0,
-                           r->m[0]);
+        memo *f =
+            memo_get(&a->firsts, &a->nfirsts, &a->capfirsts, oc__radices_product(r), 0, r->m[0]);
         if (!f) return OC_ENOMEM;
         if (f->used == 1 && f->load <= steps - ring) {
             a->dominated++;
@@ -629,8 +632,7 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
         int rc = try_list(a, &a->cur);
         if (rc) return rc;
     }
-    if (2 * R > 2ull * N || depth >= OC_RADIX_MAX_STAGES || (a->kpin && depth >= a->kpin))
-        return 0;
+    if (2 * R > 2ull * N || depth >= OC_RADIX_MAX_STAGES || (a->kpin && depth >= a->kpin)) return 0;
     /* At the root the ring stage with a later stage needs W >= 2: m_1 <= N. */
     const uint64_t mmax = depth == 0 ? N : 2ull * N / R;
     for (uint64_t m = 2; m <= mmax; m++) {
@@ -710,7 +712,8 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     for (size_t n = 0; n < 3 && !rc; n++) { /* the three best seeds, in order */
         size_t best = SIZE_MAX;
         for (size_t i = 0; i < nseeds; i++)
-            if (seed_steps[i] != UINT64_MAX && (best == SIZE_MAX || seed_steps[i] < seed_steps[best]))
+            if (seed_steps[i] != UINT64_MAX &&
+                (best == SIZE_MAX || seed_steps[i] < seed_steps[best]))
                 best = i;
         if (best == SIZE_MAX) break;
         rc = offer_list(&a, &seeds[best], seed_steps[best]);

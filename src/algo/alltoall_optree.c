@@ -143,11 +143,14 @@ static int a2a_expand(a2a_search_st *a, uint64_t w, double fixed) {
             if (a->best_rest[m] != UINT64_MAX && (double)a->best_rest[m] <= fixed) {
                 a->skipped++;
             } else {
-                oc__bound b = {.time_s = total * a->step, .steps = (uint64_t)total,
+                oc__bound b = {.time_s = total * a->step,
+                               .steps = (uint64_t)total,
                                .name = "closed form: exact stages t < k + the last stage's load"};
                 int yes = oc__search_can_win(a->s, &b);
-                if (yes < 0) rc = yes;
-                else if (!yes) a->families++;
+                if (yes < 0)
+                    rc = yes;
+                else if (!yes)
+                    a->families++;
                 else {
                     char text[256];
                     oc__radices_format(&a->cur, text, sizeof text);
@@ -160,8 +163,8 @@ static int a2a_expand(a2a_search_st *a, uint64_t w, double fixed) {
         } else if (!last && (!a->kpin || a->cur.k < a->kpin) && a->cur.k < OC_RADIX_MAX_STAGES) {
             /* this stage is exact (t < k); the rest needs a last stage of radix >= the least
              * divisor of what remains, and a step for anything before it */
-            const double st = ceil((double)w * floor((double)(m * m) / 4) * (double)(N / m) / a->C -
-                                   1e-9);
+            const double st =
+                ceil((double)w * floor((double)(m * m) / 4) * (double)(N / m) / a->C - 1e-9);
             const uint64_t Q = P / m;
             uint64_t least = Q;
             for (uint64_t d = 2; d * d <= Q; d++)
@@ -172,9 +175,12 @@ static int a2a_expand(a2a_search_st *a, uint64_t w, double fixed) {
             const double bound = fixed + st + last_steps(a, least) + (least < Q ? 1 : 0);
             oc__bound b = {.time_s = bound * a->step, .steps = (uint64_t)bound, .name = "prefix"};
             int yes = oc__search_can_win(a->s, &b);
-            if (yes < 0) rc = yes;
-            else if (!yes) a->families++;
-            else rc = a2a_expand(a, w * m, fixed + st);
+            if (yes < 0)
+                rc = yes;
+            else if (!yes)
+                a->families++;
+            else
+                rc = a2a_expand(a, w * m, fixed + st);
         }
         a->cur.k--;
         if (rc) return rc;
@@ -191,8 +197,8 @@ static int a2a_search(const oc__search_in *in, oc__search *s, char *why, size_t 
     if (rc) return rc;
     oc__formula_in f;
     if ((rc = in->figures(in, OC_ALLTOALL, 1, &f, why, len))) return rc;
-    a2a_search_st a = {.s = s, .N = N, .kpin = (uint32_t)kpin, .C = (double)f.channels,
-                       .step = f.step_time};
+    a2a_search_st a = {
+        .s = s, .N = N, .kpin = (uint32_t)kpin, .C = (double)f.channels, .step = f.step_time};
     if (!(a.best_rest = oc__malloc_array((size_t)N + 1, sizeof *a.best_rest)))
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     for (size_t i = 0; i <= N; i++)
@@ -208,11 +214,14 @@ static int a2a_search(const oc__search_in *in, oc__search *s, char *why, size_t 
     }
     if (!rc) rc = a2a_expand(&a, 1, 0);
     if (!rc && a.families)
-        rc = oc__search_prune(s, "factorisations whose exact stages and last-stage bound cannot win",
-                              NULL, a.families);
+        rc =
+            oc__search_prune(s, "factorisations whose exact stages and last-stage bound cannot win",
+                             NULL, a.families);
     if (!rc && a.skipped)
-        rc = oc__search_prune(s, "factorisations with the last radix of one offered before and no "
-                                 "fewer steps before it", NULL, a.skipped);
+        rc = oc__search_prune(s,
+                              "factorisations with the last radix of one offered before and no "
+                              "fewer steps before it",
+                              NULL, a.skipped);
     free(a.best_rest);
     if (rc == OC_ENOMEM) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     return rc;
