@@ -44,6 +44,10 @@ static const bench_case cases[] = {
     CASE("onestage-allgather-2048", "onestage", 2048, .params = NULL),
     CASE("optree-allgather-65536", "optree", 65536, .params = NULL),
     CASE("optree-allgather-65536-k8", "optree", 65536, .params = "k=8"),
+    CASE("optree-allgather-65536-pinned", "optree", 65536,
+         .params = "radices=4x3x3x3x3x3x3x3x3x3"),
+    CASE("optree-allgather-16384", "optree", 16384, .params = NULL),
+    CASE("optree-allgather-4096-k2", "optree", 4096, .params = "k=2"),
     CASE("optree-allgather-1024", "optree", 1024, .params = NULL),
     /* the star's searched defaults (k; h' for tcp1-split) at P not a power of k + 1 */
     CASE("star-gossip-tcp2-65535", "tcp2", 65535, .coll = "gossip", .network = "star",

@@ -9,23 +9,27 @@
  * segments of the ring. After stage k every node holds every block.
  *
  * Any N, any radices. Stage j uses radix m_j (k stages, m_1 ... m_k >= 2). We lay the tree over
- * V = m_1 * ... * m_k >= N virtual positions: position x has mixed-radix digits (d_1 .. d_k), d_1
- * the most significant, and stage j exchanges among positions that differ only in d_j. Position x
- * lives on node floor(x * N / V), so when V > N a few nodes hold two positions, evenly spread round
- * the ring; a node's own block belongs to the first position it holds and its other position starts
- * empty (the "uneven groups" of the seed, without losing any block). Transfers between two
- * positions on the same node are local and not sent, and a position sends its range once to a
- * node that holds two of its partners.
+ * N <= V = m_1 * ... * m_k <= 2N virtual positions (plan() refuses other products, naming the
+ * range): position x has mixed-radix digits (d_1 .. d_k), d_1 the most significant, and stage j
+ * exchanges among positions that differ only in d_j. Position x lives on node floor(x * N / V),
+ * so when V > N some nodes hold two positions, evenly spread round the ring; a node's own block
+ * belongs to the first position it holds and its other position starts empty (the "uneven
+ * groups" of the seed, without losing any block). stage_sends() holds the rules that keep every
+ * delivery new to its node: transfers between two positions on one node are local and not sent, a
+ * position sends its range once to a node holding two of its partners or already holding it, and
+ * in the last stage a node with positions in two groups takes each class from one group only.
+ * So an uneven tree delivers every block to every node exactly once, as an exact one does; what
+ * uneven groups still cost is load: a node with two positions receives for both in the stages
+ * before the last (about V/N - 1 more on the busiest link than an exact tree of the same radices).
  *
  * Labels. After stage j a position holds the blocks of all positions that agree with it on digits
  * j+1..k. Numbering blocks by the digit-reversed position (d_k most significant) makes that set one
  * contiguous label range, so every transfer is one range and verification and mapping stay linear
  * in the transfers. block_node[] records which node each label's block comes from.
  *
- * Choosing the radices: with `radices=4x4x4` or `k=K` the user decides; otherwise every depth k
- * from 1 to ceil(log2 N) offers balanced radices (exact factorisations of N where they exist, and
- * near-equal radices whose product just covers N, in both orders), screened by a load estimate;
- * the pipeline maps the best few on the network and keeps the one with the fewest steps.
+ * Choosing the radices: with `radices=4x4x4` the user decides; with `k=K` or nothing pinned the
+ * search below maps the best list of the space (every ordered list of that depth, or of any
+ * depth) on the ring, by the branch and bound over prefixes that its essay describes.
  *   Theorem 1: S = ceil((2k-1) N^(1+1/k) / 8w);   Theorem 2: k* = ceil((ln N + sqrt(ln N (ln N -
  * 2)))/2)
  */
@@ -46,9 +50,20 @@ typedef struct optree {
 
 static const char *const optree_params[] = {"radices", "k", NULL};
 
-/* Physical node of virtual position x. */
+/* Physical node of virtual position x on N nodes of V positions. */
+static inline uint32_t host_of(uint32_t N, uint64_t V, uint64_t x) {
+    return (uint32_t)(x * N / V);
+}
+
+enum { OC__OPTREE_SEND_MAX = 64 };
+
 static inline uint32_t host(const optree *t, uint32_t N, uint64_t x) {
-    return (uint32_t)(x * N / t->V);
+    return host_of(N, t->V, x);
+}
+
+/* The first position on node n. */
+static inline uint64_t first_pos(uint32_t N, uint64_t V, uint32_t n) {
+    return ((uint64_t)n * V + N - 1) / N;
 }
 
 /* 1 if position x is the first position of its node (it carries that node's block). */
@@ -60,11 +75,52 @@ static inline int bears_block(const optree *t, uint32_t N, uint64_t x) {
  * positions (span = m_j ... m_k): one of its positions agrees with x on digits j..k, so it holds
  * the same blocks (an uneven group puts two positions on a node; without this check the node
  * would be sent a range it has). */
-static int holds_already(const optree *t, uint32_t N, uint32_t to, uint64_t x, uint64_t span) {
-    uint64_t first = ((uint64_t)to * t->V + N - 1) / N; /* the first position on node `to` */
-    for (uint64_t y = first; y < t->V && host(t, N, y) == to; y++)
+static int holds_already(uint32_t N, uint64_t V, uint32_t to, uint64_t x, uint64_t span) {
+    for (uint64_t y = first_pos(N, V, to); y < V && host_of(N, V, y) == to; y++)
         if (y % span == x % span) return 1;
     return 0;
+}
+
+/* The nodes position x sends its range to in the stage of radix m whose partners are W apart:
+ * writes them to out[] (at most m - 1) and returns how many. The one rule set of the schedule,
+ * shared by the generator and the search's bounds (so a bound counts exactly what is sent).
+ *  - A partner on x's own node, or a second partner on the node just sent to, needs nothing.
+ *  - A node that already holds x's range (holds_already) is skipped.
+ *  - W = 1 (the last stage: groups of m consecutive positions): a node whose first position p'
+ *    lies in the group before its partner's receives x's range from the sender of that earlier
+ *    group with the same digit (same class, same blocks), so this group's sender skips it. Without
+ *    this rule such a node gets the range twice in one round (the redundant deliveries of uneven
+ *    groups). Positions W >= 2 apart never share such a class, so the rule is for W = 1 only. */
+static uint32_t stage_sends(uint32_t N, uint64_t V, uint64_t x, uint64_t W, uint32_t m,
+                            uint32_t *out) {
+    const uint32_t from = host_of(N, V, x);
+    const uint64_t d = (x / W) % m;
+    uint32_t n = 0, last_to = UINT32_MAX;
+    for (uint64_t c = 0; c < m; c++) {
+        if (c == d) continue;
+        uint64_t peer = x + (c - d) * W; /* unsigned wrap is exact here */
+        uint32_t to = host_of(N, V, peer);
+        /* Hosts grow with c, so two partners on one node come one after the other. */
+        if (to == from || to == last_to) continue;
+        /* A node's other position is its partner's neighbour, which shares x's residue mod mW
+         * only when W = 1 (at most two positions a node): the check is for the last stage. */
+        if (W == 1 && holds_already(N, V, to, x, m)) continue;
+        if (W == 1) {
+            uint64_t p0 = first_pos(N, V, to);
+            if (p0 < peer && p0 / m != peer / m) continue;
+        }
+        last_to = to;
+        out[n++] = to;
+    }
+    return n;
+}
+
+/* The deepest list within 2N positions: floor(log2(2N)) stages of 2. */
+static uint32_t deepest(uint32_t N) {
+    uint32_t k = 0;
+    while ((UINT64_C(2) << k) <= 2ull * N)
+        k++;
+    return k;
 }
 
 static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, size_t len) {
@@ -82,7 +138,7 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
         if (rc) return rc;
     } else {
         uint64_t k;
-        rc = oc__kv_u64(params, "k", 0, 1, oc__radices_max_depth(N), &k, why, len);
+        rc = oc__kv_u64(params, "k", 0, 1, deepest(N), &k, why, len);
         if (rc) return rc;
         if (k == 0)
             return oc__fail(why, len, OC_EINVAL, "internal: optree plan without radices or k");
@@ -92,14 +148,535 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
                             (unsigned long long)k, N);
     }
     t->V = oc__radices_product(&t->r);
-    if (t->V < N)
+    if (t->V < N || t->V > 2ull * N)
         return oc__fail(why, len, OC_EINVAL,
-                        "radices=%s cover %llu positions, fewer than the %u nodes",
-                        radices ? radices : "?", (unsigned long long)t->V, N);
-    if (t->V > 2ull * N && t->V > N + 64ull)
-        return oc__fail(why, len, OC_EINVAL,
-                        "radices cover %llu positions for %u nodes: more than twice as many",
-                        (unsigned long long)t->V, N);
+                        "radices=%s cover %llu positions: their product must be between the %u "
+                        "nodes and twice as many (%u..%llu)",
+                        radices ? radices : "(k)", (unsigned long long)t->V, N, N, 2ull * N);
+    return 0;
+}
+
+/* ---- the search: branch and bound over radix lists, stage 1 first ----
+ *
+ * Every step of a candidate costs the same (one chunk per block, so the ring's step time is fixed
+ * by the size), so its time is its steps times one step and a bound in steps is a bound in time.
+ * The ring model maps a round to ceil(colours / C) steps, C = wavelengths x fibres, and colours
+ * >= the load of the busiest directed link, so ceil(load / C) steps is a proof for each stage. The
+ * loads below are counts of what stage_sends() sends, never estimates:
+ *  - ring stage (stage 1, k >= 2): every node's block goes to its m - 1 partners, the one at
+ *    cyclic distance delta (delta W positions, W = V/m) being floor(delta N/m) or ceil(delta N/m)
+ *    nodes away. The shortest paths of all nodes over all delta add up to at least
+ *    N (2 sum_{delta < m/2} floor(delta N/m) + [m even] floor(N/2)) link-units on 2N directed
+ *    links, so some link carries at least half of the per-node sum. It holds for every V.
+ *  - one stage (k = 1, any V): the rules of stage_sends make it one-stage all-gather on N nodes
+ *    (every node to every other once), the same bound with m = N.
+ *  - a middle stage (W >= 2): segments of S = mW positions; cut one between the groups h-1 and h
+ *    (position P = tS + hW). Every position left of P sends its class (cnt(r) blocks, r its
+ *    residue mod S) to the m - h partners right of it, all clockwise (no transfer in a segment
+ *    reaches N/2 nodes when W >= 2 and V <= 2N) and none skipped (W >= 2 puts partners on
+ *    different nodes), so the link after P's node carries (m-h) CNT(0, hW) when P starts its
+ *    node in some segment; otherwise the link after P's node misses at most the classes of
+ *    positions tS + cW, c < h. The other direction carries h CNT(hW, S). CNT counts first
+ *    positions of nodes among residues, a sum of floors done exactly (oc__floor_sum). Before V
+ *    is known (a prefix), CNT >= R (ceil(hN/(mR)) - 1) with R the product of earlier radices.
+ *    Such a stage always sends something: at least one step.
+ *  - the last stage (W = 1): groups of m consecutive positions. At the link after the node of
+ *    position tm + h - 1, every node right of it lacks the classes of residues < h (but class 0,
+ *    which the group's last node may hold through the next group's first position) and every
+ *    node left of it those right of it (but the group's first node when it also hosts the
+ *    previous group's last position: it is served from there); a sample of groups, and none that
+ *    spans N/2 nodes or more. Before V is known: ceil((m-h-1)/2) nodes right of the cut, each
+ *    lacking CNT(0, h) >= hN/m - 2N/m blocks.
+ *  - the rest of a prefix of product R: the least over every way to finish it of the bounds
+ *    above (a table over R, and over the stages left when k is pinned).
+ * A list that passes these is counted exactly (exact_load: every transfer of every stage after
+ * the ring stage, routed); lists with the same V and m_1 share their ring round, so only the one
+ * whose later stages count least can win (dominance).
+ * The space: every ordered list m_1 x ... x m_k, each m_j >= 2, whose product V is between N and
+ * 2N (what plan() accepts); with k= pinned, the lists of depth k. Families are prefixes
+ * (m_1 .. m_j): their bound is the fixed stages' bound (a stage that may be the last counts 0),
+ * and a prefix is expanded only when oc__search_can_win says its bound can still win. A complete
+ * list is offered with its bound when that bound can win. A few balanced lists (the old
+ * candidates: exact factorisations and near-equal radices of every depth) are offered first, so
+ * the search starts from a good schedule and full ties go to them. */
+
+typedef struct ag_search {
+    oc__search *s;
+    uint32_t N, kpin;
+    uint64_t C;
+    double step;
+    oc__radices cur;
+    uint64_t families, candidates, offered, dominated;
+    /* exact stage loads by (V, W, m), and the least middle-stage sum per (V, m_1) */
+    struct memo *loads, *firsts, *cheap;
+    size_t nloads, caploads, nfirsts, capfirsts, ncheap, capcheap;
+    int64_t *cw, *ccw;
+    uint64_t *cls;
+    uint64_t capN, capS;
+    uint64_t *rest;  /* rest[R]: a bound on the stages after a prefix of product R < N (or NULL) */
+    uint64_t *restk; /* k pinned: restk[j (N+1) + R], j stages exactly after a prefix of R */
+    uint64_t fam_steps, cand_steps; /* the least bound among what was skipped */
+} ag_search;
+
+/* F summed over laps: sum over t < V/S of (the number of nodes whose first position is below
+ * tS + y). Node n starts at ceil(nV/N), so below x lie floor((x-1)N/V) + 1 first positions. */
+static uint64_t fsum(uint32_t N, uint64_t V, uint64_t S, uint64_t y) {
+    const uint64_t R = V / S;
+    if (y >= 1) return oc__floor_sum(R, V, S * N, (y - 1) * N) + R;
+    return R > 1 ? oc__floor_sum(R - 1, V, S * N, (S - 1) * N) + R - 1 : 0;
+}
+
+/* CNT(lo, hi): blocks held by the positions of residues [lo, hi) mod S (first positions of nodes
+ * among them). */
+static uint64_t cnt(uint32_t N, uint64_t V, uint64_t S, uint64_t lo, uint64_t hi) {
+    return fsum(N, V, S, hi) - fsum(N, V, S, lo);
+}
+
+static uint64_t ring_load(uint32_t N, uint64_t m) {
+    uint64_t half = oc__floor_sum((m + 1) / 2, m, N, 0); /* sum_{delta < m/2} floor(delta N/m) */
+    return (2 * half + (m % 2 ? 0 : N / 2) + 1) / 2;
+}
+
+/* A middle stage (W >= 2) whose V is known. */
+static uint64_t mid_load(uint32_t N, uint64_t V, uint64_t W, uint64_t m) {
+    const uint64_t S = W * m, R = V / S;
+    uint64_t best = 0;
+    for (uint64_t h = m / 2; h <= (m + 1) / 2; h++) {
+        if (h < 1 || h >= m) continue;
+        uint64_t left = cnt(N, V, S, 0, h * W), right = cnt(N, V, S, h * W, S);
+        uint64_t cw = (m - h) * left;
+        if (cnt(N, V, S, h * W, h * W + 1) == 0) { /* P never starts a node */
+            uint64_t corr = 0;
+            if (h <= 64)
+                for (uint64_t c = 0; c < h; c++)
+                    corr += cnt(N, V, S, c * W, c * W + 1);
+            else
+                corr = h * R;
+            cw = cw > corr ? cw - corr : 0;
+        }
+        uint64_t ccw = h * right;
+        if (cw > best) best = cw;
+        if (ccw > best) best = ccw;
+    }
+    return best;
+}
+
+/* A middle stage before V is known: R is the product of the earlier radices. */
+static uint64_t mid_load_prefix(uint32_t N, uint64_t R, uint64_t m) {
+    uint64_t best = 0;
+    for (uint64_t h = m / 2; h <= (m + 1) / 2; h++) {
+        if (h < 1 || h >= m) continue;
+        uint64_t per = oc__ceil_div((m - h) * (uint64_t)N, m * R); /* the right side, ccw */
+        uint64_t v = h * R * (per - 1);
+        if (v > best) best = v;
+    }
+    return best;
+}
+
+/* The last stage (W = 1, radix m) of V positions, at the link after the node of position
+ * P - 1 = tm + h - 1 of group t (see the essay): the nodes right of it each lack the classes of
+ * residues < h but for class 0 (which the group's last node may hold through the next group's
+ * first position), and the nodes left of it lack those right of their positions, but for the
+ * group's first node when it also hosts the previous group's last position (it is served from
+ * there). A sample of groups; groups spanning N/2 nodes or more are left out. */
+static uint64_t last_load(uint32_t N, uint64_t V, uint64_t m) {
+    const uint64_t R = V / m, G = R < 8 ? R : 8;
+    uint64_t best = 0;
+    for (uint64_t i = 0; i < G; i++) {
+        const uint64_t g = (i * R / G) * m;
+        const uint32_t first = host_of(N, V, g), last = host_of(N, V, g + m - 1);
+        if (2ull * (last - first) >= N) continue;
+        const int shared_first = g > 0 && host_of(N, V, g - 1) == first;
+        for (uint64_t h = m / 2; h <= (m + 1) / 2; h++) {
+            if (h < 1 || h >= m) continue;
+            const uint32_t u = host_of(N, V, g + h - 1);
+            const int p_left = host_of(N, V, g + h) == u;
+            const uint64_t right_nodes = last - u,
+                           left_nodes = u - first + 1 - (uint64_t)shared_first;
+            uint64_t cw = right_nodes * cnt(N, V, m, 0, h), c0 = cnt(N, V, m, 0, 1);
+            cw = cw > c0 ? cw - c0 : 0;
+            uint64_t ccw = left_nodes * cnt(N, V, m, h + (uint64_t)p_left, m);
+            if (cw > best) best = cw;
+            if (ccw > best) best = ccw;
+        }
+    }
+    return best;
+}
+
+/* ---- exact loads (complete lists that passed the cheap bound) ----
+ * A stage's transfers depend only on (V, W, m) (a position's class is its residue mod S = mW), so
+ * its loads are counted once: every transfer stage_sends() gives, routed the shortest way, into
+ * difference arrays per direction. A transfer at exactly N/2 nodes goes whichever way the model
+ * decides; it is left out of the per-link count and only enters the volume bound (all link-units
+ * over the 2N directed links), and the stage is then not exact. A middle or last stage without
+ * such transfers is coloured optimally by the model (a node at a segment's end is passed by no
+ * lightpath), so its steps are exactly ceil(load / C). */
+typedef struct memo {
+    uint64_t V, W, m, load;
+    int exact, used;
+} memo;
+
+static size_t memo_slot(const memo *t, size_t cap, uint64_t V, uint64_t W, uint64_t m) {
+    uint64_t h =
+        (V * 0x9E3779B97F4A7C15ull) ^ (W * 0xC2B2AE3D27D4EB4Full) ^ (m * 0x165667B19E3779F9ull);
+    size_t i = (size_t)(h ^ (h >> 29)) & (cap - 1);
+    while (t[i].used && !(t[i].V == V && t[i].W == W && t[i].m == m))
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+/* The entry for (V, W, m), inserted empty (used = 2) when new; NULL when out of memory. */
+static memo *memo_get(memo **tab, size_t *n, size_t *cap, uint64_t V, uint64_t W, uint64_t m) {
+    if (2 * (*n + 1) > *cap) {
+        size_t nc = *cap ? 2 * *cap : 1024;
+        memo *nt = calloc(nc, sizeof *nt);
+        if (!nt) return NULL;
+        for (size_t i = 0; i < *cap; i++)
+            if ((*tab)[i].used)
+                nt[memo_slot(nt, nc, (*tab)[i].V, (*tab)[i].W, (*tab)[i].m)] = (*tab)[i];
+        free(*tab);
+        *tab = nt;
+        *cap = nc;
+    }
+    memo *e = &(*tab)[memo_slot(*tab, *cap, V, W, m)];
+    if (!e->used) {
+        *e = (memo){.V = V, .W = W, .m = m, .used = 2};
+        (*n)++;
+    }
+    return e;
+}
+
+static void add_arc(int64_t *d, uint32_t N, uint32_t start, uint32_t len, int64_t b) {
+    d[start] += b;
+    if (start + len <= N) {
+        d[start + len] -= b;
+    } else {
+        d[N] -= b;
+        d[0] += b;
+        d[start + len - N] -= b;
+    }
+}
+
+static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
+                      int *exact) {
+    memo *e = memo_get(&a->loads, &a->nloads, &a->caploads, V, W, m);
+    if (!e) return OC_ENOMEM;
+    if (e->used == 1) {
+        *load = e->load;
+        *exact = e->exact;
+        return 0;
+    }
+    const uint32_t N = a->N;
+    const uint64_t S = W * m;
+    if (a->capN < (uint64_t)N + 1) {
+        free(a->cw);
+        free(a->ccw);
+        a->cw = oc__calloc((size_t)N + 1, sizeof *a->cw);
+        a->ccw = oc__calloc((size_t)N + 1, sizeof *a->ccw);
+        if (!a->cw || !a->ccw) return OC_ENOMEM;
+        a->capN = (uint64_t)N + 1;
+    }
+    if (a->capS < S) {
+        free(a->cls);
+        if (!(a->cls = oc__malloc_array((size_t)S, sizeof *a->cls))) return OC_ENOMEM;
+        a->capS = S;
+    }
+    uint32_t to[OC__OPTREE_SEND_MAX];
+    uint32_t *tov = m - 1 <= OC__OPTREE_SEND_MAX ? to : oc__malloc_array(m, sizeof *tov);
+    if (!tov) return OC_ENOMEM;
+    memset(a->cw, 0, ((size_t)N + 1) * sizeof *a->cw);
+    memset(a->ccw, 0, ((size_t)N + 1) * sizeof *a->ccw);
+    memset(a->cls, 0, (size_t)S * sizeof *a->cls);
+    for (uint64_t x = 0; x < V; x++)
+        if (x == 0 || host_of(N, V, x - 1) != host_of(N, V, x)) a->cls[x % S]++;
+    uint64_t volume = 0;
+    int ties = 0;
+    for (uint64_t x = 0; x < V; x++) {
+        const uint64_t b = a->cls[x % S];
+        if (!b) continue;
+        const uint32_t from = host_of(N, V, x), n = stage_sends(N, V, x, W, m, tov);
+        for (uint32_t i = 0; i < n; i++) {
+            const uint32_t d = tov[i] >= from ? tov[i] - from : tov[i] + N - from;
+            if (2ull * d < N) {
+                add_arc(a->cw, N, from, d, (int64_t)b);
+                volume += b * d;
+            } else if (2ull * d > N) {
+                add_arc(a->ccw, N, tov[i], N - d, (int64_t)b); /* links to .. from-1, ccw */
+                volume += b * (N - d);
+            } else {
+                ties = 1;
+                volume += b * d;
+            }
+        }
+    }
+    if (tov != to) free(tov);
+    int64_t rcw = 0, rccw = 0;
+    uint64_t best = oc__ceil_div(volume, 2ull * N);
+    for (uint32_t p = 0; p < N; p++) {
+        rcw += a->cw[p];
+        rccw += a->ccw[p];
+        if ((uint64_t)rcw > best) best = (uint64_t)rcw;
+        if ((uint64_t)rccw > best) best = (uint64_t)rccw;
+    }
+    e->used = 1;
+    e->load = *load = best;
+    e->exact = *exact = !ties;
+    return 0;
+}
+
+/* The exact count of a complete list's stages after the ring stage (k >= 2). */
+static int list_rest(ag_search *a, const oc__radices *r, uint64_t *rest, int *exact) {
+    const uint64_t V = oc__radices_product(r);
+    uint64_t W = V / r->m[0], load;
+    int ex = 1, e;
+    *rest = 0;
+    for (uint32_t j = 1; j < r->k; j++) {
+        W /= r->m[j];
+        int rc = exact_load(a, V, W, r->m[j], &load, &e);
+        if (rc) return rc;
+        *rest += oc__ceil_div(load, a->C);
+        ex &= e;
+    }
+    *exact = ex;
+    return 0;
+}
+
+/* The last stage for any V in N..2N (a prefix's last radix before the bound above is worth its
+ * floor sums): the group's positions right of P sit on at least ceil((m-h-1)/2) nodes after P-1's
+ * (at most two positions a node), CNT(0, h) >= hN/m - R and cnt(0) <= R with R = V/m <= 2N/m. */
+static uint64_t last_load_any(uint32_t N, uint64_t m) {
+    const uint64_t h = m / 2;
+    if (h < 3) return 0;
+    const uint64_t nodes = (m - h) / 2, per = (h - 2) * N / m, c0 = oc__ceil_div(2ull * N, m);
+    return nodes * per > c0 ? nodes * per - c0 : 0;
+}
+
+static uint64_t steps_of(const ag_search *a, uint64_t load) {
+    return oc__ceil_div(load, a->C);
+}
+
+/* The cheap bound (steps) of a stage whose V is known: mid_load or last_load, counted once. */
+static int stage_cheap(ag_search *a, uint64_t V, uint64_t W, uint64_t m, uint64_t *steps) {
+    memo scratch = {0};
+    memo *e = a->ncheap < (1u << 20) ? memo_get(&a->cheap, &a->ncheap, &a->capcheap, V, W, m)
+                                     : &scratch; /* a full table: counted again, not kept */
+    if (!e) return OC_ENOMEM;
+    if (e->used != 1) {
+        e->used = 1;
+        if (W == 1) {
+            e->load = steps_of(a, last_load(a->N, V, m));
+        } else {
+            e->load = steps_of(a, mid_load(a->N, V, W, m));
+            if (!e->load) e->load = 1;
+        }
+    }
+    *steps = e->load;
+    return 0;
+}
+
+/* The bound of a complete list (steps). */
+static int list_bound(ag_search *a, const oc__radices *r, uint64_t *steps) {
+    const uint32_t N = a->N;
+    const uint64_t V = oc__radices_product(r);
+    if (r->k == 1) {
+        *steps = steps_of(a, ring_load(N, N));
+        return 0;
+    }
+    uint64_t total = steps_of(a, ring_load(N, r->m[0])), W = V / r->m[0], st;
+    for (uint32_t j = 1; j < r->k; j++) {
+        W /= r->m[j];
+        if (stage_cheap(a, V, W, r->m[j], &st)) return OC_ENOMEM;
+        total += st;
+    }
+    *steps = total;
+    return 0;
+}
+
+static oc__bound bound_of(const ag_search *a, uint64_t steps, const char *name) {
+    oc__bound b = {.time_s = (double)steps * a->step, .steps = steps, .name = name};
+    return b;
+}
+
+static const char *const BOUND_NAME = "ring load: sum over stages of ceil(busiest link / C)";
+
+static int offer_list(ag_search *a, const oc__radices *r, uint64_t steps) {
+    char text[256];
+    oc__radices_format(r, text, sizeof text);
+    const char *kv[] = {"radices", text};
+    oc__bound b = bound_of(a, steps, BOUND_NAME);
+    a->offered++;
+    return oc__search_offer(a->s, &b, 1, kv);
+}
+
+static int try_list(ag_search *a, const oc__radices *r) {
+    uint64_t steps;
+    if (list_bound(a, r, &steps)) return OC_ENOMEM;
+    oc__bound b = bound_of(a, steps, BOUND_NAME);
+    int yes = oc__search_can_win(a->s, &b);
+    if (yes < 0) return yes;
+    if (!yes) {
+        if (!a->candidates++ || steps < a->cand_steps) a->cand_steps = steps;
+        return 0;
+    }
+    if (r->k >= 2) { /* the exact count, and the best list per ring stage */
+        /* Same V and m_1: the same ring-stage round (the same transfers in the same order),
+         * coloured the same; the later stages of a list whose count is exact cost exactly their
+         * count. A list whose later stages' bound is no less than such a list's exact count
+         * cannot beat it (that one was offered first, or could not win either). */
+        const uint64_t ring = steps_of(a, ring_load(a->N, r->m[0]));
+        memo *f =
+            memo_get(&a->firsts, &a->nfirsts, &a->capfirsts, oc__radices_product(r), 0, r->m[0]);
+        if (!f) return OC_ENOMEM;
+        if (f->used == 1 && f->load <= steps - ring) {
+            a->dominated++;
+            return 0;
+        }
+        uint64_t rest = 0;
+        int exact = 0, rc = list_rest(a, r, &rest, &exact);
+        if (rc) return rc;
+        /* the ring stage's own count (its busiest link, which the volume bound only averages) */
+        uint64_t load;
+        int e;
+        rc = exact_load(a, oc__radices_product(r), oc__radices_product(r) / r->m[0], r->m[0], &load,
+                        &e);
+        if (rc) return rc;
+        const uint64_t ring_exact = steps_of(a, load) > ring ? steps_of(a, load) : ring;
+        if (ring_exact + rest > steps) steps = ring_exact + rest;
+        if (f->used == 1 && f->load <= rest) {
+            a->dominated++;
+            return 0;
+        }
+        if (exact) {
+            f->used = 1;
+            f->load = rest;
+        }
+        b = bound_of(a, steps, BOUND_NAME);
+        yes = oc__search_can_win(a->s, &b);
+        if (yes < 0) return yes;
+        if (!yes) {
+            if (!a->candidates++ || steps < a->cand_steps) a->cand_steps = steps;
+            return 0;
+        }
+    }
+    return offer_list(a, r, steps);
+}
+
+/* rest[R] for R = 1 .. N-1: the least, over every way to finish a prefix of product R, of the
+ * stages' bounds before V is known (middle stages: mid_load_prefix and at least one step; a last
+ * stage: last_load_any). Every term holds for any V, so the least is a bound on the family. */
+static int rest_bounds(ag_search *a) {
+    const uint32_t N = a->N;
+    if (N > (1u << 22)) return 0; /* no table: the families are bounded without it */
+    if (!(a->rest = oc__calloc((size_t)N + 1, sizeof *a->rest))) return OC_ENOMEM;
+    for (uint64_t R = N - 1; R >= 1; R--) {
+        uint64_t best = UINT64_MAX;
+        for (uint64_t m = 2; R * m <= 2ull * N; m++) {
+            uint64_t c;
+            if (R * m < N) {
+                c = steps_of(a, mid_load_prefix(N, R, m));
+                c = (c ? c : 1) + a->rest[R * m];
+            } else {
+                c = R * m > N && R >= 3 ? steps_of(a, last_load_any(N, m)) : 0;
+            }
+            if (c < best) best = c;
+        }
+        a->rest[R] = best;
+    }
+    return 0;
+}
+
+/* With k pinned, the same for exactly j more stages (UINT64_MAX: no such list): a stage before
+ * the last has W >= 2, so R m <= N; the last ends in N..2N. */
+static int rest_bounds_k(ag_search *a) {
+    const uint32_t N = a->N, K = a->kpin;
+    if (!K || N > (1u << 22)) return 0;
+    const size_t row = (size_t)N + 1;
+    if (!(a->restk = oc__malloc_array(row * (K + 1), sizeof *a->restk))) return OC_ENOMEM;
+    for (size_t i = 0; i < row * (K + 1); i++)
+        a->restk[i] = UINT64_MAX;
+    a->restk[N] = 0; /* no stage left: only a product of exactly N is stored (more is R > N) */
+    for (uint32_t j = 1; j <= K; j++)
+        for (uint64_t R = 1; R <= N; R++) {
+            uint64_t best = UINT64_MAX;
+            for (uint64_t m = 2; R * m <= 2ull * N; m++) {
+                uint64_t c;
+                if (j == 1) {
+                    if (R * m < N) continue;
+                    c = R * m > N && R >= 3 ? steps_of(a, last_load_any(N, m)) : 0;
+                } else {
+                    if (R * m > N) break;
+                    const uint64_t next = a->restk[(j - 1) * row + R * m];
+                    if (next == UINT64_MAX) continue;
+                    c = R * m < N ? steps_of(a, mid_load_prefix(N, R, m)) : 0;
+                    c = (c ? c : 1) + next;
+                }
+                if (c < best) best = c;
+            }
+            a->restk[j * row + R] = best;
+        }
+    return 0;
+}
+
+static uint64_t rest_of(const ag_search *a, uint64_t R) {
+    if (a->restk && R <= a->N) {
+        const uint64_t v = a->restk[(size_t)(a->kpin - a->cur.k) * (a->N + 1) + R];
+        return v;
+    }
+    return a->rest && R < a->N ? a->rest[R] : 0;
+}
+
+/* Expands the prefix a->cur (product R, bound `fixed` steps). */
+static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
+    const uint32_t N = a->N, depth = a->cur.k;
+    if (R >= N && depth >= 2 && (!a->kpin || depth == a->kpin)) {
+        int rc = try_list(a, &a->cur);
+        if (rc) return rc;
+    }
+    if (2 * R > 2ull * N || depth >= OC_RADIX_MAX_STAGES || (a->kpin && depth >= a->kpin)) return 0;
+    /* At the root the ring stage with a later stage needs W >= 2: m_1 <= N. */
+    const uint64_t mmax = depth == 0 ? N : 2ull * N / R;
+    for (uint64_t m = 2; m <= mmax; m++) {
+        if (a->kpin) { /* depth pinned: the list must still reach exactly kpin stages in N..2N */
+            const uint32_t rem = a->kpin - depth - 1;
+            if (rem == 0 && R * m < N) continue;
+            if (rem > 0 && (rem >= 40 || (R * m) << rem > 2ull * N)) break;
+        }
+        uint64_t st;
+        if (depth == 0)
+            st = steps_of(a, ring_load(N, m));
+        else if (R * m < N) {
+            st = steps_of(a, mid_load_prefix(N, R, m));
+            if (!st) st = 1;
+        } else if (R * m > N) { /* the last stage: V = R m is known */
+            /* (a group spans N/2 nodes or more only when R <= 2) */
+            uint64_t any = R >= 3 ? steps_of(a, last_load_any(N, m)) : 0;
+            oc__bound quick = bound_of(a, fixed + any, BOUND_NAME);
+            int q = oc__search_can_win(a->s, &quick);
+            if (q < 0) return q;
+            if (!q) {
+                if (!a->families++ || quick.steps < a->fam_steps) a->fam_steps = quick.steps;
+                continue;
+            }
+            if (stage_cheap(a, R * m, 1, m, &st)) return OC_ENOMEM;
+        } else {
+            st = 0; /* may be the last stage (V = N) or not (V = 2N) */
+        }
+        a->cur.k++; /* rest_of counts the stages after this one */
+        const uint64_t more = rest_of(a, R * m);
+        a->cur.k--;
+        if (more == UINT64_MAX) continue; /* no list of the pinned depth goes on from here */
+        oc__bound b = bound_of(a, fixed + st + more, BOUND_NAME);
+        int yes = oc__search_can_win(a->s, &b);
+        if (yes < 0) return yes;
+        if (!yes) {
+            if (!a->families++ || b.steps < a->fam_steps) a->fam_steps = b.steps;
+            continue;
+        }
+        a->cur.m[a->cur.k++] = (uint32_t)m;
+        int rc = expand(a, R * m, fixed + st);
+        a->cur.k--;
+        if (rc) return rc;
+    }
     return 0;
 }
 
@@ -107,35 +684,73 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     const uint32_t N = in->nodes;
     const oc_kv *params = in->params;
     if (oc_kv_get(params, "radices") || N < 2) return 0; /* pinned: nothing to search */
+    if (N > (1u << 30))
+        return oc__fail(why, len, OC_ETOOBIG, "optree searches radices for at most 2^30 nodes");
     uint64_t kpin = 0;
-    int rc = oc__kv_u64(params, "k", 0, 1, 64, &kpin, why, len);
+    const uint32_t kmax = deepest(N);
+    int rc = oc__kv_u64(params, "k", 0, 1, kmax, &kpin, why, len);
     if (rc) return rc;
-    const uint32_t kmax = oc__radices_max_depth(N);
-    char offered[64][256];
-    size_t noffered = 0;
-    for (uint32_t k = 1; k <= kmax; k++) {
+    oc__formula_in f;
+    if ((rc = in->figures(in, OC_ALLGATHER, 1, &f, why, len))) return rc;
+    ag_search a = {.s = s, .N = N, .kpin = (uint32_t)kpin, .C = f.channels, .step = f.step_time};
+    /* Seeds: the balanced lists of every depth, best bound first. */
+    oc__radices seeds[4 * 64];
+    uint64_t seed_steps[4 * 64];
+    size_t nseeds = 0;
+    for (uint32_t k = 1; k <= kmax && !rc; k++) {
         if (kpin && k != kpin) continue;
-        optree opts[4];
         oc__radices shapes[4];
         size_t nopt = oc__radices_options(N, k, 1, shapes);
-        for (size_t i = 0; i < nopt; i++) {
-            opts[i].r = shapes[i];
-            opts[i].V = oc__radices_product(&opts[i].r);
-            if (opts[i].V < N || (opts[i].V > 2ull * N && opts[i].V > N + 64ull)) continue;
-            char text[256];
-            oc__radices_format(&opts[i].r, text, sizeof text);
-            int dup = 0;
-            for (size_t c = 0; c < noffered; c++)
-                if (strcmp(offered[c], text) == 0) dup = 1;
-            if (dup) continue;
-            if (noffered < 64) snprintf(offered[noffered++], sizeof offered[0], "%s", text);
-            const char *kv[] = {"radices", text};
-            const oc__bound none = {0};
-            if (oc__search_offer(s, &none, 1, kv))
-                return oc__fail(why, len, OC_ENOMEM, "out of memory");
+        for (size_t i = 0; i < nopt && !rc; i++) {
+            uint64_t V = oc__radices_product(&shapes[i]);
+            if (V < N || V > 2ull * N) continue;
+            seeds[nseeds] = shapes[i];
+            rc = list_bound(&a, &shapes[i], &seed_steps[nseeds]);
+            nseeds++;
         }
     }
-    return 0;
+    for (size_t n = 0; n < 3 && !rc; n++) { /* the three best seeds, in order */
+        size_t best = SIZE_MAX;
+        for (size_t i = 0; i < nseeds; i++)
+            if (seed_steps[i] != UINT64_MAX &&
+                (best == SIZE_MAX || seed_steps[i] < seed_steps[best]))
+                best = i;
+        if (best == SIZE_MAX) break;
+        rc = offer_list(&a, &seeds[best], seed_steps[best]);
+        seed_steps[best] = UINT64_MAX;
+    }
+    /* One stage: radices=N and every V up to 2N (the same exchange, see above). */
+    for (uint64_t V = N; V <= 2ull * N && !rc && (!kpin || kpin == 1); V++) {
+        oc__radices one = {.k = 1, .m = {(uint32_t)V}};
+        rc = try_list(&a, &one);
+    }
+    if (!rc) rc = rest_bounds(&a);
+    if (!rc) rc = rest_bounds_k(&a);
+    if (!rc) rc = expand(&a, 1, 0);
+    if (!rc && a.families) {
+        oc__bound b = bound_of(&a, a.fam_steps, BOUND_NAME);
+        rc = oc__search_prune(s, "radix-list prefixes whose fixed stages' bound cannot win", &b,
+                              a.families);
+    }
+    if (!rc && a.dominated)
+        rc = oc__search_prune(s,
+                              "radix lists with the ring stage (V, m_1) of a list seen before and "
+                              "no fewer steps in the other stages",
+                              NULL, a.dominated);
+    if (!rc && a.candidates) {
+        oc__bound b = bound_of(&a, a.cand_steps, BOUND_NAME);
+        rc = oc__search_prune(s, "complete radix lists whose bound cannot win", &b, a.candidates);
+    }
+    free(a.loads);
+    free(a.cheap);
+    free(a.rest);
+    free(a.restk);
+    free(a.firsts);
+    free(a.cw);
+    free(a.ccw);
+    free(a.cls);
+    if (rc == OC_ENOMEM) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return rc;
 }
 
 static void optree_release(oc__plan *plan) {
@@ -192,34 +807,26 @@ static int optree_generate(const oc__plan *plan, oc__emit *e) {
     const optree *t = plan->state;
     const uint32_t N = plan->spec.nodes;
     uint64_t W = t->V, R = 1;
-    for (uint32_t j = 0; j < t->r.k; j++) {
+    uint32_t *to = NULL;
+    if (t->r.k && !(to = oc__malloc_array(oc__radices_max(&t->r), sizeof *to))) return OC_ENOMEM;
+    int rc = 0;
+    for (uint32_t j = 0; j < t->r.k && !rc; j++) {
         const uint32_t m = t->r.m[j];
         W /= m;
-        for (uint64_t x = 0; x < t->V; x++) {
+        for (uint64_t x = 0; x < t->V && !rc; x++) {
             /* What position x holds now: reversed values [base, base + R). */
             uint64_t base = t->rev[x] - t->rev[x] % R;
             uint32_t lo = t->below[base], hi = t->below[base + R];
             if (lo == hi) continue;
-            uint32_t from = host(t, N, x);
-            uint64_t d = (x / W) % m;
-            uint32_t last_to = UINT32_MAX;
-            for (uint64_t c = 0; c < m; c++) {
-                if (c == d) continue;
-                uint64_t peer = x + (c - d) * W; /* unsigned wrap is exact here */
-                uint32_t to = host(t, N, peer);
-                /* Both positions on one node: nothing to send. Two partners on one node (they
-                 * come one after the other, hosts grow with c): the node needs the range once. */
-                if (to == from || to == last_to || holds_already(t, N, to, x, W * m)) continue;
-                last_to = to;
-                int rc = oc__emit_transfer(e, from, to, OC_OP_COPY, lo, hi - lo);
-                if (rc) return rc;
-            }
+            uint32_t from = host(t, N, x), n = stage_sends(N, t->V, x, W, m, to);
+            for (uint32_t i = 0; i < n && !rc; i++)
+                rc = oc__emit_transfer(e, from, to[i], OC_OP_COPY, lo, hi - lo);
         }
-        int rc = oc__emit_round(e);
-        if (rc) return rc;
+        if (!rc) rc = oc__emit_round(e);
         R *= m;
     }
-    return 0;
+    free(to);
+    return rc;
 }
 
 /* Theorem 1 at depth k: ceil((2k-1) N^(1+1/k) / 8w). pow() can land a hair above a whole

@@ -105,27 +105,126 @@ static uint64_t transfers(const oc__radices *t, uint32_t N) {
     return n;
 }
 
+/* ---- the search: every ordered factorisation of N, stage 1 first ----
+ * The space: every list m_1 x ... x m_k (m_j >= 2) whose product is N (what plan() accepts);
+ * with k= pinned, those of depth k. Every step costs the same (one chunk per packet), so steps
+ * order the candidates as time does. A list's bound is the closed form above: stages t < k are
+ * exact (a segment end is passed by no lightpath, so the ring model colours them at their load)
+ * and stage k is its load bound. A prefix (m_1 .. m_j) is a family: its exact stages, plus at
+ * least the last stage's bound for the least radix that can still end it (L_k grows with m_k)
+ * and a step for every stage in between; it is expanded only when oc__search_can_win says that
+ * can still win. Lists with the same last radix share the last round (the same transfers), so
+ * of two such lists the one whose earlier stages sum to no more wins or ties; the later is
+ * skipped (the earlier was offered first, or could not win either). */
+typedef struct a2a_search_st {
+    oc__search *s;
+    uint32_t N, kpin;
+    double C, step;
+    oc__radices cur;
+    uint64_t *best_rest; /* by m_k: the least earlier-stage sum offered (UINT64_MAX: none) */
+    uint64_t families, skipped;
+} a2a_search_st;
+
+static double last_steps(const a2a_search_st *a, uint64_t m) {
+    oc__radices one = {.k = 1, .m = {(uint32_t)m}};
+    return ceil(stage_load(&one, 0, a->N, 1) / a->C - 1e-9);
+}
+
+static int a2a_expand(a2a_search_st *a, uint64_t w, double fixed) {
+    const uint32_t N = a->N;
+    const uint64_t P = N / w;
+    for (uint64_t m = 2; m <= P; m++) {
+        if (P % m) continue;
+        a->cur.m[a->cur.k++] = (uint32_t)m;
+        const int last = m == P;
+        int rc = 0;
+        if (last && (!a->kpin || a->cur.k == a->kpin)) {
+            const double rest = last_steps(a, m), total = fixed + rest;
+            if (a->best_rest[m] != UINT64_MAX && (double)a->best_rest[m] <= fixed) {
+                a->skipped++;
+            } else {
+                oc__bound b = {.time_s = total * a->step,
+                               .steps = (uint64_t)total,
+                               .name = "closed form: exact stages t < k + the last stage's load"};
+                int yes = oc__search_can_win(a->s, &b);
+                if (yes < 0)
+                    rc = yes;
+                else if (!yes)
+                    a->families++;
+                else {
+                    char text[256];
+                    oc__radices_format(&a->cur, text, sizeof text);
+                    const char *kv[] = {"radices", text};
+                    rc = oc__search_offer(a->s, &b, 1, kv);
+                    if (a->best_rest[m] == UINT64_MAX || fixed < (double)a->best_rest[m])
+                        a->best_rest[m] = (uint64_t)fixed;
+                }
+            }
+        } else if (!last && (!a->kpin || a->cur.k < a->kpin) && a->cur.k < OC_RADIX_MAX_STAGES) {
+            /* this stage is exact (t < k); the rest needs a last stage of radix >= the least
+             * divisor of what remains, and a step for anything before it */
+            const double st =
+                ceil((double)w * floor((double)(m * m) / 4) * (double)(N / m) / a->C - 1e-9);
+            const uint64_t Q = P / m;
+            uint64_t least = Q;
+            for (uint64_t d = 2; d * d <= Q; d++)
+                if (Q % d == 0) {
+                    least = d;
+                    break;
+                }
+            const double bound = fixed + st + last_steps(a, least) + (least < Q ? 1 : 0);
+            oc__bound b = {.time_s = bound * a->step, .steps = (uint64_t)bound, .name = "prefix"};
+            int yes = oc__search_can_win(a->s, &b);
+            if (yes < 0)
+                rc = yes;
+            else if (!yes)
+                a->families++;
+            else
+                rc = a2a_expand(a, w * m, fixed + st);
+        }
+        a->cur.k--;
+        if (rc) return rc;
+    }
+    return 0;
+}
+
 static int a2a_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     const uint32_t N = in->nodes;
     const oc_kv *params = in->params;
     if (oc_kv_get(params, "radices") || N < 2) return 0; /* pinned: nothing to search */
     uint64_t kpin = 0;
-    int rc = oc__kv_u64(params, "k", 0, 1, 64, &kpin, why, len);
+    int rc = oc__kv_u64(params, "k", 0, 1, oc__radices_max_depth(N), &kpin, why, len);
     if (rc) return rc;
-    for (uint32_t k = 1; k <= oc__radices_max_depth(N); k++) {
-        if (kpin && k != kpin) continue;
-        oc__radices opts[4];
-        size_t nopt = oc__radices_options(N, k, 0, opts);
-        for (size_t i = 0; i < nopt; i++) {
-            char text[256];
-            oc__radices_format(&opts[i], text, sizeof text);
-            const char *kv[] = {"radices", text};
-            const oc__bound none = {0};
-            if (oc__search_offer(s, &none, 1, kv))
-                return oc__fail(why, len, OC_ENOMEM, "out of memory");
-        }
+    oc__formula_in f;
+    if ((rc = in->figures(in, OC_ALLTOALL, 1, &f, why, len))) return rc;
+    a2a_search_st a = {
+        .s = s, .N = N, .kpin = (uint32_t)kpin, .C = (double)f.channels, .step = f.step_time};
+    if (!(a.best_rest = oc__malloc_array((size_t)N + 1, sizeof *a.best_rest)))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    for (size_t i = 0; i <= N; i++)
+        a.best_rest[i] = UINT64_MAX;
+    if (!kpin || kpin == 1) { /* the one-stage exchange first: the simplest */
+        char text[32];
+        snprintf(text, sizeof text, "%u", N);
+        const double st = last_steps(&a, N);
+        oc__bound b = {.time_s = st * a.step, .steps = (uint64_t)st, .name = "one stage: its load"};
+        const char *kv[] = {"radices", text};
+        rc = oc__search_offer(s, &b, 1, kv);
+        a.best_rest[N] = 0;
     }
-    return 0;
+    if (!rc) rc = a2a_expand(&a, 1, 0);
+    if (!rc && a.families)
+        rc =
+            oc__search_prune(s, "factorisations whose exact stages and last-stage bound cannot win",
+                             NULL, a.families);
+    if (!rc && a.skipped)
+        rc = oc__search_prune(s,
+                              "factorisations with the last radix of one offered before and no "
+                              "fewer steps before it",
+                              NULL, a.skipped);
+    free(a.best_rest);
+    if (rc == OC_ENOMEM) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return rc;
 }
 
 static void a2a_release(oc__plan *plan) {

@@ -108,6 +108,13 @@ int oc__radices_exact(uint32_t N, uint32_t k, oc__radices *t) {
     return 1;
 }
 
+uint32_t oc__radices_max(const oc__radices *t) {
+    uint32_t v = 0;
+    for (uint32_t j = 0; j < t->k; j++)
+        if (t->m[j] > v) v = t->m[j];
+    return v;
+}
+
 void oc__radices_reverse(oc__radices *t) {
     for (uint32_t a = 0, b = t->k ? t->k - 1 : 0; a < b; a++, b--) {
         uint32_t x = t->m[a];
@@ -153,6 +160,41 @@ uint32_t oc__radices_max_depth(uint32_t N) {
     while ((UINT64_C(1) << kmax) < N)
         kmax++;
     return kmax;
+}
+
+/* The classic reduction: take the whole parts of a/m and b/m out, then swap the roles of a and m
+ * on the lattice points under the line (Euclid); T is the integer type wide enough for a n + b. */
+#define FLOOR_SUM(T, n0, m0, a0, b0, out)                                                          \
+    do {                                                                                           \
+        T n_ = (n0), m_ = (m0), a_ = (a0), b_ = (b0), ans_ = 0;                                    \
+        while (n_) {                                                                               \
+            if (a_ >= m_) {                                                                        \
+                ans_ += (n_ - 1) * n_ / 2 * (a_ / m_);                                             \
+                a_ %= m_;                                                                          \
+            }                                                                                      \
+            if (b_ >= m_) {                                                                        \
+                ans_ += n_ * (b_ / m_);                                                            \
+                b_ %= m_;                                                                          \
+            }                                                                                      \
+            T y_ = a_ * n_ + b_;                                                                   \
+            if (y_ < m_) break;                                                                    \
+            n_ = y_ / m_;                                                                          \
+            b_ = y_ % m_;                                                                          \
+            T t_ = m_;                                                                             \
+            m_ = a_;                                                                               \
+            a_ = t_;                                                                               \
+        }                                                                                          \
+        (out) = (uint64_t)ans_;                                                                    \
+    } while (0)
+
+uint64_t oc__floor_sum(uint64_t n, uint64_t m, uint64_t a, uint64_t b) {
+    uint64_t r;
+    if (n < (UINT64_C(1) << 31) && a < (UINT64_C(1) << 32) && b < (UINT64_C(1) << 62) &&
+        m < (UINT64_C(1) << 32))
+        FLOOR_SUM(uint64_t, n, m, a, b, r); /* everything fits 64 bits: faster */
+    else
+        FLOOR_SUM(unsigned __int128, n, m, a, b, r); /* a n + b can pass 2^64 for N near 2^32 */
+    return r;
 }
 
 int oc__radices_need(const oc_kv *params, const char *const *known, uint32_t N, char *why,

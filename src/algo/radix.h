@@ -31,6 +31,8 @@ int oc__radices_balanced(uint32_t N, uint32_t k, oc__radices *t);
 /* An exact factorisation of N into k radices >= 2, as balanced as a greedy split makes it, in
  * descending order; 0 if N has fewer than k prime factors. */
 int oc__radices_exact(uint32_t N, uint32_t k, oc__radices *t);
+/* The largest radix (0 for no stages). */
+uint32_t oc__radices_max(const oc__radices *t);
 /* Reverses the stage order. */
 void oc__radices_reverse(oc__radices *t);
 /* The radix vectors of depth k a search offers: the exact factorisation of N and its reverse,
@@ -39,6 +41,8 @@ void oc__radices_reverse(oc__radices *t);
 size_t oc__radices_options(uint32_t N, uint32_t k, int cover, oc__radices out[4]);
 /* The deepest tree worth trying: ceil(log2 N). */
 uint32_t oc__radices_max_depth(uint32_t N);
+/* sum over i in [0, n) of floor((a i + b) / m), exactly, in O(log m) (m >= 1). */
+uint64_t oc__floor_sum(uint64_t n, uint64_t m, uint64_t a, uint64_t b);
 
 /* The parameter checks both OpTree plans start with: only the names in `known`, and radices= or
  * k= given for more than one node (the pipeline chooses them when unset). */
