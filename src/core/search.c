@@ -91,7 +91,7 @@ static int budget_round(oc__sink *self, uint64_t index, const oc__round *r, char
 static int evaluate(const searcher *s, const oc_kv *params, uint64_t *steps, double *time,
                     char *why, size_t len) {
     const oc_request *req = s->req;
-    oc__plan plan;
+    oc__plan plan = {0}; /* freed on every path, also when plan() refuses before its begin */
     oc__netrun *net = NULL;
     oc_report *scratch = NULL;
     int rc = s->algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why,
