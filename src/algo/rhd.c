@@ -521,8 +521,10 @@ typedef struct rsearch {
     uint32_t *div;  /* the divisors of N, ascending */
     uint64_t *ways; /* ways[i]: ordered factorisations of div[i] */
     size_t ndiv;
-    uint32_t r[OC__RHD_MAX_LEVELS], k; /* the digits chosen, r[0] the least significant */
-    const char *fold;                  /* the user's fold= pin, or NULL */
+    uint32_t r[OC__RHD_MAX_LEVELS], k;        /* the digits chosen, r[0] the least significant */
+    uint32_t seed[OC__RHD_MAX_LEVELS], nseed; /* the candidate offered first (0: none) */
+    tally seed_cost;
+    const char *fold; /* the user's fold= pin, or NULL */
     char *why;
     size_t len;
 } rsearch;
@@ -589,6 +591,7 @@ static int offer(rsearch *c, const uint32_t *r, uint32_t k, int folded, const oc
 static int factorise(rsearch *c, uint64_t W, const tally *pre) {
     const uint32_t M = (uint32_t)(c->N / W);
     if (M == 1) {
+        if (c->nseed == c->k && !memcmp(c->seed, c->r, c->k * sizeof *c->r)) return 0;
         const oc__bound b = to_bound(pre, bound_name(&c->net));
         return offer(c, c->r, c->k, 0, &b);
     }
@@ -635,6 +638,40 @@ static int factorise(rsearch *c, uint64_t W, const tally *pre) {
         if (rc) return rc;
     }
     return 0;
+}
+
+/* 1 when bound a is below b: less time (beyond the search's 1e-9), or as much and fewer steps. */
+static int below(const tally *a, const tally *b) {
+    const double tol = 1e-9 * fmax(a->t, b->t);
+    return a->t < b->t - tol || (fabs(a->t - b->t) <= tol && a->st < b->st);
+}
+
+/* Branch and bound on the bounds alone: the first factorisation, in the order factorise() offers
+ * them, whose bound is the least (on the switch and the fabric the bound is the model's cost, so
+ * this is the optimum; offered first, it is mapped first and the rest is pruned against it). */
+static void least(rsearch *c, uint64_t W, const tally *pre) {
+    const uint32_t M = (uint32_t)(c->N / W), dirs = c->kind == OC__RHD_BOTH ? 2 : 1;
+    if (M == 1) {
+        if (!c->nseed || below(pre, &c->seed_cost)) {
+            memcpy(c->seed, c->r, c->k * sizeof *c->r);
+            c->nseed = c->k;
+            c->seed_cost = *pre;
+        }
+        return;
+    }
+    for (size_t i = 1; i < c->ndiv && c->div[i] <= M; i++) {
+        const uint32_t r = c->div[i];
+        if (M % r || (c->net.kind == NET_FABRIC && r - 1 > c->net.lanes)) continue;
+        tally t = *pre;
+        level_cost(&c->net, r, W, c->N, dirs, &t);
+        reconfigs(&c->net, dirs - (c->kind == OC__RHD_BOTH && W == 1 ? 1 : 0), &t);
+        tally fam = t;
+        if (M / r > 1) completion_cost(&c->net, c->kind, W * r, M / r, &fam);
+        if (c->nseed && !below(&fam, &c->seed_cost)) continue;
+        c->r[c->k++] = r;
+        least(c, W * r, &t);
+        c->k--;
+    }
 }
 
 /* The least any folded candidate of radix >= r costs (non-decreasing in r). */
@@ -708,7 +745,14 @@ int oc__rhd_search(const oc__search_in *in, oc__search *s, oc__rhd_kind kind, ch
     c.net = net_of(&f, in->nodes);
     if ((rc = divisors(&c))) goto out;
     const tally none = {0};
-    if (!fold || fv == 0) rc = factorise(&c, 1, &none);
+    if ((!fold || fv == 0) && (c.net.kind == NET_SWITCH || c.net.kind == NET_FABRIC)) {
+        least(&c, 1, &none); /* exact bounds: the optimum, offered first */
+        if (c.nseed) {
+            const oc__bound b = to_bound(&c.seed_cost, bound_name(&c.net));
+            rc = offer(&c, c.seed, c.nseed, 0, &b);
+        }
+    }
+    if (!rc && (!fold || fv == 0)) rc = factorise(&c, 1, &none);
     if (!rc && (!fold || fv == 1)) rc = folds(&c);
 out:
     free(c.div);
