@@ -67,7 +67,9 @@
  *           time for the candidate's chunk. The rest of a family: one step per direction, or its
  *           W (M-1) units per node over 2 links.
  *   fattree (fattree.c): every round costs at least one router delay (a third of the longest
- *           path's fixed time).
+ *           path's fixed time) plus the time the busiest node's injection link takes to drain its
+ *           sends: r-1 transfers of w chunks, a chunk more than npk - 1 packets when it is npk
+ *           (the packet's time is that of a one-byte chunk).
  * The folded variants (radix r >= 2 in turn) are cut off as a family once even their radix's
  * cheapest rounds cannot win: dirs x (r-1) transfers per port on the switch, dirs + 2 rounds on the
  * fabric, ceil((r-1) / 2F w) steps per direction on the ring. The one-way folds' core parts are
@@ -344,6 +346,8 @@ typedef struct cost_net {
     double reconf;  /* fabric: one reconfiguration */
     uint64_t lanes; /* fabric: wavelengths per tile */
     uint64_t ch;    /* ring: fibres x wavelengths per direction */
+    double pkt;     /* fattree: one packet on a link (0: unknown) */
+    uint64_t npk;   /* fattree: packets per chunk */
 } cost_net;
 
 /* A bound being summed. */
@@ -380,7 +384,7 @@ static const char *bound_name(const cost_net *n) {
         return "ring: per round max(1, unit-hops / 2N links, a node's units / 2 links) / (F w) "
                "steps";
     case NET_FATTREE:
-        return "fattree: one router delay per round";
+        return "fattree: a router delay per round and the busiest node's packets on its link";
     default:
         return NULL;
     }
@@ -414,10 +418,14 @@ static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double uni
         b->t += s * n->step;
         break;
     }
-    case NET_FATTREE:
+    case NET_FATTREE: {
+        /* the busiest node's injection link drains its d transfers, each more than
+         * units x (npk - 1) packets (a chunk is more than npk - 1 packets), then a router delay */
+        const double per = fmax(1, (double)units * (double)(n->npk ? n->npk - 1 : 0));
         b->st += 1;
-        b->t += n->a / 3;
+        b->t += n->a / 3 + (double)d * per * n->pkt;
         break;
+    }
     default:
         break;
     }
@@ -503,10 +511,12 @@ static void completion_cost(const cost_net *n, oc__rhd_kind kind, uint64_t W, ui
         b->t += dirs * s * n->step;
         break;
     }
-    case NET_FATTREE:
+    case NET_FATTREE: {
+        const double per = fmax(1, units * (double)(n->npk ? n->npk - 1 : 0));
         b->st += dirs;
-        b->t += dirs * n->a / 3;
+        b->t += dirs * (n->a / 3 + per * n->pkt);
         break;
+    }
     default:
         break;
     }
@@ -565,6 +575,18 @@ static int divisors(rsearch *c) {
             }
         c->ways[i] = h;
     }
+    return 0;
+}
+
+/* The fat-tree's packet: the time of a chunk of one byte (the vector cut into `bytes` chunks),
+ * and how many packets a chunk of the search's chunking is. */
+static int fattree_packets(const oc__search_in *in, cost_net *n, char *why, size_t len) {
+    if (n->kind != NET_FATTREE || in->bytes < 1 || in->bytes > UINT32_MAX / 2) return 0;
+    oc__formula_in one;
+    int rc = in->figures(in, OC_ALLREDUCE, (uint32_t)in->bytes, &one, why, len);
+    if (rc) return rc;
+    n->pkt = one.step_time - one.step_fixed;
+    n->npk = n->pkt > 0 ? (uint64_t)llround(n->c / n->pkt) : 0;
     return 0;
 }
 
@@ -720,6 +742,8 @@ static int folds(rsearch *c) {
             int rc = in->figures(in, in->coll, P, &f, c->why, c->len);
             if (rc) return rc;
             net = net_of(&f, c->N);
+            net.pkt = c->net.pkt;
+            net.npk = net.pkt > 0 ? (uint64_t)llround(net.c / net.pkt) : 0;
         }
         tally t = {0};
         candidate_cost(&net, c->kind, digits, k, P, &t);
@@ -743,7 +767,7 @@ int oc__rhd_search(const oc__search_in *in, oc__search *s, oc__rhd_kind kind, ch
     int rc = in->figures(in, in->coll, kind == OC__RHD_BOTH ? in->nodes : 1, &f, why, len);
     if (rc) return rc;
     c.net = net_of(&f, in->nodes);
-    if ((rc = divisors(&c))) goto out;
+    if ((rc = fattree_packets(in, &c.net, why, len)) || (rc = divisors(&c))) goto out;
     const tally none = {0};
     if ((!fold || fv == 0) && (c.net.kind == NET_SWITCH || c.net.kind == NET_FABRIC)) {
         least(&c, 1, &none); /* exact bounds: the optimum, offered first */
