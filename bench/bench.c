@@ -23,14 +23,24 @@ typedef struct bench_case {
     const char *name, *algo;
     uint32_t nodes;
     const char *params; /* "key=value" or NULL */
+    /* Optional (zero: all-gather on the ring, 4 MiB): the searched runs of other collectives. */
+    oc_collective coll;
+    const char *network;
+    uint64_t bytes;
 } bench_case;
 
 static const bench_case cases[] = {
-    {"ring-allgather-4096", "ring", 4096, NULL},
-    {"onestage-allgather-2048", "onestage", 2048, NULL},
-    {"optree-allgather-65536", "optree", 65536, NULL},
-    {"optree-allgather-65536-k8", "optree", 65536, "k=8"},
-    {"optree-allgather-1024", "optree", 1024, NULL},
+    {"ring-allgather-4096", "ring", 4096, NULL, 0, NULL, 0},
+    {"onestage-allgather-2048", "onestage", 2048, NULL, 0, NULL, 0},
+    {"optree-allgather-65536", "optree", 65536, NULL, 0, NULL, 0},
+    {"optree-allgather-65536-k8", "optree", 65536, "k=8", 0, NULL, 0},
+    {"optree-allgather-1024", "optree", 1024, NULL, 0, NULL, 0},
+    /* parameter searches of rhd (radices), dbtree (pipeline) and hring (g), 64 MiB / 1 MiB */
+    {"rhd-allreduce-fabric-1024", "rhd", 1024, NULL, OC_ALLREDUCE, "fabric", UINT64_C(64) << 20},
+    {"rhd-allreduce-switch-1000", "rhd", 1000, NULL, OC_ALLREDUCE, "switch", UINT64_C(64) << 20},
+    {"dbtree-allreduce-fabric-512", "dbtree", 512, NULL, OC_ALLREDUCE, "fabric",
+     UINT64_C(64) << 20},
+    {"hring-allreduce-ring-720", "hring", 720, NULL, OC_ALLREDUCE, "ring", UINT64_C(1) << 20},
 };
 
 static double now(void) {
@@ -43,11 +53,11 @@ static double now(void) {
 static int run_case(const bench_case *c, int fd) {
     oc_kv *params = oc_kv_new();
     if (c->params) oc_kv_set_pair(params, c->params);
-    oc_request req = {.collective = OC_ALLGATHER,
+    oc_request req = {.collective = c->network ? c->coll : OC_ALLGATHER,
                       .algorithm = c->algo,
-                      .network = "ring",
+                      .network = c->network ? c->network : "ring",
                       .nodes = c->nodes,
-                      .bytes = UINT64_C(4) << 20,
+                      .bytes = c->bytes ? c->bytes : UINT64_C(4) << 20,
                       .params = params,
                       .data_check = 0};
     char why[512] = "";
@@ -59,10 +69,15 @@ static int run_case(const bench_case *c, int fd) {
     if (rc) {
         snprintf(line, sizeof line, "FAILED: %s", why);
     } else {
-        const char *radices = oc_report_param(rep, "radices");
-        snprintf(line, sizeof line, "%.3f s  steps %llu  rounds %llu  %s%s  verified %s", t1 - t0,
+        /* the searched parameter: OpTree's and rhd's radices, else the algorithm's own */
+        const char *key = "radices", *radices = oc_report_param(rep, key);
+        if (!radices && c->network) {
+            key = c->algo[0] == 'h' ? "g" : c->algo[0] == 'd' ? "pipeline" : "radix";
+            radices = oc_report_param(rep, key);
+        }
+        snprintf(line, sizeof line, "%.3f s  steps %llu  rounds %llu  %s%s%s  verified %s", t1 - t0,
                  (unsigned long long)oc_report_steps(rep),
-                 (unsigned long long)oc_report_rounds(rep), radices ? "radices=" : "",
+                 (unsigned long long)oc_report_rounds(rep), radices ? key : "", radices ? "=" : "",
                  radices ? radices : "", oc_report_verified(rep) ? "yes" : "NO");
     }
     if (write(fd, line, strlen(line)) < 0) rc = 1;
@@ -74,7 +89,8 @@ static int run_case(const bench_case *c, int fd) {
 int main(int argc, char **argv) {
     int failed = 0;
     printf("opticoll bench: generate + verify + map + resource check, all-gather on the ring, "
-           "4 MiB blocks, w = 64 (the real-data run is off: it is a test, not part of the cost)\n");
+           "4 MiB blocks, w = 64 (the real-data run is off: it is a test, not part of the cost); "
+           "the searched cases after them name their collective and network\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bench_case *c = &cases[i];
         if (argc > 1) {
