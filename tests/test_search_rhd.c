@@ -263,16 +263,20 @@ static void dbtree_space(const net_case *nc, uint32_t N) {
 }
 
 static void test_dbtree(uint32_t nmax, int slow) {
-    const net_case nets[] = {{"switch", "", 1 << 20},
-                             {"switch", "", 1 << 12},
-                             {"fabric", "", slow ? 64u << 20 : 4u << 20},
-                             {"fabric", "wavelengths_per_tile=2", 1 << 20},
-                             {"ring", "", 1 << 20},
-                             {"ring", "wavelengths=2", 1 << 16},
-                             {"fattree", "", 1 << 20}};
+    const net_case nets[] = {
+        {"switch", "", 1 << 20},  {"switch", "", 1 << 12},
+        {"fabric", "", 4u << 20}, {"fabric", "wavelengths_per_tile=2", 1 << 20},
+        {"ring", "", 1 << 20},    {"ring", "wavelengths=2", 1 << 16},
+        {"fattree", "", 1 << 20}};
     for (size_t c = 0; c < sizeof nets / sizeof *nets; c++)
         for (uint32_t N = 2; N <= nmax; N += N < 12 ? 1 : slow ? 1 : 5)
             dbtree_space(&nets[c], N);
+    if (!slow) return;
+    /* the lumorph seed's 64 MiB, where the best pipeline is deep (C near 50) */
+    const net_case big = {"fabric", "", 64u << 20};
+    const uint32_t Ns[] = {7, 23, 40};
+    for (size_t i = 0; i < sizeof Ns / sizeof *Ns; i++)
+        dbtree_space(&big, Ns[i]);
 }
 
 /* ---- bad pins ---- */
