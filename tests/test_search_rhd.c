@@ -7,11 +7,10 @@
  * and, among the times that tie, the fewest steps.
  *
  *   rhd / rh / rd: radices= every ordered factorisation of N into factors >= 2, and radix=r
- *     fold=1 for every r in 2..N of which N is not a power; N = 2..48 and 64 on the switch, the
- *     fabric (16 and 4 wavelengths per tile) and the ring (64 and 2 wavelengths), N <= 24 on the
- *     fat-tree.
- *   hring: g = every divisor of N, N = 2..64, ring and switch; the issue's N = 720 and 2500 at
- *     w = 1 (which lost 47% and 33% to g = 1) and N = 720 w = 7.
+ *     fold=1 for every r in 2..N+1 of which N is not a power (any r > N is r = N + 1's schedule); N
+ * = 2..48 and 64 on the switch, the fabric (16 and 4 wavelengths per tile) and the ring (64 and 2
+ * wavelengths), N <= 24 on the fat-tree. hring: g = every divisor of N, N = 2..64, ring and switch;
+ * the issue's N = 720 and 2500 at w = 1 (which lost 47% and 33% to g = 1) and N = 720 w = 7.
  *   dbtree: pipeline = 1, 2, ... until C rounds of the least a round costs pass the best time
  *     found (every pipeline C has at least C rounds), on switch, fabric, ring and fat-tree.
  * Plus the issue's Lumorph-4 case (64 MiB at N = 128 and 512 on the fabric: the default must not
@@ -149,7 +148,7 @@ static void rhd_space(oc_collective coll, const char *algo, const net_case *nc, 
     optimum o = {0};
     fac_walk f = {coll, algo, nc, N, &o};
     factorisations(&f, N, "");
-    for (uint32_t r = 2; r <= N; r++) {
+    for (uint32_t r = 2; r <= N + 1; r++) { /* r = N + 1: every node folded onto node 0 */
         uint64_t P = 1;
         while (P * r <= N)
             P *= r;
@@ -294,9 +293,9 @@ static void bad(oc_collective coll, const char *algo, uint32_t N, const char *pi
 static void test_bad(void) {
     bad(OC_ALLREDUCE, "rhd", 128, "radices=4x4x4", "multiply to 64, not N=128");
     bad(OC_ALLREDUCE, "rhd", 12, "radices=2x2x2x2", "multiply to 16, not N=12");
-    bad(OC_REDUCESCATTER, "rh", 8, "radix=1", "from 2 to 8");
+    bad(OC_REDUCESCATTER, "rh", 8, "radix=1", "from 2 to 1024");
     bad(OC_ALLGATHER, "rd", 8, "radices=1x8", "at least 2");
-    bad(OC_ALLREDUCE, "rhd", 8, "radix=9", "from 2 to 8");
+    bad(OC_ALLREDUCE, "rhd", 2000, "radix=2001", "from 2 to 2000");
     bad(OC_ALLREDUCE, "rhd", 12, "radix=2 fold=0", "needs N a power of 2");
     bad(OC_ALLREDUCE, "rhd", 12, "radices=3x4 fold=1", "give radix=r");
     bad(OC_ALLREDUCE, "rhd", 12, "radices=3x4 radix=2", "not both");

@@ -40,10 +40,15 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     if (rc) return rc;
     uint64_t g;
     if ((rc = oc__kv_u64(params, "g", nodes, 1, nodes, &g, why, len))) return rc;
-    if (nodes % g)
+    if (nodes % g) {
+        char list[160] = ""; /* the valid values, as many as fit */
+        for (uint32_t d = 1, at = 0; d <= nodes && at + 16 < sizeof list; d++)
+            if (nodes % d == 0)
+                at += (uint32_t)snprintf(list + at, sizeof list - at, "%s%u", at ? ", " : "", d);
         return oc__fail(why, len, OC_ENOTSUP,
-                        "hring needs the group size g to divide N: g=%llu, N=%u",
-                        (unsigned long long)g, nodes);
+                        "hring needs the group size g to divide N: g=%llu, N=%u (divisors: %s)",
+                        (unsigned long long)g, nodes, list);
+    }
     uint64_t work = 2 * (uint64_t)nodes * (g - 1) + 2 * (uint64_t)nodes * (nodes / g - 1);
     if ((rc = oc__plan_work("hring", nodes, work, why, len))) return rc;
     if ((rc = oc__plan_begin(p, coll, nodes, root, bytes, nodes, why, len))) return rc;

@@ -29,8 +29,9 @@
  *                    levels (the doubling runs them backwards; rd's first level is the last
  *                    radix). Factors >= 2 whose product is exactly N (4x4x4x2 at N = 128, 3x5 at
  *                    15; a prime N is one level of radix N).
- *   radix=r          every level radix r, 2 <= r <= N: N = r^k is radices=rx...xr; any other N
- *                    folds onto r^floor(log_r N) (MPICH's method), unless fold=0.
+ *   radix=r          every level radix r, 2 <= r <= max(N, 1024): N = r^k is radices=rx...xr;
+ *                    any other N folds onto r^floor(log_r N) (MPICH's method; r > N folds all
+ *                    onto node 0), unless fold=0.
  *   fold=0|1         fold=1 folds (with radix=r, default 2); fold=0 refuses to (radix=r then
  *                    needs N a power of r; unset radix: the search keeps to factorisations).
  * Unpinned and not searched (no network model): the prime factors of N, smallest first.
@@ -43,17 +44,16 @@
  *
  * The parameter search (the contract of algos.h). The space: every ordered factorisation of N
  * into factors >= 2 (offered as radix=r when all are equal, else radices=), then fold=1 with
- * every radix 2..N of which N is not a power. The user's pins narrow it (radix= or radices=:
- * nothing to search; fold=0 or fold=1: that half). Factorisations are enumerated digit by digit
- * from the least significant (place value 1) up, so that each level's place value is known when
- * it is chosen; a family (every completion of a chosen tail of digits) is skipped when a proven
- * lower bound on all of its members cannot beat the best mapped candidate. The bounds follow the
- * models' own costing:
- *   switch  (switch.c): a round costs its busiest port's transfers; a level of radix r at place
- *           value w puts r-1 transfers of w chunks on every core node's ports: (r-1)(a + w c),
- *           r-1 steps, exactly. The rest of a family (the factor M still to split, above place
- *           value W) costs at least sum over M's prime factors of (p-1) alphas (splitting a
- *           factor never adds alphas: (a-1) + (b-1) <= ab - 1) and exactly W (M-1) chunk times.
+ * every radix 2..N of which N is not a power, and radix N+1 (all onto node 0, as any r > N). The
+ * user's pins narrow it (radix= or radices=: nothing to search; fold=0 or fold=1: that half).
+ * Factorisations are enumerated digit by digit from the least significant (place value 1) up, so
+ * that each level's place value is known when it is chosen; a family (every completion of a chosen
+ * tail of digits) is skipped when a proven lower bound on all of its members cannot beat the best
+ * mapped candidate. The bounds follow the models' own costing: switch  (switch.c): a round costs
+ * its busiest port's transfers; a level of radix r at place value w puts r-1 transfers of w chunks
+ * on every core node's ports: (r-1)(a + w c), r-1 steps, exactly. The rest of a family (the factor
+ * M still to split, above place value W) costs at least sum over M's prime factors of (p-1) alphas
+ * (splitting a factor never adds alphas: (a-1) + (b-1) <= ab - 1) and exactly W (M-1) chunk times.
  *   fabric  (fabric.c): a round costs alpha, plus 3.7 us when its circuit set changes, plus its
  *           slowest circuit; a level's r-1 circuits get floor(W/(r-1)) of a tile's W lanes, so
  *           its w chunks take w c W / floor(W/(r-1)); every level's circuits are new except the
@@ -143,7 +143,7 @@ static int read_shape(const oc_kv *params, const char *name, uint32_t N, oc__rhd
         return 0;
     }
     if (rx || fold) {
-        const uint64_t top = N < 2 ? 2 : N;
+        const uint64_t top = N < 1024 ? 1024 : N; /* r > N folds every node onto node 0 */
         if ((rc = oc__kv_u64(params, "radix", 2, 2, top, &r, why, len))) return rc;
         uint32_t P = 1;
         h->k = 0;
@@ -590,13 +590,13 @@ static int fattree_packets(const oc__search_in *in, cost_net *n, char *why, size
     return 0;
 }
 
-/* Offers the parameter set of digits r[0..k-1] (fold: radix r folded). */
-static int offer(rsearch *c, const uint32_t *r, uint32_t k, int folded, const oc__bound *b) {
+/* Offers the parameter set of digits r[0..k-1] (folded: fold=1 with that radix). */
+static int offer(rsearch *c, const uint32_t *r, uint32_t k, uint32_t folded, const oc__bound *b) {
     char text[512], radix[16];
     int uniform = 1;
     for (uint32_t i = 1; i < k; i++)
         uniform &= r[i] == r[0];
-    snprintf(radix, sizeof radix, "%u", r[0]);
+    snprintf(radix, sizeof radix, "%u", folded ? folded : r[0]);
     radices_text(r, k, text, sizeof text);
     const char *kv[6] = {uniform ? "radix" : "radices", uniform ? radix : text};
     size_t pairs = 1;
@@ -712,29 +712,35 @@ static void fold_family_cost(const cost_net *n, oc__rhd_kind kind, uint32_t r, t
     reconfigs(n, dirs + 2 - (kind == OC__RHD_BOTH ? 1 : 0), b);
 }
 
-/* fold=1 with radix r = 2, 3, ... (N not a power of r), while the family can still win. */
+/* fold=1 with radix r = 2, 3, ... (N not a power of r), while the family can still win; the
+ * last, r = N + 1, folds every node onto node 0 (every r > N is that schedule). */
 static int folds(rsearch *c) {
     const oc__search_in *in = c->in;
-    for (uint32_t r = 2; r <= c->N; r++) {
+    for (uint32_t r = 2; r <= c->N + 1; r++) {
         uint32_t P = 1, k = 0, digits[OC__RHD_MAX_LEVELS];
         while ((uint64_t)P * r <= c->N) {
             P *= r;
             digits[k++] = r;
         }
         if (P == c->N) continue;
-        tally fam = {0};
-        fold_family_cost(&c->net, c->kind, r, &fam);
-        const oc__bound fb = to_bound(&fam, bound_name(&c->net));
-        const int refused = c->net.kind == NET_FABRIC && r - 1 > c->net.lanes;
-        int yes = refused ? 0 : oc__search_can_win(c->s, &fb);
-        if (yes < 0) return yes;
-        if (!yes) {
-            char family[200];
-            snprintf(family, sizeof family, "fold=1 with radix %u to %u%s", r, c->N,
-                     refused ? ": more circuits per tile than wavelengths (the fabric refuses)"
-                             : "");
-            const oc__bound never = {.time_s = DBL_MAX, .steps = UINT64_MAX, .name = "refused"};
-            return oc__search_prune(c->s, family, refused ? &never : &fb, c->N - r + 1);
+        if (r <= c->N) { /* radices r..N: at least one level of r-1 transfers */
+            tally fam = {0};
+            fold_family_cost(&c->net, c->kind, r, &fam);
+            const oc__bound fb = to_bound(&fam, bound_name(&c->net));
+            const int refused = c->net.kind == NET_FABRIC && r - 1 > c->net.lanes;
+            int yes = refused ? 0 : oc__search_can_win(c->s, &fb);
+            if (yes < 0) return yes;
+            if (!yes) {
+                char family[200];
+                snprintf(family, sizeof family, "fold=1 with radix %u to %u%s", r, c->N,
+                         refused ? ": more circuits per tile than wavelengths (the fabric refuses)"
+                                 : "");
+                const oc__bound never = {.time_s = DBL_MAX, .steps = UINT64_MAX, .name = "refused"};
+                int rc = oc__search_prune(c->s, family, refused ? &never : &fb, c->N + 1 - r);
+                if (rc) return rc;
+                r = c->N; /* on to radix N + 1 */
+                continue;
+            }
         }
         cost_net net = c->net;
         if (c->kind == OC__RHD_BOTH) { /* the vector in P chunks: the network's terms for them */
@@ -748,7 +754,7 @@ static int folds(rsearch *c) {
         tally t = {0};
         candidate_cost(&net, c->kind, digits, k, P, &t);
         const oc__bound b = to_bound(&t, bound_name(&net));
-        int rc = offer(c, digits, k, 1, &b);
+        int rc = offer(c, digits, k, r, &b);
         if (rc) return rc;
     }
     return 0;
