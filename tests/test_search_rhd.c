@@ -291,18 +291,27 @@ static void bad(oc_collective coll, const char *algo, uint32_t N, const char *pi
 }
 
 static void test_bad(void) {
-    bad(OC_ALLREDUCE, "rhd", 128, "radices=4x4x4", "multiply to 64, not N=128");
-    bad(OC_ALLREDUCE, "rhd", 12, "radices=2x2x2x2", "multiply to 16, not N=12");
-    bad(OC_REDUCESCATTER, "rh", 8, "radix=1", "from 2 to 1024");
-    bad(OC_ALLGATHER, "rd", 8, "radices=1x8", "at least 2");
-    bad(OC_ALLREDUCE, "rhd", 2000, "radix=2001", "from 2 to 2000");
-    bad(OC_ALLREDUCE, "rhd", 12, "radix=2 fold=0", "needs N a power of 2");
-    bad(OC_ALLREDUCE, "rhd", 12, "radices=3x4 fold=1", "give radix=r");
-    bad(OC_ALLREDUCE, "rhd", 12, "radices=3x4 radix=2", "not both");
-    bad(OC_ALLREDUCE, "rhd", 12, "fold=2", "from 0 to 1");
-    bad(OC_ALLREDUCE, "hring", 12, "g=5", "divide");
-    bad(OC_ALLREDUCE, "hring", 12, "g=0", "from 1 to 12");
-    bad(OC_ALLREDUCE, "dbtree", 12, "pipeline=0", "from 1");
+    static const struct {
+        oc_collective coll;
+        const char *algo;
+        uint32_t N;
+        const char *pins, *says;
+    } B[] = {
+        {OC_ALLREDUCE, "rhd", 128, "radices=4x4x4", "multiply to 64, not N=128"},
+        {OC_ALLREDUCE, "rhd", 12, "radices=2x2x2x2", "multiply to 16, not N=12"},
+        {OC_REDUCESCATTER, "rh", 8, "radix=1", "from 2 to 1024"},
+        {OC_ALLGATHER, "rd", 8, "radices=1x8", "at least 2"},
+        {OC_ALLREDUCE, "rhd", 2000, "radix=2001", "from 2 to 2000"},
+        {OC_ALLREDUCE, "rhd", 12, "radix=2 fold=0", "needs N a power of 2"},
+        {OC_ALLREDUCE, "rhd", 12, "radices=3x4 fold=1", "give radix=r"},
+        {OC_ALLREDUCE, "rhd", 12, "radices=3x4 radix=2", "not both"},
+        {OC_ALLREDUCE, "rhd", 12, "fold=2", "from 0 to 1"},
+        {OC_ALLREDUCE, "hring", 12, "g=5", "divisors: 1, 2, 3, 4, 6, 12"},
+        {OC_ALLREDUCE, "hring", 12, "g=0", "from 1 to 12"},
+        {OC_ALLREDUCE, "dbtree", 12, "pipeline=0", "from 1"},
+    };
+    for (size_t i = 0; i < sizeof B / sizeof *B; i++)
+        bad(B[i].coll, B[i].algo, B[i].N, B[i].pins, B[i].says);
     /* the pins the search offers must plan: radix=r on N = r^k, folding radix, mixed radices */
     const net_case nc = {"switch", "", 1 << 20};
     char why[512] = "";
