@@ -49,6 +49,15 @@ static const bench_case cases[] = {
     CASE("optree-allgather-16384", "optree", 16384, .params = NULL),
     CASE("optree-allgather-4096-k2", "optree", 4096, .params = "k=2"),
     CASE("optree-allgather-1024", "optree", 1024, .params = NULL),
+    /* parameter searches of rhd (radices), dbtree (pipeline) and hring (g), 64 MiB / 1 MiB */
+    CASE("rhd-allreduce-fabric-1024", "rhd", 1024, .coll = "allreduce", .network = "fabric",
+         .bytes = UINT64_C(64) << 20),
+    CASE("rhd-allreduce-switch-1000", "rhd", 1000, .coll = "allreduce", .network = "switch",
+         .bytes = UINT64_C(64) << 20),
+    CASE("dbtree-allreduce-fabric-512", "dbtree", 512, .coll = "allreduce", .network = "fabric",
+         .bytes = UINT64_C(64) << 20),
+    CASE("hring-allreduce-ring-720", "hring", 720, .coll = "allreduce", .network = "ring",
+         .bytes = UINT64_C(1) << 20),
     /* the star's searched defaults (k; h' for tcp1-split) at P not a power of k + 1 */
     CASE("star-gossip-tcp2-65535", "tcp2", 65535, .coll = "gossip", .network = "star",
          .net_param = "k=3", .bytes = 1024),

@@ -30,6 +30,7 @@
  */
 #include "algo/algos.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,7 @@ static void tally_round(tally *c, uint32_t N) {
     }
     c->busy += most;
     c->split += oc__formula_split(c->in, most);
+    if (!c->key) return; /* circuit sets not asked for */
     qsort(c->key, c->nkey, sizeof *c->key, by_u64);
     if (c->nkey != c->nprev || memcmp(c->key, c->prev, c->nkey * sizeof *c->key) != 0)
         c->reconfigs++;
@@ -211,7 +213,7 @@ static int rounds(const dbt *d, oc__emit *e, tally *c) {
                     } else {
                         c->send[src]++;
                         c->recv[dst]++;
-                        c->key[c->nkey++] = (uint64_t)src << 32 | dst;
+                        if (c->key) c->key[c->nkey++] = (uint64_t)src << 32 | dst;
                     }
                 }
             }
@@ -229,19 +231,32 @@ static int generate(const oc__plan *p, oc__emit *e) {
     return rounds(p->state, e, NULL);
 }
 
+/* Counts the schedule's rounds into c (busy, split, and with `circuits` the reconfigurations);
+ * 0 or OC_ENOMEM. */
+static int count(const dbt *d, const oc__formula_in *in, int circuits, tally *c) {
+    /* a node sends at most up (once per tree) and down (twice per tree) in a round: 6N */
+    *c = (tally){.in = in,
+                 .send = oc__calloc(d->N, sizeof(uint32_t)),
+                 .recv = oc__calloc(d->N, sizeof(uint32_t))};
+    int rc = OC_ENOMEM;
+    if (circuits) {
+        c->key = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t));
+        c->prev = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t));
+    }
+    if (c->send && c->recv && (!circuits || (c->key && c->prev))) rc = rounds(d, NULL, c);
+    free(c->send);
+    free(c->recv);
+    free(c->key);
+    free(c->prev);
+    c->send = c->recv = NULL;
+    c->key = c->prev = NULL;
+    return rc;
+}
+
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const dbt *d = p->state;
-    /* a node sends at most up (once per tree) and down (twice per tree) in a round: 6N */
-    tally c = {.in = in,
-               .send = oc__calloc(d->N, sizeof(uint32_t)),
-               .recv = oc__calloc(d->N, sizeof(uint32_t)),
-               .key = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t)),
-               .prev = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t))};
-    int rc = c.send && c.recv && c.key && c.prev ? rounds(d, NULL, &c) : OC_ENOMEM;
-    free(c.send);
-    free(c.recv);
-    free(c.key);
-    free(c.prev);
+    tally c;
+    int rc = count(d, in, 1, &c);
     if (rc) return rc;
     /* The photonic fabric: a round's transfers are concurrent circuits sharing the busiest tile's
      * wavelengths; a round reconfigures unless its circuits are the last round's (N = 2: the
@@ -254,6 +269,185 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
     return 0;
 }
 
+/* ---- the parameter search (the essay: the space and the bounds) ---- */
+
+/* The most transfers a node sends (or receives) per chunk index over both trees: its children
+ * and its parent in each tree. */
+static uint32_t degree_sum(const dbt *d) {
+    uint32_t *deg = oc__calloc(d->N, sizeof *deg), most = 0;
+    if (!deg) return 0;
+    for (int t = 0; t < 2; t++)
+        for (uint32_t v = 0; v < d->N; v++)
+            if (d->up[t][v] >= 0) {
+                deg[v]++;
+                deg[d->up[t][v]]++;
+            }
+    for (uint32_t v = 0; v < d->N; v++)
+        if (deg[v] > most) most = deg[v];
+    free(deg);
+    return most;
+}
+
+/* A schedule's counts as the closed forms see them (C >= C0: C0's plus C - C0 full rounds). */
+typedef struct counts {
+    uint64_t rounds, busy, reconfigs;
+    double split;
+} counts;
+
+typedef struct pipe_search {
+    const oc__search_in *in;
+    dbt *d;
+    uint32_t deg, C0; /* the busiest tree degree; from C0 on, the schedule has full rounds */
+    counts at_c0;
+    double bytes_time; /* the whole vector's payload time (switch: n beta; fabric: full rate) */
+    int kind;          /* 's'witch, 'f'abric, 'r'ing, 't' fat-tree, 0 other */
+} pipe_search;
+
+/* The counts of pipeline C: walked for C < C0; for C >= C0 the first and last H + D - 1 rounds
+ * do not depend on C (j < C never binds before round C, j >= 0 always holds after it), and the
+ * C - C0 extra rounds between are full rounds: deg transfers at the busiest node, the circuit
+ * set of the full rounds before them (no reconfiguration). */
+static int pipeline_counts(pipe_search *p, uint64_t C, counts *out) {
+    if (C >= p->C0) {
+        *out = p->at_c0;
+        out->rounds += C - p->C0;
+        out->busy += (C - p->C0) * p->deg;
+        out->split += (double)(C - p->C0) * oc__formula_split(p->in->net, p->deg);
+        return 0;
+    }
+    tally t;
+    p->d->C = (uint32_t)C;
+    int rc = count(p->d, p->in->net, p->kind == 'f', &t);
+    *out = (counts){round_count(p->d), t.busy, t.reconfigs, t.split};
+    return rc;
+}
+
+static const char *const BOUND_NAME = "the closed form (switch, fabric: the model's own sum); "
+                                      "ring: a step a round and the busiest node's units";
+
+/* One chunk's payload time at pipeline C (ceil(n / 2C) bytes). */
+static double chunk_time(const pipe_search *p, uint64_t C) {
+    const uint64_t n = p->in->bytes;
+    return n ? p->bytes_time * (double)oc__ceil_div(n, 2 * C) / (double)n : 0;
+}
+
+/* A proven lower bound on pipeline C's mapped cost. */
+static int pipeline_bound(pipe_search *p, uint64_t C, oc__bound *b, char *why, size_t len) {
+    const oc__formula_in *net = p->in->net;
+    counts k;
+    int rc = pipeline_counts(p, C, &k);
+    if (rc) return rc;
+    *b = (oc__bound){.name = BOUND_NAME, .steps = k.rounds};
+    const double a = net->step_fixed, c = chunk_time(p, C);
+    if (p->kind == 's') {
+        b->time_s = (double)k.busy * (a + c);
+        b->steps = k.busy;
+    } else if (p->kind == 'f') {
+        b->time_s = (double)k.rounds * a + (double)k.reconfigs * net->reconfig_s + k.split * c;
+        if (k.split == 0) b->time_s = 0; /* too few lanes: the model refuses it */
+    } else if (p->kind == 'r') {
+        oc__formula_in at;
+        if ((rc = p->in->figures(p->in, p->in->coll, 2 * (uint32_t)C, &at, why, len))) return rc;
+        const double ch = (double)(net->channels ? net->channels : 1);
+        const double steps = fmax((double)k.rounds, ceil((double)(p->deg * C) / (2 * ch)));
+        b->time_s = steps * at.step_time;
+        b->steps = (uint64_t)steps;
+    } else if (p->kind == 't') {
+        b->time_s = (double)k.rounds * a / 3; /* a router delay a round */
+    } else {
+        b->steps = 0;
+    }
+    b->time_s *= 1 - 1e-12; /* floating-point slack: never above the model's own sum */
+    return 0;
+}
+
+/* A bound on every pipeline C' >= C >= C0: the rounds, busy counts and reconfigurations only
+ * grow with C', and the payload part, (S0 + (C' - C0) s) n / 2C' for S0 at C0 and s per full
+ * round, tends to s n/2 from one side: its least over C' >= C is min(its value at C, s n/2). */
+static oc__bound family_bound(const pipe_search *p, uint64_t C) {
+    const oc__formula_in *net = p->in->net;
+    const double a = net->step_fixed, half = p->bytes_time / 2;
+    const uint64_t R = p->at_c0.rounds + (C - p->C0);
+    oc__bound b = {.name = BOUND_NAME, .steps = R};
+    if (p->kind == 's' || p->kind == 'f') {
+        const double s0 = p->kind == 's' ? (double)p->at_c0.busy : p->at_c0.split;
+        const double s = p->kind == 's' ? p->deg : oc__formula_split(net, p->deg);
+        const double pay = fmin(s * half, (s0 + (double)(C - p->C0) * s) * half / (double)C);
+        if (p->kind == 's') {
+            const uint64_t busy = p->at_c0.busy + (C - p->C0) * p->deg;
+            b.time_s = (double)busy * a + pay;
+            b.steps = busy;
+        } else {
+            b.time_s = (double)R * a + (double)p->at_c0.reconfigs * net->reconfig_s + pay;
+        }
+    } else if (p->kind == 'r') {
+        b.time_s = (double)R * a;
+    } else if (p->kind == 't') {
+        b.time_s = (double)R * a / 3;
+    } else {
+        b.steps = 0;
+    }
+    b.time_s *= 1 - 1e-12;
+    return b;
+}
+
+/* Offers pipeline = 1, 2, ... with the bounds above; from C0 on, every time C - C0 reaches a
+ * power of two, asks whether the family C' >= C can still win and stops when it cannot. */
+static int search_pipelines(pipe_search *p, uint64_t cmax, oc__search *s, char *why, size_t len) {
+    for (uint64_t C = 1; C <= cmax; C++) {
+        const uint64_t x = C - p->C0;
+        if (C >= p->C0 && (x & (x - 1)) == 0) {
+            const oc__bound fam = family_bound(p, C);
+            int yes = oc__search_can_win(s, &fam);
+            if (yes < 0) return yes;
+            if (!yes) {
+                char text[96];
+                snprintf(text, sizeof text, "pipeline=%llu..%llu", (unsigned long long)C,
+                         (unsigned long long)cmax);
+                return oc__search_prune(s, text, &fam, cmax - C + 1);
+            }
+        }
+        oc__bound b;
+        int rc = pipeline_bound(p, C, &b, why, len);
+        if (rc) return rc;
+        char v[32];
+        snprintf(v, sizeof v, "%llu", (unsigned long long)C);
+        const char *kv[] = {"pipeline", v};
+        if ((rc = oc__search_offer(s, &b, 1, kv))) return rc;
+    }
+    return 0;
+}
+
+static int search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    const uint32_t N = in->nodes;
+    if (oc_kv_get(in->params, "pipeline") || N < 2) return 0;
+    const char *name = in->net->network ? in->net->network : "";
+    pipe_search p = {.in = in,
+                     .d = dbt_build(N),
+                     .bytes_time = in->net->step_time - in->net->step_fixed,
+                     .kind = in->net->lanes             ? 'f'
+                             : !strcmp(name, "switch")  ? 's'
+                             : !strcmp(name, "ring")    ? 'r'
+                             : !strcmp(name, "fattree") ? 't'
+                                                        : 0};
+    int rc = OC_ENOMEM;
+    if (!p.d || !(p.deg = degree_sum(p.d))) goto out;
+    const uint64_t cmax = in->bytes / 2 < MAX_PIPELINE ? in->bytes / 2 : MAX_PIPELINE;
+    p.C0 = p.d->H + p.d->D + 1; /* rounds H + D - 1 .. C - 1 are full: two of them at C0 */
+    if (p.C0 <= cmax) {
+        /* C0 walked once; later pipelines extrapolate from it */
+        p.d->C = p.C0;
+        tally t;
+        if ((rc = count(p.d, in->net, p.kind == 'f', &t))) goto out;
+        p.at_c0 = (counts){round_count(p.d), t.busy, t.reconfigs, t.split};
+    }
+    rc = search_pipelines(&p, cmax, s, why, len);
+out:
+    dbt_free(p.d);
+    if (rc == OC_ENOMEM) return oc__fail(why, len, OC_ENOMEM, "out of memory building the trees");
+    return rc;
+}
+
 const oc__algo oc__algo_allreduce_dbtree = {
     .info = {"dbtree", OC_ALLREDUCE, "ring,fattree,switch,fabric",
              "NCCL's double binary tree: two complementary trees, half the vector each, reduce "
@@ -261,10 +455,12 @@ const oc__algo oc__algo_allreduce_dbtree = {
              "",
              "C - 1 + height + depth rounds (about C + 2 log2 N); on the switch each round costs "
              "its busiest port's transfers x (alpha + n/2C beta)",
-             "pipeline=1: chunks per tree C (1 = not pipelined; NCCL pipelines)"},
+             "pipeline=C: chunks per tree (1 = not pipelined; NCCL pipelines), 1..min(65536, "
+             "bytes/2); unset: searched by mapped time (1 without a network)"},
     .param_names = params_,
     .plan = plan,
     .generate = generate,
     .release = release,
+    .search = search,
     .formula = formula,
 };

@@ -10,14 +10,27 @@
  * (g-1 rounds). The vector is cut into g parts of N/g chunks (N chunks in all).
  *   steps = 2(g-1) + 2(N/g - 1) = 2(g^2 + N)/g - 4 when g <= w; the seed adds ceil(g/w) for the
  *   shared links of phase (2): 2(g^2+N)/g + ceil(g/w) - 4 (Table I).
- * Restriction: g divides N (the groups are equal). Unset, g is chosen by mapped time among the
- * divisors of N.
+ * Restriction: g divides N (the groups are equal).
+ *
+ * The search (algos.h's contract): every divisor g of N, 1 and N included (g = 1 and g = N are
+ * the plain ring, in the groups or across them), offered smallest first. Every g cuts the vector
+ * into the same N chunks, so the bounds share one chunk time c. Bounds, proven on each model:
+ *   switch: every round of every phase has one transfer per port, so the model's time is exactly
+ *     2(g-1)(a + G c) + 2(G-1)(a + c), G = N/g, in 2(g-1) + 2(G-1) steps.
+ *   ring: the model's time is steps x one step's time; a round takes at least one step and at
+ *     least its busiest link's load over the F w lightpaths of a link: a group round sends G
+ *     chunks over one link (G units), a round across puts all g rings on every link clockwise
+ *     (load g, their transfers g hops apart; g units shared by both directions when g = N/2).
+ *   fattree: one router delay a round.
+ * On the issue's cases (N = 720 and 2500 at w = 1, 720 at w = 7) the ring bound is what the
+ * model maps, so only ties are mapped.
  */
 #include "algo/algos.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const hring_params[] = {"g", NULL};
 
@@ -27,10 +40,15 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     if (rc) return rc;
     uint64_t g;
     if ((rc = oc__kv_u64(params, "g", nodes, 1, nodes, &g, why, len))) return rc;
-    if (nodes % g)
+    if (nodes % g) {
+        char list[160] = ""; /* the valid values, as many as fit */
+        for (uint32_t d = 1, at = 0; d <= nodes && at + 16 < sizeof list; d++)
+            if (nodes % d == 0)
+                at += (uint32_t)snprintf(list + at, sizeof list - at, "%s%u", at ? ", " : "", d);
         return oc__fail(why, len, OC_ENOTSUP,
-                        "hring needs the group size g to divide N: g=%llu, N=%u",
-                        (unsigned long long)g, nodes);
+                        "hring needs the group size g to divide N: g=%llu, N=%u (divisors: %s)",
+                        (unsigned long long)g, nodes, list);
+    }
     uint64_t work = 2 * (uint64_t)nodes * (g - 1) + 2 * (uint64_t)nodes * (nodes / g - 1);
     if ((rc = oc__plan_work("hring", nodes, work, why, len))) return rc;
     if ((rc = oc__plan_begin(p, coll, nodes, root, bytes, nodes, why, len))) return rc;
@@ -84,16 +102,47 @@ static double seed_steps(double N, double g, double w) {
     return 2 * (g * g + N) / g + ceil(g / w) - 4;
 }
 
+/* A proven lower bound on group size g's mapped cost (the essay). */
+static oc__bound hring_bound(const oc__formula_in *f, uint32_t N, uint32_t g) {
+    const char *name = f->network ? f->network : "";
+    const uint64_t G = N / g, r1 = 2 * ((uint64_t)g - 1), r2 = 2 * (G - 1);
+    const double a = f->step_fixed, c = f->step_time - f->step_fixed;
+    oc__bound b = {.steps = r1 + r2};
+    if (!strcmp(name, "switch")) {
+        b.time_s = (double)r1 * (a + (double)G * c) + (double)r2 * (a + c);
+        b.name = "switch: one transfer per port a round, G chunks in the groups, one across";
+    } else if (!strcmp(name, "ring")) {
+        const uint64_t ch = f->channels ? f->channels : 1;
+        const uint64_t across = 2 * (uint64_t)g < N ? g : (g + 1) / 2; /* a link's load */
+        const uint64_t s1 = oc__ceil_div(G, ch), s2 = oc__ceil_div(across, ch);
+        b.steps = r1 * (s1 ? s1 : 1) + r2 * (s2 ? s2 : 1);
+        b.time_s = (double)b.steps * f->step_time;
+        b.name = "ring: ceil(G / F w) steps a group round, ceil(g / F w) a round across";
+    } else if (!strcmp(name, "fattree")) {
+        b.time_s = (double)b.steps * a / 3;
+        b.name = "fattree: one router delay a round";
+    } else {
+        b.steps = 0;
+    }
+    b.time_s *= 1 - 1e-12; /* floating-point slack: never above the model's own sum */
+    return b;
+}
+
+/* Every divisor g of N, 1 and N included, smallest first, each with its bound. */
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     const uint32_t N = in->nodes;
     if (oc_kv_get(in->params, "g") || N < 2) return 0;
+    oc__formula_in f; /* every g cuts the vector into N chunks */
+    int rc = in->figures(in, in->coll, N, &f, why, len);
+    if (rc) return rc;
     for (uint32_t g = 1; g <= N; g++) {
         if (N % g) continue;
         char b[32];
         snprintf(b, sizeof b, "%u", g);
         const char *kv[] = {"g", b};
-        const oc__bound none = {0};
-        if (oc__search_offer(s, &none, 1, kv)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+        const oc__bound bound = hring_bound(&f, N, g);
+        if (oc__search_offer(s, &bound, 1, kv))
+            return oc__fail(why, len, OC_ENOMEM, "out of memory");
     }
     return 0;
 }

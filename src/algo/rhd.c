@@ -1,19 +1,21 @@
 /*
- * rhd.c — recursive halving (reduce-scatter) and recursive doubling (all-gather) in radix r: the
- * algorithm the lumorph seed adapts to its photonic rack (section 4: "recursive doubling/halving
- * ... generalize[d] into quadrupling/quartering": radix 2 = Lumorph-2, radix 4 = Lumorph-4;
- * Thakur, Rabenseifner and Gropp's MPICH algorithm in radix 2).
+ * rhd.c — recursive halving (reduce-scatter) and recursive doubling (all-gather) in mixed radix:
+ * the algorithm the lumorph seed adapts to its photonic rack (section 4: "recursive
+ * doubling/halving ... generalize[d] into quadrupling/quartering": radix 2 = Lumorph-2, radix 4 =
+ * Lumorph-4; Thakur, Rabenseifner and Gropp's MPICH algorithm in radix 2), generalised to one
+ * radix per level so that every N has a schedule without folding.
  *
- * Core (N = P = r^k). Write a node x in base r, digits d_{k-1} .. d_0, and give core node x the
- * label range [B[x], B[x+1]) (allreduce: the vector in P chunks, B[x] = x). Halving, levels
- * p = k-1 down to 0, w = r^p: x holds, partially reduced, the range of the w*r nodes that share
- * its digits above p; it cuts it into r parts (part j = the range of the w nodes whose digit p is
- * j) and sends part j, reduce, to x + (j - d_p) w, for every j != d_p. After k levels x holds its
- * own range fully reduced. Doubling is the mirror, levels p = 0 .. k-1: x sends the range of its
- * w-node group (which it holds complete) as a copy to the same r-1 peers. The most significant
- * digit goes first so that every part is one contiguous label range.
+ * Core (P = r_{k-1} x ... x r_0 nodes). Write a node x in mixed radix, digit p in [0, r_p) with
+ * place value w_p = r_0 ... r_{p-1}, and give core node x the label range [B[x], B[x+1])
+ * (allreduce: the vector in P chunks, B[x] = x). Halving, levels p = k-1 down to 0: x holds,
+ * partially reduced, the range of the w_p r_p nodes that share its digits above p; it cuts it into
+ * r_p parts (part j = the range of the w_p nodes whose digit p is j) and sends part j, reduce, to
+ * x + (j - d_p) w_p, for every j != d_p. After k levels x holds its own range fully reduced.
+ * Doubling is the mirror, levels p = 0 .. k-1: x sends the range of its w_p-node group (which it
+ * holds complete) as a copy to the same r_p - 1 peers. The most significant digit goes first so
+ * that every part is one contiguous label range.
  *
- * Other N (MPICH's fold, generalised to radix r): P = r^floor(log_r N); extra node n >= P folds
+ * Other P (MPICH's fold, generalised to radix r): P = r^floor(log_r N); extra node n >= P folds
  * onto core node (n - P) mod P, which takes up to m = ceil((N - P) / P) extras (m = 1 in radix
  * 2). All-reduce: one round in which every extra adds its whole vector into its core node, the
  * core runs halving and doubling, one round in which the core node copies the whole result back.
@@ -22,43 +24,187 @@
  * its block. All-gather: a first round in which each extra copies its block to its core node, the
  * doubling, a last round in which the core node copies everything to its extras.
  *
- * Cost on the switch (one send and one receive port per node; r-1 transfers per port and level
+ * Parameters (one set for rhd, rh and rd):
+ *   radices=AxBx...  the radices from the most significant digit down: the order of the halving
+ *                    levels (the doubling runs them backwards; rd's first level is the last
+ *                    radix). Factors >= 2 whose product is exactly N (4x4x4x2 at N = 128, 3x5 at
+ *                    15; a prime N is one level of radix N).
+ *   radix=r          every level radix r, 2 <= r <= max(N, 1024): N = r^k is radices=rx...xr;
+ *                    any other N folds onto r^floor(log_r N) (MPICH's method; r > N folds all
+ *                    onto node 0), unless fold=0.
+ *   fold=0|1         fold=1 folds (with radix=r, default 2); fold=0 refuses to (radix=r then
+ *                    needs N a power of r; unset radix: the search keeps to factorisations).
+ * Unpinned and not searched (no network model): the prime factors of N, smallest first.
+ *
+ * Cost on the switch (one send and one receive port per node; the r_p - 1 transfers of a level
  * are serialised), a = alpha, c = one chunk's bytes x beta, all-reduce with P chunks:
- *     halving = doubling = k (r-1) a + (P-1) c
+ *     halving = doubling = sum_p (r_p - 1) a + (P-1) c   (sum_p (r_p - 1) w_p = P - 1)
  *     fold    = m (a + P c) each way when N > P
- *     rhd     = 2 k (r-1) a + 2 (P-1) c  [+ 2 m (a + P c)]
  * For N = 2^k, radix 2: 2 log2(N) a + 2 (N-1)/N n beta, the textbook figure.
+ *
+ * The parameter search (the contract of algos.h). The space: every ordered factorisation of N
+ * into factors >= 2 (offered as radix=r when all are equal, else radices=), then fold=1 with
+ * every radix 2..N of which N is not a power, and radix N+1 (all onto node 0, as any r > N). The
+ * user's pins narrow it (radix= or radices=: nothing to search; fold=0 or fold=1: that half).
+ * Factorisations are enumerated digit by digit from the least significant (place value 1) up, so
+ * that each level's place value is known when it is chosen; a family (every completion of a chosen
+ * tail of digits) is skipped when a proven lower bound on all of its members cannot beat the best
+ * mapped candidate. The bounds follow the models' own costing: switch  (switch.c): a round costs
+ * its busiest port's transfers; a level of radix r at place value w puts r-1 transfers of w chunks
+ * on every core node's ports: (r-1)(a + w c), r-1 steps, exactly. The rest of a family (the factor
+ * M still to split, above place value W) costs at least sum over M's prime factors of (p-1) alphas
+ * (splitting a factor never adds alphas: (a-1) + (b-1) <= ab - 1) and exactly W (M-1) chunk times.
+ *   fabric  (fabric.c): a round costs alpha, plus 3.7 us when its circuit set changes, plus its
+ *           slowest circuit; a level's r-1 circuits get floor(W/(r-1)) of a tile's W lanes, so
+ *           its w chunks take w c W / floor(W/(r-1)); every level's circuits are new except the
+ *           first doubling level's (the last halving level's peers). Exact for every candidate
+ *           with P = N. The rest of a family: at least ceil(log_{W+1} M) levels (a radix above
+ *           W + 1 needs more circuits than a tile has lanes: those families are refused by the
+ *           model and skipped as such) and W (M-1) chunks at the full rate (W/floor(W/d) >= d).
+ *   ring    (ring.c): a round takes at least one step, at least ceil(load / (F w)) where the
+ *           busiest link's load is at least the round's unit-hops over the 2N directed links, and
+ *           at least a node's units over its 2 outgoing links; every step costs the model's step
+ *           time for the candidate's chunk. The rest of a family: one step per direction, or its
+ *           W (M-1) units per node over 2 links.
+ *   fattree (fattree.c): every round costs at least one router delay (a third of the longest
+ *           path's fixed time) plus the time the busiest node's injection link takes to drain its
+ *           sends: r-1 transfers of w chunks, a chunk more than npk - 1 packets when it is npk
+ *           (the packet's time is that of a one-byte chunk).
+ * The folded variants (radix r >= 2 in turn) are cut off as a family once even their radix's
+ * cheapest rounds cannot win: dirs x (r-1) transfers per port on the switch, dirs + 2 rounds on the
+ * fabric, ceil((r-1) / 2F w) steps per direction on the ring. The one-way folds' core parts are
+ * uneven: their bounds take every part as small as the smallest (w blocks), still a lower bound.
+ * Times are shaded by 1e-12 relative so that floating-point rounding never lifts a bound above the
+ * model's own sum.
  */
 #include "algo/rhd.h"
+#include "algo/radix.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-static const char *const rhd_params[] = {"radix", NULL};
+const char *const oc__rhd_params[] = {"radix", "radices", "fold", NULL};
+
+/* ---- parameters ---- */
+
+/* Writes the radices from the most significant digit down ("4x4x4x2"). */
+static void radices_text(const uint32_t *r, uint32_t k, char *buf, size_t len) {
+    oc__radices t = {.k = k};
+    for (uint32_t i = 0; i < k; i++)
+        t.m[i] = r[k - 1 - i];
+    oc__radices_format(&t, buf, len);
+}
+
+/* The prime factors of N, the smallest as the most significant digit. */
+static uint32_t prime_digits(uint32_t N, uint32_t *r) {
+    uint32_t f[OC__RHD_MAX_LEVELS], k = 0;
+    for (uint32_t p = 2; (uint64_t)p * p <= N; p++)
+        while (N % p == 0) {
+            f[k++] = p;
+            N /= p;
+        }
+    if (N > 1) f[k++] = N;
+    for (uint32_t i = 0; i < k; i++)
+        r[i] = f[k - 1 - i];
+    return k;
+}
+
+/* Reads radix= / radices= / fold= into h->r, h->k, h->P. */
+static int read_shape(const oc_kv *params, const char *name, uint32_t N, oc__rhd *h, char *why,
+                      size_t len) {
+    const char *rs = oc_kv_get(params, "radices"), *rx = oc_kv_get(params, "radix");
+    const char *fs = oc_kv_get(params, "fold");
+    uint64_t fold = 0, r = 2;
+    int rc = oc__kv_u64(params, "fold", 0, 0, 1, &fold, why, len);
+    if (rc) return rc;
+    if (rs && rx)
+        return oc__fail(why, len, OC_EINVAL, "%s: give radix= or radices=, not both", name);
+    if (rs) {
+        if (fold)
+            return oc__fail(why, len, OC_EINVAL,
+                            "%s: fold=1 folds onto a power of one radix: give radix=r, not "
+                            "radices=",
+                            name);
+        oc__radices t;
+        if ((rc = oc__radices_parse(rs, &t, why, len))) return rc;
+        const uint64_t prod = oc__radices_product(&t);
+        if (prod != N)
+            return oc__fail(why, len, OC_EINVAL,
+                            "%s: radices=%s multiply to %llu, not N=%u: give factors >= 2 whose "
+                            "product is N (or radix=r fold=1 to fold onto a power of r)",
+                            name, rs, (unsigned long long)prod, N);
+        h->k = t.k; /* a product of N <= 2^32 has at most 32 factors */
+        for (uint32_t i = 0; i < t.k; i++)
+            h->r[i] = t.m[t.k - 1 - i];
+        h->P = N;
+        return 0;
+    }
+    if (rx || fold) {
+        const uint64_t top = N < 1024 ? 1024 : N; /* r > N folds every node onto node 0 */
+        if ((rc = oc__kv_u64(params, "radix", 2, 2, top, &r, why, len))) return rc;
+        uint32_t P = 1;
+        h->k = 0;
+        while ((uint64_t)P * r <= N) {
+            P *= (uint32_t)r;
+            h->r[h->k++] = (uint32_t)r;
+        }
+        if (P < N && fs && !fold)
+            return oc__fail(why, len, OC_EINVAL,
+                            "%s: radix=%llu without folding needs N a power of %llu, not N=%u: use "
+                            "radices= (factors >= 2 whose product is N) or fold=1",
+                            name, (unsigned long long)r, (unsigned long long)r, N);
+        h->P = P;
+        return 0;
+    }
+    h->k = prime_digits(N, h->r);
+    h->P = N;
+    return 0;
+}
+
+/* Records radix= (all levels equal, and fold=1 when folded) or radices= in p->used. */
+static int record_shape(oc__plan *p, const oc__rhd *h, const oc_kv *params) {
+    char b[512];
+    int uniform = 1;
+    for (uint32_t i = 1; i < h->k; i++)
+        uniform &= h->r[i] == h->r[0];
+    if (uniform) {
+        const char *pin = oc_kv_get(params, "radix"); /* N = 1 has no levels */
+        if (h->k)
+            snprintf(b, sizeof b, "%u", h->r[0]);
+        else
+            snprintf(b, sizeof b, "%s", pin ? pin : "2");
+        if (oc_kv_set(p->used, "radix", b)) return OC_ENOMEM;
+    } else {
+        radices_text(h->r, h->k, b, sizeof b);
+        if (oc_kv_set(p->used, "radices", b)) return OC_ENOMEM;
+    }
+    if (h->P < h->N && oc_kv_set(p->used, "fold", "1")) return OC_ENOMEM;
+    return 0;
+}
 
 int oc__rhd_plan(oc__plan *p, const char *name, oc_collective coll, uint32_t nodes, uint32_t root,
                  uint64_t bytes, const oc_kv *params, char *why, size_t len) {
-    uint64_t r;
-    int rc = oc__kv_only(params, rhd_params, name, why, len);
-    if (rc || (rc = oc__kv_u64(params, "radix", 2, 2, 1024, &r, why, len))) return rc;
-    uint32_t P = 1, k = 0;
-    while ((uint64_t)P * r <= nodes) {
-        P *= (uint32_t)r;
-        k++;
-    }
-    const uint32_t m = (uint32_t)oc__ceil_div(nodes - P, P);
-    uint64_t work = 2 * (uint64_t)k * P * (r - 1) + 2 * (uint64_t)(nodes - P);
+    oc__rhd shape = {.N = nodes};
+    int rc = oc__kv_only(params, oc__rhd_params, name, why, len);
+    if (rc || (rc = read_shape(params, name, nodes, &shape, why, len))) return rc;
+    const uint32_t P = shape.P;
+    uint64_t work = 2 * (uint64_t)(nodes - P);
+    for (uint32_t i = 0; i < shape.k; i++)
+        work += 2 * (uint64_t)P * (shape.r[i] - 1);
     if ((rc = oc__plan_work(name, nodes, work, why, len))) return rc;
     const int per_block = coll != OC_ALLREDUCE;
     if ((rc = oc__plan_begin(p, coll, nodes, root, bytes, per_block ? 1 : P, why, len))) return rc;
     oc__rhd *h = calloc(1, sizeof *h);
     if (!h) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    *h = shape;
     p->state = h;
-    h->N = nodes;
-    h->P = P;
-    h->r = (uint32_t)r;
-    h->k = k;
-    h->m = m;
+    h->m = (uint32_t)oc__ceil_div(nodes - P, P);
+    h->w[0] = 1;
+    for (uint32_t i = 0; i < h->k; i++)
+        h->w[i + 1] = h->w[i] * h->r[i];
     h->B = oc__calloc((size_t)P + 1, sizeof(uint32_t));
     h->label = oc__calloc(nodes, sizeof(uint32_t));
     if (!h->B || !h->label) return oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -78,9 +224,7 @@ int oc__rhd_plan(oc__plan *p, const char *name, oc_collective coll, uint32_t nod
         for (uint32_t x = 0; x <= P; x++)
             h->B[x] = x;
     }
-    char b[32];
-    snprintf(b, sizeof b, "%llu", (unsigned long long)r);
-    if (oc_kv_set(p->used, "radix", b)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    if (record_shape(p, h, params)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     return 0;
 }
 
@@ -94,10 +238,12 @@ void oc__rhd_release(oc__plan *p) {
     p->state = NULL;
 }
 
-/* One level: every core node sends, for each j != its digit, labels [B[lo(j)], B[lo(j) + w')) to
+/* ---- the rounds ---- */
+
+/* Level p: every core node sends, for each j != its digit d, labels [B[lo(j)], B[lo(j) + w)) to
  * x + (j - d) w, where the parts are the w-node groups (halving: part j; doubling: its own). */
-static int level(const oc__rhd *h, oc__emit *e, uint32_t w, int halving) {
-    const uint32_t r = h->r;
+static int level(const oc__rhd *h, oc__emit *e, uint32_t p, int halving) {
+    const uint32_t r = h->r[p], w = h->w[p];
     for (uint32_t x = 0; x < h->P; x++) {
         const uint32_t d = (x / w) % r, g = x - x % (w * r);
         for (uint32_t j = 0; j < r; j++) {
@@ -115,19 +261,16 @@ static int level(const oc__rhd *h, oc__emit *e, uint32_t w, int halving) {
 }
 
 int oc__rhd_halving(const oc__rhd *h, oc__emit *e) {
-    uint32_t w = h->P;
     int rc = 0;
-    while (w > 1 && !rc) {
-        w /= h->r;
-        rc = level(h, e, w, 1);
-    }
+    for (uint32_t p = h->k; p > 0 && !rc; p--)
+        rc = level(h, e, p - 1, 1);
     return rc;
 }
 
 int oc__rhd_doubling(const oc__rhd *h, oc__emit *e) {
     int rc = 0;
-    for (uint32_t w = 1; w < h->P && !rc; w *= h->r)
-        rc = level(h, e, w, 0);
+    for (uint32_t p = 0; p < h->k && !rc; p++)
+        rc = level(h, e, p, 0);
     return rc;
 }
 
@@ -142,30 +285,508 @@ int oc__rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t firs
     return oc__emit_round(e);
 }
 
+/* ---- closed forms ---- */
+
+uint64_t oc__rhd_sends(const oc__rhd *h) {
+    uint64_t s = 0;
+    for (uint32_t p = 0; p < h->k; p++)
+        s += h->r[p] - 1;
+    return s;
+}
+
+double oc__rhd_fabric_chunks(const oc__rhd *h, const oc__formula_in *in) {
+    double s = 0;
+    for (uint32_t p = 0; p < h->k; p++) {
+        const double split = oc__formula_split(in, h->r[p] - 1);
+        if (split == 0) return 0;
+        s += h->w[p] * split;
+    }
+    return s;
+}
+
 int oc__rhd_one_way_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const oc__rhd *h = p->state;
     const int fold = h->N > h->P;
     if (in->lanes) {
-        /* The photonic fabric, N = r^k: k rounds of r-1 concurrent circuits, each a new circuit
+        /* The photonic fabric, P = N: k rounds of r_p - 1 concurrent circuits, each a new circuit
          * set (other peers every level); the fold's uneven ranges have no closed form here. */
-        const double lv = oc__formula_split(in, h->r - 1);
         if (fold)
-            return oc__report_note(rep, "no closed form on the fabric for N not a power of the "
-                                        "radix: the fold makes the ranges uneven");
-        if (lv == 0) return 0;
+            return oc__report_note(rep, "no closed form on the fabric when folding onto P < N: "
+                                        "the fold makes the ranges uneven");
+        const double chunks = oc__rhd_fabric_chunks(h, in);
+        if (chunks == 0) return 0;
         const double c = in->step_time - in->step_fixed;
-        return oc__formula_circuits(rep, in, h->k, h->k, (double)(h->P - 1) / (h->r - 1) * lv * c);
+        return oc__formula_circuits(rep, in, h->k, h->k, chunks * c);
     }
     if (in->wavelengths > 1) {
         oc__formula_steps(rep, in, (double)h->k + (fold ? 2 : 0));
         return 0;
     }
     const double a = in->step_fixed, c = in->step_time - in->step_fixed, m = h->m;
-    const double lv = (double)h->k * (h->r - 1);
+    const double lv = (double)oc__rhd_sends(h);
     rep->has_formula = 1;
     rep->steps_formula = lv + 2 * m;
     rep->has_time_formula = 1;
     rep->time_formula_s =
         lv * a + (double)(h->P - 1) * (m + 1) * c + (fold ? m * (a + c) + m * (a + h->N * c) : 0);
     return 0;
+}
+
+/* ---- the parameter search (the essay above: the space and the bounds) ---- */
+
+typedef enum { NET_OTHER, NET_SWITCH, NET_FABRIC, NET_RING, NET_FATTREE } net_kind;
+
+/* A network's terms, as the bounds use them. */
+typedef struct cost_net {
+    net_kind kind;
+    uint32_t N;
+    double a;       /* the fixed part of a step: alpha (switch, fabric), a step without payload */
+    double c;       /* one chunk's payload time (fabric: on all of a tile's lanes) */
+    double step;    /* ring: one step's time for the candidate's chunk */
+    double reconf;  /* fabric: one reconfiguration */
+    uint64_t lanes; /* fabric: wavelengths per tile */
+    uint64_t ch;    /* ring: fibres x wavelengths per direction */
+    double pkt;     /* fattree: one packet on a link (0: unknown) */
+    uint64_t npk;   /* fattree: packets per chunk */
+} cost_net;
+
+/* A bound being summed. */
+typedef struct tally {
+    double t;
+    uint64_t st;
+} tally;
+
+static cost_net net_of(const oc__formula_in *f, uint32_t N) {
+    const char *name = f->network ? f->network : "";
+    cost_net n = {.kind = f->lanes                   ? NET_FABRIC
+                          : !strcmp(name, "switch")  ? NET_SWITCH
+                          : !strcmp(name, "ring")    ? NET_RING
+                          : !strcmp(name, "fattree") ? NET_FATTREE
+                                                     : NET_OTHER,
+                  .N = N,
+                  .a = f->step_fixed,
+                  .c = f->step_time - f->step_fixed,
+                  .step = f->step_time,
+                  .reconf = f->reconfig_s,
+                  .lanes = f->lanes,
+                  .ch = f->channels ? f->channels : 1};
+    return n;
+}
+
+static const char *bound_name(const cost_net *n) {
+    switch (n->kind) {
+    case NET_SWITCH:
+        return "switch: each round's busiest port, (r-1) x (alpha + w chunks beta)";
+    case NET_FABRIC:
+        return "fabric: alpha and a reconfiguration per new circuit set, w chunks on "
+               "floor(W/(r-1)) lanes per level";
+    case NET_RING:
+        return "ring: per round max(1, unit-hops / 2N links, a node's units / 2 links) / (F w) "
+               "steps";
+    case NET_FATTREE:
+        return "fattree: a router delay per round and the busiest node's packets on its link";
+    default:
+        return NULL;
+    }
+}
+
+/* Shortest-path hops between nodes t apart on the ring. */
+static double hops(const cost_net *n, uint64_t t) {
+    t %= n->N;
+    return (double)(t < n->N - t ? t : n->N - t);
+}
+
+/* One round in which the busiest node has d transfers of `units` chunks (each at least that
+ * many) and the round's transfers cover `unit_hops` ring unit-hops. */
+static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double unit_hops, tally *b) {
+    switch (n->kind) {
+    case NET_SWITCH:
+        b->st += d;
+        b->t += (double)d * (n->a + (double)units * n->c);
+        break;
+    case NET_FABRIC: {
+        const uint64_t l = d <= n->lanes ? n->lanes / d : 1;
+        b->st += 1;
+        b->t += n->a + (double)units * n->c * (double)n->lanes / (double)l;
+        break;
+    }
+    case NET_RING: {
+        const double link = ceil(ceil(unit_hops / (2.0 * n->N)) / (double)n->ch);
+        const double node = ceil((double)d * (double)units / (2.0 * (double)n->ch));
+        const double s = fmax(1, fmax(link, node));
+        b->st += (uint64_t)s;
+        b->t += s * n->step;
+        break;
+    }
+    case NET_FATTREE: {
+        /* the busiest node's injection link drains its d transfers, each more than
+         * units x (npk - 1) packets (a chunk is more than npk - 1 packets), then a router delay */
+        const double per = fmax(1, (double)units * (double)(n->npk ? n->npk - 1 : 0));
+        b->st += 1;
+        b->t += n->a / 3 + (double)d * per * n->pkt;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* A level of radix r at place value w among P core nodes, `dirs` times (halving, doubling). */
+static void level_cost(const cost_net *n, uint32_t r, uint64_t w, uint32_t P, uint32_t dirs,
+                       tally *b) {
+    double uh = 0;
+    if (n->kind == NET_RING) /* digit pairs (d, j) at distance delta: 2 (r - delta) of them */
+        for (uint32_t delta = 1; delta < r; delta++)
+            uh += 2.0 * (r - delta) * hops(n, (uint64_t)delta * w);
+    uh *= (double)(P / r) * (double)w;
+    for (uint32_t i = 0; i < dirs; i++)
+        round_cost(n, r - 1, w, uh, b);
+}
+
+/* The fabric's reconfigurations: `count` of them. */
+static void reconfigs(const cost_net *n, uint64_t count, tally *b) {
+    if (n->kind == NET_FABRIC) b->t += (double)count * n->reconf;
+}
+
+static oc__bound to_bound(const tally *b, const char *name) {
+    return (oc__bound){.time_s = b->t * (1 - 1e-12), .steps = b->st, .name = name};
+}
+
+/* The bound of a complete candidate: digits r[0..k-1] on P core nodes (P < N: folded). */
+static void candidate_cost(const cost_net *n, oc__rhd_kind kind, const uint32_t *r, uint32_t k,
+                           uint32_t P, tally *b) {
+    const uint32_t dirs = kind == OC__RHD_BOTH ? 2 : 1, N = n->N;
+    uint64_t w = 1;
+    for (uint32_t p = 0; p < k; p++) {
+        level_cost(n, r[p], w, P, dirs, b);
+        w *= r[p];
+    }
+    uint64_t rounds = (uint64_t)dirs * k;
+    if (P < N) {
+        /* the fold rounds: core node 0 has m extras; units per extra, in and out */
+        const uint64_t m = oc__ceil_div(N - P, P);
+        const uint64_t in = kind == OC__RHD_BOTH ? P : kind == OC__RHD_HALVING ? N : 1;
+        const uint64_t out = kind == OC__RHD_BOTH ? P : kind == OC__RHD_HALVING ? 1 : N;
+        double uh = 0;
+        if (n->kind == NET_RING)
+            for (uint32_t x = P; x < N; x++)
+                uh += hops(n, x - (x - P) % P);
+        round_cost(n, m, in, uh * (double)in, b);
+        round_cost(n, m, out, uh * (double)out, b);
+        rounds += 2;
+    }
+    reconfigs(n, rounds - (kind == OC__RHD_BOTH && k ? 1 : 0), b);
+}
+
+/* The rest of a family: the factor M still to split into digits above place value W. */
+static void completion_cost(const cost_net *n, oc__rhd_kind kind, uint64_t W, uint32_t M,
+                            tally *b) {
+    const uint32_t dirs = kind == OC__RHD_BOTH ? 2 : 1;
+    const double units = (double)W * (M - 1); /* sum of (r_p - 1) w_p over the rest */
+    switch (n->kind) {
+    case NET_SWITCH: {
+        uint64_t alphas = 0, x = M;
+        for (uint64_t p = 2; p * p <= x; p++)
+            while (x % p == 0) {
+                alphas += p - 1;
+                x /= p;
+            }
+        if (x > 1) alphas += x - 1;
+        b->st += dirs * alphas;
+        b->t += dirs * ((double)alphas * n->a + units * n->c);
+        break;
+    }
+    case NET_FABRIC: {
+        uint64_t levels = 0;
+        for (uint64_t x = 1; x < M; x *= n->lanes + 1)
+            levels++;
+        b->st += dirs * levels;
+        b->t += (double)(dirs * levels) * n->a + dirs * units * n->c;
+        reconfigs(n, dirs * levels - (kind == OC__RHD_BOTH && W == 1 ? 1 : 0), b);
+        break;
+    }
+    case NET_RING: {
+        const double s = fmax(1, ceil(units / (2.0 * (double)n->ch)));
+        b->st += dirs * (uint64_t)s;
+        b->t += dirs * s * n->step;
+        break;
+    }
+    case NET_FATTREE: {
+        const double per = fmax(1, units * (double)(n->npk ? n->npk - 1 : 0));
+        b->st += dirs;
+        b->t += dirs * (n->a / 3 + per * n->pkt);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+typedef struct rsearch {
+    const oc__search_in *in;
+    oc__search *s;
+    oc__rhd_kind kind;
+    cost_net net;
+    uint32_t N;
+    uint32_t *div;  /* the divisors of N, ascending */
+    uint64_t *ways; /* ways[i]: ordered factorisations of div[i] */
+    size_t ndiv;
+    uint32_t r[OC__RHD_MAX_LEVELS], k;        /* the digits chosen, r[0] the least significant */
+    uint32_t seed[OC__RHD_MAX_LEVELS], nseed; /* the candidate offered first (0: none) */
+    tally seed_cost;
+    const char *fold; /* the user's fold= pin, or NULL */
+    char *why;
+    size_t len;
+} rsearch;
+
+static uint64_t ways(const rsearch *c, uint32_t M) {
+    size_t lo = 0, hi = c->ndiv;
+    while (lo + 1 < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (c->div[mid] <= M)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return c->ways[lo];
+}
+
+static int divisors(rsearch *c) {
+    size_t cap = 0;
+    for (uint32_t d = 1; (uint64_t)d * d <= c->N; d++)
+        if (c->N % d == 0) {
+            if (oc__grow((void **)&c->div, &cap, c->ndiv + 2, sizeof *c->div)) return OC_ENOMEM;
+            c->div[c->ndiv++] = d;
+            if (d != c->N / d) c->div[c->ndiv++] = c->N / d;
+        }
+    for (size_t i = 1; i < c->ndiv; i++) /* insertion sort: a few hundred at most */
+        for (size_t j = i; j > 0 && c->div[j - 1] > c->div[j]; j--) {
+            uint32_t t = c->div[j];
+            c->div[j] = c->div[j - 1];
+            c->div[j - 1] = t;
+        }
+    if (!(c->ways = oc__calloc(c->ndiv, sizeof *c->ways))) return OC_ENOMEM;
+    for (size_t i = 0; i < c->ndiv; i++) {
+        uint64_t h = i == 0 ? 1 : 0; /* div[0] = 1: the empty factorisation */
+        for (size_t j = 1; j <= i; j++)
+            if (c->div[i] % c->div[j] == 0) {
+                h += ways(c, c->div[i] / c->div[j]);
+                if (h > UINT64_MAX / 2) h = UINT64_MAX / 2;
+            }
+        c->ways[i] = h;
+    }
+    return 0;
+}
+
+/* The fat-tree's packet: the time of a chunk of one byte (the vector cut into `bytes` chunks),
+ * and how many packets a chunk of the search's chunking is. */
+static int fattree_packets(const oc__search_in *in, cost_net *n, char *why, size_t len) {
+    if (n->kind != NET_FATTREE || in->bytes < 1 || in->bytes > UINT32_MAX / 2) return 0;
+    oc__formula_in one;
+    int rc = in->figures(in, OC_ALLREDUCE, (uint32_t)in->bytes, &one, why, len);
+    if (rc) return rc;
+    n->pkt = one.step_time - one.step_fixed;
+    n->npk = n->pkt > 0 ? (uint64_t)llround(n->c / n->pkt) : 0;
+    return 0;
+}
+
+/* Offers the parameter set of digits r[0..k-1] (folded: fold=1 with that radix). */
+static int offer(rsearch *c, const uint32_t *r, uint32_t k, uint32_t folded, const oc__bound *b) {
+    char text[512], radix[16];
+    int uniform = 1;
+    for (uint32_t i = 1; i < k; i++)
+        uniform &= r[i] == r[0];
+    snprintf(radix, sizeof radix, "%u", folded ? folded : r[0]);
+    radices_text(r, k, text, sizeof text);
+    const char *kv[6] = {uniform ? "radix" : "radices", uniform ? radix : text};
+    size_t pairs = 1;
+    if (folded || c->fold) {
+        kv[2] = "fold";
+        kv[3] = folded ? "1" : c->fold;
+        pairs++;
+    }
+    return oc__search_offer(c->s, b, pairs, kv);
+}
+
+/* Every ordered factorisation of the factor M = N / W still to split, digits above place
+ * value W (the prefix's bound so far in `pre`). */
+static int factorise(rsearch *c, uint64_t W, const tally *pre) {
+    const uint32_t M = (uint32_t)(c->N / W);
+    if (M == 1) {
+        if (c->nseed == c->k && !memcmp(c->seed, c->r, c->k * sizeof *c->r)) return 0;
+        const oc__bound b = to_bound(pre, bound_name(&c->net));
+        return offer(c, c->r, c->k, 0, &b);
+    }
+    const uint32_t dirs = c->kind == OC__RHD_BOTH ? 2 : 1;
+    for (size_t i = 1; i < c->ndiv && c->div[i] <= M; i++) {
+        const uint32_t r = c->div[i];
+        if (M % r) continue;
+        char family[1200], tail[512];
+        c->r[c->k] = r;
+        radices_text(c->r, c->k + 1, tail, sizeof tail);
+        if (c->net.kind == NET_FABRIC && r - 1 > c->net.lanes) {
+            /* refused by the model: a tile has fewer lanes than the level has circuits */
+            snprintf(family, sizeof family,
+                     "radices ending x%s: a level of radix %u needs %u circuits per tile, more "
+                     "than its %llu wavelengths (the fabric refuses it)",
+                     tail, r, r - 1, (unsigned long long)c->net.lanes);
+            const oc__bound never = {.time_s = DBL_MAX, .steps = UINT64_MAX, .name = "refused"};
+            int rc = oc__search_prune(c->s, family, &never, ways(c, M / r));
+            if (rc) return rc;
+            continue;
+        }
+        tally t = *pre;
+        level_cost(&c->net, r, W, c->N, dirs, &t);
+        reconfigs(&c->net, dirs - (c->kind == OC__RHD_BOTH && W == 1 ? 1 : 0), &t);
+        if (M / r > 1) {
+            tally fam = t;
+            completion_cost(&c->net, c->kind, W * r, M / r, &fam);
+            const oc__bound fb = to_bound(&fam, bound_name(&c->net));
+            int yes = oc__search_can_win(c->s, &fb);
+            if (yes < 0) return yes;
+            if (!yes) {
+                snprintf(family, sizeof family,
+                         "radices ending x%s (the factor %u above it in any "
+                         "order)",
+                         tail, M / r);
+                int rc = oc__search_prune(c->s, family, &fb, ways(c, M / r));
+                if (rc) return rc;
+                continue;
+            }
+        }
+        c->k++;
+        int rc = factorise(c, W * r, &t);
+        c->k--;
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+/* 1 when bound a is below b: less time (beyond the search's 1e-9), or as much and fewer steps. */
+static int below(const tally *a, const tally *b) {
+    const double tol = 1e-9 * fmax(a->t, b->t);
+    return a->t < b->t - tol || (fabs(a->t - b->t) <= tol && a->st < b->st);
+}
+
+/* Branch and bound on the bounds alone: the first factorisation, in the order factorise() offers
+ * them, whose bound is the least (on the switch and the fabric the bound is the model's cost, so
+ * this is the optimum; offered first, it is mapped first and the rest is pruned against it). */
+static void least(rsearch *c, uint64_t W, const tally *pre) {
+    const uint32_t M = (uint32_t)(c->N / W), dirs = c->kind == OC__RHD_BOTH ? 2 : 1;
+    if (M == 1) {
+        if (!c->nseed || below(pre, &c->seed_cost)) {
+            memcpy(c->seed, c->r, c->k * sizeof *c->r);
+            c->nseed = c->k;
+            c->seed_cost = *pre;
+        }
+        return;
+    }
+    for (size_t i = 1; i < c->ndiv && c->div[i] <= M; i++) {
+        const uint32_t r = c->div[i];
+        if (M % r || (c->net.kind == NET_FABRIC && r - 1 > c->net.lanes)) continue;
+        tally t = *pre;
+        level_cost(&c->net, r, W, c->N, dirs, &t);
+        reconfigs(&c->net, dirs - (c->kind == OC__RHD_BOTH && W == 1 ? 1 : 0), &t);
+        tally fam = t;
+        if (M / r > 1) completion_cost(&c->net, c->kind, W * r, M / r, &fam);
+        if (c->nseed && !below(&fam, &c->seed_cost)) continue;
+        c->r[c->k++] = r;
+        least(c, W * r, &t);
+        c->k--;
+    }
+}
+
+/* The least any folded candidate of radix >= r costs (non-decreasing in r). */
+static void fold_family_cost(const cost_net *n, oc__rhd_kind kind, uint32_t r, tally *b) {
+    const uint32_t dirs = kind == OC__RHD_BOTH ? 2 : 1;
+    if (n->kind == NET_RING) {
+        const double s = fmax(1, ceil((r - 1) / (2.0 * (double)n->ch)));
+        b->st += dirs * (uint64_t)s + 2;
+        b->t += (dirs * s + 2) * n->a; /* a step never costs less than one without payload */
+        return;
+    }
+    for (uint32_t i = 0; i < dirs; i++)
+        round_cost(n, r - 1, 0, 0, b);
+    round_cost(n, 1, 0, 0, b);
+    round_cost(n, 1, 0, 0, b);
+    reconfigs(n, dirs + 2 - (kind == OC__RHD_BOTH ? 1 : 0), b);
+}
+
+/* fold=1 with radix r = 2, 3, ... (N not a power of r), while the family can still win; the
+ * last, r = N + 1, folds every node onto node 0 (every r > N is that schedule). */
+static int folds(rsearch *c) {
+    const oc__search_in *in = c->in;
+    for (uint32_t r = 2; r <= c->N + 1; r++) {
+        uint32_t P = 1, k = 0, digits[OC__RHD_MAX_LEVELS];
+        while ((uint64_t)P * r <= c->N) {
+            P *= r;
+            digits[k++] = r;
+        }
+        if (P == c->N) continue;
+        if (r <= c->N) { /* radices r..N: at least one level of r-1 transfers */
+            tally fam = {0};
+            fold_family_cost(&c->net, c->kind, r, &fam);
+            const oc__bound fb = to_bound(&fam, bound_name(&c->net));
+            const int refused = c->net.kind == NET_FABRIC && r - 1 > c->net.lanes;
+            int yes = refused ? 0 : oc__search_can_win(c->s, &fb);
+            if (yes < 0) return yes;
+            if (!yes) {
+                char family[200];
+                snprintf(family, sizeof family, "fold=1 with radix %u to %u%s", r, c->N,
+                         refused ? ": more circuits per tile than wavelengths (the fabric refuses)"
+                                 : "");
+                const oc__bound never = {.time_s = DBL_MAX, .steps = UINT64_MAX, .name = "refused"};
+                int rc = oc__search_prune(c->s, family, refused ? &never : &fb, c->N + 1 - r);
+                if (rc) return rc;
+                r = c->N; /* on to radix N + 1 */
+                continue;
+            }
+        }
+        cost_net net = c->net;
+        if (c->kind == OC__RHD_BOTH) { /* the vector in P chunks: the network's terms for them */
+            oc__formula_in f;
+            int rc = in->figures(in, in->coll, P, &f, c->why, c->len);
+            if (rc) return rc;
+            net = net_of(&f, c->N);
+            net.pkt = c->net.pkt;
+            net.npk = net.pkt > 0 ? (uint64_t)llround(net.c / net.pkt) : 0;
+        }
+        tally t = {0};
+        candidate_cost(&net, c->kind, digits, k, P, &t);
+        const oc__bound b = to_bound(&t, bound_name(&net));
+        int rc = offer(c, digits, k, r, &b);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+int oc__rhd_search(const oc__search_in *in, oc__search *s, oc__rhd_kind kind, char *why,
+                   size_t len) {
+    const oc_kv *pins = in->params;
+    if (in->nodes < 2 || oc_kv_get(pins, "radix") || oc_kv_get(pins, "radices")) return 0;
+    const char *fold = oc_kv_get(pins, "fold");
+    uint64_t fv = 0;
+    if (fold && oc_parse_u64(fold, 0, 1, &fv)) return 0; /* plan() says what is wrong */
+    rsearch c = {
+        .in = in, .s = s, .kind = kind, .N = in->nodes, .fold = fold, .why = why, .len = len};
+    oc__formula_in f;
+    int rc = in->figures(in, in->coll, kind == OC__RHD_BOTH ? in->nodes : 1, &f, why, len);
+    if (rc) return rc;
+    c.net = net_of(&f, in->nodes);
+    if ((rc = fattree_packets(in, &c.net, why, len)) || (rc = divisors(&c))) goto out;
+    const tally none = {0};
+    if ((!fold || fv == 0) && (c.net.kind == NET_SWITCH || c.net.kind == NET_FABRIC)) {
+        least(&c, 1, &none); /* exact bounds: the optimum, offered first */
+        if (c.nseed) {
+            const oc__bound b = to_bound(&c.seed_cost, bound_name(&c.net));
+            rc = offer(&c, c.seed, c.nseed, 0, &b);
+        }
+    }
+    if (!rc && (!fold || fv == 0)) rc = factorise(&c, 1, &none);
+    if (!rc && (!fold || fv == 1)) rc = folds(&c);
+out:
+    free(c.div);
+    free(c.ways);
+    if (rc == OC_ENOMEM) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return rc;
 }

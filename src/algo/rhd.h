@@ -1,22 +1,33 @@
 /*
- * rhd.h — recursive halving and recursive doubling in any radix, shared by allreduce rhd,
- * reducescatter rh and allgather rd (rhd.c has the method and its costs).
+ * rhd.h — recursive halving and recursive doubling in mixed radix, shared by allreduce rhd,
+ * reducescatter rh and allgather rd (rhd.c has the method, the parameters, the costs and the
+ * parameter search).
  */
 #ifndef OC_ALGO_RHD_H
 #define OC_ALGO_RHD_H
 
 #include "algo/algos.h"
 
+enum { OC__RHD_MAX_LEVELS = 32 };
+
 typedef struct oc__rhd {
-    uint32_t N, P, r, k; /* P = r^k, the largest power of r not above N */
-    uint32_t m;          /* extra nodes folded onto one core node: ceil((N - P) / P) */
-    uint32_t *B;         /* P + 1 label boundaries: core node x owns [B[x], B[x+1]) */
-    uint32_t *label;     /* N entries: the label of node n's block (reduce-scatter, all-gather) */
+    uint32_t N, P, k; /* P = the product of the k radices: N, or (folding) a power of r below N */
+    uint32_t m;       /* extra nodes folded onto one core node: ceil((N - P) / P) */
+    uint32_t r[OC__RHD_MAX_LEVELS];     /* radix of digit p, r[0] the least significant */
+    uint32_t w[OC__RHD_MAX_LEVELS + 1]; /* place values: w[0] = 1, w[p+1] = w[p] r[p], w[k] = P */
+    uint32_t *B;     /* P + 1 label boundaries: core node x owns [B[x], B[x+1]) */
+    uint32_t *label; /* N entries: the label of node n's block (reduce-scatter, all-gather) */
 } oc__rhd;
 
-/* Reads `radix` (default 2), plans the spec: allreduce gets P labels, one per core node;
- * reduce-scatter and all-gather one label per block, ordered so that core node x's range holds its
- * own block and those of the extra nodes folded onto it (spec.block_node). */
+/* Which halves an algorithm runs (for its costs and its search). */
+typedef enum { OC__RHD_BOTH, OC__RHD_HALVING, OC__RHD_DOUBLING } oc__rhd_kind;
+
+/* The parameters rhd, rh and rd accept: radix, radices, fold. */
+extern const char *const oc__rhd_params[];
+
+/* Reads radix= / radices= / fold= (rhd.c's essay), plans the spec: allreduce gets P labels, one
+ * per core node; reduce-scatter and all-gather one label per block, ordered so that core node x's
+ * range holds its own block and those of the extra nodes folded onto it (spec.block_node). */
 int oc__rhd_plan(oc__plan *p, const char *name, oc_collective coll, uint32_t nodes, uint32_t root,
                  uint64_t bytes, const oc_kv *params, char *why, size_t len);
 void oc__rhd_release(oc__plan *p);
@@ -28,9 +39,18 @@ int oc__rhd_doubling(const oc__rhd *h, oc__emit *e);
  * core -> n; labels [first, first + count), or, with count = 0, n's own block. */
 int oc__rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t first, uint32_t count);
 
-/* formula() of the one-way halves (rh reduce-scatter, rd all-gather): k(r-1) alpha + (P-1)(m+1)
- * chunk times, plus the fold's 2m transfers when N is not a power of r; a step count on networks
- * with wavelengths. */
+/* The parameter search of rhd (kind BOTH), rh (HALVING) and rd (DOUBLING): rhd.c's essay. */
+int oc__rhd_search(const oc__search_in *in, oc__search *s, oc__rhd_kind kind, char *why,
+                   size_t len);
+
+/* formula() of the one-way halves (rh reduce-scatter, rd all-gather): sum_p (r_p - 1) alpha +
+ * (P-1)(m+1) chunk times, plus the fold's 2m transfers when P < N; a step count on networks with
+ * wavelengths; the fabric's rounds, reconfigurations and split bandwidth. */
 int oc__rhd_one_way_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep);
+/* Sum over the levels of (r_p - 1): the transfers a node sends in one direction. */
+uint64_t oc__rhd_sends(const oc__rhd *h);
+/* Sum over the levels of w_p x split(r_p - 1) (oc__formula_split): a direction's bandwidth on
+ * the fabric in chunk times at the tile's full rate; 0 when a level has too few lanes. */
+double oc__rhd_fabric_chunks(const oc__rhd *h, const oc__formula_in *in);
 
 #endif
