@@ -29,6 +29,14 @@ static const oc__algo *inner(const oc_kv *params) {
     return oc__algo_find(OC_ALLGATHER, oc_kv_get(params, "algo"));
 }
 
+/* The inner algorithm's own parameters, pinned so that it searches nothing (rd has a search of
+ * its own: radix 2 on the powers of two the cases use). */
+static oc_kv *inner_params(const char *algo) {
+    oc_kv *kv = oc_kv_new();
+    if (kv && strcmp(algo, "rd") == 0) oc_kv_set(kv, "radix", "2");
+    return kv;
+}
+
 static int pick_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                      uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     const oc__algo *a = inner(params);
@@ -40,12 +48,15 @@ static int pick_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_
 
 static int pick_generate(const oc__plan *plan, oc__emit *e) {
     const oc__algo *a = inner(plan->used);
-    oc__plan p;
+    oc__plan p = {0};
     char why[128];
-    int rc = a->plan(&p, plan->spec.coll, plan->spec.nodes, plan->spec.root, plan->spec.bytes,
-                     NULL, why, sizeof why);
+    oc_kv *kv = inner_params(a->info.name);
+    int rc = kv ? a->plan(&p, plan->spec.coll, plan->spec.nodes, plan->spec.root,
+                          plan->spec.bytes, kv, why, sizeof why)
+                : OC_ENOMEM;
     if (!rc) rc = a->generate(&p, e);
     oc__plan_free(a, &p);
+    oc_kv_free(kv);
     return rc;
 }
 
@@ -74,11 +85,13 @@ static const oc__algo pick = {
 /* The model's time and steps of one all-gather algorithm, through the public API. */
 static void measure(const char *algo, const char *net, uint32_t N, uint64_t bytes, double *time,
                     uint64_t *steps) {
+    oc_kv *kv = inner_params(algo);
     oc_request req = {.collective = OC_ALLGATHER,
                       .algorithm = algo,
                       .network = net,
                       .nodes = N,
-                      .bytes = bytes};
+                      .bytes = bytes,
+                      .params = kv};
     oc_report *rep = NULL;
     char why[256] = "";
     int rc = oc_run(&req, &rep, why, sizeof why);
@@ -86,6 +99,7 @@ static void measure(const char *algo, const char *net, uint32_t N, uint64_t byte
     *time = rc ? NAN : oc_report_time(rep);
     *steps = rc ? 0 : oc_report_steps(rep);
     oc_report_free(rep);
+    oc_kv_free(kv);
 }
 
 static oc_report *search(const char *net, uint32_t N, uint64_t bytes, int objective,
