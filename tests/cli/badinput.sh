@@ -12,12 +12,8 @@
 #      before the sender has it, node or chunk out of range);
 #   3  anything else (out of memory, write error) — not provoked here.
 set -u
-TOOL=${1:-}
-CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=tests/cli/lib.sh
-. "$CLI_DIR/lib.sh"
-need_tool "$TOOL"
-T=$OC_TMP
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 # bad CODE PATTERN ARGS... (lib.sh): exit CODE, nothing on stdout, one stderr line naming PATTERN.
 

@@ -4,12 +4,8 @@
 # value (the same value twice is fine), two output formats at once (compare --json --csv), and
 # -r for a collective that has no root. Every command that takes the options is tried.
 set -u
-TOOL=${1:-}
-CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=tests/cli/lib.sh
-. "$CLI_DIR/lib.sh"
-need_tool "$TOOL"
-T=$OC_TMP
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 # good ARGS...: exit 0.
 good() {

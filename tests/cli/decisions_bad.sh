@@ -4,12 +4,8 @@
 # number in range (1e300 was undefined behaviour when converted), text after the JSON object, a
 # key given twice in one object (the first used to win silently), a winner that is not a name.
 set -u
-TOOL=${1:-}
-CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=tests/cli/lib.sh
-. "$CLI_DIR/lib.sh"
-need_tool "$TOOL"
-T=$OC_TMP
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 if ! have_python; then
     skip "decision files (no python3)"

@@ -6,12 +6,8 @@
 # one line, no raw control byte. A huge bad value gives a line of a few hundred bytes at most,
 # which says how long the value was.
 set -u
-TOOL=${1:-}
-CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=tests/cli/lib.sh
-. "$CLI_DIR/lib.sh"
-need_tool "$TOOL"
-T=$OC_TMP
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 E=$'x\e[31mred\a\t\r\ny' # ESC, BEL, TAB, CR, LF
 BIG=$(head -c 100000 /dev/zero | tr '\0' a) # an argument may hold 128 KiB

@@ -8,11 +8,8 @@
 # case (or a case with no golden) is reported. After a deliberate change of output, regenerate the
 # goldens with update-golden.sh and review the diff in git.
 set -u
-TOOL=${1:-}
-CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=tests/cli/lib.sh
-. "$CLI_DIR/lib.sh"
-need_tool "$TOOL"
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 GOLDEN=$CLI_DIR/golden
 
 names=()

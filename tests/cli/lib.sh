@@ -43,6 +43,13 @@ need_tool() {
 OC_TMP=$(mktemp -d "${TMPDIR:-/tmp}/opticoll-cli.XXXXXX") || exit 2
 trap 'rm -rf "$OC_TMP"' EXIT
 
+# The scripts' arguments (lib.sh is sourced, so $1 and $2 are the script's): the tool, and the
+# tests/cli directory; T is the scratch directory.
+TOOL=${1:-}
+CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
+need_tool "$TOOL"
+T=$OC_TMP
+
 # run_tool ARGS...: runs "$TOOL" ARGS with stdout in $OC_TMP/out, stderr in $OC_TMP/err and the
 # exit status in $RC. The C locale keeps number formatting stable.
 run_tool() {

@@ -3,12 +3,8 @@
 # output; bad flags and malformed trace files give one stderr line and exit 2 (the contract of
 # badinput.sh, checked by lib.sh's `bad`).
 set -u
-TOOL=${1:-}
-CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=tests/cli/lib.sh
-. "$CLI_DIR/lib.sh"
-need_tool "$TOOL"
-T=$OC_TMP
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 # same ARGS...: two runs, exit 0, identical non-empty stdout, nothing on stderr.
 same() {

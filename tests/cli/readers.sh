@@ -4,12 +4,8 @@
 # checked while reading (/dev/zero stops at once), decimal-only numbers and duplicate keys. Every
 # refusal is exit 2, nothing on stdout, one line on stderr naming what it needs.
 set -u
-TOOL=${1:-}
-CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=tests/cli/lib.sh
-. "$CLI_DIR/lib.sh"
-need_tool "$TOOL"
-T=$OC_TMP
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 # ---- the budget variable ----
 for v in abc 0 0x10 -1 1.5 "" 99999999999999999999; do

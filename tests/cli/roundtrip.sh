@@ -13,12 +13,8 @@
 #  3. `export` without -o prints the same JSON on stdout; a refused export prints nothing on
 #     stdout and leaves no file.
 set -u
-TOOL=${1:-}
-CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=tests/cli/lib.sh
-. "$CLI_DIR/lib.sh"
-need_tool "$TOOL"
-T=$OC_TMP
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 # ---- 1. every algorithm, small N: export then verify ----
 # The four all-gathers of the first commit always; any other all-gather on the ring that

@@ -3,12 +3,8 @@
 # steps and nothing else; --explain lists every candidate and names the winner, whose parameters
 # are the ones the run used; --json --explain carries the list under "search".
 set -u
-TOOL=${1:-}
-CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=tests/cli/lib.sh
-. "$CLI_DIR/lib.sh"
-need_tool "$TOOL"
-T=$OC_TMP
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 bad 2 "--objective fastest: expected time or steps" run -c allreduce -a hring -n 12 -s 1MiB --objective fastest
 bad 2 "--objective needs a value" run -c allreduce -a hring -n 12 -s 1MiB --objective

@@ -2,11 +2,8 @@
 # search_rhd.sh TOOL [CLI_DIR] — pinned values outside the spaces of rhd / rh / rd, hring and
 # dbtree: exit 2, nothing on stdout, one line on stderr naming the valid range (lib.sh's `bad`).
 set -u
-TOOL=${1:-}
-CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=tests/cli/lib.sh
-. "$CLI_DIR/lib.sh"
-need_tool "$TOOL"
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 AR=(run -c allreduce -t switch -s 1MiB)
 bad 2 'multiply to 64, not N=128' "${AR[@]}" -a rhd -n 128 -p radices=4x4x4

@@ -3,11 +3,8 @@
 # above h, k above the network's, m not a multiple of (k+1)^h' give one stderr line naming the
 # valid range and exit 2; the searched default and --explain run.
 set -u
-TOOL=${1:-}
-CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=tests/cli/lib.sh
-. "$CLI_DIR/lib.sh"
-need_tool "$TOOL"
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 S="-t star -s 1KiB"
 # shellcheck disable=SC2086

@@ -3,12 +3,8 @@
 # (lib.sh's `bad`), and the extremes of the accepted ranges print numbers of sane width (a peak
 # or utilisation of 1e-300 once printed 300-digit times).
 set -u
-TOOL=${1:-}
-CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
 # shellcheck source=tests/cli/lib.sh
-. "$CLI_DIR/lib.sh"
-need_tool "$TOOL"
-T=$OC_TMP
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 bad 2 "-n 0: not a whole number" throughput -m BERT-large -n 0
 bad 2 "-n 99999999: not a whole number" throughput -m BERT-large -n 99999999
