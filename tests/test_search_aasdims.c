@@ -158,11 +158,54 @@ static void issue_case(void) {
     }
 }
 
+/* pipeline's directions (1 or 2) on the 1-D torus, under every port and duplex setting: the
+ * default must equal the better pinned run (the test pins both through oc_run itself). */
+static void pipeline_grid(void) {
+    static const char *const nets[] = {"", "ports=all", "duplex=half", "ports=all duplex=full",
+                                       "switching=wh", "switching=wh ports=all"};
+    for (size_t ni = 0; ni < sizeof nets / sizeof nets[0]; ni++)
+        for (uint32_t N = 1; N <= 24; N++) {
+            char net[96], why[512], what[160];
+            snprintf(net, sizeof net, "dims=%u %s", N, nets[ni]);
+            oc_kv *np = oc_kv_new();
+            kv_words(np, net);
+            cost best = {0, 0, 0};
+            const char *best_dir = "";
+            static const char *const dirs[] = {"1", "2"};
+            for (size_t d = 0; d < 2; d++) {
+                oc_kv *par = oc_kv_new();
+                oc_kv_set(par, "directions", dirs[d]);
+                oc_request req = {.collective = OC_ALLTOALL, .algorithm = "pipeline",
+                                  .network = "torus", .nodes = N, .bytes = 256,
+                                  .params = par, .net_params = np};
+                cost c = cost_of(&req, NULL, why, sizeof why);
+                if (better(c, best)) {
+                    best = c;
+                    best_dir = dirs[d];
+                }
+                oc_kv_free(par);
+            }
+            oc_request req = {.collective = OC_ALLTOALL, .algorithm = "pipeline",
+                              .network = "torus", .nodes = N, .bytes = 256, .net_params = np};
+            cost d = cost_of(&req, NULL, why, sizeof why);
+            snprintf(what, sizeof what, "pipeline on torus N=%u %s", N, net);
+            CHECK(d.ok == best.ok, "%s: the default %s where the best pin %s", what,
+                  d.ok ? "maps" : "fails", best.ok ? "maps" : "fails");
+            if (d.ok && best.ok)
+                CHECK(same_time(d.time, best.time) && d.steps <= best.steps,
+                      "%s: default %.9g s %llu steps; directions=%s %.9g s %llu steps", what,
+                      d.time, (unsigned long long)d.steps, best_dir, best.time,
+                      (unsigned long long)best.steps);
+            oc_kv_free(np);
+        }
+}
+
 int main(void) {
     bex_grid();
     cartesian_grid();
     qex_grid();
     bad_pins();
     issue_case();
+    pipeline_grid();
     return CHECK_SUMMARY();
 }

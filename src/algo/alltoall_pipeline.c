@@ -15,6 +15,11 @@
  * For z even the notes give nothing: the right pipeline carries z/2 packets (the node opposite is
  * reached going right, as the torus model routes ties), R = z/2, and the sum above is ours.
  * Any z >= 1 works. The ring is the node order 0, 1, ..., z-1 of a 1-D torus (dims=z).
+ *
+ * The search (the search contract, algos.h): the space is directions in {1, 2}; both are mapped
+ * (two candidates, no bound needed), directions=1 offered first as the simpler scheme. Which one
+ * wins depends on the torus's ports and duplex: one port or half duplex serialises the two
+ * pipelines of directions=2, all ports and full duplex run them at once.
  */
 #include "algo/aas.h"
 
@@ -104,16 +109,29 @@ static int pl_formula(const oc__plan *p, const oc__formula_in *in, oc_report *re
     return rc ? OC_ENOMEM : 0;
 }
 
+static int pl_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    if (oc_kv_get(in->params, "directions") || in->nodes < 3) return 0; /* pinned, or one way */
+    static const char *const dirs[] = {"1", "2"};
+    const oc__bound none = {0};
+    for (size_t i = 0; i < 2; i++) {
+        const char *kv[] = {"directions", dirs[i]};
+        if (oc__search_offer(s, &none, 1, kv))
+            return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
 const oc__algo oc__algo_alltoall_pipeline = {
     .info = {"pipeline", OC_ALLTOALL, "torus",
              "1-D torus: combined messages pipelined round the ring (directions=2: both ways)",
              "a 1-D torus (dims=N)",
              "directions=1: (ts + mu tm z/2)(z-1); directions=2, z odd: ts (z-1)/2 + mu tm z^2/8",
-             "directions=1: 1 = right only (1-port half duplex), 2 = both ways (all-port full "
-             "duplex)"},
+             "directions=the faster on the network: 1 = right only (1-port half duplex), 2 = "
+             "both ways (all-port full duplex)"},
     .param_names = params_,
     .plan = pl_plan,
     .generate = pl_generate,
     .release = pl_release,
+    .search = pl_search,
     .formula = pl_formula,
 };
