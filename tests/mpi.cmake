@@ -60,8 +60,13 @@ if(TARGET opticoll-mpi)
                    "--algorithms ring:q=2 \\(allreduce\\): unknown ring parameter 'q'" --
                    ${OC_MPIRUN} 2 $<TARGET_FILE:opticoll-mpi> --collectives allreduce
                    --algorithms ring:q=2 --sizes 1KiB ${OC_MPI_QUICK})
+  # A results table that cannot be written (stdout on /dev/full, run as a singleton so that the
+  # rank's own stdout is the full device) is exit status 3 and one line, not a silent success.
+  add_test(NAME mpi_stdout_full
+           COMMAND bash -c "\"$0\" --collectives allgather --sizes 8 >/dev/full; test $? -eq 3"
+                   $<TARGET_FILE:opticoll-mpi>)
   set_tests_properties(mpi_drop_allreduce mpi_drop_allgather mpi_badinput mpi_unknown_algorithm
-                       mpi_error_fails PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 60)
+                       mpi_error_fails mpi_stdout_full PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 60)
   # A small C program written against the public header alone, as an application would be.
   add_executable(test_mpi_api tests/test_mpi_api.c)
   target_link_libraries(test_mpi_api PRIVATE opticoll_mpi)

@@ -24,8 +24,8 @@
  * must then report a mismatch.
  */
 #include "opticoll_mpi.h"
-#include "core/quote.h"
 #include "core/core.h"
+#include "core/quote.h"
 #include "opticoll.h"
 
 #include <stdio.h>
@@ -678,6 +678,11 @@ int main(int argc, char **argv) {
                    skipped ? " (the algorithm does not support this size)" : "", mismatches, failed,
                    o.inplace ? " (in-place where MPI allows it)" : "");
     }
+    /* A table that could not be written is not a result (opticoll's close_stdout does the same). */
+    int lost = fflush(stdout) != 0 || ferror(stdout);
+    if (lost)
+        fprintf(stderr, "opticoll-mpi: rank %d: cannot write the results to standard output\n",
+                rank);
     MPI_Finalize();
-    return mismatches || failed ? 1 : 0;
+    return lost ? 3 : mismatches || failed ? 1 : 0;
 }
