@@ -310,12 +310,12 @@ def main():
                                            for x in links["per_position"]),
               "hypercube-opt on Q_4: all 64 directed links busy in every step",
               json.dumps(links)[:400])
-    # The pipeline on T(5) (a 5-cycle). One way (1-port): every node sends to its right
+    # The pipeline on T(5) (a 5-cycle). One way (directions=1 pinned, 1-port): every node sends to its right
     # neighbour in every round, all messages of a round equally long: the 5 positive links are
     # busy all the time, the 5 negative ones never. Two ways, all-port (R = L = 2 for z odd): both
     # pipelines carry the same packets in every round, so all 10 directed links are always busy.
     rc, out, err = run("run", "-c", "alltoall", "-a", "pipeline", "-t", "torus", "-n", "5",
-                       "-s", "64KiB", "--links", "--json")
+                       "-s", "64KiB", "-p", "directions=1", "--links", "--json")
     if check(rc == 0, "pipeline on T(5) --links", err):
         links = json.loads(out)["links"]
         pp = links["per_position"]
