@@ -1,4 +1,4 @@
-# The search contract's driver (src/core/search.c) on a test algorithm: exhaustive optimum, pruning
+# The search contract's driver (src/run/search.c) on a test algorithm: exhaustive optimum, pruning
 # only by bound, ties, the log (tests/test_search.c). Each algorithm family's own search is tested
 # by its tests/test_search_*.c.
 add_executable(test_search tests/test_search.c)

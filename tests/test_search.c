@@ -1,5 +1,5 @@
 /*
- * test_search.c — the search contract's driver (src/core/search.c), tested on its own.
+ * test_search.c — the search contract's driver (src/run/search.c), tested on its own.
  *
  * A test algorithm "pick" offers one parameter, algo=ring|rd|bruck|ne, and generates the all-gather
  * of the named registry algorithm; the bounds it offers are set by each case. The cases check what
@@ -8,7 +8,7 @@
  * only when its bound is worse than a mapped one; a full tie goes to the earlier offer; the log
  * counts every candidate once and names the winner; the winner's parameters are the ones used.
  */
-#include "core/pipeline.h"
+#include "run/pipeline.h"
 #include "check.h"
 
 #include <math.h>

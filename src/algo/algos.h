@@ -37,7 +37,7 @@ typedef struct oc__formula_in {
  *
  * Where the user pins nothing, an algorithm's default is the optimum of the network model's mapped
  * cost over every parameter set the user could pin. The algorithm's search() offers candidates; the
- * pipeline (src/core/search.c) maps each on the network and keeps the best under the objective
+ * pipeline (src/run/search.c) maps each on the network and keeps the best under the objective
  * (time, then steps, then the earliest offered: offer the simpler choice first). A candidate is
  * discarded without being mapped only when its oc__bound, a PROVEN lower bound on its mapped cost
  * (never an estimate), is worse than a candidate already mapped. For spaces too big to offer

@@ -26,7 +26,7 @@
 #include "core/quote.h"
 #include "opticoll_mpi.h"
 
-#include "core/pipeline.h"
+#include "run/pipeline.h"
 
 #include <limits.h>
 #include <stdio.h>

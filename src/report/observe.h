@@ -7,7 +7,7 @@
 #ifndef OC_OBSERVE_H
 #define OC_OBSERVE_H
 
-#include "core/pipeline.h"
+#include "run/pipeline.h"
 
 typedef struct oc__watch oc__watch;
 struct oc__watch {

@@ -21,7 +21,7 @@
  * is built, and refuses a key given twice in one object (cJSON would keep both and every lookup
  * would see the first), found by sorting the object's keys (issue 14 items 5, 6, 13).
  */
-#include "core/pipeline.h"
+#include "run/pipeline.h"
 #include "core/quote.h"
 
 #include <cJSON.h>

@@ -10,7 +10,7 @@
  * Parameter searches (OpTree's radices) are decided before the plan, by search.c, under the search
  * contract: the default is the optimum of the mapped cost over everything the user could pin.
  */
-#include "core/pipeline.h"
+#include "run/pipeline.h"
 #include "core/quote.h"
 #include "report/observe.h"
 #include "verify/verify.h"

@@ -19,7 +19,7 @@
  *
  * Everything the search saw goes into the report's search log (`run --explain`, JSON "search").
  */
-#include "core/pipeline.h"
+#include "run/pipeline.h"
 
 #include <math.h>
 #include <stdio.h>
