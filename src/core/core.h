@@ -183,6 +183,9 @@ int oc__kv_u64(const oc_kv *kv, const char *key, uint64_t dflt, uint64_t min, ui
                uint64_t *out, char *why, size_t whylen);
 int oc__kv_double(const oc_kv *kv, const char *key, double dflt, double min, double max,
                   double *out, char *why, size_t whylen);
+/* A new list with src's pairs in src's order (src may be NULL: an empty list); 0 or OC_ENOMEM
+ * (*out NULL then). */
+int oc__kv_copy(const oc_kv *src, oc_kv **out);
 /* Fails with a clear message when kv has a key not in the NULL-terminated list `known`. */
 int oc__kv_only(const oc_kv *kv, const char *const *known, const char *what, char *why,
                 size_t whylen);

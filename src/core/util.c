@@ -424,6 +424,16 @@ int oc__kv_double(const oc_kv *kv, const char *key, double dflt, double min, dou
     return 0;
 }
 
+int oc__kv_copy(const oc_kv *src, oc_kv **out) {
+    *out = oc_kv_new();
+    for (size_t i = 0; *out && i < oc_kv_count(src); i++)
+        if (oc_kv_set(*out, oc_kv_key(src, i), oc_kv_value(src, i))) {
+            oc_kv_free(*out);
+            *out = NULL;
+        }
+    return *out ? 0 : OC_ENOMEM;
+}
+
 int oc__kv_only(const oc_kv *kv, const char *const *known, const char *what, char *why,
                 size_t whylen) {
     for (size_t i = 0; i < oc_kv_count(kv); i++) {

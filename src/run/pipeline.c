@@ -138,17 +138,6 @@ static int from_algo(void *arg, oc__emit *e) {
     return s->algo->generate(s->plan, e);
 }
 
-/* A copy of base with extra's pairs set over it. */
-static int merged(const oc_kv *base, const oc_kv *extra, oc_kv **out) {
-    *out = oc_kv_new();
-    if (!*out) return OC_ENOMEM;
-    for (size_t i = 0; i < oc_kv_count(base); i++)
-        if (oc_kv_set(*out, oc_kv_key(base, i), oc_kv_value(base, i))) return OC_ENOMEM;
-    for (size_t i = 0; i < oc_kv_count(extra); i++)
-        if (oc_kv_set(*out, oc_kv_key(extra, i), oc_kv_value(extra, i))) return OC_ENOMEM;
-    return 0;
-}
-
 int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
     *out = NULL;
     if (!req) return oc__fail(why, len, OC_EINVAL, "no request");
@@ -171,7 +160,7 @@ int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
     }
     rc = oc__search_params(algo, model, req, &chosen, rep, why, len);
     if (rc) goto fail;
-    rc = merged(chosen ? chosen : req->params, NULL, &params);
+    rc = oc__kv_copy(chosen ? chosen : req->params, &params);
     if (rc) {
         rc = oc__fail(why, len, rc, "out of memory");
         goto fail;
@@ -239,7 +228,7 @@ int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__mod
         return rc;
     oc_kv *chosen = NULL, *params = NULL;
     rc = oc__search_params(*algo, *model, req, &chosen, rep, why, len);
-    if (!rc && merged(chosen ? chosen : req->params, NULL, &params))
+    if (!rc && oc__kv_copy(chosen ? chosen : req->params, &params))
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
     if (!rc)
         rc = (*algo)->plan(plan, req->collective, req->nodes, req->root, req->bytes, params, why,

@@ -195,10 +195,7 @@ static int s_offer(oc__search *base, const oc__bound *bound, const oc_kv *params
     searcher *s = (searcher *)base;
     oc__search_entry *e;
     if (log_add(s->log, &e)) return OC_ENOMEM;
-    e->params = oc_kv_new();
-    if (!e->params) return OC_ENOMEM;
-    for (size_t i = 0; i < oc_kv_count(params); i++)
-        if (oc_kv_set(e->params, oc_kv_key(params, i), oc_kv_value(params, i))) return OC_ENOMEM;
+    if (oc__kv_copy(params, &e->params)) return OC_ENOMEM;
     if (!(e->text = params_text(params))) return OC_ENOMEM;
     e->status = -1; /* pending */
     if (bound) {
@@ -396,13 +393,7 @@ int oc__search_params(const oc__algo *algo, const oc__model *model, const oc_req
     }
     if ((rc = explain_winner(&s))) goto out;
     oc__search_entry *w = &s.log->entry[s.best];
-    if (!(*chosen = oc_kv_new())) {
-        rc = OC_ENOMEM;
-        goto out;
-    }
-    for (size_t i = 0; i < oc_kv_count(w->params); i++)
-        if ((rc = oc_kv_set(*chosen, oc_kv_key(w->params, i), oc_kv_value(w->params, i))))
-            goto out;
+    if ((rc = oc__kv_copy(w->params, chosen))) goto out;
     rc = oc__report_note(rep,
                          "parameters searched by mapped %s: %llu mapped, %llu pruned by a proven "
                          "bound%s; %s (run --explain lists them)",
