@@ -1,5 +1,5 @@
 /*
- * fuzz_models.c — models files (data/models.tsv format) read by oc_models_parse (src/report/
+ * fuzz_models.c — models files (data/models.tsv format) read by oc_models_parse (src/studies/
  * train.c) for `opticoll train`, `throughput` and `reproduce wrht`.
  *
  * The input is the file's bytes, not NUL-terminated (oc_models_parse takes a length). Promises

@@ -1,6 +1,6 @@
 /*
  * fuzz_rack_trace.c — `opticoll rack --trace FILE`: the trace reader oc__rack_trace_parse
- * (src/report/rack.c) and, on a small trace it accepts, the replay on the three racks.
+ * (src/studies/rack.c) and, on a small trace it accepts, the replay on the three racks.
  *
  * The rack is small (4 servers x 8 tiles, 2 fibres, SiPAC(2, 5), 1 MiB all-reduces) so that a
  * replay, which runs every placed tenant's all-reduce through oc_run and checks the racks'
@@ -10,7 +10,7 @@
  */
 #include "fuzz.h"
 
-#include "report/rack.h"
+#include "studies/rack.h"
 
 enum { RACK_GPUS = 32, REPLAY_MAX_TENANTS = 24 };
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_schedule_json.c — `opticoll verify FILE` on a schedule file (src/report/schedule_json.c).
+ * fuzz_schedule_json.c — `opticoll verify FILE` on a schedule file (src/formats/schedule_json.c).
  *
  * The input is the whole file, read through oc_verify_file as the CLI reads it (the input is a
  * memfd, see fuzz.h), so the size cap while reading, the sniffing of XML, cJSON, the fields, the

@@ -16,7 +16,7 @@ have_pkg libcjson-dev || need="$need libcjson-dev"
 have_pkg openmpi-bin || need="$need openmpi-bin"
 have_pkg libopenmpi-dev || need="$need libopenmpi-dev"
 have_pkg libsimgrid-dev || need="$need libsimgrid-dev"
-# MSCCL XML export and re-import (src/report/msccl.c)
+# MSCCL XML export and re-import (src/formats/msccl.c)
 have_pkg libxml2-dev || need="$need libxml2-dev"
 # gnuplot draws sweep --plot and reproduce --out (optional for the build; the tests skip plots without it)
 command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"

@@ -35,8 +35,7 @@ command -v smpicc >/dev/null && command -v smpirun >/dev/null ||
 out="$build/simgrid"
 mkdir -p "$out"
 exe="$out/opticoll-mpi-smpi"
-srcs=$(ls "$root"/src/core/*.c "$root"/src/run/*.c "$root"/src/verify/*.c "$root"/src/net/*.c "$root"/src/algo/*.c \
-          "$root"/src/report/*.c "$root"/src/mpi/*.c "$root"/tools/opticoll_mpi.c)
+srcs=$(ls "$root"/src/*/*.c "$root"/tools/opticoll_mpi.c)
 # Rebuild when a source or header is newer than the binary.
 if [ ! -x "$exe" ] || [ -n "$(find "$root/src" "$root/include" "$root/tools/opticoll_mpi.c" \
      -newer "$exe" -name '*.[ch]' | head -1)" ]; then

@@ -1,4 +1,4 @@
-# Tests of the multi-tenant rack allocator (src/report/rack.c, `opticoll rack`): the Fig. 2a
+# Tests of the multi-tenant rack allocator (src/studies/rack.c, `opticoll rack`): the Fig. 2a
 # outcome, fibre reservations, slice rounding, accounting invariants, algorithm choice,
 # determinism and trace-file errors (test_rack.c); the command's bad input and byte-identical
 # reruns (tests/cli/rack.sh). Seconds each, so they also run under the sanitizers.

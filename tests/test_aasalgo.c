@@ -1,5 +1,5 @@
 /*
- * test_aasalgo.c — tests of the all-port hypercube schedule table (src/algo/hypercube_table.c)
+ * test_aasalgo.c — tests of the all-port hypercube schedule table (src/aas/hypercube_table.c)
  * and the all-to-all algorithms hypercube-opt, bex and qex (all-to-all-scatter-notes).
  *
  *  - The n = 4 table built by code equals the notes' table, hard-coded here from the notes' text.
@@ -14,7 +14,7 @@
  *    N/4 packets. Refusals (6 nodes, 3x5, 12, non-square qex) exit with clear messages.
  */
 #include "algo/algos.h"
-#include "algo/hypercube_table.h"
+#include "aas/hypercube_table.h"
 #include "core/core.h"
 #include "report/report.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_rack.c — tests of the multi-tenant rack allocator (src/report/rack.c; lumorph seed,
+ * test_rack.c — tests of the multi-tenant rack allocator (src/studies/rack.c; lumorph seed,
  * section 3 and Fig. 2a):
  *   - Fig. 2a: with the free chips split 2 + 2 over two servers, lumorph places User 4's 4 chips
  *     and both fixed-slice racks (TPU-like, SiPAC(2,4)) reject them; oc__rack_fig2a says so;
@@ -15,7 +15,7 @@
  *   - determinism: the same seed gives byte-identical JSON;
  *   - trace files: every malformed line is OC_EPARSE naming source:line.
  */
-#include "report/rack.h"
+#include "studies/rack.h"
 
 #include <math.h>
 #include <stdio.h>

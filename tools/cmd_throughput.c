@@ -3,7 +3,7 @@
  * (section 4, Fig. 4(a)) for any model of the models file and any number of GPUs: compute from
  * 6 x parameters x tokens x batch at a stated peak and utilisation, the gradient all-reduce in
  * per-layer buckets simulated on Lumorph (rhd radix 2 and 4 on `fabric`) and on Ring over the
- * ideal switch; samples per second of each and the speedup (src/report/throughput.c has the model).
+ * ideal switch; samples per second of each and the speedup (src/studies/throughput.c has the model).
  * Parsing and printing only; every input has a default that the help states.
  */
 #include "cli.h"

@@ -42,7 +42,7 @@ typedef struct oc__store_source {
 } oc__store_source;
 int oc__source_store(void *arg, oc__emit *e);
 
-/* oc_verify_file for MSCCL XML (src/report/msccl.c); text is the file's content. */
+/* oc_verify_file for MSCCL XML (src/formats/msccl.c); text is the file's content. */
 int oc__verify_msccl(const char *path, const char *text, const char *network,
                      const oc_kv *net_params, oc_report **out, char *why, size_t len);
 

@@ -14,7 +14,7 @@
  * both counts are shown.
  */
 #include "report/report.h"
-#include "report/reproduce_common.h"
+#include "reproduce/reproduce_common.h"
 
 #include <math.h>
 #include <string.h>

@@ -45,7 +45,7 @@
  * shape (--net dims=8x2) the schedule still runs under wormhole switching, as planned for the
  * square.
  */
-#include "algo/mesh_xchg.h"
+#include "aas/mesh_xchg.h"
 
 #include <stdlib.h>
 

@@ -25,8 +25,8 @@
  * node and no rounds. On the `hypercube` model (all-port, SF) steps = 2^(n-1); on the ideal
  * `switch` the one port of a node serialises its n sends, so steps = n 2^(n-1) there.
  */
-#include "algo/aas.h"
-#include "algo/hypercube_table.h"
+#include "aas/aas.h"
+#include "aas/hypercube_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>

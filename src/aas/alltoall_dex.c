@@ -19,7 +19,7 @@
  * notes give no closed form there ("depends on the way the communication system handles link
  * congestion"), and neither do we. Needs wormhole switching (mates are not neighbours).
  */
-#include "algo/aas.h"
+#include "aas/aas.h"
 
 static const char *const params_[] = {NULL};
 

@@ -61,7 +61,7 @@
  * passes it to the library; "data" relative to the working directory otherwise).
  */
 #include "core/quote.h"
-#include "report/reproduce_common.h"
+#include "reproduce/reproduce_common.h"
 
 #include <inttypes.h>
 #include <math.h>

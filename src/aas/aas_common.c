@@ -2,7 +2,7 @@
  * aas_common.c — the pieces the all-to-all algorithms of the all-to-all-scatter notes share
  * (aas.h): packet labels, the plan, and reading the direct network back for the closed forms.
  */
-#include "algo/aas.h"
+#include "aas/aas.h"
 
 #include <string.h>
 

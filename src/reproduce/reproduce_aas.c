@@ -11,9 +11,9 @@
  * difference. Where the notes' text is garbled ("2n-1" for 2^n - 1 or 2^(n-1), the Lemma of the
  * cycle's direct exchange) the row says how we read it.
  */
-#include "algo/hypercube_table.h"
+#include "aas/hypercube_table.h"
 #include "report/report.h"
-#include "report/reproduce_common.h"
+#include "reproduce/reproduce_common.h"
 
 #include <math.h>
 #include <stdarg.h>

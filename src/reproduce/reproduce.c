@@ -10,7 +10,7 @@
  * one line here.
  */
 #include "core/quote.h"
-#include "report/reproduce_common.h"
+#include "reproduce/reproduce_common.h"
 
 #include <string.h>
 

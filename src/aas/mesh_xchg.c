@@ -4,7 +4,7 @@
  * one per destination and run of consecutive sources, walking the subsets of the free bits with
  * the usual (sub - mask) & mask step: work linear in the transfers emitted.
  */
-#include "algo/mesh_xchg.h"
+#include "aas/mesh_xchg.h"
 
 #include <stdio.h>
 

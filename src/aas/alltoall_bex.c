@@ -34,7 +34,7 @@
  * bound (oc__dims_offer): R = X - 1 + Y - 1 rounds, each at least one start-up and hop plus a
  * node's block of N/2 chunks. The squarest shape is offered first, so it wins a full tie.
  */
-#include "algo/mesh_xchg.h"
+#include "aas/mesh_xchg.h"
 
 #include <stdlib.h>
 

@@ -9,7 +9,7 @@
  * two reproductions on two threads each collect their own); without one they do nothing. An
  * allocation failure while collecting is remembered and returned by oc_reproduce_figures.
  */
-#include "report/reproduce_common.h"
+#include "reproduce/reproduce_common.h"
 
 #include <math.h>
 #include <stdlib.h>

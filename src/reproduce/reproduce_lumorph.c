@@ -17,15 +17,15 @@
  *       per tree, the fastest shown, as NCCL tunes its pipeline): no textbook form; the library's
  *       own count of the trees' busiest ports is shown.
  * The claims are then evaluated on the simulated values, per N and buffer size, and said where
- * they hold. The BERT section runs src/report/throughput.c (also `opticoll throughput`) with the
+ * they hold. The BERT section runs src/studies/throughput.c (also `opticoll throughput`) with the
  * models file's BERT-large and documented compute inputs, and looks for the bucket count at which
  * our model reaches the seed's 1.7x.
  *
- * The Fig. 2a allocation example belongs to the rack model (src/report/rack.h) and is not here.
+ * The Fig. 2a allocation example belongs to the rack model (src/studies/rack.h) and is not here.
  */
-#include "report/rack.h"
+#include "studies/rack.h"
 #include "report/report.h"
-#include "report/reproduce_common.h"
+#include "reproduce/reproduce_common.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -21,7 +21,7 @@
  * wins depends on the torus's ports and duplex: one port or half duplex serialises the two
  * pipelines of directions=2, all ports and full duplex run them at once.
  */
-#include "algo/aas.h"
+#include "aas/aas.h"
 
 #include <stdlib.h>
 #include <string.h>

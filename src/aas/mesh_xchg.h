@@ -12,7 +12,7 @@
 #ifndef OC_MESH_XCHG_H
 #define OC_MESH_XCHG_H
 
-#include "algo/aas.h"
+#include "aas/aas.h"
 
 /* Reads the mesh shape for N nodes: the parameter dims=XxY (the mesh model's syntax), or by
  * default the mesh model's default, the squarest X x Y with X >= Y (2^ceil(n/2) x 2^floor(n/2)).

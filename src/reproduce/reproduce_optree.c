@@ -38,7 +38,7 @@
  * any other failure is returned and nothing is printed.
  */
 #include "algo/radix.h"
-#include "report/reproduce_common.h"
+#include "reproduce/reproduce_common.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -67,9 +67,9 @@
  * The invariants (no GPU given twice, counts, slices aligned, fibres within capacity and equal to
  * the reservations) are re-derived from the owner array after every event by oc__rack_check.
  */
-#include "report/rack.h"
+#include "studies/rack.h"
 #include "core/quote.h"
-#include "report/reproduce_common.h"
+#include "reproduce/reproduce_common.h"
 
 #include <errno.h>
 #include <math.h>

@@ -20,7 +20,7 @@
  * (a) holds and no column repeats an entry; that is what the check tests, in O(n 2^n) time with
  * one bitmap of 2^n bits per column, plus O(n^2) per row for (b).
  */
-#include "algo/hypercube_table.h"
+#include "aas/hypercube_table.h"
 #include "core/core.h"
 
 #include <stdlib.h>

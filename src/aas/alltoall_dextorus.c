@@ -15,7 +15,7 @@
  * and the bisection bound. Any z >= 1; needs wormhole switching. The notes' 2-D interleaving of
  * micro-permutations is not implemented.
  */
-#include "algo/aas.h"
+#include "aas/aas.h"
 
 #include <math.h>
 

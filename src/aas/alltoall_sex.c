@@ -15,7 +15,7 @@
  * exact on the model with full-duplex links (a node sends and receives its block at once).
  * N must be a power of two.
  */
-#include "algo/aas.h"
+#include "aas/aas.h"
 
 static const char *const params_[] = {NULL};
 

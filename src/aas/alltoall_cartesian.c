@@ -23,7 +23,7 @@
  * message, z2 (z1 - k) or z1 (z2 - k) chunks, which add up to A B (A + B - 2) / 2 chunks. The
  * most square A x B with A >= B is offered first (a full tie goes to it), then by rounds.
  */
-#include "algo/mesh_xchg.h"
+#include "aas/mesh_xchg.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
  * The tables print as plain text with aligned columns; the last column, the reason, is never
  * padded, so that one long reason does not widen the table.
  */
-#include "report/reproduce_common.h"
+#include "reproduce/reproduce_common.h"
 #include "core/quote.h"
 
 #include <inttypes.h>
