@@ -9,7 +9,7 @@
  */
 #include "fuzz.h"
 
-#include "run/pipeline.h"
+#include "formats/formats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *text = fuzz_cstr(data, size), why[512];

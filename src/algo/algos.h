@@ -11,7 +11,7 @@
 #define OC_ALGOS_H
 
 #include "core/core.h"
-#include "report/report.h"
+#include "core/result.h"
 
 typedef struct oc__plan {
     oc__spec spec; /* filled by plan(): q, labels */

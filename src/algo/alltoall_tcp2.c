@@ -65,16 +65,6 @@ static int a2a_shifts(const oc__tcp *t, uint64_t q, oc__emit *e) {
     return 0;
 }
 
-uint64_t oc__tcp2_a2a_messages(uint32_t P, uint64_t k) {
-    /* step s's largest stream is j = 1's: the offsets o < P whose digit s is 1 */
-    uint64_t total = 0;
-    for (uint64_t W = 1; W < P; W *= k + 1) {
-        uint64_t cycle = W * (k + 1), r = P % cycle, tail = r > W ? r - W : 0;
-        total += P / cycle * W + (tail < W ? tail : W);
-    }
-    return total;
-}
-
 static int a2a_generate(const oc__plan *plan, oc__emit *e) {
     const oc__tcp *t = plan->state;
     return t->Pv == t->P ? a2a_cliques(t, plan->spec.q, e) : a2a_shifts(t, plan->spec.q, e);

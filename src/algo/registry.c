@@ -1,9 +1,9 @@
 /*
- * registry.c — the algorithm and network registries behind `opticoll list` and the pipeline.
- * Algorithms are listed once, in OC_ALGO_LIST (algos.h); networks in the table below.
+ * registry.c — the algorithm registry behind `opticoll list` and the pipeline, and the helpers
+ * every algorithm's plan() and search() share. Algorithms are listed once, in OC_ALGO_LIST
+ * (algos.h); the networks' registry is src/net/registry.c.
  */
 #include "algo/algos.h"
-#include "net/net.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +11,6 @@
 #define OC__ALGO_PTR(id) &oc__algo_##id,
 static const oc__algo *const algos[] = {OC_ALGO_LIST(OC__ALGO_PTR)};
 #undef OC__ALGO_PTR
-
-static const oc__model *const models[] = {
-    &oc__model_ring,   &oc__model_fattree,   &oc__model_switch, &oc__model_star,
-    &oc__model_fabric, &oc__model_hypercube, &oc__model_torus,  &oc__model_mesh};
 
 size_t oc__algo_count(void) {
     return sizeof algos / sizeof algos[0];
@@ -49,20 +45,6 @@ size_t oc_algorithm_count(void) {
 
 const oc_algorithm_info *oc_algorithm_at(size_t i) {
     return i < oc__algo_count() ? &algos[i]->info : NULL;
-}
-
-size_t oc_network_count(void) {
-    return sizeof models / sizeof models[0];
-}
-
-const oc_network_info *oc_network_at(size_t i) {
-    return i < oc_network_count() ? &models[i]->info : NULL;
-}
-
-const oc__model *oc__model_find(const char *name) {
-    for (size_t i = 0; name && i < oc_network_count(); i++)
-        if (strcmp(models[i]->info.name, name) == 0) return models[i];
-    return NULL;
 }
 
 int oc__plan_begin(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,

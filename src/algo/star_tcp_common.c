@@ -235,3 +235,13 @@ int oc__tcp2_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t r
     return oc__plan_work("tcp2", nodes, coll == OC_GOSSIP ? 2 * streams : (uint64_t)nodes * nodes * 2,
                          why, len);
 }
+
+uint64_t oc__tcp2_a2a_messages(uint32_t P, uint64_t k) {
+    /* step s's largest stream is j = 1's: the offsets o < P whose digit s is 1 */
+    uint64_t total = 0;
+    for (uint64_t W = 1; W < P; W *= k + 1) {
+        uint64_t cycle = W * (k + 1), r = P % cycle, tail = r > W ? r - W : 0;
+        total += P / cycle * W + (tail < W ? tail : W);
+    }
+    return total;
+}

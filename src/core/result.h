@@ -1,10 +1,11 @@
 /*
- * report.h — the result of one run (the public oc_report), filled by the pipeline, the algorithm
- * (its closed forms) and the network model (steps, time, breakdown), and written as JSON, text or
- * CSV by report.c.
+ * result.h — the result of one run (the public oc_report), filled by the pipeline, the algorithm
+ * (its closed forms) and the network model (steps, time, breakdown), and returned by the pipeline.
+ * It sits in the core so that everything that fills it stays below the rooms that read it: the
+ * report room (src/report) writes it as JSON, text or CSV.
  */
-#ifndef OC_REPORT_H
-#define OC_REPORT_H
+#ifndef OC_RESULT_H
+#define OC_RESULT_H
 
 #include "core/core.h"
 
@@ -76,8 +77,5 @@ oc_report *oc__report_new(void);
 int oc__report_num(oc_report *r, const char *key, double value);
 int oc__report_note(oc_report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* JSON output helper shared by the report and the schedule exporter (strings: the public
- * oc_write_json_string). */
-void oc__json_kv(FILE *f, const oc_kv *kv);
 
 #endif

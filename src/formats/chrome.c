@@ -19,7 +19,7 @@
  * millions of transfers never sits in memory. It is written while the schedule is verified and
  * mapped; the CLI keeps it in a temporary file and shows it only when everything passed.
  */
-#include "report/observe.h"
+#include "run/watch.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -160,7 +160,7 @@ int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t len) {
         rc = oc__fail(why, len, OC_EINVAL, "a timeline needs a network (-t)");
         goto out;
     }
-    chrome_writer w = {.watch = {.attach = chrome_attach, .finish = chrome_finish},
+    chrome_writer w = {.watch = {.what = "the Chrome trace", .attach = chrome_attach, .finish = chrome_finish},
                        .obs = {.step = chrome_step, .use = chrome_use},
                        .f = f,
                        .chunk_bytes = plan.spec.chunk_bytes};

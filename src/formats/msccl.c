@@ -59,7 +59,7 @@
  * is built. Threadblocks are found through indices sorted by id and by (recv, chan), so every
  * step of reading is O(n log n) in the file (131071 threadblocks on one GPU were 13.6 s).
  */
-#include "run/pipeline.h"
+#include "formats/formats.h"
 #include "core/quote.h"
 
 #include <errno.h>

@@ -21,7 +21,7 @@
  * is built, and refuses a key given twice in one object (cJSON would keep both and every lookup
  * would see the first), found by sorting the object's keys (issue 14 items 5, 6, 13).
  */
-#include "run/pipeline.h"
+#include "formats/formats.h"
 #include "core/quote.h"
 
 #include <cJSON.h>
@@ -187,23 +187,6 @@ static int optional_uint(const cJSON *root, const char *key, uint64_t dflt, uint
     if (get_uint(it, max, out))
         return oc__fail(why, len, OC_EPARSE, "%s: \"%s\" must be a whole number from 0 to %llu",
                         path, key, (unsigned long long)max);
-    return 0;
-}
-
-/* Replays the file's rounds through the emitter as they are: the emitter's own range checks are
- * bypassed so that the verifier, not the emitter, names what is wrong with a file. */
-int oc__source_store(void *arg, oc__emit *e) {
-    const oc__store_source *s = arg;
-    for (size_t i = 0; i < s->store->count; i++) {
-        const oc__round *r = &s->store->rounds[i];
-        for (size_t k = 0; k < r->count; k++) {
-            const oc__transfer *t = &r->xfers[k];
-            if (oc__round_push(&e->cur, t->src, t->dst, (oc__op)t->op, t->first, t->count))
-                return oc__fail(e->why, e->whylen, OC_ENOMEM, "out of memory");
-        }
-        int rc = oc__emit_round(e);
-        if (rc) return rc;
-    }
     return 0;
 }
 

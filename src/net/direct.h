@@ -21,7 +21,7 @@
 #define OC_NET_DIRECT_H
 
 #include "core/core.h"
-#include "report/report.h"
+#include "core/result.h"
 
 enum { OC_DIRECT_MAX_DIMS = 20 };
 /* Packets in one round without combining (each is a step entry in the model and a few route

@@ -8,7 +8,7 @@
 #define OC_NET_H
 
 #include "core/core.h"
-#include "report/report.h"
+#include "core/result.h"
 
 typedef struct oc__netrun oc__netrun;
 

@@ -4,8 +4,8 @@
  * The reproductions print text; for `reproduce --out DIR` the tool also wants each figure as
  * series of points (to draw with gnuplot) and each table as CSV. Rather than give every
  * reproduction a second output argument, a reproduction calls oc__figure / oc__figure_series
- * beside its printing, and oc__table_print hands every table to oc__figure_table. Those go to the
- * collector that oc_reproduce_figures installs for the calling thread (a thread-local pointer, so
+ * beside its printing, and oc__table_print hands every table to the table sink set here. Those go to the
+ * collector that oc__figures_collect installs for the calling thread (a thread-local pointer, so
  * two reproductions on two threads each collect their own); without one they do nothing. An
  * allocation failure while collecting is remembered and returned by oc_reproduce_figures.
  */
@@ -94,7 +94,7 @@ void oc__figure_series(const char *name, size_t n, const double *x, const double
     memcpy(s->y, y, n * sizeof *y);
 }
 
-void oc__figure_table(const oc__table *t) {
+static void keep_table(const oc__table *t) {
     oc_figures *c = collector;
     if (!c) return;
     ftable *tb = realloc(c->tables, (c->ntables + 1) * sizeof *tb);
@@ -144,15 +144,16 @@ void oc_figures_free(oc_figures *c) {
     free(c);
 }
 
-int oc_reproduce_figures(const char *paper, FILE *f, oc_figures **out, char *why, size_t whylen) {
-    if (!out || !paper || !strcmp(paper, "all"))
-        return oc__fail(why, whylen, OC_EINVAL, "reproduce: figures are collected per paper");
+int oc__figures_collect(int (*fn)(void *arg, char *why, size_t whylen), void *arg,
+                        oc_figures **out, char *why, size_t whylen) {
     *out = NULL;
     oc_figures *c = oc__calloc(1, sizeof *c);
     if (!c) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     oc_figures *outer = collector;
     collector = c;
-    int rc = oc_reproduce(paper, f, why, whylen);
+    oc__table_sink outer_sink = oc__table_sink_set(keep_table);
+    int rc = fn(arg, why, whylen);
+    oc__table_sink_set(outer_sink);
     collector = outer;
     if (!rc && c->nomem) rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     if (rc) {

@@ -61,3 +61,20 @@ size_t oc_paper_count(void) {
 const char *oc_paper_name(size_t i) {
     return i < NPAPERS ? papers[i].name : NULL;
 }
+
+typedef struct paper_call {
+    const char *paper;
+    FILE *f;
+} paper_call;
+
+static int run_paper(void *arg, char *why, size_t whylen) {
+    const paper_call *p = arg;
+    return oc_reproduce(p->paper, p->f, why, whylen);
+}
+
+int oc_reproduce_figures(const char *name, FILE *f, oc_figures **out, char *why, size_t whylen) {
+    if (!out || !name || !strcmp(name, "all"))
+        return oc__fail(why, whylen, OC_EINVAL, "reproduce: figures are collected per paper");
+    paper_call p = {name, f};
+    return oc__figures_collect(run_paper, &p, out, why, whylen);
+}

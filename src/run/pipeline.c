@@ -12,7 +12,7 @@
  */
 #include "run/pipeline.h"
 #include "core/quote.h"
-#include "report/observe.h"
+#include "run/watch.h"
 #include "verify/verify.h"
 
 #include <stdio.h>
@@ -54,7 +54,25 @@ int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
     return 0;
 }
 
+/* Replays the file's rounds through the emitter as they are: the emitter's own range checks are
+ * bypassed so that the verifier, not the emitter, names what is wrong with a file. */
+int oc__source_store(void *arg, oc__emit *e) {
+    const oc__store_source *s = arg;
+    for (size_t i = 0; i < s->store->count; i++) {
+        const oc__round *r = &s->store->rounds[i];
+        for (size_t k = 0; k < r->count; k++) {
+            const oc__transfer *t = &r->xfers[k];
+            if (oc__round_push(&e->cur, t->src, t->dst, (oc__op)t->op, t->first, t->count))
+                return oc__fail(e->why, e->whylen, OC_ENOMEM, "out of memory");
+        }
+        int rc = oc__emit_round(e);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
 /* ---- the checked run ---- */
+
 
 int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
                      const oc__model *model, const oc_kv *net_params, int data_check,
@@ -138,7 +156,8 @@ static int from_algo(void *arg, oc__emit *e) {
     return s->algo->generate(s->plan, e);
 }
 
-int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
+int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,
+                    size_t len) {
     *out = NULL;
     if (!req) return oc__fail(why, len, OC_EINVAL, "no request");
     const oc__algo *algo;
@@ -168,21 +187,12 @@ int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
     rc = algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why, len);
     if (rc) goto fail;
     oc__algo_source src = {algo, &plan};
-    oc__links *links = NULL;
-    if (req->links) {
-        if (!model) {
-            rc = oc__fail(why, len, OC_EINVAL, "link utilisation needs a network (-t)");
-            goto fail;
-        }
-        if (!(links = oc__links_new())) {
-            rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
-            goto fail;
-        }
+    if (watch && !model) {
+        rc = oc__fail(why, len, OC_EINVAL, "%s needs a network (-t)", watch->what);
+        goto fail;
     }
     rc = oc__run_schedule_watched(&plan.spec, from_algo, &src, model, req->net_params,
-                                  req->data_check, NULL, links ? oc__links_watch(links) : NULL, rep,
-                                  why, len);
-    oc__links_free(links);
+                                  req->data_check, NULL, watch, rep, why, len);
     /* A network refusing the schedule (a message too far for store-and-forward) usually means
      * the algorithm's dims are not the network's: name the algorithm's next to the network's. */
     const char *pd = oc_kv_get(plan.used, "dims");
@@ -213,6 +223,17 @@ fail:
     oc_kv_free(params);
     oc__plan_free(algo, &plan);
     oc_report_free(rep);
+    return rc;
+}
+
+int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
+    if (out) *out = NULL;
+    if (!req) return oc__fail(why, len, OC_EINVAL, "no request");
+    if (!req->links) return oc__run_request(req, NULL, out, why, len);
+    oc__links *links = oc__links_new();
+    if (!links) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    int rc = oc__run_request(req, oc__links_watch(links), out, why, len);
+    oc__links_free(links);
     return rc;
 }
 

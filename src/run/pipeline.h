@@ -8,7 +8,7 @@
 #include "algo/algos.h"
 #include "core/core.h"
 #include "net/net.h"
-#include "report/report.h"
+#include "core/result.h"
 
 /* Something that emits a schedule: an algorithm's plan, or a stored schedule read from a file. */
 typedef int (*oc__source)(void *arg, oc__emit *e);
@@ -41,10 +41,6 @@ typedef struct oc__store_source {
     const oc__store *store;
 } oc__store_source;
 int oc__source_store(void *arg, oc__emit *e);
-
-/* oc_verify_file for MSCCL XML (src/formats/msccl.c); text is the file's content. */
-int oc__verify_msccl(const char *path, const char *text, const char *network,
-                     const oc_kv *net_params, oc_report **out, char *why, size_t len);
 
 /* The network figures the closed forms and the search's bounds use, for a spec (search.c). */
 int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *net_params,

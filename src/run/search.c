@@ -177,17 +177,6 @@ static char *params_text(const oc_kv *kv) {
     return t;
 }
 
-void oc__search_log_free(oc__search_log *log) {
-    if (!log) return;
-    for (size_t i = 0; i < log->n; i++) {
-        oc_kv_free(log->entry[i].params);
-        free(log->entry[i].text);
-        free(log->entry[i].reason);
-    }
-    free(log->entry);
-    free(log->why_won);
-    free(log);
-}
 
 /* ---- the oc__search a search() offers to ---- */
 

@@ -69,7 +69,8 @@
  */
 #include "studies/rack.h"
 #include "core/quote.h"
-#include "reproduce/reproduce_common.h"
+#include "report/table.h"
+#include "run/batch.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,16 +1,19 @@
 /*
- * observe.h — what is built on a network model's observations (net.h: oc__observer, oc__grid):
- * per-resource utilisation (`run --links`, links.c) and the Chrome/Perfetto timeline
- * (`export --format chrome`, chrome.c). Both hang on the checked run through an oc__watch, which
- * the pipeline attaches to the model once it is created and finishes once the report is filled.
+ * watch.h — how the rooms above the pipeline observe a checked run without the pipeline knowing
+ * them: an oc__watch hangs on the run (the per-resource utilisation of `run --links`,
+ * src/run/links.c; the Chrome/Perfetto timeline of `export --format chrome`,
+ * src/formats/chrome.c). The pipeline attaches it to the network model once the model is created
+ * (net.h: oc__observer, oc__grid) and finishes it once the result is filled: a callback, so that
+ * nothing in src/run calls a room above it.
  */
-#ifndef OC_OBSERVE_H
-#define OC_OBSERVE_H
+#ifndef OC_WATCH_H
+#define OC_WATCH_H
 
 #include "run/pipeline.h"
 
 typedef struct oc__watch oc__watch;
 struct oc__watch {
+    const char *what; /* what it observes, for messages ("link utilisation") */
     /* The model is created: ask it to observe (model->observe), or fail with a clear message
      * when it does not implement the hook. */
     int (*attach)(oc__watch *w, const oc__model *model, oc__netrun *net, char *why, size_t len);
@@ -23,6 +26,10 @@ int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *sour
                              const oc__model *model, const oc_kv *net_params, int data_check,
                              oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
                              size_t len);
+
+/* oc_run with a watch on the final, checked run (NULL: none). */
+int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,
+                    size_t len);
 
 /* The failure of a model without the hook, in one line. */
 int oc__observe_unsupported(const oc__model *model, const char *what, char *why, size_t len);

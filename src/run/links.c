@@ -16,7 +16,7 @@
  * ever busy), utilisation per position (per directed link / port: the mean over its classes),
  * per class (per wavelength: the mean over the positions) and the hottest single resources.
  */
-#include "report/observe.h"
+#include "run/watch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,6 +239,7 @@ out:
 oc__links *oc__links_new(void) {
     oc__links *l = calloc(1, sizeof *l);
     if (!l) return NULL;
+    l->watch.what = "link utilisation";
     l->watch.attach = links_attach;
     l->watch.finish = links_finish;
     l->obs.step = links_step;

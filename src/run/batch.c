@@ -1,0 +1,166 @@
+/*
+ * batch.c — runs made for tables: one request (oc__sim_req, parameters as text) through the
+ * public pipeline (oc_run: generated, verified, mapped, checked, costed), reduced to the figures a
+ * table cell needs, and a batch of independent runs on two threads.
+ *
+ * The library has no mutable global state, so two oc_run calls on two threads share nothing; each
+ * job writes only its own slot, and the batch reports the error of the first failing job in list
+ * order, so neither the output nor a failure depends on timing. Two threads because the
+ * reproductions' large reductions are bound by the verifier's memory traffic (an all-reduce on
+ * 4096 nodes holds ~3 GB of contribution sets), not by the cores; more threads would multiply the
+ * memory and gain little. Used by the reproductions (src/reproduce) and the rack study.
+ */
+#include "run/batch.h"
+#include "core/quote.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { BATCH_THREADS = 2 };
+
+/* ---- runs ------------------------------------------------------------------------------------ */
+
+/* Adds every "k=v" word of a space-separated list to kv. */
+static int kv_add_words(oc_kv *kv, const char *text) {
+    char word[128];
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        size_t n = strcspn(p, " ");
+        if (!n) break;
+        if (n >= sizeof word) return OC_EINVAL;
+        memcpy(word, p, n);
+        word[n] = 0;
+        int rc = oc_kv_set_pair(kv, word);
+        if (rc) return rc;
+        p += n;
+    }
+    return 0;
+}
+
+int oc__simulate(const oc__sim_req *q, oc__sim *s, oc_report **keep, char *why, size_t whylen) {
+    memset(s, 0, sizeof *s);
+    if (keep) *keep = NULL;
+    oc_kv *params = oc_kv_new(), *net = oc_kv_new();
+    oc_report *rep = NULL;
+    int rc;
+    if (!params || !net) {
+        rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((rc = kv_add_words(params, q->params)) || (rc = kv_add_words(net, q->net))) {
+        rc = oc__fail(why, whylen, rc, "reproduce: bad parameter list '%s' / '%s'", OC_Q(q->params),
+                      OC_Q(q->net));
+        goto out;
+    }
+    oc_request req = {.collective = q->coll,
+                      .algorithm = q->algo,
+                      .network = q->network,
+                      .nodes = q->nodes,
+                      .bytes = q->bytes,
+                      .params = params,
+                      .net_params = net,
+                      .data_check = q->data_check};
+    char inner[384] = "";
+    rc = oc_run(&req, &rep, inner, sizeof inner);
+    if (rc == OC_ETOOBIG) {
+        snprintf(s->note, sizeof s->note, "%s", inner[0] ? inner : oc_strerror(rc));
+        rc = 0;
+        goto out;
+    }
+    if (rc) {
+        rc = oc__fail(why, whylen, rc, "reproduce: %s %s on %s, %" PRIu32 " nodes%s%s: %s",
+                      oc_collective_name(q->coll), q->algo, q->network ? q->network : "no network",
+                      q->nodes, q->params[0] ? ", " : "", q->params,
+                      inner[0] ? inner : oc_strerror(rc));
+        goto out;
+    }
+    s->ok = 1;
+    s->steps = oc_report_steps(rep);
+    s->rounds = oc_report_rounds(rep);
+    s->has_lb = oc_report_steps_lower_bound(rep, &s->lb);
+    s->has_lib_formula = oc_report_steps_formula(rep, &s->lib_formula);
+    s->time_s = oc_report_time(rep);
+    s->data_checked = oc_report_data_checked(rep);
+    if (keep) {
+        *keep = rep;
+        rep = NULL;
+    }
+out:
+    oc_report_free(rep);
+    oc_kv_free(params);
+    oc_kv_free(net);
+    return rc;
+}
+
+typedef struct batch {
+    oc__sim_job *jobs;
+    size_t n, next;
+    pthread_mutex_t lock;
+} batch;
+
+static void *batch_worker(void *arg) {
+    batch *b = arg;
+    for (;;) {
+        pthread_mutex_lock(&b->lock);
+        size_t i = b->next < b->n ? b->next++ : b->n;
+        pthread_mutex_unlock(&b->lock);
+        if (i == b->n) return NULL;
+        oc__sim_job *j = &b->jobs[i];
+        j->why[0] = 0;
+        j->rc = oc__simulate(&j->req, &j->sim, j->keep ? &j->report : NULL, j->why, sizeof j->why);
+    }
+}
+
+int oc__sim_batch(oc__sim_job *jobs, size_t n, char *why, size_t whylen) {
+    batch b = {.jobs = jobs, .n = n, .next = 0};
+    for (size_t i = 0; i < n; i++) {
+        jobs[i].report = NULL;
+        jobs[i].rc = 0;
+    }
+    if (pthread_mutex_init(&b.lock, NULL))
+        return oc__fail(why, whylen, OC_ENOMEM, "reproduce: cannot create a lock");
+    pthread_t extra[BATCH_THREADS - 1];
+    size_t started = 0;
+    for (; started < BATCH_THREADS - 1 && started + 1 < n; started++)
+        if (pthread_create(&extra[started], NULL, batch_worker, &b)) break; /* run with fewer */
+    batch_worker(&b);
+    for (size_t t = 0; t < started; t++)
+        pthread_join(extra[t], NULL);
+    pthread_mutex_destroy(&b.lock);
+    for (size_t i = 0; i < n; i++) {
+        if (!jobs[i].rc) continue;
+        int rc = jobs[i].rc;
+        oc__fail(why, whylen, rc, "%s", jobs[i].why[0] ? jobs[i].why : oc_strerror(rc));
+        for (size_t k = 0; k < n; k++) {
+            oc_report_free(jobs[k].report);
+            jobs[k].report = NULL;
+        }
+        return rc;
+    }
+    return 0;
+}
+
+void oc__kv_text(char *buf, size_t len, const oc_kv *kv) {
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; kv && i < oc_kv_count(kv) && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, i ? " %s=%s" : "%s=%s", oc_kv_key(kv, i),
+                               oc_kv_value(kv, i));
+}
+
+double oc__report_figure(const oc_report *rep, const char *key) {
+    double v;
+    return rep && oc_report_number(rep, key, &v) ? v : NAN;
+}
+
+const char *oc__net_param(const oc_report *rep, const char *key) {
+    const char *v = oc_kv_get(oc_report_network_params(rep), key);
+    return v ? v : "?";
+}
