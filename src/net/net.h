@@ -14,7 +14,7 @@ typedef struct oc__netrun oc__netrun;
 
 /*
  * What a model tells an observer about its mapping (used by the Chrome/Perfetto timeline and the
- * per-resource utilisation of `run --links`, src/report/observe.h). A model that implements the
+ * per-resource utilisation of `run --links`, src/run/watch.h). A model that implements the
  * `observe` hook below calls, after each round passed its resource check, step() once for every
  * physical step of the round (in order) and then use() for every transfer's (or part of a
  * transfer's) hold on resources during one of those steps.

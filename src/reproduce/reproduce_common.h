@@ -1,19 +1,18 @@
 /*
- * reproduce_common.h — what every `opticoll reproduce PAPER` shares (internal to src/report).
+ * reproduce_common.h — the reproduction room (src/reproduce): what every `opticoll reproduce PAPER`
+ * shares. The room stands on the text tables (src/report/table.h) and the batches of verified runs
+ * (src/run/batch.h); one file per paper (reproduce_optree.c, _wrht, _lumorph, _star, _aas),
+ * reproduce.c lists them, figures.c collects their figures for `reproduce --out`.
  *
  * A reproduction prints tables whose every row shows a value three ways — the paper's printed
  * value, the paper's formula evaluated by us, our simulated value on a verified schedule — and a
  * one-line reason for every difference (DESIGN.md, "The papers are not always right"). This header
  * gives the pieces for that, so that every paper prints the same way:
  *
- *  - oc__cellf / oc__reason_add: formatting a cell, and building a reason clause by clause;
- *  - oc__table: a plain-text table with aligned columns whose last column (the reason) is free;
- *  - oc__sim and oc__simulate: one run through the public pipeline (oc_run: generated, verified,
- *    mapped, checked, costed), reduced to the figures a table needs; a run the library refuses as
- *    too big (OC_ETOOBIG) is a "not simulated" cell, every other failure is an error;
- *  - oc__sim_batch: many independent runs, on two threads, each job keeping its own result and
- *    reason, with the error of the first failing job (in list order) returned, so that the output
- *    and the failure do not depend on the thread timing;
+ *  - oc__cellf / oc__reason_add and oc__table (report/table.h): cells, reasons, text tables;
+ *  - oc__sim and oc__simulate, oc__sim_batch (run/batch.h): runs through the public pipeline
+ *    reduced to the figures a table needs; a run the library refuses as too big (OC_ETOOBIG) is
+ *    a "not simulated" cell, every other failure is an error;
  *  - oc__print_ring_network: the ring model's parameters as a run used them (from the report's
  *    accessors), and what one step costs;
  *  - the reproductions themselves, which reproduce.c lists in its table of papers.
