@@ -231,12 +231,39 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
  */
 
 /* Prints the reproduction of one paper ("optree") to f: paper's printed value, the paper's formula
- * evaluated, and our simulated value on a verified schedule, with a reason for every difference. */
+ * evaluated, and our simulated value on a verified schedule, with a reason for every difference.
+ * The paper's headline claims (its abstract, introduction and conclusion) come first, in a
+ * table of their own: claim, where the paper's number comes from, the paper's number, ours for
+ * the same experiment, and the reason for a difference. */
 int oc_reproduce(const char *paper, FILE *f, char *why, size_t whylen);
+
+/* The settings a reader varies (`reproduce -w -n --sizes -t`): zero or NULL keeps the paper's.
+ * A paper takes the settings its experiments have (oc_paper_settings); another is refused with
+ * OC_EINVAL and a reason naming the ones it takes. */
+typedef struct oc_reproduce_settings {
+    uint32_t wavelengths; /* -w: wavelengths per fibre in place of the paper's */
+    uint32_t nodes;       /* -n: node count in place of the paper's */
+    const char *sizes;    /* --sizes: message sizes in place of the paper's, as `sweep -s` takes
+                             them ("1KiB,1MiB", "4KiB..64MiB:*4") */
+    const char *network;  /* -t: the network the paper's experiments run on */
+} oc_reproduce_settings;
+
+enum {
+    OC_SETTING_WAVELENGTHS = 1 << 0,
+    OC_SETTING_NODES = 1 << 1,
+    OC_SETTING_SIZES = 1 << 2,
+    OC_SETTING_NETWORK = 1 << 3
+};
+
+/* oc_reproduce with settings (NULL: the paper's own). */
+int oc_reproduce_with(const char *paper, const oc_reproduce_settings *settings, FILE *f, char *why,
+                      size_t whylen);
 
 /* The reproducible papers, in the order "all" runs them. */
 size_t oc_paper_count(void);
 const char *oc_paper_name(size_t i);
+/* The settings paper i takes (OC_SETTING_* bits). */
+unsigned oc_paper_settings(size_t i);
 
 /* What a reproduction draws: its figures (series of points) and its tables (as CSV). */
 typedef struct oc_figures oc_figures;
@@ -251,6 +278,9 @@ typedef struct oc_figure_info {
 /* oc_reproduce of one paper (not "all"), also collecting its figures and tables into *out
  * (freed with oc_figures_free). Collection is per thread, so concurrent calls are safe. */
 int oc_reproduce_figures(const char *paper, FILE *f, oc_figures **out, char *why, size_t whylen);
+/* The same with settings (NULL: the paper's own). */
+int oc_reproduce_collect(const char *paper, const oc_reproduce_settings *settings, FILE *f,
+                         oc_figures **out, char *why, size_t whylen);
 void oc_figures_free(oc_figures *figs);
 size_t oc_figures_count(const oc_figures *figs);
 /* Figure i (0 or OC_ERANGE). */
@@ -261,6 +291,17 @@ int oc_figure_series_get(const oc_figures *figs, size_t i, size_t s, const char 
 /* The tables the reproduction printed, in order, each written as CSV (header line first). */
 size_t oc_figures_table_count(const oc_figures *figs);
 int oc_figures_write_table_csv(const oc_figures *figs, size_t i, FILE *f);
+/* The paper's headline claims, as the claims table printed them. ours is NAN when the experiment
+ * was not simulated (the reason says why). */
+typedef struct oc_claim_info {
+    const char *claim;  /* the claim, quoted or closely paraphrased */
+    const char *source; /* where the paper says it and which figure or table its number is from */
+    const char *unit;   /* "%", "x", "us", ... */
+    double paper, ours;
+    const char *reason; /* why ours differs ("" when it does not) */
+} oc_claim_info;
+size_t oc_figures_claim_count(const oc_figures *figs);
+int oc_figures_claim_get(const oc_figures *figs, size_t i, oc_claim_info *out);
 
 /* ---- training: the gradient all-reduce of data-parallel DNN training --------------------------
  *

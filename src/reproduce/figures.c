@@ -38,6 +38,7 @@ struct oc_figures {
     size_t nfigs;
     ftable *tables;
     size_t ntables;
+    oc__claim_list claims;
     int nomem;
 };
 
@@ -118,8 +119,99 @@ static void keep_table(const oc__table *t) {
         tb->cells[t->ncols + k] = figures_strdup(c, t->cells[k]);
 }
 
+/* ---- claims tables ---- */
+
+int oc__claims_add(oc__claim_list *l, const char *claim, const char *source, const char *unit,
+                   double paper, double ours, const char *reason) {
+    oc__claim_entry *v = realloc(l->v, (l->n + 1) * sizeof *v);
+    if (!v) return OC_ENOMEM;
+    l->v = v;
+    oc__claim_entry *e = &v[l->n];
+    e->claim = strdup(claim ? claim : "");
+    e->source = strdup(source ? source : "");
+    e->unit = strdup(unit ? unit : "");
+    e->reason = strdup(reason ? reason : "");
+    e->paper = paper;
+    e->ours = ours;
+    if (!e->claim || !e->source || !e->unit || !e->reason) {
+        free(e->claim);
+        free(e->source);
+        free(e->unit);
+        free(e->reason);
+        return OC_ENOMEM;
+    }
+    l->n++;
+    return 0;
+}
+
+void oc__claims_clear(oc__claim_list *l) {
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->v[i].claim);
+        free(l->v[i].source);
+        free(l->v[i].unit);
+        free(l->v[i].reason);
+    }
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+/* "72.21 %", "1.7x", "not simulated". */
+static void claim_value(char *buf, size_t len, double v, const char *unit) {
+    if (isnan(v))
+        snprintf(buf, len, "not simulated");
+    else if (!strcmp(unit, "x"))
+        snprintf(buf, len, "%.4gx", v);
+    else
+        snprintf(buf, len, "%.4g%s%s", v, unit[0] ? " " : "", unit);
+}
+
+void oc__claims_print(const oc__claim_list *l, FILE *f) {
+    if (!l->n) return;
+    static const char *const head[] = {"claim", "source", "paper", "opticoll", "reason"};
+    oc__table t;
+    oc__table_init(&t, 5, head);
+    int rc = 0;
+    for (size_t i = 0; i < l->n && !rc; i++) {
+        const oc__claim_entry *e = &l->v[i];
+        char paper[48], ours[48];
+        claim_value(paper, sizeof paper, e->paper, e->unit);
+        claim_value(ours, sizeof ours, e->ours, e->unit);
+        const char *row[] = {e->claim, e->source, paper, ours, e->reason[0] ? e->reason : "-"};
+        rc = oc__table_row(&t, row);
+    }
+    fputs("Headline claims (abstract, introduction, conclusion) against opticoll's runs\n", f);
+    if (rc)
+        fputs("  (out of memory while building the claims table)\n", f);
+    else
+        oc__table_print(&t, f);
+    fputc('\n', f);
+    oc__table_free(&t);
+}
+
+void oc__figures_take_claims(oc__claim_list *l) {
+    oc_figures *c = collector;
+    if (!c) return;
+    oc__claims_clear(&c->claims);
+    c->claims = *l;
+    l->v = NULL;
+    l->n = 0;
+}
+
+size_t oc_figures_claim_count(const oc_figures *c) {
+    return c ? c->claims.n : 0;
+}
+
+int oc_figures_claim_get(const oc_figures *c, size_t i, oc_claim_info *out) {
+    if (!c || i >= c->claims.n) return OC_ERANGE;
+    const oc__claim_entry *e = &c->claims.v[i];
+    *out = (oc_claim_info){e->claim, e->source, e->unit, e->paper, e->ours, e->reason};
+    return 0;
+}
+
 void oc_figures_free(oc_figures *c) {
     if (!c) return;
+    oc__claims_clear(&c->claims);
     for (size_t i = 0; i < c->nfigs; i++) {
         figure *f = &c->figs[i];
         free(f->id);

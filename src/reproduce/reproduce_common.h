@@ -49,8 +49,45 @@ void oc__print_ring_network(FILE *f, const oc_report *rep, uint64_t block, const
 /* ---- the reproductions (reproduce.c lists them) -----------------------------------------------
  */
 
-int oc__reproduce_optree(FILE *f, char *why, size_t whylen);
-int oc__reproduce_wrht(FILE *f, char *why, size_t whylen);
+/* A reproduction's context: the reader's settings and the paper's claims table (reproduce.c). */
+typedef struct oc__repro oc__repro;
+
+/* The reader's settings (never NULL: all zero when none were given). reproduce.c has already
+ * refused the settings a paper does not take (its `takes` bits in the table of papers). */
+const oc_reproduce_settings *oc__repro_settings(const oc__repro *r);
+
+/* Adds one headline claim of the paper (its abstract, introduction or conclusion) to the claims
+ * table printed first: the claim, where the paper makes it and which figure or table its number
+ * comes from, the unit, the paper's number, ours for the same experiment (NAN: not simulated) and
+ * the reason for a difference ("" when there is none). Strings are copied. 0 or OC_ENOMEM. */
+int oc__claim(oc__repro *r, const char *claim, const char *source, const char *unit, double paper,
+              double ours, const char *reason);
+
+/* A claims table as a list (figures.c): kept by reproduce.c while the paper runs, printed first,
+ * then handed to the figures collector when there is one. */
+typedef struct oc__claim_entry {
+    char *claim, *source, *unit, *reason;
+    double paper, ours;
+} oc__claim_entry;
+typedef struct oc__claim_list {
+    oc__claim_entry *v;
+    size_t n;
+} oc__claim_list;
+int oc__claims_add(oc__claim_list *l, const char *claim, const char *source, const char *unit,
+                   double paper, double ours, const char *reason);
+void oc__claims_clear(oc__claim_list *l);
+/* Prints the claims table (nothing when the list is empty). */
+void oc__claims_print(const oc__claim_list *l, FILE *f);
+/* Hands the list to the calling thread's figures collector (the list is left empty); without a
+ * collector the list is cleared. */
+void oc__figures_take_claims(oc__claim_list *l);
+
+/* One function per paper (reproduce.c lists them). */
+int oc__reproduce_optree(oc__repro *r, FILE *f, char *why, size_t whylen);
+int oc__reproduce_wrht(oc__repro *r, FILE *f, char *why, size_t whylen);
+int oc__reproduce_star(oc__repro *r, FILE *f, char *why, size_t whylen);
+int oc__reproduce_lumorph(oc__repro *r, FILE *f, char *why, size_t whylen);
+int oc__reproduce_aas(oc__repro *r, FILE *f, char *why, size_t whylen);
 
 /* ---- figures and tables for `reproduce --out` (figures.c) ------------------------------------
  *

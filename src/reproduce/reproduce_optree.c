@@ -1088,7 +1088,8 @@ static int headline_print(FILE *f, const optree_printed *P, const headline *h) {
 
 enum { FIG4_SIZES = sizeof OPTREE_PRINTED.fig4_nodes / sizeof OPTREE_PRINTED.fig4_nodes[0] };
 
-int oc__reproduce_optree(FILE *f, char *why, size_t whylen) {
+int oc__reproduce_optree(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
+    (void)ctx; /* the paper takes no settings yet and makes no claims yet */
     const optree_printed *P = &OPTREE_PRINTED;
     int rc = 0;
     oc_report *first = NULL;

@@ -19,7 +19,6 @@
 #include <math.h>
 #include <string.h>
 
-int oc__reproduce_star(FILE *f, char *why, size_t whylen);
 
 enum { P_ = 64, K_ = 3, M_ = 64, H_ = 3 };
 
@@ -350,7 +349,8 @@ static int sweep(FILE *f, char *why, size_t len) {
     return rc;
 }
 
-int oc__reproduce_star(FILE *f, char *why, size_t whylen) {
+int oc__reproduce_star(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
+    (void)ctx; /* the paper takes no settings yet and makes no claims yet */
     fprintf(f,
             "passive-optical-star (Desprez, Ferreira, Tourancheau): P = %d, k = %d, m = %d, "
             "D = 1, L tau = 1, h = %d; every simulated value is a verified schedule on the star "

@@ -1470,7 +1470,8 @@ static int print_epoch(FILE *f, const wrht_data *d) {
 /* ---- the WRHT reproduction --------------------------------------------------------------------
  */
 
-int oc__reproduce_wrht(FILE *f, char *why, size_t whylen) {
+int oc__reproduce_wrht(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
+    (void)ctx; /* the paper takes no settings yet and makes no claims yet */
     const wrht_printed *P = &WRHT_PRINTED;
     wrht_data *d = calloc(1, sizeof *d);
     int rc = 0;
