@@ -10,10 +10,11 @@
  * it in the algorithm's oc__formula_in (algo/algos.h: oc__formula_in.cfg), and the algorithm reads
  * it from there. No algorithm parses a network parameter or reads one back from the run's report.
  *
- * Only what an algorithm reads is here, with the model's defaults already applied; a model keeps
- * the rest of its settings (bandwidths, presets) to itself. A model with nothing typed to hand on
- * leaves kind OC_NETCFG_NONE, and the algorithms use the figures of oc__formula_in (its step
- * time, channels, lanes) as before.
+ * What is typed here is what algorithms read, with the model's defaults already applied: the
+ * direct networks' whole configuration (their closed forms use most of it), the ring's w and F.
+ * A model keeps the rest of its settings (bandwidths, presets) to itself, and one with nothing
+ * typed to hand on leaves kind OC_NETCFG_NONE: the algorithms then use the figures of
+ * oc__formula_in (its step time, channels, lanes), which every model gives.
  */
 #ifndef OC_CORE_NETCFG_H
 #define OC_CORE_NETCFG_H
