@@ -62,7 +62,8 @@ int lib_error(int err, const char *why) {
     return die_line(exit_for(err), why && *why ? why : oc_strerror(err));
 }
 
-int arg_refused(const char *cmd, const arg_word *a) {
+/* The one line for a word arg_next refused, or an operand the command does not take. */
+static int arg_refused(const char *cmd, const arg_word *a) {
     char line[1024];
     switch (a->kind) {
     case ARG_AMBIGUOUS: /* the candidates are the command's own option names */
@@ -82,10 +83,30 @@ int arg_refused(const char *cmd, const arg_word *a) {
     }
 }
 
-int arg_once(const char *cmd, const arg_word *a, const char **slot) {
+/* *slot = a's value, unless the option was given before. */
+static int arg_once(const char *cmd, const arg_word *a, const char **slot) {
     if (*slot) return die(EXIT_USAGE, "%s: %s given twice", cmd, a->spelling);
     *slot = a->value;
     return 0;
+}
+
+int read_options(const char *cmd, int argc, char **argv, const arg_option *opts, size_t n,
+                 const char **value, const char **operand) {
+    arg_reader p;
+    arg_word a;
+    int rc = 0;
+    arg_init(&p, argc, argv, opts, n);
+    while (!rc && arg_next(&p, &a) != ARG_END) {
+        if (a.kind == ARG_OPERAND && operand && !*operand)
+            *operand = a.value;
+        else if (a.kind != ARG_OPTION)
+            rc = arg_refused(cmd, &a);
+        else if (!a.value)
+            value[a.id] = a.spelling; /* a flag, given */
+        else
+            rc = arg_once(cmd, &a, &value[a.id]);
+    }
+    return rc;
 }
 
 /* ---- options shared by run, compare, export and verify ---- */

@@ -84,11 +84,13 @@ int memory_budget_from_env(void);
 /* Parses argv (argv[0]: the command's name) into o, accepting only the options command `cmd`
  * takes (see cli.c). 0, or an exit code after one line. */
 int parse_options(int argc, char **argv, options *o, const char *cmd);
-/* The one line for a word arg_next refused (an unknown or ambiguous option, a missing value, a
- * value given to a flag) or an operand the command takes none of, as "CMD: ..."; EXIT_USAGE. */
-int arg_refused(const char *cmd, const arg_word *a);
-/* *slot = a's value, unless the option was given before: then one line; 0 or EXIT_USAGE. */
-int arg_once(const char *cmd, const arg_word *a, const char **slot);
+/* Reads the options of a command with a list of its own (not parse_options'): value[id] gets an
+ * option's value, or its spelling for a flag (non-NULL: given); a value option given twice is
+ * refused. The one operand goes to *operand (NULL: the command takes none). Every refusal is one
+ * line, "CMD: ..." (an unknown or ambiguous option, a missing value, a value given to a flag, an
+ * unexpected argument, an option given twice). 0 or an exit code. */
+int read_options(const char *cmd, int argc, char **argv, const arg_option *opts, size_t n,
+                 const char **value, const char **operand);
 /* Builds the request; `need_algo` is 0 for compare. */
 int build_request(const options *o, oc_request *req, int need_algo);
 /* -w, -f and --preset are shorthands for --net wavelengths=, fibres=, preset=; given both ways

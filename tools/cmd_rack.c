@@ -75,21 +75,11 @@ int cmd_rack(int argc, char **argv) {
         {"-s", "--size", 1, SIZE},   {NULL, "--example", 1, EXAMPLE},
         {NULL, "--json", 0, JSON},   {NULL, "--tenants-detail", 0, DETAIL},
         {"-h", "--help", 0, HELP}};
-    const char *val[NVAL] = {0};
-    int json = 0, detail = 0, help = 0, bad = 0;
-    arg_reader p;
-    arg_word a;
-    arg_init(&p, argc, argv, opts, sizeof opts / sizeof opts[0]);
-    while (!bad && arg_next(&p, &a) != ARG_END) {
-        if (a.kind != ARG_OPTION)
-            bad = arg_refused("rack", &a);
-        else if (a.id < NVAL)
-            bad = arg_once("rack", &a, &val[a.id]);
-        else
-            *(a.id == JSON ? &json : a.id == DETAIL ? &detail : &help) = 1;
-    }
+    const char *val[HELP + 1] = {0};
+    int bad = read_options("rack", argc, argv, opts, sizeof opts / sizeof opts[0], val, NULL);
     if (bad) return bad;
-    if (help) {
+    int json = !!val[JSON], detail = !!val[DETAIL];
+    if (val[HELP]) {
         fputs(rack_help, stdout);
         return 0;
     }

@@ -56,20 +56,10 @@ static int parse(int argc, char **argv, opt *o) {
         {NULL, "--utilisation", 1, UTIL}, {NULL, "--utilization", 1, UTIL},
         {NULL, "--json", 0, JSON},        {NULL, "--no-data-check", 0, NODATA},
         {"-h", "--help", 0, HELP}};
-    const char **slot[] = {&o->model,  &o->models, &o->nodes, &o->buckets,
-                           &o->tokens, &o->peak,   &o->util};
-    int rc = 0;
-    arg_reader p;
-    arg_word a;
-    arg_init(&p, argc, argv, opts, sizeof opts / sizeof opts[0]);
-    while (!rc && arg_next(&p, &a) != ARG_END) {
-        if (a.kind != ARG_OPTION)
-            rc = arg_refused("throughput", &a);
-        else if (a.id < JSON)
-            rc = arg_once("throughput", &a, slot[a.id]);
-        else
-            *(a.id == JSON ? &o->json : a.id == NODATA ? &o->no_data : &o->help) = 1;
-    }
+    const char *v[HELP + 1] = {0};
+    int rc = read_options("throughput", argc, argv, opts, sizeof opts / sizeof opts[0], v, NULL);
+    *o = (opt){v[MODEL], v[MODELS], v[NODES],  v[BUCKETS],  v[TOKENS],
+               v[PEAK],  v[UTIL],   !!v[JSON], !!v[NODATA], !!v[HELP]};
     return rc;
 }
 

@@ -36,14 +36,9 @@
 
 static int cmd_list(int argc, char **argv) {
     static const arg_option help[] = {{"-h", "--help", 0, 0}};
-    arg_reader p;
-    arg_word word;
-    arg_init(&p, argc, argv, help, 1);
-    int asked = 0;
-    while (arg_next(&p, &word) != ARG_END) {
-        if (word.kind != ARG_OPTION) return arg_refused("list", &word);
-        asked = 1;
-    }
+    const char *asked = NULL;
+    int rc = read_options("list", argc, argv, help, 1, &asked, NULL);
+    if (rc) return rc;
     if (asked) {
         puts("usage: opticoll list\n\nLists the networks, the collectives and the algorithms, one "
              "line each.");
@@ -326,23 +321,11 @@ static int cmd_reproduce(int argc, char **argv) {
     enum { HELP, OUT, JOBS };
     static const arg_option opts[] = {
         {"-h", "--help", 0, HELP}, {"-o", "--out", 1, OUT}, {"-j", "--jobs", 1, JOBS}};
-    const char *which = NULL, *out = NULL, *jobs = NULL;
-    int help = 0, rc = 0;
-    arg_reader p;
-    arg_word a;
-    arg_init(&p, argc, argv, opts, sizeof opts / sizeof opts[0]);
-    while (!rc && arg_next(&p, &a) != ARG_END) {
-        if (a.kind == ARG_OPERAND && !which)
-            which = a.value;
-        else if (a.kind != ARG_OPTION)
-            rc = arg_refused("reproduce", &a);
-        else if (a.id == HELP)
-            help = 1;
-        else
-            rc = arg_once("reproduce", &a, a.id == OUT ? &out : &jobs);
-    }
+    const char *which = NULL, *v[JOBS + 1] = {0};
+    int rc = read_options("reproduce", argc, argv, opts, sizeof opts / sizeof opts[0], v, &which);
+    const char *out = v[OUT], *jobs = v[JOBS];
     if (rc) return rc;
-    if (help) {
+    if (v[HELP]) {
         printf(
             "usage: opticoll reproduce optree|wrht|star|lumorph|aas|all [--out DIR] [-j N]\n\n"
             "Prints the seed paper's tables and figures: the paper's printed value, the paper's\n"
