@@ -54,7 +54,7 @@ static const arg_option *long_named(arg_reader *p, const char *word, int want, s
     const arg_option *first = NULL;
     size_t at = 0, ids = 0;
     p->text[0] = 0;
-    for (size_t i = 0; i < p->n; i++) {
+    for (size_t i = 0; i < p->n && len; i++) { /* "--=x" names nothing */
         const arg_option *o = &p->opts[i];
         if (!o->name || strncmp(o->name + 2, name, len)) continue;
         if (want >= 0) {

@@ -163,6 +163,7 @@ bad 2 "rack: option '--ten' is ambiguous: --tenants, --tenants-detail" rack --te
 bad 2 "run: --json takes no value (got '1')" run "${RUN[@]}" --json=1
 bad 2 "run: unknown option '-x'" run "${RUN[@]}" -hx
 bad 2 "run: unknown option '--frob=3'" run "${RUN[@]}" --frob=3
+bad 2 "run: unknown option '--=3'" run "${RUN[@]}" --=3
 bad 2 "run: unexpected argument '--json'" run "${RUN[@]}" -- --json
 bad 2 "reproduce: unexpected argument '-j'" reproduce star -- -j 2
 bad 2 "run: -s needs a value" run -c allgather -a ring -n 5 -s
