@@ -109,7 +109,7 @@ int read_options(const char *cmd, int argc, char **argv, const arg_option *opts,
     return rc;
 }
 
-/* ---- options shared by run, compare, export and verify ---- */
+/* ---- the options of run, compare, export, verify, train, sweep and tune ---- */
 
 static const struct {
     const char *cmd;
