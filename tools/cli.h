@@ -87,9 +87,6 @@ int cmd_tune(int argc, char **argv);
  * run_auto_note, which run prints with its result. 0 or an exit code. */
 int run_auto_rewrite(int *argc, char ***argv);
 extern char run_auto_note[1024];
-/* The decision file reader of run -a auto (from_decisions), for fuzz/fuzz_decisions.c. */
-const char *oc__decisions_pick(const char *path, const oc_request *req, const char *coll,
-                               int *code);
 /* reproduce all, --out DIR, -j N (cmd_reproduce_out.c). */
 int cmd_reproduce_out(int argc, char **argv);
 

@@ -183,3 +183,25 @@ void oc_scale_free(char **blobs, size_t n) {
         blobs[i] = NULL;
     }
 }
+
+/* One point of a sweep run here and packed for rank 0 (the pool's threads call it side by side:
+ * each writes only its own point). */
+static int sweep_point_fn(size_t i, void *ctx, char **blob, size_t *len) {
+    oc_sweep *s = ctx;
+    int rc = oc_sweep_run(s, i, i + 1, 1, NULL, 0);
+    return rc ? rc : oc_sweep_point_pack(s, i, blob, len);
+}
+
+int oc_scale_sweep(oc_sweep *s, unsigned threads) {
+    size_t n = oc_sweep_count(s);
+    if (oc_scale_size() == 1) return oc_sweep_run(s, 0, n, threads, NULL, 0);
+    char **blobs = calloc(n ? n : 1, sizeof *blobs);
+    size_t *lens = calloc(n ? n : 1, sizeof *lens);
+    int rc = !blobs || !lens ? OC_ENOMEM : oc_scale_run(n, threads, sweep_point_fn, s, blobs, lens);
+    for (size_t i = 0; !rc && oc_scale_rank() == 0 && i < n; i++)
+        rc = oc_sweep_point_unpack(s, i, blobs[i], lens[i]);
+    if (blobs) oc_scale_free(blobs, n);
+    free(blobs);
+    free(lens);
+    return rc;
+}

@@ -1,285 +1,213 @@
 /*
- * points.c — the options and the runs that `sweep`, `tune` and `run -a auto` share (points.h).
+ * sweep.c — a grid of runs (opticoll.h, "sweeps"): every candidate algorithm at every node count
+ * and size, what `opticoll sweep`, `opticoll tune` and `run -a auto` stand on.
  *
- * A node or size list is comma-separated items, each a value or a range A..B: A, 2A, 4A, ... up to
- * B (B itself need not be reached); A..B:*F multiplies by F instead and A..B:+S adds S. Sizes take
- * the units of -s (4KiB..64MiB:*4). The union is sorted and repeats dropped, so that "along N" and
- * "along size" are in increasing order for the crossovers of `tune`.
- *
- * Every point runs through oc_run — generated, verified (semantic, real data unless
- * --no-data-check) and mapped with the network's resource check — and is rendered (CSV line, JSON
- * object) where it ran; only the rendering travels between ranks (scaleout.c). An algorithm whose
- * restrictions exclude a point (OC_ENOTSUP) or which the library refuses as too big (OC_ETOOBIG) is
- * "not run" there with the library's reason; any other failure fails the command, the first in
- * point order being the one reported, whatever the threads did first.
+ * Every point runs through oc_run — generated, verified (semantic, real data unless data_check is
+ * 0) and mapped with the network's resource check — and is rendered where it ran (a CSV line and a
+ * JSON object), so that the caller prints the strings and the report itself need not outlive the
+ * run. An algorithm whose restrictions exclude a point (OC_ENOTSUP) or which the library refuses
+ * as too big (OC_ETOOBIG) is "not run" there with the library's reason; any other failure is the
+ * point's failure, and oc_sweep_first_failure names the first in point order, whatever the threads
+ * did first. The points run on the library's pool (core/pool.h): each job writes only its own
+ * point, so a point depends on nothing but itself, which is what lets the cluster tool run shares
+ * of a sweep on other processes and bring the points back as bytes (oc_sweep_point_pack).
  */
-#include "points.h"
+#include "core/core.h"
+#include "core/pool.h"
+#include "core/quote.h"
+#include "run/batch.h" /* oc__kv_text */
 
-#include "scaleout.h"
-
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-void size_text(char *buf, size_t len, uint64_t b) {
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    size_t u = 0;
-    while (u + 1 < sizeof unit / sizeof unit[0] && b >= 1024 && b % 1024 == 0) {
-        b /= 1024;
-        u++;
-    }
-    snprintf(buf, len, "%llu %s", (unsigned long long)b, unit[u]);
-}
+struct oc_sweep {
+    oc_request base;    /* the spec's request (algorithm, nodes and bytes unused) */
+    const char **algos; /* the candidates: names owned by the registry */
+    size_t nalgos;
+    uint64_t *nodes, *sizes; /* copies of the spec's lists */
+    size_t nnodes, nsizes;
+    oc_sweep_point *points; /* nalgos x nnodes x nsizes, in point order */
+    size_t n;
+};
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Parses one value of a list. */
-static int list_value(const char *text, int sizes, uint64_t lo, uint64_t hi, uint64_t *v) {
-    if (sizes) return oc_parse_size(text, v) || *v < lo || *v > hi;
-    return oc_parse_u64(text, lo, hi, v) != 0;
-}
-
-/* Parses a node (sizes = 0) or size list into out[0 .. *n): 0 or an exit code after one line. */
-static int parse_list(const char *flag, const char *text, int sizes, uint64_t *out, size_t *n) {
-    uint64_t lo = sizes ? 0 : 1, hi = sizes ? OC_MAX_BYTES : OC_MAX_NODES;
-    const char *what = sizes ? "sizes (e.g. 4KiB,1MiB or 1KiB..64MiB:*4)"
-                             : "node counts (e.g. 3,5,12 or 2..64 or 4..100:+8)";
-    char *copy = strdup(text), *save = NULL;
-    int rc = 0;
-    *n = 0;
-    if (!copy) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    if (!*text) rc = die(EXIT_USAGE, "%s: empty list; expected %s", flag, what);
-    /* strtok_r would skip an empty item ("4,,8", "4,"): refuse it, it is a typo */
-    for (const char *c = text; *c && !rc; c++)
-        if (*c == ',' && (c == text || c[1] == ',' || c[1] == 0))
-            rc = die(EXIT_USAGE, "%s %s: an empty item in the list (e.g. 4,,8)", flag, text);
-    for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
-        char *dots = strstr(item, ".."), *step = NULL;
-        uint64_t a, b, s = 2;
-        int mul = 1;
-        if (!dots) {
-            if (list_value(item, sizes, lo, hi, &a)) goto bad;
-            if (*n >= MAX_LIST) goto toomany;
-            out[(*n)++] = a;
-            continue;
-        }
-        *dots = 0;
-        step = strchr(dots + 2, ':');
-        if (step) {
-            *step++ = 0;
-            if (*step != '*' && *step != '+') goto bad;
-            mul = *step == '*';
-            if (oc_parse_u64(step + 1, mul ? 2 : 1, hi, &s)) goto bad;
-        }
-        if (list_value(item, sizes, lo, hi, &a) || list_value(dots + 2, sizes, lo, hi, &b))
-            goto bad;
-        if (a > b || (mul && a == 0)) goto bad;
-        for (uint64_t v = a; v <= b;) {
-            if (*n >= MAX_LIST) goto toomany;
-            out[(*n)++] = v;
-            if (mul ? v > b / s : v > b - s) break;
-            v = mul ? v * s : v + s;
-        }
-        continue;
-    bad : {
-        char msg[600];
-        snprintf(msg, sizeof msg, "%s %s: expected %s", flag, OC_Q(text), what);
-        rc = die_line(EXIT_USAGE, msg);
-    } break;
-    toomany:
-        rc = die(EXIT_USAGE, "%s %s: more than 4096 values", flag, text);
-        break;
-    }
-    free(copy);
-    if (rc) return rc;
-    qsort(out, *n, sizeof *out, cmp_u64);
-    size_t k = 0;
-    for (size_t i = 0; i < *n; i++)
-        if (!k || out[k - 1] != out[i]) out[k++] = out[i];
-    *n = k;
-    return 0;
-}
-
-static int network_known(const char *name) {
-    for (size_t i = 0; i < oc_network_count(); i++)
-        if (!strcmp(oc_network_at(i)->name, name)) return 1;
-    return 0;
-}
-
-/* 1 when the comma-separated list `list` holds `name`. */
-static int in_list(const char *list, const char *name) {
-    size_t n = strlen(name);
-    for (const char *p = list; *p;) {
+int oc_algorithm_runs_on(const oc_algorithm_info *a, const char *network) {
+    size_t n = strlen(network);
+    for (const char *p = a->networks; *p;) {
         size_t k = strcspn(p, ",");
-        if (k == n && !strncmp(p, name, n)) return 1;
+        if (k == n && !strncmp(p, network, n)) return 1;
         p += k + (p[k] == ',');
     }
     return 0;
 }
 
-/* The algorithms: -a's list (each checked against the registry), or every algorithm of the
+/* The candidates: the spec's list, each checked against the registry, or every algorithm of the
  * collective that runs on the network, in registry order. */
-static int parse_algos(sweep_args *a) {
-    size_t cap = oc_algorithm_count() + 1;
-    a->algos = calloc(cap, sizeof *a->algos);
-    if (!a->algos) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    const char *net = a->base.network;
-    if (!a->o.algo) {
-        for (size_t i = 0; i < oc_algorithm_count(); i++) {
-            const oc_algorithm_info *x = oc_algorithm_at(i);
-            if (x->collective == a->base.collective && in_list(x->networks, net))
-                a->algos[a->nalgos++] = x->name;
-        }
-        if (!a->nalgos) return die(EXIT_USAGE, "no %s algorithm runs on %s", a->o.coll, net);
-        return 0;
-    }
-    a->algo_text = strdup(a->o.algo);
-    if (!a->algo_text) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    char *save = NULL;
-    for (char *name = strtok_r(a->algo_text, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+static int sweep_algorithms(oc_sweep *s, const oc_sweep_spec *spec, char *why, size_t whylen) {
+    const char *coll = oc_collective_name(s->base.collective), *net = s->base.network;
+    size_t cap = spec->algorithms ? spec->nalgorithms : oc_algorithm_count();
+    s->algos = oc__calloc(cap ? cap : 1, sizeof *s->algos);
+    if (!s->algos) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    for (size_t k = 0; k < cap; k++) {
         const oc_algorithm_info *x = NULL;
-        for (size_t i = 0; i < oc_algorithm_count() && !x; i++)
-            if (oc_algorithm_at(i)->collective == a->base.collective &&
+        if (!spec->algorithms) {
+            x = oc_algorithm_at(k);
+            if (x->collective == s->base.collective && oc_algorithm_runs_on(x, net))
+                s->algos[s->nalgos++] = x->name;
+            continue;
+        }
+        const char *name = spec->algorithms[k];
+        for (size_t i = 0; name && i < oc_algorithm_count() && !x; i++)
+            if (oc_algorithm_at(i)->collective == s->base.collective &&
                 !strcmp(oc_algorithm_at(i)->name, name))
                 x = oc_algorithm_at(i);
         if (!x)
-            return die(EXIT_USAGE, "-a %s: unknown %s algorithm (see opticoll list)", name,
-                       a->o.coll);
-        if (!in_list(x->networks, net))
-            return die(EXIT_USAGE, "-a %s: does not run on %s (see opticoll list)", name, net);
-        for (size_t k = 0; k < a->nalgos; k++)
-            if (!strcmp(a->algos[k], name))
-                return die(EXIT_USAGE, "-a: %s named twice", name, NULL);
-        if (a->nalgos + 1 >= cap) return die(EXIT_USAGE, "-a: too many algorithms", NULL, NULL);
-        a->algos[a->nalgos++] = x->name;
+            return oc__fail(why, whylen, OC_ENOENT, "unknown %s algorithm '%s'", coll,
+                            OC_Q(name ? name : "(null)"));
+        if (!oc_algorithm_runs_on(x, net))
+            return oc__fail(why, whylen, OC_EINVAL, "%s does not run on %s", x->name, net);
+        for (size_t j = 0; j < s->nalgos; j++)
+            if (s->algos[j] == x->name)
+                return oc__fail(why, whylen, OC_EINVAL, "%s named twice", x->name);
+        s->algos[s->nalgos++] = x->name;
     }
-    if (!a->nalgos) return die(EXIT_USAGE, "-a %s: no algorithm named", a->o.algo, NULL);
+    if (!s->nalgos)
+        return oc__fail(why, whylen, OC_ENOTSUP, "no %s algorithm runs on %s", coll, net);
     return 0;
 }
 
-int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_args *a) {
-    memset(a, 0, sizeof *a);
-    a->o.params = oc_kv_new();
-    a->o.net_params = oc_kv_new();
-    a->jobs = oc_scale_default_threads();
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
-    const char *nodes = NULL, *sizes = NULL, *jobs = NULL;
-    int nrest = 0, rc = 0, is_sweep = !strcmp(cmd, "sweep");
-    if (!rest || !a->o.params || !a->o.net_params) {
-        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
-        goto out;
+/* Copies a node or size list after checking it: non-empty, strictly increasing, in [lo, hi]. */
+static int sweep_list(const char *what, const uint64_t *in, size_t n, uint64_t lo, uint64_t hi,
+                      uint64_t **out, char *why, size_t whylen) {
+    if (!in || !n) return oc__fail(why, whylen, OC_EINVAL, "no %s", what);
+    for (size_t i = 0; i < n; i++)
+        if (in[i] < lo || in[i] > hi || (i && in[i] <= in[i - 1]))
+            return oc__fail(why, whylen, OC_EINVAL,
+                            "%s: %llu is out of range or out of order (increasing, %llu to %llu)",
+                            what, (unsigned long long)in[i], (unsigned long long)lo,
+                            (unsigned long long)hi);
+    *out = oc__malloc_array(n, sizeof **out);
+    if (!*out) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    memcpy(*out, in, n * sizeof **out);
+    return 0;
+}
+
+int oc_sweep_new(const oc_sweep_spec *spec, oc_sweep **out, char *why, size_t whylen) {
+    *out = NULL;
+    if (!spec || !spec->base.network)
+        return oc__fail(why, whylen, OC_EINVAL, "a sweep needs a network");
+    if ((unsigned)spec->base.collective >= OC_COLLECTIVE_COUNT)
+        return oc__fail(why, whylen, OC_EINVAL, "unknown collective");
+    int known = 0;
+    for (size_t i = 0; i < oc_network_count() && !known; i++)
+        known = !strcmp(oc_network_at(i)->name, spec->base.network);
+    if (!known)
+        return oc__fail(why, whylen, OC_ENOENT, "unknown network '%s'", OC_Q(spec->base.network));
+    oc_sweep *s = calloc(1, sizeof *s);
+    if (!s) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    s->base = spec->base;
+    s->base.algorithm = NULL;
+    s->nnodes = spec->nnodes;
+    s->nsizes = spec->nsizes;
+    int rc;
+    if ((rc = sweep_algorithms(s, spec, why, whylen)) ||
+        (rc = sweep_list("node counts", spec->nodes, spec->nnodes, 1, OC_MAX_NODES, &s->nodes, why,
+                         whylen)) ||
+        (rc = sweep_list("sizes", spec->sizes, spec->nsizes, 0, OC_MAX_BYTES, &s->sizes, why,
+                         whylen)))
+        goto fail;
+    /* each factor is at most OC_MAX_NODES, the registry's size or 2^50 values: the product of
+     * the first two cannot overflow, and the budget check bounds the third */
+    uint64_t points = (uint64_t)s->nalgos * s->nnodes;
+    if (points > SIZE_MAX / s->nsizes / sizeof *s->points) {
+        rc = oc__fail(why, whylen, OC_ETOOBIG, "too many points");
+        goto fail;
     }
-    for (int i = 0; i < argc; i++) {
-        const char *s = argv[i], **slot = NULL;
-        if (!strncmp(s, "-j", 2) && s[2] >= '0' && s[2] <= '9') { /* -j4 */
-            if (jobs) {
-                rc = die(EXIT_USAGE, "-j given twice", NULL, NULL);
-                goto out;
-            }
-            jobs = s + 2;
-            continue;
-        }
-        if (!strcmp(s, "-n") || !strcmp(s, "--nodes"))
-            slot = &nodes;
-        else if (!strcmp(s, "-s") || !strcmp(s, "--size") || !strcmp(s, "--sizes"))
-            slot = &sizes;
-        else if (!strcmp(s, "-j") || !strcmp(s, "--jobs"))
-            slot = &jobs;
-        else if (is_sweep && !strcmp(s, "--csv"))
-            slot = &a->csv;
-        else if (is_sweep && !strcmp(s, "--plot"))
-            slot = &a->plot;
-        if (!slot) {
-            rest[nrest++] = argv[i];
-            continue;
-        }
-        if (i + 1 >= argc) {
-            rc = die(EXIT_USAGE, "%s needs a value", s, NULL);
-            goto out;
-        }
-        if (*slot) {
-            rc = die(EXIT_USAGE, "%s given twice", s, NULL);
-            goto out;
-        }
-        *slot = argv[++i];
+    s->n = (size_t)points * s->nsizes;
+    if ((rc = oc__budget_check((uint64_t)s->n * sizeof *s->points, "the sweep's points", why,
+                               whylen)))
+        goto fail;
+    s->points = oc__calloc(s->n, sizeof *s->points);
+    if (!s->points) {
+        rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+        goto fail;
     }
-    if ((rc = parse_options(nrest, rest, &a->o, cmd))) goto out;
-    if (a->o.help) {
-        fputs(help, stdout);
-        rc = -1;
-        goto out;
+    for (size_t i = 0; i < s->n; i++) {
+        oc_sweep_point *p = &s->points[i];
+        p->status = OC_POINT_PENDING;
+        p->algorithm = i % s->nalgos;
+        p->nodes = (uint32_t)s->nodes[i / (s->nsizes * s->nalgos)];
+        p->bytes = s->sizes[i / s->nalgos % s->nsizes];
     }
-    if ((rc = fold_network_flags(&a->o))) goto out;
-    oc_request *q = &a->base;
-    q->data_check = !a->o.no_data;
-    q->params = a->o.params;
-    q->net_params = a->o.net_params;
-    if (!a->o.coll) {
-        rc = die(EXIT_USAGE, "missing -c COLLECTIVE", NULL, NULL);
-        goto out;
-    }
-    if (oc_collective_from_name(a->o.coll, &q->collective)) {
-        rc = die(EXIT_USAGE, "unknown collective '%s' (see opticoll list)", a->o.coll, NULL);
-        goto out;
-    }
-    q->network = a->o.net ? a->o.net : "ring";
-    if (!network_known(q->network)) {
-        rc = die(EXIT_USAGE, "unknown network '%s' (see opticoll list)", q->network, NULL);
-        goto out;
-    }
-    if (!nodes || !sizes) {
-        rc = die(EXIT_USAGE, "%s: missing %s", cmd, !nodes ? "--nodes LIST" : "--sizes LIST");
-        goto out;
-    }
-    if ((rc = parse_list("--nodes", nodes, 0, a->nodes, &a->nnodes)) ||
-        (rc = parse_list("--sizes", sizes, 1, a->sizes, &a->nsizes)))
-        goto out;
-    if ((rc = root_applies(q->collective, a->o.root))) goto out;
-    if (a->o.root) {
-        uint64_t r;
-        if (oc_parse_u64(a->o.root, 0, a->nodes[0] - 1, &r)) {
-            rc = die(EXIT_USAGE, "-r %s: not a node number below the smallest N", a->o.root, NULL);
-            goto out;
-        }
-        q->root = (uint32_t)r;
-    }
-    if (jobs && oc_scale_parse_jobs(jobs, &a->jobs)) {
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    if ((rc = parse_algos(a))) goto out;
-    if (oc_kv_count(a->o.params) && a->nalgos != 1) {
-        rc = die(EXIT_USAGE, "%s: -p needs exactly one -a (a parameter belongs to one algorithm)",
-                 cmd, NULL);
-        goto out;
-    }
-    if ((double)a->nalgos * (double)a->nnodes * (double)a->nsizes > MAX_POINTS) {
-        rc = die(EXIT_USAGE, "%s: more than 100000 points (algorithms x nodes x sizes)", cmd, NULL);
-        goto out;
-    }
-out:
-    free(rest);
+    *out = s;
+    return 0;
+fail:
+    oc_sweep_free(s);
     return rc;
 }
 
-void sweep_args_free(sweep_args *a) {
-    oc_kv_free(a->o.params);
-    oc_kv_free(a->o.net_params);
-    free(a->algos);
-    free(a->algo_text);
-    memset(a, 0, sizeof *a);
+/* Empties a point back to pending (its strings freed). */
+static void point_clear(oc_sweep_point *p) {
+    free((char *)p->csv);
+    free((char *)p->json);
+    oc_sweep_point keep = *p;
+    memset(p, 0, sizeof *p);
+    p->status = OC_POINT_PENDING;
+    p->algorithm = keep.algorithm;
+    p->nodes = keep.nodes;
+    p->bytes = keep.bytes;
 }
 
-size_t sweep_npoints(const sweep_args *a) {
-    return a->nalgos * a->nnodes * a->nsizes;
+void oc_sweep_free(oc_sweep *s) {
+    if (!s) return;
+    for (size_t i = 0; s->points && i < s->n; i++)
+        point_clear(&s->points[i]);
+    free(s->points);
+    free(s->algos);
+    free(s->nodes);
+    free(s->sizes);
+    free(s);
 }
 
-/* ---- one point, and its blob (the fixed part, then the CSV line and the JSON text) ---- */
+size_t oc_sweep_count(const oc_sweep *s) {
+    return s->n;
+}
 
-static int render(oc_report *rep, int json, char **text) {
+size_t oc_sweep_algorithm_count(const oc_sweep *s) {
+    return s->nalgos;
+}
+
+const char *oc_sweep_algorithm(const oc_sweep *s, size_t k) {
+    return k < s->nalgos ? s->algos[k] : NULL;
+}
+
+size_t oc_sweep_node_count(const oc_sweep *s) {
+    return s->nnodes;
+}
+
+uint64_t oc_sweep_nodes(const oc_sweep *s, size_t ni) {
+    return ni < s->nnodes ? s->nodes[ni] : 0;
+}
+
+size_t oc_sweep_size_count(const oc_sweep *s) {
+    return s->nsizes;
+}
+
+uint64_t oc_sweep_size(const oc_sweep *s, size_t si) {
+    return si < s->nsizes ? s->sizes[si] : 0;
+}
+
+const oc_request *oc_sweep_request(const oc_sweep *s) {
+    return &s->base;
+}
+
+const oc_sweep_point *oc_sweep_point_at(const oc_sweep *s, size_t i) {
+    return i < s->n ? &s->points[i] : NULL;
+}
+
+/* ---- one point ---- */
+
+/* The report as one CSV line (json 0) or one JSON object, malloc'ed into *text. */
+static int render(const oc_report *rep, int json, char **text) {
     size_t len = 0;
     FILE *m = open_memstream(text, &len);
     if (!m) return OC_ENOMEM;
@@ -298,254 +226,140 @@ static void csv_quoted(FILE *f, const char *s) {
     fputc('"', f);
 }
 
-static int point_fn(size_t i, void *ctx, char **blob, size_t *len) {
-    const sweep_args *a = ctx;
-    point_result p;
-    memset(&p, 0, sizeof p);
-    p.algo = i % a->nalgos;
-    p.nodes = (uint32_t)a->nodes[i / (a->nsizes * a->nalgos)];
-    p.bytes = a->sizes[i / a->nalgos % a->nsizes];
-    oc_request q = a->base;
-    q.algorithm = a->algos[p.algo];
-    q.nodes = p.nodes;
-    q.bytes = p.bytes;
+/* The not-run point as a CSV line (run's columns, empty figures, the reason as the note) and as
+ * {algorithm, nodes, bytes, not_run}. */
+static int render_not_run(const oc_sweep *s, const oc_sweep_point *p, char **csv, char **json) {
+    const char *algo = s->algos[p->algorithm];
+    size_t len = 0;
+    FILE *m = open_memstream(csv, &len);
+    if (!m) return OC_ENOMEM;
+    fprintf(m, "%s,%s,%s,%u,%llu,,,,,,,,,", oc_collective_name(s->base.collective), algo,
+            s->base.network, p->nodes, (unsigned long long)p->bytes);
+    char note[420];
+    snprintf(note, sizeof note, "not run: %s", p->why);
+    csv_quoted(m, note);
+    fputc('\n', m);
+    if (fclose(m)) return OC_ENOMEM;
+    m = open_memstream(json, &len);
+    if (!m) return OC_ENOMEM;
+    fprintf(m, "{\"algorithm\": \"%s\", \"nodes\": %u, \"bytes\": %llu, \"not_run\": ", algo,
+            p->nodes, (unsigned long long)p->bytes);
+    oc_write_json_string(m, p->why);
+    fputs("}\n", m);
+    return fclose(m) ? OC_ENOMEM : 0;
+}
+
+/* Runs point i into its slot: 0, or OC_ENOMEM when it could not be rendered. */
+static int point_job(size_t i, void *ctx) {
+    oc_sweep *s = ctx;
+    oc_sweep_point *p = &s->points[i];
+    point_clear(p);
+    oc_request q = s->base;
+    q.algorithm = s->algos[p->algorithm];
+    q.nodes = p->nodes;
+    q.bytes = p->bytes;
     oc_report *rep = NULL;
     char *csv = NULL, *json = NULL;
-    size_t csvlen = 0, jsonlen = 0;
-    int err = q.root < q.nodes ? oc_run(&q, &rep, p.why, sizeof p.why) : OC_ENOTSUP;
-    if (q.root >= q.nodes) snprintf(p.why, sizeof p.why, "root %u is not below N", q.root);
+    int rc = 0, err = q.root < q.nodes ? oc_run(&q, &rep, p->why, sizeof p->why) : OC_ENOTSUP;
+    if (q.root >= q.nodes) snprintf(p->why, sizeof p->why, "root %u is not below N", q.root);
     if (!err) {
-        p.status = POINT_RAN;
-        p.steps = oc_report_steps(rep);
-        p.rounds = oc_report_rounds(rep);
-        p.time_s = oc_report_time(rep);
-        const oc_kv *used = oc_report_params(rep);
-        for (size_t k = 0, at = 0; k < oc_kv_count(used) && at < sizeof p.params; k++)
-            at += (size_t)snprintf(p.params + at, sizeof p.params - at, k ? " %s=%s" : "%s=%s",
-                                   oc_kv_key(used, k), oc_kv_value(used, k));
-        int rc = render(rep, 0, &csv);
+        p->status = OC_POINT_RAN;
+        p->steps = oc_report_steps(rep);
+        p->rounds = oc_report_rounds(rep);
+        p->time_s = oc_report_time(rep);
+        oc__kv_text(p->params, sizeof p->params, oc_report_params(rep));
+        rc = render(rep, 0, &csv);
         if (!rc) rc = render(rep, 1, &json);
         oc_report_free(rep);
-        if (rc) goto oom;
     } else if (err == OC_ENOTSUP || err == OC_ETOOBIG) {
-        p.status = POINT_NOT_RUN;
-        FILE *m = open_memstream(&csv, &csvlen);
-        if (!m) goto oom;
-        fprintf(m, "%s,%s,%s,%u,%llu,,,,,,,,,", a->o.coll, q.algorithm, q.network, q.nodes,
-                (unsigned long long)q.bytes);
-        char note[420];
-        snprintf(note, sizeof note, "not run: %s", p.why);
-        csv_quoted(m, note);
-        fputc('\n', m);
-        if (fclose(m)) goto oom;
-        m = open_memstream(&json, &jsonlen);
-        if (!m) goto oom;
-        fprintf(m, "{\"algorithm\": \"%s\", \"nodes\": %u, \"bytes\": %llu, \"not_run\": ",
-                q.algorithm, q.nodes, (unsigned long long)q.bytes);
-        oc_write_json_string(m, p.why);
-        fputs("}\n", m);
-        if (fclose(m)) goto oom;
+        p->status = OC_POINT_NOT_RUN;
+        rc = render_not_run(s, p, &csv, &json);
     } else {
-        p.status = POINT_FAILED;
-        p.err = err;
+        p->status = OC_POINT_FAILED;
+        p->err = err;
     }
-    csvlen = csv ? strlen(csv) : 0;
-    jsonlen = json ? strlen(json) : 0;
-    *len = sizeof p + csvlen + 1 + jsonlen + 1;
-    *blob = malloc(*len);
-    if (!*blob) goto oom;
-    memcpy(*blob, &p, sizeof p);
-    memcpy(*blob + sizeof p, csv ? csv : "", csvlen + 1);
-    memcpy(*blob + sizeof p + csvlen + 1, json ? json : "", jsonlen + 1);
-    free(csv);
-    free(json);
-    return 0;
-oom:
-    free(csv);
-    free(json);
-    return OC_ENOMEM;
-}
-
-int points_run(const sweep_args *a, point_result **out) {
-    size_t n = sweep_npoints(a);
-    *out = NULL;
-    char **blobs = calloc(n, sizeof *blobs);
-    size_t *lens = calloc(n, sizeof *lens);
-    point_result *p = calloc(n, sizeof *p);
-    int rc = 0;
-    if (!blobs || !lens || !p) {
-        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
-        goto out;
+    if (rc) {
+        free(csv);
+        free(json);
+        point_clear(p);
+        return OC_ENOMEM;
     }
-    if (oc_scale_run(n, a->jobs, point_fn, (void *)a, blobs, lens)) {
-        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
-        goto out;
-    }
-    if (oc_scale_rank() != 0) goto out;
-    for (size_t i = 0; i < n; i++) {
-        memcpy(&p[i], blobs[i], sizeof p[i]);
-        const char *csv = blobs[i] + sizeof p[i];
-        const char *json = csv + strlen(csv) + 1;
-        p[i].csv = strdup(csv);
-        p[i].json = strdup(json);
-        if (!p[i].csv || !p[i].json) {
-            points_free(p, n);
-            p = NULL;
-            rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
-            goto out;
-        }
-    }
-    *out = p;
-    p = NULL;
-out:
-    if (blobs) oc_scale_free(blobs, n);
-    free(blobs);
-    free(lens);
-    free(p);
-    return rc;
-}
-
-void points_free(point_result *p, size_t n) {
-    if (!p) return;
-    for (size_t i = 0; i < n; i++) {
-        free(p[i].csv);
-        free(p[i].json);
-    }
-    free(p);
-}
-
-int points_first_failure(const sweep_args *a, const point_result *p, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        if (p[i].status != POINT_FAILED) continue;
-        char line[768], sz[32];
-        size_text(sz, sizeof sz, p[i].bytes);
-        snprintf(line, sizeof line, "%s, N = %u, %s: %s", a->algos[p[i].algo], p[i].nodes, sz,
-                 *p[i].why ? p[i].why : oc_strerror(p[i].err));
-        return die_line(exit_for(p[i].err), line);
-    }
+    p->csv = csv;
+    p->json = json;
     return 0;
 }
 
-/* ---- where a value of a JSON file is (the decision file's messages name FILE:LINE) ----
- *
- * cJSON keeps no positions, so the line of an item is found again in the text: the item's index
- * in document order (pre-order, the order cJSON's tree lists values in) is counted in the tree,
- * then the text is scanned to the start of that value. The text is what cJSON parsed, so it is
- * well-formed and the scan only needs to tell keys from values. Both walks are linear. */
+/* The pool numbers its jobs from 0: job k is point lo + k. */
+typedef struct sweep_range {
+    oc_sweep *s;
+    size_t lo;
+} sweep_range;
 
-/* Adds to *i the values before `item` in document order, from node on; 1 when item was found. */
-static int preorder_index(const cJSON *node, const cJSON *item, size_t *i) {
-    for (; node; node = node->next) {
-        if (node == item) return 1;
-        ++*i;
-        if (preorder_index(node->child, item, i)) return 1; /* depth: cJSON's nesting limit */
-    }
+static int range_job(size_t k, void *ctx) {
+    const sweep_range *r = ctx;
+    return point_job(r->lo + k, r->s);
+}
+
+int oc_sweep_run(oc_sweep *s, size_t lo, size_t hi, unsigned threads, char *why, size_t whylen) {
+    if (lo > hi || hi > s->n)
+        return oc__fail(why, whylen, OC_EINVAL, "points %zu .. %zu: the sweep has %zu", lo, hi,
+                        s->n);
+    sweep_range r = {s, lo};
+    int rc = oc__pool_run(hi - lo, threads, range_job, &r, NULL);
+    return rc ? oc__fail(why, whylen, rc, "out of memory running the sweep's points") : 0;
+}
+
+int oc_sweep_first_failure(const oc_sweep *s, size_t *at) {
+    for (size_t i = 0; i < s->n; i++)
+        if (s->points[i].status == OC_POINT_FAILED) {
+            if (at) *at = i;
+            return s->points[i].err;
+        }
+    if (at) *at = s->n;
     return 0;
 }
 
-/* The line where the index-th value of the well-formed JSON text starts. */
-static unsigned value_line(const char *text, size_t index) {
-    char ctx[CJSON_NESTING_LIMIT + 2]; /* '{' or '[' per open level */
-    size_t depth = 0, seen = 0;
-    unsigned line = 1;
-    int key = 0; /* the next string is an object's key */
-    const char *p = text;
-    if (!strncmp(p, "\xef\xbb\xbf", 3)) p += 3; /* cJSON skips a byte order mark */
-    for (; *p; p++) {
-        unsigned char c = (unsigned char)*p;
-        if (c == '\n') line++;
-        if (c <= ' ' || c == ':') continue; /* cJSON's white space is every byte up to ' ' */
-        if (c == ',') {
-            key = depth && ctx[depth - 1] == '{';
-            continue;
-        }
-        if (c == '}' || c == ']') {
-            depth -= depth > 0;
-            key = 0;
-            continue;
-        }
-        int is_key = c == '"' && key;
-        if (!is_key && seen++ == index) return line;
-        if (c == '{' || c == '[') {
-            if (depth < sizeof ctx) ctx[depth++] = (char)c;
-            key = c == '{';
-        } else if (c == '"') {
-            for (p++; *p && *p != '"'; p++) {
-                if (*p == '\n') line++;
-                if (*p == '\\' && p[1]) p++;
-            }
-            if (!*p) break;
-            key = 0;
-        } else {
-            while (p[1] && !strchr(",]}:", p[1]) && (unsigned char)p[1] > ' ')
-                p++;
-        }
+/* ---- a point as bytes: the record, then the CSV and JSON texts each with its NUL ---- */
+
+int oc_sweep_point_pack(const oc_sweep *s, size_t i, char **blob, size_t *len) {
+    *blob = NULL;
+    *len = 0;
+    if (i >= s->n) return OC_EINVAL;
+    oc_sweep_point p = s->points[i];
+    const char *csv = p.csv ? p.csv : "", *json = p.json ? p.json : "";
+    size_t lc = strlen(csv) + 1, lj = strlen(json) + 1;
+    p.csv = p.json = NULL;
+    char *b = malloc(sizeof p + lc + lj);
+    if (!b) return OC_ENOMEM;
+    memcpy(b, &p, sizeof p);
+    memcpy(b + sizeof p, csv, lc);
+    memcpy(b + sizeof p + lc, json, lj);
+    *blob = b;
+    *len = sizeof p + lc + lj;
+    return 0;
+}
+
+int oc_sweep_point_unpack(oc_sweep *s, size_t i, const char *blob, size_t len) {
+    oc_sweep_point p;
+    if (i >= s->n || !blob || len < sizeof p + 2 || blob[len - 1]) return OC_EINVAL;
+    memcpy(&p, blob, sizeof p);
+    const char *csv = blob + sizeof p, *end = memchr(csv, 0, len - sizeof p);
+    const oc_sweep_point *here = &s->points[i];
+    if (!end || end + 1 >= blob + len || p.algorithm != here->algorithm || p.nodes != here->nodes ||
+        p.bytes != here->bytes || p.status < OC_POINT_PENDING || p.status > OC_POINT_FAILED)
+        return OC_EINVAL;
+    const char *json = end + 1;
+    int texts = p.status == OC_POINT_RAN || p.status == OC_POINT_NOT_RUN;
+    p.csv = texts ? strdup(csv) : NULL;
+    p.json = texts ? strdup(json) : NULL;
+    if (texts && (!p.csv || !p.json)) {
+        free((char *)p.csv);
+        free((char *)p.json);
+        return OC_ENOMEM;
     }
-    return line;
-}
-
-unsigned json_line(const char *text, const cJSON *root, const cJSON *item) {
-    size_t index = 0;
-    return preorder_index(root, item, &index) ? value_line(text, index) : 0;
-}
-
-unsigned json_offset_line(const char *text, size_t offset) {
-    unsigned line = 1;
-    for (size_t i = 0; i < offset && text[i]; i++)
-        line += text[i] == '\n';
-    return line;
-}
-
-typedef struct member {
-    const char *key;
-    size_t order;
-    const cJSON *item;
-} member;
-
-static int cmp_member(const void *a, const void *b) {
-    const member *x = a, *y = b;
-    int c = strcmp(x->key, y->key);
-    return c ? c : (x->order > y->order) - (x->order < y->order);
-}
-
-/* The first duplicate found under node (see points.h), using buf of cap members. */
-static const cJSON *duplicate_in(const cJSON *node, member **buf, size_t *cap, int *oom) {
-    for (; node && !*oom; node = node->next) {
-        if (cJSON_IsObject(node)) {
-            size_t n = 0;
-            for (const cJSON *c = node->child; c; c = c->next)
-                n++;
-            if (n > *cap) {
-                member *b = realloc(*buf, n * sizeof *b);
-                if (!b) {
-                    *oom = 1;
-                    return NULL;
-                }
-                *buf = b;
-                *cap = n;
-            }
-            n = 0;
-            for (const cJSON *c = node->child; c; c = c->next, n++)
-                (*buf)[n] = (member){c->string ? c->string : "", n, c};
-            qsort(*buf, n, sizeof **buf, cmp_member);
-            const member *first = NULL; /* the repeat that comes first in the file */
-            for (size_t i = 1; i < n; i++)
-                if (!strcmp((*buf)[i - 1].key, (*buf)[i].key) &&
-                    (!first || (*buf)[i].order < first->order))
-                    first = &(*buf)[i];
-            if (first) return first->item;
-        }
-        const cJSON *d = duplicate_in(node->child, buf, cap, oom);
-        if (d) return d;
-    }
-    return NULL;
-}
-
-const cJSON *json_duplicate(const cJSON *root, int *oom) {
-    member *buf = NULL;
-    size_t cap = 0;
-    *oom = 0;
-    const cJSON *d = duplicate_in(root, &buf, &cap, oom);
-    free(buf);
-    return d;
+    p.params[sizeof p.params - 1] = 0;
+    p.why[sizeof p.why - 1] = 0;
+    point_clear(&s->points[i]);
+    s->points[i] = p;
+    return 0;
 }

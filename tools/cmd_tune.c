@@ -1,0 +1,291 @@
+/*
+ * cmd_tune.c — `opticoll tune` (which algorithm wins where) and `opticoll run -a auto`, on the
+ * library's tuner (src/studies/tune.c, opticoll.h "tuning"): this file parses, runs the points
+ * (points.h: on every core and across ranks) and prints.
+ *
+ * tune prints, for each (N, size), the winner and the runner-up with their times and the winner's
+ * parameters, then the crossovers, "between A and B" since a crossover lies between two measured
+ * points; -o writes the library's decision file and --json prints it. `run -a auto --decisions
+ * FILE` runs the winner of the file's nearest point (the library's oc_tune_pick_text); without
+ * --decisions, `run -a auto` tunes the one point it is asked for: every algorithm that runs on the
+ * network, the fastest verified wins.
+ */
+#include "core/core.h"
+#include "output.h"
+#include "points.h"
+#include "scaleout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+char run_auto_note[1024];
+
+static const char *const tune_help =
+    "usage: opticoll tune -c COLL [-t NET] --nodes LIST --sizes LIST [-a A,B,...] [-j N]\n"
+    "                     [-o DECISIONS.json] [--json] [network options]\n\n"
+    "For each (N, size), the algorithm with the least simulated time (every run generated,\n"
+    "verified and mapped), with the parameters it used; then the crossovers: where the\n"
+    "winner changes along size (for each N) and along N (for each size). Ties go to the\n"
+    "first algorithm in the list (registry order, or -a's order).\n\n"
+    "  -n, --nodes LIST        node counts: 3,5,12 or A..B (doubling), A..B:*F, A..B:+S\n"
+    "  -s, --sizes LIST        sizes, same forms with units: 1KiB..64MiB:*4\n"
+    "  -a, --algorithm A,B     the candidates (default: every algorithm that runs on NET)\n"
+    "  -j, --jobs N            threads (default: the online CPUs); output does not depend on it\n"
+    "  -o, --output FILE       write the decision file (JSON) that `run -a auto --decisions`\n"
+    "                          reads\n"
+    "      --json              print the decision file instead of the table\n"
+    "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n"
+    "  -t, -w, -f, --preset, --net   the network, as for run\n\n"
+    "run -a auto [--decisions FILE]: with FILE, the winner of the nearest tuned point (least\n"
+    "|log2(N/N')| + |log2(S/S')|, ties to the smaller N, then the smaller size), run with its\n"
+    "own optimiser at the requested N and size; without FILE, the fastest of every algorithm\n"
+    "at the requested point itself.\n";
+
+static const char *algo_or_none(const oc_sweep *s, int k) {
+    return k < 0 ? "(none runs)" : oc_sweep_algorithm(s, (size_t)k);
+}
+
+/* The point of candidate k at node count index ni and size index si. */
+static const oc_sweep_point *at(const sweep_args *a, size_t ni, size_t si, int k) {
+    return oc_sweep_point_at(a->sweep, (ni * a->nsizes + si) * a->nalgos + (size_t)k);
+}
+
+static void print_tune(FILE *f, const sweep_args *a) {
+    const oc_sweep *s = a->sweep;
+    fprintf(f, "tune: %s on %s, %zu node count%s x %zu size%s; candidates:", a->o.coll,
+            a->base.network, a->nnodes, a->nnodes == 1 ? "" : "s", a->nsizes,
+            a->nsizes == 1 ? "" : "s");
+    for (size_t k = 0; k < a->nalgos; k++)
+        fprintf(f, "%s%s", k ? ", " : " ", a->algos[k]);
+    fputs("\nwinner = least simulated time of a verified run (ties: the first candidate)\n", f);
+    int w = 9;
+    for (size_t k = 0; k < a->nalgos; k++)
+        if ((int)strlen(a->algos[k]) > w) w = (int)strlen(a->algos[k]);
+    fprintf(f, "  %7s %10s  %-*s %12s  %-*s %12s  %s\n", "nodes", "size", w, "winner", "time", w,
+            "runner-up", "its time", "winner's parameters");
+    for (size_t ni = 0; ni < a->nnodes; ni++)
+        for (size_t si = 0; si < a->nsizes; si++) {
+            int second, best = oc_tune_winner(s, ni, si, &second);
+            char sz[32], t1[32] = "-", t2[32] = "-";
+            size_text(sz, sizeof sz, a->sizes[si]);
+            if (best >= 0) oc_format_seconds(t1, sizeof t1, at(a, ni, si, best)->time_s);
+            if (second >= 0) oc_format_seconds(t2, sizeof t2, at(a, ni, si, second)->time_s);
+            fprintf(f, "  %7u %10s  %-*s %12s  %-*s %12s  %s\n", (unsigned)a->nodes[ni], sz, w,
+                    algo_or_none(s, best), t1, w, second >= 0 ? a->algos[second] : "-", t2,
+                    best >= 0 ? at(a, ni, si, best)->params : "");
+        }
+    fputs("crossovers along size (for each N):\n", f);
+    for (size_t ni = 0; ni < a->nnodes; ni++) {
+        int any = 0;
+        fprintf(f, "  N = %u:", (unsigned)a->nodes[ni]);
+        for (size_t si = 1; si < a->nsizes; si++) {
+            int w0 = oc_tune_winner(s, ni, si - 1, NULL), w1 = oc_tune_winner(s, ni, si, NULL);
+            if (w0 == w1) continue;
+            char s0[32], s1[32];
+            size_text(s0, sizeof s0, a->sizes[si - 1]);
+            size_text(s1, sizeof s1, a->sizes[si]);
+            fprintf(f, "%s %s -> %s between %s and %s", any ? ";" : "", algo_or_none(s, w0),
+                    algo_or_none(s, w1), s0, s1);
+            any = 1;
+        }
+        if (!any)
+            fprintf(f, " none (%s throughout)", algo_or_none(s, oc_tune_winner(s, ni, 0, NULL)));
+        fputc('\n', f);
+    }
+    fputs("crossovers along N (for each size):\n", f);
+    for (size_t si = 0; si < a->nsizes; si++) {
+        int any = 0;
+        char sz[32];
+        size_text(sz, sizeof sz, a->sizes[si]);
+        fprintf(f, "  %s:", sz);
+        for (size_t ni = 1; ni < a->nnodes; ni++) {
+            int w0 = oc_tune_winner(s, ni - 1, si, NULL), w1 = oc_tune_winner(s, ni, si, NULL);
+            if (w0 == w1) continue;
+            fprintf(f, "%s %s -> %s between N = %u and %u", any ? ";" : "", algo_or_none(s, w0),
+                    algo_or_none(s, w1), (unsigned)a->nodes[ni - 1], (unsigned)a->nodes[ni]);
+            any = 1;
+        }
+        if (!any)
+            fprintf(f, " none (%s throughout)", algo_or_none(s, oc_tune_winner(s, 0, si, NULL)));
+        fputc('\n', f);
+    }
+}
+
+static int write_text(FILE *f, void *ctx) {
+    fputs(ctx, f);
+    return ferror(f) ? OC_EIO : 0;
+}
+
+int cmd_tune(int argc, char **argv) {
+    sweep_args a;
+    char *text = NULL;
+    int rc = sweep_parse(argc, argv, "tune", tune_help, &a);
+    if (rc) {
+        sweep_args_free(&a);
+        return rc < 0 ? 0 : rc;
+    }
+    if ((rc = points_run(a.sweep, a.jobs))) { /* ranks > 0 end here (-1) */
+        rc = rc < 0 ? 0 : rc;
+        goto out;
+    }
+    if ((rc = points_first_failure(a.sweep))) goto out;
+    if (oc_tune_decisions(a.sweep, &text)) {
+        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+        goto out;
+    }
+    if (a.o.output && (rc = write_whole(a.o.output, write_text, text))) goto out;
+    if (a.o.json)
+        fputs(text, stdout);
+    else
+        print_tune(stdout, &a);
+out:
+    free(text);
+    sweep_args_free(&a);
+    return rc;
+}
+
+/* ---- run -a auto ---- */
+
+static char **auto_argv;
+
+static void free_auto_argv(void) {
+    free(auto_argv);
+    auto_argv = NULL;
+}
+
+/* The winner of the nearest point of the decision file at `path` (the library's reader,
+ * oc_tune_pick_text); its name, or NULL after one line on stderr naming --decisions FILE (*code
+ * set). The note says which point it came from. */
+static const char *from_decisions(const char *path, const oc_request *req, int *code) {
+    char what[300], why[1024];
+    snprintf(what, sizeof what, "--decisions %.256s", path);
+    char *text = NULL, line[1100];
+    size_t len = 0;
+    oc_tune_choice c;
+    int rc = oc__read_file(path, 0, what, &text, &len, why, sizeof why);
+    if (rc) {
+        *code = lib_error(rc, why);
+        return NULL;
+    }
+    rc = oc_tune_pick_text(text, len, path, req, &c, why, sizeof why);
+    free(text);
+    if (rc) {
+        snprintf(line, sizeof line, "--decisions %s", why);
+        *code = die_line(exit_for(rc), line);
+        return NULL;
+    }
+    char sz[32];
+    size_text(sz, sizeof sz, c.bytes);
+    snprintf(run_auto_note, sizeof run_auto_note,
+             "auto: chose %s, the winner of the nearest tuned point of %s (N = %u, %s; "
+             "distance |log2 N ratio| + |log2 size ratio| = %.3g); its parameters are chosen "
+             "for this N by its own optimiser",
+             c.algorithm, OC_Q(path), (unsigned)c.nodes, sz, c.distance);
+    *code = 0;
+    return c.algorithm;
+}
+
+/* Tunes the one point: every algorithm that runs on the network, fastest verified wins. NULL
+ * with *code 0 on ranks > 0 of opticoll-cluster (they helped and end quietly), or after one line
+ * with *code an exit code. */
+static const char *tune_point(const oc_request *req, const char *coll, int *code) {
+    uint64_t nodes = req->nodes, bytes = req->bytes;
+    oc_sweep_spec spec = {.base = *req, .nodes = &nodes, .nnodes = 1, .sizes = &bytes, .nsizes = 1};
+    oc_sweep *s = NULL;
+    const char *chosen = NULL;
+    char why[512] = "";
+    int err = oc_sweep_new(&spec, &s, why, sizeof why);
+    if (err) {
+        *code = lib_error(err, why);
+        return NULL;
+    }
+    if ((*code = points_run(s, oc_scale_default_threads()))) {
+        *code = *code < 0 ? 0 : *code;
+        goto out;
+    }
+    if ((*code = points_first_failure(s))) goto out;
+    int second, w = oc_tune_winner(s, 0, 0, &second);
+    if (w < 0) {
+        *code = die(EXIT_USAGE, "auto: no %s algorithm runs at this N and size on %s", coll,
+                    req->network);
+        goto out;
+    }
+    chosen = oc_sweep_algorithm(s, (size_t)w);
+    char t1[32], t2[32] = "";
+    oc_format_seconds(t1, sizeof t1, oc_sweep_point_at(s, (size_t)w)->time_s);
+    if (second >= 0) oc_format_seconds(t2, sizeof t2, oc_sweep_point_at(s, (size_t)second)->time_s);
+    size_t ran = 0;
+    for (size_t k = 0; k < oc_sweep_count(s); k++)
+        ran += oc_sweep_point_at(s, k)->status == OC_POINT_RAN;
+    snprintf(
+        run_auto_note, sizeof run_auto_note,
+        "auto: chose %s, the fastest of the %zu algorithms that ran at this point (%s%s%s%s%s); "
+        "no --decisions file, so this point was tuned",
+        chosen, ran, t1, second >= 0 ? "; next: " : "",
+        second >= 0 ? oc_sweep_algorithm(s, (size_t)second) : "", second >= 0 ? " " : "", t2);
+out:
+    oc_sweep_free(s);
+    return chosen;
+}
+
+int run_auto_rewrite(int *argc, char ***argv) {
+    int n = *argc, at = -1;
+    const char *decisions = NULL;
+    run_auto_note[0] = 0;
+    for (int i = 2; i + 1 < n; i++) {
+        if ((!strcmp((*argv)[i], "-a") || !strcmp((*argv)[i], "--algorithm")) &&
+            !strcmp((*argv)[i + 1], "auto"))
+            at = i + 1;
+        if (!strcmp((*argv)[i], "--decisions")) decisions = (*argv)[i + 1];
+    }
+    int has_flag = 0;
+    for (int i = 2; i < n; i++)
+        has_flag |= !strcmp((*argv)[i], "--decisions");
+    if (at < 0) {
+        if (has_flag) return die(EXIT_USAGE, "run: --decisions goes with -a auto", NULL, NULL);
+        return 0;
+    }
+    if (has_flag && !decisions) return die(EXIT_USAGE, "--decisions needs a FILE", NULL, NULL);
+    auto_argv = calloc((size_t)n + 1, sizeof *auto_argv);
+    if (!auto_argv) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    atexit(free_auto_argv);
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp((*argv)[i], "--decisions") && i >= 2) {
+            i++;
+            continue;
+        }
+        auto_argv[m++] = (*argv)[i];
+    }
+    /* Parse the rest as run would, to learn the problem (and reject what run rejects). */
+    options o;
+    memset(&o, 0, sizeof o);
+    o.params = oc_kv_new();
+    o.net_params = oc_kv_new();
+    int rc = 0;
+    oc_request req;
+    const char *chosen = NULL;
+    if (!o.params || !o.net_params) {
+        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+        goto out;
+    }
+    if ((rc = parse_options(m - 2, auto_argv + 2, &o, "run")) || o.help) goto out;
+    if (oc_kv_count(o.params)) {
+        rc = die(EXIT_USAGE,
+                 "run -a auto: -p does not apply (the chosen algorithm optimises its "
+                 "own parameters)",
+                 NULL, NULL);
+        goto out;
+    }
+    if ((rc = fold_network_flags(&o)) || (rc = build_request(&o, &req, 1))) goto out;
+    chosen = decisions ? from_decisions(decisions, &req, &rc) : tune_point(&req, o.coll, &rc);
+    if (!chosen) goto out; /* ranks > 0 of opticoll-cluster helped tune and end here */
+    for (int i = 0; i < m; i++)
+        if (auto_argv[i] == (*argv)[at]) auto_argv[i] = (char *)chosen;
+    *argc = m;
+    *argv = auto_argv;
+out:
+    oc_kv_free(o.params);
+    oc_kv_free(o.net_params);
+    return rc;
+}

@@ -1,0 +1,285 @@
+/*
+ * points.c — the options that `sweep`, `tune` and `run -a auto` share (points.h), and the run of
+ * their points: the library's sweep (src/studies/sweep.c) on every core and across ranks.
+ *
+ * A node or size list is comma-separated items, each a value or a range A..B: A, 2A, 4A, ... up to
+ * B (B itself need not be reached); A..B:*F multiplies by F instead and A..B:+S adds S. Sizes take
+ * the units of -s (4KiB..64MiB:*4). The union is sorted and repeats dropped, so that "along N" and
+ * "along size" are in increasing order for the crossovers of `tune`.
+ */
+#include "points.h"
+
+#include "scaleout.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void size_text(char *buf, size_t len, uint64_t b) {
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    size_t u = 0;
+    while (u + 1 < sizeof unit / sizeof unit[0] && b >= 1024 && b % 1024 == 0) {
+        b /= 1024;
+        u++;
+    }
+    snprintf(buf, len, "%llu %s", (unsigned long long)b, unit[u]);
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Parses one value of a list. */
+static int list_value(const char *text, int sizes, uint64_t lo, uint64_t hi, uint64_t *v) {
+    if (sizes) return oc_parse_size(text, v) || *v < lo || *v > hi;
+    return oc_parse_u64(text, lo, hi, v) != 0;
+}
+
+/* Parses a node (sizes = 0) or size list into out[0 .. *n): 0 or an exit code after one line. */
+static int parse_list(const char *flag, const char *text, int sizes, uint64_t *out, size_t *n) {
+    uint64_t lo = sizes ? 0 : 1, hi = sizes ? OC_MAX_BYTES : OC_MAX_NODES;
+    const char *what = sizes ? "sizes (e.g. 4KiB,1MiB or 1KiB..64MiB:*4)"
+                             : "node counts (e.g. 3,5,12 or 2..64 or 4..100:+8)";
+    char *copy = strdup(text), *save = NULL;
+    int rc = 0;
+    *n = 0;
+    if (!copy) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    if (!*text) rc = die(EXIT_USAGE, "%s: empty list; expected %s", flag, what);
+    /* strtok_r would skip an empty item ("4,,8", "4,"): refuse it, it is a typo */
+    for (const char *c = text; *c && !rc; c++)
+        if (*c == ',' && (c == text || c[1] == ',' || c[1] == 0))
+            rc = die(EXIT_USAGE, "%s %s: an empty item in the list (e.g. 4,,8)", flag, text);
+    for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+        char *dots = strstr(item, ".."), *step = NULL;
+        uint64_t a, b, s = 2;
+        int mul = 1;
+        if (!dots) {
+            if (list_value(item, sizes, lo, hi, &a)) goto bad;
+            if (*n >= MAX_LIST) goto toomany;
+            out[(*n)++] = a;
+            continue;
+        }
+        *dots = 0;
+        step = strchr(dots + 2, ':');
+        if (step) {
+            *step++ = 0;
+            if (*step != '*' && *step != '+') goto bad;
+            mul = *step == '*';
+            if (oc_parse_u64(step + 1, mul ? 2 : 1, hi, &s)) goto bad;
+        }
+        if (list_value(item, sizes, lo, hi, &a) || list_value(dots + 2, sizes, lo, hi, &b))
+            goto bad;
+        if (a > b || (mul && a == 0)) goto bad;
+        for (uint64_t v = a; v <= b;) {
+            if (*n >= MAX_LIST) goto toomany;
+            out[(*n)++] = v;
+            if (mul ? v > b / s : v > b - s) break;
+            v = mul ? v * s : v + s;
+        }
+        continue;
+    bad : {
+        char msg[600];
+        snprintf(msg, sizeof msg, "%s %s: expected %s", flag, OC_Q(text), what);
+        rc = die_line(EXIT_USAGE, msg);
+    } break;
+    toomany:
+        rc = die(EXIT_USAGE, "%s %s: more than 4096 values", flag, text);
+        break;
+    }
+    free(copy);
+    if (rc) return rc;
+    qsort(out, *n, sizeof *out, cmp_u64);
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (!k || out[k - 1] != out[i]) out[k++] = out[i];
+    *n = k;
+    return 0;
+}
+
+static int network_known(const char *name) {
+    for (size_t i = 0; i < oc_network_count(); i++)
+        if (!strcmp(oc_network_at(i)->name, name)) return 1;
+    return 0;
+}
+
+/* The algorithms: -a's list (each checked against the registry), or every algorithm of the
+ * collective that runs on the network, in registry order. */
+static int parse_algos(sweep_args *a) {
+    size_t cap = oc_algorithm_count() + 1;
+    a->algos = calloc(cap, sizeof *a->algos);
+    if (!a->algos) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    const char *net = a->base.network;
+    if (!a->o.algo) {
+        for (size_t i = 0; i < oc_algorithm_count(); i++) {
+            const oc_algorithm_info *x = oc_algorithm_at(i);
+            if (x->collective == a->base.collective && oc_algorithm_runs_on(x, net))
+                a->algos[a->nalgos++] = x->name;
+        }
+        if (!a->nalgos) return die(EXIT_USAGE, "no %s algorithm runs on %s", a->o.coll, net);
+        return 0;
+    }
+    a->algo_text = strdup(a->o.algo);
+    if (!a->algo_text) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    char *save = NULL;
+    for (char *name = strtok_r(a->algo_text, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        const oc_algorithm_info *x = NULL;
+        for (size_t i = 0; i < oc_algorithm_count() && !x; i++)
+            if (oc_algorithm_at(i)->collective == a->base.collective &&
+                !strcmp(oc_algorithm_at(i)->name, name))
+                x = oc_algorithm_at(i);
+        if (!x)
+            return die(EXIT_USAGE, "-a %s: unknown %s algorithm (see opticoll list)", name,
+                       a->o.coll);
+        if (!oc_algorithm_runs_on(x, net))
+            return die(EXIT_USAGE, "-a %s: does not run on %s (see opticoll list)", name, net);
+        for (size_t k = 0; k < a->nalgos; k++)
+            if (!strcmp(a->algos[k], name))
+                return die(EXIT_USAGE, "-a: %s named twice", name, NULL);
+        if (a->nalgos + 1 >= cap) return die(EXIT_USAGE, "-a: too many algorithms", NULL, NULL);
+        a->algos[a->nalgos++] = x->name;
+    }
+    if (!a->nalgos) return die(EXIT_USAGE, "-a %s: no algorithm named", a->o.algo, NULL);
+    return 0;
+}
+
+int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_args *a) {
+    memset(a, 0, sizeof *a);
+    a->o.params = oc_kv_new();
+    a->o.net_params = oc_kv_new();
+    a->jobs = oc_scale_default_threads();
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    const char *nodes = NULL, *sizes = NULL, *jobs = NULL;
+    int nrest = 0, rc = 0, is_sweep = !strcmp(cmd, "sweep");
+    if (!rest || !a->o.params || !a->o.net_params) {
+        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+        goto out;
+    }
+    for (int i = 0; i < argc; i++) {
+        const char *s = argv[i], **slot = NULL;
+        if (!strncmp(s, "-j", 2) && s[2] >= '0' && s[2] <= '9') { /* -j4 */
+            if (jobs) {
+                rc = die(EXIT_USAGE, "-j given twice", NULL, NULL);
+                goto out;
+            }
+            jobs = s + 2;
+            continue;
+        }
+        if (!strcmp(s, "-n") || !strcmp(s, "--nodes"))
+            slot = &nodes;
+        else if (!strcmp(s, "-s") || !strcmp(s, "--size") || !strcmp(s, "--sizes"))
+            slot = &sizes;
+        else if (!strcmp(s, "-j") || !strcmp(s, "--jobs"))
+            slot = &jobs;
+        else if (is_sweep && !strcmp(s, "--csv"))
+            slot = &a->csv;
+        else if (is_sweep && !strcmp(s, "--plot"))
+            slot = &a->plot;
+        if (!slot) {
+            rest[nrest++] = argv[i];
+            continue;
+        }
+        if (i + 1 >= argc) {
+            rc = die(EXIT_USAGE, "%s needs a value", s, NULL);
+            goto out;
+        }
+        if (*slot) {
+            rc = die(EXIT_USAGE, "%s given twice", s, NULL);
+            goto out;
+        }
+        *slot = argv[++i];
+    }
+    if ((rc = parse_options(nrest, rest, &a->o, cmd))) goto out;
+    if (a->o.help) {
+        fputs(help, stdout);
+        rc = -1;
+        goto out;
+    }
+    if ((rc = fold_network_flags(&a->o))) goto out;
+    oc_request *q = &a->base;
+    q->data_check = !a->o.no_data;
+    q->params = a->o.params;
+    q->net_params = a->o.net_params;
+    if (!a->o.coll) {
+        rc = die(EXIT_USAGE, "missing -c COLLECTIVE", NULL, NULL);
+        goto out;
+    }
+    if (oc_collective_from_name(a->o.coll, &q->collective)) {
+        rc = die(EXIT_USAGE, "unknown collective '%s' (see opticoll list)", a->o.coll, NULL);
+        goto out;
+    }
+    q->network = a->o.net ? a->o.net : "ring";
+    if (!network_known(q->network)) {
+        rc = die(EXIT_USAGE, "unknown network '%s' (see opticoll list)", q->network, NULL);
+        goto out;
+    }
+    if (!nodes || !sizes) {
+        rc = die(EXIT_USAGE, "%s: missing %s", cmd, !nodes ? "--nodes LIST" : "--sizes LIST");
+        goto out;
+    }
+    if ((rc = parse_list("--nodes", nodes, 0, a->nodes, &a->nnodes)) ||
+        (rc = parse_list("--sizes", sizes, 1, a->sizes, &a->nsizes)))
+        goto out;
+    if ((rc = root_applies(q->collective, a->o.root))) goto out;
+    if (a->o.root) {
+        uint64_t r;
+        if (oc_parse_u64(a->o.root, 0, a->nodes[0] - 1, &r)) {
+            rc = die(EXIT_USAGE, "-r %s: not a node number below the smallest N", a->o.root, NULL);
+            goto out;
+        }
+        q->root = (uint32_t)r;
+    }
+    if (jobs && oc_scale_parse_jobs(jobs, &a->jobs)) {
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if ((rc = parse_algos(a))) goto out;
+    if (oc_kv_count(a->o.params) && a->nalgos != 1) {
+        rc = die(EXIT_USAGE, "%s: -p needs exactly one -a (a parameter belongs to one algorithm)",
+                 cmd, NULL);
+        goto out;
+    }
+    if ((double)a->nalgos * (double)a->nnodes * (double)a->nsizes > MAX_POINTS) {
+        rc = die(EXIT_USAGE, "%s: more than 100000 points (algorithms x nodes x sizes)", cmd, NULL);
+        goto out;
+    }
+    oc_sweep_spec spec = {.base = *q,
+                          .algorithms = a->algos,
+                          .nalgorithms = a->nalgos,
+                          .nodes = a->nodes,
+                          .nnodes = a->nnodes,
+                          .sizes = a->sizes,
+                          .nsizes = a->nsizes};
+    char why[512] = "";
+    int err = oc_sweep_new(&spec, &a->sweep, why, sizeof why);
+    if (err) rc = lib_error(err, why);
+out:
+    free(rest);
+    return rc;
+}
+
+void sweep_args_free(sweep_args *a) {
+    oc_sweep_free(a->sweep);
+    oc_kv_free(a->o.params);
+    oc_kv_free(a->o.net_params);
+    free(a->algos);
+    free(a->algo_text);
+    memset(a, 0, sizeof *a);
+}
+
+int points_run(oc_sweep *s, unsigned jobs) {
+    if (oc_scale_sweep(s, jobs)) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    return oc_scale_rank() != 0 ? -1 : 0;
+}
+
+int points_first_failure(const oc_sweep *s) {
+    size_t i;
+    int err = oc_sweep_first_failure(s, &i);
+    if (!err) return 0;
+    const oc_sweep_point *p = oc_sweep_point_at(s, i);
+    char line[768], sz[32];
+    size_text(sz, sizeof sz, p->bytes);
+    snprintf(line, sizeof line, "%s, N = %u, %s: %s", oc_sweep_algorithm(s, p->algorithm), p->nodes,
+             sz, *p->why ? p->why : oc_strerror(err));
+    return die_line(exit_for(err), line);
+}
