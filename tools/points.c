@@ -11,7 +11,6 @@
 
 #include "scaleout.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 

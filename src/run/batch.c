@@ -71,7 +71,8 @@ int oc__simulate(const oc__sim_req *q, oc__sim *s, oc_report **keep, char *why, 
     char inner[384] = "";
     rc = oc_run(&req, &rep, inner, sizeof inner);
     if (rc == OC_ETOOBIG) {
-        snprintf(s->note, sizeof s->note, "%s", inner[0] ? inner : oc_strerror(rc));
+        /* .255: cut to the note, as snprintf would, but said (-Wformat-truncation at -O0) */
+        snprintf(s->note, sizeof s->note, "%.255s", inner[0] ? inner : oc_strerror(rc));
         rc = 0;
         goto out;
     }
