@@ -280,6 +280,8 @@ const oc_request *oc_sweep_request(const oc_sweep *s);
 int oc_sweep_run(oc_sweep *s, size_t lo, size_t hi, unsigned threads, char *why, size_t whylen);
 /* Point i (NULL when i is out of range). Owned by the sweep. */
 const oc_sweep_point *oc_sweep_point_at(const oc_sweep *s, size_t i);
+/* The point of algorithm k at node count index ni and size index si (NULL when out of range). */
+const oc_sweep_point *oc_sweep_point_of(const oc_sweep *s, size_t ni, size_t si, size_t k);
 /* The error of the first point, in point order, whose run failed, and its index in *at (may be
  * NULL); 0 when none failed. */
 int oc_sweep_first_failure(const oc_sweep *s, size_t *at);

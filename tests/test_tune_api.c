@@ -175,7 +175,9 @@ static void test_grid(const grid *g) {
             double bt = 0, st = 0;
             for (size_t k = 0; k < na; k++) {
                 const char *algo = oc_sweep_algorithm(s, k);
-                const oc_sweep_point *p = oc_sweep_point_at(s, (ni * g->nsizes + si) * na + k);
+                const oc_sweep_point *p = oc_sweep_point_of(s, ni, si, k);
+                CHECK(p == oc_sweep_point_at(s, (ni * g->nsizes + si) * na + k),
+                      "point i = (ni nsizes + si) nalgorithms + k");
                 double t = 0;
                 uint64_t steps = 0;
                 int rc = by_hand(&spec.base, algo, g->nodes[ni], g->sizes[si], &t, &steps);

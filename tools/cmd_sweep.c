@@ -104,8 +104,7 @@ static int plot_one(const sweep_args *a, const char *png, size_t ni, int by_n) {
     for (size_t k = 0; k < a->nalgos; k++) {
         ser[k] = (plot_series){a->algos[k], m, x + k * m, y + k * m};
         for (size_t j = 0; j < m; j++) {
-            size_t i = ((by_n ? j : ni) * a->nsizes + (by_n ? 0 : j)) * a->nalgos + k;
-            const oc_sweep_point *p = point(a, i);
+            const oc_sweep_point *p = oc_sweep_point_of(a->sweep, by_n ? j : ni, by_n ? 0 : j, k);
             x[k * m + j] = by_n ? (double)p->nodes : (double)p->bytes;
             y[k * m + j] = p->status == OC_POINT_RAN ? p->time_s * 1e6 : NAN;
         }

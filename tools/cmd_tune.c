@@ -45,11 +45,6 @@ static const char *algo_or_none(const oc_sweep *s, int k) {
     return k < 0 ? "(none runs)" : oc_sweep_algorithm(s, (size_t)k);
 }
 
-/* The point of candidate k at node count index ni and size index si. */
-static const oc_sweep_point *at(const sweep_args *a, size_t ni, size_t si, int k) {
-    return oc_sweep_point_at(a->sweep, (ni * a->nsizes + si) * a->nalgos + (size_t)k);
-}
-
 static void print_tune(FILE *f, const sweep_args *a) {
     const oc_sweep *s = a->sweep;
     fprintf(f, "tune: %s on %s, %zu node count%s x %zu size%s; candidates:", a->o.coll,
@@ -68,11 +63,15 @@ static void print_tune(FILE *f, const sweep_args *a) {
             int second, best = oc_tune_winner(s, ni, si, &second);
             char sz[32], t1[32] = "-", t2[32] = "-";
             size_text(sz, sizeof sz, a->sizes[si]);
-            if (best >= 0) oc_format_seconds(t1, sizeof t1, at(a, ni, si, best)->time_s);
-            if (second >= 0) oc_format_seconds(t2, sizeof t2, at(a, ni, si, second)->time_s);
+            if (best >= 0)
+                oc_format_seconds(t1, sizeof t1,
+                                  oc_sweep_point_of(s, ni, si, (size_t)best)->time_s);
+            if (second >= 0)
+                oc_format_seconds(t2, sizeof t2,
+                                  oc_sweep_point_of(s, ni, si, (size_t)second)->time_s);
             fprintf(f, "  %7u %10s  %-*s %12s  %-*s %12s  %s\n", (unsigned)a->nodes[ni], sz, w,
                     algo_or_none(s, best), t1, w, second >= 0 ? a->algos[second] : "-", t2,
-                    best >= 0 ? at(a, ni, si, best)->params : "");
+                    best >= 0 ? oc_sweep_point_of(s, ni, si, (size_t)best)->params : "");
         }
     fputs("crossovers along size (for each N):\n", f);
     for (size_t ni = 0; ni < a->nnodes; ni++) {

@@ -204,6 +204,11 @@ const oc_sweep_point *oc_sweep_point_at(const oc_sweep *s, size_t i) {
     return i < s->n ? &s->points[i] : NULL;
 }
 
+const oc_sweep_point *oc_sweep_point_of(const oc_sweep *s, size_t ni, size_t si, size_t k) {
+    if (ni >= s->nnodes || si >= s->nsizes || k >= s->nalgos) return NULL;
+    return &s->points[(ni * s->nsizes + si) * s->nalgos + k];
+}
+
 /* ---- one point ---- */
 
 /* The report as one CSV line (json 0) or one JSON object, malloc'ed into *text. */

@@ -27,21 +27,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The point of candidate k at node count index ni, size index si. */
-static const oc_sweep_point *point(const oc_sweep *s, size_t ni, size_t si, size_t k) {
-    size_t na = oc_sweep_algorithm_count(s);
-    return oc_sweep_point_at(s, (ni * oc_sweep_size_count(s) + si) * na + k);
-}
-
 int oc_tune_winner(const oc_sweep *s, size_t ni, size_t si, int *second) {
     int best = -1, next = -1;
     for (size_t k = 0; k < oc_sweep_algorithm_count(s); k++) {
-        const oc_sweep_point *q = point(s, ni, si, k);
+        const oc_sweep_point *q = oc_sweep_point_of(s, ni, si, k);
         if (!q || q->status != OC_POINT_RAN) continue;
-        if (best < 0 || q->time_s < point(s, ni, si, (size_t)best)->time_s) {
+        if (best < 0 || q->time_s < oc_sweep_point_of(s, ni, si, (size_t)best)->time_s) {
             next = best;
             best = (int)k;
-        } else if (next < 0 || q->time_s < point(s, ni, si, (size_t)next)->time_s) {
+        } else if (next < 0 || q->time_s < oc_sweep_point_of(s, ni, si, (size_t)next)->time_s) {
             next = (int)k;
         }
     }
@@ -113,7 +107,7 @@ static cJSON *decisions(const oc_sweep *s) {
             cJSON_AddNumberToObject(o, "nodes", (double)oc_sweep_nodes(s, ni));
             cJSON_AddNumberToObject(o, "bytes", (double)oc_sweep_size(s, si));
             if (w >= 0) {
-                const oc_sweep_point *p = point(s, ni, si, (size_t)w);
+                const oc_sweep_point *p = oc_sweep_point_of(s, ni, si, (size_t)w);
                 cJSON_AddStringToObject(o, "winner", oc_sweep_algorithm(s, (size_t)w));
                 cJSON_AddItemToObject(o, "params", params_object(p->params));
                 cJSON_AddNumberToObject(o, "time_s", p->time_s);
@@ -122,7 +116,7 @@ static cJSON *decisions(const oc_sweep *s) {
             }
             cJSON *c = cJSON_AddArrayToObject(o, "candidates");
             for (size_t k = 0; c && k < oc_sweep_algorithm_count(s); k++) {
-                const oc_sweep_point *p = point(s, ni, si, k);
+                const oc_sweep_point *p = oc_sweep_point_of(s, ni, si, k);
                 cJSON *e = cJSON_CreateObject();
                 if (!e) break;
                 cJSON_AddItemToArray(c, e);
