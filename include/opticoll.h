@@ -256,9 +256,9 @@ typedef struct oc_sweep_point {
 
 /* Checks the spec (a known network; each algorithm one of the collective's that runs on it, named
  * once; both lists non-empty, increasing and in range) and makes the sweep, every point pending.
- * A point whose N is not above base.root is not run. 0 or OC_EINVAL /
- * OC_ENOENT / OC_ENOTSUP (no algorithm runs on the network) / OC_ETOOBIG / OC_ENOMEM with a
- * reason. The spec's strings and kv lists must outlive the sweep. */
+ * A point whose N is not above base.root is not run. 0 or OC_EINVAL / OC_ENOENT / OC_ENOTSUP (no
+ * algorithm runs on the network) / OC_ETOOBIG / OC_ENOMEM with a reason. The spec's strings and kv
+ * lists must outlive the sweep. */
 int oc_sweep_new(const oc_sweep_spec *spec, oc_sweep **out, char *why, size_t whylen);
 void oc_sweep_free(oc_sweep *s);
 /* The number of points, and the candidates (names from the registry). */
@@ -326,8 +326,8 @@ typedef struct oc_tune_choice {
  * "dec.json:12: point 3: ...". */
 int oc_tune_pick_text(const char *text, size_t len, const char *name, const oc_request *req,
                       oc_tune_choice *out, char *why, size_t whylen);
-/* The same for the decision file at `path` (read with the input file cap; OC_EIO when it cannot be
- * read). */
+/* The same for the decision file at `path`, read with the input file cap (OC_ETOOBIG past it,
+ * OC_EIO when it cannot be read). */
 int oc_tune_pick(const char *path, const oc_request *req, oc_tune_choice *out, char *why,
                  size_t whylen);
 
