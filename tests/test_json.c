@@ -223,15 +223,24 @@ static void test_printer(void) {
 
 /* ---- reports ---- */
 
-static char *report_text(const oc_report *r) {
+/* What a writer puts on a memory stream (malloc'd), checking that it succeeded. */
+static char *captured(int (*fn)(const void *, FILE *), const void *x) {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    int rc = oc_report_write_json(r, f);
+    int rc = fn(x, f);
     fclose(f);
-    CHECK(rc == 0, "oc_report_write_json: %d", rc);
+    CHECK(rc == 0, "writer: %d", rc);
     return buf;
+}
+
+static int report_fn(const void *r, FILE *f) {
+    return oc_report_write_json(r, f);
+}
+
+static char *report_text(const oc_report *r) {
+    return captured(report_fn, r);
 }
 
 static int same_double(const cJSON *item, double v) {
@@ -367,17 +376,6 @@ static void test_report_runs(void) {
 }
 
 /* ---- the other documents ---- */
-
-static char *captured(int (*fn)(const void *, FILE *), const void *x) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
-    int rc = fn(x, f);
-    fclose(f);
-    CHECK(rc == 0, "writer: %d", rc);
-    return buf;
-}
 
 static int chrome_fn(const void *req, FILE *f) {
     char why[256];
