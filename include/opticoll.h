@@ -188,8 +188,9 @@ int oc_report_write_csv(const oc_report *r, FILE *f, int header);
 
 /* Formats a duration for people: "0 s", "12.345 us", "1.234 ms" or "2.345 s". */
 void oc_format_seconds(char *buf, size_t len, double seconds);
-/* Writes s as a JSON string literal (quotes and escapes included). */
-void oc_write_json_string(FILE *f, const char *s);
+/* Writes s as a JSON string literal (quotes and escapes included, by cJSON); 0, or OC_ENOMEM /
+ * OC_EIO. */
+int oc_write_json_string(FILE *f, const char *s);
 
 /* Accessors for the figures tests and tools need. */
 uint64_t oc_report_steps(const oc_report *r);

@@ -18,6 +18,7 @@
  * on stdout before a result is whole, and main checks at the end that it was all written.
  */
 #include "cli.h"
+#include "core/json.h"
 #include "output.h"
 
 #include <errno.h>
@@ -102,16 +103,14 @@ static int cmd_run(options *o) {
     int err = oc_run(&req, &rep, why, sizeof why);
     if (err) return lib_error(err, why);
     if (*run_auto_note) fprintf(o->json ? stderr : stdout, "%s\n", run_auto_note);
-    if (o->json)
-        oc_report_write_json(rep, stdout);
-    else
-        oc_report_write_text(rep, stdout);
+    /* A failed stdout is close_stdout's to report (exit 3); memory is ours. */
+    err = o->json ? oc_report_write_json(rep, stdout) : oc_report_write_text(rep, stdout);
     if (o->explain && !o->json) {
         fputc('\n', stdout);
         oc_report_write_search(rep, stdout);
     }
     oc_report_free(rep);
-    return 0;
+    return err == OC_ENOMEM ? lib_error(err, "out of memory writing the report") : 0;
 }
 
 static int cmd_compare(options *o) {
@@ -163,18 +162,26 @@ static int cmd_compare(options *o) {
     if (n == 0 && ns == 0)
         return die(EXIT_USAGE, "no %s algorithm runs on %s", o->coll, req.network);
     if (o->json) {
-        fputs("[", stdout);
-        for (size_t k = 0; k < n; k++) {
-            if (k) fputs(",", stdout);
-            oc_report_write_json(reps[k], stdout);
+        /* One array, an element a line: the reports, then {"algorithm", "not_run"} for the
+         * others. A failed stdout is close_stdout's to report (exit 3). */
+        int err = fputs("[", stdout) == EOF ? OC_EIO : 0;
+        for (size_t k = 0; k < n + ns && !err; k++) {
+            if (k && fputs(",", stdout) == EOF) {
+                err = OC_EIO;
+            } else if (k < n) {
+                err = oc_report_write_json(reps[k], stdout);
+            } else {
+                cJSON *x = cJSON_CreateObject();
+                if (!oc__json_str(x, "algorithm", skipped[k - n]) ||
+                    !oc__json_str(x, "not_run", reasons[k - n])) {
+                    cJSON_Delete(x);
+                    x = NULL; /* oc__json_write: out of memory */
+                }
+                err = oc__json_write(stdout, x, OC__JSON_SPACED, "\n");
+            }
         }
-        for (size_t k = 0; k < ns; k++) {
-            if (n + k) fputs(",", stdout);
-            printf("{\"algorithm\": \"%s\", \"not_run\": ", skipped[k]);
-            oc_write_json_string(stdout, reasons[k]);
-            fputs("}\n", stdout);
-        }
-        fputs("]\n", stdout);
+        if (!err) fputs("]\n", stdout);
+        if (err == OC_ENOMEM) status = lib_error(err, "out of memory writing the JSON");
     } else if (o->csv) {
         for (size_t k = 0; k < n; k++)
             oc_report_write_csv(reps[k], stdout, k == 0);
@@ -309,12 +316,9 @@ static int cmd_verify(options *o) {
     oc_report *rep = NULL;
     int err = oc_verify_file(o->file, o->net, o->net_params, &rep, why, sizeof why);
     if (err) return lib_error(err, why);
-    if (o->json)
-        oc_report_write_json(rep, stdout);
-    else
-        oc_report_write_text(rep, stdout);
+    err = o->json ? oc_report_write_json(rep, stdout) : oc_report_write_text(rep, stdout);
     oc_report_free(rep);
-    return 0;
+    return err == OC_ENOMEM ? lib_error(err, "out of memory writing the report") : 0;
 }
 
 static int cmd_reproduce(int argc, char **argv) {
