@@ -70,8 +70,6 @@
 #include "studies/rack.h"
 #include "core/json.h"
 #include "core/quote.h"
-#include "report/table.h"
-#include "run/batch.h"
 
 #include <errno.h>
 #include <math.h>

@@ -12,11 +12,10 @@
  * point, so a point depends on nothing but itself, which is what lets the cluster tool run shares
  * of a sweep on other processes and bring the points back as bytes (oc_sweep_point_pack).
  */
-#include "core/core.h"
+#include "studies/studies.h"
 #include "core/json.h"
 #include "core/pool.h"
 #include "core/quote.h"
-#include "run/batch.h" /* oc__kv_text */
 
 #include <stdlib.h>
 #include <string.h>

@@ -25,7 +25,7 @@
  * times are the models' own, not formulas. The compute time is a formula of documented inputs, so
  * the speedup depends on them (peak, utilisation, batch, buckets); the caller shows them.
  */
-#include "core/core.h"
+#include "studies/studies.h"
 #include "core/json.h"
 #include "report/report.h"
 

@@ -29,7 +29,7 @@
  * as the seed writes them (6.7977M) and are converted exactly, without floating point.
  */
 #include "algo/algos.h"
-#include "core/core.h"
+#include "studies/studies.h"
 #include "core/json.h"
 #include "core/quote.h"
 #include "report/report.h"

@@ -19,7 +19,7 @@
  * and names the line of what it refuses: cJSON keeps no positions, so the line is found again in
  * the text (below).
  */
-#include "core/core.h"
+#include "studies/studies.h"
 #include "core/json.h"
 #include "core/quote.h"
 
