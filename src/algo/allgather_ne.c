@@ -6,7 +6,8 @@
  * on odd rounds and right on even rounds, odd nodes the opposite way). Pairs stay aligned on even
  * labels, so what a node forwards is always one contiguous range of two blocks.
  *   steps = N/2 (the seed); each round after the first moves 2d per transfer, which the ring model
- *   carries on two wavelengths at once (one data item per wavelength per step).
+ *   carries on two wavelengths at once (one data item per wavelength per step); with one channel
+ *   per link that is two steps, 1 + 2 (N/2 - 1) in all, and the run's note says so.
  */
 #include "algo/algos.h"
 

@@ -23,8 +23,13 @@
  *     spare wavelengths: ours, not the seed's); with Lemma 1's 2 ceil(log_(2w+1) N).
  *  2. The motivation example (III.B, Fig. 2): 15 nodes, 2 wavelengths, BT in 8 steps and WRHT in 3.
  *  3. Fig. 4: Ring, H-Ring, BT and WRHT on the ring (w = 64) for N = 1024 .. 4096 and the four
- *     models, normalised as the paper does, by WRHT's GoogLeNet time at the same N. The paper only
- *     draws bars, so the printed column says "bar only".
+ *     models, normalised as the paper does, by one bar: WRHT's GoogLeNet time at the figure's
+ *     first N (until issue 16 each N had its own normaliser, which pinned that bar at 1 and hid
+ *     the growth with N the paper describes). The paper only draws bars, so the printed column
+ *     says "bar only"; a table sets the paper's words on each algorithm's trend (IV.B, IV.C)
+ *     beside our time at the last N over the first, split into steps and mean step time. WRHT
+ *     is the paper's own (m = 2w+1, its all-to-all rule, pieces=1); `wrht` unpinned is our
+ *     striped search, shown beside it and named as such wherever the paper's numbers are.
  *  4. Fig. 5: O-Ring and WRHT on the ring against E-Ring and E-RD (ring and recursive doubling on
  *     the `fattree` model of Table II's electrical network) for N = 128 .. 1024, normalised alike;
  *     where N < 2w + 1 the seed's WRHT is one group of all N nodes.
@@ -37,6 +42,19 @@
  *     iterations of the models file (ceil(samples / (batch x N))). The count is the same for every
  *     algorithm at one (model, N), so the reductions do not change; which normalised bars would
  *     change is listed.
+ *
+ * The claims table (printed first, reproduce.c): the five reductions of the abstract and the
+ * conclusion (the introduction repeats them), ours computed as in 5, each reason built from the
+ * numbers that make it: the per-point range, the points where WRHT is slower, the mechanism of
+ * our model, the mean wrht's striped default gives, and the mean with O/E/O taken as a latency
+ * overlapped with the transmission. Our ring charges O/E/O (one cycle per 32 B flit, at an
+ * assumed 1 GHz) as a bandwidth term added to every step; Table II's row says so with its share.
+ *
+ * Settings (oc_reproduce_settings; `reproduce -w -n --sizes`): -w replaces the 64 wavelengths of
+ * Table I and both figures, -n Table I's N and each figure's four node counts by that one N,
+ * --sizes the four DNN gradients (up to MAX_MODELS sizes; the smallest normalises, as GoogLeNet,
+ * the smallest gradient, does in the paper; no per-epoch section then). Table I's printed column
+ * holds only at N = 1000, w = 64; the III.B example keeps its 15 nodes and 2 wavelengths.
  *
  * The paper's formula for a time is its step count times one step's time d/B + a (eq. 1 for
  * WRHT), with d/B + a taken from our model for that run (the report's step_time_s), so that the
