@@ -103,6 +103,12 @@ int oc_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 /* Parses a finite decimal number in [min, max]: [+-]digits[.digits][e[+-]digits] (".5" and "5."
  * too); hex floats, hex integers, inf and nan are OC_EPARSE. */
 int oc_parse_double(const char *text, double min, double max, double *out);
+/* Parses a node (sizes = 0: counts 1 .. OC_MAX_NODES) or size (sizes = 1: as oc_parse_size)
+ * list: comma-separated items, each a value or a range A..B (A, 2A, 4A, ... up to B, which need not
+ * be reached; A..B:*F multiplies by F, A..B:+S adds S). The values go to out[0 .. *n), sorted, no
+ * repeats. OC_EPARSE for an empty list, an empty item ("4,,8") or a malformed one, OC_ERANGE for
+ * more than `max` values, OC_ENOMEM; nothing is returned then. */
+int oc_parse_list(const char *text, int sizes, uint64_t *out, size_t max, size_t *n);
 
 /* ---- registries: networks and algorithms ------------------------------------------------------
  */

@@ -78,6 +78,26 @@ void oc__formula_steps(oc_report *rep, const oc__formula_in *in, double steps) {
     rep->time_formula_s = steps * in->step_time;
 }
 
+int oc__note_rounds_on_ring(oc_report *rep, const oc__formula_in *in, const char *detail,
+                            uint64_t proven) {
+    if (!in->network || strcmp(in->network, "ring") || !rep->has_lb || !rep->has_formula ||
+        (double)rep->steps_lb <= rep->steps_formula)
+        return 0;
+    char rest[96] = "";
+    if (proven && proven < rep->steps_lb)
+        snprintf(rest, sizeof rest, " (%llu short: the busiest links carry more than the average)",
+                 (unsigned long long)(rep->steps_lb - proven));
+    int rc = oc__report_note(
+        rep,
+        "the formula counts %.0f rounds, one step each; on the ring a round takes ceil(its busiest "
+        "directed link's lightpaths / %llu channels) steps, so the load bound is %llu, %.0f above "
+        "it (mapped %llu)",
+        rep->steps_formula, (unsigned long long)in->channels, (unsigned long long)rep->steps_lb,
+        (double)rep->steps_lb - rep->steps_formula, (unsigned long long)rep->steps);
+    if (!rc && detail && detail[0]) rc = oc__report_note(rep, "%s%s", detail, rest);
+    return rc;
+}
+
 double oc__formula_split(const oc__formula_in *in, uint64_t circuits) {
     if (!in->lanes || !circuits || circuits > in->lanes) return 0;
     return (double)in->lanes / (double)(in->lanes / circuits);

@@ -69,3 +69,12 @@ void oc__print_ring_network(FILE *f, const oc_report *rep, uint64_t block, const
                 "  + %.3f us O/E/O + %.3f us transmission = %.3f us (the paper's d/B + a).\n",
                 block, reconf * 1e6, oeo * 1e6, tx * 1e6, step * 1e6);
 }
+
+const oc_reproduce_settings *oc__repro_settings(const oc__repro *r) {
+    return &r->set;
+}
+
+int oc__claim(oc__repro *r, const char *claim, const char *source, const char *unit, double theirs,
+              double ours, const char *reason) {
+    return oc__claims_add(&r->claims, claim, source, unit, theirs, ours, reason);
+}
