@@ -125,6 +125,8 @@ typedef struct oc_algorithm_info {
 
 size_t oc_algorithm_count(void);
 const oc_algorithm_info *oc_algorithm_at(size_t i);
+/* 1 when algorithm a (from oc_algorithm_at) takes the parameter `key` (-p key=value), else 0. */
+int oc_algorithm_takes(const oc_algorithm_info *a, const char *key);
 
 typedef struct oc_network_info {
     const char *name;

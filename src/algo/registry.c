@@ -47,6 +47,16 @@ const oc_algorithm_info *oc_algorithm_at(size_t i) {
     return i < oc__algo_count() ? &algos[i]->info : NULL;
 }
 
+int oc_algorithm_takes(const oc_algorithm_info *a, const char *key) {
+    for (size_t i = 0; a && key && i < oc__algo_count(); i++) {
+        if (&algos[i]->info != a) continue;
+        for (const char *const *p = algos[i]->param_names; p && *p; p++)
+            if (!strcmp(*p, key)) return 1;
+        return 0;
+    }
+    return 0;
+}
+
 int oc__plan_begin(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                    uint64_t bytes, uint32_t q, char *why, size_t whylen) {
     memset(plan, 0, sizeof *plan);
