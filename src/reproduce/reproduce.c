@@ -24,7 +24,7 @@ typedef struct paper {
 } paper;
 
 static const paper papers[] = {
-    {"optree", 0, oc__reproduce_optree}, {"wrht", 0, oc__reproduce_wrht},
+    {"optree", OC_SETTING_WAVELENGTHS | OC_SETTING_NODES | OC_SETTING_SIZES, oc__reproduce_optree}, {"wrht", 0, oc__reproduce_wrht},
     {"star", 0, oc__reproduce_star},     {"lumorph", 0, oc__reproduce_lumorph},
     {"aas", 0, oc__reproduce_aas},
 };
