@@ -94,8 +94,8 @@ static void check_claims(const repro *r, const char *what, int even) {
             continue;
         }
         /* the headline is the mean of the two averages, and its reason says so with the numbers */
-        CHECK(fabs(h.ours - (f5.ours + f6.ours) / 2) < 1e-9, "%s: headline %zu %.4f from %.4f, %.4f",
-              what, i, h.ours, f5.ours, f6.ours);
+        CHECK(fabs(h.ours - (f5.ours + f6.ours) / 2) < 1e-9,
+              "%s: headline %zu %.4f from %.4f, %.4f", what, i, h.ours, f5.ours, f6.ours);
         CHECK(states(h.reason, f5.ours) && states(h.reason, f6.ours), "%s: %s", what, h.reason);
         CHECK(states(h.reason, PAPER[3 + i]) && states(h.reason, PAPER[6 + i]), "%s: %s", what,
               h.reason);
@@ -105,8 +105,8 @@ static void check_claims(const repro *r, const char *what, int even) {
     oc_claim_info ne = claim(r, 2), wr = claim(r, 0);
     char mean[32];
     snprintf(mean, sizeof mean, "%.3f%%", (PAPER[5] + PAPER[8]) / 2);
-    CHECK(ne.reason && strstr(ne.reason, "not quite the mean") && strstr(ne.reason, mean),
-          "%s: %s", what, ne.reason);
+    CHECK(ne.reason && strstr(ne.reason, "not quite the mean") && strstr(ne.reason, mean), "%s: %s",
+          what, ne.reason);
     CHECK(wr.reason && strstr(wr.reason, "is the mean of its Fig. 5 average 56.36% and its Fig. 6 "
                                          "average 88.06%"),
           "%s: %s", what, wr.reason);
@@ -122,8 +122,8 @@ static void test_settings_small(void) {
     const double *ya = series(&a, "fig5-n64-w4", "Ring", &n1),
                  *yb = series(&b, "fig5-n64-w8", "Ring", &n2),
                  *y6 = series(&a, "fig6-n64-w8", "NE", &n3);
-    CHECK(ya && yb && n1 == 2 && n2 == 2 && ya[0] != yb[0], "fig5 Ring: %g / %g",
-          ya ? ya[0] : NAN, yb ? yb[0] : NAN);
+    CHECK(ya && yb && n1 == 2 && n2 == 2 && ya[0] != yb[0], "fig5 Ring: %g / %g", ya ? ya[0] : NAN,
+          yb ? yb[0] : NAN);
     CHECK(y6 && n3 == 2 && isfinite(y6[1]), "fig6 at 2w missing");
     CHECK(series(&a, "fig6-n64-w6", "OpTree", &n1) != NULL, "fig6 at 1.5w missing");
     const double *op = series(&a, "fig5-n64-w4", "OpTree", &n1);
@@ -173,8 +173,12 @@ static void test_refusals(void) {
 static void test_report_theorems(void) {
     oc_kv *net = oc_kv_new();
     oc_kv_set(net, "wavelengths", "64");
-    oc_request q = {.collective = OC_ALLGATHER, .algorithm = "optree", .network = "ring",
-                    .nodes = 1024, .bytes = 4 << 20, .net_params = net};
+    oc_request q = {.collective = OC_ALLGATHER,
+                    .algorithm = "optree",
+                    .network = "ring",
+                    .nodes = 1024,
+                    .bytes = 4 << 20,
+                    .net_params = net};
     oc_report *rep = NULL;
     char why[512];
     CHECK(oc_run(&q, &rep, why, sizeof why) == 0, "%s", why);
@@ -185,8 +189,7 @@ static void test_report_theorems(void) {
     oc_report_number(rep, "steps_theorem3_at_kstar", &s3);
     oc_report_number(rep, "time_theorem3_at_kstar_s", &t3);
     CHECK(s1 == 70 && fabs(t1 - 70 * step) < 1e-12, "Theorem 1 at k*: %g steps, %g s", s1, t1);
-    CHECK(s3 == 76 && fabs(t3 - 76 * step) < 1e-12, "Theorem 3 as printed: %g steps, %g s", s3,
-          t3);
+    CHECK(s3 == 76 && fabs(t3 - 76 * step) < 1e-12, "Theorem 3 as printed: %g steps, %g s", s3, t3);
     oc_report_free(rep);
     oc_kv_free(net);
 }

@@ -30,8 +30,8 @@ int oc__parse_list(const char *flag, const char *text, int sizes, uint64_t *out,
     /* strtok_r would skip an empty item ("4,,8", "4,"): refuse it, it is a typo */
     for (const char *c = text; *c; c++)
         if (*c == ',' && (c == text || c[1] == ',' || c[1] == 0))
-            return oc__fail(why, whylen, OC_EINVAL,
-                            "%s %s: an empty item in the list (e.g. 4,,8)", flag, OC_Q(text));
+            return oc__fail(why, whylen, OC_EINVAL, "%s %s: an empty item in the list (e.g. 4,,8)",
+                            flag, OC_Q(text));
     char *copy = strdup(text), *save = NULL;
     if (!copy) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     int rc = 0;
@@ -67,8 +67,7 @@ int oc__parse_list(const char *flag, const char *text, int sizes, uint64_t *out,
         rc = oc__fail(why, whylen, OC_EINVAL, "%s %s: expected %s", flag, OC_Q(text), what);
         break;
     toomany:
-        rc = oc__fail(why, whylen, OC_EINVAL, "%s %s: more than %zu values", flag, OC_Q(text),
-                      max);
+        rc = oc__fail(why, whylen, OC_EINVAL, "%s %s: more than %zu values", flag, OC_Q(text), max);
         break;
     }
     free(copy);

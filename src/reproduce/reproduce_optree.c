@@ -486,8 +486,8 @@ static int table1_run(const optree_cfg *c, table1_data *d, oc_report **first, ch
 
 /* A Table I row for an algorithm whose formula is one integer. */
 static int table1_simple_row(oc__table *t, const char *item, const uint64_t *printed,
-                             const char *formula_text, double formula, const sim *s,
-                             int onestage, double N, double w) {
+                             const char *formula_text, double formula, const sim *s, int onestage,
+                             double N, double w) {
     char p[OC__CELL_LEN] = "— (other N, w)", fo[OC__CELL_LEN], si[OC__CELL_LEN],
          re[OC__REASON_LEN] = "";
     if (printed) oc__cellf(p, sizeof p, "%" PRIu64, *printed);
@@ -538,8 +538,8 @@ static void wrht_matches(char *buf, size_t len, uint32_t N, uint32_t w, uint64_t
  * prints) or at ours. The paper gives no p or theta for its 259; we read p as the group size at
  * WRHT's Lemma 1 bound and theta as the levels, and list the p at which a formula gives 259.
  */
-static int table1_wrht_row(oc__table *t, const optree_printed *P, const optree_cfg *c,
-                           const sim *s, int seed) {
+static int table1_wrht_row(oc__table *t, const optree_printed *P, const optree_cfg *c, const sim *s,
+                           int seed) {
     const uint32_t N = c->table1_N, w = c->w;
     const uint32_t p = seed ? (2 * w + 1 < N ? 2 * w + 1 : N) : s->m;
     char pr[OC__CELL_LEN] = "—", fo[OC__CELL_LEN] = "—", si[OC__CELL_LEN], re[OC__REASON_LEN] = "";
@@ -606,8 +606,8 @@ static int table1_wrht_row(oc__table *t, const optree_printed *P, const optree_c
     return oc__table_row(t, row);
 }
 
-static int table1_print(FILE *f, const optree_printed *P, const optree_cfg *c,
-                        const table1_data *d, const sim *sweep_best, uint32_t sweep_best_k) {
+static int table1_print(FILE *f, const optree_printed *P, const optree_cfg *c, const table1_data *d,
+                        const sim *sweep_best, uint32_t sweep_best_k) {
     const double N = c->table1_N, w = c->w;
     static const char *const head[] = {"item", "paper (printed)", "formula", "simulated", "reason"};
     oc__table t;
@@ -617,8 +617,7 @@ static int table1_print(FILE *f, const optree_printed *P, const optree_cfg *c,
     fprintf(f, "\n1. Table I: all-gather steps at N = %" PRIu32 ", w = %" PRIu32 "%s\n\n",
             c->table1_N, c->w,
             pr ? "" : " (the reader's settings; the paper's Table I is at N = 1024, w = 64)");
-    rc = table1_simple_row(&t, "Ring (N-1)", pr ? &P->ring : NULL, "N-1", N - 1, &d->ring, 0, N,
-                           w);
+    rc = table1_simple_row(&t, "Ring (N-1)", pr ? &P->ring : NULL, "N-1", N - 1, &d->ring, 0, N, w);
     if (!rc)
         rc = table1_simple_row(&t, "NE (N/2)", pr ? &P->ne : NULL, "N/2", floor(N / 2), &d->ne, 0,
                                N, w);
@@ -626,8 +625,8 @@ static int table1_print(FILE *f, const optree_printed *P, const optree_cfg *c,
     if (!rc) rc = table1_wrht_row(&t, P, c, &d->wrht_ours, 0);
     if (!rc)
         rc = table1_simple_row(&t, "One-Stage (ceil(N^2/8w))", pr ? &P->onestage : NULL,
-                               "ceil(N^2/8w)", oc__ceil_exact(N * N / (8 * w)), &d->onestage, 1,
-                               N, w);
+                               "ceil(N^2/8w)", oc__ceil_exact(N * N / (8 * w)), &d->onestage, 1, N,
+                               w);
     /* OpTree at Theorem 2's k*, the row the paper prints. */
     if (!rc) {
         const sim *s = &d->optree_kstar;
@@ -847,9 +846,10 @@ static int example_print(FILE *f, const optree_printed *P, const example_data *d
 
 typedef struct sweep {
     uint32_t N, w, kmax;
-    uint32_t printed_opt; /* the optimum the text prints for this N and w (0: none, or not legible) */
-    sim runs[MAX_DEPTH];  /* runs[k - 1]: the best tree of depth k (our search, k=K) */
-    sim tree[MAX_DEPTH];  /* tree[k - 1]: the paper's m-ary tree of depth k (near-equal radices) */
+    uint32_t
+        printed_opt; /* the optimum the text prints for this N and w (0: none, or not legible) */
+    sim runs[MAX_DEPTH]; /* runs[k - 1]: the best tree of depth k (our search, k=K) */
+    sim tree[MAX_DEPTH]; /* tree[k - 1]: the paper's m-ary tree of depth k (near-equal radices) */
     double thm1[MAX_DEPTH];
     uint32_t best[MAX_DEPTH];
     size_t nbest;
@@ -1050,8 +1050,8 @@ static int sweep_summary(FILE *f, const sweep *sw, size_t n) {
         }
         int paper_n = 0;
         for (size_t q = 0; q < FIG4_N; q++)
-            paper_n |= OPTREE_PRINTED.fig4_nodes[q] == s->N &&
-                       OPTREE_PRINTED.fig4_wavelengths == s->w;
+            paper_n |=
+                OPTREE_PRINTED.fig4_nodes[q] == s->N && OPTREE_PRINTED.fig4_wavelengths == s->w;
         if (!printed && paper_n)
             oc__reason_add(re, sizeof re,
                            "the paper's value is not legible: the sentence giving it is cut off in "
@@ -1124,12 +1124,12 @@ static const size_t CLAIM_ALGO[3] = {HL_WRHT_OURS, HL_RING, HL_NE};
 /* One of the paper's comparisons: its points (N, w), each over the message sizes, every algorithm
  * at every point. Fig. 5 varies N at w = 64, Fig. 6 varies w at N = 1024. */
 typedef struct comparison {
-    const char *fig;              /* "Fig. 5" */
-    const char *id;               /* "fig5" for reproduce --out */
-    uint32_t N[2], w[2];          /* the points */
+    const char *fig;     /* "Fig. 5" */
+    const char *id;      /* "fig5" for reproduce --out */
+    uint32_t N[2], w[2]; /* the points */
     size_t npt;
-    const double *printed;        /* the paper's averages vs WRHT, Ring, NE (NULL: other settings) */
-    oc__sim_job *jobs;            /* [point][size][algorithm] */
+    const double *printed; /* the paper's averages vs WRHT, Ring, NE (NULL: other settings) */
+    oc__sim_job *jobs;     /* [point][size][algorithm] */
     size_t n;
     /* per algorithm: the mean, least and greatest reduction over the points run, their count and
      * how many OpTree does not win; the paper's formulas' mean over the points */
@@ -1385,11 +1385,32 @@ static void print_sizes(FILE *f, const optree_cfg *g) {
     }
 }
 
+/* The claims of one comparison (I, IV.C): the paper's average against WRHT, Ring and NE
+ * "under different <what>", ours and the reason of its table row. */
+static int comparison_claims(oc__repro *ctx, const comparison *c, const double *printed,
+                             const char *what, const char *source) {
+    static const char *const NAME[3] = {"WRHT", "Ring", "NE"};
+    int rc = 0;
+    for (size_t i = 0; i < 3 && !rc; i++) {
+        const size_t b = CLAIM_ALGO[i];
+        char claim[OC__CELL_LEN], re[OC__REASON_LEN];
+        oc__cellf(claim, sizeof claim,
+                  "OpTree reduces the all-gather time by %.2f%% against %s under different %s",
+                  printed[i], NAME[i], what);
+        oc__cellf(re, sizeof re, "%s%s", c->reason[i],
+                  c->printed ? "" : "; ours at the reader's settings, not the paper's");
+        rc = oc__claim(ctx, claim, source, "%", printed[i], c->k[b] ? 100 * c->mean[b] : NAN, re);
+    }
+    return rc;
+}
+
 /* The headline (abstract, VI): the mean of the Fig. 5 and the Fig. 6 averages, and the claims. */
 static int headline_print(FILE *f, oc__repro *ctx, const optree_printed *P, const optree_cfg *g,
                           const comparison *c5, const comparison *c6) {
-    static const char *const head[] = {"item", "paper (printed)", "mean of the paper's Fig. 5 and "
-                                       "Fig. 6 averages", "simulated", "reason"};
+    static const char *const head[] = {"item", "paper (printed)",
+                                       "mean of the paper's Fig. 5 and "
+                                       "Fig. 6 averages",
+                                       "simulated", "reason"};
     static const char *const NAME[3] = {"WRHT", "Ring", "NE"};
     oc__table t;
     oc__table_init(&t, 5, head);
@@ -1398,8 +1419,8 @@ static int headline_print(FILE *f, oc__repro *ctx, const optree_printed *P, cons
         const size_t b = CLAIM_ALGO[i];
         const double pm = (P->body_vs[i] + P->fig6_vs[i]) / 2;
         const double o5 = 100 * c5->mean[b], o6 = 100 * c6->mean[b], ours = (o5 + o6) / 2;
-        char item[OC__CELL_LEN], pr[OC__CELL_LEN], fo[OC__CELL_LEN], si[OC__CELL_LEN] = "not simulated",
-                                 re[OC__REASON_LEN] = "";
+        char item[OC__CELL_LEN], pr[OC__CELL_LEN], fo[OC__CELL_LEN],
+            si[OC__CELL_LEN] = "not simulated", re[OC__REASON_LEN] = "";
         oc__cellf(item, sizeof item, "OpTree vs %s", NAME[i]);
         oc__cellf(pr, sizeof pr, "%.2f%%", P->abstract_vs[i]);
         oc__cellf(fo, sizeof fo, "(%.2f + %.2f) / 2 = %.3f%%", P->body_vs[i], P->fig6_vs[i], pm);
@@ -1430,34 +1451,16 @@ static int headline_print(FILE *f, oc__repro *ctx, const optree_printed *P, cons
                   "OpTree reduces the all-gather time by %.2f%% against %s on average",
                   P->abstract_vs[i], NAME[i]);
         if (!rc)
-            rc = oc__claim(ctx, claim,
-                           "abstract and VI; the mean of Fig. 5's and Fig. 6's averages", "%",
-                           P->abstract_vs[i], c5->k[b] && c6->k[b] ? ours : NAN, re);
+            rc =
+                oc__claim(ctx, claim, "abstract and VI; the mean of Fig. 5's and Fig. 6's averages",
+                          "%", P->abstract_vs[i], c5->k[b] && c6->k[b] ? ours : NAN, re);
     }
-    for (size_t i = 0; i < 3 && !rc; i++) {
-        const size_t b = CLAIM_ALGO[i];
-        char claim[OC__CELL_LEN], re[OC__REASON_LEN];
-        oc__cellf(claim, sizeof claim,
-                  "OpTree reduces the all-gather time by %.2f%% against %s under different "
-                  "numbers of nodes",
-                  P->body_vs[i], NAME[i]);
-        oc__cellf(re, sizeof re, "%s%s", c5->reason[i],
-                  c5->printed ? "" : "; ours at the reader's settings, not the paper's");
-        rc = oc__claim(ctx, claim, "I and IV.C; Fig. 5 (N = 1024 and 2048, w = 64)", "%",
-                       P->body_vs[i], c5->k[b] ? 100 * c5->mean[b] : NAN, re);
-    }
-    for (size_t i = 0; i < 3 && !rc; i++) {
-        const size_t b = CLAIM_ALGO[i];
-        char claim[OC__CELL_LEN], re[OC__REASON_LEN];
-        oc__cellf(claim, sizeof claim,
-                  "OpTree reduces the all-gather time by %.2f%% against %s under different "
-                  "wavelengths",
-                  P->fig6_vs[i], NAME[i]);
-        oc__cellf(re, sizeof re, "%s%s", c6->reason[i],
-                  c6->printed ? "" : "; ours at the reader's settings, not the paper's");
-        rc = oc__claim(ctx, claim, "I and IV.C; Fig. 6 (N = 1024, w = 96 and 128)", "%",
-                       P->fig6_vs[i], c6->k[b] ? 100 * c6->mean[b] : NAN, re);
-    }
+    if (!rc)
+        rc = comparison_claims(ctx, c5, P->body_vs, "numbers of nodes",
+                               "I and IV.C; Fig. 5 (N = 1024 and 2048, w = 64)");
+    if (!rc)
+        rc = comparison_claims(ctx, c6, P->fig6_vs, "wavelengths",
+                               "I and IV.C; Fig. 6 (N = 1024, w = 96 and 128)");
     if (!rc) {
         fputs("\n6. The headline averages (abstract, VI): the mean of the Fig. 5 average and the "
               "Fig. 6 average.\n\n",
@@ -1496,8 +1499,8 @@ static int optree_settings(const oc_reproduce_settings *rs, optree_cfg *c, char 
     c->fig6_w[0] = rs->wavelengths ? (3 * c->w + 1) / 2 : P->fig6_wavelengths[0];
     c->fig6_w[1] = rs->wavelengths ? 2 * c->w : P->fig6_wavelengths[1];
     if (rs->sizes) {
-        int rc = oc__parse_list("--sizes", rs->sizes, 1, c->sizes, MAX_SIZES, &c->nsizes, why,
-                                whylen);
+        int rc =
+            oc__parse_list("--sizes", rs->sizes, 1, c->sizes, MAX_SIZES, &c->nsizes, why, whylen);
         if (rc) return rc;
         for (size_t s = 0; s < c->nsizes; s++)
             if (!c->sizes[s])
@@ -1522,9 +1525,8 @@ int oc__reproduce_optree(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
     example_data *ex = calloc(1, sizeof *ex);
     sweep *sw = calloc(FIG4_N, sizeof *sw);
     const int paper_sizes = !oc__repro_settings(ctx)->sizes;
-    comparison c5 = {.fig = "Fig. 5", .id = "fig5", .npt = g->nfig5}, c6 = {.fig = "Fig. 6",
-                                                                            .id = "fig6",
-                                                                            .npt = 2};
+    comparison c5 = {.fig = "Fig. 5", .id = "fig5", .npt = g->nfig5},
+               c6 = {.fig = "Fig. 6", .id = "fig6", .npt = 2};
     for (size_t i = 0; i < g->nfig5; i++) {
         c5.N[i] = g->fig5_nodes[i];
         c5.w[i] = g->w;
