@@ -76,6 +76,14 @@ typedef struct oc__claim_list {
 int oc__claims_add(oc__claim_list *l, const char *claim, const char *source, const char *unit,
                    double paper, double ours, const char *reason);
 void oc__claims_clear(oc__claim_list *l);
+/* The context reproduce.c hands a paper: the reader's settings and the claims table. Its
+ * accessors (oc__repro_settings, oc__claim) live in reproduce_common.c, not in reproduce.c, so that
+ * a paper's file and the table of papers do not call each other (tests/arch/layering.py). */
+struct oc__repro {
+    oc_reproduce_settings set;
+    oc__claim_list claims;
+};
+
 /* Prints the claims table (nothing when the list is empty). */
 void oc__claims_print(const oc__claim_list *l, FILE *f);
 /* Hands the list to the calling thread's figures collector (the list is left empty); without a
@@ -104,7 +112,7 @@ void oc__figure(const char *id, const char *title, const char *xlabel, const cha
 void oc__figure_series(const char *name, size_t n, const double *x, const double *y);
 /* Runs fn(arg) with the calling thread's figures and tables collected into *out (the caller
  * frees it with oc_figures_free): what oc_reproduce_figures does around oc_reproduce. */
-int oc__figures_collect(int (*fn)(void *arg, char *why, size_t whylen), void *arg,
-                        oc_figures **out, char *why, size_t whylen);
+int oc__figures_collect(int (*fn)(void *arg, char *why, size_t whylen), void *arg, oc_figures **out,
+                        char *why, size_t whylen);
 
 #endif /* OC_REPRODUCE_COMMON_H */

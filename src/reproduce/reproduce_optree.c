@@ -1124,7 +1124,6 @@ static const size_t CLAIM_ALGO[3] = {HL_WRHT_OURS, HL_RING, HL_NE};
 /* One of the paper's comparisons: its points (N, w), each over the message sizes, every algorithm
  * at every point. Fig. 5 varies N at w = 64, Fig. 6 varies w at N = 1024. */
 typedef struct comparison {
-    const char *fig;     /* "Fig. 5" */
     const char *id;      /* "fig5" for reproduce --out */
     uint32_t N[2], w[2]; /* the points */
     size_t npt;
@@ -1138,8 +1137,7 @@ typedef struct comparison {
     char reason[3][OC__REASON_LEN]; /* the reason of each claims baseline's row */
 } comparison;
 
-static size_t cmp_at(const comparison *c, size_t nsizes, size_t p, size_t s, size_t a) {
-    (void)c;
+static size_t cmp_at(size_t nsizes, size_t p, size_t s, size_t a) {
     return (p * nsizes + s) * HL_ALGOS + a;
 }
 
@@ -1159,7 +1157,7 @@ static int comparison_run(const optree_cfg *g, comparison *c, char *why, size_t 
         for (size_t s = 0; s < g->nsizes; s++)
             for (size_t a = 0; a < HL_ALGOS; a++) {
                 const uint32_t N = c->N[p], w = c->w[p];
-                oc__sim_job *j = &c->jobs[cmp_at(c, g->nsizes, p, s, a)];
+                oc__sim_job *j = &c->jobs[cmp_at(g->nsizes, p, s, a)];
                 j->req.coll = OC_ALLGATHER;
                 j->req.algo = algo[a];
                 j->req.network = "ring";
@@ -1175,7 +1173,7 @@ static int comparison_run(const optree_cfg *g, comparison *c, char *why, size_t 
                     oc__cellf(j->sim.note, sizeof j->sim.note, "NE needs an even N");
                     continue;
                 }
-                back[m] = cmp_at(c, g->nsizes, p, s, a);
+                back[m] = cmp_at(g->nsizes, p, s, a);
                 todo[m++] = *j;
             }
     rc = oc__sim_batch(todo, m, why, whylen);
@@ -1228,8 +1226,8 @@ static void comparison_stats(const optree_cfg *g, comparison *c) {
         for (size_t p = 0; p < c->npt; p++) {
             const uint32_t N = c->N[p], w = c->w[p];
             for (size_t s = 0; s < g->nsizes; s++) {
-                const oc__sim_job *x = &c->jobs[cmp_at(c, g->nsizes, p, s, HL_OPTREE)],
-                                  *y = &c->jobs[cmp_at(c, g->nsizes, p, s, b)];
+                const oc__sim_job *x = &c->jobs[cmp_at(g->nsizes, p, s, HL_OPTREE)],
+                                  *y = &c->jobs[cmp_at(g->nsizes, p, s, b)];
                 if (!x->sim.ok || !y->sim.ok) continue;
                 const double red = 1 - x->sim.time_s / y->sim.time_s;
                 mean += red;
@@ -1266,7 +1264,7 @@ static void comparison_stats(const optree_cfg *g, comparison *c) {
 static void comparison_wrht_m(const optree_cfg *g, const comparison *c, char *buf, size_t len) {
     buf[0] = 0;
     for (size_t p = 0; p < c->npt; p++) {
-        const oc__sim_job *y = &c->jobs[cmp_at(c, g->nsizes, p, 0, HL_WRHT_OURS)];
+        const oc__sim_job *y = &c->jobs[cmp_at(g->nsizes, p, 0, HL_WRHT_OURS)];
         const char *mm = y->report ? oc_report_param(y->report, "m") : NULL;
         if (mm)
             oc__cellf(buf + strlen(buf), len - strlen(buf),
@@ -1362,11 +1360,11 @@ static int comparison_print(FILE *f, const optree_cfg *g, comparison *c) {
                          "message sizes, normalised by dividing the first result of OpTree"
                        : "\"Fig. 6. Performance comparison of different All-gather algorithms in "
                          "1024-node optical interconnect system with different wavelengths\"");
-        const oc__sim_job *first = &c->jobs[cmp_at(c, g->nsizes, p, 0, HL_OPTREE)];
+        const oc__sim_job *first = &c->jobs[cmp_at(g->nsizes, p, 0, HL_OPTREE)];
         for (size_t a = 0; a < HL_ALGOS; a++) {
             double x[MAX_SIZES], y[MAX_SIZES];
             for (size_t s = 0; s < g->nsizes; s++) {
-                const oc__sim_job *j = &c->jobs[cmp_at(c, g->nsizes, p, s, a)];
+                const oc__sim_job *j = &c->jobs[cmp_at(g->nsizes, p, s, a)];
                 x[s] = (double)g->sizes[s];
                 y[s] = j->sim.ok && first->sim.ok ? j->sim.time_s / first->sim.time_s : NAN;
             }
@@ -1525,8 +1523,7 @@ int oc__reproduce_optree(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
     example_data *ex = calloc(1, sizeof *ex);
     sweep *sw = calloc(FIG4_N, sizeof *sw);
     const int paper_sizes = !oc__repro_settings(ctx)->sizes;
-    comparison c5 = {.fig = "Fig. 5", .id = "fig5", .npt = g->nfig5},
-               c6 = {.fig = "Fig. 6", .id = "fig6", .npt = 2};
+    comparison c5 = {.id = "fig5", .npt = g->nfig5}, c6 = {.id = "fig6", .npt = 2};
     for (size_t i = 0; i < g->nfig5; i++) {
         c5.N[i] = g->fig5_nodes[i];
         c5.w[i] = g->w;
