@@ -24,8 +24,10 @@ typedef struct paper {
 } paper;
 
 static const paper papers[] = {
-    {"optree", 0, oc__reproduce_optree}, {"wrht", OC_SETTING_WAVELENGTHS | OC_SETTING_NODES | OC_SETTING_SIZES, oc__reproduce_wrht},
-    {"star", 0, oc__reproduce_star},     {"lumorph", 0, oc__reproduce_lumorph},
+    {"optree", OC_SETTING_WAVELENGTHS | OC_SETTING_NODES | OC_SETTING_SIZES, oc__reproduce_optree},
+    {"wrht", OC_SETTING_WAVELENGTHS | OC_SETTING_NODES | OC_SETTING_SIZES, oc__reproduce_wrht},
+    {"star", 0, oc__reproduce_star},
+    {"lumorph", 0, oc__reproduce_lumorph},
     {"aas", 0, oc__reproduce_aas},
 };
 

@@ -363,16 +363,8 @@ static int read_models(wmodel *out, size_t *nm, size_t *norm, char *why, size_t 
 static int read_sizes(wmodel *out, size_t *nm, size_t *norm, const char *text, char *why,
                       size_t whylen) {
     uint64_t v[MAX_MODELS];
-    int rc = oc_parse_list(text, 1, v, MAX_MODELS, nm);
-    if (rc == OC_ENOMEM) return oc__fail(why, whylen, rc, "out of memory");
-    if (rc == OC_ERANGE)
-        return oc__fail(why, whylen, rc, "reproduce wrht: --sizes %s: at most %d sizes",
-                        OC_Q(text), MAX_MODELS);
-    if (rc || v[0] == 0)
-        return oc__fail(why, whylen, OC_EINVAL,
-                        "reproduce wrht: --sizes %s: expected sizes of at least 1 byte (e.g. "
-                        "4KiB,1MiB or 1MiB..64MiB:*4)",
-                        OC_Q(text));
+    int rc = oc__repro_sizes("wrht", text, v, MAX_MODELS, nm, why, whylen);
+    if (rc) return rc;
     for (size_t i = 0; i < *nm; i++) {
         memset(&out[i], 0, sizeof out[i]);
         oc__cellf(out[i].name, sizeof out[i].name, "%" PRIu64 " B", v[i]);
