@@ -25,7 +25,8 @@ typedef struct paper {
 
 static const paper papers[] = {
     {"optree", 0, oc__reproduce_optree}, {"wrht", 0, oc__reproduce_wrht},
-    {"star", 0, oc__reproduce_star},     {"lumorph", 0, oc__reproduce_lumorph},
+    {"star", OC_SETTING_NODES | OC_SETTING_WAVELENGTHS, oc__reproduce_star},
+        {"lumorph", 0, oc__reproduce_lumorph},
     {"aas", 0, oc__reproduce_aas},
 };
 
