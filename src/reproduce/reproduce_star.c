@@ -501,7 +501,14 @@ static int split_dummies(const machine *M, uint32_t P, extra *x, FILE *f, char *
                                "m in one last step of ceil(m/k) = %g messages (the largest TCP "
                                "step carries m/(k+1) = %g): padding's %g messages + %g, and %g "
                                "more step of D",
-                               P, Q, G, late, step, largest, cf, step, (double)oc_report_steps(rep) - pf);
+                               P, Q, G, late, step, largest, cf, step,
+                               (double)oc_report_steps(rep) - pf);
+            if (w == 0 && late > 0)
+                oc__reason_add(reason, sizeof reason,
+                               "before the last step only step h has free lasers (TCP1 and "
+                               "phase 3 use every processor's k), and streams there of w = %g "
+                               "could save it at most w messages",
+                               m / G);
             else if (w == 0)
                 oc__reason_add(reason, sizeof reason,
                                "%g processors left over: %+g messages from padding's", late,
@@ -533,6 +540,9 @@ static int claim_dummies(oc__repro *ctx, const machine *M, const extra *x, char 
     char reason[OC__REASON_LEN] = "";
     if (x->steps > 1)
         oc__reason_add(reason, sizeof reason, "a run above needs %g extra steps", x->steps);
+    else if (x->steps < 1)
+        oc__reason_add(reason, sizeof reason,
+                       "the paper's 1 is a bound: no run above needed an extra step");
     if (x->fold_steps > 1)
         oc__reason_add(reason, sizeof reason,
                        "ours counts tcp1-split's whole groups; the pinned alternative "
