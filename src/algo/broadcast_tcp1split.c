@@ -29,19 +29,25 @@
  *    model splits the round); cheaper when few processors are left late.
  * Neither reaches the padding bound everywhere (k = 3, P = 200, m = 1024, D = 5, h' = 3: groups
  * 1070, fold 1463, padding's formula 723); the search weighs both against h' = 0 (tcp1). At h' = h
- * every processor is in group 0 with its own piece and only fold applies.
+ * every processor is in group 0 with its own piece and only fold applies. Where the 1070 comes
+ * from: padding's 688 messages, plus the late step's ceil(m/k) = 342 for the 8 processors left
+ * over, plus one more D; TCP1 and phase 3 keep every laser busy, so only step h's free lasers
+ * could serve them earlier, saving at most w = 16 (reproduce star prints this for every h').
  *
  * Which cost h' minimises. Section 1 prices a step: "a processor can send and receive k messages
  * ... for a cost D + L tau", the tunings of one step done together. Section 3's tuning totals,
  * (P-1) D and ((P-1) + h'Pk) D, count every modified wavelength ("the total number of modified
  * wavelengths is P-1", 2.1) as if each tuning waited for the others; added to the communication
- * they make the total that the seed's h'_opt (the Lambert-W expression) minimises. We follow
+ * they make the total whose minimum the seed's h'_opt (the Lambert-W expression) gives, at k = 2
+ * only (for other k it misses the stationary point, see star_tcp.h). We follow
  * section 1, as the star model (net/star.c) does: its time charges D once per step that retunes
  * plus each step's largest stream, and that time is what the search minimises, so the default
  * never loses to a pinned h' by the model's own reported time. The seed's total and its h'_opt
  * (Lambert-W and the exhaustive argmin of the total) are reported beside it (seed_total_cost,
- * hp_opt_lambert_w, hp_opt_exhaustive); with D per tuning the seed's total grows by P k D per
- * phase-3 step, so it favours small h' far more than the step-priced time does.
+ * hp_opt_lambert_w, hp_opt_exhaustive, and hp_opt_stationary: the stationary point of the
+ * seed's total, which its Lambert-W expression equals only at k = 2, star_tcp.h); with D per
+ * tuning the seed's total grows by P k D per phase-3 step, so it favours small h' far more than
+ * the step-priced time does.
  *
  * The search (the contract of algos.h): k from the network's down to 1 (above the network's k is
  * refused), and for each k every h' = 0..h(k) with (k+1)^h' dividing m, h' = 0 first; m is the
