@@ -212,9 +212,7 @@ int main(void) {
     out_free(&o);
 
     /* the reader's settings: P = 27, k = 2 (where the seed's h'_opt is exact), P = 16, k = 1 */
-    static const struct {
-        uint32_t P, k;
-    } set[] = {{27, 2}, {16, 1}, {125, 4}};
+    static const struct { uint32_t P, k; } set[] = {{27, 2}, {16, 1}, {125, 4}};
     for (size_t i = 0; i < sizeof set / sizeof set[0]; i++) {
         oc_reproduce_settings s = {.nodes = set[i].P, .wavelengths = set[i].k};
         reproduce(&o, &s);

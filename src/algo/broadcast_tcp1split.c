@@ -288,8 +288,8 @@ static int split_formula(const oc__plan *plan, const oc__formula_in *in, oc_repo
     const double Pv = (double)s->t.Pv, k = s->t.k, m = plan->spec.q, h = s->t.h, hp = s->hp;
     const double Khp = (double)s->t.pw[s->hp];
     double comm = (2 / k * (Khp - 1) + h - hp) * m / Khp;
-    int rc = oc__tcp_report_steps(plan, in, rep, s->t.h + s->hp, comm, (Pv - 1) + hp * Pv * k,
-                                  m / k);
+    int rc =
+        oc__tcp_report_steps(plan, in, rep, s->t.h + s->hp, comm, (Pv - 1) + hp * Pv * k, m / k);
     const double D = in->step_fixed, Ltau = in->step_time - in->step_fixed;
     /* h'_opt (star_tcp.h): the seed's Lambert-W expression, the stationary point of the seed's
      * total for this k, and the exhaustive search over h' = 0..h of that total (D in units of

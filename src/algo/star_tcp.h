@@ -52,9 +52,10 @@ int oc__tcp_report(const oc__plan *plan, const oc__formula_in *in, oc_report *re
 int oc__tcp_report_steps(const oc__plan *plan, const oc__formula_in *in, oc_report *rep,
                          uint32_t steps, double comm, double retunings, double lower_bound);
 
-/* Section 3.2.2's h'_opt for P = (k+1)^h processors (h given, exact), m messages, tuning time D in units of L tau.
- * The seed's total T(h') = (2/k (K^h' - 1) + h - h') m / K^h' + ((P - 1) + h' P k) D (K = k + 1)
- * has the derivative T' = P k D - m K^-h' ((h - h' - 2/k) ln K + 1); with y = (h - h' - 2/k) ln K
+/* Section 3.2.2's h'_opt for P = (k+1)^h processors (h given, exact), m messages, tuning time D in
+ * units of L tau. The seed's total T(h') = (2/k (K^h' - 1) + h - h') m / K^h' + ((P - 1) + h' P k)
+ * D (K = k + 1) has the derivative T' = P k D - m K^-h' ((h - h' - 2/k) ln K + 1); with y = (h - h'
+ * - 2/k) ln K
  * + 1, T' = 0 is y e^y = P^2 e k D / (m K^(2/k)), so the stationary point is
  *     h* = h - 2/k + (1 - W(P^2 e k D / (m K^(2/k)))) / ln K                 (every k);
  * the seed prints h - 1 + 1/ln K - W(P^2 e k^2 D / (2 m K)) / ln K, which is h* with 1 for 2/k

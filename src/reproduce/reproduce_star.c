@@ -322,8 +322,10 @@ static int tradeoff(const machine *M, FILE *f, char *why, size_t len) {
     if (rc) return rc;
     /* The same numbers as a figure for reproduce --out (the seed has no plot of them). */
     char title[128];
-    oc__cellf(title, sizeof title, "three-phase broadcast on the star (P = %u, k = %u, m = %g): "
-                                   "cost by h'", M->P, M->k, m);
+    oc__cellf(title, sizeof title,
+              "three-phase broadcast on the star (P = %u, k = %u, m = %g): "
+              "cost by h'",
+              M->P, M->k, m);
     oc__figure("tradeoff", title, "h' (TCP1 broadcast-split steps)", "messages / tunings (count)",
                0, 1,
                "no figure in the seed: section 3.2.2 gives communication (2/k (K^h'-1) + h - h') "
@@ -458,8 +460,9 @@ static int split_dummies(const machine *M, uint32_t P, extra *x, FILE *f, char *
             "%g), m = %g, D = %g, times in tau: both ways with the dummy nodes against padding's "
             "formula\n",
             P, k + 1, h, Pv, m, D);
-    static const char *const hd[] = {"h'",    "dummies", "steps", "padding steps", "comm",
-                                     "padding comm", "time", "padding time", "reason"};
+    static const char *const hd[] = {"h'",    "dummies",      "steps", "padding steps",
+                                     "comm",  "padding comm", "time",  "padding time",
+                                     "reason"};
     oc__table t;
     oc__table_init(&t, 9, hd);
     int rc = 0;
@@ -535,8 +538,7 @@ static int split_dummies(const machine *M, uint32_t P, extra *x, FILE *f, char *
 }
 
 /* The section 4 claim: at most one extra step, with the costliest extra step as its reason. */
-static int claim_dummies(oc__repro *ctx, const machine *M, const extra *x, char *why,
-                         size_t len) {
+static int claim_dummies(oc__repro *ctx, const machine *M, const extra *x, char *why, size_t len) {
     char reason[OC__REASON_LEN] = "";
     if (x->steps > 1)
         oc__reason_add(reason, sizeof reason, "a run above needs %g extra steps", x->steps);
@@ -556,9 +558,8 @@ static int claim_dummies(oc__repro *ctx, const machine *M, const extra *x, char 
                        "against padding's %g (%+.0f%%)",
                        x->P, x->m, x->hp, x->late, x->step_msgs, x->largest_tcp, x->time,
                        x->pad_time, 100 * (x->time / x->pad_time - 1));
-    int rc = oc__claim(ctx, printed[NCLAIMS - 1].claim, printed[NCLAIMS - 1].source, printed[NCLAIMS - 1].unit,
-                       paper_value(NCLAIMS - 1, M->h), x->steps,
-                       reason);
+    int rc = oc__claim(ctx, printed[NCLAIMS - 1].claim, printed[NCLAIMS - 1].source,
+                       printed[NCLAIMS - 1].unit, paper_value(NCLAIMS - 1, M->h), x->steps, reason);
     return rc ? oc__fail(why, len, rc, "out of memory") : 0;
 }
 
