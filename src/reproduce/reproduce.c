@@ -32,20 +32,6 @@ static const paper papers[] = {
 
 enum { NPAPERS = sizeof papers / sizeof papers[0] };
 
-struct oc__repro {
-    oc_reproduce_settings set;
-    oc__claim_list claims;
-};
-
-const oc_reproduce_settings *oc__repro_settings(const oc__repro *r) {
-    return &r->set;
-}
-
-int oc__claim(oc__repro *r, const char *claim, const char *source, const char *unit, double theirs,
-              double ours, const char *reason) {
-    return oc__claims_add(&r->claims, claim, source, unit, theirs, ours, reason);
-}
-
 static const struct {
     unsigned bit;
     const char *flag;

@@ -40,6 +40,17 @@ void oc__reason_library(char *buf, size_t len, const oc__sim *s, double ours, do
                        ours);
 }
 
+/* ---- a reproduction's context (reproduce.c fills it) ---- */
+
+const oc_reproduce_settings *oc__repro_settings(const oc__repro *r) {
+    return &r->set;
+}
+
+int oc__claim(oc__repro *r, const char *claim, const char *source, const char *unit, double theirs,
+              double ours, const char *reason) {
+    return oc__claims_add(&r->claims, claim, source, unit, theirs, ours, reason);
+}
+
 /* ---- the ring network, as the runs used it ----------------------------------------------------
  */
 

@@ -76,6 +76,13 @@ typedef struct oc__claim_list {
 int oc__claims_add(oc__claim_list *l, const char *claim, const char *source, const char *unit,
                    double paper, double ours, const char *reason);
 void oc__claims_clear(oc__claim_list *l);
+/* The context itself: reproduce.c fills it around a paper's run; the papers read it through
+ * oc__repro_settings and oc__claim (reproduce_common.c), so that a paper never calls into
+ * reproduce.c, which calls the papers. */
+struct oc__repro {
+    oc_reproduce_settings set;
+    oc__claim_list claims;
+};
 /* Prints the claims table (nothing when the list is empty). */
 void oc__claims_print(const oc__claim_list *l, FILE *f);
 /* Hands the list to the calling thread's figures collector (the list is left empty); without a
