@@ -15,9 +15,11 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *nodes = fuzz_cstr(data, size);
     char *sizes = fuzz_split(nodes, '\n');
-    char *argv[] = {"-c", "allgather", "-t", "ring", "--nodes", nodes, "--sizes", sizes, NULL};
+    /* argv[0] is the command's name, as getopt_long expects (tools/cli.h) */
+    char *argv[] = {"sweep",   "-c",  "allgather", "-t",  "ring",
+                    "--nodes", nodes, "--sizes",   sizes, NULL};
     sweep_args a;
-    int rc = sweep_parse(8, argv, "sweep", "", &a);
+    int rc = sweep_parse(9, argv, "sweep", "", &a);
     FUZZ_CHECK(rc >= 0); /* -1 is --help, which is not among the arguments */
     if (!rc) {
         FUZZ_CHECK(a.nnodes >= 1 && a.nnodes <= MAX_LIST);

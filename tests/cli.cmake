@@ -11,3 +11,13 @@ foreach(script golden roundtrip badinput escape decisions_bad conflicts search)
                    ${CMAKE_SOURCE_DIR}/tests/cli)
   set_tests_properties(cli_${script} PROPERTIES LABELS cli TIMEOUT 600)
 endforeach()
+# getopt: every command reads --opt=value, -oVALUE, prefixes, grouped flags and -- as getopt_long
+# does (issue 15, item 6); opticoll-mpi's --help too when it was built.
+set(OC_GETOPT_MPI "")
+if(TARGET opticoll-mpi)
+  set(OC_GETOPT_MPI $<TARGET_FILE:opticoll-mpi>)
+endif()
+add_test(NAME cli_getopt
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/getopt.sh $<TARGET_FILE:opticoll>
+                 ${CMAKE_SOURCE_DIR}/tests/cli ${OC_GETOPT_MPI})
+set_tests_properties(cli_getopt PROPERTIES LABELS cli TIMEOUT 600)

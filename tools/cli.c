@@ -1,9 +1,17 @@
 /*
  * cli.c — option parsing and error reporting shared by every command of the tool (see cli.h).
+ *
+ * The options of run, compare, export, verify, train, sweep and tune are one table (cli_options)
+ * read with getopt_long (args.h); each command takes the rows its bits allow, and is shown the
+ * shared rows too, so that an option of another command is refused by name rather than as
+ * unknown. Abbreviations are getopt_long's: any unambiguous prefix of a long option of the
+ * command (--nod for --nodes); an ambiguous one (--n: --network, --nodes, --net,
+ * --no-data-check) is refused with its candidates, and an exact name always wins (--net).
  */
 #include "cli.h"
 #include "core/core.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -54,26 +62,152 @@ int lib_error(int err, const char *why) {
     return die_line(exit_for(err), why && *why ? why : oc_strerror(err));
 }
 
-/* ---- options shared by run, compare, export and verify ---- */
+/* The one line for a word arg_next refused, or an operand the command does not take. */
+static int arg_refused(const char *cmd, const arg_word *a) {
+    char line[1024];
+    switch (a->kind) {
+    case ARG_AMBIGUOUS: /* the candidates are the command's own option names */
+        snprintf(line, sizeof line, "%s: option '%s' is ambiguous: %s (see --help)", cmd,
+                 OC_Q(a->spelling), a->value);
+        return die_line(EXIT_USAGE, line);
+    case ARG_NEEDS_VALUE:
+        return die(EXIT_USAGE, "%s: %s needs a value", cmd, a->spelling);
+    case ARG_NO_VALUE:
+        snprintf(line, sizeof line, "%s: %s takes no value (got '%s')", cmd, a->spelling,
+                 OC_Q(a->value));
+        return die_line(EXIT_USAGE, line);
+    case ARG_OPERAND:
+        return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, a->value);
+    default:
+        return die(EXIT_USAGE, "%s: unknown option '%s' (see --help)", cmd, a->spelling);
+    }
+}
+
+/* *slot = a's value, unless the option was given before. */
+static int arg_once(const char *cmd, const arg_word *a, const char **slot) {
+    if (*slot) return die(EXIT_USAGE, "%s: %s given twice", cmd, a->spelling);
+    *slot = a->value;
+    return 0;
+}
+
+int read_options(const char *cmd, int argc, char **argv, const arg_option *opts, size_t n,
+                 const char **value, const char **operand) {
+    arg_reader p;
+    arg_word a;
+    int rc = 0;
+    arg_init(&p, argc, argv, opts, n);
+    while (!rc && arg_next(&p, &a) != ARG_END) {
+        if (a.kind == ARG_OPERAND && operand && !*operand)
+            *operand = a.value;
+        else if (a.kind != ARG_OPTION)
+            rc = arg_refused(cmd, &a);
+        else if (!a.value)
+            value[a.id] = a.spelling; /* a flag, given */
+        else
+            rc = arg_once(cmd, &a, &value[a.id]);
+    }
+    return rc;
+}
+
+/* ---- the options of run, compare, export, verify, train, sweep and tune ---- */
 
 static const struct {
     const char *cmd;
     unsigned allowed;
 } command_options[] = {
     {"run", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_LINKS |
-                OPT_EXPLAIN | OPT_OBJECTIVE},
+                OPT_EXPLAIN | OPT_OBJECTIVE | OPT_DECISIONS},
     {"compare", OPT_PROBLEM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_CSV},
     {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT |
                    OPT_OBJECTIVE},
     {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},
     /* train checks its own combinations and names the ones that do not apply */
-    {"train", ~0u},
-    /* sweep and tune take --nodes/--sizes lists, -j, --csv FILE, --plot (tools/points.c) */
-    {"sweep",
-     OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_JSON},
-    {"tune",
-     OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_NETWORK_FLAGS | OPT_JSON | OPT_OUTPUT},
+    {"train", OPT_SHARED | OPT_MODEL | OPT_MODELS},
+    /* sweep and tune read -n and -s as lists (tools/points.c) */
+    {"sweep", OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_PARAM | OPT_NETWORK_FLAGS |
+                  OPT_JSON | OPT_NODES | OPT_SIZE | OPT_JOBS | OPT_CSVFILE | OPT_PLOT},
+    {"tune", OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_NETWORK_FLAGS | OPT_JSON |
+                 OPT_OUTPUT | OPT_NODES | OPT_SIZE | OPT_JOBS},
 };
+
+/* Every option of those commands: its spellings, and the field of struct options it sets (a
+ * const char * for a value, an int for a flag; -p and --net fill a list instead). `only` names
+ * the commands where a spelling exists when not every command taking the bit has it. */
+#define FIELD(f) offsetof(options, f)
+static const struct cli_option {
+    arg_option a;
+    size_t field;
+    const char *only;
+} cli_options[] = {
+    {{"-c", "--collective", 1, OPT_COLL}, FIELD(coll), NULL},
+    {{"-a", "--algorithm", 1, OPT_ALGO}, FIELD(algo), NULL},
+    {{"-t", "--network", 1, OPT_NET}, FIELD(net), NULL},
+    {{"-n", "--nodes", 1, OPT_NODES}, FIELD(nodes), NULL},
+    {{"-s", "--size", 1, OPT_SIZE}, FIELD(size), NULL},
+    {{NULL, "--sizes", 1, OPT_SIZE}, FIELD(size), "sweep tune"},
+    {{"-r", "--root", 1, OPT_ROOT}, FIELD(root), NULL},
+    {{"-w", "--wavelengths", 1, OPT_W}, FIELD(wavelengths), NULL},
+    {{"-f", "--fibres", 1, OPT_F}, FIELD(fibres), NULL},
+    {{NULL, "--preset", 1, OPT_PRESET}, FIELD(preset), NULL},
+    {{NULL, "--format", 1, OPT_FORMAT}, FIELD(format), NULL},
+    {{"-o", "--output", 1, OPT_OUTPUT}, FIELD(output), NULL},
+    {{"-p", "--param", 1, OPT_PARAM}, 0, NULL},
+    {{NULL, "--net", 1, OPT_NETPARAM}, 0, NULL},
+    {{NULL, "--json", 0, OPT_JSON}, FIELD(json), NULL},
+    {{NULL, "--csv", 0, OPT_CSV}, FIELD(csv), NULL},
+    {{NULL, "--no-data-check", 0, OPT_NODATA}, FIELD(no_data), NULL},
+    {{NULL, "--links", 0, OPT_LINKS}, FIELD(links), NULL},
+    {{NULL, "--explain", 0, OPT_EXPLAIN}, FIELD(explain), NULL},
+    {{NULL, "--objective", 1, OPT_OBJECTIVE}, FIELD(objective), NULL},
+    {{"-h", "--help", 0, OPT_HELP}, FIELD(help), NULL},
+    {{"-m", "--model", 1, OPT_MODEL}, FIELD(model), NULL},
+    {{NULL, "--models", 1, OPT_MODELS}, FIELD(models), NULL},
+    {{"-j", "--jobs", 1, OPT_JOBS}, FIELD(jobs), NULL},
+    {{NULL, "--csv", 1, OPT_CSVFILE}, FIELD(csv_file), NULL},
+    {{NULL, "--plot", 1, OPT_PLOT}, FIELD(plot), NULL},
+    {{NULL, "--decisions", 1, OPT_DECISIONS}, FIELD(decisions), NULL},
+};
+enum { NCLI = sizeof cli_options / sizeof cli_options[0] };
+
+/* 1 when the space-separated list `list` (NULL: every command) names cmd. */
+static int for_command(const char *list, const char *cmd) {
+    size_t n = strlen(cmd);
+    for (const char *p = list; p && *p; p += strcspn(p, " "), p += *p == ' ')
+        if (strcspn(p, " ") == n && !strncmp(p, cmd, n)) return 1;
+    return !list;
+}
+
+/* 1 when two spellings collide (same long name or same letter). */
+static int same_spelling(const arg_option *x, const arg_option *y) {
+    return (x->name && y->name && !strcmp(x->name, y->name)) ||
+           (x->letter && y->letter && !strcmp(x->letter, y->letter));
+}
+
+/* The rows of cli_options that command `cmd` (taking `allowed`) reads: its own, and the shared
+ * ones whose spellings none of its own use (sweep's --csv FILE hides compare's --csv). */
+static size_t command_table(const char *cmd, unsigned allowed, arg_option *out) {
+    size_t n = 0;
+    for (size_t i = 0; i < NCLI; i++) {
+        const struct cli_option *e = &cli_options[i];
+        unsigned bit = (unsigned)e->a.id;
+        if (!(bit & (allowed | OPT_SHARED | OPT_HELP)) || !for_command(e->only, cmd)) continue;
+        int hidden = 0;
+        for (size_t j = 0; j < NCLI && !(bit & allowed); j++)
+            hidden |= ((unsigned)cli_options[j].a.id & allowed) &&
+                      for_command(cli_options[j].only, cmd) &&
+                      same_spelling(&e->a, &cli_options[j].a);
+        if (hidden) continue;
+        assert(n < ARG_MAX_OPTIONS);
+        out[n++] = e->a;
+    }
+    return n;
+}
+
+static const struct cli_option *option_of(unsigned bit) {
+    for (size_t i = 0; i < NCLI; i++)
+        if ((unsigned)cli_options[i].a.id == bit) return &cli_options[i];
+    return NULL;
+}
 
 const char *const help_problem =
     "  -c, --collective NAME   allgather, reducescatter, allreduce, broadcast, scatter, gather,\n"
@@ -143,97 +277,56 @@ static void saw(options *o, unsigned bit, const char *as) {
     o->spelling[__builtin_ctz(bit)] = as;
 }
 
-int parse_options(int argc, char **argv, options *o, const char *cmd) {
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char **slot = NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            o->help = 1;
-            continue;
-        }
-        if (!strcmp(a, "--json")) {
-            o->json = 1;
-            saw(o, OPT_JSON, a);
-            continue;
-        }
-        if (!strcmp(a, "--csv")) {
-            o->csv = 1;
-            saw(o, OPT_CSV, a);
-            continue;
-        }
-        if (!strcmp(a, "--links")) {
-            o->links = 1;
-            saw(o, OPT_LINKS, a);
-            continue;
-        }
-        if (!strcmp(a, "--explain")) {
-            o->explain = 1;
-            saw(o, OPT_EXPLAIN, a);
-            continue;
-        }
-        if (!strcmp(a, "--no-data-check")) {
-            o->no_data = 1;
-            saw(o, OPT_NODATA, a);
-            continue;
-        }
-        unsigned bit = 0;
-        if (!strcmp(a, "-c") || !strcmp(a, "--collective"))
-            slot = &o->coll, bit = OPT_COLL;
-        else if (!strcmp(a, "-a") || !strcmp(a, "--algorithm"))
-            slot = &o->algo, bit = OPT_ALGO;
-        else if (!strcmp(a, "-t") || !strcmp(a, "--network"))
-            slot = &o->net, bit = OPT_NET;
-        else if (!strcmp(a, "-n") || !strcmp(a, "--nodes"))
-            slot = &o->nodes, bit = OPT_NODES;
-        else if (!strcmp(a, "-s") || !strcmp(a, "--size"))
-            slot = &o->size, bit = OPT_SIZE;
-        else if (!strcmp(a, "-r") || !strcmp(a, "--root"))
-            slot = &o->root, bit = OPT_ROOT;
-        else if (!strcmp(a, "-w") || !strcmp(a, "--wavelengths"))
-            slot = &o->wavelengths, bit = OPT_W;
-        else if (!strcmp(a, "-f") || !strcmp(a, "--fibres"))
-            slot = &o->fibres, bit = OPT_F;
-        else if (!strcmp(a, "--objective"))
-            slot = &o->objective, bit = OPT_OBJECTIVE;
-        else if (!strcmp(a, "--preset"))
-            slot = &o->preset, bit = OPT_PRESET;
-        else if (!strcmp(a, "--format"))
-            slot = &o->format, bit = OPT_FORMAT;
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output"))
-            slot = &o->output, bit = OPT_OUTPUT;
-        else if (!strcmp(a, "-p") || !strcmp(a, "--param") || !strcmp(a, "--net")) {
-            if (i + 1 >= argc) return die(EXIT_USAGE, "%s needs KEY=VALUE", a, NULL);
-            int net = !strcmp(a, "--net");
-            saw(o, net ? OPT_NETPARAM : OPT_PARAM, a);
-            oc_kv *kv = net ? o->net_params : o->params;
-            const char *pair = argv[++i], *eq = strchr(pair, '=');
-            if (eq && eq > pair) {
-                char key[128];
-                snprintf(key, sizeof key, "%.*s", (int)(eq - pair), pair);
-                if (oc_kv_get(kv, key)) return die(EXIT_USAGE, "%s %s given twice", a, key);
-            }
-            if (oc_kv_set_pair(kv, pair))
-                return die(EXIT_USAGE, "%s: expected KEY=VALUE, got '%s'", a, pair);
-            continue;
-        } else if (a[0] == '-' && a[1]) {
-            return die(EXIT_USAGE, "%s: unknown option '%s' (see --help)", cmd, a);
-        } else if (!o->file) {
-            o->file = a;
-            saw(o, OPT_FILE, a);
-            continue;
-        } else {
-            return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, a);
-        }
-        saw(o, bit, a);
-        o->value[__builtin_ctz(bit)] = argv[i + 1 < argc ? i + 1 : i];
-        if (i + 1 >= argc) return die(EXIT_USAGE, "%s needs a value", a, NULL);
-        if (*slot) return die(EXIT_USAGE, "%s given twice", a, NULL);
-        *slot = argv[++i];
+/* -p KEY=VALUE or --net KEY=VALUE: one pair more (a key given twice is refused). */
+static int add_pair(options *o, const arg_word *a) {
+    oc_kv *kv = a->id == OPT_NETPARAM ? o->net_params : o->params;
+    const char *pair = a->value, *eq = strchr(pair, '=');
+    if (eq && eq > pair) {
+        char key[128];
+        snprintf(key, sizeof key, "%.*s", (int)(eq - pair), pair);
+        if (oc_kv_get(kv, key)) return die(EXIT_USAGE, "%s %s given twice", a->spelling, key);
     }
-    if (o->help) return 0;
+    if (oc_kv_set_pair(kv, pair))
+        return die(EXIT_USAGE, "%s: expected KEY=VALUE, got '%s'", a->spelling, pair);
+    return 0;
+}
+
+int parse_options(int argc, char **argv, options *o, const char *cmd) {
     unsigned allowed = 0;
     for (size_t k = 0; k < sizeof command_options / sizeof command_options[0]; k++)
         if (!strcmp(command_options[k].cmd, cmd)) allowed = command_options[k].allowed;
+    arg_option mine[ARG_MAX_OPTIONS];
+    arg_reader p;
+    arg_word a;
+    arg_kind kind;
+    arg_init(&p, argc, argv, mine, command_table(cmd, allowed, mine));
+    while ((kind = arg_next(&p, &a)) != ARG_END) {
+        unsigned bit = (unsigned)a.id;
+        if (kind == ARG_OPERAND) {
+            if (o->file) return arg_refused(cmd, &a);
+            o->file = a.value;
+            saw(o, OPT_FILE, a.value);
+            continue;
+        }
+        if (kind == ARG_NEEDS_VALUE && (bit & (OPT_PARAM | OPT_NETPARAM)))
+            return die(EXIT_USAGE, "%s: %s needs KEY=VALUE", cmd, a.spelling);
+        if (kind != ARG_OPTION) return arg_refused(cmd, &a);
+        if (bit == OPT_HELP) {
+            o->help = 1;
+            continue;
+        }
+        saw(o, bit, a.spelling);
+        int rc = 0;
+        void *field = (char *)o + option_of(bit)->field;
+        if (bit & (OPT_PARAM | OPT_NETPARAM))
+            rc = add_pair(o, &a);
+        else if (!a.value)
+            *(int *)field = 1;
+        else if (!(rc = arg_once(cmd, &a, (const char **)field)))
+            o->value[__builtin_ctz(bit)] = a.value;
+        if (rc) return rc;
+    }
+    if (o->help) return 0;
     int rc = check_exclusive(o, cmd);
     if (rc) return rc;
     unsigned extra = o->given & ~allowed;

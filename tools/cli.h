@@ -1,12 +1,14 @@
 /*
  * cli.h — what the commands of the command-line tool share: the exit codes, the one-line error
- * message, the options every command parses (each command takes only its own, listed in cli.c)
- * and the request built from them. A command lives in tools/opticoll.c or in its own
- * tools/cmd_NAME.c, and main() in opticoll.c dispatches to it.
+ * message, the options every command parses (each command takes only its own, listed in cli.c;
+ * read with getopt_long through args.h) and the request built from them. A command lives in
+ * tools/opticoll.c or in its own tools/cmd_NAME.c, and main() in opticoll.c dispatches to it
+ * with the words from the command's name on: argv[0] is "run", as getopt expects.
  */
 #ifndef OC_CLI_H
 #define OC_CLI_H
 
+#include "args.h"
 #include "core/quote.h" /* OC_Q: user text in a message */
 #include "opticoll.h"
 
@@ -16,7 +18,10 @@
  * input over a limit included), 3 the environment failed (memory, a write, gnuplot). */
 enum { EXIT_USAGE = 2, EXIT_VERIFY = 1, EXIT_OTHER = 3 };
 
-/* Every option, as a bit, so that each command can say which ones it takes. */
+/* Every option, as a bit, so that each command can say which ones it takes (the bit is also its
+ * id for args.h). OPT_SHARED are known to every command that parse_options reads: given to one
+ * that does not take them, they are refused by name ("does not apply"); the others exist only
+ * for the commands that take them, and are unknown options elsewhere. OPT_FILE is the operand. */
 enum {
     OPT_COLL = 1 << 0,
     OPT_ALGO = 1 << 1,
@@ -38,6 +43,14 @@ enum {
     OPT_LINKS = 1 << 17,
     OPT_EXPLAIN = 1 << 18,
     OPT_OBJECTIVE = 1 << 19,
+    OPT_MODEL = 1 << 20,     /* train */
+    OPT_MODELS = 1 << 21,    /* train */
+    OPT_JOBS = 1 << 22,      /* sweep, tune */
+    OPT_CSVFILE = 1 << 23,   /* sweep --csv FILE (compare's --csv is OPT_CSV, a flag) */
+    OPT_PLOT = 1 << 24,      /* sweep */
+    OPT_DECISIONS = 1 << 25, /* run -a auto */
+    OPT_HELP = 1 << 26,      /* every command */
+    OPT_SHARED = (1 << 20) - 1 - OPT_FILE,
     OPT_NETWORK_FLAGS = OPT_NET | OPT_W | OPT_F | OPT_PRESET | OPT_NETPARAM,
     OPT_PROBLEM = OPT_COLL | OPT_NODES | OPT_SIZE | OPT_ROOT | OPT_NODATA,
 };
@@ -45,11 +58,12 @@ enum {
 typedef struct options {
     const char *coll, *algo, *net, *nodes, *size, *root, *format, *output, *file;
     const char *wavelengths, *fibres, *preset, *objective;
+    const char *model, *models, *jobs, *csv_file, *plot, *decisions;
     int json, csv, no_data, help, links, explain;
     oc_kv *params, *net_params;
     unsigned given;           /* OPT_ bits seen */
-    const char *spelling[20]; /* how each was written, for messages */
-    const char *value[20];    /* and its value, if it takes one */
+    const char *spelling[32]; /* how each was written ("-n", "--nodes"), for messages */
+    const char *value[32];    /* and its value, if it takes one */
 } options;
 
 extern const char *const help_problem, *const help_algo, *const help_network, *const help_search;
@@ -67,8 +81,16 @@ int lib_error(int err, const char *why);
 /* Sets the library's memory budget from OPTICOLL_MEMORY_BUDGET_MIB (or its old name
  * OPTICOLL_VERIFY_BUDGET_MIB); 0, or one line on stderr and EXIT_USAGE for a bad value. */
 int memory_budget_from_env(void);
-/* Parses argv into o, accepting only the options command `cmd` takes (see cli.c). */
+/* Parses argv (argv[0]: the command's name) into o, accepting only the options command `cmd`
+ * takes (see cli.c). 0, or an exit code after one line. */
 int parse_options(int argc, char **argv, options *o, const char *cmd);
+/* Reads the options of a command with a list of its own (not parse_options'): value[id] gets an
+ * option's value, or its spelling for a flag (non-NULL: given); a value option given twice is
+ * refused. The one operand goes to *operand (NULL: the command takes none). Every refusal is one
+ * line, "CMD: ..." (an unknown or ambiguous option, a missing value, a value given to a flag, an
+ * unexpected argument, an option given twice). 0 or an exit code. */
+int read_options(const char *cmd, int argc, char **argv, const arg_option *opts, size_t n,
+                 const char **value, const char **operand);
 /* Builds the request; `need_algo` is 0 for compare. */
 int build_request(const options *o, oc_request *req, int need_algo);
 /* -w, -f and --preset are shorthands for --net wavelengths=, fibres=, preset=; given both ways
@@ -77,20 +99,22 @@ int fold_network_flags(options *o);
 /* 0 when -r (root, or NULL) applies to collective c; otherwise an exit code after one line. */
 int root_applies(oc_collective c, const char *root);
 
-/* Commands in their own files (tools/cmd_NAME.c): int cmd_NAME(int argc, char **argv). */
+/* Commands in their own files (tools/cmd_NAME.c): int cmd_NAME(int argc, char **argv), argv[0]
+ * being the command's name. */
 int cmd_throughput(int argc, char **argv);
 int cmd_rack(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
-/* run -a auto (cmd_tune.c): when argv has "-a auto", picks the algorithm (from --decisions FILE or
- * by tuning the one point), rewrites *argv to name it and removes --decisions; the reason goes to
- * run_auto_note, which run prints with its result. 0 or an exit code. */
-int run_auto_rewrite(int *argc, char ***argv);
+/* run -a auto (cmd_tune.c): when o says -a auto, picks the algorithm (from --decisions FILE or
+ * by tuning the one point) and sets o->algo to it; the reason goes to run_auto_note, which run
+ * prints with its result. --decisions without -a auto is refused. 0 or an exit code. */
+int run_auto(options *o);
 extern char run_auto_note[1024];
 /* The decision file reader of run -a auto (from_decisions), for fuzz/fuzz_decisions.c. */
 const char *oc__decisions_pick(const char *path, const oc_request *req, const char *coll,
                                int *code);
-/* reproduce all, --out DIR, -j N (cmd_reproduce_out.c). */
-int cmd_reproduce_out(int argc, char **argv);
+/* reproduce all, --out DIR, -j N (cmd_reproduce_out.c): `which` is a paper or all; out and jobs
+ * the options' values or NULL (opticoll.c read them). */
+int cmd_reproduce_out(const char *which, const char *out, const char *jobs);
 
 #endif

@@ -50,38 +50,38 @@ static int number(const char *flag, const char *text, uint64_t min, uint64_t max
 }
 
 int cmd_rack(int argc, char **argv) {
-    enum { SEED, TENANTS, TRACE, SERVERS, TILES, FIBRES, SR, SL, SIZE, EXAMPLE, NVAL };
-    static const char *const names[NVAL] = {"--seed",  "--tenants", "--trace",   "--servers",
-                                            "--tiles", "--fibres",  "--sipac-r", "--sipac-l",
-                                            "--size",  "--example"};
-    const char *val[NVAL] = {0};
-    int json = 0, detail = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(rack_help, stdout);
-            return 0;
-        }
-        if (!strcmp(a, "--json")) {
-            json = 1;
-            continue;
-        }
-        if (!strcmp(a, "--tenants-detail")) {
-            detail = 1;
-            continue;
-        }
-        int k = -1;
-        for (int j = 0; j < NVAL; j++)
-            if (!strcmp(a, names[j])) k = j;
-        if (!strcmp(a, "-s")) k = SIZE;
-        if (k < 0) {
-            if (a[0] == '-')
-                return die(EXIT_USAGE, "rack: unknown option '%s' (see --help)", a, NULL);
-            return die(EXIT_USAGE, "rack: unexpected argument '%s'", a, NULL);
-        }
-        if (i + 1 >= argc) return die(EXIT_USAGE, "rack: %s needs a value", a, NULL);
-        if (val[k]) return die(EXIT_USAGE, "rack: %s given twice", a, NULL);
-        val[k] = argv[++i];
+    enum {
+        SEED,
+        TENANTS,
+        TRACE,
+        SERVERS,
+        TILES,
+        FIBRES,
+        SR,
+        SL,
+        SIZE,
+        EXAMPLE,
+        NVAL,
+        JSON,
+        DETAIL,
+        HELP
+    };
+    static const arg_option opts[] = {
+        /* in id order */
+        {NULL, "--seed", 1, SEED},   {NULL, "--tenants", 1, TENANTS},
+        {NULL, "--trace", 1, TRACE}, {NULL, "--servers", 1, SERVERS},
+        {NULL, "--tiles", 1, TILES}, {NULL, "--fibres", 1, FIBRES},
+        {NULL, "--sipac-r", 1, SR},  {NULL, "--sipac-l", 1, SL},
+        {"-s", "--size", 1, SIZE},   {NULL, "--example", 1, EXAMPLE},
+        {NULL, "--json", 0, JSON},   {NULL, "--tenants-detail", 0, DETAIL},
+        {"-h", "--help", 0, HELP}};
+    const char *val[HELP + 1] = {0};
+    int bad = read_options("rack", argc, argv, opts, sizeof opts / sizeof opts[0], val, NULL);
+    if (bad) return bad;
+    int json = !!val[JSON], detail = !!val[DETAIL];
+    if (val[HELP]) {
+        fputs(rack_help, stdout);
+        return 0;
     }
     char why[512] = "";
     if (val[EXAMPLE]) {
@@ -90,7 +90,8 @@ int cmd_rack(int argc, char **argv) {
                        NULL);
         for (int k = 0; k < NVAL; k++)
             if (k != EXAMPLE && val[k])
-                return die(EXIT_USAGE, "rack: %s does not apply to --example", names[k], NULL);
+                return die(EXIT_USAGE, "rack: %s does not apply to --example", opts[k].name,
+                           NULL); /* opts[k] is option k: the list is in id order */
         if (json || detail)
             return die(EXIT_USAGE, "rack: %s does not apply to --example",
                        json ? "--json" : "--tenants-detail", NULL);

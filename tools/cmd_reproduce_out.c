@@ -239,29 +239,9 @@ static int write_out(const job *J, char *const *blobs, const size_t *lens) {
     return rc;
 }
 
-int cmd_reproduce_out(int argc, char **argv) {
-    job J = {.n = 0};
-    const char *which = NULL, *jobs = NULL;
+int cmd_reproduce_out(const char *which, const char *out, const char *jobs) {
+    job J = {.n = 0, .out = out};
     unsigned threads = oc_scale_default_threads();
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--out") || !strcmp(a, "-o") || !strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-            if (i + 1 >= argc) return die(EXIT_USAGE, "%s needs a value", a, NULL);
-            const char **slot = a[1] == 'j' || !strcmp(a, "--jobs") ? &jobs : &J.out;
-            if (*slot) return die(EXIT_USAGE, "%s given twice", a, NULL);
-            *slot = argv[++i];
-        } else if (!strncmp(a, "-j", 2) && a[2] >= '0' && a[2] <= '9') {
-            if (jobs) return die(EXIT_USAGE, "-j given twice", NULL, NULL);
-            jobs = a + 2;
-        } else if (a[0] == '-') {
-            return die(EXIT_USAGE, "reproduce: unknown option '%s' (see --help)", a, NULL);
-        } else if (which) {
-            return die(EXIT_USAGE, "reproduce: unexpected argument '%s'", a, NULL);
-        } else {
-            which = a;
-        }
-    }
-    if (!which) return die(EXIT_USAGE, "reproduce: name a paper (or all; see --help)", NULL, NULL);
     if (jobs && oc_scale_parse_jobs(jobs, &threads)) return EXIT_USAGE;
     for (size_t i = 0; i < oc_paper_count() && J.n < 16; i++)
         if (!strcmp(which, "all") || !strcmp(which, oc_paper_name(i)))

@@ -44,39 +44,23 @@ static const char *const help =
 
 typedef struct opt {
     const char *model, *models, *nodes, *buckets, *tokens, *peak, *util;
-    int json, no_data;
+    int json, no_data, help;
 } opt;
 
 static int parse(int argc, char **argv, opt *o) {
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], **slot = NULL;
-        if (!strcmp(a, "-m") || !strcmp(a, "--model"))
-            slot = &o->model;
-        else if (!strcmp(a, "--models"))
-            slot = &o->models;
-        else if (!strcmp(a, "-n") || !strcmp(a, "--nodes"))
-            slot = &o->nodes;
-        else if (!strcmp(a, "--buckets"))
-            slot = &o->buckets;
-        else if (!strcmp(a, "--tokens"))
-            slot = &o->tokens;
-        else if (!strcmp(a, "--peak-tflops"))
-            slot = &o->peak;
-        else if (!strcmp(a, "--utilisation") || !strcmp(a, "--utilization"))
-            slot = &o->util;
-        else if (!strcmp(a, "--json")) {
-            o->json = 1;
-            continue;
-        } else if (!strcmp(a, "--no-data-check")) {
-            o->no_data = 1;
-            continue;
-        } else
-            return die(EXIT_USAGE, "throughput: unknown option '%s' (see --help)", a, NULL);
-        if (i + 1 >= argc) return die(EXIT_USAGE, "throughput: %s needs a value", a, NULL);
-        if (*slot) return die(EXIT_USAGE, "throughput: %s given twice", a, NULL);
-        *slot = argv[++i];
-    }
-    return 0;
+    enum { MODEL, MODELS, NODES, BUCKETS, TOKENS, PEAK, UTIL, JSON, NODATA, HELP };
+    static const arg_option opts[] = {
+        {"-m", "--model", 1, MODEL},      {NULL, "--models", 1, MODELS},
+        {"-n", "--nodes", 1, NODES},      {NULL, "--buckets", 1, BUCKETS},
+        {NULL, "--tokens", 1, TOKENS},    {NULL, "--peak-tflops", 1, PEAK},
+        {NULL, "--utilisation", 1, UTIL}, {NULL, "--utilization", 1, UTIL},
+        {NULL, "--json", 0, JSON},        {NULL, "--no-data-check", 0, NODATA},
+        {"-h", "--help", 0, HELP}};
+    const char *v[HELP + 1] = {0};
+    int rc = read_options("throughput", argc, argv, opts, sizeof opts / sizeof opts[0], v, NULL);
+    *o = (opt){v[MODEL], v[MODELS], v[NODES],  v[BUCKETS],  v[TOKENS],
+               v[PEAK],  v[UTIL],   !!v[JSON], !!v[NODATA], !!v[HELP]};
+    return rc;
 }
 
 static int u64_arg(const char *text, const char *name, uint64_t min, uint64_t max, uint64_t dflt,
@@ -110,15 +94,14 @@ static int double_arg(const char *text, const char *name, double min, double max
 }
 
 int cmd_throughput(int argc, char **argv) {
-    for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(help, stdout);
-            return 0;
-        }
     opt o;
     memset(&o, 0, sizeof o);
     int rc = parse(argc, argv, &o);
     if (rc) return rc;
+    if (o.help) {
+        fputs(help, stdout);
+        return 0;
+    }
     if (!o.model) return die(EXIT_USAGE, "throughput: missing -m MODEL (see --help)", NULL, NULL);
     if (!o.nodes) return die(EXIT_USAGE, "throughput: missing -n NODES", NULL, NULL);
     uint64_t nodes, buckets, tokens;

@@ -274,13 +274,6 @@ out:
 
 /* ---- run -a auto ---- */
 
-static char **auto_argv;
-
-static void free_auto_argv(void) {
-    free(auto_argv);
-    auto_argv = NULL;
-}
-
 /* Reads `path` whole (NULL and a message on failure), stopping at the input file cap. */
 static char *slurp(const char *path) {
     char what[300], why[512];
@@ -518,65 +511,22 @@ out:
     return chosen;
 }
 
-int run_auto_rewrite(int *argc, char ***argv) {
-    int n = *argc, at = -1;
-    const char *decisions = NULL;
+int run_auto(options *o) {
     run_auto_note[0] = 0;
-    for (int i = 2; i + 1 < n; i++) {
-        if ((!strcmp((*argv)[i], "-a") || !strcmp((*argv)[i], "--algorithm")) &&
-            !strcmp((*argv)[i + 1], "auto"))
-            at = i + 1;
-        if (!strcmp((*argv)[i], "--decisions")) decisions = (*argv)[i + 1];
-    }
-    int has_flag = 0;
-    for (int i = 2; i < n; i++)
-        has_flag |= !strcmp((*argv)[i], "--decisions");
-    if (at < 0) {
-        if (has_flag) return die(EXIT_USAGE, "run: --decisions goes with -a auto", NULL, NULL);
+    if (!o->algo || strcmp(o->algo, "auto")) {
+        if (o->decisions) return die(EXIT_USAGE, "run: --decisions goes with -a auto", NULL, NULL);
         return 0;
     }
-    if (has_flag && !decisions) return die(EXIT_USAGE, "--decisions needs a FILE", NULL, NULL);
-    auto_argv = calloc((size_t)n + 1, sizeof *auto_argv);
-    if (!auto_argv) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    atexit(free_auto_argv);
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        if (!strcmp((*argv)[i], "--decisions") && i >= 2) {
-            i++;
-            continue;
-        }
-        auto_argv[m++] = (*argv)[i];
-    }
-    /* Parse the rest as run would, to learn the problem (and reject what run rejects). */
-    options o;
-    memset(&o, 0, sizeof o);
-    o.params = oc_kv_new();
-    o.net_params = oc_kv_new();
-    int rc = 0;
+    if (oc_kv_count(o->params))
+        return die(EXIT_USAGE,
+                   "run -a auto: -p does not apply (the chosen algorithm optimises its "
+                   "own parameters)",
+                   NULL, NULL);
     oc_request req;
-    const char *chosen = NULL;
-    if (!o.params || !o.net_params) {
-        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
-        goto out;
-    }
-    if ((rc = parse_options(m - 2, auto_argv + 2, &o, "run")) || o.help) goto out;
-    if (oc_kv_count(o.params)) {
-        rc = die(EXIT_USAGE,
-                 "run -a auto: -p does not apply (the chosen algorithm optimises its "
-                 "own parameters)",
-                 NULL, NULL);
-        goto out;
-    }
-    if ((rc = fold_network_flags(&o)) || (rc = build_request(&o, &req, 1))) goto out;
-    chosen =
-        decisions ? from_decisions(decisions, &req, o.coll, &rc) : tune_point(&req, o.coll, &rc);
-    if (!chosen) goto out; /* ranks > 0 of opticoll-cluster helped tune and end here */
-    for (int i = 0; i < m; i++)
-        if (auto_argv[i] == (*argv)[at]) auto_argv[i] = (char *)chosen;
-    *argc = m;
-    *argv = auto_argv;
-out:
-    oc_kv_free(o.params);
-    oc_kv_free(o.net_params);
+    int rc;
+    if ((rc = fold_network_flags(o)) || (rc = build_request(o, &req, 1))) return rc;
+    const char *chosen = o->decisions ? from_decisions(o->decisions, &req, o->coll, &rc)
+                                      : tune_point(&req, o->coll, &rc);
+    if (chosen) o->algo = chosen; /* NULL: ranks > 0 of opticoll-cluster helped tune */
     return rc;
 }

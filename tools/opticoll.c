@@ -35,13 +35,15 @@
 /* ---- commands ---- */
 
 static int cmd_list(int argc, char **argv) {
-    (void)argv;
-    if (argc > 0 && (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help"))) {
+    static const arg_option help[] = {{"-h", "--help", 0, 0}};
+    const char *asked = NULL;
+    int rc = read_options("list", argc, argv, help, 1, &asked, NULL);
+    if (rc) return rc;
+    if (asked) {
         puts("usage: opticoll list\n\nLists the networks, the collectives and the algorithms, one "
              "line each.");
         return 0;
     }
-    if (argc > 0) return die(EXIT_USAGE, "list: unexpected argument '%s'", argv[0], NULL);
     puts("networks:");
     for (size_t i = 0; i < oc_network_count(); i++) {
         const oc_network_info *n = oc_network_at(i);
@@ -92,8 +94,8 @@ static int cmd_run(options *o) {
         return 0;
     }
     oc_request req;
-    int rc = fold_network_flags(o);
-    if (rc || (rc = build_request(o, &req, 1))) return rc;
+    int rc = run_auto(o); /* -a auto: pick the algorithm first */
+    if (rc || (rc = fold_network_flags(o)) || (rc = build_request(o, &req, 1))) return rc;
     req.links = o->links;
     char why[512] = "";
     oc_report *rep = NULL;
@@ -316,10 +318,14 @@ static int cmd_verify(options *o) {
 }
 
 static int cmd_reproduce(int argc, char **argv) {
-    if (argc < 1)
-        return die(EXIT_USAGE, "reproduce: name a paper (optree, wrht, all; see --help)", NULL,
-                   NULL);
-    if (!strcmp(argv[0], "-h") || !strcmp(argv[0], "--help")) {
+    enum { HELP, OUT, JOBS };
+    static const arg_option opts[] = {
+        {"-h", "--help", 0, HELP}, {"-o", "--out", 1, OUT}, {"-j", "--jobs", 1, JOBS}};
+    const char *which = NULL, *v[JOBS + 1] = {0};
+    int rc = read_options("reproduce", argc, argv, opts, sizeof opts / sizeof opts[0], v, &which);
+    const char *out = v[OUT], *jobs = v[JOBS];
+    if (rc) return rc;
+    if (v[HELP]) {
         printf(
             "usage: opticoll reproduce optree|wrht|star|lumorph|aas|all [--out DIR] [-j N]\n\n"
             "Prints the seed paper's tables and figures: the paper's printed value, the paper's\n"
@@ -332,15 +338,18 @@ static int cmd_reproduce(int argc, char **argv) {
             "              opticoll-cluster under mpirun, across the ranks too; same output\n");
         return 0;
     }
+    if (!which)
+        return die(EXIT_USAGE, "reproduce: name a paper (optree, wrht, all; see --help)", NULL,
+                   NULL);
     /* all, --out DIR and -j: the papers in parallel, files and figures (cmd_reproduce_out.c) */
-    if (argc > 1 || !strcmp(argv[0], "all")) return cmd_reproduce_out(argc, argv);
+    if (out || jobs || !strcmp(which, "all")) return cmd_reproduce_out(which, out, jobs);
     char why[512] = "";
     /* Buffer the whole reproduction so that a failure half-way prints nothing. */
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
     if (!mem) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    int err = oc_reproduce(argv[0], mem, why, sizeof why);
+    int err = oc_reproduce(which, mem, why, sizeof why);
     fclose(mem);
     if (err) {
         free(buf);
@@ -380,43 +389,21 @@ static const char *const train_help =
     "                          iterations_per_epoch, runs (each with its full run report),\n"
     "                          not_run, notes\n";
 
-/* `train` takes -m and --models on top of the shared options; they are taken out first so that
- * the shared parser (and the other commands) never see them. */
+/* `train` takes -m and --models on top of the shared options (cli.c). */
 static int cmd_train(int argc, char **argv) {
-    const char *model = NULL, *models = NULL;
-    char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
     options o;
     memset(&o, 0, sizeof o);
     o.params = oc_kv_new();
     o.net_params = oc_kv_new();
     oc_train_result res;
     memset(&res, 0, sizeof res);
-    int rc = 0, nrest = 0;
-    if (!rest || !o.params || !o.net_params) {
+    int rc = 0;
+    if (!o.params || !o.net_params) {
         rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
         goto out;
     }
-    for (int i = 0; i < argc; i++) {
-        const char **slot = NULL;
-        if (!strcmp(argv[i], "-m") || !strcmp(argv[i], "--model"))
-            slot = &model;
-        else if (!strcmp(argv[i], "--models"))
-            slot = &models;
-        if (!slot) {
-            rest[nrest++] = argv[i];
-            continue;
-        }
-        if (i + 1 >= argc) {
-            rc = die(EXIT_USAGE, "%s needs a value", argv[i], NULL);
-            goto out;
-        }
-        if (*slot) {
-            rc = die(EXIT_USAGE, "%s given twice", argv[i], NULL);
-            goto out;
-        }
-        *slot = argv[++i];
-    }
-    if ((rc = parse_options(nrest, rest, &o, "train"))) goto out;
+    if ((rc = parse_options(argc, argv, &o, "train"))) goto out;
+    const char *model = o.model, *models = o.models;
     if (o.help) {
         fputs(train_help, stdout);
         goto out;
@@ -500,7 +487,6 @@ out:
     oc_train_result_free(&res);
     oc_kv_free(o.params);
     oc_kv_free(o.net_params);
-    free(rest);
     return rc;
 }
 
@@ -533,17 +519,15 @@ static int dispatch(int argc, char **argv) {
         usage(stdout);
         return 0;
     }
-    if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
-    if (!strcmp(cmd, "reproduce")) return cmd_reproduce(argc - 2, argv + 2);
-    if (!strcmp(cmd, "train")) return cmd_train(argc - 2, argv + 2);
-    if (!strcmp(cmd, "throughput")) return cmd_throughput(argc - 2, argv + 2);
-    if (!strcmp(cmd, "rack")) return cmd_rack(argc - 2, argv + 2);
-    if (!strcmp(cmd, "sweep")) return cmd_sweep(argc - 2, argv + 2);
-    if (!strcmp(cmd, "tune")) return cmd_tune(argc - 2, argv + 2);
-    if (!strcmp(cmd, "run")) {
-        int arc = run_auto_rewrite(&argc, &argv); /* -a auto: pick the algorithm first */
-        if (arc) return arc;
-    }
+    /* each command reads argv from its own name on (argv[0], as getopt expects) */
+    argc--, argv++;
+    if (!strcmp(cmd, "list")) return cmd_list(argc, argv);
+    if (!strcmp(cmd, "reproduce")) return cmd_reproduce(argc, argv);
+    if (!strcmp(cmd, "train")) return cmd_train(argc, argv);
+    if (!strcmp(cmd, "throughput")) return cmd_throughput(argc, argv);
+    if (!strcmp(cmd, "rack")) return cmd_rack(argc, argv);
+    if (!strcmp(cmd, "sweep")) return cmd_sweep(argc, argv);
+    if (!strcmp(cmd, "tune")) return cmd_tune(argc, argv);
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;
@@ -561,7 +545,7 @@ static int dispatch(int argc, char **argv) {
     int rc;
     if (!o.params || !o.net_params)
         rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
-    else if (!(rc = parse_options(argc - 2, argv + 2, &o, cmd)))
+    else if (!(rc = parse_options(argc, argv, &o, cmd)))
         rc = fn(&o);
     oc_kv_free(o.params);
     oc_kv_free(o.net_params);

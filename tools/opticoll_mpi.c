@@ -24,6 +24,7 @@
  * must then report a mismatch.
  */
 #include "opticoll_mpi.h"
+#include "args.h"
 #include "core/core.h"
 #include "core/quote.h"
 #include "opticoll.h"
@@ -83,7 +84,40 @@ static size_t split(char *text, char **out, size_t max) {
     return n;
 }
 
+/* The line for a word the option reader refused (args.h); exit status 2. */
+static int refused(const arg_word *w) {
+    char msg[600];
+    switch (w->kind) {
+    case ARG_AMBIGUOUS:
+        snprintf(msg, sizeof msg, "option '%s' is ambiguous: %s", OC_Q(w->spelling), w->value);
+        return usage(msg, NULL);
+    case ARG_NEEDS_VALUE:
+        snprintf(msg, sizeof msg, "%s needs a value", w->spelling);
+        return usage(msg, NULL);
+    case ARG_NO_VALUE:
+        snprintf(msg, sizeof msg, "%s takes no value (got '%s')", w->spelling, OC_Q(w->value));
+        return usage(msg, NULL);
+    case ARG_OPERAND:
+        return usage("unexpected argument", w->value);
+    default:
+        return usage("unknown option", w->spelling);
+    }
+}
+
 static int parse(int argc, char **argv, opts *o) {
+    enum { COLLS, ALGOS, SIZES, TYPE, OP, ROOT, REPEATS, WARMUP, DROP, INPLACE, JSON, HELP };
+    static const arg_option options[] = {{NULL, "--collectives", 1, COLLS},
+                                         {NULL, "--algorithms", 1, ALGOS},
+                                         {NULL, "--sizes", 1, SIZES},
+                                         {NULL, "--type", 1, TYPE},
+                                         {NULL, "--op", 1, OP},
+                                         {NULL, "--root", 1, ROOT},
+                                         {NULL, "--repeats", 1, REPEATS},
+                                         {NULL, "--warmup", 1, WARMUP},
+                                         {NULL, "--drop-transfer", 1, DROP},
+                                         {NULL, "--inplace", 0, INPLACE},
+                                         {NULL, "--json", 0, JSON},
+                                         {"-h", "--help", 0, HELP}};
     *o = (opts){.type = MPI_FLOAT,
                 .type_name = "float",
                 .op = MPI_SUM,
@@ -92,25 +126,26 @@ static int parse(int argc, char **argv, opts *o) {
                 .warmup = 1,
                 .drop_round = -1};
     o->sizes[0] = 1024, o->sizes[1] = 65536, o->nsizes = 2;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    arg_reader p;
+    arg_word w;
+    arg_init(&p, argc, argv, options, sizeof options / sizeof options[0]);
+    while (arg_next(&p, &w) != ARG_END) {
+        char *v = (char *)w.value; /* in argv: --drop-transfer splits it in place */
         uint64_t u;
-        if (strcmp(a, "--inplace") == 0) {
+        if (w.kind != ARG_OPTION) return refused(&w);
+        if (w.id == INPLACE) {
             o->inplace = 1;
             continue;
         }
-        if (strcmp(a, "--json") == 0) {
+        if (w.id == JSON) {
             o->json = 1;
             continue;
         }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        if (w.id == HELP) {
             if (rank == 0) fputs(help, stdout);
             return 1;
         }
-        if (!v) return usage("missing value or unknown option", a);
-        i++;
-        if (strcmp(a, "--collectives") == 0) {
+        if (w.id == COLLS) {
             char *items[MAX_LIST + 1];
             o->ncolls = split(v, items, MAX_LIST);
             if (o->ncolls == 0 || o->ncolls > MAX_LIST)
@@ -122,7 +157,7 @@ static int parse(int argc, char **argv, opts *o) {
                 if (c == NCOLLS) return usage("unknown collective", items[k]);
                 o->colls[k] = mpi_colls[c];
             }
-        } else if (strcmp(a, "--algorithms") == 0) {
+        } else if (w.id == ALGOS) {
             if (strcmp(v, "all") == 0) {
                 o->all_algos = 1;
                 continue;
@@ -130,7 +165,7 @@ static int parse(int argc, char **argv, opts *o) {
             o->nalgos = split(v, o->algos, MAX_LIST);
             if (o->nalgos == 0 || o->nalgos > MAX_LIST)
                 return usage("bad --algorithms (names separated by single commas, at most 64)", v);
-        } else if (strcmp(a, "--sizes") == 0) {
+        } else if (w.id == SIZES) {
             char *items[MAX_LIST + 1];
             o->nsizes = split(v, items, MAX_LIST);
             if (o->nsizes == 0 || o->nsizes > MAX_LIST)
@@ -138,7 +173,7 @@ static int parse(int argc, char **argv, opts *o) {
             for (size_t k = 0; k < o->nsizes; k++)
                 if (oc_parse_size(items[k], &o->sizes[k]) || o->sizes[k] > (UINT64_C(1) << 30))
                     return usage("bad size (at most 1GiB)", items[k]);
-        } else if (strcmp(a, "--type") == 0) {
+        } else if (w.id == TYPE) {
             static const struct {
                 const char *name;
                 MPI_Datatype t;
@@ -151,7 +186,7 @@ static int parse(int argc, char **argv, opts *o) {
                 k++;
             if (k == 4) return usage("unknown --type", v);
             o->type = types[k].t, o->type_name = types[k].name;
-        } else if (strcmp(a, "--op") == 0) {
+        } else if (w.id == OP) {
             if (strcmp(v, "sum") == 0)
                 o->op = MPI_SUM;
             else if (strcmp(v, "max") == 0)
@@ -161,16 +196,16 @@ static int parse(int argc, char **argv, opts *o) {
             else
                 return usage("unknown --op", v);
             o->op_name = v;
-        } else if (strcmp(a, "--root") == 0) {
+        } else if (w.id == ROOT) {
             if (oc_parse_u64(v, 0, (uint64_t)nranks - 1, &u)) return usage("bad --root", v);
             o->root = (int)u;
-        } else if (strcmp(a, "--repeats") == 0) {
+        } else if (w.id == REPEATS) {
             if (oc_parse_u64(v, 1, 100000, &u)) return usage("bad --repeats", v);
             o->repeats = (int)u;
-        } else if (strcmp(a, "--warmup") == 0) {
+        } else if (w.id == WARMUP) {
             if (oc_parse_u64(v, 0, 100000, &u)) return usage("bad --warmup", v);
             o->warmup = (int)u;
-        } else if (strcmp(a, "--drop-transfer") == 0) {
+        } else {
             char *colon = strchr(v, ':');
             uint64_t r2, i2;
             const char *bad = "--drop-transfer wants ROUND:INDEX, whole numbers from 0 to 2^30";
@@ -182,8 +217,6 @@ static int parse(int argc, char **argv, opts *o) {
             if (wrong) return usage(bad, v);
             o->drop_text = v;
             o->drop_round = (long)r2, o->drop_index = (long)i2;
-        } else {
-            return usage("unknown option", a);
         }
     }
     if (!o->ncolls)

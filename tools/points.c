@@ -165,48 +165,16 @@ int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_
     a->o.params = oc_kv_new();
     a->o.net_params = oc_kv_new();
     a->jobs = oc_scale_default_threads();
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
-    const char *nodes = NULL, *sizes = NULL, *jobs = NULL;
-    int nrest = 0, rc = 0, is_sweep = !strcmp(cmd, "sweep");
-    if (!rest || !a->o.params || !a->o.net_params) {
+    int rc = 0;
+    if (!a->o.params || !a->o.net_params) {
         rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
         goto out;
     }
-    for (int i = 0; i < argc; i++) {
-        const char *s = argv[i], **slot = NULL;
-        if (!strncmp(s, "-j", 2) && s[2] >= '0' && s[2] <= '9') { /* -j4 */
-            if (jobs) {
-                rc = die(EXIT_USAGE, "-j given twice", NULL, NULL);
-                goto out;
-            }
-            jobs = s + 2;
-            continue;
-        }
-        if (!strcmp(s, "-n") || !strcmp(s, "--nodes"))
-            slot = &nodes;
-        else if (!strcmp(s, "-s") || !strcmp(s, "--size") || !strcmp(s, "--sizes"))
-            slot = &sizes;
-        else if (!strcmp(s, "-j") || !strcmp(s, "--jobs"))
-            slot = &jobs;
-        else if (is_sweep && !strcmp(s, "--csv"))
-            slot = &a->csv;
-        else if (is_sweep && !strcmp(s, "--plot"))
-            slot = &a->plot;
-        if (!slot) {
-            rest[nrest++] = argv[i];
-            continue;
-        }
-        if (i + 1 >= argc) {
-            rc = die(EXIT_USAGE, "%s needs a value", s, NULL);
-            goto out;
-        }
-        if (*slot) {
-            rc = die(EXIT_USAGE, "%s given twice", s, NULL);
-            goto out;
-        }
-        *slot = argv[++i];
-    }
-    if ((rc = parse_options(nrest, rest, &a->o, cmd))) goto out;
+    if ((rc = parse_options(argc, argv, &a->o, cmd))) goto out;
+    /* -n and -s are lists here; --csv FILE and --plot are sweep's */
+    const char *nodes = a->o.nodes, *sizes = a->o.size, *jobs = a->o.jobs;
+    a->csv = a->o.csv_file;
+    a->plot = a->o.plot;
     if (a->o.help) {
         fputs(help, stdout);
         rc = -1;
@@ -261,7 +229,6 @@ int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_
         goto out;
     }
 out:
-    free(rest);
     return rc;
 }
 

@@ -1,6 +1,6 @@
 /*
  * aas_common.c — the pieces the all-to-all algorithms of the all-to-all-scatter notes share
- * (aas.h): packet labels, the plan, and reading the direct network back for the closed forms.
+ * (aas.h): packet labels, the plan, and the direct network's typed settings for the closed forms.
  */
 #include "aas/aas.h"
 
@@ -20,8 +20,10 @@ int oc__aas_plan(oc__plan *p, const char *algo, oc_collective coll, uint32_t nod
     return oc__plan_begin(p, coll, nodes, root, bytes, 1, why, len);
 }
 
-int oc__aas_network(const oc_report *rep, oc__direct_cfg *cfg) {
-    return oc__direct_cfg_from_report(rep, cfg);
+int oc__aas_network(const oc__formula_in *in, oc__direct_cfg *cfg) {
+    if (in->cfg.kind != OC_NETCFG_DIRECT) return OC_EINVAL;
+    *cfg = in->cfg.direct;
+    return 0;
 }
 
 void oc__aas_formula(oc_report *rep, double steps, double time_s) {

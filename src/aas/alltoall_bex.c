@@ -140,13 +140,12 @@ static int bex_search(const oc__search_in *in, oc__search *s, char *why, size_t 
 
 static int bex_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const bex *b = p->state;
-    (void)in;
     const double N = p->spec.nodes, R = (double)b->rounds;
     int rc = oc__report_num(rep, "bex_rounds", R);
     if (!rc) rc = oc__report_num(rep, "bex_packets_per_message", N / 2);
     oc__direct_cfg c;
     int go = 0;
-    if (!rc) rc = oc__mesh_formula_net(rep, "bex", b->X, b->Y, &c, &go);
+    if (!rc) rc = oc__mesh_formula_net(in, rep, "bex", b->X, b->Y, &c, &go);
     if (rc || !go) return rc ? OC_ENOMEM : 0;
     /* Ours, exact for this schedule on the combining WH mesh: R rounds, one step each. */
     const double mu = (double)p->spec.chunk_bytes;

@@ -134,21 +134,23 @@ static int ca_search(const oc__search_in *in, oc__search *s, char *why, size_t l
 }
 
 static int ca_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
-    (void)in;
     oc__direct_cfg n;
-    if (oc__aas_network(rep, &n)) return 0;
+    if (oc__aas_network(in, &n)) return 0;
     const cart *c = p->state;
     /* Under wormhole a schedule planned for other dims still runs (messages go several hops),
      * but its rounds are no longer the notes' neighbour steps: say so, give no closed form. */
     const int same = n.kind == OC_DIRECT_TORUS && n.ndims >= 1 && n.ndims <= 2 &&
                      n.dims[0] == c->z1 && (n.ndims == 2 ? n.dims[1] : 1) == c->z2;
-    if (!same)
+    if (!same) {
+        char dims[160];
+        oc__direct_dims_text(&n, dims, sizeof dims);
         return oc__report_note(rep,
                                "cartesian was planned for -p dims=%ux%u, which differs from the "
                                "network's dims=%s: no closed form applies",
-                               c->z1, c->z2, oc_kv_get(rep->net_params, "dims"))
+                               c->z1, c->z2, dims)
                    ? OC_ENOMEM
                    : 0;
+    }
     const double A = c->z1, B = c->z2, mu = (double)p->spec.chunk_bytes;
     oc__aas_formula(rep, A + B - 2, (A + B - 2) * n.ts + mu * n.tm * A * B * (A + B - 2) / 2);
     int rc = oc__aas_assumptions(rep, &n, 0, 1, -1, -1);

@@ -56,9 +56,8 @@ double oc__dex_exact_time(const oc__direct_cfg *c, uint32_t n, double mu) {
 }
 
 static int dex_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
-    (void)in;
     oc__direct_cfg c;
-    if (oc__aas_network(rep, &c)) return 0;
+    if (oc__aas_network(in, &c)) return 0;
     uint32_t n;
     oc__aas_pow2(p->spec.nodes, &n);
     const double N = p->spec.nodes, mu = (double)p->spec.chunk_bytes;

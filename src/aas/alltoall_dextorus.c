@@ -48,9 +48,8 @@ static int dt_generate(const oc__plan *p, oc__emit *e) {
 }
 
 static int dt_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
-    (void)in;
     oc__direct_cfg c;
-    if (oc__aas_network(rep, &c)) return 0;
+    if (oc__aas_network(in, &c)) return 0;
     const double h = ceil(p->spec.nodes / 2.0);
     oc__aas_formula(rep, h * h / 2, -1);
     int rc = oc__report_note(rep, "Lemma read as (1/2) ceil(z/2)^2 rounds (the printed "

@@ -109,7 +109,7 @@ static int hopt_formula(const oc__plan *p, const oc__formula_in *in, oc_report *
     const hopt *h = p->state;
     const double R = (double)oc__hcube_rounds(h->n);
     oc__direct_cfg c;
-    if (oc__aas_network(rep, &c)) {
+    if (oc__aas_network(in, &c)) {
         /* Not a direct network (the switch): the table's 2^(n-1) rounds at the model's step. */
         oc__formula_steps(rep, in, R);
         return oc__report_note(rep,

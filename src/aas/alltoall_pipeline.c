@@ -84,9 +84,8 @@ static int pl_generate(const oc__plan *p, oc__emit *e) {
 }
 
 static int pl_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
-    (void)in;
     oc__direct_cfg c;
-    if (oc__aas_network(rep, &c)) return 0;
+    if (oc__aas_network(in, &c)) return 0;
     const double z = p->spec.nodes, mu = (double)p->spec.chunk_bytes;
     const int dirs = *(const int *)p->state;
     int rc = 0;

@@ -111,13 +111,12 @@ static int qex_generate(const oc__plan *p, oc__emit *e) {
 
 static int qex_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const qex *q = p->state;
-    (void)in;
     const double N = p->spec.nodes, S = q->side;
     int rc = oc__report_num(rep, "qex_rounds", 3 * (S - 1));
     if (!rc) rc = oc__report_num(rep, "qex_packets_per_message", N / 4);
     oc__direct_cfg c;
     int go = 0;
-    if (!rc) rc = oc__mesh_formula_net(rep, "qex", q->side, q->side, &c, &go);
+    if (!rc) rc = oc__mesh_formula_net(in, rep, "qex", q->side, q->side, &c, &go);
     if (rc || !go) return rc ? OC_ENOMEM : 0;
     /* Ours (the notes give no formula), exact for this schedule on the combining WH mesh. */
     const double mu = (double)p->spec.chunk_bytes;

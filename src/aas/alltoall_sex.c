@@ -51,9 +51,8 @@ static int sex_generate(const oc__plan *p, oc__emit *e) {
 }
 
 static int sex_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
-    (void)in;
     oc__direct_cfg c;
-    if (oc__aas_network(rep, &c)) return 0;
+    if (oc__aas_network(in, &c)) return 0;
     uint32_t n;
     oc__aas_pow2(p->spec.nodes, &n);
     const double mu = (double)p->spec.chunk_bytes;

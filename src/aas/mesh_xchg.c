@@ -74,10 +74,10 @@ int oc__mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y) {
     return c->ndims == 2 ? c->dims[1] == Y : Y == 1;
 }
 
-int oc__mesh_formula_net(oc_report *rep, const char *algo, uint32_t X, uint32_t Y,
-                         oc__direct_cfg *c, int *go) {
+int oc__mesh_formula_net(const oc__formula_in *in, oc_report *rep, const char *algo, uint32_t X,
+                         uint32_t Y, oc__direct_cfg *c, int *go) {
     *go = 0;
-    if (oc__aas_network(rep, c)) return 0;
+    if (oc__aas_network(in, c)) return 0;
     if (!oc__mesh_matches(c, X, Y))
         return oc__report_note(rep,
                                "%s was planned for a %ux%u mesh (-p dims) but ran on a "

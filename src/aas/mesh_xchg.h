@@ -4,10 +4,10 @@
  * "Meshes/tori"): the mesh shape with power-of-two sides, and the combined block one node hands
  * its partner in one exchange of the hypercube-style recursion.
  *
- * Nodes are numbered row by row, node = x + X y (the mesh model's numbering, net/direct.h), so with
- * X = 2^kx the low kx bits of a node are its column x and the high bits its row y: exchanging
- * across one bit of the node number is an exchange along X or along Y at distance 2^(bit within the
- * coordinate).
+ * Nodes are numbered row by row, node = x + X y (the mesh model's numbering, core/netcfg.h), so
+ * with X = 2^kx the low kx bits of a node are its column x and the high bits its row y: exchanging
+ * across one bit of the node number is an exchange along X or along Y at distance 2^(bit within
+ * the coordinate).
  */
 #ifndef OC_MESH_XCHG_H
 #define OC_MESH_XCHG_H
@@ -28,12 +28,12 @@ void oc__dims_valid(char *buf, size_t len, uint32_t N, int pow2, int square);
 /* 1 if the direct network c is the 2-D mesh X x Y (Y = 1: also the 1-D mesh of X nodes). */
 int oc__mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y);
 
-/* The start of a mesh exchange's formula: reads the direct network the run used into c
- * (oc__aas_network) and checks it is the X x Y mesh the plan was made for; when it is another
- * one, a note naming algo says that no closed form applies. *go = 1: on that mesh, go on to the
- * closed form; 0: none applies. Returns 0 or OC_ENOMEM. */
-int oc__mesh_formula_net(oc_report *rep, const char *algo, uint32_t X, uint32_t Y,
-                         oc__direct_cfg *c, int *go);
+/* The start of a mesh exchange's formula: copies the direct network the run used into c
+ * (oc__aas_network: the model's settings in in->cfg) and checks it is the X x Y mesh the plan was
+ * made for; when it is another one, a note naming algo says that no closed form applies. *go = 1:
+ * on that mesh, go on to the closed form; 0: none applies. Returns 0 or OC_ENOMEM. */
+int oc__mesh_formula_net(const oc__formula_in *in, oc_report *rep, const char *algo, uint32_t X,
+                         uint32_t Y, oc__direct_cfg *c, int *go);
 
 /* The all-to-alls' dims searches (bex, cartesian): offers dims=AxB, whose schedule is `rounds`
  * rounds in each of which a node sends one other node a block (combined or serialised on one

@@ -11,6 +11,7 @@
 #define OC_ALGOS_H
 
 #include "core/core.h"
+#include "core/netcfg.h"
 #include "core/result.h"
 
 typedef struct oc__plan {
@@ -19,10 +20,12 @@ typedef struct oc__plan {
     void *state;   /* the algorithm's own */
 } oc__plan;
 
-/* What the closed forms need to know about the network (the seed's terms). */
+/* What the closed forms and the searches know about the network (the seed's terms): the
+ * pipeline fills it from the network model (src/run/search.c, oc__net_figures), never from the
+ * run's report; an algorithm learns the network from here (or its oc__search_in) alone. */
 typedef struct oc__formula_in {
     uint64_t channels;    /* wavelengths x fibres per direction (ring) */
-    uint64_t wavelengths; /* w */
+    uint64_t wavelengths; /* w per fibre on the ring (cfg.ring); the channels elsewhere */
     double step_time;     /* the seed's (d/B + a): one step's time on the model */
     double step_fixed;    /* the part of a step that does not depend on its payload (a) */
     const char *network;  /* the model's name, for closed forms that differ by network */
@@ -31,6 +34,10 @@ typedef struct oc__formula_in {
      * / d) lanes each, so a transfer takes lanes / floor(lanes / d) times its full-rate time. */
     uint64_t lanes;
     double reconfig_s; /* charged once per round whose circuit set differs from the last one's */
+    /* The model's settings as it parsed them when it was created (core/netcfg.h): the direct
+     * networks' dims, switching, ports, t_s, t_m, t_d ...; kind OC_NETCFG_NONE on a model
+     * with nothing typed to hand on. */
+    oc__netcfg cfg;
 } oc__formula_in;
 
 /* ---- parameter searches: the search contract (DESIGN.md) ----

@@ -59,7 +59,9 @@ struct oc_report {
     uint32_t nodes, root, q, chunks;
     uint64_t bytes, chunk_bytes;
     oc_kv *params;     /* the algorithm parameters actually used */
-    oc_kv *net_params; /* the network parameters actually used */
+    /* the network parameters actually used, as text for the reader: an algorithm never reads
+     * them back (it gets the model's settings typed, oc__formula_in.cfg, core/netcfg.h) */
+    oc_kv *net_params;
     uint64_t rounds, transfers, units, steps, redundant;
     int has_lb, has_formula, has_time_formula;
     uint64_t steps_lb;

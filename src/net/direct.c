@@ -60,42 +60,6 @@ static const char *const param_names[] = {"dims",   "dim",       "switching", "p
                                           "duplex", "combining", "ts_us",     "tm_ns",
                                           "td_us",  "mu",        NULL};
 
-int oc__direct_parse_dims(const char *text, uint32_t *dims, uint32_t *ndims, char *why,
-                          size_t len) {
-    *ndims = 0;
-    const char *p = text;
-    while (p && *p) {
-        char part[24];
-        size_t n = strcspn(p, "x");
-        if (n == 0 || n >= sizeof part || *ndims >= OC_DIRECT_MAX_DIMS)
-            return oc__fail(why, len, OC_EINVAL,
-                            "dims '%s': expected side lengths like 8x8 (at most %d)", OC_Q(text),
-                            OC_DIRECT_MAX_DIMS);
-        memcpy(part, p, n);
-        part[n] = 0;
-        uint64_t v;
-        if (oc_parse_u64(part, 1, OC_MAX_NODES, &v))
-            return oc__fail(why, len, OC_EINVAL, "dims '%s': '%s' is not a side length in 1..%u",
-                            OC_Q(text), OC_Q(part), OC_MAX_NODES);
-        dims[(*ndims)++] = (uint32_t)v;
-        p += n;
-        if (*p == 'x') {
-            p++;
-            if (!*p) return oc__fail(why, len, OC_EINVAL, "dims '%s': ends with 'x'", OC_Q(text));
-        }
-    }
-    if (*ndims == 0) return oc__fail(why, len, OC_EINVAL, "dims: empty");
-    return 0;
-}
-
-void oc__direct_square_dims(uint32_t nodes, uint32_t *a, uint32_t *b) {
-    uint32_t best = 1;
-    for (uint32_t d = 1; (uint64_t)d * d <= nodes; d++)
-        if (nodes % d == 0) best = d;
-    *b = best;
-    *a = nodes / best;
-}
-
 /* A choice among words: *out = index of the match, or a reason. */
 static int choice(const oc_kv *kv, const char *key, const char *const *words, int dflt, int *out,
                   char *why, size_t len) {
@@ -183,18 +147,6 @@ int oc__direct_cfg_parse(oc__direct_kind kind, uint32_t nodes, const oc_kv *para
     cfg->td = td_us * 1e-6;
     cfg->mu = mu;
     return 0;
-}
-
-int oc__direct_cfg_from_report(const oc_report *rep, oc__direct_cfg *cfg) {
-    for (int k = 0; k < 3; k++)
-        if (strcmp(rep->network, kind_name[k]) == 0)
-            return oc__direct_cfg_parse((oc__direct_kind)k, rep->nodes, rep->net_params, cfg, NULL,
-                                        0);
-    return OC_EINVAL;
-}
-
-double oc__direct_msg_time(const oc__direct_cfg *cfg, uint64_t hops, uint64_t bytes) {
-    return cfg->ts + (cfg->wormhole ? (double)hops * cfg->td : 0) + (double)bytes * cfg->tm;
 }
 
 /* 1 if dimension i wraps round (a torus side of 3 or more). */
@@ -499,14 +451,6 @@ static int dn_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, 
     return 0;
 }
 
-/* dims as the user writes them: 4x4 (the hypercube's: 2x2x...). */
-static void dims_text(const oc__direct_cfg *c, char *buf, size_t len) {
-    int at = 0;
-    buf[0] = 0;
-    for (uint32_t i = 0; i < c->ndims && at >= 0 && (size_t)at < len; i++)
-        at += snprintf(buf + at, len - (size_t)at, "%s%u", i ? "x" : "", c->dims[i]);
-}
-
 static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     oc__netrun *m = (oc__netrun *)self;
     const oc__direct_cfg *c = &m->cfg;
@@ -531,7 +475,7 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
                 snprintf(d, sizeof d, "dim=%u", c->ndims);
             else {
                 memcpy(d, "dims=", 5);
-                dims_text(c, d + 5, sizeof d - 5);
+                oc__direct_dims_text(c, d + 5, sizeof d - 5);
             }
             return oc__fail(why, len, OC_ENOTSUP,
                             "round %llu: transfer %u -> %u is %u hops apart on the %s %s: "
@@ -723,6 +667,14 @@ static double dn_step_time(const oc__netrun *m) {
     return oc__direct_msg_time(&m->cfg, 1, m->spec->chunk_bytes);
 }
 
+/* The settings as parsed, with the packet the model cuts this run's chunks into (what the
+ * report's network parameters print as mu). */
+static void dn_config(const oc__netrun *m, oc__netcfg *out) {
+    out->kind = OC_NETCFG_DIRECT;
+    out->direct = m->cfg;
+    out->direct.mu = m->pkt_bytes;
+}
+
 static uint64_t dn_channels(const oc__netrun *m) {
     (void)m;
     return 1;
@@ -766,7 +718,7 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
         snprintf(buf, sizeof buf, "%u", c->ndims);
         rc |= oc_kv_set(rep->net_params, "dim", buf);
     } else {
-        dims_text(c, buf, sizeof buf);
+        oc__direct_dims_text(c, buf, sizeof buf);
         rc |= oc_kv_set(rep->net_params, "dims", buf);
     }
     rc |= oc_kv_set(rep->net_params, "switching", c->wormhole ? "wh" : "sf");
@@ -850,6 +802,7 @@ const oc__model oc__model_hypercube = {
     .steps = dn_steps,
     .destroy = dn_destroy,
     .observe = dn_observe,
+    .config = dn_config,
 };
 
 const oc__model oc__model_torus = {
@@ -865,6 +818,7 @@ const oc__model oc__model_torus = {
     .steps = dn_steps,
     .destroy = dn_destroy,
     .observe = dn_observe,
+    .config = dn_config,
 };
 
 const oc__model oc__model_mesh = {
@@ -880,4 +834,5 @@ const oc__model oc__model_mesh = {
     .steps = dn_steps,
     .destroy = dn_destroy,
     .observe = dn_observe,
+    .config = dn_config,
 };

@@ -4,10 +4,10 @@
  * (direct.c) serves the three registered models `hypercube`, `torus` and `mesh`; its independent
  * resource check is direct_check.c.
  *
- * This header is also the interface the all-to-all algorithms use: their formula() reads the
- * network's parameters back from the report (oc__direct_cfg_from_report) and prices the notes'
- * closed forms with oc__direct_msg_time, so a formula and the model never disagree on what a
- * parameter means. Network parameters (`--net key=value`, all optional):
+ * The configuration the parameters parse into (oc__direct_cfg) is in core/netcfg.h: the model
+ * parses it once, in create(), and hands it typed to the all-to-all algorithms' closed forms
+ * (oc__formula_in.cfg, through the model's `config` hook), so a formula and the model never
+ * disagree on what a parameter means. Network parameters (`--net key=value`, all optional):
  *   dims=AxBx..  torus/mesh side lengths (default: torus N = T(N), mesh the most square 2-D
  *                factorisation A x B of N with A >= B); their product must be N.
  *   dim=n        hypercube dimension (default log2 N; N must be 2^n).
@@ -21,45 +21,17 @@
 #define OC_NET_DIRECT_H
 
 #include "core/core.h"
+#include "core/netcfg.h"
 #include "core/result.h"
 
-enum { OC_DIRECT_MAX_DIMS = 20 };
 /* Packets in one round without combining (each is a step entry in the model and a few route
  * entries in the check, ~40 bytes in all): 2^22 packets is ~170 MB and a couple of seconds. */
 #define OC_DIRECT_MAX_ROUND_PACKETS (UINT64_C(1) << 22)
-
-typedef enum { OC_DIRECT_HYPERCUBE, OC_DIRECT_TORUS, OC_DIRECT_MESH } oc__direct_kind;
-
-typedef struct oc__direct_cfg {
-    oc__direct_kind kind;
-    uint32_t nodes;
-    uint32_t ndims;                    /* hypercube: n; torus/mesh: number of dimensions */
-    uint32_t dims[OC_DIRECT_MAX_DIMS]; /* side lengths; the hypercube's are all 2 */
-    int wormhole;                      /* 0: store-and-forward, 1: wormhole */
-    int allport;                       /* 0: 1-port, 1: all-port */
-    int fullduplex;                    /* 0: half duplex, 1: full duplex */
-    int combining;                     /* 1: a round's transfers src -> dst form one message */
-    double ts, tm, td;                 /* seconds per message, per byte, per hop */
-    uint64_t mu;                       /* packet bytes; 0 = one chunk */
-} oc__direct_cfg;
-
-/* Node numbering: node = c[0] + z1 (c[1] + z2 (c[2] + ...)); on the hypercube coordinate i is
- * bit i of the node's address. */
 
 /* Parses and checks the parameters of network `kind` on `nodes` nodes; a clear reason and
  * OC_EINVAL (OC_ENOTSUP when N does not fit the network) on bad input. */
 int oc__direct_cfg_parse(oc__direct_kind kind, uint32_t nodes, const oc_kv *params,
                          oc__direct_cfg *cfg, char *why, size_t whylen);
-/* The configuration a run used, read back from its report (its network and net_params):
- * for an algorithm's formula(). OC_EINVAL if the report is not from a direct network. */
-int oc__direct_cfg_from_report(const oc_report *rep, oc__direct_cfg *cfg);
-/* Parses "8x8" / "12" into dims[0..*ndims); OC_EINVAL with a reason on anything else. */
-int oc__direct_parse_dims(const char *text, uint32_t *dims, uint32_t *ndims, char *why,
-                          size_t whylen);
-/* The most square 2-D factorisation A x B of N (A >= B >= 1): the mesh's default. */
-void oc__direct_square_dims(uint32_t nodes, uint32_t *a, uint32_t *b);
-/* One message's time: SF ts + bytes tm (one hop); WH ts + hops td + bytes tm. */
-double oc__direct_msg_time(const oc__direct_cfg *cfg, uint64_t hops, uint64_t bytes);
 /* Hops of the dimension-order (e-cube / XY, torus: shortest direction) route from a to b. */
 uint32_t oc__direct_hops(const oc__direct_cfg *cfg, uint32_t a, uint32_t b);
 

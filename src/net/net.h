@@ -8,6 +8,7 @@
 #define OC_NET_H
 
 #include "core/core.h"
+#include "core/netcfg.h"
 #include "core/result.h"
 
 typedef struct oc__netrun oc__netrun;
@@ -82,6 +83,10 @@ typedef struct oc__model {
     /* Optional (circuit-switched models): the lanes a node's egress is split over in whole units
      * and the reconfiguration time, for the closed forms (oc__formula_in). */
     void (*circuits)(const oc__netrun *run, uint64_t *lanes, double *reconfig_s);
+    /* Optional (NULL: nothing typed, kind OC_NETCFG_NONE): the settings create() parsed, typed
+     * (core/netcfg.h), for the algorithms' closed forms and searches (oc__formula_in.cfg). The
+     * one way an algorithm learns a model's settings: none parses them again. */
+    void (*config)(const oc__netrun *run, oc__netcfg *out);
     /* Optional (NULL: the model does not report its placements yet, and `export --format chrome`
      * and `run --links` say so and stop). Called after create() and before the first round:
      * fills *grid and from then on reports every step and use to obs. To add it to a model: keep

@@ -677,6 +677,13 @@ static uint64_t ring_channels(const oc__netrun *m) {
     return m->p.w * m->p.F;
 }
 
+/* The settings the algorithms read (core/netcfg.h): w per fibre and F per direction. */
+static void ring_config(const oc__netrun *m, oc__netcfg *out) {
+    out->kind = OC_NETCFG_RING;
+    out->ring.wavelengths = m->p.w;
+    out->ring.fibres = m->p.F;
+}
+
 static uint64_t ring_steps(const oc__netrun *m) {
     return m->steps;
 }
@@ -736,4 +743,5 @@ const oc__model oc__model_ring = {
     .steps = ring_steps,
     .destroy = ring_destroy,
     .observe = ring_observe,
+    .config = ring_config,
 };

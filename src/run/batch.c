@@ -70,7 +70,11 @@ int oc__simulate(const oc__sim_req *q, oc__sim *s, oc_report **keep, char *why, 
     char inner[384] = "";
     rc = oc_run(&req, &rep, inner, sizeof inner);
     if (rc == OC_ETOOBIG) {
-        snprintf(s->note, sizeof s->note, "%s", inner[0] ? inner : oc_strerror(rc));
+        /* the reason, cut to the note's size (a long one is still read from its start) */
+        const char *reason = inner[0] ? inner : oc_strerror(rc);
+        size_t n = strnlen(reason, sizeof s->note - 1);
+        memcpy(s->note, reason, n);
+        s->note[n] = 0;
         rc = 0;
         goto out;
     }

@@ -42,7 +42,8 @@ typedef struct oc__store_source {
 } oc__store_source;
 int oc__source_store(void *arg, oc__emit *e);
 
-/* The network figures the closed forms and the search's bounds use, for a spec (search.c). */
+/* The network figures the closed forms and the search's bounds use, for a spec, and the settings
+ * the model parsed, typed (in->cfg): all an algorithm learns of the network (search.c). */
 int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *net_params,
                     oc__formula_in *in, char *why, size_t len);
 

@@ -52,6 +52,9 @@ int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *n
     in->channels = model->channels(net);
     in->step_time = model->step_time(net);
     in->network = model->info.name;
+    /* the settings the model parsed, typed: what the algorithms read of the network */
+    memset(&in->cfg, 0, sizeof in->cfg);
+    if (model->config) model->config(net, &in->cfg);
     model->destroy(net);
     /* the same network with an empty payload: what a step costs whatever it carries */
     oc__spec empty = *spec;
@@ -59,9 +62,7 @@ int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *n
     empty.block_node = NULL;
     if ((rc = model->create(&empty, net_params, 0, &net, why, len))) return rc;
     in->step_fixed = model->step_time(net);
-    const char *w = oc_kv_get(net_params, "wavelengths");
-    uint64_t v;
-    in->wavelengths = w && !oc_parse_u64(w, 1, UINT64_MAX, &v) ? v : in->channels;
+    in->wavelengths = in->cfg.kind == OC_NETCFG_RING ? in->cfg.ring.wavelengths : in->channels;
     in->lanes = 0;
     in->reconfig_s = 0;
     if (model->circuits) model->circuits(net, &in->lanes, &in->reconfig_s);

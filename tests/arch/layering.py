@@ -20,7 +20,7 @@ import sys
 BELOW = {
     "core": [],
     "algo": ["core"],
-    "aas": ["core", "algo", "net"],  # net: oc__direct_cfg, until the typed configuration lands
+    "aas": ["core", "algo"],
     "net": ["core"],
     "verify": ["core"],
     "run": ["core", "algo", "aas", "net", "verify"],

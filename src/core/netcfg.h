@@ -1,0 +1,77 @@
+/*
+ * netcfg.h — a network's settings, typed: what a network model parsed from its `--net key=value`
+ * parameters when it was created, in the form the algorithms read it.
+ *
+ * Why here. A model (src/net) parses its parameters once, in create(), and checks them; an
+ * algorithm (src/algo, src/aas) needs a few of them to price its seed's closed form (the direct
+ * networks' t_s, t_m, t_d, switching and dims for the all-to-all-scatter notes' formulas). The two
+ * rooms stand side by side on the core and may not include each other, so the types they share
+ * live in the core: a model fills an oc__netcfg (its `config` hook, net/net.h), the pipeline puts
+ * it in the algorithm's oc__formula_in (algo/algos.h: oc__formula_in.cfg), and the algorithm reads
+ * it from there. No algorithm parses a network parameter or reads one back from the run's report.
+ *
+ * What is typed here is what algorithms read, with the model's defaults already applied: the
+ * direct networks' whole configuration (their closed forms use most of it), the ring's w and F.
+ * A model keeps the rest of its settings (bandwidths, presets) to itself, and one with nothing
+ * typed to hand on leaves kind OC_NETCFG_NONE: the algorithms then use the figures of
+ * oc__formula_in (its step time, channels, lanes), which every model gives.
+ */
+#ifndef OC_CORE_NETCFG_H
+#define OC_CORE_NETCFG_H
+
+#include "core/core.h"
+
+/* ---- the direct networks: hypercube, torus, mesh (CS838 section 14; net/direct.h) ---------- */
+
+enum { OC_DIRECT_MAX_DIMS = 20 };
+
+typedef enum { OC_DIRECT_HYPERCUBE, OC_DIRECT_TORUS, OC_DIRECT_MESH } oc__direct_kind;
+
+/* Node numbering: node = c[0] + z1 (c[1] + z2 (c[2] + ...)); on the hypercube coordinate i is
+ * bit i of the node's address. */
+typedef struct oc__direct_cfg {
+    oc__direct_kind kind;
+    uint32_t nodes;
+    uint32_t ndims;                    /* hypercube: n; torus/mesh: number of dimensions */
+    uint32_t dims[OC_DIRECT_MAX_DIMS]; /* side lengths; the hypercube's are all 2 */
+    int wormhole;                      /* 0: store-and-forward, 1: wormhole */
+    int allport;                       /* 0: 1-port, 1: all-port */
+    int fullduplex;                    /* 0: half duplex, 1: full duplex */
+    int combining;                     /* 1: a round's transfers src -> dst form one message */
+    double ts, tm, td;                 /* seconds per message, per byte, per hop */
+    /* Packet bytes. As parsed: 0 = one chunk. As handed to an algorithm (oc__formula_in.cfg):
+     * the packet the model cuts this run's chunks into (the chunk itself when mu was not set or
+     * is larger), as the report's network parameters print it. */
+    uint64_t mu;
+} oc__direct_cfg;
+
+/* Parses "8x8" / "12" into dims[0..*ndims); OC_EINVAL with a reason on anything else. */
+int oc__direct_parse_dims(const char *text, uint32_t *dims, uint32_t *ndims, char *why,
+                          size_t whylen);
+/* The most square 2-D factorisation A x B of N (A >= B >= 1): the mesh's default. */
+void oc__direct_square_dims(uint32_t nodes, uint32_t *a, uint32_t *b);
+/* dims as the user writes them, "3x5" (the hypercube's: 2x2x...), into buf. */
+void oc__direct_dims_text(const oc__direct_cfg *cfg, char *buf, size_t len);
+/* One message's time: SF ts + bytes tm (one hop); WH ts + hops td + bytes tm. */
+double oc__direct_msg_time(const oc__direct_cfg *cfg, uint64_t hops, uint64_t bytes);
+
+/* ---- the WDM ring (net/ring.h) ------------------------------------------------------------- */
+
+typedef struct oc__ring_cfg {
+    uint64_t wavelengths; /* w per fibre */
+    uint64_t fibres;      /* F per direction */
+} oc__ring_cfg;
+
+/* ---- any model ----------------------------------------------------------------------------- */
+
+typedef enum { OC_NETCFG_NONE = 0, OC_NETCFG_DIRECT, OC_NETCFG_RING } oc__netcfg_kind;
+
+typedef struct oc__netcfg {
+    oc__netcfg_kind kind; /* which member below is filled */
+    union {
+        oc__direct_cfg direct; /* OC_NETCFG_DIRECT: the hypercube, torus and mesh models */
+        oc__ring_cfg ring;     /* OC_NETCFG_RING */
+    };
+} oc__netcfg;
+
+#endif
