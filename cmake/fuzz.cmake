@@ -13,7 +13,7 @@ set(OC_FUZZ_SMOKE_SECONDS 5 CACHE STRING "Seconds each fuzz target runs under CT
 set(OC_FUZZ_TARGETS schedule_json msccl decisions rack_trace models size number ranges params)
 # The readers that live in tools/ are reached by compiling the tool's sources, main renamed as
 # opticoll-cluster renames it.
-set(OC_FUZZ_TOOL_TARGETS decisions ranges)
+set(OC_FUZZ_TOOL_TARGETS ranges)
 
 if(OC_FUZZ)
   if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")

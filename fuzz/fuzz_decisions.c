@@ -1,17 +1,18 @@
 /*
- * fuzz_decisions.c — `opticoll run -a auto --decisions FILE`: the decision file reader of
- * tools/cmd_tune.c (from_decisions, reached through its entry point oc__decisions_pick).
+ * fuzz_decisions.c — `opticoll run -a auto --decisions FILE`: the library's decision file reader
+ * (src/studies/tune.c: oc_tune_pick reads the file and checks it with oc_tune_pick_text, which is
+ * what run -a auto calls on the text it read).
  *
  * The input is the file (a memfd, see fuzz.h), read as run reads it for one fixed request:
  * allgather on the ring with its default parameters, N = 16, 4 KiB. The seeds are files `tune -o`
  * wrote for that collective and network, so mutations start past the format checks and reach the
  * points, the nearest-point rule and the winner's name. Promise checked: either an algorithm of
- * the registry for this collective is chosen and the exit code is 0, or nothing is chosen and the
- * exit code says why (the reason went to stderr).
+ * the registry for this collective is chosen and 0 returned, or nothing is chosen and the error
+ * is one the reader documents, with a reason.
  */
 #include "fuzz.h"
 
-#include "cli.h"
+#include "opticoll.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static oc_kv *none;
@@ -26,17 +27,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     req.bytes = 4096;
     req.net_params = none;
     req.params = none;
-    int code = -1;
-    const char *chosen = oc__decisions_pick(path, &req, "allgather", &code);
-    if (!chosen) {
-        FUZZ_CHECK(code > 0);
+    oc_tune_choice c;
+    char why[1024] = "";
+    int rc = oc_tune_pick(path, &req, &c, why, sizeof why);
+    if (rc) {
+        FUZZ_CHECK((rc == OC_EPARSE || rc == OC_EIO || rc == OC_ETOOBIG || rc == OC_ENOMEM) &&
+                   why[0] && !c.algorithm);
         return 0;
     }
-    FUZZ_CHECK(code == 0);
     int known = 0;
     for (size_t i = 0; i < oc_algorithm_count(); i++)
-        known |=
-            oc_algorithm_at(i)->collective == OC_ALLGATHER && oc_algorithm_at(i)->name == chosen;
+        known |= oc_algorithm_at(i)->collective == OC_ALLGATHER &&
+                 oc_algorithm_at(i)->name == c.algorithm;
     FUZZ_CHECK(known);
     return 0;
 }

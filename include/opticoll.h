@@ -218,6 +218,129 @@ const char *oc_report_param(const oc_report *r, const char *key);
 /* A named number of the report (e.g. "kstar", "theorem1_steps_kstar"); 1 if present. */
 int oc_report_number(const oc_report *r, const char *key, double *out);
 
+/* ---- sweeps: every algorithm x N x size, each run verified ------------------------------------
+ *
+ * A sweep runs a grid of points through oc_run: every candidate algorithm at every node count and
+ * size, each schedule generated, verified (semantic and, unless data_check is 0, real data) and
+ * mapped with the network's resource check. Point i is (nodes[i / (nsizes x nalgorithms)],
+ * sizes[i / nalgorithms % nsizes], algorithms[i % nalgorithms]). A point whose algorithm's
+ * restrictions exclude it (OC_ENOTSUP) or which the library refuses as too big (OC_ETOOBIG) is "not
+ * run" with the library's reason; any other failure is recorded as the point's failure. What a
+ * point holds depends only on the point, never on the threads or processes that ran it. */
+
+/* 1 when algorithm `a` runs on the network called `network` (its `networks` list names it). */
+int oc_algorithm_runs_on(const oc_algorithm_info *a, const char *network);
+
+typedef struct oc_sweep_spec {
+    oc_request base; /* collective, network (required), root, params, net_params, data_check; its
+                        algorithm, nodes and bytes are ignored */
+    const char *const *algorithms; /* the candidates, registry names of base.collective that run
+                                      on the network; NULL: every such algorithm, registry order */
+    size_t nalgorithms;
+    const uint64_t *nodes; /* node counts, strictly increasing, 1 .. OC_MAX_NODES */
+    size_t nnodes;
+    const uint64_t *sizes; /* sizes (SIZE as for oc_request.bytes), strictly increasing */
+    size_t nsizes;
+} oc_sweep_spec;
+
+typedef struct oc_sweep oc_sweep; /* a grid of points and their results (opaque) */
+
+/* What happened at a point. */
+enum { OC_POINT_PENDING = -1, OC_POINT_RAN = 0, OC_POINT_NOT_RUN = 1, OC_POINT_FAILED = 2 };
+
+typedef struct oc_sweep_point {
+    int status;       /* OC_POINT_... */
+    int err;          /* OC_POINT_FAILED: the error of oc_run */
+    size_t algorithm; /* index of the algorithm (oc_sweep_algorithm) */
+    uint32_t nodes;
+    uint64_t bytes;
+    uint64_t steps, rounds; /* OC_POINT_RAN: the mapped run's figures */
+    double time_s;
+    char params[256]; /* OC_POINT_RAN: the parameters the run used, "k=v k=v" */
+    char why[384];    /* not run: why; failed: oc_run's reason (may be "") */
+    const char *csv;  /* ran or not run: the point as one CSV line (oc_report_write_csv's columns;
+                         not run: the note column says why), newline included; else NULL */
+    const char *json; /* ran: oc_report_write_json's object; not run: {algorithm, nodes, bytes,
+                         not_run}; newline included; else NULL */
+} oc_sweep_point;
+
+/* Checks the spec (a known network; each algorithm one of the collective's that runs on it, named
+ * once; both lists non-empty, increasing and in range) and makes the sweep, every point pending.
+ * A point whose N is not above base.root is not run. 0 or OC_EINVAL / OC_ENOENT / OC_ENOTSUP (no
+ * algorithm runs on the network) / OC_ETOOBIG / OC_ENOMEM with a reason. The spec's strings and kv
+ * lists must outlive the sweep. */
+int oc_sweep_new(const oc_sweep_spec *spec, oc_sweep **out, char *why, size_t whylen);
+void oc_sweep_free(oc_sweep *s);
+/* The number of points, and the candidates (names from the registry). */
+size_t oc_sweep_count(const oc_sweep *s);
+size_t oc_sweep_algorithm_count(const oc_sweep *s);
+const char *oc_sweep_algorithm(const oc_sweep *s, size_t k);
+/* The grid's node counts and sizes, as given. */
+size_t oc_sweep_node_count(const oc_sweep *s);
+uint64_t oc_sweep_nodes(const oc_sweep *s, size_t ni);
+size_t oc_sweep_size_count(const oc_sweep *s);
+uint64_t oc_sweep_size(const oc_sweep *s, size_t si);
+/* The request the sweep was made from (spec.base). */
+const oc_request *oc_sweep_request(const oc_sweep *s);
+
+/* Runs points lo .. hi-1 (hi <= oc_sweep_count) on `threads` threads (0 counts as 1); the points
+ * are taken in order, so the result does not depend on `threads`. A point that fails is recorded
+ * in the point (see oc_sweep_first_failure), not returned: the return value is 0, OC_EINVAL (a bad
+ * range) or OC_ENOMEM. */
+int oc_sweep_run(oc_sweep *s, size_t lo, size_t hi, unsigned threads, char *why, size_t whylen);
+/* Point i (NULL when i is out of range). Owned by the sweep. */
+const oc_sweep_point *oc_sweep_point_at(const oc_sweep *s, size_t i);
+/* The point of algorithm k at node count index ni and size index si (NULL when out of range). */
+const oc_sweep_point *oc_sweep_point_of(const oc_sweep *s, size_t ni, size_t si, size_t k);
+/* The error of the first point, in point order, whose run failed, and its index in *at (may be
+ * NULL); 0 when none failed. */
+int oc_sweep_first_failure(const oc_sweep *s, size_t *at);
+/* Point i as bytes, and back: for processes that share a sweep's points (the cluster tool runs
+ * each rank's share and gathers the bytes on rank 0). The bytes are read only by the same build
+ * of the library. pack: 0 or OC_ENOMEM, *blob malloc'ed; unpack: 0, OC_EINVAL (not a point of
+ * this sweep's shape) or OC_ENOMEM. */
+int oc_sweep_point_pack(const oc_sweep *s, size_t i, char **blob, size_t *len);
+int oc_sweep_point_unpack(oc_sweep *s, size_t i, const char *blob, size_t len);
+
+/* ---- tuning: which algorithm wins where, and decision files ------------------------------------
+ *
+ * A tuning is a sweep whose points have all run: at each (N, size) the winner is the candidate with
+ * the least simulated time of a verified run, ties to the first candidate (the spec's order). A
+ * decision file (JSON, format "opticoll-decisions" version 1) holds the collective, the network and
+ * its parameters as given, the candidates, every (N, size)'s winner with the parameters its run
+ * used and its time, every candidate's time or why it did not run, and the crossovers (where the
+ * winner changes along size for each N, and along N for each size). Reading a decision file picks,
+ * for a request, the winner of the nearest tuned point: the least |log2(N / N')| +
+ * |log2((S + 1) / (S' + 1))|, ties to the smaller N, then to the smaller size. */
+
+/* The winner at node count index ni and size index si: an algorithm index, or -1 when nothing ran
+ * there; *second (may be NULL) gets the runner-up or -1. Points not yet run count as not run. */
+int oc_tune_winner(const oc_sweep *s, size_t ni, size_t si, int *second);
+/* The decision file of a sweep that has run, as JSON text with a final newline (*text malloc'ed).
+ * 0 or OC_ENOMEM. */
+int oc_tune_decisions(const oc_sweep *s, char **text);
+
+typedef struct oc_tune_choice {
+    const char *algorithm; /* the registry's name of the winner of the nearest point */
+    uint32_t nodes;        /* the nearest tuned point */
+    uint64_t bytes;
+    double distance; /* |log2(N / N')| + |log2((S + 1) / (S' + 1))| */
+} oc_tune_choice;
+
+/* Picks from a decision file held in memory (`text`, len bytes and a NUL after them) the winner of
+ * the tuned point nearest to req (its collective, network, net_params, nodes and bytes). The file
+ * is checked whole first: valid JSON with nothing after it, no key twice in an object, every
+ * point's nodes and bytes whole numbers in range and its winner a name or null, the collective,
+ * network and network parameters those of req. A refusal is OC_EPARSE (OC_EIO for an empty text,
+ * OC_ENOMEM) with a reason that starts with `name` (how to call the file: its path) and the line:
+ * "dec.json:12: point 3: ...". */
+int oc_tune_pick_text(const char *text, size_t len, const char *name, const oc_request *req,
+                      oc_tune_choice *out, char *why, size_t whylen);
+/* The same for the decision file at `path`, read with the input file cap (OC_ETOOBIG past it,
+ * OC_EIO when it cannot be read). */
+int oc_tune_pick(const char *path, const oc_request *req, oc_tune_choice *out, char *why,
+                 size_t whylen);
+
 /* ---- schedule files ----------------------------------------------------------------------------
  */
 

@@ -110,9 +110,6 @@ int cmd_tune(int argc, char **argv);
  * prints with its result. --decisions without -a auto is refused. 0 or an exit code. */
 int run_auto(options *o);
 extern char run_auto_note[1024];
-/* The decision file reader of run -a auto (from_decisions), for fuzz/fuzz_decisions.c. */
-const char *oc__decisions_pick(const char *path, const oc_request *req, const char *coll,
-                               int *code);
 /* reproduce all, --out DIR, -j N (cmd_reproduce_out.c): `which` is a paper or all; out and jobs
  * the options' values or NULL (opticoll.c read them). */
 int cmd_reproduce_out(const char *which, const char *out, const char *jobs);

@@ -41,47 +41,46 @@ static const char *const sweep_help =
     "  -r, --root R            root of broadcast, scatter, gather (0)\n"
     "  -t, -w, -f, --preset, --net   the network, as for run\n";
 
-typedef struct sweep_out {
-    const sweep_args *a;
-    const point_result *p;
-    size_t n;
-} sweep_out;
+/* Point i of the sweep (every one has run when this file reads it). */
+static const oc_sweep_point *point(const sweep_args *a, size_t i) {
+    return oc_sweep_point_at(a->sweep, i);
+}
 
 static int write_csv(FILE *f, void *ctx) {
-    const sweep_out *s = ctx;
+    const sweep_args *a = ctx;
     oc_report_write_csv(NULL, f, 1);
-    for (size_t i = 0; i < s->n; i++)
-        fputs(s->p[i].csv, f);
+    for (size_t i = 0; i < oc_sweep_count(a->sweep); i++)
+        fputs(point(a, i)->csv, f);
     return ferror(f) ? OC_EIO : 0;
 }
 
-static void print_table(FILE *f, const sweep_out *s) {
-    const sweep_args *a = s->a;
-    size_t ran = 0;
-    for (size_t i = 0; i < s->n; i++)
-        ran += s->p[i].status == POINT_RAN;
+static void print_table(FILE *f, const sweep_args *a) {
+    size_t ran = 0, n = oc_sweep_count(a->sweep);
+    for (size_t i = 0; i < n; i++)
+        ran += point(a, i)->status == OC_POINT_RAN;
     fprintf(f,
             "sweep: %s on %s, %zu algorithm%s x %zu node count%s x %zu size%s = %zu points, "
             "%zu run and verified\n",
             a->o.coll, a->base.network, a->nalgos, a->nalgos == 1 ? "" : "s", a->nnodes,
-            a->nnodes == 1 ? "" : "s", a->nsizes, a->nsizes == 1 ? "" : "s", s->n, ran);
+            a->nnodes == 1 ? "" : "s", a->nsizes, a->nsizes == 1 ? "" : "s", n, ran);
     int w = 9;
     for (size_t k = 0; k < a->nalgos; k++)
         if ((int)strlen(a->algos[k]) > w) w = (int)strlen(a->algos[k]);
     fprintf(f, "  %7s %10s  %-*s %8s %8s %12s  %s\n", "nodes", "size", w, "algorithm", "rounds",
             "steps", "time", "parameters");
-    for (size_t i = 0; i < s->n; i++) {
-        const point_result *p = &s->p[i];
+    for (size_t i = 0; i < n; i++) {
+        const oc_sweep_point *p = point(a, i);
         char sz[32], t[32];
         size_text(sz, sizeof sz, p->bytes);
-        if (p->status != POINT_RAN) {
-            fprintf(f, "  %7u %10s  %-*s not run: %s\n", p->nodes, sz, w, a->algos[p->algo],
+        if (p->status != OC_POINT_RAN) {
+            fprintf(f, "  %7u %10s  %-*s not run: %s\n", p->nodes, sz, w, a->algos[p->algorithm],
                     p->why);
             continue;
         }
         oc_format_seconds(t, sizeof t, p->time_s);
-        fprintf(f, "  %7u %10s  %-*s %8llu %8llu %12s  %s\n", p->nodes, sz, w, a->algos[p->algo],
-                (unsigned long long)p->rounds, (unsigned long long)p->steps, t, p->params);
+        fprintf(f, "  %7u %10s  %-*s %8llu %8llu %12s  %s\n", p->nodes, sz, w,
+                a->algos[p->algorithm], (unsigned long long)p->rounds, (unsigned long long)p->steps,
+                t, p->params);
     }
 }
 
@@ -93,8 +92,7 @@ static void per_n_name(char *buf, size_t len, const char *path, uint32_t n) {
 }
 
 /* One plot: the points with nodes index ni (or every N when by_n), one series per algorithm. */
-static int plot_one(const sweep_out *s, const char *png, size_t ni, int by_n) {
-    const sweep_args *a = s->a;
+static int plot_one(const sweep_args *a, const char *png, size_t ni, int by_n) {
     size_t m = by_n ? a->nnodes : a->nsizes;
     double *x = calloc(m * a->nalgos, sizeof *x), *y = calloc(m * a->nalgos, sizeof *y);
     plot_series *ser = calloc(a->nalgos, sizeof *ser);
@@ -106,10 +104,9 @@ static int plot_one(const sweep_out *s, const char *png, size_t ni, int by_n) {
     for (size_t k = 0; k < a->nalgos; k++) {
         ser[k] = (plot_series){a->algos[k], m, x + k * m, y + k * m};
         for (size_t j = 0; j < m; j++) {
-            size_t i = ((by_n ? j : ni) * a->nsizes + (by_n ? 0 : j)) * a->nalgos + k;
-            const point_result *p = &s->p[i];
+            const oc_sweep_point *p = oc_sweep_point_of(a->sweep, by_n ? j : ni, by_n ? 0 : j, k);
             x[k * m + j] = by_n ? (double)p->nodes : (double)p->bytes;
-            y[k * m + j] = p->status == POINT_RAN ? p->time_s * 1e6 : NAN;
+            y[k * m + j] = p->status == OC_POINT_RAN ? p->time_s * 1e6 : NAN;
         }
     }
     char title[256], sz[32], net[160] = "";
@@ -140,14 +137,13 @@ out:
     return rc;
 }
 
-static int plot_all(const sweep_out *s) {
-    const sweep_args *a = s->a;
-    if (a->nsizes == 1 && a->nnodes > 1) return plot_one(s, a->plot, 0, 1);
-    if (a->nnodes == 1) return plot_one(s, a->plot, 0, 0);
+static int plot_all(const sweep_args *a) {
+    if (a->nsizes == 1 && a->nnodes > 1) return plot_one(a, a->plot, 0, 1);
+    if (a->nnodes == 1) return plot_one(a, a->plot, 0, 0);
     for (size_t ni = 0; ni < a->nnodes; ni++) {
         char name[4096];
         per_n_name(name, sizeof name, a->plot, (uint32_t)a->nodes[ni]);
-        int rc = plot_one(s, name, ni, 0);
+        int rc = plot_one(a, name, ni, 0);
         if (rc) return rc;
     }
     return 0;
@@ -155,7 +151,6 @@ static int plot_all(const sweep_out *s) {
 
 int cmd_sweep(int argc, char **argv) {
     sweep_args a;
-    point_result *p = NULL;
     int rc = sweep_parse(argc, argv, "sweep", sweep_help, &a);
     if (rc) {
         sweep_args_free(&a);
@@ -170,25 +165,25 @@ int cmd_sweep(int argc, char **argv) {
         return die(EXIT_OTHER, "--plot %s: gnuplot is not installed (apt-get install gnuplot-nox)",
                    a.plot, NULL);
     }
-    size_t n = sweep_npoints(&a);
-    if ((rc = points_run(&a, &p)) || !p) goto out; /* ranks > 0 end here */
-    if ((rc = points_first_failure(&a, p, n))) goto out;
-    sweep_out s = {&a, p, n};
+    if ((rc = points_run(a.sweep, a.jobs))) { /* ranks > 0 end here (-1) */
+        rc = rc < 0 ? 0 : rc;
+        goto out;
+    }
+    if ((rc = points_first_failure(a.sweep))) goto out;
     /* the plots first: gnuplot is what fails most, and then the CSV stays as it was too */
-    if (a.plot && (rc = plot_all(&s))) goto out;
-    if (a.csv && (rc = write_whole(a.csv, write_csv, &s))) goto out;
+    if (a.plot && (rc = plot_all(&a))) goto out;
+    if (a.csv && (rc = write_whole(a.csv, write_csv, &a))) goto out;
     if (a.o.json) {
         fputs("[", stdout);
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < oc_sweep_count(a.sweep); i++) {
             if (i) fputs(",", stdout);
-            fputs(p[i].json, stdout);
+            fputs(point(&a, i)->json, stdout);
         }
         fputs("]\n", stdout);
     } else {
-        print_table(stdout, &s);
+        print_table(stdout, &a);
     }
 out:
-    points_free(p, n);
     sweep_args_free(&a);
     return rc;
 }

@@ -1,19 +1,20 @@
 /*
- * scaleout.c — the points of a sweep, a tuning or a reproduction on every core (pthreads) and,
+ * scaleout.c — the points of a sweep, a tuning or a reproduction on every core (the pool) and,
  * built with OC_WITH_MPI (the opticoll-cluster tool, cmake/scaleout.cmake), across MPI ranks.
  *
  * The split is static and simple on purpose: rank r of R takes the contiguous share
- * [r n / R, (r + 1) n / R) of the points, its threads take points from that share one at a time
- * (so a slow point does not hold up the others), and the blobs go to rank 0 with one MPI_Gatherv
- * in rank order, which is point order. Nothing about a point's result depends on who computed it,
- * so the output does not depend on -j or on the number of ranks (tests/tune.cmake diffs them).
- * Only the main thread calls MPI (MPI_THREAD_FUNNELED is enough).
+ * [r n / R, (r + 1) n / R) of the points, the library's pool (core/pool.h) runs that share on its
+ * threads, which take points one at a time in order (so a slow point does not hold up the others),
+ * and the blobs go to rank 0 with one MPI_Gatherv in rank order, which is point order. Nothing
+ * about a point's result depends on who computed it, so the output does not depend on -j or on the
+ * number of ranks (tests/tune.cmake diffs them). Only the main thread calls MPI
+ * (MPI_THREAD_FUNNELED is enough).
  */
 #include "scaleout.h"
 
 #include "cli.h"
+#include "core/pool.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,52 +62,29 @@ int oc_scale_parse_jobs(const char *text, unsigned *out) {
 }
 
 typedef struct share {
-    size_t next, hi;
-    pthread_mutex_t lock;
+    size_t lo;
     oc_scale_fn fn;
     void *ctx;
     char **blobs;
     size_t *lens;
-    int err; /* the first failure of fn, if any */
 } share;
 
-static void *worker(void *arg) {
+static int point_job(size_t k, void *arg) {
     share *s = arg;
-    for (;;) {
-        pthread_mutex_lock(&s->lock);
-        size_t i = s->next < s->hi ? s->next++ : SIZE_MAX;
-        pthread_mutex_unlock(&s->lock);
-        if (i == SIZE_MAX) break;
-        char *b = NULL;
-        size_t len = 0;
-        int rc = s->fn(i, s->ctx, &b, &len);
-        pthread_mutex_lock(&s->lock);
-        if (rc && !s->err) s->err = rc;
-        pthread_mutex_unlock(&s->lock);
-        s->blobs[i] = b;
-        s->lens[i] = b ? len : 0;
-    }
-    return NULL;
+    size_t i = s->lo + k;
+    char *b = NULL;
+    size_t len = 0;
+    int rc = s->fn(i, s->ctx, &b, &len);
+    s->blobs[i] = b;
+    s->lens[i] = b ? len : 0;
+    return rc;
 }
 
-/* Computes points [lo, hi) on up to `threads` threads (the calling thread is one of them). */
+/* Computes points [lo, hi) on up to `threads` threads of the library's pool (core/pool.h). */
 static int run_share(size_t lo, size_t hi, unsigned threads, oc_scale_fn fn, void *ctx,
                      char **blobs, size_t *lens) {
-    share s = {.next = lo, .hi = hi, .fn = fn, .ctx = ctx, .blobs = blobs, .lens = lens};
-    if (pthread_mutex_init(&s.lock, NULL)) return OC_ENOMEM;
-    size_t extra = threads > 1 ? threads - 1 : 0;
-    if (extra > hi - lo) extra = hi - lo ? hi - lo - 1 : 0;
-    pthread_t *t = extra ? calloc(extra, sizeof *t) : NULL;
-    size_t started = 0;
-    if (t)
-        for (; started < extra; started++)
-            if (pthread_create(&t[started], NULL, worker, &s)) break; /* run with fewer */
-    worker(&s);
-    for (size_t k = 0; k < started; k++)
-        pthread_join(t[k], NULL);
-    free(t);
-    pthread_mutex_destroy(&s.lock);
-    return s.err;
+    share s = {.lo = lo, .fn = fn, .ctx = ctx, .blobs = blobs, .lens = lens};
+    return oc__pool_run(hi - lo, threads, point_job, &s, NULL);
 }
 
 #ifdef OC_WITH_MPI
@@ -204,4 +182,26 @@ void oc_scale_free(char **blobs, size_t n) {
         free(blobs[i]);
         blobs[i] = NULL;
     }
+}
+
+/* One point of a sweep run here and packed for rank 0 (the pool's threads call it side by side:
+ * each writes only its own point). */
+static int sweep_point_fn(size_t i, void *ctx, char **blob, size_t *len) {
+    oc_sweep *s = ctx;
+    int rc = oc_sweep_run(s, i, i + 1, 1, NULL, 0);
+    return rc ? rc : oc_sweep_point_pack(s, i, blob, len);
+}
+
+int oc_scale_sweep(oc_sweep *s, unsigned threads) {
+    size_t n = oc_sweep_count(s);
+    if (oc_scale_size() == 1) return oc_sweep_run(s, 0, n, threads, NULL, 0);
+    char **blobs = calloc(n ? n : 1, sizeof *blobs);
+    size_t *lens = calloc(n ? n : 1, sizeof *lens);
+    int rc = !blobs || !lens ? OC_ENOMEM : oc_scale_run(n, threads, sweep_point_fn, s, blobs, lens);
+    for (size_t i = 0; !rc && oc_scale_rank() == 0 && i < n; i++)
+        rc = oc_sweep_point_unpack(s, i, blobs[i], lens[i]);
+    if (blobs) oc_scale_free(blobs, n);
+    free(blobs);
+    free(lens);
+    return rc;
 }

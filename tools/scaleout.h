@@ -15,6 +15,8 @@
 #ifndef OC_SCALEOUT_H
 #define OC_SCALEOUT_H
 
+#include "opticoll.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +35,10 @@ unsigned oc_scale_default_threads(void);
  * rank, when any rank failed to make a blob). */
 int oc_scale_run(size_t n, unsigned threads, oc_scale_fn fn, void *ctx, char **blobs, size_t *lens);
 void oc_scale_free(char **blobs, size_t n);
+
+/* Runs every point of a sweep: on one rank, oc_sweep_run on `threads` threads; across ranks, each
+ * rank runs its share and rank 0 receives every point (oc_sweep_point_pack). 0, or OC_ENOMEM. */
+int oc_scale_sweep(oc_sweep *s, unsigned threads);
 
 /* Parses -j's value (1 .. 1024); 0 or -1 with a message printed. */
 int oc_scale_parse_jobs(const char *text, unsigned *out);

@@ -4,19 +4,20 @@
  * table cell needs, and a batch of independent runs on two threads.
  *
  * The library has no mutable global state, so two oc_run calls on two threads share nothing; each
- * job writes only its own slot, and the batch reports the error of the first failing job in list
- * order, so neither the output nor a failure depends on timing. Two threads because the
+ * job writes only its own slot, and the batch runs on the library's pool (core/pool.h), which
+ * reports the error of the first failing job in list order, so neither the output nor a failure
+ * depends on timing. Two threads because the
  * reproductions' large reductions are bound by the verifier's memory traffic (an all-reduce on
  * 4096 nodes holds ~3 GB of contribution sets), not by the cores; more threads would multiply the
  * memory and gain little. Used by the reproductions (src/reproduce) and the rack study.
  */
 #include "run/batch.h"
+#include "core/pool.h"
 #include "core/quote.h"
 
 #include <inttypes.h>
 #include <math.h>
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,52 +104,30 @@ out:
     return rc;
 }
 
-typedef struct batch {
-    oc__sim_job *jobs;
-    size_t n, next;
-    pthread_mutex_t lock;
-} batch;
-
-static void *batch_worker(void *arg) {
-    batch *b = arg;
-    for (;;) {
-        pthread_mutex_lock(&b->lock);
-        size_t i = b->next < b->n ? b->next++ : b->n;
-        pthread_mutex_unlock(&b->lock);
-        if (i == b->n) return NULL;
-        oc__sim_job *j = &b->jobs[i];
-        j->why[0] = 0;
-        j->rc = oc__simulate(&j->req, &j->sim, j->keep ? &j->report : NULL, j->why, sizeof j->why);
-    }
+static int batch_job(size_t i, void *ctx) {
+    oc__sim_job *j = (oc__sim_job *)ctx + i;
+    j->why[0] = 0;
+    j->rc = oc__simulate(&j->req, &j->sim, j->keep ? &j->report : NULL, j->why, sizeof j->why);
+    return j->rc;
 }
 
 int oc__sim_batch(oc__sim_job *jobs, size_t n, char *why, size_t whylen) {
-    batch b = {.jobs = jobs, .n = n, .next = 0};
     for (size_t i = 0; i < n; i++) {
         jobs[i].report = NULL;
         jobs[i].rc = 0;
     }
-    if (pthread_mutex_init(&b.lock, NULL))
-        return oc__fail(why, whylen, OC_ENOMEM, "reproduce: cannot create a lock");
-    pthread_t extra[BATCH_THREADS - 1];
-    size_t started = 0;
-    for (; started < BATCH_THREADS - 1 && started + 1 < n; started++)
-        if (pthread_create(&extra[started], NULL, batch_worker, &b)) break; /* run with fewer */
-    batch_worker(&b);
-    for (size_t t = 0; t < started; t++)
-        pthread_join(extra[t], NULL);
-    pthread_mutex_destroy(&b.lock);
-    for (size_t i = 0; i < n; i++) {
-        if (!jobs[i].rc) continue;
-        int rc = jobs[i].rc;
-        oc__fail(why, whylen, rc, "%s", jobs[i].why[0] ? jobs[i].why : oc_strerror(rc));
-        for (size_t k = 0; k < n; k++) {
-            oc_report_free(jobs[k].report);
-            jobs[k].report = NULL;
-        }
-        return rc;
+    size_t bad;
+    int rc = oc__pool_run(n, BATCH_THREADS, batch_job, jobs, &bad);
+    if (!rc) return 0;
+    oc__fail(why, whylen, rc, "%s",
+             bad < n && jobs[bad].why[0] ? jobs[bad].why
+             : rc == OC_ENOMEM           ? "reproduce: cannot start the threads"
+                                         : oc_strerror(rc));
+    for (size_t k = 0; k < n; k++) {
+        oc_report_free(jobs[k].report);
+        jobs[k].report = NULL;
     }
-    return 0;
+    return rc;
 }
 
 void oc__kv_text(char *buf, size_t len, const oc_kv *kv) {
