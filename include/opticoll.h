@@ -256,6 +256,8 @@ typedef struct oc_sweep_point {
     uint64_t bytes;
     uint64_t steps, rounds; /* OC_POINT_RAN: the mapped run's figures */
     double time_s;
+    char time[32];    /* OC_POINT_RAN: time_s for people, in its model's unit ("34 tau" on the
+                         star: oc_report_format_time) */
     char params[256]; /* OC_POINT_RAN: the parameters the run used, "k=v k=v" */
     char why[384];    /* not run: why; failed: oc_run's reason (may be "") */
     const char *csv;  /* ran or not run: the point as one CSV line (oc_report_write_csv's columns;
