@@ -196,6 +196,16 @@ int oc_report_write_csv(const oc_report *r, FILE *f, int header);
 
 /* Formats a duration for people: "0 s", "12.345 us", "1.234 ms" or "2.345 s". */
 void oc_format_seconds(char *buf, size_t len, double seconds);
+/* Formats a time in its model's unit: unit NULL or "" is seconds (oc_format_seconds); otherwise
+ * the time is t / unit_value units named `unit` ("104 tau": the star's times are unitless, in
+ * units of its tau parameter). */
+void oc_format_time(char *buf, size_t len, double t, const char *unit, double unit_value);
+/* oc_format_time in the unit of the model that made r (oc_report_time_unit). */
+void oc_report_format_time(const oc_report *r, char *buf, size_t len, double t);
+/* The unit of r's times: NULL for seconds, else its name ("tau" on the star, whose times are
+ * unitless), with *value (may be NULL) set to what one unit is in the times' scale (tau's value).
+ * The JSON keeps its *_s field names whatever the unit. */
+const char *oc_report_time_unit(const oc_report *r, double *value);
 /* Writes s as a JSON string literal (quotes and escapes included, by cJSON); 0, or OC_ENOMEM /
  * OC_EIO. */
 int oc_write_json_string(FILE *f, const char *s);
@@ -255,6 +265,8 @@ typedef struct oc_sweep_point {
     uint64_t bytes;
     uint64_t steps, rounds; /* OC_POINT_RAN: the mapped run's figures */
     double time_s;
+    char time[32];    /* OC_POINT_RAN: time_s for people, in its model's unit ("34 tau" on the
+                         star: oc_report_format_time) */
     char params[256]; /* OC_POINT_RAN: the parameters the run used, "k=v k=v" */
     char why[384];    /* not run: why; failed: oc_run's reason (may be "") */
     const char *csv;  /* ran or not run: the point as one CSV line (oc_report_write_csv's columns;

@@ -317,7 +317,7 @@ static int cmd_compare(options *o) {
             if (oc_report_steps_formula(r, &f)) snprintf(fb, sizeof fb, "%.0f", f);
             if (oc_report_steps_lower_bound(r, &lb))
                 snprintf(lbb, sizeof lbb, "%llu", (unsigned long long)lb);
-            oc_format_seconds(tb, sizeof tb, t);
+            oc_report_format_time(r, tb, sizeof tb, t);
             char pb[256] = "";
             const oc_kv *used = oc_report_params(r);
             for (size_t i = 0, at = 0; i < oc_kv_count(used) && at < sizeof pb; i++)

@@ -111,6 +111,19 @@ void oc_format_seconds(char *buf, size_t len, double s) {
         snprintf(buf, len, "%.3f s", s);
 }
 
+void oc_format_time(char *buf, size_t len, double t, const char *unit, double unit_value) {
+    if (!unit || !unit[0])
+        oc_format_seconds(buf, len, t);
+    else
+        snprintf(buf, len, "%.6g %s", unit_value > 0 ? t / unit_value : t, unit);
+}
+
+void oc_report_format_time(const oc_report *r, char *buf, size_t len, double t) {
+    double v;
+    const char *unit = oc_report_time_unit(r, &v);
+    oc_format_time(buf, len, t, unit, v);
+}
+
 int oc_report_write_text(const oc_report *r, FILE *f) {
     char t1[32], t2[32];
     fprintf(f, "%s / %s on %s, %u nodes, %llu bytes\n", r->collective, r->algorithm,
@@ -136,10 +149,10 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
         if (r->has_lb) fprintf(f, ", lower bound %llu", (unsigned long long)r->steps_lb);
         if (r->has_formula) fprintf(f, ", seed formula %.0f", r->steps_formula);
         fputc('\n', f);
-        oc_format_seconds(t1, sizeof t1, r->time_s);
+        oc_report_format_time(r, t1, sizeof t1, r->time_s);
         fprintf(f, "  time:        %s", t1);
         if (r->has_time_formula) {
-            oc_format_seconds(t2, sizeof t2, r->time_formula_s);
+            oc_report_format_time(r, t2, sizeof t2, r->time_formula_s);
             fprintf(f, " (seed formula %s)", t2);
         }
         fputc('\n', f);
@@ -151,7 +164,7 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
         const char *k = r->nums[i].key;
         size_t kl = strlen(k);
         if (kl > 2 && strcmp(k + kl - 2, "_s") == 0) {
-            oc_format_seconds(t1, sizeof t1, r->nums[i].value);
+            oc_report_format_time(r, t1, sizeof t1, r->nums[i].value);
             fprintf(f, "  %-28s %s\n", k, t1);
         } else {
             fprintf(f, "  %-28s %.6g\n", k, r->nums[i].value);
@@ -177,11 +190,11 @@ int oc_report_write_search(const oc_report *r, FILE *f) {
         const oc__search_entry *e = &log->entry[i];
         fprintf(f, "  %-13s %s", i == log->winner ? "WINNER" : cand_status[e->status], e->text);
         if (e->status == OC__CAND_MAPPED) {
-            oc_format_seconds(t, sizeof t, e->time_s);
+            oc_format_time(t, sizeof t, e->time_s, log->time_unit, log->time_unit_value);
             fprintf(f, " -> %llu steps, %s", (unsigned long long)e->steps, t);
         }
         if (e->bound_name) {
-            oc_format_seconds(b, sizeof b, e->bound_time_s);
+            oc_format_time(b, sizeof b, e->bound_time_s, log->time_unit, log->time_unit_value);
             fprintf(f, " [bound %s, %llu steps: %s]", b, (unsigned long long)e->bound_steps,
                     e->bound_name);
         }

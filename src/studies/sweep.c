@@ -281,6 +281,7 @@ static int point_job(size_t i, void *ctx) {
         p->steps = oc_report_steps(rep);
         p->rounds = oc_report_rounds(rep);
         p->time_s = oc_report_time(rep);
+        oc_report_format_time(rep, p->time, sizeof p->time, p->time_s);
         oc__kv_text(p->params, sizeof p->params, oc_report_params(rep));
         rc = render(rep, 0, &csv);
         if (!rc) rc = render(rep, 1, &json);
