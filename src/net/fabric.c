@@ -91,7 +91,7 @@ static int fab_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, 
                              double slowest, char *why, size_t len) {
     const double setup = reconf ? m->reconfig_s : 0;
     const double dur = setup + m->alpha_s + slowest;
-    int rc = oc__netrun_observe_step(m, index, 0, 1, 0, dur, why, len);
+    int rc = oc__netrun_observe_step(m, index, 0, 1, m->base.clock, dur, why, len);
     for (size_t i = 0; i < r->count; i++)
         m->wl_next[r->xfers[i].src] = 0;
     const uint32_t T = m->shape.tiles_per_server;

@@ -233,7 +233,7 @@ static void ft_class_name(const oc__netrun *m, uint32_t cls, char *buf, size_t l
  * packets, for the utilisation (a link's busy time in the round is its load x packet time). */
 static int ft_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, double slowest,
                             char *why, size_t len) {
-    int rc = oc__netrun_observe_step(m, index, 0, 1, 0, slowest, why, len);
+    int rc = oc__netrun_observe_step(m, index, 0, 1, m->base.clock, slowest, why, len);
     for (size_t i = 0; i < r->count && !rc; i++) {
         const oc__transfer *x = &r->xfers[i];
         uint64_t pk = oc__ceil_div((uint64_t)x->count * m->cost.chunk_bytes, m->cost.packet_bytes);

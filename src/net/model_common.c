@@ -84,8 +84,7 @@ void oc__netrun_mapped(oc__netrun *run, uint64_t steps) {
 int oc__netrun_observe_step(oc__netrun *run, uint64_t round, uint64_t first, uint64_t nsteps,
                             double start_s, double dur_s, char *why, size_t whylen) {
     oc__netbase *b = base_of(run);
-    return b->obs->step(b->obs, round, b->steps + first, nsteps, b->clock + start_s, dur_s, why,
-                        whylen);
+    return b->obs->step(b->obs, round, b->steps + first, nsteps, start_s, dur_s, why, whylen);
 }
 
 int oc__netrun_observe_use(oc__netrun *run, const oc__use *u, char *why, size_t whylen) {

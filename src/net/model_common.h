@@ -74,8 +74,9 @@ void oc__netrun_free(oc__netrun *run);
 void oc__netrun_mapped(oc__netrun *run, uint64_t steps);
 
 /* The observer's calls, for a model that has one (base.obs not NULL), after the round's check:
- * physical steps [base.steps + first, + nsteps) of round `round` start at base.clock + start_s
- * and last dur_s; a use is one transfer's hold on resources in one of them. */
+ * physical steps [base.steps + first, + nsteps) of round `round` start at start_s (the model's
+ * clock, base.clock, is when the round starts) and last dur_s; a use is one transfer's hold on
+ * resources in one of them. */
 int oc__netrun_observe_step(oc__netrun *run, uint64_t round, uint64_t first, uint64_t nsteps,
                             double start_s, double dur_s, char *why, size_t whylen);
 int oc__netrun_observe_use(oc__netrun *run, const oc__use *u, char *why, size_t whylen);

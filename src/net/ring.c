@@ -400,7 +400,8 @@ static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
     const uint64_t ch = m->p.w * m->p.F;
     const uint32_t N = m->N;
     for (uint64_t k = 0; k < steps; k++) {
-        int rc = oc__netrun_observe_step(m, index, k, 1, (double)k * dur, dur, why, len);
+        int rc =
+            oc__netrun_observe_step(m, index, k, 1, m->base.clock + (double)k * dur, dur, why, len);
         if (rc) return rc;
     }
     for (int d = 0; d < 2; d++)

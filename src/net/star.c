@@ -110,7 +110,7 @@ static int star_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
     for (uint32_t s = 0; s < nsteps && !rc; s++) {
         double dur = (tuned[s] ? m->p.D : 0) + (double)most[s] * unit;
         start[s] = m->base.clock;
-        rc = oc__netrun_observe_step(m, index, s, 1, 0, dur, why, len);
+        rc = oc__netrun_observe_step(m, index, s, 1, m->base.clock, dur, why, len);
         m->base.clock += dur;
     }
     qsort(m->cl, n, sizeof *m->cl, by_pair);

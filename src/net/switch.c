@@ -56,7 +56,7 @@ struct oc__netrun {
 static int sw_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, uint64_t degree,
                             double round_time, char *why, size_t len) {
     const uint32_t N = m->nodes;
-    int rc = oc__netrun_observe_step(m, index, 0, degree, 0, round_time, why, len);
+    int rc = oc__netrun_observe_step(m, index, 0, degree, m->base.clock, round_time, why, len);
     for (size_t i = 0; i < r->count && !rc; i++) {
         const oc__transfer *x = &r->xfers[i];
         const double d =
