@@ -516,11 +516,11 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
-        if (x->src >= N || x->dst >= N || x->src == x->dst)
-            return oc__fail(why, len, OC_EINVAL,
-                            "round %llu: transfer %u -> %u is not between two different nodes of "
-                            "the %s",
-                            R, x->src, x->dst, kind_name[c->kind]);
+        static const char *const refusal[] = {"is not between two different nodes of the hypercube",
+                                              "is not between two different nodes of the torus",
+                                              "is not between two different nodes of the mesh"};
+        int rc = oc__netrun_endpoints(m, index, x, refusal[c->kind], why, len);
+        if (rc) return rc;
         if (!c->wormhole && oc__direct_hops(c, x->src, x->dst) != 1) {
             /* name the network's dims: the usual cause is an algorithm planned for other dims */
             char d[160];

@@ -230,7 +230,6 @@ static int fab_fibres(oc__netrun *m, uint64_t index, const oc__round *r, char *w
 
 static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     oc__netrun *m = (oc__netrun *)self;
-    const uint32_t N = m->shape.nodes;
     const uint64_t W = m->shape.wavelengths;
     const uint64_t epoch = ++m->epoch;
     const unsigned long long R = (unsigned long long)index;
@@ -240,14 +239,10 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
-        if (x->src >= N || x->dst >= N || x->src == x->dst)
-            return oc__fail(why, len, OC_EINVAL,
-                            "round %llu: transfer %u -> %u is not between two different tiles "
-                            "of the rack",
-                            R, x->src, x->dst);
-        if (m->base.spec->chunk_bytes && x->count > UINT64_MAX / 2 / m->base.spec->chunk_bytes)
-            return oc__fail(why, len, OC_ETOOBIG, "round %llu: transfer %u -> %u is too large", R,
-                            x->src, x->dst);
+        uint64_t bytes;
+        int rc = oc__netrun_endpoints(m, index, x, "is not between two different tiles of the rack",
+                                      why, len);
+        if (rc || (rc = oc__netrun_bytes(m, index, x, 2, &bytes, why, len))) return rc;
         const uint32_t node[2] = {x->src, x->dst};
         for (int k = 0; k < 2; k++)
             if (m->stamp[node[k]] != epoch) {

@@ -295,13 +295,10 @@ static int ft_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
     /* 1. Route every transfer and add its packets to the links of its route. */
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
-        if (x->src >= N || x->dst >= N || x->src == x->dst)
-            return oc__fail(why, len, OC_EINVAL, "round %llu: transfer %u -> %u cannot be routed",
-                            R, x->src, x->dst);
-        if (m->cost.chunk_bytes && x->count > UINT64_MAX / m->cost.chunk_bytes)
-            return oc__fail(why, len, OC_ETOOBIG, "round %llu: transfer %u -> %u is too large", R,
-                            x->src, x->dst);
-        uint64_t pk = oc__ceil_div((uint64_t)x->count * m->cost.chunk_bytes, m->cost.packet_bytes);
+        uint64_t bytes;
+        int rc = oc__netrun_endpoints(m, index, x, "cannot be routed", why, len);
+        if (rc || (rc = oc__netrun_bytes(m, index, x, 1, &bytes, why, len))) return rc;
+        uint64_t pk = oc__ceil_div(bytes, m->cost.packet_bytes);
         uint32_t ls = x->src / D, ld = x->dst / D;
         uint32_t *rt = m->route[i];
         oc__ft_path *path = &m->paths[i];

@@ -92,6 +92,24 @@ int oc__netrun_observe_use(oc__netrun *run, const oc__use *u, char *why, size_t 
     return b->obs->use(b->obs, u, why, whylen);
 }
 
+int oc__netrun_endpoints(const oc__netrun *run, uint64_t round, const oc__transfer *x,
+                         const char *refusal, char *why, size_t whylen) {
+    const uint32_t N = cbase_of(run)->spec->nodes;
+    if (x->src < N && x->dst < N && x->src != x->dst) return 0;
+    return oc__fail(why, whylen, OC_EINVAL, "round %llu: transfer %u -> %u %s",
+                    (unsigned long long)round, x->src, x->dst, refusal);
+}
+
+int oc__netrun_bytes(const oc__netrun *run, uint64_t round, const oc__transfer *x,
+                     uint64_t headroom, uint64_t *bytes, char *why, size_t whylen) {
+    const uint64_t cb = cbase_of(run)->spec->chunk_bytes;
+    if (cb && x->count > UINT64_MAX / headroom / cb)
+        return oc__fail(why, whylen, OC_ETOOBIG, "round %llu: transfer %u -> %u is too large",
+                        (unsigned long long)round, x->src, x->dst);
+    *bytes = (uint64_t)x->count * cb;
+    return 0;
+}
+
 oc__sink *oc__netrun_sink(oc__netrun *run) {
     return &base_of(run)->sink;
 }

@@ -81,6 +81,16 @@ int oc__netrun_observe_step(oc__netrun *run, uint64_t round, uint64_t first, uin
                             double start_s, double dur_s, char *why, size_t whylen);
 int oc__netrun_observe_use(oc__netrun *run, const oc__use *u, char *why, size_t whylen);
 
+/* The checks of a round's transfer every model makes before mapping it. oc__netrun_endpoints:
+ * 0 when x goes between two different nodes of the collective, else OC_EINVAL with
+ * "round R: transfer S -> D " and the model's words (`refusal`: "cannot be routed").
+ * oc__netrun_bytes: x's bytes into *bytes, or OC_ETOOBIG ("round R: transfer S -> D is too
+ * large") when they exceed UINT64_MAX / headroom (the model adds up to `headroom` of them). */
+int oc__netrun_endpoints(const oc__netrun *run, uint64_t round, const oc__transfer *x,
+                         const char *refusal, char *why, size_t whylen);
+int oc__netrun_bytes(const oc__netrun *run, uint64_t round, const oc__transfer *x,
+                     uint64_t headroom, uint64_t *bytes, char *why, size_t whylen);
+
 /* Model-table entries that read only the base. */
 oc__sink *oc__netrun_sink(oc__netrun *run);
 uint64_t oc__netrun_steps(const oc__netrun *run);

@@ -488,9 +488,8 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     size_t per_dir[2] = {0, 0};
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
-        if (t->src >= N || t->dst >= N || t->src == t->dst)
-            return oc__fail(why, len, OC_EINVAL, "round %llu: transfer %u -> %u cannot be routed",
-                            (unsigned long long)index, t->src, t->dst);
+        int rc = oc__netrun_endpoints(m, index, t, "cannot be routed", why, len);
+        if (rc) return rc;
         uint32_t cw = oc__ring_sub(t->dst, t->src, N);
         int d;
         if (2ull * cw < N)

@@ -186,9 +186,8 @@ static int star_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     size_t n = 0;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
-        if (x->src >= N || x->dst >= N || x->src == x->dst)
-            return oc__fail(why, len, OC_EINVAL, "round %llu: transfer %u -> %u cannot be sent", R,
-                            x->src, x->dst);
+        int rc = oc__netrun_endpoints(m, index, x, "cannot be sent", why, len);
+        if (rc) return rc;
         m->cl[n++] = (oc__star_claim){.src = x->src, .dst = x->dst, .messages = x->count};
     }
     qsort(m->cl, n, sizeof *m->cl, by_pair);

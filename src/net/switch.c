@@ -98,20 +98,14 @@ static int sw_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
     oc__netrun *m = (oc__netrun *)self;
     const uint32_t N = m->nodes;
     const uint64_t epoch = ++m->epoch;
-    const unsigned long long R = (unsigned long long)index;
     uint64_t degree = 0, best_n = 0, best_b = 0;
     double best = -1;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
-        if (x->src >= N || x->dst >= N || x->src == x->dst)
-            return oc__fail(why, len, OC_EINVAL,
-                            "round %llu: transfer %u -> %u is not between "
-                            "two different nodes of the switch",
-                            R, x->src, x->dst);
-        if (m->base.spec->chunk_bytes && x->count > UINT64_MAX / 2 / m->base.spec->chunk_bytes)
-            return oc__fail(why, len, OC_ETOOBIG, "round %llu: transfer %u -> %u is too large", R,
-                            x->src, x->dst);
-        const uint64_t b = (uint64_t)x->count * m->base.spec->chunk_bytes;
+        uint64_t b;
+        int rc = oc__netrun_endpoints(m, index, x,
+                                      "is not between two different nodes of the switch", why, len);
+        if (rc || (rc = oc__netrun_bytes(m, index, x, 2, &b, why, len))) return rc;
         const uint32_t port[2] = {x->src, N + x->dst};
         for (int k = 0; k < 2; k++) {
             uint32_t p = port[k];
