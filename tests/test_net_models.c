@@ -5,9 +5,12 @@
  * out of range and one too large to count are refused with the round named; the observer's
  * steps come in order, tile the run's time and add up to its steps; and a run whose buffers do
  * not fit the memory budget is refused with the model named before anything is allocated.
+ * Also the star check's rule of one stream per laser and per filter in a step, whose two loops
+ * became one.
  */
 #include "core/result.h"
 #include "net/net.h"
+#include "net/star.h"
 
 #include "check.h"
 #include "model_map.h"
@@ -185,7 +188,61 @@ static void over_budget(const oc__model *model) {
     oc__spec_free(&spec);
 }
 
+/* Two streams of round 0 (src0 -> dst0, src1 -> dst1) on ports (tx0, rx0) and (tx1, rx1), all
+ * in one step, on their lasers' wavelengths: the star check's verdict and why. */
+static int star_claims(uint32_t src0, uint32_t dst0, uint32_t tx0, uint32_t rx0, uint32_t src1,
+                       uint32_t dst1, uint32_t tx1, uint32_t rx1, char *why, size_t len) {
+    const uint32_t k = 2;
+    oc__round r = {0};
+    if (oc__round_push(&r, src0, dst0, OC_OP_COPY, 0, 1) ||
+        oc__round_push(&r, src1, dst1, OC_OP_COPY, 1, 1))
+        abort();
+    oc__star_claim cl[2] = {{.src = src0,
+                             .dst = dst0,
+                             .tx_port = tx0,
+                             .rx_port = rx0,
+                             .wavelength = (uint64_t)src0 * k + tx0,
+                             .messages = 1,
+                             .retuned = 1},
+                            {.src = src1,
+                             .dst = dst1,
+                             .tx_port = tx1,
+                             .rx_port = rx1,
+                             .wavelength = (uint64_t)src1 * k + tx1,
+                             .messages = 1,
+                             .retuned = 1}};
+    oc__star_checker *c = NULL;
+    if (oc__star_checker_new(5, k, &c)) abort();
+    uint64_t steps, retunes, messages;
+    why[0] = 0;
+    int rc = oc__star_check(c, 0, 5, &r, cl, 2, &steps, &retunes, &messages, why, len);
+    oc__star_checker_free(c);
+    oc__round_free(&r);
+    return rc;
+}
+
+static void star_devices(void) {
+    char why[512];
+    CHECK(star_claims(0, 2, 0, 0, 1, 3, 1, 1, why, sizeof why) == 0, "a valid step: %s", why);
+    CHECK(star_claims(0, 2, 0, 0, 0, 3, 1, 1, why, sizeof why) == 0, "two lasers of 0: %s", why);
+    CHECK(star_claims(0, 2, 0, 0, 1, 2, 1, 1, why, sizeof why) == 0, "two filters of 2: %s", why);
+    /* processor 0 on laser 1 twice; processor 4 on filter 0 twice (either stream named first) */
+    int rc = star_claims(0, 2, 1, 0, 0, 3, 1, 1, why, sizeof why);
+    CHECK(rc == OC_ERESOURCE && (!strcmp(why, "step 5: processor 0 sends to 2 and 3 on the same "
+                                              "laser 1") ||
+                                 !strcmp(why, "step 5: processor 0 sends to 3 and 2 on the same "
+                                              "laser 1")),
+          "one laser twice: rc %d, why [%s]", rc, why);
+    rc = star_claims(1, 4, 0, 0, 3, 4, 1, 0, why, sizeof why);
+    CHECK(rc == OC_ERESOURCE && (!strcmp(why, "step 5: processor 4 receives from 1 and 3 on the "
+                                              "same filter 0") ||
+                                 !strcmp(why, "step 5: processor 4 receives from 3 and 1 on the "
+                                              "same filter 0")),
+          "one filter twice: rc %d, why [%s]", rc, why);
+}
+
 int main(void) {
+    star_devices();
     for (size_t i = 0; i < oc_network_count(); i++) {
         const oc__model *model = oc__model_find(oc_network_at(i)->name);
         CHECK(model != NULL, "network %zu not found", i);

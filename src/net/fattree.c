@@ -160,24 +160,10 @@ static uint32_t longest_routers(const oc__netrun *m) {
 /* ---- scratch ---- */
 
 static int reserve(oc__netrun *m, size_t n) {
-    if (n <= m->cap) return 0;
-    size_t cap = m->cap ? m->cap : 64;
-    while (cap < n)
-        cap *= 2;
-#define GROW(field)                                                                                \
-    do {                                                                                           \
-        void *q_ = oc__malloc_array(cap, sizeof(*m->field));                                       \
-        if (!q_) return OC_ENOMEM;                                                                 \
-        free(m->field);                                                                            \
-        m->field = q_;                                                                             \
-    } while (0)
-    GROW(route);
-    GROW(nroute);
-    GROW(bottleneck);
-    GROW(paths);
-#undef GROW
-    m->cap = cap;
-    return 0;
+    const oc__netbuf per_transfer[] = {OC_NETBUF(m->route, 0), OC_NETBUF(m->nroute, 0),
+                                       OC_NETBUF(m->bottleneck, 0), OC_NETBUF(m->paths, 0)};
+    return oc__netrun_reserve(per_transfer, sizeof per_transfer / sizeof *per_transfer, n, 0,
+                              &m->cap);
 }
 
 /* The two vertices of link k (this file's numbering), for the check's claims. */

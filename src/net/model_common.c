@@ -58,6 +58,21 @@ int oc__netrun_buffers(oc__netrun *run, const oc__netbuf *bufs, size_t n, const 
     return 0;
 }
 
+int oc__netrun_reserve(const oc__netbuf *bufs, size_t n, size_t need, size_t extra, size_t *cap) {
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    for (size_t i = 0; i < n; i++) {
+        if (c + extra > SIZE_MAX / bufs[i].size) return OC_ENOMEM;
+        void *q = realloc(*bufs[i].field, (c + extra) * bufs[i].size);
+        if (!q) return OC_ENOMEM;
+        *bufs[i].field = q;
+    }
+    *cap = c;
+    return 0;
+}
+
 int oc__netrun_done(oc__netrun *run, int rc, void (*destroy)(oc__netrun *run), oc__netrun **out) {
     if (rc) {
         destroy(run);

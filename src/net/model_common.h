@@ -64,6 +64,11 @@ void *oc__netrun_new(size_t size, const oc__spec *spec, int check,
  * model"). 0, OC_ETOOBIG (over the budget) or OC_ENOMEM, with the reason. */
 int oc__netrun_buffers(oc__netrun *run, const oc__netbuf *bufs, size_t n, const char *what,
                        char *why, size_t whylen);
+/* Per-transfer scratch kept side by side: grows the n fields (their element sizes in bufs[].size;
+ * counts unused) to one capacity *cap of at least `need` elements, doubling from 64, plus
+ * `extra` elements each; contents are kept. 0 or OC_ENOMEM (then *cap is unchanged, and the
+ * fields already grown simply hold more). */
+int oc__netrun_reserve(const oc__netbuf *bufs, size_t n, size_t need, size_t extra, size_t *cap);
 /* The end of a create: rc == 0 sets *out to the run; otherwise the run is destroyed and rc
  * returned (the reason is already in why). */
 int oc__netrun_done(oc__netrun *run, int rc, void (*destroy)(oc__netrun *run), oc__netrun **out);

@@ -130,29 +130,14 @@ static double step_parts(const ring_params *p, uint64_t payload, double *reconf,
 
 /* ---- scratch ---- */
 
+/* The per-transfer arrays, one capacity for all (alive_next has one more: a list end). */
 static int reserve_arcs(oc__netrun *m, size_t n) {
-    if (n <= m->arc_cap) return 0;
-    size_t cap = m->arc_cap ? m->arc_cap : 64;
-    while (cap < n)
-        cap *= 2;
-#define GROW(field)                                                                                \
-    do {                                                                                           \
-        void *q_ = realloc(m->field, cap * sizeof(*m->field));                                     \
-        if (!q_) return OC_ENOMEM;                                                                 \
-        m->field = q_;                                                                             \
-    } while (0)
-    GROW(dir);
-    GROW(start);
-    GROW(len);
-    GROW(frag_first);
-    GROW(order);
-    GROW(arcs);
-#undef GROW
-    void *q = realloc(m->alive_next, (cap + 1) * sizeof(uint32_t));
-    if (!q) return OC_ENOMEM;
-    m->alive_next = q;
-    m->arc_cap = cap;
-    return 0;
+    if (n <= m->arc_cap) return 0; /* every round asks: answer the usual case at once */
+    const oc__netbuf arcs[] = {OC_NETBUF(m->dir, 0),       OC_NETBUF(m->start, 0),
+                               OC_NETBUF(m->len, 0),       OC_NETBUF(m->frag_first, 0),
+                               OC_NETBUF(m->order, 0),     OC_NETBUF(m->arcs, 0),
+                               OC_NETBUF(m->alive_next, 0)};
+    return oc__netrun_reserve(arcs, sizeof arcs / sizeof *arcs, n, 1, &m->arc_cap);
 }
 
 static int push_frag(oc__netrun *m, int d, uint32_t xfer, uint32_t c0, uint32_t c1) {
