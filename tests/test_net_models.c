@@ -30,11 +30,7 @@ static const char *net_params(const char *name) {
 
 static oc_kv *kv_of(const char *text) {
     oc_kv *kv = oc_kv_new();
-    char buf[128], *save = NULL;
-    if (!text) return kv;
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *p = strtok_r(buf, " ", &save); p; p = strtok_r(NULL, " ", &save))
-        oc_kv_set_pair(kv, p);
+    kv_add_words(kv, text, " ");
     return kv;
 }
 
