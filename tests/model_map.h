@@ -94,6 +94,14 @@ static inline oc_report *run_net(const char *net, oc_collective coll, const char
     return run_words(net, coll, algo, N, bytes, param, netparam, 1, err, why, len);
 }
 
+/* MPICH's fold: the largest power P = r^k <= N in *P; returns k. */
+static inline uint32_t fold_pow(uint32_t N, uint32_t r, uint32_t *P) {
+    uint32_t k = 0;
+    for (*P = 1; *P * r <= N; *P *= r)
+        k++;
+    return k;
+}
+
 /* ceil(log_r N): the stages of a radix-r tree over N nodes. */
 static inline uint32_t log_r(uint32_t N, uint32_t r) {
     uint32_t k = 0;

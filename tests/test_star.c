@@ -34,6 +34,14 @@ static oc_report *run_pin(oc_collective coll, const char *algo, uint32_t P, uint
     return run_net("star", coll, algo, P, 64, par, net, err, why, len);
 }
 
+/* b^e: P = (k+1)^h processors make h full steps. */
+static uint32_t upow(uint32_t b, uint32_t e) {
+    uint32_t r = 1;
+    while (e--)
+        r *= b;
+    return r;
+}
+
 static oc_report *run(oc_collective coll, const char *algo, uint32_t P, uint32_t k, uint32_t m,
                       int *err, char *why, size_t len) {
     return run_pin(coll, algo, P, k, "m", m, err, why, len);
@@ -78,9 +86,7 @@ static void test_formulas(void) {
     char why[512];
     for (uint32_t k = 1; k <= 3; k++)
         for (uint32_t h = 1; h <= 3; h++) {
-            uint32_t P = 1;
-            for (uint32_t i = 0; i < h; i++)
-                P *= k + 1;
+            const uint32_t P = upow(k + 1, h);
             for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
                 for (uint32_t m = 1; m <= 2; m++) {
                     int err = 0;
@@ -125,9 +131,7 @@ static void test_split(void) {
     char why[512];
     for (uint32_t k = 1; k <= 3; k++)
         for (uint32_t h = 1; h <= 3; h++) {
-            uint32_t P = 1;
-            for (uint32_t i = 0; i < h; i++)
-                P *= k + 1;
+            const uint32_t P = upow(k + 1, h);
             for (uint32_t hp = 0; hp <= h; hp++) {
                 int err;
                 oc_report *rep =
