@@ -14,7 +14,9 @@
  *    sized at creation are checked together against the memory budget and allocated zeroed;
  *    those sized later, by oc__grow in a round or by the observer, start NULL); the model adds
  *    its checker; oc__netrun_done() hands the run out or, on any failure, destroys it.
- *  - each round: the model maps and checks it, reports it to the observer if there is one
+ *  - each round: the model refuses a transfer between no two nodes (oc__netrun_endpoints) or of
+ *    more bytes than it can add up (oc__netrun_bytes), grows its per-transfer scratch
+ *    (oc__netrun_reserve), maps and checks the round, reports it to the observer if there is one
  *    (oc__netrun_observe_step and _use), and adds it to the totals with oc__netrun_mapped().
  *  - finish: oc__netrun_figures() fills the report's steps, lower bound and time,
  *    oc__netrun_param() records each parameter used, and oc__netrun_finished() turns a failed
