@@ -13,9 +13,10 @@
  *    routing each message, independently of any model) and 1-port; their messages carry N/2 and
  *    N/4 packets. Refusals (6 nodes, 3x5, 12, non-square qex) exit with clear messages.
  */
-#include "algo/algos.h"
 #include "aas/hypercube_table.h"
+#include "algo/algos.h"
 #include "core/core.h"
+#include "net/net.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_map.h"
 
 /* The notes' table for n = 4 ("Optimal scheduling table for AAS in all-port full-duplex SF Q4"),
  * rows = rounds 1..8, columns j = 0..3. */
@@ -120,41 +122,19 @@ static void test_table_check(void) {
  * given, goes to the algorithm and to a mesh. */
 static oc_report *run_on(const char *algo, uint32_t N, const char *net, const char *dims,
                          const char *netkv, int *err, char *why, size_t len) {
-    oc_kv *par = oc_kv_new(), *np = oc_kv_new();
-    char buf[256];
-    if (dims) oc_kv_set(par, "dims", dims);
-    if (dims && net && !strcmp(net, "mesh")) oc_kv_set(np, "dims", dims);
-    snprintf(buf, sizeof buf, "%s", netkv ? netkv : "");
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","))
-        oc_kv_set_pair(np, tok);
-    oc_report *rep = NULL;
-    oc_request req = {.collective = OC_ALLTOALL,
-                      .algorithm = algo,
-                      .network = net,
-                      .nodes = N,
-                      .bytes = 64,
-                      .params = par,
-                      .net_params = np,
-                      .data_check = 1};
-    *err = oc_run(&req, &rep, why, len);
-    oc_kv_free(par);
-    oc_kv_free(np);
-    return rep;
+    char par[64] = "", np[256] = "";
+    if (dims) snprintf(par, sizeof par, "dims=%s", dims);
+    /* the mesh's dims first, so that netkv's own dims= wins */
+    snprintf(np, sizeof np, "%s %s", dims && net && !strcmp(net, "mesh") ? par : "",
+             netkv ? netkv : "");
+    for (char *c = strchr(np, ','); c; c = strchr(c, ','))
+        *c = ' ';
+    return run_words(net, OC_ALLTOALL, algo, N, 64, par, np, 1, err, why, len);
 }
 
 static oc_report *run(const char *algo, uint32_t N, const char *net, const char *dims, int *err,
                       char *why, size_t len) {
     return run_on(algo, N, net, dims, NULL, err, why, len);
-}
-
-static double num(const oc_report *rep, const char *key) {
-    double v = NAN;
-    oc_report_number(rep, key, &v);
-    return v;
-}
-
-static int close_to(double a, double b) {
-    return fabs(a - b) <= 1e-12 * fabs(b) + 1e-18;
 }
 
 static int rounds_of(const char *name, uint32_t N, const char *dims, oc__store *st, char *why,

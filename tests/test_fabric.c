@@ -169,22 +169,7 @@ static void test_check(void) {
 
 static oc_report *run(oc_collective coll, const char *algo, uint32_t N, uint64_t bytes,
                       const char *param, const char *net, int *err, char *why, size_t len) {
-    oc_kv *kv = oc_kv_new(), *nk = oc_kv_new();
-    if (param) oc_kv_set_pair(kv, param);
-    if (net) oc_kv_set_pair(nk, net);
-    oc_report *rep = NULL;
-    oc_request req = {.collective = coll,
-                      .algorithm = algo,
-                      .network = "fabric",
-                      .nodes = N,
-                      .bytes = bytes,
-                      .params = kv,
-                      .net_params = nk,
-                      .data_check = 1};
-    *err = oc_run(&req, &rep, why, len);
-    oc_kv_free(kv);
-    oc_kv_free(nk);
-    return rep;
+    return run_net("fabric", coll, algo, N, bytes, param, net, err, why, len);
 }
 
 static void test_algorithms(void) {

@@ -4,9 +4,9 @@
  * algorithms' own search code.
  *
  *  - Any P: for the network's k = 1..4 and every P = 1..64, the tcp1 scatter, gather and broadcast
- *    and the tcp2 gossip and all-to-all run at the network's k (pinned) in at most h = ceil(log_{k+1}
- *    P) steps and at most the messages of padding to (k+1)^h with dummy nodes (section 4), the
- *    gossip at exactly ceil((P-1)/k) messages; every run is verified by oc_run.
+ *    and the tcp2 gossip and all-to-all run at the network's k (pinned) in at most h =
+ * ceil(log_{k+1} P) steps and at most the messages of padding to (k+1)^h with dummy nodes (section
+ * 4), the gossip at exactly ceil((P-1)/k) messages; every run is verified by oc_run.
  *  - The default (nothing pinned) has exactly the least time over every pinned k = 1..network's k
  *    (ties: no more steps), for D = 1 and D = 40.
  *  - tcp1-split: for the network's k = 1..8, several P (odd, prime, powers and not), D and m, the
@@ -18,6 +18,7 @@
  *  - Bad pins (h' > h, k above the network's, m not a multiple of (k+1)^h') are refused with the
  *    valid range named.
  */
+#include "net/net.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -26,37 +27,16 @@
 #include <string.h>
 
 #include "check.h"
-
-static double num(const oc_report *rep, const char *key) {
-    double v = NAN;
-    oc_report_number(rep, key, &v);
-    return v;
-}
+#include "model_map.h"
 
 /* One run on the star with network k and D; pins as "key=value" strings (NULL-terminated). */
 static oc_report *run(oc_collective coll, const char *algo, uint32_t P, uint32_t knet, double D,
                       const char *const *pins, int *rc, char *why, size_t len) {
-    oc_kv *net = oc_kv_new(), *par = oc_kv_new();
-    char buf[64];
-    snprintf(buf, sizeof buf, "%u", knet);
-    oc_kv_set(net, "k", buf);
-    snprintf(buf, sizeof buf, "%g", D);
-    oc_kv_set(net, "D", buf);
-    for (size_t i = 0; pins && pins[i]; i++)
-        oc_kv_set_pair(par, pins[i]);
-    oc_report *rep = NULL;
-    oc_request req = {.collective = coll,
-                      .algorithm = algo,
-                      .network = "star",
-                      .nodes = P,
-                      .bytes = 64,
-                      .params = par,
-                      .net_params = net,
-                      .data_check = 0};
-    *rc = oc_run(&req, &rep, why, len);
-    oc_kv_free(net);
-    oc_kv_free(par);
-    return rep;
+    char net[64], par[256] = "";
+    snprintf(net, sizeof net, "k=%u D=%g", knet, D);
+    for (size_t i = 0, at = 0; pins && pins[i] && at < sizeof par; i++)
+        at += (size_t)snprintf(par + at, sizeof par - at, "%s%s", i ? " " : "", pins[i]);
+    return run_words("star", coll, algo, P, 64, par, net, 0, rc, why, len);
 }
 
 static uint64_t upow(uint64_t b, uint32_t e) {

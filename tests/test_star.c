@@ -22,34 +22,29 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_map.h"
 
-static double num(const oc_report *rep, const char *key) {
-    double v = NAN;
-    oc_report_number(rep, key, &v);
-    return v;
+/* One run on the star of k wavelengths per processor, with the algorithm's parameter `pin` at v
+ * (64-byte blocks, real-data check). */
+static oc_report *run_pin(oc_collective coll, const char *algo, uint32_t P, uint32_t k,
+                          const char *pin, uint32_t v, int *err, char *why, size_t len) {
+    char net[32], par[48];
+    snprintf(net, sizeof net, "k=%u", k);
+    snprintf(par, sizeof par, "%s=%u", pin, v);
+    return run_net("star", coll, algo, P, 64, par, net, err, why, len);
+}
+
+/* b^e: P = (k+1)^h processors make h full steps. */
+static uint32_t upow(uint32_t b, uint32_t e) {
+    uint32_t r = 1;
+    while (e--)
+        r *= b;
+    return r;
 }
 
 static oc_report *run(oc_collective coll, const char *algo, uint32_t P, uint32_t k, uint32_t m,
                       int *err, char *why, size_t len) {
-    oc_kv *net = oc_kv_new(), *par = oc_kv_new();
-    char buf[32];
-    snprintf(buf, sizeof buf, "%u", k);
-    oc_kv_set(net, "k", buf);
-    snprintf(buf, sizeof buf, "%u", m);
-    oc_kv_set(par, "m", buf);
-    oc_report *rep = NULL;
-    oc_request req = {.collective = coll,
-                      .algorithm = algo,
-                      .network = "star",
-                      .nodes = P,
-                      .bytes = 64,
-                      .params = par,
-                      .net_params = net,
-                      .data_check = 1};
-    *err = oc_run(&req, &rep, why, len);
-    oc_kv_free(net);
-    oc_kv_free(par);
-    return rep;
+    return run_pin(coll, algo, P, k, "m", m, err, why, len);
 }
 
 typedef struct expect {
@@ -91,9 +86,7 @@ static void test_formulas(void) {
     char why[512];
     for (uint32_t k = 1; k <= 3; k++)
         for (uint32_t h = 1; h <= 3; h++) {
-            uint32_t P = 1;
-            for (uint32_t i = 0; i < h; i++)
-                P *= k + 1;
+            const uint32_t P = upow(k + 1, h);
             for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
                 for (uint32_t m = 1; m <= 2; m++) {
                     int err = 0;
@@ -138,26 +131,11 @@ static void test_split(void) {
     char why[512];
     for (uint32_t k = 1; k <= 3; k++)
         for (uint32_t h = 1; h <= 3; h++) {
-            uint32_t P = 1;
-            for (uint32_t i = 0; i < h; i++)
-                P *= k + 1;
+            const uint32_t P = upow(k + 1, h);
             for (uint32_t hp = 0; hp <= h; hp++) {
-                oc_kv *net = oc_kv_new(), *par = oc_kv_new();
-                char buf[32];
-                snprintf(buf, sizeof buf, "%u", k);
-                oc_kv_set(net, "k", buf);
-                snprintf(buf, sizeof buf, "%u", hp);
-                oc_kv_set(par, "hp", buf);
-                oc_report *rep = NULL;
-                oc_request req = {.collective = OC_BROADCAST,
-                                  .algorithm = "tcp1-split",
-                                  .network = "star",
-                                  .nodes = P,
-                                  .bytes = 64,
-                                  .params = par,
-                                  .net_params = net,
-                                  .data_check = 1};
-                int err = oc_run(&req, &rep, why, sizeof why);
+                int err;
+                oc_report *rep =
+                    run_pin(OC_BROADCAST, "tcp1-split", P, k, "hp", hp, &err, why, sizeof why);
                 CHECK(err == 0 && rep, "P=%u k=%u h'=%u: %s", P, k, hp, why);
                 if (rep) {
                     double m = P, K = k + 1.0, Khp = pow(K, hp);
@@ -172,9 +150,8 @@ static void test_split(void) {
                 }
                 oc_report_free(rep);
                 for (uint32_t Pd = 2; Pd <= 12; Pd += 5) { /* dummy nodes: 2, 7, 12 */
-                    req.nodes = Pd;
-                    rep = NULL;
-                    err = oc_run(&req, &rep, why, sizeof why);
+                    rep =
+                        run_pin(OC_BROADCAST, "tcp1-split", Pd, k, "hp", hp, &err, why, sizeof why);
                     uint32_t hd = 0;
                     for (uint32_t v = 1; v < Pd; v *= k + 1)
                         hd++;
@@ -185,8 +162,6 @@ static void test_split(void) {
                         CHECK(err != 0 && !rep, "P=%u k=%u: h'=%u > h accepted", Pd, k, hp);
                     oc_report_free(rep);
                 }
-                oc_kv_free(net);
-                oc_kv_free(par);
             }
         }
 }

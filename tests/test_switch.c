@@ -149,11 +149,8 @@ static void test_other_sizes(void) {
         for (uint32_t r = 2; r <= 4; r += 2) {
             char param[16];
             snprintf(param, sizeof param, "radix=%u", r);
-            uint32_t P = 1, k = 0;
-            while (P * r <= N) {
-                P *= r;
-                k++;
-            }
+            uint32_t P;
+            const uint32_t k = fold_pow(N, r, &P);
             const double m = (double)((N - P + P - 1) / P);
             const double c = (double)n / P * BETA;
             const double want = 2.0 * k * (r - 1) * A + 2.0 * (P - 1) * c + 2 * m * (A + P * c);
@@ -183,11 +180,8 @@ static void test_halves(void) {
         for (uint32_t r = 2; r <= 4; r += 2) {
             char param[16];
             snprintf(param, sizeof param, "radix=%u", r);
-            uint32_t P = 1, k = 0;
-            while (P * r <= N) {
-                P *= r;
-                k++;
-            }
+            uint32_t P;
+            const uint32_t k = fold_pow(N, r, &P);
             for (int ag = 0; ag < 2; ag++) {
                 const char *what = ag ? "allgather rd" : "reducescatter rh";
                 oc_report *rep = run(ag ? OC_ALLGATHER : OC_REDUCESCATTER, ag ? "rd" : "rh", N,

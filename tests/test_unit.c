@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_map.h"
 
 /* ---- sizes and numbers ---- */
 
@@ -216,8 +217,10 @@ static void test_verifier_rejects(void) {
     s.n = 3;
     s.rounds[3].count = 0;
     /* the same three, then the odd nodes in one round: node 0 then holds {0..7} */
-    for (uint32_t v = 1; v < 8; v += 2) add(&s, 3, v, 0, OC_OP_REDUCE, 0, 1);
-    for (uint32_t v = 1; v < 8; v++) add(&s, 4, 0, v, OC_OP_COPY, 0, 1);
+    for (uint32_t v = 1; v < 8; v += 2)
+        add(&s, 3, v, 0, OC_OP_REDUCE, 0, 1);
+    for (uint32_t v = 1; v < 8; v++)
+        add(&s, 4, 0, v, OC_OP_COPY, 0, 1);
     CHECK(verify(&big, &s, 0, why, sizeof why) == 0, "scattered then complete: %s", why);
     CHECK(verify(&big, &s, 1, why, sizeof why) == 0, "scattered, data: %s", why);
     /* leave out node 5: missing, named */
@@ -417,29 +420,20 @@ static void test_ring_check(void) {
 static oc_report *run_coll(oc_collective coll, const char *algo, uint32_t N, uint64_t w,
                            const char *param, const char *param2, const char *net_param, int *err,
                            char *why, size_t len) {
-    oc_kv *params = oc_kv_new(), *net = oc_kv_new();
-    char wb[32];
-    snprintf(wb, sizeof wb, "%llu", (unsigned long long)w);
-    oc_kv_set(net, "wavelengths", wb);
-    if (param) oc_kv_set_pair(params, param);
-    char p2[64], *save = NULL; /* param2: one or more space-separated pairs */
-    snprintf(p2, sizeof p2, "%s", param2 ? param2 : "");
-    for (char *tok = strtok_r(p2, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-        oc_kv_set_pair(params, tok);
-    if (net_param) oc_kv_set_pair(net, net_param);
-    oc_request req = {.collective = coll,
-                      .algorithm = algo,
-                      .network = "ring",
-                      .nodes = N,
-                      .bytes = 4u << 20,
-                      .params = params,
-                      .net_params = net,
-                      .data_check = 1};
-    oc_report *rep = NULL;
-    *err = oc_run(&req, &rep, why, len);
-    oc_kv_free(params);
-    oc_kv_free(net);
-    return rep;
+    char params[128], net[128]; /* param2: one or more space-separated pairs */
+    snprintf(params, sizeof params, "%s %s", param ? param : "", param2 ? param2 : "");
+    snprintf(net, sizeof net, "wavelengths=%llu %s", (unsigned long long)w,
+             net_param ? net_param : "");
+    return run_words("ring", coll, algo, N, 4u << 20, params, net, 1, err, why, len);
+}
+
+/* Every algorithm of a collective in the registry (at most max): a new one is tested without a
+ * new line here. */
+static size_t algos_of(oc_collective coll, const char **names, size_t max) {
+    size_t n = 0;
+    for (size_t i = 0; i < oc_algorithm_count() && n < max; i++)
+        if (oc_algorithm_at(i)->collective == coll) names[n++] = oc_algorithm_at(i)->name;
+    return n;
 }
 
 static oc_report *run(const char *algo, uint32_t N, uint64_t w, const char *param,
@@ -476,11 +470,8 @@ static uint64_t onestage_load(uint32_t N) {
 static void test_allgather_matrix(void) {
     const uint32_t sizes[] = {1, 2, 3, 5, 7, 12, 16, 100, 1000};
     const uint64_t ws[] = {1, 2, 64};
-    /* every all-gather algorithm in the registry: a new one is tested without a new line here */
     const char *algos[32];
-    size_t na = 0;
-    for (size_t i = 0; i < oc_algorithm_count() && na < 32; i++)
-        if (oc_algorithm_at(i)->collective == OC_ALLGATHER) algos[na++] = oc_algorithm_at(i)->name;
+    const size_t na = algos_of(OC_ALLGATHER, algos, 32);
     CHECK(na >= 5, "all-gather algorithms: %zu", na);
     char why[512];
     for (size_t a = 0; a < na; a++)
@@ -625,9 +616,7 @@ static void test_allreduce_matrix(void) {
     const uint32_t sizes[] = {1, 2, 3, 5, 7, 12, 16, 100};
     const uint64_t ws[] = {1, 2, 64};
     const char *algos[32];
-    size_t na = 0;
-    for (size_t i = 0; i < oc_algorithm_count() && na < 32; i++)
-        if (oc_algorithm_at(i)->collective == OC_ALLREDUCE) algos[na++] = oc_algorithm_at(i)->name;
+    const size_t na = algos_of(OC_ALLREDUCE, algos, 32);
     CHECK(na >= 5, "all-reduce algorithms: %zu", na);
     char why[512];
     for (size_t a = 0; a < na; a++)
@@ -688,8 +677,8 @@ static void test_allreduce_matrix(void) {
 }
 
 /* WRHT for every N from 1 to 200: verified; with the seed's own choices (m = min(2w+1, N), the
- * all-to-all among m* representatives when ceil(m*^2/8) <= w, one piece) the mapped steps equal the seed's
- * rule 2 ceil(log_m N) (- 1 with the all-to-all) whenever every round fits one step. */
+ * all-to-all among m* representatives when ceil(m*^2/8) <= w, one piece) the mapped steps equal the
+ * seed's rule 2 ceil(log_m N) (- 1 with the all-to-all) whenever every round fits one step. */
 static void test_wrht_rule(void) {
     const uint64_t ws[] = {1, 2, 4, 64};
     char why[512];
@@ -705,7 +694,8 @@ static void test_wrht_rule(void) {
             int a2a = mstar > 1 && (mstar * mstar + 7) / 8 <= w;
             char pm[32], pa[48];
             snprintf(pm, sizeof pm, "m=%llu", (unsigned long long)m);
-            snprintf(pa, sizeof pa, "alltoall=%llu pieces=1", (unsigned long long)(a2a ? mstar : 1));
+            snprintf(pa, sizeof pa, "alltoall=%llu pieces=1",
+                     (unsigned long long)(a2a ? mstar : 1));
             int err;
             oc_report *rep =
                 run_coll(OC_ALLREDUCE, "wrht", N, w, pm, pa, NULL, &err, why, sizeof why);

@@ -45,7 +45,7 @@
  */
 #include "net/direct.h"
 #include "core/quote.h"
-#include "net/net.h"
+#include "net/model_common.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -190,8 +190,7 @@ typedef struct step_cost {
 } step_cost;
 
 struct oc__netrun {
-    oc__sink sink;
-    const oc__spec *spec;
+    oc__netbase base;
     oc__direct_cfg cfg;
     uint32_t nodes;
     uint32_t stride[OC_DIRECT_MAX_DIMS];
@@ -207,11 +206,9 @@ struct oc__netrun {
     step_cost *st; /* per step of the current round: its slowest message */
     size_t stcap;
     /* totals */
-    uint64_t rounds, steps, crit_hops, crit_bytes, split_rounds, max_cong, messages;
+    uint64_t crit_hops, crit_bytes, split_rounds, max_cong, messages;
     oc__direct_checker *checker;
-    /* observer (export --format chrome, run --links): NULL unless asked */
-    oc__observer *obs;
-    double clock;
+    /* for the observer */
     uint32_t *pos_of;  /* per link resource (id - 2N): its grid position, or UINT32_MAX */
     uint64_t *link_at; /* per grid position: its link resource (id - 2N) */
     uint32_t npos;     /* grid positions: the links that exist */
@@ -320,11 +317,11 @@ static int dn_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, s
         (grouped && oc__grow((void **)&m->msg_at, &m->msgatcap, r->count, sizeof *m->msg_at)))
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     int rc = 0;
-    double now = m->clock;
+    double now = m->base.clock;
     for (uint64_t s = 0; s < steps && !rc; s++) {
         const double d = oc__direct_msg_time(c, m->st[s].hops, m->st[s].bytes);
         m->at[s] = now;
-        rc = m->obs->step(m->obs, index, m->steps + s, 1, now, d, why, len);
+        rc = oc__netrun_observe_step(m, index, s, 1, now, d, why, len);
         now += d;
     }
     m->at[steps] = now;
@@ -345,7 +342,7 @@ static int dn_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, s
                      hops, hops == 1 ? "" : "s", (unsigned long long)g->npk, g->npk == 1 ? "" : "s",
                      (unsigned long long)g->pkt_bytes);
         oc__use u = {.round = index,
-                     .step = m->steps + g->step,
+                     .step = m->base.steps + g->step,
                      .start_s = m->at[g->step],
                      .dur_s = m->at[g->step + g->npk - 1] + d - m->at[g->step],
                      .t = &r->xfers[i],
@@ -358,7 +355,7 @@ static int dn_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, s
                      .resource = res,
                      .side = OC_USE_PATH,
                      .show = OC_SHOW_TRACE};
-        rc = m->obs->use(m->obs, &u, why, len);
+        rc = oc__netrun_observe_use(m, &u, why, len);
     }
     for (size_t j = 0; j < nm && !rc; j++) {
         const oc__direct_msg *g = &m->msgs[j];
@@ -367,7 +364,7 @@ static int dn_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, s
         if (route_of(m, g->src, g->dst, &n, &hops))
             return oc__fail(why, len, OC_ENOMEM, "out of memory");
         oc__use u = {.round = index,
-                     .step = m->steps + g->step,
+                     .step = m->base.steps + g->step,
                      .start_s = m->at[g->step],
                      .dur_s = (double)g->npk * oc__direct_msg_time(c, hops, g->pkt_bytes),
                      .t = &r->xfers[m->in[j].first],
@@ -387,10 +384,10 @@ static int dn_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, s
                                 "round %llu: a route %u -> %u uses a link the grid lacks",
                                 (unsigned long long)index, g->src, g->dst);
             u.pos0 = pos;
-            rc = m->obs->use(m->obs, &u, why, len);
+            rc = oc__netrun_observe_use(m, &u, why, len);
         }
     }
-    m->clock = now;
+    m->base.clock = now;
     return rc;
 }
 
@@ -440,7 +437,7 @@ static int dn_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, 
                 m->pos_of[l] = m->npos;
                 m->link_at[m->npos++] = l;
             }
-    m->obs = obs;
+    m->base.obs = obs;
     *g = (oc__grid){.what = c->fullduplex ? "directed link" : "link (half duplex: both ways)",
                     .class_what = "link",
                     .pos_what = c->fullduplex ? "directed link" : "link",
@@ -456,18 +453,18 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
     const oc__direct_cfg *c = &m->cfg;
     const uint32_t N = m->nodes;
     const unsigned long long R = (unsigned long long)index;
-    const uint64_t cb = m->spec->chunk_bytes;
+    const uint64_t cb = m->base.spec->chunk_bytes;
     m->epoch++;
     uint64_t packets = 0;
     if (oc__grow((void **)&m->in, &m->incap, r->count, sizeof *m->in))
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
-        if (x->src >= N || x->dst >= N || x->src == x->dst)
-            return oc__fail(why, len, OC_EINVAL,
-                            "round %llu: transfer %u -> %u is not between two different nodes of "
-                            "the %s",
-                            R, x->src, x->dst, kind_name[c->kind]);
+        static const char *const refusal[] = {"is not between two different nodes of the hypercube",
+                                              "is not between two different nodes of the torus",
+                                              "is not between two different nodes of the mesh"};
+        int rc = oc__netrun_endpoints(m, index, x, refusal[c->kind], why, len);
+        if (rc) return rc;
         if (!c->wormhole && oc__direct_hops(c, x->src, x->dst) != 1) {
             /* name the network's dims: the usual cause is an algorithm planned for other dims */
             char d[160];
@@ -502,7 +499,7 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
     }
     size_t nm = r->count;
     if (c->combining && nm > 1) {
-        if (m->obs && oc__grow((void **)&m->lead, &m->leadcap, nm, sizeof *m->lead))
+        if (m->base.obs && oc__grow((void **)&m->lead, &m->leadcap, nm, sizeof *m->lead))
             return oc__fail(why, len, OC_ENOMEM, "out of memory");
         qsort(m->in, nm, sizeof *m->in, by_pair);
         size_t k = 0;
@@ -514,7 +511,7 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
                 m->in[k++] = m->in[i];
             /* the observer's map: transfer -> the first transfer of its message (the sort puts
              * a pair's earliest transfer first) */
-            if (m->obs) m->lead[m->in[i].first] = m->in[k - 1].first;
+            if (m->base.obs) m->lead[m->in[i].first] = m->in[k - 1].first;
         }
         nm = k;
         qsort(m->in, nm, sizeof *m->in, by_first);
@@ -577,12 +574,11 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
         int rc = oc__direct_check(m->checker, c, index, r, cb, &claim, why, len);
         if (rc) return rc;
     }
-    if (m->obs) {
+    if (m->base.obs) {
         int rc = dn_observe_round(m, index, r, nm, steps, why, len);
         if (rc) return rc;
     }
-    m->rounds++;
-    m->steps += steps;
+    oc__netrun_mapped(m, steps);
     m->crit_hops += ch;
     m->crit_bytes += cbytes;
     m->messages += nm;
@@ -593,22 +589,8 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
 }
 
 static void dn_destroy(oc__netrun *m) {
-    if (!m) return;
-    oc__direct_checker_free(m->checker);
-    free(m->next_free);
-    free(m->used);
-    free(m->stamp);
-    free(m->load);
-    free(m->in);
-    free(m->msgs);
-    free(m->route);
-    free(m->st);
-    free(m->pos_of);
-    free(m->link_at);
-    free(m->lead);
-    free(m->msg_at);
-    free(m->at);
-    free(m);
+    if (m) oc__direct_checker_free(m->checker);
+    oc__netrun_free(m);
 }
 
 static int dn_create(oc__direct_kind kind, const oc__spec *spec, const oc_kv *params, int check,
@@ -617,10 +599,8 @@ static int dn_create(oc__direct_kind kind, const oc__spec *spec, const oc_kv *pa
     oc__direct_cfg cfg;
     int rc = oc__direct_cfg_parse(kind, spec->nodes, params, &cfg, why, len);
     if (rc) return rc;
-    oc__netrun *m = calloc(1, sizeof *m);
+    oc__netrun *m = oc__netrun_new(sizeof *m, spec, check, dn_round);
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    m->sink.round = dn_round;
-    m->spec = spec;
     m->cfg = cfg;
     m->nodes = spec->nodes;
     uint32_t s = 1;
@@ -632,17 +612,19 @@ static int dn_create(oc__direct_kind kind, const oc__spec *spec, const oc_kv *pa
     m->pkts_per_chunk = cfg.mu && cb > cfg.mu ? oc__ceil_div(cb, cfg.mu) : 1;
     m->pkt_bytes = cfg.mu && cb > cfg.mu ? cfg.mu : cb;
     m->nres = 2 * (size_t)m->nodes + 2 * (size_t)m->nodes * (cfg.ndims ? cfg.ndims : 1);
-    m->next_free = oc__calloc(m->nres, sizeof *m->next_free);
-    m->used = oc__calloc(m->nres, sizeof *m->used);
-    m->stamp = oc__calloc(m->nres, sizeof *m->stamp);
-    m->load = oc__calloc(m->nres, sizeof *m->load);
-    if (!m->next_free || !m->used || !m->stamp || !m->load ||
-        (check && oc__direct_checker_new(&m->checker))) {
-        dn_destroy(m);
-        return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    }
-    *out = m;
-    return 0;
+    const size_t R = m->nres;
+    const oc__netbuf bufs[] = {
+        OC_NETBUF(m->next_free, R), OC_NETBUF(m->used, R), OC_NETBUF(m->stamp, R),
+        OC_NETBUF(m->load, R),      OC_NETBUF(m->in, 0),   OC_NETBUF(m->msgs, 0),
+        OC_NETBUF(m->route, 0),     OC_NETBUF(m->st, 0),   OC_NETBUF(m->pos_of, 0),
+        OC_NETBUF(m->link_at, 0),   OC_NETBUF(m->lead, 0), OC_NETBUF(m->msg_at, 0),
+        OC_NETBUF(m->at, 0)};
+    char what[32];
+    snprintf(what, sizeof what, "the %s model", kind_name[kind]);
+    rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, what, why, len);
+    if (!rc && check && oc__direct_checker_new(&m->checker))
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return oc__netrun_done(m, rc, dn_destroy, out);
 }
 
 static int hc_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
@@ -658,13 +640,9 @@ static int me_create(const oc__spec *spec, const oc_kv *params, int check, oc__n
     return dn_create(OC_DIRECT_MESH, spec, params, check, out, why, len);
 }
 
-static oc__sink *dn_sink(oc__netrun *m) {
-    return &m->sink;
-}
-
 /* One packet of one chunk between neighbours. */
 static double dn_step_time(const oc__netrun *m) {
-    return oc__direct_msg_time(&m->cfg, 1, m->spec->chunk_bytes);
+    return oc__direct_msg_time(&m->cfg, 1, m->base.spec->chunk_bytes);
 }
 
 /* The settings as parsed, with the packet the model cuts this run's chunks into (what the
@@ -673,15 +651,6 @@ static void dn_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_DIRECT;
     out->direct = m->cfg;
     out->direct.mu = m->pkt_bytes;
-}
-
-static uint64_t dn_channels(const oc__netrun *m) {
-    (void)m;
-    return 1;
-}
-
-static uint64_t dn_steps(const oc__netrun *m) {
-    return m->steps;
 }
 
 /* The diameter of the dimension-order routes. */
@@ -708,31 +677,27 @@ static double bisection_packets(const oc__direct_cfg *c) {
 
 static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     const oc__direct_cfg *c = &m->cfg;
-    const double tts = (double)m->steps * c->ts, ttd = (double)m->crit_hops * c->td,
+    const double tts = (double)m->base.steps * c->ts, ttd = (double)m->crit_hops * c->td,
                  ttm = (double)m->crit_bytes * c->tm;
-    rep->steps = m->steps;
-    rep->time_s = tts + ttd + ttm;
-    int rc = 0;
-    char buf[160];
+    /* the lower bound is the all-to-all's alone (below) */
+    oc__netrun_figures(rep, m->base.steps, 0, tts + ttd + ttm);
+    rep->has_lb = 0;
+    int rc;
     if (c->kind == OC_DIRECT_HYPERCUBE) {
-        snprintf(buf, sizeof buf, "%u", c->ndims);
-        rc |= oc_kv_set(rep->net_params, "dim", buf);
+        rc = oc__netrun_param(rep, "dim", "%u", c->ndims);
     } else {
-        oc__direct_dims_text(c, buf, sizeof buf);
-        rc |= oc_kv_set(rep->net_params, "dims", buf);
+        char dims[160];
+        oc__direct_dims_text(c, dims, sizeof dims);
+        rc = oc__netrun_param(rep, "dims", "%s", dims);
     }
     rc |= oc_kv_set(rep->net_params, "switching", c->wormhole ? "wh" : "sf");
     rc |= oc_kv_set(rep->net_params, "ports", c->allport ? "all" : "1");
     rc |= oc_kv_set(rep->net_params, "duplex", c->fullduplex ? "full" : "half");
     rc |= oc_kv_set(rep->net_params, "combining", c->combining ? "yes" : "no");
-    snprintf(buf, sizeof buf, "%.15g", c->ts * 1e6);
-    rc |= oc_kv_set(rep->net_params, "ts_us", buf);
-    snprintf(buf, sizeof buf, "%.15g", c->tm * 1e9);
-    rc |= oc_kv_set(rep->net_params, "tm_ns", buf);
-    snprintf(buf, sizeof buf, "%.15g", c->td * 1e6);
-    rc |= oc_kv_set(rep->net_params, "td_us", buf);
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->pkt_bytes);
-    rc |= oc_kv_set(rep->net_params, "mu", buf);
+    rc |= oc__netrun_param(rep, "ts_us", "%.15g", c->ts * 1e6);
+    rc |= oc__netrun_param(rep, "tm_ns", "%.15g", c->tm * 1e9);
+    rc |= oc__netrun_param(rep, "td_us", "%.15g", c->td * 1e6);
+    rc |= oc__netrun_param(rep, "mu", "%llu", (unsigned long long)m->pkt_bytes);
     rc |= oc__report_num(rep, "ts_s", c->ts);
     rc |= oc__report_num(rep, "tm_s_per_byte", c->tm);
     rc |= oc__report_num(rep, "td_s", c->td);
@@ -749,9 +714,9 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
                               "%llu rounds needed more than one step (port or link shared; "
                               "largest link congestion %llu): split by first fit",
                               (unsigned long long)m->split_rounds, (unsigned long long)m->max_cong);
-    if (m->spec->coll == OC_ALLTOALL) {
+    if (m->base.spec->coll == OC_ALLTOALL) {
         /* packets of one block (what one node sends one other node) */
-        const uint64_t ppb = c->combining ? 1 : m->spec->q * m->pkts_per_chunk;
+        const uint64_t ppb = c->combining ? 1 : m->base.spec->q * m->pkts_per_chunk;
         const double bis = bisection_packets(c);
         uint64_t lb;
         if (c->combining) {
@@ -774,14 +739,13 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
         if (m->nodes < 2) lb = 0; /* nothing to send */
         rep->has_lb = 1;
         rep->steps_lb = lb;
-        const double block = (double)m->spec->chunk_bytes * m->spec->q;
+        const double block = (double)m->base.spec->chunk_bytes * m->base.spec->q;
         double tlb = bis * block * c->tm;
         if ((double)lb * c->ts > tlb) tlb = (double)lb * c->ts;
         rc |= oc__report_num(rep, "bisection_packets_per_channel", bis);
         rc |= oc__report_num(rep, "time_lower_bound_s", tlb);
     }
-    if (rc) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the report");
-    return 0;
+    return oc__netrun_finished(rc, why, len);
 }
 
 #define DIRECT_PARAMS                                                                              \
@@ -789,50 +753,29 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     "ts_us=1: start-up; tm_ns=1: per byte (1 GB/s); td_us=0.05: per hop (wh); mu=chunk: "          \
     "packet bytes (defaults of ts, tm, td are ours)"
 
-const oc__model oc__model_hypercube = {
-    .info = {"hypercube",
-             "electrical hypercube Q_n (all-to-all-scatter notes): e-cube routing, SF or WH, "
-             "1-port or all-port",
-             "dim=log2 N: dimension n; " DIRECT_PARAMS},
-    .create = hc_create,
-    .sink = dn_sink,
-    .finish = dn_finish,
-    .step_time = dn_step_time,
-    .channels = dn_channels,
-    .steps = dn_steps,
-    .destroy = dn_destroy,
-    .observe = dn_observe,
-    .config = dn_config,
-};
+/* The three models share everything but their name, words and create(). */
+#define DIRECT_MODEL(name, what, params, create_fn)                                                \
+    {                                                                                              \
+        .info = {name, what, params}, .create = create_fn, .sink = oc__netrun_sink,                \
+        .finish = dn_finish, .step_time = dn_step_time, .channels = oc__netrun_one_channel,        \
+        .steps = oc__netrun_steps, .destroy = dn_destroy, .observe = dn_observe,                   \
+        .config = dn_config,                                                                       \
+    }
 
-const oc__model oc__model_torus = {
-    .info = {"torus",
-             "electrical torus T(z1,..,zk) (all-to-all-scatter notes): dimension-order routing "
-             "the shorter way, SF or WH",
-             "dims=N: side lengths AxB...; " DIRECT_PARAMS},
-    .create = to_create,
-    .sink = dn_sink,
-    .finish = dn_finish,
-    .step_time = dn_step_time,
-    .channels = dn_channels,
-    .steps = dn_steps,
-    .destroy = dn_destroy,
-    .observe = dn_observe,
-    .config = dn_config,
-};
+const oc__model oc__model_hypercube =
+    DIRECT_MODEL("hypercube",
+                 "electrical hypercube Q_n (all-to-all-scatter notes): e-cube routing, SF or WH, "
+                 "1-port or all-port",
+                 "dim=log2 N: dimension n; " DIRECT_PARAMS, hc_create);
 
-const oc__model oc__model_mesh = {
-    .info = {"mesh",
-             "electrical mesh M(z1,..,zk) (all-to-all-scatter notes): XY (dimension-order) "
-             "routing, SF or WH",
-             "dims=most square AxB: side lengths; " DIRECT_PARAMS},
-    .create = me_create,
-    .sink = dn_sink,
-    .finish = dn_finish,
-    .step_time = dn_step_time,
-    .channels = dn_channels,
-    .steps = dn_steps,
-    .destroy = dn_destroy,
-    .observe = dn_observe,
-    .config = dn_config,
-};
+const oc__model oc__model_torus =
+    DIRECT_MODEL("torus",
+                 "electrical torus T(z1,..,zk) (all-to-all-scatter notes): dimension-order "
+                 "routing the shorter way, SF or WH",
+                 "dims=N: side lengths AxB...; " DIRECT_PARAMS, to_create);
+
+const oc__model oc__model_mesh =
+    DIRECT_MODEL("mesh",
+                 "electrical mesh M(z1,..,zk) (all-to-all-scatter notes): XY (dimension-order) "
+                 "routing, SF or WH",
+                 "dims=most square AxB: side lengths; " DIRECT_PARAMS, me_create);

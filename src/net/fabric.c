@@ -41,15 +41,14 @@
  * Work per round is O(T log T) for T transfers (the sort of the circuit set).
  */
 #include "net/fabric.h"
-#include "net/net.h"
+#include "net/model_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct oc__netrun {
-    oc__sink sink;
-    const oc__spec *spec;
+    oc__netbase base; /* one step per round: base.steps = base.rounds */
     oc__fab_shape shape;
     double alpha_s, reconfig_s, wl_rate; /* per message, per change, bytes/s per wavelength */
     double alpha_us, reconfig_us, gbytes;
@@ -61,13 +60,11 @@ struct oc__netrun {
     size_t wl_cap;
     uint64_t *cur, *prev; /* sorted circuit sets (src << 32 | dst) */
     size_t cur_cap, prev_cap, prev_n;
-    uint64_t rounds, reconfigs, transfers, cross;
+    uint64_t reconfigs, transfers, cross;
     double t_bw;
     uint64_t max_tile_wl, min_wl, max_circuits, max_pair_wl;
     oc__fab_checker *checker; /* NULL when not checking */
-    /* observer (export --format chrome, run --links): NULL unless asked */
-    oc__observer *obs;
-    double clock;
+    /* for the observer */
     uint32_t *wl_next; /* per node: the next of its wavelengths to hand out this round */
     /* per ordered pair of servers: the next fibre wavelength slot (fibre x W + wavelength) and
      * the round that set it; NULL when the fibres are too many to report */
@@ -94,7 +91,7 @@ static int fab_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, 
                              double slowest, char *why, size_t len) {
     const double setup = reconf ? m->reconfig_s : 0;
     const double dur = setup + m->alpha_s + slowest;
-    int rc = m->obs->step(m->obs, index, m->rounds, 1, m->clock, dur, why, len);
+    int rc = oc__netrun_observe_step(m, index, 0, 1, m->base.clock, dur, why, len);
     for (size_t i = 0; i < r->count; i++)
         m->wl_next[r->xfers[i].src] = 0;
     const uint32_t T = m->shape.tiles_per_server;
@@ -107,10 +104,11 @@ static int fab_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, 
                  x->dst, w0, w0 + m->wl[i] - 1, x->src,
                  x->src / T == x->dst / T ? "" : " (over fibre between servers)");
         oc__use u = {.round = index,
-                     .step = m->rounds,
-                     .start_s = m->clock + setup,
-                     .dur_s = m->alpha_s + (double)((uint64_t)x->count * m->spec->chunk_bytes) /
-                                               ((double)m->wl[i] * m->wl_rate),
+                     .step = m->base.rounds,
+                     .start_s = m->base.clock + setup,
+                     .dur_s =
+                         m->alpha_s + (double)((uint64_t)x->count * m->base.spec->chunk_bytes) /
+                                          ((double)m->wl[i] * m->wl_rate),
                      .t = x,
                      .cls0 = w0,
                      .cls1 = w0 + m->wl[i],
@@ -118,7 +116,7 @@ static int fab_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, 
                      .pos0 = x->src,
                      .npos = 1,
                      .resource = res};
-        rc = m->obs->use(m->obs, &u, why, len);
+        rc = oc__netrun_observe_use(m, &u, why, len);
         const uint32_t sa = x->src / T, sb = x->dst / T;
         if (rc || sa == sb || !m->pair_next) continue;
         const uint64_t W = m->shape.wavelengths;
@@ -137,11 +135,11 @@ static int fab_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, 
             u.cls0 = (uint32_t)(j - f * W);
             u.cls1 = (uint32_t)(stop - f * W);
             u.pos0 = (uint32_t)fibre_pos(m, sa, sb, f);
-            rc = m->obs->use(m->obs, &u, why, len);
+            rc = oc__netrun_observe_use(m, &u, why, len);
             j = stop;
         }
     }
-    m->clock += dur;
+    m->base.clock += dur;
     return rc;
 }
 
@@ -175,7 +173,7 @@ static int fab_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why,
         if (!m->pair_next || !m->pair_stamp) return oc__fail(why, len, OC_ENOMEM, "out of memory");
         positions += pairs * m->shape.fibres;
     }
-    m->obs = obs;
+    m->base.obs = obs;
     *g = (oc__grid){.what = "tile or inter-server fibre x wavelength",
                     .class_what = "wavelength",
                     .pos_what = "tile or fibre",
@@ -232,7 +230,6 @@ static int fab_fibres(oc__netrun *m, uint64_t index, const oc__round *r, char *w
 
 static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     oc__netrun *m = (oc__netrun *)self;
-    const uint32_t N = m->shape.nodes;
     const uint64_t W = m->shape.wavelengths;
     const uint64_t epoch = ++m->epoch;
     const unsigned long long R = (unsigned long long)index;
@@ -242,14 +239,10 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
-        if (x->src >= N || x->dst >= N || x->src == x->dst)
-            return oc__fail(why, len, OC_EINVAL,
-                            "round %llu: transfer %u -> %u is not between two different tiles "
-                            "of the rack",
-                            R, x->src, x->dst);
-        if (m->spec->chunk_bytes && x->count > UINT64_MAX / 2 / m->spec->chunk_bytes)
-            return oc__fail(why, len, OC_ETOOBIG, "round %llu: transfer %u -> %u is too large", R,
-                            x->src, x->dst);
+        uint64_t bytes;
+        int rc = oc__netrun_endpoints(m, index, x, "is not between two different tiles of the rack",
+                                      why, len);
+        if (rc || (rc = oc__netrun_bytes(m, index, x, 2, &bytes, why, len))) return rc;
         const uint32_t node[2] = {x->src, x->dst};
         for (int k = 0; k < 2; k++)
             if (m->stamp[node[k]] != epoch) {
@@ -275,8 +268,8 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
         if (deg > m->max_circuits) m->max_circuits = deg;
         m->used[x->src] += m->wl[i];
         if (m->used[x->src] > m->max_tile_wl) m->max_tile_wl = m->used[x->src];
-        const double t =
-            (double)((uint64_t)x->count * m->spec->chunk_bytes) / ((double)m->wl[i] * m->wl_rate);
+        const double t = (double)((uint64_t)x->count * m->base.spec->chunk_bytes) /
+                         ((double)m->wl[i] * m->wl_rate);
         if (t > slowest) slowest = t;
     }
     int rc = fab_fibres(m, index, r, why, len);
@@ -287,10 +280,10 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
     for (size_t i = 0; i < r->count; i++)
         m->cur[i] = (uint64_t)r->xfers[i].src << 32 | r->xfers[i].dst;
     qsort(m->cur, r->count, sizeof *m->cur, by_u64);
-    const int reconf = m->rounds == 0 || m->prev_n != r->count ||
+    const int reconf = m->base.rounds == 0 || m->prev_n != r->count ||
                        memcmp(m->cur, m->prev, r->count * sizeof *m->cur) != 0;
     m->reconfigs += (uint64_t)reconf;
-    if (m->obs && (rc = fab_observe_round(m, index, r, reconf, slowest, why, len))) return rc;
+    if (m->base.obs && (rc = fab_observe_round(m, index, r, reconf, slowest, why, len))) return rc;
     uint64_t *t = m->prev;
     size_t tc = m->prev_cap;
     m->prev = m->cur;
@@ -298,26 +291,15 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
     m->prev_n = r->count;
     m->cur = t;
     m->cur_cap = tc;
-    m->rounds++;
+    oc__netrun_mapped(m, 1);
     m->transfers += r->count;
     m->t_bw += slowest;
     return 0;
 }
 
 static void fab_destroy(oc__netrun *m) {
-    if (!m) return;
-    oc__fab_checker_free(m->checker);
-    free(m->stamp);
-    free(m->out);
-    free(m->in);
-    free(m->used);
-    free(m->wl);
-    free(m->cur);
-    free(m->prev);
-    free(m->wl_next);
-    free(m->pair_next);
-    free(m->pair_stamp);
-    free(m);
+    if (m) oc__fab_checker_free(m->checker);
+    oc__netrun_free(m);
 }
 
 static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
@@ -338,10 +320,8 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
     if (servers > (1u << 23))
         return oc__fail(why, len, OC_ETOOBIG, "fabric network: %llu servers, at most %u",
                         (unsigned long long)servers, 1u << 23);
-    oc__netrun *m = calloc(1, sizeof *m);
+    oc__netrun *m = oc__netrun_new(sizeof *m, spec, check, fab_round);
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    m->sink.round = fab_round;
-    m->spec = spec;
     m->shape = (oc__fab_shape){.nodes = spec->nodes,
                                .tiles_per_server = (uint32_t)tiles,
                                .wavelengths = wls,
@@ -353,34 +333,22 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
     m->reconfig_s = reconfig_us * 1e-6;
     m->wl_rate = gbytes * 1e9 / (double)wls;
     m->min_wl = wls;
-    m->stamp = oc__calloc(spec->nodes, sizeof(uint64_t));
-    m->out = oc__calloc(spec->nodes, sizeof(uint32_t));
-    m->in = oc__calloc(spec->nodes, sizeof(uint32_t));
-    m->used = oc__calloc(spec->nodes, sizeof(uint64_t));
-    if (!m->stamp || !m->out || !m->in || !m->used || (check && oc__fab_checker_new(&m->checker))) {
-        fab_destroy(m);
-        return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    }
-    *out = m;
-    return 0;
-}
-
-static oc__sink *fab_sink(oc__netrun *m) {
-    return &m->sink;
+    const size_t N = spec->nodes;
+    const oc__netbuf bufs[] = {OC_NETBUF(m->stamp, N),     OC_NETBUF(m->out, N),
+                               OC_NETBUF(m->in, N),        OC_NETBUF(m->used, N),
+                               OC_NETBUF(m->wl, 0),        OC_NETBUF(m->cur, 0),
+                               OC_NETBUF(m->prev, 0),      OC_NETBUF(m->wl_next, 0),
+                               OC_NETBUF(m->pair_next, 0), OC_NETBUF(m->pair_stamp, 0)};
+    rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the fabric model", why, len);
+    if (!rc && check && oc__fab_checker_new(&m->checker))
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return oc__netrun_done(m, rc, fab_destroy, out);
 }
 
 /* One chunk on a circuit with all of the tile's wavelengths, no reconfiguration. */
 static double fab_step_time(const oc__netrun *m) {
-    return m->alpha_s + (double)m->spec->chunk_bytes / ((double)m->shape.wavelengths * m->wl_rate);
-}
-
-static uint64_t fab_channels(const oc__netrun *m) {
-    (void)m;
-    return 1; /* splitting a GPU's egress over circuits does not add bandwidth */
-}
-
-static uint64_t fab_steps(const oc__netrun *m) {
-    return m->rounds;
+    return m->alpha_s +
+           (double)m->base.spec->chunk_bytes / ((double)m->shape.wavelengths * m->wl_rate);
 }
 
 /* For the closed forms: a tile's W wavelengths are what its egress splits over. */
@@ -390,25 +358,18 @@ static void fab_circuits(const oc__netrun *m, uint64_t *lanes, double *reconfig_
 }
 
 static int fab_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
-    const double ta = (double)m->rounds * m->alpha_s, tr = (double)m->reconfigs * m->reconfig_s;
-    rep->steps = m->rounds;
-    rep->has_lb = 1;
-    rep->steps_lb = m->rounds;
-    rep->time_s = ta + tr + m->t_bw;
-    char buf[64];
-    int rc = 0;
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->shape.tiles_per_server);
-    rc |= oc_kv_set(rep->net_params, "tiles_per_server", buf);
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->shape.wavelengths);
-    rc |= oc_kv_set(rep->net_params, "wavelengths_per_tile", buf);
-    snprintf(buf, sizeof buf, "%llu", (unsigned long long)m->shape.fibres);
-    rc |= oc_kv_set(rep->net_params, "fibres_between_servers", buf);
-    snprintf(buf, sizeof buf, "%g", m->gbytes);
-    rc |= oc_kv_set(rep->net_params, "bandwidth_GBps", buf);
-    snprintf(buf, sizeof buf, "%g", m->reconfig_us);
-    rc |= oc_kv_set(rep->net_params, "reconfig_us", buf);
-    snprintf(buf, sizeof buf, "%g", m->alpha_us);
-    rc |= oc_kv_set(rep->net_params, "alpha_us", buf);
+    const double ta = (double)m->base.rounds * m->alpha_s,
+                 tr = (double)m->reconfigs * m->reconfig_s;
+    oc__netrun_figures(rep, m->base.rounds, m->base.rounds, ta + tr + m->t_bw);
+    int rc = oc__netrun_param(rep, "tiles_per_server", "%llu",
+                              (unsigned long long)m->shape.tiles_per_server);
+    rc |= oc__netrun_param(rep, "wavelengths_per_tile", "%llu",
+                           (unsigned long long)m->shape.wavelengths);
+    rc |= oc__netrun_param(rep, "fibres_between_servers", "%llu",
+                           (unsigned long long)m->shape.fibres);
+    rc |= oc__netrun_param(rep, "bandwidth_GBps", "%g", m->gbytes);
+    rc |= oc__netrun_param(rep, "reconfig_us", "%g", m->reconfig_us);
+    rc |= oc__netrun_param(rep, "alpha_us", "%g", m->alpha_us);
     const uint64_t T = m->shape.tiles_per_server;
     rc |= oc__report_num(rep, "step_time_s", fab_step_time(m));
     rc |= oc__report_num(rep, "time_alpha_s", ta);
@@ -418,17 +379,16 @@ static int fab_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     rc |= oc__report_num(rep, "servers", (double)((m->shape.nodes + T - 1) / T));
     rc |= oc__report_num(rep, "max_circuits_per_tile", (double)m->max_circuits);
     rc |= oc__report_num(rep, "max_tile_wavelengths", (double)m->max_tile_wl);
-    rc |= oc__report_num(rep, "min_circuit_wavelengths", m->rounds ? (double)m->min_wl : 0);
+    rc |= oc__report_num(rep, "min_circuit_wavelengths", m->base.rounds ? (double)m->min_wl : 0);
     rc |= oc__report_num(rep, "circuits_between_servers", (double)m->cross);
     rc |= oc__report_num(rep, "max_server_pair_wavelengths", (double)m->max_pair_wl);
     /* The decomposition in words, so that the text output shows how the time is made up. */
     rc |= oc__report_note(rep,
                           "time = %llu rounds x alpha %g us + %llu reconfigurations x %g us + "
                           "bandwidth %.6g us (each round's slowest circuit)",
-                          (unsigned long long)m->rounds, m->alpha_us,
+                          (unsigned long long)m->base.rounds, m->alpha_us,
                           (unsigned long long)m->reconfigs, m->reconfig_us, m->t_bw * 1e6);
-    if (rc) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the report");
-    return 0;
+    return oc__netrun_finished(rc, why, len);
 }
 
 const oc__model oc__model_fabric = {
@@ -440,11 +400,12 @@ const oc__model oc__model_fabric = {
              "reconfig_us=3.7; "
              "alpha_us=0.7"},
     .create = fab_create,
-    .sink = fab_sink,
+    .sink = oc__netrun_sink,
     .finish = fab_finish,
     .step_time = fab_step_time,
-    .channels = fab_channels,
-    .steps = fab_steps,
+    /* splitting a GPU's egress over circuits does not add bandwidth */
+    .channels = oc__netrun_one_channel,
+    .steps = oc__netrun_steps,
     .destroy = fab_destroy,
     .circuits = fab_circuits,
     .observe = fab_observe,

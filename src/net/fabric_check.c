@@ -52,6 +52,16 @@ static int by_key(const void *x, const void *y) {
     return a->key < b->key ? -1 : a->key > b->key;
 }
 
+/* The items a[i..) of one key (a sorted by key): returns the end of the group, its wavelengths
+ * summed in *sum. */
+static size_t key_group(const fab_item *a, size_t n, size_t i, uint64_t *sum) {
+    size_t j = i;
+    *sum = 0;
+    while (j < n && a[j].key == a[i].key)
+        *sum += a[j++].wl;
+    return j;
+}
+
 int oc__fab_check(oc__fab_checker *c, uint64_t round, const oc__round *r, const oc__fab_shape *s,
                   const uint32_t *wl, char *why, size_t len) {
     const unsigned long long R = (unsigned long long)round;
@@ -75,11 +85,9 @@ int oc__fab_check(oc__fab_checker *c, uint64_t round, const oc__round *r, const 
     }
     /* 2. wavelengths per tile and direction; the circuit counts give the fair shares */
     qsort(c->a, n, sizeof *c->a, by_key);
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        uint64_t sum = 0;
-        while (j < n && c->a[j].key == c->a[i].key)
-            sum += c->a[j++].wl;
+    for (size_t i = 0, j; i < n; i = j) {
+        uint64_t sum;
+        j = key_group(c->a, n, i, &sum);
         const uint64_t tile = c->a[i].key / 2, circuits = j - i;
         if (sum > W)
             return oc__fail(why, len, OC_ERESOURCE,
@@ -90,7 +98,6 @@ int oc__fab_check(oc__fab_checker *c, uint64_t round, const oc__round *r, const 
                             (unsigned long long)sum, (unsigned long long)W);
         for (size_t k = i; k < j; k++)
             if (W / circuits < c->share[c->a[k].xfer]) c->share[c->a[k].xfer] = W / circuits;
-        i = j;
     }
     /* 4. the claimed share is the rule's */
     for (size_t i = 0; i < r->count; i++)
@@ -107,11 +114,9 @@ int oc__fab_check(oc__fab_checker *c, uint64_t round, const oc__round *r, const 
         if (a != b) c->a[n++] = (fab_item){a * servers + b, wl[i], i};
     }
     qsort(c->a, n, sizeof *c->a, by_key);
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        uint64_t sum = 0;
-        while (j < n && c->a[j].key == c->a[i].key)
-            sum += c->a[j++].wl;
+    for (size_t i = 0, j; i < n; i = j) {
+        uint64_t sum;
+        j = key_group(c->a, n, i, &sum);
         if (sum > s->fibres * W)
             return oc__fail(why, len, OC_ERESOURCE,
                             "check: round %llu: %llu wavelengths from server %llu to server %llu, "
@@ -119,7 +124,6 @@ int oc__fab_check(oc__fab_checker *c, uint64_t round, const oc__round *r, const 
                             R, (unsigned long long)sum, (unsigned long long)(c->a[i].key / servers),
                             (unsigned long long)(c->a[i].key % servers),
                             (unsigned long long)s->fibres);
-        i = j;
     }
     return 0;
 }

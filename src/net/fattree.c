@@ -56,7 +56,7 @@
  * by a pass over all links. Memory is O(N + L x U) links.
  */
 #include "net/fattree.h"
-#include "net/net.h"
+#include "net/model_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,10 +69,8 @@ typedef struct ft_params {
 } ft_params;
 
 struct oc__netrun {
-    oc__sink sink;
-    const oc__spec *spec;
+    oc__netbase base; /* one step per round: base.steps = base.rounds */
     ft_params p;
-    int check;
     oc__ft_topo t;
     uint64_t spine_radix; /* ports of a spine router as built */
     oc__ft_cost cost;
@@ -95,12 +93,9 @@ struct oc__netrun {
     size_t cap_claims;
     oc__ft_checker *checker;
     /* totals */
-    uint64_t rounds, cross_leaf, contended_rounds, max_sharing, max_link_packets;
+    uint64_t cross_leaf, contended_rounds, max_sharing, max_link_packets;
     uint64_t tx_packets, router_hops; /* of each round's slowest transfer, summed */
     uint64_t lb_packets;              /* busiest node's packets, summed over rounds */
-    /* observer (export --format chrome, run --links): NULL unless asked */
-    oc__observer *obs;
-    double clock;
 };
 
 /* ---- parameters ---- */
@@ -165,24 +160,10 @@ static uint32_t longest_routers(const oc__netrun *m) {
 /* ---- scratch ---- */
 
 static int reserve(oc__netrun *m, size_t n) {
-    if (n <= m->cap) return 0;
-    size_t cap = m->cap ? m->cap : 64;
-    while (cap < n)
-        cap *= 2;
-#define GROW(field)                                                                                \
-    do {                                                                                           \
-        void *q_ = oc__malloc_array(cap, sizeof(*m->field));                                       \
-        if (!q_) return OC_ENOMEM;                                                                 \
-        free(m->field);                                                                            \
-        m->field = q_;                                                                             \
-    } while (0)
-    GROW(route);
-    GROW(nroute);
-    GROW(bottleneck);
-    GROW(paths);
-#undef GROW
-    m->cap = cap;
-    return 0;
+    const oc__netbuf per_transfer[] = {OC_NETBUF(m->route, 0), OC_NETBUF(m->nroute, 0),
+                                       OC_NETBUF(m->bottleneck, 0), OC_NETBUF(m->paths, 0)};
+    return oc__netrun_reserve(per_transfer, sizeof per_transfer / sizeof *per_transfer, n, 0,
+                              &m->cap);
 }
 
 /* The two vertices of link k (this file's numbering), for the check's claims. */
@@ -238,7 +219,7 @@ static void ft_class_name(const oc__netrun *m, uint32_t cls, char *buf, size_t l
  * packets, for the utilisation (a link's busy time in the round is its load x packet time). */
 static int ft_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, double slowest,
                             char *why, size_t len) {
-    int rc = m->obs->step(m->obs, index, m->rounds, 1, m->clock, slowest, why, len);
+    int rc = oc__netrun_observe_step(m, index, 0, 1, m->base.clock, slowest, why, len);
     for (size_t i = 0; i < r->count && !rc; i++) {
         const oc__transfer *x = &r->xfers[i];
         uint64_t pk = oc__ceil_div((uint64_t)x->count * m->cost.chunk_bytes, m->cost.packet_bytes);
@@ -248,8 +229,8 @@ static int ft_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, d
                  hops == 1 ? "inside a leaf" : "through a spine", hops,
                  (unsigned long long)m->bottleneck[i]);
         oc__use u = {.round = index,
-                     .step = m->rounds,
-                     .start_s = m->clock,
+                     .step = m->base.rounds,
+                     .start_s = m->base.clock,
                      .dur_s = (double)m->bottleneck[i] * m->cost.packet_s +
                               (double)hops * m->cost.router_s,
                      .t = x,
@@ -260,21 +241,21 @@ static int ft_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, d
                      .npos = 1,
                      .resource = res,
                      .show = OC_SHOW_TRACE};
-        rc = m->obs->use(m->obs, &u, why, len);
+        rc = oc__netrun_observe_use(m, &u, why, len);
         u.show = OC_SHOW_LINKS;
         u.dur_s = (double)pk * m->cost.packet_s;
         for (uint32_t k = 0; k < m->nroute[i] && !rc; k++) {
             u.pos0 = m->route[i][k];
-            rc = m->obs->use(m->obs, &u, why, len);
+            rc = oc__netrun_observe_use(m, &u, why, len);
         }
     }
-    m->clock += slowest;
+    m->base.clock += slowest;
     return rc;
 }
 
 static int ft_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, size_t len) {
     if (m->nlinks > UINT32_MAX) return oc__fail(why, len, OC_ETOOBIG, "too many links to observe");
-    m->obs = obs;
+    m->base.obs = obs;
     *g = (oc__grid){.what = "directed link",
                     .class_what = "link",
                     .pos_what = "directed link",
@@ -300,13 +281,10 @@ static int ft_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
     /* 1. Route every transfer and add its packets to the links of its route. */
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
-        if (x->src >= N || x->dst >= N || x->src == x->dst)
-            return oc__fail(why, len, OC_EINVAL, "round %llu: transfer %u -> %u cannot be routed",
-                            R, x->src, x->dst);
-        if (m->cost.chunk_bytes && x->count > UINT64_MAX / m->cost.chunk_bytes)
-            return oc__fail(why, len, OC_ETOOBIG, "round %llu: transfer %u -> %u is too large", R,
-                            x->src, x->dst);
-        uint64_t pk = oc__ceil_div((uint64_t)x->count * m->cost.chunk_bytes, m->cost.packet_bytes);
+        uint64_t bytes;
+        int rc = oc__netrun_endpoints(m, index, x, "cannot be routed", why, len);
+        if (rc || (rc = oc__netrun_bytes(m, index, x, 1, &bytes, why, len))) return rc;
+        uint64_t pk = oc__ceil_div(bytes, m->cost.packet_bytes);
         uint32_t ls = x->src / D, ld = x->dst / D;
         uint32_t *rt = m->route[i];
         oc__ft_path *path = &m->paths[i];
@@ -367,7 +345,7 @@ static int ft_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
         if (l < 2 * N && m->load[l] > node_most) node_most = m->load[l];
     }
     /* 4. Independent check. */
-    if (m->check) {
+    if (m->base.check) {
         if (oc__grow((void **)&m->claims, &m->cap_claims, m->ntouched, sizeof(oc__ft_link_load)))
             return oc__fail(why, len, OC_ENOMEM, "out of memory checking round %llu", R);
         for (size_t k = 0; k < m->ntouched; k++) {
@@ -384,12 +362,12 @@ static int ft_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
         int rc = oc__ft_check(m->checker, index, r, &a, &m->cost, why, len);
         if (rc) return rc;
     }
-    if (m->obs) {
+    if (m->base.obs) {
         int rc = ft_observe_round(m, index, r, slowest, why, len);
         if (rc) return rc;
     }
     /* 5. Totals. */
-    m->rounds++;
+    oc__netrun_mapped(m, 1);
     m->tx_packets += slow_pk;
     m->router_hops += slow_hops;
     m->lb_packets += node_most;
@@ -401,18 +379,8 @@ static int ft_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
 /* ---- model interface ---- */
 
 static void ft_destroy(oc__netrun *m) {
-    if (!m) return;
-    oc__ft_checker_free(m->checker);
-    free(m->stamp);
-    free(m->load);
-    free(m->users);
-    free(m->touched);
-    free(m->route);
-    free(m->nroute);
-    free(m->bottleneck);
-    free(m->paths);
-    free(m->claims);
-    free(m);
+    if (m) oc__ft_checker_free(m->checker);
+    oc__netrun_free(m);
 }
 
 static int ft_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
@@ -423,12 +391,9 @@ static int ft_create(const oc__spec *spec, const oc_kv *params, int check, oc__n
     uint64_t radix = 0;
     int rc = ft_params_read(params, spec->nodes, &p, &t, &radix, why, len);
     if (rc) return rc;
-    oc__netrun *m = calloc(1, sizeof *m);
+    oc__netrun *m = oc__netrun_new(sizeof *m, spec, check, ft_round);
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    m->sink.round = ft_round;
-    m->spec = spec;
     m->p = p;
-    m->check = check;
     m->t = t;
     m->spine_radix = radix;
     m->cost.chunk_bytes = spec->chunk_bytes;
@@ -436,59 +401,35 @@ static int ft_create(const oc__spec *spec, const oc_kv *params, int check, oc__n
     m->cost.packet_s = (double)p.packet_bytes * 8.0 / (p.bandwidth_gbps * 1e9);
     m->cost.router_s = p.router_delay_us * 1e-6;
     m->nlinks = 2 * (size_t)t.nodes + 2 * (size_t)t.leaves * t.up;
-    m->stamp = oc__calloc(m->nlinks, sizeof(uint64_t));
-    m->load = oc__calloc(m->nlinks, sizeof(uint64_t));
-    m->users = oc__calloc(m->nlinks, sizeof(uint32_t));
-    if (!m->stamp || !m->load || !m->users || (check && oc__ft_checker_new(&t, &m->checker))) {
-        ft_destroy(m);
-        return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    }
-    *out = m;
-    return 0;
-}
-
-static oc__sink *ft_sink(oc__netrun *m) {
-    return &m->sink;
+    const oc__netbuf bufs[] = {OC_NETBUF(m->stamp, m->nlinks), OC_NETBUF(m->load, m->nlinks),
+                               OC_NETBUF(m->users, m->nlinks), OC_NETBUF(m->touched, 0),
+                               OC_NETBUF(m->route, 0),         OC_NETBUF(m->nroute, 0),
+                               OC_NETBUF(m->bottleneck, 0),    OC_NETBUF(m->paths, 0),
+                               OC_NETBUF(m->claims, 0)};
+    rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the fattree model", why, len);
+    if (!rc && check && oc__ft_checker_new(&t, &m->checker))
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return oc__netrun_done(m, rc, ft_destroy, out);
 }
 
 /* The seed's d/B + a: one chunk's packets on a free path, plus the routers of the longest path. */
 static double ft_step_time(const oc__netrun *m) {
-    uint64_t pk = oc__ceil_div(m->spec->chunk_bytes, m->p.packet_bytes);
+    uint64_t pk = oc__ceil_div(m->base.spec->chunk_bytes, m->p.packet_bytes);
     return (double)pk * m->cost.packet_s + (double)longest_routers(m) * m->cost.router_s;
-}
-
-static uint64_t ft_channels(const oc__netrun *m) {
-    (void)m;
-    return 1; /* one link per node and direction */
-}
-
-static uint64_t ft_steps(const oc__netrun *m) {
-    return m->rounds;
 }
 
 static int ft_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     const double tx = (double)m->tx_packets * m->cost.packet_s;
     const double delay = (double)m->router_hops * m->cost.router_s;
     const double lb =
-        (double)m->lb_packets * m->cost.packet_s + (double)m->rounds * m->cost.router_s;
-    rep->steps = m->rounds;
-    rep->has_lb = 1;
-    rep->steps_lb = m->rounds;
-    rep->time_s = tx + delay;
-    char buf[64];
-    int rc = 0;
-#define SETP(key, fmt, val)                                                                        \
-    do {                                                                                           \
-        snprintf(buf, sizeof buf, fmt, val);                                                       \
-        rc |= oc_kv_set(rep->net_params, key, buf);                                                \
-    } while (0)
-    SETP("ports", "%llu", (unsigned long long)m->p.ports);
-    SETP("leaf_down", "%llu", (unsigned long long)m->p.leaf_down);
-    SETP("spine_ports", "%llu", (unsigned long long)m->spine_radix);
-    SETP("bandwidth_gbps", "%g", m->p.bandwidth_gbps);
-    SETP("router_delay_us", "%g", m->p.router_delay_us);
-    SETP("packet_bytes", "%llu", (unsigned long long)m->p.packet_bytes);
-#undef SETP
+        (double)m->lb_packets * m->cost.packet_s + (double)m->base.rounds * m->cost.router_s;
+    oc__netrun_figures(rep, m->base.rounds, m->base.rounds, tx + delay);
+    int rc = oc__netrun_param(rep, "ports", "%llu", (unsigned long long)m->p.ports);
+    rc |= oc__netrun_param(rep, "leaf_down", "%llu", (unsigned long long)m->p.leaf_down);
+    rc |= oc__netrun_param(rep, "spine_ports", "%llu", (unsigned long long)m->spine_radix);
+    rc |= oc__netrun_param(rep, "bandwidth_gbps", "%g", m->p.bandwidth_gbps);
+    rc |= oc__netrun_param(rep, "router_delay_us", "%g", m->p.router_delay_us);
+    rc |= oc__netrun_param(rep, "packet_bytes", "%llu", (unsigned long long)m->p.packet_bytes);
     rc |= oc__report_num(rep, "step_time_s", ft_step_time(m));
     rc |= oc__report_num(rep, "time_transmission_s", tx);
     rc |= oc__report_num(rep, "time_router_delay_s", delay);
@@ -508,8 +449,7 @@ static int ft_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
                               "ports, not %llu (spine_ports=auto keeps full bisection)",
                               m->t.nodes, m->t.leaves, m->t.down,
                               (unsigned long long)m->spine_radix, (unsigned long long)m->p.ports);
-    if (rc) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the report");
-    return 0;
+    return oc__netrun_finished(rc, why, len);
 }
 
 const oc__model oc__model_fattree = {
@@ -521,11 +461,11 @@ const oc__model oc__model_fattree = {
              "bandwidth_gbps=25: per link and direction; router_delay_us=50: per router on a "
              "path; packet_bytes=64"},
     .create = ft_create,
-    .sink = ft_sink,
+    .sink = oc__netrun_sink,
     .finish = ft_finish,
     .step_time = ft_step_time,
-    .channels = ft_channels,
-    .steps = ft_steps,
+    .channels = oc__netrun_one_channel, /* one link per node and direction */
+    .steps = oc__netrun_steps,
     .destroy = ft_destroy,
     .observe = ft_observe,
 };

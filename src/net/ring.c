@@ -31,7 +31,7 @@
 #include "net/ring.h"
 #include "core/bitset.h"
 #include "core/quote.h"
-#include "net/net.h"
+#include "net/model_common.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,10 +53,8 @@ typedef struct link_count {
 } link_count;
 
 struct oc__netrun {
-    oc__sink sink;
-    const oc__spec *spec;
+    oc__netbase base;
     ring_params p;
-    int check;
     uint32_t N;
     oc__ring_checker *checker;
     /* per-round scratch, sized by transfers (25 bytes a transfer) */
@@ -80,12 +78,9 @@ struct oc__netrun {
     size_t pool_n, pool_cap;
     uint32_t pool_free;
     /* totals */
-    uint64_t steps, steps_lb, rounds, units, cut_rounds, crossing_rounds;
+    uint64_t steps_lb, units, cut_rounds, crossing_rounds;
     double worst_ratio;
     uint64_t worst_round;
-    /* observer (export --format chrome, run --links): NULL unless asked */
-    oc__observer *obs;
-    double clock; /* start of the next step */
 };
 
 /* ---- parameters ---- */
@@ -135,29 +130,14 @@ static double step_parts(const ring_params *p, uint64_t payload, double *reconf,
 
 /* ---- scratch ---- */
 
+/* The per-transfer arrays, one capacity for all (alive_next has one more: a list end). */
 static int reserve_arcs(oc__netrun *m, size_t n) {
-    if (n <= m->arc_cap) return 0;
-    size_t cap = m->arc_cap ? m->arc_cap : 64;
-    while (cap < n)
-        cap *= 2;
-#define GROW(field)                                                                                \
-    do {                                                                                           \
-        void *q_ = realloc(m->field, cap * sizeof(*m->field));                                     \
-        if (!q_) return OC_ENOMEM;                                                                 \
-        m->field = q_;                                                                             \
-    } while (0)
-    GROW(dir);
-    GROW(start);
-    GROW(len);
-    GROW(frag_first);
-    GROW(order);
-    GROW(arcs);
-#undef GROW
-    void *q = realloc(m->alive_next, (cap + 1) * sizeof(uint32_t));
-    if (!q) return OC_ENOMEM;
-    m->alive_next = q;
-    m->arc_cap = cap;
-    return 0;
+    if (n <= m->arc_cap) return 0; /* every round asks: answer the usual case at once */
+    const oc__netbuf arcs[] = {OC_NETBUF(m->dir, 0),       OC_NETBUF(m->start, 0),
+                               OC_NETBUF(m->len, 0),       OC_NETBUF(m->frag_first, 0),
+                               OC_NETBUF(m->order, 0),     OC_NETBUF(m->arcs, 0),
+                               OC_NETBUF(m->alive_next, 0)};
+    return oc__netrun_reserve(arcs, sizeof arcs / sizeof *arcs, n, 1, &m->arc_cap);
 }
 
 static int push_frag(oc__netrun *m, int d, uint32_t xfer, uint32_t c0, uint32_t c1) {
@@ -401,12 +381,12 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, uint32_t *arcs,
  * one use per (transfer, step), holding a range of channels on one arc. Called after the check. */
 static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, uint64_t steps,
                               char *why, size_t len) {
-    double a, b, c, dur = step_parts(&m->p, m->spec->chunk_bytes, &a, &b, &c);
+    double a, b, c, dur = step_parts(&m->p, m->base.spec->chunk_bytes, &a, &b, &c);
     const uint64_t ch = m->p.w * m->p.F;
     const uint32_t N = m->N;
     for (uint64_t k = 0; k < steps; k++) {
         int rc =
-            m->obs->step(m->obs, index, m->steps + k, 1, m->clock + (double)k * dur, dur, why, len);
+            oc__netrun_observe_step(m, index, k, 1, m->base.clock + (double)k * dur, dur, why, len);
         if (rc) return rc;
     }
     for (int d = 0; d < 2; d++)
@@ -432,8 +412,8 @@ static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
                         res, sizeof res, "%s channels %u-%u (fibre x %llu + wavelength; %u links)",
                         d == RING_CW ? "cw" : "ccw", k0, k1 - 1, (unsigned long long)m->p.w, hops);
                 oc__use u = {.round = index,
-                             .step = m->steps + st,
-                             .start_s = m->clock + (double)st * dur,
+                             .step = m->base.steps + st,
+                             .start_s = m->base.clock + (double)st * dur,
                              .dur_s = dur,
                              .t = t,
                              .cls0 = k0,
@@ -443,12 +423,12 @@ static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
                              .pos0 = pos0,
                              .npos = hops,
                              .resource = res};
-                int rc = m->obs->use(m->obs, &u, why, len);
+                int rc = oc__netrun_observe_use(m, &u, why, len);
                 if (rc) return rc;
                 c0 = c1;
             }
         }
-    m->clock += (double)steps * dur;
+    m->base.clock += (double)steps * dur;
     return 0;
 }
 
@@ -468,7 +448,7 @@ static int ring_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why
     uint64_t ch = m->p.w * m->p.F;
     if ((uint64_t)m->N * 2 > UINT32_MAX)
         return oc__fail(why, len, OC_ETOOBIG, "too many nodes to observe");
-    m->obs = obs;
+    m->base.obs = obs;
     *g = (oc__grid){.what = "directed link x fibre x wavelength",
                     .class_what = "fibre x wavelength",
                     .pos_what = "directed link",
@@ -493,9 +473,8 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     size_t per_dir[2] = {0, 0};
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
-        if (t->src >= N || t->dst >= N || t->src == t->dst)
-            return oc__fail(why, len, OC_EINVAL, "round %llu: transfer %u -> %u cannot be routed",
-                            (unsigned long long)index, t->src, t->dst);
+        int rc = oc__netrun_endpoints(m, index, t, "cannot be routed", why, len);
+        if (rc) return rc;
         uint32_t cw = oc__ring_sub(t->dst, t->src, N);
         int d;
         if (2ull * cw < N)
@@ -579,7 +558,7 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
         }
     }
     /* 3. Independent check. */
-    if (m->check) {
+    if (m->base.check) {
         oc__ring_assignment a = {.dir = m->dir,
                                  .frags = {m->frags[0], m->frags[1]},
                                  .nfrags = {m->nfrags[0], m->nfrags[1]},
@@ -593,13 +572,12 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     uint64_t heaviest = maxload[0] > maxload[1] ? maxload[0] : maxload[1];
     uint64_t steps = oc__ceil_div(most, channels);
     uint64_t lb = oc__ceil_div(heaviest, channels);
-    if (m->obs) {
+    if (m->base.obs) {
         int rc = ring_observe_round(m, index, r, steps, why, len);
         if (rc) return rc;
     }
-    m->steps += steps;
+    oc__netrun_mapped(m, steps);
     m->steps_lb += lb;
-    m->rounds++;
     m->units += units;
     if (lb && (double)steps / (double)lb > m->worst_ratio) {
         m->worst_ratio = (double)steps / (double)lb;
@@ -611,26 +589,11 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
 /* ---- model interface ---- */
 
 static void ring_destroy(oc__netrun *m) {
-    if (!m) return;
-    oc__ring_checker_free(m->checker);
-    free(m->dir);
-    free(m->start);
-    free(m->len);
-    free(m->frag_first);
-    free(m->order);
-    free(m->arcs);
-    free(m->alive_next);
-    free(m->links);
-    free(m->bucket_a);
-    free(m->bucket_b);
-    free(m->frags[0]);
-    free(m->frags[1]);
-    free(m->head);
-    free(m->ends_head);
-    oc__bitset_free(&m->nonempty);
-    free(m->deadline);
-    free(m->pool);
-    free(m);
+    if (m) {
+        oc__ring_checker_free(m->checker);
+        oc__bitset_free(&m->nonempty);
+    }
+    oc__netrun_free(m);
 }
 
 static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
@@ -639,38 +602,31 @@ static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc_
     ring_params p;
     int rc = ring_params_read(params, &p, why, len);
     if (rc) return rc;
-    oc__netrun *m = calloc(1, sizeof *m);
+    oc__netrun *m = oc__netrun_new(sizeof *m, spec, check, ring_round);
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    m->sink.round = ring_round;
-    m->spec = spec;
     m->p = p;
-    m->check = check;
     m->N = spec->nodes;
     const size_t N = spec->nodes;
-    m->links = oc__calloc(N + 1, sizeof(link_count));
-    m->bucket_a = oc__calloc(N + 2, sizeof(uint32_t));
-    m->bucket_b = oc__calloc(N + 2, sizeof(uint32_t));
-    m->head = oc__calloc(N + 1, sizeof(uint32_t));
-    m->ends_head = oc__calloc(N + 1, sizeof(uint32_t));
-    if (!m->links || !m->bucket_a || !m->bucket_b || !m->head || !m->ends_head ||
-        oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
-        (check && oc__ring_checker_new(spec->nodes, &m->checker))) {
-        ring_destroy(m);
-        return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    }
-    for (size_t k = 0; k <= N; k++)
+    /* per node, then per transfer and per fragment (grown by the rounds) */
+    const oc__netbuf bufs[] = {
+        OC_NETBUF(m->links, N + 1), OC_NETBUF(m->bucket_a, N + 2),  OC_NETBUF(m->bucket_b, N + 2),
+        OC_NETBUF(m->head, N + 1),  OC_NETBUF(m->ends_head, N + 1), OC_NETBUF(m->dir, 0),
+        OC_NETBUF(m->start, 0),     OC_NETBUF(m->len, 0),           OC_NETBUF(m->frag_first, 0),
+        OC_NETBUF(m->order, 0),     OC_NETBUF(m->arcs, 0),          OC_NETBUF(m->alive_next, 0),
+        OC_NETBUF(m->frags[0], 0),  OC_NETBUF(m->frags[1], 0),      OC_NETBUF(m->deadline, 0),
+        OC_NETBUF(m->pool, 0)};
+    rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the ring model", why, len);
+    if (!rc && (oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
+                (check && oc__ring_checker_new(spec->nodes, &m->checker))))
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+    for (size_t k = 0; !rc && k <= N; k++)
         m->ends_head[k] = UINT32_MAX;
-    *out = m;
-    return 0;
-}
-
-static oc__sink *ring_sink(oc__netrun *m) {
-    return &m->sink;
+    return oc__netrun_done(m, rc, ring_destroy, out);
 }
 
 static double ring_step_time(const oc__netrun *m) {
     double a, b, c;
-    return step_parts(&m->p, m->spec->chunk_bytes, &a, &b, &c);
+    return step_parts(&m->p, m->base.spec->chunk_bytes, &a, &b, &c);
 }
 
 static uint64_t ring_channels(const oc__netrun *m) {
@@ -684,48 +640,32 @@ static void ring_config(const oc__netrun *m, oc__netcfg *out) {
     out->ring.fibres = m->p.F;
 }
 
-static uint64_t ring_steps(const oc__netrun *m) {
-    return m->steps;
-}
-
 static int ring_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     double reconf, oeo, tx;
-    double step = step_parts(&m->p, m->spec->chunk_bytes, &reconf, &oeo, &tx);
-    rep->steps = m->steps;
-    rep->has_lb = 1;
-    rep->steps_lb = m->steps_lb;
-    rep->time_s = (double)m->steps * step;
-    char buf[64];
-    int rc = 0;
-#define SETP(key, fmt, val)                                                                        \
-    do {                                                                                           \
-        snprintf(buf, sizeof buf, fmt, val);                                                       \
-        rc |= oc_kv_set(rep->net_params, key, buf);                                                \
-    } while (0)
-    SETP("preset", "%s", m->p.preset);
-    SETP("wavelengths", "%llu", (unsigned long long)m->p.w);
-    SETP("fibres", "%llu", (unsigned long long)m->p.F);
-    SETP("bandwidth_gbps", "%g", m->p.bandwidth_gbps);
-    SETP("reconfig_us", "%g", m->p.reconfig_us);
-    SETP("oeo_ns_per_flit", "%g", m->p.oeo_ns_per_flit);
-    SETP("flit_bytes", "%llu", (unsigned long long)m->p.flit_bytes);
-    SETP("packet_bytes", "%llu", (unsigned long long)m->p.packet_bytes);
-#undef SETP
+    double step = step_parts(&m->p, m->base.spec->chunk_bytes, &reconf, &oeo, &tx);
+    oc__netrun_figures(rep, m->base.steps, m->steps_lb, (double)m->base.steps * step);
+    int rc = oc__netrun_param(rep, "preset", "%s", m->p.preset);
+    rc |= oc__netrun_param(rep, "wavelengths", "%llu", (unsigned long long)m->p.w);
+    rc |= oc__netrun_param(rep, "fibres", "%llu", (unsigned long long)m->p.F);
+    rc |= oc__netrun_param(rep, "bandwidth_gbps", "%g", m->p.bandwidth_gbps);
+    rc |= oc__netrun_param(rep, "reconfig_us", "%g", m->p.reconfig_us);
+    rc |= oc__netrun_param(rep, "oeo_ns_per_flit", "%g", m->p.oeo_ns_per_flit);
+    rc |= oc__netrun_param(rep, "flit_bytes", "%llu", (unsigned long long)m->p.flit_bytes);
+    rc |= oc__netrun_param(rep, "packet_bytes", "%llu", (unsigned long long)m->p.packet_bytes);
     rc |= oc__report_num(rep, "step_time_s", step);
     rc |= oc__report_num(rep, "step_reconfig_s", reconf);
     rc |= oc__report_num(rep, "step_oeo_s", oeo);
     rc |= oc__report_num(rep, "step_transmission_s", tx);
-    rc |= oc__report_num(rep, "time_reconfig_s", reconf * (double)m->steps);
-    rc |= oc__report_num(rep, "time_oeo_s", oeo * (double)m->steps);
-    rc |= oc__report_num(rep, "time_transmission_s", tx * (double)m->steps);
+    rc |= oc__report_num(rep, "time_reconfig_s", reconf * (double)m->base.steps);
+    rc |= oc__report_num(rep, "time_oeo_s", oeo * (double)m->base.steps);
+    rc |= oc__report_num(rep, "time_transmission_s", tx * (double)m->base.steps);
     rc |= oc__report_num(rep, "steps_over_lower_bound",
-                         m->steps_lb ? (double)m->steps / (double)m->steps_lb : 1.0);
+                         m->steps_lb ? (double)m->base.steps / (double)m->steps_lb : 1.0);
     rc |= oc__report_num(rep, "worst_round_ratio", m->worst_ratio ? m->worst_ratio : 1.0);
     /* per direction: colourings where some node is passed by no arc (then steps = bound) */
     rc |= oc__report_num(rep, "colourings_interval", (double)m->cut_rounds);
     rc |= oc__report_num(rep, "colourings_circular", (double)m->crossing_rounds);
-    if (rc) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the report");
-    return 0;
+    return oc__netrun_finished(rc, why, len);
 }
 
 const oc__model oc__model_ring = {
@@ -736,11 +676,11 @@ const oc__model oc__model_ring = {
              "oeo_ns_per_flit=1: O/E/O, one cycle per flit at an assumed 1 GHz; flit_bytes=32; "
              "packet_bytes=128; preset=seed|terarack"},
     .create = ring_create,
-    .sink = ring_sink,
+    .sink = oc__netrun_sink,
     .finish = ring_finish,
     .step_time = ring_step_time,
     .channels = ring_channels,
-    .steps = ring_steps,
+    .steps = oc__netrun_steps,
     .destroy = ring_destroy,
     .observe = ring_observe,
     .config = ring_config,

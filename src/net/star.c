@@ -33,7 +33,7 @@
  * Every step's assignment goes through the independent check of star_check.c.
  */
 #include "net/star.h"
-#include "net/net.h"
+#include "net/model_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,11 +45,9 @@ typedef struct star_params {
 } star_params;
 
 struct oc__netrun {
-    oc__sink sink;
-    const oc__spec *spec;
+    oc__netbase base;
     star_params p;
     uint32_t k;
-    int check;
     oc__star_checker *checker;
     uint64_t *filter; /* P x k */
     oc__star_claim *cl;
@@ -58,11 +56,8 @@ struct oc__netrun {
     size_t cap_use;
     uint32_t *deg;  /* 2P: streams sent / received in the round */
     uint64_t *busy; /* P: filters taken in the current step, one bit each */
-    /* observer (export --format chrome, run --links): NULL unless asked */
-    oc__observer *obs;
-    double clock;
     /* totals */
-    uint64_t rounds, steps, retunes, tuned_steps, messages, split_rounds, streams;
+    uint64_t retunes, tuned_steps, messages, split_rounds, streams;
 };
 
 #define UNTUNED UINT64_MAX
@@ -115,9 +110,9 @@ static int star_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
     const double unit = m->p.L * m->p.tau;
     for (uint32_t s = 0; s < nsteps && !rc; s++) {
         double dur = (tuned[s] ? m->p.D : 0) + (double)most[s] * unit;
-        start[s] = m->clock;
-        rc = m->obs->step(m->obs, index, m->steps + s, 1, m->clock, dur, why, len);
-        m->clock += dur;
+        start[s] = m->base.clock;
+        rc = oc__netrun_observe_step(m, index, s, 1, m->base.clock, dur, why, len);
+        m->base.clock += dur;
     }
     qsort(m->cl, n, sizeof *m->cl, by_pair);
     for (size_t i = 0; i < r->count && !rc; i++) {
@@ -135,7 +130,7 @@ static int star_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
                  (unsigned long long)c->wavelength, c->tx_port, c->src, c->rx_port, c->dst,
                  c->retuned == 1 ? " (retuned)" : "");
         oc__use u = {.round = index,
-                     .step = m->steps + c->step,
+                     .step = m->base.steps + c->step,
                      .start_s =
                          start[c->step] + (tuned[c->step] ? m->p.D : 0) + (double)off[ci] * unit,
                      .dur_s = (double)x->count * unit,
@@ -143,13 +138,13 @@ static int star_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
                      .cls0 = 0,
                      .cls1 = 1,
                      .seg = 0,
-                     .seglen = m->spec->nodes * m->k,
+                     .seglen = m->base.spec->nodes * m->k,
                      .pos0 = (uint32_t)c->wavelength,
                      .npos = 1,
                      .resource = res,
                      .side = OC_USE_PATH};
         off[ci] += x->count;
-        rc = m->obs->use(m->obs, &u, why, len);
+        rc = oc__netrun_observe_use(m, &u, why, len);
     }
 out:
     free(start);
@@ -169,14 +164,14 @@ static void star_pos_name(const oc__netrun *m, uint32_t pos, char *buf, size_t l
 }
 
 static int star_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, size_t len) {
-    if ((uint64_t)m->spec->nodes * m->k > UINT32_MAX)
+    if ((uint64_t)m->base.spec->nodes * m->k > UINT32_MAX)
         return oc__fail(why, len, OC_ETOOBIG, "too many wavelengths to observe");
-    m->obs = obs;
+    m->base.obs = obs;
     *g = (oc__grid){.what = "wavelength (one laser each)",
                     .class_what = "wavelength",
                     .pos_what = "wavelength",
                     .classes = 1,
-                    .positions = m->spec->nodes * m->k,
+                    .positions = m->base.spec->nodes * m->k,
                     .class_name = star_class_name,
                     .pos_name = star_pos_name};
     return 0;
@@ -184,7 +179,7 @@ static int star_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why
 
 static int star_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     oc__netrun *m = (oc__netrun *)self;
-    const uint32_t N = m->spec->nodes, k = m->k;
+    const uint32_t N = m->base.spec->nodes, k = m->k;
     const unsigned long long R = (unsigned long long)index;
     if (oc__grow((void **)&m->cl, &m->cap, r->count + 1, sizeof *m->cl))
         return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu", R);
@@ -192,9 +187,8 @@ static int star_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     size_t n = 0;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
-        if (x->src >= N || x->dst >= N || x->src == x->dst)
-            return oc__fail(why, len, OC_EINVAL, "round %llu: transfer %u -> %u cannot be sent", R,
-                            x->src, x->dst);
+        int rc = oc__netrun_endpoints(m, index, x, "cannot be sent", why, len);
+        if (rc) return rc;
         m->cl[n++] = (oc__star_claim){.src = x->src, .dst = x->dst, .messages = x->count};
     }
     qsort(m->cl, n, sizeof *m->cl, by_pair);
@@ -286,9 +280,10 @@ static int star_round(oc__sink *self, uint64_t index, const oc__round *r, char *
         m->messages += most;
         lo = hi;
     }
-    if (m->check) {
+    if (m->base.check) {
         uint64_t cs, cr, cm;
-        int rc = oc__star_check(m->checker, index, m->steps, r, m->cl, n, &cs, &cr, &cm, why, len);
+        int rc =
+            oc__star_check(m->checker, index, m->base.steps, r, m->cl, n, &cs, &cr, &cm, why, len);
         if (rc) return rc;
         if (cs != nsteps || cr != m->retunes - retunes0 || cm != m->messages - messages0)
             return oc__fail(why, len, OC_ERESOURCE,
@@ -298,27 +293,19 @@ static int star_round(oc__sink *self, uint64_t index, const oc__round *r, char *
                             (unsigned long long)(m->messages - messages0), (unsigned long long)cs,
                             (unsigned long long)cr, (unsigned long long)cm);
     }
-    if (m->obs) {
+    if (m->base.obs) {
         int rc = star_observe_round(m, index, r, n, nsteps, why, len);
         if (rc) return rc;
     }
-    m->rounds++;
-    m->steps += nsteps;
+    oc__netrun_mapped(m, nsteps);
     m->streams += n;
     m->split_rounds += nsteps > 1;
     return 0;
 }
 
 static void star_destroy(oc__netrun *m) {
-    if (!m) return;
-    oc__star_checker_free(m->checker);
-    free(m->filter);
-    free(m->cl);
-    free(m->txu);
-    free(m->rxu);
-    free(m->deg);
-    free(m->busy);
-    free(m);
+    if (m) oc__star_checker_free(m->checker);
+    oc__netrun_free(m);
 }
 
 static int star_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
@@ -327,72 +314,47 @@ static int star_create(const oc__spec *spec, const oc_kv *params, int check, oc_
     star_params p;
     int rc = star_params_read(params, &p, why, len);
     if (rc) return rc;
-    oc__netrun *m = calloc(1, sizeof *m);
+    oc__netrun *m = oc__netrun_new(sizeof *m, spec, check, star_round);
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    m->sink.round = star_round;
-    m->spec = spec;
     m->p = p;
     m->k = (uint32_t)p.k;
-    m->check = check;
-    size_t nf = (size_t)spec->nodes * m->k + 1;
-    m->filter = oc__malloc_array(nf, sizeof(uint64_t));
-    m->deg = oc__calloc(2 * (size_t)spec->nodes + 1, sizeof(uint32_t));
-    m->busy = oc__calloc((size_t)spec->nodes + 1, sizeof(uint64_t));
-    if (!m->filter || !m->deg || !m->busy ||
-        (check && oc__star_checker_new(spec->nodes, m->k, &m->checker))) {
-        star_destroy(m);
-        return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    }
-    for (size_t i = 0; i < nf; i++)
+    const size_t P = spec->nodes, nf = P * m->k + 1;
+    const oc__netbuf bufs[] = {OC_NETBUF(m->filter, nf),  OC_NETBUF(m->deg, 2 * P + 1),
+                               OC_NETBUF(m->busy, P + 1), OC_NETBUF(m->cl, 0),
+                               OC_NETBUF(m->txu, 0),      OC_NETBUF(m->rxu, 0)};
+    rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the star model", why, len);
+    if (!rc && check && oc__star_checker_new(spec->nodes, m->k, &m->checker))
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+    for (size_t i = 0; !rc && i < nf; i++)
         m->filter[i] = UNTUNED;
-    *out = m;
-    return 0;
-}
-
-static oc__sink *star_sink(oc__netrun *m) {
-    return &m->sink;
+    return oc__netrun_done(m, rc, star_destroy, out);
 }
 
 /* One step carrying one message after a tuning: D + L tau. Without a payload (the pipeline's
  * probe of what a step costs whatever it carries) only D is left, so the closed forms can tell
  * the tuning time from the message time. */
 static double star_step_time(const oc__netrun *m) {
-    return m->p.D + (m->spec->chunk_bytes ? m->p.L * m->p.tau : 0);
+    return m->p.D + (m->base.spec->chunk_bytes ? m->p.L * m->p.tau : 0);
 }
 
 static uint64_t star_channels(const oc__netrun *m) {
     return m->k;
 }
 
-static uint64_t star_steps(const oc__netrun *m) {
-    return m->steps;
-}
-
 static int star_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     const double comm = (double)m->messages * m->p.L * m->p.tau;
     const double tune_seed = (double)m->retunes * m->p.D;
     const double tune_path = (double)m->tuned_steps * m->p.D;
-    rep->steps = m->steps;
-    rep->has_lb = 1;
-    rep->steps_lb = m->rounds;
-    rep->time_s = comm + tune_path;
+    oc__netrun_figures(rep, m->base.steps, m->base.rounds, comm + tune_path);
     /* The seed's times are unitless (L tau = 1): they are printed in units of tau (of D when
      * tau = 0), and the JSON keeps its *_s names. */
     snprintf(rep->time_unit, sizeof rep->time_unit, "%s",
              m->p.tau > 0 || m->p.D == 0 ? "tau" : "D");
     rep->time_unit_value = m->p.tau > 0 ? m->p.tau : m->p.D > 0 ? m->p.D : 1;
-    char buf[64];
-    int rc = 0;
-#define SETP(key, fmt, val)                                                                        \
-    do {                                                                                           \
-        snprintf(buf, sizeof buf, fmt, val);                                                       \
-        rc |= oc_kv_set(rep->net_params, key, buf);                                                \
-    } while (0)
-    SETP("k", "%llu", (unsigned long long)m->p.k);
-    SETP("D", "%g", m->p.D);
-    SETP("tau", "%g", m->p.tau);
-    SETP("L", "%g", m->p.L);
-#undef SETP
+    int rc = oc__netrun_param(rep, "k", "%llu", (unsigned long long)m->p.k);
+    rc |= oc__netrun_param(rep, "D", "%g", m->p.D);
+    rc |= oc__netrun_param(rep, "tau", "%g", m->p.tau);
+    rc |= oc__netrun_param(rep, "L", "%g", m->p.L);
     rc |= oc__report_num(rep, "communication_cost", comm);
     rc |= oc__report_num(rep, "communication_messages", (double)m->messages);
     rc |= oc__report_num(rep, "retunings", (double)m->retunes);
@@ -402,13 +364,13 @@ static int star_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     rc |= oc__report_num(rep, "streams", (double)m->streams);
     rc |= oc__report_num(rep, "rounds_split", (double)m->split_rounds);
     if (m->split_rounds)
-        rc |= oc__report_note(rep,
-                              "%llu of %llu rounds asked more than k = %u wavelengths of a "
-                              "processor and were split: %llu steps for %llu rounds",
-                              (unsigned long long)m->split_rounds, (unsigned long long)m->rounds,
-                              m->k, (unsigned long long)m->steps, (unsigned long long)m->rounds);
-    if (rc) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the report");
-    return 0;
+        rc |= oc__report_note(
+            rep,
+            "%llu of %llu rounds asked more than k = %u wavelengths of a "
+            "processor and were split: %llu steps for %llu rounds",
+            (unsigned long long)m->split_rounds, (unsigned long long)m->base.rounds, m->k,
+            (unsigned long long)m->base.steps, (unsigned long long)m->base.rounds);
+    return oc__netrun_finished(rc, why, len);
 }
 
 const oc__model oc__model_star = {
@@ -418,11 +380,11 @@ const oc__model oc__model_star = {
              "k=3: wavelengths a processor sends and receives on per step; D=1: tuning time; "
              "tau=1: unit transmission time; L=1: message length (one message costs L tau)"},
     .create = star_create,
-    .sink = star_sink,
+    .sink = oc__netrun_sink,
     .finish = star_finish,
     .step_time = star_step_time,
     .channels = star_channels,
-    .steps = star_steps,
+    .steps = oc__netrun_steps,
     .destroy = star_destroy,
     .observe = star_observe,
 };

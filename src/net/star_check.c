@@ -94,6 +94,27 @@ static int claim_by_filter(const void *a, const void *b) {
     return x->rx_port < y->rx_port ? -1 : x->rx_port > y->rx_port;
 }
 
+/* One side of a stream: its sender's laser (side 0) or its receiver's filter (side 1). */
+static uint32_t side_node(const oc__star_claim *x, int side) {
+    return side ? x->dst : x->src;
+}
+static uint32_t side_port(const oc__star_claim *x, int side) {
+    return side ? x->rx_port : x->tx_port;
+}
+
+/* Sorts the n claims by one side's device (step, processor, port) and returns the index of the
+ * first that shares its device with the claim before it, or 0 when every device carries one
+ * stream per step. */
+static size_t shared_device(oc__star_claim *cl, size_t n, int side) {
+    qsort(cl, n, sizeof *cl, side ? claim_by_filter : claim_by_laser);
+    for (size_t i = 1; i < n; i++)
+        if (cl[i].step == cl[i - 1].step &&
+            side_node(&cl[i], side) == side_node(&cl[i - 1], side) &&
+            side_port(&cl[i], side) == side_port(&cl[i - 1], side))
+            return i;
+    return 0;
+}
+
 int oc__star_check(oc__star_checker *c, uint64_t round, uint64_t first_step, const oc__round *r,
                    const oc__star_claim *claims, size_t n, uint64_t *steps, uint64_t *retunes,
                    uint64_t *messages, char *why, size_t len) {
@@ -151,26 +172,16 @@ int oc__star_check(oc__star_checker *c, uint64_t round, uint64_t first_step, con
                           cl[i].tx_port, cl[i].rx_port, c->k);
             goto out;
         }
-    qsort(cl, n, sizeof *cl, claim_by_laser);
-    for (size_t i = 1; i < n; i++)
-        if (cl[i].step == cl[i - 1].step && cl[i].src == cl[i - 1].src &&
-            cl[i].tx_port == cl[i - 1].tx_port) {
-            rc = oc__fail(why, len, OC_ERESOURCE,
-                          "step %llu: processor %u sends to %u and %u on the same laser %u",
-                          (unsigned long long)(first_step + cl[i].step), cl[i].src, cl[i - 1].dst,
-                          cl[i].dst, cl[i].tx_port);
-            goto out;
-        }
-    qsort(cl, n, sizeof *cl, claim_by_filter);
-    for (size_t i = 1; i < n; i++)
-        if (cl[i].step == cl[i - 1].step && cl[i].dst == cl[i - 1].dst &&
-            cl[i].rx_port == cl[i - 1].rx_port) {
-            rc = oc__fail(why, len, OC_ERESOURCE,
-                          "step %llu: processor %u receives from %u and %u on the same filter %u",
-                          (unsigned long long)(first_step + cl[i].step), cl[i].dst, cl[i - 1].src,
-                          cl[i].src, cl[i].rx_port);
-            goto out;
-        }
+    for (int side = 0; side < 2; side++) {
+        const size_t i = shared_device(cl, n, side);
+        if (!i) continue;
+        rc = oc__fail(why, len, OC_ERESOURCE,
+                      "step %llu: processor %u %s %u and %u on the same %s %u",
+                      (unsigned long long)(first_step + cl[i].step), side_node(&cl[i], side),
+                      side ? "receives from" : "sends to", side_node(&cl[i - 1], !side),
+                      side_node(&cl[i], !side), side ? "filter" : "laser", side_port(&cl[i], side));
+        goto out;
+    }
     /* 3. One transmitter per wavelength per step. */
     qsort(cl, n, sizeof *cl, claim_by_wavelength);
     for (size_t i = 1; i < n; i++)

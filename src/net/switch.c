@@ -28,28 +28,24 @@
  * Work per round is O(transfers): port loads live in arrays stamped with the round.
  */
 #include "net/switch.h"
-#include "net/net.h"
+#include "net/model_common.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct oc__netrun {
-    oc__sink sink;
-    const oc__spec *spec;
+    oc__netbase base;       /* base.steps: the sum of each round's largest port degree */
     double alpha_s, beta_s; /* per message, per byte */
     double alpha_us, gbytes;
     uint32_t nodes;
     uint64_t epoch;
     uint64_t *stamp;          /* 2N ports: sends [0, N), receives [N, 2N) */
     uint64_t *msgs, *bytes;   /* per port, this round */
-    uint64_t rounds, steps;   /* steps: sum of the largest port degree */
     uint64_t alphas, payload; /* of each round's busiest port, summed */
     uint64_t split_rounds, max_degree, transfers;
     oc__sw_checker *checker; /* NULL when not checking */
-    /* observer (export --format chrome, run --links): NULL unless asked */
-    oc__observer *obs;
-    double clock;
+    /* for the observer */
     double *port_at; /* 2N: time each port has been busy in the round */
     uint64_t *port_stamp;
 };
@@ -60,10 +56,11 @@ struct oc__netrun {
 static int sw_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, uint64_t degree,
                             double round_time, char *why, size_t len) {
     const uint32_t N = m->nodes;
-    int rc = m->obs->step(m->obs, index, m->steps, degree, m->clock, round_time, why, len);
+    int rc = oc__netrun_observe_step(m, index, 0, degree, m->base.clock, round_time, why, len);
     for (size_t i = 0; i < r->count && !rc; i++) {
         const oc__transfer *x = &r->xfers[i];
-        const double d = m->alpha_s + (double)x->count * (double)m->spec->chunk_bytes * m->beta_s;
+        const double d =
+            m->alpha_s + (double)x->count * (double)m->base.spec->chunk_bytes * m->beta_s;
         const uint32_t port[2] = {x->src, N + x->dst};
         for (int k = 0; k < 2 && !rc; k++) {
             uint32_t p = port[k];
@@ -75,8 +72,8 @@ static int sw_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, u
             snprintf(res, sizeof res, "%s port of node %u", k ? "receive" : "send",
                      k ? x->dst : x->src);
             oc__use u = {.round = index,
-                         .step = m->steps,
-                         .start_s = m->clock + m->port_at[p],
+                         .step = m->base.steps,
+                         .start_s = m->base.clock + m->port_at[p],
                          .dur_s = d,
                          .t = x,
                          .cls0 = (uint32_t)k,
@@ -88,10 +85,10 @@ static int sw_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, u
                          .resource = res,
                          .side = k ? OC_USE_RECV : OC_USE_SEND};
             m->port_at[p] += d;
-            rc = m->obs->use(m->obs, &u, why, len);
+            rc = oc__netrun_observe_use(m, &u, why, len);
         }
     }
-    m->clock += round_time;
+    m->base.clock += round_time;
     return rc;
 }
 
@@ -101,20 +98,14 @@ static int sw_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
     oc__netrun *m = (oc__netrun *)self;
     const uint32_t N = m->nodes;
     const uint64_t epoch = ++m->epoch;
-    const unsigned long long R = (unsigned long long)index;
     uint64_t degree = 0, best_n = 0, best_b = 0;
     double best = -1;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
-        if (x->src >= N || x->dst >= N || x->src == x->dst)
-            return oc__fail(why, len, OC_EINVAL,
-                            "round %llu: transfer %u -> %u is not between "
-                            "two different nodes of the switch",
-                            R, x->src, x->dst);
-        if (m->spec->chunk_bytes && x->count > UINT64_MAX / 2 / m->spec->chunk_bytes)
-            return oc__fail(why, len, OC_ETOOBIG, "round %llu: transfer %u -> %u is too large", R,
-                            x->src, x->dst);
-        const uint64_t b = (uint64_t)x->count * m->spec->chunk_bytes;
+        uint64_t b;
+        int rc = oc__netrun_endpoints(m, index, x,
+                                      "is not between two different nodes of the switch", why, len);
+        if (rc || (rc = oc__netrun_bytes(m, index, x, 2, &b, why, len))) return rc;
         const uint32_t port[2] = {x->src, N + x->dst};
         for (int k = 0; k < 2; k++) {
             uint32_t p = port[k];
@@ -137,16 +128,15 @@ static int sw_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
     /* A port's load only grows within the round, so the last maximum seen is the busiest port. */
     if (m->checker) {
         oc__sw_claim claim = {.degree = degree, .msgs = best_n, .bytes = best_b};
-        int rc = oc__sw_check(m->checker, index, r, N, m->spec->chunk_bytes, m->alpha_s, m->beta_s,
-                              &claim, why, len);
+        int rc = oc__sw_check(m->checker, index, r, N, m->base.spec->chunk_bytes, m->alpha_s,
+                              m->beta_s, &claim, why, len);
         if (rc) return rc;
     }
-    if (m->obs) {
+    if (m->base.obs) {
         int rc = sw_observe_round(m, index, r, degree, best, why, len);
         if (rc) return rc;
     }
-    m->rounds++;
-    m->steps += degree;
+    oc__netrun_mapped(m, degree);
     m->alphas += best_n;
     m->payload += best_b;
     m->transfers += r->count;
@@ -156,14 +146,8 @@ static int sw_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
 }
 
 static void sw_destroy(oc__netrun *m) {
-    if (!m) return;
-    oc__sw_checker_free(m->checker);
-    free(m->stamp);
-    free(m->msgs);
-    free(m->bytes);
-    free(m->port_at);
-    free(m->port_stamp);
-    free(m);
+    if (m) oc__sw_checker_free(m->checker);
+    oc__netrun_free(m);
 }
 
 static void sw_class_name(const oc__netrun *m, uint32_t cls, char *buf, size_t len) {
@@ -180,7 +164,7 @@ static int sw_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, 
     m->port_at = oc__calloc(2 * (size_t)m->nodes + 1, sizeof(double));
     m->port_stamp = oc__calloc(2 * (size_t)m->nodes + 1, sizeof(uint64_t));
     if (!m->port_at || !m->port_stamp) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    m->obs = obs;
+    m->base.obs = obs;
     *g = (oc__grid){.what = "node port x side (send, receive)",
                     .class_what = "side",
                     .pos_what = "node port",
@@ -199,56 +183,33 @@ static int sw_create(const oc__spec *spec, const oc_kv *params, int check, oc__n
     if (rc || (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)) ||
         (rc = oc__kv_double(params, "bandwidth_GBps", 300, 1e-9, 1e12, &gbytes, why, len)))
         return rc;
-    oc__netrun *m = calloc(1, sizeof *m);
+    oc__netrun *m = oc__netrun_new(sizeof *m, spec, check, sw_round);
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    m->sink.round = sw_round;
-    m->spec = spec;
     m->nodes = spec->nodes;
     m->alpha_us = alpha_us;
     m->gbytes = gbytes;
     m->alpha_s = alpha_us * 1e-6;
     m->beta_s = 1.0 / (gbytes * 1e9);
-    m->stamp = oc__calloc(2 * (size_t)spec->nodes, sizeof(uint64_t));
-    m->msgs = oc__calloc(2 * (size_t)spec->nodes, sizeof(uint64_t));
-    m->bytes = oc__calloc(2 * (size_t)spec->nodes, sizeof(uint64_t));
-    if (!m->stamp || !m->msgs || !m->bytes || (check && oc__sw_checker_new(&m->checker))) {
-        sw_destroy(m);
-        return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    }
-    *out = m;
-    return 0;
-}
-
-static oc__sink *sw_sink(oc__netrun *m) {
-    return &m->sink;
+    const size_t ports = 2 * (size_t)spec->nodes;
+    const oc__netbuf bufs[] = {OC_NETBUF(m->stamp, ports), OC_NETBUF(m->msgs, ports),
+                               OC_NETBUF(m->bytes, ports), OC_NETBUF(m->port_at, 0),
+                               OC_NETBUF(m->port_stamp, 0)};
+    rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the switch model", why, len);
+    if (!rc && check && oc__sw_checker_new(&m->checker))
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return oc__netrun_done(m, rc, sw_destroy, out);
 }
 
 /* One chunk on a free port pair: alpha + chunk_bytes x beta. */
 static double sw_step_time(const oc__netrun *m) {
-    return m->alpha_s + (double)m->spec->chunk_bytes * m->beta_s;
-}
-
-static uint64_t sw_channels(const oc__netrun *m) {
-    (void)m;
-    return 1; /* one port per node and direction */
-}
-
-static uint64_t sw_steps(const oc__netrun *m) {
-    return m->steps;
+    return m->alpha_s + (double)m->base.spec->chunk_bytes * m->beta_s;
 }
 
 static int sw_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     const double ta = (double)m->alphas * m->alpha_s, tb = (double)m->payload * m->beta_s;
-    rep->steps = m->steps;
-    rep->has_lb = 1;
-    rep->steps_lb = m->steps;
-    rep->time_s = ta + tb;
-    char buf[64];
-    int rc = 0;
-    snprintf(buf, sizeof buf, "%g", m->alpha_us);
-    rc |= oc_kv_set(rep->net_params, "alpha_us", buf);
-    snprintf(buf, sizeof buf, "%g", m->gbytes);
-    rc |= oc_kv_set(rep->net_params, "bandwidth_GBps", buf);
+    oc__netrun_figures(rep, m->base.steps, m->base.steps, ta + tb);
+    int rc = oc__netrun_param(rep, "alpha_us", "%g", m->alpha_us);
+    rc |= oc__netrun_param(rep, "bandwidth_GBps", "%g", m->gbytes);
     rc |= oc__report_num(rep, "step_time_s", sw_step_time(m));
     rc |= oc__report_num(rep, "time_alpha_s", ta);
     rc |= oc__report_num(rep, "time_beta_s", tb);
@@ -262,8 +223,7 @@ static int sw_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
                             "%llu rounds have a node sending or receiving up to %llu transfers: "
                             "its port serialises them (one step each)",
                             (unsigned long long)m->split_rounds, (unsigned long long)m->max_degree);
-    if (rc) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the report");
-    return 0;
+    return oc__netrun_finished(rc, why, len);
 }
 
 const oc__model oc__model_switch = {
@@ -272,11 +232,11 @@ const oc__model oc__model_switch = {
              "contention, one send and one receive port per node",
              "alpha_us=0.7: per message; bandwidth_GBps=300: per node and direction (GB/s)"},
     .create = sw_create,
-    .sink = sw_sink,
+    .sink = oc__netrun_sink,
     .finish = sw_finish,
     .step_time = sw_step_time,
-    .channels = sw_channels,
-    .steps = sw_steps,
+    .channels = oc__netrun_one_channel, /* one port per node and direction */
+    .steps = oc__netrun_steps,
     .destroy = sw_destroy,
     .observe = sw_observe,
 };

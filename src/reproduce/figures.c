@@ -4,10 +4,11 @@
  * The reproductions print text; for `reproduce --out DIR` the tool also wants each figure as
  * series of points (to draw with gnuplot) and each table as CSV. Rather than give every
  * reproduction a second output argument, a reproduction calls oc__figure / oc__figure_series
- * beside its printing, and oc__table_print hands every table to the table sink set here. Those go to the
- * collector that oc__figures_collect installs for the calling thread (a thread-local pointer, so
- * two reproductions on two threads each collect their own); without one they do nothing. An
- * allocation failure while collecting is remembered and returned by oc_reproduce_figures.
+ * beside its printing, and oc__table_print hands every table to the table sink set here. Those go
+ * to the collector that oc__figures_collect installs for the calling thread (a thread-local
+ * pointer, so two reproductions on two threads each collect their own); without one they do
+ * nothing. An allocation failure while collecting is remembered and returned by
+ * oc_reproduce_figures.
  */
 #include "reproduce/reproduce_common.h"
 
@@ -50,18 +51,25 @@ static char *figures_strdup(oc_figures *c, const char *s) {
     return d;
 }
 
+/* One more zeroed element at the end of the array *items of *n elements of `size` bytes: the
+ * new element, or NULL (the collector then remembers that it ran out of memory). */
+static void *append(oc_figures *c, void **items, size_t *n, size_t size) {
+    char *grown = *n + 1 <= SIZE_MAX / size ? realloc(*items, (*n + 1) * size) : NULL;
+    if (!grown) {
+        c->nomem = 1;
+        return NULL;
+    }
+    *items = grown;
+    memset(grown + *n * size, 0, size);
+    return grown + (*n)++ * size;
+}
+
 void oc__figure(const char *id, const char *title, const char *xlabel, const char *ylabel, int logx,
                 int logy, const char *paper_caption) {
     oc_figures *c = collector;
     if (!c) return;
-    figure *f = realloc(c->figs, (c->nfigs + 1) * sizeof *f);
-    if (!f) {
-        c->nomem = 1;
-        return;
-    }
-    c->figs = f;
-    f = &c->figs[c->nfigs++];
-    memset(f, 0, sizeof *f);
+    figure *f = append(c, (void **)&c->figs, &c->nfigs, sizeof *f);
+    if (!f) return;
     f->id = figures_strdup(c, id);
     f->title = figures_strdup(c, title);
     f->xlabel = figures_strdup(c, xlabel);
@@ -75,13 +83,8 @@ void oc__figure_series(const char *name, size_t n, const double *x, const double
     oc_figures *c = collector;
     if (!c || !c->nfigs) return;
     figure *f = &c->figs[c->nfigs - 1];
-    fseries *s = realloc(f->series, (f->nseries + 1) * sizeof *s);
-    if (!s) {
-        c->nomem = 1;
-        return;
-    }
-    f->series = s;
-    s = &f->series[f->nseries++];
+    fseries *s = append(c, (void **)&f->series, &f->nseries, sizeof *s);
+    if (!s) return;
     s->name = figures_strdup(c, name);
     s->n = n;
     s->x = oc__malloc_array(n ? n : 1, sizeof *s->x);
@@ -98,13 +101,8 @@ void oc__figure_series(const char *name, size_t n, const double *x, const double
 static void keep_table(const oc__table *t) {
     oc_figures *c = collector;
     if (!c) return;
-    ftable *tb = realloc(c->tables, (c->ntables + 1) * sizeof *tb);
-    if (!tb) {
-        c->nomem = 1;
-        return;
-    }
-    c->tables = tb;
-    tb = &c->tables[c->ntables++];
+    ftable *tb = append(c, (void **)&c->tables, &c->ntables, sizeof *tb);
+    if (!tb) return;
     tb->ncols = t->ncols;
     tb->nrows = t->nrows;
     tb->cells = oc__calloc((t->nrows + 1) * t->ncols, sizeof *tb->cells);
@@ -236,8 +234,8 @@ void oc_figures_free(oc_figures *c) {
     free(c);
 }
 
-int oc__figures_collect(int (*fn)(void *arg, char *why, size_t whylen), void *arg,
-                        oc_figures **out, char *why, size_t whylen) {
+int oc__figures_collect(int (*fn)(void *arg, char *why, size_t whylen), void *arg, oc_figures **out,
+                        char *why, size_t whylen) {
     *out = NULL;
     oc_figures *c = oc__calloc(1, sizeof *c);
     if (!c) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");

@@ -970,6 +970,22 @@ static int row5(oc__table *t, const char *a, const char *b, const char *c, const
     return oc__table_row(t, row);
 }
 
+/* A row whose formula is one number f (shown as `formula`): the printed value against it (`not_its`
+ * says so when they differ), the simulated steps against it, and with `library` the library's
+ * own closed form too. */
+static int formula_row(oc__table *t, const jobs *J, size_t job, const char *item, uint64_t printed,
+                       double f, const char *formula, const char *not_its, int library) {
+    const oc__sim *s = sim_of(J, job);
+    char p[OC__CELL_LEN], si[OC__CELL_LEN], re[OC__REASON_LEN] = "";
+    oc__cellf(p, sizeof p, "%" PRIu64, printed);
+    steps_cell(si, sizeof si, J, job);
+    if (fabs((double)printed - f) > 0.5) oc__reason_add(re, sizeof re, "%s", not_its);
+    reason_vs_formula(re, sizeof re, s, f, "the formula's");
+    if (library) oc__reason_library(re, sizeof re, s, f, NAN);
+    if (!re[0]) oc__cellf(re, sizeof re, "agrees");
+    return row5(t, item, p, formula, si, re);
+}
+
 /* The H-Ring rows: at a given g (printed or ours). */
 static int hring_row(oc__table *t, const jobs *J, size_t job, uint32_t N, uint32_t w,
                      const char *item, const char *printed_cell, uint64_t printed,
@@ -1151,16 +1167,10 @@ static int print_example(FILE *f, const wrht_data *d) {
     static const char *const head[] = {"item", "paper (printed)", "formula", "simulated", "reason"};
     oc__table t;
     oc__table_init(&t, 5, head);
-    char p[OC__CELL_LEN], fo[OC__CELL_LEN], si[OC__CELL_LEN], re[OC__REASON_LEN] = "";
-    const oc__sim *s = sim_of(J, d->ex.bt);
-    oc__cellf(p, sizeof p, "%" PRIu64, P->ex_bt);
+    char fo[OC__CELL_LEN];
     oc__cellf(fo, sizeof fo, "2 ceil(log2 N) = %.0f", f_bt(N));
-    steps_cell(si, sizeof si, J, d->ex.bt);
-    if (fabs((double)P->ex_bt - f_bt(N)) > 0.5)
-        oc__reason_add(re, sizeof re, "the printed value is not 2 ceil(log2 N)");
-    reason_vs_formula(re, sizeof re, s, f_bt(N), "the formula's");
-    if (!re[0]) oc__cellf(re, sizeof re, "agrees");
-    int rc = row5(&t, "BT (Fig. 2a)", p, fo, si, re);
+    int rc = formula_row(&t, J, d->ex.bt, "BT (Fig. 2a)", P->ex_bt, f_bt(N), fo,
+                         "the printed value is not 2 ceil(log2 N)", 0);
     if (!rc) {
         char item[OC__CELL_LEN];
         oc__cellf(item, sizeof item, "WRHT (Fig. 2b: %" PRIu32 " groups of %" PRIu32 ")",
