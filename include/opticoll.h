@@ -446,6 +446,11 @@ typedef struct oc_claim_info {
 } oc_claim_info;
 size_t oc_figures_claim_count(const oc_figures *figs);
 int oc_figures_claim_get(const oc_figures *figs, size_t i, oc_claim_info *out);
+/* Writes a collected reproduction as one JSON document (`reproduce PAPER --json`): the paper, the
+ * settings it ran with (null: the paper's own), its claims table, every table it printed (columns
+ * and rows of text) and every figure with its series. 0, OC_ENOMEM or OC_EIO. */
+int oc_reproduce_write_json(const char *paper, const oc_reproduce_settings *settings,
+                            const oc_figures *figs, FILE *f);
 
 /* ---- training: the gradient all-reduce of data-parallel DNN training --------------------------
  *

@@ -111,7 +111,9 @@ int cmd_tune(int argc, char **argv);
 int run_auto(options *o);
 extern char run_auto_note[1024];
 /* reproduce all, --out DIR, -j N (cmd_reproduce_out.c): `which` is a paper or all; out and jobs
- * the options' values or NULL (opticoll.c read them). */
-int cmd_reproduce_out(const char *which, const char *out, const char *jobs);
+ * the options' values or NULL (opticoll.c read them); settings the reader's (-w -n --sizes -t),
+ * `given` their OC_SETTING_* bits (`all` runs the papers that take them all). */
+int cmd_reproduce_out(const char *which, const char *out, const char *jobs,
+                      const oc_reproduce_settings *settings, unsigned given);
 
 #endif

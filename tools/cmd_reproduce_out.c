@@ -26,6 +26,7 @@ typedef struct job {
     const char *names[16];
     size_t n;
     const char *out; /* NULL: text only */
+    const oc_reproduce_settings *settings;
 } job;
 
 /* The blob of a paper: records (uint32 name length, name, uint64 length, bytes). The record
@@ -59,7 +60,7 @@ static int paper_fn(size_t i, void *ctx, char **out, size_t *outlen) {
     size_t tlen = 0;
     FILE *t = open_memstream(&text, &tlen);
     oc_figures *figs = NULL;
-    int rc = t ? oc_reproduce_figures(name, t, &figs, why, sizeof why) : OC_ENOMEM;
+    int rc = t ? oc_reproduce_collect(name, J->settings, t, &figs, why, sizeof why) : OC_ENOMEM;
     if (t) fclose(t);
     if (rc) {
         char e[600];
@@ -239,13 +240,21 @@ static int write_out(const job *J, char *const *blobs, const size_t *lens) {
     return rc;
 }
 
-int cmd_reproduce_out(const char *which, const char *out, const char *jobs) {
-    job J = {.n = 0, .out = out};
+int cmd_reproduce_out(const char *which, const char *out, const char *jobs,
+                      const oc_reproduce_settings *settings, unsigned given) {
+    job J = {.n = 0, .out = out, .settings = settings};
     unsigned threads = oc_scale_default_threads();
     if (jobs && oc_scale_parse_jobs(jobs, &threads)) return EXIT_USAGE;
-    for (size_t i = 0; i < oc_paper_count() && J.n < 16; i++)
-        if (!strcmp(which, "all") || !strcmp(which, oc_paper_name(i)))
-            J.names[J.n++] = oc_paper_name(i);
+    const int all = !strcmp(which, "all");
+    for (size_t i = 0; i < oc_paper_count() && J.n < 16; i++) {
+        if (!all && strcmp(which, oc_paper_name(i))) continue;
+        /* `all` with settings: the papers that take them (the others would refuse) */
+        if (all && (given & ~oc_paper_settings(i))) continue;
+        J.names[J.n++] = oc_paper_name(i);
+    }
+    if (!J.n && all)
+        return die(EXIT_USAGE, "reproduce all: no paper takes all of these settings (see --help)",
+                   NULL, NULL);
     if (!J.n) {
         char why[256] = "";
         oc_reproduce(which, stdout, why, sizeof why); /* the library names the known papers */

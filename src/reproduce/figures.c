@@ -11,6 +11,7 @@
  * oc_reproduce_figures.
  */
 #include "reproduce/reproduce_common.h"
+#include "core/json.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -164,11 +165,10 @@ static void claim_value(char *buf, size_t len, double v, const char *unit) {
         snprintf(buf, len, "%.4g%s%s", v, unit[0] ? " " : "", unit);
 }
 
-void oc__claims_print(const oc__claim_list *l, FILE *f) {
-    if (!l->n) return;
+/* The claims as a table (claim, source, paper, opticoll, reason); 0 or OC_ENOMEM. */
+static int claims_table(const oc__claim_list *l, oc__table *t) {
     static const char *const head[] = {"claim", "source", "paper", "opticoll", "reason"};
-    oc__table t;
-    oc__table_init(&t, 5, head);
+    oc__table_init(t, 5, head);
     int rc = 0;
     for (size_t i = 0; i < l->n && !rc; i++) {
         const oc__claim_entry *e = &l->v[i];
@@ -176,13 +176,25 @@ void oc__claims_print(const oc__claim_list *l, FILE *f) {
         claim_value(paper, sizeof paper, e->paper, e->unit);
         claim_value(ours, sizeof ours, e->ours, e->unit);
         const char *row[] = {e->claim, e->source, paper, ours, e->reason[0] ? e->reason : "-"};
-        rc = oc__table_row(&t, row);
+        rc = oc__table_row(t, row);
     }
+    return rc;
+}
+
+void oc__claims_print(const oc__claim_list *l, FILE *f) {
+    if (!l->n) return;
+    oc__table t;
+    int rc = claims_table(l, &t);
     fputs("Headline claims (abstract, introduction, conclusion) against opticoll's runs\n", f);
-    if (rc)
+    if (rc) {
         fputs("  (out of memory while building the claims table)\n", f);
-    else
+    } else {
+        /* printed first but run last: the collector keeps it first (oc__figures_take_claims), so
+         * the table sink must not append it after the paper's own tables */
+        oc__table_sink sink = oc__table_sink_set(NULL);
         oc__table_print(&t, f);
+        oc__table_sink_set(sink);
+    }
     fputc('\n', f);
     oc__table_free(&t);
 }
@@ -190,6 +202,21 @@ void oc__claims_print(const oc__claim_list *l, FILE *f) {
 void oc__figures_take_claims(oc__claim_list *l) {
     oc_figures *c = collector;
     if (!c) return;
+    if (l->n) {
+        /* the claims table is the reproduction's first table, as it is printed first */
+        oc__table t;
+        if (claims_table(l, &t)) {
+            c->nomem = 1;
+        } else {
+            keep_table(&t);
+            if (c->ntables > 1 && !c->nomem) {
+                ftable last = c->tables[c->ntables - 1];
+                memmove(c->tables + 1, c->tables, (c->ntables - 1) * sizeof *c->tables);
+                c->tables[0] = last;
+            }
+        }
+        oc__table_free(&t);
+    }
     oc__claims_clear(&c->claims);
     c->claims = *l;
     l->v = NULL;
@@ -304,4 +331,87 @@ int oc_figures_write_table_csv(const oc_figures *c, size_t i, FILE *f) {
             fputc(k + 1 < t->ncols ? ',' : '\n', f);
         }
     return ferror(f) ? OC_EIO : 0;
+}
+
+/* ---- the whole reproduction as JSON ---- */
+
+static int json_setting_u32(cJSON *to, const char *key, uint32_t v) {
+    return v ? oc__json_u64(to, key, v) : oc__json_null(to, key);
+}
+
+static int json_claims(cJSON *root, const oc_figures *c) {
+    cJSON *a = oc__json_arr(root, "claims");
+    int ok = a != NULL;
+    for (size_t i = 0; ok && i < c->claims.n; i++) {
+        const oc__claim_entry *e = &c->claims.v[i];
+        cJSON *o = oc__json_obj(a, NULL);
+        ok = o && oc__json_str(o, "claim", e->claim) && oc__json_str(o, "source", e->source) &&
+             oc__json_str(o, "unit", e->unit) && oc__json_num(o, "paper", e->paper) &&
+             oc__json_num(o, "opticoll", e->ours) && oc__json_str(o, "reason", e->reason);
+    }
+    return ok;
+}
+
+static int json_tables(cJSON *root, const oc_figures *c) {
+    cJSON *a = oc__json_arr(root, "tables");
+    int ok = a != NULL;
+    for (size_t i = 0; ok && i < c->ntables; i++) {
+        const ftable *t = &c->tables[i];
+        cJSON *o = oc__json_obj(a, NULL);
+        cJSON *cols = o ? oc__json_arr(o, "columns") : NULL;
+        ok = cols != NULL;
+        for (size_t k = 0; ok && k < t->ncols; k++)
+            ok = oc__json_str(cols, NULL, t->cells[k]);
+        cJSON *rows = ok ? oc__json_arr(o, "rows") : NULL;
+        ok = rows != NULL;
+        for (size_t r = 1; ok && r <= t->nrows; r++) {
+            cJSON *row = oc__json_arr(rows, NULL);
+            ok = row != NULL;
+            for (size_t k = 0; ok && k < t->ncols; k++)
+                ok = oc__json_str(row, NULL, t->cells[r * t->ncols + k]);
+        }
+    }
+    return ok;
+}
+
+static int json_figures(cJSON *root, const oc_figures *c) {
+    cJSON *a = oc__json_arr(root, "figures");
+    int ok = a != NULL;
+    for (size_t i = 0; ok && i < c->nfigs; i++) {
+        const figure *g = &c->figs[i];
+        cJSON *o = oc__json_obj(a, NULL);
+        ok = o && oc__json_str(o, "id", g->id) && oc__json_str(o, "title", g->title) &&
+             oc__json_str(o, "xlabel", g->xlabel) && oc__json_str(o, "ylabel", g->ylabel) &&
+             oc__json_str(o, "paper_caption", g->caption) && oc__json_bool(o, "logx", g->logx) &&
+             oc__json_bool(o, "logy", g->logy);
+        cJSON *ss = ok ? oc__json_arr(o, "series") : NULL;
+        ok = ss != NULL;
+        for (size_t s = 0; ok && s < g->nseries; s++) {
+            const fseries *q = &g->series[s];
+            cJSON *so = oc__json_obj(ss, NULL);
+            cJSON *x = so && oc__json_str(so, "name", q->name) ? oc__json_arr(so, "x") : NULL;
+            cJSON *y = x ? oc__json_arr(so, "y") : NULL;
+            ok = y != NULL;
+            for (size_t k = 0; ok && k < q->n; k++)
+                ok = oc__json_num(x, NULL, q->x[k]) && oc__json_num(y, NULL, q->y[k]);
+        }
+    }
+    return ok;
+}
+
+int oc_reproduce_write_json(const char *paper, const oc_reproduce_settings *settings,
+                            const oc_figures *figs, FILE *f) {
+    static const oc_reproduce_settings none;
+    const oc_reproduce_settings *s = settings ? settings : &none;
+    cJSON *root = cJSON_CreateObject();
+    cJSON *set = root && oc__json_str(root, "paper", paper) ? oc__json_obj(root, "settings") : NULL;
+    int ok = set && json_setting_u32(set, "wavelengths", s->wavelengths) &&
+             json_setting_u32(set, "nodes", s->nodes) && oc__json_str(set, "sizes", s->sizes) &&
+             oc__json_str(set, "network", s->network) && json_claims(root, figs) &&
+             json_tables(root, figs) && json_figures(root, figs);
+    if (!ok) {
+        cJSON_Delete(root);
+        root = NULL; /* oc__json_write: out of memory */
+    }
+    return oc__json_write(f, root, OC__JSON_SPACED, "\n");
 }
