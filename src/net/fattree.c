@@ -523,6 +523,7 @@ const oc__model oc__model_fattree = {
     .create = ft_create,
     .sink = ft_sink,
     .finish = ft_finish,
+    .additive = 1, /* a round's cost is its own (search.c caches rounds) */
     .step_time = ft_step_time,
     .channels = ft_channels,
     .steps = ft_steps,

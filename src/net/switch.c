@@ -274,6 +274,7 @@ const oc__model oc__model_switch = {
     .create = sw_create,
     .sink = sw_sink,
     .finish = sw_finish,
+    .additive = 1, /* a round's cost is its own (search.c caches rounds) */
     .step_time = sw_step_time,
     .channels = sw_channels,
     .steps = sw_steps,
