@@ -559,7 +559,8 @@ typedef struct rsearch {
     uint64_t *ways; /* ways[i]: ordered factorisations of div[i] */
     size_t ndiv;
     uint32_t r[OC__RHD_MAX_LEVELS], k;        /* the digits chosen, r[0] the least significant */
-    uint32_t seed[OC__RHD_MAX_LEVELS], nseed; /* the candidate offered first (0: none) */
+    uint32_t seed[OC__RHD_MAX_LEVELS], nseed; /* the least bound's factorisation (0: none) */
+    int seed_offered;                         /* offered first (switch, fabric), else a hint */
     tally seed_cost;
     const char *fold; /* the user's fold= pin, or NULL */
     char *why;
@@ -619,6 +620,7 @@ static int fattree_packets(const oc__search_in *in, cost_net *n, char *why, size
 
 /* Offers the parameter set of digits r[0..k-1] (folded: fold=1 with that radix). */
 static int offer(rsearch *c, const uint32_t *r, uint32_t k, uint32_t folded, const oc__bound *b) {
+    /* b NULL: hand the set to the search as a hint (mapped now, offered later in its place) */
     char text[512], radix[16];
     int uniform = 1;
     for (uint32_t i = 1; i < k; i++)
@@ -632,7 +634,7 @@ static int offer(rsearch *c, const uint32_t *r, uint32_t k, uint32_t folded, con
         kv[3] = folded ? "1" : c->fold;
         pairs++;
     }
-    return oc__search_offer(c->s, b, pairs, kv);
+    return b ? oc__search_offer(c->s, b, pairs, kv) : oc__search_hint(c->s, pairs, kv);
 }
 
 /* Every ordered factorisation of the factor M = N / W still to split, digits above place
@@ -640,7 +642,8 @@ static int offer(rsearch *c, const uint32_t *r, uint32_t k, uint32_t folded, con
 static int factorise(rsearch *c, uint64_t W, const tally *pre) {
     const uint32_t M = (uint32_t)(c->N / W);
     if (M == 1) {
-        if (c->nseed == c->k && !memcmp(c->seed, c->r, c->k * sizeof *c->r)) return 0;
+        if (c->seed_offered && c->nseed == c->k && !memcmp(c->seed, c->r, c->k * sizeof *c->r))
+            return 0;
         const oc__bound b = to_bound(pre, bound_name(&c->net));
         return offer(c, c->r, c->k, 0, &b);
     }
@@ -806,8 +809,15 @@ int oc__rhd_search(const oc__search_in *in, oc__search *s, oc__rhd_kind kind, ch
         least(&c, 1, &none); /* exact bounds: the optimum, offered first */
         if (c.nseed) {
             const oc__bound b = to_bound(&c.seed_cost, bound_name(&c.net));
+            c.seed_offered = 1;
             rc = offer(&c, c.seed, c.nseed, 0, &b);
         }
+    } else if (!fold || fv == 0) {
+        /* bounds below the cost (ring, fat-tree): the least bound's factorisation is mapped
+         * first as a hint, so that the factorisations strictly worse than it are skipped from
+         * the start; it is offered in its own place, so ties still go to the earlier offer */
+        least(&c, 1, &none);
+        if (c.nseed) rc = offer(&c, c.seed, c.nseed, 0, NULL);
     }
     if (!rc && (!fold || fv == 0)) rc = factorise(&c, 1, &none);
     if (!rc && (!fold || fv == 1)) rc = folds(&c);
