@@ -6,6 +6,8 @@
  * 1e-12, the rounding of a sum). For every algorithm with a search, on every additive network it
  * runs on, at odd, prime and non-power N and two sizes, oc__search_check_cache maps every
  * candidate offered one by one (mapped or pruned) both ways and fails at the first difference;
+ * the winner must be the least of all of them under the tie rule (hints included: rhd's least
+ * bound is mapped ahead of its offer and must not win a tie it would lose by order);
  * then the search is run again on a copy of the model without the flag (every candidate mapped
  * whole, as before the cache) and must pick the same parameters with the same mapped figures
  * for every candidate it mapped.
@@ -67,6 +69,28 @@ static void one(const oc__algo *a, const oc__model *model, const net_case *nc, u
     CHECK(!(rc && strncmp(why, "round cache:", 12) == 0), "%s on %s %s N=%u %llu B: %s",
           a->info.name, nc->net, nc->params, N, (unsigned long long)bytes, why);
     compared += checked;
+    if (rc == 0 && rep->search && model->additive) {
+        /* the winner against every candidate offered one by one, pruned ones included (their
+         * costs are in the check's log): least time (1e-9), then fewer steps, then offered first;
+         * the hints (rhd's least bound mapped ahead) must not change it */
+        const oc__search_log *x = rep->search;
+        size_t best = x->n;
+        for (size_t i = 0; i < x->n; i++) {
+            const oc__search_entry *e = &x->entry[i];
+            if ((e->status != OC__CAND_MAPPED && e->status != OC__CAND_PRUNED) || !e->steps)
+                continue;
+            if (best == x->n) {
+                best = i;
+                continue;
+            }
+            const oc__search_entry *b = &x->entry[best];
+            const int tie = fabs(e->time_s - b->time_s) <= 1e-9 * fmax(e->time_s, b->time_s);
+            if ((!tie && e->time_s < b->time_s) || (tie && e->steps < b->steps)) best = i;
+        }
+        CHECK(best == x->winner, "%s on %s %s N=%u: winner %s, the least of all offered %s",
+              a->info.name, nc->net, nc->params, N, x->entry[x->winner].text,
+              best < x->n ? x->entry[best].text : "(none)");
+    }
     oc__model plain = *model;
     plain.additive = 0;
     int prc = oc__search_params(a, &plain, &req, &plain_chosen, plain_rep, why2, sizeof why2);

@@ -476,15 +476,15 @@ static int flush(searcher *s) {
             e->status = OC__CAND_PRUNED;
             log->pruned++;
             if (s->check_cache && s->model->additive) {
-                /* the test compares the pruned too (their costs stay out of the decision) */
-                uint64_t st;
-                double t;
+                /* the test compares the pruned too, and reads their costs from the log to
+                 * check the winner against them (the costs stay out of the decision) */
                 char why[256] = "";
-                int erc = map_candidate(s, e, &st, &t, why, sizeof why);
+                int erc = map_candidate(s, e, &e->steps, &e->time_s, why, sizeof why);
                 if (erc == OC_ENOMEM || s->mismatch[0]) {
                     rc = erc;
                     break;
                 }
+                if (erc) e->steps = 0, e->time_s = 0;
             }
             continue;
         }
