@@ -132,6 +132,20 @@ static int budget_round(oc__sink *self, uint64_t index, const oc__round *r, char
     return 0;
 }
 
+/* The model's finish() on a scratch report: the steps and time of what net was fed. */
+static int finish_cost(const oc__model *model, oc__netrun *net, uint64_t *steps, double *time,
+                       char *why, size_t len) {
+    oc_report *scratch = oc__report_new();
+    if (!scratch) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    int rc = model->finish(net, scratch, why, len);
+    if (!rc) {
+        *steps = scratch->steps;
+        *time = scratch->time_s;
+    }
+    oc_report_free(scratch);
+    return rc;
+}
+
 /* Plans, generates and maps one candidate without the resource check; the model's steps and
  * time on success. */
 static int evaluate(const searcher *s, const oc_kv *params, uint64_t *steps, double *time,
@@ -139,7 +153,6 @@ static int evaluate(const searcher *s, const oc_kv *params, uint64_t *steps, dou
     const oc_request *req = s->req;
     oc__plan plan = {0}; /* freed on every path, also when plan() refuses before its begin */
     oc__netrun *net = NULL;
-    oc_report *scratch = NULL;
     int rc = s->algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why,
                            len);
     if (rc) goto out;
@@ -153,15 +166,8 @@ static int evaluate(const searcher *s, const oc_kv *params, uint64_t *steps, dou
     rc = s->algo->generate(&plan, &emit);
     oc__emit_free(&emit);
     if (rc) goto out;
-    if (!(scratch = oc__report_new())) {
-        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
-        goto out;
-    }
-    if ((rc = s->model->finish(net, scratch, why, len))) goto out;
-    *steps = scratch->steps;
-    *time = scratch->time_s;
+    rc = finish_cost(s->model, net, steps, time, why, len);
 out:
-    oc_report_free(scratch);
     if (net) s->model->destroy(net);
     oc__plan_free(s->algo, &plan);
     return rc;
@@ -268,20 +274,12 @@ typedef struct cost_sink {
 static int round_alone(const searcher *s, const oc__spec *spec, uint64_t index, const oc__round *r,
                        uint64_t *steps, double *time_s, char *why, size_t len) {
     oc__netrun *net = NULL;
-    oc_report *scratch = NULL;
     int rc = s->model->create(spec, s->req->net_params, 0, &net, why, len);
     if (rc) return rc;
     oc__sink *sink = s->model->sink(net);
     if ((rc = sink->round(sink, index, r, why, len))) goto out;
-    if (!(scratch = oc__report_new())) {
-        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
-        goto out;
-    }
-    if ((rc = s->model->finish(net, scratch, why, len))) goto out;
-    *steps = scratch->steps;
-    *time_s = scratch->time_s;
+    rc = finish_cost(s->model, net, steps, time_s, why, len);
 out:
-    oc_report_free(scratch);
     s->model->destroy(net);
     return rc;
 }
