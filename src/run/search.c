@@ -32,6 +32,11 @@
  * candidate). The cache is bounded (ROUND_CACHE_BYTES of transfers); a round it has no room for is
  * still mapped alone, just not kept. Models whose rounds are not independent (the fabric's
  * reconfigurations, the star's tuning, the direct networks) map every candidate whole, as before.
+ *
+ * Hints. An algorithm may have a parameter set mapped ahead of its offer (oc__search.hint: rhd's
+ * least bound on the ring and the fat-tree, where the enumeration would otherwise reach it last).
+ * Its cost prunes only what is strictly worse than it, never a full tie, because which of the two
+ * is offered first is not known yet; it is offered later in its own place like any other.
  */
 #include "run/pipeline.h"
 
