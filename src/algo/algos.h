@@ -81,6 +81,13 @@ struct oc__search {
     int (*can_win)(oc__search *s, const oc__bound *bound, int *yes);
     /* Records a family of `count` candidates (0: unknown) skipped by its bound. */
     int (*prune)(oc__search *s, const char *family, const oc__bound *bound, uint64_t count);
+    /* Maps a complete parameter set now, without offering it: its mapped cost becomes an
+     * incumbent, and from then on a candidate or family whose bound is strictly worse than it
+     * (on the objective, or equal there and worse on the tie-break; never a full tie, which
+     * goes to the earlier offer) is skipped. The set must be one the search offers later, in
+     * its own place (so the order of offer, and with it the tie rule, is unchanged, and the
+     * winner is at least as good as the hint). A set that fails to map is no incumbent. */
+    int (*hint)(oc__search *s, const oc_kv *params);
 };
 
 /* Offers the parameter set of `pairs` key=value pairs (keys and values alternate in kv[]). */
@@ -88,6 +95,8 @@ int oc__search_offer(oc__search *s, const oc__bound *bound, size_t pairs, const 
 /* 1 when a candidate or family bounded by `bound` can still win, 0 when not, <0 on error. */
 int oc__search_can_win(oc__search *s, const oc__bound *bound);
 int oc__search_prune(oc__search *s, const char *family, const oc__bound *bound, uint64_t count);
+/* Maps the parameter set of `pairs` key=value pairs as an incumbent (oc__search.hint). */
+int oc__search_hint(oc__search *s, size_t pairs, const char *const *kv);
 
 typedef struct oc__algo {
     oc_algorithm_info info;

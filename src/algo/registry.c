@@ -134,14 +134,24 @@ int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *wh
                     (unsigned long long)OC_MAX_TRANSFERS);
 }
 
-int oc__search_offer(oc__search *s, const oc__bound *bound, size_t pairs, const char *const *kv) {
+/* The parameter set of `pairs` key=value pairs handed to s->offer (bound given) or s->hint. */
+static int hand(oc__search *s, const oc__bound *bound, int hint, size_t pairs,
+                const char *const *kv) {
     oc_kv *set = oc_kv_new();
     int rc = set ? 0 : OC_ENOMEM;
     for (size_t i = 0; !rc && i < pairs; i++)
         rc = oc_kv_set(set, kv[2 * i], kv[2 * i + 1]);
-    if (!rc) rc = s->offer(s, bound, set);
+    if (!rc) rc = hint ? s->hint(s, set) : s->offer(s, bound, set);
     oc_kv_free(set);
     return rc;
+}
+
+int oc__search_offer(oc__search *s, const oc__bound *bound, size_t pairs, const char *const *kv) {
+    return hand(s, bound, 0, pairs, kv);
+}
+
+int oc__search_hint(oc__search *s, size_t pairs, const char *const *kv) {
+    return hand(s, NULL, 1, pairs, kv);
 }
 
 int oc__search_can_win(oc__search *s, const oc__bound *bound) {

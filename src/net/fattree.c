@@ -463,6 +463,7 @@ const oc__model oc__model_fattree = {
     .create = ft_create,
     .sink = oc__netrun_sink,
     .finish = ft_finish,
+    .additive = 1, /* a round's cost is its own (search.c caches rounds) */
     .step_time = ft_step_time,
     .channels = oc__netrun_one_channel, /* one link per node and direction */
     .steps = oc__netrun_steps,

@@ -93,6 +93,15 @@ typedef struct oc__model {
      * a clock of step start times, and after each round's check, call obs->step() for each of
      * its physical steps and obs->use() for each transfer's resources in it. */
     int (*observe)(oc__netrun *run, oc__observer *obs, oc__grid *grid, char *why, size_t whylen);
+    /* 1 when the model's cost is additive over rounds: a round's steps and time depend on that
+     * round's transfers (their ends, op and chunk count, in order: never their chunk labels) and
+     * the spec's coll, nodes, q and chunk_bytes alone (never on the rounds before it), and
+     * finish()'s steps and time are the sums
+     * of the rounds' with no constant term. The parameter search then maps each distinct round
+     * once and costs a candidate from its cached rounds (src/run/search.c). 0 (the default) where
+     * a round's cost depends on the one before: the fabric charges a reconfiguration when the
+     * circuit set changes, the star a retuning. */
+    int additive;
 } oc__model;
 
 const oc__model *oc__model_find(const char *name);

@@ -678,6 +678,7 @@ const oc__model oc__model_ring = {
     .create = ring_create,
     .sink = oc__netrun_sink,
     .finish = ring_finish,
+    .additive = 1, /* a round's cost is its own (search.c caches rounds) */
     .step_time = ring_step_time,
     .channels = ring_channels,
     .steps = oc__netrun_steps,

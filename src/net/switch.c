@@ -234,6 +234,7 @@ const oc__model oc__model_switch = {
     .create = sw_create,
     .sink = oc__netrun_sink,
     .finish = sw_finish,
+    .additive = 1, /* a round's cost is its own (search.c caches rounds) */
     .step_time = sw_step_time,
     .channels = oc__netrun_one_channel, /* one port per node and direction */
     .steps = oc__netrun_steps,

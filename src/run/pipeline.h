@@ -52,6 +52,15 @@ int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *n
 int oc__search_params(const oc__algo *algo, const oc__model *model, const oc_request *req,
                       oc_kv **chosen, oc_report *rep, char *why, size_t len);
 
+/* The test of the round cache (test_search_cache): the same search and the same decisions, but on
+ * an additive model every candidate offered one by one (mapped or pruned) is costed from the cache
+ * and mapped whole, and a difference in steps or time (beyond a relative 1e-12) fails with
+ * OC_EINVAL naming the candidate. *checked: the candidates compared. The log's pruned entries
+ * carry their mapped costs too (0 when they could not be mapped). */
+int oc__search_check_cache(const oc__algo *algo, const oc__model *model, const oc_request *req,
+                           uint64_t *checked, oc_kv **chosen, oc_report *rep, char *why,
+                           size_t len);
+
 int oc__generate(const oc__algo *algo, const oc__plan *plan, oc__sink *sinks, char *why,
                  size_t len);
 
