@@ -18,10 +18,15 @@
  *
  * Search (the search contract, algos.h). The space is every ordered factorisation A x B = N
  * (N x 1, the 1-D pipeline, included): d(N) candidates, each mapped unless its bound already
- * loses, so the default follows the network's shape (the torus's own default is 1-D, T(N)). The
- * bound (oc__dims_offer): A + B - 2 rounds, each at least one start-up and hop plus the node's
- * message, z2 (z1 - k) or z1 (z2 - k) chunks, which add up to A B (A + B - 2) / 2 chunks. The
- * most square A x B with A >= B is offered first (a full tie goes to it), then by rounds.
+ * loses. The torus's own dims (the model's, in->net->cfg) are offered first, so the default
+ * follows the network's shape (the torus's own default is 1-D, T(N)) and wins a full tie; then
+ * the most square A x B with A >= B, then by rounds. The bound (oc__dims_offer): A + B - 2
+ * rounds, each at least one start-up and hop plus the node's message, z2 (z1 - k) or z1 (z2 - k)
+ * chunks; on a torus of another shape a row (column) round's pattern shares some link c_row
+ * (c_col) times under the network's dimension-order routes (oc__shift_congestion), and the
+ * model puts those messages in c different steps, so the row (column) phase's part of the bound
+ * is multiplied by c_row (c_col). That is what prunes the other shapes of a non-square torus
+ * (N = 720 on dims=45x16: 7 shapes were mapped, each up to a second, before).
  */
 #include "aas/mesh_xchg.h"
 
@@ -112,23 +117,34 @@ static int ca_generate(const oc__plan *p, oc__emit *e) {
 
 static int ca_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t B, char *why,
                     size_t len) {
-    return oc__dims_offer(in, s, A, B, (uint64_t)A + B - 2, (double)A * B * (A + B - 2) / 2, why,
-                          len);
+    /* Each phase's rounds repeat one pattern (every node to its row, or column, neighbour), so
+     * a link the network's routes make the pattern share c times stretches each of those rounds
+     * to c steps of at least that round's message: the phases' bounds scale by c_row, c_col. */
+    const uint32_t d[2] = {A, B};
+    const double cr = (double)oc__shift_congestion(&in->net->cfg, d, 2, 0),
+                 cc = (double)oc__shift_congestion(&in->net->cfg, d, 2, 1);
+    const double rounds = cr * (A - 1) + cc * (B - 1);
+    const double chunks = cr * B * ((double)A * (A - 1) / 2) + cc * A * ((double)B * (B - 1) / 2);
+    return oc__dims_offer(in, s, A, B, (uint64_t)rounds, chunks, why, len);
 }
 
 static int ca_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     const uint32_t N = in->nodes;
     if (oc_kv_get(in->params, "dims") || N < 2) return 0;
-    uint32_t A0, B0;
+    /* The torus's own dims first: there every round is a neighbour step (the default follows
+     * the network's shape, and a full tie goes to it); then the squarest, then by rounds. */
+    uint32_t A0, B0, NA = 0, NB = 0;
+    const int own = oc__dims_of_net(in, OC_DIRECT_TORUS, &NA, &NB);
+    int rc = own ? ca_offer(in, s, NA, NB, why, len) : 0;
     oc__direct_square_dims(N, &A0, &B0);
-    int rc = ca_offer(in, s, A0, B0, why, len);
+    if (!rc && !(own && NA == A0 && NB == B0)) rc = ca_offer(in, s, A0, B0, why, len);
     /* the others by their number of rounds A + B - 2 (the wider A first among equals): the
      * divisors B <= sqrt(N) from the squarest down, each as A x B and B x A */
     for (uint32_t B = B0; B >= 1 && !rc; B--) {
         if (N % B) continue;
         const uint32_t A = N / B;
-        if (B != B0) rc = ca_offer(in, s, A, B, why, len);
-        if (!rc && A != B) rc = ca_offer(in, s, B, A, why, len);
+        if (B != B0 && !(own && A == NA && B == NB)) rc = ca_offer(in, s, A, B, why, len);
+        if (!rc && A != B && !(own && B == NA && A == NB)) rc = ca_offer(in, s, B, A, why, len);
     }
     return rc;
 }
