@@ -26,7 +26,7 @@ typedef struct paper {
 static const paper papers[] = {
     {"optree", 0, oc__reproduce_optree}, {"wrht", 0, oc__reproduce_wrht},
     {"star", 0, oc__reproduce_star},     {"lumorph", 0, oc__reproduce_lumorph},
-    {"aas", 0, oc__reproduce_aas},
+    {"aas", OC_SETTING_NODES | OC_SETTING_NETWORK, oc__reproduce_aas},
 };
 
 enum { NPAPERS = sizeof papers / sizeof papers[0] };
