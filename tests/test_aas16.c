@@ -8,6 +8,8 @@
  *    empty and our time is reported as ours (time_closed_form_s);
  *  - cartesian on the k-D torus: verified on torus shapes of odd, prime and non-power sides, its
  *    steps the sum of (z_i - 1) and its time the sum of the 1-D pipelines' times;
+ *  - dex-micro and dex-interleave (the notes' micro-permutation algorithms): verified, every round
+ *    one step, at least the bounds, the Lemma's reading as dex-micro's formula;
  *  - bex and cartesian searches offer the network's own dims first and bound a shape that is not
  *    the network's by its link congestion, so a torus of another shape is searched tightly.
  */
@@ -170,10 +172,60 @@ static void cartesian_kd(void) {
     oc_report_free(rep);
 }
 
+/* dex-micro and dex-interleave: verified on odd, prime and non-power sizes; every round a
+ * micro-permutation (the model's steps equal the rounds: no round was split), at least the
+ * notes' bandwidth bound (z^2/8 on the cycle, the Lemma read) and one port's N - 1; the seed's
+ * formula of dex-micro is the Lemma read as (1/2) ceil(z/2)^2. */
+static void micro(void) {
+    static const uint32_t zs[] = {1, 2, 3, 5, 7, 8, 12, 13, 16, 33};
+    char why[512];
+    for (size_t i = 0; i < sizeof zs / sizeof *zs; i++) {
+        const uint32_t z = zs[i];
+        oc_report *rep = run_net("dex-micro", "torus", z, 64, "", "switching=wh combining=no",
+                                 why, sizeof why);
+        CHECK(rep && oc_report_verified(rep), "dex-micro T(%u): %s", z, why);
+        if (!rep) continue;
+        double rounds = -1, h = ceil(z / 2.0);
+        oc_report_number(rep, "micro_rounds", &rounds);
+        CHECK((double)rep->steps == rounds, "dex-micro T(%u): %llu steps for %g rounds", z,
+              (unsigned long long)rep->steps, rounds);
+        CHECK(rounds >= ((double)z * z - 1) / 8 && rounds + 1 >= z, "dex-micro T(%u): %g rounds below "
+              "the bounds", z, rounds);
+        CHECK(rep->has_formula && rep->steps_formula == h * h / 2 && !rep->has_time_formula,
+              "dex-micro T(%u): formula %g", z, rep->steps_formula);
+        oc_report_free(rep);
+    }
+    static const struct {
+        uint32_t N;
+        const char *dims;
+    } ms[] = {{2, NULL}, {3, NULL}, {5, NULL}, {6, NULL}, {7, NULL}, {12, NULL}, {16, NULL},
+              {30, NULL}, {15, "5x3"}, {15, "3x5"}, {12, "2x6"}, {8, "8"}};
+    for (size_t i = 0; i < sizeof ms / sizeof *ms; i++) {
+        char par[48] = "", net[96];
+        if (ms[i].dims) snprintf(par, sizeof par, "dims=%s", ms[i].dims);
+        snprintf(net, sizeof net, "switching=wh combining=no%s%s", ms[i].dims ? " dims=" : "",
+                 ms[i].dims ? ms[i].dims : "");
+        oc_report *rep = run_net("dex-interleave", "mesh", ms[i].N, 64, par, net, why,
+                                 sizeof why);
+        CHECK(rep && oc_report_verified(rep), "dex-interleave N=%u %s: %s", ms[i].N, net, why);
+        if (!rep) continue;
+        double rounds = -1;
+        oc_report_number(rep, "micro_rounds", &rounds);
+        uint64_t lb = 0;
+        CHECK((double)rep->steps == rounds && rounds + 1 >= ms[i].N &&
+                  (!oc_report_steps_lower_bound(rep, &lb) || rep->steps >= lb),
+              "dex-interleave N=%u %s: %llu steps, %g rounds, bound %llu", ms[i].N, net,
+              (unsigned long long)rep->steps, rounds, (unsigned long long)lb);
+        CHECK(has_note(rep, "ours"), "dex-interleave N=%u: rounds labelled ours", ms[i].N);
+        oc_report_free(rep);
+    }
+}
+
 int main(void) {
     pairwise_fabric();
     hopt_labels();
     searched_tightly();
     cartesian_kd();
+    micro();
     return CHECK_SUMMARY();
 }
