@@ -103,6 +103,12 @@ int oc_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 /* Parses a finite decimal number in [min, max]: [+-]digits[.digits][e[+-]digits] (".5" and "5."
  * too); hex floats, hex integers, inf and nan are OC_EPARSE. */
 int oc_parse_double(const char *text, double min, double max, double *out);
+/* Parses a node (sizes = 0: counts 1 .. OC_MAX_NODES) or size (sizes = 1: as oc_parse_size)
+ * list: comma-separated items, each a value or a range A..B (A, 2A, 4A, ... up to B, which need not
+ * be reached; A..B:*F multiplies by F, A..B:+S adds S). The values go to out[0 .. *n), sorted, no
+ * repeats. OC_EPARSE for an empty list, an empty item ("4,,8") or a malformed one, OC_ERANGE for
+ * more than `max` values, OC_ENOMEM; nothing is returned then. */
+int oc_parse_list(const char *text, int sizes, uint64_t *out, size_t max, size_t *n);
 
 /* ---- registries: networks and algorithms ------------------------------------------------------
  */
@@ -119,6 +125,8 @@ typedef struct oc_algorithm_info {
 
 size_t oc_algorithm_count(void);
 const oc_algorithm_info *oc_algorithm_at(size_t i);
+/* 1 when algorithm a (from oc_algorithm_at) takes the parameter `key` (-p key=value), else 0. */
+int oc_algorithm_takes(const oc_algorithm_info *a, const char *key);
 
 typedef struct oc_network_info {
     const char *name;
@@ -188,8 +196,19 @@ int oc_report_write_csv(const oc_report *r, FILE *f, int header);
 
 /* Formats a duration for people: "0 s", "12.345 us", "1.234 ms" or "2.345 s". */
 void oc_format_seconds(char *buf, size_t len, double seconds);
-/* Writes s as a JSON string literal (quotes and escapes included). */
-void oc_write_json_string(FILE *f, const char *s);
+/* Formats a time in its model's unit: unit NULL or "" is seconds (oc_format_seconds); otherwise
+ * the time is t / unit_value units named `unit` ("104 tau": the star's times are unitless, in
+ * units of its tau parameter). */
+void oc_format_time(char *buf, size_t len, double t, const char *unit, double unit_value);
+/* oc_format_time in the unit of the model that made r (oc_report_time_unit). */
+void oc_report_format_time(const oc_report *r, char *buf, size_t len, double t);
+/* The unit of r's times: NULL for seconds, else its name ("tau" on the star, whose times are
+ * unitless), with *value (may be NULL) set to what one unit is in the times' scale (tau's value).
+ * The JSON keeps its *_s field names whatever the unit. */
+const char *oc_report_time_unit(const oc_report *r, double *value);
+/* Writes s as a JSON string literal (quotes and escapes included, by cJSON); 0, or OC_ENOMEM /
+ * OC_EIO. */
+int oc_write_json_string(FILE *f, const char *s);
 
 /* Accessors for the figures tests and tools need. */
 uint64_t oc_report_steps(const oc_report *r);
@@ -246,6 +265,8 @@ typedef struct oc_sweep_point {
     uint64_t bytes;
     uint64_t steps, rounds; /* OC_POINT_RAN: the mapped run's figures */
     double time_s;
+    char time[32];    /* OC_POINT_RAN: time_s for people, in its model's unit ("34 tau" on the
+                         star: oc_report_format_time) */
     char params[256]; /* OC_POINT_RAN: the parameters the run used, "k=v k=v" */
     char why[384];    /* not run: why; failed: oc_run's reason (may be "") */
     const char *csv;  /* ran or not run: the point as one CSV line (oc_report_write_csv's columns;

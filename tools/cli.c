@@ -117,7 +117,7 @@ static const struct {
 } command_options[] = {
     {"run", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_LINKS |
                 OPT_EXPLAIN | OPT_OBJECTIVE | OPT_DECISIONS},
-    {"compare", OPT_PROBLEM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_CSV},
+    {"compare", OPT_PROBLEM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_CSV | OPT_ALGO | OPT_PARAM},
     {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT |
                    OPT_OBJECTIVE},
     {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},

@@ -70,17 +70,16 @@ static void print_table(FILE *f, const sweep_args *a) {
             "steps", "time", "parameters");
     for (size_t i = 0; i < n; i++) {
         const oc_sweep_point *p = point(a, i);
-        char sz[32], t[32];
+        char sz[32];
         size_text(sz, sizeof sz, p->bytes);
         if (p->status != OC_POINT_RAN) {
             fprintf(f, "  %7u %10s  %-*s not run: %s\n", p->nodes, sz, w, a->algos[p->algorithm],
                     p->why);
             continue;
         }
-        oc_format_seconds(t, sizeof t, p->time_s);
         fprintf(f, "  %7u %10s  %-*s %8llu %8llu %12s  %s\n", p->nodes, sz, w,
                 a->algos[p->algorithm], (unsigned long long)p->rounds, (unsigned long long)p->steps,
-                t, p->params);
+                p->time, p->params);
     }
 }
 

@@ -64,11 +64,9 @@ static void print_tune(FILE *f, const sweep_args *a) {
             char sz[32], t1[32] = "-", t2[32] = "-";
             size_text(sz, sizeof sz, a->sizes[si]);
             if (best >= 0)
-                oc_format_seconds(t1, sizeof t1,
-                                  oc_sweep_point_of(s, ni, si, (size_t)best)->time_s);
+                snprintf(t1, sizeof t1, "%s", oc_sweep_point_of(s, ni, si, (size_t)best)->time);
             if (second >= 0)
-                oc_format_seconds(t2, sizeof t2,
-                                  oc_sweep_point_of(s, ni, si, (size_t)second)->time_s);
+                snprintf(t2, sizeof t2, "%s", oc_sweep_point_of(s, ni, si, (size_t)second)->time);
             fprintf(f, "  %7u %10s  %-*s %12s  %-*s %12s  %s\n", (unsigned)a->nodes[ni], sz, w,
                     algo_or_none(s, best), t1, w, second >= 0 ? a->algos[second] : "-", t2,
                     best >= 0 ? oc_sweep_point_of(s, ni, si, (size_t)best)->params : "");
@@ -204,8 +202,8 @@ static const char *tune_point(const oc_request *req, const char *coll, int *code
     }
     chosen = oc_sweep_algorithm(s, (size_t)w);
     char t1[32], t2[32] = "";
-    oc_format_seconds(t1, sizeof t1, oc_sweep_point_at(s, (size_t)w)->time_s);
-    if (second >= 0) oc_format_seconds(t2, sizeof t2, oc_sweep_point_at(s, (size_t)second)->time_s);
+    snprintf(t1, sizeof t1, "%s", oc_sweep_point_at(s, (size_t)w)->time);
+    if (second >= 0) snprintf(t2, sizeof t2, "%s", oc_sweep_point_at(s, (size_t)second)->time);
     size_t ran = 0;
     for (size_t k = 0; k < oc_sweep_count(s); k++)
         ran += oc_sweep_point_at(s, k)->status == OC_POINT_RAN;

@@ -18,6 +18,7 @@
  * on stdout before a result is whole, and main checks at the end that it was all written.
  */
 #include "cli.h"
+#include "core/json.h"
 #include "output.h"
 
 #include <errno.h>
@@ -102,25 +103,120 @@ static int cmd_run(options *o) {
     int err = oc_run(&req, &rep, why, sizeof why);
     if (err) return lib_error(err, why);
     if (*run_auto_note) fprintf(o->json ? stderr : stdout, "%s\n", run_auto_note);
-    if (o->json)
-        oc_report_write_json(rep, stdout);
-    else
-        oc_report_write_text(rep, stdout);
+    /* A failed stdout is close_stdout's to report (exit 3); memory is ours. */
+    err = o->json ? oc_report_write_json(rep, stdout) : oc_report_write_text(rep, stdout);
     if (o->explain && !o->json) {
         fputc('\n', stdout);
         oc_report_write_search(rep, stdout);
     }
     oc_report_free(rep);
+    return err == OC_ENOMEM ? lib_error(err, "out of memory writing the report") : 0;
+}
+
+/* ---- compare's -a list and -p pins ---- */
+
+/* The algorithms compare runs: every algorithm of the collective, or those -a A,B,.. names (each
+ * once, each an algorithm of the collective), in that order. 0 or an exit code after one line. */
+static int compare_list(const options *o, oc_collective coll, const oc_algorithm_info **list,
+                        size_t *n) {
+    *n = 0;
+    if (!o->algo) {
+        for (size_t i = 0; i < oc_algorithm_count() && *n < 64; i++)
+            if (oc_algorithm_at(i)->collective == coll) list[(*n)++] = oc_algorithm_at(i);
+        return 0;
+    }
+    const char *p = o->algo;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char name[64];
+        if (!len || len >= sizeof name)
+            return die(EXIT_USAGE, "compare -a %s: expected names separated by commas", o->algo,
+                       NULL);
+        memcpy(name, p, len);
+        name[len] = 0;
+        const oc_algorithm_info *a = NULL;
+        for (size_t i = 0; i < oc_algorithm_count() && !a; i++)
+            if (oc_algorithm_at(i)->collective == coll && !strcmp(oc_algorithm_at(i)->name, name))
+                a = oc_algorithm_at(i);
+        if (!a)
+            return die(EXIT_USAGE, "compare -a: '%s' is not an algorithm of %s (see opticoll list)",
+                       name, oc_collective_name(coll));
+        for (size_t k = 0; k < *n; k++)
+            if (list[k] == a) return die(EXIT_USAGE, "compare -a: '%s' is listed twice", name, NULL);
+        if (*n == 64) return die(EXIT_USAGE, "compare -a: at most 64 algorithms", NULL, NULL);
+        list[(*n)++] = a;
+        if (!p[len]) return 0;
+        p += len + 1;
+    }
+}
+
+/* The algorithm a pin is for: "ALGO.KEY" names ALGO (*key = KEY); a plain KEY names none. */
+static const char *pin_target(const char *pin, const char **key, char *algo, size_t len) {
+    const char *dot = strchr(pin, '.');
+    *key = pin;
+    if (!dot) return NULL;
+    snprintf(algo, len, "%.*s", (int)(dot - pin), pin);
+    *key = dot + 1;
+    return algo;
+}
+
+/* Every -p pin must reach an algorithm of the list: KEY one that takes KEY, ALGO.KEY the listed
+ * ALGO, which must take KEY. 0 or an exit code after one line. */
+static int compare_params(const options *o, const oc_algorithm_info **list, size_t n) {
+    for (size_t i = 0; i < oc_kv_count(o->params); i++) {
+        const char *pin = oc_kv_key(o->params, i), *key;
+        char algo[64];
+        const char *target = pin_target(pin, &key, algo, sizeof algo);
+        int taken = 0, listed = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (target && strcmp(list[k]->name, target)) continue;
+            listed = 1;
+            taken |= oc_algorithm_takes(list[k], key);
+        }
+        if (target && !listed)
+            return die(EXIT_USAGE, "compare -p %s: '%s' is not among the algorithms compared", pin,
+                       target);
+        if (!taken)
+            return die(EXIT_USAGE,
+                       target ? "compare -p %s: %s takes no such parameter (see opticoll list)"
+                              : "compare -p %s: no algorithm compared takes it%s (see opticoll "
+                                "list)",
+                       pin, target ? target : "");
+    }
     return 0;
+}
+
+/* The pins for algorithm a: the plain KEY pins it takes, then its own ALGO.KEY pins (which win).
+ * NULL when memory ran out. */
+static oc_kv *compare_params_for(const options *o, const oc_algorithm_info *a) {
+    oc_kv *kv = oc_kv_new();
+    for (int pass = 0; kv && pass < 2; pass++)
+        for (size_t i = 0; i < oc_kv_count(o->params); i++) {
+            const char *key;
+            char algo[64];
+            const char *target = pin_target(oc_kv_key(o->params, i), &key, algo, sizeof algo);
+            if ((pass == 0) != (target == NULL)) continue;
+            if (target && strcmp(target, a->name)) continue;
+            if (!oc_algorithm_takes(a, key)) continue;
+            if (oc_kv_set(kv, key, oc_kv_value(o->params, i))) {
+                oc_kv_free(kv);
+                return NULL;
+            }
+        }
+    return kv;
 }
 
 static int cmd_compare(options *o) {
     if (o->help) {
         printf(
-            "usage: opticoll compare -c COLL [-t NET] -n N -s SIZE [options] [--json|--csv]\n\n"
-            "Runs every algorithm of the collective that supports the network, each verified,\n"
-            "and prints one line each (or a JSON array, or CSV). Algorithms whose restrictions\n"
-            "exclude these parameters are listed with the reason.\n\n%s%s"
+            "usage: opticoll compare -c COLL [-t NET] -n N -s SIZE [-a A,B,..] [-p KEY=VALUE]...\n"
+            "                        [options] [--json|--csv]\n\n"
+            "Runs every algorithm of the collective that supports the network (or those -a\n"
+            "lists), each verified, and prints one line each (or a JSON array, or CSV).\n"
+            "Algorithms whose restrictions exclude these parameters are listed with the reason.\n\n"
+            "  -a, --algorithm A,B     only these algorithms, in this order\n"
+            "  -p, --param KEY=VALUE   pins KEY for every listed algorithm that takes it\n"
+            "                          (repeatable); -p ALGO.KEY=VALUE pins it for ALGO alone\n%s%s"
             "      --json              a JSON array: one run report per algorithm, then\n"
             "                          {\"algorithm\": NAME, \"not_run\": REASON} for the others\n"
             "      --csv               one CSV line per algorithm (header first); algorithms\n"
@@ -128,10 +224,13 @@ static int cmd_compare(options *o) {
             help_problem, help_network);
         return 0;
     }
-    if (o->algo) return die(EXIT_USAGE, "compare runs every algorithm: drop -a %s", o->algo, NULL);
     oc_request req;
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 0))) return rc;
+    const oc_algorithm_info *list[64];
+    size_t nlist = 0;
+    if ((rc = compare_list(o, req.collective, list, &nlist)) || (rc = compare_params(o, list, nlist)))
+        return rc;
     oc_report *reps[64];
     const char *names[64];
     const char *skipped[64];
@@ -139,14 +238,21 @@ static int cmd_compare(options *o) {
     size_t n = 0, ns = 0;
     int status = 0;
     int wname = 10; /* the name column fits the longest name (hypercube-opt) */
-    for (size_t i = 0; i < oc_algorithm_count() && n + ns < 64; i++) {
-        const oc_algorithm_info *a = oc_algorithm_at(i);
-        if (a->collective != req.collective) continue;
+    for (size_t i = 0; i < nlist; i++) {
+        const oc_algorithm_info *a = list[i];
         if ((int)strlen(a->name) > wname) wname = (int)strlen(a->name);
         req.algorithm = a->name;
         char why[256] = "";
         oc_report *rep = NULL;
+        oc_kv *params = compare_params_for(o, a);
+        if (!params) {
+            for (size_t k = 0; k < n; k++)
+                oc_report_free(reps[k]);
+            return die(EXIT_OTHER, "out of memory", NULL, NULL);
+        }
+        req.params = params;
         int err = oc_run(&req, &rep, why, sizeof why);
+        oc_kv_free(params);
         if (err == OC_ENOTSUP || err == OC_ETOOBIG) {
             skipped[ns] = a->name;
             snprintf(reasons[ns++], sizeof reasons[0], "%s", why);
@@ -163,18 +269,26 @@ static int cmd_compare(options *o) {
     if (n == 0 && ns == 0)
         return die(EXIT_USAGE, "no %s algorithm runs on %s", o->coll, req.network);
     if (o->json) {
-        fputs("[", stdout);
-        for (size_t k = 0; k < n; k++) {
-            if (k) fputs(",", stdout);
-            oc_report_write_json(reps[k], stdout);
+        /* One array, an element a line: the reports, then {"algorithm", "not_run"} for the
+         * others. A failed stdout is close_stdout's to report (exit 3). */
+        int err = fputs("[", stdout) == EOF ? OC_EIO : 0;
+        for (size_t k = 0; k < n + ns && !err; k++) {
+            if (k && fputs(",", stdout) == EOF) {
+                err = OC_EIO;
+            } else if (k < n) {
+                err = oc_report_write_json(reps[k], stdout);
+            } else {
+                cJSON *x = cJSON_CreateObject();
+                if (!oc__json_str(x, "algorithm", skipped[k - n]) ||
+                    !oc__json_str(x, "not_run", reasons[k - n])) {
+                    cJSON_Delete(x);
+                    x = NULL; /* oc__json_write: out of memory */
+                }
+                err = oc__json_write(stdout, x, OC__JSON_SPACED, "\n");
+            }
         }
-        for (size_t k = 0; k < ns; k++) {
-            if (n + k) fputs(",", stdout);
-            printf("{\"algorithm\": \"%s\", \"not_run\": ", skipped[k]);
-            oc_write_json_string(stdout, reasons[k]);
-            fputs("}\n", stdout);
-        }
-        fputs("]\n", stdout);
+        if (!err) fputs("]\n", stdout);
+        if (err == OC_ENOMEM) status = lib_error(err, "out of memory writing the JSON");
     } else if (o->csv) {
         for (size_t k = 0; k < n; k++)
             oc_report_write_csv(reps[k], stdout, k == 0);
@@ -203,7 +317,7 @@ static int cmd_compare(options *o) {
             if (oc_report_steps_formula(r, &f)) snprintf(fb, sizeof fb, "%.0f", f);
             if (oc_report_steps_lower_bound(r, &lb))
                 snprintf(lbb, sizeof lbb, "%llu", (unsigned long long)lb);
-            oc_format_seconds(tb, sizeof tb, t);
+            oc_report_format_time(r, tb, sizeof tb, t);
             char pb[256] = "";
             const oc_kv *used = oc_report_params(r);
             for (size_t i = 0, at = 0; i < oc_kv_count(used) && at < sizeof pb; i++)
@@ -309,12 +423,9 @@ static int cmd_verify(options *o) {
     oc_report *rep = NULL;
     int err = oc_verify_file(o->file, o->net, o->net_params, &rep, why, sizeof why);
     if (err) return lib_error(err, why);
-    if (o->json)
-        oc_report_write_json(rep, stdout);
-    else
-        oc_report_write_text(rep, stdout);
+    err = o->json ? oc_report_write_json(rep, stdout) : oc_report_write_text(rep, stdout);
     oc_report_free(rep);
-    return 0;
+    return err == OC_ENOMEM ? lib_error(err, "out of memory writing the report") : 0;
 }
 
 static int cmd_reproduce(int argc, char **argv) {

@@ -26,6 +26,7 @@
 #include "opticoll_mpi.h"
 #include "args.h"
 #include "core/core.h"
+#include "core/json.h"
 #include "core/quote.h"
 #include "opticoll.h"
 
@@ -640,7 +641,7 @@ int main(int argc, char **argv) {
         return rc;
     }
     if (o.drop_round >= 0) oc_mpi_test_drop_transfer(o.drop_round, o.drop_index);
-    int checked = 0, skipped = 0, mismatches = 0, failed = 0;
+    int checked = 0, skipped = 0, mismatches = 0, failed = 0, json_lost = 0;
     if (rank == 0 && !o.json)
         printf("%-13s %-10s %5s %10s %12s %12s %6s  %s\n", "collective", "algorithm", "ranks",
                "bytes", "opticoll", "MPI", "ratio", "check");
@@ -665,16 +666,27 @@ int main(int argc, char **argv) {
                 uint64_t bytes = count * (uint64_t)tsize;
                 if (strcmp(o.colls[ci], "reducescatter") == 0) bytes *= (uint64_t)nranks;
                 if (o.json) {
-                    printf("%s\n {\"collective\": \"%s\", \"algorithm\": \"%s\", \"ranks\": %d, "
-                           "\"bytes\": %llu, \"type\": \"%s\", \"op\": \"%s\", \"inplace\": %s, "
-                           "\"check\": \"%s\"",
-                           checked + skipped + mismatches + failed > 1 ? "," : "", o.colls[ci],
-                           algos[ai], nranks, (unsigned long long)bytes, o.type_name, o.op_name,
-                           o.inplace ? "true" : "false", verdict);
-                    if (st == 0)
-                        printf(", \"opticoll_s\": %.9g, \"mpi_s\": %.9g, \"ratio\": %.4g", ours,
-                               theirs, theirs > 0 ? ours / theirs : 0.0);
-                    printf("}");
+                    /* The array is streamed, a case a line as it finishes; each case is a
+                     * cJSON object. Out of memory ends the run like a lost stdout. */
+                    fputs(checked + skipped + mismatches + failed > 1 ? ",\n " : "\n ", stdout);
+                    cJSON *x = cJSON_CreateObject();
+                    int ok =
+                        oc__json_str(x, "collective", o.colls[ci]) &&
+                        oc__json_str(x, "algorithm", algos[ai]) &&
+                        oc__json_u64(x, "ranks", (uint64_t)nranks) &&
+                        oc__json_u64(x, "bytes", bytes) && oc__json_str(x, "type", o.type_name) &&
+                        oc__json_str(x, "op", o.op_name) &&
+                        oc__json_bool(x, "inplace", o.inplace) && oc__json_str(x, "check", verdict);
+                    if (ok && st == 0)
+                        ok = oc__json_num(x, "opticoll_s", ours) &&
+                             oc__json_num(x, "mpi_s", theirs) &&
+                             oc__json_num(x, "ratio", theirs > 0 ? ours / theirs : 0.0);
+                    if (!ok) {
+                        cJSON_Delete(x);
+                        x = NULL; /* oc__json_write: out of memory */
+                    }
+                    if (oc__json_write(stdout, x, OC__JSON_SPACED, NULL) == OC_ENOMEM)
+                        json_lost = 1;
                 } else if (st == 0) {
                     char a[32], b2[32];
                     oc_format_seconds(a, sizeof a, ours);
@@ -712,10 +724,10 @@ int main(int argc, char **argv) {
                    o.inplace ? " (in-place where MPI allows it)" : "");
     }
     /* A table that could not be written is not a result (opticoll's close_stdout does the same). */
-    int lost = fflush(stdout) != 0 || ferror(stdout);
+    int lost = json_lost || fflush(stdout) != 0 || ferror(stdout);
     if (lost)
-        fprintf(stderr, "opticoll-mpi: rank %d: cannot write the results to standard output\n",
-                rank);
+        fprintf(stderr, "opticoll-mpi: rank %d: cannot write the results to standard output%s\n",
+                rank, json_lost ? " (out of memory)" : "");
     MPI_Finalize();
     return lost ? 3 : mismatches || failed ? 1 : 0;
 }

@@ -24,75 +24,23 @@ void size_text(char *buf, size_t len, uint64_t b) {
     snprintf(buf, len, "%llu %s", (unsigned long long)b, unit[u]);
 }
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Parses one value of a list. */
-static int list_value(const char *text, int sizes, uint64_t lo, uint64_t hi, uint64_t *v) {
-    if (sizes) return oc_parse_size(text, v) || *v < lo || *v > hi;
-    return oc_parse_u64(text, lo, hi, v) != 0;
-}
-
-/* Parses a node (sizes = 0) or size list into out[0 .. *n): 0 or an exit code after one line. */
+/* Parses a node (sizes = 0) or size list into out[0 .. *n) (oc_parse_list): 0 or an exit code
+ * after one line. */
 static int parse_list(const char *flag, const char *text, int sizes, uint64_t *out, size_t *n) {
-    uint64_t lo = sizes ? 0 : 1, hi = sizes ? OC_MAX_BYTES : OC_MAX_NODES;
     const char *what = sizes ? "sizes (e.g. 4KiB,1MiB or 1KiB..64MiB:*4)"
                              : "node counts (e.g. 3,5,12 or 2..64 or 4..100:+8)";
-    char *copy = strdup(text), *save = NULL;
-    int rc = 0;
-    *n = 0;
-    if (!copy) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    if (!*text) rc = die(EXIT_USAGE, "%s: empty list; expected %s", flag, what);
-    /* strtok_r would skip an empty item ("4,,8", "4,"): refuse it, it is a typo */
-    for (const char *c = text; *c && !rc; c++)
-        if (*c == ',' && (c == text || c[1] == ',' || c[1] == 0))
-            rc = die(EXIT_USAGE, "%s %s: an empty item in the list (e.g. 4,,8)", flag, text);
-    for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
-        char *dots = strstr(item, ".."), *step = NULL;
-        uint64_t a, b, s = 2;
-        int mul = 1;
-        if (!dots) {
-            if (list_value(item, sizes, lo, hi, &a)) goto bad;
-            if (*n >= MAX_LIST) goto toomany;
-            out[(*n)++] = a;
-            continue;
-        }
-        *dots = 0;
-        step = strchr(dots + 2, ':');
-        if (step) {
-            *step++ = 0;
-            if (*step != '*' && *step != '+') goto bad;
-            mul = *step == '*';
-            if (oc_parse_u64(step + 1, mul ? 2 : 1, hi, &s)) goto bad;
-        }
-        if (list_value(item, sizes, lo, hi, &a) || list_value(dots + 2, sizes, lo, hi, &b))
-            goto bad;
-        if (a > b || (mul && a == 0)) goto bad;
-        for (uint64_t v = a; v <= b;) {
-            if (*n >= MAX_LIST) goto toomany;
-            out[(*n)++] = v;
-            if (mul ? v > b / s : v > b - s) break;
-            v = mul ? v * s : v + s;
-        }
-        continue;
-    bad : {
+    int rc = oc_parse_list(text, sizes, out, MAX_LIST, n);
+    if (rc == OC_ENOMEM) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    if (rc == OC_ERANGE) return die(EXIT_USAGE, "%s %s: more than 4096 values", flag, text);
+    if (rc && !*text) return die(EXIT_USAGE, "%s: empty list; expected %s", flag, what);
+    size_t len = strlen(text);
+    if (rc && (text[0] == ',' || text[len - 1] == ',' || strstr(text, ",,")))
+        return die(EXIT_USAGE, "%s %s: an empty item in the list (e.g. 4,,8)", flag, text);
+    if (rc) {
         char msg[600];
         snprintf(msg, sizeof msg, "%s %s: expected %s", flag, OC_Q(text), what);
-        rc = die_line(EXIT_USAGE, msg);
-    } break;
-    toomany:
-        rc = die(EXIT_USAGE, "%s %s: more than 4096 values", flag, text);
-        break;
+        return die_line(EXIT_USAGE, msg);
     }
-    free(copy);
-    if (rc) return rc;
-    qsort(out, *n, sizeof *out, cmp_u64);
-    size_t k = 0;
-    for (size_t i = 0; i < *n; i++)
-        if (!k || out[k - 1] != out[i]) out[k++] = out[i];
-    *n = k;
     return 0;
 }
 

@@ -129,6 +129,15 @@ int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *wh
 /* Sets the closed form to `steps` steps of the seed's per-step time (a + d/B). */
 void oc__formula_steps(oc_report *rep, const oc__formula_in *in, double steps);
 
+/* On the ring, where a closed form counts rounds (one step each when a node's transfers of a
+ * round all go at once) and the model's load bound is above it, the note that says why: a round
+ * takes ceil(its busiest directed link's lightpaths / channels) steps. `detail` is the algorithm's
+ * own computed part ("" for none), whose proven bounds sum to `proven` steps (0: none); the note
+ * says what the busiest links add above them. Nothing on other networks or when the bound is not
+ * above. 0 or OC_ENOMEM. */
+int oc__note_rounds_on_ring(oc_report *rep, const oc__formula_in *in, const char *detail,
+                            uint64_t proven);
+
 /* On a circuit-switched model (in->lanes > 0): how much longer a transfer takes when its node has
  * `circuits` concurrent circuits, lanes / floor(lanes / circuits); 0 when it has too few lanes. */
 double oc__formula_split(const oc__formula_in *in, uint64_t circuits);

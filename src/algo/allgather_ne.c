@@ -6,11 +6,13 @@
  * on odd rounds and right on even rounds, odd nodes the opposite way). Pairs stay aligned on even
  * labels, so what a node forwards is always one contiguous range of two blocks.
  *   steps = N/2 (the seed); each round after the first moves 2d per transfer, which the ring model
- *   carries on two wavelengths at once (one data item per wavelength per step).
+ *   carries on two wavelengths at once (one data item per wavelength per step); with one channel
+ *   per link that is two steps, 1 + 2 (N/2 - 1) in all, and the run's note says so.
  */
 #include "algo/algos.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const char *const no_params[] = {NULL};
 
@@ -60,7 +62,20 @@ out:
 static int ne_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
     const uint32_t N = plan->spec.nodes;
     oc__formula_steps(rep, in, N > 1 ? (double)N / 2 : 0);
-    return 0;
+    if (N < 4 || !in->network || strcmp(in->network, "ring") || !in->channels ||
+        (double)rep->steps == rep->steps_formula)
+        return 0;
+    /* On the ring a transfer of b blocks takes b wavelength-slots on its one link: the first
+     * round's single blocks one step, every later round's pairs ceil(2 / channels) steps. */
+    const uint64_t C = in->channels, pair = (2 + C - 1) / C, ours = 1 + (uint64_t)(N / 2 - 1) * pair;
+    return oc__report_note(rep,
+                           "the seed counts N/2 = %u rounds of one step; rounds 2 .. N/2 send two "
+                           "blocks over one link, two wavelength-slots, which take ceil(2 / %llu "
+                           "channels) = %llu steps: 1 + (N/2 - 1) x %llu = %llu%s",
+                           N / 2, (unsigned long long)C,
+                           (unsigned long long)pair, (unsigned long long)pair,
+                           (unsigned long long)ours,
+                           ours == rep->steps ? " (mapped)" : " (not what was mapped)");
 }
 
 const oc__algo oc__algo_allgather_ne = {

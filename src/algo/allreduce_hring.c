@@ -150,13 +150,27 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t len)
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const double N = p->spec.nodes, g = (double)(uintptr_t)p->state;
     oc__formula_steps(rep, in, p->spec.nodes < 2 ? 0 : seed_steps(N, g, (double)in->channels));
-    if (rep->has_lb && (double)rep->steps != rep->steps_formula && p->spec.nodes > 1)
+    if (!rep->has_lb || (double)rep->steps == rep->steps_formula || p->spec.nodes < 2) return 0;
+    if (!in->network || strcmp(in->network, "ring"))
         return oc__report_note(rep,
-                               "the seed counts 2(g-1) + 2(N/g-1) rounds plus ceil(g/w) for the "
-                               "inter-group rings sharing links; we map every round (phase 2 "
-                               "needs ceil(g/w) = %.0f steps per round, %.0f rounds)",
-                               ceil(g / (double)in->channels), 2 * (N / g - 1));
-    return 0;
+                               "the seed counts 2(g-1) + 2(N/g-1) rounds plus ceil(g/w) once; "
+                               "mapped %llu steps over %llu rounds (load bound %llu)",
+                               (unsigned long long)rep->steps, (unsigned long long)rep->rounds,
+                               (unsigned long long)rep->steps_lb);
+    /* On the ring a transfer of b chunks takes b wavelength-slots: an intra-group round carries
+     * N/g chunks over one link, ceil(N/g / C) steps; an inter-group round's g rings share every
+     * link, ceil(g / C) steps. The seed's lone ceil(g/w) is then in every inter-group round. */
+    const double C = (double)in->channels, intra = ceil(N / g / C), inter = ceil(g / C),
+                 ours = 2 * (g - 1) * intra + 2 * (N / g - 1) * inter;
+    return oc__report_note(rep,
+                           "the seed counts 2(g-1) + 2(N/g-1) = %.0f rounds of one step plus "
+                           "ceil(g/w) = %.0f once: %.0f; on the ring an intra-group round moves "
+                           "N/g = %.0f chunks over one link, ceil(%.0f / %.0f) = %.0f steps, an "
+                           "inter-group round's %.0f rings share each link, ceil(g/w) = %.0f "
+                           "steps: 2(g-1) x %.0f + 2(N/g-1) x %.0f = %.0f%s",
+                           2 * (g - 1) + 2 * (N / g - 1), inter, rep->steps_formula, N / g, N / g,
+                           C, intra, g, inter, intra, inter, ours,
+                           ours == (double)rep->steps ? " (mapped)" : " (not what was mapped)");
 }
 
 const oc__algo oc__algo_allreduce_hring = {

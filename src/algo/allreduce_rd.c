@@ -55,13 +55,46 @@ static int generate(const oc__plan *p, oc__emit *e) {
     return rc;
 }
 
+/* Why the ring needs more steps than rounds: a round's lightpaths cover H link-hops of the 2N
+ * directed links, so its busiest link carries at least ceil(H / 2N) of them; the rounds where that
+ * exceeds the C channels, and the steps these averages alone prove. */
+static uint64_t ring_detail(uint32_t N, uint64_t C, char *buf, size_t len) {
+    const uint32_t P = pow2_floor(N), r = N - P;
+    uint64_t proven = r ? 2 : 0; /* the fold rounds: neighbours, one step each */
+    size_t at = (size_t)snprintf(buf, len,
+                                 "rounds whose link-hops over the 2N links prove more than one "
+                                 "step (XOR partner: link-hops / lightpaths on some link / steps):");
+    const size_t head = at;
+    for (uint32_t bit = 1; bit < P; bit *= 2) {
+        uint64_t H = 0;
+        for (uint32_t x = 0; x < P; x++) {
+            const uint32_t a = core_node(x, r), b = core_node(x ^ bit, r);
+            const uint32_t d = a > b ? a - b : b - a;
+            H += d < N - d ? d : N - d;
+        }
+        const uint64_t avg = (H + 2 * (uint64_t)N - 1) / (2 * (uint64_t)N), s = (avg + C - 1) / C;
+        proven += s ? s : 1;
+        if (s > 1 && at < len)
+            at += (size_t)snprintf(buf + at, len - at, "%s %u: %llu/%llu/%llu", at > head ? "," : "",
+                                   bit, (unsigned long long)H, (unsigned long long)avg,
+                                   (unsigned long long)s);
+    }
+    if (at == head) buf[0] = 0; /* no round proves more than one step from its average */
+    else if (at < len)
+        snprintf(buf + at, len - at, "; so at least %llu steps in all", (unsigned long long)proven);
+    return proven;
+}
+
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const uint32_t N = p->spec.nodes, P = pow2_floor(N);
     uint32_t k = 0;
     while ((UINT32_C(1) << k) < P)
         k++;
     oc__formula_steps(rep, in, N < 2 ? 0 : (double)k + (P == N ? 0 : 2));
-    return 0;
+    char detail[768] = "";
+    uint64_t proven = 0;
+    if (N > 1 && in->channels) proven = ring_detail(N, in->channels, detail, sizeof detail);
+    return oc__note_rounds_on_ring(rep, in, detail, proven);
 }
 
 const oc__algo oc__algo_allreduce_rd = {

@@ -71,7 +71,9 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
     if (in->lanes) return fabric_formula(h, in, rep);
     if (in->wavelengths > 1) { /* the optical ring: a node's r-1 transfers go in parallel */
         oc__formula_steps(rep, in, 2.0 * h->k + (h->N > h->P ? 2 : 0));
-        return 0;
+        char detail[1024];
+        const uint64_t proven = oc__rhd_ring_detail(h, in, OC__RHD_BOTH, detail, sizeof detail);
+        return oc__note_rounds_on_ring(rep, in, detail, proven);
     }
     const double lv = 2.0 * (double)oc__rhd_sends(h), fold = h->N > h->P ? 2.0 * h->m : 0;
     rep->has_formula = 1;

@@ -29,19 +29,25 @@
  *    model splits the round); cheaper when few processors are left late.
  * Neither reaches the padding bound everywhere (k = 3, P = 200, m = 1024, D = 5, h' = 3: groups
  * 1070, fold 1463, padding's formula 723); the search weighs both against h' = 0 (tcp1). At h' = h
- * every processor is in group 0 with its own piece and only fold applies.
+ * every processor is in group 0 with its own piece and only fold applies. Where the 1070 comes
+ * from: padding's 688 messages, plus the late step's ceil(m/k) = 342 for the 8 processors left
+ * over, plus one more D; TCP1 and phase 3 keep every laser busy, so only step h's free lasers
+ * could serve them earlier, saving at most w = 16 (reproduce star prints this for every h').
  *
  * Which cost h' minimises. Section 1 prices a step: "a processor can send and receive k messages
  * ... for a cost D + L tau", the tunings of one step done together. Section 3's tuning totals,
  * (P-1) D and ((P-1) + h'Pk) D, count every modified wavelength ("the total number of modified
  * wavelengths is P-1", 2.1) as if each tuning waited for the others; added to the communication
- * they make the total that the seed's h'_opt (the Lambert-W expression) minimises. We follow
+ * they make the total whose minimum the seed's h'_opt (the Lambert-W expression) gives, at k = 2
+ * only (for other k it misses the stationary point, see star_tcp.h). We follow
  * section 1, as the star model (net/star.c) does: its time charges D once per step that retunes
  * plus each step's largest stream, and that time is what the search minimises, so the default
  * never loses to a pinned h' by the model's own reported time. The seed's total and its h'_opt
  * (Lambert-W and the exhaustive argmin of the total) are reported beside it (seed_total_cost,
- * hp_opt_lambert_w, hp_opt_exhaustive); with D per tuning the seed's total grows by P k D per
- * phase-3 step, so it favours small h' far more than the step-priced time does.
+ * hp_opt_lambert_w, hp_opt_exhaustive, and hp_opt_stationary: the stationary point of the
+ * seed's total, which its Lambert-W expression equals only at k = 2, star_tcp.h); with D per
+ * tuning the seed's total grows by P k D per phase-3 step, so it favours small h' far more than
+ * the step-priced time does.
  *
  * The search (the contract of algos.h): k from the network's down to 1 (above the network's k is
  * refused), and for each k every h' = 0..h(k) with (k+1)^h' dividing m, h' = 0 first; m is the
@@ -277,45 +283,45 @@ static int split_generate(const oc__plan *plan, oc__emit *e) {
     return rc;
 }
 
-/* Section 3.2.2's total at h' (messages x L tau + tunings x D). */
-static double seed_total(const split *s, double m, uint32_t hp, double D, double Ltau) {
-    const double Pv = (double)s->t.Pv, k = s->t.k, h = s->t.h, Khp = (double)s->t.pw[hp];
-    return (2 / k * (Khp - 1) + h - hp) * m / Khp * Ltau + ((Pv - 1) + hp * Pv * k) * D;
-}
-
 static int split_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
     const split *s = plan->state;
     const double Pv = (double)s->t.Pv, k = s->t.k, m = plan->spec.q, h = s->t.h, hp = s->hp;
     const double Khp = (double)s->t.pw[s->hp];
     double comm = (2 / k * (Khp - 1) + h - hp) * m / Khp;
-    int rc = oc__tcp_report(plan, in, rep, comm, (Pv - 1) + hp * Pv * k, m / k);
-    const double D = in->step_fixed, Ltau = in->step_time - in->step_fixed, K = k + 1;
-    rep->steps_formula = h + hp;
-    rep->time_formula_s = comm * Ltau + rep->steps_formula * D;
-    /* h'_opt: the seed's Lambert-W expression (D in units of L tau) and the exhaustive search
-     * over h' = 0..h of the seed's own total, with the chunks as m. */
-    double ratio = Ltau > 0 ? D / Ltau : 0;
-    double lw = h - 1 + 1 / log(K) -
-                oc__lambert_w0(Pv * Pv * exp(1) * k * k * ratio / (2 * m * K)) / log(K);
+    int rc =
+        oc__tcp_report_steps(plan, in, rep, s->t.h + s->hp, comm, (Pv - 1) + hp * Pv * k, m / k);
+    const double D = in->step_fixed, Ltau = in->step_time - in->step_fixed;
+    /* h'_opt (star_tcp.h): the seed's Lambert-W expression, the stationary point of the seed's
+     * total for this k, and the exhaustive search over h' = 0..h of that total (D in units of
+     * L tau, the chunks as m). */
+    const double ratio = Ltau > 0 ? D / Ltau : 0;
+    const double lw = oc__tcp_hp_opt_seed(Pv, h, k, m, ratio);
+    const double st = oc__tcp_hp_stationary(Pv, h, k, m, ratio);
     uint32_t best = 0;
     for (uint32_t i = 1; i <= s->t.h; i++) /* over the h' that cut m into equal pieces */
         if (plan->spec.q % s->t.pw[i] == 0 &&
-            seed_total(s, m, i, D, Ltau) < seed_total(s, m, best, D, Ltau))
+            oc__tcp_split_seed_total(Pv, h, k, m, i, ratio) <
+                oc__tcp_split_seed_total(Pv, h, k, m, best, ratio))
             best = i;
     rc |= oc__report_num(rep, "hp_opt_lambert_w", lw);
+    rc |= oc__report_num(rep, "hp_opt_stationary", st);
     rc |= oc__report_num(rep, "hp_opt_exhaustive", best);
-    long lr = lround(lw < 0 ? 0 : (lw > h ? h : lw));
-    if (lr != (long)best)
-        rc |= oc__report_note(rep,
-                              "h'_opt: the seed's Lambert-W expression gives %.3f (%ld in 0..h), "
-                              "the exhaustive search over h' of the seed's total gives %u: they "
-                              "disagree",
-                              lw, lr, best);
+    const long lr = lround(lw < 0 ? 0 : (lw > h ? h : lw));
+    char why[200];
+    if (fabs(lw - st) > 1e-9)
+        snprintf(why, sizeof why,
+                 "the stationary point of the seed's total at k = %g is %.3f: the seed's "
+                 "expression is it only at k = 2",
+                 k, st);
     else
-        rc |= oc__report_note(rep,
-                              "h'_opt: the seed's Lambert-W expression gives %.3f, the "
-                              "exhaustive search gives %u",
-                              lw, best);
+        snprintf(why, sizeof why,
+                 "at k = 2 it is the stationary point of the seed's total; the total is convex "
+                 "in h', so the best whole h' is the floor or ceil of %.3f that costs less",
+                 st);
+    rc |= oc__report_note(rep,
+                          "h'_opt: the seed's Lambert-W expression gives %.3f (%ld in 0..h), the "
+                          "exhaustive search over h' of the seed's total gives %u%s; %s",
+                          lw, lr, best, lr != (long)best ? ": they disagree" : "", why);
     if (best != s->hp)
         rc |= oc__report_note(rep,
                               "this run uses h' = %u: the seed's total (D per tuning) would pick "

@@ -47,6 +47,16 @@ const oc_algorithm_info *oc_algorithm_at(size_t i) {
     return i < oc__algo_count() ? &algos[i]->info : NULL;
 }
 
+int oc_algorithm_takes(const oc_algorithm_info *a, const char *key) {
+    for (size_t i = 0; a && key && i < oc__algo_count(); i++) {
+        if (&algos[i]->info != a) continue;
+        for (const char *const *p = algos[i]->param_names; p && *p; p++)
+            if (!strcmp(*p, key)) return 1;
+        return 0;
+    }
+    return 0;
+}
+
 int oc__plan_begin(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                    uint64_t bytes, uint32_t q, char *why, size_t whylen) {
     memset(plan, 0, sizeof *plan);
@@ -76,6 +86,26 @@ void oc__formula_steps(oc_report *rep, const oc__formula_in *in, double steps) {
     rep->steps_formula = steps;
     rep->has_time_formula = 1;
     rep->time_formula_s = steps * in->step_time;
+}
+
+int oc__note_rounds_on_ring(oc_report *rep, const oc__formula_in *in, const char *detail,
+                            uint64_t proven) {
+    if (!in->network || strcmp(in->network, "ring") || !rep->has_lb || !rep->has_formula ||
+        (double)rep->steps_lb <= rep->steps_formula)
+        return 0;
+    char rest[96] = "";
+    if (proven && proven < rep->steps_lb)
+        snprintf(rest, sizeof rest, " (%llu short: the busiest links carry more than the average)",
+                 (unsigned long long)(rep->steps_lb - proven));
+    int rc = oc__report_note(
+        rep,
+        "the formula counts %.0f rounds, one step each; on the ring a round takes ceil(its busiest "
+        "directed link's lightpaths / %llu channels) steps, so the load bound is %llu, %.0f above "
+        "it (mapped %llu)",
+        rep->steps_formula, (unsigned long long)in->channels, (unsigned long long)rep->steps_lb,
+        (double)rep->steps_lb - rep->steps_formula, (unsigned long long)rep->steps);
+    if (!rc && detail && detail[0]) rc = oc__report_note(rep, "%s%s", detail, rest);
+    return rc;
 }
 
 double oc__formula_split(const oc__formula_in *in, uint64_t circuits) {

@@ -478,6 +478,44 @@ static void candidate_cost(const cost_net *n, oc__rhd_kind kind, const uint32_t 
     reconfigs(n, rounds - (kind == OC__RHD_BOTH && k ? 1 : 0), b);
 }
 
+uint64_t oc__rhd_ring_detail(const oc__rhd *h, const oc__formula_in *in, oc__rhd_kind kind,
+                            char *buf, size_t len) {
+    const cost_net n = net_of(in, h->N);
+    const uint32_t dirs = kind == OC__RHD_BOTH ? 2 : 1;
+    uint64_t all = 0;
+    size_t at = (size_t)snprintf(buf, len,
+                                 "steps proven per round (a node's chunks on its 2 links, the "
+                                 "round's link-hops on the 2N links):");
+    uint64_t w = 1;
+    for (uint32_t p = 0; p < h->k; p++) { /* `dirs` rounds per level */
+        tally b = {0, 0};
+        level_cost(&n, h->r[p], w, h->P, dirs, &b);
+        if (at < len)
+            at += (size_t)snprintf(buf + at, len - at, "%s radix %u, place %llu: %llu",
+                                   p ? "," : "", h->r[p], (unsigned long long)w,
+                                   (unsigned long long)(b.st / dirs));
+        all += b.st;
+        w *= h->r[p];
+    }
+    if (h->N > h->P) { /* the fold rounds, as candidate_cost counts them */
+        const uint64_t m = oc__ceil_div(h->N - h->P, h->P);
+        double uh = 0;
+        for (uint32_t x = h->P; x < h->N; x++)
+            uh += hops(&n, x - (x - h->P) % h->P);
+        tally b = {0, 0};
+        round_cost(&n, m, h->P, uh * h->P, &b);
+        all += 2 * b.st;
+        if (at < len)
+            at += (size_t)snprintf(buf + at, len - at,
+                                   "%s each fold (%llu extras x %u chunks into a core node, %.0f "
+                                   "link-hops): %llu",
+                                   h->k ? "," : "", (unsigned long long)m, h->P, uh * h->P,
+                                   (unsigned long long)b.st);
+    }
+    if (at < len) snprintf(buf + at, len - at, "; at least %llu in all", (unsigned long long)all);
+    return all;
+}
+
 /* The rest of a family: the factor M still to split into digits above place value W. */
 static void completion_cost(const cost_net *n, oc__rhd_kind kind, uint64_t W, uint32_t M,
                             tally *b) {

@@ -47,6 +47,11 @@ int oc__rhd_search(const oc__search_in *in, oc__search *s, oc__rhd_kind kind, ch
  * (P-1)(m+1) chunk times, plus the fold's 2m transfers when P < N; a step count on networks with
  * wavelengths; the fabric's rounds, reconfigurations and split bandwidth. */
 int oc__rhd_one_way_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep);
+/* On the ring: the proven per-round bounds of the search (a node's chunks over its 2 links, a
+ * round's link-hops over the 2N links) as words for the rounds that need more than one step, in
+ * buf; returns the steps they prove in all (an all-reduce, kind BOTH: both halves). */
+uint64_t oc__rhd_ring_detail(const oc__rhd *h, const oc__formula_in *in, oc__rhd_kind kind,
+                            char *buf, size_t len);
 /* Sum over the levels of (r_p - 1): the transfers a node sends in one direction. */
 uint64_t oc__rhd_sends(const oc__rhd *h);
 /* Sum over the levels of w_p x split(r_p - 1) (oc__formula_split): a direction's bandwidth on

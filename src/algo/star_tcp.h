@@ -47,6 +47,24 @@ int oc__tcp_search(const oc__search_in *in, oc__search *s, char *why, size_t len
  * tuning paid) follow. */
 int oc__tcp_report(const oc__plan *plan, const oc__formula_in *in, oc_report *rep, double comm,
                    double retunings, double lower_bound);
+/* The same with the closed form's steps given (the three-phase broadcast's h + h'; the others
+ * take h): steps_formula, the closed-form time and the padding note all use them. */
+int oc__tcp_report_steps(const oc__plan *plan, const oc__formula_in *in, oc_report *rep,
+                         uint32_t steps, double comm, double retunings, double lower_bound);
+
+/* Section 3.2.2's h'_opt for P = (k+1)^h processors (h given, exact), m messages, tuning time D in
+ * units of L tau. The seed's total T(h') = (2/k (K^h' - 1) + h - h') m / K^h' + ((P - 1) + h' P k)
+ * D (K = k + 1) has the derivative T' = P k D - m K^-h' ((h - h' - 2/k) ln K + 1); with y = (h - h'
+ * - 2/k) ln K
+ * + 1, T' = 0 is y e^y = P^2 e k D / (m K^(2/k)), so the stationary point is
+ *     h* = h - 2/k + (1 - W(P^2 e k D / (m K^(2/k)))) / ln K                 (every k);
+ * the seed prints h - 1 + 1/ln K - W(P^2 e k^2 D / (2 m K)) / ln K, which is h* with 1 for 2/k
+ * and 2K/k^2 for K^(2/k): equal only at k = 2. T'' = m ln K K^-h' (y + 1) > 0 on 0..h (y >= 1 -
+ * (2/k) ln K > -1), so T is convex there and the best whole h' is floor or ceil of h* (clamped). */
+double oc__tcp_hp_opt_seed(double P, double h, double k, double m, double D);
+double oc__tcp_hp_stationary(double P, double h, double k, double m, double D);
+/* The seed's total T(h') above, with every tuning paid (D per tuning, in units of L tau). */
+double oc__tcp_split_seed_total(double P, double h, double k, double m, double hp, double D);
 
 /* TCP1 (section 2.1, corrected numbering): in step l = 1..h, virtual processor i < (k+1)^(l-1)
  * sends to (k+1)^(l-1) + i k + j, j = 0..k-1. */

@@ -170,8 +170,14 @@ int oc__tcp_send_wrapped(oc__emit *e, uint32_t src, uint32_t dst, uint64_t base,
 int oc__tcp_report(const oc__plan *plan, const oc__formula_in *in, oc_report *rep, double comm,
                    double retunings, double lower_bound) {
     const oc__tcp *t = plan->state;
+    return oc__tcp_report_steps(plan, in, rep, t->h, comm, retunings, lower_bound);
+}
+
+int oc__tcp_report_steps(const oc__plan *plan, const oc__formula_in *in, oc_report *rep,
+                         uint32_t steps, double comm, double retunings, double lower_bound) {
+    const oc__tcp *t = plan->state;
     rep->has_formula = 1;
-    rep->steps_formula = t->h;
+    rep->steps_formula = steps;
     int rc = oc__report_num(rep, "h", t->h);
     rc |= oc__report_num(rep, "formula_communication_messages", comm);
     rc |= oc__report_num(rep, "formula_retunings", retunings);
@@ -188,11 +194,11 @@ int oc__tcp_report(const oc__plan *plan, const oc__formula_in *in, oc_report *re
         oc_report_number(rep, "communication_messages", &sim);
         rc |= oc__report_note(rep,
                               "P = %u is not a power of k + 1 = %u: the formulas are those of "
-                              "padding to (k+1)^h = %llu with %llu dummy nodes (%g messages in "
-                              "h = %u steps); simulated: %g messages in %llu steps, against the "
-                              "section 4 lower bound of %g messages at P = %u",
-                              t->P, t->k + 1, (unsigned long long)t->Pv,
-                              (unsigned long long)(t->Pv - t->P), comm, t->h, sim,
+                              "padding to (k+1)^h = %llu (h = %u) with %llu dummy nodes (%g "
+                              "messages in %u steps); simulated: %g messages in %llu steps, "
+                              "against the section 4 lower bound of %g messages at P = %u",
+                              t->P, t->k + 1, (unsigned long long)t->Pv, t->h,
+                              (unsigned long long)(t->Pv - t->P), comm, steps, sim,
                               (unsigned long long)rep->steps, lower_bound, t->P);
         rc |= oc__report_num(rep, "dummy_nodes", (double)(t->Pv - t->P));
     }
@@ -244,4 +250,19 @@ uint64_t oc__tcp2_a2a_messages(uint32_t P, uint64_t k) {
         total += P / cycle * W + (tail < W ? tail : W);
     }
     return total;
+}
+
+double oc__tcp_hp_opt_seed(double P, double h, double k, double m, double D) {
+    const double K = k + 1;
+    return h - 1 + 1 / log(K) - oc__lambert_w0(P * P * exp(1) * k * k * D / (2 * m * K)) / log(K);
+}
+
+double oc__tcp_hp_stationary(double P, double h, double k, double m, double D) {
+    const double K = k + 1;
+    return h - 2 / k + (1 - oc__lambert_w0(P * P * exp(1) * k * D / (m * pow(K, 2 / k)))) / log(K);
+}
+
+double oc__tcp_split_seed_total(double P, double h, double k, double m, double hp, double D) {
+    const double K = k + 1, Khp = pow(K, hp);
+    return (2 / k * (Khp - 1) + h - hp) * m / Khp + ((P - 1) + hp * P * k) * D;
 }

@@ -79,6 +79,10 @@ int oc_report_steps_lower_bound(const oc_report *r, uint64_t *out) {
 double oc_report_time(const oc_report *r) {
     return r->time_s;
 }
+const char *oc_report_time_unit(const oc_report *r, double *value) {
+    if (value) *value = r->time_unit[0] ? r->time_unit_value : 1;
+    return r->time_unit[0] ? r->time_unit : NULL;
+}
 int oc_report_verified(const oc_report *r) {
     return r->verified;
 }

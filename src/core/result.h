@@ -47,6 +47,9 @@ typedef struct oc__search_log {
     uint64_t mapped, pruned, families, refused, over;
     char *why_won; /* one sentence */
     int explain;   /* the request asked for the whole list in the JSON */
+    /* the unit of the candidates' times, as the model's finish() set it (oc_report.time_unit) */
+    char time_unit[8];
+    double time_unit_value;
 } oc__search_log;
 
 void oc__search_log_free(oc__search_log *log);
@@ -73,6 +76,10 @@ struct oc_report {
     char *links_json, *links_text;
     /* the parameter search behind the parameters used, or NULL when there was none */
     oc__search_log *search;
+    /* the unit of the times (oc_report_time_unit): "" for seconds; the star's "tau", whose
+     * value in the times' scale is time_unit_value (set by the model's finish()) */
+    char time_unit[8];
+    double time_unit_value;
 };
 
 oc_report *oc__report_new(void);

@@ -283,6 +283,76 @@ int oc_parse_size(const char *text, uint64_t *out) {
     return OC_EPARSE;
 }
 
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* One value of a list: a size or a node count. */
+static int list_value(const char *text, int sizes, uint64_t *v) {
+    if (sizes) return oc_parse_size(text, v);
+    return oc_parse_u64(text, 1, OC_MAX_NODES, v);
+}
+
+/* The grammar of oc_parse_list (opticoll.h); `sweep`, `tune` and `reproduce --sizes` share it. */
+int oc_parse_list(const char *text, int sizes, uint64_t *out, size_t max, size_t *n) {
+    const uint64_t hi = sizes ? OC_MAX_BYTES : OC_MAX_NODES;
+    *n = 0;
+    if (!text || !*text) return OC_EPARSE;
+    /* strtok_r would skip an empty item ("4,,8", "4,"): refuse it, it is a typo */
+    for (const char *c = text; *c; c++)
+        if (*c == ',' && (c == text || c[1] == ',' || c[1] == 0)) return OC_EPARSE;
+    char *copy = strdup(text), *save = NULL;
+    if (!copy) return OC_ENOMEM;
+    int rc = 0;
+    for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+        char *dots = strstr(item, ".."), *step;
+        uint64_t a, b, s = 2;
+        int mul = 1;
+        if (!dots) {
+            if (list_value(item, sizes, &a)) rc = OC_EPARSE;
+            else if (*n >= max) rc = OC_ERANGE;
+            else out[(*n)++] = a;
+            continue;
+        }
+        *dots = 0;
+        step = strchr(dots + 2, ':');
+        if (step) {
+            *step++ = 0;
+            mul = *step == '*';
+            if ((*step != '*' && *step != '+') || oc_parse_u64(step + 1, mul ? 2 : 1, hi, &s)) {
+                rc = OC_EPARSE;
+                continue;
+            }
+        }
+        if (list_value(item, sizes, &a) || list_value(dots + 2, sizes, &b) || a > b ||
+            (mul && a == 0)) {
+            rc = OC_EPARSE;
+            continue;
+        }
+        for (uint64_t v = a; v <= b && !rc;) {
+            if (*n >= max) {
+                rc = OC_ERANGE;
+                break;
+            }
+            out[(*n)++] = v;
+            if (mul ? v > b / s : v > b - s) break;
+            v = mul ? v * s : v + s;
+        }
+    }
+    free(copy);
+    if (rc) {
+        *n = 0;
+        return rc;
+    }
+    qsort(out, *n, sizeof *out, cmp_u64);
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++)
+        if (!k || out[k - 1] != out[i]) out[k++] = out[i];
+    *n = k;
+    return 0;
+}
+
 /* ---- key=value lists ---- */
 
 oc_kv *oc_kv_new(void) {

@@ -15,13 +15,14 @@
  *    [0, time_s] exactly.
  * Times are the model's own per-step costs (ts and dur in microseconds, as the format wants).
  *
- * The trace is streamed: each event is built with cJSON, printed and freed, so a schedule of
+ * The trace is streamed: each event is built with cJSON (its numbers through core/json.h, so a
+ * time reads back to the very double the model computed), printed and freed, so a schedule of
  * millions of transfers never sits in memory. It is written while the schedule is verified and
  * mapped; the CLI keeps it in a temporary file and shows it only when everything passed.
  */
 #include "run/watch.h"
+#include "core/json.h"
 
-#include <cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,21 +39,19 @@ typedef struct chrome_writer {
 
 /* Prints one event (and frees it); the comma goes before every event but the first. */
 static int put(chrome_writer *w, cJSON *ev, char *why, size_t len) {
-    char *s = ev ? cJSON_PrintUnformatted(ev) : NULL;
-    cJSON_Delete(ev);
-    if (!s) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the trace");
+    if (!ev) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the trace");
     fputs(w->events++ ? ",\n" : "\n", w->f);
-    fputs(s, w->f);
-    cJSON_free(s);
-    if (ferror(w->f)) return oc__fail(why, len, OC_EIO, "write error: %s", strerror(errno));
+    int rc = oc__json_write(w->f, ev, OC__JSON_COMPACT, NULL);
+    if (rc == OC_ENOMEM) return oc__fail(why, len, rc, "out of memory writing the trace");
+    if (rc) return oc__fail(why, len, OC_EIO, "write error: %s", strerror(errno));
     return 0;
 }
 
 static cJSON *event(const char *name, const char *ph, int pid, uint32_t tid) {
     cJSON *ev = cJSON_CreateObject();
     if (!ev) return NULL;
-    if (!cJSON_AddStringToObject(ev, "name", name) || !cJSON_AddStringToObject(ev, "ph", ph) ||
-        !cJSON_AddNumberToObject(ev, "pid", pid) || !cJSON_AddNumberToObject(ev, "tid", tid)) {
+    if (!oc__json_str(ev, "name", name) || !oc__json_str(ev, "ph", ph) ||
+        !oc__json_u64(ev, "pid", (uint64_t)pid) || !oc__json_u64(ev, "tid", tid)) {
         cJSON_Delete(ev);
         return NULL;
     }
@@ -64,7 +63,7 @@ static int meta(chrome_writer *w, const char *what, int pid, uint32_t tid, const
                 char *why, size_t len) {
     cJSON *ev = event(what, "M", pid, tid);
     cJSON *args = ev ? cJSON_AddObjectToObject(ev, "args") : NULL;
-    if (!args || !cJSON_AddStringToObject(args, "name", name)) {
+    if (!oc__json_str(args, "name", name)) {
         cJSON_Delete(ev);
         ev = NULL;
     }
@@ -73,8 +72,7 @@ static int meta(chrome_writer *w, const char *what, int pid, uint32_t tid, const
 
 static cJSON *slice(const char *name, int pid, uint32_t tid, double start_s, double dur_s) {
     cJSON *ev = event(name, "X", pid, tid);
-    if (ev && (!cJSON_AddNumberToObject(ev, "ts", start_s * 1e6) ||
-               !cJSON_AddNumberToObject(ev, "dur", dur_s * 1e6))) {
+    if (ev && (!oc__json_num(ev, "ts", start_s * 1e6) || !oc__json_num(ev, "dur", dur_s * 1e6))) {
         cJSON_Delete(ev);
         return NULL;
     }
@@ -93,9 +91,8 @@ static int chrome_step(oc__observer *o, uint64_t round, uint64_t step, uint64_t 
                  (unsigned long long)(step + nsteps - 1), (unsigned long long)round);
     cJSON *ev = slice(name, 2, 0, start, dur);
     cJSON *args = ev ? cJSON_AddObjectToObject(ev, "args") : NULL;
-    if (!args || !cJSON_AddNumberToObject(args, "round", (double)round) ||
-        !cJSON_AddNumberToObject(args, "step", (double)step) ||
-        !cJSON_AddNumberToObject(args, "steps", (double)nsteps)) {
+    if (!oc__json_u64(args, "round", round) || !oc__json_u64(args, "step", step) ||
+        !oc__json_u64(args, "steps", nsteps)) {
         cJSON_Delete(ev);
         ev = NULL;
     }
@@ -110,16 +107,13 @@ static int use_slice(chrome_writer *w, const oc__use *u, int recv, char *why, si
     snprintf(name, sizeof name, "%s %u->%u", recv ? "recv" : "send", t->src, t->dst);
     cJSON *ev = slice(name, 1, recv ? t->dst : t->src, u->start_s, u->dur_s);
     cJSON *args = ev ? cJSON_AddObjectToObject(ev, "args") : NULL;
-    cJSON *chunks = args ? cJSON_AddArrayToObject(args, "chunks") : NULL;
-    cJSON *a = chunks ? cJSON_CreateNumber(t->first) : NULL;
-    cJSON *b = a && cJSON_AddItemToArray(chunks, a) ? cJSON_CreateNumber(t->count) : NULL;
-    if (!b || !cJSON_AddItemToArray(chunks, b) ||
-        !cJSON_AddNumberToObject(args, "round", (double)u->round) ||
-        !cJSON_AddNumberToObject(args, "step", (double)u->step) ||
-        !cJSON_AddStringToObject(args, "op", t->op == OC_OP_REDUCE ? "reduce" : "copy") ||
-        !cJSON_AddNumberToObject(args, "peer", recv ? t->src : t->dst) ||
-        !cJSON_AddNumberToObject(args, "bytes", (double)t->count * (double)w->chunk_bytes) ||
-        !cJSON_AddStringToObject(args, "resource", u->resource ? u->resource : "")) {
+    cJSON *chunks = oc__json_arr(args, "chunks");
+    if (!oc__json_u64(chunks, NULL, t->first) || !oc__json_u64(chunks, NULL, t->count) ||
+        !oc__json_u64(args, "round", u->round) || !oc__json_u64(args, "step", u->step) ||
+        !oc__json_str(args, "op", t->op == OC_OP_REDUCE ? "reduce" : "copy") ||
+        !oc__json_u64(args, "peer", recv ? t->src : t->dst) ||
+        !oc__json_num(args, "bytes", (double)t->count * (double)w->chunk_bytes) ||
+        !oc__json_str(args, "resource", u->resource ? u->resource : "")) {
         cJSON_Delete(ev);
         ev = NULL;
     }
@@ -181,28 +175,21 @@ int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t len) {
     if (rc) goto out;
     /* What the trace shows, for a reader of the file (and the test: span = time_s). */
     cJSON *other = cJSON_CreateObject();
-    if (!other || !cJSON_AddStringToObject(other, "collective", rep->collective) ||
-        !cJSON_AddStringToObject(other, "algorithm", algo->info.name) ||
-        !cJSON_AddStringToObject(other, "network", model->info.name) ||
-        !cJSON_AddNumberToObject(other, "nodes", plan.spec.nodes) ||
-        !cJSON_AddNumberToObject(other, "bytes", (double)plan.spec.bytes) ||
-        !cJSON_AddNumberToObject(other, "rounds", (double)rep->rounds) ||
-        !cJSON_AddNumberToObject(other, "steps", (double)rep->steps) ||
-        !cJSON_AddNumberToObject(other, "time_s", rep->time_s) ||
-        !cJSON_AddBoolToObject(other, "verified", rep->verified)) {
+    if (!oc__json_str(other, "collective", rep->collective) ||
+        !oc__json_str(other, "algorithm", algo->info.name) ||
+        !oc__json_str(other, "network", model->info.name) ||
+        !oc__json_u64(other, "nodes", plan.spec.nodes) ||
+        !oc__json_u64(other, "bytes", plan.spec.bytes) ||
+        !oc__json_u64(other, "rounds", rep->rounds) || !oc__json_u64(other, "steps", rep->steps) ||
+        !oc__json_num(other, "time_s", rep->time_s) ||
+        !oc__json_bool(other, "verified", rep->verified)) {
         cJSON_Delete(other);
-        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
-        goto out;
+        other = NULL; /* oc__json_write: out of memory */
     }
-    char *o = cJSON_PrintUnformatted(other);
-    cJSON_Delete(other);
-    if (!o) {
-        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
-        goto out;
-    }
-    fprintf(f, "\n], \"displayTimeUnit\": \"ns\", \"otherData\": %s}\n", o);
-    cJSON_free(o);
-    if (ferror(f)) rc = oc__fail(why, len, OC_EIO, "write error: %s", strerror(errno));
+    fputs("\n], \"displayTimeUnit\": \"ns\", \"otherData\": ", f);
+    rc = oc__json_write(f, other, OC__JSON_COMPACT, "}\n");
+    if (rc == OC_ENOMEM) rc = oc__fail(why, len, rc, "out of memory");
+    if (rc == OC_EIO) rc = oc__fail(why, len, rc, "write error: %s", strerror(errno));
 out:
     oc__plan_free(algo, &plan);
     oc_report_free(rep);

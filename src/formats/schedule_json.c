@@ -14,7 +14,9 @@
  * --help`.
  *
  * Export is written only after the schedule passed the verifier and the resource check, so a file
- * on disk is never a partial schedule.
+ * on disk is never a partial schedule. The header's fields and each round are cJSON trees
+ * (core/json.h); the rounds are generated again and written one by one, so the frame around them
+ * (a round a line) is laid by hand.
  *
  * Import reads through oc__read_file (the input file cap, checked while reading), sniffs the
  * format after a UTF-8 byte order mark, counts cJSON's tree against the memory budget before it
@@ -22,6 +24,7 @@
  * would see the first), found by sorting the object's keys (issue 14 items 5, 6, 13).
  */
 #include "formats/formats.h"
+#include "core/json.h"
 #include "core/quote.h"
 
 #include <cJSON.h>
@@ -40,22 +43,76 @@ typedef struct json_writer {
     int first_round;
 } json_writer;
 
+/* One round, on a line of its own: [{"src": 0, "dst": 1, "op": "copy", "chunks": [0, 1],
+ * "bytes": 4096}, ...]. */
 static int writer_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     json_writer *w = (json_writer *)self;
-    fputs(w->first_round ? "\n  [" : ",\n  [", w->f);
-    w->first_round = 0;
-    for (size_t i = 0; i < r->count; i++) {
+    cJSON *round = cJSON_CreateArray();
+    int ok = round != NULL;
+    for (size_t i = 0; ok && i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
-        fprintf(
-            w->f,
-            "%s{\"src\": %u, \"dst\": %u, \"op\": \"%s\", \"chunks\": [%u, %u], \"bytes\": %llu}",
-            i ? ", " : "", t->src, t->dst, t->op == OC_OP_REDUCE ? "reduce" : "copy", t->first,
-            t->count, (unsigned long long)(w->chunk_bytes * t->count));
+        cJSON *x = oc__json_obj(round, NULL);
+        cJSON *chunks = x && oc__json_u64(x, "src", t->src) && oc__json_u64(x, "dst", t->dst) &&
+                                oc__json_str(x, "op", t->op == OC_OP_REDUCE ? "reduce" : "copy")
+                            ? oc__json_arr(x, "chunks")
+                            : NULL;
+        ok = oc__json_u64(chunks, NULL, t->first) && oc__json_u64(chunks, NULL, t->count) &&
+             oc__json_u64(x, "bytes", w->chunk_bytes * t->count);
     }
-    fputc(']', w->f);
-    if (ferror(w->f))
-        return oc__fail(why, len, OC_EIO, "write error at round %llu", (unsigned long long)index);
+    if (!ok) {
+        cJSON_Delete(round);
+        round = NULL; /* oc__json_write: out of memory */
+    } else {
+        fputs(w->first_round ? "\n  " : ",\n  ", w->f);
+        w->first_round = 0;
+    }
+    int rc = oc__json_write(w->f, round, OC__JSON_SPACED, NULL);
+    if (rc)
+        return oc__fail(why, len, rc, "%s at round %llu",
+                        rc == OC_ENOMEM ? "out of memory" : "write error",
+                        (unsigned long long)index);
     return 0;
+}
+
+/* The file's fields before "rounds", in three parts: the file's layout breaks the line before
+ * "nodes" and "block_node". */
+static cJSON *header_names(const oc__spec *s, const oc__algo *algo, const oc__model *model,
+                           const oc_report *rep) {
+    cJSON *o = cJSON_CreateObject();
+    if (!(oc__json_str(o, "format", "opticoll-schedule") && oc__json_u64(o, "version", 1) &&
+          oc__json_str(o, "collective", oc_collective_name(s->coll)) &&
+          oc__json_str(o, "algorithm", algo->info.name) &&
+          oc__json_str(o, "network", model ? model->info.name : NULL) &&
+          oc__json_kv(o, "network_params", rep->net_params))) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static cJSON *header_shape(const oc__spec *s, const oc__plan *plan, const oc_report *rep) {
+    cJSON *o = cJSON_CreateObject();
+    if (!(oc__json_u64(o, "nodes", s->nodes) && oc__json_u64(o, "bytes", s->bytes) &&
+          oc__json_u64(o, "root", s->root) && oc__json_u64(o, "chunks_per_block", s->q) &&
+          oc__json_u64(o, "chunks", s->chunks) && oc__json_kv(o, "params", plan->used) &&
+          oc__json_u64(o, "steps", rep->steps) && oc__json_bool(o, "verified", 1))) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static cJSON *header_blocks(const oc__spec *s) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON *a = oc__json_arr(o, "block_node");
+    int ok = a != NULL;
+    for (uint32_t b = 0; ok && b < s->nodes; b++)
+        ok = oc__json_u64(a, NULL, s->block_node[b]);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
 }
 
 int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
@@ -71,30 +128,21 @@ int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
     rc = oc__run_schedule(&plan.spec, oc__source_algo, &src, model, req->net_params,
                           req->data_check, NULL, rep, why, len);
     if (rc) goto out;
-    /* 2. Write. */
+    /* 2. Write: the header's members through cJSON, then the rounds one by one as the algorithm
+     * generates them again (a schedule is never held whole), inside the hand-laid frame
+     * {HEADER,\n "rounds": [\n  ROUND,\n  ROUND\n]}. */
     const oc__spec *s = &plan.spec;
-    fprintf(f,
-            "{\"format\": \"opticoll-schedule\", \"version\": 1, \"collective\": \"%s\", "
-            "\"algorithm\": \"%s\", \"network\": ",
-            oc_collective_name(s->coll), algo->info.name);
-    if (model)
-        fprintf(f, "\"%s\"", model->info.name);
-    else
-        fputs("null", f);
-    fputs(", \"network_params\": ", f);
-    oc__json_kv(f, rep->net_params);
-    fprintf(f,
-            ",\n \"nodes\": %u, \"bytes\": %llu, \"root\": %u, \"chunks_per_block\": %u, "
-            "\"chunks\": %u, \"params\": ",
-            s->nodes, (unsigned long long)s->bytes, s->root, s->q, s->chunks);
-    oc__json_kv(f, plan.used);
-    fprintf(f, ", \"steps\": %llu, \"verified\": true", (unsigned long long)rep->steps);
-    if (s->block_node) {
-        fputs(",\n \"block_node\": [", f);
-        for (uint32_t b = 0; b < s->nodes; b++)
-            fprintf(f, b ? ", %u" : "%u", s->block_node[b]);
-        fputc(']', f);
+    fputc('{', f);
+    rc = oc__json_write_members(f, header_names(s, algo, model, rep));
+    if (!rc && fputs(",\n ", f) == EOF) rc = OC_EIO;
+    if (!rc) rc = oc__json_write_members(f, header_shape(s, &plan, rep));
+    if (!rc && s->block_node) {
+        if (fputs(",\n ", f) == EOF) rc = OC_EIO;
+        if (!rc) rc = oc__json_write_members(f, header_blocks(s));
     }
+    if (rc == OC_ENOMEM) rc = oc__fail(why, len, rc, "out of memory");
+    if (rc == OC_EIO) rc = oc__fail(why, len, rc, "write error: %s", strerror(errno));
+    if (rc) goto out;
     fputs(",\n \"rounds\": [", f);
     json_writer w = {
         .sink = {.round = writer_round}, .f = f, .chunk_bytes = s->chunk_bytes, .first_round = 1};

@@ -28,8 +28,9 @@
  *    largest stream of the step, in messages, x L tau;
  *  - the critical path: a step takes D if any filter is retuned in it (retunings of one step
  *    happen in parallel) plus its largest stream's L tau; time_s is this sum.
- * time is in units of tau's unit (seconds if tau is given in seconds; the defaults are the seed's
- * unit time). Every step's assignment goes through the independent check of star_check.c.
+ * time is in the unit D and tau are given in (the seed's unit time by default); the text output
+ * prints it in units of tau (oc_report_time_unit), the JSON keeps the number and its *_s names.
+ * Every step's assignment goes through the independent check of star_check.c.
  */
 #include "net/star.h"
 #include "net/net.h"
@@ -375,6 +376,11 @@ static int star_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     rep->has_lb = 1;
     rep->steps_lb = m->rounds;
     rep->time_s = comm + tune_path;
+    /* The seed's times are unitless (L tau = 1): they are printed in units of tau (of D when
+     * tau = 0), and the JSON keeps its *_s names. */
+    snprintf(rep->time_unit, sizeof rep->time_unit, "%s",
+             m->p.tau > 0 || m->p.D == 0 ? "tau" : "D");
+    rep->time_unit_value = m->p.tau > 0 ? m->p.tau : m->p.D > 0 ? m->p.D : 1;
     char buf[64];
     int rc = 0;
 #define SETP(key, fmt, val)                                                                        \

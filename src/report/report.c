@@ -1,11 +1,10 @@
 /*
  * report.c — the three renderings of a run's result (core/result.h): JSON (the contract of
  * DESIGN.md: the fields collective ... verified, then the breakdown and notes), readable text,
- * and CSV.
+ * and CSV. The JSON is a cJSON tree (core/json.h: numbers that read back to the same double).
  */
 #include "report/report.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,163 +12,90 @@
 
 /* ---- JSON ---- */
 
-void oc_write_json_string(FILE *f, const char *s) {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-/* Numbers: integers exactly, others with 9 significant digits; never NaN or Inf in JSON. */
-static void json_number(FILE *f, double v) {
-    if (!isfinite(v))
-        fputs("null", f);
-    else if (v == floor(v) && fabs(v) < 1e15)
-        fprintf(f, "%.0f", v);
-    else
-        fprintf(f, "%.9g", v);
-}
-
-void oc__json_kv(FILE *f, const oc_kv *kv) {
-    fputc('{', f);
-    for (size_t i = 0; i < oc_kv_count(kv); i++) {
-        if (i) fputs(", ", f);
-        oc_write_json_string(f, oc_kv_key(kv, i));
-        fputs(": ", f);
-        oc_write_json_string(f, oc_kv_value(kv, i));
-    }
-    fputc('}', f);
-}
-
 static const char *const cand_status[] = {"mapped", "pruned", "family pruned", "refused",
-                                         "over budget"};
+                                          "over budget"};
 
-static void json_entry(FILE *f, const oc__search_entry *e) {
-    if (e->params) {
-        fputs("{\"params\": ", f);
-        oc__json_kv(f, e->params);
-    } else {
-        fputs("{\"family\": ", f);
-        oc_write_json_string(f, e->text);
-        fprintf(f, ", \"count\": %llu", (unsigned long long)e->count);
-    }
-    fputs(", \"status\": ", f);
-    oc_write_json_string(f, cand_status[e->status]);
-    if (e->status == OC__CAND_MAPPED) {
-        fprintf(f, ", \"steps\": %llu, \"time_s\": ", (unsigned long long)e->steps);
-        json_number(f, e->time_s);
-    }
-    if (e->bound_name) {
-        fputs(", \"bound\": ", f);
-        oc_write_json_string(f, e->bound_name);
-        fputs(", \"bound_time_s\": ", f);
-        json_number(f, e->bound_time_s);
-        fprintf(f, ", \"bound_steps\": %llu", (unsigned long long)e->bound_steps);
-    }
-    if (e->reason) {
-        fputs(", \"reason\": ", f);
-        oc_write_json_string(f, e->reason);
-    }
-    fputc('}', f);
+/* One candidate of the search log (an element appended to the array or member `key` of `to`). */
+static int json_entry(cJSON *to, const char *key, const oc__search_entry *e) {
+    cJSON *o = oc__json_obj(to, key);
+    int ok = e->params ? oc__json_kv(o, "params", e->params)
+                       : oc__json_str(o, "family", e->text) && oc__json_u64(o, "count", e->count);
+    ok = ok && oc__json_str(o, "status", cand_status[e->status]);
+    if (ok && e->status == OC__CAND_MAPPED)
+        ok = oc__json_u64(o, "steps", e->steps) && oc__json_num(o, "time_s", e->time_s);
+    if (ok && e->bound_name)
+        ok = oc__json_str(o, "bound", e->bound_name) &&
+             oc__json_num(o, "bound_time_s", e->bound_time_s) &&
+             oc__json_u64(o, "bound_steps", e->bound_steps);
+    if (ok && e->reason) ok = oc__json_str(o, "reason", e->reason);
+    return ok;
 }
 
 /* The "search" field: what the parameter search saw (the whole list with `explain`). */
-static void json_search(FILE *f, const oc__search_log *log) {
-    fputs(", \"search\": {\"objective\": ", f);
-    oc_write_json_string(f, log->objective);
-    fprintf(f,
-            ", \"mapped\": %llu, \"pruned\": %llu, \"families_pruned\": %llu, \"refused\": "
-            "%llu, \"over_budget\": %llu, \"winner\": ",
-            (unsigned long long)log->mapped, (unsigned long long)log->pruned,
-            (unsigned long long)log->families, (unsigned long long)log->refused,
-            (unsigned long long)log->over);
-    json_entry(f, &log->entry[log->winner]);
-    fputs(", \"runner_up\": ", f);
-    if (log->runner_up < log->n)
-        json_entry(f, &log->entry[log->runner_up]);
-    else
-        fputs("null", f);
-    fputs(", \"why\": ", f);
-    oc_write_json_string(f, log->why_won ? log->why_won : "");
-    if (log->explain) {
-        fputs(", \"candidates\": [", f);
-        for (size_t i = 0; i < log->n; i++) {
-            if (i) fputs(", ", f);
-            json_entry(f, &log->entry[i]);
-        }
-        fputc(']', f);
+static int json_search(cJSON *to, const oc__search_log *log) {
+    cJSON *o = oc__json_obj(to, "search");
+    int ok = oc__json_str(o, "objective", log->objective) &&
+             oc__json_u64(o, "mapped", log->mapped) && oc__json_u64(o, "pruned", log->pruned) &&
+             oc__json_u64(o, "families_pruned", log->families) &&
+             oc__json_u64(o, "refused", log->refused) &&
+             oc__json_u64(o, "over_budget", log->over) &&
+             json_entry(o, "winner", &log->entry[log->winner]) &&
+             (log->runner_up < log->n ? json_entry(o, "runner_up", &log->entry[log->runner_up])
+                                      : oc__json_null(o, "runner_up")) &&
+             oc__json_str(o, "why", log->why_won ? log->why_won : "");
+    if (ok && log->explain) {
+        cJSON *all = oc__json_arr(o, "candidates");
+        ok = all != NULL;
+        for (size_t i = 0; ok && i < log->n; i++)
+            ok = json_entry(all, NULL, &log->entry[i]);
     }
-    fputc('}', f);
+    return ok;
+}
+
+/* A number the report may not have: the value, or null. */
+static int json_maybe(cJSON *o, const char *key, int has, double v) {
+    return has ? oc__json_num(o, key, v) : oc__json_null(o, key);
+}
+
+cJSON *oc__report_json(const oc_report *r) {
+    cJSON *o = cJSON_CreateObject();
+    int ok =
+        oc__json_str(o, "collective", r->collective) &&
+        oc__json_str(o, "algorithm", r->algorithm) &&
+        oc__json_str(o, "network", r->network[0] ? r->network : NULL) &&
+        oc__json_u64(o, "nodes", r->nodes) && oc__json_u64(o, "bytes", r->bytes) &&
+        oc__json_kv(o, "params", r->params) && oc__json_kv(o, "network_params", r->net_params) &&
+        oc__json_u64(o, "chunks", r->chunks) && oc__json_u64(o, "chunk_bytes", r->chunk_bytes) &&
+        oc__json_u64(o, "rounds", r->rounds) && oc__json_u64(o, "transfers", r->transfers) &&
+        oc__json_u64(o, "chunk_transfers", r->units) && oc__json_u64(o, "steps", r->steps) &&
+        json_maybe(o, "steps_formula", r->has_formula, r->steps_formula) &&
+        (r->has_lb ? oc__json_u64(o, "steps_lower_bound", r->steps_lb)
+                   : oc__json_null(o, "steps_lower_bound")) &&
+        oc__json_num(o, "time_s", r->time_s) &&
+        json_maybe(o, "time_formula_s", r->has_time_formula, r->time_formula_s) &&
+        oc__json_bool(o, "verified", r->verified) &&
+        oc__json_bool(o, "data_checked", r->data_checked) &&
+        (!r->data_note[0] || oc__json_str(o, "data_check_note", r->data_note)) &&
+        oc__json_u64(o, "redundant_deliveries", r->redundant);
+    cJSON *figures = ok ? oc__json_obj(o, "figures") : NULL;
+    ok = figures != NULL;
+    for (size_t i = 0; ok && i < r->nnums; i++)
+        ok = oc__json_num(figures, r->nums[i].key, r->nums[i].value);
+    cJSON *notes = ok ? oc__json_arr(o, "notes") : NULL;
+    ok = notes != NULL;
+    for (size_t i = 0; ok && i < r->nnotes; i++)
+        ok = oc__json_str(notes, NULL, r->notes[i]);
+    if (ok && r->links_json) ok = oc__json_raw(o, "links", r->links_json);
+    if (ok && r->search) ok = json_search(o, r->search);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
 }
 
 int oc_report_write_json(const oc_report *r, FILE *f) {
-    fputs("{\"collective\": ", f);
-    oc_write_json_string(f, r->collective);
-    fputs(", \"algorithm\": ", f);
-    oc_write_json_string(f, r->algorithm);
-    fputs(", \"network\": ", f);
-    if (r->network[0])
-        oc_write_json_string(f, r->network);
-    else
-        fputs("null", f);
-    fprintf(f, ", \"nodes\": %u, \"bytes\": %llu, \"params\": ", r->nodes,
-            (unsigned long long)r->bytes);
-    oc__json_kv(f, r->params);
-    fputs(", \"network_params\": ", f);
-    oc__json_kv(f, r->net_params);
-    fprintf(f, ", \"chunks\": %u, \"chunk_bytes\": %llu", r->chunks,
-            (unsigned long long)r->chunk_bytes);
-    fprintf(f, ", \"rounds\": %llu, \"transfers\": %llu, \"chunk_transfers\": %llu",
-            (unsigned long long)r->rounds, (unsigned long long)r->transfers,
-            (unsigned long long)r->units);
-    fprintf(f, ", \"steps\": %llu, \"steps_formula\": ", (unsigned long long)r->steps);
-    if (r->has_formula)
-        json_number(f, r->steps_formula);
-    else
-        fputs("null", f);
-    fputs(", \"steps_lower_bound\": ", f);
-    if (r->has_lb)
-        fprintf(f, "%llu", (unsigned long long)r->steps_lb);
-    else
-        fputs("null", f);
-    fputs(", \"time_s\": ", f);
-    json_number(f, r->time_s);
-    fputs(", \"time_formula_s\": ", f);
-    if (r->has_time_formula)
-        json_number(f, r->time_formula_s);
-    else
-        fputs("null", f);
-    fprintf(f, ", \"verified\": %s, \"data_checked\": %s", r->verified ? "true" : "false",
-            r->data_checked ? "true" : "false");
-    if (r->data_note[0]) {
-        fputs(", \"data_check_note\": ", f);
-        oc_write_json_string(f, r->data_note);
-    }
-    fprintf(f, ", \"redundant_deliveries\": %llu", (unsigned long long)r->redundant);
-    fputs(", \"figures\": {", f);
-    for (size_t i = 0; i < r->nnums; i++) {
-        if (i) fputs(", ", f);
-        oc_write_json_string(f, r->nums[i].key);
-        fputs(": ", f);
-        json_number(f, r->nums[i].value);
-    }
-    fputs("}, \"notes\": [", f);
-    for (size_t i = 0; i < r->nnotes; i++) {
-        if (i) fputs(", ", f);
-        oc_write_json_string(f, r->notes[i]);
-    }
-    fputs("]", f);
-    if (r->links_json) fprintf(f, ", \"links\": %s", r->links_json);
-    if (r->search) json_search(f, r->search);
-    fputs("}\n", f);
-    return ferror(f) ? OC_EIO : 0;
+    return oc__json_write(f, oc__report_json(r), OC__JSON_SPACED, "\n");
 }
 
 /* ---- text ---- */
@@ -183,6 +109,19 @@ void oc_format_seconds(char *buf, size_t len, double s) {
         snprintf(buf, len, "%.3f ms", s * 1e3);
     else
         snprintf(buf, len, "%.3f s", s);
+}
+
+void oc_format_time(char *buf, size_t len, double t, const char *unit, double unit_value) {
+    if (!unit || !unit[0])
+        oc_format_seconds(buf, len, t);
+    else
+        snprintf(buf, len, "%.6g %s", unit_value > 0 ? t / unit_value : t, unit);
+}
+
+void oc_report_format_time(const oc_report *r, char *buf, size_t len, double t) {
+    double v;
+    const char *unit = oc_report_time_unit(r, &v);
+    oc_format_time(buf, len, t, unit, v);
 }
 
 int oc_report_write_text(const oc_report *r, FILE *f) {
@@ -210,10 +149,10 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
         if (r->has_lb) fprintf(f, ", lower bound %llu", (unsigned long long)r->steps_lb);
         if (r->has_formula) fprintf(f, ", seed formula %.0f", r->steps_formula);
         fputc('\n', f);
-        oc_format_seconds(t1, sizeof t1, r->time_s);
+        oc_report_format_time(r, t1, sizeof t1, r->time_s);
         fprintf(f, "  time:        %s", t1);
         if (r->has_time_formula) {
-            oc_format_seconds(t2, sizeof t2, r->time_formula_s);
+            oc_report_format_time(r, t2, sizeof t2, r->time_formula_s);
             fprintf(f, " (seed formula %s)", t2);
         }
         fputc('\n', f);
@@ -225,7 +164,7 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
         const char *k = r->nums[i].key;
         size_t kl = strlen(k);
         if (kl > 2 && strcmp(k + kl - 2, "_s") == 0) {
-            oc_format_seconds(t1, sizeof t1, r->nums[i].value);
+            oc_report_format_time(r, t1, sizeof t1, r->nums[i].value);
             fprintf(f, "  %-28s %s\n", k, t1);
         } else {
             fprintf(f, "  %-28s %.6g\n", k, r->nums[i].value);
@@ -251,11 +190,11 @@ int oc_report_write_search(const oc_report *r, FILE *f) {
         const oc__search_entry *e = &log->entry[i];
         fprintf(f, "  %-13s %s", i == log->winner ? "WINNER" : cand_status[e->status], e->text);
         if (e->status == OC__CAND_MAPPED) {
-            oc_format_seconds(t, sizeof t, e->time_s);
+            oc_format_time(t, sizeof t, e->time_s, log->time_unit, log->time_unit_value);
             fprintf(f, " -> %llu steps, %s", (unsigned long long)e->steps, t);
         }
         if (e->bound_name) {
-            oc_format_seconds(b, sizeof b, e->bound_time_s);
+            oc_format_time(b, sizeof b, e->bound_time_s, log->time_unit, log->time_unit_value);
             fprintf(f, " [bound %s, %llu steps: %s]", b, (unsigned long long)e->bound_steps,
                     e->bound_name);
         }

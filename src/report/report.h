@@ -6,12 +6,13 @@
 #ifndef OC_REPORT_H
 #define OC_REPORT_H
 
+#include "core/json.h"
 #include "core/result.h"
 
 #include <stdio.h>
 
-/* JSON output helper shared by the report and the schedule exporter (strings: the public
- * oc_write_json_string). */
-void oc__json_kv(FILE *f, const oc_kv *kv);
+/* The report as a cJSON tree (what oc_report_write_json prints), for writers that nest it (the
+ * training study's runs); NULL when memory ran out. */
+cJSON *oc__report_json(const oc_report *r);
 
 #endif

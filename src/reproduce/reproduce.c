@@ -24,26 +24,14 @@ typedef struct paper {
 } paper;
 
 static const paper papers[] = {
-    {"optree", 0, oc__reproduce_optree}, {"wrht", 0, oc__reproduce_wrht},
-    {"star", 0, oc__reproduce_star},     {"lumorph", 0, oc__reproduce_lumorph},
+    {"optree", OC_SETTING_WAVELENGTHS | OC_SETTING_NODES | OC_SETTING_SIZES, oc__reproduce_optree},
+    {"wrht", OC_SETTING_WAVELENGTHS | OC_SETTING_NODES | OC_SETTING_SIZES, oc__reproduce_wrht},
+    {"star", OC_SETTING_NODES | OC_SETTING_WAVELENGTHS, oc__reproduce_star},
+    {"lumorph", 0, oc__reproduce_lumorph},
     {"aas", OC_SETTING_NODES | OC_SETTING_NETWORK, oc__reproduce_aas},
 };
 
 enum { NPAPERS = sizeof papers / sizeof papers[0] };
-
-struct oc__repro {
-    oc_reproduce_settings set;
-    oc__claim_list claims;
-};
-
-const oc_reproduce_settings *oc__repro_settings(const oc__repro *r) {
-    return &r->set;
-}
-
-int oc__claim(oc__repro *r, const char *claim, const char *source, const char *unit, double theirs,
-              double ours, const char *reason) {
-    return oc__claims_add(&r->claims, claim, source, unit, theirs, ours, reason);
-}
 
 static const struct {
     unsigned bit;

@@ -40,6 +40,18 @@ void oc__reason_library(char *buf, size_t len, const oc__sim *s, double ours, do
                        ours);
 }
 
+/* ---- a paper's context (struct oc__repro; reproduce.c fills it) -------------------------------
+ */
+
+const oc_reproduce_settings *oc__repro_settings(const oc__repro *r) {
+    return &r->set;
+}
+
+int oc__claim(oc__repro *r, const char *claim, const char *source, const char *unit, double theirs,
+              double ours, const char *reason) {
+    return oc__claims_add(&r->claims, claim, source, unit, theirs, ours, reason);
+}
+
 /* ---- the ring network, as the runs used it ----------------------------------------------------
  */
 
@@ -68,4 +80,19 @@ void oc__print_ring_network(FILE *f, const oc_report *rep, uint64_t block, const
                 " bytes on every lightpath: %.3f us reconfiguration\n"
                 "  + %.3f us O/E/O + %.3f us transmission = %.3f us (the paper's d/B + a).\n",
                 block, reconf * 1e6, oeo * 1e6, tx * 1e6, step * 1e6);
+}
+
+int oc__repro_sizes(const char *paper, const char *text, uint64_t *out, size_t max, size_t *n,
+                    char *why, size_t whylen) {
+    int rc = oc_parse_list(text, 1, out, max, n);
+    if (rc == OC_ENOMEM) return oc__fail(why, whylen, rc, "out of memory");
+    if (rc == OC_ERANGE)
+        return oc__fail(why, whylen, OC_EINVAL, "reproduce %s: --sizes %s: at most %zu sizes",
+                        paper, OC_Q(text), max);
+    if (rc || out[0] == 0)
+        return oc__fail(why, whylen, OC_EINVAL,
+                        "reproduce %s: --sizes %s: expected sizes of at least 1 byte (e.g. "
+                        "4KiB,1MiB or 1MiB..64MiB:*4)",
+                        paper, OC_Q(text));
+    return 0;
 }

@@ -76,6 +76,19 @@ typedef struct oc__claim_list {
 int oc__claims_add(oc__claim_list *l, const char *claim, const char *source, const char *unit,
                    double paper, double ours, const char *reason);
 void oc__claims_clear(oc__claim_list *l);
+
+/* The context itself (reproduce.c fills it; a paper reads it through oc__repro_settings and
+ * writes it through oc__claim, both in reproduce_common.c so that no paper calls back into the
+ * file that calls it). */
+struct oc__repro {
+    oc_reproduce_settings set;
+    oc__claim_list claims;
+};
+/* --sizes of a paper: a size list as `sweep -s` takes it (oc_parse_list), every size at least one
+ * byte, at most `max` of them, into out[0 .. *n); OC_EINVAL with a reason naming the paper. */
+int oc__repro_sizes(const char *paper, const char *text, uint64_t *out, size_t max, size_t *n,
+                    char *why, size_t whylen);
+
 /* Prints the claims table (nothing when the list is empty). */
 void oc__claims_print(const oc__claim_list *l, FILE *f);
 /* Hands the list to the calling thread's figures collector (the list is left empty); without a
@@ -104,7 +117,7 @@ void oc__figure(const char *id, const char *title, const char *xlabel, const cha
 void oc__figure_series(const char *name, size_t n, const double *x, const double *y);
 /* Runs fn(arg) with the calling thread's figures and tables collected into *out (the caller
  * frees it with oc_figures_free): what oc_reproduce_figures does around oc_reproduce. */
-int oc__figures_collect(int (*fn)(void *arg, char *why, size_t whylen), void *arg,
-                        oc_figures **out, char *why, size_t whylen);
+int oc__figures_collect(int (*fn)(void *arg, char *why, size_t whylen), void *arg, oc_figures **out,
+                        char *why, size_t whylen);
 
 #endif /* OC_REPRODUCE_COMMON_H */

@@ -1,73 +1,133 @@
 /*
  * reproduce_star.c — `opticoll reproduce star`: Tables 1 and 2 of the passive-optical-star seed
- * (Desprez, Ferreira, Tourancheau), the h' trade-off of the three-phase broadcast (section 3.2.2),
- * and the cost of the dummy nodes when P is not a power of k + 1 (section 4).
+ * (Desprez, Ferreira, Tourancheau), its headline claims (section 4: two problems at the lower
+ * bound, the two others within a factor 2 and h; dummy nodes cost at most one step), the h'
+ * trade-off of the three-phase broadcast (section 3.2.2) and its h'_opt, and the cost of the dummy
+ * nodes when P is not a power of k + 1 (section 4).
  *
- * The seed's tables are symbolic (no numbers), so every row is evaluated at one machine: P = 64
- * processors, k = 3 wavelengths per processor (the seed's Figures 1, 3 and 5), m = 64 messages, and
- * tuning time D = 1, L tau = 1. Each row shows the paper's expression, that expression evaluated,
- * our simulated value on a verified schedule (passive optical star model, resource check on), the
- * section 4 lower bound, and the reason for any difference. Table 1 came out of the document's
- * extraction garbled (rows and columns run together); it is rebuilt here from the section 3
- * formulas, and the output says so. The seed counts one tuning per stream (a receiver tunes to its
- * sender's wavelength); the model retunes only filters that are not already on the wavelength, so
- * both counts are shown.
+ * The seed's tables are symbolic (no numbers), so every row is evaluated at one machine: by default
+ * P = 64 processors and k = 3 wavelengths per processor (the seed's Figures 1, 3 and 5); the reader
+ * varies P (-n) and k (-w: the wavelengths a processor tunes to), as the seed's formulas do. The
+ * broadcasts carry m = (k+1)^h messages (every h' cuts them into equal pieces), D = 1, L tau = 1.
+ * The seed's times are unitless: they are printed in units of tau. Each row shows the paper's
+ * expression, that expression evaluated (at the padding (k+1)^h when P is not a power), our
+ * simulated value on a verified schedule (passive optical star model, resource check on), the
+ * section 4 lower bound, and the reason for any difference, built from the numbers that make it
+ * true. Table 1 came out of the document's extraction garbled (rows and columns run together); it
+ * is rebuilt here from the section 3 formulas, and the output says so. The seed counts one tuning
+ * per stream (a receiver tunes to its sender's wavelength); the model retunes only filters that
+ * are not already on the wavelength, so both counts are shown.
  */
+#include "algo/star_tcp.h"
 #include "report/report.h"
 #include "reproduce/reproduce_common.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+/* The machine every table is evaluated at: P processors, k wavelengths each, h = ceil(log_{k+1}
+ * P), the padding Pv = (k+1)^h and the broadcasts' m = Pv messages. */
+typedef struct machine {
+    uint32_t P, k, h;
+    double Pv, m;
+} machine;
 
-enum { P_ = 64, K_ = 3, M_ = 64, H_ = 3 };
+enum { P_PAPER = 64, K_PAPER = 3, P_MAX = 1024, HMAX = 32 };
 
-static double fig(const oc_report *r, const char *key) {
-    double v = NAN;
-    oc_report_number(r, key, &v);
-    return v;
+/* Printed by the paper: its headline claims (section 4, "Results summary and conclusion"). The
+ * paper's number is a symbol for the fourth (h, evaluated at the machine). */
+static const struct {
+    const char *claim, *source, *unit, *printed;
+} printed[] = {
+    {"pota (scattering) matches the lower bound for communication",
+     "section 4, Table 1: (P-1)/k against the bound (P-1)/k", "x the bound", "1"},
+    {"ata (gossiping) matches the lower bound for communication",
+     "section 4, Table 1: (P-1)m/k against the bound (P-1)m/k", "x the bound", "1"},
+    {"the broadcast is within a factor 2 of the lower bound",
+     "section 4, Table 1: ota (h'=h) 2(P-1)m/(kP) against the bound m/k", "x the bound", "2"},
+    {"pata (multi-scattering) is within a factor h of the lower bound",
+     "section 4, Table 1: h(P/(k+1)) against the bound (P-1)/k", "x the bound", "h"},
+    {"dummy nodes up to the next power of k+1 cost at most one step of TCP procedures",
+     "section 4 (P not a power of k+1)", "extra steps", "1"},
+};
+enum { NCLAIMS = sizeof printed / sizeof printed[0] };
+
+/* Claim c's printed number at the machine (the symbol h is its h). */
+static double paper_value(size_t c, uint32_t h) {
+    return strcmp(printed[c].printed, "h") == 0 ? h : strtod(printed[c].printed, NULL);
 }
 
-static int sim(oc_collective c, const char *algo, uint32_t P, const char *params, oc_report **rep,
-               char *why, size_t len) {
+static double fig(const oc_report *r, const char *key) {
+    return oc__report_figure(r, key);
+}
+
+/* One verified run on the star at k, D and L tau = 1; D in units of tau. */
+static int sim_at(oc_collective c, const char *algo, uint32_t P, uint32_t k, double D,
+                  const char *params, oc_report **rep, char *why, size_t len) {
     oc__sim_req q = {.coll = c, .algo = algo, .network = "star", .nodes = P, .bytes = 64};
-    /* k pinned: the seed's machine, not the search's best k */
-    oc__cellf(q.params, sizeof q.params, "k=%d %s", K_, params);
-    oc__cellf(q.net, sizeof q.net, "k=%d D=1 tau=1 L=1", K_);
+    /* k pinned: the machine's, not the search's best k */
+    oc__cellf(q.params, sizeof q.params, "k=%u %s", k, params);
+    oc__cellf(q.net, sizeof q.net, "k=%u D=%g tau=1 L=1", k, D);
     oc__sim s;
     int rc = oc__simulate(&q, &s, rep, why, len);
     if (!rc && !*rep) rc = oc__fail(why, len, OC_ETOOBIG, "reproduce star: %s", s.note);
     return rc;
 }
 
+static int sim(const machine *M, oc_collective c, const char *algo, const char *params,
+               oc_report **rep, char *why, size_t len) {
+    return sim_at(c, algo, M->P, M->k, 1, params, rep, why, len);
+}
+
 typedef struct row {
     const char *name, *coll_algo;
     oc_collective coll;
-    const char *algo, *params;
+    const char *algo;
+    char params[48];
     const char *comm_text, *lb_text, *tune_text;
-    double comm, lb, tune; /* the seed's expressions at P, k, m */
+    double comm, lb, tune; /* the seed's expressions at Pv, k, m; the bound at P */
 } row;
 
-static int tables(FILE *f, char *why, size_t len) {
-    const double P = P_, k = K_, m = M_, h = H_;
-    const row rows[] = {
-        {"ota (h'=0)", "broadcast tcp1", OC_BROADCAST, "tcp1", "m=64", "hm", "m/k", "(P-1)D", h * m,
-         m / k, P - 1},
-        {"ota (h'=h)", "broadcast tcp1-split hp=3", OC_BROADCAST, "tcp1-split", "m=64 hp=3",
-         "2(P-1)m/(kP)", "m/k", "((P-1)+hPk)D", 2 * (P - 1) * m / (k * P), m / k,
-         (P - 1) + h * P * k},
+enum { NROWS = 5 };
+
+/* Table 1's rows, in the seed's order: ota (h'=0), ota (h'=h), pota, ata, pata. */
+static void rows_fill(const machine *M, row r[NROWS]) {
+    const double Pv = M->Pv, P = M->P, k = M->k, m = M->m, h = M->h;
+    const row v[NROWS] = {
+        {"ota (h'=0)", "broadcast tcp1", OC_BROADCAST, "tcp1", "", "hm", "m/k", "(P-1)D", h * m,
+         m / k, Pv - 1},
+        {"ota (h'=h)", "broadcast tcp1-split h'=h", OC_BROADCAST, "tcp1-split", "", "2(P-1)m/(kP)",
+         "m/k", "((P-1)+hPk)D", 2 * (Pv - 1) * m / (k * Pv), m / k, (Pv - 1) + h * Pv * k},
         {"pota", "scatter tcp1", OC_SCATTER, "tcp1", "m=1", "(P-1)/k", "(P-1)/k", "(P-1)D",
-         (P - 1) / k, (P - 1) / k, P - 1},
-        {"ata", "gossip tcp2", OC_GOSSIP, "tcp2", "m=64", "(P-1)m/k", "(P-1)m/k", "hPkD",
-         (P - 1) * m / k, (P - 1) * m / k, h * P * k},
+         (Pv - 1) / k, (P - 1) / k, Pv - 1},
+        {"ata", "gossip tcp2", OC_GOSSIP, "tcp2", "", "(P-1)m/k", "(P-1)m/k", "hPkD",
+         (Pv - 1) * m / k, (P - 1) * m / k, h * Pv * k},
         {"pata", "alltoall tcp2", OC_ALLTOALL, "tcp2", "m=1", "h(P/(k+1))", "(P-1)/k", "hPkD",
-         h * P / (k + 1), (P - 1) / k, h * P * k},
+         h * Pv / (k + 1), (P - 1) / k, h * Pv * k},
     };
-    enum { NR = sizeof rows / sizeof rows[0] };
-    oc_report *reps[NR] = {0};
+    for (size_t i = 0; i < NROWS; i++)
+        r[i] = v[i];
+    oc__cellf(r[0].params, sizeof r[0].params, "m=%g", m);
+    oc__cellf(r[1].params, sizeof r[1].params, "m=%g hp=%u", m, M->h);
+    oc__cellf(r[3].params, sizeof r[3].params, "m=%g", m);
+}
+
+/* Where the formula is evaluated when P is not a power of k + 1. */
+static void reason_padding(char *reason, size_t len, const machine *M) {
+    if (M->Pv != M->P)
+        oc__reason_add(reason, len, "formula at the padding (k+1)^h = %g, simulated at P = %u",
+                       M->Pv, M->P);
+}
+
+static int tables(oc__repro *ctx, const machine *M, FILE *f, char *why, size_t len) {
+    row rows[NROWS];
+    rows_fill(M, rows);
+    oc_report *reps[NROWS] = {0};
+    double ratio[NROWS];
     int rc = 0;
-    for (size_t i = 0; i < NR && !rc; i++)
-        rc = sim(rows[i].coll, rows[i].algo, P_, rows[i].params, &reps[i], why, len);
+    for (size_t i = 0; i < NROWS && !rc; i++)
+        rc = sim(M, rows[i].coll, rows[i].algo, rows[i].params, &reps[i], why, len);
     if (rc) goto out;
     fprintf(f, "Table 1 (communication cost, messages of L tau = 1) — REBUILT: the extracted "
                "document's Table 1 is garbled (rows and columns run together), so its rows are "
@@ -76,17 +136,20 @@ static int tables(FILE *f, char *why, size_t len) {
                                      "simulated", "lower bound", "paper's bound", "reason"};
     oc__table t;
     oc__table_init(&t, 8, h1);
-    for (size_t i = 0; i < NR && !rc; i++) {
+    for (size_t i = 0; i < NROWS && !rc; i++) {
         char c[5][OC__CELL_LEN], reason[OC__REASON_LEN] = "";
         double simv = fig(reps[i], "communication_messages");
+        ratio[i] = simv / rows[i].lb;
         oc__cellf(c[0], OC__CELL_LEN, "%g", rows[i].comm);
         oc__cellf(c[1], OC__CELL_LEN, "%g", simv);
         oc__cellf(c[2], OC__CELL_LEN, "%g", rows[i].lb);
         if (fabs(simv - rows[i].comm) > 1e-9)
-            oc__reason_add(reason, sizeof reason, "simulated differs from the formula");
+            oc__reason_add(reason, sizeof reason, "simulated %+g messages from the formula",
+                           simv - rows[i].comm);
         else
             oc__reason_add(reason, sizeof reason, "simulated = formula");
-        oc__reason_add(reason, sizeof reason, "%.3g x the lower bound", simv / rows[i].lb);
+        reason_padding(reason, sizeof reason, M);
+        oc__reason_add(reason, sizeof reason, "%.3g x the lower bound", ratio[i]);
         const char *cells[] = {
             rows[i].name, rows[i].coll_algo, rows[i].comm_text, c[0], c[1], c[2], rows[i].lb_text,
             reason};
@@ -102,7 +165,7 @@ static int tables(FILE *f, char *why, size_t len) {
         "algorithm",     "paper",         "formula", "streams (seed way)",
         "retunings x D", "critical path", "reason"};
     oc__table_init(&t, 7, h2);
-    for (size_t i = 0; i < NR && !rc; i++) {
+    for (size_t i = 0; i < NROWS && !rc; i++) {
         char c[4][OC__CELL_LEN], reason[OC__REASON_LEN] = "";
         double st = fig(reps[i], "streams"), rt = fig(reps[i], "tuning_cost_total");
         oc__cellf(c[0], OC__CELL_LEN, "%g", rows[i].tune);
@@ -112,7 +175,9 @@ static int tables(FILE *f, char *why, size_t len) {
         if (st == rows[i].tune)
             oc__reason_add(reason, sizeof reason, "streams = formula");
         else
-            oc__reason_add(reason, sizeof reason, "streams differ from the formula");
+            oc__reason_add(reason, sizeof reason, "streams %+g from the formula",
+                           st - rows[i].tune);
+        reason_padding(reason, sizeof reason, M);
         if (rt < st)
             oc__reason_add(reason, sizeof reason,
                            "%g filters were already on their sender's wavelength (phase 3 "
@@ -123,26 +188,99 @@ static int tables(FILE *f, char *why, size_t len) {
     }
     oc__table_print(&t, f);
     oc__table_free(&t);
+    if (rc) goto out;
+    /* The claims on Table 1: ours is the simulated cost over the bound at P. */
+    const double P = M->P, k = M->k, h = M->h;
+    static const int claim_row[4] = {2, 3, 1, 4}; /* pota, ata, ota (h'=h), pata */
+    for (size_t c = 0; c < 4 && !rc; c++) {
+        const size_t i = (size_t)claim_row[c];
+        const double paper = paper_value(c, M->h);
+        char reason[OC__REASON_LEN] = "";
+        if (c == 2 && fabs(ratio[i] - 2 * (P - 1) / P) < 1e-9)
+            oc__reason_add(reason, sizeof reason,
+                           "the cost 2(P-1)m/(kP) over the bound m/k is 2(P-1)/P = 2 x %g/%g = "
+                           "%.4g, under 2 for every P",
+                           P - 1, P, ratio[i]);
+        else if (c == 3 && fabs(ratio[i] - h * k * P / ((k + 1) * (P - 1))) < 1e-9)
+            oc__reason_add(reason, sizeof reason,
+                           "h(P/(k+1)) over the bound (P-1)/k is h x kP/((k+1)(P-1)) = %g x %.4g "
+                           "= %.4g: below h, which it nears only as k and P grow",
+                           h, k * P / ((k + 1) * (P - 1)), ratio[i]);
+        else if (fabs(ratio[i] - paper) > 1e-9)
+            oc__reason_add(reason, sizeof reason,
+                           "simulated %g messages against the bound %g at P = %u (%s)",
+                           fig(reps[i], "communication_messages"), rows[i].lb, M->P,
+                           M->Pv != P ? "P is not a power of k+1" : "see Table 1");
+        rc = oc__claim(ctx, printed[c].claim, printed[c].source, printed[c].unit, paper, ratio[i],
+                       reason);
+    }
+    if (rc) rc = oc__fail(why, len, rc, "out of memory");
 out:
-    for (size_t i = 0; i < NR; i++)
+    for (size_t i = 0; i < NROWS; i++)
         oc_report_free(reps[i]);
     return rc;
 }
 
+/* The best whole h' of the seed's total at D (exhaustive over 0..h; every h' divides m = Pv). */
+static int seed_argmin(const machine *M, double D) {
+    int best = 0;
+    for (uint32_t hp = 1; hp <= M->h; hp++)
+        if (oc__tcp_split_seed_total(M->Pv, M->h, M->k, M->m, hp, D) <
+            oc__tcp_split_seed_total(M->Pv, M->h, M->k, M->m, best, D))
+            best = (int)hp;
+    return best;
+}
+
+/* Why the seed's Lambert-W h'_opt is or is not the best whole h' (star_tcp.h has the algebra). */
+static void hp_opt_reason(char *reason, size_t len, const machine *M, double D, int bf) {
+    const double k = M->k, K = k + 1, h = M->h;
+    const double lw = oc__tcp_hp_opt_seed(M->Pv, h, k, M->m, D);
+    const double st = oc__tcp_hp_stationary(M->Pv, h, k, M->m, D);
+    const double c = st < 0 ? 0 : st > h ? h : st;
+    const int lo = (int)floor(c), hi = (int)ceil(c);
+    const double tlo = oc__tcp_split_seed_total(M->Pv, h, k, M->m, lo, D);
+    const double thi = oc__tcp_split_seed_total(M->Pv, h, k, M->m, hi, D);
+    const long lr = lround(lw < 0 ? 0 : (lw > h ? h : lw));
+    if (lr == bf)
+        oc__reason_add(reason, len, "the Lambert-W value rounds to the optimum");
+    else
+        oc__reason_add(reason, len,
+                       "DISAGREE: the Lambert-W value rounds (clamped to 0..h) to %ld, the "
+                       "optimum is %d",
+                       lr, bf);
+    if (fabs(lw - st) > 1e-9)
+        oc__reason_add(reason, len,
+                       "the seed's expression is the stationary point h* of its total only at "
+                       "k = 2 (it has 1 for 2/k = %.4g and 2K/k^2 = %.4g for K^(2/k) = %.4g): "
+                       "h* = %.3f here, %+.3f from it",
+                       2 / k, 2 * K / (k * k), pow(K, 2 / k), st, lw - st);
+    else
+        oc__reason_add(reason, len, "at k = 2 the seed's expression is the stationary point h*");
+    if (lo == hi)
+        oc__reason_add(reason, len, "the total is convex in h': h* clamped to 0..h is %d", lo);
+    else
+        oc__reason_add(reason, len,
+                       "the total is convex in h': the best whole h' is %d or %d around h* = "
+                       "%.3f, totals %.6g and %.6g",
+                       lo, hi, st, tlo, thi);
+}
+
 /* Section 3.2.2: every h', the seed's total at several D, the exhaustive optimum on the formula and
- * on the simulation, and the seed's Lambert-W h'_opt. */
-static int tradeoff(FILE *f, char *why, size_t len) {
-    const double P = P_, k = K_, m = M_, h = H_, K = k + 1;
-    double comm_f[H_ + 1], tune_f[H_ + 1], comm_s[H_ + 1], tune_s[H_ + 1], steps[H_ + 1];
-    double tuned[H_ + 1]; /* steps that retune: the model's time charges D for each */
+ * on the simulation, and the seed's Lambert-W h'_opt against the stationary point of its total. */
+static int tradeoff(const machine *M, FILE *f, char *why, size_t len) {
+    const double P = M->Pv, k = M->k, m = M->m, h = M->h, K = k + 1;
+    const uint32_t H = M->h;
+    double comm_f[HMAX], tune_f[HMAX], comm_s[HMAX], tune_s[HMAX], steps[HMAX], hps[HMAX];
+    double tuned[HMAX]; /* steps that retune: the model's time charges D for each */
     int rc = 0;
-    for (int hp = 0; hp <= H_ && !rc; hp++) {
+    for (uint32_t hp = 0; hp <= H && !rc; hp++) {
         char p[64];
-        oc__cellf(p, sizeof p, "m=%d hp=%d", M_, hp);
+        oc__cellf(p, sizeof p, "m=%g hp=%u", m, hp);
         oc_report *rep = NULL;
-        rc = sim(OC_BROADCAST, "tcp1-split", P_, p, &rep, why, len);
+        rc = sim(M, OC_BROADCAST, "tcp1-split", p, &rep, why, len);
         if (rc) break;
         double Khp = pow(K, hp);
+        hps[hp] = hp;
         comm_f[hp] = (2 / k * (Khp - 1) + h - hp) * m / Khp;
         tune_f[hp] = (P - 1) + hp * P * k;
         comm_s[hp] = fig(rep, "communication_messages");
@@ -152,24 +290,27 @@ static int tradeoff(FILE *f, char *why, size_t len) {
         oc_report_free(rep);
     }
     if (rc) return rc;
-    fprintf(f, "\nSection 3.2.2, the three-phase broadcast (P = %d, k = %d, m = %d): cost by h'\n",
-            P_, K_, M_);
+    fprintf(f, "\nSection 3.2.2, the three-phase broadcast (P = %u, k = %u, m = %g): cost by h'\n",
+            M->P, M->k, m);
     static const char *const hd[] = {
         "h'",    "comm formula", "comm simulated", "tunings formula", "retunings simulated",
         "steps", "reason"};
     oc__table t;
     oc__table_init(&t, 7, hd);
-    for (int hp = 0; hp <= H_ && !rc; hp++) {
+    for (uint32_t hp = 0; hp <= H && !rc; hp++) {
         char c[6][OC__CELL_LEN], reason[OC__REASON_LEN] = "";
-        oc__cellf(c[0], OC__CELL_LEN, "%d", hp);
+        oc__cellf(c[0], OC__CELL_LEN, "%u", hp);
         oc__cellf(c[1], OC__CELL_LEN, "%g", comm_f[hp]);
         oc__cellf(c[2], OC__CELL_LEN, "%g", comm_s[hp]);
         oc__cellf(c[3], OC__CELL_LEN, "%g", tune_f[hp]);
         oc__cellf(c[4], OC__CELL_LEN, "%g", tune_s[hp]);
         oc__cellf(c[5], OC__CELL_LEN, "%g", steps[hp]);
-        oc__reason_add(reason, sizeof reason, "%s",
-                       comm_s[hp] == comm_f[hp] ? "communication = formula"
-                                                : "communication differs");
+        if (comm_s[hp] == comm_f[hp])
+            oc__reason_add(reason, sizeof reason, "communication = formula");
+        else
+            oc__reason_add(reason, sizeof reason, "communication %+g from the formula",
+                           comm_s[hp] - comm_f[hp]);
+        reason_padding(reason, sizeof reason, M);
         if (tune_s[hp] < tune_f[hp])
             oc__reason_add(reason, sizeof reason, "%g filters already tuned",
                            tune_f[hp] - tune_s[hp]);
@@ -180,58 +321,54 @@ static int tradeoff(FILE *f, char *why, size_t len) {
     oc__table_free(&t);
     if (rc) return rc;
     /* The same numbers as a figure for reproduce --out (the seed has no plot of them). */
-    double hps[H_ + 1];
-    for (int hp = 0; hp <= H_; hp++)
-        hps[hp] = hp;
-    oc__figure("tradeoff", "three-phase broadcast on the star (P = 64, k = 3, m = 64): cost by h'",
-               "h' (TCP1 broadcast-split steps)", "messages / tunings (count)", 0, 1,
+    char title[128];
+    oc__cellf(title, sizeof title,
+              "three-phase broadcast on the star (P = %u, k = %u, m = %g): "
+              "cost by h'",
+              M->P, M->k, m);
+    oc__figure("tradeoff", title, "h' (TCP1 broadcast-split steps)", "messages / tunings (count)",
+               0, 1,
                "no figure in the seed: section 3.2.2 gives communication (2/k (K^h'-1) + h - h') "
                "m/K^h' and tunings (P - 1) + h' P k as functions of h'");
-    oc__figure_series("communication, formula", H_ + 1, hps, comm_f);
-    oc__figure_series("communication, simulated", H_ + 1, hps, comm_s);
-    oc__figure_series("tunings, formula", H_ + 1, hps, tune_f);
-    oc__figure_series("retunings, simulated", H_ + 1, hps, tune_s);
-    fprintf(f, "\nh'_opt by D: the seed's Lambert-W expression, exhaustive search over h' of the "
-               "seed's cost (comm + tunings x D), of the simulated cost (comm + retunings x D), "
-               "and of the model's time (comm + D per retuning step: section 1's step cost D + L "
-               "tau, what `run` minimises)\n");
+    oc__figure_series("communication, formula", H + 1, hps, comm_f);
+    oc__figure_series("communication, simulated", H + 1, hps, comm_s);
+    oc__figure_series("tunings, formula", H + 1, hps, tune_f);
+    oc__figure_series("retunings, simulated", H + 1, hps, tune_s);
+    fprintf(f, "\nh'_opt by D (D in units of tau): the seed's Lambert-W expression, the stationary "
+               "point h* of the seed's total (star_tcp.h), exhaustive search over h' of the seed's "
+               "cost (comm + tunings x D), of the simulated cost (comm + retunings x D), and of "
+               "the model's time (comm + D per retuning step: section 1's step cost D + L tau, "
+               "what `run` minimises)\n");
     static const char *const ho[] = {"D",
                                      "Lambert-W h'_opt",
+                                     "stationary h*",
                                      "exhaustive (formula)",
                                      "exhaustive (simulated)",
                                      "model time (run's choice)",
                                      "reason"};
-    oc__table_init(&t, 6, ho);
+    oc__table_init(&t, 7, ho);
     static const double Ds[] = {0.001, 0.01, 0.1, 1, 10};
     for (size_t i = 0; i < sizeof Ds / sizeof Ds[0] && !rc; i++) {
         const double D = Ds[i];
-        double lw =
-            h - 1 + 1 / log(K) - oc__lambert_w0(P * P * exp(1) * k * k * D / (2 * m * K)) / log(K);
-        int bf = 0, bs = 0, bt = 0;
-        for (int hp = 1; hp <= H_; hp++) {
-            if (comm_f[hp] + tune_f[hp] * D < comm_f[bf] + tune_f[bf] * D) bf = hp;
-            if (comm_s[hp] + tune_s[hp] * D < comm_s[bs] + tune_s[bs] * D) bs = hp;
-            if (comm_s[hp] + tuned[hp] * D < comm_s[bt] + tuned[bt] * D) bt = hp;
+        const int bf = seed_argmin(M, D);
+        int bs = 0, bt = 0;
+        for (uint32_t hp = 1; hp <= H; hp++) {
+            if (comm_s[hp] + tune_s[hp] * D < comm_s[bs] + tune_s[bs] * D) bs = (int)hp;
+            if (comm_s[hp] + tuned[hp] * D < comm_s[bt] + tuned[bt] * D) bt = (int)hp;
         }
-        char c[5][OC__CELL_LEN], reason[OC__REASON_LEN] = "";
+        char c[6][OC__CELL_LEN], reason[OC__REASON_LEN] = "";
         oc__cellf(c[0], OC__CELL_LEN, "%g", D);
-        oc__cellf(c[1], OC__CELL_LEN, "%.3f", lw);
-        oc__cellf(c[2], OC__CELL_LEN, "%d (cost %g)", bf, comm_f[bf] + tune_f[bf] * D);
-        oc__cellf(c[3], OC__CELL_LEN, "%d (cost %g)", bs, comm_s[bs] + tune_s[bs] * D);
-        oc__cellf(c[4], OC__CELL_LEN, "%d (time %g)", bt, comm_s[bt] + tuned[bt] * D);
-        long lr = lround(lw < 0 ? 0 : (lw > h ? h : lw));
-        if (lr != bf)
-            oc__reason_add(reason, sizeof reason,
-                           "DISAGREE: the Lambert-W value (rounded, clamped to 0..h: %ld) is not "
-                           "the exhaustive optimum; the seed's derivative drops terms",
-                           lr);
-        else
-            oc__reason_add(reason, sizeof reason, "the Lambert-W value rounds to the optimum");
+        oc__cellf(c[1], OC__CELL_LEN, "%.3f", oc__tcp_hp_opt_seed(P, h, k, m, D));
+        oc__cellf(c[2], OC__CELL_LEN, "%.3f", oc__tcp_hp_stationary(P, h, k, m, D));
+        oc__cellf(c[3], OC__CELL_LEN, "%d (cost %g)", bf, comm_f[bf] + tune_f[bf] * D);
+        oc__cellf(c[4], OC__CELL_LEN, "%d (cost %g)", bs, comm_s[bs] + tune_s[bs] * D);
+        oc__cellf(c[5], OC__CELL_LEN, "%d (%g tau)", bt, comm_s[bt] + tuned[bt] * D);
+        hp_opt_reason(reason, sizeof reason, M, D, bf);
         if (bs != bf) oc__reason_add(reason, sizeof reason, "fewer real retunings move it");
         if (bt != bs)
             oc__reason_add(reason, sizeof reason,
                            "D once per step instead of per retuning favours larger h'");
-        const char *cells[] = {c[0], c[1], c[2], c[3], c[4], reason};
+        const char *cells[] = {c[0], c[1], c[2], c[3], c[4], c[5], reason};
         rc = oc__table_row(&t, cells);
     }
     oc__table_print(&t, f);
@@ -239,9 +376,32 @@ static int tradeoff(FILE *f, char *why, size_t len) {
     return rc;
 }
 
-/* Section 4: P not a power of k + 1, the dummy nodes' extra cost. */
-static int dummies(FILE *f, char *why, size_t len) {
-    fprintf(f, "\nDummy nodes (section 4), k = %d: formula at (k+1)^h, simulated at P\n", K_);
+static int is_power(uint32_t P, uint32_t k) {
+    uint64_t v = 1;
+    while (v < P)
+        v *= (uint64_t)k + 1;
+    return v == P;
+}
+
+/* The worst case the dummy nodes make: the most extra steps over the padding formula, and the
+ * tcp1-split run whose extra step costs the most time (for the claim's reason). */
+typedef struct extra {
+    double steps, fold_steps; /* fold_steps: the pinned alternative -p dummies=fold */
+    int have_split;
+    uint32_t P, hp;
+    double m, late, step_msgs, largest_tcp, time, pad_time;
+} extra;
+
+static void extra_steps(extra *x, const oc_report *rep) {
+    double f = 0;
+    if (oc_report_steps_formula(rep, &f) && (double)oc_report_steps(rep) - f > x->steps)
+        x->steps = (double)oc_report_steps(rep) - f;
+}
+
+/* Section 4: P not a power of k + 1, the dummy nodes' extra cost on the trees and exchanges. */
+static int dummies(const machine *M, const uint32_t *Ps, size_t nP, extra *x, FILE *f, char *why,
+                   size_t len) {
+    fprintf(f, "\nDummy nodes (section 4), k = %u: formula at (k+1)^h, simulated at P\n", M->k);
     static const char *const hd[] = {"run",   "P", "(k+1)^h",   "comm formula", "comm simulated",
                                      "steps", "h", "extra cost"};
     oc__table t;
@@ -252,14 +412,14 @@ static int dummies(FILE *f, char *why, size_t len) {
     } runs[] = {{OC_SCATTER, "tcp1", "scatter tcp1"},
                 {OC_GOSSIP, "tcp2", "gossip tcp2"},
                 {OC_ALLTOALL, "tcp2", "alltoall tcp2"}};
-    static const uint32_t Ps[] = {12, 50};
     int rc = 0;
     for (size_t i = 0; i < 3 && !rc; i++)
-        for (size_t j = 0; j < 2 && !rc; j++) {
+        for (size_t j = 0; j < nP && !rc; j++) {
             oc_report *rep = NULL;
-            rc = sim(runs[i].c, runs[i].algo, Ps[j], "m=1", &rep, why, len);
+            rc = sim_at(runs[i].c, runs[i].algo, Ps[j], M->k, 1, "m=1", &rep, why, len);
             if (rc) break;
-            double hh = fig(rep, "h"), Pv = pow(K_ + 1, hh);
+            extra_steps(x, rep);
+            double hh = fig(rep, "h"), Pv = pow(M->k + 1, hh);
             double cf = fig(rep, "formula_communication_messages");
             double cs = fig(rep, "communication_messages");
             char c[6][OC__CELL_LEN], reason[OC__REASON_LEN] = "";
@@ -286,6 +446,121 @@ static int dummies(FILE *f, char *why, size_t len) {
     oc__table_print(&t, f);
     oc__table_free(&t);
     return rc;
+}
+
+/* The three-phase broadcast at P not a power of k + 1 and 0 < h' < h, both ways with the dummy
+ * nodes (broadcast_tcp1split.c), against padding's formula, m = 4 (k+1)^h, D = 5: with whole
+ * groups, the (P - Q) mod G processors left over (Q = (k+1)^(h-1), G = (k+1)^h') get all m
+ * messages in one last step, k streams of ceil(m/k) each. */
+static int split_dummies(const machine *M, uint32_t P, extra *x, FILE *f, char *why, size_t len) {
+    const uint32_t k = M->k, h = oc__tcp_steps(P, k);
+    const double K = k + 1, Pv = pow(K, h), m = 4 * Pv, D = 5;
+    fprintf(f,
+            "\nThe three-phase broadcast at P = %u, not a power of k + 1 = %u (h = %u, padding "
+            "%g), m = %g, D = %g, times in tau: both ways with the dummy nodes against padding's "
+            "formula\n",
+            P, k + 1, h, Pv, m, D);
+    static const char *const hd[] = {"h'",    "dummies",      "steps", "padding steps",
+                                     "comm",  "padding comm", "time",  "padding time",
+                                     "reason"};
+    oc__table t;
+    oc__table_init(&t, 9, hd);
+    int rc = 0;
+    static const char *const ways[] = {"groups", "fold"};
+    for (uint32_t hp = 1; hp < h && !rc; hp++)
+        for (size_t w = 0; w < 2 && !rc; w++) {
+            char p[64];
+            oc__cellf(p, sizeof p, "m=%g hp=%u dummies=%s", m, hp, ways[w]);
+            oc_report *rep = NULL;
+            rc = sim_at(OC_BROADCAST, "tcp1-split", P, k, D, p, &rep, why, len);
+            if (rc) break;
+            double pf = 0;
+            oc_report_steps_formula(rep, &pf);
+            if (w == 0)
+                extra_steps(x, rep);
+            else if ((double)oc_report_steps(rep) - pf > x->fold_steps)
+                x->fold_steps = (double)oc_report_steps(rep) - pf;
+            const double cs = fig(rep, "communication_messages");
+            const double cf = fig(rep, "formula_communication_messages");
+            const double ts = oc_report_time(rep), tf = rep->time_formula_s;
+            const double Q = pow(K, h - 1), G = pow(K, hp), late = fmod(P - Q, G);
+            const double step = ceil(m / k), largest = m / K;
+            char c[7][OC__CELL_LEN], reason[OC__REASON_LEN] = "";
+            oc__cellf(c[0], OC__CELL_LEN, "%u", hp);
+            oc__cellf(c[1], OC__CELL_LEN, "%llu", (unsigned long long)oc_report_steps(rep));
+            oc__cellf(c[2], OC__CELL_LEN, "%g", pf);
+            oc__cellf(c[3], OC__CELL_LEN, "%g", cs);
+            oc__cellf(c[4], OC__CELL_LEN, "%g", cf);
+            oc__cellf(c[5], OC__CELL_LEN, "%g", ts);
+            oc__cellf(c[6], OC__CELL_LEN, "%g", tf);
+            if (w == 0 && late == 0)
+                oc__reason_add(reason, sizeof reason,
+                               "(P - Q) mod G = (%u - %g) mod %g = 0: every phase-3 group is "
+                               "whole, no late step",
+                               P, Q, G);
+            else if (w == 0 && cs == cf + step)
+                oc__reason_add(reason, sizeof reason,
+                               "(P - Q) mod G = (%u - %g) mod %g = %g processors left over get "
+                               "m in one last step of ceil(m/k) = %g messages (the largest TCP "
+                               "step carries m/(k+1) = %g): padding's %g messages + %g, and %g "
+                               "more step of D",
+                               P, Q, G, late, step, largest, cf, step,
+                               (double)oc_report_steps(rep) - pf);
+            if (w == 0 && late > 0)
+                oc__reason_add(reason, sizeof reason,
+                               "before the last step only step h has free lasers (TCP1 and "
+                               "phase 3 use every processor's k), and streams there of w = %g "
+                               "could save it at most w messages",
+                               m / G);
+            else if (w == 0)
+                oc__reason_add(reason, sizeof reason,
+                               "%g processors left over: %+g messages from padding's", late,
+                               cs - cf);
+            else
+                oc__reason_add(reason, sizeof reason,
+                               "dummy x played by x mod P: %g rounds split (more than k "
+                               "streams), %+g messages and %+g steps from padding's",
+                               fig(rep, "rounds_split"), cs - cf,
+                               (double)oc_report_steps(rep) - pf);
+            oc__reason_add(reason, sizeof reason, "time %+.0f%% from padding's",
+                           100 * (ts / tf - 1));
+            if (w == 0 && late > 0 && (!x->have_split || ts / tf > x->time / x->pad_time)) {
+                extra e = {x->steps, x->fold_steps, 1, P, hp, m, late, step, largest, ts, tf};
+                *x = e;
+            }
+            const char *cells[] = {c[0], ways[w], c[1], c[2], c[3], c[4], c[5], c[6], reason};
+            rc = oc__table_row(&t, cells);
+            oc_report_free(rep);
+        }
+    oc__table_print(&t, f);
+    oc__table_free(&t);
+    return rc;
+}
+
+/* The section 4 claim: at most one extra step, with the costliest extra step as its reason. */
+static int claim_dummies(oc__repro *ctx, const machine *M, const extra *x, char *why, size_t len) {
+    char reason[OC__REASON_LEN] = "";
+    if (x->steps > 1)
+        oc__reason_add(reason, sizeof reason, "a run above needs %g extra steps", x->steps);
+    else if (x->steps < 1)
+        oc__reason_add(reason, sizeof reason,
+                       "the paper's 1 is a bound: no run above needed an extra step");
+    if (x->fold_steps > 1)
+        oc__reason_add(reason, sizeof reason,
+                       "ours counts tcp1-split's whole groups; the pinned alternative "
+                       "dummies=fold needs up to %g extra steps (rounds split)",
+                       x->fold_steps);
+    if (x->have_split)
+        oc__reason_add(reason, sizeof reason,
+                       "in steps it holds, in time not: tcp1-split at P = %u, m = %g, D = 5, "
+                       "h' = %u with whole groups serves its %g processors left over in one step "
+                       "of ceil(m/k) = %g messages, more than the largest TCP step's %g: %g tau "
+                       "against padding's %g (%+.0f%%)",
+                       x->P, x->m, x->hp, x->late, x->step_msgs, x->largest_tcp, x->time,
+                       x->pad_time, 100 * (x->time / x->pad_time - 1));
+    int rc = oc__claim(ctx, printed[NCLAIMS - 1].claim, printed[NCLAIMS - 1].source,
+                       printed[NCLAIMS - 1].unit, paper_value(NCLAIMS - 1, M->h), x->steps, reason);
+    return rc ? oc__fail(why, len, rc, "out of memory") : 0;
 }
 
 /* Section 3 exactly: every algorithm for P = (k+1)^h, k = 1..3, h = 1..4, m = (k+1)^h. */
@@ -350,15 +625,43 @@ static int sweep(FILE *f, char *why, size_t len) {
 }
 
 int oc__reproduce_star(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
-    (void)ctx; /* the paper takes no settings yet and makes no claims yet */
+    const oc_reproduce_settings *set = oc__repro_settings(ctx);
+    machine M = {.P = set->nodes ? set->nodes : P_PAPER,
+                 .k = set->wavelengths ? set->wavelengths : K_PAPER};
+    if (M.P < 2 || M.P > P_MAX)
+        return oc__fail(why, whylen, OC_EINVAL,
+                        "reproduce star: -n %u: expected 2 to %d processors (the tables run "
+                        "gossip with (k+1)^h messages per block)",
+                        M.P, P_MAX);
+    if (M.k > 64)
+        return oc__fail(why, whylen, OC_EINVAL,
+                        "reproduce star: -w %u: expected 1 to 64 wavelengths per processor (k)",
+                        M.k);
+    M.h = oc__tcp_steps(M.P, M.k);
+    M.Pv = pow(M.k + 1, M.h);
+    M.m = M.Pv;
     fprintf(f,
-            "passive-optical-star (Desprez, Ferreira, Tourancheau): P = %d, k = %d, m = %d, "
-            "D = 1, L tau = 1, h = %d; every simulated value is a verified schedule on the star "
-            "model with its resource check\n\n",
-            P_, K_, M_, H_);
-    int rc = tables(f, why, whylen);
-    if (!rc) rc = tradeoff(f, why, whylen);
-    if (!rc) rc = dummies(f, why, whylen);
+            "passive-optical-star (Desprez, Ferreira, Tourancheau): P = %u, k = %u, m = %g, "
+            "D = 1, L tau = 1, h = %u%s; times are unitless, in units of tau; every simulated "
+            "value is a verified schedule on the star model with its resource check\n\n",
+            M.P, M.k, M.m, M.h,
+            set->nodes || set->wavelengths ? " (the reader's settings; the paper's machine is "
+                                             "P = 64, k = 3)"
+                                           : "");
+    /* non-powers of k + 1 for the dummy nodes: the reader's P, and the defaults' 12, 50, 200 */
+    uint32_t Ps[4];
+    size_t nP = 0;
+    if (!is_power(M.P, M.k)) Ps[nP++] = M.P;
+    static const uint32_t more[] = {12, 50, 200};
+    for (size_t i = 0; i < 3; i++)
+        if (!is_power(more[i], M.k) && more[i] != M.P && more[i] <= P_MAX) Ps[nP++] = more[i];
+    extra x = {0};
+    int rc = tables(ctx, &M, f, why, whylen);
+    if (!rc) rc = tradeoff(&M, f, why, whylen);
+    if (!rc && nP) rc = dummies(&M, Ps, nP, &x, f, why, whylen);
+    if (!rc && nP && oc__tcp_steps(Ps[0], M.k) > 1)
+        rc = split_dummies(&M, Ps[0] == M.P ? M.P : Ps[nP - 1], &x, f, why, whylen);
+    if (!rc) rc = claim_dummies(ctx, &M, &x, why, whylen);
     if (!rc) rc = sweep(f, why, whylen);
     if (rc) return rc;
     fprintf(f,

@@ -23,8 +23,13 @@
  *     spare wavelengths: ours, not the seed's); with Lemma 1's 2 ceil(log_(2w+1) N).
  *  2. The motivation example (III.B, Fig. 2): 15 nodes, 2 wavelengths, BT in 8 steps and WRHT in 3.
  *  3. Fig. 4: Ring, H-Ring, BT and WRHT on the ring (w = 64) for N = 1024 .. 4096 and the four
- *     models, normalised as the paper does, by WRHT's GoogLeNet time at the same N. The paper only
- *     draws bars, so the printed column says "bar only".
+ *     models, normalised as the paper does, by one bar: WRHT's GoogLeNet time at the figure's
+ *     first N (until issue 16 each N had its own normaliser, which pinned that bar at 1 and hid
+ *     the growth with N the paper describes). The paper only draws bars, so the printed column
+ *     says "bar only"; a table sets the paper's words on each algorithm's trend (IV.B, IV.C)
+ *     beside our time at the last N over the first, split into steps and mean step time. WRHT
+ *     is the paper's own (m = 2w+1, its all-to-all rule, pieces=1); `wrht` unpinned is our
+ *     striped search, shown beside it and named as such wherever the paper's numbers are.
  *  4. Fig. 5: O-Ring and WRHT on the ring against E-Ring and E-RD (ring and recursive doubling on
  *     the `fattree` model of Table II's electrical network) for N = 128 .. 1024, normalised alike;
  *     where N < 2w + 1 the seed's WRHT is one group of all N nodes.
@@ -37,6 +42,19 @@
  *     iterations of the models file (ceil(samples / (batch x N))). The count is the same for every
  *     algorithm at one (model, N), so the reductions do not change; which normalised bars would
  *     change is listed.
+ *
+ * The claims table (printed first, reproduce.c): the five reductions of the abstract and the
+ * conclusion (the introduction repeats them), ours computed as in 5, each reason built from the
+ * numbers that make it: the per-point range, the points where WRHT is slower, the mechanism of
+ * our model, the mean wrht's striped default gives, and the mean with O/E/O taken as a latency
+ * overlapped with the transmission. Our ring charges O/E/O (one cycle per 32 B flit, at an
+ * assumed 1 GHz) as a bandwidth term added to every step; Table II's row says so with its share.
+ *
+ * Settings (oc_reproduce_settings; `reproduce -w -n --sizes`): -w replaces the 64 wavelengths of
+ * Table I and both figures, -n Table I's N and each figure's four node counts by that one N,
+ * --sizes the four DNN gradients (up to MAX_MODELS sizes; the smallest normalises, as GoogLeNet,
+ * the smallest gradient, does in the paper; no per-epoch section then). Table I's printed column
+ * holds only at N = 1000, w = 64; the III.B example keeps its 15 nodes and 2 wavelengths.
  *
  * The paper's formula for a time is its step count times one step's time d/B + a (eq. 1 for
  * WRHT), with d/B + a taken from our model for that run (the report's step_time_s), so that the
@@ -74,10 +92,13 @@
 #endif
 
 #define NONE SIZE_MAX
+#define NO_PRINTED UINT64_MAX /* a Table I row at settings the paper prints nothing for */
 
 enum {
-    NMODELS = 4,
-    NFIG = 4, /* node counts per figure */
+    PAPER_MODELS = 4, /* the DNN models of IV.A */
+    PAPER_FIG = 4,    /* node counts per figure in the paper */
+    MAX_MODELS = 8,   /* gradients per figure: the paper's 4 models, or up to 8 --sizes */
+    MAX_FIG = 4,      /* node counts per figure: the paper's 4, or the one -n */
     RECOST_ABOVE = 4096,
     TABLE1_BYTES = 4 << 20, /* Table I and III.B: steps do not depend on it */
 };
@@ -103,7 +124,7 @@ typedef struct wrht_printed {
     uint32_t ex_nodes, ex_wavelengths, ex_groups;
     uint64_t ex_bt, ex_wrht;
     /* IV.A (parameters) and IV.B (batch sizes), in IV.A's order. */
-    wrht_model_printed models[NMODELS];
+    wrht_model_printed models[PAPER_MODELS];
     const char *normaliser; /* IV.B/C: "normalized by dividing the result of WRHT in GoogLeNet" */
     /* Table II, and III.A's fibres: "four single-mode fiber rings with two clockwise rings and
      * two counterclockwise". */
@@ -116,7 +137,7 @@ typedef struct wrht_printed {
     double el_gbps, el_router_delay_us;
     uint64_t el_packet_bytes;
     /* Fig. 4 (IV.B) and Fig. 5 (IV.C) node counts. */
-    uint32_t fig4_nodes[NFIG], fig5_nodes[NFIG];
+    uint32_t fig4_nodes[PAPER_FIG], fig5_nodes[PAPER_FIG];
     /* Headline averages, in percent (abstract, IV.B, IV.C, conclusion). */
     double vs_ring, vs_hring, vs_bt, vs_ering, vs_erd, oring_vs_ering;
 } wrht_printed;
@@ -302,18 +323,21 @@ static uint32_t used_u32(const jobs *J, size_t i, const char *key) {
 /* ---- the models ------------------------------------------------------------------------------ */
 
 typedef struct wmodel {
-    const wrht_model_printed *printed;
-    oc_model file;  /* the models file's line */
-    uint64_t bytes; /* the float32 gradient every iteration all-reduces */
+    const wrht_model_printed *printed; /* NULL: a --sizes size in place of the models */
+    char name[48];                     /* the model's name, or "4194304 B" */
+    oc_model file;                     /* the models file's line (a model only) */
+    uint64_t bytes;                    /* the float32 gradient every iteration all-reduces */
 } wmodel;
 
-static int read_models(wmodel *out, size_t *norm, char *why, size_t whylen) {
+/* The four DNN models of IV.A from the models file; the normaliser is GoogLeNet (IV.B). */
+static int read_models(wmodel *out, size_t *nm, size_t *norm, char *why, size_t whylen) {
     oc_model *all = NULL;
     size_t count = 0;
     int rc = oc_models_read(OC_DATA_DIR "/models.tsv", &all, &count, why, whylen);
     if (rc) return rc;
-    *norm = NMODELS;
-    for (size_t i = 0; i < NMODELS && !rc; i++) {
+    *nm = PAPER_MODELS;
+    *norm = PAPER_MODELS;
+    for (size_t i = 0; i < PAPER_MODELS && !rc; i++) {
         const wrht_model_printed *p = &WRHT_PRINTED.models[i];
         const oc_model *m = oc_model_find(all, count, p->name);
         if (!m) {
@@ -323,14 +347,31 @@ static int read_models(wmodel *out, size_t *norm, char *why, size_t whylen) {
             break;
         }
         out[i].printed = p;
+        oc__cellf(out[i].name, sizeof out[i].name, "%s", p->name);
         out[i].file = *m;
         out[i].bytes = m->parameters * OC_GRADIENT_BYTES_PER_PARAMETER;
         if (!strcmp(p->name, WRHT_PRINTED.normaliser)) *norm = i;
     }
     oc_models_free(all);
-    if (!rc && *norm == NMODELS)
+    if (!rc && *norm == PAPER_MODELS)
         rc = oc__fail(why, whylen, OC_EINVAL, "reproduce wrht: the normaliser is not a model");
     return rc;
+}
+
+/* --sizes: each size in place of a model's gradient, in increasing order. The paper normalises
+ * by GoogLeNet, the smallest of its four gradients, so the smallest size is the normaliser. */
+static int read_sizes(wmodel *out, size_t *nm, size_t *norm, const char *text, char *why,
+                      size_t whylen) {
+    uint64_t v[MAX_MODELS];
+    int rc = oc__repro_sizes("wrht", text, v, MAX_MODELS, nm, why, whylen);
+    if (rc) return rc;
+    for (size_t i = 0; i < *nm; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        oc__cellf(out[i].name, sizeof out[i].name, "%" PRIu64 " B", v[i]);
+        out[i].bytes = v[i];
+    }
+    *norm = 0;
+    return 0;
 }
 
 /* ---- Table I and the III.B example: plans -------------------------------------------------- */
@@ -349,23 +390,24 @@ typedef enum { F_RING, F_HRING, F_BT, F_WRHT, F_WRHT_OURS, F_ERD } formula_kind;
 typedef struct fig_algo {
     const char *label, *algo, *network;
     formula_kind kind;
-    int paper; /* 1: compared in the paper; 0: ours only */
+    int paper;         /* 1: compared in the paper; 0: ours only */
+    const char *trend; /* how the paper says its bars grow with N (IV.B, IV.C), or NULL */
 } fig_algo;
 
 static const fig_algo FIG4_ALGOS[FIG_ALGOS] = {
-    {"Ring", "ring", "ring", F_RING, 1},
-    {"H-Ring", "hring", "ring", F_HRING, 1},
-    {"BT", "bt", "ring", F_BT, 1},
-    {"WRHT", "wrht", "ring", F_WRHT, 1},
-    {"WRHT, our search", "wrht", "ring", F_WRHT_OURS, 0},
+    {"Ring", "ring", "ring", F_RING, 1, "IV.B: \"a linear rise with the cluster scales\""},
+    {"H-Ring", "hring", "ring", F_HRING, 1, "IV.B: an increasing trend, \"relatively slow\""},
+    {"BT", "bt", "ring", F_BT, 1, "IV.B: \"a slight increase\""},
+    {"WRHT", "wrht", "ring", F_WRHT, 1, "IV.B: \"keeps almost constant\""},
+    {"WRHT, our search", "wrht", "ring", F_WRHT_OURS, 0, NULL},
 };
 
 static const fig_algo FIG5_ALGOS[FIG_ALGOS] = {
-    {"O-Ring", "ring", "ring", F_RING, 1},
-    {"WRHT", "wrht", "ring", F_WRHT, 1},
-    {"E-Ring", "ring", "fattree", F_RING, 1},
-    {"E-RD", "rd", "fattree", F_ERD, 1},
-    {"WRHT, our search", "wrht", "ring", F_WRHT_OURS, 0},
+    {"O-Ring", "ring", "ring", F_RING, 1, "IV.C: \"an increasing trend when the cluster scales\""},
+    {"WRHT", "wrht", "ring", F_WRHT, 1, "IV.C: \"keeps almost constant\""},
+    {"E-Ring", "ring", "fattree", F_RING, 1, "IV.C: an increasing trend, the highest"},
+    {"E-RD", "rd", "fattree", F_ERD, 1, "IV.C: an increasing trend, \"a little lower\" than E-Ring"},
+    {"WRHT, our search", "wrht", "ring", F_WRHT_OURS, 0, NULL},
 };
 
 enum { I_WRHT4 = 3, I_WRHT5 = 1 }; /* where the seed's WRHT is in each list */
@@ -376,6 +418,7 @@ typedef struct point {
     int ok, recosted;
     uint64_t steps;
     double time_s, step_s, reconfig_s; /* reconfig_s: per step, ring only (else NAN) */
+    double oeo_s; /* per step: the ring's O/E/O, charged as a bandwidth term (else 0) */
     double overhead; /* share of time_s that moves no data: reconfiguration or router delay */
     double f_steps, f_time; /* the paper's count (NAN: none) x step_s */
     double norm, f_norm;    /* divided by WRHT's normaliser time at this N */
@@ -385,16 +428,21 @@ typedef struct point {
 
 typedef struct figure {
     const fig_algo *algos;
-    uint32_t nodes[NFIG];
-    point p[NFIG][NMODELS][FIG_ALGOS];
-    size_t probe_check[NFIG]; /* the probe at the normaliser's chunk, for re-costed N */
+    uint32_t nodes[MAX_FIG];
+    size_t nn, nm; /* node counts and gradients used */
+    point p[MAX_FIG][MAX_MODELS][FIG_ALGOS];
+    size_t probe_check[MAX_FIG]; /* the probe at the normaliser's chunk, for re-costed N */
     double recost_dev;        /* largest |re-costed / simulated - 1| where both exist */
     size_t recost_compared;
 } figure;
 
 typedef struct wrht_data {
-    wmodel models[NMODELS];
-    size_t norm;
+    wmodel models[MAX_MODELS];
+    size_t nm, norm; /* gradients in the figures; the normaliser's index */
+    uint32_t w;      /* wavelengths of Table I, Fig. 4 and Fig. 5 (the paper's 64, or -w) */
+    uint32_t t1_nodes;        /* Table I's N (the paper's 1000, or -n) */
+    int paper_t1, paper_figs; /* 1: Table I / the figures at the paper's own settings */
+    int sized;                /* 1: --sizes replaced the DNN models */
     jobs J;
     steps_plan t1, ex;
     size_t fattree_ref; /* a fat-tree run at the largest Fig. 5 N, for Table II */
@@ -413,7 +461,7 @@ static int plan_steps(wrht_data *d, steps_plan *s, uint32_t N, uint32_t w, uint3
     const uint64_t B = TABLE1_BYTES;
     int rc = job_add(J, OC_ALLREDUCE, "ring", "ring", N, B, "", net, 1, &s->ring);
     s->hring_printed = NONE;
-    if (!rc && g_printed) {
+    if (!rc && g_printed && N % g_printed == 0) { /* -n: the printed g may not divide N */
         oc__cellf(p, sizeof p, "g=%" PRIu32, g_printed);
         rc = job_add(J, OC_ALLREDUCE, "hring", "ring", N, B, p, net, 1, &s->hring_printed);
     }
@@ -462,17 +510,20 @@ static int recost(const fig_algo *a, uint32_t N) {
 
 static int plan_probe(wrht_data *d, uint32_t N, uint64_t bytes, size_t *at) {
     char net[32];
-    ring_net(net, sizeof net, WRHT_PRINTED.opt_wavelengths);
+    ring_net(net, sizeof net, d->w);
     return job_add(&d->J, OC_ALLGATHER, "ring", "ring", 2, oc__ceil_div(bytes, N), "", net, 0, at);
 }
 
-static int plan_figure(wrht_data *d, figure *F, const fig_algo *algos, const uint32_t *nodes) {
-    const uint32_t w = WRHT_PRINTED.opt_wavelengths;
+static int plan_figure(wrht_data *d, figure *F, const fig_algo *algos, const uint32_t *nodes,
+                       size_t nn) {
+    const uint32_t w = d->w;
     char net[32], p[96];
     int rc = 0;
     F->algos = algos;
-    memcpy(F->nodes, nodes, sizeof F->nodes);
-    for (size_t n = NFIG; n-- > 0 && !rc;) { /* largest N first: the batch runs in list order */
+    memcpy(F->nodes, nodes, nn * sizeof *nodes);
+    F->nn = nn;
+    F->nm = d->nm;
+    for (size_t n = nn; n-- > 0 && !rc;) { /* largest N first: the batch runs in list order */
         const uint32_t N = nodes[n];
         F->probe_check[n] = NONE;
         for (size_t a = 0; a < FIG_ALGOS && !rc; a++) {
@@ -484,7 +535,7 @@ static int plan_figure(wrht_data *d, figure *F, const fig_algo *algos, const uin
             if (recost(A, N))
                 rc = job_add(&d->J, OC_ALLREDUCE, A->algo, A->network, N, d->models[d->norm].bytes,
                              p, netp, 0, &base);
-            for (size_t m = 0; m < NMODELS && !rc; m++) {
+            for (size_t m = 0; m < d->nm && !rc; m++) {
                 point *pt = &F->p[n][m][a];
                 pt->job = pt->base = pt->probe = NONE;
                 if (base != NONE && m != d->norm) {
@@ -538,14 +589,14 @@ static int check_uniform(const jobs *J, size_t i, char *why, size_t whylen) {
 }
 
 static int resolve_figure(wrht_data *d, figure *F, char *why, size_t whylen) {
-    const uint32_t w = WRHT_PRINTED.opt_wavelengths;
+    const uint32_t w = d->w;
     const jobs *J = &d->J;
     int rc = 0;
-    for (size_t n = 0; n < NFIG && !rc; n++) {
+    for (size_t n = 0; n < F->nn && !rc; n++) {
         const uint32_t N = F->nodes[n];
         for (size_t a = 0; a < FIG_ALGOS && !rc; a++) {
             const fig_algo *A = &F->algos[a];
-            for (size_t m = 0; m < NMODELS && !rc; m++) {
+            for (size_t m = 0; m < d->nm && !rc; m++) {
                 point *pt = &F->p[n][m][a];
                 size_t src = pt->job != NONE ? pt->job : pt->base;
                 const oc__sim *s = sim_of(J, src);
@@ -559,6 +610,7 @@ static int resolve_figure(wrht_data *d, figure *F, char *why, size_t whylen) {
                     pt->time_s = s->time_s;
                     pt->step_s = oc__report_figure(r, "step_time_s");
                     pt->reconfig_s = oc__report_figure(r, "step_reconfig_s");
+                    pt->oeo_s = oc__report_figure(r, "step_oeo_s");
                     if (pt->probe != NONE) { /* both: compare */
                         if ((rc = check_uniform(J, pt->job, why, whylen))) break;
                         double rec = (double)s->steps *
@@ -577,8 +629,10 @@ static int resolve_figure(wrht_data *d, figure *F, char *why, size_t whylen) {
                     pt->recosted = 1;
                     pt->step_s = oc__report_figure(pr, "step_time_s");
                     pt->reconfig_s = oc__report_figure(pr, "step_reconfig_s");
+                    pt->oeo_s = oc__report_figure(pr, "step_oeo_s");
                     pt->time_s = (double)s->steps * pt->step_s;
                 }
+                if (strcmp(A->network, "ring") || isnan(pt->oeo_s)) pt->oeo_s = 0;
                 if (strcmp(A->network, "ring")) {
                     pt->reconfig_s = NAN;
                     pt->overhead = oc__report_figure(r, "time_router_delay_s") / pt->time_s;
@@ -604,11 +658,13 @@ static int resolve_figure(wrht_data *d, figure *F, char *why, size_t whylen) {
                                   p, pt->step_s, N);
             }
         }
-        /* Normalise by the seed's WRHT at the normaliser model. */
+        /* Normalise as the paper does (IV.B, IV.C: "normalized by dividing the result of WRHT
+         * in GoogLeNet"): by one bar for the whole figure, the seed's WRHT at the normaliser
+         * model and the figure's first N, so that every bar's growth with N stays visible. */
         size_t iw = F->algos == FIG4_ALGOS ? I_WRHT4 : I_WRHT5;
-        const point *ref = &F->p[n][d->norm][iw];
+        const point *ref = &F->p[0][d->norm][iw];
         for (size_t a = 0; a < FIG_ALGOS; a++)
-            for (size_t m = 0; m < NMODELS; m++) {
+            for (size_t m = 0; m < d->nm; m++) {
                 point *pt = &F->p[n][m][a];
                 pt->norm = pt->ok && ref->ok ? pt->time_s / ref->time_s : NAN;
                 pt->f_norm = pt->ok && ref->ok ? pt->f_time / ref->f_time : NAN;
@@ -662,12 +718,22 @@ static void print_networks(FILE *f, const wrht_data *d) {
 }
 
 static int print_models(FILE *f, const wrht_data *d) {
+    if (d->sized) {
+        fprintf(f, "\nSizes (--sizes) in place of the four DNN gradients of IV.A:");
+        for (size_t i = 0; i < d->nm; i++)
+            fprintf(f, "%s %s", i ? "," : "", d->models[i].name);
+        fprintf(f,
+                ". The figures are normalised by the\n  smallest, %s, as the paper's by "
+                "GoogLeNet, the smallest of its four gradients.\n",
+                d->models[d->norm].name);
+        return 0;
+    }
     static const char *const head[] = {"model", "paper (printed)", "models file", "simulated with",
                                        "reason"};
     oc__table t;
     oc__table_init(&t, 5, head);
     int rc = 0;
-    for (size_t i = 0; i < NMODELS && !rc; i++) {
+    for (size_t i = 0; i < d->nm && !rc; i++) {
         const wmodel *m = &d->models[i];
         char p[OC__CELL_LEN], fi[OC__CELL_LEN], si[OC__CELL_LEN], re[OC__REASON_LEN] = "";
         oc__cellf(p, sizeof p, "%s parameters, batch %" PRIu64, m->printed->as_text,
@@ -725,7 +791,8 @@ static int print_table2(FILE *f, const wrht_data *d) {
     ROW("optical: topology");
     oc__cellf(p, sizeof p, "%" PRIu32, P->opt_wavelengths);
     oc__cellf(o, sizeof o, "%s", oc__net_param(ring, "wavelengths"));
-    oc__cellf(re, sizeof re, SAME_NUM(P->opt_wavelengths, "wavelengths") ? "agrees" : "differs");
+    oc__cellf(re, sizeof re,
+              SAME_NUM(P->opt_wavelengths, "wavelengths") ? "agrees" : "differs: the reader's -w");
     ROW("optical: wavelengths");
     oc__cellf(p, sizeof p, "%g Gb/s per wavelength", P->opt_gbps);
     oc__cellf(o, sizeof o, "%s Gb/s", oc__net_param(ring, "bandwidth_gbps"));
@@ -739,13 +806,17 @@ static int print_table2(FILE *f, const wrht_data *d) {
     oc__cellf(o, sizeof o, "%s ns per %s B flit", oc__net_param(ring, "oeo_ns_per_flit"),
               oc__net_param(ring, "flit_bytes"));
     {
-        const double ns = strtod(oc__net_param(ring, "oeo_ns_per_flit"), NULL);
+        const double ns = strtod(oc__net_param(ring, "oeo_ns_per_flit"), NULL),
+                     oeo = oc__report_figure(ring, "step_oeo_s"),
+                     step = oc__report_figure(ring, "step_time_s");
         oc__cellf(re, sizeof re,
-                  "the paper gives no clock; we assume %.3g GHz (%g cycle = %s ns), so O/E/O adds "
-                  "%s ns per %s B of a step's block",
+                  "the paper gives no clock; we assume %.3g GHz (%g cycle = %s ns). Charged as a "
+                  "bandwidth term: a step adds %s ns per %s B flit of its block, after the "
+                  "transmission, not overlapped with it (%.3f us of the %.3f us Table I step, "
+                  "%.1f%%); the claims give the averages with O/E/O as an overlapped latency",
                   ns > 0 ? P->opt_oeo_cycles_per_flit / ns : 0.0, P->opt_oeo_cycles_per_flit,
                   oc__net_param(ring, "oeo_ns_per_flit"), oc__net_param(ring, "oeo_ns_per_flit"),
-                  oc__net_param(ring, "flit_bytes"));
+                  oc__net_param(ring, "flit_bytes"), oeo * 1e6, step * 1e6, 100 * oeo / step);
     }
     ROW("optical: O/E/O conversion");
     oc__cellf(p, sizeof p, "%" PRIu64 " B packets, %" PRIu64 " B flits", P->opt_packet_bytes,
@@ -853,7 +924,7 @@ static void rule_cell(char *buf, size_t len, uint32_t N, const wrht_rule *r, uin
 static void reason_wrht_rule(char *re, size_t len, uint32_t N, uint32_t w, const wrht_rule *r,
                              uint64_t printed) {
     const double lemma = f_lemma1(N, w);
-    if (fabs((double)printed - r->steps) > 0.5) {
+    if (printed != NO_PRINTED && fabs((double)printed - r->steps) > 0.5) {
         if (fabs((double)printed - 2.0 * r->L) < 0.5 && r->a2a)
             oc__reason_add(re, len,
                            "the printed %" PRIu64 " is the 2 ceil(log_m N) case, but the seed's "
@@ -952,7 +1023,7 @@ static int wrht_rows(oc__table *t, const jobs *J, const steps_plan *s, uint32_t 
     const oc__sim *seed = sim_of(J, s->wrht_seed);
     const uint32_t m = used_u32(J, s->wrht_seed, "m");
     const wrht_rule r = f_wrht(N, m ? m : seed_m(N, w), w);
-    oc__cellf(p, sizeof p, "%" PRIu64, printed);
+    oc__cellf(p, sizeof p, printed == NO_PRINTED ? "—" : "%" PRIu64, printed);
     rule_cell(fo, sizeof fo, N, &r, w, 1);
     steps_cell(si, sizeof si, J, s->wrht_seed);
     reason_wrht_rule(re, sizeof re, N, w, &r, printed);
@@ -991,21 +1062,24 @@ static int wrht_rows(oc__table *t, const jobs *J, const steps_plan *s, uint32_t 
     steps_cell(si, sizeof si, J, s->wrht_ours);
     if (ou->ok) oc__cellf(si + strlen(si), sizeof si - strlen(si), ", %.3f ms", ou->time_s * 1e3);
     oc__reason_add(re, sizeof re,
-                   "the paper prints no such row: striping (ours) cuts the vector into pieces "
-                   "carried side by side on spare wavelengths, so a step moves 1/pieces of it");
+                   "the paper prints no such row: what `opticoll run -a wrht` runs unpinned, "
+                   "striping (ours) that cuts the vector into pieces carried side by side on "
+                   "spare wavelengths, so a step moves 1/pieces of it");
     if (ou->ok && seed->ok)
         oc__reason_add(re, sizeof re,
                        "%" PRIu64 " steps against the seed's %" PRIu64 ", but %.3f ms against "
                        "%.3f ms (%.1fx faster) at %u bytes",
                        ou->steps, seed->steps, ou->time_s * 1e3, seed->time_s * 1e3,
                        seed->time_s / ou->time_s, (unsigned)TABLE1_BYTES);
-    if (!rc) rc = row5(t, "WRHT (our search)", "—", "— (the seed's WRHT does not stripe)", si, re);
+    if (!rc) rc = row5(t, "WRHT (our search: wrht's default)", "—", "— (the seed's WRHT does not stripe)",
+                       si, re);
     return rc;
 }
 
 static int print_table1(FILE *f, const wrht_data *d) {
     const wrht_printed *P = &WRHT_PRINTED;
-    const uint32_t N = P->t1_nodes, w = P->t1_wavelengths;
+    const uint32_t N = d->t1_nodes, w = d->w;
+    const int pr = d->paper_t1; /* the printed column holds only at the paper's N and w */
     const jobs *J = &d->J;
     static const char *const head[] = {"item", "paper (printed)", "formula", "simulated", "reason"};
     oc__table t;
@@ -1014,10 +1088,10 @@ static int print_table1(FILE *f, const wrht_data *d) {
     int rc;
     /* Ring. */
     const oc__sim *s = sim_of(J, d->t1.ring);
-    oc__cellf(p, sizeof p, "%" PRIu64, P->t1_ring);
+    oc__cellf(p, sizeof p, pr ? "%" PRIu64 : "—", P->t1_ring);
     oc__cellf(fo, sizeof fo, "2(N-1) = %.0f", f_ring(N));
     steps_cell(si, sizeof si, J, d->t1.ring);
-    if (fabs((double)P->t1_ring - f_ring(N)) > 0.5)
+    if (pr && fabs((double)P->t1_ring - f_ring(N)) > 0.5)
         oc__reason_add(re, sizeof re, "the printed value is not its formula's");
     reason_vs_formula(re, sizeof re, s, f_ring(N), "the formula's");
     oc__reason_library(re, sizeof re, s, f_ring(N), NAN);
@@ -1025,8 +1099,17 @@ static int print_table1(FILE *f, const wrht_data *d) {
     rc = row5(&t, "Ring", p, fo, si, re);
     /* H-Ring at the printed g and at ours. */
     if (!rc) {
-        oc__cellf(p, sizeof p, "%" PRIu64 " (g = %" PRIu32 ")", P->t1_hring, P->t1_hring_g);
-        rc = hring_row(&t, J, d->t1.hring_printed, N, w, "H-Ring (printed g)", p, P->t1_hring, 1);
+        if (pr)
+            oc__cellf(p, sizeof p, "%" PRIu64 " (g = %" PRIu32 ")", P->t1_hring, P->t1_hring_g);
+        else
+            oc__cellf(p, sizeof p, "— (g = %" PRIu32 ")", P->t1_hring_g);
+        if (d->t1.hring_printed == NONE) {
+            oc__cellf(re, sizeof re, "g = %" PRIu32 " does not divide N = %" PRIu32,
+                      P->t1_hring_g, N);
+            rc = row5(&t, "H-Ring (printed g)", p, "—", "not simulated", re);
+        } else
+            rc = hring_row(&t, J, d->t1.hring_printed, N, w, "H-Ring (printed g)", p,
+                           P->t1_hring, pr);
     }
     if (!rc) {
         rc = hring_row(&t, J, d->t1.hring_ours, N, w, "H-Ring (our g)", "—", 0, 0);
@@ -1035,23 +1118,26 @@ static int print_table1(FILE *f, const wrht_data *d) {
     if (!rc) {
         s = sim_of(J, d->t1.bt);
         re[0] = 0;
-        oc__cellf(p, sizeof p, "%" PRIu64, P->t1_bt);
+        oc__cellf(p, sizeof p, pr ? "%" PRIu64 : "—", P->t1_bt);
         oc__cellf(fo, sizeof fo, "2 ceil(log2 N) = %.0f (or 2(ceil(log2 N)+1) = %.0f)", f_bt(N),
                   f_bt(N) + 2);
         steps_cell(si, sizeof si, J, d->t1.bt);
-        if (fabs((double)P->t1_bt - f_bt(N)) > 0.5)
+        if (pr && fabs((double)P->t1_bt - f_bt(N)) > 0.5)
             oc__reason_add(re, sizeof re, "the printed value is not 2 ceil(log2 N)");
         reason_vs_formula(re, sizeof re, s, f_bt(N), "the formula's");
         oc__reason_library(re, sizeof re, s, f_bt(N), NAN);
         if (!re[0]) oc__cellf(re, sizeof re, "agrees");
         rc = row5(&t, "BT", p, fo, si, re);
     }
-    if (!rc) rc = wrht_rows(&t, J, &d->t1, N, w, P->t1_wrht, "WRHT (seed: m = 2w+1)");
+    if (!rc)
+        rc = wrht_rows(&t, J, &d->t1, N, w, pr ? P->t1_wrht : NO_PRINTED,
+                       "WRHT (seed: m = 2w+1, pieces=1)");
     if (!rc) {
         fprintf(f,
                 "\n1. Table I: all-reduce steps at N = %" PRIu32 ", w = %" PRIu32
-                " (runs at %u bytes; steps do not depend on it)\n\n",
-                N, w, (unsigned)TABLE1_BYTES);
+                " (runs at %u bytes; steps do not depend on it)%s\n\n",
+                N, w, (unsigned)TABLE1_BYTES,
+                pr ? "" : "\n   The paper prints Table I at N = 1000, w = 64 only: no printed values here.");
         oc__table_print(&t, f);
     }
     oc__table_free(&t);
@@ -1113,24 +1199,104 @@ static void hand_figure(const wrht_data *d, const figure *F, int which) {
         "\"Fig. 5. The comparison of communication time in electrical interconnect and optical "
         "interconnect system using different all-reduce algorithms\" (panels (a)-(d): one DNN "
         "each; 128 to 1024 nodes; normalised by WRHT in GoogLeNet)"};
-    for (size_t m = 0; m < NMODELS; m++) {
+    for (size_t m = 0; m < d->nm; m++) {
         char id[64], title[160], ylab[96];
-        oc__cellf(id, sizeof id, "fig%d-%s", which, d->models[m].printed->name);
-        for (char *c = id; *c; c++)
-            if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+        oc__cellf(id, sizeof id, "fig%d-%s", which, d->models[m].name);
+        for (char *c = id; *c; c++) /* a file name: "fig4-googlenet", "fig4-4096-b" */
+            *c = *c >= 'A' && *c <= 'Z' ? (char)(*c - 'A' + 'a') : *c == ' ' ? '-' : *c;
         oc__cellf(title, sizeof title, "Fig. %d, %s: all-reduce of one iteration's gradient", which,
-                  d->models[m].printed->name);
-        oc__cellf(ylab, sizeof ylab, "time / WRHT's time for %s", WRHT_PRINTED.normaliser);
+                  d->models[m].name);
+        oc__cellf(ylab, sizeof ylab, "time / WRHT's time for %s at N = %" PRIu32,
+                  d->models[d->norm].name, F->nodes[0]);
         oc__figure(id, title, "nodes N", ylab, 1, 1, caption[which == 5]);
         for (size_t a = 0; a < FIG_ALGOS; a++) {
-            double x[NFIG], y[NFIG];
-            for (size_t n = 0; n < NFIG; n++) {
+            double x[MAX_FIG], y[MAX_FIG];
+            for (size_t n = 0; n < F->nn; n++) {
                 x[n] = F->nodes[n];
                 y[n] = F->p[n][m][a].ok ? F->p[n][m][a].norm : NAN;
             }
-            oc__figure_series(F->algos[a].label, NFIG, x, y);
+            oc__figure_series(F->algos[a].label, F->nn, x, y);
         }
     }
+}
+
+/* How a figure is normalised and which WRHT it shows, with the numbers that make it so. */
+static void print_fig_header(FILE *f, const wrht_data *d, const figure *F) {
+    const size_t iw = F->algos == FIG4_ALGOS ? I_WRHT4 : I_WRHT5, last = F->nn - 1;
+    const point *first = &F->p[0][d->norm][iw], *end = &F->p[last][d->norm][iw];
+    fprintf(f,
+            "   Normalised as the paper does (\"by dividing the result of WRHT in %s\"): every "
+            "bar by one bar,\n"
+            "   WRHT's %s time at N = %" PRIu32 " (%.3f ms), so that each bar's growth with N "
+            "shows.",
+            WRHT_PRINTED.normaliser, d->models[d->norm].name, F->nodes[0], first->time_s * 1e3);
+    if (last && first->ok && end->ok)
+        fprintf(f,
+                " Before, each N\n"
+                "   was divided by its own WRHT %s time, which held that bar at 1 for every N "
+                "(here it is %.3f at\n"
+                "   N = %" PRIu32 ") and hid the trends of IV.B and IV.C.",
+                d->models[d->norm].name, end->time_s / first->time_s, F->nodes[last]);
+    fprintf(f,
+            "\n   WRHT is the paper's own: m = 2w+1 = %" PRIu64 " (m = N below it), its all-to-all "
+            "rule, pieces=1.\n"
+            "   `opticoll run -a wrht` with nothing pinned runs our striped search instead (row "
+            "\"WRHT, our search\":\n"
+            "   m, alltoall and pieces chosen by mapped time), which is not the paper's algorithm; "
+            "pin the paper's\n"
+            "   with -p m=%" PRIu64 " -p pieces=1.\n",
+            2 * (uint64_t)d->w + 1, 2 * (uint64_t)d->w + 1);
+}
+
+/* The paper's trends (IV.B, IV.C) against ours: each algorithm's time at the figure's last N over
+ * its time at the first, split into the steps' and one step's share of the change. */
+static int print_trends(FILE *f, const wrht_data *d, const figure *F, int which) {
+    const size_t last = F->nn - 1;
+    if (!last) {
+        fprintf(f, "\n  Fig. %d's trends with N: one N only (-n), no trend to show.\n", which);
+        return 0;
+    }
+    static const char *const head[] = {"algorithm", "paper (printed)", "simulated: T(last N) / T(first N)",
+                                       "reason"};
+    oc__table t;
+    oc__table_init(&t, 4, head);
+    int rc = 0;
+    const double q = (double)F->nodes[last] / F->nodes[0];
+    for (size_t a = 0; a < FIG_ALGOS && !rc; a++) {
+        char si[OC__REASON_LEN] = "", re[OC__REASON_LEN] = "";
+        double slo = INFINITY, shi = 0, tlo = INFINITY, thi = 0;
+        for (size_t m = 0; m < d->nm; m++) {
+            const point *x = &F->p[0][m][a], *y = &F->p[last][m][a];
+            if (!x->ok || !y->ok) continue;
+            const double r = y->time_s / x->time_s,
+                         st = (y->time_s / (double)y->steps) / (x->time_s / (double)x->steps);
+            oc__reason_add(si, sizeof si, "%s x%.2f", d->models[m].name, r);
+            slo = fmin(slo, (double)y->steps / (double)x->steps);
+            shi = fmax(shi, (double)y->steps / (double)x->steps);
+            tlo = fmin(tlo, st);
+            thi = fmax(thi, st);
+        }
+        if (!si[0]) oc__cellf(si, sizeof si, "not simulated");
+        else {
+            oc__reason_add(re, sizeof re, "N x%.2f; steps x%.2f", q, slo);
+            if (round(shi * 100) != round(slo * 100)) oc__cellf(re + strlen(re), sizeof re - strlen(re), " .. x%.2f", shi);
+            oc__cellf(re + strlen(re), sizeof re - strlen(re), ", mean step time x%.2f", tlo);
+            if (round(thi * 100) != round(tlo * 100)) oc__cellf(re + strlen(re), sizeof re - strlen(re), " .. x%.2f", thi);
+            oc__cellf(re + strlen(re), sizeof re - strlen(re), " (time = steps x mean step)");
+        }
+        const char *row[] = {F->algos[a].label, F->algos[a].trend ? F->algos[a].trend : "—", si,
+                             re};
+        rc = oc__table_row(&t, row);
+    }
+    if (!rc) {
+        fprintf(f,
+                "\n  Fig. %d's trends with N (%" PRIu32 " to %" PRIu32 "): the paper's words "
+                "against our growth per model\n\n",
+                which, F->nodes[0], F->nodes[last]);
+        oc__table_print(&t, f);
+    }
+    oc__table_free(&t);
+    return rc;
 }
 
 static int print_figure(FILE *f, const wrht_data *d, const figure *F, int which) {
@@ -1143,12 +1309,12 @@ static int print_figure(FILE *f, const wrht_data *d, const figure *F, int which)
                                        "reason"};
     int rc = 0;
     const size_t iw = which == 4 ? I_WRHT4 : I_WRHT5;
-    for (size_t n = 0; n < NFIG && !rc; n++) {
+    for (size_t n = 0; n < F->nn && !rc; n++) {
         const uint32_t N = F->nodes[n];
-        const point *ref = &F->p[n][d->norm][iw];
+        const point *ref = &F->p[0][d->norm][iw];
         oc__table t;
         oc__table_init(&t, 6, head);
-        for (size_t m = 0; m < NMODELS && !rc; m++) {
+        for (size_t m = 0; m < d->nm && !rc; m++) {
             for (size_t a = 0; a < FIG_ALGOS && !rc; a++) {
                 const fig_algo *A = &F->algos[a];
                 const point *pt = &F->p[n][m][a];
@@ -1166,7 +1332,7 @@ static int print_figure(FILE *f, const wrht_data *d, const figure *F, int which)
                 if (!A->paper) oc__reason_add(re, sizeof re, "not in the paper");
                 if (pt->ok && !isnan(pt->f_steps) && fabs((double)pt->steps - pt->f_steps) > 0.5) {
                     if (A->kind == F_HRING) {
-                        const uint32_t g = pt->g, w = WRHT_PRINTED.opt_wavelengths;
+                        const uint32_t g = pt->g, w = d->w;
                         if (g && fabs((double)pt->steps - our_hring(N, g, w)) < 0.5)
                             oc__reason_add(re, sizeof re,
                                            "mapped = 2(g-1) ceil(N/g/w) + 2(N/g-1) ceil(g/w) "
@@ -1202,15 +1368,16 @@ static int print_figure(FILE *f, const wrht_data *d, const figure *F, int which)
                 }
                 if (!re[0]) oc__cellf(re, sizeof re, "agrees");
                 const char *row[] = {
-                    a ? "" : d->models[m].printed->name, al, "bar only", fo, si, re};
+                    a ? "" : d->models[m].name, al, "bar only", fo, si, re};
                 rc = oc__table_row(&t, row);
             }
         }
         if (!rc) {
             fprintf(f,
-                    "\n  N = %" PRIu32 ": normalised by WRHT's %s time (formula %.3f ms, "
-                    "simulated %.3f ms)\n\n",
-                    N, WRHT_PRINTED.normaliser, ref->f_time * 1e3, ref->time_s * 1e3);
+                    "\n  N = %" PRIu32 ": normalised by WRHT's %s time at N = %" PRIu32
+                    " (formula %.3f ms, simulated %.3f ms)\n\n",
+                    N, d->models[d->norm].name, F->nodes[0], ref->f_time * 1e3,
+                    ref->time_s * 1e3);
             oc__table_print(&t, f);
         }
         oc__table_free(&t);
@@ -1226,22 +1393,29 @@ typedef struct avg {
     size_t n, fn, slower; /* slower: points where the first is not faster */
 } avg;
 
+/* A bar's time; without_oeo: less the ring's O/E/O, as if it were a latency overlapped with the
+ * transmission instead of the bandwidth term our ring model charges. */
+static double bar_time(const point *x, int without_oeo) {
+    return without_oeo ? x->time_s - (double)x->steps * x->oeo_s : x->time_s;
+}
+
 /* Mean over a figure's points of 1 - T_a / T_b (simulated and formula), with the reduction of
  * the summed times and the range. */
-static avg average(const figure *F, size_t a, size_t b) {
+static avg average(const figure *F, size_t a, size_t b, int without_oeo) {
     avg r = {.lo = INFINITY, .hi = -INFINITY};
     double sa = 0, sb = 0, fs = 0;
-    for (size_t n = 0; n < NFIG; n++)
-        for (size_t m = 0; m < NMODELS; m++) {
+    for (size_t n = 0; n < F->nn; n++)
+        for (size_t m = 0; m < F->nm; m++) {
             const point *x = &F->p[n][m][a], *y = &F->p[n][m][b];
             if (!x->ok || !y->ok) continue;
-            double red = 1 - x->time_s / y->time_s;
+            const double ta = bar_time(x, without_oeo), tb = bar_time(y, without_oeo);
+            double red = 1 - ta / tb;
             r.slower += red <= 0;
             r.mean += red;
             r.lo = fmin(r.lo, red);
             r.hi = fmax(r.hi, red);
-            sa += x->time_s;
-            sb += y->time_s;
+            sa += ta;
+            sb += tb;
             r.n++;
             if (!isnan(x->f_time) && !isnan(y->f_time)) {
                 fs += 1 - x->f_time / y->f_time;
@@ -1258,8 +1432,8 @@ static avg average(const figure *F, size_t a, size_t b) {
 static double overhead_share(const figure *F, size_t a) {
     double s = 0;
     size_t k = 0;
-    for (size_t n = 0; n < NFIG; n++)
-        for (size_t m = 0; m < NMODELS; m++) {
+    for (size_t n = 0; n < F->nn; n++)
+        for (size_t m = 0; m < F->nm; m++) {
             const point *x = &F->p[n][m][a];
             if (!x->ok || isnan(x->overhead)) continue;
             s += x->overhead;
@@ -1268,9 +1442,51 @@ static double overhead_share(const figure *F, size_t a) {
     return k ? s / (double)k : NAN;
 }
 
+/* A headline claim of the paper, with ours for the same experiment: the mean over the figure's
+ * points of 1 - T_a / T_b, and a reason built from the numbers that make it (the range, the
+ * points where WRHT is slower, the model's mechanism, wrht's striped default and the O/E/O term). */
+typedef struct claim_of {
+    oc__repro *ctx;
+    const char *claim, *source;
+    const wrht_data *d;
+} claim_of;
+
+static int add_claim(const claim_of *c, const figure *F, int which, const avg *r, double printed,
+                     size_t a, size_t b, const char *why_model) {
+    const wrht_data *d = c->d;
+    char re[OC__REASON_LEN] = "";
+    if (!r->n) return oc__claim(c->ctx, c->claim, c->source, "%", printed, NAN, "not simulated");
+    const avg s = average(F, FIG_ALGOS - 1, b, 0), o = average(F, a, b, 1);
+    oc__reason_add(re, sizeof re,
+                   "ours: the mean over Fig. %d's %zu points (%zu N x %zu %s) of 1 - T_%s / T_%s, "
+                   "the paper's WRHT (m = 2w+1 = %" PRIu64 ", pieces=1); %+.2f points",
+                   which, r->n, F->nn, F->nm, d->sized ? "sizes" : "models", F->algos[a].label,
+                   F->algos[b].label, 2 * (uint64_t)d->w + 1, 100 * r->mean - printed);
+    oc__reason_add(re, sizeof re, "per point %.1f%% .. %.1f%%", 100 * r->lo, 100 * r->hi);
+    if (r->slower)
+        oc__reason_add(re, sizeof re, "%s is slower at %zu of the %zu points", F->algos[a].label,
+                       r->slower, r->n);
+    if (why_model && why_model[0]) oc__reason_add(re, sizeof re, "%s", why_model);
+    if (s.n)
+        oc__reason_add(re, sizeof re,
+                       "`wrht` unpinned runs our striped search, not the paper's WRHT: %.2f%%",
+                       100 * s.mean);
+    if (o.n)
+        oc__reason_add(re, sizeof re,
+                       "our ring charges O/E/O as a bandwidth term; as a latency overlapped with "
+                       "the transmission: %.2f%%",
+                       100 * o.mean);
+    if (!d->paper_figs) oc__reason_add(re, sizeof re, "at the reader's settings, not the paper's");
+    return oc__claim(c->ctx, c->claim, c->source, "%", printed, 100 * r->mean, re);
+}
+
 static int headline_row(oc__table *t, const figure *F, const char *item, double printed, size_t a,
-                        size_t b, const char *why_model) {
-    avg r = average(F, a, b);
+                        size_t b, const char *why_model, const claim_of *claim) {
+    avg r = average(F, a, b, 0);
+    if (claim) {
+        int rc = add_claim(claim, F, F->algos == FIG4_ALGOS ? 4 : 5, &r, printed, a, b, why_model);
+        if (rc) return rc;
+    }
     char p[OC__CELL_LEN] = "—", fo[OC__CELL_LEN] = "—", si[OC__CELL_LEN], re[OC__REASON_LEN] = "";
     if (!isnan(printed)) oc__cellf(p, sizeof p, "%.2f%%", printed);
     if (r.fn) oc__cellf(fo, sizeof fo, "%.2f%% (%zu points)", 100 * r.f_mean, r.fn);
@@ -1304,8 +1520,8 @@ static int headline_row(oc__table *t, const figure *F, const char *item, double 
 static void steps_range(const figure *F, size_t a, uint64_t *lo, uint64_t *hi) {
     *lo = UINT64_MAX;
     *hi = 0;
-    for (size_t n = 0; n < NFIG; n++)
-        for (size_t m = 0; m < NMODELS; m++)
+    for (size_t n = 0; n < F->nn; n++)
+        for (size_t m = 0; m < F->nm; m++)
             if (F->p[n][m][a].ok) {
                 if (F->p[n][m][a].steps < *lo) *lo = F->p[n][m][a].steps;
                 if (F->p[n][m][a].steps > *hi) *hi = F->p[n][m][a].steps;
@@ -1313,7 +1529,7 @@ static void steps_range(const figure *F, size_t a, uint64_t *lo, uint64_t *hi) {
     if (*lo > *hi) *lo = *hi = 0;
 }
 
-static int print_headline(FILE *f, const wrht_data *d) {
+static int print_headline(oc__repro *ctx, FILE *f, const wrht_data *d) {
     const wrht_printed *P = &WRHT_PRINTED;
     const figure *F4 = &d->fig4, *F5 = &d->fig5;
     static const char *const head[] = {"item", "paper (printed)", "formula", "simulated", "reason"};
@@ -1330,7 +1546,7 @@ static int print_headline(FILE *f, const wrht_data *d) {
                *ebw = ft ? oc__net_param(ft, "bandwidth_gbps") : "?";
     const double gbps = strtod(obw, NULL), delay_us = strtod(dly, NULL);
     double dlo = INFINITY, dhi = 0;
-    for (size_t m = 0; m < NMODELS; m++) {
+    for (size_t m = 0; m < d->nm; m++) {
         dlo = fmin(dlo, (double)d->models[m].bytes * 8 / (gbps * 1e9));
         dhi = fmax(dhi, (double)d->models[m].bytes * 8 / (gbps * 1e9));
     }
@@ -1343,7 +1559,22 @@ static int print_headline(FILE *f, const wrht_data *d) {
               "2d per node in 2(N-1) steps of d/N, %.0f%% of its time reconfiguration: WRHT wins "
               "only where 2(N-1) x %s us outweighs about (theta - 2) d/B",
               wlo, whi, dlo * 1e3, dhi * 1e3, 100 * overhead_share(F4, 0), rec);
-    rc = headline_row(&t, F4, "WRHT vs Ring (Fig. 4)", P->vs_ring, I_WRHT4, 0, w);
+    /* The claims of the abstract and the conclusion (the introduction repeats the abstract's). */
+    const char *src4 = "abstract, conclusion; the mean of Fig. 4 (IV.B)",
+               *src5 = "abstract, conclusion; the mean of Fig. 5 (IV.C)";
+    const claim_of c_ring = {ctx, "WRHT cuts the all-reduce time of Ring on the optical ring by",
+                             src4, d},
+                   c_hring = {ctx, "WRHT cuts the all-reduce time of H-Ring on the optical ring by",
+                              src4, d},
+                   c_bt = {ctx, "WRHT cuts the all-reduce time of BT on the optical ring by", src4,
+                           d},
+                   c_ering = {ctx, "WRHT cuts the all-reduce time of Ring on the electrical "
+                                   "fat-tree (E-Ring) by",
+                              src5, d},
+                   c_erd = {ctx, "WRHT cuts the all-reduce time of recursive doubling on the "
+                                 "electrical fat-tree (E-RD) by",
+                            src5, d};
+    rc = headline_row(&t, F4, "WRHT vs Ring (Fig. 4)", P->vs_ring, I_WRHT4, 0, w, &c_ring);
     oc__cellf(w, sizeof w,
               "H-Ring also sends about 2d per node in chunks of d/N, but lays the N/g chunks of "
               "an intra-group transfer side by side on N/g wavelengths (our ring model gives a "
@@ -1351,16 +1582,17 @@ static int print_headline(FILE *f, const wrht_data *d) {
               "reconfigurations (%.0f%% of its time), while WRHT moves d on one wavelength per "
               "step",
               100 * overhead_share(F4, 1));
-    if (!rc) rc = headline_row(&t, F4, "WRHT vs H-Ring (Fig. 4)", P->vs_hring, I_WRHT4, 1, w);
+    if (!rc) rc = headline_row(&t, F4, "WRHT vs H-Ring (Fig. 4)", P->vs_hring, I_WRHT4, 1, w,
+                                &c_hring);
     oc__cellf(w, sizeof w,
               "BT and WRHT both move the whole vector on one wavelength every step: the ratio is "
               "about their step counts, %" PRIu64 " .. %" PRIu64 " against %" PRIu64 " .. %" PRIu64,
               blo, bhi, wlo, whi);
-    if (!rc) rc = headline_row(&t, F4, "WRHT vs BT (Fig. 4)", P->vs_bt, I_WRHT4, 2, w);
+    if (!rc) rc = headline_row(&t, F4, "WRHT vs BT (Fig. 4)", P->vs_bt, I_WRHT4, 2, w, &c_bt);
     for (size_t b = 0; b < 3 && !rc; b++) {
         char item[OC__CELL_LEN];
         oc__cellf(item, sizeof item, "WRHT, our search vs %s (Fig. 4)", F4->algos[b].label);
-        rc = headline_row(&t, F4, item, NAN, 4, b, "");
+        rc = headline_row(&t, F4, item, NAN, 4, b, "", NULL);
     }
     steps_range(F5, I_WRHT5, &wlo, &whi);
     oc__cellf(w, sizeof w,
@@ -1368,30 +1600,32 @@ static int print_headline(FILE *f, const wrht_data *d) {
               "move d/N at %s Gb/s; WRHT's %" PRIu64 " .. %" PRIu64 " steps pay %s us each but "
               "move d at %s Gb/s",
               dly, 100 * overhead_share(F5, 2), ebw, wlo, whi, rec, obw);
-    if (!rc) rc = headline_row(&t, F5, "WRHT vs E-Ring (Fig. 5)", P->vs_ering, I_WRHT5, 2, w);
+    if (!rc) rc = headline_row(&t, F5, "WRHT vs E-Ring (Fig. 5)", P->vs_ering, I_WRHT5, 2, w,
+                                &c_ering);
     oc__cellf(w, sizeof w,
               "RD moves the whole vector log2 N times at %s Gb/s (%.1f%% of its time is router "
               "delay), WRHT %" PRIu64 " .. %" PRIu64 " times at %s Gb/s",
               ebw, 100 * overhead_share(F5, 3), wlo, whi, obw);
-    if (!rc) rc = headline_row(&t, F5, "WRHT vs E-RD (Fig. 5)", P->vs_erd, I_WRHT5, 3, w);
+    if (!rc) rc = headline_row(&t, F5, "WRHT vs E-RD (Fig. 5)", P->vs_erd, I_WRHT5, 3, w, &c_erd);
     oc__cellf(w, sizeof w,
               "the same 2(N-1) steps of d/N: %s us + %s Gb/s (O-Ring, %.0f%% reconfiguration) "
               "against %g or %g us of routers + %s Gb/s (E-Ring, %.0f%% router delay)",
               rec, obw, 100 * overhead_share(F5, 0), delay_us, 3 * delay_us, ebw,
               100 * overhead_share(F5, 2));
-    if (!rc) rc = headline_row(&t, F5, "O-Ring vs E-Ring (Fig. 5)", P->oring_vs_ering, 0, 2, w);
+    if (!rc) rc = headline_row(&t, F5, "O-Ring vs E-Ring (Fig. 5)", P->oring_vs_ering, 0, 2, w,
+                                NULL);
     for (size_t b = 2; b < 4 && !rc; b++) {
         char item[OC__CELL_LEN];
         oc__cellf(item, sizeof item, "WRHT, our search vs %s (Fig. 5)", F5->algos[b].label);
-        rc = headline_row(&t, F5, item, NAN, 4, b, "");
+        rc = headline_row(&t, F5, item, NAN, 4, b, "", NULL);
     }
     if (!rc) {
         fprintf(f,
                 "\n5. The headline averages: WRHT's reduction of the all-reduce time, the mean "
-                "over a figure's %d points\n"
-                "   (%d N x %d models) of 1 - T_WRHT / T_other (abstract, IV.B, IV.C, "
+                "over a figure's %zu points\n"
+                "   (%zu N x %zu %s) of 1 - T_WRHT / T_other (abstract, IV.B, IV.C, "
                 "conclusion)\n\n",
-                NFIG * NMODELS, NFIG, NMODELS);
+                F4->nn * d->nm, F4->nn, d->nm, d->sized ? "sizes" : "models");
         oc__table_print(&t, f);
         fprintf(f,
                 "\n  Why ours differ from the printed ones: our time model is ours (per optical "
@@ -1420,34 +1654,38 @@ static int print_headline(FILE *f, const wrht_data *d) {
  */
 
 static int print_epoch(FILE *f, const wrht_data *d) {
-    const char *head[2 + NMODELS] = {"figure, N"};
-    for (size_t m = 0; m < NMODELS; m++)
-        head[1 + m] = d->models[m].printed->name;
-    head[1 + NMODELS] = "normalised bars per epoch";
+    if (d->sized) {
+        fputs("\n6. Per epoch: not with --sizes (a size has no batch or samples per epoch).\n", f);
+        return 0;
+    }
+    const char *head[2 + PAPER_MODELS] = {"figure, N"};
+    for (size_t m = 0; m < d->nm; m++)
+        head[1 + m] = d->models[m].name;
+    head[1 + PAPER_MODELS] = "normalised bars per epoch";
     oc__table t;
-    oc__table_init(&t, 2 + NMODELS, head);
+    oc__table_init(&t, 2 + PAPER_MODELS, head);
     int rc = 0;
     for (int which = 4; which <= 5 && !rc; which++) {
         const figure *F = which == 4 ? &d->fig4 : &d->fig5;
-        for (size_t n = 0; n < NFIG && !rc; n++) {
+        for (size_t n = 0; n < F->nn && !rc; n++) {
             const uint32_t N = F->nodes[n];
-            char cells[2 + NMODELS][OC__REASON_LEN];
-            const char *row[2 + NMODELS];
+            char cells[2 + PAPER_MODELS][OC__REASON_LEN];
+            const char *row[2 + PAPER_MODELS];
             oc__cellf(cells[0], sizeof cells[0], "Fig. %d, N = %" PRIu32, which, N);
             const uint64_t ref = oc_train_iterations(d->models[d->norm].file.samples,
                                                      d->models[d->norm].file.batch, N);
-            cells[1 + NMODELS][0] = 0;
-            for (size_t m = 0; m < NMODELS; m++) {
+            cells[1 + PAPER_MODELS][0] = 0;
+            for (size_t m = 0; m < d->nm; m++) {
                 const wmodel *M = &d->models[m];
                 uint64_t it = oc_train_iterations(M->file.samples, M->file.batch, N);
                 oc__cellf(cells[1 + m], sizeof cells[1 + m], "%" PRIu64, it);
                 if (it != ref)
-                    oc__reason_add(cells[1 + NMODELS], sizeof cells[1 + NMODELS],
-                                   "%s x %" PRIu64 "/%" PRIu64, M->printed->name, it, ref);
+                    oc__reason_add(cells[1 + PAPER_MODELS], sizeof cells[1 + PAPER_MODELS],
+                                   "%s x %" PRIu64 "/%" PRIu64, M->name, it, ref);
             }
-            if (!cells[1 + NMODELS][0])
-                oc__cellf(cells[1 + NMODELS], sizeof cells[1 + NMODELS], "unchanged");
-            for (size_t c = 0; c < 2 + NMODELS; c++)
+            if (!cells[1 + PAPER_MODELS][0])
+                oc__cellf(cells[1 + PAPER_MODELS], sizeof cells[1 + PAPER_MODELS], "unchanged");
+            for (size_t c = 0; c < 2 + PAPER_MODELS; c++)
                 row[c] = cells[c];
             rc = oc__table_row(&t, row);
         }
@@ -1471,21 +1709,34 @@ static int print_epoch(FILE *f, const wrht_data *d) {
  */
 
 int oc__reproduce_wrht(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
-    (void)ctx; /* the paper takes no settings yet and makes no claims yet */
     const wrht_printed *P = &WRHT_PRINTED;
+    const oc_reproduce_settings *set = oc__repro_settings(ctx);
     wrht_data *d = calloc(1, sizeof *d);
     int rc = 0;
     if (!d) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-    if ((rc = read_models(d->models, &d->norm, why, whylen))) goto out;
+    /* The reader's settings (reproduce -w -n --sizes): -w replaces the 64 wavelengths of Table I
+     * and both figures, -n Table I's N and each figure's four node counts (one point per model),
+     * --sizes the four DNN gradients. The III.B example keeps its 15 nodes and 2 wavelengths. */
+    d->w = set->wavelengths ? set->wavelengths : P->opt_wavelengths;
+    d->t1_nodes = set->nodes ? set->nodes : P->t1_nodes;
+    d->paper_t1 = d->w == P->t1_wavelengths && d->t1_nodes == P->t1_nodes;
+    d->paper_figs = !set->wavelengths && !set->nodes && !set->sizes;
+    d->sized = set->sizes != NULL;
+    const uint32_t one[1] = {set->nodes};
+    const uint32_t *n4 = set->nodes ? one : P->fig4_nodes, *n5 = set->nodes ? one : P->fig5_nodes;
+    const size_t nn = set->nodes ? 1 : PAPER_FIG;
+    rc = d->sized ? read_sizes(d->models, &d->nm, &d->norm, set->sizes, why, whylen)
+                  : read_models(d->models, &d->nm, &d->norm, why, whylen);
+    if (rc) goto out;
     /* The big re-costed runs first: the batch takes jobs in list order. */
-    if ((rc = plan_figure(d, &d->fig4, FIG4_ALGOS, P->fig4_nodes)) ||
-        (rc = plan_figure(d, &d->fig5, FIG5_ALGOS, P->fig5_nodes)) ||
-        (rc = plan_steps(d, &d->t1, P->t1_nodes, P->t1_wavelengths, P->t1_hring_g)) ||
+    if ((rc = plan_figure(d, &d->fig4, FIG4_ALGOS, n4, nn)) ||
+        (rc = plan_figure(d, &d->fig5, FIG5_ALGOS, n5, nn)) ||
+        (rc = plan_steps(d, &d->t1, d->t1_nodes, d->w, P->t1_hring_g)) ||
         (rc = plan_example(d, &d->ex))) {
         if (rc == OC_ENOMEM) oc__fail(why, whylen, rc, "out of memory");
         goto out;
     }
-    d->fattree_ref = d->fig5.p[NFIG - 1][d->norm][2].job;
+    d->fattree_ref = d->fig5.p[nn - 1][d->norm][2].job;
     if ((rc = oc__sim_batch(d->J.v, d->J.n, why, whylen))) goto out;
     if ((rc = resolve_figure(d, &d->fig4, why, whylen)) ||
         (rc = resolve_figure(d, &d->fig5, why, whylen)))
@@ -1508,30 +1759,35 @@ int oc__reproduce_wrht(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
             "re-costed above\n"
             "  %d nodes from one verified run at %s's gradient; the re-costing is checked at "
             "N = 4096 (Fig. 4).\n",
-            checked, asked, RECOST_ABOVE, P->normaliser);
+            checked, asked, RECOST_ABOVE, d->models[d->norm].name);
     if ((rc = print_models(f, d)) || (rc = print_table2(f, d)) || (rc = print_table1(f, d)) ||
         (rc = print_example(f, d)))
         goto nomem;
     fprintf(f,
             "\n3. Fig. 4: all-reduce on the ring (w = %" PRIu32 "), one iteration's float32 "
-            "gradient, normalised by WRHT's\n"
-            "   %s time at the same N. WRHT is the seed's: m = 2w+1 = %" PRIu32 ", its all-to-all "
-            "rule, one piece;\n"
-            "   H-Ring's g is our search's. Re-costing (ring, H-Ring above N = %d) checked against "
-            "full runs at\n"
-            "   N = %d: %zu points, largest difference %.2g.\n",
-            P->opt_wavelengths, P->normaliser, 2 * P->opt_wavelengths + 1, RECOST_ABOVE,
-            RECOST_ABOVE, d->fig4.recost_compared, d->fig4.recost_dev);
-    if ((rc = print_figure(f, d, &d->fig4, 4))) goto nomem;
+            "gradient.\n",
+            d->w);
+    print_fig_header(f, d, &d->fig4);
+    if (d->fig4.recost_compared)
+        fprintf(f,
+                "   H-Ring's g is our search's. Re-costing (ring, H-Ring above N = %d) checked "
+                "against full runs at\n"
+                "   N = %d: %zu points, largest difference %.2g.\n",
+                RECOST_ABOVE, RECOST_ABOVE, d->fig4.recost_compared, d->fig4.recost_dev);
+    else
+        fprintf(f, "   H-Ring's g is our search's.\n");
+    if ((rc = print_figure(f, d, &d->fig4, 4)) || (rc = print_trends(f, d, &d->fig4, 4)))
+        goto nomem;
     fprintf(f,
             "\n4. Fig. 5: optical (O-Ring, WRHT on the ring, w = %" PRIu32 ") against electrical "
             "(E-Ring, E-RD on the\n"
-            "   fattree model), normalised by WRHT's %s time at the same N. WRHT as in Fig. 4, "
-            "with m = N\n"
-            "   where the ring has fewer than 2w+1 nodes (one group).\n",
-            P->opt_wavelengths, P->normaliser);
-    if ((rc = print_figure(f, d, &d->fig5, 5))) goto nomem;
-    if ((rc = print_headline(f, d)) || (rc = print_epoch(f, d))) goto nomem;
+            "   fattree model); WRHT with m = N where the ring has fewer than 2w+1 nodes (one "
+            "group).\n",
+            d->w);
+    print_fig_header(f, d, &d->fig5);
+    if ((rc = print_figure(f, d, &d->fig5, 5)) || (rc = print_trends(f, d, &d->fig5, 5)))
+        goto nomem;
+    if ((rc = print_headline(ctx, f, d)) || (rc = print_epoch(f, d))) goto nomem;
     if (ferror(f)) rc = oc__fail(why, whylen, OC_EIO, "reproduce: writing the output failed");
     goto out;
 nomem:

@@ -17,6 +17,7 @@
  * per class (per wavelength: the mean over the positions) and the hottest single resources.
  */
 #include "run/watch.h"
+#include "core/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,10 +110,11 @@ static void hot_push(double *val, uint64_t *idx, size_t *n, double v, uint64_t i
     idx[k] = i;
 }
 
-static void json_name_util(FILE *f, const char *name, double busy, double total) {
-    fputs("{\"name\": ", f);
-    oc_write_json_string(f, name);
-    fprintf(f, ", \"busy_s\": %.9g, \"utilisation\": %.9g}", busy, total > 0 ? busy / total : 0.0);
+/* {"name": ..., "busy_s": ..., "utilisation": ...} appended to the array `to`. */
+static int json_name_util(cJSON *to, const char *name, double busy, double total) {
+    cJSON *o = oc__json_obj(to, NULL);
+    return oc__json_str(o, "name", name) && oc__json_num(o, "busy_s", busy) &&
+           oc__json_num(o, "utilisation", total > 0 ? busy / total : 0.0);
 }
 
 static int links_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
@@ -124,8 +126,9 @@ static int links_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
     double *per_pos = oc__calloc(P ? P : 1, sizeof(double));
     double *per_cls = oc__calloc(C ? C : 1, sizeof(double));
     char *jbuf = NULL, *tbuf = NULL;
-    size_t jlen = 0, tlen = 0;
-    FILE *jf = NULL, *tf = NULL;
+    size_t tlen = 0;
+    FILE *tf = NULL;
+    cJSON *js = NULL;
     int rc = 0;
     if (!per_pos || !per_cls) {
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -157,46 +160,42 @@ static int links_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
     for (uint32_t p = 0; p < P; p++)
         if (per_pos[p] > 0) hot_push(pv, pi, &np, per_pos[p], p);
     const double cells = (double)C * (double)P;
-    jf = open_memstream(&jbuf, &jlen);
-    tf = open_memstream(&tbuf, &tlen);
-    if (!jf || !tf) {
-        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
-        goto out;
-    }
+    /* JSON: a cJSON tree, kept as compact text until the report nests it. */
     char name[200], cn[96], pn[96];
-    fputs("{\"resources\": ", jf);
-    oc_write_json_string(jf, g->what);
-    fputs(", \"class\": ", jf);
-    oc_write_json_string(jf, g->class_what);
-    fputs(", \"position\": ", jf);
-    oc_write_json_string(jf, g->pos_what);
-    fprintf(jf,
-            ", \"classes\": %u, \"positions\": %u, \"count\": %.0f, \"uses\": %llu, "
-            "\"total_time_s\": %.9g, \"busy_resources\": %llu, \"mean_utilisation\": %.9g, "
-            "\"max_utilisation\": %.9g",
-            C, P, cells, (unsigned long long)l->uses, T, (unsigned long long)busy,
-            T > 0 && cells > 0 ? sum / (T * cells) : 0.0, T > 0 ? peak / T : 0.0);
-    fputs(", \"hottest\": [", jf);
-    for (size_t k = 0; k < nh; k++) {
+    js = cJSON_CreateObject();
+    int ok = oc__json_str(js, "resources", g->what) && oc__json_str(js, "class", g->class_what) &&
+             oc__json_str(js, "position", g->pos_what) && oc__json_u64(js, "classes", C) &&
+             oc__json_u64(js, "positions", P) && oc__json_num(js, "count", cells) &&
+             oc__json_u64(js, "uses", l->uses) && oc__json_num(js, "total_time_s", T) &&
+             oc__json_u64(js, "busy_resources", busy) &&
+             oc__json_num(js, "mean_utilisation", T > 0 && cells > 0 ? sum / (T * cells) : 0.0) &&
+             oc__json_num(js, "max_utilisation", T > 0 ? peak / T : 0.0);
+    cJSON *arr = ok ? oc__json_arr(js, "hottest") : NULL;
+    ok = arr != NULL;
+    for (size_t k = 0; ok && k < nh; k++) {
         g->class_name(l->net, (uint32_t)(hi[k] / P), cn, sizeof cn);
         g->pos_name(l->net, (uint32_t)(hi[k] % P), pn, sizeof pn);
         snprintf(name, sizeof name, "%s, %s", pn, cn);
-        if (k) fputs(", ", jf);
-        json_name_util(jf, name, hv[k], T);
+        ok = json_name_util(arr, name, hv[k], T);
     }
-    fputs("], \"per_position\": [", jf);
-    for (uint32_t p = 0; p < P; p++) {
+    arr = ok ? oc__json_arr(js, "per_position") : NULL;
+    ok = arr != NULL;
+    for (uint32_t p = 0; ok && p < P; p++) {
         g->pos_name(l->net, p, pn, sizeof pn);
-        if (p) fputs(", ", jf);
-        json_name_util(jf, pn, per_pos[p] / C, T);
+        ok = json_name_util(arr, pn, per_pos[p] / C, T);
     }
-    fputs("], \"per_class\": [", jf);
-    for (uint32_t c = 0; c < C; c++) {
+    arr = ok ? oc__json_arr(js, "per_class") : NULL;
+    ok = arr != NULL;
+    for (uint32_t c = 0; ok && c < C; c++) {
         g->class_name(l->net, c, cn, sizeof cn);
-        if (c) fputs(", ", jf);
-        json_name_util(jf, cn, per_cls[c] / P, T);
+        ok = json_name_util(arr, cn, per_cls[c] / P, T);
     }
-    fputs("]}", jf);
+    jbuf = ok ? oc__json_text(js, OC__JSON_COMPACT) : NULL;
+    tf = open_memstream(&tbuf, &tlen);
+    if (!jbuf || !tf) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto out;
+    }
     /* text */
     fprintf(tf,
             "  links:       %.0f resources (%s): %llu busy at some time, mean utilisation "
@@ -215,19 +214,19 @@ static int links_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
         snprintf(name, sizeof name, "%s, %s", pn, cn);
         fprintf(tf, "    %-52s %6.2f %%\n", name, T > 0 ? 100 * hv[k] / T : 0.0);
     }
-    if (fclose(jf) | fclose(tf)) {
-        jf = tf = NULL;
+    if (fclose(tf)) {
+        tf = NULL;
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
         goto out;
     }
-    jf = tf = NULL;
+    tf = NULL;
     free(rep->links_json);
     free(rep->links_text);
     rep->links_json = jbuf;
     rep->links_text = tbuf;
     jbuf = tbuf = NULL;
 out:
-    if (jf) fclose(jf);
+    cJSON_Delete(js);
     if (tf) fclose(tf);
     free(jbuf);
     free(tbuf);

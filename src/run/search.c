@@ -115,6 +115,9 @@ static int evaluate(const searcher *s, const oc_kv *params, uint64_t *steps, dou
     if ((rc = s->model->finish(net, scratch, why, len))) goto out;
     *steps = scratch->steps;
     *time = scratch->time_s;
+    /* the unit the model's times are in (the log is the searcher's, not const) */
+    memcpy(s->log->time_unit, scratch->time_unit, sizeof s->log->time_unit);
+    s->log->time_unit_value = scratch->time_unit_value;
 out:
     oc_report_free(scratch);
     if (net) s->model->destroy(net);
@@ -294,13 +297,13 @@ static int explain_winner(searcher *s) {
             (log->runner_up == log->n || better(s, &log->entry[i], &log->entry[log->runner_up]) < 0))
             log->runner_up = i;
     char tw[32], tr[32], buf[768];
-    oc_format_seconds(tw, sizeof tw, w->time_s);
+    oc_format_time(tw, sizeof tw, w->time_s, log->time_unit, log->time_unit_value);
     if (log->runner_up == log->n) {
         snprintf(buf, sizeof buf, "%s is the only candidate mapped (%llu steps, %s)", w->text,
                  (unsigned long long)w->steps, tw);
     } else {
         const oc__search_entry *r = &log->entry[log->runner_up];
-        oc_format_seconds(tr, sizeof tr, r->time_s);
+        oc_format_time(tr, sizeof tr, r->time_s, log->time_unit, log->time_unit_value);
         const char *how;
         if (s->objective == OC_OBJECTIVE_STEPS)
             how = w->steps < r->steps ? "fewest steps" : "as few steps, less time";

@@ -68,9 +68,8 @@
  * the reservations) are re-derived from the owner array after every event by oc__rack_check.
  */
 #include "studies/rack.h"
+#include "core/json.h"
 #include "core/quote.h"
-#include "report/table.h"
-#include "run/batch.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1249,67 +1248,71 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
     return ferror(f) ? OC_EIO : 0;
 }
 
+/* One architecture's totals, appended to the array `to`. */
+static int json_arch(cJSON *to, const oc__rack_shape *s, int a, const oc__rack_arch_result *x) {
+    char label[32], sl[96];
+    arch_label(label, sizeof label, s, a);
+    slices_text(sl, sizeof sl, s, a);
+    cJSON *o = oc__json_obj(to, NULL);
+    return oc__json_str(o, "name", arch_names[a]) && oc__json_str(o, "label", label) &&
+           oc__json_str(o, "slices", sl) &&
+           oc__json_str(o, "network", a == OC__RACK_LUMORPH ? "fabric" : "switch") &&
+           oc__json_u64(o, "arrivals", x->arrivals) && oc__json_u64(o, "placed", x->placed) &&
+           oc__json_u64(o, "rejected", x->rejected) &&
+           oc__json_u64(o, "rejected_fragmented", x->rejected_fragmented) &&
+           oc__json_u64(o, "rejected_too_large", x->rejected_too_large) &&
+           oc__json_num(o, "utilisation", x->utilisation) &&
+           oc__json_num(o, "rounding_waste", x->rounding) && oc__json_num(o, "idle", x->idle) &&
+           oc__json_num(o, "stranded", x->stranded) &&
+           oc__json_num(o, "mean_allreduce_s", x->mean_allreduce_s) &&
+           oc__json_u64(o, "runs", x->runs);
+}
+
+/* What became of one tenant on architecture a: the member arch_names[a] of `to`. */
+static int json_tenant_fate(cJSON *to, int a, const oc__rack_tenant_result *y) {
+    cJSON *o = oc__json_obj(to, arch_names[a]);
+    if (!y->placed) return oc__json_bool(o, "placed", 0) && oc__json_str(o, "reason", y->reason);
+    return oc__json_bool(o, "placed", 1) && oc__json_u64(o, "allocated", y->where.allocated) &&
+           oc__json_u64(o, "first", y->where.first) &&
+           oc__json_u64(o, "servers", y->where.servers) &&
+           oc__json_u64(o, "fibres", y->where.fibres) && oc__json_str(o, "algorithm", y->ar.algo) &&
+           oc__json_u64(o, "radix", y->ar.radix) && oc__json_num(o, "allreduce_s", y->ar.time_s) &&
+           oc__json_bool(o, "verified", 1);
+}
+
 int oc__rack_write_json(const oc__rack_result *r, FILE *f) {
     const oc__rack_shape *s = &r->shape;
     const oc__rack_trace *t = r->trace;
-    fprintf(f,
-            "{\"rack\": {\"servers\": %u, \"tiles_per_server\": %u, \"gpus\": %u, "
-            "\"fibres_between_servers\": %u, \"sipac_r\": %u, \"sipac_l\": %u}, \"bytes\": %llu, "
-            "\"trace\": {\"source\": ",
-            s->servers, s->tiles, s->servers * s->tiles, s->fibres, s->sipac_r, s->sipac_l,
-            (unsigned long long)s->bytes);
-    oc_write_json_string(f, t->source);
-    fprintf(f, ", \"tenants\": %zu, \"events\": %zu, \"span\": %.17g}, \"architectures\": [",
-            t->ntenants, t->nevents, r->span);
-    for (int a = 0; a < OC__RACK_ARCHS; a++) {
-        const oc__rack_arch_result *x = &r->arch[a];
-        char label[32], sl[96];
-        arch_label(label, sizeof label, s, a);
-        slices_text(sl, sizeof sl, s, a);
-        fprintf(f, "%s{\"name\": \"%s\", \"label\": \"%s\", \"slices\": ", a ? ", " : "",
-                arch_names[a], label);
-        oc_write_json_string(f, sl);
-        fprintf(f,
-                ", \"network\": \"%s\", \"arrivals\": %llu, \"placed\": %llu, \"rejected\": %llu, "
-                "\"rejected_fragmented\": %llu, \"rejected_too_large\": %llu, \"utilisation\": "
-                "%.9g, \"rounding_waste\": %.9g, "
-                "\"idle\": %.9g, \"stranded\": %.9g, \"mean_allreduce_s\": %.9g, \"runs\": %llu}",
-                a == OC__RACK_LUMORPH ? "fabric" : "switch", (unsigned long long)x->arrivals,
-                (unsigned long long)x->placed, (unsigned long long)x->rejected,
-                (unsigned long long)x->rejected_fragmented,
-                (unsigned long long)x->rejected_too_large, x->utilisation, x->rounding, x->idle,
-                x->stranded, x->mean_allreduce_s, (unsigned long long)x->runs);
-    }
-    fputs("], \"tenants\": [", f);
-    for (size_t i = 0; i < t->ntenants; i++) {
+    cJSON *root = cJSON_CreateObject(), *rack = oc__json_obj(root, "rack");
+    int ok = oc__json_u64(rack, "servers", s->servers) &&
+             oc__json_u64(rack, "tiles_per_server", s->tiles) &&
+             oc__json_u64(rack, "gpus", (uint64_t)s->servers * s->tiles) &&
+             oc__json_u64(rack, "fibres_between_servers", s->fibres) &&
+             oc__json_u64(rack, "sipac_r", s->sipac_r) &&
+             oc__json_u64(rack, "sipac_l", s->sipac_l) && oc__json_u64(root, "bytes", s->bytes);
+    cJSON *trace = ok ? oc__json_obj(root, "trace") : NULL;
+    ok = oc__json_str(trace, "source", t->source) && oc__json_u64(trace, "tenants", t->ntenants) &&
+         oc__json_u64(trace, "events", t->nevents) && oc__json_num(trace, "span", r->span);
+    cJSON *archs = ok ? oc__json_arr(root, "architectures") : NULL;
+    ok = archs != NULL;
+    for (int a = 0; ok && a < OC__RACK_ARCHS; a++)
+        ok = json_arch(archs, s, a, &r->arch[a]);
+    cJSON *tenants = ok ? oc__json_arr(root, "tenants") : NULL;
+    ok = tenants != NULL;
+    for (size_t i = 0; ok && i < t->ntenants; i++) {
         const oc__rack_tenant *x = &t->tenants[i];
-        fprintf(f, "%s{\"id\": ", i ? ", " : "");
-        oc_write_json_string(f, x->id);
-        fprintf(f, ", \"gpus\": %u, \"arrive\": %.17g, \"leave\": ", x->gpus, x->arrive);
-        if (x->leave >= 0)
-            fprintf(f, "%.17g", x->leave);
-        else
-            fputs("null", f);
-        for (int a = 0; a < OC__RACK_ARCHS; a++) {
-            const oc__rack_tenant_result *y = &r->tenant[a][i];
-            fprintf(f, ", \"%s\": ", arch_names[a]);
-            if (!y->placed) {
-                fputs("{\"placed\": false, \"reason\": ", f);
-                oc_write_json_string(f, y->reason);
-                fputc('}', f);
-                continue;
-            }
-            fprintf(f,
-                    "{\"placed\": true, \"allocated\": %u, \"first\": %u, \"servers\": %u, "
-                    "\"fibres\": %u, \"algorithm\": \"%s\", \"radix\": %u, \"allreduce_s\": %.9g, "
-                    "\"verified\": true}",
-                    y->where.allocated, y->where.first, y->where.servers, y->where.fibres,
-                    y->ar.algo, y->ar.radix, y->ar.time_s);
-        }
-        fputc('}', f);
+        cJSON *o = oc__json_obj(tenants, NULL);
+        ok = oc__json_str(o, "id", x->id) && oc__json_u64(o, "gpus", x->gpus) &&
+             oc__json_num(o, "arrive", x->arrive) &&
+             (x->leave >= 0 ? oc__json_num(o, "leave", x->leave) : oc__json_null(o, "leave"));
+        for (int a = 0; ok && a < OC__RACK_ARCHS; a++)
+            ok = json_tenant_fate(o, a, &r->tenant[a][i]);
     }
-    fputs("]}\n", f);
-    return ferror(f) ? OC_EIO : 0;
+    if (!ok) {
+        cJSON_Delete(root);
+        root = NULL; /* oc__json_write: out of memory */
+    }
+    return oc__json_write(f, root, OC__JSON_SPACED, "\n");
 }
 
 /* ---- Fig. 2a ----------------------------------------------------------------------------------

@@ -16,7 +16,7 @@
 #ifndef OC_REPORT_RACK_H
 #define OC_REPORT_RACK_H
 
-#include "core/core.h"
+#include "studies/studies.h"
 
 #include <stdio.h>
 

@@ -12,10 +12,10 @@
  * point, so a point depends on nothing but itself, which is what lets the cluster tool run shares
  * of a sweep on other processes and bring the points back as bytes (oc_sweep_point_pack).
  */
-#include "core/core.h"
+#include "studies/studies.h"
+#include "core/json.h"
 #include "core/pool.h"
 #include "core/quote.h"
-#include "run/batch.h" /* oc__kv_text */
 
 #include <stdlib.h>
 #include <string.h>
@@ -245,13 +245,22 @@ static int render_not_run(const oc_sweep *s, const oc_sweep_point *p, char **csv
     csv_quoted(m, note);
     fputc('\n', m);
     if (fclose(m)) return OC_ENOMEM;
-    m = open_memstream(json, &len);
-    if (!m) return OC_ENOMEM;
-    fprintf(m, "{\"algorithm\": \"%s\", \"nodes\": %u, \"bytes\": %llu, \"not_run\": ", algo,
-            p->nodes, (unsigned long long)p->bytes);
-    oc_write_json_string(m, p->why);
-    fputs("}\n", m);
-    return fclose(m) ? OC_ENOMEM : 0;
+    cJSON *o = cJSON_CreateObject();
+    int ok = o && oc__json_str(o, "algorithm", algo) && oc__json_u64(o, "nodes", p->nodes) &&
+             oc__json_u64(o, "bytes", p->bytes) && oc__json_str(o, "not_run", p->why);
+    char *text = ok ? oc__json_text(o, OC__JSON_SPACED) : NULL;
+    cJSON_Delete(o);
+    if (!text) return OC_ENOMEM;
+    /* the rendered point ends with a line break, as run's JSON does */
+    size_t n = strlen(text);
+    char *line = realloc(text, n + 2);
+    if (!line) {
+        free(text);
+        return OC_ENOMEM;
+    }
+    memcpy(line + n, "\n", 2);
+    *json = line;
+    return 0;
 }
 
 /* Runs point i into its slot: 0, or OC_ENOMEM when it could not be rendered. */
@@ -272,6 +281,7 @@ static int point_job(size_t i, void *ctx) {
         p->steps = oc_report_steps(rep);
         p->rounds = oc_report_rounds(rep);
         p->time_s = oc_report_time(rep);
+        oc_report_format_time(rep, p->time, sizeof p->time, p->time_s);
         oc__kv_text(p->params, sizeof p->params, oc_report_params(rep));
         rc = render(rep, 0, &csv);
         if (!rc) rc = render(rep, 1, &json);

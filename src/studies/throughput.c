@@ -25,7 +25,8 @@
  * times are the models' own, not formulas. The compute time is a formula of documented inputs, so
  * the speedup depends on them (peak, utilisation, batch, buckets); the caller shows them.
  */
-#include "core/core.h"
+#include "studies/studies.h"
+#include "core/json.h"
 #include "report/report.h"
 
 #include <math.h>
@@ -170,43 +171,34 @@ int oc_throughput_write_text(const oc_throughput *t, FILE *f) {
 
 int oc_throughput_write_json(const oc_throughput *t, FILE *f) {
     const oc_throughput_in *in = &t->in;
-    fputs("{\"model\": ", f);
-    if (t->model[0]) {
-        fputc('"', f);
-        for (const char *c = t->model; *c; c++)
-            if (*c == '"' || *c == '\\')
-                fprintf(f, "\\%c", *c);
-            else if ((unsigned char)*c < 0x20)
-                fprintf(f, "\\u%04x", (unsigned)(unsigned char)*c);
-            else
-                fputc(*c, f);
-        fputs("\", ", f);
-    } else {
-        fputs("null, ", f);
-    }
-    fprintf(f,
-            "\"nodes\": %u, \"parameters\": %llu, \"batch_per_gpu\": %llu, \"tokens\": %llu, "
-            "\"peak_tflops\": %.9g, \"utilisation\": %.9g, \"buckets\": %u, \"bucket_bytes\": "
-            "%llu, \"flops_per_gpu\": %.9g, \"compute_s\": %.9g, \"sides\": [",
-            in->nodes, (unsigned long long)in->parameters, (unsigned long long)in->batch,
-            (unsigned long long)in->tokens, in->peak_tflops, in->utilisation, in->buckets,
-            (unsigned long long)t->bucket_bytes, t->flops, t->compute_s);
-    for (int i = 0; i < 3; i++) {
+    cJSON *o = cJSON_CreateObject();
+    int ok = oc__json_str(o, "model", t->model[0] ? t->model : NULL) &&
+             oc__json_u64(o, "nodes", in->nodes) && oc__json_u64(o, "parameters", in->parameters) &&
+             oc__json_u64(o, "batch_per_gpu", in->batch) && oc__json_u64(o, "tokens", in->tokens) &&
+             oc__json_num(o, "peak_tflops", in->peak_tflops) &&
+             oc__json_num(o, "utilisation", in->utilisation) &&
+             oc__json_u64(o, "buckets", in->buckets) &&
+             oc__json_u64(o, "bucket_bytes", t->bucket_bytes) &&
+             oc__json_num(o, "flops_per_gpu", t->flops) &&
+             oc__json_num(o, "compute_s", t->compute_s);
+    cJSON *arr = ok ? oc__json_arr(o, "sides") : NULL;
+    ok = arr != NULL;
+    for (int i = 0; ok && i < 3; i++) {
         const oc_throughput_side *s = &t->side[i];
-        fprintf(f,
-                "%s{\"label\": \"%s\", \"algorithm\": \"%s\", \"network\": \"%s\", \"radix\": %u, "
-                "\"allreduce_s\": %.9g, ",
-                i ? ", " : "", s->label, s->algorithm, s->network, s->radix, s->allreduce_s);
-        if (isnan(s->formula_s))
-            fputs("\"allreduce_formula_s\": null, ", f);
-        else
-            fprintf(f, "\"allreduce_formula_s\": %.9g, ", s->formula_s);
-        fprintf(f,
-                "\"verified\": %s, \"comm_s\": %.9g, \"iteration_s\": %.9g, \"samples_per_s\": "
-                "%.9g}",
-                s->verified ? "true" : "false", s->comm_s, s->iteration_s, s->samples_per_s);
+        cJSON *x = oc__json_obj(arr, NULL);
+        ok = oc__json_str(x, "label", s->label) && oc__json_str(x, "algorithm", s->algorithm) &&
+             oc__json_str(x, "network", s->network) && oc__json_u64(x, "radix", s->radix) &&
+             oc__json_num(x, "allreduce_s", s->allreduce_s) &&
+             oc__json_num(x, "allreduce_formula_s", s->formula_s) && /* NAN: null */
+             oc__json_bool(x, "verified", s->verified) && oc__json_num(x, "comm_s", s->comm_s) &&
+             oc__json_num(x, "iteration_s", s->iteration_s) &&
+             oc__json_num(x, "samples_per_s", s->samples_per_s);
     }
-    fprintf(f, "], \"best_lumorph\": \"%s\", \"speedup\": %.9g}\n", t->side[t->best].label,
-            t->speedup);
-    return ferror(f) ? OC_EIO : 0;
+    ok = ok && oc__json_str(o, "best_lumorph", t->side[t->best].label) &&
+         oc__json_num(o, "speedup", t->speedup);
+    if (!ok) {
+        cJSON_Delete(o);
+        o = NULL; /* oc__json_write: out of memory */
+    }
+    return oc__json_write(f, o, OC__JSON_SPACED, "\n");
 }

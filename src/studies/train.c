@@ -29,7 +29,8 @@
  * as the seed writes them (6.7977M) and are converted exactly, without floating point.
  */
 #include "algo/algos.h"
-#include "core/core.h"
+#include "studies/studies.h"
+#include "core/json.h"
 #include "core/quote.h"
 #include "report/report.h"
 
@@ -509,74 +510,46 @@ int oc_train_write_text(const oc_train_result *r, FILE *f) {
     return ferror(f) ? OC_EIO : 0;
 }
 
-/* Writes a run's report JSON without its trailing newline, so that it nests in the train object. */
-static int nested_report(const oc_report *rep, FILE *f) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem) return OC_ENOMEM;
-    int rc = oc_report_write_json(rep, mem);
-    if (fclose(mem) && !rc) rc = OC_ENOMEM;
-    if (!rc) {
-        while (len && (buf[len - 1] == '\n'))
-            len--;
-        fwrite(buf, 1, len, f);
-    }
-    free(buf);
-    return rc;
-}
-
-static void json_seconds(FILE *f, double v) {
-    fprintf(f, "%.9g", v);
-}
-
 int oc_train_write_json(const oc_train_result *r, FILE *f) {
     char note[4][320];
-    int rc = 0;
-    fputs("{\"model\": ", f);
-    oc_write_json_string(f, r->model.name);
-    fprintf(f, ", \"parameters\": %llu, \"bytes_per_parameter\": %d, \"bytes\": %llu",
-            (unsigned long long)r->model.parameters, OC_GRADIENT_BYTES_PER_PARAMETER,
-            (unsigned long long)r->bytes);
-    fputs(", \"network\": ", f);
-    oc_write_json_string(f, r->network);
-    fprintf(f,
-            ", \"nodes\": %u, \"batch_per_node\": %llu, \"global_batch\": %llu, "
-            "\"samples_per_epoch\": %llu, \"iterations_per_epoch\": %llu",
-            r->nodes, (unsigned long long)r->model.batch, (unsigned long long)r->global_batch,
-            (unsigned long long)r->model.samples, (unsigned long long)r->iterations);
-    fputs(", \"model_source\": ", f);
-    oc_write_json_string(f, r->model.note);
-    fputs(", \"runs\": [", f);
-    for (size_t i = 0; i < r->nrun && !rc; i++) {
+    cJSON *o = cJSON_CreateObject();
+    int ok = oc__json_str(o, "model", r->model.name) &&
+             oc__json_u64(o, "parameters", r->model.parameters) &&
+             oc__json_u64(o, "bytes_per_parameter", OC_GRADIENT_BYTES_PER_PARAMETER) &&
+             oc__json_u64(o, "bytes", r->bytes) && oc__json_str(o, "network", r->network) &&
+             oc__json_u64(o, "nodes", r->nodes) &&
+             oc__json_u64(o, "batch_per_node", r->model.batch) &&
+             oc__json_u64(o, "global_batch", r->global_batch) &&
+             oc__json_u64(o, "samples_per_epoch", r->model.samples) &&
+             oc__json_u64(o, "iterations_per_epoch", r->iterations) &&
+             oc__json_str(o, "model_source", r->model.note);
+    cJSON *runs = ok ? oc__json_arr(o, "runs") : NULL;
+    ok = runs != NULL;
+    for (size_t i = 0; ok && i < r->nrun; i++) {
         const oc_train_run *run = &r->runs[i];
-        fputs(i ? ", {\"algorithm\": " : "{\"algorithm\": ", f);
-        oc_write_json_string(f, run->algorithm);
-        fprintf(f, ", \"steps\": %llu, \"time_per_iteration_s\": ",
-                (unsigned long long)oc_report_steps(run->report));
-        json_seconds(f, run->iteration_s);
-        fputs(", \"time_per_epoch_s\": ", f);
-        json_seconds(f, run->epoch_s);
-        fprintf(f, ", \"verified\": %s, \"report\": ",
-                oc_report_verified(run->report) ? "true" : "false");
-        rc = nested_report(run->report, f);
-        fputc('}', f);
+        cJSON *x = oc__json_obj(runs, NULL);
+        ok = oc__json_str(x, "algorithm", run->algorithm) &&
+             oc__json_u64(x, "steps", oc_report_steps(run->report)) &&
+             oc__json_num(x, "time_per_iteration_s", run->iteration_s) &&
+             oc__json_num(x, "time_per_epoch_s", run->epoch_s) &&
+             oc__json_bool(x, "verified", oc_report_verified(run->report)) &&
+             oc__json_add(x, "report", oc__report_json(run->report));
     }
-    fputs("], \"not_run\": [", f);
-    for (size_t i = r->nrun; i < r->count; i++) {
-        fputs(i > r->nrun ? ", {\"algorithm\": " : "{\"algorithm\": ", f);
-        oc_write_json_string(f, r->runs[i].algorithm);
-        fputs(", \"reason\": ", f);
-        oc_write_json_string(f, r->runs[i].reason);
-        fputc('}', f);
+    cJSON *not_run = ok ? oc__json_arr(o, "not_run") : NULL;
+    ok = not_run != NULL;
+    for (size_t i = r->nrun; ok && i < r->count; i++) {
+        cJSON *x = oc__json_obj(not_run, NULL);
+        ok = oc__json_str(x, "algorithm", r->runs[i].algorithm) &&
+             oc__json_str(x, "reason", r->runs[i].reason);
     }
-    fputs("], \"notes\": [", f);
-    size_t nn = notes(r, note);
-    for (size_t i = 0; i < nn; i++) {
-        if (i) fputs(", ", f);
-        oc_write_json_string(f, note[i]);
+    cJSON *lines = ok ? oc__json_arr(o, "notes") : NULL;
+    ok = lines != NULL;
+    size_t nn = ok ? notes(r, note) : 0;
+    for (size_t i = 0; ok && i < nn; i++)
+        ok = oc__json_str(lines, NULL, note[i]);
+    if (!ok) {
+        cJSON_Delete(o);
+        o = NULL; /* oc__json_write: out of memory */
     }
-    fputs("]}\n", f);
-    if (rc) return rc;
-    return ferror(f) ? OC_EIO : 0;
+    return oc__json_write(f, o, OC__JSON_SPACED, "\n");
 }

@@ -19,7 +19,8 @@
  * and names the line of what it refuses: cJSON keeps no positions, so the line is found again in
  * the text (below).
  */
-#include "core/core.h"
+#include "studies/studies.h"
+#include "core/json.h"
 #include "core/quote.h"
 
 #include <cjson/cJSON.h>
@@ -47,103 +48,106 @@ static const char *algo_or_none(const oc_sweep *s, int k) {
     return k < 0 ? "(none runs)" : oc_sweep_algorithm(s, (size_t)k);
 }
 
-/* "k=v k=v" as {"k": "v", ...} */
-static cJSON *params_object(const char *text) {
-    cJSON *o = cJSON_CreateObject();
+/* "k=v k=v" as {"k": "v", ...} added to `to` under "params"; 1, or 0 when memory ran out. */
+static int add_params(cJSON *to, const char *text) {
+    cJSON *o = oc__json_obj(to, "params");
     char buf[256];
     snprintf(buf, sizeof buf, "%s", text);
     char *save = NULL;
-    for (char *kv = strtok_r(buf, " ", &save); o && kv; kv = strtok_r(NULL, " ", &save)) {
+    int ok = o != NULL;
+    for (char *kv = strtok_r(buf, " ", &save); ok && kv; kv = strtok_r(NULL, " ", &save)) {
         char *eq = strchr(kv, '=');
         if (!eq) continue;
         *eq = 0;
-        cJSON_AddStringToObject(o, kv, eq + 1);
+        ok = oc__json_str(o, kv, eq + 1);
     }
-    return o;
+    return ok;
 }
 
 /* One crossover: where the winner changes from w0 to w1 between two neighbouring points. */
-static void add_crossover(cJSON *list, const oc_sweep *s, const char *fixed, uint64_t at,
-                          const char *after, const char *before, uint64_t a, uint64_t b, int w0,
-                          int w1) {
-    cJSON *e = cJSON_CreateObject();
-    if (!e) return;
-    cJSON_AddItemToArray(list, e);
-    cJSON_AddNumberToObject(e, fixed, (double)at);
-    cJSON_AddNumberToObject(e, after, (double)a);
-    cJSON_AddNumberToObject(e, before, (double)b);
-    cJSON_AddStringToObject(e, "from", algo_or_none(s, w0));
-    cJSON_AddStringToObject(e, "to", algo_or_none(s, w1));
+static int add_crossover(cJSON *list, const oc_sweep *s, const char *fixed, uint64_t at,
+                         const char *after, const char *before, uint64_t a, uint64_t b, int w0,
+                         int w1) {
+    cJSON *e = oc__json_obj(list, NULL);
+    return e && oc__json_u64(e, fixed, at) && oc__json_u64(e, after, a) &&
+           oc__json_u64(e, before, b) && oc__json_str(e, "from", algo_or_none(s, w0)) &&
+           oc__json_str(e, "to", algo_or_none(s, w1));
 }
 
-/* The decision file as a cJSON tree (NULL: out of memory). */
+/* One point of the decision file: its winner (with the parameters and time of its run) and every
+ * candidate's time or why it did not run. 1, or 0 when memory ran out. */
+static int add_point(cJSON *pts, const oc_sweep *s, size_t ni, size_t si) {
+    int w = oc_tune_winner(s, ni, si, NULL);
+    cJSON *o = oc__json_obj(pts, NULL);
+    int ok = o && oc__json_u64(o, "nodes", oc_sweep_nodes(s, ni)) &&
+             oc__json_u64(o, "bytes", oc_sweep_size(s, si));
+    if (ok && w >= 0) {
+        const oc_sweep_point *p = oc_sweep_point_of(s, ni, si, (size_t)w);
+        ok = oc__json_str(o, "winner", oc_sweep_algorithm(s, (size_t)w)) &&
+             add_params(o, p->params) && oc__json_num(o, "time_s", p->time_s);
+    } else if (ok) {
+        ok = oc__json_null(o, "winner");
+    }
+    cJSON *c = ok ? oc__json_arr(o, "candidates") : NULL;
+    ok = c != NULL;
+    for (size_t k = 0; ok && k < oc_sweep_algorithm_count(s); k++) {
+        const oc_sweep_point *p = oc_sweep_point_of(s, ni, si, k);
+        cJSON *e = oc__json_obj(c, NULL);
+        ok = e && oc__json_str(e, "algorithm", oc_sweep_algorithm(s, k)) &&
+             (p->status == OC_POINT_RAN ? oc__json_num(e, "time_s", p->time_s)
+                                        : oc__json_str(e, "not_run", p->why));
+    }
+    return ok;
+}
+
+/* The decision file as a cJSON tree (NULL: out of memory). Numbers go through core/json.h, so
+ * every time reads back to the double the run computed. */
 static cJSON *decisions(const oc_sweep *s) {
     const oc_request *base = oc_sweep_request(s);
     size_t nn = oc_sweep_node_count(s), ns = oc_sweep_size_count(s);
     cJSON *root = cJSON_CreateObject();
-    if (!root) return NULL;
-    cJSON_AddStringToObject(root, "format", "opticoll-decisions");
-    cJSON_AddNumberToObject(root, "version", 1);
-    cJSON_AddStringToObject(root, "collective", oc_collective_name(base->collective));
-    cJSON_AddStringToObject(root, "network", base->network);
-    cJSON *np = cJSON_AddObjectToObject(root, "network_params");
-    for (size_t k = 0; np && k < oc_kv_count(base->net_params); k++)
-        cJSON_AddStringToObject(np, oc_kv_key(base->net_params, k),
-                                oc_kv_value(base->net_params, k));
-    cJSON *al = cJSON_AddArrayToObject(root, "algorithms");
-    for (size_t k = 0; al && k < oc_sweep_algorithm_count(s); k++)
-        cJSON_AddItemToArray(al, cJSON_CreateString(oc_sweep_algorithm(s, k)));
-    cJSON_AddStringToObject(root, "rule",
+    int ok = root && oc__json_str(root, "format", "opticoll-decisions") &&
+             oc__json_u64(root, "version", 1) &&
+             oc__json_str(root, "collective", oc_collective_name(base->collective)) &&
+             oc__json_str(root, "network", base->network) &&
+             oc__json_kv(root, "network_params", base->net_params);
+    cJSON *al = ok ? oc__json_arr(root, "algorithms") : NULL;
+    ok = al != NULL;
+    for (size_t k = 0; ok && k < oc_sweep_algorithm_count(s); k++)
+        ok = oc__json_str(al, NULL, oc_sweep_algorithm(s, k));
+    ok = ok && oc__json_str(root, "rule",
                             "winner = least simulated time (ties: first in algorithms); run -a "
                             "auto takes the point with the least |log2(N/N')| + |log2(S/S')| "
                             "(ties: smaller N, then smaller size)");
-    cJSON *pts = cJSON_AddArrayToObject(root, "points");
-    for (size_t ni = 0; pts && ni < nn; ni++)
-        for (size_t si = 0; si < ns; si++) {
-            int w = oc_tune_winner(s, ni, si, NULL);
-            cJSON *o = cJSON_CreateObject();
-            if (!o) break;
-            cJSON_AddItemToArray(pts, o);
-            cJSON_AddNumberToObject(o, "nodes", (double)oc_sweep_nodes(s, ni));
-            cJSON_AddNumberToObject(o, "bytes", (double)oc_sweep_size(s, si));
-            if (w >= 0) {
-                const oc_sweep_point *p = oc_sweep_point_of(s, ni, si, (size_t)w);
-                cJSON_AddStringToObject(o, "winner", oc_sweep_algorithm(s, (size_t)w));
-                cJSON_AddItemToObject(o, "params", params_object(p->params));
-                cJSON_AddNumberToObject(o, "time_s", p->time_s);
-            } else {
-                cJSON_AddNullToObject(o, "winner");
-            }
-            cJSON *c = cJSON_AddArrayToObject(o, "candidates");
-            for (size_t k = 0; c && k < oc_sweep_algorithm_count(s); k++) {
-                const oc_sweep_point *p = oc_sweep_point_of(s, ni, si, k);
-                cJSON *e = cJSON_CreateObject();
-                if (!e) break;
-                cJSON_AddItemToArray(c, e);
-                cJSON_AddStringToObject(e, "algorithm", oc_sweep_algorithm(s, k));
-                if (p->status == OC_POINT_RAN)
-                    cJSON_AddNumberToObject(e, "time_s", p->time_s);
-                else
-                    cJSON_AddStringToObject(e, "not_run", p->why);
-            }
-        }
-    cJSON *cx = cJSON_AddObjectToObject(root, "crossovers");
-    cJSON *as = cx ? cJSON_AddArrayToObject(cx, "along_size") : NULL;
-    cJSON *an = cx ? cJSON_AddArrayToObject(cx, "along_nodes") : NULL;
-    for (size_t ni = 0; as && ni < nn; ni++)
-        for (size_t si = 1; si < ns; si++) {
+    cJSON *pts = ok ? oc__json_arr(root, "points") : NULL;
+    ok = pts != NULL;
+    for (size_t ni = 0; ok && ni < nn; ni++)
+        for (size_t si = 0; ok && si < ns; si++)
+            ok = add_point(pts, s, ni, si);
+    cJSON *cx = ok ? oc__json_obj(root, "crossovers") : NULL;
+    cJSON *as = cx ? oc__json_arr(cx, "along_size") : NULL;
+    cJSON *an = as ? oc__json_arr(cx, "along_nodes") : NULL;
+    ok = an != NULL;
+    for (size_t ni = 0; ok && ni < nn; ni++)
+        for (size_t si = 1; ok && si < ns; si++) {
             int w0 = oc_tune_winner(s, ni, si - 1, NULL), w1 = oc_tune_winner(s, ni, si, NULL);
             if (w0 != w1)
-                add_crossover(as, s, "nodes", oc_sweep_nodes(s, ni), "after_bytes", "before_bytes",
-                              oc_sweep_size(s, si - 1), oc_sweep_size(s, si), w0, w1);
+                ok = add_crossover(as, s, "nodes", oc_sweep_nodes(s, ni), "after_bytes",
+                                   "before_bytes", oc_sweep_size(s, si - 1), oc_sweep_size(s, si),
+                                   w0, w1);
         }
-    for (size_t si = 0; an && si < ns; si++)
-        for (size_t ni = 1; ni < nn; ni++) {
+    for (size_t si = 0; ok && si < ns; si++)
+        for (size_t ni = 1; ok && ni < nn; ni++) {
             int w0 = oc_tune_winner(s, ni - 1, si, NULL), w1 = oc_tune_winner(s, ni, si, NULL);
             if (w0 != w1)
-                add_crossover(an, s, "bytes", oc_sweep_size(s, si), "after_nodes", "before_nodes",
-                              oc_sweep_nodes(s, ni - 1), oc_sweep_nodes(s, ni), w0, w1);
+                ok = add_crossover(an, s, "bytes", oc_sweep_size(s, si), "after_nodes",
+                                   "before_nodes", oc_sweep_nodes(s, ni - 1),
+                                   oc_sweep_nodes(s, ni), w0, w1);
         }
+    if (!ok) {
+        cJSON_Delete(root);
+        return NULL;
+    }
     return root;
 }
 

@@ -37,7 +37,7 @@ bad 2 -s run -c allgather -a ring -n 4
 bad 2 -c run
 bad 2 -n "${RUN[@]}" -n 5
 bad 2 -s run -c allgather -a ring -n 4 -s
-bad 2 ring compare -c allgather -a ring -n 4 -s 4KiB
+bad 2 bogus compare -c allgather -a ring,bogus -n 4 -s 4KiB
 bad 2 --format export -c allgather -a ring -n 4 -s 4KiB
 bad 2 yaml export -c allgather -a ring -n 4 -s 4KiB --format yaml
 

@@ -21,10 +21,21 @@ S="-t star -s 1KiB"
     run_tool run -c broadcast -a tcp1-split -n 200 $S -p m=1024 --net D=5 --explain
 }
 if [ "$RC" -eq 0 ] && grep -q '^  WINNER .*hp=3 dummies=groups' "$OC_TMP/out" &&
-    grep -q '^  time: *1070.000 s' "$OC_TMP/out"; then
-    pass "tcp1-split k=3 P=200 m=1024 D=5 --explain: h' = 3 with whole groups wins, 1070 s"
+    grep -q '^  time: *1070 tau' "$OC_TMP/out"; then
+    pass "tcp1-split k=3 P=200 m=1024 D=5 --explain: h' = 3 with whole groups wins, 1070 tau (the star's unitless time)"
 else
-    fail "tcp1-split k=3 P=200 m=1024 D=5 --explain: h' = 3 with whole groups wins, 1070 s" \
+    fail "tcp1-split k=3 P=200 m=1024 D=5 --explain: h' = 3 with whole groups wins, 1070 tau (the star's unitless time)" \
         "exit $RC" "$(head -c 600 "$OC_TMP/out")"
 fi
+# The star's times are unitless: sweep, tune and compare print them in units of tau, not seconds.
+for cmd in "sweep -c broadcast -a tcp1 -t star -n 16 -s 64" "tune -c broadcast -t star -n 16 -s 64" \
+    "compare -c broadcast -t star -n 16 -s 64"; do
+    # shellcheck disable=SC2086
+    run_tool $cmd
+    if [ "$RC" -eq 0 ] && grep -q ' 34 tau' "$OC_TMP/out" && ! grep -q '[0-9] s ' "$OC_TMP/out"; then
+        pass "$cmd: tcp1's 34 in units of tau"
+    else
+        fail "$cmd: tcp1's 34 in units of tau" "exit $RC" "$(head -c 600 "$OC_TMP/out")"
+    fi
+done
 finish

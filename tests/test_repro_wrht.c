@@ -1,0 +1,277 @@
+/*
+ * test_repro_wrht.c — `reproduce wrht` through the C API (oc_reproduce_with, oc_reproduce_collect):
+ * the settings it takes (-w, -n, --sizes) and refuses (-t), its claims table, and that every
+ * number a claim or a corrected reason states is the number the figures' series make true.
+ *
+ * Each check recomputes the number from what the reproduction hands out (the figures' series, a
+ * run of our own) and looks for it, formatted as the reproduction formats it, in the claim's
+ * reason or the printed text: a reason that drifts from its value fails here. The figures'
+ * series are checked to be computed: they move when a setting moves.
+ *
+ * `test_repro_wrht` runs small experiments (12 or 13 nodes, 2 or 3 wavelengths, two sizes: about
+ * a second); `test_repro_wrht full` runs the paper's own (Fig. 4's four N: ~15 s of CPU) to check
+ * the normalisation by one bar and the trends with N.
+ */
+#include "opticoll.h"
+
+#include "check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The paper's headline numbers (abstract, conclusion), as the seed prints them. */
+static const double PRINTED[5] = {75.59, 49.25, 70.1, 86.69, 84.71};
+/* Which figure and which pair of series each claim compares: 1 - T_WRHT / T_other. */
+static const struct {
+    int fig;
+    const char *other;
+} PAIR[5] = {{4, "Ring"}, {4, "H-Ring"}, {4, "BT"}, {5, "E-Ring"}, {5, "E-RD"}};
+
+typedef struct run {
+    int rc;
+    char why[512];
+    char *text;
+    oc_figures *figs;
+} run;
+
+static run reproduce(uint32_t w, uint32_t n, const char *sizes) {
+    run r = {0};
+    oc_reproduce_settings s = {.wavelengths = w, .nodes = n, .sizes = sizes};
+    size_t len = 0;
+    FILE *mem = open_memstream(&r.text, &len);
+    r.rc = mem ? oc_reproduce_collect("wrht", &s, mem, &r.figs, r.why, sizeof r.why) : OC_ENOMEM;
+    if (mem) fclose(mem);
+    return r;
+}
+
+static void run_free(run *r) {
+    free(r->text);
+    oc_figures_free(r->figs);
+}
+
+/* The y values of series `name` of figure `id` (NULL if absent); *n its length, *x its N. */
+static const double *series(const run *r, const char *id, const char *name, size_t *n,
+                            const double **x) {
+    for (size_t i = 0; i < oc_figures_count(r->figs); i++) {
+        oc_figure_info info;
+        if (oc_figure_get(r->figs, i, &info) || strcmp(info.id, id)) continue;
+        for (size_t s = 0; s < info.nseries; s++) {
+            const char *nm;
+            const double *y;
+            if (!oc_figure_series_get(r->figs, i, s, &nm, n, x, &y) && !strcmp(nm, name)) return y;
+        }
+    }
+    return NULL;
+}
+
+/* The mean over the panels `ids` and their points of 1 - a / b, its range and the points where a
+ * is not faster: the reduction a claim states, recomputed from the series. */
+typedef struct red {
+    double mean, lo, hi;
+    size_t n, slower;
+} red;
+
+static red reduction(const run *r, const char *const *ids, size_t nids, const char *a,
+                     const char *b) {
+    red v = {0, INFINITY, -INFINITY, 0, 0};
+    for (size_t i = 0; i < nids; i++) {
+        size_t na = 0, nb = 0;
+        const double *x, *ya = series(r, ids[i], a, &na, &x), *yb = series(r, ids[i], b, &nb, &x);
+        CHECK(ya && yb && na == nb, "%s: series %s and %s", ids[i], a, b);
+        for (size_t k = 0; ya && yb && k < na; k++) {
+            const double d = 1 - ya[k] / yb[k];
+            v.mean += d;
+            v.lo = fmin(v.lo, d);
+            v.hi = fmax(v.hi, d);
+            v.slower += d <= 0;
+            v.n++;
+        }
+    }
+    v.mean = v.n ? v.mean / (double)v.n : NAN;
+    return v;
+}
+
+static int has(const char *text, const char *fmt, double a, double b, double c) {
+    char want[256];
+    snprintf(want, sizeof want, fmt, a, b, c);
+    return text && strstr(text, want) != NULL;
+}
+
+/* Every claim: the paper's number as printed, ours the mean the figures' series give, and the
+ * reason stating the range, the slower points and the striped default's mean. */
+static void check_claims(const run *r, const char *const *f4, const char *const *f5, size_t nids,
+                         int paper) {
+    CHECK(oc_figures_claim_count(r->figs) == 5, "5 claims, got %zu",
+          oc_figures_claim_count(r->figs));
+    for (size_t i = 0; i < 5 && i < oc_figures_claim_count(r->figs); i++) {
+        oc_claim_info c;
+        CHECK(oc_figures_claim_get(r->figs, i, &c) == 0, "claim %zu", i);
+        CHECK(c.paper == PRINTED[i], "claim %zu: paper %g, printed %g", i, c.paper, PRINTED[i]);
+        CHECK(!strcmp(c.unit, "%") && strstr(c.source, PAIR[i].fig == 4 ? "Fig. 4" : "Fig. 5"),
+              "claim %zu: unit %s, source %s", i, c.unit, c.source);
+        const char *const *ids = PAIR[i].fig == 4 ? f4 : f5;
+        const red v = reduction(r, ids, nids, "WRHT", PAIR[i].other);
+        CHECK(fabs(c.ours - 100 * v.mean) < 1e-9 * fmax(1, fabs(c.ours)),
+              "claim %zu: ours %.12g, the series give %.12g", i, c.ours, 100 * v.mean);
+        CHECK(has(c.reason, "per point %.1f%% .. %.1f%%", 100 * v.lo, 100 * v.hi, 0),
+              "claim %zu: the range %.1f .. %.1f in: %s", i, 100 * v.lo, 100 * v.hi, c.reason);
+        CHECK(has(c.reason, "%+.2f points", 100 * v.mean - PRINTED[i], 0, 0),
+              "claim %zu: the difference in: %s", i, c.reason);
+        if (v.slower)
+            CHECK(has(c.reason, "slower at %.0f of the %.0f points", (double)v.slower,
+                      (double)v.n, 0),
+                  "claim %zu: %zu slower points in: %s", i, v.slower, c.reason);
+        else
+            CHECK(!strstr(c.reason, "slower at"), "claim %zu: no slower point: %s", i, c.reason);
+        const red s = reduction(r, ids, nids, "WRHT, our search", PAIR[i].other);
+        CHECK(has(c.reason, "not the paper's WRHT: %.2f%%", 100 * s.mean, 0, 0),
+              "claim %zu: the striped default's %.2f in: %s", i, 100 * s.mean, c.reason);
+        CHECK((strstr(c.reason, "reader's settings") == NULL) == paper, "claim %zu: settings named: %s", i,
+              c.reason);
+    }
+}
+
+/* The O/E/O row of Table II states the share of the Table I step our model charges it. */
+static void check_oeo(const run *r, uint32_t n, uint32_t w) {
+    oc_kv *net = oc_kv_new();
+    char wl[16], why[256] = "";
+    snprintf(wl, sizeof wl, "%u", (unsigned)w);
+    oc_report *rep = NULL;
+    int rc = net ? oc_kv_set(net, "wavelengths", wl) : OC_ENOMEM;
+    oc_request q = {.collective = OC_ALLREDUCE,
+                    .algorithm = "ring",
+                    .network = "ring",
+                    .nodes = n,
+                    .bytes = 4 << 20,
+                    .net_params = net};
+    if (!rc) rc = oc_run(&q, &rep, why, sizeof why);
+    CHECK(rc == 0, "ring run: %s", why);
+    double oeo = NAN, step = NAN;
+    if (!rc && !oc_report_number(rep, "step_oeo_s", &oeo) &&
+        !oc_report_number(rep, "step_time_s", &step))
+        CHECK(has(r->text, "(%.3f us of the %.3f us Table I step, %.1f%%)", oeo * 1e6, step * 1e6,
+                  100 * oeo / step),
+              "O/E/O: %.3f of %.3f us", oeo * 1e6, step * 1e6);
+    CHECK(r->text && strstr(r->text, "Charged as a bandwidth term"), "O/E/O said plainly");
+    oc_report_free(rep);
+    oc_kv_free(net);
+}
+
+static void test_settings(void) {
+    int found = 0;
+    for (size_t i = 0; i < oc_paper_count(); i++)
+        if (!strcmp(oc_paper_name(i), "wrht")) {
+            found = 1;
+            CHECK(oc_paper_settings(i) ==
+                      (OC_SETTING_WAVELENGTHS | OC_SETTING_NODES | OC_SETTING_SIZES),
+                  "wrht takes -w -n --sizes: %u", oc_paper_settings(i));
+        }
+    CHECK(found, "wrht is a paper");
+    char why[256] = "";
+    oc_reproduce_settings t = {.network = "ring"};
+    FILE *devnull = fopen("/dev/null", "w");
+    CHECK(devnull != NULL, "/dev/null");
+    if (!devnull) return;
+    int rc = oc_reproduce_with("wrht", &t, devnull, why, sizeof why);
+    CHECK(rc == OC_EINVAL && strstr(why, "-t"), "-t refused: %d %s", rc, why);
+    static const char *const bad[] = {"1KiB,,4KiB", "0", "4XB", "1,2,3,4,5,6,7,8,9", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        oc_reproduce_settings s = {.nodes = 5, .wavelengths = 2, .sizes = bad[i]};
+        why[0] = 0;
+        rc = oc_reproduce_with("wrht", &s, devnull, why, sizeof why);
+        CHECK(rc != 0 && strstr(why, "--sizes"), "--sizes '%s' refused: %d %s", bad[i], rc, why);
+    }
+    fclose(devnull);
+}
+
+/* 1 when some series of figure `id` differs between two runs. */
+static int moved(const run *a, const run *b, const char *id) {
+    static const char *const names[] = {"Ring", "H-Ring", "BT", "WRHT", "O-Ring", "E-Ring",
+                                        "E-RD", "WRHT, our search"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t na = 0, nb = 0;
+        const double *x, *ya = series(a, id, names[i], &na, &x), *yb = series(b, id, names[i], &nb, &x);
+        for (size_t k = 0; ya && yb && k < na && k < nb; k++)
+            if (ya[k] != yb[k]) return 1;
+    }
+    return 0;
+}
+
+/* Small experiments at the reader's settings, on odd and prime N too. */
+static void test_small(void) {
+    static const char *const f4[] = {"fig4-1024-b", "fig4-65536-b"},
+                             *const f5[] = {"fig5-1024-b", "fig5-65536-b"};
+    run a = reproduce(2, 12, "64KiB,1KiB"), b = reproduce(3, 12, "1KiB,64KiB"),
+        c = reproduce(2, 13, "1KiB,64KiB");
+    CHECK(a.rc == 0 && b.rc == 0 && c.rc == 0, "runs: %s %s %s", a.why, b.why, c.why);
+    if (a.rc || b.rc || c.rc) goto out;
+    check_claims(&a, f4, f5, 2, 0);
+    check_claims(&c, f4, f5, 2, 0);
+    check_oeo(&a, 12, 2);
+    /* the paper's WRHT at the reader's w, named as such, and the striped default beside it */
+    CHECK(strstr(a.text, "WRHT (seed: m = 2w+1, pieces=1)") && strstr(a.text, "m=5 ") &&
+              strstr(a.text, "pin the paper's\n   with -p m=5 -p pieces=1") &&
+              strstr(a.text, "what `opticoll run -a wrht` runs unpinned"),
+          "the paper's variant at w = 2 and the striped default named");
+    CHECK(strstr(b.text, "with -p m=7 -p pieces=1"), "the paper's variant at w = 3");
+    CHECK(strstr(a.text, "at N = 1000, w = 64 only"), "no printed Table I values at N = 12");
+    CHECK(strstr(c.text, "g = 5 does not divide N = 13"), "the printed g at a prime N");
+    /* normalised by the smallest size's WRHT bar */
+    size_t n = 0;
+    const double *x, *y = series(&a, "fig4-1024-b", "WRHT", &n, &x);
+    CHECK(y && n == 1 && y[0] == 1 && x[0] == 12, "the normaliser's bar is 1 at N = 12");
+    /* computed, not copied: a setting moves the series */
+    CHECK(moved(&a, &b, "fig4-1024-b") && moved(&a, &b, "fig4-65536-b"),
+          "w = 2 and 3 give other bars");
+    CHECK(moved(&a, &c, "fig5-1024-b") && moved(&a, &c, "fig4-65536-b"),
+          "N = 12 and 13 give other bars");
+    const double *xc;
+    CHECK(series(&c, "fig5-65536-b", "E-RD", &n, &xc) && xc[0] == 13, "N = 13 is run");
+out:
+    run_free(&a);
+    run_free(&b);
+    run_free(&c);
+}
+
+/* The paper's own experiment: one normaliser for the whole figure, and the trends with N. */
+static void test_full(void) {
+    static const char *const f4[] = {"fig4-alexnet", "fig4-vgg16", "fig4-resnet50",
+                                     "fig4-googlenet"},
+                             *const f5[] = {"fig5-alexnet", "fig5-vgg16", "fig5-resnet50",
+                                            "fig5-googlenet"};
+    run r = reproduce(0, 0, NULL);
+    CHECK(r.rc == 0, "reproduce wrht: %s", r.why);
+    if (r.rc) goto out;
+    check_claims(&r, f4, f5, 4, 1);
+    check_oeo(&r, 1000, 64);
+    size_t n = 0;
+    const double *x, *y = series(&r, "fig4-googlenet", "WRHT", &n, &x);
+    CHECK(y && n == 4 && y[0] == 1 && x[0] == 1024 && x[3] == 4096, "Fig. 4: one normaliser");
+    if (y && n == 4) {
+        CHECK(y[3] != 1, "WRHT's GoogLeNet bar moves with N: %g", y[3]);
+        CHECK(has(r.text, "(here it is %.3f at\n   N = 4096)", y[3], 0, 0),
+              "the per-N normalisation's hidden growth %.3f stated", y[3]);
+        CHECK(has(r.text, "GoogLeNet x%.2f", y[3] / y[0], 0, 0), "WRHT's trend x%.2f",
+              y[3] / y[0]);
+    }
+    const double *ring = series(&r, "fig4-alexnet", "Ring", &n, &x);
+    if (ring && n == 4)
+        CHECK(has(r.text, "| AlexNet x%.2f;", ring[3] / ring[0], 0, 0), "Ring's trend x%.2f",
+              ring[3] / ring[0]);
+    y = series(&r, "fig5-googlenet", "WRHT", &n, &x);
+    CHECK(y && n == 4 && y[0] == 1 && x[0] == 128, "Fig. 5: one normaliser");
+out:
+    run_free(&r);
+}
+
+int main(int argc, char **argv) {
+    if (argc > 1 && !strcmp(argv[1], "full")) {
+        test_full();
+    } else {
+        test_settings();
+        test_small();
+    }
+    return CHECK_SUMMARY();
+}
