@@ -222,8 +222,12 @@ static int ca_formula(const oc__plan *p, const oc__formula_in *in, oc_report *re
         R += c->z[i] - 1;
     oc__aas_formula(rep, R, R * n.ts + mu * n.tm * N * R / 2);
     int rc = oc__aas_assumptions(rep, &n, 0, 1, -1, -1);
-    if (c->nd > 2 || (c->nd == 2 && c->z[0] != c->z[1]))
-        rc |= oc__report_note(rep, "not T(z,z): the notes treat T(z,z); the sums over the sides "
+    if ((c->nd == 2 && c->z[0] != c->z[1]) || (c->nd == 1 && c->z[0] != 1)) /* T(z1) = T(z1, 1) */
+        rc |= oc__report_note(rep, "z1 != z2: the notes treat T(z,z); the z1 x z2 sums are ours")
+                  ? OC_ENOMEM
+                  : 0;
+    if (c->nd > 2)
+        rc |= oc__report_note(rep, "k-D: the notes treat T(z,z); the sums over the sides "
                                    "(sum (z_i - 1) rounds, each (N/z_i)(z_i - k) packets) are ours")
                   ? OC_ENOMEM
                   : 0;

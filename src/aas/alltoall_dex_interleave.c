@@ -82,11 +82,6 @@ static int di_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t roo
     return oc__micro_pack(&m->g, m->moves, m->n, &m->round_of, &m->rounds, why, len);
 }
 
-static int di_generate(const oc__plan *p, oc__emit *e) {
-    const oc__micro_plan *m = p->state;
-    return oc__micro_emit(e, m->moves, m->n, m->round_of, m->rounds);
-}
-
 static int di_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const oc__micro_plan *m = p->state;
     int rc = oc__report_num(rep, "micro_rounds", m->rounds);
@@ -110,7 +105,7 @@ const oc__algo oc__algo_alltoall_dex_interleave = {
              "dims=AxB: the mesh's sides (as --net dims); unset: the mesh model's default"},
     .param_names = params_,
     .plan = di_plan,
-    .generate = di_generate,
+    .generate = oc__micro_generate,
     .release = oc__micro_plan_free,
     .formula = di_formula,
 };

@@ -52,11 +52,6 @@ static int dm_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t roo
     return oc__micro_pack(&m->g, m->moves, m->n, &m->round_of, &m->rounds, why, len);
 }
 
-static int dm_generate(const oc__plan *p, oc__emit *e) {
-    const oc__micro_plan *m = p->state;
-    return oc__micro_emit(e, m->moves, m->n, m->round_of, m->rounds);
-}
-
 static int dm_formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const oc__micro_plan *m = p->state;
     const double z = p->spec.nodes, h = ceil(z / 2);
@@ -82,7 +77,7 @@ const oc__algo oc__algo_alltoall_dex_micro = {
              "(1/2) ceil(z/2)^2 rounds (Lemma, read)", ""},
     .param_names = params_,
     .plan = dm_plan,
-    .generate = dm_generate,
+    .generate = oc__micro_generate,
     .release = oc__micro_plan_free,
     .formula = dm_formula,
 };

@@ -116,3 +116,8 @@ void oc__micro_plan_free(oc__plan *p) {
     }
     p->state = NULL;
 }
+
+int oc__micro_generate(const oc__plan *p, oc__emit *e) {
+    const oc__micro_plan *m = p->state;
+    return oc__micro_emit(e, m->moves, m->n, m->round_of, m->rounds);
+}

@@ -50,5 +50,7 @@ typedef struct oc__micro_plan {
 } oc__micro_plan;
 
 void oc__micro_plan_free(oc__plan *p);
+/* generate() of both: the packed moves, round by round (oc__micro_emit). */
+int oc__micro_generate(const oc__plan *p, oc__emit *e);
 
 #endif
