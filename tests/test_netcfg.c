@@ -710,98 +710,134 @@ static const char *const golden[] = {
     "shared; largest link congestion 2): split by first fit | the notes' formula is for "
     "store-and-forward switching; this network is wormhole (td per hop) | the notes' formula is "
     "for full-duplex links",
-    "rc=0 steps=4 time=4.0280000000000002e-06 | 4 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for the "
-    "non-combining model | the notes' formula is for all-port nodes; this network is 1-port (a "
-    "node's messages serialise)",
-    "rc=0 steps=4 time=8.0000000000000013e-06 | 4 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for the "
-    "non-combining model | the notes' formula is for all-port nodes; this network is 1-port (a "
-    "node's messages serialise)",
-    "rc=0 steps=4 time=4.0280000000000002e-06 | 4 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for "
-    "store-and-forward switching; this network is wormhole (td per hop) | the notes' formula is "
-    "for the non-combining model | the notes' formula is for all-port nodes; this network is "
+    "rc=0 steps=4 time=-1 time_closed_form_s=4.0280000000000002e-06 | 4 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 4, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for the non-combining model | the "
+    "notes' formula is for all-port nodes; this network is 1-port (a node's messages serialise)",
+    "rc=0 steps=4 time=-1 time_closed_form_s=8.0000000000000013e-06 | 4 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 4, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for the non-combining model | the "
+    "notes' formula is for all-port nodes; this network is 1-port (a node's messages serialise)",
+    "rc=0 steps=4 time=-1 time_closed_form_s=4.0280000000000002e-06 | 4 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 4, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for store-and-forward switching; this "
+    "network is wormhole (td per hop) | the notes' formula is for the non-combining model | the "
+    "notes' formula is for all-port nodes; this network is 1-port (a node's messages serialise)",
+    "rc=0 steps=4 time=-1 time_closed_form_s=8.0000000000000013e-06 | 4 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 4, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for store-and-forward switching; this "
+    "network is wormhole (td per hop) | the notes' formula is for the non-combining model | the "
+    "notes' formula is for all-port nodes; this network is 1-port (a node's messages serialise)",
+    "rc=0 steps=4 time=-1 time_closed_form_s=1.00196e-05 | 4 rounds needed more than one step "
+    "(port or link shared; largest link congestion 1): split by first fit | hypercube-opt: the "
+    "notes give the rounds, 2^(n-1) = 4, and no time; time_closed_form_s = 2^(n-1) (ts + mu tm) "
+    "is ours | the notes' formula is for the non-combining model | the notes' formula is for "
+    "all-port nodes; this network is 1-port (a node's messages serialise)",
+    "rc=0 steps=4 time=-1 time_closed_form_s=1.2799999999999999e-05 | 4 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 4, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for the non-combining model | the "
+    "notes' formula is for all-port nodes; this network is 1-port (a node's messages serialise)",
+    "rc=0 steps=4 time=-1 time_closed_form_s=4.0280000000000002e-06 | 4 rounds needed more than "
+    "one step (port or link shared; largest link congestion 2): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 4, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for the non-combining model | the "
+    "notes' formula is for full-duplex links",
+    "rc=0 steps=4 time=-1 time_closed_form_s=8.0000000000000013e-06 | 4 rounds needed more than "
+    "one step (port or link shared; largest link congestion 2): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 4, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for the non-combining model | the "
+    "notes' formula is for full-duplex links",
+    "rc=0 steps=4 time=-1 time_closed_form_s=4.0280000000000002e-06 | 4 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 4, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for all-port nodes; this network is "
     "1-port (a node's messages serialise)",
-    "rc=0 steps=4 time=8.0000000000000013e-06 | 4 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for "
-    "store-and-forward switching; this network is wormhole (td per hop) | the notes' formula is "
-    "for the non-combining model | the notes' formula is for all-port nodes; this network is "
+    "rc=0 steps=4 time=-1 time_closed_form_s=8.0000000000000013e-06 | 4 rounds needed more than "
+    "one step (port or link shared; largest link congestion 16): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 4, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for all-port nodes; this network is "
     "1-port (a node's messages serialise)",
-    "rc=0 steps=4 time=1.00196e-05 | 4 rounds needed more than one step (port or link shared; "
-    "largest link congestion 1): split by first fit | the notes' formula is for the non-combining "
-    "model | the notes' formula is for all-port nodes; this network is 1-port (a node's messages "
-    "serialise)",
-    "rc=0 steps=4 time=1.2799999999999999e-05 | 4 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for the "
-    "non-combining model | the notes' formula is for all-port nodes; this network is 1-port (a "
-    "node's messages serialise)",
-    "rc=0 steps=4 time=4.0280000000000002e-06 | 4 rounds needed more than one step (port or link "
-    "shared; largest link congestion 2): split by first fit | the notes' formula is for the "
-    "non-combining model | the notes' formula is for full-duplex links",
-    "rc=0 steps=4 time=8.0000000000000013e-06 | 4 rounds needed more than one step (port or link "
-    "shared; largest link congestion 2): split by first fit | the notes' formula is for the "
-    "non-combining model | the notes' formula is for full-duplex links",
-    "rc=0 steps=4 time=4.0280000000000002e-06 | 4 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for all-port "
-    "nodes; this network is 1-port (a node's messages serialise)",
-    "rc=0 steps=4 time=8.0000000000000013e-06 | 4 rounds needed more than one step (port or link "
-    "shared; largest link congestion 16): split by first fit | the notes' formula is for all-port "
-    "nodes; this network is 1-port (a node's messages serialise)",
-    "rc=0 steps=4 time=1.0839999999999999e-06 | 4 rounds needed more than one step (port or link "
-    "shared; largest link congestion 2): split by first fit | the notes' formula is for "
-    "store-and-forward switching; this network is wormhole (td per hop) | the notes' formula is "
-    "for the non-combining model | the notes' formula is for full-duplex links",
-    "rc=0 steps=4 time=1.3000000000000003e-05 | 4 rounds needed more than one step (port or link "
-    "shared; largest link congestion 2): split by first fit | the notes' formula is for "
-    "store-and-forward switching; this network is wormhole (td per hop) | the notes' formula is "
-    "for the non-combining model | the notes' formula is for full-duplex links",
-    "rc=0 steps=8 time=8.0560000000000005e-06 | 8 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for the "
-    "non-combining model | the notes' formula is for all-port nodes; this network is 1-port (a "
-    "node's messages serialise)",
-    "rc=0 steps=8 time=1.6000000000000003e-05 | 8 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for the "
-    "non-combining model | the notes' formula is for all-port nodes; this network is 1-port (a "
-    "node's messages serialise)",
-    "rc=0 steps=8 time=8.0560000000000005e-06 | 8 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for "
-    "store-and-forward switching; this network is wormhole (td per hop) | the notes' formula is "
-    "for the non-combining model | the notes' formula is for all-port nodes; this network is "
+    "rc=0 steps=4 time=-1 time_closed_form_s=1.0839999999999999e-06 | 4 rounds needed more than "
+    "one step (port or link shared; largest link congestion 2): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 4, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for store-and-forward switching; this "
+    "network is wormhole (td per hop) | the notes' formula is for the non-combining model | the "
+    "notes' formula is for full-duplex links",
+    "rc=0 steps=4 time=-1 time_closed_form_s=1.3000000000000003e-05 | 4 rounds needed more than "
+    "one step (port or link shared; largest link congestion 2): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 4, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for store-and-forward switching; this "
+    "network is wormhole (td per hop) | the notes' formula is for the non-combining model | the "
+    "notes' formula is for full-duplex links",
+    "rc=0 steps=8 time=-1 time_closed_form_s=8.0560000000000005e-06 | 8 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 8, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for the non-combining model | the "
+    "notes' formula is for all-port nodes; this network is 1-port (a node's messages serialise)",
+    "rc=0 steps=8 time=-1 time_closed_form_s=1.6000000000000003e-05 | 8 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 8, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for the non-combining model | the "
+    "notes' formula is for all-port nodes; this network is 1-port (a node's messages serialise)",
+    "rc=0 steps=8 time=-1 time_closed_form_s=8.0560000000000005e-06 | 8 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 8, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for store-and-forward switching; this "
+    "network is wormhole (td per hop) | the notes' formula is for the non-combining model | the "
+    "notes' formula is for all-port nodes; this network is 1-port (a node's messages serialise)",
+    "rc=0 steps=8 time=-1 time_closed_form_s=1.6000000000000003e-05 | 8 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 8, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for store-and-forward switching; this "
+    "network is wormhole (td per hop) | the notes' formula is for the non-combining model | the "
+    "notes' formula is for all-port nodes; this network is 1-port (a node's messages serialise)",
+    "rc=0 steps=8 time=-1 time_closed_form_s=2.0039199999999999e-05 | 8 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 8, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for the non-combining model | the "
+    "notes' formula is for all-port nodes; this network is 1-port (a node's messages serialise)",
+    "rc=0 steps=8 time=-1 time_closed_form_s=2.5599999999999999e-05 | 8 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 8, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for the non-combining model | the "
+    "notes' formula is for all-port nodes; this network is 1-port (a node's messages serialise)",
+    "rc=0 steps=8 time=-1 time_closed_form_s=8.0560000000000005e-06 | 8 rounds needed more than "
+    "one step (port or link shared; largest link congestion 2): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 8, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for the non-combining model | the "
+    "notes' formula is for full-duplex links",
+    "rc=0 steps=8 time=-1 time_closed_form_s=1.6000000000000003e-05 | 8 rounds needed more than "
+    "one step (port or link shared; largest link congestion 2): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 8, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for the non-combining model | the "
+    "notes' formula is for full-duplex links",
+    "rc=0 steps=8 time=-1 time_closed_form_s=8.0560000000000005e-06 | 8 rounds needed more than "
+    "one step (port or link shared; largest link congestion 1): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 8, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for all-port nodes; this network is "
     "1-port (a node's messages serialise)",
-    "rc=0 steps=8 time=1.6000000000000003e-05 | 8 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for "
-    "store-and-forward switching; this network is wormhole (td per hop) | the notes' formula is "
-    "for the non-combining model | the notes' formula is for all-port nodes; this network is "
+    "rc=0 steps=8 time=-1 time_closed_form_s=1.6000000000000003e-05 | 8 rounds needed more than "
+    "one step (port or link shared; largest link congestion 16): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 8, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for all-port nodes; this network is "
     "1-port (a node's messages serialise)",
-    "rc=0 steps=8 time=2.0039199999999999e-05 | 8 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for the "
-    "non-combining model | the notes' formula is for all-port nodes; this network is 1-port (a "
-    "node's messages serialise)",
-    "rc=0 steps=8 time=2.5599999999999999e-05 | 8 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for the "
-    "non-combining model | the notes' formula is for all-port nodes; this network is 1-port (a "
-    "node's messages serialise)",
-    "rc=0 steps=8 time=8.0560000000000005e-06 | 8 rounds needed more than one step (port or link "
-    "shared; largest link congestion 2): split by first fit | the notes' formula is for the "
-    "non-combining model | the notes' formula is for full-duplex links",
-    "rc=0 steps=8 time=1.6000000000000003e-05 | 8 rounds needed more than one step (port or link "
-    "shared; largest link congestion 2): split by first fit | the notes' formula is for the "
-    "non-combining model | the notes' formula is for full-duplex links",
-    "rc=0 steps=8 time=8.0560000000000005e-06 | 8 rounds needed more than one step (port or link "
-    "shared; largest link congestion 1): split by first fit | the notes' formula is for all-port "
-    "nodes; this network is 1-port (a node's messages serialise)",
-    "rc=0 steps=8 time=1.6000000000000003e-05 | 8 rounds needed more than one step (port or link "
-    "shared; largest link congestion 16): split by first fit | the notes' formula is for all-port "
-    "nodes; this network is 1-port (a node's messages serialise)",
-    "rc=0 steps=8 time=2.1679999999999998e-06 | 8 rounds needed more than one step (port or link "
-    "shared; largest link congestion 2): split by first fit | the notes' formula is for "
-    "store-and-forward switching; this network is wormhole (td per hop) | the notes' formula is "
-    "for the non-combining model | the notes' formula is for full-duplex links",
-    "rc=0 steps=8 time=2.6000000000000005e-05 | 8 rounds needed more than one step (port or link "
-    "shared; largest link congestion 2): split by first fit | the notes' formula is for "
-    "store-and-forward switching; this network is wormhole (td per hop) | the notes' formula is "
-    "for the non-combining model | the notes' formula is for full-duplex links",
+    "rc=0 steps=8 time=-1 time_closed_form_s=2.1679999999999998e-06 | 8 rounds needed more than "
+    "one step (port or link shared; largest link congestion 2): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 8, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for store-and-forward switching; this "
+    "network is wormhole (td per hop) | the notes' formula is for the non-combining model | the "
+    "notes' formula is for full-duplex links",
+    "rc=0 steps=8 time=-1 time_closed_form_s=2.6000000000000005e-05 | 8 rounds needed more than "
+    "one step (port or link shared; largest link congestion 2): split by first fit | "
+    "hypercube-opt: the notes give the rounds, 2^(n-1) = 8, and no time; time_closed_form_s = "
+    "2^(n-1) (ts + mu tm) is ours | the notes' formula is for store-and-forward switching; this "
+    "network is wormhole (td per hop) | the notes' formula is for the non-combining model | the "
+    "notes' formula is for full-duplex links",
     "rc=-5",
     "rc=-5",
     "rc=0 steps=-1 time=-1 time_closed_form_s=5.9119999999999995e-06",

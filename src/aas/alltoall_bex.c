@@ -32,7 +32,8 @@
  * loses. The network's own dims are among them, and on a mesh whose shape is not the squarest
  * (--net dims=16x4) they are usually the best: the rounds are contention-free only there. The
  * bound (oc__dims_offer): R = X - 1 + Y - 1 rounds, each at least one start-up and hop plus a
- * node's block of N/2 chunks. The squarest shape is offered first, so it wins a full tie.
+ * node's block of N/2 chunks. The mesh's own dims (the model's, in->net->cfg) are offered
+ * first, so the default follows the network's shape and wins a full tie; then the squarest.
  */
 #include "aas/mesh_xchg.h"
 
@@ -128,12 +129,22 @@ static int bex_offer(const oc__search_in *in, oc__search *s, uint32_t n, uint32_
 static int bex_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     uint32_t n;
     if (oc_kv_get(in->params, "dims") || in->nodes < 2 || !oc__aas_pow2(in->nodes, &n)) return 0;
-    /* the squarest 2^ceil(n/2) x 2^floor(n/2) first, then outwards, the wider X first */
+    /* the mesh's own dims first (the default follows the network's shape and wins a full tie),
+     * then the squarest 2^ceil(n/2) x 2^floor(n/2), then outwards, the wider X first */
+    uint32_t NX, NY, own = n + 1;
+    if (oc__dims_of_net(in, OC_DIRECT_MESH, &NX, &NY) && oc__aas_pow2(NX, &own) &&
+        oc__aas_pow2(NY, &n)) {
+        int rc = bex_offer(in, s, n + own, own, why, len);
+        if (rc) return rc;
+        n += own;
+    } else {
+        own = n + 1;
+    }
     const uint32_t sq = (n + 1) / 2;
-    int rc = bex_offer(in, s, n, sq, why, len);
+    int rc = sq == own ? 0 : bex_offer(in, s, n, sq, why, len);
     for (uint32_t d = 1; d <= n && !rc; d++) {
-        if (sq + d <= n) rc = bex_offer(in, s, n, sq + d, why, len);
-        if (!rc && sq >= d) rc = bex_offer(in, s, n, sq - d, why, len);
+        if (sq + d <= n && sq + d != own) rc = bex_offer(in, s, n, sq + d, why, len);
+        if (!rc && sq >= d && sq - d != own) rc = bex_offer(in, s, n, sq - d, why, len);
     }
     return rc;
 }

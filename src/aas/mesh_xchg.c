@@ -7,6 +7,7 @@
 #include "aas/mesh_xchg.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 void oc__dims_valid(char *buf, size_t len, uint32_t N, int pow2, int square) {
     size_t at = 0, shown = 0;
@@ -101,6 +102,63 @@ int oc__dims_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t 
                          "rounds x (start-up + hop) + the largest block of each round x its "
                          "per-byte time"};
     return oc__search_offer(s, &b, 1, kv) ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
+}
+
+int oc__dims_of_net(const oc__search_in *in, int kind, uint32_t *A, uint32_t *B) {
+    const oc__direct_cfg *c = &in->net->cfg.direct;
+    if (in->net->cfg.kind != OC_NETCFG_DIRECT || c->nodes != in->nodes) return 0;
+    if (c->kind == OC_DIRECT_HYPERCUBE || (kind >= 0 && c->kind != (oc__direct_kind)kind)) return 0;
+    if (c->ndims < 1 || c->ndims > 2) return 0;
+    *A = c->dims[0];
+    *B = c->ndims == 2 ? c->dims[1] : 1;
+    return 1;
+}
+
+/* Signed hops along network dimension i from coordinate a to b (direct.c's dim_delta). */
+static int64_t net_delta(const oc__direct_cfg *c, uint32_t i, uint32_t a, uint32_t b) {
+    const uint32_t z = c->dims[i];
+    if (c->kind != OC_DIRECT_TORUS || z < 3) return (int64_t)b - (int64_t)a;
+    const uint32_t f = b >= a ? b - a : b + z - a;
+    return f <= z - f ? (int64_t)f : -(int64_t)(z - f);
+}
+
+uint64_t oc__shift_congestion(const oc__netcfg *net, const uint32_t *dims, uint32_t ndims,
+                              uint32_t along) {
+    const oc__direct_cfg *c = &net->direct;
+    uint64_t N = 1, stride = 1;
+    for (uint32_t i = 0; i < ndims; i++) {
+        if (i < along) stride *= dims[i];
+        N *= dims[i];
+    }
+    if (net->kind != OC_NETCFG_DIRECT || c->nodes != N || along >= ndims || !c->ndims) return 1;
+    const uint64_t D = c->ndims;
+    uint32_t *load = calloc((size_t)(N * D * 2), sizeof *load);
+    if (!load) return 1;
+    uint64_t most = 1;
+    const uint32_t z = dims[along];
+    for (uint64_t v = 0; v < N; v++) {
+        const uint64_t x = v / stride % z;
+        uint64_t cur = v, s = 1;
+        const uint64_t to = v - x * stride + (x + 1) % z * stride;
+        for (uint32_t i = 0; i < D; s *= c->dims[i], i++) { /* dimension order, as the model */
+            const uint32_t zi = c->dims[i];
+            uint64_t xi = cur / s % zi;
+            const int64_t d = net_delta(c, i, (uint32_t)xi, (uint32_t)(to / s % zi));
+            const int neg = d < 0;
+            for (int64_t k = neg ? -d : d; k > 0; k--) {
+                const uint64_t nx = neg ? (xi == 0 ? zi - 1 : xi - 1) : (xi + 1 == zi ? 0 : xi + 1);
+                const uint64_t next = cur - xi * s + nx * s;
+                /* half duplex names a link by its positive end, so both directions meet */
+                const uint64_t id = !c->fullduplex && neg ? (next * D + i) * 2
+                                                          : (cur * D + i) * 2 + (uint64_t)neg;
+                if (++load[id] > most) most = load[id];
+                cur = next;
+                xi = nx;
+            }
+        }
+    }
+    free(load);
+    return most;
 }
 
 static unsigned low_run(uint32_t done) {

@@ -47,6 +47,22 @@ int oc__mesh_formula_net(const oc__formula_in *in, oc_report *rep, const char *a
 int oc__dims_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t B, uint64_t rounds,
                    double chunks, char *why, size_t len);
 
+/* The direct network the search maps on, when it is a torus or mesh of one or two sides whose
+ * product is N: *A x *B its dims (B = 1 for one side), returns 1; else 0 (another network, or
+ * more sides). kind < 0: either of torus and mesh. */
+int oc__dims_of_net(const oc__search_in *in, int kind, uint32_t *A, uint32_t *B);
+
+/* The largest number of messages one link of the direct network `net` carries (its
+ * dimension-order routes, as the model routes them: shortest way round a torus side of 3 or
+ * more, the positive way on a tie; half duplex counts both directions of a link) when every
+ * node v = c_0 + z_0 (c_1 + ...) of the candidate shape `dims` (ndims sides, product N) sends
+ * one message to its neighbour one place on along candidate dimension `along` (cyclically).
+ * The model puts the messages that share a link in different steps, so a round of this pattern
+ * takes at least that many steps. 1 when net is not a direct network of N nodes, or on no
+ * memory (still a bound). */
+uint64_t oc__shift_congestion(const oc__netcfg *net, const uint32_t *dims, uint32_t ndims,
+                              uint32_t along);
+
 /* Emits node v's combined block for partner w in an exchange across the node bits M after the
  * bits `done` have been exchanged (SEX's invariant: v holds every packet (s -> d) with d agreeing
  * with v on `done` and s agreeing with v elsewhere): every held packet whose destination agrees

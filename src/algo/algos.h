@@ -198,6 +198,8 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(alltoall_cartesian)                                                                          \
     X(alltoall_dex)                                                                                \
     X(alltoall_dextorus)                                                                           \
+    X(alltoall_dex_micro)                                                                          \
+    X(alltoall_dex_interleave)                                                                     \
     X(alltoall_hypercube_opt)                                                                      \
     X(alltoall_bex)                                                                                \
     X(alltoall_qex)

@@ -13,8 +13,12 @@
  *         ceil(N / floor(N/L)) colours (N/4 at r = N/2), more than its link load L when L does
  *         not divide N: sum over r of ceil(colours_r / C) steps, C = wavelengths x fibres, a
  *         lower bound the ring's colouring meets when L divides N and can exceed otherwise;
+ *   fabric (circuit-switched, in->lanes > 0): every round is a new permutation, so a new circuit
+ *         set: N-1 rounds of alpha, N-1 reconfigurations and N-1 one-packet circuit times at one
+ *         circuit per tile (oc__formula_circuits); a lower bound where circuits cross servers on
+ *         fewer wavelengths than a tile's;
  *   elsewhere: N-1 steps of the network's one-packet step, a lower bound (the fat-tree's
- *         shared uplinks, the star's retuning and the fabric's circuits can add to it).
+ *         shared uplinks and the star's retuning can add to it).
  */
 #include "algo/algos.h"
 
@@ -45,6 +49,18 @@ static int pw_generate(const oc__plan *plan, oc__emit *e) {
 
 static int pw_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
     const uint64_t N = plan->spec.nodes;
+    if (in->lanes && N > 1) { /* the fabric: one new circuit set per round */
+        const double R = (double)(N - 1);
+        int rc = oc__formula_circuits(rep, in, R, R, R * (in->step_time - in->step_fixed));
+        if (!rc && fabs(rep->time_s - rep->time_formula_s) > 1e-9 * rep->time_formula_s)
+            rc = oc__report_note(rep,
+                                 "time differs from N-1 rounds of alpha + reconfiguration + one "
+                                 "packet on a full tile circuit: circuits between servers get "
+                                 "fewer wavelengths")
+                     ? OC_ENOMEM
+                     : 0;
+        return rc;
+    }
     if (!in->network || strcmp(in->network, "ring") != 0) { /* every round is one step */
         oc__formula_steps(rep, in, (double)(N ? N - 1 : 0));
         if (fabs(rep->time_s - rep->time_formula_s) > 1e-9 * rep->time_formula_s)
@@ -78,7 +94,7 @@ static int pw_formula(const oc__plan *plan, const oc__formula_in *in, oc_report 
 const oc__algo oc__algo_alltoall_pairwise = {
     .info = {"pairwise", OC_ALLTOALL, "switch,fabric,fattree,ring,star",
              "pairwise exchange: N-1 rounds, in round r node i sends to (i+r) mod N", "",
-             "(N-1)(alpha + m beta) on the switch; ring: sum_r ceil(N/floor(N/min(r,N-r))/C) steps",
+             "(N-1)(alpha + m beta) on the switch; fabric: (N-1)(alpha + reconfig + m/B); ring: sum_r ceil(N/floor(N/min(r,N-r))/C) steps",
              ""},
     .param_names = NULL,
     .plan = pw_plan,

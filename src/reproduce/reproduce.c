@@ -28,7 +28,7 @@ static const paper papers[] = {
     {"wrht", OC_SETTING_WAVELENGTHS | OC_SETTING_NODES | OC_SETTING_SIZES, oc__reproduce_wrht},
     {"star", OC_SETTING_NODES | OC_SETTING_WAVELENGTHS, oc__reproduce_star},
     {"lumorph", 0, oc__reproduce_lumorph},
-    {"aas", 0, oc__reproduce_aas},
+    {"aas", OC_SETTING_NODES | OC_SETTING_NETWORK, oc__reproduce_aas},
 };
 
 enum { NPAPERS = sizeof papers / sizeof papers[0] };
