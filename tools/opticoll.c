@@ -459,7 +459,7 @@ static void paper_list(char *buf, size_t len, int with_settings) {
         at += (size_t)snprintf(buf + at, len - at, "%*s", (int)(12 - strlen(oc_paper_name(i))),
                                "");
         unsigned t = oc_paper_settings(i);
-        if (!t && at < len) at += (size_t)snprintf(buf + at, len - at, "(no settings)");
+        if (!t && at < len) at += (size_t)snprintf(buf + at, len - at, " (no settings)");
         for (size_t k = 0; k < sizeof flags / sizeof flags[0] && at < len; k++)
             if (t & flags[k].bit) at += (size_t)snprintf(buf + at, len - at, " %s", flags[k].flag);
     }

@@ -56,7 +56,7 @@ refused() { # NAME EXPECTED-TEXT ARGS...
 }
 refused "-t on a paper without it" "-t is not a setting of this paper (it takes -w, -n)" reproduce star -t ring
 refused "--sizes on a paper without it" "--sizes is not a setting" reproduce star --sizes 1KiB
-refused "settings on a paper with none" "it takes none" reproduce aas -n 12
+refused "a setting the paper does not take" "-w is not a setting of this paper (it takes -n, -t)" reproduce aas -w 3
 refused "-w 0" "expected a whole number from 1 to" reproduce star -w 0
 refused "-n -3" "expected a whole number from 1 to" reproduce star -n -3
 refused "-n 1e3" "expected a whole number from 1 to" reproduce optree -n 1e3
@@ -64,7 +64,7 @@ refused "--sizes with a zero" "at least 1 byte" reproduce optree -n 12 --sizes 0
 refused "--sizes not a list" "expected sizes" reproduce wrht -n 12 --sizes lots
 refused "--json with all" "one paper, without --out" reproduce all --json
 refused "no paper names every paper" "optree, wrht, star, lumorph, aas, all" reproduce
-refused "all with a setting no paper takes" "no paper takes all of these settings" reproduce all -t ring
+refused "all with settings no paper takes together" "no paper takes all of these settings" reproduce all -t torus --sizes 1KiB
 
 # optree at other settings: the figures' series change with -w (computed, not copied)
 LC_ALL=C "$TOOL" reproduce optree -n 12 -w 2 --sizes 4KiB --json >"$T/a.json" 2>"$T/a.err"
