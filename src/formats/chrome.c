@@ -146,9 +146,8 @@ int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t len) {
     const oc__algo *algo;
     const oc__model *model;
     oc__plan plan;
-    oc_report *rep = oc__report_new();
-    if (!rep) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    int rc = oc__plan_request(req, &algo, &model, &plan, rep, why, len);
+    oc_report *rep = NULL;
+    int rc = oc__plan_export(req, &algo, &model, &plan, &rep, why, len);
     if (rc) goto out;
     if (!model) {
         rc = oc__fail(why, len, OC_EINVAL, "a timeline needs a network (-t)");

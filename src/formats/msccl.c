@@ -339,9 +339,8 @@ int oc_export_msccl(const oc_request *req, FILE *f, char *why, size_t len) {
     oc__store_init(&store);
     mbuild b;
     memset(&b, 0, sizeof b);
-    oc_report *rep = oc__report_new();
-    if (!rep) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    int rc = oc__plan_request(req, &algo, &model, &plan, rep, why, len);
+    oc_report *rep = NULL;
+    int rc = oc__plan_export(req, &algo, &model, &plan, &rep, why, len);
     if (rc) goto out;
     const oc__spec *s = &plan.spec;
     if (s->nodes > MSCCL_MAX_GPUS || (uint64_t)s->nodes * s->chunks > MSCCL_MAX_CELLS) {

@@ -271,3 +271,11 @@ int oc__generate(const oc__algo *algo, const oc__plan *plan, oc__sink *sinks, ch
 int oc__source_algo(void *arg, oc__emit *e) {
     return from_algo(arg, e);
 }
+
+int oc__plan_export(const oc_request *req, const oc__algo **algo, const oc__model **model,
+                    oc__plan *plan, oc_report **rep, char *why, size_t len) {
+    memset(plan, 0, sizeof *plan);
+    *algo = NULL;
+    if (!(*rep = oc__report_new())) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return oc__plan_request(req, algo, model, plan, *rep, why, len);
+}

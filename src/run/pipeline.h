@@ -34,6 +34,10 @@ int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
 /* Resolves, searches parameters like oc_run, and plans; the caller frees the plan. */
 int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__model **model,
                      oc__plan *plan, oc_report *rep, char *why, size_t len);
+/* The start every exporter shares: a new report in *rep (the caller frees it, also on failure),
+ * then oc__plan_request into it. */
+int oc__plan_export(const oc_request *req, const oc__algo **algo, const oc__model **model,
+                    oc__plan *plan, oc_report **rep, char *why, size_t len);
 
 /* oc__source for a stored schedule (a file read back): its rounds as they are, without the
  * emitter's range checks, so that the verifier names what is wrong. */

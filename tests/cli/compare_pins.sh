@@ -54,16 +54,6 @@ run_tool compare -c allreduce -n 12 -s 64KiB -a wrht,hring -p hring.g=4
 grep -q '^  hring .* g=4' "$T/out" && pass "hring.g=4 pins hring" ||
     fail "hring.g=4 pins hring" "$(cat "$T/out" "$T/err")"
 
-refused() { # NAME EXPECTED-TEXT ARGS...
-    local name=$1 text=$2
-    shift 2
-    run_tool "$@"
-    if [ "$RC" = 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "$text" "$T/err"; then
-        pass "$name"
-    else
-        fail "$name" "rc=$RC" "$(cat "$T/out" "$T/err")"
-    fi
-}
 refused "a pin no listed algorithm takes" "no algorithm compared takes it" \
     compare -c allreduce -n 12 -s 1MiB -a ring,bt -p m=5
 refused "ALGO.KEY the algorithm does not take" "ring takes no such parameter" \

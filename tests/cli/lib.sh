@@ -85,3 +85,17 @@ bad() {
 have_python() {
     command -v python3 >/dev/null 2>&1
 }
+
+# refused NAME EXPECTED-TEXT ARGS...: the tool run with ARGS must refuse them as bad usage: exit 2,
+# nothing on stdout, one line on stderr containing EXPECTED-TEXT.
+refused() {
+    local name=$1 text=$2
+    shift 2
+    run_tool "$@"
+    if [ "$RC" = 2 ] && [ ! -s "$OC_TMP/out" ] && [ "$(wc -l <"$OC_TMP/err")" = 1 ] &&
+        grep -q -- "$text" "$OC_TMP/err"; then
+        pass "$name"
+    else
+        fail "$name" "rc=$RC" "$(head -c 300 "$OC_TMP/out")" "$(cat "$OC_TMP/err")"
+    fi
+}

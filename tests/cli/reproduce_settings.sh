@@ -44,16 +44,6 @@ PY
     ok_if "star -n $n -w $w --json: settings, claims and tables match the text" $? "$(cat "$T/py.out" "$T/j.err")"
 done
 
-refused() { # NAME EXPECTED-TEXT ARGS...
-    local name=$1 text=$2
-    shift 2
-    run_tool "$@"
-    if [ "$RC" = 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "$text" "$T/err"; then
-        pass "$name"
-    else
-        fail "$name" "rc=$RC" "$(head -c 300 "$T/out")" "$(cat "$T/err")"
-    fi
-}
 refused "-t on a paper without it" "-t is not a setting of this paper (it takes -w, -n)" reproduce star -t ring
 refused "--sizes on a paper without it" "--sizes is not a setting" reproduce star --sizes 1KiB
 refused "a setting the paper does not take" "-w is not a setting of this paper (it takes -n, -t)" reproduce aas -w 3
