@@ -16,6 +16,7 @@ set_tests_properties(reproduce_optree reproduce_wrht PROPERTIES LABELS slow TIME
 include(tests/switch.cmake OPTIONAL)
 include(tests/star.cmake OPTIONAL)
 include(tests/repro_star.cmake OPTIONAL)
+include(tests/repro_lumorph.cmake OPTIONAL)
 include(tests/fabric.cmake OPTIONAL)
 include(tests/aasoptical.cmake OPTIONAL)
 include(tests/lumorph.cmake OPTIONAL)
