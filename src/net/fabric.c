@@ -35,6 +35,15 @@
  * split would hide the shortage). Every round then goes through the independent check of
  * fabric_check.c.
  *
+ * MZI degree. A tile's switches are "MZI-based optical switches of 1X3 degree" (section 2), and
+ * Fig. 1(a) shows them holding an all-to-all of four tiles: three concurrent circuits out of a
+ * tile and three into it. mzi_degree (default 3) is that limit: a round in which a tile sends or
+ * receives on more concurrent circuits is refused with OC_ERESOURCE naming the tile and the
+ * limit. So Lumorph-4 (radix 4: 3 circuits) fits the seed's switch exactly and radix 8 (7
+ * circuits) does not; the parameter search skips such candidates as refused (`run --explain`).
+ * mzi_degree=0 lifts the limit (a switch tree of any degree: only the wavelengths then bound
+ * the circuits, W of them).
+ *
  * Figures: steps = rounds (all circuits of a round run at once); the time is kept as three terms,
  * time_alpha_s (rounds x alpha), time_reconfig_s (reconfigurations x 3.7 us) and time_bandwidth_s
  * (per round, the slowest circuit's bytes over its bandwidth), reported separately.
@@ -190,6 +199,7 @@ static const char *const fab_param_names[] = {"tiles_per_server",
                                               "bandwidth_GBps",
                                               "reconfig_us",
                                               "alpha_us",
+                                              "mzi_degree",
                                               NULL};
 
 static int by_u64(const void *x, const void *y) {
@@ -263,6 +273,14 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
                             "wavelengths",
                             R, m->out[x->src] > W ? x->src : x->dst,
                             m->out[x->src] > W ? "sends" : "receives", deg, (unsigned long long)W);
+        if (m->shape.mzi_degree && deg > m->shape.mzi_degree) {
+            const int snd = m->out[x->src] > m->shape.mzi_degree;
+            return oc__fail(why, len, OC_ERESOURCE,
+                            "round %llu: tile %u %s on %u concurrent circuits, more than its 1x%u "
+                            "MZI switch holds (mzi_degree=%u; the seed's switch is 1x3)",
+                            R, snd ? x->src : x->dst, snd ? "sends" : "receives", deg,
+                            m->shape.mzi_degree, m->shape.mzi_degree);
+        }
         m->wl[i] = (uint32_t)(W / deg);
         if (m->wl[i] < m->min_wl) m->min_wl = m->wl[i];
         if (deg > m->max_circuits) m->max_circuits = deg;
@@ -305,7 +323,7 @@ static void fab_destroy(oc__netrun *m) {
 static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
                       char *why, size_t len) {
     *out = NULL;
-    uint64_t tiles, wls, fibres;
+    uint64_t tiles, wls, fibres, mzi;
     double alpha_us, reconfig_us, gbytes;
     int rc = oc__kv_only(params, fab_param_names, "fabric network", why, len);
     if (rc || (rc = oc__kv_u64(params, "tiles_per_server", 32, 1, 1u << 20, &tiles, why, len)) ||
@@ -313,7 +331,8 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
         (rc = oc__kv_u64(params, "fibres_between_servers", 32, 0, 1u << 30, &fibres, why, len)) ||
         (rc = oc__kv_double(params, "bandwidth_GBps", 300, 1e-9, 1e12, &gbytes, why, len)) ||
         (rc = oc__kv_double(params, "reconfig_us", 3.7, 0, 1e9, &reconfig_us, why, len)) ||
-        (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)))
+        (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)) ||
+        (rc = oc__kv_u64(params, "mzi_degree", 3, 0, 1u << 20, &mzi, why, len)))
         return rc;
     /* server pairs are packed above 16 bits of wavelengths in one 64-bit sort key */
     const uint64_t servers = ((uint64_t)spec->nodes + tiles - 1) / tiles;
@@ -325,7 +344,8 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
     m->shape = (oc__fab_shape){.nodes = spec->nodes,
                                .tiles_per_server = (uint32_t)tiles,
                                .wavelengths = wls,
-                               .fibres = fibres};
+                               .fibres = fibres,
+                               .mzi_degree = (uint32_t)mzi};
     m->alpha_us = alpha_us;
     m->reconfig_us = reconfig_us;
     m->gbytes = gbytes;
@@ -370,6 +390,7 @@ static int fab_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     rc |= oc__netrun_param(rep, "bandwidth_GBps", "%g", m->gbytes);
     rc |= oc__netrun_param(rep, "reconfig_us", "%g", m->reconfig_us);
     rc |= oc__netrun_param(rep, "alpha_us", "%g", m->alpha_us);
+    rc |= oc__netrun_param(rep, "mzi_degree", "%u", m->shape.mzi_degree);
     const uint64_t T = m->shape.tiles_per_server;
     rc |= oc__report_num(rep, "step_time_s", fab_step_time(m));
     rc |= oc__report_num(rep, "time_alpha_s", ta);
@@ -398,7 +419,8 @@ const oc__model oc__model_fabric = {
              "tiles_per_server=32; wavelengths_per_tile=16; fibres_between_servers=32: per "
              "ordered server pair, W wavelengths each; bandwidth_GBps=300: per GPU and direction; "
              "reconfig_us=3.7; "
-             "alpha_us=0.7"},
+             "alpha_us=0.7; mzi_degree=3: concurrent circuits per tile and direction (the seed's "
+             "1x3 MZI switch; 0 = no limit)"},
     .create = fab_create,
     .sink = oc__netrun_sink,
     .finish = fab_finish,

@@ -14,6 +14,8 @@
  *      tile, its server and the round when one does;
  *   3. sums the wavelengths per ordered pair of servers and proves none exceeds fibres x W (a
  *      fibre carries a tile's W wavelengths);
+ *   2b. counts the circuits per tile and direction and proves none exceeds the MZI degree (the
+ *      seed's 1x3 switch: three concurrent circuits, Fig. 1(a)'s all-to-all of four tiles);
  *   4. re-derives each circuit's share, min(floor(W / sender's circuits), floor(W / receiver's
  *      circuits)), and proves the model claimed exactly that.
  * O(T log T) per round of T transfers; the scratch arrays are reused.
@@ -96,6 +98,12 @@ int oc__fab_check(oc__fab_checker *c, uint64_t round, const oc__round *r, const 
                             R, (unsigned long long)tile, (unsigned long long)(tile / T),
                             (unsigned long long)(tile % T), c->a[i].key % 2 ? "receives" : "sends",
                             (unsigned long long)sum, (unsigned long long)W);
+        if (s->mzi_degree && circuits > s->mzi_degree)
+            return oc__fail(why, len, OC_ERESOURCE,
+                            "check: round %llu: tile %llu %s on %llu circuits, more than its 1x%u "
+                            "MZI switch holds",
+                            R, (unsigned long long)tile, c->a[i].key % 2 ? "receives" : "sends",
+                            (unsigned long long)circuits, s->mzi_degree);
         for (size_t k = i; k < j; k++)
             if (W / circuits < c->share[c->a[k].xfer]) c->share[c->a[k].xfer] = W / circuits;
     }
