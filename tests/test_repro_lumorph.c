@@ -166,6 +166,9 @@ int main(void) {
     CHECK(s.npts == 33, "%d points", s.npts);
     CHECK(has(o.text, "Lumorph-4 at 128 GPUs: 128 is not a power of 4, so rhd radix=4 ran folded"),
           "the fold at 128");
+    CHECK(has(o.text, "rhd radix=8 at 256 GPUs, 1 KiB: refused") &&
+              has(o.text, "tile 0 sends on 7 concurrent circuits, more than its 1x3 MZI switch"),
+          "radix 8 refused at the seed's switch");
     const double both_paper = s.both;
     out_free(&o);
 

@@ -508,6 +508,42 @@ static int bert(FILE *f, const lcfg *cf, bert_res *res, char *why, size_t len) {
     return rc;
 }
 
+/* Radix 8 against the seed's 1x3 MZI switch (section 2): rhd radix 8 needs 7 concurrent circuits
+ * per GPU, the switch holds 3 (the fabric's mzi_degree). The run at the seed's switch is refused by
+ * the model, and the same run on a switch of degree 7 shows what the seed's hardware gives up. */
+static int mzi_note(FILE *f, const lcfg *cf, char *why, size_t len) {
+    const uint32_t N = cf->nodes[cf->nn - 1];
+    const uint64_t n = cf->sizes[0]; /* the α-bound end, where fewer rounds would help most */
+    oc__sim_req q = {.coll = OC_ALLREDUCE, .algo = "rhd", .network = "fabric", .nodes = N,
+                     .bytes = n, .data_check = 1};
+    oc__cellf(q.params, sizeof q.params, "radix=8");
+    oc__sim s8, s7, s4;
+    char r8[384] = "";
+    int rc = oc__simulate(&q, &s8, NULL, r8, sizeof r8);
+    if (rc && rc != OC_ERESOURCE) return oc__fail(why, len, rc, "%s", r8);
+    const int refused = rc == OC_ERESOURCE;
+    oc__cellf(q.net, sizeof q.net, "mzi_degree=7");
+    if ((rc = oc__simulate(&q, &s7, NULL, why, len))) return rc;
+    q.net[0] = 0;
+    oc__cellf(q.params, sizeof q.params, "radix=4");
+    if ((rc = oc__simulate(&q, &s4, NULL, why, len))) return rc;
+    char sz[32];
+    size_text(sz, sizeof sz, n);
+    fprintf(f, "\nThe 1x3 MZI switch (section 2): a tile holds 3 concurrent circuits (mzi_degree=3), "
+               "so Lumorph-4 (3 circuits) is the largest radix the seed's switch runs. rhd radix=8 "
+               "at %u GPUs, %s: %s",
+            N, sz, refused ? "refused: " : "ran: ");
+    fprintf(f, "%s.\n", refused ? r8 : "the fabric took 7 circuits");
+    if (s7.ok && s4.ok)
+        fprintf(f,
+                "  On a switch of degree 7 (mzi_degree=7) radix 8 takes %.2f us against "
+                "Lumorph-4's %.2f us at degree 3 (%+.1f%%): %llu rounds against %llu, up to 7 "
+                "circuits of %u wavelengths (%u of 16 used).\n",
+                s7.time_s * 1e6, s4.time_s * 1e6, (s7.time_s / s4.time_s - 1) * 100,
+                (unsigned long long)s7.rounds, (unsigned long long)s4.rounds, W / 7, 7 * (W / 7));
+    return 0;
+}
+
 /* The point (a, i) of the grid where v(g, a, i) is largest. */
 typedef double (*point_fn)(const grid *g, int a, int i);
 typedef struct point {
@@ -707,6 +743,7 @@ int oc__reproduce_lumorph(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
     memset(&b, 0, sizeof b);
     rc = fig4b(f, &g);
     if (!rc) rc = claims(f, &g);
+    if (!rc) rc = mzi_note(f, &cf, why, whylen);
     if (!rc) rc = bert(f, &cf, &b, why, whylen);
     if (!rc && headline(ctx, &g, &b)) rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     /* Fig. 2a: the allocation example, replayed by the rack allocator (rack.c). */
