@@ -10,6 +10,8 @@
  *   - the default parameter search on the fabric picks only schedules the switch holds, at odd,
  *     prime and non-power N, and lifting the limit never makes the best time worse.
  * Before the limit, every one of these rounds ran (7 circuits per tile at radix 8).
+ * Also what a server holds: tiles_per_server above 32 ("A Lightpath wafer has 32 or fewer
+ * tiles") is refused with that reason (it ran before, at any count up to 2^20).
  */
 #include "core/core.h"
 #include "net/fabric.h"
@@ -100,7 +102,25 @@ static void test_search(void) {
     }
 }
 
+static void test_tiles(void) {
+    char why[256] = "";
+    int err = 0;
+    oc_report *rep = run_net("fabric", OC_ALLREDUCE, "ring", 64, 1 << 20, "", "tiles_per_server=32",
+                             &err, why, sizeof why);
+    CHECK(rep != NULL, "32 tiles: %s", why);
+    oc_report_free(rep);
+    const char *over[] = {"tiles_per_server=33", "tiles_per_server=64", "tiles_per_server=1000"};
+    for (size_t i = 0; i < 3; i++) {
+        rep = run_net("fabric", OC_ALLREDUCE, "ring", 64, 1 << 20, "", over[i], &err, why,
+                      sizeof why);
+        CHECK(!rep && err == OC_EINVAL && strstr(why, "a Lightpath server holds at most 32 tiles"),
+              "%s: %s", over[i], why);
+        oc_report_free(rep);
+    }
+}
+
 int main(void) {
+    test_tiles();
     test_rounds();
     test_radix();
     test_search();

@@ -193,6 +193,9 @@ static int fab_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why,
     return 0;
 }
 
+/* What a server holds: "A Lightpath wafer has 32 or fewer tiles" (section 2), one GPU a tile. */
+#define MAX_TILES 32
+
 static const char *const fab_param_names[] = {"tiles_per_server",
                                               "wavelengths_per_tile",
                                               "fibres_between_servers",
@@ -334,6 +337,11 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
         (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)) ||
         (rc = oc__kv_u64(params, "mzi_degree", 3, 0, 1u << 20, &mzi, why, len)))
         return rc;
+    if (tiles > MAX_TILES)
+        return oc__fail(why, len, OC_EINVAL,
+                        "fabric network: tiles_per_server=%llu, but a Lightpath server holds at "
+                        "most %u tiles (one GPU each; seed section 2)",
+                        (unsigned long long)tiles, MAX_TILES);
     /* server pairs are packed above 16 bits of wavelengths in one 64-bit sort key */
     const uint64_t servers = ((uint64_t)spec->nodes + tiles - 1) / tiles;
     if (servers > (1u << 23))
@@ -416,7 +424,7 @@ const oc__model oc__model_fabric = {
     .info = {"fabric",
              "Lumorph photonic rack: servers of tiles, a GPU's wavelengths split over its "
              "concurrent circuits, MZI reconfiguration when the circuits change",
-             "tiles_per_server=32; wavelengths_per_tile=16; fibres_between_servers=32: per "
+             "tiles_per_server=32: at most 32, a Lightpath wafer's tiles; wavelengths_per_tile=16; fibres_between_servers=32: per "
              "ordered server pair, W wavelengths each; bandwidth_GBps=300: per GPU and direction; "
              "reconfig_us=3.7; "
              "alpha_us=0.7; mzi_degree=3: concurrent circuits per tile and direction (the seed's "
