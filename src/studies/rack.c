@@ -901,8 +901,11 @@ typedef struct ar_cache {
 } ar_cache;
 
 /* One verified run: its time. */
-static int ar_run(const ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t fib,
-                  const char *algo, uint32_t radix, double *time, char *why, size_t whylen) {
+/* One verified all-reduce; *degraded (when not NULL) says whether the fabric had to share its
+ * fibres' wavelengths or add steps (fabric.c: scarce fibres degrade a run rather than fail it). */
+static int ar_run_fib(const ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t fib,
+                      const char *algo, uint32_t radix, double *time, int *degraded, char *why,
+                      size_t whylen) {
     oc__sim_req q;
     memset(&q, 0, sizeof q);
     q.coll = OC_ALLREDUCE;
@@ -915,13 +918,24 @@ static int ar_run(const ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint3
     if (fabric)
         snprintf(q.net, sizeof q.net, "tiles_per_server=%u fibres_between_servers=%u", tps, fib);
     oc__sim s;
-    int rc = oc__simulate(&q, &s, NULL, why, whylen);
+    oc_report *rep = NULL;
+    int rc = oc__simulate(&q, &s, degraded ? &rep : NULL, why, whylen);
     if (rc) return rc;
     if (!s.ok)
         return oc__fail(why, whylen, OC_ETOOBIG, "rack: all-reduce %s on %u GPUs not simulated: %s",
                         algo, g, s.note);
     *time = s.time_s;
+    if (degraded) {
+        double shared = 0;
+        *degraded = rep && oc_report_number(rep, "fibre_shared_circuits", &shared) == 0 && shared > 0;
+        oc_report_free(rep);
+    }
     return 0;
+}
+
+static int ar_run(const ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t fib,
+                  const char *algo, uint32_t radix, double *time, char *why, size_t whylen) {
+    return ar_run_fib(c, fabric, g, tps, fib, algo, radix, time, NULL, why, whylen);
 }
 
 static int best_ar(ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t fib, int rhd_allowed,
@@ -944,8 +958,17 @@ static int best_ar(ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t f
     } else {
         snprintf(ar.algo, sizeof ar.algo, "rhd");
         ar.radix = 2;
-        rc = ar_run(c, fabric, g, tps, fib, "rhd", 2, &ar.time_s, why, whylen);
+        int degraded = 0;
+        rc = ar_run_fib(c, fabric, g, tps, fib, "rhd", 2, &ar.time_s, &degraded, why, whylen);
         ++*runs;
+        if (!rc && degraded) {
+            /* the reservation's fibres are too few for rhd's circuits, which share them: the
+             * ring, one circuit per server pair, may be faster */
+            double tr;
+            rc = ar_run(c, fabric, g, tps, fib, "ring", 0, &tr, why, whylen);
+            ++*runs;
+            if (!rc && tr < ar.time_s) ar = (oc__rack_ar){"ring", 0, tr, 1};
+        }
         if (rc == OC_ERESOURCE) {
             /* the fabric's check says the tenant's smallest reservation cannot carry rhd: run
              * the ring, whose one fibre per server pair that reservation covers */
@@ -959,7 +982,7 @@ static int best_ar(ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t f
             if (rc == OC_ERESOURCE)
                 rc = 0; /* radix 4 needs more than the reservation: keep radix 2 */
             else if (!rc && t4 < ar.time_s)
-                ar.radix = 4, ar.time_s = t4;
+                ar = (oc__rack_ar){"rhd", 4, t4, 1};
         }
     }
     if (rc) return rc;
