@@ -45,7 +45,9 @@
  * the rack could place at that moment, where C is the largest request the empty rack places (so a
  * big rack of SiPAC groups is not charged for requests no SiPAC slice could take) — the free
  * GPUs that fragmentation makes unusable to one tenant. A rejection is "fragmented" when at least
- * g GPUs were free.
+ * g GPUs were free. For lumorph C is the whole rack whatever its fibres (the seed's arbitrary
+ * sizes "given enough fibers"): a request only the fibres stop, with g GPUs free, is counted as
+ * rejected for want of fibres ("no fibres"), not as too large, and its free GPUs as stranded.
  *
  * All-reduce. Every placed tenant runs one all-reduce of `bytes` with the best algorithm for its
  * allocation (section 3): ring when g is not a power of two, rhd otherwise, radix 2 and, when g
@@ -1025,7 +1027,12 @@ static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack
     const double N = (double)s->servers * s->tiles;
     double in_use = 0, given = 0; /* GPUs asked for / given, now */
     double i_use = 0, i_given = 0, i_stranded = 0, sum_ar = 0;
-    const uint32_t cap = oc__rack_largest(r); /* the largest request the empty rack places */
+    const uint32_t placeable = oc__rack_largest(r); /* the largest request the empty rack places */
+    /* The largest slice of the architecture: lumorph's is the whole rack ("arbitrary sized ...
+     * allocations given enough fibers", section 3), so a request its fibres cannot join is not
+     * "too large": the free GPUs it could not have are stranded, and the rejection is counted as
+     * for want of fibres (before issue 16, --fibres 0 showed such racks as unfragmented). */
+    const uint32_t cap = arch == OC__RACK_LUMORPH ? (uint32_t)N : placeable;
     for (size_t i = 0; i < t->nevents; i++) {
         const oc__rack_event *e = &t->events[i];
         const oc__rack_tenant *x = &t->tenants[e->tenant];
@@ -1054,6 +1061,8 @@ static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack
                  * is too large for this architecture, not a victim of fragmentation */
                 if (x->gpus > cap)
                     res->rejected_too_large++;
+                else if (free_before >= x->gpus && x->gpus > placeable)
+                    res->rejected_no_fibres++;
                 else if (free_before >= x->gpus)
                     res->rejected_fragmented++;
                 snprintf(y->reason, sizeof y->reason, "%s", reason);
@@ -1196,7 +1205,12 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
         slices_text(c[1], sizeof c[1], s, a);
         oc__cellf(c[2], sizeof c[2], "%llu", (unsigned long long)x->placed);
         oc__cellf(c[3], sizeof c[3], "%llu", (unsigned long long)x->rejected);
-        oc__cellf(c[4], sizeof c[4], "%llu", (unsigned long long)x->rejected_fragmented);
+        if (x->rejected_no_fibres)
+            oc__cellf(c[4], sizeof c[4], "%llu + %llu no fibres",
+                      (unsigned long long)x->rejected_fragmented,
+                      (unsigned long long)x->rejected_no_fibres);
+        else
+            oc__cellf(c[4], sizeof c[4], "%llu", (unsigned long long)x->rejected_fragmented);
         oc__cellf(c[5], sizeof c[5], "%.1f%%", 100 * x->utilisation);
         oc__cellf(c[6], sizeof c[6], "%.1f%%", 100 * x->rounding);
         oc__cellf(c[7], sizeof c[7], "%.1f%%", 100 * x->idle);
@@ -1214,10 +1228,12 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
     fprintf(f,
             "\nFractions are time averages of the rack's GPUs over the trace: utilisation (GPUs "
             "asked for by\nplaced tenants) + rounding (given beyond the request) + idle (free) = "
-            "100%%. stranded: free\nGPUs (up to the largest request the empty rack places) "
-            "beyond the largest request the rack\ncould place at that moment: what fragmentation "
-            "makes unusable. (fragmented): rejected although\nenough GPUs were free and the empty "
-            "rack could place it.\nAll-reduce: "
+            "100%%. stranded: free\nGPUs (up to the architecture's largest slice: lumorph's is "
+            "the rack) beyond the largest request\nthe rack could place at that moment: what "
+            "fragmentation, or missing fibres, makes unusable.\n(fragmented): rejected although "
+            "enough GPUs were free and the empty rack could place it;\n'no fibres': lumorph "
+            "rejected although enough GPUs were free, on servers its fibres cannot join.\n"
+            "All-reduce: "
             "ring for g not a power of two, else the faster of rhd radix\n2 and 4 (section 3); "
             "lumorph on the fabric model with the tenant's own servers and fibres,\ntpu and sipac "
             "on the ideal switch (no contention, no reconfiguration: flatters them). Every\ntime "
@@ -1284,6 +1300,7 @@ static int json_arch(cJSON *to, const oc__rack_shape *s, int a, const oc__rack_a
            oc__json_u64(o, "rejected", x->rejected) &&
            oc__json_u64(o, "rejected_fragmented", x->rejected_fragmented) &&
            oc__json_u64(o, "rejected_too_large", x->rejected_too_large) &&
+           oc__json_u64(o, "rejected_no_fibres", x->rejected_no_fibres) &&
            oc__json_num(o, "utilisation", x->utilisation) &&
            oc__json_num(o, "rounding_waste", x->rounding) && oc__json_num(o, "idle", x->idle) &&
            oc__json_num(o, "stranded", x->stranded) &&
