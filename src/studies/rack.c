@@ -24,11 +24,14 @@
  * A request is rejected when fewer than g tiles are free or the chosen servers lack the ring's
  * fibres. The fibres are held until the tenant leaves.
  *
- * tpu. TPU-v4-like (seed [1]): chips in 4x4x4 cubes wired as 3D tori; a slice is a torus-shaped
- * block. We number the rack's chips in 3D Morton (Z) order, so that every aligned block of 2^k
- * consecutive chips is a 2^a x 2^b x 2^c sub-cube with a, b, c differing by at most one, and blocks
- * of 64 are whole 4x4x4 cubes; a slice is such an aligned block (larger than a cube: 2, 4 ... whole
- * cubes), lying entirely in the rack. A request is rounded up to the next power of two.
+ * tpu. TPU-v4-like (seed [1]): chips in 4x4x4 cubes wired as 3D tori, the cubes joined by optical
+ * circuit switches (OCS). We number the rack's chips in 3D Morton (Z) order, so that every
+ * aligned block of 2^k consecutive chips is a 2^a x 2^b x 2^c sub-cube with a, b, c differing by
+ * at most one, and blocks of 64 are whole 4x4x4 cubes. A request of at most a cube is rounded up
+ * to the next power of two and given an aligned block inside one cube; a larger one is rounded up
+ * to whole cubes, ceil(g / 64), and given ANY free cubes of the rack: the OCS wire any cubes into a
+ * 4 x 4 x 4k torus (TPU-v4 slices are 4a x 4b x 4c, not powers of two only; before issue 16 a
+ * 128-GPU tenant was rejected while two free cubes existed that were not an aligned pair).
  *
  * sipac. SiPAC(r, l) (seed [4]): BCube-like groups of r^l GPUs; a slice is a sub-BCube, the r^k
  * GPUs sharing their first l-k digits, i.e. an aligned block of r^k. A request is rounded up to a
@@ -83,6 +86,9 @@ static const char *const arch_names[OC__RACK_ARCHS] = {"lumorph", "tpu", "sipac"
 const char *oc__rack_arch_name(oc__rack_arch a) {
     return a < OC__RACK_ARCHS ? arch_names[a] : "?";
 }
+
+/* TPU-v4's cube: 4 x 4 x 4 chips. */
+enum { CUBE = 64 };
 
 static int is_pow(uint64_t g, uint64_t base) {
     if (g == 0) return 0;
@@ -198,6 +204,11 @@ int oc__rack_new(const oc__rack_shape *s, oc__rack_arch arch, uint32_t max_tenan
         m *= r->base;
     r->maxblock = (uint32_t)m;
     r->cap = arch != OC__RACK_LUMORPH ? r->maxblock : lumorph_cap(s);
+    if (arch == OC__RACK_TPU && r->N >= 2 * CUBE) {
+        /* blocks up to a cube; above, whole cubes anywhere (cubes_place) */
+        r->maxblock = CUBE;
+        r->cap = r->N / CUBE * CUBE;
+    }
     r->owner = oc__malloc_array(r->N, sizeof *r->owner);
     r->free_s = oc__malloc_array(r->S, sizeof *r->free_s);
     r->fib = oc__calloc((size_t)r->S * r->S, sizeof *r->fib);
@@ -395,8 +406,45 @@ static uint32_t find_block(const oc__rack *r, uint32_t size) {
     return best;
 }
 
+/* tpu above a cube: ceil(g / 64) free cubes anywhere (the OCS join any), fullest servers' first
+ * is not a concern of the switch-wired slice; lowest first. */
+static int cubes_place(oc__rack *r, uint32_t t, uint32_t g, oc__rack_place *p, char *why,
+                       size_t len) {
+    const uint32_t k = (g + CUBE - 1) / CUBE, cubes = r->N / CUBE;
+    if (k > cubes)
+        return oc__fail(why, len, 0, "%u GPUs round up to %u cubes of 64, the rack has %u", g, k,
+                        cubes),
+               0;
+    if (g > r->nfree)
+        return oc__fail(why, len, 0, "only %u GPU%s free", r->nfree, r->nfree == 1 ? "" : "s"), 0;
+    fill_prefix(r);
+    uint32_t free_cubes = 0;
+    for (uint32_t c = 0; c < cubes; c++)
+        free_cubes += used_in(r, (uint64_t)c * CUBE, (uint64_t)(c + 1) * CUBE) == 0;
+    if (free_cubes < k)
+        return oc__fail(why, len, 0, "%u whole cubes needed, %u free", k, free_cubes), 0;
+    uint32_t got = 0, lo = UINT32_MAX, hi = 0;
+    for (uint32_t c = 0; c < cubes && got < k; c++) {
+        if (used_in(r, (uint64_t)c * CUBE, (uint64_t)(c + 1) * CUBE)) continue;
+        for (uint32_t i = c * CUBE; i < (c + 1) * CUBE; i++)
+            give(r, t, i);
+        if (lo == UINT32_MAX) lo = c * CUBE;
+        hi = (c + 1) * CUBE - 1;
+        got++;
+    }
+    p->allocated = k * CUBE;
+    p->first = lo;
+    p->servers = hi / r->T - lo / r->T + 1;
+    p->max_per_server = p->min_per_server = r->T < CUBE ? r->T : CUBE;
+    p->fibres = 0;
+    p->rhd_circuits = 1;
+    return 1;
+}
+
 static int slice_place(oc__rack *r, uint32_t t, uint32_t g, oc__rack_place *p, char *why,
                        size_t len) {
+    if (r->arch == OC__RACK_TPU && g > CUBE && r->N >= 2 * CUBE)
+        return cubes_place(r, t, g, p, why, len);
     uint64_t size = 1;
     while (size < g)
         size *= r->base;
@@ -485,6 +533,12 @@ uint32_t oc__rack_largest(oc__rack *r) {
         return 0;
     }
     fill_prefix(r);
+    if (r->arch == OC__RACK_TPU && r->N >= 2 * CUBE) {
+        uint32_t free_cubes = 0;
+        for (uint32_t c = 0; c < r->N / CUBE; c++)
+            free_cubes += used_in(r, (uint64_t)c * CUBE, (uint64_t)(c + 1) * CUBE) == 0;
+        if (free_cubes >= 2) return free_cubes * CUBE;
+    }
     for (uint64_t size = r->maxblock; size >= 1; size /= r->base) {
         if (size <= r->nfree && find_block(r, (uint32_t)size) != UINT32_MAX) return (uint32_t)size;
         if (size == 1) break;
@@ -539,6 +593,19 @@ int oc__rack_check(const oc__rack *r, char *why, size_t whylen) {
             if (count[t] != r->asked[t]) {
                 rc = oc__fail(why, whylen, OC_ERESOURCE, "rack: tenant %u got %u GPUs, asked %u", t,
                               count[t], r->asked[t]);
+                goto out;
+            }
+        } else if (r->arch == OC__RACK_TPU && count[t] > r->maxblock) {
+            /* whole cubes: every cube the tenant touches is all its own */
+            int whole = count[t] % CUBE == 0 && count[t] >= r->asked[t];
+            for (uint32_t c = lo[t] / CUBE; whole && c <= hi[t] / CUBE; c++) {
+                const int32_t o0 = r->owner[c * CUBE];
+                for (uint32_t i = c * CUBE; whole && i < (c + 1) * CUBE; i++)
+                    if ((r->owner[i] == (int32_t)t) != (o0 == (int32_t)t)) whole = 0;
+            }
+            if (!whole) {
+                rc = oc__fail(why, whylen, OC_ERESOURCE,
+                              "rack: tenant %u's %u GPUs are not whole cubes of 64", t, count[t]);
                 goto out;
             }
         } else if (!is_pow(count[t], r->base) || count[t] > r->maxblock || count[t] < r->asked[t] ||
@@ -1149,7 +1216,10 @@ static void slices_text(char *buf, size_t len, const oc__rack_shape *s, int a) {
         uint32_t m = 1;
         while (m * 2 <= N)
             m *= 2;
-        snprintf(buf, len, "aligned 2^k sub-cubes, <= %u", m);
+        if (N >= 2 * CUBE)
+            snprintf(buf, len, "2^k in a cube; any k cubes (OCS), <= %u", N / CUBE * CUBE);
+        else
+            snprintf(buf, len, "aligned 2^k sub-cubes, <= %u", m);
     } else {
         uint64_t m = 1, cap = 1;
         for (uint32_t k = 0; k < s->sipac_l; k++)
