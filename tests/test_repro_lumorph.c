@@ -7,6 +7,7 @@
  * a power of 4 said in the output.
  */
 #include "check.h"
+#include "repro_out.h"
 
 #include <opticoll.h>
 
@@ -16,36 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct out {
-    char *text;
-    size_t len;
-    oc_figures *figs;
-    int rc;
-    char why[512];
-} out;
-
 static void reproduce(out *o, const oc_reproduce_settings *set) {
-    memset(o, 0, sizeof *o);
-    FILE *f = open_memstream(&o->text, &o->len);
-    o->rc = oc_reproduce_collect("lumorph", set, f, &o->figs, o->why, sizeof o->why);
-    fclose(f);
-}
-
-static void out_free(out *o) {
-    free(o->text);
-    oc_figures_free(o->figs);
-}
-
-static int has(const char *text, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int has(const char *text, const char *fmt, ...) {
-    char want[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(want, sizeof want, fmt, ap);
-    va_end(ap);
-    int ok = text && strstr(text, want) != NULL;
-    if (!ok) printf("  missing: \"%s\" in \"%s\"\n", want, text ? text : "(null)");
-    return ok;
+    repro_run(o, "lumorph", set);
 }
 
 /* The paper's numbers as the seed prints them (abstract, section 4). */
