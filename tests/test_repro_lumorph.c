@@ -139,6 +139,15 @@ int main(void) {
     CHECK(s.npts == 33, "%d points", s.npts);
     CHECK(has(o.text, "Lumorph-4 at 128 GPUs: 128 is not a power of 4, so rhd radix=4 ran folded"),
           "the fold at 128");
+    {
+        /* the search's schedule at 1 GiB, 128 GPUs: never slower than the fold */
+        const char *u = o.text ? strstr(o.text, "Unpinned, the parameter search") : NULL;
+        const char *at = u ? strstr(u, "at 1 GiB: ") : NULL;
+        double ts = 0, tf = 0;
+        CHECK(at && sscanf(at, "at 1 GiB: %lf us against the fold's %lf us", &ts, &tf) == 2 &&
+                  ts > 0 && ts <= tf,
+              "the search at the fold: %g vs %g", ts, tf);
+    }
     CHECK(has(o.text, "rhd radix=8 at 256 GPUs, 1 KiB: refused") &&
               has(o.text, "tile 0 sends on 7 concurrent circuits, more than its 1x3 MZI switch"),
           "radix 8 refused at the seed's switch");
