@@ -59,7 +59,9 @@
  * tiles_per_server = their largest share of one server and fibres_between_servers = their
  * smallest reservation on a server pair (their smallest share for rhd, 1 for the ring), so the
  * check proves every pair's reservation suffices; rhd the check refuses with that falls back to
- * the ring (radix 4 to radix 2); the fabric model numbers nodes
+ * the ring (radix 4 to radix 2), and rhd the fabric had to degrade (its circuits sharing the
+ * reserved fibres' wavelengths, fabric.c) is raced against the ring, the faster kept; the fabric
+ * model numbers nodes
  * server by server with equal shares, so it sees the tenant's servers packed evenly. The fabric's
  * time does not depend on which servers a circuit joins (a wavelength's rate and the
  * reconfiguration are the same on a fibre), so this is the tenant's time; its resource check
