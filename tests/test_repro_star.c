@@ -8,6 +8,7 @@
  * star's unitless times print in units of tau.
  */
 #include "check.h"
+#include "repro_out.h"
 
 #include <opticoll.h>
 
@@ -46,36 +47,8 @@ static double seed_lw(double P, double h, double k, double m, double D) {
     return h - 1 + 1 / log(K) - w0(P * P * exp(1) * k * k * D / (2 * m * K)) / log(K);
 }
 
-typedef struct out {
-    char *text;
-    size_t len;
-    oc_figures *figs;
-    int rc;
-    char why[512];
-} out;
-
 static void reproduce(out *o, const oc_reproduce_settings *set) {
-    memset(o, 0, sizeof *o);
-    FILE *f = open_memstream(&o->text, &o->len);
-    o->rc = oc_reproduce_collect("star", set, f, &o->figs, o->why, sizeof o->why);
-    fclose(f);
-}
-
-static void out_free(out *o) {
-    free(o->text);
-    oc_figures_free(o->figs);
-}
-
-static int has(const char *text, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int has(const char *text, const char *fmt, ...) {
-    char want[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(want, sizeof want, fmt, ap);
-    va_end(ap);
-    int ok = text && strstr(text, want) != NULL;
-    if (!ok) printf("  missing: \"%s\"\n", want);
-    return ok;
+    repro_run(o, "star", set);
 }
 
 /* The claims at machine (P, k): the paper's numbers as printed, ours from the formulas the test

@@ -29,11 +29,23 @@
  * between servers" (section 3); the default, fibres_between_servers = 32 per ordered pair (one
  * per tile), is enough for every tile to send all its wavelengths to one peer server at once —
  * what radix-2 and radix-4 recursive halving/doubling need at N = 256 (radix 2 puts 32 circuits
- * of 16 wavelengths on a pair, radix 4 up to 64 circuits of 5). A round that needs more, or more
- * circuits at a tile than it has wavelengths, is refused with OC_ERESOURCE naming the round and
- * the servers or tile (not split into steps: the seed's algorithms never need it, and a silent
- * split would hide the shortage). Every round then goes through the independent check of
- * fabric_check.c.
+ * of 16 wavelengths on a pair, radix 4 up to 64 circuits of 5). With fewer fibres the fabric
+ * degrades instead of failing: when a pair's k circuits want more than its C = fibres x W
+ * wavelengths, they share them, floor(C / k) each (at most their tile share), and when k > C
+ * they get one wavelength each and run in ceil(k / C) passes of C circuits, each pass one more
+ * step with its own alpha and reconfiguration (the report counts fibre_shared_circuits and
+ * fibre_extra_steps). Only a round that needs a fibre where there is none (fibres = 0) or more
+ * circuits at a tile than it has wavelengths is refused with OC_ERESOURCE naming the round and
+ * the servers or tile. Every round then goes through the independent check of fabric_check.c.
+ *
+ * MZI degree. A tile's switches are "MZI-based optical switches of 1X3 degree" (section 2), and
+ * Fig. 1(a) shows them holding an all-to-all of four tiles: three concurrent circuits out of a
+ * tile and three into it. mzi_degree (default 3) is that limit: a round in which a tile sends or
+ * receives on more concurrent circuits is refused with OC_ERESOURCE naming the tile and the
+ * limit. So Lumorph-4 (radix 4: 3 circuits) fits the seed's switch exactly and radix 8 (7
+ * circuits) does not; the parameter search skips such candidates as refused (`run --explain`).
+ * mzi_degree=0 lifts the limit (a switch tree of any degree: only the wavelengths then bound
+ * the circuits, W of them).
  *
  * Figures: steps = rounds (all circuits of a round run at once); the time is kept as three terms,
  * time_alpha_s (rounds x alpha), time_reconfig_s (reconfigurations x 3.7 us) and time_bandwidth_s
@@ -60,7 +72,13 @@ struct oc__netrun {
     size_t wl_cap;
     uint64_t *cur, *prev; /* sorted circuit sets (src << 32 | dst) */
     size_t cur_cap, prev_cap, prev_n;
-    uint64_t reconfigs, transfers, cross;
+    uint64_t reconfigs, transfers, cross, shared, extra_steps;
+    uint32_t *pass; /* per transfer this round: its pass (0 unless its fibres are short) */
+    size_t pass_cap;
+    double *slow; /* per pass: the slowest circuit */
+    size_t slow_cap;
+    struct fab_pair *pairs; /* this round's circuits between servers, sorted by server pair */
+    size_t pairs_cap;
     double t_bw;
     uint64_t max_tile_wl, min_wl, max_circuits, max_pair_wl;
     oc__fab_checker *checker; /* NULL when not checking */
@@ -88,10 +106,18 @@ static uint64_t fibre_pos(const oc__netrun *m, uint32_t a, uint32_t b, uint64_t 
  * model checks that a pair never needs more than fibres x W): counted for the utilisation, not
  * drawn again in the timeline. */
 static int fab_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, int reconf,
-                             double slowest, char *why, size_t len) {
+                             uint32_t passes, char *why, size_t len) {
     const double setup = reconf ? m->reconfig_s : 0;
-    const double dur = setup + m->alpha_s + slowest;
-    int rc = oc__netrun_observe_step(m, index, 0, 1, m->base.clock, dur, why, len);
+    /* pass q starts after the setup, the passes before it and its own reconfiguration; m->slow
+     * becomes each pass's start (relative to the round's) */
+    double dur = setup;
+    for (uint32_t q = 0; q < passes; q++) {
+        const double d = m->slow[q];
+        if (q) dur += m->reconfig_s;
+        m->slow[q] = dur;
+        dur += m->alpha_s + d;
+    }
+    int rc = oc__netrun_observe_step(m, index, 0, passes, m->base.clock, dur, why, len);
     for (size_t i = 0; i < r->count; i++)
         m->wl_next[r->xfers[i].src] = 0;
     const uint32_t T = m->shape.tiles_per_server;
@@ -105,7 +131,7 @@ static int fab_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, 
                  x->src / T == x->dst / T ? "" : " (over fibre between servers)");
         oc__use u = {.round = index,
                      .step = m->base.rounds,
-                     .start_s = m->base.clock + setup,
+                     .start_s = m->base.clock + m->slow[m->pass[i]],
                      .dur_s =
                          m->alpha_s + (double)((uint64_t)x->count * m->base.spec->chunk_bytes) /
                                           ((double)m->wl[i] * m->wl_rate),
@@ -125,8 +151,10 @@ static int fab_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, 
             m->pair_stamp[pair] = m->epoch;
             m->pair_next[pair] = 0;
         }
-        uint64_t j = m->pair_next[pair], end = j + m->wl[i];
-        m->pair_next[pair] = end;
+        /* a later pass reuses the fibres' slots */
+        const uint64_t C = m->shape.fibres * W;
+        uint64_t j = m->pair_next[pair] % C, end = j + m->wl[i];
+        m->pair_next[pair] += m->wl[i];
         u.show = OC_SHOW_LINKS;
         u.seglen =
             (uint32_t)(m->shape.nodes + (uint64_t)m->servers * (m->servers - 1) * m->shape.fibres);
@@ -184,12 +212,16 @@ static int fab_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why,
     return 0;
 }
 
+/* What a server holds: "A Lightpath wafer has 32 or fewer tiles" (section 2), one GPU a tile. */
+#define MAX_TILES 32
+
 static const char *const fab_param_names[] = {"tiles_per_server",
                                               "wavelengths_per_tile",
                                               "fibres_between_servers",
                                               "bandwidth_GBps",
                                               "reconfig_us",
                                               "alpha_us",
+                                              "mzi_degree",
                                               NULL};
 
 static int by_u64(const void *x, const void *y) {
@@ -197,33 +229,58 @@ static int by_u64(const void *x, const void *y) {
     return a < b ? -1 : a > b;
 }
 
-/* Sums the wavelengths per ordered server pair (sorted keys in scratch) and refuses a pair over
- * its fibres x W wavelengths. */
-static int fab_fibres(oc__netrun *m, uint64_t index, const oc__round *r, char *why, size_t len) {
+typedef struct fab_pair {
+    uint64_t pair; /* sender's server x S + receiver's */
+    size_t xfer;   /* the transfer's index in the round */
+} fab_pair;
+
+static int by_pair(const void *x, const void *y) {
+    const fab_pair *a = x, *b = y;
+    return a->pair != b->pair ? (a->pair < b->pair ? -1 : 1) : (a->xfer > b->xfer) - (a->xfer < b->xfer);
+}
+
+/* The fibres between each ordered server pair: k circuits wanting more than the pair's C = fibres
+ * x W wavelengths share them (floor(C / k) each, k <= C) or run one wavelength each in ceil(k / C)
+ * passes (k > C); m->wl and m->pass are adjusted, the round's pass count is returned in *passes.
+ * Refuses a pair without fibres. */
+static int fab_fibres(oc__netrun *m, uint64_t index, const oc__round *r, uint32_t *passes,
+                      char *why, size_t len) {
     const uint64_t T = m->shape.tiles_per_server, W = m->shape.wavelengths;
-    const uint64_t S = ((uint64_t)m->shape.nodes + T - 1) / T;
+    const uint64_t S = ((uint64_t)m->shape.nodes + T - 1) / T, C = m->shape.fibres * W;
     size_t n = 0;
+    *passes = 1;
     for (size_t i = 0; i < r->count; i++) {
         const uint64_t a = r->xfers[i].src / T, b = r->xfers[i].dst / T;
-        if (a != b) m->cur[n++] = (a * S + b) << 16 | m->wl[i];
+        m->pass[i] = 0;
+        if (a != b) m->pairs[n++] = (fab_pair){a * S + b, i};
     }
     m->cross += n;
-    qsort(m->cur, n, sizeof *m->cur, by_u64);
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
+    qsort(m->pairs, n, sizeof *m->pairs, by_pair);
+    for (size_t i = 0, j; i < n; i = j) {
         uint64_t sum = 0;
-        while (j < n && m->cur[j] >> 16 == m->cur[i] >> 16)
-            sum += m->cur[j++] & 0xffff;
-        const uint64_t pair = m->cur[i] >> 16;
-        if (sum > m->shape.fibres * W)
+        for (j = i; j < n && m->pairs[j].pair == m->pairs[i].pair; j++)
+            sum += m->wl[m->pairs[j].xfer];
+        const uint64_t pair = m->pairs[i].pair, k = j - i;
+        if (sum > C && C == 0)
             return oc__fail(why, len, OC_ERESOURCE,
-                            "round %llu: %llu wavelengths from server %llu to server %llu, more "
-                            "than fibres_between_servers=%llu carry (%llu each)",
-                            (unsigned long long)index, (unsigned long long)sum,
-                            (unsigned long long)(pair / S), (unsigned long long)(pair % S),
-                            (unsigned long long)m->shape.fibres, (unsigned long long)W);
+                            "round %llu: circuits from server %llu to server %llu, but "
+                            "fibres_between_servers=0 gives them no path",
+                            (unsigned long long)index, (unsigned long long)(pair / S),
+                            (unsigned long long)(pair % S));
+        if (sum > C) {
+            const uint64_t share = k <= C ? C / k : 1;
+            for (size_t q = i; q < j; q++) {
+                const size_t x = m->pairs[q].xfer;
+                if (m->wl[x] > share) {
+                    m->wl[x] = (uint32_t)share;
+                    m->shared++;
+                }
+                m->pass[x] = (uint32_t)((q - i) / C);
+            }
+            if (k > C && (k + C - 1) / C > *passes) *passes = (uint32_t)((k + C - 1) / C);
+            sum = k <= C ? k * share : C;
+        }
         if (sum > m->max_pair_wl) m->max_pair_wl = sum;
-        i = j;
     }
     return 0;
 }
@@ -235,7 +292,9 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
     const unsigned long long R = (unsigned long long)index;
     if (r->count == 0) return 0;
     if (oc__grow((void **)&m->wl, &m->wl_cap, r->count, sizeof *m->wl) ||
-        oc__grow((void **)&m->cur, &m->cur_cap, r->count, sizeof *m->cur))
+        oc__grow((void **)&m->cur, &m->cur_cap, r->count, sizeof *m->cur) ||
+        oc__grow((void **)&m->pass, &m->pass_cap, r->count, sizeof *m->pass) ||
+        oc__grow((void **)&m->pairs, &m->pairs_cap, r->count, sizeof *m->pairs))
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
@@ -263,17 +322,33 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
                             "wavelengths",
                             R, m->out[x->src] > W ? x->src : x->dst,
                             m->out[x->src] > W ? "sends" : "receives", deg, (unsigned long long)W);
+        if (m->shape.mzi_degree && deg > m->shape.mzi_degree) {
+            const int snd = m->out[x->src] > m->shape.mzi_degree;
+            return oc__fail(why, len, OC_ERESOURCE,
+                            "round %llu: tile %u %s on %u concurrent circuits, more than its 1x%u "
+                            "MZI switch holds (mzi_degree=%u; the seed's switch is 1x3)",
+                            R, snd ? x->src : x->dst, snd ? "sends" : "receives", deg,
+                            m->shape.mzi_degree, m->shape.mzi_degree);
+        }
         m->wl[i] = (uint32_t)(W / deg);
-        if (m->wl[i] < m->min_wl) m->min_wl = m->wl[i];
         if (deg > m->max_circuits) m->max_circuits = deg;
+    }
+    uint32_t passes = 1;
+    int rc = fab_fibres(m, index, r, &passes, why, len);
+    if (rc) return rc;
+    if (oc__grow((void **)&m->slow, &m->slow_cap, passes, sizeof *m->slow))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    for (uint32_t q = 0; q < passes; q++) m->slow[q] = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        if (m->wl[i] < m->min_wl) m->min_wl = m->wl[i];
         m->used[x->src] += m->wl[i];
         if (m->used[x->src] > m->max_tile_wl) m->max_tile_wl = m->used[x->src];
         const double t = (double)((uint64_t)x->count * m->base.spec->chunk_bytes) /
                          ((double)m->wl[i] * m->wl_rate);
-        if (t > slowest) slowest = t;
+        if (t > m->slow[m->pass[i]]) m->slow[m->pass[i]] = t;
     }
-    int rc = fab_fibres(m, index, r, why, len);
-    if (rc) return rc;
+    for (uint32_t q = 0; q < passes; q++) slowest += m->slow[q];
     if (m->checker && (rc = oc__fab_check(m->checker, index, r, &m->shape, m->wl, why, len)))
         return rc;
     /* the circuit set, compared with the previous round's */
@@ -282,8 +357,10 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
     qsort(m->cur, r->count, sizeof *m->cur, by_u64);
     const int reconf = m->base.rounds == 0 || m->prev_n != r->count ||
                        memcmp(m->cur, m->prev, r->count * sizeof *m->cur) != 0;
-    m->reconfigs += (uint64_t)reconf;
-    if (m->base.obs && (rc = fab_observe_round(m, index, r, reconf, slowest, why, len))) return rc;
+    /* a pass after the first sets up its own circuits */
+    m->reconfigs += (uint64_t)reconf + (passes - 1);
+    m->extra_steps += passes - 1;
+    if (m->base.obs && (rc = fab_observe_round(m, index, r, reconf, passes, why, len))) return rc;
     uint64_t *t = m->prev;
     size_t tc = m->prev_cap;
     m->prev = m->cur;
@@ -291,7 +368,7 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
     m->prev_n = r->count;
     m->cur = t;
     m->cur_cap = tc;
-    oc__netrun_mapped(m, 1);
+    oc__netrun_mapped(m, passes);
     m->transfers += r->count;
     m->t_bw += slowest;
     return 0;
@@ -305,7 +382,7 @@ static void fab_destroy(oc__netrun *m) {
 static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
                       char *why, size_t len) {
     *out = NULL;
-    uint64_t tiles, wls, fibres;
+    uint64_t tiles, wls, fibres, mzi;
     double alpha_us, reconfig_us, gbytes;
     int rc = oc__kv_only(params, fab_param_names, "fabric network", why, len);
     if (rc || (rc = oc__kv_u64(params, "tiles_per_server", 32, 1, 1u << 20, &tiles, why, len)) ||
@@ -313,8 +390,14 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
         (rc = oc__kv_u64(params, "fibres_between_servers", 32, 0, 1u << 30, &fibres, why, len)) ||
         (rc = oc__kv_double(params, "bandwidth_GBps", 300, 1e-9, 1e12, &gbytes, why, len)) ||
         (rc = oc__kv_double(params, "reconfig_us", 3.7, 0, 1e9, &reconfig_us, why, len)) ||
-        (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)))
+        (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)) ||
+        (rc = oc__kv_u64(params, "mzi_degree", 3, 0, 1u << 20, &mzi, why, len)))
         return rc;
+    if (tiles > MAX_TILES)
+        return oc__fail(why, len, OC_EINVAL,
+                        "fabric network: tiles_per_server=%llu, but a Lightpath server holds at "
+                        "most %u tiles (one GPU each; seed section 2)",
+                        (unsigned long long)tiles, MAX_TILES);
     /* server pairs are packed above 16 bits of wavelengths in one 64-bit sort key */
     const uint64_t servers = ((uint64_t)spec->nodes + tiles - 1) / tiles;
     if (servers > (1u << 23))
@@ -325,7 +408,8 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
     m->shape = (oc__fab_shape){.nodes = spec->nodes,
                                .tiles_per_server = (uint32_t)tiles,
                                .wavelengths = wls,
-                               .fibres = fibres};
+                               .fibres = fibres,
+                               .mzi_degree = (uint32_t)mzi};
     m->alpha_us = alpha_us;
     m->reconfig_us = reconfig_us;
     m->gbytes = gbytes;
@@ -338,7 +422,9 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
                                OC_NETBUF(m->in, N),        OC_NETBUF(m->used, N),
                                OC_NETBUF(m->wl, 0),        OC_NETBUF(m->cur, 0),
                                OC_NETBUF(m->prev, 0),      OC_NETBUF(m->wl_next, 0),
-                               OC_NETBUF(m->pair_next, 0), OC_NETBUF(m->pair_stamp, 0)};
+                               OC_NETBUF(m->pair_next, 0), OC_NETBUF(m->pair_stamp, 0),
+                               OC_NETBUF(m->pass, 0),      OC_NETBUF(m->slow, 0),
+                               OC_NETBUF(m->pairs, 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the fabric model", why, len);
     if (!rc && check && oc__fab_checker_new(&m->checker))
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -358,9 +444,9 @@ static void fab_circuits(const oc__netrun *m, uint64_t *lanes, double *reconfig_
 }
 
 static int fab_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
-    const double ta = (double)m->base.rounds * m->alpha_s,
+    const double ta = (double)m->base.steps * m->alpha_s,
                  tr = (double)m->reconfigs * m->reconfig_s;
-    oc__netrun_figures(rep, m->base.rounds, m->base.rounds, ta + tr + m->t_bw);
+    oc__netrun_figures(rep, m->base.steps, m->base.rounds, ta + tr + m->t_bw);
     int rc = oc__netrun_param(rep, "tiles_per_server", "%llu",
                               (unsigned long long)m->shape.tiles_per_server);
     rc |= oc__netrun_param(rep, "wavelengths_per_tile", "%llu",
@@ -370,6 +456,7 @@ static int fab_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     rc |= oc__netrun_param(rep, "bandwidth_GBps", "%g", m->gbytes);
     rc |= oc__netrun_param(rep, "reconfig_us", "%g", m->reconfig_us);
     rc |= oc__netrun_param(rep, "alpha_us", "%g", m->alpha_us);
+    rc |= oc__netrun_param(rep, "mzi_degree", "%u", m->shape.mzi_degree);
     const uint64_t T = m->shape.tiles_per_server;
     rc |= oc__report_num(rep, "step_time_s", fab_step_time(m));
     rc |= oc__report_num(rep, "time_alpha_s", ta);
@@ -382,11 +469,13 @@ static int fab_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     rc |= oc__report_num(rep, "min_circuit_wavelengths", m->base.rounds ? (double)m->min_wl : 0);
     rc |= oc__report_num(rep, "circuits_between_servers", (double)m->cross);
     rc |= oc__report_num(rep, "max_server_pair_wavelengths", (double)m->max_pair_wl);
+    rc |= oc__report_num(rep, "fibre_shared_circuits", (double)m->shared);
+    rc |= oc__report_num(rep, "fibre_extra_steps", (double)m->extra_steps);
     /* The decomposition in words, so that the text output shows how the time is made up. */
     rc |= oc__report_note(rep,
-                          "time = %llu rounds x alpha %g us + %llu reconfigurations x %g us + "
+                          "time = %llu steps x alpha %g us + %llu reconfigurations x %g us + "
                           "bandwidth %.6g us (each round's slowest circuit)",
-                          (unsigned long long)m->base.rounds, m->alpha_us,
+                          (unsigned long long)m->base.steps, m->alpha_us,
                           (unsigned long long)m->reconfigs, m->reconfig_us, m->t_bw * 1e6);
     return oc__netrun_finished(rc, why, len);
 }
@@ -395,10 +484,11 @@ const oc__model oc__model_fabric = {
     .info = {"fabric",
              "Lumorph photonic rack: servers of tiles, a GPU's wavelengths split over its "
              "concurrent circuits, MZI reconfiguration when the circuits change",
-             "tiles_per_server=32; wavelengths_per_tile=16; fibres_between_servers=32: per "
+             "tiles_per_server=32: at most 32, a Lightpath wafer's tiles; wavelengths_per_tile=16; fibres_between_servers=32: per "
              "ordered server pair, W wavelengths each; bandwidth_GBps=300: per GPU and direction; "
              "reconfig_us=3.7; "
-             "alpha_us=0.7"},
+             "alpha_us=0.7; mzi_degree=3: concurrent circuits per tile and direction (the seed's "
+             "1x3 MZI switch; 0 = no limit)"},
     .create = fab_create,
     .sink = oc__netrun_sink,
     .finish = fab_finish,

@@ -12,10 +12,15 @@
  *      i mod T of server i / T) and proves the path exists;
  *   2. sums the claimed wavelengths per tile and direction and proves none exceeds W, naming the
  *      tile, its server and the round when one does;
- *   3. sums the wavelengths per ordered pair of servers and proves none exceeds fibres x W (a
- *      fibre carries a tile's W wavelengths);
+ *   2b. counts the circuits per tile and direction and proves none exceeds the MZI degree (the
+ *      seed's 1x3 switch: three concurrent circuits, Fig. 1(a)'s all-to-all of four tiles);
+ *   3. re-derives the fibre rule: the k circuits of an ordered server pair whose tile shares sum
+ *      above C = fibres x W (a fibre carries a tile's W wavelengths) get floor(C / k) each at most
+ *      (k <= C) or one each (k > C, run in passes by the model); proves that a pair without fibres
+ *      carries nothing and that the claimed wavelengths of a pair never exceed C, or are one
+ *      each when k > C;
  *   4. re-derives each circuit's share, min(floor(W / sender's circuits), floor(W / receiver's
- *      circuits)), and proves the model claimed exactly that.
+ *      circuits)) lowered by the fibre rule, and proves the model claimed exactly that.
  * O(T log T) per round of T transfers; the scratch arrays are reused.
  */
 #include "net/fabric.h"
@@ -96,8 +101,48 @@ int oc__fab_check(oc__fab_checker *c, uint64_t round, const oc__round *r, const 
                             R, (unsigned long long)tile, (unsigned long long)(tile / T),
                             (unsigned long long)(tile % T), c->a[i].key % 2 ? "receives" : "sends",
                             (unsigned long long)sum, (unsigned long long)W);
+        if (s->mzi_degree && circuits > s->mzi_degree)
+            return oc__fail(why, len, OC_ERESOURCE,
+                            "check: round %llu: tile %llu %s on %llu circuits, more than its 1x%u "
+                            "MZI switch holds",
+                            R, (unsigned long long)tile, c->a[i].key % 2 ? "receives" : "sends",
+                            (unsigned long long)circuits, s->mzi_degree);
         for (size_t k = i; k < j; k++)
             if (W / circuits < c->share[c->a[k].xfer]) c->share[c->a[k].xfer] = W / circuits;
+    }
+    /* 3. the fibre rule per ordered pair of servers, on the tile shares */
+    n = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const uint64_t a = r->xfers[i].src / T, b = r->xfers[i].dst / T;
+        if (a != b) c->a[n++] = (fab_item){a * servers + b, c->share[i], i};
+    }
+    qsort(c->a, n, sizeof *c->a, by_key);
+    const uint64_t C = s->fibres * W;
+    for (size_t i = 0, j; i < n; i = j) {
+        uint64_t sum, claimed = 0;
+        j = key_group(c->a, n, i, &sum);
+        const uint64_t k = j - i;
+        for (size_t q = i; q < j; q++)
+            claimed += wl[c->a[q].xfer];
+        if (C == 0)
+            return oc__fail(why, len, OC_ERESOURCE,
+                            "check: round %llu: circuits from server %llu to server %llu, which "
+                            "have no fibres",
+                            R, (unsigned long long)(c->a[i].key / servers),
+                            (unsigned long long)(c->a[i].key % servers));
+        if (sum > C)
+            for (size_t q = i; q < j; q++) {
+                const uint64_t share = k <= C ? C / k : 1;
+                if (c->share[c->a[q].xfer] > share) c->share[c->a[q].xfer] = share;
+            }
+        if (k <= C ? claimed > C : claimed != k)
+            return oc__fail(why, len, OC_ERESOURCE,
+                            "check: round %llu: %llu wavelengths from server %llu to server %llu, "
+                            "more than its %llu fibres carry",
+                            R, (unsigned long long)claimed,
+                            (unsigned long long)(c->a[i].key / servers),
+                            (unsigned long long)(c->a[i].key % servers),
+                            (unsigned long long)s->fibres);
     }
     /* 4. the claimed share is the rule's */
     for (size_t i = 0; i < r->count; i++)
@@ -107,23 +152,5 @@ int oc__fab_check(oc__fab_checker *c, uint64_t round, const oc__round *r, const 
                             "gives %llu",
                             R, r->xfers[i].src, r->xfers[i].dst, wl[i],
                             (unsigned long long)c->share[i]);
-    /* 3. wavelengths per ordered pair of servers */
-    n = 0;
-    for (size_t i = 0; i < r->count; i++) {
-        const uint64_t a = r->xfers[i].src / T, b = r->xfers[i].dst / T;
-        if (a != b) c->a[n++] = (fab_item){a * servers + b, wl[i], i};
-    }
-    qsort(c->a, n, sizeof *c->a, by_key);
-    for (size_t i = 0, j; i < n; i = j) {
-        uint64_t sum;
-        j = key_group(c->a, n, i, &sum);
-        if (sum > s->fibres * W)
-            return oc__fail(why, len, OC_ERESOURCE,
-                            "check: round %llu: %llu wavelengths from server %llu to server %llu, "
-                            "more than its %llu fibres carry",
-                            R, (unsigned long long)sum, (unsigned long long)(c->a[i].key / servers),
-                            (unsigned long long)(c->a[i].key % servers),
-                            (unsigned long long)s->fibres);
-    }
     return 0;
 }

@@ -27,7 +27,7 @@ static const paper papers[] = {
     {"optree", OC_SETTING_WAVELENGTHS | OC_SETTING_NODES | OC_SETTING_SIZES, oc__reproduce_optree},
     {"wrht", OC_SETTING_WAVELENGTHS | OC_SETTING_NODES | OC_SETTING_SIZES, oc__reproduce_wrht},
     {"star", OC_SETTING_NODES | OC_SETTING_WAVELENGTHS, oc__reproduce_star},
-    {"lumorph", 0, oc__reproduce_lumorph},
+    {"lumorph", OC_SETTING_NODES | OC_SETTING_SIZES, oc__reproduce_lumorph},
     {"aas", OC_SETTING_NODES | OC_SETTING_NETWORK, oc__reproduce_aas},
 };
 

@@ -24,11 +24,14 @@
  * A request is rejected when fewer than g tiles are free or the chosen servers lack the ring's
  * fibres. The fibres are held until the tenant leaves.
  *
- * tpu. TPU-v4-like (seed [1]): chips in 4x4x4 cubes wired as 3D tori; a slice is a torus-shaped
- * block. We number the rack's chips in 3D Morton (Z) order, so that every aligned block of 2^k
- * consecutive chips is a 2^a x 2^b x 2^c sub-cube with a, b, c differing by at most one, and blocks
- * of 64 are whole 4x4x4 cubes; a slice is such an aligned block (larger than a cube: 2, 4 ... whole
- * cubes), lying entirely in the rack. A request is rounded up to the next power of two.
+ * tpu. TPU-v4-like (seed [1]): chips in 4x4x4 cubes wired as 3D tori, the cubes joined by optical
+ * circuit switches (OCS). We number the rack's chips in 3D Morton (Z) order, so that every
+ * aligned block of 2^k consecutive chips is a 2^a x 2^b x 2^c sub-cube with a, b, c differing by
+ * at most one, and blocks of 64 are whole 4x4x4 cubes. A request of at most a cube is rounded up
+ * to the next power of two and given an aligned block inside one cube; a larger one is rounded up
+ * to whole cubes, ceil(g / 64), and given ANY free cubes of the rack: the OCS wire any cubes into a
+ * 4 x 4 x 4k torus (TPU-v4 slices are 4a x 4b x 4c, not powers of two only; before issue 16 a
+ * 128-GPU tenant was rejected while two free cubes existed that were not an aligned pair).
  *
  * sipac. SiPAC(r, l) (seed [4]): BCube-like groups of r^l GPUs; a slice is a sub-BCube, the r^k
  * GPUs sharing their first l-k digits, i.e. an aligned block of r^k. A request is rounded up to a
@@ -45,7 +48,9 @@
  * the rack could place at that moment, where C is the largest request the empty rack places (so a
  * big rack of SiPAC groups is not charged for requests no SiPAC slice could take) — the free
  * GPUs that fragmentation makes unusable to one tenant. A rejection is "fragmented" when at least
- * g GPUs were free.
+ * g GPUs were free. For lumorph C is the whole rack whatever its fibres (the seed's arbitrary
+ * sizes "given enough fibers"): a request only the fibres stop, with g GPUs free, is counted as
+ * rejected for want of fibres ("no fibres"), not as too large, and its free GPUs as stranded.
  *
  * All-reduce. Every placed tenant runs one all-reduce of `bytes` with the best algorithm for its
  * allocation (section 3): ring when g is not a power of two, rhd otherwise, radix 2 and, when g
@@ -54,7 +59,9 @@
  * tiles_per_server = their largest share of one server and fibres_between_servers = their
  * smallest reservation on a server pair (their smallest share for rhd, 1 for the ring), so the
  * check proves every pair's reservation suffices; rhd the check refuses with that falls back to
- * the ring (radix 4 to radix 2); the fabric model numbers nodes
+ * the ring (radix 4 to radix 2), and rhd the fabric had to degrade (its circuits sharing the
+ * reserved fibres' wavelengths, fabric.c) is raced against the ring, the faster kept; the fabric
+ * model numbers nodes
  * server by server with equal shares, so it sees the tenant's servers packed evenly. The fabric's
  * time does not depend on which servers a circuit joins (a wavelength's rate and the
  * reconfiguration are the same on a fibre), so this is the tenant's time; its resource check
@@ -81,6 +88,9 @@ static const char *const arch_names[OC__RACK_ARCHS] = {"lumorph", "tpu", "sipac"
 const char *oc__rack_arch_name(oc__rack_arch a) {
     return a < OC__RACK_ARCHS ? arch_names[a] : "?";
 }
+
+/* TPU-v4's cube: 4 x 4 x 4 chips. */
+enum { CUBE = 64 };
 
 static int is_pow(uint64_t g, uint64_t base) {
     if (g == 0) return 0;
@@ -196,6 +206,11 @@ int oc__rack_new(const oc__rack_shape *s, oc__rack_arch arch, uint32_t max_tenan
         m *= r->base;
     r->maxblock = (uint32_t)m;
     r->cap = arch != OC__RACK_LUMORPH ? r->maxblock : lumorph_cap(s);
+    if (arch == OC__RACK_TPU && r->N >= 2 * CUBE) {
+        /* blocks up to a cube; above, whole cubes anywhere (cubes_place) */
+        r->maxblock = CUBE;
+        r->cap = r->N / CUBE * CUBE;
+    }
     r->owner = oc__malloc_array(r->N, sizeof *r->owner);
     r->free_s = oc__malloc_array(r->S, sizeof *r->free_s);
     r->fib = oc__calloc((size_t)r->S * r->S, sizeof *r->fib);
@@ -393,8 +408,45 @@ static uint32_t find_block(const oc__rack *r, uint32_t size) {
     return best;
 }
 
+/* tpu above a cube: ceil(g / 64) free cubes anywhere (the OCS join any), fullest servers' first
+ * is not a concern of the switch-wired slice; lowest first. */
+static int cubes_place(oc__rack *r, uint32_t t, uint32_t g, oc__rack_place *p, char *why,
+                       size_t len) {
+    const uint32_t k = (g + CUBE - 1) / CUBE, cubes = r->N / CUBE;
+    if (k > cubes)
+        return oc__fail(why, len, 0, "%u GPUs round up to %u cubes of 64, the rack has %u", g, k,
+                        cubes),
+               0;
+    if (g > r->nfree)
+        return oc__fail(why, len, 0, "only %u GPU%s free", r->nfree, r->nfree == 1 ? "" : "s"), 0;
+    fill_prefix(r);
+    uint32_t free_cubes = 0;
+    for (uint32_t c = 0; c < cubes; c++)
+        free_cubes += used_in(r, (uint64_t)c * CUBE, (uint64_t)(c + 1) * CUBE) == 0;
+    if (free_cubes < k)
+        return oc__fail(why, len, 0, "%u whole cubes needed, %u free", k, free_cubes), 0;
+    uint32_t got = 0, lo = UINT32_MAX, hi = 0;
+    for (uint32_t c = 0; c < cubes && got < k; c++) {
+        if (used_in(r, (uint64_t)c * CUBE, (uint64_t)(c + 1) * CUBE)) continue;
+        for (uint32_t i = c * CUBE; i < (c + 1) * CUBE; i++)
+            give(r, t, i);
+        if (lo == UINT32_MAX) lo = c * CUBE;
+        hi = (c + 1) * CUBE - 1;
+        got++;
+    }
+    p->allocated = k * CUBE;
+    p->first = lo;
+    p->servers = hi / r->T - lo / r->T + 1;
+    p->max_per_server = p->min_per_server = r->T < CUBE ? r->T : CUBE;
+    p->fibres = 0;
+    p->rhd_circuits = 1;
+    return 1;
+}
+
 static int slice_place(oc__rack *r, uint32_t t, uint32_t g, oc__rack_place *p, char *why,
                        size_t len) {
+    if (r->arch == OC__RACK_TPU && g > CUBE && r->N >= 2 * CUBE)
+        return cubes_place(r, t, g, p, why, len);
     uint64_t size = 1;
     while (size < g)
         size *= r->base;
@@ -483,6 +535,12 @@ uint32_t oc__rack_largest(oc__rack *r) {
         return 0;
     }
     fill_prefix(r);
+    if (r->arch == OC__RACK_TPU && r->N >= 2 * CUBE) {
+        uint32_t free_cubes = 0;
+        for (uint32_t c = 0; c < r->N / CUBE; c++)
+            free_cubes += used_in(r, (uint64_t)c * CUBE, (uint64_t)(c + 1) * CUBE) == 0;
+        if (free_cubes >= 2) return free_cubes * CUBE;
+    }
     for (uint64_t size = r->maxblock; size >= 1; size /= r->base) {
         if (size <= r->nfree && find_block(r, (uint32_t)size) != UINT32_MAX) return (uint32_t)size;
         if (size == 1) break;
@@ -537,6 +595,19 @@ int oc__rack_check(const oc__rack *r, char *why, size_t whylen) {
             if (count[t] != r->asked[t]) {
                 rc = oc__fail(why, whylen, OC_ERESOURCE, "rack: tenant %u got %u GPUs, asked %u", t,
                               count[t], r->asked[t]);
+                goto out;
+            }
+        } else if (r->arch == OC__RACK_TPU && count[t] > r->maxblock) {
+            /* whole cubes: every cube the tenant touches is all its own */
+            int whole = count[t] % CUBE == 0 && count[t] >= r->asked[t];
+            for (uint32_t c = lo[t] / CUBE; whole && c <= hi[t] / CUBE; c++) {
+                const int32_t o0 = r->owner[c * CUBE];
+                for (uint32_t i = c * CUBE; whole && i < (c + 1) * CUBE; i++)
+                    if ((r->owner[i] == (int32_t)t) != (o0 == (int32_t)t)) whole = 0;
+            }
+            if (!whole) {
+                rc = oc__fail(why, whylen, OC_ERESOURCE,
+                              "rack: tenant %u's %u GPUs are not whole cubes of 64", t, count[t]);
                 goto out;
             }
         } else if (!is_pow(count[t], r->base) || count[t] > r->maxblock || count[t] < r->asked[t] ||
@@ -901,8 +972,11 @@ typedef struct ar_cache {
 } ar_cache;
 
 /* One verified run: its time. */
-static int ar_run(const ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t fib,
-                  const char *algo, uint32_t radix, double *time, char *why, size_t whylen) {
+/* One verified all-reduce; *degraded (when not NULL) says whether the fabric had to share its
+ * fibres' wavelengths or add steps (fabric.c: scarce fibres degrade a run rather than fail it). */
+static int ar_run_fib(const ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t fib,
+                      const char *algo, uint32_t radix, double *time, int *degraded, char *why,
+                      size_t whylen) {
     oc__sim_req q;
     memset(&q, 0, sizeof q);
     q.coll = OC_ALLREDUCE;
@@ -915,13 +989,24 @@ static int ar_run(const ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint3
     if (fabric)
         snprintf(q.net, sizeof q.net, "tiles_per_server=%u fibres_between_servers=%u", tps, fib);
     oc__sim s;
-    int rc = oc__simulate(&q, &s, NULL, why, whylen);
+    oc_report *rep = NULL;
+    int rc = oc__simulate(&q, &s, degraded ? &rep : NULL, why, whylen);
     if (rc) return rc;
     if (!s.ok)
         return oc__fail(why, whylen, OC_ETOOBIG, "rack: all-reduce %s on %u GPUs not simulated: %s",
                         algo, g, s.note);
     *time = s.time_s;
+    if (degraded) {
+        double shared = 0;
+        *degraded = rep && oc_report_number(rep, "fibre_shared_circuits", &shared) == 0 && shared > 0;
+        oc_report_free(rep);
+    }
     return 0;
+}
+
+static int ar_run(const ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t fib,
+                  const char *algo, uint32_t radix, double *time, char *why, size_t whylen) {
+    return ar_run_fib(c, fabric, g, tps, fib, algo, radix, time, NULL, why, whylen);
 }
 
 static int best_ar(ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t fib, int rhd_allowed,
@@ -944,8 +1029,17 @@ static int best_ar(ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t f
     } else {
         snprintf(ar.algo, sizeof ar.algo, "rhd");
         ar.radix = 2;
-        rc = ar_run(c, fabric, g, tps, fib, "rhd", 2, &ar.time_s, why, whylen);
+        int degraded = 0;
+        rc = ar_run_fib(c, fabric, g, tps, fib, "rhd", 2, &ar.time_s, &degraded, why, whylen);
         ++*runs;
+        if (!rc && degraded) {
+            /* the reservation's fibres are too few for rhd's circuits, which share them: the
+             * ring, one circuit per server pair, may be faster */
+            double tr;
+            rc = ar_run(c, fabric, g, tps, fib, "ring", 0, &tr, why, whylen);
+            ++*runs;
+            if (!rc && tr < ar.time_s) ar = (oc__rack_ar){"ring", 0, tr, 1};
+        }
         if (rc == OC_ERESOURCE) {
             /* the fabric's check says the tenant's smallest reservation cannot carry rhd: run
              * the ring, whose one fibre per server pair that reservation covers */
@@ -959,7 +1053,7 @@ static int best_ar(ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t f
             if (rc == OC_ERESOURCE)
                 rc = 0; /* radix 4 needs more than the reservation: keep radix 2 */
             else if (!rc && t4 < ar.time_s)
-                ar.radix = 4, ar.time_s = t4;
+                ar = (oc__rack_ar){"rhd", 4, t4, 1};
         }
     }
     if (rc) return rc;
@@ -1002,7 +1096,12 @@ static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack
     const double N = (double)s->servers * s->tiles;
     double in_use = 0, given = 0; /* GPUs asked for / given, now */
     double i_use = 0, i_given = 0, i_stranded = 0, sum_ar = 0;
-    const uint32_t cap = oc__rack_largest(r); /* the largest request the empty rack places */
+    const uint32_t placeable = oc__rack_largest(r); /* the largest request the empty rack places */
+    /* The largest slice of the architecture: lumorph's is the whole rack ("arbitrary sized ...
+     * allocations given enough fibers", section 3), so a request its fibres cannot join is not
+     * "too large": the free GPUs it could not have are stranded, and the rejection is counted as
+     * for want of fibres (before issue 16, --fibres 0 showed such racks as unfragmented). */
+    const uint32_t cap = arch == OC__RACK_LUMORPH ? (uint32_t)N : placeable;
     for (size_t i = 0; i < t->nevents; i++) {
         const oc__rack_event *e = &t->events[i];
         const oc__rack_tenant *x = &t->tenants[e->tenant];
@@ -1031,6 +1130,8 @@ static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack
                  * is too large for this architecture, not a victim of fragmentation */
                 if (x->gpus > cap)
                     res->rejected_too_large++;
+                else if (free_before >= x->gpus && x->gpus > placeable)
+                    res->rejected_no_fibres++;
                 else if (free_before >= x->gpus)
                     res->rejected_fragmented++;
                 snprintf(y->reason, sizeof y->reason, "%s", reason);
@@ -1117,7 +1218,10 @@ static void slices_text(char *buf, size_t len, const oc__rack_shape *s, int a) {
         uint32_t m = 1;
         while (m * 2 <= N)
             m *= 2;
-        snprintf(buf, len, "aligned 2^k sub-cubes, <= %u", m);
+        if (N >= 2 * CUBE)
+            snprintf(buf, len, "2^k in a cube; any k cubes (OCS), <= %u", N / CUBE * CUBE);
+        else
+            snprintf(buf, len, "aligned 2^k sub-cubes, <= %u", m);
     } else {
         uint64_t m = 1, cap = 1;
         for (uint32_t k = 0; k < s->sipac_l; k++)
@@ -1173,7 +1277,12 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
         slices_text(c[1], sizeof c[1], s, a);
         oc__cellf(c[2], sizeof c[2], "%llu", (unsigned long long)x->placed);
         oc__cellf(c[3], sizeof c[3], "%llu", (unsigned long long)x->rejected);
-        oc__cellf(c[4], sizeof c[4], "%llu", (unsigned long long)x->rejected_fragmented);
+        if (x->rejected_no_fibres)
+            oc__cellf(c[4], sizeof c[4], "%llu + %llu no fibres",
+                      (unsigned long long)x->rejected_fragmented,
+                      (unsigned long long)x->rejected_no_fibres);
+        else
+            oc__cellf(c[4], sizeof c[4], "%llu", (unsigned long long)x->rejected_fragmented);
         oc__cellf(c[5], sizeof c[5], "%.1f%%", 100 * x->utilisation);
         oc__cellf(c[6], sizeof c[6], "%.1f%%", 100 * x->rounding);
         oc__cellf(c[7], sizeof c[7], "%.1f%%", 100 * x->idle);
@@ -1191,10 +1300,12 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
     fprintf(f,
             "\nFractions are time averages of the rack's GPUs over the trace: utilisation (GPUs "
             "asked for by\nplaced tenants) + rounding (given beyond the request) + idle (free) = "
-            "100%%. stranded: free\nGPUs (up to the largest request the empty rack places) "
-            "beyond the largest request the rack\ncould place at that moment: what fragmentation "
-            "makes unusable. (fragmented): rejected although\nenough GPUs were free and the empty "
-            "rack could place it.\nAll-reduce: "
+            "100%%. stranded: free\nGPUs (up to the architecture's largest slice: lumorph's is "
+            "the rack) beyond the largest request\nthe rack could place at that moment: what "
+            "fragmentation, or missing fibres, makes unusable.\n(fragmented): rejected although "
+            "enough GPUs were free and the empty rack could place it;\n'no fibres': lumorph "
+            "rejected although enough GPUs were free, on servers its fibres cannot join.\n"
+            "All-reduce: "
             "ring for g not a power of two, else the faster of rhd radix\n2 and 4 (section 3); "
             "lumorph on the fabric model with the tenant's own servers and fibres,\ntpu and sipac "
             "on the ideal switch (no contention, no reconfiguration: flatters them). Every\ntime "
@@ -1261,6 +1372,7 @@ static int json_arch(cJSON *to, const oc__rack_shape *s, int a, const oc__rack_a
            oc__json_u64(o, "rejected", x->rejected) &&
            oc__json_u64(o, "rejected_fragmented", x->rejected_fragmented) &&
            oc__json_u64(o, "rejected_too_large", x->rejected_too_large) &&
+           oc__json_u64(o, "rejected_no_fibres", x->rejected_no_fibres) &&
            oc__json_num(o, "utilisation", x->utilisation) &&
            oc__json_num(o, "rounding_waste", x->rounding) && oc__json_num(o, "idle", x->idle) &&
            oc__json_num(o, "stranded", x->stranded) &&

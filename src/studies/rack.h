@@ -147,12 +147,13 @@ typedef struct oc__rack_tenant_result {
 
 typedef struct oc__rack_arch_result {
     uint64_t arrivals, placed, rejected, rejected_fragmented; /* fragmented: enough GPUs free */
-    uint64_t rejected_too_large; /* larger than the largest request the empty rack places */
+    uint64_t rejected_too_large; /* larger than the architecture's slices ever are */
+    uint64_t rejected_no_fibres; /* lumorph: enough GPUs free, but on servers no fibre joins */
     double utilisation;          /* time average of GPUs asked for and in use / rack GPUs */
     double rounding;             /* of GPUs given beyond the request */
     double idle;                 /* of GPUs not given to anyone */
-    double stranded; /* of min(free GPUs, the largest request the empty rack places) beyond the
-                        largest request that would be placed now */
+    double stranded; /* of min(free GPUs, the largest slice of the architecture: the rack for
+                        lumorph, whatever its fibres) beyond the largest request placed now */
     double mean_allreduce_s; /* over placed tenants */
     uint64_t runs;           /* distinct oc_run calls (cache misses) */
 } oc__rack_arch_result;
