@@ -272,7 +272,8 @@ static const cJSON *duplicate_in(const cJSON *node, member **buf, size_t *cap, i
             n = 0;
             for (const cJSON *c = node->child; c; c = c->next, n++)
                 (*buf)[n] = (member){c->string ? c->string : "", n, c};
-            qsort(*buf, n, sizeof **buf, cmp_member);
+            /* an empty object has no buffer yet (qsort's base must not be NULL) */
+            if (n > 1) qsort(*buf, n, sizeof **buf, cmp_member);
             const member *first = NULL; /* the repeat that comes first in the file */
             for (size_t i = 1; i < n; i++)
                 if (!strcmp((*buf)[i - 1].key, (*buf)[i].key) &&
