@@ -42,6 +42,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
         }                                                                                          \
     } while (0)
 
+/* The library's memory budget for targets that run the pipeline (verifier, models): below
+ * libFuzzer's -rss_limit_mb=2048, with room for AddressSanitizer's quarantine, so that a small
+ * file asking for a large verification ({"collective": "alltoall", "nodes": 16064}: ~1.5 GB of
+ * contribution sets, inside the default 4 GiB) is refused by the budget, as a user's would be
+ * under OPTICOLL_MEMORY_BUDGET_MIB, instead of exhausting the fuzzer. Set once per process. */
+#define FUZZ_MEMORY_BUDGET (UINT64_C(256) << 20)
+int oc_set_memory_budget(uint64_t bytes);
+static inline void fuzz_budget(void) {
+    static int set;
+    if (!set && oc_set_memory_budget(FUZZ_MEMORY_BUDGET)) abort();
+    set = 1;
+}
+
 /* The input as a NUL-terminated string (a NUL inside it ends the string early, as it would on a
  * command line). Aborts when out of memory: a fuzz run has no other way to say so. */
 static inline char *fuzz_cstr(const uint8_t *data, size_t size) {

@@ -12,6 +12,7 @@
 #include "formats/formats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    fuzz_budget();
     char *text = fuzz_cstr(data, size), why[512];
     why[0] = 0;
     oc_report *rep = NULL;

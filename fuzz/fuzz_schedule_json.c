@@ -14,6 +14,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static FILE *sink;
     if (!sink && !(sink = fopen("/dev/null", "w"))) abort();
+    fuzz_budget();
     char path[64], why[512];
     why[0] = 0;
     fuzz_file(data, size, path, sizeof path);
