@@ -1143,10 +1143,10 @@ static size_t cmp_at(size_t nsizes, size_t p, size_t s, size_t a) {
 static int comparison_run(const optree_cfg *g, comparison *c, char *why, size_t whylen) {
     c->n = c->npt * g->nsizes * HL_ALGOS;
     c->jobs = calloc(c->n, sizeof *c->jobs);
-    oc__sim_job *todo = calloc(c->n, sizeof *todo);
+    oc__sim_job *runnable = calloc(c->n, sizeof *runnable);
     size_t *back = calloc(c->n, sizeof *back);
     int rc = 0;
-    if (!c->jobs || !todo || !back) {
+    if (!c->jobs || !runnable || !back) {
         rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         goto out;
     }
@@ -1173,18 +1173,18 @@ static int comparison_run(const optree_cfg *g, comparison *c, char *why, size_t 
                     continue;
                 }
                 back[m] = cmp_at(g->nsizes, p, s, a);
-                todo[m++] = *j;
+                runnable[m++] = *j;
             }
-    rc = oc__sim_batch(todo, m, why, whylen);
+    rc = oc__sim_batch(runnable, m, why, whylen);
     for (size_t i = 0; i < m; i++) {
-        c->jobs[back[i]] = todo[i];
+        c->jobs[back[i]] = runnable[i];
         if (rc) {
-            oc_report_free(todo[i].report);
+            oc_report_free(runnable[i].report);
             c->jobs[back[i]].report = NULL;
         }
     }
 out:
-    free(todo);
+    free(runnable);
     free(back);
     return rc;
 }
