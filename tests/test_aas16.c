@@ -102,30 +102,34 @@ static void searched_tightly(void) {
              {"bex", "mesh", "dims=2x32 switching=wh", "2x32", 64, 7}};
     char why[512], what[160];
     for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
-        oc_report *rep = run_net(c[i].algo, c[i].network, c[i].N, 256, "", c[i].net, why,
-                                 sizeof why);
+        oc_report *rep =
+            run_net(c[i].algo, c[i].network, c[i].N, 256, "", c[i].net, why, sizeof why);
         snprintf(what, sizeof what, "%s N=%u %s", c[i].algo, c[i].N, c[i].net);
         CHECK(rep, "%s: %s", what, why);
         if (!rep) continue;
         check_bounds(rep, what);
         const char *got = oc_report_param(rep, "dims");
-        CHECK(got && strcmp(got, c[i].own) == 0, "%s: default dims=%s, not the network's %s",
-              what, got ? got : "?", c[i].own);
+        CHECK(got && strcmp(got, c[i].own) == 0, "%s: default dims=%s, not the network's %s", what,
+              got ? got : "?", c[i].own);
         size_t mapped = 0;
         for (size_t k = 0; rep->search && k < rep->search->n; k++)
             mapped += rep->search->entry[k].status == OC__CAND_MAPPED;
         CHECK(rep->search && rep->search->n && strstr(rep->search->entry[0].text, c[i].own),
               "%s: the network's dims=%s offered first, got %s", what, c[i].own,
               rep->search && rep->search->n ? rep->search->entry[0].text : "no search");
-        CHECK(mapped >= 1 && mapped <= c[i].most_mapped, "%s: %zu shapes mapped, at most %zu",
-              what, mapped, c[i].most_mapped);
+        CHECK(mapped >= 1 && mapped <= c[i].most_mapped, "%s: %zu shapes mapped, at most %zu", what,
+              mapped, c[i].most_mapped);
         /* against a pinned run of the network's own dims: the same time */
         oc_kv *np = oc_kv_new(), *par = oc_kv_new();
         kv_words(np, c[i].net);
         oc_kv_set(par, "dims", c[i].own);
-        oc_request req = {.collective = OC_ALLTOALL, .algorithm = c[i].algo,
-                          .network = c[i].network, .nodes = c[i].N, .bytes = 256,
-                          .params = par, .net_params = np};
+        oc_request req = {.collective = OC_ALLTOALL,
+                          .algorithm = c[i].algo,
+                          .network = c[i].network,
+                          .nodes = c[i].N,
+                          .bytes = 256,
+                          .params = par,
+                          .net_params = np};
         cost o = cost_of(&req, NULL, why, sizeof why);
         CHECK(o.ok && same_time(o.time, rep->time_s), "%s: pinned %.9g s, searched %.9g s", what,
               o.time, rep->time_s);
@@ -138,8 +142,8 @@ static void searched_tightly(void) {
 /* cartesian on k-D tori of odd, prime and non-power sides: verified (with the real-data run up to
  * 64 nodes), the default is the network's shape, steps sum (z_i - 1), time equals the sums. */
 static void cartesian_kd(void) {
-    static const char *const shapes[] = {"3x4x5", "5x3x2x2", "2x3", "7", "3x3x3", "2x2x2x2x2",
-                                         "5x7x3", "1x5x1", "13x2x2"};
+    static const char *const shapes[] = {"3x4x5",     "5x3x2x2", "2x3",   "7",     "3x3x3",
+                                         "2x2x2x2x2", "5x7x3",   "1x5x1", "13x2x2"};
     char why[512], net[96];
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         uint32_t z[8], nd = 0, N = 1;
@@ -181,16 +185,18 @@ static void micro(void) {
     char why[512];
     for (size_t i = 0; i < sizeof zs / sizeof *zs; i++) {
         const uint32_t z = zs[i];
-        oc_report *rep = run_net("dex-micro", "torus", z, 64, "", "switching=wh combining=no",
-                                 why, sizeof why);
+        oc_report *rep =
+            run_net("dex-micro", "torus", z, 64, "", "switching=wh combining=no", why, sizeof why);
         CHECK(rep && oc_report_verified(rep), "dex-micro T(%u): %s", z, why);
         if (!rep) continue;
         double rounds = -1, h = ceil(z / 2.0);
         oc_report_number(rep, "micro_rounds", &rounds);
         CHECK((double)rep->steps == rounds, "dex-micro T(%u): %llu steps for %g rounds", z,
               (unsigned long long)rep->steps, rounds);
-        CHECK(rounds >= ((double)z * z - 1) / 8 && rounds + 1 >= z, "dex-micro T(%u): %g rounds below "
-              "the bounds", z, rounds);
+        CHECK(rounds >= ((double)z * z - 1) / 8 && rounds + 1 >= z,
+              "dex-micro T(%u): %g rounds below "
+              "the bounds",
+              z, rounds);
         CHECK(rep->has_formula && rep->steps_formula == h * h / 2 && !rep->has_time_formula,
               "dex-micro T(%u): formula %g", z, rep->steps_formula);
         oc_report_free(rep);
@@ -198,15 +204,14 @@ static void micro(void) {
     static const struct {
         uint32_t N;
         const char *dims;
-    } ms[] = {{2, NULL}, {3, NULL}, {5, NULL}, {6, NULL}, {7, NULL}, {12, NULL}, {16, NULL},
-              {30, NULL}, {15, "5x3"}, {15, "3x5"}, {12, "2x6"}, {8, "8"}};
+    } ms[] = {{2, NULL},  {3, NULL},  {5, NULL},   {6, NULL},   {7, NULL},   {12, NULL},
+              {16, NULL}, {30, NULL}, {15, "5x3"}, {15, "3x5"}, {12, "2x6"}, {8, "8"}};
     for (size_t i = 0; i < sizeof ms / sizeof *ms; i++) {
         char par[48] = "", net[96];
         if (ms[i].dims) snprintf(par, sizeof par, "dims=%s", ms[i].dims);
         snprintf(net, sizeof net, "switching=wh combining=no%s%s", ms[i].dims ? " dims=" : "",
                  ms[i].dims ? ms[i].dims : "");
-        oc_report *rep = run_net("dex-interleave", "mesh", ms[i].N, 64, par, net, why,
-                                 sizeof why);
+        oc_report *rep = run_net("dex-interleave", "mesh", ms[i].N, 64, par, net, why, sizeof why);
         CHECK(rep && oc_report_verified(rep), "dex-interleave N=%u %s: %s", ms[i].N, net, why);
         if (!rep) continue;
         double rounds = -1;
@@ -221,7 +226,41 @@ static void micro(void) {
     }
 }
 
+/* The list schedulers' moves are checked against the memory budget before they are allocated:
+ * under a 1 MiB budget dex-micro on 512 nodes (262144 moves) and dex-interleave on 32x32 are
+ * refused as too big, with the budget in the reason; at the default budget they run. */
+static void micro_budget(void) {
+    static const struct {
+        const char *algo, *net, *dims;
+        uint32_t N;
+    } c[] = {{"dex-micro", "torus", "dims=512", 512},
+             {"dex-interleave", "mesh", "dims=32x32", 1024}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        CHECK(oc_set_memory_budget(UINT64_C(1) << 20) == 0, "budget");
+        char why[512] = "";
+        oc_kv *par = oc_kv_new(), *np = oc_kv_new();
+        kv_words(np, c[i].dims);
+        kv_words(np, "switching=wh");
+        oc_request req = {.collective = OC_ALLTOALL,
+                          .algorithm = c[i].algo,
+                          .network = c[i].net,
+                          .nodes = c[i].N,
+                          .bytes = 64,
+                          .params = par,
+                          .net_params = np};
+        oc_report *rep = NULL;
+        int rc = oc_run(&req, &rep, why, sizeof why);
+        CHECK(rc == OC_ETOOBIG && !rep && strstr(why, "moves") && strstr(why, "budget"),
+              "%s N=%u under 1 MiB: rc %d, %s", c[i].algo, c[i].N, rc, why);
+        oc_report_free(rep);
+        oc_kv_free(par);
+        oc_kv_free(np);
+        CHECK(oc_set_memory_budget(0) == 0, "budget back");
+    }
+}
+
 int main(void) {
+    micro_budget();
     pairwise_fabric();
     hopt_labels();
     searched_tightly();

@@ -55,11 +55,10 @@ static int di_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t roo
     if (rc) return rc;
     char buf[32];
     snprintf(buf, sizeof buf, "%ux%u", z[0], z[1]);
-    oc__micro_plan *m = calloc(1, sizeof *m);
-    if (m) m->moves = malloc((2 * (size_t)nodes * nodes + 1) * sizeof *m->moves);
-    p->state = m;
-    if (!m || !m->moves || oc_kv_set(p->used, "dims", buf))
-        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    if ((rc = oc__micro_plan_new(p, "dex-interleave", 2 * (uint64_t)nodes * nodes, why, len)))
+        return rc;
+    oc__micro_plan *m = p->state;
+    if (oc_kv_set(p->used, "dims", buf)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     const uint32_t X = z[0], Y = z[1];
     m->g = (oc__micro_grid){{X, Y}, 0};
     /* horizontal moves, longest first (a move in the same column has none) */

@@ -37,11 +37,9 @@ static int dm_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t roo
     int rc = oc__aas_plan(p, "dex-micro", coll, nodes, root, bytes, params, params_,
                           (uint64_t)nodes * nodes, why, len);
     if (rc) return rc;
-    oc__micro_plan *m = calloc(1, sizeof *m);
+    if ((rc = oc__micro_plan_new(p, "dex-micro", (uint64_t)nodes * nodes, why, len))) return rc;
+    oc__micro_plan *m = p->state;
     const uint32_t z = nodes;
-    if (m) m->moves = malloc(((size_t)z * z + 1) * sizeof *m->moves);
-    p->state = m;
-    if (!m || !m->moves) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     m->g = (oc__micro_grid){{z, 1}, 1};
     for (uint32_t d = z / 2; d >= 1; d--)
         for (uint32_t i = 0; i < z; i++) {

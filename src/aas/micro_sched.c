@@ -16,7 +16,8 @@ static int64_t delta(const oc__micro_grid *g, uint32_t z, uint32_t a, uint32_t b
     return f <= z - f ? (int64_t)f : -(int64_t)(z - f);
 }
 
-/* The directed links of the X-then-Y route from a to b: id (node, dim, dir) = (u 2 + dim) 2 + dir. */
+/* The directed links of the X-then-Y route from a to b: id (node, dim, dir) = (u 2 + dim) 2 + dir.
+ */
 static size_t route(const oc__micro_grid *g, uint32_t a, uint32_t b, uint32_t *out) {
     size_t n = 0;
     uint32_t c[2] = {a % g->z[0], a / g->z[0]};
@@ -83,8 +84,8 @@ int oc__micro_pack(const oc__micro_grid *g, const oc__move *moves, size_t n, uin
 int oc__micro_emit(oc__emit *e, const oc__move *moves, size_t n, const uint32_t *round_of,
                    uint32_t rounds) {
     /* bucket the moves by round (counting sort), then emit round by round */
-    size_t *start = calloc((size_t)rounds + 1, sizeof *start), *order = malloc((n ? n : 1) *
-                                                                              sizeof *order);
+    size_t *start = calloc((size_t)rounds + 1, sizeof *start),
+           *order = malloc((n ? n : 1) * sizeof *order);
     if (!start || !order) {
         free(start), free(order);
         return OC_ENOMEM;
@@ -105,6 +106,20 @@ int oc__micro_emit(oc__emit *e, const oc__move *moves, size_t n, const uint32_t 
     }
     free(start), free(order);
     return rc;
+}
+
+int oc__micro_plan_new(oc__plan *p, const char *algo, uint64_t moves, char *why, size_t len) {
+    char what[64];
+    snprintf(what, sizeof what, "%s's %llu moves", algo, (unsigned long long)moves);
+    /* the moves, and the packer's round, order and pending index per move */
+    int rc = oc__budget_check(
+        (moves + 1) * (sizeof(oc__move) + sizeof(uint32_t) + 2 * sizeof(size_t)), what, why, len);
+    if (rc) return rc;
+    oc__micro_plan *m = calloc(1, sizeof *m);
+    if (m) m->moves = oc__malloc_array(moves + 1, sizeof *m->moves);
+    p->state = m;
+    if (!m || !m->moves) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return 0;
 }
 
 void oc__micro_plan_free(oc__plan *p) {

@@ -49,6 +49,9 @@ typedef struct oc__micro_plan {
     uint32_t rounds;
 } oc__micro_plan;
 
+/* A plan with room for `moves` moves in p->state, checked against the memory budget first (the
+ * moves and the packer's per-move arrays); 0, OC_ETOOBIG or OC_ENOMEM with a reason. */
+int oc__micro_plan_new(oc__plan *p, const char *algo, uint64_t moves, char *why, size_t len);
 void oc__micro_plan_free(oc__plan *p);
 /* generate() of both: the packed moves, round by round (oc__micro_emit). */
 int oc__micro_generate(const oc__plan *p, oc__emit *e);
