@@ -1,5 +1,5 @@
 /*
- * fuzz_msccl.c — `opticoll verify FILE.xml`: the MSCCL XML importer (src/formats/msccl.c).
+ * fuzz_msccl.c — `opticoll verify FILE.xml`: the MSCCL XML importer (src/formats/msccl_import.c).
  *
  * The input is the file's text, given to oc__verify_msccl as oc_verify_file gives it after seeing
  * a '<' (libxml2 parses it; the importer checks the algo/gpu/tb/step structure, the dependencies,

@@ -1,8 +1,8 @@
 /*
  * formats.h — the file-formats room: schedules written to and read from files. schedule_json.c
  * writes and reads opticoll's own schedule JSON (oc_export_json, oc_verify_file, which hands MSCCL
- * XML to msccl.c); msccl.c writes and reads MSCCL XML programs; chrome.c writes a checked run as a
- * Chrome/Perfetto timeline. A file read back goes through the same pipeline as a generated
+ * XML to msccl_import.c); msccl_export.c writes MSCCL XML programs and msccl_import.c reads them;
+ * chrome.c writes a checked run as a Chrome/Perfetto timeline. A file read back goes through the same pipeline as a generated
  * schedule (src/run: verifier, then the network model), so a file is held to the same checks.
  */
 #ifndef OC_FORMATS_H
@@ -11,7 +11,7 @@
 #include "report/report.h"
 #include "run/pipeline.h"
 
-/* oc_verify_file for MSCCL XML (src/formats/msccl.c); text is the file's content. */
+/* oc_verify_file for MSCCL XML (src/formats/msccl_import.c); text is the file's content. */
 int oc__verify_msccl(const char *path, const char *text, const char *network,
                      const oc_kv *net_params, oc_report **out, char *why, size_t len);
 

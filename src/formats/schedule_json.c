@@ -282,7 +282,7 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
         goto out;
     }
     /* The format is sniffed after a UTF-8 byte order mark and white space: an XML file is
-     * MSCCL's format (msccl.c; libxml2 reads the mark itself). */
+     * MSCCL's format (msccl_import.c; libxml2 reads the mark itself). */
     const char *body = text;
     if ((unsigned char)body[0] == 0xEF && (unsigned char)body[1] == 0xBB &&
         (unsigned char)body[2] == 0xBF)
