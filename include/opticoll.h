@@ -68,6 +68,20 @@ const char *oc_strerror(int err);
 int oc_set_memory_budget(uint64_t bytes); /* 0 = the default; returns 0 or OC_EINVAL */
 uint64_t oc_memory_budget(void);
 
+/* ---- progress ----------------------------------------------------------------------------------
+ *
+ * Long work (the rounds of a run, the candidates of a parameter search, the points of a sweep or
+ * tuning, the jobs of a reproduction) reports how far it got through a callback; the library never
+ * prints it. `what` names the unit ("rounds", "candidates", "points", "jobs"); done only grows
+ * within one piece of work and never passes total (total may grow as work is found, e.g.
+ * candidates offered as a search goes; 0 while it is not known at all, as for the rounds of an
+ * algorithm that does not count them ahead), and the last call of a piece of work has
+ * done == total, also when the work stopped on an error.
+ * Calls come at most about ten times a second (the clock is read every so many steps, not every
+ * step), plus the last one; one piece of work calls from one thread at a time. The callback must
+ * not call back into the library. */
+typedef void (*oc_progress_fn)(void *ctx, const char *what, uint64_t done, uint64_t total);
+
 /* ---- collectives ------------------------------------------------------------------------------
  */
 
@@ -170,6 +184,9 @@ typedef struct oc_request {
     int links;       /* 1: per-resource utilisation in the report (`run --links`) */
     int objective;   /* what a parameter search minimises: OC_OBJECTIVE_TIME (0) or _STEPS */
     int explain;     /* 1: the report's JSON lists every candidate the search looked at */
+    oc_progress_fn progress; /* NULL: none; else told of the search's candidates and the rounds
+                                (oc_sweep_spec's base: of the sweep's points instead) */
+    void *progress_ctx;      /* handed to progress */
 } oc_request;
 
 /* The objective of a parameter search: the network model's time (ties: fewer steps), or its
@@ -390,6 +407,8 @@ typedef struct oc_reproduce_settings {
     const char *sizes;    /* --sizes: message sizes in place of the paper's, as `sweep -s` takes
                              them ("1KiB,1MiB", "4KiB..64MiB:*4") */
     const char *network;  /* -t: the network the paper's experiments run on */
+    oc_progress_fn progress; /* NULL: none; else told of each batch of runs ("jobs") */
+    void *progress_ctx;
 } oc_reproduce_settings;
 
 enum {

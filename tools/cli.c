@@ -13,11 +13,69 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- progress on a terminal ---- */
+
+static struct {
+    pthread_mutex_t lock; /* reproduce -j reports from several threads */
+    double start;         /* when the command started */
+    int quiet;            /* -q, --quiet */
+    int tty;              /* stderr is a terminal */
+    int shown;            /* a progress line is on the screen */
+} cli_prog = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static double mono_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+void cli_progress_start(void) {
+    cli_prog.start = mono_now();
+    cli_prog.tty = isatty(STDERR_FILENO);
+}
+
+/* Erases the line; the caller holds the lock. */
+static void progress_erase(void) {
+    if (!cli_prog.shown) return;
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+    cli_prog.shown = 0;
+}
+
+void cli_progress_clear(void) {
+    pthread_mutex_lock(&cli_prog.lock);
+    progress_erase();
+    pthread_mutex_unlock(&cli_prog.lock);
+}
+
+void cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
+    (void)ctx;
+    if (cli_prog.quiet || !cli_prog.tty) return;
+    pthread_mutex_lock(&cli_prog.lock);
+    if (total && done >= total) {
+        progress_erase(); /* this piece of work is over */
+    } else if (mono_now() - cli_prog.start >= 1.0) {
+        if (total)
+            fprintf(stderr, "\ropticoll: %s %llu / %llu (%.0f%%)\033[K", what,
+                    (unsigned long long)done, (unsigned long long)total,
+                    100.0 * (double)done / (double)total);
+        else
+            fprintf(stderr, "\ropticoll: %s %llu\033[K", what, (unsigned long long)done);
+        fflush(stderr);
+        cli_prog.shown = 1;
+    }
+    pthread_mutex_unlock(&cli_prog.lock);
+}
 
 int die_line(int code, const char *line) {
+    cli_progress_clear();
     /* the callers quoted the user text they composed in; this is the net for the rest */
     char safe[1024];
     snprintf(safe, sizeof safe, "%s", line);
@@ -95,9 +153,17 @@ int read_options(const char *cmd, int argc, char **argv, const arg_option *opts,
     arg_reader p;
     arg_word a;
     int rc = 0;
-    arg_init(&p, argc, argv, opts, n);
+    /* -q, --quiet: every command's, added here once (QUIET_ID is above every command's ids) */
+    enum { QUIET_ID = 200 };
+    arg_option all[ARG_MAX_OPTIONS];
+    assert(n < ARG_MAX_OPTIONS);
+    memcpy(all, opts, n * sizeof *opts);
+    all[n] = (arg_option){"-q", "--quiet", 0, QUIET_ID};
+    arg_init(&p, argc, argv, all, n + 1);
     while (!rc && arg_next(&p, &a) != ARG_END) {
-        if (a.kind == ARG_OPERAND && operand && !*operand)
+        if (a.kind == ARG_OPTION && a.id == QUIET_ID)
+            cli_prog.quiet = 1;
+        else if (a.kind == ARG_OPERAND && operand && !*operand)
             *operand = a.value;
         else if (a.kind != ARG_OPTION)
             rc = arg_refused(cmd, &a);
@@ -160,6 +226,7 @@ static const struct cli_option {
     {{NULL, "--explain", 0, OPT_EXPLAIN}, FIELD(explain), NULL},
     {{NULL, "--objective", 1, OPT_OBJECTIVE}, FIELD(objective), NULL},
     {{"-h", "--help", 0, OPT_HELP}, FIELD(help), NULL},
+    {{"-q", "--quiet", 0, OPT_QUIET}, FIELD(quiet), NULL},
     {{"-m", "--model", 1, OPT_MODEL}, FIELD(model), NULL},
     {{NULL, "--models", 1, OPT_MODELS}, FIELD(models), NULL},
     {{"-j", "--jobs", 1, OPT_JOBS}, FIELD(jobs), NULL},
@@ -190,7 +257,8 @@ static size_t command_table(const char *cmd, unsigned allowed, arg_option *out) 
     for (size_t i = 0; i < NCLI; i++) {
         const struct cli_option *e = &cli_options[i];
         unsigned bit = (unsigned)e->a.id;
-        if (!(bit & (allowed | OPT_SHARED | OPT_HELP)) || !for_command(e->only, cmd)) continue;
+        if (!(bit & (allowed | OPT_SHARED | OPT_HELP | OPT_QUIET)) || !for_command(e->only, cmd))
+            continue;
         int hidden = 0;
         for (size_t j = 0; j < NCLI && !(bit & allowed); j++)
             hidden |= ((unsigned)cli_options[j].a.id & allowed) &&
@@ -311,8 +379,9 @@ int parse_options(int argc, char **argv, options *o, const char *cmd) {
         if (kind == ARG_NEEDS_VALUE && (bit & (OPT_PARAM | OPT_NETPARAM)))
             return die(EXIT_USAGE, "%s: %s needs KEY=VALUE", cmd, a.spelling);
         if (kind != ARG_OPTION) return arg_refused(cmd, &a);
-        if (bit == OPT_HELP) {
-            o->help = 1;
+        if (bit == OPT_HELP || bit == OPT_QUIET) {
+            *(bit == OPT_HELP ? &o->help : &o->quiet) = 1;
+            cli_prog.quiet |= o->quiet;
             continue;
         }
         saw(o, bit, a.spelling);
@@ -384,6 +453,7 @@ int build_request(const options *o, oc_request *req, int need_algo) {
     req->params = o->params;
     req->net_params = o->net_params;
     req->explain = o->explain;
+    req->progress = cli_progress;
     if (o->objective) {
         if (!strcmp(o->objective, "time"))
             req->objective = OC_OBJECTIVE_TIME;

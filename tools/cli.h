@@ -50,6 +50,7 @@ enum {
     OPT_PLOT = 1 << 24,      /* sweep */
     OPT_DECISIONS = 1 << 25, /* run -a auto */
     OPT_HELP = 1 << 26,      /* every command */
+    OPT_QUIET = 1 << 27,     /* every command: no progress line (cli_progress) */
     OPT_SHARED = (1 << 20) - 1 - OPT_FILE,
     OPT_NETWORK_FLAGS = OPT_NET | OPT_W | OPT_F | OPT_PRESET | OPT_NETPARAM,
     OPT_PROBLEM = OPT_COLL | OPT_NODES | OPT_SIZE | OPT_ROOT | OPT_NODATA,
@@ -59,7 +60,7 @@ typedef struct options {
     const char *coll, *algo, *net, *nodes, *size, *root, *format, *output, *file;
     const char *wavelengths, *fibres, *preset, *objective;
     const char *model, *models, *jobs, *csv_file, *plot, *decisions;
-    int json, csv, no_data, help, links, explain;
+    int json, csv, no_data, help, links, explain, quiet;
     oc_kv *params, *net_params;
     unsigned given;           /* OPT_ bits seen */
     const char *spelling[32]; /* how each was written ("-n", "--nodes"), for messages */
@@ -115,5 +116,12 @@ extern char run_auto_note[1024];
  * `given` their OC_SETTING_* bits (`all` runs the papers that take them all). */
 int cmd_reproduce_out(const char *which, const char *out, const char *jobs,
                       const oc_reproduce_settings *settings, unsigned given);
+
+/* Progress on stderr (the library's oc_progress_fn): shown only when stderr is a terminal, -q
+ * was not given, and the command has run for a second; one line, rewritten with \r, erased when
+ * a piece of work ends and before any error line. cli_progress_start() at the start of main. */
+void cli_progress_start(void);
+void cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total);
+void cli_progress_clear(void);
 
 #endif

@@ -508,7 +508,7 @@ static int cmd_reproduce(int argc, char **argv) {
         paper_list(papers, sizeof papers, 0);
         return die(EXIT_USAGE, "reproduce: name a paper (%s, all; see --help)", papers, NULL);
     }
-    oc_reproduce_settings set = {0};
+    oc_reproduce_settings set = {.progress = cli_progress};
     unsigned given = 0;
     if (v[WAVES]) {
         if ((rc = reproduce_number("-w", v[WAVES], 65536, &set.wavelengths))) return rc;
@@ -696,7 +696,9 @@ static void usage(FILE *f) {
           "  throughput  training samples/s with Lumorph against Ring (lumorph seed, sec. 4)\n"
           "  rack        multi-tenant rack allocation: lumorph vs TPU-like and SiPAC slices\n"
           "  sweep       every algorithm x N x size, as a table, CSV, JSON and plots\n"
-          "  tune        the winning algorithm for each N and size, crossovers, decision file\n",
+          "  tune        the winning algorithm for each N and size, crossovers, decision file\n"
+          "\nEvery command takes -q, --quiet: no progress line on stderr (shown only when stderr\n"
+          "is a terminal and the work has run for a second).\n",
           f);
 }
 
@@ -707,6 +709,7 @@ static int dispatch(int argc, char **argv) {
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    cli_progress_start();
     int brc = memory_budget_from_env();
     if (brc) return brc;
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
@@ -749,5 +752,7 @@ static int dispatch(int argc, char **argv) {
 /* Every command's output is checked here, once: a write to stdout that failed anywhere (a full
  * disk, /dev/full) is an error even when the command itself succeeded (output.h). */
 int main(int argc, char **argv) {
-    return close_stdout(dispatch(argc, argv));
+    int rc = dispatch(argc, argv);
+    cli_progress_clear();
+    return close_stdout(rc);
 }

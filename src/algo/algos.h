@@ -18,6 +18,7 @@ typedef struct oc__plan {
     oc__spec spec; /* filled by plan(): q, labels */
     oc_kv *used;   /* the parameters actually used */
     void *state;   /* the algorithm's own */
+    uint64_t rounds; /* the rounds generate() emits, for progress; 0 when not known before */
 } oc__plan;
 
 /* What the closed forms and the searches know about the network (the seed's terms): the

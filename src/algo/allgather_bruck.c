@@ -27,7 +27,10 @@
 
 static int bruck_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                       uint64_t bytes, const oc_kv *params, char *why, size_t len) {
-    return oc__plan_plain(plan, "bruck", coll, nodes, root, bytes, 1, params, why, len);
+    int rc = oc__plan_plain(plan, "bruck", coll, nodes, root, bytes, 1, params, why, len);
+    for (uint64_t dist = 1; dist < nodes; dist *= 2)
+        plan->rounds++; /* ceil(log2 N) */
+    return rc;
 }
 
 static int bruck_generate(const oc__plan *plan, oc__emit *e) {

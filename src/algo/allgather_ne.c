@@ -22,7 +22,9 @@ static int ne_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
         return oc__fail(why, len, OC_ENOTSUP,
                         "ne (neighbour exchange) needs an even number of nodes, not %u", nodes);
     int rc = oc__plan_work("ne", nodes, (uint64_t)nodes * nodes / 2, why, len);
-    return rc ? rc : oc__plan_plain(plan, "ne", coll, nodes, root, bytes, 1, params, why, len);
+    if (!rc) rc = oc__plan_plain(plan, "ne", coll, nodes, root, bytes, 1, params, why, len);
+    plan->rounds = nodes / 2; /* one round, then N/2 - 1 */
+    return rc;
 }
 
 static int ne_generate(const oc__plan *plan, oc__emit *e) {

@@ -13,7 +13,9 @@ static const char *const no_params[] = {NULL};
 static int ring_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                      uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     int rc = oc__plan_work("ring", nodes, (uint64_t)nodes * (nodes - 1), why, len);
-    return rc ? rc : oc__plan_plain(plan, "ring", coll, nodes, root, bytes, 1, params, why, len);
+    if (!rc) rc = oc__plan_plain(plan, "ring", coll, nodes, root, bytes, 1, params, why, len);
+    plan->rounds = nodes - 1u;
+    return rc;
 }
 
 static int ring_generate(const oc__plan *plan, oc__emit *e) {

@@ -56,6 +56,7 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     snprintf(b, sizeof b, "%llu", (unsigned long long)g);
     if (oc_kv_set(p->used, "g", b)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     p->state = (void *)(uintptr_t)g;
+    p->rounds = 2 * (g - 1) + 2 * (nodes / g - 1);
     return 0;
 }
 

@@ -16,7 +16,9 @@ static const char *const no_params[] = {NULL};
 static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t len) {
     int rc = oc__plan_work("ring", nodes, 2 * (uint64_t)nodes * (nodes - 1), why, len);
-    return rc ? rc : oc__plan_plain(p, "ring", coll, nodes, root, bytes, nodes, params, why, len);
+    if (!rc) rc = oc__plan_plain(p, "ring", coll, nodes, root, bytes, nodes, params, why, len);
+    p->rounds = 2 * ((uint64_t)nodes - 1);
+    return rc;
 }
 
 static int generate(const oc__plan *p, oc__emit *e) {

@@ -76,7 +76,9 @@ static int run_one(const paper *p, const oc_reproduce_settings *set, FILE *f, ch
     size_t len = 0;
     FILE *mem = open_memstream(&body, &len);
     if (!mem) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    oc__batch_progress(r.set.progress, r.set.progress_ctx); /* this call's batches report */
     int rc = p->reproduce(&r, mem, why, whylen);
+    oc__batch_progress(NULL, NULL);
     if (fclose(mem) && !rc) rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     if (!rc) {
         oc__claims_print(&r.claims, f);

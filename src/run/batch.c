@@ -3,7 +3,8 @@
  * public pipeline (oc_run: generated, verified, mapped, checked, costed), reduced to the figures a
  * table cell needs, and a batch of independent runs on two threads.
  *
- * The library has no mutable global state, so two oc_run calls on two threads share nothing; each
+ * The library has no mutable global state (the progress callback below is per thread), so two
+ * oc_run calls on two threads share nothing; each
  * job writes only its own slot, and the batch runs on the library's pool (core/pool.h), which
  * reports the error of the first failing job in list order, so neither the output nor a failure
  * depends on timing. Two threads because the
@@ -13,6 +14,7 @@
  */
 #include "run/batch.h"
 #include "core/pool.h"
+#include "core/progress.h"
 #include "core/quote.h"
 
 #include <inttypes.h>
@@ -104,10 +106,27 @@ out:
     return rc;
 }
 
+/* The progress callback of the reproduction running on this thread (oc__batch_progress): one
+ * per thread, so that concurrent reproductions (reproduce -j) report to their own callers. */
+static _Thread_local oc_progress_fn batch_fn;
+static _Thread_local void *batch_ctx;
+
+void oc__batch_progress(oc_progress_fn fn, void *ctx) {
+    batch_fn = fn;
+    batch_ctx = ctx;
+}
+
+typedef struct batch {
+    oc__sim_job *jobs;
+    oc__progress progress;
+} batch;
+
 static int batch_job(size_t i, void *ctx) {
-    oc__sim_job *j = (oc__sim_job *)ctx + i;
+    batch *b = ctx;
+    oc__sim_job *j = &b->jobs[i];
     j->why[0] = 0;
     j->rc = oc__simulate(&j->req, &j->sim, j->keep ? &j->report : NULL, j->why, sizeof j->why);
+    oc__progress_add(&b->progress);
     return j->rc;
 }
 
@@ -117,7 +136,10 @@ int oc__sim_batch(oc__sim_job *jobs, size_t n, char *why, size_t whylen) {
         jobs[i].rc = 0;
     }
     size_t bad;
-    int rc = oc__pool_run(n, BATCH_THREADS, batch_job, jobs, &bad);
+    batch b = {.jobs = jobs};
+    oc__progress_begin(&b.progress, batch_fn, batch_ctx, "jobs", n);
+    int rc = oc__pool_run(n, BATCH_THREADS, batch_job, &b, &bad);
+    oc__progress_end(&b.progress);
     if (!rc) return 0;
     oc__fail(why, whylen, rc, "%s",
              bad < n && jobs[bad].why[0] ? jobs[bad].why

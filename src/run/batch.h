@@ -49,6 +49,10 @@ typedef struct oc__sim_job {
  * `why`; on failure no report is kept. */
 int oc__sim_batch(oc__sim_job *jobs, size_t n, char *why, size_t whylen);
 
+/* Sets the callback the batches run on this thread report their jobs to (NULL: none); a
+ * reproduction sets it for its own duration from oc_reproduce_settings.progress. */
+void oc__batch_progress(oc_progress_fn fn, void *ctx);
+
 /* "m=48 alltoall=21" for a kv list (the parameters a run used: oc_report_params). */
 void oc__kv_text(char *buf, size_t len, const oc_kv *kv);
 

@@ -11,6 +11,7 @@
  * contract: the default is the optimum of the mapped cost over everything the user could pin.
  */
 #include "run/pipeline.h"
+#include "core/progress.h"
 #include "core/quote.h"
 #include "run/watch.h"
 #include "verify/verify.h"
@@ -156,6 +157,36 @@ static int from_algo(void *arg, oc__emit *e) {
     return s->algo->generate(s->plan, e);
 }
 
+/* oc_run's source: the algorithm's rounds, counted for the progress report by a sink first in
+ * the chain (it sees every round). */
+typedef struct progress_source {
+    oc__algo_source src;
+    oc__progress progress;
+} progress_source;
+
+typedef struct progress_sink {
+    oc__sink sink;
+    oc__progress *progress;
+} progress_sink;
+
+static int progress_round(oc__sink *self, uint64_t index, const oc__round *r, char *why,
+                          size_t len) {
+    (void)r, (void)why, (void)len;
+    oc__progress_at(((progress_sink *)self)->progress, index + 1, 0);
+    return 0;
+}
+
+static int from_algo_counted(void *arg, oc__emit *e) {
+    progress_source *s = arg;
+    if (!s->progress.fn) return from_algo(&s->src, e);
+    progress_sink ps = {.sink = {.round = progress_round, .next = e->sinks},
+                        .progress = &s->progress};
+    e->sinks = &ps.sink;
+    int rc = from_algo(&s->src, e);
+    e->sinks = ps.sink.next;
+    return rc;
+}
+
 int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,
                     size_t len) {
     *out = NULL;
@@ -186,13 +217,15 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
     }
     rc = algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why, len);
     if (rc) goto fail;
-    oc__algo_source src = {algo, &plan};
+    progress_source src = {.src = {algo, &plan}};
     if (watch && !model) {
         rc = oc__fail(why, len, OC_EINVAL, "%s needs a network (-t)", watch->what);
         goto fail;
     }
-    rc = oc__run_schedule_watched(&plan.spec, from_algo, &src, model, req->net_params,
+    oc__progress_begin(&src.progress, req->progress, req->progress_ctx, "rounds", plan.rounds);
+    rc = oc__run_schedule_watched(&plan.spec, from_algo_counted, &src, model, req->net_params,
                                   req->data_check, NULL, watch, rep, why, len);
+    oc__progress_end(&src.progress);
     /* A network refusing the schedule (a message too far for store-and-forward) usually means
      * the algorithm's dims are not the network's: name the algorithm's next to the network's. */
     const char *pd = oc_kv_get(plan.used, "dims");

@@ -42,6 +42,7 @@
  * Its cost prunes only what is strictly worse than it, never a full tie, because which of the two
  * is offered first is not known yet; it is offered later in its own place like any other.
  */
+#include "core/progress.h"
 #include "run/pipeline.h"
 
 #include <math.h>
@@ -94,6 +95,8 @@ typedef struct searcher {
     uint64_t checked;  /* candidates compared */
     char mismatch[512]; /* the first difference the check found */
     int has_hint;       /* an incumbent mapped ahead of its offer (oc__search.hint) */
+    oc__progress progress; /* candidates decided / offered so far (oc_request.progress) */
+    uint64_t decided;
     uint64_t hint_steps;
     double hint_time;
 } searcher;
@@ -491,6 +494,7 @@ static int flush(searcher *s) {
     int rc = 0;
     for (size_t i = 0; i < npend && !rc; i++) {
         oc__search_entry *e = &log->entry[order[i].index];
+        oc__progress_at(&s->progress, ++s->decided, log->n);
         if (beaten(s, e->bound_time_s, e->bound_steps, e->offered)) {
             e->status = OC__CAND_PRUNED;
             log->pruned++;
@@ -560,6 +564,7 @@ static int s_prune(oc__search *base, const char *family, const oc__bound *bound,
     }
     s->log->families++;
     s->mapped_upto = s->log->n;
+    oc__progress_at(&s->progress, ++s->decided, s->log->n);
     return 0;
 }
 
@@ -661,8 +666,10 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
                                    .figures = figures},
                             .model = model,
                             .net_params = req->net_params};
+    oc__progress_begin(&s.progress, req->progress, req->progress_ctx, "candidates", 0);
     rc = algo->search(&ctx.in, &s.base, why, len);
     if (!rc) rc = flush(&s);
+    oc__progress_end(&s.progress);
     if (s.mismatch[0]) rc = oc__fail(why, len, OC_EINVAL, "%s", s.mismatch);
     if (rc == OC_ENOMEM) rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
     if (rc) goto out;

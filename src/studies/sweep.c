@@ -15,6 +15,7 @@
 #include "studies/studies.h"
 #include "core/json.h"
 #include "core/pool.h"
+#include "core/progress.h"
 #include "core/quote.h"
 
 #include <stdlib.h>
@@ -269,6 +270,7 @@ static int point_job(size_t i, void *ctx) {
     oc_sweep_point *p = &s->points[i];
     point_clear(p);
     oc_request q = s->base;
+    q.progress = NULL; /* the sweep reports its points, not each point's rounds */
     q.algorithm = s->algos[p->algorithm];
     q.nodes = p->nodes;
     q.bytes = p->bytes;
@@ -308,19 +310,24 @@ static int point_job(size_t i, void *ctx) {
 typedef struct sweep_range {
     oc_sweep *s;
     size_t lo;
+    oc__progress progress; /* points done, from the pool's threads */
 } sweep_range;
 
 static int range_job(size_t k, void *ctx) {
-    const sweep_range *r = ctx;
-    return point_job(r->lo + k, r->s);
+    sweep_range *r = ctx;
+    int rc = point_job(r->lo + k, r->s);
+    oc__progress_add(&r->progress);
+    return rc;
 }
 
 int oc_sweep_run(oc_sweep *s, size_t lo, size_t hi, unsigned threads, char *why, size_t whylen) {
     if (lo > hi || hi > s->n)
         return oc__fail(why, whylen, OC_EINVAL, "points %zu .. %zu: the sweep has %zu", lo, hi,
                         s->n);
-    sweep_range r = {s, lo};
+    sweep_range r = {.s = s, .lo = lo};
+    oc__progress_begin(&r.progress, s->base.progress, s->base.progress_ctx, "points", hi - lo);
     int rc = oc__pool_run(hi - lo, threads, range_job, &r, NULL);
+    oc__progress_end(&r.progress);
     return rc ? oc__fail(why, whylen, rc, "out of memory running the sweep's points") : 0;
 }
 

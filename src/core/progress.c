@@ -1,0 +1,63 @@
+/*
+ * progress.c — the rate limit of progress reports (progress.h): a countdown on the hot path, the
+ * clock only when it runs out, the caller's callback at most every REPORT_EVERY seconds and once
+ * at the end.
+ */
+#include "core/progress.h"
+
+#include <string.h>
+#include <time.h>
+
+#define REPORT_EVERY 0.1  /* seconds between two reports */
+#define READ_AT_LEAST 0.02 /* a stride whose steps took less is doubled ... */
+#define READ_AT_MOST 0.2   /* ... and one whose steps took more is halved */
+#define MAX_STRIDE (UINT64_C(1) << 24)
+
+static double now(void) {
+    struct timespec t;
+    if (clock_gettime(CLOCK_MONOTONIC, &t)) return 0;
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+void oc__progress_begin(oc__progress *p, oc_progress_fn fn, void *ctx, const char *what,
+                        uint64_t total) {
+    memset(p, 0, sizeof *p);
+    p->fn = fn;
+    p->ctx = ctx;
+    p->what = what;
+    p->total = total;
+    p->stride = p->countdown = 1;
+    if (fn) p->last_read = p->last_report = now();
+    p->locked = fn && !pthread_mutex_init(&p->lock, NULL);
+}
+
+void oc__progress_check(oc__progress *p) {
+    const double t = now(), dt = t - p->last_read;
+    if (dt < READ_AT_LEAST && p->stride < MAX_STRIDE)
+        p->stride *= 2;
+    else if (dt > READ_AT_MOST && p->stride > 1)
+        p->stride /= 2;
+    p->countdown = p->stride;
+    p->last_read = t;
+    if (t - p->last_report < REPORT_EVERY) return;
+    p->last_report = t;
+    p->fn(p->ctx, p->what, p->done, p->total && p->done > p->total ? p->done : p->total);
+}
+
+void oc__progress_add(oc__progress *p) {
+    if (!p->fn) return;
+    /* without a lock (pthread_mutex_init failed) the reports are skipped, never raced */
+    if (!p->locked) return;
+    pthread_mutex_lock(&p->lock);
+    oc__progress_at(p, p->done + 1, 0);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void oc__progress_end(oc__progress *p) {
+    if (!p->fn) return;
+    const uint64_t n = p->done > p->total ? p->done : p->total;
+    p->fn(p->ctx, p->what, n, n);
+    if (p->locked) pthread_mutex_destroy(&p->lock);
+    p->fn = NULL;
+    p->locked = 0;
+}

@@ -1,0 +1,49 @@
+/*
+ * progress.h — how far long work got, told to the caller's oc_progress_fn (progress.c).
+ *
+ * The library never prints progress: it calls the callback the caller gave (oc_request.progress,
+ * oc_reproduce_settings.progress), about ten times a second at most. Work advances in steps far
+ * shorter than that (a round of a ring all-gather is microseconds), so a step costs a decrement:
+ * the clock is read only every `stride` steps, and the stride is doubled or halved so that the
+ * reads come about every 20-200 ms whatever a step costs.
+ */
+#ifndef OC_PROGRESS_H
+#define OC_PROGRESS_H
+
+#include "opticoll.h"
+
+#include <pthread.h>
+#include <stdint.h>
+
+typedef struct oc__progress {
+    oc_progress_fn fn; /* NULL: nothing is reported and every call is a no-op */
+    void *ctx;
+    const char *what;   /* the unit: "rounds", "candidates", "points", "jobs" */
+    uint64_t total;     /* as known so far (0: not known); raised to done if done passes it */
+    uint64_t done;      /* the steps reported so far (oc__progress_add's count) */
+    uint64_t countdown; /* steps left before the clock is read */
+    uint64_t stride;    /* steps between two reads of the clock */
+    double last_read, last_report; /* CLOCK_MONOTONIC seconds */
+    pthread_mutex_t lock;          /* oc__progress_add's, for work spread over threads */
+    int locked;                    /* the lock was initialised */
+} oc__progress;
+
+/* Starts a piece of work of `total` steps (0: not known yet) reported to fn (may be NULL). */
+void oc__progress_begin(oc__progress *p, oc_progress_fn fn, void *ctx, const char *what,
+                        uint64_t total);
+/* The slow path of oc__progress_at: reads the clock, adapts the stride, maybe reports. */
+void oc__progress_check(oc__progress *p);
+/* `done` steps are done (never less than before) and `total` are known (0: unchanged). */
+static inline void oc__progress_at(oc__progress *p, uint64_t done, uint64_t total) {
+    if (!p->fn) return;
+    p->done = done;
+    if (total > p->total) p->total = total;
+    if (--p->countdown == 0) oc__progress_check(p);
+}
+/* One more step done, from any thread (the steps of a pool's jobs): under a lock. */
+void oc__progress_add(oc__progress *p);
+/* The end of the work: the last report, with done == total (both the larger of the two), then
+ * the lock released. */
+void oc__progress_end(oc__progress *p);
+
+#endif
