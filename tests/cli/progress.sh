@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# progress.sh TOOL [CLI_DIR] — the progress line: on a terminal (a pseudo-terminal from python's
+# pty) a run past a second shows "opticoll: rounds D / T (P%)" on stderr, rewritten with \r and
+# erased at the end; a short run shows nothing; with -q or --quiet nothing; with stderr on a pipe
+# nothing, and stdout is the same as without progress.
+set -u
+# shellcheck source=tests/cli/lib.sh
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
+
+if ! have_python; then
+    skip "progress: python3 is needed for a pseudo-terminal"
+    finish
+fi
+
+# tty TOOL ARGS...: runs the tool with stdout and stderr on one pseudo-terminal; $T/tty gets all
+# it wrote
+tty_run() {
+    python3 - "$T/tty" "$@" >/dev/null <<'PY'
+import os, pty, sys
+out = open(sys.argv[1], "wb")
+def read(fd):
+    data = os.read(fd, 65536)
+    out.write(data)
+    return data
+status = pty.spawn(sys.argv[2:], read)
+sys.exit(os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8)
+PY
+}
+
+LONG=(run -c allreduce -a ring -t switch -n 3000 -s 1MiB --no-data-check)
+SHORT=(run -c allreduce -a ring -t switch -n 12 -s 1MiB)
+
+tty_run "$TOOL" "${LONG[@]}"
+rc=$?
+if [ "$rc" -eq 0 ] && grep -qa $'\ropticoll: rounds [0-9]* / 5998 ([0-9]*%)' "$T/tty" &&
+    grep -qa $'\r\033\\[K' "$T/tty" && grep -qa 'steps:' "$T/tty"; then
+    pass "a run past a second on a terminal shows its rounds, then erases the line"
+else
+    fail "a run past a second on a terminal shows its rounds" "exit $rc" "$(head -c 600 "$T/tty" | od -c | head -20)"
+fi
+
+tty_run "$TOOL" "${SHORT[@]}"
+rc=$?
+if [ "$rc" -eq 0 ] && ! grep -qa 'opticoll: rounds' "$T/tty"; then
+    pass "a short run on a terminal shows no progress"
+else
+    fail "a short run on a terminal shows no progress" "exit $rc" "$(head -c 600 "$T/tty")"
+fi
+
+for q in -q --quiet; do
+    tty_run "$TOOL" "${LONG[@]}" "$q"
+    rc=$?
+    if [ "$rc" -eq 0 ] && ! grep -qa 'opticoll: rounds' "$T/tty" && grep -qa 'steps:' "$T/tty"; then
+        pass "$q on a terminal: no progress"
+    else
+        fail "$q on a terminal: no progress" "exit $rc" "$(head -c 600 "$T/tty")"
+    fi
+done
+
+# stderr on a pipe: nothing but the result on stdout, nothing on stderr
+"$TOOL" "${LONG[@]}" >"$T/out" 2> >(cat >"$T/err")
+rc=$?
+wait
+if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && grep -q 'steps:' "$T/out"; then
+    pass "stderr on a pipe: no progress"
+else
+    fail "stderr on a pipe: no progress" "exit $rc" "stderr: $(head -c 300 "$T/err")"
+fi
+
+# every command takes -q: the ones with their own option tables too
+for cmd in list "reproduce --help" "throughput --help" "rack --help" "sweep --help" "verify --help"; do
+    # shellcheck disable=SC2086
+    if "$TOOL" $cmd -q >/dev/null 2>"$T/err"; then
+        pass "$cmd takes -q"
+    else
+        fail "$cmd takes -q" "$(head -c 300 "$T/err")"
+    fi
+done
+finish

@@ -1,0 +1,11 @@
+# The progress callback: done only grows, never passes total, ends at total = the work's count
+# (rounds of every algorithm, a search's candidates, a sweep's points); and the CLI's line on a
+# terminal, never on a pipe or with --quiet (tests/cli/progress.sh).
+add_executable(test_progress tests/test_progress.c)
+target_include_directories(test_progress PRIVATE src)
+target_link_libraries(test_progress PRIVATE opticoll_lib)
+add_test(NAME progress COMMAND test_progress)
+add_test(NAME cli_progress
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/progress.sh $<TARGET_FILE:opticoll>
+                 ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_progress PROPERTIES LABELS cli TIMEOUT 600)

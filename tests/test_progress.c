@@ -1,0 +1,180 @@
+/*
+ * test_progress.c — the progress callback (oc_progress_fn, core/progress.c): for every piece of
+ * work, done never goes back, never passes a known total, and the last call has done == total;
+ * for a run, that last call counts exactly the rounds the report counts (so an algorithm that
+ * says ahead how many rounds it emits says it right), over every algorithm and odd, prime and
+ * even node counts; a search's last call counts its candidates, a sweep's its points. A run long
+ * enough (a few tenths of a second) also reports on the way, not only at the end.
+ */
+#include "check.h"
+#include "opticoll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct call {
+    char what[16];
+    uint64_t done, total;
+} call;
+
+typedef struct calls {
+    call c[4096];
+    size_t n;
+    int broken; /* a rule broken: done went back or passed a known total */
+} calls;
+
+static void record(void *ctx, const char *what, uint64_t done, uint64_t total) {
+    calls *k = ctx;
+    const call *last = NULL;
+    for (size_t i = k->n; i-- > 0;)
+        if (!strcmp(k->c[i].what, what)) {
+            last = &k->c[i];
+            break;
+        }
+    /* a finished piece of work (done == total) may be followed by a new one of the same unit */
+    if (last && last->done != last->total && done < last->done) k->broken = 1;
+    if (total && done > total) k->broken = 1;
+    if (k->n < sizeof k->c / sizeof k->c[0]) {
+        call *c = &k->c[k->n++];
+        snprintf(c->what, sizeof c->what, "%s", what);
+        c->done = done;
+        c->total = total;
+    }
+}
+
+/* The last call of unit `what`, or NULL. */
+static const call *last_of(const calls *k, const char *what) {
+    for (size_t i = k->n; i-- > 0;)
+        if (!strcmp(k->c[i].what, what)) return &k->c[i];
+    return NULL;
+}
+
+static size_t count_of(const calls *k, const char *what) {
+    size_t n = 0;
+    for (size_t i = 0; i < k->n; i++)
+        n += !strcmp(k->c[i].what, what);
+    return n;
+}
+
+/* Every algorithm, semantic verification only: the rounds' last call is the report's rounds. */
+static void every_algorithm(void) {
+    static const uint32_t sizes[] = {1, 2, 3, 5, 7, 12, 16, 100};
+    for (size_t i = 0; i < oc_algorithm_count(); i++) {
+        const oc_algorithm_info *a = oc_algorithm_at(i);
+        for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            calls *k = calloc(1, sizeof *k);
+            oc_request req = {.collective = a->collective,
+                              .algorithm = a->name,
+                              .nodes = sizes[s],
+                              .bytes = 4096,
+                              .progress = record,
+                              .progress_ctx = k};
+            oc_report *rep = NULL;
+            char why[512] = "";
+            int rc = oc_run(&req, &rep, why, sizeof why);
+            const call *r = last_of(k, "rounds");
+            if (!rc) {
+                CHECK(r && r->done == r->total && r->total == oc_report_rounds(rep),
+                      "%s %s N=%u: last rounds call %llu / %llu, report %llu rounds",
+                      oc_collective_name(a->collective), a->name, sizes[s],
+                      r ? (unsigned long long)r->done : 0ull,
+                      r ? (unsigned long long)r->total : 0ull,
+                      (unsigned long long)oc_report_rounds(rep));
+            }
+            CHECK(!k->broken, "%s %s N=%u: done went back or passed total",
+                  oc_collective_name(a->collective), a->name, sizes[s]);
+            oc_report_free(rep);
+            free(k);
+        }
+    }
+}
+
+/* A run of some tenths of a second reports on the way, in order. */
+static void long_run(void) {
+    calls *k = calloc(1, sizeof *k);
+    oc_request req = {.collective = OC_ALLREDUCE,
+                      .algorithm = "ring",
+                      .network = "switch",
+                      .nodes = 2000,
+                      .bytes = 1 << 20,
+                      .data_check = 0,
+                      .progress = record,
+                      .progress_ctx = k};
+    oc_report *rep = NULL;
+    char why[512] = "";
+    int rc = oc_run(&req, &rep, why, sizeof why);
+    CHECK(rc == 0, "ring all-reduce N=2000: %s", why);
+    const call *r = last_of(k, "rounds");
+    CHECK(r && r->done == 3998 && r->total == 3998, "last rounds call %llu / %llu",
+          r ? (unsigned long long)r->done : 0ull, r ? (unsigned long long)r->total : 0ull);
+    /* at most ten a second plus the last: far fewer calls than rounds */
+    CHECK(count_of(k, "rounds") < 200, "%zu calls for 3998 rounds", count_of(k, "rounds"));
+    for (size_t i = 0; i < k->n; i++)
+        CHECK(k->c[i].total == 3998, "call %zu: total %llu, the ring's rounds are known ahead", i,
+              (unsigned long long)k->c[i].total);
+    CHECK(!k->broken, "done went back or passed total");
+    oc_report_free(rep);
+    free(k);
+}
+
+/* hring's search on the switch: one call per piece of work at least, the last counting every
+ * divisor of 720 (30 candidates). */
+static void search(void) {
+    calls *k = calloc(1, sizeof *k);
+    oc_request req = {.collective = OC_ALLREDUCE,
+                      .algorithm = "hring",
+                      .network = "switch",
+                      .nodes = 720,
+                      .bytes = 1 << 20,
+                      .progress = record,
+                      .progress_ctx = k};
+    oc_report *rep = NULL;
+    char why[512] = "";
+    int rc = oc_run(&req, &rep, why, sizeof why);
+    CHECK(rc == 0, "hring N=720: %s", why);
+    const call *c = last_of(k, "candidates");
+    CHECK(c && c->done == 30 && c->total == 30, "last candidates call %llu / %llu",
+          c ? (unsigned long long)c->done : 0ull, c ? (unsigned long long)c->total : 0ull);
+    CHECK(!k->broken, "done went back or passed total");
+    oc_report_free(rep);
+    free(k);
+}
+
+/* A sweep reports its points, and its points' runs report nothing. */
+static void sweep(void) {
+    calls *k = calloc(1, sizeof *k);
+    const uint64_t nodes[] = {3, 8, 12}, sizes[] = {1024, 4096};
+    oc_sweep_spec spec = {.base = {.collective = OC_ALLGATHER,
+                                   .network = "ring",
+                                   .progress = record,
+                                   .progress_ctx = k},
+                          .nodes = nodes,
+                          .nnodes = 3,
+                          .sizes = sizes,
+                          .nsizes = 2};
+    oc_sweep *s = NULL;
+    char why[512] = "";
+    int rc = oc_sweep_new(&spec, &s, why, sizeof why);
+    CHECK(rc == 0, "sweep: %s", why);
+    if (!rc) {
+        rc = oc_sweep_run(s, 0, oc_sweep_count(s), 2, why, sizeof why);
+        CHECK(rc == 0, "sweep run: %s", why);
+        const call *p = last_of(k, "points");
+        CHECK(p && p->done == oc_sweep_count(s) && p->total == p->done,
+              "last points call %llu / %llu of %zu", p ? (unsigned long long)p->done : 0ull,
+              p ? (unsigned long long)p->total : 0ull, oc_sweep_count(s));
+        CHECK(!last_of(k, "rounds") && !last_of(k, "candidates"),
+              "a point's own run reported its progress");
+        oc_sweep_free(s);
+    }
+    CHECK(!k->broken, "done went back or passed total");
+    free(k);
+}
+
+int main(void) {
+    every_algorithm();
+    long_run();
+    search();
+    sweep();
+    return CHECK_SUMMARY();
+}
