@@ -9,3 +9,9 @@ add_test(NAME cli_progress
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/progress.sh $<TARGET_FILE:opticoll>
                  ${CMAKE_SOURCE_DIR}/tests/cli)
 set_tests_properties(cli_progress PROPERTIES LABELS cli TIMEOUT 600)
+# Candidates with transfers known ahead: decided from their bounds, never generated over the
+# search's budget (hring at N = 65536, issue 17).
+add_executable(test_search_bounds tests/test_search_bounds.c)
+target_include_directories(test_search_bounds PRIVATE src)
+target_link_libraries(test_search_bounds PRIVATE opticoll_lib)
+add_test(NAME search_bounds COMMAND test_search_bounds)

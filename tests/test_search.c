@@ -66,7 +66,7 @@ static int pick_search(const oc__search_in *in, oc__search *s, char *why, size_t
     (void)len;
     for (size_t i = 0; i < offers.n; i++) {
         const oc__bound b = {offers.bound_time[i], offers.bound_steps[i],
-                             offers.bound_time[i] > 0 ? "test bound" : NULL};
+                             offers.bound_time[i] > 0 ? "test bound" : NULL, 0};
         const char *kv[] = {"algo", offers.algo[i]};
         int rc = oc__search_offer(s, &b, 1, kv);
         if (rc) return rc;

@@ -153,7 +153,7 @@ static int ca_offer_k(const oc__search_in *in, oc__search *s, const uint32_t *z,
         at += (size_t)snprintf(d + at, sizeof d - at, "%s%u", i ? "x" : "", z[i]);
     const char *kv[] = {"dims", d};
     const oc__bound b = {rounds * f.step_fixed + chunks * (f.step_time - f.step_fixed),
-                         (uint64_t)rounds, "rounds x (start-up + hop) x congestion + blocks"};
+                         (uint64_t)rounds, "rounds x (start-up + hop) x congestion + blocks", 0};
     return oc__search_offer(s, &b, 1, kv) ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
 }
 

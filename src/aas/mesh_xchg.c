@@ -100,7 +100,8 @@ int oc__dims_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t 
     const oc__bound b = {(double)rounds * f.step_fixed + chunks * (f.step_time - f.step_fixed),
                          rounds,
                          "rounds x (start-up + hop) + the largest block of each round x its "
-                         "per-byte time"};
+                         "per-byte time",
+                         0};
     return oc__search_offer(s, &b, 1, kv) ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
 }
 

@@ -71,6 +71,11 @@ typedef struct oc__bound {
     double time_s;
     uint64_t steps;
     const char *name; /* which bound, in words ("ring load: ceil(load / w) steps"), or NULL */
+    /* The candidate's transfers when the algorithm knows them ahead (0: not known). One over
+     * the search's mapping budget is then not generated at all; and when no candidate fits
+     * that budget, the one with the least bound that the tool can generate is chosen by its
+     * bound and mapped by the run itself (search.c). */
+    uint64_t transfers;
 } oc__bound;
 
 typedef struct oc__search oc__search;

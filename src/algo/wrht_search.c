@@ -465,14 +465,14 @@ static int offer(ctx *c, const tree *tr, uint32_t P, const entry *e) {
     snprintf(ab, sizeof ab, "%u", tr->a2a);
     snprintf(pb, sizeof pb, "%u", P);
     const char *kv[] = {"m", mb, "alltoall", c->apin ? c->apin : ab, "pieces", pb};
-    const oc__bound b = {e->time, e->steps, BOUND_NAME};
+    const oc__bound b = {e->time, e->steps, BOUND_NAME, 0};
     return oc__search_offer(c->s, &b, c->striped ? 3 : 2, kv) ? nomem(c) : 0;
 }
 
 /* Takes the least entry: offers it, splits it or expands it; or records it as pruned. */
 static int step_search(ctx *c) {
     entry e = pop(c);
-    const oc__bound b = {e.time, e.steps, BOUND_NAME};
+    const oc__bound b = {e.time, e.steps, BOUND_NAME, 0};
     int yes = oc__search_can_win(c->s, &b);
     if (yes < 0) return yes == OC_ENOMEM ? nomem(c) : yes;
     if (!yes) {
@@ -528,7 +528,7 @@ static int run(ctx *c) {
                         c->mpin ? " or a larger m" : "");
     }
     if (c->pruned_count) {
-        const oc__bound b = {c->pruned_time, c->pruned_steps, BOUND_NAME};
+        const oc__bound b = {c->pruned_time, c->pruned_steps, BOUND_NAME, 0};
         if (oc__search_prune(c->s, "(m, alltoall, pieces) sets of the trees above, by their rounds' "
                                    "link loads",
                              &b, c->pruned_count))
@@ -542,7 +542,8 @@ static int run(ctx *c) {
                  c->family_from, N, c->family_from);
         const oc__bound b = {c->family_time, c->family_steps,
                              "ring load of the first level's groups: ceil(pieces x floor(m/2) / "
-                             "channels) steps up and down"};
+                             "channels) steps up and down",
+                             0};
         if (oc__search_prune(c->s, d, &b, family_count(c, c->family_from))) return nomem(c);
     }
     return 0;

@@ -35,6 +35,7 @@ typedef struct oc__search_entry {
     double bound_time_s;
     uint64_t bound_steps, count; /* count: candidates a family stood for (0: unknown) */
     const char *bound_name;
+    uint64_t transfers; /* known ahead (oc__bound.transfers), else 0 */
     size_t offered; /* order of offer: ties go to the earliest (the simpler choice) */
 } oc__search_entry;
 

@@ -460,6 +460,7 @@ static int s_offer(oc__search *base, const oc__bound *bound, const oc_kv *params
         e->bound_time_s = bound->time_s;
         e->bound_steps = bound->steps;
         e->bound_name = bound->name;
+        e->transfers = bound->transfers;
     }
     return 0;
 }
@@ -475,6 +476,16 @@ static int by_bound(const void *pa, const void *pb) {
     const pending *a = pa, *b = pb;
     if (a->key != b->key) return a->key < b->key ? -1 : 1;
     return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The reason of a candidate whose transfers, known ahead, are over the search's budget. */
+static int over_budget(uint64_t transfers, char *why, size_t len) {
+    if (transfers > OC_MAX_TRANSFERS)
+        return oc__fail(why, len, OC_ETOOBIG, "%llu transfers, more than the %llu this tool generates",
+                        (unsigned long long)transfers, (unsigned long long)OC_MAX_TRANSFERS);
+    return oc__fail(why, len, OC_ETOOBIG, "%llu transfers, more than the %llu transfers a candidate "
+                    "is mapped with during the search",
+                    (unsigned long long)transfers, (unsigned long long)SEARCH_TRANSFER_BUDGET);
 }
 
 /* Maps every pending entry, best bound first, skipping those a mapped one already beats. */
@@ -512,7 +523,10 @@ static int flush(searcher *s) {
             continue;
         }
         char why[256] = "";
-        int erc = map_candidate(s, e, &e->steps, &e->time_s, why, sizeof why);
+        /* transfers known ahead: one over the budget is not generated to find out */
+        int erc = e->transfers > SEARCH_TRANSFER_BUDGET
+                      ? over_budget(e->transfers, why, sizeof why)
+                      : map_candidate(s, e, &e->steps, &e->time_s, why, sizeof why);
         if (erc == OC_ENOMEM) {
             rc = OC_ENOMEM;
             break;
@@ -617,6 +631,61 @@ static int explain_winner(searcher *s) {
     return (log->why_won = strdup(buf)) ? 0 : OC_ENOMEM;
 }
 
+/* When nothing was mapped because every candidate's transfers, known ahead, are over the search's
+ * budget: the candidate of least bound (ties: offered first) among those the tool can generate is
+ * the winner, chosen by its proven bound and mapped by the run itself; when none can be
+ * generated, the refusal names the fewest transfers and the limit. 0 (chosen), 1 (the question
+ * does not arise: some candidate's transfers are unknown or it was refused otherwise) or an
+ * error. */
+static int by_bound_alone(searcher *s, const oc__algo *algo, const oc_request *req, oc_report *rep,
+                          oc_kv **chosen, char *why, size_t len) {
+    oc__search_log *log = s->log;
+    size_t pick = SIZE_MAX, fewest = SIZE_MAX;
+    for (size_t i = 0; i < log->n; i++) {
+        const oc__search_entry *e = &log->entry[i];
+        if (e->status == OC__CAND_FAMILY || e->status == OC__CAND_PRUNED) continue;
+        if (e->status != OC__CAND_OVER || !e->transfers) return 1;
+        if (fewest == SIZE_MAX || e->transfers < log->entry[fewest].transfers) fewest = i;
+        if (e->transfers > OC_MAX_TRANSFERS || !e->bound_name) continue;
+        const double key = s->objective == OC_OBJECTIVE_STEPS ? (double)e->bound_steps
+                                                              : e->bound_time_s;
+        const oc__search_entry *p = pick == SIZE_MAX ? NULL : &log->entry[pick];
+        const double pkey = !p ? 0 : s->objective == OC_OBJECTIVE_STEPS ? (double)p->bound_steps
+                                                                        : p->bound_time_s;
+        if (!p || key < pkey) pick = i;
+    }
+    if (fewest == SIZE_MAX) return 1;
+    if (pick == SIZE_MAX) {
+        const oc__search_entry *f = &log->entry[fewest];
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "%s on %u nodes needs at least %llu transfers (%s, the fewest of its %zu "
+                        "parameter sets), more than the %llu this tool generates",
+                        algo->info.name, req->nodes, (unsigned long long)f->transfers, f->text,
+                        log->n, (unsigned long long)OC_MAX_TRANSFERS);
+    }
+    oc__search_entry *w = &log->entry[pick];
+    char t[32], buf[640];
+    oc_format_time(t, sizeof t, w->bound_time_s, log->time_unit, log->time_unit_value);
+    snprintf(buf, sizeof buf,
+             "%s chosen by the least proven bound (%llu steps, %s: %s): no candidate fits the "
+             "search's %llu transfers for mapping one, so the run maps it (%llu transfers)",
+             w->text, (unsigned long long)w->bound_steps, t, w->bound_name,
+             (unsigned long long)SEARCH_TRANSFER_BUDGET, (unsigned long long)w->transfers);
+    if (!(log->why_won = strdup(buf))) return OC_ENOMEM;
+    log->winner = pick;
+    log->runner_up = log->n;
+    int rc = oc__kv_copy(w->params, chosen);
+    if (!rc)
+        rc = oc__report_note(rep, "parameters searched by proven %s bounds alone: %s (run --explain "
+                                  "lists them)",
+                             log->objective, buf);
+    if (rc) return rc;
+    oc__search_log_free(rep->search);
+    rep->search = log;
+    s->log = NULL;
+    return 0;
+}
+
 /* oc__search_in.figures: the search_in sits first in a search_ctx. */
 typedef struct search_ctx {
     oc__search_in in;
@@ -674,6 +743,9 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
     if (rc == OC_ENOMEM) rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
     if (rc) goto out;
     if (s.log->n == 0) goto out; /* nothing to search: the user pinned everything */
+    if (s.best == SIZE_MAX && (rc = by_bound_alone(&s, algo, req, rep, chosen, why, len)) != 1)
+        goto out; /* chosen by its bound, or refused before any work with the fewest transfers */
+    rc = 0;
     if (s.best == SIZE_MAX) {
         /* name the first refusal: it says what would have been needed */
         const char *first = NULL;
