@@ -53,7 +53,9 @@ const char *oc_strerror(int err);
 /* Limits the library enforces on user input (larger input is refused with OC_ETOOBIG). A schedule
  * of more than OC_MAX_TRANSFERS transfers (minutes of work) is refused before it is generated. */
 #define OC_MAX_TRANSFERS (UINT64_C(1) << 31)
-#define OC_MAX_NODES (1u << 17)
+#define OC_MAX_NODES (1u << 20) /* the largest N any algorithm takes (OpTree, WRHT and rd
+                                   all-gather, Bruck); the others take up to OC_NODE_CAP */
+#define OC_NODE_CAP (1u << 17)
 #define OC_MAX_BYTES (UINT64_C(1) << 50) /* 1 PiB per message */
 
 /* The memory budget: every allocation whose size comes from input (a schedule file's node count,

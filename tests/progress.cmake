@@ -15,3 +15,8 @@ add_executable(test_search_bounds tests/test_search_bounds.c)
 target_include_directories(test_search_bounds PRIVATE src)
 target_link_libraries(test_search_bounds PRIVATE opticoll_lib)
 add_test(NAME search_bounds COMMAND test_search_bounds)
+# Node caps: 2^20 for OpTree, WRHT, rd all-gather and Bruck; 2^17 for the rest, refused in one line.
+add_test(NAME cli_node_cap
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/node_cap.sh $<TARGET_FILE:opticoll>
+                 ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_node_cap PROPERTIES LABELS cli TIMEOUT 600)

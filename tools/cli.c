@@ -280,7 +280,8 @@ static const struct cli_option *option_of(unsigned bit) {
 const char *const help_problem =
     "  -c, --collective NAME   allgather, reducescatter, allreduce, broadcast, scatter, gather,\n"
     "                          alltoall, gossip\n"
-    "  -n, --nodes N           number of nodes, 1 to 131072\n"
+    "  -n, --nodes N           number of nodes, 1 to 131072 (optree, wrht, rd and bruck\n"
+    "                          all-gather: 1048576)\n"
     "  -s, --size SIZE         4096, 4KiB, 4MiB, 1GiB, 4MB (all-gather: one node's block;\n"
     "                          all-reduce: the whole vector; see `opticoll list`)\n"
     "  -r, --root R            root node of broadcast, scatter, gather (0)\n"
@@ -434,7 +435,7 @@ int build_request(const options *o, oc_request *req, int need_algo) {
     if (rc == OC_EPARSE)
         return die(EXIT_USAGE, "-n %s: not a whole number of nodes", o->nodes, NULL);
     if (rc || v > OC_MAX_NODES)
-        return die(EXIT_USAGE, "-n %s: at most 131072 nodes are supported", o->nodes, NULL);
+        return die(EXIT_USAGE, "-n %s: at most 1048576 nodes are supported", o->nodes, NULL);
     if (v < 1) return die(EXIT_USAGE, "-n %s: at least one node is needed", o->nodes, NULL);
     req->nodes = (uint32_t)v;
     if (!o->size) return die(EXIT_USAGE, "missing -s SIZE (e.g. 4MiB)", NULL, NULL);

@@ -108,6 +108,9 @@ typedef struct oc__algo {
     oc_algorithm_info info;
     /* The names of the parameters it accepts (NULL-terminated). */
     const char *const *param_names;
+    /* The largest N it takes: 0 is OC_NODE_CAP; raised (up to OC_MAX_NODES) where its transfers
+     * and its verifier's and model's memory were measured at that N (oc__algo_node_cap). */
+    uint32_t max_nodes;
     /* Validates and fills plan->spec (via oc__spec_init), plan->used and plan->state. */
     int (*plan)(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t whylen);
@@ -137,6 +140,11 @@ void oc__plan_free(const oc__algo *a, oc__plan *plan);
 int oc__plan_plain(oc__plan *plan, const char *algo, oc_collective coll, uint32_t nodes,
                    uint32_t root, uint64_t bytes, uint32_t q, const oc_kv *params, char *why,
                    size_t whylen);
+
+/* Refuses N above the algorithm's node cap (oc__algo.max_nodes) before any search or plan, in one
+ * line: the transfers its plan would refuse (when its plan counts them) or the cap. */
+int oc__algo_node_cap(const oc__algo *a, oc_collective coll, uint32_t nodes, uint32_t root,
+                      uint64_t bytes, const oc_kv *params, char *why, size_t whylen);
 
 /* Refuses a schedule of more than OC_MAX_TRANSFERS transfers before it is generated. */
 int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *why, size_t whylen);

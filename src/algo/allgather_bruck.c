@@ -109,6 +109,7 @@ const oc__algo oc__algo_allgather_bruck = {
              "Bruck: ceil(log2 N) rounds for any N, node i sends its window to i - 2^j", "",
              "ceil(log2 N) alpha + (N-1) b beta (+1 alpha per round whose window wraps)", ""},
     .param_names = NULL,
+    .max_nodes = OC_MAX_NODES,
     .plan = bruck_plan,
     .generate = bruck_generate,
     .formula = bruck_formula,

@@ -901,6 +901,7 @@ const oc__algo oc__algo_allgather_optree = {
              "radices=AxBx...: stage radices (stage 1 first); k=K: depth with balanced radices; "
              "unset: chosen by mapped time"},
     .param_names = optree_params,
+    .max_nodes = OC_MAX_NODES,
     .plan = optree_plan,
     .generate = optree_generate,
     .release = optree_release,

@@ -41,6 +41,7 @@ const oc__algo oc__algo_allgather_rd = {
              "radix=r: every level r (N not a power of r: folds); fold=0|1: fold onto "
              "r^floor(log_r N) (MPICH) or not; unset: searched by mapped time"},
     .param_names = oc__rhd_params,
+    .max_nodes = OC_MAX_NODES,
     .plan = plan,
     .generate = generate,
     .release = oc__rhd_release,

@@ -104,6 +104,7 @@ const oc__algo oc__algo_allgather_wrht = {
              "m=M: group size; alltoall=R: all-to-all once at most R representatives remain; "
              "unset: chosen by mapped time"},
     .param_names = wrht_params,
+    .max_nodes = OC_MAX_NODES,
     .plan = oc__wrht_plan,
     .generate = generate,
     .release = oc__wrht_release,

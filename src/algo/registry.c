@@ -126,6 +126,22 @@ int oc__formula_circuits(oc_report *rep, const oc__formula_in *in, double rounds
     return rc ? OC_ENOMEM : 0;
 }
 
+int oc__algo_node_cap(const oc__algo *a, oc_collective coll, uint32_t nodes, uint32_t root,
+                      uint64_t bytes, const oc_kv *params, char *why, size_t whylen) {
+    const uint32_t cap = a->max_nodes ? a->max_nodes : OC_NODE_CAP;
+    if (nodes <= cap) return 0;
+    /* A plan that counts its transfers first (oc__plan_work) says how many and the limit: that
+     * is the reason to give. Its other refusals (restrictions, parameters) are not the cap's. */
+    oc__plan plan = {0};
+    int rc = a->plan(&plan, coll, nodes, root, bytes, params, why, whylen);
+    oc__plan_free(a, &plan);
+    if (rc == OC_ETOOBIG && why && strstr(why, "transfers")) return rc;
+    return oc__fail(why, whylen, OC_ETOOBIG,
+                    "%s %s runs on at most %u nodes, not %u (the algorithms measured at up to "
+                    "%u nodes: optree, wrht, rd and bruck all-gather)",
+                    oc_collective_name(coll), a->info.name, cap, nodes, OC_MAX_NODES);
+}
+
 int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *why, size_t whylen) {
     if (transfers <= OC_MAX_TRANSFERS) return 0;
     return oc__fail(why, whylen, OC_ETOOBIG,

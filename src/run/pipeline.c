@@ -208,7 +208,9 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
         rc = oc__fail(why, len, OC_EINVAL, "the number of nodes must be at least 1");
         goto fail;
     }
-    rc = oc__search_params(algo, model, req, &chosen, rep, why, len);
+    rc = oc__algo_node_cap(algo, req->collective, req->nodes, req->root, req->bytes, req->params,
+                           why, len);
+    if (!rc) rc = oc__search_params(algo, model, req, &chosen, rep, why, len);
     if (rc) goto fail;
     rc = oc__kv_copy(chosen ? chosen : req->params, &params);
     if (rc) {
@@ -281,7 +283,9 @@ int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__mod
         (rc = oc__kv_only(req->params, (*algo)->param_names, (*algo)->info.name, why, len)))
         return rc;
     oc_kv *chosen = NULL, *params = NULL;
-    rc = oc__search_params(*algo, *model, req, &chosen, rep, why, len);
+    rc = oc__algo_node_cap(*algo, req->collective, req->nodes, req->root, req->bytes, req->params,
+                           why, len);
+    if (!rc) rc = oc__search_params(*algo, *model, req, &chosen, rep, why, len);
     if (!rc && oc__kv_copy(chosen ? chosen : req->params, &params))
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
     if (!rc)
