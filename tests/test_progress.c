@@ -89,20 +89,27 @@ static void every_algorithm(void) {
     }
 }
 
-/* A run of some tenths of a second reports on the way, in order. */
-static void long_run(void) {
-    calls *k = calloc(1, sizeof *k);
-    oc_request req = {.collective = OC_ALLREDUCE,
-                      .algorithm = "ring",
-                      .network = "switch",
-                      .nodes = 2000,
+/* Runs coll / algo on the network at N nodes (1 MiB, no real-data run) reporting to k. */
+static int run_into(calls *k, oc_collective coll, const char *algo, const char *network,
+                    uint32_t nodes, char *why, size_t len) {
+    oc_request req = {.collective = coll,
+                      .algorithm = algo,
+                      .network = network,
+                      .nodes = nodes,
                       .bytes = 1 << 20,
-                      .data_check = 0,
                       .progress = record,
                       .progress_ctx = k};
     oc_report *rep = NULL;
+    int rc = oc_run(&req, &rep, why, len);
+    oc_report_free(rep);
+    return rc;
+}
+
+/* A run of some tenths of a second reports on the way, in order. */
+static void long_run(void) {
+    calls *k = calloc(1, sizeof *k);
     char why[512] = "";
-    int rc = oc_run(&req, &rep, why, sizeof why);
+    int rc = run_into(k, OC_ALLREDUCE, "ring", "switch", 2000, why, sizeof why);
     CHECK(rc == 0, "ring all-reduce N=2000: %s", why);
     const call *r = last_of(k, "rounds");
     CHECK(r && r->done == 3998 && r->total == 3998, "last rounds call %llu / %llu",
@@ -113,30 +120,19 @@ static void long_run(void) {
         CHECK(k->c[i].total == 3998, "call %zu: total %llu, the ring's rounds are known ahead", i,
               (unsigned long long)k->c[i].total);
     CHECK(!k->broken, "done went back or passed total");
-    oc_report_free(rep);
     free(k);
 }
 
-/* hring's search on the switch: one call per piece of work at least, the last counting every
- * divisor of 720 (30 candidates). */
+/* hring's search on the switch: the last call counts every divisor of 720 (30 candidates). */
 static void search(void) {
     calls *k = calloc(1, sizeof *k);
-    oc_request req = {.collective = OC_ALLREDUCE,
-                      .algorithm = "hring",
-                      .network = "switch",
-                      .nodes = 720,
-                      .bytes = 1 << 20,
-                      .progress = record,
-                      .progress_ctx = k};
-    oc_report *rep = NULL;
     char why[512] = "";
-    int rc = oc_run(&req, &rep, why, sizeof why);
+    int rc = run_into(k, OC_ALLREDUCE, "hring", "switch", 720, why, sizeof why);
     CHECK(rc == 0, "hring N=720: %s", why);
     const call *c = last_of(k, "candidates");
     CHECK(c && c->done == 30 && c->total == 30, "last candidates call %llu / %llu",
           c ? (unsigned long long)c->done : 0ull, c ? (unsigned long long)c->total : 0ull);
     CHECK(!k->broken, "done went back or passed total");
-    oc_report_free(rep);
     free(k);
 }
 
