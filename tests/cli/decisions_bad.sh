@@ -48,7 +48,7 @@ bad 2 "bytesbig.json:$LB: point 0: \"bytes\" must be a whole number from 0 to 11
 mk bytesstr "s.replace('\"bytes\":\t1024', '\"bytes\":\t\"1024\"', 1)"
 bad 2 "bytesstr.json:$LB: point 0: \"bytes\"" "${AUTO[@]}" "$T/bytesstr.json"
 mk nodes15 "s.replace('\"nodes\":\t3', '\"nodes\":\t1.5', 1)"
-bad 2 "nodes15.json:$LN: point 0: \"nodes\" must be a whole number from 1 to 131072" "${AUTO[@]}" "$T/nodes15.json"
+bad 2 "nodes15.json:$LN: point 0: \"nodes\" must be a whole number from 1 to 1048576" "${AUTO[@]}" "$T/nodes15.json"
 mk nodes0 "s.replace('\"nodes\":\t3', '\"nodes\":\t0', 1)"
 bad 2 "nodes0.json:$LN: point 0: \"nodes\"" "${AUTO[@]}" "$T/nodes0.json"
 mk nodesbig "s.replace('\"nodes\":\t3', '\"nodes\":\t1e300', 1)"

@@ -75,8 +75,8 @@ code 2 "missing file" verify "$T/none.json"
 code 2 "too big: -n over 131072" run -c allgather -a ring -n 131073 -s 1KiB
 code 2 "too big: -s over 1 PiB" run -c allgather -a ring -n 4 -s 2PiB
 code 2 "too big: more transfers than the tool generates" run -c alltoall -a pairwise -n 100000 -s 1KiB
-code 2 "too big: in compare too" compare -c allgather -n 131073 -s 1KiB
-code 2 "too big: a schedule file of 200000 nodes" verify <(echo '{"collective": "allgather", "nodes": 200000, "rounds": []}')
+code 2 "too big: in compare too" compare -c allgather -n 1048577 -s 1KiB
+code 2 "too big: a schedule file of 2000000 nodes" verify <(echo '{"collective": "allgather", "nodes": 2000000, "rounds": []}')
 code 2 "too big: a list of more than 4096 values" sweep -c allgather --nodes 1..131072:+1 --sizes 1KiB
 code 2 "an output path in a missing directory" export -c allgather -a ring -n 4 -s 1KiB --format json -o "$T/no/such/dir/x.json"
 mkdir "$T/adir"
