@@ -3,7 +3,8 @@
  * work, done never goes back, never passes a known total, and the last call has done == total;
  * for a run, that last call counts exactly the rounds the report counts (so an algorithm that
  * says ahead how many rounds it emits says it right), over every algorithm and odd, prime and
- * even node counts; a search's last call counts its candidates, a sweep's its points. A run long
+ * even node counts; a search's last call counts its candidates, a sweep's its points, a
+ * reproduction's batch its jobs. A run long
  * enough (a few tenths of a second) also reports on the way, not only at the end.
  */
 #include "check.h"
@@ -167,10 +168,28 @@ static void sweep(void) {
     free(k);
 }
 
+/* A reproduction reports its batches' jobs (lumorph runs one batch), and only to its caller. */
+static void reproduce(void) {
+    calls *k = calloc(1, sizeof *k);
+    oc_reproduce_settings set = {.progress = record, .progress_ctx = k};
+    char why[512] = "";
+    FILE *devnull = fopen("/dev/null", "w");
+    int rc = devnull ? oc_reproduce_with("lumorph", &set, devnull, why, sizeof why) : OC_EIO;
+    if (devnull) fclose(devnull);
+    CHECK(rc == 0, "reproduce lumorph: %s", why);
+    const call *j = last_of(k, "jobs");
+    CHECK(j && j->done > 0 && j->done == j->total, "last jobs call %llu / %llu",
+          j ? (unsigned long long)j->done : 0ull, j ? (unsigned long long)j->total : 0ull);
+    CHECK(!last_of(k, "rounds"), "a job's own run reported its rounds");
+    CHECK(!k->broken, "done went back or passed total");
+    free(k);
+}
+
 int main(void) {
     every_algorithm();
     long_run();
     search();
     sweep();
+    reproduce();
     return CHECK_SUMMARY();
 }
