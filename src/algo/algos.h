@@ -180,6 +180,7 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allreduce_rd)                                                                                \
     X(allreduce_wrht)                                                                              \
     X(allreduce_rhd)                                                                               \
+    X(allreduce_sipco)                                                                             \
     X(scatter_tcp1)                                                                                \
     X(gather_tcp1)                                                                                 \
     X(broadcast_tcp1)                                                                              \
