@@ -44,6 +44,23 @@ static void check_at(const char *sizes, uint32_t nodes, size_t expect_n) {
     }
     CHECK(has(o.text, "4 reconfigurations fewer (-14.8 us)"), "reason vs Lumorph-2");
     CHECK(has(o.text, "D&C, Fig. 4(b)'s other curve, is not drawn"), "D&C");
+    if (nodes == 64) {
+        /* the split line states the very run's time (mzi_split=1 on the seed's switch) */
+        oc_kv *kv = oc_kv_new(), *nkv = oc_kv_new();
+        oc_kv_set(nkv, "mzi_split", "1");
+        oc_request req = {.collective = OC_ALLREDUCE, .algorithm = "sipco", .network = "fabric",
+                          .nodes = 64, .bytes = 1024, .params = kv, .net_params = nkv};
+        oc_report *rep = NULL;
+        char why[256];
+        const int err = oc_run(&req, &rep, why, sizeof why);
+        const char *r = rep ? oc_report_param(rep, "r") : "?", *l = rep ? oc_report_param(rep, "l") : "?";
+        CHECK(!err && has(o.text, "(mzi_split=1): SiPAC(%s,%s) %.2f us at 1 KiB", r, l,
+                          oc_report_time(rep) * 1e6),
+              "split line at 64: %s", err ? why : "");
+        oc_report_free(rep);
+        oc_kv_free(kv);
+        oc_kv_free(nkv);
+    }
     if (nodes == 64)
         CHECK(has(o.text, "SiPAC at 64 GPUs, circuits per GPU: SiPAC(2,6) 6; SiPAC(4,3) 9; "
                           "SiPAC(8,2) 14; SiPAC(64,1) 63; none within"),

@@ -45,7 +45,14 @@
  * limit. So Lumorph-4 (radix 4: 3 circuits) fits the seed's switch exactly and radix 8 (7
  * circuits) does not; the parameter search skips such candidates as refused (`run --explain`).
  * mzi_degree=0 lifts the limit (a switch tree of any degree: only the wavelengths then bound
- * the circuits, W of them).
+ * the circuits, W of them). mzi_split=1 (ours; the seed says nothing of rounds above the degree)
+ * runs such a round in more steps instead: its circuits are edge-coloured (Konig: d colours for
+ * a busiest tile of d circuits, no tile sending or receiving two of one colour) and colours
+ * c = qD .. qD + D-1 form pass q, so the round takes ceil(d / D) passes, the fewest possible;
+ * each pass is costed like a round of its own (alpha, a reconfiguration since its circuits are
+ * new, its circuits sharing their tiles' wavelengths, its own fibre passes) and checked by
+ * fabric_check.c. The report counts mzi_split_rounds and mzi_extra_steps. Radix 8 on the 1x3
+ * switch: 7 circuits in passes of 3, 3 and 1.
  *
  * Figures: steps = rounds (all circuits of a round run at once); the time is kept as three terms,
  * time_alpha_s (rounds x alpha), time_reconfig_s (reconfigurations x 3.7 us) and time_bandwidth_s

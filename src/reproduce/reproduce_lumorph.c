@@ -551,6 +551,9 @@ static int mzi_note(FILE *f, const lcfg *cf, char *why, size_t len) {
     int rc = oc__simulate(&q, &s8, NULL, r8, sizeof r8);
     if (rc && rc != OC_ERESOURCE) return oc__fail(why, len, rc, "%s", r8);
     const int refused = rc == OC_ERESOURCE;
+    oc__sim ss;
+    oc__cellf(q.net, sizeof q.net, "mzi_split=1");
+    if ((rc = oc__simulate(&q, &ss, NULL, why, len))) return rc;
     oc__cellf(q.net, sizeof q.net, "mzi_degree=7");
     if ((rc = oc__simulate(&q, &s7, NULL, why, len))) return rc;
     q.net[0] = 0;
@@ -570,6 +573,13 @@ static int mzi_note(FILE *f, const lcfg *cf, char *why, size_t len) {
                 "circuits of %u wavelengths (%u of 16 used).\n",
                 s7.time_s * 1e6, s4.time_s * 1e6, (s7.time_s / s4.time_s - 1) * 100,
                 (unsigned long long)s7.rounds, (unsigned long long)s4.rounds, W / 7, 7 * (W / 7));
+    if (ss.ok && s4.ok)
+        fprintf(f,
+                "  Split into passes on the seed's switch (mzi_split=1, ours): radix 8 takes "
+                "%.2f us in %llu steps for its %llu rounds (7 circuits in passes of 3, 3 and 1, "
+                "each its own α and reconfiguration), %+.1f%% against Lumorph-4.\n",
+                ss.time_s * 1e6, (unsigned long long)ss.steps, (unsigned long long)ss.rounds,
+                (ss.time_s / s4.time_s - 1) * 100);
     return 0;
 }
 
@@ -736,6 +746,17 @@ static int fig3(FILE *f, const lcfg *cf, const grid *g, char *why, size_t len) {
         }
         fprintf(f, "  SiPAC at %u GPUs, circuits per GPU: %s; %s the 1x3 switch's 3.\n", N,
                 shapes, fits ? "some within" : "none within");
+        double slo, shi;
+        char vlo[384], vhi[384];
+        if ((rc = sipco_at(N, cf->sizes[lo], "mzi_split=1", &slo, vlo, sizeof vlo, why, len)) ||
+            (rc = sipco_at(N, cf->sizes[hi], "mzi_split=1", &shi, vhi, sizeof vhi, why, len)))
+            break;
+        if (!isnan(slo) && !isnan(shi))
+            fprintf(f,
+                    "    On the 1x3 switch in passes of 3 circuits (mzi_split=1): %s %.2f us at "
+                    "%s (%+.1f%% against Lumorph-2), %s %.2f us at %s (%+.1f%%).\n",
+                    vlo, slo * 1e6, s1, (slo / t_of(g, a, lo, 0) - 1) * 100, vhi, shi * 1e6, s2,
+                    (shi / t_of(g, a, hi, 0) - 1) * 100);
         if (!isnan(tlo) && !isnan(thi))
             fprintf(f,
                     "    On a switch of any degree (mzi_degree=0): %s %.2f us at %s (Lumorph-2 "
