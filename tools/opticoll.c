@@ -732,7 +732,8 @@ static void usage(FILE *f) {
           "  throughput  training samples/s with Lumorph against Ring (lumorph seed, sec. 4)\n"
           "  rack        multi-tenant rack allocation: lumorph vs TPU-like and SiPAC slices\n"
           "  sweep       every algorithm x N x size, as a table, CSV, JSON and plots\n"
-          "  tune        the winning algorithm for each N and size, crossovers, decision file\n",
+          "  tune        the winning algorithm for each N and size, crossovers, decision file\n"
+          "  perf        nccl-tests' columns (time, algbw, busbw) from the model, -b -e -f\n",
           f);
 }
 
@@ -758,6 +759,7 @@ static int dispatch(int argc, char **argv) {
     if (!strcmp(cmd, "rack")) return cmd_rack(argc, argv);
     if (!strcmp(cmd, "sweep")) return cmd_sweep(argc, argv);
     if (!strcmp(cmd, "tune")) return cmd_tune(argc, argv);
+    if (!strcmp(cmd, "perf")) return cmd_perf(argc, argv);
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;
