@@ -60,7 +60,7 @@ oc__perf_row oc__perf_row_of(oc_collective c, uint32_t n, uint64_t bytes, uint32
 
 void oc__perf_header(FILE *f, const char *const *groups, size_t ngroups) {
     if (ngroups > 1) {
-        fprintf(f, "#%57s", "");
+        fprintf(f, "#%51s", "");
         for (size_t g = 0; g < ngroups; g++)
             fprintf(f, "  %26s", groups[g]);
         fputc('\n', f);
