@@ -222,13 +222,24 @@ int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, c
         goto out;
     }
     /* 3. One file per rank, each handed to the writer as soon as it is built. */
+    /* The widest round of any rank (the room for one node's dependencies), and the largest
+     * file: a node takes at most ~128 bytes besides its dependencies, a dependency at most 10
+     * (a varint), and node j of a round depends on all of the previous round. */
     size_t widest = 1;
-    for (uint32_t v = 0; v < N; v++)
-        for (size_t j = 0, lo = 0; j <= ranks[v].count; j++)
+    uint64_t largest = 0;
+    for (uint32_t v = 0; v < N; v++) {
+        uint64_t deps_total = 0;
+        for (size_t j = 0, lo = 0, prev = 0; j <= ranks[v].count; j++)
             if (j == ranks[v].count || ranks[v].nodes[j].round != ranks[v].nodes[lo].round) {
                 if (j - lo > widest) widest = j - lo;
+                deps_total += (uint64_t)(j - lo) * prev;
+                prev = j - lo;
                 lo = j;
             }
+        uint64_t file = 128 * (uint64_t)ranks[v].count + 10 * deps_total;
+        if (file > largest) largest = file;
+    }
+    if ((rc = oc__budget_check(largest, "the largest rank's Chakra trace", why, len))) goto out;
     deps = oc__calloc(widest, sizeof *deps);
     if (!deps) {
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");

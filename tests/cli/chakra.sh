@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # chakra.sh TOOL [CLI_DIR] — `export --format chakra -o PREFIX` as the user runs it: one file
-# PREFIX.RANK.et per rank and nothing else; without -o, with a bad request or into a directory
-# that does not exist: one line on stderr and no file. (The files' content: test_chakra.c.)
+# PREFIX.RANK.et per rank and nothing else; without -o, with a bad request, over the memory
+# budget or into a directory that does not exist: one line on stderr and no file. (The files' content: test_chakra.c.)
 set -u
 # shellcheck source=tests/cli/lib.sh
 . "${2:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
@@ -34,6 +34,9 @@ refused "an algorithm that does not exist" export -c allreduce -a nosuch -n 4 -s
     --format chakra -o "$T/none/x"
 refused "a restriction (ne needs N even)" export -c allgather -a ne -n 5 -s 1KiB \
     --format chakra -o "$T/none/x"
+# the nodes of 2048 ranks' traces (8.4 M) are over a 64 MiB budget: refused before any file
+OPTICOLL_MEMORY_BUDGET_MIB=64 refused "over the memory budget" export -c allgather -a ring \
+    -n 2048 -s 1KiB --no-data-check --format chakra -o "$T/none/x"
 run_tool export -c allreduce -a ring -n 4 -s 1KiB --format chakra -o "$T/missing/dir/x"
 if [ "$RC" -ne 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ]; then
     pass "a directory that does not exist: one line, exit $RC"
