@@ -13,8 +13,11 @@ tool=$1
 status=0
 for np in 2 3 5; do
     args=(--perf --sizes 4B,28B,4100B --repeats 1 --warmup 0)
-    text=$("${mpirun[@]}" "$np" "$tool" "${args[@]}" 2>&1) || { echo "$text"; status=1; }
-    json=$("${mpirun[@]}" "$np" "$tool" "${args[@]}" --json) || { echo "$json"; status=1; }
+    # stdout only: the ranks' notes on stderr (a skipped algorithm) could land inside a line
+    err=$(mktemp)
+    text=$("${mpirun[@]}" "$np" "$tool" "${args[@]}" 2>"$err") || { cat "$err"; status=1; }
+    json=$("${mpirun[@]}" "$np" "$tool" "${args[@]}" --json 2>"$err") || { cat "$err"; status=1; }
+    rm -f "$err"
     python3 - "$np" "$text" "$json" <<'PY' || status=1
 import json, sys
 n, text, doc = int(sys.argv[1]), sys.argv[2].splitlines(), json.loads(sys.argv[3])
