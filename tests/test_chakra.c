@@ -15,8 +15,8 @@
  *    round (so the graph is acyclic), and a node depends on every node of the rank's previous
  *    round that has nodes (the round order is kept).
  */
-#include "check.h"
 #include "chakra_et.pb-c.h"
+#include "check.h"
 #include "core/core.h"
 #include "opticoll.h"
 
@@ -163,8 +163,8 @@ static int one_case(const oc_algorithm_info *a, const char *net, uint32_t n) {
         int ok = read_len(b, &at, &len);
         ChakraProtoMsg__GlobalMetadata *g =
             ok ? chakra_proto_msg__global_metadata__unpack(NULL, len, b->data + at) : NULL;
-        CHECK(g && !strcmp(g->version, "0.0.4"), "%s N=%u rank %u: no GlobalMetadata", a->name,
-              n, v);
+        CHECK(g && !strcmp(g->version, "0.0.4"), "%s N=%u rank %u: no GlobalMetadata", a->name, n,
+              v);
         if (g) chakra_proto_msg__global_metadata__free_unpacked(g, NULL);
         at += len;
         uint64_t prev_round = UINT64_MAX, cur_round = UINT64_MAX;
@@ -207,29 +207,31 @@ static int one_case(const oc_algorithm_info *a, const char *net, uint32_t n) {
                       "%s N=%u rank %u node %zu: %s %d->%d tag %d %lld B, expected %s %u->%u "
                       "round %llu %llu B",
                       a->name, n, v, idx, recv ? "recv" : "send", src->int32_val, dst->int32_val,
-                      tag->int32_val, (long long)size->int64_val, w->recv ? "recv" : "send",
-                      w->src, w->dst, (unsigned long long)w->round, (unsigned long long)w->bytes);
+                      tag->int32_val, (long long)size->int64_val, w->recv ? "recv" : "send", w->src,
+                      w->dst, (unsigned long long)w->round, (unsigned long long)w->bytes);
                 if (recv && nr < CAP)
                     recvs[nr++] = (edge){(uint64_t)tag->int32_val, (uint64_t)size->int64_val,
                                          (uint32_t)src->int32_val, (uint32_t)dst->int32_val};
                 /* the round order: deps = every node of the previous round of this rank */
                 uint64_t r = (uint64_t)tag->int32_val;
                 if (r != cur_round) {
-                    if (cur_round != UINT64_MAX) prev_round = cur_round, prev_lo = cur_lo,
-                                                 prev_n = idx - cur_lo;
+                    if (cur_round != UINT64_MAX)
+                        prev_round = cur_round, prev_lo = cur_lo, prev_n = idx - cur_lo;
                     cur_round = r, cur_lo = idx;
                 }
                 int deps_ok = x->n_data_deps == (prev_round == UINT64_MAX ? 0 : prev_n);
                 for (size_t d = 0; d < x->n_data_deps && deps_ok; d++)
                     deps_ok = x->data_deps[d] < x->id && x->data_deps[d] == prev_lo + d;
-                CHECK(deps_ok, "%s N=%u rank %u node %zu: %zu data deps, not the %zu nodes of "
-                      "its previous round", a->name, n, v, idx, x->n_data_deps, prev_n);
+                CHECK(deps_ok,
+                      "%s N=%u rank %u node %zu: %zu data deps, not the %zu nodes of "
+                      "its previous round",
+                      a->name, n, v, idx, x->n_data_deps, prev_n);
             }
             chakra_proto_msg__node__free_unpacked(x, NULL);
             idx++;
         }
-        CHECK(!bad && at == b->len, "%s N=%u rank %u: bytes left after the last node", a->name,
-              n, v);
+        CHECK(!bad && at == b->len, "%s N=%u rank %u: bytes left after the last node", a->name, n,
+              v);
         CHECK(idx == count[v], "%s N=%u rank %u: %zu nodes, %zu transfers", a->name, n, v, idx,
               count[v]);
     }
@@ -275,8 +277,11 @@ int main(void) {
     }
     /* a bad request is refused with the library's reason, and nothing is written */
     files none = {NULL, 0, 0};
-    oc_request bad = {.collective = OC_ALLREDUCE, .algorithm = "nosuch", .network = "ring",
-                      .nodes = 4, .bytes = 64};
+    oc_request bad = {.collective = OC_ALLREDUCE,
+                      .algorithm = "nosuch",
+                      .network = "ring",
+                      .nodes = 4,
+                      .bytes = 64};
     char why[512] = "";
     CHECK(oc_export_chakra(&bad, keep, &none, why, sizeof why) != 0 && none.next == 0 && *why,
           "an unknown algorithm was exported (%s)", why);

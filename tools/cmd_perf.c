@@ -94,8 +94,8 @@ static int print_json(const sweep_args *a, double factor) {
     ok = rows != NULL;
     for (size_t i = 0; ok && i < oc_sweep_count(a->sweep); i++) {
         const oc_sweep_point *p = oc_sweep_point_at(a->sweep, i);
-        oc__perf_row r = oc__perf_row_of(a->base.collective, p->nodes, p->bytes, TSIZE,
-                                         a->base.root);
+        oc__perf_row r =
+            oc__perf_row_of(a->base.collective, p->nodes, p->bytes, TSIZE, a->base.root);
         r.type = "float";
         r.time_s[0] = p->status == OC_POINT_RAN ? p->time_s : 0;
         cJSON *row = oc__perf_row_json(&r, NULL, 1, factor);
@@ -124,8 +124,8 @@ static void print_table(const sweep_args *a, const perf_ctx *pc, double factor) 
                    (unsigned long long)pc->sizes[i]);
     for (size_t i = 0; i < oc_sweep_count(a->sweep); i++) {
         const oc_sweep_point *p = oc_sweep_point_at(a->sweep, i);
-        oc__perf_row r = oc__perf_row_of(a->base.collective, p->nodes, p->bytes, TSIZE,
-                                         a->base.root);
+        oc__perf_row r =
+            oc__perf_row_of(a->base.collective, p->nodes, p->bytes, TSIZE, a->base.root);
         r.type = "float";
         r.time_s[0] = p->status == OC_POINT_RAN ? p->time_s : 0;
         oc__perf_row_text(stdout, &r, 1, factor);
@@ -168,8 +168,10 @@ int cmd_perf(int argc, char **argv) {
      * GB/s needs both in seconds. */
     if (!strcmp(a.base.network, "star") &&
         (!oc_kv_get(a.o.net_params, "tau") || !oc_kv_get(a.o.net_params, "D"))) {
-        rc = die(EXIT_USAGE, "perf: the star's times are in units of tau and D: give both in "
-                 "seconds (e.g. --net tau=1e-8 --net D=1e-6)", NULL, NULL);
+        rc = die(EXIT_USAGE,
+                 "perf: the star's times are in units of tau and D: give both in "
+                 "seconds (e.g. --net tau=1e-8 --net D=1e-6)",
+                 NULL, NULL);
         goto out;
     }
     if ((rc = points_run(a.sweep, a.jobs))) { /* ranks > 0 end here (-1) */

@@ -103,8 +103,8 @@ static void attr_bool(ChakraProtoMsg__AttributeProto *a, const char *name, int v
     a->bool_val = v != 0;
 }
 
-static int put_metadata(cbuf *b, const char *coll, const char *algo, const char *net,
-                        uint32_t rank, uint32_t ranks) {
+static int put_metadata(cbuf *b, const char *coll, const char *algo, const char *net, uint32_t rank,
+                        uint32_t ranks) {
     char r[16], n[16];
     snprintf(r, sizeof r, "%u", rank);
     snprintf(n, sizeof n, "%u", ranks);

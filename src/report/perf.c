@@ -3,9 +3,9 @@
  * size and count from opticoll's SIZE, and the one writer of the columns for both `opticoll perf`
  * (times from the network model) and `opticoll-mpi --perf` (measured times).
  *
- * nccl-tests (NVIDIA/nccl-tests, doc/PERFORMANCE.md and its src/ files) prints, per size, the size of
- * the whole operation in bytes, the count of elements each rank passes to the call, the type, the
- * reduction (or "none"), the root (-1 when the collective has none), and per group of timings
+ * nccl-tests (NVIDIA/nccl-tests, doc/PERFORMANCE.md and its src/ files) prints, per size, the size
+ * of the whole operation in bytes, the count of elements each rank passes to the call, the type,
+ * the reduction (or "none"), the root (-1 when the collective has none), and per group of timings
  * (its out-of-place and in-place runs) the time in microseconds, algbw = size / time and
  * busbw = algbw x a factor of the collective that makes the figure comparable to the hardware's
  * link bandwidth whatever the number of ranks n:
@@ -98,8 +98,7 @@ cJSON *oc__perf_row_json(const oc__perf_row *r, const char *const *groups, size_
     cJSON *x = cJSON_CreateObject();
     int ok = x && oc__json_u64(x, "size", r->size) && oc__json_u64(x, "count", r->count) &&
              oc__json_str(x, "type", r->type) && oc__json_str(x, "redop", r->redop) &&
-             oc__json_num(x, "root", (double)r->root) &&
-             oc__json_num(x, "busbw_factor", factor);
+             oc__json_num(x, "root", (double)r->root) && oc__json_num(x, "busbw_factor", factor);
     for (size_t g = 0; ok && g < ngroups && g < OC__PERF_MAX_GROUPS; g++) {
         cJSON *o = groups ? oc__json_obj(x, groups[g]) : x; /* one unnamed group: flat */
         double t = r->time_s[g];
