@@ -147,6 +147,8 @@ int cmd_perf(int argc, char **argv) {
     uint64_t fv;
     if (!a.o.algo || strchr(a.o.algo, ','))
         rc = die(EXIT_USAGE, "perf: give one algorithm (-a NAME)", NULL, NULL);
+    else if (!a.o.nodes)
+        rc = die(EXIT_USAGE, "perf: missing -n N (the number of ranks)", NULL, NULL);
     else if (!a.o.minbytes)
         rc = die(EXIT_USAGE, "perf: missing -b SIZE (e.g. -b 8 -e 128M -f 2)", NULL, NULL);
     else if (oc_parse_u64(f, 2, 1024, &fv))

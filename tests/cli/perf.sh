@@ -95,6 +95,7 @@ refused() { # refused DESCRIPTION ARGS...
     fi
 }
 refused "no -b" perf -c allreduce -a ring -n 4
+refused "no -n" perf -c allreduce -a ring -b 8
 refused "-e below -b" perf -c allreduce -a ring -n 4 -b 1K -e 8
 refused "-f 1" perf -c allreduce -a ring -n 4 -b 8 -e 1K -f 1
 refused "a size that is not one" perf -c allreduce -a ring -n 4 -b 8Q
