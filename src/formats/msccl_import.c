@@ -470,11 +470,6 @@ static int read_algo(prog *p, xmlNodePtr root, char *why, size_t len) {
         return rc;
     }
     xmlFree(cname);
-    if (!p->inplace && !p->outofplace)
-        return oc__fail(why, len, OC_EVERIFY,
-                        "%s: <algo> says neither inplace=\"1\" nor outofplace=\"1\": the runtime "
-                        "never selects it",
-                        path);
     p->reduces = oc_collective_reduces(p->coll);
     const uint32_t n = p->N, c = p->C;
     int per_rank = 0; /* nchunksperloop holds N blocks */
@@ -522,6 +517,11 @@ static int read_algo(prog *p, xmlNodePtr root, char *why, size_t len) {
                         "%s: ngpus=%u with nchunksperloop=%u is %llu (GPU, chunk) pairs of "
                         "buffers for %s, more than MSCCL files are read with (2^24)",
                         path, n, c, (unsigned long long)pairs, oc_collective_name(p->coll));
+    if (!p->inplace && !p->outofplace)
+        return oc__fail(why, len, OC_EVERIFY,
+                        "%s: <algo> says neither inplace=\"1\" nor outofplace=\"1\": the runtime "
+                        "never selects it",
+                        path);
     return 0;
 }
 
@@ -1234,7 +1234,11 @@ static int round_edges(const prog *p, const layout *L, redge **edges, size_t *ne
                 for (uint32_t w = x->w0; w < x->w0 + x->nw && !rc; w++) {
                     const rstep *d = &p->gpus[g].tbs[p->waits[w].tb].steps[p->waits[w].k];
                     uint32_t de = end_node(d, &role);
-                    rc = push_edge(edges, ne, cap, de, start, edge_weight(role, x), why, len);
+                    /* two reduces into one chunk commute: the later only follows the earlier
+                     * and both may land in one round */
+                    const uint8_t w1 = d->kind == K_RRC && x->kind == K_RRC ? 0
+                                                                            : edge_weight(role, x);
+                    rc = push_edge(edges, ne, cap, de, start, w1, why, len);
                 }
                 /* data of this threadblock's earlier steps */
                 uint32_t ranges[2][2] = {{NONE, 0}, {NONE, 0}}; /* read, written */
