@@ -306,11 +306,11 @@ static int read_step(prog *p, xmlNodePtr sn, long long gid, rtb *t, uint32_t *pe
                      uint32_t *counter, char *why, size_t len) {
     const char *path = p->path;
     long long s = 0, so = 0, dof = 0, cnt = 0, depid = -1, deps = -1, hasdep = 0;
-    const long long C3 = (long long)p->C * (long long)p->N + 1; /* any buffer's offset bound */
+    const long long C3 = (long long)p->C * (long long)p->N + 1; /* no buffer has more chunks */
     int rc;
     if ((rc = attr_int(sn, "s", 0, INT32_MAX, 1, 0, &s, path, why, len)) ||
-        (rc = attr_int(sn, "srcoff", -1, C3, 1, 0, &so, path, why, len)) ||
-        (rc = attr_int(sn, "dstoff", -1, C3, 1, 0, &dof, path, why, len)) ||
+        (rc = attr_int(sn, "srcoff", -1, INT32_MAX, 1, 0, &so, path, why, len)) ||
+        (rc = attr_int(sn, "dstoff", -1, INT32_MAX, 1, 0, &dof, path, why, len)) ||
         (rc = attr_int(sn, "cnt", 0, C3, 1, 0, &cnt, path, why, len)) ||
         (rc = attr_int(sn, "depid", -1, INT32_MAX, 1, 0, &depid, path, why, len)) ||
         (rc = attr_int(sn, "deps", -1, INT32_MAX, 1, 0, &deps, path, why, len)) ||
