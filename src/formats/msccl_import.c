@@ -473,50 +473,42 @@ static int read_algo(prog *p, xmlNodePtr root, char *why, size_t len) {
     p->reduces = oc_collective_reduces(p->coll);
     const uint32_t n = p->N, c = p->C;
     int per_rank = 0; /* nchunksperloop holds N blocks */
+    uint64_t ni = c, no = c; /* allreduce, broadcast, alltoall */
     switch (p->coll) {
     case OC_ALLGATHER:
         per_rank = 1;
-        p->q = c / n;
-        p->nbuf[B_I] = p->q;
-        p->nbuf[B_O] = c;
+        ni = c / n;
         break;
     case OC_REDUCESCATTER:
         per_rank = 1;
-        p->q = c / n;
-        p->nbuf[B_I] = c;
-        p->nbuf[B_O] = p->q;
+        no = c / n;
         break;
     case OC_ALLTOALL:
         per_rank = 1;
-        p->q = c / n;
-        p->nbuf[B_I] = p->nbuf[B_O] = c;
         break;
     case OC_GATHER:
-        p->q = c;
-        p->nbuf[B_I] = c;
-        p->nbuf[B_O] = c * n;
+        no = (uint64_t)c * n;
         break;
     case OC_SCATTER:
-        p->q = c;
-        p->nbuf[B_I] = c * n;
-        p->nbuf[B_O] = c;
+        ni = (uint64_t)c * n;
         break;
-    default: /* allreduce, broadcast */
-        p->q = c;
-        p->nbuf[B_I] = p->nbuf[B_O] = c;
+    default:
         break;
     }
+    p->q = per_rank ? c / n : c;
     if (per_rank && (c % n || !p->q))
         return oc__fail(why, len, OC_EVERIFY,
                         "%s: nchunksperloop=%u is not a whole number of chunks per rank for %s "
                         "on %u GPUs",
                         path, c, oc_collective_name(p->coll), n);
-    const uint64_t pairs = (uint64_t)n * ((uint64_t)p->nbuf[B_I] + p->nbuf[B_O]);
+    const uint64_t pairs = (uint64_t)n * (ni + no);
     if (pairs > MAX_PAIRS)
         return oc__fail(why, len, OC_ETOOBIG,
                         "%s: ngpus=%u with nchunksperloop=%u is %llu (GPU, chunk) pairs of "
                         "buffers for %s, more than MSCCL files are read with (2^24)",
                         path, n, c, (unsigned long long)pairs, oc_collective_name(p->coll));
+    p->nbuf[B_I] = (uint32_t)ni; /* within 2^24 now */
+    p->nbuf[B_O] = (uint32_t)no;
     if (!p->inplace && !p->outofplace)
         return oc__fail(why, len, OC_EVERIFY,
                         "%s: <algo> says neither inplace=\"1\" nor outofplace=\"1\": the runtime "
