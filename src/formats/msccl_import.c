@@ -64,21 +64,21 @@
  * tree and the execution's state are counted against the memory budget before they are built;
  * threadblocks are found through sorted indices, so reading is O(n log n) in the file.
  */
-#include "formats/formats.h"
 #include "core/quote.h"
+#include "formats/formats.h"
 
+#include "formats/msccl.h"
 #include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "formats/msccl.h"
 
 /* ---- what a step does ---- */
 
 enum { K_S, K_R, K_RRC, K_NOP, K_RCS, K_RRS, K_RRCS, K_CPY, K_RE, K_COUNT };
-static const char *const kind_name[K_COUNT] = {"s",   "r",   "rrc", "nop", "rcs",
+static const char *const kind_name[K_COUNT] = {"s",   "r",    "rrc", "nop", "rcs",
                                                "rrs", "rrcs", "cpy", "re"};
 enum { F_RECV = 1, F_SEND = 2, F_RSRC = 4, F_WDST = 8, F_RED = 16, F_LOCAL = 32 };
 static const uint8_t kind_flags[K_COUNT] = {
@@ -100,13 +100,13 @@ static const char *const buf_name[3] = {"input", "output", "scratch"};
 
 typedef struct rstep {
     uint8_t kind, sbuf, dbuf, hasdep;
-    int32_t s;        /* the file's s */
-    uint32_t ridx;    /* the kernel's step number */
+    int32_t s;     /* the file's s */
+    uint32_t ridx; /* the kernel's step number */
     uint32_t soff, doff, cnt;
-    uint32_t w0, nw;  /* its waits in prog.waits[] (the nops' before it included) */
-    uint32_t rx, sx;  /* the message it receives / sends (NONE: none) */
-    uint32_t lnode;   /* a local step's node in the graph of rounds */
-    uint32_t part;    /* its first part in the graph of execution */
+    uint32_t w0, nw; /* its waits in prog.waits[] (the nops' before it included) */
+    uint32_t rx, sx; /* the message it receives / sends (NONE: none) */
+    uint32_t lnode;  /* a local step's node in the graph of rounds */
+    uint32_t part;   /* its first part in the graph of execution */
     long line;
 } rstep;
 
@@ -135,9 +135,9 @@ typedef struct rwaitf {
 /* A message: step sk of threadblock stb on GPU src to step rk of rtb on dst. */
 typedef struct rmsg {
     uint32_t src, dst, stb, sk, rtb, rk, cnt;
-    uint8_t reduce;     /* the IR's op */
-    uint32_t *label;    /* the payload while in flight: cnt labels ... */
-    uint64_t *bits;     /* ... and cnt contribution sets */
+    uint8_t reduce;  /* the IR's op */
+    uint32_t *label; /* the payload while in flight: cnt labels ... */
+    uint64_t *bits;  /* ... and cnt contribution sets */
 } rmsg;
 
 typedef struct prog {
@@ -294,12 +294,6 @@ static rtb *find_recv_tb(rgpu *g, int32_t peer, int32_t chan) {
     return t->recv == peer && t->chan == chan ? t : NULL;
 }
 
-/* How many chunks buffer b of GPU g really has, for this collective (see the essay). */
-static uint32_t buf_chunks(const prog *p, uint32_t g, int b) {
-    (void)g;
-    return p->nbuf[b];
-}
-
 /* Reads one <step> into t (nops become waits of the step after them). *pending counts the
  * waits of the nops since the last step, *counter is the kernel's step counter. */
 static int read_step(prog *p, xmlNodePtr sn, long long gid, rtb *t, uint32_t *pending,
@@ -354,7 +348,7 @@ static int read_step(prog *p, xmlNodePtr sn, long long gid, rtb *t, uint32_t *pe
     for (int k = 0; k < 2; k++) {
         const int used = k == 0 ? (f & F_RSRC) != 0 : (f & F_WDST) != 0;
         xmlChar *b = xmlGetProp(sn, BAD_CAST attr[k]);
-        int which = !b ? -1
+        int which = !b                            ? -1
                     : !xmlStrcmp(b, BAD_CAST "i") ? B_I
                     : !xmlStrcmp(b, BAD_CAST "o") ? B_O
                     : !xmlStrcmp(b, BAD_CAST "s") ? B_S
@@ -368,7 +362,7 @@ static int read_step(prog *p, xmlNodePtr sn, long long gid, rtb *t, uint32_t *pe
         bufs[k] = (uint8_t)which;
         const long long off = k == 0 ? so : dof;
         if (!used) continue;
-        const uint32_t have = buf_chunks(p, (uint32_t)gid, which);
+        const uint32_t have = p->nbuf[which]; /* as the collective sizes it */
         if (cnt < 1 || off < 0 || off + cnt > (long long)have)
             return oc__fail(why, len, OC_EVERIFY,
                             "%s: line %ld: gpu %lld step %lld (%s) %s chunks %lld..%lld of the "
@@ -461,7 +455,7 @@ static int read_algo(prog *p, xmlNodePtr root, char *why, size_t len) {
         if (!xmlStrcmp(cname, BAD_CAST names[k]))
             known = oc_collective_from_name(names[k], &p->coll) == 0;
     if (!known) {
-        rc = oc__fail(why, len, OC_EVERIFY,
+        rc = oc__fail(why, len, OC_EPARSE,
                       "%s: <algo coll=\"%s\"> is not a collective the MSCCL runtimes run that "
                       "opticoll checks (allgather, allreduce, reducescatter, alltoall, "
                       "broadcast, gather, scatter)",
@@ -472,7 +466,7 @@ static int read_algo(prog *p, xmlNodePtr root, char *why, size_t len) {
     xmlFree(cname);
     p->reduces = oc_collective_reduces(p->coll);
     const uint32_t n = p->N, c = p->C;
-    int per_rank = 0; /* nchunksperloop holds N blocks */
+    int per_rank = 0;        /* nchunksperloop holds N blocks */
     uint64_t ni = c, no = c; /* allreduce, broadcast, alltoall */
     switch (p->coll) {
     case OC_ALLGATHER:
@@ -551,7 +545,7 @@ static int read_gpus(prog *p, xmlNodePtr root, char *why, size_t len) {
                 oc__grow((void **)&g->tbs, &g->cap, g->n + 1, sizeof(rtb)))
                 return nomem(why, len);
             rtb *t = &g->tbs[g->n++];
-            *t = (rtb){(int32_t)tid, (int32_t)snd, (int32_t)rcv, (int32_t)chan, NULL, 0, 0,
+            *t = (rtb){(int32_t)tid,    (int32_t)snd, (int32_t)rcv, (int32_t)chan, NULL, 0, 0,
                        xmlGetLineNo(tn)};
             uint32_t pending = 0, counter = 0;
             for (xmlNodePtr sn = tn->children; sn; sn = sn->next)
@@ -587,7 +581,8 @@ static int resolve_waits(prog *p, char *why, size_t len) {
                     const uint32_t dt = gp->by_id[wf->depid];
                     const rtb *d = &gp->tbs[dt];
                     uint32_t j = 0;
-                    while (j < d->n && (d->steps[j].ridx < (uint32_t)wf->deps || !d->steps[j].hasdep))
+                    while (j < d->n &&
+                           (d->steps[j].ridx < (uint32_t)wf->deps || !d->steps[j].hasdep))
                         j++;
                     if (dt == t && j >= k) {
                         char later[48] = "itself";
@@ -649,9 +644,16 @@ static int match_messages(prog *p, char *why, size_t len) {
                 if (oc__grow((void **)&p->msgs, &p->capmsgs, p->nmsgs + 1, sizeof *p->msgs))
                     return nomem(why, len);
                 x->sx = y->rx = (uint32_t)p->nmsgs;
-                p->msgs[p->nmsgs++] =
-                    (rmsg){a, (uint32_t)st->send, ti, k, (uint32_t)(rt - gb->tbs), (uint32_t)ri,
-                           x->cnt, (kind_flags[y->kind] & F_RED) != 0, NULL, NULL};
+                p->msgs[p->nmsgs++] = (rmsg){a,
+                                             (uint32_t)st->send,
+                                             ti,
+                                             k,
+                                             (uint32_t)(rt - gb->tbs),
+                                             (uint32_t)ri,
+                                             x->cnt,
+                                             (kind_flags[y->kind] & F_RED) != 0,
+                                             NULL,
+                                             NULL};
                 ri++;
             }
         }
@@ -725,8 +727,7 @@ static uint32_t slot(const layout *L, uint32_t g, int b, uint32_t off) {
 
 /* Which buffer and chunk slot s of GPU g is, for messages ("output chunk 5"); in place, the
  * chunk is named in the larger of the two aliased buffers. */
-static void describe_slot(const prog *p, const layout *L, uint32_t g, uint32_t s, char *buf,
-                          size_t n) {
+static void describe_slot(const prog *p, const layout *L, uint32_t s, char *buf, size_t n) {
     int b;
     if (s >= L->base[B_S])
         b = B_S;
@@ -734,7 +735,6 @@ static void describe_slot(const prog *p, const layout *L, uint32_t g, uint32_t s
         b = p->nbuf[B_I] > p->nbuf[B_O] ? B_I : B_O;
     else
         b = s >= L->base[B_O] ? B_O : B_I;
-    (void)g;
     snprintf(buf, n, "%s chunk %u", buf_name[b], s - L->base[b]);
 }
 
@@ -833,19 +833,19 @@ static int waits_for(const rwait *waits, size_t nw, uint32_t g, uint32_t a, uint
 typedef struct exec {
     const prog *p;
     const layout *L;
-    uint32_t words;   /* 64-bit words of a contribution set */
-    uint32_t *label;  /* N x M */
-    uint64_t *bits;   /* N x M x words (reductions) */
-    uint32_t *fresh;  /* N x M: the message whose copy the slot holds unchanged (reductions) */
-    uint64_t *lastw;  /* N x M: (tb + 1) << 32 | step of the last write, 0: none */
-    uint32_t *rhead;  /* N x M: readers since the last write (list in rpool), NONE: none */
+    uint32_t words;  /* 64-bit words of a contribution set */
+    uint32_t *label; /* N x M */
+    uint64_t *bits;  /* N x M x words (reductions) */
+    uint32_t *fresh; /* N x M: the message whose copy the slot holds unchanged (reductions) */
+    uint64_t *lastw; /* N x M: (tb + 1) << 32 | step of the last write, 0: none */
+    uint32_t *rhead; /* N x M: readers since the last write (list in rpool), NONE: none */
     struct rreader {
         uint32_t tb, k, next;
-    } *rpool;
+    } * rpool;
     size_t nr, capr;
     const rwait *waits;
     size_t nw;
-    uint64_t *tmpb;   /* one step's scratch of cnt sets */
+    uint64_t *tmpb; /* one step's scratch of cnt sets */
     uint32_t *tmpl;
 } exec;
 
@@ -854,7 +854,7 @@ static int race(const exec *e, uint32_t g, uint32_t tb1, uint32_t k1, uint32_t t
     const rgpu *gp = &e->p->gpus[g];
     const rstep *x = &gp->tbs[tb1].steps[k1], *y = &gp->tbs[tb2].steps[k2];
     char d[64];
-    describe_slot(e->p, e->L, g, s, d, sizeof d);
+    describe_slot(e->p, e->L, s, d, sizeof d);
     return oc__fail(why, len, OC_EVERIFY,
                     "%s%s: gpu %u: step %d (%s) of threadblock %d and step %d (%s) of threadblock "
                     "%d %s %s with no wait (depid/deps) between them (a race)",
@@ -892,8 +892,8 @@ static int access_slots(exec *e, uint32_t g, uint32_t t, uint32_t k, uint32_t s0
 }
 
 /* x := x + y for one chunk: same label, disjoint contributions. */
-static int add_into(exec *e, uint32_t g, const rstep *st, uint32_t *xl, uint64_t *xb,
-                    uint32_t yl, const uint64_t *yb, const char *what, char *why, size_t len) {
+static int add_into(exec *e, uint32_t g, const rstep *st, uint32_t *xl, uint64_t *xb, uint32_t yl,
+                    const uint64_t *yb, const char *what, char *why, size_t len) {
     const prog *p = e->p;
     if (*xl != yl) {
         char a[80], b[80];
@@ -921,7 +921,7 @@ static int add_into(exec *e, uint32_t g, const rstep *st, uint32_t *xl, uint64_t
 static int unwritten(const exec *e, uint32_t g, const rstep *st, uint32_t s, char *why,
                      size_t len) {
     char d[64];
-    describe_slot(e->p, e->L, g, s, d, sizeof d);
+    describe_slot(e->p, e->L, s, d, sizeof d);
     return oc__fail(why, len, OC_EVERIFY,
                     "%s%s: line %ld: gpu %u step %d (%s) reads %s before anything was written "
                     "there",
@@ -1089,7 +1089,8 @@ static int execute(exec *e, char *why, size_t len) {
                     uint32_t n = 0;
                     if (pass == 0) {
                         who[3 * a] = g, who[3 * a + 1] = t, who[3 * a + 2] = k;
-                        if (last != a) who[3 * last] = g, who[3 * last + 1] = t, who[3 * last + 2] = k;
+                        if (last != a)
+                            who[3 * last] = g, who[3 * last + 1] = t, who[3 * last + 2] = k;
                     }
                     /* out-edges of this step's parts */
                     uint32_t src[3], dst[3];
@@ -1191,8 +1192,8 @@ static uint8_t edge_weight(int role, const rstep *to) {
     return role == R_RECV || (role == R_SEND && (kind_flags[to->kind] & F_LOCAL));
 }
 
-static int push_edge(redge **edges, size_t *ne, size_t *cap, uint32_t from, uint32_t to,
-                     uint8_t w, char *why, size_t len) {
+static int push_edge(redge **edges, size_t *ne, size_t *cap, uint32_t from, uint32_t to, uint8_t w,
+                     char *why, size_t len) {
     if (from == NONE || to == NONE || from == to) return 0;
     if (oc__grow((void **)edges, cap, *ne + 1, sizeof **edges)) return nomem(why, len);
     (*edges)[(*ne)++] = (redge){from, to, w};
@@ -1228,8 +1229,8 @@ static int round_edges(const prog *p, const layout *L, redge **edges, size_t *ne
                     uint32_t de = end_node(d, &role);
                     /* two reduces into one chunk commute: the later only follows the earlier
                      * and both may land in one round */
-                    const uint8_t w1 = d->kind == K_RRC && x->kind == K_RRC ? 0
-                                                                            : edge_weight(role, x);
+                    const uint8_t w1 =
+                        d->kind == K_RRC && x->kind == K_RRC ? 0 : edge_weight(role, x);
                     rc = push_edge(edges, ne, cap, de, start, w1, why, len);
                 }
                 /* data of this threadblock's earlier steps */
@@ -1237,9 +1238,8 @@ static int round_edges(const prog *p, const layout *L, redge **edges, size_t *ne
                 if (f & F_RSRC) ranges[0][0] = slot(L, g, x->sbuf, x->soff), ranges[0][1] = x->cnt;
                 if (f & F_WDST) ranges[1][0] = slot(L, g, x->dbuf, x->doff), ranges[1][1] = x->cnt;
                 for (int io = 0; io < 2 && !rc; io++)
-                    for (uint32_t s = ranges[io][0]; ranges[io][0] != NONE &&
-                                                     s < ranges[io][0] + ranges[io][1] && !rc;
-                         s++) {
+                    for (uint32_t s = ranges[io][0];
+                         ranges[io][0] != NONE && s < ranges[io][0] + ranges[io][1] && !rc; s++) {
                         if (lastw[s] >> 32 == tag) {
                             const rstep *d = &tb->steps[(uint32_t)lastw[s]];
                             const int r = (kind_flags[d->kind] & F_LOCAL) ? R_LOCAL : R_RECV;
@@ -1252,9 +1252,11 @@ static int round_edges(const prog *p, const layout *L, redge **edges, size_t *ne
                                 rc = push_edge(edges, ne, cap, d->sx, start, 1, why, len);
                         }
                     }
-                for (uint32_t s = ranges[0][0]; ranges[0][0] != NONE && s < ranges[0][0] + ranges[0][1]; s++)
+                for (uint32_t s = ranges[0][0];
+                     ranges[0][0] != NONE && s < ranges[0][0] + ranges[0][1]; s++)
                     lastr[s] = (uint64_t)tag << 32 | k;
-                for (uint32_t s = ranges[1][0]; ranges[1][0] != NONE && s < ranges[1][0] + ranges[1][1]; s++)
+                for (uint32_t s = ranges[1][0];
+                     ranges[1][0] != NONE && s < ranges[1][0] + ranges[1][1]; s++)
                     lastw[s] = (uint64_t)tag << 32 | k;
             }
         }
@@ -1278,8 +1280,8 @@ static int levels(const prog *p, const redge *edges, size_t ne, size_t G, uint32
     uint32_t *emitted = oc__calloc(G + 1, sizeof *emitted);
     uint32_t *clevel = oc__calloc(G + 1, sizeof *clevel);
     int rc = 0;
-    if (!index || !first || !adj || !stack || !adjw || !onst || !low || !comp || !callv ||
-        !calle || !emitted || !clevel) {
+    if (!index || !first || !adj || !stack || !adjw || !onst || !low || !comp || !callv || !calle ||
+        !emitted || !clevel) {
         rc = nomem(why, len);
         goto out;
     }
@@ -1418,9 +1420,10 @@ static int check_mode(prog *p, int inplace, const rwait *waits, size_t nw, oc__s
     for (uint32_t g = 0; g < p->N; g++)
         for (uint32_t t = 0; t < p->gpus[g].n; t++)
             for (uint32_t k = 0; k < p->gpus[g].tbs[t].n; k++)
-                if (p->gpus[g].tbs[t].steps[k].cnt > maxcnt) maxcnt = p->gpus[g].tbs[t].steps[k].cnt;
-    if ((rc = oc__budget_check(cells * (4 + 8 + 4 + 4 + (p->reduces ? 4 : 0) + 8 * e.words),
-                               what, why, len)))
+                if (p->gpus[g].tbs[t].steps[k].cnt > maxcnt)
+                    maxcnt = p->gpus[g].tbs[t].steps[k].cnt;
+    if ((rc = oc__budget_check(cells * (4 + 8 + 4 + 4 + (p->reduces ? 4 : 0) + 8 * e.words), what,
+                               why, len)))
         return rc;
     e.label = oc__malloc_array(cells, sizeof *e.label);
     e.bits = oc__calloc(cells * e.words + 1, sizeof *e.bits);
@@ -1448,7 +1451,8 @@ static int check_mode(prog *p, int inplace, const rwait *waits, size_t nw, oc__s
         }
     for (size_t m = 0; m < p->nmsgs; m++) { /* as the receiving step says, until a reduce uses it */
         const rmsg *x = &p->msgs[m];
-        p->msgs[m].reduce = (kind_flags[p->gpus[x->dst].tbs[x->rtb].steps[x->rk].kind] & F_RED) != 0;
+        p->msgs[m].reduce =
+            (kind_flags[p->gpus[x->dst].tbs[x->rtb].steps[x->rk].kind] & F_RED) != 0;
     }
     if ((rc = execute(&e, why, len))) goto out;
     if (!store) goto out;
@@ -1485,8 +1489,6 @@ static int check_mode(prog *p, int inplace, const rwait *waits, size_t nw, oc__s
         oc__round r = {0};
         for (uint32_t k = from; k < at[l] && !rc; k++) {
             const rmsg *m = &p->msgs[order[k]];
-            const rstep *x = &p->gpus[m->src].tbs[m->stb].steps[m->sk];
-            (void)x;
             /* the labels the message carried: runs of consecutive labels */
             const uint32_t *lab = m->label;
             for (uint32_t c = 0; c < m->cnt && !rc;) {
@@ -1568,8 +1570,7 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
         goto out;
     if (p.inplace && (rc = check_mode(&p, 1, waits, nw, &store, why, len))) goto out;
     long long bytes;
-    if ((rc = attr_int(root, "oc_bytes", 0, (long long)OC_MAX_BYTES, 0, 0, &bytes, path, why,
-                       len)))
+    if ((rc = attr_int(root, "oc_bytes", 0, (long long)OC_MAX_BYTES, 0, 0, &bytes, path, why, len)))
         goto out;
     if ((rc = oc__spec_init(&spec, p.coll, p.N, p.root, (uint64_t)bytes, p.q, why, len))) goto out;
     const oc__model *model = NULL;

@@ -5,7 +5,8 @@
 # MSCCL_DIR (tests/msccl) that stand for msccl-tools' examples (example-*.xml). The subtly wrong
 # ones (bad-*.xml, with the line each must print in bad.expect) and opticoll's exports from
 # before issue 18 (old-export-*.xml: OpTree's permuted blocks, pairwise all-to-all at global
-# chunk labels, coll="reduce_scatter") are refused with one line.
+# chunk labels, coll="reduce_scatter": a file the runtimes do not load, exit 2) are refused
+# with one line.
 set -u
 # shellcheck source=tests/cli/lib.sh
 . "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
@@ -50,7 +51,7 @@ bad 1 "gpu 1 step 0 (s) reads output chunk 8 before anything was written there" 
     verify "$M/old-export-optree-allgather-32.xml"
 bad 1 "at the end gpu 0's output chunk 1 holds chunk 1 from rank 1 to rank 0, not chunk 1 from rank 0 to rank 0" \
     verify "$M/old-export-pairwise-alltoall-8.xml"
-bad 1 '<algo coll="reduce_scatter"> is not a collective the MSCCL runtimes run' \
+bad 2 '<algo coll="reduce_scatter"> is not a collective the MSCCL runtimes run' \
     verify "$M/old-export-ring-reducescatter-5.xml"
 
 # the same reference file, one step changed: each change is refused
