@@ -24,6 +24,16 @@ verifies() { # FILE [ARGS...]: exit 0, "verified: yes"
     fi
 }
 
+# rounds FILE N: the rounds rebuilt from the waits are N (a ring all-gather on N GPUs is N - 1
+# rounds, a ring all-reduce 2(N - 1), all-pairs 2: sums, then results; the two-step all-to-all 2)
+rounds() {
+    run_tool verify "$1"
+    local got
+    got=$(grep -o '[0-9]* rounds' "$T/out" | cut -d' ' -f1)
+    [ "$got" = "$2" ] && pass "$(basename "$1"): $2 rounds" ||
+        fail "$(basename "$1"): ${got:-no} rounds, expected $2" "$(cat "$T/err")"
+}
+
 if [ -n "$REF" ] && [ -d "$REF" ]; then
     n=0
     for f in "$REF"/*.xml; do
@@ -32,6 +42,9 @@ if [ -n "$REF" ] && [ -d "$REF" ]; then
         n=$((n + 1))
     done
     [ "$n" -eq 7 ] && pass "the 7 reference files" || fail "$n reference files in $REF, expected 7"
+    rounds "$REF/allreduce-8gpu-ndv4-r48ll.xml" 14
+    rounds "$REF/allreduce-8gpu-ndv4-ap2ll.xml" 2
+    rounds "$REF/alltoall-8gpu-ndv4-a2a2ll.xml" 1
 else
     skip "the MSCCL reference files: no directory ${REF:-(none given)} (../shared/msccl-ref)"
 fi
@@ -39,6 +52,11 @@ fi
 for f in "$M"/example-*.xml; do
     verifies "$f"
 done
+rounds "$M/example-allgather-ring-5.xml" 4
+rounds "$M/example-allreduce-ring-7.xml" 12
+rounds "$M/example-allreduce-ring-3.xml" 4
+rounds "$M/example-allreduce-allpairs-5.xml" 2
+rounds "$M/example-alltoall-two-step-3x2.xml" 2
 verifies "$M/example-allreduce-ring-7.xml" -t ring -w 2
 
 while IFS=$'\t' read -r f line; do
