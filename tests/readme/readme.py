@@ -19,8 +19,9 @@ What it reads in README.md:
         <!-- test: skip "make check" (it is the suite this test runs in) -->
         <!-- test: run "opticoll reproduce all --out repro/" as "opticoll reproduce star --out repro/" (why) -->
 
-    The quoted text is the start of the command; each comment applies to the next ```sh block
-    alone, and a comment that matches no command there is an error (it went stale).
+    The quoted text is the command as written, without its trailing # comment; each mark applies
+    to the next ```sh block alone, and a mark that matches no command there is an error (it went
+    stale).
 
   * Figures: a number in the text is written <!--f:ID-->374.359<!--/f-->, an output block is a
     ```text fence preceded by the line <!--f:ID-->. tests/readme/figures.txt defines each ID: the
@@ -36,7 +37,7 @@ import argparse
 import difflib
 import os
 import re
-import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -91,9 +92,9 @@ def parse_commands(lines):
                     continue
                 block.append(Command(no, text.strip()))
             for (mno, kind, prefix, repl, why) in marks:
-                hit = [c for c in block if c.text.startswith(prefix)]
+                hit = [c for c in block if re.sub(r"\s+#.*$", "", c.text).strip() == prefix]
                 if not hit:
-                    errors.append(f"README.md:{mno}: the mark \"{prefix}\" matches no command of the next sh block")
+                    errors.append(f"README.md:{mno}: the mark \"{prefix}\" is no command of the next sh block")
                 for c in hit:
                     if kind == "skip":
                         c.skip = why
@@ -137,10 +138,18 @@ def parse_figures(path):
 
 
 def run(cmd, cwd, env):
+    """Runs cmd with bash in its own process group (a timeout ends the group, mpirun's ranks
+    included); returns (exit status, stdout, stderr, wall seconds)."""
     t0 = time.monotonic()
-    p = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, timeout=TIMEOUT)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace"), \
+    p = subprocess.Popen(["bash", "-c", cmd], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        err += f"\n(killed after {TIMEOUT} s)".encode()
+    return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), \
         time.monotonic() - t0
 
 
@@ -205,6 +214,10 @@ def main():
                     print(f"skip - README.md:{c.line}: {c.text}  ({c.skip})")
                     continue
                 what = c.run_as or c.text
+                tool = re.match(r"mpirun .*?\b(opticoll-mpi|opticoll-cluster)\b", what)
+                if tool and not os.path.exists(os.path.join(a.build, tool.group(1))):
+                    print(f"skip - README.md:{c.line}: {c.text}  (MPI was not found: no {tool.group(1)})")
+                    continue
                 rc, out, err, secs = run(what, tmp, env)
                 outputs.setdefault(what, (out, secs))
                 if rc != 0:
@@ -246,7 +259,11 @@ def main():
                 continue
             values[fid] = v
 
-    # Rewrite the README's copy from the values, then compare (or write) the whole file.
+    # Rewrite the README's copy from the values, then compare (or write) the whole file; an update
+    # reads the file again, so edits made while the commands ran are kept.
+    if a.update:
+        text = open(a.readme, encoding="utf-8").read()
+        lines = text.split("\n")
     new_lines, i = [], 0
     while i < len(lines):
         m = BLOCKMARK.match(lines[i])
