@@ -103,6 +103,9 @@ def parse_commands(lines):
             cmds.extend(block)
         elif marks:
             errors.append(f"README.md:{marks[0][0]}: a test mark before a ```{lang} block (only ```sh blocks run)")
+        elif lang in ("", "text", "console") and body and re.match(r"\s*(opticoll|mpirun|make)\b", body[0][1]):
+            # commands a reader would paste, in a block this test would not run
+            errors.append(f"README.md:{i + 1}: commands in a ```{lang} block: open it with ```sh")
         marks = []
         i = j + 1
     return cmds, errors
