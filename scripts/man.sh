@@ -3,7 +3,7 @@
 # by `TOOL --help` and its @COMMANDS@ line by one subsection per command that `TOOL --help` lists
 # (lines "  NAME  description"), each holding `TOOL NAME --help` verbatim. CMake runs it every time
 # the tool is built (cmake/install.cmake), so the page says exactly what --help says; the install
-# test (tests/readme/install.sh) checks that and that groff reads the page without a warning.
+# test (tests/readme/install.py) checks that and that groff reads the page without a warning.
 set -eu
 template=$1
 tool=$2

@@ -9,7 +9,8 @@ What it reads in README.md:
     command writes is there for the next), with the build tree first on PATH: `opticoll`,
     `opticoll-mpi` and `opticoll-cluster` are the ones just built. A command must exit 0. Blocks
     opened with ``` alone, ```text, ```json or ```c are not run (the C examples are compiled and
-    run by tests/readme/install.sh against an installed tree).
+    run by tests/readme/install.py against an installed tree); a ``` or ```text block whose first
+    line is a command (opticoll, mpirun, make) is an error, so no command escapes the test.
 
   * A few commands must not run in a test: `make check` is the suite this test belongs to, `make
     demo` and `make install` rebuild or write outside the temporary directory, and some take
