@@ -185,6 +185,8 @@ def figure_value(fig, out, secs):
 
 
 def main():
+    # a SIGTERM (a killed test) still removes the temporary directory
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ap = argparse.ArgumentParser()
     ap.add_argument("readme")
     ap.add_argument("--build", required=True)
