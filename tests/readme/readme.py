@@ -50,6 +50,7 @@ MARK = re.compile(r'^<!--\s*test:\s*(skip|run)\s+"([^"]+)"(?:\s+as\s+"([^"]+)")?
 INLINE = re.compile(r"<!--f:([A-Za-z0-9_.-]+)-->(.*?)<!--/f-->")
 BLOCKMARK = re.compile(r"^<!--f:([A-Za-z0-9_.-]+)-->\s*$")
 TIMEOUT = 300
+CURRENT = []  # the command running now, ended with the test on SIGTERM
 
 
 class Command:
@@ -147,12 +148,14 @@ def run(cmd, cwd, env):
     t0 = time.monotonic()
     p = subprocess.Popen(["bash", "-c", cmd], cwd=cwd, env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, start_new_session=True)
+    CURRENT[:] = [p]
     try:
         out, err = p.communicate(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
         out, err = p.communicate()
         err += f"\n(killed after {TIMEOUT} s)".encode()
+    CURRENT.clear()
     return p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"), \
         time.monotonic() - t0
 
@@ -185,8 +188,13 @@ def figure_value(fig, out, secs):
 
 
 def main():
-    # a SIGTERM (a killed test) still removes the temporary directory
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    # a SIGTERM (a killed test) ends the command running and removes the temporary directory
+    def stop(*_):
+        for p in CURRENT:
+            os.killpg(p.pid, signal.SIGKILL)
+        sys.exit(143)
+
+    signal.signal(signal.SIGTERM, stop)
     ap = argparse.ArgumentParser()
     ap.add_argument("readme")
     ap.add_argument("--build", required=True)
