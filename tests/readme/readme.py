@@ -242,7 +242,13 @@ def main():
                 else:
                     print(f"ok - README.md:{c.line}: {what}  ({secs:.1f} s)")
 
-        # The figures: inline ones and output blocks, each defined in figures.txt.
+        # The figures: inline ones and output blocks, each defined in figures.txt. A marker inside
+        # inline code would show as text, so it must sit outside the backticks.
+        for no, l in enumerate(lines, 1):
+            for m in INLINE.finditer(l):
+                if l[:m.start()].count("`") % 2:
+                    failed += 1
+                    print(f"FAIL - README.md:{no}: figure {m.group(1)} inside `inline code` (it would show)")
         used = set(m.group(1) for m in INLINE.finditer(text))
         used |= set(m.group(1) for l in lines for m in [BLOCKMARK.match(l)] if m)
         for fid in sorted(used - set(figs)):
