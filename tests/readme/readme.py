@@ -244,11 +244,16 @@ def main():
 
         # The figures: inline ones and output blocks, each defined in figures.txt. A marker inside
         # inline code would show as text, so it must sit outside the backticks.
+        odd = 0  # backticks so far in this paragraph (inline code may span lines)
         for no, l in enumerate(lines, 1):
+            if not l.strip() or l.startswith("```"):
+                odd = 0
+                continue
             for m in INLINE.finditer(l):
-                if l[:m.start()].count("`") % 2:
+                if (odd + l[:m.start()].count("`")) % 2:
                     failed += 1
                     print(f"FAIL - README.md:{no}: figure {m.group(1)} inside `inline code` (it would show)")
+            odd = (odd + l.count("`")) % 2
         used = set(m.group(1) for m in INLINE.finditer(text))
         used |= set(m.group(1) for l in lines for m in [BLOCKMARK.match(l)] if m)
         for fid in sorted(used - set(figs)):
