@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 int cmd_throughput(int argc, char **argv);
 
 static const char *const help =

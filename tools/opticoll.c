@@ -28,7 +28,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 /* ---- commands ---- */
 
 static int cmd_list(int argc, char **argv) {

@@ -40,8 +40,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-
 /* The seed's figures (section 4): alpha, reconfiguration, bandwidth; the fabric's wavelengths. */
 static const double ALPHA = 0.7e-6, RECONF = 3.7e-6, BW = 300e9;
 /* Columns: Lumorph-2, Lumorph-4, Ring, Tree; the Tree is run at NC pipeline depths (jobs 3 ..). */

@@ -88,7 +88,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #define NONE SIZE_MAX
 #define NO_PRINTED UINT64_MAX /* a Table I row at settings the paper prints nothing for */
 
