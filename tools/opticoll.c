@@ -20,18 +20,13 @@
 #include "cli.h"
 #include "core/json.h"
 #include "output.h"
+#include "studies/studies.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Where `train` finds data/models.tsv unless --models says otherwise (CMake sets the absolute path
- * of the source tree's data directory; the fallback is relative to the working directory). */
-#ifndef OC_DATA_DIR
-#define OC_DATA_DIR "data"
-#endif
 
 /* ---- commands ---- */
 
@@ -604,8 +599,8 @@ static const char *const train_help =
     "Times are communication only (no computation, no overlap with the backward pass).\n\n"
     "  -m, --model NAME        a model of the models file (case-insensitive): AlexNet, VGG16,\n"
     "                          ResNet50, GoogLeNet (the seed's), BERT-base, BERT-large (ours)\n"
-    "      --models FILE       models file (default " OC_DATA_DIR "/models.tsv); format in\n"
-    "                          its header: name, parameters, batch, samples, source\n"
+    "      --models FILE       models file (default: the models.tsv shipped with opticoll);\n"
+    "                          format in its header: name, parameters, batch, samples, source\n"
     "  -t, --network NAME      ring (default); see `opticoll list`\n"
     "  -n, --nodes N           number of nodes\n"
     "  -a, --algorithm NAME    one all-reduce algorithm (default: all that run on NET)\n"
@@ -693,7 +688,7 @@ static int cmd_train(int argc, char **argv) {
     req.data_check = !o.no_data;
     char why[512] = "";
     int err =
-        oc_train(models ? models : OC_DATA_DIR "/models.tsv", model, &req, &res, why, sizeof why);
+        oc_train(models ? models : oc__models_default(), model, &req, &res, why, sizeof why);
     if (err) {
         rc = lib_error(err, why);
         goto out;

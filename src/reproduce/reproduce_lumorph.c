@@ -39,16 +39,12 @@
 #include "studies/rack.h"
 #include "report/report.h"
 #include "reproduce/reproduce_common.h"
+#include "studies/studies.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef OC_DATA_DIR
-#define OC_DATA_DIR "data"
-#endif
-
 
 /* The seed's figures (section 4): alpha, reconfiguration, bandwidth; the fabric's wavelengths. */
 static const double ALPHA = 0.7e-6, RECONF = 3.7e-6, BW = 300e9;
@@ -430,13 +426,13 @@ typedef struct bert_res {
 static int bert(FILE *f, const lcfg *cf, bert_res *res, char *why, size_t len) {
     oc_model *models = NULL;
     size_t count = 0;
-    int rc = oc_models_read(OC_DATA_DIR "/models.tsv", &models, &count, why, len);
+    int rc = oc_models_read(oc__models_default(), &models, &count, why, len);
     if (rc) return rc;
     const oc_model *m = oc_model_find(models, count, "BERT-large");
     if (!m) {
         oc_models_free(models);
         return oc__fail(why, len, OC_ENOENT, "reproduce lumorph: no BERT-large in %s",
-                        OC_DATA_DIR "/models.tsv");
+                        oc__models_default());
     }
     oc_throughput_in in = {.model = m->name,
                            .parameters = m->parameters,
