@@ -3,10 +3,12 @@
 
 CMAKE_FLAGS ?=
 JOBS ?= 2
+# where `make install` puts everything (DESTDIR, when set, is prepended: staged installs)
+PREFIX ?= /usr/local
 # seconds each fuzz target runs under `make fuzz`
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build demo check check-fast check-asan check-fuzz fuzz bench simgrid clean format
+.PHONY: all deps build install readme-figures demo check check-fast check-asan check-fuzz fuzz bench simgrid clean format
 
 all: build
 
@@ -14,10 +16,22 @@ deps:
 	@scripts/deps.sh
 
 build: deps
-	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DOC_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DOC_WERROR=ON \
+	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) >/dev/null
 	@# the compiler's output is shown only when the build fails
 	@cmake --build build -j$(JOBS) >build/build.log 2>&1 || { cat build/build.log; exit 1; }
 	@echo "built build/opticoll"
+
+# The tools, libraries, headers, pkg-config files (opticoll, opticoll-mpi), man pages and the
+# models file under PREFIX (cmake/install.cmake); DESTDIR=/tmp/stage stages them there.
+install: build
+	@DESTDIR="$(DESTDIR)" cmake --install build >build/install.log || { cat build/install.log; exit 1; }
+	@echo "installed into $(DESTDIR)$(PREFIX): bin/opticoll, lib/libopticoll.a, include/opticoll.h, lib/pkgconfig, share/man/man1"
+
+# Runs the README's figure commands and rewrites its marked numbers and output blocks in place
+# (tests/readme/readme.py; the test readme_commands fails, with the diff, when they disagree).
+readme-figures: build
+	@python3 tests/readme/readme.py --build build --update README.md
 
 demo: build
 	@scripts/demo.sh

@@ -203,7 +203,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (wanted(argc, argv, cases[i].name, NULL))
             failed |= in_child(cases[i].name, case_child, &cases[i]);
-    printf("readers (issue 14 item 6): write the input, then time reading and checking it\n");
+    printf("readers: write the input, then time reading and checking it\n");
     for (int k = 0; k < OC_RK_COUNT; k++) {
         reader_case r = {k, k == OC_RK_MSCCL_TBS ? 100000 : 1000000};
         char name[64];

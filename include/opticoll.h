@@ -7,7 +7,7 @@
  * costs it step by step next to the papers' closed forms.
  *
  * The pipeline is one-way: collective spec -> algorithm -> schedule (logical rounds) -> verifier
- * and network model -> report. See ../shared/DESIGN.md of the project for the contracts.
+ * and network model -> report.
  *
  * Conventions (after libuv): public names are oc_..., every function that can fail returns 0 or a
  * negative oc_errno and gives its results through pointer arguments. The library never prints,
@@ -177,7 +177,9 @@ typedef struct oc_request {
     const char *algorithm; /* a registry name */
     const char *network;   /* a registry name; NULL = semantic verification only */
     uint32_t nodes;
-    uint64_t bytes;      /* SIZE as DESIGN.md defines it for the collective */
+    uint64_t bytes;      /* SIZE: one node's block (all-gather, gather, scatter,
+                            all-to-all) or the whole vector (all-reduce,
+                            reduce-scatter, broadcast) */
     uint32_t root;       /* for broadcast, scatter, gather */
     const oc_kv *params; /* algorithm parameters, may be NULL */
     const oc_kv
@@ -202,7 +204,7 @@ typedef struct oc_report oc_report; /* the result of one run (opaque) */
 int oc_run(const oc_request *req, oc_report **out, char *why, size_t whylen);
 void oc_report_free(oc_report *r);
 
-/* Writes the report as one JSON object (the fields of DESIGN.md and more) followed by a newline. */
+/* Writes the report as one JSON object (the fields `run --json` prints) followed by a newline. */
 int oc_report_write_json(const oc_report *r, FILE *f);
 /* Writes a readable multi-line summary. */
 int oc_report_write_text(const oc_report *r, FILE *f);
@@ -383,6 +385,14 @@ int oc_export_json(const oc_request *req, FILE *f, char *why, size_t whylen);
 int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t whylen);
 /* The same schedule in MSCCL's XML (<algo><gpu><tb><step .../>), written with libxml2. */
 int oc_export_msccl(const oc_request *req, FILE *f, char *why, size_t whylen);
+/* The same schedule as MLCommons Chakra execution traces (ASTRA-sim's input), one per rank: a
+ * GlobalMetadata then a COMM_SEND_NODE / COMM_RECV_NODE per transfer, each message length-prefixed
+ * (src/formats/chakra.c). After the schedule passed every check, write(ctx, rank, data, len) is
+ * called for rank 0, 1, ... N-1 with that rank's whole file; a non-zero return (an OC_ error)
+ * stops the export and is returned. OC_ENOTSUP when the library was built without protobuf-c. */
+typedef int (*oc_chakra_writer)(void *ctx, uint32_t rank, const void *data, size_t len);
+int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, char *why,
+                     size_t whylen);
 
 /* Reads a schedule file (JSON, or MSCCL XML: a file whose first non-blank character is '<') and
  * checks it with the semantic verifier, and, when the file or

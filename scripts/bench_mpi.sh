@@ -2,7 +2,7 @@
 # bench_mpi.sh — `make bench`, MPI part: ring all-reduce and ring all-gather run by the MPI
 # executor against Open MPI's own MPI_Allreduce / MPI_Allgather (its default algorithm choice,
 # and on 8 ranks also forced to its ring), on 8 ranks and on 2 ranks, median of --repeats after a
-# warm-up (the two alternate run by run); prints opticoll-mpi's table. Issue 7's target is at
+# warm-up (the two alternate run by run); prints opticoll-mpi's table. The executor's target is at
 # most 1.3x Open MPI's time. All-reduce sizes are the vector (1 to 64 MiB);
 # all-gather sizes are one rank's block, chosen so that the gathered result is 1 to 64 MiB on 8
 # ranks (8 ranks x 64 MiB blocks would need 8 x 1.5 GiB of buffers). On this 2-core machine 8 ranks

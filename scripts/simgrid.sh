@@ -9,7 +9,7 @@
 #   scripts/simgrid.sh [--algorithms ring,rd] [--nodes 16,32,64] [--sizes 1MiB,16MiB]
 #                      [--check FACTOR] [--build DIR]
 #
-# Plain alpha-beta network (PLATFORM.md): no SMPI latency or bandwidth correction factors, no
+# Plain alpha-beta network: no SMPI latency or bandwidth correction factors, no
 # cross-traffic; --cfg=smpi/simulate-computation:no leaves the host's own CPU time out, so the
 # simulated times are deterministic. With --check F the script fails (exit 1) when a ratio
 # SimGrid/model lies outside [1/F, F]. Why the two differ at all: SimGrid charges the 50 us per

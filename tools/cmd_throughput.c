@@ -7,13 +7,10 @@
  * Parsing and printing only; every input has a default that the help states.
  */
 #include "cli.h"
+#include "studies/studies.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef OC_DATA_DIR
-#define OC_DATA_DIR "data"
-#endif
 
 int cmd_throughput(int argc, char **argv);
 
@@ -30,7 +27,7 @@ static const char *const help =
     "3.7 us, 32 tiles of 16 wavelengths per server).\n\n"
     "  -m, --model NAME        a model of the models file (BERT-base, BERT-large, ...): its\n"
     "                          parameters and its batch per GPU\n"
-    "      --models FILE       models file (default " OC_DATA_DIR "/models.tsv)\n"
+    "      --models FILE       models file (default: the models.tsv shipped with opticoll)\n"
     "  -n, --nodes N           GPUs, at least 2\n"
     "      --buckets B         all-reduces per iteration (default 24: one per layer of\n"
     "                          BERT-large; set your model's layer or bucket count)\n"
@@ -116,7 +113,7 @@ int cmd_throughput(int argc, char **argv) {
     oc_model *models = NULL;
     size_t count = 0;
     char why[512] = "";
-    int err = oc_models_read(o.models ? o.models : OC_DATA_DIR "/models.tsv", &models, &count, why,
+    int err = oc_models_read(o.models ? o.models : oc__models_default(), &models, &count, why,
                              sizeof why);
     if (err) return lib_error(err, why);
     const oc_model *m = oc_model_find(models, count, o.model);

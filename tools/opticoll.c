@@ -20,18 +20,13 @@
 #include "cli.h"
 #include "core/json.h"
 #include "output.h"
+#include "studies/studies.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Where `train` finds data/models.tsv unless --models says otherwise (CMake sets the absolute path
- * of the source tree's data directory; the fallback is relative to the working directory). */
-#ifndef OC_DATA_DIR
-#define OC_DATA_DIR "data"
-#endif
 
 /* ---- commands ---- */
 
@@ -335,6 +330,38 @@ static int cmd_compare(options *o) {
     return status;
 }
 
+/* export --format chakra: one file per rank, PREFIX.RANK.et (ASTRA-sim's naming), each written
+ * whole through write_bytes (output.c); the schedule passed every check before the first. */
+typedef struct chakra_out {
+    const char *prefix;
+    int rc; /* write_bytes' exit code, its line already printed */
+} chakra_out;
+
+static int chakra_rank(void *ctx, uint32_t rank, const void *data, size_t len) {
+    chakra_out *c = ctx;
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s.%u.et", c->prefix, rank) >= sizeof path) {
+        c->rc = die(EXIT_USAGE, "-o %s: the path is too long", c->prefix, NULL);
+        return OC_EINVAL;
+    }
+    c->rc = write_bytes(path, data, len);
+    return c->rc ? OC_EIO : 0;
+}
+
+static int export_chakra(options *o) {
+    if (!o->output)
+        return die(EXIT_USAGE, "--format chakra writes one file per rank: give -o PREFIX", NULL,
+                   NULL);
+    oc_request req;
+    int rc = fold_network_flags(o);
+    if (rc || (rc = build_request(o, &req, 1))) return rc;
+    char why[512] = "";
+    chakra_out c = {o->output, 0};
+    int err = oc_export_chakra(&req, chakra_rank, &c, why, sizeof why);
+    if (c.rc) return c.rc;
+    return err ? lib_error(err, why) : 0;
+}
+
 static int cmd_export(options *o) {
     if (o->help) {
         printf(
@@ -348,11 +375,15 @@ static int cmd_export(options *o) {
             "                          network that reports its placements: ring, switch, star)\n"
             "      --format msccl      MSCCL's XML (gpus, threadblocks, steps); `opticoll\n"
             "                          verify FILE.xml` reads it back\n"
+            "      --format chakra     MLCommons Chakra execution traces (ASTRA-sim's input):\n"
+            "                          one file PREFIX.RANK.et per rank; needs -o PREFIX\n"
             "  -o, --output FILE       write FILE instead of standard output\n",
             help_problem, help_algo, help_network);
         return 0;
     }
-    if (!o->format) return die(EXIT_USAGE, "missing --format (json, chrome or msccl)", NULL, NULL);
+    if (!o->format)
+        return die(EXIT_USAGE, "missing --format (json, chrome, msccl or chakra)", NULL, NULL);
+    if (!strcmp(o->format, "chakra")) return export_chakra(o);
     int (*export_fn)(const oc_request *, FILE *, char *, size_t) = NULL;
     if (!strcmp(o->format, "json"))
         export_fn = oc_export_json;
@@ -361,7 +392,7 @@ static int cmd_export(options *o) {
     else if (!strcmp(o->format, "msccl"))
         export_fn = oc_export_msccl;
     else
-        return die(EXIT_USAGE, "--format %s: unknown format (json, chrome, msccl)", o->format,
+        return die(EXIT_USAGE, "--format %s: unknown format (json, chrome, msccl, chakra)", o->format,
                    NULL);
     oc_request req;
     int rc = fold_network_flags(o);
@@ -568,8 +599,8 @@ static const char *const train_help =
     "Times are communication only (no computation, no overlap with the backward pass).\n\n"
     "  -m, --model NAME        a model of the models file (case-insensitive): AlexNet, VGG16,\n"
     "                          ResNet50, GoogLeNet (the seed's), BERT-base, BERT-large (ours)\n"
-    "      --models FILE       models file (default " OC_DATA_DIR "/models.tsv); format in\n"
-    "                          its header: name, parameters, batch, samples, source\n"
+    "      --models FILE       models file (default: the models.tsv shipped with opticoll);\n"
+    "                          format in its header: name, parameters, batch, samples, source\n"
     "  -t, --network NAME      ring (default); see `opticoll list`\n"
     "  -n, --nodes N           number of nodes\n"
     "  -a, --algorithm NAME    one all-reduce algorithm (default: all that run on NET)\n"
@@ -657,7 +688,7 @@ static int cmd_train(int argc, char **argv) {
     req.data_check = !o.no_data;
     char why[512] = "";
     int err =
-        oc_train(models ? models : OC_DATA_DIR "/models.tsv", model, &req, &res, why, sizeof why);
+        oc_train(models ? models : oc__models_default(), model, &req, &res, why, sizeof why);
     if (err) {
         rc = lib_error(err, why);
         goto out;
@@ -697,6 +728,7 @@ static void usage(FILE *f) {
           "  rack        multi-tenant rack allocation: lumorph vs TPU-like and SiPAC slices\n"
           "  sweep       every algorithm x N x size, as a table, CSV, JSON and plots\n"
           "  tune        the winning algorithm for each N and size, crossovers, decision file\n"
+          "  perf        nccl-tests' columns (time, algbw, busbw) from the model, -b -e -f\n"
           "\nEvery command takes -q, --quiet: no progress line on stderr (shown only when stderr\n"
           "is a terminal and the work has run for a second).\n",
           f);
@@ -725,6 +757,7 @@ static int dispatch(int argc, char **argv) {
     if (!strcmp(cmd, "rack")) return cmd_rack(argc, argv);
     if (!strcmp(cmd, "sweep")) return cmd_sweep(argc, argv);
     if (!strcmp(cmd, "tune")) return cmd_tune(argc, argv);
+    if (!strcmp(cmd, "perf")) return cmd_perf(argc, argv);
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;

@@ -75,21 +75,18 @@
  * time must equal the verified GoogLeNet run's at its own chunk (checked), and at N = RECOST_ABOVE
  * every model is both simulated and re-costed and the largest difference is printed.
  *
- * The models file is read from OC_DATA_DIR/models.tsv (the CLI's data directory when the build
- * passes it to the library; "data" relative to the working directory otherwise).
+ * The models file is the one `opticoll train` reads by default (oc__models_default: the source
+ * tree's data/models.tsv, or the installed copy).
  */
 #include "core/quote.h"
 #include "reproduce/reproduce_common.h"
+#include "studies/studies.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#ifndef OC_DATA_DIR
-#define OC_DATA_DIR "data"
-#endif
 
 #define NONE SIZE_MAX
 #define NO_PRINTED UINT64_MAX /* a Table I row at settings the paper prints nothing for */
@@ -333,7 +330,7 @@ typedef struct wmodel {
 static int read_models(wmodel *out, size_t *nm, size_t *norm, char *why, size_t whylen) {
     oc_model *all = NULL;
     size_t count = 0;
-    int rc = oc_models_read(OC_DATA_DIR "/models.tsv", &all, &count, why, whylen);
+    int rc = oc_models_read(oc__models_default(), &all, &count, why, whylen);
     if (rc) return rc;
     *nm = PAPER_MODELS;
     *norm = PAPER_MODELS;
@@ -342,8 +339,8 @@ static int read_models(wmodel *out, size_t *nm, size_t *norm, char *why, size_t 
         const oc_model *m = oc_model_find(all, count, p->name);
         if (!m) {
             rc = oc__fail(why, whylen, OC_ENOENT,
-                          "reproduce wrht: %s/models.tsv has no model '%s' (the seed's IV.A)",
-                          OC_DATA_DIR, OC_Q(p->name));
+                          "reproduce wrht: %s has no model '%s' (the seed's IV.A)",
+                          oc__models_default(), OC_Q(p->name));
             break;
         }
         out[i].printed = p;
@@ -752,8 +749,7 @@ static int print_models(FILE *f, const wrht_data *d) {
     }
     if (!rc) {
         fprintf(f,
-                "\nModels (IV.A, IV.B) against %s/models.tsv (the models of `opticoll train`):\n\n",
-                OC_DATA_DIR);
+                "\nModels (IV.A, IV.B) against models.tsv (the models of `opticoll train`):\n\n");
         oc__table_print(&t, f);
     }
     oc__table_free(&t);

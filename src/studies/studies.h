@@ -24,4 +24,8 @@
 #include "report/table.h"
 #include "run/batch.h"
 
+/* The models file used when none is named (train.c): the source tree's data/models.tsv while it
+ * exists, else the installed PREFIX/share/opticoll/models.tsv. */
+const char *oc__models_default(void);
+
 #endif

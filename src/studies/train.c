@@ -39,6 +39,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
+
+/* The models file shipped with opticoll: data/models.tsv of the source tree (CMake passes its
+ * absolute path) and, once installed, PREFIX/share/opticoll/models.tsv (OC_INSTALL_DATA_DIR). */
+#ifndef OC_DATA_DIR
+#define OC_DATA_DIR "data"
+#endif
 
 enum { MAX_FILE_BYTES = 16 << 20, MAX_FIELDS = 5 };
 
@@ -244,6 +251,16 @@ fail:
     free(buf);
     free(models);
     return rc;
+}
+
+/* The source tree's copy while it is there (a build run in place, its tests included, reads the
+ * file it was built with), else the installed one: so an installed tool keeps working once the
+ * source tree is gone, and a build tree never reads an older installed copy. */
+const char *oc__models_default(void) {
+#ifdef OC_INSTALL_DATA_DIR
+    if (access(OC_DATA_DIR "/models.tsv", R_OK) != 0) return OC_INSTALL_DATA_DIR "/models.tsv";
+#endif
+    return OC_DATA_DIR "/models.tsv";
 }
 
 int oc_models_read(const char *path, oc_model **out, size_t *count, char *why, size_t whylen) {
