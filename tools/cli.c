@@ -119,7 +119,7 @@ static const struct {
                 OPT_EXPLAIN | OPT_OBJECTIVE | OPT_DECISIONS},
     {"compare", OPT_PROBLEM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_CSV | OPT_ALGO | OPT_PARAM},
     {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT |
-                   OPT_OBJECTIVE},
+                   OPT_OBJECTIVE | OPT_RUNTIME | OPT_INPLACE},
     {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},
     /* train checks its own combinations and names the ones that do not apply */
     {"train", OPT_SHARED | OPT_MODEL | OPT_MODELS},
@@ -166,6 +166,8 @@ static const struct cli_option {
     {{NULL, "--csv", 1, OPT_CSVFILE}, FIELD(csv_file), NULL},
     {{NULL, "--plot", 1, OPT_PLOT}, FIELD(plot), NULL},
     {{NULL, "--decisions", 1, OPT_DECISIONS}, FIELD(decisions), NULL},
+    {{NULL, "--runtime", 1, OPT_RUNTIME}, FIELD(runtime), NULL},
+    {{NULL, "--inplace", 0, OPT_INPLACE}, FIELD(inplace), NULL},
 };
 enum { NCLI = sizeof cli_options / sizeof cli_options[0] };
 

@@ -50,6 +50,8 @@ enum {
     OPT_PLOT = 1 << 24,      /* sweep */
     OPT_DECISIONS = 1 << 25, /* run -a auto */
     OPT_HELP = 1 << 26,      /* every command */
+    OPT_RUNTIME = 1 << 27,   /* export --format msccl */
+    OPT_INPLACE = 1 << 28,   /* export --format msccl */
     OPT_SHARED = (1 << 20) - 1 - OPT_FILE,
     OPT_NETWORK_FLAGS = OPT_NET | OPT_W | OPT_F | OPT_PRESET | OPT_NETPARAM,
     OPT_PROBLEM = OPT_COLL | OPT_NODES | OPT_SIZE | OPT_ROOT | OPT_NODATA,
@@ -58,8 +60,8 @@ enum {
 typedef struct options {
     const char *coll, *algo, *net, *nodes, *size, *root, *format, *output, *file;
     const char *wavelengths, *fibres, *preset, *objective;
-    const char *model, *models, *jobs, *csv_file, *plot, *decisions;
-    int json, csv, no_data, help, links, explain;
+    const char *model, *models, *jobs, *csv_file, *plot, *decisions, *runtime;
+    int json, csv, no_data, help, links, explain, inplace;
     oc_kv *params, *net_params;
     unsigned given;           /* OPT_ bits seen */
     const char *spelling[32]; /* how each was written ("-n", "--nodes"), for messages */

@@ -335,6 +335,14 @@ static int cmd_compare(options *o) {
     return status;
 }
 
+/* export --format msccl's settings, for export_msccl (the exporters share one signature) */
+static const char *msccl_runtime;
+static int msccl_inplace;
+
+static int export_msccl(const oc_request *req, FILE *f, char *why, size_t len) {
+    return oc_export_msccl_for(req, msccl_runtime, msccl_inplace, f, why, len);
+}
+
 static int cmd_export(options *o) {
     if (o->help) {
         printf(
@@ -346,8 +354,11 @@ static int cmd_export(options *o) {
             "      --format chrome     a Chrome trace-event timeline: open it in\n"
             "                          https://ui.perfetto.dev or chrome://tracing (needs a\n"
             "                          network that reports its placements: ring, switch, star)\n"
-            "      --format msccl      MSCCL's XML (gpus, threadblocks, steps); `opticoll\n"
-            "                          verify FILE.xml` reads it back\n"
+            "      --format msccl      an MSCCL program (gpus, threadblocks, steps) that the\n"
+            "                          runtime loads; `opticoll verify FILE.xml` reads it back\n"
+            "      --runtime RT        msccl: msccl-nccl (default, msccl-executor-nccl) or rccl;\n"
+            "                          their limits are checked, a schedule over one is refused\n"
+            "      --inplace           msccl: the in-place program (default: out-of-place)\n"
             "  -o, --output FILE       write FILE instead of standard output\n",
             help_problem, help_algo, help_network);
         return 0;
@@ -363,6 +374,15 @@ static int cmd_export(options *o) {
     else
         return die(EXIT_USAGE, "--format %s: unknown format (json, chrome, msccl)", o->format,
                    NULL);
+    if ((o->runtime || o->inplace) && export_fn != oc_export_msccl)
+        return die(EXIT_USAGE, "%s applies to --format msccl only",
+                   o->runtime ? "--runtime" : "--inplace", NULL);
+    if (o->runtime && strcmp(o->runtime, "msccl-nccl") && strcmp(o->runtime, "rccl"))
+        return die(EXIT_USAGE, "--runtime %s: unknown MSCCL runtime (msccl-nccl, rccl)", o->runtime,
+                   NULL);
+    msccl_runtime = o->runtime;
+    msccl_inplace = o->inplace;
+    if (export_fn == oc_export_msccl) export_fn = export_msccl;
     oc_request req;
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
