@@ -27,11 +27,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "export"))
 import executor  # noqa: E402
+import test_export as common  # noqa: E402  check() and run() with the tool of argv[1]
 
-TOOL = sys.argv[1] if len(sys.argv) > 1 else "build/opticoll"
+check, run = common.check, common.run
+
 REF = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "..", "..", "..", "shared", "msccl-ref")
-PASS = FAIL = 0
 NS = (2, 3, 5, 8, 34, 64, 100)
 REFUSAL = re.compile(r"^opticoll: MSCCL export: .+ needs .+; (msccl-nccl|rccl) allows \d+$|"
                      r"^opticoll: MSCCL export: msccl-nccl reads coll=\"(gather|scatter)\" but NCCL")
@@ -42,24 +44,6 @@ DIRECT = {  # the direct networks' algorithms: network and arguments (as tests/e
     "hypercube-opt": ("hypercube", ["--net", "ports=all", "--net", "combining=no"]),
     "bex": ("mesh", WH), "qex": ("mesh", WH), "cartesian": (None, []),
 }
-
-
-def check(cond, what, detail=""):
-    global PASS, FAIL
-    if cond:
-        PASS += 1
-        print("ok - " + what)
-    else:
-        FAIL += 1
-        print("FAIL - " + what)
-        for line in str(detail).splitlines()[:6]:
-            print("    | " + line)
-    return cond
-
-
-def run(*args):
-    p = subprocess.run([TOOL, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def execute(path, runtime, root=0, mode="both", execute_it=True):
@@ -250,8 +234,8 @@ def main():
     refs()
     hand()
     grid()
-    print("%d passed, %d failed" % (PASS, FAIL))
-    return 1 if FAIL else 0
+    print("%d passed, %d failed" % (common.PASS, common.FAIL))
+    return 1 if common.FAIL else 0
 
 
 if __name__ == "__main__":
