@@ -208,9 +208,15 @@ def hand():
                             "--runtime", "rccl")
         check(rc == 0 and 'coll="%s"' % coll in open(p).read() and
               execute(p, "rccl", root=2) is None, "%s runs under rccl (root 2)" % coll, err)
-    rc, _, err = export("-c", "allgather", "-a", "optree", "-n", "12")
-    check(rc == 0 and 'type="cpy"' in open(p).read() and execute(p, "msccl-nccl") is None,
-          "OpTree all-gather: output in rank order through final cpy steps", err)
+    for n in (12, 27, 100):  # -w 1: OpTree relabels the blocks (0,3,6,9,1,4,... at 12)
+        for inplace in ([], ["--inplace"]):
+            rc, _, err = export("-c", "allgather", "-a", "optree", "-n", str(n), "-w", "1",
+                                *inplace)
+            text = open(p).read() if rc == 0 else ""
+            check(rc == 0 and 's_chunks="%d"' % n in text and text.count('type="cpy"') > n and
+                  execute(p, "msccl-nccl") is None,
+                  "OpTree all-gather on %d nodes %s: worked in scratch, copied to o in rank order"
+                  % (n, inplace), err)
     rc, _, err = export("-c", "alltoall", "-a", "pairwise", "-t", "switch", "-n", "100",
                         "--runtime", "rccl")
     check(rc == 2 and "threadblocks per GPU; rccl allows 64" in err and not os.path.exists(p),
