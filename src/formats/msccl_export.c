@@ -632,7 +632,7 @@ typedef struct attempt {
     stream *streams;
     size_t nstreams, scap;
     uint32_t *mstream; /* message -> stream */
-    uint32_t maxchan, maxsteps, over_gpu, over_tb;
+    uint32_t maxchan, maxsteps;
     int32_t *wait_step; /* per tb of the current GPU: latest step waited for, -1 none */
     uint32_t *touched;
     size_t wcap;
@@ -700,10 +700,6 @@ static int add_step(attempt *a, uint32_t v, uint32_t tb, mstep s, uint32_t rloc,
     for (size_t k = 0; k < nt; k++) {
         const uint32_t wt = a->touched[k];
         g->tbs[wt].steps[a->wait_step[wt]].hasdep = 1;
-        if (wt > a->b->rt->depid && !a->over_gpu) {
-            a->over_gpu = v + 1;
-            a->over_tb = wt;
-        }
         if (k + 1 < nt) {
             mstep nop = {X_NOP, 0, 0, 0, 0, (int32_t)wt, a->wait_step[wt]};
             if (push_step(t, nop)) return OC_ENOMEM;
@@ -902,6 +898,39 @@ out:
     free(sendcnt);
     free(recvcnt);
     return rc;
+}
+
+/* Renumbers a GPU's threadblocks so that those some step waits for come first (depid is an
+ * int8: they need ids up to 127), each group in its old order; *waited is how many there are. */
+static int waited_first(mgpu *g, uint32_t *waited) {
+    uint32_t *map = oc__calloc(g->n + 1, sizeof(uint32_t));
+    mtb *tbs = oc__malloc_array(g->n + 1, sizeof(mtb));
+    if (!map || !tbs) {
+        free(map);
+        free(tbs);
+        return OC_ENOMEM;
+    }
+    for (size_t t = 0; t < g->n; t++)
+        for (size_t k = 0; k < g->tbs[t].n; k++)
+            if (g->tbs[t].steps[k].depid >= 0) map[g->tbs[t].steps[k].depid] = 1;
+    uint32_t next = 0;
+    for (int pass = 1; pass >= 0; pass--)
+        for (size_t t = 0; t < g->n; t++)
+            if ((map[t] & 1) == (uint32_t)pass) map[t] |= (next++) << 1;
+    uint32_t count = 0;
+    for (size_t t = 0; t < g->n; t++) {
+        count += map[t] & 1;
+        tbs[map[t] >> 1] = g->tbs[t];
+    }
+    *waited = count;
+    for (size_t t = 0; t < g->n; t++)
+        for (size_t k = 0; k < tbs[t].n; k++)
+            if (tbs[t].steps[k].depid >= 0)
+                tbs[t].steps[k].depid = (int32_t)(map[tbs[t].steps[k].depid] >> 1);
+    memcpy(g->tbs, tbs, g->n * sizeof(mtb));
+    free(tbs);
+    free(map);
+    return 0;
 }
 
 /* ---- writing ---- */
@@ -1111,10 +1140,17 @@ relabelled:
                     a.maxsteps, rt->steps);
         goto out;
     }
-    if (a.over_gpu) {
-        rc = refuse(why, len, &b, aname, "a wait for threadblock %llu (depid is an int8)",
-                    a.over_tb, rt->depid);
-        goto out;
+    for (uint32_t v = 0; v < b.N; v++) {
+        uint32_t waited;
+        if ((rc = waited_first(&b.gpus[v], &waited))) {
+            rc = oc__fail(why, len, rc, "out of memory");
+            goto out;
+        }
+        if (waited > rt->depid + 1) {
+            rc = refuse(why, len, &b, aname, "waits for %llu threadblocks of one GPU (depid is an "
+                        "int8: ids up to 127)", waited, rt->depid + 1);
+            goto out;
+        }
     }
     for (uint32_t v = 0; v < b.N; v++) {
         const mgpu *g = &b.gpus[v];
