@@ -4,9 +4,13 @@
  * [--runtime msccl-nccl|rccl] [--inplace]`. The reader of such files is msccl_import.c; the
  * independent test of the rules below is tests/msccl/executor.py.
  *
- * THE RULES (read from the runtimes' sources; msccl-executor-nccl = Azure/msccl-executor-nccl,
- * RCCL = ROCm/rccl; /work/shared/msccl-ref/README.md names the commits; where two versions of a
- * file differ, the stored versions' commit is named):
+ * THE RULES, read from the runtimes' sources (msccl-executor-nccl = Azure/msccl-executor-nccl,
+ * RCCL = ROCm/rccl; ../shared/msccl-ref/README.md names c6f6b36d and 0cbce2a7; the versions read
+ * were msccl-executor-nccl's msccl_parser.cc and msccl_kernel.cu @ 3b40a2a8, msccl_struct.h @
+ * 206e0c49, msccl_setup.cc and msccl_lifecycle.cc @ 01ddfdb6, and RCCL's msccl_parser.cc @
+ * 4bb0b4a3, msccl_parser.h @ afd26774, msccl_struct.h @ 0088a127 and b463f536,
+ * msccl_kernel_impl.h @ 011110de, device.h @ 0123763f). Each rule names its file and function or
+ * the runtime's own message, which grep finds in any version (line numbers move between them):
  *
  * Reader syntax (msccl_parser.cc, mscclXmlGetNode/GetToken/GetValue, the same in both):
  *  - a hand-written reader, not an XML parser. Between elements only ' ', '\n', '\r' may appear
@@ -90,7 +94,9 @@
  * are cut into segments, each a stream of its own. Every stream gets a channel (greedily the
  * lowest where both ends have fewer than 32 streams and neither has that peer yet), and at each GPU
  * the k-th sending and k-th receiving stream of a (segment, channel) share a threadblock. A
- * threadblock's steps follow the rounds, a round's sends before its receives, in transfer order.
+ * threadblock's steps follow the rounds, a round's sends before its receives, in transfer order;
+ * local copies get threadblocks of their own (send = recv = -1). Threadblocks that some step waits
+ * for take the lowest ids (depid is an int8), the rest follow.
  * Waits: per (GPU, memory cell) the last writer and the readers since; a read waits for the last
  * write, a write for the last write and every read since, across threadblocks (one per threadblock,
  * the latest step: its order covers the earlier ones); all but one wait go on nop steps before the
