@@ -370,6 +370,14 @@ int oc_export_msccl_for(const oc_request *req, const char *runtime, int inplace,
                         char *why, size_t whylen);
 /* oc_export_msccl_for(req, NULL, 0, ...): msccl-nccl, out-of-place. */
 int oc_export_msccl(const oc_request *req, FILE *f, char *why, size_t whylen);
+/* The same schedule as MLCommons Chakra execution traces (ASTRA-sim's input), one per rank: a
+ * GlobalMetadata then a COMM_SEND_NODE / COMM_RECV_NODE per transfer, each message length-prefixed
+ * (src/formats/chakra.c). After the schedule passed every check, write(ctx, rank, data, len) is
+ * called for rank 0, 1, ... N-1 with that rank's whole file; a non-zero return (an OC_ error)
+ * stops the export and is returned. OC_ENOTSUP when the library was built without protobuf-c. */
+typedef int (*oc_chakra_writer)(void *ctx, uint32_t rank, const void *data, size_t len);
+int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, char *why,
+                     size_t whylen);
 
 /* Reads a schedule file (JSON, or MSCCL XML: a file whose first non-blank character is '<') and
  * checks it with the semantic verifier, and, when the file or

@@ -18,6 +18,15 @@ have_pkg libopenmpi-dev || need="$need libopenmpi-dev"
 have_pkg libsimgrid-dev || need="$need libsimgrid-dev"
 # MSCCL XML export and re-import (src/formats/msccl.c)
 have_pkg libxml2-dev || need="$need libxml2-dev"
+# The Python package (pyproject.toml; tests/python): cffi's API mode compiles against Python's
+# headers; the venv comes from python3-venv, the test runner from python3-pytest.
+for p in python3-cffi python3-setuptools python3-venv python3-dev python3-pytest; do
+  have_pkg $p || need="$need $p"
+done
+# Chakra execution traces (export --format chakra): protoc-c compiles the schema at build time,
+# libprotobuf-c packs the messages (optional: without them the build leaves that export out)
+have_pkg protobuf-c-compiler || need="$need protobuf-c-compiler"
+have_pkg libprotobuf-c-dev || need="$need libprotobuf-c-dev"
 # gnuplot draws sweep --plot and reproduce --out (optional for the build; the tests skip plots without it)
 command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 if [ -n "$need" ]; then

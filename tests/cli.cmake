@@ -21,3 +21,7 @@ add_test(NAME cli_getopt
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/getopt.sh $<TARGET_FILE:opticoll>
                  ${CMAKE_SOURCE_DIR}/tests/cli ${OC_GETOPT_MPI})
 set_tests_properties(cli_getopt PROPERTIES LABELS cli TIMEOUT 600)
+# perf: nccl-tests' columns and bus-bandwidth factors from the model (issue 18 item 5)
+add_test(NAME cli_perf COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/perf.sh $<TARGET_FILE:opticoll>
+                               ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_perf PROPERTIES LABELS cli TIMEOUT 600)

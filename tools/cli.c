@@ -119,7 +119,7 @@ static const struct {
                 OPT_EXPLAIN | OPT_OBJECTIVE | OPT_DECISIONS},
     {"compare", OPT_PROBLEM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_CSV | OPT_ALGO | OPT_PARAM},
     {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT |
-                   OPT_OBJECTIVE | OPT_RUNTIME | OPT_INPLACE},
+                   OPT_OBJECTIVE | OPT_RUNTIME},
     {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},
     /* train checks its own combinations and names the ones that do not apply */
     {"train", OPT_SHARED | OPT_MODEL | OPT_MODELS},
@@ -128,6 +128,10 @@ static const struct {
                   OPT_JSON | OPT_NODES | OPT_SIZE | OPT_JOBS | OPT_CSVFILE | OPT_PLOT},
     {"tune", OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_NETWORK_FLAGS | OPT_JSON |
                  OPT_OUTPUT | OPT_NODES | OPT_SIZE | OPT_JOBS},
+    /* perf: nccl-tests' -b -e -f; its -f hides the network's -f (fibres: --net fibres=F) */
+    {"perf", OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_PARAM | OPT_NET | OPT_W |
+                 OPT_PRESET | OPT_NETPARAM | OPT_JSON | OPT_NODES | OPT_JOBS | OPT_MINBYTES |
+                 OPT_MAXBYTES | OPT_STEPFACTOR},
 };
 
 /* Every option of those commands: its spellings, and the field of struct options it sets (a
@@ -166,8 +170,10 @@ static const struct cli_option {
     {{NULL, "--csv", 1, OPT_CSVFILE}, FIELD(csv_file), NULL},
     {{NULL, "--plot", 1, OPT_PLOT}, FIELD(plot), NULL},
     {{NULL, "--decisions", 1, OPT_DECISIONS}, FIELD(decisions), NULL},
+    {{"-b", "--minbytes", 1, OPT_MINBYTES}, FIELD(minbytes), "perf"},
+    {{"-e", "--maxbytes", 1, OPT_MAXBYTES}, FIELD(maxbytes), "perf"},
+    {{"-f", "--stepfactor", 1, OPT_STEPFACTOR}, FIELD(stepfactor), "perf"},
     {{NULL, "--runtime", 1, OPT_RUNTIME}, FIELD(runtime), NULL},
-    {{NULL, "--inplace", 0, OPT_INPLACE}, FIELD(inplace), NULL},
 };
 enum { NCLI = sizeof cli_options / sizeof cli_options[0] };
 

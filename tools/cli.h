@@ -50,8 +50,10 @@ enum {
     OPT_PLOT = 1 << 24,      /* sweep */
     OPT_DECISIONS = 1 << 25, /* run -a auto */
     OPT_HELP = 1 << 26,      /* every command */
-    OPT_RUNTIME = 1 << 27,   /* export --format msccl */
-    OPT_INPLACE = 1 << 28,   /* export --format msccl */
+    OPT_MINBYTES = 1 << 27,  /* perf -b */
+    OPT_MAXBYTES = 1 << 28,  /* perf -e */
+    OPT_STEPFACTOR = 1 << 29, /* perf -f (nccl-tests' spelling; --net fibres= there) */
+    OPT_RUNTIME = 1 << 30,   /* export --format msccl / msccl-inplace */
     OPT_SHARED = (1 << 20) - 1 - OPT_FILE,
     OPT_NETWORK_FLAGS = OPT_NET | OPT_W | OPT_F | OPT_PRESET | OPT_NETPARAM,
     OPT_PROBLEM = OPT_COLL | OPT_NODES | OPT_SIZE | OPT_ROOT | OPT_NODATA,
@@ -60,8 +62,10 @@ enum {
 typedef struct options {
     const char *coll, *algo, *net, *nodes, *size, *root, *format, *output, *file;
     const char *wavelengths, *fibres, *preset, *objective;
-    const char *model, *models, *jobs, *csv_file, *plot, *decisions, *runtime;
-    int json, csv, no_data, help, links, explain, inplace;
+    const char *model, *models, *jobs, *csv_file, *plot, *decisions;
+    const char *minbytes, *maxbytes, *stepfactor; /* perf */
+    const char *runtime;                          /* export --format msccl */
+    int json, csv, no_data, help, links, explain;
     oc_kv *params, *net_params;
     unsigned given;           /* OPT_ bits seen */
     const char *spelling[32]; /* how each was written ("-n", "--nodes"), for messages */
@@ -107,6 +111,7 @@ int cmd_throughput(int argc, char **argv);
 int cmd_rack(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_perf(int argc, char **argv);
 /* run -a auto (cmd_tune.c): when o says -a auto, picks the algorithm (from --decisions FILE or
  * by tuning the one point) and sets o->algo to it; the reason goes to run_auto_note, which run
  * prints with its result. --decisions without -a auto is refused. 0 or an exit code. */

@@ -335,9 +335,41 @@ static int cmd_compare(options *o) {
     return status;
 }
 
+/* export --format chakra: one file per rank, PREFIX.RANK.et (ASTRA-sim's naming), each written
+ * whole through write_bytes (output.c); the schedule passed every check before the first. */
+typedef struct chakra_out {
+    const char *prefix;
+    int rc; /* write_bytes' exit code, its line already printed */
+} chakra_out;
+
+static int chakra_rank(void *ctx, uint32_t rank, const void *data, size_t len) {
+    chakra_out *c = ctx;
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s.%u.et", c->prefix, rank) >= sizeof path) {
+        c->rc = die(EXIT_USAGE, "-o %s: the path is too long", c->prefix, NULL);
+        return OC_EINVAL;
+    }
+    c->rc = write_bytes(path, data, len);
+    return c->rc ? OC_EIO : 0;
+}
+
+static int export_chakra(options *o) {
+    if (!o->output)
+        return die(EXIT_USAGE, "--format chakra writes one file per rank: give -o PREFIX", NULL,
+                   NULL);
+    oc_request req;
+    int rc = fold_network_flags(o);
+    if (rc || (rc = build_request(o, &req, 1))) return rc;
+    char why[512] = "";
+    chakra_out c = {o->output, 0};
+    int err = oc_export_chakra(&req, chakra_rank, &c, why, sizeof why);
+    if (c.rc) return c.rc;
+    return err ? lib_error(err, why) : 0;
+}
+
 /* export --format msccl's settings, for export_msccl (the exporters share one signature) */
 static const char *msccl_runtime;
-static int msccl_inplace;
+static int msccl_inplace; /* --format msccl-inplace */
 
 static int export_msccl(const oc_request *req, FILE *f, char *why, size_t len) {
     return oc_export_msccl_for(req, msccl_runtime, msccl_inplace, f, why, len);
@@ -355,34 +387,38 @@ static int cmd_export(options *o) {
             "                          https://ui.perfetto.dev or chrome://tracing (needs a\n"
             "                          network that reports its placements: ring, switch, star)\n"
             "      --format msccl      an MSCCL program (gpus, threadblocks, steps) that the\n"
-            "                          runtime loads; `opticoll verify FILE.xml` reads it back\n"
+            "                          runtime loads, out-of-place; `opticoll verify FILE.xml`\n"
+            "                          reads it back\n"
+            "      --format msccl-inplace  the same for in-place calls\n"
             "      --runtime RT        msccl: msccl-nccl (default, msccl-executor-nccl) or rccl;\n"
             "                          their limits are checked, a schedule over one is refused\n"
-            "      --inplace           msccl: the in-place program (default: out-of-place)\n"
+            "      --format chakra     MLCommons Chakra execution traces (ASTRA-sim's input):\n"
+            "                          one file PREFIX.RANK.et per rank; needs -o PREFIX\n"
             "  -o, --output FILE       write FILE instead of standard output\n",
             help_problem, help_algo, help_network);
         return 0;
     }
-    if (!o->format) return die(EXIT_USAGE, "missing --format (json, chrome or msccl)", NULL, NULL);
+    if (!o->format)
+        return die(EXIT_USAGE, "missing --format (json, chrome, msccl or chakra)", NULL, NULL);
+    if (o->runtime && strcmp(o->format, "msccl") && strcmp(o->format, "msccl-inplace"))
+        return die(EXIT_USAGE, "--runtime applies to --format msccl only", NULL, NULL);
+    if (!strcmp(o->format, "chakra")) return export_chakra(o);
     int (*export_fn)(const oc_request *, FILE *, char *, size_t) = NULL;
     if (!strcmp(o->format, "json"))
         export_fn = oc_export_json;
     else if (!strcmp(o->format, "chrome"))
         export_fn = oc_export_chrome;
-    else if (!strcmp(o->format, "msccl"))
-        export_fn = oc_export_msccl;
+    else if (!strcmp(o->format, "msccl") || !strcmp(o->format, "msccl-inplace"))
+        export_fn = export_msccl;
     else
-        return die(EXIT_USAGE, "--format %s: unknown format (json, chrome, msccl)", o->format,
-                   NULL);
-    if ((o->runtime || o->inplace) && export_fn != oc_export_msccl)
-        return die(EXIT_USAGE, "%s applies to --format msccl only",
-                   o->runtime ? "--runtime" : "--inplace", NULL);
+        return die(EXIT_USAGE,
+                   "--format %s: unknown format (json, chrome, msccl, msccl-inplace, chakra)",
+                   o->format, NULL);
     if (o->runtime && strcmp(o->runtime, "msccl-nccl") && strcmp(o->runtime, "rccl"))
         return die(EXIT_USAGE, "--runtime %s: unknown MSCCL runtime (msccl-nccl, rccl)", o->runtime,
                    NULL);
     msccl_runtime = o->runtime;
-    msccl_inplace = o->inplace;
-    if (export_fn == oc_export_msccl) export_fn = export_msccl;
+    msccl_inplace = !strcmp(o->format, "msccl-inplace");
     oc_request req;
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
@@ -716,7 +752,8 @@ static void usage(FILE *f) {
           "  throughput  training samples/s with Lumorph against Ring (lumorph seed, sec. 4)\n"
           "  rack        multi-tenant rack allocation: lumorph vs TPU-like and SiPAC slices\n"
           "  sweep       every algorithm x N x size, as a table, CSV, JSON and plots\n"
-          "  tune        the winning algorithm for each N and size, crossovers, decision file\n",
+          "  tune        the winning algorithm for each N and size, crossovers, decision file\n"
+          "  perf        nccl-tests' columns (time, algbw, busbw) from the model, -b -e -f\n",
           f);
 }
 
@@ -742,6 +779,7 @@ static int dispatch(int argc, char **argv) {
     if (!strcmp(cmd, "rack")) return cmd_rack(argc, argv);
     if (!strcmp(cmd, "sweep")) return cmd_sweep(argc, argv);
     if (!strcmp(cmd, "tune")) return cmd_tune(argc, argv);
+    if (!strcmp(cmd, "perf")) return cmd_perf(argc, argv);
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;

@@ -13,6 +13,7 @@
  *   mpirun -np 4 opticoll-mpi [--collectives allreduce,allgather] [--algorithms ring,rd|all]
  *          [--sizes 0,4B,1KiB,1MiB] [--type float|double|int32|int64] [--op sum|max|min]
  *          [--root R] [--inplace] [--repeats 5] [--warmup 1] [--json] [--drop-transfer R:I]
+ *          [--perf]
  *
  * Without --algorithms, every algorithm of the collective that runs on the `switch` network is
  * taken (or, when none does, every algorithm of it); `all` takes every registered one; of an
@@ -22,12 +23,19 @@
  * collective is FAILED (one line per rank naming algorithm and size) and the exit status is 1.
  * --drop-transfer R:I (for tests) leaves out transfer I of round R of every schedule: the check
  * must then report a mismatch.
+ *
+ * --perf prints nccl-tests' columns instead (src/report/perf.c, the writer `opticoll perf` uses):
+ * per collective and algorithm, size, count, type, redop, root and then time, algbw and busbw
+ * twice, for our schedule ("opticoll") and for the MPI library's own collective ("MPI"), as
+ * nccl-tests prints its out-of-place and in-place runs side by side; with --json each case gains
+ * a "perf" object (the same row). The size is nccl-tests' (all-gather: ranks x --sizes).
  */
 #include "opticoll_mpi.h"
 #include "args.h"
 #include "core/core.h"
 #include "core/json.h"
 #include "core/quote.h"
+#include "report/perf.h"
 #include "opticoll.h"
 
 #include <stdio.h>
@@ -48,7 +56,7 @@ typedef struct opts {
     const char *type_name;
     MPI_Op op;
     const char *op_name;
-    int root, inplace, repeats, warmup, json;
+    int root, inplace, repeats, warmup, json, perf;
     long drop_round, drop_index;
     const char *drop_text; /* as given, for its message */
 } opts;
@@ -62,7 +70,9 @@ static int rank, nranks;
 static const char help[] =
     "usage: mpirun -np P opticoll-mpi [--collectives LIST] [--algorithms LIST|all] [--sizes LIST]\n"
     "       [--type float|double|int32|int64] [--op sum|max|min] [--root R] [--inplace]\n"
-    "       [--repeats N] [--warmup N] [--json] [--drop-transfer ROUND:INDEX]\n";
+    "       [--repeats N] [--warmup N] [--json] [--drop-transfer ROUND:INDEX] [--perf]\n"
+    "  --perf   nccl-tests' columns (size count type redop root, then time algbw busbw for\n"
+    "           opticoll's schedule and for MPI's own collective)\n";
 
 /* Bad input: one line on stderr (rank 0), exit status 2. */
 static int usage(const char *msg, const char *arg) {
@@ -106,7 +116,7 @@ static int refused(const arg_word *w) {
 }
 
 static int parse(int argc, char **argv, opts *o) {
-    enum { COLLS, ALGOS, SIZES, TYPE, OP, ROOT, REPEATS, WARMUP, DROP, INPLACE, JSON, HELP };
+    enum { COLLS, ALGOS, SIZES, TYPE, OP, ROOT, REPEATS, WARMUP, DROP, INPLACE, JSON, PERF, HELP };
     static const arg_option options[] = {{NULL, "--collectives", 1, COLLS},
                                          {NULL, "--algorithms", 1, ALGOS},
                                          {NULL, "--sizes", 1, SIZES},
@@ -118,6 +128,7 @@ static int parse(int argc, char **argv, opts *o) {
                                          {NULL, "--drop-transfer", 1, DROP},
                                          {NULL, "--inplace", 0, INPLACE},
                                          {NULL, "--json", 0, JSON},
+                                         {NULL, "--perf", 0, PERF},
                                          {"-h", "--help", 0, HELP}};
     *o = (opts){.type = MPI_FLOAT,
                 .type_name = "float",
@@ -140,6 +151,10 @@ static int parse(int argc, char **argv, opts *o) {
         }
         if (w.id == JSON) {
             o->json = 1;
+            continue;
+        }
+        if (w.id == PERF) {
+            o->perf = 1;
             continue;
         }
         if (w.id == HELP) {
@@ -642,14 +657,24 @@ int main(int argc, char **argv) {
     }
     if (o.drop_round >= 0) oc_mpi_test_drop_transfer(o.drop_round, o.drop_index);
     int checked = 0, skipped = 0, mismatches = 0, failed = 0, json_lost = 0;
-    if (rank == 0 && !o.json)
+    static const char *const groups[] = {"opticoll", "MPI"}, *const json_groups[] = {"opticoll",
+                                                                                      "mpi"};
+    if (rank == 0 && !o.json && !o.perf)
         printf("%-13s %-10s %5s %10s %12s %12s %6s  %s\n", "collective", "algorithm", "ranks",
                "bytes", "opticoll", "MPI", "ratio", "check");
     if (rank == 0 && o.json) printf("[");
     for (size_t ci = 0; ci < o.ncolls; ci++) {
         const char *algos[MAX_LIST];
         size_t na = algorithms_for(&o, o.colls[ci], algos);
-        for (size_t ai = 0; ai < na; ai++)
+        oc_collective cc = OC_ALLREDUCE;
+        oc_collective_from_name(o.colls[ci], &cc); /* one of mpi_colls: known */
+        double factor = oc__perf_busbw_factor(cc, (uint32_t)nranks);
+        for (size_t ai = 0; ai < na; ai++) {
+            if (rank == 0 && o.perf && !o.json) {
+                printf("#\n# %s / %s on %d ranks, measured (median of %d); busbw = algbw x %.6g\n",
+                       o.colls[ci], algos[ai], nranks, o.repeats, factor);
+                oc__perf_header(stdout, groups, 2);
+            }
             for (size_t si = 0; si < o.nsizes; si++) {
                 uint64_t count = o.sizes[si] / (uint64_t)tsize;
                 if (strcmp(o.colls[ci], "reducescatter") == 0) count /= (uint64_t)nranks;
@@ -665,6 +690,12 @@ int main(int argc, char **argv) {
                 if (rank != 0) continue;
                 uint64_t bytes = count * (uint64_t)tsize;
                 if (strcmp(o.colls[ci], "reducescatter") == 0) bytes *= (uint64_t)nranks;
+                oc__perf_row prow =
+                    oc__perf_row_of(cc, (uint32_t)nranks, bytes, (uint32_t)tsize, (uint32_t)o.root);
+                prow.type = o.type_name;
+                if (oc_collective_reduces(cc)) prow.redop = o.op_name;
+                prow.time_s[0] = st == 0 ? ours : 0;
+                prow.time_s[1] = st == 0 ? theirs : 0;
                 if (o.json) {
                     /* The array is streamed, a case a line as it finishes; each case is a
                      * cJSON object. Out of memory ends the run like a lost stdout. */
@@ -681,12 +712,18 @@ int main(int argc, char **argv) {
                         ok = oc__json_num(x, "opticoll_s", ours) &&
                              oc__json_num(x, "mpi_s", theirs) &&
                              oc__json_num(x, "ratio", theirs > 0 ? ours / theirs : 0.0);
+                    if (ok && o.perf)
+                        ok = oc__json_add(x, "perf",
+                                          oc__perf_row_json(&prow, json_groups, 2, factor));
                     if (!ok) {
                         cJSON_Delete(x);
                         x = NULL; /* oc__json_write: out of memory */
                     }
                     if (oc__json_write(stdout, x, OC__JSON_SPACED, NULL) == OC_ENOMEM)
                         json_lost = 1;
+                } else if (o.perf) {
+                    oc__perf_row_text(stdout, &prow, 2, factor);
+                    if (st != 0) printf("#   %s\n", verdict);
                 } else if (st == 0) {
                     char a[32], b2[32];
                     oc_format_seconds(a, sizeof a, ours);
@@ -700,6 +737,7 @@ int main(int argc, char **argv) {
                 }
                 fflush(stdout);
             }
+        }
     }
     size_t hits = 0, max_rounds = 0, max_xfers = 0;
     if (o.drop_round >= 0) oc_mpi_test_drop_stats(&hits, &max_rounds, &max_xfers);

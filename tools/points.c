@@ -90,26 +90,33 @@ static int parse_algos(sweep_args *a) {
     return 0;
 }
 
-int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_args *a) {
+int sweep_read(int argc, char **argv, const char *cmd, const char *help, sweep_args *a) {
     memset(a, 0, sizeof *a);
     a->o.params = oc_kv_new();
     a->o.net_params = oc_kv_new();
     a->jobs = oc_scale_default_threads();
-    int rc = 0;
-    if (!a->o.params || !a->o.net_params) {
-        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
-        goto out;
-    }
-    if ((rc = parse_options(argc, argv, &a->o, cmd))) goto out;
-    /* -n and -s are lists here; --csv FILE and --plot are sweep's */
-    const char *nodes = a->o.nodes, *sizes = a->o.size, *jobs = a->o.jobs;
+    if (!a->o.params || !a->o.net_params) return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    int rc = parse_options(argc, argv, &a->o, cmd);
+    if (rc) return rc;
+    /* --csv FILE and --plot are sweep's */
     a->csv = a->o.csv_file;
     a->plot = a->o.plot;
     if (a->o.help) {
         fputs(help, stdout);
-        rc = -1;
-        goto out;
+        return -1;
     }
+    return 0;
+}
+
+int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_args *a) {
+    int rc = sweep_read(argc, argv, cmd, help, a);
+    return rc ? rc : sweep_setup(a, cmd, a->o.nodes, a->o.size, "--sizes");
+}
+
+int sweep_setup(sweep_args *a, const char *cmd, const char *nodes, const char *sizes,
+                const char *sizes_flag) {
+    const char *jobs = a->o.jobs;
+    int rc = 0;
     if ((rc = fold_network_flags(&a->o))) goto out;
     oc_request *q = &a->base;
     q->data_check = !a->o.no_data;
@@ -133,7 +140,8 @@ int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_
         goto out;
     }
     if ((rc = parse_list("--nodes", nodes, 0, a->nodes, &a->nnodes)) ||
-        (rc = parse_list("--sizes", sizes, 1, a->sizes, &a->nsizes)))
+        (rc = parse_list(sizes_flag, sizes, 1, a->sizes, &a->nsizes)) ||
+        (a->map_sizes && (rc = a->map_sizes(a))))
         goto out;
     if ((rc = root_applies(q->collective, a->o.root))) goto out;
     if (a->o.root) {

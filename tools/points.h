@@ -23,11 +23,22 @@ typedef struct sweep_args {
     const char *csv, *plot, *decisions;
     char *algo_text; /* the copy of -a that `algos` points into */
     oc_sweep *sweep; /* the library's sweep of these points, none run yet */
+    /* perf: turns the parsed sizes (nccl-tests' sizes) into the requests' SIZEs before the sweep
+     * is made; 0 or an exit code after one line. NULL: the sizes are SIZEs. */
+    int (*map_sizes)(struct sweep_args *a);
+    void *ctx; /* the command's own */
 } sweep_args;
 
 /* Parses the options of `cmd` (sweep, tune) into a, and makes a->sweep: returns 0, -1 when --help
  * was asked (`help` printed), or an exit code after printing one line. */
 int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_args *a);
+/* sweep_parse in two halves, for a command whose lists come from other options (perf's -b -e
+ * -f): sweep_read parses the options (0, -1 after --help, or an exit code), sweep_setup checks
+ * them and makes a->sweep from the node and size lists given as text (sizes_flag names the
+ * option in messages). */
+int sweep_read(int argc, char **argv, const char *cmd, const char *help, sweep_args *a);
+int sweep_setup(sweep_args *a, const char *cmd, const char *nodes, const char *sizes,
+                const char *sizes_flag);
 void sweep_args_free(sweep_args *a);
 
 /* Runs every point of s on `jobs` threads (and across ranks in opticoll-cluster). Returns 0 when

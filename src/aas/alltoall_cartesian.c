@@ -27,6 +27,12 @@
  * model puts those messages in c different steps, so the row (column) phase's part of the bound
  * is multiplied by c_row (c_col). That is what prunes the other shapes of a non-square torus
  * (N = 720 on dims=45x16: 7 shapes were mapped, each up to a second, before).
+ *
+ * Meshes. The notes cover "Higher-dimensional mesh/torus", but the schedule they give is the
+ * torus's (its phases are T(z)'s cyclic pipeline, which needs the wrap-around link) and of the
+ * mesh they say only "Analogous algorithm for 2-D mesh is similar". So `mesh` is listed and
+ * refused by the search (which runs for every request on a network, pinned or not) with that
+ * section cited, rather than run on a schedule of ours.
  */
 #include "aas/mesh_xchg.h"
 
@@ -165,13 +171,21 @@ static int ca_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t
 
 static int ca_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     const uint32_t N = in->nodes;
+    const oc__direct_cfg *nc = &in->net->cfg.direct;
+    /* The mesh is listed so that it is refused here with the notes' reason, not as unknown. */
+    if (in->net->cfg.kind == OC_NETCFG_DIRECT && nc->kind == OC_DIRECT_MESH)
+        return oc__fail(why, len, OC_ENOTSUP,
+                        "cartesian: the notes give its schedule on tori only (all-to-all notes, "
+                        "\"Higher-dimensional mesh/torus\": the row and column phases repeat the "
+                        "1-D torus pipeline, which needs T(z)'s wrap-around; for the mesh they "
+                        "say only \"Analogous algorithm for 2-D mesh is similar\"): use -t "
+                        "torus, or bex, qex, dex, dex-interleave on the mesh");
     if (oc_kv_get(in->params, "dims") || N < 2) return 0;
     /* The torus's own dims first: there every round is a neighbour step (the default follows
      * the network's shape, and a full tie goes to it); then the squarest, then by rounds. A
      * torus of 3 or more sides is offered its own shape, then the 2-D shapes. */
     uint32_t A0, B0, NA = 0, NB = 0;
     int own = 0, rc = 0;
-    const oc__direct_cfg *nc = &in->net->cfg.direct;
     if (in->net->cfg.kind == OC_NETCFG_DIRECT && nc->kind == OC_DIRECT_TORUS && nc->nodes == N) {
         const uint32_t tn = trim(nc->dims, nc->ndims);
         if (tn > 2) {
@@ -235,11 +249,11 @@ static int ca_formula(const oc__plan *p, const oc__formula_in *in, oc_report *re
 }
 
 const oc__algo oc__algo_alltoall_cartesian = {
-    .info = {"cartesian", OC_ALLTOALL, "torus",
+    .info = {"cartesian", OC_ALLTOALL, "torus,mesh",
              "k-D torus: the 1-port pipeline along dimension 1 in every line, then along "
              "dimension 2, ... (combined messages)",
-             "dims (AxBx..) must be the network's; no mesh: the notes give no mesh schedule "
-             "(Higher-dimensional mesh/torus)",
+             "dims (AxBx..) must be the network's; on a mesh refused: the notes give no mesh "
+             "schedule (Higher-dimensional mesh/torus)",
              "T(z,z): t = (2 ts + mu tm z^2)(z-1), 2(z-1) steps",
              "dims=AxB..: the torus's sides (as --net dims); unset: the network's own, then "
              "every 2-D factorisation, by mapped time"},

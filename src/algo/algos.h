@@ -34,6 +34,11 @@ typedef struct oc__formula_in {
      * / d) lanes each, so a transfer takes lanes / floor(lanes / d) times its full-rate time. */
     uint64_t lanes;
     double reconfig_s; /* charged once per round whose circuit set differs from the last one's */
+    /* A round whose busiest node has more circuits than this runs in passes of at most this many
+     * (the fabric's mzi_split=1: ceil(d / split_degree) steps, each its own alpha and
+     * reconfiguration); 0 when such a round is refused or there is no limit. The search then
+     * maps every candidate: the closed forms' bounds assume unsplit rounds. */
+    uint64_t split_degree;
     /* The model's settings as it parsed them when it was created (core/netcfg.h): the direct
      * networks' dims, switching, ports, t_s, t_m, t_d ...; kind OC_NETCFG_NONE on a model
      * with nothing typed to hand on. */
@@ -180,6 +185,7 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allreduce_rd)                                                                                \
     X(allreduce_wrht)                                                                              \
     X(allreduce_rhd)                                                                               \
+    X(allreduce_sipco)                                                                             \
     X(scatter_tcp1)                                                                                \
     X(gather_tcp1)                                                                                 \
     X(broadcast_tcp1)                                                                              \

@@ -123,6 +123,33 @@ int oc__formula_circuits(oc_report *rep, const oc__formula_in *in, double rounds
     int rc = oc__report_num(rep, "formula_alpha_s", ta);
     rc |= oc__report_num(rep, "formula_reconfig_s", tr);
     rc |= oc__report_num(rep, "formula_bandwidth_s", bandwidth_s);
+    /* The model has finished: what it did beyond the closed form's rounds. Scarce fibres only
+     * take wavelengths away and add passes, so the form is then the unshared bound; a split
+     * round's passes get their own wavelength shares, so there it is no bound, only unsplit. */
+    double shared = 0, fextra = 0, split = 0, bw = 0;
+    oc_report_number(rep, "fibre_shared_circuits", &shared);
+    oc_report_number(rep, "fibre_extra_steps", &fextra);
+    oc_report_number(rep, "mzi_extra_steps", &split);
+    oc_report_number(rep, "time_bandwidth_s", &bw);
+    const double ft = rep->time_formula_s;
+    if (shared > 0 || fextra > 0) {
+        rc |= oc__report_num(rep, "formula_unshared_bound", 1);
+        rc |= oc__report_note(rep,
+                              "the closed form is the unshared bound: it gives every circuit its "
+                              "tile's share of wavelengths, as if the fibres between servers "
+                              "were enough; here %.0f circuits shared their server pair's fibres "
+                              "and %.0f passes were added, so the mapped bandwidth is %.6g us "
+                              "against the form's %.6g us (%.2fx) and the time %.2fx the form",
+                              shared, fextra, bw * 1e6, bandwidth_s * 1e6,
+                              bandwidth_s > 0 ? bw / bandwidth_s : 0,
+                              ft > 0 ? rep->time_s / ft : 0);
+    }
+    if (split > 0)
+        rc |= oc__report_note(rep,
+                              "the closed form counts the rounds unsplit: mzi_split ran the rounds "
+                              "above the MZI degree in %.0f more steps, each its own alpha and "
+                              "reconfiguration (mapped %.6g us, the form %.6g us: %.2fx)",
+                              split, rep->time_s * 1e6, ft * 1e6, ft > 0 ? rep->time_s / ft : 0);
     return rc ? OC_ENOMEM : 0;
 }
 

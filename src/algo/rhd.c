@@ -346,10 +346,18 @@ typedef struct cost_net {
     double step;    /* ring: one step's time for the candidate's chunk */
     double reconf;  /* fabric: one reconfiguration */
     uint64_t lanes; /* fabric: wavelengths per tile */
+    uint64_t split; /* fabric: circuits per pass when it splits a round (mzi_split), else 0 */
     uint64_t ch;    /* ring: fibres x wavelengths per direction */
     double pkt;     /* fattree: one packet on a link (0: unknown) */
     uint64_t npk;   /* fattree: packets per chunk */
 } cost_net;
+
+/* Whether the fabric refuses a level of r-1 circuits per tile: more than its lanes in one step
+ * (split into passes of `split` circuits when the fabric splits rounds). */
+static int fabric_refuses(const cost_net *n, uint32_t r) {
+    const uint64_t d = n->split && r - 1 > n->split ? n->split : r - 1;
+    return n->kind == NET_FABRIC && d > n->lanes;
+}
 
 /* A bound being summed. */
 typedef struct tally {
@@ -370,6 +378,7 @@ static cost_net net_of(const oc__formula_in *f, uint32_t N) {
                   .step = f->step_time,
                   .reconf = f->reconfig_s,
                   .lanes = f->lanes,
+                  .split = f->split_degree,
                   .ch = f->channels ? f->channels : 1};
     return n;
 }
@@ -692,7 +701,7 @@ static int factorise(rsearch *c, uint64_t W, const tally *pre) {
         char family[1200], tail[512];
         c->r[c->k] = r;
         radices_text(c->r, c->k + 1, tail, sizeof tail);
-        if (c->net.kind == NET_FABRIC && r - 1 > c->net.lanes) {
+        if (fabric_refuses(&c->net, r)) {
             /* refused by the model: a tile has fewer lanes than the level has circuits */
             snprintf(family, sizeof family,
                      "radices ending x%s: a level of radix %u needs %u circuits per tile, more "
@@ -751,7 +760,7 @@ static void least(rsearch *c, uint64_t W, const tally *pre) {
     }
     for (size_t i = 1; i < c->ndiv && c->div[i] <= M; i++) {
         const uint32_t r = c->div[i];
-        if (M % r || (c->net.kind == NET_FABRIC && r - 1 > c->net.lanes)) continue;
+        if (M % r || (fabric_refuses(&c->net, r))) continue;
         tally t = *pre;
         level_cost(&c->net, r, W, c->N, dirs, &t);
         reconfigs(&c->net, dirs - (c->kind == OC__RHD_BOTH && W == 1 ? 1 : 0), &t);
@@ -795,7 +804,7 @@ static int folds(rsearch *c) {
             tally fam = {0};
             fold_family_cost(&c->net, c->kind, r, &fam);
             const oc__bound fb = to_bound(&fam, bound_name(&c->net));
-            const int refused = c->net.kind == NET_FABRIC && r - 1 > c->net.lanes;
+            const int refused = fabric_refuses(&c->net, r);
             int yes = refused ? 0 : oc__search_can_win(c->s, &fb);
             if (yes < 0) return yes;
             if (!yes) {

@@ -1,7 +1,7 @@
 /*
  * msccl_export.c — a verified schedule written as an MSCCL program that the maintained MSCCL
  * runtimes load and run correctly (issue 18 item 1): `opticoll export --format msccl
- * [--runtime msccl-nccl|rccl] [--inplace]`. The reader of such files is msccl_import.c; the
+ * [--runtime msccl-nccl|rccl]`, `--format msccl-inplace` for in-place calls. The reader of such files is msccl_import.c; the
  * independent test of the rules below is tests/msccl/executor.py.
  *
  * THE RULES, read from the runtimes' sources (msccl-executor-nccl = Azure/msccl-executor-nccl,

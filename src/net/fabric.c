@@ -45,7 +45,14 @@
  * limit. So Lumorph-4 (radix 4: 3 circuits) fits the seed's switch exactly and radix 8 (7
  * circuits) does not; the parameter search skips such candidates as refused (`run --explain`).
  * mzi_degree=0 lifts the limit (a switch tree of any degree: only the wavelengths then bound
- * the circuits, W of them).
+ * the circuits, W of them). mzi_split=1 (ours; the seed says nothing of rounds above the degree)
+ * runs such a round in more steps instead: its circuits are edge-coloured (Konig: d colours for
+ * a busiest tile of d circuits, no tile sending or receiving two of one colour) and colours
+ * c = qD .. qD + D-1 form pass q, so the round takes ceil(d / D) passes, the fewest possible;
+ * each pass is costed like a round of its own (alpha, a reconfiguration since its circuits are
+ * new, its circuits sharing their tiles' wavelengths, its own fibre passes) and checked by
+ * fabric_check.c. The report counts mzi_split_rounds and mzi_extra_steps. Radix 8 on the 1x3
+ * switch: 7 circuits in passes of 3, 3 and 1.
  *
  * Figures: steps = rounds (all circuits of a round run at once); the time is kept as three terms,
  * time_alpha_s (rounds x alpha), time_reconfig_s (reconfigurations x 3.7 us) and time_bandwidth_s
@@ -73,6 +80,13 @@ struct oc__netrun {
     uint64_t *cur, *prev; /* sorted circuit sets (src << 32 | dst) */
     size_t cur_cap, prev_cap, prev_n;
     uint64_t reconfigs, transfers, cross, shared, extra_steps;
+    int mzi_split;              /* run a round above the MZI degree in passes (mzi_split=1) */
+    uint64_t mzi_rounds, mzi_extra_steps; /* rounds split, the steps they added */
+    oc__round sub;              /* one pass of a split round */
+    uint32_t *mzi_pass;         /* per transfer: its pass, UINT32_MAX while unassigned */
+    size_t mzi_pass_cap;
+    uint32_t *pout, *pin;       /* per node: circuits out / in in the pass being filled */
+    uint64_t *pstamp;
     uint32_t *pass; /* per transfer this round: its pass (0 unless its fibres are short) */
     size_t pass_cap;
     double *slow; /* per pass: the slowest circuit */
@@ -106,7 +120,7 @@ static uint64_t fibre_pos(const oc__netrun *m, uint32_t a, uint32_t b, uint64_t 
  * model checks that a pair never needs more than fibres x W): counted for the utilisation, not
  * drawn again in the timeline. */
 static int fab_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, int reconf,
-                             uint32_t passes, char *why, size_t len) {
+                             uint64_t first, uint32_t passes, char *why, size_t len) {
     const double setup = reconf ? m->reconfig_s : 0;
     /* pass q starts after the setup, the passes before it and its own reconfiguration; m->slow
      * becomes each pass's start (relative to the round's) */
@@ -117,7 +131,7 @@ static int fab_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, 
         m->slow[q] = dur;
         dur += m->alpha_s + d;
     }
-    int rc = oc__netrun_observe_step(m, index, 0, passes, m->base.clock, dur, why, len);
+    int rc = oc__netrun_observe_step(m, index, first, passes, m->base.clock, dur, why, len);
     for (size_t i = 0; i < r->count; i++)
         m->wl_next[r->xfers[i].src] = 0;
     const uint32_t T = m->shape.tiles_per_server;
@@ -222,6 +236,7 @@ static const char *const fab_param_names[] = {"tiles_per_server",
                                               "reconfig_us",
                                               "alpha_us",
                                               "mzi_degree",
+                                              "mzi_split",
                                               NULL};
 
 static int by_u64(const void *x, const void *y) {
@@ -285,8 +300,10 @@ static int fab_fibres(oc__netrun *m, uint64_t index, const oc__round *r, uint32_
     return 0;
 }
 
-static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
-    oc__netrun *m = (oc__netrun *)self;
+/* One set of concurrent circuits: a logical round, or one pass of a split one (`first`: the
+ * steps of its round already mapped). Adds its steps to *steps. */
+static int fab_pass(oc__netrun *m, uint64_t index, const oc__round *r, uint64_t first,
+                    uint64_t *steps, char *why, size_t len) {
     const uint64_t W = m->shape.wavelengths;
     const uint64_t epoch = ++m->epoch;
     const unsigned long long R = (unsigned long long)index;
@@ -360,7 +377,8 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
     /* a pass after the first sets up its own circuits */
     m->reconfigs += (uint64_t)reconf + (passes - 1);
     m->extra_steps += passes - 1;
-    if (m->base.obs && (rc = fab_observe_round(m, index, r, reconf, passes, why, len))) return rc;
+    if (m->base.obs && (rc = fab_observe_round(m, index, r, reconf, first, passes, why, len)))
+        return rc;
     uint64_t *t = m->prev;
     size_t tc = m->prev_cap;
     m->prev = m->cur;
@@ -368,21 +386,130 @@ static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *w
     m->prev_n = r->count;
     m->cur = t;
     m->cur_cap = tc;
-    oc__netrun_mapped(m, passes);
+    *steps += passes;
     m->transfers += r->count;
     m->t_bw += slowest;
     return 0;
 }
 
+/* The busiest tile's circuits (sent or received) in round r; 0 when a transfer has an endpoint
+ * outside the rack (fab_pass refuses it with its reason). */
+static uint32_t fab_degree(oc__netrun *m, const oc__round *r) {
+    const uint64_t epoch = ++m->epoch;
+    uint32_t d = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const uint32_t node[2] = {r->xfers[i].src, r->xfers[i].dst};
+        if (node[0] >= m->shape.nodes || node[1] >= m->shape.nodes) return 0;
+        for (int k = 0; k < 2; k++)
+            if (m->pstamp[node[k]] != epoch) {
+                m->pstamp[node[k]] = epoch;
+                m->pout[node[k]] = m->pin[node[k]] = 0;
+            }
+        const uint32_t o = ++m->pout[r->xfers[i].src], n = ++m->pin[r->xfers[i].dst];
+        if (o > d) d = o;
+        if (n > d) d = n;
+    }
+    return d;
+}
+
+/* Colours the round's circuits with d colours so that no tile sends, or receives, on two of one
+ * colour (Konig's edge colouring of the bipartite senders x receivers multigraph: an edge whose
+ * free colours differ at its ends flips the alternating path of those two colours first). Colour c
+ * goes in pass c / D, so every pass holds at most D circuits out of and into each tile, and the
+ * passes are ceil(d / D), the fewest that can. m->mzi_pass gets the colours. */
+static int fab_colour(oc__netrun *m, const oc__round *r, uint32_t d, char *why, size_t len) {
+    const size_t N = m->shape.nodes, E = r->count;
+    uint32_t *oc = oc__calloc(N * d, sizeof *oc), *ic = oc__calloc(N * d, sizeof *ic);
+    uint32_t *path = oc__calloc(E, sizeof *path);
+    int rc = 0;
+    if (!oc || !ic || !path) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory colouring a round's circuits");
+        goto out;
+    }
+    /* oc[u d + c] / ic[v d + c]: 1 + the transfer of colour c out of u / into v, 0 if none */
+    for (size_t e = 0; e < E; e++) {
+        const uint32_t u = r->xfers[e].src, v = r->xfers[e].dst;
+        uint32_t a = 0, b = 0;
+        while (oc[(size_t)u * d + a]) a++;
+        while (ic[(size_t)v * d + b]) b++;
+        if (ic[(size_t)v * d + a]) {
+            /* the path from v: colour a into v, colour b out of its sender, a into the next... */
+            size_t n = 0;
+            uint32_t at = v, col = a;
+            for (;;) {
+                const uint32_t f = col == a ? ic[(size_t)at * d + a] : oc[(size_t)at * d + b];
+                if (!f) break;
+                path[n++] = f - 1;
+                at = col == a ? r->xfers[f - 1].src : r->xfers[f - 1].dst;
+                col = col == a ? b : a;
+            }
+            for (size_t k = 0; k < n; k++) {
+                const oc__transfer *x = &r->xfers[path[k]];
+                const uint32_t c = m->mzi_pass[path[k]];
+                oc[(size_t)x->src * d + c] = ic[(size_t)x->dst * d + c] = 0;
+            }
+            for (size_t k = 0; k < n; k++) {
+                const oc__transfer *x = &r->xfers[path[k]];
+                const uint32_t c = m->mzi_pass[path[k]] == a ? b : a;
+                m->mzi_pass[path[k]] = c;
+                oc[(size_t)x->src * d + c] = ic[(size_t)x->dst * d + c] = (uint32_t)path[k] + 1;
+            }
+        }
+        m->mzi_pass[e] = a;
+        oc[(size_t)u * d + a] = ic[(size_t)v * d + a] = (uint32_t)e + 1;
+    }
+out:
+    free(oc);
+    free(ic);
+    free(path);
+    return rc;
+}
+
+/* mzi_split=1: a round whose busiest tile has d > D circuits runs in ceil(d / D) passes, each a
+ * set of at most D circuits out of and into every tile (fab_colour), each one more step with its
+ * own alpha and reconfiguration, its circuits sharing the tile's wavelengths among themselves. */
+static int fab_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+    oc__netrun *m = (oc__netrun *)self;
+    if (r->count == 0) return 0;
+    uint64_t steps = 0;
+    const uint32_t D = m->shape.mzi_degree;
+    const uint32_t d = m->mzi_split && D ? fab_degree(m, r) : 0;
+    int rc = 0;
+    if (d <= D) {
+        if (!(rc = fab_pass(m, index, r, 0, &steps, why, len))) oc__netrun_mapped(m, steps);
+        return rc;
+    }
+    if (oc__grow((void **)&m->mzi_pass, &m->mzi_pass_cap, r->count, sizeof *m->mzi_pass))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    if ((rc = fab_colour(m, r, d, why, len))) return rc;
+    const uint32_t passes = (d + D - 1) / D;
+    for (uint32_t q = 0; q < passes && !rc; q++) {
+        m->sub.count = 0;
+        for (size_t i = 0; i < r->count && !rc; i++) {
+            const oc__transfer *x = &r->xfers[i];
+            if (m->mzi_pass[i] / D == q &&
+                oc__round_push(&m->sub, x->src, x->dst, (oc__op)x->op, x->first, x->count))
+                rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        }
+        if (!rc && m->sub.count) rc = fab_pass(m, index, &m->sub, steps, &steps, why, len);
+    }
+    if (rc) return rc;
+    m->mzi_rounds++;
+    m->mzi_extra_steps += passes - 1;
+    oc__netrun_mapped(m, steps);
+    return 0;
+}
+
 static void fab_destroy(oc__netrun *m) {
     if (m) oc__fab_checker_free(m->checker);
+    if (m) oc__round_free(&m->sub);
     oc__netrun_free(m);
 }
 
 static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
                       char *why, size_t len) {
     *out = NULL;
-    uint64_t tiles, wls, fibres, mzi;
+    uint64_t tiles, wls, fibres, mzi, split;
     double alpha_us, reconfig_us, gbytes;
     int rc = oc__kv_only(params, fab_param_names, "fabric network", why, len);
     if (rc || (rc = oc__kv_u64(params, "tiles_per_server", 32, 1, 1u << 20, &tiles, why, len)) ||
@@ -391,7 +518,8 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
         (rc = oc__kv_double(params, "bandwidth_GBps", 300, 1e-9, 1e12, &gbytes, why, len)) ||
         (rc = oc__kv_double(params, "reconfig_us", 3.7, 0, 1e9, &reconfig_us, why, len)) ||
         (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)) ||
-        (rc = oc__kv_u64(params, "mzi_degree", 3, 0, 1u << 20, &mzi, why, len)))
+        (rc = oc__kv_u64(params, "mzi_degree", 3, 0, 1u << 20, &mzi, why, len)) ||
+        (rc = oc__kv_u64(params, "mzi_split", 0, 0, 1, &split, why, len)))
         return rc;
     if (tiles > MAX_TILES)
         return oc__fail(why, len, OC_EINVAL,
@@ -410,6 +538,7 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
                                .wavelengths = wls,
                                .fibres = fibres,
                                .mzi_degree = (uint32_t)mzi};
+    m->mzi_split = (int)split;
     m->alpha_us = alpha_us;
     m->reconfig_us = reconfig_us;
     m->gbytes = gbytes;
@@ -424,7 +553,9 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
                                OC_NETBUF(m->prev, 0),      OC_NETBUF(m->wl_next, 0),
                                OC_NETBUF(m->pair_next, 0), OC_NETBUF(m->pair_stamp, 0),
                                OC_NETBUF(m->pass, 0),      OC_NETBUF(m->slow, 0),
-                               OC_NETBUF(m->pairs, 0)};
+                               OC_NETBUF(m->pairs, 0),     OC_NETBUF(m->mzi_pass, 0),
+                               OC_NETBUF(m->pout, N),      OC_NETBUF(m->pin, N),
+                               OC_NETBUF(m->pstamp, N)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the fabric model", why, len);
     if (!rc && check && oc__fab_checker_new(&m->checker))
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -438,9 +569,11 @@ static double fab_step_time(const oc__netrun *m) {
 }
 
 /* For the closed forms: a tile's W wavelengths are what its egress splits over. */
-static void fab_circuits(const oc__netrun *m, uint64_t *lanes, double *reconfig_s) {
+static void fab_circuits(const oc__netrun *m, uint64_t *lanes, double *reconfig_s,
+                         uint64_t *split_degree) {
     *lanes = m->shape.wavelengths;
     *reconfig_s = m->reconfig_s;
+    *split_degree = m->mzi_split ? m->shape.mzi_degree : 0;
 }
 
 static int fab_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
@@ -457,6 +590,7 @@ static int fab_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     rc |= oc__netrun_param(rep, "reconfig_us", "%g", m->reconfig_us);
     rc |= oc__netrun_param(rep, "alpha_us", "%g", m->alpha_us);
     rc |= oc__netrun_param(rep, "mzi_degree", "%u", m->shape.mzi_degree);
+    rc |= oc__netrun_param(rep, "mzi_split", "%d", m->mzi_split);
     const uint64_t T = m->shape.tiles_per_server;
     rc |= oc__report_num(rep, "step_time_s", fab_step_time(m));
     rc |= oc__report_num(rep, "time_alpha_s", ta);
@@ -471,6 +605,10 @@ static int fab_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     rc |= oc__report_num(rep, "max_server_pair_wavelengths", (double)m->max_pair_wl);
     rc |= oc__report_num(rep, "fibre_shared_circuits", (double)m->shared);
     rc |= oc__report_num(rep, "fibre_extra_steps", (double)m->extra_steps);
+    if (m->mzi_split) {
+        rc |= oc__report_num(rep, "mzi_split_rounds", (double)m->mzi_rounds);
+        rc |= oc__report_num(rep, "mzi_extra_steps", (double)m->mzi_extra_steps);
+    }
     /* The decomposition in words, so that the text output shows how the time is made up. */
     rc |= oc__report_note(rep,
                           "time = %llu steps x alpha %g us + %llu reconfigurations x %g us + "
@@ -488,7 +626,8 @@ const oc__model oc__model_fabric = {
              "ordered server pair, W wavelengths each; bandwidth_GBps=300: per GPU and direction; "
              "reconfig_us=3.7; "
              "alpha_us=0.7; mzi_degree=3: concurrent circuits per tile and direction (the seed's "
-             "1x3 MZI switch; 0 = no limit)"},
+             "1x3 MZI switch; 0 = no limit); mzi_split=0|1: refuse a round above the degree, or "
+             "run it in passes of at most that many circuits"},
     .create = fab_create,
     .sink = oc__netrun_sink,
     .finish = fab_finish,

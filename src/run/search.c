@@ -91,6 +91,7 @@ typedef struct searcher {
     int failed;        /* OC_ENOMEM met while mapping */
     round_cache cache; /* used when the model is additive */
     int check_cache;   /* test: map every candidate whole too and compare (oc__search_check_cache) */
+    int no_bounds;     /* the network splits rounds (split_degree): map every candidate */
     uint64_t checked;  /* candidates compared */
     char mismatch[512]; /* the first difference the check found */
     int has_hint;       /* an incumbent mapped ahead of its offer (oc__search.hint) */
@@ -121,7 +122,8 @@ int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *n
     in->wavelengths = in->cfg.kind == OC_NETCFG_RING ? in->cfg.ring.wavelengths : in->channels;
     in->lanes = 0;
     in->reconfig_s = 0;
-    if (model->circuits) model->circuits(net, &in->lanes, &in->reconfig_s);
+    in->split_degree = 0;
+    if (model->circuits) model->circuits(net, &in->lanes, &in->reconfig_s, &in->split_degree);
     model->destroy(net);
     return 0;
 }
@@ -453,7 +455,7 @@ static int s_offer(oc__search *base, const oc__bound *bound, const oc_kv *params
     if (oc__kv_copy(params, &e->params)) return OC_ENOMEM;
     if (!(e->text = params_text(params))) return OC_ENOMEM;
     e->status = -1; /* pending */
-    if (bound) {
+    if (bound && !s->no_bounds) {
         e->bound_time_s = bound->time_s;
         e->bound_steps = bound->steps;
         e->bound_name = bound->name;
@@ -540,7 +542,8 @@ static int s_can_win(oc__search *base, const oc__bound *bound, int *yes) {
     searcher *s = (searcher *)base;
     int rc = flush(s);
     if (rc) return rc;
-    *yes = !beaten(s, bound ? bound->time_s : 0, bound ? bound->steps : 0, s->log->n);
+    *yes = s->no_bounds || !beaten(s, bound ? bound->time_s : 0, bound ? bound->steps : 0,
+                                   s->log->n);
     return 0;
 }
 
@@ -647,6 +650,7 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
                   .req = req,
                   .best = SIZE_MAX,
                   .check_cache = check_cache,
+                  .no_bounds = in.split_degree > 0,
                   .objective = req->objective == OC_OBJECTIVE_STEPS ? OC_OBJECTIVE_STEPS
                                                                     : OC_OBJECTIVE_TIME};
     if (!(s.log = calloc(1, sizeof *s.log))) return oc__fail(why, len, OC_ENOMEM, "out of memory");

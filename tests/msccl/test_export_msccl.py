@@ -8,7 +8,7 @@ Usage: test_export_msccl.py PATH/TO/opticoll REFDIR
      removed, an XML declaration, a tab, a wrong offset, a misspelt coll, a step over 64) fail.
   2. every algorithm `opticoll list` names, on its first network, for N in 2, 3, 5, 8, 34, 64, 100
      (what the algorithm allows), for --runtime msccl-nccl and rccl, out-of-place (and in-place,
-     --inplace, at N = 3 and 8 for msccl-nccl): the export runs correctly under that runtime's
+     --format msccl-inplace, at N = 3 and 8 for msccl-nccl): the export runs correctly under that runtime's
      rules and limits, or is refused with one line "MSCCL export: ... needs ...; RUNTIME allows
      ..." and writes nothing. An rccl program equal to the msccl-nccl one is checked against
      rccl's loader rules and limits without a second run.
@@ -112,9 +112,8 @@ def algorithms():
 
 def export_to(path, coll, name, net, extra, n, rt, inplace):
     args = ["export", "-c", coll, "-a", name, "-t", net, "-n", str(n), "-s", "4KiB",
-            "--format", "msccl", "--runtime", rt, "-o", path, *extra]
-    if inplace:
-        args.append("--inplace")
+            "--format", "msccl-inplace" if inplace else "msccl", "--runtime", rt, "-o", path,
+            *extra]
     rc, _, err = run(*args)
     if rc == 0:
         return None, open(path).read()
@@ -185,10 +184,10 @@ def hand():
     tmp = tempfile.mkdtemp(prefix="msccl-hand-")
     p = os.path.join(tmp, "f.xml")
 
-    def export(*a):
+    def export(*a, fmt="msccl"):
         if os.path.exists(p):
             os.unlink(p)
-        return run("export", *a, "-s", "4KiB", "--format", "msccl", "-o", p)
+        return run("export", *a, "-s", "4KiB", "--format", fmt, "-o", p)
 
     for n in (34, 100):
         rc, _, err = export("-c", "allgather", "-a", "ring", "-n", str(n))
@@ -209,9 +208,9 @@ def hand():
         check(rc == 0 and 'coll="%s"' % coll in open(p).read() and
               execute(p, "rccl", root=2) is None, "%s runs under rccl (root 2)" % coll, err)
     for n in (12, 27, 100):  # -w 1: OpTree relabels the blocks (0,3,6,9,1,4,... at 12)
-        for inplace in ([], ["--inplace"]):
+        for inplace in ("msccl", "msccl-inplace"):
             rc, _, err = export("-c", "allgather", "-a", "optree", "-n", str(n), "-w", "1",
-                                *inplace)
+                                fmt=inplace)
             text = open(p).read() if rc == 0 else ""
             check(rc == 0 and 's_chunks="%d"' % n in text and text.count('type="cpy"') > n and
                   execute(p, "msccl-nccl") is None,

@@ -1,0 +1,362 @@
+"""opticoll — collective communication schedules on optical interconnects, from Python.
+
+The same library as the `opticoll` command, called in-process through cffi. Every function returns
+plain Python data with the fields the command prints with --json, and raises an `opticoll.Error`
+(a subclass per kind of failure) with the library's one-line reason where the command would print
+that line and exit non-zero.
+
+    >>> import opticoll
+    >>> r = opticoll.run("allreduce", "ring", nodes=8, size="4MiB", network="switch")
+    >>> r["verified"], r["steps"]
+    (True, 14)
+
+Functions: run, compare, export, verify, tune, algorithms, networks. Sizes are bytes (int) or the
+command's spellings ("4MiB", "1GiB"); parameters are dicts ({"k": 6}); values are passed as text,
+as `-p k=6` would pass them. Every schedule is verified (semantic verifier and the network model's
+resource check) before a result is returned.
+"""
+import json as _json
+
+from ._opticoll import ffi as _ffi
+from ._opticoll import lib as _lib
+
+__all__ = ["run", "compare", "export", "verify", "tune", "algorithms", "networks", "Error",
+           "InvalidArgument", "UnknownName", "NotSupported", "TooBig", "VerificationError",
+           "ResourceConflict", "ParseError", "OutOfMemory", "IOFailure"]
+
+_WHY = 2048  # bytes for the library's reason, as the command gives it
+
+
+class Error(Exception):
+    """A failure of the library: `code` is the OC_ error code (negative), `kind` its name
+    (oc_strerror), `reason` the one-line explanation the command would print."""
+
+    def __init__(self, code, reason):
+        self.code = code
+        self.kind = _ffi.string(_lib.oc_strerror(code)).decode()
+        self.reason = reason or self.kind
+        super().__init__(self.reason)
+
+
+class InvalidArgument(Error, ValueError):
+    """OC_EINVAL / OC_ERANGE: a value the library refuses."""
+
+
+class UnknownName(InvalidArgument):
+    """OC_ENOENT: an unknown collective, algorithm, network or parameter."""
+
+
+class ParseError(InvalidArgument):
+    """OC_EPARSE: malformed input (a size, a schedule file)."""
+
+
+class NotSupported(Error):
+    """OC_ENOTSUP: the algorithm does not run with these parameters or on this network."""
+
+
+class TooBig(Error):
+    """OC_ETOOBIG: past a limit or the memory budget; the reason says which."""
+
+
+class VerificationError(Error):
+    """OC_EVERIFY: the schedule failed the semantic verifier."""
+
+
+class ResourceConflict(Error):
+    """OC_ERESOURCE: the network model found a resource used twice."""
+
+
+class OutOfMemory(Error, MemoryError):
+    """OC_ENOMEM."""
+
+
+class IOFailure(Error, OSError):
+    """OC_EIO: a file could not be read or written."""
+
+
+_ERRORS = {-1: InvalidArgument, -2: OutOfMemory, -3: InvalidArgument, -4: UnknownName,
+           -5: NotSupported, -6: VerificationError, -7: ResourceConflict, -8: ParseError,
+           -9: IOFailure, -10: TooBig}
+
+
+def _raise(code, why=None):
+    reason = _ffi.string(why).decode(errors="replace") if why is not None else ""
+    raise _ERRORS.get(code, Error)(code, reason)
+
+
+def _take_text(ptr):
+    """The library's malloc'ed text as str; frees it."""
+    try:
+        return _ffi.string(ptr[0]).decode()
+    finally:
+        _lib.free(ptr[0])
+
+
+def _text(value):
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+class _Kv:
+    """An oc_kv built from a dict, freed with the object (the library copies nothing it keeps)."""
+
+    def __init__(self, pairs):
+        self.ptr = _ffi.NULL
+        if pairs:
+            self.ptr = _ffi.gc(_lib.oc_kv_new(), _lib.oc_kv_free)
+            if self.ptr == _ffi.NULL:
+                raise OutOfMemory(-2, "out of memory")
+            for key, value in pairs.items():
+                rc = _lib.oc_kv_set(self.ptr, str(key).encode(), _text(value).encode())
+                if rc:
+                    _raise(rc, _ffi.new("char[]", f"parameter {key}={value}".encode()))
+
+
+def _collective(name):
+    out = _ffi.new("oc_collective *")
+    if _lib.oc_collective_from_name(str(name).encode(), out):
+        raise UnknownName(-4, f"unknown collective '{name}' (see opticoll.algorithms())")
+    return out[0]
+
+
+def _size(size, what="size"):
+    if isinstance(size, bool) or not isinstance(size, (int, str)):
+        raise InvalidArgument(-1, f"{what} {size!r}: expected bytes (int) or e.g. '4MiB'")
+    if isinstance(size, int):
+        if size < 0:
+            raise InvalidArgument(-3, f"{what} {size}: negative")
+        size = str(size)
+    out = _ffi.new("uint64_t *")
+    rc = _lib.oc_parse_size(size.encode(), out)
+    if rc == -3:
+        raise InvalidArgument(rc, f"{what} {size}: larger than the 1 PiB limit")
+    if rc:
+        raise ParseError(rc, f"{what} {size}: not a size (use e.g. 4096, 4KiB, 4MiB, 1GiB, 4MB)")
+    return out[0]
+
+
+def _whole(value, what, low=0, high=2**32 - 1):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidArgument(-1, f"{what} {value!r}: not a whole number")
+    if not low <= value <= high:
+        raise InvalidArgument(-3, f"{what} {value}: out of range {low}..{high}")
+    return value
+
+
+class _Request:
+    """An oc_request and everything its pointers reach, alive as long as this object."""
+
+    def __init__(self, collective, algorithm, nodes, size, network, params, net_params, root,
+                 data_check=True, objective="time", links=False, explain=False):
+        self.req = _ffi.new("oc_request *")
+        self.req.collective = _collective(collective)
+        self.algorithm = _ffi.new("char[]", str(algorithm).encode()) if algorithm else _ffi.NULL
+        self.network = _ffi.new("char[]", str(network or "ring").encode())
+        self.req.algorithm = self.algorithm
+        self.req.network = self.network
+        self.req.nodes = _whole(nodes, "nodes", 1)
+        self.req.bytes = _size(size)
+        self.req.root = _whole(root, "root")
+        self.params = _Kv(params)
+        self.net_params = _Kv(net_params)
+        self.req.params = self.params.ptr
+        self.req.net_params = self.net_params.ptr
+        self.req.data_check = 1 if data_check else 0
+        self.req.links = 1 if links else 0
+        self.req.explain = 1 if explain else 0
+        if objective not in ("time", "steps"):
+            raise InvalidArgument(-1, f"objective {objective!r}: expected 'time' or 'steps'")
+        self.req.objective = 0 if objective == "time" else 1
+
+
+def _report_dict(report):
+    text = _ffi.new("char **")
+    rc = _lib.opy_report_json(report, text)
+    if rc:
+        _raise(rc)
+    return _json.loads(_take_text(text))
+
+
+def _run_request(request):
+    """(report dict, 0) or (None, code, reason) for the caller to raise or record."""
+    why = _ffi.new("char[]", _WHY)
+    out = _ffi.new("oc_report **")
+    rc = _lib.oc_run(request.req, out, why, _WHY)
+    if rc:
+        return None, rc, why
+    try:
+        return _report_dict(out[0]), 0, None
+    finally:
+        _lib.oc_report_free(out[0])
+
+
+def run(collective, algorithm, nodes, size, network="ring", params=None, net_params=None, root=0,
+        data_check=True, objective="time", links=False, explain=False):
+    """Generates, verifies and costs one schedule: `opticoll run ... --json` as a dict.
+
+    algorithm "auto" (with no parameters pinned) searches every algorithm of the collective;
+    params pins the algorithm's parameters ({"k": 6}); net_params sets the network's
+    ({"wavelengths": 64}); objective is "time" or "steps" for parameter searches."""
+    request = _Request(collective, algorithm, nodes, size, network, params, net_params, root,
+                       data_check, objective, links, explain)
+    report, rc, why = _run_request(request)
+    if rc:
+        _raise(rc, why)
+    return report
+
+
+def algorithms(collective=None, network=None):
+    """The registry: one dict per algorithm (name, collective, networks, summary, restriction,
+    cost, params), optionally only a collective's and those that run on a network."""
+    coll = _collective(collective) if collective is not None else None
+    out = []
+    for i in range(_lib.oc_algorithm_count()):
+        a = _lib.oc_algorithm_at(i)
+        if coll is not None and a.collective != coll:
+            continue
+        if network is not None and not _lib.oc_algorithm_runs_on(a, str(network).encode()):
+            continue
+        entry = {"name": _ffi.string(a.name).decode()}
+        entry["collective"] = ["allgather", "reducescatter", "allreduce", "broadcast", "scatter",
+                               "gather", "alltoall", "gossip"][a.collective]
+        for field in ("networks", "summary", "restriction", "cost", "params"):
+            entry[field] = _ffi.string(getattr(a, field)).decode()
+        out.append(entry)
+    return out
+
+
+def networks():
+    """The network models' names."""
+    return [_ffi.string(_lib.oc_network_at(i).name).decode() for i in range(_lib.oc_network_count())]
+
+
+def compare(collective, nodes, size, network="ring", algorithms=None, params=None,
+            net_params=None, root=0, data_check=True):
+    """Every algorithm of the collective (or those `algorithms` lists), each verified:
+    `opticoll compare ... --json` as a list. Runs come first, in registry (or list) order, then
+    {"algorithm": NAME, "not_run": REASON} for those that do not run on the network or whose
+    restrictions exclude these parameters. params pins KEY for every compared algorithm that takes it, or "ALGO.KEY"
+    for ALGO alone; a key no compared algorithm takes is an UnknownName error, as on the command."""
+    coll = _collective(collective)
+    candidates = [a for a in (_lib.oc_algorithm_at(i) for i in range(_lib.oc_algorithm_count()))
+                  if a.collective == coll]
+    names = {_ffi.string(a.name).decode(): a for a in candidates}
+    if algorithms is not None:
+        unknown = [n for n in algorithms if n not in names]
+        if unknown or len(set(algorithms)) != len(algorithms):
+            raise UnknownName(-4, f"compare: '{(unknown or algorithms)[0]}' is not an algorithm of "
+                                  f"{collective}, or is listed twice")
+        candidates = [names[n] for n in algorithms]
+    pins = {}
+    for key, value in (params or {}).items():
+        algo, _, name = str(key).rpartition(".")
+        takers = [a for a in candidates
+                  if (not algo or _ffi.string(a.name).decode() == algo)
+                  and _lib.oc_algorithm_takes(a, name.encode())]
+        if not takers:
+            raise UnknownName(-4, f"compare: no algorithm compared takes {key}")
+        for a in takers:
+            pins.setdefault(_ffi.string(a.name).decode(), {})[name] = value
+    ran, not_run = [], []
+    for a in candidates:
+        name = _ffi.string(a.name).decode()
+        request = _Request(collective, name, nodes, size, network, pins.get(name), net_params,
+                           root, data_check)
+        report, rc, why = _run_request(request)
+        if rc in (-5, -10):  # not supported here, or too big: listed, as the command does
+            not_run.append({"algorithm": name, "not_run": _ffi.string(why).decode()})
+        elif rc:
+            _raise(rc, why)
+        else:
+            ran.append(report)
+    return ran + not_run
+
+
+_FORMATS = {"json": 0, "msccl": 1, "chrome": 2}
+
+
+def export(collective, algorithm, nodes, size, format="json", network="ring", params=None,
+           net_params=None, root=0):
+    """The verified schedule in a file format: "json" (opticoll's schedule, as a dict), "chrome"
+    (the Chrome/Perfetto timeline, as a dict) or "msccl" (MSCCL's XML, as text)."""
+    if format not in _FORMATS:
+        raise InvalidArgument(-1, f"format {format!r}: expected json, msccl or chrome")
+    request = _Request(collective, algorithm, nodes, size, network, params, net_params, root)
+    why = _ffi.new("char[]", _WHY)
+    text = _ffi.new("char **")
+    rc = _lib.opy_export(_FORMATS[format], request.req, text, why, _WHY)
+    if rc:
+        _raise(rc, why)
+    body = _take_text(text)
+    return body if format == "msccl" else _json.loads(body)
+
+
+def verify(path, network=None, net_params=None):
+    """Reads a schedule file (opticoll's JSON or MSCCL XML), verifies it and, when the file or
+    `network` names a network, maps it: `opticoll verify FILE --json` as a dict."""
+    kv = _Kv(net_params)
+    why = _ffi.new("char[]", _WHY)
+    out = _ffi.new("oc_report **")
+    net = _ffi.new("char[]", str(network).encode()) if network else _ffi.NULL
+    rc = _lib.oc_verify_file(str(path).encode(), net, kv.ptr, out, why, _WHY)
+    if rc:
+        _raise(rc, why)
+    try:
+        return _report_dict(out[0])
+    finally:
+        _lib.oc_report_free(out[0])
+
+
+def _list(values, sizes, what):
+    """Node counts or sizes: a list of values or the command's list text ("8,16,64", "1KiB..1MiB")."""
+    if isinstance(values, str):
+        out = _ffi.new("uint64_t[]", 4096)
+        n = _ffi.new("size_t *")
+        rc = _lib.oc_parse_list(values.encode(), sizes, out, 4096, n)
+        if rc:
+            _raise(rc, _ffi.new("char[]", f"{what} {values}: not a list".encode()))
+        return [out[i] for i in range(n[0])]
+    return sorted({_size(v, what) if sizes else _whole(v, what, 1) for v in values})
+
+
+def tune(collective, nodes, sizes, network="ring", algorithms=None, params=None, net_params=None,
+         root=0, threads=0):
+    """Which algorithm wins where: every candidate at every (N, size), each verified, and the
+    decision file `opticoll tune ... --json` prints (winners, times, crossovers), as a dict."""
+    node_list, size_list = _list(nodes, 0, "nodes"), _list(sizes, 1, "sizes")
+    base = _Request(collective, None, 1, 0, network, params, net_params, root)
+    spec = _ffi.new("oc_sweep_spec *")
+    spec.base = base.req[0]
+    keep = []
+    if algorithms is not None:
+        keep = [_ffi.new("char[]", str(a).encode()) for a in algorithms]
+        arr = _ffi.new("const char *[]", keep)
+        keep.append(arr)
+        spec.algorithms = arr
+        spec.nalgorithms = len(algorithms)
+    nodes_c = _ffi.new("uint64_t[]", node_list)
+    sizes_c = _ffi.new("uint64_t[]", size_list)
+    spec.nodes, spec.nnodes = nodes_c, len(node_list)
+    spec.sizes, spec.nsizes = sizes_c, len(size_list)
+    why = _ffi.new("char[]", _WHY)
+    out = _ffi.new("oc_sweep **")
+    rc = _lib.oc_sweep_new(spec, out, why, _WHY)
+    if rc:
+        _raise(rc, why)
+    sweep = _ffi.gc(out[0], _lib.oc_sweep_free)
+    rc = _lib.oc_sweep_run(sweep, 0, _lib.oc_sweep_count(sweep), _whole(threads, "threads"), why,
+                           _WHY)
+    if rc:
+        _raise(rc, why)
+    at = _ffi.new("size_t *")
+    rc = _lib.oc_sweep_first_failure(sweep, at)
+    if rc:
+        p = _lib.oc_sweep_point_at(sweep, at[0])
+        raise _ERRORS.get(rc, Error)(rc, f"{_ffi.string(_lib.oc_sweep_algorithm(sweep, p.algorithm)).decode()} "
+                                         f"at N={p.nodes}, {p.bytes} bytes: {_ffi.string(p.why).decode()}")
+    text = _ffi.new("char **")
+    rc = _lib.oc_tune_decisions(sweep, text)
+    if rc:
+        _raise(rc)
+    return _json.loads(_take_text(text))

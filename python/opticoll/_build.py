@@ -1,0 +1,133 @@
+"""_build.py — the cffi builder of opticoll's Python module (setup.py's cffi_modules).
+
+The module `opticoll._opticoll` is compiled in cffi's API mode: the C compiler checks every
+declaration below against the library's own header (include/opticoll.h), so a field that moves in
+oc_request cannot silently misalign. It links the static library built by setup.py (position
+independent, in build-python/ or $OPTICOLL_BUILD_DIR) and the system libraries it needs.
+"""
+import os
+import shlex
+import subprocess
+
+from cffi import FFI
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD_DIR = os.environ.get("OPTICOLL_BUILD_DIR") or os.path.join(ROOT, "build-python")
+
+
+def pkg_config(*args):
+    """pkg-config's answer as a list of words ([] when the package or pkg-config is missing)."""
+    try:
+        out = subprocess.run(["pkg-config", *args], check=True, capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError):
+        return []
+    return shlex.split(out.stdout)
+
+
+ffibuilder = FFI()
+ffibuilder.cdef(
+    """
+    typedef enum { OC_ALLGATHER, OC_REDUCESCATTER, OC_ALLREDUCE, OC_BROADCAST, OC_SCATTER,
+                   OC_GATHER, OC_ALLTOALL, OC_GOSSIP, OC_COLLECTIVE_COUNT } oc_collective;
+    typedef struct oc_kv oc_kv;
+    typedef struct oc_report oc_report;
+    typedef struct oc_request {
+        oc_collective collective;
+        const char *algorithm;
+        const char *network;
+        uint32_t nodes;
+        uint64_t bytes;
+        uint32_t root;
+        const oc_kv *params;
+        const oc_kv *net_params;
+        int data_check;
+        int links;
+        int objective;
+        int explain;
+        ...;
+    } oc_request;
+    typedef struct oc_algorithm_info {
+        const char *name;
+        oc_collective collective;
+        const char *networks;
+        const char *summary;
+        const char *restriction;
+        const char *cost;
+        const char *params;
+        ...;
+    } oc_algorithm_info;
+    typedef struct oc_network_info {
+        const char *name;
+        ...;
+    } oc_network_info;
+    typedef struct oc_sweep_spec {
+        oc_request base;
+        const char *const *algorithms;
+        size_t nalgorithms;
+        const uint64_t *nodes;
+        size_t nnodes;
+        const uint64_t *sizes;
+        size_t nsizes;
+        ...;
+    } oc_sweep_spec;
+    typedef struct oc_sweep oc_sweep;
+    typedef struct oc_sweep_point {
+        int status;
+        int err;
+        size_t algorithm;
+        uint32_t nodes;
+        uint64_t bytes;
+        char why[384];
+        ...;
+    } oc_sweep_point;
+
+    const char *oc_strerror(int err);
+    int oc_set_memory_budget(uint64_t bytes);
+    int oc_collective_from_name(const char *name, oc_collective *out);
+    int oc_parse_size(const char *text, uint64_t *out);
+    int oc_parse_list(const char *text, int sizes, uint64_t *out, size_t max, size_t *n);
+
+    size_t oc_algorithm_count(void);
+    const oc_algorithm_info *oc_algorithm_at(size_t i);
+    int oc_algorithm_takes(const oc_algorithm_info *a, const char *key);
+    int oc_algorithm_runs_on(const oc_algorithm_info *a, const char *network);
+    size_t oc_network_count(void);
+    const oc_network_info *oc_network_at(size_t i);
+
+    oc_kv *oc_kv_new(void);
+    void oc_kv_free(oc_kv *kv);
+    int oc_kv_set(oc_kv *kv, const char *key, const char *value);
+
+    int oc_run(const oc_request *req, oc_report **out, char *why, size_t whylen);
+    void oc_report_free(oc_report *r);
+    int oc_verify_file(const char *path, const char *network, const oc_kv *net_params,
+                       oc_report **out, char *why, size_t whylen);
+
+    int oc_sweep_new(const oc_sweep_spec *spec, oc_sweep **out, char *why, size_t whylen);
+    void oc_sweep_free(oc_sweep *s);
+    size_t oc_sweep_count(const oc_sweep *s);
+    int oc_sweep_run(oc_sweep *s, size_t lo, size_t hi, unsigned threads, char *why, size_t whylen);
+    int oc_sweep_first_failure(const oc_sweep *s, size_t *at);
+    const oc_sweep_point *oc_sweep_point_at(const oc_sweep *s, size_t i);
+    const char *oc_sweep_algorithm(const oc_sweep *s, size_t k);
+    int oc_tune_decisions(const oc_sweep *s, char **text);
+
+    enum { OPY_EXPORT_JSON = 0, OPY_EXPORT_MSCCL = 1, OPY_EXPORT_CHROME = 2 };
+    int opy_report_json(const oc_report *r, char **text);
+    int opy_export(int format, const oc_request *req, char **text, char *why, size_t len);
+    void free(void *p);
+    """
+)
+
+ffibuilder.set_source(
+    "opticoll._opticoll",
+    '#include <stdlib.h>\n#include "_glue.h"\n',
+    sources=["python/opticoll/_glue.c"],  # relative: setuptools refuses absolute paths
+    include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "python", "opticoll")],
+    extra_objects=[os.path.join(BUILD_DIR, "libopticoll.a")],
+    extra_compile_args=pkg_config("--cflags", "libcjson", "libxml-2.0"),
+    extra_link_args=pkg_config("--libs", "libcjson", "libxml-2.0") + ["-lpthread", "-lm"],
+)
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=True)

@@ -1,0 +1,190 @@
+/*
+ * allreduce_sipco.c — Flex-SiPCO all-reduce on a SiPAC(r, l) topology (lumorph section 3, Fig. 3:
+ * "Lumorph can still use the optimal Flex-SiPCO AllReduce algorithm [4], as tenant topologies can
+ * be configured to match the SiPAC topology for any r and l"; "Example configuration with 8 GPUs
+ * using Lumorph that is equivalent to SiPAC(2,3)").
+ *
+ * What the seed defines, and what is ours. The seed says SiPAC is BCube-based (section 3), that
+ * SiPAC(2,3) has 8 GPUs (Fig. 3), and that Flex-SiPCO is an optimal all-reduce on it; it gives no
+ * schedule. We take SiPAC(r, l) as BCube's addressing: N = r^l GPUs, GPU x has the base-r digits
+ * x_0 .. x_{l-1}, and along dimension d it is connected to the r-1 GPUs that differ from it in
+ * digit d alone, l (r-1) links in all (SiPAC(2,3): 3 links, what the 1x3 MZI switch of a tile
+ * holds). The all-reduce is ours, chosen to use every one of those links in every round (what an
+ * algorithm "optimal" on a fixed multi-port topology must do): the vector is cut into l parts;
+ * part j reduce-scatters along the dimensions in the rotated order j, j+1, .., j+l-1 (mod l), one
+ * dimension per round, then all-gathers back in the reverse order. In round t all l parts work
+ * at once, part j on dimension (j+t) mod l, so a GPU sends on all l (r-1) links every round and the
+ * circuit set never changes: configured once, like SiPAC's fixed topology.
+ * (With one part, this is rhd radices=r x .. x r: the dimension-by-dimension SiPCO, which
+ * reconfigures every round on Lumorph.)
+ *
+ * Labels. Part j holds N chunks, labels j N + c. A chunk's offset c lists its digits in part j's
+ * order, the first dimension most significant: c = sum_p digit_{(j+p) mod l} r^(l-1-p). So what a
+ * GPU sends at level p is one contiguous range of r^(l-1-p) chunks (offsets whose first p digits
+ * are the GPU's own, the next one the peer's for halving or the GPU's for doubling).
+ *
+ * Cost (fabric, W wavelengths per tile, a = alpha, c = one chunk of n / (l N) bytes at the tile's
+ * full rate, s(d) = W / floor(W / d)):
+ *     rounds = 2 l,  reconfigurations = 1,
+ *     bandwidth = 2 sum_{p<l} r^(l-1-p) s(l (r-1)) c = 2 (N-1)/(r-1) s(l (r-1)) c
+ * SiPAC(2,3), W = 16: 6 rounds, one setup, 2 x 7 x 16/5 chunks of n/24 = 1.87 n/B, against
+ * Lumorph-2's 6 rounds, 5 reconfigurations and 1.75 n/B.
+ * Restrictions: N = r^l (SiPAC has no other sizes; every N is N^1, one all-to-all level); the
+ * fabric's mzi_degree must hold l (r-1) circuits (the model refuses otherwise). The schedule is
+ * generic, so it also runs on the ring, the switch and the fat-tree (closed forms below). Parameters: r (the SiPAC radix; unset: every r with
+ * r^l = N is mapped and the fastest kept).
+ */
+#include "algo/algos.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *const params_[] = {"r", NULL};
+
+typedef struct sipco {
+    uint32_t N, r, l;
+    uint32_t pw[33]; /* r^i */
+} sipco;
+
+/* l with r^l = N, or 0 when N is not a power of r. */
+static uint32_t levels_of(uint32_t N, uint32_t r) {
+    uint32_t l = 0;
+    uint64_t P = 1;
+    while (P < N) {
+        P *= r;
+        l++;
+    }
+    return P == N ? l : 0;
+}
+
+static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                const oc_kv *params, char *why, size_t len) {
+    uint64_t r;
+    uint32_t r0 = 2; /* unpinned: the smallest radix N is a power of (fewest circuits per GPU) */
+    while (nodes >= 2 && r0 < nodes && !levels_of(nodes, r0)) r0++;
+    int rc = oc__kv_only(params, params_, "sipco", why, len);
+    if (rc || (rc = oc__kv_u64(params, "r", r0, 2, UINT32_MAX, &r, why, len))) return rc;
+    const uint32_t l = nodes < 2 ? 0 : levels_of(nodes, (uint32_t)r);
+    if (nodes >= 2 && !l)
+        return oc__fail(why, len, OC_EINVAL,
+                        "sipco: %u GPUs is not a power of r=%llu: SiPAC(r, l) has r^l GPUs (lumorph "
+                        "section 3, Fig. 3: SiPAC(2,3) = 8)",
+                        nodes, (unsigned long long)r);
+    const uint64_t q = (uint64_t)(l ? l : 1) * nodes;
+    if (q > bytes && nodes > 1)
+        return oc__fail(why, len, OC_EINVAL,
+                        "sipco: SiPAC(%llu,%u) cuts the vector into %llu chunks: %llu bytes are "
+                        "too few",
+                        (unsigned long long)r, l, (unsigned long long)q, (unsigned long long)bytes);
+    if ((rc = oc__plan_work("sipco", nodes, 2 * q * (r - 1), why, len))) return rc;
+    if ((rc = oc__plan_begin(p, coll, nodes, root, bytes, (uint32_t)q, why, len))) return rc;
+    sipco *s = calloc(1, sizeof *s);
+    if (!s) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    p->state = s;
+    *s = (sipco){.N = nodes, .r = (uint32_t)r, .l = l};
+    s->pw[0] = 1;
+    for (uint32_t i = 0; i < l; i++) s->pw[i + 1] = s->pw[i] * s->r;
+    char b[32];
+    snprintf(b, sizeof b, "%llu", (unsigned long long)r);
+    if (oc_kv_set(p->used, "r", b)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    snprintf(b, sizeof b, "%u", l);
+    if (oc_kv_set(p->used, "l", b)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return 0;
+}
+
+static void release(oc__plan *p) {
+    free(p->state);
+    p->state = NULL;
+}
+
+/* Digit d of GPU x. */
+static uint32_t digit(const sipco *s, uint32_t x, uint32_t d) {
+    return (x / s->pw[d]) % s->r;
+}
+
+/* Level p of every part in one round: GPU x sends to each peer y along part j's dimension
+ * d = (j+p) mod l the range whose first p digits are x's and whose digit p is y's (halving) or
+ * x's own (doubling). */
+static int level(const sipco *s, oc__emit *e, uint32_t p, int halving) {
+    const uint32_t r = s->r, l = s->l, span = s->pw[l - 1 - p];
+    for (uint32_t x = 0; x < s->N; x++)
+        for (uint32_t j = 0; j < l; j++) {
+            uint32_t prefix = 0;
+            for (uint32_t i = 0; i < p; i++) prefix += digit(s, x, (j + i) % l) * s->pw[l - 1 - i];
+            const uint32_t d = (j + p) % l, xd = digit(s, x, d);
+            for (uint32_t v = 0; v < r; v++) {
+                if (v == xd) continue;
+                const uint32_t y = x + (v - xd) * s->pw[d]; /* wraps back in range */
+                const uint32_t first = j * s->N + prefix + (halving ? v : xd) * span;
+                int rc = oc__emit_transfer(e, x, y, halving ? OC_OP_REDUCE : OC_OP_COPY, first,
+                                           span);
+                if (rc) return rc;
+            }
+        }
+    return oc__emit_round(e);
+}
+
+static int generate(const oc__plan *p, oc__emit *e) {
+    const sipco *s = p->state;
+    int rc = 0;
+    for (uint32_t t = 0; t < s->l && !rc; t++) rc = level(s, e, t, 1);
+    for (uint32_t t = s->l; t > 0 && !rc; t--) rc = level(s, e, t - 1, 0);
+    return rc;
+}
+
+/* Every r >= 2 with r^l = N, smallest first (fewest circuits per GPU first). No bound: there are
+ * at most log2 N candidates. */
+static int search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    if (oc_kv_get(in->params, "r") || in->nodes < 2) return 0;
+    for (uint32_t r = 2; r <= in->nodes; r++) {
+        if (!levels_of(in->nodes, r)) continue;
+        char b[32];
+        snprintf(b, sizeof b, "%u", r);
+        const char *kv[] = {"r", b};
+        const oc__bound none = {0};
+        if (oc__search_offer(s, &none, 1, kv))
+            return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+/* The closed forms. The fabric: the essay's. The optical ring (several wavelengths): a GPU's
+ * l (r-1) transfers of a round go at once, 2l rounds of the seed's step (the model splits a round
+ * by its links' load, as for rhd). Elsewhere (switch, fat-tree, a ring of one wavelength) a GPU's
+ * transfers go one after another: 2 l x l (r-1) messages and 2 l (N-1) chunks of n / (l N). */
+static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
+    const sipco *s = p->state;
+    const double a = in->step_fixed, c = in->step_time - in->step_fixed;
+    if (in->lanes) {
+        if (s->N < 2) return oc__formula_circuits(rep, in, 0, 0, 0);
+        const double split = oc__formula_split(in, (uint64_t)s->l * (s->r - 1));
+        if (split == 0) return 0;
+        const double bw = 2.0 * (s->N - 1) / (s->r - 1) * split * c;
+        return oc__formula_circuits(rep, in, 2.0 * s->l, 1, bw);
+    }
+    if (in->wavelengths > 1) {
+        oc__formula_steps(rep, in, 2.0 * s->l);
+        return oc__note_rounds_on_ring(rep, in, "", 0);
+    }
+    const double msgs = 2.0 * s->l * s->l * (s->r - 1);
+    rep->has_formula = 1;
+    rep->steps_formula = msgs;
+    rep->has_time_formula = 1;
+    rep->time_formula_s = msgs * a + 2.0 * s->l * (s->N - 1) * c;
+    return 0;
+}
+
+const oc__algo oc__algo_allreduce_sipco = {
+    .info = {"sipco", OC_ALLREDUCE, "ring,fattree,switch,fabric",
+             "Flex-SiPCO on a SiPAC(r,l) topology configured on Lumorph (lumorph Fig. 3): the "
+             "vector in l parts, each reduce-scattered then all-gathered along the l dimensions "
+             "in its own rotated order, every link busy every round; N = r^l",
+             "", "2l rounds, one circuit configuration",
+             "r=R: the SiPAC radix (N must be R^l); unset: searched by mapped time"},
+    .param_names = params_,
+    .plan = plan,
+    .generate = generate,
+    .release = release,
+    .search = search,
+    .formula = formula,
+};

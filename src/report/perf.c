@@ -1,0 +1,119 @@
+/*
+ * perf.c — nccl-tests' report of a collective (perf.h): the bus-bandwidth factors, nccl-tests'
+ * size and count from opticoll's SIZE, and the one writer of the columns for both `opticoll perf`
+ * (times from the network model) and `opticoll-mpi --perf` (measured times).
+ *
+ * nccl-tests (NVIDIA/nccl-tests, doc/PERFORMANCE.md and its src/ files) prints, per size, the size
+ * of the whole operation in bytes, the count of elements each rank passes to the call, the type,
+ * the reduction (or "none"), the root (-1 when the collective has none), and per group of timings
+ * (its out-of-place and in-place runs) the time in microseconds, algbw = size / time and
+ * busbw = algbw x a factor of the collective that makes the figure comparable to the hardware's
+ * link bandwidth whatever the number of ranks n:
+ *   all-reduce 2(n-1)/n; reduce-scatter, all-gather, all-to-all (n-1)/n; broadcast, reduce 1;
+ *   scatter and gather (n-1)/n (src/scatter.cu, src/gather.cu).
+ * Sizes: nccl-tests' size of all-gather, gather, scatter and all-to-all is n blocks (its count is
+ * per rank); opticoll's SIZE of these is one rank's block, so size = n x SIZE, count = SIZE /
+ * type size. Reduce-scatter's size is the whole vector in both (count = SIZE / n / type size);
+ * all-reduce and broadcast: size = SIZE, count = SIZE / type size. Gossip, which nccl-tests lacks,
+ * is counted as the all-gather it moves like.
+ */
+#include "report/perf.h"
+
+#include <math.h>
+#include <string.h>
+
+double oc__perf_busbw_factor(oc_collective c, uint32_t n) {
+    double f = n ? (double)(n - 1) / (double)n : 0.0;
+    switch (c) {
+    case OC_ALLREDUCE:
+        return 2.0 * f;
+    case OC_BROADCAST:
+        return 1.0;
+    default: /* reduce-scatter, all-gather, all-to-all, scatter, gather, gossip */
+        return f;
+    }
+}
+
+int oc__perf_size_per_rank(oc_collective c) {
+    return c == OC_ALLGATHER || c == OC_GATHER || c == OC_SCATTER || c == OC_ALLTOALL ||
+           c == OC_GOSSIP;
+}
+
+uint64_t oc__perf_bytes(oc_collective c, uint32_t n, uint64_t size, uint32_t tsize) {
+    if (!n || !tsize) return 0;
+    if (oc__perf_size_per_rank(c)) return size / n / tsize * tsize;
+    if (c == OC_REDUCESCATTER) return size / n / tsize * tsize * n;
+    return size / tsize * tsize;
+}
+
+oc__perf_row oc__perf_row_of(oc_collective c, uint32_t n, uint64_t bytes, uint32_t tsize,
+                             uint32_t root) {
+    oc__perf_row r;
+    memset(&r, 0, sizeof r);
+    int per_rank = oc__perf_size_per_rank(c);
+    r.size = per_rank ? bytes * n : bytes;
+    r.count = (per_rank ? bytes : c == OC_REDUCESCATTER ? bytes / n : bytes) / (tsize ? tsize : 1);
+    r.redop = oc_collective_reduces(c) ? "sum" : "none";
+    r.root = c == OC_BROADCAST || c == OC_SCATTER || c == OC_GATHER ? (int64_t)root : -1;
+    return r;
+}
+
+void oc__perf_header(FILE *f, const char *const *groups, size_t ngroups) {
+    if (ngroups > 1) {
+        fprintf(f, "#%51s", "");
+        for (size_t g = 0; g < ngroups; g++)
+            fprintf(f, "  %26s", groups[g]);
+        fputc('\n', f);
+    }
+    fprintf(f, "#%11s  %12s  %8s  %6s  %6s", "size", "count", "type", "redop", "root");
+    for (size_t g = 0; g < ngroups; g++)
+        fprintf(f, "  %10s  %6s  %6s", "time", "algbw", "busbw");
+    fprintf(f, "\n#%11s  %12s  %8s  %6s  %6s", "(B)", "(elements)", "", "", "");
+    for (size_t g = 0; g < ngroups; g++)
+        fprintf(f, "  %10s  %6s  %6s", "(us)", "(GB/s)", "(GB/s)");
+    fputc('\n', f);
+}
+
+/* algbw in GB/s (10^9 bytes per second), as nccl-tests counts. */
+static double algbw(const oc__perf_row *r, double t) {
+    return (double)r->size / t / 1e9;
+}
+
+void oc__perf_row_text(FILE *f, const oc__perf_row *r, size_t ngroups, double factor) {
+    fprintf(f, " %11llu  %12llu  %8s  %6s  %6lld", (unsigned long long)r->size,
+            (unsigned long long)r->count, r->type, r->redop, (long long)r->root);
+    for (size_t g = 0; g < ngroups && g < OC__PERF_MAX_GROUPS; g++) {
+        double t = r->time_s[g];
+        if (!(t > 0)) {
+            fprintf(f, "  %10s  %6s  %6s", "-", "-", "-");
+            continue;
+        }
+        fprintf(f, "  %10.2f  %6.2f  %6.2f", t * 1e6, algbw(r, t), algbw(r, t) * factor);
+    }
+    fputc('\n', f);
+}
+
+cJSON *oc__perf_row_json(const oc__perf_row *r, const char *const *groups, size_t ngroups,
+                         double factor) {
+    cJSON *x = cJSON_CreateObject();
+    int ok = x && oc__json_u64(x, "size", r->size) && oc__json_u64(x, "count", r->count) &&
+             oc__json_str(x, "type", r->type) && oc__json_str(x, "redop", r->redop) &&
+             oc__json_num(x, "root", (double)r->root) && oc__json_num(x, "busbw_factor", factor);
+    for (size_t g = 0; ok && g < ngroups && g < OC__PERF_MAX_GROUPS; g++) {
+        cJSON *o = groups ? oc__json_obj(x, groups[g]) : x; /* one unnamed group: flat */
+        double t = r->time_s[g];
+        ok = o != NULL;
+        if (ok && t > 0)
+            ok = oc__json_num(o, "time_us", t * 1e6) &&
+                 oc__json_num(o, "algbw_GBps", algbw(r, t)) &&
+                 oc__json_num(o, "busbw_GBps", algbw(r, t) * factor);
+        else if (ok)
+            ok = oc__json_null(o, "time_us") && oc__json_null(o, "algbw_GBps") &&
+                 oc__json_null(o, "busbw_GBps");
+    }
+    if (!ok) {
+        cJSON_Delete(x);
+        return NULL;
+    }
+    return x;
+}
