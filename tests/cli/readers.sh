@@ -59,11 +59,6 @@ run_tool verify "$T/bom.json"
 run_tool export -c allreduce -a ring -n 5 -s 4KiB --format msccl -o "$T/m.xml"
 { printf '\xef\xbb\xbf'; cat "$T/m.xml"; } >"$T/bom.xml"
 run_tool verify "$T/bom.xml"
-if [ "$RC" -eq 2 ] && grep -q "is MSCCL's but not read by opticoll" "$T/err"; then
-    # the reader before issue 18 (branch msccl-import rewrites it) reads only the output buffer
-    echo "# skip: BOM + MSCCL XML (this reader predates real MSCCL programs)"
-else
-    [ "$RC" -eq 0 ] && pass "BOM + MSCCL XML verifies" || fail "BOM + XML" "$(cat "$T/err")"
-fi
+[ "$RC" -eq 0 ] && pass "BOM + MSCCL XML verifies" || fail "BOM + XML" "$(cat "$T/err")"
 
 finish
