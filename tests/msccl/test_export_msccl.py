@@ -29,9 +29,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "export"))
 import executor  # noqa: E402
-import test_export as common  # noqa: E402  check() and run() with the tool of argv[1]
+import test_export as common  # noqa: E402  check(), run() (the tool of argv[1]), algorithms()
 
-check, run = common.check, common.run
+check, run, algorithms = common.check, common.run, common.algorithms
 
 REF = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "..", "..", "..", "shared", "msccl-ref")
 NS = (2, 3, 5, 8, 34, 64, 100)
@@ -95,19 +95,6 @@ def refs():
         err = execute(t.name, "msccl-nccl")
         os.unlink(t.name)
         check(err is not None and want in err, "executor refuses %s (%s)" % (what, want), err)
-
-
-def algorithms():
-    rc, out, _ = run("list")
-    algos, on = [], False
-    for line in out.splitlines():
-        if line.startswith("algorithms"):
-            on = True
-            continue
-        if on and line.startswith("  "):
-            p = line.split()
-            algos.append((p[0], p[1], p[2].split(",")))
-    return algos
 
 
 def export_to(path, coll, name, net, extra, n, rt, inplace):
