@@ -383,7 +383,13 @@ int oc_export_json(const oc_request *req, FILE *f, char *why, size_t whylen);
  * per node, a slice per transfer and physical step with its resource, timed by the network model.
  * Needs a network whose model reports its placements (every model of `opticoll list` today). */
 int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t whylen);
-/* The same schedule in MSCCL's XML (<algo><gpu><tb><step .../>), written with libxml2. */
+/* The same schedule as an MSCCL program (<algo><gpu><tb><step .../>, written with libxml2) that
+ * the MSCCL runtime `runtime` loads and runs: "msccl-nccl" (msccl-executor-nccl; NULL is it) or
+ * "rccl"; in-place (inplace = 1) or out-of-place. A schedule over the runtime's limits is refused
+ * (OC_ENOTSUP, one line naming the limit) and nothing is written. */
+int oc_export_msccl_for(const oc_request *req, const char *runtime, int inplace, FILE *f,
+                        char *why, size_t whylen);
+/* oc_export_msccl_for(req, NULL, 0, ...): msccl-nccl, out-of-place. */
 int oc_export_msccl(const oc_request *req, FILE *f, char *why, size_t whylen);
 /* The same schedule as MLCommons Chakra execution traces (ASTRA-sim's input), one per rank: a
  * GlobalMetadata then a COMM_SEND_NODE / COMM_RECV_NODE per transfer, each message length-prefixed

@@ -148,17 +148,21 @@ static int arg_once(const char *cmd, const arg_word *a, const char **slot) {
     return 0;
 }
 
+/* -q, --quiet: every command's, added once by each reader (read_options, command_table). Its id
+ * is above every read_options list's indices and is no OPT_ bit (not a power of two), so the
+ * readers take it before they look at ids; the 31 bits of OPT_ are all in use. */
+enum { QUIET_ID = 200 };
+static const arg_option quiet_option = {"-q", "--quiet", 0, QUIET_ID};
+
 int read_options(const char *cmd, int argc, char **argv, const arg_option *opts, size_t n,
                  const char **value, const char **operand) {
     arg_reader p;
     arg_word a;
     int rc = 0;
-    /* -q, --quiet: every command's, added here once (QUIET_ID is above every command's ids) */
-    enum { QUIET_ID = 200 };
     arg_option all[ARG_MAX_OPTIONS];
     assert(n < ARG_MAX_OPTIONS);
     memcpy(all, opts, n * sizeof *opts);
-    all[n] = (arg_option){"-q", "--quiet", 0, QUIET_ID};
+    all[n] = quiet_option;
     arg_init(&p, argc, argv, all, n + 1);
     while (!rc && arg_next(&p, &a) != ARG_END) {
         if (a.kind == ARG_OPTION && a.id == QUIET_ID)
@@ -185,7 +189,7 @@ static const struct {
                 OPT_EXPLAIN | OPT_OBJECTIVE | OPT_DECISIONS},
     {"compare", OPT_PROBLEM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_CSV | OPT_ALGO | OPT_PARAM},
     {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT |
-                   OPT_OBJECTIVE},
+                   OPT_OBJECTIVE | OPT_RUNTIME},
     {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},
     /* train checks its own combinations and names the ones that do not apply */
     {"train", OPT_SHARED | OPT_MODEL | OPT_MODELS},
@@ -230,7 +234,6 @@ static const struct cli_option {
     {{NULL, "--explain", 0, OPT_EXPLAIN}, FIELD(explain), NULL},
     {{NULL, "--objective", 1, OPT_OBJECTIVE}, FIELD(objective), NULL},
     {{"-h", "--help", 0, OPT_HELP}, FIELD(help), NULL},
-    {{"-q", "--quiet", 0, OPT_QUIET}, FIELD(quiet), NULL},
     {{"-m", "--model", 1, OPT_MODEL}, FIELD(model), NULL},
     {{NULL, "--models", 1, OPT_MODELS}, FIELD(models), NULL},
     {{"-j", "--jobs", 1, OPT_JOBS}, FIELD(jobs), NULL},
@@ -240,6 +243,7 @@ static const struct cli_option {
     {{"-b", "--minbytes", 1, OPT_MINBYTES}, FIELD(minbytes), "perf"},
     {{"-e", "--maxbytes", 1, OPT_MAXBYTES}, FIELD(maxbytes), "perf"},
     {{"-f", "--stepfactor", 1, OPT_STEPFACTOR}, FIELD(stepfactor), "perf"},
+    {{NULL, "--runtime", 1, OPT_RUNTIME}, FIELD(runtime), NULL},
 };
 enum { NCLI = sizeof cli_options / sizeof cli_options[0] };
 
@@ -264,7 +268,7 @@ static size_t command_table(const char *cmd, unsigned allowed, arg_option *out) 
     for (size_t i = 0; i < NCLI; i++) {
         const struct cli_option *e = &cli_options[i];
         unsigned bit = (unsigned)e->a.id;
-        if (!(bit & (allowed | OPT_SHARED | OPT_HELP | OPT_QUIET)) || !for_command(e->only, cmd))
+        if (!(bit & (allowed | OPT_SHARED | OPT_HELP)) || !for_command(e->only, cmd))
             continue;
         int hidden = 0;
         for (size_t j = 0; j < NCLI && !(bit & allowed); j++)
@@ -275,6 +279,8 @@ static size_t command_table(const char *cmd, unsigned allowed, arg_option *out) 
         assert(n < ARG_MAX_OPTIONS);
         out[n++] = e->a;
     }
+    assert(n < ARG_MAX_OPTIONS);
+    out[n++] = quiet_option;
     return n;
 }
 
@@ -377,6 +383,10 @@ int parse_options(int argc, char **argv, options *o, const char *cmd) {
     arg_kind kind;
     arg_init(&p, argc, argv, mine, command_table(cmd, allowed, mine));
     while ((kind = arg_next(&p, &a)) != ARG_END) {
+        if (kind == ARG_OPTION && a.id == QUIET_ID) {
+            cli_prog.quiet = 1;
+            continue;
+        }
         unsigned bit = (unsigned)a.id;
         if (kind == ARG_OPERAND) {
             if (o->file) return arg_refused(cmd, &a);
@@ -387,9 +397,8 @@ int parse_options(int argc, char **argv, options *o, const char *cmd) {
         if (kind == ARG_NEEDS_VALUE && (bit & (OPT_PARAM | OPT_NETPARAM)))
             return die(EXIT_USAGE, "%s: %s needs KEY=VALUE", cmd, a.spelling);
         if (kind != ARG_OPTION) return arg_refused(cmd, &a);
-        if (bit == OPT_HELP || bit == OPT_QUIET) {
-            *(bit == OPT_HELP ? &o->help : &o->quiet) = 1;
-            cli_prog.quiet |= o->quiet;
+        if (bit == OPT_HELP) {
+            o->help = 1;
             continue;
         }
         saw(o, bit, a.spelling);

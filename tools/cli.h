@@ -53,7 +53,8 @@ enum {
     OPT_MINBYTES = 1 << 27,  /* perf -b */
     OPT_MAXBYTES = 1 << 28,  /* perf -e */
     OPT_STEPFACTOR = 1 << 29, /* perf -f (nccl-tests' spelling; --net fibres= there) */
-    OPT_QUIET = 1 << 30,     /* every command: no progress line (cli_progress) */
+    OPT_RUNTIME = 1 << 30,   /* export --format msccl / msccl-inplace */
+    /* -q, --quiet takes no bit: every command reads it (cli.c's QUIET_ID) */
     OPT_SHARED = (1 << 20) - 1 - OPT_FILE,
     OPT_NETWORK_FLAGS = OPT_NET | OPT_W | OPT_F | OPT_PRESET | OPT_NETPARAM,
     OPT_PROBLEM = OPT_COLL | OPT_NODES | OPT_SIZE | OPT_ROOT | OPT_NODATA,
@@ -64,7 +65,8 @@ typedef struct options {
     const char *wavelengths, *fibres, *preset, *objective;
     const char *model, *models, *jobs, *csv_file, *plot, *decisions;
     const char *minbytes, *maxbytes, *stepfactor; /* perf */
-    int json, csv, no_data, help, links, explain, quiet;
+    const char *runtime;                          /* export --format msccl */
+    int json, csv, no_data, help, links, explain;
     oc_kv *params, *net_params;
     unsigned given;           /* OPT_ bits seen */
     const char *spelling[32]; /* how each was written ("-n", "--nodes"), for messages */

@@ -362,6 +362,14 @@ static int export_chakra(options *o) {
     return err ? lib_error(err, why) : 0;
 }
 
+/* export --format msccl's settings, for export_msccl (the exporters share one signature) */
+static const char *msccl_runtime;
+static int msccl_inplace; /* --format msccl-inplace */
+
+static int export_msccl(const oc_request *req, FILE *f, char *why, size_t len) {
+    return oc_export_msccl_for(req, msccl_runtime, msccl_inplace, f, why, len);
+}
+
 static int cmd_export(options *o) {
     if (o->help) {
         printf(
@@ -373,8 +381,12 @@ static int cmd_export(options *o) {
             "      --format chrome     a Chrome trace-event timeline: open it in\n"
             "                          https://ui.perfetto.dev or chrome://tracing (needs a\n"
             "                          network that reports its placements: ring, switch, star)\n"
-            "      --format msccl      MSCCL's XML (gpus, threadblocks, steps); `opticoll\n"
-            "                          verify FILE.xml` reads it back\n"
+            "      --format msccl      an MSCCL program (gpus, threadblocks, steps) that the\n"
+            "                          runtime loads, out-of-place; `opticoll verify FILE.xml`\n"
+            "                          reads it back\n"
+            "      --format msccl-inplace  the same for in-place calls\n"
+            "      --runtime RT        msccl: msccl-nccl (default, msccl-executor-nccl) or rccl;\n"
+            "                          their limits are checked, a schedule over one is refused\n"
             "      --format chakra     MLCommons Chakra execution traces (ASTRA-sim's input):\n"
             "                          one file PREFIX.RANK.et per rank; needs -o PREFIX\n"
             "  -o, --output FILE       write FILE instead of standard output\n",
@@ -383,17 +395,25 @@ static int cmd_export(options *o) {
     }
     if (!o->format)
         return die(EXIT_USAGE, "missing --format (json, chrome, msccl or chakra)", NULL, NULL);
+    if (o->runtime && strcmp(o->format, "msccl") && strcmp(o->format, "msccl-inplace"))
+        return die(EXIT_USAGE, "--runtime applies to --format msccl only", NULL, NULL);
     if (!strcmp(o->format, "chakra")) return export_chakra(o);
     int (*export_fn)(const oc_request *, FILE *, char *, size_t) = NULL;
     if (!strcmp(o->format, "json"))
         export_fn = oc_export_json;
     else if (!strcmp(o->format, "chrome"))
         export_fn = oc_export_chrome;
-    else if (!strcmp(o->format, "msccl"))
-        export_fn = oc_export_msccl;
+    else if (!strcmp(o->format, "msccl") || !strcmp(o->format, "msccl-inplace"))
+        export_fn = export_msccl;
     else
-        return die(EXIT_USAGE, "--format %s: unknown format (json, chrome, msccl, chakra)", o->format,
+        return die(EXIT_USAGE,
+                   "--format %s: unknown format (json, chrome, msccl, msccl-inplace, chakra)",
+                   o->format, NULL);
+    if (o->runtime && strcmp(o->runtime, "msccl-nccl") && strcmp(o->runtime, "rccl"))
+        return die(EXIT_USAGE, "--runtime %s: unknown MSCCL runtime (msccl-nccl, rccl)", o->runtime,
                    NULL);
+    msccl_runtime = o->runtime;
+    msccl_inplace = !strcmp(o->format, "msccl-inplace");
     oc_request req;
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
