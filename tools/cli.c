@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 int die_line(int code, const char *line) {
     /* the callers quoted the user text they composed in; this is the net for the rest */
@@ -48,6 +50,22 @@ int exit_for(int err) {
     default:
         return EXIT_OTHER;
     }
+}
+
+void text_width_from_terminal(void) {
+    unsigned cols = TEXT_WIDTH_PIPE;
+    if (isatty(STDOUT_FILENO)) {
+        struct winsize ws;
+        uint64_t env = 0;
+        const char *c = getenv("COLUMNS");
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+            cols = ws.ws_col;
+        else if (c && oc_parse_u64(c, 20, 100000, &env) == 0)
+            cols = (unsigned)env;
+        else
+            cols = 80;
+    }
+    oc_set_text_width(cols);
 }
 
 int memory_budget_from_env(void) {

@@ -81,6 +81,11 @@ int lib_error(int err, const char *why);
 /* Sets the library's memory budget from OPTICOLL_MEMORY_BUDGET_MIB (or its old name
  * OPTICOLL_VERIFY_BUDGET_MIB); 0, or one line on stderr and EXIT_USAGE for a bad value. */
 int memory_budget_from_env(void);
+/* Sets the library's text width (oc_set_text_width) for the tables: the terminal's columns when
+ * stdout is a terminal (TIOCGWINSZ, else $COLUMNS, else 80), TEXT_WIDTH_PIPE when it is not, so
+ * that a file or a pipe gets the same lines on every machine. */
+enum { TEXT_WIDTH_PIPE = 100 };
+void text_width_from_terminal(void);
 /* Parses argv (argv[0]: the command's name) into o, accepting only the options command `cmd`
  * takes (see cli.c). 0, or an exit code after one line. */
 int parse_options(int argc, char **argv, options *o, const char *cmd);

@@ -709,6 +709,7 @@ static int dispatch(int argc, char **argv) {
     const char *cmd = argv[1];
     int brc = memory_budget_from_env();
     if (brc) return brc;
+    text_width_from_terminal();
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;
