@@ -5,7 +5,8 @@
 # are issue 14's items 8, 9 and 12: user text in error lines escaped and cut, decision files
 # refused line by line, contradicting options refused; search is the parameter search's
 # --explain and --objective.
-foreach(script golden roundtrip badinput escape decisions_bad conflicts search compare_pins reproduce_settings)
+foreach(script golden roundtrip badinput escape decisions_bad conflicts search compare_pins reproduce_settings
+        output)
   add_test(NAME cli_${script}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/${script}.sh $<TARGET_FILE:opticoll>
                    ${CMAKE_SOURCE_DIR}/tests/cli)
