@@ -22,3 +22,9 @@ add_test(NAME cli_getopt
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/getopt.sh $<TARGET_FILE:opticoll>
                  ${CMAKE_SOURCE_DIR}/tests/cli ${OC_GETOPT_MPI})
 set_tests_properties(cli_getopt PROPERTIES LABELS cli TIMEOUT 600)
+# help: every option of tools/cli.c's table in its command's --help, and what each help must say
+# (issue 19); oc_bench --help too.
+add_test(NAME cli_help
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/help.sh $<TARGET_FILE:opticoll>
+                 ${CMAKE_SOURCE_DIR}/tests/cli $<TARGET_FILE:oc_bench>)
+set_tests_properties(cli_help PROPERTIES LABELS cli TIMEOUT 600)

@@ -25,9 +25,11 @@ static const char *const sweep_help =
     "mapped, costed) and prints one line per point. Without -a: every algorithm of the\n"
     "collective that runs on the network. Restrictions that exclude a point make it \"not run\"\n"
     "with the reason; any other failure fails the command.\n\n"
-    "  -n, --nodes LIST        node counts: 3,5,12 or a range A..B (A, 2A, 4A ... up to B),\n"
+    "  -c, --collective NAME   the collective, as for run\n"
+    "  -n, --nodes LIST        node counts: 3,5,12 or a range A..B (A, 2A, 4A ... and B),\n"
     "                          A..B:*F (times F) or A..B:+S (plus S); items may be mixed\n"
     "  -s, --sizes LIST        sizes, same forms with units: 4KiB,1MiB or 1KiB..64MiB:*4\n"
+    "                          (--size too)\n"
     "  -a, --algorithm A,B     the algorithms to run (default: all that apply)\n"
     "  -p, --param KEY=VALUE   with exactly one -a: a parameter of that algorithm\n"
     "  -j, --jobs N            threads (default: the online CPUs); the output does not depend\n"
@@ -40,7 +42,7 @@ static const char *const sweep_help =
     "                          bytes, not_run}) instead of the table\n"
     "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n"
     "  -r, --root R            root of broadcast, scatter, gather (0)\n"
-    "  -t, -w, -f, --preset, --net   the network, as for run\n";
+    "%s";
 
 /* Point i of the sweep (every one has run when this file reads it). */
 static const oc_sweep_point *point(const sweep_args *a, size_t i) {

@@ -84,6 +84,11 @@ static int cmd_run(options *o) {
             "closed form and the lower bound. A schedule that fails a check is an error.\n"
             "Parameters left unpinned are searched: the default is the best of every value\n"
             "-p could pin, mapped on the network.\n\n%s%s%s%s"
+            "  -a auto                 choose the algorithm: with --decisions, the winner of the\n"
+            "                          file's nearest point; without, every algorithm that runs on\n"
+            "                          the network is run at this point and the fastest is kept\n"
+            "      --decisions FILE    a decision file written by `opticoll tune -o FILE` (with\n"
+            "                          -a auto only)\n"
             "      --explain           list the parameter search: every candidate mapped, those\n"
             "                          pruned and the bound that pruned them, why the winner won\n"
             "                          (with --json: every candidate under \"search\")\n"
@@ -341,15 +346,15 @@ static int cmd_export(options *o) {
             "usage: opticoll export -c COLL -a ALGO [-t NET] -n N -s SIZE --format FORMAT "
             "[-o FILE]\n\n"
             "Writes the schedule after it has passed every check. With -o the file appears\n"
-            "only when it is whole.\n\n%s%s%s"
+            "only when it is whole.\n\n%s%s%s%s"
             "      --format json       the schedule file format (see README)\n"
             "      --format chrome     a Chrome trace-event timeline: open it in\n"
-            "                          https://ui.perfetto.dev or chrome://tracing (needs a\n"
-            "                          network that reports its placements: ring, switch, star)\n"
+            "                          https://ui.perfetto.dev or chrome://tracing (every\n"
+            "                          network: one track per node, one slice per transfer)\n"
             "      --format msccl      MSCCL's XML (gpus, threadblocks, steps); `opticoll\n"
             "                          verify FILE.xml` reads it back\n"
             "  -o, --output FILE       write FILE instead of standard output\n",
-            help_problem, help_algo, help_network);
+            help_problem, help_algo, help_search, help_network);
         return 0;
     }
     if (!o->format) return die(EXIT_USAGE, "missing --format (json, chrome or msccl)", NULL, NULL);
@@ -410,7 +415,9 @@ static int cmd_verify(options *o) {
             "-t, -w, -f, --preset and --net override the file's network and its parameters.\n"
             "An XML file is read as MSCCL XML (see `opticoll export --format msccl`): sends and\n"
             "receives are matched, rounds rebuilt from the steps' order and waits, then\n"
-            "verified; a malformed file exits 2, steps that do not match up exit 1.\n");
+            "verified; a malformed file exits 2, steps that do not match up exit 1.\n\n%s"
+            "      --json              the report as one JSON object, as run --json\n",
+            help_network);
         return 0;
     }
     if (!o->file) return die(EXIT_USAGE, "verify: missing FILE", NULL, NULL);

@@ -106,7 +106,15 @@ int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_
     a->csv = a->o.csv_file;
     a->plot = a->o.plot;
     if (a->o.help) {
-        fputs(help, stdout);
+        /* the help's "%s" is where the network options go, as run shows them */
+        const char *at = strstr(help, "%s");
+        if (at) {
+            fwrite(help, 1, (size_t)(at - help), stdout);
+            fputs(help_network, stdout);
+            fputs(at + 2, stdout);
+        } else {
+            fputs(help, stdout);
+        }
         rc = -1;
         goto out;
     }

@@ -26,7 +26,8 @@ typedef struct sweep_args {
 } sweep_args;
 
 /* Parses the options of `cmd` (sweep, tune) into a, and makes a->sweep: returns 0, -1 when --help
- * was asked (`help` printed), or an exit code after printing one line. */
+ * was asked (`help` printed, its "%s" replaced by the network options), or an exit code after
+ * printing one line. */
 int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_args *a);
 void sweep_args_free(sweep_args *a);
 
