@@ -122,37 +122,10 @@ static int cmd_run(options *o) {
 
 /* The algorithms compare runs: every algorithm of the collective, or those -a A,B,.. names (each
  * once, each an algorithm of the collective), in that order. 0 or an exit code after one line. */
-static int compare_list(const options *o, oc_collective coll, const oc_algorithm_info **list,
-                        size_t *n) {
-    *n = 0;
-    if (!o->algo) {
-        for (size_t i = 0; i < oc_algorithm_count() && *n < 64; i++)
-            if (oc_algorithm_at(i)->collective == coll) list[(*n)++] = oc_algorithm_at(i);
-        return 0;
-    }
-    const char *p = o->algo;
-    for (;;) {
-        size_t len = strcspn(p, ",");
-        char name[64];
-        if (!len || len >= sizeof name)
-            return die(EXIT_USAGE, "compare -a %s: expected names separated by commas", o->algo,
-                       NULL);
-        memcpy(name, p, len);
-        name[len] = 0;
-        const oc_algorithm_info *a = NULL;
-        for (size_t i = 0; i < oc_algorithm_count() && !a; i++)
-            if (oc_algorithm_at(i)->collective == coll && !strcmp(oc_algorithm_at(i)->name, name))
-                a = oc_algorithm_at(i);
-        if (!a)
-            return die(EXIT_USAGE, "compare -a: '%s' is not an algorithm of %s (see opticoll list)",
-                       name, oc_collective_name(coll));
-        for (size_t k = 0; k < *n; k++)
-            if (list[k] == a) return die(EXIT_USAGE, "compare -a: '%s' is listed twice", name, NULL);
-        if (*n == 64) return die(EXIT_USAGE, "compare -a: at most 64 algorithms", NULL, NULL);
-        list[(*n)++] = a;
-        if (!p[len]) return 0;
-        p += len + 1;
-    }
+static int compare_list(const options *o, oc_collective coll, const char *net,
+                        const oc_algorithm_info **list, size_t *n) {
+    /* without -a every algorithm of the collective: those for other networks make one line */
+    return algo_list(o->algo, coll, net, 1, list, 64, n);
 }
 
 /* The algorithm a pin is for: "ALGO.KEY" names ALGO (*key = KEY); a plain KEY names none. */
@@ -234,7 +207,7 @@ static int cmd_compare(options *o) {
     if (rc || (rc = build_request(o, &req, 0))) return rc;
     const oc_algorithm_info *list[64];
     size_t nlist = 0;
-    if ((rc = compare_list(o, req.collective, list, &nlist)) || (rc = compare_params(o, list, nlist)))
+    if ((rc = compare_list(o, req.collective, req.network, list, &nlist)) || (rc = compare_params(o, list, nlist)))
         return rc;
     oc_report *reps[64];
     const char *names[64];
@@ -332,8 +305,25 @@ static int cmd_compare(options *o) {
                    (unsigned long long)oc_report_steps(r), lbb, fb, tb,
                    oc_report_verified(r) ? "yes" : "NO", pb);
         }
-        for (size_t k = 0; k < ns; k++)
+        /* restrictions at this point, one line each; then the algorithms made for other
+         * networks, in one line: they do not apply here, whatever N and SIZE */
+        char elsewhere[2048] = "";
+        size_t nelse = 0, at = 0;
+        for (size_t k = 0; k < ns; k++) {
+            const oc_algorithm_info *a = NULL;
+            for (size_t i = 0; i < nlist && !a; i++)
+                if (!strcmp(list[i]->name, skipped[k])) a = list[i];
+            if (a && !oc_algorithm_runs_on(a, req.network)) {
+                if (at < sizeof elsewhere)
+                    at += (size_t)snprintf(elsewhere + at, sizeof elsewhere - at, "%s%s",
+                                           nelse ? ", " : "", a->name);
+                nelse++;
+                continue;
+            }
             printf("  %-*s not run: %s\n", wname, skipped[k], reasons[k]);
+        }
+        if (nelse)
+            printf("  for other networks (%zu; see opticoll list): %s\n", nelse, elsewhere);
     }
     for (size_t k = 0; k < n; k++)
         oc_report_free(reps[k]);

@@ -21,7 +21,6 @@ typedef struct sweep_args {
     size_t nnodes, nsizes;
     unsigned jobs;
     const char *csv, *plot, *decisions;
-    char *algo_text; /* the copy of -a that `algos` points into */
     oc_sweep *sweep; /* the library's sweep of these points, none run yet */
 } sweep_args;
 

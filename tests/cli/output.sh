@@ -3,7 +3,8 @@
 # output"): a size range includes its end point; sweep --plot writes the file named (one panel
 # per N), in the format its extension names, says what it wrote, and refuses an unknown format or
 # a missing gnuplot naming the file; the plot script labels an axis one way (no 1e+06 beside
-# 100000) and tells series drawn on top of each other apart; tables fit 100 columns in a pipe.
+# 100000) and tells series drawn on top of each other apart; compare lists the algorithms of
+# other networks in one line and reads -a as sweep does; tables fit 100 columns in a pipe.
 set -u
 TOOL=${1:-}
 CLI_DIR=${2:-$(cd "$(dirname "$0")" && pwd)}
@@ -82,6 +83,35 @@ fi
 if [ -n "$GP" ] && grep -q ' dt [0-9]' "$GP"; then pass "every series has a dash pattern"; else
     fail "every series has a dash pattern" "$GP"; fi
 
+# ---- compare: what does not apply, in one line; -a read as sweep reads it ----
+run_tool compare -c alltoall -t hypercube -n 8 -s 4KiB
+others=$(grep -c 'for other networks' "$T/out")
+if [ "$RC" -eq 0 ] && [ "$others" = 1 ] && ! grep -q 'runs on .*, not on hypercube' "$T/out" &&
+    grep -q 'for other networks (11; see opticoll list): tcp2, onestage' "$T/out" &&
+    [ "$(tail -1 "$T/out" | cut -c1-22)" = "  for other networks (" ] && grep -q '^  dex  *not run: ' "$T/out"; then
+    pass "compare on the hypercube: the 11 algorithms of other networks in one last line"
+else
+    fail "compare on the hypercube: other networks' algorithms in one line" "$(cat "$T/out")"
+fi
+run_tool compare -c alltoall -t hypercube -n 8 -s 4KiB --json
+if [ "$RC" -eq 0 ] && [ "$(grep -o '"not_run"' "$T/out" | wc -l)" = 12 ]; then
+    pass "compare --json keeps a not_run entry for each of the 12"
+else
+    fail "compare --json keeps every not_run entry"
+fi
+for cmd in compare sweep; do
+    s=-s
+    [ $cmd = sweep ] && s=--sizes
+    refused "$cmd -a with an algorithm of another network" "-a: 'tcp2' does not run on hypercube" \
+        $cmd -c alltoall -t hypercube -n 8 $s 4KiB -a sex,tcp2
+    refused "$cmd -a with a name twice" "-a: 'sex' is listed twice" \
+        $cmd -c alltoall -t hypercube -n 8 $s 4KiB -a sex,sex
+    refused "$cmd -a with an empty item" "expected names separated by commas" \
+        $cmd -c alltoall -t hypercube -n 8 $s 4KiB -a sex,
+    refused "$cmd -a with an unknown name" "-a: 'foo' is not an algorithm of alltoall" \
+        $cmd -c alltoall -t hypercube -n 8 $s 4KiB -a foo
+done
+
 # ---- tables fit a pipe's 100 columns ----
 run_tool reproduce aas
 widest=$(awk '/ \| / { if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/out")
@@ -89,6 +119,15 @@ if [ "$RC" -eq 0 ] && [ "$widest" -le 100 ] && grep -qE '^  \[1\] ' "$T/out"; th
     pass "reproduce aas in a pipe: table rows within 100 columns ($widest), reasons as notes"
 else
     fail "reproduce aas table rows within 100 columns" "widest $widest"
+fi
+COLUMNS=0 run_tool reproduce aas
+wide=$(awk '/ \| / { if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/out")
+COLUMNS=90 run_tool reproduce aas
+narrow=$(awk '/ \| / { if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/out")
+if [ "$wide" -gt 200 ] && [ "$narrow" -le 90 ]; then
+    pass "COLUMNS=0: whole rows ($wide columns); COLUMNS=90: rows within 90 ($narrow)"
+else
+    fail "COLUMNS sets the width" "COLUMNS=0: $wide, COLUMNS=90: $narrow"
 fi
 run_tool reproduce aas --json
 if [ "$RC" -eq 0 ] && python3 - "$T/out" <<'PY'; then

@@ -190,7 +190,7 @@ bad "expected node counts" tune -c allgather --nodes 0,4 --sizes 4KiB
 bad "an empty item" sweep -c allgather --nodes 4,,8 --sizes 4KiB
 bad "an empty item" tune -c allgather --nodes 4 --sizes 4KiB,
 bad "expected sizes" tune -c allgather --nodes 4 --sizes 4XB
-bad "unknown allgather algorithm" sweep -c allgather -a ring,nosuch --nodes 4 --sizes 4KiB
+bad "'nosuch' is not an algorithm of allgather" sweep -c allgather -a ring,nosuch --nodes 4 --sizes 4KiB
 bad "missing --sizes" tune -c allgather --nodes 4
 bad "-j 0" sweep -c allgather --nodes 4 --sizes 4KiB -j 0
 bad "cannot write" sweep -c allgather --nodes 4 --sizes 4KiB --csv /nonexistent/dir/x.csv
