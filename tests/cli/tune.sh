@@ -74,7 +74,7 @@ if have_python; then
     if python3 - "$T/dec.json" <<'PY'; then
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format"] == "opticoll-decisions" and d["network_params"] == {"wavelengths": "4"}
+assert d["format"] == "opticoll-decisions" and d["network_params"] == {"wavelengths": 4}
 assert len(d["points"]) == 10
 for p in d["points"]:
     ran = [c for c in p["candidates"] if "time_s" in c]
