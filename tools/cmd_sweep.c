@@ -217,7 +217,7 @@ int cmd_sweep(int argc, char **argv) {
     if (a.plot) rc = plot_all(&a, m);
     if (!rc && a.csv && !(rc = write_whole(a.csv, write_csv, &a)))
         fprintf(m, "csv: wrote %s\n", a.csv);
-    fclose(m);
+    if (fclose(m) && !rc) rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
     if (rc) {
         free(said);
         goto out;
