@@ -96,10 +96,11 @@ int oc__table_row(oc__table *t, const char *const *cells) {
  * to the width (a reason repeated on several rows is one note); a table whose last column is data
  * (last_is_data) keeps it as a column. Then, while the table is still too wide, the widest other
  * column gives up a column at a time (down to MIN_COL, its header's longest word or its cells'
- * longest word up to MAX_WORD) and its cells wrap at spaces onto more lines. The CSV and JSON (the table sink)
+ * longest word up to MAX_WORD) and its cells wrap at spaces onto more lines; only if that is not
+ * enough are words cut, down to CUT_COL columns. The CSV and JSON (the table sink)
  * always see the whole cells: fitting changes only the text on the page. */
 
-enum { SHORT_REASON = 12, MIN_COL = 8, MAX_WORD = 16, NOTE_INDENT = 6 };
+enum { SHORT_REASON = 12, MIN_COL = 8, MAX_WORD = 16, CUT_COL = 5, NOTE_INDENT = 6 };
 
 static _Atomic unsigned text_width; /* 0: no limit */
 
@@ -269,21 +270,28 @@ void oc__table_print(const oc__table *t, FILE *f) {
         }
     }
     if (fitted) {
-        /* then the widest other column gives way, a column at a time */
-        while (fitted && table_width(width, nc) > W) {
+        /* then the widest other column gives way, a column at a time: first down to its
+         * words (pass 0), then, when that is not enough, cutting words down to CUT_COL */
+        for (int pass = 0; pass < 2 && fitted && table_width(width, nc) > W;) {
             size_t wide = nc;
             for (size_t c = 0; c < (t->last_is_data ? nc : last); c++) {
-                size_t floor = longest_word(t->head[c]), word = 0;
-                for (size_t r = 0; r < t->nrows; r++) /* words are not cut, up to MAX_WORD */
-                    if (longest_word(t->cells[r * nc + c]) > word)
-                        word = longest_word(t->cells[r * nc + c]);
-                if (word > MAX_WORD) word = MAX_WORD;
-                if (floor < word) floor = word;
-                if (floor < MIN_COL) floor = MIN_COL;
+                size_t floor = CUT_COL;
+                if (pass == 0) {
+                    size_t word = 0;
+                    floor = longest_word(t->head[c]);
+                    for (size_t r = 0; r < t->nrows; r++) /* words are not cut, up to MAX_WORD */
+                        if (longest_word(t->cells[r * nc + c]) > word)
+                            word = longest_word(t->cells[r * nc + c]);
+                    if (word > MAX_WORD) word = MAX_WORD;
+                    if (floor < word) floor = word;
+                    if (floor < MIN_COL) floor = MIN_COL;
+                }
                 if (width[c] > floor && (wide == nc || width[c] > width[wide])) wide = c;
             }
-            if (wide == nc) break; /* every column at its narrowest: the page overflows */
-            width[wide]--;
+            if (wide == nc)
+                pass++; /* every column at this pass's narrowest; at the last, the page overflows */
+            else
+                width[wide]--;
         }
         if (!fitted) {
             for (size_t r = 0; r < t->nrows; r++) /* back to the natural widths */
