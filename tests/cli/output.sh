@@ -120,6 +120,16 @@ if [ "$RC" -eq 0 ] && [ "$widest" -le 100 ] && grep -qE '^  \[1\] ' "$T/out"; th
 else
     fail "reproduce aas table rows within 100 columns" "widest $widest"
 fi
+# lumorph's 11 columns and star's: the rows fit too, counted in characters (α-β is 3)
+for paper in lumorph star; do
+    run_tool reproduce "$paper"
+    widest=$(python3 -c 'import sys; print(max(len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8") if " | " in l or "-+-" in l))' "$T/out")
+    if [ "$RC" -eq 0 ] && [ "$widest" -le 100 ]; then
+        pass "reproduce $paper in a pipe: table rows within 100 columns ($widest)"
+    else
+        fail "reproduce $paper table rows within 100 columns" "widest $widest"
+    fi
+done
 COLUMNS=0 run_tool reproduce aas
 wide=$(awk '/ \| / { if (length($0) > m) m = length($0) } END { print m + 0 }' "$T/out")
 COLUMNS=90 run_tool reproduce aas
