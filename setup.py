@@ -19,6 +19,9 @@ class BuildWithLibrary(build_ext):
                        stdout=subprocess.DEVNULL)
         subprocess.run(["cmake", "--build", build, "--target", "opticoll_lib",
                         "-j", os.environ.get("JOBS", "2")], check=True, stdout=subprocess.DEVNULL)
+        # the module is relinked every time: setuptools would keep an old one whose own sources
+        # did not change, though the library it links did
+        self.force = True
         super().run()
 
 

@@ -13,6 +13,7 @@
  *
  *   ./build/oc_bench            all cases
  *   ./build/oc_bench CASE...    selected cases by name ("readers" for all the readers)
+ *   ./build/oc_bench --help     the cases, and nothing run
  */
 #include "opticoll.h"
 #include "readers.h"
@@ -196,8 +197,43 @@ static int wanted(int argc, char **argv, const char *name, const char *group) {
     return 0;
 }
 
+/* The case names, for --help and for an unknown name. */
+static void case_names(FILE *f) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        fprintf(f, "  %s\n", cases[i].name);
+    for (int k = 0; k < OC_RK_COUNT; k++)
+        fprintf(f, "  reader-%s\n", oc_reader_kind_name(k));
+}
+
+/* 1 when `name` is a case, a reader or the readers' group. */
+static int known(const char *name) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (!strcmp(name, cases[i].name)) return 1;
+    for (int k = 0; k < OC_RK_COUNT; k++) {
+        char r[64];
+        snprintf(r, sizeof r, "reader-%s", oc_reader_kind_name(k));
+        if (!strcmp(name, r)) return 1;
+    }
+    return !strcmp(name, "readers");
+}
+
 int main(int argc, char **argv) {
     int failed = 0;
+    /* --help prints and runs nothing; a name that is not a case is refused, not skipped */
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+            printf("usage: oc_bench [CASE...]\n\nWall time and peak memory of generate + verify + "
+                   "map + resource check for\nthe cases DESIGN.md names, each in a child process; "
+                   "without CASE, all of them.\n\ncases (\"readers\" for every reader):\n");
+            case_names(stdout);
+            return 0;
+        }
+        if (!known(argv[a])) {
+            fprintf(stderr, "oc_bench: unknown case '%s'; the cases:\n", argv[a]);
+            case_names(stderr);
+            return 2;
+        }
+    }
     printf("opticoll bench: generate + verify + map + resource check, all-gather on the ring, "
            "4 MiB blocks, w = 64 (the real-data run is off: it is a test, not part of the cost)\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)

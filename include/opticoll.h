@@ -84,6 +84,13 @@ uint64_t oc_memory_budget(void);
  * not call back into the library. */
 typedef void (*oc_progress_fn)(void *ctx, const char *what, uint64_t done, uint64_t total);
 
+/* The columns a plain-text table may take (the reproductions' and studies' tables): a wider table
+ * prints its long reasons as numbered notes under it and wraps its widest cells. 0, the default,
+ * is no limit; the CLIs set the terminal's width, or 100 when the output is not a terminal. The
+ * CSV and JSON renderings always hold the whole text. Set it before starting runs. */
+void oc_set_text_width(unsigned columns);
+unsigned oc_text_width(void);
+
 /* ---- collectives ------------------------------------------------------------------------------
  */
 
@@ -120,8 +127,8 @@ int oc_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
  * too); hex floats, hex integers, inf and nan are OC_EPARSE. */
 int oc_parse_double(const char *text, double min, double max, double *out);
 /* Parses a node (sizes = 0: counts 1 .. OC_MAX_NODES) or size (sizes = 1: as oc_parse_size)
- * list: comma-separated items, each a value or a range A..B (A, 2A, 4A, ... up to B, which need not
- * be reached; A..B:*F multiplies by F, A..B:+S adds S). The values go to out[0 .. *n), sorted, no
+ * list: comma-separated items, each a value or a range A..B (A, 2A, 4A, ... and always B itself,
+ * also when the steps miss it: 3..20 is 3, 6, 12, 20; A..B:*F multiplies by F, A..B:+S adds S). The values go to out[0 .. *n), sorted, no
  * repeats. OC_EPARSE for an empty list, an empty item ("4,,8") or a malformed one, OC_ERANGE for
  * more than `max` values, OC_ENOMEM; nothing is returned then. */
 int oc_parse_list(const char *text, int sizes, uint64_t *out, size_t max, size_t *n);

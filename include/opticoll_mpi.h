@@ -18,7 +18,7 @@
  * returned); on an error one line naming the cause is printed on stderr. A known algorithm whose
  * plan refuses this communicator size, root or message size (e.g. one that needs a power of two
  * of ranks) returns MPI_ERR_UNSUPPORTED_OPERATION, on every rank alike and before any message
- * moves; an unknown algorithm or parameter name is MPI_ERR_ARG. All ranks of the
+ * moves (its line, naming the rank count, comes from rank 0 only; oc_mpi_last_error has it); an unknown algorithm or parameter name is MPI_ERR_ARG. All ranks of the
  * communicator must call with the same algorithm, counts and root, as for MPI's collectives.
  *
  * Data types: any contiguous type (extent = size, lower bound 0) for the copy collectives; the
@@ -76,6 +76,11 @@ int oc_mpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
 /* The algorithm "auto" (or NULL) resolves to for a collective name ("allgather", "allreduce",
  * "reducescatter", "alltoall", "broadcast", "scatter", "gather"), or NULL if it has none. */
 const char *oc_mpi_default_algorithm(const char *collective);
+
+/* The cause of this process's last error or refusal, as one line ("alltoall sex on 5 ranks: sex
+ * runs on a hypercube: N must be a power of two, not 5"), or "" when there was none. A refusal
+ * is printed by the communicator's rank 0 only, and not again while the same one repeats. */
+const char *oc_mpi_last_error(void);
 
 /* How many schedules the cache holds now (<= OC_MPI_CACHE_MAX); for tests and diagnostics. */
 size_t oc_mpi_cache_entries(void);

@@ -5,7 +5,8 @@
 # are issue 14's items 8, 9 and 12: user text in error lines escaped and cut, decision files
 # refused line by line, contradicting options refused; search is the parameter search's
 # --explain and --objective.
-foreach(script golden roundtrip badinput escape decisions_bad conflicts search compare_pins reproduce_settings)
+foreach(script golden roundtrip badinput escape decisions_bad conflicts search compare_pins reproduce_settings
+        output units)
   add_test(NAME cli_${script}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/${script}.sh $<TARGET_FILE:opticoll>
                    ${CMAKE_SOURCE_DIR}/tests/cli)
@@ -25,3 +26,9 @@ set_tests_properties(cli_getopt PROPERTIES LABELS cli TIMEOUT 600)
 add_test(NAME cli_perf COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/perf.sh $<TARGET_FILE:opticoll>
                                ${CMAKE_SOURCE_DIR}/tests/cli)
 set_tests_properties(cli_perf PROPERTIES LABELS cli TIMEOUT 600)
+# help: every option of tools/cli.c's table in its command's --help, and what each help must say
+# (issue 19); oc_bench --help too.
+add_test(NAME cli_help
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/help.sh $<TARGET_FILE:opticoll>
+                 ${CMAKE_SOURCE_DIR}/tests/cli $<TARGET_FILE:oc_bench>)
+set_tests_properties(cli_help PROPERTIES LABELS cli TIMEOUT 600)

@@ -153,7 +153,7 @@ static void test_sharing(void) {
     CHECK(rep && close_to(oc_report_time(rep), 3 * 16 * PKT + HOP) &&
               num(rep, "max_link_sharing") == 3,
           "incast: %.15g", rep ? oc_report_time(rep) : 0);
-    CHECK(rep && close_to(num(rep, "time_over_lower_bound"), 1.0), "incast bound");
+    CHECK(rep && close_to(num(rep, "time_to_lower_bound_ratio"), 1.0), "incast bound");
     oc_report_free(rep);
     rounds_free(&s);
     /* The slowest transfer, not the most loaded link, sets the round: a two-packet transfer

@@ -70,12 +70,12 @@ static void test_rounds(void) {
     rep = map(4, 1000, "alpha_us=2", &r[1], 1, &err, why, sizeof why);
     CHECK(rep && close_to(oc_report_time(rep), 3 * 2e-6 + 3000 * BETA), "alpha_us");
     oc_report_free(rep);
-    rep = map(4, 1000, "bandwidth_GBps=100", &r[1], 1, &err, why, sizeof why);
+    rep = map(4, 1000, "bandwidth_gbytes=100", &r[1], 1, &err, why, sizeof why);
     CHECK(rep && close_to(oc_report_time(rep), 3 * A + 3000 / 100e9), "bandwidth");
     oc_report_free(rep);
     /* Bad input is refused with a reason. */
-    rep = map(4, 1000, "bandwidth_GBps=0", &r[1], 1, &err, why, sizeof why);
-    CHECK(!rep && err && strstr(why, "bandwidth_GBps"), "zero bandwidth: %s", why);
+    rep = map(4, 1000, "bandwidth_gbytes=0", &r[1], 1, &err, why, sizeof why);
+    CHECK(!rep && err && strstr(why, "bandwidth_gbytes"), "zero bandwidth: %s", why);
     rep = map(4, 1000, "wavelengths=4", &r[1], 1, &err, why, sizeof why);
     CHECK(!rep && err, "unknown parameter");
     oc__round_push(&r[1], 2, 2, OC_OP_COPY, 0, 1);

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,6 +107,54 @@ int exit_for(int err) {
     default:
         return EXIT_OTHER;
     }
+}
+
+int algo_list(const char *text, oc_collective coll, const char *net, int every_network,
+              const oc_algorithm_info **out, size_t cap, size_t *n) {
+    const char *cname = oc_collective_name(coll);
+    *n = 0;
+    if (!text) {
+        for (size_t i = 0; i < oc_algorithm_count() && *n < cap; i++) {
+            const oc_algorithm_info *x = oc_algorithm_at(i);
+            if (x->collective == coll && (every_network || oc_algorithm_runs_on(x, net)))
+                out[(*n)++] = x;
+        }
+        return *n ? 0 : die(EXIT_USAGE, "no %s algorithm runs on %s", cname, net);
+    }
+    for (const char *p = text;; p++) {
+        size_t len = strcspn(p, ",");
+        char name[64];
+        if (!len || len >= sizeof name)
+            return die(EXIT_USAGE, "-a %s: expected names separated by commas", text, NULL);
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        const oc_algorithm_info *x = NULL;
+        for (size_t i = 0; i < oc_algorithm_count() && !x; i++)
+            if (oc_algorithm_at(i)->collective == coll && !strcmp(oc_algorithm_at(i)->name, name))
+                x = oc_algorithm_at(i);
+        if (!x)
+            return die(EXIT_USAGE, "-a: '%s' is not an algorithm of %s (see opticoll list)", name,
+                       cname);
+        if (!oc_algorithm_runs_on(x, net))
+            return die(EXIT_USAGE, "-a: '%s' does not run on %s (see opticoll list)", name, net);
+        for (size_t k = 0; k < *n; k++)
+            if (out[k] == x) return die(EXIT_USAGE, "-a: '%s' is listed twice", name, NULL);
+        if (*n == cap) return die(EXIT_USAGE, "-a: too many algorithms", NULL, NULL);
+        out[(*n)++] = x;
+        p += len;
+        if (!*p) return 0;
+    }
+}
+
+void text_width_from_terminal(void) {
+    unsigned cols = TEXT_WIDTH_PIPE;
+    uint64_t env = 0;
+    const char *c = getenv("COLUMNS");
+    struct winsize ws;
+    if (c && (!strcmp(c, "0") || oc_parse_u64(c, 20, 100000, &env) == 0))
+        cols = (unsigned)env; /* the user's word, terminal or not; 0: no limit */
+    else if (isatty(STDOUT_FILENO))
+        cols = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+    oc_set_text_width(cols);
 }
 
 int memory_budget_from_env(void) {

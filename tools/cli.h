@@ -88,6 +88,18 @@ int lib_error(int err, const char *why);
 /* Sets the library's memory budget from OPTICOLL_MEMORY_BUDGET_MIB (or its old name
  * OPTICOLL_VERIFY_BUDGET_MIB); 0, or one line on stderr and EXIT_USAGE for a bad value. */
 int memory_budget_from_env(void);
+/* The algorithms of `-a A,B,...` for collective `coll` on network `net`, in the order given, into
+ * out[0 .. *n) (at most cap): sweep, tune and compare read -a alike. A name that is not an
+ * algorithm of the collective, one that does not run on the network, a name given twice and an
+ * empty item are refused (2, after one line). Without -a (text NULL): every algorithm of the
+ * collective in registry order, only those that run on `net` unless `every_network`. */
+int algo_list(const char *text, oc_collective coll, const char *net, int every_network,
+              const oc_algorithm_info **out, size_t cap, size_t *n);
+/* Sets the library's text width (oc_set_text_width) for the tables: $COLUMNS when it is set (0:
+ * no limit), else the terminal's columns when stdout is a terminal (TIOCGWINSZ, else 80), else
+ * TEXT_WIDTH_PIPE, so that a file or a pipe gets the same lines on every machine. */
+enum { TEXT_WIDTH_PIPE = 100 };
+void text_width_from_terminal(void);
 /* Parses argv (argv[0]: the command's name) into o, accepting only the options command `cmd`
  * takes (see cli.c). 0, or an exit code after one line. */
 int parse_options(int argc, char **argv, options *o, const char *cmd);

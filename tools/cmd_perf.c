@@ -27,13 +27,19 @@ static const char *const perf_help =
     "  -e, --maxbytes SIZE     the last size (default: -b)\n"
     "  -f, --stepfactor F      multiply the size by F from one row to the next (2)\n"
     "  -n, --nodes N           ranks\n"
-    "  -c, -a, -p, -r          collective, algorithm, its parameters, root (as for run)\n"
+    "  -c, --collective NAME   the collective, as for run\n"
+    "  -a, --algorithm NAME    the algorithm (see `opticoll list`)\n"
+    "  -p, --param KEY=VALUE   an algorithm parameter (repeatable), as for run\n"
+    "  -r, --root R            root of broadcast, scatter, gather (0)\n"
     "  -j, --jobs N            threads (the output does not depend on it)\n"
     "      --json              one JSON object: the run's settings and its rows\n"
     "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n"
-    "  -t, -w, --preset, --net  the network, as for run (fibres: --net fibres=F; -f is the\n"
-    "                          step factor here, as in nccl-tests); the star needs --net tau=\n"
-    "                          and --net D= in seconds\n";
+    "  -t, --network NAME      the network, as for run (ring by default)\n"
+    "  -w, --wavelengths W     ring: wavelengths per fibre (as for run)\n"
+    "      --preset NAME       a network preset, as for run\n"
+    "      --net KEY=VALUE     a network parameter (repeatable); fibres: --net fibres=F, since\n"
+    "                          -f is the step factor here, as in nccl-tests; the star needs\n"
+    "                          --net tau= and --net D= in seconds\n";
 
 enum { TSIZE = 4 }; /* the rows are of floats, nccl-tests' default type */
 

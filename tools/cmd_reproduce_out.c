@@ -110,7 +110,7 @@ static int paper_fn(size_t i, void *ctx, char **out, size_t *outlen) {
         s = NULL;
         char png[256];
         snprintf(png, sizeof png, "%s-%s.png", name, fi.id);
-        plot_spec spec = {fi.title, fi.xlabel, fi.ylabel, fi.logx, fi.logy, 0};
+        plot_spec spec = {fi.title, fi.xlabel, fi.ylabel, fi.logx, fi.logy, 0, 0};
         m = open_memstream(&s, &slen);
         if (!m) goto oom;
         plot_script(m, png, &spec, ser, ns);

@@ -5,8 +5,9 @@
  * The points run on -j threads (default: every online CPU) and, in opticoll-cluster under mpirun,
  * across ranks (scaleout.c); the output is the same byte for byte either way. The plot puts time
  * against message size, one line per algorithm, on log-log axes (sizes and times span decades).
- * When both N and size vary there is one plot per N: FILE.png becomes FILE-n<N>.png for each N.
- * When only N varies (one size), time is drawn against N. Points not run (restrictions) are gaps.
+ * When both N and size vary, FILE holds one panel per N on one page. When only N varies (one
+ * size), time is drawn against N. Points not run (restrictions) are gaps. FILE's extension picks
+ * the format (plot.c). Every file written is named after the table (on stderr under --json).
  */
 #include "output.h"
 #include "plot.h"
@@ -24,22 +25,24 @@ static const char *const sweep_help =
     "mapped, costed) and prints one line per point. Without -a: every algorithm of the\n"
     "collective that runs on the network. Restrictions that exclude a point make it \"not run\"\n"
     "with the reason; any other failure fails the command.\n\n"
-    "  -n, --nodes LIST        node counts: 3,5,12 or a range A..B (A, 2A, 4A ... up to B),\n"
+    "  -c, --collective NAME   the collective, as for run\n"
+    "  -n, --nodes LIST        node counts: 3,5,12 or a range A..B (A, 2A, 4A ... and B),\n"
     "                          A..B:*F (times F) or A..B:+S (plus S); items may be mixed\n"
     "  -s, --sizes LIST        sizes, same forms with units: 4KiB,1MiB or 1KiB..64MiB:*4\n"
+    "                          (--size too)\n"
     "  -a, --algorithm A,B     the algorithms to run (default: all that apply)\n"
     "  -p, --param KEY=VALUE   with exactly one -a: a parameter of that algorithm\n"
     "  -j, --jobs N            threads (default: the online CPUs); the output does not depend\n"
     "                          on it, nor on the ranks of opticoll-cluster under mpirun\n"
     "      --csv FILE          also write every point as CSV (run's columns) to FILE\n"
-    "      --plot FILE.png     draw time against size, one line per algorithm (gnuplot);\n"
-    "                          one FILE-n<N>.png per N when N varies too; against N when only\n"
-    "                          N varies\n"
+    "      --plot FILE.png     draw time against size, one line per algorithm (gnuplot):\n"
+    "                          one panel per N in FILE when N varies too; against N when only\n"
+    "                          N varies; .png, .svg, .pdf, .jpg, .eps or .gif\n"
     "      --json              a JSON array of run reports (not-run points: {algorithm, nodes,\n"
     "                          bytes, not_run}) instead of the table\n"
     "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n"
     "  -r, --root R            root of broadcast, scatter, gather (0)\n"
-    "  -t, -w, -f, --preset, --net   the network, as for run\n";
+    "%s";
 
 /* Point i of the sweep (every one has run when this file reads it). */
 static const oc_sweep_point *point(const sweep_args *a, size_t i) {
@@ -83,32 +86,39 @@ static void print_table(FILE *f, const sweep_args *a) {
     }
 }
 
-/* FILE.png -> FILE-n<N>.png */
-static void per_n_name(char *buf, size_t len, const char *path, uint32_t n) {
-    size_t l = strlen(path);
-    int png = l > 4 && !strcmp(path + l - 4, ".png");
-    snprintf(buf, len, "%.*s-n%u%s", (int)(png ? l - 4 : l), path, n, ".png");
+/* The unit of the sweep's times when it is not seconds ("tau" on the star), from the text of
+ * the first point that ran; NULL for seconds. */
+static const char *time_unit(const sweep_args *a, char *buf, size_t len) {
+    for (size_t i = 0; i < oc_sweep_count(a->sweep); i++) {
+        const oc_sweep_point *p = point(a, i);
+        if (p->status != OC_POINT_RAN) continue;
+        const char *u = strrchr(p->time, ' ');
+        if (!u || !strcmp(u, " s") || !strcmp(u, " ms") || !strcmp(u, " us") || !strcmp(u, " ns"))
+            return NULL;
+        snprintf(buf, len, "%s", u + 1);
+        return buf;
+    }
+    return NULL;
 }
 
-/* One plot: the points with nodes index ni (or every N when by_n), one series per algorithm. */
-static int plot_one(const sweep_args *a, const char *png, size_t ni, int by_n) {
+/* Panel pi of the figure: the points with nodes index ni (or every N when by_n), one series per
+ * algorithm, into x, y and ser (m * nalgos values, nalgos series). */
+static void panel(const sweep_args *a, plot_panel *pn, char *title, size_t tlen, char *xl,
+                  size_t xlen, size_t ni, int by_n, double *x, double *y, plot_series *ser,
+                  const char *unit) {
     size_t m = by_n ? a->nnodes : a->nsizes;
-    double *x = calloc(m * a->nalgos, sizeof *x), *y = calloc(m * a->nalgos, sizeof *y);
-    plot_series *ser = calloc(a->nalgos, sizeof *ser);
-    int rc = 0;
-    if (!x || !y || !ser) {
-        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
-        goto out;
-    }
     for (size_t k = 0; k < a->nalgos; k++) {
         ser[k] = (plot_series){a->algos[k], m, x + k * m, y + k * m};
         for (size_t j = 0; j < m; j++) {
             const oc_sweep_point *p = oc_sweep_point_of(a->sweep, by_n ? j : ni, by_n ? 0 : j, k);
             x[k * m + j] = by_n ? (double)p->nodes : (double)p->bytes;
-            y[k * m + j] = p->status == OC_POINT_RAN ? p->time_s * 1e6 : NAN;
+            /* seconds as they are; a model's own unit as its text shows it (34 tau) */
+            y[k * m + j] = p->status != OC_POINT_RAN ? NAN
+                           : unit                    ? strtod(p->time, NULL)
+                                                     : p->time_s;
         }
     }
-    char title[256], sz[32], net[160] = "";
+    char sz[32], net[160] = "";
     const oc_kv *np = a->o.net_params;
     for (size_t k = 0, at = 0; k < oc_kv_count(np) && at < sizeof net; k++)
         at += (size_t)snprintf(net + at, sizeof net - at, " %s=%s", oc_kv_key(np, k),
@@ -119,33 +129,51 @@ static int plot_one(const sweep_args *a, const char *png, size_t ni, int by_n) {
             : "block per node";
     if (by_n) {
         size_text(sz, sizeof sz, a->sizes[0]);
-        snprintf(title, sizeof title, "%s on %s%s, %s %s: time against N", a->o.coll,
-                 a->base.network, net, sz, per);
+        snprintf(title, tlen, "%s on %s%s, %s %s: time against N", a->o.coll, a->base.network,
+                 net, sz, per);
     } else {
-        snprintf(title, sizeof title, "%s on %s%s, N = %u: time against size", a->o.coll,
+        snprintf(title, tlen, "%s on %s%s, N = %u: time against size", a->o.coll,
                  a->base.network, net, (unsigned)a->nodes[ni]);
     }
-    char xl[64];
-    snprintf(xl, sizeof xl, "message size (bytes, %s)", per);
-    plot_spec spec = {title, by_n ? "nodes N" : xl, "time (microseconds)", 1, 1, !by_n};
-    rc = plot_png(png, &spec, ser, a->nalgos);
+    snprintf(xl, xlen, "message size (bytes, %s)", per);
+    *pn = (plot_panel){{title, by_n ? "nodes N" : xl, unit ? "time (tau)" : "time", 1, 1, !by_n,
+                        !unit},
+                       ser,
+                       a->nalgos};
+}
+
+/* The figure at a->plot: time against size, one panel per N (a grid on one page), or time
+ * against N when only N varies; then one line on `info` saying what was written. */
+static int plot_all(const sweep_args *a, FILE *info) {
+    int by_n = a->nsizes == 1 && a->nnodes > 1;
+    size_t np = by_n ? 1 : a->nnodes, m = by_n ? a->nnodes : a->nsizes, per = m * a->nalgos;
+    double *x = calloc(per * np, sizeof *x), *y = calloc(per * np, sizeof *y);
+    plot_series *ser = calloc(a->nalgos * np, sizeof *ser);
+    plot_panel *pn = calloc(np, sizeof *pn);
+    char(*title)[256] = calloc(np, sizeof *title), (*xl)[64] = calloc(np, sizeof *xl);
+    char ubuf[16];
+    const char *unit = time_unit(a, ubuf, sizeof ubuf);
+    int rc = 0;
+    if (!x || !y || !ser || !pn || !title || !xl) {
+        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+        goto out;
+    }
+    for (size_t i = 0; i < np; i++)
+        panel(a, &pn[i], title[i], sizeof title[i], xl[i], sizeof xl[i], i, by_n, x + i * per,
+              y + i * per, ser + i * a->nalgos, unit);
+    rc = plot_figure(a->plot, pn, np);
+    if (!rc && np > 1)
+        fprintf(info, "plot: wrote %s (%zu panels, one per N)\n", a->plot, np);
+    else if (!rc)
+        fprintf(info, "plot: wrote %s\n", a->plot);
 out:
     free(x);
     free(y);
     free(ser);
+    free(pn);
+    free(title);
+    free(xl);
     return rc;
-}
-
-static int plot_all(const sweep_args *a) {
-    if (a->nsizes == 1 && a->nnodes > 1) return plot_one(a, a->plot, 0, 1);
-    if (a->nnodes == 1) return plot_one(a, a->plot, 0, 0);
-    for (size_t ni = 0; ni < a->nnodes; ni++) {
-        char name[4096];
-        per_n_name(name, sizeof name, a->plot, (uint32_t)a->nodes[ni]);
-        int rc = plot_one(a, name, ni, 0);
-        if (rc) return rc;
-    }
-    return 0;
 }
 
 int cmd_sweep(int argc, char **argv) {
@@ -159,10 +187,17 @@ int cmd_sweep(int argc, char **argv) {
         sweep_args_free(&a);
         return die(EXIT_USAGE, "sweep: use --csv FILE (and --plot FILE.png)", NULL, NULL);
     }
-    if (a.plot && !plot_available()) {
+    /* refused before any point runs; the message is composed before a.plot is freed */
+    if (a.plot && !plot_terminal(a.plot))
+        rc = die(EXIT_USAGE,
+                 "--plot %s: unknown image format (name it .png, .svg, .pdf, .jpg, .eps or .gif)",
+                 a.plot, NULL);
+    else if (a.plot && !plot_available())
+        rc = die(EXIT_OTHER, "--plot %s: gnuplot is not installed (apt-get install gnuplot-nox)",
+                 a.plot, NULL);
+    if (rc) {
         sweep_args_free(&a);
-        return die(EXIT_OTHER, "--plot %s: gnuplot is not installed (apt-get install gnuplot-nox)",
-                   a.plot, NULL);
+        return rc;
     }
     if ((rc = points_run(a.sweep, a.jobs))) { /* ranks > 0 end here (-1) */
         rc = rc < 0 ? 0 : rc;
@@ -170,8 +205,23 @@ int cmd_sweep(int argc, char **argv) {
     }
     if ((rc = points_first_failure(a.sweep))) goto out;
     /* the plots first: gnuplot is what fails most, and then the CSV stays as it was too */
-    if (a.plot && (rc = plot_all(&a))) goto out;
-    if (a.csv && (rc = write_whole(a.csv, write_csv, &a))) goto out;
+    /* what was written is said after the table (on stderr under --json, which owns stdout) */
+    FILE *info = a.o.json ? stderr : stdout;
+    char *said = NULL;
+    size_t saidlen = 0;
+    FILE *m = open_memstream(&said, &saidlen);
+    if (!m) {
+        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+        goto out;
+    }
+    if (a.plot) rc = plot_all(&a, m);
+    if (!rc && a.csv && !(rc = write_whole(a.csv, write_csv, &a)))
+        fprintf(m, "csv: wrote %s\n", a.csv);
+    if (fclose(m) && !rc) rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+    if (rc) {
+        free(said);
+        goto out;
+    }
     if (a.o.json) {
         fputs("[", stdout);
         for (size_t i = 0; i < oc_sweep_count(a.sweep); i++) {
@@ -182,6 +232,8 @@ int cmd_sweep(int argc, char **argv) {
     } else {
         print_table(stdout, &a);
     }
+    if (said) fputs(said, info);
+    free(said);
 out:
     sweep_args_free(&a);
     return rc;

@@ -79,6 +79,11 @@ static int cmd_run(options *o) {
             "closed form and the lower bound. A schedule that fails a check is an error.\n"
             "Parameters left unpinned are searched: the default is the best of every value\n"
             "-p could pin, mapped on the network.\n\n%s%s%s%s"
+            "  -a auto                 choose the algorithm: with --decisions, the winner of the\n"
+            "                          file's nearest point; without, every algorithm that runs on\n"
+            "                          the network is run at this point and the fastest is kept\n"
+            "      --decisions FILE    a decision file written by `opticoll tune -o FILE` (with\n"
+            "                          -a auto only)\n"
             "      --explain           list the parameter search: every candidate mapped, those\n"
             "                          pruned and the bound that pruned them, why the winner won\n"
             "                          (with --json: every candidate under \"search\")\n"
@@ -112,37 +117,10 @@ static int cmd_run(options *o) {
 
 /* The algorithms compare runs: every algorithm of the collective, or those -a A,B,.. names (each
  * once, each an algorithm of the collective), in that order. 0 or an exit code after one line. */
-static int compare_list(const options *o, oc_collective coll, const oc_algorithm_info **list,
-                        size_t *n) {
-    *n = 0;
-    if (!o->algo) {
-        for (size_t i = 0; i < oc_algorithm_count() && *n < 64; i++)
-            if (oc_algorithm_at(i)->collective == coll) list[(*n)++] = oc_algorithm_at(i);
-        return 0;
-    }
-    const char *p = o->algo;
-    for (;;) {
-        size_t len = strcspn(p, ",");
-        char name[64];
-        if (!len || len >= sizeof name)
-            return die(EXIT_USAGE, "compare -a %s: expected names separated by commas", o->algo,
-                       NULL);
-        memcpy(name, p, len);
-        name[len] = 0;
-        const oc_algorithm_info *a = NULL;
-        for (size_t i = 0; i < oc_algorithm_count() && !a; i++)
-            if (oc_algorithm_at(i)->collective == coll && !strcmp(oc_algorithm_at(i)->name, name))
-                a = oc_algorithm_at(i);
-        if (!a)
-            return die(EXIT_USAGE, "compare -a: '%s' is not an algorithm of %s (see opticoll list)",
-                       name, oc_collective_name(coll));
-        for (size_t k = 0; k < *n; k++)
-            if (list[k] == a) return die(EXIT_USAGE, "compare -a: '%s' is listed twice", name, NULL);
-        if (*n == 64) return die(EXIT_USAGE, "compare -a: at most 64 algorithms", NULL, NULL);
-        list[(*n)++] = a;
-        if (!p[len]) return 0;
-        p += len + 1;
-    }
+static int compare_list(const options *o, oc_collective coll, const char *net,
+                        const oc_algorithm_info **list, size_t *n) {
+    /* without -a every algorithm of the collective: those for other networks make one line */
+    return algo_list(o->algo, coll, net, 1, list, 64, n);
 }
 
 /* The algorithm a pin is for: "ALGO.KEY" names ALGO (*key = KEY); a plain KEY names none. */
@@ -224,7 +202,7 @@ static int cmd_compare(options *o) {
     if (rc || (rc = build_request(o, &req, 0))) return rc;
     const oc_algorithm_info *list[64];
     size_t nlist = 0;
-    if ((rc = compare_list(o, req.collective, list, &nlist)) || (rc = compare_params(o, list, nlist)))
+    if ((rc = compare_list(o, req.collective, req.network, list, &nlist)) || (rc = compare_params(o, list, nlist)))
         return rc;
     oc_report *reps[64];
     const char *names[64];
@@ -322,8 +300,25 @@ static int cmd_compare(options *o) {
                    (unsigned long long)oc_report_steps(r), lbb, fb, tb,
                    oc_report_verified(r) ? "yes" : "NO", pb);
         }
-        for (size_t k = 0; k < ns; k++)
+        /* restrictions at this point, one line each; then the algorithms made for other
+         * networks, in one line: they do not apply here, whatever N and SIZE */
+        char elsewhere[2048] = "";
+        size_t nelse = 0, at = 0;
+        for (size_t k = 0; k < ns; k++) {
+            const oc_algorithm_info *a = NULL;
+            for (size_t i = 0; i < nlist && !a; i++)
+                if (!strcmp(list[i]->name, skipped[k])) a = list[i];
+            if (a && !oc_algorithm_runs_on(a, req.network)) {
+                if (at < sizeof elsewhere)
+                    at += (size_t)snprintf(elsewhere + at, sizeof elsewhere - at, "%s%s",
+                                           nelse ? ", " : "", a->name);
+                nelse++;
+                continue;
+            }
             printf("  %-*s not run: %s\n", wname, skipped[k], reasons[k]);
+        }
+        if (nelse)
+            printf("  for other networks (%zu; see opticoll list): %s\n", nelse, elsewhere);
     }
     for (size_t k = 0; k < n; k++)
         oc_report_free(reps[k]);
@@ -376,11 +371,11 @@ static int cmd_export(options *o) {
             "usage: opticoll export -c COLL -a ALGO [-t NET] -n N -s SIZE --format FORMAT "
             "[-o FILE]\n\n"
             "Writes the schedule after it has passed every check. With -o the file appears\n"
-            "only when it is whole.\n\n%s%s%s"
+            "only when it is whole.\n\n%s%s%s%s"
             "      --format json       the schedule file format (see README)\n"
             "      --format chrome     a Chrome trace-event timeline: open it in\n"
-            "                          https://ui.perfetto.dev or chrome://tracing (needs a\n"
-            "                          network that reports its placements: ring, switch, star)\n"
+            "                          https://ui.perfetto.dev or chrome://tracing (every\n"
+            "                          network: one track per node, one slice per transfer)\n"
             "      --format msccl      an MSCCL program (gpus, threadblocks, steps) that the\n"
             "                          runtime loads, out-of-place; `opticoll verify FILE.xml`\n"
             "                          reads it back\n"
@@ -390,7 +385,7 @@ static int cmd_export(options *o) {
             "      --format chakra     MLCommons Chakra execution traces (ASTRA-sim's input):\n"
             "                          one file PREFIX.RANK.et per rank; needs -o PREFIX\n"
             "  -o, --output FILE       write FILE instead of standard output\n",
-            help_problem, help_algo, help_network);
+            help_problem, help_algo, help_search, help_network);
         return 0;
     }
     if (!o->format)
@@ -461,7 +456,9 @@ static int cmd_verify(options *o) {
             "-t, -w, -f, --preset and --net override the file's network and its parameters.\n"
             "An XML file is read as MSCCL XML (see `opticoll export --format msccl`): sends and\n"
             "receives are matched, rounds rebuilt from the steps' order and waits, then\n"
-            "verified; a malformed file exits 2, steps that do not match up exit 1.\n");
+            "verified; a malformed file exits 2, steps that do not match up exit 1.\n\n%s"
+            "      --json              the report as one JSON object, as run --json\n",
+            help_network);
         return 0;
     }
     if (!o->file) return die(EXIT_USAGE, "verify: missing FILE", NULL, NULL);
@@ -764,6 +761,7 @@ static int dispatch(int argc, char **argv) {
     cli_progress_start();
     int brc = memory_budget_from_env();
     if (brc) return brc;
+    text_width_from_terminal();
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;

@@ -38,6 +38,7 @@
 #include "report/perf.h"
 #include "opticoll.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -400,8 +401,33 @@ static void timed(const opts *o, const kase *k, bufs *b, int tsize, double *ours
     free(t);
 }
 
+/* One error line for the whole run of a case, not one per rank: every rank calls this (it is
+ * collective); the lowest rank where `mine` holds prints the line with its rank and how many other
+ * ranks saw the same kind of error. A line whose text (rank aside) is the one said last is not
+ * repeated: the same failure at every size is one line. */
+static void say_once(int mine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say_once(int mine, const char *fmt, ...) {
+    static char said[600];
+    int me = mine ? rank : nranks, first = nranks, count = 0, one = mine != 0;
+    MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&one, &count, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank != first) return;
+    char text[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (!strcmp(text, said)) return;
+    snprintf(said, sizeof said, "%s", text);
+    if (count > 1)
+        fprintf(stderr, "opticoll-mpi: %s (rank %d and %d other rank%s)\n", text, rank, count - 1,
+                count > 2 ? "s" : "");
+    else
+        fprintf(stderr, "opticoll-mpi: %s (rank %d)\n", text, rank);
+}
+
 /* Runs, checks and times one case; returns 0 ok, 1 mismatch, 2 failed (an error other than a
- * refusal), 3 skipped (the algorithm refused this size, on every rank). */
+ * refusal), 3 skipped (the algorithm refused these ranks or this size, on every rank). */
 static int one_case(const opts *o, const kase *k, int tsize, double *ours_s, double *mpi_s) {
     const size_t c = (size_t)k->count * (size_t)tsize, N = (size_t)nranks;
     bufs b = {0};
@@ -437,14 +463,12 @@ static int one_case(const opts *o, const kase *k, int tsize, double *ours_s, dou
         status = 3;
         goto out;
     }
-    if (bad) {
-        char msg[MPI_MAX_ERROR_STRING] = "";
-        int n = 0;
-        MPI_Error_string(rc, msg, &n);
-        fprintf(stderr, "opticoll-mpi: FAILED %s %s, %d elements, rank %d: error %d (%s)\n", coll,
-                k->algo, k->count, rank, rc, msg);
-    }
     if (any_bad) {
+        int n = 0;
+        char msg[MPI_MAX_ERROR_STRING] = "";
+        if (bad) MPI_Error_string(rc, msg, &n);
+        say_once(bad, "FAILED %s %s, %d elements: error %d (%s; %s)", coll, k->algo, k->count, rc,
+                 msg, oc_mpi_last_error());
         status = 2;
         goto out;
     }
@@ -453,18 +477,16 @@ static int one_case(const opts *o, const kase *k, int tsize, double *ours_s, dou
     while (at < nb && b.recv[at] == b.ref[at])
         at++;
     bad = at < nb;
-    if (bad) {
-        size_t el = at / (size_t)tsize;
-        char got[64], want[64];
-        describe(got, sizeof got, b.recv, el, o->type);
-        describe(want, sizeof want, b.ref, el, o->type);
-        fprintf(stderr,
-                "opticoll-mpi: MISMATCH %s %s, %d elements, rank %d, element %zu: got %s, MPI "
-                "gives %s\n",
-                coll, k->algo, k->count, rank, el, got, want);
-    }
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any_bad) {
+        size_t el = at / (size_t)tsize;
+        char got[64] = "", want[64] = "";
+        if (bad) {
+            describe(got, sizeof got, b.recv, el, o->type);
+            describe(want, sizeof want, b.ref, el, o->type);
+        }
+        say_once(bad, "MISMATCH %s %s, %d elements, element %zu: got %s, MPI gives %s", coll,
+                 k->algo, k->count, el, got, want);
         status = 1;
         goto out;
     }
@@ -659,8 +681,19 @@ int main(int argc, char **argv) {
     int checked = 0, skipped = 0, mismatches = 0, failed = 0, json_lost = 0;
     static const char *const groups[] = {"opticoll", "MPI"}, *const json_groups[] = {"opticoll",
                                                                                       "mpi"};
+    /* the algorithm column fits the longest name given ("rhd:radix=4"), so rows stay aligned */
+    int wa = (int)strlen("algorithm");
+    for (size_t ci = 0; ci < o.ncolls; ci++) {
+        const char *algos[MAX_LIST];
+        size_t na = algorithms_for(&o, o.colls[ci], algos);
+        for (size_t ai = 0; ai < na; ai++)
+            if ((int)strlen(algos[ai]) > wa) wa = (int)strlen(algos[ai]);
+    }
+    /* why cases were skipped: the library's refusals, each once, as numbered notes */
+    char notes[16][512];
+    size_t nnotes = 0;
     if (rank == 0 && !o.json && !o.perf)
-        printf("%-13s %-10s %5s %10s %12s %12s %6s  %s\n", "collective", "algorithm", "ranks",
+        printf("%-13s %-*s %5s %10s %12s %12s %6s  %s\n", "collective", wa, "algorithm", "ranks",
                "bytes", "opticoll", "MPI", "ratio", "check");
     if (rank == 0 && o.json) printf("[");
     for (size_t ci = 0; ci < o.ncolls; ci++) {
@@ -708,6 +741,7 @@ int main(int argc, char **argv) {
                         oc__json_u64(x, "bytes", bytes) && oc__json_str(x, "type", o.type_name) &&
                         oc__json_str(x, "op", o.op_name) &&
                         oc__json_bool(x, "inplace", o.inplace) && oc__json_str(x, "check", verdict);
+                    if (ok && st == 3) ok = oc__json_str(x, "reason", oc_mpi_last_error());
                     if (ok && st == 0)
                         ok = oc__json_num(x, "opticoll_s", ours) &&
                              oc__json_num(x, "mpi_s", theirs) &&
@@ -728,12 +762,23 @@ int main(int argc, char **argv) {
                     char a[32], b2[32];
                     oc_format_seconds(a, sizeof a, ours);
                     oc_format_seconds(b2, sizeof b2, theirs);
-                    printf("%-13s %-10s %5d %10llu %12s %12s %6.2f  ok\n", o.colls[ci], algos[ai],
-                           nranks, (unsigned long long)bytes, a, b2,
+                    printf("%-13s %-*s %5d %10llu %12s %12s %6.2f  ok\n", o.colls[ci], wa,
+                           algos[ai], nranks, (unsigned long long)bytes, a, b2,
                            theirs > 0 ? ours / theirs : 0.0);
                 } else {
-                    printf("%-13s %-10s %5d %10llu %12s %12s %6s  %s\n", o.colls[ci], algos[ai],
-                           nranks, (unsigned long long)bytes, "-", "-", "-", verdict);
+                    char v[32];
+                    snprintf(v, sizeof v, "%s", verdict);
+                    if (st == 3) { /* "skipped [k]": note k says why, under the table */
+                        const char *why = oc_mpi_last_error();
+                        size_t kn = 0;
+                        while (kn < nnotes && strcmp(notes[kn], why))
+                            kn++;
+                        if (kn == nnotes && nnotes < 16)
+                            snprintf(notes[nnotes++], sizeof notes[0], "%s", why);
+                        if (kn < nnotes) snprintf(v, sizeof v, "skipped [%zu]", kn + 1);
+                    }
+                    printf("%-13s %-*s %5d %10llu %12s %12s %6s  %s\n", o.colls[ci], wa,
+                           algos[ai], nranks, (unsigned long long)bytes, "-", "-", "-", v);
                 }
                 fflush(stdout);
             }
@@ -756,10 +801,13 @@ int main(int argc, char **argv) {
     if (rank == 0) {
         if (o.json)
             printf("\n]\n");
-        else
+        else {
+            for (size_t kn = 0; kn < nnotes; kn++)
+                printf("[%zu] %s\n", kn + 1, notes[kn]);
             printf("%d checked, %d skipped%s, %d mismatches, %d failed%s\n", checked, skipped,
-                   skipped ? " (the algorithm does not support this size)" : "", mismatches, failed,
-                   o.inplace ? " (in-place where MPI allows it)" : "");
+                   skipped ? " (refused by the algorithm: the notes say why)" : "", mismatches,
+                   failed, o.inplace ? " (in-place where MPI allows it)" : "");
+        }
     }
     /* A table that could not be written is not a result (opticoll's close_stdout does the same). */
     int lost = json_lost || fflush(stdout) != 0 || ferror(stdout);

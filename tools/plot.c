@@ -1,11 +1,14 @@
 /*
- * plot.c — line plots as PNG through gnuplot (DESIGN.md, Dependencies: gnuplot draws, we do not).
+ * plot.c — line plots through gnuplot (DESIGN.md, Dependencies: gnuplot draws, we do not).
  *
  * The tool writes a gnuplot script with the data inline (one data block per series), runs gnuplot
  * on it as a child process (posix_spawn, never a shell) with its messages captured, and checks
- * that the PNG came out. The terminal is pngcairo (gnuplot-nox has it), text is not "enhanced" so
- * that names like all_gather print as written, and an axis of bytes gets tics labelled 1 KiB,
- * 1 MiB, ... at powers of two. reproduce --out keeps the script beside the PNG, so that a user can
+ * that the image came out. The terminal follows the file's extension (pngcairo, svg, pdfcairo,
+ * jpeg, epscairo, gif: gnuplot-nox has them all), so out.jpg holds JPEG bytes; another extension
+ * is refused before anything runs. Text is not "enhanced" so that names like all_gather print as
+ * written, an axis of bytes gets tics labelled 1 KiB, 1 MiB, ... at powers of two, an axis of
+ * seconds 10 us, 1 ms, ... (gnuplot's %c prefixes), and one axis never mixes 100000 with 1e+06.
+ * Several panels share one page through gnuplot's multiplot (sweep over several N). reproduce --out keeps the script beside the PNG, so that a user can
  * restyle a figure and rerun `gnuplot FILE.gp` there.
  *
  * Gnuplot is a language, and a file name is data: gnuplot substitutes `command` inside
@@ -31,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -89,38 +93,68 @@ static void byte_label(char *buf, size_t len, double v) {
     snprintf(buf, len, "%g %s", v, unit[u]);
 }
 
-void plot_script(FILE *f, const char *png, const plot_spec *p, const plot_series *s, size_t ns) {
-    const int cairo = 1; /* gnuplot-nox 5.4 has pngcairo */
-    double lo = INFINITY, hi = -INFINITY;
+const char *plot_terminal(const char *path) {
+    static const struct {
+        const char *ext, *terminal;
+    } known[] = {{".png", "pngcairo"}, {".svg", "svg"},      {".pdf", "pdfcairo"},
+                 {".jpg", "jpeg"},     {".jpeg", "jpeg"},    {".eps", "epscairo"},
+                 {".gif", "gif"}};
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash)) return NULL;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcasecmp(dot, known[i].ext)) return known[i].terminal;
+    return NULL;
+}
+
+/* The terminal line: the size of the page (900x600 a panel; inches for the vector formats). */
+static void terminal_line(FILE *f, const char *path, int rows, int cols) {
+    const char *term = plot_terminal(path);
+    if (!term) term = "pngcairo";
+    int cairo = strstr(term, "cairo") != NULL, svg = !strcmp(term, "svg");
+    if (!strcmp(term, "pdfcairo") || !strcmp(term, "epscairo"))
+        fprintf(f, "set terminal %s size %.1fin,%.1fin noenhanced font \",9\"\n", term, 9.0 * cols,
+                6.0 * rows);
+    else
+        fprintf(f, "set terminal %s size %d,%d noenhanced%s\n", term, 900 * cols, 600 * rows,
+                cairo || svg ? " font \",11\"" : "");
+}
+
+/* 1 when series b is drawn exactly on series a (same x and y at every point). */
+static int same_series(const plot_series *a, const plot_series *b) {
+    if (a->n != b->n || !a->n) return 0;
+    for (size_t i = 0; i < a->n; i++) {
+        if (a->x[i] != b->x[i]) return 0;
+        if (isnan(a->y[i]) != isnan(b->y[i])) return 0;
+        if (!isnan(a->y[i]) && fabs(a->y[i] - b->y[i]) > 1e-9 * fmax(fabs(a->y[i]), 1e-300))
+            return 0;
+    }
+    return 1;
+}
+
+/* One panel: its axes, tics, data blocks (named $d<panel>_<series>) and plot command. */
+static void panel_script(FILE *f, size_t at, const plot_spec *p, const plot_series *s, size_t ns) {
+    double lo = INFINITY, hi = -INFINITY, ylo = INFINITY;
     for (size_t k = 0; k < ns; k++)
         for (size_t i = 0; i < s[k].n; i++) {
             if (s[k].x[i] < lo) lo = s[k].x[i];
             if (s[k].x[i] > hi) hi = s[k].x[i];
+            if (!isnan(s[k].y[i]) && s[k].y[i] < ylo) ylo = s[k].y[i];
         }
-    fputs("# written by opticoll; run `gnuplot THIS_FILE` to redraw\n"
-          "if (!exists(\"opticoll_output\")) opticoll_output = ",
-          f);
-    if (png[0] == '|') fputs("'./' . ", f); /* a file of that name, never a pipe */
-    quoted(f, png);
-    fprintf(f, "\nset terminal %s size 900,600 noenhanced%s\nset output opticoll_output\n",
-            cairo ? "pngcairo" : "png", cairo ? " font \",11\"" : "");
     fputs("set title ", f);
     quoted(f, p->title);
     fputs("\nset xlabel ", f);
     quoted(f, p->xlabel);
     fputs("\nset ylabel ", f);
     quoted(f, p->ylabel);
-    /* ten colours that stay readable on white (gnuplot's fifth, yellow, does not) */
-    static const char *const colour[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                                         "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
-    fputc('\n', f);
-    for (int k = 0; k < 10; k++)
-        fprintf(f, "set linetype %d lc rgb \"%s\"\n", k + 1, colour[k]);
-    fputs("set linetype cycle 10\nset grid\nset key below reverse Left width 2\nset datafile "
-          "missing \"NaN\"\n",
-          f);
+    fputs("\nunset logscale\nset xtics autofreq\nset xrange [*:*]\nset format y\n", f);
     if (p->logx) fputs("set logscale x 2\n", f);
-    if (p->logy) fputs("set logscale y 10\nset format y \"%g\"\n", f);
+    if (p->logy) fputs("set logscale y 10\n", f);
+    /* one style of tic label on an axis: seconds with SI prefixes (10 us, 1 ms), whole numbers
+     * written out, or SI prefixes (10k, 1M) — never %g's mix of 100000 and 1e+06 */
+    if (p->y_is_seconds)
+        fputs("set format y \"%.0s %cs\"\n", f);
+    else if (p->logy)
+        fputs(ylo >= 1 ? "set format y \"%.0f\"\n" : "set format y \"%.0s%c\"\n", f);
     if (!p->logx && lo < hi && hi - lo <= 30 && lo == floor(lo) && hi == floor(hi))
         fputs("set xtics 1\n", f); /* small whole numbers (depths, steps): one tic each */
     if (lo < hi && p->logx) fprintf(f, "set xrange [%.17g:%.17g]\n", lo / 1.15, hi * 1.15);
@@ -139,6 +173,8 @@ void plot_script(FILE *f, const char *png, const plot_spec *p, const plot_series
             char lab[32];
             if (p->x_is_bytes)
                 byte_label(lab, sizeof lab, tic[i]);
+            else if (tic[i] == floor(tic[i]) && tic[i] < 1e15)
+                snprintf(lab, sizeof lab, "%.0f", tic[i]);
             else
                 snprintf(lab, sizeof lab, "%g", tic[i]);
             fprintf(f, "%s'%s' %.17g", i ? ", " : "", lab, tic[i]);
@@ -146,7 +182,7 @@ void plot_script(FILE *f, const char *png, const plot_spec *p, const plot_series
         fputs(")\n", f);
     }
     for (size_t k = 0; k < ns; k++) {
-        fprintf(f, "$d%zu << EOD\n", k);
+        fprintf(f, "$d%zu_%zu << EOD\n", at, k);
         for (size_t i = 0; i < s[k].n; i++) {
             if (isnan(s[k].y[i]))
                 fprintf(f, "%.17g NaN\n", s[k].x[i]);
@@ -157,13 +193,54 @@ void plot_script(FILE *f, const char *png, const plot_spec *p, const plot_series
     }
     fputs("plot ", f);
     for (size_t k = 0; k < ns; k++) {
-        /* a formula drawn beside a simulation is dashed, so that equal values stay visible */
+        /* each series its own point type and dash pattern, so that lines drawn on top of each
+         * other stay visible; a formula beside a simulation is dashed */
         int dashed = s[k].title && strstr(s[k].title, "formula");
-        fprintf(f, "%s$d%zu using 1:2 with linespoints lw 2 pt %zu%s title ",
-                k ? ", \\\n     " : "", k, k % 12 + 1, dashed ? " dt 2" : "");
-        quoted(f, s[k].title);
+        fprintf(f, "%s$d%zu_%zu using 1:2 with linespoints lw 2 pt %zu dt %zu title ",
+                k ? ", \\\n     " : "", at, k, k % 12 + 1, dashed ? 2 : k % 5 + 1);
+        size_t same = k;
+        for (size_t j = 0; j < k && same == k; j++)
+            if (same_series(&s[j], &s[k])) same = j;
+        if (same == k) {
+            quoted(f, s[k].title);
+        } else { /* the legend says what the eye cannot see */
+            char t[300];
+            snprintf(t, sizeof t, "%s (= %s)", s[k].title ? s[k].title : "",
+                     s[same].title ? s[same].title : "");
+            quoted(f, t);
+        }
     }
     fputs("\n", f);
+}
+
+void plot_script_panels(FILE *f, const char *path, const plot_panel *p, size_t np) {
+    int cols = np <= 1 ? 1 : np <= 4 ? 2 : 3, rows = (int)((np + (size_t)cols - 1) / (size_t)cols);
+    if (rows < 1) rows = 1;
+    fputs("# written by opticoll; run `gnuplot THIS_FILE` to redraw\n"
+          "if (!exists(\"opticoll_output\")) opticoll_output = ",
+          f);
+    if (path[0] == '|') fputs("'./' . ", f); /* a file of that name, never a pipe */
+    quoted(f, path);
+    fputc('\n', f);
+    terminal_line(f, path, rows, cols);
+    fputs("set output opticoll_output\n", f);
+    /* ten colours that stay readable on white (gnuplot's fifth, yellow, does not) */
+    static const char *const colour[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                         "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
+    for (int k = 0; k < 10; k++)
+        fprintf(f, "set linetype %d lc rgb \"%s\"\n", k + 1, colour[k]);
+    fputs("set linetype cycle 10\nset grid\nset key below reverse Left width 2\nset datafile "
+          "missing \"NaN\"\n",
+          f);
+    if (np > 1) fprintf(f, "set multiplot layout %d,%d\n", rows, cols);
+    for (size_t i = 0; i < np; i++)
+        panel_script(f, i, &p[i].spec, p[i].series, p[i].ns);
+    if (np > 1) fputs("unset multiplot\n", f);
+}
+
+void plot_script(FILE *f, const char *png, const plot_spec *spec, const plot_series *s, size_t ns) {
+    plot_panel one = {*spec, s, ns};
+    plot_script_panels(f, png, &one, 1);
 }
 
 /* The last line gnuplot printed that is not empty (it names the error), or "". */
@@ -231,13 +308,17 @@ out:
     return rc;
 }
 
-int plot_png(const char *png, const plot_spec *spec, const plot_series *s, size_t ns) {
+int plot_figure(const char *path, const plot_panel *p, size_t np) {
+    if (!plot_terminal(path))
+        return die(EXIT_USAGE,
+                   "--plot %s: unknown image format (name it .png, .svg, .pdf, .jpg, .eps or .gif)",
+                   path, NULL);
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
     if (!m) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    plot_script(m, png, spec, s, ns);
-    int rc = fclose(m) ? die(EXIT_OTHER, "out of memory", NULL, NULL) : plot_draw(png, buf, len);
+    plot_script_panels(m, path, p, np);
+    int rc = fclose(m) ? die(EXIT_OTHER, "out of memory", NULL, NULL) : plot_draw(path, buf, len);
     free(buf);
     return rc;
 }

@@ -53,41 +53,16 @@ static int network_known(const char *name) {
 /* The algorithms: -a's list (each checked against the registry), or every algorithm of the
  * collective that runs on the network, in registry order. */
 static int parse_algos(sweep_args *a) {
-    size_t cap = oc_algorithm_count() + 1;
+    size_t cap = oc_algorithm_count() + 1, n = 0;
+    const oc_algorithm_info **list = calloc(cap, sizeof *list);
     a->algos = calloc(cap, sizeof *a->algos);
-    if (!a->algos) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    const char *net = a->base.network;
-    if (!a->o.algo) {
-        for (size_t i = 0; i < oc_algorithm_count(); i++) {
-            const oc_algorithm_info *x = oc_algorithm_at(i);
-            if (x->collective == a->base.collective && oc_algorithm_runs_on(x, net))
-                a->algos[a->nalgos++] = x->name;
-        }
-        if (!a->nalgos) return die(EXIT_USAGE, "no %s algorithm runs on %s", a->o.coll, net);
-        return 0;
-    }
-    a->algo_text = strdup(a->o.algo);
-    if (!a->algo_text) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    char *save = NULL;
-    for (char *name = strtok_r(a->algo_text, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-        const oc_algorithm_info *x = NULL;
-        for (size_t i = 0; i < oc_algorithm_count() && !x; i++)
-            if (oc_algorithm_at(i)->collective == a->base.collective &&
-                !strcmp(oc_algorithm_at(i)->name, name))
-                x = oc_algorithm_at(i);
-        if (!x)
-            return die(EXIT_USAGE, "-a %s: unknown %s algorithm (see opticoll list)", name,
-                       a->o.coll);
-        if (!oc_algorithm_runs_on(x, net))
-            return die(EXIT_USAGE, "-a %s: does not run on %s (see opticoll list)", name, net);
-        for (size_t k = 0; k < a->nalgos; k++)
-            if (!strcmp(a->algos[k], name))
-                return die(EXIT_USAGE, "-a: %s named twice", name, NULL);
-        if (a->nalgos + 1 >= cap) return die(EXIT_USAGE, "-a: too many algorithms", NULL, NULL);
-        a->algos[a->nalgos++] = x->name;
-    }
-    if (!a->nalgos) return die(EXIT_USAGE, "-a %s: no algorithm named", a->o.algo, NULL);
-    return 0;
+    int rc = !list || !a->algos ? die(EXIT_OTHER, "out of memory", NULL, NULL)
+                                : algo_list(a->o.algo, a->base.collective, a->base.network, 0,
+                                            list, cap, &n);
+    for (size_t k = 0; !rc && k < n; k++)
+        a->algos[a->nalgos++] = list[k]->name;
+    free(list);
+    return rc;
 }
 
 int sweep_read(int argc, char **argv, const char *cmd, const char *help, sweep_args *a) {
@@ -102,7 +77,15 @@ int sweep_read(int argc, char **argv, const char *cmd, const char *help, sweep_a
     a->csv = a->o.csv_file;
     a->plot = a->o.plot;
     if (a->o.help) {
-        fputs(help, stdout);
+        /* the help's "%s" is where the network options go, as run shows them */
+        const char *at = strstr(help, "%s");
+        if (at) {
+            fwrite(help, 1, (size_t)(at - help), stdout);
+            fputs(help_network, stdout);
+            fputs(at + 2, stdout);
+        } else {
+            fputs(help, stdout);
+        }
         return -1;
     }
     return 0;
@@ -185,7 +168,6 @@ void sweep_args_free(sweep_args *a) {
     oc_kv_free(a->o.params);
     oc_kv_free(a->o.net_params);
     free(a->algos);
-    free(a->algo_text);
     memset(a, 0, sizeof *a);
 }
 

@@ -21,7 +21,6 @@ typedef struct sweep_args {
     size_t nnodes, nsizes;
     unsigned jobs;
     const char *csv, *plot, *decisions;
-    char *algo_text; /* the copy of -a that `algos` points into */
     oc_sweep *sweep; /* the library's sweep of these points, none run yet */
     /* perf: turns the parsed sizes (nccl-tests' sizes) into the requests' SIZEs before the sweep
      * is made; 0 or an exit code after one line. NULL: the sizes are SIZEs. */
@@ -30,7 +29,8 @@ typedef struct sweep_args {
 } sweep_args;
 
 /* Parses the options of `cmd` (sweep, tune) into a, and makes a->sweep: returns 0, -1 when --help
- * was asked (`help` printed), or an exit code after printing one line. */
+ * was asked (`help` printed, its "%s" replaced by the network options), or an exit code after
+ * printing one line. */
 int sweep_parse(int argc, char **argv, const char *cmd, const char *help, sweep_args *a);
 /* sweep_parse in two halves, for a command whose lists come from other options (perf's -b -e
  * -f): sweep_read parses the options (0, -1 after --help, or an exit code), sweep_setup checks

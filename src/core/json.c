@@ -80,11 +80,20 @@ cJSON *oc__json_arr(cJSON *to, const char *key) {
     return oc__json_add(to, key, a) ? a : NULL;
 }
 
+int oc__json_value(cJSON *to, const char *key, const char *text) {
+    char buf[OC__JSON_NUMBER_SIZE];
+    double v;
+    if (text && oc_parse_double(text, -HUGE_VAL, HUGE_VAL, &v) == 0 &&
+        !strcmp(oc__json_number_text(buf, v), text))
+        return oc__json_raw(to, key, buf);
+    return oc__json_str(to, key, text);
+}
+
 int oc__json_kv(cJSON *to, const char *key, const oc_kv *kv) {
     cJSON *o = oc__json_obj(to, key);
     int ok = o != NULL;
     for (size_t i = 0; ok && i < oc_kv_count(kv); i++)
-        ok = oc__json_str(o, oc_kv_key(kv, i), oc_kv_value(kv, i));
+        ok = oc__json_value(o, oc_kv_key(kv, i), oc_kv_value(kv, i));
     return ok;
 }
 

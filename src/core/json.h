@@ -41,7 +41,12 @@ int oc__json_u64(cJSON *to, const char *key, uint64_t v);    /* plain digits, ex
 int oc__json_str(cJSON *to, const char *key, const char *s); /* s NULL: null */
 int oc__json_bool(cJSON *to, const char *key, int v);
 int oc__json_null(cJSON *to, const char *key);
-/* A key=value list as an object of strings, in the list's order (kv NULL: {}). */
+/* A value the user or a model gave as text: a number when the text is one exactly as
+ * oc__json_number_text writes it ("64", "0.7", "-3"), so that it reads back to the same text;
+ * a string otherwise ("4x4x4", "seed", "007", "1e3"). */
+int oc__json_value(cJSON *to, const char *key, const char *text);
+/* A key=value list as an object, in the list's order (kv NULL: {}), each value by
+ * oc__json_value: {"k": 6, "wavelengths": 64, "preset": "seed"}. */
 int oc__json_kv(cJSON *to, const char *key, const oc_kv *kv);
 /* JSON text made elsewhere (another writer's oc__json_text), inserted as it is. */
 int oc__json_raw(cJSON *to, const char *key, const char *json);

@@ -330,14 +330,16 @@ int oc_parse_list(const char *text, int sizes, uint64_t *out, size_t max, size_t
             rc = OC_EPARSE;
             continue;
         }
-        for (uint64_t v = a; v <= b && !rc;) {
+        /* A..B always ends at B: the user wrote B, and a sweep that stopped short of it without a
+         * word (4KiB..64MiB:*16 at 16 MiB) reads as if B had run. */
+        for (uint64_t v = a; !rc;) {
             if (*n >= max) {
                 rc = OC_ERANGE;
                 break;
             }
             out[(*n)++] = v;
-            if (mul ? v > b / s : v > b - s) break;
-            v = mul ? v * s : v + s;
+            if (v == b) break;
+            v = (mul ? v > b / s : v > b - s) ? b : mul ? v * s : v + s;
         }
     }
     free(copy);

@@ -244,14 +244,13 @@ static int string_kv(const cJSON *obj, oc_kv *kv, const char *what, const char *
         return oc__fail(why, len, OC_EPARSE, "%s: \"%s\" must be an object", path, what);
     const cJSON *it;
     cJSON_ArrayForEach(it, obj) {
-        char num[64];
+        char num[OC__JSON_NUMBER_SIZE];
         const char *v;
         if (cJSON_IsString(it))
             v = it->valuestring;
-        else if (cJSON_IsNumber(it)) {
-            snprintf(num, sizeof num, "%.17g", it->valuedouble);
-            v = num;
-        } else
+        else if (cJSON_IsNumber(it)) /* as the writer spells it (oc__json_value): 0.7, not ...996 */
+            v = oc__json_number_text(num, it->valuedouble);
+        else
             return oc__fail(why, len, OC_EPARSE, "%s: %s.%s must be a string or a number", path,
                             what, it->string);
         if (oc_kv_set(kv, it->string, v)) return oc__fail(why, len, OC_ENOMEM, "out of memory");

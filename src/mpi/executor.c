@@ -120,6 +120,9 @@ void oc_mpi_test_drop_stats(size_t *hits, size_t *max_rounds, size_t *max_transf
 
 static int report(int err, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* The last line reported (oc_mpi_last_error), and whether the refusal in it was printed. */
+static char last_error[512];
+
 static int report(int err, const char *fn, const char *fmt, ...) {
     char buf[512];
     va_list ap;
@@ -127,8 +130,27 @@ static int report(int err, const char *fn, const char *fmt, ...) {
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     oc__quote_line(buf, sizeof buf);
+    snprintf(last_error, sizeof last_error, "%s", buf);
     fprintf(stderr, "opticoll_mpi: %s: %s\n", fn, buf);
     return err;
+}
+
+/* A plan's refusal (MPI_ERR_UNSUPPORTED_OPERATION) is the same on every rank and, most often, at
+ * every size: it is said by the communicator's rank 0 only, and once for as long as the same
+ * refusal repeats, not once per rank and per call. */
+static int refusal(const char *fn, int rank, const char *text) {
+    static char said[512];
+    if (rank == 0 && strcmp(said, text) != 0) {
+        snprintf(said, sizeof said, "%s", text);
+        return report(MPI_ERR_UNSUPPORTED_OPERATION, fn, "%s", text);
+    }
+    snprintf(last_error, sizeof last_error, "%s", text);
+    oc__quote_line(last_error, sizeof last_error);
+    return MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+const char *oc_mpi_last_error(void) {
+    return last_error;
 }
 
 /* ---- communicators and cleanup at MPI_Finalize ---- */
@@ -689,9 +711,14 @@ static int prepare(call *c, oc_collective coll, const char *algorithm, MPI_Comm 
     int refused = 0;
     int err = get_entry(coll, algorithm, (uint32_t)c->size, (uint32_t)c->rank, (uint32_t)root,
                         units, usize, &c->e, &refused, why, sizeof why);
+    if (err && refused) {
+        char text[512];
+        snprintf(text, sizeof text, "%s %s on %d ranks: %s", oc_collective_name(coll), algorithm,
+                 c->size, why);
+        return refusal(c->fn, c->rank, text);
+    }
     if (err)
-        return report(refused ? MPI_ERR_UNSUPPORTED_OPERATION : mpi_err(err), c->fn, "%s %s: %s",
-                      oc_collective_name(coll), algorithm, why);
+        return report(mpi_err(err), c->fn, "%s %s: %s", oc_collective_name(coll), algorithm, why);
     if ((rc = our_comm(comm, &c->comm))) return rc;
     return MPI_SUCCESS;
 }

@@ -232,7 +232,7 @@ static int fab_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why,
 static const char *const fab_param_names[] = {"tiles_per_server",
                                               "wavelengths_per_tile",
                                               "fibres_between_servers",
-                                              "bandwidth_GBps",
+                                              "bandwidth_gbytes",
                                               "reconfig_us",
                                               "alpha_us",
                                               "mzi_degree",
@@ -515,7 +515,7 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
     if (rc || (rc = oc__kv_u64(params, "tiles_per_server", 32, 1, 1u << 20, &tiles, why, len)) ||
         (rc = oc__kv_u64(params, "wavelengths_per_tile", 16, 1, 1u << 15, &wls, why, len)) ||
         (rc = oc__kv_u64(params, "fibres_between_servers", 32, 0, 1u << 30, &fibres, why, len)) ||
-        (rc = oc__kv_double(params, "bandwidth_GBps", 300, 1e-9, 1e12, &gbytes, why, len)) ||
+        (rc = oc__kv_double(params, "bandwidth_gbytes", 300, 1e-9, 1e12, &gbytes, why, len)) ||
         (rc = oc__kv_double(params, "reconfig_us", 3.7, 0, 1e9, &reconfig_us, why, len)) ||
         (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)) ||
         (rc = oc__kv_u64(params, "mzi_degree", 3, 0, 1u << 20, &mzi, why, len)) ||
@@ -586,7 +586,7 @@ static int fab_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
                            (unsigned long long)m->shape.wavelengths);
     rc |= oc__netrun_param(rep, "fibres_between_servers", "%llu",
                            (unsigned long long)m->shape.fibres);
-    rc |= oc__netrun_param(rep, "bandwidth_GBps", "%g", m->gbytes);
+    rc |= oc__netrun_param(rep, "bandwidth_gbytes", "%g", m->gbytes);
     rc |= oc__netrun_param(rep, "reconfig_us", "%g", m->reconfig_us);
     rc |= oc__netrun_param(rep, "alpha_us", "%g", m->alpha_us);
     rc |= oc__netrun_param(rep, "mzi_degree", "%u", m->shape.mzi_degree);
@@ -623,7 +623,7 @@ const oc__model oc__model_fabric = {
              "Lumorph photonic rack: servers of tiles, a GPU's wavelengths split over its "
              "concurrent circuits, MZI reconfiguration when the circuits change",
              "tiles_per_server=32: at most 32, a Lightpath wafer's tiles; wavelengths_per_tile=16; fibres_between_servers=32: per "
-             "ordered server pair, W wavelengths each; bandwidth_GBps=300: per GPU and direction; "
+             "ordered server pair, W wavelengths each; bandwidth_gbytes=300: GB/s (bytes) per GPU and direction; "
              "reconfig_us=3.7; "
              "alpha_us=0.7; mzi_degree=3: concurrent circuits per tile and direction (the seed's "
              "1x3 MZI switch; 0 = no limit); mzi_split=0|1: refuse a round above the degree, or "

@@ -434,7 +434,7 @@ static int ft_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     rc |= oc__report_num(rep, "time_transmission_s", tx);
     rc |= oc__report_num(rep, "time_router_delay_s", delay);
     rc |= oc__report_num(rep, "time_lower_bound_s", lb);
-    rc |= oc__report_num(rep, "time_over_lower_bound", lb > 0 ? (tx + delay) / lb : 1.0);
+    rc |= oc__report_num(rep, "time_to_lower_bound_ratio", lb > 0 ? (tx + delay) / lb : 1.0);
     rc |= oc__report_num(rep, "max_link_sharing", (double)m->max_sharing);
     rc |= oc__report_num(rep, "max_link_bytes",
                          (double)m->max_link_packets * (double)m->p.packet_bytes);
@@ -458,7 +458,7 @@ const oc__model oc__model_fattree = {
              "contention on shared links",
              "ports=32: per router; leaf_down=ports/2: node ports per leaf (more = "
              "oversubscribed); spine_ports=auto: as many as leaves (or a cap); "
-             "bandwidth_gbps=25: per link and direction; router_delay_us=50: per router on a "
+             "bandwidth_gbps=25: Gb/s (bits) per link and direction; router_delay_us=50: per router on a "
              "path; packet_bytes=64"},
     .create = ft_create,
     .sink = oc__netrun_sink,

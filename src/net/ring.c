@@ -659,7 +659,7 @@ static int ring_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     rc |= oc__report_num(rep, "time_reconfig_s", reconf * (double)m->base.steps);
     rc |= oc__report_num(rep, "time_oeo_s", oeo * (double)m->base.steps);
     rc |= oc__report_num(rep, "time_transmission_s", tx * (double)m->base.steps);
-    rc |= oc__report_num(rep, "steps_over_lower_bound",
+    rc |= oc__report_num(rep, "steps_to_lower_bound_ratio",
                          m->steps_lb ? (double)m->base.steps / (double)m->steps_lb : 1.0);
     rc |= oc__report_num(rep, "worst_round_ratio", m->worst_ratio ? m->worst_ratio : 1.0);
     /* per direction: colourings where some node is passed by no arc (then steps = bound) */
@@ -672,7 +672,7 @@ const oc__model oc__model_ring = {
     .info = {"ring",
              "WDM optical double ring (TeraRack): shortest-path lightpaths, wavelength continuity",
              "wavelengths=64: per fibre; fibres=1: per direction (preset=terarack: 2); "
-             "bandwidth_gbps=40: per wavelength; reconfig_us=25: MRR reconfiguration per step; "
+             "bandwidth_gbps=40: Gb/s (bits) per wavelength; reconfig_us=25: MRR reconfiguration per step; "
              "oeo_ns_per_flit=1: O/E/O, one cycle per flit at an assumed 1 GHz; flit_bytes=32; "
              "packet_bytes=128; preset=seed|terarack"},
     .create = ring_create,

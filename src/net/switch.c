@@ -92,7 +92,7 @@ static int sw_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, u
     return rc;
 }
 
-static const char *const sw_param_names[] = {"alpha_us", "bandwidth_GBps", NULL};
+static const char *const sw_param_names[] = {"alpha_us", "bandwidth_gbytes", NULL};
 
 static int sw_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     oc__netrun *m = (oc__netrun *)self;
@@ -181,7 +181,7 @@ static int sw_create(const oc__spec *spec, const oc_kv *params, int check, oc__n
     double alpha_us, gbytes;
     int rc = oc__kv_only(params, sw_param_names, "switch network", why, len);
     if (rc || (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)) ||
-        (rc = oc__kv_double(params, "bandwidth_GBps", 300, 1e-9, 1e12, &gbytes, why, len)))
+        (rc = oc__kv_double(params, "bandwidth_gbytes", 300, 1e-9, 1e12, &gbytes, why, len)))
         return rc;
     oc__netrun *m = oc__netrun_new(sizeof *m, spec, check, sw_round);
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -209,7 +209,7 @@ static int sw_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     const double ta = (double)m->alphas * m->alpha_s, tb = (double)m->payload * m->beta_s;
     oc__netrun_figures(rep, m->base.steps, m->base.steps, ta + tb);
     int rc = oc__netrun_param(rep, "alpha_us", "%g", m->alpha_us);
-    rc |= oc__netrun_param(rep, "bandwidth_GBps", "%g", m->gbytes);
+    rc |= oc__netrun_param(rep, "bandwidth_gbytes", "%g", m->gbytes);
     rc |= oc__report_num(rep, "step_time_s", sw_step_time(m));
     rc |= oc__report_num(rep, "time_alpha_s", ta);
     rc |= oc__report_num(rep, "time_beta_s", tb);
@@ -230,7 +230,7 @@ const oc__model oc__model_switch = {
     .info = {"switch",
              "ideal electrical switch (lumorph's baseline): alpha-beta per transfer, no "
              "contention, one send and one receive port per node",
-             "alpha_us=0.7: per message; bandwidth_GBps=300: per node and direction (GB/s)"},
+             "alpha_us=0.7: per message; bandwidth_gbytes=300: GB/s (bytes) per node and direction"},
     .create = sw_create,
     .sink = oc__netrun_sink,
     .finish = sw_finish,

@@ -73,6 +73,9 @@ cJSON *oc__report_json(const oc_report *r) {
                    : oc__json_null(o, "steps_lower_bound")) &&
         oc__json_num(o, "time_s", r->time_s) &&
         json_maybe(o, "time_formula_s", r->has_time_formula, r->time_formula_s) &&
+        /* "s": the *_s fields hold seconds; "tau": the star's unitless times, in units of tau */
+        oc__json_str(o, "time_unit", oc_report_time_unit(r, NULL) ? oc_report_time_unit(r, NULL)
+                                                                  : "s") &&
         oc__json_bool(o, "verified", r->verified) &&
         oc__json_bool(o, "data_checked", r->data_checked) &&
         (!r->data_note[0] || oc__json_str(o, "data_check_note", r->data_note)) &&
@@ -160,12 +163,17 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
     fprintf(f, "  verified:    %s (semantic verifier%s%s)\n", r->verified ? "yes" : "NO",
             r->network[0] ? " + resource check" : "", r->data_checked ? " + real-data run" : "");
     if (r->data_note[0]) fprintf(f, "  data check:  %s\n", r->data_note);
+    /* The figures for a person: a time (a key ending _s: seconds in the JSON) is printed in
+     * its own unit (25.947 us; 34 tau on the star) under its name without the _s, which would
+     * say seconds beside a number in microseconds; a ratio (key ending _ratio) as one, 1.000 x. */
     for (size_t i = 0; i < r->nnums; i++) {
         const char *k = r->nums[i].key;
         size_t kl = strlen(k);
         if (kl > 2 && strcmp(k + kl - 2, "_s") == 0) {
             oc_report_format_time(r, t1, sizeof t1, r->nums[i].value);
-            fprintf(f, "  %-28s %s\n", k, t1);
+            fprintf(f, "  %-28.*s %s\n", (int)(kl - 2), k, t1);
+        } else if (kl > 6 && strcmp(k + kl - 6, "_ratio") == 0) {
+            fprintf(f, "  %-28s %.3f x\n", k, r->nums[i].value);
         } else {
             fprintf(f, "  %-28s %.6g\n", k, r->nums[i].value);
         }

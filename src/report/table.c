@@ -88,40 +88,253 @@ int oc__table_row(oc__table *t, const char *const *cells) {
     return 0;
 }
 
-static void print_cell(FILE *f, const char *s, size_t width, int last) {
-    fputs(s, f);
+/* ---- fitting a table to a width ----------------------------------------------------------------
+ *
+ * A table wider than the text width (oc_set_text_width) is fitted in two moves. First the reason
+ * column: a reason longer than the column's short form (its header, at least SHORT_REASON
+ * columns) becomes a note number "[k]", and the notes are printed under the table, each wrapped
+ * to the width (a reason repeated on several rows is one note); a table whose last column is data
+ * (last_is_data) keeps it as a column. Then, while the table is still too wide, the widest other
+ * column gives up a column at a time (down to MIN_COL, its header's longest word or its cells'
+ * longest word up to MAX_WORD) and its cells wrap at spaces onto more lines; only if that is not
+ * enough are words cut, down to CUT_COL columns. The CSV and JSON (the table sink)
+ * always see the whole cells: fitting changes only the text on the page. */
+
+enum { SHORT_REASON = 12, MIN_COL = 8, MAX_WORD = 16, CUT_COL = 5, NOTE_INDENT = 6 };
+
+static _Atomic unsigned text_width; /* 0: no limit */
+
+void oc_set_text_width(unsigned columns) {
+    text_width = columns;
+}
+
+unsigned oc_text_width(void) {
+    return text_width;
+}
+
+/* Bytes of s that fill at most `width` columns, cut after the last space that fits (or, for a
+ * word longer than the width, inside it at a character boundary); *skip: the spaces after the
+ * cut, which the next line does not start with. */
+static size_t piece(const char *s, size_t width, size_t *skip) {
+    size_t cols = 0, at = 0, space = 0;
+    *skip = 0;
+    while (s[at]) {
+        size_t ch = 1;
+        while (((unsigned char)s[at + ch] & 0xC0) == 0x80)
+            ch++;
+        if (s[at] == ' ') space = at;
+        if (cols + 1 > width) break;
+        cols++;
+        at += ch;
+    }
+    if (!s[at]) return at;
+    if (s[at] == ' ') space = at;
+    size_t cut = space ? space : at;
+    if (!cut) cut = at ? at : 1;
+    while (s[cut + *skip] == ' ')
+        (*skip)++;
+    return cut;
+}
+
+/* Prints `s` padded to `width` columns, or only as much of it as fills them (*rest: what is left
+ * for the next line); `last`: no padding and no separator. */
+static void print_piece(FILE *f, const char **rest, size_t width, int last) {
+    const char *s = *rest;
+    size_t skip, n = piece(s, width, &skip), w = 0;
+    fwrite(s, 1, n, f);
+    for (size_t i = 0; i < n; i++)
+        w += ((unsigned char)s[i] & 0xC0) != 0x80;
+    *rest = s + n + skip;
     if (last) return;
-    for (size_t w = display_width(s); w < width; w++)
+    for (; w < width; w++)
         fputc(' ', f);
     fputs(" | ", f);
 }
 
-void oc__table_print(const oc__table *t, FILE *f) {
-    if (table_sink) table_sink(t); /* reproduce --out keeps it as CSV (figures.c) */
-    size_t width[OC__MAX_COLS];
-    for (size_t c = 0; c < t->ncols; c++) {
-        width[c] = display_width(t->head[c]);
-        for (size_t r = 0; r < t->nrows; r++) {
-            size_t w = display_width(t->cells[r * t->ncols + c]);
-            if (w > width[c]) width[c] = w;
+/* The longest word of s, in columns. */
+static size_t longest_word(const char *s) {
+    size_t best = 0, cur = 0;
+    for (; *s; s++) {
+        if (*s == ' ') {
+            cur = 0;
+            continue;
         }
+        if (((unsigned char)*s & 0xC0) != 0x80 && ++cur > best) best = cur;
     }
-    fputs("  ", f);
-    for (size_t c = 0; c < t->ncols; c++)
-        print_cell(f, t->head[c], width[c], c + 1 == t->ncols);
-    fputs("\n  ", f);
-    for (size_t c = 0; c < t->ncols; c++) {
-        size_t w = c + 1 == t->ncols ? display_width(t->head[c]) : width[c];
-        for (size_t i = 0; i < w; i++)
-            fputc('-', f);
-        if (c + 1 < t->ncols) fputs("-+-", f);
-    }
-    fputc('\n', f);
-    for (size_t r = 0; r < t->nrows; r++) {
+    return best;
+}
+
+/* Prints one row (cells[0 .. ncols)) on as many lines as its widest wrapped cell needs. */
+static void print_row(FILE *f, const char *const *cells, size_t ncols, const size_t *width,
+                      int fitted) {
+    const char *rest[OC__MAX_COLS];
+    for (size_t c = 0; c < ncols; c++)
+        rest[c] = cells[c];
+    for (int more = 1; more;) {
         fputs("  ", f);
-        for (size_t c = 0; c < t->ncols; c++)
-            print_cell(f, t->cells[r * t->ncols + c], width[c], c + 1 == t->ncols);
+        for (size_t c = 0; c < ncols; c++) {
+            int last = c + 1 == ncols;
+            if (!fitted && !last) { /* a table that fits prints every cell whole */
+                size_t w = display_width(rest[c]);
+                fputs(rest[c], f);
+                rest[c] += strlen(rest[c]);
+                for (; w < width[c]; w++)
+                    fputc(' ', f);
+                fputs(" | ", f);
+            } else if (last && !fitted) {
+                fputs(rest[c], f);
+                rest[c] += strlen(rest[c]);
+            } else {
+                print_piece(f, &rest[c], width[c], last);
+            }
+        }
+        more = 0;
+        for (size_t c = 0; c < ncols; c++)
+            more |= *rest[c] != 0;
         fputc('\n', f);
     }
 }
 
+/* Copies text to f without the spaces that end its lines (a wrapped row's empty last cell). */
+static void put_trimmed(FILE *f, const char *text, size_t len) {
+    size_t start = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len && text[i] != '\n') continue;
+        size_t end = i;
+        while (end > start && text[end - 1] == ' ')
+            end--;
+        fwrite(text + start, 1, end - start, f);
+        if (i < len) fputc('\n', f);
+        start = i + 1;
+    }
+}
+
+/* The notes of a fitted table: the distinct long reasons, in order of first use. */
+typedef struct notes {
+    const char **text;
+    size_t n;
+} notes;
+
+/* The note number of reason s (1-based), adding it when new; 0 when out of memory. */
+static size_t note_of(notes *nt, const char *s) {
+    for (size_t i = 0; i < nt->n; i++)
+        if (!strcmp(nt->text[i], s)) return i + 1;
+    const char **grown = realloc(nt->text, (nt->n + 1) * sizeof *grown);
+    if (!grown) return 0;
+    nt->text = grown;
+    nt->text[nt->n++] = s;
+    return nt->n;
+}
+
+static size_t table_width(const size_t *width, size_t ncols) {
+    size_t total = 2;
+    for (size_t c = 0; c < ncols; c++)
+        total += width[c] + (c + 1 < ncols ? 3 : 0);
+    return total;
+}
+
+void oc__table_print(const oc__table *t, FILE *f) {
+    if (table_sink) table_sink(t); /* reproduce --out keeps it as CSV (figures.c) */
+    const size_t nc = t->ncols, last = nc - 1, W = oc_text_width();
+    size_t width[OC__MAX_COLS];
+    for (size_t c = 0; c < nc; c++) {
+        width[c] = display_width(t->head[c]);
+        for (size_t r = 0; r < t->nrows; r++) {
+            size_t w = display_width(t->cells[r * nc + c]);
+            if (w > width[c]) width[c] = w;
+        }
+    }
+    int fitted = W && table_width(width, nc) > W;
+    notes nt = {NULL, 0};
+    char (*ref)[24] = NULL; /* the reason column as printed: the reason or its note number */
+    if (fitted && t->nrows && !(ref = calloc(t->nrows, sizeof *ref))) fitted = 0;
+    if (fitted && t->last_is_data) {
+        free(ref);
+        ref = NULL;
+    } else if (fitted) {
+        size_t shortw = display_width(t->head[last]);
+        if (shortw < SHORT_REASON) shortw = SHORT_REASON;
+        width[last] = display_width(t->head[last]);
+        for (size_t r = 0; r < t->nrows && fitted; r++) {
+            const char *s = t->cells[r * nc + last];
+            size_t w = display_width(s), k;
+            if (w <= shortw) {
+                snprintf(ref[r], sizeof ref[r], "%s", s);
+            } else if ((k = note_of(&nt, s))) {
+                snprintf(ref[r], sizeof ref[r], "[%zu]", k);
+                w = strlen(ref[r]);
+            } else {
+                fitted = 0; /* out of memory: the table as it is */
+            }
+            if (w > width[last]) width[last] = w;
+        }
+    }
+    if (fitted) {
+        /* then the widest other column gives way, a column at a time: first down to its
+         * words (pass 0), then, when that is not enough, cutting words down to CUT_COL */
+        for (int pass = 0; pass < 2 && fitted && table_width(width, nc) > W;) {
+            size_t wide = nc;
+            for (size_t c = 0; c < (t->last_is_data ? nc : last); c++) {
+                size_t floor = CUT_COL;
+                if (pass == 0) {
+                    size_t word = 0;
+                    floor = longest_word(t->head[c]);
+                    for (size_t r = 0; r < t->nrows; r++) /* words are not cut, up to MAX_WORD */
+                        if (longest_word(t->cells[r * nc + c]) > word)
+                            word = longest_word(t->cells[r * nc + c]);
+                    if (word > MAX_WORD) word = MAX_WORD;
+                    if (floor < word) floor = word;
+                    if (floor < MIN_COL) floor = MIN_COL;
+                }
+                if (width[c] > floor && (wide == nc || width[c] > width[wide])) wide = c;
+            }
+            if (wide == nc)
+                pass++; /* every column at this pass's narrowest; at the last, the page overflows */
+            else
+                width[wide]--;
+        }
+        if (!fitted) {
+            for (size_t r = 0; r < t->nrows; r++) /* back to the natural widths */
+                if (display_width(t->cells[r * nc + last]) > width[last])
+                    width[last] = display_width(t->cells[r * nc + last]);
+        }
+    }
+    /* a fitted table is composed in memory, to drop the spaces at the ends of its lines */
+    FILE *out = f;
+    char *buf = NULL;
+    size_t len = 0;
+    if (fitted && !(out = open_memstream(&buf, &len))) out = f;
+    print_row(out, t->head, nc, width, fitted);
+    fputs("  ", out);
+    for (size_t c = 0; c < nc; c++) {
+        size_t w = c == last && !fitted ? display_width(t->head[c]) : width[c];
+        for (size_t i = 0; i < w; i++)
+            fputc('-', out);
+        if (c + 1 < nc) fputs("-+-", out);
+    }
+    fputc('\n', out);
+    for (size_t r = 0; r < t->nrows; r++) {
+        const char *row[OC__MAX_COLS];
+        for (size_t c = 0; c < nc; c++)
+            row[c] = c == last && ref ? ref[r] : t->cells[r * nc + c];
+        print_row(out, row, nc, width, fitted);
+    }
+    /* the notes: "  [k] text", wrapped under its first word */
+    for (size_t i = 0; fitted && i < nt.n; i++) {
+        char tag[24];
+        snprintf(tag, sizeof tag, "[%zu]", i + 1);
+        size_t textw = W > NOTE_INDENT + 20 ? W - NOTE_INDENT : 20;
+        const char *rest = nt.text[i];
+        for (int first = 1; *rest; first = 0) {
+            fprintf(out, "  %-*s ", NOTE_INDENT - 3, first ? tag : "");
+            print_piece(out, &rest, textw, 1);
+            fputc('\n', out);
+        }
+    }
+    if (out != f) {
+        if (fclose(out) == 0) put_trimmed(f, buf, len);
+        free(buf);
+    }
+    free(nt.text);
+    free(ref);
+}

@@ -31,6 +31,7 @@ double oc__ceil_exact(double x);
 typedef struct oc__table {
     size_t ncols, nrows, cap;
     const char *head[OC__MAX_COLS];
+    int last_is_data; /* the last column is data, not a reason: fitting wraps it, no notes */
     char **cells; /* nrows * ncols owned strings */
 } oc__table;
 

@@ -1268,6 +1268,7 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
                                        "stranded",     "mean all-reduce"};
     oc__table tab;
     oc__table_init(&tab, 10, head);
+    tab.last_is_data = 1; /* mean all-reduce: a value, not a reason */
     int rc = 0;
     uint64_t runs = 0;
     for (int a = 0; a < OC__RACK_ARCHS && !rc; a++) {
@@ -1318,6 +1319,7 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
     const char *const dhead[] = {"tenant",  "gpus", "arrive",   "leave",
                                  "lumorph", "tpu",  sipac_label};
     oc__table_init(&tab, 7, dhead);
+    tab.last_is_data = 1; /* the third architecture: a placement, not a reason */
     for (size_t i = 0; i < t->ntenants && !rc; i++) {
         const oc__rack_tenant *x = &t->tenants[i];
         char c[7][OC__CELL_LEN];

@@ -48,7 +48,8 @@ static const char *algo_or_none(const oc_sweep *s, int k) {
     return k < 0 ? "(none runs)" : oc_sweep_algorithm(s, (size_t)k);
 }
 
-/* "k=v k=v" as {"k": "v", ...} added to `to` under "params"; 1, or 0 when memory ran out. */
+/* "k=v k=v" as {"k": v, ...} (oc__json_value) added to `to` under "params"; 1, or 0 when
+ * memory ran out. */
 static int add_params(cJSON *to, const char *text) {
     cJSON *o = oc__json_obj(to, "params");
     char buf[256];
@@ -59,7 +60,7 @@ static int add_params(cJSON *to, const char *text) {
         char *eq = strchr(kv, '=');
         if (!eq) continue;
         *eq = 0;
-        ok = oc__json_str(o, kv, eq + 1);
+        ok = oc__json_value(o, kv, eq + 1);
     }
     return ok;
 }
@@ -344,7 +345,11 @@ static int check_head(const cJSON *root, const char *text, const char *name, con
     int same = cJSON_IsObject(np) && (size_t)cJSON_GetArraySize(np) == oc_kv_count(req->net_params);
     cJSON_ArrayForEach(e, np) {
         const char *v = oc_kv_get(req->net_params, e->string);
-        same &= cJSON_IsString(e) && v && !strcmp(v, e->valuestring);
+        char num[OC__JSON_NUMBER_SIZE]; /* a number is written as oc__json_value spells it */
+        const char *was = cJSON_IsString(e)   ? e->valuestring
+                          : cJSON_IsNumber(e) ? oc__json_number_text(num, e->valuedouble)
+                                              : NULL;
+        same &= was && v && !strcmp(v, was);
     }
     if (same) return 0;
     char *was = cJSON_PrintUnformatted(np);

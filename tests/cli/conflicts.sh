@@ -39,7 +39,7 @@ done
 # the same value in two spellings is the same value
 good run -c allgather -a ring -n 5 -s 1KiB -w 08 --net wavelengths=8 -f 2 --net fibres=2 --preset terarack --net preset=terarack
 run_tool run -c allgather -a ring -n 5 -s 1KiB -w 08 --net wavelengths=8 --json
-grep -q '"wavelengths": "8"' "$T/out" && pass "-w 08 with --net wavelengths=8 runs with 8" || fail "-w 08 --net wavelengths=8" "$(head -c 300 "$T/out")"
+grep -q '"wavelengths": 8,' "$T/out" && pass "-w 08 with --net wavelengths=8 runs with 8" || fail "-w 08 --net wavelengths=8" "$(head -c 300 "$T/out")"
 # a decision file tuned with the same parameters is read when they are given the other way
 run_tool tune -c allgather --nodes 5 --sizes 1KiB -w 4 -o "$T/dec4.json"
 good run -c allgather -a auto -n 5 -s 1KiB --decisions "$T/dec4.json" --net wavelengths=4

@@ -4,6 +4,9 @@
 # Every check prints one line, "ok - ..." or "FAIL - ..." (with the reason on the following
 # indented lines), and `finish` prints "N passed, M failed" and exits 1 if any check failed.
 
+# The tables' width comes from COLUMNS when it is set (tools/cli.c): the tests see a pipe's 100.
+unset COLUMNS
+
 OC_PASS=0
 OC_FAIL=0
 

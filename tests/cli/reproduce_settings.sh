@@ -5,6 +5,8 @@
 # claims and tables as the text (so the JSON is the run, not a second computation).
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh" "$@"
+# the text is compared with --json cell by cell: tables at full width (COLUMNS=0), no notes
+export COLUMNS=0
 
 ok_if() { # NAME CONDITION-STATUS DETAIL...
     local name=$1 st=$2

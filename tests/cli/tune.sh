@@ -74,7 +74,7 @@ if have_python; then
     if python3 - "$T/dec.json" <<'PY'; then
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["format"] == "opticoll-decisions" and d["network_params"] == {"wavelengths": "4"}
+assert d["format"] == "opticoll-decisions" and d["network_params"] == {"wavelengths": 4}
 assert len(d["points"]) == 10
 for p in d["points"]:
     ran = [c for c in p["candidates"] if "time_s" in c]
@@ -153,10 +153,10 @@ fi
 png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 if command -v gnuplot >/dev/null 2>&1; then
     run_tool sweep -c allgather -t ring -a ring,optree,ne --nodes 5,12 --sizes 1KiB..1MiB:*8 --plot "$T/p.png"
-    if [ "$RC" -eq 0 ] && png "$T/p-n5.png" && png "$T/p-n12.png"; then
-        pass "sweep --plot with N and size varying: one PNG per N"
+    if [ "$RC" -eq 0 ] && png "$T/p.png" && [ ! -e "$T/p-n5.png" ]; then
+        pass "sweep --plot with N and size varying: one PNG, one panel per N (output.sh)"
     else
-        fail "sweep --plot with N and size varying: one PNG per N" "$(cat "$T/err")"
+        fail "sweep --plot with N and size varying: one PNG, one panel per N" "$(cat "$T/err")"
     fi
     run_tool sweep -c allgather -t ring --nodes 3..48:+9 --sizes 4KiB --plot "$T/byn.png"
     if [ "$RC" -eq 0 ] && png "$T/byn.png"; then pass "sweep --plot against N"; else fail "sweep --plot against N" "$(cat "$T/err")"; fi
@@ -190,7 +190,7 @@ bad "expected node counts" tune -c allgather --nodes 0,4 --sizes 4KiB
 bad "an empty item" sweep -c allgather --nodes 4,,8 --sizes 4KiB
 bad "an empty item" tune -c allgather --nodes 4 --sizes 4KiB,
 bad "expected sizes" tune -c allgather --nodes 4 --sizes 4XB
-bad "unknown allgather algorithm" sweep -c allgather -a ring,nosuch --nodes 4 --sizes 4KiB
+bad "'nosuch' is not an algorithm of allgather" sweep -c allgather -a ring,nosuch --nodes 4 --sizes 4KiB
 bad "missing --sizes" tune -c allgather --nodes 4
 bad "-j 0" sweep -c allgather --nodes 4 --sizes 4KiB -j 0
 bad "cannot write" sweep -c allgather --nodes 4 --sizes 4KiB --csv /nonexistent/dir/x.csv

@@ -4,6 +4,7 @@
 # is run twice and must give the same output, exit 0 and print nothing on stderr; goldens of
 # cases no longer in golden.cases are removed. Review the result with `git diff tests/cli/golden`.
 set -u
+unset COLUMNS # the goldens are a pipe's 100 columns, whatever the terminal says
 CLI_DIR=$(cd "$(dirname "$0")" && pwd)
 TOOL=${1:-$CLI_DIR/../../build/opticoll}
 if [ ! -x "$TOOL" ]; then
