@@ -68,6 +68,18 @@ const char *oc_strerror(int err);
 int oc_set_memory_budget(uint64_t bytes); /* 0 = the default; returns 0 or OC_EINVAL */
 uint64_t oc_memory_budget(void);
 
+/* Chunk-sharded verification (docs/scale.md): a reduction whose verifier state (one cell per node
+ * and chunk) passes OC_VERIFY_SHARD_BYTES, or a share of the memory budget, is verified in shards
+ * of whole chunk ranges, each regenerating the schedule and keeping only its chunks, run on
+ * oc_verify_threads() threads; the verdict and the first error are those of one pass.
+ * oc_set_verify_shard(k) forces shards of k chunks on every collective (tests; 0: automatic);
+ * oc_set_verify_threads(0) restores the default of 2. Set them before starting runs. */
+#define OC_VERIFY_SHARD_BYTES (UINT64_C(32) << 20)
+void oc_set_verify_shard(uint32_t chunks);
+uint32_t oc_verify_shard(void);
+void oc_set_verify_threads(unsigned threads);
+unsigned oc_verify_threads(void);
+
 /* ---- collectives ------------------------------------------------------------------------------
  */
 

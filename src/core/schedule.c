@@ -28,6 +28,7 @@ int oc__round_push(oc__round *r, uint32_t src, uint32_t dst, oc__op op, uint32_t
 
 void oc__round_free(oc__round *r) {
     free(r->xfers);
+    free(r->index);
     memset(r, 0, sizeof *r);
 }
 
@@ -43,17 +44,32 @@ void oc__emit_free(oc__emit *e) {
     oc__round_free(&e->cur);
 }
 
+void oc__emit_window(oc__emit *e, uint32_t lo, uint32_t hi) {
+    e->windowed = 1;
+    e->win_lo = lo;
+    e->win_hi = hi;
+}
+
 int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32_t first, uint32_t count) {
     if (count == 0 || (uint64_t)first + count > e->spec->chunks)
         return oc__fail(e->why, e->whylen, OC_EINVAL,
                         "internal: round %llu emits chunks [%u, %u+%u) outside 0..%u",
                         (unsigned long long)e->rounds, first, first, count, e->spec->chunks);
-    return oc__round_push(&e->cur, src, dst, op, first, count);
+    const uint64_t at = e->raw++;
+    if (!e->windowed) return oc__round_push(&e->cur, src, dst, op, first, count);
+    if (first >= e->win_hi || first + count <= e->win_lo) return 0;
+    oc__round *r = &e->cur;
+    if (r->count == r->index_cap &&
+        oc__grow((void **)&r->index, &r->index_cap, r->count + 1, sizeof(uint64_t)))
+        return OC_ENOMEM;
+    r->index[r->count] = at;
+    return oc__round_push(r, src, dst, op, first, count);
 }
 
 int oc__emit_round(oc__emit *e) {
-    if (e->cur.count == 0) return 0;
-    for (oc__sink *s = e->sinks; s; s = s->next) {
+    if (e->raw == 0 && e->cur.count == 0) return 0;
+    e->raw = 0;
+    for (oc__sink *s = e->sinks; s && e->cur.count; s = s->next) {
         int rc = s->round(s, e->rounds, &e->cur, e->why, e->whylen);
         if (rc) return rc;
     }

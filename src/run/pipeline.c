@@ -12,6 +12,7 @@
  */
 #include "run/pipeline.h"
 #include "core/quote.h"
+#include "run/shard.h"
 #include "run/watch.h"
 #include "verify/verify.h"
 
@@ -81,6 +82,18 @@ int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
                                     NULL, rep, why, len);
 }
 
+/* Appends sink k to the chain (*head, *tail). */
+static void chain_add(oc__sink **head, oc__sink **tail, oc__sink *k) {
+    if (!k) return;
+    if (*tail)
+        (*tail)->next = k;
+    else
+        *head = k;
+    *tail = k;
+    while ((*tail)->next) /* an exporter's sinks may come chained */
+        *tail = (*tail)->next;
+}
+
 int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
                              const oc__model *model, const oc_kv *net_params, int data_check,
                              oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
@@ -90,17 +103,24 @@ int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *sour
     oc__netrun *net = NULL;
     oc__emit emit;
     oc__emit_init(&emit, spec, NULL, why, len);
-    int rc = oc__verifier_new(spec, &ver, why, len);
+    oc__sink *head = NULL, *tail = NULL;
+    /* Sharded or not is decided first: a run that cannot fit is refused before any work. */
+    oc__shard_plan shard;
+    int rc = oc__shard_plan_for(spec, &shard, why, len);
     if (rc) goto out;
-    oc__sink *chain = oc__verifier_sink(ver), *tail = chain;
-    tail->next = NULL;
+    if (shard.shards == 1) {
+        if ((rc = oc__verifier_new(spec, &ver, why, len))) goto out;
+        oc__sink *v = oc__verifier_sink(ver);
+        v->next = NULL;
+        chain_add(&head, &tail, v);
+    }
     if (data_check) {
         rc = oc__datacheck_new(spec, OC_DATA_BUDGET, &data, why, len);
         if (rc) goto out;
         if (data) {
-            tail->next = oc__datacheck_sink(data);
-            tail = tail->next;
-            tail->next = NULL;
+            oc__sink *d = oc__datacheck_sink(data);
+            d->next = NULL;
+            chain_add(&head, &tail, d);
         } else {
             snprintf(rep->data_note, sizeof rep->data_note,
                      "skipped: the real-data state of %u nodes x %u chunks is above %llu MiB",
@@ -113,20 +133,29 @@ int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *sour
         rc = model->create(spec, net_params, 1, &net, why, len);
         if (rc) goto out;
         if (watch && (rc = watch->attach(watch, model, net, why, len))) goto out;
-        tail->next = model->sink(net);
-        tail = tail->next;
-        tail->next = NULL;
+        oc__sink *m = model->sink(net);
+        m->next = NULL;
+        chain_add(&head, &tail, m);
     }
-    tail->next = extra;
-    emit.sinks = chain;
-    rc = source(source_arg, &emit);
-    if (rc) goto out;
-    if ((rc = oc__verifier_finish(ver, why, len))) goto out;
+    chain_add(&head, &tail, extra);
+    if (ver) {
+        emit.sinks = head;
+        if ((rc = source(source_arg, &emit))) goto out;
+        if ((rc = oc__verifier_finish(ver, why, len))) goto out;
+        rep->rounds = emit.rounds;
+        rep->transfers = emit.transfers;
+        rep->units = emit.units;
+        rep->redundant = oc__verifier_redundant(ver);
+    } else {
+        oc__shard_out so;
+        if ((rc = oc__verify_sharded(spec, source, source_arg, &shard, head, &so, why, len)))
+            goto out;
+        rep->rounds = so.rounds;
+        rep->transfers = so.transfers;
+        rep->units = so.units;
+        rep->redundant = so.redundant;
+    }
     if (data && (rc = oc__datacheck_finish(data, why, len))) goto out;
-    rep->rounds = emit.rounds;
-    rep->transfers = emit.transfers;
-    rep->units = emit.units;
-    rep->redundant = oc__verifier_redundant(ver);
     rep->data_checked = data != NULL;
     rep->nodes = spec->nodes;
     rep->root = spec->root;

@@ -1,0 +1,36 @@
+/*
+ * shard.h — chunk-sharded verification (shard.c; issue 17 items 1 and 2; docs/scale.md).
+ */
+#ifndef OC_SHARD_H
+#define OC_SHARD_H
+
+#include "run/pipeline.h"
+
+/* How a schedule's verification is cut: `shards` chunk windows of `width` chunks (the last one
+ * shorter), each verifier holding at most `share` bytes, run on `threads` threads. shards == 1:
+ * one pass, the verifier beside the network model as before. */
+typedef struct oc__shard_plan {
+    uint32_t shards, width;
+    unsigned threads;
+    uint64_t share;
+} oc__shard_plan;
+
+/* Chooses the plan for `spec` from the memory budget and the knobs (oc_set_verify_shard,
+ * oc_set_verify_threads). Refuses with OC_ETOOBIG and one line, before anything is generated,
+ * when not even a one-chunk shard fits its share of the budget. */
+int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, size_t len);
+
+/* What a sharded run hands back: the counts of the cost pass and the shards' waste. */
+typedef struct oc__shard_out {
+    uint64_t rounds, transfers, units, redundant;
+} oc__shard_out;
+
+/* Runs `source` once whole into `cost` (the data check, network model and exporters; NULL: none)
+ * and once per shard into a verifier of the shard's chunks (the emitter keeps only the transfers
+ * touching them), on plan->threads threads, and checks each shard's final state. Returns the
+ * failure one pass would meet first (oc__verify_key order), or 0 with *out filled. */
+int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg,
+                       const oc__shard_plan *plan, oc__sink *cost, oc__shard_out *out, char *why,
+                       size_t len);
+
+#endif
