@@ -50,9 +50,12 @@ typedef enum {
 /* A static, human-readable name for an error code. */
 const char *oc_strerror(int err);
 
-/* Limits the library enforces on user input (larger input is refused with OC_ETOOBIG). A schedule
- * of more than OC_MAX_TRANSFERS transfers (minutes of work) is refused before it is generated. */
-#define OC_MAX_TRANSFERS (UINT64_C(1) << 31)
+/* Limits the library enforces on user input (larger input is refused with OC_ETOOBIG). Rounds
+ * stream and verification is sharded by chunks, so a schedule's length costs time, not memory: a
+ * schedule of more than OC_MAX_TRANSFERS transfers (hours of work) is refused before it is
+ * generated, and one whose largest round or verifier state cannot fit the memory budget is
+ * refused with what it needs (docs/scale.md). */
+#define OC_MAX_TRANSFERS (UINT64_C(1) << 40)
 #define OC_MAX_NODES (1u << 17)
 #define OC_MAX_BYTES (UINT64_C(1) << 50) /* 1 PiB per message */
 

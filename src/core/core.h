@@ -115,6 +115,9 @@ typedef struct oc__spec {
     uint64_t bytes;       /* SIZE as the user gave it */
     uint64_t chunk_bytes; /* the largest chunk, in bytes */
     uint32_t *block_node; /* N entries or NULL (identity); owned by the spec */
+    /* An upper bound on the transfers of any one round, when the algorithm states one (0: not
+     * stated): the pipeline sizes the round's memory from it before generating (run/shard.c). */
+    uint64_t max_round;
 } oc__spec;
 
 /* Fills the spec for (coll, nodes, root, bytes, q); block_node stays NULL. Checks sizes. */

@@ -74,7 +74,6 @@ int oc__source_store(void *arg, oc__emit *e) {
 
 /* ---- the checked run ---- */
 
-
 int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
                      const oc__model *model, const oc_kv *net_params, int data_check,
                      oc__sink *extra, oc_report *rep, char *why, size_t len) {
@@ -94,22 +93,26 @@ static void chain_add(oc__sink **head, oc__sink **tail, oc__sink *k) {
         *tail = (*tail)->next;
 }
 
-int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
-                             const oc__model *model, const oc_kv *net_params, int data_check,
-                             oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
-                             size_t len) {
+/* One checked run under the shard plan; *grew is set when a one-pass verifier of a reduction
+ * outgrew its share of the budget (contributions that fragment), so that the caller can shard. */
+static int run_planned(const oc__spec *spec, oc__source source, void *source_arg,
+                       const oc__model *model, const oc_kv *net_params, int data_check,
+                       oc__sink *extra, oc__watch *watch, const oc__shard_plan *shard,
+                       oc_report *rep, int *grew, char *why, size_t len) {
     oc__verifier *ver = NULL;
     oc__datacheck *data = NULL;
     oc__netrun *net = NULL;
     oc__emit emit;
     oc__emit_init(&emit, spec, NULL, why, len);
     oc__sink *head = NULL, *tail = NULL;
-    /* Sharded or not is decided first: a run that cannot fit is refused before any work. */
-    oc__shard_plan shard;
-    int rc = oc__shard_plan_for(spec, &shard, why, len);
-    if (rc) goto out;
-    if (shard.shards == 1) {
-        if ((rc = oc__verifier_new(spec, &ver, why, len))) goto out;
+    int rc = 0;
+    *grew = 0;
+    if (shard->shards == 1) {
+        /* a reduction's one pass keeps to a shard's share, and is sharded if it outgrows it */
+        const uint64_t share = oc_collective_reduces(spec->coll) && !oc_verify_shard()
+                                   ? shard->share
+                                   : oc_memory_budget();
+        if ((rc = oc__verifier_new_window(spec, 0, spec->chunks, share, &ver, why, len))) goto out;
         oc__sink *v = oc__verifier_sink(ver);
         v->next = NULL;
         chain_add(&head, &tail, v);
@@ -140,7 +143,11 @@ int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *sour
     chain_add(&head, &tail, extra);
     if (ver) {
         emit.sinks = head;
-        if ((rc = source(source_arg, &emit))) goto out;
+        if ((rc = source(source_arg, &emit))) {
+            *grew = rc == OC_ETOOBIG && oc__verifier_key(ver).phase == OC__VK_BUDGET &&
+                    oc_collective_reduces(spec->coll) && spec->chunks > 1;
+            goto out;
+        }
         if ((rc = oc__verifier_finish(ver, why, len))) goto out;
         rep->rounds = emit.rounds;
         rep->transfers = emit.transfers;
@@ -148,7 +155,7 @@ int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *sour
         rep->redundant = oc__verifier_redundant(ver);
     } else {
         oc__shard_out so;
-        if ((rc = oc__verify_sharded(spec, source, source_arg, &shard, head, &so, why, len)))
+        if ((rc = oc__verify_sharded(spec, source, source_arg, shard, head, &so, why, len)))
             goto out;
         rep->rounds = so.rounds;
         rep->transfers = so.transfers;
@@ -175,6 +182,27 @@ out:
     oc__datacheck_free(data);
     oc__verifier_free(ver);
     oc__emit_free(&emit);
+    return rc;
+}
+
+int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
+                             const oc__model *model, const oc_kv *net_params, int data_check,
+                             oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
+                             size_t len) {
+    /* Sharded or not is decided first: a run that cannot fit is refused before any work. */
+    oc__shard_plan shard;
+    int grew = 0, rc = oc__shard_plan_for(spec, &shard, why, len);
+    if (!rc)
+        rc = run_planned(spec, source, source_arg, model, net_params, data_check, extra, watch,
+                         &shard, rep, &grew, why, len);
+    if (grew) {
+        /* The estimate (two intervals a cell) was low: run again in two shards, which halve
+         * themselves again as often as their state needs. */
+        shard.shards = 2;
+        shard.width = (uint32_t)oc__ceil_div(spec->chunks, 2);
+        rc = run_planned(spec, source, source_arg, model, net_params, data_check, extra, watch,
+                         &shard, rep, &grew, why, len);
+    }
     return rc;
 }
 

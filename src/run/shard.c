@@ -47,7 +47,7 @@ typedef struct shard_run {
     void *arg;
     const oc__shard_plan *plan;
     oc__sink *cost;
-    slot *slots; /* [0] the cost pass, [1 + k] shard k */
+    slot *slots;           /* [0] the cost pass, [1 + k] shard k */
     _Atomic uint64_t stop; /* the smallest round a pass failed in so far (UINT64_MAX: none) */
 } shard_run;
 
@@ -148,23 +148,37 @@ static int job(size_t i, void *ctx) {
 
 int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, size_t len) {
     const uint32_t C = spec->chunks, forced = oc_verify_shard();
+    const uint64_t budget = oc_memory_budget();
     plan->threads = oc_verify_threads();
     /* Each of the threads' shards and the cost pass get an equal share of the budget, and a shard
      * never more than OC_VERIFY_SHARD_BYTES (small shards stay in cache and keep the resident
      * size low; the generator's re-runs are the price, small for windowed generators). */
-    plan->share = oc_memory_budget() / (plan->threads + 1);
+    plan->share = budget / (plan->threads + 1);
     if (plan->share > OC_VERIFY_SHARD_BYTES) plan->share = OC_VERIFY_SHARD_BYTES;
     plan->shards = 1;
     plan->width = C;
+    char need[32], have[32];
+    oc__format_bytes(have, sizeof have, budget);
+    /* The cost pass holds the largest round whole (the network model maps a round at once):
+     * refused here, before anything is generated, when the algorithm's bound on it passes the
+     * budget. */
+    const uint64_t round_bytes = spec->max_round * OC__ROUND_BYTES_PER_TRANSFER;
+    if (spec->max_round && round_bytes > budget - plan->share) {
+        oc__format_bytes(need, sizeof need, round_bytes + plan->share);
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "%s on %u nodes has a round of up to %llu transfers: needs %s (%u bytes a "
+                        "transfer to generate, verify and map it), more than the memory budget of "
+                        "%s (set OPTICOLL_MEMORY_BUDGET_MIB)",
+                        oc_collective_name(spec->coll), spec->nodes,
+                        (unsigned long long)spec->max_round, need,
+                        (unsigned)OC__ROUND_BYTES_PER_TRANSFER, have);
+    }
     if (forced) {
         plan->width = forced < C ? forced : C;
-    } else if (oc_collective_reduces(spec->coll) &&
-               oc__verifier_state_bytes(spec, C) > plan->share) {
+    } else if (oc_collective_reduces(spec->coll)) {
         const uint64_t per = oc__verifier_state_bytes(spec, 1);
         if (per > plan->share) {
-            char need[32], have[32];
             oc__format_bytes(need, sizeof need, per * (plan->threads + 1));
-            oc__format_bytes(have, sizeof have, oc_memory_budget());
             return oc__fail(why, len, OC_ETOOBIG,
                             "verifying %s on %u nodes needs %s (one chunk's %u node states on "
                             "each of %u threads and the cost pass), more than the memory budget "
@@ -172,8 +186,16 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
                             oc_collective_name(spec->coll), spec->nodes, need, spec->nodes,
                             plan->threads, have);
         }
-        const uint64_t w = plan->share / per;
-        plan->width = w < C ? (uint32_t)w : C;
+        if (oc__verifier_state_bytes(spec, C) > plan->share) {
+            const uint64_t w = plan->share / per;
+            plan->width = w < C ? (uint32_t)w : C;
+        }
+    } else if (spec->max_round * OC__VERIFY_BYTES_PER_TRANSFER > plan->share) {
+        /* A copy collective's state is small, but a huge round's staging is not: shards see
+         * only their window's part of it. */
+        const uint64_t shards =
+            oc__ceil_div(spec->max_round * OC__VERIFY_BYTES_PER_TRANSFER, plan->share);
+        plan->width = (uint32_t)oc__ceil_div(C, shards < C ? shards : C);
     }
     plan->shards = (uint32_t)oc__ceil_div(C, plan->width);
     plan->width = (uint32_t)oc__ceil_div(C, plan->shards); /* even widths */

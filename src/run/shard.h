@@ -6,6 +6,13 @@
 
 #include "run/pipeline.h"
 
+/* The bytes a transfer of a round costs while it is held: in the cost pass the round's buffer
+ * (20) and the network model's per-transfer state (the ring's arcs, fragments and check, measured
+ * ~70 on one-stage all-gather); in a verifier its staging (scope, sorted, merge: 32). Upper
+ * bounds used to size passes and to refuse before generating. */
+#define OC__ROUND_BYTES_PER_TRANSFER 96u
+#define OC__VERIFY_BYTES_PER_TRANSFER 32u
+
 /* How a schedule's verification is cut: `shards` chunk windows of `width` chunks (the last one
  * shorter), each verifier holding at most `share` bytes, run on `threads` threads. shards == 1:
  * one pass, the verifier beside the network model as before. */

@@ -130,7 +130,7 @@ struct oc__verifier {
     /* The chunk window [lo, hi) this verifier keeps (a shard; [0, C) for a whole one): only the
      * parts of transfers inside it are executed, and the state is N x (hi - lo). */
     uint32_t lo, hi;
-    uint64_t budget; /* this verifier's share of the memory budget */
+    uint64_t budget;    /* this verifier's share of the memory budget */
     oc__verify_key key; /* where the first failure was, in single-pass order */
     pending *scope;     /* a round's in-window transfers, clipped (copy collectives) */
     size_t scope_cap;
@@ -337,8 +337,8 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
             j++;
         size_t m = j - i;
         if (oc__grow((void **)&v->merge, &v->merge_cap, m, sizeof(oc__range)))
-            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
-                          round, OC__VK_BUDGET, 0, 0);
+            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
+                          OC__VK_BUDGET, 0, 0);
         /* Sorted by label: the ranges of one destination usually arrive sorted already (one
          * pass); otherwise qsort, never an insertion sort (a gather of 262k ranges in
          * descending order took 13 s). */
@@ -351,8 +351,8 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
         uint64_t dup = 0;
         const uint32_t cap = v->held[p[i].dst].cap;
         if (oc__rangeset_union(&v->held[p[i].dst], v->merge, m, &dup))
-            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
-                          round, OC__VK_BUDGET, 0, 0);
+            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
+                          OC__VK_BUDGET, 0, 0);
         v->redundant += dup;
         if ((rc = held_grew(v, p[i].dst, cap, round, why, len))) return rc;
         i = j;
@@ -397,13 +397,13 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
         if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
         cell *nc = realloc(v->staged, units * sizeof(cell));
         if (!nc)
-            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
-                          round, OC__VK_BUDGET, 0, 0);
+            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
+                          OC__VK_BUDGET, 0, 0);
         v->staged = nc;
         oc__rangeset *ns = realloc(v->staged_sets, units * sizeof(oc__rangeset));
         if (!ns)
-            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
-                          round, OC__VK_BUDGET, 0, 0);
+            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
+                          OC__VK_BUDGET, 0, 0);
         memset(ns + v->staged_cap, 0, (units - v->staged_cap) * sizeof(oc__rangeset));
         v->staged_sets = ns;
         v->staged_cap = units;
@@ -423,14 +423,13 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
             if (held == 0) {
                 char what[64];
                 snprintf(what, sizeof what, "sends to node %u, before it has it,", t->dst);
-                return at_key(v, fail_at(why, len, s, round, what, t->src, c), round,
-                              OC__VK_READ, pos_of(r, i), c);
+                return at_key(v, fail_at(why, len, s, round, what, t->src, c), round, OC__VK_READ,
+                              pos_of(r, i), c);
             }
             v->staged[u] = *src;
             if (cell_is_heap(src)) {
                 if (oc__rangeset_copy(&v->staged_sets[u], src->heap.set))
-                    return at_key(v,
-                                  oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
+                    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
                                   round, OC__VK_BUDGET, 0, 0);
                 v->staged[u].heap.set = &v->staged_sets[u];
             }
@@ -453,8 +452,8 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                 snprintf(what, sizeof what,
                          "receives a copy and another write in one round (from node %u) of",
                          t->src);
-                return at_key(v, fail_at(why, len, s, round, what, t->dst, c), round,
-                              OC__VK_WRITE, pos, c);
+                return at_key(v, fail_at(why, len, s, round, what, t->dst, c), round, OC__VK_WRITE,
+                              pos, c);
             }
             v->written[at] = stamp | (uint32_t)is_copy;
             uint32_t an;
@@ -462,8 +461,7 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
             const uint64_t held = cell_heap_bytes(dst);
             if (is_copy) {
                 if (cell_assign(dst, add, an))
-                    return at_key(v,
-                                  oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
+                    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
                                   round, OC__VK_BUDGET, 0, 0);
                 if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
                 continue;
@@ -483,8 +481,7 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
             }
             if (cell_is_heap(dst)) {
                 if (oc__rangeset_union(dst->heap.set, add, an, NULL))
-                    return at_key(v,
-                                  oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
+                    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
                                   round, OC__VK_BUDGET, 0, 0);
                 if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
                 continue;
@@ -497,10 +494,8 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
             oc__range out[4], *o = out;
             uint32_t i1 = 0, i2 = 0, k = 0;
             if (dn + an > 4) {
-                if (oc__grow((void **)&v->merge, &v->merge_cap, (size_t)dn + an,
-                             sizeof(oc__range)))
-                    return at_key(v,
-                                  oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
+                if (oc__grow((void **)&v->merge, &v->merge_cap, (size_t)dn + an, sizeof(oc__range)))
+                    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
                                   round, OC__VK_BUDGET, 0, 0);
                 o = v->merge;
             }
@@ -599,8 +594,8 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
             oc__format_bytes(need, sizeof need, v->base_bytes);
             oc__format_bytes(have, sizeof have, budget);
             free(v);
-            return oc__fail(why, len, OC_ETOOBIG, "%s needs %s, more than its share %s", what,
-                            need, have);
+            return oc__fail(why, len, OC_ETOOBIG, "%s needs %s, more than its share %s", what, need,
+                            have);
         }
         if ((rc = oc__budget_check(v->base_bytes, what, why, len))) {
             free(v);
@@ -684,8 +679,7 @@ static int need_held(oc__verifier *v, uint64_t idx, uint32_t node, uint32_t lo, 
     if (c >= hi) return 0;
     char d[96];
     oc__spec_describe_chunk(v->spec, c, d, sizeof d);
-    return at_key(v,
-                  oc__fail(why, len, OC_EVERIFY, "at the end: node %u is missing %s", node, d),
+    return at_key(v, oc__fail(why, len, OC_EVERIFY, "at the end: node %u is missing %s", node, d),
                   OC__VK_END, 0, idx, c);
 }
 
