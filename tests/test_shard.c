@@ -306,9 +306,17 @@ static void windows(void) {
         }
 }
 
-int main(void) {
-    windows();
-    error_injection();
-    every_algorithm();
+/* No argument: all three parts; otherwise the parts named (windows, errors, algorithms). */
+int main(int argc, char **argv) {
+    int all = argc < 2;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "windows") && strcmp(argv[i], "errors") && strcmp(argv[i], "algorithms"))
+            return fprintf(stderr, "unknown part '%s'\n", argv[i]), 2;
+    for (int i = 0; i < (all ? 1 : argc); i++) {
+        const char *p = all ? "" : argv[i];
+        if (all || !strcmp(p, "windows")) windows();
+        if (all || !strcmp(p, "errors")) error_injection();
+        if (all || !strcmp(p, "algorithms")) every_algorithm();
+    }
     return CHECK_SUMMARY();
 }

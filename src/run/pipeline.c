@@ -107,11 +107,10 @@ static int run_planned(const oc__spec *spec, oc__source source, void *source_arg
     oc__sink *head = NULL, *tail = NULL;
     int rc = 0;
     *grew = 0;
-    if (shard->shards == 1) {
-        /* a reduction's one pass keeps to a shard's share, and is sharded if it outgrows it */
-        const uint64_t share = oc_collective_reduces(spec->coll) && !oc_verify_shard()
-                                   ? shard->share
-                                   : oc_memory_budget();
+    if (!shard->separate) {
+        /* a reduction's one pass keeps to a shard's size, and is sharded if it outgrows it */
+        const uint64_t share =
+            oc_collective_reduces(spec->coll) ? shard->target : oc_memory_budget();
         if ((rc = oc__verifier_new_window(spec, 0, spec->chunks, share, &ver, why, len))) goto out;
         oc__sink *v = oc__verifier_sink(ver);
         v->next = NULL;
@@ -199,6 +198,7 @@ int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *sour
         /* The estimate (two intervals a cell) was low: run again in two shards, which halve
          * themselves again as often as their state needs. */
         shard.shards = 2;
+        shard.separate = 1;
         shard.width = (uint32_t)oc__ceil_div(spec->chunks, 2);
         rc = run_planned(spec, source, source_arg, model, net_params, data_check, extra, watch,
                          &shard, rep, &grew, why, len);

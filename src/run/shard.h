@@ -8,18 +8,22 @@
 
 /* The bytes a transfer of a round costs while it is held: in the cost pass the round's buffer
  * (20) and the network model's per-transfer state (the ring's arcs, fragments and check, measured
- * ~70 on one-stage all-gather); in a verifier its staging (scope, sorted, merge: 32). Upper
+ * ~45 on one-stage all-gather, 65 in all on 4096 nodes); in a verifier its staging (scope, sorted, merge: 32). Upper
  * bounds used to size passes and to refuse before generating. */
-#define OC__ROUND_BYTES_PER_TRANSFER 96u
+#define OC__ROUND_BYTES_PER_TRANSFER 72u
 #define OC__VERIFY_BYTES_PER_TRANSFER 32u
+/* From this many (node, chunk) states on, verification runs in passes of its own. */
+#define OC__SEPARATE_STATES (UINT64_C(1) << 16)
 
 /* How a schedule's verification is cut: `shards` chunk windows of `width` chunks (the last one
- * shorter), each verifier holding at most `share` bytes, run on `threads` threads. shards == 1:
- * one pass, the verifier beside the network model as before. */
+ * shorter), sized to `target` bytes of state each, every verifier held within `share` bytes (its
+ * part of the budget), run on `threads` threads beside the cost pass. separate == 0: one pass,
+ * the verifier in the chain before the network model (small runs, one thread). */
 typedef struct oc__shard_plan {
     uint32_t shards, width;
+    int separate;
     unsigned threads;
-    uint64_t share;
+    uint64_t share, target;
 } oc__shard_plan;
 
 /* Chooses the plan for `spec` from the memory budget and the knobs (oc_set_verify_shard,
