@@ -187,8 +187,15 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
                             oc_collective_name(spec->coll), spec->nodes, need, spec->nodes,
                             plan->threads, have);
         }
-        if (oc__verifier_state_bytes(spec, C) > plan->target) {
-            const uint64_t w = plan->target / per;
+        const uint64_t state = oc__verifier_state_bytes(spec, C);
+        if (state > plan->target) {
+            /* Small shards, but not more than OC__SHARDS_SOFT of them while the budget allows
+             * bigger: a generator that cannot skip outside a window is re-run whole per shard. */
+            uint64_t size = plan->target;
+            if (state / OC__SHARDS_SOFT > size)
+                size =
+                    state / OC__SHARDS_SOFT < plan->share ? state / OC__SHARDS_SOFT : plan->share;
+            const uint64_t w = size / per;
             plan->width = w < C ? (uint32_t)w : C;
         }
     } else if (spec->max_round * OC__VERIFY_BYTES_PER_TRANSFER > plan->target) {
