@@ -84,7 +84,7 @@ static const bench_case cases[] = {
          .bytes = UINT64_C(1) << 20),
     CASE("rd-allreduce-switch-65536", "rd", 65536, .coll = "allreduce", .network = "switch",
          .bytes = UINT64_C(1) << 20),
-    CASE("rhd-allreduce-switch-65536-16x16x16x16", "rhd", 65536, .params = "radices=16x16x16x16",
+    CASE("dbtree-allreduce-switch-65536-p32", "dbtree", 65536, .params = "pipeline=32",
          .coll = "allreduce", .network = "switch", .bytes = UINT64_C(1) << 20),
     CASE("rhd-allreduce-fabric-65536", "rhd", 65536, .coll = "allreduce", .network = "fabric",
          .bytes = UINT64_C(1) << 20),
