@@ -110,6 +110,20 @@ typedef enum {
 
 static const char *const break_names[] = {"sender", "twice", "drop", "range", "chunks", "self"};
 
+/* Plans `name` on n nodes as oc_run would (4 KiB); 0, or the plan is freed and the planner's
+ * error returned (a restriction: power of two...). */
+static int plan_for(oc_collective coll, const char *name, uint32_t n, const oc__algo **algo,
+                    oc__plan *plan) {
+    oc_request req = {.collective = coll, .algorithm = name, .nodes = n, .bytes = 4096};
+    const oc__model *model;
+    char why[512];
+    oc_report *rep = oc__report_new();
+    int rc = rep ? oc__plan_request(&req, algo, &model, plan, rep, why, sizeof why) : OC_ENOMEM;
+    oc_report_free(rep);
+    if (rc) oc__plan_free(*algo, plan);
+    return rc;
+}
+
 /* Breaks the stored schedule: transfer `at` of round `r` (both taken modulo what exists). */
 static int inject(oc__store *st, const oc__spec *spec, breakage b, size_t r, size_t at) {
     if (!st->count) return 0;
@@ -178,24 +192,14 @@ static void error_injection(void) {
             for (int b = 0; b < BREAK_COUNT; b++)
                 for (size_t pick = 0; pick < 3; pick++) {
                     oc_set_verify_shard(0);
-                    oc_request req = {.collective = cases[c].coll,
-                                      .algorithm = cases[c].algo,
-                                      .nodes = n_of[ni],
-                                      .bytes = 4096};
-                    const oc__algo *algo;
-                    const oc__model *model;
+                    const oc__algo *algo = NULL;
                     oc__plan plan;
                     char why[512] = "";
-                    oc_report *rep = oc__report_new();
-                    int rc = oc__plan_request(&req, &algo, &model, &plan, rep, why, sizeof why);
-                    oc_report_free(rep);
-                    if (rc) {
-                        oc__plan_free(algo, &plan);
+                    if (plan_for(cases[c].coll, cases[c].algo, n_of[ni], &algo, &plan))
                         continue; /* a restriction (power of two...): nothing to break */
-                    }
                     oc__store st;
                     oc__store_init(&st);
-                    rc = oc__generate(algo, &plan, &st.sink, why, sizeof why);
+                    int rc = oc__generate(algo, &plan, &st.sink, why, sizeof why);
                     CHECK(rc == 0, "%s %s: %s", cases[c].algo, break_names[b], why);
                     /* spread the pick over early, middle and late rounds */
                     const size_t r = pick * st.count / 3 + pick, at = 7 * pick + (size_t)b;
@@ -250,21 +254,10 @@ static void windows(void) {
                  {OC_ALLGATHER, "onestage"}};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
         for (size_t ni = 0; ni < sizeof sizes / sizeof *sizes; ni++) {
-            oc_request req = {.collective = cases[c].coll,
-                              .algorithm = cases[c].algo,
-                              .nodes = sizes[ni],
-                              .bytes = 4096};
-            const oc__algo *algo;
-            const oc__model *model;
+            const oc__algo *algo = NULL;
             oc__plan plan;
             char why[256];
-            oc_report *rep = oc__report_new();
-            int rc = oc__plan_request(&req, &algo, &model, &plan, rep, why, sizeof why);
-            oc_report_free(rep);
-            if (rc) {
-                oc__plan_free(algo, &plan);
-                continue;
-            }
+            if (plan_for(cases[c].coll, cases[c].algo, sizes[ni], &algo, &plan)) continue;
             keep whole;
             memset(&whole, 0, sizeof whole);
             whole.sink.round = keep_round;
@@ -310,7 +303,8 @@ static void windows(void) {
 int main(int argc, char **argv) {
     int all = argc < 2;
     for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "windows") && strcmp(argv[i], "errors") && strcmp(argv[i], "algorithms"))
+        if (strcmp(argv[i], "windows") && strcmp(argv[i], "errors") &&
+            strcmp(argv[i], "algorithms"))
             return fprintf(stderr, "unknown part '%s'\n", argv[i]), 2;
     for (int i = 0; i < (all ? 1 : argc); i++) {
         const char *p = all ? "" : argv[i];
