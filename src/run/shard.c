@@ -178,11 +178,12 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
         plan->width = forced < C ? forced : C;
     } else if (oc_collective_reduces(spec->coll)) {
         const uint64_t per = oc__verifier_state_bytes(spec, 1);
-        if (per > plan->target) {
-            oc__format_bytes(need, sizeof need, per * (plan->threads + 1));
+        /* a one-chunk shard: its cells, and as much again for a round's staging and growth */
+        if (2 * per > plan->target) {
+            oc__format_bytes(need, sizeof need, 2 * per * (plan->threads + 1));
             return oc__fail(why, len, OC_ETOOBIG,
-                            "verifying %s on %u nodes needs %s (one chunk's %u node states on "
-                            "each of %u threads and the cost pass), more than the memory budget "
+                            "verifying %s on %u nodes needs %s (twice one chunk's %u node states, "
+                            "on each of %u threads and the cost pass), more than the memory budget "
                             "of %s (set OPTICOLL_MEMORY_BUDGET_MIB)",
                             oc_collective_name(spec->coll), spec->nodes, need, spec->nodes,
                             plan->threads, have);

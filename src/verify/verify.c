@@ -171,7 +171,9 @@ static int state_budget(const oc__verifier *v, uint64_t extra, uint64_t round, c
     char need[32], have[32];
     oc__format_bytes(need, sizeof need, total);
     oc__format_bytes(have, sizeof have, v->budget);
-    return oc__fail(why, len, OC_ETOOBIG, "%s (chunks %u..%u) needs %s, more than its share %s",
+    return oc__fail(why, len, OC_ETOOBIG,
+                    "%s (chunks %u..%u) needs %s, more than its share %s of the memory budget (set "
+                    "OPTICOLL_MEMORY_BUDGET_MIB)",
                     what, v->lo, v->hi - 1, need, have);
 }
 
@@ -594,8 +596,10 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
             oc__format_bytes(need, sizeof need, v->base_bytes);
             oc__format_bytes(have, sizeof have, budget);
             free(v);
-            return oc__fail(why, len, OC_ETOOBIG, "%s needs %s, more than its share %s", what, need,
-                            have);
+            return oc__fail(why, len, OC_ETOOBIG,
+                            "%s needs %s, more than its share %s of the memory budget (set "
+                            "OPTICOLL_MEMORY_BUDGET_MIB)",
+                            what, need, have);
         }
         if ((rc = oc__budget_check(v->base_bytes, what, why, len))) {
             free(v);
