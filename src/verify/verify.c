@@ -15,6 +15,11 @@
  * range set only when it needs more. Either way the intervals are sorted, disjoint and
  * non-adjacent, so every answer (which contribution is counted twice, which one is missing) is the
  * one a range set would give. The round of a cell's last write is a 32-bit stamp beside it.
+ *
+ * A verifier may keep a chunk window [lo, hi) only (a shard, issue 17; run/shard.c): its state is
+ * N x (hi - lo) cells, it executes only the part of each transfer inside the window, and every
+ * failure records its key (verify.h: round, phase, position in the whole round, chunk) so that
+ * the smallest key over the shards is the failure one pass over every chunk meets first.
  */
 #include "verify/verify.h"
 #include "core/rangeset.h"
