@@ -50,9 +50,12 @@ typedef enum {
 /* A static, human-readable name for an error code. */
 const char *oc_strerror(int err);
 
-/* Limits the library enforces on user input (larger input is refused with OC_ETOOBIG). A schedule
- * of more than OC_MAX_TRANSFERS transfers (minutes of work) is refused before it is generated. */
-#define OC_MAX_TRANSFERS (UINT64_C(1) << 31)
+/* Limits the library enforces on user input (larger input is refused with OC_ETOOBIG). Rounds
+ * stream and verification is sharded by chunks, so a schedule's length costs time, not memory: a
+ * schedule of more than OC_MAX_TRANSFERS transfers (hours of work) is refused before it is
+ * generated, and one whose largest round or verifier state cannot fit the memory budget is
+ * refused with what it needs (docs/scale.md). */
+#define OC_MAX_TRANSFERS (UINT64_C(1) << 40)
 #define OC_MAX_NODES (1u << 20) /* the largest N any algorithm takes (OpTree, WRHT and rd
                                    all-gather, Bruck); the others take up to OC_NODE_CAP */
 #define OC_NODE_CAP (1u << 17)
@@ -90,6 +93,18 @@ typedef void (*oc_progress_fn)(void *ctx, const char *what, uint64_t done, uint6
  * CSV and JSON renderings always hold the whole text. Set it before starting runs. */
 void oc_set_text_width(unsigned columns);
 unsigned oc_text_width(void);
+
+/* Chunk-sharded verification (docs/scale.md): a reduction whose verifier state (one cell per node
+ * and chunk) passes OC_VERIFY_SHARD_BYTES, or a share of the memory budget, is verified in shards
+ * of whole chunk ranges, each regenerating the schedule and keeping only its chunks, run on
+ * oc_verify_threads() threads; the verdict and the first error are those of one pass.
+ * oc_set_verify_shard(k) forces shards of k chunks on every collective (tests; 0: automatic);
+ * oc_set_verify_threads(0) restores the default of 2. Set them before starting runs. */
+#define OC_VERIFY_SHARD_BYTES (UINT64_C(32) << 20)
+void oc_set_verify_shard(uint32_t chunks);
+uint32_t oc_verify_shard(void);
+void oc_set_verify_threads(unsigned threads);
+unsigned oc_verify_threads(void);
 
 /* ---- collectives ------------------------------------------------------------------------------
  */

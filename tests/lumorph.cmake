@@ -23,10 +23,11 @@ add_test(NAME reproduce_lumorph_inputs
          COMMAND sh -c "out=$($0 reproduce lumorph) || exit 1; b=$(printf '%s' \"$out\" | sed -n 's/.*Ours: BERT-large ([0-9]* parameters, batch \\([0-9]*\\) per GPU.*/\\1/p'); [ -n \"$b\" ] && printf '%s' \"$out\" | grep -q \"inputs (312 TFLOP/s, 0.5, batch $b, 128 tokens)\""
                  $<TARGET_FILE:opticoll>)
 set_tests_properties(reproduce_lumorph_inputs PROPERTIES LABELS lumorph TIMEOUT 60)
-# The verifier's memory budget: cells alone past it are refused up front (throughput -n 16384:
-# 5 GiB of chunk states), fragmented sets of contributors in the round they pass it (rhd radix 2
-# on 1024 nodes with the budget lowered to 64 MiB; it verifies in ~140 MB without).
+# The verifier's memory budget (issue 17: reductions are verified in chunk shards within it).
+# Under 64 MiB (the old variable's name still read), rhd radix 2 on 1024 nodes, whose contributor
+# sets fragment (~140 MB in one pass), verifies in shards; under 1 MiB, throughput -n 16384 is
+# refused up front in one line naming the budget (one chunk's 16384 states on each thread).
 add_test(NAME verify_budget
-         COMMAND sh -c "for c in 'run -c allreduce -a rhd -p radix=2 -t fabric -n 1024 -s 64MiB' 'throughput -m BERT-large -n 16384'; do e=$(OPTICOLL_VERIFY_BUDGET_MIB=64 $0 $c 2>&1 >/dev/null); s=$?; [ $s -eq 2 ] && [ $(printf '%s\\n' \"$e\" | wc -l) -eq 1 ] && printf '%s' \"$e\" | grep -q 'budget' || { echo \"not refused: $c: $s $e\"; exit 1; }; done; $0 run -c allreduce -a rhd -p radix=2 -t fabric -n 1024 -s 64MiB --no-data-check >/dev/null || { echo 'refused without the lowered budget'; exit 1; }"
+         COMMAND sh -c "OPTICOLL_VERIFY_BUDGET_MIB=64 $0 run -c allreduce -a rhd -p radix=2 -t fabric -n 1024 -s 64MiB --json | grep -q '\"verified\": true' || { echo 'rhd radix 2 on 1024 nodes not verified under 64 MiB'; exit 1; }; e=$(OPTICOLL_VERIFY_BUDGET_MIB=1 $0 throughput -m BERT-large -n 16384 2>&1 >/dev/null); s=$?; [ $s -eq 2 ] && [ $(printf '%s\\n' \"$e\" | wc -l) -eq 1 ] && printf '%s' \"$e\" | grep -q 'memory budget of 1 MiB' || { echo \"not refused: $s $e\"; exit 1; }"
                  $<TARGET_FILE:opticoll>)
 set_tests_properties(verify_budget PROPERTIES LABELS lumorph TIMEOUT 30)

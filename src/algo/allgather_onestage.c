@@ -23,17 +23,28 @@ static int onestage_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uin
         return oc__fail(why, len, OC_ETOOBIG,
                         "onestage on %u nodes is %llu lightpaths in one round (at most 2^28)",
                         nodes, (unsigned long long)nodes * (nodes - 1));
-    return oc__plan_plain(plan, "onestage", coll, nodes, root, bytes, 1, params, why, len);
+    int rc = oc__plan_plain(plan, "onestage", coll, nodes, root, bytes, 1, params, why, len);
+    plan->spec.max_round = (uint64_t)nodes * (nodes - 1); /* all of it in one round */
+    return rc;
 }
 
+/* A verifier shard of labels [lo, hi) (allgather: the blocks of nodes lo .. hi-1) needs only
+ * those senders' transfers: the others are skipped in their places (oc__emit_skip). */
 static int onestage_generate(const oc__plan *plan, oc__emit *e) {
     const uint32_t N = plan->spec.nodes;
-    for (uint32_t s = 0; s < N; s++)
+    uint32_t from = 0, to = N;
+    if (e->windowed) {
+        from = e->win_lo < N ? e->win_lo : N;
+        to = e->win_hi < N ? e->win_hi : N;
+        oc__emit_skip(e, (uint64_t)from * (N - 1));
+    }
+    for (uint32_t s = from; s < to; s++)
         for (uint32_t d = 0; d < N; d++) {
             if (d == s) continue;
             int rc = oc__emit_transfer(e, s, d, OC_OP_COPY, s, 1);
             if (rc) return rc;
         }
+    oc__emit_skip(e, (uint64_t)(N - to) * (N - 1));
     return oc__emit_round(e);
 }
 

@@ -14,26 +14,56 @@
 
 #include <stdlib.h>
 
-int oc__ring_rs_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first, uint32_t width,
-                      uint32_t r) {
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t block = (uint32_t)(((uint64_t)i + 2 * (uint64_t)n - r - 1) % n);
-        int rc =
-            oc__emit_transfer(e, P[i], P[(i + 1) % n], OC_OP_REDUCE, first + block * width, width);
+/* Emits P[i] -> P[i+1] of block (i - shift) mod n for i in [a, b), in order. */
+static int ring_span(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first, uint32_t width,
+                     uint32_t shift, oc__op op, uint32_t a, uint32_t b) {
+    for (uint32_t i = a; i < b; i++) {
+        uint32_t block = (uint32_t)(((uint64_t)i + 2 * (uint64_t)n - shift) % n);
+        int rc = oc__emit_transfer(e, P[i], P[(i + 1) % n], op, first + block * width, width);
         if (rc) return rc;
     }
     return 0;
 }
 
+/* One ring round: P[i] sends block (i - shift) mod n to P[i+1]. A windowed emitter (a verifier
+ * shard) gets only the senders whose block touches its window, found from the window without
+ * looking at the others (oc__emit_skip keeps their places): a shard costs its own transfers. */
+static int ring_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first, uint32_t width,
+                      uint32_t shift, oc__op op) {
+    if (!e->windowed) return ring_span(e, P, n, first, width, shift, op, 0, n);
+    const uint64_t lo = e->win_lo, hi = e->win_hi, end = first + (uint64_t)n * width;
+    uint64_t bl = lo > first ? (lo - first) / width : 0;
+    uint64_t bh = hi > first ? oc__ceil_div(hi - first, width) : 0;
+    if (hi <= first || lo >= end) bl = bh = 0;
+    if (bh > n) bh = n;
+    if (bl >= bh) {
+        oc__emit_skip(e, n);
+        return 0;
+    }
+    /* the senders of blocks [bl, bh): a circular range of i from (bl + shift) mod n */
+    const uint32_t s0 = (uint32_t)((bl + shift) % n), L = (uint32_t)(bh - bl);
+    int rc;
+    if ((uint64_t)s0 + L <= n) {
+        oc__emit_skip(e, s0);
+        rc = ring_span(e, P, n, first, width, shift, op, s0, s0 + L);
+        oc__emit_skip(e, n - s0 - L);
+    } else {
+        const uint32_t w = s0 + L - n; /* [0, w) and [s0, n) */
+        rc = ring_span(e, P, n, first, width, shift, op, 0, w);
+        oc__emit_skip(e, s0 - w);
+        if (!rc) rc = ring_span(e, P, n, first, width, shift, op, s0, n);
+    }
+    return rc;
+}
+
+int oc__ring_rs_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first, uint32_t width,
+                      uint32_t r) {
+    return ring_round(e, P, n, first, width, (uint32_t)(((uint64_t)r + 1) % n), OC_OP_REDUCE);
+}
+
 int oc__ring_ag_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first, uint32_t width,
                       uint32_t r) {
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t block = (uint32_t)(((uint64_t)i + n - r) % n);
-        int rc =
-            oc__emit_transfer(e, P[i], P[(i + 1) % n], OC_OP_COPY, first + block * width, width);
-        if (rc) return rc;
-    }
-    return 0;
+    return ring_round(e, P, n, first, width, r % n, OC_OP_COPY);
 }
 
 int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag) {

@@ -85,6 +85,11 @@ typedef struct oc__transfer {
 typedef struct oc__round {
     oc__transfer *xfers;
     size_t count, cap;
+    /* NULL, or (a windowed emitter's round: only the transfers touching its chunk window) each
+     * transfer's position in the whole round, so a shard's verifier names failures in the order
+     * one pass over the whole round would meet them. */
+    uint64_t *index;
+    size_t index_cap;
 } oc__round;
 
 int oc__round_push(oc__round *r, uint32_t src, uint32_t dst, oc__op op, uint32_t first,
@@ -110,6 +115,9 @@ typedef struct oc__spec {
     uint64_t bytes;       /* SIZE as the user gave it */
     uint64_t chunk_bytes; /* the largest chunk, in bytes */
     uint32_t *block_node; /* N entries or NULL (identity); owned by the spec */
+    /* An upper bound on the transfers of any one round, when the algorithm states one (0: not
+     * stated): the pipeline sizes the round's memory from it before generating (run/shard.c). */
+    uint64_t max_round;
 } oc__spec;
 
 /* Fills the spec for (coll, nodes, root, bytes, q); block_node stays NULL. Checks sizes. */
@@ -137,6 +145,12 @@ struct oc__sink {
 
 typedef struct oc__emit {
     oc__round cur;
+    /* A chunk window [win_lo, win_hi) (windowed = 1): the emitter keeps only the transfers whose
+     * chunks touch it, for a verifier shard (pipeline.c). A generator may skip the transfers it
+     * knows to be outside (oc__emit_skip) instead of emitting them: same result, less work. */
+    int windowed;
+    uint32_t win_lo, win_hi;
+    uint64_t raw; /* the current round's transfers so far, kept or not */
     uint64_t rounds;    /* rounds handed on so far */
     uint64_t transfers; /* transfers handed on so far */
     uint64_t units;     /* chunk-transfers handed on so far */
@@ -151,8 +165,16 @@ void oc__emit_free(oc__emit *e);
 /* Adds a transfer to the current round; OC_EINVAL for a count of 0 or a label range outside C. */
 int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32_t first,
                       uint32_t count);
-/* Ends the current round and hands it to the sinks (an empty round is dropped). */
+/* Ends the current round and hands it to the sinks (an empty round is dropped; a windowed
+ * round that kept nothing still counts, without reaching the sinks). */
 int oc__emit_round(oc__emit *e);
+/* Keeps only transfers touching chunks [lo, hi) from now on (see oc__emit.windowed). */
+void oc__emit_window(oc__emit *e, uint32_t lo, uint32_t hi);
+/* A windowed generator's note that it left out n transfers of the current round (all outside the
+ * window), in the place where it would have emitted them. */
+static inline void oc__emit_skip(oc__emit *e, uint64_t n) {
+    e->raw += n;
+}
 
 /* A sink that keeps every round (used for schedule files and tests). */
 typedef struct oc__store {

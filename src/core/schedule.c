@@ -1,14 +1,21 @@
 /*
  * schedule.c — rounds, the streaming emitter and the in-memory store.
  *
- * An algorithm calls oc__emit_transfer() for each transfer of a round and oc__emit_round() at the end of it;
- * the round then flows through the sinks (semantic verifier, network model, exporter) and its buffer
- * is reused. So a schedule of 16.8 M chunk-transfers (ring all-gather on 4096 nodes) never has to be
- * held in memory at once. The emitter checks only what it must to keep the IR well formed (a label
- * range inside 0..C-1, a count above zero); everything semantic is the verifier's job.
+ * An algorithm calls oc__emit_transfer() for each transfer of a round and oc__emit_round() at the
+ * end of it; the round then flows through the sinks (semantic verifier, network model, exporter)
+ * and its buffer is reused. So a schedule of 16.8 M chunk-transfers (ring all-gather on 4096 nodes)
+ * never has to be held in memory at once. The emitter checks only what it must to keep the IR well
+ * formed (a label range inside 0..C-1, a count above zero); everything semantic is the verifier's
+ * job.
+ *
+ * A windowed emitter (issue 17: one verifier shard's pass, run/shard.c) keeps only the transfers
+ * touching its chunk window, each with its position in the whole round, and still counts rounds
+ * that kept nothing, so a shard's rounds and positions are the whole schedule's. The round's
+ * buffer is checked against the memory budget whenever it doubles past 4096 transfers.
  */
 #include "core/core.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +35,7 @@ int oc__round_push(oc__round *r, uint32_t src, uint32_t dst, oc__op op, uint32_t
 
 void oc__round_free(oc__round *r) {
     free(r->xfers);
+    free(r->index);
     memset(r, 0, sizeof *r);
 }
 
@@ -43,23 +51,49 @@ void oc__emit_free(oc__emit *e) {
     oc__round_free(&e->cur);
 }
 
-int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32_t first, uint32_t count) {
+void oc__emit_window(oc__emit *e, uint32_t lo, uint32_t hi) {
+    e->windowed = 1;
+    e->win_lo = lo;
+    e->win_hi = hi;
+}
+
+int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32_t first,
+                      uint32_t count) {
     if (count == 0 || (uint64_t)first + count > e->spec->chunks)
         return oc__fail(e->why, e->whylen, OC_EINVAL,
                         "internal: round %llu emits chunks [%u, %u+%u) outside 0..%u",
                         (unsigned long long)e->rounds, first, first, count, e->spec->chunks);
-    return oc__round_push(&e->cur, src, dst, op, first, count);
+    const uint64_t at = e->raw++;
+    if (e->cur.count == e->cur.cap && e->cur.cap >= 4096) {
+        /* the round's buffer doubles: checked against the budget before it is made */
+        char what[96];
+        snprintf(what, sizeof what, "round %llu, of more than %zu transfers,",
+                 (unsigned long long)e->rounds, e->cur.count);
+        int rc = oc__budget_check(2 * (uint64_t)e->cur.cap * sizeof(oc__transfer), what, e->why,
+                                  e->whylen);
+        if (rc) return rc;
+    }
+    if (!e->windowed) return oc__round_push(&e->cur, src, dst, op, first, count);
+    if (first >= e->win_hi || first + count <= e->win_lo) return 0;
+    oc__round *r = &e->cur;
+    if (r->count == r->index_cap &&
+        oc__grow((void **)&r->index, &r->index_cap, r->count + 1, sizeof(uint64_t)))
+        return OC_ENOMEM;
+    r->index[r->count] = at;
+    return oc__round_push(r, src, dst, op, first, count);
 }
 
 int oc__emit_round(oc__emit *e) {
-    if (e->cur.count == 0) return 0;
-    for (oc__sink *s = e->sinks; s; s = s->next) {
+    if (e->raw == 0 && e->cur.count == 0) return 0;
+    e->raw = 0;
+    for (oc__sink *s = e->sinks; s && e->cur.count; s = s->next) {
         int rc = s->round(s, e->rounds, &e->cur, e->why, e->whylen);
         if (rc) return rc;
     }
     e->rounds++;
     e->transfers += e->cur.count;
-    for (size_t i = 0; i < e->cur.count; i++) e->units += e->cur.xfers[i].count;
+    for (size_t i = 0; i < e->cur.count; i++)
+        e->units += e->cur.xfers[i].count;
     e->cur.count = 0;
     return 0;
 }
@@ -90,7 +124,8 @@ void oc__store_init(oc__store *s) {
 }
 
 void oc__store_free(oc__store *s) {
-    for (size_t i = 0; i < s->count; i++) oc__round_free(&s->rounds[i]);
+    for (size_t i = 0; i < s->count; i++)
+        oc__round_free(&s->rounds[i]);
     free(s->rounds);
     memset(s, 0, sizeof *s);
 }

@@ -94,6 +94,27 @@ uint64_t oc_memory_budget(void) {
     return b ? b : OC_DEFAULT_MEMORY_BUDGET;
 }
 
+/* The knobs of chunk-sharded verification (opticoll.h), beside the budget they share. */
+static _Atomic uint32_t verify_shard;    /* 0: automatic */
+static _Atomic unsigned verify_threads; /* 0: 2 */
+
+void oc_set_verify_shard(uint32_t chunks) {
+    atomic_store(&verify_shard, chunks);
+}
+
+uint32_t oc_verify_shard(void) {
+    return atomic_load(&verify_shard);
+}
+
+void oc_set_verify_threads(unsigned threads) {
+    atomic_store(&verify_threads, threads);
+}
+
+unsigned oc_verify_threads(void) {
+    unsigned t = atomic_load(&verify_threads);
+    return t ? t : 2;
+}
+
 void oc__format_bytes(char *buf, size_t len, uint64_t bytes) {
     static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     int u = 0;

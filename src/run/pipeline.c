@@ -13,6 +13,7 @@
 #include "run/pipeline.h"
 #include "core/progress.h"
 #include "core/quote.h"
+#include "run/shard.h"
 #include "run/watch.h"
 #include "verify/verify.h"
 
@@ -74,7 +75,6 @@ int oc__source_store(void *arg, oc__emit *e) {
 
 /* ---- the checked run ---- */
 
-
 int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
                      const oc__model *model, const oc_kv *net_params, int data_check,
                      oc__sink *extra, oc_report *rep, char *why, size_t len) {
@@ -82,26 +82,48 @@ int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
                                     NULL, rep, why, len);
 }
 
-int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
-                             const oc__model *model, const oc_kv *net_params, int data_check,
-                             oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
-                             size_t len) {
+/* Appends sink k to the chain (*head, *tail). */
+static void chain_add(oc__sink **head, oc__sink **tail, oc__sink *k) {
+    if (!k) return;
+    if (*tail)
+        (*tail)->next = k;
+    else
+        *head = k;
+    *tail = k;
+    while ((*tail)->next) /* an exporter's sinks may come chained */
+        *tail = (*tail)->next;
+}
+
+/* One checked run under the shard plan; *grew is set when a one-pass verifier of a reduction
+ * outgrew its share of the budget (contributions that fragment), so that the caller can shard. */
+static int run_planned(const oc__spec *spec, oc__source source, void *source_arg,
+                       const oc__model *model, const oc_kv *net_params, int data_check,
+                       oc__sink *extra, oc__watch *watch, const oc__shard_plan *shard,
+                       oc_report *rep, int *grew, char *why, size_t len) {
     oc__verifier *ver = NULL;
     oc__datacheck *data = NULL;
     oc__netrun *net = NULL;
     oc__emit emit;
     oc__emit_init(&emit, spec, NULL, why, len);
-    int rc = oc__verifier_new(spec, &ver, why, len);
-    if (rc) goto out;
-    oc__sink *chain = oc__verifier_sink(ver), *tail = chain;
-    tail->next = NULL;
+    oc__sink *head = NULL, *tail = NULL;
+    int rc = 0;
+    *grew = 0;
+    if (!shard->separate) {
+        /* a reduction's one pass keeps to a shard's size, and is sharded if it outgrows it */
+        const uint64_t share =
+            oc_collective_reduces(spec->coll) ? shard->target : oc_memory_budget();
+        if ((rc = oc__verifier_new_window(spec, 0, spec->chunks, share, &ver, why, len))) goto out;
+        oc__sink *v = oc__verifier_sink(ver);
+        v->next = NULL;
+        chain_add(&head, &tail, v);
+    }
     if (data_check) {
         rc = oc__datacheck_new(spec, OC_DATA_BUDGET, &data, why, len);
         if (rc) goto out;
         if (data) {
-            tail->next = oc__datacheck_sink(data);
-            tail = tail->next;
-            tail->next = NULL;
+            oc__sink *d = oc__datacheck_sink(data);
+            d->next = NULL;
+            chain_add(&head, &tail, d);
         } else {
             snprintf(rep->data_note, sizeof rep->data_note,
                      "skipped: the real-data state of %u nodes x %u chunks is above %llu MiB",
@@ -114,20 +136,33 @@ int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *sour
         rc = model->create(spec, net_params, 1, &net, why, len);
         if (rc) goto out;
         if (watch && (rc = watch->attach(watch, model, net, why, len))) goto out;
-        tail->next = model->sink(net);
-        tail = tail->next;
-        tail->next = NULL;
+        oc__sink *m = model->sink(net);
+        m->next = NULL;
+        chain_add(&head, &tail, m);
     }
-    tail->next = extra;
-    emit.sinks = chain;
-    rc = source(source_arg, &emit);
-    if (rc) goto out;
-    if ((rc = oc__verifier_finish(ver, why, len))) goto out;
+    chain_add(&head, &tail, extra);
+    if (ver) {
+        emit.sinks = head;
+        if ((rc = source(source_arg, &emit))) {
+            *grew = rc == OC_ETOOBIG && oc__verifier_key(ver).phase == OC__VK_BUDGET &&
+                    oc_collective_reduces(spec->coll) && spec->chunks > 1;
+            goto out;
+        }
+        if ((rc = oc__verifier_finish(ver, why, len))) goto out;
+        rep->rounds = emit.rounds;
+        rep->transfers = emit.transfers;
+        rep->units = emit.units;
+        rep->redundant = oc__verifier_redundant(ver);
+    } else {
+        oc__shard_out so;
+        if ((rc = oc__verify_sharded(spec, source, source_arg, shard, head, &so, why, len)))
+            goto out;
+        rep->rounds = so.rounds;
+        rep->transfers = so.transfers;
+        rep->units = so.units;
+        rep->redundant = so.redundant;
+    }
     if (data && (rc = oc__datacheck_finish(data, why, len))) goto out;
-    rep->rounds = emit.rounds;
-    rep->transfers = emit.transfers;
-    rep->units = emit.units;
-    rep->redundant = oc__verifier_redundant(ver);
     rep->data_checked = data != NULL;
     rep->nodes = spec->nodes;
     rep->root = spec->root;
@@ -147,6 +182,28 @@ out:
     oc__datacheck_free(data);
     oc__verifier_free(ver);
     oc__emit_free(&emit);
+    return rc;
+}
+
+int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
+                             const oc__model *model, const oc_kv *net_params, int data_check,
+                             oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
+                             size_t len) {
+    /* Sharded or not is decided first: a run that cannot fit is refused before any work. */
+    oc__shard_plan shard;
+    int grew = 0, rc = oc__shard_plan_for(spec, &shard, why, len);
+    if (!rc)
+        rc = run_planned(spec, source, source_arg, model, net_params, data_check, extra, watch,
+                         &shard, rep, &grew, why, len);
+    if (grew) {
+        /* The estimate (two intervals a cell) was low: run again in two shards, which halve
+         * themselves again as often as their state needs. */
+        shard.shards = 2;
+        shard.separate = 1;
+        shard.width = (uint32_t)oc__ceil_div(spec->chunks, 2);
+        rc = run_planned(spec, source, source_arg, model, net_params, data_check, extra, watch,
+                         &shard, rep, &grew, why, len);
+    }
     return rc;
 }
 

@@ -25,8 +25,11 @@ int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
                 const oc__algo **algo, const oc__model **model, char *why, size_t len);
 
 /* Verifies (symbolically, with real data when it fits and data_check is set) and maps (when model
- * is not NULL) the schedule `source` emits, then fills rep. `extra` sinks see every round after
- * the checks of that round passed. */
+ * is not NULL) the schedule `source` emits, then fills rep. In one pass `extra` sinks see every
+ * round after the checks of that round passed; when verification runs in passes of its own
+ * (run/shard.c: large runs, reductions in chunk shards) they see the rounds in the cost pass,
+ * before the shards have verified them, and only a return of 0 says the whole schedule passed.
+ * `source` may be run several times, on several threads at once (one run per pass). */
 int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
                      const oc__model *model, const oc_kv *net_params, int data_check,
                      oc__sink *extra, oc_report *rep, char *why, size_t len);

@@ -15,6 +15,11 @@
  * range set only when it needs more. Either way the intervals are sorted, disjoint and
  * non-adjacent, so every answer (which contribution is counted twice, which one is missing) is the
  * one a range set would give. The round of a cell's last write is a 32-bit stamp beside it.
+ *
+ * A verifier may keep a chunk window [lo, hi) only (a shard, issue 17; run/shard.c): its state is
+ * N x (hi - lo) cells, it executes only the part of each transfer inside the window, and every
+ * failure records its key (verify.h: round, phase, position in the whole round, chunk) so that
+ * the smallest key over the shards is the failure one pass over every chunk meets first.
  */
 #include "verify/verify.h"
 #include "core/rangeset.h"
@@ -127,6 +132,13 @@ struct oc__verifier {
     const oc__spec *spec;
     int reduces;
     uint64_t redundant;
+    /* The chunk window [lo, hi) this verifier keeps (a shard; [0, C) for a whole one): only the
+     * parts of transfers inside it are executed, and the state is N x (hi - lo). */
+    uint32_t lo, hi;
+    uint64_t budget;    /* this verifier's share of the memory budget */
+    oc__verify_key key; /* where the first failure was, in single-pass order */
+    pending *scope;     /* a round's in-window transfers, clipped (copy collectives) */
+    size_t scope_cap;
     /* copy collectives */
     oc__rangeset *held; /* per node */
     pending *sorted;    /* a round's transfers grouped by destination */
@@ -156,11 +168,18 @@ static void describe_run(const oc__spec *s, char *buf, size_t len) {
 static int state_budget(const oc__verifier *v, uint64_t extra, uint64_t round, char *why,
                         size_t len) {
     const uint64_t total = v->base_bytes + v->heap_bytes + extra;
-    if (total <= oc_memory_budget()) return 0;
+    if (total <= v->budget) return 0;
     char what[160], d[120];
     describe_run(v->spec, d, sizeof d);
     snprintf(what, sizeof what, "round %llu: %s", (unsigned long long)round, d);
-    return oc__budget_check(total, what, why, len);
+    if (v->budget >= oc_memory_budget()) return oc__budget_check(total, what, why, len);
+    char need[32], have[32];
+    oc__format_bytes(need, sizeof need, total);
+    oc__format_bytes(have, sizeof have, v->budget);
+    return oc__fail(why, len, OC_ETOOBIG,
+                    "%s (chunks %u..%u) needs %s, more than its share %s of the memory budget (set "
+                    "OPTICOLL_MEMORY_BUDGET_MIB)",
+                    what, v->lo, v->hi - 1, need, have);
 }
 
 static int fail_at(char *why, size_t len, const oc__spec *s, uint64_t round, const char *what,
@@ -197,6 +216,31 @@ static int check_transfer(const oc__verifier *v, uint64_t round, const oc__trans
     return 0;
 }
 
+/* Records where the verifier failed (its key) and passes rc on. */
+static int at_key(oc__verifier *v, int rc, uint64_t round, uint32_t phase, uint64_t pos,
+                  uint32_t chunk) {
+    v->key = (oc__verify_key){round, phase, pos, chunk};
+    return rc;
+}
+
+/* The position of transfer i in its whole round (a windowed emitter keeps only part of it). */
+static uint64_t pos_of(const oc__round *r, size_t i) {
+    return r->index ? r->index[i] : i;
+}
+
+/* The part of t's chunks inside the window, in *lo..*hi; 0 when the transfer does not concern
+ * this verifier. A transfer whose own range is malformed concerns every verifier: the check that
+ * names it must run whatever the window. */
+static int in_window(const oc__verifier *v, const oc__transfer *t, uint32_t *lo, uint32_t *hi) {
+    if (t->count == 0 || (uint64_t)t->first + t->count > v->spec->chunks) {
+        *lo = *hi = 0;
+        return 1;
+    }
+    *lo = t->first > v->lo ? t->first : v->lo;
+    *hi = t->first + t->count < v->hi ? t->first + t->count : v->hi;
+    return *lo < *hi;
+}
+
 /* ---- copy collectives ---- */
 
 static int range_cmp(const void *a, const void *b) {
@@ -211,12 +255,21 @@ static int held_grew(oc__verifier *v, uint32_t n, uint32_t cap, uint64_t round, 
     /* modular: a set that shrank (a union sizes it exactly) subtracts */
     v->heap_bytes += ((uint64_t)v->held[n].cap - cap) * sizeof(oc__range);
     if (v->held[n].cap <= cap) return 0;
-    return state_budget(v, 0, round, why, len);
+    return at_key(v, state_budget(v, 0, round, why, len), round, OC__VK_BUDGET, 0, 0);
 }
 
 static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len) {
     const oc__spec *s = v->spec;
     const oc__transfer *x = r->xfers;
+    /* The round's transfers inside the window, clipped to it, go to v->scope (for a whole
+     * verifier: every transfer as it is). */
+    int rc = state_budget(v, (uint64_t)r->count * sizeof(pending), round, why, len);
+    if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
+    if (oc__grow((void **)&v->scope, &v->scope_cap, r->count ? r->count : 1, sizeof(pending)))
+        return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
+                      OC__VK_BUDGET, 0, 0);
+    pending *sc = v->scope;
+    size_t n = 0;
     /* Read phase: every sender holds what it sends at the start of the round. Alongside, note
      * whether every destination appears once (stamping last_round) and whether the transfers
      * come sorted by destination and label. */
@@ -224,87 +277,89 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
     const uint64_t stamp = round + 1;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &x[i];
-        int rc = check_transfer(v, round, t, why, len);
-        if (rc) return rc;
-        uint32_t hi = t->first + t->count;
-        if (!oc__rangeset_contains(&v->held[t->src], t->first, hi)) {
-            uint32_t c = oc__rangeset_first_missing(&v->held[t->src], t->first, hi);
+        uint32_t lo, hi;
+        if (!in_window(v, t, &lo, &hi)) continue;
+        rc = check_transfer(v, round, t, why, len);
+        if (rc) return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
+        if (!oc__rangeset_contains(&v->held[t->src], lo, hi)) {
+            uint32_t c = oc__rangeset_first_missing(&v->held[t->src], lo, hi);
             char what[64];
             snprintf(what, sizeof what, "sends to node %u, before it has it,", t->dst);
-            return fail_at(why, len, s, round, what, t->src, c);
+            return at_key(v, fail_at(why, len, s, round, what, t->src, c), round, OC__VK_CHECK,
+                          pos_of(r, i), c + 1);
         }
         if (v->last_round[t->dst] == stamp) distinct = 0;
         v->last_round[t->dst] = stamp;
-        if (i && (x[i - 1].dst > t->dst || (x[i - 1].dst == t->dst && x[i - 1].first > t->first)))
+        if (n && (sc[n - 1].dst > t->dst || (sc[n - 1].dst == t->dst && sc[n - 1].r.lo > lo)))
             in_order = 0;
+        sc[n++] = (pending){t->dst, {lo, hi}};
     }
     /* Write phase, at the end of the round. Most rounds give every destination one range: then
-     * each is added on its own, straight from the transfer. */
+     * each is added on its own. */
     if (distinct) {
-        for (size_t i = 0; i < r->count; i++) {
-            oc__range one = {x[i].first, x[i].first + x[i].count};
+        for (size_t i = 0; i < n; i++) {
             uint64_t dup = 0;
-            const uint32_t cap = v->held[x[i].dst].cap;
-            if (oc__rangeset_union(&v->held[x[i].dst], &one, 1, &dup))
-                return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+            const uint32_t cap = v->held[sc[i].dst].cap;
+            if (oc__rangeset_union(&v->held[sc[i].dst], &sc[i].r, 1, &dup))
+                return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
+                              round, OC__VK_BUDGET, 0, 0);
             v->redundant += dup;
-            int rc = held_grew(v, x[i].dst, cap, round, why, len);
-            if (rc) return rc;
+            if ((rc = held_grew(v, sc[i].dst, cap, round, why, len))) return rc;
         }
         return 0;
     }
-    int rc = state_budget(v, (uint64_t)r->count * (sizeof(pending) + sizeof(oc__range)), round, why,
-                          len);
-    if (rc) return rc;
-    if (oc__grow((void **)&v->sorted, &v->sorted_cap, r->count, sizeof(pending)))
-        return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
-    pending *p = v->sorted;
-    if (in_order) {
-        for (size_t i = 0; i < r->count; i++)
-            p[i] = (pending){x[i].dst, {x[i].first, x[i].first + x[i].count}};
-    } else {
+    rc = state_budget(v, (uint64_t)n * (sizeof(pending) + sizeof(oc__range)), round, why, len);
+    if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
+    if (oc__grow((void **)&v->sorted, &v->sorted_cap, n, sizeof(pending)))
+        return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
+                      OC__VK_BUDGET, 0, 0);
+    pending *p = sc;
+    if (!in_order) {
         /* Counting sort by destination (groups in order of first appearance), then insertion
          * order by label inside each destination. */
-        for (size_t i = 0; i < r->count; i++)
-            v->bucket[x[i].dst]++;
+        p = v->sorted;
+        for (size_t i = 0; i < n; i++)
+            v->bucket[sc[i].dst]++;
         uint32_t sum = 0;
-        for (size_t i = 0; i < r->count; i++) {
-            uint32_t d = x[i].dst;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t d = sc[i].dst;
             if (v->bucket[d] & 0x80000000u) continue;
             uint32_t c = v->bucket[d];
             v->bucket[d] = sum | 0x80000000u;
             sum += c;
         }
-        for (size_t i = 0; i < r->count; i++) {
-            uint32_t d = x[i].dst;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t d = sc[i].dst;
             uint32_t at = v->bucket[d] & 0x7fffffffu;
-            p[at] = (pending){d, {x[i].first, x[i].first + x[i].count}};
+            p[at] = sc[i];
             v->bucket[d] = (at + 1) | 0x80000000u;
         }
-        for (size_t i = 0; i < r->count; i++)
-            v->bucket[x[i].dst] = 0;
+        for (size_t i = 0; i < n; i++)
+            v->bucket[sc[i].dst] = 0;
     }
     /* Apply one destination at a time. */
-    for (size_t i = 0; i < r->count;) {
+    for (size_t i = 0; i < n;) {
         size_t j = i;
-        while (j < r->count && p[j].dst == p[i].dst)
+        while (j < n && p[j].dst == p[i].dst)
             j++;
-        size_t n = j - i;
-        if (oc__grow((void **)&v->merge, &v->merge_cap, n, sizeof(oc__range)))
-            return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+        size_t m = j - i;
+        if (oc__grow((void **)&v->merge, &v->merge_cap, m, sizeof(oc__range)))
+            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
+                          OC__VK_BUDGET, 0, 0);
         /* Sorted by label: the ranges of one destination usually arrive sorted already (one
          * pass); otherwise qsort, never an insertion sort (a gather of 262k ranges in
          * descending order took 13 s). */
         int sorted = 1;
-        for (size_t k = 0; k < n; k++) {
+        for (size_t k = 0; k < m; k++) {
             v->merge[k] = p[i + k].r;
             if (k && v->merge[k - 1].lo > v->merge[k].lo) sorted = 0;
         }
-        if (!sorted) qsort(v->merge, n, sizeof(oc__range), range_cmp);
+        if (!sorted) qsort(v->merge, m, sizeof(oc__range), range_cmp);
         uint64_t dup = 0;
         const uint32_t cap = v->held[p[i].dst].cap;
-        if (oc__rangeset_union(&v->held[p[i].dst], v->merge, n, &dup))
-            return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+        if (oc__rangeset_union(&v->held[p[i].dst], v->merge, m, &dup))
+            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
+                          OC__VK_BUDGET, 0, 0);
         v->redundant += dup;
         if ((rc = held_grew(v, p[i].dst, cap, round, why, len))) return rc;
         i = j;
@@ -319,34 +374,43 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
 static int heap_budget(oc__verifier *v, const cell *c, uint64_t before, uint64_t round, char *why,
                        size_t len) {
     v->heap_bytes += cell_heap_bytes(c) - before; /* modular: a freed set subtracts */
-    return state_budget(v, 0, round, why, len);
+    return at_key(v, state_budget(v, 0, round, why, len), round, OC__VK_BUDGET, 0, 0);
 }
 
 static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
                         size_t len) {
     const oc__spec *s = v->spec;
-    const uint64_t C = s->chunks;
+    const uint64_t W = v->hi - v->lo; /* the window's width: cells are node * W + (c - lo) */
+    const uint32_t base = v->lo;
     int rc;
     size_t units = 0;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
+        uint32_t lo, hi;
+        if (!in_window(v, t, &lo, &hi)) continue;
         rc = check_transfer(v, round, t, why, len);
-        if (rc) return rc;
-        units += t->count;
+        if (rc) return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
+        units += hi - lo;
     }
     if (round >= UINT32_MAX / 2 - 1)
-        return oc__fail(why, len, OC_ETOOBIG, "round %llu: too many rounds to verify",
-                        (unsigned long long)round);
+        return at_key(v,
+                      oc__fail(why, len, OC_ETOOBIG, "round %llu: too many rounds to verify",
+                               (unsigned long long)round),
+                      round, OC__VK_ROUNDS, 0, 0);
     if (units > v->staged_cap) {
         /* the round's staging is counted before it is made: a small file can name a huge one */
         rc = state_budget(v, (uint64_t)units * (sizeof(cell) + sizeof(oc__rangeset)), round, why,
                           len);
-        if (rc) return rc;
+        if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
         cell *nc = realloc(v->staged, units * sizeof(cell));
-        if (!nc) return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+        if (!nc)
+            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
+                          OC__VK_BUDGET, 0, 0);
         v->staged = nc;
         oc__rangeset *ns = realloc(v->staged_sets, units * sizeof(oc__rangeset));
-        if (!ns) return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+        if (!ns)
+            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
+                          OC__VK_BUDGET, 0, 0);
         memset(ns + v->staged_cap, 0, (units - v->staged_cap) * sizeof(oc__rangeset));
         v->staged_sets = ns;
         v->staged_cap = units;
@@ -356,19 +420,24 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
     size_t u = 0;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
-        for (uint32_t c = t->first; c < t->first + t->count; c++, u++) {
-            const cell *src = &v->contrib[(uint64_t)t->src * C + c];
+        uint32_t lo, hi;
+        if (!in_window(v, t, &lo, &hi)) continue;
+        const cell *row = &v->contrib[(uint64_t)t->src * W];
+        for (uint32_t c = lo; c < hi; c++, u++) {
+            const cell *src = &row[c - base];
             uint32_t held;
             cell_intervals(src, &held);
             if (held == 0) {
                 char what[64];
                 snprintf(what, sizeof what, "sends to node %u, before it has it,", t->dst);
-                return fail_at(why, len, s, round, what, t->src, c);
+                return at_key(v, fail_at(why, len, s, round, what, t->src, c), round, OC__VK_READ,
+                              pos_of(r, i), c);
             }
             v->staged[u] = *src;
             if (cell_is_heap(src)) {
                 if (oc__rangeset_copy(&v->staged_sets[u], src->heap.set))
-                    return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+                    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
+                                  round, OC__VK_BUDGET, 0, 0);
                 v->staged[u].heap.set = &v->staged_sets[u];
             }
         }
@@ -378,8 +447,11 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
     const uint32_t stamp = (uint32_t)(round + 1) * 2;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
-        for (uint32_t c = t->first; c < t->first + t->count; c++, u++) {
-            uint64_t at = (uint64_t)t->dst * C + c;
+        uint32_t lo, hi;
+        if (!in_window(v, t, &lo, &hi)) continue;
+        const uint64_t pos = pos_of(r, i);
+        for (uint32_t c = lo; c < hi; c++, u++) {
+            uint64_t at = (uint64_t)t->dst * W + (c - base);
             cell *dst = &v->contrib[at];
             int is_copy = t->op == OC_OP_COPY;
             if (v->written[at] >= stamp && (is_copy || (v->written[at] & 1))) {
@@ -387,7 +459,8 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                 snprintf(what, sizeof what,
                          "receives a copy and another write in one round (from node %u) of",
                          t->src);
-                return fail_at(why, len, s, round, what, t->dst, c);
+                return at_key(v, fail_at(why, len, s, round, what, t->dst, c), round, OC__VK_WRITE,
+                              pos, c);
             }
             v->written[at] = stamp | (uint32_t)is_copy;
             uint32_t an;
@@ -395,7 +468,8 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
             const uint64_t held = cell_heap_bytes(dst);
             if (is_copy) {
                 if (cell_assign(dst, add, an))
-                    return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+                    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
+                                  round, OC__VK_BUDGET, 0, 0);
                 if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
                 continue;
             }
@@ -404,15 +478,18 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                 if (dup < add[k].hi) {
                     char c2[96];
                     oc__spec_describe_chunk(s, c, c2, sizeof c2);
-                    return oc__fail(why, len, OC_EVERIFY,
-                                    "round %llu: node %u counts the contribution of node %u twice "
-                                    "in %s (reduce from node %u)",
-                                    (unsigned long long)round, t->dst, dup, c2, t->src);
+                    return at_key(v,
+                                  oc__fail(why, len, OC_EVERIFY,
+                                           "round %llu: node %u counts the contribution of node "
+                                           "%u twice in %s (reduce from node %u)",
+                                           (unsigned long long)round, t->dst, dup, c2, t->src),
+                                  round, OC__VK_WRITE, pos, c);
                 }
             }
             if (cell_is_heap(dst)) {
                 if (oc__rangeset_union(dst->heap.set, add, an, NULL))
-                    return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+                    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
+                                  round, OC__VK_BUDGET, 0, 0);
                 if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
                 continue;
             }
@@ -420,24 +497,30 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
              * checked above), joining those that touch, then store the result. */
             uint32_t dn;
             const oc__range *have = cell_intervals(dst, &dn);
-            if (oc__grow((void **)&v->merge, &v->merge_cap, (size_t)dn + an, sizeof(oc__range)))
-                return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
-            oc__range *out = v->merge;
+            /* two and two intervals merge on the stack; more (a heap cell's copy) in v->merge */
+            oc__range out[4], *o = out;
             uint32_t i1 = 0, i2 = 0, k = 0;
+            if (dn + an > 4) {
+                if (oc__grow((void **)&v->merge, &v->merge_cap, (size_t)dn + an, sizeof(oc__range)))
+                    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
+                                  round, OC__VK_BUDGET, 0, 0);
+                o = v->merge;
+            }
             while (i1 < dn || i2 < an) {
                 oc__range next;
                 if (i2 >= an || (i1 < dn && have[i1].lo <= add[i2].lo))
                     next = have[i1++];
                 else
                     next = add[i2++];
-                if (k > 0 && next.lo <= out[k - 1].hi) {
-                    if (next.hi > out[k - 1].hi) out[k - 1].hi = next.hi;
+                if (k > 0 && next.lo <= o[k - 1].hi) {
+                    if (next.hi > o[k - 1].hi) o[k - 1].hi = next.hi;
                 } else {
-                    out[k++] = next;
+                    o[k++] = next;
                 }
             }
-            if (cell_assign(dst, out, k))
-                return oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier");
+            if (cell_assign(dst, o, k))
+                return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
+                              round, OC__VK_BUDGET, 0, 0);
             if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
         }
     }
@@ -452,28 +535,77 @@ static int verifier_round(oc__sink *self, uint64_t index, const oc__round *r, ch
 
 /* ---- initial and final states ---- */
 
+int oc__verify_key_cmp(const oc__verify_key *a, const oc__verify_key *b) {
+    if (a->round != b->round) return a->round < b->round ? -1 : 1;
+    if (a->phase != b->phase) return a->phase < b->phase ? -1 : 1;
+    if (a->pos != b->pos) return a->pos < b->pos ? -1 : 1;
+    if (a->chunk != b->chunk) return a->chunk < b->chunk ? -1 : 1;
+    return 0;
+}
+
+uint64_t oc__verifier_state_bytes(const oc__spec *s, uint32_t chunks) {
+    const uint64_t N = s->nodes;
+    if (oc_collective_reduces(s->coll)) return N * chunks * (sizeof(cell) + sizeof(uint32_t));
+    const uint64_t ranges = s->coll == OC_ALLTOALL ? N * N : N;
+    return N * (sizeof(oc__rangeset) + sizeof(uint32_t) + sizeof(uint64_t)) +
+           ranges * sizeof(oc__range);
+}
+
 int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t len) {
+    return oc__verifier_new_window(s, 0, s->chunks, oc_memory_budget(), out, why, len);
+}
+
+/* Adds [lo, hi) clipped to the verifier's window to node n's held set. */
+static int hold(oc__verifier *v, uint32_t n, uint32_t lo, uint32_t hi) {
+    if (lo < v->lo) lo = v->lo;
+    if (hi > v->hi) hi = v->hi;
+    if (lo >= hi) return 0;
+    oc__range one = {lo, hi};
+    return oc__rangeset_union(&v->held[n], &one, 1, NULL);
+}
+
+int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_t budget,
+                            oc__verifier **out, char *why, size_t len) {
     *out = NULL;
     int rc = oc__spec_check_labels(s, why, len);
     if (rc) return rc;
+    if (lo >= hi || hi > s->chunks)
+        return oc__fail(why, len, OC_EINVAL, "internal: verifier window [%u, %u) outside 0..%u", lo,
+                        hi, s->chunks);
     oc__verifier *v = calloc(1, sizeof *v);
     if (!v) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     v->sink.round = verifier_round;
     v->spec = s;
+    v->lo = lo;
+    v->hi = hi;
+    v->budget = budget;
     v->reduces = oc_collective_reduces(s->coll);
-    const uint32_t N = s->nodes, q = s->q;
+    const uint32_t N = s->nodes, q = s->q, W = hi - lo;
+    char what[120];
+    describe_run(s, what, sizeof what);
+    if (W < s->chunks) {
+        const size_t n = strlen(what);
+        snprintf(what + n, sizeof what - n, " (chunks %u..%u)", lo, hi - 1);
+    }
     if (v->reduces) {
-        uint64_t cells = (uint64_t)N * s->chunks;
+        uint64_t cells = (uint64_t)N * W;
         if (cells > (UINT64_C(1) << 31)) {
             free(v);
-            return oc__fail(why, len, OC_ETOOBIG,
-                            "verifying %s on %u nodes with %u chunks needs %llu chunk states",
-                            oc_collective_name(s->coll), N, s->chunks, (unsigned long long)cells);
+            return oc__fail(why, len, OC_ETOOBIG, "%s needs %llu chunk states", what,
+                            (unsigned long long)cells);
         }
         /* The cells themselves: refused up front when they alone pass the budget. */
-        v->base_bytes = cells * (sizeof(cell) + sizeof(uint32_t));
-        char what[120];
-        describe_run(s, what, sizeof what);
+        v->base_bytes = oc__verifier_state_bytes(s, W);
+        if (v->base_bytes > budget && budget < oc_memory_budget()) {
+            char need[32], have[32];
+            oc__format_bytes(need, sizeof need, v->base_bytes);
+            oc__format_bytes(have, sizeof have, budget);
+            free(v);
+            return oc__fail(why, len, OC_ETOOBIG,
+                            "%s needs %s, more than its share %s of the memory budget (set "
+                            "OPTICOLL_MEMORY_BUDGET_MIB)",
+                            what, need, have);
+        }
         if ((rc = oc__budget_check(v->base_bytes, what, why, len))) {
             free(v);
             return rc;
@@ -482,16 +614,14 @@ int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t le
         v->written = oc__calloc((size_t)cells, sizeof(uint32_t));
         if (!v->contrib || !v->written) goto nomem;
         for (uint32_t n = 0; n < N; n++)
-            for (uint32_t c = 0; c < s->chunks; c++)
-                v->contrib[(uint64_t)n * s->chunks + c].iv[0] = (oc__range){n, n + 1};
+            for (uint32_t c = 0; c < W; c++)
+                v->contrib[(uint64_t)n * W + c].iv[0] = (oc__range){n, n + 1};
     } else {
         /* The nodes' range sets and their scratch, and the ranges they start with (an
          * all-to-all's N per node): checked up front, then counted as allocated (heap_bytes). */
+        const uint64_t start = oc__verifier_state_bytes(s, W);
         v->base_bytes = (uint64_t)N * (sizeof(oc__rangeset) + sizeof(uint32_t) + sizeof(uint64_t));
-        const uint64_t ranges = s->coll == OC_ALLTOALL ? (uint64_t)N * N : N;
-        char what[120];
-        describe_run(s, what, sizeof what);
-        if ((rc = oc__budget_check(v->base_bytes + ranges * sizeof(oc__range), what, why, len))) {
+        if ((rc = oc__budget_check(start, what, why, len))) {
             free(v);
             return rc;
         }
@@ -502,25 +632,27 @@ int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t le
         switch (s->coll) {
         case OC_BROADCAST:
         case OC_SCATTER:
-            if (oc__rangeset_assign(&v->held[s->root], 0, s->chunks)) goto nomem;
+            if (hold(v, s->root, 0, s->chunks)) goto nomem;
             break;
         case OC_ALLTOALL:
             for (uint32_t src = 0; src < N; src++) {
                 oc__range *rs = oc__malloc_array(N, sizeof(oc__range));
                 if (!rs) goto nomem;
+                size_t k = 0;
                 for (uint32_t d = 0; d < N; d++) {
-                    rs[d].lo = (uint32_t)(((uint64_t)d * N + src) * q);
-                    rs[d].hi = rs[d].lo + q;
+                    uint32_t a = (uint32_t)(((uint64_t)d * N + src) * q), b = a + q;
+                    if (a < lo) a = lo;
+                    if (b > hi) b = hi;
+                    if (a < b) rs[k++] = (oc__range){a, b};
                 }
-                rc = oc__rangeset_union(&v->held[src], rs, N, NULL);
+                rc = k ? oc__rangeset_union(&v->held[src], rs, k, NULL) : 0;
                 free(rs);
                 if (rc) goto nomem;
             }
             break;
         default: /* allgather, gossip, gather: block b starts at node block_node[b] */
             for (uint32_t b = 0; b < N; b++)
-                if (oc__rangeset_assign(&v->held[oc__spec_block_node(s, b)], b * q, (b + 1) * q))
-                    goto nomem;
+                if (hold(v, oc__spec_block_node(s, b), b * q, (b + 1) * q)) goto nomem;
             break;
         }
     }
@@ -541,27 +673,43 @@ uint64_t oc__verifier_redundant(const oc__verifier *v) {
     return v->redundant;
 }
 
-static int need_held(const oc__verifier *v, uint32_t node, uint32_t lo, uint32_t hi, char *why,
-                     size_t len) {
+oc__verify_key oc__verifier_key(const oc__verifier *v) {
+    return v->key;
+}
+
+/* Node `node` must hold [lo, hi) (its part in the window); `idx` is the final check's loop index
+ * for the key. */
+static int need_held(oc__verifier *v, uint64_t idx, uint32_t node, uint32_t lo, uint32_t hi,
+                     char *why, size_t len) {
+    if (lo < v->lo) lo = v->lo;
+    if (hi > v->hi) hi = v->hi;
+    if (lo >= hi) return 0;
     uint32_t c = oc__rangeset_first_missing(&v->held[node], lo, hi);
     if (c >= hi) return 0;
     char d[96];
     oc__spec_describe_chunk(v->spec, c, d, sizeof d);
-    return oc__fail(why, len, OC_EVERIFY, "at the end: node %u is missing %s", node, d);
+    return at_key(v, oc__fail(why, len, OC_EVERIFY, "at the end: node %u is missing %s", node, d),
+                  OC__VK_END, 0, idx, c);
 }
 
-static int need_reduced(const oc__verifier *v, uint32_t node, uint32_t lo, uint32_t hi, char *why,
-                        size_t len) {
+static int need_reduced(oc__verifier *v, uint64_t idx, uint32_t node, uint32_t lo, uint32_t hi,
+                        char *why, size_t len) {
     const oc__spec *s = v->spec;
+    const uint64_t W = v->hi - v->lo;
+    if (lo < v->lo) lo = v->lo;
+    if (hi > v->hi) hi = v->hi;
     for (uint32_t c = lo; c < hi; c++) {
-        const cell *cs = &v->contrib[(uint64_t)node * s->chunks + c];
+        const cell *cs = &v->contrib[(uint64_t)node * W + (c - v->lo)];
         uint32_t m = cell_first_missing(cs, 0, s->nodes);
         if (m < s->nodes) {
             char d[96];
             oc__spec_describe_chunk(s, c, d, sizeof d);
-            return oc__fail(why, len, OC_EVERIFY,
-                            "at the end: node %u is missing the contribution of node %u in %s",
-                            node, m, d);
+            return at_key(v,
+                          oc__fail(why, len, OC_EVERIFY,
+                                   "at the end: node %u is missing the contribution of node %u "
+                                   "in %s",
+                                   node, m, d),
+                          OC__VK_END, 0, idx, c);
         }
     }
     return 0;
@@ -576,27 +724,27 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
     case OC_GOSSIP:
     case OC_BROADCAST:
         for (uint32_t n = 0; n < N && !rc; n++)
-            rc = need_held(v, n, 0, s->chunks, why, len);
+            rc = need_held(v, n, n, 0, s->chunks, why, len);
         break;
     case OC_GATHER:
-        rc = need_held(v, s->root, 0, s->chunks, why, len);
+        rc = need_held(v, 0, s->root, 0, s->chunks, why, len);
         break;
     case OC_SCATTER:
         for (uint32_t b = 0; b < N && !rc; b++)
-            rc = need_held(v, oc__spec_block_node(s, b), b * q, (b + 1) * q, why, len);
+            rc = need_held(v, b, oc__spec_block_node(s, b), b * q, (b + 1) * q, why, len);
         break;
     case OC_ALLTOALL:
         for (uint32_t d = 0; d < N && !rc; d++)
-            rc = need_held(v, d, (uint32_t)((uint64_t)d * N * q),
+            rc = need_held(v, d, d, (uint32_t)((uint64_t)d * N * q),
                            (uint32_t)((uint64_t)(d + 1) * N * q), why, len);
         break;
     case OC_ALLREDUCE:
         for (uint32_t n = 0; n < N && !rc; n++)
-            rc = need_reduced(v, n, 0, s->chunks, why, len);
+            rc = need_reduced(v, n, n, 0, s->chunks, why, len);
         break;
     case OC_REDUCESCATTER:
         for (uint32_t b = 0; b < N && !rc; b++)
-            rc = need_reduced(v, oc__spec_block_node(s, b), b * q, (b + 1) * q, why, len);
+            rc = need_reduced(v, b, oc__spec_block_node(s, b), b * q, (b + 1) * q, why, len);
         break;
     default:
         rc = oc__fail(why, len, OC_EINVAL, "unknown collective");
@@ -612,8 +760,9 @@ void oc__verifier_free(oc__verifier *v) {
             oc__rangeset_free(&v->held[n]);
         free(v->held);
     }
+    free(v->scope);
     if (v->contrib) {
-        uint64_t cells = (uint64_t)s->nodes * s->chunks;
+        uint64_t cells = (uint64_t)s->nodes * (v->hi - v->lo);
         for (uint64_t i = 0; i < cells; i++)
             cell_free(&v->contrib[i]);
         free(v->contrib);

@@ -11,7 +11,46 @@
 
 typedef struct oc__verifier oc__verifier;
 
+/* Where a verifier failed, in the order a single pass meets failures: by round (UINT64_MAX for
+ * the final state), then phase within the round, then the transfer's position in its round (or,
+ * at the end, the node or block loop's index), then the chunk. Chunk-sharded verification
+ * (pipeline.c) keeps the smallest key over its shards, which is the failure one pass over every
+ * chunk reports first: each chunk's history is independent of the others'. */
+typedef struct oc__verify_key {
+    uint64_t round;
+    uint32_t phase;
+    uint64_t pos;
+    uint32_t chunk;
+} oc__verify_key;
+
+/* Phases within a round. A failure of the source itself (the generator or the emitter) comes
+ * before any sink's; the sinks after the verifier (data check, network model, exporters) after. */
+enum {
+    OC__VK_SOURCE = 0,
+    OC__VK_CHECK = 1, /* a transfer's fields; for copies also a sender missing what it sends */
+    OC__VK_ROUNDS = 2,
+    OC__VK_READ = 3,
+    OC__VK_WRITE = 4,
+    OC__VK_BUDGET = 5,
+    OC__VK_LATER_SINK = 6
+};
+#define OC__VK_END UINT64_MAX
+
+/* -1, 0, 1 as a is before, the same as, or after b. */
+int oc__verify_key_cmp(const oc__verify_key *a, const oc__verify_key *b);
+
 int oc__verifier_new(const oc__spec *spec, oc__verifier **out, char *why, size_t whylen);
+/* A shard: the verifier of chunks [lo, hi) only (0 <= lo < hi <= C), its state (cells, range
+ * sets, staging) held within `budget` bytes. Transfers outside the window are not looked at; a
+ * round of transfers whose oc__round.index is set names them by their position in the whole round.
+ */
+int oc__verifier_new_window(const oc__spec *spec, uint32_t lo, uint32_t hi, uint64_t budget,
+                            oc__verifier **out, char *why, size_t whylen);
+/* The key of the verifier's failure (valid after a non-zero return from its sink or finish). */
+oc__verify_key oc__verifier_key(const oc__verifier *v);
+/* The bytes of state a shard of `chunks` chunks starts with (the cells of a reduction, the
+ * nodes' range sets of a copy), for sizing shards. */
+uint64_t oc__verifier_state_bytes(const oc__spec *spec, uint32_t chunks);
 oc__sink *oc__verifier_sink(oc__verifier *v);
 /* Checks the final state; OC_EVERIFY with the first missing chunk or contribution in `why`. */
 int oc__verifier_finish(oc__verifier *v, char *why, size_t whylen);

@@ -1,0 +1,245 @@
+/*
+ * shard.c — chunk-sharded verification (issue 17 items 1 and 2; docs/scale.md).
+ *
+ * A reduction's verifier keeps one cell per (node, chunk): ring all-reduce on 65536 nodes would
+ * need 4.3e9 cells, 86 GB. But each chunk's history is independent of every other chunk's: a
+ * transfer of chunks [a, b) reads and writes the cells of those chunks only, and the final check
+ * looks at each chunk alone. So the chunks are cut into windows (shards) and each shard is
+ * verified on its own: the schedule is generated again for it (rounds stream, nothing is
+ * stored), the emitter keeps only the transfers touching the window (a generator that knows its
+ * structure skips the rest without making them, oc__emit_skip), and the shard's verifier holds
+ * N x width cells. One more pass, the cost pass, runs the schedule whole through the data check,
+ * the network model and the exporters, and counts it. All passes are jobs of the library's one
+ * thread pool; at most `threads` run at once, so memory is `threads` shares of the budget plus
+ * the cost pass's round, not the whole schedule's state.
+ *
+ * Same verdict, same first error as one pass: every failure carries its key (verify.h: round,
+ * phase, position in the round, chunk), the position being the transfer's place in the WHOLE
+ * round (the windowed emitter keeps it), and the smallest key over the passes is the failure one
+ * pass over all chunks meets first. A pass stops once it is past the round of the smallest
+ * failure found so far (it cannot beat it), so a wrong schedule costs little more than one pass.
+ * A shard whose state grows past its share (contribution sets that fragment) is split in two and
+ * run again, down to one chunk.
+ */
+#include "run/shard.h"
+#include "core/pool.h"
+#include "verify/verify.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A sink's "stop, another pass already failed earlier": positive, so never an oc_errno. */
+enum { STOPPED = 1 };
+
+typedef struct slot {
+    int rc; /* 0, or the pass's first failure */
+    oc__verify_key key;
+    char why[512];
+    uint64_t redundant;
+    oc__shard_out counts; /* the cost pass's */
+} slot;
+
+typedef struct shard_run {
+    const oc__spec *spec;
+    oc__source source;
+    void *arg;
+    const oc__shard_plan *plan;
+    oc__sink *cost;
+    slot *slots;           /* [0] the cost pass, [1 + k] shard k */
+    _Atomic uint64_t stop; /* the smallest round a pass failed in so far (UINT64_MAX: none) */
+} shard_run;
+
+/* The first sink of every pass: stops it once it is past the earliest failure found. */
+typedef struct stop_sink {
+    oc__sink sink;
+    shard_run *run;
+    uint64_t reached; /* 1 + the last round that got past this sink (the cost pass's marker) */
+} stop_sink;
+
+static int stop_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+    (void)r, (void)why, (void)len;
+    stop_sink *s = (stop_sink *)self;
+    if (index > atomic_load(&s->run->stop)) return STOPPED;
+    s->reached = index + 1;
+    return 0;
+}
+
+/* Keeps (rc, key, why) in the slot when it comes before what the slot holds, and lowers the
+ * round the other passes may stop after. */
+static void record(shard_run *run, slot *sl, int rc, oc__verify_key key, const char *why) {
+    if (sl->rc && oc__verify_key_cmp(&key, &sl->key) >= 0) return;
+    sl->rc = rc;
+    sl->key = key;
+    snprintf(sl->why, sizeof sl->why, "%s", why);
+    uint64_t cur = atomic_load(&run->stop);
+    while (key.round < cur && !atomic_compare_exchange_weak(&run->stop, &cur, key.round)) {
+    }
+}
+
+static int cost_pass(shard_run *run, slot *sl) {
+    stop_sink stop = {{stop_round, run->cost}, run, 0};
+    oc__emit e;
+    oc__emit_init(&e, run->spec, &stop.sink, sl->why, sizeof sl->why);
+    int rc = run->source(run->arg, &e);
+    if (rc && rc != STOPPED) {
+        /* Failed in round e.rounds: in the generator (before any sink saw the round) or in a
+         * sink after the verifier's place (the data check, the model, an exporter). */
+        const uint32_t phase = stop.reached == e.rounds + 1 ? OC__VK_LATER_SINK : OC__VK_SOURCE;
+        char why[sizeof sl->why];
+        memcpy(why, sl->why, sizeof why);
+        sl->rc = 0;
+        record(run, sl, rc, (oc__verify_key){e.rounds, phase, 0, 0}, why);
+    }
+    sl->counts = (oc__shard_out){e.rounds, e.transfers, e.units, 0};
+    oc__emit_free(&e);
+    return 0;
+}
+
+/* Verifies chunks [lo, hi) into the slot; halves the window and tries again when the state
+ * grows past the share. */
+static void verify_window(shard_run *run, slot *sl, uint32_t lo, uint32_t hi) {
+    char why[sizeof sl->why] = "";
+    oc__verifier *v = NULL;
+    oc__verify_key key = {0, OC__VK_SOURCE, 0, 0};
+    int rc = oc__verifier_new_window(run->spec, lo, hi, run->plan->share, &v, why, sizeof why);
+    if (!rc) {
+        stop_sink stop = {{stop_round, oc__verifier_sink(v)}, run, 0};
+        oc__emit e;
+        oc__emit_init(&e, run->spec, &stop.sink, why, sizeof why);
+        oc__emit_window(&e, lo, hi);
+        rc = run->source(run->arg, &e);
+        if (rc == STOPPED) {
+            rc = 0;
+        } else if (rc) {
+            key = oc__verifier_key(v);
+            /* a key left at phase 0 was not the verifier's: the generator failed */
+            if (key.phase == OC__VK_SOURCE) key = (oc__verify_key){e.rounds, OC__VK_SOURCE, 0, 0};
+        } else if ((rc = oc__verifier_finish(v, why, sizeof why))) {
+            key = oc__verifier_key(v);
+        }
+        oc__emit_free(&e);
+    } else if (rc == OC_ETOOBIG) {
+        key.phase = OC__VK_BUDGET;
+    }
+    /* only a reduction's state shrinks with its window (a copy's range sets do not) */
+    if (rc == OC_ETOOBIG && key.phase == OC__VK_BUDGET && hi - lo > 1 &&
+        oc_collective_reduces(run->spec->coll)) {
+        oc__verifier_free(v);
+        const uint32_t mid = lo + (hi - lo) / 2;
+        verify_window(run, sl, lo, mid);
+        verify_window(run, sl, mid, hi);
+        return;
+    }
+    if (rc)
+        record(run, sl, rc, key, why);
+    else
+        sl->redundant += oc__verifier_redundant(v);
+    oc__verifier_free(v);
+}
+
+static int job(size_t i, void *ctx) {
+    shard_run *run = ctx;
+    if (i == 0) return cost_pass(run, &run->slots[0]);
+    const uint32_t k = (uint32_t)(i - 1), w = run->plan->width;
+    const uint32_t lo = k * w, hi = lo + w < run->spec->chunks ? lo + w : run->spec->chunks;
+    verify_window(run, &run->slots[i], lo, hi);
+    return 0;
+}
+
+int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, size_t len) {
+    const uint32_t C = spec->chunks, forced = oc_verify_shard();
+    const uint64_t budget = oc_memory_budget();
+    plan->threads = oc_verify_threads();
+    /* Each of the threads' shards and the cost pass get an equal share of the budget, and a shard
+     * is sized to at most OC_VERIFY_SHARD_BYTES (small shards stay in cache and keep the resident
+     * size low; the generator's re-runs are the price, small for windowed generators). */
+    plan->share = budget / (plan->threads + 1);
+    plan->target = plan->share < OC_VERIFY_SHARD_BYTES ? plan->share : OC_VERIFY_SHARD_BYTES;
+    plan->separate = 0;
+    plan->shards = 1;
+    plan->width = C;
+    char need[32], have[32];
+    oc__format_bytes(have, sizeof have, budget);
+    /* The cost pass holds the largest round whole (the network model maps a round at once):
+     * refused here, before anything is generated, when the algorithm's bound on it passes the
+     * budget. */
+    const uint64_t round_bytes = spec->max_round * OC__ROUND_BYTES_PER_TRANSFER;
+    if (spec->max_round && round_bytes > budget - plan->target) {
+        oc__format_bytes(need, sizeof need, round_bytes + plan->target);
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "%s on %u nodes has a round of up to %llu transfers: needs %s (%u bytes a "
+                        "transfer to generate, verify and map it), more than the memory budget of "
+                        "%s (set OPTICOLL_MEMORY_BUDGET_MIB)",
+                        oc_collective_name(spec->coll), spec->nodes,
+                        (unsigned long long)spec->max_round, need,
+                        (unsigned)OC__ROUND_BYTES_PER_TRANSFER, have);
+    }
+    if (forced) {
+        plan->width = forced < C ? forced : C;
+    } else if (oc_collective_reduces(spec->coll)) {
+        const uint64_t per = oc__verifier_state_bytes(spec, 1);
+        /* a one-chunk shard: its cells, and as much again for a round's staging and growth */
+        if (2 * per > plan->target) {
+            oc__format_bytes(need, sizeof need, 2 * per * (plan->threads + 1));
+            return oc__fail(why, len, OC_ETOOBIG,
+                            "verifying %s on %u nodes needs %s (twice one chunk's %u node states, "
+                            "on each of %u threads and the cost pass), more than the memory budget "
+                            "of %s (set OPTICOLL_MEMORY_BUDGET_MIB)",
+                            oc_collective_name(spec->coll), spec->nodes, need, spec->nodes,
+                            plan->threads, have);
+        }
+        const uint64_t state = oc__verifier_state_bytes(spec, C);
+        if (state > plan->target) {
+            /* Small shards, but not more than OC__SHARDS_SOFT of them while the budget allows
+             * bigger: a generator that cannot skip outside a window is re-run whole per shard. */
+            uint64_t size = plan->target;
+            if (state / OC__SHARDS_SOFT > size)
+                size =
+                    state / OC__SHARDS_SOFT < plan->share ? state / OC__SHARDS_SOFT : plan->share;
+            const uint64_t w = size / per;
+            plan->width = w < C ? (uint32_t)w : C;
+        }
+    } else if (spec->max_round * OC__VERIFY_BYTES_PER_TRANSFER > plan->target) {
+        /* A copy collective's state is small, but a huge round's staging is not: shards see
+         * only their window's part of it. */
+        const uint64_t shards =
+            oc__ceil_div(spec->max_round * OC__VERIFY_BYTES_PER_TRANSFER, plan->target);
+        plan->width = (uint32_t)oc__ceil_div(C, shards < C ? shards : C);
+    }
+    plan->shards = (uint32_t)oc__ceil_div(C, plan->width);
+    plan->width = (uint32_t)oc__ceil_div(C, plan->shards); /* even widths */
+    /* With threads to spare, a large run verifies in a pass of its own beside the cost pass
+     * (generation twice, in parallel: ring all-gather on 4096 nodes in about half the time). */
+    plan->separate = plan->shards > 1 || forced ||
+                     (plan->threads > 1 && (uint64_t)spec->nodes * C >= OC__SEPARATE_STATES);
+    return 0;
+}
+
+int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg,
+                       const oc__shard_plan *plan, oc__sink *cost, oc__shard_out *out, char *why,
+                       size_t len) {
+    memset(out, 0, sizeof *out);
+    const size_t jobs = (size_t)plan->shards + 1;
+    shard_run run = {spec, source, source_arg, plan, cost, NULL, UINT64_MAX};
+    run.slots = oc__calloc(jobs, sizeof(slot));
+    if (!run.slots) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    int rc = oc__pool_run(jobs, plan->threads, job, &run, NULL);
+    if (rc) {
+        free(run.slots);
+        return oc__fail(why, len, rc, "could not run the verifier's shards");
+    }
+    const slot *first = NULL;
+    for (size_t i = 0; i < jobs; i++) {
+        const slot *sl = &run.slots[i];
+        if (sl->rc && (!first || oc__verify_key_cmp(&sl->key, &first->key) < 0)) first = sl;
+        out->redundant += sl->redundant;
+    }
+    out->rounds = run.slots[0].counts.rounds;
+    out->transfers = run.slots[0].counts.transfers;
+    out->units = run.slots[0].counts.units;
+    rc = first ? oc__fail(why, len, first->rc, "%s", first->why) : 0;
+    free(run.slots);
+    return rc;
+}
