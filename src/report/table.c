@@ -97,7 +97,8 @@ int oc__table_row(oc__table *t, const char *const *cells) {
  * (last_is_data) keeps it as a column. Then, while the table is still too wide, the widest other
  * column gives up a column at a time (down to MIN_COL, its header's longest word or its cells'
  * longest word up to MAX_WORD) and its cells wrap at spaces onto more lines; only if that is not
- * enough are words cut, down to CUT_COL columns. The CSV and JSON (the table sink)
+ * enough are words cut, down to CUT_COL columns, but never a number (the table is then wider than
+ * asked: "7197.0" and "2" on two lines would misread as 7197.0). The CSV and JSON (the table sink)
  * always see the whole cells: fitting changes only the text on the page. */
 
 enum { SHORT_REASON = 12, MIN_COL = 8, MAX_WORD = 16, CUT_COL = 5, NOTE_INDENT = 6 };
@@ -160,6 +161,20 @@ static size_t longest_word(const char *s) {
             continue;
         }
         if (((unsigned char)*s & 0xC0) != 0x80 && ++cur > best) best = cur;
+    }
+    return best;
+}
+
+/* The longest word of s that is a number ("7197.02", "+49.7%", "-3"), in columns: a number is
+ * never cut, since its first part alone would read as another number. */
+static size_t longest_number(const char *s) {
+    size_t best = 0;
+    while (*s) {
+        size_t n = strcspn(s, " ");
+        const char *d = s + (*s == '+' || *s == '-');
+        if (n && *d >= '0' && *d <= '9' && n > best) best = n;
+        s += n;
+        s += strspn(s, " ");
     }
     return best;
 }
@@ -276,6 +291,9 @@ void oc__table_print(const oc__table *t, FILE *f) {
             size_t wide = nc;
             for (size_t c = 0; c < (t->last_is_data ? nc : last); c++) {
                 size_t floor = CUT_COL;
+                for (size_t r = 0; r < t->nrows; r++) /* numbers are never cut */
+                    if (longest_number(t->cells[r * nc + c]) > floor)
+                        floor = longest_number(t->cells[r * nc + c]);
                 if (pass == 0) {
                     size_t word = 0;
                     floor = longest_word(t->head[c]);

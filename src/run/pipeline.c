@@ -235,7 +235,9 @@ static int progress_round(oc__sink *self, uint64_t index, const oc__round *r, ch
 
 static int from_algo_counted(void *arg, oc__emit *e) {
     progress_source *s = arg;
-    if (!s->progress.fn) return from_algo(&s->src, e);
+    /* A sharded run generates the rounds once whole (the cost pass) and once per chunk window
+     * (the shards, on other threads): only the whole pass is counted, or done would go back. */
+    if (!s->progress.fn || e->windowed) return from_algo(&s->src, e);
     progress_sink ps = {.sink = {.round = progress_round, .next = e->sinks},
                         .progress = &s->progress};
     e->sinks = &ps.sink;

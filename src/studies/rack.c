@@ -1263,39 +1263,57 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
             s->servers, s->tiles, s->servers * s->tiles, s->fibres, sz);
     fprintf(f, "trace: %s (%zu arrivals, %zu events, time %g to %g)\n\n", t->source, t->ntenants,
             t->nevents, t->events[0].time, t->events[t->nevents - 1].time);
-    static const char *const head[] = {"architecture", "slices",         "placed",   "rejected",
-                                       "(fragmented)", "utilisation",    "rounding", "idle",
-                                       "stranded",     "mean all-reduce"};
-    oc__table tab;
-    oc__table_init(&tab, 10, head);
-    tab.last_is_data = 1; /* mean all-reduce: a value, not a reason */
+    /* The slices each architecture gives, as a list: in a table their descriptions would be
+     * wrapped into a column a few letters wide (tables fit the text width). Then two tables of
+     * five columns each, which fit 80 columns: the tenants placed, and where the GPU time went. */
+    fputs("slices:\n", f);
+    for (int a = 0; a < OC__RACK_ARCHS; a++) {
+        char label[32], slices[OC__CELL_LEN];
+        arch_label(label, sizeof label, s, a);
+        slices_text(slices, sizeof slices, s, a);
+        fprintf(f, "  %-12s %s\n", label, slices);
+    }
+    fputc('\n', f);
+    static const char *const placed_head[] = {"architecture", "placed", "rejected", "(fragmented)",
+                                              "mean all-reduce"};
+    static const char *const time_head[] = {"architecture", "utilisation", "rounding", "idle",
+                                            "stranded"};
+    oc__table tab, fractions;
+    oc__table_init(&tab, 5, placed_head);
+    oc__table_init(&fractions, 5, time_head);
+    tab.last_is_data = fractions.last_is_data = 1; /* values, not reasons */
     int rc = 0;
     uint64_t runs = 0;
     for (int a = 0; a < OC__RACK_ARCHS && !rc; a++) {
         const oc__rack_arch_result *x = &r->arch[a];
-        char c[10][OC__CELL_LEN];
+        char c[5][OC__CELL_LEN], d[5][OC__CELL_LEN];
         arch_label(c[0], sizeof c[0], s, a);
-        slices_text(c[1], sizeof c[1], s, a);
-        oc__cellf(c[2], sizeof c[2], "%llu", (unsigned long long)x->placed);
-        oc__cellf(c[3], sizeof c[3], "%llu", (unsigned long long)x->rejected);
+        oc__cellf(c[1], sizeof c[1], "%llu", (unsigned long long)x->placed);
+        oc__cellf(c[2], sizeof c[2], "%llu", (unsigned long long)x->rejected);
         if (x->rejected_no_fibres)
-            oc__cellf(c[4], sizeof c[4], "%llu + %llu no fibres",
+            oc__cellf(c[3], sizeof c[3], "%llu + %llu no fibres",
                       (unsigned long long)x->rejected_fragmented,
                       (unsigned long long)x->rejected_no_fibres);
         else
-            oc__cellf(c[4], sizeof c[4], "%llu", (unsigned long long)x->rejected_fragmented);
-        oc__cellf(c[5], sizeof c[5], "%.1f%%", 100 * x->utilisation);
-        oc__cellf(c[6], sizeof c[6], "%.1f%%", 100 * x->rounding);
-        oc__cellf(c[7], sizeof c[7], "%.1f%%", 100 * x->idle);
-        oc__cellf(c[8], sizeof c[8], "%.1f%%", 100 * x->stranded);
-        oc_format_seconds(c[9], sizeof c[9], x->mean_allreduce_s);
-        const char *row[10];
-        for (int k = 0; k < 10; k++)
-            row[k] = c[k];
-        rc = oc__table_row(&tab, row);
+            oc__cellf(c[3], sizeof c[3], "%llu", (unsigned long long)x->rejected_fragmented);
+        oc_format_seconds(c[4], sizeof c[4], x->mean_allreduce_s);
+        oc__cellf(d[0], sizeof d[0], "%s", c[0]);
+        oc__cellf(d[1], sizeof d[1], "%.1f%%", 100 * x->utilisation);
+        oc__cellf(d[2], sizeof d[2], "%.1f%%", 100 * x->rounding);
+        oc__cellf(d[3], sizeof d[3], "%.1f%%", 100 * x->idle);
+        oc__cellf(d[4], sizeof d[4], "%.1f%%", 100 * x->stranded);
+        const char *row[5], *drow[5];
+        for (int k = 0; k < 5; k++)
+            row[k] = c[k], drow[k] = d[k];
+        if (!(rc = oc__table_row(&tab, row))) rc = oc__table_row(&fractions, drow);
         runs += x->runs;
     }
-    if (!rc) oc__table_print(&tab, f);
+    if (!rc) {
+        oc__table_print(&tab, f);
+        fputc('\n', f);
+        oc__table_print(&fractions, f);
+    }
+    oc__table_free(&fractions);
     oc__table_free(&tab);
     if (rc) return rc;
     fprintf(f,

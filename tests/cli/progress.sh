@@ -27,12 +27,12 @@ sys.exit(os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcod
 PY
 }
 
-LONG=(run -c allreduce -a ring -t switch -n 3000 -s 1MiB --no-data-check)
+LONG=(run -c allreduce -a ring -t switch -n 9000 -s 1MiB --no-data-check)  # ~3 s: past the second
 SHORT=(run -c allreduce -a ring -t switch -n 12 -s 1MiB)
 
 tty_run "$TOOL" "${LONG[@]}"
 rc=$?
-if [ "$rc" -eq 0 ] && grep -qa $'\ropticoll: rounds [0-9]* / 5998 ([0-9]*%)' "$T/tty" &&
+if [ "$rc" -eq 0 ] && grep -qa $'\ropticoll: rounds [0-9]* / 17998 ([0-9]*%)' "$T/tty" &&
     grep -qa $'\r\033\\[K' "$T/tty" && grep -qa 'steps:' "$T/tty"; then
     pass "a run past a second on a terminal shows its rounds, then erases the line"
 else
