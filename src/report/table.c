@@ -49,6 +49,14 @@ static size_t display_width(const char *s) {
     return n;
 }
 
+/* The columns of the first n bytes of s (UTF-8: one per character). */
+static size_t display_width_n(const char *s, size_t n) {
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return w;
+}
+
 oc__table_sink oc__table_sink_set(oc__table_sink sink) {
     oc__table_sink old = table_sink;
     table_sink = sink;
@@ -135,6 +143,45 @@ static size_t piece(const char *s, size_t width, size_t *skip) {
     while (s[cut + *skip] == ' ')
         (*skip)++;
     return cut;
+}
+
+static void print_piece(FILE *f, const char **rest, size_t width, int last);
+
+void oc__wrap_text(FILE *f, const char *text, size_t len) {
+    const size_t W = oc_text_width();
+    char *line = NULL;
+    size_t cap = 0;
+    for (size_t at = 0; at < len;) {
+        const char *s = text + at, *nl = memchr(s, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - s) : len - at;
+        at += n + (nl != NULL);
+        int whole = !W || display_width_n(s, n) <= W;
+        if (!whole && n + 1 > cap) {
+            char *p = realloc(line, n + 1);
+            if (p) line = p, cap = n + 1;
+            else whole = 1; /* no memory to wrap it: as it is */
+        }
+        if (!whole) {
+            memcpy(line, s, n);
+            line[n] = 0;
+            whole = strstr(line, " | ") || strstr(line, "-+-"); /* a table row: fitted already */
+        }
+        if (whole) {
+            fwrite(s, 1, n, f);
+        } else {
+            size_t indent = strspn(line, " "), hang = indent + 2;
+            if (hang + 20 > W) hang = indent = 0; /* a page too narrow to indent */
+            const char *rest = line + indent;
+            fprintf(f, "%*s", (int)indent, "");
+            print_piece(f, &rest, W - indent, 1);
+            while (*rest) {
+                fprintf(f, "\n%*s", (int)hang, "");
+                print_piece(f, &rest, W - hang, 1);
+            }
+        }
+        if (nl) fputc('\n', f);
+    }
+    free(line);
 }
 
 /* Prints `s` padded to `width` columns, or only as much of it as fills them (*rest: what is left

@@ -82,7 +82,7 @@ static int run_one(const paper *p, const oc_reproduce_settings *set, FILE *f, ch
     if (fclose(mem) && !rc) rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     if (!rc) {
         oc__claims_print(&r.claims, f);
-        fwrite(body, 1, len, f);
+        oc__wrap_text(f, body, len); /* the prose to the page's width, as the tables are */
     }
     free(body);
     oc__figures_take_claims(&r.claims);
