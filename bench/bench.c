@@ -1,11 +1,11 @@
 #define _DEFAULT_SOURCE
 /*
  * bench.c — `make bench`: wall time and peak memory of generate + verify + map (with the resource
- * check) for the cases DESIGN.md names. Each case runs in its own child process so that its peak
+ * check) for the cases the README names. Each case runs in its own child process so that its peak
  * resident memory (ru_maxrss) is its own. A benchmark, not a test: it prints figures and checks
  * only that every run verified.
  *
- * The readers (issue 14 item 6) are timed after: a schedule with 10^6 keys in "params" and in
+ * The readers are timed after: a schedule with 10^6 keys in "params" and in
  * "network_params", a gather of 10^6 ranges in descending order, a models file of 10^6 lines and an
  * MSCCL file of 10^5 threadblocks per GPU (libxml2's tree of 10^6 would be ~15 GB, past the memory
  * budget, which refuses it up front), each written by bench/readers.c and read back through the
@@ -74,7 +74,7 @@ static const bench_case cases[] = {
          .net_param = "wavelengths=64", .bytes = UINT64_C(64) << 20),
     CASE("wrht-allgather-4096-w64", "wrht", 4096, .net_param = "wavelengths=64"),
     /* the all-to-all dims searches: the mesh's default 32 x 16, a 30 x 24 torus */
-    /* issue 17: rounds streamed, reductions verified in chunk shards (docs/scale.md) */
+    /* rounds streamed, reductions verified in chunk shards (docs/scale.md) */
     CASE("ring-allreduce-switch-4096", "ring", 4096, .coll = "allreduce", .network = "switch",
          .bytes = UINT64_C(1) << 20),
     CASE("ring-allreduce-switch-65536", "ring", 65536, .coll = "allreduce", .network = "switch",
@@ -133,7 +133,7 @@ static int run_case(const bench_case *c, int fd) {
         snprintf(line, sizeof line, "FAILED: %s", why);
     } else {
         const char *radices = oc_report_param(rep, "radices");
-        /* chunk-transfers a second of wall time: DESIGN.md's rate */
+        /* chunk-transfers a second of wall time: the rate the README gives */
         snprintf(line, sizeof line,
                  "%.3f s  steps %llu  rounds %llu  %.1f M chunk-transfers/s  %s%s  verified %s",
                  t1 - t0, (unsigned long long)oc_report_steps(rep),
@@ -249,7 +249,7 @@ int main(int argc, char **argv) {
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
             printf("usage: oc_bench [CASE...]\n\nWall time and peak memory of generate + verify + "
-                   "map + resource check for\nthe cases DESIGN.md names, each in a child process; "
+                   "map + resource check for\nthe cases the README names, each in a child process; "
                    "without CASE, all of them.\n\ncases (\"readers\" for every reader):\n");
             case_names(stdout);
             return 0;

@@ -1,5 +1,5 @@
 /*
- * readers.h — large inputs for the readers and checkers (issue 14 item 6), written by one
+ * readers.h — large inputs for the readers and checkers, written by one
  * generator that `make bench` times at 10^6 items and tests/test_readers.c checks at the sizes
  * where the quadratic readers took more than 10 s.
  *

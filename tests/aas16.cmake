@@ -1,4 +1,4 @@
-# Issue 16's all-to-all-notes items: pairwise's fabric form, hypercube-opt's labels, cartesian on
+# The all-to-all notes' items: pairwise's fabric form, hypercube-opt's labels, cartesian on
 # k-D tori, the dims searches following the network's dims (all-to-all-scatter-notes).
 add_executable(test_aas16 tests/test_aas16.c)
 target_include_directories(test_aas16 PRIVATE src)

@@ -1,4 +1,4 @@
-# Chakra execution traces (issue 18 item 4): every algorithm on N in {2,3,5,8,12}, each rank's file
+# Chakra execution traces: every algorithm on N in {2,3,5,8,12}, each rank's file
 # decoded with protobuf-c and checked against the JSON export (test_chakra.c). Only when the
 # library was built with the export (protoc-c and libprotobuf-c found).
 if(TARGET oc_chakra_pb)

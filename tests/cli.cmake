@@ -2,7 +2,7 @@
 # the tool's path and the tests/cli directory, prints one line per check and "N passed, M
 # failed", and exits non-zero if a check failed. They are fast (well under a second each in a
 # release build), so they also run in the sanitizer build. escape, decisions_bad and conflicts
-# are issue 14's items 8, 9 and 12: user text in error lines escaped and cut, decision files
+# check user text in error lines escaped and cut, decision files
 # refused line by line, contradicting options refused; search is the parameter search's
 # --explain and --objective.
 foreach(script golden roundtrip badinput escape decisions_bad conflicts search compare_pins reproduce_settings
@@ -13,7 +13,7 @@ foreach(script golden roundtrip badinput escape decisions_bad conflicts search c
   set_tests_properties(cli_${script} PROPERTIES LABELS cli TIMEOUT 600)
 endforeach()
 # getopt: every command reads --opt=value, -oVALUE, prefixes, grouped flags and -- as getopt_long
-# does (issue 15, item 6); opticoll-mpi's --help too when it was built.
+# does; opticoll-mpi's --help too when it was built.
 set(OC_GETOPT_MPI "")
 if(TARGET opticoll-mpi)
   set(OC_GETOPT_MPI $<TARGET_FILE:opticoll-mpi>)
@@ -22,12 +22,12 @@ add_test(NAME cli_getopt
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/getopt.sh $<TARGET_FILE:opticoll>
                  ${CMAKE_SOURCE_DIR}/tests/cli ${OC_GETOPT_MPI})
 set_tests_properties(cli_getopt PROPERTIES LABELS cli TIMEOUT 600)
-# perf: nccl-tests' columns and bus-bandwidth factors from the model (issue 18 item 5)
+# perf: nccl-tests' columns and bus-bandwidth factors from the model
 add_test(NAME cli_perf COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/perf.sh $<TARGET_FILE:opticoll>
                                ${CMAKE_SOURCE_DIR}/tests/cli)
 set_tests_properties(cli_perf PROPERTIES LABELS cli TIMEOUT 600)
-# help: every option of tools/cli.c's table in its command's --help, and what each help must say
-# (issue 19); oc_bench --help too.
+# help: every option of tools/cli.c's table in its command's --help, and what each help must say;
+# oc_bench --help too.
 add_test(NAME cli_help
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/help.sh $<TARGET_FILE:opticoll>
                  ${CMAKE_SOURCE_DIR}/tests/cli $<TARGET_FILE:oc_bench>)

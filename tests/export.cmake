@@ -1,4 +1,4 @@
-# Timelines (Chrome/Perfetto), MSCCL XML export + re-import and link utilisation (issue 8 items
+# Timelines (Chrome/Perfetto), MSCCL XML export + re-import and link utilisation (items
 # 3-5): every registered algorithm at two node counts, hand values, broken files. A few seconds.
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)

@@ -1,4 +1,4 @@
-# The JSON writer (src/core/json.c) and the documents written through it (issue 15 item 5): every
+# The JSON writer (src/core/json.c) and the documents written through it: every
 # number reads back to the double that was written; the spacing, order and shapes of the files.
 add_executable(test_json tests/test_json.c)
 target_include_directories(test_json PRIVATE src)

@@ -23,7 +23,7 @@ add_test(NAME reproduce_lumorph_inputs
          COMMAND sh -c "out=$($0 reproduce lumorph) || exit 1; b=$(printf '%s' \"$out\" | sed -n 's/.*Ours: BERT-large ([0-9]* parameters, batch \\([0-9]*\\) per GPU.*/\\1/p'); [ -n \"$b\" ] && printf '%s' \"$out\" | grep -q \"inputs (312 TFLOP/s, 0.5, batch $b, 128 tokens)\""
                  $<TARGET_FILE:opticoll>)
 set_tests_properties(reproduce_lumorph_inputs PROPERTIES LABELS lumorph TIMEOUT 60)
-# The verifier's memory budget (issue 17: reductions are verified in chunk shards within it).
+# The verifier's memory budget (reductions are verified in chunk shards within it).
 # Under 64 MiB (the old variable's name still read), rhd radix 2 on 1024 nodes, whose contributor
 # sets fragment (~140 MB in one pass), verifies in shards; under 1 MiB, throughput -n 16384 is
 # refused up front in one line naming the budget (one chunk's 16384 states on each thread).

@@ -4,7 +4,7 @@
 # --oversubscribe); every registered algorithm of every MPI collective (--algorithms all: those
 # whose restrictions exclude np report "skipped"); sizes 0, 7 floats and 1025 floats (not
 # divisible by the chunk counts), in-place variants, other types and ops, non-zero roots.
-# As root, Open MPI wants both OMPI_ALLOW_RUN_AS_ROOT variables (PLATFORM.md).
+# As root, Open MPI wants both OMPI_ALLOW_RUN_AS_ROOT variables.
 # Under the sanitizers, LeakSanitizer reports some 3300 allocations of Open MPI's own that live
 # until exit; most sit in MCA components Open MPI has already dlclose()d, so their stacks show
 # "<unknown module>" and no suppressions file can name them. Leak detection is therefore off for
@@ -54,7 +54,7 @@ if(TARGET opticoll-mpi)
                    --algorithms nosuch --sizes 1KiB ${OC_MPI_QUICK})
   # An unknown parameter of an algorithm is bad input, found before anything runs (the library
   # plans the schedule at this size of the communicator): exit status 2 and one line from rank 0,
-  # not one FAILED line per rank (issue 14; tests/mpi/flags.sh has the other bad flags).
+  # not one FAILED line per rank (tests/mpi/flags.sh has the other bad flags).
   add_test(NAME mpi_error_fails
            COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 2
                    "--algorithms ring:q=2 \\(allreduce\\): unknown ring parameter 'q'" --

@@ -1,5 +1,5 @@
 # opticoll-mpi's refusals and errors: said once, naming the rank count, with the table aligned
-# (issue 19, tests/mpi/messages.sh). Needs mpi.cmake's OC_MPIRUN and OC_MPI_ENV.
+# (tests/mpi/messages.sh). Needs mpi.cmake's OC_MPIRUN and OC_MPI_ENV.
 if(TARGET opticoll-mpi)
   add_test(NAME mpi_messages
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/mpi/messages.sh ${OC_MPIRUN} --

@@ -1,4 +1,4 @@
-# opticoll-mpi --perf: nccl-tests' columns for measured runs (issue 18 item 5), every MPI
+# opticoll-mpi --perf: nccl-tests' columns for measured runs, every MPI
 # collective on 2, 3 and 5 ranks (tests/mpi/perf.sh); the environment of tests/mpi.cmake.
 if(TARGET opticoll-mpi)
   add_test(NAME mpi_perf

@@ -1,4 +1,4 @@
-# MSCCL programs the runtimes load (issue 18 items 1 and 3): tests/msccl/executor.py runs MSCCL
+# MSCCL programs the runtimes load: tests/msccl/executor.py runs MSCCL
 # programs by the rules of msccl-executor-nccl and RCCL (their reader, loader limits, threadblock
 # order, per-connection FIFOs, waits, buffers and in-place aliasing, races, deadlocks); it must run
 # the real programs in ../shared/msccl-ref (read in place) and refuse broken copies of them, and

@@ -1,4 +1,4 @@
-# MSCCL import (issue 18 item 2): the real programs of ../shared/msccl-ref (never copied here),
+# MSCCL import: the real programs of ../shared/msccl-ref (never copied here),
 # the programs standing for msccl-tools' examples and the wrong ones in tests/msccl
 # (tests/cli/msccl_files.sh). The reference directory is looked for beside the source tree, or
 # beside the worktree's parent; the script skips those checks, saying so, when it is absent.

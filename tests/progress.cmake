@@ -1,4 +1,4 @@
-# Issue 17's progress, search and node-cap tests.
+# Progress, search and node-cap tests.
 #  - progress: the callback's rules (done only grows, never passes total, ends at total = the
 #    work's count: rounds of every algorithm, a search's candidates, a sweep's points);
 #  - search_bounds: candidates with transfers known ahead are decided from their bounds, never

@@ -1,4 +1,4 @@
-# The rack's TPU baseline after TPU-v4's optical circuit switches (issue 16): whole cubes, any free.
+# The rack's TPU baseline after TPU-v4's optical circuit switches: whole cubes, any free.
 add_executable(test_rack_tpu tests/test_rack_tpu.c)
 target_include_directories(test_rack_tpu PRIVATE src)
 target_link_libraries(test_rack_tpu PRIVATE opticoll_lib)

@@ -1,4 +1,4 @@
-# The readers and checkers under hostile input (issue 14 items 5, 6, 7, 13): the memory budget,
+# The readers and checkers under hostile input: the memory budget,
 # the bounded file read, duplicate keys, decimal-only numbers, MSCCL races (tests/msccl/*.xml,
 # written by hand) and the readers at the sizes where they were quadratic (bench/readers.c makes
 # the inputs; `make bench` times them at 10^6). A few seconds in a release build.

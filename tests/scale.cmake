@@ -1,4 +1,4 @@
-# Issue 17: refusals before the work, and one all-reduce on 65536 nodes (sharded verification).
+# Refusals before the work, and one all-reduce on 65536 nodes (sharded verification).
 # The refusals: one line naming what the run needs and the budget, exit 2, before anything is
 # generated (a budget of 1 MiB: twice one chunk's 65536 node states on two threads and the cost
 # pass do not fit; 1 GiB: one-stage's single round of 16.8 M lightpaths does not).
@@ -16,7 +16,7 @@ OPTICOLL_MEMORY_BUDGET_MIB=16 $0 run -c allreduce -a ring -t switch -n 2048 -s 1
 set_tests_properties(scale_refusal PROPERTIES TIMEOUT 120)
 # One all-reduce on 65536 nodes verified in chunk shards within the default budget: dbtree with
 # 32 pieces a tree is 64 chunks, 84 MB of states, three shards (slow: not in the sanitizer build;
-# about 2 s of CPU in a release build). Before issue 17 it was verified in one pass.
+# about 2 s of CPU in a release build). Before sharding it was verified in one pass.
 add_test(NAME scale_slow
          COMMAND sh -c "$0 run -c allreduce -a dbtree -t switch -n 65536 -s 1MiB -p pipeline=32 --json | grep -q '\"verified\": true'"
                  $<TARGET_FILE:opticoll>)

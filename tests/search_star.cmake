@@ -1,4 +1,4 @@
-# The parameter search of the passive optical star's tcp1 / tcp2 / tcp1-split (issue 13): the
+# The parameter search of the passive optical star's tcp1 / tcp2 / tcp1-split: the
 # default against the pinned space enumerated by the test, the constructions at any P against the
 # padding bound, tcp1-split at h' = 0 against tcp1, bad pins refused. The larger grid is `slow`.
 add_executable(test_search_star tests/test_search_star.c)

@@ -1,4 +1,4 @@
-# Chunk-sharded verification (src/run/shard.c, issue 17): sharded == one pass on every algorithm,
+# Chunk-sharded verification (src/run/shard.c): sharded == one pass on every algorithm,
 # the same first error on broken schedules, windowed generation keeps the whole round's places.
 add_executable(test_shard tests/test_shard.c)
 target_include_directories(test_shard PRIVATE src)

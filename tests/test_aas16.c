@@ -1,5 +1,5 @@
 /*
- * test_aas16.c — issue 16's all-to-all-notes items (all-to-all-scatter-notes, CS838 section 14):
+ * test_aas16.c — the all-to-all notes' items (all-to-all-scatter-notes, CS838 section 14):
  *
  *  - pairwise on the fabric: the closed form is the fabric's (N-1 rounds of alpha, N-1
  *    reconfigurations, one packet per round on a tile's circuit), met exactly on one server, not

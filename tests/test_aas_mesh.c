@@ -1,5 +1,5 @@
 /*
- * test_aas_mesh.c — cartesian on meshes (issue 16): the all-to-all notes' cartesian-product AAS
+ * test_aas_mesh.c — cartesian on meshes: the all-to-all notes' cartesian-product AAS
  * ("Higher-dimensional mesh/torus") is given for tori only; on the mesh the notes say "Analogous
  * algorithm for 2-D mesh is similar" and no more. cartesian on a mesh is refused with that section
  * cited, pinned or not, at odd, prime and non-power N (before, the refusal was the generic "runs

@@ -1,6 +1,6 @@
 /*
  * test_aasoptical.c — all-to-all on the optical networks and the general all-to-all / all-gather
- * algorithms (issue 6, item 3):
+ * algorithms:
  *  - alltoall onestage and optree on the WDM ring, alltoall pairwise on every network, allgather
  *    bruck on switch, fabric, fattree and ring: verified with real data for N in
  *    {1, 2, 3, 5, 7, 12, 16, 100};

@@ -122,7 +122,7 @@ static void test_refused(void) {
     CHECK(oc__model_fabric.create(&spec, kv, 1, &run, why, sizeof why) == 0, "create");
     if (run) {
         oc__sink *sink = oc__model_fabric.sink(run);
-        /* 2 circuits of 16 wavelengths on 1 fibre of 16: they share it, 8 each (issue 16:
+        /* 2 circuits of 16 wavelengths on 1 fibre of 16: they share it, 8 each
          * scarce fibres degrade a run; they were refused before) */
         why[0] = 0;
         err = sink->round(sink, 7, &r, why, sizeof why);
@@ -235,7 +235,7 @@ static void test_algorithms(void) {
     /* 16 fibres per server pair are too few for radix 2's level across 32 tiles (pinned: the
      * search would pick radices that fit): its 32 circuits share the pair's 256 wavelengths, 8
      * each, in the same steps; 1 fibre (16 wavelengths for 32 circuits) takes 2 passes, 1
-     * wavelength each, one more step per such level (issue 16: refused before). */
+     * wavelength each, one more step per such level (refused before). */
     oc_report *full = run(OC_ALLREDUCE, "rhd", M, n, "radix=2", NULL, &err, why, sizeof why);
     rep = run(OC_ALLREDUCE, "rhd", M, n, "radix=2", "fibres_between_servers=16", &err, why,
               sizeof why);

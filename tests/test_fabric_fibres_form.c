@@ -1,6 +1,6 @@
 /*
  * test_fabric_fibres_form.c — the fabric's closed form under scarce fibres and split rounds
- * (issue 16). The closed form ("seed formula") gives every circuit its tile's share of
+ *. The closed form ("seed formula") gives every circuit its tile's share of
  * wavelengths; where the fibres between servers are too few the model shares them or adds passes,
  * so the form is then labelled the unshared bound (formula_unshared_bound = 1) and a note states
  * the mapped bandwidth, the form's, and their ratio, recomputed here from the report's own

@@ -1,5 +1,5 @@
 /*
- * test_fabric_mzi.c — the 1x3 MZI degree of the Lumorph fabric (issue 16; seed section 2: "MZI-based
+ * test_fabric_mzi.c — the 1x3 MZI degree of the Lumorph fabric (seed section 2: "MZI-based
  * optical switches of 1X3 degree", Fig. 1(a): the all-to-all of four tiles). A tile holds at most
  * mzi_degree (default 3) concurrent circuits per direction:
  *   - hand-made rounds with 4 circuits out of, or into, one tile are refused naming the tile and

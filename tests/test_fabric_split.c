@@ -1,5 +1,5 @@
 /*
- * test_fabric_split.c — the fabric's mzi_split=1 (issue 16; lumorph section 2's 1x3 MZI switch): a
+ * test_fabric_split.c — the fabric's mzi_split=1 (lumorph section 2's 1x3 MZI switch): a
  * round whose busiest tile has d circuits above the MZI degree D runs in ceil(d / D) passes, each
  * at most D circuits out of and into every tile, each one step with its own alpha and
  * reconfiguration, its circuits sharing the tile's 16 wavelengths among the pass's circuits.

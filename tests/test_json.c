@@ -1,6 +1,5 @@
 /*
- * test_json.c — the JSON writer (src/core/json.c) and every document written through it (issue 15
- * item 5): a number read back from the JSON is the very double that was written.
+ * test_json.c — the JSON writer (src/core/json.c) and every document written through it: a number read back from the JSON is the very double that was written.
  *
  * The old writer printed %.9g, so 1/3 came back as 0.333333333 and a run's time_s differed from
  * oc_report_time in the tenth digit; cJSON's own printer (1.7.15) keeps %1.15g whenever it reads

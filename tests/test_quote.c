@@ -1,7 +1,7 @@
 /*
  * test_quote.c — oc__quote_cut and oc__quote_line (src/core/quote.c): user text in a message is
  * one line of printable characters, control bytes and malformed UTF-8 escaped, cut after a fixed
- * number of bytes with the full length said, and quoting twice changes nothing (issue 14, item 8).
+ * number of bytes with the full length said, and quoting twice changes nothing.
  */
 #include "core/quote.h"
 

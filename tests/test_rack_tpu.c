@@ -1,5 +1,5 @@
 /*
- * test_rack_tpu.c — the rack's TPU baseline follows TPU-v4's optical circuit switches (issue 16):
+ * test_rack_tpu.c — the rack's TPU baseline follows TPU-v4's optical circuit switches:
  * a request above a 4x4x4 cube takes ceil(g / 64) whole cubes, any free ones (the OCS join them),
  * so a 128-GPU tenant is placed on two free cubes that are not an aligned pair (it was rejected
  * before: "no free aligned slice of 128"), and 192 GPUs take three cubes (not a power of two; it

@@ -1,5 +1,5 @@
 /*
- * test_readers.c — issue 14 items 5, 6, 7 and 13: the memory budget, the bounded file read, the
+ * test_readers.c — the memory budget, the bounded file read, the
  * readers at the sizes where they were quadratic, MSCCL races and lax parsing.
  *
  * Every check here failed before the fix it guards: a 51-byte all-to-all file took 16 GB and 51 s,
@@ -230,7 +230,7 @@ static void test_schedule_json(void) {
               strstr(why, "needs 16.0 GiB, more than the memory budget of 4 GiB"),
           "%d %s", rc, why);
     /* 200 reduces of 2^20 chunks in one round: 8 GiB of staging in one pass; verified in chunk
-     * shards (issue 17), each staging only its window, it gets its verdict: the second reduce
+     * shards, each staging only its window, it gets its verdict: the second reduce
      * counts node 0 twice */
     size_t cap = 200 * 64 + 256;
     char *big = malloc(cap);
@@ -250,7 +250,7 @@ static void test_schedule_json(void) {
                                            "node 0)"),
           "%d %s", rc, why);
     /* a lowered budget no longer refuses the verifier's cells: they are verified in shards that
-     * fit it (issue 17), and the empty schedule gets its verdict */
+     * fit it, and the empty schedule gets its verdict */
     oc_set_memory_budget(UINT64_C(16) << 20);
     rc = verify_text(
         "{\"collective\":\"allreduce\",\"nodes\":2048,\"chunks_per_block\":2048,\"rounds\":[]}",
@@ -347,7 +347,7 @@ static void test_msccl_roundtrip(void) {
             oc_report *rep = NULL;
             rc = oc_verify_file(path, NULL, NULL, &rep, why, sizeof why);
             oc_report_free(rep);
-            /* every export re-imports: the writer follows the runtimes' rules (issue 18; the
+            /* every export re-imports: the writer follows the runtimes' rules (the
              * writer before it made files that verify refuses, tests/msccl/old-export-*.xml) */
             CHECK(rc == 0, "import %s %s N=%u: %s", oc_collective_name(a->collective), a->name,
                   ns[k], why);
@@ -390,7 +390,7 @@ static void test_models(void) {
           "bad line before a duplicate: %s", why);
 }
 
-/* The inputs of issue 14 item 6 at its sizes (quadratic: 5.5 to more than 10 s each). */
+/* The readers' large inputs at the sizes that were (quadratic: 5.5 to more than 10 s each). */
 static void test_scale(void) {
     static const size_t sizes[OC_RK_COUNT] = {200000, 200000, 262144, 131071, 50000};
     /* the MSCCL file is 74 MB: past the default file cap (64 MiB), under a budget of 8 GiB's */

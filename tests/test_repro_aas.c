@@ -1,5 +1,5 @@
 /*
- * test_repro_aas.c — `reproduce aas` through the C API (issue 16): the claims table of the
+ * test_repro_aas.c — `reproduce aas` through the C API: the claims table of the
  * all-to-all-scatter notes and the settings -n and -t.
  *
  *  - Without settings: 8 claims, each paper value the notes' printed number or the notes' formula

@@ -1,5 +1,5 @@
 /*
- * test_repro_aas_micro.c — `reproduce aas`'s dex-micro and dex-interleave rows (issue 16): the
+ * test_repro_aas_micro.c — `reproduce aas`'s dex-micro and dex-interleave rows: the
  * notes' schedules for the cycle's direct exchange and its interleaving on the mesh are in
  * figures the text lacks, so the rows say the rounds are ours, and each reason states the round
  * count of the very run (recomputed here through oc_run) against the Lemma's reading or the step

@@ -1,5 +1,5 @@
 /*
- * test_repro_lumorph.c — `reproduce lumorph` through the C API (issue 16): the claims table (six
+ * test_repro_lumorph.c — `reproduce lumorph` through the C API: the claims table (six
  * rows, the paper's numbers as printed, ours recomputed here from Fig. 4's series and each reason
  * checked to state the numbers that make it true), the settings it takes (-n N, --sizes) and
  * refuses (-w, -n 1, a bad size list), Fig. 4(b)'s series computed rather than copied (Ring's

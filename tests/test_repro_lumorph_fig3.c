@@ -1,5 +1,5 @@
 /*
- * test_repro_lumorph_fig3.c — `reproduce lumorph`'s Fig. 3 (issue 16): 8 GPUs of Lumorph as
+ * test_repro_lumorph_fig3.c — `reproduce lumorph`'s Fig. 3: 8 GPUs of Lumorph as
  * SiPAC(2,3) running Flex-SiPCO (sipco), beside Lumorph-2 and -4.
  *   - the "SiPCO on Lumorph" series is computed at the reader's sizes: it equals the test's own
  *     alpha-beta (6 x 0.7 us + one 3.7 us setup + 14 chunks of ceil(n/24) bytes on 5 of 16

@@ -1,5 +1,5 @@
 /*
- * test_repro_optree.c — `reproduce optree` through the C API (issue 16): the claims table, the
+ * test_repro_optree.c — `reproduce optree` through the C API: the claims table, the
  * settings it takes (-w, -n, --sizes), the figures computed rather than copied, the reasons pinned
  * to the numbers that make them true, and the OpTree report's Theorem 1 and Theorem 3 each under
  * its own name.

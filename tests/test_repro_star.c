@@ -1,5 +1,5 @@
 /*
- * test_repro_star.c — `reproduce star` through the C API (issue 16): the claims table (count, the
+ * test_repro_star.c — `reproduce star` through the C API: the claims table (count, the
  * paper's printed numbers, ours computed and its reasons pinned to the numbers that make them
  * true), the settings it takes (-n P, -w k) and refuses, the h'_opt reason (the seed's Lambert-W
  * expression is the stationary point of its total only at k = 2; the test derives the stationary

@@ -1,6 +1,6 @@
 /*
  * test_ring_notes.c — the notes that say why a closed form and the ring's mapped steps differ
- * (issue 16, the WRHT seed's items): neighbour exchange at one channel, H-Ring's ceil(g/w), and the
+ * (the WRHT seed's items): neighbour exchange at one channel, H-Ring's ceil(g/w), and the
  * round counts of rd and rhd below the ring's load bound. Each note's numbers are recomputed here
  * from N, g and the channels and looked for in the run's text, on odd, prime and non-power N.
  */

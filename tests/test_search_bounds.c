@@ -3,7 +3,7 @@
  * src/run/search.c): one over the search's mapping budget is never generated; when no candidate
  * fits that budget, the one of least bound that the tool can generate is chosen by its bound (and
  * the run maps it); when none can be generated at all, one line names the fewest transfers, the
- * candidate and the limit, before any work. hring at N = 65536 (issue 17: 17 s, then "no hring
+ * candidate and the limit, before any work. hring at N = 65536 (before: 17 s, then "no hring
  * parameters could be mapped") is the real case: g = 256 on the switch, whose bound is its cost.
  */
 #include "check.h"

@@ -1,5 +1,5 @@
 /*
- * test_search_optree.c — the OpTree radix searches against the exhaustive optimum (issue 13).
+ * test_search_optree.c — the OpTree radix searches against the exhaustive optimum.
  *
  * The test enumerates the pinned space itself, through the public API only: every ordered radix
  * list m_1 x ... x m_k (each m_j >= 2) whose product V lies in N..2N for the all-gather, and every

@@ -1,6 +1,6 @@
 /*
  * test_search_rhd.c — the parameter searches of rhd (all-reduce), rh (reduce-scatter), rd
- * (all-gather), hring and dbtree against the spaces they claim (issue 13's contract): for a grid
+ * (all-gather), hring and dbtree against the spaces they claim: for a grid
  * of small cases this test enumerates the pinned space itself, through the public oc_run with
  * each parameter set pinned (independent of the algorithms' search code), and asserts that the
  * default run, nothing pinned, has the minimum mapped time over that space (within 1e-9 relative)
@@ -186,7 +186,7 @@ static void test_rhd(uint32_t nmax) {
     }
 }
 
-/* Lumorph-4 at 64 MiB (issue 13): radix=4 folds at N = 128 and 512 (4^3 = 64, 4^4 = 256) and
+/* Lumorph-4 at 64 MiB: radix=4 folds at N = 128 and 512 (4^3 = 64, 4^4 = 256) and
  * pays the whole vector twice more; the default must not, and must beat radix 2 and 4x4x4x2. */
 static void test_lumorph4(void) {
     const net_case nc = {"fabric", "", 64u << 20};

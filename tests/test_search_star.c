@@ -1,5 +1,5 @@
 /*
- * test_search_star.c — the parameter search of the passive optical star's algorithms (issue 13)
+ * test_search_star.c — the parameter search of the passive optical star's algorithms
  * against the pinned space enumerated here, through the public oc_run, independently of the
  * algorithms' own search code.
  *

@@ -1,5 +1,5 @@
 /*
- * test_shard.c — chunk-sharded verification (src/run/shard.c, issue 17 items 1 and 2): the same
+ * test_shard.c — chunk-sharded verification (src/run/shard.c): the same
  * verdict and the same first error as one pass.
  *
  *  1. Every algorithm of the registry on its first network, N in {1, 2, 3, 5, 7, 12, 100}: run

@@ -1,5 +1,5 @@
 /*
- * test_textout.c — what a person reads (issue 19, "Options and output"): a size or node range
+ * test_textout.c — what a person reads ("Options and output"): a size or node range
  * ends at the end point the user wrote (oc_parse_list), and a table wider than the text width
  * (oc_set_text_width) fits it, its long reasons as numbered notes under it, with nothing lost.
  */

@@ -478,7 +478,7 @@ int parse_options(int argc, char **argv, options *o, const char *cmd) {
 }
 
 int root_applies(oc_collective c, const char *root) {
-    /* the collectives whose spec has a root (DESIGN.md); the others would ignore -r silently */
+    /* the collectives whose spec has a root; the others would ignore -r silently */
     if (!root || c == OC_BROADCAST || c == OC_SCATTER || c == OC_GATHER) return 0;
     return die(EXIT_USAGE, "-r %s: %s has no root (-r applies to broadcast, scatter, gather)", root,
                oc_collective_name(c));

@@ -1,5 +1,5 @@
 /*
- * cmd_perf.c — `opticoll perf`: nccl-tests' report of one algorithm (issue 18 item 5), its times
+ * cmd_perf.c — `opticoll perf`: nccl-tests' report of one algorithm, its times
  * from the network model. Each size is a verified run of the whole pipeline, as `run` makes it:
  * the points are a sweep (points.c, src/studies/sweep.c) over one N, run on -j threads.
  *

@@ -1,5 +1,5 @@
 /*
- * plot.c — line plots through gnuplot (DESIGN.md, Dependencies: gnuplot draws, we do not).
+ * plot.c — line plots through gnuplot (gnuplot draws, we do not).
  *
  * The tool writes a gnuplot script with the data inline (one data block per series), runs gnuplot
  * on it as a child process (posix_spawn, never a shell) with its messages captured, and checks

@@ -46,7 +46,7 @@ typedef struct oc__formula_in {
     oc__netcfg cfg;
 } oc__formula_in;
 
-/* ---- parameter searches: the search contract (DESIGN.md) ----
+/* ---- parameter searches: the search contract ----
  *
  * Where the user pins nothing, an algorithm's default is the optimum of the network model's mapped
  * cost over every parameter set the user could pin. The algorithm's search() offers candidates; the

@@ -3,7 +3,7 @@
  * and Open MPI's allgather "bruck"): ceil(log2 N) rounds for any N. After round j node i holds
  * the blocks of nodes i, i+1, ..., i + 2^(j+1) - 1 (mod N). In round j node i sends the first
  * c_j = min(2^j, N - 2^j) blocks it holds, i .. i + c_j - 1, to node i - 2^j, which appends them
- * to its own window. DESIGN.md lists it with the all-gathers; the switch and the ring both run it.
+ * to its own window. It is one of the all-gathers; the switch and the ring both run it.
  *
  * Labels. A window of blocks is cyclic; labels are not. A window that runs past node N-1 is sent
  * as two transfers (its part up to N-1 and its part from 0) in the same round. MPI's Bruck sends

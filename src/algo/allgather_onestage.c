@@ -6,7 +6,7 @@
  * lightpaths (Lemma 1: ceil(N^2/8) wavelengths), so with w wavelengths the round takes about
  * ceil(N^2 / 8w) steps (Table I). The network model splits the round into steps.
  *
- * The personalized all-to-all (`alltoall onestage`, issue 6) is the same traffic: one round in
+ * The personalized all-to-all (`alltoall onestage`) is the same traffic: one round in
  * which node s sends node d its own packet, label (d N + s), on its own lightpath. Only the labels
  * differ, so it shares the plan, the ring's colouring path and Lemma 1's closed form (the load of
  * the heaviest link is the same N^2/8, or (N^2-1)/8 for odd N, packets of one destination each).

@@ -1,6 +1,6 @@
 /*
  * alltoall_optree.c — OpTree's multi-stage tree (optree III.D) turned into a personalized
- * all-to-all with combining (issue 6, item 3): a generalised radix (Bruck / index) exchange whose
+ * all-to-all with combining: a generalised radix (Bruck / index) exchange whose
  * stages are OpTree's stages.
  *
  * The tree. N = m_1 m_2 ... m_k exactly (radices from radix.c; N prime leaves only k = 1, which is

@@ -8,7 +8,7 @@
  * formed (a label range inside 0..C-1, a count above zero); everything semantic is the verifier's
  * job.
  *
- * A windowed emitter (issue 17: one verifier shard's pass, run/shard.c) keeps only the transfers
+ * A windowed emitter (one verifier shard's pass, run/shard.c) keeps only the transfers
  * touching its chunk window, each with its position in the whole round, and still counts rounds
  * that kept nothing, so a shard's rounds and positions are the whole schedule's. The round's
  * buffer is checked against the memory budget whenever it doubles past 4096 transfers.

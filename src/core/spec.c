@@ -3,7 +3,7 @@
  * have. The initial and final states themselves are laid down in the verifier (verify.c), which is
  * the only code that decides whether a schedule is right.
  *
- * SIZE follows MPI's counts (DESIGN.md): all-gather, gather, scatter, gossip and all-to-all take
+ * SIZE follows MPI's counts: all-gather, gather, scatter, gossip and all-to-all take
  * the size of one node's block (all-to-all: per destination); all-reduce, reduce-scatter and
  * broadcast the whole vector or message.
  */

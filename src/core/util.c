@@ -3,11 +3,11 @@
  *
  * Everything user-facing is parsed here once, so that the CLI, schedule files and the library's
  * parameter lists refuse bad input the same way: one clear reason, never a crash. Sizes follow the
- * CLI contract of DESIGN.md: "4096", "4KiB", "4MiB", "1GiB", "4MB" (binary units for KiB/MiB/GiB/
+ * CLI contract: "4096", "4KiB", "4MiB", "1GiB", "4MB" (binary units for KiB/MiB/GiB/
  * TiB, decimal for kB/MB/GB/TB). Numbers are decimal only: strtod alone would take "0x10" as 16,
  * "0x1p-1", "inf" and "nan", none of which a person writing a latency means.
  *
- * The memory budget lives here too (issue 14 item 5): one number every reader and checker asks
+ * The memory budget lives here too: one number every reader and checker asks
  * before an allocation whose size comes from input, so a 50-byte file cannot take 16 GB. Reading a
  * file goes through oc__read_file, which stops at the cap while it reads.
  *

@@ -1,5 +1,5 @@
 /*
- * chakra.c — `opticoll export --format chakra -o PREFIX` (issue 18 item 4): the verified schedule
+ * chakra.c — `opticoll export --format chakra -o PREFIX`: the verified schedule
  * as MLCommons Chakra execution traces, the input of ASTRA-sim, one file per rank.
  *
  * The file format is the one Chakra's own tools write and its feeder reads (mlcommons/chakra:

@@ -1,6 +1,6 @@
 /*
  * chrome.c — `opticoll export --format chrome`: the schedule as a timeline in the Chrome
- * trace-event format (issue 8 item 3), which https://ui.perfetto.dev and chrome://tracing open.
+ * trace-event format, which https://ui.perfetto.dev and chrome://tracing open.
  *
  * The file is {"traceEvents": [...], "displayTimeUnit": "ns", "otherData": {...}}:
  *  - process 1 "nodes" has one track (thread) per node, named by "M" metadata events; every

@@ -1,6 +1,6 @@
 /*
  * msccl_export.c — a verified schedule written as an MSCCL program that the maintained MSCCL
- * runtimes load and run correctly (issue 18 item 1): `opticoll export --format msccl
+ * runtimes load and run correctly: `opticoll export --format msccl
  * [--runtime msccl-nccl|rccl]`, `--format msccl-inplace` for in-place calls. The reader of such files is msccl_import.c; the
  * independent test of the rules below is tests/msccl/executor.py.
  *

@@ -1,8 +1,7 @@
 /*
  * msccl_import.c — `opticoll verify FILE.xml`: an MSCCL XML program (msccl-tools' output, what
  * msccl-executor-nccl and RCCL's MSCCL load) executed symbolically under the runtimes' rules,
- * checked against its collective, and read into our schedule IR for the network model (issue 18
- * item 2).
+ * checked against its collective, and read into our schedule IR for the network model.
  *
  * The rules followed, with where the runtimes state them (msccl-executor-nccl
  * src/misc/msccl/msccl_parser.cc, src/device/msccl_kernel.cu, src/misc/msccl/msccl_setup.cc and

@@ -21,7 +21,7 @@
  * Import reads through oc__read_file (the input file cap, checked while reading), sniffs the
  * format after a UTF-8 byte order mark, counts cJSON's tree against the memory budget before it
  * is built, and refuses a key given twice in one object (cJSON would keep both and every lookup
- * would see the first), found by sorting the object's keys (issue 14 items 5, 6, 13).
+ * would see the first), found by sorting the object's keys.
  */
 #include "formats/formats.h"
 #include "core/json.h"

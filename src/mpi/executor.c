@@ -1,6 +1,6 @@
 /*
  * executor.c — the MPI executor (libopticoll_mpi): runs the very schedule the verifier and the
- * network model see (DESIGN.md, "the pipeline") on real MPI processes, one rank per node.
+ * network model see (ARCHITECTURE.md) on real MPI processes, one rank per node.
  *
  * Planning (once per collective, algorithm, communicator size, rank, root and size; cached):
  * the algorithm's generate() streams its rounds through the semantic verifier, the real-data

@@ -16,7 +16,7 @@
  * levels; a number caps the spine radix, and a tree that then needs more leaves than a spine has
  * ports is refused with a message naming the remedies (auto, or oversubscribed leaves: leaf_down
  * above ports/2 puts more nodes on each leaf, leaf_down : ports - leaf_down oversubscription).
- * In SimGrid's terms (PLATFORM.md) the tree is topology="FAT_TREE" with
+ * In SimGrid's terms the tree is topology="FAT_TREE" with
  * topo_parameters="2;leaf_down,L;1,U;1,1".
  *
  * Links. Every cable is full duplex: the two directions are separate links of bandwidth_gbps

@@ -7,7 +7,7 @@
  *      its chunk count, and it has no range in the other direction);
  *   2. no colour — that is no (step, fibre, wavelength) — carries two lightpaths over one directed
  *      link. Each lightpath's links are re-derived from its endpoints and direction.
- * Method (DESIGN.md: no walk over every link of every lightpath): sweep the colours of one
+ * Method (no walk over every link of every lightpath): sweep the colours of one
  * direction in order; the arcs alive at the current colour must be pairwise disjoint, so they are
  * kept by start position in a bitset, and a new arc only has to be compared with its predecessor
  * and its successor round the ring. O(F log) per range instead of O(links x wavelengths). The

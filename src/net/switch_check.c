@@ -13,7 +13,7 @@
  *      and no port takes longer, at msgs x alpha + bytes x beta.
  * The sort is a least-significant-digit radix sort on the port (11 bits a pass; ports are below
  * 2N <= 2^18, two passes), so a round of T transfers costs O(T), not O(T log T): ring all-reduce
- * on 4096 nodes spent half its run in qsort here (issue 17). Small rounds still use qsort.
+ * on 4096 nodes spent half its run in qsort here. Small rounds still use qsort.
  * The scratch arrays are reused.
  */
 #include "net/switch.h"

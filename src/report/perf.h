@@ -1,5 +1,5 @@
 /*
- * perf.h — nccl-tests' report (issue 18 item 5): the columns size, count, type, redop, root and,
+ * perf.h — nccl-tests' report: the columns size, count, type, redop, root and,
  * per group of timings, time, algbw, busbw, as `opticoll perf` (the model's times) and
  * `opticoll-mpi --perf` (measured times) print them, and the same rows as JSON. perf.c holds the
  * bus-bandwidth factors and how a row's size and count follow from opticoll's SIZE.

@@ -1,6 +1,6 @@
 /*
  * report.c — the three renderings of a run's result (core/result.h): JSON (the contract of
- * DESIGN.md: the fields collective ... verified, then the breakdown and notes), readable text,
+ * the fields collective ... verified, then the breakdown and notes), readable text,
  * and CSV. The JSON is a cJSON tree (core/json.h: numbers that read back to the same double).
  */
 #include "report/report.h"

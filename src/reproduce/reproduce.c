@@ -3,7 +3,7 @@
  *
  * Every reproduction prints a seed paper's tables and figures three ways — the paper's printed
  * value, the paper's formula evaluated by us, our simulated value on a verified schedule — with a
- * one-line reason for every difference (DESIGN.md, "The papers are not always right"). Each paper
+ * one-line reason for every difference (the papers are not always right). Each paper
  * is one function in its own file (reproduce_optree.c, reproduce_wrht.c), built from the shared
  * tables and runs of reproduce_common.c; this file lists them, dispatches by name ("all" runs
  * every one in the order of the table), refuses the settings (-w, -n, --sizes, -t) a paper does

@@ -87,7 +87,7 @@ static void fmt_time(char *buf, size_t len, double t) {
         oc_format_seconds(buf, len, t);
 }
 
-/* ---- the claims table: the notes' headline statements with numbers (issue 16, item 2) ------
+/* ---- the claims table: the notes' headline statements with numbers ------
  *
  * "Printed by the paper": the notes state these numbers in their text (no abstract: the
  * statements are the section texts named in `source`). Where the number is a formula in the

@@ -6,7 +6,7 @@
  *
  * A reproduction prints tables whose every row shows a value three ways — the paper's printed
  * value, the paper's formula evaluated by us, our simulated value on a verified schedule — and a
- * one-line reason for every difference (DESIGN.md, "The papers are not always right"). This header
+ * one-line reason for every difference (the papers are not always right). This header
  * gives the pieces for that, so that every paper prints the same way:
  *
  *  - oc__cellf / oc__reason_add and oc__table (report/table.h): cells, reasons, text tables;

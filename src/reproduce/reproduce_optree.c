@@ -1,7 +1,7 @@
 /*
  * reproduce_optree.c — `opticoll reproduce optree`: the OpTree seed's tables, shown three ways.
  *
- * DESIGN.md says the papers are not always right, so a reproduction never copies a table value
+ * The papers are not always right, so a reproduction never copies a table value
  * into an output. Every row shows three things side by side: the value the paper prints, the
  * paper's own formula evaluated here at the same parameters, and our simulated value, which comes
  * from a schedule that the library generated, checked with its semantic verifier, mapped onto the

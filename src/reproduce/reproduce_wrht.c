@@ -5,7 +5,7 @@
  * The WRHT seed (wrht-allreduce-optical.txt; Dai, Chen, Huang, Zhang and Zhang) proposes an
  * all-reduce for a WDM optical ring: groups of m nodes along the ring collect at their middle node,
  * level after level, the last representatives exchange all-to-all when the wavelengths allow it,
- * and the result is broadcast back down. Like every reproduction (DESIGN.md, "The papers are not
+ * and the result is broadcast back down. Like every reproduction ("the papers are not
  * always right") each value is shown as the paper prints it, as the paper's own formula gives it
  * (evaluated here), and as our simulation gives it — a schedule the library generated, checked with
  * its semantic verifier, mapped onto the network model, checked for resource conflicts and costed
@@ -24,7 +24,7 @@
  *  2. The motivation example (III.B, Fig. 2): 15 nodes, 2 wavelengths, BT in 8 steps and WRHT in 3.
  *  3. Fig. 4: Ring, H-Ring, BT and WRHT on the ring (w = 64) for N = 1024 .. 4096 and the four
  *     models, normalised as the paper does, by one bar: WRHT's GoogLeNet time at the figure's
- *     first N (until issue 16 each N had its own normaliser, which pinned that bar at 1 and hid
+ *     first N (each N once had its own normaliser, which pinned that bar at 1 and hid
  *     the growth with N the paper describes). The paper only draws bars, so the printed column
  *     says "bar only"; a table sets the paper's words on each algorithm's trend (IV.B, IV.C)
  *     beside our time at the last N over the first, split into steps and mean step time. WRHT

@@ -1,5 +1,5 @@
 /*
- * links.c — per-resource utilisation over a schedule (`opticoll run --links`, issue 8 item 5).
+ * links.c — per-resource utilisation over a schedule (`opticoll run --links`).
  *
  * A network model that implements the observe hook (net.h) declares its resources as a grid,
  * classes x positions (the ring: fibre x wavelength channels by directed links; the switch: send

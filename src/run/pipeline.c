@@ -1,6 +1,6 @@
 /*
  * pipeline.c — spec -> algorithm -> schedule -> (semantic verifier, real-data run, network model)
- * -> report. This is the one place that wires the parts together; see DESIGN.md "The pipeline".
+ * -> report. This is the one place that wires the parts together; see ARCHITECTURE.md.
  *
  * Verification is on by default and a failure is an error, not a flag: oc_run returns a report
  * only when the semantic verifier and the network model's resource check both passed. The

@@ -1,5 +1,5 @@
 /*
- * shard.c — chunk-sharded verification (issue 17 items 1 and 2; docs/scale.md).
+ * shard.c — chunk-sharded verification (docs/scale.md).
  *
  * A reduction's verifier keeps one cell per (node, chunk): ring all-reduce on 65536 nodes would
  * need 4.3e9 cells, 86 GB. But each chunk's history is independent of every other chunk's: a

@@ -1,5 +1,5 @@
 /*
- * shard.h — chunk-sharded verification (shard.c; issue 17 items 1 and 2; docs/scale.md).
+ * shard.h — chunk-sharded verification (shard.c; docs/scale.md).
  */
 #ifndef OC_SHARD_H
 #define OC_SHARD_H

@@ -30,7 +30,7 @@
  * at most one, and blocks of 64 are whole 4x4x4 cubes. A request of at most a cube is rounded up
  * to the next power of two and given an aligned block inside one cube; a larger one is rounded up
  * to whole cubes, ceil(g / 64), and given ANY free cubes of the rack: the OCS wire any cubes into a
- * 4 x 4 x 4k torus (TPU-v4 slices are 4a x 4b x 4c, not powers of two only; before issue 16 a
+ * 4 x 4 x 4k torus (TPU-v4 slices are 4a x 4b x 4c, not powers of two only; before, a
  * 128-GPU tenant was rejected while two free cubes existed that were not an aligned pair).
  *
  * sipac. SiPAC(r, l) (seed [4]): BCube-like groups of r^l GPUs; a slice is a sub-BCube, the r^k
@@ -1100,7 +1100,7 @@ static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack
     /* The largest slice of the architecture: lumorph's is the whole rack ("arbitrary sized ...
      * allocations given enough fibers", section 3), so a request its fibres cannot join is not
      * "too large": the free GPUs it could not have are stranded, and the rejection is counted as
-     * for want of fibres (before issue 16, --fibres 0 showed such racks as unfragmented). */
+     * for want of fibres (before, --fibres 0 showed such racks as unfragmented). */
     const uint32_t cap = arch == OC__RACK_LUMORPH ? (uint32_t)N : placeable;
     for (size_t i = 0; i < t->nevents; i++) {
         const oc__rack_event *e = &t->events[i];

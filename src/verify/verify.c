@@ -2,7 +2,7 @@
  * verify.c — the semantic verifier: executes a schedule symbolically and checks the collective's
  * final state. It trusts nothing the algorithm says; it detects, naming node, chunk and round:
  *   - a transfer to or from a node out of range, or a node sending to itself;
- *   - a chunk sent before the sender had it (state at the start of the round, DESIGN.md);
+ *   - a chunk sent before the sender had it (state at the start of the round);
  *   - a contribution counted twice (a reduce whose contributions overlap what the receiver has),
  *     and two writes of one chunk in one round that do not commute (a copy with anything else);
  *   - a chunk missing at the end, or a chunk whose contributions are incomplete at the end.
@@ -16,7 +16,7 @@
  * non-adjacent, so every answer (which contribution is counted twice, which one is missing) is the
  * one a range set would give. The round of a cell's last write is a 32-bit stamp beside it.
  *
- * A verifier may keep a chunk window [lo, hi) only (a shard, issue 17; run/shard.c): its state is
+ * A verifier may keep a chunk window [lo, hi) only (a shard; run/shard.c): its state is
  * N x (hi - lo) cells, it executes only the part of each transfer inside the window, and every
  * failure records its key (verify.h: round, phase, position in the whole round, chunk) so that
  * the smallest key over the shards is the failure one pass over every chunk meets first.
@@ -32,7 +32,7 @@
  * iv[1] are its intervals in order, an unused one being {0, 0} (an empty cell is two unused
  * ones). A cell that needs more than two intervals is tagged by heap.tag = UINT32_MAX > heap.zero
  * = 0 (no inline interval has lo > hi) and points to a range set of its own. */
-/* Memory (issue 14 item 5): the verifier's state is counted against the library's one memory
+/* Memory: the verifier's state is counted against the library's one memory
  * budget (oc_memory_budget, 4 GiB by default). For reductions that is the cells (one per (node,
  * chunk), allocated up front) and the range sets of cells whose contributors fragment into more
  * than two intervals (grown as the schedule runs); for copy collectives the nodes' range sets (an

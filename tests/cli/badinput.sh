@@ -4,7 +4,7 @@
 # Every case must exit with the documented code, print NOTHING on stdout, and print exactly ONE
 # line on stderr, starting "opticoll: " (and, where given, naming the offending value).
 #
-# Exit codes (tools/opticoll.c, DESIGN.md "The command-line contract"):
+# Exit codes (tools/opticoll.c, README "Exit codes"):
 #   2  bad usage or bad input: unknown command/option/name, a missing or malformed value, a
 #      value out of range, an algorithm's restriction (ne with odd N), an unreadable or
 #      malformed schedule file;

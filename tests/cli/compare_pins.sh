@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# compare_pins.sh — `compare -a A,B` and `compare -p` (issue 16 item 3): the list runs only the
+# compare_pins.sh — `compare -a A,B` and `compare -p`: the list runs only the
 # algorithms named, in their order; a pin reaches every listed algorithm that takes its key, or
 # one algorithm with ALGO.KEY; a pin no listed algorithm takes, an unknown or repeated name, and
 # an ALGO.KEY for an algorithm not compared are refused with one line and exit 2. Each compared

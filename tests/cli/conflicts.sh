@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# conflicts.sh TOOL [CLI_DIR] — options that contradict each other are refused, naming both
-# (issue 14, item 12): -w/-f/--preset against --net wavelengths=/fibres=/preset= with another
+# conflicts.sh TOOL [CLI_DIR] — options that contradict each other are refused, naming both:
+# -w/-f/--preset against --net wavelengths=/fibres=/preset= with another
 # value (the same value twice is fine), two output formats at once (compare --json --csv), and
 # -r for a collective that has no root. Every command that takes the options is tried.
 set -u

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # decisions_bad.sh TOOL [CLI_DIR] — `run -a auto --decisions FILE` refuses a bad decision file
-# with one line naming FILE:LINE (issue 14, item 9): a size or node count that is not a whole
+# with one line naming FILE:LINE: a size or node count that is not a whole
 # number in range (1e300 was undefined behaviour when converted), text after the JSON object, a
 # key given twice in one object (the first used to win silently), a winner that is not a name.
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# escape.sh TOOL [CLI_DIR] — user text in an error line is escaped and cut (issue 14, item 8).
+# escape.sh TOOL [CLI_DIR] — user text in an error line is escaped and cut.
 #
 # Control characters (ESC, LF, CR, TAB, BEL) in a file name, -a, a --net key, -s, -c, a rack
 # trace line, an MSCCL attribute or a decision file must reach stderr escaped (\x1b, \n, ...):

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# getopt.sh TOOL [CLI_DIR [OPTICOLL-MPI]] — every command reads its options as getopt_long does
-# (issue 15, item 6): `--opt=value`, `-oVALUE`, unambiguous prefixes (`--nod`), grouped short
+# getopt.sh TOOL [CLI_DIR [OPTICOLL-MPI]] — every command reads its options as getopt_long does:
+# `--opt=value`, `-oVALUE`, unambiguous prefixes (`--nod`), grouped short
 # flags (`-hn5` is `-h -n 5`) and `--` (what follows is an operand) give exactly the stdout (and
 # the files) of the spaced form, for run (and run -a auto), compare, export, verify, sweep, tune,
 # train, reproduce, rack, throughput, list and opticoll-mpi --help. And what the old parser

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# help.sh TOOL [CLI_DIR [BENCH]] — the help texts say what the commands take (issue 19): every
+# help.sh TOOL [CLI_DIR [BENCH]] — the help texts say what the commands take: every
 # option of tools/cli.c's table that a command takes appears in that command's --help; run's
 # help names -a auto and --decisions; export's says chrome works on every network (and it does);
 # reproduce without a paper names every paper its --help lists; oc_bench --help prints its

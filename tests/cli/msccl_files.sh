@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# msccl_files.sh TOOL CLI_DIR MSCCL_DIR REF_DIR — issue 18 item 2: `opticoll verify` reads real
+# msccl_files.sh TOOL CLI_DIR MSCCL_DIR REF_DIR — `opticoll verify` reads real
 # MSCCL programs. The seven files of REF_DIR (../shared/msccl-ref: copied from msccl-scheduler
 # and RCCL, never into this repository) verify and map on a network; so do the programs of
 # MSCCL_DIR (tests/msccl) that stand for msccl-tools' examples (example-*.xml). The subtly wrong
 # ones (bad-*.xml, with the line each must print in bad.expect) and opticoll's exports from
-# before issue 18 (old-export-*.xml: OpTree's permuted blocks, pairwise all-to-all at global
+# before (old-export-*.xml: OpTree's permuted blocks, pairwise all-to-all at global
 # chunk labels, coll="reduce_scatter": a file the runtimes do not load, exit 2) are refused
 # with one line.
 set -u

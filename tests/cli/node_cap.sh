@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# node_cap.sh TOOL [CLI_DIR] — node caps (issue 17, item 3): OpTree, WRHT and rd all-gather and
+# node_cap.sh TOOL [CLI_DIR] — node caps: OpTree, WRHT and rd all-gather and
 # Bruck take up to 2^20 nodes; every other algorithm up to 2^17, refused past it in one line
 # before any work: its cap (or its transfers, where its plan counts more than 2^40).
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# output.sh TOOL [CLI_DIR] — what a person reads and the files they name (issue 19, "Options and
+# output.sh TOOL [CLI_DIR] — what a person reads and the files they name ("Options and
 # output"): a size range includes its end point; sweep --plot writes the file named (one panel
 # per N), in the format its extension names, says what it wrote, and refuses an unknown format or
 # a missing gnuplot naming the file; the plot script labels an axis one way (no 1e+06 beside

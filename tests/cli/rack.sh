@@ -96,7 +96,7 @@ bad 2 "the trace spans no time" rack --trace "$T/nospan.trace"
 
 # lumorph's slices are any size up to the rack "given enough fibers" (section 3): with no fibres
 # it places at most one server (8), and 12 GPUs with all 16 free are rejected for want of fibres,
-# not "too large" (issue 16: this showed fragmented 0 / stranded 0%); from time 1 to 2 the 16 free
+# not "too large" (this once showed fragmented 0 / stranded 0%); from time 1 to 2 the 16 free
 # GPUs minus the 8 one tenant could get are stranded: 8 of 16, half the rack
 printf '1 arrive a 12\n2 leave a\n' >"$T/toolarge.trace"
 run_tool rack --servers 2 --tiles 8 --fibres 0 --trace "$T/toolarge.trace" --json
@@ -118,7 +118,7 @@ fi
 # lumorph rhd is checked on the fabric with the tenant's smallest reservation: d gets shares 4, 2, 2
 # and reserves min(c_a, c_b) = 2 fibres per pair, too few for rhd's circuits at full width; the
 # fabric degrades (the circuits share the 2 fibres' wavelengths) rather than refusing, and rack
-# then runs the ring too and keeps the faster: rhd, still (before issue 16 the fabric refused
+# then runs the ring too and keeps the faster: rhd, still (before, the fabric refused
 # rhd here and d fell back to the ring)
 printf '0 arrive a 4\n0 arrive b 6\n0 arrive c 6\n1 arrive d 8\n2 leave d\n' >"$T/uneven.trace"
 run_tool rack --servers 3 --tiles 8 --fibres 4 --trace "$T/uneven.trace" --json

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# readers.sh TOOL [CLI_DIR] — issue 14 items 5 and 13 at the command line: the memory budget
+# readers.sh TOOL [CLI_DIR] — at the command line: the memory budget
 # (OPTICOLL_MEMORY_BUDGET_MIB, and OPTICOLL_VERIFY_BUDGET_MIB, its old name), the input file cap
 # checked while reading (/dev/zero stops at once), decimal-only numbers and duplicate keys. Every
 # refusal is exit 2, nothing on stdout, one line on stderr naming what it needs.
@@ -22,7 +22,7 @@ bad 2 "needs 16.0 GiB, more than the memory budget of 4 GiB (set OPTICOLL_MEMORY
     verify "$T/a2a.json"
 [ $(($(date +%s) - start)) -le 5 ] && pass "refused at once" || fail "took more than 5 s"
 # the budget variables lower it: the new name, then the old one as its alias (the chunk states
-# are verified in shards since issue 17: 4 MiB cannot hold one chunk's 65536 states per thread)
+# are verified in shards since sharding: 4 MiB cannot hold one chunk's 65536 states per thread)
 printf '{"collective":"allreduce","nodes":65536,"chunks_per_block":1,"rounds":[]}' >"$T/ar.json"
 run_tool verify "$T/ar.json"
 [ "$RC" -eq 1 ] && pass "65536 x 1 chunk states fit the default budget (missing contributions: exit 1)" ||

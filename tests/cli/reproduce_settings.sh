@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# reproduce_settings.sh — `reproduce -w -n --sizes -t --json` (issue 16 item 3): the settings
+# reproduce_settings.sh — `reproduce -w -n --sizes -t --json`: the settings
 # reach the paper (its text names them), a setting the paper does not take is refused naming the
 # ones it takes, bad values are refused with one line and exit 2, and --json carries the same
 # claims and tables as the text (so the JSON is the run, not a second computation).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# star_search.sh TOOL [CLI_DIR] — the star algorithms' pins outside their space (issue 13): h'
+# star_search.sh TOOL [CLI_DIR] — the star algorithms' pins outside their space: h'
 # above h, k above the network's, m not a multiple of (k+1)^h' give one stderr line naming the
 # valid range and exit 2; the searched default and --explain run.
 set -u

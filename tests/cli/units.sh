@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# units.sh TOOL [CLI_DIR] — one unit policy (issue 19): in JSON the *_s fields hold seconds (on
+# units.sh TOOL [CLI_DIR] — one unit policy: in JSON the *_s fields hold seconds (on
 # the star, units of tau, and "time_unit" says which), parameter values are numbers where they
 # are numbers, and no two parameter names differ only in case; in text a time is printed in its
 # unit under its name without "_s", the star's in tau, and a ratio as one (1.000 x).

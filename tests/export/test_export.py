@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """test_export.py — timelines, MSCCL XML and link utilisation for every registered algorithm
-(issue 8 items 3-5).
+
 
 Usage: test_export.py PATH/TO/opticoll
 

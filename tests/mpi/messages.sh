@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# messages.sh MPIRUN... -- OPTICOLL_MPI — what opticoll-mpi says when an algorithm does not run
-# (issue 19): a refusal names the rank count ("on 5 ranks ... not 5"), is printed once (rank 0,
+# messages.sh MPIRUN... -- OPTICOLL_MPI — what opticoll-mpi says when an algorithm does not run:
+# a refusal names the rank count ("on 5 ranks ... not 5"), is printed once (rank 0,
 # not once per rank and size), its reason is a note under the table (skipped [k]) and the summary
 # does not blame the size; a long algorithm name keeps the columns aligned.
 set -u

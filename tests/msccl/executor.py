@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""executor.py -- runs an MSCCL program the way the MSCCL runtimes do, for the tests (issue 18).
+"""executor.py -- runs an MSCCL program the way the MSCCL runtimes do, for the tests.
 
 Written from the runtimes' sources (Azure/msccl-executor-nccl and ROCm/rccl: msccl_parser.cc,
 msccl_parser.h, msccl_struct.h, msccl_kernel.cu / msccl_kernel_impl.h, msccl_setup.cc,

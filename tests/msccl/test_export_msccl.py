@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_export_msccl.py -- every MSCCL program opticoll exports, run by executor.py (issue 18).
+"""test_export_msccl.py -- every MSCCL program opticoll exports, run by executor.py.
 
 Usage: test_export_msccl.py PATH/TO/opticoll REFDIR
 
