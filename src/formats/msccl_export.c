@@ -1106,7 +1106,7 @@ int oc_export_msccl_for(const oc_request *req, const char *runtime, int inplace,
         if (s->block_node[v] != v) goto relabelled;
     b.relabel = 0;
     b.L.bn = NULL;
-relabelled:
+relabelled:; /* a label is followed by a statement in C11, not by a declaration */
     /* 1. Verify and map (nothing is written unless this passes), keeping the rounds. */
     oc__algo_source src = {algo, &plan};
     rc = oc__run_schedule(s, oc__source_algo, &src, model, req->net_params, req->data_check,
