@@ -177,10 +177,14 @@ static inline void oc__emit_skip(oc__emit *e, uint64_t n) {
 }
 
 /* A sink that keeps every round (used for schedule files and tests). */
+/* A sink that keeps every round (the exporters that need the whole schedule: MSCCL, Chakra, the
+ * schedule JSON, the MPI executor). What it holds is counted against the memory budget as it
+ * grows, so a schedule too large to keep is refused with one line, not by the kernel. */
 typedef struct oc__store {
     oc__sink sink;
     oc__round *rounds;
     size_t count, cap;
+    uint64_t bytes; /* the rounds and their transfers held so far */
 } oc__store;
 
 void oc__store_init(oc__store *s);

@@ -104,6 +104,10 @@ static int store_round(oc__sink *self, uint64_t index, const oc__round *r, char 
                        size_t whylen) {
     (void)index;
     oc__store *s = (oc__store *)self;
+    const uint64_t bytes = s->bytes + sizeof(oc__round) + (uint64_t)r->count * sizeof(oc__transfer);
+    int rc = oc__budget_check(bytes, "keeping the whole schedule", why, whylen);
+    if (rc) return rc;
+    s->bytes = bytes;
     if (oc__grow((void **)&s->rounds, &s->cap, s->count + 1, sizeof(oc__round)))
         return oc__fail(why, whylen, OC_ENOMEM, "out of memory storing round %zu", s->count);
     oc__round *copy = &s->rounds[s->count];
