@@ -240,8 +240,11 @@ static const struct {
     {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT |
                    OPT_OBJECTIVE | OPT_RUNTIME},
     {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},
-    /* train checks its own combinations and names the ones that do not apply */
-    {"train", OPT_SHARED | OPT_MODEL | OPT_MODELS},
+    /* train: -c and -s are read to name why they do not apply (the model gives both); the
+     * other shared options that train has no use for (-r, --format, -o, --csv, --links, --explain,
+     * --objective) are refused by name, never ignored */
+    {"train", OPT_COLL | OPT_SIZE | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_NODES |
+                  OPT_JSON | OPT_NODATA | OPT_MODEL | OPT_MODELS},
     /* sweep and tune read -n and -s as lists (tools/points.c) */
     {"sweep", OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_PARAM | OPT_NETWORK_FLAGS |
                   OPT_JSON | OPT_NODES | OPT_SIZE | OPT_JOBS | OPT_CSVFILE | OPT_PLOT},

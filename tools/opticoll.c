@@ -659,11 +659,6 @@ static int cmd_train(int argc, char **argv) {
                  o.size, NULL);
         goto out;
     }
-    if (o.root || o.format || o.output || o.csv) {
-        rc = die(EXIT_USAGE, "train: -r, --format, -o and --csv do not apply (see --help)", NULL,
-                 NULL);
-        goto out;
-    }
     if (oc_kv_count(o.params) && !o.algo) {
         rc = die(EXIT_USAGE, "train: -p needs -a (a parameter belongs to one algorithm)", NULL,
                  NULL);

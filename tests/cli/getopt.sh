@@ -182,6 +182,11 @@ bad 2 "--wavelengths 12 and --net wavelengths=7 disagree" run "${RUN[@]}" --wave
 bad 2 "-w 12 and --net wavelengths=7 disagree" run "${RUN[@]}" -w12 --net=wavelengths=7
 bad 2 "run: --decisions goes with -a auto" run "${RUN[@]}" --decisions="$T/dec.json"
 bad 2 "train: unexpected argument 'foo'" train -m AlexNet -n 3 foo
+# train has no use for these: each is refused by name, never silently ignored
+for opt in --links --explain "--objective steps" "-r 0" "--format json" --csv "-o x"; do
+    # shellcheck disable=SC2086 # the option and its value are two words
+    bad 2 "train: ${opt%% *}" train -m AlexNet -n 3 -a ring $opt
+done
 bad 2 "list: unknown option '--json'" list --json
 
 # ---- opticoll-mpi ----
