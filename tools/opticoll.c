@@ -97,6 +97,8 @@ static int cmd_run(options *o) {
     }
     oc_request req;
     int rc = run_auto(o); /* -a auto: pick the algorithm first */
+    char chosen[64];        /* opticoll-cluster: rank 0's choice, on every rank */
+    rc = oc_scale_agree(rc, &o->algo, chosen, sizeof chosen);
     if (rc || (rc = fold_network_flags(o)) || (rc = build_request(o, &req, 1))) return rc;
     req.links = o->links;
     char why[512] = "";

@@ -250,6 +250,28 @@ static int split_combine(oc__part *self, oc__part_result *r) {
 }
 #endif
 
+int oc_scale_agree(int rc, const char **algo, char *buf, size_t len) {
+#ifdef OC_WITH_MPI
+    if (oc_scale_size() < 2) return rc;
+    struct {
+        int rc;
+        char algo[64];
+    } m;
+    memset(&m, 0, sizeof m);
+    m.rc = rc;
+    if (*algo) snprintf(m.algo, sizeof m.algo, "%s", *algo);
+    MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (oc_scale_rank() != 0 && *m.algo) {
+        snprintf(buf, len, "%s", m.algo);
+        *algo = buf;
+    }
+    return m.rc;
+#else
+    (void)algo, (void)buf, (void)len;
+    return rc;
+#endif
+}
+
 void oc_scale_split_begin(oc_scale_split *s) {
     memset(s, 0, sizeof *s);
 #ifdef OC_WITH_MPI

@@ -58,6 +58,10 @@ typedef struct oc_scale_split {
     char note[1024]; /* that line, made when combining */
 } oc_scale_split;
 
+/* Before the split: rank 0's verdict on the run so far (its exit code, 0 to go on) and the
+ * algorithm it chose for -a auto (which only rank 0 learns from the tuning) given to every rank,
+ * so that all run the same run or all stop. Returns rank 0's code; *algo may be set to `buf`. */
+int oc_scale_agree(int rc, const char **algo, char *buf, size_t len);
 void oc_scale_split_begin(oc_scale_split *s);
 /* After the run, with its return and reason: a rank whose run failed before its passes joins the
  * combine here. Returns the code to report (rank 0: the whole run's) with its reason in why. */

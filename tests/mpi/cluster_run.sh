@@ -6,7 +6,8 @@
 # (OPTICOLL_VERIFY_SHARD=1: as many shards as chunks, shared among the ranks), the cluster prints
 # what the plain tool prints, byte for byte on stdout and stderr, with the same exit code:
 #  - runs (part `runs`) of every kind of collective at N in {5, 7, 12, 100}, as text and as --json (one with
-#    redundant deliveries, which the ranks sum; one with --links);
+#    redundant deliveries, which the ranks sum; one with --links; -a auto, whose tuning only
+#    rank 0 sees the end of; an unknown algorithm, refused before the split);
 #  - schedule files (part `files`: an exported ring all-reduce on 12 nodes, edited with python3) that are
 #    wrong: a contribution counted twice, a chunk missing at the end, a transfer to a node out of
 #    range, and two faults at once (a late one in chunk 0, on rank 0, and an early one in chunk
@@ -64,6 +65,8 @@ done <<'EOF'
 -c allreduce -a rhd -t switch -n 12 -s 1MiB
 -c broadcast -a tcp1-split -t star -n 12 -s 64KiB
 -c allreduce -a dbtree -t switch -n 7 -s 1MiB --links
+-c allgather -a auto -t ring -n 12 -s 4KiB
+-c allreduce -a nosuch -t switch -n 12 -s 4KiB
 EOF
 same_as_plain "run -c allreduce -a ring -t switch -n 7 --json" 1 run -c allreduce -a ring -t switch \
     -n 7 -s 1MiB --json
