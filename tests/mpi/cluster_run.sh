@@ -37,6 +37,7 @@ same_as_plain() {
     # rank 0's exit code through a file: mpirun itself takes ~2 s to end a job a rank left with
     # a non-zero code (its exit code is checked once, below)
     rm -f "$T/c.rc"
+    # shellcheck disable=SC2016  # expanded by the sh that mpirun starts, not here
     OPTICOLL_VERIFY_SHARD=1 RC_FILE="$T/c.rc" "$MPIRUN" -q --oversubscribe -np "$k" sh -c \
         '"$0" "$@"; s=$?; [ "$OMPI_COMM_WORLD_RANK" != 0 ] || echo $s >"$RC_FILE"' \
         "$CLUSTER" "$@" </dev/null >"$T/c.out" 2>"$T/c.err"
