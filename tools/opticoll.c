@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "core/json.h"
 #include "output.h"
+#include "scaleout.h"
 #include "studies/studies.h"
 
 #include <errno.h>
@@ -96,12 +97,19 @@ static int cmd_run(options *o) {
     }
     oc_request req;
     int rc = run_auto(o); /* -a auto: pick the algorithm first */
+    char chosen[64];        /* opticoll-cluster: rank 0's choice, on every rank */
+    rc = oc_scale_agree(rc, &o->algo, chosen, sizeof chosen);
     if (rc || (rc = fold_network_flags(o)) || (rc = build_request(o, &req, 1))) return rc;
     req.links = o->links;
     char why[512] = "";
     oc_report *rep = NULL;
+    oc_scale_split split; /* opticoll-cluster: the run's shards across the ranks */
+    oc_scale_split_begin(&split);
     int err = oc_run(&req, &rep, why, sizeof why);
-    if (err) return lib_error(err, why);
+    if ((err = oc_scale_split_end(&split, err, why, sizeof why))) {
+        oc_report_free(rep); /* NULL unless another rank failed after this one's run */
+        return lib_error(err, why);
+    }
     if (*run_auto_note) fprintf(o->json ? stderr : stdout, "%s\n", run_auto_note);
     /* A failed stdout is close_stdout's to report (exit 3); memory is ours. */
     err = o->json ? oc_report_write_json(rep, stdout) : oc_report_write_text(rep, stdout);
@@ -469,8 +477,13 @@ static int cmd_verify(options *o) {
     if (rc) return rc;
     char why[512] = "";
     oc_report *rep = NULL;
+    oc_scale_split split;
+    oc_scale_split_begin(&split);
     int err = oc_verify_file(o->file, o->net, o->net_params, &rep, why, sizeof why);
-    if (err) return lib_error(err, why);
+    if ((err = oc_scale_split_end(&split, err, why, sizeof why))) {
+        oc_report_free(rep); /* NULL unless another rank failed after this one's run */
+        return lib_error(err, why);
+    }
     err = o->json ? oc_report_write_json(rep, stdout) : oc_report_write_text(rep, stdout);
     oc_report_free(rep);
     return err == OC_ENOMEM ? lib_error(err, "out of memory writing the report") : 0;
@@ -755,6 +768,7 @@ static int dispatch(int argc, char **argv) {
     const char *cmd = argv[1];
     cli_progress_start();
     int brc = memory_budget_from_env();
+    if (!brc) brc = oc_scale_settings_from_env();
     if (brc) return brc;
     text_width_from_terminal();
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "core/pool.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -204,4 +205,101 @@ int oc_scale_sweep(oc_sweep *s, unsigned threads) {
     free(blobs);
     free(lens);
     return rc;
+}
+
+/* ---- one run split across the ranks ---- */
+
+int oc_scale_settings_from_env(void) {
+    const char *k = getenv("OPTICOLL_VERIFY_SHARD");
+    if (!k) return 0;
+    uint64_t v;
+    if (oc_parse_u64(k, 1, UINT32_MAX, &v))
+        return die(EXIT_USAGE,
+                   "OPTICOLL_VERIFY_SHARD=%s: expected the chunks of a verifier shard, a whole "
+                   "number from 1 to 4294967295",
+                   k, NULL);
+    oc_set_verify_shard((uint32_t)v);
+    return 0;
+}
+
+#ifdef OC_WITH_MPI
+/* The part's combine: every rank's result to every rank (one MPI_Allgather of fixed-size records,
+ * on the main thread: the run calls it from the thread that started it), merged alike everywhere
+ * (oc__part_merge). Rank 0 keeps the line OPTICOLL_CLUSTER_VERBOSE prints. */
+static int split_combine(oc__part *self, oc__part_result *r) {
+    oc_scale_split *s = (oc_scale_split *)self;
+    const int size = oc_scale_size();
+    oc__part_result *all = calloc((size_t)size, sizeof *all);
+    int bad = !all;
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (bad) {
+        free(all);
+        return oc__fail(r->why, sizeof r->why, OC_ENOMEM, "out of memory");
+    }
+    MPI_Allgather(r, (int)sizeof *r, MPI_BYTE, all, (int)sizeof *r, MPI_BYTE, MPI_COMM_WORLD);
+    oc__part_merge(all, (unsigned)size, r);
+    size_t at = (size_t)snprintf(s->note, sizeof s->note,
+                                 "opticoll-cluster: %u shards of %u chunks on %d ranks:", r->shards,
+                                 r->width, size);
+    for (int i = 0; i < size && at < sizeof s->note; i++)
+        at += (size_t)snprintf(s->note + at, sizeof s->note - at, "%s rank %d verified %u%s",
+                               i ? "," : "", i, all[i].ran,
+                               all[i].cost ? " and ran the cost pass" : "");
+    free(all);
+    return 0;
+}
+#endif
+
+int oc_scale_agree(int rc, const char **algo, char *buf, size_t len) {
+#ifdef OC_WITH_MPI
+    if (oc_scale_size() < 2) return rc;
+    struct {
+        int rc;
+        char algo[64];
+    } m;
+    memset(&m, 0, sizeof m);
+    m.rc = rc;
+    if (*algo) snprintf(m.algo, sizeof m.algo, "%s", *algo);
+    MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (oc_scale_rank() != 0 && *m.algo) {
+        snprintf(buf, len, "%s", m.algo);
+        *algo = buf;
+    }
+    return m.rc;
+#else
+    (void)algo, (void)buf, (void)len;
+    return rc;
+#endif
+}
+
+void oc_scale_split_begin(oc_scale_split *s) {
+    memset(s, 0, sizeof *s);
+#ifdef OC_WITH_MPI
+    if (oc_scale_size() < 2) return;
+    s->on = 1;
+    const char *v = getenv("OPTICOLL_CLUSTER_VERBOSE");
+    s->verbose = v && !strcmp(v, "1");
+    s->part.index = (unsigned)oc_scale_rank();
+    s->part.count = (unsigned)oc_scale_size();
+    s->part.combine = split_combine;
+    oc__set_part(&s->part);
+#endif
+}
+
+int oc_scale_split_end(oc_scale_split *s, int err, char *why, size_t len) {
+    if (!s->on) return err;
+    oc__set_part(NULL);
+    if (!s->part.combined) {
+        /* This rank failed before its passes (bad input fails on every rank alike): it still
+         * joins the one combine the others are waiting in, and reports what won there. */
+        oc__part_result r;
+        memset(&r, 0, sizeof r);
+        r.rc = err ? err : OC_EINVAL;
+        snprintf(r.why, sizeof r.why, "%s", err ? why : "internal: the run skipped verification");
+        int rc = s->part.combine(&s->part, &r);
+        err = rc ? rc : r.rc;
+        snprintf(why, len, "%s", r.why);
+    }
+    if (s->verbose && s->part.index == 0 && *s->note) fprintf(stderr, "%s\n", s->note);
+    return err;
 }

@@ -16,6 +16,7 @@
 #define OC_SCALEOUT_H
 
 #include "opticoll.h"
+#include "run/shard.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -42,5 +43,32 @@ int oc_scale_sweep(oc_sweep *s, unsigned threads);
 
 /* Parses -j's value (1 .. 1024); 0 or -1 with a message printed. */
 int oc_scale_parse_jobs(const char *text, unsigned *out);
+
+/* ---- one run split across the ranks (run and verify in opticoll-cluster) ----
+ *
+ * Every rank runs the same command; oc_scale_split_begin makes this thread's next run a part of
+ * one split run (run/shard.h: rank r verifies its share of the shards, rank 0 also runs the cost
+ * pass), and the part's combine gathers every rank's first failure and its key on every rank
+ * (one MPI_Allgather on the main thread), so that rank 0 prints what one process would print.
+ * On one rank, or without MPI, nothing is split. */
+typedef struct oc_scale_split {
+    oc__part part;
+    int on;          /* split across more than one rank */
+    int verbose;     /* OPTICOLL_CLUSTER_VERBOSE=1: rank 0 says how the shards were shared */
+    char note[1024]; /* that line, made when combining */
+} oc_scale_split;
+
+/* Before the split: rank 0's verdict on the run so far (its exit code, 0 to go on) and the
+ * algorithm it chose for -a auto (which only rank 0 learns from the tuning) given to every rank,
+ * so that all run the same run or all stop. Returns rank 0's code; *algo may be set to `buf`. */
+int oc_scale_agree(int rc, const char **algo, char *buf, size_t len);
+void oc_scale_split_begin(oc_scale_split *s);
+/* After the run, with its return and reason: a rank whose run failed before its passes joins the
+ * combine here. Returns the code to report (rank 0: the whole run's) with its reason in why. */
+int oc_scale_split_end(oc_scale_split *s, int err, char *why, size_t len);
+
+/* The tools' test knob OPTICOLL_VERIFY_SHARD=K: verify in shards of K chunks (the verdict and
+ * the report do not depend on it, docs/scale.md). 0, or an exit code after one line. */
+int oc_scale_settings_from_env(void);
 
 #endif

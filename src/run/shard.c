@@ -20,6 +20,12 @@
  * failure found so far (it cannot beat it), so a wrong schedule costs little more than one pass.
  * A shard whose state grows past its share (contribution sets that fragment) is split in two and
  * run again, down to one chunk.
+ *
+ * Across processes (opticoll-cluster's MPI ranks), the same argument splits one run: each
+ * process is a part (oc__set_part) that verifies a contiguous share of the shards on its own
+ * pool, part 0 also runs the cost pass, and the tool's combine callback (the only place MPI is
+ * called, on the thread that started the run) keeps the smallest key over the parts, so the key
+ * travels with its reason. The library never learns how the parts talk.
  */
 #include "run/shard.h"
 #include "core/pool.h"
@@ -47,8 +53,10 @@ typedef struct shard_run {
     void *arg;
     const oc__shard_plan *plan;
     oc__sink *cost;
-    slot *slots;           /* [0] the cost pass, [1 + k] shard k */
+    slot *slots;           /* [0] the cost pass, [1 + k] shard first + k */
     _Atomic uint64_t stop; /* the smallest round a pass failed in so far (UINT64_MAX: none) */
+    uint32_t first;        /* the first shard this process verifies (a part's share) */
+    int with_cost;         /* 1 when this process runs the cost pass (job 0) */
 } shard_run;
 
 /* The first sink of every pass: stops it once it is past the earliest failure found. */
@@ -141,11 +149,30 @@ static void verify_window(shard_run *run, slot *sl, uint32_t lo, uint32_t hi) {
 
 static int job(size_t i, void *ctx) {
     shard_run *run = ctx;
-    if (i == 0) return cost_pass(run, &run->slots[0]);
-    const uint32_t k = (uint32_t)(i - 1), w = run->plan->width;
+    if (run->with_cost && i == 0) return cost_pass(run, &run->slots[0]);
+    const uint32_t k = run->first + (uint32_t)(i - (size_t)run->with_cost), w = run->plan->width;
     const uint32_t lo = k * w, hi = lo + w < run->spec->chunks ? lo + w : run->spec->chunks;
     verify_window(run, &run->slots[i], lo, hi);
     return 0;
+}
+
+/* The part this thread's runs play (oc__set_part); NULL: the whole run. */
+static _Thread_local oc__part *part_now;
+
+void oc__set_part(oc__part *part) {
+    part_now = part;
+}
+
+/* A run split across parts is verified in passes of its own, in at least as many shards as
+ * there are parts (while there are chunks), so that every part has a share: smaller shards are
+ * also less memory a process. */
+static void plan_part(uint32_t chunks, oc__shard_plan *plan) {
+    if (!part_now || part_now->count < 2) return;
+    plan->separate = 1;
+    const uint32_t want = part_now->count < chunks ? part_now->count : chunks;
+    if (plan->shards >= want) return;
+    plan->width = chunks / want; /* rounded down: at least `want` shards */
+    plan->shards = (uint32_t)oc__ceil_div(chunks, plan->width);
 }
 
 int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, size_t len) {
@@ -214,32 +241,114 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
      * (generation twice, in parallel: ring all-gather on 4096 nodes in about half the time). */
     plan->separate = plan->shards > 1 || forced ||
                      (plan->threads > 1 && (uint64_t)spec->nodes * C >= OC__SEPARATE_STATES);
+    plan_part(C, plan);
     return 0;
+}
+
+void oc__part_merge(const oc__part_result *all, unsigned count, oc__part_result *out) {
+    memset(out, 0, sizeof *out);
+    const oc__part_result *plan = NULL, *first = NULL;
+    unsigned reached = 0;
+    for (unsigned i = 0; i < count; i++) {
+        const oc__part_result *p = &all[i];
+        out->redundant += p->redundant;
+        out->ran += p->ran;
+        out->cost += p->cost;
+        if (p->rc && (!first || oc__verify_key_cmp(&p->key, &first->key) < 0)) first = p;
+        if (!p->shards) continue; /* it failed before its passes */
+        reached++;
+        if (!plan) plan = p;
+        if (p->shards != plan->shards || p->width != plan->width) {
+            oc__fail(out->why, sizeof out->why, OC_EINVAL,
+                     "the processes planned different shards (part %u: %u of %u chunks, part %u: "
+                     "%u of %u chunks): give every process the same memory budget and settings",
+                     (unsigned)(plan - all), plan->shards, plan->width, i, p->shards, p->width);
+            out->rc = OC_EINVAL;
+            return;
+        }
+    }
+    if (plan) {
+        out->shards = plan->shards;
+        out->width = plan->width;
+    }
+    if (first) {
+        out->rc = first->rc;
+        out->key = first->key;
+        snprintf(out->why, sizeof out->why, "%s", first->why);
+    } else if (reached < count || out->ran != out->shards || out->cost != 1) {
+        out->rc = oc__fail(out->why, sizeof out->why, OC_EINVAL,
+                           "internal: %u of %u parts verified %u of %u shards, %d cost passes",
+                           reached, count, out->ran, out->shards, out->cost);
+    }
+}
+
+/* This process's part done: hands its result to part->combine and takes back the whole run's. */
+static int combine_part(oc__part *part, const oc__shard_plan *plan, int with_cost, uint32_t ran,
+                        oc__part_result *r) {
+    r->shards = plan->shards;
+    r->width = plan->width;
+    r->ran = ran;
+    r->cost = with_cost;
+    part->combined++;
+    int rc = part->combine(part, r);
+    if (rc) {
+        r->rc = rc;
+        r->key = (oc__verify_key){0, OC__VK_SOURCE, 0, 0};
+    }
+    return rc;
 }
 
 int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg,
                        const oc__shard_plan *plan, oc__sink *cost, oc__shard_out *out, char *why,
                        size_t len) {
     memset(out, 0, sizeof *out);
-    const size_t jobs = (size_t)plan->shards + 1;
-    shard_run run = {spec, source, source_arg, plan, cost, NULL, UINT64_MAX};
-    run.slots = oc__calloc(jobs, sizeof(slot));
-    if (!run.slots) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    int rc = oc__pool_run(jobs, plan->threads, job, &run, NULL);
+    /* A part of a split run verifies its share of the shards, and part 0 runs the cost pass. */
+    oc__part *part = part_now && part_now->count > 1 ? part_now : NULL;
+    uint32_t lo = 0, hi = plan->shards;
+    if (part) {
+        lo = (uint32_t)((uint64_t)plan->shards * part->index / part->count);
+        hi = (uint32_t)((uint64_t)plan->shards * (part->index + 1) / part->count);
+    }
+    const int with_cost = !part || part->index == 0;
+    const size_t jobs = (size_t)(hi - lo) + (size_t)with_cost;
+    shard_run run = {spec, source, source_arg, plan, cost, NULL, UINT64_MAX, lo, with_cost};
+    oc__part_result r;
+    memset(&r, 0, sizeof r);
+    int rc = 0;
+    run.slots = oc__calloc(jobs ? jobs : 1, sizeof(slot));
+    if (!run.slots)
+        rc = oc__fail(r.why, sizeof r.why, OC_ENOMEM, "out of memory");
+    else if ((rc = oc__pool_run(jobs, plan->threads, job, &run, NULL)))
+        rc = oc__fail(r.why, sizeof r.why, rc, "could not run the verifier's shards");
     if (rc) {
-        free(run.slots);
-        return oc__fail(why, len, rc, "could not run the verifier's shards");
+        /* this process could not run its passes: a failure before any round */
+        r.rc = rc;
+    } else {
+        const slot *first = NULL;
+        for (size_t i = 0; i < jobs; i++) {
+            const slot *sl = &run.slots[i];
+            if (sl->rc && (!first || oc__verify_key_cmp(&sl->key, &first->key) < 0)) first = sl;
+            r.redundant += sl->redundant;
+        }
+        if (first) {
+            r.rc = first->rc;
+            r.key = first->key;
+            snprintf(r.why, sizeof r.why, "%s", first->why);
+        }
     }
-    const slot *first = NULL;
-    for (size_t i = 0; i < jobs; i++) {
-        const slot *sl = &run.slots[i];
-        if (sl->rc && (!first || oc__verify_key_cmp(&sl->key, &first->key) < 0)) first = sl;
-        out->redundant += sl->redundant;
+    if (part) combine_part(part, plan, with_cost, hi - lo, &r);
+    if (with_cost && run.slots) {
+        out->rounds = run.slots[0].counts.rounds;
+        out->transfers = run.slots[0].counts.transfers;
+        out->units = run.slots[0].counts.units;
     }
-    out->rounds = run.slots[0].counts.rounds;
-    out->transfers = run.slots[0].counts.transfers;
-    out->units = run.slots[0].counts.units;
-    rc = first ? oc__fail(why, len, first->rc, "%s", first->why) : 0;
+    out->redundant = r.redundant;
     free(run.slots);
-    return rc;
+    if (r.rc) return oc__fail(why, len, r.rc, "%s", r.why);
+    if (!with_cost)
+        return oc__fail(why, len, OC_ENOTSUP,
+                        "part %u of %u verified its shards: the report is part 0's (it ran the "
+                        "cost pass)",
+                        part->index, part->count);
+    return 0;
 }

@@ -5,6 +5,7 @@
 #define OC_SHARD_H
 
 #include "run/pipeline.h"
+#include "verify/verify.h"
 
 /* The bytes a transfer of a round costs while it is held: in the cost pass the round's buffer
  * (20) and the network model's per-transfer state (the ring's arcs, fragments and check, measured
@@ -46,5 +47,53 @@ typedef struct oc__shard_out {
 int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg,
                        const oc__shard_plan *plan, oc__sink *cost, oc__shard_out *out, char *why,
                        size_t len);
+
+/* ---- one run's shards split across processes (opticoll-cluster: MPI ranks) ----
+ *
+ * The library never calls MPI: the tool hands down a part, and the library calls its combine
+ * back once this process's passes are done. Part `index` of `count` verifies the contiguous
+ * share [index S / count, (index + 1) S / count) of the plan's S shards on its own pool, and part
+ * 0 also runs the cost pass (the data check, the network model, the exporters, the counts), so
+ * only part 0 can make the report. The plan is the same on every part (the same spec, budget and
+ * knobs): the shards are numbered alike everywhere. */
+
+/* What a part found, or (after combine) what the whole run found: the first failure (rc 0: none)
+ * with its key and reason, the shards' redundant deliveries; the plan's shards and width, how
+ * many shards this part verified (`ran`; summed by combine) and whether it ran the cost pass. */
+typedef struct oc__part_result {
+    int rc;
+    oc__verify_key key;
+    char why[512];
+    uint64_t redundant;
+    uint32_t shards, width, ran;
+    int cost;
+} oc__part_result;
+
+typedef struct oc__part oc__part;
+struct oc__part {
+    unsigned index, count; /* this process is part `index` of `count` (count >= 1) */
+    /* Called on the thread that started the run, once this part's passes are done (on every
+     * path once oc__verify_sharded was entered, so that no other part waits for it in vain):
+     * replaces *r, this part's result, by the whole run's, the same on every part (the smallest
+     * key over the parts' failures, ties to the lower index; redundant deliveries and `ran`
+     * summed). 0, or an error (r->why says it). */
+    int (*combine)(oc__part *self, oc__part_result *r);
+    unsigned combined; /* the library counts its calls of combine (the caller zeroes it) */
+};
+
+/* The part this thread's runs play (NULL, the default: the whole run). While it is set, every
+ * oc__verify_sharded on this thread runs only its part and calls part->combine, and
+ * oc__shard_plan_for makes every run a separate pass of at least `count` shards. A part without
+ * the cost pass cannot make a report: after a whole-run success its run returns OC_ENOTSUP with
+ * a reason saying so (the caller expects it). */
+void oc__set_part(oc__part *part);
+
+/* What a combine does once it holds every part's result (all[i] is part i's): into *out the
+ * whole run's. Parts that reached their passes must have planned alike (the same shards and
+ * width: the same budget and knobs everywhere), or the run fails with OC_EINVAL naming both
+ * plans; otherwise the failure with the smallest key wins (ties: the lower part, as one process
+ * prefers the cost pass, then the lower shard), and with none, every part must have reached its
+ * passes and the shares must cover the shards once (an internal check). */
+void oc__part_merge(const oc__part_result *all, unsigned count, oc__part_result *out);
 
 #endif
