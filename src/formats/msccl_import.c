@@ -42,8 +42,10 @@
  * counting a contribution twice, a reduce in a copy collective, and a final output that is not
  * the collective's (a missing chunk, a permuted one, a partial sum) are refused, naming the GPU,
  * buffer and chunk. Two threadblocks of a GPU touching one chunk, one of them writing, must be
- * ordered by a wait (the later step, or an earlier step of its threadblock, waits for the
- * other's step or a later one); otherwise it is a race, whatever order this execution chose.
+ * ordered: the earlier step happens before the later by a path of threadblock order, waits and
+ * messages (a receive completes after its send), which may pass through a third threadblock or
+ * other GPUs; otherwise it is a race, whatever order this execution chose. The order is kept as
+ * vector clocks (hb_*, below), within the memory budget.
  *
  * The schedule IR. Every message between GPUs is one transfer of our IR, labelled with the
  * chunks it carries (split where they are not consecutive labels); local steps (cpy, re) move
@@ -60,13 +62,16 @@
  * A malformed file (not XML, a missing or non-numeric attribute) is a parse error (exit 2); a
  * file whose steps do not match up or whose result is wrong is a verification error (exit 1).
  * Size: at most 2048 GPUs and 2^24 (GPU, chunk) pairs over the three buffers, and libxml2's
- * tree and the execution's state are counted against the memory budget before they are built;
+ * tree and the execution's state are counted against the memory budget before they are built
+ * (the clocks of the order: threadblocks x the threadblocks that share chunks x 4 bytes, and
+ * those kept for messages in flight and waited steps, refused in one line past the budget);
  * threadblocks are found through sorted indices, so reading is O(n log n) in the file.
  */
 #include "core/quote.h"
 #include "formats/formats.h"
 
 #include "formats/msccl.h"
+#include <assert.h>
 #include <errno.h>
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -106,6 +111,8 @@ typedef struct rstep {
     uint32_t rx, sx; /* the message it receives / sends (NONE: none) */
     uint32_t lnode;  /* a local step's node in the graph of rounds */
     uint32_t part;   /* its first part in the graph of execution */
+    uint32_t snap;   /* its clock while steps that wait for it have not run (hb_leave) */
+    uint32_t takers; /* those steps */
     long line;
 } rstep;
 
@@ -423,6 +430,8 @@ static int read_step(prog *p, xmlNodePtr sn, long long gid, rtb *t, uint32_t *pe
                                .sx = NONE,
                                .lnode = NONE,
                                .part = 0,
+                               .snap = NONE,
+                               .takers = 0,
                                .line = line};
     *pending = 0;
     return 0;
@@ -796,38 +805,6 @@ static void label_text(const prog *p, uint32_t label, char *buf, size_t n) {
     }
 }
 
-/* A cross-threadblock wait on GPU g: step k of threadblock a waits for step j of b. */
-typedef struct rwait {
-    uint32_t g, a, b, k, j;
-} rwait;
-
-static int rwait_cmp(const void *x, const void *y) {
-    const rwait *p = x, *q = y;
-    if (p->g != q->g) return p->g < q->g ? -1 : 1;
-    if (p->a != q->a) return p->a < q->a ? -1 : 1;
-    if (p->b != q->b) return p->b < q->b ? -1 : 1;
-    return (p->k > q->k) - (p->k < q->k);
-}
-
-/* 1 if step k of threadblock a on GPU g waits for step j of threadblock b: through its own
- * waits or an earlier step's of its threadblock, on step j or a later one of b (b runs in
- * order). waits[] is sorted by (g, a, b, k) with j the running maximum within each (g, a, b). */
-static int waits_for(const rwait *waits, size_t nw, uint32_t g, uint32_t a, uint32_t k, uint32_t b,
-                     uint32_t j) {
-    const rwait key = {g, a, b, k, 0};
-    size_t lo = 0, hi = nw; /* the first entry after (g, a, b, k) */
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (rwait_cmp(&waits[mid], &key) <= 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (!lo) return 0;
-    const rwait *w = &waits[lo - 1];
-    return w->g == g && w->a == a && w->b == b && w->j >= j;
-}
-
 /* The execution's state of one mode. */
 typedef struct exec {
     const prog *p;
@@ -842,11 +819,197 @@ typedef struct exec {
         uint32_t tb, k, next;
     } * rpool;
     size_t nr, capr;
-    const rwait *waits;
-    size_t nw;
     uint64_t *tmpb; /* one step's scratch of cnt sets */
     uint32_t *tmpl;
+    /* happens-before (hb_*): vector clocks, one row per threadblock of the program, one column
+     * per threadblock that some race check can ask about */
+    uint32_t T, D;   /* rows, columns */
+    uint32_t *base;  /* N + 1: GPU g's threadblocks are rows base[g] .. base[g + 1] - 1 */
+    uint32_t *col;   /* T: a row's column, NONE: never asked about */
+    uint32_t *now;   /* T x D: how many steps of each column's threadblock happened before */
+    uint32_t *snaps; /* clocks kept for later, D each: a message's at its send, a waited step's */
+    uint32_t *freed; /* snapshots free for reuse */
+    size_t nsnaps, capsnaps, nfreed, capfreed;
+    uint32_t *msnap; /* per message: its sender's snapshot, NONE: none (yet) */
 } exec;
+
+/* ---- happens-before: which steps of a GPU are ordered ----
+ *
+ * Step u happens before step v when a path of the graph of execution leads from u to v:
+ * threadblock order, waits (a waited step has published its counter) and messages (a receive
+ * completes after its send, per connection in order; buffers are unbounded, so a send learns
+ * nothing of its receive). Order is transitive and may leave the GPU: tb C waits for tb B, which
+ * waited for tb A; or tb X sends to another GPU, which forwards it back to tb Y. msccl-tools keeps
+ * only the waits that are not implied (ir.py drops a threadblock's own and repeated ones,
+ * instruction_dag.py makes a write wait for the reads since the last write, not that write), so
+ * a direct wait is not the test.
+ *
+ * Vector clocks give it exactly: now[t][c] is how many steps of column c's threadblock happened
+ * before the point threadblock t has reached. A step takes the maximum with the clocks of what it
+ * waits for and of the message it receives; at its end it counts itself, and its clock is kept
+ * (a snapshot) for its message and for each step that waits for it, until they take it. The
+ * execution runs in an order of the graph, so every snapshot exists when it is taken. Columns are
+ * only the threadblocks that touch a chunk another threadblock of their GPU touches, one of the
+ * two writing (all-to-all out of place: none), but the rows are every threadblock's, as order
+ * crosses the other GPUs. Cost: (rows + snapshots alive) x columns x 4 bytes, counted against the
+ * memory budget, and a step's merges are columns each: with T threadblocks, O(steps x T) at
+ * worst. */
+
+/* The slot ranges step x of GPU g touches, as run_part does (an re's dst is read and written): n
+ * of them, at[] their first slots, wr[] whether written. */
+static int step_ranges(const layout *L, uint32_t g, const rstep *x, uint32_t at[2], int wr[2]) {
+    const uint8_t f = kind_flags[x->kind];
+    int n = 0;
+    if (f & F_RSRC) at[n] = slot(L, g, x->sbuf, x->soff), wr[n++] = 0;
+    if (f & F_WDST) at[n] = slot(L, g, x->dbuf, x->doff), wr[n++] = 1;
+    return n;
+}
+
+/* Picks the columns: the rows whose threadblock shares a chunk with another of its GPU, one of
+ * them writing. lastw[] (zero, and zeroed again) notes per slot the first threadblock + 1, bit
+ * 32 a second one, bit 33 a write. */
+static void hb_columns(exec *e) {
+    const prog *p = e->p;
+    const uint64_t M = e->L->M, SHARED = UINT64_C(1) << 32, WRITTEN = UINT64_C(1) << 33;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t g = 0; g < p->N; g++)
+            for (uint32_t t = 0; t < p->gpus[g].n; t++) {
+                const rtb *tb = &p->gpus[g].tbs[t];
+                for (uint32_t k = 0; k < tb->n && e->col[e->base[g] + t] == NONE; k++) {
+                    uint32_t at[2];
+                    int wr[2];
+                    const int n = step_ranges(e->L, g, &tb->steps[k], at, wr);
+                    for (int r = 0; r < n; r++)
+                        for (uint64_t c = g * M + at[r]; c < g * M + at[r] + tb->steps[k].cnt;
+                             c++) {
+                            uint64_t *w = &e->lastw[c];
+                            if (pass == 1) {
+                                if ((*w & SHARED) && (*w & WRITTEN)) e->col[e->base[g] + t] = 0;
+                                continue;
+                            }
+                            if (!(uint32_t)*w)
+                                *w |= t + 1;
+                            else if ((uint32_t)*w != t + 1)
+                                *w |= SHARED;
+                            if (wr[r]) *w |= WRITTEN;
+                        }
+                }
+            }
+    memset(e->lastw, 0, (size_t)p->N * M * sizeof *e->lastw);
+    for (uint32_t r = 0; r < e->T; r++)
+        if (e->col[r] != NONE) e->col[r] = e->D++;
+}
+
+static int hb_init(exec *e, char *why, size_t len) {
+    const prog *p = e->p;
+    e->base = oc__calloc((size_t)p->N + 1, sizeof *e->base);
+    if (!e->base) return nomem(why, len);
+    for (uint32_t g = 0; g < p->N; g++)
+        e->base[g + 1] = e->base[g] + (uint32_t)p->gpus[g].n;
+    e->T = e->base[p->N];
+    e->col = oc__malloc_array((size_t)e->T + 1, sizeof *e->col);
+    e->msnap = oc__malloc_array(p->nmsgs + 1, sizeof *e->msnap);
+    if (!e->col || !e->msnap) return nomem(why, len);
+    for (uint32_t r = 0; r < e->T; r++)
+        e->col[r] = NONE;
+    for (size_t m = 0; m < p->nmsgs; m++)
+        e->msnap[m] = NONE;
+    for (uint32_t g = 0; g < p->N; g++) /* a waited step's snapshot is taken by its waiters */
+        for (uint32_t t = 0; t < p->gpus[g].n; t++)
+            for (uint32_t k = 0; k < p->gpus[g].tbs[t].n; k++) {
+                rstep *x = &p->gpus[g].tbs[t].steps[k];
+                x->snap = NONE;
+                x->takers = 0;
+            }
+    for (uint32_t g = 0; g < p->N; g++)
+        for (uint32_t t = 0; t < p->gpus[g].n; t++)
+            for (uint32_t k = 0; k < p->gpus[g].tbs[t].n; k++) {
+                const rstep *x = &p->gpus[g].tbs[t].steps[k];
+                for (uint32_t w = x->w0; w < x->w0 + x->nw; w++)
+                    if (p->waits[w].tb != t)
+                        p->gpus[g].tbs[p->waits[w].tb].steps[p->waits[w].k].takers++;
+            }
+    hb_columns(e);
+    if (!e->D) return 0; /* no chunk is shared: nothing to order */
+    char what[300];
+    snprintf(what, sizeof what, "ordering the steps of %.200s (%u threadblocks x %u)", p->path,
+             e->T, e->D);
+    int rc = oc__budget_check((uint64_t)e->T * e->D * sizeof *e->now, what, why, len);
+    if (rc) return rc;
+    e->now = oc__calloc((size_t)e->T * e->D, sizeof *e->now);
+    return e->now ? 0 : nomem(why, len);
+}
+
+/* Keeps threadblock row's clock as a snapshot: *out its index. */
+static int hb_keep(exec *e, uint32_t row, uint32_t *out, char *why, size_t len) {
+    const size_t D = e->D;
+    if (!e->nfreed) {
+        if (e->nsnaps == e->capsnaps) {
+            const size_t next = e->capsnaps ? 2 * e->capsnaps : 16; /* as oc__grow grows */
+            char what[300];
+            snprintf(what, sizeof what,
+                     "ordering the steps of %.200s (%u threadblocks x %u, %zu clocks kept)",
+                     e->p->path, e->T, e->D, next);
+            int rc = oc__budget_check(((uint64_t)e->T + next) * D * sizeof *e->now, what, why, len);
+            if (rc) return rc;
+        }
+        if (oc__grow((void **)&e->snaps, &e->capsnaps, e->nsnaps + 1, D * sizeof *e->snaps) ||
+            oc__grow((void **)&e->freed, &e->capfreed, e->nsnaps + 1, sizeof *e->freed))
+            return nomem(why, len);
+        e->freed[e->nfreed++] = (uint32_t)e->nsnaps++;
+    }
+    *out = e->freed[--e->nfreed];
+    memcpy(&e->snaps[*out * D], &e->now[row * D], D * sizeof *e->now);
+    return 0;
+}
+
+/* Threadblock row takes snapshot *s into its clock; the snapshot is freed when `last`. */
+static void hb_take(exec *e, uint32_t row, uint32_t *s, int last) {
+    uint32_t *c = &e->now[(size_t)row * e->D];
+    const uint32_t *x = &e->snaps[(size_t)*s * e->D];
+    for (uint32_t i = 0; i < e->D; i++)
+        if (x[i] > c[i]) c[i] = x[i];
+    if (last) {
+        e->freed[e->nfreed++] = *s;
+        *s = NONE;
+    }
+}
+
+/* Step k of threadblock t on GPU g starts: what it waits for and what it receives happened
+ * before it. */
+static void hb_enter(exec *e, uint32_t g, uint32_t t, uint32_t k) {
+    const prog *p = e->p;
+    const rstep *x = &p->gpus[g].tbs[t].steps[k];
+    const uint32_t row = e->base[g] + t;
+    if (!e->D) return;
+    for (uint32_t w = x->w0; w < x->w0 + x->nw; w++) {
+        const rwaitf *wf = &p->waits[w];
+        if (wf->tb == t) continue; /* its own earlier step: threadblock order */
+        rstep *d = &p->gpus[g].tbs[wf->tb].steps[wf->k];
+        hb_take(e, row, &d->snap, --d->takers == 0);
+    }
+    if (x->rx != NONE) hb_take(e, row, &e->msnap[x->rx], 1);
+}
+
+/* Step k of threadblock t on GPU g has ended: it counts itself, and its clock is kept for its
+ * message and for the steps that wait for it. */
+static int hb_leave(exec *e, uint32_t g, uint32_t t, uint32_t k, char *why, size_t len) {
+    rstep *x = &e->p->gpus[g].tbs[t].steps[k];
+    const uint32_t row = e->base[g] + t;
+    int rc = 0;
+    if (!e->D) return 0;
+    if (e->col[row] != NONE) e->now[(size_t)row * e->D + e->col[row]] = k + 1;
+    if (x->sx != NONE) rc = hb_keep(e, row, &e->msnap[x->sx], why, len);
+    if (!rc && x->takers) rc = hb_keep(e, row, &x->snap, why, len);
+    return rc;
+}
+
+/* 1 if step j of threadblock a on GPU g happened before where threadblock t of g is now. */
+static int hb_before(const exec *e, uint32_t g, uint32_t a, uint32_t j, uint32_t t) {
+    const uint32_t c = e->col[e->base[g] + a];
+    assert(c != NONE); /* a shares the chunk asked about with t: a column */
+    return e->now[(size_t)(e->base[g] + t) * e->D + c] > j;
+}
 
 static int race(const exec *e, uint32_t g, uint32_t tb1, uint32_t k1, uint32_t tb2, uint32_t k2,
                 uint32_t s, int both_write, char *why, size_t len) {
@@ -863,7 +1026,7 @@ static int race(const exec *e, uint32_t g, uint32_t tb1, uint32_t k1, uint32_t t
 }
 
 /* Step k of threadblock t on GPU g reads (write = 0) or writes slots [s0, s0 + n): refuses an
- * access of another threadblock to them that no wait orders before this one. */
+ * access of another threadblock to them that did not happen before this one (hb_before). */
 static int access_slots(exec *e, uint32_t g, uint32_t t, uint32_t k, uint32_t s0, uint32_t n,
                         int write, char *why, size_t len) {
     const uint64_t M = e->L->M;
@@ -871,7 +1034,7 @@ static int access_slots(exec *e, uint32_t g, uint32_t t, uint32_t k, uint32_t s0
         const uint64_t at = g * M + s;
         const uint64_t w = e->lastw[at];
         if (w && (uint32_t)(w >> 32) - 1 != t &&
-            !waits_for(e->waits, e->nw, g, t, k, (uint32_t)(w >> 32) - 1, (uint32_t)w))
+            !hb_before(e, g, (uint32_t)(w >> 32) - 1, (uint32_t)w, t))
             return race(e, g, t, k, (uint32_t)(w >> 32) - 1, (uint32_t)w, s, write, why, len);
         if (!write) {
             if (oc__grow((void **)&e->rpool, &e->capr, e->nr + 1, sizeof *e->rpool))
@@ -881,8 +1044,7 @@ static int access_slots(exec *e, uint32_t g, uint32_t t, uint32_t k, uint32_t s0
             continue;
         }
         for (uint32_t r = e->rhead[at]; r != NONE; r = e->rpool[r].next)
-            if (e->rpool[r].tb != t &&
-                !waits_for(e->waits, e->nw, g, t, k, e->rpool[r].tb, e->rpool[r].k))
+            if (e->rpool[r].tb != t && !hb_before(e, g, e->rpool[r].tb, e->rpool[r].k, t))
                 return race(e, g, t, k, e->rpool[r].tb, e->rpool[r].k, s, 0, why, len);
         e->rhead[at] = NONE;
         e->lastw[at] = (uint64_t)(t + 1) << 32 | k;
@@ -1140,7 +1302,10 @@ static int execute(exec *e, char *why, size_t len) {
         const rstep *x = &p->gpus[g].tbs[t].steps[k];
         const uint8_t f = kind_flags[x->kind];
         const int is_send = (f & F_SEND) && (!(f & F_RECV) || v == x->part + 1);
+        if (v == x->part) hb_enter(e, g, t, k);
         rc = run_part(e, g, t, k, is_send, why, len);
+        if (!rc && v == ((f & F_RECV && f & F_SEND) ? x->part + 1 : x->part))
+            rc = hb_leave(e, g, t, k, why, len);
         for (uint32_t i = first[v]; i < first[v + 1] && !rc; i++)
             if (--indeg[to[i]] == 0) queue[tail++] = to[i];
     }
@@ -1369,39 +1534,11 @@ out:
     return rc;
 }
 
-/* The cross-threadblock waits of every GPU, sorted, with j the running maximum (waits_for). */
-static int collect_waits(const prog *p, rwait **out, size_t *nout, char *why, size_t len) {
-    rwait *w = NULL;
-    size_t n = 0, cap = 0;
-    for (uint32_t g = 0; g < p->N; g++)
-        for (uint32_t t = 0; t < p->gpus[g].n; t++)
-            for (uint32_t k = 0; k < p->gpus[g].tbs[t].n; k++) {
-                const rstep *x = &p->gpus[g].tbs[t].steps[k];
-                for (uint32_t i = x->w0; i < x->w0 + x->nw; i++) {
-                    if (p->waits[i].tb == t) continue;
-                    if (oc__grow((void **)&w, &cap, n + 1, sizeof *w)) {
-                        free(w);
-                        return nomem(why, len);
-                    }
-                    w[n++] = (rwait){g, t, p->waits[i].tb, k, p->waits[i].k};
-                }
-            }
-    if (n) qsort(w, n, sizeof *w, rwait_cmp);
-    for (size_t i = 1; i < n; i++)
-        if (w[i].g == w[i - 1].g && w[i].a == w[i - 1].a && w[i].b == w[i - 1].b &&
-            w[i - 1].j > w[i].j)
-            w[i].j = w[i - 1].j;
-    *out = w;
-    *nout = n;
-    return 0;
-}
-
 /* Checks the program in one mode; on success, when `store` is given, the messages as rounds. */
-static int check_mode(prog *p, int inplace, const rwait *waits, size_t nw, oc__store *store,
-                      char *why, size_t len) {
+static int check_mode(prog *p, int inplace, oc__store *store, char *why, size_t len) {
     layout L;
     make_layout(p, inplace, &L);
-    exec e = {.p = p, .L = &L, .waits = waits, .nw = nw};
+    exec e = {.p = p, .L = &L};
     e.words = p->reduces ? (p->N + 63) / 64 : 0;
     const uint64_t cells = (uint64_t)p->N * L.M;
     redge *edges = NULL;
@@ -1453,7 +1590,7 @@ static int check_mode(prog *p, int inplace, const rwait *waits, size_t nw, oc__s
         p->msgs[m].reduce =
             (kind_flags[p->gpus[x->dst].tbs[x->rtb].steps[x->rk].kind] & F_RED) != 0;
     }
-    if ((rc = execute(&e, why, len))) goto out;
+    if ((rc = hb_init(&e, why, len)) || (rc = execute(&e, why, len))) goto out;
     if (!store) goto out;
     /* rounds */
     const size_t G = p->nmsgs + p->nlocal;
@@ -1515,6 +1652,12 @@ out:
     free(e.rpool);
     free(e.tmpl);
     free(e.tmpb);
+    free(e.base);
+    free(e.col);
+    free(e.now);
+    free(e.snaps);
+    free(e.freed);
+    free(e.msnap);
     free(edges);
     free(level);
     return rc;
@@ -1532,8 +1675,6 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
     oc__store store;
     oc__store_init(&store);
     oc_report *rep = NULL;
-    rwait *waits = NULL;
-    size_t nw = 0;
     int rc = 0;
     size_t tlen = strlen(text);
     if (tlen > INT32_MAX) return oc__fail(why, len, OC_ETOOBIG, "%s is too large", path);
@@ -1562,12 +1703,11 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
         goto out;
     }
     if ((rc = read_gpus(&p, root, why, len)) || (rc = resolve_waits(&p, why, len)) ||
-        (rc = match_messages(&p, why, len)) || (rc = collect_waits(&p, &waits, &nw, why, len)))
+        (rc = match_messages(&p, why, len)))
         goto out;
     /* Each mode the file declares; the last one checked gives the rounds. */
-    if (p.outofplace && (rc = check_mode(&p, 0, waits, nw, p.inplace ? NULL : &store, why, len)))
-        goto out;
-    if (p.inplace && (rc = check_mode(&p, 1, waits, nw, &store, why, len))) goto out;
+    if (p.outofplace && (rc = check_mode(&p, 0, p.inplace ? NULL : &store, why, len))) goto out;
+    if (p.inplace && (rc = check_mode(&p, 1, &store, why, len))) goto out;
     long long bytes;
     if ((rc = attr_int(root, "oc_bytes", 0, (long long)OC_MAX_BYTES, 0, 0, &bytes, path, why, len)))
         goto out;
@@ -1607,7 +1747,6 @@ out:
     }
     free(p.msgs);
     free(p.waits);
-    free(waits);
     oc__store_free(&store);
     oc__spec_free(&spec);
     xmlFreeDoc(doc);
