@@ -101,6 +101,7 @@ static const char *const buf_name[3] = {"input", "output", "scratch"};
 #define MAX_FUSION 16 /* MSCCL_MAX_REDUCE_FUSION, msccl_struct.h */
 #define MAX_PAIRS (UINT64_C(1) << 24)
 #define NONE UINT32_MAX
+#define NEED_ORDER 2 /* not an error: the race check needs the clocks of happens-before */
 
 typedef struct rstep {
     uint8_t kind, sbuf, dbuf, hasdep;
@@ -805,6 +806,38 @@ static void label_text(const prog *p, uint32_t label, char *buf, size_t n) {
     }
 }
 
+/* A cross-threadblock wait on GPU g: step k of threadblock a waits for step j of b. */
+typedef struct rwait {
+    uint32_t g, a, b, k, j;
+} rwait;
+
+static int rwait_cmp(const void *x, const void *y) {
+    const rwait *p = x, *q = y;
+    if (p->g != q->g) return p->g < q->g ? -1 : 1;
+    if (p->a != q->a) return p->a < q->a ? -1 : 1;
+    if (p->b != q->b) return p->b < q->b ? -1 : 1;
+    return (p->k > q->k) - (p->k < q->k);
+}
+
+/* 1 if step k of threadblock a on GPU g waits for step j of threadblock b: through its own
+ * waits or an earlier step's of its threadblock, on step j or a later one of b (b runs in
+ * order). waits[] is sorted by (g, a, b, k) with j the running maximum within each (g, a, b). */
+static int waits_for(const rwait *waits, size_t nw, uint32_t g, uint32_t a, uint32_t k, uint32_t b,
+                     uint32_t j) {
+    const rwait key = {g, a, b, k, 0};
+    size_t lo = 0, hi = nw; /* the first entry after (g, a, b, k) */
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (rwait_cmp(&waits[mid], &key) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (!lo) return 0;
+    const rwait *w = &waits[lo - 1];
+    return w->g == g && w->a == a && w->b == b && w->j >= j;
+}
+
 /* The execution's state of one mode. */
 typedef struct exec {
     const prog *p;
@@ -819,6 +852,9 @@ typedef struct exec {
         uint32_t tb, k, next;
     } * rpool;
     size_t nr, capr;
+    const rwait *waits; /* the direct waits (waits_for) */
+    size_t nw;
+    int full;       /* 1: the race check asks the clocks (hb_*), 0: the direct waits only */
     uint64_t *tmpb; /* one step's scratch of cnt sets */
     uint32_t *tmpl;
     /* happens-before (hb_*): vector clocks, one row per threadblock of the program, one column
@@ -979,9 +1015,9 @@ static void hb_take(exec *e, uint32_t row, uint32_t *s, int last) {
  * before it. */
 static void hb_enter(exec *e, uint32_t g, uint32_t t, uint32_t k) {
     const prog *p = e->p;
+    if (!e->D) return; /* no clocks (yet) */
     const rstep *x = &p->gpus[g].tbs[t].steps[k];
     const uint32_t row = e->base[g] + t;
-    if (!e->D) return;
     for (uint32_t w = x->w0; w < x->w0 + x->nw; w++) {
         const rwaitf *wf = &p->waits[w];
         if (wf->tb == t) continue; /* its own earlier step: threadblock order */
@@ -994,18 +1030,21 @@ static void hb_enter(exec *e, uint32_t g, uint32_t t, uint32_t k) {
 /* Step k of threadblock t on GPU g has ended: it counts itself, and its clock is kept for its
  * message and for the steps that wait for it. */
 static int hb_leave(exec *e, uint32_t g, uint32_t t, uint32_t k, char *why, size_t len) {
+    if (!e->D) return 0;
     rstep *x = &e->p->gpus[g].tbs[t].steps[k];
     const uint32_t row = e->base[g] + t;
     int rc = 0;
-    if (!e->D) return 0;
     if (e->col[row] != NONE) e->now[(size_t)row * e->D + e->col[row]] = k + 1;
     if (x->sx != NONE) rc = hb_keep(e, row, &e->msnap[x->sx], why, len);
     if (!rc && x->takers) rc = hb_keep(e, row, &x->snap, why, len);
     return rc;
 }
 
-/* 1 if step j of threadblock a on GPU g happened before where threadblock t of g is now. */
-static int hb_before(const exec *e, uint32_t g, uint32_t a, uint32_t j, uint32_t t) {
+/* 1 if step j of threadblock a on GPU g happened before step k of threadblock t, which runs
+ * now; 0 if not; NEED_ORDER when no direct wait orders them and the clocks are not kept (yet). */
+static int hb_before(const exec *e, uint32_t g, uint32_t a, uint32_t j, uint32_t t, uint32_t k) {
+    if (waits_for(e->waits, e->nw, g, t, k, a, j)) return 1;
+    if (!e->full) return NEED_ORDER;
     const uint32_t c = e->col[e->base[g] + a];
     assert(c != NONE); /* a shares the chunk asked about with t: a column */
     return e->now[(size_t)(e->base[g] + t) * e->D + c] > j;
@@ -1030,12 +1069,14 @@ static int race(const exec *e, uint32_t g, uint32_t tb1, uint32_t k1, uint32_t t
 static int access_slots(exec *e, uint32_t g, uint32_t t, uint32_t k, uint32_t s0, uint32_t n,
                         int write, char *why, size_t len) {
     const uint64_t M = e->L->M;
+    int ok;
     for (uint32_t s = s0; s < s0 + n; s++) {
         const uint64_t at = g * M + s;
         const uint64_t w = e->lastw[at];
         if (w && (uint32_t)(w >> 32) - 1 != t &&
-            !hb_before(e, g, (uint32_t)(w >> 32) - 1, (uint32_t)w, t))
-            return race(e, g, t, k, (uint32_t)(w >> 32) - 1, (uint32_t)w, s, write, why, len);
+            (ok = hb_before(e, g, (uint32_t)(w >> 32) - 1, (uint32_t)w, t, k)) != 1)
+            return ok ? ok
+                      : race(e, g, t, k, (uint32_t)(w >> 32) - 1, (uint32_t)w, s, write, why, len);
         if (!write) {
             if (oc__grow((void **)&e->rpool, &e->capr, e->nr + 1, sizeof *e->rpool))
                 return nomem(why, len);
@@ -1044,8 +1085,9 @@ static int access_slots(exec *e, uint32_t g, uint32_t t, uint32_t k, uint32_t s0
             continue;
         }
         for (uint32_t r = e->rhead[at]; r != NONE; r = e->rpool[r].next)
-            if (e->rpool[r].tb != t && !hb_before(e, g, e->rpool[r].tb, e->rpool[r].k, t))
-                return race(e, g, t, k, e->rpool[r].tb, e->rpool[r].k, s, 0, why, len);
+            if (e->rpool[r].tb != t &&
+                (ok = hb_before(e, g, e->rpool[r].tb, e->rpool[r].k, t, k)) != 1)
+                return ok ? ok : race(e, g, t, k, e->rpool[r].tb, e->rpool[r].k, s, 0, why, len);
         e->rhead[at] = NONE;
         e->lastw[at] = (uint64_t)(t + 1) << 32 | k;
     }
@@ -1534,11 +1576,39 @@ out:
     return rc;
 }
 
+/* The cross-threadblock waits of every GPU, sorted, with j the running maximum (waits_for). */
+static int collect_waits(const prog *p, rwait **out, size_t *nout, char *why, size_t len) {
+    rwait *w = NULL;
+    size_t n = 0, cap = 0;
+    for (uint32_t g = 0; g < p->N; g++)
+        for (uint32_t t = 0; t < p->gpus[g].n; t++)
+            for (uint32_t k = 0; k < p->gpus[g].tbs[t].n; k++) {
+                const rstep *x = &p->gpus[g].tbs[t].steps[k];
+                for (uint32_t i = x->w0; i < x->w0 + x->nw; i++) {
+                    if (p->waits[i].tb == t) continue;
+                    if (oc__grow((void **)&w, &cap, n + 1, sizeof *w)) {
+                        free(w);
+                        return nomem(why, len);
+                    }
+                    w[n++] = (rwait){g, t, p->waits[i].tb, k, p->waits[i].k};
+                }
+            }
+    if (n) qsort(w, n, sizeof *w, rwait_cmp);
+    for (size_t i = 1; i < n; i++)
+        if (w[i].g == w[i - 1].g && w[i].a == w[i - 1].a && w[i].b == w[i - 1].b &&
+            w[i - 1].j > w[i].j)
+            w[i].j = w[i - 1].j;
+    *out = w;
+    *nout = n;
+    return 0;
+}
+
 /* Checks the program in one mode; on success, when `store` is given, the messages as rounds. */
-static int check_mode(prog *p, int inplace, oc__store *store, char *why, size_t len) {
+static int check_mode(prog *p, int inplace, const rwait *waits, size_t nw, oc__store *store,
+                      char *why, size_t len) {
     layout L;
     make_layout(p, inplace, &L);
-    exec e = {.p = p, .L = &L};
+    exec e = {.p = p, .L = &L, .waits = waits, .nw = nw};
     e.words = p->reduces ? (p->N + 63) / 64 : 0;
     const uint64_t cells = (uint64_t)p->N * L.M;
     redge *edges = NULL;
@@ -1573,24 +1643,35 @@ static int check_mode(prog *p, int inplace, oc__store *store, char *why, size_t 
         rc = nomem(why, len);
         goto out;
     }
-    for (uint64_t at = 0; at < cells; at++) {
-        e.label[at] = NONE;
-        e.rhead[at] = NONE;
-        if (e.fresh) e.fresh[at] = NONE;
-    }
-    for (uint32_t g = 0; g < p->N; g++)
-        for (uint32_t j = 0; j < p->nbuf[B_I]; j++) {
-            const uint64_t at = (uint64_t)g * L.M + slot(&L, g, B_I, j);
-            e.label[at] = initial_label(p, g, j);
-            if (e.words && e.label[at] != NONE)
-                e.bits[at * e.words + g / 64] |= UINT64_C(1) << (g % 64);
+    /* Races: a direct wait orders most pairs (waits_for, cheap); at the first pair it does not,
+     * the execution starts again with the clocks of happens-before (hb_init), in the same order,
+     * so that a file every pair of which a direct wait orders costs no clocks. */
+    for (e.full = 0; e.full < 2; e.full++) {
+        for (uint64_t at = 0; at < cells; at++) {
+            e.label[at] = NONE;
+            e.rhead[at] = NONE;
+            e.lastw[at] = 0;
+            if (e.fresh) e.fresh[at] = NONE;
         }
-    for (size_t m = 0; m < p->nmsgs; m++) { /* as the receiving step says, until a reduce uses it */
-        const rmsg *x = &p->msgs[m];
-        p->msgs[m].reduce =
-            (kind_flags[p->gpus[x->dst].tbs[x->rtb].steps[x->rk].kind] & F_RED) != 0;
+        memset(e.bits, 0, cells * e.words * sizeof *e.bits);
+        e.nr = 0;
+        for (uint32_t g = 0; g < p->N; g++)
+            for (uint32_t j = 0; j < p->nbuf[B_I]; j++) {
+                const uint64_t at = (uint64_t)g * L.M + slot(&L, g, B_I, j);
+                e.label[at] = initial_label(p, g, j);
+                if (e.words && e.label[at] != NONE)
+                    e.bits[at * e.words + g / 64] |= UINT64_C(1) << (g % 64);
+            }
+        for (size_t m = 0; m < p->nmsgs; m++) { /* as the receiving step says, until a reduce
+                                                   uses it */
+            const rmsg *x = &p->msgs[m];
+            p->msgs[m].reduce =
+                (kind_flags[p->gpus[x->dst].tbs[x->rtb].steps[x->rk].kind] & F_RED) != 0;
+        }
+        if (e.full && (rc = hb_init(&e, why, len))) goto out;
+        if ((rc = execute(&e, why, len)) != NEED_ORDER) break;
     }
-    if ((rc = hb_init(&e, why, len)) || (rc = execute(&e, why, len))) goto out;
+    if (rc) goto out;
     if (!store) goto out;
     /* rounds */
     const size_t G = p->nmsgs + p->nlocal;
@@ -1675,6 +1756,8 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
     oc__store store;
     oc__store_init(&store);
     oc_report *rep = NULL;
+    rwait *waits = NULL;
+    size_t nw = 0;
     int rc = 0;
     size_t tlen = strlen(text);
     if (tlen > INT32_MAX) return oc__fail(why, len, OC_ETOOBIG, "%s is too large", path);
@@ -1703,11 +1786,12 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
         goto out;
     }
     if ((rc = read_gpus(&p, root, why, len)) || (rc = resolve_waits(&p, why, len)) ||
-        (rc = match_messages(&p, why, len)))
+        (rc = match_messages(&p, why, len)) || (rc = collect_waits(&p, &waits, &nw, why, len)))
         goto out;
     /* Each mode the file declares; the last one checked gives the rounds. */
-    if (p.outofplace && (rc = check_mode(&p, 0, p.inplace ? NULL : &store, why, len))) goto out;
-    if (p.inplace && (rc = check_mode(&p, 1, &store, why, len))) goto out;
+    if (p.outofplace && (rc = check_mode(&p, 0, waits, nw, p.inplace ? NULL : &store, why, len)))
+        goto out;
+    if (p.inplace && (rc = check_mode(&p, 1, waits, nw, &store, why, len))) goto out;
     long long bytes;
     if ((rc = attr_int(root, "oc_bytes", 0, (long long)OC_MAX_BYTES, 0, 0, &bytes, path, why, len)))
         goto out;
@@ -1747,6 +1831,7 @@ out:
     }
     free(p.msgs);
     free(p.waits);
+    free(waits);
     oc__store_free(&store);
     oc__spec_free(&spec);
     xmlFreeDoc(doc);

@@ -185,4 +185,37 @@ for n in 2 3 5 7 12; do
     executor_race "$T/echo-$n-racy.xml"
 done
 
+# chain K: all-gather on 2 GPUs where GPU 0's scratch chunk is written by K local threadblocks in
+# turn, each waiting for the one before; the first of them comes after an earlier write only
+# through a reader in between (transitive), so the clocks of the order are kept: K threadblocks x
+# K columns x 4 bytes, refused in one line past the memory budget.
+chain() {
+    local k=$1 g h j
+    algo chain 2 1 2
+    for g in 0 1; do
+        h=$((1 - g))
+        printf '  <gpu id="%d" i_chunks="1" o_chunks="2" s_chunks="1">\n' "$g"
+        printf '    <tb id="0" send="%d" recv="-1" chan="0">\n' "$h"
+        step 0 s i 0 o 0 1 -1 -1 0
+        printf '    </tb>\n    <tb id="1" send="-1" recv="%d" chan="0">\n' "$h"
+        step 0 r i 0 o "$h" 1 -1 -1 0
+        printf '    </tb>\n    <tb id="2" send="-1" recv="-1" chan="0">\n'
+        step 0 cpy i 0 s 0 1 -1 -1 1
+        printf '    </tb>\n    <tb id="3" send="-1" recv="-1" chan="0">\n'
+        step 0 cpy s 0 o "$g" 1 2 0 1
+        printf '    </tb>\n'
+        for ((j = 4; j < (g ? 5 : k + 4); j++)); do
+            printf '    <tb id="%d" send="-1" recv="-1" chan="0">\n' "$j"
+            step 0 cpy i 0 s 0 1 $((j - 1)) 0 1
+            printf '    </tb>\n'
+        done
+        printf '  </gpu>\n'
+    done
+    printf '</algo>\n'
+}
+chain 5000 >"$T/chain.xml"
+verifies "$T/chain.xml"
+OPTICOLL_MEMORY_BUDGET_MIB=80 bad 2 "ordering the steps of $T/chain.xml (5009 threadblocks x 5005) needs 95.6 MiB, more than the memory budget of 80 MiB" \
+    verify "$T/chain.xml"
+
 finish
