@@ -875,10 +875,11 @@ typedef struct exec {
  * threadblock order, waits (a waited step has published its counter) and messages (a receive
  * completes after its send, per connection in order; buffers are unbounded, so a send learns
  * nothing of its receive). Order is transitive and may leave the GPU: tb C waits for tb B, which
- * waited for tb A; or tb X sends to another GPU, which forwards it back to tb Y. msccl-tools keeps
- * only the waits that are not implied (ir.py drops a threadblock's own and repeated ones,
- * instruction_dag.py makes a write wait for the reads since the last write, not that write), so
- * a direct wait is not the test.
+ * waited for tb A; or tb X sends to another GPU, which forwards it back to tb Y. msccl-tools does
+ * not write the waits that order implies (msccl/language/ir.py drops a threadblock's own waits and
+ * those an earlier step of it made; the InstructionDAG of rank_dag.py makes a write depend on the
+ * reads since the last write, not on that write; infer_dependencies keeps one per threadblock, the
+ * latest), so a direct wait is not the test.
  *
  * Vector clocks give it exactly: now[t][c] is how many steps of column c's threadblock happened
  * before the point threadblock t has reached. A step takes the maximum with the clocks of what it
@@ -888,8 +889,11 @@ typedef struct exec {
  * only the threadblocks that touch a chunk another threadblock of their GPU touches, one of the
  * two writing (all-to-all out of place: none), but the rows are every threadblock's, as order
  * crosses the other GPUs. Cost: (rows + snapshots alive) x columns x 4 bytes, counted against the
- * memory budget, and a step's merges are columns each: with T threadblocks, O(steps x T) at
- * worst. */
+ * memory budget (one line past it), and a step's merges are columns each: with T threadblocks,
+ * O(steps x T) at worst. So the clocks are built only when needed: the execution first asks the
+ * direct waits (waits_for: the later step, or an earlier step of its threadblock, waits for the
+ * other's step or a later one), which order every pair in most files (opticoll's exports, the
+ * reference files), and starts again with the clocks at the first pair they do not order. */
 
 /* The slot ranges step x of GPU g touches, as run_part does (an re's dst is read and written): n
  * of them, at[] their first slots, wr[] whether written. */
@@ -1147,7 +1151,8 @@ static int run_part(exec *e, uint32_t g, uint32_t t, uint32_t k, int is_send, ch
         rmsg *m = &p->msgs[st->sx];
         if (f & F_RECV) return 0; /* forwarded at the receive, below */
         if ((rc = access_slots(e, g, t, k, ss, st->cnt, 0, why, len))) return rc;
-        free(m->label); /* an earlier mode's */
+        free(m->label); /* an earlier mode's, or an execution started again */
+        free(m->bits);
         m->label = oc__calloc(st->cnt, sizeof *m->label);
         m->bits = oc__calloc((size_t)st->cnt * W + 1, sizeof *m->bits);
         if (!m->label || !m->bits) return nomem(why, len);
@@ -1214,7 +1219,8 @@ static int run_part(exec *e, uint32_t g, uint32_t t, uint32_t k, int is_send, ch
     }
     if (f & F_SEND) { /* rcs, rrs, rrcs forward what they received (and added) */
         rmsg *m = &p->msgs[st->sx];
-        free(m->label); /* an earlier mode's */
+        free(m->label); /* an earlier mode's, or an execution started again */
+        free(m->bits);
         m->label = oc__calloc(st->cnt, sizeof *m->label);
         m->bits = oc__calloc((size_t)st->cnt * W + 1, sizeof *m->bits);
         if (!m->label || !m->bits) return nomem(why, len);
