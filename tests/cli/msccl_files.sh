@@ -98,6 +98,16 @@ step() { # S TYPE SRCBUF SRCOFF DSTBUF DSTOFF CNT DEPID DEPS HASDEP
 algo() { # NAME NGPUS NCHANNELS NCHUNKSPERLOOP
     printf '<algo name="%s" proto="Simple" nchannels="%s" nchunksperloop="%s" ngpus="%s" coll="allgather" inplace="0" outofplace="1" minBytes="0" maxBytes="0">\n' "$1" "$3" "$4" "$2"
 }
+# pair_gpu G DSTBUF DSTOFF HASDEP: opens <gpu G> of an all-gather on 2 GPUs, with tb 0 sending
+# i[0] to the peer and tb 1 receiving the peer's into DSTBUF[DSTOFF].
+pair_gpu() {
+    printf '  <gpu id="%d" i_chunks="1" o_chunks="2" s_chunks="1">\n' "$1"
+    printf '    <tb id="0" send="%d" recv="-1" chan="0">\n' $((1 - $1))
+    step 0 s i 0 o 0 1 -1 -1 0
+    printf '    </tb>\n    <tb id="1" send="-1" recv="%d" chan="0">\n' $((1 - $1))
+    step 0 r i 0 "$2" "$3" 1 -1 -1 "$4"
+    printf '    </tb>\n'
+}
 # third RACY: all-gather on 2 GPUs. tb 1 receives the peer's chunk into scratch, tb 2 copies it
 # to o (waiting for tb 1), tb 3 then reuses the scratch chunk for its own copy, waiting for tb 2
 # only (as msccl-tools writes it: a write waits for the reads since the last write): its write
@@ -108,12 +118,8 @@ third() {
     algo third 2 1 2
     for g in 0 1; do
         h=$((1 - g))
-        printf '  <gpu id="%d" i_chunks="1" o_chunks="2" s_chunks="1">\n' "$g"
-        printf '    <tb id="0" send="%d" recv="-1" chan="0">\n' "$h"
-        step 0 s i 0 o 0 1 -1 -1 0
-        printf '    </tb>\n    <tb id="1" send="-1" recv="%d" chan="0">\n' "$h"
-        step 0 r i 0 s 0 1 -1 -1 1
-        printf '    </tb>\n    <tb id="2" send="-1" recv="-1" chan="0">\n'
+        pair_gpu "$g" s 0 1
+        printf '    <tb id="2" send="-1" recv="-1" chan="0">\n'
         step 0 cpy s 0 o "$h" 1 1 0 1
         printf '    </tb>\n    <tb id="3" send="-1" recv="-1" chan="0">\n'
         step 0 cpy i 0 s 0 1 "$dep" "$deps" 0
@@ -194,12 +200,8 @@ chain() {
     algo chain 2 1 2
     for g in 0 1; do
         h=$((1 - g))
-        printf '  <gpu id="%d" i_chunks="1" o_chunks="2" s_chunks="1">\n' "$g"
-        printf '    <tb id="0" send="%d" recv="-1" chan="0">\n' "$h"
-        step 0 s i 0 o 0 1 -1 -1 0
-        printf '    </tb>\n    <tb id="1" send="-1" recv="%d" chan="0">\n' "$h"
-        step 0 r i 0 o "$h" 1 -1 -1 0
-        printf '    </tb>\n    <tb id="2" send="-1" recv="-1" chan="0">\n'
+        pair_gpu "$g" o "$h" 0
+        printf '    <tb id="2" send="-1" recv="-1" chan="0">\n'
         step 0 cpy i 0 s 0 1 -1 -1 1
         printf '    </tb>\n    <tb id="3" send="-1" recv="-1" chan="0">\n'
         step 0 cpy s 0 o "$g" 1 2 0 1
