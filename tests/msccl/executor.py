@@ -26,7 +26,8 @@ For each file and each mode the file declares (inplace / outofplace; --mode pick
      collective (sizes from nchunksperloop as the runtime derives them, in-place aliasing as the
      runtime defines it); the input buffer of an out-of-place call is never written;
   4. a data race is two threadblocks of one GPU touching a chunk (one writing) with no chain of
-     waits and program order between them; a deadlock is no threadblock able to move.
+     waits, messages (a receive completes after its send) and program order between them, which
+     may pass through other GPUs; a deadlock is no threadblock able to move.
 Prints "ok FILE mode" or "FAIL FILE mode: reason" per run; exit 1 if any failed.
 """
 import argparse
@@ -462,14 +463,14 @@ def execute(coll, N, ncpl, root, ranks, inplace, capacity):
     for v in range(N):
         I, O = sizes[v]
         mem[v] = {cell_of(coll, inplace, v, I, O, "i", k): tok(v, k) for k in range(I)}
-    # per rank and threadblock: next transmission, published counter, vector clock (over the
-    # rank's threadblocks) and the clocks published with each counter
-    pc, flag, vcs, pubc, pubv, index = {}, {}, {}, {}, {}, {}
+    # per rank and threadblock: next transmission, published counter, vector clock and the
+    # clocks published with each counter. A clock maps (rank, threadblock) to how many of its
+    # transmissions happened before: over every rank's threadblocks, as order also flows through
+    # messages (a receive completes after its send) and so through the other ranks.
+    pc, flag, vcs, pubc, pubv = {}, {}, {}, {}, {}
     for v, (tbs, _) in ranks.items():
-        ids = sorted(tbs)
-        index[v] = {b: i for i, b in enumerate(ids)}
-        for b in ids:
-            pc[v, b], flag[v, b], vcs[v, b] = 0, -1, [0] * len(ids)
+        for b in sorted(tbs):
+            pc[v, b], flag[v, b], vcs[v, b] = 0, -1, {}
             pubc[v, b], pubv[v, b] = [], []
     fifo, access, waiting = {}, {}, {}
 
@@ -493,13 +494,12 @@ def execute(coll, N, ncpl, root, ranks, inplace, capacity):
 
     def touch(v, b, ep, vc, c, write):
         w, reads = access.get((v, c), (None, ()))
-        idx = index[v]
-        if w and w[0] != b and vc[idx[w[0]]] < w[1]:
+        if w and w[0] != b and vc.get((v, w[0]), 0) < w[1]:
             raise Bad("%s: gpu %d: race on %s[%d] between tb %d (write) and tb %d"
                       % (mode, v, c[0], c[1], w[0], b))
         if write:
             for (pb, pcount) in reads:
-                if pb != b and vc[idx[pb]] < pcount:
+                if pb != b and vc.get((v, pb), 0) < pcount:
                     raise Bad("%s: gpu %d: race on %s[%d] between tb %d (read) and tb %d"
                               % (mode, v, c[0], c[1], pb, b))
             if c[0] == "i" and not output_alias(v, c[1]):
@@ -507,6 +507,11 @@ def execute(coll, N, ncpl, root, ranks, inplace, capacity):
             access[(v, c)] = ((b, ep), ())
         else:
             access[(v, c)] = (w, reads + ((b, ep),))
+
+    def join(vc, other):
+        for key, x in other.items():
+            if vc.get(key, 0) < x:
+                vc[key] = x
 
     def add(a, b_):
         if a is None or b_ is None:
@@ -546,24 +551,21 @@ def execute(coll, N, ncpl, root, ranks, inplace, capacity):
             if blocked:
                 waiting.setdefault(blocked, []).append((v, b))
                 break
-            vc = vcs[v, b][:]
+            vc = vcs[v, b]  # changed in place; what others keep is a copy
             for d, s in t.deps:  # the clock published with the first counter >= s
                 cs = pubc[v, d]
                 j = bisect.bisect_left(cs, s)
-                dv = pubv[v, d][j]
-                vc = [x if x >= y else y for x, y in zip(vc, dv)]
-            me = index[v][b]
-            vc[me] += 1
-            ep = vc[me]
-            vcs[v, b] = vc
+                join(vc, pubv[v, d][j])
             n = t.cnt
             incoming = None
             if t.type in RECVS:
-                incoming = fifo[recv_key].pop(0)
+                incoming, sent = fifo[recv_key].pop(0)
+                join(vc, sent)  # the send happened before
                 wake(("space", recv_key))
                 if len(incoming) != n:
                     raise Bad("%s: gpu %d tb %d receives %d chunks where gpu %d sent %d"
                               % (mode, v, b, n, tb["recv"], len(incoming)))
+            ep = vc[v, b] = vc.get((v, b), 0) + 1
             out = []
             ty = t.type
             for k in range(n):
@@ -602,12 +604,12 @@ def execute(coll, N, ncpl, root, ranks, inplace, capacity):
                     touch(v, b, ep, vc, cd, True)
                     m[cd] = x
             if ty in SENDS:
-                fifo.setdefault(send_key, []).append(out)
+                fifo.setdefault(send_key, []).append((out, dict(vc)))
                 wake(("msg", send_key))
             if t.hasdep:
                 flag[v, b] = t.counter
                 pubc[v, b].append(t.counter)
-                pubv[v, b].append(vc)
+                pubv[v, b].append(dict(vc))
                 wake(("flag", v, b))
             pc[v, b] += 1
             executed += 1
