@@ -18,7 +18,6 @@
  * on stdout before a result is whole, and main checks at the end that it was all written.
  */
 #include "cli.h"
-#include "core/json.h"
 #include "output.h"
 #include "studies/studies.h"
 
