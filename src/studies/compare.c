@@ -19,9 +19,9 @@
  * compare's failure. The refusals are worded as the command words them (its -a and -p), because
  * the command prints them as they are and the Python package promises the command's lines.
  */
-#include "studies/studies.h"
 #include "core/json.h"
 #include "core/quote.h"
+#include "studies/studies.h"
 
 #include <stdlib.h>
 #include <string.h>
