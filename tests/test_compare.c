@@ -28,31 +28,35 @@
 static const uint32_t SIZES_N[] = {1, 2, 3, 5, 7, 12, 100};
 #define NN (sizeof SIZES_N / sizeof SIZES_N[0])
 
-/* What a writer puts in a FILE, as a malloc'ed string (NULL if it failed). */
-static char *report_json(const oc_report *r) {
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    if (!f) return NULL;
-    int rc = oc_report_write_json(r, f);
-    if (fclose(f) || rc) {
-        free(buf);
+/* What a writer puts in an in-memory stream, as a malloc'ed string (NULL if it failed). */
+typedef struct text {
+    char *buf;
+    size_t n;
+    FILE *f;
+} text;
+
+static FILE *text_open(text *t) {
+    t->buf = NULL;
+    t->n = 0;
+    return t->f = open_memstream(&t->buf, &t->n);
+}
+
+static char *text_close(text *t, int rc) {
+    if (fclose(t->f) || rc) {
+        free(t->buf);
         return NULL;
     }
-    return buf;
+    return t->buf;
+}
+
+static char *report_json(const oc_report *r) {
+    text t;
+    return text_open(&t) ? text_close(&t, oc_report_write_json(r, t.f)) : NULL;
 }
 
 static char *compare_json(const oc_compare_result *r) {
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    if (!f) return NULL;
-    int rc = oc_compare_write_json(r, f);
-    if (fclose(f) || rc) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
+    text t;
+    return text_open(&t) ? text_close(&t, oc_compare_write_json(r, t.f)) : NULL;
 }
 
 /* "k=v,k=v" as a kv list (NULL or "": an empty list). */
