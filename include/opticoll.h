@@ -645,6 +645,43 @@ int oc_throughput_write_text(const oc_throughput *t, FILE *f);
 /* One JSON object with the inputs, compute_s, bucket_bytes, sides[] and speedup; a newline. */
 int oc_throughput_write_json(const oc_throughput *t, FILE *f);
 
+/* ---- compare: every algorithm of a collective at one point ------------------------------------
+ *
+ * What `opticoll compare` prints and the Python package's compare returns: each algorithm run
+ * once through oc_run, so every run is generated, verified and mapped. Those whose restrictions
+ * exclude the point (OC_ENOTSUP) or which are too big (OC_ETOOBIG) are listed as not run, with
+ * oc_run's reason, instead of failing the compare. */
+
+typedef struct oc_compare_run {
+    const oc_algorithm_info *algorithm; /* from the registry */
+    oc_report *report;                  /* the verified run; NULL when not run */
+    char reason[256];                   /* why it was not run (oc_run's reason); "" when it ran */
+} oc_compare_run;
+
+typedef struct oc_compare_result {
+    size_t nrun;  /* runs[0 .. nrun) ran, in the list's order */
+    size_t count; /* runs[nrun .. count) did not run, in the list's order, each with its reason */
+    oc_compare_run *runs;
+} oc_compare_result;
+
+/* Runs the algorithms of req->collective at req's point (network required, nodes, bytes, root,
+ * net_params, data_check, objective, links, explain, progress; req->algorithm and req->params are
+ * ignored). algorithms NULL: every algorithm of the collective, registry order, those for other
+ * networks included (not run: oc_run says why); otherwise names[0 .. nalgorithms) in that order,
+ * each an algorithm of the collective that runs on the network, named once (else OC_ENOENT /
+ * OC_EINVAL, worded as `compare -a` words it). pins (may be NULL): KEY=VALUE pins KEY for every
+ * compared algorithm that takes it, ALGO.KEY=VALUE for ALGO alone, which wins; a pin no compared
+ * algorithm takes is OC_ENOENT, before anything runs. A run failing otherwise (a failed check,
+ * memory) is the compare's error with oc_run's reason. On success *out must be released with
+ * oc_compare_result_free; on failure it holds nothing. */
+int oc_compare(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
+               const oc_kv *pins, oc_compare_result *out, char *why, size_t whylen);
+void oc_compare_result_free(oc_compare_result *r);
+/* `compare --json`: one JSON array, one element a line: each run's report (oc_report_write_json),
+ * then {"algorithm": NAME, "not_run": REASON} for each algorithm not run; a newline after "]".
+ * OC_ENOMEM or OC_EIO (the stream failed). */
+int oc_compare_write_json(const oc_compare_result *r, FILE *f);
+
 #ifdef __cplusplus
 }
 #endif

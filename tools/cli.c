@@ -145,6 +145,33 @@ int algo_list(const char *text, oc_collective coll, const char *net, int every_n
     }
 }
 
+int algo_names(const char *text, const char ***names, char **copy, size_t *n) {
+    size_t cap = 1;
+    for (const char *p = text; *p; p++)
+        cap += *p == ',';
+    *n = 0;
+    *copy = strdup(text);
+    *names = calloc(cap, sizeof **names);
+    int rc = !*copy || !*names ? die(EXIT_OTHER, "out of memory", NULL, NULL) : 0;
+    for (char *p = *copy; !rc; p++) {
+        size_t len = strcspn(p, ",");
+        if (!len || len >= 64) {
+            rc = die(EXIT_USAGE, "-a %s: expected names separated by commas", text, NULL);
+            break;
+        }
+        (*names)[(*n)++] = p;
+        p += len;
+        if (!*p) return 0;
+        *p = '\0';
+    }
+    free(*names);
+    free(*copy);
+    *names = NULL;
+    *copy = NULL;
+    *n = 0;
+    return rc;
+}
+
 void text_width_from_terminal(void) {
     unsigned cols = TEXT_WIDTH_PIPE;
     uint64_t env = 0;

@@ -89,12 +89,17 @@ int lib_error(int err, const char *why);
  * OPTICOLL_VERIFY_BUDGET_MIB); 0, or one line on stderr and EXIT_USAGE for a bad value. */
 int memory_budget_from_env(void);
 /* The algorithms of `-a A,B,...` for collective `coll` on network `net`, in the order given, into
- * out[0 .. *n) (at most cap): sweep, tune and compare read -a alike. A name that is not an
- * algorithm of the collective, one that does not run on the network, a name given twice and an
- * empty item are refused (2, after one line). Without -a (text NULL): every algorithm of the
- * collective in registry order, only those that run on `net` unless `every_network`. */
+ * out[0 .. *n) (at most cap): sweep and tune read -a alike (compare: algo_names and
+ * oc_compare, in the same words). A name that is not an algorithm of the collective, one that
+ * does not run on the network, a name given twice and an empty item are refused (2, after one
+ * line). Without -a (text NULL): every algorithm of the collective in registry order, only
+ * those that run on `net` unless `every_network`. */
 int algo_list(const char *text, oc_collective coll, const char *net, int every_network,
               const oc_algorithm_info **out, size_t cap, size_t *n);
+/* The names of `-a A,B,...` as they are, for the library to check (compare: oc_compare):
+ * (*names)[0 .. *n) point into *copy; free both. An empty item (or one of 64 bytes or more) is
+ * refused as algo_list refuses it (2, after one line), as is memory running out (3). */
+int algo_names(const char *text, const char ***names, char **copy, size_t *n);
 /* Sets the library's text width (oc_set_text_width) for the tables: $COLUMNS when it is set (0:
  * no limit), else the terminal's columns when stdout is a terminal (TIOCGWINSZ, else 80), else
  * TEXT_WIDTH_PIPE, so that a file or a pipe gets the same lines on every machine. */

@@ -18,7 +18,6 @@
  * on stdout before a result is whole, and main checks at the end that it was all written.
  */
 #include "cli.h"
-#include "core/json.h"
 #include "output.h"
 #include "scaleout.h"
 #include "studies/studies.h"
@@ -121,72 +120,6 @@ static int cmd_run(options *o) {
     return err == OC_ENOMEM ? lib_error(err, "out of memory writing the report") : 0;
 }
 
-/* ---- compare's -a list and -p pins ---- */
-
-/* The algorithms compare runs: every algorithm of the collective, or those -a A,B,.. names (each
- * once, each an algorithm of the collective), in that order. 0 or an exit code after one line. */
-static int compare_list(const options *o, oc_collective coll, const char *net,
-                        const oc_algorithm_info **list, size_t *n) {
-    /* without -a every algorithm of the collective: those for other networks make one line */
-    return algo_list(o->algo, coll, net, 1, list, 64, n);
-}
-
-/* The algorithm a pin is for: "ALGO.KEY" names ALGO (*key = KEY); a plain KEY names none. */
-static const char *pin_target(const char *pin, const char **key, char *algo, size_t len) {
-    const char *dot = strchr(pin, '.');
-    *key = pin;
-    if (!dot) return NULL;
-    snprintf(algo, len, "%.*s", (int)(dot - pin), pin);
-    *key = dot + 1;
-    return algo;
-}
-
-/* Every -p pin must reach an algorithm of the list: KEY one that takes KEY, ALGO.KEY the listed
- * ALGO, which must take KEY. 0 or an exit code after one line. */
-static int compare_params(const options *o, const oc_algorithm_info **list, size_t n) {
-    for (size_t i = 0; i < oc_kv_count(o->params); i++) {
-        const char *pin = oc_kv_key(o->params, i), *key;
-        char algo[64];
-        const char *target = pin_target(pin, &key, algo, sizeof algo);
-        int taken = 0, listed = 0;
-        for (size_t k = 0; k < n; k++) {
-            if (target && strcmp(list[k]->name, target)) continue;
-            listed = 1;
-            taken |= oc_algorithm_takes(list[k], key);
-        }
-        if (target && !listed)
-            return die(EXIT_USAGE, "compare -p %s: '%s' is not among the algorithms compared", pin,
-                       target);
-        if (!taken)
-            return die(EXIT_USAGE,
-                       target ? "compare -p %s: %s takes no such parameter (see opticoll list)"
-                              : "compare -p %s: no algorithm compared takes it%s (see opticoll "
-                                "list)",
-                       pin, target ? target : "");
-    }
-    return 0;
-}
-
-/* The pins for algorithm a: the plain KEY pins it takes, then its own ALGO.KEY pins (which win).
- * NULL when memory ran out. */
-static oc_kv *compare_params_for(const options *o, const oc_algorithm_info *a) {
-    oc_kv *kv = oc_kv_new();
-    for (int pass = 0; kv && pass < 2; pass++)
-        for (size_t i = 0; i < oc_kv_count(o->params); i++) {
-            const char *key;
-            char algo[64];
-            const char *target = pin_target(oc_kv_key(o->params, i), &key, algo, sizeof algo);
-            if ((pass == 0) != (target == NULL)) continue;
-            if (target && strcmp(target, a->name)) continue;
-            if (!oc_algorithm_takes(a, key)) continue;
-            if (oc_kv_set(kv, key, oc_kv_value(o->params, i))) {
-                oc_kv_free(kv);
-                return NULL;
-            }
-        }
-    return kv;
-}
-
 static int cmd_compare(options *o) {
     if (o->help) {
         printf(
@@ -208,76 +141,36 @@ static int cmd_compare(options *o) {
     oc_request req;
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 0))) return rc;
-    const oc_algorithm_info *list[64];
-    size_t nlist = 0;
-    if ((rc = compare_list(o, req.collective, req.network, list, &nlist)) || (rc = compare_params(o, list, nlist)))
-        return rc;
-    oc_report *reps[64];
-    const char *names[64];
-    const char *skipped[64];
-    char reasons[64][256];
-    size_t n = 0, ns = 0;
+    /* the library picks the algorithms, checks the -a names and the -p pins, runs each and
+     * keeps the reasons of those not run; the command splits -a and prints */
+    const char **names = NULL;
+    char *copy = NULL;
+    size_t nnames = 0;
+    if (o->algo && (rc = algo_names(o->algo, &names, &copy, &nnames))) return rc;
+    oc_compare_result res;
+    char why[1024] = "";
+    int err = oc_compare(&req, names, nnames, o->params, &res, why, sizeof why);
+    free(names);
+    free(copy);
+    if (err) return lib_error(err, why);
+    size_t n = res.nrun, ns = res.count - res.nrun;
     int status = 0;
     int wname = 10; /* the name column fits the longest name (hypercube-opt) */
-    for (size_t i = 0; i < nlist; i++) {
-        const oc_algorithm_info *a = list[i];
-        if ((int)strlen(a->name) > wname) wname = (int)strlen(a->name);
-        req.algorithm = a->name;
-        char why[256] = "";
-        oc_report *rep = NULL;
-        oc_kv *params = compare_params_for(o, a);
-        if (!params) {
-            for (size_t k = 0; k < n; k++)
-                oc_report_free(reps[k]);
-            return die(EXIT_OTHER, "out of memory", NULL, NULL);
-        }
-        req.params = params;
-        int err = oc_run(&req, &rep, why, sizeof why);
-        oc_kv_free(params);
-        if (err == OC_ENOTSUP || err == OC_ETOOBIG) {
-            skipped[ns] = a->name;
-            snprintf(reasons[ns++], sizeof reasons[0], "%s", why);
-            continue;
-        }
-        if (err) {
-            for (size_t k = 0; k < n; k++)
-                oc_report_free(reps[k]);
-            return lib_error(err, why);
-        }
-        names[n] = a->name;
-        reps[n++] = rep;
-    }
-    if (n == 0 && ns == 0)
-        return die(EXIT_USAGE, "no %s algorithm runs on %s", o->coll, req.network);
+    for (size_t i = 0; i < res.count; i++)
+        if ((int)strlen(res.runs[i].algorithm->name) > wname)
+            wname = (int)strlen(res.runs[i].algorithm->name);
     if (o->json) {
-        /* One array, an element a line: the reports, then {"algorithm", "not_run"} for the
-         * others. A failed stdout is close_stdout's to report (exit 3). */
-        int err = fputs("[", stdout) == EOF ? OC_EIO : 0;
-        for (size_t k = 0; k < n + ns && !err; k++) {
-            if (k && fputs(",", stdout) == EOF) {
-                err = OC_EIO;
-            } else if (k < n) {
-                err = oc_report_write_json(reps[k], stdout);
-            } else {
-                cJSON *x = cJSON_CreateObject();
-                if (!oc__json_str(x, "algorithm", skipped[k - n]) ||
-                    !oc__json_str(x, "not_run", reasons[k - n])) {
-                    cJSON_Delete(x);
-                    x = NULL; /* oc__json_write: out of memory */
-                }
-                err = oc__json_write(stdout, x, OC__JSON_SPACED, "\n");
-            }
-        }
-        if (!err) fputs("]\n", stdout);
-        if (err == OC_ENOMEM) status = lib_error(err, "out of memory writing the JSON");
+        /* A failed stdout is close_stdout's to report (exit 3). */
+        if (oc_compare_write_json(&res, stdout) == OC_ENOMEM)
+            status = lib_error(OC_ENOMEM, "out of memory writing the JSON");
     } else if (o->csv) {
         for (size_t k = 0; k < n; k++)
-            oc_report_write_csv(reps[k], stdout, k == 0);
+            oc_report_write_csv(res.runs[k].report, stdout, k == 0);
         if (n == 0) oc_report_write_csv(NULL, stdout, 1);
-        for (size_t k = 0; k < ns; k++) {
-            printf("%s,%s,%s,%u,%llu,,,,,,,,,\"not run: ", o->coll, skipped[k], req.network,
-                   req.nodes, (unsigned long long)req.bytes);
-            for (const char *c = reasons[k]; *c; c++) {
+        for (size_t k = n; k < n + ns; k++) {
+            printf("%s,%s,%s,%u,%llu,,,,,,,,,\"not run: ", o->coll, res.runs[k].algorithm->name,
+                   req.network, req.nodes, (unsigned long long)req.bytes);
+            for (const char *c = res.runs[k].reason; *c; c++) {
                 if (*c == '"') putchar('"'); /* CSV doubles a quote inside quotes */
                 putchar(*c);
             }
@@ -291,7 +184,7 @@ static int cmd_compare(options *o) {
         printf("  %-*s %10s %12s %12s %14s %9s  %s\n", wname, "algorithm", "steps", "lower bound",
                "seed formula", "time", "verified", "parameters");
         for (size_t k = 0; k < n; k++) {
-            oc_report *r = reps[k];
+            oc_report *r = res.runs[k].report;
             double f = 0, t = oc_report_time(r);
             uint64_t lb = 0;
             char fb[32] = "-", lbb[32] = "-", tb[32];
@@ -304,7 +197,7 @@ static int cmd_compare(options *o) {
             for (size_t i = 0, at = 0; i < oc_kv_count(used) && at < sizeof pb; i++)
                 at += (size_t)snprintf(pb + at, sizeof pb - at, i ? " %s=%s" : "  %s=%s",
                                        oc_kv_key(used, i), oc_kv_value(used, i));
-            printf("  %-*s %10llu %12s %12s %14s %9s%s\n", wname, names[k],
+            printf("  %-*s %10llu %12s %12s %14s %9s%s\n", wname, res.runs[k].algorithm->name,
                    (unsigned long long)oc_report_steps(r), lbb, fb, tb,
                    oc_report_verified(r) ? "yes" : "NO", pb);
         }
@@ -312,24 +205,21 @@ static int cmd_compare(options *o) {
          * networks, in one line: they do not apply here, whatever N and SIZE */
         char elsewhere[2048] = "";
         size_t nelse = 0, at = 0;
-        for (size_t k = 0; k < ns; k++) {
-            const oc_algorithm_info *a = NULL;
-            for (size_t i = 0; i < nlist && !a; i++)
-                if (!strcmp(list[i]->name, skipped[k])) a = list[i];
-            if (a && !oc_algorithm_runs_on(a, req.network)) {
+        for (size_t k = n; k < n + ns; k++) {
+            const oc_algorithm_info *a = res.runs[k].algorithm;
+            if (!oc_algorithm_runs_on(a, req.network)) {
                 if (at < sizeof elsewhere)
                     at += (size_t)snprintf(elsewhere + at, sizeof elsewhere - at, "%s%s",
                                            nelse ? ", " : "", a->name);
                 nelse++;
                 continue;
             }
-            printf("  %-*s not run: %s\n", wname, skipped[k], reasons[k]);
+            printf("  %-*s not run: %s\n", wname, a->name, res.runs[k].reason);
         }
         if (nelse)
             printf("  for other networks (%zu; see opticoll list): %s\n", nelse, elsewhere);
     }
-    for (size_t k = 0; k < n; k++)
-        oc_report_free(reps[k]);
+    oc_compare_result_free(&res);
     return status;
 }
 

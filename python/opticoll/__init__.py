@@ -178,15 +178,12 @@ def _report_dict(report):
     return _json.loads(_take_text(text))
 
 
-def _run_request(request):
-    """(report dict, 0) or (None, code, reason) for the caller to raise or record."""
-    why = _ffi.new("char[]", _WHY)
-    out = _ffi.new("oc_report **")
-    rc = _lib.oc_run(request.req, out, why, _WHY)
+def _report_or_raise(rc, out, why):
+    """The report a library call left in out[0], as a dict (and freed); its error raised."""
     if rc:
-        return None, rc, why
+        _raise(rc, why)
     try:
-        return _report_dict(out[0]), 0, None
+        return _report_dict(out[0])
     finally:
         _lib.oc_report_free(out[0])
 
@@ -200,10 +197,9 @@ def run(collective, algorithm, nodes, size, network="ring", params=None, net_par
     ({"wavelengths": 64}); objective is "time" or "steps" for parameter searches."""
     request = _Request(collective, algorithm, nodes, size, network, params, net_params, root,
                        data_check, objective, links, explain)
-    report, rc, why = _run_request(request)
-    if rc:
-        _raise(rc, why)
-    return report
+    why = _ffi.new("char[]", _WHY)
+    out = _ffi.new("oc_report **")
+    return _report_or_raise(_lib.oc_run(request.req, out, why, _WHY), out, why)
 
 
 def algorithms(collective=None, network=None):
@@ -234,43 +230,24 @@ def networks():
 def compare(collective, nodes, size, network="ring", algorithms=None, params=None,
             net_params=None, root=0, data_check=True):
     """Every algorithm of the collective (or those `algorithms` lists), each verified:
-    `opticoll compare ... --json` as a list. Runs come first, in registry (or list) order, then
-    {"algorithm": NAME, "not_run": REASON} for those that do not run on the network or whose
-    restrictions exclude these parameters. params pins KEY for every compared algorithm that takes it, or "ALGO.KEY"
-    for ALGO alone; a key no compared algorithm takes is an UnknownName error, as on the command."""
-    coll = _collective(collective)
-    candidates = [a for a in (_lib.oc_algorithm_at(i) for i in range(_lib.oc_algorithm_count()))
-                  if a.collective == coll]
-    names = {_ffi.string(a.name).decode(): a for a in candidates}
+    `opticoll compare ... --json` as a list, from the same library call (oc_compare). Runs come
+    first, in registry (or list) order, then {"algorithm": NAME, "not_run": REASON} for those that
+    do not run on the network or whose restrictions exclude these parameters. `algorithms` names
+    algorithms of the collective that run on the network, each once. params pins KEY for every
+    compared algorithm that takes it, or "ALGO.KEY" for ALGO alone (which wins); a key no compared
+    algorithm takes is an UnknownName error, with the command's line."""
+    request = _Request(collective, None, nodes, size, network, None, net_params, root, data_check)
+    pins = _Kv(params)
+    names, count = _ffi.NULL, 0
     if algorithms is not None:
-        unknown = [n for n in algorithms if n not in names]
-        if unknown or len(set(algorithms)) != len(algorithms):
-            raise UnknownName(-4, f"compare: '{(unknown or algorithms)[0]}' is not an algorithm of "
-                                  f"{collective}, or is listed twice")
-        candidates = [names[n] for n in algorithms]
-    pins = {}
-    for key, value in (params or {}).items():
-        algo, _, name = str(key).rpartition(".")
-        takers = [a for a in candidates
-                  if (not algo or _ffi.string(a.name).decode() == algo)
-                  and _lib.oc_algorithm_takes(a, name.encode())]
-        if not takers:
-            raise UnknownName(-4, f"compare: no algorithm compared takes {key}")
-        for a in takers:
-            pins.setdefault(_ffi.string(a.name).decode(), {})[name] = value
-    ran, not_run = [], []
-    for a in candidates:
-        name = _ffi.string(a.name).decode()
-        request = _Request(collective, name, nodes, size, network, pins.get(name), net_params,
-                           root, data_check)
-        report, rc, why = _run_request(request)
-        if rc in (-5, -10):  # not supported here, or too big: listed, as the command does
-            not_run.append({"algorithm": name, "not_run": _ffi.string(why).decode()})
-        elif rc:
-            _raise(rc, why)
-        else:
-            ran.append(report)
-    return ran + not_run
+        keep = [_ffi.new("char[]", str(a).encode()) for a in algorithms]
+        names, count = _ffi.new("const char *[]", keep), len(keep)
+    why = _ffi.new("char[]", _WHY)
+    text = _ffi.new("char **")
+    rc = _lib.opy_compare_json(request.req, names, count, pins.ptr, text, why, _WHY)
+    if rc:
+        _raise(rc, why)
+    return _json.loads(_take_text(text))
 
 
 _FORMATS = {"json": 0, "msccl": 1, "chrome": 2}
@@ -300,12 +277,7 @@ def verify(path, network=None, net_params=None):
     out = _ffi.new("oc_report **")
     net = _ffi.new("char[]", str(network).encode()) if network else _ffi.NULL
     rc = _lib.oc_verify_file(str(path).encode(), net, kv.ptr, out, why, _WHY)
-    if rc:
-        _raise(rc, why)
-    try:
-        return _report_dict(out[0])
-    finally:
-        _lib.oc_report_free(out[0])
+    return _report_or_raise(rc, out, why)
 
 
 def _list(values, sizes, what):

@@ -115,6 +115,8 @@ ffibuilder.cdef(
     enum { OPY_EXPORT_JSON = 0, OPY_EXPORT_MSCCL = 1, OPY_EXPORT_CHROME = 2 };
     int opy_report_json(const oc_report *r, char **text);
     int opy_export(int format, const oc_request *req, char **text, char *why, size_t len);
+    int opy_compare_json(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
+                         const oc_kv *pins, char **text, char *why, size_t len);
     void free(void *p);
     """
 )

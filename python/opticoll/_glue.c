@@ -10,36 +10,61 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* The stream's text in *text (NUL-terminated) when fn returned 0 and the stream closed cleanly;
- * otherwise *text is NULL and the error is returned (OC_ENOMEM when the stream itself failed). */
-static int finish(FILE *f, char **buf, int rc, char **text) {
-    if (fclose(f) != 0 && rc == 0) rc = OC_ENOMEM;
+/* An in-memory stream and the text it collects. */
+typedef struct text_out {
+    char *buf;
+    size_t n;
+    FILE *f;
+} text_out;
+
+static int start(text_out *t) {
+    t->buf = NULL;
+    t->n = 0;
+    t->f = open_memstream(&t->buf, &t->n);
+    return t->f ? 0 : OC_ENOMEM;
+}
+
+/* The stream's text in *text (NUL-terminated) when the writer returned rc = 0 and the stream
+ * closed cleanly; otherwise *text is NULL and the error is returned (OC_EIO when the stream
+ * failed, OC_ENOMEM when closing it did). */
+static int finish(text_out *t, int rc, char **text) {
+    if (!rc && ferror(t->f)) rc = OC_EIO;
+    if (fclose(t->f) != 0 && rc == 0) rc = OC_ENOMEM;
     if (rc) {
-        free(*buf);
-        *buf = NULL;
+        free(t->buf);
+        t->buf = NULL;
     }
-    *text = *buf;
+    *text = t->buf;
     return rc;
 }
 
 int opy_report_json(const oc_report *r, char **text) {
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    if (!f) return OC_ENOMEM;
-    int rc = oc_report_write_json(r, f);
-    if (!rc && ferror(f)) rc = OC_EIO;
-    return finish(f, &buf, rc, text);
+    text_out t;
+    if (start(&t)) return OC_ENOMEM;
+    return finish(&t, oc_report_write_json(r, t.f), text);
 }
 
 int opy_export(int format, const oc_request *req, char **text, char *why, size_t len) {
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    if (!f) return OC_ENOMEM;
-    int rc = format == OPY_EXPORT_MSCCL    ? oc_export_msccl(req, f, why, len)
-             : format == OPY_EXPORT_CHROME ? oc_export_chrome(req, f, why, len)
-                                           : oc_export_json(req, f, why, len);
-    if (!rc && ferror(f)) rc = OC_EIO;
-    return finish(f, &buf, rc, text);
+    text_out t;
+    if (start(&t)) return OC_ENOMEM;
+    int rc = format == OPY_EXPORT_MSCCL    ? oc_export_msccl(req, t.f, why, len)
+             : format == OPY_EXPORT_CHROME ? oc_export_chrome(req, t.f, why, len)
+                                           : oc_export_json(req, t.f, why, len);
+    return finish(&t, rc, text);
+}
+
+int opy_compare_json(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
+                     const oc_kv *pins, char **text, char *why, size_t len) {
+    oc_compare_result res;
+    text_out t;
+    *text = NULL;
+    int rc = oc_compare(req, algorithms, nalgorithms, pins, &res, why, len);
+    if (rc) return rc;
+    if ((rc = start(&t))) {
+        oc_compare_result_free(&res);
+        return rc;
+    }
+    rc = oc_compare_write_json(&res, t.f);
+    oc_compare_result_free(&res);
+    return finish(&t, rc, text);
 }

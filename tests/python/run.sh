@@ -16,4 +16,4 @@ rm -rf "$venv"
 export OPTICOLL_BUILD_DIR=$build/python-lib
 (cd "$src" && "$venv/bin/pip" install -q --no-build-isolation --no-index .)
 cd "$build"  # not the source tree: the installed package is the one under test
-OPTICOLL_CLI=$cli "$venv/bin/python" -m pytest -q -p no:cacheprovider "$src/tests/python/test_opticoll.py"
+OPTICOLL_CLI=$cli "$venv/bin/python" -m pytest -q -p no:cacheprovider "$src/tests/python"
