@@ -43,8 +43,8 @@ static int search(const oc__algo *a, const oc__model *model, uint32_t N, uint64_
     oc_report *rep = oc__report_new();
     oc_kv *chosen = NULL;
     char why[512] = "";
-    int rc = rep ? oc__search_budget(a, model, &req, budget, &chosen, rep, why, sizeof why)
-                 : OC_ENOMEM;
+    int rc =
+        rep ? oc__search_budget(a, model, &req, budget, &chosen, rep, why, sizeof why) : OC_ENOMEM;
     CHECK(rc == 0 && chosen && rep->search, "N=%u budget %llu: %s", N, (unsigned long long)budget,
           why);
     memset(out, 0, sizeof *out);
@@ -71,7 +71,8 @@ static uint64_t pinned_transfers(uint32_t N, const char *radices) {
     char p[256], why[512];
     int err;
     snprintf(p, sizeof p, "radices=%s", radices);
-    oc_report *rep = run_net("ring", OC_ALLGATHER, "optree", N, 4096, p, NULL, &err, why, sizeof why);
+    oc_report *rep =
+        run_net("ring", OC_ALLGATHER, "optree", N, 4096, p, NULL, &err, why, sizeof why);
     CHECK(err == 0 && rep, "N=%u %s refused: %s", N, radices, why);
     uint64_t t = rep ? rep->transfers : 0;
     oc_report_free(rep);
@@ -93,8 +94,8 @@ static void one(const oc__algo *a, const oc__model *model, uint32_t N) {
         CHECK(e->transfers > 0, "N=%u radices=%s offered without its transfers", N, r);
         if (e->status != OC__CAND_MAPPED && lists > 3) continue; /* the mapped and a few more */
         const uint64_t real = pinned_transfers(N, r);
-        CHECK(e->transfers <= real, "N=%u radices=%s: bound %llu transfers, the run has %llu", N,
-              r, (unsigned long long)e->transfers, (unsigned long long)real);
+        CHECK(e->transfers <= real, "N=%u radices=%s: bound %llu transfers, the run has %llu", N, r,
+              (unsigned long long)e->transfers, (unsigned long long)real);
     }
     CHECK(lists > 0, "N=%u: no list offered", N);
     oc_report_free(rep);
