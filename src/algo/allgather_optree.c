@@ -500,11 +500,41 @@ static oc__bound bound_of(const ag_search *a, uint64_t steps, const char *name) 
 
 static const char *const BOUND_NAME = "ring load: sum over stages of ceil(busiest link / C)";
 
+/* A lower bound on a list's transfers (oc__bound.transfers), so that the search does not
+ * generate a list over its budget to find out. Exact but for the last stage: a stage with W >= 2
+ * sends the range of every position that holds something to all m - 1 partners (two positions
+ * of one node are neighbours, so partners W >= 2 apart sit on other nodes and stage_sends skips
+ * none of them), and a position holds something before stage j when a block-bearing position
+ * shares its residue mod S = mW; the last stage (W = 1), whose rules skip partners, counts 0.
+ * One stage (k = 1) is one-stage all-gather: N (N - 1). 0 (not known) when out of memory. */
+static uint64_t list_transfers(uint32_t N, const oc__radices *r) {
+    if (r->k == 1) return (uint64_t)N * (N - 1);
+    const uint64_t V = oc__radices_product(r);
+    uint8_t *held = oc__malloc_array((size_t)V, 1);
+    if (!held) return 0;
+    uint64_t total = 0, W = V;
+    for (uint32_t j = 0; j + 1 < r->k; j++) {
+        W /= r->m[j];
+        const uint64_t S = W * r->m[j];
+        memset(held, 0, (size_t)S);
+        uint64_t residues = 0;
+        for (uint32_t n = 0; n < N; n++) {
+            const uint64_t x = first_pos(N, V, n) % S;
+            residues += !held[x];
+            held[x] = 1;
+        }
+        total += (uint64_t)(r->m[j] - 1) * (V / S) * residues;
+    }
+    free(held);
+    return total;
+}
+
 static int offer_list(ag_search *a, const oc__radices *r, uint64_t steps) {
     char text[256];
     oc__radices_format(r, text, sizeof text);
     const char *kv[] = {"radices", text};
     oc__bound b = bound_of(a, steps, BOUND_NAME);
+    b.transfers = list_transfers(a->N, r);
     a->offered++;
     return oc__search_offer(a->s, &b, 1, kv);
 }

@@ -31,6 +31,7 @@
 #include "net/ring.h"
 #include "core/bitset.h"
 #include "core/quote.h"
+#include "core/rangeset.h"
 #include "net/model_common.h"
 
 #include <math.h>
@@ -201,6 +202,66 @@ static int pool_push(oc__netrun *m, uint32_t d, uint32_t c0, uint32_t c1) {
     return 0;
 }
 
+/* Rounds with no arc through the cut (K = 0): every colour's window is the whole ring, so any
+ * free colour is as good as another and greedy by left end needs exactly max-load colours
+ * whichever it takes. The free colours are then kept coalesced (a sorted range set) and taken
+ * from the top, so that bundles of unequal sizes (OpTree's uneven stages) do not split the free
+ * colours into ever smaller pieces: one fragment or a few a lightpath, not hundreds. */
+static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, const uint32_t *arcs,
+                            size_t na, uint64_t *colours) {
+    const uint32_t N = m->N;
+    oc__rangeset fr = {0};
+    uint64_t next_new = 0;
+    size_t si = 0;
+    int rc = 0;
+    for (uint32_t p = 0; p <= N && !rc; p++) {
+        for (uint32_t a = m->ends_head[p]; a != UINT32_MAX && !rc; a = m->alive_next[a]) {
+            const oc__ring_frag *f = &m->frags[d][m->frag_first[a]];
+            const oc__ring_frag *fend = m->frags[d] + m->nfrags[d];
+            for (; f < fend && f->xfer == a && !rc; f++) {
+                oc__range r = {f->c0, f->c1};
+                rc = oc__rangeset_union(&fr, &r, 1, NULL);
+            }
+        }
+        m->ends_head[p] = UINT32_MAX;
+        if (p == N) break;
+        for (; si < na && m->start[arcs[si]] <= p && !rc; si++) {
+            uint32_t a = arcs[si], need = rd->xfers[a].count;
+            uint32_t end = p + m->len[a];
+            m->frag_first[a] = (uint32_t)m->nfrags[d];
+            while (need && !rc) {
+                uint32_t c0, take;
+                if (fr.n) {
+                    oc__range *top = &fr.iv[fr.n - 1];
+                    take = top->hi - top->lo < need ? top->hi - top->lo : need;
+                    c0 = top->hi - take;
+                    top->hi -= take;
+                    fr.size -= take;
+                    if (top->hi == top->lo) fr.n--;
+                } else {
+                    if (next_new + need > UINT32_MAX) {
+                        rc = OC_ETOOBIG;
+                        break;
+                    }
+                    c0 = (uint32_t)next_new;
+                    take = need;
+                    next_new += need;
+                }
+                rc = push_frag(m, d, a, c0, c0 + take);
+                need -= take;
+            }
+            m->alive_next[a] = m->ends_head[end];
+            m->ends_head[end] = a;
+        }
+    }
+    /* an early return leaves arcs on the end lists: clear them for the next round */
+    for (uint32_t p = 0; rc && p <= N; p++)
+        m->ends_head[p] = UINT32_MAX;
+    oc__rangeset_free(&fr);
+    *colours = next_new;
+    return rc;
+}
+
 /* Colours the na arcs of direction d listed in arcs[] (which it reorders) with the ring cut at
  * `cut`. The intervals are taken in order of (start, longest first, then their order in arcs[]):
  * two stable counting sorts give that order, and when the arcs already come in it (ring
@@ -305,6 +366,7 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, uint32_t *arcs,
         for (size_t i = 0; i < nint; i++)
             arcs[cnt[start[m->order[i]]]++] = m->order[i];
     }
+    if (ncross == 0) return colour_intervals(m, d, rd, arcs, nint, colours);
     if (K > m->deadline_cap) {
         uint32_t *dl = realloc(m->deadline, (size_t)K * sizeof(uint32_t));
         if (!dl) return OC_ENOMEM;

@@ -68,6 +68,11 @@ int oc__search_check_cache(const oc__algo *algo, const oc__model *model, const o
                            uint64_t *checked, oc_kv **chosen, oc_report *rep, char *why,
                            size_t len);
 
+/* The test of the search's transfer budget (test_search_optree_budget): oc__search_params with
+ * `budget` transfers a candidate may have to be mapped instead of the default 2^25. */
+int oc__search_budget(const oc__algo *algo, const oc__model *model, const oc_request *req,
+                      uint64_t budget, oc_kv **chosen, oc_report *rep, char *why, size_t len);
+
 int oc__generate(const oc__algo *algo, const oc__plan *plan, oc__sink *sinks, char *why,
                  size_t len);
 

@@ -95,6 +95,7 @@ typedef struct searcher {
     int no_bounds;     /* the network splits rounds (split_degree): map every candidate */
     uint64_t checked;  /* candidates compared */
     char mismatch[512]; /* the first difference the check found */
+    uint64_t budget;    /* the transfers a candidate may have to be mapped (SEARCH_TRANSFER_BUDGET) */
     int has_hint;       /* an incumbent mapped ahead of its offer (oc__search.hint) */
     oc__progress progress; /* candidates decided / offered so far (oc_request.progress) */
     uint64_t decided;
@@ -135,16 +136,16 @@ int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *n
 
 typedef struct budget_sink {
     oc__sink sink;
-    uint64_t transfers;
+    uint64_t transfers, budget;
 } budget_sink;
 
 static int budget_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     (void)index;
     budget_sink *b = (budget_sink *)self;
     b->transfers += r->count;
-    if (b->transfers > SEARCH_TRANSFER_BUDGET)
+    if (b->transfers > b->budget)
         return oc__fail(why, len, OC_ETOOBIG, "more than %llu transfers",
-                        (unsigned long long)SEARCH_TRANSFER_BUDGET);
+                        (unsigned long long)b->budget);
     return 0;
 }
 
@@ -178,7 +179,7 @@ static int evaluate(const searcher *s, const oc_kv *params, uint64_t *steps, dou
     if (rc) goto out;
     rc = s->model->create(&plan.spec, req->net_params, 0, &net, why, len);
     if (rc) goto out;
-    budget_sink budget = {.sink = {.round = budget_round}};
+    budget_sink budget = {.sink = {.round = budget_round}, .budget = s->budget};
     budget.sink.next = s->model->sink(net);
     budget.sink.next->next = NULL;
     oc__emit emit;
@@ -309,9 +310,9 @@ static int cost_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     cost_sink *c = (cost_sink *)self;
     round_cache *cache = &c->s->cache;
     c->transfers += r->count;
-    if (c->transfers > SEARCH_TRANSFER_BUDGET)
+    if (c->transfers > c->s->budget)
         return oc__fail(why, len, OC_ETOOBIG, "more than %llu transfers",
-                        (unsigned long long)SEARCH_TRANSFER_BUDGET);
+                        (unsigned long long)c->s->budget);
     uint64_t hash = round_hash(c->spec, r), steps = 0;
     double time_s = 0;
     const cached_round *hit = cache_find(cache, hash, c->spec, r);
@@ -481,13 +482,13 @@ static int by_bound(const void *pa, const void *pb) {
 }
 
 /* The reason of a candidate whose transfers, known ahead, are over the search's budget. */
-static int over_budget(uint64_t transfers, char *why, size_t len) {
+static int over_budget(uint64_t transfers, uint64_t budget, char *why, size_t len) {
     if (transfers > OC_MAX_TRANSFERS)
         return oc__fail(why, len, OC_ETOOBIG, "%llu transfers, more than the %llu this tool generates",
                         (unsigned long long)transfers, (unsigned long long)OC_MAX_TRANSFERS);
     return oc__fail(why, len, OC_ETOOBIG, "%llu transfers, more than the %llu transfers a candidate "
                     "is mapped with during the search",
-                    (unsigned long long)transfers, (unsigned long long)SEARCH_TRANSFER_BUDGET);
+                    (unsigned long long)transfers, (unsigned long long)budget);
 }
 
 /* Maps every pending entry, best bound first, skipping those a mapped one already beats. */
@@ -526,8 +527,8 @@ static int flush(searcher *s) {
         }
         char why[256] = "";
         /* transfers known ahead: one over the budget is not generated to find out */
-        int erc = e->transfers > SEARCH_TRANSFER_BUDGET
-                      ? over_budget(e->transfers, why, sizeof why)
+        int erc = e->transfers > s->budget
+                      ? over_budget(e->transfers, s->budget, why, sizeof why)
                       : map_candidate(s, e, &e->steps, &e->time_s, why, sizeof why);
         if (erc == OC_ENOMEM) {
             rc = OC_ENOMEM;
@@ -673,7 +674,7 @@ static int by_bound_alone(searcher *s, const oc__algo *algo, const oc_request *r
              "%s chosen by the least proven bound (%llu steps, %s: %s): no candidate fits the "
              "search's %llu transfers for mapping one, so the run maps it (%llu transfers)",
              w->text, (unsigned long long)w->bound_steps, t, w->bound_name,
-             (unsigned long long)SEARCH_TRANSFER_BUDGET, (unsigned long long)w->transfers);
+             (unsigned long long)s->budget, (unsigned long long)w->transfers);
     if (!(log->why_won = strdup(buf))) return OC_ENOMEM;
     log->winner = pick;
     log->runner_up = log->n;
@@ -707,8 +708,8 @@ static int figures(const oc__search_in *in, oc_collective coll, uint32_t q, oc__
 }
 
 static int run_search(const oc__algo *algo, const oc__model *model, const oc_request *req,
-                      int check_cache, uint64_t *checked, oc_kv **chosen, oc_report *rep,
-                      char *why, size_t len) {
+                      int check_cache, uint64_t budget, uint64_t *checked, oc_kv **chosen,
+                      oc_report *rep, char *why, size_t len) {
     *chosen = NULL;
     if (!algo->search || !model) return 0;
     oc__spec probe;
@@ -724,6 +725,7 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
                   .req = req,
                   .best = SIZE_MAX,
                   .check_cache = check_cache,
+                  .budget = budget,
                   .no_bounds = in.split_degree > 0,
                   .objective = req->objective == OC_OBJECTIVE_STEPS ? OC_OBJECTIVE_STEPS
                                                                     : OC_OBJECTIVE_TIME};
@@ -789,11 +791,17 @@ out:
 
 int oc__search_params(const oc__algo *algo, const oc__model *model, const oc_request *req,
                       oc_kv **chosen, oc_report *rep, char *why, size_t len) {
-    return run_search(algo, model, req, 0, NULL, chosen, rep, why, len);
+    return run_search(algo, model, req, 0, SEARCH_TRANSFER_BUDGET, NULL, chosen, rep, why, len);
 }
 
 int oc__search_check_cache(const oc__algo *algo, const oc__model *model, const oc_request *req,
                            uint64_t *checked, oc_kv **chosen, oc_report *rep, char *why,
                            size_t len) {
-    return run_search(algo, model, req, 1, checked, chosen, rep, why, len);
+    return run_search(algo, model, req, 1, SEARCH_TRANSFER_BUDGET, checked, chosen, rep, why,
+                      len);
+}
+
+int oc__search_budget(const oc__algo *algo, const oc__model *model, const oc_request *req,
+                      uint64_t budget, oc_kv **chosen, oc_report *rep, char *why, size_t len) {
+    return run_search(algo, model, req, 0, budget, NULL, chosen, rep, why, len);
 }
