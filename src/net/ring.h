@@ -10,15 +10,23 @@
 
 enum { RING_CW = 0, RING_CCW = 1 };
 
-/* One piece of a transfer's wavelength assignment: colours [c0, c1) of its direction in this round.
- * Colour c is (step c / (F*w), fibre (c / w) % F, wavelength c % w): a lightpath per colour. */
+/* One piece of a transfer's wavelength assignment: colours [c0, c0 + n) of its direction in this
+ * round. Colour c is (step c / (F*w), fibre (c / w) % F, wavelength c % w): a lightpath per colour.
+ * Colours are 64-bit (a round of big bundles, Bruck's last rounds on 2^20 nodes, needs 2^37 of
+ * them); 16 bytes a fragment, most transfers having one. */
 typedef struct oc__ring_frag {
+    uint64_t c0;
     uint32_t xfer; /* index of the transfer in the round */
-    uint32_t c0, c1;
+    uint32_t n;    /* colours, at least 1 in a well-formed assignment */
 } oc__ring_frag;
 
+/* Direction of transfer i in a bit array (one bit a transfer, 1: RING_CCW). */
+static inline int oc__ring_dir(const uint64_t *bits, size_t i) {
+    return (int)((bits[i >> 6] >> (i & 63)) & 1);
+}
+
 typedef struct oc__ring_assignment {
-    const uint8_t *dir;             /* per transfer: RING_CW or RING_CCW */
+    const uint64_t *dir;            /* per transfer, a bit: RING_CW (0) or RING_CCW (1) */
     const oc__ring_frag *frags[2];  /* per direction */
     size_t nfrags[2];
     uint64_t colours[2];            /* colours used per direction */
