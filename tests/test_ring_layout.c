@@ -13,11 +13,16 @@
  *  2. random rounds (any ends, bundles of 1 to 9 chunks, ties at N/2, some rounds with a
  *     transfer repeated) mapped on the model directly with an observer: every use, the steps and
  *     the lower bound.
+ *  3. colours past 2^32 (big bundles: Bruck's last rounds on 2^20 nodes need 2^37): a round of
+ *     three 2^31-chunk lightpaths over one link maps to 3 x 2^31 colours and passes the check,
+ *     which sorts such a direction's ranges by comparison; an assignment that reuses a colour
+ *     past 2^32 is refused there with the conflict named.
  * Run `test_ring_layout print` to see the hashes.
  */
 #include "check.h"
 #include "core/result.h"
 #include "net/net.h"
+#include "net/ring.h"
 #include "opticoll.h"
 
 #include "model_map.h"
@@ -180,6 +185,48 @@ static uint64_t random_case(uint32_t N, uint32_t seed) {
 
 static const uint32_t random_sizes[] = {2, 3, 5, 7, 12, 100, 257};
 
+/* Part 3: colours past 2^32. */
+static void big_colours(void) {
+    const uint32_t big = UINT32_C(1) << 31;
+    oc__round r = {0};
+    /* 0 -> 2, 1 -> 3 and 0 -> 3 on 8 nodes all cross link 1->2 clockwise */
+    CHECK(oc__round_push(&r, 0, 2, OC_OP_COPY, 0, big) == 0 &&
+              oc__round_push(&r, 1, 3, OC_OP_COPY, 0, big) == 0 &&
+              oc__round_push(&r, 0, 3, OC_OP_COPY, 0, big) == 0,
+          "push");
+    int err = 0;
+    char why[512] = "";
+    oc_report *rep = map_on(&oc__model_ring, 8, 4096, "wavelengths=64", &r, 1, &err, why, sizeof why);
+    CHECK(err == 0 && rep, "three 2^31-chunk lightpaths: %s", why);
+    uint64_t lb = 0;
+    if (rep)
+        CHECK(oc_report_steps(rep) == 3 * (uint64_t)big / 64 &&
+                  oc_report_steps_lower_bound(rep, &lb) == 1 && lb == 3 * (uint64_t)big / 64,
+              "3 x 2^31 colours on one link, 64 a step: %llu steps",
+              (unsigned long long)oc_report_steps(rep));
+    oc_report_free(rep);
+    /* The check, by hand: the third reuses the first's colours past 2^32. */
+    oc__ring_checker *c = NULL;
+    CHECK(oc__ring_checker_new(8, &c) == 0, "checker");
+    uint64_t dir[1] = {0};
+    const uint64_t hi = UINT64_C(1) << 32;
+    oc__ring_frag f[3] = {{.c0 = hi, .xfer = 0, .n = big},
+                          {.c0 = hi + big, .xfer = 1, .n = big},
+                          {.c0 = 0, .xfer = 2, .n = big}};
+    oc__ring_assignment a = {.dir = dir, .frags = {f, NULL}, .nfrags = {3, 0}, .colours = {hi + 2 * (uint64_t)big, 0}};
+    CHECK(oc__ring_check(c, 4, &r, &a, 1, 64, why, sizeof why) == 0, "distinct colours: %s", why);
+    f[2].c0 = hi + big - 1; /* one colour shared with transfer 0 on links 0->1, 1->2 */
+    f[2].n = 1;
+    f[1].n = big;
+    r.xfers[2].count = 1;
+    CHECK(oc__ring_check(c, 4, &r, &a, 1, 64, why, sizeof why) == OC_ERESOURCE &&
+              strstr(why, "round 4, step 100663295") && strstr(why, "0->2 cw") &&
+              strstr(why, "0->3 cw") && strstr(why, "wavelength 63 on link 0->1"),
+          "conflict past 2^32: %s", why);
+    oc__ring_checker_free(c);
+    oc__round_free(&r);
+}
+
 int main(int argc, char **argv) {
     const int print = argc > 1 && !strcmp(argv[1], "print");
     size_t g = 0;
@@ -222,5 +269,6 @@ int main(int argc, char **argv) {
             CHECK(h == e->hash, "random rounds N=%u seed %u: the ring model's output changed",
                   random_sizes[s], seed);
         }
+    if (!print) big_colours();
     return CHECK_SUMMARY();
 }

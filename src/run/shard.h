@@ -10,7 +10,7 @@
  * (20) and the network model's per-transfer state (the ring's arcs, fragments and check, measured
  * ~45 on one-stage all-gather, 65 in all on 4096 nodes); in a verifier its staging (scope, sorted,
  * merge: 32). Upper bounds used to size passes and to refuse before generating. */
-#define OC__ROUND_BYTES_PER_TRANSFER 72u
+#define OC__ROUND_BYTES_PER_TRANSFER 60u
 #define OC__VERIFY_BYTES_PER_TRANSFER 32u
 /* Shards are sized to OC_VERIFY_SHARD_BYTES until there would be more than this many; then they
  * grow, up to their part of the budget. */
