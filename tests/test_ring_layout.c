@@ -119,9 +119,9 @@ static int hash_step(oc__observer *o, uint64_t round, uint64_t step, uint64_t ns
 static int hash_use(oc__observer *o, const oc__use *u, char *why, size_t whylen) {
     (void)why, (void)whylen;
     hasher *k = (hasher *)o;
-    k->h = fnv_text(k->h, "u %" PRIu64 " %" PRIu64 " %u>%u %u %u %u %u %u %u %s", u->round,
-                    u->step, u->t->src, u->t->dst, u->cls0, u->cls1, u->seg, u->seglen, u->pos0,
-                    u->npos, u->resource);
+    k->h = fnv_text(k->h, "u %" PRIu64 " %" PRIu64 " %u>%u %u %u %u %u %u %u %s", u->round, u->step,
+                    u->t->src, u->t->dst, u->cls0, u->cls1, u->seg, u->seglen, u->pos0, u->npos,
+                    u->resource);
     return 0;
 }
 
@@ -196,7 +196,8 @@ static void big_colours(void) {
           "push");
     int err = 0;
     char why[512] = "";
-    oc_report *rep = map_on(&oc__model_ring, 8, 4096, "wavelengths=64", &r, 1, &err, why, sizeof why);
+    oc_report *rep =
+        map_on(&oc__model_ring, 8, 4096, "wavelengths=64", &r, 1, &err, why, sizeof why);
     CHECK(err == 0 && rep, "three 2^31-chunk lightpaths: %s", why);
     uint64_t lb = 0;
     if (rep)
@@ -213,7 +214,8 @@ static void big_colours(void) {
     oc__ring_frag f[3] = {{.c0 = hi, .xfer = 0, .n = big},
                           {.c0 = hi + big, .xfer = 1, .n = big},
                           {.c0 = 0, .xfer = 2, .n = big}};
-    oc__ring_assignment a = {.dir = dir, .frags = {f, NULL}, .nfrags = {3, 0}, .colours = {hi + 2 * (uint64_t)big, 0}};
+    oc__ring_assignment a = {
+        .dir = dir, .frags = {f, NULL}, .nfrags = {3, 0}, .colours = {hi + 2 * (uint64_t)big, 0}};
     CHECK(oc__ring_check(c, 4, &r, &a, 1, 64, why, sizeof why) == 0, "distinct colours: %s", why);
     f[2].c0 = hi + big - 1; /* one colour shared with transfer 0 on links 0->1, 1->2 */
     f[2].n = 1;
@@ -253,8 +255,7 @@ int main(int argc, char **argv) {
                       a->name, sizes[s], nets[net]);
             }
     }
-    if (!print)
-        CHECK(g == sizeof golden_algos / sizeof *golden_algos, "fewer cases than golden");
+    if (!print) CHECK(g == sizeof golden_algos / sizeof *golden_algos, "fewer cases than golden");
     if (print) printf("\n");
     g = 0;
     for (size_t s = 0; s < sizeof random_sizes / sizeof *random_sizes; s++)

@@ -60,13 +60,13 @@ struct oc__netrun {
     /* Per-round scratch, sized by transfers. What a transfer's arc is (start, length) is
      * recomputed from its ends and its direction wherever it is needed rather than kept: the
      * round's transfers are at hand, and one-stage all-gather on 8192 nodes is 67 M of them. */
-    uint64_t *dir;      /* a bit a transfer: RING_CCW (oc__ring_dir) */
-    size_t dir_cap;     /* in words */
-    uint32_t *arcs;     /* a direction's arcs in colouring order, then first fragments */
-    uint32_t *link;     /* a sort's buffer, then the lists of intervals by end */
-    size_t arc_cap;     /* both, in arcs of the busier direction */
+    uint64_t *dir;  /* a bit a transfer: RING_CCW (oc__ring_dir) */
+    size_t dir_cap; /* in words */
+    uint32_t *arcs; /* a direction's arcs in colouring order, then first fragments */
+    uint32_t *link; /* a sort's buffer, then the lists of intervals by end */
+    size_t arc_cap; /* both, in arcs of the busier direction */
     /* per-round scratch, sized by N; all zero between rounds */
-    link_count *links; /* N + 1 */
+    link_count *links;  /* N + 1 */
     uint32_t *bucket_a; /* a counting sort's, N + 2 */
     oc__ring_frag *frags[2];
     size_t nfrags[2], capfrags[2];
@@ -134,8 +134,7 @@ static double step_parts(const ring_params *p, uint64_t payload, double *reconf,
 /* The direction bits of n transfers, and the arc lists of the busier direction's na arcs (link
  * has one more: a list end). Every round asks: the usual case is answered at once. */
 static int reserve_round(oc__netrun *m, size_t n) {
-    if (oc__grow((void **)&m->dir, &m->dir_cap, (n + 63) / 64, sizeof(uint64_t)))
-        return OC_ENOMEM;
+    if (oc__grow((void **)&m->dir, &m->dir_cap, (n + 63) / 64, sizeof(uint64_t))) return OC_ENOMEM;
     memset(m->dir, 0, (n + 63) / 64 * sizeof(uint64_t));
     return 0;
 }
@@ -346,9 +345,10 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
             const oc__ring_frag *fend = m->frags[d] + m->nfrags[d];
             const uint32_t a = f->xfer;
             for (; f < fend && f->xfer == a; f++) {
-                uint32_t dl = f->c0 < K ? m->deadline[crossing_owner(m->frags[d], (uint32_t)ncross,
-                                                                     unit, f->c0)]
-                                        : N;
+                uint32_t dl =
+                    f->c0 < K
+                        ? m->deadline[crossing_owner(m->frags[d], (uint32_t)ncross, unit, f->c0)]
+                        : N;
                 if (pool_push(m, dl, f->c0, f->c0 + f->n)) return OC_ENOMEM;
             }
         }
@@ -641,10 +641,10 @@ static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc_
     const size_t N = spec->nodes;
     /* per node, then per transfer and per fragment (grown by the rounds) */
     const oc__netbuf bufs[] = {
-        OC_NETBUF(m->links, N + 1),   OC_NETBUF(m->bucket_a, N + 2), OC_NETBUF(m->head, N + 1),
-        OC_NETBUF(m->ends_head, N + 1), OC_NETBUF(m->dir, 0),        OC_NETBUF(m->arcs, 0),
-        OC_NETBUF(m->link, 0),        OC_NETBUF(m->frags[0], 0),     OC_NETBUF(m->frags[1], 0),
-        OC_NETBUF(m->deadline, 0),    OC_NETBUF(m->pool, 0)};
+        OC_NETBUF(m->links, N + 1),     OC_NETBUF(m->bucket_a, N + 2), OC_NETBUF(m->head, N + 1),
+        OC_NETBUF(m->ends_head, N + 1), OC_NETBUF(m->dir, 0),          OC_NETBUF(m->arcs, 0),
+        OC_NETBUF(m->link, 0),          OC_NETBUF(m->frags[0], 0),     OC_NETBUF(m->frags[1], 0),
+        OC_NETBUF(m->deadline, 0),      OC_NETBUF(m->pool, 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the ring model", why, len);
     if (!rc && (oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
                 (check && oc__ring_checker_new(spec->nodes, &m->checker))))

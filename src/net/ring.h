@@ -26,10 +26,10 @@ static inline int oc__ring_dir(const uint64_t *bits, size_t i) {
 }
 
 typedef struct oc__ring_assignment {
-    const uint64_t *dir;            /* per transfer, a bit: RING_CW (0) or RING_CCW (1) */
-    const oc__ring_frag *frags[2];  /* per direction */
+    const uint64_t *dir;           /* per transfer, a bit: RING_CW (0) or RING_CCW (1) */
+    const oc__ring_frag *frags[2]; /* per direction */
     size_t nfrags[2];
-    uint64_t colours[2];            /* colours used per direction */
+    uint64_t colours[2]; /* colours used per direction */
 } oc__ring_assignment;
 
 typedef struct oc__ring_checker oc__ring_checker;
@@ -40,7 +40,7 @@ void oc__ring_checker_free(oc__ring_checker *c);
  * (= step, fibre, wavelength) carries two lightpaths on one directed link. OC_ERESOURCE with the
  * step, fibre, wavelength, link and both transfers named otherwise. */
 int oc__ring_check(oc__ring_checker *c, uint64_t round, const oc__round *r,
-                   const oc__ring_assignment *a, uint32_t fibres, uint32_t wavelengths,
-                   char *why, size_t whylen);
+                   const oc__ring_assignment *a, uint32_t fibres, uint32_t wavelengths, char *why,
+                   size_t whylen);
 
 #endif

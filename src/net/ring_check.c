@@ -21,8 +21,8 @@
  * the ring (the ring algorithms) pass by a single O(ranges) look instead, and anything else goes
  * through the sweep.
  */
-#include "net/ring.h"
 #include "core/bitset.h"
+#include "net/ring.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,8 +299,8 @@ static int sweep_direction(oc__ring_checker *c, const sweep *w, const oc__round 
 }
 
 int oc__ring_check(oc__ring_checker *c, uint64_t round, const oc__round *r,
-                   const oc__ring_assignment *a, uint32_t fibres, uint32_t wavelengths,
-                   char *why, size_t len) {
+                   const oc__ring_assignment *a, uint32_t fibres, uint32_t wavelengths, char *why,
+                   size_t len) {
     /* One buffer: the coverage's 4 bytes a transfer, then a direction's records. */
     size_t need = r->count * sizeof(uint32_t);
     for (int d = 0; d < 2; d++) {
