@@ -368,8 +368,8 @@ static void test_ring_check(void) {
     oc__round r = {0};
     oc__round_push(&r, 0, 2, OC_OP_COPY, 0, 1); /* links 0->1, 1->2 */
     oc__round_push(&r, 1, 3, OC_OP_COPY, 1, 1); /* links 1->2, 2->3: shares 1->2 */
-    uint8_t dir[2] = {RING_CW, RING_CW};
-    oc__ring_frag frags[2] = {{0, 0, 1}, {1, 0, 1}};
+    uint64_t dir[1] = {0}; /* both clockwise */
+    oc__ring_frag frags[2] = {{.xfer = 0, .c0 = 0, .n = 1}, {.xfer = 1, .c0 = 0, .n = 1}};
     oc__ring_assignment a = {
         .dir = dir, .frags = {frags, NULL}, .nfrags = {2, 0}, .colours = {1, 0}};
     CHECK(oc__ring_check(c, 7, &r, &a, 1, 2, why, sizeof why) == OC_ERESOURCE, "conflict accepted");
@@ -377,20 +377,18 @@ static void test_ring_check(void) {
           "conflict message: %s", why);
     /* Different wavelengths: fine. */
     frags[1].c0 = 1;
-    frags[1].c1 = 2;
     a.colours[0] = 2;
     CHECK(oc__ring_check(c, 7, &r, &a, 1, 2, why, sizeof why) == 0, "distinct colours: %s", why);
     /* Colour 2 with w = 2 is wavelength 0 of step 1: the two lightpaths do not meet. */
     frags[1].c0 = 2;
-    frags[1].c1 = 3;
     a.colours[0] = 3;
     CHECK(oc__ring_check(c, 7, &r, &a, 1, 2, why, sizeof why) == 0, "next step: %s", why);
     /* Counter-clockwise 2 -> 0 (links 2->1, 1->0) does not meet clockwise traffic. */
     oc__round r2 = {0};
     oc__round_push(&r2, 2, 0, OC_OP_COPY, 0, 1);
     oc__round_push(&r2, 3, 1, OC_OP_COPY, 1, 1); /* ccw links 3->2, 2->1: shares 2->1 */
-    uint8_t dir2[2] = {RING_CCW, RING_CCW};
-    oc__ring_frag f2[2] = {{0, 0, 1}, {1, 0, 1}};
+    uint64_t dir2[1] = {3}; /* both counter-clockwise */
+    oc__ring_frag f2[2] = {{.xfer = 0, .c0 = 0, .n = 1}, {.xfer = 1, .c0 = 0, .n = 1}};
     oc__ring_assignment a2 = {
         .dir = dir2, .frags = {NULL, f2}, .nfrags = {0, 2}, .colours = {0, 1}};
     CHECK(oc__ring_check(c, 0, &r2, &a2, 1, 1, why, sizeof why) == OC_ERESOURCE &&
@@ -398,15 +396,17 @@ static void test_ring_check(void) {
           "ccw conflict: %s", why);
     /* A transfer whose chunks are not all carried. */
     oc__round_push(&r, 3, 0, OC_OP_COPY, 3, 2);
-    uint8_t dir3[3] = {RING_CW, RING_CW, RING_CW};
-    oc__ring_frag f3[3] = {{0, 0, 1}, {1, 1, 2}, {2, 0, 1}};
+    uint64_t dir3[1] = {0}; /* all three clockwise */
+    oc__ring_frag f3[3] = {{.xfer = 0, .c0 = 0, .n = 1},
+                           {.xfer = 1, .c0 = 1, .n = 1},
+                           {.xfer = 2, .c0 = 0, .n = 1}};
     oc__ring_assignment a3 = {
         .dir = dir3, .frags = {f3, NULL}, .nfrags = {3, 0}, .colours = {2, 0}};
     CHECK(oc__ring_check(c, 0, &r, &a3, 1, 2, why, sizeof why) == OC_ERESOURCE &&
               strstr(why, "got 1 wavelength-slots"),
           "coverage: %s", why);
     /* A range in the wrong direction. */
-    dir3[2] = RING_CCW;
+    dir3[0] = 4; /* the third counter-clockwise */
     CHECK(oc__ring_check(c, 0, &r, &a3, 1, 2, why, sizeof why) == OC_ERESOURCE &&
               strstr(why, "wrong direction"),
           "direction: %s", why);

@@ -31,7 +31,6 @@
 #include "net/ring.h"
 #include "core/bitset.h"
 #include "core/quote.h"
-#include "core/rangeset.h"
 #include "net/model_common.h"
 
 #include <math.h>
@@ -58,22 +57,23 @@ struct oc__netrun {
     ring_params p;
     uint32_t N;
     oc__ring_checker *checker;
-    /* per-round scratch, sized by transfers (25 bytes a transfer) */
-    uint8_t *dir;
-    uint32_t *start, *len; /* arc in its direction's coordinates (start: from the cut, later) */
-    uint32_t *frag_first;  /* an arc's fragments are frags[d][frag_first..] with its index */
-    uint32_t *order, *arcs;
-    uint32_t *alive_next;
-    size_t arc_cap;
+    /* Per-round scratch, sized by transfers. What a transfer's arc is (start, length) is
+     * recomputed from its ends and its direction wherever it is needed rather than kept: the
+     * round's transfers are at hand, and one-stage all-gather on 8192 nodes is 67 M of them. */
+    uint64_t *dir;  /* a bit a transfer: RING_CCW (oc__ring_dir) */
+    size_t dir_cap; /* in words */
+    uint32_t *arcs; /* a direction's arcs in colouring order, then first fragments */
+    uint32_t *link; /* a sort's buffer, then the lists of intervals by end */
+    size_t arc_cap; /* both, in arcs of the busier direction */
     /* per-round scratch, sized by N; all zero between rounds */
-    link_count *links; /* N + 1 */
-    uint32_t *bucket_a, *bucket_b;
+    link_count *links;  /* N + 1 */
+    uint32_t *bucket_a; /* a counting sort's, N + 2 */
     oc__ring_frag *frags[2];
     size_t nfrags[2], capfrags[2];
     /* colour_cut scratch */
     uint32_t *head, *ends_head; /* per position (N + 1) */
     oc__bitset nonempty;        /* deadlines with free colours, N + 1 positions */
-    uint32_t *deadline;         /* per crossing colour */
+    uint32_t *deadline;         /* per arc through the cut */
     size_t deadline_cap;
     struct colour_range *pool;
     size_t pool_n, pool_cap;
@@ -131,24 +131,36 @@ static double step_parts(const ring_params *p, uint64_t payload, double *reconf,
 
 /* ---- scratch ---- */
 
-/* The per-transfer arrays, one capacity for all (alive_next has one more: a list end). */
-static int reserve_arcs(oc__netrun *m, size_t n) {
-    if (n <= m->arc_cap) return 0; /* every round asks: answer the usual case at once */
-    const oc__netbuf arcs[] = {OC_NETBUF(m->dir, 0),       OC_NETBUF(m->start, 0),
-                               OC_NETBUF(m->len, 0),       OC_NETBUF(m->frag_first, 0),
-                               OC_NETBUF(m->order, 0),     OC_NETBUF(m->arcs, 0),
-                               OC_NETBUF(m->alive_next, 0)};
-    return oc__netrun_reserve(arcs, sizeof arcs / sizeof *arcs, n, 1, &m->arc_cap);
+/* The direction bits of n transfers, and the arc lists of the busier direction's na arcs (link
+ * has one more: a list end). Every round asks: the usual case is answered at once. */
+static int reserve_round(oc__netrun *m, size_t n) {
+    if (oc__grow((void **)&m->dir, &m->dir_cap, (n + 63) / 64, sizeof(uint64_t))) return OC_ENOMEM;
+    memset(m->dir, 0, (n + 63) / 64 * sizeof(uint64_t));
+    return 0;
 }
 
-static int push_frag(oc__netrun *m, int d, uint32_t xfer, uint32_t c0, uint32_t c1) {
+static int reserve_arcs(oc__netrun *m, size_t na) {
+    if (na <= m->arc_cap) return 0;
+    const oc__netbuf arcs[] = {OC_NETBUF(m->arcs, 0), OC_NETBUF(m->link, 0)};
+    return oc__netrun_reserve(arcs, sizeof arcs / sizeof *arcs, na, 1, &m->arc_cap);
+}
+
+/* Transfer t's arc in direction d: its start in d's forward coordinates (counter-clockwise arcs
+ * are mirrored, p -> N - p, so that they run forward too) and its length in links. */
+static inline uint32_t arc_start(int d, const oc__transfer *t, uint32_t N) {
+    return d == RING_CW ? t->src : oc__ring_sub(0, t->src, N);
+}
+
+static inline uint32_t arc_len(int d, const oc__transfer *t, uint32_t N) {
+    const uint32_t cw = oc__ring_sub(t->dst, t->src, N);
+    return d == RING_CW ? cw : N - cw;
+}
+
+static int push_frag(oc__netrun *m, int d, uint32_t xfer, uint64_t c0, uint32_t n) {
     if (m->nfrags[d] == m->capfrags[d] &&
         oc__grow((void **)&m->frags[d], &m->capfrags[d], m->nfrags[d] + 1, sizeof(oc__ring_frag)))
         return OC_ENOMEM;
-    oc__ring_frag *f = &m->frags[d][m->nfrags[d]++];
-    f->xfer = xfer;
-    f->c0 = c0;
-    f->c1 = c1;
+    m->frags[d][m->nfrags[d]++] = (oc__ring_frag){c0, xfer, n};
     return 0;
 }
 
@@ -162,13 +174,15 @@ static int push_frag(oc__netrun *m, int d, uint32_t xfer, uint32_t c0, uint32_t 
  * closes soonest but still covers the interval, or a new colour (window: the whole ring) when none
  * does. Taking the tightest window that fits keeps the wider ones for later arcs. With K = 0 this
  * is the classic optimal interval colouring (exactly max-load colours).
- * Colours are handed out in ranges, so a bundle of b chunks costs O(fragments), not O(b). */
+ * Colours are handed out in ranges, so a bundle of b chunks costs O(fragments), not O(b), and
+ * nothing is kept per colour: a window is found from the crossing arc that owns the colour. */
 
 typedef struct colour_range {
-    uint32_t c0, c1, next;
+    uint64_t c0, c1;
+    uint32_t next;
 } colour_range;
 
-static int pool_push(oc__netrun *m, uint32_t d, uint32_t c0, uint32_t c1) {
+static int pool_push(oc__netrun *m, uint32_t d, uint64_t c0, uint64_t c1) {
     /* A range that continues the one on top of the bucket joins it: the bucket holds the same
      * colours, in fewer pieces, so later bundles take fewer fragments (fewer lightpath groups to
      * check). The colours a bucket offers, and so every decision of the colouring, are unchanged.
@@ -202,221 +216,278 @@ static int pool_push(oc__netrun *m, uint32_t d, uint32_t c0, uint32_t c1) {
     return 0;
 }
 
-/* Rounds with no arc through the cut (K = 0): every colour's window is the whole ring, so any
- * free colour is as good as another and greedy by left end needs exactly max-load colours
- * whichever it takes. The free colours are then kept coalesced (a sorted range set) and taken
- * from the top, so that bundles of unequal sizes (OpTree's uneven stages) do not split the free
- * colours into ever smaller pieces: one fragment or a few a lightpath, not hundreds. */
-static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, const uint32_t *arcs,
-                            size_t na, uint64_t *colours) {
+/* The crossing arc (its fragment, 0..ncross-1: they come first, colours [0, K) in order) that
+ * owns colour c < K. With unit bundles only, fragment c. */
+static uint32_t crossing_owner(const oc__ring_frag *f, uint32_t ncross, int unit, uint64_t c) {
+    if (unit) return (uint32_t)c;
+    uint32_t lo = 0, hi = ncross; /* the last fragment with c0 <= c: f[lo].c0 <= c < f[hi].c0 */
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (f[mid].c0 <= c)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The orders the colouring takes arcs in: intervals by length, longest first, and by start;
+ * crossing arcs by end. Positions from the cut. */
+enum { BY_LENGTH_DOWN, BY_START, BY_END };
+
+static inline uint32_t key_of(int by, int d, const oc__transfer *t, uint32_t cut, uint32_t N) {
+    const uint32_t r = oc__ring_sub(arc_start(d, t, N), cut, N), l = arc_len(d, t, N);
+    return by == BY_LENGTH_DOWN ? N - l : by == BY_START ? r : r + l - N;
+}
+
+/* Stable counting sort of the n arcs src[] into dst[] by their key (in [0, N]); an arc is a
+ * transfer's index, or with `via` a fragment's whose transfer it is. */
+static void sort_arcs(oc__netrun *m, int by, int d, const oc__transfer *x, const oc__ring_frag *via,
+                      uint32_t cut, const uint32_t *src, size_t n, uint32_t *dst) {
     const uint32_t N = m->N;
-    oc__rangeset fr = {0};
+    uint32_t *cnt = m->bucket_a;
+    memset(cnt, 0, (N + 2) * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++)
+        cnt[key_of(by, d, &x[via ? via[src[i]].xfer : src[i]], cut, N) + 1]++;
+    for (uint32_t k = 0; k <= N; k++)
+        cnt[k + 1] += cnt[k];
+    for (size_t i = 0; i < n; i++)
+        dst[cnt[key_of(by, d, &x[via ? via[src[i]].xfer : src[i]], cut, N)]++] = src[i];
+}
+
+/* The free colours of a round with no arc through the cut, coalesced: sorted, disjoint,
+ * non-adjacent 64-bit ranges (colours pass 2^32 on 2^17 nodes and more). */
+typedef struct free_colours {
+    struct {
+        uint64_t lo, hi;
+    } * iv;
+    size_t n, cap;
+} free_colours;
+
+/* Gives [lo, hi) back: joins a neighbour it touches, else is inserted in order. */
+static int free_colours_add(free_colours *fc, uint64_t lo, uint64_t hi) {
+    size_t a = 0, b = fc->n; /* the first range starting after lo */
+    while (a < b) {
+        size_t mid = a + (b - a) / 2;
+        if (fc->iv[mid].lo <= lo)
+            a = mid + 1;
+        else
+            b = mid;
+    }
+    const int joins_prev = a > 0 && fc->iv[a - 1].hi == lo;
+    const int joins_next = a < fc->n && fc->iv[a].lo == hi;
+    if (joins_prev && joins_next) {
+        fc->iv[a - 1].hi = fc->iv[a].hi;
+        memmove(&fc->iv[a], &fc->iv[a + 1], (fc->n - a - 1) * sizeof *fc->iv);
+        fc->n--;
+    } else if (joins_prev) {
+        fc->iv[a - 1].hi = hi;
+    } else if (joins_next) {
+        fc->iv[a].lo = lo;
+    } else {
+        if (oc__grow((void **)&fc->iv, &fc->cap, fc->n + 1, sizeof *fc->iv)) return OC_ENOMEM;
+        memmove(&fc->iv[a + 1], &fc->iv[a], (fc->n - a) * sizeof *fc->iv);
+        fc->iv[a].lo = lo;
+        fc->iv[a].hi = hi;
+        fc->n++;
+    }
+    return 0;
+}
+
+/* Rounds with no arc through the cut: every colour's window is the whole ring, so any free
+ * colour is as good as another, and greedy by left end needs exactly max-load colours whichever
+ * it takes (a new colour only when none is free, and then every colour in use belongs to an
+ * interval over this point). The free colours are kept coalesced and taken from the top, so that
+ * bundles of unequal sizes (OpTree's uneven stages) do not split the free colours into ever
+ * smaller pieces: one fragment or a few a lightpath, not hundreds (on 2^20 nodes the first list
+ * the search mapped had 257 M fragments in one round of 2.6 M lightpaths). The nint intervals
+ * are arcs[0..nint) of direction d, sorted by start from the cut. */
+static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t nint, uint32_t cut,
+                            uint64_t *colours) {
+    const uint32_t N = m->N;
+    const oc__transfer *x = rd->xfers;
+    uint32_t *arcs = m->arcs;
+    free_colours fc = {0};
     uint64_t next_new = 0;
     size_t si = 0;
     int rc = 0;
     for (uint32_t p = 0; p <= N && !rc; p++) {
-        for (uint32_t a = m->ends_head[p]; a != UINT32_MAX && !rc; a = m->alive_next[a]) {
-            const oc__ring_frag *f = &m->frags[d][m->frag_first[a]];
+        /* intervals ending here give their colours back */
+        for (uint32_t q = m->ends_head[p]; q != UINT32_MAX && !rc; q = m->link[q]) {
+            const oc__ring_frag *f = &m->frags[d][arcs[q]];
             const oc__ring_frag *fend = m->frags[d] + m->nfrags[d];
-            for (; f < fend && f->xfer == a && !rc; f++) {
-                oc__range r = {f->c0, f->c1};
-                rc = oc__rangeset_union(&fr, &r, 1, NULL);
-            }
+            for (const uint32_t a = f->xfer; f < fend && f->xfer == a && !rc; f++)
+                rc = free_colours_add(&fc, f->c0, f->c0 + f->n);
         }
         m->ends_head[p] = UINT32_MAX;
         if (p == N) break;
-        for (; si < na && m->start[arcs[si]] <= p && !rc; si++) {
-            uint32_t a = arcs[si], need = rd->xfers[a].count;
-            uint32_t end = p + m->len[a];
-            m->frag_first[a] = (uint32_t)m->nfrags[d];
+        /* intervals starting here take free colours from the top, new ones past them */
+        for (; si < nint && !rc; si++) {
+            const uint32_t a = arcs[si];
+            if (oc__ring_sub(arc_start(d, &x[a], N), cut, N) > p) break;
+            const uint32_t end = p + arc_len(d, &x[a], N);
+            uint32_t need = x[a].count;
+            const uint32_t first = (uint32_t)m->nfrags[d];
             while (need && !rc) {
-                uint32_t c0, take;
-                if (fr.n) {
-                    oc__range *top = &fr.iv[fr.n - 1];
-                    take = top->hi - top->lo < need ? top->hi - top->lo : need;
-                    c0 = top->hi - take;
-                    top->hi -= take;
-                    fr.size -= take;
-                    if (top->hi == top->lo) fr.n--;
+                uint64_t c0;
+                uint32_t take;
+                if (fc.n) {
+                    const uint64_t have = fc.iv[fc.n - 1].hi - fc.iv[fc.n - 1].lo;
+                    take = have < need ? (uint32_t)have : need;
+                    c0 = fc.iv[fc.n - 1].hi - take;
+                    fc.iv[fc.n - 1].hi = c0;
+                    if (c0 == fc.iv[fc.n - 1].lo) fc.n--;
                 } else {
-                    if (next_new + need > UINT32_MAX) {
-                        rc = OC_ETOOBIG;
-                        break;
-                    }
-                    c0 = (uint32_t)next_new;
+                    c0 = next_new;
                     take = need;
                     next_new += need;
                 }
-                rc = push_frag(m, d, a, c0, c0 + take);
+                rc = push_frag(m, d, a, c0, take);
                 need -= take;
             }
-            m->alive_next[a] = m->ends_head[end];
-            m->ends_head[end] = a;
+            if (!rc && x[a].count) { /* it holds colours until its end */
+                arcs[si] = first;
+                m->link[si] = m->ends_head[end];
+                m->ends_head[end] = (uint32_t)si;
+            }
         }
     }
-    /* an early return leaves arcs on the end lists: clear them for the next round */
+    /* an early return leaves intervals on the end lists: all UINT32_MAX between calls */
     for (uint32_t p = 0; rc && p <= N; p++)
         m->ends_head[p] = UINT32_MAX;
-    oc__rangeset_free(&fr);
+    free(fc.iv);
     *colours = next_new;
     return rc;
 }
 
-/* Colours the na arcs of direction d listed in arcs[] (which it reorders) with the ring cut at
- * `cut`. The intervals are taken in order of (start, longest first, then their order in arcs[]):
- * two stable counting sorts give that order, and when the arcs already come in it (ring
+/* Colours the na arcs of direction d (the round's transfers whose direction bit is d) with the
+ * ring cut at `cut`. The intervals are taken in order of (start, longest first, then transfer
+ * order): two stable counting sorts give that order, and when the arcs already come in it (ring
  * all-gather and reduce-scatter: every round lists its arcs by start) a pass that checks so
  * replaces the sorts, which would leave the order as it is. Likewise for the crossing arcs,
- * taken in order of their ends. */
-static int colour_cut(oc__netrun *m, int d, const oc__round *rd, uint32_t *arcs, size_t na,
-                      uint32_t cut, uint64_t *colours) {
+ * taken in order of their ends. Memory: arcs[] and link[], 8 bytes an arc, and a deadline per
+ * crossing arc; positions from the cut are recomputed from the transfers. */
+static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint32_t cut,
+                      uint64_t *colours) {
     const uint32_t N = m->N;
     const oc__transfer *x = rd->xfers;
-    uint32_t *start = m->start, *len = m->len;
+    const size_t nx = rd->count;
+    const int all = na == nx; /* every transfer goes this way: the bits need no test */
+    uint32_t *arcs = m->arcs;
     oc__bitset_clear_all(&m->nonempty);
     m->pool_n = 0;
     m->pool_free = UINT32_MAX;
-    /* Positions from now on are measured from the cut (start[] is rewritten in place). Crossing
-     * arcs get their colours first, numbered 0..K-1. */
+    /* Crossing arcs get their colours first, numbered 0..K-1 in transfer order: their fragments
+     * are frags[d][0..ncross). Intervals go to arcs[0..nint) in transfer order. */
     uint64_t K = 0;
     size_t nint = 0, ncross = 0;
-    int ints_sorted = 1, cross_sorted = 1;
+    int ints_sorted = 1, cross_sorted = 1, unit = 1;
     /* Whether the arcs are sorted intervals, each ending before the next starts, all of one
      * bundle size (ring all-gather, reduce-scatter: one block to the next node). */
     int disjoint_equal = 1;
-    uint32_t last_start = 0, last_len = 0, last_end = 0;
-    for (size_t i = 0; i < na; i++) {
-        uint32_t a = arcs[i];
-        uint32_t r = oc__ring_sub(start[a], cut, N), l = len[a];
-        start[a] = r;
+    uint32_t last_start = 0, last_len = 0, last_end = 0, u0 = 0;
+    for (size_t i = 0; i < nx; i++) {
+        if (!all && oc__ring_dir(m->dir, i) != d) continue;
+        const uint32_t r = oc__ring_sub(arc_start(d, &x[i], N), cut, N), l = arc_len(d, &x[i], N);
         if (r + l > N) { /* passes through the cut: its colours open at its end */
-            uint32_t u = x[a].count;
-            if (K + u > UINT32_MAX) return OC_ETOOBIG;
-            m->frag_first[a] = (uint32_t)m->nfrags[d];
-            if (push_frag(m, d, a, (uint32_t)K, (uint32_t)(K + u))) return OC_ENOMEM;
+            const uint32_t u = x[i].count;
+            if (push_frag(m, d, (uint32_t)i, K, u)) return OC_ENOMEM;
             K += u;
-            uint32_t end = r + l - N;
+            if (u != 1) unit = 0;
+            const uint32_t end = r + l - N;
             if (ncross && end < last_end) cross_sorted = 0;
             last_end = end;
             ncross++;
         } else {
+            if (nint == 0) u0 = x[i].count;
             if (nint && (r < last_start || (r == last_start && l > last_len))) ints_sorted = 0;
-            if (nint && (r < last_start + last_len || x[a].count != x[arcs[0]].count))
-                disjoint_equal = 0;
+            if (nint && (r < last_start + last_len || x[i].count != u0)) disjoint_equal = 0;
             last_start = r;
             last_len = l;
-            nint++;
+            arcs[nint++] = (uint32_t)i;
         }
     }
     /* The sweep below would give the first of such arcs new colours [0, u) and every later one
      * exactly the range [0, u) its predecessor gave back before it starts (the only free range,
      * and its window, the whole ring, covers every interval): the same fragments, in the same
      * order, without the sweep. */
-    const uint32_t u0 = x[arcs[0]].count;
     if (ncross == 0 && disjoint_equal && u0 > 0) {
         if (oc__grow((void **)&m->frags[d], &m->capfrags[d], na, sizeof(oc__ring_frag)))
             return OC_ENOMEM;
         for (size_t i = 0; i < na; i++)
-            m->frags[d][i] = (oc__ring_frag){arcs[i], 0, u0};
+            m->frags[d][i] = (oc__ring_frag){0, arcs[i], u0};
         m->nfrags[d] = na;
         *colours = u0;
         return 0;
     }
-    /* Intervals to arcs[0..nint) and crossing arcs to order[nint..na), both keeping their order
-     * (the write position never passes the read position, so arcs[] is compacted in place). */
-    uint32_t *xs = m->order + nint; /* the crossing arcs, to be in order of their ends */
-    if (ncross) {
-        size_t ni = 0, nx = 0;
-        for (size_t i = 0; i < na; i++) {
-            uint32_t a = arcs[i];
-            if (start[a] + len[a] > N)
-                xs[nx++] = a;
-            else
-                arcs[ni++] = a;
-        }
+    /* Crossing arcs (their fragments' indices) by end into arcs[nint..na), stably. */
+    uint32_t *const xs = arcs + nint;
+    if (cross_sorted) {
+        for (size_t j = 0; j < ncross; j++)
+            xs[j] = (uint32_t)j;
+    } else {
+        for (size_t j = 0; j < ncross; j++)
+            m->link[nint + j] = (uint32_t)j;
+        sort_arcs(m, BY_END, d, x, m->frags[d], cut, m->link + nint, ncross, xs);
     }
-    /* Crossing arcs by end: a stable counting sort from order[nint..na) into arcs[nint..na). */
-    if (!cross_sorted) {
-        uint32_t *cnt = m->bucket_b;
-        memset(cnt, 0, (N + 2) * sizeof(uint32_t));
-        for (size_t i = 0; i < ncross; i++)
-            cnt[start[xs[i]] + len[xs[i]] - N + 1]++;
-        for (uint32_t k = 0; k <= N; k++)
-            cnt[k + 1] += cnt[k];
-        for (size_t i = 0; i < ncross; i++)
-            arcs[nint + cnt[start[xs[i]] + len[xs[i]] - N]++] = xs[i];
-        xs = arcs + nint;
-    }
-    /* Intervals by (start, longest first): by N - len from arcs[] into order[], then by start
-     * back into arcs[]; both sorts stable. */
+    /* Intervals by (start, longest first): by length into link[], then by start back into
+     * arcs[]; both sorts stable. */
     if (!ints_sorted) {
-        uint32_t *cnt = m->bucket_a;
-        memset(cnt, 0, (N + 2) * sizeof(uint32_t));
-        for (size_t i = 0; i < nint; i++)
-            cnt[N - len[arcs[i]] + 1]++;
-        for (uint32_t k = 0; k <= N; k++)
-            cnt[k + 1] += cnt[k];
-        for (size_t i = 0; i < nint; i++)
-            m->order[cnt[N - len[arcs[i]]]++] = arcs[i];
-        memset(cnt, 0, (N + 2) * sizeof(uint32_t));
-        for (size_t i = 0; i < nint; i++)
-            cnt[start[m->order[i]] + 1]++;
-        for (uint32_t k = 0; k <= N; k++)
-            cnt[k + 1] += cnt[k];
-        for (size_t i = 0; i < nint; i++)
-            arcs[cnt[start[m->order[i]]]++] = m->order[i];
+        sort_arcs(m, BY_LENGTH_DOWN, d, x, NULL, cut, arcs, nint, m->link);
+        sort_arcs(m, BY_START, d, x, NULL, cut, m->link, nint, arcs);
     }
-    if (ncross == 0) return colour_intervals(m, d, rd, arcs, nint, colours);
-    if (K > m->deadline_cap) {
-        uint32_t *dl = realloc(m->deadline, (size_t)K * sizeof(uint32_t));
-        if (!dl) return OC_ENOMEM;
-        m->deadline = dl;
-        m->deadline_cap = (size_t)K;
-    }
-    /* Sweep the positions. An interval ending at p is on the list ends_head[p], linked through
-     * alive_next[]; its fragments are frags[d][frag_first..] for as long as they name it (an
-     * arc's fragments are pushed one after another). */
+    if (ncross == 0) return colour_intervals(m, d, rd, nint, cut, colours);
+    if (oc__grow((void **)&m->deadline, &m->deadline_cap, ncross, sizeof(uint32_t)))
+        return OC_ENOMEM;
+    /* Sweep the positions. An interval ending at p is on the list ends_head[p] by its place si in
+     * arcs[], linked through link[si]; once taken, arcs[si] holds its first fragment (an arc's
+     * fragments are pushed one after another, and name it). */
     uint64_t next_new = K;
     size_t si = 0, xi = 0;
     for (uint32_t p = 0; p <= N; p++) {
         /* 1. intervals ending here give their colours back */
-        for (uint32_t a = m->ends_head[p]; a != UINT32_MAX; a = m->alive_next[a]) {
-            const oc__ring_frag *f = &m->frags[d][m->frag_first[a]];
+        for (uint32_t q = m->ends_head[p]; q != UINT32_MAX; q = m->link[q]) {
+            const oc__ring_frag *f = &m->frags[d][arcs[q]];
             const oc__ring_frag *fend = m->frags[d] + m->nfrags[d];
+            const uint32_t a = f->xfer;
             for (; f < fend && f->xfer == a; f++) {
-                uint32_t dl = f->c0 < K ? m->deadline[f->c0] : N;
-                if (pool_push(m, dl, f->c0, f->c1)) return OC_ENOMEM;
+                uint32_t dl =
+                    f->c0 < K
+                        ? m->deadline[crossing_owner(m->frags[d], (uint32_t)ncross, unit, f->c0)]
+                        : N;
+                if (pool_push(m, dl, f->c0, f->c0 + f->n)) return OC_ENOMEM;
             }
         }
         m->ends_head[p] = UINT32_MAX; /* all UINT32_MAX between calls */
         /* 2. crossing arcs ending here open their colours, until their start */
-        for (; xi < ncross && start[xs[xi]] + len[xs[xi]] - N <= p; xi++) {
-            uint32_t a = xs[xi];
-            const oc__ring_frag *f = &m->frags[d][m->frag_first[a]];
-            uint32_t s_rel = start[a];
-            for (uint32_t c = f->c0; c < f->c1; c++)
-                m->deadline[c] = s_rel;
-            if (pool_push(m, s_rel, f->c0, f->c1)) return OC_ENOMEM;
+        for (; xi < ncross; xi++) {
+            const oc__ring_frag *f = &m->frags[d][xs[xi]];
+            const oc__transfer *t = &x[f->xfer];
+            const uint32_t s_rel = oc__ring_sub(arc_start(d, t, N), cut, N);
+            if (s_rel + arc_len(d, t, N) - N > p) break;
+            m->deadline[xs[xi]] = s_rel;
+            if (pool_push(m, s_rel, f->c0, f->c0 + f->n)) return OC_ENOMEM;
         }
         if (p == N) break;
         /* 3. intervals starting here take the tightest windows that cover them */
-        for (; si < nint && start[arcs[si]] <= p; si++) {
-            uint32_t a = arcs[si];
-            uint32_t end = p + len[a];
+        for (; si < nint; si++) {
+            const uint32_t a = arcs[si];
+            if (oc__ring_sub(arc_start(d, &x[a], N), cut, N) > p) break;
+            const uint32_t end = p + arc_len(d, &x[a], N);
             uint32_t need = x[a].count;
-            m->frag_first[a] = (uint32_t)m->nfrags[d];
+            const uint32_t first = (uint32_t)m->nfrags[d];
             while (need) {
                 uint32_t dl = oc__bitset_next(&m->nonempty, end);
-                uint32_t c0, take;
+                uint64_t c0;
+                uint32_t take;
                 if (dl == UINT32_MAX) {
-                    if (next_new + need > UINT32_MAX) return OC_ETOOBIG;
-                    c0 = (uint32_t)next_new;
+                    c0 = next_new;
                     take = need;
                     next_new += need;
                 } else {
                     colour_range *top = &m->pool[m->head[dl]];
                     c0 = top->c0;
-                    take = top->c1 - top->c0 < need ? top->c1 - top->c0 : need;
+                    take = top->c1 - top->c0 < need ? (uint32_t)(top->c1 - top->c0) : need;
                     top->c0 += take;
                     if (top->c0 == top->c1) {
                         uint32_t id = m->head[dl];
@@ -426,11 +497,14 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, uint32_t *arcs,
                         if (m->head[dl] == UINT32_MAX) oc__bitset_clear(&m->nonempty, dl);
                     }
                 }
-                if (push_frag(m, d, a, c0, c0 + take)) return OC_ENOMEM;
+                if (push_frag(m, d, a, c0, take)) return OC_ENOMEM;
                 need -= take;
             }
-            m->alive_next[a] = m->ends_head[end];
-            m->ends_head[end] = a;
+            if (x[a].count) { /* it holds colours until its end */
+                arcs[si] = first;
+                m->link[si] = m->ends_head[end];
+                m->ends_head[end] = (uint32_t)si;
+            }
         }
     }
     *colours = next_new;
@@ -460,8 +534,9 @@ static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
             /* clockwise link i is i -> i+1; counter-clockwise link j (position N + j) is j -> j-1,
              * so a counter-clockwise arc from src covers links src-hops+1 .. src */
             uint32_t pos0 = d == RING_CW ? t->src : oc__ring_sub(t->src, (hops - 1) % N, N);
-            for (uint64_t c0 = f->c0; c0 < f->c1;) {
-                uint64_t st = c0 / ch, c1 = (st + 1) * ch < f->c1 ? (st + 1) * ch : f->c1;
+            const uint64_t fc1 = f->c0 + f->n;
+            for (uint64_t c0 = f->c0; c0 < fc1;) {
+                uint64_t st = c0 / ch, c1 = (st + 1) * ch < fc1 ? (st + 1) * ch : fc1;
                 uint32_t k0 = (uint32_t)(c0 - st * ch), k1 = (uint32_t)(c1 - st * ch);
                 char res[128];
                 uint32_t f0 = (uint32_t)(k0 / m->p.w), f1 = (uint32_t)((k1 - 1) / m->p.w);
@@ -527,10 +602,14 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     oc__netrun *m = (oc__netrun *)self;
     const uint32_t N = m->N;
     const uint64_t channels = m->p.w * m->p.F;
-    if (reserve_arcs(m, r->count))
+    if (r->count > UINT32_MAX) /* fragments name their transfer in 32 bits */
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "round %llu: %zu lightpaths, more than the ring model's 2^32 a round",
+                        (unsigned long long)index, r->count);
+    if (reserve_round(m, r->count))
         return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu",
                         (unsigned long long)index);
-    /* 1. Route. */
+    /* 1. Route: a direction bit per transfer. */
     uint64_t tie[2] = {0, 0}, units = 0;
     size_t per_dir[2] = {0, 0};
     for (size_t i = 0; i < r->count; i++) {
@@ -547,30 +626,27 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
             d = tie[RING_CW] <= tie[RING_CCW] ? RING_CW : RING_CCW;
             tie[d] += t->count;
         }
-        m->dir[i] = (uint8_t)d;
+        m->dir[i >> 6] |= (uint64_t)d << (i & 63);
         per_dir[d]++;
         units += t->count;
-        /* Counter-clockwise arcs live in mirrored coordinates (p -> N - p), where they run forward.
-         */
-        m->start[i] = d == RING_CW ? t->src : oc__ring_sub(0, t->src, N);
-        m->len[i] = d == RING_CW ? cw : N - cw;
     }
+    if (reserve_arcs(m, per_dir[0] > per_dir[1] ? per_dir[0] : per_dir[1]))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu",
+                        (unsigned long long)index);
     uint64_t colours[2] = {0, 0}, maxload[2] = {0, 0};
     for (int d = 0; d < 2; d++) {
         m->nfrags[d] = 0;
-        /* The arcs of this direction; an empty direction costs nothing (no O(N) pass). */
+        /* An empty direction costs nothing (no O(N) pass). */
         if (per_dir[d] == 0) continue;
-        uint32_t *arcs = m->arcs;
-        size_t na = 0;
-        for (size_t i = 0; i < r->count; i++)
-            if (m->dir[i] == d) arcs[na++] = (uint32_t)i;
+        const int all = per_dir[d] == r->count;
         /* 2. Loads from a difference array; pass-through counts from loads and arc starts. The
          * pass over the links also clears them for the next direction or round. */
         link_count *lc = m->links;
-        for (size_t k = 0; k < na; k++) {
-            uint32_t i = arcs[k];
-            uint32_t s = m->start[i], e = s + m->len[i];
-            uint64_t u = r->xfers[i].count;
+        for (size_t i = 0; i < r->count; i++) {
+            if (!all && oc__ring_dir(m->dir, i) != d) continue;
+            const oc__transfer *t = &r->xfers[i];
+            uint32_t s = arc_start(d, t, N), e = s + arc_len(d, t, N);
+            uint64_t u = t->count;
             lc[s].starting += u;
             lc[s].diff += (int64_t)u;
             if (e <= N) {
@@ -598,7 +674,7 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
         }
         lc[N].diff = 0;
         int rc;
-        rc = colour_cut(m, d, r, arcs, na, cut, &colours[d]);
+        rc = colour_cut(m, d, r, per_dir[d], cut, &colours[d]);
         if (best_pass == 0)
             m->cut_rounds++;
         else
@@ -671,12 +747,10 @@ static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc_
     const size_t N = spec->nodes;
     /* per node, then per transfer and per fragment (grown by the rounds) */
     const oc__netbuf bufs[] = {
-        OC_NETBUF(m->links, N + 1), OC_NETBUF(m->bucket_a, N + 2),  OC_NETBUF(m->bucket_b, N + 2),
-        OC_NETBUF(m->head, N + 1),  OC_NETBUF(m->ends_head, N + 1), OC_NETBUF(m->dir, 0),
-        OC_NETBUF(m->start, 0),     OC_NETBUF(m->len, 0),           OC_NETBUF(m->frag_first, 0),
-        OC_NETBUF(m->order, 0),     OC_NETBUF(m->arcs, 0),          OC_NETBUF(m->alive_next, 0),
-        OC_NETBUF(m->frags[0], 0),  OC_NETBUF(m->frags[1], 0),      OC_NETBUF(m->deadline, 0),
-        OC_NETBUF(m->pool, 0)};
+        OC_NETBUF(m->links, N + 1),     OC_NETBUF(m->bucket_a, N + 2), OC_NETBUF(m->head, N + 1),
+        OC_NETBUF(m->ends_head, N + 1), OC_NETBUF(m->dir, 0),          OC_NETBUF(m->arcs, 0),
+        OC_NETBUF(m->link, 0),          OC_NETBUF(m->frags[0], 0),     OC_NETBUF(m->frags[1], 0),
+        OC_NETBUF(m->deadline, 0),      OC_NETBUF(m->pool, 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the ring model", why, len);
     if (!rc && (oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
                 (check && oc__ring_checker_new(spec->nodes, &m->checker))))

@@ -10,18 +10,26 @@
 
 enum { RING_CW = 0, RING_CCW = 1 };
 
-/* One piece of a transfer's wavelength assignment: colours [c0, c1) of its direction in this round.
- * Colour c is (step c / (F*w), fibre (c / w) % F, wavelength c % w): a lightpath per colour. */
+/* One piece of a transfer's wavelength assignment: colours [c0, c0 + n) of its direction in this
+ * round. Colour c is (step c / (F*w), fibre (c / w) % F, wavelength c % w): a lightpath per colour.
+ * Colours are 64-bit (a round of big bundles, Bruck's last rounds on 2^20 nodes, needs 2^37 of
+ * them); 16 bytes a fragment, most transfers having one. */
 typedef struct oc__ring_frag {
+    uint64_t c0;
     uint32_t xfer; /* index of the transfer in the round */
-    uint32_t c0, c1;
+    uint32_t n;    /* colours, at least 1 in a well-formed assignment */
 } oc__ring_frag;
 
+/* Direction of transfer i in a bit array (one bit a transfer, 1: RING_CCW). */
+static inline int oc__ring_dir(const uint64_t *bits, size_t i) {
+    return (int)((bits[i >> 6] >> (i & 63)) & 1);
+}
+
 typedef struct oc__ring_assignment {
-    const uint8_t *dir;             /* per transfer: RING_CW or RING_CCW */
-    const oc__ring_frag *frags[2];  /* per direction */
+    const uint64_t *dir;           /* per transfer, a bit: RING_CW (0) or RING_CCW (1) */
+    const oc__ring_frag *frags[2]; /* per direction */
     size_t nfrags[2];
-    uint64_t colours[2];            /* colours used per direction */
+    uint64_t colours[2]; /* colours used per direction */
 } oc__ring_assignment;
 
 typedef struct oc__ring_checker oc__ring_checker;
@@ -32,7 +40,7 @@ void oc__ring_checker_free(oc__ring_checker *c);
  * (= step, fibre, wavelength) carries two lightpaths on one directed link. OC_ERESOURCE with the
  * step, fibre, wavelength, link and both transfers named otherwise. */
 int oc__ring_check(oc__ring_checker *c, uint64_t round, const oc__round *r,
-                   const oc__ring_assignment *a, uint32_t fibres, uint32_t wavelengths,
-                   char *why, size_t whylen);
+                   const oc__ring_assignment *a, uint32_t fibres, uint32_t wavelengths, char *why,
+                   size_t whylen);
 
 #endif

@@ -8,10 +8,11 @@
 #include "verify/verify.h"
 
 /* The bytes a transfer of a round costs while it is held: in the cost pass the round's buffer
- * (20) and the network model's per-transfer state (the ring's arcs, fragments and check, measured
- * ~45 on one-stage all-gather, 65 in all on 4096 nodes); in a verifier its staging (scope, sorted,
- * merge: 32). Upper bounds used to size passes and to refuse before generating. */
-#define OC__ROUND_BYTES_PER_TRANSFER 72u
+ * (20) and the network model's per-transfer state (the ring's direction bit, arc lists,
+ * fragments and check, ~26: docs/scale.md), with the verifier's shards beside it: measured 49 in
+ * all on one-stage all-gather at 8192 nodes, 57 at 4096; in a verifier its staging (scope,
+ * sorted, merge: 32). Upper bounds used to size passes and to refuse before generating. */
+#define OC__ROUND_BYTES_PER_TRANSFER 60u
 #define OC__VERIFY_BYTES_PER_TRANSFER 32u
 /* Shards are sized to OC_VERIFY_SHARD_BYTES until there would be more than this many; then they
  * grow, up to their part of the budget. */
