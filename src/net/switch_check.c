@@ -11,23 +11,29 @@
  *      number of steps of the round;
  *   3. the claimed busiest port exists (some port carries exactly the claimed transfers and bytes)
  *      and no port takes longer, at msgs x alpha + bytes x beta.
- * The sort is a least-significant-digit radix sort on the port (11 bits a pass; ports are below
- * 2N <= 2^18, two passes), so a round of T transfers costs O(T), not O(T log T): ring all-reduce
- * on 4096 nodes spent half its run in qsort here. Small rounds still use qsort.
+ * The sort is a least-significant-digit radix sort on the port, so a round of T transfers costs
+ * O(T), not O(T log T) (ring all-reduce on 4096 nodes spent half its run in qsort here): one
+ * counting pass over all 2N ports when they are at most four times the round's 2T entries (a
+ * round where every node sends once: ring, rhd), else two passes of half the port's bits (ports
+ * are below 2N <= 2^18: at most 512 buckets a pass). An entry is 8 bytes (port, chunks); the
+ * bytes are chunks x chunk_bytes, summed per port. Small rounds still use qsort.
  * The scratch arrays are reused.
  */
 #include "net/switch.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct port_load {
-    uint64_t port; /* 2 x node (send) or 2 x node + 1 (receive) */
-    uint64_t bytes;
+    uint32_t port;   /* 2 x node (send) or 2 x node + 1 (receive) */
+    uint32_t chunks; /* the transfer's chunks (bytes = chunks x chunk_bytes) */
 } port_load;
 
 struct oc__sw_checker {
     port_load *a, *tmp;
     size_t cap, tmp_cap;
+    uint32_t *count; /* a counting pass's buckets */
+    size_t count_cap;
 };
 
 int oc__sw_checker_new(oc__sw_checker **out) {
@@ -39,6 +45,7 @@ void oc__sw_checker_free(oc__sw_checker *c) {
     if (!c) return;
     free(c->a);
     free(c->tmp);
+    free(c->count);
     free(c);
 }
 
@@ -47,26 +54,41 @@ static int by_port(const void *x, const void *y) {
     return a->port < b->port ? -1 : a->port > b->port;
 }
 
-/* Sorts a[0..n) by port, stably, 11 bits a pass (ports below 2^(11 x passes) = 2^22). */
-static int sort_ports(oc__sw_checker *c, size_t n, uint64_t max_port) {
+/* One stable counting pass of from[0..n) into to[] on the digit (port >> shift) & (buckets - 1). */
+static void count_pass(uint32_t *count, size_t buckets, const port_load *from, port_load *to,
+                       size_t n, unsigned shift) {
+    const uint32_t mask = (uint32_t)buckets - 1;
+    memset(count, 0, buckets * sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        count[(from[i].port >> shift) & mask]++;
+    uint32_t sum = 0;
+    for (size_t d = 0; d < buckets; d++) {
+        const uint32_t k = count[d];
+        count[d] = sum;
+        sum += k;
+    }
+    for (size_t i = 0; i < n; i++)
+        to[count[(from[i].port >> shift) & mask]++] = from[i];
+}
+
+/* Sorts a[0..n) by port (all below `ports`). One counting pass when the ports are few next to
+ * the entries (2N buckets for a round of N transfers, 2N entries: ring all-reduce), else two
+ * passes of half the port's bits; small rounds use qsort. */
+static int sort_ports(oc__sw_checker *c, size_t n, uint64_t ports) {
     if (n < 256) {
         qsort(c->a, n, sizeof *c->a, by_port);
         return 0;
     }
-    if (oc__grow((void **)&c->tmp, &c->tmp_cap, n, sizeof *c->tmp)) return OC_ENOMEM;
+    unsigned bits = 1;
+    while ((UINT64_C(1) << bits) < ports)
+        bits++;
+    const unsigned digit = (UINT64_C(1) << bits) <= 4 * (uint64_t)n ? bits : (bits + 1) / 2;
+    if (oc__grow((void **)&c->tmp, &c->tmp_cap, n, sizeof *c->tmp) ||
+        oc__grow((void **)&c->count, &c->count_cap, (size_t)1 << digit, sizeof *c->count))
+        return OC_ENOMEM;
     port_load *from = c->a, *to = c->tmp;
-    for (unsigned shift = 0; shift == 0 || (max_port >> shift); shift += 11) {
-        size_t count[2048] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[(from[i].port >> shift) & 2047]++;
-        size_t sum = 0;
-        for (size_t d = 0; d < 2048; d++) {
-            const size_t k = count[d];
-            count[d] = sum;
-            sum += k;
-        }
-        for (size_t i = 0; i < n; i++)
-            to[count[(from[i].port >> shift) & 2047]++] = from[i];
+    for (unsigned shift = 0; shift < bits; shift += digit) {
+        count_pass(c->count, (size_t)1 << digit, from, to, n, shift);
         port_load *t = from;
         from = to;
         to = t;
@@ -94,8 +116,8 @@ int oc__sw_check(oc__sw_checker *c, uint64_t round, const oc__round *r, uint32_t
         if (x->src >= nodes || x->dst >= nodes || x->src == x->dst)
             return oc__fail(why, len, OC_ERESOURCE, "check: round %llu: transfer %u -> %u", R,
                             x->src, x->dst);
-        c->a[n++] = (port_load){2 * (uint64_t)x->src, x->count * chunk_bytes};
-        c->a[n++] = (port_load){2 * (uint64_t)x->dst + 1, x->count * chunk_bytes};
+        c->a[n++] = (port_load){2 * x->src, x->count};
+        c->a[n++] = (port_load){2 * x->dst + 1, x->count};
     }
     if (sort_ports(c, n, 2 * (uint64_t)nodes))
         return oc__fail(why, len, OC_ENOMEM, "out of memory checking round %llu", R);
@@ -104,10 +126,10 @@ int oc__sw_check(oc__sw_checker *c, uint64_t round, const oc__round *r, uint32_t
     int found = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i;
-        uint64_t bytes = 0;
+        uint64_t chunks = 0;
         while (j < n && c->a[j].port == c->a[i].port)
-            bytes += c->a[j++].bytes;
-        const uint64_t msgs = j - i;
+            chunks += c->a[j++].chunks;
+        const uint64_t msgs = j - i, bytes = chunks * chunk_bytes;
         const double t = (double)msgs * alpha_s + (double)bytes * beta_s;
         if (msgs > degree) degree = msgs;
         if (t > worst) worst = t;
