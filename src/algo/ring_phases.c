@@ -17,10 +17,13 @@
 /* Emits P[i] -> P[i+1] of block (i - shift) mod n for i in [a, b), in order. */
 static int ring_span(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first, uint32_t width,
                      uint32_t shift, oc__op op, uint32_t a, uint32_t b) {
+    /* the block and the receiver advance with i, wrapping at n: no division a transfer */
+    uint32_t block = (uint32_t)(((uint64_t)a + 2 * (uint64_t)n - shift) % n);
     for (uint32_t i = a; i < b; i++) {
-        uint32_t block = (uint32_t)(((uint64_t)i + 2 * (uint64_t)n - shift) % n);
-        int rc = oc__emit_transfer(e, P[i], P[(i + 1) % n], op, first + block * width, width);
+        const uint32_t next = i + 1 == n ? 0 : i + 1;
+        int rc = oc__emit_transfer(e, P[i], P[next], op, first + block * width, width);
         if (rc) return rc;
+        if (++block == n) block = 0;
     }
     return 0;
 }

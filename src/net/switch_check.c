@@ -71,18 +71,24 @@ static void count_pass(uint32_t *count, size_t buckets, const port_load *from, p
         to[count[(from[i].port >> shift) & mask]++] = from[i];
 }
 
-/* Sorts a[0..n) by port (all below `ports`). One counting pass when the ports are few next to
- * the entries (2N buckets for a round of N transfers, 2N entries: ring all-reduce), else two
- * passes of half the port's bits; small rounds use qsort. */
+/* The bits of a port (ports below 2^bits), and those of the radix sort's digit: all of them (one
+ * counting pass) when the 2^bits buckets are at most four times the n entries, else half. */
+static unsigned port_bits(size_t n, uint64_t ports, unsigned *digit) {
+    unsigned bits = 1;
+    while ((UINT64_C(1) << bits) < ports)
+        bits++;
+    *digit = (UINT64_C(1) << bits) <= 4 * (uint64_t)n ? bits : (bits + 1) / 2;
+    return bits;
+}
+
+/* Sorts a[0..n) by port (all below `ports`): qsort for small rounds, else the radix passes. */
 static int sort_ports(oc__sw_checker *c, size_t n, uint64_t ports) {
     if (n < 256) {
         qsort(c->a, n, sizeof *c->a, by_port);
         return 0;
     }
-    unsigned bits = 1;
-    while ((UINT64_C(1) << bits) < ports)
-        bits++;
-    const unsigned digit = (UINT64_C(1) << bits) <= 4 * (uint64_t)n ? bits : (bits + 1) / 2;
+    unsigned digit;
+    const unsigned bits = port_bits(n, ports, &digit);
     if (oc__grow((void **)&c->tmp, &c->tmp_cap, n, sizeof *c->tmp) ||
         oc__grow((void **)&c->count, &c->count_cap, (size_t)1 << digit, sizeof *c->count))
         return OC_ENOMEM;
@@ -104,23 +110,61 @@ static int sort_ports(oc__sw_checker *c, size_t n, uint64_t ports) {
     return 0;
 }
 
-int oc__sw_check(oc__sw_checker *c, uint64_t round, const oc__round *r, uint32_t nodes,
-                 uint64_t chunk_bytes, double alpha_s, double beta_s, const oc__sw_claim *claim,
-                 char *why, size_t len) {
-    const unsigned long long R = (unsigned long long)round;
-    if (oc__grow((void **)&c->a, &c->cap, 2 * r->count, sizeof *c->a))
+/* The round's (port, chunks) entries, two a transfer, sorted by port into c->a. When one counting
+ * pass does, the entries are counted and placed straight from the transfers (no unsorted copy);
+ * else they are listed, then sorted. 0, OC_ENOMEM, or OC_ERESOURCE with the first transfer that is
+ * not between two different nodes. */
+static int sorted_entries(oc__sw_checker *c, const oc__round *r, uint32_t nodes, size_t *out,
+                          char *why, size_t len, unsigned long long R) {
+    const size_t n = 2 * r->count;
+    const uint64_t ports = 2 * (uint64_t)nodes;
+    unsigned digit;
+    const unsigned bits = port_bits(n, ports, &digit);
+    const int direct = n >= 256 && digit == bits;
+    if (oc__grow((void **)&c->a, &c->cap, n, sizeof *c->a) ||
+        (direct && oc__grow((void **)&c->count, &c->count_cap, (size_t)1 << bits, sizeof *c->count)))
         return oc__fail(why, len, OC_ENOMEM, "out of memory checking round %llu", R);
-    size_t n = 0;
+    if (direct) memset(c->count, 0, ((size_t)1 << bits) * sizeof *c->count);
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
         if (x->src >= nodes || x->dst >= nodes || x->src == x->dst)
             return oc__fail(why, len, OC_ERESOURCE, "check: round %llu: transfer %u -> %u", R,
                             x->src, x->dst);
-        c->a[n++] = (port_load){2 * x->src, x->count};
-        c->a[n++] = (port_load){2 * x->dst + 1, x->count};
+        if (direct) {
+            c->count[2 * x->src]++;
+            c->count[2 * x->dst + 1]++;
+        } else {
+            c->a[2 * i] = (port_load){2 * x->src, x->count};
+            c->a[2 * i + 1] = (port_load){2 * x->dst + 1, x->count};
+        }
     }
-    if (sort_ports(c, n, 2 * (uint64_t)nodes))
-        return oc__fail(why, len, OC_ENOMEM, "out of memory checking round %llu", R);
+    *out = n;
+    if (!direct) {
+        return sort_ports(c, n, ports)
+                   ? oc__fail(why, len, OC_ENOMEM, "out of memory checking round %llu", R)
+                   : 0;
+    }
+    uint32_t sum = 0;
+    for (size_t d = 0; d < ((size_t)1 << bits); d++) {
+        const uint32_t k = c->count[d];
+        c->count[d] = sum;
+        sum += k;
+    }
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *x = &r->xfers[i];
+        c->a[c->count[2 * x->src]++] = (port_load){2 * x->src, x->count};
+        c->a[c->count[2 * x->dst + 1]++] = (port_load){2 * x->dst + 1, x->count};
+    }
+    return 0;
+}
+
+int oc__sw_check(oc__sw_checker *c, uint64_t round, const oc__round *r, uint32_t nodes,
+                 uint64_t chunk_bytes, double alpha_s, double beta_s, const oc__sw_claim *claim,
+                 char *why, size_t len) {
+    const unsigned long long R = (unsigned long long)round;
+    size_t n = 0;
+    int rc = sorted_entries(c, r, nodes, &n, why, len, R);
+    if (rc) return rc;
     uint64_t degree = 0;
     double worst = 0;
     int found = 0;

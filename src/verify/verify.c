@@ -197,6 +197,14 @@ static int fail_at(char *why, size_t len, const oc__spec *s, uint64_t round, con
                     node, what, c);
 }
 
+/* Whether check_transfer() would pass t: the test alone, for the verifier's loops. */
+static int transfer_ok(const oc__verifier *v, const oc__transfer *t) {
+    const oc__spec *s = v->spec;
+    return t->src < s->nodes && t->dst < s->nodes && t->src != t->dst && t->count &&
+           (uint64_t)t->first + t->count <= s->chunks &&
+           (t->op == OC_OP_COPY || (t->op == OC_OP_REDUCE && v->reduces));
+}
+
 /* Checks the fields every transfer must have right, whatever the collective. */
 static int check_transfer(const oc__verifier *v, uint64_t round, const oc__transfer *t, char *why,
                           size_t len) {
@@ -286,8 +294,8 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
         const oc__transfer *t = &x[i];
         uint32_t lo, hi;
         if (!in_window(v, t, &lo, &hi)) continue;
-        rc = check_transfer(v, round, t, why, len);
-        if (rc) return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
+        if (!transfer_ok(v, t) && (rc = check_transfer(v, round, t, why, len)))
+            return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
         if (!oc__rangeset_contains(&v->held[t->src], lo, hi)) {
             uint32_t c = oc__rangeset_first_missing(&v->held[t->src], lo, hi);
             char what[64];
@@ -396,8 +404,8 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
         const oc__transfer *t = &r->xfers[i];
         uint32_t lo, hi;
         if (!in_window(v, t, &lo, &hi)) continue;
-        rc = check_transfer(v, round, t, why, len);
-        if (rc) return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
+        if (!transfer_ok(v, t) && (rc = check_transfer(v, round, t, why, len)))
+            return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
         units += hi - lo;
     }
     if (round >= UINT32_MAX / 2 - 1)
