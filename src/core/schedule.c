@@ -88,7 +88,9 @@ int oc__emit_many(oc__emit *e, size_t n, oc__transfer **out) {
     const size_t need = r->count + n;
     if (need > r->cap && need > 4096) {
         /* as in oc__emit_transfer: the buffer's growth is checked against the budget first */
-        const size_t grown = need > 2 * r->cap ? need : 2 * r->cap;
+        size_t grown = r->cap ? r->cap : 16; /* what oc__grow will make */
+        while (grown < need && grown <= SIZE_MAX / 2)
+            grown *= 2;
         char what[96];
         snprintf(what, sizeof what, "round %llu, of more than %zu transfers,",
                  (unsigned long long)e->rounds, r->count);
