@@ -123,8 +123,11 @@ static int sw_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
             if (p->epoch != epoch) *p = (struct port){epoch, 0, 0};
             p->msgs++;
             p->bytes += b;
-            double t = (double)p->msgs * m->alpha_s + (double)p->bytes * m->beta_s;
             if (p->msgs > degree) degree = p->msgs;
+            /* no more transfers and bytes than the busiest so far: not longer (alpha, beta >= 0
+             * and rounding is monotone), so its time is not computed */
+            if (best >= 0 && p->msgs <= best_n && p->bytes <= best_b) continue;
+            double t = (double)p->msgs * m->alpha_s + (double)p->bytes * m->beta_s;
             if (t > best) {
                 best = t;
                 best_n = p->msgs;
