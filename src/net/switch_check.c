@@ -4,7 +4,7 @@
  * Nothing is ever refused on the ideal switch (lumorph section 4: "no queuing delays"); what can go
  * wrong is the bookkeeping of the port rule — a transfer missed on its sender's or receiver's port,
  * a busiest port that is not the busiest, a round split into the wrong number of steps. The check
- * takes the round's transfers alone, sorts (port, bytes) pairs by port instead of indexing arrays
+ * takes the round's transfers alone, sorts (port, chunks) pairs by port instead of indexing arrays
  * by node as switch.c does, sums every port's run, and proves:
  *   1. every transfer is between two different nodes of the switch;
  *   2. the largest number of transfers on one port (send side or receive side) is the claimed
