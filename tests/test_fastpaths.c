@@ -5,9 +5,10 @@
  *   - the switch's independent check (src/net/switch_check.c) sorts a round's port entries with
  *     qsort (small rounds), one counting pass over all 2N ports (ports few next to the entries)
  *     or two radix passes (many ports). A round's true claim (largest port degree, the busiest
- *     port's transfers and bytes), counted here port by port, must pass; a claim one step short
- *     or naming a port that does not exist must fail. A sort that misplaces one entry changes a
- *     port's run and fails these.
+ *     port's transfers and bytes), counted here port by port, must pass; a claim one step short,
+ *     naming a port that does not exist, or naming a lighter port than the busiest must fail. A
+ *     sort that misplaces one entry changes a port's run and fails these; a check that skips
+ *     timing a port it should time misses the busiest.
  *   - the reduction verifier (src/verify/verify.c) copies and merges inline cells (up to two
  *     intervals of contributors) without its heap path. Random reduce / copy schedules on N in
  *     {2, 3, 5, 7, 12, 100} are executed here with one bit per contributor and must give the same
@@ -17,7 +18,9 @@
  * Deterministic (a fixed linear congruential generator). Asserts results, never times.
  */
 #include "core/core.h"
+#include "net/net.h"
 #include "net/switch.h"
+#include "report/report.h"
 #include "verify/verify.h"
 
 #include <stdio.h>
@@ -25,6 +28,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_map.h"
 
 static uint64_t seed = 12345;
 
@@ -35,8 +39,10 @@ static uint32_t rnd(uint32_t n) {
 
 /* ---- the switch check ---- */
 
-/* The round's true claim, port by port. */
-static oc__sw_claim true_claim(const oc__round *r, uint32_t N, uint64_t cb, double a, double b) {
+/* The round's true claim, port by port; *light: a port that carries something and takes the
+ * least time (a claim that names a real port but not the busiest). */
+static oc__sw_claim true_claim(const oc__round *r, uint32_t N, uint64_t cb, double a, double b,
+                               oc__sw_claim *light) {
     uint64_t *msgs = calloc(2 * (size_t)N, sizeof *msgs), *bytes = calloc(2 * (size_t)N, 8);
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
@@ -46,7 +52,7 @@ static oc__sw_claim true_claim(const oc__round *r, uint32_t N, uint64_t cb, doub
         bytes[N + x->dst] += x->count * cb;
     }
     oc__sw_claim c = {0, 0, 0};
-    double best = -1;
+    double best = -1, least = -1;
     for (size_t p = 0; p < 2 * (size_t)N; p++) {
         if (msgs[p] > c.degree) c.degree = msgs[p];
         const double t = (double)msgs[p] * a + (double)bytes[p] * b;
@@ -55,7 +61,13 @@ static oc__sw_claim true_claim(const oc__round *r, uint32_t N, uint64_t cb, doub
             c.msgs = msgs[p];
             c.bytes = bytes[p];
         }
+        if (msgs[p] && (least < 0 || t < least)) {
+            least = t;
+            light->msgs = msgs[p];
+            light->bytes = bytes[p];
+        }
     }
+    light->degree = c.degree;
     free(msgs);
     free(bytes);
     return c;
@@ -79,9 +91,15 @@ static void test_switch_check(void) {
                 if (dst == src) dst = (src + 1) % N;
                 oc__round_push(&r, src, dst, OC_OP_COPY, 0, 1 + rnd(5));
             }
-            const oc__sw_claim ok = true_claim(&r, N, cb, A, B);
+            oc__sw_claim light;
+            const oc__sw_claim ok = true_claim(&r, N, cb, A, B, &light);
             CHECK(oc__sw_check(c, 0, &r, N, cb, A, B, &ok, why, sizeof why) == 0,
                   "N=%u T=%zu: the true claim: %s", N, sizes[si], why);
+            /* a real port, but a lighter one than the busiest: the check must time them all */
+            const int lighter = light.msgs < ok.msgs || light.bytes < ok.bytes;
+            CHECK(!lighter ||
+                      oc__sw_check(c, 0, &r, N, cb, A, B, &light, why, sizeof why) == OC_ERESOURCE,
+                  "N=%u T=%zu: a lighter port taken for the busiest", N, sizes[si]);
             oc__sw_claim few = ok;
             few.degree--;
             CHECK(oc__sw_check(c, 0, &r, N, cb, A, B, &few, why, sizeof why) == OC_ERESOURCE,
@@ -103,11 +121,31 @@ static void test_switch_check(void) {
                 const uint32_t src = (N - 1) & ~(UINT32_C(1) << j);
                 oc__round_push(&r, src, (src + 1) % N, OC_OP_COPY, 0, 1);
             }
-        const oc__sw_claim ok = true_claim(&r, N, cb, A, B);
+        oc__sw_claim light;
+        const oc__sw_claim ok = true_claim(&r, N, cb, A, B, &light);
         CHECK(oc__sw_check(c, 0, &r, N, cb, A, B, &ok, why, sizeof why) == 0,
               "N=%u aliased ports: %s", N, why);
         oc__round_free(&r);
     }
+    /* Many small transfers outlast one big one met first: node 0 sends 5 chunks once, node 2
+     * sends 1 chunk three times. Port 0 (1 transfer, 5000 bytes) comes first, port 4 (3, 3000)
+     * has fewer bytes but takes longer: the model and the check must time it. */
+    oc__round r = {0};
+    oc__round_push(&r, 0, 1, OC_OP_COPY, 0, 5);
+    for (int k = 0; k < 3; k++)
+        oc__round_push(&r, 2, 3, OC_OP_COPY, (uint32_t)k, 1);
+    oc__sw_claim light;
+    const oc__sw_claim ok = true_claim(&r, 4, cb, A, B, &light);
+    CHECK(ok.msgs == 3 && ok.bytes == 3000 && light.msgs == 1 && light.bytes == 5000,
+          "the hand-made round's ports");
+    CHECK(oc__sw_check(c, 0, &r, 4, cb, A, B, &light, why, sizeof why) == OC_ERESOURCE,
+          "the first, big but light port taken for the busiest");
+    int err = 0;
+    oc_report *rep = map_on(&oc__model_switch, 4, cb, NULL, &r, 1, &err, why, sizeof why);
+    CHECK(rep && close_to(oc_report_time(rep), 3 * A + 3000 * B) && oc_report_steps(rep) == 3,
+          "the model's busiest port: %s", rep ? "wrong time" : why);
+    oc_report_free(rep);
+    oc__round_free(&r);
     oc__sw_checker_free(c);
 }
 
