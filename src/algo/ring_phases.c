@@ -17,10 +17,26 @@
 /* Emits P[i] -> P[i+1] of block (i - shift) mod n for i in [a, b), in order. */
 static int ring_span(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first, uint32_t width,
                      uint32_t shift, oc__op op, uint32_t a, uint32_t b) {
-    for (uint32_t i = a; i < b; i++) {
-        uint32_t block = (uint32_t)(((uint64_t)i + 2 * (uint64_t)n - shift) % n);
-        int rc = oc__emit_transfer(e, P[i], P[(i + 1) % n], op, first + block * width, width);
-        if (rc) return rc;
+    /* the block and the receiver advance with i, wrapping at n: no division a transfer */
+    uint32_t block = (uint32_t)(((uint64_t)a + 2 * (uint64_t)n - shift) % n);
+    if (a >= b) return 0;
+    if (width == 0 || first + (uint64_t)n * width > e->spec->chunks) {
+        /* a malformed span goes one by one: the emitter names its first bad transfer */
+        for (uint32_t i = a; i < b; i++) {
+            const uint32_t next = i + 1 == n ? 0 : i + 1;
+            int rc = oc__emit_transfer(e, P[i], P[next], op, first + block * width, width);
+            if (rc) return rc;
+            if (++block == n) block = 0;
+        }
+        return 0;
+    }
+    oc__transfer *x;
+    int rc = oc__emit_many(e, b - a, &x);
+    if (rc) return rc;
+    for (uint32_t i = a; i < b; i++, x++) {
+        const uint32_t next = i + 1 == n ? 0 : i + 1;
+        *x = (oc__transfer){P[i], P[next], first + block * width, width, (uint32_t)op};
+        if (++block == n) block = 0;
     }
     return 0;
 }

@@ -165,6 +165,12 @@ void oc__emit_free(oc__emit *e);
 /* Adds a transfer to the current round; OC_EINVAL for a count of 0 or a label range outside C. */
 int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32_t first,
                       uint32_t count);
+/* Room for n more transfers of the current round, at *out, for a generator that writes them
+ * itself (ring phases: one call a span instead of one a transfer). They count as emitted in
+ * their places; the caller checks their label ranges first (or emits one by one, which does).
+ * On a windowed emitter they are all kept: the caller gives only transfers touching the window
+ * (one outside it would only cost the shard time). 0, OC_ENOMEM, or the budget's refusal. */
+int oc__emit_many(oc__emit *e, size_t n, oc__transfer **out);
 /* Ends the current round and hands it to the sinks (an empty round is dropped; a windowed
  * round that kept nothing still counts, without reaching the sinks). */
 int oc__emit_round(oc__emit *e);

@@ -83,6 +83,32 @@ int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32
     return oc__round_push(r, src, dst, op, first, count);
 }
 
+int oc__emit_many(oc__emit *e, size_t n, oc__transfer **out) {
+    oc__round *r = &e->cur;
+    const size_t need = r->count + n;
+    if (need > r->cap && need > 4096) {
+        /* as in oc__emit_transfer: the buffer's growth is checked against the budget first */
+        size_t grown = r->cap ? r->cap : 16; /* what oc__grow will make */
+        while (grown < need && grown <= SIZE_MAX / 2)
+            grown *= 2;
+        char what[96];
+        snprintf(what, sizeof what, "round %llu, of more than %zu transfers,",
+                 (unsigned long long)e->rounds, r->count);
+        int rc = oc__budget_check((uint64_t)grown * sizeof(oc__transfer), what, e->why, e->whylen);
+        if (rc) return rc;
+    }
+    if (oc__grow((void **)&r->xfers, &r->cap, need, sizeof(oc__transfer))) return OC_ENOMEM;
+    if (e->windowed) {
+        if (oc__grow((void **)&r->index, &r->index_cap, need, sizeof(uint64_t))) return OC_ENOMEM;
+        for (size_t i = 0; i < n; i++)
+            r->index[r->count + i] = e->raw + i;
+    }
+    e->raw += n;
+    *out = &r->xfers[r->count];
+    r->count = need;
+    return 0;
+}
+
 int oc__emit_round(oc__emit *e) {
     if (e->raw == 0 && e->cur.count == 0) return 0;
     e->raw = 0;

@@ -614,8 +614,8 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     size_t per_dir[2] = {0, 0};
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
-        int rc = oc__netrun_endpoints(m, index, t, "cannot be routed", why, len);
-        if (rc) return rc;
+        if (t->src >= N || t->dst >= N || t->src == t->dst) /* the call only to say why */
+            return oc__netrun_endpoints(m, index, t, "cannot be routed", why, len);
         uint32_t cw = oc__ring_sub(t->dst, t->src, N);
         int d;
         if (2ull * cw < N)

@@ -25,7 +25,7 @@
  * + 2(N-1)/N n beta; rhd: 2 log2(N) alpha + 2(N-1)/N n beta) are met to the last rounding. The
  * lower bound in steps is the same sum of port degrees (a port does one transfer per step).
  * Every round's port accounting goes through the independent check of switch_check.c.
- * Work per round is O(transfers): port loads live in arrays stamped with the round.
+ * Work per round is O(transfers): port loads live in an array stamped with the round.
  */
 #include "net/switch.h"
 #include "net/model_common.h"
@@ -34,14 +34,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A port's load in the round stamped `epoch` (one line of memory with its stamp). */
+struct port {
+    uint64_t epoch, msgs, bytes;
+};
+
 struct oc__netrun {
     oc__netbase base;       /* base.steps: the sum of each round's largest port degree */
     double alpha_s, beta_s; /* per message, per byte */
     double alpha_us, gbytes;
     uint32_t nodes;
     uint64_t epoch;
-    uint64_t *stamp;          /* 2N ports: sends [0, N), receives [N, 2N) */
-    uint64_t *msgs, *bytes;   /* per port, this round */
+    struct port *ports;       /* 2N ports: sends [0, N), receives [N, 2N) */
     uint64_t alphas, payload; /* of each round's busiest port, summed */
     uint64_t split_rounds, max_degree, transfers;
     oc__sw_checker *checker; /* NULL when not checking */
@@ -97,31 +101,37 @@ static const char *const sw_param_names[] = {"alpha_us", "bandwidth_gbytes", NUL
 static int sw_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     oc__netrun *m = (oc__netrun *)self;
     const uint32_t N = m->nodes;
-    const uint64_t epoch = ++m->epoch;
+    const uint64_t epoch = ++m->epoch, cb = m->base.spec->chunk_bytes;
+    /* a transfer above this many chunks is refused by oc__netrun_bytes (its bytes, doubled, would
+     * not fit 64 bits): the division is made once a round, not once a transfer */
+    const uint64_t most = cb ? UINT64_MAX / 2 / cb : UINT64_MAX;
     uint64_t degree = 0, best_n = 0, best_b = 0;
     double best = -1;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *x = &r->xfers[i];
-        uint64_t b;
-        int rc = oc__netrun_endpoints(m, index, x,
-                                      "is not between two different nodes of the switch", why, len);
-        if (rc || (rc = oc__netrun_bytes(m, index, x, 2, &b, why, len))) return rc;
-        const uint32_t port[2] = {x->src, N + x->dst};
+        if (x->src >= N || x->dst >= N || x->src == x->dst || x->count > most) {
+            uint64_t b;
+            int rc = oc__netrun_endpoints(m, index, x,
+                                          "is not between two different nodes of the switch", why,
+                                          len);
+            if (rc || (rc = oc__netrun_bytes(m, index, x, 2, &b, why, len))) return rc;
+        }
+        const uint64_t b = (uint64_t)x->count * cb;
+        struct port *const port[2] = {&m->ports[x->src], &m->ports[N + x->dst]};
         for (int k = 0; k < 2; k++) {
-            uint32_t p = port[k];
-            if (m->stamp[p] != epoch) {
-                m->stamp[p] = epoch;
-                m->msgs[p] = 0;
-                m->bytes[p] = 0;
-            }
-            m->msgs[p]++;
-            m->bytes[p] += b;
-            double t = (double)m->msgs[p] * m->alpha_s + (double)m->bytes[p] * m->beta_s;
-            if (m->msgs[p] > degree) degree = m->msgs[p];
+            struct port *p = port[k];
+            if (p->epoch != epoch) *p = (struct port){epoch, 0, 0};
+            p->msgs++;
+            p->bytes += b;
+            if (p->msgs > degree) degree = p->msgs;
+            /* no more transfers and bytes than the busiest so far: not longer (alpha, beta >= 0
+             * and rounding is monotone), so its time is not computed */
+            if (best >= 0 && p->msgs <= best_n && p->bytes <= best_b) continue;
+            double t = (double)p->msgs * m->alpha_s + (double)p->bytes * m->beta_s;
             if (t > best) {
                 best = t;
-                best_n = m->msgs[p];
-                best_b = m->bytes[p];
+                best_n = p->msgs;
+                best_b = p->bytes;
             }
         }
     }
@@ -191,8 +201,7 @@ static int sw_create(const oc__spec *spec, const oc_kv *params, int check, oc__n
     m->alpha_s = alpha_us * 1e-6;
     m->beta_s = 1.0 / (gbytes * 1e9);
     const size_t ports = 2 * (size_t)spec->nodes;
-    const oc__netbuf bufs[] = {OC_NETBUF(m->stamp, ports), OC_NETBUF(m->msgs, ports),
-                               OC_NETBUF(m->bytes, ports), OC_NETBUF(m->port_at, 0),
+    const oc__netbuf bufs[] = {OC_NETBUF(m->ports, ports), OC_NETBUF(m->port_at, 0),
                                OC_NETBUF(m->port_stamp, 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the switch model", why, len);
     if (!rc && check && oc__sw_checker_new(&m->checker))

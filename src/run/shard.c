@@ -219,9 +219,11 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
         }
         const uint64_t state = oc__verifier_state_bytes(spec, C);
         if (state > plan->target) {
-            /* Small shards, but not more than OC__SHARDS_SOFT of them while the budget allows
-             * bigger: a generator that cannot skip outside a window is re-run whole per shard. */
-            uint64_t size = plan->target;
+            /* Small shards (OC__SHARD_BYTES: cache-sized), but not more than OC__SHARDS_SOFT of
+             * them while the budget allows bigger: a generator that cannot skip outside a window
+             * is re-run whole per shard. Many small shards also even out the threads' ends: the
+             * cost pass is one job, the shards fill the other thread and then both. */
+            uint64_t size = plan->target < OC__SHARD_BYTES ? plan->target : OC__SHARD_BYTES;
             if (state / OC__SHARDS_SOFT > size)
                 size =
                     state / OC__SHARDS_SOFT < plan->share ? state / OC__SHARDS_SOFT : plan->share;

@@ -42,6 +42,13 @@
  * round where the growth does (rhd radix 2 on 8192 nodes fragments to ~150 bytes per state; ring
  * all-reduce stays inline, ~20 bytes per state). */
 
+/* A hint that *p will be read and written soon (no effect where the compiler has no builtin). */
+#if defined(__GNUC__)
+#define prefetch(p) __builtin_prefetch((p), 1)
+#else
+#define prefetch(p) ((void)(p))
+#endif
+
 typedef union cell {
     oc__range iv[2];
     struct {
@@ -190,6 +197,14 @@ static int fail_at(char *why, size_t len, const oc__spec *s, uint64_t round, con
                     node, what, c);
 }
 
+/* Whether check_transfer() would pass t: the test alone, for the verifier's loops. */
+static int transfer_ok(const oc__verifier *v, const oc__transfer *t) {
+    const oc__spec *s = v->spec;
+    return t->src < s->nodes && t->dst < s->nodes && t->src != t->dst && t->count &&
+           (uint64_t)t->first + t->count <= s->chunks &&
+           (t->op == OC_OP_COPY || (t->op == OC_OP_REDUCE && v->reduces));
+}
+
 /* Checks the fields every transfer must have right, whatever the collective. */
 static int check_transfer(const oc__verifier *v, uint64_t round, const oc__transfer *t, char *why,
                           size_t len) {
@@ -279,8 +294,8 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
         const oc__transfer *t = &x[i];
         uint32_t lo, hi;
         if (!in_window(v, t, &lo, &hi)) continue;
-        rc = check_transfer(v, round, t, why, len);
-        if (rc) return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
+        if (!transfer_ok(v, t) && (rc = check_transfer(v, round, t, why, len)))
+            return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
         if (!oc__rangeset_contains(&v->held[t->src], lo, hi)) {
             uint32_t c = oc__rangeset_first_missing(&v->held[t->src], lo, hi);
             char what[64];
@@ -374,7 +389,8 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
 static int heap_budget(oc__verifier *v, const cell *c, uint64_t before, uint64_t round, char *why,
                        size_t len) {
     v->heap_bytes += cell_heap_bytes(c) - before; /* modular: a freed set subtracts */
-    return at_key(v, state_budget(v, 0, round, why, len), round, OC__VK_BUDGET, 0, 0);
+    const int rc = state_budget(v, 0, round, why, len);
+    return rc ? at_key(v, rc, round, OC__VK_BUDGET, 0, 0) : 0;
 }
 
 static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
@@ -388,8 +404,8 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
         const oc__transfer *t = &r->xfers[i];
         uint32_t lo, hi;
         if (!in_window(v, t, &lo, &hi)) continue;
-        rc = check_transfer(v, round, t, why, len);
-        if (rc) return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
+        if (!transfer_ok(v, t) && (rc = check_transfer(v, round, t, why, len)))
+            return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
         units += hi - lo;
     }
     if (round >= UINT32_MAX / 2 - 1)
@@ -423,6 +439,10 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
         uint32_t lo, hi;
         if (!in_window(v, t, &lo, &hi)) continue;
         const cell *row = &v->contrib[(uint64_t)t->src * W];
+        /* The write phase will touch the receiver's cells: ask for them now, so that their
+         * misses overlap (ring all-reduce's receivers walk a diagonal no prefetcher follows). */
+        prefetch(&v->contrib[(uint64_t)t->dst * W + (lo - base)]);
+        prefetch(&v->written[(uint64_t)t->dst * W + (lo - base)]);
         for (uint32_t c = lo; c < hi; c++, u++) {
             const cell *src = &row[c - base];
             uint32_t held;
@@ -463,6 +483,10 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                               pos, c);
             }
             v->written[at] = stamp | (uint32_t)is_copy;
+            if (is_copy && !cell_is_heap(dst) && !cell_is_heap(&v->staged[u])) {
+                *dst = v->staged[u]; /* inline to inline: what cell_assign would store */
+                continue;
+            }
             uint32_t an;
             const oc__range *add = cell_intervals(&v->staged[u], &an);
             const uint64_t held = cell_heap_bytes(dst);
@@ -517,6 +541,11 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                 } else {
                     o[k++] = next;
                 }
+            }
+            if (k <= 2) { /* stays inline: no heap bytes change hands */
+                dst->iv[0] = o[0];
+                dst->iv[1] = k == 2 ? o[1] : (oc__range){0, 0};
+                continue;
             }
             if (cell_assign(dst, o, k))
                 return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
