@@ -241,22 +241,79 @@ void oc__rhd_release(oc__plan *p) {
 
 /* ---- the rounds ---- */
 
-/* Level p: every core node sends, for each j != its digit d, labels [B[lo(j)], B[lo(j) + w)) to
- * x + (j - d) w, where the parts are the w-node groups (halving: part j; doubling: its own). */
-static int level(const oc__rhd *h, oc__emit *e, uint32_t p, int halving) {
+/* Level p, x's transfers j in [ja, jb) (j != its digit d, in order): labels [B[lo(j)],
+ * B[lo(j) + w)) to x + (j - d) w, where the parts are the w-node groups (halving: part j;
+ * doubling: its own). B rises strictly (every core node owns a label), so none is empty. */
+static int sends(const oc__rhd *h, oc__emit *e, uint32_t p, int halving, uint32_t x, uint32_t ja,
+                 uint32_t jb) {
     const uint32_t r = h->r[p], w = h->w[p];
-    for (uint32_t x = 0; x < h->P; x++) {
-        const uint32_t d = (x / w) % r, g = x - x % (w * r);
-        for (uint32_t j = 0; j < r; j++) {
-            if (j == d) continue;
-            const uint32_t y = g + j * w + x % w;
-            const uint32_t lo = halving ? g + j * w : x - x % w;
-            const uint32_t first = h->B[lo], end = h->B[lo + w];
-            if (end == first) continue;
-            int rc =
-                oc__emit_transfer(e, x, y, halving ? OC_OP_REDUCE : OC_OP_COPY, first, end - first);
-            if (rc) return rc;
+    const uint32_t d = (x / w) % r, g = x - x % (w * r);
+    for (uint32_t j = ja; j < jb; j++) {
+        if (j == d) continue;
+        const uint32_t y = g + j * w + x % w;
+        const uint32_t lo = halving ? g + j * w : x - x % w;
+        const uint32_t first = h->B[lo], end = h->B[lo + w];
+        int rc =
+            oc__emit_transfer(e, x, y, halving ? OC_OP_REDUCE : OC_OP_COPY, first, end - first);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+/* The core nodes [*xl, *xh) whose labels touch the emitter's window (B rises strictly). */
+static void window_nodes(const oc__rhd *h, const oc__emit *e, uint32_t *xl, uint32_t *xh) {
+    uint32_t a = 0, b = h->P; /* xl: the last x with B[x] <= win_lo */
+    while (a + 1 < b) {
+        const uint32_t m = a + (b - a) / 2;
+        if (h->B[m] <= e->win_lo) a = m;
+        else b = m;
+    }
+    *xl = a;
+    a = 0, b = h->P; /* xh: the first x with B[x] >= win_hi (P if none below P) */
+    while (a < b) {
+        const uint32_t m = a + (b - a) / 2;
+        if (h->B[m] < e->win_hi) a = m + 1;
+        else b = m;
+    }
+    *xh = a > *xl ? a : *xl;
+}
+
+/* A windowed level: only the senders whose parts touch the window's core nodes [xl, xh), and of
+ * those only the parts that do; the rest are skipped in their places (oc__emit_skip), so a shard
+ * costs the transfers it keeps (plus one step per sender it visits). Halving: part j of group g
+ * (size w r) is nodes [g + j w, g + j w + w), the same parts for every sender of the group.
+ * Doubling: x sends its own w-group to all r - 1 peers. */
+static int level_window(const oc__rhd *h, oc__emit *e, uint32_t p, int halving) {
+    const uint32_t r = h->r[p], w = h->w[p], G = halving ? w * r : w, P = h->P;
+    uint32_t xl, xh;
+    window_nodes(h, e, &xl, &xh);
+    /* the senders: the groups (of G nodes) that touch [xl, xh) */
+    const uint32_t s0 = xl >= xh ? P : xl - xl % G;
+    const uint32_t s1 = xl >= xh ? P : (uint32_t)oc__ceil_div(xh, G) * G;
+    oc__emit_skip(e, (uint64_t)s0 * (r - 1));
+    for (uint32_t x = s0; x < s1; x++) {
+        uint32_t ja = 0, jb = r;
+        if (halving) { /* parts j with g + j w in (xl - w, xh) */
+            const uint32_t g = x - x % G;
+            ja = xl > g ? (xl - g) / w : 0;
+            jb = (uint32_t)oc__ceil_div(xh - g, w);
+            if (jb > r) jb = r;
         }
+        const uint32_t d = (x / w) % r;
+        oc__emit_skip(e, ja - (d < ja));
+        int rc = sends(h, e, p, halving, x, ja, jb);
+        if (rc) return rc;
+        oc__emit_skip(e, (r - jb) - (d >= jb));
+    }
+    oc__emit_skip(e, (uint64_t)(P - s1) * (r - 1));
+    return oc__emit_round(e);
+}
+
+static int level(const oc__rhd *h, oc__emit *e, uint32_t p, int halving) {
+    if (e->windowed) return level_window(h, e, p, halving);
+    for (uint32_t x = 0; x < h->P; x++) {
+        int rc = sends(h, e, p, halving, x, 0, h->r[p]);
+        if (rc) return rc;
     }
     return oc__emit_round(e);
 }
@@ -275,13 +332,35 @@ int oc__rhd_doubling(const oc__rhd *h, oc__emit *e) {
     return rc;
 }
 
+/* Extra node n's fold transfer (its core node is (n - P) mod P). */
+static int fold_one(const oc__rhd *h, oc__emit *e, uint32_t n, int in, oc__op op, uint32_t first,
+                    uint32_t count) {
+    const uint32_t core = (n - h->P) % h->P;
+    const uint32_t f = count ? first : h->label[n], c = count ? count : 1;
+    return oc__emit_transfer(e, in ? n : core, in ? core : n, op, f, c);
+}
+
 int oc__rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t first, uint32_t count) {
     if (h->N == h->P) return 0;
-    for (uint32_t n = h->P; n < h->N; n++) {
-        const uint32_t core = (n - h->P) % h->P;
-        const uint32_t f = count ? first : h->label[n], c = count ? count : 1;
-        int rc = oc__emit_transfer(e, in ? n : core, in ? core : n, op, f, c);
-        if (rc) return rc;
+    uint32_t xl = 0, xh = h->P;
+    if (e->windowed && !count) window_nodes(h, e, &xl, &xh);
+    if (count && e->windowed && (first >= e->win_hi || first + count <= e->win_lo)) xl = xh;
+    /* Windowed, one block each: extra n = P + i P + x carries a label of core node x's range,
+     * so only x in [xl, xh) may touch the window (in order of n: i, then x). */
+    for (uint64_t base = h->P; base < h->N; base += h->P) {
+        const uint32_t top = h->N - base < h->P ? (uint32_t)(h->N - base) : h->P;
+        const uint32_t a = xl < top ? xl : top, b = xh < top ? xh : top;
+        oc__emit_skip(e, a);
+        for (uint32_t x = a; x < b; x++) {
+            const uint32_t n = (uint32_t)base + x, f = h->label[n];
+            if (e->windowed && !count && (f < e->win_lo || f >= e->win_hi)) {
+                oc__emit_skip(e, 1); /* x's range touches the window, this block does not */
+                continue;
+            }
+            int rc = fold_one(h, e, n, in, op, first, count);
+            if (rc) return rc;
+        }
+        oc__emit_skip(e, top - b);
     }
     return oc__emit_round(e);
 }

@@ -151,6 +151,7 @@ typedef struct oc__emit {
     int windowed;
     uint32_t win_lo, win_hi;
     uint64_t raw; /* the current round's transfers so far, kept or not */
+    uint64_t dropped; /* transfers made but outside the window (a generator that skips makes none) */
     uint64_t rounds;    /* rounds handed on so far */
     uint64_t transfers; /* transfers handed on so far */
     uint64_t units;     /* chunk-transfers handed on so far */
