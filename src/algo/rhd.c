@@ -186,6 +186,43 @@ static int record_shape(oc__plan *p, const oc__rhd *h, const oc_kv *params) {
     return 0;
 }
 
+/* The heap bytes of a contribution set of n intervals in a verifier cell (verify.c): its range
+ * set (24 bytes, malloc'd) and its array (a power of two of 8-byte intervals, at least 16), with
+ * malloc's overhead; none when the set fits the cell inline (two intervals). */
+static uint64_t set_heap(uint64_t n) {
+    if (n <= 2) return 0;
+    uint64_t cap = 16;
+    while (cap < n)
+        cap *= 2;
+    return 48 + 8 * cap + 16;
+}
+
+/* What one chunk costs the verifier beyond its N inline cells (the shards are sized with it:
+ * oc__spec.chunk_heap): its contribution sets' heap and a round's staging. Halving, level by level from the top, leaves
+ * chunk c with the w_p nodes that share its digits down to p, each carrying the nodes congruent to
+ * it mod w_p: a stride, so ceil(N / w_p) intervals (one when w_p = 1); folding first puts the P
+ * core nodes at stride P. A node keeps the set of the last level it held c in (h_i - h_{i+1} nodes
+ * at stage i), and a round stages a copy of each sender's set (h_{i-1} - h_i senders of c): the
+ * end of the halving is the peak (the doubling's copies bring every set back to one interval).
+ * Staging also costs a cell and a range set header (40 bytes) per sender of c in a round: at
+ * most max(N - P (a fold), w_p (r_p - 1) (a level)), kept by the verifier at its largest. */
+static uint64_t chunk_heap(const oc__rhd *h) {
+    uint64_t stride[OC__RHD_MAX_LEVELS + 2], n = 0, kept = 0, staged = 0, senders = h->N - h->P;
+    for (uint32_t p = 0; p < h->k; p++)
+        if ((uint64_t)h->w[p] * (h->r[p] - 1) > senders) senders = (uint64_t)h->w[p] * (h->r[p] - 1);
+    if (h->N > h->P) stride[n++] = h->P;
+    for (uint32_t p = h->k; p > 0; p--)
+        stride[n++] = h->w[p - 1];
+    for (uint64_t i = 0; i < n; i++) {
+        const uint64_t s = stride[i], next = i + 1 < n ? stride[i + 1] : 0;
+        const uint64_t one = set_heap(s == 1 ? 1 : oc__ceil_div(h->N, s));
+        kept += (s - next) * one;
+        const uint64_t stage = next ? (s - next) * one : 0;
+        if (stage > staged) staged = stage;
+    }
+    return kept + staged + 40 * senders;
+}
+
 int oc__rhd_plan(oc__plan *p, const char *name, oc_collective coll, uint32_t nodes, uint32_t root,
                  uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     oc__rhd shape = {.N = nodes};
@@ -226,6 +263,8 @@ int oc__rhd_plan(oc__plan *p, const char *name, oc_collective coll, uint32_t nod
             h->B[x] = x;
     }
     if (record_shape(p, h, params)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    if (coll != OC_ALLGATHER) p->spec.chunk_heap = chunk_heap(h);
+    p->spec.window_skips = 1; /* level_window, oc__rhd_fold */
     return 0;
 }
 
@@ -426,16 +465,31 @@ typedef struct cost_net {
     double reconf;  /* fabric: one reconfiguration */
     uint64_t lanes; /* fabric: wavelengths per tile */
     uint64_t split; /* fabric: circuits per pass when it splits a round (mzi_split), else 0 */
+    uint64_t degree; /* fabric: circuits per tile above which a round is refused (mzi_degree) */
     uint64_t ch;    /* ring: fibres x wavelengths per direction */
     double pkt;     /* fattree: one packet on a link (0: unknown) */
     uint64_t npk;   /* fattree: packets per chunk */
 } cost_net;
 
 /* Whether the fabric refuses a level of r-1 circuits per tile: more than its lanes in one step
- * (split into passes of `split` circuits when the fabric splits rounds). */
+ * (split into passes of `split` circuits when the fabric splits rounds), or, when it does not
+ * split, more than its MZI switch's degree. Known before anything is generated, so such
+ * candidates are skipped unmapped (at N = 65536 the least bound, radix 16, was refused only
+ * after its schedule was made). */
 static int fabric_refuses(const cost_net *n, uint32_t r) {
     const uint64_t d = n->split && r - 1 > n->split ? n->split : r - 1;
-    return n->kind == NET_FABRIC && d > n->lanes;
+    return n->kind == NET_FABRIC && (d > n->lanes || (n->degree && d > n->degree));
+}
+
+/* Why: "needs 15 circuits per tile, more than its 16 wavelengths" / "... than its 1x3 MZI
+ * switch holds". */
+static void refusal_text(const cost_net *n, uint32_t r, char *buf, size_t len) {
+    if (r - 1 > n->lanes || !n->degree)
+        snprintf(buf, len, "needs %u circuits per tile, more than its %llu wavelengths", r - 1,
+                 (unsigned long long)n->lanes);
+    else
+        snprintf(buf, len, "needs %u concurrent circuits per tile, more than its 1x%llu MZI "
+                 "switch holds (mzi_degree)", r - 1, (unsigned long long)n->degree);
 }
 
 /* A bound being summed. */
@@ -458,6 +512,7 @@ static cost_net net_of(const oc__formula_in *f, uint32_t N) {
                   .reconf = f->reconfig_s,
                   .lanes = f->lanes,
                   .split = f->split_degree,
+                  .degree = f->max_degree,
                   .ch = f->channels ? f->channels : 1};
     return n;
 }
@@ -782,10 +837,11 @@ static int factorise(rsearch *c, uint64_t W, const tally *pre) {
         radices_text(c->r, c->k + 1, tail, sizeof tail);
         if (fabric_refuses(&c->net, r)) {
             /* refused by the model: a tile has fewer lanes than the level has circuits */
+            char reason[160];
+            refusal_text(&c->net, r, reason, sizeof reason);
             snprintf(family, sizeof family,
-                     "radices ending x%s: a level of radix %u needs %u circuits per tile, more "
-                     "than its %llu wavelengths (the fabric refuses it)",
-                     tail, r, r - 1, (unsigned long long)c->net.lanes);
+                     "radices ending x%s: a level of radix %u %s (the fabric refuses it)", tail, r,
+                     reason);
             const oc__bound never = {.time_s = DBL_MAX, .steps = UINT64_MAX, .name = "refused"};
             int rc = oc__search_prune(c->s, family, &never, ways(c, M / r));
             if (rc) return rc;
@@ -879,24 +935,31 @@ static int folds(rsearch *c) {
             digits[k++] = r;
         }
         if (P == c->N) continue;
-        if (r <= c->N) { /* radices r..N: at least one level of r-1 transfers */
+        /* radices r..N: at least one level of r-1 circuits; radix N + 1: N - 1 into node 0 */
+        const int refused = fabric_refuses(&c->net, r <= c->N ? r : c->N);
+        const oc__bound never = {.time_s = DBL_MAX, .steps = UINT64_MAX, .name = "refused"};
+        char family[400], reason[160];
+        refusal_text(&c->net, r <= c->N ? r : c->N, reason, sizeof reason);
+        if (r <= c->N) {
             tally fam = {0};
             fold_family_cost(&c->net, c->kind, r, &fam);
             const oc__bound fb = to_bound(&fam, bound_name(&c->net));
-            const int refused = fabric_refuses(&c->net, r);
             int yes = refused ? 0 : oc__search_can_win(c->s, &fb);
             if (yes < 0) return yes;
             if (!yes) {
-                char family[200];
-                snprintf(family, sizeof family, "fold=1 with radix %u to %u%s", r, c->N,
-                         refused ? ": more circuits per tile than wavelengths (the fabric refuses)"
-                                 : "");
-                const oc__bound never = {.time_s = DBL_MAX, .steps = UINT64_MAX, .name = "refused"};
+                snprintf(family, sizeof family, "fold=1 with radix %u to %u%s%s%s", r, c->N,
+                         refused ? ": a level " : "", refused ? reason : "",
+                         refused ? " (the fabric refuses it)" : "");
                 int rc = oc__search_prune(c->s, family, refused ? &never : &fb, c->N + 1 - r);
                 if (rc) return rc;
                 r = c->N; /* on to radix N + 1 */
                 continue;
             }
+        } else if (refused) {
+            snprintf(family, sizeof family,
+                     "fold=1 with radix %u (all onto node 0): its fold round %s (the fabric "
+                     "refuses it)", r, reason);
+            return oc__search_prune(c->s, family, &never, 1);
         }
         cost_net net = c->net;
         if (c->kind == OC__RHD_BOTH) { /* the vector in P chunks: the network's terms for them */

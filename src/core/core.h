@@ -118,6 +118,14 @@ typedef struct oc__spec {
     /* An upper bound on the transfers of any one round, when the algorithm states one (0: not
      * stated): the pipeline sizes the round's memory from it before generating (run/shard.c). */
     uint64_t max_round;
+    /* Reductions: an upper bound on the verifier's bytes for one chunk over all nodes beyond its
+     * N inline cells, when the algorithm states one: the heap of contribution sets that fragment
+     * into more than two intervals (rhd: strided sets) and a round's staging of its senders'
+     * sets; 0: not stated. Shards are sized with it (run/shard.c). */
+    uint64_t chunk_heap;
+    /* 1: the generator makes only a chunk window's transfers (oc__emit_skip), so a verifier shard
+     * costs its own transfers and shards may be many and small (run/shard.c). */
+    int window_skips;
 } oc__spec;
 
 /* Fills the spec for (coll, nodes, root, bytes, q); block_node stays NULL. Checks sizes. */
