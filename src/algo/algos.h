@@ -40,6 +40,9 @@ typedef struct oc__formula_in {
      * reconfiguration); 0 when such a round is refused or there is no limit. The search then
      * maps every candidate: the closed forms' bounds assume unsplit rounds. */
     uint64_t split_degree;
+    /* A round whose busiest node has more concurrent circuits than this is refused (the fabric's
+     * mzi_degree with mzi_split=0); 0 when there is no such limit. */
+    uint64_t max_degree;
     /* The model's settings as it parsed them when it was created (core/netcfg.h): the direct
      * networks' dims, switching, ports, t_s, t_m, t_d ...; kind OC_NETCFG_NONE on a model
      * with nothing typed to hand on. */

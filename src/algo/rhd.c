@@ -186,6 +186,43 @@ static int record_shape(oc__plan *p, const oc__rhd *h, const oc_kv *params) {
     return 0;
 }
 
+/* The heap bytes of a contribution set of n intervals in a verifier cell (verify.c): its range
+ * set (24 bytes, malloc'd) and its array (a power of two of 8-byte intervals, at least 16), with
+ * malloc's overhead; none when the set fits the cell inline (two intervals). */
+static uint64_t set_heap(uint64_t n) {
+    if (n <= 2) return 0;
+    uint64_t cap = 16;
+    while (cap < n)
+        cap *= 2;
+    return 48 + 8 * cap + 16;
+}
+
+/* What one chunk costs the verifier beyond its N inline cells (the shards are sized with it:
+ * oc__spec.chunk_heap): its contribution sets' heap and a round's staging. Halving, level by level from the top, leaves
+ * chunk c with the w_p nodes that share its digits down to p, each carrying the nodes congruent to
+ * it mod w_p: a stride, so ceil(N / w_p) intervals (one when w_p = 1); folding first puts the P
+ * core nodes at stride P. A node keeps the set of the last level it held c in (h_i - h_{i+1} nodes
+ * at stage i), and a round stages a copy of each sender's set (h_{i-1} - h_i senders of c): the
+ * end of the halving is the peak (the doubling's copies bring every set back to one interval).
+ * Staging also costs a cell and a range set header (40 bytes) per sender of c in a round: at
+ * most max(N - P (a fold), w_p (r_p - 1) (a level)), kept by the verifier at its largest. */
+static uint64_t chunk_heap(const oc__rhd *h) {
+    uint64_t stride[OC__RHD_MAX_LEVELS + 2], n = 0, kept = 0, staged = 0, senders = h->N - h->P;
+    for (uint32_t p = 0; p < h->k; p++)
+        if ((uint64_t)h->w[p] * (h->r[p] - 1) > senders) senders = (uint64_t)h->w[p] * (h->r[p] - 1);
+    if (h->N > h->P) stride[n++] = h->P;
+    for (uint32_t p = h->k; p > 0; p--)
+        stride[n++] = h->w[p - 1];
+    for (uint64_t i = 0; i < n; i++) {
+        const uint64_t s = stride[i], next = i + 1 < n ? stride[i + 1] : 0;
+        const uint64_t one = set_heap(s == 1 ? 1 : oc__ceil_div(h->N, s));
+        kept += (s - next) * one;
+        const uint64_t stage = next ? (s - next) * one : 0;
+        if (stage > staged) staged = stage;
+    }
+    return kept + staged + 40 * senders;
+}
+
 int oc__rhd_plan(oc__plan *p, const char *name, oc_collective coll, uint32_t nodes, uint32_t root,
                  uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     oc__rhd shape = {.N = nodes};
@@ -226,6 +263,8 @@ int oc__rhd_plan(oc__plan *p, const char *name, oc_collective coll, uint32_t nod
             h->B[x] = x;
     }
     if (record_shape(p, h, params)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    if (coll != OC_ALLGATHER) p->spec.chunk_heap = chunk_heap(h);
+    p->spec.window_skips = 1; /* level_window, oc__rhd_fold */
     return 0;
 }
 
@@ -241,22 +280,79 @@ void oc__rhd_release(oc__plan *p) {
 
 /* ---- the rounds ---- */
 
-/* Level p: every core node sends, for each j != its digit d, labels [B[lo(j)], B[lo(j) + w)) to
- * x + (j - d) w, where the parts are the w-node groups (halving: part j; doubling: its own). */
-static int level(const oc__rhd *h, oc__emit *e, uint32_t p, int halving) {
+/* Level p, x's transfers j in [ja, jb) (j != its digit d, in order): labels [B[lo(j)],
+ * B[lo(j) + w)) to x + (j - d) w, where the parts are the w-node groups (halving: part j;
+ * doubling: its own). B rises strictly (every core node owns a label), so none is empty. */
+static int sends(const oc__rhd *h, oc__emit *e, uint32_t p, int halving, uint32_t x, uint32_t ja,
+                 uint32_t jb) {
     const uint32_t r = h->r[p], w = h->w[p];
-    for (uint32_t x = 0; x < h->P; x++) {
-        const uint32_t d = (x / w) % r, g = x - x % (w * r);
-        for (uint32_t j = 0; j < r; j++) {
-            if (j == d) continue;
-            const uint32_t y = g + j * w + x % w;
-            const uint32_t lo = halving ? g + j * w : x - x % w;
-            const uint32_t first = h->B[lo], end = h->B[lo + w];
-            if (end == first) continue;
-            int rc =
-                oc__emit_transfer(e, x, y, halving ? OC_OP_REDUCE : OC_OP_COPY, first, end - first);
-            if (rc) return rc;
+    const uint32_t d = (x / w) % r, g = x - x % (w * r);
+    for (uint32_t j = ja; j < jb; j++) {
+        if (j == d) continue;
+        const uint32_t y = g + j * w + x % w;
+        const uint32_t lo = halving ? g + j * w : x - x % w;
+        const uint32_t first = h->B[lo], end = h->B[lo + w];
+        int rc =
+            oc__emit_transfer(e, x, y, halving ? OC_OP_REDUCE : OC_OP_COPY, first, end - first);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+/* The core nodes [*xl, *xh) whose labels touch the emitter's window (B rises strictly). */
+static void window_nodes(const oc__rhd *h, const oc__emit *e, uint32_t *xl, uint32_t *xh) {
+    uint32_t a = 0, b = h->P; /* xl: the last x with B[x] <= win_lo */
+    while (a + 1 < b) {
+        const uint32_t m = a + (b - a) / 2;
+        if (h->B[m] <= e->win_lo) a = m;
+        else b = m;
+    }
+    *xl = a;
+    a = 0, b = h->P; /* xh: the first x with B[x] >= win_hi (P if none below P) */
+    while (a < b) {
+        const uint32_t m = a + (b - a) / 2;
+        if (h->B[m] < e->win_hi) a = m + 1;
+        else b = m;
+    }
+    *xh = a > *xl ? a : *xl;
+}
+
+/* A windowed level: only the senders whose parts touch the window's core nodes [xl, xh), and of
+ * those only the parts that do; the rest are skipped in their places (oc__emit_skip), so a shard
+ * costs the transfers it keeps (plus one step per sender it visits). Halving: part j of group g
+ * (size w r) is nodes [g + j w, g + j w + w), the same parts for every sender of the group.
+ * Doubling: x sends its own w-group to all r - 1 peers. */
+static int level_window(const oc__rhd *h, oc__emit *e, uint32_t p, int halving) {
+    const uint32_t r = h->r[p], w = h->w[p], G = halving ? w * r : w, P = h->P;
+    uint32_t xl, xh;
+    window_nodes(h, e, &xl, &xh);
+    /* the senders: the groups (of G nodes) that touch [xl, xh) */
+    const uint32_t s0 = xl >= xh ? P : xl - xl % G;
+    const uint32_t s1 = xl >= xh ? P : (uint32_t)oc__ceil_div(xh, G) * G;
+    oc__emit_skip(e, (uint64_t)s0 * (r - 1));
+    for (uint32_t x = s0; x < s1; x++) {
+        uint32_t ja = 0, jb = r;
+        if (halving) { /* parts j with g + j w in (xl - w, xh) */
+            const uint32_t g = x - x % G;
+            ja = xl > g ? (xl - g) / w : 0;
+            jb = (uint32_t)oc__ceil_div(xh - g, w);
+            if (jb > r) jb = r;
         }
+        const uint32_t d = (x / w) % r;
+        oc__emit_skip(e, ja - (d < ja));
+        int rc = sends(h, e, p, halving, x, ja, jb);
+        if (rc) return rc;
+        oc__emit_skip(e, (r - jb) - (d >= jb));
+    }
+    oc__emit_skip(e, (uint64_t)(P - s1) * (r - 1));
+    return oc__emit_round(e);
+}
+
+static int level(const oc__rhd *h, oc__emit *e, uint32_t p, int halving) {
+    if (e->windowed) return level_window(h, e, p, halving);
+    for (uint32_t x = 0; x < h->P; x++) {
+        int rc = sends(h, e, p, halving, x, 0, h->r[p]);
+        if (rc) return rc;
     }
     return oc__emit_round(e);
 }
@@ -275,13 +371,35 @@ int oc__rhd_doubling(const oc__rhd *h, oc__emit *e) {
     return rc;
 }
 
+/* Extra node n's fold transfer (its core node is (n - P) mod P). */
+static int fold_one(const oc__rhd *h, oc__emit *e, uint32_t n, int in, oc__op op, uint32_t first,
+                    uint32_t count) {
+    const uint32_t core = (n - h->P) % h->P;
+    const uint32_t f = count ? first : h->label[n], c = count ? count : 1;
+    return oc__emit_transfer(e, in ? n : core, in ? core : n, op, f, c);
+}
+
 int oc__rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t first, uint32_t count) {
     if (h->N == h->P) return 0;
-    for (uint32_t n = h->P; n < h->N; n++) {
-        const uint32_t core = (n - h->P) % h->P;
-        const uint32_t f = count ? first : h->label[n], c = count ? count : 1;
-        int rc = oc__emit_transfer(e, in ? n : core, in ? core : n, op, f, c);
-        if (rc) return rc;
+    uint32_t xl = 0, xh = h->P;
+    if (e->windowed && !count) window_nodes(h, e, &xl, &xh);
+    if (count && e->windowed && (first >= e->win_hi || first + count <= e->win_lo)) xl = xh;
+    /* Windowed, one block each: extra n = P + i P + x carries a label of core node x's range,
+     * so only x in [xl, xh) may touch the window (in order of n: i, then x). */
+    for (uint64_t base = h->P; base < h->N; base += h->P) {
+        const uint32_t top = h->N - base < h->P ? (uint32_t)(h->N - base) : h->P;
+        const uint32_t a = xl < top ? xl : top, b = xh < top ? xh : top;
+        oc__emit_skip(e, a);
+        for (uint32_t x = a; x < b; x++) {
+            const uint32_t n = (uint32_t)base + x, f = h->label[n];
+            if (e->windowed && !count && (f < e->win_lo || f >= e->win_hi)) {
+                oc__emit_skip(e, 1); /* x's range touches the window, this block does not */
+                continue;
+            }
+            int rc = fold_one(h, e, n, in, op, first, count);
+            if (rc) return rc;
+        }
+        oc__emit_skip(e, top - b);
     }
     return oc__emit_round(e);
 }
@@ -347,16 +465,31 @@ typedef struct cost_net {
     double reconf;  /* fabric: one reconfiguration */
     uint64_t lanes; /* fabric: wavelengths per tile */
     uint64_t split; /* fabric: circuits per pass when it splits a round (mzi_split), else 0 */
+    uint64_t degree; /* fabric: circuits per tile above which a round is refused (mzi_degree) */
     uint64_t ch;    /* ring: fibres x wavelengths per direction */
     double pkt;     /* fattree: one packet on a link (0: unknown) */
     uint64_t npk;   /* fattree: packets per chunk */
 } cost_net;
 
 /* Whether the fabric refuses a level of r-1 circuits per tile: more than its lanes in one step
- * (split into passes of `split` circuits when the fabric splits rounds). */
+ * (split into passes of `split` circuits when the fabric splits rounds), or, when it does not
+ * split, more than its MZI switch's degree. Known before anything is generated, so such
+ * candidates are skipped unmapped (at N = 65536 the least bound, radix 16, was refused only
+ * after its schedule was made). */
 static int fabric_refuses(const cost_net *n, uint32_t r) {
     const uint64_t d = n->split && r - 1 > n->split ? n->split : r - 1;
-    return n->kind == NET_FABRIC && d > n->lanes;
+    return n->kind == NET_FABRIC && (d > n->lanes || (n->degree && d > n->degree));
+}
+
+/* Why: "needs 15 circuits per tile, more than its 16 wavelengths" / "... than its 1x3 MZI
+ * switch holds". */
+static void refusal_text(const cost_net *n, uint32_t r, char *buf, size_t len) {
+    if (r - 1 > n->lanes || !n->degree)
+        snprintf(buf, len, "needs %u circuits per tile, more than its %llu wavelengths", r - 1,
+                 (unsigned long long)n->lanes);
+    else
+        snprintf(buf, len, "needs %u concurrent circuits per tile, more than its 1x%llu MZI "
+                 "switch holds (mzi_degree)", r - 1, (unsigned long long)n->degree);
 }
 
 /* A bound being summed. */
@@ -379,6 +512,7 @@ static cost_net net_of(const oc__formula_in *f, uint32_t N) {
                   .reconf = f->reconfig_s,
                   .lanes = f->lanes,
                   .split = f->split_degree,
+                  .degree = f->max_degree,
                   .ch = f->channels ? f->channels : 1};
     return n;
 }
@@ -703,10 +837,11 @@ static int factorise(rsearch *c, uint64_t W, const tally *pre) {
         radices_text(c->r, c->k + 1, tail, sizeof tail);
         if (fabric_refuses(&c->net, r)) {
             /* refused by the model: a tile has fewer lanes than the level has circuits */
+            char reason[160];
+            refusal_text(&c->net, r, reason, sizeof reason);
             snprintf(family, sizeof family,
-                     "radices ending x%s: a level of radix %u needs %u circuits per tile, more "
-                     "than its %llu wavelengths (the fabric refuses it)",
-                     tail, r, r - 1, (unsigned long long)c->net.lanes);
+                     "radices ending x%s: a level of radix %u %s (the fabric refuses it)", tail, r,
+                     reason);
             const oc__bound never = {.time_s = DBL_MAX, .steps = UINT64_MAX, .name = "refused"};
             int rc = oc__search_prune(c->s, family, &never, ways(c, M / r));
             if (rc) return rc;
@@ -800,24 +935,31 @@ static int folds(rsearch *c) {
             digits[k++] = r;
         }
         if (P == c->N) continue;
-        if (r <= c->N) { /* radices r..N: at least one level of r-1 transfers */
+        /* radices r..N: at least one level of r-1 circuits; radix N + 1: N - 1 into node 0 */
+        const int refused = fabric_refuses(&c->net, r <= c->N ? r : c->N);
+        const oc__bound never = {.time_s = DBL_MAX, .steps = UINT64_MAX, .name = "refused"};
+        char family[400], reason[160];
+        refusal_text(&c->net, r <= c->N ? r : c->N, reason, sizeof reason);
+        if (r <= c->N) {
             tally fam = {0};
             fold_family_cost(&c->net, c->kind, r, &fam);
             const oc__bound fb = to_bound(&fam, bound_name(&c->net));
-            const int refused = fabric_refuses(&c->net, r);
             int yes = refused ? 0 : oc__search_can_win(c->s, &fb);
             if (yes < 0) return yes;
             if (!yes) {
-                char family[200];
-                snprintf(family, sizeof family, "fold=1 with radix %u to %u%s", r, c->N,
-                         refused ? ": more circuits per tile than wavelengths (the fabric refuses)"
-                                 : "");
-                const oc__bound never = {.time_s = DBL_MAX, .steps = UINT64_MAX, .name = "refused"};
+                snprintf(family, sizeof family, "fold=1 with radix %u to %u%s%s%s", r, c->N,
+                         refused ? ": a level " : "", refused ? reason : "",
+                         refused ? " (the fabric refuses it)" : "");
                 int rc = oc__search_prune(c->s, family, refused ? &never : &fb, c->N + 1 - r);
                 if (rc) return rc;
                 r = c->N; /* on to radix N + 1 */
                 continue;
             }
+        } else if (refused) {
+            snprintf(family, sizeof family,
+                     "fold=1 with radix %u (all onto node 0): its fold round %s (the fabric "
+                     "refuses it)", r, reason);
+            return oc__search_prune(c->s, family, &never, 1);
         }
         cost_net net = c->net;
         if (c->kind == OC__RHD_BOTH) { /* the vector in P chunks: the network's terms for them */

@@ -118,6 +118,14 @@ typedef struct oc__spec {
     /* An upper bound on the transfers of any one round, when the algorithm states one (0: not
      * stated): the pipeline sizes the round's memory from it before generating (run/shard.c). */
     uint64_t max_round;
+    /* Reductions: an upper bound on the verifier's bytes for one chunk over all nodes beyond its
+     * N inline cells, when the algorithm states one: the heap of contribution sets that fragment
+     * into more than two intervals (rhd: strided sets) and a round's staging of its senders'
+     * sets; 0: not stated. Shards are sized with it (run/shard.c). */
+    uint64_t chunk_heap;
+    /* 1: the generator makes only a chunk window's transfers (oc__emit_skip), so a verifier shard
+     * costs its own transfers and shards may be many and small (run/shard.c). */
+    int window_skips;
 } oc__spec;
 
 /* Fills the spec for (coll, nodes, root, bytes, q); block_node stays NULL. Checks sizes. */
@@ -151,6 +159,7 @@ typedef struct oc__emit {
     int windowed;
     uint32_t win_lo, win_hi;
     uint64_t raw; /* the current round's transfers so far, kept or not */
+    uint64_t dropped; /* transfers made but outside the window (a generator that skips makes none) */
     uint64_t rounds;    /* rounds handed on so far */
     uint64_t transfers; /* transfers handed on so far */
     uint64_t units;     /* chunk-transfers handed on so far */

@@ -74,7 +74,10 @@ int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32
         if (rc) return rc;
     }
     if (!e->windowed) return oc__round_push(&e->cur, src, dst, op, first, count);
-    if (first >= e->win_hi || first + count <= e->win_lo) return 0;
+    if (first >= e->win_hi || first + count <= e->win_lo) {
+        e->dropped++;
+        return 0;
+    }
     oc__round *r = &e->cur;
     if (r->count == r->index_cap &&
         oc__grow((void **)&r->index, &r->index_cap, r->count + 1, sizeof(uint64_t)))

@@ -570,10 +570,11 @@ static double fab_step_time(const oc__netrun *m) {
 
 /* For the closed forms: a tile's W wavelengths are what its egress splits over. */
 static void fab_circuits(const oc__netrun *m, uint64_t *lanes, double *reconfig_s,
-                         uint64_t *split_degree) {
+                         uint64_t *split_degree, uint64_t *max_degree) {
     *lanes = m->shape.wavelengths;
     *reconfig_s = m->reconfig_s;
     *split_degree = m->mzi_split ? m->shape.mzi_degree : 0;
+    *max_degree = m->mzi_split ? 0 : m->shape.mzi_degree;
 }
 
 static int fab_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {

@@ -81,9 +81,10 @@ typedef struct oc__model {
     uint64_t (*steps)(const oc__netrun *run);
     void (*destroy)(oc__netrun *run);
     /* Optional (circuit-switched models): the lanes a node's egress is split over in whole units
-     * and the reconfiguration time, for the closed forms (oc__formula_in). */
+     * and the reconfiguration time, for the closed forms (oc__formula_in), the degree above which
+     * a round is split and the one above which it is refused (0: none). */
     void (*circuits)(const oc__netrun *run, uint64_t *lanes, double *reconfig_s,
-                     uint64_t *split_degree);
+                     uint64_t *split_degree, uint64_t *max_degree);
     /* Optional (NULL: nothing typed, kind OC_NETCFG_NONE): the settings create() parsed, typed
      * (core/netcfg.h), for the algorithms' closed forms and searches (oc__formula_in.cfg). The
      * one way an algorithm learns a model's settings: none parses them again. */

@@ -126,8 +126,9 @@ int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *n
     in->wavelengths = in->cfg.kind == OC_NETCFG_RING ? in->cfg.ring.wavelengths : in->channels;
     in->lanes = 0;
     in->reconfig_s = 0;
-    in->split_degree = 0;
-    if (model->circuits) model->circuits(net, &in->lanes, &in->reconfig_s, &in->split_degree);
+    in->split_degree = in->max_degree = 0;
+    if (model->circuits)
+        model->circuits(net, &in->lanes, &in->reconfig_s, &in->split_degree, &in->max_degree);
     model->destroy(net);
     return 0;
 }

@@ -206,27 +206,30 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
     if (forced) {
         plan->width = forced < C ? forced : C;
     } else if (oc_collective_reduces(spec->coll)) {
-        const uint64_t per = oc__verifier_state_bytes(spec, 1);
+        /* one chunk's cells, and the heap its contribution sets fragment to (oc__spec) */
+        const uint64_t per = oc__verifier_state_bytes(spec, 1) + spec->chunk_heap;
         /* a one-chunk shard: its cells, and as much again for a round's staging and growth */
         if (2 * per > plan->target) {
             oc__format_bytes(need, sizeof need, 2 * per * (plan->threads + 1));
             return oc__fail(why, len, OC_ETOOBIG,
-                            "verifying %s on %u nodes needs %s (twice one chunk's %u node states, "
+                            "verifying %s on %u nodes needs %s (twice one chunk's %u node states%s, "
                             "on each of %u threads and the cost pass), more than the memory budget "
                             "of %s (set OPTICOLL_MEMORY_BUDGET_MIB)",
                             oc_collective_name(spec->coll), spec->nodes, need, spec->nodes,
+                            spec->chunk_heap ? " with their fragmented contributor sets" : "",
                             plan->threads, have);
         }
-        const uint64_t state = oc__verifier_state_bytes(spec, C);
+        const uint64_t state = per * C;
         if (state > plan->target) {
             /* Small shards (OC__SHARD_BYTES: cache-sized), but not more than OC__SHARDS_SOFT of
              * them while the budget allows bigger: a generator that cannot skip outside a window
-             * is re-run whole per shard. Many small shards also even out the threads' ends: the
-             * cost pass is one job, the shards fill the other thread and then both. */
+             * is re-run whole per shard (one that can still visits the senders of its wide
+             * transfers in every shard, so it may have OC__SHARDS_SOFT_SKIPPING). Many small
+             * shards also even out the threads' ends: the cost pass is one job, the shards fill
+             * the other thread and then both. */
+            const uint64_t soft = spec->window_skips ? OC__SHARDS_SOFT_SKIPPING : OC__SHARDS_SOFT;
             uint64_t size = plan->target < OC__SHARD_BYTES ? plan->target : OC__SHARD_BYTES;
-            if (state / OC__SHARDS_SOFT > size)
-                size =
-                    state / OC__SHARDS_SOFT < plan->share ? state / OC__SHARDS_SOFT : plan->share;
+            if (state / soft > size) size = state / soft < plan->share ? state / soft : plan->share;
             const uint64_t w = size / per;
             plan->width = w < C ? (uint32_t)w : C;
         }
