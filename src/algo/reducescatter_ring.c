@@ -13,7 +13,9 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
                 const oc_kv *params, char *why, size_t len) {
     /* SIZE is the whole vector; the spec counts one block per node. */
     int rc = oc__plan_work("ring", nodes, (uint64_t)nodes * (nodes - 1), why, len);
-    return rc ? rc : oc__plan_plain(p, "ring", coll, nodes, root, bytes, 1, params, why, len);
+    if (!rc) rc = oc__plan_plain(p, "ring", coll, nodes, root, bytes, 1, params, why, len);
+    if (!rc) p->spec.window_skips = 1; /* ring_phases.c: a shard's senders from its window */
+    return rc;
 }
 
 static int generate(const oc__plan *p, oc__emit *e) {
