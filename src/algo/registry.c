@@ -153,6 +153,10 @@ int oc__formula_circuits(oc_report *rep, const oc__formula_in *in, double rounds
     return rc ? OC_ENOMEM : 0;
 }
 
+/* While oc__algo_node_cap asks a plan for its transfer count, where oc__plan_work puts it (the
+ * plans count their transfers before anything else; this thread only). */
+static _Thread_local uint64_t *plan_work_probe;
+
 int oc__algo_node_cap(const oc__algo *a, oc_collective coll, uint32_t nodes, uint32_t root,
                       uint64_t bytes, const oc_kv *params, char *why, size_t whylen) {
     const uint32_t cap = a->max_nodes ? a->max_nodes : OC_NODE_CAP;
@@ -160,16 +164,24 @@ int oc__algo_node_cap(const oc__algo *a, oc_collective coll, uint32_t nodes, uin
     /* A plan that counts its transfers first (oc__plan_work) says how many and the limit: that
      * is the reason to give. Its other refusals (restrictions, parameters) are not the cap's. */
     oc__plan plan = {0};
+    uint64_t transfers = 0;
+    plan_work_probe = &transfers;
     int rc = a->plan(&plan, coll, nodes, root, bytes, params, why, whylen);
+    plan_work_probe = NULL;
     oc__plan_free(a, &plan);
     if (rc == OC_ETOOBIG && why && strstr(why, "transfers")) return rc;
+    char count[96] = "";
+    if (transfers)
+        snprintf(count, sizeof count, "; it would be %llu transfers there",
+                 (unsigned long long)transfers);
     return oc__fail(why, whylen, OC_ETOOBIG,
-                    "%s %s runs on at most %u nodes, not %u (the algorithms measured at up to "
+                    "%s %s runs on at most %u nodes, not %u%s (the algorithms measured at up to "
                     "%u nodes: optree, wrht, rd and bruck all-gather)",
-                    oc_collective_name(coll), a->info.name, cap, nodes, OC_MAX_NODES);
+                    oc_collective_name(coll), a->info.name, cap, nodes, count, OC_MAX_NODES);
 }
 
 int oc__plan_work(const char *algo, uint32_t nodes, uint64_t transfers, char *why, size_t whylen) {
+    if (plan_work_probe) *plan_work_probe = transfers;
     if (transfers <= OC_MAX_TRANSFERS) return 0;
     return oc__fail(why, whylen, OC_ETOOBIG,
                     "%s on %u nodes is %llu transfers, more than the %llu this tool generates",

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # node_cap.sh TOOL [CLI_DIR] — node caps: OpTree, WRHT and rd all-gather and
 # Bruck take up to 2^20 nodes; every other algorithm up to 2^17, refused past it in one line
-# before any work: its cap (or its transfers, where its plan counts more than 2^40).
+# before any work: its cap and, where its plan counts them, the transfers it would have there (or
+# just its transfers, where they are more than 2^40).
 set -u
 # shellcheck source=tests/cli/lib.sh
 . "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 # (ring's 3.4e10 transfers at 131073 nodes are below the 2^40 a schedule may have: the cap refuses)
-bad 2 "allreduce ring runs on at most 131072 nodes, not 131073" \
+bad 2 "allreduce ring runs on at most 131072 nodes, not 131073; it would be 34360000512 transfers there" \
     run -c allreduce -a ring -t switch -n 131073 -s 4KiB
-bad 2 "allreduce bt runs on at most 131072 nodes, not 131073" \
+bad 2 "allreduce bt runs on at most 131072 nodes, not 131073 (the algorithms" \
     run -c allreduce -a bt -t switch -n 131073 -s 4KiB
 bad 2 "allgather onestage runs on at most 131072 nodes, not 262144" \
     run -c allgather -a onestage -n 262144 -s 4KiB
 bad 2 "-n 1048577: at most 1048576 nodes are supported" run -c allgather -a wrht -n 1048577 -s 4KiB
-bad 2 "allgather ring runs on at most 131072 nodes, not 200003" \
+bad 2 "allgather ring runs on at most 131072 nodes, not 200003; it would be 40001000006 transfers there" \
     export -c allgather -a ring -t switch -n 200003 -s 4KiB --format json
 
 # past the old cap: wrht all-gather (and bruck on the switch) run and verify
