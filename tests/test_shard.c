@@ -16,6 +16,7 @@
  */
 #include "algo/algos.h"
 #include "check.h"
+#include "keep_rounds.h"
 #include "core/result.h"
 #include "run/pipeline.h"
 #include "verify/verify.h"
@@ -228,23 +229,6 @@ static void error_injection(void) {
 
 /* ---- windowed generation ---- */
 
-/* A sink that keeps every round with each transfer's position (store + index). */
-typedef struct keep {
-    oc__sink sink;
-    oc__store st;
-    uint64_t *pos;
-    size_t npos, cap;
-} keep;
-
-static int keep_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
-    keep *k = (keep *)self;
-    for (size_t i = 0; i < r->count; i++) {
-        if (oc__grow((void **)&k->pos, &k->cap, k->npos + 1, sizeof(uint64_t))) return OC_ENOMEM;
-        k->pos[k->npos++] = (index << 32) | (r->index ? r->index[i] : i);
-    }
-    return k->st.sink.round(&k->st.sink, index, r, why, len);
-}
-
 static void windows(void) {
     static const struct {
         oc_collective coll;
@@ -261,17 +245,13 @@ static void windows(void) {
             char why[256];
             if (plan_for(cases[c].coll, cases[c].algo, sizes[ni], &algo, &plan)) continue;
             keep whole;
-            memset(&whole, 0, sizeof whole);
-            whole.sink.round = keep_round;
-            oc__store_init(&whole.st);
+            keep_init(&whole);
             CHECK(oc__generate(algo, &plan, &whole.sink, why, sizeof why) == 0, "%s", why);
             const uint32_t C = plan.spec.chunks;
             for (uint32_t lo = 0; lo < C; lo += 1 + C / 5)
                 for (uint32_t w = 1; w <= 3 && lo + w <= C; w++) {
                     keep part;
-                    memset(&part, 0, sizeof part);
-                    part.sink.round = keep_round;
-                    oc__store_init(&part.st);
+                    keep_init(&part);
                     oc__emit e;
                     oc__emit_init(&e, &plan.spec, &part.sink, why, sizeof why);
                     oc__emit_window(&e, lo, lo + w);
@@ -292,11 +272,9 @@ static void windows(void) {
                           "%s N=%u window [%u,%u): %zu transfers misplaced, %zu of %zu kept",
                           cases[c].algo, sizes[ni], lo, lo + w, bad, j, part.npos);
                     oc__emit_free(&e);
-                    oc__store_free(&part.st);
-                    free(part.pos);
+                    keep_free(&part);
                 }
-            oc__store_free(&whole.st);
-            free(whole.pos);
+            keep_free(&whole);
             oc__plan_free(algo, &plan);
         }
 }

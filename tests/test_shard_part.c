@@ -16,6 +16,7 @@
  */
 #include "algo/algos.h"
 #include "check.h"
+#include "run_outcome.h"
 #include "core/result.h"
 #include "run/pipeline.h"
 #include "run/shard.h"
@@ -26,13 +27,6 @@
 #include <string.h>
 
 enum { MAX_PARTS = 5 };
-
-typedef struct outcome {
-    int rc;
-    char why[512];
-    uint64_t rounds, steps, transfers, units, redundant;
-    double time;
-} outcome;
 
 /* The parts of one split run: the results they hand to combine, met at a barrier. */
 typedef struct world {
@@ -79,15 +73,7 @@ static outcome run_job(const job *j) {
                                       o.why, sizeof o.why)
                    : OC_ENOMEM;
     }
-    if (!o.rc) {
-        o.rounds = rep->rounds;
-        o.steps = rep->steps;
-        o.time = oc_report_time(rep);
-        o.transfers = rep->transfers;
-        o.units = rep->units;
-        o.redundant = rep->redundant;
-    }
-    oc_report_free(rep);
+    outcome_take(&o, rep);
     return o;
 }
 
@@ -106,12 +92,6 @@ static void *part_main(void *arg) {
         combine(&m->part, &r);
     }
     return NULL;
-}
-
-static int same(const outcome *x, const outcome *y) {
-    return x->rc == y->rc && !strcmp(x->why, y->why) && x->rounds == y->rounds &&
-           x->steps == y->steps && x->time == y->time && x->transfers == y->transfers &&
-           x->units == y->units && x->redundant == y->redundant;
 }
 
 /* Runs the job whole and in `count` parts and checks the parts against the whole; `what` names
@@ -134,7 +114,7 @@ static void split_matches(const job *j, unsigned count, const char *what) {
     for (unsigned i = 0; i < count; i++)
         pthread_join(t[i], NULL);
     pthread_barrier_destroy(&w.bar);
-    CHECK(same(&whole, &m[0].out),
+    CHECK(outcome_same(&whole, &m[0].out),
           "%s in %u parts: whole rc %d '%s' rounds %llu redundant %llu; part 0 rc %d '%s' rounds "
           "%llu redundant %llu",
           what, count, whole.rc, whole.why, (unsigned long long)whole.rounds,

@@ -21,6 +21,8 @@
  */
 #include "algo/algos.h"
 #include "check.h"
+#include "run_outcome.h"
+#include "keep_rounds.h"
 #include "core/result.h"
 #include "run/pipeline.h"
 #include "verify/verify.h"
@@ -70,34 +72,6 @@ static oc_request request(size_t a, uint32_t n, oc_kv *kv, const char *param) {
 }
 
 /* ---- 1. windowed rounds == the whole rounds' transfers touching the window ---- */
-
-/* A sink that keeps every round with each transfer's position (round << 32 | place). */
-typedef struct keep {
-    oc__sink sink;
-    oc__store st;
-    uint64_t *pos;
-    size_t npos, cap;
-} keep;
-
-static int keep_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
-    keep *k = (keep *)self;
-    for (size_t i = 0; i < r->count; i++) {
-        if (oc__grow((void **)&k->pos, &k->cap, k->npos + 1, sizeof(uint64_t))) return OC_ENOMEM;
-        k->pos[k->npos++] = (index << 32) | (r->index ? r->index[i] : i);
-    }
-    return k->st.sink.round(&k->st.sink, index, r, why, len);
-}
-
-static void keep_init(keep *k) {
-    memset(k, 0, sizeof *k);
-    k->sink.round = keep_round;
-    oc__store_init(&k->st);
-}
-
-static void keep_free(keep *k) {
-    oc__store_free(&k->st);
-    free(k->pos);
-}
 
 /* Compares the window [lo, hi) generated alone with the whole schedule. */
 static void one_window(const char *what, const oc__algo *algo, const oc__plan *plan,
@@ -182,27 +156,12 @@ static void windows(size_t a, uint32_t n, oc_kv *kv, const char *param) {
 
 /* ---- 2. sharded == one pass ---- */
 
-typedef struct outcome {
-    int rc;
-    char why[512];
-    uint64_t rounds, steps, transfers, units, redundant;
-    double time;
-} outcome;
-
 static outcome run_one(const oc_request *req) {
     outcome o;
     memset(&o, 0, sizeof o);
     oc_report *rep = NULL;
     o.rc = oc_run(req, &rep, o.why, sizeof o.why);
-    if (!o.rc) {
-        o.rounds = oc_report_rounds(rep);
-        o.steps = oc_report_steps(rep);
-        o.time = oc_report_time(rep);
-        o.transfers = rep->transfers;
-        o.units = rep->units;
-        o.redundant = rep->redundant;
-    }
-    oc_report_free(rep);
+    outcome_take(&o, rep);
     return o;
 }
 
@@ -216,9 +175,7 @@ static void sharded(size_t a, uint32_t n, oc_kv *kv, const char *param) {
     oc_set_verify_shard(width);
     oc_set_verify_threads(2);
     const outcome sh = run_one(&req);
-    CHECK(sh.rc == one.rc && !strcmp(sh.why, one.why) && sh.rounds == one.rounds &&
-              sh.steps == one.steps && sh.time == one.time && sh.transfers == one.transfers &&
-              sh.units == one.units && sh.redundant == one.redundant,
+    CHECK(outcome_same(&sh, &one),
           "%s N=%u %s, shards of %u: one pass rc %d '%s' %llu rounds %llu transfers; sharded "
           "rc %d '%s' %llu rounds %llu transfers",
           algos[a].algo, n, param ? param : "(searched)", width, one.rc, one.why,

@@ -1,0 +1,39 @@
+/*
+ * run_outcome.h — what the sharding tests (test_shard_part.c, test_shard_rhd.c) compare between
+ * a run made one way and the same run made another (one pass or sharded, whole or in parts): the
+ * return code, the reason, and the report's figures a different cut of the work must not change.
+ */
+#ifndef OC_TEST_RUN_OUTCOME_H
+#define OC_TEST_RUN_OUTCOME_H
+
+#include "core/result.h"
+
+#include <string.h>
+
+typedef struct outcome {
+    int rc;
+    char why[512];
+    uint64_t rounds, steps, transfers, units, redundant;
+    double time;
+} outcome;
+
+/* Fills o's figures from rep when the run (o->rc) succeeded; then frees rep. */
+static inline void outcome_take(outcome *o, oc_report *rep) {
+    if (!o->rc) {
+        o->rounds = rep->rounds;
+        o->steps = rep->steps;
+        o->time = oc_report_time(rep);
+        o->transfers = rep->transfers;
+        o->units = rep->units;
+        o->redundant = rep->redundant;
+    }
+    oc_report_free(rep);
+}
+
+static inline int outcome_same(const outcome *x, const outcome *y) {
+    return x->rc == y->rc && !strcmp(x->why, y->why) && x->rounds == y->rounds &&
+           x->steps == y->steps && x->time == y->time && x->transfers == y->transfers &&
+           x->units == y->units && x->redundant == y->redundant;
+}
+
+#endif
