@@ -408,6 +408,24 @@ int oc__rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t firs
     return oc__emit_round(e);
 }
 
+/* A fold round of an algorithm of `kind` (`in`: the extras to their core nodes, else back): the
+ * all-reduce moves the vector's P chunks each way; the reduce-scatter brings in the whole N-block
+ * vector and sends back one block; the all-gather the reverse. */
+static int fold_round(const oc__rhd *h, oc__emit *e, oc__rhd_kind kind, int in) {
+    if (kind == OC__RHD_BOTH) return oc__rhd_fold(h, e, in, in ? OC_OP_REDUCE : OC_OP_COPY, 0, h->P);
+    const int whole = (kind == OC__RHD_HALVING) == in; /* this round carries the whole vector */
+    return oc__rhd_fold(h, e, in, in && kind == OC__RHD_HALVING ? OC_OP_REDUCE : OC_OP_COPY, 0,
+                        whole ? h->N : 0);
+}
+
+int oc__rhd_generate(const oc__rhd *h, oc__emit *e, oc__rhd_kind kind) {
+    int rc = fold_round(h, e, kind, 1);
+    if (!rc && kind != OC__RHD_DOUBLING) rc = oc__rhd_halving(h, e);
+    if (!rc && kind != OC__RHD_HALVING) rc = oc__rhd_doubling(h, e);
+    if (!rc) rc = fold_round(h, e, kind, 0);
+    return rc;
+}
+
 /* ---- closed forms ---- */
 
 uint64_t oc__rhd_sends(const oc__rhd *h) {
@@ -677,9 +695,10 @@ static double fold_hops(const cost_net *n, uint32_t P) {
     return uh;
 }
 
-/* The bound of a complete candidate: digits r[0..k-1] on P core nodes (P < N: folded). */
+/* The bound of a complete candidate: digits r[0..k-1] on P core nodes (P < N: folded), its fold
+ * rounds at their proven bounds or, given folds_exact, at their cost mapped alone. */
 static void candidate_cost(const cost_net *n, oc__rhd_kind kind, const uint32_t *r, uint32_t k,
-                           uint32_t P, tally *b) {
+                           uint32_t P, const tally *folds_exact, tally *b) {
     const uint32_t dirs = kind == OC__RHD_BOTH ? 2 : 1, N = n->N;
     uint64_t w = 1;
     for (uint32_t p = 0; p < k; p++) {
@@ -700,8 +719,13 @@ static void candidate_cost(const cost_net *n, oc__rhd_kind kind, const uint32_t 
         /* the busiest link carries at least the average of the round's unit-hops over the 2N
          * links, and at least the fold's busiest link's transfers */
         const double links = 2.0 * (double)N;
-        round_cost(n, m, in, fmax(uh * (double)in / links, busiest * (double)in), b);
-        round_cost(n, m, out, fmax(uh * (double)out / links, busiest * (double)out), b);
+        if (folds_exact) { /* the two rounds mapped alone (cost_folds) */
+            b->t += folds_exact->t;
+            b->st += folds_exact->st;
+        } else {
+            round_cost(n, m, in, fmax(uh * (double)in / links, busiest * (double)in), b);
+            round_cost(n, m, out, fmax(uh * (double)out / links, busiest * (double)out), b);
+        }
         rounds += 2;
     }
     reconfigs(n, rounds - (kind == OC__RHD_BOTH && k ? 1 : 0), b);
@@ -830,6 +854,7 @@ typedef struct rsearch {
     uint64_t limit;  /* the most sum of (r_p - 1) a candidate mapped in the search may have */
     oc__plan lvplan; /* a P = N plan: its spec and identity label bounds for the levels costed */
     oc__rhd lv;      /* the one level being costed */
+    const oc__rhd *fold_shape; /* the folded candidate whose fold rounds are being costed */
     uint64_t costed; /* levels mapped alone */
 } rsearch;
 
@@ -1004,6 +1029,44 @@ static int cost_level(rsearch *c, uint64_t W, uint32_t r, level_memo *m) {
     }
     m->state = LEVEL_EXACT;
     m->cost = (tally){.t = t, .st = steps};
+    return 0;
+}
+
+/* The two fold rounds of c->fold_shape. */
+static int fold_rounds(void *ctx, oc__emit *e) {
+    const rsearch *c = ctx;
+    int rc = fold_round(c->fold_shape, e, c->kind, 1);
+    return rc ? rc : fold_round(c->fold_shape, e, c->kind, 0);
+}
+
+/* A folded candidate (fold=1, radix r) that its bound says could win is about to be mapped whole;
+ * its two fold rounds, mapped alone first, often show it cannot (on the fat-tree its fold rounds'
+ * bounds are far under their cost). *out gets their summed cost with out->exact = 1, or exact = 0
+ * when they could not be costed. */
+static int cost_folds(rsearch *c, uint32_t r, tally *out) {
+    *out = (tally){0};
+    char radix[16];
+    snprintf(radix, sizeof radix, "%u", r);
+    oc_kv *kv = oc_kv_new();
+    if (!kv || oc_kv_set(kv, "radix", radix) || oc_kv_set(kv, "fold", "1")) {
+        oc_kv_free(kv);
+        return OC_ENOMEM;
+    }
+    oc__plan plan = {0};
+    int rc = oc__rhd_plan(&plan, "rhd", c->in->coll, c->N, c->in->root, c->in->bytes, kv, c->why,
+                          c->len);
+    oc_kv_free(kv);
+    uint64_t steps = 0;
+    double t = 0;
+    if (!rc) {
+        c->fold_shape = plan.state;
+        rc = oc__search_round_costs(c->s, &plan.spec, fold_rounds, c, &steps, &t, c->why, c->len);
+    }
+    if (plan.state) oc__rhd_release(&plan);
+    oc__plan_free(NULL, &plan);
+    if (rc == OC_ENOMEM) return rc;
+    c->why[0] = 0;
+    if (!rc) *out = (tally){.t = t, .st = steps, .exact = 1};
     return 0;
 }
 
@@ -1251,7 +1314,17 @@ static int folds(rsearch *c) {
             net.npk = net.pkt > 0 ? (uint64_t)llround(net.c / net.pkt) : 0;
         }
         tally t = {0};
-        candidate_cost(&net, c->kind, digits, k, P, &t);
+        candidate_cost(&net, c->kind, digits, k, P, NULL, &t);
+        if (c->exact && c->nseed && below(&t, &c->seed_cost)) {
+            /* it could beat the factorisations' optimum: its fold rounds' costs first */
+            tally fx;
+            int rc = cost_folds(c, r, &fx);
+            if (rc) return rc;
+            if (fx.exact) {
+                t = (tally){0};
+                candidate_cost(&net, c->kind, digits, k, P, &fx, &t);
+            }
+        }
         oc__bound b = to_bound(&t, bound_name(&net));
         b.transfers = candidate_transfers(c->kind, c->N, P, digits, k);
         int rc = offer(c, digits, k, r, &b);
