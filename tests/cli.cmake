@@ -32,3 +32,9 @@ add_test(NAME cli_help
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/help.sh $<TARGET_FILE:opticoll>
                  ${CMAKE_SOURCE_DIR}/tests/cli $<TARGET_FILE:oc_bench>)
 set_tests_properties(cli_help PROPERTIES LABELS cli TIMEOUT 600)
+# dbtree_fattree: dbtree's pipeline search on the fat-tree bounded by the payload (1 GiB at N = 3
+# mapped every pipeline up to thousands), and still the optimum at sizes not whole packets.
+add_test(NAME cli_dbtree_fattree
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/dbtree_fattree.sh $<TARGET_FILE:opticoll>
+                 ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_dbtree_fattree PROPERTIES LABELS cli TIMEOUT 600)

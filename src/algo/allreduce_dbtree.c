@@ -301,6 +301,7 @@ typedef struct pipe_search {
     counts at_c0;
     double bytes_time; /* the whole vector's payload time (switch: n beta; fabric: full rate) */
     int kind;          /* 's'witch, 'f'abric, 'r'ing, 't' fat-tree, 0 other */
+    double half_time;  /* fat-tree: one chunk of ceil(n/2) bytes (pipeline 1), in whole packets */
 } pipe_search;
 
 /* The counts of pipeline C: walked for C < C0; for C >= C0 the first and last H + D - 1 rounds
@@ -323,7 +324,8 @@ static int pipeline_counts(pipe_search *p, uint64_t C, counts *out) {
 }
 
 static const char *const BOUND_NAME = "the closed form (switch, fabric: the model's own sum); "
-                                      "ring: a step a round and the busiest node's units";
+                                      "ring: a step a round and the busiest node's units; "
+                                      "fat-tree: a router a round and the busiest node's packets";
 
 /* One chunk's payload time at pipeline C (ceil(n / 2C) bytes). */
 static double chunk_time(const pipe_search *p, uint64_t C) {
@@ -353,7 +355,13 @@ static int pipeline_bound(pipe_search *p, uint64_t C, oc__bound *b, char *why, s
         b->time_s = steps * at.step_time;
         b->steps = (uint64_t)steps;
     } else if (p->kind == 't') {
-        b->time_s = (double)k.rounds * a / 3; /* a router delay a round */
+        /* A fat-tree round lasts at least one router delay (a is the longest path's: 3 routers
+         * with two leaves or more, else 1) plus the packets on its busiest node's injection or
+         * ejection link: the round's busiest port count x one chunk's whole packets. The chunk's
+         * packet time is the model's own, from its figures at this C's 2C chunks. */
+        oc__formula_in at;
+        if ((rc = p->in->figures(p->in, p->in->coll, 2 * (uint32_t)C, &at, why, len))) return rc;
+        b->time_s = (double)k.rounds * a / 3 + (double)k.busy * (at.step_time - at.step_fixed);
     } else {
         b->steps = 0;
     }
@@ -383,7 +391,10 @@ static oc__bound family_bound(const pipe_search *p, uint64_t C) {
     } else if (p->kind == 'r') {
         b.time_s = (double)R * a;
     } else if (p->kind == 't') {
-        b.time_s = (double)R * a / 3;
+        /* The busiest node sends deg transfers for every chunk index, C' x deg in all, each of
+         * ceil(ceil(n/2C') / P) >= (n/2P) / C' packets: C' x that many is at least ceil(n/2P)
+         * packets, pipeline 1's chunk (half_time), whatever C'; and each round one router. */
+        b.time_s = (double)R * a / 3 + (double)p->deg * p->half_time;
     } else {
         b.steps = 0;
     }
@@ -433,6 +444,11 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t len)
     int rc = OC_ENOMEM;
     if (!p.d || !(p.deg = degree_sum(p.d))) goto out;
     const uint64_t cmax = in->bytes / 2 < MAX_PIPELINE ? in->bytes / 2 : MAX_PIPELINE;
+    if (p.kind == 't' && cmax >= 1) {
+        oc__formula_in at;
+        if ((rc = in->figures(in, in->coll, 2, &at, why, len))) goto out;
+        p.half_time = at.step_time - at.step_fixed;
+    }
     p.C0 = p.d->H + p.d->D + 1; /* rounds H + D - 1 .. C - 1 are full: two of them at C0 */
     if (p.C0 <= cmax) {
         /* C0 walked once; later pipelines extrapolate from it */
