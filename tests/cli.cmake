@@ -38,3 +38,9 @@ add_test(NAME cli_dbtree_fattree
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/dbtree_fattree.sh $<TARGET_FILE:opticoll>
                  ${CMAKE_SOURCE_DIR}/tests/cli)
 set_tests_properties(cli_dbtree_fattree PROPERTIES LABELS cli TIMEOUT 600)
+# tiny_inputs: compare at 0 and 1 bytes on every collective and network, dbtree below 2 bytes,
+# -w / -f past 2^64 - 1.
+add_test(NAME cli_tiny_inputs
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/tiny_inputs.sh $<TARGET_FILE:opticoll>
+                 ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_tiny_inputs PROPERTIES LABELS cli TIMEOUT 600)

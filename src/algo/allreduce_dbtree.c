@@ -120,7 +120,9 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     uint64_t C;
     int rc = oc__kv_only(params, params_, "dbtree", why, len);
     if (rc || (rc = oc__kv_u64(params, "pipeline", 1, 1, MAX_PIPELINE, &C, why, len))) return rc;
-    if (nodes > 1 && 2 * C > bytes)
+    /* Pipelining cuts no chunk empty; unpipelined, a vector of 0 or 1 bytes leaves a tree an
+     * empty half, as the ring all-reduce leaves empty chunks, and still runs. */
+    if (nodes > 1 && C > 1 && 2 * C > bytes)
         return oc__fail(why, len, OC_EINVAL,
                         "dbtree: pipeline=%llu cuts %llu bytes into %llu chunks: at most %llu",
                         (unsigned long long)C, (unsigned long long)bytes,
@@ -472,7 +474,8 @@ const oc__algo oc__algo_allreduce_dbtree = {
              "C - 1 + height + depth rounds (about C + 2 log2 N); on the switch each round costs "
              "its busiest port's transfers x (alpha + n/2C beta)",
              "pipeline=C: chunks per tree (1 = not pipelined; NCCL pipelines), 1..min(65536, "
-             "bytes/2); unset: searched by mapped time (1 without a network)"},
+             "bytes/2) (1 also below 2 bytes); unset: searched by mapped time (1 without a "
+             "network)"},
     .param_names = params_,
     .plan = plan,
     .generate = generate,

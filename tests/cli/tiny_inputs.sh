@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# tiny_inputs.sh TOOL [CLI_DIR] — the edges a new user tries first: vectors of 0 and 1 bytes and
+# values past 2^64. `compare` on every collective and network at 0 and 1 bytes runs (an algorithm
+# that cannot is listed as not run; dbtree at 1 byte used to abort the whole compare with exit 2),
+# dbtree runs unpipelined on a vector too short to halve, and -w / -f past 2^64 - 1 name the
+# model's range like any other value above it (they said "must be at least 1").
+set -u
+# shellcheck source=tests/cli/lib.sh
+. "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
+
+# 1. compare at 0 and 1 bytes: exit 0 and a table, on every collective x network.
+for coll in allgather reducescatter allreduce broadcast scatter gather alltoall gossip; do
+    for net in ring fattree switch star fabric hypercube torus mesh; do
+        for n in 3 12; do
+            for s in 0 1; do
+                run_tool compare -q -c "$coll" -t "$net" -n "$n" -s "$s"
+                if [ "$RC" -eq 0 ] && [ -s "$T/out" ] && [ ! -s "$T/err" ]; then
+                    OC_PASS=$((OC_PASS + 1))
+                else
+                    fail "compare -c $coll -t $net -n $n -s $s: exit 0, a table, nothing on stderr" \
+                        "rc=$RC" "$(head -c 300 "$T/err")"
+                fi
+            done
+        done
+    done
+done
+pass "compare at 0 and 1 bytes on every collective and network ($OC_PASS runs)"
+
+# 2. dbtree below 2 bytes: pipeline 1, verified; a pinned pipeline that would cut empty chunks
+#    is still refused.
+for net in ring fattree switch fabric; do
+    for n in 2 3 7; do
+        for s in 0 1; do
+            run_tool run -q -c allreduce -a dbtree -t "$net" -n "$n" -s "$s"
+            if [ "$RC" -eq 0 ] && grep -q '^  verified:    yes' "$T/out" &&
+                grep -q 'pipeline=1' "$T/out"; then
+                pass "dbtree $net N=$n $s bytes: pipeline=1, verified"
+            else
+                fail "dbtree $net N=$n $s bytes: pipeline=1, verified" "rc=$RC" \
+                    "$(head -c 300 "$T/err")"
+            fi
+        done
+    done
+done
+bad 2 'pipeline=2 cuts 1 bytes into 4 chunks' run -c allreduce -a dbtree -t switch -n 3 -s 1 -p pipeline=2
+
+# 3. -w and -f past 2^64 - 1: the model's range, as for any value above it.
+bad 2 'wavelengths=18446744073709551616: expected a whole number from 1 to 65536' \
+    run -c allgather -a ring -n 5 -s 4 -w 18446744073709551616
+bad 2 'fibres=18446744073709551616: expected a whole number from 1 to' \
+    run -c allgather -a ring -n 5 -s 4 -f 18446744073709551616
+bad 2 '-w 0: must be at least 1' run -c allgather -a ring -n 5 -s 4 -w 0
+bad 2 'disagree' run -c allgather -a ring -n 5 -s 4 -w 99999999999999999999 --net wavelengths=5
+finish
