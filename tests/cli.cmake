@@ -44,3 +44,8 @@ add_test(NAME cli_tiny_inputs
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/tiny_inputs.sh $<TARGET_FILE:opticoll>
                  ${CMAKE_SOURCE_DIR}/tests/cli)
 set_tests_properties(cli_tiny_inputs PROPERTIES LABELS cli TIMEOUT 600)
+# prose_wrap: reproduce optree's Fig. 4 introduction wraps as one paragraph at the page's width.
+add_test(NAME cli_prose_wrap
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/prose_wrap.sh $<TARGET_FILE:opticoll>
+                 ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_prose_wrap PROPERTIES LABELS cli TIMEOUT 600)
