@@ -2,8 +2,9 @@
 # tiny_inputs.sh TOOL [CLI_DIR] — the edges a new user tries first: vectors of 0 and 1 bytes and
 # values past 2^64. `compare` on every collective and network at 0 and 1 bytes runs (an algorithm
 # that cannot is listed as not run; dbtree at 1 byte used to abort the whole compare with exit 2),
-# dbtree runs unpipelined on a vector too short to halve, and -w / -f past 2^64 - 1 name the
-# model's range like any other value above it (they said "must be at least 1").
+# dbtree runs unpipelined on a vector too short to halve, -w / -f past 2^64 - 1 name the model's
+# range like any other value above it (they said "must be at least 1"), and radices= lists that
+# are well formed but too long or too large say so (they said "expected radices of at least 2").
 set -u
 # shellcheck source=tests/cli/lib.sh
 . "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
@@ -51,4 +52,12 @@ bad 2 'fibres=18446744073709551616: expected a whole number from 1 to' \
     run -c allgather -a ring -n 5 -s 4 -f 18446744073709551616
 bad 2 '-w 0: must be at least 1' run -c allgather -a ring -n 5 -s 4 -w 0
 bad 2 'disagree' run -c allgather -a ring -n 5 -s 4 -w 99999999999999999999 --net wavelengths=5
+
+# 4. radices= out of range, not malformed.
+many=2$(printf 'x2%.0s' $(seq 1 40))
+bad 2 'at most 40 radices' run -c allgather -a optree -n 97 -s 4 -p radices="$many"
+bad 2 'a radix is at most 1048576' run -c allgather -a optree -n 97 -s 4 -p radices=4294967297x2
+bad 2 'a radix is at most 1048576' run -c allreduce -a rhd -t switch -n 97 -s 4 -p radices=99999999999
+bad 2 'expected radices of at least 2' run -c allgather -a optree -n 97 -s 4 -p radices=1x97
+bad 2 'expected radices of at least 2' run -c allgather -a optree -n 97 -s 4 -p radices=4x4a
 finish
