@@ -4,7 +4,8 @@
 # that cannot is listed as not run; dbtree at 1 byte used to abort the whole compare with exit 2),
 # dbtree runs unpipelined on a vector too short to halve, -w / -f past 2^64 - 1 name the model's
 # range like any other value above it (they said "must be at least 1"), and radices= lists that
-# are well formed but too long or too large say so (they said "expected radices of at least 2").
+# are well formed but too long or too large say so (they said "expected radices of at least 2");
+# a schedule file's chunks_per_block names its one range, 1 to 2^32 - 1, for 0 and for 2^32.
 set -u
 # shellcheck source=tests/cli/lib.sh
 . "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
@@ -60,4 +61,11 @@ bad 2 'a radix is at most 1048576' run -c allgather -a optree -n 97 -s 4 -p radi
 bad 2 'a radix is at most 1048576' run -c allreduce -a rhd -t switch -n 97 -s 4 -p radices=99999999999
 bad 2 'expected radices of at least 2' run -c allgather -a optree -n 97 -s 4 -p radices=1x97
 bad 2 'expected radices of at least 2' run -c allgather -a optree -n 97 -s 4 -p radices=4x4a
+
+# 5. chunks_per_block 0 and 2^32: one range, from 1 (the range said "from 0" above it).
+f='{"collective": "allgather", "nodes": 2, "chunks_per_block": Q, "rounds": []}'
+for q in 0 4294967296; do
+    printf '%s\n' "${f/Q/$q}" >"$T/q$q.json"
+    bad 2 '"chunks_per_block" must be a whole number from 1 to 4294967295' verify "$T/q$q.json"
+done
 finish
