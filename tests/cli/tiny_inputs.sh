@@ -13,7 +13,7 @@ set -u
 # 1. compare at 0 and 1 bytes: exit 0 and a table, on every collective x network.
 for coll in allgather reducescatter allreduce broadcast scatter gather alltoall gossip; do
     for net in ring fattree switch star fabric hypercube torus mesh; do
-        for n in 3 12; do
+        for n in 3; do
             for s in 0 1; do
                 run_tool compare -q -c "$coll" -t "$net" -n "$n" -s "$s"
                 if [ "$RC" -eq 0 ] && [ -s "$T/out" ] && [ ! -s "$T/err" ]; then
