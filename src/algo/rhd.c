@@ -459,9 +459,12 @@ int oc__rhd_one_way_formula(const oc__plan *p, const oc__formula_in *in, oc_repo
         const double c = in->step_time - in->step_fixed;
         return oc__formula_circuits(rep, in, h->k, h->k, chunks * c);
     }
-    if (in->wavelengths > 1) {
+    if (in->wavelengths > 1) { /* the optical ring: a node's r-1 transfers go in parallel */
         oc__formula_steps(rep, in, (double)h->k + (fold ? 2 : 0));
-        return 0;
+        char detail[1024];
+        const oc__rhd_kind kind = p->spec.coll == OC_ALLGATHER ? OC__RHD_DOUBLING : OC__RHD_HALVING;
+        const uint64_t proven = oc__rhd_ring_detail(h, in, kind, detail, sizeof detail);
+        return oc__note_rounds_on_ring(rep, in, detail, proven);
     }
     const double a = in->step_fixed, c = in->step_time - in->step_fixed, m = h->m;
     const double lv = (double)oc__rhd_sends(h);
