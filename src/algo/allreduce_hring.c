@@ -68,8 +68,7 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
  * window: a windowed emitter (a verifier shard) skips the others whole, without listing their
  * nodes. */
 static int ring_in_window(const oc__emit *e, uint32_t j, uint32_t G) {
-    return !e->windowed ||
-           ((uint64_t)j * G < e->win_hi && (uint64_t)(j + 1) * G > e->win_lo);
+    return !e->windowed || ((uint64_t)j * G < e->win_hi && (uint64_t)(j + 1) * G > e->win_lo);
 }
 
 static int generate(const oc__plan *p, oc__emit *e) {
