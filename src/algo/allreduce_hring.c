@@ -12,6 +12,13 @@
  *   shared links of phase (2): 2(g^2+N)/g + ceil(g/w) - 4 (Table I).
  * Restriction: g divides N (the groups are equal).
  *
+ * A verifier shard (run/shard.c) regenerates the schedule for a chunk window: the rings in the
+ * groups skip the senders outside it (ring_phases.c), and a ring across the groups, whose part
+ * is G consecutive labels, is skipped whole when its part misses the window. A shard then costs
+ * its own transfers plus a call per group (or ring across) a round, not the N node ids a round
+ * it listed before (oc__spec.window_skips: at N = 65536 its shards went from 256 of 336 MB to
+ * 1024 of 84 MB). tests/test_shard_hring.c.
+ *
  * The search (algos.h's contract): every divisor g of N, 1 and N included (g = 1 and g = N are
  * the plain ring, in the groups or across them), offered smallest first. Every g cuts the vector
  * into the same N chunks, so the bounds share one chunk time c. Bounds, proven on each model:

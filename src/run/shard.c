@@ -19,7 +19,9 @@
  * pass over all chunks meets first. A pass stops once it is past the round of the smallest
  * failure found so far (it cannot beat it), so a wrong schedule costs little more than one pass.
  * A shard whose state grows past its share (contribution sets that fragment) is split in two and
- * run again, down to one chunk.
+ * run again, down to one chunk. A reduction's verifier is kept from one shard to the next and
+ * reset in place (oc__verifier_reuse): `threads` of them serve every shard, so the kernel faults
+ * a shard's cells in once per thread, not once per shard.
  *
  * Across processes (opticoll-cluster's MPI ranks), the same argument splits one run: each
  * process is a part (oc__set_part) that verifies a contiguous share of the shards on its own
