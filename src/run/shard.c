@@ -250,14 +250,13 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
         /* a one-chunk shard: its cells, and as much again for a round's staging and growth */
         if (2 * per > plan->target) {
             oc__format_bytes(need, sizeof need, 2 * per * (plan->threads + 1));
-            return oc__fail(
-                why, len, OC_ETOOBIG,
-                "verifying %s on %u nodes needs %s (twice one chunk's %u node states%s, "
-                "on each of %u threads and the cost pass), more than the memory budget "
-                "of %s (set OPTICOLL_MEMORY_BUDGET_MIB)",
-                oc_collective_name(spec->coll), spec->nodes, need, spec->nodes,
-                spec->chunk_heap ? " with their fragmented contributor sets" : "", plan->threads,
-                have);
+            return oc__fail(why, len, OC_ETOOBIG,
+                            "verifying %s on %u nodes needs %s (twice one chunk's %u node states%s, "
+                            "on each of %u threads and the cost pass), more than the memory budget "
+                            "of %s (set OPTICOLL_MEMORY_BUDGET_MIB)",
+                            oc_collective_name(spec->coll), spec->nodes, need, spec->nodes,
+                            spec->chunk_heap ? " with their fragmented contributor sets" : "",
+                            plan->threads, have);
         }
         const uint64_t state = per * C;
         if (state > plan->target) {
