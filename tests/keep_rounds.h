@@ -1,13 +1,14 @@
 /*
- * keep_rounds.h — a sink for the tests of windowed generation (test_shard.c, test_shard_rhd.c):
- * it keeps every round (an oc__store) and each transfer's position in the whole schedule,
- * round << 32 | its place in the whole round (the windowed emitter's oc__round.index, else its
- * index), so that a window's rounds can be compared with the whole schedule's transfers that
- * touch it, place by place.
+ * keep_rounds.h — a sink for the tests of windowed generation (test_shard.c, test_shard_rhd.c,
+ * test_shard_hring.c): it keeps every round (an oc__store) and each transfer's position in the
+ * whole schedule, round << 32 | its place in the whole round (the windowed emitter's
+ * oc__round.index, else its index), so that a window's rounds can be compared with the whole
+ * schedule's transfers that touch it, place by place (keep_window).
  */
 #ifndef OC_TEST_KEEP_ROUNDS_H
 #define OC_TEST_KEEP_ROUNDS_H
 
+#include "algo/algos.h"
 #include "core/core.h"
 
 #include <stdlib.h>
@@ -39,6 +40,41 @@ static inline void keep_init(keep *k) {
 static inline void keep_free(keep *k) {
     oc__store_free(&k->st);
     free(k->pos);
+}
+
+/* What generating the window [lo, hi) alone made, against the whole schedule's rounds: the
+ * generator's return, the rounds it counted, the transfers it made outside the window (a generator
+ * that skips makes none), and how many of the whole schedule's transfers touching the window it
+ * kept in their places (`matched`) of `expected`, and of the `kept` it handed on. */
+typedef struct keep_diff {
+    int rc;
+    uint64_t rounds, dropped;
+    size_t matched, expected, kept;
+} keep_diff;
+
+static inline keep_diff keep_window(const oc__algo *algo, const oc__plan *plan, const keep *whole,
+                                    uint32_t lo, uint32_t hi, char *why, size_t len) {
+    keep_diff d;
+    memset(&d, 0, sizeof d);
+    keep part;
+    keep_init(&part);
+    oc__emit e;
+    oc__emit_init(&e, &plan->spec, &part.sink, why, len);
+    oc__emit_window(&e, lo, hi);
+    d.rc = algo->generate(plan, &e);
+    d.rounds = e.rounds;
+    d.dropped = e.dropped;
+    d.kept = part.npos;
+    for (size_t r = 0, k = 0; r < whole->st.count; r++)
+        for (size_t i = 0; i < whole->st.rounds[r].count; i++, k++) {
+            const oc__transfer *t = &whole->st.rounds[r].xfers[i];
+            if (t->first >= hi || t->first + t->count <= lo) continue;
+            if (d.expected < part.npos && part.pos[d.expected] == whole->pos[k]) d.matched++;
+            d.expected++;
+        }
+    oc__emit_free(&e);
+    keep_free(&part);
+    return d;
 }
 
 #endif

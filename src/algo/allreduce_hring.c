@@ -12,6 +12,13 @@
  *   shared links of phase (2): 2(g^2+N)/g + ceil(g/w) - 4 (Table I).
  * Restriction: g divides N (the groups are equal).
  *
+ * A verifier shard (run/shard.c) regenerates the schedule for a chunk window: the rings in the
+ * groups skip the senders outside it (ring_phases.c), and a ring across the groups, whose part
+ * is G consecutive labels, is skipped whole when its part misses the window. A shard then costs
+ * its own transfers plus a call per group (or ring across) a round, not the N node ids a round
+ * it listed before (oc__spec.window_skips: at N = 65536 its shards went from 256 of 336 MB to
+ * 1024 of 84 MB). tests/test_shard_hring.c.
+ *
  * The search (algos.h's contract): every divisor g of N, 1 and N included (g = 1 and g = N are
  * the plain ring, in the groups or across them), offered smallest first. Every g cuts the vector
  * into the same N chunks, so the bounds share one chunk time c. Bounds, proven on each model:
@@ -60,27 +67,44 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     if (oc_kv_set(p->used, "g", b)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     p->state = (void *)(uintptr_t)g;
     p->rounds = 2 * (g - 1) + 2 * (nodes / g - 1);
+    p->spec.window_skips = 1; /* ring_phases.c in the groups, ring_in_window across them */
     return 0;
+}
+
+/* Whether ring j of phase (2) (labels [j*G, (j+1)*G)) has a transfer touching the emitter's
+ * window: a windowed emitter (a verifier shard) skips the others whole, without listing their
+ * nodes. */
+static int ring_in_window(const oc__emit *e, uint32_t j, uint32_t G) {
+    return !e->windowed || ((uint64_t)j * G < e->win_hi && (uint64_t)(j + 1) * G > e->win_lo);
 }
 
 static int generate(const oc__plan *p, oc__emit *e) {
     const uint32_t N = p->spec.nodes, g = (uint32_t)(uintptr_t)p->state, G = N / g;
-    uint32_t *P = malloc((g > G ? g : G) * sizeof(uint32_t));
-    if (!P) return OC_ENOMEM;
+    /* I[i] = i: group a's ring is I + a g, listed once (a shard's rounds visit every group, and
+     * refilling each group's list cost N stores a round in every shard); P: a ring across */
+    uint32_t *I = malloc((size_t)N * sizeof(uint32_t)), *P = malloc(G * sizeof(uint32_t));
+    if (!I || !P) {
+        free(I);
+        free(P);
+        return OC_ENOMEM;
+    }
+    for (uint32_t i = 0; i < N; i++)
+        I[i] = i;
     int rc = 0;
     /* (1) reduce-scatter in every group: part j = labels [j*G, (j+1)*G) */
     for (uint32_t r = 0; r + 1 < g && !rc; r++) {
-        for (uint32_t a = 0; a < G && !rc; a++) {
-            for (uint32_t j = 0; j < g; j++)
-                P[j] = a * g + j;
-            rc = oc__ring_rs_round(e, P, g, 0, G, r);
-        }
+        for (uint32_t a = 0; a < G && !rc; a++)
+            rc = oc__ring_rs_round(e, I + (size_t)a * g, g, 0, G, r);
         if (!rc) rc = oc__emit_round(e);
     }
     /* (2) all-reduce of part j among the j-th nodes of the groups: sub-block t = label j*G + t */
     for (uint32_t phase = 0; phase < 2 && !rc; phase++)
         for (uint32_t r = 0; r + 1 < G && !rc; r++) {
             for (uint32_t j = 0; j < g && !rc; j++) {
+                if (!ring_in_window(e, j, G)) {
+                    oc__emit_skip(e, G);
+                    continue;
+                }
                 for (uint32_t a = 0; a < G; a++)
                     P[a] = a * g + j;
                 rc = phase == 0 ? oc__ring_rs_round(e, P, G, j * G, 1, r)
@@ -90,13 +114,11 @@ static int generate(const oc__plan *p, oc__emit *e) {
         }
     /* (3) all-gather in every group */
     for (uint32_t r = 0; r + 1 < g && !rc; r++) {
-        for (uint32_t a = 0; a < G && !rc; a++) {
-            for (uint32_t j = 0; j < g; j++)
-                P[j] = a * g + j;
-            rc = oc__ring_ag_round(e, P, g, 0, G, r);
-        }
+        for (uint32_t a = 0; a < G && !rc; a++)
+            rc = oc__ring_ag_round(e, I + (size_t)a * g, g, 0, G, r);
         if (!rc) rc = oc__emit_round(e);
     }
+    free(I);
     free(P);
     return rc;
 }

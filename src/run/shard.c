@@ -19,7 +19,9 @@
  * pass over all chunks meets first. A pass stops once it is past the round of the smallest
  * failure found so far (it cannot beat it), so a wrong schedule costs little more than one pass.
  * A shard whose state grows past its share (contribution sets that fragment) is split in two and
- * run again, down to one chunk.
+ * run again, down to one chunk. A reduction's verifier is kept from one shard to the next and
+ * reset in place (oc__verifier_reuse): `threads` of them serve every shard, so the kernel faults
+ * a shard's cells in once per thread, not once per shard.
  *
  * Across processes (opticoll-cluster's MPI ranks), the same argument splits one run: each
  * process is a part (oc__set_part) that verifies a contiguous share of the shards on its own
@@ -47,6 +49,15 @@ typedef struct slot {
     oc__shard_out counts; /* the cost pass's */
 } slot;
 
+/* A verifier kept from one shard to the next (oc__verifier_reuse): a shard's cells were
+ * allocated, faulted in by the kernel and given back each time, which was half of hring's CPU on
+ * 65536 nodes (shards of 336 MB). At most `threads` jobs run at once, so `threads` of them serve
+ * every shard; a job takes a free one and gives it back. */
+typedef struct kept {
+    _Atomic int busy;
+    oc__verifier *v;
+} kept;
+
 typedef struct shard_run {
     const oc__spec *spec;
     oc__source source;
@@ -57,7 +68,27 @@ typedef struct shard_run {
     _Atomic uint64_t stop; /* the smallest round a pass failed in so far (UINT64_MAX: none) */
     uint32_t first;        /* the first shard this process verifies (a part's share) */
     int with_cost;         /* 1 when this process runs the cost pass (job 0) */
+    kept *kept;            /* plan->threads of them (NULL: none, every shard allocates) */
 } shard_run;
+
+/* A free kept verifier slot, or NULL. */
+static kept *take_kept(shard_run *run) {
+    for (unsigned i = 0; run->kept && i < run->plan->threads; i++) {
+        int idle = 0;
+        if (atomic_compare_exchange_strong(&run->kept[i].busy, &idle, 1)) return &run->kept[i];
+    }
+    return NULL;
+}
+
+/* Gives the slot back holding v (NULL: none); without a slot, v is freed. */
+static void give_kept(kept *k, oc__verifier *v) {
+    if (!k) {
+        oc__verifier_free(v);
+        return;
+    }
+    k->v = v;
+    atomic_store(&k->busy, 0);
+}
 
 /* The first sink of every pass: stops it once it is past the earliest failure found. */
 typedef struct stop_sink {
@@ -109,9 +140,15 @@ static int cost_pass(shard_run *run, slot *sl) {
  * grows past the share. */
 static void verify_window(shard_run *run, slot *sl, uint32_t lo, uint32_t hi) {
     char why[sizeof sl->why] = "";
-    oc__verifier *v = NULL;
+    kept *k = take_kept(run);
+    oc__verifier *v = k ? k->v : NULL;
     oc__verify_key key = {0, OC__VK_SOURCE, 0, 0};
-    int rc = oc__verifier_new_window(run->spec, lo, hi, run->plan->share, &v, why, sizeof why);
+    int rc = 0;
+    if (v && oc__verifier_reuse(v, lo, hi)) {
+        oc__verifier_free(v); /* too narrow, or a copy collective's */
+        v = NULL;
+    }
+    if (!v) rc = oc__verifier_new_window(run->spec, lo, hi, run->plan->share, &v, why, sizeof why);
     if (!rc) {
         stop_sink stop = {{stop_round, oc__verifier_sink(v)}, run, 0};
         oc__emit e;
@@ -134,7 +171,9 @@ static void verify_window(shard_run *run, slot *sl, uint32_t lo, uint32_t hi) {
     /* only a reduction's state shrinks with its window (a copy's range sets do not) */
     if (rc == OC_ETOOBIG && key.phase == OC__VK_BUDGET && hi - lo > 1 &&
         oc_collective_reduces(run->spec->coll)) {
+        /* its cells are the whole window's: the halves start afresh within their share */
         oc__verifier_free(v);
+        give_kept(k, NULL);
         const uint32_t mid = lo + (hi - lo) / 2;
         verify_window(run, sl, lo, mid);
         verify_window(run, sl, mid, hi);
@@ -144,7 +183,7 @@ static void verify_window(shard_run *run, slot *sl, uint32_t lo, uint32_t hi) {
         record(run, sl, rc, key, why);
     else
         sl->redundant += oc__verifier_redundant(v);
-    oc__verifier_free(v);
+    give_kept(k, v);
 }
 
 static int job(size_t i, void *ctx) {
@@ -316,7 +355,9 @@ int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg
     }
     const int with_cost = !part || part->index == 0;
     const size_t jobs = (size_t)(hi - lo) + (size_t)with_cost;
-    shard_run run = {spec, source, source_arg, plan, cost, NULL, UINT64_MAX, lo, with_cost};
+    shard_run run = {spec, source, source_arg, plan, cost, NULL, UINT64_MAX, lo, with_cost, NULL};
+    /* without room to keep verifiers each shard allocates its own, as it may */
+    run.kept = oc__calloc(plan->threads ? plan->threads : 1, sizeof(kept));
     oc__part_result r;
     memset(&r, 0, sizeof r);
     int rc = 0;
@@ -349,6 +390,9 @@ int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg
     }
     out->redundant = r.redundant;
     free(run.slots);
+    for (unsigned i = 0; run.kept && i < plan->threads; i++)
+        oc__verifier_free(run.kept[i].v);
+    free(run.kept);
     if (r.rc) return oc__fail(why, len, r.rc, "%s", r.why);
     if (!with_cost)
         return oc__fail(why, len, OC_ENOTSUP,

@@ -142,6 +142,7 @@ struct oc__verifier {
     /* The chunk window [lo, hi) this verifier keeps (a shard; [0, C) for a whole one): only the
      * parts of transfers inside it are executed, and the state is N x (hi - lo). */
     uint32_t lo, hi;
+    uint32_t width;     /* reductions: the window width its cells were allocated for */
     uint64_t budget;    /* this verifier's share of the memory budget */
     oc__verify_key key; /* where the first failure was, in single-pass order */
     pending *scope;     /* a round's in-window transfers, clipped (copy collectives) */
@@ -593,6 +594,34 @@ static int hold(oc__verifier *v, uint32_t n, uint32_t lo, uint32_t hi) {
     return oc__rangeset_union(&v->held[n], &one, 1, NULL);
 }
 
+/* A reduction's initial state in the window: every node holds its own contribution. */
+static void start_cells(oc__verifier *v) {
+    const uint64_t W = v->hi - v->lo;
+    for (uint32_t n = 0; n < v->spec->nodes; n++)
+        for (uint64_t c = 0; c < W; c++)
+            v->contrib[n * W + c] = (cell){{{n, n + 1}, {0, 0}}};
+}
+
+int oc__verifier_reuse(oc__verifier *v, uint32_t lo, uint32_t hi) {
+    if (!v->reduces || lo >= hi || hi > v->spec->chunks || hi - lo > v->width) return OC_EINVAL;
+    const uint64_t held = (uint64_t)v->spec->nodes * (v->hi - v->lo);
+    for (uint64_t i = 0; i < held; i++)
+        if (cell_is_heap(&v->contrib[i])) cell_free(&v->contrib[i]);
+    for (size_t i = 0; i < v->staged_cap; i++)
+        oc__rangeset_free(&v->staged_sets[i]);
+    free(v->staged_sets);
+    free(v->staged);
+    v->staged_sets = NULL, v->staged = NULL, v->staged_cap = 0;
+    v->lo = lo, v->hi = hi;
+    v->redundant = 0;
+    v->key = (oc__verify_key){0, OC__VK_SOURCE, 0, 0};
+    v->base_bytes = oc__verifier_state_bytes(v->spec, hi - lo);
+    v->heap_bytes = 0;
+    start_cells(v);
+    memset(v->written, 0, (size_t)v->spec->nodes * (hi - lo) * sizeof(uint32_t));
+    return 0;
+}
+
 int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_t budget,
                             oc__verifier **out, char *why, size_t len) {
     *out = NULL;
@@ -642,9 +671,8 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
         v->contrib = oc__calloc((size_t)cells, sizeof(cell));
         v->written = oc__calloc((size_t)cells, sizeof(uint32_t));
         if (!v->contrib || !v->written) goto nomem;
-        for (uint32_t n = 0; n < N; n++)
-            for (uint32_t c = 0; c < W; c++)
-                v->contrib[(uint64_t)n * W + c].iv[0] = (oc__range){n, n + 1};
+        v->width = W;
+        start_cells(v);
     } else {
         /* The nodes' range sets and their scratch, and the ranges they start with (an
          * all-to-all's N per node): checked up front, then counted as allocated (heap_bytes). */

@@ -46,6 +46,11 @@ int oc__verifier_new(const oc__spec *spec, oc__verifier **out, char *why, size_t
  */
 int oc__verifier_new_window(const oc__spec *spec, uint32_t lo, uint32_t hi, uint64_t budget,
                             oc__verifier **out, char *why, size_t whylen);
+/* Makes v, a reduction's verifier, what oc__verifier_new_window would make for chunks [lo, hi)
+ * with its budget, in the cells it holds (hi - lo at most the width it was made for): a pool
+ * thread's shards reuse one verifier's memory instead of faulting new cells in (run/shard.c).
+ * OC_EINVAL, v unchanged, when it cannot (a copy collective's, or too narrow a verifier). */
+int oc__verifier_reuse(oc__verifier *v, uint32_t lo, uint32_t hi);
 /* The key of the verifier's failure (valid after a non-zero return from its sink or finish). */
 oc__verify_key oc__verifier_key(const oc__verifier *v);
 /* The bytes of state a shard of `chunks` chunks starts with (the cells of a reduction, the
