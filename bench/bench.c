@@ -101,11 +101,14 @@ static const bench_case cases[] = {
     CASE("cartesian-alltoall-720-torus30x24", "cartesian", 720, .coll = "alltoall",
          .network = "torus", .net_param = "dims=30x24", .bytes = 64),
     /* all-gather at N = 2^20, 4 KiB blocks: OpTree's radices searched, WRHT on the ring, Bruck
-     * and rd on the switch (OpTree's search maps about seven lists: a minute of CPU) */
+     * and rd on the switch and the ring (OpTree's search maps about seven lists: a minute of CPU) */
     CASE("optree-allgather-1048576", "optree", 1048576, .bytes = 4096),
     CASE("wrht-allgather-1048576", "wrht", 1048576, .bytes = 4096),
     CASE("bruck-allgather-switch-1048576", "bruck", 1048576, .network = "switch", .bytes = 4096),
     CASE("rd-allgather-switch-1048576", "rd", 1048576, .network = "switch", .bytes = 4096),
+    /* rd on the ring, radices searched: levels costed alone, one candidate mapped */
+    CASE("rd-allgather-ring-8192", "rd", 8192, .params = NULL),
+    CASE("rd-allgather-ring-1048576", "rd", 1048576, .bytes = 4096),
 };
 
 static double now(void) {

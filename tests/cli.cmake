@@ -32,3 +32,20 @@ add_test(NAME cli_help
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/help.sh $<TARGET_FILE:opticoll>
                  ${CMAKE_SOURCE_DIR}/tests/cli $<TARGET_FILE:oc_bench>)
 set_tests_properties(cli_help PROPERTIES LABELS cli TIMEOUT 600)
+# dbtree_fattree: dbtree's pipeline search on the fat-tree bounded by the payload (1 GiB at N = 3
+# mapped every pipeline up to thousands), and still the optimum at sizes not whole packets.
+add_test(NAME cli_dbtree_fattree
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/dbtree_fattree.sh $<TARGET_FILE:opticoll>
+                 ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_dbtree_fattree PROPERTIES LABELS cli TIMEOUT 600)
+# tiny_inputs: compare at 0 and 1 bytes on every collective and network, dbtree below 2 bytes,
+# -w / -f past 2^64 - 1.
+add_test(NAME cli_tiny_inputs
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/tiny_inputs.sh $<TARGET_FILE:opticoll>
+                 ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_tiny_inputs PROPERTIES LABELS cli TIMEOUT 600)
+# prose_wrap: reproduce optree's Fig. 4 introduction wraps as one paragraph at the page's width.
+add_test(NAME cli_prose_wrap
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/prose_wrap.sh $<TARGET_FILE:opticoll>
+                 ${CMAKE_SOURCE_DIR}/tests/cli)
+set_tests_properties(cli_prose_wrap PROPERTIES LABELS cli TIMEOUT 600)

@@ -23,6 +23,7 @@
 #include "net/net.h"
 #include "run/pipeline.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,7 +118,8 @@ static void test_handoff_direct(void) {
 }
 
 /* The ring hands on w and F; the closed forms' wavelengths is w (not the pipeline's reading of
- * the parameters); the models with nothing typed leave kind NONE. */
+ * the parameters); the fat-tree its leaf size (w below) and packet bytes (F below), packet and
+ * router times; the models with nothing typed leave kind NONE. */
 static void test_handoff_others(void) {
     static const struct {
         const char *model, *params;
@@ -131,7 +133,9 @@ static void test_handoff_others(void) {
         {"ring", "wavelengths=3 fibres=2", 12, OC_NETCFG_RING, 3, 2},
         {"ring", "wavelengths=1 fibres=5", 3, OC_NETCFG_RING, 1, 5},
         {"switch", "", 5, OC_NETCFG_NONE, 0, 0},
-        {"fattree", "", 12, OC_NETCFG_NONE, 0, 0},
+        {"fattree", "", 12, OC_NETCFG_FATTREE, 16, 64},
+        {"fattree", "leaf_down=3 packet_bytes=100 router_delay_us=7 bandwidth_gbps=10", 13,
+         OC_NETCFG_FATTREE, 3, 100},
         {"fabric", "", 8, OC_NETCFG_NONE, 0, 0},
         {"star", "k=3", 7, OC_NETCFG_NONE, 0, 0},
     };
@@ -157,6 +161,17 @@ static void test_handoff_others(void) {
             CHECK(in.wavelengths == cases[i].w && in.channels == cases[i].w * cases[i].F,
                   "ring %s: wavelengths %llu channels %llu", cases[i].params,
                   (unsigned long long)in.wavelengths, (unsigned long long)in.channels);
+        } else if (cases[i].kind == OC_NETCFG_FATTREE) {
+            const oc__fattree_cfg *f = &in.cfg.fattree;
+            const int seed = !cases[i].params[0]; /* the seed's 25 Gb/s and 50 us, else 10, 7 */
+            const double packet = (double)cases[i].F * 8 / ((seed ? 25 : 10) * 1e9),
+                         router = (seed ? 50 : 7) * 1e-6;
+            CHECK(f->leaf_down == cases[i].w && f->packet_bytes == cases[i].F &&
+                      fabs(f->packet_s - packet) <= 1e-12 * packet &&
+                      fabs(f->router_s - router) <= 1e-12 * router,
+                  "fattree %s: leaf_down %llu packet_bytes %llu packet_s %g router_s %g",
+                  cases[i].params, (unsigned long long)f->leaf_down,
+                  (unsigned long long)f->packet_bytes, f->packet_s, f->router_s);
         } else {
             CHECK(in.wavelengths == in.channels, "%s: wavelengths %llu, channels %llu",
                   cases[i].model, (unsigned long long)in.wavelengths,

@@ -571,15 +571,19 @@ int fold_network_flags(options *o) {
         if (!flag) flag = net_shorthands[i].flag;
         if (!value) continue;
         uint64_t v = 0, w = 0;
+        int rc = 0;
         if (net_shorthands[i].number) {
-            int rc = oc_parse_u64(value, 0, UINT64_MAX, &v);
+            rc = oc_parse_u64(value, 0, UINT64_MAX, &v);
             if (rc == OC_EPARSE) return die(EXIT_USAGE, "%s %s: not a whole number", flag, value);
-            if (rc || v < 1) return die(EXIT_USAGE, "%s %s: must be at least 1", flag, value);
+            /* past 2^64 - 1 (OC_ERANGE) the model refuses it naming its own range, as it does
+             * any value above that range */
+            if (!rc && v < 1) return die(EXIT_USAGE, "%s %s: must be at least 1", flag, value);
         }
         const char *net = oc_kv_get(o->net_params, key);
         if (net) {
-            int same = net_shorthands[i].number ? !oc_parse_u64(net, 0, UINT64_MAX, &w) && v == w
-                                                : !strcmp(net, value);
+            int same = net_shorthands[i].number && !rc && !oc_parse_u64(net, 0, UINT64_MAX, &w)
+                           ? v == w
+                           : !strcmp(net, value);
             if (!same) {
                 char line[600];
                 snprintf(line, sizeof line, "%s %s and --net %s=%s disagree: give one", flag,

@@ -102,6 +102,17 @@ struct oc__search {
      * its own place (so the order of offer, and with it the tie rule, is unchanged, and the
      * winner is at least as good as the hint). A set that fails to map is no incumbent. */
     int (*hint)(oc__search *s, const oc_kv *params);
+    /* Costs the rounds gen() emits under `spec`, each mapped alone on a fresh network as the
+     * round cache maps them (search.c): their steps and times, summed. On a model whose cost is
+     * additive over rounds (oc__model.additive: the ring, the switch, the fat-tree) that sum is
+     * exactly what those rounds add to the cost of any candidate that has them (up to the
+     * rounding of a sum of doubles), so an algorithm may build exact bounds from it. OC_ENOTSUP
+     * (no text) on any other model or where the searcher has no such entry (NULL); OC_ETOOBIG
+     * past `budget` transfers. */
+    int (*round_costs)(oc__search *s, const oc__spec *spec, int (*gen)(void *ctx, oc__emit *e),
+                       void *ctx, uint64_t *steps, double *time_s, char *why, size_t whylen);
+    /* The transfers a candidate may have to be mapped during the search (0: no limit given). */
+    uint64_t budget;
 };
 
 /* Offers the parameter set of `pairs` key=value pairs (keys and values alternate in kv[]). */
@@ -111,6 +122,9 @@ int oc__search_can_win(oc__search *s, const oc__bound *bound);
 int oc__search_prune(oc__search *s, const char *family, const oc__bound *bound, uint64_t count);
 /* Maps the parameter set of `pairs` key=value pairs as an incumbent (oc__search.hint). */
 int oc__search_hint(oc__search *s, size_t pairs, const char *const *kv);
+/* oc__search.round_costs, or OC_ENOTSUP where the searcher has none. */
+int oc__search_round_costs(oc__search *s, const oc__spec *spec, int (*gen)(void *ctx, oc__emit *e),
+                           void *ctx, uint64_t *steps, double *time_s, char *why, size_t whylen);
 
 typedef struct oc__algo {
     oc_algorithm_info info;

@@ -25,10 +25,7 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t len)
 
 static int generate(const oc__plan *p, oc__emit *e) {
     const oc__rhd *h = p->state;
-    int rc = oc__rhd_fold(h, e, 1, OC_OP_COPY, 0, 0);
-    if (!rc) rc = oc__rhd_doubling(h, e);
-    if (!rc) rc = oc__rhd_fold(h, e, 0, OC_OP_COPY, 0, h->N);
-    return rc;
+    return oc__rhd_generate(h, e, OC__RHD_DOUBLING);
 }
 
 const oc__algo oc__algo_allgather_rd = {

@@ -120,7 +120,9 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     uint64_t C;
     int rc = oc__kv_only(params, params_, "dbtree", why, len);
     if (rc || (rc = oc__kv_u64(params, "pipeline", 1, 1, MAX_PIPELINE, &C, why, len))) return rc;
-    if (nodes > 1 && 2 * C > bytes)
+    /* Pipelining cuts no chunk empty; unpipelined, a vector of 0 or 1 bytes leaves a tree an
+     * empty half, as the ring all-reduce leaves empty chunks, and still runs. */
+    if (nodes > 1 && C > 1 && 2 * C > bytes)
         return oc__fail(why, len, OC_EINVAL,
                         "dbtree: pipeline=%llu cuts %llu bytes into %llu chunks: at most %llu",
                         (unsigned long long)C, (unsigned long long)bytes,
@@ -143,6 +145,17 @@ static void release(oc__plan *p) {
     p->state = NULL;
 }
 
+/* A node sends, and receives, at most 6 transfers a round: up and down twice in each tree. */
+enum { MAX_PORT = 6 };
+
+/* What the fat-tree's bound counts of a round (oc__fattree_cfg): the most transfers at either end
+ * of a transfer inside a leaf (`in`) and of one through a spine (`across`), 0 when there is none. A
+ * round then lasts at least max(in x chunk + 1 router, across x chunk + 3 routers): every transfer
+ * waits for its source's injection and its destination's ejection link to drain. */
+typedef struct ft_round {
+    uint8_t in, across;
+} ft_round;
+
 /* What the closed forms count of the schedule, round by round. */
 typedef struct tally {
     const oc__formula_in *in;
@@ -152,7 +165,38 @@ typedef struct tally {
     uint64_t busy;      /* sum over rounds of the busiest port (send or receive side) */
     uint64_t reconfigs; /* rounds whose circuits differ from the previous round's */
     double split;       /* sum over rounds of oc__formula_split(busiest), circuit-switched */
+    /* The fat-tree (in->cfg is OC_NETCFG_FATTREE and keys are kept): rounds by their ft_round,
+     * and the ft_round of round `mark` (the first full round of a pipeline, search's C0). */
+    uint64_t ft[MAX_PORT + 1][MAX_PORT + 1];
+    uint64_t round, mark;
+    ft_round at_mark;
 } tally;
+
+/* The fat-tree's ft_round of the round whose transfers are c->key[0 .. nkey) (before the sort). */
+static ft_round ft_of(const tally *c) {
+    const uint64_t D = c->in->cfg.fattree.leaf_down;
+    ft_round f = {0, 0};
+    for (size_t i = 0; i < c->nkey; i++) {
+        const uint32_t src = (uint32_t)(c->key[i] >> 32), dst = (uint32_t)c->key[i];
+        uint32_t most = c->send[src] > c->recv[dst] ? c->send[src] : c->recv[dst];
+        if (most > MAX_PORT) most = MAX_PORT; /* never: the trees' degree */
+        uint8_t *slot = src / D == dst / D ? &f.in : &f.across;
+        if (most > *slot) *slot = (uint8_t)most;
+    }
+    return f;
+}
+
+/* Sum over the tallied rounds of the fat-tree round bound at `chunk` seconds of packets. */
+static double ft_time(const uint64_t ft[MAX_PORT + 1][MAX_PORT + 1], double chunk, double router) {
+    double t = 0;
+    for (int a = 0; a <= MAX_PORT; a++)
+        for (int b = 0; b <= MAX_PORT; b++) {
+            if (!ft[a][b]) continue;
+            const double in = a ? a * chunk + router : 0, across = b ? b * chunk + 3 * router : 0;
+            t += (double)ft[a][b] * (in > across ? in : across);
+        }
+    return t;
+}
 
 static int by_u64(const void *x, const void *y) {
     const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
@@ -169,6 +213,12 @@ static void tally_round(tally *c, uint32_t N) {
     c->busy += most;
     c->split += oc__formula_split(c->in, most);
     if (!c->key) return; /* circuit sets not asked for */
+    if (c->in->cfg.kind == OC_NETCFG_FATTREE) {
+        const ft_round f = ft_of(c);
+        c->ft[f.in][f.across]++;
+        if (c->round == c->mark) c->at_mark = f;
+    }
+    c->round++;
     qsort(c->key, c->nkey, sizeof *c->key, by_u64);
     if (c->nkey != c->nprev || memcmp(c->key, c->prev, c->nkey * sizeof *c->key) != 0)
         c->reconfigs++;
@@ -231,13 +281,15 @@ static int generate(const oc__plan *p, oc__emit *e) {
     return rounds(p->state, e, NULL);
 }
 
-/* Counts the schedule's rounds into c (busy, split, and with `circuits` the reconfigurations);
- * 0 or OC_ENOMEM. */
-static int count(const dbt *d, const oc__formula_in *in, int circuits, tally *c) {
+/* Counts the schedule's rounds into c (busy, split, and with `circuits` the reconfigurations and,
+ * on the fat-tree, the rounds' ft_round; `mark`: the round whose ft_round is kept); 0 or
+ * OC_ENOMEM. */
+static int count(const dbt *d, const oc__formula_in *in, int circuits, uint64_t mark, tally *c) {
     /* a node sends at most up (once per tree) and down (twice per tree) in a round: 6N */
     *c = (tally){.in = in,
                  .send = oc__calloc(d->N, sizeof(uint32_t)),
-                 .recv = oc__calloc(d->N, sizeof(uint32_t))};
+                 .recv = oc__calloc(d->N, sizeof(uint32_t)),
+                 .mark = mark};
     int rc = OC_ENOMEM;
     if (circuits) {
         c->key = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t));
@@ -256,7 +308,7 @@ static int count(const dbt *d, const oc__formula_in *in, int circuits, tally *c)
 static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) {
     const dbt *d = p->state;
     tally c;
-    int rc = count(d, in, 1, &c);
+    int rc = count(d, in, 1, UINT64_MAX, &c);
     if (rc) return rc;
     /* The photonic fabric: a round's transfers are concurrent circuits sharing the busiest tile's
      * wavelengths; a round reconfigures unless its circuits are the last round's (N = 2: the
@@ -292,6 +344,7 @@ static uint32_t degree_sum(const dbt *d) {
 typedef struct counts {
     uint64_t rounds, busy, reconfigs;
     double split;
+    uint64_t ft[MAX_PORT + 1][MAX_PORT + 1]; /* the fat-tree's rounds by ft_round */
 } counts;
 
 typedef struct pipe_search {
@@ -299,8 +352,11 @@ typedef struct pipe_search {
     dbt *d;
     uint32_t deg, C0; /* the busiest tree degree; from C0 on, the schedule has full rounds */
     counts at_c0;
+    ft_round full;     /* the fat-tree: a full round's ft_round */
     double bytes_time; /* the whole vector's payload time (switch: n beta; fabric: full rate) */
     int kind;          /* 's'witch, 'f'abric, 'r'ing, 't' fat-tree, 0 other */
+    double half_time;  /* fat-tree: one chunk of ceil(n/2) bytes (pipeline 1), in whole packets */
+    int ft;            /* fat-tree with its leaves known (OC_NETCFG_FATTREE): round by round */
 } pipe_search;
 
 /* The counts of pipeline C: walked for C < C0; for C >= C0 the first and last H + D - 1 rounds
@@ -313,17 +369,21 @@ static int pipeline_counts(pipe_search *p, uint64_t C, counts *out) {
         out->rounds += C - p->C0;
         out->busy += (C - p->C0) * p->deg;
         out->split += (double)(C - p->C0) * oc__formula_split(p->in->net, p->deg);
+        out->ft[p->full.in][p->full.across] += C - p->C0;
         return 0;
     }
     tally t;
     p->d->C = (uint32_t)C;
-    int rc = count(p->d, p->in->net, p->kind == 'f', &t);
-    *out = (counts){round_count(p->d), t.busy, t.reconfigs, t.split};
+    int rc = count(p->d, p->in->net, p->kind == 'f' || p->ft, UINT64_MAX, &t);
+    *out = (counts){round_count(p->d), t.busy, t.reconfigs, t.split, {{0}}};
+    memcpy(out->ft, t.ft, sizeof t.ft);
     return rc;
 }
 
 static const char *const BOUND_NAME = "the closed form (switch, fabric: the model's own sum); "
-                                      "ring: a step a round and the busiest node's units";
+                                      "ring: a step a round and the busiest node's units; "
+                                      "fat-tree: each round's busiest link ends and its routers "
+                                      "(1 in a leaf, 3 across)";
 
 /* One chunk's payload time at pipeline C (ceil(n / 2C) bytes). */
 static double chunk_time(const pipe_search *p, uint64_t C) {
@@ -353,7 +413,16 @@ static int pipeline_bound(pipe_search *p, uint64_t C, oc__bound *b, char *why, s
         b->time_s = steps * at.step_time;
         b->steps = (uint64_t)steps;
     } else if (p->kind == 't') {
-        b->time_s = (double)k.rounds * a / 3; /* a router delay a round */
+        /* A fat-tree round lasts at least one router delay (a is the longest path's: 3 routers
+         * with two leaves or more, else 1) plus the packets on its busiest node's injection or
+         * ejection link: the round's busiest port count x one chunk's whole packets. The chunk's
+         * packet time is the model's own, from its figures at this C's 2C chunks. */
+        oc__formula_in at;
+        if ((rc = p->in->figures(p->in, p->in->coll, 2 * (uint32_t)C, &at, why, len))) return rc;
+        const double chunk = at.step_time - at.step_fixed;
+        b->time_s = (double)k.rounds * a / 3 + (double)k.busy * chunk;
+        /* with the leaves known, each round by its own transfers' paths (ft_round) */
+        if (p->ft) b->time_s = fmax(b->time_s, ft_time(k.ft, chunk, net->cfg.fattree.router_s));
     } else {
         b->steps = 0;
     }
@@ -383,7 +452,20 @@ static oc__bound family_bound(const pipe_search *p, uint64_t C) {
     } else if (p->kind == 'r') {
         b.time_s = (double)R * a;
     } else if (p->kind == 't') {
-        b.time_s = (double)R * a / 3;
+        /* The busiest node sends deg transfers for every chunk index, C' x deg in all, each of
+         * ceil(ceil(n/2C') / P) >= (n/2P) / C' packets: C' x that many is at least ceil(n/2P)
+         * packets, pipeline 1's chunk (half_time), whatever C'; and each round one router. */
+        b.time_s = (double)R * a / 3 + (double)p->deg * p->half_time;
+        if (p->ft) {
+            /* the routers alone, round by round: C0's rounds, then full rounds */
+            const double r = net->cfg.fattree.router_s;
+            double routers = 0;
+            for (int x = 0; x <= MAX_PORT; x++)
+                for (int y = 0; y <= MAX_PORT; y++)
+                    routers += (double)p->at_c0.ft[x][y] * (y ? 3 * r : x ? r : 0);
+            routers += (double)(C - p->C0) * (p->full.across ? 3 * r : p->full.in ? r : 0);
+            b.time_s = fmax(b.time_s, routers);
+        }
     } else {
         b.steps = 0;
     }
@@ -433,13 +515,21 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t len)
     int rc = OC_ENOMEM;
     if (!p.d || !(p.deg = degree_sum(p.d))) goto out;
     const uint64_t cmax = in->bytes / 2 < MAX_PIPELINE ? in->bytes / 2 : MAX_PIPELINE;
+    if (p.kind == 't' && cmax >= 1) {
+        oc__formula_in at;
+        if ((rc = in->figures(in, in->coll, 2, &at, why, len))) goto out;
+        p.half_time = at.step_time - at.step_fixed;
+        p.ft = in->net->cfg.kind == OC_NETCFG_FATTREE && in->net->cfg.fattree.leaf_down > 0;
+    }
     p.C0 = p.d->H + p.d->D + 1; /* rounds H + D - 1 .. C - 1 are full: two of them at C0 */
     if (p.C0 <= cmax) {
         /* C0 walked once; later pipelines extrapolate from it */
         p.d->C = p.C0;
         tally t;
-        if ((rc = count(p.d, in->net, p.kind == 'f', &t))) goto out;
-        p.at_c0 = (counts){round_count(p.d), t.busy, t.reconfigs, t.split};
+        if ((rc = count(p.d, in->net, p.kind == 'f' || p.ft, p.d->H + p.d->D - 1, &t))) goto out;
+        p.at_c0 = (counts){round_count(p.d), t.busy, t.reconfigs, t.split, {{0}}};
+        memcpy(p.at_c0.ft, t.ft, sizeof t.ft);
+        p.full = t.at_mark;
     }
     rc = search_pipelines(&p, cmax, s, why, len);
 out:
@@ -456,7 +546,8 @@ const oc__algo oc__algo_allreduce_dbtree = {
              "C - 1 + height + depth rounds (about C + 2 log2 N); on the switch each round costs "
              "its busiest port's transfers x (alpha + n/2C beta)",
              "pipeline=C: chunks per tree (1 = not pipelined; NCCL pipelines), 1..min(65536, "
-             "bytes/2); unset: searched by mapped time (1 without a network)"},
+             "bytes/2) (1 also below 2 bytes); unset: searched by mapped time (1 without a "
+             "network)"},
     .param_names = params_,
     .plan = plan,
     .generate = generate,

@@ -41,11 +41,7 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
 
 static int generate(const oc__plan *p, oc__emit *e) {
     const oc__rhd *h = p->state;
-    int rc = oc__rhd_fold(h, e, 1, OC_OP_REDUCE, 0, h->P);
-    if (!rc) rc = oc__rhd_halving(h, e);
-    if (!rc) rc = oc__rhd_doubling(h, e);
-    if (!rc) rc = oc__rhd_fold(h, e, 0, OC_OP_COPY, 0, h->P);
-    return rc;
+    return oc__rhd_generate(h, e, OC__RHD_BOTH);
 }
 
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t len) {

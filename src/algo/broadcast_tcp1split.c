@@ -393,7 +393,7 @@ const oc__algo oc__algo_broadcast_tcp1split = {
              "exchanges",
              "m a multiple of (k+1)^h'",
              "h + h' steps; (2/k((k+1)^h'-1) + h - h') m/(k+1)^h' messages; ((P-1) + h'Pk) D",
-             "k=searched 1..network's k; m=(k+1)^h: messages; hp=searched 0..h on the "
+             "k=searched 1..network's k; m=(k+1)^h: the workload in messages (not searched); hp=searched 0..h on the "
              "model's time: the split steps h'; dummies=searched groups|fold: P not a power of "
              "k+1"},
     .param_names = names,

@@ -23,11 +23,17 @@ int oc__radices_parse(const char *text, oc__radices *t, char *why, size_t len) {
             if (v > (1u << 20)) break;
             p++;
         }
-        if (p == start || v < 2 || v > (1u << 20) || t->k >= OC_RADIX_MAX_STAGES ||
-            (*p && *p != 'x'))
+        if (p == start || v < 2 || (*p && *p != 'x' && (*p < '0' || *p > '9')))
             return oc__fail(why, len, OC_EINVAL,
                             "radices=%s: expected radices of at least 2 joined by 'x', like 4x4x4",
                             OC_Q(text));
+        /* well formed but out of range: say which range */
+        if (v > (1u << 20))
+            return oc__fail(why, len, OC_EINVAL, "radices=%s: a radix is at most %u", OC_Q(text),
+                            1u << 20);
+        if (t->k >= OC_RADIX_MAX_STAGES)
+            return oc__fail(why, len, OC_EINVAL, "radices=%s: at most %d radices", OC_Q(text),
+                            (int)OC_RADIX_MAX_STAGES);
         t->m[t->k++] = (uint32_t)v;
         if (*p == 'x') {
             p++;

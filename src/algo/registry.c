@@ -209,6 +209,12 @@ int oc__search_hint(oc__search *s, size_t pairs, const char *const *kv) {
     return hand(s, NULL, 1, pairs, kv);
 }
 
+int oc__search_round_costs(oc__search *s, const oc__spec *spec, int (*gen)(void *ctx, oc__emit *e),
+                           void *ctx, uint64_t *steps, double *time_s, char *why, size_t whylen) {
+    if (!s->round_costs) return OC_ENOTSUP;
+    return s->round_costs(s, spec, gen, ctx, steps, time_s, why, whylen);
+}
+
 int oc__search_can_win(oc__search *s, const oc__bound *bound) {
     int yes = 1, rc = s->can_win(s, bound, &yes);
     return rc ? rc : yes;

@@ -38,6 +38,9 @@ int oc__rhd_doubling(const oc__rhd *h, oc__emit *e);
 /* Folds: every extra node n >= P and its core node (n - P) mod P. `in` = 1: n -> core, else
  * core -> n; labels [first, first + count), or, with count = 0, n's own block. */
 int oc__rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t first, uint32_t count);
+/* The whole schedule of rhd (kind BOTH), rh (HALVING) or rd (DOUBLING): the fold in, the halving
+ * and / or the doubling, the fold back. */
+int oc__rhd_generate(const oc__rhd *h, oc__emit *e, oc__rhd_kind kind);
 
 /* The parameter search of rhd (kind BOTH), rh (HALVING) and rd (DOUBLING): rhd.c's essay. */
 int oc__rhd_search(const oc__search_in *in, oc__search *s, oc__rhd_kind kind, char *why,

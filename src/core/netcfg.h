@@ -11,7 +11,8 @@
  * it from there. No algorithm parses a network parameter or reads one back from the run's report.
  *
  * What is typed here is what algorithms read, with the model's defaults already applied: the
- * direct networks' whole configuration (their closed forms use most of it), the ring's w and F.
+ * direct networks' whole configuration (their closed forms use most of it), the ring's w and F,
+ * the fat-tree's leaves, packets and router delay (dbtree's search bounds its rounds with them).
  * A model keeps the rest of its settings (bandwidths, presets) to itself, and one with nothing
  * typed to hand on leaves kind OC_NETCFG_NONE: the algorithms then use the figures of
  * oc__formula_in (its step time, channels, lanes), which every model gives.
@@ -62,15 +63,33 @@ typedef struct oc__ring_cfg {
     uint64_t fibres;      /* F per direction */
 } oc__ring_cfg;
 
+/* ---- the two-level fat-tree (net/fattree.c) ------------------------------------------------- */
+
+/* What a search's proven bound needs of the fat-tree: node v hangs off leaf v / leaf_down, a path
+ * inside a leaf crosses one router and one through a spine three, and a transfer's packets leave
+ * its busiest link at packet_s each. */
+typedef struct oc__fattree_cfg {
+    uint64_t leaf_down;    /* nodes per leaf router */
+    uint64_t packet_bytes; /* a transfer is cut into whole packets of this many bytes */
+    double packet_s;       /* one packet's time on a link */
+    double router_s;       /* the delay of one router on a path */
+} oc__fattree_cfg;
+
 /* ---- any model ----------------------------------------------------------------------------- */
 
-typedef enum { OC_NETCFG_NONE = 0, OC_NETCFG_DIRECT, OC_NETCFG_RING } oc__netcfg_kind;
+typedef enum {
+    OC_NETCFG_NONE = 0,
+    OC_NETCFG_DIRECT,
+    OC_NETCFG_RING,
+    OC_NETCFG_FATTREE
+} oc__netcfg_kind;
 
 typedef struct oc__netcfg {
     oc__netcfg_kind kind; /* which member below is filled */
     union {
-        oc__direct_cfg direct; /* OC_NETCFG_DIRECT: the hypercube, torus and mesh models */
-        oc__ring_cfg ring;     /* OC_NETCFG_RING */
+        oc__direct_cfg direct;   /* OC_NETCFG_DIRECT: the hypercube, torus and mesh models */
+        oc__ring_cfg ring;       /* OC_NETCFG_RING */
+        oc__fattree_cfg fattree; /* OC_NETCFG_FATTREE */
     };
 } oc__netcfg;
 

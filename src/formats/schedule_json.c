@@ -224,16 +224,16 @@ static int get_uint(const cJSON *item, uint64_t max, uint64_t *out) {
     return 0;
 }
 
-static int optional_uint(const cJSON *root, const char *key, uint64_t dflt, uint64_t max,
-                         uint64_t *out, const char *path, char *why, size_t len) {
+static int optional_uint(const cJSON *root, const char *key, uint64_t dflt, uint64_t min,
+                         uint64_t max, uint64_t *out, const char *path, char *why, size_t len) {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, key);
     if (!it) {
         *out = dflt;
         return 0;
     }
-    if (get_uint(it, max, out))
-        return oc__fail(why, len, OC_EPARSE, "%s: \"%s\" must be a whole number from 0 to %llu",
-                        path, key, (unsigned long long)max);
+    if (get_uint(it, max, out) || *out < min)
+        return oc__fail(why, len, OC_EPARSE, "%s: \"%s\" must be a whole number from %llu to %llu",
+                        path, key, (unsigned long long)min, (unsigned long long)max);
     return 0;
 }
 
@@ -330,14 +330,10 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
                       path, OC_MAX_NODES);
         goto out;
     }
-    if ((rc = optional_uint(root, "bytes", 0, OC_MAX_BYTES, &bytes, path, why, len)) ||
-        (rc = optional_uint(root, "root", 0, nodes - 1, &rootnode, path, why, len)) ||
-        (rc = optional_uint(root, "chunks_per_block", 1, UINT32_MAX, &q, path, why, len)))
+    if ((rc = optional_uint(root, "bytes", 0, 0, OC_MAX_BYTES, &bytes, path, why, len)) ||
+        (rc = optional_uint(root, "root", 0, 0, nodes - 1, &rootnode, path, why, len)) ||
+        (rc = optional_uint(root, "chunks_per_block", 1, 1, UINT32_MAX, &q, path, why, len)))
         goto out;
-    if (q < 1) {
-        rc = oc__fail(why, len, OC_EPARSE, "%s: \"chunks_per_block\" must be at least 1", path);
-        goto out;
-    }
     if ((rc = oc__spec_init(&spec, c, (uint32_t)nodes, (uint32_t)rootnode, bytes, (uint32_t)q, why,
                             len)))
         goto out;

@@ -378,6 +378,15 @@ static int ft_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
 
 /* ---- model interface ---- */
 
+/* The settings the algorithms read (core/netcfg.h): leaves, packets and the router delay. */
+static void ft_config(const oc__netrun *m, oc__netcfg *out) {
+    out->kind = OC_NETCFG_FATTREE;
+    out->fattree = (oc__fattree_cfg){.leaf_down = m->t.down,
+                                     .packet_bytes = m->cost.packet_bytes,
+                                     .packet_s = m->cost.packet_s,
+                                     .router_s = m->cost.router_s};
+}
+
 static void ft_destroy(oc__netrun *m) {
     if (m) oc__ft_checker_free(m->checker);
     oc__netrun_free(m);
@@ -466,6 +475,7 @@ const oc__model oc__model_fattree = {
     .additive = 1, /* a round's cost is its own (search.c caches rounds) */
     .step_time = ft_step_time,
     .channels = oc__netrun_one_channel, /* one link per node and direction */
+    .config = ft_config,
     .steps = oc__netrun_steps,
     .destroy = ft_destroy,
     .observe = ft_observe,

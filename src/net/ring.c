@@ -218,9 +218,10 @@ static int pool_push(oc__netrun *m, uint32_t d, uint64_t c0, uint64_t c1) {
 }
 
 /* The crossing arc (its fragment, 0..ncross-1: they come first, colours [0, K) in order) that
- * owns colour c < K. With unit bundles only, fragment c. */
-static uint32_t crossing_owner(const oc__ring_frag *f, uint32_t ncross, int unit, uint64_t c) {
-    if (unit) return (uint32_t)c;
+ * owns colour c < K. With bundles all of one size u (every transfer of an rd level, unit
+ * bundles), fragment c / u: no search. */
+static uint32_t crossing_owner(const oc__ring_frag *f, uint32_t ncross, uint32_t u, uint64_t c) {
+    if (u) return (uint32_t)(c / u);
     uint32_t lo = 0, hi = ncross; /* the last fragment with c0 <= c: f[lo].c0 <= c < f[hi].c0 */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -339,7 +340,8 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
      * are frags[d][0..ncross). Intervals go to arcs[0..nint) in transfer order. */
     uint64_t K = 0;
     size_t nint = 0, ncross = 0;
-    int ints_sorted = 1, cross_sorted = 1, unit = 1;
+    int ints_sorted = 1, cross_sorted = 1;
+    uint32_t cross_u = 0; /* the crossing bundles' one size, 0 when they differ */
     /* Whether the arcs are sorted intervals, each ending before the next starts, all of one
      * bundle size (ring all-gather, reduce-scatter: one block to the next node). */
     int disjoint_equal = 1;
@@ -351,7 +353,8 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
             const uint32_t u = x[i].count;
             if (push_frag(m, d, (uint32_t)i, K, u)) return OC_ENOMEM;
             K += u;
-            if (u != 1) unit = 0;
+            if (!ncross) cross_u = u;
+            else if (u != cross_u) cross_u = 0;
             const uint32_t end = r + l - N;
             if (ncross && end < last_end) cross_sorted = 0;
             last_end = end;
@@ -411,7 +414,7 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
             for (; f < fend && f->xfer == a; f++) {
                 uint32_t dl =
                     f->c0 < K
-                        ? m->deadline[crossing_owner(m->frags[d], (uint32_t)ncross, unit, f->c0)]
+                        ? m->deadline[crossing_owner(m->frags[d], (uint32_t)ncross, cross_u, f->c0)]
                         : N;
                 if (pool_push(m, dl, f->c0, f->c0 + f->n)) return OC_ENOMEM;
             }

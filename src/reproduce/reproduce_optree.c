@@ -1591,12 +1591,10 @@ int oc__reproduce_optree(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
     if ((rc = example_print(f, P, ex))) goto out;
     fprintf(f,
             "\n3. Fig. 4: OpTree depth sweep, %" PRIu64 " bytes per node, w = %" PRIu32
-            ". The paper shows each depth only as a bar;\n"
-            "   each depth's cell is the best tree of that depth (our search over every radix "
-            "list of depth k),\n"
-            "   with the paper's m-ary tree (near-equal radices) beside it; time / best divides "
-            "by our best depth,\n"
-            "   as the figure divides by OpTree's optimum.\n",
+            ". The paper shows each depth only as a bar; each depth's cell is the best tree "
+            "of that depth (our search over every radix list of depth k), with the paper's "
+            "m-ary tree (near-equal radices) beside it; time / best divides by our best depth, "
+            "as the figure divides by OpTree's optimum.\n",
             P->fig4_bytes, g->w);
     for (size_t i = 0; i < g->nfig4; i++)
         if ((rc = sweep_print(f, &sw[i]))) goto out;

@@ -37,6 +37,13 @@
  * without). Models whose rounds are not independent (the fabric's
  * reconfigurations, the star's tuning, the direct networks) map every candidate whole, as before.
  *
+ * Round costs. On an additive model an algorithm may have rounds of its own making costed the
+ * same way (oc__search.round_costs: each alone, from the cache or on a fresh network) and build
+ * exact bounds from them: rhd's search costs each level of radix r at place value w once, where
+ * one factorisation's cost is the sum of its levels', and so maps one candidate where it mapped
+ * hundreds (rd all-gather on the ring, N = 8192: 259 candidates, 46 s before). The hit and miss
+ * counts stay the candidates'.
+ *
  * Hints. An algorithm may have a parameter set mapped ahead of its offer (oc__search.hint: rhd's
  * least bound on the ring and the fat-tree, where the enumeration would otherwise reach it last).
  * Its cost prunes only what is strictly worse than it, never a full tie, because which of the two
@@ -604,6 +611,26 @@ static int s_hint(oc__search *base, const oc_kv *params) {
     return 0;
 }
 
+/* oc__search.round_costs: the rounds gen() emits, each from the cache or mapped alone, as a
+ * candidate's are on an additive model; the cache's hit and miss counts (which decide whether
+ * candidates keep using it) are the candidates' own and stay as they were. */
+static int s_round_costs(oc__search *base, const oc__spec *spec, int (*gen)(void *, oc__emit *),
+                         void *ctx, uint64_t *steps, double *time_s, char *why, size_t len) {
+    searcher *s = (searcher *)base;
+    if (!s->model->additive) return OC_ENOTSUP;
+    const uint64_t hits = s->cache.hits, misses = s->cache.misses;
+    cost_sink cost = {.sink = {.round = cost_round}, .s = s, .spec = spec};
+    oc__emit emit;
+    oc__emit_init(&emit, spec, &cost.sink, why, len);
+    int rc = gen(ctx, &emit);
+    oc__emit_free(&emit);
+    s->cache.hits = hits;
+    s->cache.misses = misses;
+    *steps = cost.steps;
+    *time_s = cost.time_s;
+    return rc;
+}
+
 /* The one sentence that says why the winner won. */
 static int explain_winner(searcher *s) {
     oc__search_log *log = s->log;
@@ -720,7 +747,12 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
     rc = oc__net_figures(model, &probe, req->net_params, &in, why, len);
     oc__spec_free(&probe);
     if (rc) return rc;
-    searcher s = {.base = {.offer = s_offer, .can_win = s_can_win, .prune = s_prune, .hint = s_hint},
+    searcher s = {.base = {.offer = s_offer,
+                           .can_win = s_can_win,
+                           .prune = s_prune,
+                           .hint = s_hint,
+                           .round_costs = s_round_costs,
+                           .budget = budget},
                   .algo = algo,
                   .model = model,
                   .req = req,
