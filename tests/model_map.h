@@ -56,15 +56,18 @@ static inline oc_report *run_words(const char *net, oc_collective coll, const ch
     return rep;
 }
 
-/* Maps hand-made rounds (chunks of `bytes` each) on N nodes of `model`, with optional network
- * parameters "key=value key=value" (NULL: none); NULL and *err set when the model refuses. */
-static inline oc_report *map_on(const oc__model *model, uint32_t N, uint64_t bytes, const char *net,
-                                const oc__round *r, size_t nr, int *err, char *why, size_t len) {
+/* Maps hand-made rounds (chunks of `bytes` each) of collective `coll` (its chunk labels: an
+ * all-to-all's N^2 fit up to 65535 nodes, an all-gather's N any N) on N nodes of `model`, with
+ * optional network parameters "key=value key=value" (NULL: none); NULL and *err set when the
+ * model refuses. */
+static inline oc_report *map_coll_on(const oc__model *model, oc_collective coll, uint32_t N,
+                                     uint64_t bytes, const char *net, const oc__round *r, size_t nr,
+                                     int *err, char *why, size_t len) {
     oc__spec spec;
     oc_report *rep = NULL;
     oc__netrun *run = NULL;
     oc_kv *kv = oc_kv_new();
-    *err = oc__spec_init(&spec, OC_ALLTOALL, N, 0, bytes, 1, why, len);
+    *err = oc__spec_init(&spec, coll, N, 0, bytes, 1, why, len);
     if (*err) goto out;
     kv_add_words(kv, net, " ");
     *err = model->create(&spec, kv, 1, &run, why, len);
@@ -84,6 +87,12 @@ out:
     oc__spec_free(&spec);
     oc_kv_free(kv);
     return rep;
+}
+
+/* map_coll_on with an all-to-all's chunk labels. */
+static inline oc_report *map_on(const oc__model *model, uint32_t N, uint64_t bytes, const char *net,
+                                const oc__round *r, size_t nr, int *err, char *why, size_t len) {
+    return map_coll_on(model, OC_ALLTOALL, N, bytes, net, r, nr, err, why, len);
 }
 
 /* run_words with a real-data check and at most one algorithm parameter and one network

@@ -19,12 +19,16 @@ static const char *const no_params[] = {NULL};
 
 static int onestage_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                          uint64_t bytes, const oc_kv *params, char *why, size_t len) {
-    if ((uint64_t)nodes * (nodes - 1) > (UINT64_C(1) << 28))
+    /* Counted first, so that a refusal by the node cap can say how many (oc__algo_node_cap). */
+    const uint64_t work = nodes ? (uint64_t)nodes * (nodes - 1) : 0;
+    int rc = oc__plan_work("onestage", nodes, work, why, len);
+    if (rc) return rc;
+    if (work > (UINT64_C(1) << 28))
         return oc__fail(why, len, OC_ETOOBIG,
                         "onestage on %u nodes is %llu lightpaths in one round (at most 2^28)",
-                        nodes, (unsigned long long)nodes * (nodes - 1));
-    int rc = oc__plan_plain(plan, "onestage", coll, nodes, root, bytes, 1, params, why, len);
-    plan->spec.max_round = (uint64_t)nodes * (nodes - 1); /* all of it in one round */
+                        nodes, (unsigned long long)work);
+    rc = oc__plan_plain(plan, "onestage", coll, nodes, root, bytes, 1, params, why, len);
+    plan->spec.max_round = work; /* all of it in one round */
     return rc;
 }
 

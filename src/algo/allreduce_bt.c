@@ -18,9 +18,14 @@ static uint32_t levels(uint32_t N) {
     return L;
 }
 
+/* The transfers, counted before anything is made (generate below): every node x but node 0 sends
+ * its partial sum once on the way up (at level 1 + ctz(x), at most L since x < N <= 2^L) and
+ * receives the result once on the way down, 2(N - 1) in all. */
 static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t len) {
-    return oc__plan_plain(p, "bt", coll, nodes, root, bytes, 1, params, why, len);
+    int rc = oc__plan_work("bt", nodes, nodes ? 2 * ((uint64_t)nodes - 1) : 0, why, len);
+    if (!rc) rc = oc__plan_plain(p, "bt", coll, nodes, root, bytes, 1, params, why, len);
+    return rc;
 }
 
 static int generate(const oc__plan *p, oc__emit *e) {

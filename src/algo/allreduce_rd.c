@@ -16,16 +16,25 @@
 
 static const char *const no_params[] = {NULL};
 
-static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
-                const oc_kv *params, char *why, size_t len) {
-    return oc__plan_plain(p, "rd", coll, nodes, root, bytes, 1, params, why, len);
-}
-
 static uint32_t pow2_floor(uint32_t N) {
     uint32_t p = 1;
     while ((uint64_t)p * 2 <= N)
         p *= 2;
     return p;
+}
+
+/* The transfers, counted before anything is made (generate below): r folds, r unfolds and P a
+ * round in the core's log2 P rounds, 2r + P log2 P (none for N < 2). At most 2^37 on 2^32 nodes. */
+static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                const oc_kv *params, char *why, size_t len) {
+    const uint32_t P = nodes ? pow2_floor(nodes) : 0;
+    uint64_t work = 0;
+    for (uint32_t bit = 1; nodes > 1 && bit < P; bit *= 2)
+        work += P;
+    if (nodes > 1) work += 2 * (uint64_t)(nodes - P);
+    int rc = oc__plan_work("rd", nodes, work, why, len);
+    if (!rc) rc = oc__plan_plain(p, "rd", coll, nodes, root, bytes, 1, params, why, len);
+    return rc;
 }
 
 /* The node that plays new rank x in the power-of-two core. */

@@ -69,6 +69,30 @@ static int generate(const oc__plan *p, oc__emit *e) {
     return rc;
 }
 
+/* The transfers, counted from the pins before the tree is built (generate above): a level's groups
+ * send every member but their representative, count[l] - count[l+1] transfers, so the reduce
+ * stage sends N - top and the broadcast stage as many back, and the all-to-all among the top
+ * representatives is top (top - 1). The counts follow from m and alltoall alone (count[l+1] =
+ * ceil(count[l] / m), stopping at 1 or at most alltoall), and with alltoall = 1 (the plan's
+ * default) top is 1 whatever m is: 2(N - 1). Only alltoall > 1 with m unpinned is not counted
+ * here, and the tree's plan refuses it (the search pins m). */
+static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                const oc_kv *params, char *why, size_t len) {
+    uint64_t m, a2a, pieces;
+    int rc = oc__wrht_pins(nodes, params, 1, &m, &a2a, &pieces, why, len);
+    if (rc) return rc;
+    if (!a2a) a2a = 1;
+    if (m || a2a == 1) {
+        const uint64_t step = m ? m : 2; /* alltoall = 1 stops at 1 for any m >= 2 */
+        uint64_t top = nodes;
+        while (top > 1 && top > a2a)
+            top = (top + step - 1) / step;
+        const uint64_t work = 2 * (nodes - top) + top * (top - 1);
+        if ((rc = oc__plan_work("wrht", nodes, work, why, len))) return rc;
+    }
+    return oc__wrht_plan_striped(p, coll, nodes, root, bytes, params, why, len);
+}
+
 
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     return oc__wrht_search(in, s, 1, why, len);
@@ -150,7 +174,7 @@ const oc__algo oc__algo_allreduce_wrht = {
              "representatives remain (1: never); pieces=P: stripe the vector over P wavelengths "
              "(1: the seed's WRHT); unset: chosen by mapped time"},
     .param_names = wrht_params,
-    .plan = oc__wrht_plan_striped,
+    .plan = plan,
     .generate = generate,
     .release = oc__wrht_release,
     .search = search,

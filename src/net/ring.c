@@ -30,6 +30,7 @@
  */
 #include "net/ring.h"
 #include "core/bitset.h"
+#include "net/free_colours.h"
 #include "core/quote.h"
 #include "net/model_common.h"
 
@@ -256,59 +257,22 @@ static void sort_arcs(oc__netrun *m, int by, int d, const oc__transfer *x, const
         dst[cnt[key_of(by, d, &x[via ? via[src[i]].xfer : src[i]], cut, N)]++] = src[i];
 }
 
-/* The free colours of a round with no arc through the cut, coalesced: sorted, disjoint,
- * non-adjacent 64-bit ranges (colours pass 2^32 on 2^17 nodes and more). */
-typedef struct free_colours {
-    struct {
-        uint64_t lo, hi;
-    } * iv;
-    size_t n, cap;
-} free_colours;
-
-/* Gives [lo, hi) back: joins a neighbour it touches, else is inserted in order. */
-static int free_colours_add(free_colours *fc, uint64_t lo, uint64_t hi) {
-    size_t a = 0, b = fc->n; /* the first range starting after lo */
-    while (a < b) {
-        size_t mid = a + (b - a) / 2;
-        if (fc->iv[mid].lo <= lo)
-            a = mid + 1;
-        else
-            b = mid;
-    }
-    const int joins_prev = a > 0 && fc->iv[a - 1].hi == lo;
-    const int joins_next = a < fc->n && fc->iv[a].lo == hi;
-    if (joins_prev && joins_next) {
-        fc->iv[a - 1].hi = fc->iv[a].hi;
-        memmove(&fc->iv[a], &fc->iv[a + 1], (fc->n - a - 1) * sizeof *fc->iv);
-        fc->n--;
-    } else if (joins_prev) {
-        fc->iv[a - 1].hi = hi;
-    } else if (joins_next) {
-        fc->iv[a].lo = lo;
-    } else {
-        if (oc__grow((void **)&fc->iv, &fc->cap, fc->n + 1, sizeof *fc->iv)) return OC_ENOMEM;
-        memmove(&fc->iv[a + 1], &fc->iv[a], (fc->n - a) * sizeof *fc->iv);
-        fc->iv[a].lo = lo;
-        fc->iv[a].hi = hi;
-        fc->n++;
-    }
-    return 0;
-}
-
 /* Rounds with no arc through the cut: every colour's window is the whole ring, so any free
  * colour is as good as another, and greedy by left end needs exactly max-load colours whichever
  * it takes (a new colour only when none is free, and then every colour in use belongs to an
- * interval over this point). The free colours are kept coalesced and taken from the top, so that
- * bundles of unequal sizes (OpTree's uneven stages) do not split the free colours into ever
- * smaller pieces: one fragment or a few a lightpath, not hundreds (on 2^20 nodes the first list
- * the search mapped had 257 M fragments in one round of 2.6 M lightpaths). The nint intervals
- * are arcs[0..nint) of direction d, sorted by start from the cut. */
+ * interval over this point). The free colours are taken from the top of their highest maximal
+ * run, so that bundles of unequal sizes (OpTree's uneven stages) do not split the free colours
+ * into ever smaller pieces: one fragment or a few a lightpath, not hundreds (on 2^20 nodes the
+ * first list the search mapped had 257 M fragments in one round of 2.6 M lightpaths). They are
+ * kept in a heap (free_colours.c), O(log n) a range given back or taken, however the returns
+ * scatter. The nint intervals are arcs[0..nint) of direction d, sorted by start from the cut. */
 static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t nint, uint32_t cut,
                             uint64_t *colours) {
     const uint32_t N = m->N;
     const oc__transfer *x = rd->xfers;
     uint32_t *arcs = m->arcs;
-    free_colours fc = {0};
+    oc__free_colours fc;
+    oc__fc_init(&fc);
     uint64_t next_new = 0;
     size_t si = 0;
     int rc = 0;
@@ -318,7 +282,7 @@ static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t ni
             const oc__ring_frag *f = &m->frags[d][arcs[q]];
             const oc__ring_frag *fend = m->frags[d] + m->nfrags[d];
             for (const uint32_t a = f->xfer; f < fend && f->xfer == a && !rc; f++)
-                rc = free_colours_add(&fc, f->c0, f->c0 + f->n);
+                rc = oc__fc_add(&fc, f->c0, f->c0 + f->n);
         }
         m->ends_head[p] = UINT32_MAX;
         if (p == N) break;
@@ -331,14 +295,8 @@ static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t ni
             const uint32_t first = (uint32_t)m->nfrags[d];
             while (need && !rc) {
                 uint64_t c0;
-                uint32_t take;
-                if (fc.n) {
-                    const uint64_t have = fc.iv[fc.n - 1].hi - fc.iv[fc.n - 1].lo;
-                    take = have < need ? (uint32_t)have : need;
-                    c0 = fc.iv[fc.n - 1].hi - take;
-                    fc.iv[fc.n - 1].hi = c0;
-                    if (c0 == fc.iv[fc.n - 1].lo) fc.n--;
-                } else {
+                uint32_t take = (uint32_t)oc__fc_take(&fc, need, &c0);
+                if (!take) {
                     c0 = next_new;
                     take = need;
                     next_new += need;
@@ -356,7 +314,7 @@ static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t ni
     /* an early return leaves intervals on the end lists: all UINT32_MAX between calls */
     for (uint32_t p = 0; rc && p <= N; p++)
         m->ends_head[p] = UINT32_MAX;
-    free(fc.iv);
+    oc__fc_free(&fc);
     *colours = next_new;
     return rc;
 }
