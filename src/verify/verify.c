@@ -186,7 +186,7 @@ struct oc__verifier {
     uint32_t *written; /* node * C + chunk: (round + 1) * 2 + (1 if by copy) of the last write */
     cell *staged;      /* snapshot of what the round's senders send, one cell per chunk sent */
     oc__rangeset *staged_sets; /* staged[u] points to staged_sets[u] when it needs the heap */
-    size_t staged_cap;
+    size_t staged_cap, sets_cap; /* sets: grown when a heap cell is first staged */
     uint64_t base_bytes; /* the state allocated up front */
     uint64_t heap_bytes; /* bytes held by range sets grown since (heap cells, nodes' sets) */
 };
@@ -514,6 +514,10 @@ static int cell_reduce(oc__verifier *v, cell *dst, const cell *add, uint32_t *du
 
 /* The smallest node missing from the cell, or N. */
 static int cell_first_missing(oc__verifier *v, const cell *c, uint32_t *m) {
+    if (cell_is_plain(c)) { /* every chunk at the end of most runs: [0, N) */
+        *m = c->iv[0].lo > 0 ? 0 : c->iv[0].hi < v->spec->nodes ? c->iv[0].hi : v->spec->nodes;
+        return 0;
+    }
     oc__pset x;
     const int rc = cell_view(v, c, 0, &x);
     if (!rc) *m = oc__pset_first_missing(&x, v->spec->nodes);
@@ -553,11 +557,6 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
         if (!nc)
             return nomem(v, round, why, len);
         v->staged = nc;
-        oc__rangeset *ns = realloc(v->staged_sets, units * sizeof(oc__rangeset));
-        if (!ns)
-            return nomem(v, round, why, len);
-        memset(ns + v->staged_cap, 0, (units - v->staged_cap) * sizeof(oc__rangeset));
-        v->staged_sets = ns;
         v->staged_cap = units;
     }
     /* Read phase: what each sender holds at the start of the round. An inline cell is copied as
@@ -582,6 +581,15 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
             }
             v->staged[u] = *src;
             if (cell_is_heap(src)) {
+                if (u >= v->sets_cap) {
+                    oc__rangeset *ns = realloc(v->staged_sets, units * sizeof(oc__rangeset));
+                    if (!ns) return nomem(v, round, why, len);
+                    memset(ns + v->sets_cap, 0, (units - v->sets_cap) * sizeof(oc__rangeset));
+                    for (size_t k = 0; k < u; k++) /* the round's earlier ones moved with it */
+                        if (cell_is_heap(&v->staged[k])) v->staged[k].heap.set = &ns[k];
+                    v->staged_sets = ns;
+                    v->sets_cap = units;
+                }
                 if (oc__rangeset_copy(&v->staged_sets[u], src->heap.set))
                     return nomem(v, round, why, len);
                 v->staged[u].heap.set = &v->staged_sets[u];
@@ -679,8 +687,22 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                 dst->iv[1] = k == 2 ? o[1] : (oc__range){0, 0};
                 continue;
             }
+            /* more than two intervals: a strided set on its way (rhd's upper levels), the same
+             * for every chunk of the transfer */
+            if (memo_ok && !memcmp(dst, &memo[0], sizeof *dst) &&
+                !memcmp(staged, &memo[1], sizeof *staged)) {
+                *dst = memo[2];
+                continue;
+            }
+            const cell before = *dst;
             if (cell_store(v, dst, s->nodes, o, k)) return nomem(v, round, why, len);
             if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
+            memo_ok = !cell_is_heap(dst);
+            if (memo_ok) {
+                memo[0] = before;
+                memo[1] = *staged;
+                memo[2] = *dst;
+            }
         }
     }
     return 0;
@@ -930,7 +952,7 @@ void oc__verifier_free(oc__verifier *v) {
             cell_free(&v->contrib[i]);
         free(v->contrib);
     }
-    for (size_t i = 0; i < v->staged_cap; i++)
+    for (size_t i = 0; i < v->sets_cap; i++)
         oc__rangeset_free(&v->staged_sets[i]);
     free(v->staged_sets);
     free(v->staged);
