@@ -14,7 +14,11 @@
  * wraps into two), so a cell holds up to two intervals inline and falls back to a heap-allocated
  * range set only when it needs more. Either way the intervals are sorted, disjoint and
  * non-adjacent, so every answer (which contribution is counted twice, which one is missing) is the
- * one a range set would give. The round of a cell's last write is a 32-bit stamp beside it.
+ * one a range set would give. Recursive halving's sets are strided (the nodes congruent to x mod
+ * w, ceil(N / w) intervals): a set that repeats is kept as its period and one period's pattern
+ * (progression.h; inline when the pattern is one progression), and every answer is computed on
+ * patterns over a common period, where it is the plain list's (docs/scale.md, "Periodic
+ * contribution sets"). The round of a cell's last write is a 32-bit stamp beside it.
  *
  * A verifier may keep a chunk window [lo, hi) only (a shard; run/shard.c): its state is
  * N x (hi - lo) cells, it executes only the part of each transfer inside the window, and every
