@@ -129,9 +129,10 @@ static void test_set_operations(void) {
 
         /* both over a common period: shared, missing, union */
         const uint32_t L = oc__pset_common_period(a.S, b.S, N);
-        CHECK(L <= N && (L == N || (L % a.S == 0 && L % b.S == 0)), "N=%u: common period %u of %u, %u",
-              N, L, a.S, b.S);
-        const oc__pset la = {L, l1, oc__pset_lift(&a, L, l1)}, lb = {L, l2, oc__pset_lift(&b, L, l2)};
+        CHECK(L <= N && (L == N || (L % a.S == 0 && L % b.S == 0)),
+              "N=%u: common period %u of %u, %u", N, L, a.S, b.S);
+        const oc__pset la = {L, l1, oc__pset_lift(&a, L, l1)},
+                       lb = {L, l2, oc__pset_lift(&b, L, l2)};
         lifted += L > a.S || L > b.S;
         materialize(&la, N, got);
         CHECK(!memcmp(got, xa, N), "N=%u: %u lifted to %u changes the set", N, a.S, L);
@@ -305,18 +306,35 @@ static void test_halving(void) {
     static const struct {
         uint32_t N, k, r[10];
     } cases[] = {
-        {1, 0, {0}},          {2, 1, {2}},           {3, 1, {3}},          {5, 1, {5}},
-        {7, 1, {7}},          {7, 2, {2, 2}},        {12, 3, {2, 2, 3}},   {12, 2, {3, 4}},
-        {12, 2, {4, 3}},      {12, 1, {12}},         {12, 3, {2, 2, 2}},   {12, 2, {3, 3}},
-        {100, 2, {10, 10}},   {100, 4, {2, 2, 5, 5}}, {100, 2, {4, 25}},   {100, 3, {5, 5, 4}},
-        {100, 6, {2, 2, 2, 2, 2, 2}}, {100, 4, {3, 3, 3, 3}}, {1000, 3, {10, 10, 10}},
-        {1000, 6, {2, 2, 2, 5, 5, 5}}, {1000, 2, {8, 125}}, {1000, 9, {2, 2, 2, 2, 2, 2, 2, 2, 2}},
+        {1, 0, {0}},
+        {2, 1, {2}},
+        {3, 1, {3}},
+        {5, 1, {5}},
+        {7, 1, {7}},
+        {7, 2, {2, 2}},
+        {12, 3, {2, 2, 3}},
+        {12, 2, {3, 4}},
+        {12, 2, {4, 3}},
+        {12, 1, {12}},
+        {12, 3, {2, 2, 2}},
+        {12, 2, {3, 3}},
+        {100, 2, {10, 10}},
+        {100, 4, {2, 2, 5, 5}},
+        {100, 2, {4, 25}},
+        {100, 3, {5, 5, 4}},
+        {100, 6, {2, 2, 2, 2, 2, 2}},
+        {100, 4, {3, 3, 3, 3}},
+        {1000, 3, {10, 10, 10}},
+        {1000, 6, {2, 2, 2, 5, 5, 5}},
+        {1000, 2, {8, 125}},
+        {1000, 9, {2, 2, 2, 2, 2, 2, 2, 2, 2}},
     };
     int found[KINDS] = {0}, runs = 0;
     for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
         const uint32_t N = cases[ci].N, k = cases[ci].k;
         uint32_t rr[10], P = 1;
-        for (uint32_t i = 0; i < k; i++) { /* cases list r[k-1] first; halving_doubling wants r[0] first */
+        for (uint32_t i = 0; i < k;
+             i++) { /* cases list r[k-1] first; halving_doubling wants r[0] first */
             rr[i] = cases[ci].r[k - 1 - i];
             P *= rr[i];
         }
@@ -332,8 +350,8 @@ static void test_halving(void) {
                 const outcome b = verify(&s, N, P, lo, lo + width, 1);
                 CHECK(a.rc == b.rc && !strcmp(a.why, b.why) && !oc__verify_key_cmp(&a.key, &b.key),
                       "N=%u radices %u.. order %d %s: periodic sets: %d %s; plain: %d %s", N,
-                      k ? cases[ci].r[0] : 0, how, kind_name[kind], a.rc, a.rc ? a.why : "ok",
-                      b.rc, b.rc ? b.why : "ok");
+                      k ? cases[ci].r[0] : 0, how, kind_name[kind], a.rc, a.rc ? a.why : "ok", b.rc,
+                      b.rc ? b.why : "ok");
                 if (kind == CLEAN)
                     CHECK(a.rc == 0, "N=%u order %d: clean schedule fails: %s", N, how, a.why);
                 else if (kind != RANDOM && width == P)

@@ -50,8 +50,10 @@ uint32_t oc__pset_first_common(const oc__range *a, uint32_t an, const oc__range 
         const uint32_t lo = a[i].lo > b[j].lo ? a[i].lo : b[j].lo;
         const uint32_t hi = a[i].hi < b[j].hi ? a[i].hi : b[j].hi;
         if (lo < hi) return lo;
-        if (a[i].hi < b[j].hi) i++;
-        else j++;
+        if (a[i].hi < b[j].hi)
+            i++;
+        else
+            j++;
     }
     return UINT32_MAX;
 }

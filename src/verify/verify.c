@@ -84,8 +84,7 @@ static int cell_is_plain(const cell *c) {
 }
 
 static int cell_empty(const cell *c) {
-    return cell_is_plain(c) ? c->iv[0].lo >= c->iv[0].hi
-                            : cell_is_heap(c) && c->heap.set->n == 0;
+    return cell_is_plain(c) ? c->iv[0].lo >= c->iv[0].hi : cell_is_heap(c) && c->heap.set->n == 0;
 }
 
 /* The intervals of a plain cell, in order: *n of them at the returned address. */
@@ -189,9 +188,9 @@ struct oc__verifier {
     cell *contrib;     /* node * C + chunk */
     uint32_t *written; /* node * C + chunk: (round + 1) * 2 + (1 if by copy) of the last write */
     cell *staged;      /* snapshot of what the round's senders send, one cell per chunk sent */
-    oc__rangeset *staged_sets; /* staged[u] points to staged_sets[u] when it needs the heap */
+    oc__rangeset *staged_sets;   /* staged[u] points to staged_sets[u] when it needs the heap */
     size_t staged_cap, sets_cap; /* sets: grown when a heap cell is first staged */
-    uint64_t base_bytes; /* the state allocated up front */
+    uint64_t base_bytes;         /* the state allocated up front */
     uint64_t heap_bytes; /* bytes held by range sets grown since (heap cells, nodes' sets) */
 };
 
@@ -558,8 +557,7 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                           len);
         if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
         cell *nc = realloc(v->staged, units * sizeof(cell));
-        if (!nc)
-            return nomem(v, round, why, len);
+        if (!nc) return nomem(v, round, why, len);
         v->staged = nc;
         v->staged_cap = units;
     }
