@@ -112,7 +112,8 @@ static uint32_t cell_first_present(const cell *c, uint32_t lo, uint32_t hi) {
 
 /* Replaces the contents of the cell with the set of period S (S = N: no period) whose pattern is
  * the n sorted, disjoint, non-adjacent intervals iv: plain when it has at most two intervals, a
- * prog when the pattern packs into one, else on the heap. */
+ * prog when it has a period below N and the pattern packs into one, else on the heap (so a
+ * verifier that looks for no periods keeps plain lists only). */
 static int cell_assign(cell *c, uint32_t N, uint32_t S, const oc__range *iv, uint32_t n) {
     if (S < N && n == 1 && iv[0].lo == 0 && iv[0].hi == S) { /* every node: plain [0, N) */
         cell_free(c);
@@ -126,7 +127,7 @@ static int cell_assign(cell *c, uint32_t N, uint32_t S, const oc__range *iv, uin
             c->iv[k] = iv[k];
         return 0;
     }
-    if (oc__prog_pack(S, iv, n, &p)) {
+    if (S < N && oc__prog_pack(S, iv, n, &p)) {
         cell_free(c);
         c->w[0] = CELL_TAGGED | p.m;
         c->w[1] = p.S;
