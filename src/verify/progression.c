@@ -103,6 +103,11 @@ void oc__pset_reduce(uint32_t N, uint32_t *S, oc__range *iv, uint32_t *n) {
         for (uint32_t j = i0 + 1; j < *n && j <= i0 + REDUCE_TRIES; j++) {
             const uint32_t t = iv[j].lo - iv[i0].lo;
             if (*S < N && *S % t) continue;
+            /* A set that repeats with period t starts below t and has nothing past its last
+             * interval + t (unless that interval runs to the end): O(1) tests that turn away
+             * most candidates of a set that does not repeat (a radix-r level on its way). */
+            if (iv[0].lo >= t || (iv[*n - 1].lo + (uint64_t)t < *S && iv[*n - 1].hi != *S))
+                continue;
             if (repeats(iv, *n, *S, t)) {
                 T = t;
                 break;
