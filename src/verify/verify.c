@@ -185,6 +185,11 @@ struct oc__verifier {
     oc__range *scratch[4];
     size_t scratch_cap[4];
     int periodic;
+    /* the last sum past the plain fast path: the receiver's set before, the sender's, the
+     * result (a heap one's intervals copied into memo_sets), when memo_ok */
+    cell memo[3];
+    oc__rangeset memo_sets[3];
+    int memo_ok;
     /* reductions */
     cell *contrib;     /* node * C + chunk */
     uint32_t *written; /* node * C + chunk: (round + 1) * 2 + (1 if by copy) of the last write */
@@ -528,6 +533,60 @@ static int cell_first_missing(oc__verifier *v, const cell *c, uint32_t *m) {
     return rc;
 }
 
+/* ---- the last sum, reused ----
+ * A sum is a function of the two sets alone, and rhd's transfers carry w chunks whose sets are
+ * all alike (each sender's and each receiver's), so the write phase keeps its last sum past the
+ * plain fast path and reuses it while the next chunk brings the same two sets: the merge work is
+ * then per transfer, not per chunk. Sets on the heap are compared by their intervals, up to
+ * MEMO_MAX of them (a larger one is merged every time). */
+#define MEMO_MAX 64
+
+static int memo_small(const cell *c) {
+    return !cell_is_heap(c) || c->heap.set->n <= MEMO_MAX;
+}
+
+static int memo_same(const cell *m, const cell *c) {
+    if (cell_is_heap(m) != cell_is_heap(c)) return 0;
+    if (!cell_is_heap(m)) return !memcmp(m, c, sizeof *m);
+    const oc__rangeset *a = m->heap.set, *b = c->heap.set;
+    return m->heap.period == c->heap.period && a->n == b->n &&
+           !memcmp(a->iv, b->iv, a->n * sizeof *a->iv);
+}
+
+/* memo[i] := a copy of c. */
+static int memo_keep(oc__verifier *v, int i, const cell *c) {
+    v->memo[i] = *c;
+    if (!cell_is_heap(c)) return 0;
+    v->memo[i].heap.set = &v->memo_sets[i];
+    return oc__rangeset_copy(&v->memo_sets[i], c->heap.set);
+}
+
+/* dst := the last sum when dst and add are its two sets: 1 if so (*rc: 0 or the failure). */
+static int memo_reuse(oc__verifier *v, cell *dst, const cell *add, uint64_t held, uint64_t round,
+                      char *why, size_t len, int *rc) {
+    if (!v->memo_ok || !memo_same(&v->memo[0], dst) || !memo_same(&v->memo[1], add)) return 0;
+    *rc = cell_copy(v, dst, &v->memo[2]) ? nomem(v, round, why, len)
+                                         : heap_budget(v, dst, held, round, why, len);
+    return 1;
+}
+
+/* The first half of keeping a sum: memo[0] := the receiver's set before it (0 when it is too
+ * large to keep, then the sum is not kept). */
+static int memo_before(oc__verifier *v, const cell *dst, int *kept) {
+    v->memo_ok = 0;
+    *kept = memo_small(dst);
+    return *kept ? memo_keep(v, 0, dst) : 0;
+}
+
+/* The second half: the sender's set and the result, when all are small enough. */
+static int memo_after(oc__verifier *v, int kept, const cell *add, const cell *dst) {
+    if (!kept || !memo_small(add) || !memo_small(dst)) return 0;
+    int rc = memo_keep(v, 1, add);
+    if (!rc) rc = memo_keep(v, 2, dst);
+    v->memo_ok = !rc;
+    return rc;
+}
+
 void oc__verifier_plain_sets(oc__verifier *v) {
     v->periodic = 0;
 }
@@ -601,8 +660,6 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
     }
     /* Write phase. Reduces into one chunk commute with each other; a copy commutes with nothing. */
     u = 0;
-    cell memo[3]; /* the last inline sum of the general path: dst before, staged, dst after */
-    int memo_ok = 0;
     const uint32_t stamp = (uint32_t)(round + 1) * 2;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
@@ -633,26 +690,18 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                 if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
                 continue;
             }
-            if (!cell_is_plain(dst) || !cell_is_plain(staged)) {
-                /* A periodic or heap set. Inline ones are values: the same two give the same
-                 * sum, which rhd's transfers (w chunks of one set each) meet chunk after chunk. */
-                const int inline_pair = !cell_is_heap(dst) && !cell_is_heap(staged);
-                if (inline_pair && memo_ok && !memcmp(dst, &memo[0], sizeof *dst) &&
-                    !memcmp(staged, &memo[1], sizeof *staged)) {
-                    *dst = memo[2];
+            if (!cell_is_plain(dst) || !cell_is_plain(staged)) { /* a periodic or heap set */
+                if (memo_reuse(v, dst, staged, held, round, why, len, &rc)) {
+                    if (rc) return rc;
                     continue;
                 }
-                const cell before = *dst;
+                int kept; /* the receiver's set is kept before the sum rewrites it */
+                if (memo_before(v, dst, &kept)) return nomem(v, round, why, len);
                 uint32_t dup;
                 if (cell_reduce(v, dst, staged, &dup)) return nomem(v, round, why, len);
                 if (dup != UINT32_MAX) return counted_twice(v, round, t, pos, c, dup, why, len);
                 if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
-                memo_ok = inline_pair && !cell_is_heap(dst);
-                if (memo_ok) {
-                    memo[0] = before;
-                    memo[1] = *staged;
-                    memo[2] = *dst;
-                }
+                if (memo_after(v, kept, staged, dst)) return nomem(v, round, why, len);
                 continue;
             }
             uint32_t an;
@@ -692,20 +741,15 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
             }
             /* more than two intervals: a strided set on its way (rhd's upper levels), the same
              * for every chunk of the transfer */
-            if (memo_ok && !memcmp(dst, &memo[0], sizeof *dst) &&
-                !memcmp(staged, &memo[1], sizeof *staged)) {
-                *dst = memo[2];
+            if (memo_reuse(v, dst, staged, held, round, why, len, &rc)) {
+                if (rc) return rc;
                 continue;
             }
-            const cell before = *dst;
+            int kept;
+            if (memo_before(v, dst, &kept)) return nomem(v, round, why, len);
             if (cell_store(v, dst, s->nodes, o, k)) return nomem(v, round, why, len);
             if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
-            memo_ok = !cell_is_heap(dst);
-            if (memo_ok) {
-                memo[0] = before;
-                memo[1] = *staged;
-                memo[2] = *dst;
-            }
+            if (memo_after(v, kept, staged, dst)) return nomem(v, round, why, len);
         }
     }
     return 0;
@@ -966,5 +1010,7 @@ void oc__verifier_free(oc__verifier *v) {
     free(v->merge);
     for (int i = 0; i < 4; i++)
         free(v->scratch[i]);
+    for (int i = 0; i < 3; i++)
+        oc__rangeset_free(&v->memo_sets[i]);
     free(v);
 }
