@@ -112,9 +112,9 @@ static uint32_t cell_first_present(const cell *c, uint32_t lo, uint32_t hi) {
 
 /* Replaces the contents of the cell with the set of period S (S = N: no period) whose pattern is
  * the n sorted, disjoint, non-adjacent intervals iv: plain when it has at most two intervals, a
- * prog when it has a period below N and the pattern packs into one, else on the heap (so a
- * verifier that looks for no periods keeps plain lists only). */
-static int cell_assign(cell *c, uint32_t N, uint32_t S, const oc__range *iv, uint32_t n) {
+ * prog when `prog` allows and the pattern packs into one (a progression over all N nodes too: the
+ * first level of radix-4 halving), else on the heap. */
+static int cell_assign(cell *c, uint32_t N, uint32_t S, const oc__range *iv, uint32_t n, int prog) {
     if (S < N && n == 1 && iv[0].lo == 0 && iv[0].hi == S) { /* every node: plain [0, N) */
         cell_free(c);
         c->iv[0] = (oc__range){0, N};
@@ -127,7 +127,7 @@ static int cell_assign(cell *c, uint32_t N, uint32_t S, const oc__range *iv, uin
             c->iv[k] = iv[k];
         return 0;
     }
-    if (S < N && oc__prog_pack(S, iv, n, &p)) {
+    if (prog && oc__prog_pack(S, iv, n, &p)) {
         cell_free(c);
         c->w[0] = CELL_TAGGED | p.m;
         c->w[1] = p.S;
@@ -492,14 +492,15 @@ static int cell_copy(oc__verifier *v, cell *dst, const cell *src) {
     }
     const uint32_t N = v->spec->nodes;
     return cell_assign(dst, N, src->heap.period ? src->heap.period : N, src->heap.set->iv,
-                       src->heap.set->n);
+                       src->heap.set->n, 0);
 }
 
 /* Stores the set of period S with pattern iv[0..n) in dst, first shortening the period where the
  * set repeats with a shorter one (unless the verifier keeps plain sets only). */
 static int cell_store(oc__verifier *v, cell *dst, uint32_t S, oc__range *iv, uint32_t n) {
     if (v->periodic) oc__pset_reduce(v->spec->nodes, &S, iv, &n);
-    return cell_assign(dst, v->spec->nodes, S, iv, n);
+    /* a verifier that looks for no periods keeps plain lists only (the tests compare) */
+    return cell_assign(dst, v->spec->nodes, S, iv, n, v->periodic);
 }
 
 /* dst := dst + add, for cells of any form: *dup receives the smallest node whose contribution
