@@ -14,7 +14,11 @@
  * wraps into two), so a cell holds up to two intervals inline and falls back to a heap-allocated
  * range set only when it needs more. Either way the intervals are sorted, disjoint and
  * non-adjacent, so every answer (which contribution is counted twice, which one is missing) is the
- * one a range set would give. The round of a cell's last write is a 32-bit stamp beside it.
+ * one a range set would give. Recursive halving's sets are strided (the nodes congruent to x mod
+ * w, ceil(N / w) intervals): a set that repeats is kept as its period and one period's pattern
+ * (progression.h; inline when the pattern is one progression), and every answer is computed on
+ * patterns over a common period, where it is the plain list's (docs/scale.md, "Periodic
+ * contribution sets"). The round of a cell's last write is a 32-bit stamp beside it.
  *
  * A verifier may keep a chunk window [lo, hi) only (a shard; run/shard.c): its state is
  * N x (hi - lo) cells, it executes only the part of each transfer inside the window, and every
@@ -23,15 +27,24 @@
  */
 #include "verify/verify.h"
 #include "core/rangeset.h"
+#include "verify/progression.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A reduction's chunk state: the set of nodes whose contributions it carries. Inline, iv[0] and
- * iv[1] are its intervals in order, an unused one being {0, 0} (an empty cell is two unused
- * ones). A cell that needs more than two intervals is tagged by heap.tag = UINT32_MAX > heap.zero
- * = 0 (no inline interval has lo > hi) and points to a range set of its own. */
+/* A reduction's chunk state: the set of nodes whose contributions it carries, in one of three
+ * forms told apart by the first word (an inline interval's lo is below N <= 2^31, so its top bit
+ * is clear):
+ *   - plain: iv[0] and iv[1] are its intervals in order, an unused one being {0, 0} (an empty
+ *     cell is two unused ones);
+ *   - heap: heap.tag = UINT32_MAX; heap.set is a range set of its own, the set itself when
+ *     heap.period is 0, else the pattern of one period (progression.h: the set is the nodes z
+ *     with z mod heap.period in it);
+ *   - prog: w[0] = CELL_TAGGED | m, w[1..3] = S, a, len or d: the periodic set whose pattern is
+ *     one circular interval or an arithmetic progression of points (oc__prog), inline.
+ * Recursive halving's strided sets (the nodes congruent to x mod w) are prog cells of one point;
+ * the sets of a radix-r level on its way are progressions of up to r - 1 points. */
 /* Memory: the verifier's state is counted against the library's one memory
  * budget (oc_memory_budget, 4 GiB by default). For reductions that is the cells (one per (node,
  * chunk), allocated up front) and the range sets of cells whose contributors fragment into more
@@ -39,8 +52,8 @@
  * all-to-all starts with N ranges per node, N^2 in all); for both, a round's staging. Past the
  * budget a run is refused with one line (OC_ETOOBIG) before the allocation, instead of being
  * killed by the kernel half-way: up front when the initial state alone passes it, else in the
- * round where the growth does (rhd radix 2 on 8192 nodes fragments to ~150 bytes per state; ring
- * all-reduce stays inline, ~20 bytes per state). */
+ * round where the growth does (rhd radix 2 on 8192 nodes fragments to ~150 bytes per state
+ * without its periods; ring all-reduce stays inline, ~20 bytes per state). */
 
 /* A hint that *p will be read and written soon (no effect where the compiler has no builtin). */
 #if defined(__GNUC__)
@@ -51,24 +64,31 @@
 
 typedef union cell {
     oc__range iv[2];
+    uint32_t w[4];
     struct {
-        uint32_t tag, zero;
+        uint32_t tag, period;
         oc__rangeset *set;
     } heap;
 } cell;
 
 #define CELL_HEAP UINT32_MAX
+#define CELL_TAGGED UINT32_C(0x80000000)
 
 static int cell_is_heap(const cell *c) {
-    return c->heap.tag == CELL_HEAP && c->heap.zero == 0;
+    return c->heap.tag == CELL_HEAP;
 }
 
-/* The intervals of a cell, in order: *n of them at the returned address. */
+/* Neither heap nor prog: up to two intervals inline. */
+static int cell_is_plain(const cell *c) {
+    return !(c->w[0] & CELL_TAGGED);
+}
+
+static int cell_empty(const cell *c) {
+    return cell_is_plain(c) ? c->iv[0].lo >= c->iv[0].hi : cell_is_heap(c) && c->heap.set->n == 0;
+}
+
+/* The intervals of a plain cell, in order: *n of them at the returned address. */
 static const oc__range *cell_intervals(const cell *c, uint32_t *n) {
-    if (cell_is_heap(c)) {
-        *n = c->heap.set->n;
-        return c->heap.set->iv;
-    }
     *n = (uint32_t)(c->iv[0].lo < c->iv[0].hi) + (uint32_t)(c->iv[1].lo < c->iv[1].hi);
     return c->iv;
 }
@@ -81,9 +101,8 @@ static void cell_free(cell *c) {
     memset(c, 0, sizeof *c);
 }
 
-/* The smallest value of [lo, hi) the cell holds, or hi if there is none. */
+/* The smallest value of [lo, hi) a plain cell holds, or hi if there is none. */
 static uint32_t cell_first_present(const cell *c, uint32_t lo, uint32_t hi) {
-    if (cell_is_heap(c)) return oc__rangeset_first_present(c->heap.set, lo, hi);
     uint32_t n;
     const oc__range *iv = cell_intervals(c, &n);
     for (uint32_t k = 0; k < n && iv[k].lo < hi; k++)
@@ -91,31 +110,38 @@ static uint32_t cell_first_present(const cell *c, uint32_t lo, uint32_t hi) {
     return hi;
 }
 
-/* The smallest value of [lo, hi) the cell does not hold, or hi if there is none. */
-static uint32_t cell_first_missing(const cell *c, uint32_t lo, uint32_t hi) {
-    if (cell_is_heap(c)) return oc__rangeset_first_missing(c->heap.set, lo, hi);
-    uint32_t n;
-    const oc__range *iv = cell_intervals(c, &n);
-    for (uint32_t k = 0; k < n && iv[k].lo <= lo; k++)
-        if (iv[k].hi > lo) lo = iv[k].hi;
-    return lo < hi ? lo : hi;
-}
-
-/* Replaces the contents of the cell with the n sorted, disjoint, non-adjacent intervals iv. */
-static int cell_assign(cell *c, const oc__range *iv, uint32_t n) {
-    if (n <= 2) {
+/* Replaces the contents of the cell with the set of period S (S = N: no period) whose pattern is
+ * the n sorted, disjoint, non-adjacent intervals iv: plain when it has at most two intervals, a
+ * prog when `prog` allows and the pattern packs into one (a progression over all N nodes too: the
+ * first level of radix-4 halving), else on the heap. */
+static int cell_assign(cell *c, uint32_t N, uint32_t S, const oc__range *iv, uint32_t n, int prog) {
+    if (S < N && n == 1 && iv[0].lo == 0 && iv[0].hi == S) { /* every node: plain [0, N) */
+        cell_free(c);
+        c->iv[0] = (oc__range){0, N};
+        return 0;
+    }
+    oc__prog p;
+    if (S == N && n <= 2) {
         cell_free(c);
         for (uint32_t k = 0; k < n; k++)
             c->iv[k] = iv[k];
+        return 0;
+    }
+    if (prog && oc__prog_pack(S, iv, n, &p)) {
+        cell_free(c);
+        c->w[0] = CELL_TAGGED | p.m;
+        c->w[1] = p.S;
+        c->w[2] = p.a;
+        c->w[3] = p.x;
         return 0;
     }
     if (!cell_is_heap(c)) {
         oc__rangeset *set = calloc(1, sizeof *set);
         if (!set) return OC_ENOMEM;
         c->heap.tag = CELL_HEAP;
-        c->heap.zero = 0;
         c->heap.set = set;
     }
+    c->heap.period = S < N ? S : 0;
     uint64_t size = 0;
     for (uint32_t k = 0; k < n; k++)
         size += iv[k].hi - iv[k].lo;
@@ -155,13 +181,23 @@ struct oc__verifier {
     uint64_t *last_round; /* per node: 1 + the last round it received in (duplicate detection) */
     oc__range *merge;
     size_t merge_cap;
+    /* reductions' periodic sets: patterns unpacked or written over a common period (two cells'
+     * views, then their lifts), and whether periods are looked for at all (tests compare) */
+    oc__range *scratch[4];
+    size_t scratch_cap[4];
+    int periodic;
+    /* the last sum past the plain fast path: the receiver's set before, the sender's, the
+     * result (a heap one's intervals copied into memo_sets), when memo_ok */
+    cell memo[3];
+    oc__rangeset memo_sets[3];
+    int memo_ok;
     /* reductions */
     cell *contrib;     /* node * C + chunk */
     uint32_t *written; /* node * C + chunk: (round + 1) * 2 + (1 if by copy) of the last write */
     cell *staged;      /* snapshot of what the round's senders send, one cell per chunk sent */
-    oc__rangeset *staged_sets; /* staged[u] points to staged_sets[u] when it needs the heap */
-    size_t staged_cap;
-    uint64_t base_bytes; /* the state allocated up front */
+    oc__rangeset *staged_sets;   /* staged[u] points to staged_sets[u] when it needs the heap */
+    size_t staged_cap, sets_cap; /* sets: grown when a heap cell is first staged */
+    uint64_t base_bytes;         /* the state allocated up front */
     uint64_t heap_bytes; /* bytes held by range sets grown since (heap cells, nodes' sets) */
 };
 
@@ -239,6 +275,12 @@ static int at_key(oc__verifier *v, int rc, uint64_t round, uint32_t phase, uint6
     return rc;
 }
 
+/* Out of memory in round `round`. */
+static int nomem(oc__verifier *v, uint64_t round, char *why, size_t len) {
+    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
+                  OC__VK_BUDGET, 0, 0);
+}
+
 /* The position of transfer i in its whole round (a windowed emitter keeps only part of it). */
 static uint64_t pos_of(const oc__round *r, size_t i) {
     return r->index ? r->index[i] : i;
@@ -282,8 +324,7 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
     int rc = state_budget(v, (uint64_t)r->count * sizeof(pending), round, why, len);
     if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
     if (oc__grow((void **)&v->scope, &v->scope_cap, r->count ? r->count : 1, sizeof(pending)))
-        return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
-                      OC__VK_BUDGET, 0, 0);
+        return nomem(v, round, why, len);
     pending *sc = v->scope;
     size_t n = 0;
     /* Read phase: every sender holds what it sends at the start of the round. Alongside, note
@@ -317,8 +358,7 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
             uint64_t dup = 0;
             const uint32_t cap = v->held[sc[i].dst].cap;
             if (oc__rangeset_union(&v->held[sc[i].dst], &sc[i].r, 1, &dup))
-                return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
-                              round, OC__VK_BUDGET, 0, 0);
+                return nomem(v, round, why, len);
             v->redundant += dup;
             if ((rc = held_grew(v, sc[i].dst, cap, round, why, len))) return rc;
         }
@@ -327,8 +367,7 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
     rc = state_budget(v, (uint64_t)n * (sizeof(pending) + sizeof(oc__range)), round, why, len);
     if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
     if (oc__grow((void **)&v->sorted, &v->sorted_cap, n, sizeof(pending)))
-        return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
-                      OC__VK_BUDGET, 0, 0);
+        return nomem(v, round, why, len);
     pending *p = sc;
     if (!in_order) {
         /* Counting sort by destination (groups in order of first appearance), then insertion
@@ -360,8 +399,7 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
             j++;
         size_t m = j - i;
         if (oc__grow((void **)&v->merge, &v->merge_cap, m, sizeof(oc__range)))
-            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
-                          OC__VK_BUDGET, 0, 0);
+            return nomem(v, round, why, len);
         /* Sorted by label: the ranges of one destination usually arrive sorted already (one
          * pass); otherwise qsort, never an insertion sort (a gather of 262k ranges in
          * descending order took 13 s). */
@@ -374,8 +412,7 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
         uint64_t dup = 0;
         const uint32_t cap = v->held[p[i].dst].cap;
         if (oc__rangeset_union(&v->held[p[i].dst], v->merge, m, &dup))
-            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
-                          OC__VK_BUDGET, 0, 0);
+            return nomem(v, round, why, len);
         v->redundant += dup;
         if ((rc = held_grew(v, p[i].dst, cap, round, why, len))) return rc;
         i = j;
@@ -392,6 +429,174 @@ static int heap_budget(oc__verifier *v, const cell *c, uint64_t before, uint64_t
     v->heap_bytes += cell_heap_bytes(c) - before; /* modular: a freed set subtracts */
     const int rc = state_budget(v, 0, round, why, len);
     return rc ? at_key(v, rc, round, OC__VK_BUDGET, 0, 0) : 0;
+}
+
+/* The failure of a reduce t whose receiver carries node dup's contribution in chunk c already. */
+static int counted_twice(oc__verifier *v, uint64_t round, const oc__transfer *t, uint64_t pos,
+                         uint32_t c, uint32_t dup, char *why, size_t len) {
+    char c2[96];
+    oc__spec_describe_chunk(v->spec, c, c2, sizeof c2);
+    return at_key(v,
+                  oc__fail(why, len, OC_EVERIFY,
+                           "round %llu: node %u counts the contribution of node %u twice in %s "
+                           "(reduce from node %u)",
+                           (unsigned long long)round, t->dst, dup, c2, t->src),
+                  round, OC__VK_WRITE, pos, c);
+}
+
+/* Scratch buffer i with room for `need` intervals, or NULL when out of memory. */
+static oc__range *scratch(oc__verifier *v, int i, uint64_t need) {
+    if (need > SIZE_MAX / sizeof(oc__range) ||
+        oc__grow((void **)&v->scratch[i], &v->scratch_cap[i], (size_t)need, sizeof(oc__range)))
+        return NULL;
+    return v->scratch[i];
+}
+
+/* The cell as a periodic set (progression.h); a prog's pattern is unpacked into scratch[i]. */
+static int cell_view(oc__verifier *v, const cell *c, int i, oc__pset *x) {
+    const uint32_t N = v->spec->nodes;
+    if (cell_is_plain(c)) {
+        x->S = N;
+        x->iv = cell_intervals(c, &x->n);
+    } else if (cell_is_heap(c)) {
+        x->S = c->heap.period ? c->heap.period : N;
+        x->iv = c->heap.set->iv;
+        x->n = c->heap.set->n;
+    } else {
+        const oc__prog p = {c->w[0] & ~CELL_TAGGED, c->w[1], c->w[2], c->w[3]};
+        oc__range *buf = scratch(v, i, (uint64_t)p.m + 1);
+        if (!buf) return OC_ENOMEM;
+        x->S = p.S;
+        x->iv = buf;
+        x->n = oc__prog_unpack(&p, buf);
+    }
+    return 0;
+}
+
+/* x written over period L (a multiple of x->S, or N), in scratch[i] when it must be lifted. */
+static int cell_lift(oc__verifier *v, oc__pset *x, uint32_t L, int i) {
+    if (x->S == L) return 0;
+    oc__range *buf = scratch(v, i, (uint64_t)x->n * ((L + x->S - 1) / x->S) + 1);
+    if (!buf) return OC_ENOMEM;
+    x->n = oc__pset_lift(x, L, buf);
+    x->iv = buf;
+    x->S = L;
+    return 0;
+}
+
+/* Replaces dst with a copy of src (any forms). */
+static int cell_copy(oc__verifier *v, cell *dst, const cell *src) {
+    if (!cell_is_heap(src)) {
+        cell_free(dst);
+        *dst = *src;
+        return 0;
+    }
+    const uint32_t N = v->spec->nodes;
+    return cell_assign(dst, N, src->heap.period ? src->heap.period : N, src->heap.set->iv,
+                       src->heap.set->n, 0);
+}
+
+/* Stores the set of period S with pattern iv[0..n) in dst, first shortening the period where the
+ * set repeats with a shorter one (unless the verifier keeps plain sets only). */
+static int cell_store(oc__verifier *v, cell *dst, uint32_t S, oc__range *iv, uint32_t n) {
+    if (v->periodic) oc__pset_reduce(v->spec->nodes, &S, iv, &n);
+    /* a verifier that looks for no periods keeps plain lists only (the tests compare) */
+    return cell_assign(dst, v->spec->nodes, S, iv, n, v->periodic);
+}
+
+/* dst := dst + add, for cells of any form: *dup receives the smallest node whose contribution
+ * both carry (dst unchanged then), or UINT32_MAX. Both are written over a common period, where
+ * the smallest shared value is the sets' smallest shared node. */
+static int cell_reduce(oc__verifier *v, cell *dst, const cell *add, uint32_t *dup) {
+    oc__pset a, b;
+    int rc = cell_view(v, dst, 0, &a);
+    if (!rc) rc = cell_view(v, add, 1, &b);
+    const uint32_t L = rc ? 0 : oc__pset_common_period(a.S, b.S, v->spec->nodes);
+    if (!rc) rc = cell_lift(v, &a, L, 2);
+    if (!rc) rc = cell_lift(v, &b, L, 3);
+    if (rc) return rc;
+    *dup = oc__pset_first_common(a.iv, a.n, b.iv, b.n);
+    if (*dup != UINT32_MAX) return 0;
+    if (oc__grow((void **)&v->merge, &v->merge_cap, (size_t)a.n + b.n, sizeof(oc__range)))
+        return OC_ENOMEM;
+    const uint32_t k = oc__pset_union(a.iv, a.n, b.iv, b.n, v->merge);
+    return cell_store(v, dst, L, v->merge, k);
+}
+
+/* The smallest node missing from the cell, or N. */
+static int cell_first_missing(oc__verifier *v, const cell *c, uint32_t *m) {
+    if (cell_is_plain(c)) { /* every chunk at the end of most runs: [0, N) */
+        *m = c->iv[0].lo > 0 ? 0 : c->iv[0].hi < v->spec->nodes ? c->iv[0].hi : v->spec->nodes;
+        return 0;
+    }
+    oc__pset x;
+    const int rc = cell_view(v, c, 0, &x);
+    if (!rc) *m = oc__pset_first_missing(&x, v->spec->nodes);
+    return rc;
+}
+
+/* ---- the last sum, reused ----
+ * A sum is a function of the two sets alone, and rhd's transfers carry w chunks whose sets are
+ * all alike (each sender's and each receiver's), so the write phase keeps its last sum past the
+ * plain fast path and reuses it while the next chunk brings the same two sets: the merge work is
+ * then per transfer, not per chunk. Sets on the heap are compared by their intervals, up to
+ * MEMO_MAX of them (a larger one is merged every time). */
+#define MEMO_MAX 64
+
+static int memo_small(const cell *c) {
+    return !cell_is_heap(c) || c->heap.set->n <= MEMO_MAX;
+}
+
+static int memo_same(const cell *m, const cell *c) {
+    if (cell_is_heap(m) != cell_is_heap(c)) return 0;
+    if (!cell_is_heap(m)) /* word by word: a call to memcmp per chunk showed in profiles */
+        return m->w[0] == c->w[0] && m->w[1] == c->w[1] && m->w[2] == c->w[2] && m->w[3] == c->w[3];
+    const oc__rangeset *a = m->heap.set, *b = c->heap.set;
+    return m->heap.period == c->heap.period && a->n == b->n &&
+           !memcmp(a->iv, b->iv, a->n * sizeof *a->iv);
+}
+
+/* memo[i] := a copy of c. */
+static int memo_keep(oc__verifier *v, int i, const cell *c) {
+    v->memo[i] = *c;
+    if (!cell_is_heap(c)) return 0;
+    v->memo[i].heap.set = &v->memo_sets[i];
+    return oc__rangeset_copy(&v->memo_sets[i], c->heap.set);
+}
+
+/* dst := the last sum when dst and add are its two sets: 1 if so (*rc: 0 or the failure). */
+static int memo_reuse(oc__verifier *v, cell *dst, const cell *add, uint64_t held, uint64_t round,
+                      char *why, size_t len, int *rc) {
+    if (!v->memo_ok || !memo_same(&v->memo[0], dst) || !memo_same(&v->memo[1], add)) return 0;
+    *rc = 0;
+    if (!cell_is_heap(dst) && !cell_is_heap(&v->memo[2])) { /* inline to inline: no heap moves */
+        *dst = v->memo[2];
+        return 1;
+    }
+    *rc = cell_copy(v, dst, &v->memo[2]) ? nomem(v, round, why, len)
+                                         : heap_budget(v, dst, held, round, why, len);
+    return 1;
+}
+
+/* The first half of keeping a sum: memo[0] := the receiver's set before it (0 when it is too
+ * large to keep, then the sum is not kept). */
+static int memo_before(oc__verifier *v, const cell *dst, int *kept) {
+    v->memo_ok = 0;
+    *kept = memo_small(dst);
+    return *kept ? memo_keep(v, 0, dst) : 0;
+}
+
+/* The second half: the sender's set and the result, when all are small enough. */
+static int memo_after(oc__verifier *v, int kept, const cell *add, const cell *dst) {
+    if (!kept || !memo_small(add) || !memo_small(dst)) return 0;
+    int rc = memo_keep(v, 1, add);
+    if (!rc) rc = memo_keep(v, 2, dst);
+    v->memo_ok = !rc;
+    return rc;
+}
+
+void oc__verifier_plain_sets(oc__verifier *v) {
+    v->periodic = 0;
 }
 
 static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
@@ -420,16 +625,8 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                           len);
         if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
         cell *nc = realloc(v->staged, units * sizeof(cell));
-        if (!nc)
-            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
-                          OC__VK_BUDGET, 0, 0);
+        if (!nc) return nomem(v, round, why, len);
         v->staged = nc;
-        oc__rangeset *ns = realloc(v->staged_sets, units * sizeof(oc__rangeset));
-        if (!ns)
-            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), round,
-                          OC__VK_BUDGET, 0, 0);
-        memset(ns + v->staged_cap, 0, (units - v->staged_cap) * sizeof(oc__rangeset));
-        v->staged_sets = ns;
         v->staged_cap = units;
     }
     /* Read phase: what each sender holds at the start of the round. An inline cell is copied as
@@ -446,9 +643,7 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
         prefetch(&v->written[(uint64_t)t->dst * W + (lo - base)]);
         for (uint32_t c = lo; c < hi; c++, u++) {
             const cell *src = &row[c - base];
-            uint32_t held;
-            cell_intervals(src, &held);
-            if (held == 0) {
+            if (cell_empty(src)) {
                 char what[64];
                 snprintf(what, sizeof what, "sends to node %u, before it has it,", t->dst);
                 return at_key(v, fail_at(why, len, s, round, what, t->src, c), round, OC__VK_READ,
@@ -456,9 +651,17 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
             }
             v->staged[u] = *src;
             if (cell_is_heap(src)) {
+                if (u >= v->sets_cap) {
+                    oc__rangeset *ns = realloc(v->staged_sets, units * sizeof(oc__rangeset));
+                    if (!ns) return nomem(v, round, why, len);
+                    memset(ns + v->sets_cap, 0, (units - v->sets_cap) * sizeof(oc__rangeset));
+                    for (size_t k = 0; k < u; k++) /* the round's earlier ones moved with it */
+                        if (cell_is_heap(&v->staged[k])) v->staged[k].heap.set = &ns[k];
+                    v->staged_sets = ns;
+                    v->sets_cap = units;
+                }
                 if (oc__rangeset_copy(&v->staged_sets[u], src->heap.set))
-                    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
-                                  round, OC__VK_BUDGET, 0, 0);
+                    return nomem(v, round, why, len);
                 v->staged[u].heap.set = &v->staged_sets[u];
             }
         }
@@ -484,39 +687,36 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                               pos, c);
             }
             v->written[at] = stamp | (uint32_t)is_copy;
-            if (is_copy && !cell_is_heap(dst) && !cell_is_heap(&v->staged[u])) {
-                *dst = v->staged[u]; /* inline to inline: what cell_assign would store */
+            const cell *staged = &v->staged[u];
+            if (is_copy && !cell_is_heap(dst) && !cell_is_heap(staged)) {
+                *dst = *staged; /* inline to inline: what cell_assign would store */
+                continue;
+            }
+            const uint64_t held = cell_heap_bytes(dst);
+            if (is_copy) {
+                if (cell_copy(v, dst, staged)) return nomem(v, round, why, len);
+                if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
+                continue;
+            }
+            if (!cell_is_plain(dst) || !cell_is_plain(staged)) { /* a periodic or heap set */
+                if (memo_reuse(v, dst, staged, held, round, why, len, &rc)) {
+                    if (rc) return rc;
+                    continue;
+                }
+                int kept; /* the receiver's set is kept before the sum rewrites it */
+                if (memo_before(v, dst, &kept)) return nomem(v, round, why, len);
+                uint32_t dup;
+                if (cell_reduce(v, dst, staged, &dup)) return nomem(v, round, why, len);
+                if (dup != UINT32_MAX) return counted_twice(v, round, t, pos, c, dup, why, len);
+                if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
+                if (memo_after(v, kept, staged, dst)) return nomem(v, round, why, len);
                 continue;
             }
             uint32_t an;
-            const oc__range *add = cell_intervals(&v->staged[u], &an);
-            const uint64_t held = cell_heap_bytes(dst);
-            if (is_copy) {
-                if (cell_assign(dst, add, an))
-                    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
-                                  round, OC__VK_BUDGET, 0, 0);
-                if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
-                continue;
-            }
+            const oc__range *add = cell_intervals(staged, &an);
             for (uint32_t k = 0; k < an; k++) {
                 uint32_t dup = cell_first_present(dst, add[k].lo, add[k].hi);
-                if (dup < add[k].hi) {
-                    char c2[96];
-                    oc__spec_describe_chunk(s, c, c2, sizeof c2);
-                    return at_key(v,
-                                  oc__fail(why, len, OC_EVERIFY,
-                                           "round %llu: node %u counts the contribution of node "
-                                           "%u twice in %s (reduce from node %u)",
-                                           (unsigned long long)round, t->dst, dup, c2, t->src),
-                                  round, OC__VK_WRITE, pos, c);
-                }
-            }
-            if (cell_is_heap(dst)) {
-                if (oc__rangeset_union(dst->heap.set, add, an, NULL))
-                    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
-                                  round, OC__VK_BUDGET, 0, 0);
-                if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
-                continue;
+                if (dup < add[k].hi) return counted_twice(v, round, t, pos, c, dup, why, len);
             }
             /* An inline cell: merge its intervals with the added ones (disjoint from them, as
              * checked above), joining those that touch, then store the result. */
@@ -527,8 +727,7 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
             uint32_t i1 = 0, i2 = 0, k = 0;
             if (dn + an > 4) {
                 if (oc__grow((void **)&v->merge, &v->merge_cap, (size_t)dn + an, sizeof(oc__range)))
-                    return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
-                                  round, OC__VK_BUDGET, 0, 0);
+                    return nomem(v, round, why, len);
                 o = v->merge;
             }
             while (i1 < dn || i2 < an) {
@@ -548,10 +747,17 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
                 dst->iv[1] = k == 2 ? o[1] : (oc__range){0, 0};
                 continue;
             }
-            if (cell_assign(dst, o, k))
-                return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
-                              round, OC__VK_BUDGET, 0, 0);
+            /* more than two intervals: a strided set on its way (rhd's upper levels), the same
+             * for every chunk of the transfer */
+            if (memo_reuse(v, dst, staged, held, round, why, len, &rc)) {
+                if (rc) return rc;
+                continue;
+            }
+            int kept;
+            if (memo_before(v, dst, &kept)) return nomem(v, round, why, len);
+            if (cell_store(v, dst, s->nodes, o, k)) return nomem(v, round, why, len);
             if ((rc = heap_budget(v, dst, held, round, why, len))) return rc;
+            if (memo_after(v, kept, staged, dst)) return nomem(v, round, why, len);
         }
     }
     return 0;
@@ -638,6 +844,7 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
     v->hi = hi;
     v->budget = budget;
     v->reduces = oc_collective_reduces(s->coll);
+    v->periodic = 1;
     const uint32_t N = s->nodes, q = s->q, W = hi - lo;
     char what[120];
     describe_run(s, what, sizeof what);
@@ -757,7 +964,10 @@ static int need_reduced(oc__verifier *v, uint64_t idx, uint32_t node, uint32_t l
     if (hi > v->hi) hi = v->hi;
     for (uint32_t c = lo; c < hi; c++) {
         const cell *cs = &v->contrib[(uint64_t)node * W + (c - v->lo)];
-        uint32_t m = cell_first_missing(cs, 0, s->nodes);
+        uint32_t m;
+        if (cell_first_missing(v, cs, &m))
+            return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
+                          OC__VK_END, 0, idx, c);
         if (m < s->nodes) {
             char d[96];
             oc__spec_describe_chunk(s, c, d, sizeof d);
@@ -824,7 +1034,7 @@ void oc__verifier_free(oc__verifier *v) {
             cell_free(&v->contrib[i]);
         free(v->contrib);
     }
-    for (size_t i = 0; i < v->staged_cap; i++)
+    for (size_t i = 0; i < v->sets_cap; i++)
         oc__rangeset_free(&v->staged_sets[i]);
     free(v->staged_sets);
     free(v->staged);
@@ -833,5 +1043,9 @@ void oc__verifier_free(oc__verifier *v) {
     free(v->bucket);
     free(v->last_round);
     free(v->merge);
+    for (int i = 0; i < 4; i++)
+        free(v->scratch[i]);
+    for (int i = 0; i < 3; i++)
+        oc__rangeset_free(&v->memo_sets[i]);
     free(v);
 }

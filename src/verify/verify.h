@@ -62,6 +62,9 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t whylen);
 /* Chunk deliveries to a node that already held the chunk (copy collectives): waste, not an error.
  */
 uint64_t oc__verifier_redundant(const oc__verifier *v);
+/* Tests: keep every reduction set as a plain interval list (no periods looked for), the
+ * verifier as it was before periodic sets; verdicts and first failures must not change. */
+void oc__verifier_plain_sets(oc__verifier *v);
 void oc__verifier_free(oc__verifier *v);
 
 /* Real data: floats summed for reductions, bytes copied otherwise. */
