@@ -813,11 +813,12 @@ int oc__verifier_reuse(oc__verifier *v, uint32_t lo, uint32_t hi) {
     const uint64_t held = (uint64_t)v->spec->nodes * (v->hi - v->lo);
     for (uint64_t i = 0; i < held; i++)
         if (cell_is_heap(&v->contrib[i])) cell_free(&v->contrib[i]);
-    for (size_t i = 0; i < v->staged_cap; i++)
+    for (size_t i = 0; i < v->sets_cap; i++)
         oc__rangeset_free(&v->staged_sets[i]);
     free(v->staged_sets);
     free(v->staged);
-    v->staged_sets = NULL, v->staged = NULL, v->staged_cap = 0;
+    v->staged_sets = NULL, v->staged = NULL, v->staged_cap = 0, v->sets_cap = 0;
+    v->memo_ok = 0; /* the last sum was another window's */
     v->lo = lo, v->hi = hi;
     v->redundant = 0;
     v->key = (oc__verify_key){0, OC__VK_SOURCE, 0, 0};
