@@ -3,7 +3,8 @@
 #    work's count: rounds of every algorithm, a search's candidates, a sweep's points);
 #  - search_bounds: candidates with transfers known ahead are decided from their bounds, never
 #    generated over the search's budget (hring at N = 65536);
-#  - cli_progress: the CLI's line on a terminal, never on a pipe or with --quiet;
+#  - cli_progress: the CLI's line on a terminal, never on a pipe or with --quiet (label slow:
+#    release suite only);
 #  - cli_node_cap: 2^20 for OpTree, WRHT, rd all-gather and Bruck, 2^17 for the rest, refused in
 #    one line.
 foreach(name progress search_bounds)
@@ -18,3 +19,6 @@ foreach(script progress node_cap)
                    ${CMAKE_SOURCE_DIR}/tests/cli)
   set_tests_properties(cli_${script} PROPERTIES LABELS cli TIMEOUT 600)
 endforeach()
+# The progress line needs a run past a second: 12 s in the release suite, 150 s under the
+# sanitizers (the same CLI logic, ten times slower), so it runs in the release suite only.
+set_tests_properties(cli_progress PROPERTIES LABELS "cli;slow")
