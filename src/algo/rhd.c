@@ -839,6 +839,7 @@ typedef struct rsearch {
     uint32_t N;
     uint32_t *div;  /* the divisors of N, ascending */
     uint64_t *ways; /* ways[i]: ordered factorisations of div[i] */
+    uint64_t *excess; /* excess[i]: prime_excess(div[i]), the fewest sends a split of it has */
     size_t ndiv;
     uint32_t r[OC__RHD_MAX_LEVELS], k;        /* the digits chosen, r[0] the least significant */
     uint32_t seed[OC__RHD_MAX_LEVELS], nseed; /* the least bound's factorisation (0: none) */
@@ -909,6 +910,9 @@ static int divisors(rsearch *c) {
             }
         c->ways[i] = h;
     }
+    if (!(c->excess = oc__calloc(c->ndiv, sizeof *c->excess))) return OC_ENOMEM;
+    for (size_t i = 0; i < c->ndiv; i++)
+        c->excess[i] = prime_excess(c->div[i]);
     return 0;
 }
 
@@ -1211,7 +1215,7 @@ static void least(rsearch *c, uint64_t W, const tally *pre, uint64_t sends) {
         /* exact mode: only what the search can map (its levels costed, its transfers within
          * the budget: at least the prime factors' sends above) */
         if (c->exact && (memo_at(c, W, r)->state == LEVEL_NOT_COSTED ||
-                         sends + (r - 1) + prime_excess(M / r) > c->limit))
+                         sends + (r - 1) + c->excess[div_index(c, M / r)] > c->limit))
             continue;
         tally t = *pre;
         level_value(c, W, r, &t);
@@ -1381,6 +1385,7 @@ out:
     free(c.rest);
     free(c.div);
     free(c.ways);
+    free(c.excess);
     if (rc == OC_ENOMEM) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     return rc;
 }
