@@ -859,7 +859,6 @@ typedef struct rsearch {
     oc__plan lvplan; /* a P = N plan: its spec and identity label bounds for the levels costed */
     oc__rhd lv;      /* the one level being costed */
     const oc__rhd *fold_shape; /* the folded candidate whose fold rounds are being costed */
-    uint64_t costed; /* levels mapped alone */
 } rsearch;
 
 /* A level's costs: its proven bound (computed once) and, once mapped alone, its exact cost. */
@@ -1029,7 +1028,6 @@ static int cost_level(rsearch *c, uint64_t W, uint32_t r, level_memo *m) {
         c->exact = 0;
         return 0;
     }
-    c->costed++;
     if (rc) {
         m->state = LEVEL_NOT_COSTED;
         return 0;
