@@ -223,11 +223,16 @@ static int cmd_compare(options *o) {
     return status;
 }
 
-/* export --format chakra: one file per rank, PREFIX.RANK.et (ASTRA-sim's naming), each written
- * whole through write_bytes (output.c); the schedule passed every check before the first. */
+/* export --format chakra: one file per rank, PREFIX.RANK.et (ASTRA-sim's naming), all or nothing
+ * (output.h's group): each rank's file is written whole into a temporary as the library hands it
+ * over, and only when every rank's is whole are they renamed over the targets. A failure at rank
+ * k (a full disk, a target that is a directory) leaves every old file as it was — not ranks
+ * before k new and ranks after it old, a mix ASTRA-sim would load — and no temporaries. The
+ * schedule passed every check before the first file. */
 typedef struct chakra_out {
     const char *prefix;
-    int rc; /* write_bytes' exit code, its line already printed */
+    out_group files;
+    int rc; /* the group's exit code, its line already printed */
 } chakra_out;
 
 static int chakra_rank(void *ctx, uint32_t rank, const void *data, size_t len) {
@@ -237,7 +242,7 @@ static int chakra_rank(void *ctx, uint32_t rank, const void *data, size_t len) {
         c->rc = die(EXIT_USAGE, "-o %s: the path is too long", c->prefix, NULL);
         return OC_EINVAL;
     }
-    c->rc = write_bytes(path, data, len);
+    c->rc = out_group_write_bytes(&c->files, path, data, len);
     return c->rc ? OC_EIO : 0;
 }
 
@@ -249,10 +254,13 @@ static int export_chakra(options *o) {
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
     char why[512] = "";
-    chakra_out c = {o->output, 0};
+    chakra_out c = {o->output, {0}, 0};
     int err = oc_export_chakra(&req, chakra_rank, &c, why, sizeof why);
-    if (c.rc) return c.rc;
-    return err ? lib_error(err, why) : 0;
+    if (c.rc || err) {
+        out_group_discard(&c.files);
+        return c.rc ? c.rc : lib_error(err, why);
+    }
+    return out_group_commit(&c.files);
 }
 
 /* export --format msccl's settings, for export_msccl (the exporters share one signature) */
