@@ -34,7 +34,10 @@
  * async-signal-safe), removes the output directory the tool made if it is empty, and re-raises
  * the signal with its default action, so the tool still dies of it (exit status 128 + signal in
  * a shell). The list is changed with those signals blocked, so the handler never sees it half
- * linked. SIGKILL cannot be caught: after it, temporaries named .opticoll-XXXXXX may remain.
+ * linked; it is changed only by the main thread and never while the pool's workers run (the
+ * outputs are opened before a long export and written after the points or papers are computed,
+ * and no worker outlives its pool call, core/pool.c), so a signal delivered to a worker finds
+ * it whole too. SIGKILL cannot be caught: after it, temporaries named .opticoll-XXXXXX may remain.
  *
  * Standard output gets the same care once, at the end of main (close_stdout, after coreutils'
  * close_stdout): printf and friends set the stream's error flag when a write fails, so checking
