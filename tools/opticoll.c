@@ -326,8 +326,10 @@ static int cmd_export(options *o) {
             return die(EXIT_OTHER, "cannot create a temporary file: %s", strerror(errno), NULL);
         int err = export_fn(&req, tmp, why, sizeof why);
         if (err) {
+            rc = ferror(tmp) ? die(EXIT_OTHER, "cannot write a temporary file: %s", why, NULL)
+                             : lib_error(err, why);
             fclose(tmp);
-            return lib_error(err, why);
+            return rc;
         }
         rewind(tmp);
         char buf[1 << 16];
@@ -341,8 +343,12 @@ static int cmd_export(options *o) {
     if ((rc = out_open(&out, o->output))) return rc;
     int err = export_fn(&req, out.f, why, sizeof why);
     if (err) {
+        /* a failed write (a full disk) is the environment's, exit 3 (README, "Exit codes"),
+         * though the library's OC_EIO is otherwise an unreadable input file, exit 2 */
+        rc = ferror(out.f) ? die(EXIT_OTHER, "cannot write %s: %s", o->output, why)
+                           : lib_error(err, why);
         out_discard(&out);
-        return lib_error(err, why);
+        return rc;
     }
     return out_commit(&out);
 }

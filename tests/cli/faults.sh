@@ -10,6 +10,8 @@
 #    the old plot and CSV untouched;
 #  - sweep --plot with a --csv that cannot be written: the new plot must not appear beside the old
 #    CSV (exit 2, both old);
+#  - export --format json, chrome and msccl past the limit: exit 3 and one line (they exited 2, and
+#    msccl added libxml2's own two lines);
 #  - export --format chakra failing at one rank (its target a directory; past the limit): every
 #    old rank file untouched, none new, no temporaries;
 #  - SIGINT, SIGTERM and SIGHUP during an export (chrome and chakra) and during reproduce --out:
@@ -88,6 +90,20 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
     skip "sweep --plot on a full disk (no gnuplot)"
 fi
+
+# ---- one-file exports on a full disk: exit 3 (README: a failed write is the environment's),
+# one line (libxml2 printed two raw lines of its own for msccl), no file ----
+D=$T/export
+mkdir -p "$D"
+for f in json chrome msccl; do
+    limited 4 export -c allgather -a ring -t ring -n 64 -s 1KiB --format "$f" -o "$D/x.$f"
+    if [ "$RC" -eq 3 ] && one_line && grep -q "^opticoll: cannot write .*x.$f: .*write error" "$T/err" &&
+        [ ! -e "$D/x.$f" ] && no_temporaries "$D"; then
+        pass "export --format $f on a full disk: exit 3, one line, no file"
+    else
+        fail "export --format $f on a full disk" "exit $RC" "$(cat "$T/err")"
+    fi
+done
 
 # ---- Chakra: all ranks or none ----
 if run_tool export -c allgather -a ring -t ring -n 3 -s 1KiB --format chakra -o "$T/probe" &&
