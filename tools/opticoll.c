@@ -247,7 +247,7 @@ static int chakra_rank(void *ctx, uint32_t rank, const void *data, size_t len) {
 }
 
 static int export_chakra(options *o) {
-    if (!o->output)
+    if (!o->output || !strcmp(o->output, "-"))
         return die(EXIT_USAGE, "--format chakra writes one file per rank: give -o PREFIX", NULL,
                    NULL);
     oc_request req;
@@ -290,7 +290,8 @@ static int cmd_export(options *o) {
             "                          their limits are checked, a schedule over one is refused\n"
             "      --format chakra     MLCommons Chakra execution traces (ASTRA-sim's input):\n"
             "                          one file PREFIX.RANK.et per rank; needs -o PREFIX\n"
-            "  -o, --output FILE       write FILE instead of standard output\n",
+            "  -o, --output FILE       write FILE instead of standard output (- is standard\n"
+            "                          output)\n",
             help_problem, help_algo, help_search, help_network);
         return 0;
     }
@@ -319,6 +320,9 @@ static int cmd_export(options *o) {
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
     char why[512] = "";
+    /* `-o -` is standard output, as for most tools (it wrote a file named "-"); a file of that
+     * name is still `-o ./-` */
+    if (o->output && !strcmp(o->output, "-")) o->output = NULL;
     if (!o->output) {
         /* stdout: write to a temporary file first so that a failure prints nothing */
         FILE *tmp = tmpfile();

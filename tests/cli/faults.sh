@@ -105,6 +105,15 @@ for f in json chrome msccl; do
     fi
 done
 
+# `-o -` is standard output (it wrote a file named "-"), so an export can be piped.
+(cd "$D" && LC_ALL=C "$TOOL" export -c allgather -a ring -n 5 -s 1KiB --format json -o - >"$T/out" 2>"$T/err")
+RC=$?
+if [ "$RC" -eq 0 ] && [ ! -e "$D/-" ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["nodes"] != 5)' "$T/out"; then
+    pass "export -o -: the schedule on standard output, no file named -"
+else
+    fail "export -o -" "exit $RC" "$(cat "$T/err")" "$(ls -a "$D")"
+fi
+
 # ---- Chakra: all ranks or none ----
 if run_tool export -c allgather -a ring -t ring -n 3 -s 1KiB --format chakra -o "$T/probe" &&
     [ "$RC" -eq 0 ]; then
