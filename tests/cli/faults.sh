@@ -217,6 +217,12 @@ if command -v gnuplot >/dev/null 2>&1; then
     else
         fail "reproduce --out on a full disk" "exit $RC" "$(cat "$T/err")" "$(ls -A "$D/old" | head)"
     fi
+    limited 16 reproduce lumorph --out "$D/new"
+    if [ "$RC" -eq 3 ] && one_line && [ ! -e "$D/new" ]; then
+        pass "reproduce --out NEW on a full disk: exit 3, no directory left"
+    else
+        fail "reproduce --out NEW on a full disk" "exit $RC" "$(cat "$T/err")" "$(ls -A "$D/new" | head)"
+    fi
 else
     skip "reproduce --out under signals (no gnuplot)"
 fi
