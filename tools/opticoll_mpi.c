@@ -32,10 +32,10 @@
  */
 #include "opticoll_mpi.h"
 #include "args.h"
-#include "mpi_agree.h"
 #include "core/core.h"
 #include "core/json.h"
 #include "core/quote.h"
+#include "mpi_agree.h"
 #include "report/perf.h"
 #include "opticoll.h"
 
@@ -831,9 +831,10 @@ int main(int argc, char **argv) {
         fprintf(stderr,
                 "opticoll-mpi: nothing was checked: %s (choose other --algorithms, --sizes or "
                 "ranks)\n",
-                skipped ? (o.json ? "every case was skipped by its algorithm (its \"reason\" says why)"
-                                  : "every case was skipped by its algorithm (the notes say why)")
-                        : "every size is too large for one MPI call on this many ranks");
+                skipped
+                    ? (o.json ? "every case was skipped by its algorithm (its \"reason\" says why)"
+                              : "every case was skipped by its algorithm (the notes say why)")
+                    : "every size is too large for one MPI call on this many ranks");
     MPI_Finalize();
     return lost ? 3 : mismatches || failed ? 1 : nothing ? 2 : 0;
 }

@@ -387,7 +387,8 @@ int plot_figure(const char *path, const plot_panel *p, size_t np, out_group *g) 
     FILE *m = open_memstream(&buf, &len);
     if (!m) return die(EXIT_OTHER, "out of memory", NULL, NULL);
     plot_script_panels(m, path, p, np);
-    int rc = fclose(m) ? die(EXIT_OTHER, "out of memory", NULL, NULL) : plot_draw(path, buf, len, g);
+    int rc =
+        fclose(m) ? die(EXIT_OTHER, "out of memory", NULL, NULL) : plot_draw(path, buf, len, g);
     free(buf);
     return rc;
 }

@@ -52,10 +52,11 @@ enum { FRAME_BYTES = 1024 };
 static int over_cap(const chrome_writer *w, char *why, size_t len) {
     char cap[32];
     oc__format_bytes(cap, sizeof cap, w->cap);
-    return oc__fail(why, len, OC_ETOOBIG,
-                    "the Chrome trace would be larger than its cap of %s, reached after %llu events "
-                    "(a quarter of the memory budget; set OPTICOLL_MEMORY_BUDGET_MIB)",
-                    cap, (unsigned long long)w->events);
+    return oc__fail(
+        why, len, OC_ETOOBIG,
+        "the Chrome trace would be larger than its cap of %s, reached after %llu events "
+        "(a quarter of the memory budget; set OPTICOLL_MEMORY_BUDGET_MIB)",
+        cap, (unsigned long long)w->events);
 }
 
 /* Prints one event (and frees it); the comma goes before every event but the first. */
