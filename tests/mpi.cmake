@@ -110,6 +110,12 @@ if(TARGET opticoll-mpi)
   set_tests_properties(mpi_agree_sizes mpi_agree_collectives mpi_agree_environment
                        mpi_nothing_checked PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 60
                        LABELS mpi)
+  # A rank killed mid-run (SIGKILL) ends the job with a non-zero status within seconds instead of
+  # leaving the others in a collective (tests/mpi/killed_rank.sh kills rank 1 of 3).
+  add_test(NAME mpi_killed_rank COMMAND bash ${CMAKE_SOURCE_DIR}/tests/mpi/killed_rank.sh
+                                        ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:opticoll-mpi>)
+  set_tests_properties(mpi_killed_rank PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 90
+                       LABELS mpi)
   # Bad flags (a parameter out of its range or malformed, an empty list item, a --drop-transfer
   # that no schedule has): exit 2, one line from rank 0 naming the valid range.
   add_test(NAME mpi_flags COMMAND bash ${CMAKE_SOURCE_DIR}/tests/mpi/flags.sh ${OC_MPIRUN} --
