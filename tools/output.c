@@ -30,10 +30,11 @@
  * Signals: SIGINT, SIGTERM and SIGHUP would end the tool with its temporaries left behind (a
  * 4096-node export left 384 MB of .opticoll-XXXXXX after 20 s). Every temporary is on a list
  * (live_head) from mkstemp to its rename or removal; the handler, installed with the first
- * temporary unless the signal is ignored (nohup), unlinks each (unlink and rmdir are
- * async-signal-safe), removes the output directory the tool made if it is empty, and re-raises
- * the signal with its default action, so the tool still dies of it (exit status 128 + signal in
- * a shell). The list is changed with those signals blocked, so the handler never sees it half
+ * temporary unless the signal is ignored (nohup), first ends a running gnuplot (SIGKILL and
+ * waitpid: left running, it would create its output file again after the removal), unlinks each
+ * temporary, removes the output directory the tool made if it is empty (kill, waitpid, unlink
+ * and rmdir are all async-signal-safe), and re-raises the signal with its default action, so the
+ * tool still dies of it (exit status 128 + signal in a shell). The list is changed with those signals blocked, so the handler never sees it half
  * linked; it is changed only by the main thread and never while the pool's workers run (the
  * outputs are opened before a long export and written after the points or papers are computed,
  * and no worker outlives its pool call, core/pool.c), so a signal delivered to a worker finds
@@ -54,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char tmp_name[] = ".opticoll-XXXXXX";
@@ -62,9 +64,14 @@ static const char tmp_name[] = ".opticoll-XXXXXX";
 
 static out_file *volatile live_head;
 static const char *volatile guard_dir;
+static volatile pid_t guard_child;
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 static void on_signal(int sig) {
+    if (guard_child > 0) { /* kill and waitpid are async-signal-safe too */
+        kill(guard_child, SIGKILL);
+        waitpid(guard_child, NULL, 0);
+    }
     for (out_file *o = live_head; o; o = o->live_next)
         if (o->tmp) unlink(o->tmp);
     if (guard_dir) rmdir(guard_dir);
@@ -115,6 +122,22 @@ static void live_remove(out_file *o) {
         live_head = o->live_next;
     if (o->live_next) o->live_next->live_prev = o->live_prev;
     o->live_prev = o->live_next = NULL;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void out_block_signals(sigset_t *old) {
+    install_handlers();
+    block_signals(old);
+}
+
+void out_restore_signals(const sigset_t *old) {
+    sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+void out_guard_child(pid_t pid) {
+    sigset_t old;
+    block_signals(&old);
+    guard_child = pid;
     sigprocmask(SIG_SETMASK, &old, NULL);
 }
 

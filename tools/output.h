@@ -9,6 +9,7 @@
 #ifndef OC_OUTPUT_H
 #define OC_OUTPUT_H
 
+#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -68,6 +69,15 @@ int out_group_write_bytes(out_group *g, const char *path, const void *data, size
 int out_group_commit(out_group *g);
 /* Removes every temporary of the group (targets untouched) and frees it. */
 void out_group_discard(out_group *g);
+
+/* The cleanup signals blocked (the old mask in *old) and restored: posix_spawn and
+ * out_guard_child between them leave no moment at which the child runs unguarded. */
+void out_block_signals(sigset_t *old);
+void out_restore_signals(const sigset_t *old);
+/* A child writing one of the temporaries (gnuplot drawing a plot): a signal ends it and waits
+ * for it before the temporaries go, or it would create its file again after their removal.
+ * 0: none. */
+void out_guard_child(pid_t pid);
 
 /* A directory the tool made for its output (reproduce --out DIR when DIR was new): removed, if
  * empty once the temporaries are gone, when a signal ends the tool. NULL: none. The string must
