@@ -30,6 +30,7 @@
  */
 #include "run/watch.h"
 #include "core/json.h"
+#include "formats/formats.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,15 +50,6 @@ typedef struct chrome_writer {
 /* The room the trace's frame takes besides its events (the head, the tail and "otherData"). */
 enum { FRAME_BYTES = 1024 };
 
-static int over_cap(const chrome_writer *w, char *why, size_t len) {
-    char cap[32];
-    oc__format_bytes(cap, sizeof cap, w->cap);
-    return oc__fail(
-        why, len, OC_ETOOBIG,
-        "the Chrome trace would be larger than its cap of %s, reached after %llu events "
-        "(a quarter of the memory budget; set OPTICOLL_MEMORY_BUDGET_MIB)",
-        cap, (unsigned long long)w->events);
-}
 
 /* Prints one event (and frees it); the comma goes before every event but the first. */
 static int put(chrome_writer *w, cJSON *ev, char *why, size_t len) {
@@ -68,7 +60,7 @@ static int put(chrome_writer *w, cJSON *ev, char *why, size_t len) {
     size_t n = strlen(text);
     if (w->bytes + 2 + n + FRAME_BYTES > w->cap) {
         free(text);
-        return over_cap(w, why, len);
+        return oc__output_refuse("the Chrome trace", w->events, "events", why, len);
     }
     w->bytes += 2 + n;
     int bad = fputs(w->events++ ? ",\n" : "\n", w->f) == EOF || fputs(text, w->f) == EOF;
@@ -186,7 +178,7 @@ int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t len) {
     chrome_writer w = {.watch = {.what = "the Chrome trace", .attach = chrome_attach, .finish = chrome_finish},
                        .obs = {.step = chrome_step, .use = chrome_use},
                        .f = f,
-                       .cap = oc_memory_budget() / 4,
+                       .cap = oc__output_cap(),
                        .chunk_bytes = plan.spec.chunk_bytes};
     fputs("{\"traceEvents\": [", f);
     char name[64];

@@ -17,8 +17,8 @@
 #  - SIGINT, SIGTERM and SIGHUP during an export (chrome and chakra) and during reproduce --out:
 #    the tool dies of the signal and leaves no .opticoll-XXXXXX; reproduce --out into a new DIR
 #    leaves no DIR, into an old one the old index;
-#  - export --format chrome past its cap (a quarter of OPTICOLL_MEMORY_BUDGET_MIB): one line,
-#    exit 2, no file and nothing on stdout; under the cap the trace is whole JSON.
+#  - export --format chrome and json past their cap (a quarter of OPTICOLL_MEMORY_BUDGET_MIB): one
+#    line, exit 2, no file and nothing on stdout; under the cap the file is whole.
 set -u
 TOOL=${1:-}
 DIR=${2:-$(dirname "$0")}
@@ -262,6 +262,22 @@ if [ "$RC" -eq 0 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])
     pass "export --format chrome under its cap: whole JSON, every slice"
 else
     fail "export --format chrome under its cap" "exit $RC" "$(cat "$T/err")"
+fi
+
+# The schedule file (--format json) has the same cap: ring all-gather on 200 nodes is ~3 MB
+# (refused after some rounds, nothing written), on 100 ~0.7 MB (whole, and verify reads it back).
+OPTICOLL_MEMORY_BUDGET_MIB=4 run_tool export -c allgather -a ring -t ring -n 200 -s 1 --format json -o "$D/s.json"
+if [ "$RC" -eq 2 ] && one_line && grep -q "schedule file would be larger than its cap of 1 MiB" "$T/err" &&
+    [ ! -e "$D/s.json" ] && no_temporaries "$D"; then
+    pass "export --format json past its cap: exit 2, one line, no file"
+else
+    fail "export --format json past its cap" "exit $RC" "$(cat "$T/err")"
+fi
+OPTICOLL_MEMORY_BUDGET_MIB=4 run_tool export -c allgather -a ring -t ring -n 100 -s 1 --format json -o "$D/s.json"
+if [ "$RC" -eq 0 ] && run_tool verify "$D/s.json" && [ "$RC" -eq 0 ]; then
+    pass "export --format json under its cap: whole, verify reads it back"
+else
+    fail "export --format json under its cap" "exit $RC" "$(cat "$T/err")"
 fi
 
 finish
