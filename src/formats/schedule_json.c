@@ -16,7 +16,10 @@
  * Export is written only after the schedule passed the verifier and the resource check, so a file
  * on disk is never a partial schedule. The header's fields and each round are cJSON trees
  * (core/json.h); the rounds are generated again and written one by one, so the frame around them
- * (a round a line) is laid by hand.
+ * (a round a line) is laid by hand. The file has a cap (oc__output_cap, formats.h: a quarter of
+ * the memory budget, which the Chrome trace shares): each round is printed to a string and
+ * refused before a byte of it would pass the cap, since a file's size is known only as its rounds
+ * are generated again.
  *
  * Import reads through oc__read_file (the input file cap, checked while reading), sniffs the
  * format after a UTF-8 byte order mark, counts cJSON's tree against the memory budget before it
