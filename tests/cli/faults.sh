@@ -177,13 +177,14 @@ declare -A status=([INT]=130 [TERM]=143 [HUP]=129)
 D=$T/sig
 mkdir -p "$D"
 for sig in INT TERM HUP; do
-    killed "$sig" "$D" export -c allgather -a ring -t ring -n 512 -s 1 --format chrome -o "$D/x.json"
-    if [ "$SEEN" -eq 1 ] && [ "$RC" -eq "${status[$sig]}" ] && no_temporaries "$D" && [ ! -e "$D/x.json" ]; then
+    mkdir -p "$D/$sig" # a directory each: what one case leaves cannot pass for the next one's
+    killed "$sig" "$D/$sig" export -c allgather -a ring -t ring -n 512 -s 1 --format chrome -o "$D/$sig/x.json"
+    if [ "$SEEN" -eq 1 ] && [ "$RC" -eq "${status[$sig]}" ] && no_temporaries "$D/$sig" && [ ! -e "$D/$sig/x.json" ]; then
         pass "SIG$sig during export --format chrome: the tool dies of it, no temporary, no file"
     elif [ "$SEEN" -eq 0 ]; then
         fail "SIG$sig during export --format chrome: no temporary was ever seen (exit $RC)"
     else
-        fail "SIG$sig during export --format chrome" "exit $RC" "$(ls -la "$D")"
+        fail "SIG$sig during export --format chrome" "exit $RC" "$(ls -la "$D/$sig")"
     fi
 done
 if [ "$HAVE_CHAKRA" -eq 1 ]; then
