@@ -25,8 +25,17 @@ if [ "$started" -ne 1 ]; then
     kill -KILL "$job" 2>/dev/null
     exit 1
 fi
+# children PID: the processes whose parent is PID, from /proc (procps' pgrep is not on every
+# minimal Debian image)
+children() {
+    local f pid comm state ppid rest
+    for f in /proc/[0-9]*/stat; do
+        read -r pid comm state ppid rest <"$f" 2>/dev/null || continue
+        [ "$ppid" = "$1" ] && echo "$pid"
+    done | sort -n
+}
 # the ranks are mpirun's children, in rank order of their start; take the second
-victim=$(pgrep -P "$job" | sed -n 2p)
+victim=$(children "$job" | sed -n 2p)
 if [ -z "$victim" ]; then
     echo "killed_rank.sh: no second rank found under mpirun ($job)" >&2
     kill -KILL "$job" 2>/dev/null
@@ -39,7 +48,7 @@ for _ in $(seq 1 300); do
 done
 if kill -0 "$job" 2>/dev/null; then
     echo "killed_rank.sh: the job still runs 30 s after a rank was killed (a hang)" >&2
-    pkill -KILL -P "$job"
+    for c in $(children "$job"); do kill -KILL "$c"; done
     kill -KILL "$job"
     exit 1
 fi
