@@ -6,7 +6,7 @@ target_sources(opticoll PRIVATE tools/scaleout.c tools/plot.c tools/points.c)
 find_package(MPI COMPONENTS C QUIET)
 if(MPI_C_FOUND)
   add_executable(opticoll-cluster ${OC_TOOL_SOURCES} tools/scaleout.c tools/plot.c tools/points.c
-                              tools/mpi_main.c)
+                              tools/mpi_main.c tools/mpi_agree.c)
   target_include_directories(opticoll-cluster PRIVATE src tools)
   target_link_libraries(opticoll-cluster PRIVATE opticoll_lib MPI::MPI_C)
   target_compile_definitions(opticoll-cluster PRIVATE OC_WITH_MPI main=oc_tool_main

@@ -74,6 +74,48 @@ if(TARGET opticoll-mpi)
   set_tests_properties(mpi_api PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 60)
   set_property(TEST ${OC_MPI_TESTS} mpi_drop_allreduce mpi_drop_allgather mpi_badinput
                mpi_unknown_algorithm mpi_error_fails mpi_api APPEND PROPERTY LABELS mpi)
+  # Ranks started with other arguments (mpirun's MPMD form, `A : B`) or other settings in the
+  # environment agree on nothing, and every collective after that assumed they did: other sizes
+  # ended in a double free and a hang, other collectives in a hang, other algorithms in Open
+  # MPI's unpack (exit 15). Now the ranks compare their command lines first (tools/mpi_agree.c):
+  # rank 0 names the lowest rank that differs, in one line, and every rank exits 2. `timeout`
+  # turns a hang into a failure well inside the test's own limit.
+  set(OC_MPI_MPMD timeout 50 ${MPIEXEC_EXECUTABLE} --oversubscribe)
+  set(OC_MPI_ALLREDUCE $<TARGET_FILE:opticoll-mpi> --collectives allreduce --algorithms ring)
+  add_test(NAME mpi_agree_sizes
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 2
+                   "^opticoll-mpi: rank 1 was started with other arguments than rank 0; every rank must run the same command$"
+                   -- ${OC_MPI_MPMD} -np 1 ${OC_MPI_ALLREDUCE} --sizes 1KiB ${OC_MPI_QUICK}
+                   : -np 1 ${OC_MPI_ALLREDUCE} --sizes 1MiB ${OC_MPI_QUICK})
+  add_test(NAME mpi_agree_collectives
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 2
+                   "^opticoll-mpi: rank 2 was started with other arguments than rank 0"
+                   -- ${OC_MPI_MPMD} -np 2 $<TARGET_FILE:opticoll-mpi> --collectives allreduce
+                   --sizes 1KiB ${OC_MPI_QUICK} : -np 3 $<TARGET_FILE:opticoll-mpi>
+                   --collectives allgather --sizes 1KiB ${OC_MPI_QUICK})
+  # The same arguments but one rank's memory budget differs: it would refuse what the others run.
+  add_test(NAME mpi_agree_environment
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 2
+                   "^opticoll-mpi: rank 1 was started with other environment settings than rank 0.*OPTICOLL_MEMORY_BUDGET_MIB"
+                   -- ${OC_MPI_MPMD} -np 1 ${OC_MPI_ALLREDUCE} --sizes 1KiB ${OC_MPI_QUICK}
+                   : -np 2 env OPTICOLL_MEMORY_BUDGET_MIB=64 ${OC_MPI_ALLREDUCE} --sizes 1KiB
+                   ${OC_MPI_QUICK})
+  # Nothing checked is not a success: sex's plan refuses 3 ranks (a hypercube), so the only case
+  # is skipped, and the run exits 2 with one line (it exited 0).
+  add_test(NAME mpi_nothing_checked
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 2 "skipped \\[1\\]"
+                   "^opticoll-mpi: nothing was checked: every case was skipped by its algorithm"
+                   -- timeout 50 ${OC_MPIRUN} 3 $<TARGET_FILE:opticoll-mpi> --collectives alltoall
+                   --algorithms sex --sizes 1KiB ${OC_MPI_QUICK})
+  set_tests_properties(mpi_agree_sizes mpi_agree_collectives mpi_agree_environment
+                       mpi_nothing_checked PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 60
+                       LABELS mpi)
+  # A rank killed mid-run (SIGKILL) ends the job with a non-zero status within seconds instead of
+  # leaving the others in a collective (tests/mpi/killed_rank.sh kills rank 1 of 3).
+  add_test(NAME mpi_killed_rank COMMAND bash ${CMAKE_SOURCE_DIR}/tests/mpi/killed_rank.sh
+                                        ${MPIEXEC_EXECUTABLE} $<TARGET_FILE:opticoll-mpi>)
+  set_tests_properties(mpi_killed_rank PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 90
+                       LABELS mpi)
   # Bad flags (a parameter out of its range or malformed, an empty list item, a --drop-transfer
   # that no schedule has): exit 2, one line from rank 0 naming the valid range.
   add_test(NAME mpi_flags COMMAND bash ${CMAKE_SOURCE_DIR}/tests/mpi/flags.sh ${OC_MPIRUN} --

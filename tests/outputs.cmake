@@ -1,8 +1,10 @@
 # Output files, plots and exit codes (tests/cli/files.sh, tests/cli/exitcodes.sh; README, "Exit
 # codes"): what reaches gnuplot, what is at an output's name, failed plots, a full stdout for
-# every command, and one check per exit code. A few seconds each; they run in the sanitizer
-# build too.
-foreach(script files exitcodes)
+# every command, and one check per exit code; and outputs under faults (tests/cli/faults.sh: a
+# full disk through `ulimit -f`, a rank that cannot be written, SIGINT/SIGTERM/SIGHUP while
+# writing, the Chrome trace's cap): the old output or the whole new one, never a mix, never a
+# temporary left. A few seconds each (faults.sh ~12 s); they run in the sanitizer build too.
+foreach(script files exitcodes faults)
   add_test(NAME cli_${script}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/${script}.sh $<TARGET_FILE:opticoll>
                    ${CMAKE_SOURCE_DIR}/tests/cli)

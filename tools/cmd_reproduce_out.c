@@ -7,10 +7,12 @@
  * the text, every table kept as CSV, every figure's series) and comes back as a list of named
  * files — NAME.txt, NAME-table-K.csv, NAME-FIG.csv (the figure's points: series, x, y),
  * NAME-FIG.gp (the gnuplot script) — and its section of the index. Rank 0 checks that every paper
- * succeeded before it writes anything, writes the files (each whole or not at all, output.h),
- * draws each script's PNG (plot_draw; the script stays in DIR to be rerun there by hand), writes
- * DIR/index.md last, so that it appears only when everything it links to is there, and prints
- * the text as `reproduce` always has.
+ * succeeded before it writes anything, writes the files, draws each script's PNG (plot_draw; the
+ * script stays in DIR to be rerun there by hand) and DIR/index.md, and prints the text as
+ * `reproduce` always has. The files are one group (output.h): each goes to a temporary in DIR,
+ * and only when all of them are whole (every PNG checked) are they renamed, index.md last, so
+ * that a failure, a full disk or SIGINT/SIGTERM/SIGHUP part-way leaves DIR as it was (and a DIR
+ * this run made is removed again) — not some new files beside old ones and no index.
  */
 #include "cli.h"
 #include "output.h"
@@ -21,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct job {
     const char *names[16];
@@ -177,19 +180,20 @@ static char *in_dir(const char *dir, const char *name, size_t nlen) {
     return p;
 }
 
-/* Writes record r as DIR/NAME (output.h: whole or not at all), and draws NAME.png when NAME is a
- * gnuplot script. 0 or an exit code after one line. */
-static int write_record(const char *dir, const char *name, size_t nlen, const rec *r) {
+/* Writes record r as DIR/NAME into the group g (output.h: renamed with the others, or not at
+ * all), and draws NAME.png when NAME is a gnuplot script. 0 or an exit code after one line. */
+static int write_record(const char *dir, const char *name, size_t nlen, const rec *r,
+                        out_group *g) {
     char *path = in_dir(dir, name, nlen), *png = NULL;
     if (!path) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    int rc = write_bytes(path, r->data, r->len);
+    int rc = out_group_write_bytes(g, path, r->data, r->len);
     if (!rc && nlen > 3 && !memcmp(name + nlen - 3, ".gp", 3)) {
         png = malloc(strlen(path) + 2);
         if (!png) {
             rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
         } else {
             sprintf(png, "%.*s.png", (int)(strlen(path) - 3), path);
-            rc = plot_draw(png, r->data, r->len);
+            rc = plot_draw(png, r->data, r->len, g);
         }
     }
     free(png);
@@ -197,9 +201,9 @@ static int write_record(const char *dir, const char *name, size_t nlen, const re
     return rc;
 }
 
-/* Writes every file of every paper into J->out, draws the figures, and writes DIR/index.md last,
- * so that the index appears only when everything it links to is there. 0 or an exit code after
- * one line. */
+/* Writes every file of every paper into J->out, draws the figures, and DIR/index.md, as one
+ * group: nothing appears until everything is whole, and the index appears last. 0 or an exit
+ * code after one line. */
 static int write_out(const job *J, char *const *blobs, const size_t *lens) {
     char *idx = NULL;
     size_t ilen = 0;
@@ -214,6 +218,7 @@ static int write_out(const job *J, char *const *blobs, const size_t *lens) {
           "paraphrased from the seed) stands beside what we plot. The .gp files redraw "
           "the PNGs: `gnuplot FILE.gp` in this directory.\n",
           ix);
+    out_group g = {0};
     int rc = 0;
     for (size_t i = 0; i < J->n && !rc; i++) {
         size_t at = 0;
@@ -224,18 +229,23 @@ static int write_out(const job *J, char *const *blobs, const size_t *lens) {
             } else if (rec_is(&r, "@text")) {
                 char n[256];
                 int nl = snprintf(n, sizeof n, "%s.txt", J->names[i]);
-                rc = write_record(J->out, n, (size_t)nl, &r);
+                rc = write_record(J->out, n, (size_t)nl, &r, &g);
             } else if (r.name[0] != '@') {
-                rc = write_record(J->out, r.name, r.nlen, &r);
+                rc = write_record(J->out, r.name, r.nlen, &r, &g);
             }
         }
     }
     if (fclose(ix) && !rc) rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
     if (!rc) {
         char *path = in_dir(J->out, "index.md", 8);
-        rc = path ? write_bytes(path, idx, ilen) : die(EXIT_OTHER, "out of memory", NULL, NULL);
+        rc = path ? out_group_write_bytes(&g, path, idx, ilen)
+                  : die(EXIT_OTHER, "out of memory", NULL, NULL);
         free(path);
     }
+    if (!rc)
+        rc = out_group_commit(&g);
+    else
+        out_group_discard(&g);
     free(idx);
     return rc;
 }
@@ -260,29 +270,46 @@ int cmd_reproduce_out(const char *which, const char *out, const char *jobs,
         oc_reproduce(which, stdout, why, sizeof why); /* the library names the known papers */
         return die_line(EXIT_USAGE, why);
     }
+    int made = 0; /* DIR is this run's: removed again when nothing is written into it */
     if (J.out) {
-        if (mkdir(J.out, 0777) && errno != EEXIST)
+        int failed = mkdir(J.out, 0777);
+        if (failed && errno != EEXIST)
             return die(EXIT_USAGE, "--out %s: %s", J.out, strerror(errno));
-        /* DIR must take files, and DIR/index.md must be a regular file if it is there */
-        char *ix = in_dir(J.out, "index.md", 8);
-        if (!ix) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-        out_file probe;
-        int prc = out_reserve(&probe, ix);
-        out_discard(&probe);
-        free(ix);
-        if (prc) return prc;
-        if (!plot_available())
-            return die(EXIT_OTHER,
-                       "--out: gnuplot draws the figures and is not installed "
-                       "(apt-get install gnuplot-nox)",
-                       NULL, NULL);
+        made = !failed;
+        if (made) out_guard_dir(J.out);
     }
+    int rc = 0;
     char *blobs[16];
     size_t lens[16];
-    if (oc_scale_run(J.n, threads, paper_fn, &J, blobs, lens))
-        return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    if (oc_scale_rank() != 0) return 0;
-    int rc = 0;
+    if (J.out) {
+        /* DIR must take files, and DIR/index.md must be a regular file if it is there */
+        char *ix = in_dir(J.out, "index.md", 8);
+        out_file probe;
+        if (!ix) {
+            rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+            goto out;
+        }
+        rc = out_reserve(&probe, ix);
+        out_discard(&probe);
+        free(ix);
+        if (rc) goto out;
+        if (!plot_available()) {
+            rc = die(EXIT_OTHER,
+                     "--out: gnuplot draws the figures and is not installed "
+                     "(apt-get install gnuplot-nox)",
+                     NULL, NULL);
+            goto out;
+        }
+    }
+    if (oc_scale_run(J.n, threads, paper_fn, &J, blobs, lens)) {
+        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+        goto out;
+    }
+    if (oc_scale_rank() != 0) {
+        /* rank 0 writes DIR; another rank leaves it alone, even one that made it */
+        made = 0;
+        goto out;
+    }
     /* every paper must have succeeded before anything is written or printed */
     for (size_t i = 0; i < J.n && !rc; i++) {
         size_t at = 0;
@@ -306,5 +333,10 @@ int cmd_reproduce_out(const char *which, const char *out, const char *jobs,
             if (rec_is(&r, "@text")) fwrite(r.data, 1, r.len, stdout);
     }
     oc_scale_free(blobs, J.n);
+out:
+    if (made) {
+        out_guard_dir(NULL);
+        if (rc) rmdir(J.out); /* this run's DIR, empty when nothing was written */
+    }
     return rc;
 }

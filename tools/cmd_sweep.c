@@ -142,9 +142,10 @@ static void panel(const sweep_args *a, plot_panel *pn, char *title, size_t tlen,
                        a->nalgos};
 }
 
-/* The figure at a->plot: time against size, one panel per N (a grid on one page), or time
- * against N when only N varies; then one line on `info` saying what was written. */
-static int plot_all(const sweep_args *a, FILE *info) {
+/* The figure at a->plot, into the group g (renamed with the CSV, all or nothing): time against
+ * size, one panel per N (a grid on one page), or time against N when only N varies; then one
+ * line on `info` saying what will have been written. */
+static int plot_all(const sweep_args *a, FILE *info, out_group *g) {
     int by_n = a->nsizes == 1 && a->nnodes > 1;
     size_t np = by_n ? 1 : a->nnodes, m = by_n ? a->nnodes : a->nsizes, per = m * a->nalgos;
     double *x = calloc(per * np, sizeof *x), *y = calloc(per * np, sizeof *y);
@@ -161,7 +162,7 @@ static int plot_all(const sweep_args *a, FILE *info) {
     for (size_t i = 0; i < np; i++)
         panel(a, &pn[i], title[i], sizeof title[i], xl[i], sizeof xl[i], i, by_n, x + i * per,
               y + i * per, ser + i * a->nalgos, unit);
-    rc = plot_figure(a->plot, pn, np);
+    rc = plot_figure(a->plot, pn, np, g);
     if (!rc && np > 1)
         fprintf(info, "plot: wrote %s (%zu panels, one per N)\n", a->plot, np);
     else if (!rc)
@@ -214,9 +215,16 @@ int cmd_sweep(int argc, char **argv) {
         rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
         goto out;
     }
-    if (a.plot) rc = plot_all(&a, m);
-    if (!rc && a.csv && !(rc = write_whole(a.csv, write_csv, &a)))
+    /* the plot and the CSV appear together or not at all (output.h's group): a CSV that cannot
+     * be written leaves no new plot beside an old CSV, and the other way round */
+    out_group g = {0};
+    if (a.plot) rc = plot_all(&a, m, &g);
+    if (!rc && a.csv && !(rc = out_group_write(&g, a.csv, write_csv, &a)))
         fprintf(m, "csv: wrote %s\n", a.csv);
+    if (!rc)
+        rc = out_group_commit(&g);
+    else
+        out_group_discard(&g);
     if (fclose(m) && !rc) rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
     if (rc) {
         free(said);

@@ -223,11 +223,16 @@ static int cmd_compare(options *o) {
     return status;
 }
 
-/* export --format chakra: one file per rank, PREFIX.RANK.et (ASTRA-sim's naming), each written
- * whole through write_bytes (output.c); the schedule passed every check before the first. */
+/* export --format chakra: one file per rank, PREFIX.RANK.et (ASTRA-sim's naming), all or nothing
+ * (output.h's group): each rank's file is written whole into a temporary as the library hands it
+ * over, and only when every rank's is whole are they renamed over the targets. A failure at rank
+ * k (a full disk, a target that is a directory) leaves every old file as it was — not ranks
+ * before k new and ranks after it old, a mix ASTRA-sim would load — and no temporaries. The
+ * schedule passed every check before the first file. */
 typedef struct chakra_out {
     const char *prefix;
-    int rc; /* write_bytes' exit code, its line already printed */
+    out_group files;
+    int rc; /* the group's exit code, its line already printed */
 } chakra_out;
 
 static int chakra_rank(void *ctx, uint32_t rank, const void *data, size_t len) {
@@ -237,22 +242,25 @@ static int chakra_rank(void *ctx, uint32_t rank, const void *data, size_t len) {
         c->rc = die(EXIT_USAGE, "-o %s: the path is too long", c->prefix, NULL);
         return OC_EINVAL;
     }
-    c->rc = write_bytes(path, data, len);
+    c->rc = out_group_write_bytes(&c->files, path, data, len);
     return c->rc ? OC_EIO : 0;
 }
 
 static int export_chakra(options *o) {
-    if (!o->output)
+    if (!o->output || !strcmp(o->output, "-"))
         return die(EXIT_USAGE, "--format chakra writes one file per rank: give -o PREFIX", NULL,
                    NULL);
     oc_request req;
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
     char why[512] = "";
-    chakra_out c = {o->output, 0};
+    chakra_out c = {o->output, {0}, 0};
     int err = oc_export_chakra(&req, chakra_rank, &c, why, sizeof why);
-    if (c.rc) return c.rc;
-    return err ? lib_error(err, why) : 0;
+    if (c.rc || err) {
+        out_group_discard(&c.files);
+        return c.rc ? c.rc : lib_error(err, why);
+    }
+    return out_group_commit(&c.files);
 }
 
 /* export --format msccl's settings, for export_msccl (the exporters share one signature) */
@@ -282,7 +290,8 @@ static int cmd_export(options *o) {
             "                          their limits are checked, a schedule over one is refused\n"
             "      --format chakra     MLCommons Chakra execution traces (ASTRA-sim's input):\n"
             "                          one file PREFIX.RANK.et per rank; needs -o PREFIX\n"
-            "  -o, --output FILE       write FILE instead of standard output\n",
+            "  -o, --output FILE       write FILE instead of standard output (- is standard\n"
+            "                          output)\n",
             help_problem, help_algo, help_search, help_network);
         return 0;
     }
@@ -311,6 +320,9 @@ static int cmd_export(options *o) {
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
     char why[512] = "";
+    /* `-o -` is standard output, as for most tools (it wrote a file named "-"); a file of that
+     * name is still `-o ./-` */
+    if (o->output && !strcmp(o->output, "-")) o->output = NULL;
     if (!o->output) {
         /* stdout: write to a temporary file first so that a failure prints nothing */
         FILE *tmp = tmpfile();
@@ -318,8 +330,10 @@ static int cmd_export(options *o) {
             return die(EXIT_OTHER, "cannot create a temporary file: %s", strerror(errno), NULL);
         int err = export_fn(&req, tmp, why, sizeof why);
         if (err) {
+            rc = ferror(tmp) ? die(EXIT_OTHER, "cannot write a temporary file: %s", why, NULL)
+                             : lib_error(err, why);
             fclose(tmp);
-            return lib_error(err, why);
+            return rc;
         }
         rewind(tmp);
         char buf[1 << 16];
@@ -333,8 +347,12 @@ static int cmd_export(options *o) {
     if ((rc = out_open(&out, o->output))) return rc;
     int err = export_fn(&req, out.f, why, sizeof why);
     if (err) {
+        /* a failed write (a full disk) is the environment's, exit 3 (README, "Exit codes"),
+         * though the library's OC_EIO is otherwise an unreadable input file, exit 2 */
+        rc = ferror(out.f) ? die(EXIT_OTHER, "cannot write %s: %s", o->output, why)
+                           : lib_error(err, why);
         out_discard(&out);
-        return lib_error(err, why);
+        return rc;
     }
     return out_commit(&out);
 }

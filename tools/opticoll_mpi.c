@@ -35,6 +35,7 @@
 #include "core/core.h"
 #include "core/json.h"
 #include "core/quote.h"
+#include "mpi_agree.h"
 #include "report/perf.h"
 #include "opticoll.h"
 
@@ -647,8 +648,15 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    /* Before anything else: ranks started with other arguments (mpirun's MPMD form) would run
+     * other cases and sizes and meet in mismatched collectives (mpi_agree.h). */
+    int rc = mpi_agree(MPI_COMM_WORLD, "opticoll-mpi", argc, argv, mpi_agree_env);
+    if (rc) {
+        MPI_Finalize();
+        return rc < 0 ? 3 : 2;
+    }
     opts o;
-    int rc = parse(argc, argv, &o);
+    rc = parse(argc, argv, &o);
     if (rc) {
         MPI_Finalize();
         return rc == 1 ? 0 : rc;
@@ -814,6 +822,19 @@ int main(int argc, char **argv) {
     if (lost)
         fprintf(stderr, "opticoll-mpi: rank %d: cannot write the results to standard output%s\n",
                 rank, json_lost ? " (out of memory)" : "");
+    /* Nothing checked is no result either: a run whose every case was skipped (the algorithm
+     * refuses this communicator size, root or message size) or left out (a count past what one
+     * MPI call takes) proves nothing, and a script must not read exit 0 as "checked". The same
+     * on every rank: the cases are the same everywhere (mpi_agree). */
+    int nothing = !checked && !mismatches && !failed;
+    if (nothing && !lost && rank == 0)
+        fprintf(stderr,
+                "opticoll-mpi: nothing was checked: %s (choose other --algorithms, --sizes or "
+                "ranks)\n",
+                skipped
+                    ? (o.json ? "every case was skipped by its algorithm (its \"reason\" says why)"
+                              : "every case was skipped by its algorithm (the notes say why)")
+                    : "every size is too large for one MPI call on this many ranks");
     MPI_Finalize();
-    return lost ? 3 : mismatches || failed ? 1 : 0;
+    return lost ? 3 : mismatches || failed ? 1 : nothing ? 2 : 0;
 }

@@ -20,6 +20,26 @@
  * (missing directory, no permission, not a regular file) is 2, like any bad argument; a write
  * that fails once the file is open (a full disk) is 3.
  *
+ * Files that belong together (output.h's out_group: a Chakra trace's rank files, a sweep's plot
+ * and CSV, a reproduction's directory) are each written whole into a temporary first; only when
+ * all of them are whole are they renamed, one after the other, so that a full disk at rank 3 no
+ * longer leaves ranks 0-2 new beside ranks 4-7 old — a mix a simulator would load. Each rename is
+ * atomic; the group's renames are not one step, but nothing that can fail for lack of space or
+ * for a bad target is left by then (targets are checked just before the first rename).
+ *
+ * Signals: SIGINT, SIGTERM and SIGHUP would end the tool with its temporaries left behind (a
+ * 4096-node export left 384 MB of .opticoll-XXXXXX after 20 s). Every temporary is on a list
+ * (live_head) from mkstemp to its rename or removal; the handler, installed with the first
+ * temporary unless the signal is ignored (nohup), first ends a running gnuplot (SIGKILL and
+ * waitpid: left running, it would create its output file again after the removal), unlinks each
+ * temporary, removes the output directory the tool made if it is empty (kill, waitpid, unlink
+ * and rmdir are all async-signal-safe), and re-raises the signal with its default action, so the
+ * tool still dies of it (exit status 128 + signal in a shell). The list is changed with those signals blocked, so the handler never sees it half
+ * linked; it is changed only by the main thread and never while the pool's workers run (the
+ * outputs are opened before a long export and written after the points or papers are computed,
+ * and no worker outlives its pool call, core/pool.c), so a signal delivered to a worker finds
+ * it whole too. SIGKILL cannot be caught: after it, temporaries named .opticoll-XXXXXX may remain.
+ *
  * Standard output gets the same care once, at the end of main (close_stdout, after coreutils'
  * close_stdout): printf and friends set the stream's error flag when a write fails, so checking
  * the flag and the final fclose catches every lost byte of every command in one place.
@@ -27,15 +47,107 @@
 #include "output.h"
 
 #include "cli.h"
+#include "core/core.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char tmp_name[] = ".opticoll-XXXXXX";
+
+/* ---- the temporaries a signal removes ---- */
+
+static out_file *volatile live_head;
+static const char *volatile guard_dir;
+static volatile pid_t guard_child;
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_signal(int sig) {
+    if (guard_child > 0) { /* kill and waitpid are async-signal-safe too */
+        kill(guard_child, SIGKILL);
+        waitpid(guard_child, NULL, 0);
+    }
+    for (out_file *o = live_head; o; o = o->live_next)
+        if (o->tmp) unlink(o->tmp);
+    if (guard_dir) rmdir(guard_dir);
+    raise(sig); /* SA_RESETHAND: the default action now, which ends the tool */
+}
+
+/* Blocks (or restores) the cleanup signals around a change of the list. */
+static void block_signals(sigset_t *old) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++)
+        sigaddset(&set, cleanup_signals[i]);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void install_handlers(void) {
+    static int installed;
+    if (installed) return;
+    installed = 1;
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++) {
+        struct sigaction old, sa;
+        if (sigaction(cleanup_signals[i], NULL, &old) || old.sa_handler == SIG_IGN) continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        sigaction(cleanup_signals[i], &sa, NULL);
+    }
+}
+
+static void live_add(out_file *o) {
+    sigset_t old;
+    install_handlers();
+    block_signals(&old);
+    o->live_prev = NULL;
+    o->live_next = live_head;
+    if (live_head) live_head->live_prev = o;
+    live_head = o;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static void live_remove(out_file *o) {
+    sigset_t old;
+    block_signals(&old);
+    if (o->live_prev)
+        o->live_prev->live_next = o->live_next;
+    else if (live_head == o)
+        live_head = o->live_next;
+    if (o->live_next) o->live_next->live_prev = o->live_prev;
+    o->live_prev = o->live_next = NULL;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void out_block_signals(sigset_t *old) {
+    install_handlers();
+    block_signals(old);
+}
+
+void out_restore_signals(const sigset_t *old) {
+    sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+void out_guard_child(pid_t pid) {
+    sigset_t old;
+    block_signals(&old);
+    guard_child = pid;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void out_guard_dir(const char *dir) {
+    sigset_t old;
+    if (dir) install_handlers();
+    block_signals(&old);
+    guard_dir = dir;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+}
 
 /* What is at `path` when it is not a regular file, or NULL. */
 static const char *not_regular(const struct stat *st) {
@@ -85,11 +197,14 @@ int out_reserve(out_file *o, const char *path) {
     }
     sprintf(o->tmp, "%s/%s", o->dir, tmp_name);
     o->base = o->tmp + strlen(o->dir) + 1;
+    /* on the list before it exists: a signal between mkstemp and live_add would leave it */
+    live_add(o);
     o->fd = mkstemp(o->tmp);
     struct stat st;
     if (o->fd < 0 || fstat(o->fd, &st)) {
         rc = die(EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
         if (o->fd < 0) { /* nothing was created, nothing to remove */
+            live_remove(o);
             free(o->tmp);
             o->tmp = NULL;
         }
@@ -120,9 +235,11 @@ void out_discard(out_file *o) {
     o->f = NULL;
     o->fd = -1;
     if (o->tmp) unlink(o->tmp);
+    live_remove(o);
     free(o->tmp);
     free(o->dir);
-    o->tmp = o->dir = NULL;
+    free(o->owned);
+    o->tmp = o->dir = o->owned = NULL;
 }
 
 /* The mode the finished file gets: the replaced file's, or what the umask lets through. */
@@ -133,13 +250,14 @@ static mode_t final_mode(int old) {
     return 0666 & ~mask;
 }
 
-int out_commit(out_file *o) {
+int out_finish(out_file *o) {
     const char *why = NULL;
     int err = 0, mode = -1, rc = 0;
     struct stat st;
+    if (o->finished) return 0;
     if (o->f && (fflush(o->f) || ferror(o->f))) why = "write error", err = errno;
     if (!why && fsync(o->fd)) why = "fsync failed", err = errno;
-    /* the target is checked again now, the last moment before the rename */
+    /* the target is checked now, and again just before the rename */
     if (!why && (rc = check_target(o->path, &mode))) goto fail;
     if (!why && fchmod(o->fd, final_mode(mode))) why = "cannot set its mode", err = errno;
     if (o->f) {
@@ -160,14 +278,92 @@ int out_commit(out_file *o) {
         rc = die(EXIT_OTHER, "cannot write %s: its temporary %s was replaced", o->path, o->tmp);
         goto fail;
     }
-    if (rename(o->tmp, o->path)) {
-        rc = die(EXIT_OTHER, "cannot write %s: %s", o->path, strerror(errno));
-        goto fail;
-    }
-    free(o->tmp);
-    o->tmp = NULL;
+    o->mode = mode;
+    o->finished = 1;
+    return 0;
 fail:
     out_discard(o);
+    return rc;
+}
+
+/* The last step of a finished file: the target checked once more, the rename. */
+static int out_rename(out_file *o) {
+    int mode, rc = check_target(o->path, &mode);
+    if (!rc && rename(o->tmp, o->path))
+        rc = die(EXIT_OTHER, "cannot write %s: %s", o->path, strerror(errno));
+    if (rc) return rc;
+    live_remove(o); /* renamed: no longer a temporary to remove */
+    free(o->tmp);
+    o->tmp = NULL;
+    return 0;
+}
+
+int out_commit(out_file *o) {
+    int rc = out_finish(o);
+    if (!rc) rc = out_rename(o);
+    out_discard(o);
+    return rc;
+}
+
+/* ---- groups ---- */
+
+static int group_add(out_group *g, const char *path, int stream, out_file **out) {
+    out_file *o = calloc(1, sizeof *o);
+    char *copy = strdup(path);
+    if (!o || !copy || oc__grow((void **)&g->files, &g->cap, g->n + 1, sizeof *g->files)) {
+        free(o);
+        free(copy);
+        return die(EXIT_OTHER, "out of memory", NULL, NULL);
+    }
+    int rc = stream ? out_open(o, copy) : out_reserve(o, copy);
+    if (rc) {
+        free(o);
+        free(copy);
+        return rc;
+    }
+    o->owned = copy;
+    g->files[g->n++] = o;
+    *out = o;
+    return 0;
+}
+
+int out_group_open(out_group *g, const char *path, out_file **out) {
+    return group_add(g, path, 1, out);
+}
+
+int out_group_reserve(out_group *g, const char *path, out_file **out) {
+    return group_add(g, path, 0, out);
+}
+
+int out_group_write(out_group *g, const char *path, int (*fn)(FILE *f, void *ctx), void *ctx) {
+    out_file *o = NULL;
+    int rc = out_group_open(g, path, &o);
+    if (rc) return rc;
+    int err = fn(o->f, ctx);
+    if (err) /* as write_whole: a failed stream is a write error, else the library's */
+        return ferror(o->f) ? die(EXIT_OTHER, "cannot write %s: write error", path, NULL)
+                            : lib_error(err, NULL);
+    return out_finish(o);
+}
+
+void out_group_discard(out_group *g) {
+    for (size_t i = 0; i < g->n; i++) {
+        out_discard(g->files[i]);
+        free(g->files[i]);
+    }
+    free(g->files);
+    memset(g, 0, sizeof *g);
+}
+
+int out_group_commit(out_group *g) {
+    int rc = 0, mode;
+    for (size_t i = 0; i < g->n && !rc; i++)
+        rc = out_finish(g->files[i]);
+    for (size_t i = 0; i < g->n && !rc; i++)
+        rc = check_target(g->files[i]->path, &mode);
+    for (size_t i = 0; i < g->n && !rc; i++)
+        rc = out_rename(g->files[i]);
+    out_group_discard(g);
     return rc;
 }
 
@@ -199,6 +395,11 @@ static int put_bytes(FILE *f, void *ctx) {
 int write_bytes(const char *path, const void *data, size_t len) {
     bytes b = {data, len};
     return write_whole(path, put_bytes, &b);
+}
+
+int out_group_write_bytes(out_group *g, const char *path, const void *data, size_t len) {
+    bytes b = {data, len};
+    return out_group_write(g, path, put_bytes, &b);
 }
 
 int close_stdout(int rc) {

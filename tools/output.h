@@ -1,12 +1,15 @@
 /*
  * output.h — every file the tool writes (`export -o`, `sweep --csv`, `tune -o`, the plots, every
  * file of `reproduce --out`), written whole or not at all, through a temporary of its own in the
- * target's directory that is renamed over the target (output.c); and the final check of standard
- * output at the end of main.
+ * target's directory that is renamed over the target (output.c); several files that belong
+ * together (a Chakra trace's rank files, a sweep's plot and CSV, a reproduction's directory) as a
+ * group, all or nothing; the temporaries removed when SIGINT, SIGTERM or SIGHUP ends the tool; and
+ * the final check of standard output at the end of main.
  */
 #ifndef OC_OUTPUT_H
 #define OC_OUTPUT_H
 
+#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -20,7 +23,11 @@ typedef struct out_file {
     int fd;
     FILE *f; /* out_open: the stream to write; out_reserve: NULL */
     dev_t dev;
-    ino_t ino; /* the temporary as mkstemp made it */
+    ino_t ino;    /* the temporary as mkstemp made it */
+    int mode;     /* out_finish: the mode the target gets */
+    int finished; /* out_finish succeeded: written whole, closed, waiting for its rename */
+    char *owned;  /* out_group: the copy of the target's path that `path` points to */
+    struct out_file *live_prev, *live_next; /* the temporaries a signal removes (output.c) */
 } out_file;
 
 /* Creates the temporary and opens o->f on it. Refuses a target that exists and is not a regular
@@ -34,6 +41,48 @@ int out_reserve(out_file *o, const char *path);
 int out_commit(out_file *o);
 /* Closes and removes the temporary; the target is untouched. Safe after out_commit. */
 void out_discard(out_file *o);
+/* The first half of out_commit: flushes, fsyncs and closes the temporary (every error checked)
+ * and checks the target; the temporary stays, whole, for out_commit or out_group_commit to
+ * rename. 0, or an exit code after one line (the temporary is then removed). */
+int out_finish(out_file *o);
+
+/* Files that appear together or not at all. Each is written to its own temporary; only when
+ * every one is whole (out_finish) and every target is still writable are they renamed, in the
+ * order they were added (so the last added, an index, appears last). A failure or a signal
+ * before that leaves every target as it was. */
+typedef struct out_group {
+    out_file **files;
+    size_t n, cap;
+} out_group;
+
+/* A file of the group: as out_open (o->f to write) or out_reserve (another process writes).
+ * `path` is copied. *out is the group's. 0 or an exit code after one line. */
+int out_group_open(out_group *g, const char *path, out_file **out);
+int out_group_reserve(out_group *g, const char *path, out_file **out);
+/* out_group_open, fn renders into the stream, out_finish: the file waits, whole and closed (one
+ * descriptor at a time, however many files). 0 or an exit code after one line. */
+int out_group_write(out_group *g, const char *path, int (*fn)(FILE *f, void *ctx), void *ctx);
+int out_group_write_bytes(out_group *g, const char *path, const void *data, size_t len);
+/* Finishes what is not yet finished, checks every target again, renames every temporary over
+ * its target; frees the group. 0 or an exit code after one line; on failure before the first
+ * rename nothing has changed. */
+int out_group_commit(out_group *g);
+/* Removes every temporary of the group (targets untouched) and frees it. */
+void out_group_discard(out_group *g);
+
+/* The cleanup signals blocked (the old mask in *old) and restored: posix_spawn and
+ * out_guard_child between them leave no moment at which the child runs unguarded. */
+void out_block_signals(sigset_t *old);
+void out_restore_signals(const sigset_t *old);
+/* A child writing one of the temporaries (gnuplot drawing a plot): a signal ends it and waits
+ * for it before the temporaries go, or it would create its file again after their removal.
+ * 0: none. */
+void out_guard_child(pid_t pid);
+
+/* A directory the tool made for its output (reproduce --out DIR when DIR was new): removed, if
+ * empty once the temporaries are gone, when a signal ends the tool. NULL: none. The string must
+ * live until it is unset. */
+void out_guard_dir(const char *dir);
 
 /* out_open, fn renders into the stream (0 or a library error), out_commit. 0 or an exit code
  * after one line. */

@@ -20,6 +20,14 @@
  * made in the target's directory, named .opticoll-XXXXXX, with gnuplot started in that
  * directory. The finished PNG is renamed over the target like every other output file, so a
  * failed plot leaves whatever was there untouched.
+ *
+ * Gnuplot's exit status is not enough: its cairo terminals (pngcairo, pdfcairo, epscairo) ignore
+ * a failed write and exit 0, so a full disk left a truncated PNG that we called written. The
+ * image is therefore checked to be whole for its format before it replaces anything
+ * (image_whole): a PNG's chunks are walked from the signature to an IEND chunk that ends the
+ * file exactly; an SVG ends with </svg>; a PDF or EPS has %%EOF in its last kilobyte; a JPEG
+ * ends with the EOI marker FF D9; a GIF with its trailer 0x3B. A file cut short fails every one
+ * of these.
  */
 #define _GNU_SOURCE /* posix_spawn_file_actions_addchdir_np (glibc 2.29) */
 #include "plot.h"
@@ -260,29 +268,81 @@ static int run_gnuplot(const char *dir, const char *out, FILE *script, FILE *err
     snprintf(var, sizeof var, "opticoll_output='%s'", out); /* out: .opticoll-XXXXXX */
     char *argv[] = {"gnuplot", "-e", var, "-", NULL};
     posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
     if (posix_spawn_file_actions_init(&fa)) return -1;
+    if (posix_spawnattr_init(&at)) {
+        posix_spawn_file_actions_destroy(&fa);
+        return -1;
+    }
     pid_t pid;
+    /* SIGINT, SIGTERM and SIGHUP are blocked from before the spawn until gnuplot is on record
+     * for the handler (output.h); gnuplot itself starts with the mask we had */
+    sigset_t old;
+    out_block_signals(&old);
     int rc = posix_spawn_file_actions_addchdir_np(&fa, dir);
     if (!rc) rc = posix_spawn_file_actions_adddup2(&fa, fileno(script), 0);
     if (!rc) rc = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     if (!rc) rc = posix_spawn_file_actions_adddup2(&fa, fileno(err), 2);
-    if (!rc) rc = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    if (!rc) rc = posix_spawnattr_setsigmask(&at, &old);
+    if (!rc) rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
+    if (!rc) rc = posix_spawnp(&pid, "gnuplot", &fa, &at, argv, environ);
+    if (!rc) out_guard_child(pid);
+    out_restore_signals(&old);
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
     if (rc) return -1;
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) return -1;
+    int st, waited;
+    while ((waited = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+        continue;
+    out_guard_child(0);
+    if (waited < 0) return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-int plot_draw(const char *png, const char *script, size_t len) {
-    if (!plot_available())
-        return die(EXIT_OTHER,
-                   "cannot draw %s: gnuplot is not installed (apt-get install gnuplot-nox)", png,
-                   NULL);
-    out_file o;
-    int rc = out_reserve(&o, png);
-    if (rc) return rc;
+/* Reads `len` bytes at `at` of fd; 1 when all were there. */
+static int read_at(int fd, off_t at, void *buf, size_t len) {
+    return at >= 0 && pread(fd, buf, len, at) == (ssize_t)len;
+}
+
+static uint32_t be32(const unsigned char *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* 1 when the file on fd (of `size` bytes) is a whole image in the format of terminal `term`
+ * (plot.c's essay says what is checked). */
+static int image_whole(int fd, off_t size, const char *term) {
+    unsigned char b[1024];
+    if (!strcmp(term, "pngcairo")) {
+        static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+        if (!read_at(fd, 0, b, 8) || memcmp(b, sig, 8)) return 0;
+        /* length (4), type (4), data, CRC (4), chunk after chunk, up to IEND at the very end */
+        for (off_t at = 8; read_at(fd, at, b, 8);) {
+            off_t next = at + 12 + (off_t)be32(b);
+            if (!memcmp(b + 4, "IEND", 4)) return next == size;
+            if (next > size) return 0;
+            at = next;
+        }
+        return 0;
+    }
+    size_t tail = size < (off_t)sizeof b ? (size_t)size : sizeof b;
+    if (!tail || !read_at(fd, size - (off_t)tail, b, tail)) return 0;
+    if (!strcmp(term, "jpeg")) return tail >= 2 && b[tail - 2] == 0xff && b[tail - 1] == 0xd9;
+    if (!strcmp(term, "gif")) return b[tail - 1] == 0x3b;
+    if (!strcmp(term, "svg")) {
+        while (tail && strchr(" \t\r\n", b[tail - 1]))
+            tail--;
+        return tail >= 6 && !memcmp(b + tail - 6, "</svg>", 6);
+    }
+    /* pdfcairo, epscairo: the end-of-file comment near the end */
+    for (size_t i = 0; i + 5 <= tail; i++)
+        if (!memcmp(b + i, "%%EOF", 5)) return 1;
+    return 0;
+}
+
+/* Draws into the reserved temporary o; 0 or an exit code after one line (o is left to the
+ * caller). */
+static int draw_into(out_file *o, const char *png, const char *script, size_t len) {
+    int rc = 0;
     /* the script and gnuplot's messages go through unnamed temporaries (tmpfile) */
     FILE *in = tmpfile(), *err = tmpfile();
     if (!in || !err || fwrite(script, 1, len, in) != len || fflush(in) || fseek(in, 0, SEEK_SET)) {
@@ -290,9 +350,9 @@ int plot_draw(const char *png, const char *script, size_t len) {
                  strerror(errno));
         goto out;
     }
-    int st = run_gnuplot(o.dir, o.base, in, err);
+    int st = run_gnuplot(o->dir, o->base, in, err);
     struct stat sb;
-    if (st != 0 || fstat(o.fd, &sb) || sb.st_size == 0) {
+    if (st != 0 || fstat(o->fd, &sb) || sb.st_size == 0) {
         char msg[200];
         last_line(err, msg, sizeof msg);
         if (st < 0 && !*msg) snprintf(msg, sizeof msg, "gnuplot could not be started");
@@ -300,15 +360,40 @@ int plot_draw(const char *png, const char *script, size_t len) {
                   : die(EXIT_OTHER, "gnuplot could not draw %s", png, NULL);
         goto out;
     }
-    rc = out_commit(&o);
+    const char *term = plot_terminal(png);
+    if (!image_whole(o->fd, sb.st_size, term ? term : "pngcairo")) {
+        rc = die(EXIT_OTHER,
+                 "gnuplot could not draw %s: the image it wrote is cut short (is the disk full?)",
+                 png, NULL);
+        goto out;
+    }
 out:
-    out_discard(&o);
     if (in) fclose(in);
     if (err) fclose(err);
     return rc;
 }
 
-int plot_figure(const char *path, const plot_panel *p, size_t np) {
+int plot_draw(const char *png, const char *script, size_t len, out_group *g) {
+    if (!plot_available())
+        return die(EXIT_OTHER,
+                   "cannot draw %s: gnuplot is not installed (apt-get install gnuplot-nox)", png,
+                   NULL);
+    if (g) {
+        out_file *o = NULL;
+        int rc = out_group_reserve(g, png, &o);
+        if (!rc) rc = draw_into(o, png, script, len);
+        return rc ? rc : out_finish(o);
+    }
+    out_file o;
+    int rc = out_reserve(&o, png);
+    if (rc) return rc;
+    rc = draw_into(&o, png, script, len);
+    if (!rc) rc = out_commit(&o);
+    out_discard(&o);
+    return rc;
+}
+
+int plot_figure(const char *path, const plot_panel *p, size_t np, out_group *g) {
     if (!plot_terminal(path))
         return die(EXIT_USAGE,
                    "--plot %s: unknown image format (name it .png, .svg, .pdf, .jpg, .eps or .gif)",
@@ -318,7 +403,8 @@ int plot_figure(const char *path, const plot_panel *p, size_t np) {
     FILE *m = open_memstream(&buf, &len);
     if (!m) return die(EXIT_OTHER, "out of memory", NULL, NULL);
     plot_script_panels(m, path, p, np);
-    int rc = fclose(m) ? die(EXIT_OTHER, "out of memory", NULL, NULL) : plot_draw(path, buf, len);
+    int rc =
+        fclose(m) ? die(EXIT_OTHER, "out of memory", NULL, NULL) : plot_draw(path, buf, len, g);
     free(buf);
     return rc;
 }

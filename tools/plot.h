@@ -5,6 +5,8 @@
 #ifndef OC_PLOT_H
 #define OC_PLOT_H
 
+#include "output.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -42,13 +44,16 @@ int plot_available(void);
 void plot_script(FILE *f, const char *png, const plot_spec *spec, const plot_series *s, size_t ns);
 /* The same with several panels on one page (gnuplot's multiplot), in a grid. */
 void plot_script_panels(FILE *f, const char *path, const plot_panel *p, size_t np);
-/* Runs gnuplot on `script` (len bytes, from plot_script) and puts the PNG at `png`, through a
- * temporary that is renamed over it (output.h). 0, or an exit code after one line: 3 when
- * gnuplot is missing or fails, 2 when `png` cannot be written there; on failure whatever was at
- * `png` is untouched. */
-int plot_draw(const char *png, const char *script, size_t len);
+/* Runs gnuplot on `script` (len bytes, from plot_script) and puts the image at `png`, through a
+ * temporary that is renamed over it (output.h) once gnuplot has exited 0 and the file is a whole
+ * image of its format (gnuplot's cairo terminals exit 0 when a write fails: a full disk left a
+ * truncated PNG). With a group `g` (not NULL) the finished image waits in the group for
+ * out_group_commit instead. 0, or an exit code after one line: 3 when gnuplot is missing or
+ * fails or the image is cut short, 2 when `png` cannot be written there; on failure whatever was
+ * at `png` is untouched. */
+int plot_draw(const char *png, const char *script, size_t len, out_group *g);
 /* plot_script_panels, then plot_draw: the figure (900x600 a panel) in the format `path` names;
  * 2 after one line when plot_terminal does not know it. */
-int plot_figure(const char *path, const plot_panel *p, size_t np);
+int plot_figure(const char *path, const plot_panel *p, size_t np, out_group *g);
 
 #endif

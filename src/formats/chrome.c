@@ -19,9 +19,18 @@
  * time reads back to the very double the model computed), printed and freed, so a schedule of
  * millions of transfers never sits in memory. It is written while the schedule is verified and
  * mapped; the CLI keeps it in a temporary file and shows it only when everything passed.
+ *
+ * Its size has a cap, like every output: a quarter of the memory budget (1 GiB by default,
+ * OPTICOLL_MEMORY_BUDGET_MIB moves it), because a viewer reads the whole JSON file into memory,
+ * several times its size (ring all-gather on 4096 nodes at 1 byte was 7.7 GB). The trace's size
+ * is not known before it is generated (two slices per transfer, whose count most plans do not
+ * know ahead), so each event is printed to a string first and refused, with one line naming the
+ * cap, before a byte of it passes the cap: the stream never holds more than the cap, and the CLI,
+ * which writes into a temporary, leaves nothing behind.
  */
 #include "run/watch.h"
 #include "core/json.h"
+#include "formats/formats.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -34,16 +43,29 @@ typedef struct chrome_writer {
     FILE *f;
     uint64_t chunk_bytes;
     uint64_t events;
-    double end_s; /* the end of the last step */
+    uint64_t bytes, cap; /* written so far, and the most that may be */
+    double end_s;        /* the end of the last step */
 } chrome_writer;
+
+/* The room the trace's frame takes besides its events (the head, the tail and "otherData"). */
+enum { FRAME_BYTES = 1024 };
+
 
 /* Prints one event (and frees it); the comma goes before every event but the first. */
 static int put(chrome_writer *w, cJSON *ev, char *why, size_t len) {
     if (!ev) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the trace");
-    fputs(w->events++ ? ",\n" : "\n", w->f);
-    int rc = oc__json_write(w->f, ev, OC__JSON_COMPACT, NULL);
-    if (rc == OC_ENOMEM) return oc__fail(why, len, rc, "out of memory writing the trace");
-    if (rc) return oc__fail(why, len, OC_EIO, "write error: %s", strerror(errno));
+    char *text = oc__json_text(ev, OC__JSON_COMPACT);
+    cJSON_Delete(ev);
+    if (!text) return oc__fail(why, len, OC_ENOMEM, "out of memory writing the trace");
+    size_t n = strlen(text);
+    if (w->bytes + 2 + n + FRAME_BYTES > w->cap) {
+        free(text);
+        return oc__output_refuse("the Chrome trace", w->events, "events", why, len);
+    }
+    w->bytes += 2 + n;
+    int bad = fputs(w->events++ ? ",\n" : "\n", w->f) == EOF || fputs(text, w->f) == EOF;
+    free(text);
+    if (bad) return oc__fail(why, len, OC_EIO, "write error: %s", strerror(errno));
     return 0;
 }
 
@@ -156,6 +178,7 @@ int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t len) {
     chrome_writer w = {.watch = {.what = "the Chrome trace", .attach = chrome_attach, .finish = chrome_finish},
                        .obs = {.step = chrome_step, .use = chrome_use},
                        .f = f,
+                       .cap = oc__output_cap(),
                        .chunk_bytes = plan.spec.chunk_bytes};
     fputs("{\"traceEvents\": [", f);
     char name[64];

@@ -11,6 +11,13 @@
 #include "report/report.h"
 #include "run/pipeline.h"
 
+/* The size cap of a streamed schedule file (export --format json and chrome): a quarter of the
+ * memory budget, 1 GiB by default. Their size is known only as they are generated, so each
+ * round or event is printed to a string and refused before a byte of it passes the cap;
+ * oc__output_refuse says so in one line (OC_ETOOBIG, exit 2 in the CLI). */
+uint64_t oc__output_cap(void);
+int oc__output_refuse(const char *what, uint64_t done, const char *unit, char *why, size_t len);
+
 /* oc_verify_file for MSCCL XML (src/formats/msccl_import.c); text is the file's content. */
 int oc__verify_msccl(const char *path, const char *text, const char *network,
                      const oc_kv *net_params, oc_report **out, char *why, size_t len);

@@ -970,9 +970,32 @@ static uint32_t scratch_size(const mbuild *b, uint32_t v) {
     return b->relabel ? b->C : b->nslots[v];
 }
 
+/* libxml2's output goes through these: a failed write is kept here and reported by write_xml,
+ * and libxml2 is told the bytes went out, because on a failure it prints "I/O error : ..." on
+ * stderr itself (a full disk added two such raw lines beside the tool's one), and the library
+ * never prints. */
+typedef struct xml_sink {
+    FILE *f;
+    int failed, err;
+} xml_sink;
+
+static int xml_sink_write(void *ctx, const char *buf, int n) {
+    xml_sink *k = ctx;
+    if (!k->failed && n > 0 && fwrite(buf, 1, (size_t)n, k->f) != (size_t)n)
+        k->failed = 1, k->err = errno;
+    return n;
+}
+
+static int xml_sink_close(void *ctx) {
+    (void)ctx; /* f is the caller's */
+    return 0;
+}
+
+/* 0, OC_EIO after a failed write (errno set to its cause) or OC_ENOMEM. */
 static int write_xml(FILE *f, const mbuild *b, const oc__spec *s, const char *algo,
                      uint32_t nchannels) {
-    xmlOutputBufferPtr out = xmlOutputBufferCreateFile(f, NULL);
+    xml_sink sink = {f, 0, 0};
+    xmlOutputBufferPtr out = xmlOutputBufferCreateIO(xml_sink_write, xml_sink_close, &sink, NULL);
     if (!out) return OC_ENOMEM;
     xmlTextWriterPtr w = xmlNewTextWriter(out);
     if (!w) {
@@ -1022,8 +1045,12 @@ static int write_xml(FILE *f, const mbuild *b, const oc__spec *s, const char *al
     }
     bad = bad || xmlTextWriterEndElement(w) < 0 || xmlTextWriterFlush(w) < 0;
     xmlFreeTextWriter(w); /* flushes and closes the output buffer (not f) */
-    if (!bad && fputc('\n', f) == EOF) bad = 1;
-    return bad ? OC_EIO : 0;
+    if (!sink.failed && fputc('\n', f) == EOF) sink.failed = 1, sink.err = errno;
+    if (sink.failed) {
+        errno = sink.err;
+        return OC_EIO;
+    }
+    return bad ? OC_ENOMEM : 0; /* libxml2 fails on its own only when memory runs out */
 }
 
 /* ---- the export ---- */
@@ -1181,9 +1208,10 @@ relabelled:; /* a label is followed by a statement in C11, not by a declaration 
             }
     }
     /* 4. Write. */
-    if ((rc = write_xml(f, &b, s, aname, a.maxchan ? a.maxchan : 1)) || ferror(f))
-        rc = oc__fail(why, len, rc == OC_ENOMEM ? OC_ENOMEM : OC_EIO, "write error: %s",
-                      strerror(errno));
+    if ((rc = write_xml(f, &b, s, aname, a.maxchan ? a.maxchan : 1)) == OC_ENOMEM)
+        rc = oc__fail(why, len, rc, "out of memory writing the MSCCL program");
+    else if (rc || ferror(f))
+        rc = oc__fail(why, len, OC_EIO, "write error: %s", strerror(errno));
 out:
     attempt_free(&a);
     mbuild_free(&b);

@@ -16,7 +16,10 @@
  * Export is written only after the schedule passed the verifier and the resource check, so a file
  * on disk is never a partial schedule. The header's fields and each round are cJSON trees
  * (core/json.h); the rounds are generated again and written one by one, so the frame around them
- * (a round a line) is laid by hand.
+ * (a round a line) is laid by hand. The file has a cap (oc__output_cap, formats.h: a quarter of
+ * the memory budget, which the Chrome trace shares): each round is printed to a string and
+ * refused before a byte of it would pass the cap, since a file's size is known only as its rounds
+ * are generated again.
  *
  * Import reads through oc__read_file (the input file cap, checked while reading), sniffs the
  * format after a UTF-8 byte order mark, counts cJSON's tree against the memory budget before it
@@ -36,10 +39,24 @@
 
 /* ---- export ---- */
 
+uint64_t oc__output_cap(void) {
+    return oc_memory_budget() / 4;
+}
+
+int oc__output_refuse(const char *what, uint64_t done, const char *unit, char *why, size_t len) {
+    char cap[32];
+    oc__format_bytes(cap, sizeof cap, oc__output_cap());
+    return oc__fail(why, len, OC_ETOOBIG,
+                    "%s would be larger than its cap of %s, reached after %llu %s (a quarter of "
+                    "the memory budget; set OPTICOLL_MEMORY_BUDGET_MIB)",
+                    what, cap, (unsigned long long)done, unit);
+}
+
 typedef struct json_writer {
     oc__sink sink;
     FILE *f;
     uint64_t chunk_bytes;
+    uint64_t bytes, rounds; /* written so far (against oc__output_cap) */
     int first_round;
 } json_writer;
 
@@ -59,18 +76,23 @@ static int writer_round(oc__sink *self, uint64_t index, const oc__round *r, char
         ok = oc__json_u64(chunks, NULL, t->first) && oc__json_u64(chunks, NULL, t->count) &&
              oc__json_u64(x, "bytes", w->chunk_bytes * t->count);
     }
-    if (!ok) {
-        cJSON_Delete(round);
-        round = NULL; /* oc__json_write: out of memory */
-    } else {
-        fputs(w->first_round ? "\n  " : ",\n  ", w->f);
-        w->first_round = 0;
-    }
-    int rc = oc__json_write(w->f, round, OC__JSON_SPACED, NULL);
-    if (rc)
-        return oc__fail(why, len, rc, "%s at round %llu",
-                        rc == OC_ENOMEM ? "out of memory" : "write error",
+    char *text = ok ? oc__json_text(round, OC__JSON_SPACED) : NULL;
+    cJSON_Delete(round);
+    if (!text)
+        return oc__fail(why, len, OC_ENOMEM, "out of memory at round %llu",
                         (unsigned long long)index);
+    size_t n = strlen(text);
+    if (w->bytes + n + 8 > oc__output_cap()) { /* 8: the separator and the closing "\n]}\n" */
+        free(text);
+        return oc__output_refuse("the schedule file", w->rounds, "rounds", why, len);
+    }
+    w->bytes += n + 4;
+    w->rounds++;
+    int bad = fputs(w->first_round ? "\n  " : ",\n  ", w->f) == EOF || fputs(text, w->f) == EOF;
+    w->first_round = 0;
+    free(text);
+    if (bad)
+        return oc__fail(why, len, OC_EIO, "write error at round %llu", (unsigned long long)index);
     return 0;
 }
 
@@ -143,8 +165,14 @@ int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
     if (rc == OC_EIO) rc = oc__fail(why, len, rc, "write error: %s", strerror(errno));
     if (rc) goto out;
     fputs(",\n \"rounds\": [", f);
-    json_writer w = {
-        .sink = {.round = writer_round}, .f = f, .chunk_bytes = s->chunk_bytes, .first_round = 1};
+    /* the header counts against the cap too: ftell where the stream has a position, else its
+     * largest part, block_node (at most 11 bytes a node) */
+    long at = ftell(f);
+    json_writer w = {.sink = {.round = writer_round},
+                     .f = f,
+                     .chunk_bytes = s->chunk_bytes,
+                     .bytes = at > 0 ? (uint64_t)at : 1024 + 11 * (uint64_t)s->nodes,
+                     .first_round = 1};
     rc = oc__generate(algo, &plan, &w.sink, why, len);
     if (rc) goto out;
     fputs("\n]}\n", f);
