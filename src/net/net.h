@@ -96,7 +96,8 @@ typedef struct oc__model {
      * its physical steps and obs->use() for each transfer's resources in it. */
     int (*observe)(oc__netrun *run, oc__observer *obs, oc__grid *grid, char *why, size_t whylen);
     /* 1 when the model's cost is additive over rounds: a round's steps and time depend on that
-     * round's transfers (their ends, op and chunk count, in order: never their chunk labels) and
+     * round's transfers (their ends and chunk count, in order: never their chunk labels nor their
+     * op, copy or reduce, which the search's round cache leaves out of a round's key) and
      * the spec's coll, nodes, q and chunk_bytes alone (never on the rounds before it), and
      * finish()'s steps and time are the sums
      * of the rounds' with no constant term. The parameter search then maps each distinct round

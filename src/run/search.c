@@ -24,10 +24,12 @@
  * additive over rounds (oc__model.additive: the ring, the fat-tree, the switch) each distinct
  * round is mapped once, alone, on a fresh network, and a candidate costs the sum of its rounds'
  * steps and times. A round is found by a hash of the spec's terms the models read (collective,
- * nodes, q, chunk bytes) and of its transfers in order (ends, op and chunk count: an additive
+ * nodes, q, chunk bytes) and of its transfers in order (ends and chunk count: an additive
  * model never reads the chunk labels, which differ between candidates that move the same amounts
- * between the same nodes), and a hit is confirmed by comparing all of them, never by the hash
- * alone. The sum is the whole mapping's cost: the steps exactly, the time
+ * between the same nodes, nor the op, so that a reduce-scatter level and the all-gather level
+ * that mirrors it, the same amounts between the same nodes, are one round: rhd's halving and
+ * doubling at N = 4096 on the ring mapped the all-to-all of 4096 nodes twice, 2.4 s each), and a
+ * hit is confirmed by comparing all of them, never by the hash alone. The sum is the whole mapping's cost: the steps exactly, the time
  * up to the rounding of a sum of doubles (test_search_cache asserts both on every mapped
  * candidate). The cache is bounded (ROUND_CACHE_BYTES of transfers); a round it has no room for is
  * still mapped alone, just not kept. Where rounds seldom recur (fewer hits than misses after
@@ -218,7 +220,7 @@ static uint64_t round_hash(const oc__spec *spec, const oc__round *r) {
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
         h = mix(h, ((uint64_t)t->src << 32) | t->dst);
-        h = mix(h, ((uint64_t)t->op << 32) | t->count);
+        h = mix(h, t->count);
     }
     return mix(h, r->count);
 }
@@ -230,7 +232,7 @@ static int same_round(const cached_round *c, uint64_t hash, const oc__spec *spec
         return 0;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *a = &c->xfers[i], *b = &r->xfers[i];
-        if (a->src != b->src || a->dst != b->dst || a->count != b->count || a->op != b->op)
+        if (a->src != b->src || a->dst != b->dst || a->count != b->count)
             return 0;
     }
     return 1;
