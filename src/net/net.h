@@ -105,6 +105,12 @@ typedef struct oc__model {
      * a round's cost depends on the one before: the fabric charges a reconfiguration when the
      * circuit set changes, the star a retuning. */
     int additive;
+    /* Optional (NULL: none), additive models only: forgets every round a run made without the
+     * resource check (create()'s check = 0) has mapped, as if it were new, and takes `spec` (the
+     * same nodes, the same settings) for the next; its scratch stays allocated. The search maps
+     * rounds alone one after another (search.c, round_alone): on the ring at N = 4096 a fresh run
+     * for each faulted in half a gigabyte of scratch per all-to-all round. */
+    void (*reset)(oc__netrun *run, const oc__spec *spec);
 } oc__model;
 
 const oc__model *oc__model_find(const char *name);

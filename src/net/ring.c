@@ -759,6 +759,17 @@ static void ring_config(const oc__netrun *m, oc__netcfg *out) {
     out->ring.fibres = m->p.F;
 }
 
+/* oc__model.reset: the totals back to a new run's; the per-round scratch is already as a new
+ * run's between rounds (ring_round leaves it so), only larger. */
+static void ring_reset(oc__netrun *m, const oc__spec *spec) {
+    m->base.spec = spec;
+    m->base.rounds = m->base.steps = 0;
+    m->base.clock = 0;
+    m->steps_lb = m->units = m->cut_rounds = m->crossing_rounds = 0;
+    m->worst_ratio = 0;
+    m->worst_round = 0;
+}
+
 static int ring_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     double reconf, oeo, tx;
     double step = step_parts(&m->p, m->base.spec->chunk_bytes, &reconf, &oeo, &tx);
@@ -798,6 +809,7 @@ const oc__model oc__model_ring = {
     .sink = oc__netrun_sink,
     .finish = ring_finish,
     .additive = 1, /* a round's cost is its own (search.c caches rounds) */
+    .reset = ring_reset,
     .step_time = ring_step_time,
     .channels = ring_channels,
     .steps = oc__netrun_steps,

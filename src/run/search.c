@@ -122,6 +122,8 @@ typedef struct searcher {
     uint64_t decided;
     uint64_t hint_steps;
     double hint_time;
+    oc__netrun *alone; /* round_alone's run, kept for the next round (oc__model.reset) */
+    uint32_t alone_nodes;
 } searcher;
 
 /* ---- the network's figures ---- */
@@ -316,17 +318,32 @@ typedef struct cost_sink {
     double time_s;
 } cost_sink;
 
-/* Maps round r alone on a fresh network: its steps and time. */
-static int round_alone(const searcher *s, const oc__spec *spec, uint64_t index, const oc__round *r,
+/* Maps round r alone on a fresh network: its steps and time. A model with a reset (the ring)
+ * maps every such round on one run, reset before each to a new run's state for spec (of the same
+ * nodes), so that its scratch is allocated once for the search instead of once a round; a round
+ * that fails leaves nothing behind for the next. */
+static int round_alone(searcher *s, const oc__spec *spec, uint64_t index, const oc__round *r,
                        uint64_t *steps, double *time_s, char *why, size_t len) {
     oc__netrun *net = NULL;
-    int rc = s->model->create(spec, s->req->net_params, 0, &net, why, len);
-    if (rc) return rc;
+    int rc = 0;
+    if (s->model->reset && s->alone && s->alone_nodes == spec->nodes) {
+        net = s->alone;
+        s->alone = NULL;
+        s->model->reset(net, spec);
+    } else if ((rc = s->model->create(spec, s->req->net_params, 0, &net, why, len))) {
+        return rc;
+    }
     oc__sink *sink = s->model->sink(net);
     if ((rc = sink->round(sink, index, r, why, len))) goto out;
     rc = finish_cost(s->model, net, steps, time_s, NULL, why, len);
 out:
-    s->model->destroy(net);
+    if (!rc && s->model->reset) {
+        if (s->alone) s->model->destroy(s->alone);
+        s->alone = net;
+        s->alone_nodes = spec->nodes;
+    } else {
+        s->model->destroy(net);
+    }
     return rc;
 }
 
@@ -834,6 +851,7 @@ out:
     }
     oc__search_log_free(s.log);
     cache_free(&s.cache);
+    if (s.alone) model->destroy(s.alone);
     if (checked) *checked = s.checked;
     return rc;
 }
