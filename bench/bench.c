@@ -140,8 +140,9 @@ static int run_compare(const oc_request *req, int fd) {
         size_t verified = 0;
         for (size_t k = 0; k < res.nrun; k++)
             verified += (size_t)oc_report_verified(res.runs[k].report);
-        snprintf(line, sizeof line, "%.3f s  %zu algorithms run, %zu verified, %zu not run (real-data run on)", t1 - t0,
-                 res.nrun, verified, res.count - res.nrun);
+        snprintf(line, sizeof line,
+                 "%.3f s  %zu algorithms run, %zu verified, %zu not run (real-data run on)",
+                 t1 - t0, res.nrun, verified, res.count - res.nrun);
         if (verified != res.nrun) rc = 1;
         oc_compare_result_free(&res);
     }

@@ -7,10 +7,11 @@
  * places (oc__emit_skip), where before every shard made the whole schedule and the emitter
  * filtered it (the plain path, which keep_window's whole schedule is).
  *  1. Windows: at N in {2, 3, 4, 5, 7, 8, 9, 16, 25, 27, 64, 81, 100, 125, 1000} with every r
- *     of which N is a power (r = N: one all-to-all level; 1000 = 10^3 and 1000^1) and windows of 1, 2, 3 chunks, a third of them and all
- *     of them at spread places, the windowed rounds are exactly the whole rounds' transfers that
- *     touch the window, in their places, and the generator made no transfer outside the window
- *     (emit.dropped = 0); the plan says its generator skips (oc__spec.window_skips).
+ *     of which N is a power (r = N: one all-to-all level; 1000 = 10^3 and 1000^1) and windows of 1,
+ * 2, 3 chunks, a third of them and all of them at spread places, the windowed rounds are exactly
+ * the whole rounds' transfers that touch the window, in their places, and the generator made no
+ * transfer outside the window (emit.dropped = 0); the plan says its generator skips
+ * (oc__spec.window_skips).
  *  2. Sharded == one pass: the run in shards of 1 chunk (N <= 100) or 37 on 2 threads gives the
  *     same return code, reason, rounds, transfers, chunk-transfers, redundant deliveries, steps
  *     and time as one pass.
@@ -78,8 +79,8 @@ static void windows(uint32_t n, uint32_t r) {
           r);
     keep whole;
     keep_init(&whole);
-    CHECK(oc__generate(algo, &plan, &whole.sink, why, sizeof why) == 0, "sipco N=%u r=%u: %s", n,
-          r, why);
+    CHECK(oc__generate(algo, &plan, &whole.sink, why, sizeof why) == 0, "sipco N=%u r=%u: %s", n, r,
+          why);
     const uint32_t C = plan.spec.chunks;
     const uint32_t widths[] = {1, 2, 3, C / 3 + 1, C};
     for (uint32_t lo = 0; lo < C; lo += 1 + C / 7)
@@ -89,8 +90,9 @@ static void windows(uint32_t n, uint32_t r) {
             const keep_diff d = keep_window(algo, &plan, &whole, lo, hi, why, sizeof why);
             windows_checked++;
             CHECK(d.rc == 0, "sipco N=%u r=%u window [%u,%u): %s", n, r, lo, hi, why);
-            CHECK(d.rounds == whole.st.count, "sipco N=%u r=%u window [%u,%u): %llu rounds, not %zu",
-                  n, r, lo, hi, (unsigned long long)d.rounds, whole.st.count);
+            CHECK(d.rounds == whole.st.count,
+                  "sipco N=%u r=%u window [%u,%u): %llu rounds, not %zu", n, r, lo, hi,
+                  (unsigned long long)d.rounds, whole.st.count);
             CHECK(d.dropped == 0, "sipco N=%u r=%u window [%u,%u): %llu transfers made outside it",
                   n, r, lo, hi, (unsigned long long)d.dropped);
             CHECK(d.matched == d.expected && d.kept == d.expected,

@@ -125,11 +125,10 @@ static int level(const sipco *s, oc__emit *e, uint32_t p, int halving) {
             if (e->windowed) {
                 const uint64_t base = (uint64_t)j * s->N + prefix, lo = e->win_lo, hi = e->win_hi;
                 if (halving) {
-                    va = lo > base ? (uint32_t)((lo - base) / span < r ? (lo - base) / span : r) : 0;
-                    vb = hi > base ? (uint32_t)(oc__ceil_div(hi - base, span) < r
-                                                    ? oc__ceil_div(hi - base, span)
-                                                    : r)
-                                   : 0;
+                    const uint64_t from = lo > base ? (lo - base) / span : 0;
+                    const uint64_t to = hi > base ? oc__ceil_div(hi - base, span) : 0;
+                    va = (uint32_t)(from < r ? from : r);
+                    vb = (uint32_t)(to < r ? to : r);
                     if (vb < va) vb = va;
                 } else if (base + (uint64_t)xd * span >= hi ||
                            base + (uint64_t)(xd + 1) * span <= lo) {

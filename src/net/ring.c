@@ -76,10 +76,10 @@ struct oc__netrun {
     oc__bitset nonempty;        /* deadlines with free colours, N + 1 positions */
     /* colour_cut's release records: what an interval gives back at its end, written when it
      * takes its colours (see colour_cut) */
-    uint32_t *end_fill;     /* per end position (N + 2): the next free slot of its bucket */
-    struct release *slot;   /* one per interval, bucketed by end */
+    uint32_t *end_fill;   /* per end position (N + 2): the next free slot of its bucket */
+    struct release *slot; /* one per interval, bucketed by end */
     size_t slot_cap;
-    struct release *spill;  /* the fragments of intervals that took more than one */
+    struct release *spill; /* the fragments of intervals that took more than one */
     size_t spill_n, spill_cap;
     struct colour_range *pool;
     size_t pool_n, pool_cap;
