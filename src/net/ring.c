@@ -181,7 +181,8 @@ static int push_frag(oc__netrun *m, int d, uint32_t xfer, uint64_t c0, uint32_t 
  * does. Taking the tightest window that fits keeps the wider ones for later arcs. With K = 0 this
  * is the classic optimal interval colouring (exactly max-load colours).
  * Colours are handed out in ranges, so a bundle of b chunks costs O(fragments), not O(b), and
- * nothing is kept per colour: a window is found from the crossing arc that owns the colour. */
+ * nothing is kept per colour: a range taken is given back to the window it was taken from (the
+ * release records of colour_cut). */
 
 typedef struct colour_range {
     uint64_t c0, c1;
@@ -321,8 +322,8 @@ static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t ni
  * order): two stable counting sorts give that order, and when the arcs already come in it (ring
  * all-gather and reduce-scatter: every round lists its arcs by start) a pass that checks so
  * replaces the sorts, which would leave the order as it is. Likewise for the crossing arcs,
- * taken in order of their ends. Memory: arcs[] and link[], 8 bytes an arc, and a deadline per
- * crossing arc; positions from the cut are recomputed from the transfers. */
+ * taken in order of their ends. Memory: arcs[] and link[], 8 bytes an arc, and a 16-byte release
+ * record per interval; positions from the cut are recomputed from the transfers. */
 static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint32_t cut,
                       uint64_t *colours) {
     const uint32_t N = m->N;
