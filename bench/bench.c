@@ -11,6 +11,10 @@
  * budget, which refuses it up front), each written by bench/readers.c and read back through the
  * library in a child of its own.
  *
+ * The compare cases time `opticoll compare` as a user runs it (oc_compare: every algorithm of the
+ * collective, searched, verified, mapped, with the real-data run where it fits, two at a time on
+ * the thread pool), the point of docs/search-speed.md: the ring at N = 4096, 4 MiB, w = 64.
+ *
  *   ./build/oc_bench            all cases
  *   ./build/oc_bench CASE...    selected cases by name ("readers" for all the readers)
  *   ./build/oc_bench --help     the cases, and nothing run
@@ -30,13 +34,14 @@
 
 /* A case: its name, algorithm, N, one algorithm "key=value" (or NULL); then, where they are not
  * the all-gather of 4 MiB blocks on the ring, the collective, the network, one network
- * "key=value" and the size. */
+ * "key=value" and the size. A compare case (compare = 1, algo NULL) runs every algorithm. */
 typedef struct bench_case {
     const char *name, *algo;
     uint32_t nodes;
     const char *params;
     const char *coll, *network, *net_param;
     uint64_t bytes;
+    int compare;
 } bench_case;
 
 /* Every field by name: a case sets only what differs from the defaults. */
@@ -109,12 +114,40 @@ static const bench_case cases[] = {
     /* rd on the ring, radices searched: levels costed alone, one candidate mapped */
     CASE("rd-allgather-ring-8192", "rd", 8192, .params = NULL),
     CASE("rd-allgather-ring-1048576", "rd", 1048576, .bytes = 4096),
+    /* compare as a user runs it: every algorithm, each searched, verified and mapped */
+    CASE("compare-allgather-ring-4096", NULL, 4096, .compare = 1),
+    CASE("compare-allreduce-ring-4096", NULL, 4096, .coll = "allreduce", .compare = 1),
 };
 
 static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A compare case in the child: every algorithm of the collective, with the real-data run as the
+ * command has it; 0 when every algorithm that ran verified. */
+static int run_compare(const oc_request *req, int fd) {
+    char why[512] = "";
+    oc_compare_result res;
+    double t0 = now();
+    int rc = oc_compare(req, NULL, 0, NULL, &res, why, sizeof why);
+    double t1 = now();
+    char line[640];
+    if (rc) {
+        snprintf(line, sizeof line, "FAILED: %s", why);
+    } else {
+        size_t verified = 0;
+        for (size_t k = 0; k < res.nrun; k++)
+            verified += (size_t)oc_report_verified(res.runs[k].report);
+        snprintf(line, sizeof line,
+                 "%.3f s  %zu algorithms run, %zu verified, %zu not run (real-data run on)",
+                 t1 - t0, res.nrun, verified, res.count - res.nrun);
+        if (verified != res.nrun) rc = 1;
+        oc_compare_result_free(&res);
+    }
+    if (write(fd, line, strlen(line)) < 0) rc = 1;
+    return rc ? 1 : 0;
 }
 
 /* Runs in the child: returns 0 when the run verified; writes its figures to fd. */
@@ -131,7 +164,13 @@ static int run_case(const bench_case *c, int fd) {
                       .bytes = c->bytes ? c->bytes : UINT64_C(4) << 20,
                       .params = params,
                       .net_params = net,
-                      .data_check = 0};
+                      .data_check = c->compare};
+    if (c->compare) {
+        int crc = run_compare(&req, fd);
+        oc_kv_free(params);
+        oc_kv_free(net);
+        return crc;
+    }
     char why[512] = "";
     oc_report *rep = NULL;
     double t0 = now();

@@ -96,7 +96,8 @@ typedef struct oc__model {
      * its physical steps and obs->use() for each transfer's resources in it. */
     int (*observe)(oc__netrun *run, oc__observer *obs, oc__grid *grid, char *why, size_t whylen);
     /* 1 when the model's cost is additive over rounds: a round's steps and time depend on that
-     * round's transfers (their ends, op and chunk count, in order: never their chunk labels) and
+     * round's transfers (their ends and chunk count, in order: never their chunk labels nor their
+     * op, copy or reduce, which the search's round cache leaves out of a round's key) and
      * the spec's coll, nodes, q and chunk_bytes alone (never on the rounds before it), and
      * finish()'s steps and time are the sums
      * of the rounds' with no constant term. The parameter search then maps each distinct round
@@ -104,6 +105,12 @@ typedef struct oc__model {
      * a round's cost depends on the one before: the fabric charges a reconfiguration when the
      * circuit set changes, the star a retuning. */
     int additive;
+    /* Optional (NULL: none), additive models only: forgets every round a run made without the
+     * resource check (create()'s check = 0) has mapped, as if it were new, and takes `spec` (the
+     * same nodes, the same settings) for the next; its scratch stays allocated. The search maps
+     * rounds alone one after another (search.c, round_alone): on the ring at N = 4096 a fresh run
+     * for each faulted in half a gigabyte of scratch per all-to-all round. */
+    void (*reset)(oc__netrun *run, const oc__spec *spec);
 } oc__model;
 
 const oc__model *oc__model_find(const char *name);

@@ -24,12 +24,14 @@
  * additive over rounds (oc__model.additive: the ring, the fat-tree, the switch) each distinct
  * round is mapped once, alone, on a fresh network, and a candidate costs the sum of its rounds'
  * steps and times. A round is found by a hash of the spec's terms the models read (collective,
- * nodes, q, chunk bytes) and of its transfers in order (ends, op and chunk count: an additive
+ * nodes, q, chunk bytes) and of its transfers in order (ends and chunk count: an additive
  * model never reads the chunk labels, which differ between candidates that move the same amounts
- * between the same nodes), and a hit is confirmed by comparing all of them, never by the hash
- * alone. The sum is the whole mapping's cost: the steps exactly, the time
+ * between the same nodes, nor the op, so that a reduce-scatter level and the all-gather level
+ * that mirrors it, the same amounts between the same nodes, are one round: rhd's halving and
+ * doubling at N = 4096 on the ring mapped the all-to-all of 4096 nodes twice, 2.4 s each), and a
+ * hit is confirmed by comparing all of them, never by the hash alone. The sum is the whole mapping's cost: the steps exactly, the time
  * up to the rounding of a sum of doubles (test_search_cache asserts both on every mapped
- * candidate). The cache is bounded (ROUND_CACHE_BYTES of transfers); a round it has no room for is
+ * candidate). The cache is bounded (round_cache_bytes() of transfers); a round it has no room for is
  * still mapped alone, just not kept. Where rounds seldom recur (fewer hits than misses after
  * CACHE_TRIAL rounds, as when most candidates mapped are folds, each with rounds of its own) the
  * rest of the search maps its candidates whole: a network created for every round would cost
@@ -62,8 +64,20 @@
 #define SAME_TIME 1e-9
 /* The rounds after which a cache with fewer hits than misses is given up for the search. */
 #define CACHE_TRIAL 64
-/* The transfers the round cache keeps at most, in bytes. */
-#define ROUND_CACHE_BYTES ((size_t)64 << 20)
+/* The transfers the round cache keeps at most, in bytes: an eighth of the memory budget (512 MiB
+ * at the default 4 GiB), and at least 64 MiB. It must hold the largest rounds a search meets
+ * twice: the all-to-all of 4096 nodes (rhd's first level at N = 4096, which the halving and the
+ * doubling both have) is 16.7 M transfers, 192 MiB as kept; at 64 MiB it was mapped twice, 2.4 s each. */
+static size_t round_cache_bytes(void) {
+    const uint64_t b = oc_memory_budget() / 8, floor = (uint64_t)64 << 20;
+    return (size_t)(b > floor ? (b < SIZE_MAX ? b : SIZE_MAX) : floor);
+}
+
+/* What the cache keeps of a transfer: what an additive model reads of it (12 bytes, not the
+ * transfer's 20). */
+typedef struct cached_xfer {
+    uint32_t src, dst, count;
+} cached_xfer;
 
 /* One distinct round: what the models read of the spec, the transfers, and the round's cost. */
 typedef struct cached_round {
@@ -71,7 +85,7 @@ typedef struct cached_round {
     oc_collective coll;
     uint32_t nodes, q;
     uint64_t chunk_bytes;
-    oc__transfer *xfers;
+    cached_xfer *xfers;
     size_t count;
     uint64_t steps;
     double time_s;
@@ -108,6 +122,8 @@ typedef struct searcher {
     uint64_t decided;
     uint64_t hint_steps;
     double hint_time;
+    oc__netrun *alone; /* round_alone's run, kept for the next round (oc__model.reset) */
+    uint32_t alone_nodes;
 } searcher;
 
 /* ---- the network's figures ---- */
@@ -218,7 +234,7 @@ static uint64_t round_hash(const oc__spec *spec, const oc__round *r) {
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
         h = mix(h, ((uint64_t)t->src << 32) | t->dst);
-        h = mix(h, ((uint64_t)t->op << 32) | t->count);
+        h = mix(h, t->count);
     }
     return mix(h, r->count);
 }
@@ -229,8 +245,9 @@ static int same_round(const cached_round *c, uint64_t hash, const oc__spec *spec
         c->chunk_bytes != spec->chunk_bytes || c->count != r->count)
         return 0;
     for (size_t i = 0; i < r->count; i++) {
-        const oc__transfer *a = &c->xfers[i], *b = &r->xfers[i];
-        if (a->src != b->src || a->dst != b->dst || a->count != b->count || a->op != b->op)
+        const cached_xfer *a = &c->xfers[i];
+        const oc__transfer *b = &r->xfers[i];
+        if (a->src != b->src || a->dst != b->dst || a->count != b->count)
             return 0;
     }
     return 1;
@@ -249,8 +266,8 @@ static const cached_round *cache_find(const round_cache *c, uint64_t hash, const
 /* Keeps a copy of round r and its cost; nothing (and 0) when the cache is full. */
 static int cache_add(round_cache *c, uint64_t hash, const oc__spec *spec, const oc__round *r,
                      uint64_t steps, double time_s) {
-    size_t bytes = r->count * sizeof *r->xfers;
-    if (c->bytes + bytes > ROUND_CACHE_BYTES) return 0;
+    size_t bytes = r->count * sizeof(cached_xfer);
+    if (c->bytes + bytes > round_cache_bytes()) return 0;
     if (2 * (c->n + 1) > c->nslots) {
         size_t nslots = c->nslots ? 2 * c->nslots : 64;
         size_t *slot = calloc(nslots, sizeof *slot);
@@ -267,7 +284,8 @@ static int cache_add(round_cache *c, uint64_t hash, const oc__spec *spec, const 
     if (oc__grow((void **)&c->round, &c->cap, c->n + 1, sizeof *c->round)) return OC_ENOMEM;
     cached_round *e = &c->round[c->n];
     if (!(e->xfers = malloc(bytes ? bytes : 1))) return OC_ENOMEM;
-    if (bytes) memcpy(e->xfers, r->xfers, bytes);
+    for (size_t i = 0; i < r->count; i++)
+        e->xfers[i] = (cached_xfer){r->xfers[i].src, r->xfers[i].dst, r->xfers[i].count};
     e->hash = hash;
     e->coll = spec->coll;
     e->nodes = spec->nodes;
@@ -300,17 +318,32 @@ typedef struct cost_sink {
     double time_s;
 } cost_sink;
 
-/* Maps round r alone on a fresh network: its steps and time. */
-static int round_alone(const searcher *s, const oc__spec *spec, uint64_t index, const oc__round *r,
+/* Maps round r alone on a fresh network: its steps and time. A model with a reset (the ring)
+ * maps every such round on one run, reset before each to a new run's state for spec (of the same
+ * nodes), so that its scratch is allocated once for the search instead of once a round; a round
+ * that fails leaves nothing behind for the next. */
+static int round_alone(searcher *s, const oc__spec *spec, uint64_t index, const oc__round *r,
                        uint64_t *steps, double *time_s, char *why, size_t len) {
     oc__netrun *net = NULL;
-    int rc = s->model->create(spec, s->req->net_params, 0, &net, why, len);
-    if (rc) return rc;
+    int rc = 0;
+    if (s->model->reset && s->alone && s->alone_nodes == spec->nodes) {
+        net = s->alone;
+        s->alone = NULL;
+        s->model->reset(net, spec);
+    } else if ((rc = s->model->create(spec, s->req->net_params, 0, &net, why, len))) {
+        return rc;
+    }
     oc__sink *sink = s->model->sink(net);
     if ((rc = sink->round(sink, index, r, why, len))) goto out;
     rc = finish_cost(s->model, net, steps, time_s, NULL, why, len);
 out:
-    s->model->destroy(net);
+    if (!rc && s->model->reset) {
+        if (s->alone) s->model->destroy(s->alone);
+        s->alone = net;
+        s->alone_nodes = spec->nodes;
+    } else {
+        s->model->destroy(net);
+    }
     return rc;
 }
 
@@ -818,6 +851,7 @@ out:
     }
     oc__search_log_free(s.log);
     cache_free(&s.cache);
+    if (s.alone) model->destroy(s.alone);
     if (checked) *checked = s.checked;
     return rc;
 }

@@ -18,13 +18,25 @@
  * too big (OC_ETOOBIG) is "not run" with oc_run's reason; any other failure of a run is the
  * compare's failure. The refusals are worded as the command words them (its -a and -p), because
  * the command prints them as they are and the Python package promises the command's lines.
+ *
+ * The runs are independent (each its own search, plan, verifier and network; nothing shared but
+ * the registries, which are read only), so they go to the thread pool (core/pool.h) on
+ * COMPARE_THREADS threads, each run writing only its own slot: the reports, their order and the
+ * error returned (that of the first failing run in list order, whatever finished first) are those
+ * of running them one after another. On the ring at N = 4096 two algorithms (rd's search and the
+ * one-stage all-gather; rhd's search and SiPCO's) take most of the time, and the two cores take
+ * one each.
  */
 #include "core/json.h"
+#include "core/pool.h"
 #include "core/quote.h"
 #include "studies/studies.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Runs at a time: the two cores of the machines the project is measured on, as run/batch.c. */
+enum { COMPARE_THREADS = 2 };
 
 void oc_compare_result_free(oc_compare_result *r) {
     if (!r) return;
@@ -159,6 +171,20 @@ static int compare_one(const oc_request *base, const oc_kv *pins, oc_compare_run
     return 0;
 }
 
+/* The pool's view of a compare: run k's reason for failing goes to why[k * WHY_LEN]. */
+enum { WHY_LEN = 1024 };
+typedef struct compare_jobs {
+    const oc_request *req;
+    const oc_kv *pins;
+    oc_compare_run *runs;
+    char *why;
+} compare_jobs;
+
+static int compare_job(size_t k, void *ctx) {
+    compare_jobs *j = ctx;
+    return compare_one(j->req, j->pins, &j->runs[k], j->why + k * WHY_LEN, WHY_LEN);
+}
+
 int oc_compare(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
                const oc_kv *pins, oc_compare_result *out, char *why, size_t whylen) {
     if (!out) return oc__fail(why, whylen, OC_EINVAL, "compare: no result to fill");
@@ -173,8 +199,19 @@ int oc_compare(const oc_request *req, const char *const *algorithms, size_t nalg
     if ((rc = compare_list(req, algorithms, nalgorithms, &res, why, whylen)) ||
         (rc = compare_pins(&res, pins, why, whylen)))
         goto fail;
-    for (size_t k = 0; k < res.count; k++)
-        if ((rc = compare_one(req, pins, &res.runs[k], why, whylen))) goto fail;
+    compare_jobs jobs = {.req = req, .pins = pins, .runs = res.runs};
+    if (!(jobs.why = oc__calloc(res.count, WHY_LEN))) {
+        rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+        goto fail;
+    }
+    size_t failed = res.count;
+    rc = oc__pool_run(res.count, COMPARE_THREADS, compare_job, &jobs, &failed);
+    if (rc && failed < res.count)
+        snprintf(why, whylen, "%s", jobs.why + failed * WHY_LEN);
+    else if (rc) /* the pool could not start (its lock) */
+        rc = oc__fail(why, whylen, rc, "compare: %s", oc_strerror(rc));
+    free(jobs.why);
+    if (rc) goto fail;
     /* The runs first, then the algorithms not run, each in the list's order: a stable partition. */
     for (size_t i = 0; i < res.count; i++)
         if (res.runs[i].report) {
