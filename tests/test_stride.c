@@ -1,0 +1,231 @@
+/*
+ * test_stride.c — the bidirectional ring and two-level stride algorithms (src/algo/stride.c): the
+ * all-gather, its time-reversed reduce-scatter and the all-reduce made of both, as `bidir` and
+ * `stride`, through the public pipeline (oc_run: generated, verified symbolically and on real
+ * data, mapped, the model's independent check).
+ *
+ *  - every one verified at N = 1, 2, 3, 5, 7, 12, 100 and 1000 on every network it declares
+ *    (bidir: ring, switch, fat-tree; stride: ring), at several w and F, and (slow) at 4096;
+ *  - steps equal the closed forms where they are exact, computed here on their own: bidir
+ *    ceil((N-1)/2) on the ring at any F w (twice for all-reduce); stride L dividing N (or L = 1):
+ *    ceil((n1-1)/2) ceil(L/(Fw)) + ceil((L-1)/2) ceil(n1/(Fw)), n1 = N/L;
+ *  - the search: for every N up to 40 (and a few more) and several F w, every stride the user can
+ *    pin (1..floor((N-1)/2)) is run, and the default (searched) run must take the least time of
+ *    them (among equal times, the fewest steps); every pinned run's mapped steps are at least the
+ *    closed form its search offers as a proven bound (the report's formula);
+ *  - no all-gather maps below the receive bound ceil((N-1)/(2Fw)), which no schedule can beat;
+ *  - bad input: a stride out of range and an unknown parameter are refused with one line.
+ * With the argument "slow" the N = 4096 runs are added.
+ */
+#include "core/core.h"
+#include "net/net.h"
+#include "report/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "model_map.h"
+
+static const oc_collective colls[] = {OC_ALLGATHER, OC_REDUCESCATTER, OC_ALLREDUCE};
+static const char *const coll_names[] = {"allgather", "reducescatter", "allreduce"};
+
+static uint64_t cdiv(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
+
+static oc_report *run(const char *net, oc_collective coll, const char *algo, uint32_t N,
+                      const char *param, uint64_t w, uint64_t F, int data, int *err, char *why,
+                      size_t len) {
+    char nbuf[96] = "";
+    if (net && !strcmp(net, "ring"))
+        snprintf(nbuf, sizeof nbuf, "wavelengths=%llu fibres=%llu", (unsigned long long)w,
+                 (unsigned long long)F);
+    return run_words(net, coll, algo, N, 1u << 20, param, nbuf[0] ? nbuf : NULL, data, err, why,
+                     len);
+}
+
+/* Runs, asserts verified (and on real data when asked), checks the receive bound; the report. */
+static oc_report *verified(const char *net, size_t ci, const char *algo, uint32_t N,
+                           const char *param, uint64_t w, uint64_t F, int data) {
+    char why[512] = "";
+    int err = 0;
+    oc_report *rep = run(net, colls[ci], algo, N, param, w, F, data, &err, why, sizeof why);
+    CHECK(err == 0 && rep && oc_report_verified(rep) && (!data || oc_report_data_checked(rep)),
+          "%s %s on %s N=%u %s w=%llu F=%llu: %s", coll_names[ci], algo, net, N,
+          param ? param : "(default)", (unsigned long long)w, (unsigned long long)F,
+          err ? why : "not verified");
+    if (rep && err == 0 && colls[ci] == OC_ALLGATHER && !strcmp(net, "ring") && N > 1) {
+        const uint64_t receive = cdiv(N - 1, 2 * F * w);
+        CHECK(oc_report_steps(rep) >= receive,
+              "allgather %s N=%u w=%llu F=%llu: %llu steps, below the receive bound %llu", algo, N,
+              (unsigned long long)w, (unsigned long long)F,
+              (unsigned long long)oc_report_steps(rep), (unsigned long long)receive);
+    }
+    if (err) {
+        oc_report_free(rep);
+        return NULL;
+    }
+    return rep;
+}
+
+/* The two-level closed form when L divides N or L = 1 (both levels exact). */
+static uint64_t stride_exact(uint32_t N, uint32_t L, uint64_t C) {
+    if (N < 2) return 0;
+    const uint64_t n1 = N / L;
+    return (n1 / 2) * cdiv(L, C) + (L / 2) * cdiv(n1, C);
+}
+
+static void bidir_case(uint32_t N, uint64_t w, uint64_t F, int data) {
+    for (size_t ci = 0; ci < 3; ci++) {
+        oc_report *rep = verified("ring", ci, "bidir", N, NULL, w, F, data);
+        const uint64_t want = (colls[ci] == OC_ALLREDUCE ? 2 : 1) * ((uint64_t)N / 2);
+        if (rep)
+            CHECK(oc_report_steps(rep) == want, "%s bidir N=%u w=%llu F=%llu: %llu steps, not %llu",
+                  coll_names[ci], N, (unsigned long long)w, (unsigned long long)F,
+                  (unsigned long long)oc_report_steps(rep), (unsigned long long)want);
+        oc_report_free(rep);
+    }
+}
+
+static void stride_pinned(uint32_t N, uint32_t L, uint64_t w, uint64_t F, int data) {
+    char p[32];
+    snprintf(p, sizeof p, "stride=%u", L);
+    for (size_t ci = 0; ci < 3; ci++) {
+        oc_report *rep = verified("ring", ci, "stride", N, p, w, F, data);
+        if (!rep) continue;
+        if (L == 1 || N % L == 0) {
+            const uint64_t want =
+                (colls[ci] == OC_ALLREDUCE ? 2 : 1) * stride_exact(N, L, F * w);
+            CHECK(oc_report_steps(rep) == want, "%s stride=%u N=%u w=%llu F=%llu: %llu steps, "
+                  "the closed form %llu", coll_names[ci], L, N, (unsigned long long)w,
+                  (unsigned long long)F, (unsigned long long)oc_report_steps(rep),
+                  (unsigned long long)want);
+        }
+        oc_report_free(rep);
+    }
+}
+
+typedef struct best {
+    double time;
+    uint64_t steps;
+    uint32_t L;
+} best;
+
+/* Every pinned stride against the default, for one collective. */
+static void search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
+    best b = {0};
+    const uint32_t most = N > 2 ? (N - 1) / 2 : 1;
+    for (uint32_t L = 1; L <= most; L++) {
+        char p[32], why[512];
+        int err;
+        snprintf(p, sizeof p, "stride=%u", L);
+        oc_report *rep = run("ring", colls[ci], "stride", N, p, w, F, 0, &err, why, sizeof why);
+        CHECK(err == 0 && rep, "%s N=%u %s: %s", coll_names[ci], N, p, why);
+        if (!rep || err) {
+            oc_report_free(rep);
+            continue;
+        }
+        const double t = oc_report_time(rep);
+        const uint64_t s = oc_report_steps(rep);
+        double formula = 0;
+        CHECK(oc_report_steps_formula(rep, &formula) && (double)s >= formula,
+              "%s N=%u %s w=%llu F=%llu: %llu steps mapped, below the bound %.0f its search "
+              "offers", coll_names[ci], N, p, (unsigned long long)w, (unsigned long long)F,
+              (unsigned long long)s, formula);
+        const int tie = b.L && fabs(t - b.time) <= 1e-9 * fmax(t, b.time);
+        if (!b.L || (tie ? s < b.steps : t < b.time)) b = (best){t, s, L};
+        oc_report_free(rep);
+    }
+    char why[512];
+    int err;
+    oc_report *rep = run("ring", colls[ci], "stride", N, NULL, w, F, 0, &err, why, sizeof why);
+    CHECK(err == 0 && rep, "%s N=%u default: %s", coll_names[ci], N, why);
+    if (rep && !err) {
+        const double t = oc_report_time(rep);
+        const char *got = oc_report_param(rep, "stride");
+        CHECK(fabs(t - b.time) <= 1e-9 * fmax(t, b.time) && oc_report_steps(rep) == b.steps,
+              "%s N=%u w=%llu F=%llu: default stride=%s %llu steps %.9g s; best pinned stride=%u "
+              "%llu steps %.9g s", coll_names[ci], N, (unsigned long long)w,
+              (unsigned long long)F, got ? got : "-", (unsigned long long)oc_report_steps(rep), t,
+              b.L, (unsigned long long)b.steps, b.time);
+    }
+    oc_report_free(rep);
+}
+
+static void bad_input(void) {
+    char why[512] = "";
+    int err = 0;
+    oc_report *rep = run("ring", OC_ALLGATHER, "stride", 12, "stride=6", 4, 1, 0, &err, why,
+                         sizeof why);
+    CHECK(err == OC_EINVAL && strstr(why, "stride must be 1..5") && !strchr(why, '\n'),
+          "stride=6 on 12 nodes: err %d, '%s'", err, why);
+    oc_report_free(rep);
+    rep = run("ring", OC_ALLGATHER, "stride", 12, "stride=0", 4, 1, 0, &err, why, sizeof why);
+    CHECK(err != 0, "stride=0 accepted");
+    oc_report_free(rep);
+    rep = run("ring", OC_ALLGATHER, "bidir", 12, "stride=2", 4, 1, 0, &err, why, sizeof why);
+    CHECK(err != 0 && strstr(why, "stride"), "bidir took stride=2: err %d '%s'", err, why);
+    oc_report_free(rep);
+}
+
+int main(int argc, char **argv) {
+    const int slow = argc > 1 && !strcmp(argv[1], "slow");
+    static const uint32_t sizes[] = {1, 2, 3, 5, 7, 12, 100};
+    static const uint64_t ws[][2] = {{1, 1}, {2, 1}, {3, 2}, {8, 1}};
+    if (!slow) {
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+            for (size_t k = 0; k < sizeof ws / sizeof *ws; k++) {
+                const uint32_t N = sizes[i];
+                bidir_case(N, ws[k][0], ws[k][1], 1);
+                for (size_t ci = 0; ci < 3; ci++) { /* the default (searched) stride */
+                    oc_report *rep = verified("ring", ci, "stride", N, NULL, ws[k][0], ws[k][1], 1);
+                    oc_report_free(rep);
+                }
+            }
+        /* bidir on the other networks it declares */
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+            for (size_t ci = 0; ci < 3; ci++) {
+                oc_report_free(verified("switch", ci, "bidir", sizes[i], NULL, 1, 1, 1));
+                oc_report_free(verified("fattree", ci, "bidir", sizes[i], NULL, 1, 1, 1));
+            }
+        /* pinned strides, dividing N or not */
+        static const uint32_t pins[][2] = {{12, 2}, {12, 3}, {12, 4}, {12, 5}, {100, 10},
+                                           {100, 7}, {100, 25}, {100, 49}, {7, 3}, {5, 2}};
+        for (size_t i = 0; i < sizeof pins / sizeof *pins; i++)
+            for (size_t k = 0; k < sizeof ws / sizeof *ws; k++)
+                stride_pinned(pins[i][0], pins[i][1], ws[k][0], ws[k][1], 1);
+        /* large N */
+        bidir_case(1000, 8, 1, 0);
+        stride_pinned(1000, 10, 8, 1, 0);
+        stride_pinned(1000, 8, 64, 2, 0);
+        stride_pinned(1000, 37, 16, 1, 0);
+        for (size_t ci = 0; ci < 3; ci++)
+            oc_report_free(verified("ring", ci, "stride", 1000, NULL, 16, 1, 0));
+        /* the search against every pinned stride */
+        static const uint64_t sw[][2] = {{1, 1}, {2, 1}, {3, 1}, {4, 2}, {8, 1}};
+        for (uint32_t N = 1; N <= 40; N++)
+            for (size_t k = 0; k < sizeof sw / sizeof *sw; k++)
+                search_case(0, N, sw[k][0], sw[k][1]);
+        static const uint32_t more[] = {64, 100, 127};
+        for (size_t i = 0; i < sizeof more / sizeof *more; i++)
+            for (size_t ci = 0; ci < 3; ci++) {
+                search_case(ci, more[i], 8, 1);
+                search_case(ci, more[i], 3, 2);
+            }
+        for (uint32_t N = 5; N <= 24; N += 3)
+            for (size_t ci = 1; ci < 3; ci++)
+                search_case(ci, N, 2, 1);
+        bad_input();
+    } else {
+        for (size_t ci = 0; ci < 3; ci++) {
+            oc_report_free(verified("ring", ci, "stride", 4096, NULL, 64, 1, 0));
+            oc_report_free(verified("ring", ci, "stride", 4096, NULL, 8, 2, 0));
+        }
+        stride_pinned(4096, 64, 64, 1, 0);
+        bidir_case(4096, 1, 1, 0);
+    }
+    return CHECK_SUMMARY();
+}
