@@ -1,11 +1,15 @@
 /*
- * test_stride.c — the bidirectional ring and two-level stride algorithms (src/algo/stride.c): the
- * all-gather, its time-reversed reduce-scatter and the all-reduce made of both, as `bidir` and
- * `stride`, through the public pipeline (oc_run: generated, verified symbolically and on real
+ * test_stride.c — the bidirectional ring, two-level stride and multi-level stride algorithms
+ * (src/algo/stride.c, src/algo/levels.c): the all-gather, its time-reversed reduce-scatter and the
+ * all-reduce made of both, as `bidir`, `stride` and `multilevel`, through the public pipeline (oc_run: generated, verified symbolically and on real
  * data, mapped, the model's independent check).
  *
  *  - every one verified at N = 1, 2, 3, 5, 7, 12, 100 and 1000 on every network it declares
- *    (bidir: ring, switch, fat-tree; stride: ring), at several w and F, and (slow) at 4096;
+ *    (bidir: ring, switch, fat-tree; stride, multilevel: ring), at several w and F, and (slow) at
+ *    4096;
+ *  - multilevel: steps = sum_j ceil((n_j-1)/2) ceil(N/(n_j Fw)) at every radix list run, and its
+ *    search against every list it takes (product N, first radix >= 3 when there are two or more)
+ *    for N up to 48 and 64, 100, 128 at several F w;
  *  - steps equal the closed forms where they are exact, computed here on their own: bidir
  *    ceil((N-1)/2) on the ring at any F w (twice for all-reduce); stride L dividing N (or L = 1):
  *    ceil((n1-1)/2) ceil(L/(Fw)) + ceil((L-1)/2) ceil(n1/(Fw)), n1 = N/L;
@@ -155,6 +159,78 @@ static void search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
     oc_report_free(rep);
 }
 
+
+/* multilevel's closed form, computed here on its own */
+static uint64_t levels_exact(uint32_t N, const uint32_t *n, size_t k, uint64_t C) {
+    uint64_t steps = 0;
+    for (size_t j = 0; N > 1 && j < k; j++)
+        steps += (n[j] / 2) * cdiv(N / n[j], C);
+    return steps;
+}
+
+typedef struct lbest {
+    double time;
+    uint64_t steps;
+    char radices[128];
+    size_t lists;
+} lbest;
+
+/* Every radix list of N multilevel takes (extending prefix, product P), run pinned. */
+static void levels_enumerate(size_t ci, uint32_t N, uint64_t w, uint64_t F, uint32_t *n, size_t k,
+                             uint64_t P, lbest *b) {
+    if (P == N && k > 0 && (k == 1 || n[0] >= 3)) {
+        char p[160], why[512], list[128] = "";
+        int at = 0, err;
+        for (size_t j = 0; j < k; j++)
+            at += snprintf(list + at, sizeof list - (size_t)at, j ? "x%u" : "%u", n[j]);
+        snprintf(p, sizeof p, "radices=%s", list);
+        oc_report *rep = run("ring", colls[ci], "multilevel", N, p, w, F, 0, &err, why, sizeof why);
+        CHECK(err == 0 && rep, "%s multilevel N=%u %s: %s", coll_names[ci], N, p, why);
+        if (rep && !err) {
+            const double t = oc_report_time(rep);
+            const uint64_t s = oc_report_steps(rep);
+            const uint64_t want = (colls[ci] == OC_ALLREDUCE ? 2 : 1) * levels_exact(N, n, k, F * w);
+            CHECK(s == want, "%s multilevel N=%u %s w=%llu F=%llu: %llu steps, the closed form %llu",
+                  coll_names[ci], N, p, (unsigned long long)w, (unsigned long long)F,
+                  (unsigned long long)s, (unsigned long long)want);
+            const int tie = b->lists && fabs(t - b->time) <= 1e-9 * fmax(t, b->time);
+            if (!b->lists || (tie ? s < b->steps : t < b->time)) {
+                b->time = t;
+                b->steps = s;
+                snprintf(b->radices, sizeof b->radices, "%s", list);
+            }
+            b->lists++;
+        }
+        oc_report_free(rep);
+        return;
+    }
+    for (uint64_t m = 2; P * m <= N; m++)
+        if ((N / P) % m == 0 && k < 20) {
+            n[k] = (uint32_t)m;
+            levels_enumerate(ci, N, w, F, n, k + 1, P * m, b);
+        }
+}
+
+static void levels_search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
+    uint32_t n[24];
+    lbest b = {0};
+    levels_enumerate(ci, N, w, F, n, 0, 1, &b);
+    char why[512];
+    int err;
+    oc_report *rep = run("ring", colls[ci], "multilevel", N, NULL, w, F, 0, &err, why, sizeof why);
+    CHECK(err == 0 && rep, "%s multilevel N=%u default: %s", coll_names[ci], N, why);
+    if (rep && !err && b.lists) {
+        const double t = oc_report_time(rep);
+        const char *got = oc_report_param(rep, "radices");
+        CHECK(fabs(t - b.time) <= 1e-9 * fmax(t, b.time) && oc_report_steps(rep) == b.steps,
+              "%s multilevel N=%u w=%llu F=%llu: default radices=%s %llu steps %.9g s; best of "
+              "%zu lists radices=%s %llu steps %.9g s", coll_names[ci], N, (unsigned long long)w,
+              (unsigned long long)F, got ? got : "-", (unsigned long long)oc_report_steps(rep), t,
+              b.lists, b.radices, (unsigned long long)b.steps, b.time);
+    }
+    oc_report_free(rep);
+}
+
 static void bad_input(void) {
     char why[512] = "";
     int err = 0;
@@ -165,6 +241,14 @@ static void bad_input(void) {
     oc_report_free(rep);
     rep = run("ring", OC_ALLGATHER, "stride", 12, "stride=0", 4, 1, 0, &err, why, sizeof why);
     CHECK(err != 0, "stride=0 accepted");
+    oc_report_free(rep);
+    rep = run("ring", OC_ALLGATHER, "multilevel", 12, "radices=3x3", 4, 1, 0, &err, why, sizeof why);
+    CHECK(err == OC_EINVAL && strstr(why, "product must be N = 12") && !strchr(why, '\n'),
+          "multilevel radices=3x3 on 12 nodes: err %d, '%s'", err, why);
+    oc_report_free(rep);
+    rep = run("ring", OC_ALLGATHER, "multilevel", 12, "radices=2x6", 4, 1, 0, &err, why, sizeof why);
+    CHECK(err == OC_EINVAL && strstr(why, "first radix must be at least 3"),
+          "multilevel radices=2x6: err %d, '%s'", err, why);
     oc_report_free(rep);
     rep = run("ring", OC_ALLGATHER, "bidir", 12, "stride=2", 4, 1, 0, &err, why, sizeof why);
     CHECK(err != 0 && strstr(why, "stride"), "bidir took stride=2: err %d '%s'", err, why);
@@ -180,8 +264,10 @@ int main(int argc, char **argv) {
             for (size_t k = 0; k < sizeof ws / sizeof *ws; k++) {
                 const uint32_t N = sizes[i];
                 bidir_case(N, ws[k][0], ws[k][1], 1);
-                for (size_t ci = 0; ci < 3; ci++) { /* the default (searched) stride */
+                for (size_t ci = 0; ci < 3; ci++) { /* the default (searched) stride, radices */
                     oc_report *rep = verified("ring", ci, "stride", N, NULL, ws[k][0], ws[k][1], 1);
+                    oc_report_free(rep);
+                    rep = verified("ring", ci, "multilevel", N, NULL, ws[k][0], ws[k][1], 1);
                     oc_report_free(rep);
                 }
             }
@@ -202,8 +288,22 @@ int main(int argc, char **argv) {
         stride_pinned(1000, 10, 8, 1, 0);
         stride_pinned(1000, 8, 64, 2, 0);
         stride_pinned(1000, 37, 16, 1, 0);
-        for (size_t ci = 0; ci < 3; ci++)
+        for (size_t ci = 0; ci < 3; ci++) {
             oc_report_free(verified("ring", ci, "stride", 1000, NULL, 16, 1, 0));
+            oc_report_free(verified("ring", ci, "multilevel", 1000, NULL, 64, 1, 0));
+            oc_report_free(verified("ring", ci, "multilevel", 1000, "radices=10x10x10", 8, 2, 0));
+        }
+        /* multilevel's search against every list it takes */
+        static const uint64_t lw[][2] = {{1, 1}, {2, 1}, {4, 2}, {8, 1}, {64, 1}};
+        for (uint32_t N = 1; N <= 48; N++)
+            for (size_t k = 0; k < sizeof lw / sizeof *lw; k++)
+                levels_search_case(0, N, lw[k][0], lw[k][1]);
+        static const uint32_t lmore[] = {64, 100, 128};
+        for (size_t i = 0; i < sizeof lmore / sizeof *lmore; i++)
+            for (size_t ci = 0; ci < 3; ci++) {
+                levels_search_case(ci, lmore[i], 8, 1);
+                levels_search_case(ci, lmore[i], 64, 2);
+            }
         /* the search against every pinned stride */
         static const uint64_t sw[][2] = {{1, 1}, {2, 1}, {3, 1}, {4, 2}, {8, 1}};
         for (uint32_t N = 1; N <= 40; N++)
@@ -225,6 +325,8 @@ int main(int argc, char **argv) {
             oc_report_free(verified("ring", ci, "stride", 4096, NULL, 8, 2, 0));
         }
         stride_pinned(4096, 64, 64, 1, 0);
+        for (size_t ci = 0; ci < 3; ci++)
+            oc_report_free(verified("ring", ci, "multilevel", 4096, NULL, 128, 1, 0));
         bidir_case(4096, 1, 1, 0);
     }
     return CHECK_SUMMARY();
