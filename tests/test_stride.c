@@ -1,8 +1,9 @@
 /*
  * test_stride.c — the bidirectional ring, two-level stride and multi-level stride algorithms
  * (src/algo/stride.c, src/algo/levels.c): the all-gather, its time-reversed reduce-scatter and the
- * all-reduce made of both, as `bidir`, `stride` and `multilevel`, through the public pipeline (oc_run: generated, verified symbolically and on real
- * data, mapped, the model's independent check).
+ * all-reduce made of both, as `bidir`, `stride` and `multilevel`, through the public pipeline
+ * (oc_run: generated, verified symbolically and on real data, mapped, the model's independent
+ * check).
  *
  *  - every one verified at N = 1, 2, 3, 5, 7, 12, 100 and 1000 on every network it declares
  *    (bidir: ring, switch, fat-tree; stride, multilevel: ring), at several w and F, and (slow) at
@@ -101,12 +102,12 @@ static void stride_pinned(uint32_t N, uint32_t L, uint64_t w, uint64_t F, int da
         oc_report *rep = verified("ring", ci, "stride", N, p, w, F, data);
         if (!rep) continue;
         if (L == 1 || N % L == 0) {
-            const uint64_t want =
-                (colls[ci] == OC_ALLREDUCE ? 2 : 1) * stride_exact(N, L, F * w);
-            CHECK(oc_report_steps(rep) == want, "%s stride=%u N=%u w=%llu F=%llu: %llu steps, "
-                  "the closed form %llu", coll_names[ci], L, N, (unsigned long long)w,
-                  (unsigned long long)F, (unsigned long long)oc_report_steps(rep),
-                  (unsigned long long)want);
+            const uint64_t want = (colls[ci] == OC_ALLREDUCE ? 2 : 1) * stride_exact(N, L, F * w);
+            CHECK(oc_report_steps(rep) == want,
+                  "%s stride=%u N=%u w=%llu F=%llu: %llu steps, "
+                  "the closed form %llu",
+                  coll_names[ci], L, N, (unsigned long long)w, (unsigned long long)F,
+                  (unsigned long long)oc_report_steps(rep), (unsigned long long)want);
         }
         oc_report_free(rep);
     }
@@ -137,7 +138,8 @@ static void search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
         double formula = 0;
         CHECK(oc_report_steps_formula(rep, &formula) && (double)s >= formula,
               "%s N=%u %s w=%llu F=%llu: %llu steps mapped, below the bound %.0f its search "
-              "offers", coll_names[ci], N, p, (unsigned long long)w, (unsigned long long)F,
+              "offers",
+              coll_names[ci], N, p, (unsigned long long)w, (unsigned long long)F,
               (unsigned long long)s, formula);
         const int tie = b.L && fabs(t - b.time) <= 1e-9 * fmax(t, b.time);
         if (!b.L || (tie ? s < b.steps : t < b.time)) b = (best){t, s, L};
@@ -152,13 +154,13 @@ static void search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
         const char *got = oc_report_param(rep, "stride");
         CHECK(fabs(t - b.time) <= 1e-9 * fmax(t, b.time) && oc_report_steps(rep) == b.steps,
               "%s N=%u w=%llu F=%llu: default stride=%s %llu steps %.9g s; best pinned stride=%u "
-              "%llu steps %.9g s", coll_names[ci], N, (unsigned long long)w,
-              (unsigned long long)F, got ? got : "-", (unsigned long long)oc_report_steps(rep), t,
-              b.L, (unsigned long long)b.steps, b.time);
+              "%llu steps %.9g s",
+              coll_names[ci], N, (unsigned long long)w, (unsigned long long)F, got ? got : "-",
+              (unsigned long long)oc_report_steps(rep), t, b.L, (unsigned long long)b.steps,
+              b.time);
     }
     oc_report_free(rep);
 }
-
 
 /* multilevel's closed form, computed here on its own */
 static uint64_t levels_exact(uint32_t N, const uint32_t *n, size_t k, uint64_t C) {
@@ -189,8 +191,10 @@ static void levels_enumerate(size_t ci, uint32_t N, uint64_t w, uint64_t F, uint
         if (rep && !err) {
             const double t = oc_report_time(rep);
             const uint64_t s = oc_report_steps(rep);
-            const uint64_t want = (colls[ci] == OC_ALLREDUCE ? 2 : 1) * levels_exact(N, n, k, F * w);
-            CHECK(s == want, "%s multilevel N=%u %s w=%llu F=%llu: %llu steps, the closed form %llu",
+            const uint64_t want =
+                (colls[ci] == OC_ALLREDUCE ? 2 : 1) * levels_exact(N, n, k, F * w);
+            CHECK(s == want,
+                  "%s multilevel N=%u %s w=%llu F=%llu: %llu steps, the closed form %llu",
                   coll_names[ci], N, p, (unsigned long long)w, (unsigned long long)F,
                   (unsigned long long)s, (unsigned long long)want);
             const int tie = b->lists && fabs(t - b->time) <= 1e-9 * fmax(t, b->time);
@@ -224,9 +228,10 @@ static void levels_search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
         const char *got = oc_report_param(rep, "radices");
         CHECK(fabs(t - b.time) <= 1e-9 * fmax(t, b.time) && oc_report_steps(rep) == b.steps,
               "%s multilevel N=%u w=%llu F=%llu: default radices=%s %llu steps %.9g s; best of "
-              "%zu lists radices=%s %llu steps %.9g s", coll_names[ci], N, (unsigned long long)w,
-              (unsigned long long)F, got ? got : "-", (unsigned long long)oc_report_steps(rep), t,
-              b.lists, b.radices, (unsigned long long)b.steps, b.time);
+              "%zu lists radices=%s %llu steps %.9g s",
+              coll_names[ci], N, (unsigned long long)w, (unsigned long long)F, got ? got : "-",
+              (unsigned long long)oc_report_steps(rep), t, b.lists, b.radices,
+              (unsigned long long)b.steps, b.time);
     }
     oc_report_free(rep);
 }
@@ -234,19 +239,21 @@ static void levels_search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
 static void bad_input(void) {
     char why[512] = "";
     int err = 0;
-    oc_report *rep = run("ring", OC_ALLGATHER, "stride", 12, "stride=6", 4, 1, 0, &err, why,
-                         sizeof why);
+    oc_report *rep =
+        run("ring", OC_ALLGATHER, "stride", 12, "stride=6", 4, 1, 0, &err, why, sizeof why);
     CHECK(err == OC_EINVAL && strstr(why, "stride must be 1..5") && !strchr(why, '\n'),
           "stride=6 on 12 nodes: err %d, '%s'", err, why);
     oc_report_free(rep);
     rep = run("ring", OC_ALLGATHER, "stride", 12, "stride=0", 4, 1, 0, &err, why, sizeof why);
     CHECK(err != 0, "stride=0 accepted");
     oc_report_free(rep);
-    rep = run("ring", OC_ALLGATHER, "multilevel", 12, "radices=3x3", 4, 1, 0, &err, why, sizeof why);
+    rep =
+        run("ring", OC_ALLGATHER, "multilevel", 12, "radices=3x3", 4, 1, 0, &err, why, sizeof why);
     CHECK(err == OC_EINVAL && strstr(why, "product must be N = 12") && !strchr(why, '\n'),
           "multilevel radices=3x3 on 12 nodes: err %d, '%s'", err, why);
     oc_report_free(rep);
-    rep = run("ring", OC_ALLGATHER, "multilevel", 12, "radices=2x6", 4, 1, 0, &err, why, sizeof why);
+    rep =
+        run("ring", OC_ALLGATHER, "multilevel", 12, "radices=2x6", 4, 1, 0, &err, why, sizeof why);
     CHECK(err == OC_EINVAL && strstr(why, "first radix must be at least 3"),
           "multilevel radices=2x6: err %d, '%s'", err, why);
     oc_report_free(rep);
@@ -278,8 +285,8 @@ int main(int argc, char **argv) {
                 oc_report_free(verified("fattree", ci, "bidir", sizes[i], NULL, 1, 1, 1));
             }
         /* pinned strides, dividing N or not */
-        static const uint32_t pins[][2] = {{12, 2}, {12, 3}, {12, 4}, {12, 5}, {100, 10},
-                                           {100, 7}, {100, 25}, {100, 49}, {7, 3}, {5, 2}};
+        static const uint32_t pins[][2] = {{12, 2},  {12, 3},   {12, 4},   {12, 5}, {100, 10},
+                                           {100, 7}, {100, 25}, {100, 49}, {7, 3},  {5, 2}};
         for (size_t i = 0; i < sizeof pins / sizeof *pins; i++)
             for (size_t k = 0; k < sizeof ws / sizeof *ws; k++)
                 stride_pinned(pins[i][0], pins[i][1], ws[k][0], ws[k][1], 1);

@@ -10,7 +10,8 @@ static const char *const params[] = {"radices", NULL};
 
 const oc__algo oc__algo_allgather_multilevel = {
     .info = {"multilevel", OC_ALLGATHER, "ring",
-             "multi-level stride: bidirectional rings on strides N/n_1, ..., 1, each level carrying the last one's classes",
+             "multi-level stride: bidirectional rings on strides N/n_1, ..., 1, each level "
+             "carrying the last one's classes",
              "radices multiply to N", "sum_j ceil((n_j-1)/2) ceil(N/(n_j Fw)) steps",
              "radices=searched: n_1 x ... x n_k, product N (n_1 >= 3 when k >= 2)"},
     .param_names = params,

@@ -13,7 +13,8 @@
  * (len_r = n1, or n1 - 1 once a round drops its edge; exact when L divides N or L = 1, a proven
  * lower bound otherwise). About N/(2 min(L, Fw)) + N/(2 Fw): with L near Fw, twice the receive
  * bound; at N = 1024, w = 8 (L = 8): 64 + 64 = 128 steps.
- * Search: every L in 1..floor((N-1)/2) with that bound (stride.c). Without a network: L = round(sqrt N).
+ * Search: every L in 1..floor((N-1)/2) with that bound (stride.c). Without a network: L =
+ * round(sqrt N).
  */
 #include "algo/stride.h"
 
@@ -28,7 +29,8 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     int rc = oc__kv_only(params, stride_params, "stride", why, len);
     if (rc) return rc;
     uint64_t dflt = 1;
-    while ((dflt + 1) * (dflt + 1) <= nodes) dflt++;
+    while ((dflt + 1) * (dflt + 1) <= nodes)
+        dflt++;
     if ((dflt + 1) * (dflt + 1) - nodes < nodes - dflt * dflt) dflt++;
     if (dflt > (nodes - 1) / 2) dflt = nodes > 2 ? (nodes - 1) / 2 : 1;
     if (dflt < 1) dflt = 1;

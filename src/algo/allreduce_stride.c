@@ -18,7 +18,8 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     int rc = oc__kv_only(params, stride_params, "stride", why, len);
     if (rc) return rc;
     uint64_t dflt = 1;
-    while ((dflt + 1) * (dflt + 1) <= nodes) dflt++;
+    while ((dflt + 1) * (dflt + 1) <= nodes)
+        dflt++;
     if ((dflt + 1) * (dflt + 1) - nodes < nodes - dflt * dflt) dflt++;
     if (dflt > (nodes - 1) / 2) dflt = nodes > 2 ? (nodes - 1) / 2 : 1;
     if (dflt < 1) dflt = 1;
@@ -33,8 +34,8 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
 
 const oc__algo oc__algo_allreduce_stride = {
     .info = {"stride", OC_ALLREDUCE, "ring",
-             "stride reduce-scatter then stride all-gather on N chunks",
-             "", "about 2 (N/(2 min(L,Fw)) + N/(2Fw)) steps",
+             "stride reduce-scatter then stride all-gather on N chunks", "",
+             "about 2 (N/(2 min(L,Fw)) + N/(2Fw)) steps",
              "stride=searched: L, the level-1 lightpath length (1..floor((N-1)/2))"},
     .param_names = stride_params,
     .plan = plan,

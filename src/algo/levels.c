@@ -59,10 +59,11 @@ static int levels_check(const oc__radices *r, uint32_t N, char *why, size_t whyl
         return oc__fail(why, whylen, OC_EINVAL,
                         "multilevel radices=%s: their product must be N = %u exactly", text, N);
     if (r->k >= 2 && r->m[0] < 3)
-        return oc__fail(why, whylen, OC_EINVAL,
-                        "multilevel radices=%s: the first radix must be at least 3 (a first level of "
-                        "2 would send across half the ring)",
-                        text);
+        return oc__fail(
+            why, whylen, OC_EINVAL,
+            "multilevel radices=%s: the first radix must be at least 3 (a first level of "
+            "2 would send across half the ring)",
+            text);
     return 0;
 }
 
@@ -109,8 +110,10 @@ int oc__levels_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t
             }
         }
     }
-    if (nodes < 2) r = (oc__radices){.k = 0};
-    else if ((rc = levels_check(&r, nodes, why, whylen))) return rc;
+    if (nodes < 2)
+        r = (oc__radices){.k = 0};
+    else if ((rc = levels_check(&r, nodes, why, whylen)))
+        return rc;
     const int ar = coll == OC_ALLREDUCE;
     if ((rc = oc__plan_work("multilevel", nodes, (ar ? 2 : 1) * levels_transfers(&r, nodes), why,
                             whylen)))
@@ -161,7 +164,8 @@ int oc__levels_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t
 static int levels_round(const levels_state *st, oc__emit *e, uint64_t k, int reduce) {
     const uint32_t N = st->N;
     uint32_t j = 0;
-    while (k >= st->r.m[j] / 2) k -= st->r.m[j++] / 2;
+    while (k >= st->r.m[j] / 2)
+        k -= st->r.m[j++] / 2;
     const uint32_t n = st->r.m[j], r = (uint32_t)k + 1;
     const uint64_t s = st->s[j + 1], width = N / st->s[j], back = (uint64_t)(r - 1) * s % N;
     const uint32_t op = (uint32_t)(reduce ? OC_OP_REDUCE : OC_OP_COPY);
@@ -292,8 +296,8 @@ int oc__levels_search(const oc__search_in *in, oc__search *s, char *why, size_t 
     oc__formula_in f;
     int rc = in->figures(in, in->coll, ar ? N : 1, &f, why, whylen);
     if (rc) return rc;
-    levels_walk w = {.s = s, .N = N, .C = f.channels ? f.channels : 1, .times = ar ? 2 : 1,
-                     .step = f.step_time};
+    levels_walk w = {
+        .s = s, .N = N, .C = f.channels ? f.channels : 1, .times = ar ? 2 : 1, .step = f.step_time};
     /* the exact balanced lists of every depth first, the best of them as the incumbent */
     oc__radices best = {.k = 1, .m = {N}};
     uint64_t best_steps = oc__levels_steps(&best, N, w.C);

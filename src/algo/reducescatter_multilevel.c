@@ -1,6 +1,6 @@
 /*
- * reducescatter_multilevel.c — the multi-level stride reducescatter on the WDM ring (levels.c holds the
- * construction, its labels, its exact steps and its search; this file is the registry's entry).
+ * reducescatter_multilevel.c — the multi-level stride reducescatter on the WDM ring (levels.c holds
+ * the construction, its labels, its exact steps and its search; this file is the registry's entry).
  *   steps = sum_j ceil((n_j-1)/2) ceil(N/(n_j Fw)) steps
  * for radices n_1 x ... x n_k with product N (n_1 >= 3 when k >= 2), searched by default.
  */

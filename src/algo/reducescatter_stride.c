@@ -19,7 +19,8 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     int rc = oc__kv_only(params, stride_params, "stride", why, len);
     if (rc) return rc;
     uint64_t dflt = 1;
-    while ((dflt + 1) * (dflt + 1) <= nodes) dflt++;
+    while ((dflt + 1) * (dflt + 1) <= nodes)
+        dflt++;
     if ((dflt + 1) * (dflt + 1) - nodes < nodes - dflt * dflt) dflt++;
     if (dflt > (nodes - 1) / 2) dflt = nodes > 2 ? (nodes - 1) / 2 : 1;
     if (dflt < 1) dflt = 1;

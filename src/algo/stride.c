@@ -41,7 +41,8 @@
  * F w >= 1 — the receive bound ceil((N-1)/(2Fw)) exactly at F w = 1.
  * Both levels cost about N/(2 min(L, F w)) + N/(2 F w) steps; with L near F w the sum is about N/(F
  * w), twice the receive bound: every block's tree has arcs of total length about 2N (N for the
- * stride arcs, N for the unit hops), which is what a shallow tree costs on a ring (docs/bounds-gap.md).
+ * stride arcs, N for the unit hops), which is what a shallow tree costs on a ring
+ * (docs/bounds-gap.md).
  *
  * Reduce-scatter: the all-gather backwards. All-gather round k's transfer x -> y of labels X is
  * reduce-scatter round R-1-k's reduction y -> x of X. Each block's all-gather tree reaches every
@@ -50,10 +51,10 @@
  * sum. Same arcs reversed, same loads: the same steps. All-reduce: the reduce-scatter then the
  * all-gather on N chunks, one a node, twice the steps.
  *
- * The search (the search contract, algos.h): the space is every L in 1..floor((N-1)/2), each offered
- * with the bound above (times the step's time: every step carries one chunk a wavelength, so a
- * step's time is fixed by the size), best bound first, ties to the smaller L; once a bound cannot
- * win the rest are pruned as one family (their bounds are no better).
+ * The search (the search contract, algos.h): the space is every L in 1..floor((N-1)/2), each
+ * offered with the bound above (times the step's time: every step carries one chunk a wavelength,
+ * so a step's time is fixed by the size), best bound first, ties to the smaller L; once a bound
+ * cannot win the rest are pruned as one family (their bounds are no better).
  */
 #include "algo/stride.h"
 
@@ -84,9 +85,9 @@ int oc__stride_shape(uint32_t N, uint32_t L, oc__stride *s, char *why, size_t wh
     s->g = gcd32(L, N);
     s->P = N / s->g;
     s->n1 = (uint32_t)oc__ceil_div(N, L);
-    s->u1 = s->n1 / 2;          /* ceil((n1 - 1) / 2) */
+    s->u1 = s->n1 / 2; /* ceil((n1 - 1) / 2) */
     s->l1 = (s->n1 - 1) / 2;
-    s->u2 = L / 2;              /* ceil((L - 1) / 2) */
+    s->u2 = L / 2; /* ceil((L - 1) / 2) */
     s->l2 = (L - 1) / 2;
     const uint32_t E = (uint32_t)((uint64_t)s->n1 * L - N);
     s->e_up = E < s->u2 ? E : s->u2;
@@ -261,7 +262,7 @@ static int level2_dir(const oc__stride *s, oc__emit *e, uint32_t r, int up, int 
     /* owner (c, t): its sender and receiver */
 #define STRIDE_SEND(c, t)                                                                          \
     do {                                                                                           \
-        const uint32_t owner_ = s->node[(c) * P + (t)];                                             \
+        const uint32_t owner_ = s->node[(c)*P + (t)];                                              \
         const uint32_t x_ = up ? (owner_ + back) % N : (owner_ + N - back) % N;                    \
         const uint32_t y_ = up ? (x_ + 1) % N : (x_ + N - 1) % N;                                  \
         rc = window_pieces(s, e, (c), (t), x_, y_, hi, len, reduce);                               \

@@ -11,13 +11,14 @@
 /* The geometry of one stride L on N nodes (stride.c's essay has the construction). */
 typedef struct oc__stride {
     uint32_t N, L;
-    uint32_t g, P;      /* gcd(L, N) orbits of stride L, each of P = N / g nodes */
-    uint32_t n1;        /* level-1 window: ceil(N / L) nodes of an orbit */
-    uint32_t u1, l1;    /* level-1 rounds clockwise / counter-clockwise (u1 >= l1) */
-    uint32_t u2, l2;    /* level-2 rounds clockwise / counter-clockwise (u2 >= l2) */
-    uint32_t e_up, e_down; /* level-2 rounds, counted from the last, that drop an edge of the window */
-    uint32_t *label;    /* N: the label of node j's block (orbit-major); NULL while only counting */
-    uint32_t *node;     /* N: the node of each label */
+    uint32_t g, P;   /* gcd(L, N) orbits of stride L, each of P = N / g nodes */
+    uint32_t n1;     /* level-1 window: ceil(N / L) nodes of an orbit */
+    uint32_t u1, l1; /* level-1 rounds clockwise / counter-clockwise (u1 >= l1) */
+    uint32_t u2, l2; /* level-2 rounds clockwise / counter-clockwise (u2 >= l2) */
+    uint32_t e_up,
+        e_down;      /* level-2 rounds, counted from the last, that drop an edge of the window */
+    uint32_t *label; /* N: the label of node j's block (orbit-major); NULL while only counting */
+    uint32_t *node;  /* N: the node of each label */
 } oc__stride;
 
 /* Fills the geometry (no memory): 0, or OC_EINVAL when L is outside 1..max(1, floor((N-1)/2)). */
@@ -31,7 +32,8 @@ uint64_t oc__stride_transfers(const oc__stride *s);
  * when L = 1 or L divides N (stride.c). */
 uint64_t oc__stride_steps(const oc__stride *s, uint64_t channels);
 
-/* Allocates s->label and s->node and fills `block_node` (N entries, the node of each label) when not NULL. */
+/* Allocates s->label and s->node and fills `block_node` (N entries, the node of each label) when
+ * not NULL. */
 int oc__stride_labels(oc__stride *s, uint32_t *block_node);
 void oc__stride_free(oc__stride *s);
 
