@@ -19,6 +19,8 @@
  *    them (among equal times, the fewest steps); every pinned run's mapped steps are at least the
  *    closed form its search offers as a proven bound (the report's formula);
  *  - no all-gather maps below the receive bound ceil((N-1)/(2Fw)), which no schedule can beat;
+ *  - windowed generation (a verifier shard's): the transfers made for a chunk window are exactly
+ *    the whole schedule's transfers touching it, in their places (keep_rounds.h);
  *  - bad input: a stride out of range and an unknown parameter are refused with one line.
  * With the argument "slow" the N = 4096 runs are added.
  */
@@ -32,6 +34,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "keep_rounds.h"
+#include "run/pipeline.h"
 #include "model_map.h"
 
 static const oc_collective colls[] = {OC_ALLGATHER, OC_REDUCESCATTER, OC_ALLREDUCE};
@@ -236,6 +240,39 @@ static void levels_search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
     oc_report_free(rep);
 }
 
+/* Windowed generation against the whole schedule, every window of 1..3 labels from a spread of
+ * starts. */
+static void windows_case(size_t ci, const char *algo_name, uint32_t N, const char *words) {
+    const oc__algo *algo = oc__algo_find(colls[ci], algo_name);
+    CHECK(algo != NULL, "no %s %s", coll_names[ci], algo_name);
+    if (!algo) return;
+    oc_kv *kv = oc_kv_new();
+    kv_add_words(kv, words, " ");
+    oc__plan plan = {0};
+    char why[512] = "";
+    int rc = algo->plan(&plan, colls[ci], N, 0, 4096, kv, why, sizeof why);
+    CHECK(rc == 0 && plan.spec.window_skips, "%s %s N=%u %s: %s", coll_names[ci], algo_name, N,
+          words, rc ? why : "no window_skips");
+    keep whole;
+    keep_init(&whole);
+    if (!rc) rc = oc__generate(algo, &plan, &whole.sink, why, sizeof why);
+    CHECK(rc == 0, "%s %s N=%u: %s", coll_names[ci], algo_name, N, why);
+    const uint32_t C = plan.spec.chunks;
+    for (uint32_t lo = 0; !rc && lo < C; lo += 1 + C / 7)
+        for (uint32_t w = 1; w <= 3 && lo + w <= C; w++) {
+            const keep_diff d = keep_window(algo, &plan, &whole, lo, lo + w, why, sizeof why);
+            CHECK(d.rc == 0 && d.rounds == whole.st.count && d.matched == d.expected &&
+                      d.kept == d.expected,
+                  "%s %s N=%u %s window [%u,%u): rc %d, %llu rounds of %zu, %zu of %zu in place, "
+                  "%zu kept",
+                  coll_names[ci], algo_name, N, words, lo, lo + w, d.rc,
+                  (unsigned long long)d.rounds, whole.st.count, d.matched, d.expected, d.kept);
+        }
+    keep_free(&whole);
+    oc__plan_free(algo, &plan);
+    oc_kv_free(kv);
+}
+
 static void bad_input(void) {
     char why[512] = "";
     int err = 0;
@@ -325,6 +362,21 @@ int main(int argc, char **argv) {
         for (uint32_t N = 5; N <= 24; N += 3)
             for (size_t ci = 1; ci < 3; ci++)
                 search_case(ci, N, 2, 1);
+        static const struct {
+            const char *algo;
+            uint32_t N;
+            const char *words;
+        } win[] = {{"bidir", 7, ""},
+                   {"bidir", 12, ""},
+                   {"stride", 13, "stride=3"},
+                   {"stride", 12, "stride=4"},
+                   {"stride", 100, "stride=7"},
+                   {"stride", 31, "stride=5"},
+                   {"multilevel", 12, ""},
+                   {"multilevel", 100, "radices=5x5x4"}};
+        for (size_t i = 0; i < sizeof win / sizeof *win; i++)
+            for (size_t ci = 0; ci < 3; ci++)
+                windows_case(ci, win[i].algo, win[i].N, win[i].words);
         bad_input();
     } else {
         for (size_t ci = 0; ci < 3; ci++) {
