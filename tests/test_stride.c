@@ -35,8 +35,8 @@
 
 #include "check.h"
 #include "keep_rounds.h"
-#include "run/pipeline.h"
 #include "model_map.h"
+#include "run/pipeline.h"
 
 static const oc_collective colls[] = {OC_ALLGATHER, OC_REDUCESCATTER, OC_ALLREDUCE};
 static const char *const coll_names[] = {"allgather", "reducescatter", "allreduce"};
@@ -372,6 +372,8 @@ int main(int argc, char **argv) {
                    {"stride", 12, "stride=4"},
                    {"stride", 100, "stride=7"},
                    {"stride", 31, "stride=5"},
+                   {"stride", 10, "stride=3"},
+                   {"stride", 16, "stride=5"},
                    {"multilevel", 12, ""},
                    {"multilevel", 100, "radices=5x5x4"}};
         for (size_t i = 0; i < sizeof win / sizeof *win; i++)
