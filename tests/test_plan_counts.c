@@ -4,12 +4,15 @@
  *
  * bt, rd and WRHT all-reduce and one-stage all-gather and all-to-all count theirs by closed forms
  * (their plan() functions), so that a run past the node cap is refused with the transfers it would
- * have, and one past the tool's transfer limit before any work. The figure is read where the user
- * reads it: from the node cap's line (oc__algo_node_cap on a copy of the algorithm capped at one
- * node, so every N >= 2 is past it), and compared with a counting sink on the generator, for N in
- * {1, 2, 3, 5, 7, 12, 100, 1000}, at the parameters the user can pin and at the defaults (WRHT:
- * the search's choice on the ring; alltoall unpinned counts as alltoall = 1, which gives the same
- * transfers whatever m is). N = 1 is under any cap: the generator must emit nothing there.
+ * have, and one past the tool's transfer limit before any work. bidir, stride and multilevel
+ * (all-gather, reduce-scatter, all-reduce) count theirs in closed form too (src/algo/stride.c,
+ * levels.c): at strides 1, 2, 3, 7 and 33 where N takes them, and multilevel's default radices. The
+ * figure is read where the user reads it: from the node cap's line (oc__algo_node_cap on a copy of
+ * the algorithm capped at one node, so every N >= 2 is past it), and compared with a counting sink
+ * on the generator, for N in {1, 2, 3, 5, 7, 12, 100, 1000}, at the parameters the user can pin and
+ * at the defaults (WRHT: the search's choice on the ring; alltoall unpinned counts as alltoall = 1,
+ * which gives the same transfers whatever m is). N = 1 is under any cap: the generator must emit
+ * nothing there.
  */
 #include "algo/algos.h"
 #include "check.h"
@@ -157,6 +160,18 @@ int main(void) {
                 }
             }
         wrht_default(wrht, N);
+        static const oc_collective colls[] = {OC_ALLGATHER, OC_REDUCESCATTER, OC_ALLREDUCE};
+        static const uint32_t strides[] = {1, 2, 3, 7, 33};
+        for (size_t ci = 0; ci < 3; ci++) {
+            same(find(colls[ci], "bidir"), N, "");
+            same(find(colls[ci], "multilevel"), N, "");
+            for (size_t i = 0; i < sizeof strides / sizeof *strides; i++) {
+                if (strides[i] > 1 && 2 * strides[i] >= N) continue;
+                char words[32];
+                snprintf(words, sizeof words, "stride=%u", strides[i]);
+                same(find(colls[ci], "stride"), N, words);
+            }
+        }
     }
     return CHECK_SUMMARY();
 }

@@ -209,7 +209,13 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allgather_onestage)                                                                          \
     X(allgather_optree)                                                                            \
     X(allgather_wrht)                                                                              \
+    X(allgather_bidir)                                                                             \
+    X(allgather_stride)                                                                            \
+    X(allgather_multilevel)                                                                        \
     X(reducescatter_ring)                                                                          \
+    X(reducescatter_bidir)                                                                         \
+    X(reducescatter_stride)                                                                        \
+    X(reducescatter_multilevel)                                                                    \
     X(allreduce_ring)                                                                              \
     X(allreduce_hring)                                                                             \
     X(allreduce_bt)                                                                                \
@@ -217,6 +223,9 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allreduce_wrht)                                                                              \
     X(allreduce_rhd)                                                                               \
     X(allreduce_sipco)                                                                             \
+    X(allreduce_bidir)                                                                             \
+    X(allreduce_stride)                                                                            \
+    X(allreduce_multilevel)                                                                        \
     X(scatter_tcp1)                                                                                \
     X(gather_tcp1)                                                                                 \
     X(broadcast_tcp1)                                                                              \

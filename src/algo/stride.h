@@ -1,0 +1,57 @@
+/*
+ * stride.h — the bidirectional ring and the two-level stride construction on the WDM ring,
+ * shared by the `bidir` and `stride` all-gather, reduce-scatter and all-reduce (stride.c holds
+ * the construction, its labels, its exact counts and its bounds; each algorithm file its essay).
+ */
+#ifndef OC_ALGO_STRIDE_H
+#define OC_ALGO_STRIDE_H
+
+#include "algo/algos.h"
+
+/* The geometry of one stride L on N nodes (stride.c's essay has the construction). */
+typedef struct oc__stride {
+    uint32_t N, L;
+    uint32_t g, P;   /* gcd(L, N) orbits of stride L, each of P = N / g nodes */
+    uint32_t n1;     /* level-1 window: ceil(N / L) nodes of an orbit */
+    uint32_t u1, l1; /* level-1 rounds clockwise / counter-clockwise (u1 >= l1) */
+    uint32_t u2, l2; /* level-2 rounds clockwise / counter-clockwise (u2 >= l2) */
+    uint32_t e_up,
+        e_down;      /* level-2 rounds, counted from the last, that drop an edge of the window */
+    uint32_t *label; /* N: the label of node j's block (orbit-major); NULL while only counting */
+    uint32_t *node;  /* N: the node of each label */
+} oc__stride;
+
+/* Fills the geometry (no memory): 0, or OC_EINVAL when L is outside 1..max(1, floor((N-1)/2)). */
+int oc__stride_shape(uint32_t N, uint32_t L, oc__stride *s, char *why, size_t whylen);
+/* The all-gather's rounds, u1 + u2. */
+uint64_t oc__stride_rounds(const oc__stride *s);
+/* The all-gather's transfers, counted exactly in closed form. */
+uint64_t oc__stride_transfers(const oc__stride *s);
+/* A proven lower bound on the all-gather's mapped steps on a ring of `channels` = F x w slots a
+ * link: each round's busiest directed link, ceil(load / channels), summed; it is the mapped count
+ * when L = 1 or L divides N (stride.c). */
+uint64_t oc__stride_steps(const oc__stride *s, uint64_t channels);
+
+/* Allocates s->label and s->node and fills `block_node` (N entries, the node of each label) when
+ * not NULL. */
+int oc__stride_labels(oc__stride *s, uint32_t *block_node);
+void oc__stride_free(oc__stride *s);
+
+/* Emits all-gather round k (0 <= k < rounds) as copies, or, when `reduce` is set, the same
+ * transfers turned round (receiver to sender) as reductions: the round of the reduce-scatter
+ * that runs the all-gather backwards. Does not end the round. */
+int oc__stride_round(const oc__stride *s, oc__emit *e, uint64_t k, int reduce);
+
+/* The plan shared by the six algorithms: coll (all-gather, reduce-scatter, all-reduce), stride L
+ * (1 for bidir), q chunks a block; the state is the oc__stride. `name` for messages. */
+int oc__stride_plan(oc__plan *plan, const char *name, oc_collective coll, uint32_t nodes,
+                    uint32_t root, uint64_t bytes, uint32_t L, char *why, size_t whylen);
+int oc__stride_generate(const oc__plan *plan, oc__emit *e);
+void oc__stride_release(oc__plan *plan);
+/* The closed form of the mapped steps at the plan's stride (x2 for all-reduce), and a note when
+ * the mapped count differs. */
+int oc__stride_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep);
+/* The stride search (stride.c): every L in 1..floor((N-1)/2) with its bound, best bound first. */
+int oc__stride_search(const oc__search_in *in, oc__search *s, char *why, size_t whylen);
+
+#endif
