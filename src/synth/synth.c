@@ -108,11 +108,16 @@ typedef struct enc {
     uint32_t built; /* steps built: X[0..built), state[0..built] */
     Z3_ast *goal;   /* goal literal of S steps, [0..MAX_STEPS] (NULL until made) */
     Z3_ast balance; /* the model's tie rule, assumed when a schedule is wanted */
+    Z3_ast sym;     /* rotational symmetry, assumed first when a schedule is wanted */
+    uint32_t rot;   /* the rotation (in nodes) sym asks for: 0 = none */
+    Z3_ast **count; /* per step: per node d, count[t][d * (2C) + i - 1] = "d receives >= i" */
     /* blocked rounds: arc sets (s, d, dir) excluded at every step */
     uint32_t (*blocks)[3 * 128];
     uint32_t *block_len;
     uint32_t nblocks;
 } enc;
+
+static double now_s(void);
 
 static void z3_quiet(Z3_context c, Z3_error_code e) {
     (void)c;
@@ -242,6 +247,20 @@ static int build_step(enc *e) {
                     for (uint32_t op = 0; op < e->nops; op++)
                         Xt[xi(e, s, d, lane, l, op)] = fresh(e, "x");
             }
+    /* Symmetry (assumed only while looking for a schedule): what s sends d in this step, s + rot
+     * sends d + rot, the label moved with its block (a piece of an all-reduce stays itself). */
+    if (e->rot)
+        for (uint32_t s = 0; s < N; s++)
+            for (uint32_t d = 0; d < N; d++)
+                for (uint32_t lane = 0; lane < e->nlanes; lane++)
+                    for (uint32_t l = 0; l < L; l++)
+                        for (uint32_t op = 0; op < e->nops; op++) {
+                            Z3_ast v = Xt[xi(e, s, d, lane, l, op)];
+                            if (!v) continue;
+                            uint32_t q = L / N, l2 = e->reduces ? l : ((l / q + e->rot) % N) * q + l % q;
+                            Z3_ast img = Xt[xi(e, (s + e->rot) % N, (d + e->rot) % N, lane, l2, op)];
+                            add(e, Z3_mk_implies(c, e->sym, Z3_mk_iff(c, v, img)));
+                        }
     /* 1. The network. */
     if (e->is_ring) {
         if (!(e->weaken & OC__SYNTH_DROP_LINKS))
@@ -262,15 +281,32 @@ static int build_step(enc *e) {
                     }
         /* What a node can take in a step, said outright so the solver can count (it follows from
          * the links: every lightpath into d holds the last link into d on its channel). */
-        if (!e->reduces && !(e->weaken & OC__SYNTH_DROP_LINKS))
+        /* Counted in unary: count[t][d][i - 1] holds exactly when d receives at least i
+         * lightpaths in step t, i up to 2 F w; the goal sums these, so a node's receptions over S
+         * steps are a sum of at most 2 F w S literals, and the solver sees a shortfall by
+         * propagation instead of by search (pigeonhole counting is hard for clause learning). */
+        if (!e->reduces && !(e->weaken & OC__SYNTH_DROP_LINKS)) {
+            const uint32_t most = 2 * (uint32_t)e->C;
+            e->count[t] = calloc((size_t)N * most, sizeof(Z3_ast));
+            if (!e->count[t]) {
+                rc = OC_ENOMEM;
+                goto out;
+            }
             for (uint32_t d = 0; d < N; d++) {
                 size_t n = 0;
                 for (uint32_t s = 0; s < N; s++)
                     for (uint32_t lane = 0; lane < e->nlanes; lane++)
                         for (uint32_t l = 0; l < L; l++)
                             if (Xt[xi(e, s, d, lane, l, 0)]) buf[n++] = Xt[xi(e, s, d, lane, l, 0)];
-                if (n > 2 * e->C) add(e, Z3_mk_atmost(c, (unsigned)n, buf, (unsigned)(2 * e->C)));
+                if (n > most) add(e, Z3_mk_atmost(c, (unsigned)n, buf, most));
+                for (uint32_t i = 1; i <= most; i++) {
+                    Z3_ast u = fresh(e, "n");
+                    add(e, Z3_mk_iff(c, u, i <= n ? Z3_mk_atleast(c, (unsigned)n, buf, i)
+                                                  : Z3_mk_false(c)));
+                    e->count[t][(size_t)d * most + i - 1] = u;
+                }
             }
+        }
         /* The model's tie rule, under the balance literal: clockwise ties minus counter-clockwise
          * ties is 0 or 1 in every step. */
         if (N % 2 == 0) {
@@ -458,14 +494,23 @@ static int make_goal(enc *e, uint32_t S) {
                         for (uint32_t l = 0; l < L; l++)
                             if (e->X[t][xi(e, s, d, lane, l, 0)])
                                 buf[n++] = e->X[t][xi(e, s, d, lane, l, 0)];
-            if (need && n >= need)
-                add(e, Z3_mk_implies(c, g, Z3_mk_atleast(c, (unsigned)n, buf, need)));
+            if (!need) continue;
+            if (S && e->count[0]) { /* the ring's unary counts (build_step) */
+                const uint32_t cap = 2 * (uint32_t)e->C;
+                n = 0;
+                for (uint32_t t = 0; t < S; t++)
+                    for (uint32_t i = 0; i < cap; i++)
+                        buf[n++] = e->count[t][(size_t)d * cap + i];
+            }
+            add(e, Z3_mk_implies(c, g, n >= need ? Z3_mk_atleast(c, (unsigned)n, buf, need)
+                                                 : Z3_mk_false(c)));
         }
     free(buf);
     e->goal[S] = g;
     return Z3_get_error_code(c) == Z3_OK ? 0 : OC_EINVAL;
 }
 
+static double now_s(void);
 static double now_s(void) {
     struct timespec ts;
     if (clock_gettime(CLOCK_MONOTONIC, &ts)) return 0;
@@ -473,7 +518,8 @@ static double now_s(void) {
 }
 
 /* Asks whether S steps suffice (with the tie rule when `balanced`), within `left` seconds. */
-static Z3_lbool check(enc *e, uint32_t S, int balanced, double left, int *rc) {
+/* mode: 0 = the relaxation (proofs), 1 = the model's tie rule, 2 = that and the symmetry. */
+static Z3_lbool check(enc *e, uint32_t S, int mode, double left, int *rc) {
     *rc = 0;
     while (e->built < S && !*rc)
         *rc = build_step(e);
@@ -486,8 +532,10 @@ static Z3_lbool check(enc *e, uint32_t S, int balanced, double left, int *rc) {
                        ms < 1 ? 1u : ms > 4e9 ? 4000000000u : (unsigned)ms);
     Z3_solver_set_params(e->ctx, e->sol, p);
     Z3_params_dec_ref(e->ctx, p);
-    Z3_ast as[2] = {e->goal[S], e->balance};
-    Z3_lbool r = Z3_solver_check_assumptions(e->ctx, e->sol, balanced ? 2 : 1, as);
+    Z3_ast as[3] = {e->goal[S], e->balance, e->sym};
+    double dbg0 = now_s();
+    Z3_lbool r = Z3_solver_check_assumptions(e->ctx, e->sol, (unsigned)mode + 1, as);
+    if (getenv("OC_SYNTH_DEBUG")) fprintf(stderr, "DEBUG S=%u mode=%d r=%d %.2fs\n", S, mode, (int)r, now_s() - dbg0);
     if (Z3_get_error_code(e->ctx) != Z3_OK) *rc = OC_EINVAL;
     return r;
 }
@@ -609,6 +657,10 @@ static void enc_free(enc *e) {
     if (e->state)
         for (uint32_t t = 0; t <= MAX_STEPS; t++)
             free(e->state[t]);
+    if (e->count)
+        for (uint32_t t = 0; t < MAX_STEPS; t++)
+            free(e->count[t]);
+    free(e->count);
     free(e->X);
     free(e->state);
     free(e->goal);
@@ -753,6 +805,16 @@ static int search(oc_synth_result *r, unsigned weaken, char *why, size_t len) {
         goto out;
     }
     e.balance = fresh(&e, "balance");
+    e.sym = fresh(&e, "symmetry");
+    /* Rotations map the ring and the star onto themselves; the root of a broadcast does not
+     * move. On an even ring by two nodes, so that ties can still alternate direction. */
+    e.rot = e.coll == OC_BROADCAST ? 0 : e.is_ring && e.N % 2 == 0 ? 2 : 1;
+    if (e.rot >= e.N) e.rot = 0;
+    e.count = calloc(MAX_STEPS, sizeof(Z3_ast *));
+    if (!e.count) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory starting z3");
+        goto out;
+    }
     const double limit = r->spec.time_limit_s > 0 ? r->spec.time_limit_s : 60;
     const double t0 = now_s();
     uint32_t S = r->start > 0 ? (uint32_t)r->start - 1 : 0;
@@ -771,36 +833,49 @@ static int search(oc_synth_result *r, unsigned weaken, char *why, size_t len) {
         }                                                                                          \
     } while (0)
     ASK(S, 0, "proving whether a schedule has");
+    uint32_t known_sat = UINT32_MAX; /* a step count the relaxation is known to reach */
     if (a == Z3_L_TRUE) {
         r->lower = 0;
+        known_sat = S;
         while (S > 0) {
             ASK(S - 1, 0, "proving whether a schedule has");
             if (a == Z3_L_FALSE) {
                 r->lower = S;
                 break;
             }
-            S--;
+            known_sat = --S;
         }
     } else {
-        for (;;) {
-            r->lower = S + 1;
-            if (++S >= MAX_STEPS) {
-                snprintf(r->stopped, sizeof r->stopped, "no schedule within %d steps", MAX_STEPS);
-                goto done;
-            }
-            ASK(S, 0, "proving whether a schedule has");
-            if (a == Z3_L_TRUE) break;
-        }
+        r->lower = ++S;
     }
-    /* Phase 2: a schedule the model maps as the solver did, from S = lower up. */
-    S = (uint32_t)r->lower;
+    /* Phase 2, upward from S = lower: a schedule the model maps as the solver did. Asked first
+     * with the symmetry (a share of the time left: found fast when there is one), then, unless
+     * known, whether the relaxation has S steps at all (UNSAT: lower = S + 1), then the whole
+     * space under the tie rule. */
     for (;;) {
-        ASK(S, 1, "looking for a schedule the model maps in");
-        if (a == Z3_L_FALSE) {
-            if (++S >= MAX_STEPS) {
-                snprintf(r->stopped, sizeof r->stopped, "no schedule within %d steps", MAX_STEPS);
-                goto done;
+        if (S >= MAX_STEPS) {
+            snprintf(r->stopped, sizeof r->stopped, "no schedule within %d steps", MAX_STEPS);
+            goto done;
+        }
+        a = Z3_L_UNDEF;
+        if (e.rot) {
+            double left = limit - (now_s() - t0), share = left / 3 > 5 ? left / 3 : left;
+            a = check(&e, S, 2, share, &rc);
+            if (rc) goto z3err;
+        }
+        if (a != Z3_L_TRUE && known_sat != S) {
+            ASK(S, 0, "proving whether a schedule has");
+            if (a == Z3_L_FALSE) {
+                r->lower = ++S;
+                continue;
             }
+            known_sat = S;
+            /* without ties the relaxation is the model's rule: its schedule is the candidate */
+            if (e.is_ring && e.N % 2 == 0) a = Z3_L_UNDEF;
+        }
+        if (a != Z3_L_TRUE) ASK(S, 1, "looking for a schedule the model maps in");
+        if (a == Z3_L_FALSE) {
+            S++;
             continue;
         }
         oc__store_free(&r->store);
@@ -856,8 +931,7 @@ int oc__synth_run(const oc_synth_spec *spec, unsigned weaken, oc_synth_result **
     if (rc) return rc;
     oc_synth_result *r = calloc(1, sizeof *r);
     if (!r) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    r->spec = *spec;
-    r->spec.net_params = NULL;
+    r->spec = *spec; /* net_params: read_network copies them into r->net_params */
     snprintf(r->network, sizeof r->network, "%s", spec->network);
     r->q = spec->chunks ? spec->chunks : 1;
     oc__store_init(&r->store);
