@@ -510,7 +510,6 @@ static int make_goal(enc *e, uint32_t S) {
     return Z3_get_error_code(c) == Z3_OK ? 0 : OC_EINVAL;
 }
 
-static double now_s(void);
 static double now_s(void) {
     struct timespec ts;
     if (clock_gettime(CLOCK_MONOTONIC, &ts)) return 0;
@@ -533,9 +532,7 @@ static Z3_lbool check(enc *e, uint32_t S, int mode, double left, int *rc) {
     Z3_solver_set_params(e->ctx, e->sol, p);
     Z3_params_dec_ref(e->ctx, p);
     Z3_ast as[3] = {e->goal[S], e->balance, e->sym};
-    double dbg0 = now_s();
     Z3_lbool r = Z3_solver_check_assumptions(e->ctx, e->sol, (unsigned)mode + 1, as);
-    if (getenv("OC_SYNTH_DEBUG")) fprintf(stderr, "DEBUG S=%u mode=%d r=%d %.2fs\n", S, mode, (int)r, now_s() - dbg0);
     if (Z3_get_error_code(e->ctx) != Z3_OK) *rc = OC_EINVAL;
     return r;
 }
