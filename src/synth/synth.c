@@ -109,6 +109,7 @@ typedef struct enc {
     Z3_ast *goal;   /* goal literal of S steps, [0..MAX_STEPS] (NULL until made) */
     Z3_ast balance; /* the model's tie rule, assumed when a schedule is wanted */
     Z3_ast sym;     /* rotational symmetry, assumed first when a schedule is wanted */
+    Z3_ast lex;     /* channels in order of use (ring), assumed for proofs and with the tie rule */
     uint32_t rot;   /* the rotation (in nodes) sym asks for: 0 = none */
     Z3_ast **count; /* per step: per node d, count[t][d * (2C) + i - 1] = "d receives >= i" */
     /* blocked rounds: arc sets (s, d, dir) excluded at every step */
@@ -263,6 +264,12 @@ static int build_step(enc *e) {
                         }
     /* 1. The network. */
     if (e->is_ring) {
+        /* use[(dir * N + link) * C + ch]: the channel carries a lightpath over the link */
+        Z3_ast *use = calloc((size_t)2 * N * e->C, sizeof(Z3_ast));
+        if (!use) {
+            rc = OC_ENOMEM;
+            goto out;
+        }
         if (!(e->weaken & OC__SYNTH_DROP_LINKS))
             for (unsigned dir = 0; dir < 2; dir++)
                 for (uint32_t link = 0; link < N; link++)
@@ -278,7 +285,32 @@ static int build_step(enc *e) {
                                         buf[n++] = Xt[xi(e, s, d, lane, l, op)];
                             }
                         if (n > 1) add(e, Z3_mk_atmost(c, (unsigned)n, buf, 1));
+                        Z3_ast u = fresh(e, "u");
+                        add(e, Z3_mk_iff(c, u, mk_or(e, buf, n)));
+                        use[((size_t)dir * N + link) * e->C + ch] = u;
                     }
+        /* Channels are interchangeable within a step and a direction (a permutation of them maps
+         * a schedule to a schedule with the same steps), so under `lex` a channel's use of the
+         * links, read as a word over links 0 .. N-1, is no smaller than the next channel's:
+         * every schedule has such a permutation of itself (sort the channels by their words). A
+         * rotation of the ring does not keep this order, so the symmetric search goes without. */
+        if (!(e->weaken & OC__SYNTH_DROP_LINKS))
+            for (unsigned dir = 0; dir < 2; dir++)
+                for (uint32_t ch = 0; ch + 1 < e->C; ch++) {
+                    Z3_ast eq = Z3_mk_true(c);
+                    for (uint32_t link = 0; link < N; link++) {
+                        Z3_ast a1 = use[((size_t)dir * N + link) * e->C + ch],
+                               b1 = use[((size_t)dir * N + link) * e->C + ch + 1];
+                        add(e, Z3_mk_implies(
+                                   c, e->lex,
+                                   Z3_mk_implies(c, Z3_mk_and(c, 2, (Z3_ast[]){eq, b1}), a1)));
+                        Z3_ast nq = fresh(e, "q");
+                        add(e, Z3_mk_iff(c, nq,
+                                         Z3_mk_and(c, 2, (Z3_ast[]){eq, Z3_mk_iff(c, a1, b1)})));
+                        eq = nq;
+                    }
+                }
+        free(use);
         /* What a node can take in a step, said outright so the solver can count (it follows from
          * the links: every lightpath into d holds the last link into d on its channel). */
         /* Counted in unary: count[t][d][i - 1] holds exactly when d receives at least i
@@ -517,7 +549,8 @@ static double now_s(void) {
 }
 
 /* Asks whether S steps suffice (with the tie rule when `balanced`), within `left` seconds. */
-/* mode: 0 = the relaxation (proofs), 1 = the model's tie rule, 2 = that and the symmetry. */
+/* mode: 0 = the relaxation (proofs), 1 = the model's tie rule, 2 = that and the symmetry; 0 and 1
+ * with the channels in order (lex). */
 static Z3_lbool check(enc *e, uint32_t S, int mode, double left, int *rc) {
     *rc = 0;
     while (e->built < S && !*rc)
@@ -531,8 +564,9 @@ static Z3_lbool check(enc *e, uint32_t S, int mode, double left, int *rc) {
                        ms < 1 ? 1u : ms > 4e9 ? 4000000000u : (unsigned)ms);
     Z3_solver_set_params(e->ctx, e->sol, p);
     Z3_params_dec_ref(e->ctx, p);
-    Z3_ast as[3] = {e->goal[S], e->balance, e->sym};
-    Z3_lbool r = Z3_solver_check_assumptions(e->ctx, e->sol, (unsigned)mode + 1, as);
+    Z3_ast as[3] = {e->goal[S], e->lex, e->balance};
+    if (mode == 2) as[1] = e->sym;
+    Z3_lbool r = Z3_solver_check_assumptions(e->ctx, e->sol, mode ? 3 : 2, as);
     if (Z3_get_error_code(e->ctx) != Z3_OK) *rc = OC_EINVAL;
     return r;
 }
@@ -803,6 +837,7 @@ static int search(oc_synth_result *r, unsigned weaken, char *why, size_t len) {
     }
     e.balance = fresh(&e, "balance");
     e.sym = fresh(&e, "symmetry");
+    e.lex = fresh(&e, "lex");
     /* Rotations map the ring and the star onto themselves; the root of a broadcast does not
      * move. On an even ring by two nodes, so that ties can still alternate direction. */
     e.rot = e.coll == OC_BROADCAST ? 0 : e.is_ring && e.N % 2 == 0 ? 2 : 1;
