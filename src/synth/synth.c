@@ -800,6 +800,53 @@ static int run_pipeline(oc_synth_result *r, const oc__model *model, oc_report **
     return 0;
 }
 
+/* The solver's current model of S steps as the candidate: its rounds each mapped alone by the
+ * model (a round the model's colouring cannot fit in one step is excluded from the search: 0, or
+ * 2 when too many were), then the whole schedule through the pipeline; accepted (1) as the
+ * schedule in hand when it has fewer steps than the one before. Negative: an error. */
+static int take_candidate(oc_synth_result *r, enc *e, uint32_t S, const oc__model *model,
+                          char *why, size_t len) {
+    oc__store st;
+    oc__store_init(&st);
+    int rc = extract(e, S, &st, why, len);
+    size_t over = SIZE_MAX;
+    if (!rc) rc = rounds_over(&r->ospec, model, r->net_params, &st, &over, why, len);
+    if (!rc && over != SIZE_MAX) {
+        int b = block_round(e, &st.rounds[over]);
+        oc__store_free(&st);
+        if (b == OC_ETOOBIG) {
+            snprintf(r->stopped, sizeof r->stopped,
+                     "the ring model's colouring needed more steps than the solver's for %d "
+                     "rounds excluded",
+                     MAX_BLOCKS);
+            return 2;
+        }
+        if (b) return oc__fail(why, len, b, "out of memory");
+        r->blocked++;
+        return 0;
+    }
+    if (rc) {
+        oc__store_free(&st);
+        return rc;
+    }
+    oc__store old = r->store;
+    r->store = st;
+    oc_report *rep = NULL;
+    rc = run_pipeline(r, model, &rep, why, len);
+    if (rc || (r->found && rep->steps >= r->upper)) {
+        r->store = old;
+        oc__store_free(&st);
+        oc_report_free(rep);
+        return rc ? rc : 1;
+    }
+    oc__store_free(&old);
+    oc_report_free(r->report);
+    r->report = rep;
+    r->found = 1;
+    r->upper = rep->steps;
+    return 1;
+}
+
 static int search(oc_synth_result *r, unsigned weaken, char *why, size_t len) {
     const oc__model *model = oc__model_find(r->network);
     enc e;
@@ -883,8 +930,11 @@ static int search(oc_synth_result *r, unsigned weaken, char *why, size_t len) {
     /* Phase 2, upward from S = lower: a schedule the model maps as the solver did. Asked first
      * with the symmetry (a share of the time left: found fast when there is one), then, unless
      * known, whether the relaxation has S steps at all (UNSAT: lower = S + 1), then the whole
-     * space under the tie rule. */
+     * space under the tie rule. While no schedule is in hand, a symmetric one of S + 1 steps is
+     * looked for before the hard question, so that a stop on the time limit still has the best
+     * schedule found (and, should S then be proven impossible, it is the optimum). */
     for (;;) {
+        if (r->found && r->upper <= S) break; /* the schedule in hand has S steps */
         if (S >= MAX_STEPS) {
             snprintf(r->stopped, sizeof r->stopped, "no schedule within %d steps", MAX_STEPS);
             goto done;
@@ -894,6 +944,17 @@ static int search(oc_synth_result *r, unsigned weaken, char *why, size_t len) {
             double left = limit - (now_s() - t0), share = left / 3 > 5 ? left / 3 : left;
             a = check(&e, S, 2, share, &rc);
             if (rc) goto z3err;
+            if (a != Z3_L_TRUE && !r->found && S + 1 < MAX_STEPS) {
+                Z3_lbool ahead = check(&e, S + 1, 2, (limit - (now_s() - t0)) / 4, &rc);
+                if (rc) goto z3err;
+                if (ahead == Z3_L_TRUE) {
+                    int took = take_candidate(r, &e, S + 1, model, why, len);
+                    if (took < 0) {
+                        rc = took;
+                        goto out;
+                    }
+                }
+            }
         }
         if (a != Z3_L_TRUE && known_sat != S) {
             ASK(S, 0, "proving whether a schedule has");
@@ -910,42 +971,20 @@ static int search(oc_synth_result *r, unsigned weaken, char *why, size_t len) {
             S++;
             continue;
         }
-        oc__store_free(&r->store);
-        oc__store_init(&r->store);
-        if ((rc = extract(&e, S, &r->store, why, len))) goto out;
-        size_t over = SIZE_MAX;
-        if ((rc = rounds_over(&r->ospec, model, r->net_params, &r->store, &over, why, len)))
+        int took = take_candidate(r, &e, S, model, why, len);
+        if (took < 0) {
+            rc = took;
             goto out;
-        if (over != SIZE_MAX) {
-            /* the model's colouring needs more than one step for this round: exclude it */
-            int b = block_round(&e, &r->store.rounds[over]);
-            if (b == OC_ETOOBIG) {
-                snprintf(r->stopped, sizeof r->stopped,
-                         "the ring model's colouring needed more steps than the solver's for %d "
-                         "rounds excluded",
-                         MAX_BLOCKS);
-                goto done;
-            }
-            if (b) {
-                rc = oc__fail(why, len, b, "out of memory");
-                goto out;
-            }
-            r->blocked++;
-            continue;
         }
-        oc_report *rep = NULL;
-        if ((rc = run_pipeline(r, model, &rep, why, len))) goto out;
-        oc_report_free(r->report);
-        r->report = rep;
-        r->found = 1;
-        r->upper = rep->steps;
-        break;
+        if (took == 2) goto done; /* too many rounds excluded: r->stopped says so */
+        if (took == 1) break;
+        /* 0: a round was excluded; ask again at the same S */
     }
 #undef ASK
 done:
     r->solve_s = now_s() - t0;
-    r->optimal = r->found && r->report->verified && r->upper == S && r->upper == r->lower &&
-                 !r->stopped[0];
+    r->optimal = r->found && r->report->verified && r->upper == r->report->rounds &&
+                 r->upper == r->lower && !r->stopped[0];
     goto out;
 z3err:
     rc = oc__fail(why, len, rc == OC_ENOMEM ? OC_ENOMEM : OC_EINVAL, "%s",
