@@ -8,9 +8,11 @@
  * link and channel" or "at most k streams from this processor" is one constraint, not a quadratic
  * clause set or a hand-written sorting network; and it solves incrementally under assumptions, so
  * the search over step counts adds steps to one solver and asks "is there a schedule of S steps"
- * by assuming S's goal literal, keeping everything it learned. CaDiCaL (libcadical-dev) is a faster
- * pure SAT solver but has neither cardinality constraints nor a C API in Debian's package (C++).
- * With QF_FD z3 runs its SAT core with native cardinality reasoning.
+ * by assuming S's goal literal, keeping everything it learned. CaDiCaL (libcadical-dev 1.5.3 in
+ * Debian 12) is a faster pure CDCL solver, but its interfaces (C++, and the IPASIR-style C one)
+ * take clauses only: every cardinality constraint would be a hand-written sorting network or
+ * totalizer here, code to get wrong. With the QF_FD logic z3 runs its SAT core with native
+ * cardinality reasoning.
  *
  * The model's own rules, encoded (one Boolean per possible lightpath, chunk and step):
  *  - Ring (ring.c's essay). A lightpath goes from its source to its destination on one direction,
@@ -32,8 +34,13 @@
  *    a copy replaces the receiver's set and may not meet any other write of that piece in the step.
  *  Constraints that only prune useless schedules (a chunk not sent to a node that has it, nor twice
  *  to one node in one step; with them a delivered chunk arrives exactly once, which lets the solver
- *  count: a node that lacks c chunks needs c receptions, at most 2 F w a step on the ring) keep
- *  every step count reachable: dropping a useless lightpath from a schedule leaves a schedule.
+ *  count: a node that lacks c chunks needs c receptions, at most 2 F w a step on the ring, kept as
+ *  unary counts so that a shortfall is found by propagation) keep every step count reachable:
+ *  dropping a useless lightpath from a schedule leaves a schedule. Symmetry breaking, sound for
+ *  the proofs: within a step and a direction the channels are interchangeable, so they are taken
+ *  in the order of their use of the links (build_step, `lex`). Symmetry used to find schedules
+ *  fast (never for a proof): a schedule invariant under rotating the ring (by two nodes on an even
+ *  ring, so ties can alternate) or the star is asked for first.
  *
  * Proof and the pipeline. For S = start - 1, start, ... the solver answers whether S steps suffice
  * (start: a simple bound computed here only to begin; it is not reported as a bound). UNSAT at S is
@@ -47,7 +54,9 @@
  * mapping and its independent resource check). The ring model colours each round with its own
  * heuristic (cut + free list); each round's mapped steps are checked, and a round that the
  * heuristic cannot fit in one step although the solver coloured it is excluded (its set of arcs,
- * at every step) and the search for a schedule continues at the same S. `optimal` is set only when
+ * at every step) and the search for a schedule continues at the same S. While no schedule is in
+ * hand, a symmetric one of S + 1 steps is looked for before the (possibly long) question at S, so
+ * a stop on the time limit still returns the best schedule found. `optimal` is set only when
  * the schedule maps to S steps, passes every check, and S - 1 was proven impossible.
  *
  * Chunking. For the fewest steps one chunk per block (or piece) is best: a schedule of S steps for
