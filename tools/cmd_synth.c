@@ -19,7 +19,8 @@ static const char *const help =
     "shows that no schedule of one step less exists under the network model's rules, and the\n"
     "schedule found passes the verifier and the model's resource check and maps to as many\n"
     "steps as it has rounds. \"optimal: yes\" is printed only then; otherwise what was proven\n"
-    "(the lower bound) and the best schedule found, and why the search stopped.\n\n"
+    "(the lower bound) and the best schedule found, and why the search stopped (one line\n"
+    "on stderr). Exit 0 with a schedule, proven or not; 1 when the time limit left none.\n\n"
     "Supported: -c allgather, gossip, broadcast (root 0), allreduce; -t ring (N from 2 to 10,\n"
     "w up to 3, fibres x w up to 6) or star (P from 2 to 9, --net k=K, default 3).\n"
     "An instance past these limits is refused before any work.\n\n"
@@ -81,6 +82,9 @@ static int parse(int argc, char **argv, opt *o) {
     const char *v[HELP + 1] = {0};
     int rc = read_options("synth", n, rest, opts, sizeof opts / sizeof opts[0], v, NULL);
     free(rest);
+    /* an abbreviation of --net (getopt_long takes "--ne k=2") reaches read_options: kept too */
+    if (!rc && v[NETP] && oc_kv_set_pair(o->net_params, v[NETP]))
+        return die(EXIT_USAGE, "synth: --net %s: expected KEY=VALUE", v[NETP], NULL);
     o->coll = v[COLL];
     o->net = v[NET];
     o->nodes = v[NODES];
