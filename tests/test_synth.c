@@ -276,8 +276,8 @@ static void test_against_brute_force(void) {
         long s = proven(OC_GOSSIP, "star", gossip[i].P, p, 0);
         printf("star gossip P=%u k=%u: %d steps (brute force %.2f s, synth %.2f s)\n", gossip[i].P,
                gossip[i].k, bf, t1 - t0, now() - t1);
-        CHECK(s == bf, "star gossip P=%u k=%u: synth %ld, brute force %d", gossip[i].P,
-              gossip[i].k, s, bf);
+        CHECK(s == bf, "star gossip P=%u k=%u: synth %ld, brute force %d", gossip[i].P, gossip[i].k,
+              s, bf);
     }
 }
 
@@ -328,8 +328,8 @@ static void test_file_verifies(void) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char why[256] = "";
         oc_synth_result *r = NULL;
-        int rc = synth(cases[i].c, cases[i].net, cases[i].n, cases[i].p, 0, 60, &r, why,
-                       sizeof why);
+        int rc =
+            synth(cases[i].c, cases[i].net, cases[i].n, cases[i].p, 0, 60, &r, why, sizeof why);
         CHECK(rc == 0, "synth: %s", why);
         if (rc) continue;
         oc_synth_info info;
@@ -376,10 +376,8 @@ static void test_limits(void) {
         oc_kv *kv = oc_kv_new();
         if (bad[i].p) oc_kv_set_pair(kv, bad[i].p);
         if (bad[i].p && !strcmp(bad[i].p, "fibres=3")) oc_kv_set(kv, "wavelengths", "3");
-        oc_synth_spec spec = {.collective = bad[i].c,
-                              .network = bad[i].net,
-                              .nodes = bad[i].n,
-                              .net_params = kv};
+        oc_synth_spec spec = {
+            .collective = bad[i].c, .network = bad[i].net, .nodes = bad[i].n, .net_params = kv};
         int rc = oc_synth(&spec, &r, why, sizeof why);
         CHECK(rc != 0 && strstr(why, bad[i].says) && !strchr(why, '\n'),
               "refused in one line naming the limit: %d '%s'", rc, why);

@@ -49,12 +49,12 @@ typedef struct opt {
 static int parse(int argc, char **argv, opt *o) {
     enum { COLL, NET, NODES, W, F, NETP, SIZE, CHUNKS, LIMIT, OUT, JSON, NODATA, HELP };
     static const arg_option opts[] = {
-        {"-c", "--collective", 1, COLL}, {"-t", "--network", 1, NET},
-        {"-n", "--nodes", 1, NODES},     {"-w", "--wavelengths", 1, W},
-        {"-f", "--fibres", 1, F},        {NULL, "--net", 1, NETP},
-        {"-s", "--size", 1, SIZE},       {NULL, "--chunks", 1, CHUNKS},
+        {"-c", "--collective", 1, COLL},  {"-t", "--network", 1, NET},
+        {"-n", "--nodes", 1, NODES},      {"-w", "--wavelengths", 1, W},
+        {"-f", "--fibres", 1, F},         {NULL, "--net", 1, NETP},
+        {"-s", "--size", 1, SIZE},        {NULL, "--chunks", 1, CHUNKS},
         {NULL, "--time-limit", 1, LIMIT}, {"-o", "--output", 1, OUT},
-        {NULL, "--json", 0, JSON},       {NULL, "--no-data-check", 0, NODATA},
+        {NULL, "--json", 0, JSON},        {NULL, "--no-data-check", 0, NODATA},
         {"-h", "--help", 0, HELP}};
     /* --net may be given many times: read them first, then the rest with read_options */
     o->net_params = oc_kv_new();
@@ -140,11 +140,11 @@ static int run(opt *o) {
     }
     if (o->chunks) {
         if (oc_parse_u64(o->chunks, 1, UINT32_MAX, &v))
-            return die(EXIT_USAGE, "synth: --chunks %s: not a whole number from 1", o->chunks, NULL);
+            return die(EXIT_USAGE, "synth: --chunks %s: not a whole number from 1", o->chunks,
+                       NULL);
         spec.chunks = (uint32_t)v;
     }
-    if (o->limit &&
-        (oc_parse_double(o->limit, 0.001, OC_SYNTH_MAX_TIME_LIMIT, &spec.time_limit_s)))
+    if (o->limit && (oc_parse_double(o->limit, 0.001, OC_SYNTH_MAX_TIME_LIMIT, &spec.time_limit_s)))
         return die(EXIT_USAGE, "synth: --time-limit %s: seconds from 0.001 to 86400", o->limit,
                    NULL);
     int rc;

@@ -25,12 +25,18 @@ typedef struct instance {
 } instance;
 
 static const instance instances[] = {
-    {OC_ALLGATHER, "ring", 5, "wavelengths=1"},  {OC_ALLGATHER, "ring", 7, "wavelengths=1"},
-    {OC_ALLGATHER, "ring", 8, "wavelengths=1"},  {OC_ALLGATHER, "ring", 8, "wavelengths=3"},
-    {OC_ALLGATHER, "ring", 10, "wavelengths=1"}, {OC_ALLGATHER, "ring", 5, "wavelengths=2"},
-    {OC_ALLREDUCE, "ring", 4, "wavelengths=1"},  {OC_ALLREDUCE, "ring", 6, "wavelengths=1"},
-    {OC_ALLREDUCE, "ring", 8, "wavelengths=1"},  {OC_BROADCAST, "star", 9, "k=1"},
-    {OC_BROADCAST, "star", 9, "k=3"},            {OC_GOSSIP, "star", 6, "k=2"},
+    {OC_ALLGATHER, "ring", 5, "wavelengths=1"},
+    {OC_ALLGATHER, "ring", 7, "wavelengths=1"},
+    {OC_ALLGATHER, "ring", 8, "wavelengths=1"},
+    {OC_ALLGATHER, "ring", 8, "wavelengths=3"},
+    {OC_ALLGATHER, "ring", 10, "wavelengths=1"},
+    {OC_ALLGATHER, "ring", 5, "wavelengths=2"},
+    {OC_ALLREDUCE, "ring", 4, "wavelengths=1"},
+    {OC_ALLREDUCE, "ring", 6, "wavelengths=1"},
+    {OC_ALLREDUCE, "ring", 8, "wavelengths=1"},
+    {OC_BROADCAST, "star", 9, "k=1"},
+    {OC_BROADCAST, "star", 9, "k=3"},
+    {OC_GOSSIP, "star", 6, "k=2"},
     {OC_GOSSIP, "star", 9, "k=3"},
 };
 enum { NINST = sizeof instances / sizeof instances[0], TIME_LIMIT_S = 60 };
@@ -87,12 +93,9 @@ static const struct column {
     const char *head;
     void (*cell)(const row *r, char *buf, size_t len);
 } columns[] = {
-    {"instance", cell_instance},
-    {"optimum", cell_optimum},
-    {"solver", cell_solve},
-    {"best algorithm", cell_best},
-    {"best/opt", cell_ratio},
-    {"algorithms at the optimum", cell_optimal_algos},
+    {"instance", cell_instance}, {"optimum", cell_optimum},
+    {"solver", cell_solve},      {"best algorithm", cell_best},
+    {"best/opt", cell_ratio},    {"algorithms at the optimum", cell_optimal_algos},
 };
 enum { NCOLS = sizeof columns / sizeof columns[0] };
 
@@ -177,13 +180,14 @@ int oc__reproduce_optima(oc__repro *rp, FILE *f, char *why, size_t len) {
         oc_kv_free(net);
     }
     if (!rc) {
-        fputs("Proven optima of small instances in steps (opticoll synth: z3, UNSAT at one step\n"
-              "less; the schedule verified and mapped) against every algorithm of the collective\n"
-              "on the network, each searched for its fewest steps (best algorithm: its steps and\n"
-              "the algorithms that reach them). w: wavelengths per fibre (one fibre a direction);\n"
-              "k: wavelengths a processor sends and receives on. A 1 MiB payload; the steps do not\n"
-              "depend on it.\n\n",
-              f);
+        fputs(
+            "Proven optima of small instances in steps (opticoll synth: z3, UNSAT at one step\n"
+            "less; the schedule verified and mapped) against every algorithm of the collective\n"
+            "on the network, each searched for its fewest steps (best algorithm: its steps and\n"
+            "the algorithms that reach them). w: wavelengths per fibre (one fibre a direction);\n"
+            "k: wavelengths a processor sends and receives on. A 1 MiB payload; the steps do not\n"
+            "depend on it.\n\n",
+            f);
         oc__table_print(&t, f);
     }
     oc__table_free(&t);

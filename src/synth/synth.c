@@ -29,8 +29,8 @@
  *  - Every step is synchronous: a node sends only what it held at the start of the step.
  *  - Copy collectives (allgather, gossip, broadcast): a node holds a set of labels; a delivery adds
  *    one. Reductions (allreduce; verify.c's rules exactly): a node's piece is a set of
- *    contributions; a reduce adds the sender's set to the receiver's, which must be disjoint from it
- *    and from every other reduce into the same piece in the step (no contribution counted twice);
+ *    contributions; a reduce adds the sender's set to the receiver's, which must be disjoint from
+ * it and from every other reduce into the same piece in the step (no contribution counted twice);
  *    a copy replaces the receiver's set and may not meet any other write of that piece in the step.
  *  Constraints that only prune useless schedules (a chunk not sent to a node that has it, nor twice
  *  to one node in one step; with them a delivered chunk arrives exactly once, which lets the solver
@@ -85,9 +85,9 @@ enum { MAX_STEPS = 64, MAX_BLOCKS = 200 };
 struct oc_synth_result {
     oc_synth_spec spec;
     char network[16];
-    oc_kv *net_params;  /* as used (synth's default wavelengths=1 added) */
-    uint64_t channels;  /* ring: F w; star: k */
-    uint64_t w, F;      /* ring */
+    oc_kv *net_params; /* as used (synth's default wavelengths=1 added) */
+    uint64_t channels; /* ring: F w; star: k */
+    uint64_t w, F;     /* ring */
     uint32_t q;
     oc__spec ospec;
     oc__store store; /* the found schedule */
@@ -203,7 +203,8 @@ static int make_initial_state(enc *e) {
 }
 
 /* The lightpaths of an arc (s, d, dir) at step t, over every channel, label and op. */
-static size_t arc_vars(const enc *e, uint32_t t, uint32_t s, uint32_t d, unsigned dir, Z3_ast *out) {
+static size_t arc_vars(const enc *e, uint32_t t, uint32_t s, uint32_t d, unsigned dir,
+                       Z3_ast *out) {
     size_t n = 0;
     for (uint32_t c = 0; c < e->C; c++) {
         uint32_t lane = dir * (uint32_t)e->C + c;
@@ -267,8 +268,10 @@ static int build_step(enc *e) {
                         for (uint32_t op = 0; op < e->nops; op++) {
                             Z3_ast v = Xt[xi(e, s, d, lane, l, op)];
                             if (!v) continue;
-                            uint32_t q = L / N, l2 = e->reduces ? l : ((l / q + e->rot) % N) * q + l % q;
-                            Z3_ast img = Xt[xi(e, (s + e->rot) % N, (d + e->rot) % N, lane, l2, op)];
+                            uint32_t q = L / N,
+                                     l2 = e->reduces ? l : ((l / q + e->rot) % N) * q + l % q;
+                            Z3_ast img =
+                                Xt[xi(e, (s + e->rot) % N, (d + e->rot) % N, lane, l2, op)];
                             add(e, Z3_mk_implies(c, e->sym, Z3_mk_iff(c, v, img)));
                         }
     /* 1. The network. */
@@ -342,8 +345,9 @@ static int build_step(enc *e) {
                 if (n > most) add(e, Z3_mk_atmost(c, (unsigned)n, buf, most));
                 for (uint32_t i = 1; i <= most; i++) {
                     Z3_ast u = fresh(e, "n");
-                    add(e, Z3_mk_iff(c, u, i <= n ? Z3_mk_atleast(c, (unsigned)n, buf, i)
-                                                  : Z3_mk_false(c)));
+                    add(e,
+                        Z3_mk_iff(c, u,
+                                  i <= n ? Z3_mk_atleast(c, (unsigned)n, buf, i) : Z3_mk_false(c)));
                     e->count[t][(size_t)d * most + i - 1] = u;
                 }
             }
@@ -448,9 +452,9 @@ static int build_step(enc *e) {
                 }
         for (uint32_t d = 0; d < N; d++)
             for (uint32_t l = 0; l < L; l++) {
-#define CST(tt, n, j) e->state[tt][((size_t)(n) * L + l) * N + (j)]
-#define RR(s) R[((size_t)(s) * N + d) * L + l]
-#define PP(s) P[((size_t)(s) * N + d) * L + l]
+#define CST(tt, n, j) e->state[tt][((size_t)(n)*L + l) * N + (j)]
+#define RR(s) R[((size_t)(s)*N + d) * L + l]
+#define PP(s) P[((size_t)(s)*N + d) * L + l]
                 size_t n = 0;
                 for (uint32_t s = 0; s < N; s++) {
                     if (s == d) continue;
@@ -458,9 +462,9 @@ static int build_step(enc *e) {
                     /* a copy meets no other write of the piece */
                     for (uint32_t s2 = 0; s2 < N; s2++)
                         if (s2 != s && s2 != d)
-                            add(e, Z3_mk_implies(c, PP(s),
-                                                 Z3_mk_not(c, Z3_mk_or(c, 2, (Z3_ast[]){RR(s2),
-                                                                                      PP(s2)}))));
+                            add(e, Z3_mk_implies(
+                                       c, PP(s),
+                                       Z3_mk_not(c, Z3_mk_or(c, 2, (Z3_ast[]){RR(s2), PP(s2)}))));
                 }
                 Z3_ast anycopy = mk_or(e, buf, n);
                 for (uint32_t j = 0; j < N; j++) {
@@ -470,14 +474,16 @@ static int build_step(enc *e) {
                     for (uint32_t s = 0; s < N; s++) {
                         if (s == d) continue;
                         /* no contribution counted twice: not with the receiver's ... */
-                        add(e, Z3_mk_not(c, Z3_mk_and(c, 3, (Z3_ast[]){RR(s), CST(t, s, j),
-                                                                      CST(t, d, j)})));
+                        add(e,
+                            Z3_mk_not(
+                                c, Z3_mk_and(c, 3, (Z3_ast[]){RR(s), CST(t, s, j), CST(t, d, j)})));
                         /* ... nor with another reduce into the piece in this step */
                         for (uint32_t s2 = s + 1; s2 < N; s2++)
                             if (s2 != d)
-                                add(e, Z3_mk_not(c, Z3_mk_and(c, 4,
-                                                              (Z3_ast[]){RR(s), RR(s2), CST(t, s, j),
-                                                                         CST(t, s2, j)})));
+                                add(e,
+                                    Z3_mk_not(c, Z3_mk_and(c, 4,
+                                                           (Z3_ast[]){RR(s), RR(s2), CST(t, s, j),
+                                                                      CST(t, s2, j)})));
                         keep[nk++] = Z3_mk_and(c, 2, (Z3_ast[]){RR(s), CST(t, s, j)});
                         got[ng++] = Z3_mk_and(c, 2, (Z3_ast[]){PP(s), CST(t, s, j)});
                     }
@@ -497,13 +503,11 @@ static int build_step(enc *e) {
     e->built++;
 out:
     free(X);
-    if (rc && e->built == t) {
+    if (rc && e->built == t) { /* the step was not added: its arrays go */
         free(e->X[t]);
         e->X[t] = NULL;
         free(next);
         e->state[t + 1] = NULL;
-    } else if (rc) {
-        /* nothing: the step is kept */
     }
     free(buf);
     free(buf2);
@@ -543,8 +547,9 @@ static int make_goal(enc *e, uint32_t S) {
                     for (uint32_t i = 0; i < cap; i++)
                         buf[n++] = e->count[t][(size_t)d * cap + i];
             }
-            add(e, Z3_mk_implies(c, g, n >= need ? Z3_mk_atleast(c, (unsigned)n, buf, need)
-                                                 : Z3_mk_false(c)));
+            add(e,
+                Z3_mk_implies(
+                    c, g, n >= need ? Z3_mk_atleast(c, (unsigned)n, buf, need) : Z3_mk_false(c)));
         }
     free(buf);
     e->goal[S] = g;
@@ -570,7 +575,9 @@ static Z3_lbool check(enc *e, uint32_t S, int mode, double left, int *rc) {
     Z3_params_inc_ref(e->ctx, p);
     double ms = left * 1000.0;
     Z3_params_set_uint(e->ctx, p, Z3_mk_string_symbol(e->ctx, "timeout"),
-                       ms < 1 ? 1u : ms > 4e9 ? 4000000000u : (unsigned)ms);
+                       ms < 1     ? 1u
+                       : ms > 4e9 ? 4000000000u
+                                  : (unsigned)ms);
     Z3_solver_set_params(e->ctx, e->sol, p);
     Z3_params_dec_ref(e->ctx, p);
     Z3_ast as[3] = {e->goal[S], e->lex, e->balance};
@@ -742,7 +749,8 @@ static int check_limits(const oc_synth_spec *spec, char *why, size_t len) {
                         "synth does not do %s (supported: allgather, gossip, broadcast, allreduce)",
                         oc_collective_name(c));
     if (!spec->network || (strcmp(spec->network, "ring") && strcmp(spec->network, "star")))
-        return oc__fail(why, len, OC_ENOTSUP, "synth does not do network '%s' (supported: ring, star)",
+        return oc__fail(why, len, OC_ENOTSUP,
+                        "synth does not do network '%s' (supported: ring, star)",
                         spec->network ? OC_Q(spec->network) : "(none)");
     const int ring = !strcmp(spec->network, "ring");
     const uint32_t maxn = ring ? OC_SYNTH_MAX_RING_NODES : OC_SYNTH_MAX_STAR_NODES;
@@ -813,8 +821,8 @@ static int run_pipeline(oc_synth_result *r, const oc__model *model, oc_report **
  * model (a round the model's colouring cannot fit in one step is excluded from the search: 0, or
  * 2 when too many were), then the whole schedule through the pipeline; accepted (1) as the
  * schedule in hand when it has fewer steps than the one before. Negative: an error. */
-static int take_candidate(oc_synth_result *r, enc *e, uint32_t S, const oc__model *model,
-                          char *why, size_t len) {
+static int take_candidate(oc_synth_result *r, enc *e, uint32_t S, const oc__model *model, char *why,
+                          size_t len) {
     oc__store st;
     oc__store_init(&st);
     int rc = extract(e, S, &st, why, len);
@@ -1063,8 +1071,9 @@ static void instance_text(const oc_synth_result *r, char *buf, size_t len) {
         snprintf(buf, len, "%s on the ring, N=%u, w=%llu, F=%llu, %u chunk%s per %s",
                  oc_collective_name(r->spec.collective), r->spec.nodes, (unsigned long long)r->w,
                  (unsigned long long)r->F, r->q, r->q == 1 ? "" : "s",
-                 r->spec.collective == OC_ALLREDUCE || r->spec.collective == OC_BROADCAST ? "piece"
-                                                                                        : "block");
+                 r->spec.collective == OC_ALLREDUCE || r->spec.collective == OC_BROADCAST
+                     ? "piece"
+                     : "block");
     else
         snprintf(buf, len, "%s on the star, P=%u, k=%llu, %u chunk%s per %s",
                  oc_collective_name(r->spec.collective), r->spec.nodes,
@@ -1082,8 +1091,10 @@ int oc_synth_write_text(const oc_synth_result *r, FILE *f) {
     else
         fprintf(f, "optimal: not proven%s%s\n", r->stopped[0] ? ": " : "", r->stopped);
     fprintf(f, "proven lower bound: %llu steps", (unsigned long long)r->lower);
-    if (r->found) fprintf(f, "; schedule found: %llu steps", (unsigned long long)r->upper);
-    else fprintf(f, "; no schedule found");
+    if (r->found)
+        fprintf(f, "; schedule found: %llu steps", (unsigned long long)r->upper);
+    else
+        fprintf(f, "; no schedule found");
     fprintf(f, "\nsearch started at %llu steps (a simple bound), solver time %.2f s",
             (unsigned long long)r->start, r->solve_s);
     if (r->blocked)
