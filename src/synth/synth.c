@@ -59,6 +59,15 @@
  * a stop on the time limit still returns the best schedule found. `optimal` is set only when
  * the schedule maps to S steps, passes every check, and S - 1 was proven impossible.
  *
+ * Scope. A round the model maps to k > 1 steps is, to the verifier, one round: all its transfers
+ * read the state at its start. For copy collectives such a round splits into k one-step rounds,
+ * by the model's own colouring, that stay valid (every chunk sent was held at the start and is
+ * still held; the steps' lightpaths fit; ties are free in the relaxation), so a proof over one
+ * step per round covers every schedule. For reductions it does not: a node that received in an
+ * early step of a round may still send its start-of-round piece in a later step, which no
+ * sequence of one-step rounds can do. The proof for all-reduce is therefore over schedules whose
+ * rounds each take one step (the kind synth writes), and the output says so ("proof_covers").
+ *
  * Chunking. For the fewest steps one chunk per block (or piece) is best: a schedule of S steps for
  * q chunks contains one for a single chunk (keep the transfers of chunk 0 of every block), so the
  * step optimum never falls as q grows; q > 1 can only shorten a step's payload. Default q = 1;
@@ -1081,13 +1090,20 @@ static void instance_text(const oc_synth_result *r, char *buf, size_t len) {
                  r->spec.collective == OC_BROADCAST ? "message" : "block");
 }
 
+/* What the proof covers (the essay, "Scope"): every schedule for copy collectives; for reductions
+ * the schedules whose rounds each take one step. */
+static const char *scope(const oc_synth_result *r) {
+    return r->spec.collective == OC_ALLREDUCE ? "schedules whose rounds each take one step"
+                                              : "every schedule";
+}
+
 int oc_synth_write_text(const oc_synth_result *r, FILE *f) {
     char inst[160];
     instance_text(r, inst, sizeof inst);
     fprintf(f, "synth: %s (%s)\n", inst, r->solver);
     if (r->optimal)
-        fprintf(f, "optimal: yes, %llu steps (the solver proved %llu steps impossible)\n",
-                (unsigned long long)r->upper, (unsigned long long)(r->lower - 1));
+        fprintf(f, "optimal: yes, %llu steps (the solver proved %llu steps impossible, among %s)\n",
+                (unsigned long long)r->upper, (unsigned long long)(r->lower - 1), scope(r));
     else
         fprintf(f, "optimal: not proven%s%s\n", r->stopped[0] ? ": " : "", r->stopped);
     fprintf(f, "proven lower bound: %llu steps", (unsigned long long)r->lower);
@@ -1121,8 +1137,10 @@ int oc_synth_write_json(const oc_synth_result *r, FILE *f) {
                 (unsigned long long)r->F);
     else
         fprintf(f, ", \"k\": %llu", (unsigned long long)r->channels);
-    fprintf(f, ", \"solver\": \"%s\", \"optimal\": %s, \"lower_bound_steps\": %llu", r->solver,
-            r->optimal ? "true" : "false", (unsigned long long)r->lower);
+    fprintf(f,
+            ", \"solver\": \"%s\", \"optimal\": %s, \"lower_bound_steps\": %llu, \"proof_covers\": "
+            "\"%s\"",
+            r->solver, r->optimal ? "true" : "false", (unsigned long long)r->lower, scope(r));
     if (r->found)
         fprintf(f, ", \"steps\": %llu, \"verified\": %s", (unsigned long long)r->upper,
                 r->report->verified ? "true" : "false");
