@@ -186,7 +186,8 @@ int oc__reproduce_optima(oc__repro *rp, FILE *f, char *why, size_t len) {
             "on the network, each searched for its fewest steps (best algorithm: its steps and\n"
             "the algorithms that reach them). w: wavelengths per fibre (one fibre a direction);\n"
             "k: wavelengths a processor sends and receives on. A 1 MiB payload; the steps do not\n"
-            "depend on it.\n\n",
+            "depend on it. All-reduce optima are among schedules whose rounds each take one\n"
+            "step (docs/synth.md, \"What the proof covers\").\n\n",
             f);
         oc__table_print(&t, f);
     }
