@@ -682,6 +682,60 @@ void oc_compare_result_free(oc_compare_result *r);
  * OC_ENOMEM or OC_EIO (the stream failed). */
 int oc_compare_write_json(const oc_compare_result *r, FILE *f);
 
+/* ---- exact optima for small instances (src/synth/synth.c, `opticoll synth`) ---------------------
+ * The fewest steps of a collective on a small ring or star, found with the z3 solver (through its
+ * C API) and proven: a schedule of S steps is found, no schedule of S - 1 steps exists under the
+ * model's rules (the solver's UNSAT), and the S-step schedule passes the verifier and the model's
+ * resource check and maps to S steps. Anything less is reported as not optimal with what was
+ * proven. Supported: allgather, gossip, broadcast (copy) and allreduce (reduce) on the ring (N up
+ * to OC_SYNTH_MAX_RING_NODES, fibres x wavelengths up to OC_SYNTH_MAX_RING_CHANNELS) and the star
+ * (P up to OC_SYNTH_MAX_STAR_NODES). */
+
+enum {
+    OC_SYNTH_MAX_RING_NODES = 10,
+    OC_SYNTH_MAX_WAVELENGTHS = 3,
+    OC_SYNTH_MAX_RING_CHANNELS = 6, /* fibres x wavelengths */
+    OC_SYNTH_MAX_STAR_NODES = 9,
+    OC_SYNTH_MAX_CHUNKS = 4,      /* chunks per block or piece */
+    OC_SYNTH_MAX_TIME_LIMIT = 86400
+};
+
+typedef struct oc_synth_spec {
+    oc_collective collective;
+    const char *network;     /* "ring" or "star" */
+    uint32_t nodes;
+    uint64_t bytes;          /* SIZE as oc_request's; 0 = 1 MiB */
+    const oc_kv *net_params; /* ring: wavelengths (synth's default 1), fibres; star: k; may be NULL */
+    uint32_t chunks;         /* chunks per block (allgather, gossip) or pieces (allreduce,
+                                broadcast); 0 = 1, the fewest steps (docs/synth.md) */
+    double time_limit_s;     /* the solver's budget in seconds; 0 = 60 */
+    int data_check;          /* as oc_request's: also run the found schedule with real data */
+} oc_synth_spec;
+
+typedef struct oc_synth_result oc_synth_result; /* opaque */
+
+typedef struct oc_synth_info {
+    int found;            /* a schedule passed the pipeline (verified and mapped) */
+    int optimal;          /* proven: see above */
+    uint64_t lower;       /* proven lower bound on steps (the solver's UNSAT at lower - 1) */
+    uint64_t upper;       /* steps of the schedule found (its mapped steps); 0 when none */
+    uint64_t start;       /* the simple bound the search started from (not a reported bound) */
+    double solve_s;       /* wall time in the solver */
+    const char *stopped;  /* NULL, or why the search stopped before a proof (one line) */
+    const oc_report *report; /* the found schedule's run through the pipeline, or NULL */
+} oc_synth_info;
+
+/* Checks the spec against synth's limits before any work (OC_ETOOBIG or OC_ENOTSUP, naming the
+ * limit), then searches. A stop on the time limit is not an error: *out says what was proven. */
+int oc_synth(const oc_synth_spec *spec, oc_synth_result **out, char *why, size_t whylen);
+void oc_synth_get(const oc_synth_result *r, oc_synth_info *out);
+/* Text as `run`'s, headed by the search's outcome; JSON: one object and a newline. */
+int oc_synth_write_text(const oc_synth_result *r, FILE *f);
+int oc_synth_write_json(const oc_synth_result *r, FILE *f);
+/* The found schedule as a schedule file (`opticoll verify` reads it); OC_EINVAL when none. */
+int oc_synth_write_schedule(const oc_synth_result *r, FILE *f, char *why, size_t whylen);
+void oc_synth_free(oc_synth_result *r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what opticoll needs to build and test, when it is missing (Debian 12, as root or with
-# sudo): a C compiler, make, CMake, pkg-config, cJSON (schedule files) and python3 (CLI tests),
+# sudo): a C compiler, make, CMake, pkg-config, cJSON (schedule files), z3 (synth) and python3 (CLI tests),
 # and clang with libFuzzer for the fuzz targets.
 # Prints nothing when everything is there.
 set -eu
@@ -12,6 +12,8 @@ command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
 have_pkg libcjson-dev || need="$need libcjson-dev"
+# `opticoll synth` (src/synth): the z3 solver through its C API
+have_pkg libz3-dev || need="$need libz3-dev"
 # The MPI executor and its tests (Open MPI), and its SimGrid run (smpicc, smpirun).
 have_pkg openmpi-bin || need="$need openmpi-bin"
 have_pkg libopenmpi-dev || need="$need libopenmpi-dev"

@@ -42,8 +42,8 @@ if [ ! -x "$exe" ] || [ -n "$(find "$root/src" "$root/include" "$root/tools/opti
   echo "simgrid.sh: building $exe with smpicc" >&2
   # shellcheck disable=SC2086
   smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -DOC_DATA_DIR="\"$root/data\"" -w \
-    -I"$root/include" -I"$root/src" $(pkg-config --cflags libcjson libxml-2.0) $srcs -o "$exe" \
-    $(pkg-config --libs libcjson libxml-2.0) -lm -lpthread >"$out/build.log" 2>&1 ||
+    -I"$root/include" -I"$root/src" $(pkg-config --cflags libcjson libxml-2.0 z3) $srcs -o "$exe" \
+    $(pkg-config --libs libcjson libxml-2.0 z3) -lm -lpthread >"$out/build.log" 2>&1 ||
     { cat "$out/build.log" >&2; exit 1; }
 fi
 # The platform: N hosts, ceil(N/16) leaves of 16 nodes, 16 spines (SimGrid's FAT_TREE

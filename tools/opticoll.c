@@ -662,6 +662,7 @@ static void usage(FILE *f) {
           "  sweep       every algorithm x N x size, as a table, CSV, JSON and plots\n"
           "  tune        the winning algorithm for each N and size, crossovers, decision file\n"
           "  perf        nccl-tests' columns (time, algbw, busbw) from the model, -b -e -f\n"
+          "  synth       the fewest steps on a small ring or star, proven with the z3 solver\n"
           "\nEvery command takes -q, --quiet: no progress line on stderr (shown only when stderr\n"
           "is a terminal and the work has run for a second).\n",
           f);
@@ -693,6 +694,7 @@ static int dispatch(int argc, char **argv) {
     if (!strcmp(cmd, "sweep")) return cmd_sweep(argc, argv);
     if (!strcmp(cmd, "tune")) return cmd_tune(argc, argv);
     if (!strcmp(cmd, "perf")) return cmd_perf(argc, argv);
+    if (!strcmp(cmd, "synth")) return cmd_synth(argc, argv);
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;

@@ -127,8 +127,8 @@ ffibuilder.set_source(
     sources=["python/opticoll/_glue.c"],  # relative: setuptools refuses absolute paths
     include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "python", "opticoll")],
     extra_objects=[os.path.join(BUILD_DIR, "libopticoll.a")],
-    extra_compile_args=pkg_config("--cflags", "libcjson", "libxml-2.0"),
-    extra_link_args=pkg_config("--libs", "libcjson", "libxml-2.0") + ["-lpthread", "-lm"],
+    extra_compile_args=pkg_config("--cflags", "libcjson", "libxml-2.0", "z3"),
+    extra_link_args=pkg_config("--libs", "libcjson", "libxml-2.0", "z3") + ["-lpthread", "-lm"],
 )
 
 if __name__ == "__main__":

@@ -22,4 +22,10 @@ int oc__output_refuse(const char *what, uint64_t done, const char *unit, char *w
 int oc__verify_msccl(const char *path, const char *text, const char *network,
                      const oc_kv *net_params, oc_report **out, char *why, size_t len);
 
+/* A stored schedule that passed the pipeline (rep: its report) as a schedule file, in the format
+ * oc_export_json writes (src/synth writes its optima with it). */
+int oc__write_schedule_store(const oc__spec *s, const char *algorithm, const char *network,
+                             const oc_kv *params, const oc__store *store, const oc_report *rep,
+                             FILE *f, char *why, size_t len);
+
 #endif

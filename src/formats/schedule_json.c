@@ -98,13 +98,12 @@ static int writer_round(oc__sink *self, uint64_t index, const oc__round *r, char
 
 /* The file's fields before "rounds", in three parts: the file's layout breaks the line before
  * "nodes" and "block_node". */
-static cJSON *header_names(const oc__spec *s, const oc__algo *algo, const oc__model *model,
+static cJSON *header_names(const oc__spec *s, const char *algorithm, const char *network,
                            const oc_report *rep) {
     cJSON *o = cJSON_CreateObject();
     if (!(oc__json_str(o, "format", "opticoll-schedule") && oc__json_u64(o, "version", 1) &&
           oc__json_str(o, "collective", oc_collective_name(s->coll)) &&
-          oc__json_str(o, "algorithm", algo->info.name) &&
-          oc__json_str(o, "network", model ? model->info.name : NULL) &&
+          oc__json_str(o, "algorithm", algorithm) && oc__json_str(o, "network", network) &&
           oc__json_kv(o, "network_params", rep->net_params))) {
         cJSON_Delete(o);
         return NULL;
@@ -112,11 +111,11 @@ static cJSON *header_names(const oc__spec *s, const oc__algo *algo, const oc__mo
     return o;
 }
 
-static cJSON *header_shape(const oc__spec *s, const oc__plan *plan, const oc_report *rep) {
+static cJSON *header_shape(const oc__spec *s, const oc_kv *params, const oc_report *rep) {
     cJSON *o = cJSON_CreateObject();
     if (!(oc__json_u64(o, "nodes", s->nodes) && oc__json_u64(o, "bytes", s->bytes) &&
           oc__json_u64(o, "root", s->root) && oc__json_u64(o, "chunks_per_block", s->q) &&
-          oc__json_u64(o, "chunks", s->chunks) && oc__json_kv(o, "params", plan->used) &&
+          oc__json_u64(o, "chunks", s->chunks) && oc__json_kv(o, "params", params) &&
           oc__json_u64(o, "steps", rep->steps) && oc__json_bool(o, "verified", 1))) {
         cJSON_Delete(o);
         return NULL;
@@ -137,6 +136,39 @@ static cJSON *header_blocks(const oc__spec *s) {
     return o;
 }
 
+/* The frame around the rounds: {HEADER,\n "rounds": [\n  ROUND,\n  ROUND\n]}. write_head writes
+ * the header's members through cJSON and readies *w, the sink that writes the rounds. */
+static int write_head(FILE *f, const oc__spec *s, const char *algorithm, const char *network,
+                      const oc_kv *params, const oc_report *rep, json_writer *w, char *why,
+                      size_t len) {
+    fputc('{', f);
+    int rc = oc__json_write_members(f, header_names(s, algorithm, network, rep));
+    if (!rc && fputs(",\n ", f) == EOF) rc = OC_EIO;
+    if (!rc) rc = oc__json_write_members(f, header_shape(s, params, rep));
+    if (!rc && s->block_node) {
+        if (fputs(",\n ", f) == EOF) rc = OC_EIO;
+        if (!rc) rc = oc__json_write_members(f, header_blocks(s));
+    }
+    if (!rc && fputs(",\n \"rounds\": [", f) == EOF) rc = OC_EIO;
+    if (rc == OC_ENOMEM) return oc__fail(why, len, rc, "out of memory");
+    if (rc == OC_EIO) return oc__fail(why, len, rc, "write error: %s", strerror(errno));
+    /* the header counts against the cap too: ftell where the stream has a position, else its
+     * largest part, block_node (at most 11 bytes a node) */
+    long at = ftell(f);
+    *w = (json_writer){.sink = {.round = writer_round},
+                       .f = f,
+                       .chunk_bytes = s->chunk_bytes,
+                       .bytes = at > 0 ? (uint64_t)at : 1024 + 11 * (uint64_t)s->nodes,
+                       .first_round = 1};
+    return 0;
+}
+
+static int write_tail(FILE *f, char *why, size_t len) {
+    fputs("\n]}\n", f);
+    if (ferror(f)) return oc__fail(why, len, OC_EIO, "write error: %s", strerror(errno));
+    return 0;
+}
+
 int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
     const oc__algo *algo;
     const oc__model *model;
@@ -152,34 +184,27 @@ int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
     /* 2. Write: the header's members through cJSON, then the rounds one by one as the algorithm
      * generates them again (a schedule is never held whole), inside the hand-laid frame
      * {HEADER,\n "rounds": [\n  ROUND,\n  ROUND\n]}. */
-    const oc__spec *s = &plan.spec;
-    fputc('{', f);
-    rc = oc__json_write_members(f, header_names(s, algo, model, rep));
-    if (!rc && fputs(",\n ", f) == EOF) rc = OC_EIO;
-    if (!rc) rc = oc__json_write_members(f, header_shape(s, &plan, rep));
-    if (!rc && s->block_node) {
-        if (fputs(",\n ", f) == EOF) rc = OC_EIO;
-        if (!rc) rc = oc__json_write_members(f, header_blocks(s));
-    }
-    if (rc == OC_ENOMEM) rc = oc__fail(why, len, rc, "out of memory");
-    if (rc == OC_EIO) rc = oc__fail(why, len, rc, "write error: %s", strerror(errno));
+    json_writer w;
+    rc = write_head(f, &plan.spec, algo->info.name, model ? model->info.name : NULL, plan.used,
+                    rep, &w, why, len);
     if (rc) goto out;
-    fputs(",\n \"rounds\": [", f);
-    /* the header counts against the cap too: ftell where the stream has a position, else its
-     * largest part, block_node (at most 11 bytes a node) */
-    long at = ftell(f);
-    json_writer w = {.sink = {.round = writer_round},
-                     .f = f,
-                     .chunk_bytes = s->chunk_bytes,
-                     .bytes = at > 0 ? (uint64_t)at : 1024 + 11 * (uint64_t)s->nodes,
-                     .first_round = 1};
     rc = oc__generate(algo, &plan, &w.sink, why, len);
-    if (rc) goto out;
-    fputs("\n]}\n", f);
-    if (ferror(f)) rc = oc__fail(why, len, OC_EIO, "write error: %s", strerror(errno));
+    if (!rc) rc = write_tail(f, why, len);
 out:
     oc__plan_free(algo, &plan);
     oc_report_free(rep);
+    return rc;
+}
+
+/* A stored schedule that passed the pipeline (rep is its report: the network parameters used and
+ * the mapped steps) written in the same format (synth's schedules, src/synth). */
+int oc__write_schedule_store(const oc__spec *s, const char *algorithm, const char *network,
+                             const oc_kv *params, const oc__store *store, const oc_report *rep,
+                             FILE *f, char *why, size_t len) {
+    json_writer w;
+    int rc = write_head(f, s, algorithm, network, params, rep, &w, why, len);
+    if (!rc) rc = oc__store_replay(store, &w.sink, why, len);
+    if (!rc) rc = write_tail(f, why, len);
     return rc;
 }
 

@@ -29,6 +29,7 @@ static const paper papers[] = {
     {"star", OC_SETTING_NODES | OC_SETTING_WAVELENGTHS, oc__reproduce_star},
     {"lumorph", OC_SETTING_NODES | OC_SETTING_SIZES, oc__reproduce_lumorph},
     {"aas", OC_SETTING_NODES | OC_SETTING_NETWORK, oc__reproduce_aas},
+    {"optima", 0, oc__reproduce_optima},
 };
 
 enum { NPAPERS = sizeof papers / sizeof papers[0] };

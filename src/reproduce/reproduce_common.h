@@ -101,6 +101,8 @@ int oc__reproduce_wrht(oc__repro *r, FILE *f, char *why, size_t whylen);
 int oc__reproduce_star(oc__repro *r, FILE *f, char *why, size_t whylen);
 int oc__reproduce_lumorph(oc__repro *r, FILE *f, char *why, size_t whylen);
 int oc__reproduce_aas(oc__repro *r, FILE *f, char *why, size_t whylen);
+/* Not a seed paper: proven optima of small instances (src/synth) against the algorithms. */
+int oc__reproduce_optima(oc__repro *r, FILE *f, char *why, size_t whylen);
 
 /* ---- figures and tables for `reproduce --out` (figures.c) ------------------------------------
  *

@@ -27,7 +27,9 @@ BELOW = {
     "report": ["core", "algo", "aas", "net", "verify", "run"],
     "formats": ["core", "algo", "aas", "net", "verify", "run", "report"],
     "studies": ["core", "algo", "aas", "net", "verify", "run", "report"],
-    "reproduce": ["core", "algo", "aas", "net", "verify", "run", "report", "formats", "studies"],
+    "synth": ["core", "algo", "aas", "net", "verify", "run", "report", "formats"],
+    "reproduce": ["core", "algo", "aas", "net", "verify", "run", "report", "formats", "studies",
+                  "synth"],
     "mpi": ["core", "algo", "aas", "net", "verify", "run"],
 }
 

@@ -97,7 +97,7 @@ TOOL_PATH=$T/failbin:$PATH code 3 "reproduce --out with a failing gnuplot" repro
 # ---- stdout that cannot be written: every command ----
 full "no option: --help" --help
 full "help" help
-for c in list run compare export verify reproduce train throughput rack sweep tune; do
+for c in list run compare export verify reproduce train throughput rack sweep tune synth; do
     full "$c --help" "$c" --help
 done
 full "run" run -c allgather -a ring -n 5 -s 1KiB
@@ -117,6 +117,8 @@ full "reproduce star -j1" reproduce star -j1
 full "train" train -m VGG16 -n 16 -a ring
 full "train --json" train -m VGG16 -n 16 -a ring --json
 full "throughput" throughput -m BERT-large -n 16
+full "synth" synth -c allgather -t ring -n 5
+full "synth --json" synth -c allgather -t ring -n 5 --json
 full "throughput --json" throughput -m BERT-large -n 16 --json
 full "rack" rack --servers 2 --tiles 8 --fibres 1 --tenants 6
 full "rack --json" rack --servers 2 --tiles 8 --fibres 1 --tenants 6 --json

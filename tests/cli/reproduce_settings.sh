@@ -55,7 +55,7 @@ refused "-n 1e3" "expected a whole number from 1 to" reproduce optree -n 1e3
 refused "--sizes with a zero" "at least 1 byte" reproduce optree -n 12 --sizes 0,4KiB
 refused "--sizes not a list" "expected sizes" reproduce wrht -n 12 --sizes lots
 refused "--json with all" "one paper, without --out" reproduce all --json
-refused "no paper names every paper" "optree, wrht, star, lumorph, aas, all" reproduce
+refused "no paper names every paper" "optree, wrht, star, lumorph, aas, optima, all" reproduce
 refused "all with settings no paper takes together" "no paper takes all of these settings" reproduce all -t torus --sizes 1KiB
 
 # optree at other settings: the figures' series change with -w (computed, not copied)
