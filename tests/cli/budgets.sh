@@ -88,4 +88,26 @@ for nr in 8:2 9:3 27:3 25:5; do
             "$(head -c 300 "$T/err")"
     fi
 done
+
+# 5. dbtree's pipeline search at the size cap: every longer pipeline is a little better, no bound
+#    prunes, and all 65536 were mapped (past 300 s on 4 nodes). Past a work budget the longer
+#    ones are thinned (logged as stepped over, not proven worse); the longest is still offered.
+for n in 4 7; do
+    run_tool run -q --explain -c allreduce -a dbtree -n "$n" -s 1PiB
+    if [ "$RC" -eq 0 ] && grep -q 'pipeline=65536' "$T/out" &&
+        grep -q 'pipelines stepped over (not mapped, not proven worse)' "$T/out"; then
+        pass "dbtree N=$n at 1 PiB: searched within the work budget, pipeline=65536"
+    else
+        fail "dbtree N=$n at 1 PiB: searched within the work budget" "rc=$RC" \
+            "$(head -c 300 "$T/err")"
+    fi
+done
+# below the budget the search is exhaustive, as it was
+run_tool run -q -c allreduce -a dbtree -n 4 -s 1GiB
+if [ "$RC" -eq 0 ] && grep -q '9 mapped, 8188 pruned by a proven bound; pipeline=121 wins' "$T/out" &&
+    ! grep -q 'stepped over' "$T/out"; then
+    pass "dbtree N=4 at 1 GiB: every pipeline searched (9 mapped, 8188 pruned), pipeline=121"
+else
+    fail "dbtree N=4 at 1 GiB: every pipeline searched" "rc=$RC" "$(grep note "$T/out")"
+fi
 finish
