@@ -110,4 +110,13 @@ if [ "$RC" -eq 0 ] && grep -q '9 mapped, 8188 pruned by a proven bound; pipeline
 else
     fail "dbtree N=4 at 1 GiB: every pipeline searched" "rc=$RC" "$(grep note "$T/out")"
 fi
+# train with the largest gradient a models file takes (2^48 parameters: 1 PiB) ran dbtree's
+# search the same way
+printf 'Huge\t281474976710656\t1\t1\tx\n' >"$T/huge.tsv"
+run_tool train --models "$T/huge.tsv" -m Huge -n 4
+if [ "$RC" -eq 0 ] && grep -q 'dbtree .* pipeline=65536' "$T/out"; then
+    pass "train with 2^48 parameters on 4 nodes: every algorithm, dbtree at pipeline=65536"
+else
+    fail "train with 2^48 parameters on 4 nodes" "rc=$RC" "$(head -c 300 "$T/err")"
+fi
 finish
