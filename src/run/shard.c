@@ -28,6 +28,12 @@
  * pool, part 0 also runs the cost pass, and the tool's combine callback (the only place MPI is
  * called, on the thread that started the run) keeps the smallest key over the parts, so the key
  * travels with its reason. The library never learns how the parts talk.
+ *
+ * Refused in the plan, before anything is generated or allocated: a largest round (spec.max_round)
+ * past the budget; a copy collective's state (it does not shrink with a window: an all-to-all's
+ * nodes start with N ranges each) past the budget or a separate pass's share; and a reduction of
+ * more node-chunk cells than OC_MAX_TRANSFERS, which no sharding makes quick (each cell is made
+ * and checked once: an 81-byte file can name 1.7e13 of them).
  */
 #include "run/shard.h"
 #include "core/pool.h"
