@@ -147,4 +147,16 @@ PY
 else
     skip "MSCCL caps (no python3 to write the files)"
 fi
+# 7. rack at the top of --help's ranges: the invariants' check after every one of 200 000
+#    events walked 4096 GPUs each time (2 minutes); now within a stated number of visits.
+start=$(date +%s)
+LC_ALL=C timeout 60 "$TOOL" rack --servers 128 --tiles 32 --tenants 100000 >"$T/out" 2>"$T/err"
+RC=$?
+took=$(($(date +%s) - start))
+if [ "$RC" -eq 0 ] && grep -q 'lumorph' "$T/out"; then
+    pass "rack --servers 128 --tiles 32 --tenants 100000: done in ${took} s"
+else
+    fail "rack --servers 128 --tiles 32 --tenants 100000 within 60 s" "rc=$RC after ${took} s" \
+        "$(head -c 300 "$T/err")"
+fi
 finish
