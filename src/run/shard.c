@@ -254,12 +254,15 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
     const uint64_t copy_state =
         oc_collective_reduces(spec->coll) ? 0 : oc__verifier_state_bytes(spec, C);
     if (copy_state && copy_state + (spec->max_round ? round_bytes : 0) > budget) {
+        char round[64] = "";
+        if (spec->max_round)
+            snprintf(round, sizeof round, " and a round of up to %llu transfers",
+                     (unsigned long long)spec->max_round);
         oc__format_bytes(need, sizeof need, copy_state + (spec->max_round ? round_bytes : 0));
         return oc__fail(why, len, OC_ETOOBIG,
-                        "verifying %s on %u nodes needs %s (every node's held chunk ranges%s), "
-                        "more than the memory budget of %s (set OPTICOLL_MEMORY_BUDGET_MIB)",
-                        oc_collective_name(spec->coll), spec->nodes, need,
-                        spec->coll == OC_ALLTOALL ? ", N a node to start with" : "", have);
+                        "verifying %s on %u nodes with %u chunks%s needs %s, more than the "
+                        "memory budget of %s (set OPTICOLL_MEMORY_BUDGET_MIB)",
+                        oc_collective_name(spec->coll), spec->nodes, C, round, need, have);
     }
     if (forced) {
         plan->width = forced < C ? forced : C;
