@@ -809,6 +809,11 @@ static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint3
     if (rc) return rc;
     const uint32_t N = nodes;
     const uint64_t V = t->V;
+    /* A stage is one round in which every position sends to at most its m_j - 1 partners: the
+     * bound lets the pipeline refuse a round too large for the budget before generating it (one
+     * stage on 2^20 nodes is 1.1e12 transfers in one round). */
+    for (uint32_t j = 0; j < t->r.k; j++)
+        if (V * (t->r.m[j] - 1) > plan->spec.max_round) plan->spec.max_round = V * (t->r.m[j] - 1);
     t->rev = oc__malloc_array((size_t)V, sizeof(uint32_t));
     t->below = oc__calloc((size_t)V + 1, sizeof(uint32_t));
     plan->spec.block_node = oc__malloc_array(N, sizeof(uint32_t));

@@ -473,12 +473,35 @@ static oc__bound family_bound(const pipe_search *p, uint64_t C) {
     return b;
 }
 
+/* The transfers (4 N C a pipeline) the pipelines that can still win may add up to before the
+ * search thins them out. Where the payload dominates (1 PiB on 4 nodes) every longer pipeline
+ * is a little better, no bound prunes, and mapping all 65536 of them was ~1.7e10 transfers
+ * (hours): past this much, from pipeline C on only C + C/THIN is offered next, and the ones
+ * stepped over are logged as a family not searched (no bound: not proven worse). Below it
+ * (every size up to tens of GiB on a few nodes, where the bounds prune first) the search is
+ * exhaustive as before. */
+#define DBT_SEARCH_WORK (UINT64_C(1) << 24)
+enum { THIN = 8 };
+
+/* The pipelines stepped over past DBT_SEARCH_WORK: a family, with no bound (not proven worse). */
+static int note_thinned(oc__search *s, uint64_t skipped) {
+    char text[160];
+    snprintf(text, sizeof text,
+             "pipelines stepped over (not mapped, not proven worse): past %llu transfers of "
+             "pipelines that could win, from C on only C + C/%d next",
+             (unsigned long long)DBT_SEARCH_WORK, THIN);
+    return oc__search_prune(s, text, NULL, skipped);
+}
+
 /* Offers pipeline = 1, 2, ... with the bounds above; from C0 on, every time C - C0 reaches a
  * power of two, asks whether the family C' >= C can still win and stops when it cannot. */
 static int search_pipelines(pipe_search *p, uint64_t cmax, oc__search *s, char *why, size_t len) {
-    for (uint64_t C = 1; C <= cmax; C++) {
+    uint64_t offered = 0, work = 0, skipped = 0, next_x = 0, step = 1;
+    for (uint64_t C = 1; C <= cmax; C += step) {
         const uint64_t x = C - p->C0;
-        if (C >= p->C0 && (x & (x - 1)) == 0) {
+        if (C >= p->C0 && x >= next_x) {
+            while (next_x <= x)
+                next_x = next_x ? 2 * next_x : 1;
             const oc__bound fam = family_bound(p, C);
             int yes = oc__search_can_win(s, &fam);
             if (yes < 0) return yes;
@@ -486,18 +509,35 @@ static int search_pipelines(pipe_search *p, uint64_t cmax, oc__search *s, char *
                 char text[96];
                 snprintf(text, sizeof text, "pipeline=%llu..%llu", (unsigned long long)C,
                          (unsigned long long)cmax);
-                return oc__search_prune(s, text, &fam, cmax - C + 1);
+                int rc = oc__search_prune(s, text, &fam, cmax - C + 1);
+                if (!rc && skipped) rc = note_thinned(s, skipped);
+                return rc;
             }
         }
         oc__bound b;
         int rc = pipeline_bound(p, C, &b, why, len);
         if (rc) return rc;
+        /* Past DBT_SEARCH_WORK offered, a pipeline whose bound can still win will be mapped:
+         * its transfers count as work; past DBT_SEARCH_WORK of those, the rest are thinned. */
+        offered += 4 * (uint64_t)p->d->N * C;
+        if (offered > DBT_SEARCH_WORK && C >= p->C0) {
+            if (work <= DBT_SEARCH_WORK) {
+                int yes = oc__search_can_win(s, &b);
+                if (yes < 0) return yes;
+                if (yes) work += 4 * (uint64_t)p->d->N * C;
+            }
+            if (work > DBT_SEARCH_WORK) {
+                step = C / THIN > 1 ? C / THIN : 1;
+                if (C + step > cmax && C < cmax) step = cmax - C; /* the longest is offered */
+                skipped += step - 1;
+            }
+        }
         char v[32];
         snprintf(v, sizeof v, "%llu", (unsigned long long)C);
         const char *kv[] = {"pipeline", v};
         if ((rc = oc__search_offer(s, &b, 1, kv))) return rc;
     }
-    return 0;
+    return skipped ? note_thinned(s, skipped) : 0;
 }
 
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t len) {

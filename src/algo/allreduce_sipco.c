@@ -76,8 +76,10 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
                         "sipco: SiPAC(%llu,%u) cuts the vector into %llu chunks: %llu bytes are "
                         "too few",
                         (unsigned long long)r, l, (unsigned long long)q, (unsigned long long)bytes);
-    if ((rc = oc__plan_work("sipco", nodes, 2 * q * (r - 1), why, len))) return rc;
+    /* 2l rounds (halving, doubling), each of the l parts' N GPUs sending to r - 1 peers */
+    if ((rc = oc__plan_work("sipco", nodes, 2 * q * (l ? l : 1) * (r - 1), why, len))) return rc;
     if ((rc = oc__plan_begin(p, coll, nodes, root, bytes, (uint32_t)q, why, len))) return rc;
+    p->spec.max_round = q * (r - 1); /* one level's rounds: sized before generating */
     sipco *s = calloc(1, sizeof *s);
     if (!s) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     p->state = s;

@@ -65,7 +65,9 @@
  * tree and the execution's state are counted against the memory budget before they are built
  * (the clocks of the order: threadblocks x the threadblocks that share chunks x 4 bytes, and
  * those kept for messages in flight and waited steps, refused in one line past the budget);
- * threadblocks are found through sorted indices, so reading is O(n log n) in the file.
+ * threadblocks are found through sorted indices, so reading is O(n log n) in the file. Before
+ * libxml2 sees the text, one linear scan caps an element at 64 attributes (libxml2's duplicate
+ * check is quadratic in them) and the file at 2048 x 4096 elements (what MSCCL's runtime loads).
  */
 #include "core/quote.h"
 #include "formats/formats.h"
@@ -205,6 +207,53 @@ static uint64_t xml_tree_bytes(const char *text, size_t n) {
     }
     return elems * 2 * (sizeof(xmlNode) + 16) + attrs * (sizeof(xmlAttr) + sizeof(xmlNode) + 48) +
            n;
+}
+
+/* What libxml2 is not asked to parse: an element with more attributes than MSCCL's parser keeps
+ * (MAX_ATTR_COUNT 16; 100 000 on one element kept libxml2's duplicate check busy for minutes),
+ * given room for ones MSCCL ignores; and more elements than its runtime loads (MSCCL_MAX_GPUS
+ * GPUs of at most MAX_NODES 4096 elements each; 15 million unknown ones were a 2 GB tree). */
+enum { MSCCL_MAX_ATTRIBUTES = 64 };
+#define MSCCL_MAX_ELEMENTS ((uint64_t)MSCCL_MAX_GPUS * 4096u)
+
+/* Counts the start tags of the text and the most attributes one has, before libxml2 sees it:
+ * comments, processing instructions, CDATA and declarations are stepped over, quoted values
+ * are not looked into. A linear scan: refusing here costs no tree. */
+static void xml_prescan(const char *t, size_t n, uint64_t *elements, uint64_t *most_attrs,
+                        uint64_t *at) {
+    *elements = *most_attrs = *at = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] != '<') continue;
+        const char *end = NULL;
+        if (i + 3 < n && !strncmp(t + i, "<!--", 4)) end = "-->";
+        else if (i + 8 < n && !strncmp(t + i, "<![CDATA[", 9)) end = "]]>";
+        else if (i + 1 < n && t[i + 1] == '?') end = "?>";
+        if (end) {
+            const char *e = strstr(t + i, end); /* the text ends in a NUL */
+            if (!e) return;
+            i = (size_t)(e - t) + strlen(end) - 1;
+            continue;
+        }
+        if (i + 1 < n && (t[i + 1] == '/' || t[i + 1] == '!')) continue;
+        ++*elements;
+        uint64_t attrs = 0;
+        char quote = 0;
+        size_t j = i + 1;
+        for (; j < n && (quote || t[j] != '>'); j++) {
+            if (quote) {
+                if (t[j] == quote) quote = 0;
+            } else if (t[j] == '"' || t[j] == '\'') {
+                quote = t[j];
+            } else if (t[j] == '=') {
+                attrs++;
+            }
+        }
+        if (attrs > *most_attrs) {
+            *most_attrs = attrs;
+            *at = i;
+        }
+        i = j;
+    }
 }
 
 static int is_elem(xmlNodePtr n, const char *name) {
@@ -1769,6 +1818,24 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
     if (tlen > INT32_MAX) return oc__fail(why, len, OC_ETOOBIG, "%s is too large", path);
     char what[300];
     snprintf(what, sizeof what, "reading %.256s", path);
+    uint64_t elements, most_attrs, at;
+    xml_prescan(text, tlen, &elements, &most_attrs, &at);
+    if (most_attrs > MSCCL_MAX_ATTRIBUTES) {
+        uint64_t line = 1;
+        for (uint64_t i = 0; i < at; i++)
+            line += text[i] == '\n';
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "%s:%llu: an element with %llu attributes, more than the %d this reader "
+                        "takes (MSCCL keeps 16)",
+                        path, (unsigned long long)line, (unsigned long long)most_attrs,
+                        MSCCL_MAX_ATTRIBUTES);
+    }
+    if (elements > MSCCL_MAX_ELEMENTS)
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "%s: %llu elements, more than the %llu this reader takes (MSCCL loads at "
+                        "most %u GPUs of 4096 elements)",
+                        path, (unsigned long long)elements, (unsigned long long)MSCCL_MAX_ELEMENTS,
+                        MSCCL_MAX_GPUS);
     if ((rc = oc__budget_check(xml_tree_bytes(text, tlen), what, why, len))) return rc;
     doc = xmlReadMemory(text, (int)tlen, path, NULL,
                         XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);

@@ -28,6 +28,12 @@
  * pool, part 0 also runs the cost pass, and the tool's combine callback (the only place MPI is
  * called, on the thread that started the run) keeps the smallest key over the parts, so the key
  * travels with its reason. The library never learns how the parts talk.
+ *
+ * Refused in the plan, before anything is generated or allocated: a largest round (spec.max_round)
+ * past the budget; a copy collective's state (it does not shrink with a window: an all-to-all's
+ * nodes start with N ranges each) past the budget or a separate pass's share; and a reduction of
+ * more node-chunk cells than OC_MAX_TRANSFERS, which no sharding makes quick (each cell is made
+ * and checked once: an 81-byte file can name 1.7e13 of them).
  */
 #include "run/shard.h"
 #include "core/pool.h"
@@ -242,9 +248,36 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
                         (unsigned long long)spec->max_round, need,
                         (unsigned)OC__ROUND_BYTES_PER_TRANSFER, have);
     }
+    /* A copy collective's verifier state does not shrink with its window (every node keeps its
+     * range set; an all-to-all's starts with N ranges a node): it is checked whole, here,
+     * before anything is generated or allocated, against the budget beside the round. */
+    const uint64_t copy_state =
+        oc_collective_reduces(spec->coll) ? 0 : oc__verifier_state_bytes(spec, C);
+    if (copy_state && copy_state + (spec->max_round ? round_bytes : 0) > budget) {
+        char round[64] = "";
+        if (spec->max_round)
+            snprintf(round, sizeof round, " and a round of up to %llu transfers",
+                     (unsigned long long)spec->max_round);
+        oc__format_bytes(need, sizeof need, copy_state + (spec->max_round ? round_bytes : 0));
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "verifying %s on %u nodes with %u chunks%s needs %s, more than the "
+                        "memory budget of %s (set OPTICOLL_MEMORY_BUDGET_MIB)",
+                        oc_collective_name(spec->coll), spec->nodes, C, round, need, have);
+    }
     if (forced) {
         plan->width = forced < C ? forced : C;
     } else if (oc_collective_reduces(spec->coll)) {
+        /* Time as well as memory: every (node, chunk) cell is made, started and checked once
+         * whatever the shards, so a reduction of more cells than OC_MAX_TRANSFERS (hours, as
+         * for transfers) is refused before the first shard; a schedule file of a few bytes can
+         * name 131072 nodes x 1.3e8 chunks. */
+        const uint64_t cells = (uint64_t)spec->nodes * C;
+        if (cells > OC_MAX_TRANSFERS)
+            return oc__fail(why, len, OC_ETOOBIG,
+                            "verifying %s on %u nodes with %u chunks is %llu node-chunk states, "
+                            "more than the %llu this tool verifies",
+                            oc_collective_name(spec->coll), spec->nodes, C,
+                            (unsigned long long)cells, (unsigned long long)OC_MAX_TRANSFERS);
         /* one chunk's cells, and the heap its contribution sets fragment to (oc__spec) */
         const uint64_t per = oc__verifier_state_bytes(spec, 1) + spec->chunk_heap;
         /* a one-chunk shard: its cells, and as much again for a round's staging and growth */
@@ -286,6 +319,18 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
     plan->separate = plan->shards > 1 || forced ||
                      (plan->threads > 1 && (uint64_t)spec->nodes * C >= OC__SEPARATE_STATES);
     plan_part(C, plan);
+    /* A separate pass holds a copy's whole state in its share: past it, refused now (the
+     * verifier refused the same in round 0, after making it: 2 GiB for all-to-all on 16384). */
+    if (copy_state > plan->share && plan->separate) {
+        char share[32];
+        oc__format_bytes(need, sizeof need, copy_state);
+        oc__format_bytes(share, sizeof share, plan->share);
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "verifying %s on %u nodes needs %s (every node's held chunk ranges), more "
+                        "than its pass's share %s of the memory budget of %s (set "
+                        "OPTICOLL_MEMORY_BUDGET_MIB)",
+                        oc_collective_name(spec->coll), spec->nodes, need, share, have);
+    }
     return 0;
 }
 

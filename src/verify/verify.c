@@ -886,6 +886,19 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
          * all-to-all's N per node): checked up front, then counted as allocated (heap_bytes). */
         const uint64_t start = oc__verifier_state_bytes(s, W);
         v->base_bytes = (uint64_t)N * (sizeof(oc__rangeset) + sizeof(uint32_t) + sizeof(uint64_t));
+        /* Against this verifier's share as well as the whole budget, as the cells above: the
+         * round-0 check (state_budget) would refuse the same state, but only after it was made
+         * (an all-to-all's N^2 ranges: 2 GiB on 16384 nodes). */
+        if (start > budget && budget < oc_memory_budget()) {
+            char need[32], have[32];
+            oc__format_bytes(need, sizeof need, start);
+            oc__format_bytes(have, sizeof have, budget);
+            free(v);
+            return oc__fail(why, len, OC_ETOOBIG,
+                            "%s needs %s, more than its share %s of the memory budget (set "
+                            "OPTICOLL_MEMORY_BUDGET_MIB)",
+                            what, need, have);
+        }
         if ((rc = oc__budget_check(start, what, why, len))) {
             free(v);
             return rc;
