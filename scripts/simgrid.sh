@@ -35,10 +35,10 @@ command -v smpicc >/dev/null && command -v smpirun >/dev/null ||
 out="$build/simgrid"
 mkdir -p "$out"
 exe="$out/opticoll-mpi-smpi"
-srcs=$(ls "$root"/src/*/*.c "$root"/tools/opticoll_mpi.c "$root"/tools/args.c)
+srcs=$(ls "$root"/src/*/*.c "$root"/tools/opticoll_mpi.c "$root"/tools/mpi_agree.c "$root"/tools/args.c)
 # Rebuild when a source or header is newer than the binary.
 if [ ! -x "$exe" ] || [ -n "$(find "$root/src" "$root/include" "$root/tools/opticoll_mpi.c" \
-     "$root"/tools/args.[ch] -newer "$exe" -name '*.[ch]' | head -1)" ]; then
+     "$root"/tools/mpi_agree.[ch] "$root"/tools/args.[ch] -newer "$exe" -name '*.[ch]' | head -1)" ]; then
   echo "simgrid.sh: building $exe with smpicc" >&2
   # shellcheck disable=SC2086
   smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -DOC_DATA_DIR="\"$root/data\"" -w \
