@@ -19,16 +19,17 @@ import sys
 # Which rooms a room may include, bottom to top. A room always may include itself.
 BELOW = {
     "core": [],
+    "bounds": ["core"],
     "algo": ["core"],
     "aas": ["core", "algo"],
     "net": ["core"],
     "verify": ["core"],
-    "run": ["core", "algo", "aas", "net", "verify"],
-    "report": ["core", "algo", "aas", "net", "verify", "run"],
-    "formats": ["core", "algo", "aas", "net", "verify", "run", "report"],
-    "studies": ["core", "algo", "aas", "net", "verify", "run", "report"],
-    "reproduce": ["core", "algo", "aas", "net", "verify", "run", "report", "formats", "studies"],
-    "mpi": ["core", "algo", "aas", "net", "verify", "run"],
+    "run": ["core", "bounds", "algo", "aas", "net", "verify"],
+    "report": ["core", "bounds", "algo", "aas", "net", "verify", "run"],
+    "formats": ["core", "bounds", "algo", "aas", "net", "verify", "run", "report"],
+    "studies": ["core", "bounds", "algo", "aas", "net", "verify", "run", "report"],
+    "reproduce": ["core", "bounds", "algo", "aas", "net", "verify", "run", "report", "formats", "studies"],
+    "mpi": ["core", "bounds", "algo", "aas", "net", "verify", "run"],
 }
 
 

@@ -1,0 +1,9 @@
+# The physical bounds (src/bounds): sound over every registered algorithm on every network it runs
+# on, tight where a known schedule meets them, the tree-length computation against a brute force.
+# bounds_quick runs a subset (also under the sanitizers); bounds the release grid.
+add_executable(test_bounds tests/test_bounds.c)
+target_include_directories(test_bounds PRIVATE src include tests)
+target_link_libraries(test_bounds PRIVATE opticoll_lib m)
+add_test(NAME bounds_quick COMMAND test_bounds quick)
+add_test(NAME bounds COMMAND test_bounds)
+set_tests_properties(bounds PROPERTIES LABELS slow TIMEOUT 600)
