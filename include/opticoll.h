@@ -334,6 +334,9 @@ typedef struct oc_sweep_point {
     char time[32];    /* OC_POINT_RAN: time_s for people, in its model's unit ("34 tau" on the
                          star: oc_report_format_time) */
     char params[256]; /* OC_POINT_RAN: the parameters the run used, "k=v k=v" */
+    int has_physical_bound;       /* OC_POINT_RAN: 1 when the network gives a physical bound */
+    uint64_t physical_bound_steps; /* then: its steps and time (oc_physical_bound) */
+    double physical_bound_time_s;
     char why[384];    /* not run: why; failed: oc_run's reason (may be "") */
     const char *csv;  /* ran or not run: the point as one CSV line (oc_report_write_csv's columns;
                          not run: the note column says why), newline included; else NULL */

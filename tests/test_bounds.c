@@ -324,6 +324,11 @@ static void test_tightness(void) {
     /* receive capacity: ceil(1023 / 128) */
     bound_of(OC_ALLGATHER, "ring", "", 1024, 4 << 20, &b);
     CHECK(b.steps == 8, "N=1024 w=64: %llu steps", (unsigned long long)b.steps);
+    /* and its time by hand (ring.c's step: 25 us + 131072 flits at 1 ns + 4 MiB at 40 Gb/s),
+     * whole blocks being the best chunking here */
+    const double step = 25e-6 + 131072e-9 + 33554432.0 * 8 / 40e9;
+    CHECK(fabs(b.time_s - 8 * step) < 1e-12, "N=1024 w=64 4 MiB: %.12g, by hand %.12g", b.time_s,
+          8 * step);
     /* w = 1: ceil((N-1)/2), met by a bidirectional ring (issue 26) */
     bound_of(OC_ALLGATHER, "ring", "wavelengths=1", 1024, 4 << 20, &b);
     CHECK(b.steps == 512, "N=1024 w=1: %llu steps", (unsigned long long)b.steps);

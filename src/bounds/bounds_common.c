@@ -1,6 +1,6 @@
 /*
- * bounds_common.c — the arguments every network's physical bound shares, and the dispatch to the
- * family files (bounds.h).
+ * bounds_common.c — the arguments every network's physical bound shares (bounds.h); bounds.c
+ * dispatches to the family files, which call these.
  *
  * Relay depth. If in one step a holder of a chunk hands it to at most f others (ring: 2Fw
  * lightpaths it starts; star: k lasers; switch: one transfer per port per step; fabric: its
@@ -189,30 +189,4 @@ uint64_t oc__pb_port_chunks(const oc__pbound_in *in) {
     default:
         return N - 1;
     }
-}
-
-int oc__pbound_compute(const oc__pbound_in *in, oc__pbound *out, char *why, size_t len) {
-    *out = (oc__pbound){0, 0, "one node: nothing to move", "one node: nothing to move"};
-    if ((unsigned)in->coll >= OC_COLLECTIVE_COUNT)
-        return oc__fail(why, len, OC_ENOTSUP, "no physical bound: unknown collective");
-    if (in->nodes < 1) return oc__fail(why, len, OC_EINVAL, "no physical bound: no nodes");
-    if (in->nodes == 1) return 0;
-    switch (in->cfg.kind) {
-    case OC_NETCFG_RING:
-        return oc__pbound_ring(in, out, why, len);
-    case OC_NETCFG_STAR:
-        return oc__pbound_star(in, out, why, len);
-    case OC_NETCFG_FABRIC:
-        return oc__pbound_fabric(in, out, why, len);
-    case OC_NETCFG_SWITCH:
-        return oc__pbound_switch(in, out, why, len);
-    case OC_NETCFG_FATTREE:
-        return oc__pbound_fattree(in, out, why, len);
-    case OC_NETCFG_DIRECT:
-        return oc__pbound_direct(in, out, why, len);
-    case OC_NETCFG_NONE:
-    default:
-        break;
-    }
-    return oc__fail(why, len, OC_ENOTSUP, "no physical bound: the network hands no settings");
 }

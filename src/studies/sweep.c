@@ -285,6 +285,10 @@ static int point_job(size_t i, void *ctx) {
         p->time_s = oc_report_time(rep);
         oc_report_format_time(rep, p->time, sizeof p->time, p->time_s);
         oc__kv_text(p->params, sizeof p->params, oc_report_params(rep));
+        oc_physical_bound_info b;
+        p->has_physical_bound = oc_report_physical_bound(rep, &b);
+        p->physical_bound_steps = p->has_physical_bound ? b.steps : 0;
+        p->physical_bound_time_s = p->has_physical_bound ? b.time_s : 0;
         rc = render(rep, 0, &csv);
         if (!rc) rc = render(rep, 1, &json);
         oc_report_free(rep);
