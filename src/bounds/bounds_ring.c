@@ -30,6 +30,16 @@
  *    against 8 from receive capacity). Reduce-scatter is the same read backwards in time: each
  *    contribution reaches the owner along a chain of transfers; reversing time turns the chains'
  *    last-use trees into a broadcast of the same lightpaths.
+ *  - antipode path (all-gather, gossip, reduce-scatter, broadcast): in the first-arrival tree
+ *    of a chunk (depth at most S) the path to a node at ring distance floor(N/2) from the root
+ *    has k <= S arcs whose lengths sum to at least floor(N/2) (the ring metric's triangle
+ *    inequality); the other N - 1 - k arcs take at least one link slot each. So one chunk's
+ *    tree takes at least N - 1 + floor(N/2) - S slots, and with the tree-length argument's
+ *    capacity, q (N - 1 + floor(N/2) - S) <= X S for the N q chunks of an all-gather (N X S
+ *    for broadcast's q): S >= q (N - 1 + floor(N/2)) / (X + q). It is 1.5 times the receive
+ *    bound as Fw grows and binds between the tree length's few steps and the receive bound
+ *    (N = 1024, w = 64: 12 steps against 9 and 8). Reduce-scatter reads it backwards in time,
+ *    as the tree length does.
  *  - link load (all-to-all): the chunk from u to v crosses at least dist(u, v) links; the
  *    distances from a node sum to floor(N^2 / 4), so N q floor(N^2 / 4) <= N X S.
  *  - gossip transfers (all-reduce): each chunk is moved at least 2(N - 1) times (bounds_common.c)
@@ -45,7 +55,7 @@
 
 #include <stdlib.h>
 
-enum { A_RECV, A_SEND, A_RELAY, A_PIPE, A_TREE, A_LINK, A_GOSSIP, A_COUNT };
+enum { A_RECV, A_SEND, A_RELAY, A_PIPE, A_TREE, A_PATH, A_LINK, A_GOSSIP, A_COUNT };
 
 static const char *const steps_name[A_COUNT] = {
     "receive capacity (2Fw lightpaths end at a node a step)",
@@ -53,6 +63,7 @@ static const char *const steps_name[A_COUNT] = {
     "relay depth (holders grow by at most 2Fw+1 a step)",
     "source pipeline (a source's chunks leave 2Fw a step, then relay)",
     "tree length (a few-level spanning tree's link slots against 2NFw a step)",
+    "antipode path (a tree reaching the far side in S arcs against 2NFw link slots a step)",
     "link load (all-to-all distances against 2NFw link slots a step)",
     "gossip transfers (2(N-1) per chunk against 2NFw lightpaths a step)"};
 
@@ -62,6 +73,7 @@ static const char *const time_name[A_COUNT] = {
     "relay depth x step cost, at the best chunk size",
     "source pipeline x step cost, at the best chunk size",
     "tree length x step cost, at the best chunk size",
+    "antipode path x step cost, at the best chunk size",
     "link load x step cost, at the best chunk size",
     "gossip transfers x step cost, at the best chunk size"};
 
@@ -120,6 +132,9 @@ static uint64_t steps_for(const ring_ctx *c, uint64_t q, int *arg) {
         break;
     }
     if (tree_chunks_per_slot) {
+        /* The antipode path (essay): q (N - 1 + floor(N/2) - S) <= (slots per chunk tree) S. */
+        const uint64_t need = mul_sat(q, N - 1 + N / 2);
+        raise_to(oc__ceil_div(need, tree_chunks_per_slot + q), A_PATH, &S, arg);
         /* For S >= H, T* = N - 1 and the receive (or pipeline) bound already covers it. */
         while (S < c->H && S >= 1 &&
                mul_sat(q, c->T[S - 1]) > mul_sat(tree_chunks_per_slot, S)) {
