@@ -253,6 +253,29 @@ const char *oc_report_time_unit(const oc_report *r, double *value);
  * OC_EIO. */
 int oc_write_json_string(FILE *f, const char *s);
 
+/* ---- physical bounds ----------------------------------------------------------------------------
+ *
+ * A lower bound on the steps and on the time of EVERY schedule the network model accepts for a
+ * collective on N nodes with SIZE bytes, derived from the model's rules alone (its essay and the
+ * proofs in src/bounds/): no algorithm is asked, and a verified schedule below it is a bug. Each
+ * figure comes with the name of the argument that gave it (the largest of several). Not the same
+ * thing as oc_report_steps_lower_bound, which bounds what the model can do with one schedule. */
+typedef struct oc_physical_bound_info {
+    uint64_t steps;             /* physical steps */
+    double time_s;              /* time, in the model's time scale (the star's: units of tau) */
+    const char *steps_argument; /* static strings: the arguments that gave steps and time_s */
+    const char *time_argument;
+} oc_physical_bound_info;
+
+/* The physical bound of req's collective, network (required), net_params, nodes, bytes and root;
+ * req->algorithm and req->params are ignored. 0, or OC_EINVAL / OC_ENOENT (no or an unknown
+ * network) / OC_ENOTSUP / OC_ETOOBIG (the network's settings refuse these nodes, or it hands
+ * nothing to bound with) / OC_ENOMEM with a reason. Takes milliseconds at N = OC_NODE_CAP. */
+int oc_physical_bound(const oc_request *req, oc_physical_bound_info *out, char *why, size_t whylen);
+/* The physical bound a run's report carries: 1 and *out set, or 0 when it has none (no
+ * network, or one with nothing to bound with). */
+int oc_report_physical_bound(const oc_report *r, oc_physical_bound_info *out);
+
 /* Accessors for the figures tests and tools need. */
 uint64_t oc_report_steps(const oc_report *r);
 uint64_t oc_report_rounds(const oc_report *r);
@@ -311,6 +334,9 @@ typedef struct oc_sweep_point {
     char time[32];    /* OC_POINT_RAN: time_s for people, in its model's unit ("34 tau" on the
                          star: oc_report_format_time) */
     char params[256]; /* OC_POINT_RAN: the parameters the run used, "k=v k=v" */
+    int has_physical_bound;       /* OC_POINT_RAN: 1 when the network gives a physical bound */
+    uint64_t physical_bound_steps; /* then: its steps and time (oc_physical_bound) */
+    double physical_bound_time_s;
     char why[384];    /* not run: why; failed: oc_run's reason (may be "") */
     const char *csv;  /* ran or not run: the point as one CSV line (oc_report_write_csv's columns;
                          not run: the note column says why), newline included; else NULL */

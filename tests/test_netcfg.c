@@ -119,7 +119,8 @@ static void test_handoff_direct(void) {
 
 /* The ring hands on w and F; the closed forms' wavelengths is w (not the pipeline's reading of
  * the parameters); the fat-tree its leaf size (w below) and packet bytes (F below), packet and
- * router times; the models with nothing typed leave kind NONE. */
+ * router times; the switch its alpha and beta, the fabric its wavelengths (w) and tiles (F), the
+ * star its k (w below): what the physical bounds (src/bounds) read. */
 static void test_handoff_others(void) {
     static const struct {
         const char *model, *params;
@@ -132,12 +133,14 @@ static void test_handoff_others(void) {
         {"ring", "preset=terarack", 12, OC_NETCFG_RING, 64, 2},
         {"ring", "wavelengths=3 fibres=2", 12, OC_NETCFG_RING, 3, 2},
         {"ring", "wavelengths=1 fibres=5", 3, OC_NETCFG_RING, 1, 5},
-        {"switch", "", 5, OC_NETCFG_NONE, 0, 0},
+        {"switch", "", 5, OC_NETCFG_SWITCH, 0, 0},
         {"fattree", "", 12, OC_NETCFG_FATTREE, 16, 64},
         {"fattree", "leaf_down=3 packet_bytes=100 router_delay_us=7 bandwidth_gbps=10", 13,
          OC_NETCFG_FATTREE, 3, 100},
-        {"fabric", "", 8, OC_NETCFG_NONE, 0, 0},
-        {"star", "k=3", 7, OC_NETCFG_NONE, 0, 0},
+        {"fabric", "", 8, OC_NETCFG_FABRIC, 16, 32},
+        {"fabric", "wavelengths_per_tile=4 tiles_per_server=2", 8, OC_NETCFG_FABRIC, 4, 2},
+        {"star", "k=3", 7, OC_NETCFG_STAR, 3, 0},
+        {"star", "k=5", 7, OC_NETCFG_STAR, 5, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const oc__model *model = oc__model_find(cases[i].model);
@@ -172,7 +175,21 @@ static void test_handoff_others(void) {
                   "fattree %s: leaf_down %llu packet_bytes %llu packet_s %g router_s %g",
                   cases[i].params, (unsigned long long)f->leaf_down,
                   (unsigned long long)f->packet_bytes, f->packet_s, f->router_s);
-        } else {
+        } else if (cases[i].kind == OC_NETCFG_SWITCH) {
+            CHECK(fabs(in.cfg.sw.alpha_s - 0.7e-6) < 1e-18 && fabs(in.cfg.sw.beta_s - 1 / 300e9) < 1e-24,
+                  "switch: alpha %g beta %g", in.cfg.sw.alpha_s, in.cfg.sw.beta_s);
+        } else if (cases[i].kind == OC_NETCFG_FABRIC) {
+            CHECK(in.cfg.fabric.wavelengths == cases[i].w &&
+                      in.cfg.fabric.tiles_per_server == cases[i].F &&
+                      in.cfg.fabric.mzi_degree == 3 && fabs(in.cfg.fabric.bytes_per_s - 300e9) < 1,
+                  "fabric %s: W %llu tiles %llu", cases[i].params,
+                  (unsigned long long)in.cfg.fabric.wavelengths,
+                  (unsigned long long)in.cfg.fabric.tiles_per_server);
+        } else if (cases[i].kind == OC_NETCFG_STAR) {
+            CHECK(in.cfg.star.k == cases[i].w && in.cfg.star.D == 1 && in.cfg.star.tau == 1,
+                  "star %s: k %llu", cases[i].params, (unsigned long long)in.cfg.star.k);
+        }
+        if (cases[i].kind != OC_NETCFG_RING && cases[i].kind != OC_NETCFG_FATTREE) {
             CHECK(in.wavelengths == in.channels, "%s: wavelengths %llu, channels %llu",
                   cases[i].model, (unsigned long long)in.wavelengths,
                   (unsigned long long)in.channels);

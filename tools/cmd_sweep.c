@@ -69,8 +69,9 @@ static void print_table(FILE *f, const sweep_args *a) {
     int w = 9;
     for (size_t k = 0; k < a->nalgos; k++)
         if ((int)strlen(a->algos[k]) > w) w = (int)strlen(a->algos[k]);
-    fprintf(f, "  %7s %10s  %-*s %8s %8s %12s  %s\n", "nodes", "size", w, "algorithm", "rounds",
-            "steps", "time", "parameters");
+    /* "x phys": the time over the physical bound (every schedule on the network, src/bounds) */
+    fprintf(f, "  %7s %10s  %-*s %8s %8s %12s %8s  %s\n", "nodes", "size", w, "algorithm", "rounds",
+            "steps", "time", "x phys", "parameters");
     for (size_t i = 0; i < n; i++) {
         const oc_sweep_point *p = point(a, i);
         char sz[32];
@@ -80,9 +81,12 @@ static void print_table(FILE *f, const sweep_args *a) {
                     p->why);
             continue;
         }
-        fprintf(f, "  %7u %10s  %-*s %8llu %8llu %12s  %s\n", p->nodes, sz, w,
+        char xb[32] = "-";
+        if (p->has_physical_bound && p->physical_bound_time_s > 0)
+            snprintf(xb, sizeof xb, "%.2f", p->time_s / p->physical_bound_time_s);
+        fprintf(f, "  %7u %10s  %-*s %8llu %8llu %12s %8s  %s\n", p->nodes, sz, w,
                 a->algos[p->algorithm], (unsigned long long)p->rounds, (unsigned long long)p->steps,
-                p->time, p->params);
+                p->time, xb, p->params);
     }
 }
 

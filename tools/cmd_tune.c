@@ -58,19 +58,24 @@ static void print_tune(FILE *f, const sweep_args *a) {
     int w = 9;
     for (size_t k = 0; k < a->nalgos; k++)
         if ((int)strlen(a->algos[k]) > w) w = (int)strlen(a->algos[k]);
-    fprintf(f, "  %7s %10s  %-*s %12s  %-*s %12s  %s\n", "nodes", "size", w, "winner", "time", w,
-            "runner-up", "its time", "winner's parameters");
+    /* "x phys": the winner's time over the physical bound (every schedule, src/bounds) */
+    fprintf(f, "  %7s %10s  %-*s %12s %8s  %-*s %12s  %s\n", "nodes", "size", w, "winner", "time",
+            "x phys", w, "runner-up", "its time", "winner's parameters");
     for (size_t ni = 0; ni < a->nnodes; ni++)
         for (size_t si = 0; si < a->nsizes; si++) {
             int second, best = oc_tune_winner(s, ni, si, &second);
-            char sz[32], t1[32] = "-", t2[32] = "-";
+            char sz[32], t1[32] = "-", t2[32] = "-", xb[32] = "-";
             size_text(sz, sizeof sz, a->sizes[si]);
-            if (best >= 0)
-                snprintf(t1, sizeof t1, "%s", oc_sweep_point_of(s, ni, si, (size_t)best)->time);
+            if (best >= 0) {
+                const oc_sweep_point *p = oc_sweep_point_of(s, ni, si, (size_t)best);
+                snprintf(t1, sizeof t1, "%s", p->time);
+                if (p->has_physical_bound && p->physical_bound_time_s > 0)
+                    snprintf(xb, sizeof xb, "%.2f", p->time_s / p->physical_bound_time_s);
+            }
             if (second >= 0)
                 snprintf(t2, sizeof t2, "%s", oc_sweep_point_of(s, ni, si, (size_t)second)->time);
-            fprintf(f, "  %7u %10s  %-*s %12s  %-*s %12s  %s\n", (unsigned)a->nodes[ni], sz, w,
-                    algo_or_none(s, best), t1, w, second >= 0 ? a->algos[second] : "-", t2,
+            fprintf(f, "  %7u %10s  %-*s %12s %8s  %-*s %12s  %s\n", (unsigned)a->nodes[ni], sz, w,
+                    algo_or_none(s, best), t1, xb, w, second >= 0 ? a->algos[second] : "-", t2,
                     best >= 0 ? oc_sweep_point_of(s, ni, si, (size_t)best)->params : "");
         }
     fputs("crossovers along size (for each N):\n", f);

@@ -202,6 +202,25 @@ def run(collective, algorithm, nodes, size, network="ring", params=None, net_par
     return _report_or_raise(_lib.oc_run(request.req, out, why, _WHY), out, why)
 
 
+def physical_bound(collective, nodes, size, network="ring", net_params=None, root=0):
+    """The physical bound (oc_physical_bound): the fewest steps and least time EVERY schedule the
+    network model accepts needs for the collective on `nodes` with `size`, whatever the algorithm,
+    as {"steps", "time_s", "argument", "steps_argument", "time_argument"} — the object `run
+    --json` prints as "physical_bound" (each run's "to_physical_bound_ratio" is its time over
+    time_s). Not the run's "steps_lower_bound", which bounds one schedule on the model."""
+    request = _Request(collective, None, nodes, size, network, None, net_params, root, False)
+    why = _ffi.new("char[]", _WHY)
+    out = _ffi.new("oc_physical_bound_info *")
+    rc = _lib.oc_physical_bound(request.req, out, why, _WHY)
+    if rc:
+        _raise(rc, why)
+    steps_arg = _ffi.string(out.steps_argument).decode()
+    time_arg = _ffi.string(out.time_argument).decode()
+    return {"steps": out.steps, "time_s": out.time_s,
+            "argument": f"steps: {steps_arg}; time: {time_arg}",
+            "steps_argument": steps_arg, "time_argument": time_arg}
+
+
 def algorithms(collective=None, network=None):
     """The registry: one dict per algorithm (name, collective, networks, summary, restriction,
     cost, params), optionally only a collective's and those that run on a network."""

@@ -70,6 +70,13 @@ ffibuilder.cdef(
         size_t nsizes;
         ...;
     } oc_sweep_spec;
+    typedef struct oc_physical_bound_info {
+        uint64_t steps;
+        double time_s;
+        const char *steps_argument;
+        const char *time_argument;
+        ...;
+    } oc_physical_bound_info;
     typedef struct oc_sweep oc_sweep;
     typedef struct oc_sweep_point {
         int status;
@@ -99,6 +106,8 @@ ffibuilder.cdef(
     int oc_kv_set(oc_kv *kv, const char *key, const char *value);
 
     int oc_run(const oc_request *req, oc_report **out, char *why, size_t whylen);
+    int oc_physical_bound(const oc_request *req, oc_physical_bound_info *out, char *why,
+                          size_t whylen);
     void oc_report_free(oc_report *r);
     int oc_verify_file(const char *path, const char *network, const oc_kv *net_params,
                        oc_report **out, char *why, size_t whylen);

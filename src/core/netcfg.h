@@ -13,9 +13,11 @@
  * What is typed here is what algorithms read, with the model's defaults already applied: the
  * direct networks' whole configuration (their closed forms use most of it), the ring's w and F,
  * the fat-tree's leaves, packets and router delay (dbtree's search bounds its rounds with them).
- * A model keeps the rest of its settings (bandwidths, presets) to itself, and one with nothing
- * typed to hand on leaves kind OC_NETCFG_NONE: the algorithms then use the figures of
- * oc__formula_in (its step time, channels, lanes), which every model gives.
+ * The physical bounds (src/bounds), which hold for every schedule a model accepts, read the
+ * numbers that define a step and its cost from here too: the ring's rates, the switch's alpha and
+ * beta, the star's k and tunings, the fabric's tiles and wavelengths. Every model fills its kind;
+ * where an algorithm finds a kind it does not know it uses the figures of oc__formula_in (its
+ * step time, channels, lanes), which every model gives.
  */
 #ifndef OC_CORE_NETCFG_H
 #define OC_CORE_NETCFG_H
@@ -58,10 +60,44 @@ double oc__direct_msg_time(const oc__direct_cfg *cfg, uint64_t hops, uint64_t by
 
 /* ---- the WDM ring (net/ring.h) ------------------------------------------------------------- */
 
+/* What a step is and costs (ring.c): a node starts and ends at most 2 F w lightpaths, one chunk
+ * each; a step costs reconfig_s + ceil(chunk / flit_bytes) oeo_s_per_flit + the chunk in whole
+ * packets at bandwidth_bps (bits per second) on one wavelength. The physical bounds
+ * (src/bounds/bounds_ring.c) read all of it; the algorithms read w and F. */
 typedef struct oc__ring_cfg {
     uint64_t wavelengths; /* w per fibre */
     uint64_t fibres;      /* F per direction */
+    double bandwidth_bps, reconfig_s, oeo_s_per_flit;
+    uint64_t flit_bytes, packet_bytes;
 } oc__ring_cfg;
+
+/* ---- the ideal switch (net/switch.c) ---------------------------------------------------------- */
+
+/* One port a node and direction; a port's transfers one after another, alpha_s + bytes beta_s
+ * each. */
+typedef struct oc__switch_cfg {
+    double alpha_s, beta_s;
+} oc__switch_cfg;
+
+/* ---- the passive optical star (net/star.c) ---------------------------------------------------- */
+
+/* k lasers and k filters a processor; a step costs D when a filter is retuned in it, plus its
+ * largest stream's messages (chunks) x L tau. */
+typedef struct oc__star_cfg {
+    uint64_t k;
+    double D, tau, L;
+} oc__star_cfg;
+
+/* ---- the photonic fabric (net/fabric.c) ------------------------------------------------------- */
+
+/* A round's circuits share their tiles' W wavelengths (bytes_per_s over all of them); a step
+ * costs alpha_s + its slowest circuit, plus reconfig_s when its circuits change (the first round
+ * always). A tile holds at most mzi_degree concurrent circuits a direction (0: any, up to W). */
+typedef struct oc__fabric_cfg {
+    uint64_t tiles_per_server, wavelengths, fibres, mzi_degree;
+    int mzi_split;
+    double alpha_s, reconfig_s, bytes_per_s;
+} oc__fabric_cfg;
 
 /* ---- the two-level fat-tree (net/fattree.c) ------------------------------------------------- */
 
@@ -81,7 +117,10 @@ typedef enum {
     OC_NETCFG_NONE = 0,
     OC_NETCFG_DIRECT,
     OC_NETCFG_RING,
-    OC_NETCFG_FATTREE
+    OC_NETCFG_FATTREE,
+    OC_NETCFG_SWITCH,
+    OC_NETCFG_STAR,
+    OC_NETCFG_FABRIC
 } oc__netcfg_kind;
 
 typedef struct oc__netcfg {
@@ -90,6 +129,9 @@ typedef struct oc__netcfg {
         oc__direct_cfg direct;   /* OC_NETCFG_DIRECT: the hypercube, torus and mesh models */
         oc__ring_cfg ring;       /* OC_NETCFG_RING */
         oc__fattree_cfg fattree; /* OC_NETCFG_FATTREE */
+        oc__switch_cfg sw;       /* OC_NETCFG_SWITCH */
+        oc__star_cfg star;       /* OC_NETCFG_STAR */
+        oc__fabric_cfg fabric;   /* OC_NETCFG_FABRIC */
     };
 } oc__netcfg;
 

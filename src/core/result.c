@@ -76,6 +76,12 @@ int oc_report_steps_lower_bound(const oc_report *r, uint64_t *out) {
     if (r->has_lb) *out = r->steps_lb;
     return r->has_lb;
 }
+int oc_report_physical_bound(const oc_report *r, oc_physical_bound_info *out) {
+    if (r->has_pbound)
+        *out = (oc_physical_bound_info){r->pbound_steps, r->pbound_time_s, r->pbound_steps_arg,
+                                   r->pbound_time_arg};
+    return r->has_pbound;
+}
 double oc_report_time(const oc_report *r) {
     return r->time_s;
 }

@@ -67,6 +67,13 @@ struct oc_report {
     int has_lb, has_formula, has_time_formula;
     uint64_t steps_lb;
     double steps_formula, time_s, time_formula_s;
+    /* The physical bound (src/bounds): the least steps and time of EVERY schedule the model
+     * accepts for this collective, N and SIZE, whatever the algorithm; steps_lb above bounds only
+     * what the model can do with this one schedule. The arguments are static strings. */
+    int has_pbound;
+    uint64_t pbound_steps;
+    double pbound_time_s;
+    const char *pbound_steps_arg, *pbound_time_arg;
     int verified, data_checked;
     char data_note[160];
     oc__num *nums; /* breakdown and extra figures, in insertion order */

@@ -569,6 +569,19 @@ static double fab_step_time(const oc__netrun *m) {
 }
 
 /* For the closed forms: a tile's W wavelengths are what its egress splits over. */
+/* The fabric's shape and costs typed for the physical bounds (core/netcfg.h, src/bounds). */
+static void fab_config(const oc__netrun *m, oc__netcfg *out) {
+    out->kind = OC_NETCFG_FABRIC;
+    out->fabric = (oc__fabric_cfg){.tiles_per_server = m->shape.tiles_per_server,
+                                   .wavelengths = m->shape.wavelengths,
+                                   .fibres = m->shape.fibres,
+                                   .mzi_degree = m->shape.mzi_degree,
+                                   .mzi_split = m->mzi_split,
+                                   .alpha_s = m->alpha_s,
+                                   .reconfig_s = m->reconfig_s,
+                                   .bytes_per_s = m->gbytes * 1e9};
+}
+
 static void fab_circuits(const oc__netrun *m, uint64_t *lanes, double *reconfig_s,
                          uint64_t *split_degree, uint64_t *max_degree) {
     *lanes = m->shape.wavelengths;
@@ -638,5 +651,6 @@ const oc__model oc__model_fabric = {
     .steps = oc__netrun_steps,
     .destroy = fab_destroy,
     .circuits = fab_circuits,
+    .config = fab_config,
     .observe = fab_observe,
 };

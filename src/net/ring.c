@@ -753,11 +753,17 @@ static uint64_t ring_channels(const oc__netrun *m) {
     return m->p.w * m->p.F;
 }
 
-/* The settings the algorithms read (core/netcfg.h): w per fibre and F per direction. */
+/* The settings the algorithms read (core/netcfg.h): w per fibre and F per direction; and what a
+ * step costs, for the physical bounds (src/bounds). */
 static void ring_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_RING;
-    out->ring.wavelengths = m->p.w;
-    out->ring.fibres = m->p.F;
+    out->ring = (oc__ring_cfg){.wavelengths = m->p.w,
+                               .fibres = m->p.F,
+                               .bandwidth_bps = m->p.bandwidth_gbps * 1e9,
+                               .reconfig_s = m->p.reconfig_us * 1e-6,
+                               .oeo_s_per_flit = m->p.oeo_ns_per_flit * 1e-9,
+                               .flit_bytes = m->p.flit_bytes,
+                               .packet_bytes = m->p.packet_bytes};
 }
 
 /* oc__model.reset: the totals back to a new run's; the per-round scratch is already as a new

@@ -337,6 +337,12 @@ static double star_step_time(const oc__netrun *m) {
     return m->p.D + (m->base.spec->chunk_bytes ? m->p.L * m->p.tau : 0);
 }
 
+/* k, D, tau and L typed for the physical bounds (core/netcfg.h, src/bounds). */
+static void star_config(const oc__netrun *m, oc__netcfg *out) {
+    out->kind = OC_NETCFG_STAR;
+    out->star = (oc__star_cfg){.k = m->p.k, .D = m->p.D, .tau = m->p.tau, .L = m->p.L};
+}
+
 static uint64_t star_channels(const oc__netrun *m) {
     return m->k;
 }
@@ -384,6 +390,7 @@ const oc__model oc__model_star = {
     .finish = star_finish,
     .step_time = star_step_time,
     .channels = star_channels,
+    .config = star_config,
     .steps = oc__netrun_steps,
     .destroy = star_destroy,
     .observe = star_observe,

@@ -209,6 +209,12 @@ static int sw_create(const oc__spec *spec, const oc_kv *params, int check, oc__n
     return oc__netrun_done(m, rc, sw_destroy, out);
 }
 
+/* The port costs, typed for the physical bounds (core/netcfg.h, src/bounds). */
+static void sw_config(const oc__netrun *m, oc__netcfg *out) {
+    out->kind = OC_NETCFG_SWITCH;
+    out->sw = (oc__switch_cfg){.alpha_s = m->alpha_s, .beta_s = m->beta_s};
+}
+
 /* One chunk on a free port pair: alpha + chunk_bytes x beta. */
 static double sw_step_time(const oc__netrun *m) {
     return m->alpha_s + (double)m->base.spec->chunk_bytes * m->beta_s;
@@ -246,6 +252,7 @@ const oc__model oc__model_switch = {
     .additive = 1, /* a round's cost is its own (search.c caches rounds) */
     .step_time = sw_step_time,
     .channels = oc__netrun_one_channel, /* one port per node and direction */
+    .config = sw_config,
     .steps = oc__netrun_steps,
     .destroy = sw_destroy,
     .observe = sw_observe,

@@ -52,6 +52,25 @@ static int json_search(cJSON *to, const oc__search_log *log) {
     return ok;
 }
 
+/* "physical_bound": {steps, time_s, argument, steps_argument, time_argument} or null, and
+ * "to_physical_bound_ratio": this run's time over the bound's (null when there is no bound or it
+ * is 0). The bound holds for every schedule of the network (src/bounds); steps_lower_bound is the
+ * model's bound on this one schedule. */
+static int json_pbound(cJSON *o, const oc_report *r) {
+    if (!r->has_pbound)
+        return oc__json_null(o, "physical_bound") && oc__json_null(o, "to_physical_bound_ratio");
+    char arg[320];
+    snprintf(arg, sizeof arg, "steps: %s; time: %s", r->pbound_steps_arg, r->pbound_time_arg);
+    cJSON *b = oc__json_obj(o, "physical_bound");
+    return b && oc__json_u64(b, "steps", r->pbound_steps) &&
+           oc__json_num(b, "time_s", r->pbound_time_s) && oc__json_str(b, "argument", arg) &&
+           oc__json_str(b, "steps_argument", r->pbound_steps_arg) &&
+           oc__json_str(b, "time_argument", r->pbound_time_arg) &&
+           (r->pbound_time_s > 0 ? oc__json_num(o, "to_physical_bound_ratio",
+                                                r->time_s / r->pbound_time_s)
+                                 : oc__json_null(o, "to_physical_bound_ratio"));
+}
+
 /* A number the report may not have: the value, or null. */
 static int json_maybe(cJSON *o, const char *key, int has, double v) {
     return has ? oc__json_num(o, key, v) : oc__json_null(o, key);
@@ -73,6 +92,7 @@ cJSON *oc__report_json(const oc_report *r) {
                    : oc__json_null(o, "steps_lower_bound")) &&
         oc__json_num(o, "time_s", r->time_s) &&
         json_maybe(o, "time_formula_s", r->has_time_formula, r->time_formula_s) &&
+        json_pbound(o, r) &&
         /* "s": the *_s fields hold seconds; "tau": the star's unitless times, in units of tau */
         oc__json_str(o, "time_unit", oc_report_time_unit(r, NULL) ? oc_report_time_unit(r, NULL)
                                                                   : "s") &&
@@ -159,6 +179,15 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
             fprintf(f, " (seed formula %s)", t2);
         }
         fputc('\n', f);
+        if (r->has_pbound) {
+            /* the network's bound for every schedule, beside this run */
+            oc_report_format_time(r, t1, sizeof t1, r->pbound_time_s);
+            fprintf(f, "  physical bound: %llu steps (%s), %s (%s)", (unsigned long long)r->pbound_steps,
+                    r->pbound_steps_arg, t1, r->pbound_time_arg);
+            if (r->pbound_time_s > 0)
+                fprintf(f, "; this run %.2f x the time bound", r->time_s / r->pbound_time_s);
+            fputc('\n', f);
+        }
     }
     fprintf(f, "  verified:    %s (semantic verifier%s%s)\n", r->verified ? "yes" : "NO",
             r->network[0] ? " + resource check" : "", r->data_checked ? " + real-data run" : "");
@@ -216,7 +245,8 @@ int oc_report_write_search(const oc_report *r, FILE *f) {
 int oc_report_write_csv(const oc_report *r, FILE *f, int header) {
     if (header)
         fputs("collective,algorithm,network,nodes,bytes,params,rounds,steps,steps_formula,"
-              "steps_lower_bound,time_s,time_formula_s,verified,note\n",
+              "steps_lower_bound,time_s,time_formula_s,physical_bound_steps,physical_bound_time_s,"
+              "to_physical_bound_ratio,verified,note\n",
               f);
     if (!r) return ferror(f) ? OC_EIO : 0;
     fprintf(f, "%s,%s,%s,%u,%llu,\"", r->collective, r->algorithm, r->network, r->nodes,
@@ -229,6 +259,13 @@ int oc_report_write_csv(const oc_report *r, FILE *f, int header) {
     if (r->has_lb) fprintf(f, "%llu", (unsigned long long)r->steps_lb);
     fprintf(f, ",%.9g,", r->time_s);
     if (r->has_time_formula) fprintf(f, "%.9g", r->time_formula_s);
+    /* the network's bound for every schedule (src/bounds), and this run's time over it */
+    if (r->has_pbound) {
+        fprintf(f, ",%llu,%.9g,", (unsigned long long)r->pbound_steps, r->pbound_time_s);
+        if (r->pbound_time_s > 0) fprintf(f, "%.6g", r->time_s / r->pbound_time_s);
+    } else {
+        fputs(",,,", f);
+    }
     fprintf(f, ",%s,\n", r->verified ? "true" : "false");
     return ferror(f) ? OC_EIO : 0;
 }

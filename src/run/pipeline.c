@@ -298,6 +298,7 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
     for (size_t i = 0; i < oc_kv_count(plan.used); i++)
         if ((rc = oc_kv_set(rep->params, oc_kv_key(plan.used, i), oc_kv_value(plan.used, i))))
             goto fail;
+    if (model && (rc = oc__pbound_report(req, model, rep, why, len))) goto fail;
     if (model && algo->formula) {
         oc__formula_in in;
         if ((rc = oc__net_figures(model, &plan.spec, req->net_params, &in, why, len))) goto fail;

@@ -9,6 +9,7 @@
 #include "core/core.h"
 #include "net/net.h"
 #include "core/result.h"
+#include "bounds/bounds.h"
 
 /* Something that emits a schedule: an algorithm's plan, or a stored schedule read from a file. */
 typedef int (*oc__source)(void *arg, oc__emit *e);
@@ -51,6 +52,16 @@ int oc__source_store(void *arg, oc__emit *e);
 
 /* The network figures the closed forms and the search's bounds use, for a spec, and the settings
  * the model parsed, typed (in->cfg): all an algorithm learns of the network (search.c). */
+/* The physical bound (src/bounds) of a collective on `model` with `net_params`: the model is
+ * created once to hand over its settings typed (its config hook), never run. */
+int oc__pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                   const oc__model *model, const oc_kv *net_params, oc__pbound *out, char *why,
+                   size_t len);
+/* Fills rep's physical bound for the request when the model has one; a model with nothing
+ * typed leaves it absent. Other failures are returned. */
+int oc__pbound_report(const oc_request *req, const oc__model *model, oc_report *rep, char *why,
+                      size_t len);
+
 int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *net_params,
                     oc__formula_in *in, char *why, size_t len);
 

@@ -239,7 +239,7 @@ static int render_not_run(const oc_sweep *s, const oc_sweep_point *p, char **csv
     size_t len = 0;
     FILE *m = open_memstream(csv, &len);
     if (!m) return OC_ENOMEM;
-    fprintf(m, "%s,%s,%s,%u,%llu,,,,,,,,,", oc_collective_name(s->base.collective), algo,
+    fprintf(m, "%s,%s,%s,%u,%llu,,,,,,,,,,,,", oc_collective_name(s->base.collective), algo,
             s->base.network, p->nodes, (unsigned long long)p->bytes);
     char note[420];
     snprintf(note, sizeof note, "not run: %s", p->why);
@@ -285,6 +285,10 @@ static int point_job(size_t i, void *ctx) {
         p->time_s = oc_report_time(rep);
         oc_report_format_time(rep, p->time, sizeof p->time, p->time_s);
         oc__kv_text(p->params, sizeof p->params, oc_report_params(rep));
+        oc_physical_bound_info b;
+        p->has_physical_bound = oc_report_physical_bound(rep, &b);
+        p->physical_bound_steps = p->has_physical_bound ? b.steps : 0;
+        p->physical_bound_time_s = p->has_physical_bound ? b.time_s : 0;
         rc = render(rep, 0, &csv);
         if (!rc) rc = render(rep, 1, &json);
         oc_report_free(rep);

@@ -19,18 +19,19 @@ import sys
 # Which rooms a room may include, bottom to top. A room always may include itself.
 BELOW = {
     "core": [],
+    "bounds": ["core"],
     "algo": ["core"],
     "aas": ["core", "algo"],
     "net": ["core"],
     "verify": ["core"],
-    "run": ["core", "algo", "aas", "net", "verify"],
-    "report": ["core", "algo", "aas", "net", "verify", "run"],
-    "formats": ["core", "algo", "aas", "net", "verify", "run", "report"],
-    "studies": ["core", "algo", "aas", "net", "verify", "run", "report"],
-    "synth": ["core", "algo", "aas", "net", "verify", "run", "report", "formats"],
-    "reproduce": ["core", "algo", "aas", "net", "verify", "run", "report", "formats", "studies",
-                  "synth"],
-    "mpi": ["core", "algo", "aas", "net", "verify", "run"],
+    "run": ["core", "bounds", "algo", "aas", "net", "verify"],
+    "report": ["core", "bounds", "algo", "aas", "net", "verify", "run"],
+    "formats": ["core", "bounds", "algo", "aas", "net", "verify", "run", "report"],
+    "studies": ["core", "bounds", "algo", "aas", "net", "verify", "run", "report"],
+    "synth": ["core", "bounds", "algo", "aas", "net", "verify", "run", "report", "formats"],
+    "reproduce": ["core", "bounds", "algo", "aas", "net", "verify", "run", "report", "formats",
+                  "studies", "synth"],
+    "mpi": ["core", "bounds", "algo", "aas", "net", "verify", "run"],
 }
 
 

@@ -7,8 +7,9 @@
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh" "$@"
 
-# the algorithms of a compare's text output, in order
-algos() { awk 'NR > 2 && $2 != "not" {print $1}' "$T/out" | paste -sd, -; }
+# the algorithms of a compare's text output, in order (not the physical bound's lines under them)
+algos() { awk 'NR > 2 && $2 != "not" && $1 != "physical" && $1 != "gap:" {print $1}' "$T/out" |
+    paste -sd, -; }
 
 # compare's line for ALGO against run's: steps and time must agree
 same_as_run() { # NAME COMPARE-LINE-ALGO RUN-ARGS...

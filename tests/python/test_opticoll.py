@@ -148,3 +148,24 @@ def test_error_carries_the_commands_reason():
         opticoll.run("allreduce", "nosuch", 4, 1)
     p = cli("run", "-c", "allreduce", "-a", "nosuch", "-n", "4", "-s", "1", ok=False)
     assert e.value.reason in p.stderr
+
+
+@pytest.mark.parametrize("coll,net,nodes,params", [("allgather", "ring", 100, {"wavelengths": 8}),
+                                                   ("allreduce", "switch", 12, None),
+                                                   ("gossip", "star", 7, {"k": 2})])
+def test_physical_bound_matches_the_run(coll, net, nodes, params):
+    """opticoll.physical_bound is the "physical_bound" object every run of the point carries, and
+    each run's "to_physical_bound_ratio" is its time over the bound's (at least 1: the bound holds
+    for every schedule)."""
+    b = opticoll.physical_bound(coll, nodes, "1MiB", network=net, net_params=params)
+    extra = [x for k, v in (params or {}).items() for x in ("--net", f"{k}={v}")]
+    runs = [r for r in cli_json("compare", "-c", coll, "-t", net, "-n", nodes, "-s", "1MiB", *extra)
+            if "not_run" not in r]
+    assert runs
+    for r in runs:
+        assert r["physical_bound"] == b
+        assert r["steps"] >= b["steps"]
+        assert r["to_physical_bound_ratio"] == pytest.approx(r["time_s"] / b["time_s"])
+        assert r["to_physical_bound_ratio"] >= 1 - 1e-9
+    with pytest.raises(opticoll.UnknownName):
+        opticoll.physical_bound("allgather", 8, 1024, network="nope")

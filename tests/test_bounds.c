@@ -1,0 +1,388 @@
+/*
+ * test_bounds.c — the physical bounds (src/bounds) are sound, tight where a known schedule meets
+ * them, and the tree-length computation is right.
+ *
+ *  (a) soundness: every registered algorithm of every collective, on every network it runs on,
+ *      at N in {1, 2, 3, 5, 7, 8, 12, 16, 17, 31, 32, 64, 100} (and 128, 256 with `all` on the
+ *      command line: the slow grid), several w and F on the ring and settings on the others, two
+ *      sizes (1000 and 65539 bytes): the verified run's steps and time are at least the bound's. The registry is
+ *      iterated, so an algorithm added later is covered without a line here.
+ *  (b) tightness: schedules that meet the bound exactly (the switch's ring all-gather at alpha = 0,
+ *      recursive doubling at powers of two with tiny messages, one-stage all-gather on the ring
+ *      when w is large next to N, neighbour-free cases), so a bound set too low by a factor fails.
+ *  (c) tree length: the exact programme against a brute force over real trees on small rings, the
+ *      grid relaxation against the exact programme up to 2000 nodes, and its speed at 131072.
+ *
+ * `test_bounds` runs (a) on the release grid; `test_bounds quick` a subset for the sanitizer build.
+ */
+#include "bounds/bounds.h"
+#include "check.h"
+#include "opticoll.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- (c) tree length ---- */
+
+static uint32_t ring_dist(uint32_t a, uint32_t b, uint32_t N) {
+    uint32_t d = a > b ? a - b : b - a;
+    return d < N - d ? d : N - d;
+}
+
+/* The least total lightpath length of a spanning tree of the N-ring rooted at 0 of depth <= h:
+ * every depth assignment of the other nodes, each node's arc to its nearest node one level up. */
+static uint64_t brute_tree(uint32_t N, uint32_t h) {
+    uint32_t depth[16] = {0};
+    uint64_t best = UINT64_MAX;
+    uint64_t total = 1;
+    for (uint32_t i = 1; i < N; i++)
+        total *= h;
+    for (uint64_t code = 0; code < total; code++) {
+        uint64_t c = code;
+        for (uint32_t v = 1; v < N; v++) {
+            depth[v] = (uint32_t)(c % h) + 1;
+            c /= h;
+        }
+        uint64_t cost = 0;
+        int ok = 1;
+        for (uint32_t v = 1; v < N && ok; v++) {
+            uint32_t nearest = UINT32_MAX;
+            for (uint32_t u = 0; u < N; u++)
+                if (depth[u] + 1 == depth[v] && ring_dist(u, v, N) < nearest)
+                    nearest = ring_dist(u, v, N);
+            if (nearest == UINT32_MAX) ok = 0;
+            cost += nearest;
+        }
+        if (ok && cost < best) best = cost;
+    }
+    return best;
+}
+
+/* f_h(N) exactly, O(h N^2): the minimum over level compositions (bounds_common.c). */
+static uint64_t exact_tree(uint32_t N, uint32_t h) {
+    uint64_t *f = malloc(((size_t)N + 1) * sizeof *f), *g = malloc(((size_t)N + 1) * sizeof *g);
+    for (uint32_t P = 0; P <= N; P++)
+        f[P] = P == 1 ? 0 : UINT64_MAX;
+    for (uint32_t t = 1; t <= h; t++) {
+        for (uint32_t P = 1; P <= N; P++) {
+            uint64_t best = f[P];
+            for (uint32_t Q = 1; Q < P; Q++)
+                if (f[Q] != UINT64_MAX && f[Q] + oc__pb_level_cost(P - Q, Q) < best)
+                    best = f[Q] + oc__pb_level_cost(P - Q, Q);
+            g[P] = best;
+        }
+        memcpy(f, g, ((size_t)N + 1) * sizeof *f);
+    }
+    uint64_t r = f[N] < (uint64_t)N - 1 ? (uint64_t)N - 1 : f[N];
+    free(f);
+    free(g);
+    return r;
+}
+
+static void test_tree_length(void) {
+    uint64_t T[12];
+    /* the level cost against its definition */
+    for (uint64_t p = 1; p <= 6; p++)
+        for (uint64_t n = 0; n <= 40; n++) {
+            uint64_t s = 0;
+            for (uint64_t j = 1; j <= n; j++)
+                s += (j + 2 * p - 1) / (2 * p);
+            CHECK(oc__pb_level_cost(n, p) == s, "c(%llu, %llu) = %llu, by its sum %llu",
+                  (unsigned long long)n, (unsigned long long)p,
+                  (unsigned long long)oc__pb_level_cost(n, p), (unsigned long long)s);
+        }
+    /* sound against real trees, and equal to them at depth 1 (a star of lightpaths) */
+    for (uint32_t N = 2; N <= 10; N++)
+        for (uint32_t h = 1; h <= (N <= 8 ? 4u : 3u); h++) {
+            CHECK(oc__pb_tree_length(N, h, T) == 0, "tree length %u", N);
+            const uint64_t brute = brute_tree(N, h), ex = exact_tree(N, h);
+            CHECK(T[h - 1] == ex, "N=%u h=%u: the programme %llu, exact %llu", N, h,
+                  (unsigned long long)T[h - 1], (unsigned long long)ex);
+            CHECK(ex <= brute, "N=%u h=%u: bound %llu above the best real tree %llu", N, h,
+                  (unsigned long long)ex, (unsigned long long)brute);
+            if (h == 1)
+                CHECK(ex == brute, "N=%u depth 1: %llu, real %llu", N, (unsigned long long)ex,
+                      (unsigned long long)brute);
+        }
+    /* a known value: 63 nodes round one source in one level, sum ceil(j/2) = 32 x 32 */
+    CHECK(oc__pb_tree_length(64, 3, T) == 0 && T[0] == 1024, "T*(64,1) = %llu",
+          (unsigned long long)T[0]);
+    /* the grid relaxation: at most the exact value, and within 10% of it */
+    const uint32_t sizes[] = {513, 700, 1024, 2000};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        for (uint32_t h = 1; h <= 4; h++) {
+            const uint32_t N = sizes[i];
+            CHECK(oc__pb_tree_length(N, h, T) == 0, "tree length %u", N);
+            const uint64_t ex = exact_tree(N, h);
+            CHECK(T[h - 1] <= ex && (double)T[h - 1] >= 0.9 * (double)ex,
+                  "N=%u h=%u: grid %llu against exact %llu", N, h, (unsigned long long)T[h - 1],
+                  (unsigned long long)ex);
+        }
+    /* milliseconds at the node cap */
+    const double t0 = now();
+    CHECK(oc__pb_tree_length(OC_NODE_CAP, 11, T) == 0, "tree length at the cap");
+    const double dt = now() - t0;
+    CHECK(dt < 1.0, "tree length at %u nodes took %.3f s", OC_NODE_CAP, dt);
+    printf("tree length at N = %u, 11 levels: %.1f ms\n", OC_NODE_CAP, dt * 1e3);
+}
+
+/* ---- (a) soundness ---- */
+
+typedef struct netcase {
+    const char *net, *params;
+    int small_only; /* only the small size: dbtree's search over pipelines on the split fabric
+                       takes minutes at 64 KiB (its own cost, not the bound's) */
+} netcase;
+
+static const netcase nets[] = {
+    {"ring", "", 0},
+    {"ring", "wavelengths=1", 0},
+    {"ring", "wavelengths=2 fibres=2", 0},
+    {"ring", "wavelengths=3", 0},
+    {"ring", "wavelengths=8 fibres=3", 0},
+    {"switch", "", 0},
+    {"switch", "alpha_us=0.01 bandwidth_gbytes=25", 0},
+    {"fattree", "", 0},
+    {"fattree", "ports=4", 0},
+    {"star", "", 0},
+    {"star", "k=1 D=3", 0},
+    {"star", "k=2 D=0.5 tau=2", 0},
+    {"fabric", "", 0},
+    {"fabric", "mzi_degree=0 tiles_per_server=4 wavelengths_per_tile=4", 0},
+    {"fabric", "mzi_split=1 mzi_degree=1", 1},
+    {"hypercube", "", 0},
+    {"hypercube", "ports=all switching=wh combining=no mu=100", 0},
+    {"torus", "", 0},
+    {"torus", "ports=all duplex=half", 0},
+    {"mesh", "", 0},
+    {"mesh", "switching=wh combining=no", 0},
+};
+
+static oc_kv *kv_of(const char *text) {
+    oc_kv *kv = oc_kv_new();
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
+        oc_kv_set_pair(kv, tok);
+    return kv;
+}
+
+static int runs, skipped;
+
+static void sound_at(const oc_algorithm_info *a, const netcase *nc, uint32_t N, uint64_t bytes,
+                     int objective) {
+    oc_kv *np = kv_of(nc->params);
+    oc_request req = {.collective = a->collective,
+                      .algorithm = a->name,
+                      .network = nc->net,
+                      .nodes = N,
+                      .bytes = bytes,
+                      .net_params = np,
+                      .data_check = 0,
+                      .objective = objective};
+    oc_report *rep = NULL;
+    char why[512] = "";
+    int rc = oc_run(&req, &rep, why, sizeof why);
+    if (rc == OC_ENOTSUP || rc == OC_ETOOBIG || rc == OC_EINVAL || rc == OC_ERESOURCE) {
+        skipped++; /* the algorithm's restrictions, or the network refuses these nodes */
+        oc_kv_free(np);
+        return;
+    }
+    CHECK(rc == 0, "%s %s on %s %s N=%u: %s", oc_collective_name(a->collective), a->name, nc->net,
+          nc->params, N, why);
+    if (rc) {
+        oc_kv_free(np);
+        return;
+    }
+    runs++;
+    oc_physical_bound_info b, direct;
+    CHECK(oc_report_physical_bound(rep, &b), "%s %s on %s: no physical bound", a->name,
+          oc_collective_name(a->collective), nc->net);
+    CHECK(oc_physical_bound(&req, &direct, why, sizeof why) == 0 && direct.steps == b.steps &&
+              direct.time_s == b.time_s,
+          "oc_physical_bound agrees with the report: %s", why);
+    const uint64_t steps = oc_report_steps(rep);
+    const double t = oc_report_time(rep);
+    CHECK(steps >= b.steps, "%s %s on %s %s N=%u %llu B: %llu steps below the bound %llu (%s)",
+          oc_collective_name(a->collective), a->name, nc->net, nc->params, N,
+          (unsigned long long)bytes, (unsigned long long)steps, (unsigned long long)b.steps,
+          b.steps_argument);
+    CHECK(t >= b.time_s * (1 - 1e-9), "%s %s on %s %s N=%u %llu B: time %.9g below the bound %.9g (%s)",
+          oc_collective_name(a->collective), a->name, nc->net, nc->params, N,
+          (unsigned long long)bytes, t, b.time_s, b.time_argument);
+    oc_report_free(rep);
+    oc_kv_free(np);
+}
+
+static void test_soundness(int level) {
+    static const uint32_t quick[] = {1, 2, 3, 7, 8, 12, 16};
+    static const uint32_t grid[] = {1, 2, 3, 5, 7, 8, 12, 16, 17, 31, 32, 64, 100};
+    static const uint32_t slow[] = {1, 2, 3, 5, 7, 8, 12, 16, 17, 31, 32, 64, 100, 128, 256};
+    const uint32_t *ns = level == 0 ? quick : level == 1 ? grid : slow;
+    const size_t nn = level == 0 ? sizeof quick / sizeof *quick
+                      : level == 1 ? sizeof grid / sizeof *grid
+                                   : sizeof slow / sizeof *slow;
+    const uint64_t sizes[] = {1000, 65539};
+    const double t0 = now();
+    for (size_t i = 0; i < oc_algorithm_count(); i++) {
+        const oc_algorithm_info *a = oc_algorithm_at(i);
+        for (size_t k = 0; k < sizeof nets / sizeof *nets; k++) {
+            if (!oc_algorithm_runs_on(a, nets[k].net)) continue;
+            /* a combination whose parameter search is slow at these sizes (dbtree's, with
+             * costs near zero) keeps its small N and stops growing after 3 s: every algorithm
+             * is still checked, and the grid stays within its time */
+            const double c0 = now();
+            for (size_t j = 0; j < nn && (level == 2 || now() - c0 < 3); j++)
+                for (size_t s = 0; s < 2; s++) {
+                    if ((level == 0 || nets[k].small_only) && s == 1) continue;
+                    sound_at(a, &nets[k], ns[j], sizes[s], OC_OBJECTIVE_TIME);
+                    /* the fewest-steps schedules of a search, where they differ */
+                    if (s == 0 && ns[j] <= 32) sound_at(a, &nets[k], ns[j], sizes[s], OC_OBJECTIVE_STEPS);
+                }
+            if (now() - c0 > 3)
+                printf("  %s %s on %s %s: %.1f s\n", oc_collective_name(a->collective), a->name,
+                       nets[k].net, nets[k].params, now() - c0);
+        }
+    }
+    printf("soundness: %d runs checked, %d points outside an algorithm's restrictions, %.1f s\n",
+           runs, skipped, now() - t0);
+    CHECK(runs > 500 || level == 0, "the grid ran %d points", runs);
+}
+
+/* ---- (b) tightness ---- */
+
+static void bound_of(oc_collective c, const char *net, const char *params, uint32_t N,
+                     uint64_t bytes, oc_physical_bound_info *b) {
+    oc_kv *np = kv_of(params);
+    oc_request req = {.collective = c, .network = net, .nodes = N, .bytes = bytes, .net_params = np};
+    char why[256] = "";
+    CHECK(oc_physical_bound(&req, b, why, sizeof why) == 0, "bound: %s", why);
+    oc_kv_free(np);
+}
+
+static void meets(oc_collective c, const char *algo, const char *net, const char *params,
+                  uint32_t N, uint64_t bytes, int steps_too, int time_too) {
+    oc_kv *np = kv_of(params);
+    oc_request req = {.collective = c,
+                      .algorithm = algo,
+                      .network = net,
+                      .nodes = N,
+                      .bytes = bytes,
+                      .net_params = np,
+                      .data_check = 0};
+    oc_report *rep = NULL;
+    char why[256] = "";
+    int rc = oc_run(&req, &rep, why, sizeof why);
+    CHECK(rc == 0, "%s on %s N=%u: %s", algo, net, N, why);
+    oc_physical_bound_info b;
+    if (!rc && oc_report_physical_bound(rep, &b)) {
+        if (steps_too)
+            CHECK(oc_report_steps(rep) == b.steps, "%s %s on %s %s N=%u: %llu steps, bound %llu",
+                  oc_collective_name(c), algo, net, params, N,
+                  (unsigned long long)oc_report_steps(rep), (unsigned long long)b.steps);
+        if (time_too)
+            CHECK(fabs(oc_report_time(rep) - b.time_s) <= 1e-9 * b.time_s,
+                  "%s %s on %s %s N=%u: time %.12g, bound %.12g", oc_collective_name(c), algo,
+                  net, params, N, oc_report_time(rep), b.time_s);
+    }
+    oc_report_free(rep);
+    oc_kv_free(np);
+}
+
+static void test_tightness(void) {
+    /* the switch at alpha = 0: the ring all-gather moves (N - 1) blocks through every receive
+     * port, the port volume exactly */
+    const uint32_t any[] = {2, 3, 5, 12, 16, 17};
+    for (size_t i = 0; i < sizeof any / sizeof *any; i++)
+        meets(OC_ALLGATHER, "ring", "switch", "alpha_us=0", any[i], 4096, 0, 1);
+    /* recursive doubling at powers of two, messages small next to alpha: log2 N rounds of one
+     * transfer a port, K alpha + (N - 1) d beta, the relay depth with the volume */
+    for (uint32_t N = 2; N <= 64; N *= 2)
+        meets(OC_ALLGATHER, "rd", "switch", "", N, 8, 1, 1);
+    /* recursive halving + doubling all-reduce at alpha = 0 moves 2(N-1)/N of the vector through
+     * every port: the gossip volume */
+    for (uint32_t N = 2; N <= 32; N *= 2)
+        meets(OC_ALLREDUCE, "rhd", "switch", "alpha_us=0", N, UINT64_C(1) << 20, 0, 1);
+    /* the ring: one-stage all-gather in one step when w is large next to N (relay depth and
+     * tree length allow one step), and the ring all-gather at N = 2, 3 (w = 1: receive capacity
+     * 1 step) */
+    meets(OC_ALLGATHER, "onestage", "ring", "", 5, 4096, 1, 0);
+    meets(OC_ALLGATHER, "onestage", "ring", "", 12, 4096, 1, 0);
+    meets(OC_ALLGATHER, "ring", "ring", "wavelengths=1", 2, 4096, 1, 0);
+    /* the star: TCP2 gossip in K_{k+1} cliques is the relay depth in steps and, untuned (D = 0),
+     * the receive capacity in time: (P - 1) / k messages through k filters */
+    meets(OC_GOSSIP, "tcp2", "star", "k=3 D=0", 16, 1, 1, 1);
+    meets(OC_GOSSIP, "tcp2", "star", "k=1 D=0", 8, 1, 1, 1);
+    /* TCP1 broadcast: the relay depth in steps (its time sends all m messages down the tree) */
+    meets(OC_BROADCAST, "tcp1", "star", "k=3 D=0", 16, 1, 1, 0);
+    meets(OC_BROADCAST, "tcp1", "star", "k=2 D=0", 10, 1, 1, 0);
+    /* the fabric inside one server, no alpha and no reconfiguration: the ring all-reduce gives
+     * each circuit all of a tile's wavelengths and moves 2(N-1)/N of the vector per node */
+    meets(OC_ALLREDUCE, "ring", "fabric", "alpha_us=0 reconfig_us=0", 8, UINT64_C(1) << 20, 0, 1);
+    meets(OC_ALLREDUCE, "ring", "fabric", "alpha_us=0 reconfig_us=0", 4, UINT64_C(1) << 20, 0, 1);
+    /* the bound's own figures where they are known by hand */
+    oc_physical_bound_info b;
+    /* the antipode path: ceil((1023 + 512) / 129) = 12, above receive capacity's
+     * ceil(1023 / 128) = 8 and the tree length's 9 */
+    bound_of(OC_ALLGATHER, "ring", "", 1024, 4 << 20, &b);
+    CHECK(b.steps == 12, "N=1024 w=64: %llu steps", (unsigned long long)b.steps);
+    /* and its time by hand (ring.c's step: 25 us + 131072 flits at 1 ns + 4 MiB at 40 Gb/s),
+     * whole blocks being the best chunking here */
+    const double step = 25e-6 + 131072e-9 + 4194304.0 * 8 / 40e9;
+    CHECK(fabs(b.time_s - 12 * step) < 1e-12, "N=1024 w=64 4 MiB: %.12g, by hand %.12g", b.time_s,
+          12 * step);
+    /* the antipode path where synth proved the optimum (docs/synth.md): N = 8, w = 2 needs 3
+     * steps, ceil((7 + 4) / 5), where receive capacity and relay depth say 2 */
+    bound_of(OC_ALLGATHER, "ring", "wavelengths=2", 8, 4 << 20, &b);
+    CHECK(b.steps == 3, "N=8 w=2: %llu steps", (unsigned long long)b.steps);
+    /* w = 1: ceil((N-1)/2), met by a bidirectional ring (issue 26) */
+    bound_of(OC_ALLGATHER, "ring", "wavelengths=1", 1024, 4 << 20, &b);
+    CHECK(b.steps == 512, "N=1024 w=1: %llu steps", (unsigned long long)b.steps);
+    bound_of(OC_ALLGATHER, "ring", "wavelengths=1", 64, 4 << 20, &b);
+    CHECK(b.steps == 32, "N=64 w=1: %llu steps", (unsigned long long)b.steps);
+    /* tree length binds: N = 64, w = 64: one step would need T*(64, 1) = 1024 link slots per
+     * chunk and the ring has 128 a node, so 2 */
+    bound_of(OC_ALLGATHER, "ring", "", 64, 4096, &b);
+    CHECK(b.steps == 2 && strstr(b.steps_argument, "tree"), "N=64 w=64: %llu steps (%s)",
+          (unsigned long long)b.steps, b.steps_argument);
+    /* relay depth: w = 64, N = 129^2 + 1 needs 3 lightpath generations */
+    bound_of(OC_BROADCAST, "star", "k=3", 17, 1, &b);
+    CHECK(b.steps == 3, "star k=3 P=17: %llu steps (4^2 < 17)", (unsigned long long)b.steps);
+    /* the star's time: one tuning, then 16 messages over 3 filters = 6 message times */
+    bound_of(OC_ALLGATHER, "star", "k=3 D=10", 17, 1, &b);
+    CHECK(fabs(b.time_s - 16) < 1e-12, "star all-gather P=17 k=3 D=10: %.9g", b.time_s);
+    /* all-reduce on the ring, w=1, N=4: gossip 2*3/(4*2) -> 1; relay depth log3 4 -> 2 */
+    bound_of(OC_ALLREDUCE, "ring", "wavelengths=1", 4, 4096, &b);
+    CHECK(b.steps == 2, "all-reduce ring w=1 N=4: %llu", (unsigned long long)b.steps);
+    /* milliseconds at the cap */
+    const double t0 = now();
+    bound_of(OC_ALLGATHER, "ring", "", OC_NODE_CAP, 4 << 20, &b);
+    bound_of(OC_ALLREDUCE, "ring", "wavelengths=1", OC_NODE_CAP, 4 << 20, &b);
+    const double dt = now() - t0;
+    CHECK(dt < 2.0, "two bounds at N = %u took %.3f s", OC_NODE_CAP, dt);
+    printf("two ring bounds at N = %u: %.1f ms\n", OC_NODE_CAP, dt * 1e3);
+    /* no network, an unknown one */
+    oc_request req = {.collective = OC_ALLGATHER, .nodes = 4, .bytes = 1};
+    char why[128];
+    CHECK(oc_physical_bound(&req, &b, why, sizeof why) == OC_EINVAL, "no network");
+    req.network = "nope";
+    CHECK(oc_physical_bound(&req, &b, why, sizeof why) == OC_ENOENT, "unknown network");
+}
+
+int main(int argc, char **argv) {
+    const int level = argc > 1 && !strcmp(argv[1], "quick") ? 0
+                      : argc > 1 && !strcmp(argv[1], "all") ? 2
+                                                            : 1;
+    test_tree_length();
+    test_tightness();
+    test_soundness(level);
+    return CHECK_SUMMARY();
+}
