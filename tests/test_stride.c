@@ -22,8 +22,9 @@
  *  - windowed generation (a verifier shard's): the transfers made for a chunk window are exactly
  *    the whole schedule's transfers touching it, in their places (keep_rounds.h);
  *  - bad input: a stride out of range and an unknown parameter are refused with one line.
- *  - splitstride (the stride all-gather with its middle level-2 window split both ways): the same
- *    checks, its closed form at even L, never above stride at the same L, 3N/8 at w = 2 (split_cases).
+ *  - bistride (the stride all-gather with its middle level-2 window split both ways): the same
+ *    checks, its closed form at even L, never above stride at the same L, 3N/8 at w = 2
+ *    (split_cases).
  * With the argument "slow" the N = 4096 runs are added.
  */
 #include "core/core.h"
@@ -89,7 +90,7 @@ static uint64_t stride_exact(uint32_t N, uint32_t L, uint64_t C) {
     return (n1 / 2) * cdiv(L, C) + (L / 2) * cdiv(n1, C);
 }
 
-/* splitstride's closed form when L divides N or L = 1: stride's, except that at even L the last
+/* bistride's closed form when L divides N or L = 1: stride's, except that at even L the last
  * level-2 round carries ceil(n1/2) blocks each way instead of n1 one way. */
 static uint64_t split_exact(uint32_t N, uint32_t L, uint64_t C) {
     if (N < 2 || L % 2) return stride_exact(N, L, C);
@@ -112,7 +113,7 @@ static void bidir_case(uint32_t N, uint64_t w, uint64_t F, int data) {
 static void pinned(const char *algo, uint32_t N, uint32_t L, uint64_t w, uint64_t F, int data) {
     char p[32];
     snprintf(p, sizeof p, "stride=%u", L);
-    const int split = !strcmp(algo, "splitstride");
+    const int split = !strcmp(algo, "bistride");
     for (size_t ci = 0; ci < 3; ci++) {
         oc_report *rep = verified("ring", ci, algo, N, p, w, F, data);
         if (!rep) continue;
@@ -175,9 +176,9 @@ static void search_algo(const char *algo, size_t ci, uint32_t N, uint64_t w, uin
         CHECK(fabs(t - b.time) <= 1e-9 * fmax(t, b.time) && oc_report_steps(rep) == b.steps,
               "%s %s N=%u w=%llu F=%llu: default stride=%s %llu steps %.9g s; best pinned "
               "stride=%u %llu steps %.9g s",
-              coll_names[ci], algo, N, (unsigned long long)w, (unsigned long long)F, got ? got : "-",
-              (unsigned long long)oc_report_steps(rep), t, b.L, (unsigned long long)b.steps,
-              b.time);
+              coll_names[ci], algo, N, (unsigned long long)w, (unsigned long long)F,
+              got ? got : "-", (unsigned long long)oc_report_steps(rep), t, b.L,
+              (unsigned long long)b.steps, b.time);
     }
     oc_report_free(rep);
 }
@@ -186,7 +187,7 @@ static void search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
     search_algo("stride", ci, N, w, F);
 }
 
-/* splitstride (issue 26's w = 2 gap): verified at N = 1 .. 1000 with its default (searched)
+/* bistride (issue 26's w = 2 gap): verified at N = 1 .. 1000 with its default (searched)
  * stride at several F w; its closed form pinned at even and odd L, dividing N or not (each with
  * the level-2 drops at both edges); its search against every pinned stride; at F w = 2, steps
  * ceil((n1-1)/2) + ceil(n1/4) at L = 2 (3N/8 for 8 | N), 1.25x the path bound at N = 1000, and
@@ -197,24 +198,24 @@ static void split_cases(void) {
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         for (size_t k = 0; k < sizeof ws / sizeof *ws; k++)
             for (size_t ci = 0; ci < 3; ci++)
-                oc_report_free(verified("ring", ci, "splitstride", sizes[i], NULL, ws[k][0],
-                                        ws[k][1], sizes[i] <= 100));
-    static const uint32_t pins[][2] = {{12, 2}, {12, 4}, {12, 3}, {12, 5},  {100, 10}, {100, 4},
-                                       {100, 2}, {13, 4}, {11, 2}, {31, 6}, {100, 14}, {5, 2},
-                                       {1000, 2}, {1000, 8}};
+                oc_report_free(verified("ring", ci, "bistride", sizes[i], NULL, ws[k][0], ws[k][1],
+                                        sizes[i] <= 100));
+    static const uint32_t pins[][2] = {{12, 2},   {12, 4},  {12, 3},   {12, 5},  {100, 10},
+                                       {100, 4},  {100, 2}, {13, 4},   {11, 2},  {31, 6},
+                                       {100, 14}, {5, 2},   {1000, 2}, {1000, 8}};
     static const uint64_t pw[][2] = {{1, 1}, {2, 1}, {3, 2}, {8, 1}};
     for (size_t i = 0; i < sizeof pins / sizeof *pins; i++)
         for (size_t k = 0; k < sizeof pw / sizeof *pw; k++) {
-            pinned("splitstride", pins[i][0], pins[i][1], pw[k][0], pw[k][1], pins[i][0] <= 100);
+            pinned("bistride", pins[i][0], pins[i][1], pw[k][0], pw[k][1], pins[i][0] <= 100);
             char p[32], why[512];
             int e1 = 0, e2 = 0;
             snprintf(p, sizeof p, "stride=%u", pins[i][1]);
-            oc_report *a = run("ring", OC_ALLGATHER, "splitstride", pins[i][0], p, pw[k][0],
-                               pw[k][1], 0, &e1, why, sizeof why);
-            oc_report *b = run("ring", OC_ALLGATHER, "stride", pins[i][0], p, pw[k][0], pw[k][1],
-                               0, &e2, why, sizeof why);
+            oc_report *a = run("ring", OC_ALLGATHER, "bistride", pins[i][0], p, pw[k][0], pw[k][1],
+                               0, &e1, why, sizeof why);
+            oc_report *b = run("ring", OC_ALLGATHER, "stride", pins[i][0], p, pw[k][0], pw[k][1], 0,
+                               &e2, why, sizeof why);
             CHECK(!e1 && !e2 && a && b && oc_report_steps(a) <= oc_report_steps(b),
-                  "N=%u %s w=%llu: splitstride %llu steps, stride %llu", pins[i][0], p,
+                  "N=%u %s w=%llu: bistride %llu steps, stride %llu", pins[i][0], p,
                   (unsigned long long)pw[k][0], a ? (unsigned long long)oc_report_steps(a) : 0,
                   b ? (unsigned long long)oc_report_steps(b) : 0);
             oc_report_free(a);
@@ -224,11 +225,11 @@ static void split_cases(void) {
     static const uint32_t big[] = {1000, 1024};
     for (size_t i = 0; i < 2; i++) {
         const uint32_t N = big[i];
-        oc_report *rep = verified("ring", 0, "splitstride", N, NULL, 2, 1, 0);
+        oc_report *rep = verified("ring", 0, "bistride", N, NULL, 2, 1, 0);
         const uint64_t n1 = N / 2, want = n1 / 2 + cdiv(n1, 4);
         const uint64_t path = cdiv(N - 1 + N / 2, 5);
         CHECK(rep && oc_report_steps(rep) == want && 4 * oc_report_steps(rep) <= 5 * path + 4,
-              "splitstride N=%u w=2: %llu steps, want %llu (path bound %llu)", N,
+              "bistride N=%u w=2: %llu steps, want %llu (path bound %llu)", N,
               rep ? (unsigned long long)oc_report_steps(rep) : 0, (unsigned long long)want,
               (unsigned long long)path);
         oc_report_free(rep);
@@ -236,10 +237,10 @@ static void split_cases(void) {
     static const uint64_t sw[][2] = {{1, 1}, {2, 1}, {4, 1}, {3, 2}};
     for (uint32_t N = 1; N <= 30; N++)
         for (size_t k = 0; k < sizeof sw / sizeof *sw; k++)
-            search_algo("splitstride", 0, N, sw[k][0], sw[k][1]);
+            search_algo("bistride", 0, N, sw[k][0], sw[k][1]);
     for (size_t ci = 1; ci < 3; ci++) {
-        search_algo("splitstride", ci, 64, 2, 1);
-        search_algo("splitstride", ci, 23, 4, 1);
+        search_algo("bistride", ci, 64, 2, 1);
+        search_algo("bistride", ci, 23, 4, 1);
     }
 }
 
@@ -371,13 +372,12 @@ static void bad_input(void) {
     CHECK(err == OC_EINVAL && strstr(why, "first radix must be at least 3"),
           "multilevel radices=2x6: err %d, '%s'", err, why);
     oc_report_free(rep);
-    rep = run("ring", OC_ALLGATHER, "splitstride", 12, "stride=6", 4, 1, 0, &err, why, sizeof why);
+    rep = run("ring", OC_ALLGATHER, "bistride", 12, "stride=6", 4, 1, 0, &err, why, sizeof why);
     CHECK(err == OC_EINVAL && strstr(why, "stride must be 1..5") && !strchr(why, '\n'),
-          "splitstride stride=6 on 12 nodes: err %d, '%s'", err, why);
+          "bistride stride=6 on 12 nodes: err %d, '%s'", err, why);
     oc_report_free(rep);
-    rep = run("ring", OC_ALLGATHER, "splitstride", 12, "radices=3x4", 4, 1, 0, &err, why,
-              sizeof why);
-    CHECK(err != 0 && strstr(why, "radices"), "splitstride took radices: err %d '%s'", err, why);
+    rep = run("ring", OC_ALLGATHER, "bistride", 12, "radices=3x4", 4, 1, 0, &err, why, sizeof why);
+    CHECK(err != 0 && strstr(why, "radices"), "bistride took radices: err %d '%s'", err, why);
     oc_report_free(rep);
     rep = run("ring", OC_ALLGATHER, "bidir", 12, "stride=2", 4, 1, 0, &err, why, sizeof why);
     CHECK(err != 0 && strstr(why, "stride"), "bidir took stride=2: err %d '%s'", err, why);
@@ -459,11 +459,11 @@ int main(int argc, char **argv) {
                    {"stride", 31, "stride=5"},
                    {"stride", 10, "stride=3"},
                    {"stride", 16, "stride=5"},
-                   {"splitstride", 12, "stride=2"},
-                   {"splitstride", 11, "stride=2"},
-                   {"splitstride", 13, "stride=4"},
-                   {"splitstride", 31, "stride=6"},
-                   {"splitstride", 100, "stride=4"},
+                   {"bistride", 12, "stride=2"},
+                   {"bistride", 11, "stride=2"},
+                   {"bistride", 13, "stride=4"},
+                   {"bistride", 31, "stride=6"},
+                   {"bistride", 100, "stride=4"},
                    {"multilevel", 12, ""},
                    {"multilevel", 100, "radices=5x5x4"}};
         for (size_t i = 0; i < sizeof win / sizeof *win; i++)
@@ -481,8 +481,8 @@ int main(int argc, char **argv) {
             oc_report_free(verified("ring", ci, "multilevel", 4096, NULL, 128, 1, 0));
         bidir_case(4096, 1, 1, 0);
         for (size_t ci = 0; ci < 3; ci++) /* the w = 2 case at 4096: 3N/8 steps */
-            oc_report_free(verified("ring", ci, "splitstride", 4096, NULL, 2, 1, 0));
-        pinned("splitstride", 4096, 64, 64, 1, 0);
+            oc_report_free(verified("ring", ci, "bistride", 4096, NULL, 2, 1, 0));
+        pinned("bistride", 4096, 64, 64, 1, 0);
     }
     return CHECK_SUMMARY();
 }

@@ -44,7 +44,7 @@
  * stride arcs, N for the unit hops), which is what a shallow tree costs on a ring
  * (docs/bounds-gap.md).
  *
- * The split (`splitstride`, issue 26's w = 2 gap). At even L the level-2 windows are uneven: u2 =
+ * The split (`bistride`, issue 26's w = 2 gap). At even L the level-2 windows are uneven: u2 =
  * L/2 rounds clockwise against l2 = L/2 - 1 the other way, so in the last round the
  * counter-clockwise links idle while the clockwise ones carry a whole window (at L = 2 the only
  * level-2 round: N/2 blocks one way, N/(4Fw) steps with half the links dark). The middle offset
@@ -401,10 +401,10 @@ int oc__stride_plan(oc__plan *plan, const char *name, oc_collective coll, uint32
     return plan_mode(plan, name, coll, nodes, root, bytes, L, 0, why, whylen);
 }
 
-int oc__splitstride_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
-                         uint64_t bytes, const oc_kv *params, char *why, size_t whylen) {
+int oc__bistride_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                      uint64_t bytes, const oc_kv *params, char *why, size_t whylen) {
     static const char *const names[] = {"stride", NULL};
-    int rc = oc__kv_only(params, names, "splitstride", why, whylen);
+    int rc = oc__kv_only(params, names, "bistride", why, whylen);
     if (rc) return rc;
     uint64_t dflt = 2; /* the even integer nearest sqrt(N), within 1..floor((N-1)/2) */
     while ((dflt + 2) * (dflt + 2) <= nodes)
@@ -414,8 +414,7 @@ int oc__splitstride_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uin
     if (dflt < 1) dflt = 1;
     uint64_t L = dflt;
     if ((rc = oc__kv_u64(params, "stride", dflt, 1, UINT32_MAX, &L, why, whylen))) return rc;
-    if ((rc = plan_mode(plan, "splitstride", coll, nodes, root, bytes, (uint32_t)L, 1, why,
-                        whylen)))
+    if ((rc = plan_mode(plan, "bistride", coll, nodes, root, bytes, (uint32_t)L, 1, why, whylen)))
         return rc;
     char v[24];
     snprintf(v, sizeof v, "%llu", (unsigned long long)L);
@@ -534,6 +533,6 @@ int oc__stride_search(const oc__search_in *in, oc__search *s, char *why, size_t 
     return search_mode(in, s, 0, why, whylen);
 }
 
-int oc__splitstride_search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
+int oc__bistride_search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
     return search_mode(in, s, 1, why, whylen);
 }

@@ -1,5 +1,5 @@
 /*
- * allgather_splitstride.c — the two-level stride all-gather with its middle level-2 window split
+ * allgather_bistride.c — the two-level stride all-gather with its middle level-2 window split
  * both ways round the ring (issue 26: the w = 2 gap, where every other algorithm takes N/2 steps).
  * The construction, the split's proof, labels, counts and bounds are stride.c's; this file is the
  * algorithm's entry.
@@ -18,15 +18,16 @@
 
 static const char *const stride_params[] = {"stride", NULL};
 
-const oc__algo oc__algo_allgather_splitstride = {
-    .info = {"splitstride", OC_ALLGATHER, "ring",
-             "stride-L orbit rings, then a both-way neighbour pipeline with its middle window split",
-             "", "about N/(2 min(L,Fw)) + N/(2Fw) - N/(4Fw) at even L; 3N/8 at L = Fw = 2",
-             "stride=searched: L, the level-1 lightpath length (1..floor((N-1)/2))"},
+const oc__algo oc__algo_allgather_bistride = {
+    .info =
+        {"bistride", OC_ALLGATHER, "ring",
+         "stride-L orbit rings, then a both-way neighbour pipeline with its middle window split",
+         "", "about N/(2 min(L,Fw)) + N/(2Fw) - N/(4Fw) at even L; 3N/8 at L = Fw = 2",
+         "stride=searched: L, the level-1 lightpath length (1..floor((N-1)/2))"},
     .param_names = stride_params,
-    .plan = oc__splitstride_plan,
+    .plan = oc__bistride_plan,
     .generate = oc__stride_generate,
     .release = oc__stride_release,
-    .search = oc__splitstride_search,
+    .search = oc__bistride_search,
     .formula = oc__stride_formula,
 };

@@ -1,5 +1,5 @@
 /*
- * reducescatter_splitstride.c — the splitstride all-gather (allgather_splitstride.c) run
+ * reducescatter_bistride.c — the bistride all-gather (allgather_bistride.c) run
  * backwards (stride.c): the neighbour pipeline's partial window sums first, the middle window's
  * halves reduced from both sides at once, then each orbit's bidirectional ring of single blocks,
  * every transfer a reduction along the reversed arc. Same arcs and loads as the all-gather, so
@@ -9,15 +9,15 @@
 
 static const char *const stride_params[] = {"stride", NULL};
 
-const oc__algo oc__algo_reducescatter_splitstride = {
-    .info = {"splitstride", OC_REDUCESCATTER, "ring",
-             "the splitstride all-gather backwards: split pipeline sums, then stride-L orbit rings",
-             "", "the splitstride all-gather's steps",
+const oc__algo oc__algo_reducescatter_bistride = {
+    .info = {"bistride", OC_REDUCESCATTER, "ring",
+             "the bistride all-gather backwards: split pipeline sums, then stride-L orbit rings",
+             "", "the bistride all-gather's steps",
              "stride=searched: L, the level-1 lightpath length (1..floor((N-1)/2))"},
     .param_names = stride_params,
-    .plan = oc__splitstride_plan,
+    .plan = oc__bistride_plan,
     .generate = oc__stride_generate,
     .release = oc__stride_release,
-    .search = oc__splitstride_search,
+    .search = oc__bistride_search,
     .formula = oc__stride_formula,
 };
