@@ -1,5 +1,6 @@
 /*
- * test_stride.c — the bidirectional ring, two-level stride and multi-level stride algorithms
+ * test_stride.c — the bidirectional ring, two-level stride, multi-level stride, bistride and comb
+ * algorithms
  * (src/algo/stride.c, src/algo/levels.c): the all-gather, its time-reversed reduce-scatter and the
  * all-reduce made of both, as `bidir`, `stride` and `multilevel`, through the public pipeline
  * (oc_run: generated, verified symbolically and on real data, mapped, the model's independent
@@ -24,7 +25,8 @@
  *  - bad input: a stride out of range and an unknown parameter are refused with one line.
  *  - bistride (the stride all-gather with its middle level-2 window split both ways): the same
  *    checks, its closed form at even L, never above stride at the same L, 3N/8 at w = 2
- *    (split_cases).
+ *    (split_cases); comb (a stride-2 backbone with unit teeth, the F w = 3 all-gather): verified,
+ *    its closed form at even and odd N, N/4 steps at F w = 3 (comb_cases).
  * With the argument "slow" the N = 4096 runs are added.
  */
 #include "core/core.h"
@@ -244,6 +246,50 @@ static void split_cases(void) {
     }
 }
 
+/* The comb's closed form, computed here on its own: round r delivers offsets 2r - 1 (a tooth, load
+ * 1) and 2r (a stride-2 arc, load 2) each way while they are within ceil((N-1)/2) clockwise and
+ * floor((N-1)/2) the other way. */
+static uint64_t comb_exact(uint32_t N, uint64_t C) {
+    uint64_t steps = 0;
+    const uint64_t U = N / 2, D = N ? (N - 1) / 2 : 0;
+    for (uint64_t r = 1; N > 1 && 2 * r - 1 <= U; r++) {
+        const uint64_t up = (2 * r - 1 <= U) + 2 * (2 * r <= U);
+        const uint64_t down = (2 * r - 1 <= D) + 2 * (2 * r <= D);
+        steps += cdiv(N == 4 ? cdiv(up + down, 2) : (up > down ? up : down), C);
+    }
+    return steps;
+}
+
+/* comb (the F w = 3 all-gather): verified at N = 1 .. 1000 and several F w, steps equal to the
+ * closed form (at even and odd N), ceil(ceil((N-1)/2)/2) at F w = 3 and 1.2x the path bound at
+ * N = 1000, 1024, 1001. */
+static void comb_cases(void) {
+    static const uint32_t sizes[] = {1, 2, 3, 4, 5, 7, 12, 17, 100, 101, 1000};
+    static const uint64_t ws[][2] = {{1, 1}, {2, 1}, {3, 1}, {1, 3}, {8, 1}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        for (size_t k = 0; k < sizeof ws / sizeof *ws; k++) {
+            const uint32_t N = sizes[i];
+            oc_report *rep = verified("ring", 0, "comb", N, NULL, ws[k][0], ws[k][1], N <= 101);
+            const uint64_t want = comb_exact(N, ws[k][0] * ws[k][1]);
+            CHECK(!rep || oc_report_steps(rep) == want,
+                  "comb N=%u w=%llu F=%llu: %llu steps, the closed form %llu", N,
+                  (unsigned long long)ws[k][0], (unsigned long long)ws[k][1],
+                  rep ? (unsigned long long)oc_report_steps(rep) : 0, (unsigned long long)want);
+            oc_report_free(rep);
+        }
+    static const uint32_t big[] = {1000, 1001, 1024};
+    for (size_t i = 0; i < sizeof big / sizeof *big; i++) {
+        const uint32_t N = big[i];
+        oc_report *rep = verified("ring", 0, "comb", N, NULL, 3, 1, 0);
+        const uint64_t want = cdiv(N / 2, 2), path = cdiv(N - 1 + N / 2, 7);
+        CHECK(rep && oc_report_steps(rep) == want && 5 * oc_report_steps(rep) <= 6 * path,
+              "comb N=%u w=3: %llu steps, want %llu (path bound %llu)", N,
+              rep ? (unsigned long long)oc_report_steps(rep) : 0, (unsigned long long)want,
+              (unsigned long long)path);
+        oc_report_free(rep);
+    }
+}
+
 /* multilevel's closed form, computed here on its own */
 static uint64_t levels_exact(uint32_t N, const uint32_t *n, size_t k, uint64_t C) {
     uint64_t steps = 0;
@@ -379,6 +425,10 @@ static void bad_input(void) {
     rep = run("ring", OC_ALLGATHER, "bistride", 12, "radices=3x4", 4, 1, 0, &err, why, sizeof why);
     CHECK(err != 0 && strstr(why, "radices"), "bistride took radices: err %d '%s'", err, why);
     oc_report_free(rep);
+    rep = run("ring", OC_ALLGATHER, "comb", 12, "stride=2", 3, 1, 0, &err, why, sizeof why);
+    CHECK(err != 0 && strstr(why, "stride") && !strchr(why, '\n'),
+          "comb took stride=2: err %d '%s'", err, why);
+    oc_report_free(rep);
     rep = run("ring", OC_ALLGATHER, "bidir", 12, "stride=2", 4, 1, 0, &err, why, sizeof why);
     CHECK(err != 0 && strstr(why, "stride"), "bidir took stride=2: err %d '%s'", err, why);
     oc_report_free(rep);
@@ -464,12 +514,16 @@ int main(int argc, char **argv) {
                    {"bistride", 13, "stride=4"},
                    {"bistride", 31, "stride=6"},
                    {"bistride", 100, "stride=4"},
+                   {"comb", 7, ""},
+                   {"comb", 12, ""},
+                   {"comb", 100, ""},
                    {"multilevel", 12, ""},
                    {"multilevel", 100, "radices=5x5x4"}};
         for (size_t i = 0; i < sizeof win / sizeof *win; i++)
-            for (size_t ci = 0; ci < 3; ci++)
+            for (size_t ci = 0; ci < (strcmp(win[i].algo, "comb") ? 3u : 1u); ci++)
                 windows_case(ci, win[i].algo, win[i].N, win[i].words);
         split_cases();
+        comb_cases();
         bad_input();
     } else {
         for (size_t ci = 0; ci < 3; ci++) {
@@ -483,6 +537,10 @@ int main(int argc, char **argv) {
         for (size_t ci = 0; ci < 3; ci++) /* the w = 2 case at 4096: 3N/8 steps */
             oc_report_free(verified("ring", ci, "bistride", 4096, NULL, 2, 1, 0));
         pinned("bistride", 4096, 64, 64, 1, 0);
+        oc_report *rep = verified("ring", 0, "comb", 4096, NULL, 3, 1, 0);
+        CHECK(rep && oc_report_steps(rep) == 1024, "comb N=4096 w=3: %llu steps, not 1024",
+              rep ? (unsigned long long)oc_report_steps(rep) : 0);
+        oc_report_free(rep);
     }
     return CHECK_SUMMARY();
 }

@@ -213,6 +213,7 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allgather_stride)                                                                            \
     X(allgather_multilevel)                                                                        \
     X(allgather_bistride)                                                                       \
+    X(allgather_comb)                                                                           \
     X(reducescatter_ring)                                                                          \
     X(reducescatter_bidir)                                                                         \
     X(reducescatter_stride)                                                                        \

@@ -66,4 +66,12 @@ int oc__stride_search(const oc__search_in *in, oc__search *s, char *why, size_t 
 /* The same space for bistride, with its (split) bound. */
 int oc__bistride_search(const oc__search_in *in, oc__search *s, char *why, size_t whylen);
 
+/* The comb all-gather (comb.c): a stride-2 backbone with unit teeth both ways, the F w = 3
+ * all-gather. No parameter. */
+int oc__comb_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+                  const oc_kv *params, char *why, size_t whylen);
+int oc__comb_generate(const oc__plan *plan, oc__emit *e);
+void oc__comb_release(oc__plan *plan);
+int oc__comb_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep);
+
 #endif
