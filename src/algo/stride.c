@@ -31,9 +31,12 @@
  * (counted exactly: over an orbit's P senders a range of len < P wraps len - 1 times).
  *
  * Steps (the mapped count when L = 1 or L | N; a proven lower bound for every L, used by the
- * search): level 1, u1 rounds of ceil(L / (F w)) (every directed link carries exactly L arcs, as
- * 2L < N); level 2, the sum over r of ceil(len_r / (F w)), len_r the larger
- * of the two directions' ranges (n1, or n1 - 1 past the drop). When L divides N the arcs of level
+ * search): level 1, u1 rounds of ceil(ceil(N / floor(N/L)) / (F w)): a round sends N arcs of L
+ * links one way round (every directed link carries exactly L of them, as 2L < N), and the arcs of
+ * one colour are disjoint, at most floor(N/L) of them, so the round needs ceil(N / floor(N/L))
+ * colours, which is L when L divides N and more otherwise (N = 4096, L = 3: 4); level 2, the sum
+ * over r of ceil(len_r / (F w)), len_r the larger of the two directions' ranges (n1, or n1 - 1
+ * past the drop). When L divides N the arcs of level
  * 1 colour with L colours (arc i gets colour i mod L: arcs of one colour tile the ring), and the
  * model's colouring meets that; unit hops never conflict across links. Otherwise the colouring
  * of level 1 may need more (the arcs' conflict graph holds odd cycles), and the mapped count is
@@ -168,7 +171,9 @@ uint64_t oc__stride_transfers(const oc__stride *s) {
 uint64_t oc__stride_steps(const oc__stride *s, uint64_t channels) {
     if (s->N < 2) return 0;
     const uint64_t C = channels ? channels : 1;
-    const uint64_t per1 = oc__ceil_div(s->L, C); /* 2L < N or L = 1 */
+    /* a level-1 round sends N arcs of L links one way; a colour holds at most floor(N/L)
+     * disjoint ones (2L < N or L = 1): ceil(N / floor(N/L)) colours, L when L divides N */
+    const uint64_t per1 = oc__ceil_div(oc__ceil_div(s->N, s->N / s->L), C);
     uint64_t steps = (uint64_t)s->u1 * per1;
     /* level 2: the rounds before either drop carry n1, the others n1 - 1 on their larger side */
     for (uint32_t r = 1; r <= s->u2; r++) {
