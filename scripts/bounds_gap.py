@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""bounds_gap.py — the all-gather steps of the new ring algorithms (bidir, stride, multilevel) and of the
+"""bounds_gap.py — the all-gather steps of the new ring algorithms (bidir, stride, multilevel,
+bistride, comb) and of the
 best seed algorithm against the ring's simple proven bounds, over a grid of N and w (F = 1, and
 F = 2 at a few points). Every figure is a verified run of build/opticoll; nothing is copied.
 
@@ -10,7 +11,7 @@ Bounds (steps, all-gather, one block a node, F fibres a direction, w wavelengths
   depth    ceil(log_{2Fw+1} N)        one step reaches at most 2 F w new holders per holder
   path     ceil((N-1 + floor(N/2)) / (2 F w + 1))   docs/bounds-gap.md: a block's tree has
            N-1 arcs and the one to the far node has >= floor(N/2) - S extra links
-Seed algorithms: `compare` (every registered ring all-gather but bidir and stride) where N <= 1024;
+Seed algorithms: `compare` (every registered ring all-gather but the NEW ones) where N <= 1024;
 at N = 4096 the seed algorithms that are fast enough to run there (ring, ne, optree).
 """
 import json
@@ -20,9 +21,9 @@ import sys
 
 TOOL = sys.argv[1] if len(sys.argv) > 1 else "build/opticoll"
 NS = [16, 17, 31, 64, 100, 256, 1000, 1024, 4096]
-WS = [1, 2, 8, 16, 64, 128]
+WS = [1, 2, 3, 4, 8, 16, 64, 128]
 EXTRA = [(1024, 8, 2), (1024, 64, 2), (256, 16, 2), (4096, 64, 2)]
-NEW = ("bidir", "stride", "multilevel")
+NEW = ("bidir", "stride", "multilevel", "bistride", "comb")
 
 
 def run_json(args):
@@ -54,9 +55,9 @@ def main():
     rows = []
     cases = [(N, w, 1) for N in NS for w in WS] + EXTRA
     print("| N | w | F | receive | depth | path | bidir | stride (L) | multilevel (radices) "
-          "| best seed (name) | best new / max(receive, depth) "
+          "| bistride (L) | comb | best seed (name) | best new / max(receive, depth) "
           "| best / max(receive, depth, path) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for N, w, F in cases:
         receive, depth, path = bounds(N, w, F)
         base = ["-c", "allgather", "-n", str(N), "-s", "4MiB"] + net(w, F)
@@ -82,10 +83,12 @@ def main():
         mine = min(v[0] for v in got.values())
         allbest = min([v[0] for v in got.values()] + [best_seed[1]] if best_seed[1] else
                       [v[0] for v in got.values()])
-        print("| %d | %d | %d | %d | %d | %d | %s | %s | %s | %s | %.2f | %.2f |" % (
+        print("| %d | %d | %d | %d | %d | %d | %s | %s | %s | %s | %s | %s | %.2f | %.2f |" % (
             N, w, F, receive, depth, path, got.get("bidir", ("-",))[0],
             "%d (%s)" % got["stride"] if "stride" in got else "-",
             "%d (%s)" % got["multilevel"] if "multilevel" in got else "-",
+            "%d (%s)" % got["bistride"] if "bistride" in got else "-",
+            got.get("comb", ("-",))[0],
             "%d (%s)" % (best_seed[1], best_seed[0]), mine / simple if simple else 0,
             allbest / max(simple, path)))
         sys.stdout.flush()

@@ -1,6 +1,7 @@
-# The bidirectional ring, two-level and multi-level stride all-gather, reduce-scatter and
-# all-reduce (src/algo/stride.c, levels.c): verified on every network they declare at N = 1 ..
-# 1000, their closed forms, their searches against every pinned stride and radix list
+# The bidirectional ring, two-level and multi-level stride and bistride all-gather,
+# reduce-scatter and all-reduce, and the comb all-gather (src/algo/stride.c, levels.c, comb.c):
+# verified on every network they declare at N = 1 .. 1000, their closed forms, their searches
+# against every pinned stride and radix list
 # (tests/test_stride.c); N = 4096 labelled slow.
 add_executable(test_stride tests/test_stride.c)
 target_include_directories(test_stride PRIVATE src tests)

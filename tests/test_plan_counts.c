@@ -4,9 +4,10 @@
  *
  * bt, rd and WRHT all-reduce and one-stage all-gather and all-to-all count theirs by closed forms
  * (their plan() functions), so that a run past the node cap is refused with the transfers it would
- * have, and one past the tool's transfer limit before any work. bidir, stride and multilevel
- * (all-gather, reduce-scatter, all-reduce) count theirs in closed form too (src/algo/stride.c,
- * levels.c): at strides 1, 2, 3, 7 and 33 where N takes them, and multilevel's default radices. The
+ * have, and one past the tool's transfer limit before any work. bidir, stride, bistride and
+ * multilevel (all-gather, reduce-scatter, all-reduce) and the comb all-gather count theirs in
+ * closed form too (src/algo/stride.c, levels.c, comb.c): at strides 1, 2, 3, 7 and 33 where N
+ * takes them, and multilevel's and bistride's defaults. The
  * figure is read where the user reads it: from the node cap's line (oc__algo_node_cap on a copy of
  * the algorithm capped at one node, so every N >= 2 is past it), and compared with a counting sink
  * on the generator, for N in {1, 2, 3, 5, 7, 12, 100, 1000}, at the parameters the user can pin and
@@ -170,8 +171,11 @@ int main(void) {
                 char words[32];
                 snprintf(words, sizeof words, "stride=%u", strides[i]);
                 same(find(colls[ci], "stride"), N, words);
+                same(find(colls[ci], "bistride"), N, words);
             }
+            same(find(colls[ci], "bistride"), N, "");
         }
+        same(find(OC_ALLGATHER, "comb"), N, "");
     }
     return CHECK_SUMMARY();
 }

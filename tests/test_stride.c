@@ -1,5 +1,6 @@
 /*
- * test_stride.c — the bidirectional ring, two-level stride and multi-level stride algorithms
+ * test_stride.c — the bidirectional ring, two-level stride, multi-level stride, bistride and comb
+ * algorithms
  * (src/algo/stride.c, src/algo/levels.c): the all-gather, its time-reversed reduce-scatter and the
  * all-reduce made of both, as `bidir`, `stride` and `multilevel`, through the public pipeline
  * (oc_run: generated, verified symbolically and on real data, mapped, the model's independent
@@ -22,6 +23,10 @@
  *  - windowed generation (a verifier shard's): the transfers made for a chunk window are exactly
  *    the whole schedule's transfers touching it, in their places (keep_rounds.h);
  *  - bad input: a stride out of range and an unknown parameter are refused with one line.
+ *  - bistride (the stride all-gather with its middle level-2 window split both ways): the same
+ *    checks, its closed form at even L, never above stride at the same L, 3N/8 at w = 2
+ *    (split_cases); comb (a stride-2 backbone with unit teeth, the F w = 3 all-gather): verified,
+ *    its closed form at even and odd N, N/4 steps at F w = 3 (comb_cases).
  * With the argument "slow" the N = 4096 runs are added.
  */
 #include "core/core.h"
@@ -87,6 +92,14 @@ static uint64_t stride_exact(uint32_t N, uint32_t L, uint64_t C) {
     return (n1 / 2) * cdiv(L, C) + (L / 2) * cdiv(n1, C);
 }
 
+/* bistride's closed form when L divides N or L = 1: stride's, except that at even L the last
+ * level-2 round carries ceil(n1/2) blocks each way instead of n1 one way. */
+static uint64_t split_exact(uint32_t N, uint32_t L, uint64_t C) {
+    if (N < 2 || L % 2) return stride_exact(N, L, C);
+    const uint64_t n1 = N / L;
+    return (n1 / 2) * cdiv(L, C) + (L / 2 - 1) * cdiv(n1, C) + cdiv(cdiv(n1, 2), C);
+}
+
 static void bidir_case(uint32_t N, uint64_t w, uint64_t F, int data) {
     for (size_t ci = 0; ci < 3; ci++) {
         oc_report *rep = verified("ring", ci, "bidir", N, NULL, w, F, data);
@@ -99,22 +112,28 @@ static void bidir_case(uint32_t N, uint64_t w, uint64_t F, int data) {
     }
 }
 
-static void stride_pinned(uint32_t N, uint32_t L, uint64_t w, uint64_t F, int data) {
+static void pinned(const char *algo, uint32_t N, uint32_t L, uint64_t w, uint64_t F, int data) {
     char p[32];
     snprintf(p, sizeof p, "stride=%u", L);
+    const int split = !strcmp(algo, "bistride");
     for (size_t ci = 0; ci < 3; ci++) {
-        oc_report *rep = verified("ring", ci, "stride", N, p, w, F, data);
+        oc_report *rep = verified("ring", ci, algo, N, p, w, F, data);
         if (!rep) continue;
         if (L == 1 || N % L == 0) {
-            const uint64_t want = (colls[ci] == OC_ALLREDUCE ? 2 : 1) * stride_exact(N, L, F * w);
+            const uint64_t one = split ? split_exact(N, L, F * w) : stride_exact(N, L, F * w);
+            const uint64_t want = (colls[ci] == OC_ALLREDUCE ? 2 : 1) * one;
             CHECK(oc_report_steps(rep) == want,
-                  "%s stride=%u N=%u w=%llu F=%llu: %llu steps, "
+                  "%s %s stride=%u N=%u w=%llu F=%llu: %llu steps, "
                   "the closed form %llu",
-                  coll_names[ci], L, N, (unsigned long long)w, (unsigned long long)F,
+                  coll_names[ci], algo, L, N, (unsigned long long)w, (unsigned long long)F,
                   (unsigned long long)oc_report_steps(rep), (unsigned long long)want);
         }
         oc_report_free(rep);
     }
+}
+
+static void stride_pinned(uint32_t N, uint32_t L, uint64_t w, uint64_t F, int data) {
+    pinned("stride", N, L, w, F, data);
 }
 
 typedef struct best {
@@ -124,15 +143,15 @@ typedef struct best {
 } best;
 
 /* Every pinned stride against the default, for one collective. */
-static void search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
+static void search_algo(const char *algo, size_t ci, uint32_t N, uint64_t w, uint64_t F) {
     best b = {0};
     const uint32_t most = N > 2 ? (N - 1) / 2 : 1;
     for (uint32_t L = 1; L <= most; L++) {
         char p[32], why[512];
         int err;
         snprintf(p, sizeof p, "stride=%u", L);
-        oc_report *rep = run("ring", colls[ci], "stride", N, p, w, F, 0, &err, why, sizeof why);
-        CHECK(err == 0 && rep, "%s N=%u %s: %s", coll_names[ci], N, p, why);
+        oc_report *rep = run("ring", colls[ci], algo, N, p, w, F, 0, &err, why, sizeof why);
+        CHECK(err == 0 && rep, "%s %s N=%u %s: %s", coll_names[ci], algo, N, p, why);
         if (!rep || err) {
             oc_report_free(rep);
             continue;
@@ -141,9 +160,9 @@ static void search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
         const uint64_t s = oc_report_steps(rep);
         double formula = 0;
         CHECK(oc_report_steps_formula(rep, &formula) && (double)s >= formula,
-              "%s N=%u %s w=%llu F=%llu: %llu steps mapped, below the bound %.0f its search "
+              "%s %s N=%u %s w=%llu F=%llu: %llu steps mapped, below the bound %.0f its search "
               "offers",
-              coll_names[ci], N, p, (unsigned long long)w, (unsigned long long)F,
+              coll_names[ci], algo, N, p, (unsigned long long)w, (unsigned long long)F,
               (unsigned long long)s, formula);
         const int tie = b.L && fabs(t - b.time) <= 1e-9 * fmax(t, b.time);
         if (!b.L || (tie ? s < b.steps : t < b.time)) b = (best){t, s, L};
@@ -151,19 +170,124 @@ static void search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
     }
     char why[512];
     int err;
-    oc_report *rep = run("ring", colls[ci], "stride", N, NULL, w, F, 0, &err, why, sizeof why);
-    CHECK(err == 0 && rep, "%s N=%u default: %s", coll_names[ci], N, why);
+    oc_report *rep = run("ring", colls[ci], algo, N, NULL, w, F, 0, &err, why, sizeof why);
+    CHECK(err == 0 && rep, "%s %s N=%u default: %s", coll_names[ci], algo, N, why);
     if (rep && !err) {
         const double t = oc_report_time(rep);
         const char *got = oc_report_param(rep, "stride");
         CHECK(fabs(t - b.time) <= 1e-9 * fmax(t, b.time) && oc_report_steps(rep) == b.steps,
-              "%s N=%u w=%llu F=%llu: default stride=%s %llu steps %.9g s; best pinned stride=%u "
-              "%llu steps %.9g s",
-              coll_names[ci], N, (unsigned long long)w, (unsigned long long)F, got ? got : "-",
-              (unsigned long long)oc_report_steps(rep), t, b.L, (unsigned long long)b.steps,
-              b.time);
+              "%s %s N=%u w=%llu F=%llu: default stride=%s %llu steps %.9g s; best pinned "
+              "stride=%u %llu steps %.9g s",
+              coll_names[ci], algo, N, (unsigned long long)w, (unsigned long long)F,
+              got ? got : "-", (unsigned long long)oc_report_steps(rep), t, b.L,
+              (unsigned long long)b.steps, b.time);
     }
     oc_report_free(rep);
+}
+
+static void search_case(size_t ci, uint32_t N, uint64_t w, uint64_t F) {
+    search_algo("stride", ci, N, w, F);
+}
+
+/* bistride (issue 26's w = 2 gap): verified at N = 1 .. 1000 with its default (searched)
+ * stride at several F w; its closed form pinned at even and odd L, dividing N or not (each with
+ * the level-2 drops at both edges); its search against every pinned stride; at F w = 2, steps
+ * ceil((n1-1)/2) + ceil(n1/4) at L = 2 (3N/8 for 8 | N), 1.25x the path bound at N = 1000, and
+ * never more than `stride`'s at the same L (the split only removes load). */
+static void split_cases(void) {
+    static const uint32_t sizes[] = {1, 2, 3, 5, 7, 12, 100, 1000};
+    static const uint64_t ws[][2] = {{1, 1}, {2, 1}, {3, 2}, {4, 1}, {8, 1}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        for (size_t k = 0; k < sizeof ws / sizeof *ws; k++)
+            for (size_t ci = 0; ci < 3; ci++)
+                oc_report_free(verified("ring", ci, "bistride", sizes[i], NULL, ws[k][0], ws[k][1],
+                                        sizes[i] <= 100));
+    static const uint32_t pins[][2] = {{12, 2},   {12, 4},  {12, 3},   {12, 5},  {100, 10},
+                                       {100, 4},  {100, 2}, {13, 4},   {11, 2},  {31, 6},
+                                       {100, 14}, {5, 2},   {1000, 2}, {1000, 8}};
+    static const uint64_t pw[][2] = {{1, 1}, {2, 1}, {3, 2}, {8, 1}};
+    for (size_t i = 0; i < sizeof pins / sizeof *pins; i++)
+        for (size_t k = 0; k < sizeof pw / sizeof *pw; k++) {
+            pinned("bistride", pins[i][0], pins[i][1], pw[k][0], pw[k][1], pins[i][0] <= 100);
+            char p[32], why[512];
+            int e1 = 0, e2 = 0;
+            snprintf(p, sizeof p, "stride=%u", pins[i][1]);
+            oc_report *a = run("ring", OC_ALLGATHER, "bistride", pins[i][0], p, pw[k][0], pw[k][1],
+                               0, &e1, why, sizeof why);
+            oc_report *b = run("ring", OC_ALLGATHER, "stride", pins[i][0], p, pw[k][0], pw[k][1], 0,
+                               &e2, why, sizeof why);
+            CHECK(!e1 && !e2 && a && b && oc_report_steps(a) <= oc_report_steps(b),
+                  "N=%u %s w=%llu: bistride %llu steps, stride %llu", pins[i][0], p,
+                  (unsigned long long)pw[k][0], a ? (unsigned long long)oc_report_steps(a) : 0,
+                  b ? (unsigned long long)oc_report_steps(b) : 0);
+            oc_report_free(a);
+            oc_report_free(b);
+        }
+    /* w = 2: the default at N = 1000 and 1024 against 3N/8 and the path bound */
+    static const uint32_t big[] = {1000, 1024};
+    for (size_t i = 0; i < 2; i++) {
+        const uint32_t N = big[i];
+        oc_report *rep = verified("ring", 0, "bistride", N, NULL, 2, 1, 0);
+        const uint64_t n1 = N / 2, want = n1 / 2 + cdiv(n1, 4);
+        const uint64_t path = cdiv(N - 1 + N / 2, 5);
+        CHECK(rep && oc_report_steps(rep) == want && 4 * oc_report_steps(rep) <= 5 * path + 4,
+              "bistride N=%u w=2: %llu steps, want %llu (path bound %llu)", N,
+              rep ? (unsigned long long)oc_report_steps(rep) : 0, (unsigned long long)want,
+              (unsigned long long)path);
+        oc_report_free(rep);
+    }
+    static const uint64_t sw[][2] = {{1, 1}, {2, 1}, {4, 1}, {3, 2}};
+    for (uint32_t N = 1; N <= 30; N++)
+        for (size_t k = 0; k < sizeof sw / sizeof *sw; k++)
+            search_algo("bistride", 0, N, sw[k][0], sw[k][1]);
+    for (size_t ci = 1; ci < 3; ci++) {
+        search_algo("bistride", ci, 64, 2, 1);
+        search_algo("bistride", ci, 23, 4, 1);
+    }
+}
+
+/* The comb's closed form, computed here on its own: round r delivers offsets 2r - 1 (a tooth, load
+ * 1) and 2r (a stride-2 arc, load 2) each way while they are within ceil((N-1)/2) clockwise and
+ * floor((N-1)/2) the other way. */
+static uint64_t comb_exact(uint32_t N, uint64_t C) {
+    uint64_t steps = 0;
+    const uint64_t U = N / 2, D = N ? (N - 1) / 2 : 0;
+    for (uint64_t r = 1; N > 1 && 2 * r - 1 <= U; r++) {
+        const uint64_t up = (2 * r - 1 <= U) + 2 * (2 * r <= U);
+        const uint64_t down = (2 * r - 1 <= D) + 2 * (2 * r <= D);
+        steps += cdiv(N == 4 ? cdiv(up + down, 2) : (up > down ? up : down), C);
+    }
+    return steps;
+}
+
+/* comb (the F w = 3 all-gather): verified at N = 1 .. 1000 and several F w, steps equal to the
+ * closed form (at even and odd N), ceil(ceil((N-1)/2)/2) at F w = 3 and 1.2x the path bound at
+ * N = 1000, 1024, 1001. */
+static void comb_cases(void) {
+    static const uint32_t sizes[] = {1, 2, 3, 4, 5, 7, 12, 17, 100, 101, 1000};
+    static const uint64_t ws[][2] = {{1, 1}, {2, 1}, {3, 1}, {1, 3}, {8, 1}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        for (size_t k = 0; k < sizeof ws / sizeof *ws; k++) {
+            const uint32_t N = sizes[i];
+            oc_report *rep = verified("ring", 0, "comb", N, NULL, ws[k][0], ws[k][1], N <= 101);
+            const uint64_t want = comb_exact(N, ws[k][0] * ws[k][1]);
+            CHECK(!rep || oc_report_steps(rep) == want,
+                  "comb N=%u w=%llu F=%llu: %llu steps, the closed form %llu", N,
+                  (unsigned long long)ws[k][0], (unsigned long long)ws[k][1],
+                  rep ? (unsigned long long)oc_report_steps(rep) : 0, (unsigned long long)want);
+            oc_report_free(rep);
+        }
+    static const uint32_t big[] = {1000, 1001, 1024};
+    for (size_t i = 0; i < sizeof big / sizeof *big; i++) {
+        const uint32_t N = big[i];
+        oc_report *rep = verified("ring", 0, "comb", N, NULL, 3, 1, 0);
+        const uint64_t want = cdiv(N / 2, 2), path = cdiv(N - 1 + N / 2, 7);
+        CHECK(rep && oc_report_steps(rep) == want && 5 * oc_report_steps(rep) <= 6 * path,
+              "comb N=%u w=3: %llu steps, want %llu (path bound %llu)", N,
+              rep ? (unsigned long long)oc_report_steps(rep) : 0, (unsigned long long)want,
+              (unsigned long long)path);
+        oc_report_free(rep);
+    }
 }
 
 /* multilevel's closed form, computed here on its own */
@@ -294,6 +418,17 @@ static void bad_input(void) {
     CHECK(err == OC_EINVAL && strstr(why, "first radix must be at least 3"),
           "multilevel radices=2x6: err %d, '%s'", err, why);
     oc_report_free(rep);
+    rep = run("ring", OC_ALLGATHER, "bistride", 12, "stride=6", 4, 1, 0, &err, why, sizeof why);
+    CHECK(err == OC_EINVAL && strstr(why, "stride must be 1..5") && !strchr(why, '\n'),
+          "bistride stride=6 on 12 nodes: err %d, '%s'", err, why);
+    oc_report_free(rep);
+    rep = run("ring", OC_ALLGATHER, "bistride", 12, "radices=3x4", 4, 1, 0, &err, why, sizeof why);
+    CHECK(err != 0 && strstr(why, "radices"), "bistride took radices: err %d '%s'", err, why);
+    oc_report_free(rep);
+    rep = run("ring", OC_ALLGATHER, "comb", 12, "stride=2", 3, 1, 0, &err, why, sizeof why);
+    CHECK(err != 0 && strstr(why, "stride") && !strchr(why, '\n'),
+          "comb took stride=2: err %d '%s'", err, why);
+    oc_report_free(rep);
     rep = run("ring", OC_ALLGATHER, "bidir", 12, "stride=2", 4, 1, 0, &err, why, sizeof why);
     CHECK(err != 0 && strstr(why, "stride"), "bidir took stride=2: err %d '%s'", err, why);
     oc_report_free(rep);
@@ -374,11 +509,21 @@ int main(int argc, char **argv) {
                    {"stride", 31, "stride=5"},
                    {"stride", 10, "stride=3"},
                    {"stride", 16, "stride=5"},
+                   {"bistride", 12, "stride=2"},
+                   {"bistride", 11, "stride=2"},
+                   {"bistride", 13, "stride=4"},
+                   {"bistride", 31, "stride=6"},
+                   {"bistride", 100, "stride=4"},
+                   {"comb", 7, ""},
+                   {"comb", 12, ""},
+                   {"comb", 100, ""},
                    {"multilevel", 12, ""},
                    {"multilevel", 100, "radices=5x5x4"}};
         for (size_t i = 0; i < sizeof win / sizeof *win; i++)
-            for (size_t ci = 0; ci < 3; ci++)
+            for (size_t ci = 0; ci < (strcmp(win[i].algo, "comb") ? 3u : 1u); ci++)
                 windows_case(ci, win[i].algo, win[i].N, win[i].words);
+        split_cases();
+        comb_cases();
         bad_input();
     } else {
         for (size_t ci = 0; ci < 3; ci++) {
@@ -389,6 +534,13 @@ int main(int argc, char **argv) {
         for (size_t ci = 0; ci < 3; ci++)
             oc_report_free(verified("ring", ci, "multilevel", 4096, NULL, 128, 1, 0));
         bidir_case(4096, 1, 1, 0);
+        for (size_t ci = 0; ci < 3; ci++) /* the w = 2 case at 4096: 3N/8 steps */
+            oc_report_free(verified("ring", ci, "bistride", 4096, NULL, 2, 1, 0));
+        pinned("bistride", 4096, 64, 64, 1, 0);
+        oc_report *rep = verified("ring", 0, "comb", 4096, NULL, 3, 1, 0);
+        CHECK(rep && oc_report_steps(rep) == 1024, "comb N=4096 w=3: %llu steps, not 1024",
+              rep ? (unsigned long long)oc_report_steps(rep) : 0);
+        oc_report_free(rep);
     }
     return CHECK_SUMMARY();
 }

@@ -212,10 +212,13 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allgather_bidir)                                                                             \
     X(allgather_stride)                                                                            \
     X(allgather_multilevel)                                                                        \
+    X(allgather_bistride)                                                                       \
+    X(allgather_comb)                                                                           \
     X(reducescatter_ring)                                                                          \
     X(reducescatter_bidir)                                                                         \
     X(reducescatter_stride)                                                                        \
     X(reducescatter_multilevel)                                                                    \
+    X(reducescatter_bistride)                                                                   \
     X(allreduce_ring)                                                                              \
     X(allreduce_hring)                                                                             \
     X(allreduce_bt)                                                                                \
@@ -226,6 +229,7 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allreduce_bidir)                                                                             \
     X(allreduce_stride)                                                                            \
     X(allreduce_multilevel)                                                                        \
+    X(allreduce_bistride)                                                                       \
     X(scatter_tcp1)                                                                                \
     X(gather_tcp1)                                                                                 \
     X(broadcast_tcp1)                                                                              \

@@ -31,9 +31,12 @@
  * (counted exactly: over an orbit's P senders a range of len < P wraps len - 1 times).
  *
  * Steps (the mapped count when L = 1 or L | N; a proven lower bound for every L, used by the
- * search): level 1, u1 rounds of ceil(L / (F w)) (every directed link carries exactly L arcs, as
- * 2L < N); level 2, the sum over r of ceil(len_r / (F w)), len_r the larger
- * of the two directions' ranges (n1, or n1 - 1 past the drop). When L divides N the arcs of level
+ * search): level 1, u1 rounds of ceil(ceil(N / floor(N/L)) / (F w)): a round sends N arcs of L
+ * links one way round (every directed link carries exactly L of them, as 2L < N), and the arcs of
+ * one colour are disjoint, at most floor(N/L) of them, so the round needs ceil(N / floor(N/L))
+ * colours, which is L when L divides N and more otherwise (N = 4096, L = 3: 4); level 2, the sum
+ * over r of ceil(len_r / (F w)), len_r the larger of the two directions' ranges (n1, or n1 - 1
+ * past the drop). When L divides N the arcs of level
  * 1 colour with L colours (arc i gets colour i mod L: arcs of one colour tile the ring), and the
  * model's colouring meets that; unit hops never conflict across links. Otherwise the colouring
  * of level 1 may need more (the arcs' conflict graph holds odd cycles), and the mapped count is
@@ -43,6 +46,25 @@
  * w), twice the receive bound: every block's tree has arcs of total length about 2N (N for the
  * stride arcs, N for the unit hops), which is what a shallow tree costs on a ring
  * (docs/bounds-gap.md).
+ *
+ * The split (`bistride`, issue 26's w = 2 gap). At even L the level-2 windows are uneven: u2 =
+ * L/2 rounds clockwise against l2 = L/2 - 1 the other way, so in the last round the
+ * counter-clockwise links idle while the clockwise ones carry a whole window (at L = 2 the only
+ * level-2 round: N/2 blocks one way, N/(4Fw) steps with half the links dark). The middle offset
+ * L/2 is reachable from both sides: node i's blocks i - aL - L/2 (a in [-l1, top], top = u1, or
+ * u1 - 1 when the clockwise edge is dropped; K = top + l1 + 1 of them) are H(i - L/2) in
+ * H's own index a, and also H(i + L/2) at index a + 1. So the clockwise round u2 carries only a
+ * in [mid + 1, top] (ceil(K/2) blocks) and a new counter-clockwise round u2 carries a in [-l1,
+ * mid], mid = -l1 + floor(K/2) - 1: node i + 1 sends i its H(i + L/2) at indices [-l1 + 1, mid
+ * + 1]. Node i + 1 holds those: it got H(i + L/2) less at most its index -l1 in its
+ * counter-clockwise round l2 (or owns it after level 1 when L = 2), and mid + 1 <= u1 as
+ * floor(K/2) <= n1 - 1. The two rounds together bring exactly the middle offsets, once each.
+ * Every block's tree still reaches each node once (the reduce-scatter below holds), and
+ * directions never share a link, so the round costs ceil(ceil(K/2) / (F w)) steps, not
+ * ceil(K / (F w)), and the closed form below holds with len_u2 = ceil(K/2). At L = 2, F w = 2:
+ * ceil((n1-1)/2) + ceil(n1/4) steps, about 3N/8: every link busy every step, each block's tree
+ * of length 1.5N (N in stride-2 arcs, N/2 in unit hops), 1.25x the path bound (N - 1 + N/2)/5
+ * of docs/bounds-gap.md, where every other algorithm takes N/2. At odd L nothing changes.
  *
  * Reduce-scatter: the all-gather backwards. All-gather round k's transfer x -> y of labels X is
  * reduce-scatter round R-1-k's reduction y -> x of X. Each block's all-gather tree reaches every
@@ -72,6 +94,11 @@ static uint32_t gcd32(uint32_t a, uint32_t b) {
 }
 
 int oc__stride_shape(uint32_t N, uint32_t L, oc__stride *s, char *why, size_t whylen) {
+    return oc__stride_shape_split(N, L, 0, s, why, whylen);
+}
+
+int oc__stride_shape_split(uint32_t N, uint32_t L, int split, oc__stride *s, char *why,
+                           size_t whylen) {
     memset(s, 0, sizeof *s);
     const uint32_t most = N > 2 ? (N - 1) / 2 : 1;
     if (L < 1 || L > most)
@@ -92,6 +119,13 @@ int oc__stride_shape(uint32_t N, uint32_t L, oc__stride *s, char *why, size_t wh
     const uint32_t E = (uint32_t)((uint64_t)s->n1 * L - N);
     s->e_up = E < s->u2 ? E : s->u2;
     s->e_down = E - s->e_up;
+    s->d2 = s->l2;
+    if (split && L % 2 == 0) { /* the middle offset L/2 = u2: K blocks, floor(K/2) the other way */
+        const int32_t K = (int32_t)(s->u1 + s->l1 + 1) - (s->e_up ? 1 : 0);
+        s->split = 1;
+        s->d2 = s->u2;
+        s->mid = -(int32_t)s->l1 + K / 2 - 1;
+    }
     return 0;
 }
 
@@ -105,6 +139,14 @@ static void window(const oc__stride *s, uint32_t r, int up, int32_t *lo, int32_t
     *hi = (int32_t)s->u1;
     if (up && r > s->u2 - s->e_up) (*hi)--;
     if (!up && r > s->l2 - s->e_down) (*lo)++;
+    if (s->split && r == s->u2) { /* the middle window, split (the essay) */
+        if (up) {
+            *lo = s->mid + 1;
+        } else {
+            *lo = -(int32_t)s->l1 + 1;
+            *hi = s->mid + 1;
+        }
+    }
 }
 
 /* Transfers of one direction of a level-2 round: N ranges, g (len - 1) of them wrapping. */
@@ -121,7 +163,7 @@ uint64_t oc__stride_transfers(const oc__stride *s) {
     uint64_t t = (uint64_t)s->N * (s->u1 + s->l1); /* n1 - 1 rounds' worth of one block a node */
     for (uint32_t r = 1; r <= s->u2; r++) {
         t += level2_transfers(s, r, 1);
-        if (r <= s->l2) t += level2_transfers(s, r, 0);
+        if (r <= s->d2) t += level2_transfers(s, r, 0);
     }
     return t;
 }
@@ -129,14 +171,16 @@ uint64_t oc__stride_transfers(const oc__stride *s) {
 uint64_t oc__stride_steps(const oc__stride *s, uint64_t channels) {
     if (s->N < 2) return 0;
     const uint64_t C = channels ? channels : 1;
-    const uint64_t per1 = oc__ceil_div(s->L, C); /* 2L < N or L = 1 */
+    /* a level-1 round sends N arcs of L links one way; a colour holds at most floor(N/L)
+     * disjoint ones (2L < N or L = 1): ceil(N / floor(N/L)) colours, L when L divides N */
+    const uint64_t per1 = oc__ceil_div(oc__ceil_div(s->N, s->N / s->L), C);
     uint64_t steps = (uint64_t)s->u1 * per1;
     /* level 2: the rounds before either drop carry n1, the others n1 - 1 on their larger side */
     for (uint32_t r = 1; r <= s->u2; r++) {
         int32_t lo, hi, lo2, hi2;
         window(s, r, 1, &lo, &hi);
         uint64_t len = hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
-        if (r <= s->l2) {
+        if (r <= s->d2) {
             window(s, r, 0, &lo2, &hi2);
             const uint64_t len2 = hi2 >= lo2 ? (uint64_t)(hi2 - lo2 + 1) : 0;
             if (len2 > len) len = len2;
@@ -316,7 +360,7 @@ int oc__stride_round(const oc__stride *s, oc__emit *e, uint64_t k, int reduce) {
     }
     const uint32_t r = (uint32_t)(k - s->u1) + 1; /* level 2 */
     rc = level2_dir(s, e, r, 1, reduce);
-    if (!rc && r <= s->l2) rc = level2_dir(s, e, r, 0, reduce);
+    if (!rc && r <= s->d2) rc = level2_dir(s, e, r, 0, reduce);
     return rc;
 }
 
@@ -327,10 +371,11 @@ typedef struct stride_state {
     oc_collective coll;
 } stride_state;
 
-int oc__stride_plan(oc__plan *plan, const char *name, oc_collective coll, uint32_t nodes,
-                    uint32_t root, uint64_t bytes, uint32_t L, char *why, size_t whylen) {
+static int plan_mode(oc__plan *plan, const char *name, oc_collective coll, uint32_t nodes,
+                     uint32_t root, uint64_t bytes, uint32_t L, int split, char *why,
+                     size_t whylen) {
     oc__stride shape;
-    int rc = oc__stride_shape(nodes, L, &shape, why, whylen);
+    int rc = oc__stride_shape_split(nodes, L, split, &shape, why, whylen);
     if (rc) return rc;
     const int ar = coll == OC_ALLREDUCE;
     const uint64_t transfers = (ar ? 2 : 1) * oc__stride_transfers(&shape);
@@ -354,6 +399,32 @@ int oc__stride_plan(oc__plan *plan, const char *name, oc_collective coll, uint32
     plan->spec.max_round = 4ull * nodes;
     plan->spec.window_skips = 1; /* a round's transfers in label order (above) */
     return 0;
+}
+
+int oc__stride_plan(oc__plan *plan, const char *name, oc_collective coll, uint32_t nodes,
+                    uint32_t root, uint64_t bytes, uint32_t L, char *why, size_t whylen) {
+    return plan_mode(plan, name, coll, nodes, root, bytes, L, 0, why, whylen);
+}
+
+int oc__bistride_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                      uint64_t bytes, const oc_kv *params, char *why, size_t whylen) {
+    static const char *const names[] = {"stride", NULL};
+    int rc = oc__kv_only(params, names, "bistride", why, whylen);
+    if (rc) return rc;
+    uint64_t dflt = 2; /* the even integer nearest sqrt(N), within 1..floor((N-1)/2) */
+    while ((dflt + 2) * (dflt + 2) <= nodes)
+        dflt += 2;
+    if ((dflt + 2) * (dflt + 2) - nodes < nodes - dflt * dflt) dflt += 2;
+    if (dflt > (nodes - 1) / 2 || nodes < 3) dflt = nodes > 2 ? (nodes - 1) / 2 : 1;
+    if (dflt < 1) dflt = 1;
+    uint64_t L = dflt;
+    if ((rc = oc__kv_u64(params, "stride", dflt, 1, UINT32_MAX, &L, why, whylen))) return rc;
+    if ((rc = plan_mode(plan, "bistride", coll, nodes, root, bytes, (uint32_t)L, 1, why, whylen)))
+        return rc;
+    char v[24];
+    snprintf(v, sizeof v, "%llu", (unsigned long long)L);
+    return oc_kv_set(plan->used, "stride", v) ? oc__fail(why, whylen, OC_ENOMEM, "out of memory")
+                                              : 0;
 }
 
 int oc__stride_generate(const oc__plan *plan, oc__emit *e) {
@@ -415,7 +486,8 @@ static int by_steps(const void *a, const void *b) {
     return x->L < y->L ? -1 : x->L > y->L;
 }
 
-int oc__stride_search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
+static int search_mode(const oc__search_in *in, oc__search *s, int split, char *why,
+                       size_t whylen) {
     const uint32_t N = in->nodes;
     if (oc_kv_get(in->params, "stride") || N < 5) return 0; /* pinned, or only stride 1 */
     const int ar = in->coll == OC_ALLREDUCE;
@@ -430,14 +502,14 @@ int oc__stride_search(const oc__search_in *in, oc__search *s, char *why, size_t 
     if (!c) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     for (uint32_t L = 1; L <= most; L++) {
         oc__stride sh;
-        if ((rc = oc__stride_shape(N, L, &sh, why, whylen))) goto out;
+        if ((rc = oc__stride_shape_split(N, L, split, &sh, why, whylen))) goto out;
         c[L - 1] = (stride_cand){(ar ? 2 : 1) * oc__stride_steps(&sh, f.channels), L};
     }
     qsort(c, most, sizeof *c, by_steps);
     static const char *const name = "each round's busiest directed link: ceil(load / (F w)) steps";
     for (uint32_t i = 0; i < most && !rc; i++) {
         oc__stride sh;
-        if ((rc = oc__stride_shape(N, c[i].L, &sh, why, whylen))) break;
+        if ((rc = oc__stride_shape_split(N, c[i].L, split, &sh, why, whylen))) break;
         oc__bound b = {.time_s = (double)c[i].steps * f.step_time,
                        .steps = c[i].steps,
                        .name = name,
@@ -460,4 +532,12 @@ out:
     free(c);
     if (rc == OC_ENOMEM) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     return rc;
+}
+
+int oc__stride_search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
+    return search_mode(in, s, 0, why, whylen);
+}
+
+int oc__bistride_search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
+    return search_mode(in, s, 1, why, whylen);
 }
