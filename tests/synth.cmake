@@ -12,7 +12,7 @@ add_test(NAME cli_synth COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/synth.sh $<TA
                                 ${CMAKE_SOURCE_DIR}/tests/cli)
 set_tests_properties(cli_synth PROPERTIES LABELS cli TIMEOUT 600)
 add_test(NAME reproduce_optima COMMAND opticoll reproduce optima)
-# the issue's row: N = 8, w = 1 proven at 4 steps, which the bidirectional ring reaches (the seeds'
-# ring and ne take 7)
+# the issue's row: N = 8, w = 1 proven at 4 steps, the physical bound 4, which the bidirectional
+# ring reaches (the seeds' ring and ne take 7); the table refuses to print a bound above an optimum
 set_tests_properties(reproduce_optima PROPERTIES LABELS slow TIMEOUT 600 PASS_REGULAR_EXPRESSION
-                     "allgather ring N=8 +[|] 4 +[|][^|]*[|] 4: bidir;[^|]*[|] 1.00 x")
+                     "allgather ring +[|] 4 +[|] 4 +[|][^|]*[|] 4: bidir;[^|]*[|] 1.00 x[^\n]*\n +N=8 w=1 ")

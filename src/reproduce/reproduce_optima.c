@@ -9,7 +9,9 @@
  * reach the optimum. No number here is typed in: every cell is computed when the table is printed.
  * The instances are ones the solver settles in seconds on this machine (docs/synth.md lists the
  * whole range with its times); the table takes about half a minute. Columns are one table line
- * each (`columns` below), so a bound column is one more line.
+ * each (`columns` below). The physical bound (src/bounds: what every schedule on the network
+ * needs) stands beside the optimum; a bound above a proven optimum would be a wrong bound, so the
+ * table refuses to print one (the test reproduce_optima runs it).
  */
 #include "reproduce/reproduce_common.h"
 #include "synth/synth.h"
@@ -45,6 +47,7 @@ enum { NINST = sizeof instances / sizeof instances[0], TIME_LIMIT_S = 60 };
 typedef struct row {
     const instance *in;
     oc_synth_info syn;
+    uint64_t bound;       /* the physical bound's steps */
     uint64_t best;        /* the fewest steps of any algorithm; UINT64_MAX: none ran */
     char best_algos[160]; /* the algorithms that reach it */
     char optimal_algos[160];
@@ -65,6 +68,10 @@ static void cell_optimum(const row *r, char *buf, size_t len) {
                   (unsigned long long)r->syn.upper);
     else
         oc__cellf(buf, len, ">= %llu (not proven)", (unsigned long long)r->syn.lower);
+}
+
+static void cell_bound(const row *r, char *buf, size_t len) {
+    oc__cellf(buf, len, "%llu", (unsigned long long)r->bound);
 }
 
 static void cell_solve(const row *r, char *buf, size_t len) {
@@ -94,7 +101,7 @@ static const struct column {
     void (*cell)(const row *r, char *buf, size_t len);
 } columns[] = {
     {"instance", cell_instance}, {"optimum", cell_optimum},
-    {"solver", cell_solve},      {"best algorithm", cell_best},
+    {"bound", cell_bound},       {"solver", cell_solve},      {"best algorithm", cell_best},
     {"best/opt", cell_ratio},    {"algorithms at the optimum", cell_optimal_algos},
 };
 enum { NCOLS = sizeof columns / sizeof columns[0] };
@@ -123,8 +130,19 @@ static int algorithms(row *r, const oc_kv *net, char *why, size_t len) {
                       .net_params = net,
                       .data_check = 0,
                       .objective = OC_OBJECTIVE_STEPS};
+    oc_physical_bound_info pb;
+    int rc = oc_physical_bound(&req, &pb, why, len);
+    if (rc) return rc;
+    r->bound = pb.steps;
+    if (r->syn.lower && pb.steps > r->syn.lower)
+        return oc__fail(why, len, OC_EINVAL,
+                        "the physical bound of %s on %s, %u nodes (%llu steps, %s) is above what "
+                        "synth proved (%llu): a wrong bound",
+                        oc_collective_name(r->in->coll), r->in->network, r->in->nodes,
+                        (unsigned long long)pb.steps, pb.steps_argument,
+                        (unsigned long long)r->syn.lower);
     oc_compare_result res;
-    int rc = oc_compare(&req, NULL, 0, NULL, &res, why, len);
+    rc = oc_compare(&req, NULL, 0, NULL, &res, why, len);
     if (rc) return rc;
     r->best = UINT64_MAX;
     for (size_t k = 0; k < res.nrun; k++)
@@ -184,10 +202,11 @@ int oc__reproduce_optima(oc__repro *rp, FILE *f, char *why, size_t len) {
             "Proven optima of small instances in steps (opticoll synth: z3, UNSAT at one step\n"
             "less; the schedule verified and mapped) against every algorithm of the collective\n"
             "on the network, each searched for its fewest steps (best algorithm: its steps and\n"
-            "the algorithms that reach them). w: wavelengths per fibre (one fibre a direction);\n"
-            "k: wavelengths a processor sends and receives on. A 1 MiB payload; the steps do not\n"
-            "depend on it. All-reduce optima are among schedules whose rounds each take one\n"
-            "step (docs/synth.md, \"What the proof covers\").\n\n",
+            "the algorithms that reach them). bound: the physical bound, the steps every\n"
+            "schedule on the network needs (src/bounds). w: wavelengths per fibre (one fibre a\n"
+            "direction); k: wavelengths a processor sends and receives on. A 1 MiB payload; the\n"
+            "steps do not depend on it. All-reduce optima are among schedules whose rounds each\n"
+            "take one step (docs/synth.md, \"What the proof covers\").\n\n",
             f);
         oc__table_print(&t, f);
     }
