@@ -8,30 +8,7 @@
  */
 #include "algo/stride.h"
 
-#include <stdio.h>
-
 static const char *const stride_params[] = {"stride", NULL};
-
-/* The stride pinned or searched; without either (no network to search on), the integer nearest
- * sqrt(N), which balances the two levels' rounds. */
-static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
-                const oc_kv *params, char *why, size_t len) {
-    int rc = oc__kv_only(params, stride_params, "stride", why, len);
-    if (rc) return rc;
-    uint64_t dflt = 1;
-    while ((dflt + 1) * (dflt + 1) <= nodes)
-        dflt++;
-    if ((dflt + 1) * (dflt + 1) - nodes < nodes - dflt * dflt) dflt++;
-    if (dflt > (nodes - 1) / 2) dflt = nodes > 2 ? (nodes - 1) / 2 : 1;
-    if (dflt < 1) dflt = 1;
-    uint64_t L = dflt;
-    if ((rc = oc__kv_u64(params, "stride", dflt, 1, UINT32_MAX, &L, why, len))) return rc;
-    if ((rc = oc__stride_plan(p, "stride", coll, nodes, root, bytes, (uint32_t)L, why, len)))
-        return rc;
-    char v[24];
-    snprintf(v, sizeof v, "%llu", (unsigned long long)L);
-    return oc_kv_set(p->used, "stride", v) ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
-}
 
 const oc__algo oc__algo_reducescatter_stride = {
     .info = {"stride", OC_REDUCESCATTER, "ring",
@@ -39,7 +16,7 @@ const oc__algo oc__algo_reducescatter_stride = {
              "", "about N/(2 min(L,Fw)) + N/(2Fw) steps",
              "stride=searched: L, the level-1 lightpath length (1..floor((N-1)/2))"},
     .param_names = stride_params,
-    .plan = plan,
+    .plan = oc__stride_plan_param,
     .generate = oc__stride_generate,
     .release = oc__stride_release,
     .search = oc__stride_search,

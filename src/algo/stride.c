@@ -406,25 +406,41 @@ int oc__stride_plan(oc__plan *plan, const char *name, oc_collective coll, uint32
     return plan_mode(plan, name, coll, nodes, root, bytes, L, 0, why, whylen);
 }
 
-int oc__bistride_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
-                      uint64_t bytes, const oc_kv *params, char *why, size_t whylen) {
+/* The plan of an algorithm whose one parameter is `stride`: pinned, or (searched by the caller,
+ * or without a network to search on) the multiple of `step` nearest sqrt(N) within
+ * 1..floor((N-1)/2), which balances the two levels' rounds (step 2 for bistride, where the split
+ * saves half a round at even L). `split` as plan_mode's. */
+static int plan_stride_param(oc__plan *plan, const char *name, oc_collective coll, uint32_t nodes,
+                             uint32_t root, uint64_t bytes, const oc_kv *params, uint64_t step,
+                             int split, char *why, size_t whylen) {
     static const char *const names[] = {"stride", NULL};
-    int rc = oc__kv_only(params, names, "bistride", why, whylen);
+    int rc = oc__kv_only(params, names, name, why, whylen);
     if (rc) return rc;
-    uint64_t dflt = 2; /* the even integer nearest sqrt(N), within 1..floor((N-1)/2) */
-    while ((dflt + 2) * (dflt + 2) <= nodes)
-        dflt += 2;
-    if ((dflt + 2) * (dflt + 2) - nodes < nodes - dflt * dflt) dflt += 2;
+    uint64_t dflt = step;
+    while ((dflt + step) * (dflt + step) <= nodes)
+        dflt += step;
+    if ((dflt + step) * (dflt + step) - nodes < nodes - dflt * dflt) dflt += step;
     if (dflt > (nodes - 1) / 2 || nodes < 3) dflt = nodes > 2 ? (nodes - 1) / 2 : 1;
     if (dflt < 1) dflt = 1;
     uint64_t L = dflt;
     if ((rc = oc__kv_u64(params, "stride", dflt, 1, UINT32_MAX, &L, why, whylen))) return rc;
-    if ((rc = plan_mode(plan, "bistride", coll, nodes, root, bytes, (uint32_t)L, 1, why, whylen)))
+    if ((rc = plan_mode(plan, name, coll, nodes, root, bytes, (uint32_t)L, split, why, whylen)))
         return rc;
     char v[24];
     snprintf(v, sizeof v, "%llu", (unsigned long long)L);
     return oc_kv_set(plan->used, "stride", v) ? oc__fail(why, whylen, OC_ENOMEM, "out of memory")
                                               : 0;
+}
+
+int oc__stride_plan_param(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                          uint64_t bytes, const oc_kv *params, char *why, size_t whylen) {
+    return plan_stride_param(plan, "stride", coll, nodes, root, bytes, params, 1, 0, why, whylen);
+}
+
+int oc__bistride_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                      uint64_t bytes, const oc_kv *params, char *why, size_t whylen) {
+    return plan_stride_param(plan, "bistride", coll, nodes, root, bytes, params, 2, 1, why,
+                             whylen);
 }
 
 int oc__stride_generate(const oc__plan *plan, oc__emit *e) {

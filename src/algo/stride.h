@@ -52,6 +52,10 @@ int oc__stride_round(const oc__stride *s, oc__emit *e, uint64_t k, int reduce);
  * (1 for bidir), q chunks a block; the state is the oc__stride. `name` for messages. */
 int oc__stride_plan(oc__plan *plan, const char *name, oc_collective coll, uint32_t nodes,
                     uint32_t root, uint64_t bytes, uint32_t L, char *why, size_t whylen);
+/* The plan of `stride` (all three collectives): its parameter `stride` pinned, searched, or
+ * without a network the integer nearest sqrt(N). */
+int oc__stride_plan_param(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                          uint64_t bytes, const oc_kv *params, char *why, size_t whylen);
 /* The plan of `bistride` (all three collectives): its parameter `stride` pinned, searched, or
  * without a network the even integer nearest sqrt(N) (where the split saves a round's half). */
 int oc__bistride_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
