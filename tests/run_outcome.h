@@ -30,6 +30,32 @@ static inline void outcome_take(outcome *o, oc_report *rep) {
     oc_report_free(rep);
 }
 
+/* One all-reduce (1 MiB, real-data check on) of `algorithm` on `network` at n nodes with the one
+ * parameter `param` ("key=value"), as the sharding tests run it one way and then another. */
+static inline outcome outcome_run(const char *algorithm, const char *network, uint32_t n,
+                                  const char *param) {
+    outcome o;
+    memset(&o, 0, sizeof o);
+    oc_kv *kv = oc_kv_new();
+    if (!kv || oc_kv_set_pair(kv, param)) {
+        oc_kv_free(kv);
+        o.rc = OC_ENOMEM;
+        return o;
+    }
+    oc_request req = {.collective = OC_ALLREDUCE,
+                      .algorithm = algorithm,
+                      .network = network,
+                      .nodes = n,
+                      .bytes = 1u << 20,
+                      .params = kv,
+                      .data_check = 1};
+    oc_report *rep = NULL;
+    o.rc = oc_run(&req, &rep, o.why, sizeof o.why);
+    outcome_take(&o, rep);
+    oc_kv_free(kv);
+    return o;
+}
+
 static inline int outcome_same(const outcome *x, const outcome *y) {
     return x->rc == y->rc && !strcmp(x->why, y->why) && x->rounds == y->rounds &&
            x->steps == y->steps && x->time == y->time && x->transfers == y->transfers &&

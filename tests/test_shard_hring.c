@@ -111,26 +111,7 @@ static void windows(uint32_t n, uint32_t g) {
 /* ---- 2. sharded == one pass ---- */
 
 static outcome run_one(uint32_t n, const char *param) {
-    outcome o;
-    memset(&o, 0, sizeof o);
-    oc_kv *kv = oc_kv_new();
-    if (!kv || oc_kv_set_pair(kv, param)) {
-        oc_kv_free(kv);
-        o.rc = OC_ENOMEM;
-        return o;
-    }
-    oc_request req = {.collective = OC_ALLREDUCE,
-                      .algorithm = "hring",
-                      .network = "switch",
-                      .nodes = n,
-                      .bytes = 1u << 20,
-                      .params = kv,
-                      .data_check = 1};
-    oc_report *rep = NULL;
-    o.rc = oc_run(&req, &rep, o.why, sizeof o.why);
-    outcome_take(&o, rep);
-    oc_kv_free(kv);
-    return o;
+    return outcome_run("hring", "switch", n, param);
 }
 
 static void sharded(uint32_t n, uint32_t g) {

@@ -104,28 +104,9 @@ static void windows(uint32_t n, uint32_t r) {
 }
 
 static outcome run_one(uint32_t n, uint32_t r) {
-    outcome o;
-    memset(&o, 0, sizeof o);
     char param[32];
     snprintf(param, sizeof param, "r=%u", r);
-    oc_kv *kv = oc_kv_new();
-    if (!kv || oc_kv_set_pair(kv, param)) {
-        oc_kv_free(kv);
-        o.rc = OC_ENOMEM;
-        return o;
-    }
-    oc_request req = {.collective = OC_ALLREDUCE,
-                      .algorithm = "sipco",
-                      .network = "ring",
-                      .nodes = n,
-                      .bytes = 1u << 20,
-                      .params = kv,
-                      .data_check = 1};
-    oc_report *rep = NULL;
-    o.rc = oc_run(&req, &rep, o.why, sizeof o.why);
-    outcome_take(&o, rep);
-    oc_kv_free(kv);
-    return o;
+    return outcome_run("sipco", "ring", n, param);
 }
 
 static void sharded(uint32_t n, uint32_t r) {
