@@ -28,10 +28,11 @@ install: build
 	@DESTDIR="$(DESTDIR)" cmake --install build >build/install.log || { cat build/install.log; exit 1; }
 	@echo "installed into $(DESTDIR)$(PREFIX): bin/opticoll, lib/libopticoll.a, include/opticoll.h, lib/pkgconfig, share/man/man1"
 
-# Runs the README's figure commands and rewrites its marked numbers and output blocks in place
+# Runs the figure commands of the README and docs/*.md and rewrites their marked numbers and output
+# blocks in place
 # (tests/readme/readme.py; the test readme_commands fails, with the diff, when they disagree).
 readme-figures: build
-	@python3 tests/readme/readme.py --build build --update README.md
+	@python3 tests/readme/readme.py --build build --update README.md docs/*.md
 
 demo: build
 	@scripts/demo.sh

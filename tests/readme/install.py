@@ -8,7 +8,7 @@ Installs the build tree into a temporary DESTDIR (cmake --install, as `make inst
     made from appears in the rendered page (the pages are built from --help; this catches a build
     that did not remake them, and roff escapes that lose a character);
   * the installed tool runs (`opticoll --help`, `opticoll train`, which reads the models file);
-  * every ```c block of the README is compiled, linked and run against the installed tree with
+  * every ```c block of the README and docs/*.md is compiled, linked and run against the installed tree with
     the commands written in its own first comment (lines starting `cc`, `mpicc` or `mpirun`),
     pkg-config pointed at the staged tree by PKG_CONFIG_SYSROOT_DIR and PKG_CONFIG_PATH, as a
     user's would be at the real prefix. A program must exit 0 and print something.
@@ -92,10 +92,12 @@ try:
     rc, out = sh(f"{tool} train -m VGG16 -t ring -n 16 -w 4 -a ring", tmp, dict(os.environ))
     check(rc == 0 and "VGG16" in out, "the installed opticoll runs `train` (models file found)", out)
 
-    # The README's C examples, built and run with the commands their comments give.
-    readme = open(os.path.join(src, "README.md"), encoding="utf-8").read()
-    blocks = re.findall(r"^```c\n(.*?)^```", readme, re.M | re.S)
-    check(len(blocks) >= (2 if with_mpi else 1), f"the README has C examples ({len(blocks)})")
+    # The C examples of the README and docs/, built and run with the commands their comments give.
+    pages = [os.path.join(src, "README.md")] + sorted(
+        os.path.join(src, "docs", f) for f in os.listdir(os.path.join(src, "docs")) if f.endswith(".md"))
+    blocks = [b for page in pages
+              for b in re.findall(r"^```c\n(.*?)^```", open(page, encoding="utf-8").read(), re.M | re.S)]
+    check(len(blocks) >= (2 if with_mpi else 1), f"the README and docs/ have C examples ({len(blocks)})")
     penv = dict(os.environ, PKG_CONFIG_SYSROOT_DIR=stage,
                 PKG_CONFIG_PATH=os.path.join(root, "lib/pkgconfig"),
                 OMPI_MCA_rmaps_base_oversubscribe="1")

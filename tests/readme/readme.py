@@ -2,7 +2,8 @@
 """readme.py — the README's commands and numbers, checked against the tool (ctest readme_commands)
 and rewritten from it (`make readme-figures`).
 
-What it reads in README.md:
+What it reads in README.md and in every docs/*.md file (each given on the command line; each
+file's commands run in a temporary directory of their own, as a reader pastes one page):
 
   * Every fenced block opened with ```sh is commands: each line (a trailing backslash joins the next
     line) is one command, run with bash in one temporary directory, in README order (so a file one
@@ -32,7 +33,7 @@ What it reads in README.md:
     kind `time` (wall times) are rewritten by --update but never compared: they depend on the
     machine.
 
-Usage: readme.py --build BUILD_DIR [--update] [--list] [--only-figures] README.md
+Usage: readme.py --build BUILD_DIR [--update] [--list] [--only-figures] README.md docs/*.md
 """
 import argparse
 import difflib
@@ -61,7 +62,7 @@ class Command:
         self.skip = skip  # the reason it is not run, when marked
 
 
-def parse_commands(lines):
+def parse_commands(lines, name="README.md"):
     """The commands of every ```sh block, with the marks of the comments before it."""
     cmds, marks, errors = [], [], []
     i = 0
@@ -96,7 +97,7 @@ def parse_commands(lines):
             for (mno, kind, prefix, repl, why) in marks:
                 hit = [c for c in block if re.sub(r"\s+#.*$", "", c.text).strip() == prefix]
                 if not hit:
-                    errors.append(f"README.md:{mno}: the mark \"{prefix}\" is no command of the next sh block")
+                    errors.append(f"{name}:{mno}: the mark \"{prefix}\" is no command of the next sh block")
                 for c in hit:
                     if kind == "skip":
                         c.skip = why
@@ -104,10 +105,10 @@ def parse_commands(lines):
                         c.run_as = repl
             cmds.extend(block)
         elif marks:
-            errors.append(f"README.md:{marks[0][0]}: a test mark before a ```{lang} block (only ```sh blocks run)")
+            errors.append(f"{name}:{marks[0][0]}: a test mark before a ```{lang} block (only ```sh blocks run)")
         elif lang in ("", "text", "console") and body and re.match(r"\s*(opticoll|mpirun|make)\b", body[0][1]):
             # commands a reader would paste, in a block this test would not run
-            errors.append(f"README.md:{i + 1}: commands in a ```{lang} block: open it with ```sh")
+            errors.append(f"{name}:{i + 1}: commands in a ```{lang} block: open it with ```sh")
         marks = []
         i = j + 1
     return cmds, errors
@@ -187,60 +188,45 @@ def figure_value(fig, out, secs):
     return out.rstrip("\n")
 
 
-def main():
-    # a SIGTERM (a killed test) ends the command running and removes the temporary directory
-    def stop(*_):
-        for p in CURRENT:
-            os.killpg(p.pid, signal.SIGKILL)
-        sys.exit(143)
-
-    signal.signal(signal.SIGTERM, stop)
-    ap = argparse.ArgumentParser()
-    ap.add_argument("readme")
-    ap.add_argument("--build", required=True)
-    ap.add_argument("--figures", default=os.path.join(HERE, "figures.txt"))
-    ap.add_argument("--update", action="store_true", help="rewrite the README's figures")
-    ap.add_argument("--list", action="store_true", help="list the commands, run nothing")
-    ap.add_argument("--only-figures", action="store_true", help="run the figures' commands alone")
-    a = ap.parse_args()
-
-    text = open(a.readme, encoding="utf-8").read()
+def check_file(path, name, figs, a, env):
+    """Runs one file's commands in a temporary directory of its own (each file pastes on its own
+    into an empty directory), then its figures there; compares or rewrites them. Returns
+    (failures, figure ids the file marks, commands, figures)."""
+    text = open(path, encoding="utf-8").read()
     lines = text.split("\n")
-    cmds, errors = parse_commands(lines)
-    figs = parse_figures(a.figures)
+    cmds, errors = parse_commands(lines, name)
     if errors:
         print("\n".join(errors))
-        return 1
+        return len(errors), set(), 0, 0
     if a.list:
         for c in cmds:
             tag = f"  [skip: {c.skip}]" if c.skip else (f"  [runs: {c.run_as}]" if c.run_as else "")
-            print(f"{c.line}: {c.text}{tag}")
-        return 0
-
-    env = dict(os.environ)
-    env["PATH"] = os.path.abspath(a.build) + os.pathsep + env.get("PATH", "")
-    env.pop("COLUMNS", None)
+            print(f"{name}:{c.line}: {c.text}{tag}")
+        return 0, set(), len(cmds), 0
     failed, outputs = 0, {}
+    used = set(m.group(1) for m in INLINE.finditer(text))
+    used |= set(m.group(1) for l in lines for m in [BLOCKMARK.match(l)] if m)
+    values = {}
     with tempfile.TemporaryDirectory(prefix="opticoll-readme-") as tmp:
         if not a.only_figures:
             for c in cmds:
                 if c.skip:
-                    print(f"skip - README.md:{c.line}: {c.text}  ({c.skip})")
+                    print(f"skip - {name}:{c.line}: {c.text}  ({c.skip})")
                     continue
                 what = c.run_as or c.text
                 tool = re.match(r"mpirun .*?\b(opticoll-mpi|opticoll-cluster)\b", what)
                 if tool and not os.path.exists(os.path.join(a.build, tool.group(1))):
-                    print(f"skip - README.md:{c.line}: {c.text}  (MPI was not found: no {tool.group(1)})")
+                    print(f"skip - {name}:{c.line}: {c.text}  (MPI was not found: no {tool.group(1)})")
                     continue
                 rc, out, err, secs = run(what, tmp, env)
                 outputs.setdefault(what, (out, secs))
                 if rc != 0:
                     failed += 1
-                    print(f"FAIL - README.md:{c.line}: {what}  (exit {rc}, {secs:.1f} s)")
+                    print(f"FAIL - {name}:{c.line}: {what}  (exit {rc}, {secs:.1f} s)")
                     for l in (err or out).strip().splitlines()[-5:]:
                         print(f"    | {l}")
                 else:
-                    print(f"ok - README.md:{c.line}: {what}  ({secs:.1f} s)")
+                    print(f"ok - {name}:{c.line}: {what}  ({secs:.1f} s)")
 
         # The figures: inline ones and output blocks, each defined in figures.txt. A marker inside
         # inline code would show as text, so it must sit outside the backticks.
@@ -252,17 +238,11 @@ def main():
             for m in INLINE.finditer(l):
                 if (odd + l[:m.start()].count("`")) % 2:
                     failed += 1
-                    print(f"FAIL - README.md:{no}: figure {m.group(1)} inside `inline code` (it would show)")
+                    print(f"FAIL - {name}:{no}: figure {m.group(1)} inside `inline code` (it would show)")
             odd = (odd + l.count("`")) % 2
-        used = set(m.group(1) for m in INLINE.finditer(text))
-        used |= set(m.group(1) for l in lines for m in [BLOCKMARK.match(l)] if m)
         for fid in sorted(used - set(figs)):
             failed += 1
-            print(f"FAIL - figure {fid} is marked in the README but not defined in {a.figures}")
-        for fid in sorted(set(figs) - used):
-            failed += 1
-            print(f"FAIL - figure {fid} of {a.figures} is not used in the README")
-        values = {}
+            print(f"FAIL - figure {fid} is marked in {name} but not defined in {a.figures}")
         for fid in sorted(used & set(figs)):
             fig = figs[fid]
             if "time" in fig and not a.update:
@@ -284,10 +264,10 @@ def main():
                 continue
             values[fid] = v
 
-    # Rewrite the README's copy from the values, then compare (or write) the whole file; an update
+    # Rewrite the file's copy from the values, then compare (or write) the whole file; an update
     # reads the file again, so edits made while the commands ran are kept.
     if a.update:
-        text = open(a.readme, encoding="utf-8").read()
+        text = open(path, encoding="utf-8").read()
         lines = text.split("\n")
     new_lines, i = [], 0
     while i < len(lines):
@@ -307,18 +287,55 @@ def main():
     new = "\n".join(new_lines)
     if a.update:
         if new != text:
-            with open(a.readme, "w", encoding="utf-8") as f:
+            with open(path, "w", encoding="utf-8") as f:
                 f.write(new)
-            print(f"{a.readme}: figures rewritten from the tool's output")
+            print(f"{name}: figures rewritten from the tool's output")
         else:
-            print(f"{a.readme}: every figure already agrees")
+            print(f"{name}: every figure already agrees")
     elif new != text:
         failed += 1
-        print("FAIL - the README's figures differ from the tool's output (make readme-figures rewrites them):")
+        print(f"FAIL - {name}'s figures differ from the tool's output (make readme-figures rewrites them):")
         sys.stdout.writelines(difflib.unified_diff(text.splitlines(True), new.splitlines(True),
-                                                   "README.md", "README.md (tool output)"))
+                                                   name, name + " (tool output)"))
         print()
-    print(f"{len(cmds)} commands, {len(values)} figures, {failed} failed")
+    return failed, used, len(cmds), len(values)
+
+
+def main():
+    # a SIGTERM (a killed test) ends the command running and removes the temporary directory
+    def stop(*_):
+        for p in CURRENT:
+            os.killpg(p.pid, signal.SIGKILL)
+        sys.exit(143)
+
+    signal.signal(signal.SIGTERM, stop)
+    ap = argparse.ArgumentParser()
+    ap.add_argument("files", nargs="+", help="README.md and the docs/*.md files that quote figures")
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--figures", default=os.path.join(HERE, "figures.txt"))
+    ap.add_argument("--update", action="store_true", help="rewrite the files' figures")
+    ap.add_argument("--list", action="store_true", help="list the commands, run nothing")
+    ap.add_argument("--only-figures", action="store_true", help="run the figures' commands alone")
+    a = ap.parse_args()
+
+    figs = parse_figures(a.figures)
+    env = dict(os.environ)
+    env["PATH"] = os.path.abspath(a.build) + os.pathsep + env.get("PATH", "")
+    env.pop("COLUMNS", None)
+    root = os.path.commonpath([os.path.abspath(f) for f in a.files])
+    if len(a.files) == 1:
+        root = os.path.dirname(root)
+    failed, used, ncmds, nvalues = 0, set(), 0, 0
+    for path in a.files:
+        name = os.path.relpath(os.path.abspath(path), root)
+        f, u, c, v = check_file(path, name, figs, a, env)
+        failed, ncmds, nvalues = failed + f, ncmds + c, nvalues + v
+        used |= u
+    if not a.list:
+        for fid in sorted(set(figs) - used):
+            failed += 1
+            print(f"FAIL - figure {fid} of {a.figures} is used in none of {len(a.files)} files")
+    print(f"{len(a.files)} files, {ncmds} commands, {nvalues} figures, {failed} failed")
     return 1 if failed else 0
 
 
