@@ -34,7 +34,11 @@ static const char rack_help[] =
     "  -s, --size SIZE      each tenant's all-reduce vector (64MiB)\n"
     "  --tenants-detail     also one line per tenant\n"
     "  --json               one JSON object (every tenant included)\n"
-    "  --example fig2a      the seed's Fig. 2a example: User 4's 4 chips on fragmented servers\n";
+    "  --example fig2a      the seed's Fig. 2a example: User 4's 4 chips on fragmented servers\n\n"
+    "examples:\n"
+    "  opticoll rack\n"
+    "  opticoll rack --tenants 20000 --json\n"
+    "  opticoll rack --example fig2a\n";
 
 /* Parses the value of `flag` into *out in [min, max]. */
 static int number(const char *flag, const char *text, uint64_t min, uint64_t max, uint64_t *out) {

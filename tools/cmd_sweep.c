@@ -42,7 +42,10 @@ static const char *const sweep_help =
     "                          bytes, not_run}) instead of the table\n"
     "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n"
     "  -r, --root R            root of broadcast, scatter, gather (0)\n"
-    "%s";
+    "%s\n"
+    "examples:\n"
+    "  opticoll sweep -c allgather -t ring --nodes 64 --sizes 4KiB..16MiB:*4 --plot t.png\n"
+    "  opticoll sweep -c allreduce -t fattree --nodes 16,64,256 --sizes 1MiB --csv s.csv\n";
 
 /* Point i of the sweep (every one has run when this file reads it). */
 static const oc_sweep_point *point(const sweep_args *a, size_t i) {

@@ -38,7 +38,10 @@ static const char *const help =
     "      --time-limit S      the solver's budget in seconds (default 60)\n"
     "  -o, --output FILE       write the schedule file (opticoll verify FILE checks it)\n"
     "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n"
-    "      --json              one JSON object: the search's outcome and run's report\n";
+    "      --json              one JSON object: the search's outcome and run's report\n\n"
+    "examples:\n"
+    "  opticoll synth -c allgather -t ring -n 8 -w 1\n"
+    "  opticoll synth -c broadcast -t star -n 9 --net k=2 -o bcast9.json\n";
 
 typedef struct opt {
     const char *coll, *net, *nodes, *w, *f, *size, *chunks, *limit, *out;

@@ -37,7 +37,10 @@ static const char *const help =
     "                          the GPU of the seed's 300 GB/s NVLink)\n"
     "      --utilisation U     fraction of the peak reached, (0, 1] (default 0.5, an assumption)\n"
     "      --no-data-check     skip the real-data runs (the symbolic verifier always runs)\n"
-    "      --json              one JSON object (inputs, compute_s, sides, speedup)\n";
+    "      --json              one JSON object (inputs, compute_s, sides, speedup)\n\n"
+    "examples:\n"
+    "  opticoll throughput -m BERT-large -n 256\n"
+    "  opticoll throughput -m BERT-base -n 1024 --buckets 24 --json\n";
 
 typedef struct opt {
     const char *model, *models, *nodes, *buckets, *tokens, *peak, *util;

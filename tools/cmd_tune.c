@@ -41,7 +41,10 @@ static const char *const tune_help =
     "run -a auto [--decisions FILE]: with FILE, the winner of the nearest tuned point (least\n"
     "|log2(N/N')| + |log2(S/S')|, ties to the smaller N, then the smaller size), run with its\n"
     "own optimiser at the requested N and size; without FILE, the fastest of every algorithm\n"
-    "at the requested point itself.\n";
+    "at the requested point itself.\n\n"
+    "examples:\n"
+    "  opticoll tune -c allgather -t ring --nodes 4..1024 --sizes 4KiB..64MiB:*16 -o d.json\n"
+    "  opticoll run -c allgather -a auto --decisions d.json -n 300 -s 1MiB\n";
 
 static const char *algo_or_none(const oc_sweep *s, int k) {
     return k < 0 ? "(none runs)" : oc_sweep_algorithm(s, (size_t)k);

@@ -37,7 +37,10 @@ static int cmd_list(int argc, char **argv) {
     if (rc) return rc;
     if (asked) {
         puts("usage: opticoll list\n\nLists the networks, the collectives and the algorithms, one "
-             "line each.");
+             "line each.\n\n"
+             "examples:\n"
+             "  opticoll list\n"
+             "  opticoll list | grep optree");
         return 0;
     }
     puts("networks:");
@@ -87,10 +90,14 @@ static int cmd_run(options *o) {
             "      --explain           list the parameter search: every candidate mapped, those\n"
             "                          pruned and the bound that pruned them, why the winner won\n"
             "                          (with --json: every candidate under \"search\")\n"
-            "      --json              one JSON object (fields: see README)\n"
+            "      --json              one JSON object (fields: docs/cli.md)\n"
             "      --links             per-resource utilisation (busy time / total time per\n"
             "                          directed link and wavelength, port, ...): a summary, the\n"
-            "                          hottest resources, and a \"links\" field in --json\n",
+            "                          hottest resources, and a \"links\" field in --json\n\n"
+            "examples:\n"
+            "  opticoll run -c allgather -a optree -t ring -n 1024 -w 64 -s 4MiB\n"
+            "  opticoll run -c allreduce -a rhd -p radix=4 -t fabric -n 256 -s 1MiB --json\n"
+            "  opticoll run -c allgather -a ring -n 12 -w 1 -s 1MiB --links\n",
             help_problem, help_algo, help_search, help_network);
         return 0;
     }
@@ -160,7 +167,11 @@ static int cmd_compare(options *o) {
             "      --json              a JSON array: one run report per algorithm, then\n"
             "                          {\"algorithm\": NAME, \"not_run\": REASON} for the others\n"
             "      --csv               one CSV line per algorithm (header first); algorithms\n"
-            "                          not run have empty figures and the reason in `note`\n",
+            "                          not run have empty figures and the reason in `note`\n\n"
+            "examples:\n"
+            "  opticoll compare -c allgather -t ring -n 1024 -w 64 -s 4MiB\n"
+            "  opticoll compare -c allreduce -t fattree -n 128 -s 100MB --csv\n"
+            "  opticoll compare -c allreduce -n 1000 -s 1MiB -a ring,wrht -p wrht.m=129\n",
             help_problem, help_network);
         return 0;
     }
@@ -314,7 +325,7 @@ static int cmd_export(options *o) {
             "[-o FILE]\n\n"
             "Writes the schedule after it has passed every check. With -o the file appears\n"
             "only when it is whole.\n\n%s%s%s%s"
-            "      --format json       the schedule file format (see README)\n"
+            "      --format json       the schedule file format (docs/cli.md)\n"
             "      --format chrome     a Chrome trace-event timeline: open it in\n"
             "                          https://ui.perfetto.dev or chrome://tracing (every\n"
             "                          network: one track per node, one slice per transfer)\n"
@@ -327,7 +338,11 @@ static int cmd_export(options *o) {
             "      --format chakra     MLCommons Chakra execution traces (ASTRA-sim's input):\n"
             "                          one file PREFIX.RANK.et per rank; needs -o PREFIX\n"
             "  -o, --output FILE       write FILE instead of standard output (- is standard\n"
-            "                          output)\n",
+            "                          output)\n\n"
+            "examples:\n"
+            "  opticoll export -c allgather -a ne -n 16 -s 1MiB --format json -o ne16.json\n"
+            "  opticoll export -c allreduce -a ring -n 16 -s 64MiB --format msccl -o ring16.xml\n"
+            "  opticoll export -c allreduce -a ring -n 16 -s 64MiB --format chakra -o ring16\n",
             help_problem, help_algo, help_search, help_network);
         return 0;
     }
@@ -409,7 +424,11 @@ static int cmd_verify(options *o) {
             "An XML file is read as MSCCL XML (see `opticoll export --format msccl`): sends and\n"
             "receives are matched, rounds rebuilt from the steps' order and waits, then\n"
             "verified; a malformed file exits 2, steps that do not match up exit 1.\n\n%s"
-            "      --json              the report as one JSON object, as run --json\n",
+            "      --json              the report as one JSON object, as run --json\n\n"
+            "examples:\n"
+            "  opticoll verify ne16.json\n"
+            "  opticoll verify ne16.json -t ring -w 2 --json\n"
+            "  opticoll verify ring16.xml -t switch\n",
             help_network);
         return 0;
     }
@@ -504,7 +523,11 @@ static int cmd_reproduce(int argc, char **argv) {
                "                       caption beside ours\n"
                "  -j N                 papers run in parallel on N threads (default: the online\n"
                "                       CPUs); in opticoll-cluster under mpirun, across the ranks\n"
-               "                       too; same output\n",
+               "                       too; same output\n\n"
+               "examples:\n"
+               "  opticoll reproduce optree\n"
+               "  opticoll reproduce optree -n 512 -w 32 --sizes 1MiB,16MiB\n"
+               "  opticoll reproduce all --out repro/\n",
                papers);
         return 0;
     }
@@ -586,7 +609,10 @@ static const char *const train_help =
     "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n"
     "      --json              one JSON object: model, bytes, batch_per_node, global_batch,\n"
     "                          iterations_per_epoch, runs (each with its full run report),\n"
-    "                          not_run, notes\n";
+    "                          not_run, notes\n\n"
+    "examples:\n"
+    "  opticoll train -m VGG16 -t ring -n 1024 -w 64\n"
+    "  opticoll train -m BERT-large -t fattree -n 256 -a ring --json\n";
 
 /* `train` takes -m and --models on top of the shared options (cli.c). */
 static int cmd_train(int argc, char **argv) {
@@ -700,7 +726,11 @@ static void usage(FILE *f) {
           "  perf        nccl-tests' columns (time, algbw, busbw) from the model, -b -e -f\n"
           "  synth       the fewest steps on a small ring or star, proven with the z3 solver\n"
           "\nEvery command takes -q, --quiet: no progress line on stderr (shown only when stderr\n"
-          "is a terminal and the work has run for a second).\n",
+          "is a terminal and the work has run for a second).\n\n"
+          "examples:\n"
+          "  opticoll list\n"
+          "  opticoll run -c allgather -a optree -t ring -n 1024 -w 64 -s 4MiB\n"
+          "  opticoll compare -c allreduce -t fattree -n 128 -s 100MB\n",
           f);
 }
 
