@@ -448,6 +448,29 @@ typedef int (*oc_chakra_writer)(void *ctx, uint32_t rank, const void *data, size
 int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, char *why,
                      size_t whylen);
 
+/* ---- drawings (src/formats/draw.c) ------------------------------------------------------------
+ */
+
+/* Past this many nodes a drawing is summarised: every panel a sender x receiver matrix binned to
+ * OC_DRAW_DETAIL_NODES x OC_DRAW_DETAIL_NODES blocks of nodes. */
+#define OC_DRAW_DETAIL_NODES 64
+typedef struct oc_draw_options {
+    int64_t round;         /* -1: every round; else this round alone */
+    uint64_t max_panels;   /* the most panels (ring, star: physical steps; others: rounds) */
+    uint64_t max_elements; /* the most drawn elements (lightpaths, transmissions, cells) */
+} oc_draw_options;
+/* The schedule of `req`, verified and mapped on its network, drawn as one SVG document written to
+ * f: the ring's lightpaths per step (arcs coloured by wavelength, dashed by fibre), the star's
+ * transmissions and filter tunings per step, the fabric's circuits per round, a sender x receiver
+ * matrix per round on the switch, the fat-tree and the direct networks; an index linking to a
+ * <view> per round. Nothing is written unless the schedule passed every check and the drawing fits
+ * the caps (OC_ETOOBIG otherwise). */
+int oc_draw(const oc_request *req, const oc_draw_options *opt, FILE *f, char *why, size_t whylen);
+/* The same for a schedule file (JSON, as oc_verify_file reads it; MSCCL XML is refused with
+ * OC_ENOTSUP); `network` and `net_params` as there, a network is needed. */
+int oc_draw_file(const char *path, const char *network, const oc_kv *net_params,
+                 const oc_draw_options *opt, FILE *f, char *why, size_t whylen);
+
 /* Reads a schedule file (JSON, or MSCCL XML: a file whose first non-blank character is '<') and
  * checks it with the semantic verifier, and, when the file or
  * `network` names a network, with that model's resource check. On success *out is a report. */

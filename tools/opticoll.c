@@ -699,6 +699,7 @@ static void usage(FILE *f) {
           "  tune        the winning algorithm for each N and size, crossovers, decision file\n"
           "  perf        nccl-tests' columns (time, algbw, busbw) from the model, -b -e -f\n"
           "  synth       the fewest steps on a small ring or star, proven with the z3 solver\n"
+          "  draw        a verified schedule as an SVG picture: lightpaths, tunings, circuits\n"
           "\nEvery command takes -q, --quiet: no progress line on stderr (shown only when stderr\n"
           "is a terminal and the work has run for a second).\n",
           f);
@@ -731,6 +732,7 @@ static int dispatch(int argc, char **argv) {
     if (!strcmp(cmd, "tune")) return cmd_tune(argc, argv);
     if (!strcmp(cmd, "perf")) return cmd_perf(argc, argv);
     if (!strcmp(cmd, "synth")) return cmd_synth(argc, argv);
+    if (!strcmp(cmd, "draw")) return cmd_draw(argc, argv);
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;

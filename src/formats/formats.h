@@ -22,6 +22,12 @@ int oc__output_refuse(const char *what, uint64_t done, const char *unit, char *w
 int oc__verify_msccl(const char *path, const char *text, const char *network,
                      const oc_kv *net_params, oc_report **out, char *why, size_t len);
 
+/* oc_verify_file with a watch on the checked run (NULL: none; draw.c's drawing). A watch needs a
+ * network; an MSCCL XML file is refused with a watch (OC_ENOTSUP). */
+typedef struct oc__watch oc__watch;
+int oc__verify_file_watched(const char *path, const char *network, const oc_kv *net_params,
+                            oc__watch *watch, oc_report **out, char *why, size_t len);
+
 /* A stored schedule that passed the pipeline (rep: its report) as a schedule file, in the format
  * oc_export_json writes (src/synth writes its optima with it). */
 int oc__write_schedule_store(const oc__spec *s, const char *algorithm, const char *network,
