@@ -641,7 +641,7 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
     char tb[32];
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-            "version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+            "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
             "font-family=\"sans-serif\">\n",
             width, height, width, height);
     fprintf(f, "<view id=\"all\" viewBox=\"0 0 %.0f %.0f\"/>\n", width, height);
@@ -700,9 +700,10 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
     for (size_t p = 0, r = 0; p < d->npanels; p++) {
         if (p && d->panels[p].round == d->panels[p - 1].round) continue;
         fprintf(f,
-                "<a href=\"#round-%llu\"><text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" "
+                "<a href=\"#round-%llu\" xlink:href=\"#round-%llu\"><text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" "
                 "fill=\"#1a56a0\" text-decoration=\"underline\">round %llu</text></a>\n",
-                (unsigned long long)d->panels[p].round, MARGIN + 70 + 62.0 * (double)(r % per_line),
+                (unsigned long long)d->panels[p].round, (unsigned long long)d->panels[p].round,
+                MARGIN + 70 + 62.0 * (double)(r % per_line),
                 index_y + 14.0 * (double)(r / per_line), (unsigned long long)d->panels[p].round);
         r++;
     }
