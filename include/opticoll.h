@@ -471,6 +471,17 @@ int oc_draw(const oc_request *req, const oc_draw_options *opt, FILE *f, char *wh
 int oc_draw_file(const char *path, const char *network, const oc_kv *net_params,
                  const oc_draw_options *opt, FILE *f, char *why, size_t whylen);
 
+/* The same schedule for ASTRA-sim 2.0's analytical backend on opticoll's switch (src/formats/
+ * astra.c): after the schedule passed every check on `-t switch`, write(ctx, name, data, len) is
+ * called for "trace.RANK.et" (the Chakra traces, rank 0 to N-1), "network.yml" (topology Switch,
+ * npus_count, bandwidth, latency: the switch's alpha and beta as ASTRA-sim reads them),
+ * "system.json", "memory.json", "run.sh" (the ASTRA-sim command line) and "opticoll.json" (this
+ * run's report). A non-zero return (an OC_ error) stops the export. OC_ENOTSUP on any other network
+ * or without protobuf-c. */
+typedef int (*oc_astra_writer)(void *ctx, const char *name, const void *data, size_t len);
+int oc_export_astra(const oc_request *req, oc_astra_writer write, void *ctx, char *why,
+                    size_t whylen);
+
 /* Reads a schedule file (JSON, or MSCCL XML: a file whose first non-blank character is '<') and
  * checks it with the semantic verifier, and, when the file or
  * `network` names a network, with that model's resource check. On success *out is a report. */

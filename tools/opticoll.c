@@ -326,16 +326,21 @@ static int cmd_export(options *o) {
             "                          their limits are checked, a schedule over one is refused\n"
             "      --format chakra     MLCommons Chakra execution traces (ASTRA-sim's input):\n"
             "                          one file PREFIX.RANK.et per rank; needs -o PREFIX\n"
+            "      --format astra-sim  ASTRA-sim 2.0 on the same switch (-t switch): the Chakra\n"
+            "                          traces DIR/trace.RANK.et, network.yml, system.json,\n"
+            "                          memory.json, run.sh and opticoll.json; needs -o DIR\n"
             "  -o, --output FILE       write FILE instead of standard output (- is standard\n"
             "                          output)\n",
             help_problem, help_algo, help_search, help_network);
         return 0;
     }
     if (!o->format)
-        return die(EXIT_USAGE, "missing --format (json, chrome, msccl or chakra)", NULL, NULL);
+        return die(EXIT_USAGE, "missing --format (json, chrome, msccl, chakra or astra-sim)", NULL,
+                   NULL);
     if (o->runtime && strcmp(o->format, "msccl") && strcmp(o->format, "msccl-inplace"))
         return die(EXIT_USAGE, "--runtime applies to --format msccl only", NULL, NULL);
     if (!strcmp(o->format, "chakra")) return export_chakra(o);
+    if (!strcmp(o->format, "astra-sim")) return export_astra(o);
     int (*export_fn)(const oc_request *, FILE *, char *, size_t) = NULL;
     if (!strcmp(o->format, "json"))
         export_fn = oc_export_json;
@@ -345,7 +350,8 @@ static int cmd_export(options *o) {
         export_fn = export_msccl;
     else
         return die(EXIT_USAGE,
-                   "--format %s: unknown format (json, chrome, msccl, msccl-inplace, chakra)",
+                   "--format %s: unknown format (json, chrome, msccl, msccl-inplace, chakra, "
+                   "astra-sim)",
                    o->format, NULL);
     if (o->runtime && strcmp(o->runtime, "msccl-nccl") && strcmp(o->runtime, "rccl"))
         return die(EXIT_USAGE, "--runtime %s: unknown MSCCL runtime (msccl-nccl, rccl)", o->runtime,
