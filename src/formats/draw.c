@@ -29,7 +29,9 @@
  * Past OC_DRAW_DETAIL_NODES (64) nodes no one reads 64 arcs per node on a circle, so every
  * network is summarised the same way: its panels (per step or per round, as above) become a
  * sender x receiver matrix binned to 64 x 64 blocks of nodes, each cell the number of transfers
- * from one block to the other (its title also counts the lightpaths, the ring's channels).
+ * from one block to the other placed in that panel (the ring: placed in that step, a transfer
+ * whose channels spread over several steps counted in each; its title also counts the
+ * lightpaths, the ring's channels).
  *
  * The file: a header (collective, algorithm, network, N, size, rounds, steps, time, verified, and
  * the legend), an index with a link per round drawn, then a row of panels per round. Each round
@@ -42,7 +44,9 @@
  * Budgets: the panels and the elements are counted as the model reports them, and a drawing that
  * would pass either cap is refused (OC_ETOOBIG, one line suggesting --round) before anything is
  * written; with a round chosen only that round's marks are kept. The marks kept are at most the
- * element cap (64 bytes each), a summary panel's bins 64 x 64 counters at render time.
+ * element cap (40 bytes each); a summary keeps no marks but each panel's 64 x 64 block pairs
+ * (two counters each: placements, lightpaths), and its elements are the block pairs in use. Both
+ * are counted against the memory budget before the run.
  */
 #include "core/json.h"
 #include "formats/formats.h"
@@ -73,6 +77,7 @@ typedef struct mark {
 typedef struct panel {
     uint64_t round, step, nsteps;
     double start_s, dur_s;
+    uint32_t *bins; /* a summary's: per block pair, placements then lightpaths (2 x BINS x BINS) */
 } panel;
 
 typedef struct drawer {
@@ -112,7 +117,11 @@ static int add_panel(drawer *d, uint64_t round, uint64_t step, uint64_t nsteps, 
     if (d->npanels >= d->opt->max_panels) return refuse(d, "panels", d->opt->max_panels, why, len);
     if (oc__grow((void **)&d->panels, &d->cappanels, d->npanels + 1, sizeof *d->panels))
         return oc__fail(why, len, OC_ENOMEM, "out of memory drawing");
-    d->panels[d->npanels++] = (panel){round, step, nsteps, start, dur};
+    panel *p = &d->panels[d->npanels];
+    *p = (panel){round, step, nsteps, start, dur, NULL};
+    if (d->summary && !(p->bins = oc__calloc((size_t)2 * BINS * BINS, sizeof *p->bins)))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory drawing");
+    d->npanels++;
     return 0;
 }
 
@@ -144,8 +153,7 @@ static int draw_step(oc__observer *o, uint64_t round, uint64_t step, uint64_t ns
 }
 
 static int add_mark(drawer *d, const mark *m, uint64_t elements, char *why, size_t len) {
-    if (d->nmarks >= d->opt->max_elements ||
-        (!d->summary && d->elements + elements > d->opt->max_elements))
+    if (d->elements + elements > d->opt->max_elements)
         return refuse(d, "elements", d->opt->max_elements, why, len);
     if (oc__grow((void **)&d->marks, &d->capmarks, d->nmarks + 1, sizeof *d->marks))
         return oc__fail(why, len, OC_ENOMEM, "out of memory drawing");
@@ -176,6 +184,21 @@ static int draw_use(oc__observer *o, const oc__use *u, char *why, size_t len) {
                             (unsigned long long)u->round);
         m.panel = k;
     }
+    if (d->summary) {
+        /* a placement into its block pair: one transfer, and its channels on the ring */
+        uint32_t *c = d->panels[m.panel].bins +
+                      2 * ((size_t)((uint64_t)t->src * BINS / d->nodes) * BINS +
+                           (size_t)((uint64_t)t->dst * BINS / d->nodes));
+        if (!c[0] && d->elements + 1 > d->opt->max_elements)
+            return refuse(d, "elements", d->opt->max_elements, why, len);
+        d->elements += !c[0];
+        const uint32_t lanes = d->view == VIEW_RING ? u->cls1 - u->cls0 : 1;
+        if (c[0] == UINT32_MAX || c[1] > UINT32_MAX - lanes)
+            return oc__fail(why, len, OC_ETOOBIG, "too many placements in one block to draw");
+        c[0]++;
+        c[1] += lanes;
+        return 0;
+    }
     if (d->view == VIEW_RING) {
         /* one lightpath per channel (net.h: classes [cls0, cls1) on one arc) */
         m.ccw = u->seg != 0;
@@ -198,6 +221,8 @@ static int draw_attach(oc__watch *wt, const oc__model *model, oc__netrun *net, c
     drawer *d = (drawer *)wt;
     if (!model->observe) return oc__observe_unsupported(model, "a drawing", why, len);
     /* a second pass (a run that had to be sharded) starts the drawing again */
+    for (size_t i = 0; i < d->npanels; i++)
+        free(d->panels[i].bins);
     d->npanels = d->nmarks = 0;
     d->elements = 0;
     d->any_round = 0;
@@ -502,23 +527,12 @@ static void matrix_panel(FILE *f, const drawer *d, size_t b, size_t e, double x,
     }
 }
 
-/* Past OC_DRAW_DETAIL_NODES: the panel's transfers binned into BINS x BINS blocks of nodes. */
-static int summary_panel(FILE *f, const drawer *d, size_t b, size_t e, double x, double y) {
+/* Past OC_DRAW_DETAIL_NODES: the panel's placements binned into BINS x BINS blocks of nodes. */
+static void summary_panel(FILE *f, const drawer *d, const panel *p, double x, double y) {
     const uint32_t N = d->nodes;
-    uint64_t *cnt = oc__calloc((size_t)BINS * BINS * 2, sizeof *cnt);
-    if (!cnt) return OC_ENOMEM;
-    uint64_t *paths = cnt + (size_t)BINS * BINS;
     uint64_t most = 1;
-    for (size_t i = b; i < e; i++) {
-        const mark *m = &d->marks[i];
-        size_t c = (size_t)((uint64_t)m->src * BINS / N) * BINS + (size_t)((uint64_t)m->dst * BINS / N);
-        /* a ring transfer is one mark per lightpath: count the transfer at its first channel */
-        paths[c]++;
-        if (i == b || d->view != VIEW_RING || m->src != d->marks[i - 1].src ||
-            m->dst != d->marks[i - 1].dst || m->first != d->marks[i - 1].first)
-            cnt[c]++;
-        if (cnt[c] > most) most = cnt[c];
-    }
+    for (size_t i = 0; i < (size_t)BINS * BINS; i++)
+        if (p->bins[2 * i] > most) most = p->bins[2 * i];
     const double side = PANEL_W - 40, cell = side / BINS, ox = x + 30, oy = y + 20;
     fprintf(f,
             "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f7f7f7\" "
@@ -528,33 +542,28 @@ static int summary_panel(FILE *f, const drawer *d, size_t b, size_t e, double x,
             "(%u blocks)</text>\n",
             ox, oy, side, side, ox + side / 2, oy - 6, BINS, ox - 14, oy + side / 2, ox - 14,
             oy + side / 2, BINS);
-    const panel *p = &d->panels[d->marks[b < e ? b : 0].panel];
     for (uint32_t r = 0; r < BINS; r++)
         for (uint32_t c = 0; c < BINS; c++) {
-            const uint64_t n = cnt[(size_t)r * BINS + c];
-            if (!n) continue;
+            const uint32_t *b = p->bins + 2 * ((size_t)r * BINS + c);
+            if (!b[0]) continue;
+            /* block r holds the nodes v with floor(v BINS / N) = r */
             const uint32_t s0 = (uint32_t)(((uint64_t)r * N + BINS - 1) / BINS),
                            s1 = (uint32_t)(((uint64_t)(r + 1) * N + BINS - 1) / BINS) - 1,
                            d0 = (uint32_t)(((uint64_t)c * N + BINS - 1) / BINS),
                            d1 = (uint32_t)(((uint64_t)(c + 1) * N + BINS - 1) / BINS) - 1;
             fprintf(f,
                     "<rect class=\"block\" data-round=\"%llu\" data-step=\"%llu\" "
-                    "data-senders=\"%u %u\" data-receivers=\"%u %u\" data-transfers=\"%llu\" "
-                    "data-lightpaths=\"%llu\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+                    "data-senders=\"%u %u\" data-receivers=\"%u %u\" data-transfers=\"%u\" "
+                    "data-lightpaths=\"%u\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
                     "height=\"%.2f\" fill=\"#2f6db5\" fill-opacity=\"%.2f\"><title>senders "
-                    "%u-%u to receivers %u-%u: %llu transfers",
-                    (unsigned long long)p->round, (unsigned long long)p->step, s0, s1, d0, d1,
-                    (unsigned long long)n, (unsigned long long)paths[(size_t)r * BINS + c],
-                    ox + c * cell, oy + r * cell, cell, cell,
-                    0.25 + 0.75 * (double)n / (double)most, s0, s1, d0, d1,
-                    (unsigned long long)n);
-            if (d->view == VIEW_RING)
-                fprintf(f, ", %llu lightpaths",
-                        (unsigned long long)paths[(size_t)r * BINS + c]);
+                    "%u-%u to receivers %u-%u: %u transfer%s",
+                    (unsigned long long)p->round, (unsigned long long)p->step, s0, s1, d0, d1, b[0],
+                    b[1], ox + c * cell, oy + r * cell, cell, cell,
+                    0.25 + 0.75 * (double)b[0] / (double)most, s0, s1, d0, d1, b[0],
+                    b[0] == 1 ? "" : "s");
+            if (d->view == VIEW_RING) fprintf(f, " (%u lightpaths)", b[1]);
             fputs("</title></rect>\n", f);
         }
-    free(cnt);
-    return 0;
 }
 
 static int by_panel(const void *a, const void *b) {
@@ -658,7 +667,7 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
             "data-steps=\"%llu\" data-drawn-rounds=\"%zu\" data-panels=\"%zu\" "
             "data-elements=\"%zu\" data-verified=\"%s\" data-view=\"%s\">\n",
             rep->nodes, (unsigned long long)rep->rounds, (unsigned long long)rep->steps, rows,
-            d->npanels, d->nmarks, rep->verified ? "true" : "false",
+            d->npanels, (size_t)d->elements, rep->verified ? "true" : "false",
             d->summary ? "summary"
             : d->view == VIEW_RING ? "ring"
             : d->view == VIEW_STAR ? "star"
@@ -762,7 +771,7 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
                 fputc('\n', f);
             const double cx = x + PANEL_W / 2.0, cy = py + PANEL_H / 2.0;
             if (d->summary)
-                rc = summary_panel(f, d, b, e, x, py);
+                summary_panel(f, d, &d->panels[k], x, py);
             else if (d->view == VIEW_RING)
                 ring_panel(f, d, b, e, cx, cy);
             else if (d->view == VIEW_STAR)
@@ -791,12 +800,24 @@ static void drawer_init(drawer *d, const oc_draw_options *opt) {
     d->opt = opt;
 }
 
+static void drawer_free(drawer *d) {
+    for (size_t i = 0; i < d->npanels; i++)
+        free(d->panels[i].bins);
+    free(d->marks);
+    free(d->panels);
+}
+
 static int check_options(const oc_draw_options *opt, char *why, size_t len) {
     if (!opt || !opt->max_panels || !opt->max_elements)
         return oc__fail(why, len, OC_EINVAL, "a drawing needs its caps (max_panels, "
                                              "max_elements)");
     /* the marks kept are counted against the memory budget before the first is made */
-    return oc__budget_check(opt->max_elements * sizeof(mark) + opt->max_panels * sizeof(panel),
+    const uint64_t bins = (uint64_t)2 * BINS * BINS * sizeof(uint32_t);
+    if (opt->max_elements > UINT64_MAX / 2 / sizeof(mark) ||
+        opt->max_panels > UINT64_MAX / 2 / (sizeof(panel) + bins))
+        return oc__fail(why, len, OC_ETOOBIG, "the drawing's caps are too large");
+    return oc__budget_check(opt->max_elements * sizeof(mark) +
+                                opt->max_panels * (sizeof(panel) + bins),
                             "the drawing's marks", why, len);
 }
 
@@ -819,8 +840,7 @@ int oc_draw(const oc_request *req, const oc_draw_options *opt, FILE *f, char *wh
     rc = oc__run_request(req, &d.watch, &rep, why, len);
     if (!rc) rc = finish_drawing(&d, rep, f, why, len);
     oc_report_free(rep);
-    free(d.marks);
-    free(d.panels);
+    drawer_free(&d);
     return rc;
 }
 
@@ -834,7 +854,6 @@ int oc_draw_file(const char *path, const char *network, const oc_kv *net_params,
     rc = oc__verify_file_watched(path, network, net_params, &d.watch, &rep, why, len);
     if (!rc) rc = finish_drawing(&d, rep, f, why, len);
     oc_report_free(rep);
-    free(d.marks);
-    free(d.panels);
+    drawer_free(&d);
     return rc;
 }

@@ -100,6 +100,9 @@ done
 if drawn sum100 -c allgather -a optree -n 100 -s 1KiB; then
     check "N=100: the summary, its blocks' lightpaths = the run's chunk-transfers" summary "$T/sum100.svg" "$T/sum100.run"
 fi
+if drawn sum200 -c allgather -a onestage -n 200 -s 1KiB; then
+    check "N=200, onestage (39800 lightpaths in one step): the summary" summary "$T/sum200.svg" "$T/sum200.run"
+fi
 if drawn sum65 -c allreduce -a rhd -t switch -n 65 -s 1MiB; then
     check "N=65 on the switch: the summary" summary "$T/sum65.svg" "$T/sum65.run"
 fi
@@ -157,8 +160,12 @@ refused "--round given twice" draw -c allgather -a ring -n 5 -s 1KiB --round 1 -
 refused "--round without a value" draw -c allgather -a ring -n 5 -s 1KiB --round
 refused "more panels than the cap (ring all-gather N=300: 299 steps)" \
     draw -c allgather -a ring -n 300 -s 1KiB -o "$T/none/x.svg"
-refused "more elements than the cap (onestage N=200: 39800 lightpaths in one round)" \
-    draw -c allgather -a onestage -n 200 -s 1KiB --round 0 -o "$T/none/x.svg"
+# two nodes exchanging 6000 chunks each: 12000 lightpaths in 94 steps, 24000 elements
+python3 -c 'import json, sys; q = 6000; json.dump({"collective": "allgather", "nodes": 2, "chunks_per_block": q, "network": "ring", "rounds": [[{"src": 0, "dst": 1, "chunks": [0, q]}, {"src": 1, "dst": 0, "chunks": [q, q]}]]}, open(sys.argv[1], "w"))' "$T/wide.json"
+refused "more elements than the cap (12000 lightpaths between two nodes)" \
+    draw "$T/wide.json" -o "$T/none/x.svg"
+refused "a summary past the elements cap too (ring all-gather N=200: its block pairs)" \
+    draw -c allgather -a ring -n 200 -s 1KiB -o "$T/none/x.svg"
 refused "an unknown algorithm" draw -c allgather -a nosuch -n 5 -s 1KiB -o "$T/none/x.svg"
 refused "a restriction (ne needs N even)" draw -c allgather -a ne -n 5 -s 1KiB -o "$T/none/x.svg"
 refused "a file and -c together" draw "$T/wrht16.sched" -c allgather -o "$T/none/x.svg"
