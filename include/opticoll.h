@@ -482,6 +482,11 @@ typedef int (*oc_astra_writer)(void *ctx, const char *name, const void *data, si
 int oc_export_astra(const oc_request *req, oc_astra_writer write, void *ctx, char *why,
                     size_t whylen);
 
+/* The request run on the fat-tree (`fattree`: verified and mapped; *out its report, the caller
+ * frees it) and the SimGrid 4.1 platform of that model's settings written to f: a FAT_TREE cluster
+ * of hosts node-0 ... (src/formats/simgrid.c). OC_ENOTSUP on any other network. */
+int oc_simgrid_platform(const oc_request *req, FILE *f, oc_report **out, char *why, size_t whylen);
+
 /* Reads a schedule file (JSON, or MSCCL XML: a file whose first non-blank character is '<') and
  * checks it with the semantic verifier, and, when the file or
  * `network` names a network, with that model's resource check. On success *out is a report. */

@@ -132,6 +132,7 @@ int cmd_tune(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_draw(int argc, char **argv);
+int cmd_simgrid(int argc, char **argv);
 /* export --format astra-sim -o DIR (cmd_astra.c), after export read the options. */
 int export_astra(options *o);
 /* run -a auto (cmd_tune.c): when o says -a auto, picks the algorithm (from --decisions FILE or

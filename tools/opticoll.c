@@ -706,6 +706,7 @@ static void usage(FILE *f) {
           "  perf        nccl-tests' columns (time, algbw, busbw) from the model, -b -e -f\n"
           "  synth       the fewest steps on a small ring or star, proven with the z3 solver\n"
           "  draw        a verified schedule as an SVG picture: lightpaths, tunings, circuits\n"
+          "  simgrid     one schedule on the fat-tree: SimGrid's SMPI time beside the model's\n"
           "\nEvery command takes -q, --quiet: no progress line on stderr (shown only when stderr\n"
           "is a terminal and the work has run for a second).\n",
           f);
@@ -739,6 +740,7 @@ static int dispatch(int argc, char **argv) {
     if (!strcmp(cmd, "perf")) return cmd_perf(argc, argv);
     if (!strcmp(cmd, "synth")) return cmd_synth(argc, argv);
     if (!strcmp(cmd, "draw")) return cmd_draw(argc, argv);
+    if (!strcmp(cmd, "simgrid")) return cmd_simgrid(argc, argv);
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;
