@@ -54,6 +54,7 @@ static const char *const simgrid_help =
     "cross-traffic). The SMPI build is BUILD/simgrid/opticoll-mpi-smpi (`make simgrid`, or\n"
     "scripts/simgrid.sh --build-only), or the file OPTICOLL_SMPI_EXE names. At most 256 nodes.\n\n";
 static const char *const simgrid_options =
+    "  -t, --network fattree   the network (the fat-tree, the default: the only one here)\n"
     "      --net KEY=VALUE     a fat-tree parameter (ports, leaf_down, bandwidth_gbps,\n"
     "                          router_delay_us, packet_bytes, spine_ports)\n"
     "      --json              one JSON object: the request, simgrid_s, model_s, ratio and the\n"
