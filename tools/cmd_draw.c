@@ -43,6 +43,18 @@ static const char *const draw_help_options =
     "      --round R           draw round R alone (from 0)\n"
     "  -o, --output FILE       write FILE (whole or not at all) instead of standard output\n";
 
+/* The spellings of draw's options that take their value as the next word: that word is a value
+ * whatever it looks like (`-o --round` writes a file named --round), never draw's --round. */
+static int takes_value(const char *a) {
+    static const char *const with_value[] = {
+        "-c", "-a", "-t", "-n", "-s", "-r", "-w", "-f", "-o", "-p", "--collective", "--algorithm",
+        "--network", "--nodes", "--size", "--root", "--wavelengths", "--fibres", "--output",
+        "--param", "--net", "--preset", "--objective"};
+    for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
+        if (!strcmp(a, with_value[i])) return 1;
+    return 0;
+}
+
 /* --round R (or --round=R) taken out of argv, the rest into rest[0 .. *n). */
 static int take_round(int argc, char **argv, char **rest, int *n, const char **round) {
     *n = 0;
@@ -52,6 +64,11 @@ static int take_round(int argc, char **argv, char **rest, int *n, const char **r
             while (i < argc)
                 rest[(*n)++] = argv[i++];
             break;
+        }
+        if (i > 0 && takes_value(a) && i + 1 < argc) { /* an option and its value, as they are */
+            rest[(*n)++] = argv[i++];
+            rest[(*n)++] = argv[i];
+            continue;
         }
         const char *v = NULL;
         if (!strcmp(a, "--round")) {

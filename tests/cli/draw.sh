@@ -140,6 +140,15 @@ PY
 then pass "a file's algorithm and parameters are escaped (well-formed, said as written)"
 else fail "names escaped" "rc $RC" "$(cat "$T/err")"; fi
 
+# the word after -o is its value whatever it looks like: a file named --round
+ABS=$(cd "$(dirname "$TOOL")" && pwd)/$(basename "$TOOL")
+(cd "$T" && LC_ALL=C "$ABS" draw -c allgather -a ring -n 4 -s 1KiB -o --round >/dev/null 2>&1)
+if python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$T/--round" 2>/dev/null; then
+    pass "-o --round writes a file named --round"
+else
+    fail "-o --round writes a file named --round" "$(ls -A "$T" | head)"
+fi
+
 # ---- bad input: one line, exit 2, no file ----
 refused() { # refused DESCRIPTION ARGS...: exit 2, one line on stderr, nothing in $T/none
     local what=$1
