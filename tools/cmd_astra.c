@@ -42,8 +42,7 @@ int export_astra(options *o) {
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
     int failed = mkdir(o->output, 0777), made = !failed;
-    if (failed && errno != EEXIST)
-        return die(EXIT_USAGE, "-o %s: %s", o->output, strerror(errno));
+    if (failed && errno != EEXIST) return die(EXIT_USAGE, "-o %s: %s", o->output, strerror(errno));
     struct stat st;
     if (!made && (stat(o->output, &st) || !S_ISDIR(st.st_mode)))
         return die(EXIT_USAGE, "-o %s: not a directory", o->output, NULL);

@@ -46,12 +46,12 @@ static const char *const draw_help_options =
 /* The spellings of draw's options that take their value as the next word: that word is a value
  * whatever it looks like (`-o --round` writes a file named --round), never draw's --round. */
 static int takes_value(const char *a) {
-    static const char *const with_value[] = {
-        "-c", "-a", "-t", "-n", "-s", "-r", "-w", "-f", "-o", "-p", "--collective", "--algorithm",
-        "--network", "--nodes", "--size", "--root", "--wavelengths", "--fibres", "--output",
-        "--param", "--net", "--preset", "--objective"};
-    for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
-        if (!strcmp(a, with_value[i])) return 1;
+    static const char with_value[] = " -c -a -t -n -s -r -w -f -o -p --collective --algorithm "
+                                     "--network --nodes --size --root --wavelengths --fibres "
+                                     "--output --param --net --preset --objective ";
+    const size_t n = strlen(a);
+    for (const char *p = strstr(with_value, a); p; p = strstr(p + 1, a))
+        if (p[-1] == ' ' && p[n] == ' ') return 1;
     return 0;
 }
 
@@ -95,9 +95,8 @@ static int draw_into(const options *o, const oc_request *req, const oc_draw_opti
 }
 
 static int draw(options *o, const char *round_text) {
-    oc_draw_options opt = {.round = -1,
-                           .max_panels = DRAW_MAX_PANELS,
-                           .max_elements = DRAW_MAX_ELEMENTS};
+    oc_draw_options opt = {
+        .round = -1, .max_panels = DRAW_MAX_PANELS, .max_elements = DRAW_MAX_ELEMENTS};
     if (round_text) {
         uint64_t r;
         if (oc_parse_u64(round_text, 0, INT64_MAX, &r))

@@ -216,11 +216,12 @@ static int simgrid(options *o) {
     } else if (mkdtemp(tmpl)) {
         dir = strdup(tmpl);
     }
-    if (!dir) return die(EXIT_OTHER, "simgrid: cannot make a temporary directory: %s",
-                         strerror(errno), NULL);
+    if (!dir)
+        return die(EXIT_OTHER, "simgrid: cannot make a temporary directory: %s", strerror(errno),
+                   NULL);
     char *platform = in_dir(dir, "fattree.xml"), *hosts = in_dir(dir, "hosts"),
-         *out = in_dir(dir, "out.json"), *err = in_dir(dir, "err.txt"), *algo = NULL,
-         *text = NULL, *errtext = NULL;
+         *out = in_dir(dir, "out.json"), *err = in_dir(dir, "err.txt"), *algo = NULL, *text = NULL,
+         *errtext = NULL;
     oc_report *rep = NULL;
     FILE *f = NULL;
     char why[512] = "";
@@ -259,12 +260,33 @@ static int simgrid(options *o) {
     snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)block);
     char root[16];
     snprintf(root, sizeof root, "%u", req.root);
-    char *argv[] = {OC_SMPIRUN, "-np", np, "-platform", platform, "-hostfile", hosts,
-                    "--cfg=smpi/lat-factor:0:1", "--cfg=smpi/bw-factor:0:1",
-                    "--cfg=network/crosstraffic:0", "--cfg=smpi/simulate-computation:no",
-                    "--log=root.thres:critical", (char *)exe, "--collectives",
-                    (char *)oc_collective_name(req.collective), "--algorithms", algo, "--sizes",
-                    bytes, "--root", root, "--repeats", "1", "--warmup", "0", "--json", NULL};
+    char *argv[] = {OC_SMPIRUN,
+                    "-np",
+                    np,
+                    "-platform",
+                    platform,
+                    "-hostfile",
+                    hosts,
+                    "--cfg=smpi/lat-factor:0:1",
+                    "--cfg=smpi/bw-factor:0:1",
+                    "--cfg=network/crosstraffic:0",
+                    "--cfg=smpi/simulate-computation:no",
+                    "--log=root.thres:critical",
+                    (char *)exe,
+                    "--collectives",
+                    (char *)oc_collective_name(req.collective),
+                    "--algorithms",
+                    algo,
+                    "--sizes",
+                    bytes,
+                    "--root",
+                    root,
+                    "--repeats",
+                    "1",
+                    "--warmup",
+                    "0",
+                    "--json",
+                    NULL};
     if (!algo) {
         rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
         goto done;
@@ -293,8 +315,8 @@ static int simgrid(options *o) {
         char ts[32], tm[32];
         oc_format_seconds(ts, sizeof ts, sim_s);
         oc_format_seconds(tm, sizeof tm, model_s);
-        printf("%s / %s on the fat-tree, %u nodes, %llu bytes\n", oc_collective_name(req.collective),
-               algo, req.nodes, (unsigned long long)req.bytes);
+        printf("%s / %s on the fat-tree, %u nodes, %llu bytes\n",
+               oc_collective_name(req.collective), algo, req.nodes, (unsigned long long)req.bytes);
         printf("  SimGrid (SMPI, the executor; result checked):  %s\n", ts);
         printf("  opticoll fattree model (verified):             %s\n", tm);
         printf("  SimGrid / model:                               %.3f\n", sim_s / model_s);

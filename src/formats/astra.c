@@ -169,9 +169,8 @@ static void run_sh(FILE *f, const void *arg) {
 
 int oc_export_astra(const oc_request *req, oc_astra_writer write, void *ctx, char *why,
                     size_t len) {
-    astra_watch w = {.watch = {.what = "the ASTRA-sim export",
-                               .attach = astra_attach,
-                               .finish = astra_finish}};
+    astra_watch w = {
+        .watch = {.what = "the ASTRA-sim export", .attach = astra_attach, .finish = astra_finish}};
     oc_report *rep = NULL;
     /* the run first: the switch's settings, typed, and the report; nothing is handed out
      * unless it passed every check */

@@ -98,7 +98,7 @@ typedef struct drawer {
     int any_round;
 } drawer;
 
-#define DRAWER(o) ((drawer *)((char *)(o) - offsetof(drawer, obs)))
+#define DRAWER(o) ((drawer *)((char *)(o)-offsetof(drawer, obs)))
 
 static int keep_round(const drawer *d, uint64_t round) {
     return d->opt->round < 0 || (uint64_t)d->opt->round == round;
@@ -125,8 +125,8 @@ static int add_panel(drawer *d, uint64_t round, uint64_t step, uint64_t nsteps, 
     return 0;
 }
 
-static int draw_step(oc__observer *o, uint64_t round, uint64_t step, uint64_t nsteps,
-                     double start, double dur, char *why, size_t len) {
+static int draw_step(oc__observer *o, uint64_t round, uint64_t step, uint64_t nsteps, double start,
+                     double dur, char *why, size_t len) {
     drawer *d = DRAWER(o);
     if (!keep_round(d, round)) return 0;
     if (!d->any_round || round != d->cur_round) {
@@ -186,9 +186,9 @@ static int draw_use(oc__observer *o, const oc__use *u, char *why, size_t len) {
     }
     if (d->summary) {
         /* a placement into its block pair: one transfer, and its channels on the ring */
-        uint32_t *c = d->panels[m.panel].bins +
-                      2 * ((size_t)((uint64_t)t->src * BINS / d->nodes) * BINS +
-                           (size_t)((uint64_t)t->dst * BINS / d->nodes));
+        uint32_t *c =
+            d->panels[m.panel].bins + 2 * ((size_t)((uint64_t)t->src * BINS / d->nodes) * BINS +
+                                           (size_t)((uint64_t)t->dst * BINS / d->nodes));
         if (!c[0] && d->elements + 1 > d->opt->max_elements)
             return refuse(d, "elements", d->opt->max_elements, why, len);
         d->elements += !c[0];
@@ -211,7 +211,7 @@ static int draw_use(oc__observer *o, const oc__use *u, char *why, size_t len) {
         }
         return 0;
     }
-    if (d->view == VIEW_STAR) m.cls = u->pos0, m.ncls = 1;             /* the laser's wavelength */
+    if (d->view == VIEW_STAR) m.cls = u->pos0, m.ncls = 1; /* the laser's wavelength */
     if (d->view == VIEW_FABRIC) m.cls = u->cls0, m.ncls = u->cls1 - u->cls0; /* its wavelengths */
     return add_mark(d, &m, d->view == VIEW_STAR ? 2 : 1, why, len);
 }
@@ -326,13 +326,19 @@ static void panel_marks(const drawer *d, uint64_t p, size_t *b, size_t *e) {
     size_t lo = 0, hi = d->nmarks;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (d->marks[mid].panel < p) lo = mid + 1; else hi = mid;
+        if (d->marks[mid].panel < p)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     *b = lo;
     hi = d->nmarks;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (d->marks[mid].panel <= p) lo = mid + 1; else hi = mid;
+        if (d->marks[mid].panel <= p)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     *e = lo;
 }
@@ -455,8 +461,8 @@ static void fabric_panel(FILE *f, const drawer *d, size_t b, size_t e, double cx
     const double R = 125;
     /* the servers: a grey arc under each server's tiles */
     for (uint64_t s = 0; s * T < N; s++) {
-        uint32_t first = (uint32_t)(s * T), last = (uint32_t)(s * T + T - 1 < N ? s * T + T - 1
-                                                                                   : N - 1);
+        uint32_t first = (uint32_t)(s * T),
+                 last = (uint32_t)(s * T + T - 1 < N ? s * T + T - 1 : N - 1);
         double x0, y0, x1, y1, lx, ly;
         at(cx, cy, R + 14, first, N, &x0, &y0);
         at(cx, cy, R + 14, last, N, &x1, &y1);
@@ -650,7 +656,8 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
     char tb[32];
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
-            "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+            "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" width=\"%.0f\" "
+            "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
             "font-family=\"sans-serif\">\n",
             width, height, width, height);
     fprintf(f, "<view id=\"all\" viewBox=\"0 0 %.0f %.0f\"/>\n", width, height);
@@ -668,9 +675,9 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
             "data-elements=\"%zu\" data-verified=\"%s\" data-view=\"%s\">\n",
             rep->nodes, (unsigned long long)rep->rounds, (unsigned long long)rep->steps, rows,
             d->npanels, (size_t)d->elements, rep->verified ? "true" : "false",
-            d->summary ? "summary"
-            : d->view == VIEW_RING ? "ring"
-            : d->view == VIEW_STAR ? "star"
+            d->summary               ? "summary"
+            : d->view == VIEW_RING   ? "ring"
+            : d->view == VIEW_STAR   ? "star"
             : d->view == VIEW_FABRIC ? "fabric"
                                      : "matrix");
     fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"16\" font-weight=\"bold\">", MARGIN);
@@ -704,12 +711,15 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
     }
     fputs("</g>\n", f);
     /* the index: a link per round to its view */
-    fprintf(f, "<g id=\"index\"><text x=\"%d\" y=\"%.0f\" font-size=\"11\" "
-               "font-weight=\"bold\">rounds:</text>\n", MARGIN, index_y);
+    fprintf(f,
+            "<g id=\"index\"><text x=\"%d\" y=\"%.0f\" font-size=\"11\" "
+            "font-weight=\"bold\">rounds:</text>\n",
+            MARGIN, index_y);
     for (size_t p = 0, r = 0; p < d->npanels; p++) {
         if (p && d->panels[p].round == d->panels[p - 1].round) continue;
         fprintf(f,
-                "<a href=\"#round-%llu\" xlink:href=\"#round-%llu\"><text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" "
+                "<a href=\"#round-%llu\" xlink:href=\"#round-%llu\"><text x=\"%.0f\" y=\"%.0f\" "
+                "font-size=\"11\" "
                 "fill=\"#1a56a0\" text-decoration=\"underline\">round %llu</text></a>\n",
                 (unsigned long long)d->panels[p].round, (unsigned long long)d->panels[p].round,
                 MARGIN + 70 + 62.0 * (double)(r % per_line),
@@ -727,8 +737,8 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
         const double y = head + (double)line[p] * block_h;
         const double x0 = MARGIN + (double)col[p] * (PANEL_W + GAP);
         const size_t nlines = line[q - 1] - line[p] + 1;
-        const double vw = nlines > 1 ? (double)COLS * (PANEL_W + GAP)
-                                     : (double)(q - p) * (PANEL_W + GAP);
+        const double vw =
+            nlines > 1 ? (double)COLS * (PANEL_W + GAP) : (double)(q - p) * (PANEL_W + GAP);
         const panel *first = &d->panels[p], *last = &d->panels[q - 1];
         fprintf(f, "<view id=\"round-%llu\" viewBox=\"%.0f %.0f %.0f %.0f\"/>\n",
                 (unsigned long long)first->round, x0 - 8, y - 8, vw + 8,
@@ -743,8 +753,8 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
                 (unsigned long long)first->round, (unsigned long long)first->round, q - p, x0,
                 y + 14, (unsigned long long)first->round);
         if (s0 == s1)
-            fprintf(f, "</text><text x=\"%.0f\" y=\"%.0f\" font-size=\"9\">step %llu", x0,
-                    y + 26, (unsigned long long)s0);
+            fprintf(f, "</text><text x=\"%.0f\" y=\"%.0f\" font-size=\"9\">step %llu", x0, y + 26,
+                    (unsigned long long)s0);
         else
             fprintf(f, "</text><text x=\"%.0f\" y=\"%.0f\" font-size=\"9\">steps %llu-%llu", x0,
                     y + 26, (unsigned long long)s0, (unsigned long long)s1);
@@ -765,8 +775,8 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
                     (unsigned long long)d->panels[k].round, (unsigned long long)d->panels[k].step,
                     e - b, x, py - 4, PANEL_W, PANEL_H);
             if ((d->view == VIEW_RING || d->view == VIEW_STAR) && q - p > 1)
-                fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">step %llu</text>\n",
-                        x + 4, py + 8, (unsigned long long)d->panels[k].step);
+                fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">step %llu</text>\n", x + 4,
+                        py + 8, (unsigned long long)d->panels[k].step);
             else
                 fputc('\n', f);
             const double cx = x + PANEL_W / 2.0, cy = py + PANEL_H / 2.0;
@@ -809,8 +819,9 @@ static void drawer_free(drawer *d) {
 
 static int check_options(const oc_draw_options *opt, char *why, size_t len) {
     if (!opt || !opt->max_panels || !opt->max_elements)
-        return oc__fail(why, len, OC_EINVAL, "a drawing needs its caps (max_panels, "
-                                             "max_elements)");
+        return oc__fail(why, len, OC_EINVAL,
+                        "a drawing needs its caps (max_panels, "
+                        "max_elements)");
     /* the marks kept are counted against the memory budget before the first is made */
     const uint64_t bins = (uint64_t)2 * BINS * BINS * sizeof(uint32_t);
     if (opt->max_elements > UINT64_MAX / 2 / sizeof(mark) ||
@@ -823,8 +834,9 @@ static int check_options(const oc_draw_options *opt, char *why, size_t len) {
 
 static int finish_drawing(drawer *d, const oc_report *rep, FILE *f, char *why, size_t len) {
     if (d->opt->round >= 0 && (uint64_t)d->opt->round >= rep->rounds)
-        return oc__fail(why, len, OC_ERANGE, "--round %lld: the schedule has %llu round%s (0 to "
-                                             "%llu)",
+        return oc__fail(why, len, OC_ERANGE,
+                        "--round %lld: the schedule has %llu round%s (0 to "
+                        "%llu)",
                         (long long)d->opt->round, (unsigned long long)rep->rounds,
                         rep->rounds == 1 ? "" : "s",
                         (unsigned long long)(rep->rounds ? rep->rounds - 1 : 0));

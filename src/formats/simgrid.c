@@ -28,8 +28,7 @@ typedef struct sg_watch {
     oc__netcfg cfg;
 } sg_watch;
 
-static int sg_attach(oc__watch *w, const oc__model *model, oc__netrun *net, char *why,
-                     size_t len) {
+static int sg_attach(oc__watch *w, const oc__model *model, oc__netrun *net, char *why, size_t len) {
     sg_watch *s = (sg_watch *)w;
     memset(&s->cfg, 0, sizeof s->cfg);
     if (model->config) model->config(net, &s->cfg);
@@ -46,7 +45,8 @@ static int sg_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
 }
 
 int oc_simgrid_platform(const oc_request *req, FILE *f, oc_report **out, char *why, size_t len) {
-    sg_watch w = {.watch = {.what = "the SimGrid platform", .attach = sg_attach, .finish = sg_finish}};
+    sg_watch w = {
+        .watch = {.what = "the SimGrid platform", .attach = sg_attach, .finish = sg_finish}};
     *out = NULL;
     oc_report *rep = NULL;
     int rc = oc__run_request(req, &w.watch, &rep, why, len);
@@ -61,21 +61,22 @@ int oc_simgrid_platform(const oc_request *req, FILE *f, oc_report **out, char *w
     const uint64_t N = rep->nodes, D = N < c->leaf_down ? N : c->leaf_down,
                    L = (N + c->leaf_down - 1) / c->leaf_down, U = ports - c->leaf_down;
     const double bps = (double)c->packet_bytes * 8 / c->packet_s;
-    fprintf(f,
-            "<?xml version='1.0'?>\n"
-            "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-            "<!-- opticoll's fattree model for %llu nodes: %llu nodes a leaf, %llu leaves, %llu "
-            "spines, %.17g bit/s a cable and direction, %.17g s a router (here: a cable) -->\n"
-            "<platform version=\"4.1\">\n"
-            "  <zone id=\"world\" routing=\"Full\">\n"
-            "    <cluster id=\"ft\" prefix=\"node-\" suffix=\"\" radical=\"0-%llu\" speed=\"100Gf\"\n"
-            "             bw=\"%.17gbps\" lat=\"%.17gs\" topology=\"FAT_TREE\"\n"
-            "             topo_parameters=\"2;%llu,%llu;1,%llu;1,1\"/>\n"
-            "  </zone>\n"
-            "</platform>\n",
-            (unsigned long long)N, (unsigned long long)D, (unsigned long long)L,
-            (unsigned long long)U, bps, c->router_s, (unsigned long long)(D * L - 1), bps,
-            c->router_s, (unsigned long long)D, (unsigned long long)L, (unsigned long long)U);
+    fprintf(
+        f,
+        "<?xml version='1.0'?>\n"
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+        "<!-- opticoll's fattree model for %llu nodes: %llu nodes a leaf, %llu leaves, %llu "
+        "spines, %.17g bit/s a cable and direction, %.17g s a router (here: a cable) -->\n"
+        "<platform version=\"4.1\">\n"
+        "  <zone id=\"world\" routing=\"Full\">\n"
+        "    <cluster id=\"ft\" prefix=\"node-\" suffix=\"\" radical=\"0-%llu\" speed=\"100Gf\"\n"
+        "             bw=\"%.17gbps\" lat=\"%.17gs\" topology=\"FAT_TREE\"\n"
+        "             topo_parameters=\"2;%llu,%llu;1,%llu;1,1\"/>\n"
+        "  </zone>\n"
+        "</platform>\n",
+        (unsigned long long)N, (unsigned long long)D, (unsigned long long)L, (unsigned long long)U,
+        bps, c->router_s, (unsigned long long)(D * L - 1), bps, c->router_s, (unsigned long long)D,
+        (unsigned long long)L, (unsigned long long)U);
     if (ferror(f)) {
         rc = oc__fail(why, len, OC_EIO, "cannot write the SimGrid platform");
         goto out;
