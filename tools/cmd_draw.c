@@ -50,6 +50,8 @@ static int takes_value(const char *a) {
                                      "--network --nodes --size --root --wavelengths --fibres "
                                      "--output --param --net --preset --objective ";
     const size_t n = strlen(a);
+    if (n < 2 || a[0] != '-' || strchr(a, ' '))
+        return 0; /* every match starts past the lead space */
     for (const char *p = strstr(with_value, a); p; p = strstr(p + 1, a))
         if (p[-1] == ' ' && p[n] == ' ') return 1;
     return 0;
