@@ -448,6 +448,45 @@ typedef int (*oc_chakra_writer)(void *ctx, uint32_t rank, const void *data, size
 int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, char *why,
                      size_t whylen);
 
+/* ---- drawings (src/formats/draw.c) ------------------------------------------------------------
+ */
+
+/* Past this many nodes a drawing is summarised: every panel a sender x receiver matrix binned to
+ * OC_DRAW_DETAIL_NODES x OC_DRAW_DETAIL_NODES blocks of nodes. */
+#define OC_DRAW_DETAIL_NODES 64
+typedef struct oc_draw_options {
+    int64_t round;         /* -1: every round; else this round alone */
+    uint64_t max_panels;   /* the most panels (ring, star: physical steps; others: rounds) */
+    uint64_t max_elements; /* the most drawn elements (lightpaths, transmissions, cells) */
+} oc_draw_options;
+/* The schedule of `req`, verified and mapped on its network, drawn as one SVG document written to
+ * f: the ring's lightpaths per step (arcs coloured by wavelength, dashed by fibre), the star's
+ * transmissions and filter tunings per step, the fabric's circuits per round, a sender x receiver
+ * matrix per round on the switch, the fat-tree and the direct networks; an index linking to a
+ * <view> per round. Nothing is written unless the schedule passed every check and the drawing fits
+ * the caps (OC_ETOOBIG otherwise). */
+int oc_draw(const oc_request *req, const oc_draw_options *opt, FILE *f, char *why, size_t whylen);
+/* The same for a schedule file (JSON, as oc_verify_file reads it; MSCCL XML is refused with
+ * OC_ENOTSUP); `network` and `net_params` as there, a network is needed. */
+int oc_draw_file(const char *path, const char *network, const oc_kv *net_params,
+                 const oc_draw_options *opt, FILE *f, char *why, size_t whylen);
+
+/* The same schedule for ASTRA-sim 2.0's analytical backend on opticoll's switch (src/formats/
+ * astra.c): after the schedule passed every check on `-t switch`, write(ctx, name, data, len) is
+ * called for "trace.RANK.et" (the Chakra traces, rank 0 to N-1), "network.yml" (topology Switch,
+ * npus_count, bandwidth, latency: the switch's alpha and beta as ASTRA-sim reads them),
+ * "system.json", "memory.json", "run.sh" (the ASTRA-sim command line) and "opticoll.json" (this
+ * run's report). A non-zero return (an OC_ error) stops the export. OC_ENOTSUP on any other network
+ * or without protobuf-c. */
+typedef int (*oc_astra_writer)(void *ctx, const char *name, const void *data, size_t len);
+int oc_export_astra(const oc_request *req, oc_astra_writer write, void *ctx, char *why,
+                    size_t whylen);
+
+/* The request run on the fat-tree (`fattree`: verified and mapped; *out its report, the caller
+ * frees it) and the SimGrid 4.1 platform of that model's settings written to f: a FAT_TREE cluster
+ * of hosts node-0 ... (src/formats/simgrid.c). OC_ENOTSUP on any other network. */
+int oc_simgrid_platform(const oc_request *req, FILE *f, oc_report **out, char *why, size_t whylen);
+
 /* Reads a schedule file (JSON, or MSCCL XML: a file whose first non-blank character is '<') and
  * checks it with the semantic verifier, and, when the file or
  * `network` names a network, with that model's resource check. On success *out is a report. */

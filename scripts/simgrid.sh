@@ -7,7 +7,10 @@
 # opticoll's own `fattree` model time of the same schedule (`opticoll run -t fattree`).
 #
 #   scripts/simgrid.sh [--algorithms ring,rd] [--nodes 16,32,64] [--sizes 1MiB,16MiB]
-#                      [--check FACTOR] [--build DIR]
+#                      [--check FACTOR] [--build DIR] [--build-only]
+#
+# --build-only: build DIR/simgrid/opticoll-mpi-smpi (when a source is newer) and stop; it is the
+# binary `opticoll simgrid` runs under smpirun.
 #
 # Plain alpha-beta network: no SMPI latency or bandwidth correction factors, no
 # cross-traffic; --cfg=smpi/simulate-computation:no leaves the host's own CPU time out, so the
@@ -18,7 +21,7 @@
 # loaded link.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
-algos=ring,rd nodes=16,32,64 sizes=1MiB,16MiB check="" build="$root/build"
+algos=ring,rd nodes=16,32,64 sizes=1MiB,16MiB check="" build="$root/build" only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --algorithms) algos="$2"; shift 2 ;;
@@ -26,12 +29,13 @@ while [ $# -gt 0 ]; do
     --sizes) sizes="$2"; shift 2 ;;
     --check) check="$2"; shift 2 ;;
     --build) build="$2"; shift 2 ;;
+    --build-only) only=1; shift ;;
     *) echo "simgrid.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
 command -v smpicc >/dev/null && command -v smpirun >/dev/null ||
   { echo "simgrid.sh: smpicc/smpirun not found (scripts/deps.sh installs libsimgrid-dev)" >&2; exit 2; }
-[ -x "$build/opticoll" ] || { echo "simgrid.sh: $build/opticoll is missing (run make)" >&2; exit 2; }
+[ -n "$only" ] || [ -x "$build/opticoll" ] || { echo "simgrid.sh: $build/opticoll is missing (run make)" >&2; exit 2; }
 out="$build/simgrid"
 mkdir -p "$out"
 exe="$out/opticoll-mpi-smpi"
@@ -46,6 +50,7 @@ if [ ! -x "$exe" ] || [ -n "$(find "$root/src" "$root/include" "$root/tools/opti
     $(pkg-config --libs libcjson libxml-2.0 z3) -lm -lpthread >"$out/build.log" 2>&1 ||
     { cat "$out/build.log" >&2; exit 1; }
 fi
+[ -z "$only" ] || exit 0
 # The platform: N hosts, ceil(N/16) leaves of 16 nodes, 16 spines (SimGrid's FAT_TREE
 # topo_parameters "levels;down...;up...;link counts").
 platform() {

@@ -267,6 +267,11 @@ static const struct {
     {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT |
                    OPT_OBJECTIVE | OPT_RUNTIME},
     {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},
+    /* draw (cmd_draw.c): like run, or a schedule file like verify; its --round is its own */
+    {"draw", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_OUTPUT |
+                 OPT_OBJECTIVE | OPT_FILE},
+    /* simgrid (cmd_simgrid.c): the fat-tree only, so -t and --net but no -w, -f, --preset */
+    {"simgrid", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NET | OPT_NETPARAM | OPT_JSON},
     /* train: -c and -s are read to name why they do not apply (the model gives both); the
      * other shared options that train has no use for (-r, --format, -o, --csv, --links, --explain,
      * --objective) are refused by name, never ignored */

@@ -131,6 +131,10 @@ int cmd_sweep(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
+int cmd_draw(int argc, char **argv);
+int cmd_simgrid(int argc, char **argv);
+/* export --format astra-sim -o DIR (cmd_astra.c), after export read the options. */
+int export_astra(options *o);
 /* run -a auto (cmd_tune.c): when o says -a auto, picks the algorithm (from --decisions FILE or
  * by tuning the one point) and sets o->algo to it; the reason goes to run_auto_note, which run
  * prints with its result. --decisions without -a auto is refused. 0 or an exit code. */

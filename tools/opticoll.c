@@ -337,6 +337,9 @@ static int cmd_export(options *o) {
             "                          their limits are checked, a schedule over one is refused\n"
             "      --format chakra     MLCommons Chakra execution traces (ASTRA-sim's input):\n"
             "                          one file PREFIX.RANK.et per rank; needs -o PREFIX\n"
+            "      --format astra-sim  ASTRA-sim 2.0 on the same switch (-t switch): the Chakra\n"
+            "                          traces DIR/trace.RANK.et, network.yml, system.json,\n"
+            "                          memory.json, run.sh and opticoll.json; needs -o DIR\n"
             "  -o, --output FILE       write FILE instead of standard output (- is standard\n"
             "                          output)\n\n"
             "examples:\n"
@@ -347,10 +350,12 @@ static int cmd_export(options *o) {
         return 0;
     }
     if (!o->format)
-        return die(EXIT_USAGE, "missing --format (json, chrome, msccl or chakra)", NULL, NULL);
+        return die(EXIT_USAGE, "missing --format (json, chrome, msccl, chakra or astra-sim)", NULL,
+                   NULL);
     if (o->runtime && strcmp(o->format, "msccl") && strcmp(o->format, "msccl-inplace"))
         return die(EXIT_USAGE, "--runtime applies to --format msccl only", NULL, NULL);
     if (!strcmp(o->format, "chakra")) return export_chakra(o);
+    if (!strcmp(o->format, "astra-sim")) return export_astra(o);
     int (*export_fn)(const oc_request *, FILE *, char *, size_t) = NULL;
     if (!strcmp(o->format, "json"))
         export_fn = oc_export_json;
@@ -360,7 +365,8 @@ static int cmd_export(options *o) {
         export_fn = export_msccl;
     else
         return die(EXIT_USAGE,
-                   "--format %s: unknown format (json, chrome, msccl, msccl-inplace, chakra)",
+                   "--format %s: unknown format (json, chrome, msccl, msccl-inplace, chakra, "
+                   "astra-sim)",
                    o->format, NULL);
     if (o->runtime && strcmp(o->runtime, "msccl-nccl") && strcmp(o->runtime, "rccl"))
         return die(EXIT_USAGE, "--runtime %s: unknown MSCCL runtime (msccl-nccl, rccl)", o->runtime,
@@ -725,6 +731,8 @@ static void usage(FILE *f) {
           "  tune        the winning algorithm for each N and size, crossovers, decision file\n"
           "  perf        nccl-tests' columns (time, algbw, busbw) from the model, -b -e -f\n"
           "  synth       the fewest steps on a small ring or star, proven with the z3 solver\n"
+          "  draw        a verified schedule as an SVG picture: lightpaths, tunings, circuits\n"
+          "  simgrid     one schedule on the fat-tree: SimGrid's SMPI time beside the model's\n"
           "\nEvery command takes -q, --quiet: no progress line on stderr (shown only when stderr\n"
           "is a terminal and the work has run for a second).\n\n"
           "examples:\n"
@@ -761,6 +769,8 @@ static int dispatch(int argc, char **argv) {
     if (!strcmp(cmd, "tune")) return cmd_tune(argc, argv);
     if (!strcmp(cmd, "perf")) return cmd_perf(argc, argv);
     if (!strcmp(cmd, "synth")) return cmd_synth(argc, argv);
+    if (!strcmp(cmd, "draw")) return cmd_draw(argc, argv);
+    if (!strcmp(cmd, "simgrid")) return cmd_simgrid(argc, argv);
     int (*fn)(options *) = NULL;
     if (!strcmp(cmd, "run"))
         fn = cmd_run;

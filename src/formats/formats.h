@@ -2,7 +2,9 @@
  * formats.h — the file-formats room: schedules written to and read from files. schedule_json.c
  * writes and reads opticoll's own schedule JSON (oc_export_json, oc_verify_file, which hands MSCCL
  * XML to msccl_import.c); msccl_export.c writes MSCCL XML programs and msccl_import.c reads them;
- * chrome.c writes a checked run as a Chrome/Perfetto timeline. A file read back goes through the same pipeline as a generated
+ * chrome.c writes a checked run as a Chrome/Perfetto timeline, draw.c draws one as SVG; chakra.c
+ * writes Chakra traces, astra.c ASTRA-sim's configuration beside them, simgrid.c SimGrid's
+ * platform of the fat-tree. A file read back goes through the same pipeline as a generated
  * schedule (src/run: verifier, then the network model), so a file is held to the same checks.
  */
 #ifndef OC_FORMATS_H
@@ -21,6 +23,12 @@ int oc__output_refuse(const char *what, uint64_t done, const char *unit, char *w
 /* oc_verify_file for MSCCL XML (src/formats/msccl_import.c); text is the file's content. */
 int oc__verify_msccl(const char *path, const char *text, const char *network,
                      const oc_kv *net_params, oc_report **out, char *why, size_t len);
+
+/* oc_verify_file with a watch on the checked run (NULL: none; draw.c's drawing). A watch needs a
+ * network; an MSCCL XML file is refused with a watch (OC_ENOTSUP). */
+typedef struct oc__watch oc__watch;
+int oc__verify_file_watched(const char *path, const char *network, const oc_kv *net_params,
+                            oc__watch *watch, oc_report **out, char *why, size_t len);
 
 /* A stored schedule that passed the pipeline (rep: its report) as a schedule file, in the format
  * oc_export_json writes (src/synth writes its optima with it). */

@@ -29,6 +29,7 @@
 #include "formats/formats.h"
 #include "core/json.h"
 #include "core/quote.h"
+#include "run/watch.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -313,6 +314,11 @@ static int string_kv(const cJSON *obj, oc_kv *kv, const char *what, const char *
 
 int oc_verify_file(const char *path, const char *network, const oc_kv *net_params, oc_report **out,
                    char *why, size_t len) {
+    return oc__verify_file_watched(path, network, net_params, NULL, out, why, len);
+}
+
+int oc__verify_file_watched(const char *path, const char *network, const oc_kv *net_params,
+                            oc__watch *watch, oc_report **out, char *why, size_t len) {
     *out = NULL;
     char *text = NULL;
     cJSON *root = NULL;
@@ -342,6 +348,11 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
     const char *lead = body;
     while (*lead == ' ' || *lead == '\t' || *lead == '\n' || *lead == '\r')
         lead++;
+    if (*lead == '<' && watch) {
+        rc = oc__fail(why, len, OC_ENOTSUP, "%s: %s reads schedule JSON files, not MSCCL XML",
+                      path, watch->what);
+        goto out;
+    }
     if (*lead == '<') {
         rc = oc__verify_msccl(path, text, network, net_params, out, why, len);
         goto out;
@@ -495,8 +506,14 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
         rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s'", OC_Q(net));
         goto out;
     }
+    if (watch && !model) {
+        rc = oc__fail(why, len, OC_EINVAL, "%s: %s needs a network (the file names none: -t)",
+                      path, watch->what);
+        goto out;
+    }
     oc__store_source src = {&store};
-    rc = oc__run_schedule(&spec, oc__source_store, &src, model, np, 1, NULL, rep, why, len);
+    rc = oc__run_schedule_watched(&spec, oc__source_store, &src, model, np, 1, NULL, watch, rep,
+                                  why, len);
     if (rc) goto out;
     const cJSON *alg = cJSON_GetObjectItemCaseSensitive(root, "algorithm");
     snprintf(rep->algorithm, sizeof rep->algorithm, "%s",

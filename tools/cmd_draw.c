@@ -1,0 +1,177 @@
+/*
+ * cmd_draw.c — `opticoll draw`: a schedule as a picture (one SVG document), generated from -c -a
+ * -t -n -s like `run`, or read from a schedule file like `verify`; verified and mapped first, and
+ * drawn from the network model's own placements (src/formats/draw.c says what each view shows).
+ *
+ * The file is written whole or not at all (output.h: a temporary beside it, renamed over it);
+ * without -o (or with -o -) the document goes to standard output, but only once it is whole.
+ * --round R draws one round. The caps (DRAW_MAX_PANELS panels, DRAW_MAX_ELEMENTS elements) are
+ * checked as the model reports its placements, before anything is written: past either, one line
+ * and exit 2. PNG is not offered: the plotting path (gnuplot, tools/plot.c) plots data series and
+ * cannot render an SVG document, and a second renderer of the same drawing in gnuplot would be a
+ * second picture to check; a viewer (any browser) opens the SVG, and rsvg-convert turns it into a
+ * PNG where one is needed.
+ */
+#include "cli.h"
+#include "output.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { DRAW_MAX_PANELS = 256, DRAW_MAX_ELEMENTS = 20000 };
+
+static const char *const draw_help =
+    "usage: opticoll draw -c COLL -a ALGO [-t NET] -n N -s SIZE [options] [--round R] [-o FILE]\n"
+    "       opticoll draw FILE [-t NET] [--net KEY=VALUE]... [--round R] [-o FILE.svg]\n\n"
+    "Draws the schedule as one SVG document, after it passed every check (semantic verifier,\n"
+    "real-data run, the network's resource check), from the network model's own placements:\n"
+    "  ring     a panel per physical step: each lightpath an arc along the links it holds\n"
+    "           (clockwise outside the circle, counter-clockwise inside), coloured by its\n"
+    "           wavelength, dashed by its fibre, a dot at its receiver\n"
+    "  star     a panel per physical step: each transmission from its sender through the\n"
+    "           coupler, coloured by its wavelength, and the receiver's filter tuned to it\n"
+    "  fabric   a panel per round: the circuits between tiles, grouped by server\n"
+    "  switch, fattree, hypercube, torus, mesh\n"
+    "           a panel per round: a sender x receiver matrix, a cell per transfer\n"
+    "Past 64 nodes every panel is summarised as a sender x receiver matrix of 64 x 64 blocks of\n"
+    "nodes. An index at the top links to each round's own view (FILE.svg#round-R).\n"
+    "At most 256 panels and 20000 elements are drawn: past either, nothing is written (exit 2);\n"
+    "--round R draws one round. SVG only (a browser opens it).\n\n";
+
+static const char *const draw_help_options =
+    "      --round R           draw round R alone (from 0)\n"
+    "  -o, --output FILE       write FILE (whole or not at all) instead of standard output\n";
+
+/* The spellings of draw's options that take their value as the next word: that word is a value
+ * whatever it looks like (`-o --round` writes a file named --round), never draw's --round. */
+static int takes_value(const char *a) {
+    static const char with_value[] = " -c -a -t -n -s -r -w -f -o -p --collective --algorithm "
+                                     "--network --nodes --size --root --wavelengths --fibres "
+                                     "--output --param --net --preset --objective ";
+    const size_t n = strlen(a);
+    if (n < 2 || a[0] != '-' || strchr(a, ' '))
+        return 0; /* every match starts past the lead space */
+    for (const char *p = strstr(with_value, a); p; p = strstr(p + 1, a))
+        if (p[-1] == ' ' && p[n] == ' ') return 1;
+    return 0;
+}
+
+/* --round R (or --round=R) taken out of argv, the rest into rest[0 .. *n). */
+static int take_round(int argc, char **argv, char **rest, int *n, const char **round) {
+    *n = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) {
+            while (i < argc)
+                rest[(*n)++] = argv[i++];
+            break;
+        }
+        if (i > 0 && takes_value(a) && i + 1 < argc) { /* an option and its value, as they are */
+            rest[(*n)++] = argv[i++];
+            rest[(*n)++] = argv[i];
+            continue;
+        }
+        const char *v = NULL;
+        if (!strcmp(a, "--round")) {
+            if (i + 1 >= argc) return die(EXIT_USAGE, "draw: --round needs a value", NULL, NULL);
+            v = argv[++i];
+        } else if (!strncmp(a, "--round=", 8)) {
+            v = a + 8;
+        } else {
+            rest[(*n)++] = argv[i];
+            continue;
+        }
+        if (*round) return die(EXIT_USAGE, "draw: --round given twice", NULL, NULL);
+        *round = v;
+    }
+    rest[*n] = NULL;
+    return 0;
+}
+
+/* The drawing into f: from the request or from the file. 0 or a library error. */
+static int draw_into(const options *o, const oc_request *req, const oc_draw_options *opt, FILE *f,
+                     char *why, size_t len) {
+    if (o->file) return oc_draw_file(o->file, o->net, o->net_params, opt, f, why, len);
+    return oc_draw(req, opt, f, why, len);
+}
+
+static int draw(options *o, const char *round_text) {
+    oc_draw_options opt = {
+        .round = -1, .max_panels = DRAW_MAX_PANELS, .max_elements = DRAW_MAX_ELEMENTS};
+    if (round_text) {
+        uint64_t r;
+        if (oc_parse_u64(round_text, 0, INT64_MAX, &r))
+            return die(EXIT_USAGE, "draw: --round %s: expected a round number (0, 1, ...)",
+                       round_text, NULL);
+        opt.round = (int64_t)r;
+    }
+    int rc = fold_network_flags(o);
+    if (rc) return rc;
+    oc_request req;
+    memset(&req, 0, sizeof req);
+    if (o->file) {
+        if (o->coll || o->algo || o->nodes || o->size)
+            return die(EXIT_USAGE, "draw: the file says what the schedule is; drop -c/-a/-n/-s",
+                       NULL, NULL);
+    } else if ((rc = build_request(o, &req, 1))) {
+        return rc;
+    }
+    char why[512] = "";
+    if (o->output && !strcmp(o->output, "-")) o->output = NULL;
+    if (!o->output) {
+        /* standard output: into a temporary first, so that a failure prints nothing */
+        FILE *tmp = tmpfile();
+        if (!tmp)
+            return die(EXIT_OTHER, "cannot create a temporary file: %s", strerror(errno), NULL);
+        int err = draw_into(o, &req, &opt, tmp, why, sizeof why);
+        if (err) {
+            rc = ferror(tmp) ? die(EXIT_OTHER, "cannot write a temporary file: %s", why, NULL)
+                             : lib_error(err, why);
+            fclose(tmp);
+            return rc;
+        }
+        rewind(tmp);
+        char buf[1 << 16];
+        size_t got;
+        while ((got = fread(buf, 1, sizeof buf, tmp)) > 0)
+            fwrite(buf, 1, got, stdout); /* a failed write is close_stdout's (exit 3) */
+        fclose(tmp);
+        return 0;
+    }
+    out_file out;
+    if ((rc = out_open(&out, o->output))) return rc;
+    int err = draw_into(o, &req, &opt, out.f, why, sizeof why);
+    if (err) {
+        rc = ferror(out.f) ? die(EXIT_OTHER, "cannot write %s: %s", o->output, why)
+                           : lib_error(err, why);
+        out_discard(&out);
+        return rc;
+    }
+    return out_commit(&out);
+}
+
+int cmd_draw(int argc, char **argv) {
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    options o;
+    memset(&o, 0, sizeof o);
+    o.params = oc_kv_new();
+    o.net_params = oc_kv_new();
+    const char *round_text = NULL;
+    int n = 0, rc;
+    if (!rest || !o.params || !o.net_params)
+        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
+    else if (!(rc = take_round(argc, argv, rest, &n, &round_text)) &&
+             !(rc = parse_options(n, rest, &o, "draw"))) {
+        if (o.help)
+            fputs(draw_help, stdout), fputs(help_problem, stdout), fputs(help_algo, stdout),
+                fputs(help_search, stdout), fputs(help_network, stdout),
+                fputs(draw_help_options, stdout);
+        else
+            rc = draw(&o, round_text);
+    }
+    free(rest);
+    oc_kv_free(o.params);
+    oc_kv_free(o.net_params);
+    return rc;
+}
