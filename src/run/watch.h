@@ -38,7 +38,7 @@ int oc__observe_unsupported(const oc__model *model, const char *what, char *why,
 
 typedef struct oc__links oc__links;
 /* A watch that accumulates busy time per resource and, at finish, renders the "links" report
- * into rep (rep->links_json, rep->links_text). */
+ * into rep (rep->links_json). */
 oc__links *oc__links_new(void);
 oc__watch *oc__links_watch(oc__links *l);
 void oc__links_free(oc__links *l);
