@@ -71,8 +71,8 @@
  *           least completion under the levels' values.
  * On the ring and the fat-tree, whose models cost every round alone, the levels themselves are
  * mapped (exact levels, below) and a factorisation's bound is then its cost.
- *   fattree (fattree.c): every round costs at least one router delay (a third of the longest
- *           path's fixed time) plus the time the busiest node's injection link takes to drain its
+ *   fattree (fattree.c): every round costs at least one router delay (the model's router_s, typed
+ *           in core/netcfg.h) plus the time the busiest node's injection link takes to drain its
  *           sends: r-1 transfers of w chunks, a chunk more than npk - 1 packets when it is npk
  *           (the packet's time is that of a one-byte chunk).
  * The folded variants (radix r >= 2 in turn) are cut off as a family once even their radix's
@@ -478,11 +478,9 @@ int oc__rhd_one_way_formula(const oc__plan *p, const oc__formula_in *in, oc_repo
 
 /* ---- the parameter search (the essay above: the space and the bounds) ---- */
 
-typedef enum { NET_OTHER, NET_SWITCH, NET_FABRIC, NET_RING, NET_FATTREE } net_kind;
-
 /* A network's terms, as the bounds use them. */
 typedef struct cost_net {
-    net_kind kind;
+    oc__netcfg_kind kind; /* the model's typed settings' kind (core/netcfg.h) */
     uint32_t N;
     double a;       /* the fixed part of a step: alpha (switch, fabric), a step without payload */
     double c;       /* one chunk's payload time (fabric: on all of a tile's lanes) */
@@ -493,6 +491,7 @@ typedef struct cost_net {
     uint64_t degree; /* fabric: circuits per tile above which a round is refused (mzi_degree) */
     uint64_t ch;    /* ring: fibres x wavelengths per direction */
     double pkt;     /* fattree: one packet on a link (0: unknown) */
+    double router;  /* fattree: one router's delay, the least a round can take */
     uint64_t npk;   /* fattree: packets per chunk */
 } cost_net;
 
@@ -503,7 +502,7 @@ typedef struct cost_net {
  * after its schedule was made). */
 static int fabric_refuses(const cost_net *n, uint32_t r) {
     const uint64_t d = n->split && r - 1 > n->split ? n->split : r - 1;
-    return n->kind == NET_FABRIC && (d > n->lanes || (n->degree && d > n->degree));
+    return n->kind == OC_NETCFG_FABRIC && (d > n->lanes || (n->degree && d > n->degree));
 }
 
 /* Why: "needs 15 circuits per tile, more than its 16 wavelengths" / "... than its 1x3 MZI
@@ -525,12 +524,7 @@ typedef struct tally {
 } tally;
 
 static cost_net net_of(const oc__formula_in *f, uint32_t N) {
-    const char *name = f->network ? f->network : "";
-    cost_net n = {.kind = f->lanes                   ? NET_FABRIC
-                          : !strcmp(name, "switch")  ? NET_SWITCH
-                          : !strcmp(name, "ring")    ? NET_RING
-                          : !strcmp(name, "fattree") ? NET_FATTREE
-                                                     : NET_OTHER,
+    cost_net n = {.kind = f->cfg.kind,
                   .N = N,
                   .a = f->step_fixed,
                   .c = f->step_time - f->step_fixed,
@@ -539,22 +533,23 @@ static cost_net net_of(const oc__formula_in *f, uint32_t N) {
                   .lanes = f->lanes,
                   .split = f->split_degree,
                   .degree = f->max_degree,
-                  .ch = f->channels ? f->channels : 1};
+                  .ch = f->channels ? f->channels : 1,
+                  .router = f->cfg.kind == OC_NETCFG_FATTREE ? f->cfg.fattree.router_s : 0};
     return n;
 }
 
 static const char *bound_name(const cost_net *n) {
     switch (n->kind) {
-    case NET_SWITCH:
+    case OC_NETCFG_SWITCH:
         return "switch: each round's busiest port, (r-1) x (alpha + w chunks beta)";
-    case NET_FABRIC:
+    case OC_NETCFG_FABRIC:
         return "fabric: alpha and a reconfiguration per new circuit set, w chunks on "
                "floor(W/(r-1)) lanes per level";
-    case NET_RING:
+    case OC_NETCFG_RING:
         return "ring: per round max(1, the busiest link's load (exact in a level's groups of at "
                "most N/2 nodes, else unit-hops / 2N links), a node's units / 2 links, a fold's "
                "busiest link) / (F w) steps";
-    case NET_FATTREE:
+    case OC_NETCFG_FATTREE:
         return "fattree: a router delay per round and the busiest node's packets on its link";
     default:
         return NULL;
@@ -575,17 +570,17 @@ static double hops(const cost_net *n, uint64_t t) {
 static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double link_units,
                        tally *b) {
     switch (n->kind) {
-    case NET_SWITCH:
+    case OC_NETCFG_SWITCH:
         b->st += d;
         b->t += (double)d * (n->a + (double)units * n->c);
         break;
-    case NET_FABRIC: {
+    case OC_NETCFG_FABRIC: {
         const uint64_t l = d <= n->lanes ? n->lanes / d : 1;
         b->st += 1;
         b->t += n->a + (double)units * n->c * (double)n->lanes / (double)l;
         break;
     }
-    case NET_RING: {
+    case OC_NETCFG_RING: {
         const double link = ceil(ceil(link_units) / (double)n->ch);
         const double node = ceil((double)d * (double)units / (2.0 * (double)n->ch));
         const double s = fmax(1, fmax(link, node));
@@ -593,12 +588,12 @@ static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double lin
         b->t += s * n->step;
         break;
     }
-    case NET_FATTREE: {
+    case OC_NETCFG_FATTREE: {
         /* the busiest node's injection link drains its d transfers, each more than
          * units x (npk - 1) packets (a chunk is more than npk - 1 packets), then a router delay */
         const double per = fmax(1, (double)units * (double)(n->npk ? n->npk - 1 : 0));
         b->st += 1;
-        b->t += n->a / 3 + (double)d * per * n->pkt;
+        b->t += n->router + (double)d * per * n->pkt;
         break;
     }
     default:
@@ -627,7 +622,7 @@ static uint64_t pair_hops(const cost_net *n, uint32_t r, uint64_t w) {
  * transfer (at most (r - 1) w < N / 2 apart) goes the short way inside its group, no arc passes
  * a group's boundary, and the busiest link's load is known exactly (group_load). */
 static int group_local(const cost_net *n, uint32_t r, uint64_t w) {
-    return n->kind == NET_RING && 2 * (uint64_t)r * w <= n->N;
+    return n->kind == OC_NETCFG_RING && 2 * (uint64_t)r * w <= n->N;
 }
 
 /* The busiest directed link's chunks in a group-local level: in a group, node (d, i) (digit d,
@@ -647,7 +642,7 @@ static void level_cost(const cost_net *n, uint32_t r, uint64_t w, uint32_t P, ui
     double load = 0;
     if (group_local(n, r, w)) {
         load = group_load(r, w);
-    } else if (n->kind == NET_RING) {
+    } else if (n->kind == OC_NETCFG_RING) {
         /* the round's unit-hops over the 2N directed links: digit pairs (d, j) at distance
          * delta, 2 (r - delta) of them in each of the P / r groups */
         const double uh = 2.0 * (double)pair_hops(n, r, w);
@@ -659,7 +654,7 @@ static void level_cost(const cost_net *n, uint32_t r, uint64_t w, uint32_t P, ui
 
 /* The fabric's reconfigurations: `count` of them. */
 static void reconfigs(const cost_net *n, uint64_t count, tally *b) {
-    if (n->kind == NET_FABRIC) b->t += (double)count * n->reconf;
+    if (n->kind == OC_NETCFG_FABRIC) b->t += (double)count * n->reconf;
 }
 
 static oc__bound to_bound(const tally *b, const char *name) {
@@ -715,7 +710,7 @@ static void candidate_cost(const cost_net *n, oc__rhd_kind kind, const uint32_t 
         const uint64_t in = kind == OC__RHD_BOTH ? P : kind == OC__RHD_HALVING ? N : 1;
         const uint64_t out = kind == OC__RHD_BOTH ? P : kind == OC__RHD_HALVING ? 1 : N;
         double uh = 0, busiest = 0;
-        if (n->kind == NET_RING) {
+        if (n->kind == OC_NETCFG_RING) {
             uh = fold_hops(n, P);
             busiest = fold_busiest_link(N, P);
         }
@@ -799,13 +794,13 @@ static void completion_cost(const cost_net *n, oc__rhd_kind kind, uint64_t W, ui
     const uint32_t dirs = kind == OC__RHD_BOTH ? 2 : 1;
     const double units = (double)W * (M - 1); /* sum of (r_p - 1) w_p over the rest */
     switch (n->kind) {
-    case NET_SWITCH: {
+    case OC_NETCFG_SWITCH: {
         const uint64_t alphas = prime_excess(M);
         b->st += dirs * alphas;
         b->t += dirs * ((double)alphas * n->a + units * n->c);
         break;
     }
-    case NET_FABRIC: {
+    case OC_NETCFG_FABRIC: {
         uint64_t levels = 0;
         for (uint64_t x = 1; x < M; x *= n->lanes + 1)
             levels++;
@@ -814,16 +809,16 @@ static void completion_cost(const cost_net *n, oc__rhd_kind kind, uint64_t W, ui
         reconfigs(n, dirs * levels - (kind == OC__RHD_BOTH && W == 1 ? 1 : 0), b);
         break;
     }
-    case NET_RING: {
+    case OC_NETCFG_RING: {
         const double s = fmax(1, ceil(units / (2.0 * (double)n->ch)));
         b->st += dirs * (uint64_t)s;
         b->t += dirs * s * n->step;
         break;
     }
-    case NET_FATTREE: {
+    case OC_NETCFG_FATTREE: {
         const double per = fmax(1, units * (double)(n->npk ? n->npk - 1 : 0));
         b->st += dirs;
-        b->t += dirs * (n->a / 3 + per * n->pkt);
+        b->t += dirs * (n->router + per * n->pkt);
         break;
     }
     default:
@@ -1078,7 +1073,7 @@ static int cost_folds(rsearch *c, uint32_t r, tally *out) {
 /* Exact mode where the model may cost rounds alone: a plan with P = N (the prime factors: the
  * fewest transfers) gives the spec and the identity label bounds every level reads. */
 static int exact_setup(rsearch *c) {
-    if ((c->net.kind != NET_RING && c->net.kind != NET_FATTREE) || c->ndiv > 512) return 0;
+    if ((c->net.kind != OC_NETCFG_RING && c->net.kind != OC_NETCFG_FATTREE) || c->ndiv > 512) return 0;
     uint32_t r[OC__RHD_MAX_LEVELS];
     char text[512];
     radices_text(r, prime_digits(c->N, r), text, sizeof text);
@@ -1105,7 +1100,7 @@ static int exact_setup(rsearch *c) {
 /* The fat-tree's packet: the time of a chunk of one byte (the vector cut into `bytes` chunks),
  * and how many packets a chunk of the search's chunking is. */
 static int fattree_packets(const oc__search_in *in, cost_net *n, char *why, size_t len) {
-    if (n->kind != NET_FATTREE || in->bytes < 1 || in->bytes > UINT32_MAX / 2) return 0;
+    if (n->kind != OC_NETCFG_FATTREE || in->bytes < 1 || in->bytes > UINT32_MAX / 2) return 0;
     oc__formula_in one;
     int rc = in->figures(in, OC_ALLREDUCE, (uint32_t)in->bytes, &one, why, len);
     if (rc) return rc;
@@ -1259,7 +1254,7 @@ static int exact_levels(rsearch *c) {
 /* The least any folded candidate of radix >= r costs (non-decreasing in r). */
 static void fold_family_cost(const cost_net *n, oc__rhd_kind kind, uint32_t r, tally *b) {
     const uint32_t dirs = kind == OC__RHD_BOTH ? 2 : 1;
-    if (n->kind == NET_RING) {
+    if (n->kind == OC_NETCFG_RING) {
         const double s = fmax(1, ceil((r - 1) / (2.0 * (double)n->ch)));
         b->st += dirs * (uint64_t)s + 2;
         b->t += (dirs * s + 2) * n->a; /* a step never costs less than one without payload */
@@ -1353,7 +1348,7 @@ int oc__rhd_search(const oc__search_in *in, oc__search *s, oc__rhd_kind kind, ch
     c.net = net_of(&f, in->nodes);
     if ((rc = fattree_packets(in, &c.net, why, len)) || (rc = divisors(&c))) goto out;
     const tally none = {0};
-    if ((!fold || fv == 0) && (c.net.kind == NET_SWITCH || c.net.kind == NET_FABRIC)) {
+    if ((!fold || fv == 0) && (c.net.kind == OC_NETCFG_SWITCH || c.net.kind == OC_NETCFG_FABRIC)) {
         least(&c, 1, &none, 0); /* exact bounds: the optimum, offered first */
         if (c.nseed) {
             oc__bound b = to_bound(&c.seed_cost, bound_name(&c.net));

@@ -20,7 +20,10 @@ What is checked, on what the compiler saw rather than on what the README says:
     function or data of another src/net file, no inline function from a src/net header — since
     two implementations that agree are evidence and one implementation called twice is not;
  4. text: the rooms listed below src/report in the table hand numbers up and write no formatted
-    text (no printf family, no open_memstream): report is where a result becomes text.
+    text (no printf family, no open_memstream): report is where a result becomes text;
+ 5. networks by name: no algorithm (src/algo, src/aas) compares a string with a model's name
+    (the names of src/net's models): an algorithm reads its network's typed settings
+    (core/netcfg.h, oc__formula_in.cfg.kind).
 Each kind of violation has a case in the self-test (--self-test), on synthetic inputs shaped like
 the house's own past violations (the table and the helpers in one file, algo <-> aas, run calling
 report's time formatter, run writing the link text, the ring's check using the model's helper).
@@ -92,7 +95,7 @@ def folder(room):
 
 # ---- the checks, on facts (so the self-test can hand them synthetic ones) ----
 
-def check(order, allowed, folders, includes, refs, inline_headers):
+def check(order, allowed, folders, includes, refs, inline_headers, name_compares=()):
     """folders: the folders under src/; includes: (file, line, "room/x.h"); refs: (file, file,
     symbol, kind) with kind "call" or "data"; inline_headers: headers under src/ that define an
     inline function. Returns the violations, one line each."""
@@ -142,6 +145,9 @@ def check(order, allowed, folders, includes, refs, inline_headers):
         for a, b, sym, kind in refs:
             if b == "libc" and sym in TEXT_WRITERS and room_of(a, order) in low:
                 bad.append(f"{a} writes text ({sym}) below report: hand the numbers up")
+    for f, n, net in name_compares:
+        bad.append(f"{f}:{n}: compares a string with the network name \"{net}\": read the typed "
+                   f"settings' kind (oc__formula_in.cfg.kind) instead")
     bad.extend(cycles(graph))
     return sorted(set(bad), key=bad.index)
 
@@ -206,6 +212,19 @@ def tree_facts(root, build):
             m = re.match(r'\s*#\s*include\s+"([a-z_]+/[a-z_0-9]+\.h)"', line)
             if m:
                 includes.append((rel, n, m.group(1)))
+    nets = set()
+    for path in glob.glob(os.path.join(src, "net", "*.c")):
+        text = open(path, encoding="utf-8").read()
+        nets |= set(re.findall(r'\.info\s*=\s*\{\s*"([a-z_]+)"', text))
+        nets |= set(re.findall(r'DIRECT_MODEL\(\s*"([a-z_]+)"', text))
+    name_compares = []
+    for path in sorted(glob.glob(os.path.join(src, "algo", "*.c")) +
+                       glob.glob(os.path.join(src, "aas", "*.c"))):
+        rel = os.path.relpath(path, root)
+        for n, line in enumerate(open(path, encoding="utf-8"), 1):
+            for m in re.finditer(r'str(?:n?case)?n?cmp\s*\([^;]*?"([a-z_]+)"', line):
+                if m.group(1) in nets:
+                    name_compares.append((rel, n, m.group(1)))
     objs = glob.glob(os.path.join(build, "CMakeFiles", "*.dir", "src", "*", "*.c.o"))
     defs, uses = {}, collections.defaultdict(set)
     for o in objs:
@@ -226,7 +245,7 @@ def tree_facts(root, build):
                 refs.append((f, defs[u][0], u, defs[u][1]))
             elif u in TEXT_WRITERS:
                 refs.append((f, "libc", u, "call"))
-    return folders, includes, refs, inline_headers, bool(defs)
+    return folders, includes, refs, inline_headers, name_compares, bool(defs)
 
 
 # ---- the self-test: each kind of violation, caught ----
@@ -290,6 +309,8 @@ def self_test():
         "include up": ([], [("src/net/ring.c", 3, "run/watch.h")], set(), "a room above"),
         # An unknown folder.
         "unknown room": ([], [], set(), "does not place"),
+        # An algorithm that knows its network by name (hring's strcmp(name, "fattree")).
+        "network by name": ([], [], set(), "network name"),
     }
     failed = 0
     base = check(order, allowed, folders, clean_inc, clean, set())
@@ -298,7 +319,8 @@ def self_test():
         failed += 1
     for name, (refs, incs, inl, want) in cases.items():
         fl = folders + (["mystery"] if name == "unknown room" else [])
-        got = check(order, allowed, fl, clean_inc + incs, clean + refs, inl)
+        names = [("src/algo/hring.c", 148, "fattree")] if name == "network by name" else []
+        got = check(order, allowed, fl, clean_inc + incs, clean + refs, inl, names)
         if not any(want in g for g in got):
             print(f"FAIL self-test: '{name}' not caught (wanted '{want}', got {got})")
             failed += 1
@@ -327,11 +349,11 @@ def main():
     except (OSError, ValueError) as e:
         print(f"FAIL ARCHITECTURE.md: {e}")
         return 1
-    folders, includes, refs, inline_headers, any_defs = tree_facts(root, build)
+    folders, includes, refs, inline_headers, name_compares, any_defs = tree_facts(root, build)
     if not any_defs:
         print("FAIL no object files under " + build + " (build the library first)")
         return 1
-    bad = check(order, allowed, folders, includes, refs, inline_headers)
+    bad = check(order, allowed, folders, includes, refs, inline_headers, name_compares)
     for b in bad:
         print("FAIL " + b)
     print(f"layering: {len(bad)} violation(s)")
