@@ -562,7 +562,8 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t len)
         /* C0 walked once; later pipelines extrapolate from it */
         p.d->C = p.C0;
         tally t;
-        if ((rc = count(p.d, in->net, p.kind == OC_NETCFG_FABRIC || p.ft, p.d->H + p.d->D - 1, &t))) goto out;
+        const int by_ends = p.kind == OC_NETCFG_FABRIC || p.ft;
+        if ((rc = count(p.d, in->net, by_ends, p.d->H + p.d->D - 1, &t))) goto out;
         p.at_c0 = (counts){round_count(p.d), t.busy, t.reconfigs, t.split, {{0}}};
         memcpy(p.at_c0.ft, t.ft, sizeof t.ft);
         p.full = t.at_mark;

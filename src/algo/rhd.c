@@ -91,6 +91,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static int rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t first,
+                    uint32_t count);
+
 const char *const oc__rhd_params[] = {"radix", "radices", "fold", NULL};
 
 /* ---- parameters ---- */
@@ -268,7 +271,7 @@ int oc__rhd_plan(oc__plan *p, const char *name, oc_collective coll, uint32_t nod
     }
     if (record_shape(p, h, params)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     if (coll != OC_ALLGATHER) p->spec.chunk_heap = chunk_heap(h);
-    p->spec.window_skips = 1; /* level_window, oc__rhd_fold */
+    p->spec.window_skips = 1; /* level_window, rhd_fold */
     return 0;
 }
 
@@ -361,14 +364,16 @@ static int level(const oc__rhd *h, oc__emit *e, uint32_t p, int halving) {
     return oc__emit_round(e);
 }
 
-int oc__rhd_halving(const oc__rhd *h, oc__emit *e) {
+/* The k rounds of recursive halving (reduce-scatter) over the core nodes 0..P-1. */
+static int rhd_halving(const oc__rhd *h, oc__emit *e) {
     int rc = 0;
     for (uint32_t p = h->k; p > 0 && !rc; p--)
         rc = level(h, e, p - 1, 1);
     return rc;
 }
 
-int oc__rhd_doubling(const oc__rhd *h, oc__emit *e) {
+/* The k rounds of recursive doubling (all-gather) over the core nodes 0..P-1. */
+static int rhd_doubling(const oc__rhd *h, oc__emit *e) {
     int rc = 0;
     for (uint32_t p = 0; p < h->k && !rc; p++)
         rc = level(h, e, p, 0);
@@ -383,7 +388,10 @@ static int fold_one(const oc__rhd *h, oc__emit *e, uint32_t n, int in, oc__op op
     return oc__emit_transfer(e, in ? n : core, in ? core : n, op, f, c);
 }
 
-int oc__rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t first, uint32_t count) {
+/* Folds: every extra node n >= P and its core node (n - P) mod P. `in` = 1: n -> core, else
+ * core -> n; labels [first, first + count), or, with count = 0, n's own block. */
+static int rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t first,
+                    uint32_t count) {
     if (h->N == h->P) return 0;
     uint32_t xl = 0, xh = h->P;
     if (e->windowed && !count) window_nodes(h, e, &xl, &xh);
@@ -412,16 +420,16 @@ int oc__rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t firs
  * all-reduce moves the vector's P chunks each way; the reduce-scatter brings in the whole N-block
  * vector and sends back one block; the all-gather the reverse. */
 static int fold_round(const oc__rhd *h, oc__emit *e, oc__rhd_kind kind, int in) {
-    if (kind == OC__RHD_BOTH) return oc__rhd_fold(h, e, in, in ? OC_OP_REDUCE : OC_OP_COPY, 0, h->P);
+    if (kind == OC__RHD_BOTH) return rhd_fold(h, e, in, in ? OC_OP_REDUCE : OC_OP_COPY, 0, h->P);
     const int whole = (kind == OC__RHD_HALVING) == in; /* this round carries the whole vector */
-    return oc__rhd_fold(h, e, in, in && kind == OC__RHD_HALVING ? OC_OP_REDUCE : OC_OP_COPY, 0,
+    return rhd_fold(h, e, in, in && kind == OC__RHD_HALVING ? OC_OP_REDUCE : OC_OP_COPY, 0,
                         whole ? h->N : 0);
 }
 
 int oc__rhd_generate(const oc__rhd *h, oc__emit *e, oc__rhd_kind kind) {
     int rc = fold_round(h, e, kind, 1);
-    if (!rc && kind != OC__RHD_DOUBLING) rc = oc__rhd_halving(h, e);
-    if (!rc && kind != OC__RHD_HALVING) rc = oc__rhd_doubling(h, e);
+    if (!rc && kind != OC__RHD_DOUBLING) rc = rhd_halving(h, e);
+    if (!rc && kind != OC__RHD_HALVING) rc = rhd_doubling(h, e);
     if (!rc) rc = fold_round(h, e, kind, 0);
     return rc;
 }
@@ -661,7 +669,7 @@ static oc__bound to_bound(const tally *b, const char *name) {
     return (oc__bound){.time_s = b->t * (1 - 1e-12), .steps = b->st, .name = name};
 }
 
-/* The ring's busiest directed link in a fold round (oc__rhd_fold: extra x and core (x - P) mod P),
+/* The ring's busiest directed link in a fold round (rhd_fold: extra x and core (x - P) mod P),
  * in transfers. Group j of the extras, x in [(j+1)P, (j+2)P), sits D = (j+1)P clockwise of its
  * core, and x = core + D < N, so a clockwise path core -> x never wraps past node 0 and crosses
  * the link P-1 -> P (core <= P-1 < P <= x), while a counter-clockwise one runs from the core down
@@ -1073,7 +1081,8 @@ static int cost_folds(rsearch *c, uint32_t r, tally *out) {
 /* Exact mode where the model may cost rounds alone: a plan with P = N (the prime factors: the
  * fewest transfers) gives the spec and the identity label bounds every level reads. */
 static int exact_setup(rsearch *c) {
-    if ((c->net.kind != OC_NETCFG_RING && c->net.kind != OC_NETCFG_FATTREE) || c->ndiv > 512) return 0;
+    if ((c->net.kind != OC_NETCFG_RING && c->net.kind != OC_NETCFG_FATTREE) || c->ndiv > 512)
+        return 0;
     uint32_t r[OC__RHD_MAX_LEVELS];
     char text[512];
     radices_text(r, prime_digits(c->N, r), text, sizeof text);

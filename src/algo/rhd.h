@@ -31,13 +31,6 @@ extern const char *const oc__rhd_params[];
 int oc__rhd_plan(oc__plan *p, const char *name, oc_collective coll, uint32_t nodes, uint32_t root,
                  uint64_t bytes, const oc_kv *params, char *why, size_t len);
 void oc__rhd_release(oc__plan *p);
-/* The k rounds of recursive halving (reduce-scatter) over the core nodes 0..P-1. */
-int oc__rhd_halving(const oc__rhd *h, oc__emit *e);
-/* The k rounds of recursive doubling (all-gather) over the core nodes 0..P-1. */
-int oc__rhd_doubling(const oc__rhd *h, oc__emit *e);
-/* Folds: every extra node n >= P and its core node (n - P) mod P. `in` = 1: n -> core, else
- * core -> n; labels [first, first + count), or, with count = 0, n's own block. */
-int oc__rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t first, uint32_t count);
 /* The whole schedule of rhd (kind BOTH), rh (HALVING) or rd (DOUBLING): the fold in, the halving
  * and / or the doubling, the fold back. */
 int oc__rhd_generate(const oc__rhd *h, oc__emit *e, oc__rhd_kind kind);

@@ -166,17 +166,19 @@ static void write_links_text(const char *links_json, FILE *f) {
     fprintf(f, "  hottest %s (mean over its %.0f %s):\n", STR(js, "position"), C,
             STR(js, "class"));
     const cJSON *top[5];
+#define BUSY(o) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "busy_s"))
     size_t n = links_top5(cJSON_GetObjectItemCaseSensitive(js, "per_position"), top);
     for (size_t k = 0; k < n; k++)
         fprintf(f, "    %-36s %6.2f %%\n", STR(top[k], "name"),
-                T > 0 ? 100 * cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(top[k], "busy_s")) / T : 0.0);
+                T > 0 ? 100 * BUSY(top[k]) / T : 0.0);
     const cJSON *hot = cJSON_GetObjectItemCaseSensitive(js, "hottest"), *e;
     if (C > 1) fputs("  hottest resources:\n", f);
     n = 0;
     cJSON_ArrayForEach(e, hot) {
         if (C <= 1 || n++ == 5) break;
-        fprintf(f, "    %-52s %6.2f %%\n", STR(e, "name"), T > 0 ? 100 * cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "busy_s")) / T : 0.0);
+        fprintf(f, "    %-52s %6.2f %%\n", STR(e, "name"), T > 0 ? 100 * BUSY(e) / T : 0.0);
     }
+#undef BUSY
 #undef NUM
 #undef STR
     cJSON_Delete(js);
