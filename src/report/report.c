@@ -150,10 +150,11 @@ static size_t links_top5(const cJSON *arr, const cJSON **top) {
 }
 
 /* `run --links` as text, from the "links" object run/links.c put in the result: the totals, the
- * hottest positions (mean over their classes) and the hottest single resources, five each. */
-static void write_links_text(const char *links_json, FILE *f) {
-    cJSON *js = cJSON_Parse(links_json);
-    if (!js) return;
+ * hottest positions (mean over their classes) and the hottest single resources, five each.
+ * 0 or OC_ENOMEM. */
+static int write_links_text(const char *links_json, FILE *f) {
+    cJSON *js = cJSON_Parse(links_json); /* written by links.c: only memory can fail here */
+    if (!js) return OC_ENOMEM;
 #define NUM(key) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(js, key))
 #define STR(o, key) cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key))
     const double T = NUM("total_time_s"), cells = NUM("count");
@@ -182,6 +183,7 @@ static void write_links_text(const char *links_json, FILE *f) {
 #undef NUM
 #undef STR
     cJSON_Delete(js);
+    return 0;
 }
 
 int oc_report_write_text(const oc_report *r, FILE *f) {
@@ -246,7 +248,7 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
     }
     for (size_t i = 0; i < r->nnotes; i++)
         fprintf(f, "  note: %s\n", r->notes[i]);
-    if (r->links_json) write_links_text(r->links_json, f);
+    if (r->links_json && write_links_text(r->links_json, f)) return OC_ENOMEM;
     return ferror(f) ? OC_EIO : 0;
 }
 
