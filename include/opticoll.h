@@ -243,6 +243,10 @@ void oc_format_seconds(char *buf, size_t len, double seconds);
  * the time is t / unit_value units named `unit` ("104 tau": the star's times are unitless, in
  * units of its tau parameter). */
 void oc_format_time(char *buf, size_t len, double t, const char *unit, double unit_value);
+/* A byte count as SIZE reads it back (oc_parse_size): the largest binary unit that divides it
+ * exactly, "4 KiB", "1536 B", "3 MiB", "0 B". The one size formatter of the tool's tables and
+ * reproductions; messages that only need the magnitude round instead ("2.1 GiB"). */
+void oc_format_size(char *buf, size_t len, uint64_t bytes);
 /* oc_format_time in the unit of the model that made r (oc_report_time_unit). */
 void oc_report_format_time(const oc_report *r, char *buf, size_t len, double t);
 /* The unit of r's times: NULL for seconds, else its name ("tau" on the star, whose times are

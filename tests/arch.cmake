@@ -4,3 +4,9 @@ add_test(NAME arch_layering
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/arch/layering.py ${CMAKE_SOURCE_DIR}
                  ${CMAKE_BINARY_DIR})
 set_tests_properties(arch_layering PROPERTIES LABELS arch TIMEOUT 120)
+# The checker itself: each kind of violation (a call or a data reference going up, a loop, an
+# include going up, a check sharing its model's code, text written below report) on synthetic
+# inputs, caught.
+add_test(NAME arch_layering_selftest
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/arch/layering.py --self-test)
+set_tests_properties(arch_layering_selftest PROPERTIES LABELS arch TIMEOUT 60)

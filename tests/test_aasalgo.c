@@ -18,6 +18,7 @@
 #include "core/core.h"
 #include "net/net.h"
 #include "report/report.h"
+#include "reproduce/reproduce_common.h"
 
 #include <math.h>
 #include <stdio.h>

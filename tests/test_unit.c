@@ -106,6 +106,42 @@ static void ring_allreduce(sched *s, uint32_t N) {
             add(s, N - 1 + r, i, (i + 1) % N, OC_OP_COPY, (i + N - r) % N, 1);
 }
 
+/* The one size formatter (core/units.c) reads back through the size grammar, and its rounded
+ * twin for messages: units that divide exactly, never rounded; nothing lost at the ends. */
+static void test_size_text(void) {
+    static const struct {
+        uint64_t bytes;
+        const char *exact, *rounded;
+    } cases[] = {{0, "0 B", "0 B"},
+                 {1, "1 B", "1 B"},
+                 {1000, "1000 B", "1000 B"},
+                 {1536, "1536 B", "1.5 KiB"},
+                 {3072, "3 KiB", "3 KiB"},
+                 {UINT64_C(3) << 19, "1536 KiB", "1.5 MiB"},
+                 {UINT64_C(1) << 30, "1 GiB", "1 GiB"},
+                 {UINT64_C(5) << 40, "5 TiB", "5 TiB"},
+                 {UINT64_C(4) << 60, "4 EiB", "4 EiB"},
+                 {UINT64_MAX, "18446744073709551615 B", "16 EiB"}};
+    char buf[48];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        oc_format_size(buf, sizeof buf, cases[i].bytes);
+        CHECK(strcmp(buf, cases[i].exact) == 0, "oc_format_size(%llu) = %s, not %s",
+              (unsigned long long)cases[i].bytes, buf, cases[i].exact);
+        char compact[48];
+        size_t k = 0;
+        for (const char *p = buf; *p; p++)
+            if (*p != ' ') compact[k++] = *p;
+        compact[k] = '\0';
+        uint64_t back = 0;
+        if (cases[i].bytes <= UINT64_C(1) << 50) /* the grammar's limit */
+            CHECK(oc_parse_size(compact, &back) == 0 && back == cases[i].bytes,
+                  "%s does not read back as %llu", compact, (unsigned long long)cases[i].bytes);
+        oc__format_bytes(buf, sizeof buf, cases[i].bytes);
+        CHECK(strcmp(buf, cases[i].rounded) == 0, "oc__format_bytes(%llu) = %s, not %s",
+              (unsigned long long)cases[i].bytes, buf, cases[i].rounded);
+    }
+}
+
 static void test_verifier_accepts(void) {
     char why[256];
     const uint32_t sizes[] = {1, 2, 3, 5, 7, 12};
@@ -725,6 +761,7 @@ static void test_wrht_rule(void) {
 
 int main(void) {
     test_sizes();
+    test_size_text();
     test_verifier_accepts();
     test_verifier_rejects();
     test_other_collectives();

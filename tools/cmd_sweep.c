@@ -78,7 +78,7 @@ static void print_table(FILE *f, const sweep_args *a) {
     for (size_t i = 0; i < n; i++) {
         const oc_sweep_point *p = point(a, i);
         char sz[32];
-        size_text(sz, sizeof sz, p->bytes);
+        oc_format_size(sz, sizeof sz, p->bytes);
         if (p->status != OC_POINT_RAN) {
             fprintf(f, "  %7u %10s  %-*s not run: %s\n", p->nodes, sz, w, a->algos[p->algorithm],
                     p->why);
@@ -135,7 +135,7 @@ static void panel(const sweep_args *a, plot_panel *pn, char *title, size_t tlen,
             ? "vector"
             : "block per node";
     if (by_n) {
-        size_text(sz, sizeof sz, a->sizes[0]);
+        oc_format_size(sz, sizeof sz, a->sizes[0]);
         snprintf(title, tlen, "%s on %s%s, %s %s: time against N", a->o.coll, a->base.network,
                  net, sz, per);
     } else {

@@ -68,7 +68,7 @@ static void print_tune(FILE *f, const sweep_args *a) {
         for (size_t si = 0; si < a->nsizes; si++) {
             int second, best = oc_tune_winner(s, ni, si, &second);
             char sz[32], t1[32] = "-", t2[32] = "-", xb[32] = "-";
-            size_text(sz, sizeof sz, a->sizes[si]);
+            oc_format_size(sz, sizeof sz, a->sizes[si]);
             if (best >= 0) {
                 const oc_sweep_point *p = oc_sweep_point_of(s, ni, si, (size_t)best);
                 snprintf(t1, sizeof t1, "%s", p->time);
@@ -89,8 +89,8 @@ static void print_tune(FILE *f, const sweep_args *a) {
             int w0 = oc_tune_winner(s, ni, si - 1, NULL), w1 = oc_tune_winner(s, ni, si, NULL);
             if (w0 == w1) continue;
             char s0[32], s1[32];
-            size_text(s0, sizeof s0, a->sizes[si - 1]);
-            size_text(s1, sizeof s1, a->sizes[si]);
+            oc_format_size(s0, sizeof s0, a->sizes[si - 1]);
+            oc_format_size(s1, sizeof s1, a->sizes[si]);
             fprintf(f, "%s %s -> %s between %s and %s", any ? ";" : "", algo_or_none(s, w0),
                     algo_or_none(s, w1), s0, s1);
             any = 1;
@@ -103,7 +103,7 @@ static void print_tune(FILE *f, const sweep_args *a) {
     for (size_t si = 0; si < a->nsizes; si++) {
         int any = 0;
         char sz[32];
-        size_text(sz, sizeof sz, a->sizes[si]);
+        oc_format_size(sz, sizeof sz, a->sizes[si]);
         fprintf(f, "  %s:", sz);
         for (size_t ni = 1; ni < a->nnodes; ni++) {
             int w0 = oc_tune_winner(s, ni - 1, si, NULL), w1 = oc_tune_winner(s, ni, si, NULL);
@@ -175,7 +175,7 @@ static const char *from_decisions(const char *path, const oc_request *req, int *
         return NULL;
     }
     char sz[32];
-    size_text(sz, sizeof sz, c.bytes);
+    oc_format_size(sz, sizeof sz, c.bytes);
     snprintf(run_auto_note, sizeof run_auto_note,
              "auto: chose %s, the winner of the nearest tuned point of %s (N = %u, %s; "
              "distance |log2 N ratio| + |log2 size ratio| = %.3g); its parameters are chosen "

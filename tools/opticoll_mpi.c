@@ -36,6 +36,7 @@
 #include "core/json.h"
 #include "core/quote.h"
 #include "mpi_agree.h"
+#include "mpi/executor.h"
 #include "report/perf.h"
 #include "opticoll.h"
 
@@ -685,7 +686,7 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return rc;
     }
-    if (o.drop_round >= 0) oc_mpi_test_drop_transfer(o.drop_round, o.drop_index);
+    if (o.drop_round >= 0) oc__mpi_test_drop_transfer(o.drop_round, o.drop_index);
     int checked = 0, skipped = 0, mismatches = 0, failed = 0, json_lost = 0;
     static const char *const groups[] = {"opticoll", "MPI"}, *const json_groups[] = {"opticoll",
                                                                                       "mpi"};
@@ -793,7 +794,7 @@ int main(int argc, char **argv) {
         }
     }
     size_t hits = 0, max_rounds = 0, max_xfers = 0;
-    if (o.drop_round >= 0) oc_mpi_test_drop_stats(&hits, &max_rounds, &max_xfers);
+    if (o.drop_round >= 0) oc__mpi_test_drop_stats(&hits, &max_rounds, &max_xfers);
     if (o.drop_round >= 0 && !hits) {
         /* the drop changed nothing: the run proves nothing about the checker */
         char msg[256];

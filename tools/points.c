@@ -14,16 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void size_text(char *buf, size_t len, uint64_t b) {
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    size_t u = 0;
-    while (u + 1 < sizeof unit / sizeof unit[0] && b >= 1024 && b % 1024 == 0) {
-        b /= 1024;
-        u++;
-    }
-    snprintf(buf, len, "%llu %s", (unsigned long long)b, unit[u]);
-}
-
 /* Parses a node (sizes = 0) or size list into out[0 .. *n) (oc_parse_list): 0 or an exit code
  * after one line. */
 static int parse_list(const char *flag, const char *text, int sizes, uint64_t *out, size_t *n) {
@@ -182,7 +172,7 @@ int points_first_failure(const oc_sweep *s) {
     if (!err) return 0;
     const oc_sweep_point *p = oc_sweep_point_at(s, i);
     char line[768], sz[32];
-    size_text(sz, sizeof sz, p->bytes);
+    oc_format_size(sz, sizeof sz, p->bytes);
     snprintf(line, sizeof line, "%s, N = %u, %s: %s", oc_sweep_algorithm(s, p->algorithm), p->nodes,
              sz, *p->why ? p->why : oc_strerror(err));
     return die_line(exit_for(err), line);

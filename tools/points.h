@@ -49,7 +49,5 @@ int points_run(oc_sweep *s, unsigned jobs);
 /* The exit code of the first failed point (in point order), after one line; 0 when none failed. */
 int points_first_failure(const oc_sweep *s);
 
-/* "4 KiB", "1 MiB", "1000 B": exact binary multiples get a unit. */
-void size_text(char *buf, size_t len, uint64_t bytes);
 
 #endif

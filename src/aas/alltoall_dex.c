@@ -49,8 +49,8 @@ static int dex_generate(const oc__plan *p, oc__emit *e) {
 }
 
 /* The exact time on the hypercube: sum over i of ts + popcount(i) td + mu tm. */
-double oc__dex_exact_time(const oc__direct_cfg *c, uint32_t n, double mu);
-double oc__dex_exact_time(const oc__direct_cfg *c, uint32_t n, double mu) {
+static double dex_exact_time(const oc__direct_cfg *c, uint32_t n, double mu);
+double dex_exact_time(const oc__direct_cfg *c, uint32_t n, double mu) {
     const double N = (double)(UINT64_C(1) << n);
     return (N - 1) * (c->ts + mu * c->tm) + n * (N / 2) * c->td;
 }
@@ -64,7 +64,7 @@ static int dex_formula(const oc__plan *p, const oc__formula_in *in, oc_report *r
     int rc = 0;
     if (c.kind == OC_DIRECT_HYPERCUBE) {
         oc__aas_formula(rep, N - 1, (N - 1) * (c.ts + n * c.td / 2 + mu * c.tm));
-        rc |= oc__report_num(rep, "exact_time_s", oc__dex_exact_time(&c, n, mu));
+        rc |= oc__report_num(rep, "exact_time_s", dex_exact_time(&c, n, mu));
         rc |= oc__report_note(rep, "the notes count n/2 hops in every round; the mates' hops sum "
                                    "to n 2^(n-1), n td/2 more (exact_time_s)");
         rc |= oc__aas_assumptions(rep, &c, 1, 0, -1, 1);

@@ -107,19 +107,3 @@ int oc__hcube_table_check(unsigned n, const uint32_t *r, char *why, size_t len) 
     free(seen);
     return rc;
 }
-
-void oc__hcube_table_print(FILE *f, unsigned n, const uint32_t *r) {
-    char buf[40];
-    fprintf(f, "Round");
-    for (unsigned j = 0; j < n; j++) /* columns as wide as the entries, no trailing blank */
-        fprintf(f, " j=%-*u", j + 1 < n && n > 2 ? (int)n - 2 : 0, j);
-    fputc('\n', f);
-    for (uint64_t i = 0; i < oc__hcube_rounds(n); i++) {
-        fprintf(f, "%-5llu", (unsigned long long)i + 1);
-        for (unsigned j = 0; j < n; j++) {
-            bits(buf, n, r[i * n + j]);
-            fprintf(f, " %-*s", j + 1 < n && n < 3 ? 3 : 0, buf);
-        }
-        fputc('\n', f);
-    }
-}

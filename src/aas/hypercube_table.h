@@ -12,7 +12,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /* The largest dimension the table is built for: n 2^(n-1) entries (20: 40 MiB). */
 #define OC__HCUBE_MAX_DIM 20u
@@ -30,9 +29,5 @@ int oc__hcube_table_build(unsigned n, uint32_t *r);
  * n-bit string). 0, or OC_EVERIFY with the round, the column and the constraint in why (rounds
  * counted from 1 as in the notes), or OC_ENOMEM / OC_ERANGE. */
 int oc__hcube_table_check(unsigned n, const uint32_t *r, char *why, size_t whylen);
-
-/* Prints the table in the notes' layout: "Round j=0 j=1 ..." then one line per round, counted from
- * 1, entries as n-bit binary strings (bit n-1 first). */
-void oc__hcube_table_print(FILE *f, unsigned n, const uint32_t *r);
 
 #endif

@@ -70,7 +70,8 @@ int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *p
     return oc_kv_set(p->used, "dims", buf) ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
 }
 
-int oc__mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y) {
+/* 1 if the direct network c is the 2-D mesh X x Y (Y = 1: also the 1-D mesh of X nodes). */
+static int mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y) {
     if (c->kind != OC_DIRECT_MESH || c->ndims < 1 || c->ndims > 2 || c->dims[0] != X) return 0;
     return c->ndims == 2 ? c->dims[1] == Y : Y == 1;
 }
@@ -79,7 +80,7 @@ int oc__mesh_formula_net(const oc__formula_in *in, oc_report *rep, const char *a
                          uint32_t Y, oc__direct_cfg *c, int *go) {
     *go = 0;
     if (oc__aas_network(in, c)) return 0;
-    if (!oc__mesh_matches(c, X, Y))
+    if (!mesh_matches(c, X, Y))
         return oc__report_note(rep,
                                "%s was planned for a %ux%u mesh (-p dims) but ran on a "
                                "different one (--net dims): its rounds are not contention-free "

@@ -25,8 +25,6 @@ int oc__mesh_pow2_dims(oc__plan *p, const char *algo, uint32_t N, const oc_kv *p
  * square: A = B), for the error line that refuses another one; a long list ends with "...". */
 void oc__dims_valid(char *buf, size_t len, uint32_t N, int pow2, int square);
 
-/* 1 if the direct network c is the 2-D mesh X x Y (Y = 1: also the 1-D mesh of X nodes). */
-int oc__mesh_matches(const oc__direct_cfg *c, uint32_t X, uint32_t Y);
 
 /* The start of a mesh exchange's formula: copies the direct network the run used into c
  * (oc__aas_network: the model's settings in in->cfg) and checks it is the X x Y mesh the plan was

@@ -81,7 +81,8 @@ int oc__micro_pack(const oc__micro_grid *g, const oc__move *moves, size_t n, uin
     return 0;
 }
 
-int oc__micro_emit(oc__emit *e, const oc__move *moves, size_t n, const uint32_t *round_of,
+/* Emits the packed moves round by round. */
+static int micro_emit(oc__emit *e, const oc__move *moves, size_t n, const uint32_t *round_of,
                    uint32_t rounds) {
     /* bucket the moves by round (counting sort), then emit round by round */
     size_t *start = calloc((size_t)rounds + 1, sizeof *start),
@@ -134,5 +135,5 @@ void oc__micro_plan_free(oc__plan *p) {
 
 int oc__micro_generate(const oc__plan *p, oc__emit *e) {
     const oc__micro_plan *m = p->state;
-    return oc__micro_emit(e, m->moves, m->n, m->round_of, m->rounds);
+    return micro_emit(e, m->moves, m->n, m->round_of, m->rounds);
 }

@@ -36,9 +36,6 @@ typedef struct oc__micro_grid {
 int oc__micro_pack(const oc__micro_grid *g, const oc__move *moves, size_t n, uint32_t **round_of,
                    uint32_t *rounds, char *why, size_t len);
 
-/* Emits the packed moves round by round. */
-int oc__micro_emit(oc__emit *e, const oc__move *moves, size_t n, const uint32_t *round_of,
-                   uint32_t rounds);
 
 /* The plan state of both algorithms: the moves and their rounds. */
 typedef struct oc__micro_plan {

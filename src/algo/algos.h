@@ -23,13 +23,14 @@ typedef struct oc__plan {
 
 /* What the closed forms and the searches know about the network (the seed's terms): the
  * pipeline fills it from the network model (src/run/search.c, oc__net_figures), never from the
- * run's report; an algorithm learns the network from here (or its oc__search_in) alone. */
+ * run's report; an algorithm learns the network from here (or its oc__search_in) alone, by
+ * its typed settings' kind (cfg.kind) and numbers, never by the model's name: what differs per
+ * network is a kind's branch, never a compared string. */
 typedef struct oc__formula_in {
     uint64_t channels;    /* wavelengths x fibres per direction (ring) */
     uint64_t wavelengths; /* w per fibre on the ring (cfg.ring); the channels elsewhere */
     double step_time;     /* the seed's (d/B + a): one step's time on the model */
     double step_fixed;    /* the part of a step that does not depend on its payload (a) */
-    const char *network;  /* the model's name, for closed forms that differ by network */
     /* Circuit-switched models (fabric), from oc__model.circuits; 0 elsewhere. A node's egress is
      * split over its concurrent circuits in whole lanes (wavelengths): d circuits get floor(lanes
      * / d) lanes each, so a transfer takes lanes / floor(lanes / d) times its full-rate time. */

@@ -68,8 +68,8 @@ static int bruck_formula(const oc__plan *plan, const oc__formula_in *in, oc_repo
         S += ceil(ceil(arcs * c / floor((double)N / c)) * q / C);
     }
     int rc = oc__report_num(rep, "rounds_textbook", rounds);
-    const int ring = in->network && strcmp(in->network, "ring") == 0;
-    const int sw = in->network && strcmp(in->network, "switch") == 0;
+    const int ring = in->cfg.kind == OC_NETCFG_RING;
+    const int sw = in->cfg.kind == OC_NETCFG_SWITCH;
     if (ring) {
         oc__formula_steps(rep, in, S);
     } else {

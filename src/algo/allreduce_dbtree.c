@@ -354,7 +354,7 @@ typedef struct pipe_search {
     counts at_c0;
     ft_round full;     /* the fat-tree: a full round's ft_round */
     double bytes_time; /* the whole vector's payload time (switch: n beta; fabric: full rate) */
-    int kind;          /* 's'witch, 'f'abric, 'r'ing, 't' fat-tree, 0 other */
+    oc__netcfg_kind kind; /* the model's typed settings' kind (core/netcfg.h) */
     double half_time;  /* fat-tree: one chunk of ceil(n/2) bytes (pipeline 1), in whole packets */
     int ft;            /* fat-tree with its leaves known (OC_NETCFG_FATTREE): round by round */
 } pipe_search;
@@ -374,7 +374,7 @@ static int pipeline_counts(pipe_search *p, uint64_t C, counts *out) {
     }
     tally t;
     p->d->C = (uint32_t)C;
-    int rc = count(p->d, p->in->net, p->kind == 'f' || p->ft, UINT64_MAX, &t);
+    int rc = count(p->d, p->in->net, p->kind == OC_NETCFG_FABRIC || p->ft, UINT64_MAX, &t);
     *out = (counts){round_count(p->d), t.busy, t.reconfigs, t.split, {{0}}};
     memcpy(out->ft, t.ft, sizeof t.ft);
     return rc;
@@ -399,28 +399,29 @@ static int pipeline_bound(pipe_search *p, uint64_t C, oc__bound *b, char *why, s
     if (rc) return rc;
     *b = (oc__bound){.name = BOUND_NAME, .steps = k.rounds};
     const double a = net->step_fixed, c = chunk_time(p, C);
-    if (p->kind == 's') {
+    if (p->kind == OC_NETCFG_SWITCH) {
         b->time_s = (double)k.busy * (a + c);
         b->steps = k.busy;
-    } else if (p->kind == 'f') {
+    } else if (p->kind == OC_NETCFG_FABRIC) {
         b->time_s = (double)k.rounds * a + (double)k.reconfigs * net->reconfig_s + k.split * c;
         if (k.split == 0) b->time_s = 0; /* too few lanes: the model refuses it */
-    } else if (p->kind == 'r') {
+    } else if (p->kind == OC_NETCFG_RING) {
         oc__formula_in at;
         if ((rc = p->in->figures(p->in, p->in->coll, 2 * (uint32_t)C, &at, why, len))) return rc;
         const double ch = (double)(net->channels ? net->channels : 1);
         const double steps = fmax((double)k.rounds, ceil((double)(p->deg * C) / (2 * ch)));
         b->time_s = steps * at.step_time;
         b->steps = (uint64_t)steps;
-    } else if (p->kind == 't') {
-        /* A fat-tree round lasts at least one router delay (a is the longest path's: 3 routers
-         * with two leaves or more, else 1) plus the packets on its busiest node's injection or
+    } else if (p->kind == OC_NETCFG_FATTREE) {
+        /* A fat-tree round lasts at least one router delay (the model's typed router_s, core/
+         * netcfg.h: a path crosses 1 router, or 3 through a spine) plus the packets on its
+         * busiest node's injection or
          * ejection link: the round's busiest port count x one chunk's whole packets. The chunk's
          * packet time is the model's own, from its figures at this C's 2C chunks. */
         oc__formula_in at;
         if ((rc = p->in->figures(p->in, p->in->coll, 2 * (uint32_t)C, &at, why, len))) return rc;
         const double chunk = at.step_time - at.step_fixed;
-        b->time_s = (double)k.rounds * a / 3 + (double)k.busy * chunk;
+        b->time_s = (double)k.rounds * net->cfg.fattree.router_s + (double)k.busy * chunk;
         /* with the leaves known, each round by its own transfers' paths (ft_round) */
         if (p->ft) b->time_s = fmax(b->time_s, ft_time(k.ft, chunk, net->cfg.fattree.router_s));
     } else {
@@ -438,24 +439,24 @@ static oc__bound family_bound(const pipe_search *p, uint64_t C) {
     const double a = net->step_fixed, half = p->bytes_time / 2;
     const uint64_t R = p->at_c0.rounds + (C - p->C0);
     oc__bound b = {.name = BOUND_NAME, .steps = R};
-    if (p->kind == 's' || p->kind == 'f') {
-        const double s0 = p->kind == 's' ? (double)p->at_c0.busy : p->at_c0.split;
-        const double s = p->kind == 's' ? p->deg : oc__formula_split(net, p->deg);
+    if (p->kind == OC_NETCFG_SWITCH || p->kind == OC_NETCFG_FABRIC) {
+        const double s0 = p->kind == OC_NETCFG_SWITCH ? (double)p->at_c0.busy : p->at_c0.split;
+        const double s = p->kind == OC_NETCFG_SWITCH ? p->deg : oc__formula_split(net, p->deg);
         const double pay = fmin(s * half, (s0 + (double)(C - p->C0) * s) * half / (double)C);
-        if (p->kind == 's') {
+        if (p->kind == OC_NETCFG_SWITCH) {
             const uint64_t busy = p->at_c0.busy + (C - p->C0) * p->deg;
             b.time_s = (double)busy * a + pay;
             b.steps = busy;
         } else {
             b.time_s = (double)R * a + (double)p->at_c0.reconfigs * net->reconfig_s + pay;
         }
-    } else if (p->kind == 'r') {
+    } else if (p->kind == OC_NETCFG_RING) {
         b.time_s = (double)R * a;
-    } else if (p->kind == 't') {
+    } else if (p->kind == OC_NETCFG_FATTREE) {
         /* The busiest node sends deg transfers for every chunk index, C' x deg in all, each of
          * ceil(ceil(n/2C') / P) >= (n/2P) / C' packets: C' x that many is at least ceil(n/2P)
          * packets, pipeline 1's chunk (half_time), whatever C'; and each round one router. */
-        b.time_s = (double)R * a / 3 + (double)p->deg * p->half_time;
+        b.time_s = (double)R * net->cfg.fattree.router_s + (double)p->deg * p->half_time;
         if (p->ft) {
             /* the routers alone, round by round: C0's rounds, then full rounds */
             const double r = net->cfg.fattree.router_s;
@@ -543,19 +544,14 @@ static int search_pipelines(pipe_search *p, uint64_t cmax, oc__search *s, char *
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     const uint32_t N = in->nodes;
     if (oc_kv_get(in->params, "pipeline") || N < 2) return 0;
-    const char *name = in->net->network ? in->net->network : "";
     pipe_search p = {.in = in,
                      .d = dbt_build(N),
                      .bytes_time = in->net->step_time - in->net->step_fixed,
-                     .kind = in->net->lanes             ? 'f'
-                             : !strcmp(name, "switch")  ? 's'
-                             : !strcmp(name, "ring")    ? 'r'
-                             : !strcmp(name, "fattree") ? 't'
-                                                        : 0};
+                     .kind = in->net->cfg.kind};
     int rc = OC_ENOMEM;
     if (!p.d || !(p.deg = degree_sum(p.d))) goto out;
     const uint64_t cmax = in->bytes / 2 < MAX_PIPELINE ? in->bytes / 2 : MAX_PIPELINE;
-    if (p.kind == 't' && cmax >= 1) {
+    if (p.kind == OC_NETCFG_FATTREE && cmax >= 1) {
         oc__formula_in at;
         if ((rc = in->figures(in, in->coll, 2, &at, why, len))) goto out;
         p.half_time = at.step_time - at.step_fixed;
@@ -566,7 +562,8 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t len)
         /* C0 walked once; later pipelines extrapolate from it */
         p.d->C = p.C0;
         tally t;
-        if ((rc = count(p.d, in->net, p.kind == 'f' || p.ft, p.d->H + p.d->D - 1, &t))) goto out;
+        const int by_ends = p.kind == OC_NETCFG_FABRIC || p.ft;
+        if ((rc = count(p.d, in->net, by_ends, p.d->H + p.d->D - 1, &t))) goto out;
         p.at_c0 = (counts){round_count(p.d), t.busy, t.reconfigs, t.split, {{0}}};
         memcpy(p.at_c0.ft, t.ft, sizeof t.ft);
         p.full = t.at_mark;

@@ -130,23 +130,22 @@ static double seed_steps(double N, double g, double w) {
 
 /* A proven lower bound on group size g's mapped cost (the essay). */
 static oc__bound hring_bound(const oc__formula_in *f, uint32_t N, uint32_t g) {
-    const char *name = f->network ? f->network : "";
     const uint64_t G = N / g, r1 = 2 * ((uint64_t)g - 1), r2 = 2 * (G - 1);
     const double a = f->step_fixed, c = f->step_time - f->step_fixed;
     /* every round of every phase has one transfer per node: N (r1 + r2) transfers */
     oc__bound b = {.steps = r1 + r2, .transfers = (uint64_t)N * (r1 + r2)};
-    if (!strcmp(name, "switch")) {
+    if (f->cfg.kind == OC_NETCFG_SWITCH) {
         b.time_s = (double)r1 * (a + (double)G * c) + (double)r2 * (a + c);
         b.name = "switch: one transfer per port a round, G chunks in the groups, one across";
-    } else if (!strcmp(name, "ring")) {
+    } else if (f->cfg.kind == OC_NETCFG_RING) {
         const uint64_t ch = f->channels ? f->channels : 1;
         const uint64_t across = 2 * (uint64_t)g < N ? g : (g + 1) / 2; /* a link's load */
         const uint64_t s1 = oc__ceil_div(G, ch), s2 = oc__ceil_div(across, ch);
         b.steps = r1 * (s1 ? s1 : 1) + r2 * (s2 ? s2 : 1);
         b.time_s = (double)b.steps * f->step_time;
         b.name = "ring: ceil(G / F w) steps a group round, ceil(g / F w) a round across";
-    } else if (!strcmp(name, "fattree")) {
-        b.time_s = (double)b.steps * a / 3;
+    } else if (f->cfg.kind == OC_NETCFG_FATTREE) {
+        b.time_s = (double)b.steps * f->cfg.fattree.router_s;
         b.name = "fattree: one router delay a round";
     } else {
         b.steps = 0;
@@ -179,7 +178,7 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
     const double N = p->spec.nodes, g = (double)(uintptr_t)p->state;
     oc__formula_steps(rep, in, p->spec.nodes < 2 ? 0 : seed_steps(N, g, (double)in->channels));
     if (!rep->has_lb || (double)rep->steps == rep->steps_formula || p->spec.nodes < 2) return 0;
-    if (!in->network || strcmp(in->network, "ring"))
+    if (in->cfg.kind != OC_NETCFG_RING)
         return oc__report_note(rep,
                                "the seed counts 2(g-1) + 2(N/g-1) rounds plus ceil(g/w) once; "
                                "mapped %llu steps over %llu rounds (load bound %llu)",

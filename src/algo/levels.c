@@ -42,7 +42,9 @@ static uint64_t level_steps(uint32_t n, uint32_t N, uint64_t C) {
     return (uint64_t)(n / 2) * oc__ceil_div(N / n, C); /* n | N */
 }
 
-uint64_t oc__levels_steps(const oc__radices *r, uint32_t N, uint64_t channels) {
+/* The all-gather's steps at radices r on N nodes and `channels` slots a link (levels.c's essay):
+ * sum over levels of ceil((n_j - 1)/2) ceil(N / (n_j channels)). */
+static uint64_t levels_steps(const oc__radices *r, uint32_t N, uint64_t channels) {
     const uint64_t C = channels ? channels : 1;
     uint64_t steps = 0;
     if (N < 2) return 0;
@@ -220,7 +222,7 @@ void oc__levels_release(oc__plan *plan) {
 int oc__levels_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
     const levels_state *st = plan->state;
     const uint64_t steps =
-        (st->coll == OC_ALLREDUCE ? 2 : 1) * oc__levels_steps(&st->r, st->N, in->channels);
+        (st->coll == OC_ALLREDUCE ? 2 : 1) * levels_steps(&st->r, st->N, in->channels);
     oc__formula_steps(rep, in, (double)steps);
     if (rep->steps == steps || st->N < 2) return 0;
     return oc__report_note(rep,
@@ -300,11 +302,11 @@ int oc__levels_search(const oc__search_in *in, oc__search *s, char *why, size_t 
         .s = s, .N = N, .C = f.channels ? f.channels : 1, .times = ar ? 2 : 1, .step = f.step_time};
     /* the exact balanced lists of every depth first, the best of them as the incumbent */
     oc__radices best = {.k = 1, .m = {N}};
-    uint64_t best_steps = oc__levels_steps(&best, N, w.C);
+    uint64_t best_steps = levels_steps(&best, N, w.C);
     for (uint32_t k = 2; k <= oc__radices_max_depth(N); k++) {
         oc__radices t;
         if (!oc__radices_exact(N, k, &t) || t.m[0] < 3) continue;
-        const uint64_t st = oc__levels_steps(&t, N, w.C);
+        const uint64_t st = levels_steps(&t, N, w.C);
         if (st < best_steps) best = t, best_steps = st;
     }
     w.first = best;

@@ -15,8 +15,5 @@ int oc__levels_generate(const oc__plan *plan, oc__emit *e);
 void oc__levels_release(oc__plan *plan);
 int oc__levels_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep);
 int oc__levels_search(const oc__search_in *in, oc__search *s, char *why, size_t whylen);
-/* The all-gather's steps at radices r on N nodes and `channels` slots a link (levels.c's essay):
- * sum over levels of ceil((n_j - 1)/2) ceil(N / (n_j channels)). */
-uint64_t oc__levels_steps(const oc__radices *r, uint32_t N, uint64_t channels);
 
 #endif

@@ -121,7 +121,8 @@ uint32_t oc__radices_max(const oc__radices *t) {
     return v;
 }
 
-void oc__radices_reverse(oc__radices *t) {
+/* Reverses the stage order. */
+static void radices_reverse(oc__radices *t) {
     for (uint32_t a = 0, b = t->k ? t->k - 1 : 0; a < b; a++, b--) {
         uint32_t x = t->m[a];
         t->m[a] = t->m[b];
@@ -139,14 +140,14 @@ size_t oc__radices_options(uint32_t N, uint32_t k, int cover, oc__radices out[4]
     have[0] = oc__radices_exact(N, k, &opt[0]);
     if (have[0]) {
         opt[1] = opt[0];
-        oc__radices_reverse(&opt[1]);
+        radices_reverse(&opt[1]);
         have[1] = 1;
     }
     if (cover) {
         have[2] = oc__radices_balanced(N, k, &opt[2]);
         if (have[2]) {
             opt[3] = opt[2];
-            oc__radices_reverse(&opt[3]);
+            radices_reverse(&opt[3]);
             have[3] = 1;
         }
     }

@@ -33,8 +33,6 @@ int oc__radices_balanced(uint32_t N, uint32_t k, oc__radices *t);
 int oc__radices_exact(uint32_t N, uint32_t k, oc__radices *t);
 /* The largest radix (0 for no stages). */
 uint32_t oc__radices_max(const oc__radices *t);
-/* Reverses the stage order. */
-void oc__radices_reverse(oc__radices *t);
 /* The radix vectors of depth k a search offers: the exact factorisation of N and its reverse,
  * and (when `cover`) the balanced vector that covers N and its reverse. Writes up to 4 into
  * out[] and returns how many (duplicates removed). */

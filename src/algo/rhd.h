@@ -1,7 +1,7 @@
 /*
  * rhd.h — recursive halving and recursive doubling in mixed radix, shared by allreduce rhd,
- * reducescatter rh and allgather rd (rhd.c has the method, the parameters, the costs and the
- * parameter search).
+ * reducescatter rh and allgather rd (rhd.c has the method, the parameters and the rounds;
+ * rhd_search.c the closed forms and the parameter search).
  */
 #ifndef OC_ALGO_RHD_H
 #define OC_ALGO_RHD_H
@@ -31,18 +31,20 @@ extern const char *const oc__rhd_params[];
 int oc__rhd_plan(oc__plan *p, const char *name, oc_collective coll, uint32_t nodes, uint32_t root,
                  uint64_t bytes, const oc_kv *params, char *why, size_t len);
 void oc__rhd_release(oc__plan *p);
-/* The k rounds of recursive halving (reduce-scatter) over the core nodes 0..P-1. */
-int oc__rhd_halving(const oc__rhd *h, oc__emit *e);
-/* The k rounds of recursive doubling (all-gather) over the core nodes 0..P-1. */
-int oc__rhd_doubling(const oc__rhd *h, oc__emit *e);
-/* Folds: every extra node n >= P and its core node (n - P) mod P. `in` = 1: n -> core, else
- * core -> n; labels [first, first + count), or, with count = 0, n's own block. */
-int oc__rhd_fold(const oc__rhd *h, oc__emit *e, int in, oc__op op, uint32_t first, uint32_t count);
 /* The whole schedule of rhd (kind BOTH), rh (HALVING) or rd (DOUBLING): the fold in, the halving
  * and / or the doubling, the fold back. */
 int oc__rhd_generate(const oc__rhd *h, oc__emit *e, oc__rhd_kind kind);
 
-/* The parameter search of rhd (kind BOTH), rh (HALVING) and rd (DOUBLING): rhd.c's essay. */
+/* The rounds the search costs level by level (rhd_search.c): level p of the halving (halving set)
+ * or the doubling over the core nodes, one round; the fold in (in set) or back. */
+int oc__rhd_level(const oc__rhd *h, oc__emit *e, uint32_t p, int halving);
+int oc__rhd_fold_round(const oc__rhd *h, oc__emit *e, oc__rhd_kind kind, int in);
+/* The radices r[0..k) written from the most significant digit down ("4x4x4x2"). */
+void oc__rhd_radices_text(const uint32_t *r, uint32_t k, char *buf, size_t len);
+/* The prime factors of N into r, the smallest as the most significant digit; their count. */
+uint32_t oc__rhd_prime_digits(uint32_t N, uint32_t *r);
+
+/* The parameter search of rhd (kind BOTH), rh (HALVING) and rd (DOUBLING): rhd_search.c's essay. */
 int oc__rhd_search(const oc__search_in *in, oc__search *s, oc__rhd_kind kind, char *why,
                    size_t len);
 

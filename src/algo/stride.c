@@ -93,11 +93,9 @@ static uint32_t gcd32(uint32_t a, uint32_t b) {
     return a;
 }
 
-int oc__stride_shape(uint32_t N, uint32_t L, oc__stride *s, char *why, size_t whylen) {
-    return oc__stride_shape_split(N, L, 0, s, why, whylen);
-}
-
-int oc__stride_shape_split(uint32_t N, uint32_t L, int split, oc__stride *s, char *why,
+/* Fills the geometry (no memory): 0, or OC_EINVAL when L is outside 1..max(1, floor((N-1)/2));
+ * split: the middle window split (bistride, stride.c's essay), no change at odd L. */
+static int stride_shape_split(uint32_t N, uint32_t L, int split, oc__stride *s, char *why,
                            size_t whylen) {
     memset(s, 0, sizeof *s);
     const uint32_t most = N > 2 ? (N - 1) / 2 : 1;
@@ -129,7 +127,8 @@ int oc__stride_shape_split(uint32_t N, uint32_t L, int split, oc__stride *s, cha
     return 0;
 }
 
-uint64_t oc__stride_rounds(const oc__stride *s) {
+/* The all-gather's rounds, u1 + u2. */
+static uint64_t stride_rounds(const oc__stride *s) {
     return (uint64_t)s->u1 + s->u2;
 }
 
@@ -158,7 +157,8 @@ static uint64_t level2_transfers(const oc__stride *s, uint32_t r, int up) {
     return s->N + (len < s->P ? (uint64_t)s->g * (len - 1) : 0);
 }
 
-uint64_t oc__stride_transfers(const oc__stride *s) {
+/* The all-gather's transfers, counted exactly in closed form. */
+static uint64_t stride_transfers(const oc__stride *s) {
     if (s->N < 2) return 0;
     uint64_t t = (uint64_t)s->N * (s->u1 + s->l1); /* n1 - 1 rounds' worth of one block a node */
     for (uint32_t r = 1; r <= s->u2; r++) {
@@ -168,7 +168,10 @@ uint64_t oc__stride_transfers(const oc__stride *s) {
     return t;
 }
 
-uint64_t oc__stride_steps(const oc__stride *s, uint64_t channels) {
+/* A proven lower bound on the all-gather's mapped steps on a ring of `channels` = F x w slots a
+ * link: each round's busiest directed link, ceil(load / channels), summed; it is the mapped count
+ * when L = 1 or L divides N (stride.c). */
+static uint64_t stride_steps(const oc__stride *s, uint64_t channels) {
     if (s->N < 2) return 0;
     const uint64_t C = channels ? channels : 1;
     /* a level-1 round sends N arcs of L links one way; a colour holds at most floor(N/L)
@@ -204,7 +207,9 @@ static uint32_t inverse_mod(uint32_t a, uint32_t m) {
     return (uint32_t)(t < 0 ? t + m : t);
 }
 
-int oc__stride_labels(oc__stride *s, uint32_t *block_node) {
+/* Allocates s->label and s->node and fills `block_node` (N entries, the node of each label) when
+ * not NULL. */
+static int stride_labels(oc__stride *s, uint32_t *block_node) {
     const uint32_t N = s->N;
     if (N < 2) {
         if (block_node && N) block_node[0] = 0;
@@ -225,7 +230,7 @@ int oc__stride_labels(oc__stride *s, uint32_t *block_node) {
     return 0;
 }
 
-void oc__stride_free(oc__stride *s) {
+static void stride_free(oc__stride *s) {
     free(s->label);
     free(s->node);
     s->label = s->node = NULL;
@@ -350,7 +355,10 @@ static int level2_dir(const oc__stride *s, oc__emit *e, uint32_t r, int up, int 
     return rc;
 }
 
-int oc__stride_round(const oc__stride *s, oc__emit *e, uint64_t k, int reduce) {
+/* Emits all-gather round k (0 <= k < rounds) as copies, or, when `reduce` is set, the same
+ * transfers turned round (receiver to sender) as reductions: the round of the reduce-scatter
+ * that runs the all-gather backwards. Does not end the round. */
+static int stride_round(const oc__stride *s, oc__emit *e, uint64_t k, int reduce) {
     int rc;
     if (k < s->u1) { /* level 1, round r = k + 1 */
         const uint32_t r = (uint32_t)k + 1;
@@ -375,10 +383,10 @@ static int plan_mode(oc__plan *plan, const char *name, oc_collective coll, uint3
                      uint32_t root, uint64_t bytes, uint32_t L, int split, char *why,
                      size_t whylen) {
     oc__stride shape;
-    int rc = oc__stride_shape_split(nodes, L, split, &shape, why, whylen);
+    int rc = stride_shape_split(nodes, L, split, &shape, why, whylen);
     if (rc) return rc;
     const int ar = coll == OC_ALLREDUCE;
-    const uint64_t transfers = (ar ? 2 : 1) * oc__stride_transfers(&shape);
+    const uint64_t transfers = (ar ? 2 : 1) * stride_transfers(&shape);
     if ((rc = oc__plan_work(name, nodes, transfers, why, whylen))) return rc;
     /* labels, their nodes and block_node: 3 words a node */
     if ((rc = oc__budget_check(12ull * nodes, "the stride labels", why, whylen))) return rc;
@@ -393,9 +401,9 @@ static int plan_mode(oc__plan *plan, const char *name, oc_collective coll, uint3
         plan->spec.block_node = oc__malloc_array(nodes, sizeof(uint32_t));
         if (!plan->spec.block_node) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     }
-    if (oc__stride_labels(&st->s, plan->spec.block_node))
+    if (stride_labels(&st->s, plan->spec.block_node))
         return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-    plan->rounds = (ar ? 2 : 1) * oc__stride_rounds(&shape);
+    plan->rounds = (ar ? 2 : 1) * stride_rounds(&shape);
     plan->spec.max_round = 4ull * nodes;
     plan->spec.window_skips = 1; /* a round's transfers in label order (above) */
     return 0;
@@ -446,22 +454,22 @@ int oc__bistride_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
 int oc__stride_generate(const oc__plan *plan, oc__emit *e) {
     const stride_state *st = plan->state;
     const oc__stride *s = &st->s;
-    const uint64_t R = oc__stride_rounds(s);
+    const uint64_t R = stride_rounds(s);
     int rc = 0;
     if (s->N < 2) return 0;
     if (st->coll != OC_ALLGATHER) /* the reduce-scatter: the all-gather's rounds backwards */
         for (uint64_t k = R; k-- > 0 && !rc;)
-            if (!(rc = oc__stride_round(s, e, k, 1))) rc = oc__emit_round(e);
+            if (!(rc = stride_round(s, e, k, 1))) rc = oc__emit_round(e);
     if (st->coll != OC_REDUCESCATTER)
         for (uint64_t k = 0; k < R && !rc; k++)
-            if (!(rc = oc__stride_round(s, e, k, 0))) rc = oc__emit_round(e);
+            if (!(rc = stride_round(s, e, k, 0))) rc = oc__emit_round(e);
     return rc;
 }
 
 void oc__stride_release(oc__plan *plan) {
     stride_state *st = plan->state;
     if (!st) return;
-    oc__stride_free(&st->s);
+    stride_free(&st->s);
     free(st);
     plan->state = NULL;
 }
@@ -471,7 +479,7 @@ int oc__stride_formula(const oc__plan *plan, const oc__formula_in *in, oc_report
     const oc__stride *s = &st->s;
     const uint64_t C = in->channels ? in->channels : 1;
     const uint64_t times = st->coll == OC_ALLREDUCE ? 2 : 1;
-    const uint64_t steps = times * oc__stride_steps(s, C);
+    const uint64_t steps = times * stride_steps(s, C);
     oc__formula_steps(rep, in, (double)steps);
     if (rep->steps == steps || s->N < 2) return 0;
     if (s->L > 1 && s->N % s->L)
@@ -518,18 +526,18 @@ static int search_mode(const oc__search_in *in, oc__search *s, int split, char *
     if (!c) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     for (uint32_t L = 1; L <= most; L++) {
         oc__stride sh;
-        if ((rc = oc__stride_shape_split(N, L, split, &sh, why, whylen))) goto out;
-        c[L - 1] = (stride_cand){(ar ? 2 : 1) * oc__stride_steps(&sh, f.channels), L};
+        if ((rc = stride_shape_split(N, L, split, &sh, why, whylen))) goto out;
+        c[L - 1] = (stride_cand){(ar ? 2 : 1) * stride_steps(&sh, f.channels), L};
     }
     qsort(c, most, sizeof *c, by_steps);
     static const char *const name = "each round's busiest directed link: ceil(load / (F w)) steps";
     for (uint32_t i = 0; i < most && !rc; i++) {
         oc__stride sh;
-        if ((rc = oc__stride_shape_split(N, c[i].L, split, &sh, why, whylen))) break;
+        if ((rc = stride_shape_split(N, c[i].L, split, &sh, why, whylen))) break;
         oc__bound b = {.time_s = (double)c[i].steps * f.step_time,
                        .steps = c[i].steps,
                        .name = name,
-                       .transfers = (ar ? 2 : 1) * oc__stride_transfers(&sh)};
+                       .transfers = (ar ? 2 : 1) * stride_transfers(&sh)};
         const int yes = oc__search_can_win(s, &b);
         if (yes < 0) {
             rc = yes;

@@ -24,29 +24,8 @@ typedef struct oc__stride {
     uint32_t *node;  /* N: the node of each label */
 } oc__stride;
 
-/* Fills the geometry (no memory): 0, or OC_EINVAL when L is outside 1..max(1, floor((N-1)/2)). */
-int oc__stride_shape(uint32_t N, uint32_t L, oc__stride *s, char *why, size_t whylen);
-/* The same with the middle window split (bistride, stride.c's essay): no change at odd L. */
-int oc__stride_shape_split(uint32_t N, uint32_t L, int split, oc__stride *s, char *why,
-                           size_t whylen);
-/* The all-gather's rounds, u1 + u2. */
-uint64_t oc__stride_rounds(const oc__stride *s);
-/* The all-gather's transfers, counted exactly in closed form. */
-uint64_t oc__stride_transfers(const oc__stride *s);
-/* A proven lower bound on the all-gather's mapped steps on a ring of `channels` = F x w slots a
- * link: each round's busiest directed link, ceil(load / channels), summed; it is the mapped count
- * when L = 1 or L divides N (stride.c). */
-uint64_t oc__stride_steps(const oc__stride *s, uint64_t channels);
 
-/* Allocates s->label and s->node and fills `block_node` (N entries, the node of each label) when
- * not NULL. */
-int oc__stride_labels(oc__stride *s, uint32_t *block_node);
-void oc__stride_free(oc__stride *s);
 
-/* Emits all-gather round k (0 <= k < rounds) as copies, or, when `reduce` is set, the same
- * transfers turned round (receiver to sender) as reductions: the round of the reduce-scatter
- * that runs the all-gather backwards. Does not end the round. */
-int oc__stride_round(const oc__stride *s, oc__emit *e, uint64_t k, int reduce);
 
 /* The plan shared by the six algorithms: coll (all-gather, reduce-scatter, all-reduce), stride L
  * (1 for bidir), q chunks a block; the state is the oc__stride. `name` for messages. */

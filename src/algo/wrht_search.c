@@ -556,7 +556,7 @@ int oc__wrht_search(const oc__search_in *in, oc__search *s, int striped, char *w
     int rc = oc__wrht_pins(N, params, striped, &m, &a2a, &pieces, why, len);
     if (rc) return rc;
     if (N < 2 || (m && a2a && (!striped || pieces))) return 0;
-    if (!in->net->network || strcmp(in->net->network, "ring") != 0)
+    if (in->net->cfg.kind != OC_NETCFG_RING)
         return oc__fail(why, len, OC_ENOTSUP, "wrht: its search bounds are the ring model's");
     ctx c = {.in = in,
              .s = s,

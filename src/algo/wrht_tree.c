@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void oc__wrht_free(oc__wrht_tree *t) {
+static void wrht_free(oc__wrht_tree *t) {
     for (uint32_t l = 0; l <= t->levels && l < OC_WRHT_MAX_LEVELS; l++) {
         free(t->reps[l]);
         free(t->lo[l]);
@@ -25,7 +25,9 @@ void oc__wrht_free(oc__wrht_tree *t) {
     memset(t, 0, sizeof *t);
 }
 
-int oc__wrht_build(uint32_t N, uint32_t m, uint32_t alltoall, oc__wrht_tree *t) {
+/* Groups until one representative is left or at most `alltoall` remain (then count[levels] > 1
+ * representatives finish with an all-to-all). */
+static int wrht_build(uint32_t N, uint32_t m, uint32_t alltoall, oc__wrht_tree *t) {
     memset(t, 0, sizeof *t);
     if (m < 2 || N < 1) return OC_EINVAL;
     t->m = m;
@@ -60,7 +62,7 @@ int oc__wrht_build(uint32_t N, uint32_t m, uint32_t alltoall, oc__wrht_tree *t) 
     t->levels = l;
     return 0;
 nomem:
-    oc__wrht_free(t);
+    wrht_free(t);
     return OC_ENOMEM;
 }
 
@@ -76,7 +78,9 @@ int oc__wrht_pins(uint32_t nodes, const oc_kv *params, int striped, uint64_t *m,
     return rc;
 }
 
-int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *used,
+/* Plans the tree from params m=, alltoall= (and pieces= when striped); m is required (the
+ * pipeline's search fills it). */
+static int wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *used,
                        oc__wrht_tree *t, char *why, size_t len) {
     memset(t, 0, sizeof *t);
     uint64_t m, a2a, pieces;
@@ -88,14 +92,14 @@ int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *
     if (!m) m = 2;
     if (!a2a) a2a = 1;
     if (!pieces) pieces = 1;
-    rc = oc__wrht_build(nodes, (uint32_t)m, (uint32_t)a2a, t);
+    rc = wrht_build(nodes, (uint32_t)m, (uint32_t)a2a, t);
     t->pieces = (uint32_t)pieces;
     if (rc)
         return oc__fail(why, len, rc, "wrht: cannot build the tree for m=%llu",
                         (unsigned long long)m);
     uint32_t top = t->count[t->levels];
     if (top > 1 && (uint64_t)top * (top - 1) > OC_WRHT_A2A_MAX_TRANSFERS) {
-        oc__wrht_free(t);
+        wrht_free(t);
         return oc__fail(why, len, OC_ETOOBIG,
                         "wrht: alltoall=%llu leaves %u representatives for the final all-to-all, "
                         "more than the %u it may have; pin alltoall=1..%u%s",
@@ -112,7 +116,7 @@ int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *
         rc |= oc_kv_set(used, "pieces", b);
     }
     if (rc) {
-        oc__wrht_free(t);
+        wrht_free(t);
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     }
     return 0;
@@ -122,7 +126,7 @@ static int plan_common(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t
                        uint64_t bytes, const oc_kv *params, int striped, char *why, size_t len) {
     oc__wrht_tree *t = calloc(1, sizeof *t);
     oc_kv *used = oc_kv_new();
-    int rc = t && used ? oc__wrht_plan_tree(nodes, params, striped, used, t, why, len)
+    int rc = t && used ? wrht_plan_tree(nodes, params, striped, used, t, why, len)
                        : oc__fail(why, len, OC_ENOMEM, "out of memory");
     if (!rc) rc = oc__plan_begin(p, coll, nodes, root, bytes, striped ? t->pieces : 1, why, len);
     for (size_t i = 0; !rc && i < oc_kv_count(used); i++) /* the parameters, in the tree's order */
@@ -130,7 +134,7 @@ static int plan_common(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t
             rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
     oc_kv_free(used);
     if (rc) {
-        if (t) oc__wrht_free(t);
+        if (t) wrht_free(t);
         free(t);
         return rc;
     }
@@ -150,7 +154,7 @@ int oc__wrht_plan_striped(oc__plan *p, oc_collective coll, uint32_t nodes, uint3
 
 void oc__wrht_release(oc__plan *p) {
     if (!p->state) return;
-    oc__wrht_free(p->state);
+    wrht_free(p->state);
     free(p->state);
     p->state = NULL;
 }

@@ -20,10 +20,6 @@ typedef struct oc__wrht_tree {
     uint32_t *hi[OC_WRHT_MAX_LEVELS];
 } oc__wrht_tree;
 
-/* Groups until one representative is left or at most `alltoall` remain (then count[levels] > 1
- * representatives finish with an all-to-all). */
-int oc__wrht_build(uint32_t N, uint32_t m, uint32_t alltoall, oc__wrht_tree *t);
-void oc__wrht_free(oc__wrht_tree *t);
 
 /* Group a of level l: members reps[l][a*m .. a*m + size), representative reps[l+1][a]. */
 static inline uint32_t oc__wrht_group_size(const oc__wrht_tree *t, uint32_t l, uint32_t a) {
@@ -41,10 +37,6 @@ int oc__wrht_plan_striped(oc__plan *p, oc_collective coll, uint32_t nodes, uint3
                           uint64_t bytes, const oc_kv *params, char *why, size_t len);
 void oc__wrht_release(oc__plan *p);
 
-/* Plans the tree from params m=, alltoall= (and pieces= when striped); m is required (the
- * pipeline's search fills it). */
-int oc__wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *used,
-                       oc__wrht_tree *t, char *why, size_t len);
 
 /* Reads the pins m=, alltoall= (and pieces= when striped), each 0 when not pinned; refuses an
  * unknown parameter or a value outside its range (m 2..N, alltoall 1..N, pieces 1..65536) with

@@ -22,18 +22,6 @@ static int reserve(oc__rangeset *s, size_t need) {
     return 0;
 }
 
-int oc__rangeset_assign(oc__rangeset *s, uint32_t lo, uint32_t hi) {
-    s->n = 0;
-    s->size = 0;
-    if (lo >= hi) return 0;
-    if (reserve(s, 1)) return OC_ENOMEM;
-    s->iv[0].lo = lo;
-    s->iv[0].hi = hi;
-    s->n = 1;
-    s->size = hi - lo;
-    return 0;
-}
-
 int oc__rangeset_copy(oc__rangeset *dst, const oc__rangeset *src) {
     if (reserve(dst, src->n)) return OC_ENOMEM;
     if (src->n) memcpy(dst->iv, src->iv, src->n * sizeof(oc__range));
@@ -87,15 +75,6 @@ uint32_t oc__rangeset_first_missing(const oc__rangeset *s, uint32_t lo, uint32_t
     long i = find(s, lo);
     if (i < 0 || s->iv[i].hi <= lo) return lo;
     return s->iv[i].hi < hi ? s->iv[i].hi : hi;
-}
-
-uint32_t oc__rangeset_first_present(const oc__rangeset *s, uint32_t lo, uint32_t hi) {
-    if (lo >= hi) return hi;
-    long i = find(s, lo);
-    if (i >= 0 && s->iv[i].hi > lo) return lo;
-    size_t j = (size_t)(i + 1);
-    if (j < s->n && s->iv[j].lo < hi) return s->iv[j].lo;
-    return hi;
 }
 
 /* s := s ∪ [r.lo, r.hi), in place: the hot path of the verifier (one range per transfer).

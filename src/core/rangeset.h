@@ -25,15 +25,11 @@ typedef struct oc__rangeset {
 } oc__rangeset;
 
 void oc__rangeset_free(oc__rangeset *s);
-/* Replaces the contents with [lo, hi). */
-int oc__rangeset_assign(oc__rangeset *s, uint32_t lo, uint32_t hi);
 int oc__rangeset_copy(oc__rangeset *dst, const oc__rangeset *src);
 /* 1 if every value of [lo, hi) is in s. */
 int oc__rangeset_contains(const oc__rangeset *s, uint32_t lo, uint32_t hi);
 /* The smallest value of [lo, hi) that is not in s, or hi if there is none. */
 uint32_t oc__rangeset_first_missing(const oc__rangeset *s, uint32_t lo, uint32_t hi);
-/* The smallest value of [lo, hi) that is in s, or hi if there is none. */
-uint32_t oc__rangeset_first_present(const oc__rangeset *s, uint32_t lo, uint32_t hi);
 /* s := s ∪ add, where add is n ranges sorted by lo (they may overlap each other and s).
  * *overlap receives how many values of add were already present (counted with multiplicity). */
 int oc__rangeset_union(oc__rangeset *s, const oc__range *add, size_t n, uint64_t *overlap);

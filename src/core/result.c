@@ -31,7 +31,6 @@ void oc_report_free(oc_report *r) {
         free(r->notes[i]);
     free(r->notes);
     free(r->links_json);
-    free(r->links_text);
     oc__search_log_free(r->search);
     free(r);
 }

@@ -80,8 +80,8 @@ struct oc_report {
     size_t nnums, capnums;
     char **notes;
     size_t nnotes, capnotes;
-    /* `run --links` (links.c): the "links" JSON object and its text block, or NULL */
-    char *links_json, *links_text;
+    /* `run --links` (links.c): the "links" JSON object, or NULL (report.c writes its text) */
+    char *links_json;
     /* the parameter search behind the parameters used, or NULL when there was none */
     oc__search_log *search;
     /* the unit of the times (oc_report_time_unit): "" for seconds; the star's "tau", whose

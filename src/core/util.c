@@ -115,20 +115,6 @@ unsigned oc_verify_threads(void) {
     return t ? t : 2;
 }
 
-void oc__format_bytes(char *buf, size_t len, uint64_t bytes) {
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    int u = 0;
-    double v = (double)bytes;
-    while (v >= 1024 && u < 6) {
-        v /= 1024;
-        u++;
-    }
-    if (u == 0 || v == floor(v))
-        snprintf(buf, len, "%.0f %s", v, unit[u]);
-    else
-        snprintf(buf, len, "%.1f %s", v, unit[u]);
-}
-
 int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen) {
     const uint64_t budget = oc_memory_budget();
     if (bytes <= budget) return 0;

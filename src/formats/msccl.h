@@ -11,6 +11,5 @@
 #define MSCCL_MAX_CELLS (UINT64_C(1) << 22)
 
 enum { T_S = 0, T_R = 1, T_RRC = 2, T_NOP = 3 };
-extern const char *const oc__msccl_type_name[4];
 
 #endif

@@ -116,8 +116,6 @@
 #include <string.h>
 #include "formats/msccl.h"
 
-const char *const oc__msccl_type_name[4] = {"s", "r", "rrc", "nop"};
-
 /* A runtime's limits (the essay says where each comes from). */
 typedef struct mrt {
     const char *name;

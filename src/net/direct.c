@@ -162,7 +162,8 @@ static int64_t dim_delta(const oc__direct_cfg *cfg, uint32_t i, uint32_t a, uint
     return f <= z - f ? (int64_t)f : -(int64_t)(z - f);
 }
 
-uint32_t oc__direct_hops(const oc__direct_cfg *cfg, uint32_t a, uint32_t b) {
+/* Hops of the dimension-order (e-cube / XY, torus: shortest direction) route from a to b. */
+static uint32_t direct_hops(const oc__direct_cfg *cfg, uint32_t a, uint32_t b) {
     uint32_t h = 0;
     for (uint32_t i = 0; i < cfg->ndims; i++) {
         const uint32_t z = cfg->dims[i];
@@ -231,7 +232,7 @@ static uint64_t link_id(const oc__netrun *m, uint32_t u, uint32_t i, int neg, ui
 static int route_of(oc__netrun *m, uint32_t a, uint32_t b, size_t *n, uint32_t *hops) {
     const oc__direct_cfg *c = &m->cfg;
     *n = 0;
-    const uint32_t h = oc__direct_hops(c, a, b);
+    const uint32_t h = direct_hops(c, a, b);
     *hops = h;
     if (oc__grow((void **)&m->route, &m->routecap, (size_t)h + 2, sizeof *m->route))
         return OC_ENOMEM;
@@ -331,7 +332,7 @@ static int dn_observe_round(oc__netrun *m, uint64_t index, const oc__round *r, s
     const char *route = c->kind == OC_DIRECT_HYPERCUBE ? "e-cube" : "dimension-order";
     for (size_t i = 0; i < r->count && !rc; i++) {
         const oc__direct_msg *g = &m->msgs[grouped ? m->msg_at[m->lead[i]] : i];
-        const uint32_t hops = oc__direct_hops(c, g->src, g->dst);
+        const uint32_t hops = direct_hops(c, g->src, g->dst);
         const double d = oc__direct_msg_time(c, hops, g->pkt_bytes);
         char res[160];
         if (c->combining)
@@ -465,7 +466,7 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
                                               "is not between two different nodes of the mesh"};
         int rc = oc__netrun_endpoints(m, index, x, refusal[c->kind], why, len);
         if (rc) return rc;
-        if (!c->wormhole && oc__direct_hops(c, x->src, x->dst) != 1) {
+        if (!c->wormhole && direct_hops(c, x->src, x->dst) != 1) {
             /* name the network's dims: the usual cause is an algorithm planned for other dims */
             char d[160];
             if (c->kind == OC_DIRECT_HYPERCUBE)
@@ -478,7 +479,7 @@ static int dn_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
                             "round %llu: transfer %u -> %u is %u hops apart on the %s %s: "
                             "store-and-forward moves messages between neighbours only (use "
                             "switching=wh)",
-                            R, x->src, x->dst, oc__direct_hops(c, x->src, x->dst),
+                            R, x->src, x->dst, direct_hops(c, x->src, x->dst),
                             kind_name[c->kind], d);
         }
         if (cb && x->count > UINT64_MAX / 4 / cb)

@@ -32,8 +32,6 @@
  * OC_EINVAL (OC_ENOTSUP when N does not fit the network) on bad input. */
 int oc__direct_cfg_parse(oc__direct_kind kind, uint32_t nodes, const oc_kv *params,
                          oc__direct_cfg *cfg, char *why, size_t whylen);
-/* Hops of the dimension-order (e-cube / XY, torus: shortest direction) route from a to b. */
-uint32_t oc__direct_hops(const oc__direct_cfg *cfg, uint32_t a, uint32_t b);
 
 /* ---- the independent check (direct_check.c), called by direct.c ---------------------------- */
 

@@ -61,7 +61,7 @@ struct oc__netrun {
     /* Per-round scratch, sized by transfers. What a transfer's arc is (start, length) is
      * recomputed from its ends and its direction wherever it is needed rather than kept: the
      * round's transfers are at hand, and one-stage all-gather on 8192 nodes is 67 M of them. */
-    uint64_t *dir;  /* a bit a transfer: RING_CCW (oc__ring_dir) */
+    uint64_t *dir;  /* a bit a transfer: RING_CCW (dir_of) */
     size_t dir_cap; /* in words */
     uint32_t *arcs; /* a direction's arcs in colouring order, then first fragments */
     uint32_t *link; /* a sort's buffer, then the lists of intervals by end */
@@ -91,6 +91,12 @@ struct oc__netrun {
 };
 
 /* ---- parameters ---- */
+
+/* Transfer i's direction in the assignment's bit array (ring.h's format; ring_check.c reads it
+ * with its own code). */
+static inline int dir_of(const uint64_t *bits, size_t i) {
+    return (int)((bits[i >> 6] >> (i & 63)) & 1);
+}
 
 static const char *const ring_param_names[] = {"preset",         "wavelengths",  "fibres",
                                                "bandwidth_gbps", "reconfig_us",  "oeo_ns_per_flit",
@@ -344,7 +350,7 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
     int disjoint_equal = 1;
     uint32_t last_start = 0, last_len = 0, last_end = 0, u0 = 0;
     for (size_t i = 0; i < nx; i++) {
-        if (!all && oc__ring_dir(m->dir, i) != d) continue;
+        if (!all && dir_of(m->dir, i) != d) continue;
         const uint32_t r = oc__ring_sub(arc_start(d, &x[i], N), cut, N), l = arc_len(d, &x[i], N);
         if (r + l > N) { /* passes through the cut: its colours open at its end */
             const uint32_t u = x[i].count;
@@ -626,7 +632,7 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
          * pass over the links also clears them for the next direction or round. */
         link_count *lc = m->links;
         for (size_t i = 0; i < r->count; i++) {
-            if (!all && oc__ring_dir(m->dir, i) != d) continue;
+            if (!all && dir_of(m->dir, i) != d) continue;
             const oc__transfer *t = &r->xfers[i];
             uint32_t s = arc_start(d, t, N), e = s + arc_len(d, t, N);
             uint64_t u = t->count;

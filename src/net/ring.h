@@ -1,7 +1,8 @@
 /*
  * ring.h — pieces of the WDM ring model shared by the assignment (ring.c) and the independent
- * resource check (ring_check.c). Only the data format is shared: the check re-derives every arc
- * from the transfer's endpoints and the chosen direction and trusts nothing else.
+ * resource check (ring_check.c). Only the data format is shared, no code (tests/arch/layering.py
+ * refuses an inline function here): the check re-derives every arc from the transfer's endpoints
+ * and the chosen direction and trusts nothing else.
  */
 #ifndef OC_NET_RING_H
 #define OC_NET_RING_H
@@ -20,13 +21,10 @@ typedef struct oc__ring_frag {
     uint32_t n;    /* colours, at least 1 in a well-formed assignment */
 } oc__ring_frag;
 
-/* Direction of transfer i in a bit array (one bit a transfer, 1: RING_CCW). */
-static inline int oc__ring_dir(const uint64_t *bits, size_t i) {
-    return (int)((bits[i >> 6] >> (i & 63)) & 1);
-}
-
 typedef struct oc__ring_assignment {
-    const uint64_t *dir;           /* per transfer, a bit: RING_CW (0) or RING_CCW (1) */
+    /* Per transfer, a bit: RING_CW (0) or RING_CCW (1); transfer i's is bit i % 64 of word
+     * i / 64. Each side reads it with its own code: this header holds the format only. */
+    const uint64_t *dir;
     const oc__ring_frag *frags[2]; /* per direction */
     size_t nfrags[2];
     uint64_t colours[2]; /* colours used per direction */

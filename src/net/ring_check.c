@@ -51,6 +51,11 @@ struct oc__ring_checker {
     size_t count_cap;
 };
 
+/* The direction the assignment chose for transfer i: bit i % 64 of word i / 64 (ring.h). */
+static int chosen_direction(const uint64_t *bits, size_t i) {
+    return (int)((bits[i / 64] >> (i % 64)) & 1u);
+}
+
 int oc__ring_checker_new(uint32_t nodes, oc__ring_checker **out) {
     oc__ring_checker *c = calloc(1, sizeof *c);
     if (!c) return OC_ENOMEM;
@@ -162,7 +167,7 @@ static int coverage(oc__ring_checker *c, uint64_t round, const oc__round *r,
                                 "round %llu: a wavelength range [%llu, %llu) is malformed",
                                 (unsigned long long)round, (unsigned long long)f->c0,
                                 (unsigned long long)(f->c0 + f->n));
-            if (oc__ring_dir(a->dir, f->xfer) != d)
+            if (chosen_direction(a->dir, f->xfer) != d)
                 return oc__fail(why, len, OC_ERESOURCE,
                                 "round %llu: transfer %u -> %u has wavelengths in the wrong "
                                 "direction",

@@ -34,14 +34,16 @@ double oc__perf_busbw_factor(oc_collective c, uint32_t n) {
     }
 }
 
-int oc__perf_size_per_rank(oc_collective c) {
+/* 1 when nccl-tests' size of c is n times opticoll's SIZE (the collectives whose SIZE is one
+ * rank's block: all-gather, gather, scatter, all-to-all, gossip). */
+static int perf_size_per_rank(oc_collective c) {
     return c == OC_ALLGATHER || c == OC_GATHER || c == OC_SCATTER || c == OC_ALLTOALL ||
            c == OC_GOSSIP;
 }
 
 uint64_t oc__perf_bytes(oc_collective c, uint32_t n, uint64_t size, uint32_t tsize) {
     if (!n || !tsize) return 0;
-    if (oc__perf_size_per_rank(c)) return size / n / tsize * tsize;
+    if (perf_size_per_rank(c)) return size / n / tsize * tsize;
     if (c == OC_REDUCESCATTER) return size / n / tsize * tsize * n;
     return size / tsize * tsize;
 }
@@ -50,7 +52,7 @@ oc__perf_row oc__perf_row_of(oc_collective c, uint32_t n, uint64_t bytes, uint32
                              uint32_t root) {
     oc__perf_row r;
     memset(&r, 0, sizeof r);
-    int per_rank = oc__perf_size_per_rank(c);
+    int per_rank = perf_size_per_rank(c);
     r.size = per_rank ? bytes * n : bytes;
     r.count = (per_rank ? bytes : c == OC_REDUCESCATTER ? bytes / n : bytes) / (tsize ? tsize : 1);
     r.redop = oc_collective_reduces(c) ? "sum" : "none";

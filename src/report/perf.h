@@ -29,9 +29,6 @@ typedef struct oc__perf_row {
  * 2(n-1)/n; reduce-scatter, all-gather, all-to-all, scatter and gather (n-1)/n; broadcast 1;
  * gossip (no nccl-tests counterpart; an all-gather in its data movement) (n-1)/n. */
 double oc__perf_busbw_factor(oc_collective c, uint32_t n);
-/* 1 when nccl-tests' size of c is n times opticoll's SIZE (the collectives whose SIZE is one
- * rank's block: all-gather, gather, scatter, all-to-all, gossip). */
-int oc__perf_size_per_rank(oc_collective c);
 /* opticoll's SIZE for nccl-tests' size `size` of elements of tsize bytes on n ranks: the whole
  * elements that fit, per rank where SIZE is per rank (nccl-tests rounds its counts down too); 0
  * when not one element fits. */

@@ -123,28 +123,67 @@ int oc_report_write_json(const oc_report *r, FILE *f) {
 
 /* ---- text ---- */
 
-void oc_format_seconds(char *buf, size_t len, double s) {
-    if (s == 0)
-        snprintf(buf, len, "0 s");
-    else if (s < 1e-3)
-        snprintf(buf, len, "%.3f us", s * 1e6);
-    else if (s < 1)
-        snprintf(buf, len, "%.3f ms", s * 1e3);
-    else
-        snprintf(buf, len, "%.3f s", s);
-}
-
-void oc_format_time(char *buf, size_t len, double t, const char *unit, double unit_value) {
-    if (!unit || !unit[0])
-        oc_format_seconds(buf, len, t);
-    else
-        snprintf(buf, len, "%.6g %s", unit_value > 0 ? t / unit_value : t, unit);
-}
-
 void oc_report_format_time(const oc_report *r, char *buf, size_t len, double t) {
     double v;
     const char *unit = oc_report_time_unit(r, &v);
     oc_format_time(buf, len, t, unit, v);
+}
+
+/* The five largest entries of a links array by busy_s (ties: the earlier first), into top[]. */
+static size_t links_top5(const cJSON *arr, const cJSON **top) {
+    size_t n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr) {
+        double v = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "busy_s"));
+        if (!(v > 0)) continue;
+        if (n == 5 && v <= cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(top[4], "busy_s")))
+            continue;
+        size_t k = n < 5 ? n++ : 4;
+        while (k > 0 &&
+               cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(top[k - 1], "busy_s")) < v) {
+            top[k] = top[k - 1];
+            k--;
+        }
+        top[k] = e;
+    }
+    return n;
+}
+
+/* `run --links` as text, from the "links" object run/links.c put in the result: the totals, the
+ * hottest positions (mean over their classes) and the hottest single resources, five each.
+ * 0 or OC_ENOMEM. */
+static int write_links_text(const char *links_json, FILE *f) {
+    cJSON *js = cJSON_Parse(links_json); /* written by links.c: only memory can fail here */
+    if (!js) return OC_ENOMEM;
+#define NUM(key) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(js, key))
+#define STR(o, key) cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key))
+    const double T = NUM("total_time_s"), cells = NUM("count");
+    const double C = NUM("classes");
+    fprintf(f,
+            "  links:       %.0f resources (%s): %llu busy at some time, mean utilisation "
+            "%.2f %%, peak %.2f %%\n",
+            cells, STR(js, "resources"), (unsigned long long)NUM("busy_resources"),
+            100 * NUM("mean_utilisation"), 100 * NUM("max_utilisation"));
+    fprintf(f, "  hottest %s (mean over its %.0f %s):\n", STR(js, "position"), C,
+            STR(js, "class"));
+    const cJSON *top[5];
+#define BUSY(o) cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(o, "busy_s"))
+    size_t n = links_top5(cJSON_GetObjectItemCaseSensitive(js, "per_position"), top);
+    for (size_t k = 0; k < n; k++)
+        fprintf(f, "    %-36s %6.2f %%\n", STR(top[k], "name"),
+                T > 0 ? 100 * BUSY(top[k]) / T : 0.0);
+    const cJSON *hot = cJSON_GetObjectItemCaseSensitive(js, "hottest"), *e;
+    if (C > 1) fputs("  hottest resources:\n", f);
+    n = 0;
+    cJSON_ArrayForEach(e, hot) {
+        if (C <= 1 || n++ == 5) break;
+        fprintf(f, "    %-52s %6.2f %%\n", STR(e, "name"), T > 0 ? 100 * BUSY(e) / T : 0.0);
+    }
+#undef BUSY
+#undef NUM
+#undef STR
+    cJSON_Delete(js);
+    return 0;
 }
 
 int oc_report_write_text(const oc_report *r, FILE *f) {
@@ -209,7 +248,7 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
     }
     for (size_t i = 0; i < r->nnotes; i++)
         fprintf(f, "  note: %s\n", r->notes[i]);
-    if (r->links_text) fputs(r->links_text, f);
+    if (r->links_json && write_links_text(r->links_json, f)) return OC_ENOMEM;
     return ferror(f) ? OC_EIO : 0;
 }
 

@@ -281,6 +281,27 @@ static size_t pick(const aas_sizes *z, const uint32_t *dflt, size_t nd, uint32_t
     return want ? 1 : 0;
 }
 
+/* The all-port hypercube's schedule table in the notes' layout: "Round j=0 j=1 ..." then one
+ * line per round, counted from 1, entries as n-bit binary strings (bit n-1 first). The table is
+ * built and checked in src/aas (hypercube_table.c); writing it for a reader is this room's. */
+void oc__hcube_table_print(FILE *f, unsigned n, const uint32_t *r) {
+    char buf[40];
+    fprintf(f, "Round");
+    for (unsigned j = 0; j < n; j++) /* columns as wide as the entries, no trailing blank */
+        fprintf(f, " j=%-*u", j + 1 < n && n > 2 ? (int)n - 2 : 0, j);
+    fputc('\n', f);
+    for (uint64_t i = 0; i < oc__hcube_rounds(n); i++) {
+        fprintf(f, "%-5llu", (unsigned long long)i + 1);
+        for (unsigned j = 0; j < n; j++) {
+            for (unsigned b = 0; b < n; b++)
+                buf[b] = (char)('0' + ((r[i * n + j] >> (n - 1 - b)) & 1u));
+            buf[n] = '\0';
+            fprintf(f, " %-*s", j + 1 < n && n < 3 ? 3 : 0, buf);
+        }
+        fputc('\n', f);
+    }
+}
+
 int oc__reproduce_aas(oc__repro *ctx, FILE *f, char *why, size_t len) {
     const oc_reproduce_settings *set = oc__repro_settings(ctx);
     aas_sizes zs = {set->nodes, set->network};

@@ -122,4 +122,8 @@ void oc__figure_series(const char *name, size_t n, const double *x, const double
 int oc__figures_collect(int (*fn)(void *arg, char *why, size_t whylen), void *arg, oc_figures **out,
                         char *why, size_t whylen);
 
+/* The all-port hypercube's schedule table of Q_n (aas/hypercube_table.h) in the notes' layout
+ * (reproduce_aas.c). */
+void oc__hcube_table_print(FILE *f, unsigned n, const uint32_t *r);
+
 #endif /* OC_REPRODUCE_COMMON_H */

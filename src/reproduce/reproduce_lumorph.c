@@ -109,17 +109,6 @@ static int lumorph_settings(const oc_reproduce_settings *rs, lcfg *c, char *why,
     return 0;
 }
 
-static void size_text(char *buf, size_t len, uint64_t b) {
-    if (b >= (1u << 30) && !(b & ((1u << 30) - 1)))
-        oc__cellf(buf, len, "%llu GiB", (unsigned long long)(b >> 30));
-    else if (b >= (1u << 20) && !(b & ((1u << 20) - 1)))
-        oc__cellf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
-    else if (b >= 1024 && !(b & 1023))
-        oc__cellf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
-    else
-        oc__cellf(buf, len, "%llu B", (unsigned long long)b);
-}
-
 /* A cell for the n buffer sizes (indices lo .. hi) where a claim holds: "n: LO .. HI", or "none".
  */
 static void range_cell(char *buf, size_t len, const lcfg *c, int n, int lo, int hi) {
@@ -128,8 +117,8 @@ static void range_cell(char *buf, size_t len, const lcfg *c, int n, int lo, int 
         oc__cellf(buf, len, "none");
         return;
     }
-    size_text(s1, sizeof s1, c->sizes[lo]);
-    size_text(s2, sizeof s2, c->sizes[hi]);
+    oc_format_size(s1, sizeof s1, c->sizes[lo]);
+    oc_format_size(s2, sizeof s2, c->sizes[hi]);
     oc__cellf(buf, len, "%d: %s .. %s", n, s1, s2);
 }
 
@@ -254,7 +243,7 @@ static int fig4b_series(FILE *f, const grid *g, int a, char *why, size_t len) {
         if (rc) return rc;
         char used[96] = "", sz[32];
         if (rep) oc__kv_text(used, sizeof used, oc_report_params(rep));
-        size_text(sz, sizeof sz, cf->sizes[last]);
+        oc_format_size(sz, sizeof sz, cf->sizes[last]);
         if (sim.ok)
             fprintf(f,
                     "  Unpinned, the parameter search (every radix list the 1x3 MZI switch holds) "
@@ -283,7 +272,7 @@ static int fig4b(FILE *f, const grid *g, char *why, size_t len) {
         for (int i = 0; i < (int)cf->ns && !rc; i++) {
             const uint64_t n = cf->sizes[i];
             char c[10][OC__CELL_LEN], reason[OC__REASON_LEN] = "";
-            size_text(c[0], OC__CELL_LEN, n);
+            oc_format_size(c[0], OC__CELL_LEN, n);
             const double ab[3] = {lumorph_ab(N, 2, n), lumorph_ab(N, 4, n), ring_ab(N, n)};
             for (int k = 0; k < NA; k++) {
                 const oc__sim *s = &job_at(g, a, i, job_of(g, a, i, k))->sim;
@@ -382,7 +371,7 @@ static int claims(FILE *f, const grid *g) {
         char c[6][OC__CELL_LEN], s1[32], reason[OC__REASON_LEN] = "";
         oc__cellf(c[0], OC__CELL_LEN, "%u", cf->nodes[a]);
         for (int k = 0; k < 3; k++) {
-            size_text(s1, sizeof s1, cf->sizes[at[k]]);
+            oc_format_size(s1, sizeof s1, cf->sizes[at[k]]);
             oc__cellf(c[k == 0 ? 1 : k + 2], OC__CELL_LEN, "%.1f%% (%s)", best[k] * 100, s1);
         }
         range_cell(c[2], OC__CELL_LEN, cf, n74, lo74, hi74);
@@ -556,7 +545,7 @@ static int mzi_note(FILE *f, const lcfg *cf, char *why, size_t len) {
     oc__cellf(q.params, sizeof q.params, "radix=4");
     if ((rc = oc__simulate(&q, &s4, NULL, why, len))) return rc;
     char sz[32];
-    size_text(sz, sizeof sz, n);
+    oc_format_size(sz, sizeof sz, n);
     fprintf(f, "\nThe 1x3 MZI switch (section 2): a tile holds 3 concurrent circuits (mzi_degree=3), "
                "so Lumorph-4 (3 circuits) is the largest radix the seed's switch runs. rhd radix=8 "
                "at %u GPUs, %s: %s",
@@ -679,7 +668,7 @@ static int fig3(FILE *f, const lcfg *cf, const grid *g, char *why, size_t len) {
         y[2][i] = t2 * 1e6;
         y[3][i] = t4 * 1e6;
         char c[7][OC__CELL_LEN], reason[OC__REASON_LEN] = "";
-        size_text(c[0], OC__CELL_LEN, cf->sizes[i]);
+        oc_format_size(c[0], OC__CELL_LEN, cf->sizes[i]);
         oc__cellf(c[1], OC__CELL_LEN, "-");
         oc__cellf(c[2], OC__CELL_LEN, "%.2f", ab * 1e6);
         oc__cellf(c[3], OC__CELL_LEN, "%.2f", ts * 1e6);
@@ -727,8 +716,8 @@ static int fig3(FILE *f, const lcfg *cf, const grid *g, char *why, size_t len) {
         if ((rc = sipco_at(N, cf->sizes[lo], "mzi_degree=0", &tlo, ulo, sizeof ulo, why, len)) ||
             (rc = sipco_at(N, cf->sizes[hi], "mzi_degree=0", &thi, uhi, sizeof uhi, why, len)))
             break;
-        size_text(s1, sizeof s1, cf->sizes[lo]);
-        size_text(s2, sizeof s2, cf->sizes[hi]);
+        oc_format_size(s1, sizeof s1, cf->sizes[lo]);
+        oc_format_size(s2, sizeof s2, cf->sizes[hi]);
         /* every shape of N and the circuits a GPU needs in it */
         char shapes[256] = "";
         int fits = 0;
@@ -796,7 +785,7 @@ static double red_tree(const grid *g, int a, int i) {
 /* "N GPUs, SIZE" of a point. */
 static void point_text(char *buf, size_t len, const grid *g, point p) {
     char s[32];
-    size_text(s, sizeof s, g->c->sizes[p.i]);
+    oc_format_size(s, sizeof s, g->c->sizes[p.i]);
     oc__cellf(buf, len, "%u GPUs, %s", g->c->nodes[p.a], s);
 }
 
@@ -842,8 +831,8 @@ static int headline(oc__repro *ctx, const grid *g, const bert_res *b) {
         oc__reason_add(r, sizeof r, "a Lumorph is fastest at %d of %d points", wins, npts);
         if (tree_wins) {
             char s1[32], s2[32];
-            size_text(s1, sizeof s1, cf->sizes[tlo]);
-            size_text(s2, sizeof s2, cf->sizes[thi]);
+            oc_format_size(s1, sizeof s1, cf->sizes[tlo]);
+            oc_format_size(s2, sizeof s2, cf->sizes[thi]);
             oc__reason_add(r, sizeof r,
                            "the Tree at %d (%s .. %s): its rounds cost α = %.1f us, Lumorph's "
                            "α + reconfiguration = %.1f us",

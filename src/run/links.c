@@ -12,9 +12,10 @@
  * difference array over (class, position), four additions a use and one prefix-sum pass over the
  * grid at the end — O(uses + classes x positions), never a walk over the hops.
  *
- * The report: the total over every resource (mean and peak utilisation, how many resources were
+ * The result: the total over every resource (mean and peak utilisation, how many resources were
  * ever busy), utilisation per position (per directed link / port: the mean over its classes),
- * per class (per wavelength: the mean over the positions) and the hottest single resources.
+ * per class (per wavelength: the mean over the positions) and the hottest single resources, as
+ * the "links" JSON object of the result record; report.c writes it as text.
  */
 #include "run/watch.h"
 #include "core/json.h"
@@ -125,9 +126,7 @@ static int links_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
     const double T = rep->time_s;
     double *per_pos = oc__calloc(P ? P : 1, sizeof(double));
     double *per_cls = oc__calloc(C ? C : 1, sizeof(double));
-    char *jbuf = NULL, *tbuf = NULL;
-    size_t tlen = 0;
-    FILE *tf = NULL;
+    char *jbuf = NULL;
     cJSON *js = NULL;
     int rc = 0;
     if (!per_pos || !per_cls) {
@@ -142,9 +141,9 @@ static int links_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
     for (uint32_t c = 1; c <= C; c++)
         for (uint32_t p = 0; p <= P; p++)
             l->diff[c * W + p] += l->diff[(c - 1) * W + p];
-    double hv[HOTTEST], pv[HOTTEST], sum = 0, peak = 0;
-    uint64_t hi[HOTTEST], pi[HOTTEST], busy = 0;
-    size_t nh = 0, np = 0;
+    double hv[HOTTEST], sum = 0, peak = 0;
+    uint64_t hi[HOTTEST], busy = 0;
+    size_t nh = 0;
     for (uint32_t c = 0; c < C; c++)
         for (uint32_t p = 0; p < P; p++) {
             double b = l->diff[c * W + p];
@@ -157,8 +156,6 @@ static int links_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
             if (b > peak) peak = b;
             if (b > 0) hot_push(hv, hi, &nh, b, (uint64_t)c * P + p);
         }
-    for (uint32_t p = 0; p < P; p++)
-        if (per_pos[p] > 0) hot_push(pv, pi, &np, per_pos[p], p);
     const double cells = (double)C * (double)P;
     /* JSON: a cJSON tree, kept as compact text until the report nests it. */
     char name[200], cn[96], pn[96];
@@ -191,45 +188,16 @@ static int links_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
         ok = json_name_util(arr, cn, per_cls[c] / P, T);
     }
     jbuf = ok ? oc__json_text(js, OC__JSON_COMPACT) : NULL;
-    tf = open_memstream(&tbuf, &tlen);
-    if (!jbuf || !tf) {
+    if (!jbuf) {
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
         goto out;
     }
-    /* text */
-    fprintf(tf,
-            "  links:       %.0f resources (%s): %llu busy at some time, mean utilisation "
-            "%.2f %%, peak %.2f %%\n",
-            cells, g->what, (unsigned long long)busy,
-            T > 0 && cells > 0 ? 100 * sum / (T * cells) : 0.0, T > 0 ? 100 * peak / T : 0.0);
-    fprintf(tf, "  hottest %s (mean over its %u %s):\n", g->pos_what, C, g->class_what);
-    for (size_t k = 0; k < np && k < 5; k++) {
-        g->pos_name(l->net, (uint32_t)pi[k], pn, sizeof pn);
-        fprintf(tf, "    %-36s %6.2f %%\n", pn, T > 0 ? 100 * pv[k] / C / T : 0.0);
-    }
-    if (C > 1) fputs("  hottest resources:\n", tf);
-    for (size_t k = 0; C > 1 && k < nh && k < 5; k++) {
-        g->class_name(l->net, (uint32_t)(hi[k] / P), cn, sizeof cn);
-        g->pos_name(l->net, (uint32_t)(hi[k] % P), pn, sizeof pn);
-        snprintf(name, sizeof name, "%s, %s", pn, cn);
-        fprintf(tf, "    %-52s %6.2f %%\n", name, T > 0 ? 100 * hv[k] / T : 0.0);
-    }
-    if (fclose(tf)) {
-        tf = NULL;
-        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
-        goto out;
-    }
-    tf = NULL;
     free(rep->links_json);
-    free(rep->links_text);
     rep->links_json = jbuf;
-    rep->links_text = tbuf;
-    jbuf = tbuf = NULL;
+    jbuf = NULL;
 out:
     cJSON_Delete(js);
-    if (tf) fclose(tf);
     free(jbuf);
-    free(tbuf);
     free(per_pos);
     free(per_cls);
     return rc;

@@ -10,7 +10,9 @@
 
 #include <string.h>
 
-int oc__pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
+/* The physical bound (src/bounds) of a collective on `model` with `net_params`: the model is
+ * created once to hand over its settings typed (its config hook), never run. */
+static int pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                    const oc__model *model, const oc_kv *net_params, oc__pbound *out, char *why,
                    size_t len) {
     oc__pbound_in in = {.coll = coll, .nodes = nodes, .root = root, .bytes = bytes};
@@ -43,7 +45,7 @@ int oc__pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_t b
 int oc__pbound_report(const oc_request *req, const oc__model *model, oc_report *rep, char *why,
                       size_t len) {
     oc__pbound b;
-    int rc = oc__pbound_for(req->collective, req->nodes, req->root, req->bytes, model,
+    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, model,
                             req->net_params, &b, why, len);
     if (rc == OC_ENOTSUP) {
         if (why && len) why[0] = 0;
@@ -64,7 +66,7 @@ int oc_physical_bound(const oc_request *req, oc_physical_bound_info *out, char *
     const oc__model *model = oc__model_find(req->network);
     if (!model) return oc__fail(why, len, OC_ENOENT, "unknown network '%s'", OC_Q(req->network));
     oc__pbound b;
-    int rc = oc__pbound_for(req->collective, req->nodes, req->root, req->bytes, model,
+    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, model,
                             req->net_params, &b, why, len);
     if (rc) return rc;
     *out = (oc_physical_bound_info){b.steps, b.time_s, b.steps_arg, b.time_arg};

@@ -23,7 +23,7 @@
 
 #define OC_DATA_BUDGET (UINT64_C(64) << 20)
 
-int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
+static int resolve(oc_collective coll, const char *algorithm, const char *network,
                 const oc__algo **algo, const oc__model **model, char *why, size_t len) {
     *algo = oc__algo_find(coll, algorithm);
     if (!*algo) {
@@ -246,13 +246,14 @@ static int from_algo_counted(void *arg, oc__emit *e) {
     return rc;
 }
 
-int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,
+/* oc_run with a watch on the final, checked run (NULL: none). */
+static int run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,
                     size_t len) {
     *out = NULL;
     if (!req) return oc__fail(why, len, OC_EINVAL, "no request");
     const oc__algo *algo;
     const oc__model *model;
-    int rc = oc__resolve(req->collective, req->algorithm, req->network, &algo, &model, why, len);
+    int rc = resolve(req->collective, req->algorithm, req->network, &algo, &model, why, len);
     if (rc) return rc;
     if (algo->param_names &&
         (rc = oc__kv_only(req->params, algo->param_names, algo->info.name, why, len)))
@@ -324,10 +325,10 @@ fail:
 int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
     if (out) *out = NULL;
     if (!req) return oc__fail(why, len, OC_EINVAL, "no request");
-    if (!req->links) return oc__run_request(req, NULL, out, why, len);
+    if (!req->links) return run_request(req, NULL, out, why, len);
     oc__links *links = oc__links_new();
     if (!links) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    int rc = oc__run_request(req, oc__links_watch(links), out, why, len);
+    int rc = run_request(req, oc__links_watch(links), out, why, len);
     oc__links_free(links);
     return rc;
 }
@@ -337,7 +338,7 @@ int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
 int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__model **model,
                      oc__plan *plan, oc_report *rep, char *why, size_t len) {
     memset(plan, 0, sizeof *plan);
-    int rc = oc__resolve(req->collective, req->algorithm, req->network, algo, model, why, len);
+    int rc = resolve(req->collective, req->algorithm, req->network, algo, model, why, len);
     if (rc) return rc;
     if ((*algo)->param_names &&
         (rc = oc__kv_only(req->params, (*algo)->param_names, (*algo)->info.name, why, len)))

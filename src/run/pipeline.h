@@ -22,9 +22,6 @@ typedef struct oc__algo_source {
 /* oc__source for an oc__algo_source. */
 int oc__source_algo(void *arg, oc__emit *e);
 
-int oc__resolve(oc_collective coll, const char *algorithm, const char *network,
-                const oc__algo **algo, const oc__model **model, char *why, size_t len);
-
 /* Verifies (symbolically, with real data when it fits and data_check is set) and maps (when model
  * is not NULL) the schedule `source` emits, then fills rep. In one pass `extra` sinks see every
  * round after the checks of that round passed; when verification runs in passes of its own
@@ -50,18 +47,13 @@ typedef struct oc__store_source {
 } oc__store_source;
 int oc__source_store(void *arg, oc__emit *e);
 
-/* The network figures the closed forms and the search's bounds use, for a spec, and the settings
- * the model parsed, typed (in->cfg): all an algorithm learns of the network (search.c). */
-/* The physical bound (src/bounds) of a collective on `model` with `net_params`: the model is
- * created once to hand over its settings typed (its config hook), never run. */
-int oc__pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
-                   const oc__model *model, const oc_kv *net_params, oc__pbound *out, char *why,
-                   size_t len);
 /* Fills rep's physical bound for the request when the model has one; a model with nothing
  * typed leaves it absent. Other failures are returned. */
 int oc__pbound_report(const oc_request *req, const oc__model *model, oc_report *rep, char *why,
                       size_t len);
 
+/* The network figures the closed forms and the search's bounds use, for a spec, and the settings
+ * the model parsed, typed (in->cfg): all an algorithm learns of the network (search.c). */
 int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *net_params,
                     oc__formula_in *in, char *why, size_t len);
 

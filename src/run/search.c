@@ -135,7 +135,6 @@ int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *n
     if (rc) return rc;
     in->channels = model->channels(net);
     in->step_time = model->step_time(net);
-    in->network = model->info.name;
     /* the settings the model parsed, typed: what the algorithms read of the network */
     memset(&in->cfg, 0, sizeof in->cfg);
     if (model->config) model->config(net, &in->cfg);

@@ -27,9 +27,6 @@ int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *sour
                              oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
                              size_t len);
 
-/* oc_run with a watch on the final, checked run (NULL: none). */
-int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,
-                    size_t len);
 
 /* The failure of a model without the hook, in one line. */
 int oc__observe_unsupported(const oc__model *model, const char *what, char *why, size_t len);
@@ -38,7 +35,7 @@ int oc__observe_unsupported(const oc__model *model, const char *what, char *why,
 
 typedef struct oc__links oc__links;
 /* A watch that accumulates busy time per resource and, at finish, renders the "links" report
- * into rep (rep->links_json, rep->links_text). */
+ * into rep (rep->links_json). */
 oc__links *oc__links_new(void);
 oc__watch *oc__links_watch(oc__links *l);
 void oc__links_free(oc__links *l);

@@ -1252,22 +1252,11 @@ static void ar_text(char *buf, size_t len, const oc__rack_ar *ar) {
         snprintf(buf, len, "%s, %s", ar->algo, t);
 }
 
-static void size_text(char *buf, size_t len, uint64_t b) {
-    if (b % (UINT64_C(1) << 30) == 0)
-        snprintf(buf, len, "%llu GiB", (unsigned long long)(b >> 30));
-    else if (b % (UINT64_C(1) << 20) == 0)
-        snprintf(buf, len, "%llu MiB", (unsigned long long)(b >> 20));
-    else if (b % 1024 == 0)
-        snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
-    else
-        snprintf(buf, len, "%llu bytes", (unsigned long long)b);
-}
-
 int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
     const oc__rack_shape *s = &r->shape;
     const oc__rack_trace *t = r->trace;
     char sz[32];
-    size_text(sz, sizeof sz, s->bytes);
+    oc_format_size(sz, sizeof sz, s->bytes);
     fprintf(f,
             "rack: %u servers x %u tiles = %u GPUs, %u fibres per ordered server pair; each "
             "tenant all-reduces %s\n",

@@ -1,13 +1,35 @@
 #!/usr/bin/env python3
-"""layering.py — the house's one rule, checked (ARCHITECTURE.md): nothing below calls anything
-above it, and no two files call each other, directly or around a loop.
+"""layering.py — the house's one rule, checked (ARCHITECTURE.md): nothing calls, reads or includes
+a room above it, and no two files depend on each other, directly or around a loop.
 
-Two checks, both on what the compiler sees rather than on what the README says:
- 1. includes: every `#include "room/file.h"` in src/ goes to the same room or to a room the
-    includer stands on (ALLOWED below);
- 2. calls: from the library's object files (nm), file A depends on file B when A uses a function
-    B defines; the file graph must have no cycle (Tarjan's strongly connected components).
-Usage: layering.py SOURCE_DIR BUILD_DIR. Prints one line per violation; exits 1 if any.
+The room order is not written here: it is read from the rooms table of ARCHITECTURE.md, whose rows
+run bottom to top and whose last column says what each room may use ("core, algo", "run and
+below", "everything below"). A row may name one file (`src/algo/registry.c`): that file is then a
+room of its own, apart from its folder (the algorithm table above every algorithm, the helpers they
+share below them).
+
+What is checked, on what the compiler saw rather than on what the README says:
+ 1. includes: every `#include "room/file.h"` in src/ goes to the includer's folder or to a folder
+    the includer's room may use;
+ 2. references: from the library's object files (nm), file A depends on file B when A uses a
+    symbol B defines — a function it calls or data it reads (a table, a const struct, a global):
+    the defined types T, D, B, R, C and the weak ones, not only T. Every such reference must go
+    to the same room or to a room A's room may use (direction), and the file graph must have no
+    cycle (Tarjan's strongly connected components);
+ 3. independent checks: a model's check (src/net/NAME_check.c) takes nothing from its room — no
+    function or data of another src/net file, no inline function from a src/net header — since
+    two implementations that agree are evidence and one implementation called twice is not;
+ 4. text: the rooms listed below src/report in the table hand numbers up and write no formatted
+    text (no printf family, no open_memstream): report is where a result becomes text;
+ 5. networks by name: no algorithm (src/algo, src/aas) compares a string with a model's name
+    (the names of src/net's models): an algorithm reads its network's typed settings
+    (core/netcfg.h, oc__formula_in.cfg.kind).
+Each kind of violation has a case in the self-test (--self-test), on synthetic inputs shaped like
+the house's own past violations (the table and the helpers in one file, algo <-> aas, run calling
+report's time formatter, run writing the link text, the ring's check using the model's helper).
+
+Usage: layering.py SOURCE_DIR BUILD_DIR   prints one line per violation; exits 1 if any.
+       layering.py --self-test            runs the cases; exits 1 if one is not caught.
 """
 import collections
 import glob
@@ -16,66 +38,121 @@ import re
 import subprocess
 import sys
 
-# Which rooms a room may include, bottom to top. A room always may include itself.
-BELOW = {
-    "core": [],
-    "bounds": ["core"],
-    "algo": ["core"],
-    "aas": ["core", "algo"],
-    "net": ["core"],
-    "verify": ["core"],
-    "run": ["core", "bounds", "algo", "aas", "net", "verify"],
-    "report": ["core", "bounds", "algo", "aas", "net", "verify", "run"],
-    "formats": ["core", "bounds", "algo", "aas", "net", "verify", "run", "report"],
-    "studies": ["core", "bounds", "algo", "aas", "net", "verify", "run", "report"],
-    "synth": ["core", "bounds", "algo", "aas", "net", "verify", "run", "report", "formats"],
-    "reproduce": ["core", "bounds", "algo", "aas", "net", "verify", "run", "report", "formats",
-                  "studies", "synth"],
-    "mpi": ["core", "bounds", "algo", "aas", "net", "verify", "run"],
-}
+# nm's letters for a symbol a file defines: code (T), data (D, B, R, C, G, S) and weak (V, W).
+DEFINED = set("TDBRCGSVW")
+# Calls that write formatted text; byte writers (fputs, fwrite, fputc) are the serialisers'.
+TEXT_WRITERS = {"printf", "fprintf", "vprintf", "vfprintf", "puts", "putchar", "open_memstream",
+                "open_wmemstream", "__printf_chk", "__fprintf_chk", "__vfprintf_chk"}
 
 
-def include_violations(src):
-    bad = []
-    rooms = sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
-    for room in rooms:
-        if room not in BELOW:
-            bad.append(f"src/{room}/: a room the rule does not know (add it to layering.py)")
+# ---- the room order, from ARCHITECTURE.md ----
+
+def parse_rooms(text):
+    """Returns (order, allowed): the rooms bottom to top ("core", "algo/registry.c", ...) and for
+    each the set of rooms it may use. Raises ValueError on a table that contradicts itself."""
+    order, uses = [], {}
+    for line in text.splitlines():
+        m = re.match(r"\|\s*`src/([a-z_]+(?:/[a-z_]+\.c)?)`\s*\|.*\|([^|]*)\|\s*$", line)
+        if not m:
             continue
-        for path in sorted(glob.glob(os.path.join(src, room, "*.[ch]"))):
-            for n, line in enumerate(open(path, encoding="utf-8"), 1):
-                m = re.match(r'\s*#\s*include\s+"([a-z_]+)/', line)
-                if not m:
-                    continue
-                to = m.group(1)
-                if to != room and to not in BELOW[room]:
-                    rel = os.path.relpath(path, os.path.dirname(src))
-                    bad.append(f"{rel}:{n}: {room} includes {to}, a room above or beside it")
-    return bad
+        order.append(m.group(1))
+        uses[m.group(1)] = m.group(2).strip()
+    if not order:
+        raise ValueError("no rooms table (| `src/ROOM` | holds | may use |) in ARCHITECTURE.md")
+    allowed = {}
+    for i, room in enumerate(order):
+        words = uses[room]
+        below = set(order[:i])
+        got = set()
+        if "everything below" in words:
+            got |= below
+        for m in re.finditer(r"`?([a-z_]+(?:/[a-z_]+\.c)?)`? and below", words):
+            if m.group(1) not in order[:i]:
+                raise ValueError(f"src/{room}: '{m.group(1)} and below' names no room under it")
+            got |= set(order[:order.index(m.group(1)) + 1])
+        for tok in re.findall(r"[a-z_]+(?:/[a-z_]+\.c)?", words):
+            if tok in order:
+                if tok not in below:
+                    raise ValueError(f"src/{room} may use {tok}, which is not below it")
+                got.add(tok)
+        allowed[room] = got
+    return order, allowed
 
 
-def call_cycles(build, src):
-    objs = glob.glob(os.path.join(build, "CMakeFiles", "*.dir", "src", "*", "*.c.o"))
-    root = os.path.dirname(src)
-    defs, uses = {}, collections.defaultdict(set)
-    for o in objs:
-        rel = "src/" + o.split(os.sep + "src" + os.sep, 1)[1][:-2]
-        if not os.path.exists(os.path.join(root, rel)):
-            continue  # a stale object of a file that moved
-        out = subprocess.run(["nm", o], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            p = line.split()
-            if len(p) == 3 and p[1] == "T":
-                defs[p[2]] = rel
-            elif len(p) == 2 and p[0] == "U":
-                uses[rel].add(p[1])
-    if not defs:
-        return ["no object files under " + build + " (build the library first)"]
+def room_of(rel, order):
+    """The room of a path under src/ ("algo/registry.c" when that file is a room, else "algo")."""
+    parts = rel.split("/")
+    if len(parts) >= 3 and parts[0] == "src":
+        if parts[1] + "/" + parts[2] in order:
+            return parts[1] + "/" + parts[2]
+        return parts[1]
+    return rel
+
+
+def folder(room):
+    return room.split("/")[0]
+
+
+# ---- the checks, on facts (so the self-test can hand them synthetic ones) ----
+
+def check(order, allowed, folders, includes, refs, inline_headers, name_compares=()):
+    """folders: the folders under src/; includes: (file, line, "room/x.h"); refs: (file, file,
+    symbol, kind) with kind "call" or "data"; inline_headers: headers under src/ that define an
+    inline function. Returns the violations, one line each."""
+    bad = []
+    known = {folder(r) for r in order}
+    for d in sorted(folders):
+        if d not in known:
+            bad.append(f"src/{d}/: a room ARCHITECTURE.md's table does not place")
+    # A folder may include a folder when one of its rooms may use one of that folder's rooms.
+    may_include = collections.defaultdict(set)
+    for r in order:
+        for u in allowed[r]:
+            may_include[folder(r)].add(folder(u))
+    for f, n, hdr in includes:
+        to, at = hdr.split("/")[0], folder(room_of(f, order))
+        if to != at and to not in may_include[at]:
+            bad.append(f"{f}:{n}: {at} includes {hdr}, a room above or beside it")
+    # References: direction, per room pair, with counts.
+    edges = collections.defaultdict(lambda: collections.Counter())
     graph = collections.defaultdict(set)
-    for f, us in uses.items():
-        for u in us:
-            if u in defs and defs[u] != f:
-                graph[f].add(defs[u])
+    for a, b, sym, kind in refs:
+        if a == b or b == "libc":
+            continue
+        graph[a].add(b)
+        ra, rb = room_of(a, order), room_of(b, order)
+        if ra != rb and ra in allowed and rb not in allowed[ra]:
+            edges[(ra, rb)][(a, b, sym, kind)] += 1
+    for (ra, rb), c in sorted(edges.items()):
+        calls = sum(1 for k in c if k[3] == "call")
+        data = len(c) - calls
+        first = sorted(c)[0]
+        verb = "calls" if first[3] == "call" else "reads data of"
+        bad.append(f"{ra} -> {rb}: {calls} call(s) and {data} data reference(s) to a room above "
+                   f"or beside it (first: {first[0]} {verb} {first[1]}: {first[2]})")
+    # Independent checks share no code with their room.
+    for a, b, sym, kind in refs:
+        if re.match(r"src/net/\w+_check\.c$", a) and b.startswith("src/net/") and a != b:
+            bad.append(f"{a} uses {sym} of {b}: a model's check takes nothing from the models")
+    for f, n, hdr in includes:
+        if (re.match(r"src/net/\w+_check\.c$", f) and hdr.startswith("net/")
+                and "src/" + hdr in inline_headers):
+            bad.append(f"{f}:{n}: includes {hdr}, which defines code (an inline function) the "
+                       f"models use too")
+    # Text is report's.
+    if "report" in order:
+        low = set(order[:order.index("report")])
+        for a, b, sym, kind in refs:
+            if b == "libc" and sym in TEXT_WRITERS and room_of(a, order) in low:
+                bad.append(f"{a} writes text ({sym}) below report: hand the numbers up")
+    for f, n, net in name_compares:
+        bad.append(f"{f}:{n}: compares a string with the network name \"{net}\": read the typed "
+                   f"settings' kind (oc__formula_in.cfg.kind) instead")
+    bad.extend(cycles(graph))
+    return sorted(set(bad), key=bad.index)
+
+
+def cycles(graph):
     index, low, stack, on, sccs, counter = {}, {}, [], set(), [], [0]
 
     def strong(v):  # iterative Tarjan: the graph is small but recursion limits are not ours
@@ -110,19 +187,173 @@ def call_cycles(build, src):
                         break
                 sccs.append(comp)
 
-    for v in sorted(graph):
+    for v in sorted(list(graph)):
         if v not in index:
             strong(v)
-    return ["files that call each other around a loop: " + " <-> ".join(sorted(c))
+    def name(c):  # a loop of many files: the first few and how many
+        c = sorted(c)
+        return " <-> ".join(c[:6]) + (f" <-> ... ({len(c)} files)" if len(c) > 6 else "")
+    return ["files that depend on each other around a loop: " + name(c)
             for c in sccs if len(c) > 1]
 
 
+# ---- the facts of the tree ----
+
+def tree_facts(root, build):
+    src = os.path.join(root, "src")
+    folders = [d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d))]
+    includes, inline_headers = [], set()
+    for path in sorted(glob.glob(os.path.join(src, "*", "*.[ch]"))):
+        rel = os.path.relpath(path, root)
+        text = open(path, encoding="utf-8").read()
+        if path.endswith(".h") and re.search(r"^\s*static\s+inline\b[^;]*\)\s*\{", text, re.M):
+            inline_headers.add(rel)
+        for n, line in enumerate(text.splitlines(), 1):
+            m = re.match(r'\s*#\s*include\s+"([a-z_]+/[a-z_0-9]+\.h)"', line)
+            if m:
+                includes.append((rel, n, m.group(1)))
+    nets = set()
+    for path in glob.glob(os.path.join(src, "net", "*.c")):
+        text = open(path, encoding="utf-8").read()
+        nets |= set(re.findall(r'\.info\s*=\s*\{\s*"([a-z_]+)"', text))
+        nets |= set(re.findall(r'DIRECT_MODEL\(\s*"([a-z_]+)"', text))
+    name_compares = []
+    for path in sorted(glob.glob(os.path.join(src, "algo", "*.c")) +
+                       glob.glob(os.path.join(src, "aas", "*.c"))):
+        rel = os.path.relpath(path, root)
+        for n, line in enumerate(open(path, encoding="utf-8"), 1):
+            for m in re.finditer(r'str(?:n?case)?n?cmp\s*\([^;]*?"([a-z_]+)"', line):
+                if m.group(1) in nets:
+                    name_compares.append((rel, n, m.group(1)))
+    objs = glob.glob(os.path.join(build, "CMakeFiles", "*.dir", "src", "*", "*.c.o"))
+    defs, uses = {}, collections.defaultdict(set)
+    for o in objs:
+        rel = "src/" + o.split(os.sep + "src" + os.sep, 1)[1][:-2]
+        if not os.path.exists(os.path.join(root, rel)):
+            continue  # a stale object of a file that moved
+        out = subprocess.run(["nm", o], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            p = line.split()
+            if len(p) == 3 and p[1] in DEFINED:
+                defs[p[2]] = (rel, "call" if p[1] in "TW" else "data")
+            elif len(p) == 2 and p[0] == "U":
+                uses[rel].add(p[1])
+    refs = []
+    for f, us in uses.items():
+        for u in us:
+            if u in defs:
+                refs.append((f, defs[u][0], u, defs[u][1]))
+            elif u in TEXT_WRITERS:
+                refs.append((f, "libc", u, "call"))
+    return folders, includes, refs, inline_headers, name_compares, bool(defs)
+
+
+# ---- the self-test: each kind of violation, caught ----
+
+SELF_TABLE = """
+| room | holds | may use |
+|---|---|---|
+| `src/core` | the IR | libc |
+| `src/algo/algo_common.c` | helpers | core |
+| `src/algo` | algorithms | core, algo/algo_common.c |
+| `src/aas` | more algorithms | core, algo/algo_common.c |
+| `src/algo/registry.c` | the table | core, algo/algo_common.c, algo, aas |
+| `src/net` | models | core |
+| `src/run` | the pipeline | everything below |
+| `src/report` | text | run and below |
+"""
+
+
+def self_test():
+    order, allowed = parse_rooms(SELF_TABLE)
+    folders = ["core", "algo", "aas", "net", "run", "report"]
+    clean = [("src/algo/ring.c", "src/algo/algo_common.c", "oc__plan_begin", "call"),
+             ("src/aas/sex.c", "src/algo/algo_common.c", "oc__plan_work", "call"),
+             ("src/algo/registry.c", "src/algo/ring.c", "oc__algo_ring", "data"),
+             ("src/algo/registry.c", "src/aas/sex.c", "oc__algo_sex", "data"),
+             ("src/run/search.c", "src/algo/registry.c", "oc__algo_find", "call"),
+             ("src/run/search.c", "src/core/units.c", "oc_format_time", "call"),
+             ("src/report/report.c", "libc", "fprintf", "call"),
+             ("src/net/ring.c", "src/net/ring_check.c", "oc__ring_check", "call")]
+    clean_inc = [("src/aas/aas.h", 1, "algo/algos.h"), ("src/net/ring_check.c", 1, "net/ring.h")]
+    cases = {
+        # The table and the helpers in one file: every algorithm calls up into the table.
+        "helpers in the table": (
+            [("src/algo/ring.c", "src/algo/registry.c", "oc__plan_begin", "call")], [], set(),
+            "algo -> algo/registry.c"),
+        # A data reference alone (no call) going up: counted as well as calls.
+        "data up": (
+            [("src/algo/ring.c", "src/algo/registry.c", "oc__algo_table", "data")], [], set(),
+            "1 data reference"),
+        # algo <-> aas: the table's data in algo, the helpers' calls back from aas.
+        "algo <-> aas": (
+            [("src/algo/lump.c", "src/aas/sex.c", "oc__algo_sex", "data"),
+             ("src/aas/sex.c", "src/algo/lump.c", "oc__plan_begin", "call")], [], set(),
+            "around a loop"),
+        # run calling report's time formatter.
+        "run calls report": (
+            [("src/run/search.c", "src/report/report.c", "oc_format_time", "call")], [], set(),
+            "run -> report"),
+        # run writing the link text itself.
+        "run writes text": (
+            [("src/run/links.c", "libc", "open_memstream", "call")], [], set(),
+            "writes text"),
+        # The ring's check using the model's assignment helper, by call or by inline header.
+        "check calls model": (
+            [("src/net/ring_check.c", "src/net/ring.c", "oc__ring_dir", "call")], [], set(),
+            "takes nothing from the models"),
+        "check shares inline": (
+            [], [("src/net/ring_check.c", 2, "net/ring_model.h")], {"src/net/ring_model.h"},
+            "defines code"),
+        # An include going up.
+        "include up": ([], [("src/net/ring.c", 3, "run/watch.h")], set(), "a room above"),
+        # An unknown folder.
+        "unknown room": ([], [], set(), "does not place"),
+        # An algorithm that knows its network by name (hring's strcmp(name, "fattree")).
+        "network by name": ([], [], set(), "network name"),
+    }
+    failed = 0
+    base = check(order, allowed, folders, clean_inc, clean, set())
+    if base:
+        print("FAIL self-test: the clean tree has violations: " + "; ".join(base))
+        failed += 1
+    for name, (refs, incs, inl, want) in cases.items():
+        fl = folders + (["mystery"] if name == "unknown room" else [])
+        names = [("src/algo/hring.c", 148, "fattree")] if name == "network by name" else []
+        got = check(order, allowed, fl, clean_inc + incs, clean + refs, inl, names)
+        if not any(want in g for g in got):
+            print(f"FAIL self-test: '{name}' not caught (wanted '{want}', got {got})")
+            failed += 1
+    for bad_table, want in [(SELF_TABLE.replace("| models | core |", "| models | core, run |"),
+                             "not below it")]:
+        try:
+            parse_rooms(bad_table)
+            print(f"FAIL self-test: a table using a room above was accepted ({want})")
+            failed += 1
+        except ValueError:
+            pass
+    print(f"layering self-test: {len(cases) + 2 - failed} of {len(cases) + 2} cases caught")
+    return 1 if failed else 0
+
+
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     if len(sys.argv) != 3:
-        print("usage: layering.py SOURCE_DIR BUILD_DIR", file=sys.stderr)
+        print("usage: layering.py SOURCE_DIR BUILD_DIR | --self-test", file=sys.stderr)
         return 2
-    src = os.path.join(sys.argv[1], "src")
-    bad = include_violations(src) + call_cycles(sys.argv[2], src)
+    root, build = sys.argv[1], sys.argv[2]
+    try:
+        order, allowed = parse_rooms(open(os.path.join(root, "ARCHITECTURE.md"),
+                                          encoding="utf-8").read())
+    except (OSError, ValueError) as e:
+        print(f"FAIL ARCHITECTURE.md: {e}")
+        return 1
+    folders, includes, refs, inline_headers, name_compares, any_defs = tree_facts(root, build)
+    if not any_defs:
+        print("FAIL no object files under " + build + " (build the library first)")
+        return 1
+    bad = check(order, allowed, folders, includes, refs, inline_headers, name_compares)
     for b in bad:
         print("FAIL " + b)
     print(f"layering: {len(bad)} violation(s)")
