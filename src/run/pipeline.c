@@ -247,7 +247,7 @@ static int from_algo_counted(void *arg, oc__emit *e) {
 }
 
 /* oc_run with a watch on the final, checked run (NULL: none). */
-static int run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,
+int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,
                     size_t len) {
     *out = NULL;
     if (!req) return oc__fail(why, len, OC_EINVAL, "no request");
@@ -325,10 +325,10 @@ fail:
 int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
     if (out) *out = NULL;
     if (!req) return oc__fail(why, len, OC_EINVAL, "no request");
-    if (!req->links) return run_request(req, NULL, out, why, len);
+    if (!req->links) return oc__run_request(req, NULL, out, why, len);
     oc__links *links = oc__links_new();
     if (!links) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    int rc = run_request(req, oc__links_watch(links), out, why, len);
+    int rc = oc__run_request(req, oc__links_watch(links), out, why, len);
     oc__links_free(links);
     return rc;
 }

@@ -27,6 +27,11 @@ int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *sour
                              oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
                              size_t len);
 
+/* oc_run with a watch on the final, checked run (NULL: none): draw, the ASTRA-sim and SimGrid
+ * exporters watch the placements of the run they write. */
+int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,
+                    size_t len);
+
 
 /* The failure of a model without the hook, in one line. */
 int oc__observe_unsupported(const oc__model *model, const char *what, char *why, size_t len);
