@@ -63,6 +63,12 @@ uint64_t oc__pb_level_cost(uint64_t n, uint64_t p);
 enum { OC_PB_EXACT_NODES = 512 };
 int oc__pb_tree_length(uint32_t N, uint32_t hmax, uint64_t *out);
 
+/* E(N, h) for h = 1..hmax: the least total lightpath length of a spanning tree of an N-node ring
+ * of depth <= h, exactly (bounds_common.c's essay): out[h - 1]. O(hmax N^2) time: callers keep
+ * N and hmax within OC_PB_RING_TREE_WORK (N^2 (hmax - 1) additions, about 15 ms). 0, OC_ENOMEM. */
+#define OC_PB_RING_TREE_WORK 20000000.0
+int oc__pb_ring_tree_exact(uint32_t N, uint32_t hmax, uint64_t *out);
+
 /* ---- per family ---- */
 int oc__pbound_ring(const oc__pbound_in *in, oc__pbound *out, char *why, size_t whylen);
 int oc__pbound_star(const oc__pbound_in *in, oc__pbound *out, char *why, size_t whylen);

@@ -39,6 +39,27 @@
  * million additions. tests/test_bounds.c checks it against the exact programme and both against
  * a brute force over real trees on small rings.
  *
+ * Tree length on a ring, exactly (few levels, N up to a budget). T* lets every level's centres
+ * sit wherever suits that level; the real tree pays for where they are. The exact least length
+ * E(N, h) of a tree of depth <= h rooted at r: label each other node by its depth t in 1..h; its
+ * arc is at least its distance to the nearest node of smaller label (its parent is one), and
+ * attaching every node there gives a tree of that length, so E(N, h) is the least over labellings
+ * of that sum. Cut the ring at r into a line 0..N (both ends r). Between two nodes of label < t
+ * that are consecutive among those with label < t (a gap of g links), the interior nodes have
+ * labels >= t and the nearest smaller-label node of a label-t one is an end of the gap, so the
+ * interior's least cost D_{h-t}(g) (it depends only on the levels left) satisfies
+ *   D_0(g) = floor(g^2 / 4) (every interior node at depth h, at distance min(a, g - a)),
+ *   D_k(g) = min over the label-t positions 0 < a_1 < ... < a_m < g of sum min(a_i, g - a_i) +
+ *            sum over the sub-gaps of D_{k-1}(length),
+ * and E(N, h) = D_{h-1}(N). Computing D_k in O(N^2): some sub-gap straddles the midpoint, say
+ * from a to g - b; the label-t nodes left of it cost their distance from 0 and those right of it
+ * their distance from g, so with Lp(x) = min over positions up to x (one at x) of sum a_i + sum
+ * D_{k-1}(sub-gaps) (Lp(0) = 0), D_k(g) = min over a + b < g of Lp(a) + Lp(b) + D_{k-1}(g - a -
+ * b). Charging a node beyond the midpoint its distance from the far end overcharges it, so the
+ * pairs (a, b) that do not straddle never go below a real labelling's cost: the minimum is exact.
+ * With Mp(s) = min over a + b = s of Lp(a) + Lp(b), three O(N^2) passes a level.
+ * tests/test_bounds.c checks it against a brute force over every labelling of small rings.
+ *
  * Port volume. Some collectives force one node to receive (or send) a known amount: in an
  * all-gather each node lacks N - 1 blocks, each of which can only arrive as chunks with its
  * labels, so it receives at least (N - 1) units of bytes; likewise all-to-all and the gather's
@@ -189,4 +210,56 @@ uint64_t oc__pb_port_chunks(const oc__pbound_in *in) {
     default:
         return N - 1;
     }
+}
+
+int oc__pb_ring_tree_exact(uint32_t N, uint32_t hmax, uint64_t *out) {
+    if (hmax == 0) return 0;
+    if (N <= 1) {
+        for (uint32_t h = 0; h < hmax; h++)
+            out[h] = 0;
+        return 0;
+    }
+    const size_t n = (size_t)N + 1;
+    uint64_t *D = malloc(n * sizeof *D), *Lp = malloc(n * sizeof *Lp), *Mp = malloc(n * sizeof *Mp),
+             *next = malloc(n * sizeof *next);
+    int rc = 0;
+    if (!D || !Lp || !Mp || !next) {
+        rc = OC_ENOMEM;
+        goto out;
+    }
+    for (size_t g = 0; g < n; g++)
+        D[g] = (uint64_t)g * g / 4;
+    out[0] = D[N];
+    for (uint32_t h = 2; h <= hmax; h++) {
+        Lp[0] = 0;
+        for (size_t x = 1; x < n; x++) {
+            uint64_t best = UINT64_MAX;
+            for (size_t y = 0; y < x; y++)
+                if (Lp[y] + D[x - y] < best) best = Lp[y] + D[x - y];
+            Lp[x] = best + x;
+        }
+        for (size_t sum = 0; sum < n; sum++) {
+            uint64_t best = UINT64_MAX;
+            for (size_t a = 0; 2 * a <= sum; a++)
+                if (Lp[a] + Lp[sum - a] < best) best = Lp[a] + Lp[sum - a];
+            Mp[sum] = best;
+        }
+        next[0] = 0;
+        for (size_t g = 1; g < n; g++) {
+            uint64_t best = UINT64_MAX;
+            for (size_t sum = 0; sum < g; sum++)
+                if (Mp[sum] + D[g - sum] < best) best = Mp[sum] + D[g - sum];
+            next[g] = best;
+        }
+        uint64_t *swap = D;
+        D = next;
+        next = swap;
+        out[h - 1] = D[N];
+    }
+out:
+    free(D);
+    free(Lp);
+    free(Mp);
+    free(next);
+    return rc;
 }
