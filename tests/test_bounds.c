@@ -138,6 +138,25 @@ static void test_ring_tree_exact(void) {
             CHECK(E[H - 3] > N - 1, "N=%u: depth %u cannot be a chain: %llu", N, H - 2,
                   (unsigned long long)E[H - 3]);
     }
+    /* the convex way against the quadratic one, every depth, odd, prime and power N */
+    const uint32_t sizes[] = {2, 3, 5, 12, 17, 64, 100, 127, 256, 301};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        const uint32_t N = sizes[i], H = N / 2 + 1;
+        uint64_t *fast = calloc(H, sizeof *fast), *slow = calloc(H, sizeof *slow);
+        CHECK(oc__pb_ring_tree_exact_by(N, H, fast, 0) == 0 &&
+                  oc__pb_ring_tree_exact_by(N, H, slow, 1) == 0,
+              "exact tree %u", N);
+        for (uint32_t h = 0; h < H; h++)
+            CHECK(fast[h] == slow[h], "N=%u h=%u: convex way %llu, quadratic %llu", N, h + 1,
+                  (unsigned long long)fast[h], (unsigned long long)slow[h]);
+        free(fast);
+        free(slow);
+    }
+    /* and fast at the node cap: a few levels in well under a second */
+    const double t0 = now();
+    CHECK(oc__pb_ring_tree_exact(OC_NODE_CAP, 6, E) == 0 && E[5] > OC_NODE_CAP,
+          "E at the cap, depth 6: %llu", (unsigned long long)E[5]);
+    CHECK(now() - t0 < 1.0, "E at the cap took %.3f s", now() - t0);
     /* hand values: depth 1 is floor(N^2 / 4); N = 16, depth 2: 29 */
     CHECK(oc__pb_ring_tree_exact(64, 2, E) == 0 && E[0] == 1024, "E(64, 1) = %llu",
           (unsigned long long)E[0]);
@@ -370,7 +389,10 @@ static void allreduce_by_steps(uint32_t N, uint64_t w, uint64_t d) {
     /* the tree length as the library has it: the exact E as deep as its budget allows, T* and
      * then N - 1 below */
     const uint64_t X = 2 * w, Smax = 2 * (uint64_t)N + 8;
-    const double budget = 1 + OC_PB_RING_TREE_WORK / ((double)N * N);
+    double log2n = 0;
+    for (uint32_t v = N; v > 1; v >>= 1)
+        log2n++;
+    const double budget = 1 + OC_PB_RING_TREE_WORK / ((double)N * (log2n + 6));
     const uint32_t h_exact = budget < (double)(N / 2) ? (uint32_t)budget : N / 2;
     uint64_t *E = calloc(Smax, sizeof *E), *T = calloc(Smax, sizeof *T);
     CHECK(oc__pb_ring_tree_exact(N, h_exact, E) == 0 && oc__pb_tree_length(N, 12, T) == 0,
