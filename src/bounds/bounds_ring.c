@@ -188,8 +188,8 @@ int oc__pbound_ring(const oc__pbound_in *in, oc__pbound *out, char *why, size_t 
     c.L = oc__pb_relay_depth(c.N, c.X);
     /* T* reaches N - 1 by the level h with 3^h >= N (bounds_common.c); the exact E(N, h) only
      * at N - 1 by h = floor(N / 2), and costs about N (log2 N + 6) operations a level: as many
-     * levels as the budget allows (all of them up to N of about 1100, 136 at N = 4096, 4 at
-     * N = 131072) */
+     * levels as the budget allows (all of them up to N of about 800, 306 at N = 1024, 68 at
+     * N = 4096, 2 at N = 131072) */
     const uint32_t h_star = (uint32_t)oc__pb_relay_depth(c.N, 2);
     uint32_t h_exact = 0;
     if (c.N >= 2) {
