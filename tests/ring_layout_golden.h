@@ -4,8 +4,8 @@
  * coalesced (colour_intervals in ring.c): other wavelengths in those rounds, the same number, and
  * the same steps, times, verdicts and searched parameters (compared run by run on every ring
  * algorithm at N in {2, 3, 5, 7, 12, 100, 1000}, two network settings). The cases of bidir, stride
- * and multilevel, then of bistride and comb (issue 26), were added from the same model, every earlier
- * case unchanged. */
+ * and multilevel, then of bistride and comb, then of circulant (issue 26), were added from the same
+ * model, every earlier case unchanged. */
 static const golden golden_algos[] = {
     {"allgather", "ring", 1, 0, 0xa2239825b3167677ull},
     {"allgather", "ring", 1, 1, 0xa2239825b3167677ull},
@@ -147,6 +147,20 @@ static const golden golden_algos[] = {
     {"allgather", "comb", 12, 1, 0xf752887fa544273cull},
     {"allgather", "comb", 100, 0, 0x85281911d3ac298aull},
     {"allgather", "comb", 100, 1, 0xe5e0af29e7e0ace6ull},
+    {"allgather", "circulant", 1, 0, 0xa1d4c6a9d7d38132ull},
+    {"allgather", "circulant", 1, 1, 0xa1d4c6a9d7d38132ull},
+    {"allgather", "circulant", 2, 0, 0xdccecb2158c3dc15ull},
+    {"allgather", "circulant", 2, 1, 0xdccecb2158c3dc15ull},
+    {"allgather", "circulant", 3, 0, 0x4316acd3f8c6d13full},
+    {"allgather", "circulant", 3, 1, 0x4316acd3f8c6d13full},
+    {"allgather", "circulant", 5, 0, 0xff6c898dceae5323ull},
+    {"allgather", "circulant", 5, 1, 0xb387edbce821a36bull},
+    {"allgather", "circulant", 7, 0, 0x52f2d9150e7fd635ull},
+    {"allgather", "circulant", 7, 1, 0x2d0326883ddbd534ull},
+    {"allgather", "circulant", 12, 0, 0xc765fd2999209bb4ull},
+    {"allgather", "circulant", 12, 1, 0x0551322b846d7155ull},
+    {"allgather", "circulant", 100, 0, 0x11f6b4d5218da186ull},
+    {"allgather", "circulant", 100, 1, 0xdddee897b12b69c0ull},
     {"reducescatter", "ring", 1, 0, 0x19a067a11849a7f7ull},
     {"reducescatter", "ring", 1, 1, 0x19a067a11849a7f7ull},
     {"reducescatter", "ring", 2, 0, 0x1dda490104e04864ull},

@@ -1,5 +1,6 @@
 /*
- * test_stride.c — the bidirectional ring, two-level stride, multi-level stride, bistride and comb
+ * test_stride.c — the bidirectional ring, two-level stride, multi-level stride, bistride, comb and
+ * circulant
  * algorithms
  * (src/algo/stride.c, src/algo/levels.c): the all-gather, its time-reversed reduce-scatter and the
  * all-reduce made of both, as `bidir`, `stride` and `multilevel`, through the public pipeline
@@ -26,7 +27,10 @@
  *  - bistride (the stride all-gather with its middle level-2 window split both ways): the same
  *    checks, its closed form at even L, never above stride at the same L, 3N/8 at w = 2
  *    (split_cases); comb (a stride-2 backbone with unit teeth, the F w = 3 all-gather): verified,
- *    its closed form at even and odd N, N/4 steps at F w = 3 (comb_cases).
+ *    its closed form at even and odd N, N/4 steps at F w = 3 (comb_cases); circulant (every
+ *    block on the same shortest tree of a depth, rotated): verified, meeting the exact tree-length
+ *    bound where Fw is large next to N, fewer steps than multilevel at N = 1024, w = 64
+ *    (circulant_cases).
  * With the argument "slow" the N = 4096 runs are added.
  */
 #include "core/core.h"
@@ -397,6 +401,87 @@ static void windows_case(size_t ci, const char *algo_name, uint32_t N, const cha
     oc_kv_free(kv);
 }
 
+/* The physical bound's steps for an all-gather on the ring (w wavelengths, F = 1). */
+static uint64_t ring_bound(uint32_t N, uint64_t w) {
+    char nbuf[48];
+    snprintf(nbuf, sizeof nbuf, "wavelengths=%llu", (unsigned long long)w);
+    oc_kv *np = oc_kv_new();
+    kv_add_words(np, nbuf, " ");
+    oc_request req = {.collective = OC_ALLGATHER, .network = "ring", .nodes = N, .bytes = 4096,
+                      .net_params = np};
+    oc_physical_bound_info b = {0};
+    char why[256] = "";
+    CHECK(oc_physical_bound(&req, &b, why, sizeof why) == 0, "bound N=%u: %s", N, why);
+    oc_kv_free(np);
+    return b.steps;
+}
+
+/* circulant (allgather_circulant.c): every block on the same shortest tree of a depth, rotated.
+ * Verified with real data at N = 1 .. 100 and several w; where Fw is large next to N it meets
+ * the exact tree-length bound (a tree that were not the shortest of its depth, or rounds
+ * emitted from the wrong parent, would not); at N = 1024, w = 64 it takes fewer steps than
+ * multilevel, the best of the others there; windows; bad input. */
+static void circulant_cases(void) {
+    static const uint32_t sizes[] = {1, 2, 3, 5, 7, 12, 17, 31, 100};
+    static const uint64_t ws[] = {1, 2, 8, 64};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        for (size_t k = 0; k < sizeof ws / sizeof *ws; k++)
+            oc_report_free(verified("ring", 0, "circulant", sizes[i], NULL, ws[k], 1, 1));
+    static const struct {
+        uint32_t N;
+        uint64_t w;
+    } meets[] = {{5, 1}, {7, 1}, {17, 16}, {31, 16}, {100, 64}, {12, 64}};
+    for (size_t i = 0; i < sizeof meets / sizeof *meets; i++) {
+        oc_report *rep = verified("ring", 0, "circulant", meets[i].N, NULL, meets[i].w, 1, 0);
+        const uint64_t bound = ring_bound(meets[i].N, meets[i].w);
+        CHECK(rep && oc_report_steps(rep) == bound, "circulant N=%u w=%llu: %llu steps, bound %llu",
+              meets[i].N, (unsigned long long)meets[i].w,
+              rep ? (unsigned long long)oc_report_steps(rep) : 0, (unsigned long long)bound);
+        oc_report_free(rep);
+    }
+    /* a pinned depth: depth 1 is a star from every source, floor(N^2/4) / 2 a direction */
+    oc_report *rep = verified("ring", 0, "circulant", 12, "depth=1", 64, 1, 1);
+    CHECK(rep && oc_report_steps(rep) == 1, "circulant N=12 depth=1 w=64: %llu steps",
+          rep ? (unsigned long long)oc_report_steps(rep) : 0);
+    oc_report_free(rep);
+    rep = verified("ring", 0, "circulant", 12, "depth=1", 8, 1, 1);
+    CHECK(rep && oc_report_steps(rep) >= 3, "circulant N=12 depth=1 w=8: %llu steps, below "
+          "its load 18 / 8", rep ? (unsigned long long)oc_report_steps(rep) : 0);
+    oc_report_free(rep);
+    /* large N */
+    oc_report *c = verified("ring", 0, "circulant", 1024, NULL, 64, 1, 0);
+    oc_report *m = verified("ring", 0, "multilevel", 1024, NULL, 64, 1, 0);
+    CHECK(c && m && oc_report_steps(c) < oc_report_steps(m) &&
+              oc_report_steps(c) >= ring_bound(1024, 64),
+          "circulant N=1024 w=64: %llu steps, multilevel %llu",
+          c ? (unsigned long long)oc_report_steps(c) : 0,
+          m ? (unsigned long long)oc_report_steps(m) : 0);
+    oc_report_free(c);
+    oc_report_free(m);
+    static const struct {
+        uint32_t N;
+        const char *words;
+    } win[] = {{7, ""}, {12, "depth=2"}, {31, "depth=3"}, {100, "depth=4"}};
+    for (size_t i = 0; i < sizeof win / sizeof *win; i++)
+        windows_case(0, "circulant", win[i].N, win[i].words);
+    char why[512] = "";
+    int err = 0;
+    rep = run("ring", OC_ALLGATHER, "circulant", 12, "depth=7", 8, 1, 0, &err, why, sizeof why);
+    CHECK(err != 0 && strstr(why, "from 1 to 6") && !strchr(why, '\n'),
+          "circulant depth=7 on 12 nodes: err %d, '%s'", err, why);
+    oc_report_free(rep);
+    rep = run("ring", OC_ALLGATHER, "circulant", 12, "depth=0", 8, 1, 0, &err, why, sizeof why);
+    CHECK(err != 0, "circulant depth=0 accepted");
+    oc_report_free(rep);
+    rep = run("ring", OC_ALLGATHER, "circulant", 1025, NULL, 64, 1, 0, &err, why, sizeof why);
+    CHECK(err != 0 && strstr(why, "1024") && !strchr(why, '\n'),
+          "circulant on 1025 nodes: err %d, '%s'", err, why);
+    oc_report_free(rep);
+    rep = run("ring", OC_ALLGATHER, "circulant", 12, "stride=2", 8, 1, 0, &err, why, sizeof why);
+    CHECK(err != 0 && strstr(why, "stride"), "circulant took stride=2: err %d '%s'", err, why);
+    oc_report_free(rep);
+}
+
 static void bad_input(void) {
     char why[512] = "";
     int err = 0;
@@ -524,6 +609,7 @@ int main(int argc, char **argv) {
                 windows_case(ci, win[i].algo, win[i].N, win[i].words);
         split_cases();
         comb_cases();
+        circulant_cases();
         bad_input();
     } else {
         for (size_t ci = 0; ci < 3; ci++) {

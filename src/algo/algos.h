@@ -215,6 +215,7 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allgather_multilevel)                                                                        \
     X(allgather_bistride)                                                                       \
     X(allgather_comb)                                                                           \
+    X(allgather_circulant)                                                                      \
     X(reducescatter_ring)                                                                          \
     X(reducescatter_bidir)                                                                         \
     X(reducescatter_stride)                                                                        \

@@ -63,6 +63,16 @@ uint64_t oc__pb_level_cost(uint64_t n, uint64_t p);
 enum { OC_PB_EXACT_NODES = 512 };
 int oc__pb_tree_length(uint32_t N, uint32_t hmax, uint64_t *out);
 
+/* E(N, h) for h = 1..hmax: the least total lightpath length of a spanning tree of an N-node ring
+ * of depth <= h, exactly (bounds_common.c's essay): out[h - 1]. A level costs O(N log N) while
+ * the gap costs stay convex (checked as it goes), O(N^2) otherwise, and a level past
+ * OC_PB_RING_TREE_WORK additions that way is given N - 1 (every tree's least) instead. Callers
+ * keep hmax N (log2 N + 6) within OC_PB_RING_TREE_WORK (about 5 ms). 0, OC_ENOMEM.
+ * oc__pb_ring_tree_exact_by with quadratic = 1 always takes the O(N^2) way (for the tests). */
+#define OC_PB_RING_TREE_WORK 5000000.0
+int oc__pb_ring_tree_exact(uint32_t N, uint32_t hmax, uint64_t *out);
+int oc__pb_ring_tree_exact_by(uint32_t N, uint32_t hmax, uint64_t *out, int quadratic);
+
 /* ---- per family ---- */
 int oc__pbound_ring(const oc__pbound_in *in, oc__pbound *out, char *why, size_t whylen);
 int oc__pbound_star(const oc__pbound_in *in, oc__pbound *out, char *why, size_t whylen);

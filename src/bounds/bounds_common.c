@@ -39,6 +39,35 @@
  * million additions. tests/test_bounds.c checks it against the exact programme and both against
  * a brute force over real trees on small rings.
  *
+ * Tree length on a ring, exactly (few levels, N up to a budget). T* lets every level's centres
+ * sit wherever suits that level; the real tree pays for where they are. The exact least length
+ * E(N, h) of a tree of depth <= h rooted at r: label each other node by its depth t in 1..h; its
+ * arc is at least its distance to the nearest node of smaller label (its parent is one), and
+ * attaching every node there gives a tree of that length, so E(N, h) is the least over labellings
+ * of that sum. Cut the ring at r into a line 0..N (both ends r). Between two nodes of label < t
+ * that are consecutive among those with label < t (a gap of g links), the interior nodes have
+ * labels >= t and the nearest smaller-label node of a label-t one is an end of the gap, so the
+ * interior's least cost D_{h-t}(g) (it depends only on the levels left) satisfies
+ *   D_0(g) = floor(g^2 / 4) (every interior node at depth h, at distance min(a, g - a)),
+ *   D_k(g) = min over the label-t positions 0 < a_1 < ... < a_m < g of sum min(a_i, g - a_i) +
+ *            sum over the sub-gaps of D_{k-1}(length),
+ * and E(N, h) = D_{h-1}(N). Computing D_k in O(N^2): some sub-gap straddles the midpoint, say
+ * from a to g - b; the label-t nodes left of it cost their distance from 0 and those right of it
+ * their distance from g, so with Lp(x) = min over positions up to x (one at x) of sum a_i + sum
+ * D_{k-1}(sub-gaps) (Lp(0) = 0), D_k(g) = min over a + b < g of Lp(a) + Lp(b) + D_{k-1}(g - a -
+ * b). Charging a node beyond the midpoint its distance from the far end overcharges it, so the
+ * pairs (a, b) that do not straddle never go below a real labelling's cost: the minimum is exact.
+ * With Mp(s) = min over a + b = s of Lp(a) + Lp(b), three O(N^2) passes a level. Faster while
+ * the sequences are convex, which the programme checks on each level's input (D_0 is; every
+ * level seen so far keeps it, but that is checked, not assumed): a convex D makes D(x - y)
+ * satisfy the quadrangle inequality, so Lp's minimum over y is found with a deque of candidates
+ * in O(N log N), and the min-plus convolutions of convex sequences (Mp from Lp and Lp, D_k from
+ * Mp and D_{k-1}) are the merges of their slopes, O(N). The merge lets s reach g (a + b = g: a
+ * label-t node counted from both ends), a candidate that overcharges a real labelling, so the
+ * minimum stays exact. A level whose input is not convex takes the O(N^2) way, or, past the
+ * budget, is given N - 1. tests/test_bounds.c checks both ways against a brute force over every
+ * labelling of small rings and against each other up to a few hundred nodes.
+ *
  * Port volume. Some collectives force one node to receive (or send) a known amount: in an
  * all-gather each node lacks N - 1 blocks, each of which can only arrive as chunks with its
  * labels, so it receives at least (N - 1) units of bytes; likewise all-to-all and the gather's
@@ -189,4 +218,151 @@ uint64_t oc__pb_port_chunks(const oc__pbound_in *in) {
     default:
         return N - 1;
     }
+}
+
+static int convex(const uint64_t *a, size_t n) {
+    for (size_t i = 2; i < n; i++)
+        if (a[i] + a[i - 2] < 2 * a[i - 1]) return 0;
+    return 1;
+}
+
+/* c = a (+) b, the min-plus convolution of two convex sequences of n terms, its first n terms:
+ * the merge of their slopes. */
+static void convex_minplus(const uint64_t *a, const uint64_t *b, uint64_t *c, size_t n) {
+    size_t i = 0, j = 0;
+    c[0] = a[0] + b[0];
+    for (size_t k = 1; k < n; k++) {
+        const int take_a = j + 1 >= n || (i + 1 < n && a[i + 1] - a[i] <= b[j + 1] - b[j]);
+        if (take_a) {
+            c[k] = c[k - 1] + (a[i + 1] - a[i]);
+            i++;
+        } else {
+            c[k] = c[k - 1] + (b[j + 1] - b[j]);
+            j++;
+        }
+    }
+}
+
+/* Lp(x) = x + min_{y < x} Lp(y) + D(x - y) for convex D: D(x - y) satisfies the quadrangle
+ * inequality, so a later candidate y that is as good at some x stays so at every larger x; a
+ * deque of candidates, each with the first x it wins, and a binary search per candidate give
+ * every Lp(x) exactly in O(n log n). */
+static int prefix_convex(const uint64_t *D, uint64_t *Lp, size_t n) {
+    size_t *cand = malloc(n * sizeof *cand), *from = malloc(n * sizeof *from);
+    if (!cand || !from) {
+        free(cand);
+        free(from);
+        return OC_ENOMEM;
+    }
+    size_t head = 0, tail = 0; /* the deque is cand[head..tail) */
+    Lp[0] = 0;
+    cand[tail] = 0;
+    from[tail++] = 1;
+    for (size_t x = 1; x < n; x++) {
+        while (tail - head >= 2 && from[head + 1] <= x)
+            head++;
+        Lp[x] = Lp[cand[head]] + D[x - cand[head]] + x;
+        /* x as a candidate for x' > x */
+        while (tail > head) {
+            const size_t yb = cand[tail - 1];
+            const size_t lo = from[tail - 1] > x + 1 ? from[tail - 1] : x + 1;
+            if (lo >= n) break; /* nothing left to win */
+            if (Lp[x] + D[lo - x] <= Lp[yb] + D[lo - yb]) {
+                tail--;
+                continue;
+            }
+            size_t a = lo + 1, b = n; /* the first x' in [a, n) where x wins, n if none */
+            while (a < b) {
+                const size_t mid = a + (b - a) / 2;
+                if (Lp[x] + D[mid - x] <= Lp[yb] + D[mid - yb]) b = mid;
+                else a = mid + 1;
+            }
+            if (a < n) {
+                cand[tail] = x;
+                from[tail++] = a;
+            }
+            break;
+        }
+        if (tail == head && x + 1 < n) {
+            cand[tail] = x;
+            from[tail++] = x + 1;
+        }
+    }
+    free(cand);
+    free(from);
+    return 0;
+}
+
+int oc__pb_ring_tree_exact_by(uint32_t N, uint32_t hmax, uint64_t *out, int quadratic) {
+    if (hmax == 0) return 0;
+    if (N <= 1) {
+        for (uint32_t h = 0; h < hmax; h++)
+            out[h] = 0;
+        return 0;
+    }
+    const size_t n = (size_t)N + 1;
+    uint64_t *D = malloc(n * sizeof *D), *Lp = malloc(n * sizeof *Lp), *Mp = malloc(n * sizeof *Mp),
+             *next = malloc(n * sizeof *next);
+    int rc = 0;
+    if (!D || !Lp || !Mp || !next) {
+        rc = OC_ENOMEM;
+        goto out;
+    }
+    for (size_t g = 0; g < n; g++)
+        D[g] = (uint64_t)g * g / 4;
+    out[0] = D[N];
+    for (uint32_t h = 2; h <= hmax; h++) {
+        if (!quadratic && convex(D, n)) {
+            rc = prefix_convex(D, Lp, n);
+            if (rc) goto out;
+            if (convex(Lp, n)) {
+                /* min over a + b = s, and over s <= g (the extra s = g only adds candidates
+                 * that overcharge a real labelling, as the essay's non-straddling pairs do) */
+                convex_minplus(Lp, Lp, Mp, n);
+                convex_minplus(Mp, D, next, n);
+                goto level_done;
+            }
+        }
+        if ((double)n * (double)n > OC_PB_RING_TREE_WORK) {
+            /* no convexity to lean on and too big to do by hand: N - 1, every tree's least */
+            for (uint32_t k = h; k <= hmax; k++)
+                out[k - 1] = (uint64_t)N - 1;
+            goto out;
+        }
+        Lp[0] = 0;
+        for (size_t x = 1; x < n; x++) {
+            uint64_t best = UINT64_MAX;
+            for (size_t y = 0; y < x; y++)
+                if (Lp[y] + D[x - y] < best) best = Lp[y] + D[x - y];
+            Lp[x] = best + x;
+        }
+        for (size_t sum = 0; sum < n; sum++) {
+            uint64_t best = UINT64_MAX;
+            for (size_t a = 0; 2 * a <= sum; a++)
+                if (Lp[a] + Lp[sum - a] < best) best = Lp[a] + Lp[sum - a];
+            Mp[sum] = best;
+        }
+        next[0] = 0;
+        for (size_t g = 1; g < n; g++) {
+            uint64_t best = UINT64_MAX;
+            for (size_t sum = 0; sum < g; sum++)
+                if (Mp[sum] + D[g - sum] < best) best = Mp[sum] + D[g - sum];
+            next[g] = best;
+        }
+    level_done:;
+        uint64_t *swap = D;
+        D = next;
+        next = swap;
+        out[h - 1] = D[N];
+    }
+out:
+    free(D);
+    free(Lp);
+    free(Mp);
+    free(next);
+    return rc;
+}
+
+int oc__pb_ring_tree_exact(uint32_t N, uint32_t hmax, uint64_t *out) {
+    return oc__pb_ring_tree_exact_by(N, hmax, out, 0);
 }

@@ -25,9 +25,10 @@
  *    step after: S >= ceil(q / X) + ceil(log_{X+1} N) - 1.
  *  - tree length (all-gather, gossip, reduce-scatter, broadcast): every one of the chunks that
  *    must reach all nodes (N q of them; q for broadcast) needs a first-arrival tree of depth at
- *    most S, so at least T*(N, S) link slots (bounds_common.c); the ring has N X a step:
- *    (chunks) T*(N, S) <= N X S. It binds when the steps are few (N = 1024, w = 64: 9 steps
- *    against 8 from receive capacity). Reduce-scatter is the same read backwards in time: each
+ *    most S, so at least T(N, S) link slots, T the larger of T*(N, S) and, where the budget
+ *    allows, the exact E(N, S) (bounds_common.c); the ring has N X a step: (chunks) T(N, S) <=
+ *    N X S. It binds when the steps are few: N = 1024, w = 64: 19 steps (E(1024, 18) = 2349 >
+ *    128 x 18), against 12 from the antipode path and 8 from receive capacity. Reduce-scatter is the same read backwards in time: each
  *    contribution reaches the owner along a chain of transfers; reversing time turns the chains'
  *    last-use trees into a broadcast of the same lightpaths.
  *  - antipode path (all-gather, gossip, reduce-scatter, broadcast): in the first-arrival tree
@@ -44,18 +45,30 @@
  *    distances from a node sum to floor(N^2 / 4), so N q floor(N^2 / 4) <= N X S.
  *  - gossip transfers (all-reduce): each chunk is moved at least 2(N - 1) times (bounds_common.c)
  *    and each move ends one of the N X lightpaths a step: S >= 2(N - 1) q / (N X).
+ *  - reduction spread (all-reduce). Fix a chunk and any node u. For every other node v, the
+ *    transfer of that chunk that first brings v a value containing u's contribution came from a
+ *    node whose value contained it at the start of that round; these N - 1 transfers form a tree
+ *    rooted at u of depth at most S (the tree-length argument, with contributions in place of
+ *    blocks), so they take at least T(N, S) link slots, and also the antipode path's N - 1 +
+ *    floor(N/2) - S. They are N - 1 of the chunk's transfers; the chunk has at least 2(N - 1)
+ *    (gossip), so at least N - 1 more, each at least one link slot. A lightpath carries one
+ *    chunk, so the q chunks' lightpaths are distinct: q (max(T(N, S), N - 1 + floor(N/2) - S) +
+ *    N - 1) <= N X S. It generalises the gossip count (T >= N - 1) and binds on the time where
+ *    few steps of large chunks would be cheapest: N = 1024, w = 64, 4 MiB: two steps allow at
+ *    most 15 chunks (E(1024, 2) = 15433), not 128, and the time bound rises from 65 us to 134 us.
  * The steps bound is S(1) (every argument grows with q). The time bound is the least over q of
  * S(q) g(ceil(unit / q)): q is scanned one by one up to 4096 and in ranges [qa, qb] growing by
  * 0.2% above, a range costed as S(qa) g(ceil(unit / qb)) (S grows with q, g falls), and the scan
  * stops once S(qa) g(smallest chunk) passes the best found: a few hundred evaluations.
- * Not used (no proof yet): a tree-length argument for all-reduce, and any interplay between the
+ * Not used (no proof yet): a second tree for all-reduce (a reduction's in-tree and a broadcast's
+ * out-tree together, about 2 T where this argument has T + N - 1), and any interplay between the
  * wavelength-continuity of arcs and colours (the bound counts link slots only).
  */
 #include "bounds/bounds.h"
 
 #include <stdlib.h>
 
-enum { A_RECV, A_SEND, A_RELAY, A_PIPE, A_TREE, A_PATH, A_LINK, A_GOSSIP, A_COUNT };
+enum { A_RECV, A_SEND, A_RELAY, A_PIPE, A_TREE, A_PATH, A_LINK, A_GOSSIP, A_SPREAD, A_COUNT };
 
 static const char *const steps_name[A_COUNT] = {
     "receive capacity (2Fw lightpaths end at a node a step)",
@@ -65,7 +78,8 @@ static const char *const steps_name[A_COUNT] = {
     "tree length (a few-level spanning tree's link slots against 2NFw a step)",
     "antipode path (a tree reaching the far side in S arcs against 2NFw link slots a step)",
     "link load (all-to-all distances against 2NFw link slots a step)",
-    "gossip transfers (2(N-1) per chunk against 2NFw lightpaths a step)"};
+    "gossip transfers (2(N-1) per chunk against 2NFw lightpaths a step)",
+    "reduction spread (a contribution's first-arrival tree plus N-1 more lightpaths per chunk against 2NFw link slots a step)"};
 
 static const char *const time_name[A_COUNT] = {
     "receive capacity x step cost, at the best chunk size",
@@ -75,7 +89,8 @@ static const char *const time_name[A_COUNT] = {
     "tree length x step cost, at the best chunk size",
     "antipode path x step cost, at the best chunk size",
     "link load x step cost, at the best chunk size",
-    "gossip transfers x step cost, at the best chunk size"};
+    "gossip transfers x step cost, at the best chunk size",
+    "reduction spread x step cost, at the best chunk size"};
 
 typedef struct ring_ctx {
     const oc__pbound_in *in;
@@ -127,6 +142,18 @@ static uint64_t steps_for(const ring_ctx *c, uint64_t q, int *arg) {
         break;
     case OC_ALLREDUCE:
         raise_to(oc__ceil_div(mul_sat(2 * (N - 1), q), N * X), A_GOSSIP, &S, arg);
+        if (N >= 2) {
+            /* the reduction spread (essay): a chunk's lightpaths take at least its
+             * first-arrival tree's slots plus N - 1; by the antipode path, q (2N - 2 +
+             * floor(N/2) - S) <= N X S, then the tree length while it binds */
+            const uint64_t need = mul_sat(q, 2 * (N - 1) + N / 2);
+            raise_to(oc__ceil_div(need, N * X + q), A_SPREAD, &S, arg);
+            while (S < c->H && S >= 1 &&
+                   mul_sat(q, c->T[S - 1] + N - 1) > mul_sat(N * X, S)) {
+                S++;
+                *arg = A_SPREAD;
+            }
+        }
         break;
     default:
         break;
@@ -159,15 +186,35 @@ int oc__pbound_ring(const oc__pbound_in *in, oc__pbound *out, char *why, size_t 
     if (c.X == 0 || r->flit_bytes == 0 || r->packet_bytes == 0 || !(r->bandwidth_bps > 0))
         return oc__fail(why, len, OC_EINVAL, "no physical bound: the ring has no capacity");
     c.L = oc__pb_relay_depth(c.N, c.X);
-    /* T* reaches N - 1 by the level h with 3^h >= N (bounds_common.c) */
-    c.H = (uint32_t)oc__pb_relay_depth(c.N, 2);
+    /* T* reaches N - 1 by the level h with 3^h >= N (bounds_common.c); the exact E(N, h) only
+     * at N - 1 by h = floor(N / 2), and costs about N (log2 N + 6) operations a level: as many
+     * levels as the budget allows (all of them up to N of about 800, 306 at N = 1024, 68 at
+     * N = 4096, 2 at N = 131072) */
+    const uint32_t h_star = (uint32_t)oc__pb_relay_depth(c.N, 2);
+    uint32_t h_exact = 0;
+    if (c.N >= 2) {
+        double log2n = 0;
+        for (uint64_t v = c.N; v > 1; v >>= 1)
+            log2n++;
+        const double levels = 1 + OC_PB_RING_TREE_WORK / ((double)c.N * (log2n + 6));
+        const uint64_t chain = c.N / 2;
+        h_exact = (uint32_t)(levels < (double)chain ? (uint64_t)levels : chain);
+    }
+    c.H = h_star > h_exact ? h_star : h_exact;
     uint64_t *T = calloc(c.H ? c.H : 1, sizeof *T);
-    if (!T) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    int rc = oc__pb_tree_length(in->nodes, c.H, T);
+    uint64_t *E = calloc(h_exact ? h_exact : 1, sizeof *E);
+    int rc = !T || !E ? OC_ENOMEM : oc__pb_tree_length(in->nodes, h_star, T);
+    if (!rc) rc = oc__pb_ring_tree_exact(in->nodes, h_exact, E);
     if (rc) {
         free(T);
+        free(E);
         return oc__fail(why, len, rc, "out of memory");
     }
+    for (uint32_t h = h_star; h < c.H; h++)
+        T[h] = c.N - 1;
+    for (uint32_t h = 0; h < h_exact; h++)
+        if (E[h] > T[h]) T[h] = E[h];
+    free(E);
     c.T = T;
     int arg;
     out->steps = steps_for(&c, 1, &arg);
