@@ -134,8 +134,12 @@ static void check_tradeoff(const out *o, double P, double k) {
     CHECK(found, "no tradeoff figure");
 }
 
+/* tcp1-split with (k+1)^h messages of the star's L = 1 byte (the seed's m is SIZE / L). */
 static oc_report *run_split(uint32_t P, const char *k, const char *hp, const char *tau) {
     oc_kv *par = oc_kv_new(), *net = oc_kv_new();
+    uint64_t m = 1;
+    while (m < P)
+        m *= strtoull(k, NULL, 10) + 1;
     oc_kv_set(net, "k", k);
     if (tau) oc_kv_set(net, "tau", tau);
     oc_kv_set(par, "k", k);
@@ -144,7 +148,7 @@ static oc_report *run_split(uint32_t P, const char *k, const char *hp, const cha
                       .algorithm = "tcp1-split",
                       .network = "star",
                       .nodes = P,
-                      .bytes = 64,
+                      .bytes = m,
                       .params = par,
                       .net_params = net,
                       .data_check = 1};

@@ -3,8 +3,10 @@
  *
  * P processors hang off a passive star coupler. Each has k tunable lasers and k tunable filters:
  * in one step it can send on up to k wavelengths and receive on up to k; a wavelength has at most
- * one transmitter per step; tuning a device to a new wavelength costs D; one message costs L x tau
- * (the seed takes L tau = 1). A chunk of the schedule is one of the seed's messages.
+ * one transmitter per step; tuning a device to a new wavelength costs D; one message of L bytes
+ * costs L x tau (the seed takes L tau = 1). A chunk of the schedule is one of the seed's messages:
+ * a run of SIZE bytes carries m = ceil(SIZE / L) of them (the tcp algorithms' workload,
+ * star_tcp.h), so the seed's m is never a parameter and -s changes the time.
  *
  * Mapping a logical round. Transfers of one round between the same two processors form one
  * stream (one wavelength carries all their messages). Streams are packed first-fit into physical
@@ -70,7 +72,7 @@ static int star_params_read(const oc_kv *kv, star_params *p, char *why, size_t l
     if ((rc = oc__kv_u64(kv, "k", 3, 1, 64, &p->k, why, len)) ||
         (rc = oc__kv_double(kv, "D", 1, 0, 1e12, &p->D, why, len)) ||
         (rc = oc__kv_double(kv, "tau", 1, 0, 1e12, &p->tau, why, len)) ||
-        (rc = oc__kv_double(kv, "L", 1, 0, 1e12, &p->L, why, len)))
+        (rc = oc__kv_double(kv, "L", 1, 1, 1e12, &p->L, why, len)))
         return rc;
     return 0;
 }
@@ -384,7 +386,8 @@ const oc__model oc__model_star = {
              "passive optical star, WDMA (passive-optical-star section 1): k lasers and filters "
              "per processor, one transmitter per wavelength, tuning D",
              "k=3: wavelengths a processor sends and receives on per step; D=1: tuning time; "
-             "tau=1: unit transmission time; L=1: message length (one message costs L tau)"},
+             "tau=1: transmission time per byte; L=1: message length in bytes (one message costs L tau; "
+             "a run of SIZE bytes carries m = ceil(SIZE / L) messages)"},
     .create = star_create,
     .sink = oc__netrun_sink,
     .finish = star_finish,

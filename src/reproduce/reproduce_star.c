@@ -62,12 +62,30 @@ static double fig(const oc_report *r, const char *key) {
     return oc__report_figure(r, key);
 }
 
+/* The request of one run on the star with `params` as the tables write them, "m=64 hp=3": m is
+ * the workload, so it becomes the run's size, m messages of L = 1 byte (the star's m = SIZE /
+ * L); without one, a broadcast carries (k+1)^h messages (every h' cuts them evenly), the others
+ * one. k is pinned: the machine's, not the search's best k. */
+static void star_req(oc__sim_req *q, oc_collective c, const char *algo, uint32_t P, uint32_t k,
+                     const char *params) {
+    uint64_t m = 1;
+    if (c == OC_BROADCAST)
+        while (m < P)
+            m *= k + 1;
+    if (!strncmp(params, "m=", 2)) {
+        char *end;
+        m = strtoull(params + 2, &end, 10);
+        params = end + strspn(end, " ");
+    }
+    *q = (oc__sim_req){.coll = c, .algo = algo, .network = "star", .nodes = P, .bytes = m};
+    oc__cellf(q->params, sizeof q->params, "k=%u%s%s", k, params[0] ? " " : "", params);
+}
+
 /* One verified run on the star at k, D and L tau = 1; D in units of tau. */
 static int sim_at(oc_collective c, const char *algo, uint32_t P, uint32_t k, double D,
                   const char *params, oc_report **rep, char *why, size_t len) {
-    oc__sim_req q = {.coll = c, .algo = algo, .network = "star", .nodes = P, .bytes = 64};
-    /* k pinned: the machine's, not the search's best k */
-    oc__cellf(q.params, sizeof q.params, "k=%u %s", k, params);
+    oc__sim_req q;
+    star_req(&q, c, algo, P, k, params);
     oc__cellf(q.net, sizeof q.net, "k=%u D=%g tau=1 L=1", k, D);
     oc__sim s;
     int rc = oc__simulate(&q, &s, rep, why, len);
@@ -251,9 +269,9 @@ static void hp_opt_reason(char *reason, size_t len, const machine *M, double D, 
     if (fabs(lw - st) > 1e-9)
         oc__reason_add(reason, len,
                        "the seed's expression is the stationary point h* of its total only at "
-                       "k = 2 (it has 1 for 2/k = %.4g and 2K/k^2 = %.4g for K^(2/k) = %.4g): "
+                       "k = 2 (it has 1 for 2/k = %.4g and 2K/k = %.4g for K^(2/k) = %.4g): "
                        "h* = %.3f here, %+.3f from it",
-                       2 / k, 2 * K / (k * k), pow(K, 2 / k), st, lw - st);
+                       2 / k, 2 * K / k, pow(K, 2 / k), st, lw - st);
     else
         oc__reason_add(reason, len, "at k = 2 the seed's expression is the stationary point h*");
     if (lo == hi)
@@ -591,12 +609,8 @@ static int sweep(FILE *f, char *why, size_t len) {
                 P *= k + 1;
                 char params[64];
                 oc__cellf(params, sizeof params, runs[i].params, h);
-                oc__sim_req q = {.coll = runs[i].c,
-                                 .algo = runs[i].algo,
-                                 .network = "star",
-                                 .nodes = P,
-                                 .bytes = 64};
-                oc__cellf(q.params, sizeof q.params, "k=%u %s", k, params);
+                oc__sim_req q;
+                star_req(&q, runs[i].c, runs[i].algo, P, k, params);
                 oc__cellf(q.net, sizeof q.net, "k=%u", k);
                 oc__sim s;
                 oc_report *rep = NULL;
