@@ -205,9 +205,12 @@ void oc__claims_print(const oc__claim_list *l, FILE *f) {
     oc__table t;
     int rc = claims_table(l, &t);
     fputs("Claims (the headline ones, then those of the body that the runs test) against "
-          "opticoll's runs; the verdict is computed from the runs: holds, partly or does not hold "
-          "at the counted points (sizes, GPU counts, models, cases), or bracketed (lo .. hi) when "
-          "the paper's number lies between ours at its own setup and at our search's best\n",
+          "opticoll's runs\n"
+          "  verdict, computed from the runs: holds, partly or does not hold at the counted "
+          "points (sizes,\n"
+          "  GPU counts, models, cases), or bracketed (lo .. hi) when the paper's number lies "
+          "between ours\n"
+          "  at its own setup and ours at our search's best\n",
           f);
     if (rc) {
         fputs("  (out of memory while building the claims table)\n", f);

@@ -1009,6 +1009,96 @@ static int sweep_print(FILE *f, const sweep *s) {
     return rc ? OC_ENOMEM : 0;
 }
 
+/* The depths (from 1) where runs[] is least in steps, into best; their count. */
+static size_t least_depths(const sim *runs, uint32_t kmax, uint32_t *best) {
+    uint64_t lo = UINT64_MAX;
+    size_t nb = 0;
+    for (uint32_t k = 1; k <= kmax; k++) {
+        if (!runs[k - 1].r.ok) continue;
+        if (runs[k - 1].r.steps < lo) {
+            lo = runs[k - 1].r.steps;
+            nb = 0;
+        }
+        if (runs[k - 1].r.steps == lo) best[nb++] = k;
+    }
+    return nb;
+}
+
+/* Fig. 4's words (IV.B) as claims, under the paper's m-ary tree (near-equal radices) and under
+ * the best tree of each depth (our search): the printed best depths, and for 512 nodes "the
+ * performance remains stable at first and then increases dramatically" over depths 5 to 9
+ * (stable: depths 5 and 6 within 3%; dramatically: depth 9 at least 20% above the least). */
+static int sweep_claims(oc__repro *ctx, const sweep *sw, size_t n) {
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        const sweep *s = &sw[i];
+        const sim *setups[2] = {s->tree, s->runs};
+        static const char *const NAMES[2] = {"the paper's m-ary tree", "our best tree of each depth"};
+        char re[OC__REASON_LEN] = "", claim[OC__CELL_LEN], src[OC__CELL_LEN], set[OC__CELL_LEN];
+        if (s->printed_opt) {
+            oc__verdict v = {.of = 0};
+            double ours = NAN;
+            for (int k = 0; k < 2; k++) {
+                uint32_t best[MAX_DEPTH];
+                const size_t nb = least_depths(setups[k], s->kmax, best);
+                if (!nb) continue;
+                v.of++;
+                v.hit += (size_t)in_set(best, nb, s->printed_opt);
+                format_set(set, sizeof set, best, nb);
+                oc__reason_add(re, sizeof re, "%s: least steps at k = %s (%" PRIu64 ")", NAMES[k],
+                               set, setups[k][best[0] - 1].r.steps);
+                if (k == 0) ours = best[0];
+            }
+            oc__cellf(claim, sizeof claim, "at N = %" PRIu32 " the best depth is %" PRIu32, s->N,
+                      s->printed_opt);
+            oc__cellf(src, sizeof src, "IV.B, Fig. 4 (w = %" PRIu32 ")", s->w);
+            const oc__claim_in in = {.claim = claim,
+                                     .source = src,
+                                     .unit = "depth",
+                                     .paper = s->printed_opt,
+                                     .ours = ours,
+                                     .verdict = v,
+                                     .reason = re};
+            rc = oc__claim(ctx, &in);
+        }
+        if (!rc && s->N == 512 && s->kmax >= 9) {
+            oc__verdict v = {.of = 0};
+            re[0] = 0;
+            for (int k = 0; k < 2; k++) {
+                const sim *r = setups[k];
+                if (!r[4].r.ok || !r[5].r.ok || !r[8].r.ok) continue;
+                double lo = INFINITY;
+                for (int d = 4; d < 9; d++)
+                    if (r[d].r.ok) lo = fmin(lo, (double)r[d].r.steps);
+                const double s5 = (double)r[4].r.steps, s6 = (double)r[5].r.steps,
+                             s9 = (double)r[8].r.steps;
+                const int stable = fabs(s6 / s5 - 1) <= 0.03, dramatic = s9 >= 1.2 * lo;
+                v.of++;
+                v.hit += (size_t)(stable && dramatic);
+                oc__reason_add(re, sizeof re,
+                               "%s: depths 5, 6 and 9 take %.0f, %.0f and %.0f steps (%s at "
+                               "first; depth 9 %+.1f%% from the least %.0f)",
+                               NAMES[k], s5, s6, s9, stable ? "stable" : "not stable",
+                               100 * (s9 / lo - 1), lo);
+            }
+            oc__reason_add(re, sizeof re,
+                           "the test: depths 5 and 6 within 3%%, depth 9 at least 20%% above the "
+                           "least");
+            const oc__claim_in in = {
+                .claim = "for 512 nodes the performance remains stable at first and then "
+                         "increases dramatically (depths 5 to 9)",
+                .source = "IV.B, Fig. 4 (its inset)",
+                .unit = "setups",
+                .paper = (double)v.of,
+                .ours = (double)v.hit,
+                .verdict = v,
+                .reason = re};
+            rc = oc__claim(ctx, &in);
+        }
+    }
+    return rc ? OC_ENOMEM : 0;
+}
+
 static int sweep_summary(FILE *f, const sweep *sw, size_t n) {
     static const char *const head[] = {"item", "paper (printed)", "formula", "simulated", "reason"};
     oc__table t;
@@ -1420,6 +1510,87 @@ static int comparison_claims(oc__repro *ctx, const comparison *c, const double *
     return rc;
 }
 
+/* A comparison's time of algorithm a at point p and size s (NAN: not simulated). */
+static double cmp_time(const optree_cfg *g, const comparison *c, size_t p, size_t s, size_t a) {
+    const oc__sim_job *j = &c->jobs[cmp_at(g->nsizes, p, s, a)];
+    return j->sim.ok ? j->sim.time_s : NAN;
+}
+
+/* IV.C's orderings as claims: "OpTree is the lowest" and "Ring is the highest" at every (N or w,
+ * size) point of the figure, with the seed's WRHT (p = 2w+1) among the others, and for Fig. 6
+ * "the time of WRHT is smaller than Ring but slightly larger than NE when the wavelength is set
+ * to 128", under the seed's WRHT and under our search's. */
+static int comparison_order_claims(oc__repro *ctx, const optree_cfg *g, const comparison *c,
+                                   int fig) {
+    static const size_t PAPER4[4] = {HL_OPTREE, HL_WRHT_SEED, HL_RING, HL_NE};
+    oc__verdict lowest = {.of = 0}, highest = {.of = 0}, between = {.of = 0};
+    for (size_t p = 0; p < c->npt; p++)
+        for (size_t s = 0; s < g->nsizes; s++) {
+            double t[HL_ALGOS];
+            int ok = 1;
+            for (size_t a = 0; a < HL_ALGOS; a++)
+                t[a] = cmp_time(g, c, p, s, a);
+            for (size_t i = 0; i < 4; i++)
+                ok &= !isnan(t[PAPER4[i]]);
+            if (ok) {
+                int lo = 1, hi = 1;
+                for (size_t i = 1; i < 4; i++)
+                    lo &= t[HL_OPTREE] < t[PAPER4[i]];
+                for (size_t i = 0; i < 4; i++)
+                    hi &= PAPER4[i] == HL_RING || t[HL_RING] > t[PAPER4[i]];
+                lowest.of++;
+                lowest.hit += (size_t)lo;
+                highest.of++;
+                highest.hit += (size_t)hi;
+            }
+            if (fig == 6 && c->w[p] == 128)
+                for (size_t b = HL_WRHT_SEED; b <= HL_WRHT_OURS; b++) {
+                    if (isnan(t[b]) || isnan(t[HL_RING]) || isnan(t[HL_NE])) continue;
+                    between.of++;
+                    between.hit += (size_t)(t[HL_NE] < t[b] && t[b] < t[HL_RING]);
+                }
+        }
+    char src[OC__CELL_LEN], re[OC__REASON_LEN];
+    oc__cellf(src, sizeof src, "IV.C; Fig. %d, every (%s, size) point, the seed's WRHT", fig,
+              fig == 5 ? "N" : "w");
+    int rc = 0;
+    const struct {
+        const char *claim;
+        oc__verdict v;
+    } rows[2] = {{"OpTree has the lowest time of OpTree, WRHT, Ring and NE", lowest},
+                 {"Ring has the highest time of OpTree, WRHT, Ring and NE", highest}};
+    for (int i = 0; i < 2 && !rc; i++) {
+        if (!rows[i].v.of) continue;
+        char claim[OC__CELL_LEN];
+        oc__cellf(claim, sizeof claim, "%s (Fig. %d)", rows[i].claim, fig);
+        oc__cellf(re, sizeof re, "%zu of the %zu points", rows[i].v.hit, rows[i].v.of);
+        const oc__claim_in in = {.claim = claim,
+                                 .source = src,
+                                 .unit = "% of points",
+                                 .paper = 100,
+                                 .ours = 100.0 * (double)rows[i].v.hit / (double)rows[i].v.of,
+                                 .verdict = rows[i].v,
+                                 .reason = re};
+        rc = oc__claim(ctx, &in);
+    }
+    if (!rc && between.of) {
+        oc__cellf(re, sizeof re,
+                  "NE < WRHT < Ring at %zu of the %zu (size, WRHT) cases at w = 128, counting "
+                  "both the seed's WRHT (p = 2w+1) and our search's",
+                  between.hit, between.of);
+        const oc__claim_in in = {.claim = "at w = 128 WRHT is smaller than Ring but slightly "
+                                          "larger than NE",
+                                 .source = "IV.C, Fig. 6(b)",
+                                 .unit = "% of cases",
+                                 .paper = 100,
+                                 .ours = 100.0 * (double)between.hit / (double)between.of,
+                                 .verdict = between,
+                                 .reason = re};
+        rc = oc__claim(ctx, &in);
+    }
+    return rc ? OC_ENOMEM : 0;
+}
+
 /* The headline (abstract, VI): the mean of the Fig. 5 and the Fig. 6 averages, and the claims. */
 static int headline_print(FILE *f, oc__repro *ctx, const optree_printed *P, const optree_cfg *g,
                           const comparison *c5, const comparison *c6) {
@@ -1677,7 +1848,11 @@ int oc__reproduce_optree(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
             " (the wavelengths experiment).\n\n",
             g->fig6_N, g->fig6_w[0], g->fig6_w[1]);
     if ((rc = comparison_print(f, g, &c6))) goto out;
-    if ((rc = headline_print(f, ctx, P, g, &c5, &c6))) goto out;
+    /* the headline claims first (their order is the claims table's), then the body's */
+    if ((rc = headline_print(f, ctx, P, g, &c5, &c6)) || (rc = sweep_claims(ctx, sw, g->nfig4)) ||
+        (rc = comparison_order_claims(ctx, g, &c5, 5)) ||
+        (rc = comparison_order_claims(ctx, g, &c6, 6)))
+        goto out;
     if (ferror(f)) rc = oc__fail(why, whylen, OC_EIO, "reproduce: writing the output failed");
 out:
     if (rc == OC_ENOMEM && why && !why[0]) oc__fail(why, whylen, rc, "out of memory");
