@@ -271,7 +271,7 @@ static int check_claims(oc__star_claim *cl, size_t n, char *why, size_t len) {
     if (oc__round_push(&r, 0, 2, OC_OP_COPY, 0, 1) || oc__round_push(&r, 1, 3, OC_OP_COPY, 1, 2))
         abort();
     oc__star_checker *c = NULL;
-    if (oc__star_checker_new(4, 2, &c)) abort();
+    if (oc__star_checker_new(4, 2, 0, 1, &c)) abort();
     uint64_t steps, retunes, messages;
     int rc = oc__star_check(c, 0, 5, &r, cl, n, &steps, &retunes, &messages, why, len);
     if (rc == 0 && (steps != 1 || retunes != 2 || messages != 2)) rc = OC_EINVAL;
