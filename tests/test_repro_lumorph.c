@@ -94,7 +94,14 @@ static void check_claims(const out *o) {
     seen s;
     recompute(o, &s);
     CHECK(s.npts > 0, "no Fig. 4(b) series");
-    CHECK(oc_figures_claim_count(o->figs) == 6, "%zu claims", oc_figures_claim_count(o->figs));
+    /* six on collective time and training, then the abstract's (1), Fig. 2a's allocation */
+    CHECK(oc_figures_claim_count(o->figs) == 7, "%zu claims", oc_figures_claim_count(o->figs));
+    oc_claim_info alloc;
+    CHECK(oc_figures_claim_get(o->figs, 6, &alloc) == 0 && strstr(alloc.claim, "multi-tenanted") &&
+              alloc.ours == 1 && alloc.hit == 1 && alloc.of == 1 &&
+              !strcmp(alloc.verdict, "holds") &&
+              strstr(o->text, "outcome: agrees with the paper"),
+          "the allocation claim follows Fig. 2a's outcome");
     const double ours[6] = {s.both, 100.0 * s.wins / s.npts, s.both, s.bert, s.grows,
                             s.dom ? 100.0 * s.dwin / s.dom : NAN};
     /* the verdicts, recomputed: GPU counts reaching 75% (nearly 80%) and 74% against the better

@@ -1042,7 +1042,22 @@ int oc__reproduce_lumorph(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
     if (!rc) rc = bert(f, &cf, &b, why, whylen);
     if (!rc && headline(ctx, &g, &b)) rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     /* Fig. 2a: the allocation example, replayed by the rack allocator (rack.c). */
-    if (!rc) rc = oc__rack_fig2a(f, why, whylen);
+    int agrees = 0;
+    if (!rc) rc = oc__rack_fig2a(f, &agrees, why, whylen);
+    if (!rc) {
+        /* the abstract's (1), as Fig. 2a's example tests it: User 4's four chips placed on
+         * Lumorph, refused by the fixed slices of a TPU-like torus and of SiPAC */
+        const oc__claim_in in = {
+            .claim = "multi-tenanted resource slicing without fragmentation (User 4's four chips "
+                     "fit on Lumorph, not on fixed slices)",
+            .source = "abstract (1), section 3, Fig. 2a",
+            .unit = "holds",
+            .paper = 1,
+            .ours = agrees,
+            .verdict = oc__verdict_one(agrees, agrees),
+            .reason = agrees ? "" : "the rack allocator's outcome differs (see Fig. 2a below)"};
+        rc = oc__claim(ctx, &in);
+    }
 out:
     for (size_t j = 0; j < njobs; j++) oc_report_free(g.jobs[j].report);
     free(g.jobs);
