@@ -414,9 +414,12 @@ static int claims(FILE *f, const grid *g) {
     char alphas[160] = "", gpus[96] = "";
     int formula = 1;
     for (int a = 0; a < cf->nn; a++) {
-        const double n = oc__report_figure(job_at(g, a, 0, 3)->report, "alphas");
+        const oc_report *tr = job_at(g, a, 0, 3)->report;
+        const double n = oc__report_figure(tr, "alphas");
         const double lg = log2((double)cf->nodes[a]);
-        formula &= n == 4 * lg - 2;
+        /* the count, and how the runs make it: 2 log2 N rounds, all but two serialised */
+        formula &= n == 4 * lg - 2 && tr && (double)tr->rounds == 2 * lg &&
+                   oc__report_figure(tr, "rounds_serialised") == 2 * lg - 2;
         oc__cellf(alphas + strlen(alphas), sizeof alphas - strlen(alphas), "%s%.0f",
                   a ? a + 1 == cf->nn ? " and " : ", " : "", n);
         oc__cellf(gpus + strlen(gpus), sizeof gpus - strlen(gpus), "%s%u",
