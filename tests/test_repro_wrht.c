@@ -160,6 +160,24 @@ static void check_claims(const run *r, const char *const *f4, const char *const 
     }
 }
 
+/* Theorem 1's claim: the bound and the seed's WRHT time are the reason's numbers, the seed's
+ * WRHT counts as holding where its time is at or above the bound (and our search's, stated as
+ * below or above). */
+static void check_theorem1(const run *r) {
+    oc_claim_info c;
+    const size_t at = claim_index(r, "Theorem 1", 0);
+    CHECK(at != SIZE_MAX && oc_figures_claim_get(r->figs, at, &c) == 0, "Theorem 1 is a claim");
+    if (at == SIZE_MAX) return;
+    CHECK(has(c.reason, ": %.3f ms; the seed's WRHT", c.paper, 0, 0) &&
+              has(c.reason, "steps, %.3f ms (", c.ours, 0, 0),
+          "Theorem 1: the bound %.3f and the time %.3f in '%s'", c.paper, c.ours, c.reason);
+    const char *ours = strstr(c.reason, "our search's WRHT takes ");
+    const double t = ours ? strtod(ours + strlen("our search's WRHT takes "), NULL) : NAN;
+    const size_t hit = (size_t)(c.ours >= c.paper * (1 - 1e-9)) + (size_t)(!isnan(t) && t >= c.paper);
+    CHECK(c.of == (isnan(t) ? 1u : 2u) && c.hit == hit, "Theorem 1: %zu of %zu, recomputed %zu",
+          c.hit, c.of, hit);
+}
+
 /* The trend tests of print_trends, on one model's bars y[0 .. n) over the N x[0 .. n). */
 static int trend_ok(const char *claim, const double *y, const double *x, size_t n) {
     int inc = 1, nondec = 1, flat = 1;
@@ -309,6 +327,8 @@ static void test_small(void) {
     /* one N each (-n): no trend with N to test, so none is claimed */
     check_trends(&a, f4, f5, 2, 0);
     check_trends(&c, f4, f5, 2, 0);
+    check_theorem1(&a);
+    check_theorem1(&c);
     check_oeo(&a, 12, 2);
     /* the paper's WRHT at the reader's w, named as such, and the striped default beside it */
     CHECK(strstr(a.text, "WRHT (seed: m = 2w+1, pieces=1)") && strstr(a.text, "m=5 ") &&
@@ -346,6 +366,7 @@ static void test_full(void) {
     if (r.rc) goto out;
     check_claims(&r, f4, f5, 4, 1);
     check_trends(&r, f4, f5, 4, 12);
+    check_theorem1(&r);
     check_oeo(&r, 1000, 64);
     size_t n = 0;
     const double *x, *y = series(&r, "fig4-googlenet", "WRHT", &n, &x);
