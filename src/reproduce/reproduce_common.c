@@ -51,31 +51,6 @@ int oc__claim(oc__repro *r, const oc__claim_in *c) {
     return oc__claims_add(&r->claims, c);
 }
 
-const char *oc__verdict_word(oc__verdict v) {
-    if (v.of && v.bracketed) return "bracketed";
-    return !v.of ? "not simulated" : v.hit >= v.of ? "holds" : v.hit ? "partly" : "does not hold";
-}
-
-oc__verdict oc__verdict_setups(double paper, double seed, double best, double tol) {
-    oc__verdict v = {0, 0, 0, NAN, NAN};
-    const double x[2] = {seed, best};
-    for (int i = 0; i < 2; i++)
-        if (!isnan(x[i])) {
-            v.of++;
-            v.hit += fabs(x[i] - paper) <= tol;
-        }
-    if (v.of == 2 && !v.hit && (paper - seed) * (paper - best) < 0) {
-        v.bracketed = 1;
-        v.lo = fmin(seed, best);
-        v.hi = fmax(seed, best);
-    }
-    return v;
-}
-
-oc__verdict oc__verdict_one(double ours, int ok) {
-    return isnan(ours) ? (oc__verdict){0, 0, 0, NAN, NAN}
-                       : (oc__verdict){ok ? 1u : 0u, 1, 0, NAN, NAN};
-}
 
 /* ---- the ring network, as the runs used it ----------------------------------------------------
  */
