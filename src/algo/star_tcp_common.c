@@ -70,7 +70,7 @@ int oc__tcp_plan(oc__plan *plan, const char *algo, oc_collective coll, uint32_t 
     if (rc || (rc = oc__kv_u64(params, "k", 3, 1, 64, &k, why, len))) return rc;
     /* A broadcast's m defaults to (k+1)^h, as tcp1-split's does, so the two compare. */
     uint64_t dm = coll == OC_BROADCAST ? oc__tcp_bcast_m(nodes, k) : 1;
-    if ((rc = oc__kv_u64(params, "m", dm, 1, 1u << 16, &m, why, len))) return rc;
+    if ((rc = oc__kv_u64(params, "m", dm, 1, 1u << 22, &m, why, len))) return rc;
     if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, (uint32_t)m, why, len))) return rc;
     oc__tcp *t = calloc(1, sizeof *t);
     if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -145,7 +145,7 @@ int oc__tcp_search(const oc__search_in *in, oc__search *s, char *why, size_t len
     uint64_t kpin, knet, m;
     const int tcp2 = in->coll == OC_GOSSIP || in->coll == OC_ALLTOALL;
     int rc = oc__tcp_pinned_k(in, tcp2 ? "tcp2" : "tcp1", &kpin, &knet, why, len);
-    if (rc || (rc = oc__tcp_messages(in, tcp2 ? "tcp2" : "tcp1", 1u << 16, &m, why, len)))
+    if (rc || (rc = oc__tcp_messages(in, tcp2 ? "tcp2" : "tcp1", 1u << 22, &m, why, len)))
         return rc;
     oc__formula_in f;
     if ((rc = in->figures(in, in->coll, (uint32_t)m, &f, why, len))) return rc;

@@ -17,7 +17,7 @@ S="-t star -s 1KiB"
     bad 2 "groups or fold" run -c broadcast -a tcp1-split -n 200 $S -p dummies=drop
     bad 2 "multiple of 16" run -c broadcast -a tcp1-split -n 64 -t star -s 10 -p hp=2
     bad 2 "m is not a parameter" run -c scatter -a tcp1 -n 64 $S -p m=1
-    bad 2 "raise --net L= to at least 16" run -c scatter -a tcp1 -n 64 -t star -s 1MiB
+    bad 2 "raise --net L= to at least 2" run -c scatter -a tcp1 -n 64 -t star -s 8MiB
     bad 2 "from 1 to 2" run -c gossip -a tcp2 -n 30 $S --net k=2 -p k=3
     bad 2 "from 1 to 3" run -c alltoall -a tcp2 -n 30 $S -p k=7
     bad 2 "from 1 to 3" run -c scatter -a tcp1 -n 30 $S -p k=4
