@@ -7,8 +7,8 @@
  * costs L x tau (the seed takes L tau = 1). A chunk of the schedule is one of the seed's messages:
  * a run of SIZE bytes carries m = ceil(SIZE / L) of them (the tcp algorithms' workload,
  * star_tcp.h), so the seed's m is never a parameter and -s changes the time. The model counts a
- * stream's messages from its bytes, ceil(bytes / L), not from its chunks: an algorithm that sends
- * a block as one chunk pays for its bytes as the tcp algorithms do (one rule for every
+ * chunk's messages from its bytes, ceil(chunk bytes / L), not one per chunk: an algorithm that
+ * sends a block as one chunk pays for its bytes as the tcp algorithms do (one rule for every
  * algorithm).
  *
  * Mapping a logical round. Transfers of one round between the same two processors form one
@@ -81,11 +81,13 @@ static int star_params_read(const oc_kv *kv, star_params *p, char *why, size_t l
     return 0;
 }
 
-/* The messages of `chunks` chunks of the run: ceil(bytes / L); the chunks without a payload. */
+/* The messages of `chunks` chunks of the run: each chunk in ceil(chunk bytes / L) messages of L
+ * bytes (a chunk never shares a message with another, so a stream never costs fewer messages
+ * than chunks: the chunk-counting physical bound stays sound); the chunks without a payload. */
 static uint64_t stream_messages(const oc__netrun *m, uint64_t chunks) {
     const uint64_t cb = m->base.spec->chunk_bytes;
     if (!cb) return chunks;
-    return (uint64_t)ceil((double)chunks * (double)cb / m->p.L - 1e-9);
+    return chunks * (uint64_t)ceil((double)cb / m->p.L - 1e-9);
 }
 
 static int by_pair(const void *a, const void *b) {
@@ -217,9 +219,9 @@ static int star_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     }
     n = s;
     if (n == 0) return 0;
-    /* Chunks to messages: a stream carries its bytes in messages of L bytes, so every algorithm
-     * pays for its bytes alike, however it cuts them into chunks (a run without payload counts
-     * its chunks). */
+    /* Chunks to messages: a chunk is carried in messages of L bytes, so every algorithm pays for
+     * its bytes alike, whether it sends a block as one chunk or as messages (a run without
+     * payload counts its chunks). */
     const uint64_t cb = m->base.spec->chunk_bytes;
     if (cb)
         for (size_t i = 0; i < n; i++)

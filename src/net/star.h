@@ -16,7 +16,7 @@ typedef struct oc__star_claim {
     uint32_t src, dst;
     uint32_t tx_port, rx_port;
     uint64_t wavelength;
-    uint64_t messages; /* the stream's bytes in messages of L bytes, ceil(bytes / L) (its chunks
+    uint64_t messages; /* its chunks x ceil(chunk bytes / L), messages of L bytes (its chunks
                           when the run carries no payload): each costs L x tau */
     uint32_t step;     /* sub-step of the round, 0-based */
     uint32_t retuned;  /* 1 when the receiver filter changed wavelength for this stream */
@@ -25,8 +25,7 @@ typedef struct oc__star_claim {
 typedef struct oc__star_checker oc__star_checker;
 
 /* A checker for P processors with k lasers and k filters each, chunks of chunk_bytes and
- * messages of L bytes (a stream's messages: ceil(its bytes / L); its chunks when chunk_bytes is
- * 0). */
+ * messages of L bytes (a chunk's messages: ceil(chunk_bytes / L); one when chunk_bytes is 0). */
 int oc__star_checker_new(uint32_t nodes, uint32_t k, uint64_t chunk_bytes, double L,
                          oc__star_checker **out);
 void oc__star_checker_free(oc__star_checker *c);

@@ -151,11 +151,12 @@ int oc__star_check(oc__star_checker *c, uint64_t round, uint64_t first_step, con
         else
             st[m++] = st[i];
     }
-    /* chunks to messages: the stream's bytes in messages of L bytes */
-    if (c->chunk_bytes)
+    /* chunks to messages: each chunk's bytes in messages of L bytes */
+    if (c->chunk_bytes) {
+        const uint64_t per_chunk = (uint64_t)ceil((double)c->chunk_bytes / c->L - 1e-9);
         for (size_t i = 0; i < m; i++)
-            st[i].messages =
-                (uint64_t)ceil((double)st[i].messages * (double)c->chunk_bytes / c->L - 1e-9);
+            st[i].messages *= per_chunk;
+    }
     if (n) memcpy(cl, claims, n * sizeof *cl);
     qsort(cl, n, sizeof *cl, claim_by_pair);
     for (size_t i = 0; i < n || i < m; i++) {
