@@ -504,7 +504,8 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
  * evaluated, and our simulated value on a verified schedule, with a reason for every difference.
  * The paper's headline claims (its abstract, introduction and conclusion) come first, in a
  * table of their own: claim, where the paper's number comes from, the paper's number, ours for
- * the same experiment, and the reason for a difference. */
+ * the same experiment, the verdict computed from the runs (holds / partly, with counts / does not
+ * hold), and the reason for a difference. */
 int oc_reproduce(const char *paper, FILE *f, char *why, size_t whylen);
 
 /* The settings a reader varies (`reproduce -w -n --sizes -t`): zero or NULL keeps the paper's.
@@ -571,6 +572,15 @@ typedef struct oc_claim_info {
     const char *unit;   /* "%", "x", "us", ... */
     double paper, ours;
     const char *reason; /* why ours differs ("" when it does not) */
+    /* computed from the runs: "holds", "partly", "does not hold", "bracketed" or "not
+     * simulated"; the claim
+     * speaks of `of` points (sizes, GPU counts, models, cases; 1 for a single number) and holds at
+     * `hit` of them */
+    const char *verdict;
+    size_t hit, of;
+    /* "bracketed": the paper's number lies between ours under its own setup and under our
+     * search's best, [bracket_lo, bracket_hi] (NAN otherwise) */
+    double bracket_lo, bracket_hi;
 } oc_claim_info;
 size_t oc_figures_claim_count(const oc_figures *figs);
 int oc_figures_claim_get(const oc_figures *figs, size_t i, oc_claim_info *out);

@@ -208,7 +208,7 @@ static int star_claims(uint32_t src0, uint32_t dst0, uint32_t tx0, uint32_t rx0,
                              .messages = 1,
                              .retuned = 1}};
     oc__star_checker *c = NULL;
-    if (oc__star_checker_new(5, k, &c)) abort();
+    if (oc__star_checker_new(5, k, 0, 1, &c)) abort();
     uint64_t steps, retunes, messages;
     why[0] = 0;
     int rc = oc__star_check(c, 0, 5, &r, cl, 2, &steps, &retunes, &messages, why, len);

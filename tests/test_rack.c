@@ -81,7 +81,7 @@ static void test_fig2a(void) {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    CHECK(f && !oc__rack_fig2a(f, why, sizeof why), "%s", why);
+    CHECK(f && !oc__rack_fig2a(f, NULL, why, sizeof why), "%s", why);
     if (f) fclose(f);
     CHECK(buf && strstr(buf, "agrees with the paper"), "%s", buf ? buf : "");
     CHECK(buf && strstr(buf, "tpu          rejected"), "%s", buf ? buf : "");

@@ -78,7 +78,8 @@ static const double *series(const repro *r, const char *id, const char *name, si
 
 /* The claims of one run: nine, the paper's numbers, and the headline reasons pinned. */
 static void check_claims(const repro *r, const char *what, int even) {
-    CHECK(r->figs && oc_figures_claim_count(r->figs) == 9, "%s: %zu claims", what,
+    /* the nine headline claims first, then the body's (Fig. 4's depths, IV.C's orderings) */
+    CHECK(r->figs && oc_figures_claim_count(r->figs) >= 9, "%s: %zu claims", what,
           r->figs ? oc_figures_claim_count(r->figs) : 0);
     for (size_t i = 0; i < 9; i++) {
         oc_claim_info c = claim(r, i);
@@ -101,12 +102,47 @@ static void check_claims(const repro *r, const char *what, int even) {
               h.reason);
         CHECK(isfinite(f5.ours) && isfinite(f6.ours), "%s: claim %zu not computed", what, i);
     }
-    /* 72.21 and 94.30 are the means of the paper's two averages; 88.58 is not (88.615) */
+    /* 72.21 and 94.30 are the means of the paper's two averages; 88.58 is not (88.615): the
+     * arithmetic is shown */
     oc_claim_info ne = claim(r, 2), wr = claim(r, 0);
-    char mean[32];
-    snprintf(mean, sizeof mean, "%.3f%%", (PAPER[5] + PAPER[8]) / 2);
-    CHECK(ne.reason && strstr(ne.reason, "not quite the mean") && strstr(ne.reason, mean), "%s: %s",
-          what, ne.reason);
+    char mean[96];
+    snprintf(mean, sizeof mean, "(%.2f + %.2f) / 2 = %.3f%%, %+.3f points", PAPER[5], PAPER[8],
+             (PAPER[5] + PAPER[8]) / 2, PAPER[2] - (PAPER[5] + PAPER[8]) / 2);
+    CHECK(ne.reason && strstr(ne.reason, mean), "%s: '%s' in %s", what, mean, ne.reason);
+    /* the verdicts: Ring and NE within 1 point; WRHT under the seed's p = 2w+1 (its mean stated
+     * in the reason) and our search's m, bracketed when the paper's lies between */
+    for (size_t i = 0; i < 9; i++) {
+        oc_claim_info c = claim(r, i);
+        if (isnan(c.ours)) {
+            CHECK(!strcmp(c.verdict, "not simulated"), "%s: claim %zu: %s", what, i, c.verdict);
+            continue;
+        }
+        if (i % 3) {
+            const int ok = fabs(c.ours - c.paper) <= 1;
+            CHECK(c.of == 1 && c.hit == (size_t)ok &&
+                      !strcmp(c.verdict, ok ? "holds" : "does not hold"),
+                  "%s: claim %zu: %s (%zu of %zu), ours %g paper %g", what, i, c.verdict, c.hit,
+                  c.of, c.ours, c.paper);
+            continue;
+        }
+        double seed = NAN;
+        const char *at = i == 0 ? strstr(c.reason, "with the seed's WRHT (p = 2w+1) ours is (")
+                                : strstr(c.reason, "ours would be ");
+        if (at && i == 0) at = strstr(at, ") / 2 = ") ? strstr(at, ") / 2 = ") + 8 : NULL;
+        if (at && i != 0) at += strlen("ours would be ");
+        if (at) seed = strtod(at, NULL);
+        CHECK(!isnan(seed), "%s: claim %zu states the seed's WRHT: %s", what, i, c.reason);
+        if (isnan(seed)) continue;
+        /* the reason rounds to 2 decimals: a point within 0.005 of an edge is left alone */
+        if (fabs(fabs(seed - c.paper) - 1) < 0.01 || fabs(fabs(c.ours - c.paper) - 1) < 0.01)
+            continue;
+        const size_t hit = (size_t)(fabs(seed - c.paper) <= 1) + (size_t)(fabs(c.ours - c.paper) <= 1);
+        const int br = !hit && (c.paper - seed) * (c.paper - c.ours) < 0;
+        const char *word = br ? "bracketed" : hit == 2 ? "holds" : hit ? "partly" : "does not hold";
+        CHECK(c.of == 2 && c.hit == hit && !strcmp(c.verdict, word),
+              "%s: claim %zu: %s (%zu of %zu), recomputed %s from %g and %g", what, i, c.verdict,
+              c.hit, c.of, word, seed, c.ours);
+    }
     CHECK(wr.reason && strstr(wr.reason, "is the mean of its Fig. 5 average 56.36% and its Fig. 6 "
                                          "average 88.06%"),
           "%s: %s", what, wr.reason);

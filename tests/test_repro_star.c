@@ -55,12 +55,21 @@ static void reproduce(out *o, const oc_reproduce_settings *set) {
  * evaluates, and each reason stating the number that makes it true. */
 static void check_claims(const out *o, double P, double k) {
     const double h = ceil(log(P) / log(k + 1) - 1e-12);
-    CHECK(oc_figures_claim_count(o->figs) == 5, "%zu claims", oc_figures_claim_count(o->figs));
+    /* Table 1's four, the h'_opt claim (4, checked by check_hp_claim), the dummy nodes (5) */
+    CHECK(oc_figures_claim_count(o->figs) == 6, "%zu claims", oc_figures_claim_count(o->figs));
     const double paper[5] = {1, 1, 2, h, 1};
     const double ours[5] = {1, 1, 2 * (P - 1) / P, h * k * P / ((k + 1) * (P - 1)), 1};
     for (size_t i = 0; i < 5 && i < oc_figures_claim_count(o->figs); i++) {
         oc_claim_info c;
-        CHECK(oc_figures_claim_get(o->figs, i, &c) == 0, "claim %zu", i);
+        CHECK(oc_figures_claim_get(o->figs, i < 4 ? i : 5, &c) == 0, "claim %zu", i);
+        /* pota, ata: equal to the bound; the broadcast, pata: within theirs (ratio <= paper) */
+        if (i < 4) {
+            const int ok = i < 2 ? fabs(c.ours - 1) < 1e-9 : c.ours <= paper[i] + 1e-9;
+            CHECK(c.of == 1 && c.hit == (size_t)ok &&
+                      !strcmp(c.verdict, ok ? "holds" : "does not hold"),
+                  "claim %zu: verdict %s (%zu of %zu), recomputed %d", i, c.verdict, c.hit, c.of,
+                  ok);
+        }
         CHECK(c.paper == paper[i], "claim %zu: paper %g, expected %g", i, c.paper, paper[i]);
         /* the dummy nodes' extra steps: 1 at the paper's machine, at most 1 elsewhere (a step
          * h left without real receivers takes the late step: 0, as at k = 4, P = 200) */
@@ -110,6 +119,34 @@ static void check_hp_opt(const char *text, double P, double k, double D) {
           "P=%g k=%g D=%g: argmin %d is not a neighbour of h* = %g", P, k, D, best, st);
 }
 
+/* The h'_opt claim: at each D, the Lambert-W value rounded (clamped) against the best whole h'
+ * of the seed's total, recomputed here; its verdict counts the D where they agree. The seed's
+ * expression has 2K/k where the stationary point has K^(2/k). */
+static void check_hp_claim(const out *o, double P, double k) {
+    const double h = round(log(P) / log(k + 1)), m = P;
+    oc_claim_info c;
+    CHECK(oc_figures_claim_get(o->figs, 4, &c) == 0 && strstr(c.claim, "Lambert-W"),
+          "claim 4 is h'_opt");
+    size_t hit = 0, of = 0;
+    for (double D = 0.001; D < 20; D *= 10) {
+        int best = 0;
+        for (int hp = 1; hp <= (int)h; hp++)
+            if (total(P, h, k, m, hp, D) < total(P, h, k, m, best, D)) best = hp;
+        const double lw = seed_lw(P, h, k, m, D);
+        const long lr = lround(lw < 0 ? 0 : lw > h ? h : lw);
+        of++;
+        hit += lr == best;
+        CHECK(has(c.reason, "D = %g: %ld against %d", D, lr, best), "P=%g k=%g D=%g", P, k, D);
+    }
+    const char *word = hit == of ? "holds" : hit ? "partly" : "does not hold";
+    CHECK(c.hit == hit && c.of == of && !strcmp(c.verdict, word),
+          "h'_opt: %s (%zu of %zu), recomputed %s (%zu of %zu)", c.verdict, c.hit, c.of, word, hit,
+          of);
+    if (k != 2)
+        CHECK(has(o->text, "2K/k = %.4g for K^(2/k) = %.4g", 2 * (k + 1) / k, pow(k + 1, 2 / k)),
+              "k = %g: the seed's 2K/k", k);
+}
+
 /* The trade-off figure's "communication, simulated" series at machine (P = (k+1)^h, k). */
 static void check_tradeoff(const out *o, double P, double k) {
     const double h = round(log(P) / log(k + 1)), K = k + 1;
@@ -134,8 +171,12 @@ static void check_tradeoff(const out *o, double P, double k) {
     CHECK(found, "no tradeoff figure");
 }
 
+/* tcp1-split with (k+1)^h messages of the star's L = 1 byte (the seed's m is SIZE / L). */
 static oc_report *run_split(uint32_t P, const char *k, const char *hp, const char *tau) {
     oc_kv *par = oc_kv_new(), *net = oc_kv_new();
+    uint64_t m = 1;
+    while (m < P)
+        m *= strtoull(k, NULL, 10) + 1;
     oc_kv_set(net, "k", k);
     if (tau) oc_kv_set(net, "tau", tau);
     oc_kv_set(par, "k", k);
@@ -144,7 +185,7 @@ static oc_report *run_split(uint32_t P, const char *k, const char *hp, const cha
                       .algorithm = "tcp1-split",
                       .network = "star",
                       .nodes = P,
-                      .bytes = 64,
+                      .bytes = m,
                       .params = par,
                       .net_params = net,
                       .data_check = 1};
@@ -172,15 +213,19 @@ int main(void) {
     reproduce(&o, NULL);
     CHECK(o.rc == 0, "%s", o.why);
     check_claims(&o, 64, 3);
+    check_hp_claim(&o, 64, 3);
     for (double D = 0.001; D < 20; D *= 10)
         check_hp_opt(o.text, 64, 3, D);
     check_tradeoff(&o, 64, 3);
     /* the known leftover, explained with its numbers: 688 + 342 messages + 8 steps of D = 5 */
     CHECK(has(o.text, "padding's 688 messages + 342, and 1 more step of D"), "tcp1-split P=200");
     oc_claim_info c;
-    CHECK(oc_figures_claim_get(o.figs, 4, &c) == 0 &&
+    CHECK(oc_figures_claim_get(o.figs, 5, &c) == 0 &&
               has(c.reason, "1070 tau against padding's 723 (+48%%)"),
           "the dummy-node claim's reason");
+    /* two readings of it, steps (holds: 1 extra step) and time (+48%: does not) */
+    CHECK(c.hit == 1 && c.of == 2 && !strcmp(c.verdict, "partly"), "dummy nodes: %s (%zu of %zu)",
+          c.verdict, c.hit, c.of);
     CHECK(has(o.text, "times are unitless, in units of tau"), "units");
     out_free(&o);
 
@@ -191,6 +236,7 @@ int main(void) {
         reproduce(&o, &s);
         CHECK(o.rc == 0, "P=%u k=%u: %s", set[i].P, set[i].k, o.why);
         check_claims(&o, set[i].P, set[i].k);
+        check_hp_claim(&o, set[i].P, set[i].k);
         for (double D = 0.001; D < 20; D *= 10)
             check_hp_opt(o.text, set[i].P, set[i].k, D);
         check_tradeoff(&o, set[i].P, set[i].k);

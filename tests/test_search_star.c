@@ -29,14 +29,22 @@
 #include "check.h"
 #include "model_map.h"
 
-/* One run on the star with network k and D; pins as "key=value" strings (NULL-terminated). */
+static uint64_t bcast_m(uint32_t P, uint32_t k);
+
+/* One run on the star with network k and D; pins as "key=value" strings (NULL-terminated). The
+ * seed's m is the workload, not a parameter: a pin "m=X" here is the run's size, X messages of
+ * the star's L = 1 byte; without one a broadcast carries (k+1)^h messages, the others one. */
 static oc_report *run(oc_collective coll, const char *algo, uint32_t P, uint32_t knet, double D,
                       const char *const *pins, int *rc, char *why, size_t len) {
     char net[64], par[256] = "";
+    uint64_t bytes = coll == OC_BROADCAST ? bcast_m(P, knet) : 1;
     snprintf(net, sizeof net, "k=%u D=%g", knet, D);
     for (size_t i = 0, at = 0; pins && pins[i] && at < sizeof par; i++)
-        at += (size_t)snprintf(par + at, sizeof par - at, "%s%s", i ? " " : "", pins[i]);
-    return run_words("star", coll, algo, P, 64, par, net, 0, rc, why, len);
+        if (!strncmp(pins[i], "m=", 2))
+            bytes = strtoull(pins[i] + 2, NULL, 10);
+        else
+            at += (size_t)snprintf(par + at, sizeof par - at, "%s%s", at ? " " : "", pins[i]);
+    return run_words("star", coll, algo, P, bytes, par, net, 0, rc, why, len);
 }
 
 static uint64_t upow(uint64_t b, uint32_t e) {
@@ -268,6 +276,27 @@ static void bad_input(void) {
     refused(OC_BROADCAST, "tcp1-split", 64, 3, m, "multiple of 16");
     refused(OC_GOSSIP, "tcp2", 30, 3, k4, "from 1 to 3");
     refused(OC_SCATTER, "tcp1", 30, 2, k4, "from 1 to 2");
+    /* m is the workload (SIZE / L), never a choice: a pin is refused, and -s changes the time */
+    char why[512] = "";
+    int rc;
+    oc_report *r = run_words("star", OC_SCATTER, "tcp1", 30, 64, "m=1", "k=3", 0, &rc, why, sizeof why);
+    CHECK(rc && !r && strstr(why, "SIZE / L") && !strchr(why, '\n'),
+          "scatter tcp1 -p m=1: rc %d, \"%s\" should refuse m as the workload", rc, why);
+    oc_report_free(r);
+    double t[2];
+    for (int i = 0; i < 2; i++) {
+        r = run_words("star", OC_SCATTER, "tcp1", 30, i ? 640 : 64, NULL, "k=3", 0, &rc, why,
+                      sizeof why);
+        t[i] = r ? oc_report_time(r) : NAN;
+        CHECK(!rc && r && !strcmp(oc_report_param(r, "m"), i ? "640" : "64"),
+              "scatter tcp1 -s %d: m should be SIZE / L = %d (%s)", i ? 640 : 64, i ? 640 : 64, why);
+        oc_report_free(r);
+    }
+    /* 30 processors at k = 3 (padded to 64): h = 3 steps of D = 1; the largest streams carry
+     * the subtrees of 7 (processor 1: 1, 7-9, 19-21), 3 (4: 4, 28, 29) and 1 real processors, m
+     * messages each: 3 + 11 m tau (the padding's (P-1)m/k would be 21 m) */
+    CHECK(t[0] == 3 + 11 * 64.0 && t[1] == 3 + 11 * 640.0,
+          "scatter tcp1 P=30: -s 64 takes %g tau, -s 640 %g (3 + 11 m)", t[0], t[1]);
 }
 
 /* No argument: the cheap part (also under the sanitizers); "slow": the rest of the grid. */

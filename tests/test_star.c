@@ -25,13 +25,21 @@
 #include "model_map.h"
 
 /* One run on the star of k wavelengths per processor, with the algorithm's parameter `pin` at v
- * (64-byte blocks, real-data check). */
+ * (real-data check). The seed's m, messages of the star's L = 1 byte, is the run's size: pin "m"
+ * sets it (m is the workload, never a parameter); otherwise a run carries (k+1)^h messages, so
+ * that every h' of tcp1-split cuts them evenly. */
 static oc_report *run_pin(oc_collective coll, const char *algo, uint32_t P, uint32_t k,
                           const char *pin, uint32_t v, int *err, char *why, size_t len) {
-    char net[32], par[48];
+    char net[32], par[48] = "";
     snprintf(net, sizeof net, "k=%u", k);
-    snprintf(par, sizeof par, "%s=%u", pin, v);
-    return run_net("star", coll, algo, P, 64, par, net, err, why, len);
+    uint64_t bytes = 1;
+    while (bytes < P)
+        bytes *= k + 1;
+    if (!strcmp(pin, "m"))
+        bytes = v;
+    else
+        snprintf(par, sizeof par, "%s=%u", pin, v);
+    return run_net("star", coll, algo, P, bytes, par[0] ? par : NULL, net, err, why, len);
 }
 
 /* b^e: P = (k+1)^h processors make h full steps. */
@@ -263,7 +271,7 @@ static int check_claims(oc__star_claim *cl, size_t n, char *why, size_t len) {
     if (oc__round_push(&r, 0, 2, OC_OP_COPY, 0, 1) || oc__round_push(&r, 1, 3, OC_OP_COPY, 1, 2))
         abort();
     oc__star_checker *c = NULL;
-    if (oc__star_checker_new(4, 2, &c)) abort();
+    if (oc__star_checker_new(4, 2, 0, 1, &c)) abort();
     uint64_t steps, retunes, messages;
     int rc = oc__star_check(c, 0, 5, &r, cl, n, &steps, &retunes, &messages, why, len);
     if (rc == 0 && (steps != 1 || retunes != 2 || messages != 2)) rc = OC_EINVAL;
@@ -321,7 +329,7 @@ static void test_params(void) {
                       .algorithm = "tcp1",
                       .network = "star",
                       .nodes = 16,
-                      .bytes = 64,
+                      .bytes = 1, /* one message of the star's L = 1 byte (m = SIZE / L) */
                       .net_params = net};
     CHECK(oc_run(&req, &rep, why, sizeof why) != 0 && !rep, "k = 0 accepted");
     oc_kv_set(net, "k", "3");

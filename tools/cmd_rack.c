@@ -99,7 +99,7 @@ int cmd_rack(int argc, char **argv) {
         if (json || detail)
             return die(EXIT_USAGE, "rack: %s does not apply to --example",
                        json ? "--json" : "--tenants-detail", NULL);
-        int rc = oc__rack_fig2a(stdout, why, sizeof why);
+        int rc = oc__rack_fig2a(stdout, NULL, why, sizeof why);
         return rc ? lib_error(rc, why) : 0;
     }
     if (val[TRACE] && (val[SEED] || val[TENANTS]))

@@ -83,7 +83,7 @@ const oc__algo oc__algo_alltoall_tcp2 = {
     .info = {"tcp2", OC_ALLTOALL, "star",
              "TCP2 exchange: h steps in K_{k+1} cliques, P/(k+1) messages to each partner", "",
              "h steps; h P/(k+1) messages; h P k D tuning",
-             "k=searched 1..network's k: clique size - 1; m=1: the workload, messages per destination (L tau each; not searched)"},
+             "k=searched 1..network's k: clique size - 1; m=SIZE/L: the workload, messages per destination (L bytes, L tau each; not a parameter)"},
     .param_names = names,
     .plan = oc__tcp2_plan,
     .generate = a2a_generate,

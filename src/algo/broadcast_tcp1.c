@@ -42,7 +42,7 @@ const oc__algo oc__algo_broadcast_tcp1 = {
     .info = {"tcp1", OC_BROADCAST, "star",
              "naive TCP1 broadcast: every reached processor sends all m messages to k children", "",
              "h steps; h m messages; (P-1) D tuning",
-             "k=searched 1..network's k: TCP1 fan-out; m=(k+1)^h: the workload, messages in the broadcast (L tau each; not searched)"},
+             "k=searched 1..network's k: TCP1 fan-out; m=SIZE/L: the workload, messages in the broadcast (L bytes, L tau each; not a parameter)"},
     .param_names = names,
     .plan = bcast_plan,
     .generate = bcast_generate,

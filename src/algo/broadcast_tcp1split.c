@@ -332,15 +332,14 @@ static int split_formula(const oc__plan *plan, const oc__formula_in *in, oc_repo
 }
 
 /* The space: k from the network's down to 1, and for each h' = 0..h(k) that cuts m into equal
- * pieces (see the essay for the bound); m is fixed (pinned or (k+1)^h of the network's k). */
+ * pieces (see the essay for the bound); m is the workload, SIZE / L (oc__tcp_messages). */
 static int split_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     const uint32_t P = in->nodes;
     uint64_t kpin, knet, m, hpin = 0;
     int rc = oc__tcp_pinned_k(in, "tcp1-split", &kpin, &knet, why, len);
     if (rc) return rc;
     const uint64_t k0 = kpin ? kpin : knet;
-    if ((rc = oc__kv_u64(in->params, "m", oc__tcp_bcast_m(P, knet), 1, 1u << 22, &m, why, len)))
-        return rc;
+    if ((rc = oc__tcp_messages(in, "tcp1-split", 1u << 22, &m, why, len))) return rc;
     const int has_hp = oc_kv_get(in->params, "hp") != NULL;
     /* a pinned h' is checked against h of the network's (or the pinned) k: every smaller k has a
      * larger h, so it allows that h' too */
@@ -393,7 +392,7 @@ const oc__algo oc__algo_broadcast_tcp1split = {
              "exchanges",
              "m a multiple of (k+1)^h'",
              "h + h' steps; (2/k((k+1)^h'-1) + h - h') m/(k+1)^h' messages; ((P-1) + h'Pk) D",
-             "k=searched 1..network's k; m=(k+1)^h: the workload in messages (not searched); hp=searched 0..h on the "
+             "k=searched 1..network's k; m=SIZE/L: the workload in messages (not a parameter); hp=searched 0..h on the "
              "model's time: the split steps h'; dummies=searched groups|fold: P not a power of "
              "k+1"},
     .param_names = names,

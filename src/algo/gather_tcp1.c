@@ -43,7 +43,7 @@ const oc__algo oc__algo_gather_tcp1 = {
     .info = {"tcp1", OC_GATHER, "star",
              "TCP1 tree backwards: each child sends its parent its subtree's blocks", "",
              "h steps; (P-1)/k messages; (P-1) D tuning",
-             "k=searched 1..network's k: TCP1 fan-out; m=1: the workload, messages per block (L tau each; not searched)"},
+             "k=searched 1..network's k: TCP1 fan-out; m=SIZE/L: the workload, messages per block (L bytes, L tau each; not a parameter)"},
     .param_names = names,
     .plan = gather_plan,
     .generate = gather_generate,

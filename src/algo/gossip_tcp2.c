@@ -78,7 +78,7 @@ const oc__algo oc__algo_gossip_tcp2 = {
     .info = {"tcp2", OC_GOSSIP, "star",
              "TCP2 exchange-group: h steps of all-to-all in K_{k+1} cliques, one digit each", "",
              "h steps; (P-1) m / k messages; h P k D tuning",
-             "k=searched 1..network's k: clique size - 1; m=1: the workload, messages per processor (L tau each; not searched)"},
+             "k=searched 1..network's k: clique size - 1; m=SIZE/L: the workload, messages per processor (L bytes, L tau each; not a parameter)"},
     .param_names = names,
     .plan = oc__tcp2_plan,
     .generate = gossip_generate,

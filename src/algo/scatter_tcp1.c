@@ -48,7 +48,7 @@ const oc__algo oc__algo_scatter_tcp1 = {
     .info = {"tcp1", OC_SCATTER, "star",
              "TCP1 tree: each reached processor sends k children their subtrees' blocks", "",
              "h steps; (P-1)/k messages; (P-1) D tuning",
-             "k=searched 1..network's k: TCP1 fan-out; m=1: the workload, messages per block (L tau each; not searched)"},
+             "k=searched 1..network's k: TCP1 fan-out; m=SIZE/L: the workload, messages per block (L bytes, L tau each; not a parameter)"},
     .param_names = names,
     .plan = scatter_plan,
     .generate = scatter_generate,

@@ -24,9 +24,16 @@ void oc__tcp_free(oc__tcp *t);
 /* h = ceil(log_{k+1} P): the TCP steps of P processors at fan-out k (0 for P = 1). */
 uint32_t oc__tcp_steps(uint32_t P, uint64_t k);
 
-/* A broadcast's default m: (k+1)^h for the network's k (capped at 2^16), so that tcp1 and
- * tcp1-split solve the same problem and every h' cuts it into equal pieces. */
+/* A broadcast's m when a plan is made outside the pipeline's search (tests, direct callers):
+ * (k+1)^h for k (capped at 2^16), so that every h' cuts it into equal pieces. */
 uint64_t oc__tcp_bcast_m(uint32_t nodes, uint64_t k);
+
+/* The workload in the seed's messages: m = ceil(SIZE / L), SIZE the run's bytes (a block, or the
+ * broadcast's message) and L the star's message length in bytes (`--net L=`; one message costs
+ * L tau). m is the problem, not a choice: a user's `-p m=` is refused (say -s or --net L=), and
+ * an m above `cap` is refused with the L that would fit. */
+int oc__tcp_messages(const oc__search_in *in, const char *algo, uint64_t cap, uint64_t *m,
+                     char *why, size_t len);
 
 /* The plan of every tcp algorithm: reads k (default 3) and m (default 1, messages per block or
  * per broadcast) and fills plan->used; state is an oc__tcp. */
@@ -59,7 +66,8 @@ int oc__tcp_report_steps(const oc__plan *plan, const oc__formula_in *in, oc_repo
  * + 1, T' = 0 is y e^y = P^2 e k D / (m K^(2/k)), so the stationary point is
  *     h* = h - 2/k + (1 - W(P^2 e k D / (m K^(2/k)))) / ln K                 (every k);
  * the seed prints h - 1 + 1/ln K - W(P^2 e k^2 D / (2 m K)) / ln K, which is h* with 1 for 2/k
- * and 2K/k^2 for K^(2/k): equal only at k = 2. T'' = m ln K K^-h' (y + 1) > 0 on 0..h (y >= 1 -
+ * and 2K/k for K^(2/k) (its argument P^2 e k^2 D / (2 m K) is P^2 e k D / m x k / (2K)): equal
+ * only at k = 2. T'' = m ln K K^-h' (y + 1) > 0 on 0..h (y >= 1 -
  * (2/k) ln K > -1), so T is convex there and the best whole h' is floor or ceil of h* (clamped). */
 double oc__tcp_hp_opt_seed(double P, double h, double k, double m, double D);
 double oc__tcp_hp_stationary(double P, double h, double k, double m, double D);

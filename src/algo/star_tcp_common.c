@@ -13,10 +13,10 @@
  *
  * The search (the contract of algos.h). The space a user can pin is k, the wavelengths a
  * processor uses, from the network's k down to 1 (k above the network's is refused with the valid
- * range: the star has no more lasers). m is not searched: it is the problem's size in the seed's
- * unit, the atomic message (the model charges L tau per message whatever its bytes, so another m
- * is another problem); it is pinned or defaults to 1 (a broadcast: oc__tcp_bcast_m of the
- * network's k, the same for every candidate). The network's k is offered first.
+ * range: the star has no more lasers). m is not searched and not pinned: it is the problem's
+ * size in the seed's unit, the atomic message, m = ceil(SIZE / L) with L the star's message length
+ * in bytes (oc__tcp_messages; the model charges L tau per message, so another m is another
+ * problem, and `-s` changes the time as it should). The network's k is offered first.
  * The bound of a candidate k: each of its rounds maps to one step (no processor has more than k
  * streams each way), there are h(k) = ceil(log_{k+1} P) of them (a message's holders grow at most
  * k+1-fold per step; the constructions use exactly that many), and every one retunes (each round
@@ -70,7 +70,7 @@ int oc__tcp_plan(oc__plan *plan, const char *algo, oc_collective coll, uint32_t 
     if (rc || (rc = oc__kv_u64(params, "k", 3, 1, 64, &k, why, len))) return rc;
     /* A broadcast's m defaults to (k+1)^h, as tcp1-split's does, so the two compare. */
     uint64_t dm = coll == OC_BROADCAST ? oc__tcp_bcast_m(nodes, k) : 1;
-    if ((rc = oc__kv_u64(params, "m", dm, 1, 1u << 16, &m, why, len))) return rc;
+    if ((rc = oc__kv_u64(params, "m", dm, 1, 1u << 22, &m, why, len))) return rc;
     if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, (uint32_t)m, why, len))) return rc;
     oc__tcp *t = calloc(1, sizeof *t);
     if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -119,17 +119,34 @@ int oc__tcp_pinned_k(const oc__search_in *in, const char *algo, uint64_t *k, uin
     return 0;
 }
 
+int oc__tcp_messages(const oc__search_in *in, const char *algo, uint64_t cap, uint64_t *m,
+                     char *why, size_t len) {
+    const double L = in->net->cfg.kind == OC_NETCFG_STAR ? in->net->cfg.star.L : 1;
+    if (oc_kv_get(in->params, "m"))
+        return oc__fail(why, len, OC_EINVAL,
+                        "%s: m is not a parameter: it is the workload, SIZE / L messages "
+                        "(here %llu bytes / L = %g); change it with -s or --net L=",
+                        algo, (unsigned long long)in->bytes, L);
+    if (!(L >= 1))
+        return oc__fail(why, len, OC_EINVAL,
+                        "%s: L=%g: the star's message length must be at least 1 byte", algo, L);
+    const double q = ceil((double)in->bytes / L);
+    if (q > (double)cap)
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "%s: %llu bytes in messages of L = %g bytes are %.0f messages, more "
+                        "than %llu: raise --net L= to at least %.0f",
+                        algo, (unsigned long long)in->bytes, L, q, (unsigned long long)cap,
+                        ceil((double)in->bytes / (double)cap));
+    *m = q < 1 ? 1 : (uint64_t)q;
+    return 0;
+}
+
 int oc__tcp_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     uint64_t kpin, knet, m;
     const int tcp2 = in->coll == OC_GOSSIP || in->coll == OC_ALLTOALL;
     int rc = oc__tcp_pinned_k(in, tcp2 ? "tcp2" : "tcp1", &kpin, &knet, why, len);
-    if (rc) return rc;
-    const char *pm = oc_kv_get(in->params, "m");
-    if (pm) {
-        if ((rc = oc__kv_u64(in->params, "m", 1, 1, 1u << 16, &m, why, len))) return rc;
-    } else {
-        m = in->coll == OC_BROADCAST ? oc__tcp_bcast_m(in->nodes, knet) : 1;
-    }
+    if (rc || (rc = oc__tcp_messages(in, tcp2 ? "tcp2" : "tcp1", 1u << 22, &m, why, len)))
+        return rc;
     oc__formula_in f;
     if ((rc = in->figures(in, in->coll, (uint32_t)m, &f, why, len))) return rc;
     const double D = f.step_fixed, unit = f.step_time - f.step_fixed;
@@ -185,9 +202,19 @@ int oc__tcp_report_steps(const oc__plan *plan, const oc__formula_in *in, oc_repo
     const double D = in->step_fixed, Ltau = in->step_time - in->step_fixed;
     rep->has_time_formula = 1;
     rep->time_formula_s = comm * Ltau + rep->steps_formula * D;
+    /* Not the seed's total: section 3 pays D for every tuning, this closed form D once a step
+     * (section 1's step, what the model charges); the seed's total is a figure and a note. */
+    rep->time_formula_label = "closed form, D once per step:";
     rc |= oc__report_num(rep, "formula_communication_cost", comm * Ltau);
     rc |= oc__report_num(rep, "formula_tuning_cost", retunings * D);
     rc |= oc__report_num(rep, "formula_seed_total_cost", comm * Ltau + retunings * D);
+    /* the model's finish() has set the unit of the times (tau, or D when tau = 0) */
+    const double unit_value = rep->time_unit_value > 0 ? rep->time_unit_value : 1;
+    rc |= oc__report_note(rep,
+                          "the seed's section 3 total, D for each of its %g tunings, is %.6g %s; "
+                          "the time above pays D once per step (section 1)",
+                          retunings, (comm * Ltau + retunings * D) / unit_value,
+                          rep->time_unit[0] ? rep->time_unit : "s");
     if (t->Pv != t->P) {
         /* The model's figures are in the report already (finish() runs before formula()). */
         double sim = NAN;

@@ -67,6 +67,8 @@ struct oc_report {
     int has_lb, has_formula, has_time_formula;
     uint64_t steps_lb;
     double steps_formula, time_s, time_formula_s;
+    /* what time_formula_s is, a static string; NULL: the seed's own closed form ("seed formula") */
+    const char *time_formula_label;
     /* The physical bound (src/bounds): the least steps and time of EVERY schedule the model
      * accepts for this collective, N and SIZE, whatever the algorithm; steps_lb above bounds only
      * what the model can do with this one schedule. The arguments are static strings. */

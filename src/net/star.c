@@ -3,8 +3,13 @@
  *
  * P processors hang off a passive star coupler. Each has k tunable lasers and k tunable filters:
  * in one step it can send on up to k wavelengths and receive on up to k; a wavelength has at most
- * one transmitter per step; tuning a device to a new wavelength costs D; one message costs L x tau
- * (the seed takes L tau = 1). A chunk of the schedule is one of the seed's messages.
+ * one transmitter per step; tuning a device to a new wavelength costs D; one message of L bytes
+ * costs L x tau (the seed takes L tau = 1). A chunk of the schedule is one of the seed's messages:
+ * a run of SIZE bytes carries m = ceil(SIZE / L) of them (the tcp algorithms' workload,
+ * star_tcp.h), so the seed's m is never a parameter and -s changes the time. The model counts a
+ * chunk's messages from its bytes, ceil(chunk bytes / L), not one per chunk: an algorithm that
+ * sends a block as one chunk pays for its bytes as the tcp algorithms do (one rule for every
+ * algorithm).
  *
  * Mapping a logical round. Transfers of one round between the same two processors form one
  * stream (one wavelength carries all their messages). Streams are packed first-fit into physical
@@ -35,6 +40,7 @@
 #include "net/star.h"
 #include "net/model_common.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,9 +76,18 @@ static int star_params_read(const oc_kv *kv, star_params *p, char *why, size_t l
     if ((rc = oc__kv_u64(kv, "k", 3, 1, 64, &p->k, why, len)) ||
         (rc = oc__kv_double(kv, "D", 1, 0, 1e12, &p->D, why, len)) ||
         (rc = oc__kv_double(kv, "tau", 1, 0, 1e12, &p->tau, why, len)) ||
-        (rc = oc__kv_double(kv, "L", 1, 0, 1e12, &p->L, why, len)))
+        (rc = oc__kv_double(kv, "L", 1, 1, 1e12, &p->L, why, len)))
         return rc;
     return 0;
+}
+
+/* The messages of `chunks` chunks of the run: each chunk in ceil(chunk bytes / L) messages of L
+ * bytes (a chunk never shares a message with another, so a stream never costs fewer messages
+ * than chunks: the chunk-counting physical bound stays sound); the chunks without a payload. */
+static uint64_t stream_messages(const oc__netrun *m, uint64_t chunks) {
+    const uint64_t cb = m->base.spec->chunk_bytes;
+    if (!cb) return chunks;
+    return chunks * (uint64_t)ceil((double)cb / m->p.L - 1e-9);
 }
 
 static int by_pair(const void *a, const void *b) {
@@ -132,8 +147,11 @@ static int star_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
         oc__use u = {.round = index,
                      .step = m->base.steps + c->step,
                      .start_s =
-                         start[c->step] + (tuned[c->step] ? m->p.D : 0) + (double)off[ci] * unit,
-                     .dur_s = (double)x->count * unit,
+                         start[c->step] + (tuned[c->step] ? m->p.D : 0) +
+                         (double)stream_messages(m, off[ci]) * unit,
+                     .dur_s = (double)(stream_messages(m, off[ci] + x->count) -
+                                       stream_messages(m, off[ci])) *
+                              unit,
                      .t = x,
                      .cls0 = 0,
                      .cls1 = 1,
@@ -201,6 +219,13 @@ static int star_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     }
     n = s;
     if (n == 0) return 0;
+    /* Chunks to messages: a chunk is carried in messages of L bytes, so every algorithm pays for
+     * its bytes alike, whether it sends a block as one chunk or as messages (a run without
+     * payload counts its chunks). */
+    const uint64_t cb = m->base.spec->chunk_bytes;
+    if (cb)
+        for (size_t i = 0; i < n; i++)
+            m->cl[i].messages = stream_messages(m, m->cl[i].messages);
     /* 2. First-fit into steps of at most k streams out of and into every processor. */
     uint32_t maxdeg = 0;
     for (size_t i = 0; i < n; i++) {
@@ -323,18 +348,20 @@ static int star_create(const oc__spec *spec, const oc_kv *params, int check, oc_
                                OC_NETBUF(m->busy, P + 1), OC_NETBUF(m->cl, 0),
                                OC_NETBUF(m->txu, 0),      OC_NETBUF(m->rxu, 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the star model", why, len);
-    if (!rc && check && oc__star_checker_new(spec->nodes, m->k, &m->checker))
+    if (!rc && check &&
+        oc__star_checker_new(spec->nodes, m->k, spec->chunk_bytes, p.L, &m->checker))
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
     for (size_t i = 0; !rc && i < nf; i++)
         m->filter[i] = UNTUNED;
     return oc__netrun_done(m, rc, star_destroy, out);
 }
 
-/* One step carrying one message after a tuning: D + L tau. Without a payload (the pipeline's
+/* One step carrying one chunk after a tuning: D + its messages x L tau (one message when the
+ * chunk is at most L bytes, as the tcp algorithms cut them). Without a payload (the pipeline's
  * probe of what a step costs whatever it carries) only D is left, so the closed forms can tell
  * the tuning time from the message time. */
 static double star_step_time(const oc__netrun *m) {
-    return m->p.D + (m->base.spec->chunk_bytes ? m->p.L * m->p.tau : 0);
+    return m->p.D + (double)stream_messages(m, m->base.spec->chunk_bytes ? 1 : 0) * m->p.L * m->p.tau;
 }
 
 /* k, D, tau and L typed for the physical bounds (core/netcfg.h, src/bounds). */
@@ -384,7 +411,8 @@ const oc__model oc__model_star = {
              "passive optical star, WDMA (passive-optical-star section 1): k lasers and filters "
              "per processor, one transmitter per wavelength, tuning D",
              "k=3: wavelengths a processor sends and receives on per step; D=1: tuning time; "
-             "tau=1: unit transmission time; L=1: message length (one message costs L tau)"},
+             "tau=1: transmission time per byte; L=1: message length in bytes (one message costs L tau; "
+             "a run of SIZE bytes carries m = ceil(SIZE / L) messages)"},
     .create = star_create,
     .sink = oc__netrun_sink,
     .finish = star_finish,

@@ -16,15 +16,18 @@ typedef struct oc__star_claim {
     uint32_t src, dst;
     uint32_t tx_port, rx_port;
     uint64_t wavelength;
-    uint64_t messages; /* chunks carried: each costs L x tau */
+    uint64_t messages; /* its chunks x ceil(chunk bytes / L), messages of L bytes (its chunks
+                          when the run carries no payload): each costs L x tau */
     uint32_t step;     /* sub-step of the round, 0-based */
     uint32_t retuned;  /* 1 when the receiver filter changed wavelength for this stream */
 } oc__star_claim;
 
 typedef struct oc__star_checker oc__star_checker;
 
-/* A checker for P processors with k lasers and k filters each. */
-int oc__star_checker_new(uint32_t nodes, uint32_t k, oc__star_checker **out);
+/* A checker for P processors with k lasers and k filters each, chunks of chunk_bytes and
+ * messages of L bytes (a chunk's messages: ceil(chunk_bytes / L); one when chunk_bytes is 0). */
+int oc__star_checker_new(uint32_t nodes, uint32_t k, uint64_t chunk_bytes, double L,
+                         oc__star_checker **out);
 void oc__star_checker_free(oc__star_checker *c);
 /* Checks the claims of one logical round (index `round`; its physical steps are numbered from
  * `first_step`): every (src, dst) pair of the round is carried exactly once with all its messages;

@@ -19,23 +19,29 @@
  */
 #include "net/star.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct oc__star_checker {
     uint32_t nodes, k;
+    uint64_t chunk_bytes;
+    double L;
     uint64_t *filter; /* P x k: the wavelength each filter is on, UINT64_MAX = never tuned */
 };
 
 #define UNTUNED UINT64_MAX
 
-int oc__star_checker_new(uint32_t nodes, uint32_t k, oc__star_checker **out) {
+int oc__star_checker_new(uint32_t nodes, uint32_t k, uint64_t chunk_bytes, double L,
+                         oc__star_checker **out) {
     *out = NULL;
     oc__star_checker *c = calloc(1, sizeof *c);
     if (!c) return OC_ENOMEM;
     c->nodes = nodes;
     c->k = k;
+    c->chunk_bytes = chunk_bytes;
+    c->L = L;
     c->filter = oc__malloc_array((size_t)nodes * k + 1, sizeof(uint64_t));
     if (!c->filter) {
         free(c);
@@ -144,6 +150,12 @@ int oc__star_check(oc__star_checker *c, uint64_t round, uint64_t first_step, con
             st[m - 1].messages += st[i].messages;
         else
             st[m++] = st[i];
+    }
+    /* chunks to messages: each chunk's bytes in messages of L bytes */
+    if (c->chunk_bytes) {
+        const uint64_t per_chunk = (uint64_t)ceil((double)c->chunk_bytes / c->L - 1e-9);
+        for (size_t i = 0; i < m; i++)
+            st[i].messages *= per_chunk;
     }
     if (n) memcpy(cl, claims, n * sizeof *cl);
     qsort(cl, n, sizeof *cl, claim_by_pair);

@@ -215,7 +215,8 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
         fprintf(f, "  time:        %s", t1);
         if (r->has_time_formula) {
             oc_report_format_time(r, t2, sizeof t2, r->time_formula_s);
-            fprintf(f, " (seed formula %s)", t2);
+            fprintf(f, " (%s %s)", r->time_formula_label ? r->time_formula_label : "seed formula",
+                    t2);
         }
         fputc('\n', f);
         if (r->has_pbound) {

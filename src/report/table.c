@@ -388,10 +388,13 @@ void oc__table_print(const oc__table *t, FILE *f) {
     for (size_t i = 0; fitted && i < nt.n; i++) {
         char tag[24];
         snprintf(tag, sizeof tag, "[%zu]", i + 1);
-        size_t textw = W > NOTE_INDENT + 20 ? W - NOTE_INDENT : 20;
+        /* "[10]" and above are a column wider than the indent's "[k]": the text is narrower */
+        const int tagw = (int)strlen(tag) > NOTE_INDENT - 3 ? (int)strlen(tag) : NOTE_INDENT - 3;
+        const size_t indent = (size_t)tagw + 3;
+        size_t textw = W > indent + 20 ? W - indent : 20;
         const char *rest = nt.text[i];
         for (int first = 1; *rest; first = 0) {
-            fprintf(out, "  %-*s ", NOTE_INDENT - 3, first ? tag : "");
+            fprintf(out, "  %-*s ", tagw, first ? tag : "");
             print_piece(out, &rest, textw, 1);
             fputc('\n', out);
         }

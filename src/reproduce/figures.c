@@ -120,18 +120,48 @@ static void keep_table(const oc__table *t) {
 
 /* ---- claims tables ---- */
 
-int oc__claims_add(oc__claim_list *l, const char *claim, const char *source, const char *unit,
-                   double paper, double ours, const char *reason) {
+/* The verdicts (reproduce_common.h): here with the claims table that prints them, so that
+ * reproduce_common.c calls this file and not the reverse. */
+const char *oc__verdict_word(oc__verdict v) {
+    if (v.of && v.bracketed) return "bracketed";
+    return !v.of ? "not simulated" : v.hit >= v.of ? "holds" : v.hit ? "partly" : "does not hold";
+}
+
+oc__verdict oc__verdict_setups(double paper, double seed, double best, double tol) {
+    oc__verdict v = {0, 0, 0, NAN, NAN};
+    const double x[2] = {seed, best};
+    for (int i = 0; i < 2; i++)
+        if (!isnan(x[i])) {
+            v.of++;
+            v.hit += fabs(x[i] - paper) <= tol;
+        }
+    if (v.of == 2 && !v.hit && (paper - seed) * (paper - best) < 0) {
+        v.bracketed = 1;
+        v.lo = fmin(seed, best);
+        v.hi = fmax(seed, best);
+    }
+    return v;
+}
+
+oc__verdict oc__verdict_one(double ours, int ok) {
+    return isnan(ours) ? (oc__verdict){0, 0, 0, NAN, NAN}
+                       : (oc__verdict){ok ? 1u : 0u, 1, 0, NAN, NAN};
+}
+
+
+int oc__claims_add(oc__claim_list *l, const oc__claim_in *c) {
     oc__claim_entry *v = realloc(l->v, (l->n + 1) * sizeof *v);
     if (!v) return OC_ENOMEM;
     l->v = v;
     oc__claim_entry *e = &v[l->n];
-    e->claim = strdup(claim ? claim : "");
-    e->source = strdup(source ? source : "");
-    e->unit = strdup(unit ? unit : "");
-    e->reason = strdup(reason ? reason : "");
-    e->paper = paper;
-    e->ours = ours;
+    e->claim = strdup(c->claim ? c->claim : "");
+    e->source = strdup(c->source ? c->source : "");
+    e->unit = strdup(c->unit ? c->unit : "");
+    e->reason = strdup(c->reason ? c->reason : "");
+    e->paper = c->paper;
+    e->decimals = c->decimals;
+    e->ours = c->ours;
+    e->verdict = c->verdict;
     if (!e->claim || !e->source || !e->unit || !e->reason) {
         free(e->claim);
         free(e->source);
@@ -155,27 +185,45 @@ void oc__claims_clear(oc__claim_list *l) {
     l->n = 0;
 }
 
-/* "72.21 %", "1.7x", "not simulated". */
-static void claim_value(char *buf, size_t len, double v, const char *unit) {
+/* "72.21 %", "94.30 %" (decimals 2), "1.7x", "not simulated". */
+static void claim_value(char *buf, size_t len, double v, const char *unit, int decimals) {
+    char num[32];
+    if (decimals > 0)
+        snprintf(num, sizeof num, "%.*f", decimals, v);
+    else
+        snprintf(num, sizeof num, "%.4g", v);
     if (isnan(v))
         snprintf(buf, len, "not simulated");
     else if (!strcmp(unit, "x"))
-        snprintf(buf, len, "%.4gx", v);
+        snprintf(buf, len, "%sx", num);
     else
-        snprintf(buf, len, "%.4g%s%s", v, unit[0] ? " " : "", unit);
+        snprintf(buf, len, "%s%s%s", num, unit[0] ? " " : "", unit);
 }
 
-/* The claims as a table (claim, source, paper, opticoll, reason); 0 or OC_ENOMEM. */
+/* "holds (3 of 3)", "partly (4 of 16)", "does not hold (0 of 2)", "bracketed (27.79 .. 94.6)",
+ * "not simulated". */
+static void verdict_text(char *buf, size_t len, oc__verdict v) {
+    if (v.of && v.bracketed)
+        snprintf(buf, len, "bracketed (%.4g .. %.4g)", v.lo, v.hi);
+    else if (!v.of)
+        snprintf(buf, len, "%s", oc__verdict_word(v));
+    else
+        snprintf(buf, len, "%s (%zu of %zu)", oc__verdict_word(v), v.hit, v.of);
+}
+
+/* The claims as a table (claim, source, paper, opticoll, verdict, reason); 0 or OC_ENOMEM. */
 static int claims_table(const oc__claim_list *l, oc__table *t) {
-    static const char *const head[] = {"claim", "source", "paper", "opticoll", "reason"};
-    oc__table_init(t, 5, head);
+    static const char *const head[] = {"claim", "source", "paper", "opticoll", "verdict", "reason"};
+    oc__table_init(t, 6, head);
     int rc = 0;
     for (size_t i = 0; i < l->n && !rc; i++) {
         const oc__claim_entry *e = &l->v[i];
-        char paper[48], ours[48];
-        claim_value(paper, sizeof paper, e->paper, e->unit);
-        claim_value(ours, sizeof ours, e->ours, e->unit);
-        const char *row[] = {e->claim, e->source, paper, ours, e->reason[0] ? e->reason : "-"};
+        char paper[48], ours[48], verdict[48];
+        claim_value(paper, sizeof paper, e->paper, e->unit, e->decimals);
+        claim_value(ours, sizeof ours, e->ours, e->unit, 0);
+        verdict_text(verdict, sizeof verdict, e->verdict);
+        const char *row[] = {e->claim, e->source,  paper,
+                             ours,     verdict,    e->reason[0] ? e->reason : "-"};
         rc = oc__table_row(t, row);
     }
     return rc;
@@ -185,7 +233,14 @@ void oc__claims_print(const oc__claim_list *l, FILE *f) {
     if (!l->n) return;
     oc__table t;
     int rc = claims_table(l, &t);
-    fputs("Headline claims (abstract, introduction, conclusion) against opticoll's runs\n", f);
+    fputs("Claims (the headline ones, then those of the body that the runs test) against "
+          "opticoll's runs\n"
+          "  verdict, computed from the runs: holds, partly or does not hold at the counted "
+          "points (sizes,\n"
+          "  GPU counts, models, cases), or bracketed (lo .. hi) when the paper's number lies "
+          "between ours\n"
+          "  at its own setup and ours at our search's best\n",
+          f);
     if (rc) {
         fputs("  (out of memory while building the claims table)\n", f);
     } else {
@@ -230,7 +285,17 @@ size_t oc_figures_claim_count(const oc_figures *c) {
 int oc_figures_claim_get(const oc_figures *c, size_t i, oc_claim_info *out) {
     if (!c || i >= c->claims.n) return OC_ERANGE;
     const oc__claim_entry *e = &c->claims.v[i];
-    *out = (oc_claim_info){e->claim, e->source, e->unit, e->paper, e->ours, e->reason};
+    *out = (oc_claim_info){e->claim,
+                           e->source,
+                           e->unit,
+                           e->paper,
+                           e->ours,
+                           e->reason,
+                           oc__verdict_word(e->verdict),
+                           e->verdict.hit,
+                           e->verdict.of,
+                           e->verdict.bracketed ? e->verdict.lo : NAN,
+                           e->verdict.bracketed ? e->verdict.hi : NAN};
     return 0;
 }
 
@@ -347,7 +412,14 @@ static int json_claims(cJSON *root, const oc_figures *c) {
         cJSON *o = oc__json_obj(a, NULL);
         ok = o && oc__json_str(o, "claim", e->claim) && oc__json_str(o, "source", e->source) &&
              oc__json_str(o, "unit", e->unit) && oc__json_num(o, "paper", e->paper) &&
-             oc__json_num(o, "opticoll", e->ours) && oc__json_str(o, "reason", e->reason);
+             oc__json_num(o, "opticoll", e->ours) &&
+             oc__json_str(o, "verdict", oc__verdict_word(e->verdict)) &&
+             oc__json_u64(o, "verdict_hit", e->verdict.hit) &&
+             oc__json_u64(o, "verdict_of", e->verdict.of) &&
+             (!e->verdict.bracketed ||
+              (oc__json_num(o, "bracket_lo", e->verdict.lo) &&
+               oc__json_num(o, "bracket_hi", e->verdict.hi))) &&
+             oc__json_str(o, "reason", e->reason);
     }
     return ok;
 }

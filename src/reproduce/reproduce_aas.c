@@ -171,11 +171,24 @@ static int claim_sim(const char *algo, const char *network, uint32_t nodes, cons
     return rc;
 }
 
-static int add_claim(oc__repro *ctx, int id, const char *at, double paper, double ours,
-                     const char *reason) {
+static int add_claim_v(oc__repro *ctx, int id, const char *at, double paper, double ours,
+                       oc__verdict v, const char *reason) {
     char src[200];
     oc__cellf(src, sizeof src, "%s (at %s)", claim_text[id].source, at);
-    return oc__claim(ctx, claim_text[id].claim, src, claim_text[id].unit, paper, ours, reason);
+    const oc__claim_in in = {.claim = claim_text[id].claim,
+                             .source = src,
+                             .unit = claim_text[id].unit,
+                             .paper = paper,
+                             .ours = ours,
+                             .verdict = v,
+                             .reason = reason};
+    return oc__claim(ctx, &in);
+}
+
+/* A claim of one number: it holds when ours is the notes' (same()). */
+static int add_claim(oc__repro *ctx, int id, const char *at, double paper, double ours,
+                     const char *reason) {
+    return add_claim_v(ctx, id, at, paper, ours, oc__verdict_one(ours, same(ours, paper)), reason);
 }
 
 static int aas_claims(oc__repro *ctx, const aas_sizes *z, char *why, size_t len) {
@@ -200,7 +213,8 @@ static int aas_claims(oc__repro *ctx, const aas_sizes *z, char *why, size_t len)
                       "ours is the 1-port half-duplex time %.6g us over the all-port full-duplex "
                       "%.6g us = %.4g: %s the notes' 'at least one half'",
                       s.time_s * 1e6, s2.time_s * 1e6, r, r >= PRINTED_HALF ? "meets" : "misses");
-            rc = add_claim(ctx, CL_ALLPORT_HALF, at, PRINTED_HALF, r, reason);
+            rc = add_claim_v(ctx, CL_ALLPORT_HALF, at, PRINTED_HALF, r,
+                             oc__verdict_one(r, r >= PRINTED_HALF), reason);
         }
     }
     const uint32_t n = hc_dim(z, 5);
@@ -215,9 +229,12 @@ static int aas_claims(oc__repro *ctx, const aas_sizes *z, char *why, size_t len)
             const double tm = oc__report_figure(rep, "time_tm_s"), r = tm / bound;
             oc__cellf(reason, sizeof reason,
                       "ours is SEX's simulated mu tm part %.6g us over the bound mu tm (2^n-1)/2 = "
-                      "%.6g us: n 2^n/(2^n-1) = %.6g, the notes round 2^n/(2^n-1) to 1",
+                      "%.6g us: n 2^n/(2^n-1) = %.6g, the notes round 2^n/(2^n-1) to 1 (holds "
+                      "to that factor)",
                       tm * 1e6, bound * 1e6, n * N / (N - 1));
-            rc = add_claim(ctx, CL_WH_N_TIMES, at, n, r, same(r, n) ? "" : reason);
+            rc = add_claim_v(ctx, CL_WH_N_TIMES, at, n, r,
+                             oc__verdict_one(r, same(r, n * N / (N - 1))),
+                             same(r, n) ? "" : reason);
         }
         oc_report_free(rep);
         rep = NULL;
@@ -228,9 +245,15 @@ static int aas_claims(oc__repro *ctx, const aas_sizes *z, char *why, size_t len)
             oc__cellf(reason, sizeof reason,
                       "ours is DEX's simulated time %.6g us over the bound %.6g us; its mu tm "
                       "part alone, %.6g us, is %.4g x the bound: the notes' 2 counts the mu tm "
-                      "term only (ts << mu tm), ts and td add 2 (ts + hops td)/(mu tm) here",
-                      s.time_s * 1e6, bound * 1e6, tm * 1e6, tm / bound);
-            rc = add_claim(ctx, CL_DEX_TWICE, at, PRINTED_TWICE, r, reason);
+                      "term only (ts << mu tm), ts and td add 2 (ts + hops td)/(mu tm) here; "
+                      "verdict: of the two readings (the mu tm part, the whole latency) %d "
+                      "within 2x",
+                      s.time_s * 1e6, bound * 1e6, tm * 1e6, tm / bound,
+                      (tm / bound <= PRINTED_TWICE + 1e-9) + (r <= PRINTED_TWICE + 1e-9));
+            const oc__verdict v = {.hit = (size_t)(tm / bound <= PRINTED_TWICE + 1e-9) +
+                                       (size_t)(r <= PRINTED_TWICE + 1e-9),
+                                   .of = 2};
+            rc = add_claim_v(ctx, CL_DEX_TWICE, at, PRINTED_TWICE, r, v, reason);
         }
         oc_report_free(rep);
         rep = NULL;
@@ -448,6 +471,11 @@ int oc__reproduce_aas(oc__repro *ctx, FILE *f, char *why, size_t len) {
                                        "steps", "lower bound",    "reason"};
     oc__table t;
     oc__table_init(&t, 7, head);
+    /* the two claims of the notes that only the table's rows test: the cycle's Lemma against our
+     * micro-permutation rounds, the mesh's interleaving against the step bound (every link busy) */
+    oc__verdict vmicro = {.of = 0}, vinter = {.of = 0};
+    double micro_first[2] = {NAN, NAN}, inter_first[2] = {NAN, NAN};
+    char micro_at[160] = "", inter_at[160] = "", micro_first_at[32] = "", inter_first_at[32] = "";
     for (size_t i = 0; i < nr && !rc; i++) {
         const aas_row *r = &rows[i];
         oc__sim_req q = {.coll = OC_ALLTOALL,
@@ -520,6 +548,17 @@ int oc__reproduce_aas(oc__repro *ctx, FILE *f, char *why, size_t len) {
                                oc__report_figure(rep, "micro_rounds"), h * h / 2,
                                (oc__report_figure(rep, "micro_rounds") / (h * h / 2) - 1) * 100,
                                (unsigned long long)s.lb);
+                const double got = oc__report_figure(rep, "micro_rounds");
+                vmicro.of++;
+                vmicro.hit += got <= h * h / 2;
+                oc__cellf(micro_at + strlen(micro_at), sizeof micro_at - strlen(micro_at),
+                          "%sT(%u) %g against %g", vmicro.of > 1 ? ", " : "", r->nodes, got,
+                          h * h / 2);
+                if (vmicro.of == 1) {
+                    micro_first[0] = h * h / 2;
+                    micro_first[1] = got;
+                    oc__cellf(micro_first_at, sizeof micro_first_at, "T(%u)", r->nodes);
+                }
             }
             if (strcmp(r->algo, "dex-interleave") == 0) {
                 const uint32_t z = (uint32_t)lround(sqrt(r->nodes));
@@ -531,6 +570,19 @@ int oc__reproduce_aas(oc__repro *ctx, FILE *f, char *why, size_t len) {
                                oc__report_figure(rep, "micro_rounds"), (unsigned long long)s.lb,
                                oc__report_figure(rep, "micro_rounds") / (double)s.lb,
                                z % 4 ? "; z not 4t: outside the notes' case" : "");
+                const double got = oc__report_figure(rep, "micro_rounds");
+                if (z % 4 == 0) {
+                    vinter.of++;
+                    vinter.hit += got <= (double)s.lb;
+                    oc__cellf(inter_at + strlen(inter_at), sizeof inter_at - strlen(inter_at),
+                              "%sM(%u,%u) %g against %llu", vinter.of > 1 ? ", " : "", z, z, got,
+                              (unsigned long long)s.lb);
+                    if (vinter.of == 1) {
+                        inter_first[0] = (double)s.lb;
+                        inter_first[1] = got;
+                        oc__cellf(inter_first_at, sizeof inter_first_at, "M(%u,%u)", z, z);
+                    }
+                }
             }
             if (strcmp(r->algo, "hypercube-opt") == 0)
                 oc__reason_add(reason, sizeof reason,
@@ -564,6 +616,46 @@ int oc__reproduce_aas(oc__repro *ctx, FILE *f, char *why, size_t len) {
         const char *cells[7] = {r->label, r->expr, c[0], c[1], c[2], c[3], reason};
         if (oc__table_row(&t, cells)) rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
         oc_report_free(rep);
+    }
+    if (!rc && vmicro.of) {
+        char re[OC__REASON_LEN], src[200];
+        oc__cellf(re, sizeof re,
+                  "rounds of our list-scheduled micro-permutations against the Lemma read as "
+                  "ceil(z/2)^2/2: %s; the notes' own schedule is in a figure the text lacks, so "
+                  "the Lemma is not reached by ours, not refuted",
+                  micro_at);
+        oc__cellf(src, sizeof src,
+                  "Noncombining model with WH switching, the Lemma on the cycle (first case: %s)",
+                  micro_first_at);
+        const oc__claim_in in = {.claim = "the direct exchange on a cycle T(z) takes the Lemma's "
+                                          "'2[z/2]2' rounds (read ceil(z/2)^2/2)",
+                                 .source = src,
+                                 .unit = "rounds",
+                                 .paper = micro_first[0],
+                                 .ours = micro_first[1],
+                                 .verdict = vmicro,
+                                 .reason = re};
+        rc = oc__claim(ctx, &in);
+    }
+    if (!rc && vinter.of) {
+        char re[OC__REASON_LEN], src[200];
+        oc__cellf(re, sizeof re,
+                  "the notes give no count: every link busy every round means the step bound; "
+                  "our packing: %s",
+                  inter_at);
+        oc__cellf(src, sizeof src,
+                  "Meshes/tori, interleaved micro-permutations on M(4t,4t) (first case: %s)",
+                  inter_first_at);
+        const oc__claim_in in = {.claim = "on M(4t,4t) up to t horizontal and vertical "
+                                          "micro-permutations interleave per round, using every "
+                                          "link",
+                                 .source = src,
+                                 .unit = "rounds",
+                                 .paper = inter_first[0],
+                                 .ours = inter_first[1],
+                                 .verdict = vinter,
+                                 .reason = re};
+        rc = oc__claim(ctx, &in);
     }
     if (!rc) {
         oc__table_print(&t, f);

@@ -47,10 +47,10 @@ const oc_reproduce_settings *oc__repro_settings(const oc__repro *r) {
     return &r->set;
 }
 
-int oc__claim(oc__repro *r, const char *claim, const char *source, const char *unit, double theirs,
-              double ours, const char *reason) {
-    return oc__claims_add(&r->claims, claim, source, unit, theirs, ours, reason);
+int oc__claim(oc__repro *r, const oc__claim_in *c) {
+    return oc__claims_add(&r->claims, c);
 }
+
 
 /* ---- the ring network, as the runs used it ----------------------------------------------------
  */

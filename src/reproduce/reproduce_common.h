@@ -56,25 +56,56 @@ typedef struct oc__repro oc__repro;
  * refused the settings a paper does not take (its `takes` bits in the table of papers). */
 const oc_reproduce_settings *oc__repro_settings(const oc__repro *r);
 
-/* Adds one headline claim of the paper (its abstract, introduction or conclusion) to the claims
- * table printed first: the claim, where the paper makes it and which figure or table its number
- * comes from, the unit, the paper's number, ours for the same experiment (NAN: not simulated) and
- * the reason for a difference ("" when there is none). Strings are copied. 0 or OC_ENOMEM. */
-int oc__claim(oc__repro *r, const char *claim, const char *source, const char *unit, double paper,
-              double ours, const char *reason);
+/* A claim's verdict, computed from the runs it cites: the claim speaks of `of` points (sizes, GPU
+ * counts, models, cases, or 1 for a single number) and our runs bear it out at `hit` of them.
+ * Words (oc__verdict_word): "holds" when hit = of > 0, "partly" when 0 < hit < of, "does not
+ * hold" when hit = 0 < of, "not simulated" when of = 0, "bracketed" (below). */
+typedef struct oc__verdict {
+    size_t hit, of;
+    /* A number that depends on a setup the paper leaves open (WRHT's group size, H-Ring's g): with
+     * `bracketed` set, the paper's number lies in [lo, hi], ours under the paper's own setup and
+     * under our search's best: the word is "bracketed" and the counts are the setups run. */
+    int bracketed;
+    double lo, hi;
+} oc__verdict;
+const char *oc__verdict_word(oc__verdict v);
+/* A single number against a threshold: holds (1 of 1) when ok, else does not (0 of 1); not
+ * simulated when ours is NAN. */
+oc__verdict oc__verdict_one(double ours, int ok);
+/* A number under two setups, the paper's own (`seed`) and our search's best (`best`): holds at
+ * the setups within `tol` of the paper's number (same unit); when neither is and the paper's
+ * number lies between them, bracketed by the two. */
+oc__verdict oc__verdict_setups(double paper, double seed, double best, double tol);
+
+/* One headline claim of the paper (its abstract, introduction or conclusion), or a claim of its
+ * body that the runs test (a trend, an ordering): the claim, where the paper makes it and which
+ * figure or table its number comes from, the unit, the paper's number as it prints it (`decimals`
+ * digits after the point; 0: as few as it needs), ours for the same experiment (NAN: not
+ * simulated), the verdict and the reason for a difference ("" when there is none). */
+typedef struct oc__claim_in {
+    const char *claim, *source, *unit;
+    double paper;
+    int decimals;
+    double ours;
+    oc__verdict verdict;
+    const char *reason;
+} oc__claim_in;
+/* Adds it to the claims table printed first. Strings are copied. 0 or OC_ENOMEM. */
+int oc__claim(oc__repro *r, const oc__claim_in *c);
 
 /* A claims table as a list (figures.c): kept by reproduce.c while the paper runs, printed first,
  * then handed to the figures collector when there is one. */
 typedef struct oc__claim_entry {
     char *claim, *source, *unit, *reason;
     double paper, ours;
+    int decimals;
+    oc__verdict verdict;
 } oc__claim_entry;
 typedef struct oc__claim_list {
     oc__claim_entry *v;
     size_t n;
 } oc__claim_list;
-int oc__claims_add(oc__claim_list *l, const char *claim, const char *source, const char *unit,
-                   double paper, double ours, const char *reason);
+int oc__claims_add(oc__claim_list *l, const oc__claim_in *c);
 void oc__claims_clear(oc__claim_list *l);
 
 /* The context itself (reproduce.c fills it; a paper reads it through oc__repro_settings and

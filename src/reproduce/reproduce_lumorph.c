@@ -70,7 +70,9 @@ static const struct {
      "section 4, Fig. 4(b); ours: share of (GPUs, size) points where a Lumorph beats both",
      "% of points", 100},
     {"74% faster rack-scale collective communication",
-     "abstract, Fig. 4(b); ours: largest 1 - best Lumorph / Ring (time)", "%", 74},
+     "abstract, Fig. 4(b); ours, as for the 80%: largest 1 - best Lumorph / better of Ring and "
+     "Tree (time)",
+     "%", 74},
     {"1.7X speedup in end-to-end ML training throughput",
      "abstract and section 4, Fig. 4(a) (BERT); ours: largest over GPU counts, 24 buckets", "x",
      1.7},
@@ -324,7 +326,11 @@ static int fig4b(FILE *f, const grid *g, char *why, size_t len) {
                 "that it is \"a greedy solution of the intractable custom collective "
                 "optimization using a divide and conquer approach\" (section 4), with neither "
                 "the division, the greedy rule nor the objective's terms, so no schedule follows "
-                "from it.\n");
+                "from it.\n  Out of scope: section 2's transmission experiment (Fig. 1's server "
+                "fabric, a loopback over four Lightpath tiles driven by an FPGA, its bit error "
+                "rates at three data rates) measures the hardware; opticoll models what the "
+                "fabric does with a schedule (circuits, wavelengths, α, reconfiguration), not "
+                "its optics, so no row here tests it.\n");
     return rc;
 }
 
@@ -391,15 +397,35 @@ static int claims(FILE *f, const grid *g) {
     }
     if (!rc) oc__table_print(&t, f);
     oc__table_free(&t);
-    if (!rc)
-        fprintf(f,
-                "\n  Why not against both at once: at small buffers Ring pays 2(N-1) α but the "
-                "Tree only about 2 log2(N) busy-port α of 0.7 us, while Lumorph pays 0.7 + 3.7 us "
-                "per round, so the ideal-switch Tree is faster than Lumorph there; at large "
-                "buffers the pipelined Tree still serialises a node's up to 6 transfers a round "
-                "on its one switch port, and Ring and Lumorph-2 (same 2(N-1)/N n β) win. "
-                "Lumorph-2 beats Ring at every size here (same β term, fewer α); Lumorph-4 trades "
-                "16/15 more β for half the rounds, so Ring overtakes it at the largest buffers.\n");
+    if (rc) return rc;
+    /* the Tree's α count at the smallest size, unpipelined (C = 1), from its runs: the sum over
+     * its rounds of the busiest port's transfers */
+    char alphas[160] = "", gpus[96] = "";
+    int formula = 1;
+    for (int a = 0; a < cf->nn; a++) {
+        const oc_report *tr = job_at(g, a, 0, 3)->report;
+        const double n = oc__report_figure(tr, "alphas");
+        const double lg = log2((double)cf->nodes[a]);
+        /* the count, and how the runs make it: 2 log2 N rounds, all but two serialised */
+        formula &= n == 4 * lg - 2 && tr && (double)tr->rounds == 2 * lg &&
+                   oc__report_figure(tr, "rounds_serialised") == 2 * lg - 2;
+        oc__cellf(alphas + strlen(alphas), sizeof alphas - strlen(alphas), "%s%.0f",
+                  a ? a + 1 == cf->nn ? " and " : ", " : "", n);
+        oc__cellf(gpus + strlen(gpus), sizeof gpus - strlen(gpus), "%s%u",
+                  a ? a + 1 == cf->nn ? " and " : ", " : "", cf->nodes[a]);
+    }
+    fprintf(f,
+            "\n  Why not against both at once: at small buffers Ring pays 2(N-1) α but the Tree "
+            "(C = 1) only %s busy-port α of 0.7 us at %s GPUs%s, while Lumorph pays 0.7 + 3.7 us "
+            "per round, so the ideal-switch Tree is faster than Lumorph there; at large "
+            "buffers the pipelined Tree still serialises a node's up to 6 transfers a round "
+            "on its one switch port, and Ring and Lumorph-2 (same 2(N-1)/N n β) win. "
+            "Lumorph-2 beats Ring at every size here (same β term, fewer α); Lumorph-4 trades "
+            "16/15 more β for half the rounds, so Ring overtakes it at the largest buffers.\n",
+            alphas, gpus,
+            formula ? " (4 log2 N - 2: a double binary tree's 2 log2 N rounds, all but two "
+                      "serialising two transfers on a port)"
+                    : "");
     return rc;
 }
 
@@ -789,9 +815,30 @@ static void point_text(char *buf, size_t len, const grid *g, point p) {
     oc__cellf(buf, len, "%u GPUs, %s", g->c->nodes[p.a], s);
 }
 
-static int claim(oc__repro *ctx, int c, double ours, const char *reason) {
-    return oc__claim(ctx, printed[c].claim, printed[c].source, printed[c].unit, printed[c].value,
-                     ours, reason);
+static int claim(oc__repro *ctx, int c, double ours, oc__verdict v, const char *reason) {
+    const oc__claim_in in = {.claim = printed[c].claim,
+                             .source = printed[c].source,
+                             .unit = printed[c].unit,
+                             .paper = printed[c].value,
+                             .ours = ours,
+                             .verdict = v,
+                             .reason = reason};
+    return oc__claim(ctx, &in);
+}
+
+/* "Nearly" X% less time: within 5 points of it. */
+static const double NEARLY = 0.05;
+
+/* GPU counts at which the largest reduction against the better of Ring and Tree reaches x. */
+static oc__verdict per_gpu_count(const grid *g, double x) {
+    oc__verdict v = {.of = (size_t)g->c->nn};
+    for (int a = 0; a < g->c->nn; a++) {
+        double best = -INFINITY;
+        for (int i = 0; i < (int)g->c->ns; i++)
+            best = fmax(best, 1 - best_lumorph(g, a, i) / best_base(g, a, i));
+        v.hit += best >= x;
+    }
+    return v;
 }
 
 /* The claims table: every headline number of the seed, ours from the grid and Fig. 4(a)'s runs,
@@ -809,7 +856,10 @@ static int headline(oc__repro *ctx, const grid *g, const bert_res *b) {
     oc__reason_add(r, sizeof r, "against Ring alone %.1f%% (%s)", ring.v * 100, at);
     point_text(at, sizeof at, g, tree);
     oc__reason_add(r, sizeof r, "against Tree alone %.1f%% (%s)", tree.v * 100, at);
-    int rc = claim(ctx, C_BOTH, both.v * 100, r);
+    const oc__verdict v80 = per_gpu_count(g, 0.80 - NEARLY);
+    oc__reason_add(r, sizeof r, "verdict: GPU counts where it reaches %.0f%% against both at once",
+                   (0.80 - NEARLY) * 100);
+    int rc = claim(ctx, C_BOTH, both.v * 100, v80, r);
     /* 2: where a Lumorph is the best of the four, and which baseline wins elsewhere */
     int wins = 0, tree_wins = 0, ring_wins = 0, tlo = -1, thi = -1;
     for (int a = 0; a < cf->nn; a++)
@@ -840,23 +890,33 @@ static int headline(oc__repro *ctx, const grid *g, const bert_res *b) {
         }
         if (ring_wins) oc__reason_add(r, sizeof r, "Ring at %d", ring_wins);
     }
-    if (!rc) rc = claim(ctx, C_BEST, 100.0 * wins / npts, r);
-    /* 3: the abstract's 74%, as time against Ring */
-    int n74 = 0, n42 = 0;
+    if (!rc) rc = claim(ctx, C_BEST, 100.0 * wins / npts, (oc__verdict){.hit = (size_t)wins, .of = (size_t)npts}, r);
+    /* 3: the abstract's 74%, against the same baselines as section 4's 80% (Fig. 4(b) has no
+     * other): the better of Ring and Tree; Ring alone and the 1.74x reading in the reason */
+    int n74 = 0, n74b = 0, n42 = 0;
     for (int a = 0; a < cf->nn; a++)
         for (int i = 0; i < (int)cf->ns; i++) {
             n74 += red_ring(g, a, i) >= 0.74;
+            n74b += red_both(g, a, i) >= 0.74;
             n42 += red_both(g, a, i) >= 1 - 1 / 1.74;
         }
     r[0] = 0;
+    point_text(at, sizeof at, g, both);
+    oc__reason_add(r, sizeof r,
+                   "largest against the better of Ring and Tree %.1f%% (%s); >= 74%% at %d of "
+                   "%d points",
+                   both.v * 100, at, n74b, npts);
     point_text(at, sizeof at, g, ring);
-    oc__reason_add(r, sizeof r, "largest against Ring %.1f%% (%s); >= 74%% at %d of %d points",
+    oc__reason_add(r, sizeof r,
+                   "against Ring alone %.1f%% (%s), >= 74%% at %d of %d points: the Tree is the "
+                   "baseline that the claim misses",
                    ring.v * 100, at, n74, npts);
     oc__reason_add(r, sizeof r,
                    "read as 1.74x the speed (%.1f%% less time) against the better of Ring and "
                    "Tree: %d of %d points",
                    (1 - 1 / 1.74) * 100, n42, npts);
-    if (!rc) rc = claim(ctx, C_74, ring.v * 100, r);
+    oc__reason_add(r, sizeof r, "verdict: GPU counts where it reaches 74%% against both");
+    if (!rc) rc = claim(ctx, C_74, both.v * 100, per_gpu_count(g, 0.74), r);
     /* 4, 5: Fig. 4(a) */
     int ba = 0, grows = 1;
     for (int a = 1; a < cf->nn; a++) {
@@ -873,12 +933,21 @@ static int headline(oc__repro *ctx, const grid *g, const bert_res *b) {
                        (double)b->fbytes[ba] / 1024, b->sfound[ba]);
     else
         oc__reason_add(r, sizeof r, "no bucket count up to %u reaches 1.7x", b->tried[ba]);
-    if (!rc) rc = claim(ctx, C_BERT, b->s24[ba], r);
+    oc__verdict vb = {.of = (size_t)cf->nn};
+    for (int a = 0; a < cf->nn; a++)
+        vb.hit += b->s24[a] >= 1.7 - 0.05;
+    oc__reason_add(r, sizeof r, "verdict: GPU counts at 1.65x or more with 24 buckets");
+    if (!rc) rc = claim(ctx, C_BERT, b->s24[ba], vb, r);
     r[0] = 0;
     for (int a = 0; a < cf->nn; a++)
         oc__reason_add(r, sizeof r, "%u GPUs %.3fx", cf->nodes[a], b->s24[a]);
     if (cf->nn < 2) oc__reason_add(r, sizeof r, "one GPU count (-n): nothing to compare");
-    if (!rc) rc = claim(ctx, C_GROWS, cf->nn < 2 ? NAN : (double)grows, cf->nn < 2 || !grows ? r : "");
+    oc__verdict vg = {.of = cf->nn < 2 ? 0 : (size_t)cf->nn - 1};
+    for (int a = 1; a < cf->nn; a++)
+        vg.hit += b->s24[a] > b->s24[a - 1];
+    if (!rc)
+        rc = claim(ctx, C_GROWS, cf->nn < 2 ? NAN : (double)grows, vg,
+                   cf->nn < 2 || !grows ? r : "");
     /* 6: α-dominated points (Ring's α share at least ALPHA_DOMINATED) */
     int dom = 0, dwin = 0;
     double worst = INFINITY;
@@ -907,7 +976,9 @@ static int headline(oc__repro *ctx, const grid *g, const bert_res *b) {
                        t_of(g, wp.a, wp.i, 2) * 1e6, 2 * (cf->nodes[wp.a] - 1),
                        2 * (cf->nodes[wp.a] - 1) * ALPHA * 1e6, (ALPHA + RECONF) * 1e6);
     }
-    if (!rc) rc = claim(ctx, C_ALPHA, dom ? 100.0 * dwin / dom : NAN, r);
+    if (!rc)
+        rc = claim(ctx, C_ALPHA, dom ? 100.0 * dwin / dom : NAN,
+                   (oc__verdict){.hit = (size_t)dwin, .of = (size_t)dom}, r);
     return rc;
 }
 
@@ -963,7 +1034,22 @@ int oc__reproduce_lumorph(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
     if (!rc) rc = bert(f, &cf, &b, why, whylen);
     if (!rc && headline(ctx, &g, &b)) rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     /* Fig. 2a: the allocation example, replayed by the rack allocator (rack.c). */
-    if (!rc) rc = oc__rack_fig2a(f, why, whylen);
+    int agrees = 0;
+    if (!rc) rc = oc__rack_fig2a(f, &agrees, why, whylen);
+    if (!rc) {
+        /* the abstract's (1), as Fig. 2a's example tests it: User 4's four chips placed on
+         * Lumorph, refused by the fixed slices of a TPU-like torus and of SiPAC */
+        const oc__claim_in in = {
+            .claim = "multi-tenanted resource slicing without fragmentation (User 4's four chips "
+                     "fit on Lumorph, not on fixed slices)",
+            .source = "abstract (1), section 3, Fig. 2a",
+            .unit = "holds",
+            .paper = 1,
+            .ours = agrees,
+            .verdict = oc__verdict_one(agrees, agrees),
+            .reason = agrees ? "" : "the rack allocator's outcome differs (see Fig. 2a below)"};
+        rc = oc__claim(ctx, &in);
+    }
 out:
     for (size_t j = 0; j < njobs; j++) oc_report_free(g.jobs[j].report);
     free(g.jobs);

@@ -1454,7 +1454,8 @@ int oc__rack_write_json(const oc__rack_result *r, FILE *f) {
  * (ring, Fig. 2b), Users 2 and 3 hold 4 and 2 tiles of server 1; the 4 free tiles are 2 + 2 on the
  * two servers, in two different aligned 4-blocks. The same 16 chips as a TPU-like torus and as
  * SiPAC(2,4) (16 GPUs: Fig. 3's SiPAC(2,3) one level up). */
-int oc__rack_fig2a(FILE *out, char *why, size_t whylen) {
+int oc__rack_fig2a(FILE *out, int *agrees_out, char *why, size_t whylen) {
+    if (agrees_out) *agrees_out = 0;
     const oc__rack_shape s = {.servers = 2,
                               .tiles = 8,
                               .fibres = 2,
@@ -1583,6 +1584,7 @@ int oc__rack_fig2a(FILE *out, char *why, size_t whylen) {
             "  outcome: %s: lumorph joins the free tiles of two servers with circuits over spare "
             "fibres;\n           fixed slices need an aligned free block, and none of 4 is free\n",
             agrees ? "agrees with the paper" : "DIFFERS from the paper");
+    if (agrees_out) *agrees_out = agrees;
     rc = ferror(out) ? OC_EIO : 0;
 out:
     for (int a = 0; a < OC__RACK_ARCHS; a++)

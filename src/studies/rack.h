@@ -23,8 +23,9 @@
 /* The Fig. 2a example (section 3): a small rack with three tenants placed so that the free chips
  * are split over two servers, and User 4 asking for 4 chips. Prints a short section: the paper's
  * claim, our allocation, each architecture's outcome with a one-line reason. 0 or an error with
- * the reason in `why` (every all-reduce it prints is a verified oc_run). */
-int oc__rack_fig2a(FILE *out, char *why, size_t whylen);
+ * the reason in `why` (every all-reduce it prints is a verified oc_run). *agrees (NULL: not
+ * wanted) is 1 when the outcome is the paper's: Lumorph places User 4, the fixed slices do not. */
+int oc__rack_fig2a(FILE *out, int *agrees, char *why, size_t whylen);
 
 typedef enum { OC__RACK_LUMORPH, OC__RACK_TPU, OC__RACK_SIPAC, OC__RACK_ARCHS } oc__rack_arch;
 
