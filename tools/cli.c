@@ -56,9 +56,9 @@ void cli_progress_clear(void) {
     pthread_mutex_unlock(&cli_prog.lock);
 }
 
-void cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
+int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
     (void)ctx;
-    if (cli_prog.quiet || !cli_prog.tty) return;
+    if (cli_prog.quiet || !cli_prog.tty) return 0;
     pthread_mutex_lock(&cli_prog.lock);
     if (total && done >= total) {
         progress_erase(); /* this piece of work is over */
@@ -73,6 +73,7 @@ void cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
         cli_prog.shown = 1;
     }
     pthread_mutex_unlock(&cli_prog.lock);
+    return 0; /* the command never stops the work: Ctrl-C ends the process */
 }
 
 int die_line(int code, const char *line) {

@@ -146,7 +146,7 @@ int cmd_reproduce_out(const char *which, const char *out, const char *jobs,
  * was not given, and the command has run for a second; one line, rewritten with \r, erased when
  * a piece of work ends and before any error line. cli_progress_start() at the start of main. */
 void cli_progress_start(void);
-void cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total);
+int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total);
 void cli_progress_clear(void);
 
 #endif

@@ -228,8 +228,10 @@ typedef struct progress_sink {
 
 static int progress_round(oc__sink *self, uint64_t index, const oc__round *r, char *why,
                           size_t len) {
-    (void)r, (void)why, (void)len;
-    oc__progress_at(((progress_sink *)self)->progress, index + 1, 0);
+    (void)r;
+    if (oc__progress_at(((progress_sink *)self)->progress, index + 1, 0))
+        return oc__fail(why, len, OC_ECANCELED, "cancelled after %llu rounds",
+                        (unsigned long long)(index + 1));
     return 0;
 }
 
