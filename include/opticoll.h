@@ -50,6 +50,8 @@ typedef enum {
 
 /* A static, human-readable name for an error code. */
 const char *oc_strerror(int err);
+/* The library's version, "MAJOR.MINOR.PATCH" (CMakeLists.txt's project version). */
+const char *oc_version(void);
 
 /* Limits the library enforces on user input (larger input is refused with OC_ETOOBIG). Rounds
  * stream and verification is sharded by chunks, so a schedule's length costs time, not memory: a
