@@ -312,24 +312,27 @@ def _interruptible(call, stop):
     raised here. Off the main thread (which alone receives signals) the call is made directly."""
     if _threading.current_thread() is not _threading.main_thread():
         return call()
-    box = {}
+    box, done = {}, _threading.Event()
 
     def work():
         try:
             box["value"] = call()
         except BaseException as e:  # handed to the caller's thread
             box["error"] = e
+        finally:
+            done.set()
 
-    worker = _threading.Thread(target=work, name="opticoll-call", daemon=True)
-    worker.start()
+    # An Event, not Thread.join: a join interrupted by KeyboardInterrupt can leave the thread
+    # looking stopped while it runs on.
+    _threading.Thread(target=work, name="opticoll-call", daemon=True).start()
     try:
-        while worker.is_alive():
-            worker.join(0.05)
+        while not done.wait(0.05):
+            pass
     except KeyboardInterrupt:
         stop.flag[0] = 1
-        while worker.is_alive():
+        while not done.is_set():
             try:
-                worker.join()
+                done.wait(0.05)
             except KeyboardInterrupt:  # a second Ctrl-C while the work winds down
                 pass
         raise
