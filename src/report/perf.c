@@ -169,8 +169,11 @@ void oc__perf_nccl_row(FILE *f, const oc__perf_row *r, const int64_t *wrong, siz
             root);
     for (size_t g = 0; g < ngroups && g < OC__PERF_MAX_GROUPS; g++) {
         double t = r->time_s[g];
-        if (!(t > 0)) {
-            fprintf(f, "  %7s  %6s  %6s  %6s", "-", "-", "-", "-");
+        if (!(t > 0)) { /* not timed (a mismatch stops before the timing): its #wrong stays */
+            if (wrong[g] >= 0)
+                fprintf(f, "  %7s  %6s  %6s  %6g", "-", "-", "-", (double)wrong[g]);
+            else
+                fprintf(f, "  %7s  %6s  %6s  %6s", "-", "-", "-", "-");
             continue;
         }
         char ts[32], as[32], bs[32];
