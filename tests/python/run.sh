@@ -20,7 +20,7 @@ export OPTICOLL_BUILD_DIR=$build/python-lib
 (cd "$src" && "$venv/bin/pip" install -q --no-build-isolation --no-index .)
 cd "$build"  # not the source tree: the installed package is the one under test
 OPTICOLL_CLI=$cli "$venv/bin/python" -m pytest -q -p no:cacheprovider "$src/tests/python"
-other=$(command -v -a python3 | grep -v -x -e /usr/bin/python3 -e /bin/python3 | head -1 || true)
+other=$(type -a -P python3 | grep -v -x -e /usr/bin/python3 -e /bin/python3 | head -1 || true)
 if [ -n "$other" ] && "$other" -c 'import cffi, setuptools' 2>/dev/null; then
   venv2=$build/python-venv-other
   rm -rf "$venv2"
