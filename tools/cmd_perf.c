@@ -97,17 +97,28 @@ enum {
 };
 
 static const arg_option perf_options[] = {
-    {NULL, "--collective", 1, P_COLL},   {"-a", "--algorithm", 1, P_ALGO},
-    {"-g", "--ngpus", 1, P_RANKS},       {NULL, "--nodes", 1, P_RANKS},
-    {"-b", "--minbytes", 1, P_MINB},     {"-e", "--maxbytes", 1, P_MAXB},
-    {"-f", "--stepfactor", 1, P_STEPF},  {"-i", "--stepbytes", 1, P_STEPB},
-    {"-n", "--iters", 1, P_ITERS},       {"-w", "--warmup_iters", 1, P_WARMUP},
-    {"-c", "--check", 1, P_CHECK},       {"-z", "--blocking", 1, P_BLOCK},
-    {"-r", "--root", 1, P_ROOT},         {"-p", "--param", 1, P_PARAM},
-    {"-j", "--jobs", 1, P_JOBS},         {NULL, "--json", 0, P_JSON},
-    {NULL, "--no-data-check", 0, P_NODATA}, {"-t", "--network", 1, P_NET},
-    {NULL, "--wavelengths", 1, P_WAVE},  {NULL, "--fibres", 1, P_FIBRES},
-    {NULL, "--preset", 1, P_PRESET},     {NULL, "--net", 1, P_NETPARAM},
+    {NULL, "--collective", 1, P_COLL},
+    {"-a", "--algorithm", 1, P_ALGO},
+    {"-g", "--ngpus", 1, P_RANKS},
+    {NULL, "--nodes", 1, P_RANKS},
+    {"-b", "--minbytes", 1, P_MINB},
+    {"-e", "--maxbytes", 1, P_MAXB},
+    {"-f", "--stepfactor", 1, P_STEPF},
+    {"-i", "--stepbytes", 1, P_STEPB},
+    {"-n", "--iters", 1, P_ITERS},
+    {"-w", "--warmup_iters", 1, P_WARMUP},
+    {"-c", "--check", 1, P_CHECK},
+    {"-z", "--blocking", 1, P_BLOCK},
+    {"-r", "--root", 1, P_ROOT},
+    {"-p", "--param", 1, P_PARAM},
+    {"-j", "--jobs", 1, P_JOBS},
+    {NULL, "--json", 0, P_JSON},
+    {NULL, "--no-data-check", 0, P_NODATA},
+    {"-t", "--network", 1, P_NET},
+    {NULL, "--wavelengths", 1, P_WAVE},
+    {NULL, "--fibres", 1, P_FIBRES},
+    {NULL, "--preset", 1, P_PRESET},
+    {NULL, "--net", 1, P_NETPARAM},
     {"-h", "--help", 0, P_HELP},
 };
 
@@ -152,12 +163,14 @@ static int perf_read(int argc, char **argv, sweep_args *a, perf_ctx *pc, const c
     arg_word w;
     arg_init(&p, argc, argv, perf_options, sizeof perf_options / sizeof perf_options[0]);
     while (arg_next(&p, &w) != ARG_END) {
-        if (w.kind == ARG_OPERAND) return die(EXIT_USAGE, "perf: unexpected argument '%s'", w.value, NULL);
+        if (w.kind == ARG_OPERAND)
+            return die(EXIT_USAGE, "perf: unexpected argument '%s'", w.value, NULL);
         if (w.kind == ARG_UNKNOWN)
             return die(EXIT_USAGE, "perf: unknown option '%s' (see --help)", w.spelling, NULL);
         if (w.kind == ARG_NEEDS_VALUE)
             return die(EXIT_USAGE, "perf: %s needs a value", w.spelling, NULL);
-        if (w.kind != ARG_OPTION) return die(EXIT_USAGE, "perf: bad option '%s' (see --help)", w.spelling, NULL);
+        if (w.kind != ARG_OPTION)
+            return die(EXIT_USAGE, "perf: bad option '%s' (see --help)", w.spelling, NULL);
         if (w.id == P_PARAM || w.id == P_NETPARAM) {
             oc_kv *kv = w.id == P_PARAM ? a->o.params : a->o.net_params;
             const char *eq = strchr(w.value, '=');
@@ -166,7 +179,8 @@ static int perf_read(int argc, char **argv, sweep_args *a, perf_ctx *pc, const c
             if (eq && eq > w.value && oc_kv_get(kv, key))
                 return die(EXIT_USAGE, "perf: %s %s given twice", w.spelling, key);
             if (oc_kv_set_pair(kv, w.value))
-                return die(EXIT_USAGE, "perf: %s: expected KEY=VALUE, got '%s'", w.spelling, w.value);
+                return die(EXIT_USAGE, "perf: %s: expected KEY=VALUE, got '%s'", w.spelling,
+                           w.value);
             continue;
         }
         if (!w.value) { /* a flag */
@@ -208,10 +222,10 @@ static int perf_read(int argc, char **argv, sweep_args *a, perf_ctx *pc, const c
         (v[P_WARMUP] && (rc = count_arg("-w", v[P_WARMUP], 0, 1000000000, &pc->warmup,
                                         "nccl-tests' warm-up iterations (the ring's wavelengths "
                                         "are --wavelengths)"))) ||
-        (v[P_CHECK] && (rc = count_arg("-c", v[P_CHECK], 0, 1000000, &pc->check,
-                                       "nccl-tests' check count"))) ||
-        (v[P_BLOCK] && (rc = count_arg("-z", v[P_BLOCK], 0, 1, &pc->blocking,
-                                       "nccl-tests' blocking flag"))))
+        (v[P_CHECK] &&
+         (rc = count_arg("-c", v[P_CHECK], 0, 1000000, &pc->check, "nccl-tests' check count"))) ||
+        (v[P_BLOCK] &&
+         (rc = count_arg("-z", v[P_BLOCK], 0, 1, &pc->blocking, "nccl-tests' blocking flag"))))
         return rc;
     pc->by_factor = !v[P_STEPB];
     pc->step = 2;
@@ -240,7 +254,7 @@ static int perf_read(int argc, char **argv, sweep_args *a, perf_ctx *pc, const c
     *ranks = v[P_RANKS];
     /* nccl-tests' sizes: from -b while at most -e, times -f (or plus -i) */
     pc->nsizes = 0;
-    for (uint64_t s = pc->minbytes; s <= pc->maxbytes; ) {
+    for (uint64_t s = pc->minbytes; s <= pc->maxbytes;) {
         if (pc->nsizes == MAX_LIST)
             return die(EXIT_USAGE, "perf: more than 4096 sizes from -b to -e", NULL, NULL);
         pc->sizes[pc->nsizes++] = s;
@@ -298,19 +312,18 @@ static double mean_busbw(const sweep_args *a, double factor) {
 static int print_json(const sweep_args *a, const perf_ctx *pc, double factor) {
     const oc_sweep_point *p0 = oc_sweep_point_at(a->sweep, 0);
     cJSON *x = cJSON_CreateObject();
-    int ok = x && oc__json_str(x, "collective", a->o.coll) &&
-             oc__json_str(x, "algorithm", a->algos[0]) &&
-             oc__json_str(x, "network", a->base.network) &&
-             oc__json_kv(x, "network_params", a->o.net_params) &&
-             oc__json_u64(x, "nodes", p0->nodes) && oc__json_str(x, "type", "float") &&
-             oc__json_num(x, "busbw_factor", factor) && oc__json_str(x, "time_source", "model") &&
-             oc__json_u64(x, "minbytes", pc->minbytes) &&
-             oc__json_u64(x, "maxbytes", pc->maxbytes) &&
-             oc__json_u64(x, pc->by_factor ? "step_factor" : "step_bytes", pc->step) &&
-             oc__json_u64(x, "iters", pc->iters) && oc__json_u64(x, "warmup_iters", pc->warmup) &&
-             oc__json_u64(x, "check", pc->check) && oc__json_u64(x, "blocking", pc->blocking) &&
-             oc__json_u64(x, "out_of_bounds", 0) &&
-             oc__json_num(x, "avg_busbw_GBps", mean_busbw(a, factor));
+    int ok =
+        x && oc__json_str(x, "collective", a->o.coll) &&
+        oc__json_str(x, "algorithm", a->algos[0]) && oc__json_str(x, "network", a->base.network) &&
+        oc__json_kv(x, "network_params", a->o.net_params) && oc__json_u64(x, "nodes", p0->nodes) &&
+        oc__json_str(x, "type", "float") && oc__json_num(x, "busbw_factor", factor) &&
+        oc__json_str(x, "time_source", "model") && oc__json_u64(x, "minbytes", pc->minbytes) &&
+        oc__json_u64(x, "maxbytes", pc->maxbytes) &&
+        oc__json_u64(x, pc->by_factor ? "step_factor" : "step_bytes", pc->step) &&
+        oc__json_u64(x, "iters", pc->iters) && oc__json_u64(x, "warmup_iters", pc->warmup) &&
+        oc__json_u64(x, "check", pc->check) && oc__json_u64(x, "blocking", pc->blocking) &&
+        oc__json_u64(x, "out_of_bounds", 0) &&
+        oc__json_num(x, "avg_busbw_GBps", mean_busbw(a, factor));
     cJSON *rows = ok ? oc__json_arr(x, "rows") : NULL;
     static const char *const halves[] = {"out_of_place", "in_place"};
     ok = rows != NULL;
@@ -353,7 +366,8 @@ static void print_table(const sweep_args *a, const perf_ctx *pc, double factor) 
            (unsigned long long)pc->step, pc->by_factor ? "factor" : "bytes",
            (unsigned long long)pc->warmup, (unsigned long long)pc->iters,
            (unsigned long long)pc->check);
-    if (pc->blocking) printf("# Blocking Enabled: wait for completion and barrier after each collective \n");
+    if (pc->blocking)
+        printf("# Blocking Enabled: wait for completion and barrier after each collective \n");
     printf("# the model's time is the same at every iteration, warm-up or not, and in-place or "
            "out-of-place (one schedule); busbw = algbw x %.6g\n",
            factor);

@@ -130,8 +130,27 @@ static int refused(const arg_word *w) {
 }
 
 static int parse(int argc, char **argv, opts *o) {
-    enum { COLLS, ALGOS, SIZES, TYPE, OP, ROOT, REPEATS, WARMUP, DROP, INPLACE, JSON, PERF, HELP,
-           MINB, MAXB, STEPF, STEPB, CHECK, BLOCK };
+    enum {
+        COLLS,
+        ALGOS,
+        SIZES,
+        TYPE,
+        OP,
+        ROOT,
+        REPEATS,
+        WARMUP,
+        DROP,
+        INPLACE,
+        JSON,
+        PERF,
+        HELP,
+        MINB,
+        MAXB,
+        STEPF,
+        STEPB,
+        CHECK,
+        BLOCK
+    };
     static const arg_option options[] = {{NULL, "--collectives", 1, COLLS},
                                          {NULL, "--algorithms", 1, ALGOS},
                                          {NULL, "--sizes", 1, SIZES},
@@ -210,7 +229,8 @@ static int parse(int argc, char **argv, opts *o) {
         } else if (w.id >= MINB && w.id <= STEPB) {
             nccl[w.id - MINB] = v;
         } else if (w.id == CHECK) {
-            if (oc_parse_u64(v, 0, 1000000, &u)) return usage("bad -c (a check count, 0 or more)", v);
+            if (oc_parse_u64(v, 0, 1000000, &u))
+                return usage("bad -c (a check count, 0 or more)", v);
             o->check = u;
         } else if (w.id == BLOCK) {
             if (oc_parse_u64(v, 0, 1, &u)) return usage("bad -z (0 or 1)", v);
@@ -271,7 +291,8 @@ static int parse(int argc, char **argv, opts *o) {
         }
     }
     if (nccl[0] || nccl[1] || nccl[2] || nccl[3]) {
-        if (sizes_given) return usage("--sizes and -b/-e/-f/-i both give the sizes: give one", NULL);
+        if (sizes_given)
+            return usage("--sizes and -b/-e/-f/-i both give the sizes: give one", NULL);
         if (!nccl[0]) return usage("-e, -f and -i need -b (the first size)", NULL);
         if (nccl[2] && nccl[3]) return usage("-f and -i exclude each other", NULL);
         uint64_t *ends[2] = {&o->minbytes, &o->maxbytes};
@@ -285,7 +306,8 @@ static int parse(int argc, char **argv, opts *o) {
             else
                 snprintf(buf, sizeof buf, "%s", t);
             if (oc_parse_size(buf, ends[k]) || !*ends[k] || *ends[k] > (UINT64_C(1) << 30))
-                return usage(k ? "bad -e (a size of at most 1G)" : "bad -b (a size of at most 1G)", t);
+                return usage(k ? "bad -e (a size of at most 1G)" : "bad -b (a size of at most 1G)",
+                             t);
         }
         if (o->maxbytes < o->minbytes) return usage("-e is smaller than -b", nccl[1]);
         o->by_factor = !nccl[3];
@@ -826,8 +848,9 @@ int main(int argc, char **argv) {
                     st_ip = one_case(&flip, &k, tsize, &ours_ip, &theirs_ip, &wrong_ip);
                     checked += st_ip == 0, mismatches += st_ip == 1, failed += st_ip == 2;
                     char why[512];
-                    uint64_t mbytes = count * (uint64_t)tsize *
-                                      (strcmp(o.colls[ci], "reducescatter") == 0 ? (uint64_t)nranks : 1);
+                    uint64_t mbytes =
+                        count * (uint64_t)tsize *
+                        (strcmp(o.colls[ci], "reducescatter") == 0 ? (uint64_t)nranks : 1);
                     if (rank == 0 && st == 0 &&
                         plan_parameters(&o, o.colls[ci], algos[ai], mbytes, &model_s, why,
                                         sizeof why))
@@ -879,8 +902,9 @@ int main(int argc, char **argv) {
                         cJSON *pr = oc__perf_row_json(&prow, json_groups, 4, factor);
                         for (size_t g = 0; pr && g < 4 && ok; g++) {
                             cJSON *h = cJSON_GetObjectItemCaseSensitive(pr, json_groups[g]);
-                            ok = h && (wrongs[g] >= 0 ? oc__json_u64(h, "wrong", (uint64_t)wrongs[g])
-                                                      : oc__json_null(h, "wrong"));
+                            ok =
+                                h && (wrongs[g] >= 0 ? oc__json_u64(h, "wrong", (uint64_t)wrongs[g])
+                                                     : oc__json_null(h, "wrong"));
                         }
                         ok = oc__json_add(x, "perf", pr) && ok;
                     }
@@ -912,8 +936,8 @@ int main(int argc, char **argv) {
                             snprintf(notes[nnotes++], sizeof notes[0], "%s", why);
                         if (kn < nnotes) snprintf(v, sizeof v, "skipped [%zu]", kn + 1);
                     }
-                    printf("%-13s %-*s %5d %10llu %12s %12s %6s  %s\n", o.colls[ci], wa,
-                           algos[ai], nranks, (unsigned long long)bytes, "-", "-", "-", v);
+                    printf("%-13s %-*s %5d %10llu %12s %12s %6s  %s\n", o.colls[ci], wa, algos[ai],
+                           nranks, (unsigned long long)bytes, "-", "-", "-", v);
                 }
                 fflush(stdout);
             }

@@ -427,6 +427,15 @@ class Table(list):
         return ax
 
 
+def _records(objects):
+    """The command's JSON objects as a Table; a "not_run" reason in this package's words."""
+    rows = Table(objects)
+    for row in rows:
+        if isinstance(row.get("not_run"), str):
+            row["not_run"] = _plain(row["not_run"])
+    return rows
+
+
 def _report(out):
     """The report a library call left in out[0], as a Record (and freed)."""
     try:
@@ -542,7 +551,7 @@ def compare(collective, nodes, size, network="ring", algorithms=None, params=Non
         names, count = _ffi.new("const char *[]", keep), len(keep)
     text = _ffi.new("char **")
     _library_call(request.stop, _lib.opy_compare_json, request.req, names, count, pins.ptr, text)
-    return Table(_json.loads(_take_text(text)))
+    return _records(_json.loads(_take_text(text)))
 
 
 _FORMATS = ("json", "chrome", "msccl", "msccl-inplace", "chakra")
@@ -674,8 +683,8 @@ def sweep(collective, nodes, sizes, network="ring", algorithms=None, params=None
     s = _Sweep(collective, _list(nodes, 0, "nodes"), _list(sizes, 1, "sizes"), network,
                algorithms, params, net_params, root, data_check)
     s.run(threads)
-    return Table(_json.loads(_ffi.string(p.json).decode()) for p in s.points()
-                 if p.json != _ffi.NULL)
+    return _records(_json.loads(_ffi.string(p.json).decode()) for p in s.points()
+                    if p.json != _ffi.NULL)
 
 
 def tune(collective, nodes, sizes, network="ring", algorithms=None, params=None, net_params=None,

@@ -138,8 +138,9 @@ static void float_text(double value, int width, char *out, size_t len) {
 void oc__perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups) {
     /* the first two groups are nccl-tests' halves, named as its own line names them (64
      * characters over their 66 columns); any further group is centred over its 33 */
-    fprintf(f, "#\n# %10s  %12s  %8s  %6s  %6s           out-of-place                       "
-               "in-place          ",
+    fprintf(f,
+            "#\n# %10s  %12s  %8s  %6s  %6s           out-of-place                       "
+            "in-place          ",
             "", "", "", "", "");
     for (size_t g = 2; g < ngroups; g++) {
         const char *name = groups[g];

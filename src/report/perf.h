@@ -43,10 +43,11 @@ oc__perf_row oc__perf_row_of(oc_collective c, uint32_t n, uint64_t bytes, uint32
 /* nccl-tests' own layout (NVIDIA/nccl-tests src/util.cu: writeResultHeader, writeBenchmarkLine*,
  * writeResultFooter), printf for printf: a "#" line, the group line (groups[0] and [1] are
  * nccl-tests' "out-of-place" and "in-place", printed as its line prints them; further groups are
- * named centred over their columns), the column names size count type redop root, then per group time algbw busbw #wrong,
- * the units line; a row's numbers in nccl-tests' widths (getFloatStr: 2, 1 or 0 decimals, then
- * an exponent, as the value grows), #wrong as "%6g" or "N/A" where nothing was checked (its -c
- * 0). ngroups: 2 (nccl-tests' halves) or more (extra groups after them, same columns). */
+ * named centred over their columns), the column names size count type redop root, then per group
+ * time algbw busbw #wrong, the units line; a row's numbers in nccl-tests' widths (getFloatStr: 2, 1
+ * or 0 decimals, then an exponent, as the value grows), #wrong as "%6g" or "N/A" where nothing was
+ * checked (its -c 0). ngroups: 2 (nccl-tests' halves) or more (extra groups after them, same
+ * columns). */
 void oc__perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups);
 /* One row; wrong[g] < 0 prints "N/A". */
 void oc__perf_nccl_row(FILE *f, const oc__perf_row *r, const int64_t *wrong, size_t ngroups,

@@ -249,9 +249,9 @@ static int from_algo_counted(void *arg, oc__emit *e) {
     /* A sharded run generates the rounds once whole (the cost pass) and once per chunk window
      * (the shards, on other threads): only the whole pass is counted, or done would go back. */
     if (!s->progress.fn) return from_algo(&s->src, e);
-    progress_sink ps = {.sink = {.round = e->windowed ? stop_round : progress_round,
-                                 .next = e->sinks},
-                        .progress = &s->progress};
+    progress_sink ps = {
+        .sink = {.round = e->windowed ? stop_round : progress_round, .next = e->sinks},
+        .progress = &s->progress};
     e->sinks = &ps.sink;
     int rc = from_algo(&s->src, e);
     e->sinks = ps.sink.next;

@@ -32,6 +32,8 @@ def flat(obj, prefix=""):
     for key, value in obj.items():
         if isinstance(value, dict) and value:
             out.update(flat(value, f"{prefix}{key}."))
+        elif key == "not_run":  # a reason, in the package's words (no CLI flags)
+            out[f"{prefix}{key}"] = opticoll._plain(value)
         else:
             out[f"{prefix}{key}"] = value
     return out
@@ -230,6 +232,17 @@ def test_bad_input_raises_a_typed_error_without_flags(call, error):
     assert reason and "\n" not in reason
     assert not FLAG.search(reason), f"names a CLI flag: {reason}"
     assert isinstance(e.value, opticoll.Error)
+
+
+def test_reasons_in_records_name_no_flags():
+    reasons = [r["not_run"] for table in (
+        opticoll.compare("alltoall", 7, "4KiB", network="hypercube"),
+        opticoll.compare("allreduce", 7, "64KiB", network="ring"),
+        opticoll.sweep("allgather", [5, 12], "1KiB", network="ring"),
+        opticoll.perf("allreduce", "wrht", 7, 8, 64, network="ring"))
+        for r in table if "not_run" in r]
+    assert reasons
+    assert not [r for r in reasons if FLAG.search(r)]
 
 
 def test_library_reasons_lose_their_flags():

@@ -30,6 +30,8 @@ def flat(obj, prefix=""):
     for key, value in obj.items():
         if isinstance(value, dict) and value:
             out.update(flat(value, f"{prefix}{key}."))
+        elif key == "not_run":  # a reason, in the package's words (no CLI flags)
+            out[f"{prefix}{key}"] = opticoll._plain(value)
         else:
             out[f"{prefix}{key}"] = value
     return out
