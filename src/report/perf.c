@@ -59,39 +59,9 @@ oc__perf_row oc__perf_row_of(oc_collective c, uint32_t n, uint64_t bytes, uint32
     return r;
 }
 
-void oc__perf_header(FILE *f, const char *const *groups, size_t ngroups) {
-    if (ngroups > 1) {
-        fprintf(f, "#%51s", "");
-        for (size_t g = 0; g < ngroups; g++)
-            fprintf(f, "  %26s", groups[g]);
-        fputc('\n', f);
-    }
-    fprintf(f, "#%11s  %12s  %8s  %6s  %6s", "size", "count", "type", "redop", "root");
-    for (size_t g = 0; g < ngroups; g++)
-        fprintf(f, "  %10s  %6s  %6s", "time", "algbw", "busbw");
-    fprintf(f, "\n#%11s  %12s  %8s  %6s  %6s", "(B)", "(elements)", "", "", "");
-    for (size_t g = 0; g < ngroups; g++)
-        fprintf(f, "  %10s  %6s  %6s", "(us)", "(GB/s)", "(GB/s)");
-    fputc('\n', f);
-}
-
 /* algbw in GB/s (10^9 bytes per second), as nccl-tests counts. */
 static double algbw(const oc__perf_row *r, double t) {
     return (double)r->size / t / 1e9;
-}
-
-void oc__perf_row_text(FILE *f, const oc__perf_row *r, size_t ngroups, double factor) {
-    fprintf(f, " %11llu  %12llu  %8s  %6s  %6lld", (unsigned long long)r->size,
-            (unsigned long long)r->count, r->type, r->redop, (long long)r->root);
-    for (size_t g = 0; g < ngroups && g < OC__PERF_MAX_GROUPS; g++) {
-        double t = r->time_s[g];
-        if (!(t > 0)) {
-            fprintf(f, "  %10s  %6s  %6s", "-", "-", "-");
-            continue;
-        }
-        fprintf(f, "  %10.2f  %6.2f  %6.2f", t * 1e6, algbw(r, t), algbw(r, t) * factor);
-    }
-    fputc('\n', f);
 }
 
 cJSON *oc__perf_row_json(const oc__perf_row *r, const char *const *groups, size_t ngroups,

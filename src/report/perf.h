@@ -58,11 +58,6 @@ void oc__perf_nccl_row(FILE *f, const oc__perf_row *r, const int64_t *wrong, siz
 void oc__perf_nccl_footer(FILE *f, int64_t out_of_bounds, double avg_busbw_GBps);
 /* busbw in GB/s of a row's group g (0 when not measured). */
 double oc__perf_busbw(const oc__perf_row *r, size_t g, double factor);
-/* The two header lines (and, for more than one group, a line naming the groups above). */
-void oc__perf_header(FILE *f, const char *const *groups, size_t ngroups);
-/* One row: time in microseconds, algbw = size / time and busbw = algbw x factor in GB/s
- * (1e9 bytes per second), as nccl-tests prints them. */
-void oc__perf_row_text(FILE *f, const oc__perf_row *r, size_t ngroups, double factor);
 /* The row as JSON: size, count, type, redop, root and, for each group, an object named after it
  * with time_us, algbw_GBps and busbw_GBps (numbers; null where not measured); groups NULL: one
  * group, its three members in the row itself. Also busbw_factor. NULL: no memory. */
