@@ -38,7 +38,8 @@ extern "C" {
     X(ERESOURCE, -7, "network resource conflict")                                                  \
     X(EPARSE, -8, "malformed input")                                                               \
     X(EIO, -9, "input/output error")                                                               \
-    X(ETOOBIG, -10, "problem too large")
+    X(ETOOBIG, -10, "problem too large")                                                           \
+    X(ECANCELED, -11, "cancelled by the caller")
 
 typedef enum {
     OC_OK = 0,
@@ -49,6 +50,8 @@ typedef enum {
 
 /* A static, human-readable name for an error code. */
 const char *oc_strerror(int err);
+/* The library's version, "MAJOR.MINOR.PATCH" (CMakeLists.txt's project version). */
+const char *oc_version(void);
 
 /* Limits the library enforces on user input (larger input is refused with OC_ETOOBIG). Rounds
  * stream and verification is sharded by chunks, so a schedule's length costs time, not memory: a
@@ -84,8 +87,11 @@ uint64_t oc_memory_budget(void);
  * done == total, also when the work stopped on an error.
  * Calls come at most about ten times a second (the clock is read every so many steps, not every
  * step), plus the last one; one piece of work calls from one thread at a time. The callback must
- * not call back into the library. */
-typedef void (*oc_progress_fn)(void *ctx, const char *what, uint64_t done, uint64_t total);
+ * not call back into the library. It returns 0 to go on; anything else asks the work to stop:
+ * the call that started it then returns OC_ECANCELED soon after (a round, a candidate, a point or
+ * a job later), having released what it held (the Python package's Ctrl-C). The last call's
+ * answer is not read. */
+typedef int (*oc_progress_fn)(void *ctx, const char *what, uint64_t done, uint64_t total);
 
 /* The columns a plain-text table may take (the reproductions' and studies' tables): a wider table
  * prints its long reasons as numbered notes under it and wraps its widest cells. 0, the default,

@@ -21,8 +21,9 @@ have_pkg libsimgrid-dev || need="$need libsimgrid-dev"
 # MSCCL XML export and re-import (src/formats/msccl.c)
 have_pkg libxml2-dev || need="$need libxml2-dev"
 # The Python package (pyproject.toml; tests/python): cffi's API mode compiles against Python's
-# headers; the venv comes from python3-venv, the test runner from python3-pytest.
-for p in python3-cffi python3-setuptools python3-venv python3-dev python3-pytest; do
+# headers; the venv comes from python3-venv, the test runner from python3-pytest; pandas (and the
+# numpy it brings: about 65 MB) lets the tests check Table.to_pandas and numpy's integers.
+for p in python3-cffi python3-setuptools python3-venv python3-dev python3-pytest python3-pandas; do
   have_pkg $p || need="$need $p"
 done
 # Chakra execution traces (export --format chakra): protoc-c compiles the schema at build time,

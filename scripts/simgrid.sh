@@ -44,8 +44,10 @@ srcs=$(ls "$root"/src/*/*.c "$root"/tools/opticoll_mpi.c "$root"/tools/mpi_agree
 if [ ! -x "$exe" ] || [ -n "$(find "$root/src" "$root/include" "$root/tools/opticoll_mpi.c" \
      "$root"/tools/mpi_agree.[ch] "$root"/tools/args.[ch] -newer "$exe" -name '*.[ch]' | head -1)" ]; then
   echo "simgrid.sh: building $exe with smpicc" >&2
+  version=$(sed -n 's/^project(opticoll VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
   # shellcheck disable=SC2086
-  smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -DOC_DATA_DIR="\"$root/data\"" -w \
+  smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -DOC_DATA_DIR="\"$root/data\"" \
+    -DOC_VERSION_TEXT="\"$version\"" -w \
     -I"$root/include" -I"$root/src" $(pkg-config --cflags libcjson libxml-2.0 z3) $srcs -o "$exe" \
     $(pkg-config --libs libcjson libxml-2.0 z3) -lm -lpthread >"$out/build.log" 2>&1 ||
     { cat "$out/build.log" >&2; exit 1; }

@@ -5,7 +5,9 @@
  * says ahead how many rounds it emits says it right), over every algorithm and odd, prime and
  * even node counts; a search's last call counts its candidates, a sweep's its points, a
  * reproduction's batch its jobs. A run long
- * enough (a few tenths of a second) also reports on the way, not only at the end.
+ * enough (a few tenths of a second) also reports on the way, not only at the end. A callback that
+ * answers "stop" ends a run, a sweep and a reproduction early with OC_ECANCELED, before their
+ * work is done (the Python package's Ctrl-C).
  */
 #include "check.h"
 #include "opticoll.h"
@@ -22,9 +24,10 @@ typedef struct calls {
     call c[4096];
     size_t n;
     int broken; /* a rule broken: done went back or passed a known total */
+    int stop;   /* the answer to give: 1 asks the work to stop */
 } calls;
 
-static void record(void *ctx, const char *what, uint64_t done, uint64_t total) {
+static int record(void *ctx, const char *what, uint64_t done, uint64_t total) {
     calls *k = ctx;
     const call *last = NULL;
     for (size_t i = k->n; i-- > 0;)
@@ -41,6 +44,7 @@ static void record(void *ctx, const char *what, uint64_t done, uint64_t total) {
         c->done = done;
         c->total = total;
     }
+    return k->stop;
 }
 
 /* The last call of unit `what`, or NULL. */
@@ -185,7 +189,57 @@ static void reproduce(void) {
     free(k);
 }
 
+/* A callback that answers "stop" at its first report: the run, the sweep and the reproduction
+ * return OC_ECANCELED with a reason, and stopped before the end (the first report comes after
+ * 0.1 s; each piece of work below takes longer). */
+static void cancel(void) {
+    calls *k = calloc(1, sizeof *k);
+    char why[512] = "";
+    k->stop = 1;
+    int rc = run_into(k, OC_ALLREDUCE, "ring", "switch", 2000, why, sizeof why);
+    CHECK(rc == OC_ECANCELED && strstr(why, "cancelled"), "ring N=2000 stopped: %d %s", rc, why);
+    CHECK(k->n >= 2 && k->c[0].done < 3998, "stopped after %llu of 3998 rounds",
+          k->n ? (unsigned long long)k->c[0].done : 0ull);
+    free(k);
+
+    k = calloc(1, sizeof *k);
+    k->stop = 1;
+    const uint64_t nodes[] = {200, 300, 400, 500, 600, 700, 800, 900}, sizes[] = {1 << 20};
+    oc_sweep_spec spec = {.base = {.collective = OC_ALLREDUCE,
+                                   .network = "switch",
+                                   .progress = record,
+                                   .progress_ctx = k},
+                          .nodes = nodes,
+                          .nnodes = 8,
+                          .sizes = sizes,
+                          .nsizes = 1};
+    oc_sweep *s = NULL;
+    rc = oc_sweep_new(&spec, &s, why, sizeof why);
+    CHECK(rc == 0, "sweep: %s", why);
+    if (!rc) {
+        rc = oc_sweep_run(s, 0, oc_sweep_count(s), 1, why, sizeof why);
+        CHECK(rc == OC_ECANCELED, "sweep stopped: %d %s", rc, why);
+        size_t pending = 0;
+        for (size_t i = 0; i < oc_sweep_count(s); i++)
+            pending += oc_sweep_point_at(s, i)->status == OC_POINT_PENDING;
+        CHECK(pending > 0, "every one of %zu points ran after the callback asked to stop",
+              oc_sweep_count(s));
+        oc_sweep_free(s);
+    }
+    free(k);
+
+    k = calloc(1, sizeof *k);
+    k->stop = 1;
+    oc_reproduce_settings set = {.progress = record, .progress_ctx = k};
+    FILE *devnull = fopen("/dev/null", "w");
+    rc = devnull ? oc_reproduce_with("lumorph", &set, devnull, why, sizeof why) : OC_EIO;
+    if (devnull) fclose(devnull);
+    CHECK(rc == OC_ECANCELED, "reproduce lumorph stopped: %d %s", rc, why);
+    free(k);
+}
+
 int main(void) {
+    cancel();
     every_algorithm();
     long_run();
     search();

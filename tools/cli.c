@@ -56,9 +56,9 @@ void cli_progress_clear(void) {
     pthread_mutex_unlock(&cli_prog.lock);
 }
 
-void cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
+int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
     (void)ctx;
-    if (cli_prog.quiet || !cli_prog.tty) return;
+    if (cli_prog.quiet || !cli_prog.tty) return 0;
     pthread_mutex_lock(&cli_prog.lock);
     if (total && done >= total) {
         progress_erase(); /* this piece of work is over */
@@ -73,6 +73,7 @@ void cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
         cli_prog.shown = 1;
     }
     pthread_mutex_unlock(&cli_prog.lock);
+    return 0; /* the command never stops the work: Ctrl-C ends the process */
 }
 
 int die_line(int code, const char *line) {
@@ -226,7 +227,7 @@ static int arg_once(const char *cmd, const arg_word *a, const char **slot) {
 
 /* -q, --quiet: every command's, added once by each reader (read_options, command_table). Its id
  * is above every read_options list's indices and is no OPT_ bit (not a power of two), so the
- * readers take it before they look at ids; the 31 bits of OPT_ are all in use. */
+ * readers take it before they look at ids; OPT_ has few bits left. */
 enum { QUIET_ID = 200 };
 static const arg_option quiet_option = {"-q", "--quiet", 0, QUIET_ID};
 
@@ -282,10 +283,7 @@ static const struct {
                   OPT_JSON | OPT_NODES | OPT_SIZE | OPT_JOBS | OPT_CSVFILE | OPT_PLOT},
     {"tune", OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_NETWORK_FLAGS | OPT_JSON |
                  OPT_OUTPUT | OPT_NODES | OPT_SIZE | OPT_JOBS},
-    /* perf: nccl-tests' -b -e -f; its -f hides the network's -f (fibres: --net fibres=F) */
-    {"perf", OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_PARAM | OPT_NET | OPT_W |
-                 OPT_PRESET | OPT_NETPARAM | OPT_JSON | OPT_NODES | OPT_JOBS | OPT_MINBYTES |
-                 OPT_MAXBYTES | OPT_STEPFACTOR},
+    /* perf reads its own options (tools/cmd_perf.c): nccl-tests' letters, which are not these */
 };
 
 /* Every option of those commands: its spellings, and the field of struct options it sets (a
@@ -324,9 +322,6 @@ static const struct cli_option {
     {{NULL, "--csv", 1, OPT_CSVFILE}, FIELD(csv_file), NULL},
     {{NULL, "--plot", 1, OPT_PLOT}, FIELD(plot), NULL},
     {{NULL, "--decisions", 1, OPT_DECISIONS}, FIELD(decisions), NULL},
-    {{"-b", "--minbytes", 1, OPT_MINBYTES}, FIELD(minbytes), "perf"},
-    {{"-e", "--maxbytes", 1, OPT_MAXBYTES}, FIELD(maxbytes), "perf"},
-    {{"-f", "--stepfactor", 1, OPT_STEPFACTOR}, FIELD(stepfactor), "perf"},
     {{NULL, "--runtime", 1, OPT_RUNTIME}, FIELD(runtime), NULL},
 };
 enum { NCLI = sizeof cli_options / sizeof cli_options[0] };

@@ -50,9 +50,6 @@ enum {
     OPT_PLOT = 1 << 24,      /* sweep */
     OPT_DECISIONS = 1 << 25, /* run -a auto */
     OPT_HELP = 1 << 26,      /* every command */
-    OPT_MINBYTES = 1 << 27,  /* perf -b */
-    OPT_MAXBYTES = 1 << 28,  /* perf -e */
-    OPT_STEPFACTOR = 1 << 29, /* perf -f (nccl-tests' spelling; --net fibres= there) */
     OPT_RUNTIME = 1 << 30,   /* export --format msccl / msccl-inplace */
     /* -q, --quiet takes no bit: every command reads it (cli.c's QUIET_ID) */
     OPT_SHARED = (1 << 20) - 1 - OPT_FILE,
@@ -64,7 +61,6 @@ typedef struct options {
     const char *coll, *algo, *net, *nodes, *size, *root, *format, *output, *file;
     const char *wavelengths, *fibres, *preset, *objective;
     const char *model, *models, *jobs, *csv_file, *plot, *decisions;
-    const char *minbytes, *maxbytes, *stepfactor; /* perf */
     const char *runtime;                          /* export --format msccl */
     int json, csv, no_data, help, links, explain;
     oc_kv *params, *net_params;
@@ -150,7 +146,7 @@ int cmd_reproduce_out(const char *which, const char *out, const char *jobs,
  * was not given, and the command has run for a second; one line, rewritten with \r, erased when
  * a piece of work ends and before any error line. cli_progress_start() at the start of main. */
 void cli_progress_start(void);
-void cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total);
+int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total);
 void cli_progress_clear(void);
 
 #endif

@@ -60,6 +60,12 @@ typedef struct opts {
     MPI_Op op;
     const char *op_name;
     int root, inplace, repeats, warmup, json, perf;
+    /* nccl-tests' options: -b -e with -f or -i give the sizes as nccl-tests' (the whole
+     * operation's bytes, mapped per collective as src/report/perf.c says); -c the check count
+     * (0: #wrong is N/A; the comparison with MPI still runs), -z blocking (the executor always
+     * is; printed) */
+    int nccl_sizes, by_factor;
+    uint64_t minbytes, maxbytes, step, check, blocking;
     long drop_round, drop_index;
     const char *drop_text; /* as given, for its message */
 } opts;
@@ -74,8 +80,14 @@ static const char help[] =
     "usage: mpirun -np P opticoll-mpi [--collectives LIST] [--algorithms LIST|all] [--sizes LIST]\n"
     "       [--type float|double|int32|int64] [--op sum|max|min] [--root R] [--inplace]\n"
     "       [--repeats N] [--warmup N] [--json] [--drop-transfer ROUND:INDEX] [--perf]\n"
-    "  --perf   nccl-tests' columns (size count type redop root, then time algbw busbw for\n"
-    "           opticoll's schedule and for MPI's own collective)\n";
+    "       [-b SIZE -e SIZE [-f F | -i BYTES]] [-n ITERS] [-w WARMUP] [-c CHECK] [-z 0|1]\n"
+    "  --perf   nccl-tests' report: size count type redop root, then time algbw busbw #wrong\n"
+    "           for opticoll's schedule measured out-of-place and in-place, for MPI's own\n"
+    "           collective (measured) and for the network model (the schedule's time on the\n"
+    "           switch); nccl-tests' footer per algorithm\n"
+    "  nccl-tests' letters: -b -e (sizes of the whole operation, K M G = 1024^k) with -f\n"
+    "  (factor, 2) or -i (bytes) in place of --sizes; -n = --repeats, -w = --warmup;\n"
+    "  -c 0: #wrong N/A (the check still runs); -z is printed (every call blocks)\n";
 
 /* Bad input: one line on stderr (rank 0), exit status 2. */
 static int usage(const char *msg, const char *arg) {
@@ -119,7 +131,27 @@ static int refused(const arg_word *w) {
 }
 
 static int parse(int argc, char **argv, opts *o) {
-    enum { COLLS, ALGOS, SIZES, TYPE, OP, ROOT, REPEATS, WARMUP, DROP, INPLACE, JSON, PERF, HELP };
+    enum {
+        COLLS,
+        ALGOS,
+        SIZES,
+        TYPE,
+        OP,
+        ROOT,
+        REPEATS,
+        WARMUP,
+        DROP,
+        INPLACE,
+        JSON,
+        PERF,
+        HELP,
+        MINB,
+        MAXB,
+        STEPF,
+        STEPB,
+        CHECK,
+        BLOCK
+    };
     static const arg_option options[] = {{NULL, "--collectives", 1, COLLS},
                                          {NULL, "--algorithms", 1, ALGOS},
                                          {NULL, "--sizes", 1, SIZES},
@@ -132,13 +164,24 @@ static int parse(int argc, char **argv, opts *o) {
                                          {NULL, "--inplace", 0, INPLACE},
                                          {NULL, "--json", 0, JSON},
                                          {NULL, "--perf", 0, PERF},
-                                         {"-h", "--help", 0, HELP}};
+                                         {"-h", "--help", 0, HELP},
+                                         {"-n", "--iters", 1, REPEATS},
+                                         {"-w", "--warmup_iters", 1, WARMUP},
+                                         {"-b", "--minbytes", 1, MINB},
+                                         {"-e", "--maxbytes", 1, MAXB},
+                                         {"-f", "--stepfactor", 1, STEPF},
+                                         {"-i", "--stepbytes", 1, STEPB},
+                                         {"-c", "--check", 1, CHECK},
+                                         {"-z", "--blocking", 1, BLOCK}};
+    const char *nccl[6] = {0}; /* -b -e -f -i as given */
+    int sizes_given = 0;
     *o = (opts){.type = MPI_FLOAT,
                 .type_name = "float",
                 .op = MPI_SUM,
                 .op_name = "sum",
                 .repeats = 5,
                 .warmup = 1,
+                .check = 1,
                 .drop_round = -1};
     o->sizes[0] = 1024, o->sizes[1] = 65536, o->nsizes = 2;
     arg_reader p;
@@ -184,7 +227,17 @@ static int parse(int argc, char **argv, opts *o) {
             o->nalgos = split(v, o->algos, MAX_LIST);
             if (o->nalgos == 0 || o->nalgos > MAX_LIST)
                 return usage("bad --algorithms (names separated by single commas, at most 64)", v);
+        } else if (w.id >= MINB && w.id <= STEPB) {
+            nccl[w.id - MINB] = v;
+        } else if (w.id == CHECK) {
+            if (oc_parse_u64(v, 0, 1000000, &u))
+                return usage("bad -c (a check count, 0 or more)", v);
+            o->check = u;
+        } else if (w.id == BLOCK) {
+            if (oc_parse_u64(v, 0, 1, &u)) return usage("bad -z (0 or 1)", v);
+            o->blocking = u;
         } else if (w.id == SIZES) {
+            sizes_given = 1;
             char *items[MAX_LIST + 1];
             o->nsizes = split(v, items, MAX_LIST);
             if (o->nsizes == 0 || o->nsizes > MAX_LIST)
@@ -237,6 +290,40 @@ static int parse(int argc, char **argv, opts *o) {
             o->drop_text = v;
             o->drop_round = (long)r2, o->drop_index = (long)i2;
         }
+    }
+    if (nccl[0] || nccl[1] || nccl[2] || nccl[3]) {
+        if (sizes_given)
+            return usage("--sizes and -b/-e/-f/-i both give the sizes: give one", NULL);
+        if (!nccl[0]) return usage("-e, -f and -i need -b (the first size)", NULL);
+        if (nccl[2] && nccl[3]) return usage("-f and -i exclude each other", NULL);
+        uint64_t *ends[2] = {&o->minbytes, &o->maxbytes};
+        for (int k = 0; k < 2; k++) {
+            const char *t = nccl[k] ? nccl[k] : nccl[0];
+            char buf[96];
+            size_t n = strlen(t);
+            char last = n ? t[n - 1] : 0;
+            if (n && n < 64 && (last == 'K' || last == 'M' || last == 'G'))
+                snprintf(buf, sizeof buf, "%.*s%ciB", (int)(n - 1), t, last);
+            else
+                snprintf(buf, sizeof buf, "%s", t);
+            if (oc_parse_size(buf, ends[k]) || !*ends[k] || *ends[k] > (UINT64_C(1) << 30))
+                return usage(k ? "bad -e (a size of at most 1G)" : "bad -b (a size of at most 1G)",
+                             t);
+        }
+        if (o->maxbytes < o->minbytes) return usage("-e is smaller than -b", nccl[1]);
+        o->by_factor = !nccl[3];
+        o->step = 2;
+        if (nccl[2] && oc_parse_u64(nccl[2], 2, 1024, &o->step))
+            return usage("bad -f (a factor from 2 to 1024)", nccl[2]);
+        if (nccl[3] && (oc_parse_u64(nccl[3], 1, UINT64_C(1) << 30, &o->step)))
+            return usage("bad -i (a step of 1 to 2^30 bytes)", nccl[3]);
+        o->nsizes = 0;
+        for (uint64_t sz = o->minbytes; sz <= o->maxbytes;
+             sz = o->by_factor ? sz * o->step : sz + o->step) {
+            if (o->nsizes == MAX_LIST) return usage("more than 64 sizes from -b to -e", NULL);
+            o->sizes[o->nsizes++] = sz;
+        }
+        o->nccl_sizes = 1;
     }
     if (!o->ncolls)
         for (size_t c = 0; c < NCOLLS; c++)
@@ -430,7 +517,8 @@ static void say_once(int mine, const char *fmt, ...) {
 
 /* Runs, checks and times one case; returns 0 ok, 1 mismatch, 2 failed (an error other than a
  * refusal), 3 skipped (the algorithm refused these ranks or this size, on every rank). */
-static int one_case(const opts *o, const kase *k, int tsize, double *ours_s, double *mpi_s) {
+static int one_case(const opts *o, const kase *k, int tsize, double *ours_s, double *mpi_s,
+                    int64_t *wrong) {
     const size_t c = (size_t)k->count * (size_t)tsize, N = (size_t)nranks;
     bufs b = {0};
     const char *coll = k->coll;
@@ -439,6 +527,7 @@ static int one_case(const opts *o, const kase *k, int tsize, double *ours_s, dou
     b.recv = malloc(b.alloc_bytes + 1);
     b.ref = malloc(b.recv_bytes + 1);
     int status = 0;
+    *wrong = -1; /* not compared */
     if (!b.send || !b.recv || !b.ref) {
         fprintf(stderr, "opticoll-mpi: out of memory\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -479,6 +568,12 @@ static int one_case(const opts *o, const kase *k, int tsize, double *ours_s, dou
     while (at < nb && b.recv[at] == b.ref[at])
         at++;
     bad = at < nb;
+    /* nccl-tests' #wrong: the elements that differ, summed over the ranks */
+    long long mine = 0, total = 0;
+    for (size_t e = at / (size_t)tsize; bad && e < nb / (size_t)tsize; e++)
+        mine += memcmp(b.recv + e * (size_t)tsize, b.ref + e * (size_t)tsize, (size_t)tsize) != 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    *wrong = total;
     MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (any_bad) {
         size_t el = at / (size_t)tsize;
@@ -546,11 +641,11 @@ static size_t algorithms_for(const opts *o, const char *coll, const char **out) 
 /* Plans the schedule of `text` ("name:k=v,...") for the collective at this communicator size
  * through the library, as the executor would (on the switch, else the algorithm's first network;
  * direct networks in wormhole mode), and returns the library's error (why set). */
-static int plan_parameters(const opts *o, const char *coll, const char *text, char *why,
-                           size_t len) {
+static int plan_parameters(const opts *o, const char *coll, const char *text, uint64_t bytes,
+                           double *time_s, char *why, size_t len) {
     const char *colon = strchr(text, ':');
     char name[64];
-    snprintf(name, sizeof name, "%.*s", (int)(colon - text), text);
+    snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - text) : (int)strlen(text), text);
     if (!strcmp(name, "auto")) snprintf(name, sizeof name, "%s", oc_mpi_default_algorithm(coll));
     oc_collective c;
     const oc_algorithm_info *info = NULL;
@@ -563,7 +658,7 @@ static int plan_parameters(const opts *o, const char *coll, const char *text, ch
     if (!on_switch(info->networks))
         snprintf(net, sizeof net, "%.*s", (int)strcspn(info->networks, ","), info->networks);
     oc_kv *params = oc_kv_new(), *np = oc_kv_new();
-    char *copy = strdup(colon + 1), *save = NULL;
+    char *copy = strdup(colon ? colon + 1 : ""), *save = NULL;
     int err = !params || !np || !copy ? OC_ENOMEM : 0;
     for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && !err;
          t = strtok_r(NULL, ",", &save))
@@ -578,12 +673,13 @@ static int plan_parameters(const opts *o, const char *coll, const char *text, ch
                           .algorithm = name,
                           .network = net,
                           .nodes = (uint32_t)nranks,
-                          .bytes = 1024,
+                          .bytes = bytes,
                           .root = (uint32_t)o->root,
                           .params = params,
                           .net_params = np};
         oc_report *rep = NULL;
         err = oc_run(&req, &rep, why, len);
+        if (!err && time_s) *time_s = oc_report_time(rep);
         oc_report_free(rep);
     }
     if (err == OC_ENOMEM) snprintf(why, len, "out of memory");
@@ -604,7 +700,7 @@ static int check_parameters(const opts *o) {
         for (size_t ci = 0; ci < o->ncolls; ci++) {
             if (!has_algorithm(o->colls[ci], o->algos[ai])) continue;
             char why[512] = "", msg[700];
-            int err = plan_parameters(o, o->colls[ci], o->algos[ai], why, sizeof why);
+            int err = plan_parameters(o, o->colls[ci], o->algos[ai], 1024, NULL, why, sizeof why);
             if (err == OC_ENOTSUP || err == OC_ETOOBIG || !err) continue;
             snprintf(msg, sizeof msg, "--algorithms %s (%s): %s", OC_Q(o->algos[ai]), o->colls[ci],
                      *why ? why : oc_strerror(err));
@@ -664,7 +760,7 @@ int main(int argc, char **argv) {
     }
     int tsize = 0;
     MPI_Type_size(o.type, &tsize);
-    for (size_t i = 0; i < o.nsizes; i++)
+    for (size_t i = 0; i < o.nsizes && !o.nccl_sizes; i++)
         if (o.sizes[i] % (uint64_t)tsize) {
             char s[32];
             snprintf(s, sizeof s, "%llu", (unsigned long long)o.sizes[i]);
@@ -687,9 +783,11 @@ int main(int argc, char **argv) {
         return rc;
     }
     if (o.drop_round >= 0) oc__mpi_test_drop_transfer(o.drop_round, o.drop_index);
-    int checked = 0, skipped = 0, mismatches = 0, failed = 0, json_lost = 0;
-    static const char *const groups[] = {"opticoll", "MPI"}, *const json_groups[] = {"opticoll",
-                                                                                      "mpi"};
+    int checked = 0, skipped = 0, mismatches = 0, failed = 0, json_lost = 0, json_cases = 0;
+    /* --perf: nccl-tests' halves (our schedule, measured), then MPI's own collective (measured,
+     * out-of-place) and the network model's time of the schedule */
+    static const char *const groups[] = {"out-of-place", "in-place", "MPI", "model"},
+                             *const json_groups[] = {"out_of_place", "in_place", "mpi", "model"};
     /* the algorithm column fits the longest name given ("rhd:radix=4"), so rows stay aligned */
     int wa = (int)strlen("algorithm");
     for (size_t ci = 0; ci < o.ncolls; ci++) {
@@ -712,18 +810,53 @@ int main(int argc, char **argv) {
         oc_collective_from_name(o.colls[ci], &cc); /* one of mpi_colls: known */
         double factor = oc__perf_busbw_factor(cc, (uint32_t)nranks);
         for (size_t ai = 0; ai < na; ai++) {
+            int64_t out_of_bounds = 0;
+            double bw_sum = 0;
+            size_t bw_n = 0;
             if (rank == 0 && o.perf && !o.json) {
-                printf("#\n# %s / %s on %d ranks, measured (median of %d); busbw = algbw x %.6g\n",
-                       o.colls[ci], algos[ai], nranks, o.repeats, factor);
-                oc__perf_header(stdout, groups, 2);
+                printf("#\n# %s / %s on %d ranks, measured (median of %d after %d warm-up) beside "
+                       "the network model's time; busbw = algbw x %.6g\n",
+                       o.colls[ci], algos[ai], nranks, o.repeats, o.warmup, factor);
+                printf("# nThread 1 nGpus %d minBytes %llu maxBytes %llu step: %llu(%s) warmup "
+                       "iters: %d iters: %d agg iters: 1 validation: %llu graph: 0\n",
+                       nranks, (unsigned long long)(o.nccl_sizes ? o.minbytes : o.sizes[0]),
+                       (unsigned long long)(o.nccl_sizes ? o.maxbytes : o.sizes[o.nsizes - 1]),
+                       (unsigned long long)(o.nccl_sizes ? o.step : 0),
+                       o.nccl_sizes && !o.by_factor ? "bytes" : "factor", o.warmup, o.repeats,
+                       (unsigned long long)o.check);
+                if (o.blocking)
+                    printf("# Blocking Enabled: wait for completion and barrier after each "
+                           "collective \n");
+                oc__perf_nccl_header(stdout, groups, 4);
             }
             for (size_t si = 0; si < o.nsizes; si++) {
-                uint64_t count = o.sizes[si] / (uint64_t)tsize;
+                /* nccl-tests' size (-b/-e) -> this collective's SIZE, in whole elements */
+                uint64_t sz = o.nccl_sizes ? oc__perf_bytes(cc, (uint32_t)nranks, o.sizes[si],
+                                                            (uint32_t)tsize)
+                                           : o.sizes[si];
+                if (!sz) continue;
+                uint64_t count = sz / (uint64_t)tsize;
                 if (strcmp(o.colls[ci], "reducescatter") == 0) count /= (uint64_t)nranks;
                 if (count > INT32_MAX / (uint64_t)nranks) continue;
                 kase k = {o.colls[ci], algos[ai], (int)count};
-                double ours = 0, theirs = 0;
-                int st = one_case(&o, &k, tsize, &ours, &theirs);
+                double ours = 0, theirs = 0, ours_ip = 0, theirs_ip = 0, model_s = 0;
+                int64_t wrong = -1, wrong_ip = -1;
+                opts flip = o;
+                if (o.perf) flip.inplace = 0;
+                int st = one_case(&flip, &k, tsize, &ours, &theirs, &wrong), st_ip = 3;
+                if (o.perf) { /* nccl-tests' in-place half: the same case in place */
+                    flip.inplace = 1;
+                    st_ip = one_case(&flip, &k, tsize, &ours_ip, &theirs_ip, &wrong_ip);
+                    checked += st_ip == 0, mismatches += st_ip == 1, failed += st_ip == 2;
+                    char why[512];
+                    uint64_t mbytes =
+                        count * (uint64_t)tsize *
+                        (strcmp(o.colls[ci], "reducescatter") == 0 ? (uint64_t)nranks : 1);
+                    if (rank == 0 && st == 0 &&
+                        plan_parameters(&o, o.colls[ci], algos[ai], mbytes, &model_s, why,
+                                        sizeof why))
+                        model_s = 0; /* the model refuses it: "-" in its columns */
+                }
                 const char *verdict = st == 0   ? "ok"
                                       : st == 3 ? "skipped"
                                       : st == 2 ? "FAILED"
@@ -738,10 +871,21 @@ int main(int argc, char **argv) {
                 if (oc_collective_reduces(cc)) prow.redop = o.op_name;
                 prow.time_s[0] = st == 0 ? ours : 0;
                 prow.time_s[1] = st == 0 ? theirs : 0;
+                int64_t wrongs[4] = {o.check ? wrong : -1, -1, -1, -1};
+                if (o.perf) {
+                    prow.time_s[1] = st_ip == 0 ? ours_ip : 0;
+                    prow.time_s[2] = st == 0 ? theirs : 0;
+                    prow.time_s[3] = model_s;
+                    wrongs[1] = o.check ? wrong_ip : -1;
+                    wrongs[3] = model_s > 0 ? 0 : -1; /* a verified schedule */
+                    out_of_bounds += (wrong > 0 ? wrong : 0) + (wrong_ip > 0 ? wrong_ip : 0);
+                    for (size_t g = 0; g < 2; g++)
+                        if (prow.time_s[g] > 0) bw_sum += oc__perf_busbw(&prow, g, factor), bw_n++;
+                }
                 if (o.json) {
                     /* The array is streamed, a case a line as it finishes; each case is a
                      * cJSON object. Out of memory ends the run like a lost stdout. */
-                    fputs(checked + skipped + mismatches + failed > 1 ? ",\n " : "\n ", stdout);
+                    fputs(json_cases++ ? ",\n " : "\n ", stdout);
                     cJSON *x = cJSON_CreateObject();
                     int ok =
                         oc__json_str(x, "collective", o.colls[ci]) &&
@@ -755,9 +899,16 @@ int main(int argc, char **argv) {
                         ok = oc__json_num(x, "opticoll_s", ours) &&
                              oc__json_num(x, "mpi_s", theirs) &&
                              oc__json_num(x, "ratio", theirs > 0 ? ours / theirs : 0.0);
-                    if (ok && o.perf)
-                        ok = oc__json_add(x, "perf",
-                                          oc__perf_row_json(&prow, json_groups, 2, factor));
+                    if (ok && o.perf) {
+                        cJSON *pr = oc__perf_row_json(&prow, json_groups, 4, factor);
+                        for (size_t g = 0; pr && g < 4 && ok; g++) {
+                            cJSON *h = cJSON_GetObjectItemCaseSensitive(pr, json_groups[g]);
+                            ok =
+                                h && (wrongs[g] >= 0 ? oc__json_u64(h, "wrong", (uint64_t)wrongs[g])
+                                                     : oc__json_null(h, "wrong"));
+                        }
+                        ok = oc__json_add(x, "perf", pr) && ok;
+                    }
                     if (!ok) {
                         cJSON_Delete(x);
                         x = NULL; /* oc__json_write: out of memory */
@@ -765,7 +916,7 @@ int main(int argc, char **argv) {
                     if (oc__json_write(stdout, x, OC__JSON_SPACED, NULL) == OC_ENOMEM)
                         json_lost = 1;
                 } else if (o.perf) {
-                    oc__perf_row_text(stdout, &prow, 2, factor);
+                    oc__perf_nccl_row(stdout, &prow, wrongs, 4, factor);
                     if (st != 0) printf("#   %s\n", verdict);
                 } else if (st == 0) {
                     char a[32], b2[32];
@@ -786,11 +937,13 @@ int main(int argc, char **argv) {
                             snprintf(notes[nnotes++], sizeof notes[0], "%s", why);
                         if (kn < nnotes) snprintf(v, sizeof v, "skipped [%zu]", kn + 1);
                     }
-                    printf("%-13s %-*s %5d %10llu %12s %12s %6s  %s\n", o.colls[ci], wa,
-                           algos[ai], nranks, (unsigned long long)bytes, "-", "-", "-", v);
+                    printf("%-13s %-*s %5d %10llu %12s %12s %6s  %s\n", o.colls[ci], wa, algos[ai],
+                           nranks, (unsigned long long)bytes, "-", "-", "-", v);
                 }
                 fflush(stdout);
             }
+            if (rank == 0 && o.perf && !o.json)
+                oc__perf_nccl_footer(stdout, out_of_bounds, bw_n ? bw_sum / (double)bw_n : 0);
         }
     }
     size_t hits = 0, max_rounds = 0, max_xfers = 0;

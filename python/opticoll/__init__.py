@@ -1,40 +1,56 @@
 """opticoll — collective communication schedules on optical interconnects, from Python.
 
-The same library as the `opticoll` command, called in-process through cffi. Every function returns
-plain Python data with the fields the command prints with --json, and raises an `opticoll.Error`
-(a subclass per kind of failure) with the library's one-line reason where the command would print
-that line and exit non-zero.
+The same library as the `opticoll` command, called in-process through cffi. Every command of the
+CLI is a function here (run, compare, sweep, tune, perf, export, verify, reproduce, synth, train,
+throughput, physical_bound, algorithms, networks). Results are flat records, the rows a DataFrame
+takes: one run is a `Record` (a dict whose nested objects are spelled out as dotted keys,
+"params.k", "physical_bound.steps"), many are a `Table` (a list of Records) with `to_pandas()`
+(pandas optional) and `plot()` (matplotlib optional). A failure raises an `opticoll.Error` (a
+subclass per kind) with the library's one-line reason, worded for Python: the reasons name the
+function's arguments, never the command's flags.
 
     >>> import opticoll
     >>> r = opticoll.run("allreduce", "ring", nodes=8, size="4MiB", network="switch")
     >>> r["verified"], r["steps"]
     (True, 14)
 
-Functions: run, compare, export, verify, tune, algorithms, networks. Sizes are bytes (int) or the
-command's spellings ("4MiB", "1GiB"); parameters are dicts ({"k": 6}); values are passed as text,
-as `-p k=6` would pass them. Every schedule is verified (semantic verifier and the network model's
-resource check) before a result is returned.
+Sizes are bytes (an int) or the command's spellings ("4MiB", "1GiB"); counts (nodes, root, ...)
+are whole numbers, numpy's integers included (anything with __index__), never bools; parameters
+are dicts ({"k": 6}), passed as text as `-p k=6` would pass them. Every schedule is verified
+(semantic verifier and the network model's resource check) before a result is returned. A long
+call stops within a fraction of a second on Ctrl-C (KeyboardInterrupt): the library's progress
+callback asks the work to stop (OC_ECANCELED), so nothing runs on after the interrupt.
 """
 import json as _json
+import math as _math
+import operator as _operator
+import re as _re
+import threading as _threading
 
 from ._opticoll import ffi as _ffi
 from ._opticoll import lib as _lib
 
-__all__ = ["run", "compare", "export", "verify", "tune", "algorithms", "networks", "Error",
-           "InvalidArgument", "UnknownName", "NotSupported", "TooBig", "VerificationError",
-           "ResourceConflict", "ParseError", "OutOfMemory", "IOFailure"]
+__version__ = _ffi.string(_lib.oc_version()).decode()
+
+__all__ = ["run", "compare", "sweep", "tune", "perf", "export", "verify", "reproduce", "synth",
+           "train", "throughput", "physical_bound", "algorithms", "networks", "papers", "Record",
+           "Table", "Error", "InvalidArgument", "InvalidType", "UnknownName", "NotSupported",
+           "TooBig", "VerificationError", "ResourceConflict", "ParseError", "OutOfMemory",
+           "IOFailure", "Cancelled", "__version__"]
 
 _WHY = 2048  # bytes for the library's reason, as the command gives it
 
 
+# ---- errors -------------------------------------------------------------------------------------
+
 class Error(Exception):
     """A failure of the library: `code` is the OC_ error code (negative), `kind` its name
-    (oc_strerror), `reason` the one-line explanation the command would print."""
+    (oc_strerror), `reason` the one-line explanation (in the function's terms, not the CLI's)."""
 
     def __init__(self, code, reason):
         self.code = code
         self.kind = _ffi.string(_lib.oc_strerror(code)).decode()
-        self.reason = reason or self.kind
+        self.reason = _plain(reason) or self.kind
         super().__init__(self.reason)
 
 
@@ -42,8 +58,12 @@ class InvalidArgument(Error, ValueError):
     """OC_EINVAL / OC_ERANGE: a value the library refuses."""
 
 
+class InvalidType(InvalidArgument, TypeError):
+    """An argument of the wrong type (a bool or a float for a count, a list for a name)."""
+
+
 class UnknownName(InvalidArgument):
-    """OC_ENOENT: an unknown collective, algorithm, network or parameter."""
+    """OC_ENOENT: an unknown collective, algorithm, network, parameter or paper."""
 
 
 class ParseError(InvalidArgument):
@@ -74,15 +94,147 @@ class IOFailure(Error, OSError):
     """OC_EIO: a file could not be read or written."""
 
 
+class Cancelled(Error):
+    """OC_ECANCELED: the work was asked to stop (Ctrl-C raises KeyboardInterrupt instead)."""
+
+
 _ERRORS = {-1: InvalidArgument, -2: OutOfMemory, -3: InvalidArgument, -4: UnknownName,
            -5: NotSupported, -6: VerificationError, -7: ResourceConflict, -8: ParseError,
-           -9: IOFailure, -10: TooBig}
+           -9: IOFailure, -10: TooBig, -11: Cancelled}
+
+# The command's flags, as the library's reasons sometimes name them, and what they are here. A
+# flag with its value ("-n 8", "--net k=") becomes the argument's name; "see opticoll list" becomes
+# the registry function.
+_FLAGS = {"-c": "collective", "--collective": "collective", "-a": "algorithm",
+          "--algorithm": "algorithm", "-t": "network", "--network": "network", "-n": "nodes",
+          "--nodes": "nodes", "-s": "size", "--size": "size", "--sizes": "sizes", "-r": "root",
+          "--root": "root", "-w": "wavelengths", "--wavelengths": "wavelengths", "-f": "fibres",
+          "--fibres": "fibres", "--preset": "net_params preset", "--net": "net_params",
+          "-p": "params", "--param": "params", "--explain": "explain=True",
+          "--runtime": "runtime", "-o": "output", "--output": "output", "-m": "model",
+          "--model": "model", "--models": "models", "--objective": "objective",
+          "--peak-tflops": "peak_tflops", "--utilisation": "utilisation", "--tokens": "tokens",
+          "--buckets": "buckets", "-b": "minbytes", "-e": "maxbytes", "--json": "",
+          "--format": "format", "--links": "links=True", "-j": "threads"}
+_FLAG = _re.compile(r"(?<![\w-])(--?[a-z][a-z-]*)\b")
+
+
+def _plain(reason):
+    """The library's reason in this package's words: command names and flags become functions and
+    arguments ("-t" -> "network", "see opticoll list" -> "see opticoll.algorithms()")."""
+    if not reason:
+        return reason
+    text = reason.replace("(see opticoll list)", "(see opticoll.algorithms())")
+    text = text.replace("see opticoll list", "see opticoll.algorithms()")
+    text = _re.sub(r"`?opticoll (\w+)`?", r"opticoll.\1()", text)
+    text = _re.sub(r"\b(run|tune|compare) --explain\b", r"\1(explain=True)", text)
+    text = text.replace("tune -o", "opticoll.tune()")
+
+    def swap(m):
+        name = _FLAGS.get(m.group(1))
+        return m.group(1) if name is None else name
+    text = _FLAG.sub(swap, text)
+    return _re.sub(r"\s+([:,)])", r"\1", text).strip()
 
 
 def _raise(code, why=None):
     reason = _ffi.string(why).decode(errors="replace") if why is not None else ""
     raise _ERRORS.get(code, Error)(code, reason)
 
+
+# ---- arguments: every check of user input is here ------------------------------------------------
+
+def _arg(kind, value, what, low=0, high=2**32 - 1, choices=None):
+    """The one place arguments are checked and converted (the library checks them again). kind:
+    "count" a whole number in [low, high] (int, numpy integers: operator.index; never a bool);
+    "size" bytes as an int or the command's text ("4MiB"; "nccl-size" also nccl-tests' "128M");
+    "text" a str without NUL (names, paths);
+    "choice" one of `choices`; "flag" a bool; "number" a finite real in [low, high]; "pairs" a
+    dict of names to scalars (params, net_params) as text pairs; "names" a list of names or one
+    comma-separated str. Raises InvalidType or InvalidArgument (ParseError for a malformed size)
+    with one line naming `what`."""
+    if kind == "flag":
+        if not isinstance(value, bool) and type(value).__name__ != "bool_":  # numpy's bool too
+            raise InvalidType(-1, f"{what} {value!r}: expected True or False")
+        return bool(value)
+    if kind == "count":
+        if isinstance(value, bool) or type(value).__name__.startswith("bool"):
+            raise InvalidType(-1, f"{what} {value!r}: expected a whole number, not a bool")
+        try:
+            n = _operator.index(value)
+        except TypeError:
+            raise InvalidType(-1, f"{what} {value!r}: not a whole number") from None
+        if not low <= n <= high:
+            raise InvalidArgument(-3, f"{what} {n}: out of range {low}..{high}")
+        return n
+    if kind == "text":
+        if not isinstance(value, str):
+            raise InvalidType(-1, f"{what} {value!r}: expected a str")
+        if "\x00" in value:
+            raise InvalidArgument(-1, f"{what} {value!r}: contains a NUL character")
+        if not value:
+            raise InvalidArgument(-1, f"{what}: empty")
+        return value
+    if kind == "choice":
+        if not isinstance(value, str) or value not in choices:
+            raise InvalidArgument(-1, f"{what} {value!r}: expected one of {', '.join(choices)}")
+        return value
+    if kind == "number":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(
+                value, "__float__"):
+            raise InvalidType(-1, f"{what} {value!r}: expected a number")
+        x = float(value)
+        if not _math.isfinite(x) or not low <= x <= high:
+            raise InvalidArgument(-3, f"{what} {value!r}: expected a number from {low} to {high}")
+        return x
+    if kind in ("size", "nccl-size"):
+        if isinstance(value, str):
+            text = _arg("text", value, what)
+            # nccl-tests' -b/-e spelling: K, M, G are powers of 1024 ("128M" is 128 MiB)
+            if kind == "nccl-size" and _re.fullmatch(r"[0-9]+[KMGkmg]", text):
+                text = text[:-1] + text[-1].upper() + "iB"
+        else:
+            n = _arg("count", value, what, 0, 2**64 - 1)
+            text = str(n)
+        out = _ffi.new("uint64_t *")
+        rc = _lib.oc_parse_size(text.encode(), out)
+        if rc == -3:
+            raise InvalidArgument(rc, f"{what} {value!r}: larger than the 1 PiB limit")
+        if rc:
+            raise ParseError(rc, f"{what} {value!r}: not a size (e.g. 4096, 4KiB, 4MiB, 1GiB, 4MB)")
+        return out[0]
+    if kind == "pairs":
+        if value is None:
+            return []
+        if not isinstance(value, dict):
+            raise InvalidType(-1, f"{what} {value!r}: expected a dict of names to values")
+        pairs = []
+        for key, v in value.items():
+            key = _arg("text", key, f"{what} key")
+            if isinstance(v, bool) or type(v).__name__.startswith("bool"):
+                raise InvalidType(-1, f"{what} {key}={v!r}: expected a number or a str, not a bool")
+            if isinstance(v, str):
+                text = _arg("text", v, f"{what} {key}")
+            elif isinstance(v, float):
+                text = repr(v)
+            elif hasattr(v, "__index__"):
+                text = str(_operator.index(v))
+            elif hasattr(v, "__float__"):
+                text = repr(float(v))
+            else:
+                raise InvalidType(-1, f"{what} {key}={v!r}: expected a number or a str")
+            pairs.append((key, text))
+        return pairs
+    if kind == "names":
+        if isinstance(value, str):
+            value = value.split(",")
+        if not isinstance(value, (list, tuple)):
+            raise InvalidType(-1, f"{what} {value!r}: expected a list of names")
+        return [_arg("text", v, what) for v in value]
+    raise AssertionError(kind)
+
+
+# ---- the C side: requests, texts, interruptible calls -------------------------------------------
 
 def _take_text(ptr):
     """The library's malloc'ed text as str; frees it."""
@@ -92,56 +244,36 @@ def _take_text(ptr):
         _lib.free(ptr[0])
 
 
-def _text(value):
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)
-
-
 class _Kv:
-    """An oc_kv built from a dict, freed with the object (the library copies nothing it keeps)."""
+    """An oc_kv built from checked pairs, freed with the object."""
 
-    def __init__(self, pairs):
+    def __init__(self, pairs, what):
         self.ptr = _ffi.NULL
+        pairs = _arg("pairs", pairs, what)
         if pairs:
             self.ptr = _ffi.gc(_lib.oc_kv_new(), _lib.oc_kv_free)
             if self.ptr == _ffi.NULL:
                 raise OutOfMemory(-2, "out of memory")
-            for key, value in pairs.items():
-                rc = _lib.oc_kv_set(self.ptr, str(key).encode(), _text(value).encode())
+            for key, value in pairs:
+                rc = _lib.oc_kv_set(self.ptr, key.encode(), value.encode())
                 if rc:
-                    _raise(rc, _ffi.new("char[]", f"parameter {key}={value}".encode()))
+                    raise _ERRORS.get(rc, Error)(rc, f"{what} {key}={value}")
 
 
 def _collective(name):
+    name = _arg("text", name, "collective")
     out = _ffi.new("oc_collective *")
-    if _lib.oc_collective_from_name(str(name).encode(), out):
+    if _lib.oc_collective_from_name(name.encode(), out):
         raise UnknownName(-4, f"unknown collective '{name}' (see opticoll.algorithms())")
     return out[0]
 
 
-def _size(size, what="size"):
-    if isinstance(size, bool) or not isinstance(size, (int, str)):
-        raise InvalidArgument(-1, f"{what} {size!r}: expected bytes (int) or e.g. '4MiB'")
-    if isinstance(size, int):
-        if size < 0:
-            raise InvalidArgument(-3, f"{what} {size}: negative")
-        size = str(size)
-    out = _ffi.new("uint64_t *")
-    rc = _lib.oc_parse_size(size.encode(), out)
-    if rc == -3:
-        raise InvalidArgument(rc, f"{what} {size}: larger than the 1 PiB limit")
-    if rc:
-        raise ParseError(rc, f"{what} {size}: not a size (use e.g. 4096, 4KiB, 4MiB, 1GiB, 4MB)")
-    return out[0]
+class _Stop:
+    """The flag opy_progress reads: set on Ctrl-C, it asks the running work to stop."""
 
-
-def _whole(value, what, low=0, high=2**32 - 1):
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidArgument(-1, f"{what} {value!r}: not a whole number")
-    if not low <= value <= high:
-        raise InvalidArgument(-3, f"{what} {value}: out of range {low}..{high}")
-    return value
+    def __init__(self):
+        self.flag = _ffi.new("int *")
+        self.fn = _ffi.addressof(_lib, "opy_progress")
 
 
 class _Request:
@@ -151,63 +283,193 @@ class _Request:
                  data_check=True, objective="time", links=False, explain=False):
         self.req = _ffi.new("oc_request *")
         self.req.collective = _collective(collective)
-        self.algorithm = _ffi.new("char[]", str(algorithm).encode()) if algorithm else _ffi.NULL
-        self.network = _ffi.new("char[]", str(network or "ring").encode())
+        self.algorithm = (_ffi.new("char[]", _arg("text", algorithm, "algorithm").encode())
+                          if algorithm else _ffi.NULL)
+        self.network = _ffi.new("char[]", _arg("text", network, "network").encode())
         self.req.algorithm = self.algorithm
         self.req.network = self.network
-        self.req.nodes = _whole(nodes, "nodes", 1)
-        self.req.bytes = _size(size)
-        self.req.root = _whole(root, "root")
-        self.params = _Kv(params)
-        self.net_params = _Kv(net_params)
+        self.req.nodes = _arg("count", nodes, "nodes", 1)
+        self.req.bytes = _arg("size", size, "size")
+        self.req.root = _arg("count", root, "root")
+        self.params = _Kv(params, "params")
+        self.net_params = _Kv(net_params, "net_params")
         self.req.params = self.params.ptr
         self.req.net_params = self.net_params.ptr
-        self.req.data_check = 1 if data_check else 0
-        self.req.links = 1 if links else 0
-        self.req.explain = 1 if explain else 0
-        if objective not in ("time", "steps"):
-            raise InvalidArgument(-1, f"objective {objective!r}: expected 'time' or 'steps'")
-        self.req.objective = 0 if objective == "time" else 1
+        self.req.data_check = _arg("flag", data_check, "data_check")
+        self.req.links = _arg("flag", links, "links")
+        self.req.explain = _arg("flag", explain, "explain")
+        self.req.objective = 0 if _arg("choice", objective, "objective",
+                                       choices=("time", "steps")) == "time" else 1
+        self.stop = _Stop()
+        self.req.progress = self.stop.fn
+        self.req.progress_ctx = self.stop.flag
 
 
-def _report_dict(report):
-    text = _ffi.new("char **")
-    rc = _lib.opy_report_json(report, text)
-    if rc:
-        _raise(rc)
-    return _json.loads(_take_text(text))
+def _interruptible(call, stop):
+    """call() -> its value, on a worker thread while this one waits for Ctrl-C: the interrupt
+    sets stop's flag, the library's progress callback reads it and the call returns OC_ECANCELED
+    within a report (a tenth of a second, or one step of the work), then KeyboardInterrupt is
+    raised here. Off the main thread (which alone receives signals) the call is made directly."""
+    if _threading.current_thread() is not _threading.main_thread():
+        return call()
+    box, done = {}, _threading.Event()
+
+    def work():
+        try:
+            box["value"] = call()
+        except BaseException as e:  # handed to the caller's thread
+            box["error"] = e
+        finally:
+            done.set()
+
+    # An Event, not Thread.join: a join interrupted by KeyboardInterrupt can leave the thread
+    # looking stopped while it runs on.
+    _threading.Thread(target=work, name="opticoll-call", daemon=True).start()
+    try:
+        while not done.wait(0.05):
+            pass
+    except KeyboardInterrupt:
+        stop.flag[0] = 1
+        while not done.is_set():
+            try:
+                done.wait(0.05)
+            except KeyboardInterrupt:  # a second Ctrl-C while the work winds down
+                pass
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
-def _report_or_raise(rc, out, why):
-    """The report a library call left in out[0], as a dict (and freed); its error raised."""
+def _library_call(stop, fn, *args):
+    """fn(*args, why, len) made interruptible; its error raised with the library's reason."""
+    why = _ffi.new("char[]", _WHY)
+    rc = _interruptible(lambda: fn(*args, why, _WHY), stop)
     if rc:
         _raise(rc, why)
+
+
+# ---- results: flat records -----------------------------------------------------------------------
+
+def _flatten(obj, prefix="", out=None):
+    out = {} if out is None else out
+    for key, value in obj.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            _flatten(value, name + ".", out)
+        else:
+            out[name] = value
+    return out
+
+
+class Record(dict):
+    """One result as a flat dict: nested objects of the command's JSON become dotted keys
+    ("params.k", "physical_bound.time_s"); lists stay values."""
+
+    @classmethod
+    def of(cls, obj):
+        return cls(_flatten(obj))
+
+    def to_pandas(self):
+        """A one-row pandas DataFrame (pandas is optional: python3-pandas on Debian)."""
+        return Table([self]).to_pandas()
+
+
+class Table(list):
+    """Many results: a list of Records, each a row. `columns` lists every key in first-seen
+    order; to_pandas() is a DataFrame with those columns, plot() draws y against x."""
+
+    def __init__(self, rows=()):
+        super().__init__(r if isinstance(r, Record) else Record.of(r) for r in rows)
+
+    @property
+    def columns(self):
+        seen = {}
+        for row in self:
+            for key in row:
+                seen.setdefault(key, None)
+        return list(seen)
+
+    def to_pandas(self):
+        """A pandas DataFrame, one row per record (missing values are NaN)."""
+        try:
+            import pandas
+        except ImportError as e:
+            raise ImportError("Table.to_pandas needs pandas (Debian: apt-get install "
+                              "python3-pandas; or pip install pandas)") from e
+        return pandas.DataFrame(list(self), columns=self.columns)
+
+    def plot(self, x, y, by=None, ax=None, logx=True, logy=True):
+        """Draws column y against column x, one line per value of column `by` (e.g. "algorithm"),
+        on a matplotlib Axes (a new figure when ax is None); returns the Axes."""
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as e:
+            raise ImportError("Table.plot needs matplotlib (Debian: apt-get install "
+                              "python3-matplotlib; or pip install matplotlib)") from e
+        if ax is None:
+            _, ax = plt.subplots()
+        groups = {}
+        for row in self:
+            if row.get(x) is not None and row.get(y) is not None:
+                groups.setdefault(row.get(by) if by else y, []).append((row[x], row[y]))
+        for label, points in groups.items():
+            points.sort()
+            ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=str(label))
+        ax.set_xlabel(x)
+        ax.set_ylabel(y)
+        if logx:
+            ax.set_xscale("log")
+        if logy:
+            ax.set_yscale("log")
+        if by:
+            ax.legend()
+        return ax
+
+
+def _records(objects):
+    """The command's JSON objects as a Table; a "not_run" reason in this package's words."""
+    rows = Table(objects)
+    for row in rows:
+        if isinstance(row.get("not_run"), str):
+            row["not_run"] = _plain(row["not_run"])
+    return rows
+
+
+def _report(out):
+    """The report a library call left in out[0], as a Record (and freed)."""
     try:
-        return _report_dict(out[0])
+        text = _ffi.new("char **")
+        rc = _lib.opy_report_json(out[0], text)
+        if rc:
+            _raise(rc)
+        return Record.of(_json.loads(_take_text(text)))
     finally:
         _lib.oc_report_free(out[0])
 
 
+# ---- the commands -------------------------------------------------------------------------------
+
 def run(collective, algorithm, nodes, size, network="ring", params=None, net_params=None, root=0,
         data_check=True, objective="time", links=False, explain=False):
-    """Generates, verifies and costs one schedule: `opticoll run ... --json` as a dict.
+    """Generates, verifies and costs one schedule: `opticoll run ... --json` as a flat Record.
 
     algorithm "auto" (with no parameters pinned) searches every algorithm of the collective;
     params pins the algorithm's parameters ({"k": 6}); net_params sets the network's
     ({"wavelengths": 64}); objective is "time" or "steps" for parameter searches."""
     request = _Request(collective, algorithm, nodes, size, network, params, net_params, root,
                        data_check, objective, links, explain)
-    why = _ffi.new("char[]", _WHY)
     out = _ffi.new("oc_report **")
-    return _report_or_raise(_lib.oc_run(request.req, out, why, _WHY), out, why)
+    _library_call(request.stop, _lib.oc_run, request.req, out)
+    return _report(out)
 
 
 def physical_bound(collective, nodes, size, network="ring", net_params=None, root=0):
     """The physical bound (oc_physical_bound): the fewest steps and least time EVERY schedule the
     network model accepts needs for the collective on `nodes` with `size`, whatever the algorithm,
-    as {"steps", "time_s", "argument", "steps_argument", "time_argument"} — the object `run
-    --json` prints as "physical_bound" (each run's "to_physical_bound_ratio" is its time over
-    time_s). Not the run's "steps_lower_bound", which bounds one schedule on the model."""
+    as a Record {"steps", "time_s", "argument", "steps_argument", "time_argument"} — the object
+    each run carries as "physical_bound.*". Not the run's "steps_lower_bound", which bounds one
+    schedule on the model."""
     request = _Request(collective, None, nodes, size, network, None, net_params, root, False)
     why = _ffi.new("char[]", _WHY)
     out = _ffi.new("oc_physical_bound_info *")
@@ -216,138 +478,374 @@ def physical_bound(collective, nodes, size, network="ring", net_params=None, roo
         _raise(rc, why)
     steps_arg = _ffi.string(out.steps_argument).decode()
     time_arg = _ffi.string(out.time_argument).decode()
-    return {"steps": out.steps, "time_s": out.time_s,
-            "argument": f"steps: {steps_arg}; time: {time_arg}",
-            "steps_argument": steps_arg, "time_argument": time_arg}
+    return Record({"steps": out.steps, "time_s": out.time_s,
+                   "argument": f"steps: {steps_arg}; time: {time_arg}",
+                   "steps_argument": steps_arg, "time_argument": time_arg})
+
+
+class _Names(list):
+    """A list of names that still answers the old comma-separated string's split() and str()."""
+
+    def split(self, sep=None, maxsplit=-1):
+        return str(self).split(sep, maxsplit) if sep != "," else list(self)
+
+    def __str__(self):
+        return ",".join(self)
+
+
+_COLLECTIVES = ["allgather", "reducescatter", "allreduce", "broadcast", "scatter", "gather",
+                "alltoall", "gossip"]
 
 
 def algorithms(collective=None, network=None):
-    """The registry: one dict per algorithm (name, collective, networks, summary, restriction,
-    cost, params), optionally only a collective's and those that run on a network."""
+    """The registry as a Table: one record per algorithm (name, collective, networks (a list),
+    summary, restriction, cost, params), optionally only a collective's and those that run on a
+    network."""
     coll = _collective(collective) if collective is not None else None
+    net = _arg("text", network, "network") if network is not None else None
     out = []
     for i in range(_lib.oc_algorithm_count()):
         a = _lib.oc_algorithm_at(i)
         if coll is not None and a.collective != coll:
             continue
-        if network is not None and not _lib.oc_algorithm_runs_on(a, str(network).encode()):
+        if net is not None and not _lib.oc_algorithm_runs_on(a, net.encode()):
             continue
-        entry = {"name": _ffi.string(a.name).decode()}
-        entry["collective"] = ["allgather", "reducescatter", "allreduce", "broadcast", "scatter",
-                               "gather", "alltoall", "gossip"][a.collective]
-        for field in ("networks", "summary", "restriction", "cost", "params"):
+        entry = Record(name=_ffi.string(a.name).decode(), collective=_COLLECTIVES[a.collective])
+        entry["networks"] = _Names(_ffi.string(a.networks).decode().split(","))
+        for field in ("summary", "restriction", "cost", "params"):
             entry[field] = _ffi.string(getattr(a, field)).decode()
         out.append(entry)
-    return out
+    return Table(out)
 
 
-def networks():
-    """The network models' names."""
-    return [_ffi.string(_lib.oc_network_at(i).name).decode() for i in range(_lib.oc_network_count())]
+def networks(detail=False):
+    """The network models' names (a list); detail=True: a Table with each one's summary and
+    parameters."""
+    names = [_ffi.string(_lib.oc_network_at(i).name).decode() for i in range(_lib.oc_network_count())]
+    if not _arg("flag", detail, "detail"):
+        return names
+    return Table(Record(name=n, summary=_ffi.string(_lib.oc_network_at(i).summary).decode(),
+                        params=_ffi.string(_lib.oc_network_at(i).params).decode())
+                 for i, n in enumerate(names))
+
+
+def papers():
+    """The papers `reproduce` takes, in the order "all" runs them."""
+    return [_ffi.string(_lib.oc_paper_name(i)).decode() for i in range(_lib.oc_paper_count())]
 
 
 def compare(collective, nodes, size, network="ring", algorithms=None, params=None,
             net_params=None, root=0, data_check=True):
-    """Every algorithm of the collective (or those `algorithms` lists), each verified:
-    `opticoll compare ... --json` as a list, from the same library call (oc_compare). Runs come
+    """Every algorithm of the collective (or those `algorithms` lists), each verified, as a Table:
+    `opticoll compare ... --json`'s records, from the same library call (oc_compare). Runs come
     first, in registry (or list) order, then {"algorithm": NAME, "not_run": REASON} for those that
     do not run on the network or whose restrictions exclude these parameters. `algorithms` names
     algorithms of the collective that run on the network, each once. params pins KEY for every
     compared algorithm that takes it, or "ALGO.KEY" for ALGO alone (which wins); a key no compared
-    algorithm takes is an UnknownName error, with the command's line."""
+    algorithm takes is an UnknownName error."""
     request = _Request(collective, None, nodes, size, network, None, net_params, root, data_check)
-    pins = _Kv(params)
-    names, count = _ffi.NULL, 0
+    pins = _Kv(params, "params")
+    names, count, keep = _ffi.NULL, 0, []
     if algorithms is not None:
-        keep = [_ffi.new("char[]", str(a).encode()) for a in algorithms]
+        keep = [_ffi.new("char[]", a.encode()) for a in _arg("names", algorithms, "algorithms")]
         names, count = _ffi.new("const char *[]", keep), len(keep)
-    why = _ffi.new("char[]", _WHY)
     text = _ffi.new("char **")
-    rc = _lib.opy_compare_json(request.req, names, count, pins.ptr, text, why, _WHY)
-    if rc:
-        _raise(rc, why)
-    return _json.loads(_take_text(text))
+    _library_call(request.stop, _lib.opy_compare_json, request.req, names, count, pins.ptr, text)
+    return _records(_json.loads(_take_text(text)))
 
 
-_FORMATS = {"json": 0, "msccl": 1, "chrome": 2}
+_FORMATS = ("json", "chrome", "msccl", "msccl-inplace", "chakra")
 
 
 def export(collective, algorithm, nodes, size, format="json", network="ring", params=None,
-           net_params=None, root=0):
+           net_params=None, root=0, runtime=None, objective="time"):
     """The verified schedule in a file format: "json" (opticoll's schedule, as a dict), "chrome"
-    (the Chrome/Perfetto timeline, as a dict) or "msccl" (MSCCL's XML, as text)."""
-    if format not in _FORMATS:
-        raise InvalidArgument(-1, f"format {format!r}: expected json, msccl or chrome")
-    request = _Request(collective, algorithm, nodes, size, network, params, net_params, root)
-    why = _ffi.new("char[]", _WHY)
+    (the Chrome/Perfetto timeline, as a dict), "msccl" / "msccl-inplace" (MSCCL's XML, as text,
+    for `runtime` "msccl-nccl" (None) or "rccl"), "chakra" (ASTRA-sim's Chakra execution traces:
+    a list of bytes, one file per rank)."""
+    format = _arg("choice", format, "format", choices=_FORMATS)
+    if runtime is not None and not format.startswith("msccl"):
+        raise InvalidArgument(-1, f"runtime {runtime!r}: only the msccl formats take a runtime")
+    request = _Request(collective, algorithm, nodes, size, network, params, net_params, root,
+                       objective=objective)
     text = _ffi.new("char **")
-    rc = _lib.opy_export(_FORMATS[format], request.req, text, why, _WHY)
-    if rc:
-        _raise(rc, why)
-    body = _take_text(text)
-    return body if format == "msccl" else _json.loads(body)
+    if format.startswith("msccl"):
+        rt = _ffi.new("char[]", _arg("text", runtime, "runtime").encode()) if runtime else _ffi.NULL
+        _library_call(request.stop, _lib.opy_export_msccl, request.req, rt,
+                      1 if format == "msccl-inplace" else 0, text)
+        return _take_text(text)
+    if format == "chakra":
+        n = _ffi.new("size_t *")
+        _library_call(request.stop, _lib.opy_export_bytes, request.req, text, n)
+        try:
+            blob = bytes(_ffi.buffer(text[0], n[0]))
+        finally:
+            _lib.free(text[0])
+        files, at = [], 0
+        while at < len(blob):
+            length = int.from_bytes(blob[at:at + 8], "little")
+            files.append(blob[at + 8:at + 8 + length])
+            at += 8 + length
+        return files
+    fn = _lib.opy_export
+    _library_call(request.stop, fn, {"json": 0, "chrome": 2}[format], request.req, text)
+    return _json.loads(_take_text(text))
 
 
 def verify(path, network=None, net_params=None):
     """Reads a schedule file (opticoll's JSON or MSCCL XML), verifies it and, when the file or
-    `network` names a network, maps it: `opticoll verify FILE --json` as a dict."""
-    kv = _Kv(net_params)
+    `network` names a network, maps it: `opticoll verify FILE --json` as a Record."""
+    import os
+    path = _arg("text", os.fspath(path) if hasattr(path, "__fspath__") else path, "path")
+    kv = _Kv(net_params, "net_params")
     why = _ffi.new("char[]", _WHY)
     out = _ffi.new("oc_report **")
-    net = _ffi.new("char[]", str(network).encode()) if network else _ffi.NULL
-    rc = _lib.oc_verify_file(str(path).encode(), net, kv.ptr, out, why, _WHY)
-    return _report_or_raise(rc, out, why)
+    net = _ffi.new("char[]", _arg("text", network, "network").encode()) if network else _ffi.NULL
+    rc = _lib.oc_verify_file(path.encode(), net, kv.ptr, out, why, _WHY)
+    if rc:
+        _raise(rc, why)
+    return _report(out)
 
 
 def _list(values, sizes, what):
-    """Node counts or sizes: a list of values or the command's list text ("8,16,64", "1KiB..1MiB")."""
+    """Node counts or sizes: a list of values or the command's list text ("8,16,64", "1KiB..1MiB"),
+    sorted without repeats."""
     if isinstance(values, str):
+        text = _arg("text", values, what)
         out = _ffi.new("uint64_t[]", 4096)
         n = _ffi.new("size_t *")
-        rc = _lib.oc_parse_list(values.encode(), sizes, out, 4096, n)
+        rc = _lib.oc_parse_list(text.encode(), sizes, out, 4096, n)
         if rc:
-            _raise(rc, _ffi.new("char[]", f"{what} {values}: not a list".encode()))
+            raise _ERRORS.get(rc, Error)(rc, f"{what} {values!r}: not a list (e.g. "
+                                             + ("'1KiB..1MiB:*4')" if sizes else "'3,5..64')"))
         return [out[i] for i in range(n[0])]
-    return sorted({_size(v, what) if sizes else _whole(v, what, 1) for v in values})
+    if not isinstance(values, (list, tuple, range)) and not hasattr(values, "tolist"):
+        values = [values]
+    values = list(values.tolist() if hasattr(values, "tolist") else values)
+    if not values:
+        raise InvalidArgument(-1, f"{what}: empty list")
+    return sorted({_arg("size", v, what) if sizes else _arg("count", v, what, 1) for v in values})
+
+
+class _Sweep:
+    """An oc_sweep over node and size lists, its spec's memory kept with it."""
+
+    def __init__(self, collective, nodes, sizes, network, algorithms, params, net_params, root,
+                 data_check):
+        self.nodes, self.sizes = nodes, sizes
+        self.base = _Request(collective, None, 1, 0, network, params, net_params, root,
+                             data_check)
+        self.spec = _ffi.new("oc_sweep_spec *")
+        self.spec.base = self.base.req[0]
+        self.keep = []
+        if algorithms is not None:
+            self.keep = [_ffi.new("char[]", a.encode())
+                         for a in _arg("names", algorithms, "algorithms")]
+            arr = _ffi.new("const char *[]", self.keep)
+            self.keep.append(arr)
+            self.spec.algorithms = arr
+            self.spec.nalgorithms = len(self.keep) - 1
+        self.nodes_c = _ffi.new("uint64_t[]", nodes)
+        self.sizes_c = _ffi.new("uint64_t[]", sizes)
+        self.spec.nodes, self.spec.nnodes = self.nodes_c, len(nodes)
+        self.spec.sizes, self.spec.nsizes = self.sizes_c, len(sizes)
+        why = _ffi.new("char[]", _WHY)
+        out = _ffi.new("oc_sweep **")
+        rc = _lib.oc_sweep_new(self.spec, out, why, _WHY)
+        if rc:
+            _raise(rc, why)
+        self.sweep = _ffi.gc(out[0], _lib.oc_sweep_free)
+
+    def run(self, threads):
+        threads = _arg("count", threads, "threads", 0, 256)
+        _library_call(self.base.stop, _lib.oc_sweep_run, self.sweep, 0,
+                      _lib.oc_sweep_count(self.sweep), threads)
+        at = _ffi.new("size_t *")
+        rc = _lib.oc_sweep_first_failure(self.sweep, at)
+        if rc:
+            p = _lib.oc_sweep_point_at(self.sweep, at[0])
+            name = _ffi.string(_lib.oc_sweep_algorithm(self.sweep, p.algorithm)).decode()
+            raise _ERRORS.get(rc, Error)(rc, f"{name} at N={p.nodes}, {p.bytes} bytes: "
+                                             f"{_ffi.string(p.why).decode()}")
+
+    def points(self):
+        for i in range(_lib.oc_sweep_count(self.sweep)):
+            yield _lib.oc_sweep_point_at(self.sweep, i)
+
+
+def sweep(collective, nodes, sizes, network="ring", algorithms=None, params=None,
+          net_params=None, root=0, data_check=True, threads=0):
+    """Every algorithm (or those listed) at every node count and size, each a verified run, as a
+    Table: one record per point, the fields of `run` (flat), or {algorithm, nodes, bytes, not_run}
+    where the algorithm's restrictions exclude the point. nodes and sizes are lists or the
+    command's list text ("3,5..64", "1KiB..1MiB:*4"); threads run points side by side (the result
+    does not depend on them)."""
+    s = _Sweep(collective, _list(nodes, 0, "nodes"), _list(sizes, 1, "sizes"), network,
+               algorithms, params, net_params, root, data_check)
+    s.run(threads)
+    return _records(_json.loads(_ffi.string(p.json).decode()) for p in s.points()
+                    if p.json != _ffi.NULL)
 
 
 def tune(collective, nodes, sizes, network="ring", algorithms=None, params=None, net_params=None,
          root=0, threads=0):
     """Which algorithm wins where: every candidate at every (N, size), each verified, and the
-    decision file `opticoll tune ... --json` prints (winners, times, crossovers), as a dict."""
-    node_list, size_list = _list(nodes, 0, "nodes"), _list(sizes, 1, "sizes")
-    base = _Request(collective, None, 1, 0, network, params, net_params, root)
-    spec = _ffi.new("oc_sweep_spec *")
-    spec.base = base.req[0]
-    keep = []
-    if algorithms is not None:
-        keep = [_ffi.new("char[]", str(a).encode()) for a in algorithms]
-        arr = _ffi.new("const char *[]", keep)
-        keep.append(arr)
-        spec.algorithms = arr
-        spec.nalgorithms = len(algorithms)
-    nodes_c = _ffi.new("uint64_t[]", node_list)
-    sizes_c = _ffi.new("uint64_t[]", size_list)
-    spec.nodes, spec.nnodes = nodes_c, len(node_list)
-    spec.sizes, spec.nsizes = sizes_c, len(size_list)
-    why = _ffi.new("char[]", _WHY)
-    out = _ffi.new("oc_sweep **")
-    rc = _lib.oc_sweep_new(spec, out, why, _WHY)
-    if rc:
-        _raise(rc, why)
-    sweep = _ffi.gc(out[0], _lib.oc_sweep_free)
-    rc = _lib.oc_sweep_run(sweep, 0, _lib.oc_sweep_count(sweep), _whole(threads, "threads"), why,
-                           _WHY)
-    if rc:
-        _raise(rc, why)
-    at = _ffi.new("size_t *")
-    rc = _lib.oc_sweep_first_failure(sweep, at)
-    if rc:
-        p = _lib.oc_sweep_point_at(sweep, at[0])
-        raise _ERRORS.get(rc, Error)(rc, f"{_ffi.string(_lib.oc_sweep_algorithm(sweep, p.algorithm)).decode()} "
-                                         f"at N={p.nodes}, {p.bytes} bytes: {_ffi.string(p.why).decode()}")
+    decision file `opticoll tune ... --json` prints (winners, times, crossovers), as a dict (a
+    file's content; opticoll.run(algorithm="auto") reads such a file)."""
+    s = _Sweep(collective, _list(nodes, 0, "nodes"), _list(sizes, 1, "sizes"), network,
+               algorithms, params, net_params, root, True)
+    s.run(threads)
     text = _ffi.new("char **")
-    rc = _lib.oc_tune_decisions(sweep, text)
+    rc = _lib.oc_tune_decisions(s.sweep, text)
     if rc:
         _raise(rc)
     return _json.loads(_take_text(text))
+
+
+def perf(collective, algorithm, nodes, minbytes, maxbytes=None, stepfactor=2, network="ring",
+         params=None, net_params=None, root=0, data_check=True, threads=0):
+    """nccl-tests' report of one algorithm, its times from the network model, as a Table: one
+    record per size with nccl-tests' columns (size, count, type, redop, root, time_us,
+    algbw_GBps, busbw_GBps) and busbw_factor, bytes (opticoll's SIZE of the run), params (or
+    not_run). The sizes are nccl-tests': minbytes, x stepfactor, ... up to maxbytes, each the
+    bytes of the whole operation (all-gather: nodes blocks), as `opticoll perf -b -e -f`."""
+    coll = _collective(collective)
+    lo = _arg("nccl-size", minbytes, "minbytes")
+    hi = lo if maxbytes is None else _arg("nccl-size", maxbytes, "maxbytes")
+    factor = _arg("count", stepfactor, "stepfactor", 2, 1024)
+    n = _arg("count", nodes, "nodes", 1)
+    if lo < 1 or hi < lo:
+        raise InvalidArgument(-1, f"maxbytes {hi}: smaller than minbytes {lo}" if hi < lo
+                              else "minbytes: at least 1 byte")
+    wanted, size = [], lo
+    while size <= hi and len(wanted) < 4096:
+        wanted.append(size)
+        size *= factor
+    sizes = sorted({b for b in (_lib.opy_perf_bytes(coll, n, w) for w in wanted) if b})
+    if not sizes:
+        raise InvalidArgument(-1, f"no size from minbytes to maxbytes holds one float per rank of "
+                                  f"{collective} on {n} ranks")
+    if network == "star" and not {"tau", "D"} <= set(net_params or {}):
+        raise InvalidArgument(-1, "the star's times are in units of tau and D: give both in "
+                                  "seconds (net_params={'tau': 1e-8, 'D': 1e-6})")
+    s = _Sweep(collective, [n], sizes, network, [algorithm], params, net_params, root,
+               data_check)
+    s.run(threads)
+    rows = []
+    size_c, count_c = _ffi.new("uint64_t *"), _ffi.new("uint64_t *")
+    busbw, redop, root_c = _ffi.new("double *"), _ffi.new("const char **"), _ffi.new("int64_t *")
+    for p in s.points():
+        _lib.opy_perf_row(coll, p.nodes, p.bytes, s.base.req.root, size_c, count_c, busbw, redop,
+                          root_c)
+        ran = p.status == 0
+        t = p.time_s if ran else None
+        algbw = size_c[0] / t / 1e9 if ran and t > 0 else None
+        row = Record(size=size_c[0], count=count_c[0], type="float",
+                     redop=_ffi.string(redop[0]).decode(), root=root_c[0],
+                     busbw_factor=busbw[0], time_us=t * 1e6 if ran else None, algbw_GBps=algbw,
+                     busbw_GBps=algbw * busbw[0] if algbw is not None else None, bytes=p.bytes)
+        if ran:
+            row["params"] = _ffi.string(p.params).decode()
+        else:
+            row["not_run"] = _plain(_ffi.string(p.why).decode())
+        rows.append(row)
+    return Table(rows)
+
+
+def reproduce(paper, wavelengths=None, nodes=None, sizes=None, network=None):
+    """One seed paper's reproduction (`opticoll reproduce PAPER --json`) as a dict: "paper",
+    "settings", "claims" (a Table: claim, source, unit, paper, opticoll, reason), "tables" (a list
+    of Tables, one per printed table, a record per row keyed by its columns) and "figures" (each
+    with its series). wavelengths, nodes, sizes and network replace the paper's settings where
+    the paper takes them (opticoll.papers() lists the papers)."""
+    name = _arg("text", paper, "paper")
+    settings = _ffi.new("oc_reproduce_settings *")
+    keep = []
+    if wavelengths is not None:
+        settings.wavelengths = _arg("count", wavelengths, "wavelengths", 1)
+    if nodes is not None:
+        settings.nodes = _arg("count", nodes, "nodes", 1)
+    if sizes is not None:
+        text = sizes if isinstance(sizes, str) else ",".join(
+            str(_arg("size", v, "sizes")) for v in (sizes if isinstance(sizes, (list, tuple))
+                                                    else [sizes]))
+        keep.append(_ffi.new("char[]", _arg("text", text, "sizes").encode()))
+        settings.sizes = keep[-1]
+    if network is not None:
+        keep.append(_ffi.new("char[]", _arg("text", network, "network").encode()))
+        settings.network = keep[-1]
+    stop = _Stop()
+    settings.progress, settings.progress_ctx = stop.fn, stop.flag
+    text = _ffi.new("char **")
+    _library_call(stop, _lib.opy_reproduce_json, name.encode(), settings, text)
+    doc = _json.loads(_take_text(text))
+    doc["claims"] = Table(doc.get("claims", []))
+    doc["tables"] = [Table(dict(zip(t["columns"], row)) for row in t["rows"])
+                     for t in doc.get("tables", [])]
+    return doc
+
+
+def synth(collective, nodes, network="ring", size=0, net_params=None, chunks=0, time_limit=60,
+          data_check=True, schedule=False):
+    """The fewest steps of a collective on a small ring or star, found and proven with the z3
+    solver (`opticoll synth --json`) as a flat Record: "optimal", "lower_bound_steps", "steps",
+    "result.*" (the found schedule's run). schedule=True adds "schedule", the schedule file (a
+    dict) when one was found. The solver's time_limit (seconds) bounds the call."""
+    spec = _ffi.new("oc_synth_spec *")
+    spec.collective = _collective(collective)
+    net = _ffi.new("char[]", _arg("text", network, "network").encode())
+    spec.network = net
+    spec.nodes = _arg("count", nodes, "nodes", 1)
+    spec.bytes = _arg("size", size, "size")
+    kv = _Kv(net_params, "net_params")
+    spec.net_params = kv.ptr
+    spec.chunks = _arg("count", chunks, "chunks", 0, 1 << 20)
+    spec.time_limit_s = _arg("number", time_limit, "time_limit", 0, 86400)
+    spec.data_check = _arg("flag", data_check, "data_check")
+    text, sched = _ffi.new("char **"), _ffi.new("char **")
+    _library_call(_Stop(), _lib.opy_synth_json, spec, text, sched)
+    record = Record.of(_json.loads(_take_text(text)))
+    if sched[0] != _ffi.NULL:
+        body = _take_text(sched)
+        if _arg("flag", schedule, "schedule"):
+            record["schedule"] = _json.loads(body)
+    return record
+
+
+def train(model, nodes, network="ring", algorithm=None, params=None, net_params=None,
+          models=None, data_check=True):
+    """The gradient all-reduce of a DNN model's training (`opticoll train --json`) as a dict: the
+    model's figures, "runs" (a Table, fastest first: algorithm, time_per_iteration_s,
+    time_per_epoch_s, ...) and "not_run". models: a models file (default: the source tree's
+    data/models.tsv)."""
+    name = _arg("text", model, "model")
+    request = _Request("allreduce", algorithm, nodes, 0, network, params, net_params, 0,
+                       data_check)
+    path = _ffi.new("char[]", _arg("text", str(models), "models").encode()) if models else _ffi.NULL
+    text = _ffi.new("char **")
+    _library_call(request.stop, _lib.opy_train_json, path, name.encode(), request.req, text)
+    doc = _json.loads(_take_text(text))
+    doc["runs"] = Table(doc.get("runs", []))
+    return doc
+
+
+def throughput(parameters, batch, nodes, tokens, peak_tflops, utilisation, buckets=1,
+               model=None, data_check=True):
+    """Training samples per second with Lumorph against Ring (the lumorph seed's section 4,
+    `opticoll throughput --json`) as a dict; "sides" is a Table (Lumorph-2, Lumorph-4, Ring)."""
+    spec = _ffi.new("oc_throughput_in *")
+    keep = _ffi.new("char[]", _arg("text", model, "model").encode()) if model else _ffi.NULL
+    spec.model = keep
+    spec.parameters = _arg("count", parameters, "parameters", 1, 2**48)
+    spec.batch = _arg("count", batch, "batch", 1, 10**12)
+    spec.nodes = _arg("count", nodes, "nodes", 1)
+    spec.buckets = _arg("count", buckets, "buckets", 1, 1000000)
+    spec.tokens = _arg("count", tokens, "tokens", 1, 2**32)
+    spec.peak_tflops = _arg("number", peak_tflops, "peak_tflops", 1e-3, 1e6)
+    spec.utilisation = _arg("number", utilisation, "utilisation", 1e-3, 1)
+    spec.data_check = _arg("flag", data_check, "data_check")
+    text = _ffi.new("char **")
+    _library_call(_Stop(), _lib.opy_throughput_json, spec, text)
+    doc = _json.loads(_take_text(text))
+    doc["sides"] = Table(doc.get("sides", []))
+    return doc

@@ -24,6 +24,10 @@ def pkg_config(*args):
     return shlex.split(out.stdout)
 
 
+# what the static library links against (libprotobuf-c: the Chakra export, when it was built)
+LIBS = ["libcjson", "libxml-2.0", "z3"] + (["libprotobuf-c"] if pkg_config("--libs", "libprotobuf-c")
+                                           else [])
+
 ffibuilder = FFI()
 ffibuilder.cdef(
     """
@@ -44,6 +48,8 @@ ffibuilder.cdef(
         int links;
         int objective;
         int explain;
+        int (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+        void *progress_ctx;
         ...;
     } oc_request;
     typedef struct oc_algorithm_info {
@@ -58,6 +64,8 @@ ffibuilder.cdef(
     } oc_algorithm_info;
     typedef struct oc_network_info {
         const char *name;
+        const char *summary;
+        const char *params;
         ...;
     } oc_network_info;
     typedef struct oc_sweep_spec {
@@ -77,6 +85,38 @@ ffibuilder.cdef(
         const char *time_argument;
         ...;
     } oc_physical_bound_info;
+    typedef struct oc_reproduce_settings {
+        uint32_t wavelengths;
+        uint32_t nodes;
+        const char *sizes;
+        const char *network;
+        int (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+        void *progress_ctx;
+        ...;
+    } oc_reproduce_settings;
+    typedef struct oc_synth_spec {
+        oc_collective collective;
+        const char *network;
+        uint32_t nodes;
+        uint64_t bytes;
+        const oc_kv *net_params;
+        uint32_t chunks;
+        double time_limit_s;
+        int data_check;
+        ...;
+    } oc_synth_spec;
+    typedef struct oc_throughput_in {
+        const char *model;
+        uint64_t parameters;
+        uint64_t batch;
+        uint32_t nodes;
+        uint32_t buckets;
+        uint64_t tokens;
+        double peak_tflops;
+        double utilisation;
+        int data_check;
+        ...;
+    } oc_throughput_in;
     typedef struct oc_sweep oc_sweep;
     typedef struct oc_sweep_point {
         int status;
@@ -84,11 +124,19 @@ ffibuilder.cdef(
         size_t algorithm;
         uint32_t nodes;
         uint64_t bytes;
+        uint64_t steps, rounds;
+        double time_s;
+        char params[256];
         char why[384];
+        const char *csv;
+        const char *json;
         ...;
     } oc_sweep_point;
 
     const char *oc_strerror(int err);
+    const char *oc_version(void);
+    size_t oc_paper_count(void);
+    const char *oc_paper_name(size_t i);
     int oc_set_memory_budget(uint64_t bytes);
     int oc_collective_from_name(const char *name, oc_collective *out);
     int oc_parse_size(const char *text, uint64_t *out);
@@ -122,6 +170,20 @@ ffibuilder.cdef(
     int oc_tune_decisions(const oc_sweep *s, char **text);
 
     enum { OPY_EXPORT_JSON = 0, OPY_EXPORT_MSCCL = 1, OPY_EXPORT_CHROME = 2 };
+    int opy_progress(void *ctx, const char *what, uint64_t done, uint64_t total);
+    int opy_export_msccl(const oc_request *req, const char *runtime, int inplace, char **text,
+                         char *why, size_t len);
+    int opy_export_bytes(const oc_request *req, char **data, size_t *n, char *why, size_t len);
+    int opy_perf_row(oc_collective c, uint32_t n, uint64_t bytes, uint32_t root, uint64_t *size,
+                     uint64_t *count, double *factor, const char **redop, int64_t *root_out);
+    uint64_t opy_perf_bytes(oc_collective c, uint32_t n, uint64_t size);
+    int opy_reproduce_json(const char *paper, const oc_reproduce_settings *settings, char **text,
+                           char *why, size_t len);
+    int opy_synth_json(const oc_synth_spec *spec, char **text, char **schedule, char *why,
+                       size_t len);
+    int opy_train_json(const char *models_file, const char *model, const oc_request *base,
+                       char **text, char *why, size_t len);
+    int opy_throughput_json(const oc_throughput_in *in, char **text, char *why, size_t len);
     int opy_report_json(const oc_report *r, char **text);
     int opy_export(int format, const oc_request *req, char **text, char *why, size_t len);
     int opy_compare_json(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
@@ -134,10 +196,14 @@ ffibuilder.set_source(
     "opticoll._opticoll",
     '#include <stdlib.h>\n#include "_glue.h"\n',
     sources=["python/opticoll/_glue.c"],  # relative: setuptools refuses absolute paths
-    include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "python", "opticoll")],
+    # src/: the glue writes nccl-tests' rows with the library's own perf.c (report/perf.h), as the
+    # command does
+    include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src"),
+                  os.path.join(ROOT, "python", "opticoll")],
+    define_macros=[("OPY_DATA_DIR", '"%s"' % os.path.join(ROOT, "data"))],
     extra_objects=[os.path.join(BUILD_DIR, "libopticoll.a")],
-    extra_compile_args=pkg_config("--cflags", "libcjson", "libxml-2.0", "z3"),
-    extra_link_args=pkg_config("--libs", "libcjson", "libxml-2.0", "z3") + ["-lpthread", "-lm"],
+    extra_compile_args=pkg_config("--cflags", *LIBS),
+    extra_link_args=pkg_config("--libs", *LIBS) + ["-lpthread", "-lm"],
 )
 
 if __name__ == "__main__":

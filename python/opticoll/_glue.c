@@ -4,9 +4,18 @@
  * stream (open_memstream) and hands back the text, malloc'ed, for Python to decode and free. The
  * requests themselves are built in Python through cffi (the library's own oc_request and oc_kv),
  * so this file holds no logic of its own: what the CLI prints with --json, these return.
+ *
+ * Two more things live here because Python cannot do them from its side of cffi: the progress
+ * callback that stops a long call (opy_progress, reading a flag Python sets when Ctrl-C arrives;
+ * a C function, so that the library's worker threads call it without Python's lock), and
+ * nccl-tests' row of a perf point, from the same src/report/perf.c the command prints with.
  */
 #include "_glue.h"
 
+#include "report/perf.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -44,6 +53,22 @@ int opy_report_json(const oc_report *r, char **text) {
     return finish(&t, oc_report_write_json(r, t.f), text);
 }
 
+int opy_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
+    (void)what, (void)done, (void)total;
+    return atomic_load((_Atomic int *)ctx) ? OC_ECANCELED : 0;
+}
+
+/* Chakra's per-rank files, each as 8 bytes of length (little-endian) then the file, in rank
+ * order: Python cuts them apart. */
+static int chakra_rank(void *ctx, uint32_t rank, const void *data, size_t len) {
+    (void)rank;
+    FILE *f = ctx;
+    unsigned char head[8];
+    for (int i = 0; i < 8; i++)
+        head[i] = (unsigned char)((uint64_t)len >> (8 * i));
+    return fwrite(head, 1, 8, f) == 8 && fwrite(data, 1, len, f) == len ? 0 : OC_EIO;
+}
+
 int opy_export(int format, const oc_request *req, char **text, char *why, size_t len) {
     text_out t;
     if (start(&t)) return OC_ENOMEM;
@@ -51,6 +76,100 @@ int opy_export(int format, const oc_request *req, char **text, char *why, size_t
              : format == OPY_EXPORT_CHROME ? oc_export_chrome(req, t.f, why, len)
                                            : oc_export_json(req, t.f, why, len);
     return finish(&t, rc, text);
+}
+
+int opy_export_bytes(const oc_request *req, char **data, size_t *n, char *why, size_t len) {
+    text_out t;
+    if (start(&t)) return OC_ENOMEM;
+    int rc = finish(&t, oc_export_chakra(req, chakra_rank, t.f, why, len), data);
+    *n = rc ? 0 : t.n;
+    return rc;
+}
+
+int opy_export_msccl(const oc_request *req, const char *runtime, int inplace, char **text,
+                     char *why, size_t len) {
+    text_out t;
+    if (start(&t)) return OC_ENOMEM;
+    return finish(&t, oc_export_msccl_for(req, runtime, inplace, t.f, why, len), text);
+}
+
+int opy_perf_row(oc_collective c, uint32_t n, uint64_t bytes, uint32_t root, uint64_t *size,
+                 uint64_t *count, double *factor, const char **redop, int64_t *root_out) {
+    oc__perf_row r = oc__perf_row_of(c, n, bytes, OPY_PERF_TYPE_SIZE, root);
+    *size = r.size;
+    *count = r.count;
+    *redop = r.redop;
+    *root_out = r.root;
+    *factor = oc__perf_busbw_factor(c, n);
+    return 0;
+}
+
+uint64_t opy_perf_bytes(oc_collective c, uint32_t n, uint64_t size) {
+    return oc__perf_bytes(c, n, size, OPY_PERF_TYPE_SIZE);
+}
+
+int opy_reproduce_json(const char *paper, const oc_reproduce_settings *settings, char **text,
+                       char *why, size_t len) {
+    text_out t;
+    oc_figures *figs = NULL;
+    *text = NULL;
+    FILE *sink = fopen("/dev/null", "w"); /* the printed tables: the JSON holds them whole */
+    if (!sink) return OC_EIO;
+    int rc = oc_reproduce_collect(paper, settings, sink, &figs, why, len);
+    fclose(sink);
+    if (rc) return rc;
+    if ((rc = start(&t))) {
+        oc_figures_free(figs);
+        return rc;
+    }
+    rc = oc_reproduce_write_json(paper, settings, figs, t.f);
+    oc_figures_free(figs);
+    return finish(&t, rc, text);
+}
+
+int opy_synth_json(const oc_synth_spec *spec, char **text, char **schedule, char *why,
+                   size_t len) {
+    oc_synth_result *r = NULL;
+    text_out t, u;
+    *text = *schedule = NULL;
+    int rc = oc_synth(spec, &r, why, len);
+    if (rc) return rc;
+    if (!(rc = start(&t))) {
+        rc = finish(&t, oc_synth_write_json(r, t.f), text);
+        oc_synth_info info;
+        oc_synth_get(r, &info);
+        if (!rc && info.found && !(rc = start(&u)))
+            rc = finish(&u, oc_synth_write_schedule(r, u.f, why, len), schedule);
+    }
+    oc_synth_free(r);
+    if (rc) {
+        free(*text);
+        *text = NULL;
+    }
+    return rc;
+}
+
+int opy_train_json(const char *models_file, const char *model, const oc_request *base,
+                   char **text, char *why, size_t len) {
+    oc_train_result res;
+    text_out t;
+    *text = NULL;
+    int rc = oc_train(models_file ? models_file : OPY_DATA_DIR "/models.tsv", model, base, &res,
+                      why, len);
+    if (rc) return rc;
+    if (!(rc = start(&t))) rc = finish(&t, oc_train_write_json(&res, t.f), text);
+    oc_train_result_free(&res);
+    return rc;
+}
+
+int opy_throughput_json(const oc_throughput_in *in, char **text, char *why, size_t len) {
+    oc_throughput out;
+    text_out t;
+    *text = NULL;
+    int rc = oc_throughput_estimate(in, &out, why, len);
+    if (rc) return rc;
+    if ((rc = start(&t))) return rc;
+    return finish(&t, oc_throughput_write_json(&out, t.f), text);
 }
 
 int opy_compare_json(const oc_request *req, const char *const *algorithms, size_t nalgorithms,

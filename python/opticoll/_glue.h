@@ -5,6 +5,34 @@
 #include "opticoll.h"
 
 enum { OPY_EXPORT_JSON = 0, OPY_EXPORT_MSCCL = 1, OPY_EXPORT_CHROME = 2 };
+enum { OPY_PERF_TYPE_SIZE = 4 }; /* perf's rows are of floats, as the command's */
+
+/* The progress callback of every long call: OC_ECANCELED once *(int *)ctx, the flag Python sets
+ * on Ctrl-C, is set; else 0. Called from the library's threads, never touches Python. */
+int opy_progress(void *ctx, const char *what, uint64_t done, uint64_t total);
+/* oc_export_msccl_for's text (runtime NULL: msccl-nccl). */
+int opy_export_msccl(const oc_request *req, const char *runtime, int inplace, char **text,
+                     char *why, size_t len);
+/* Chakra's traces: *data holds, per rank in order, 8 bytes of length (little-endian) and the
+ * rank's file; *n its bytes. */
+int opy_export_bytes(const oc_request *req, char **data, size_t *n, char *why, size_t len);
+/* nccl-tests' size, count, redop, root and bus-bandwidth factor of a run of c on n ranks with
+ * SIZE bytes (src/report/perf.c, floats). Always 0. */
+int opy_perf_row(oc_collective c, uint32_t n, uint64_t bytes, uint32_t root, uint64_t *size,
+                 uint64_t *count, double *factor, const char **redop, int64_t *root_out);
+/* opticoll's SIZE for nccl-tests' size on n ranks, in whole floats; 0 when none fits. */
+uint64_t opy_perf_bytes(oc_collective c, uint32_t n, uint64_t size);
+/* `reproduce PAPER --json`'s document (the printed tables are discarded). */
+int opy_reproduce_json(const char *paper, const oc_reproduce_settings *settings, char **text,
+                       char *why, size_t len);
+/* `synth --json`'s object, and the found schedule's file in *schedule (NULL when none). */
+int opy_synth_json(const oc_synth_spec *spec, char **text, char **schedule, char *why,
+                   size_t len);
+/* `train --json` (models_file NULL: the source tree's data/models.tsv). */
+int opy_train_json(const char *models_file, const char *model, const oc_request *base,
+                   char **text, char *why, size_t len);
+/* `throughput --json`. */
+int opy_throughput_json(const oc_throughput_in *in, char **text, char *why, size_t len);
 
 /* oc_report_write_json's text. 0 or an OC_ error; *text malloc'ed on success. */
 int opy_report_json(const oc_report *r, char **text);

@@ -41,22 +41,24 @@ void oc__progress_check(oc__progress *p) {
     p->last_read = t;
     if (t - p->last_report < REPORT_EVERY) return;
     p->last_report = t;
-    p->fn(p->ctx, p->what, p->done, p->total && p->done > p->total ? p->done : p->total);
+    if (p->fn(p->ctx, p->what, p->done, p->total && p->done > p->total ? p->done : p->total))
+        p->stopped = 1;
 }
 
-void oc__progress_add(oc__progress *p) {
-    if (!p->fn) return;
+int oc__progress_add(oc__progress *p) {
+    if (!p->fn) return 0;
     /* without a lock (pthread_mutex_init failed) the reports are skipped, never raced */
-    if (!p->locked) return;
+    if (!p->locked) return 0;
     pthread_mutex_lock(&p->lock);
-    oc__progress_at(p, p->done + 1, 0);
+    int rc = oc__progress_at(p, p->done + 1, 0);
     pthread_mutex_unlock(&p->lock);
+    return rc;
 }
 
 void oc__progress_end(oc__progress *p) {
     if (!p->fn) return;
     const uint64_t n = p->done > p->total ? p->done : p->total;
-    p->fn(p->ctx, p->what, n, n);
+    (void)p->fn(p->ctx, p->what, n, n); /* the last answer is not read: the work is over */
     if (p->locked) pthread_mutex_destroy(&p->lock);
     p->fn = NULL;
     p->locked = 0;

@@ -6,6 +6,10 @@
  * shorter than that (a round of a ring all-gather is microseconds), so a step costs a decrement:
  * the clock is read only every `stride` steps, and the stride is doubled or halved so that the
  * reads come about every 20-200 ms whatever a step costs.
+ *
+ * The callback may ask the work to stop (a non-zero answer: the Python package's Ctrl-C). The
+ * answer is kept in `stopped`; oc__progress_at and oc__progress_add return OC_ECANCELED from then
+ * on, and the work returns that error at its next step, through its usual cleanup.
  */
 #ifndef OC_PROGRESS_H
 #define OC_PROGRESS_H
@@ -26,6 +30,7 @@ typedef struct oc__progress {
     double last_read, last_report; /* CLOCK_MONOTONIC seconds */
     pthread_mutex_t lock;          /* oc__progress_add's, for work spread over threads */
     int locked;                    /* the lock was initialised */
+    _Atomic int stopped;           /* the callback asked to stop (read by every thread) */
 } oc__progress;
 
 /* Starts a piece of work of `total` steps (0: not known yet) reported to fn (may be NULL). */
@@ -33,15 +38,18 @@ void oc__progress_begin(oc__progress *p, oc_progress_fn fn, void *ctx, const cha
                         uint64_t total);
 /* The slow path of oc__progress_at: reads the clock, adapts the stride, maybe reports. */
 void oc__progress_check(oc__progress *p);
-/* `done` steps are done (never less than before) and `total` are known (0: unchanged). */
-static inline void oc__progress_at(oc__progress *p, uint64_t done, uint64_t total) {
-    if (!p->fn) return;
+/* `done` steps are done (never less than before) and `total` are known (0: unchanged). Returns
+ * OC_ECANCELED once the callback asked to stop, else 0. */
+static inline int oc__progress_at(oc__progress *p, uint64_t done, uint64_t total) {
+    if (!p->fn) return 0;
     p->done = done;
     if (total > p->total) p->total = total;
     if (--p->countdown == 0) oc__progress_check(p);
+    return p->stopped ? OC_ECANCELED : 0;
 }
-/* One more step done, from any thread (the steps of a pool's jobs): under a lock. */
-void oc__progress_add(oc__progress *p);
+/* One more step done, from any thread (the steps of a pool's jobs): under a lock. Returns
+ * OC_ECANCELED once the callback asked to stop, else 0. */
+int oc__progress_add(oc__progress *p);
 /* The end of the work: the last report, with done == total (both the larger of the two), then
  * the lock released. */
 void oc__progress_end(oc__progress *p);

@@ -26,6 +26,13 @@
 #include <string.h>
 #include <strings.h>
 
+#ifndef OC_VERSION_TEXT
+#error "OC_VERSION_TEXT: the build passes CMakeLists.txt's project version"
+#endif
+const char *oc_version(void) {
+    return OC_VERSION_TEXT; /* CMakeLists.txt's project(VERSION), the one place it is written */
+}
+
 const char *oc_strerror(int err) {
     switch (err) {
     case OC_OK:

@@ -19,6 +19,7 @@
  */
 #include "report/perf.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -60,39 +61,9 @@ oc__perf_row oc__perf_row_of(oc_collective c, uint32_t n, uint64_t bytes, uint32
     return r;
 }
 
-void oc__perf_header(FILE *f, const char *const *groups, size_t ngroups) {
-    if (ngroups > 1) {
-        fprintf(f, "#%51s", "");
-        for (size_t g = 0; g < ngroups; g++)
-            fprintf(f, "  %26s", groups[g]);
-        fputc('\n', f);
-    }
-    fprintf(f, "#%11s  %12s  %8s  %6s  %6s", "size", "count", "type", "redop", "root");
-    for (size_t g = 0; g < ngroups; g++)
-        fprintf(f, "  %10s  %6s  %6s", "time", "algbw", "busbw");
-    fprintf(f, "\n#%11s  %12s  %8s  %6s  %6s", "(B)", "(elements)", "", "", "");
-    for (size_t g = 0; g < ngroups; g++)
-        fprintf(f, "  %10s  %6s  %6s", "(us)", "(GB/s)", "(GB/s)");
-    fputc('\n', f);
-}
-
 /* algbw in GB/s (10^9 bytes per second), as nccl-tests counts. */
 static double algbw(const oc__perf_row *r, double t) {
     return (double)r->size / t / 1e9;
-}
-
-void oc__perf_row_text(FILE *f, const oc__perf_row *r, size_t ngroups, double factor) {
-    fprintf(f, " %11llu  %12llu  %8s  %6s  %6lld", (unsigned long long)r->size,
-            (unsigned long long)r->count, r->type, r->redop, (long long)r->root);
-    for (size_t g = 0; g < ngroups && g < OC__PERF_MAX_GROUPS; g++) {
-        double t = r->time_s[g];
-        if (!(t > 0)) {
-            fprintf(f, "  %10s  %6s  %6s", "-", "-", "-");
-            continue;
-        }
-        fprintf(f, "  %10.2f  %6.2f  %6.2f", t * 1e6, algbw(r, t), algbw(r, t) * factor);
-    }
-    fputc('\n', f);
 }
 
 cJSON *oc__perf_row_json(const oc__perf_row *r, const char *const *groups, size_t ngroups,
@@ -118,4 +89,81 @@ cJSON *oc__perf_row_json(const oc__perf_row *r, const char *const *groups, size_
         return NULL;
     }
     return x;
+}
+
+/* nccl-tests' getFloatStr: value in `width` characters, 2 decimals while they fit, then 1, then
+ * none, then an exponent. */
+static void float_text(double value, int width, char *out, size_t len) {
+    int power = 0;
+    for (double v = 1; value >= v && power < 40; v *= 10)
+        power++;
+    if (power < width - 2)
+        snprintf(out, len, "%*.2f", width, value);
+    else if (power < width - 1)
+        snprintf(out, len, "%*.1f", width, value);
+    else if (power < width + 1)
+        snprintf(out, len, "%*.0f", width, value);
+    else
+        snprintf(out, len, "%*.1e", width, value);
+}
+
+void oc__perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups) {
+    /* the first two groups are nccl-tests' halves, named as its own line names them (64
+     * characters over their 66 columns); any further group is centred over its 33 */
+    fprintf(f,
+            "#\n# %10s  %12s  %8s  %6s  %6s           out-of-place                       "
+            "in-place          ",
+            "", "", "", "", "");
+    for (size_t g = 2; g < ngroups; g++) {
+        const char *name = groups[g];
+        int n = (int)strlen(name), left = (33 - n) / 2 + (g == 2 ? 2 : 0);
+        if (left < 1) left = 1;
+        fprintf(f, "%*s%s%*s", left, "", name, 33 - n - left > 0 ? 33 - n - left : 0, "");
+    }
+    fprintf(f, "\n# %10s  %12s  %8s  %6s  %6s", "size", "count", "type", "redop", "root");
+    for (size_t g = 0; g < ngroups; g++)
+        fprintf(f, "  %7s  %6s  %6s  %6s", "time", "algbw", "busbw", "#wrong");
+    fprintf(f, " \n# %10s  %12s  %8s  %6s  %6s", "(B)", "(elements)", "", "", "");
+    for (size_t g = 0; g < ngroups; g++)
+        fprintf(f, "  %7s  %6s  %6s  %6s", "(us)", "(GB/s)", "(GB/s)", "");
+    fputs(" \n", f);
+}
+
+double oc__perf_busbw(const oc__perf_row *r, size_t g, double factor) {
+    double t = g < OC__PERF_MAX_GROUPS ? r->time_s[g] : 0;
+    return t > 0 ? algbw(r, t) * factor : 0;
+}
+
+void oc__perf_nccl_row(FILE *f, const oc__perf_row *r, const int64_t *wrong, size_t ngroups,
+                       double factor) {
+    char root[32];
+    snprintf(root, sizeof root, "%6" PRId64, r->root);
+    fprintf(f, "%12" PRIu64 "  %12" PRIu64 "  %8s  %6s  %6s", r->size, r->count, r->type, r->redop,
+            root);
+    for (size_t g = 0; g < ngroups && g < OC__PERF_MAX_GROUPS; g++) {
+        double t = r->time_s[g];
+        if (!(t > 0)) { /* not timed (a mismatch stops before the timing): its #wrong stays */
+            if (wrong[g] >= 0)
+                fprintf(f, "  %7s  %6s  %6s  %6g", "-", "-", "-", (double)wrong[g]);
+            else
+                fprintf(f, "  %7s  %6s  %6s  %6s", "-", "-", "-", "-");
+            continue;
+        }
+        char ts[32], as[32], bs[32];
+        float_text(t * 1e6, 7, ts, sizeof ts);
+        float_text(algbw(r, t), 6, as, sizeof as);
+        float_text(algbw(r, t) * factor, 6, bs, sizeof bs);
+        if (wrong[g] >= 0)
+            fprintf(f, "  %7s  %6s  %6s  %6g", ts, as, bs, (double)wrong[g]);
+        else
+            fprintf(f, "  %7s  %6s  %6s    N/A", ts, as, bs);
+    }
+    fputc('\n', f);
+}
+
+void oc__perf_nccl_footer(FILE *f, int64_t out_of_bounds, double avg_busbw_GBps) {
+    fprintf(f, "# %-20s : %" PRId64 " %s\n", "Out of bounds values", out_of_bounds,
+            out_of_bounds ? "FAILED" : "OK");
+    fprintf(f, "# %-20s : %g %s\n", "Avg bus bandwidth", avg_busbw_GBps, "");
+    fputs("#\n", f);
 }

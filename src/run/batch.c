@@ -125,8 +125,12 @@ static int batch_job(size_t i, void *ctx) {
     batch *b = ctx;
     oc__sim_job *j = &b->jobs[i];
     j->why[0] = 0;
+    if (b->progress.stopped) return j->rc = OC_ECANCELED; /* the caller asked to stop */
     j->rc = oc__simulate(&j->req, &j->sim, j->keep ? &j->report : NULL, j->why, sizeof j->why);
-    oc__progress_add(&b->progress);
+    if (oc__progress_add(&b->progress) && !j->rc) {
+        snprintf(j->why, sizeof j->why, "cancelled");
+        j->rc = OC_ECANCELED;
+    }
     return j->rc;
 }
 

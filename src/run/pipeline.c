@@ -228,8 +228,19 @@ typedef struct progress_sink {
 
 static int progress_round(oc__sink *self, uint64_t index, const oc__round *r, char *why,
                           size_t len) {
-    (void)r, (void)why, (void)len;
-    oc__progress_at(((progress_sink *)self)->progress, index + 1, 0);
+    (void)r;
+    if (oc__progress_at(((progress_sink *)self)->progress, index + 1, 0))
+        return oc__fail(why, len, OC_ECANCELED, "cancelled after %llu rounds",
+                        (unsigned long long)(index + 1));
+    return 0;
+}
+
+/* A shard's rounds: not counted, but the caller's request to stop is honoured there too. */
+static int stop_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+    (void)r;
+    if (((progress_sink *)self)->progress->stopped)
+        return oc__fail(why, len, OC_ECANCELED, "cancelled after %llu rounds of a shard",
+                        (unsigned long long)(index + 1));
     return 0;
 }
 
@@ -237,9 +248,10 @@ static int from_algo_counted(void *arg, oc__emit *e) {
     progress_source *s = arg;
     /* A sharded run generates the rounds once whole (the cost pass) and once per chunk window
      * (the shards, on other threads): only the whole pass is counted, or done would go back. */
-    if (!s->progress.fn || e->windowed) return from_algo(&s->src, e);
-    progress_sink ps = {.sink = {.round = progress_round, .next = e->sinks},
-                        .progress = &s->progress};
+    if (!s->progress.fn) return from_algo(&s->src, e);
+    progress_sink ps = {
+        .sink = {.round = e->windowed ? stop_round : progress_round, .next = e->sinks},
+        .progress = &s->progress};
     e->sinks = &ps.sink;
     int rc = from_algo(&s->src, e);
     e->sinks = ps.sink.next;

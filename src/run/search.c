@@ -548,7 +548,7 @@ static int flush(searcher *s) {
     int rc = 0;
     for (size_t i = 0; i < npend && !rc; i++) {
         oc__search_entry *e = &log->entry[order[i].index];
-        oc__progress_at(&s->progress, ++s->decided, log->n);
+        if ((rc = oc__progress_at(&s->progress, ++s->decided, log->n))) break;
         if (beaten(s, e->bound_time_s, e->bound_steps, e->offered)) {
             e->status = OC__CAND_PRUNED;
             log->pruned++;
@@ -622,8 +622,7 @@ static int s_prune(oc__search *base, const char *family, const oc__bound *bound,
     }
     s->log->families++;
     s->mapped_upto = s->log->n;
-    oc__progress_at(&s->progress, ++s->decided, s->log->n);
-    return 0;
+    return oc__progress_at(&s->progress, ++s->decided, s->log->n);
 }
 
 static int s_hint(oc__search *base, const oc_kv *params) {
@@ -810,6 +809,9 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
     rc = algo->search(&ctx.in, &s.base, why, len);
     if (!rc) rc = flush(&s);
     oc__progress_end(&s.progress);
+    if (rc == OC_ECANCELED)
+        rc = oc__fail(why, len, OC_ECANCELED, "cancelled after %llu candidates",
+                     (unsigned long long)s.decided);
     if (s.mismatch[0]) rc = oc__fail(why, len, OC_EINVAL, "%s", s.mismatch);
     if (rc == OC_ENOMEM) rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
     if (rc) goto out;

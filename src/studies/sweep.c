@@ -319,9 +319,10 @@ typedef struct sweep_range {
 
 static int range_job(size_t k, void *ctx) {
     sweep_range *r = ctx;
+    if (r->progress.stopped) return OC_ECANCELED; /* the caller asked to stop: no more points */
     int rc = point_job(r->lo + k, r->s);
-    oc__progress_add(&r->progress);
-    return rc;
+    int stop = oc__progress_add(&r->progress);
+    return rc ? rc : stop;
 }
 
 int oc_sweep_run(oc_sweep *s, size_t lo, size_t hi, unsigned threads, char *why, size_t whylen) {
@@ -332,6 +333,8 @@ int oc_sweep_run(oc_sweep *s, size_t lo, size_t hi, unsigned threads, char *why,
     oc__progress_begin(&r.progress, s->base.progress, s->base.progress_ctx, "points", hi - lo);
     int rc = oc__pool_run(hi - lo, threads, range_job, &r, NULL);
     oc__progress_end(&r.progress);
+    if (rc == OC_ECANCELED)
+        return oc__fail(why, whylen, rc, "cancelled: the sweep's points stopped");
     return rc ? oc__fail(why, whylen, rc, "out of memory running the sweep's points") : 0;
 }
 

@@ -1,0 +1,297 @@
+"""The package as a notebook uses it (issue 30): every command a function whose records match the
+command's --json, flat records a DataFrame takes, __version__, numpy's integers, typed errors for
+bad input in the package's words (never a CLI flag), and Ctrl-C stopping a long call within a
+second. Run by tests/python/run.sh (CTest `python_package`); OPTICOLL_CLI names the built tool.
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import opticoll
+
+CLI = os.environ["OPTICOLL_CLI"]
+SOURCE = Path(__file__).resolve().parents[2]
+FLAG = re.compile(r"(?<![\w-])--?[a-z][a-z-]*\b")
+
+
+def cli_json(*args):
+    p = subprocess.run([CLI, *map(str, args), "--json"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def flat(obj, prefix=""):
+    out = {}
+    for key, value in obj.items():
+        if isinstance(value, dict) and value:
+            out.update(flat(value, f"{prefix}{key}."))
+        elif key == "not_run":  # a reason, in the package's words (no CLI flags)
+            out[f"{prefix}{key}"] = opticoll._plain(value)
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
+
+
+def test_version_is_the_projects():
+    text = (SOURCE / "CMakeLists.txt").read_text()
+    want = re.search(r"project\(opticoll VERSION ([0-9.]+)", text).group(1)
+    assert opticoll.__version__ == want
+
+
+class Index:
+    """Any integer type with __index__ (numpy's among them) counts as a whole number."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def __index__(self):
+        return self.n
+
+
+def test_integers_with_index_are_counts():
+    want = opticoll.run("allgather", "ring", 12, 4096, network="ring")
+    assert opticoll.run("allgather", "ring", Index(12), Index(4096), network="ring") == want
+    np = pytest.importorskip("numpy")
+    assert opticoll.run("allgather", "ring", np.int64(12), np.uint32(4096), network="ring") == want
+    got = opticoll.sweep("allreduce", np.array([3, 7]), [np.int32(1024)], network="switch",
+                         algorithms=["ring"])
+    assert [r["nodes"] for r in got] == [3, 7]
+
+
+def test_records_are_flat_and_match_the_command():
+    r = opticoll.run("allreduce", "wrht", 12, "1MiB", network="ring", params={"m": 3})
+    assert not any(isinstance(v, dict) and v for v in r.values())
+    assert r == flat(cli_json("run", "-c", "allreduce", "-a", "wrht", "-n", 12, "-s", "1MiB",
+                              "-p", "m=3"))
+    assert r["params.m"] == 3 and "network_params.wavelengths" in r
+
+
+def test_sweep_matches_the_command():
+    got = opticoll.sweep("allreduce", "3,7,12", ["1KiB", 1 << 20], network="switch",
+                         algorithms=["ring", "rhd"])
+    want = cli_json("sweep", "-c", "allreduce", "-t", "switch", "-n", "3,7,12", "-s",
+                    "1KiB,1MiB", "-a", "ring,rhd")
+    assert got == [flat(x) for x in want] and len(got) == 12
+
+
+@pytest.mark.parametrize("coll,algo,net,n", [("allreduce", "ring", "switch", 7),
+                                             ("allgather", "ring", "ring", 12),
+                                             ("reducescatter", "ring", "switch", 5),
+                                             ("alltoall", "pairwise", "switch", 3)])
+def test_perf_matches_the_command(coll, algo, net, n):
+    got = opticoll.perf(coll, algo, n, 8, "1M", stepfactor=4, network=net)
+    want = cli_json("perf", "--collective", coll, "--algorithm", algo, "--nodes", n, "-t", net,
+                    "-b", 8, "-e", "1M", "-f", 4)["rows"]
+    assert len(got) == len(want) > 0
+    for g, w in zip(got, want):
+        for key in ("size", "count", "type", "redop", "root", "bytes", "busbw_factor",
+                    "time_us", "algbw_GBps", "busbw_GBps"):
+            assert g[key] == pytest.approx(w[key]) if isinstance(w[key], float) else g[key] == w[key], key
+        # nccl-tests' arithmetic: algbw = size / time, busbw = algbw x the collective's factor
+        assert g["algbw_GBps"] == pytest.approx(g["size"] / (g["time_us"] * 1e-6) / 1e9)
+        factor = {"allreduce": 2 * (n - 1) / n}.get(coll, (n - 1) / n)
+        assert g["busbw_GBps"] == pytest.approx(g["algbw_GBps"] * factor)
+
+
+def test_synth_matches_the_command():
+    got = opticoll.synth("allgather", 4, network="ring", schedule=True)
+    want = flat(cli_json("synth", "-c", "allgather", "-t", "ring", "-n", 4))
+    for key in ("optimal", "lower_bound_steps", "steps", "result.steps", "result.verified"):
+        assert got[key] == want[key]
+    assert got["optimal"] is True and got["schedule"]["nodes"] == 4
+
+
+def test_reproduce_matches_the_command():
+    got = opticoll.reproduce("lumorph")  # seconds; optree's takes minutes
+    want = cli_json("reproduce", "lumorph")
+    assert [dict(c) for c in got["claims"]] == want["claims"]
+    assert len(got["tables"]) == len(want["tables"])
+    first = want["tables"][0]
+    assert got["tables"][0] == [dict(zip(first["columns"], row)) for row in first["rows"]]
+    assert {"optree", "lumorph"} <= set(opticoll.papers())
+
+
+def test_export_formats_match_the_command(tmp_path):
+    inplace = opticoll.export("allgather", "ring", 5, 4096, format="msccl-inplace")
+    subprocess.run([CLI, "export", "-c", "allgather", "-a", "ring", "-n", "5", "-s", "4096",
+                    "--format", "msccl-inplace", "-o", tmp_path / "in.xml"], check=True)
+    assert inplace == (tmp_path / "in.xml").read_text()
+    p = subprocess.run([CLI, "export", "-c", "allreduce", "-a", "ring", "-n", "5", "-s", "64KiB",
+                        "-t", "switch", "--format", "chakra", "-o", tmp_path / "t"])
+    if p.returncode != 0:  # a library built without protobuf-c: both refuse
+        with pytest.raises(opticoll.NotSupported):
+            opticoll.export("allreduce", "ring", 5, "64KiB", format="chakra", network="switch")
+        return
+    files = opticoll.export("allreduce", "ring", 5, "64KiB", format="chakra", network="switch")
+    assert files == [(tmp_path / f"t.{r}.et").read_bytes() for r in range(5)]
+    assert all(files)
+
+
+def test_registry_networks_are_lists():
+    ring = next(a for a in opticoll.algorithms("allreduce") if a["name"] == "ring")
+    assert isinstance(ring["networks"], list) and "switch" in ring["networks"]
+    assert ring["networks"].split(",") == list(ring["networks"])  # the old string's form
+    assert str(ring["networks"]) == ",".join(ring["networks"])
+    detail = opticoll.networks(detail=True)
+    assert [r["name"] for r in detail] == opticoll.networks()
+
+
+def test_dataframe_columns():
+    pd = pytest.importorskip("pandas")
+    frame = opticoll.perf("allreduce", "ring", 8, 8, "64K", network="switch").to_pandas()
+    assert isinstance(frame, pd.DataFrame)
+    # nccl-tests' columns, in its order, then opticoll's own
+    assert list(frame.columns[:5]) == ["size", "count", "type", "redop", "root"]
+    assert {"time_us", "algbw_GBps", "busbw_GBps"} <= set(frame.columns)
+    assert len(frame) == 14 and (frame["busbw_GBps"] > frame["algbw_GBps"]).all()
+    table = opticoll.compare("allreduce", 12, "1MiB", network="switch")
+    frame = table.to_pandas()
+    assert list(frame.columns) == table.columns and len(frame) == len(table)
+    assert {"algorithm", "time_s", "steps", "verified", "physical_bound.time_s"} <= set(frame.columns)
+    assert frame.loc[frame["algorithm"] == "ring", "steps"].iloc[0] == 22
+    one = opticoll.run("allreduce", "ring", 12, "1MiB", network="switch").to_pandas()
+    assert len(one) == 1 and one["steps"].iloc[0] == 22
+
+
+BAD = [
+    # nodes, sizes and counts: bools, floats, text, NUL, out of range
+    (lambda: opticoll.run("allreduce", "ring", True, 1), opticoll.InvalidType),
+    (lambda: opticoll.run("allreduce", "ring", 4.0, 1), opticoll.InvalidType),
+    (lambda: opticoll.run("allreduce", "ring", "4", 1), opticoll.InvalidType),
+    (lambda: opticoll.run("allreduce", "ring", 4, True), opticoll.InvalidType),
+    (lambda: opticoll.run("allreduce", "ring", 4, 2.5), opticoll.InvalidType),
+    (lambda: opticoll.run("allreduce", "ring", 4, "1\x00MiB"), opticoll.InvalidArgument),
+    (lambda: opticoll.run("allreduce", "ring", 0, 1), opticoll.InvalidArgument),
+    (lambda: opticoll.run("allreduce", "ring", 2**40, 1), opticoll.InvalidArgument),
+    (lambda: opticoll.run("allreduce", "ring", 4, 1, root=False), opticoll.InvalidType),
+    (lambda: opticoll.run("allreduce", "ring", 4, 1, data_check=1), opticoll.InvalidType),
+    # names and parameters
+    (lambda: opticoll.run("allreduce", "ring\x00x", 4, 1), opticoll.InvalidArgument),
+    (lambda: opticoll.run(["allreduce"], "ring", 4, 1), opticoll.InvalidType),
+    (lambda: opticoll.run("allreduce", "ring", 4, 1, network=""), opticoll.InvalidArgument),
+    (lambda: opticoll.run("allreduce", "wrht", 8, 1, params={"m\x00": 1}), opticoll.InvalidArgument),
+    (lambda: opticoll.run("allreduce", "wrht", 8, 1, params=[("m", 1)]), opticoll.InvalidType),
+    (lambda: opticoll.run("allreduce", "wrht", 8, 1, net_params={"wavelengths": True}),
+     opticoll.InvalidType),
+    (lambda: opticoll.run("allreduce", "wrht", 8, 1, net_params={"wavelengths": None}),
+     opticoll.InvalidType),
+    (lambda: opticoll.run("allreduce", "wrht", 8, 1, net_params={"wavelengths": 0}),
+     opticoll.Error),
+    (lambda: opticoll.run("allreduce", "ring", 8, 1, network="ring", net_params={"dims": "4x4"}),
+     opticoll.Error),
+    # every other command
+    (lambda: opticoll.compare("allreduce", 8, 1, algorithms=["ring", "ring"]),
+     opticoll.InvalidArgument),
+    (lambda: opticoll.compare("alltoall", 8, "4KiB", network="hypercube",
+                              algorithms=["sex", "tcp2"]), opticoll.InvalidArgument),
+    (lambda: opticoll.compare("allreduce", 8, 1, algorithms=5), opticoll.InvalidType),
+    (lambda: opticoll.sweep("allreduce", [], "1KiB"), opticoll.InvalidArgument),
+    (lambda: opticoll.sweep("allreduce", "3,,5", "1KiB"), opticoll.ParseError),
+    (lambda: opticoll.sweep("allreduce", [3], "1KiB", threads=True), opticoll.InvalidType),
+    (lambda: opticoll.tune("allreduce", [3, True], "1KiB"), opticoll.InvalidType),
+    (lambda: opticoll.perf("allreduce", "ring", 8, "1M", "8"), opticoll.InvalidArgument),
+    (lambda: opticoll.perf("allreduce", "ring", 8, 8, stepfactor=1), opticoll.InvalidArgument),
+    (lambda: opticoll.perf("allgather", "ring", 8, 1), opticoll.InvalidArgument),
+    (lambda: opticoll.perf("broadcast", "tcp1", 8, 8, network="star"), opticoll.InvalidArgument),
+    (lambda: opticoll.export("allgather", "ring", 4, 1, format="pdf"), opticoll.InvalidArgument),
+    (lambda: opticoll.export("allgather", "ring", 4, 1, runtime="rccl"), opticoll.InvalidArgument),
+    (lambda: opticoll.export("allgather", "ring", 4, 1, format="msccl", runtime="nccl-x"),
+     opticoll.Error),
+    (lambda: opticoll.export("allgather", "optree", 4, 1, network="switch", format="chrome"),
+     opticoll.Error),
+    (lambda: opticoll.verify("/nonexistent/file.json"), opticoll.IOFailure),
+    (lambda: opticoll.verify(7), opticoll.InvalidType),
+    (lambda: opticoll.reproduce("nosuch"), opticoll.UnknownName),
+    (lambda: opticoll.reproduce("star", nodes=1), opticoll.InvalidArgument),
+    (lambda: opticoll.reproduce("lumorph", nodes=1), opticoll.InvalidArgument),
+    (lambda: opticoll.reproduce("optree", wavelengths=True), opticoll.InvalidType),
+    (lambda: opticoll.synth("allgather", 40, network="ring"), opticoll.Error),
+    (lambda: opticoll.synth("allgather", 4, network="ring", time_limit=float("nan")),
+     opticoll.InvalidArgument),
+    (lambda: opticoll.synth("alltoall", 4, network="ring"), opticoll.NotSupported),
+    (lambda: opticoll.physical_bound("allgather", 8, 1024, network="nope"), opticoll.UnknownName),
+    (lambda: opticoll.train("nosuchmodel", 8), opticoll.UnknownName),
+    (lambda: opticoll.throughput(1000, 8, 8, 128, 100, 2.0), opticoll.InvalidArgument),
+    (lambda: opticoll.algorithms("nosuch"), opticoll.UnknownName),
+    (lambda: opticoll.networks(detail="yes"), opticoll.InvalidType),
+]
+
+
+@pytest.mark.parametrize("call,error", BAD)
+def test_bad_input_raises_a_typed_error_without_flags(call, error):
+    with pytest.raises(error) as e:
+        call()
+    reason = e.value.reason
+    assert reason and "\n" not in reason
+    assert not FLAG.search(reason), f"names a CLI flag: {reason}"
+    assert isinstance(e.value, opticoll.Error)
+
+
+def test_reasons_in_records_name_no_flags():
+    reasons = [r["not_run"] for table in (
+        opticoll.compare("alltoall", 7, "4KiB", network="hypercube"),
+        opticoll.compare("allreduce", 7, "64KiB", network="ring"),
+        opticoll.sweep("allgather", [5, 12], "1KiB", network="ring"),
+        opticoll.perf("allreduce", "wrht", 7, 8, 64, network="ring"))
+        for r in table if "not_run" in r]
+    assert reasons
+    assert not [r for r in reasons if FLAG.search(r)]
+
+
+def test_library_reasons_lose_their_flags():
+    # reasons the library words for the command, as this package words them
+    assert opticoll._plain("compare -p m: no algorithm compared takes it (see opticoll list)") == \
+        "compare params m: no algorithm compared takes it (see opticoll.algorithms())"
+    assert not FLAG.search(opticoll._plain(
+        "tuned with network parameters w=4; give the run the same (-w, -f, --preset, --net)"))
+    assert not FLAG.search(opticoll._plain("cartesian was planned for -p dims=4x4, run --explain"))
+
+
+def interrupt_after(delay):
+    """SIGINT to the main thread after `delay` s, from a timer thread; the time it was sent."""
+    sent = {}
+
+    def fire():
+        sent["at"] = time.monotonic()
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    timer = threading.Timer(delay, fire)
+    timer.start()
+    return timer, sent
+
+
+@pytest.mark.parametrize("name,call", [
+    ("run", lambda: opticoll.run("allreduce", "ring", 8000, "1MiB", network="switch",
+                                 data_check=False)),
+    ("sweep", lambda: opticoll.sweep("allreduce", "200..4000:+200", "1MiB", network="switch",
+                                     algorithms=["ring"], threads=1)),
+    ("reproduce", lambda: opticoll.reproduce("lumorph")),
+])
+def test_ctrl_c_stops_a_long_call_within_a_second(name, call):
+    """Each call takes several seconds (run: about 10 s, sweep 25 s, reproduce 2.5 s on an idle
+    machine); SIGINT after 0.4 s must raise KeyboardInterrupt within 1 s of the signal, with no
+    work left running, and the next call must work."""
+    timer, sent = interrupt_after(0.4)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        call()
+    end = time.monotonic()
+    timer.join()
+    assert "at" in sent, f"{name} returned before the signal ({end - start:.2f} s)"
+    assert end - sent["at"] < 1.0, f"{name}: {end - sent['at']:.2f} s after the signal"
+    assert not [t for t in threading.enumerate() if t.name == "opticoll-call"]
+    assert opticoll.run("allreduce", "ring", 5, 1024, network="switch")["verified"] is True
+
+
+def test_the_tutorial_runs(tmp_path, monkeypatch):
+    """docs/tutorial.py, run as a plain script (its own asserts check what it prints)."""
+    import runpy
+    monkeypatch.chdir(tmp_path)
+    runpy.run_path(str(SOURCE / "docs" / "tutorial.py"), run_name="__main__")
