@@ -331,7 +331,7 @@ static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t ni
  * taken in order of their ends. Memory: arcs[] and link[], 8 bytes an arc, and a 16-byte release
  * record per interval; positions from the cut are recomputed from the transfers. */
 static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint32_t cut,
-                      uint64_t *colours) {
+                      uint64_t maxload, uint64_t *colours) {
     const uint32_t N = m->N;
     const oc__transfer *x = rd->xfers;
     const size_t nx = rd->count;
@@ -346,8 +346,11 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
     size_t nint = 0, ncross = 0;
     int ints_sorted = 1, cross_sorted = 1;
     /* Whether the arcs are sorted intervals, each ending before the next starts, all of one
-     * bundle size (ring all-gather, reduce-scatter: one block to the next node). */
-    int disjoint_equal = 1;
+     * bundle size (ring all-gather, reduce-scatter: one block to the next node); or, in any
+     * order, intervals of one bundle size that no link carries two of (the busiest link's load
+     * is that size): the bidirectional ring's counter-clockwise arcs, listed by source, come in
+     * descending order from the cut. */
+    int disjoint_equal = 1, equal = 1;
     uint32_t last_start = 0, last_len = 0, last_end = 0, u0 = 0;
     for (size_t i = 0; i < nx; i++) {
         if (!all && oc__ring_dir(m->dir, i) != d) continue;
@@ -364,6 +367,7 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
             if (nint == 0) u0 = x[i].count;
             if (nint && (r < last_start || (r == last_start && l > last_len))) ints_sorted = 0;
             if (nint && (r < last_start + last_len || x[i].count != u0)) disjoint_equal = 0;
+            if (nint && x[i].count != u0) equal = 0;
             last_start = r;
             last_len = l;
             arcs[nint++] = (uint32_t)i;
@@ -379,6 +383,25 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
         for (size_t i = 0; i < na; i++)
             m->frags[d][i] = (oc__ring_frag){0, arcs[i], u0};
         m->nfrags[d] = na;
+        *colours = u0;
+        return 0;
+    }
+    /* The same when no link carries two of the intervals (load u0) but they come in another
+     * order: then no two start at the same position (both would carry its link), so the sweep's
+     * order, by start, is found by placing each at its start (ends_head[], all UINT32_MAX
+     * between calls and again after) and reading the positions in order. */
+    if (ncross == 0 && equal && u0 > 0 && maxload == u0) {
+        if (oc__grow((void **)&m->frags[d], &m->capfrags[d], na, sizeof(oc__ring_frag)))
+            return OC_ENOMEM;
+        for (size_t i = 0; i < nint; i++)
+            m->ends_head[oc__ring_sub(arc_start(d, &x[arcs[i]], N), cut, N)] = arcs[i];
+        size_t k = 0;
+        for (uint32_t p = 0; p < N; p++)
+            if (m->ends_head[p] != UINT32_MAX) {
+                m->frags[d][k++] = (oc__ring_frag){0, m->ends_head[p], u0};
+                m->ends_head[p] = UINT32_MAX;
+            }
+        m->nfrags[d] = k;
         *colours = u0;
         return 0;
     }
@@ -719,7 +742,7 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
         }
         lc[N].diff = 0;
         int rc;
-        rc = colour_cut(m, d, r, per_dir[d], cut, &colours[d]);
+        rc = colour_cut(m, d, r, per_dir[d], cut, maxload[d], &colours[d]);
         m->last_kind[d] = best_pass == 0 ? 1 : 2;
         if (best_pass == 0)
             m->cut_rounds++;
