@@ -621,7 +621,10 @@ static int ring_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why
  * ring all-reduce the one before. The ends are kept only up to a bound on memory (a round of more
  * is never reused): 12 bytes a transfer. Only a checked run (the pipeline's final run) keeps
  * them: the search's runs map rounds alone, one a run, or whole candidates whose repeats the
- * search's round cache already finds. */
+ * search's round cache already finds. A round of more than a million transfers is kept only in
+ * a reduction (all-reduce, reduce-scatter), whose gathering half mirrors its reducing half: the
+ * one-stage all-gather's single all-to-all of 4096 nodes would be copied (200 MB, 0.2-0.7 s of
+ * page faults) for no round after it. */
 typedef struct round_ends {
     uint32_t src, dst, count;
 } round_ends;
@@ -645,6 +648,7 @@ static int repeats_last(const oc__netrun *m, const oc__round *r) {
 static void keep_last(oc__netrun *m, const oc__round *r) {
     m->last_ok = 0;
     if (!m->base.check || r->count * sizeof(round_ends) > last_round_bytes()) return;
+    if (r->count > (1u << 20) && !oc_collective_reduces(m->base.spec->coll)) return;
     if (oc__grow((void **)&m->last, &m->last_cap, r->count, sizeof(round_ends))) return;
     for (size_t i = 0; i < r->count; i++)
         m->last[i] = (round_ends){r->xfers[i].src, r->xfers[i].dst, r->xfers[i].count};
