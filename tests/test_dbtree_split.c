@@ -28,8 +28,8 @@ static int pinned(uint32_t N, uint64_t bytes, const char *net, uint64_t C, doubl
     char why[512] = "", pin[48];
     snprintf(pin, sizeof pin, "pipeline=%llu", (unsigned long long)C);
     int err;
-    oc_report *rep = run_words("fabric", OC_ALLREDUCE, "dbtree", N, bytes, pin, net, 0, &err, why,
-                               sizeof why);
+    oc_report *rep =
+        run_words("fabric", OC_ALLREDUCE, "dbtree", N, bytes, pin, net, 0, &err, why, sizeof why);
     if (!err) {
         *t = oc_report_time(rep);
         *steps = oc_report_steps(rep);
@@ -54,8 +54,8 @@ static void check_against(uint32_t N, uint64_t bytes, const char *net, uint64_t 
 static void one(uint32_t N, uint64_t bytes, const char *net) {
     char why[512] = "";
     int err;
-    oc_report *rep = run_words("fabric", OC_ALLREDUCE, "dbtree", N, bytes, NULL, net, 0, &err, why,
-                               sizeof why);
+    oc_report *rep =
+        run_words("fabric", OC_ALLREDUCE, "dbtree", N, bytes, NULL, net, 0, &err, why, sizeof why);
     CHECK(!err && rep && rep->search, "N=%u %llu B %s: %s", N, (unsigned long long)bytes, net, why);
     if (err || !rep || !rep->search) goto out;
     const double best = oc_report_time(rep);

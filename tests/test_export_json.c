@@ -32,10 +32,12 @@ static char *tree_text(const cJSON *round) {
         cJSON *x = oc__json_obj(out, NULL);
         cJSON *chunks =
             x && cJSON_IsString(op) &&
-                    oc__json_u64(x, "src",
-                                 (uint64_t)cJSON_GetObjectItemCaseSensitive(t, "src")->valuedouble) &&
-                    oc__json_u64(x, "dst",
-                                 (uint64_t)cJSON_GetObjectItemCaseSensitive(t, "dst")->valuedouble) &&
+                    oc__json_u64(
+                        x, "src",
+                        (uint64_t)cJSON_GetObjectItemCaseSensitive(t, "src")->valuedouble) &&
+                    oc__json_u64(
+                        x, "dst",
+                        (uint64_t)cJSON_GetObjectItemCaseSensitive(t, "dst")->valuedouble) &&
                     oc__json_str(x, "op", op->valuestring)
                 ? oc__json_arr(x, "chunks")
                 : NULL;
@@ -50,8 +52,8 @@ static char *tree_text(const cJSON *round) {
     return text;
 }
 
-static void one(oc_collective coll, const char *algo, const char *net, uint32_t N,
-                uint64_t bytes, const char *param) {
+static void one(oc_collective coll, const char *algo, const char *net, uint32_t N, uint64_t bytes,
+                const char *param) {
     char why[512] = "", path[] = "/tmp/oc_test_export_json_XXXXXX";
     oc_kv *params = oc_kv_new();
     if (param) {
@@ -82,7 +84,8 @@ static void one(oc_collective coll, const char *algo, const char *net, uint32_t 
     while ((n = getline(&line, &cap, f)) > 0) {
         if (strncmp(line, "  [", 3) != 0) continue; /* the frame and the header */
         size_t len = (size_t)n;
-        while (len && (line[len - 1] == '\n' || line[len - 1] == ',')) line[--len] = '\0';
+        while (len && (line[len - 1] == '\n' || line[len - 1] == ','))
+            line[--len] = '\0';
         cJSON *round = cJSON_Parse(line + 2);
         char *text = round ? tree_text(round) : NULL;
         rounds++;
@@ -96,8 +99,8 @@ static void one(oc_collective coll, const char *algo, const char *net, uint32_t 
         cJSON_Delete(round);
     }
     free(line);
-    CHECK((rounds > 0 || N == 1) && same == rounds, "%s %s N=%u: %zu of %zu rounds as the tree wrote them",
-          algo, net, N, same, rounds);
+    CHECK((rounds > 0 || N == 1) && same == rounds,
+          "%s %s N=%u: %zu of %zu rounds as the tree wrote them", algo, net, N, same, rounds);
     fflush(f);
     oc_report *rep = NULL;
     rc = oc_verify_file(path, net, NULL, &rep, why, sizeof why);

@@ -115,8 +115,8 @@ static int writer_round(oc__sink *self, uint64_t index, const oc__round *r, char
         return oc__output_refuse("the schedule file", w->rounds, "rounds", why, len);
     w->bytes += n + 4;
     w->rounds++;
-    int bad = fputs(w->first_round ? "\n  " : ",\n  ", w->f) == EOF ||
-              fwrite(w->text, 1, n, w->f) != n;
+    int bad =
+        fputs(w->first_round ? "\n  " : ",\n  ", w->f) == EOF || fwrite(w->text, 1, n, w->f) != n;
     w->first_round = 0;
     if (bad)
         return oc__fail(why, len, OC_EIO, "write error at round %llu", (unsigned long long)index);
