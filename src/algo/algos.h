@@ -143,6 +143,10 @@ typedef struct oc__algo {
      * complete parameter set the user could have pinned, with the user's pins folded in, each with
      * a proven lower bound on its mapped cost; offers nothing when the user pinned everything. */
     int (*search)(const oc__search_in *in, oc__search *s, char *why, size_t whylen);
+    /* 1: its search's bounds are proven also where the network splits a round above its degree
+     * into passes (oc__formula_in.split_degree > 0, the fabric's mzi_split=1); elsewhere the
+     * search ignores the bounds on such a network and maps every candidate. */
+    int bounds_hold_split;
     /* Optional: the seed's closed forms at these parameters, and notes on where the mapped
      * schedule differs (rep->steps and rep->time_s are already filled). */
     int (*formula)(const oc__plan *plan, const oc__formula_in *in, oc_report *rep);

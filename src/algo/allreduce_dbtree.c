@@ -391,6 +391,21 @@ static double chunk_time(const pipe_search *p, uint64_t C) {
     return n ? p->bytes_time * (double)oc__ceil_div(n, 2 * C) / (double)n : 0;
 }
 
+/* The fabric with mzi_split=1 runs a round whose busiest tile has d circuits above the MZI
+ * degree in passes, each a step of its own: its alpha, a reconfiguration, and the slowest of its
+ * circuits at floor(W / d') wavelengths each, d' the busiest tile's circuits in that pass. The
+ * closed form's split factor (W / floor(W / d), for all d circuits at once) is then no bound: a
+ * pass gives each circuit more wavelengths. What holds whatever the passes: every round is at
+ * least one step (alpha each), and a tile sending (or receiving) k circuits of c bytes in a pass
+ * has one of them at most floor(W / k) <= W / k wavelengths, so the pass lasts at least k c over
+ * the tile's full rate; summed over the passes, the round's busiest tile's d circuits take at
+ * least d chunk times at full rate, whatever the colouring puts in each pass (fibre passes and
+ * reconfigurations only add). Summed over rounds: rounds x alpha + busy x chunk, where busy is
+ * the sum over rounds of the busiest port, as on the switch. */
+static double split_bound(const pipe_search *p, double rounds, double payload) {
+    return rounds * p->in->net->step_fixed + payload;
+}
+
 /* A proven lower bound on pipeline C's mapped cost. */
 static int pipeline_bound(pipe_search *p, uint64_t C, oc__bound *b, char *why, size_t len) {
     const oc__formula_in *net = p->in->net;
@@ -402,6 +417,8 @@ static int pipeline_bound(pipe_search *p, uint64_t C, oc__bound *b, char *why, s
     if (p->kind == OC_NETCFG_SWITCH) {
         b->time_s = (double)k.busy * (a + c);
         b->steps = k.busy;
+    } else if (p->kind == OC_NETCFG_FABRIC && net->split_degree) {
+        b->time_s = split_bound(p, (double)k.rounds, (double)k.busy * c);
     } else if (p->kind == OC_NETCFG_FABRIC) {
         b->time_s = (double)k.rounds * a + (double)k.reconfigs * net->reconfig_s + k.split * c;
         if (k.split == 0) b->time_s = 0; /* too few lanes: the model refuses it */
@@ -439,7 +456,12 @@ static oc__bound family_bound(const pipe_search *p, uint64_t C) {
     const double a = net->step_fixed, half = p->bytes_time / 2;
     const uint64_t R = p->at_c0.rounds + (C - p->C0);
     oc__bound b = {.name = BOUND_NAME, .steps = R};
-    if (p->kind == OC_NETCFG_SWITCH || p->kind == OC_NETCFG_FABRIC) {
+    if (p->kind == OC_NETCFG_FABRIC && net->split_degree) {
+        /* split_bound's busy x chunk: (busy at C0 + (C' - C0) deg) x n / 2C', as on the switch */
+        const double s0 = (double)p->at_c0.busy, s = p->deg;
+        const double pay = fmin(s * half, (s0 + (double)(C - p->C0) * s) * half / (double)C);
+        b.time_s = split_bound(p, (double)R, pay);
+    } else if (p->kind == OC_NETCFG_SWITCH || p->kind == OC_NETCFG_FABRIC) {
         const double s0 = p->kind == OC_NETCFG_SWITCH ? (double)p->at_c0.busy : p->at_c0.split;
         const double s = p->kind == OC_NETCFG_SWITCH ? p->deg : oc__formula_split(net, p->deg);
         const double pay = fmin(s * half, (s0 + (double)(C - p->C0) * s) * half / (double)C);
@@ -590,5 +612,6 @@ const oc__algo oc__algo_allreduce_dbtree = {
     .generate = generate,
     .release = release,
     .search = search,
+    .bounds_hold_split = 1, /* split_bound on the fabric with mzi_split=1 */
     .formula = formula,
 };

@@ -47,14 +47,19 @@ int oc__json_num(cJSON *to, const char *key, double v) {
     return oc__json_raw(to, key, oc__json_number_text(buf, v));
 }
 
-int oc__json_u64(cJSON *to, const char *key, uint64_t v) {
+char *oc__json_u64_text(char buf[OC__JSON_NUMBER_SIZE], uint64_t v) {
     /* digits from the right; not snprintf, which is a tenth of a schedule export's time */
-    char buf[OC__JSON_NUMBER_SIZE], *p = buf + sizeof buf;
+    char *p = buf + OC__JSON_NUMBER_SIZE;
     *--p = '\0';
     do
         *--p = (char)('0' + v % 10);
     while (v /= 10);
-    return oc__json_raw(to, key, p);
+    return p;
+}
+
+int oc__json_u64(cJSON *to, const char *key, uint64_t v) {
+    char buf[OC__JSON_NUMBER_SIZE];
+    return oc__json_raw(to, key, oc__json_u64_text(buf, v));
 }
 
 int oc__json_str(cJSON *to, const char *key, const char *s) {

@@ -33,6 +33,10 @@ enum { OC__JSON_NUMBER_SIZE = 32 };
  * NaN and infinities (JSON has neither). Returns buf. */
 char *oc__json_number_text(char buf[OC__JSON_NUMBER_SIZE], double v);
 
+/* The plain decimal digits of v, written at the end of buf: returns where they begin (the text
+ * oc__json_u64 adds, for writers that stream numbers without a tree). */
+char *oc__json_u64_text(char buf[OC__JSON_NUMBER_SIZE], uint64_t v);
+
 /* The adders. With a key, each adds a member to the object `to`; with key NULL, it appends an
  * element to the array `to`. They return 1, or 0 when memory ran out or `to` is NULL (an earlier
  * adder failed), so a writer can chain a whole document with && and test once; nothing leaks. */

@@ -31,7 +31,7 @@
 #include "core/result.h"
 #include "net/net.h"
 
-/* The most buffers one run owns (the ring has 16). */
+/* The most buffers one run owns (the ring has 17). */
 #define OC_NETRUN_MAX_BUFFERS 24
 
 typedef struct oc__netbase {

@@ -84,6 +84,12 @@ struct oc__netrun {
     struct colour_range *pool;
     size_t pool_n, pool_cap;
     uint32_t pool_free;
+    /* the last round's ends and what its mapping found, for a round that repeats it */
+    struct round_ends *last;
+    size_t last_cap, last_n;
+    int last_ok;
+    uint64_t last_colours[2], last_maxload[2], last_units;
+    int last_kind[2]; /* per direction: 0 empty, 1 cut at a node no arc passes, 2 crossing */
     /* totals */
     uint64_t steps_lb, units, cut_rounds, crossing_rounds;
     double worst_ratio;
@@ -331,7 +337,7 @@ static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t ni
  * taken in order of their ends. Memory: arcs[] and link[], 8 bytes an arc, and a 16-byte release
  * record per interval; positions from the cut are recomputed from the transfers. */
 static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint32_t cut,
-                      uint64_t *colours) {
+                      uint64_t maxload, uint64_t *colours) {
     const uint32_t N = m->N;
     const oc__transfer *x = rd->xfers;
     const size_t nx = rd->count;
@@ -346,8 +352,11 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
     size_t nint = 0, ncross = 0;
     int ints_sorted = 1, cross_sorted = 1;
     /* Whether the arcs are sorted intervals, each ending before the next starts, all of one
-     * bundle size (ring all-gather, reduce-scatter: one block to the next node). */
-    int disjoint_equal = 1;
+     * bundle size (ring all-gather, reduce-scatter: one block to the next node); or, in any
+     * order, intervals of one bundle size that no link carries two of (the busiest link's load
+     * is that size): the bidirectional ring's counter-clockwise arcs, listed by source, come in
+     * descending order from the cut. */
+    int disjoint_equal = 1, equal = 1;
     uint32_t last_start = 0, last_len = 0, last_end = 0, u0 = 0;
     for (size_t i = 0; i < nx; i++) {
         if (!all && dir_of(m->dir, i) != d) continue;
@@ -364,6 +373,7 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
             if (nint == 0) u0 = x[i].count;
             if (nint && (r < last_start || (r == last_start && l > last_len))) ints_sorted = 0;
             if (nint && (r < last_start + last_len || x[i].count != u0)) disjoint_equal = 0;
+            if (nint && x[i].count != u0) equal = 0;
             last_start = r;
             last_len = l;
             arcs[nint++] = (uint32_t)i;
@@ -379,6 +389,25 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
         for (size_t i = 0; i < na; i++)
             m->frags[d][i] = (oc__ring_frag){0, arcs[i], u0};
         m->nfrags[d] = na;
+        *colours = u0;
+        return 0;
+    }
+    /* The same when no link carries two of the intervals (load u0) but they come in another
+     * order: then no two start at the same position (both would carry its link), so the sweep's
+     * order, by start, is found by placing each at its start (ends_head[], all UINT32_MAX
+     * between calls and again after) and reading the positions in order. */
+    if (ncross == 0 && equal && u0 > 0 && maxload == u0) {
+        if (oc__grow((void **)&m->frags[d], &m->capfrags[d], na, sizeof(oc__ring_frag)))
+            return OC_ENOMEM;
+        for (size_t i = 0; i < nint; i++)
+            m->ends_head[oc__ring_sub(arc_start(d, &x[arcs[i]], N), cut, N)] = arcs[i];
+        size_t k = 0;
+        for (uint32_t p = 0; p < N; p++)
+            if (m->ends_head[p] != UINT32_MAX) {
+                m->frags[d][k++] = (oc__ring_frag){0, m->ends_head[p], u0};
+                m->ends_head[p] = UINT32_MAX;
+            }
+        m->nfrags[d] = k;
         *colours = u0;
         return 0;
     }
@@ -585,6 +614,54 @@ static int ring_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why
     return 0;
 }
 
+/* ---- a round that repeats the last one ----
+ *
+ * Routing and colouring read of a round only its transfers' ends and chunk counts, in order (the
+ * tie at N/2 goes by what the round carried so far; the colouring sorts by ends and takes counts),
+ * so a round whose ends and counts are the last round's, transfer for transfer, gets the same
+ * directions and the same colouring: the last round's are still in dir[] and frags[], and are
+ * used again. The independent check still checks them against the new round, and the steps,
+ * bounds and observation are made as for any round. Such rounds are common: SiPCO's all-gather
+ * level repeats its reduce-scatter level (the all-to-all of 4096 nodes, about a second of
+ * colouring at w = 64), rhd's first doubling level its last halving level, and every round of the
+ * ring all-reduce the one before. The ends are kept only up to a bound on memory (a round of more
+ * is never reused): 12 bytes a transfer. Only a checked run (the pipeline's final run) keeps
+ * them: the search's runs map rounds alone, one a run, or whole candidates whose repeats the
+ * search's round cache already finds. A round of more than a million transfers is kept only in
+ * a reduction (all-reduce, reduce-scatter), whose gathering half mirrors its reducing half: the
+ * one-stage all-gather's single all-to-all of 4096 nodes would be copied (200 MB, 0.2-0.7 s of
+ * page faults) for no round after it. */
+typedef struct round_ends {
+    uint32_t src, dst, count;
+} round_ends;
+
+static size_t last_round_bytes(void) {
+    const uint64_t b = oc_memory_budget() / 16, cap = (uint64_t)256 << 20;
+    return (size_t)(b < cap ? b : cap);
+}
+
+static int repeats_last(const oc__netrun *m, const oc__round *r) {
+    if (!m->last_ok || r->count != m->last_n) return 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *t = &r->xfers[i];
+        const round_ends *e = &m->last[i];
+        if (t->src != e->src || t->dst != e->dst || t->count != e->count) return 0;
+    }
+    return 1;
+}
+
+/* Keeps round r's ends (nothing, and no reuse, when they are over the bound or memory is short). */
+static void keep_last(oc__netrun *m, const oc__round *r) {
+    m->last_ok = 0;
+    if (!m->base.check || r->count * sizeof(round_ends) > last_round_bytes()) return;
+    if (r->count > (1u << 20) && !oc_collective_reduces(m->base.spec->coll)) return;
+    if (oc__grow((void **)&m->last, &m->last_cap, r->count, sizeof(round_ends))) return;
+    for (size_t i = 0; i < r->count; i++)
+        m->last[i] = (round_ends){r->xfers[i].src, r->xfers[i].dst, r->xfers[i].count};
+    m->last_n = r->count;
+    m->last_ok = 1;
+}
+
 /* ---- one round ---- */
 
 static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
@@ -595,11 +672,23 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
         return oc__fail(why, len, OC_ETOOBIG,
                         "round %llu: %zu lightpaths, more than the ring model's 2^32 a round",
                         (unsigned long long)index, r->count);
+    uint64_t colours[2] = {0, 0}, maxload[2] = {0, 0}, units = 0;
+    if (repeats_last(m, r)) {
+        for (int d = 0; d < 2; d++) {
+            colours[d] = m->last_colours[d];
+            maxload[d] = m->last_maxload[d];
+            if (m->last_kind[d] == 1) m->cut_rounds++;
+            if (m->last_kind[d] == 2) m->crossing_rounds++;
+        }
+        units = m->last_units;
+        goto mapped;
+    }
+    m->last_ok = 0;
     if (reserve_round(m, r->count))
         return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu",
                         (unsigned long long)index);
     /* 1. Route: a direction bit per transfer. */
-    uint64_t tie[2] = {0, 0}, units = 0;
+    uint64_t tie[2] = {0, 0};
     size_t per_dir[2] = {0, 0};
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
@@ -622,9 +711,9 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     if (reserve_arcs(m, per_dir[0] > per_dir[1] ? per_dir[0] : per_dir[1]))
         return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu",
                         (unsigned long long)index);
-    uint64_t colours[2] = {0, 0}, maxload[2] = {0, 0};
     for (int d = 0; d < 2; d++) {
         m->nfrags[d] = 0;
+        m->last_kind[d] = 0;
         /* An empty direction costs nothing (no O(N) pass). */
         if (per_dir[d] == 0) continue;
         const int all = per_dir[d] == r->count;
@@ -663,7 +752,8 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
         }
         lc[N].diff = 0;
         int rc;
-        rc = colour_cut(m, d, r, per_dir[d], cut, &colours[d]);
+        rc = colour_cut(m, d, r, per_dir[d], cut, maxload[d], &colours[d]);
+        m->last_kind[d] = best_pass == 0 ? 1 : 2;
         if (best_pass == 0)
             m->cut_rounds++;
         else
@@ -684,6 +774,11 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
             }
         }
     }
+    keep_last(m, r);
+    m->last_colours[0] = colours[0], m->last_colours[1] = colours[1];
+    m->last_maxload[0] = maxload[0], m->last_maxload[1] = maxload[1];
+    m->last_units = units;
+mapped:
     /* 3. Independent check. */
     if (m->base.check) {
         oc__ring_assignment a = {.dir = m->dir,
@@ -740,7 +835,7 @@ static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc_
         OC_NETBUF(m->ends_head, N + 1), OC_NETBUF(m->dir, 0),          OC_NETBUF(m->arcs, 0),
         OC_NETBUF(m->link, 0),          OC_NETBUF(m->frags[0], 0),     OC_NETBUF(m->frags[1], 0),
         OC_NETBUF(m->pool, 0),          OC_NETBUF(m->end_fill, N + 2), OC_NETBUF(m->slot, 0),
-        OC_NETBUF(m->spill, 0)};
+        OC_NETBUF(m->spill, 0),         OC_NETBUF(m->last, 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the ring model", why, len);
     if (!rc && (oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
                 (check && oc__ring_checker_new(spec->nodes, &m->checker))))
@@ -781,6 +876,7 @@ static void ring_reset(oc__netrun *m, const oc__spec *spec) {
     m->steps_lb = m->units = m->cut_rounds = m->crossing_rounds = 0;
     m->worst_ratio = 0;
     m->worst_round = 0;
+    m->last_ok = 0; /* a round of the new spec is mapped afresh */
 }
 
 static int ring_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
