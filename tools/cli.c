@@ -185,10 +185,10 @@ void text_width_from_terminal(void) {
 }
 
 int memory_budget_from_env(void) {
-    char why[160];
+    char why[512];
     if (oc__memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
                                    getenv("OPTICOLL_VERIFY_BUDGET_MIB"), why, sizeof why))
-        return die(EXIT_USAGE, "%s", why, NULL);
+        return die_line(EXIT_USAGE, why); /* the library's line, the value in it already cut */
     return 0;
 }
 
