@@ -92,10 +92,28 @@ def _take_text(ptr):
         _lib.free(ptr[0])
 
 
-def _text(value):
+def _c_text(value, what):
+    """`value` as the bytes of a C string: text with a NUL in it would be cut there by the library
+    ("1\\x00MiB" read as 1 byte, a key "k\\x00" as k), and text UTF-8 cannot encode (a lone
+    surrogate) has no bytes at all; both are an InvalidArgument naming `what`, not a cut value or
+    a UnicodeEncodeError."""
+    text = str(value)
+    if "\x00" in text:
+        raise InvalidArgument(-1, f"{what} {text!r}: contains a NUL character")
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        raise InvalidArgument(-1, f"{what} {text!r}: not encodable as UTF-8") from None
+
+
+def _text(value, what):
+    """A parameter's value as the command-line text `-p k=v` would give. A bool is refused: True
+    is no number of wavelengths, and "1" would pass for it silently."""
     if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)
+        raise InvalidArgument(-1, f"{what}={value!r}: a number or text, not a bool")
+    if not isinstance(value, (int, float, str)):
+        raise InvalidArgument(-1, f"{what}={value!r}: a number or text")
+    return _c_text(value, what)
 
 
 class _Kv:
@@ -103,19 +121,21 @@ class _Kv:
 
     def __init__(self, pairs):
         self.ptr = _ffi.NULL
+        if pairs is not None and not isinstance(pairs, dict):
+            raise InvalidArgument(-1, f"parameters {pairs!r}: expected a dict such as {{'k': 6}}")
         if pairs:
             self.ptr = _ffi.gc(_lib.oc_kv_new(), _lib.oc_kv_free)
             if self.ptr == _ffi.NULL:
                 raise OutOfMemory(-2, "out of memory")
             for key, value in pairs.items():
-                rc = _lib.oc_kv_set(self.ptr, str(key).encode(), _text(value).encode())
+                rc = _lib.oc_kv_set(self.ptr, _c_text(key, "parameter"), _text(value, key))
                 if rc:
                     _raise(rc, _ffi.new("char[]", f"parameter {key}={value}".encode()))
 
 
 def _collective(name):
     out = _ffi.new("oc_collective *")
-    if _lib.oc_collective_from_name(str(name).encode(), out):
+    if _lib.oc_collective_from_name(_c_text(name, "collective"), out):
         raise UnknownName(-4, f"unknown collective '{name}' (see opticoll.algorithms())")
     return out[0]
 
@@ -128,7 +148,7 @@ def _size(size, what="size"):
             raise InvalidArgument(-3, f"{what} {size}: negative")
         size = str(size)
     out = _ffi.new("uint64_t *")
-    rc = _lib.oc_parse_size(size.encode(), out)
+    rc = _lib.oc_parse_size(_c_text(size, what), out)
     if rc == -3:
         raise InvalidArgument(rc, f"{what} {size}: larger than the 1 PiB limit")
     if rc:
@@ -151,8 +171,9 @@ class _Request:
                  data_check=True, objective="time", links=False, explain=False):
         self.req = _ffi.new("oc_request *")
         self.req.collective = _collective(collective)
-        self.algorithm = _ffi.new("char[]", str(algorithm).encode()) if algorithm else _ffi.NULL
-        self.network = _ffi.new("char[]", str(network or "ring").encode())
+        self.algorithm = (_ffi.new("char[]", _c_text(algorithm, "algorithm")) if algorithm
+                          else _ffi.NULL)
+        self.network = _ffi.new("char[]", _c_text(network or "ring", "network"))
         self.req.algorithm = self.algorithm
         self.req.network = self.network
         self.req.nodes = _whole(nodes, "nodes", 1)
@@ -230,7 +251,7 @@ def algorithms(collective=None, network=None):
         a = _lib.oc_algorithm_at(i)
         if coll is not None and a.collective != coll:
             continue
-        if network is not None and not _lib.oc_algorithm_runs_on(a, str(network).encode()):
+        if network is not None and not _lib.oc_algorithm_runs_on(a, _c_text(network, "network")):
             continue
         entry = {"name": _ffi.string(a.name).decode()}
         entry["collective"] = ["allgather", "reducescatter", "allreduce", "broadcast", "scatter",
@@ -239,6 +260,9 @@ def algorithms(collective=None, network=None):
             entry[field] = _ffi.string(getattr(a, field)).decode()
         out.append(entry)
     return out
+
+
+_registry = algorithms  # for tune, whose `algorithms` parameter hides the function
 
 
 def networks():
@@ -259,7 +283,7 @@ def compare(collective, nodes, size, network="ring", algorithms=None, params=Non
     pins = _Kv(params)
     names, count = _ffi.NULL, 0
     if algorithms is not None:
-        keep = [_ffi.new("char[]", str(a).encode()) for a in algorithms]
+        keep = [_ffi.new("char[]", _c_text(a, "algorithm")) for a in _names(algorithms)]
         names, count = _ffi.new("const char *[]", keep), len(keep)
     why = _ffi.new("char[]", _WHY)
     text = _ffi.new("char **")
@@ -294,21 +318,44 @@ def verify(path, network=None, net_params=None):
     kv = _Kv(net_params)
     why = _ffi.new("char[]", _WHY)
     out = _ffi.new("oc_report **")
-    net = _ffi.new("char[]", str(network).encode()) if network else _ffi.NULL
-    rc = _lib.oc_verify_file(str(path).encode(), net, kv.ptr, out, why, _WHY)
+    net = _ffi.new("char[]", _c_text(network, "network")) if network else _ffi.NULL
+    rc = _lib.oc_verify_file(_c_text(path, "path"), net, kv.ptr, out, why, _WHY)
     return _report_or_raise(rc, out, why)
+
+
+# The command's limits on tune and sweep (tools/points.h, tools/scaleout.c): values per list,
+# points (algorithms x node counts x sizes) and threads (-j).
+_MAX_LIST, _MAX_POINTS, _MAX_THREADS = 4096, 100000, 1024
+
+
+def _names(values):
+    """A list of algorithm names: a list or tuple of them (a str would be taken letter by letter)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple)):
+        raise InvalidArgument(-1, f"algorithms {values!r}: expected a list of names, e.g. "
+                                  "['ring', 'rd']")
+    return values
 
 
 def _list(values, sizes, what):
     """Node counts or sizes: a list of values or the command's list text ("8,16,64", "1KiB..1MiB")."""
     if isinstance(values, str):
-        out = _ffi.new("uint64_t[]", 4096)
+        out = _ffi.new("uint64_t[]", _MAX_LIST)
         n = _ffi.new("size_t *")
-        rc = _lib.oc_parse_list(values.encode(), sizes, out, 4096, n)
+        rc = _lib.oc_parse_list(_c_text(values, what), sizes, out, _MAX_LIST, n)
+        if rc == -3:
+            raise InvalidArgument(rc, f"{what} {values}: more than {_MAX_LIST} values")
         if rc:
             _raise(rc, _ffi.new("char[]", f"{what} {values}: not a list".encode()))
         return [out[i] for i in range(n[0])]
-    return sorted({_size(v, what) if sizes else _whole(v, what, 1) for v in values})
+    if not isinstance(values, (list, tuple, set, frozenset, range)):
+        raise InvalidArgument(-1, f"{what} {values!r}: expected a list or the command's list text")
+    out = sorted({_size(v, what) if sizes else _whole(v, what, 1) for v in values})
+    if not out:
+        raise InvalidArgument(-1, f"{what}: an empty list")
+    if len(out) > _MAX_LIST:
+        raise InvalidArgument(-3, f"{what}: {len(out)} values, more than the {_MAX_LIST} the "
+                                  "command takes")
+    return out
 
 
 def tune(collective, nodes, sizes, network="ring", algorithms=None, params=None, net_params=None,
@@ -316,12 +363,20 @@ def tune(collective, nodes, sizes, network="ring", algorithms=None, params=None,
     """Which algorithm wins where: every candidate at every (N, size), each verified, and the
     decision file `opticoll tune ... --json` prints (winners, times, crossovers), as a dict."""
     node_list, size_list = _list(nodes, 0, "nodes"), _list(sizes, 1, "sizes")
+    threads = _whole(threads, "threads", 0, _MAX_THREADS)  # 0: the online CPUs, as without -j
+    if algorithms is not None:
+        algorithms = _names(algorithms)
+    every = len(algorithms) if algorithms is not None else sum(
+        1 for a in _registry(collective, network))
+    if every * len(node_list) * len(size_list) > _MAX_POINTS:
+        raise InvalidArgument(-3, f"tune: more than {_MAX_POINTS} points (algorithms x nodes x "
+                                  "sizes), as the command refuses")
     base = _Request(collective, None, 1, 0, network, params, net_params, root)
     spec = _ffi.new("oc_sweep_spec *")
     spec.base = base.req[0]
     keep = []
     if algorithms is not None:
-        keep = [_ffi.new("char[]", str(a).encode()) for a in algorithms]
+        keep = [_ffi.new("char[]", _c_text(a, "algorithm")) for a in algorithms]
         arr = _ffi.new("const char *[]", keep)
         keep.append(arr)
         spec.algorithms = arr
@@ -336,8 +391,7 @@ def tune(collective, nodes, sizes, network="ring", algorithms=None, params=None,
     if rc:
         _raise(rc, why)
     sweep = _ffi.gc(out[0], _lib.oc_sweep_free)
-    rc = _lib.oc_sweep_run(sweep, 0, _lib.oc_sweep_count(sweep), _whole(threads, "threads"), why,
-                           _WHY)
+    rc = _lib.oc_sweep_run(sweep, 0, _lib.oc_sweep_count(sweep), threads, why, _WHY)
     if rc:
         _raise(rc, why)
     at = _ffi.new("size_t *")
