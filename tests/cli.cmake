@@ -12,8 +12,12 @@ foreach(script golden roundtrip badinput escape decisions_bad conflicts search c
                    ${CMAKE_SOURCE_DIR}/tests/cli)
   set_tests_properties(cli_${script} PROPERTIES LABELS cli TIMEOUT 600)
 endforeach()
-# output: tables in a pipe, CSV and JSON forms; under the sanitizers its two slow reproductions
-# (optree, wrht) run at smaller settings (OC_TEST_SANITIZED, output.sh says which).
+# golden's `reproduce optree` at smaller settings under the sanitizers (golden.sh says why)
+if(OC_SANITIZE)
+  set_tests_properties(cli_golden PROPERTIES ENVIRONMENT OC_TEST_SANITIZED=1)
+endif()
+# output: tables in a pipe, CSV and JSON forms; under the sanitizers its slow reproductions
+# (optree, wrht, lumorph) run at smaller settings (OC_TEST_SANITIZED, output.sh says which).
 add_test(NAME cli_output
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/output.sh $<TARGET_FILE:opticoll>
                  ${CMAKE_SOURCE_DIR}/tests/cli)
