@@ -58,7 +58,8 @@ static int run_file(const char *path) {
      * failure as libFuzzer's -timeout makes it one in the smoke runs (fuzz/run.sh check). */
     const double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (secs > REPLAY_SECONDS) {
-        fprintf(stderr, "replay: %s took %.1f s, more than the %d s an input may (libFuzzer's -timeout)\n",
+        fprintf(stderr,
+                "replay: %s took %.1f s, more than the %d s an input may (libFuzzer's -timeout)\n",
                 path, secs, REPLAY_SECONDS);
         return 1;
     }

@@ -24,7 +24,7 @@ add_test(NAME cli_output
 if(OC_SANITIZE)
   set_tests_properties(cli_output PROPERTIES ENVIRONMENT OC_TEST_SANITIZED=1)
 endif()
-set_tests_properties(cli_output PROPERTIES LABELS cli TIMEOUT 600)
+set_tests_properties(cli_output PROPERTIES LABELS cli TIMEOUT 900)
 # getopt: every command reads --opt=value, -oVALUE, prefixes, grouped flags and -- as getopt_long
 # does; opticoll-mpi's --help too when it was built.
 set(OC_GETOPT_MPI "")

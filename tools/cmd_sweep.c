@@ -198,8 +198,8 @@ int cmd_sweep(int argc, char **argv) {
     const int csv_on_stdout = out_is_stdout(a.csv);
     /* refused before any point runs; the message is composed before a.plot is freed */
     if (csv_on_stdout && a.o.json)
-        rc = die(EXIT_USAGE, "sweep: --csv - and --json both write standard output: give one",
-                 NULL, NULL);
+        rc = die(EXIT_USAGE, "sweep: --csv - and --json both write standard output: give one", NULL,
+                 NULL);
     else if (a.plot && out_is_stdout(a.plot))
         rc = die(EXIT_USAGE, "--plot %s: a plot is written to a file (name it FILE.png)", a.plot,
                  NULL);

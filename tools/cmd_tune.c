@@ -133,8 +133,10 @@ int cmd_tune(int argc, char **argv) {
     const int file_on_stdout = out_is_stdout(a.o.output);
     if (file_on_stdout && a.o.json) {
         sweep_args_free(&a);
-        return die(EXIT_USAGE, "tune: -o - and --json both write the decision file to standard "
-                               "output: give one", NULL, NULL);
+        return die(EXIT_USAGE,
+                   "tune: -o - and --json both write the decision file to standard "
+                   "output: give one",
+                   NULL, NULL);
     }
     if ((rc = points_run(a.sweep, a.jobs))) { /* ranks > 0 end here (-1) */
         rc = rc < 0 ? 0 : rc;

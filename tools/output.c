@@ -379,9 +379,9 @@ int write_stdout(int (*fn)(FILE *f, void *ctx), void *ctx) {
     if (!tmp) return die(EXIT_OTHER, "cannot create a temporary file: %s", strerror(errno), NULL);
     int err = fn(tmp, ctx), rc = 0;
     if (err || fflush(tmp)) {
-        rc = err && !ferror(tmp) ? lib_error(err, NULL)
-                                 : die(EXIT_OTHER, "cannot write a temporary file: write error",
-                                       NULL, NULL);
+        rc = err && !ferror(tmp)
+                 ? lib_error(err, NULL)
+                 : die(EXIT_OTHER, "cannot write a temporary file: write error", NULL, NULL);
         fclose(tmp);
         return rc;
     }

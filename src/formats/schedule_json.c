@@ -353,8 +353,8 @@ int oc_verify_file(const char *path, const char *network, const oc_kv *net_param
     if ((rc = oc__budget_check(tree_bytes(body, strlen(body)), what, why, len))) goto out;
     size_t nul_at; /* cJSON would cut a string at an escaped NUL: "allgather\u0000evil" */
     if (oc__json_nul_escape(body, strlen(body), &nul_at)) {
-        rc = oc__fail(why, len, OC_EPARSE, "%s: a string holds \\u0000 (a NUL) near byte %zu",
-                      path, (size_t)(body - text) + nul_at);
+        rc = oc__fail(why, len, OC_EPARSE, "%s: a string holds \\u0000 (a NUL) near byte %zu", path,
+                      (size_t)(body - text) + nul_at);
         goto out;
     }
     /* require_null_terminated: text after the top-level value (but white space) is an error */
