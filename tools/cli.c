@@ -46,10 +46,15 @@ static struct {
     int tty;              /* stderr is a terminal */
     int shown;            /* a progress line is on the screen */
     int warned;           /* the long-work line was given (once a command) */
-    const char *what;     /* the piece of work being timed: its unit, */
-    uint64_t done, total; /* where it was at the last call, */
-    double piece_start;   /* and when it began (its first call) */
 } cli_prog = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The piece of work being timed on this thread: compare's runs go side by side on threads of
+ * their own, each reporting its rounds, and one run's pace says nothing of another's. */
+static _Thread_local struct {
+    const char *what;   /* its unit, */
+    uint64_t done;      /* where it was at the last call, */
+    double piece_start; /* and when it began (its first call) */
+} cli_piece;
 
 static double mono_now(void) {
     struct timespec t;
@@ -87,9 +92,9 @@ static void format_duration(char *buf, size_t len, double s) {
 }
 
 /* The seconds the piece of work still needs at its pace so far; < 0 while it cannot be said
- * (total unknown, nothing done yet, or looked at too early). The caller holds the lock. */
+ * (total unknown, nothing done yet, or looked at too early). */
 static double piece_left(double now, uint64_t done, uint64_t total) {
-    const double ran = now - cli_prog.piece_start;
+    const double ran = now - cli_piece.piece_start;
     if (!total || !done || done >= total || ran < LONG_WORK_LOOK) return -1;
     return ran * (double)(total - done) / (double)done;
 }
@@ -100,12 +105,11 @@ void cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
     pthread_mutex_lock(&cli_prog.lock);
     const double now = mono_now();
     /* a new piece: another unit, or done going back (the next run's rounds) */
-    if (!cli_prog.what || strcmp(what, cli_prog.what) || done < cli_prog.done) {
-        cli_prog.what = what;
-        cli_prog.piece_start = now;
+    if (!cli_piece.what || strcmp(what, cli_piece.what) || done < cli_piece.done) {
+        cli_piece.what = what;
+        cli_piece.piece_start = now;
     }
-    cli_prog.done = done;
-    cli_prog.total = total;
+    cli_piece.done = done;
     const double left = piece_left(now, done, total);
     char eta[48] = "";
     if (left >= 0) {
@@ -123,7 +127,7 @@ void cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
                     "opticoll: this will take over %s (%s: %llu of %llu in %.1f s at this "
                     "machine's pace; -q: no such line)\n",
                     d, what, (unsigned long long)done, (unsigned long long)total,
-                    now - cli_prog.piece_start);
+                    now - cli_piece.piece_start);
             fflush(stderr);
             cli_prog.warned = 1;
         }
