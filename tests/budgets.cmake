@@ -3,4 +3,4 @@
 add_test(NAME cli_budgets
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/budgets.sh $<TARGET_FILE:opticoll>
                  ${CMAKE_SOURCE_DIR}/tests/cli)
-set_tests_properties(cli_budgets PROPERTIES LABELS cli TIMEOUT 300)
+set_tests_properties(cli_budgets PROPERTIES LABELS cli TIMEOUT 600)

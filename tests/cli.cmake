@@ -6,12 +6,25 @@
 # refused line by line, contradicting options refused; search is the parameter search's
 # --explain and --objective.
 foreach(script golden roundtrip badinput escape decisions_bad conflicts search compare_pins reproduce_settings
-        output units search_rhd_fabric)
+        units search_rhd_fabric)
   add_test(NAME cli_${script}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/${script}.sh $<TARGET_FILE:opticoll>
                    ${CMAKE_SOURCE_DIR}/tests/cli)
   set_tests_properties(cli_${script} PROPERTIES LABELS cli TIMEOUT 600)
 endforeach()
+# golden's `reproduce optree` at smaller settings under the sanitizers (golden.sh says why)
+if(OC_SANITIZE)
+  set_tests_properties(cli_golden PROPERTIES ENVIRONMENT OC_TEST_SANITIZED=1)
+endif()
+# output: tables in a pipe, CSV and JSON forms; under the sanitizers its slow reproductions
+# (optree, wrht, lumorph) run at smaller settings (OC_TEST_SANITIZED, output.sh says which).
+add_test(NAME cli_output
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/output.sh $<TARGET_FILE:opticoll>
+                 ${CMAKE_SOURCE_DIR}/tests/cli)
+if(OC_SANITIZE)
+  set_tests_properties(cli_output PROPERTIES ENVIRONMENT OC_TEST_SANITIZED=1)
+endif()
+set_tests_properties(cli_output PROPERTIES LABELS cli TIMEOUT 900)
 # getopt: every command reads --opt=value, -oVALUE, prefixes, grouped flags and -- as getopt_long
 # does; opticoll-mpi's --help too when it was built.
 set(OC_GETOPT_MPI "")

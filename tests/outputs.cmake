@@ -4,7 +4,7 @@
 # full disk through `ulimit -f`, a rank that cannot be written, SIGINT/SIGTERM/SIGHUP while
 # writing, the Chrome trace's cap): the old output or the whole new one, never a mix, never a
 # temporary left. A few seconds each (faults.sh ~12 s); they run in the sanitizer build too.
-foreach(script files exitcodes faults)
+foreach(script files exitcodes faults faults_input)
   add_test(NAME cli_${script}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/${script}.sh $<TARGET_FILE:opticoll>
                    ${CMAKE_SOURCE_DIR}/tests/cli)

@@ -3,8 +3,8 @@
 #    work's count: rounds of every algorithm, a search's candidates, a sweep's points);
 #  - search_bounds: candidates with transfers known ahead are decided from their bounds, never
 #    generated over the search's budget (hring at N = 65536);
-#  - cli_progress: the CLI's line on a terminal, never on a pipe or with --quiet (label slow:
-#    release suite only);
+#  - cli_progress: the CLI's line on a terminal (with the time left), never on a pipe or with
+#    --quiet; on a pipe one line ahead of work past 30 s (label slow: release suite only);
 #  - cli_node_cap: 2^20 for OpTree, WRHT, rd all-gather and Bruck, 2^17 for the rest, refused in
 #    one line.
 foreach(name progress search_bounds)

@@ -34,7 +34,8 @@ static const char *const sweep_help =
     "  -p, --param KEY=VALUE   with exactly one -a: a parameter of that algorithm\n"
     "  -j, --jobs N            threads (default: the online CPUs); the output does not depend\n"
     "                          on it, nor on the ranks of opticoll-cluster under mpirun\n"
-    "      --csv FILE          also write every point as CSV (run's columns) to FILE\n"
+    "      --csv FILE          also write every point as CSV (run's columns) to FILE (- :\n"
+    "                          standard output, the table then on standard error)\n"
     "      --plot FILE.png     draw time against size, one line per algorithm (gnuplot):\n"
     "                          one panel per N in FILE when N varies too; against N when only\n"
     "                          N varies; .png, .svg, .pdf, .jpg, .eps or .gif\n"
@@ -195,8 +196,17 @@ int cmd_sweep(int argc, char **argv) {
         sweep_args_free(&a);
         return die(EXIT_USAGE, "sweep: use --csv FILE (and --plot FILE.png)", NULL, NULL);
     }
+    /* `--csv -` puts the CSV on standard output, which it then owns: the table and what was
+     * written go to standard error (as under --json) */
+    const int csv_on_stdout = out_is_stdout(a.csv);
     /* refused before any point runs; the message is composed before a.plot is freed */
-    if (a.plot && !plot_terminal(a.plot))
+    if (csv_on_stdout && a.o.json)
+        rc = die(EXIT_USAGE, "sweep: --csv - and --json both write standard output: give one", NULL,
+                 NULL);
+    else if (a.plot && out_is_stdout(a.plot))
+        rc = die(EXIT_USAGE, "--plot %s: a plot is written to a file (name it FILE.png)", a.plot,
+                 NULL);
+    else if (a.plot && !plot_terminal(a.plot))
         rc = die(EXIT_USAGE,
                  "--plot %s: unknown image format (name it .png, .svg, .pdf, .jpg, .eps or .gif)",
                  a.plot, NULL);
@@ -214,7 +224,7 @@ int cmd_sweep(int argc, char **argv) {
     if ((rc = points_first_failure(a.sweep))) goto out;
     /* the plots first: gnuplot is what fails most, and then the CSV stays as it was too */
     /* what was written is said after the table (on stderr under --json, which owns stdout) */
-    FILE *info = a.o.json ? stderr : stdout;
+    FILE *info = a.o.json || csv_on_stdout ? stderr : stdout;
     char *said = NULL;
     size_t saidlen = 0;
     FILE *m = open_memstream(&said, &saidlen);
@@ -226,12 +236,14 @@ int cmd_sweep(int argc, char **argv) {
      * be written leaves no new plot beside an old CSV, and the other way round */
     out_group g = {0};
     if (a.plot) rc = plot_all(&a, m, &g);
-    if (!rc && a.csv && !(rc = out_group_write(&g, a.csv, write_csv, &a)))
+    if (!rc && a.csv && !csv_on_stdout && !(rc = out_group_write(&g, a.csv, write_csv, &a)))
         fprintf(m, "csv: wrote %s\n", a.csv);
     if (!rc)
         rc = out_group_commit(&g);
     else
         out_group_discard(&g);
+    /* standard output cannot be taken back: it is written once every file is in place */
+    if (!rc && csv_on_stdout) rc = write_stdout(write_csv, &a);
     if (fclose(m) && !rc) rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
     if (rc) {
         free(said);
@@ -245,7 +257,7 @@ int cmd_sweep(int argc, char **argv) {
         }
         fputs("]\n", stdout);
     } else {
-        print_table(stdout, &a);
+        print_table(info, &a);
     }
     if (said) fputs(said, info);
     free(said);

@@ -193,7 +193,8 @@ static int run(opt *o) {
         free(buf);
         return lib_error(err, "cannot render the result");
     }
-    fwrite(buf, 1, len, stdout);
+    /* with -o - the schedule file owns standard output; the report goes to standard error */
+    fwrite(buf, 1, len, out_is_stdout(o->out) ? stderr : stdout);
     free(buf);
     return info.found ? 0 : EXIT_VERIFY;
 }

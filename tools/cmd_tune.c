@@ -33,7 +33,7 @@ static const char *const tune_help =
     "  -a, --algorithm A,B     the candidates (default: every algorithm that runs on NET)\n"
     "  -j, --jobs N            threads (default: the online CPUs); output does not depend on it\n"
     "  -o, --output FILE       write the decision file (JSON) that `run -a auto --decisions`\n"
-    "                          reads\n"
+    "                          reads (- : on standard output, the table on standard error)\n"
     "      --json              print the decision file instead of the table\n"
     "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n"
     "  -r, --root R            root of broadcast, scatter, gather (0)\n"
@@ -131,6 +131,16 @@ int cmd_tune(int argc, char **argv) {
         sweep_args_free(&a);
         return rc < 0 ? 0 : rc;
     }
+    /* `-o -` puts the decision file on standard output, which it then owns: the table goes to
+     * standard error (as sweep's lines do under --json) */
+    const int file_on_stdout = out_is_stdout(a.o.output);
+    if (file_on_stdout && a.o.json) {
+        sweep_args_free(&a);
+        return die(EXIT_USAGE,
+                   "tune: -o - and --json both write the decision file to standard "
+                   "output: give one",
+                   NULL, NULL);
+    }
     if ((rc = points_run(a.sweep, a.jobs))) { /* ranks > 0 end here (-1) */
         rc = rc < 0 ? 0 : rc;
         goto out;
@@ -144,7 +154,7 @@ int cmd_tune(int argc, char **argv) {
     if (a.o.json)
         fputs(text, stdout);
     else
-        print_tune(stdout, &a);
+        print_tune(file_on_stdout ? stderr : stdout, &a);
 out:
     free(text);
     sweep_args_free(&a);

@@ -299,7 +299,7 @@ static int chakra_rank(void *ctx, uint32_t rank, const void *data, size_t len) {
 }
 
 static int export_chakra(options *o) {
-    if (!o->output || !strcmp(o->output, "-"))
+    if (!o->output || out_is_stdout(o->output))
         return die(EXIT_USAGE, "--format chakra writes one file per rank: give -o PREFIX", NULL,
                    NULL);
     oc_request req;
@@ -382,9 +382,9 @@ static int cmd_export(options *o) {
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
     char why[512] = "";
-    /* `-o -` is standard output, as for most tools (it wrote a file named "-"); a file of that
-     * name is still `-o ./-` */
-    if (o->output && !strcmp(o->output, "-")) o->output = NULL;
+    /* `-o -` (or /dev/stdout) is standard output, as for most tools (it wrote a file named "-");
+     * a file of that name is still `-o ./-` */
+    if (out_is_stdout(o->output)) o->output = NULL;
     if (!o->output) {
         /* stdout: write to a temporary file first so that a failure prints nothing */
         FILE *tmp = tmpfile();

@@ -367,7 +367,36 @@ int out_group_commit(out_group *g) {
     return rc;
 }
 
+int out_is_stdout(const char *path) {
+    return path && (!strcmp(path, "-") || !strcmp(path, "/dev/stdout") ||
+                    !strcmp(path, "/dev/fd/1") || !strcmp(path, "/proc/self/fd/1"));
+}
+
+int write_stdout(int (*fn)(FILE *f, void *ctx), void *ctx) {
+    /* rendered into an unnamed temporary first: a render that fails prints nothing, and a
+     * pipe's reader never sees half a document */
+    FILE *tmp = tmpfile();
+    if (!tmp) return die(EXIT_OTHER, "cannot create a temporary file: %s", strerror(errno), NULL);
+    int err = fn(tmp, ctx), rc = 0;
+    if (err || fflush(tmp)) {
+        rc = err && !ferror(tmp)
+                 ? lib_error(err, NULL)
+                 : die(EXIT_OTHER, "cannot write a temporary file: write error", NULL, NULL);
+        fclose(tmp);
+        return rc;
+    }
+    rewind(tmp);
+    char buf[1 << 16];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, tmp)) > 0)
+        fwrite(buf, 1, got, stdout); /* a failed write is caught by close_stdout */
+    if (ferror(tmp)) rc = die(EXIT_OTHER, "cannot read a temporary file back", NULL, NULL);
+    fclose(tmp);
+    return rc;
+}
+
 int write_whole(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx) {
+    if (out_is_stdout(path)) return write_stdout(fn, ctx);
     out_file o;
     int rc = out_open(&o, path);
     if (rc) return rc;

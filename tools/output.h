@@ -84,8 +84,14 @@ void out_guard_child(pid_t pid);
  * live until it is unset. */
 void out_guard_dir(const char *dir);
 
-/* out_open, fn renders into the stream (0 or a library error), out_commit. 0 or an exit code
- * after one line. */
+/* 1 when `path` names standard output: "-" (as for most tools; a file of that name is "./-")
+ * or /dev/stdout, /dev/fd/1, /proc/self/fd/1 (a symbolic link out_open would refuse). */
+int out_is_stdout(const char *path);
+/* fn renders into an unnamed temporary, which is then copied to standard output: nothing is
+ * printed when the render fails. 0 or an exit code after one line. */
+int write_stdout(int (*fn)(FILE *f, void *ctx), void *ctx);
+/* out_open, fn renders into the stream (0 or a library error), out_commit; for a path naming
+ * standard output (out_is_stdout), write_stdout. 0 or an exit code after one line. */
 int write_whole(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx);
 /* write_whole of `len` bytes. */
 int write_bytes(const char *path, const void *data, size_t len);

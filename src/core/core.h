@@ -41,7 +41,7 @@ int oc__grow(void **p, size_t *cap, size_t need, size_t elem);
 int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen);
 /* Sets the budget from the CLIs' environment: `mib` is OPTICOLL_MEMORY_BUDGET_MIB's text and
  * `old_mib` OPTICOLL_VERIFY_BUDGET_MIB's (the verifier's own budget before there was one budget,
- * kept as an alias read only when the first is unset); NULL: unset. A whole number of MiB, 1 to
+ * kept as an alias read only when the first is unset); NULL or "": unset. A whole number of MiB, 1 to
  * 2^30; OC_EINVAL with one line naming the variable otherwise. The CLIs call it with getenv's
  * results: the library itself never reads the environment. */
 int oc__memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen);

@@ -19,12 +19,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #ifndef OC_VERSION_TEXT
 #error "OC_VERSION_TEXT: the build passes CMakeLists.txt's project version"
@@ -135,13 +137,19 @@ int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen)
 }
 
 int oc__memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen) {
+    /* A variable set to nothing (`OPTICOLL_MEMORY_BUDGET_MIB= cmd`, the shell's way of clearing
+     * one for a command) is unset, as for the shell's own variables, not a bad number. */
+    if (mib && !*mib) mib = NULL;
+    if (old_mib && !*old_mib) old_mib = NULL;
     const char *name = mib ? "OPTICOLL_MEMORY_BUDGET_MIB" : "OPTICOLL_VERIFY_BUDGET_MIB";
     const char *value = mib ? mib : old_mib;
     if (!value) return 0;
+    char quoted[OC__QUOTE_SIZE]; /* the value is the user's text: escaped and cut */
     uint64_t v;
     if (oc_parse_u64(value, 1, OC_MAX_MEMORY_BUDGET >> 20, &v) || oc_set_memory_budget(v << 20))
         return oc__fail(why, whylen, OC_EINVAL,
-                        "%s=%.64s: expected a whole number of MiB from 1 to %llu", name, value,
+                        "%s=%s: expected a whole number of MiB from 1 to %llu", name,
+                        oc__quote(quoted, sizeof quoted, value),
                         (unsigned long long)(OC_MAX_MEMORY_BUDGET >> 20));
     return 0;
 }
@@ -159,8 +167,17 @@ int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, 
     what = oc__quote(quoted, sizeof quoted, what);
     const int budget_cap = !cap || cap >= oc__file_cap();
     if (budget_cap) cap = oc__file_cap();
-    FILE *f = fopen(path, "rb");
-    if (!f) return oc__fail(why, whylen, OC_EIO, "cannot read %s: %s", what, strerror(errno));
+    /* Opened without waiting: a FIFO with no writer would block open() for ever. Once open, the
+     * descriptor blocks again, so a FIFO whose writer is there is read whole, and one whose
+     * writer never came reads as empty (read() on a FIFO without a writer is end of file). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int flags = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+    FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        const int e = errno;
+        if (fd >= 0) close(fd);
+        return oc__fail(why, whylen, OC_EIO, "cannot read %s: %s", what, strerror(e));
+    }
     char *buf = NULL;
     size_t n = 0, bcap = 0;
     int rc = 0;

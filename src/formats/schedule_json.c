@@ -28,6 +28,7 @@
  */
 #include "formats/formats.h"
 #include "core/json.h"
+#include "core/json_read.h"
 #include "core/quote.h"
 #include "run/watch.h"
 
@@ -389,6 +390,12 @@ int oc__verify_file_watched(const char *path, const char *network, const oc_kv *
     char what[64 + 256];
     snprintf(what, sizeof what, "reading %.256s", path);
     if ((rc = oc__budget_check(tree_bytes(body, strlen(body)), what, why, len))) goto out;
+    size_t nul_at; /* cJSON would cut a string at an escaped NUL: "allgather\u0000evil" */
+    if (oc__json_nul_escape(body, strlen(body), &nul_at)) {
+        rc = oc__fail(why, len, OC_EPARSE, "%s: a string holds \\u0000 (a NUL) near byte %zu", path,
+                      (size_t)(body - text) + nul_at);
+        goto out;
+    }
     /* require_null_terminated: text after the top-level value (but white space) is an error */
     const char *end = NULL;
     root = cJSON_ParseWithLengthOpts(body, strlen(body) + 1, &end, 1);

@@ -436,13 +436,20 @@ int oc_train(const char *models_file, const char *model, const oc_request *base,
     if (rc) return rc;
     const oc_model *m = oc_model_find(models, n, model);
     if (!m) {
+        /* Whole names only, each escaped and cut as user text, as many as fit; the rest counted
+         * ("and 47 more"), never a name cut in the middle or a dangling ", ". */
         char names[256] = "";
-        for (size_t i = 0; i < n; i++) {
-            if (*names) strncat(names, ", ", sizeof names - strlen(names) - 1);
-            strncat(names, models[i].name, sizeof names - strlen(names) - 1);
+        size_t shown = 0;
+        for (; shown < n; shown++) {
+            const char *name = OC_Q(models[shown].name);
+            const size_t used = strlen(names), add = strlen(name) + (shown ? 2 : 0);
+            if (used + add + sizeof ", and 4294967295 more" > sizeof names) break;
+            snprintf(names + used, sizeof names - used, "%s%s", shown ? ", " : "", name);
         }
-        rc = oc__fail(why, len, OC_ENOENT, "unknown model '%s' in %s (known: %s)", model,
-                      models_file, names);
+        char rest[40] = "";
+        if (shown < n) snprintf(rest, sizeof rest, "%sand %zu more", shown ? ", " : "", n - shown);
+        rc = oc__fail(why, len, OC_ENOENT, "unknown model '%s' in %s (known: %s%s)", OC_Q(model),
+                      OC_Q(models_file ? models_file : "the built-in models"), names, rest);
     } else {
         rc = oc_train_model(m, base, out, why, len);
     }
@@ -486,9 +493,14 @@ static void params_text(const oc_kv *kv, FILE *f) {
 
 int oc_train_write_text(const oc_train_result *r, FILE *f) {
     char t1[32], t2[32], note[4][320];
+    /* The model's name and note come from a models file: escaped as any user text reaching a
+     * terminal (an escape sequence in a name must not act on it), never cut (both are short). */
+    char name[4 * sizeof r->model.name + 48], source[4 * sizeof r->model.note + 48];
+    oc__quote_cut(name, sizeof name, r->model.name, sizeof r->model.name);
+    oc__quote_cut(source, sizeof source, r->model.note, sizeof r->model.note);
     fprintf(f,
             "%s on %s, %u nodes: all-reduce of %llu bytes per iteration (%llu float32 gradients)\n",
-            r->model.name, r->network, r->nodes, (unsigned long long)r->bytes,
+            name, r->network, r->nodes, (unsigned long long)r->bytes,
             (unsigned long long)r->model.parameters);
     if (r->nrun && oc_kv_count(r->runs[0].report->net_params)) {
         fputs("  network:  ", f);
@@ -520,7 +532,7 @@ int oc_train_write_text(const oc_train_result *r, FILE *f) {
     }
     for (size_t i = r->nrun; i < r->count; i++)
         fprintf(f, "  %-10s not run: %s\n", r->runs[i].algorithm, r->runs[i].reason);
-    if (*r->model.note) fprintf(f, "  model:    %s\n", r->model.note);
+    if (*source) fprintf(f, "  model:    %s\n", source);
     size_t nn = notes(r, note);
     for (size_t i = 0; i < nn; i++)
         fprintf(f, "  note: %s\n", note[i]);

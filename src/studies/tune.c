@@ -21,6 +21,7 @@
  */
 #include "studies/studies.h"
 #include "core/json.h"
+#include "core/json_read.h"
 #include "core/quote.h"
 
 #include <cjson/cJSON.h>
@@ -334,6 +335,13 @@ static int check_head(const cJSON *root, const char *text, const char *name, con
         !cJSON_IsString(c) || !cJSON_IsString(net) || !cJSON_IsArray(pts))
         return bad_decisions(why, whylen, OC_EPARSE, name, text, root, NULL, SIZE_MAX,
                              "not an opticoll decision file (write one with tune -o)");
+    /* The one version this reader knows: a later layout may mean other things by the same keys
+     * (a file without "version" is refused too: every writer wrote it). */
+    const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");
+    if (!cJSON_IsNumber(version) || version->valuedouble != 1)
+        return bad_decisions(why, whylen, OC_EPARSE, name, text, root, version, SIZE_MAX,
+                             "\"version\" must be 1, the decision-file version this opticoll "
+                             "reads (write the file again with tune -o)");
     if (!net_name) net_name = "";
     if (strcmp(c->valuestring, coll) || strcmp(net->valuestring, net_name)) {
         snprintf(msg, sizeof msg, "was tuned for %s on %s, not %s on %s", OC_Q(c->valuestring),
@@ -369,6 +377,10 @@ int oc_tune_pick_text(const char *text, size_t len, const char *name, const oc_r
     const char *end = NULL;
     char msg[600];
     int rc = OC_EPARSE;
+    size_t nul_at; /* cJSON would cut a string at an escaped NUL: "ring\u0000evil" */
+    if (oc__json_nul_escape(text, len, &nul_at))
+        return bad_decisions(why, whylen, OC_EPARSE, name, text, NULL, NULL, nul_at,
+                             "a string holds \\u0000 (a NUL)");
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1); /* 1: nothing but white space after it */
     if (!root) {
         const char *at = end ? end : cJSON_GetErrorPtr();

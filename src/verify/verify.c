@@ -253,7 +253,11 @@ static int check_transfer(const oc__verifier *v, uint64_t round, const oc__trans
     if (t->src == t->dst)
         return oc__fail(why, len, OC_EVERIFY, "round %llu: node %u sends to itself",
                         (unsigned long long)round, t->src);
-    if (t->count == 0 || (uint64_t)t->first + t->count > s->chunks)
+    if (t->count == 0) /* [first, first) is no range anywhere: empty, not outside */
+        return oc__fail(why, len, OC_EVERIFY,
+                        "round %llu: transfer %u -> %u names no chunks (the empty range [%u, %u))",
+                        (unsigned long long)round, t->src, t->dst, t->first, t->first);
+    if ((uint64_t)t->first + t->count > s->chunks)
         return oc__fail(why, len, OC_EVERIFY,
                         "round %llu: transfer %u -> %u names chunks [%u, %llu) outside 0..%u",
                         (unsigned long long)round, t->src, t->dst, t->first,

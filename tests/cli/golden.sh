@@ -110,9 +110,15 @@ else
     skip "JSON/CSV contract checks (python3 not found)"
 fi
 
-# `reproduce --help` advertises `opticoll reproduce optree`: it must run.
-run_tool reproduce optree
-if [ "$RC" -eq 0 ] && [ -s "$OC_TMP/out" ] && [ ! -s "$OC_TMP/err" ]; then
+# `reproduce --help` advertises `opticoll reproduce optree`: it must run. Nothing on stderr but,
+# where it runs past 30 s (a loaded machine), the one line that says so ahead (tools/cli.c).
+# Under the sanitizers (OC_TEST_SANITIZED=1, tests/cli.cmake) the paper's settings took 66 s and
+# more, and cli_output's release run makes the same call: there it runs at N = 64, w = 8.
+small=()
+[ "${OC_TEST_SANITIZED:-0}" = 1 ] && small=(-n 64 -w 8 --sizes 1KiB,1MiB)
+run_tool reproduce optree "${small[@]}"
+if [ "$RC" -eq 0 ] && [ -s "$OC_TMP/out" ] &&
+    [ -z "$(grep -v '^opticoll: this will take over ' "$OC_TMP/err")" ]; then
     pass "reproduce optree (advertised by reproduce --help) exits 0 and prints its tables"
 else
     fail "reproduce optree (advertised by reproduce --help) exits 0 and prints its tables" \

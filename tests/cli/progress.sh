@@ -2,7 +2,8 @@
 # progress.sh TOOL [CLI_DIR] — the progress line: on a terminal (a pseudo-terminal from python's
 # pty) a run past a second shows "opticoll: rounds D / T (P%)" on stderr, rewritten with \r and
 # erased at the end; a short run shows nothing; with -q or --quiet nothing; with stderr on a pipe
-# nothing, and stdout is the same as without progress.
+# nothing, and stdout is the same as without progress; the time left on the terminal's line, and
+# on a pipe one line ahead of work that will take past 30 s (unless -q).
 set -u
 # shellcheck source=tests/cli/lib.sh
 . "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
@@ -32,11 +33,18 @@ SHORT=(run -c allreduce -a ring -t switch -n 12 -s 1MiB)
 
 tty_run "$TOOL" "${LONG[@]}"
 rc=$?
-if [ "$rc" -eq 0 ] && grep -qa $'\ropticoll: rounds [0-9]* / 17998 ([0-9]*%)' "$T/tty" &&
+if [ "$rc" -eq 0 ] && grep -qa $'\ropticoll: rounds [0-9]* / 17998 ([0-9]*%[^)]*)' "$T/tty" &&
     grep -qa $'\r\033\\[K' "$T/tty" && grep -qa 'steps:' "$T/tty"; then
     pass "a run past a second on a terminal shows its rounds, then erases the line"
 else
     fail "a run past a second on a terminal shows its rounds" "exit $rc" "$(head -c 600 "$T/tty" | od -c | head -20)"
+fi
+
+# the line carries the time left at the pace so far, once the run has gone for a second
+if grep -qa $'\ropticoll: rounds [0-9]* / 17998 ([0-9]*%, about [0-9]* s left)' "$T/tty"; then
+    pass "the progress line on a terminal says about how long is left"
+else
+    fail "the progress line on a terminal says about how long is left" "$(head -c 600 "$T/tty" | od -c | head -20)"
 fi
 
 tty_run "$TOOL" "${SHORT[@]}"
@@ -65,6 +73,35 @@ if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && grep -q 'steps:' "$T/out"; then
     pass "stderr on a pipe: no progress"
 else
     fail "stderr on a pipe: no progress" "exit $rc" "stderr: $(head -c 300 "$T/err")"
+fi
+
+# Work far past LONG_WORK_SECONDS (30 s) with stderr on a pipe: one line says so early, from the
+# pace of its first second (issue 27: N = 131072 ring all-gather ran for many minutes in
+# silence). Stopped after 8 s: the line must be there by then, and alone.
+BIG=(run -c allgather -a ring -t ring -n 131072 -s 1MiB)
+timeout 8 "$TOOL" "${BIG[@]}" >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 124 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+    grep -Eq '^opticoll: this will take over [0-9.]+ (s|min|h) \(rounds: [0-9]+ of 131071 in [0-9.]+ s' "$T/err"; then
+    pass "long work with stderr on a pipe: one line ahead ($(cat "$T/err"))"
+else
+    fail "long work with stderr on a pipe: one line ahead" "exit $rc" "stderr: $(head -c 300 "$T/err")"
+fi
+# compare runs its algorithms side by side on threads: each run's pace is its own
+timeout 8 "$TOOL" compare -c allgather -t ring -n 131072 -s 1MiB >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 124 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+    grep -Eq '^opticoll: this will take over [0-9.]+ (s|min|h) \(rounds: ' "$T/err"; then
+    pass "long compare with stderr on a pipe: one line ahead ($(cat "$T/err"))"
+else
+    fail "long compare with stderr on a pipe: one line ahead" "exit $rc" "stderr: $(head -c 300 "$T/err")"
+fi
+timeout 8 "$TOOL" "${BIG[@]}" -q >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 124 ] && [ ! -s "$T/err" ]; then
+    pass "long work with -q: no line"
+else
+    fail "long work with -q: no line" "exit $rc" "stderr: $(head -c 300 "$T/err")"
 fi
 
 # every command takes -q: the ones with their own option tables too
