@@ -607,6 +607,10 @@ def verify(path, network=None, net_params=None):
     return _report(out)
 
 
+# The command's limits on sweeps and tuning (tools/points.c): values a list, points in all.
+_MAX_LIST, _MAX_POINTS = 4096, 100000
+
+
 def _list(values, sizes, what):
     """Node counts or sizes: a list of values or the command's list text ("8,16,64", "1KiB..1MiB"),
     sorted without repeats."""
@@ -614,7 +618,10 @@ def _list(values, sizes, what):
         text = _arg("text", values, what)
         out = _ffi.new("uint64_t[]", 4096)
         n = _ffi.new("size_t *")
-        rc = _lib.oc_parse_list(text.encode(), sizes, out, 4096, n)
+        rc = _lib.oc_parse_list(text.encode(), sizes, out, _MAX_LIST, n)
+        if rc == -3 and not sizes or rc == -3 and ".." in text:
+            raise InvalidArgument(rc, f"{what} {values!r}: more than {_MAX_LIST} values, or a "
+                                      "value out of range")
         if rc:
             raise _ERRORS.get(rc, Error)(rc, f"{what} {values!r}: not a list (e.g. "
                                              + ("'1KiB..1MiB:*4')" if sizes else "'3,5..64')"))
@@ -624,6 +631,9 @@ def _list(values, sizes, what):
     values = list(values.tolist() if hasattr(values, "tolist") else values)
     if not values:
         raise InvalidArgument(-1, f"{what}: empty list")
+    if len(values) > _MAX_LIST:
+        raise InvalidArgument(-3, f"{what}: {len(values)} values, more than the {_MAX_LIST} a "
+                                  "list takes (as the command's)")
     return sorted({_arg("size", v, what) if sizes else _arg("count", v, what, 1) for v in values})
 
 
@@ -655,6 +665,10 @@ class _Sweep:
         if rc:
             _raise(rc, why)
         self.sweep = _ffi.gc(out[0], _lib.oc_sweep_free)
+        points = _lib.oc_sweep_count(self.sweep)
+        if points > _MAX_POINTS:
+            raise InvalidArgument(-3, f"{points} points (algorithms x nodes x sizes), more than "
+                                      f"the {_MAX_POINTS} points a sweep takes (as the command's)")
 
     def run(self, threads):
         threads = _arg("count", threads, "threads", 0, 256)
