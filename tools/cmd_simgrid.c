@@ -72,32 +72,13 @@ static char *in_dir(const char *dir, const char *name) {
  * could not be run or was killed. */
 static int run_child(char *const argv[], const char *out, const char *err) {
     posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
     if (posix_spawn_file_actions_init(&fa)) return -1;
-    if (posix_spawnattr_init(&at)) {
-        posix_spawn_file_actions_destroy(&fa);
-        return -1;
-    }
-    sigset_t old;
-    out_block_signals(&old);
-    pid_t pid;
     int rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     if (!rc) rc = posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (!rc) rc = posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (!rc) rc = posix_spawnattr_setsigmask(&at, &old);
-    if (!rc) rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
-    if (!rc) rc = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
-    if (!rc) out_guard_child(pid);
-    out_restore_signals(&old);
+    rc = rc ? -1 : out_spawn_wait(argv[0], argv, &fa);
     posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
-    if (rc) return -1;
-    int st, waited;
-    while ((waited = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
-        continue;
-    out_guard_child(0);
-    if (waited < 0) return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return rc;
 }
 
 /* The whole of a small file, NUL-terminated (NULL when unreadable). */

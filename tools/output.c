@@ -58,6 +58,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+extern char **environ; /* the child runs in ours */
+
 static const char tmp_name[] = ".opticoll-XXXXXX";
 
 /* ---- the temporaries a signal removes ---- */
@@ -139,6 +141,29 @@ void out_guard_child(pid_t pid) {
     block_signals(&old);
     guard_child = pid;
     sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+int out_spawn_wait(const char *prog, char *const argv[], const posix_spawn_file_actions_t *fa) {
+    posix_spawnattr_t at;
+    if (posix_spawnattr_init(&at)) return -1;
+    pid_t pid;
+    /* SIGINT, SIGTERM and SIGHUP are blocked from before the spawn until the child is on record
+     * for the handler; the child itself starts with the mask we had */
+    sigset_t old;
+    out_block_signals(&old);
+    int rc = posix_spawnattr_setsigmask(&at, &old);
+    if (!rc) rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
+    if (!rc) rc = posix_spawnp(&pid, prog, fa, &at, argv, environ);
+    if (!rc) out_guard_child(pid);
+    out_restore_signals(&old);
+    posix_spawnattr_destroy(&at);
+    if (rc) return -1;
+    int st, waited;
+    while ((waited = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+        continue;
+    out_guard_child(0);
+    if (waited < 0) return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 void out_guard_dir(const char *dir) {

@@ -10,6 +10,7 @@
 #define OC_OUTPUT_H
 
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -78,6 +79,11 @@ void out_restore_signals(const sigset_t *old);
  * for it before the temporaries go, or it would create its file again after their removal.
  * 0: none. */
 void out_guard_child(pid_t pid);
+/* Runs prog (searched on PATH) with argv and the caller's file actions (made and destroyed by
+ * the caller), guarded as above from the spawn until it has ended; the signal mask it starts with
+ * is ours. Its exit status, or -1 when it could not be run or was killed. One way to run a child
+ * for gnuplot's plots and SimGrid's runs. */
+int out_spawn_wait(const char *prog, char *const argv[], const posix_spawn_file_actions_t *fa);
 
 /* A directory the tool made for its output (reproduce --out DIR when DIR was new): removed, if
  * empty once the temporaries are gone, when a signal ends the tool. NULL: none. The string must

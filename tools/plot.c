@@ -47,7 +47,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
+
 
 int plot_available(void) {
     const char *path = getenv("PATH");
@@ -268,35 +268,14 @@ static int run_gnuplot(const char *dir, const char *out, FILE *script, FILE *err
     snprintf(var, sizeof var, "opticoll_output='%s'", out); /* out: .opticoll-XXXXXX */
     char *argv[] = {"gnuplot", "-e", var, "-", NULL};
     posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
     if (posix_spawn_file_actions_init(&fa)) return -1;
-    if (posix_spawnattr_init(&at)) {
-        posix_spawn_file_actions_destroy(&fa);
-        return -1;
-    }
-    pid_t pid;
-    /* SIGINT, SIGTERM and SIGHUP are blocked from before the spawn until gnuplot is on record
-     * for the handler (output.h); gnuplot itself starts with the mask we had */
-    sigset_t old;
-    out_block_signals(&old);
     int rc = posix_spawn_file_actions_addchdir_np(&fa, dir);
     if (!rc) rc = posix_spawn_file_actions_adddup2(&fa, fileno(script), 0);
     if (!rc) rc = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     if (!rc) rc = posix_spawn_file_actions_adddup2(&fa, fileno(err), 2);
-    if (!rc) rc = posix_spawnattr_setsigmask(&at, &old);
-    if (!rc) rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
-    if (!rc) rc = posix_spawnp(&pid, "gnuplot", &fa, &at, argv, environ);
-    if (!rc) out_guard_child(pid);
-    out_restore_signals(&old);
+    rc = rc ? -1 : out_spawn_wait("gnuplot", argv, &fa);
     posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
-    if (rc) return -1;
-    int st, waited;
-    while ((waited = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
-        continue;
-    out_guard_child(0);
-    if (waited < 0) return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return rc;
 }
 
 /* Reads `len` bytes at `at` of fd; 1 when all were there. */

@@ -6,6 +6,7 @@ oc_request cannot silently misalign. It links the static library built by setup.
 independent, in build-python/ or $OPTICOLL_BUILD_DIR) and the system libraries it needs.
 """
 import os
+import re
 import shlex
 import subprocess
 
@@ -29,6 +30,14 @@ LIBS = ["libcjson", "libxml-2.0", "z3"] + (["libprotobuf-c"] if pkg_config("--li
                                            else [])
 
 ffibuilder = FFI()
+def glue_declarations():
+    """_glue.h's declarations, read from the header itself (one place): its comments and
+    preprocessor lines dropped, which cffi's cdef does not take."""
+    with open(os.path.join(ROOT, "python", "opticoll", "_glue.h"), encoding="utf-8") as f:
+        text = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
+    return "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("#"))
+
+
 ffibuilder.cdef(
     """
     typedef enum { OC_ALLGATHER, OC_REDUCESCATTER, OC_ALLREDUCE, OC_BROADCAST, OC_SCATTER,
@@ -169,27 +178,9 @@ ffibuilder.cdef(
     const char *oc_sweep_algorithm(const oc_sweep *s, size_t k);
     int oc_tune_decisions(const oc_sweep *s, char **text);
 
-    enum { OPY_EXPORT_JSON = 0, OPY_EXPORT_MSCCL = 1, OPY_EXPORT_CHROME = 2 };
-    int opy_progress(void *ctx, const char *what, uint64_t done, uint64_t total);
-    int opy_export_msccl(const oc_request *req, const char *runtime, int inplace, char **text,
-                         char *why, size_t len);
-    int opy_export_bytes(const oc_request *req, char **data, size_t *n, char *why, size_t len);
-    int opy_perf_row(oc_collective c, uint32_t n, uint64_t bytes, uint32_t root, uint64_t *size,
-                     uint64_t *count, double *factor, const char **redop, int64_t *root_out);
-    uint64_t opy_perf_bytes(oc_collective c, uint32_t n, uint64_t size);
-    int opy_reproduce_json(const char *paper, const oc_reproduce_settings *settings, char **text,
-                           char *why, size_t len);
-    int opy_synth_json(const oc_synth_spec *spec, char **text, char **schedule, char *why,
-                       size_t len);
-    int opy_train_json(const char *models_file, const char *model, const oc_request *base,
-                       char **text, char *why, size_t len);
-    int opy_throughput_json(const oc_throughput_in *in, char **text, char *why, size_t len);
-    int opy_report_json(const oc_report *r, char **text);
-    int opy_export(int format, const oc_request *req, char **text, char *why, size_t len);
-    int opy_compare_json(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
-                         const oc_kv *pins, char **text, char *why, size_t len);
     void free(void *p);
     """
+    + glue_declarations()
 )
 
 ffibuilder.set_source(

@@ -1,4 +1,4 @@
-/* _glue.h — what _glue.c gives the cffi module (declared again in _build.py's cdef). */
+/* _glue.h — what _glue.c gives the cffi module (_build.py reads its cdef from here). */
 #ifndef OPY_GLUE_H
 #define OPY_GLUE_H
 

@@ -18,7 +18,9 @@ set -u
 # shellcheck source=tests/cli/lib.sh
 . "${2:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
 
-STAR=(-t star --net tau=1e-8 --net D=1e-6)
+# L=1024: the star's workload is SIZE in messages of L bytes; up to -e 128M that is 2^17
+# messages, under its cap of 2^22
+STAR=(-t star --net tau=1e-8 --net D=1e-6 --net L=1024)
 cases=("allreduce ring -t switch" "allgather ring -t ring" "reducescatter ring -t fattree"
        "alltoall pairwise -t switch" "broadcast tcp1 ${STAR[*]}" "scatter tcp1 ${STAR[*]}"
        "gather tcp1 ${STAR[*]}" "gossip tcp2 ${STAR[*]}")

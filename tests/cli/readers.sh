@@ -8,7 +8,8 @@ set -u
 . "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
 
 # ---- the budget variable ----
-for v in abc 0 0x10 -1 1.5 "" 99999999999999999999; do
+# (set to nothing is unset: tests/cli/faults_input.sh)
+for v in abc 0 0x10 -1 1.5 99999999999999999999; do
     OPTICOLL_MEMORY_BUDGET_MIB=$v bad 2 "OPTICOLL_MEMORY_BUDGET_MIB=$v" list
     OPTICOLL_VERIFY_BUDGET_MIB=$v bad 2 "OPTICOLL_VERIFY_BUDGET_MIB=$v" list
 done

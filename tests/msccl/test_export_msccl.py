@@ -36,7 +36,9 @@ check, run, algorithms = common.check, common.run, common.algorithms
 REF = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "..", "..", "..", "shared", "msccl-ref")
 NS = (2, 3, 5, 8, 34, 64, 100)
 REFUSAL = re.compile(r"^opticoll: MSCCL export: .+ needs .+; (msccl-nccl|rccl) allows \d+$|"
-                     r"^opticoll: MSCCL export: msccl-nccl reads coll=\"(gather|scatter)\" but NCCL")
+                     r"^opticoll: MSCCL export: msccl-nccl reads coll=\"(gather|scatter)\" but NCCL|"
+                     r"^opticoll: MSCCL export: \d+ nodes x \d+ chunks is more than this exporter "
+                     r"handles \(2\^22 GPU-chunk pairs\)$")
 WH = ["--net", "switching=wh"]
 DIRECT = {  # the direct networks' algorithms: network and arguments (as tests/export does)
     "sex": ("hypercube", []), "dex": ("hypercube", WH), "pipeline": ("torus", []),
@@ -98,9 +100,11 @@ def refs():
 
 
 def export_to(path, coll, name, net, extra, n, rt, inplace):
+    # the star's workload is SIZE in messages of L bytes: L=256 keeps 16 messages a block
+    star = ["--net", "L=256"] if net == "star" else []
     args = ["export", "-c", coll, "-a", name, "-t", net, "-n", str(n), "-s", "4KiB",
             "--format", "msccl-inplace" if inplace else "msccl", "--runtime", rt, "-o", path,
-            *extra]
+            *star, *extra]
     rc, _, err = run(*args)
     if rc == 0:
         return None, open(path).read()
@@ -187,11 +191,12 @@ def hand():
     check('coll="reducescatter"' in text and not text.startswith("<?xml"),
           "reduce-scatter is coll=\"reducescatter\", no XML declaration", text[:200])
     for coll in ("gather", "scatter"):
-        rc, _, err = export("-c", coll, "-a", "tcp1", "-t", "star", "-n", "7", "-r", "2")
+        rc, _, err = export("-c", coll, "-a", "tcp1", "-t", "star", "-n", "7", "-r", "2",
+                            "--net", "L=256")
         check(rc == 2 and "NCCL has no" in err and not os.path.exists(p),
               "%s refused by msccl-nccl in one line" % coll, err)
         rc, _, err = export("-c", coll, "-a", "tcp1", "-t", "star", "-n", "7", "-r", "2",
-                            "--runtime", "rccl")
+                            "--net", "L=256", "--runtime", "rccl")
         check(rc == 0 and 'coll="%s"' % coll in open(p).read() and
               execute(p, "rccl", root=2) is None, "%s runs under rccl (root 2)" % coll, err)
     for n in (12, 27, 100):  # -w 1: OpTree relabels the blocks (0,3,6,9,1,4,... at 12)
