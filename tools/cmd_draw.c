@@ -96,6 +96,18 @@ static int draw_into(const options *o, const oc_request *req, const oc_draw_opti
     return oc_draw(req, opt, f, why, len);
 }
 
+/* draw_into for out_render */
+typedef struct draw_job {
+    const options *o;
+    const oc_request *req;
+    const oc_draw_options *opt;
+} draw_job;
+
+static int draw_render(FILE *f, void *ctx, char *why, size_t len) {
+    const draw_job *j = ctx;
+    return draw_into(j->o, j->req, j->opt, f, why, len);
+}
+
 static int draw(options *o, const char *round_text) {
     oc_draw_options opt = {
         .round = -1, .max_panels = DRAW_MAX_PANELS, .max_elements = DRAW_MAX_ELEMENTS};
@@ -117,38 +129,9 @@ static int draw(options *o, const char *round_text) {
     } else if ((rc = build_request(o, &req, 1))) {
         return rc;
     }
-    char why[512] = "";
     if (o->output && !strcmp(o->output, "-")) o->output = NULL;
-    if (!o->output) {
-        /* standard output: into a temporary first, so that a failure prints nothing */
-        FILE *tmp = tmpfile();
-        if (!tmp)
-            return die(EXIT_OTHER, "cannot create a temporary file: %s", strerror(errno), NULL);
-        int err = draw_into(o, &req, &opt, tmp, why, sizeof why);
-        if (err) {
-            rc = ferror(tmp) ? die(EXIT_OTHER, "cannot write a temporary file: %s", why, NULL)
-                             : lib_error(err, why);
-            fclose(tmp);
-            return rc;
-        }
-        rewind(tmp);
-        char buf[1 << 16];
-        size_t got;
-        while ((got = fread(buf, 1, sizeof buf, tmp)) > 0)
-            fwrite(buf, 1, got, stdout); /* a failed write is close_stdout's (exit 3) */
-        fclose(tmp);
-        return 0;
-    }
-    out_file out;
-    if ((rc = out_open(&out, o->output))) return rc;
-    int err = draw_into(o, &req, &opt, out.f, why, sizeof why);
-    if (err) {
-        rc = ferror(out.f) ? die(EXIT_OTHER, "cannot write %s: %s", o->output, why)
-                           : lib_error(err, why);
-        out_discard(&out);
-        return rc;
-    }
-    return out_commit(&out);
+    draw_job job = {o, &req, &opt};
+    return out_render(o->output, draw_render, &job);
 }
 
 int cmd_draw(int argc, char **argv) {

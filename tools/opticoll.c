@@ -323,6 +323,17 @@ static int export_msccl(const oc_request *req, FILE *f, char *why, size_t len) {
     return oc_export_msccl_for(req, msccl_runtime, msccl_inplace, f, why, len);
 }
 
+/* One exporter for out_render. */
+typedef struct export_job {
+    int (*fn)(const oc_request *, FILE *, char *, size_t);
+    const oc_request *req;
+} export_job;
+
+static int export_render(FILE *f, void *ctx, char *why, size_t len) {
+    const export_job *j = ctx;
+    return j->fn(j->req, f, why, len);
+}
+
 static int cmd_export(options *o) {
     if (o->help) {
         printf(
@@ -381,42 +392,11 @@ static int cmd_export(options *o) {
     oc_request req;
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
-    char why[512] = "";
     /* `-o -` (or /dev/stdout) is standard output, as for most tools (it wrote a file named "-");
      * a file of that name is still `-o ./-` */
     if (out_is_stdout(o->output)) o->output = NULL;
-    if (!o->output) {
-        /* stdout: write to a temporary file first so that a failure prints nothing */
-        FILE *tmp = tmpfile();
-        if (!tmp)
-            return die(EXIT_OTHER, "cannot create a temporary file: %s", strerror(errno), NULL);
-        int err = export_fn(&req, tmp, why, sizeof why);
-        if (err) {
-            rc = ferror(tmp) ? die(EXIT_OTHER, "cannot write a temporary file: %s", why, NULL)
-                             : lib_error(err, why);
-            fclose(tmp);
-            return rc;
-        }
-        rewind(tmp);
-        char buf[1 << 16];
-        size_t got;
-        while ((got = fread(buf, 1, sizeof buf, tmp)) > 0)
-            fwrite(buf, 1, got, stdout); /* a failed write is caught by close_stdout */
-        fclose(tmp);
-        return 0;
-    }
-    out_file out;
-    if ((rc = out_open(&out, o->output))) return rc;
-    int err = export_fn(&req, out.f, why, sizeof why);
-    if (err) {
-        /* a failed write (a full disk) is the environment's, exit 3 (README, "Exit codes"),
-         * though the library's OC_EIO is otherwise an unreadable input file, exit 2 */
-        rc = ferror(out.f) ? die(EXIT_OTHER, "cannot write %s: %s", o->output, why)
-                           : lib_error(err, why);
-        out_discard(&out);
-        return rc;
-    }
-    return out_commit(&out);
+    export_job job = {export_fn, &req};
+    return out_render(o->output, export_render, &job);
 }
 
 static int cmd_verify(options *o) {

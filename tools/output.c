@@ -464,3 +464,38 @@ int close_stdout(int rc) {
     return die(EXIT_OTHER, "cannot write the output (standard output): %s",
                err ? strerror(err) : "write error", NULL);
 }
+
+int out_render(const char *path, int (*fn)(FILE *f, void *ctx, char *why, size_t len), void *ctx) {
+    char why[512] = "";
+    int rc;
+    if (!path) {
+        FILE *tmp = tmpfile();
+        if (!tmp)
+            return die(EXIT_OTHER, "cannot create a temporary file: %s", strerror(errno), NULL);
+        int err = fn(tmp, ctx, why, sizeof why);
+        if (err) {
+            rc = ferror(tmp) ? die(EXIT_OTHER, "cannot write a temporary file: %s", why, NULL)
+                             : lib_error(err, why);
+            fclose(tmp);
+            return rc;
+        }
+        rewind(tmp);
+        char buf[1 << 16];
+        size_t got;
+        while ((got = fread(buf, 1, sizeof buf, tmp)) > 0)
+            fwrite(buf, 1, got, stdout); /* a failed write is close_stdout's (exit 3) */
+        fclose(tmp);
+        return 0;
+    }
+    out_file out;
+    if ((rc = out_open(&out, path))) return rc;
+    int err = fn(out.f, ctx, why, sizeof why);
+    if (err) {
+        /* a failed write (a full disk) is the environment's, exit 3, though the library's OC_EIO
+         * is otherwise an unreadable input file, exit 2 */
+        rc = ferror(out.f) ? die(EXIT_OTHER, "cannot write %s: %s", path, why) : lib_error(err, why);
+        out_discard(&out);
+        return rc;
+    }
+    return out_commit(&out);
+}

@@ -93,6 +93,12 @@ void out_guard_dir(const char *dir);
 /* 1 when `path` names standard output: "-" (as for most tools; a file of that name is "./-")
  * or /dev/stdout, /dev/fd/1, /proc/self/fd/1 (a symbolic link out_open would refuse). */
 int out_is_stdout(const char *path);
+/* The one way a command writes one output whole or not at all: fn renders into the stream (0,
+ * or an OC_ error with its reason in why); path NULL is standard output, through a temporary
+ * copied out only once fn succeeded, else out_open ... out_commit. A failed write is the
+ * environment's (exit 3), another failure the library's (lib_error). 0 or the exit code after
+ * one line. */
+int out_render(const char *path, int (*fn)(FILE *f, void *ctx, char *why, size_t len), void *ctx);
 /* fn renders into an unnamed temporary, which is then copied to standard output: nothing is
  * printed when the render fails. 0 or an exit code after one line. */
 int write_stdout(int (*fn)(FILE *f, void *ctx), void *ctx);
