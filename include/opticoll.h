@@ -464,10 +464,16 @@ int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, c
 /* Past this many nodes a drawing is summarised: every panel a sender x receiver matrix binned to
  * OC_DRAW_DETAIL_NODES x OC_DRAW_DETAIL_NODES blocks of nodes. */
 #define OC_DRAW_DETAIL_NODES 64
+/* What oc_draw writes: an SVG document, or the same picture as a gnuplot script that draws it
+ * into a PNG (pngcairo; `gnuplot FILE` renders it, `opticoll draw -o X.png` runs it). */
+enum { OC_DRAW_SVG = 0, OC_DRAW_GNUPLOT = 1 };
 typedef struct oc_draw_options {
     int64_t round;         /* -1: every round; else this round alone */
     uint64_t max_panels;   /* the most panels (ring, star: physical steps; others: rounds) */
     uint64_t max_elements; /* the most drawn elements (lightpaths, transmissions, cells) */
+    int format;            /* OC_DRAW_SVG (0) or OC_DRAW_GNUPLOT */
+    const char *image;     /* gnuplot: the PNG the script writes unless the variable
+                              opticoll_output is set (NULL: "drawing.png") */
 } oc_draw_options;
 /* The schedule of `req`, verified and mapped on its network, drawn as one SVG document written to
  * f: the ring's lightpaths per step (arcs coloured by wavelength, dashed by fibre), the star's
