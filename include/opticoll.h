@@ -801,6 +801,9 @@ typedef struct oc_synth_spec {
                                 broadcast); 0 = 1, the fewest steps (docs/synth.md) */
     double time_limit_s;     /* the solver's budget in seconds; 0 = 60 */
     int data_check;          /* as oc_request's: also run the found schedule with real data */
+    oc_progress_fn progress; /* NULL: none; else told of the solver's calls ("solver calls"),
+                                and polled while one runs: a stop interrupts the solver */
+    void *progress_ctx;
 } oc_synth_spec;
 
 typedef struct oc_synth_result oc_synth_result; /* opaque */

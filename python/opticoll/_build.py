@@ -112,6 +112,8 @@ ffibuilder.cdef(
         uint32_t chunks;
         double time_limit_s;
         int data_check;
+        int (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+        void *progress_ctx;
         ...;
     } oc_synth_spec;
     typedef struct oc_throughput_in {

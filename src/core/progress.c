@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#define REPORT_EVERY 0.1  /* seconds between two reports */
+#define REPORT_EVERY 0.1   /* seconds between two reports */
 #define READ_AT_LEAST 0.02 /* a stride whose steps took less is doubled ... */
 #define READ_AT_MOST 0.2   /* ... and one whose steps took more is halved */
 #define MAX_STRIDE (UINT64_C(1) << 24)
@@ -53,6 +53,24 @@ int oc__progress_add(oc__progress *p) {
     int rc = oc__progress_at(p, p->done + 1, 0);
     pthread_mutex_unlock(&p->lock);
     return rc;
+}
+
+int oc__progress_poll(oc__progress *p) {
+    if (!p->fn || p->stopped || !p->locked) return p->stopped ? OC_ECANCELED : 0;
+    pthread_mutex_lock(&p->lock);
+    const double t = now();
+    if (!p->stopped && t - p->last_report >= REPORT_EVERY) {
+        p->last_report = t;
+        if (p->fn(p->ctx, p->what, p->done, p->total && p->done > p->total ? p->done : p->total))
+            p->stopped = 1;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return p->stopped ? OC_ECANCELED : 0;
+}
+
+int oc__progress_relay(void *ctx, const char *what, uint64_t done, uint64_t total) {
+    (void)what, (void)done, (void)total;
+    return oc__progress_poll(ctx) != 0;
 }
 
 void oc__progress_end(oc__progress *p) {

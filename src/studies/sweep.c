@@ -12,11 +12,11 @@
  * point, so a point depends on nothing but itself, which is what lets the cluster tool run shares
  * of a sweep on other processes and bring the points back as bytes (oc_sweep_point_pack).
  */
-#include "studies/studies.h"
 #include "core/json.h"
 #include "core/pool.h"
 #include "core/progress.h"
 #include "core/quote.h"
+#include "studies/studies.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -265,12 +265,14 @@ static int render_not_run(const oc_sweep *s, const oc_sweep_point *p, char **csv
 }
 
 /* Runs point i into its slot: 0, or OC_ENOMEM when it could not be rendered. */
-static int point_job(size_t i, void *ctx) {
-    oc_sweep *s = ctx;
+static int point_job(size_t i, oc_sweep *s, oc__progress *points) {
     oc_sweep_point *p = &s->points[i];
     point_clear(p);
     oc_request q = s->base;
-    q.progress = NULL; /* the sweep reports its points, not each point's rounds */
+    /* the sweep reports its points, not each point's rounds; but a point's run polls the
+     * sweep's callback (oc__progress_relay), so that a Ctrl-C stops a long point too */
+    q.progress = points->fn ? oc__progress_relay : NULL;
+    q.progress_ctx = points;
     q.algorithm = s->algos[p->algorithm];
     q.nodes = p->nodes;
     q.bytes = p->bytes;
@@ -320,7 +322,7 @@ typedef struct sweep_range {
 static int range_job(size_t k, void *ctx) {
     sweep_range *r = ctx;
     if (r->progress.stopped) return OC_ECANCELED; /* the caller asked to stop: no more points */
-    int rc = point_job(r->lo + k, r->s);
+    int rc = point_job(r->lo + k, r->s, &r->progress);
     int stop = oc__progress_add(&r->progress);
     return rc ? rc : stop;
 }
