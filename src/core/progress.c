@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#define REPORT_EVERY 0.1   /* seconds between two reports */
+#define REPORT_EVERY 0.1  /* seconds between two reports */
 #define READ_AT_LEAST 0.02 /* a stride whose steps took less is doubled ... */
 #define READ_AT_MOST 0.2   /* ... and one whose steps took more is halved */
 #define MAX_STRIDE (UINT64_C(1) << 24)

@@ -12,11 +12,11 @@
  * point, so a point depends on nothing but itself, which is what lets the cluster tool run shares
  * of a sweep on other processes and bring the points back as bytes (oc_sweep_point_pack).
  */
+#include "studies/studies.h"
 #include "core/json.h"
 #include "core/pool.h"
 #include "core/progress.h"
 #include "core/quote.h"
-#include "studies/studies.h"
 
 #include <stdlib.h>
 #include <string.h>
