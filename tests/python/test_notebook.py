@@ -279,13 +279,15 @@ def interrupt_after(delay):
     # one point of some ten seconds: its run polls the tuning's callback
     ("tune", lambda: opticoll.tune("allreduce", [8000], "1MiB", network="switch",
                                    algorithms=["ring"], threads=1)),
-    ("reproduce", lambda: opticoll.reproduce("lumorph")),
-    # the solver runs for its time limit (30 s) on this instance; a watcher interrupts it
-    ("synth", lambda: opticoll.synth("allreduce", 10, network="ring", time_limit=30)),
+    # OpTree's reproduction runs jobs of seconds each (35 s in all when a job is not stopped)
+    ("reproduce", lambda: opticoll.reproduce("optree")),
+    # solver calls of seconds (without the watcher a stop came 4.8 s late)
+    ("synth", lambda: opticoll.synth("allgather", 10, network="ring",
+                                     net_params={"wavelengths": 2}, time_limit=30)),
 ])
 def test_ctrl_c_stops_a_long_call_within_a_second(name, call):
     """Each call takes several seconds (run: about 10 s, the search 15 s, sweep 25 s, tune
-    10 s, reproduce 2.5 s, synth 30 s on an idle machine); SIGINT after 0.4 s must raise
+    10 s, reproduce 35 s, synth 17 s at load 15 on two cores); SIGINT after 0.4 s must raise
     KeyboardInterrupt (the work stopped, not finished) within 1 s of the signal, with no work
     left running, and the next call must work."""
     timer, sent = interrupt_after(0.4)
