@@ -176,4 +176,33 @@ int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f);
 /* One JSON object followed by a newline. */
 int oc__rack_write_json(const oc__rack_result *r, FILE *f);
 
+/* ---- what the rack's files share (rack.c's essay names them) ---- */
+
+/* TPU-v4's cube: 4 x 4 x 4 chips. */
+enum { OC__RACK_CUBE = 64 };
+/* 1 when g is a power of base (g >= 1). */
+int oc__rack_is_pow(uint64_t g, uint64_t base);
+/* The largest request an empty lumorph rack places: all of it when one ring fibre joins each
+ * server to the next (a power of two whose rhd fibres are short falls back to the ring), else
+ * one server. */
+uint32_t oc__rack_lumorph_cap(const oc__rack_shape *s);
+
+/* rack_replay.c: the all-reduce runs, cached per (network, size, layout). */
+typedef struct oc__rack_ar_entry oc__rack_ar_entry;
+typedef struct oc__rack_ar_cache {
+    oc__rack_ar_entry *e;
+    size_t n, cap;
+    uint64_t bytes;
+} oc__rack_ar_cache;
+/* The all-reduce of a placed tenant (rack.c's essay gives the layout passed); *runs counts the
+ * runs made (not cached). */
+int oc__rack_tenant_ar(oc__rack_ar_cache *c, oc__rack_arch arch, uint32_t g,
+                       const oc__rack_place *p, oc__rack_ar *out, uint64_t *runs, char *why,
+                       size_t whylen);
+
+/* rack_output.c: an architecture's name as the tables print it (sipac(r,l)), and an all-reduce's
+ * cell. */
+void oc__rack_arch_label(char *buf, size_t len, const oc__rack_shape *s, int a);
+void oc__rack_ar_text(char *buf, size_t len, const oc__rack_ar *ar);
+
 #endif
