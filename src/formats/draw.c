@@ -684,7 +684,13 @@ static int check_options(const oc_draw_options *opt, char *why, size_t len) {
     if (opt->max_elements > UINT64_MAX / 2 / sizeof(mark) ||
         opt->max_panels > UINT64_MAX / 2 / (sizeof(panel) + bins))
         return oc__fail(why, len, OC_ETOOBIG, "the drawing's caps are too large");
-    return oc__budget_check(opt->max_elements * sizeof(mark) +
+    /* a gnuplot script is held whole in memory (by the writer, and by the CLI that hands it to
+     * gnuplot): its elements' bytes twice */
+    const uint64_t script =
+        opt->format == OC_DRAW_GNUPLOT ? 2 * (uint64_t)OC__DRAW_GP_ELEMENT_BYTES : 0;
+    if (opt->max_elements > UINT64_MAX / 4 / (sizeof(mark) + script))
+        return oc__fail(why, len, OC_ETOOBIG, "the drawing's caps are too large");
+    return oc__budget_check(opt->max_elements * (sizeof(mark) + script) +
                                 opt->max_panels * (sizeof(panel) + bins),
                             "the drawing's marks", why, len);
 }

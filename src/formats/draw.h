@@ -100,7 +100,10 @@ const char *oc__draw_legend(const oc__drawer *d);
 /* The view's name: "ring", "star", "fabric", "matrix" or "summary". */
 const char *oc__draw_view_name(const oc__drawer *d);
 
-/* The drawing as a gnuplot script (draw_gnuplot.c). */
+/* The drawing as a gnuplot script (draw_gnuplot.c): an arc is at most OC__DRAW_GP_ARC_POINTS
+ * points, and an element at most OC__DRAW_GP_ELEMENT_BYTES bytes of script (its points of at
+ * most 32 bytes, its facts' comment, an end or a label). */
+enum { OC__DRAW_GP_ARC_POINTS = 181, OC__DRAW_GP_ELEMENT_BYTES = 181 * 32 + 256 };
 int oc__draw_gnuplot(const oc__drawer *d, const oc__draw_layout *l, const oc_report *rep, FILE *f,
                      char *why, size_t len);
 

@@ -16,7 +16,10 @@
  *    server's arc) are polylines in data blocks, one block per line style (the ring's four fibre
  *    dashes, the star's width, the fabric's widths in steps of half a point, grey lines), each
  *    curve its points then a blank line, coloured per point (`lc rgb variable`). An arc is cut
- *    into pieces of at most a twentieth of a link; a quadratic curve (the SVG's Q) into 16;
+ *    into pieces of 2 degrees of its circle (at least 8); a quadratic curve (the SVG's Q) into
+ *    16. So an element is at most OC__DRAW_GP_ARC_POINTS points of about 24 bytes, and the
+ *    script, held in memory whole, is counted against the memory budget with the marks
+ *    (draw.c's check_options: OC__DRAW_GP_ELEMENT_BYTES an element);
  *  - cells (the matrix's transfers, the summary's blocks) are boxes (boxxyerror) filled with the
  *    SVG's colour already blended onto white by its opacity (gnuplot has no per-box alpha);
  *  - points: the lightpath's end, the star's filter rings, the nodes (a white disc and a ring);
@@ -143,9 +146,11 @@ static void rect(gp *g, double x, double y, double w, double h, const char *fill
  * into block b in colour rgb, then the blank line that ends it. */
 static void arc(gp *g, int b, double cx, double cy, double r, double v0, double v1, uint32_t n,
                 uint32_t rgb) {
-    const double span = fabs(v1 - v0);
-    size_t pieces = (size_t)ceil(span * 20);
+    /* a piece per 2 degrees of the circle (a chord of 6 pixels on the largest track), at least
+     * 8: OC__DRAW_GP_ARC_POINTS points at most, whatever N */
+    size_t pieces = (size_t)ceil(fabs(v1 - v0) / n * (OC__DRAW_GP_ARC_POINTS - 1));
     if (pieces < 8) pieces = 8;
+    if (pieces > OC__DRAW_GP_ARC_POINTS - 1) pieces = OC__DRAW_GP_ARC_POINTS - 1;
     for (size_t i = 0; i <= pieces; i++) {
         double x, y;
         oc__draw_at(cx, cy, r, v0 + (v1 - v0) * (double)i / (double)pieces, n, &x, &y);
