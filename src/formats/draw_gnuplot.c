@@ -282,7 +282,7 @@ static void fabric_panel(gp *g, size_t b, size_t e, double cx, double cy) {
 static void matrix_ground(gp *g, double ox, double oy, double side, const char *rows,
                           const char *cols) {
     rect(g, ox, oy, side, side, "#f7f7f7", "#bbbbbb");
-    label(g, ox + side / 2, oy - 8, 8, "center", cols);
+    label(g, ox + side / 2, oy - 12, 8, "center", cols); /* above the tick labels */
     fputs("set label ", g->labels);
     quoted(g->labels, rows);
     fprintf(g->labels, " at %.1f,%.1f center rotate by 90 font ',8' front\n", ox - 18,
