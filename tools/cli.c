@@ -9,7 +9,6 @@
  * --no-data-check) is refused with its candidates, and an exact name always wins (--net).
  */
 #include "cli.h"
-#include "core/core.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -152,7 +151,7 @@ int die_line(int code, const char *line) {
     /* the callers quoted the user text they composed in; this is the net for the rest */
     char safe[1024];
     snprintf(safe, sizeof safe, "%s", line);
-    oc__quote_line(safe, sizeof safe);
+    oc_quote_line(safe, sizeof safe);
     fprintf(stderr, "opticoll: %s\n", safe);
     return code;
 }
@@ -258,7 +257,7 @@ void text_width_from_terminal(void) {
 
 int memory_budget_from_env(void) {
     char why[512];
-    if (oc__memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
+    if (oc_memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
                                    getenv("OPTICOLL_VERIFY_BUDGET_MIB"), why, sizeof why))
         return die_line(EXIT_USAGE, why); /* the library's line, the value in it already cut */
     return 0;

@@ -8,8 +8,7 @@
 #ifndef OC_CLI_H
 #define OC_CLI_H
 
-#include "args.h"
-#include "core/quote.h" /* OC_Q: user text in a message */
+#include "args.h" /* OC_Q: user text in a message */
 #include "opticoll.h"
 
 #include <stdio.h>
@@ -135,7 +134,8 @@ int export_astra(options *o);
  * by tuning the one point) and sets o->algo to it; the reason goes to run_auto_note, which run
  * prints with its result. --decisions without -a auto is refused. 0 or an exit code. */
 int run_auto(options *o);
-extern char run_auto_note[1024];
+/* The line saying why -a auto chose its algorithm ("" when it did not run). */
+const char *run_auto_note(void);
 /* reproduce all, --out DIR, -j N (cmd_reproduce_out.c): `which` is a paper or all; out and jobs
  * the options' values or NULL (opticoll.c read them); settings the reader's (-w -n --sizes -t),
  * `given` their OC_SETTING_* bits (`all` runs the papers that take them all). */

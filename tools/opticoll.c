@@ -20,7 +20,6 @@
 #include "cli.h"
 #include "output.h"
 #include "scaleout.h"
-#include "studies/studies.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -116,7 +115,7 @@ static int cmd_run(options *o) {
         oc_report_free(rep); /* NULL unless another rank failed after this one's run */
         return lib_error(err, why);
     }
-    if (*run_auto_note) fprintf(o->json ? stderr : stdout, "%s\n", run_auto_note);
+    if (*run_auto_note()) fprintf(o->json ? stderr : stdout, "%s\n", run_auto_note());
     /* A failed stdout is close_stdout's to report (exit 3); memory is ours. */
     err = o->json ? oc_report_write_json(rep, stdout) : oc_report_write_text(rep, stdout);
     if (o->explain && !o->json) {
@@ -674,7 +673,7 @@ static int cmd_train(int argc, char **argv) {
     req.data_check = !o.no_data;
     char why[512] = "";
     int err =
-        oc_train(models ? models : oc__models_default(), model, &req, &res, why, sizeof why);
+        oc_train(models ? models : oc_models_default(), model, &req, &res, why, sizeof why);
     if (err) {
         rc = lib_error(err, why);
         goto out;

@@ -124,7 +124,7 @@ unsigned oc_verify_threads(void) {
     return t ? t : 2;
 }
 
-int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen) {
+int oc_budget_check(uint64_t bytes, const char *what, char *why, size_t whylen) {
     const uint64_t budget = oc_memory_budget();
     if (bytes <= budget) return 0;
     char need[32], have[32];
@@ -136,7 +136,7 @@ int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen)
                     what, need, have);
 }
 
-int oc__memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen) {
+int oc_memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen) {
     /* A variable set to nothing (`OPTICOLL_MEMORY_BUDGET_MIB= cmd`, the shell's way of clearing
      * one for a command) is unset, as for the shell's own variables, not a bad number. */
     if (mib && !*mib) mib = NULL;

@@ -101,7 +101,7 @@ static int is_pow(uint64_t g, uint64_t base) {
     return g == 1;
 }
 
-int oc__rack_shape_check(const oc__rack_shape *s, char *why, size_t whylen) {
+int oc_rack_shape_check(const oc_rack_shape *s, char *why, size_t whylen) {
     if (s->servers < 1 || s->servers > OC__RACK_MAX_SERVERS)
         return oc__fail(why, whylen, OC_ERANGE, "--servers %u: 1 to %u servers", s->servers,
                         OC__RACK_MAX_SERVERS);
@@ -1252,7 +1252,7 @@ static void ar_text(char *buf, size_t len, const oc__rack_ar *ar) {
         snprintf(buf, len, "%s, %s", ar->algo, t);
 }
 
-int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
+int oc_rack_write_text(const oc_rack_result *r, int detail, FILE *f) {
     const oc__rack_shape *s = &r->shape;
     const oc__rack_trace *t = r->trace;
     char sz[32];
@@ -1412,7 +1412,7 @@ static int json_tenant_fate(cJSON *to, int a, const oc__rack_tenant_result *y) {
            oc__json_bool(o, "verified", 1);
 }
 
-int oc__rack_write_json(const oc__rack_result *r, FILE *f) {
+int oc_rack_write_json(const oc_rack_result *r, FILE *f) {
     const oc__rack_shape *s = &r->shape;
     const oc__rack_trace *t = r->trace;
     cJSON *root = cJSON_CreateObject(), *rack = oc__json_obj(root, "rack");
@@ -1454,7 +1454,7 @@ int oc__rack_write_json(const oc__rack_result *r, FILE *f) {
  * (ring, Fig. 2b), Users 2 and 3 hold 4 and 2 tiles of server 1; the 4 free tiles are 2 + 2 on the
  * two servers, in two different aligned 4-blocks. The same 16 chips as a TPU-like torus and as
  * SiPAC(2,4) (16 GPUs: Fig. 3's SiPAC(2,3) one level up). */
-int oc__rack_fig2a(FILE *out, int *agrees_out, char *why, size_t whylen) {
+int oc_rack_fig2a(FILE *out, int *agrees_out, char *why, size_t whylen) {
     if (agrees_out) *agrees_out = 0;
     const oc__rack_shape s = {.servers = 2,
                               .tiles = 8,
@@ -1591,4 +1591,54 @@ out:
         oc__rack_free(r[a]);
     free(cache.e);
     return rc;
+}
+
+/* ---- the public handles (opticoll_studies.h): the same trace and result, allocated ---------- */
+
+int oc_rack_trace_read(const char *path, uint32_t rack_gpus, oc_rack_trace **out, char *why,
+                       size_t whylen) {
+    *out = calloc(1, sizeof **out);
+    if (!*out) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    int rc = oc__rack_trace_read(path, rack_gpus, *out, why, whylen);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int oc_rack_trace_random(uint64_t seed, uint32_t tenants, uint32_t rack_gpus, oc_rack_trace **out,
+                         char *why, size_t whylen) {
+    *out = calloc(1, sizeof **out);
+    if (!*out) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    int rc = oc__rack_trace_random(seed, tenants, rack_gpus, *out, why, whylen);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+void oc_rack_trace_free(oc_rack_trace *t) {
+    if (!t) return;
+    oc__rack_trace_free(t);
+    free(t);
+}
+
+int oc_rack_replay(const oc_rack_shape *s, const oc_rack_trace *t, oc_rack_result **out, char *why,
+                   size_t whylen) {
+    *out = calloc(1, sizeof **out);
+    if (!*out) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    int rc = oc__rack_replay(s, t, *out, why, whylen);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+void oc_rack_result_free(oc_rack_result *r) {
+    if (!r) return;
+    oc__rack_result_free(r);
+    free(r);
 }
