@@ -2,7 +2,7 @@
  * cli.h — what the commands of the command-line tool share: the exit codes, the one-line error
  * message, the options every command parses (each command takes only its own, listed in cli.c;
  * read with getopt_long through args.h) and the request built from them. A command lives in
- * tools/opticoll.c or in its own tools/cmd_NAME.c, and main() in opticoll.c dispatches to it
+ * its own tools/cmd_NAME.c, and main() in opticoll.c dispatches to it
  * with the words from the command's name on: argv[0] is "run", as getopt expects.
  */
 #ifndef OC_CLI_H
@@ -128,6 +128,15 @@ int cmd_perf(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_draw(int argc, char **argv);
 int cmd_simgrid(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
+int cmd_train(int argc, char **argv);
+/* The commands that take the shared options (parse_options, cli.c) with their own: main parses
+ * and hands them the result (cmd_run.c, cmd_compare.c, cmd_export.c, cmd_verify.c). */
+int cmd_run(options *o);
+int cmd_compare(options *o);
+int cmd_export(options *o);
+int cmd_verify(options *o);
 /* export --format astra-sim -o DIR (cmd_astra.c), after export read the options. */
 int export_astra(options *o);
 /* run -a auto (cmd_tune.c): when o says -a auto, picks the algorithm (from --decisions FILE or
