@@ -30,7 +30,6 @@
 #include "opticoll_json.h"
 #include "scaleout.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,17 +130,10 @@ typedef struct perf_ctx {
     uint64_t iters, warmup, check, blocking;
 } perf_ctx;
 
-/* nccl-tests' size ("8", "1K", "128M", "2G": K, M, G as 1024^k), or -s's ("128MiB"). */
+/* A size in the one grammar (oc_parse_size: nccl-tests' "8", "1K", "128M", "2G" as well as -s's
+ * "128MiB"), not 0. */
 static int size_arg(const char *flag, const char *text, uint64_t *out) {
-    char buf[96];
-    size_t n = strlen(text);
-    char last = n ? (char)toupper((unsigned char)text[n - 1]) : 0;
-    if (n && n < 64 && (last == 'K' || last == 'M' || last == 'G') &&
-        isdigit((unsigned char)text[n > 1 ? n - 2 : 0]))
-        snprintf(buf, sizeof buf, "%.*s%ciB", (int)(n - 1), text, last);
-    else
-        snprintf(buf, sizeof buf, "%s", text);
-    if (oc_parse_size(buf, out) || *out == 0)
+    if (oc_parse_size(text, out) || *out == 0)
         return die(EXIT_USAGE, "%s %s: not a size (e.g. 8, 1K, 128M, 1GiB)", flag, text);
     return 0;
 }
@@ -249,8 +241,8 @@ static int perf_read(int argc, char **argv, sweep_args *a, perf_ctx *pc, const c
     a->o.coll = v[P_COLL], a->o.algo = v[P_ALGO], a->o.net = v[P_NET], a->o.root = v[P_ROOT];
     a->o.jobs = v[P_JOBS], a->o.json = v[P_JSON] != NULL, a->o.no_data = pc->check == 0;
     a->o.wavelengths = v[P_WAVE], a->o.fibres = v[P_FIBRES], a->o.preset = v[P_PRESET];
-    a->o.spelling[__builtin_ctz(OPT_W)] = "--wavelengths";
-    a->o.spelling[__builtin_ctz(OPT_F)] = "--fibres";
+    a->o.spelling[OPT_W] = "--wavelengths";
+    a->o.spelling[OPT_F] = "--fibres";
     *ranks = v[P_RANKS];
     /* nccl-tests' sizes: from -b while at most -e, times -f (or plus -i) */
     pc->nsizes = 0;
@@ -392,12 +384,10 @@ int cmd_perf(int argc, char **argv) {
     perf_ctx pc;
     memset(&a, 0, sizeof a);
     memset(&pc, 0, sizeof pc);
-    a.o.params = oc_kv_new();
-    a.o.net_params = oc_kv_new();
     a.jobs = oc_scale_default_threads();
     const char *ranks = NULL;
-    int rc = !a.o.params || !a.o.net_params ? die(EXIT_OTHER, "out of memory", NULL, NULL)
-                                            : perf_read(argc, argv, &a, &pc, &ranks);
+    int rc = options_init(&a.o);
+    if (!rc) rc = perf_read(argc, argv, &a, &pc, &ranks);
     if (rc) {
         sweep_args_free(&a);
         return rc < 0 ? 0 : rc;

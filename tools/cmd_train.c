@@ -43,17 +43,10 @@ static const char *const train_help =
 /* `train` takes -m and --models on top of the shared options (cli.c). */
 int cmd_train(int argc, char **argv) {
     options o;
-    memset(&o, 0, sizeof o);
-    o.params = oc_kv_new();
-    o.net_params = oc_kv_new();
     oc_train_result res;
     memset(&res, 0, sizeof res);
-    int rc = 0;
-    if (!o.params || !o.net_params) {
-        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
-        goto out;
-    }
-    if ((rc = parse_options(argc, argv, &o, "train"))) goto out;
+    int rc = options_read(argc, argv, "train", &o);
+    if (rc) goto out;
     const char *model = o.model, *models = o.models;
     if (o.help) {
         fputs(train_help, stdout);
@@ -131,7 +124,6 @@ int cmd_train(int argc, char **argv) {
     free(buf);
 out:
     oc_train_result_free(&res);
-    oc_kv_free(o.params);
-    oc_kv_free(o.net_params);
+    options_free(&o);
     return rc;
 }

@@ -85,16 +85,9 @@ static int dispatch(int argc, char **argv) {
         fn = cmd_verify;
     if (!fn) return die(EXIT_USAGE, "unknown command '%s' (see opticoll --help)", cmd, NULL);
     options o;
-    memset(&o, 0, sizeof o);
-    o.params = oc_kv_new();
-    o.net_params = oc_kv_new();
-    int rc;
-    if (!o.params || !o.net_params)
-        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
-    else if (!(rc = parse_options(argc, argv, &o, cmd)))
-        rc = fn(&o);
-    oc_kv_free(o.params);
-    oc_kv_free(o.net_params);
+    int rc = options_read(argc, argv, cmd, &o);
+    if (!rc) rc = fn(&o);
+    options_free(&o);
     return rc;
 }
 

@@ -294,15 +294,8 @@ static int parse(int argc, char **argv, opts *o) {
         if (nccl[2] && nccl[3]) return usage("-f and -i exclude each other", NULL);
         uint64_t *ends[2] = {&o->minbytes, &o->maxbytes};
         for (int k = 0; k < 2; k++) {
-            const char *t = nccl[k] ? nccl[k] : nccl[0];
-            char buf[96];
-            size_t n = strlen(t);
-            char last = n ? t[n - 1] : 0;
-            if (n && n < 64 && (last == 'K' || last == 'M' || last == 'G'))
-                snprintf(buf, sizeof buf, "%.*s%ciB", (int)(n - 1), t, last);
-            else
-                snprintf(buf, sizeof buf, "%s", t);
-            if (oc_parse_size(buf, ends[k]) || !*ends[k] || *ends[k] > (UINT64_C(1) << 30))
+            const char *t = nccl[k] ? nccl[k] : nccl[0]; /* "1K", "128M": oc_parse_size */
+            if (oc_parse_size(t, ends[k]) || !*ends[k] || *ends[k] > (UINT64_C(1) << 30))
                 return usage(k ? "bad -e (a size of at most 1G)" : "bad -b (a size of at most 1G)",
                              t);
         }
