@@ -50,7 +50,15 @@ typedef enum {
 
 /* A static, human-readable name for an error code. */
 const char *oc_strerror(int err);
-/* The library's version, "MAJOR.MINOR.PATCH" (CMakeLists.txt's project version). */
+/* The version of this header, for a program that checks it when it is compiled. CMakeLists.txt's
+ * project(VERSION) is the one place the version is set: the build refuses a header that says
+ * otherwise. OC_VERSION_NUMBER compares: 0x000100 is 0.1.0. */
+#define OC_VERSION_MAJOR 0
+#define OC_VERSION_MINOR 1
+#define OC_VERSION_PATCH 0
+#define OC_VERSION_NUMBER ((OC_VERSION_MAJOR << 16) | (OC_VERSION_MINOR << 8) | OC_VERSION_PATCH)
+/* The version of the library linked, "MAJOR.MINOR.PATCH": the macros' numbers when the header and
+ * the library are one install. */
 const char *oc_version(void);
 
 /* Limits the library enforces on user input (larger input is refused with OC_ETOOBIG). Rounds
@@ -95,6 +103,13 @@ int oc_memory_budget_from_env(const char *mib, const char *old_mib, char *why, s
 char *oc_quote(char *buf, size_t len, const char *text);
 /* Quotes a whole message line in place (cut only by len); quoting twice changes nothing. */
 void oc_quote_line(char *line, size_t len);
+
+/* Why the settings here (the memory budget above; the text width and the verifier's shards and
+ * threads below) are the process's and not a handle's: each bounds or shapes every run of the
+ * process alike (a budget is the machine's memory, not a run's), a program sets them once before
+ * its first run (the tools from their environment and terminal), and no caller has yet needed two
+ * values at once. They are read when a run starts; changing one while runs go on is not supported.
+ */
 
 /* ---- progress ----------------------------------------------------------------------------------
  *
@@ -302,7 +317,8 @@ typedef struct oc_request {
     const oc_kv *params; /* algorithm parameters, may be NULL */
     const oc_kv
         *net_params; /* network parameters (wavelengths=, fibres=, preset=...), may be NULL */
-    int data_check;  /* 1: also execute with real data when it fits in memory (default 1) */
+    int data_check;  /* 1: also execute with real data when it fits in memory; 0 (a zeroed
+                        request) does not: set 1 for the check the tools make by default */
     int links;       /* 1: per-resource utilisation in the report (`run --links`) */
     int objective;   /* what a parameter search minimises: OC_OBJECTIVE_TIME (0) or _STEPS */
     int explain;     /* 1: the report's JSON lists every candidate the search looked at */

@@ -45,11 +45,12 @@ cJSON *oc_json_arr(cJSON *to, const char *key);
  * failed build) is OC_ENOMEM and writes nothing; a stream error is OC_EIO. */
 int oc_json_write(FILE *f, cJSON *tree, int style, const char *end);
 
-/* A perf row (opticoll_studies.h) as JSON: size, count, type, redop, root and, for each group, an object named after it
- * with time_us, algbw_GBps and busbw_GBps (numbers; null where not measured); groups NULL: one
- * group, its three members in the row itself. Also busbw_factor. NULL: no memory. */
+/* A perf row (opticoll_studies.h) as JSON: size, count, type, redop, root and, for each group, an
+ * object named after it with time_us, algbw_GBps and busbw_GBps (numbers; null where not
+ * measured); groups NULL: one group, its three members in the row itself. Also busbw_factor.
+ * NULL: no memory. */
 cJSON *oc_perf_row_json(const oc_perf_row *r, const char *const *groups, size_t ngroups,
-                         double factor);
+                        double factor);
 
 
 #ifdef __cplusplus

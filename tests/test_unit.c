@@ -36,6 +36,11 @@ static void test_sizes(void) {
     CHECK(oc_parse_size("99999999999999999999", &v) == OC_ERANGE, "overflow");
     CHECK(oc_parse_size("-1", &v) == OC_EPARSE, "negative");
     CHECK(oc_parse_size("", &v) == OC_EPARSE, "empty");
+    char version[32]; /* the header's macros and the library linked say one version */
+    snprintf(version, sizeof version, "%d.%d.%d", OC_VERSION_MAJOR, OC_VERSION_MINOR,
+             OC_VERSION_PATCH);
+    CHECK(strcmp(oc_version(), version) == 0,
+          "oc_version() is the header's OC_VERSION_*");
     /* one grammar: nccl-tests' K, M, G (either case) are 1024^k, its decimal cousins stay 10^k */
     CHECK(oc_parse_size("1K", &v) == 0 && v == 1024, "1K is nccl-tests' 1024");
     CHECK(oc_parse_size("128M", &v) == 0 && v == UINT64_C(128) << 20, "128M");

@@ -1,6 +1,6 @@
 /*
- * cmd_compare.c — `opticoll compare`: every algorithm of a collective at one point (oc_compare), as a table,
- * JSON or CSV, with the physical bound under the table.
+ * cmd_compare.c — `opticoll compare`: every algorithm of a collective at one point (oc_compare),
+ * as a table, JSON or CSV, with the physical bound under the table.
  */
 #include "cli.h"
 #include "scaleout.h"

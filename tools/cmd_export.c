@@ -1,6 +1,7 @@
 /*
- * cmd_export.c — `opticoll export`: a verified schedule written as opticoll's JSON, a Chrome/Perfetto trace,
- * MSCCL XML or Chakra execution traces (one file per rank), whole or not at all (output.h).
+ * cmd_export.c — `opticoll export`: a verified schedule written as opticoll's JSON, a
+ * Chrome/Perfetto trace, MSCCL XML or Chakra execution traces (one file per rank), whole or not at
+ * all (output.h).
  */
 #include "cli.h"
 #include "output.h"

@@ -1,6 +1,6 @@
 /*
- * cmd_list.c — `opticoll list`: the networks, collectives and algorithms the library registers, one line
- * each (oc_network_at, oc_algorithm_at).
+ * cmd_list.c — `opticoll list`: the networks, collectives and algorithms the library registers,
+ * one line each (oc_network_at, oc_algorithm_at).
  */
 #include "cli.h"
 

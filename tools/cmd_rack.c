@@ -1,8 +1,9 @@
 /*
  * cmd_rack.c — `opticoll rack`: replays tenants arriving and leaving on a Lumorph rack and on two
  * fixed-slice racks (TPU-v4-like tori, SiPAC) of the same size, and prints what each rejected,
- * wasted and stranded, and every placed tenant's verified all-reduce time (lumorph seed, section 3;
- * the library side is src/studies/rack.c, opticoll_studies.h). `--example fig2a` prints the seed's Fig. 2a scenario.
+ * wasted and stranded, and every placed tenant's verified all-reduce time (lumorph seed, section
+ * 3; the library side is src/studies/rack.c, opticoll_studies.h). `--example fig2a` prints the
+ * seed's Fig. 2a scenario.
  */
 #include "cli.h"
 

@@ -1,7 +1,7 @@
 /*
- * cmd_reproduce.c — `opticoll reproduce`: the seed papers' tables, each row with the paper's printed value, its
- * formula evaluated by us and our simulated value (oc_reproduce_with); `reproduce all`, --out and
- * -j go to cmd_reproduce_out.c.
+ * cmd_reproduce.c — `opticoll reproduce`: the seed papers' tables, each row with the paper's
+ * printed value, its formula evaluated by us and our simulated value (oc_reproduce_with);
+ * `reproduce all`, --out and -j go to cmd_reproduce_out.c.
  */
 #include "cli.h"
 

@@ -1,7 +1,8 @@
 /*
- * cmd_run.c — `opticoll run`: one algorithm generated, verified, mapped and costed (oc_run), its report as
- * text or JSON; `-a auto` picks the algorithm first (cmd_tune.c, the library's oc_tune_auto_*), and
- * in opticoll-cluster the run's verification is split across the ranks (scaleout.h).
+ * cmd_run.c — `opticoll run`: one algorithm generated, verified, mapped and costed (oc_run), its
+ * report as text or JSON; `-a auto` picks the algorithm first (cmd_tune.c, the library's
+ * oc_tune_auto_*), and in opticoll-cluster the run's verification is split across the ranks
+ * (scaleout.h).
  */
 #include "cli.h"
 #include "scaleout.h"

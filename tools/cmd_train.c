@@ -1,6 +1,6 @@
 /*
- * cmd_train.c — `opticoll train`: the gradient all-reduce of data-parallel training for a DNN model of the
- * models file (oc_train): time per iteration and per epoch for each algorithm.
+ * cmd_train.c — `opticoll train`: the gradient all-reduce of data-parallel training for a DNN
+ * model of the models file (oc_train): time per iteration and per epoch for each algorithm.
  */
 #include "cli.h"
 

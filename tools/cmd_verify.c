@@ -1,6 +1,7 @@
 /*
- * cmd_verify.c — `opticoll verify FILE`: a schedule file read back and run through the pipeline (oc_verify_file):
- * the verifier and the network model's resource check, its report as text or JSON.
+ * cmd_verify.c — `opticoll verify FILE`: a schedule file read back and run through the pipeline
+ * (oc_verify_file): the verifier and the network model's resource check, its report as text or
+ * JSON.
  */
 #include "cli.h"
 #include "scaleout.h"
