@@ -12,8 +12,6 @@
  */
 #include "_glue.h"
 
-#include "report/perf.h"
-
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
