@@ -444,6 +444,31 @@ static const struct cli_option *option_of(int id) {
     return NULL;
 }
 
+const char *const help_problem =
+    "  -c, --collective NAME   allgather, reducescatter, allreduce, broadcast, scatter, gather,\n"
+    "                          alltoall, gossip\n"
+    "  -n, --nodes N           number of nodes, 1 to 131072 (optree, wrht, rd and bruck\n"
+    "                          all-gather: 1048576)\n"
+    "  -s, --size SIZE         4096, 4KiB, 4MiB, 1GiB, 4MB (all-gather: one node's block;\n"
+    "                          all-reduce: the whole vector; see `opticoll list`)\n"
+    "  -r, --root R            root node of broadcast, scatter, gather (0)\n"
+    "      --no-data-check     skip the real-data run (the symbolic verifier always runs)\n";
+
+const char *const help_algo =
+    "  -a, --algorithm NAME    see `opticoll list`\n"
+    "  -p, --param KEY=VALUE   algorithm parameter (repeatable), e.g. radices=4x4x4, k=5\n";
+
+const char *const help_search =
+    "      --objective time|steps  what the parameter search minimises (time: the network\n"
+    "                          model's time, ties to fewer steps; steps: the reverse)\n";
+
+const char *const help_network =
+    "  -t, --network NAME      ring (default); see `opticoll list`\n"
+    "  -w, --wavelengths W     wavelengths per fibre (ring: 64)\n"
+    "  -f, --fibres F          fibres per direction (ring: 1; --preset terarack: 2)\n"
+    "      --preset NAME       network preset (ring: seed, terarack)\n"
+    "      --net KEY=VALUE     network parameter (repeatable), e.g. reconfig_us=25\n";
+
 /* ---- options that say the same thing twice ----
  *
  * -w, -f and --preset are shorthands for --net wavelengths=, fibres=, preset=: this table is the
