@@ -12,3 +12,10 @@ set_tests_properties(arch_layering PROPERTIES LABELS arch TIMEOUT 120)
 add_test(NAME arch_layering_selftest
          COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/arch/layering.py --self-test)
 set_tests_properties(arch_layering_selftest PROPERTIES LABELS arch TIMEOUT 60)
+# One meaning per option letter across the tools (docs/cli.md), nccl-tests' letters in perf and
+# opticoll-mpi the one listed exception (tests/arch/options.py), and its self-test.
+add_test(NAME arch_options COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/arch/options.py
+                                   ${CMAKE_SOURCE_DIR})
+add_test(NAME arch_options_selftest
+         COMMAND python3 ${CMAKE_SOURCE_DIR}/tests/arch/options.py --self-test)
+set_tests_properties(arch_options arch_options_selftest PROPERTIES LABELS arch TIMEOUT 60)
