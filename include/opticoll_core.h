@@ -241,7 +241,7 @@ int oc_collective_reduces(oc_collective c);
 
 /* Parses a SIZE, the one grammar of every size the tools read: "4096", "512B", binary "4KiB",
  * "4MiB", "1GiB" (TiB, PiB), decimal "4kB", "4MB" (KB, GB, TB, PB), and nccl-tests' "1K", "128M",
- * "2G" (either case; K = 1024, as nccl-tests' -b/-e read them). Rejects negative, empty, trailing
+ * "2G" (K = 1024, as nccl-tests' -b/-e read them; "4k" is refused: kilo or kibi?). Rejects negative, empty, trailing
  * garbage, fractions and anything above OC_MAX_BYTES (OC_ERANGE). */
 int oc_parse_size(const char *text, uint64_t *out);
 /* Parses a decimal unsigned integer in [min, max] (digits only: no sign, space or hex);

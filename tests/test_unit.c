@@ -41,10 +41,11 @@ static void test_sizes(void) {
              OC_VERSION_PATCH);
     CHECK(strcmp(oc_version(), version) == 0,
           "oc_version() is the header's OC_VERSION_*");
-    /* one grammar: nccl-tests' K, M, G (either case) are 1024^k, its decimal cousins stay 10^k */
+    /* one grammar: nccl-tests' K, M, G are 1024^k, its decimal cousins stay 10^k */
     CHECK(oc_parse_size("1K", &v) == 0 && v == 1024, "1K is nccl-tests' 1024");
     CHECK(oc_parse_size("128M", &v) == 0 && v == UINT64_C(128) << 20, "128M");
-    CHECK(oc_parse_size("2g", &v) == 0 && v == UINT64_C(2) << 30, "2g");
+    CHECK(oc_parse_size("2G", &v) == 0 && v == UINT64_C(2) << 30, "2G");
+    CHECK(oc_parse_size("4k", &v) == OC_EPARSE, "4k: kilo or kibi, refused");
     CHECK(oc_parse_size("1KB", &v) == 0 && v == 1000, "1KB stays decimal");
     CHECK(oc_parse_size("K", &v) == OC_EPARSE && oc_parse_size("1KK", &v) == OC_EPARSE,
           "a letter needs digits before it, and only one");

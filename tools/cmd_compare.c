@@ -4,6 +4,7 @@
  */
 #include "cli.h"
 #include "scaleout.h"
+#include "table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,8 +108,11 @@ int cmd_compare(options *o) {
                                                                                        : "block");
         /* "sched lb": the model's bound on that schedule; "x phys": the run's time over the
          * physical bound, which holds for every schedule on the network (printed below) */
-        printf("  %-*s %10s %9s %12s %14s %8s %9s  %s\n", wname, "algorithm", "steps", "sched lb",
-               "seed formula", "time", "x phys", "verified", "parameters");
+        const table_col cols[] = {{wname, 1, 0}, {10, 0, 1}, {9, 0, 1}, {12, 0, 1},
+                                  {14, 0, 1},    {8, 0, 1},  {9, 0, 1}, {0, 1, 2}};
+        const table tab = {stdout, "  ", cols, sizeof cols / sizeof cols[0]};
+        table_row(&tab, (const char *const[]){"algorithm", "steps", "sched lb", "seed formula",
+                                              "time", "x phys", "verified", "parameters"});
         double best_ratio = 0;
         for (size_t k = 0; k < n; k++) {
             oc_report *r = res.runs[k].report;
@@ -122,7 +126,7 @@ int cmd_compare(options *o) {
             char pb[256] = "";
             const oc_kv *used = oc_report_params(r);
             for (size_t i = 0, at = 0; i < oc_kv_count(used) && at < sizeof pb; i++)
-                at += (size_t)snprintf(pb + at, sizeof pb - at, i ? " %s=%s" : "  %s=%s",
+                at += (size_t)snprintf(pb + at, sizeof pb - at, i ? " %s=%s" : "%s=%s",
                                        oc_kv_key(used, i), oc_kv_value(used, i));
             oc_physical_bound_info phys;
             char xb[32] = "-";
@@ -130,9 +134,11 @@ int cmd_compare(options *o) {
                 snprintf(xb, sizeof xb, "%.2f", t / phys.time_s);
                 if (best_ratio == 0 || t / phys.time_s < best_ratio) best_ratio = t / phys.time_s;
             }
-            printf("  %-*s %10llu %9s %12s %14s %8s %9s%s\n", wname, res.runs[k].algorithm->name,
-                   (unsigned long long)oc_report_steps(r), lbb, fb, tb, xb,
-                   oc_report_verified(r) ? "yes" : "NO", pb);
+            char steps[32];
+            snprintf(steps, sizeof steps, "%llu", (unsigned long long)oc_report_steps(r));
+            table_row(&tab, (const char *const[]){res.runs[k].algorithm->name, steps, lbb, fb, tb,
+                                                  xb, oc_report_verified(r) ? "yes" : "NO",
+                                                  *pb ? pb : NULL});
         }
         print_physical_bound(&req, n ? res.runs[0].report : NULL, best_ratio);
         /* restrictions at this point, one line each; then the algorithms made for other
@@ -148,7 +154,9 @@ int cmd_compare(options *o) {
                 nelse++;
                 continue;
             }
-            printf("  %-*s not run: %s\n", wname, a->name, res.runs[k].reason);
+            char line[600];
+            snprintf(line, sizeof line, "not run: %s", res.runs[k].reason);
+            table_row_tail(&tab, (const char *const[]){a->name}, 1, line);
         }
         if (nelse)
             printf("  for other networks (%zu; see opticoll list): %s\n", nelse, elsewhere);

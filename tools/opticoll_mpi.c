@@ -33,6 +33,7 @@
 #include "opticoll_mpi.h"
 #include "args.h"
 #include "mpi_agree.h"
+#include "table.h"
 #include "opticoll_json.h"
 #include "opticoll.h"
 
@@ -788,9 +789,12 @@ int main(int argc, char **argv) {
     /* why cases were skipped: the library's refusals, each once, as numbered notes */
     char notes[16][512];
     size_t nnotes = 0;
+    const table_col cols[] = {{13, 1, 0}, {wa, 1, 1}, {5, 0, 1}, {10, 0, 1},
+                              {12, 0, 1}, {12, 0, 1}, {6, 0, 1}, {0, 1, 2}};
+    const table tab = {stdout, "", cols, sizeof cols / sizeof cols[0]};
     if (rank == 0 && !o.json && !o.perf)
-        printf("%-13s %-*s %5s %10s %12s %12s %6s  %s\n", "collective", wa, "algorithm", "ranks",
-               "bytes", "opticoll", "MPI", "ratio", "check");
+        table_row(&tab, (const char *const[]){"collective", "algorithm", "ranks", "bytes",
+                                              "opticoll", "MPI", "ratio", "check"});
     if (rank == 0 && o.json) printf("[");
     for (size_t ci = 0; ci < o.ncolls; ci++) {
         const char *algos[MAX_LIST];
@@ -908,12 +912,14 @@ int main(int argc, char **argv) {
                     oc_perf_nccl_row(stdout, &prow, wrongs, 4, factor);
                     if (st != 0) printf("#   %s\n", verdict);
                 } else if (st == 0) {
-                    char a[32], b2[32];
+                    char a[32], b2[32], nr[16], nb[32], ratio[32];
                     oc_format_seconds(a, sizeof a, ours);
                     oc_format_seconds(b2, sizeof b2, theirs);
-                    printf("%-13s %-*s %5d %10llu %12s %12s %6.2f  ok\n", o.colls[ci], wa,
-                           algos[ai], nranks, (unsigned long long)bytes, a, b2,
-                           theirs > 0 ? ours / theirs : 0.0);
+                    snprintf(nr, sizeof nr, "%d", nranks);
+                    snprintf(nb, sizeof nb, "%llu", (unsigned long long)bytes);
+                    snprintf(ratio, sizeof ratio, "%.2f", theirs > 0 ? ours / theirs : 0.0);
+                    table_row(&tab, (const char *const[]){o.colls[ci], algos[ai], nr, nb, a, b2,
+                                                          ratio, "ok"});
                 } else {
                     char v[32];
                     snprintf(v, sizeof v, "%s", verdict);
@@ -926,8 +932,11 @@ int main(int argc, char **argv) {
                             snprintf(notes[nnotes++], sizeof notes[0], "%s", why);
                         if (kn < nnotes) snprintf(v, sizeof v, "skipped [%zu]", kn + 1);
                     }
-                    printf("%-13s %-*s %5d %10llu %12s %12s %6s  %s\n", o.colls[ci], wa, algos[ai],
-                           nranks, (unsigned long long)bytes, "-", "-", "-", v);
+                    char nr[16], nb[32];
+                    snprintf(nr, sizeof nr, "%d", nranks);
+                    snprintf(nb, sizeof nb, "%llu", (unsigned long long)bytes);
+                    table_row(&tab, (const char *const[]){o.colls[ci], algos[ai], nr, nb, "-", "-",
+                                                          "-", v});
                 }
                 fflush(stdout);
             }
