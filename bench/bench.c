@@ -18,6 +18,10 @@
  *   ./build/oc_bench            all cases
  *   ./build/oc_bench CASE...    selected cases by name ("readers" for all the readers)
  *   ./build/oc_bench --help     the cases, and nothing run
+ *
+ * Unlike the tools, which see only include/, oc_bench is built with src/ on its include path: its
+ * throughput figure (chunk-transfers a second) reads a count the public API does not give, the
+ * report's units (core/result.h), and a benchmark of the internals may look at them.
  */
 #include "core/result.h"
 #include "opticoll.h"

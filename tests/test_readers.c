@@ -64,21 +64,21 @@ static void test_budget_api(void) {
           "%d %s", rc, why);
     CHECK(oc__budget_check(UINT64_C(3) << 20, "x", why, sizeof why) == 0, "at the budget");
     CHECK(oc__file_cap() == (UINT64_C(3) << 20) / 64, "file cap");
-    CHECK(oc__memory_budget_from_env("abc", NULL, why, sizeof why) == OC_EINVAL &&
+    CHECK(oc_memory_budget_from_env("abc", NULL, why, sizeof why) == OC_EINVAL &&
               strstr(why, "OPTICOLL_MEMORY_BUDGET_MIB=abc: expected a whole number of MiB"),
           "%s", why);
-    CHECK(oc__memory_budget_from_env(NULL, "x", why, sizeof why) == OC_EINVAL &&
+    CHECK(oc_memory_budget_from_env(NULL, "x", why, sizeof why) == OC_EINVAL &&
               strstr(why, "OPTICOLL_VERIFY_BUDGET_MIB=x"),
           "%s", why);
-    CHECK(oc__memory_budget_from_env("0", NULL, why, sizeof why) == OC_EINVAL, "0 MiB");
-    CHECK(oc__memory_budget_from_env("0x10", NULL, why, sizeof why) == OC_EINVAL, "hex MiB");
-    CHECK(oc__memory_budget_from_env(NULL, NULL, why, sizeof why) == 0 &&
+    CHECK(oc_memory_budget_from_env("0", NULL, why, sizeof why) == OC_EINVAL, "0 MiB");
+    CHECK(oc_memory_budget_from_env("0x10", NULL, why, sizeof why) == OC_EINVAL, "hex MiB");
+    CHECK(oc_memory_budget_from_env(NULL, NULL, why, sizeof why) == 0 &&
               oc_memory_budget() == UINT64_C(3) << 20,
           "unset changes nothing");
-    CHECK(oc__memory_budget_from_env("7", "9", why, sizeof why) == 0 &&
+    CHECK(oc_memory_budget_from_env("7", "9", why, sizeof why) == 0 &&
               oc_memory_budget() == UINT64_C(7) << 20,
           "7 MiB: the new name wins");
-    CHECK(oc__memory_budget_from_env(NULL, "9", why, sizeof why) == 0 &&
+    CHECK(oc_memory_budget_from_env(NULL, "9", why, sizeof why) == 0 &&
               oc_memory_budget() == UINT64_C(9) << 20,
           "the old name alone");
     CHECK(oc_set_memory_budget(0) == 0 && oc_memory_budget() == OC_DEFAULT_MEMORY_BUDGET,

@@ -35,16 +35,9 @@ void *oc__malloc_array(size_t n, size_t size);
 /* Grows *p (of *cap elements) to hold at least need elements; 0 or OC_ENOMEM. */
 int oc__grow(void **p, size_t *cap, size_t need, size_t elem);
 
-/* The library's one memory budget (oc_set_memory_budget): every allocation whose size comes from
- * input is checked against it before it is made. 0 when `bytes` fits, else OC_ETOOBIG with
- * "<what> needs 2.1 GiB, more than the memory budget of 4 GiB (set OPTICOLL_MEMORY_BUDGET_MIB)". */
-int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen);
-/* Sets the budget from the CLIs' environment: `mib` is OPTICOLL_MEMORY_BUDGET_MIB's text and
- * `old_mib` OPTICOLL_VERIFY_BUDGET_MIB's (the verifier's own budget before there was one budget,
- * kept as an alias read only when the first is unset); NULL or "": unset. A whole number of MiB, 1 to
- * 2^30; OC_EINVAL with one line naming the variable otherwise. The CLIs call it with getenv's
- * results: the library itself never reads the environment. */
-int oc__memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen);
+/* The memory budget's check (oc_budget_check) and the reader of its variables
+ * (oc_memory_budget_from_env) are public (opticoll.h): the CLIs use them too. */
+#define oc__budget_check oc_budget_check
 /* Input files are capped at 1/64 of the memory budget, 64 MiB by default: a file under the cap
  * has a parsed form within the budget (libxml2's tree takes ~24 bytes per byte of XML, cJSON's
  * ~10 per byte of JSON), and /dev/zero stops after 64 MiB. */
@@ -57,7 +50,7 @@ uint64_t oc__file_cap(void);
 int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, size_t *len,
                   char *why, size_t whylen);
 /* "2.1 GiB", "512 MiB", "12 KiB", "100 B": a byte count for messages. */
-void oc__format_bytes(char *buf, size_t len, uint64_t bytes);
+#define oc__format_bytes oc_format_bytes /* public (opticoll.h) */
 
 /* Principal branch of Lambert's W (the star seed's Omega) for x >= 0, by Newton's method. */
 double oc__lambert_w0(double x);

@@ -204,7 +204,7 @@ static int job(size_t i, void *ctx) {
 /* The part this thread's runs play (oc__set_part); NULL: the whole run. */
 static _Thread_local oc__part *part_now;
 
-void oc__set_part(oc__part *part) {
+void oc_set_part(oc_part *part) {
     part_now = part;
 }
 
@@ -334,7 +334,7 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
     return 0;
 }
 
-void oc__part_merge(const oc__part_result *all, unsigned count, oc__part_result *out) {
+void oc_part_merge(const oc_part_result *all, unsigned count, oc_part_result *out) {
     memset(out, 0, sizeof *out);
     const oc__part_result *plan = NULL, *first = NULL;
     unsigned reached = 0;
@@ -445,4 +445,23 @@ int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg
                         "cost pass)",
                         part->index, part->count);
     return 0;
+}
+
+size_t oc_part_result_size(void) {
+    return sizeof(oc_part_result);
+}
+
+void oc_part_result_get(const oc_part_result *r, oc_part_info *out) {
+    *out = (oc_part_info){.rc = r->rc,
+                          .why = r->why,
+                          .shards = r->shards,
+                          .width = r->width,
+                          .ran = r->ran,
+                          .cost = r->cost};
+}
+
+void oc_part_result_fail(oc_part_result *r, int rc, const char *why) {
+    memset(r, 0, sizeof *r);
+    r->rc = rc;
+    snprintf(r->why, sizeof r->why, "%s", why ? why : "");
 }

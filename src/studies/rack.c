@@ -104,7 +104,7 @@ int oc__rack_is_pow(uint64_t g, uint64_t base) {
     return g == 1;
 }
 
-int oc__rack_shape_check(const oc__rack_shape *s, char *why, size_t whylen) {
+int oc_rack_shape_check(const oc_rack_shape *s, char *why, size_t whylen) {
     if (s->servers < 1 || s->servers > OC__RACK_MAX_SERVERS)
         return oc__fail(why, whylen, OC_ERANGE, "--servers %u: 1 to %u servers", s->servers,
                         OC__RACK_MAX_SERVERS);

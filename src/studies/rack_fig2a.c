@@ -18,7 +18,7 @@
  * (ring, Fig. 2b), Users 2 and 3 hold 4 and 2 tiles of server 1; the 4 free tiles are 2 + 2 on the
  * two servers, in two different aligned 4-blocks. The same 16 chips as a TPU-like torus and as
  * SiPAC(2,4) (16 GPUs: Fig. 3's SiPAC(2,3) one level up). */
-int oc__rack_fig2a(FILE *out, int *agrees_out, char *why, size_t whylen) {
+int oc_rack_fig2a(FILE *out, int *agrees_out, char *why, size_t whylen) {
     if (agrees_out) *agrees_out = 0;
     const oc__rack_shape s = {.servers = 2,
                               .tiles = 8,

@@ -56,7 +56,7 @@ void oc__rack_ar_text(char *buf, size_t len, const oc__rack_ar *ar) {
         snprintf(buf, len, "%s, %s", ar->algo, t);
 }
 
-int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
+int oc_rack_write_text(const oc_rack_result *r, int detail, FILE *f) {
     const oc__rack_shape *s = &r->shape;
     const oc__rack_trace *t = r->trace;
     char sz[32];
@@ -217,7 +217,7 @@ static int json_tenant_fate(cJSON *to, int a, const oc__rack_tenant_result *y) {
            oc__json_bool(o, "verified", 1);
 }
 
-int oc__rack_write_json(const oc__rack_result *r, FILE *f) {
+int oc_rack_write_json(const oc_rack_result *r, FILE *f) {
     const oc__rack_shape *s = &r->shape;
     const oc__rack_trace *t = r->trace;
     cJSON *root = cJSON_CreateObject(), *rack = oc__json_obj(root, "rack");

@@ -258,3 +258,23 @@ int oc__rack_replay(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack_r
     if (rc) oc__rack_result_free(out);
     return rc;
 }
+
+/* ---- the public handle (opticoll_studies.h): the replay's result, allocated -------------- */
+
+int oc_rack_replay(const oc_rack_shape *s, const oc_rack_trace *t, oc_rack_result **out, char *why,
+                   size_t whylen) {
+    *out = calloc(1, sizeof **out);
+    if (!*out) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    int rc = oc__rack_replay(s, t, *out, why, whylen);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+void oc_rack_result_free(oc_rack_result *r) {
+    if (!r) return;
+    oc__rack_result_free(r);
+    free(r);
+}

@@ -323,3 +323,35 @@ int oc__rack_trace_read(const char *path, uint32_t rack_gpus, oc__rack_trace *ou
     free(buf);
     return rc;
 }
+
+/* ---- the public handles (opticoll_studies.h): the same trace and result, allocated ---------- */
+
+int oc_rack_trace_read(const char *path, uint32_t rack_gpus, oc_rack_trace **out, char *why,
+                       size_t whylen) {
+    *out = calloc(1, sizeof **out);
+    if (!*out) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    int rc = oc__rack_trace_read(path, rack_gpus, *out, why, whylen);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int oc_rack_trace_random(uint64_t seed, uint32_t tenants, uint32_t rack_gpus, oc_rack_trace **out,
+                         char *why, size_t whylen) {
+    *out = calloc(1, sizeof **out);
+    if (!*out) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    int rc = oc__rack_trace_random(seed, tenants, rack_gpus, *out, why, whylen);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+void oc_rack_trace_free(oc_rack_trace *t) {
+    if (!t) return;
+    oc__rack_trace_free(t);
+    free(t);
+}
