@@ -21,7 +21,7 @@ TOOL = sys.argv[1] if len(sys.argv) > 1 else "build/opticoll"
 NS = [16, 100, 1024, 4096]
 WS = [1, 8, 64]
 DS = [("4MiB", 4 << 20), ("1KiB", 1024)]
-NEW = ("bidir", "stride", "multilevel", "bistride")
+NEW = ("bidir", "stride", "multilevel", "bistride", "circulant")
 AT_4096 = NEW + ("ring", "hring", "rhd", "wrht")
 
 

@@ -1,0 +1,172 @@
+/*
+ * circulant.c — the shortest spanning tree of a given depth on the ring, the one every block (or
+ * piece) of the `circulant` algorithms follows rotated to its source (allgather_circulant.c,
+ * allreduce_circulant.c).
+ *
+ * The tree. A labelling of the offsets 1..N-1 by depth 1..S, each offset's parent the nearer end
+ * of its gap (src/bounds/bounds_common.c's essay, the exact tree length E(N, S)): the quadratic
+ * programme D_k over gap lengths, here with its argmins kept, then walked from the whole ring (a
+ * gap of N links whose two ends are the source) down: in a gap with k + 1 levels left, the
+ * straddling split (a, b), the depth-t nodes of the left part each at a distance from the left
+ * end (Lp's argmins), the right part the same from the right end, and the sub-gaps one level
+ * down. The tree is optimal in total length; its rounds need not be balanced between the two
+ * directions, so the algorithms bound each round by its busiest direction.
+ *
+ * Costs. The programme is O(kmax N^2) time with 12 bytes a node and level of argmins, which is
+ * why the algorithms take N <= OC__CIRC_MAX_NODES. It duplicates the programme of
+ * bounds_common.c (O(N^2) way only) because algorithms may not use the bounds' room, and the
+ * bounds must not trust an algorithm: two implementations that agree on E(N, S) are evidence
+ * (tests/test_bounds.c compares the trees' lengths with E).
+ */
+#include "algo/circulant.h"
+
+#include <stdlib.h>
+
+void oc__circ_dp_free(oc__circ_dp *dp) {
+    free(dp->ly);
+    free(dp->ma);
+    free(dp->split);
+}
+
+int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax) {
+    const size_t n = (size_t)N + 1, cells = n * ((size_t)kmax + 1);
+    *dp = (oc__circ_dp){.N = N, .kmax = kmax};
+    dp->ly = calloc(cells, sizeof *dp->ly);
+    dp->ma = calloc(cells, sizeof *dp->ma);
+    dp->split = calloc(cells, sizeof *dp->split);
+    uint64_t *D = malloc(n * sizeof *D), *Lp = malloc(n * sizeof *Lp), *Mp = malloc(n * sizeof *Mp),
+             *next = malloc(n * sizeof *next);
+    int rc = 0;
+    if (!dp->ly || !dp->ma || !dp->split || !D || !Lp || !Mp || !next) {
+        rc = OC_ENOMEM;
+        goto out;
+    }
+    for (size_t g = 0; g < n; g++)
+        D[g] = (uint64_t)g * g / 4;
+    for (uint32_t k = 1; k <= kmax; k++) {
+        uint32_t *ly = dp->ly + k * n, *ma = dp->ma + k * n, *split = dp->split + k * n;
+        Lp[0] = 0;
+        for (size_t x = 1; x < n; x++) {
+            uint64_t best = UINT64_MAX;
+            for (size_t y = 0; y < x; y++)
+                if (Lp[y] + D[x - y] < best) {
+                    best = Lp[y] + D[x - y];
+                    ly[x] = (uint32_t)y;
+                }
+            Lp[x] = best + x;
+        }
+        for (size_t s = 0; s < n; s++) {
+            uint64_t best = UINT64_MAX;
+            for (size_t a = 0; 2 * a <= s; a++)
+                if (Lp[a] + Lp[s - a] < best) {
+                    best = Lp[a] + Lp[s - a];
+                    ma[s] = (uint32_t)a;
+                }
+            Mp[s] = best;
+        }
+        next[0] = 0;
+        for (size_t g = 1; g < n; g++) {
+            uint64_t best = UINT64_MAX;
+            for (size_t s = 0; s < g; s++)
+                if (Mp[s] + D[g - s] < best) {
+                    best = Mp[s] + D[g - s];
+                    split[g] = (uint32_t)s;
+                }
+            next[g] = best;
+        }
+        uint64_t *swap = D;
+        D = next;
+        next = swap;
+    }
+out:
+    free(D);
+    free(Lp);
+    free(Mp);
+    free(next);
+    if (rc) oc__circ_dp_free(dp);
+    return rc;
+}
+
+static void set_node(oc__circ_tree *t, uint32_t pos, uint32_t label, uint32_t par) {
+    const uint32_t p = pos % t->N;
+    t->label[p] = label;
+    t->parent[p] = par % t->N;
+}
+
+/* The gap [lo, lo + g] (positions on the ring cut at the source, 0..N), its interior labelled
+ * `first` and deeper, k levels below `first` left. Iterative over the left and right parts,
+ * recursive over the sub-gaps (depth at most OC__CIRC_MAX_DEPTH). */
+static void walk(const oc__circ_dp *dp, oc__circ_tree *t, uint32_t lo, uint32_t g, uint32_t k,
+                 uint32_t first) {
+    if (g < 2) return;
+    if (k == 0) { /* every interior node at the last depth, from its nearer end */
+        for (uint32_t x = 1; x < g; x++)
+            set_node(t, lo + x, first, x <= g - x ? lo : lo + g);
+        return;
+    }
+    const size_t n = (size_t)dp->N + 1;
+    const uint32_t s = dp->split[k * n + g], a = dp->ma[k * n + s], b = s - a;
+    walk(dp, t, lo + a, g - s, k - 1, first + 1);
+    for (int side = 0; side < 2; side++) {
+        for (uint32_t x = side ? b : a; x > 0;) {
+            const uint32_t y = dp->ly[k * n + x];
+            if (!side) {
+                set_node(t, lo + x, first, lo);
+                walk(dp, t, lo + y, x - y, k - 1, first + 1);
+            } else {
+                set_node(t, lo + g - x, first, lo + g);
+                walk(dp, t, lo + g - x, x - y, k - 1, first + 1);
+            }
+            x = y;
+        }
+    }
+}
+
+void oc__circ_tree_free(oc__circ_tree *t) {
+    free(t->label);
+    free(t->parent);
+    free(t->count);
+}
+
+int oc__circ_tree_of(const oc__circ_dp *dp, uint32_t depth, oc__circ_tree *t) {
+    const uint32_t N = dp->N;
+    *t = (oc__circ_tree){.N = N, .depth = depth};
+    t->label = calloc(N, sizeof *t->label);
+    t->parent = calloc(N, sizeof *t->parent);
+    t->count = calloc((size_t)depth + 1, sizeof *t->count);
+    if (!t->label || !t->parent || !t->count) {
+        oc__circ_tree_free(t);
+        return OC_ENOMEM;
+    }
+    walk(dp, t, 0, N, depth - 1, 1);
+    for (uint32_t p = 1; p < N; p++)
+        t->count[t->label[p]]++;
+    return 0;
+}
+
+void oc__circ_round_arcs(const oc__circ_tree *t, uint32_t r, uint64_t *cw, uint64_t *ccw,
+                         uint64_t *either) {
+    *cw = *ccw = *either = 0;
+    for (uint32_t p = 1; p < t->N; p++) {
+        if (t->label[p] != r) continue;
+        const uint32_t d = (p + t->N - t->parent[p]) % t->N;
+        if (2 * d == t->N) *either += d;
+        else if (2 * d < t->N) *cw += d;
+        else *ccw += t->N - d;
+    }
+}
+
+/* By the rotation every clockwise link carries, in round r, the sum of the round's clockwise arc
+ * lengths, and likewise counter-clockwise. An arc of exactly half the ring may be routed either
+ * way, so it is counted on neither side and the two sides' mean bounds too. */
+uint64_t oc__circ_round_load(const oc__circ_tree *t, uint32_t r) {
+    uint64_t cw, ccw, either;
+    oc__circ_round_arcs(t, r, &cw, &ccw, &either);
+    const uint64_t mean = (cw + ccw + either + 1) / 2, most = cw > ccw ? cw : ccw;
+    return most > mean ? most : mean;
+}
+
+uint32_t oc__circ_depth_cap(uint32_t N) {
+    const uint32_t half = N / 2;
+    return half < OC__CIRC_MAX_DEPTH ? (half ? half : 1) : OC__CIRC_MAX_DEPTH;
+}
