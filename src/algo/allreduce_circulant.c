@@ -47,7 +47,23 @@ typedef struct circ_ar {
     uint32_t *first; /* depth + 2 entries */
 } circ_ar;
 
-static const char *const circ_params[] = {"depth", "pieces", NULL};
+static const char *const circ_params[] = {"depth", "arity", "pieces", NULL};
+
+/* The split trees' arities the algorithm takes: 1..min(64, max(1, floor((N-1)/2))). */
+static uint32_t arity_cap(uint32_t N) {
+    const uint32_t half = N > 2 ? (N - 1) / 2 : 1;
+    return half < 64 ? half : 64;
+}
+
+/* One tree: the shortest of a depth (arity 0) or the split tree of an arity. */
+static int build_tree(uint32_t N, uint32_t depth, uint32_t arity, oc__circ_tree *t) {
+    if (arity) return oc__circ_tree_split(N, arity, t);
+    oc__circ_dp dp;
+    int rc = oc__circ_dp_build(&dp, N, depth - 1);
+    if (!rc) rc = oc__circ_tree_of(&dp, depth, t);
+    oc__circ_dp_free(&dp);
+    return rc;
+}
 
 /* The largest q the algorithm takes at N nodes and `bytes` (a piece is at least one byte). */
 static uint64_t pieces_cap(uint32_t N, uint64_t bytes) {
@@ -68,9 +84,15 @@ static int mirrored(uint32_t root, uint32_t q, uint32_t N) {
     return (int)((q >= N ? root : root_first(root, q, N)) & 1);
 }
 
-/* The pieces on unmirrored and on mirrored roots. */
+/* The pieces on unmirrored and on mirrored roots: below N pieces one a root, the odd labels
+ * mirrored; from N on, root by root. */
 static void pieces_by_side(uint32_t q, uint32_t N, uint64_t *plain, uint64_t *mirror) {
     *plain = *mirror = 0;
+    if (q < N) {
+        *mirror = q / 2;
+        *plain = q - q / 2;
+        return;
+    }
     for (uint32_t r = 0; r < N; r++) {
         const uint32_t m = root_first(r + 1, q, N) - root_first(r, q, N);
         if (mirrored(r, q, N)) *mirror += m;
@@ -226,13 +248,21 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
                         "circulant: at most %u nodes (its tree is an O(depth N^2) programme)",
                         (unsigned)OC__CIRC_MAX_NODES);
     const uint32_t cap = oc__circ_depth_cap(nodes);
-    /* without a network to search on: depth about log3 N, as many pieces as levels */
-    uint64_t depth, q;
-    if ((rc = oc__kv_u64(params, "depth", default_depth(nodes, cap), 1, cap, &depth, why,
-                         whylen)))
+    if (oc_kv_get(params, "depth") && oc_kv_get(params, "arity"))
+        return oc__fail(why, whylen, OC_EINVAL,
+                        "circulant: depth (a shortest tree) and arity (a split tree) exclude each "
+                        "other");
+    /* without a network to search on: the shortest tree of depth about log3 N, as many pieces
+     * as levels */
+    uint64_t depth = 0, arity = 0, q;
+    if ((rc = oc__kv_u64(params, "arity", 0, 1, arity_cap(nodes), &arity, why, whylen)))
+        return rc;
+    if (!arity && (rc = oc__kv_u64(params, "depth", default_depth(nodes, cap), 1, cap, &depth,
+                                   why, whylen)))
         return rc;
     const uint64_t qcap = pieces_cap(nodes, bytes);
-    if ((rc = oc__kv_u64(params, "pieces", depth < qcap ? depth : qcap, 1, qcap, &q, why,
+    const uint64_t qdflt = depth ? depth : 2 * arity;
+    if ((rc = oc__kv_u64(params, "pieces", qdflt < qcap ? qdflt : qcap, 1, qcap, &q, why,
                          whylen)))
         return rc;
     const uint64_t roots = q < nodes ? q : nodes;
@@ -246,24 +276,20 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     plan->state = c;
     c->q = (uint32_t)q;
     if (nodes >= 2) {
-        oc__circ_dp dp;
-        if ((rc = oc__circ_dp_build(&dp, nodes, (uint32_t)depth - 1)))
-            return oc__fail(why, whylen, rc, "out of memory");
-        rc = oc__circ_tree_of(&dp, (uint32_t)depth, &c->tree);
-        oc__circ_dp_free(&dp);
-        if (rc) return oc__fail(why, whylen, rc, "out of memory");
-        if (order_offsets(c)) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+        if (build_tree(nodes, (uint32_t)depth, (uint32_t)arity, &c->tree) || order_offsets(c))
+            return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         const oc__circ_tree *t = &c->tree;
         uint64_t most = 0;
-        for (uint32_t r = 1; r <= depth; r++)
+        for (uint32_t r = 1; r <= t->depth; r++)
             if (t->count[r] > most) most = t->count[r];
-        plan->rounds = 2 * depth;
+        plan->rounds = 2 * (uint64_t)t->depth;
         plan->spec.max_round = most * roots;
     }
     plan->spec.window_skips = 1; /* a round's transfers root by root, in label order */
     char v[24];
-    snprintf(v, sizeof v, "%llu", (unsigned long long)depth);
-    if (oc_kv_set(plan->used, "depth", v)) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    snprintf(v, sizeof v, "%llu", (unsigned long long)(arity ? arity : depth));
+    if (oc_kv_set(plan->used, arity ? "arity" : "depth", v))
+        return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     snprintf(v, sizeof v, "%llu", (unsigned long long)q);
     return oc_kv_set(plan->used, "pieces", v) ? oc__fail(why, whylen, OC_ENOMEM, "out of memory")
                                               : 0;
@@ -311,40 +337,52 @@ static int generate(const oc__plan *plan, oc__emit *e) {
 typedef struct circ_cand {
     double time_s;
     uint64_t steps;
-    uint32_t depth, q;
+    uint32_t tree, q; /* tree: an index into the search's trees */
 } circ_cand;
 
 static int by_bound(const void *a, const void *b) {
     const circ_cand *x = a, *y = b;
     if (x->time_s != y->time_s) return x->time_s < y->time_s ? -1 : 1;
     if (x->steps != y->steps) return x->steps < y->steps ? -1 : 1;
-    if (x->depth != y->depth) return x->depth < y->depth ? -1 : 1;
+    if (x->tree != y->tree) return x->tree < y->tree ? -1 : 1;
     return x->q < y->q ? -1 : x->q > y->q;
 }
 
-/* Every depth and every q the user could pin (one of them pinned: the other alone), in order of
- * the average-load bound (bound_steps); before a candidate is offered its exact-load bound
- * (exact_steps, which the mapping equals when the colouring meets the load) is asked too, and a
- * candidate it rules out is skipped without being mapped. */
+/* Every tree (the shortest of each depth, then the split tree of each arity) and every q the user
+ * could pin (a tree or q pinned: the rest alone), in order of the average-load bound
+ * (bound_steps); before a candidate is offered its exact-load bound (exact_steps, which the
+ * mapping equals when the colouring meets the load) is asked too, and a candidate it rules out is
+ * skipped without being mapped. */
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
     const uint32_t N = in->nodes;
     const int pin_d = oc_kv_get(in->params, "depth") != NULL,
+              pin_a = oc_kv_get(in->params, "arity") != NULL,
               pin_q = oc_kv_get(in->params, "pieces") != NULL;
-    if ((pin_d && pin_q) || N < 2 || N > OC__CIRC_MAX_NODES) return 0;
-    const uint32_t cap = oc__circ_depth_cap(N);
+    if (((pin_d || pin_a) && pin_q) || (pin_d && pin_a) || N < 2 || N > OC__CIRC_MAX_NODES)
+        return 0;
+    const uint32_t cap = oc__circ_depth_cap(N), acap = arity_cap(N);
     const uint64_t qcap = pieces_cap(N, in->bytes);
-    uint64_t d_lo = 1, d_hi = cap, q_lo = 1, q_hi = qcap;
+    uint64_t d_lo = 1, d_hi = cap, a_lo = 1, a_hi = acap, q_lo = 1, q_hi = qcap;
     int rc = 0;
     if (pin_d && (rc = oc__kv_u64(in->params, "depth", 1, 1, cap, &d_lo, why, whylen))) return rc;
+    if (pin_a && (rc = oc__kv_u64(in->params, "arity", 1, 1, acap, &a_lo, why, whylen))) return rc;
     if (pin_q && (rc = oc__kv_u64(in->params, "pieces", 1, 1, qcap, &q_lo, why, whylen)))
         return rc;
-    if (pin_d) d_hi = d_lo;
+    if (pin_d) {
+        d_hi = d_lo;
+        a_lo = 1, a_hi = 0; /* no split trees */
+    }
+    if (pin_a) {
+        a_hi = a_lo;
+        d_lo = 1, d_hi = 0; /* no shortest trees */
+    }
     if (pin_q) q_hi = q_lo;
-    const uint64_t nq = q_hi - q_lo + 1, nd = d_hi - d_lo + 1;
+    const uint64_t nq = q_hi - q_lo + 1, nd = d_hi + 1 - d_lo, na = a_hi + 1 - a_lo,
+                   nt = nd + na;
     double *step_time = malloc(nq * sizeof *step_time);
-    circ_arcs *arcs = malloc(nd * sizeof *arcs);
-    circ_ar *trees = calloc(nd, sizeof *trees);
-    circ_cand *c = malloc(nq * nd * sizeof *c);
+    circ_arcs *arcs = malloc(nt * sizeof *arcs);
+    circ_ar *trees = calloc(nt, sizeof *trees);
+    circ_cand *c = malloc(nq * nt * sizeof *c);
     int64_t *work = malloc((2 * (size_t)N + 2) * sizeof *work);
     oc__formula_in f = {0};
     if (!step_time || !arcs || !trees || !c || !work) {
@@ -356,26 +394,29 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
         step_time[q - q_lo] = f.step_time;
     }
     if (rc) goto out;
-    oc__circ_dp dp;
-    if ((rc = oc__circ_dp_build(&dp, N, (uint32_t)d_hi - 1))) {
-        rc = oc__fail(why, whylen, rc, "out of memory");
-        goto out;
+    if (nd) {
+        oc__circ_dp dp;
+        if ((rc = oc__circ_dp_build(&dp, N, (uint32_t)d_hi - 1))) {
+            rc = oc__fail(why, whylen, rc, "out of memory");
+            goto out;
+        }
+        for (uint64_t i = 0; i < nd && !rc; i++)
+            rc = oc__circ_tree_of(&dp, (uint32_t)(d_lo + i), &trees[i].tree);
+        oc__circ_dp_free(&dp);
     }
-    for (uint64_t d = d_lo; d <= d_hi && !rc; d++) {
-        circ_ar *t = &trees[d - d_lo];
-        if (!(rc = oc__circ_tree_of(&dp, (uint32_t)d, &t->tree)) && !(rc = order_offsets(t)))
-            arcs_of(&t->tree, &arcs[d - d_lo]);
-    }
-    oc__circ_dp_free(&dp);
+    for (uint64_t i = 0; i < na && !rc; i++)
+        rc = oc__circ_tree_split(N, (uint32_t)(a_lo + i), &trees[nd + i].tree);
+    for (uint64_t i = 0; i < nt && !rc; i++)
+        if (!(rc = order_offsets(&trees[i]))) arcs_of(&trees[i].tree, &arcs[i]);
     if (rc) {
-        rc = oc__fail(why, whylen, rc, "out of memory");
+        rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         goto out;
     }
     size_t n = 0;
-    for (uint64_t d = d_lo; d <= d_hi; d++)
+    for (uint64_t i = 0; i < nt; i++)
         for (uint64_t q = q_lo; q <= q_hi; q++) {
-            const uint64_t steps = bound_steps(&arcs[d - d_lo], q, N, f.channels);
-            c[n++] = (circ_cand){(double)steps * step_time[q - q_lo], steps, (uint32_t)d,
+            const uint64_t steps = bound_steps(&arcs[i], q, N, f.channels);
+            c[n++] = (circ_cand){(double)steps * step_time[q - q_lo], steps, (uint32_t)i,
                                  (uint32_t)q};
         }
     qsort(c, n, sizeof *c, by_bound);
@@ -396,11 +437,11 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
             break;
         }
         if (!yes) {
-            rc = oc__search_prune(s, "depths and pieces whose average-load bound cannot win", &b,
+            rc = oc__search_prune(s, "trees and pieces whose average-load bound cannot win", &b,
                                   n - i);
             break;
         }
-        const circ_ar *t = &trees[c[i].depth - d_lo];
+        const circ_ar *t = &trees[c[i].tree];
         b.steps = exact_steps(&t->tree, t->order, t->first, c[i].q, f.channels, work);
         b.time_s = (double)b.steps * step_time[c[i].q - q_lo];
         b.name = exact_name;
@@ -409,18 +450,20 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
             break;
         }
         if (!yes) {
-            rc = oc__search_prune(s, "a depth and pieces whose exact-load bound cannot win", &b, 1);
+            rc = oc__search_prune(s, "a tree and pieces whose exact-load bound cannot win", &b, 1);
             continue;
         }
-        char dv[16], qv[16];
-        snprintf(dv, sizeof dv, "%u", c[i].depth);
+        char tv[16], qv[16];
+        const int split = c[i].tree >= nd;
+        snprintf(tv, sizeof tv, "%llu",
+                 (unsigned long long)(split ? a_lo + (c[i].tree - nd) : d_lo + c[i].tree));
         snprintf(qv, sizeof qv, "%u", c[i].q);
-        const char *kv[] = {"depth", dv, "pieces", qv};
+        const char *kv[] = {split ? "arity" : "depth", tv, "pieces", qv};
         rc = oc__search_offer(s, &b, 2, kv);
     }
 out:
-    for (uint64_t d = 0; trees && d < nd; d++)
-        circ_free(&trees[d]);
+    for (uint64_t i = 0; trees && i < nt; i++)
+        circ_free(&trees[i]);
     free(trees);
     free(step_time);
     free(arcs);
@@ -455,8 +498,9 @@ const oc__algo oc__algo_allreduce_circulant = {
              "down a shortest spanning tree of depth h rotated to its root: few steps of large "
              "chunks",
              "", "2 x sum over the tree's rounds of ceil(ceil(q x arc length / N) / (F w)) steps",
-             "depth=searched: the tree's depth, 1..min(floor(N/2), 48); pieces=searched: q, "
-             "1..min(max(4N, 256), 4096, bytes)"},
+             "depth=searched: a shortest tree's depth, 1..min(floor(N/2), 48); arity=searched "
+             "(instead of depth): a split tree's arcs a side a round, 1..min(64, floor((N-1)/2)); "
+             "pieces=searched: q, 1..min(max(4N, 256), 4096, bytes)"},
     .param_names = circ_params,
     .max_nodes = OC__CIRC_MAX_NODES,
     .plan = plan,

@@ -28,6 +28,76 @@ void oc__circ_dp_free(oc__circ_dp *dp) {
     free(dp->split);
 }
 
+static int convex(const uint64_t *a, size_t n) {
+    for (size_t i = 2; i < n; i++)
+        if (a[i] + a[i - 2] < 2 * a[i - 1]) return 0;
+    return 1;
+}
+
+/* c = a (+) b, the min-plus convolution of two convex sequences of n terms, its first n terms:
+ * the merge of their slopes; arg[k] the terms taken from a (c[k] = a[arg[k]] + b[k - arg[k]]). */
+static void convex_minplus(const uint64_t *a, const uint64_t *b, uint64_t *c, uint32_t *arg,
+                           size_t n) {
+    size_t i = 0, j = 0;
+    c[0] = a[0] + b[0];
+    arg[0] = 0;
+    for (size_t k = 1; k < n; k++) {
+        const int take_a = j + 1 >= n || (i + 1 < n && a[i + 1] - a[i] <= b[j + 1] - b[j]);
+        if (take_a) {
+            c[k] = c[k - 1] + (a[i + 1] - a[i]);
+            i++;
+        } else {
+            c[k] = c[k - 1] + (b[j + 1] - b[j]);
+            j++;
+        }
+        arg[k] = (uint32_t)i;
+    }
+}
+
+/* Lp(x) = x + min_{y < x} Lp(y) + D(x - y) for convex D, its argmin in ly[x]: D(x - y) satisfies
+ * the quadrangle inequality, so a later candidate y that is as good at some x stays so at every
+ * larger x; a deque of candidates, each with the first x it wins, and a binary search per
+ * candidate give every Lp(x) exactly in O(n log n). `work` holds 2n entries. */
+static int prefix_convex(const uint64_t *D, uint64_t *Lp, uint32_t *ly, size_t n, size_t *work) {
+    size_t *cand = work, *from = work + n;
+    size_t head = 0, tail = 0; /* the deque is cand[head..tail) */
+    Lp[0] = 0;
+    ly[0] = 0;
+    cand[tail] = 0;
+    from[tail++] = 1;
+    for (size_t x = 1; x < n; x++) {
+        while (tail - head >= 2 && from[head + 1] <= x)
+            head++;
+        Lp[x] = Lp[cand[head]] + D[x - cand[head]] + x;
+        ly[x] = (uint32_t)cand[head];
+        while (tail > head) {
+            const size_t yb = cand[tail - 1];
+            const size_t lo = from[tail - 1] > x + 1 ? from[tail - 1] : x + 1;
+            if (lo >= n) break;
+            if (Lp[x] + D[lo - x] <= Lp[yb] + D[lo - yb]) {
+                tail--;
+                continue;
+            }
+            size_t a = lo + 1, b = n;
+            while (a < b) {
+                const size_t mid = a + (b - a) / 2;
+                if (Lp[x] + D[mid - x] <= Lp[yb] + D[mid - yb]) b = mid;
+                else a = mid + 1;
+            }
+            if (a < n) {
+                cand[tail] = x;
+                from[tail++] = a;
+            }
+            break;
+        }
+        if (tail == head && x + 1 < n) {
+            cand[tail] = x;
+            from[tail++] = x + 1;
+        }
+    }
+    return 0;
+}
+
 int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax) {
     const size_t n = (size_t)N + 1, cells = n * ((size_t)kmax + 1);
     *dp = (oc__circ_dp){.N = N, .kmax = kmax};
@@ -36,8 +106,9 @@ int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax) {
     dp->split = calloc(cells, sizeof *dp->split);
     uint64_t *D = malloc(n * sizeof *D), *Lp = malloc(n * sizeof *Lp), *Mp = malloc(n * sizeof *Mp),
              *next = malloc(n * sizeof *next);
+    size_t *work = malloc(2 * n * sizeof *work);
     int rc = 0;
-    if (!dp->ly || !dp->ma || !dp->split || !D || !Lp || !Mp || !next) {
+    if (!dp->ly || !dp->ma || !dp->split || !D || !Lp || !Mp || !next || !work) {
         rc = OC_ENOMEM;
         goto out;
     }
@@ -45,6 +116,14 @@ int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax) {
         D[g] = (uint64_t)g * g / 4;
     for (uint32_t k = 1; k <= kmax; k++) {
         uint32_t *ly = dp->ly + k * n, *ma = dp->ma + k * n, *split = dp->split + k * n;
+        if (convex(D, n)) {
+            if ((rc = prefix_convex(D, Lp, ly, n, work))) goto out;
+            if (convex(Lp, n)) {
+                convex_minplus(Lp, Lp, Mp, ma, n);
+                convex_minplus(Mp, D, next, split, n);
+                goto level_done;
+            }
+        }
         Lp[0] = 0;
         for (size_t x = 1; x < n; x++) {
             uint64_t best = UINT64_MAX;
@@ -74,6 +153,7 @@ int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax) {
                 }
             next[g] = best;
         }
+    level_done:;
         uint64_t *swap = D;
         D = next;
         next = swap;
@@ -83,6 +163,7 @@ out:
     free(Lp);
     free(Mp);
     free(next);
+    free(work);
     if (rc) oc__circ_dp_free(dp);
     return rc;
 }
@@ -169,4 +250,53 @@ uint64_t oc__circ_round_load(const oc__circ_tree *t, uint32_t r) {
 uint32_t oc__circ_depth_cap(uint32_t N) {
     const uint32_t half = N / 2;
     return half < OC__CIRC_MAX_DEPTH ? (half ? half : 1) : OC__CIRC_MAX_DEPTH;
+}
+
+/* The split tree: the holder c of the segment [lo, hi] (offsets from the source, lo <= c <= hi),
+ * which got the chunk in round t - 1, cuts it into min(2k + 1, size) parts of sizes differing by
+ * at most one and in round t sends to the middle node of every part but its own; every part then
+ * does the same one round later. A holder's arcs stay inside its segment, so one tree's arcs of a
+ * round overlap only near their common holder (at most 2k on a link, k when the holder's part is
+ * the middle one, as it is for the middle nodes). Recursive over the depth, which is
+ * O(log_{2k+1} N). */
+static void split_walk(oc__circ_tree *t, int64_t lo, int64_t hi, int64_t c, uint32_t round,
+                       uint32_t k) {
+    const uint64_t n = (uint64_t)(hi - lo + 1);
+    if (n <= 1) return;
+    const uint64_t parts = n < 2 * (uint64_t)k + 1 ? n : 2 * (uint64_t)k + 1;
+    const uint32_t N = t->N;
+    for (uint64_t i = 0; i < parts; i++) {
+        const int64_t a = lo + (int64_t)(i * n / parts), b = lo + (int64_t)((i + 1) * n / parts) - 1;
+        if (a <= c && c <= b) {
+            split_walk(t, a, b, c, round + 1, k);
+            continue;
+        }
+        const int64_t m = a + (b - a) / 2;
+        const uint32_t p = (uint32_t)(((m % (int64_t)N) + (int64_t)N) % (int64_t)N);
+        t->label[p] = round;
+        t->parent[p] = (uint32_t)(((c % (int64_t)N) + (int64_t)N) % (int64_t)N);
+        if (round > t->depth) t->depth = round;
+        split_walk(t, a, b, m, round + 1, k);
+    }
+}
+
+int oc__circ_tree_split(uint32_t N, uint32_t k, oc__circ_tree *t) {
+    *t = (oc__circ_tree){.N = N, .depth = 0};
+    t->label = calloc(N ? N : 1, sizeof *t->label);
+    t->parent = calloc(N ? N : 1, sizeof *t->parent);
+    if (!t->label || !t->parent) {
+        oc__circ_tree_free(t);
+        return OC_ENOMEM;
+    }
+    /* the whole ring as one segment with the source in its middle */
+    if (N >= 2) split_walk(t, -(int64_t)((N - 1) / 2), (int64_t)(N / 2), 0, 1, k ? k : 1);
+    if (!t->depth) t->depth = 1;
+    t->count = calloc((size_t)t->depth + 1, sizeof *t->count);
+    if (!t->count) {
+        oc__circ_tree_free(t);
+        return OC_ENOMEM;
+    }
+    for (uint32_t p = 1; p < N; p++)
+        t->count[t->label[p]]++;
+    return 0;
 }

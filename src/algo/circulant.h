@@ -8,7 +8,7 @@
 
 #include "algo/algos.h"
 
-enum { OC__CIRC_MAX_NODES = 1024, OC__CIRC_MAX_DEPTH = 48 };
+enum { OC__CIRC_MAX_NODES = 4096, OC__CIRC_MAX_DEPTH = 48 };
 
 /* One tree of offsets from its source 0: label[p] (p = 1..N-1) is the round in which offset p
  * first gets the chunk, parent[p] the offset it gets it from (0: the source), count[t] the
@@ -30,6 +30,10 @@ void oc__circ_dp_free(oc__circ_dp *dp);
 /* A shortest tree of depth `depth` (1..kmax + 1): 0 or OC_ENOMEM. */
 int oc__circ_tree_of(const oc__circ_dp *dp, uint32_t depth, oc__circ_tree *t);
 void oc__circ_tree_free(oc__circ_tree *t);
+/* The split tree with k arcs a side a round (circulant.c): each holder cuts its segment of the
+ * ring into 2k + 1 parts and sends to the middle of every other part; depth about
+ * log_{2k+1} N, each round's arcs of one holder inside its own segment. 0 or OC_ENOMEM. */
+int oc__circ_tree_split(uint32_t N, uint32_t k, oc__circ_tree *t);
 
 /* Round t's arc lengths by direction: clockwise, counter-clockwise, and of exactly half the ring
  * (routable either way). */
