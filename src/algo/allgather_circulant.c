@@ -63,7 +63,7 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     plan->state = t;
     if (nodes >= 2) {
         oc__circ_dp dp;
-        if ((rc = oc__circ_dp_build(&dp, nodes, (uint32_t)depth - 1)))
+        if ((rc = oc__circ_dp_build(&dp, nodes, (uint32_t)depth - 1, nodes > OC__CIRC_QUADRATIC_NODES)))
             return oc__fail(why, whylen, rc, "out of memory");
         rc = oc__circ_tree_of(&dp, (uint32_t)depth, t);
         oc__circ_dp_free(&dp);
@@ -140,7 +140,7 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
     const uint32_t cap = oc__circ_depth_cap(N);
     circ_cand c[OC__CIRC_MAX_DEPTH];
     oc__circ_dp dp;
-    if ((rc = oc__circ_dp_build(&dp, N, cap - 1))) return oc__fail(why, whylen, rc, "out of memory");
+    if ((rc = oc__circ_dp_build(&dp, N, cap - 1, N > OC__CIRC_QUADRATIC_NODES))) return oc__fail(why, whylen, rc, "out of memory");
     for (uint32_t d = 1; d <= cap && !rc; d++) {
         oc__circ_tree t;
         if ((rc = oc__circ_tree_of(&dp, d, &t))) break;

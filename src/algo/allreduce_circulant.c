@@ -47,7 +47,7 @@ typedef struct circ_ar {
     uint32_t *first; /* depth + 2 entries */
 } circ_ar;
 
-static const char *const circ_params[] = {"depth", "arity", "pieces", NULL};
+static const char *const circ_params[] = {"depth", "variant", "arity", "pieces", NULL};
 
 /* The split trees' arities the algorithm takes: 1..min(64, max(1, floor((N-1)/2))). */
 static uint32_t arity_cap(uint32_t N) {
@@ -55,11 +55,13 @@ static uint32_t arity_cap(uint32_t N) {
     return half < 64 ? half : 64;
 }
 
-/* One tree: the shortest of a depth (arity 0) or the split tree of an arity. */
-static int build_tree(uint32_t N, uint32_t depth, uint32_t arity, oc__circ_tree *t) {
+/* One tree: the shortest of a depth (arity 0; variant 0: the quadratic programme's, 1: the slope
+ * merges', circulant.c) or the split tree of an arity. */
+static int build_tree(uint32_t N, uint32_t depth, uint32_t variant, uint32_t arity,
+                      oc__circ_tree *t) {
     if (arity) return oc__circ_tree_split(N, arity, t);
     oc__circ_dp dp;
-    int rc = oc__circ_dp_build(&dp, N, depth - 1);
+    int rc = oc__circ_dp_build(&dp, N, depth - 1, (int)variant);
     if (!rc) rc = oc__circ_tree_of(&dp, depth, t);
     oc__circ_dp_free(&dp);
     return rc;
@@ -131,10 +133,10 @@ static void arcs_of(const oc__circ_tree *t, circ_arcs *a) {
     }
 }
 
-/* Both phases: every round twice. */
-static uint64_t bound_steps(const circ_arcs *a, uint64_t q, uint32_t N, uint64_t channels) {
-    uint64_t s = 0, plain, mirror;
-    pieces_by_side((uint32_t)q, N, &plain, &mirror);
+/* Both phases: every round twice; plain and mirror from pieces_by_side. */
+static uint64_t bound_steps(const circ_arcs *a, uint64_t plain, uint64_t mirror, uint32_t N,
+                            uint64_t channels) {
+    uint64_t s = 0;
     for (uint32_t r = 1; r <= a->depth; r++)
         s += round_steps(a->cw[r], a->ccw[r], a->either[r], a->count[r], plain, mirror, N,
                          channels);
@@ -248,10 +250,10 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
                         "circulant: at most %u nodes (its tree is an O(depth N^2) programme)",
                         (unsigned)OC__CIRC_MAX_NODES);
     const uint32_t cap = oc__circ_depth_cap(nodes);
-    if (oc_kv_get(params, "depth") && oc_kv_get(params, "arity"))
+    if ((oc_kv_get(params, "depth") || oc_kv_get(params, "variant")) && oc_kv_get(params, "arity"))
         return oc__fail(why, whylen, OC_EINVAL,
-                        "circulant: depth (a shortest tree) and arity (a split tree) exclude each "
-                        "other");
+                        "circulant: depth and variant (a shortest tree) and arity (a split tree) "
+                        "exclude each other");
     /* without a network to search on: the shortest tree of depth about log3 N, as many pieces
      * as levels */
     uint64_t depth = 0, arity = 0, q;
@@ -260,6 +262,16 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     if (!arity && (rc = oc__kv_u64(params, "depth", default_depth(nodes, cap), 1, cap, &depth,
                                    why, whylen)))
         return rc;
+    /* the quadratic programme's tree up to OC__CIRC_QUADRATIC_NODES, the slope merges' above */
+    uint64_t variant = 1;
+    if (!arity && (rc = oc__kv_u64(params, "variant", nodes > OC__CIRC_QUADRATIC_NODES, 0, 1,
+                                   &variant, why, whylen)))
+        return rc;
+    if (!variant && nodes > OC__CIRC_QUADRATIC_NODES)
+        return oc__fail(why, whylen, OC_ENOTSUP,
+                        "circulant: variant=0 (the quadratic programme's tree) takes at most %u "
+                        "nodes",
+                        (unsigned)OC__CIRC_QUADRATIC_NODES);
     const uint64_t qcap = pieces_cap(nodes, bytes);
     const uint64_t qdflt = depth ? depth : 2 * arity;
     if ((rc = oc__kv_u64(params, "pieces", qdflt < qcap ? qdflt : qcap, 1, qcap, &q, why,
@@ -276,7 +288,8 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     plan->state = c;
     c->q = (uint32_t)q;
     if (nodes >= 2) {
-        if (build_tree(nodes, (uint32_t)depth, (uint32_t)arity, &c->tree) || order_offsets(c))
+        if (build_tree(nodes, (uint32_t)depth, (uint32_t)variant, (uint32_t)arity, &c->tree) ||
+            order_offsets(c))
             return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         const oc__circ_tree *t = &c->tree;
         uint64_t most = 0;
@@ -288,7 +301,8 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     plan->spec.window_skips = 1; /* a round's transfers root by root, in label order */
     char v[24];
     snprintf(v, sizeof v, "%llu", (unsigned long long)(arity ? arity : depth));
-    if (oc_kv_set(plan->used, arity ? "arity" : "depth", v))
+    if (oc_kv_set(plan->used, arity ? "arity" : "depth", v) ||
+        (!arity && oc_kv_set(plan->used, "variant", variant ? "1" : "0")))
         return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     snprintf(v, sizeof v, "%llu", (unsigned long long)q);
     return oc_kv_set(plan->used, "pieces", v) ? oc__fail(why, whylen, OC_ENOMEM, "out of memory")
@@ -356,56 +370,59 @@ static int by_bound(const void *a, const void *b) {
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
     const uint32_t N = in->nodes;
     const int pin_d = oc_kv_get(in->params, "depth") != NULL,
+              pin_v = oc_kv_get(in->params, "variant") != NULL,
               pin_a = oc_kv_get(in->params, "arity") != NULL,
               pin_q = oc_kv_get(in->params, "pieces") != NULL;
-    if (((pin_d || pin_a) && pin_q) || (pin_d && pin_a) || N < 2 || N > OC__CIRC_MAX_NODES)
-        return 0;
+    if (((pin_d && pin_v) || pin_a) && pin_q) return 0;
+    if (((pin_d || pin_v) && pin_a) || N < 2 || N > OC__CIRC_MAX_NODES) return 0;
     const uint32_t cap = oc__circ_depth_cap(N), acap = arity_cap(N);
     const uint64_t qcap = pieces_cap(N, in->bytes);
-    uint64_t d_lo = 1, d_hi = cap, a_lo = 1, a_hi = acap, q_lo = 1, q_hi = qcap;
+    uint64_t d_lo = 1, d_hi = cap, v_lo = N > OC__CIRC_QUADRATIC_NODES, v_hi = 1, a_lo = 1,
+             a_hi = acap, q_lo = 1, q_hi = qcap;
     int rc = 0;
     if (pin_d && (rc = oc__kv_u64(in->params, "depth", 1, 1, cap, &d_lo, why, whylen))) return rc;
+    if (pin_v && (rc = oc__kv_u64(in->params, "variant", 1, v_lo, 1, &v_lo, why, whylen)))
+        return rc;
     if (pin_a && (rc = oc__kv_u64(in->params, "arity", 1, 1, acap, &a_lo, why, whylen))) return rc;
     if (pin_q && (rc = oc__kv_u64(in->params, "pieces", 1, 1, qcap, &q_lo, why, whylen)))
         return rc;
-    if (pin_d) {
-        d_hi = d_lo;
-        a_lo = 1, a_hi = 0; /* no split trees */
-    }
+    if (pin_d) d_hi = d_lo;
+    if (pin_v) v_hi = v_lo;
+    if (pin_d || pin_v) a_lo = 1, a_hi = 0; /* no split trees */
     if (pin_a) {
         a_hi = a_lo;
         d_lo = 1, d_hi = 0; /* no shortest trees */
     }
     if (pin_q) q_hi = q_lo;
-    const uint64_t nq = q_hi - q_lo + 1, nd = d_hi + 1 - d_lo, na = a_hi + 1 - a_lo,
-                   nt = nd + na;
+    /* the trees: variant v_lo's depths d_lo..d_hi, then v_lo + 1's, ..., then the arities */
+    const uint64_t nq = q_hi - q_lo + 1, nd = d_hi + 1 - d_lo, nv = nd ? v_hi + 1 - v_lo : 0,
+                   na = a_hi + 1 - a_lo, nt = nd * nv + na;
     double *step_time = malloc(nq * sizeof *step_time);
+    uint64_t *side = malloc(2 * nq * sizeof *side); /* pieces_by_side of each q */
     circ_arcs *arcs = malloc(nt * sizeof *arcs);
     circ_ar *trees = calloc(nt, sizeof *trees);
     circ_cand *c = malloc(nq * nt * sizeof *c);
     int64_t *work = malloc((2 * (size_t)N + 2) * sizeof *work);
     oc__formula_in f = {0};
-    if (!step_time || !arcs || !trees || !c || !work) {
+    if (!step_time || !side || !arcs || !trees || !c || !work) {
         rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         goto out;
     }
     for (uint64_t q = q_lo; q <= q_hi && !rc; q++) {
         rc = in->figures(in, in->coll, (uint32_t)q, &f, why, whylen);
         step_time[q - q_lo] = f.step_time;
+        pieces_by_side((uint32_t)q, N, &side[2 * (q - q_lo)], &side[2 * (q - q_lo) + 1]);
     }
     if (rc) goto out;
-    if (nd) {
+    for (uint64_t v = 0; v < nv && !rc; v++) {
         oc__circ_dp dp;
-        if ((rc = oc__circ_dp_build(&dp, N, (uint32_t)d_hi - 1))) {
-            rc = oc__fail(why, whylen, rc, "out of memory");
-            goto out;
-        }
+        if ((rc = oc__circ_dp_build(&dp, N, (uint32_t)d_hi - 1, (int)(v_lo + v)))) break;
         for (uint64_t i = 0; i < nd && !rc; i++)
-            rc = oc__circ_tree_of(&dp, (uint32_t)(d_lo + i), &trees[i].tree);
+            rc = oc__circ_tree_of(&dp, (uint32_t)(d_lo + i), &trees[v * nd + i].tree);
         oc__circ_dp_free(&dp);
     }
     for (uint64_t i = 0; i < na && !rc; i++)
-        rc = oc__circ_tree_split(N, (uint32_t)(a_lo + i), &trees[nd + i].tree);
+        rc = oc__circ_tree_split(N, (uint32_t)(a_lo + i), &trees[nd * nv + i].tree);
     for (uint64_t i = 0; i < nt && !rc; i++)
         if (!(rc = order_offsets(&trees[i]))) arcs_of(&trees[i].tree, &arcs[i]);
     if (rc) {
@@ -415,7 +432,8 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
     size_t n = 0;
     for (uint64_t i = 0; i < nt; i++)
         for (uint64_t q = q_lo; q <= q_hi; q++) {
-            const uint64_t steps = bound_steps(&arcs[i], q, N, f.channels);
+            const uint64_t steps = bound_steps(&arcs[i], side[2 * (q - q_lo)],
+                                               side[2 * (q - q_lo) + 1], N, f.channels);
             c[n++] = (circ_cand){(double)steps * step_time[q - q_lo], steps, (uint32_t)i,
                                  (uint32_t)q};
         }
@@ -453,19 +471,22 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
             rc = oc__search_prune(s, "a tree and pieces whose exact-load bound cannot win", &b, 1);
             continue;
         }
-        char tv[16], qv[16];
-        const int split = c[i].tree >= nd;
+        char tv[16], vv[4], qv[16];
+        const uint32_t ti = c[i].tree;
+        const int split = ti >= nd * nv;
         snprintf(tv, sizeof tv, "%llu",
-                 (unsigned long long)(split ? a_lo + (c[i].tree - nd) : d_lo + c[i].tree));
+                 (unsigned long long)(split ? a_lo + (ti - nd * nv) : d_lo + ti % nd));
+        snprintf(vv, sizeof vv, "%llu", (unsigned long long)(split ? 0 : v_lo + ti / nd));
         snprintf(qv, sizeof qv, "%u", c[i].q);
-        const char *kv[] = {split ? "arity" : "depth", tv, "pieces", qv};
-        rc = oc__search_offer(s, &b, 2, kv);
+        const char *kv[] = {split ? "arity" : "depth", tv, "pieces", qv, "variant", vv};
+        rc = oc__search_offer(s, &b, split ? 2 : 3, kv);
     }
 out:
     for (uint64_t i = 0; trees && i < nt; i++)
         circ_free(&trees[i]);
     free(trees);
     free(step_time);
+    free(side);
     free(arcs);
     free(c);
     free(work);
@@ -480,7 +501,9 @@ static int formula(const oc__plan *plan, const oc__formula_in *in, oc_report *re
     }
     circ_arcs a;
     arcs_of(&c->tree, &a);
-    const uint64_t steps = bound_steps(&a, c->q, c->tree.N, in->channels);
+    uint64_t plain, mirror;
+    pieces_by_side(c->q, c->tree.N, &plain, &mirror);
+    const uint64_t steps = bound_steps(&a, plain, mirror, c->tree.N, in->channels);
     oc__formula_steps(rep, in, (double)steps);
     if (rep->steps == steps) return 0;
     return oc__report_note(rep,

@@ -12,11 +12,15 @@
  * down. The tree is optimal in total length; its rounds need not be balanced between the two
  * directions, so the algorithms bound each round by its busiest direction.
  *
- * Costs. The programme is O(kmax N^2) time with 12 bytes a node and level of argmins, which is
- * why the algorithms take N <= OC__CIRC_MAX_NODES. It duplicates the programme of
- * bounds_common.c (O(N^2) way only) because algorithms may not use the bounds' room, and the
- * bounds must not trust an algorithm: two implementations that agree on E(N, S) are evidence
- * (tests/test_bounds.c compares the trees' lengths with E).
+ * Two ways, two trees. The quadratic way scans every candidate and keeps the first minimiser:
+ * O(kmax N^2). Where a level's sequences are convex (checked, as bounds_common.c does) the slope
+ * merges give the same minima in O(N log N) a level, with minimisers of their own: an equally
+ * short tree that is often another one, whose rounds load the links differently (the all-reduce
+ * tries both: `variant`). Beyond OC__CIRC_QUADRATIC_NODES only the merges are used. Both keep 12
+ * bytes a node and level of argmins. The programme duplicates bounds_common.c's because
+ * algorithms may not use the bounds' room and the bounds must not trust an algorithm: two
+ * implementations that agree on E(N, S) are evidence (tests/test_circulant.c checks every
+ * tree's length against E and its labels against its parents).
  */
 #include "algo/circulant.h"
 
@@ -98,7 +102,7 @@ static int prefix_convex(const uint64_t *D, uint64_t *Lp, uint32_t *ly, size_t n
     return 0;
 }
 
-int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax) {
+int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax, int slopes) {
     const size_t n = (size_t)N + 1, cells = n * ((size_t)kmax + 1);
     *dp = (oc__circ_dp){.N = N, .kmax = kmax};
     dp->ly = calloc(cells, sizeof *dp->ly);
@@ -116,7 +120,7 @@ int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax) {
         D[g] = (uint64_t)g * g / 4;
     for (uint32_t k = 1; k <= kmax; k++) {
         uint32_t *ly = dp->ly + k * n, *ma = dp->ma + k * n, *split = dp->split + k * n;
-        if (convex(D, n)) {
+        if (slopes && convex(D, n)) {
             if ((rc = prefix_convex(D, Lp, ly, n, work))) goto out;
             if (convex(Lp, n)) {
                 convex_minplus(Lp, Lp, Mp, ma, n);

@@ -8,7 +8,7 @@
 
 #include "algo/algos.h"
 
-enum { OC__CIRC_MAX_NODES = 4096, OC__CIRC_MAX_DEPTH = 48 };
+enum { OC__CIRC_MAX_NODES = 4096, OC__CIRC_QUADRATIC_NODES = 1024, OC__CIRC_MAX_DEPTH = 48 };
 
 /* One tree of offsets from its source 0: label[p] (p = 1..N-1) is the round in which offset p
  * first gets the chunk, parent[p] the offset it gets it from (0: the source), count[t] the
@@ -24,8 +24,10 @@ typedef struct oc__circ_dp {
     uint32_t *ly, *ma, *split; /* [k * (N + 1) + x] */
 } oc__circ_dp;
 
-/* The programme on N nodes for trees of depth up to kmax + 1: 0 or OC_ENOMEM. O(kmax N^2). */
-int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax);
+/* The programme on N nodes for trees of depth up to kmax + 1: 0 or OC_ENOMEM. slopes = 0: the
+ * quadratic way, O(kmax N^2), its first minimisers; 1: the slope merges where the level is
+ * convex (O(N log N)), their minimisers (circulant.c's essay). */
+int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax, int slopes);
 void oc__circ_dp_free(oc__circ_dp *dp);
 /* A shortest tree of depth `depth` (1..kmax + 1): 0 or OC_ENOMEM. */
 int oc__circ_tree_of(const oc__circ_dp *dp, uint32_t depth, oc__circ_tree *t);
