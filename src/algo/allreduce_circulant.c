@@ -517,9 +517,8 @@ static int formula(const oc__plan *plan, const oc__formula_in *in, oc_report *re
 
 const oc__algo oc__algo_allreduce_circulant = {
     .info = {"circulant", OC_ALLREDUCE, "ring",
-             "the vector in q pieces rooted at evenly spread nodes, each reduced up and broadcast "
-             "down a shortest spanning tree of depth h rotated to its root: few steps of large "
-             "chunks",
+             "q pieces at spread roots, each reduced up then broadcast down a short tree rotated "
+             "to its root: few steps of large chunks",
              "", "2 x sum over the tree's rounds of ceil(ceil(q x arc length / N) / (F w)) steps",
              "depth=searched: a shortest tree's depth, 1..min(floor(N/2), 48); arity=searched "
              "(instead of depth): a split tree's arcs a side a round, 1..min(64, floor((N-1)/2)); "
