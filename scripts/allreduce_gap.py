@@ -22,7 +22,7 @@ NS = [16, 100, 1024, 4096]
 WS = [1, 8, 64]
 DS = [("4MiB", 4 << 20), ("1KiB", 1024)]
 NEW = ("bidir", "stride", "multilevel", "bistride", "circulant")
-AT_4096 = NEW + ("ring", "hring", "rhd", "wrht")
+AT_4096 = NEW + ("ring", "hring", "rhd", "wrht", "dbtree")
 
 
 def run_json(args, timeout=120):
