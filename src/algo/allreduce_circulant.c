@@ -1,37 +1,44 @@
 /*
- * allreduce_circulant.c — the circulant all-reduce on the WDM ring: the vector in q pieces, piece
- * j rooted at node floor(j N / q); every piece is reduced up a shortest spanning tree of depth h
- * rotated to its root (the tree's arcs backwards, deepest first, each relay adding its own
- * contribution to what its children sent), then broadcast down the same tree (issue 26, item 2:
- * the all-reduce where few steps of large chunks are cheapest).
+ * allreduce_circulant.c — the circulant all-reduce on the WDM ring: the vector in q pieces, the
+ * pieces at evenly spread roots (piece j at node floor(j N / q)); every piece is reduced up one
+ * spanning tree rotated to its root (the tree's arcs backwards, deepest first, each relay adding
+ * its own contribution to what its children sent), then broadcast down the same tree (issue 26,
+ * item 2: the all-reduce where few steps of large chunks are cheapest).
  *
  * Why. On the ring a step costs its reconfiguration (25 us) plus its chunk's O/E/O and
  * transmission, so a 4 MiB vector over 1024 nodes cut into N pieces (the reduce-scatter plus
  * all-gather of ring, bidir, stride, ...) pays hundreds of reconfigurations for chunks of 4 KiB.
  * The physical bound's reduction spread (src/bounds/bounds_ring.c) says what every schedule of q
  * chunks needs: q (T(N, S) + N - 1) link slots against 2 N F w a step, T the least length of a
- * depth-S tree. A schedule that reduces each piece up one such tree and broadcasts it down the same
- * tree uses 2 E(N, h) slots a piece in 2h rounds: within a factor 2E / (E + N - 1) < 2 of that
- * argument at the same q, and free to choose q, the pieces, and h, the depth, where the time
- * S g(d / q) is least. Rooting the pieces at evenly spread nodes spreads the rotated trees' arcs
- * over all links, so every link of a direction carries about q / N of a round's arc length.
+ * depth-S tree. Reducing each piece up one shortest tree of depth h and broadcasting it down the
+ * same tree uses 2 E(N, h) slots a piece in 2h rounds, within a factor 2E / (E + N - 1) < 2 of that
+ * argument at the same q, and q and h are free to go where the time S g(d / q) is least.
  *
- * Rounds (2h, each piece's transfers one label range per root): reduce rounds t = h .. 1, every
- * offset p of depth t sends to its parent, op reduce, for every root r: (r + p) -> (r +
- * parent(p)); then broadcast rounds t = 1 .. h, the same arcs forwards, op copy. A depth-t node
- * has heard from all its children (depth t + 1, the round before) when it sends, so the root ends
- * the reduction with every contribution once; the broadcast then reaches every node once.
+ * The trees (circulant.c). `depth` h: a shortest tree of that depth; `variant` 0 is the one the
+ * quadratic programme finds (up to 1024 nodes), 1 the slope merges' (any N): equally short, but
+ * their rounds load the links differently. `arity` k instead: the split tree, each holder cutting
+ * its segment of the ring into 2k + 1 parts and sending to the middle of the others, depth about
+ * log_{2k+1} N; longer than the shortest tree of its depth, but one holder's arcs of a round
+ * stay in its own segment, so with few roots they pile up less on one link. The odd roots (by
+ * label) run their tree mirrored, so that both directions share each round's arc lengths.
  *
- * Costs and bound. 2 min(q, N) (N - 1) transfers. A round takes at least ceil(load / (F w))
- * steps, load its busiest directed link's lightpaths; the q pieces' rotated copies put q times
- * the round's clockwise arc length on the N clockwise links (likewise counter-clockwise; an arc
- * of exactly half the ring either way, so the mean of both directions bounds too), so load >=
- * ceil(q cw_t / N) and the like, and at least one step for a round with a transfer. The sum over
- * the 2h rounds times the step cost of a chunk of d / q is the search's proven bound (exact when
- * the roots' copies spread each round's arcs evenly and the model colours them, as at q = N).
- * The search tries every depth 1..min(floor(N/2), 48) and every q in 1..min(max(4N, 256), 4096,
- * d), in order of that bound, mapping until no bound can win. N <= 1024 (the tree's programme,
- * circulant.c).
+ * Rounds (2h, each root's pieces one label range): reduce rounds t = h .. 1, every offset p of
+ * depth t sends to its parent, op reduce, for every root r: (r + p) -> (r + parent(p)); then
+ * broadcast rounds t = 1 .. h, the same arcs forwards, op copy. A depth-t node has heard from all
+ * its children (depth t + 1, the round before) when it sends, so the root ends the reduction with
+ * every contribution once; the broadcast then reaches every node once.
+ *
+ * Costs and bounds. 2 min(q, N) (N - 1) transfers. A round takes at least ceil(load / (F w))
+ * steps, load its busiest directed link's lightpaths. The average-load bound: the q pieces'
+ * copies put (plain cw + mirrored ccw) link slots on the N clockwise links (likewise the other
+ * way; an arc of exactly half the ring either way, so the mean of both directions bounds too),
+ * and a round with a transfer takes a step. The exact-load bound: every directed link's load
+ * from difference arrays over the roots' copies, O(min(q, N) N). The search orders every tree
+ * (depths 1..min(floor(N/2), 48) of each variant, arities 1..min(64, floor((N-1)/2))) and every q
+ * in 1..min(max(4N, 256), 4096, d) by the average-load bound times the step cost of a chunk of
+ * d / q, stops where that cannot win, asks the exact-load bound before mapping a candidate, and
+ * maps only those it cannot rule out (the ring's colouring met the exact load in every case
+ * measured, so the mapping is exact there). N <= 4096.
  */
 #include "algo/circulant.h"
 
