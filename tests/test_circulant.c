@@ -68,9 +68,8 @@ static void trees(void) {
                 CHECK(oc__circ_tree_of(&dp, h, &t) == 0, "tree N=%u h=%u", N, h);
                 int ok;
                 const uint64_t len = tree_length(&t, &ok);
-                CHECK(ok && len == E[h - 1],
-                      "N=%u h=%u slopes=%d: a tree %d, length %llu, E %llu", N, h, slopes, ok,
-                      (unsigned long long)len, (unsigned long long)E[h - 1]);
+                CHECK(ok && len == E[h - 1], "N=%u h=%u slopes=%d: a tree %d, length %llu, E %llu",
+                      N, h, slopes, ok, (unsigned long long)len, (unsigned long long)E[h - 1]);
                 oc__circ_tree_free(&t);
             }
             oc__circ_dp_free(&dp);
@@ -97,8 +96,7 @@ static oc_report *ar_run(uint32_t N, uint64_t w, uint64_t bytes, const char *par
                          int *err, char *why, size_t len) {
     char net[64];
     snprintf(net, sizeof net, "wavelengths=%llu", (unsigned long long)w);
-    return run_words("ring", OC_ALLREDUCE, "circulant", N, bytes, params, net, data, err, why,
-                     len);
+    return run_words("ring", OC_ALLREDUCE, "circulant", N, bytes, params, net, data, err, why, len);
 }
 
 /* Verified (with real data when asked), at least its own bound and the physical bound. */
@@ -121,8 +119,8 @@ static oc_report *checked(uint32_t N, uint64_t w, uint64_t bytes, const char *pa
           params ? params : "", (unsigned long long)oc_report_steps(rep), formula);
     if (oc_report_physical_bound(rep, &pb) == 1)
         CHECK(oc_report_steps(rep) >= pb.steps && oc_report_time(rep) >= pb.time_s * (1 - 1e-12),
-              "circulant N=%u w=%llu %s: %llu steps %.9g s below the physical bound %llu %.9g",
-              N, (unsigned long long)w, params ? params : "", (unsigned long long)oc_report_steps(rep),
+              "circulant N=%u w=%llu %s: %llu steps %.9g s below the physical bound %llu %.9g", N,
+              (unsigned long long)w, params ? params : "", (unsigned long long)oc_report_steps(rep),
               oc_report_time(rep), (unsigned long long)pb.steps, pb.time_s);
     return rep;
 }
@@ -149,10 +147,9 @@ static void verified_runs(void) {
      * node (the star is its own mirror). At N = 12 one star's clockwise arcs are 1 + ... + 5 = 15
      * links long, as many counter-clockwise, and one arc of 6 either way; the 12 rotations put 15
      * on every directed link and 72 slots of half-ring arcs on the two directions, 3 a link each
-     * at best: 18 a link, so ceil(18 / w) steps a round, two rounds (w = 18, 64: 2; w = 17, 9: 4) */
-    static const struct {
-        uint64_t w, steps;
-    } star[] = {{18, 2}, {17, 4}, {9, 4}, {64, 2}};
+     * at best: 18 a link, so ceil(18 / w) steps a round, two rounds (w = 18, 64: 2; w = 17, 9: 4)
+     */
+    static const struct { uint64_t w, steps; } star[] = {{18, 2}, {17, 4}, {9, 4}, {64, 2}};
     for (size_t i = 0; i < sizeof star / sizeof *star; i++) {
         oc_report *rep = checked(12, star[i].w, 1u << 20, "depth=1 variant=0 pieces=12", 1);
         CHECK(rep && oc_report_steps(rep) == star[i].steps,
@@ -170,8 +167,7 @@ static void verified_runs(void) {
     oc_report_free(rep);
     if (slow) {
         rep = checked(4096, 64, 4u << 20, NULL, 0);
-        CHECK(rep && oc_report_physical_bound(rep, &pb) == 1 &&
-                  oc_report_time(rep) < 3 * pb.time_s,
+        CHECK(rep && oc_report_physical_bound(rep, &pb) == 1 && oc_report_time(rep) < 3 * pb.time_s,
               "circulant N=4096 w=64 4 MiB: %.6g s, the bound %.6g s",
               rep ? oc_report_time(rep) : 0, pb.time_s);
         oc_report_free(rep);

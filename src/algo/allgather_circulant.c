@@ -21,8 +21,11 @@
  *
  * Costs. N (N - 1) one-block transfers (every block reaches every node on its own arc), like
  * bidir and comb; the programme is O(depth N^2) with 12 bytes a node and level of argmins, so the
- * algorithm takes N <= 1024 (max_nodes): beyond, the few-step regime it is for needs w in the
- * hundreds. The all-reduce on the same trees, backwards then forwards, is allreduce_circulant.c.
+ * algorithm takes N <= 1024 (max_nodes). The slope merges of circulant.c would build its trees
+ * at 4096 nodes in milliseconds, but its N (N - 1) transfers a candidate make the search take
+ * minutes there (219 s at N = 4096, w = 128, for 52 steps against multilevel's 48), so the
+ * all-gather keeps the quadratic programme's trees and 1024 nodes. The all-reduce on the same
+ * trees, backwards then forwards, is allreduce_circulant.c.
  */
 #include "algo/circulant.h"
 
@@ -42,10 +45,10 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     static const char *const names[] = {"depth", NULL};
     int rc = oc__kv_only(params, names, "circulant", why, whylen);
     if (rc) return rc;
-    if (nodes > OC__CIRC_MAX_NODES)
+    if (nodes > OC__CIRC_QUADRATIC_NODES)
         return oc__fail(why, whylen, OC_ENOTSUP,
                         "circulant: at most %u nodes (its tree is an O(depth N^2) programme)",
-                        (unsigned)OC__CIRC_MAX_NODES);
+                        (unsigned)OC__CIRC_QUADRATIC_NODES);
     const uint32_t cap = oc__circ_depth_cap(nodes);
     /* without a network to search on: the depth whose tree the ring's link slots could carry
      * at one wavelength pair a node, about log3 N */
@@ -63,7 +66,7 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     plan->state = t;
     if (nodes >= 2) {
         oc__circ_dp dp;
-        if ((rc = oc__circ_dp_build(&dp, nodes, (uint32_t)depth - 1, nodes > OC__CIRC_QUADRATIC_NODES)))
+        if ((rc = oc__circ_dp_build(&dp, nodes, (uint32_t)depth - 1, 0)))
             return oc__fail(why, whylen, rc, "out of memory");
         rc = oc__circ_tree_of(&dp, (uint32_t)depth, t);
         oc__circ_dp_free(&dp);
@@ -133,14 +136,15 @@ static int by_steps(const void *a, const void *b) {
  * order of that bound. */
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
     const uint32_t N = in->nodes;
-    if (oc_kv_get(in->params, "depth") || N < 3 || N > OC__CIRC_MAX_NODES) return 0;
+    if (oc_kv_get(in->params, "depth") || N < 3 || N > OC__CIRC_QUADRATIC_NODES) return 0;
     oc__formula_in f;
     int rc = in->figures(in, in->coll, 1, &f, why, whylen);
     if (rc) return rc;
     const uint32_t cap = oc__circ_depth_cap(N);
     circ_cand c[OC__CIRC_MAX_DEPTH];
     oc__circ_dp dp;
-    if ((rc = oc__circ_dp_build(&dp, N, cap - 1, N > OC__CIRC_QUADRATIC_NODES))) return oc__fail(why, whylen, rc, "out of memory");
+    if ((rc = oc__circ_dp_build(&dp, N, cap - 1, 0)))
+        return oc__fail(why, whylen, rc, "out of memory");
     for (uint32_t d = 1; d <= cap && !rc; d++) {
         oc__circ_tree t;
         if ((rc = oc__circ_tree_of(&dp, d, &t))) break;
@@ -189,7 +193,7 @@ const oc__algo oc__algo_allgather_circulant = {
              "", "sum over the tree's rounds of ceil(busiest direction's load / (F w)) steps",
              "depth=searched: the tree's depth, 1..min(floor(N/2), 48)"},
     .param_names = circ_params,
-    .max_nodes = OC__CIRC_MAX_NODES,
+    .max_nodes = OC__CIRC_QUADRATIC_NODES,
     .plan = plan,
     .generate = generate,
     .release = release,

@@ -104,8 +104,10 @@ static void pieces_by_side(uint32_t q, uint32_t N, uint64_t *plain, uint64_t *mi
     }
     for (uint32_t r = 0; r < N; r++) {
         const uint32_t m = root_first(r + 1, q, N) - root_first(r, q, N);
-        if (mirrored(r, q, N)) *mirror += m;
-        else *plain += m;
+        if (mirrored(r, q, N))
+            *mirror += m;
+        else
+            *plain += m;
     }
 }
 
@@ -145,8 +147,8 @@ static uint64_t bound_steps(const circ_arcs *a, uint64_t plain, uint64_t mirror,
                             uint64_t channels) {
     uint64_t s = 0;
     for (uint32_t r = 1; r <= a->depth; r++)
-        s += round_steps(a->cw[r], a->ccw[r], a->either[r], a->count[r], plain, mirror, N,
-                         channels);
+        s +=
+            round_steps(a->cw[r], a->ccw[r], a->either[r], a->count[r], plain, mirror, N, channels);
     return 2 * s;
 }
 
@@ -185,7 +187,8 @@ static uint64_t exact_steps(const oc__circ_tree *t, const uint32_t *order, const
                  * i joins i and i+1), each range maybe wrapping */
                 const uint32_t lo = cw ? from : (from + N - d) % N;
                 diff[lo] += m;
-                if (lo + d <= N) diff[lo + d] -= m;
+                if (lo + d <= N)
+                    diff[lo + d] -= m;
                 else {
                     diff[N] -= m;
                     diff[0] += m;
@@ -264,10 +267,9 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     /* without a network to search on: the shortest tree of depth about log3 N, as many pieces
      * as levels */
     uint64_t depth = 0, arity = 0, q;
-    if ((rc = oc__kv_u64(params, "arity", 0, 1, arity_cap(nodes), &arity, why, whylen)))
-        return rc;
-    if (!arity && (rc = oc__kv_u64(params, "depth", default_depth(nodes, cap), 1, cap, &depth,
-                                   why, whylen)))
+    if ((rc = oc__kv_u64(params, "arity", 0, 1, arity_cap(nodes), &arity, why, whylen))) return rc;
+    if (!arity &&
+        (rc = oc__kv_u64(params, "depth", default_depth(nodes, cap), 1, cap, &depth, why, whylen)))
         return rc;
     /* the quadratic programme's tree up to OC__CIRC_QUADRATIC_NODES, the slope merges' above */
     uint64_t variant = 1;
@@ -281,15 +283,12 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
                         (unsigned)OC__CIRC_QUADRATIC_NODES);
     const uint64_t qcap = pieces_cap(nodes, bytes);
     const uint64_t qdflt = depth ? depth : 2 * arity;
-    if ((rc = oc__kv_u64(params, "pieces", qdflt < qcap ? qdflt : qcap, 1, qcap, &q, why,
-                         whylen)))
+    if ((rc = oc__kv_u64(params, "pieces", qdflt < qcap ? qdflt : qcap, 1, qcap, &q, why, whylen)))
         return rc;
     const uint64_t roots = q < nodes ? q : nodes;
-    if ((rc = oc__plan_work("circulant", nodes, 2 * roots * (nodes ? nodes - 1 : 0), why,
-                            whylen)))
+    if ((rc = oc__plan_work("circulant", nodes, 2 * roots * (nodes ? nodes - 1 : 0), why, whylen)))
         return rc;
-    if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, (uint32_t)q, why, whylen)))
-        return rc;
+    if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, (uint32_t)q, why, whylen))) return rc;
     circ_ar *c = calloc(1, sizeof *c);
     if (!c) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     plan->state = c;
@@ -391,8 +390,7 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
     if (pin_v && (rc = oc__kv_u64(in->params, "variant", 1, v_lo, 1, &v_lo, why, whylen)))
         return rc;
     if (pin_a && (rc = oc__kv_u64(in->params, "arity", 1, 1, acap, &a_lo, why, whylen))) return rc;
-    if (pin_q && (rc = oc__kv_u64(in->params, "pieces", 1, 1, qcap, &q_lo, why, whylen)))
-        return rc;
+    if (pin_q && (rc = oc__kv_u64(in->params, "pieces", 1, 1, qcap, &q_lo, why, whylen))) return rc;
     if (pin_d) d_hi = d_lo;
     if (pin_v) v_hi = v_lo;
     if (pin_d || pin_v) a_lo = 1, a_hi = 0; /* no split trees */
@@ -441,8 +439,8 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
         for (uint64_t q = q_lo; q <= q_hi; q++) {
             const uint64_t steps = bound_steps(&arcs[i], side[2 * (q - q_lo)],
                                                side[2 * (q - q_lo) + 1], N, f.channels);
-            c[n++] = (circ_cand){(double)steps * step_time[q - q_lo], steps, (uint32_t)i,
-                                 (uint32_t)q};
+            c[n++] =
+                (circ_cand){(double)steps * step_time[q - q_lo], steps, (uint32_t)i, (uint32_t)q};
         }
     qsort(c, n, sizeof *c, by_bound);
     static const char *const avg_name =

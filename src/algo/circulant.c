@@ -85,8 +85,10 @@ static int prefix_convex(const uint64_t *D, uint64_t *Lp, uint32_t *ly, size_t n
             size_t a = lo + 1, b = n;
             while (a < b) {
                 const size_t mid = a + (b - a) / 2;
-                if (Lp[x] + D[mid - x] <= Lp[yb] + D[mid - yb]) b = mid;
-                else a = mid + 1;
+                if (Lp[x] + D[mid - x] <= Lp[yb] + D[mid - yb])
+                    b = mid;
+                else
+                    a = mid + 1;
             }
             if (a < n) {
                 cand[tail] = x;
@@ -235,9 +237,12 @@ void oc__circ_round_arcs(const oc__circ_tree *t, uint32_t r, uint64_t *cw, uint6
     for (uint32_t p = 1; p < t->N; p++) {
         if (t->label[p] != r) continue;
         const uint32_t d = (p + t->N - t->parent[p]) % t->N;
-        if (2 * d == t->N) *either += d;
-        else if (2 * d < t->N) *cw += d;
-        else *ccw += t->N - d;
+        if (2 * d == t->N)
+            *either += d;
+        else if (2 * d < t->N)
+            *cw += d;
+        else
+            *ccw += t->N - d;
     }
 }
 
@@ -270,7 +275,8 @@ static void split_walk(oc__circ_tree *t, int64_t lo, int64_t hi, int64_t c, uint
     const uint64_t parts = n < 2 * (uint64_t)k + 1 ? n : 2 * (uint64_t)k + 1;
     const uint32_t N = t->N;
     for (uint64_t i = 0; i < parts; i++) {
-        const int64_t a = lo + (int64_t)(i * n / parts), b = lo + (int64_t)((i + 1) * n / parts) - 1;
+        const int64_t a = lo + (int64_t)(i * n / parts),
+                      b = lo + (int64_t)((i + 1) * n / parts) - 1;
         if (a <= c && c <= b) {
             split_walk(t, a, b, c, round + 1, k);
             continue;
