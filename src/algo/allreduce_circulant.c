@@ -44,6 +44,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { CIRC_MAX_PIECES = 4096 };
 
@@ -115,10 +116,15 @@ static void pieces_by_side(uint32_t q, uint32_t N, uint64_t *plain, uint64_t *mi
  * carry plain cw + mirror ccw link slots in all, the counter-clockwise ones the other way round,
  * an either-way arc on one of them (the mean of both bounds too); at least one step when the
  * round has a transfer. */
-static uint64_t round_steps(uint64_t cw, uint64_t ccw, uint64_t either, uint32_t arcs,
-                            uint64_t plain, uint64_t mirror, uint32_t N, uint64_t channels) {
+static uint64_t round_steps(uint64_t cw, uint64_t ccw, uint64_t either, uint64_t peak,
+                            uint32_t arcs, uint64_t plain, uint64_t mirror, uint32_t N,
+                            uint64_t channels) {
     if (!arcs) return 0;
+    /* one root's copy alone puts `peak` on some link, times its pieces (at least
+     * floor(q / N), at least one) */
+    const uint64_t q = plain + mirror, least = q / N ? q / N : 1;
     uint64_t load = oc__ceil_div(plain * cw + mirror * ccw, N);
+    if (peak * least > load) load = peak * least;
     const uint64_t other = oc__ceil_div(plain * ccw + mirror * cw, N),
                    mean = oc__ceil_div((plain + mirror) * (cw + ccw + either), 2 * (uint64_t)N);
     if (other > load) load = other;
@@ -131,15 +137,47 @@ static uint64_t round_steps(uint64_t cw, uint64_t ccw, uint64_t either, uint32_t
 typedef struct circ_arcs {
     uint64_t cw[OC__CIRC_MAX_DEPTH + 1], ccw[OC__CIRC_MAX_DEPTH + 1],
         either[OC__CIRC_MAX_DEPTH + 1];
+    uint64_t peak[OC__CIRC_MAX_DEPTH + 1]; /* one copy's busiest link (half-ring arcs aside) */
     uint32_t count[OC__CIRC_MAX_DEPTH + 1], depth;
 } circ_arcs;
 
-static void arcs_of(const oc__circ_tree *t, circ_arcs *a) {
+/* 0 or OC_ENOMEM. */
+static int arcs_of(const oc__circ_tree *t, circ_arcs *a) {
+    const uint32_t N = t->N;
+    int64_t *diff = calloc(2 * ((size_t)N + 1), sizeof *diff);
+    if (!diff) return OC_ENOMEM;
     a->depth = t->depth;
     for (uint32_t r = 1; r <= t->depth; r++) {
         oc__circ_round_arcs(t, r, &a->cw[r], &a->ccw[r], &a->either[r]);
         a->count[r] = t->count[r];
+        memset(diff, 0, 2 * ((size_t)N + 1) * sizeof *diff);
+        for (uint32_t p = 1; p < N; p++) {
+            if (t->label[p] != r) continue;
+            uint32_t d = (p + N - t->parent[p]) % N;
+            if (2 * d == N) continue;
+            const int cw = 2 * d < N;
+            if (!cw) d = N - d;
+            int64_t *x = diff + (cw ? 0 : N + 1);
+            const uint32_t lo = cw ? t->parent[p] : p; /* links lo .. lo + d - 1 */
+            x[lo]++;
+            if (lo + d <= N) x[lo + d]--;
+            else {
+                x[N]--;
+                x[0]++;
+                x[lo + d - N]--;
+            }
+        }
+        int64_t run_cw = 0, run_ccw = 0, most = 0;
+        for (uint32_t i = 0; i < N; i++) {
+            run_cw += diff[i];
+            run_ccw += diff[N + 1 + i];
+            if (run_cw > most) most = run_cw;
+            if (run_ccw > most) most = run_ccw;
+        }
+        a->peak[r] = (uint64_t)most;
     }
+    free(diff);
+    return 0;
 }
 
 /* Both phases: every round twice; plain and mirror from pieces_by_side. */
@@ -147,8 +185,8 @@ static uint64_t bound_steps(const circ_arcs *a, uint64_t plain, uint64_t mirror,
                             uint64_t channels) {
     uint64_t s = 0;
     for (uint32_t r = 1; r <= a->depth; r++)
-        s +=
-            round_steps(a->cw[r], a->ccw[r], a->either[r], a->count[r], plain, mirror, N, channels);
+        s += round_steps(a->cw[r], a->ccw[r], a->either[r], a->peak[r], a->count[r], plain, mirror,
+                         N, channels);
     return 2 * s;
 }
 
@@ -429,7 +467,7 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
     for (uint64_t i = 0; i < na && !rc; i++)
         rc = oc__circ_tree_split(N, (uint32_t)(a_lo + i), &trees[nd * nv + i].tree);
     for (uint64_t i = 0; i < nt && !rc; i++)
-        if (!(rc = order_offsets(&trees[i]))) arcs_of(&trees[i].tree, &arcs[i]);
+        if (!(rc = order_offsets(&trees[i]))) rc = arcs_of(&trees[i].tree, &arcs[i]);
     if (rc) {
         rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         goto out;
@@ -505,7 +543,7 @@ static int formula(const oc__plan *plan, const oc__formula_in *in, oc_report *re
         return 0;
     }
     circ_arcs a;
-    arcs_of(&c->tree, &a);
+    if (arcs_of(&c->tree, &a)) return OC_ENOMEM;
     uint64_t plain, mirror;
     pieces_by_side(c->q, c->tree.N, &plain, &mirror);
     const uint64_t steps = bound_steps(&a, plain, mirror, c->tree.N, in->channels);
