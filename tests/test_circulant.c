@@ -15,6 +15,8 @@
  *  (c) the search contract: at N = 7 and 12, every pinned tree and q: none beats the default.
  *  (d) windows: every chunk window's transfers are the whole schedule's, in place.
  *  (e) bad input: one line each, before any work.
+ *  And the all-gather's two variants of each shortest tree: verified with real data, its search
+ *  against every pinned depth and variant.
  */
 #include "algo/algos.h"
 #include "algo/circulant.h"
@@ -245,6 +247,46 @@ static void windows(uint32_t N, const char *words) {
     oc_kv_free(kv);
 }
 
+/* ---- the all-gather's variants ---- */
+
+/* The all-gather (allgather_circulant.c) with both trees of each depth: verified with real data
+ * with variant 1 at N = 2 .. 100, and its search against every pinned depth and variant. */
+static void allgather_variants(void) {
+    static const uint32_t Ns[] = {2, 3, 5, 7, 12, 100};
+    char why[512] = "", p[48];
+    int err = 0;
+    for (size_t i = 0; i < sizeof Ns / sizeof *Ns; i++) {
+        snprintf(p, sizeof p, "depth=%u variant=1", Ns[i] >= 4 ? 2 : 1);
+        oc_report *rep = run_words("ring", OC_ALLGATHER, "circulant", Ns[i], 4096, p,
+                                   "wavelengths=4", 1, &err, why, sizeof why);
+        CHECK(err == 0 && rep && oc_report_verified(rep) && oc_report_data_checked(rep),
+              "allgather circulant N=%u %s: %s", Ns[i], p, err ? why : "not verified");
+        oc_report_free(rep);
+    }
+    static const struct {
+        uint32_t N;
+        const char *net;
+    } cases[] = {{16, "wavelengths=4"}, {17, "wavelengths=8"}, {64, "wavelengths=8"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const uint32_t N = cases[i].N;
+        oc_report *def = run_words("ring", OC_ALLGATHER, "circulant", N, 4096, NULL, cases[i].net,
+                                   0, &err, why, sizeof why);
+        CHECK(err == 0 && def && oc_report_verified(def), "allgather N=%u: %s", N, why);
+        if (!def) continue;
+        for (uint32_t d = 1; d <= oc__circ_depth_cap(N); d++)
+            for (int v = 0; v < 2; v++) {
+                snprintf(p, sizeof p, "depth=%u variant=%d", d, v);
+                oc_report *rep = run_words("ring", OC_ALLGATHER, "circulant", N, 4096, p,
+                                           cases[i].net, 0, &err, why, sizeof why);
+                CHECK(err == 0 && rep && oc_report_time(rep) >= oc_report_time(def) * (1 - 1e-12),
+                      "allgather N=%u %s %s: %.9g s beats the default's %.9g s", N, cases[i].net, p,
+                      rep ? oc_report_time(rep) : 0, oc_report_time(def));
+                oc_report_free(rep);
+            }
+        oc_report_free(def);
+    }
+}
+
 /* ---- (e) bad input ---- */
 
 static void refused(uint32_t N, const char *params, const char *says) {
@@ -279,5 +321,6 @@ int main(int argc, char **argv) {
     windows(31, "arity=2 pieces=7");
     windows(100, "depth=4 pieces=100");
     bad_input();
+    allgather_variants();
     return CHECK_SUMMARY();
 }

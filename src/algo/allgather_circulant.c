@@ -17,7 +17,10 @@
  * The tree (circulant.c): a shortest labelling of the offsets by depth, each offset's parent the
  * nearer end of its gap. It is optimal in total length; its rounds need not be balanced, so the
  * steps are sum over rounds of ceil(busiest direction's load / Fw) (the search's proven bound,
- * which the colouring can exceed), and the search tries every depth 1..min(floor(N/2), 48).
+ * which the colouring can exceed), and the search tries every depth 1..min(floor(N/2), 48) and
+ * both variants of its shortest tree (`variant`: 0 the quadratic programme's first minimisers,
+ * 1 the slope merges'), whose rounds split the same length differently: at N = 1024, w = 128 the
+ * second's bound is 13 steps against 16, at N = 16, w = 4 4 against 5.
  *
  * Costs. N (N - 1) one-block transfers (every block reaches every node on its own arc), like
  * bidir and comb; the programme is O(depth N^2) with 12 bytes a node and level of argmins, so the
@@ -42,7 +45,7 @@ static uint64_t tree_steps(const oc__circ_tree *t, uint64_t channels) {
 
 static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t whylen) {
-    static const char *const names[] = {"depth", NULL};
+    static const char *const names[] = {"depth", "variant", NULL};
     int rc = oc__kv_only(params, names, "circulant", why, whylen);
     if (rc) return rc;
     if (nodes > OC__CIRC_QUADRATIC_NODES)
@@ -57,6 +60,8 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
         dflt++;
     uint64_t depth = dflt;
     if ((rc = oc__kv_u64(params, "depth", dflt, 1, cap, &depth, why, whylen))) return rc;
+    uint64_t variant = 0;
+    if ((rc = oc__kv_u64(params, "variant", 0, 0, 1, &variant, why, whylen))) return rc;
     if ((rc = oc__plan_work("circulant", nodes, (uint64_t)nodes * (nodes ? nodes - 1 : 0), why,
                             whylen)))
         return rc;
@@ -66,7 +71,7 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     plan->state = t;
     if (nodes >= 2) {
         oc__circ_dp dp;
-        if ((rc = oc__circ_dp_build(&dp, nodes, (uint32_t)depth - 1, 0)))
+        if ((rc = oc__circ_dp_build(&dp, nodes, (uint32_t)depth - 1, (int)variant)))
             return oc__fail(why, whylen, rc, "out of memory");
         rc = oc__circ_tree_of(&dp, (uint32_t)depth, t);
         oc__circ_dp_free(&dp);
@@ -80,8 +85,10 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     plan->spec.window_skips = 1; /* a round's transfers in label order (emit_round) */
     char v[16];
     snprintf(v, sizeof v, "%llu", (unsigned long long)depth);
-    return oc_kv_set(plan->used, "depth", v) ? oc__fail(why, whylen, OC_ENOMEM, "out of memory")
-                                             : 0;
+    return oc_kv_set(plan->used, "depth", v) ||
+                   oc_kv_set(plan->used, "variant", variant ? "1" : "0")
+               ? oc__fail(why, whylen, OC_ENOMEM, "out of memory")
+               : 0;
 }
 
 /* Round r: for every block j in label order, its arcs parent(p) -> p of depth r, rotated by j. */
@@ -123,50 +130,63 @@ static void release(oc__plan *plan) {
 
 typedef struct circ_cand {
     uint64_t steps;
-    uint32_t depth;
+    uint32_t depth, variant;
 } circ_cand;
 
 static int by_steps(const void *a, const void *b) {
     const circ_cand *x = a, *y = b;
     if (x->steps != y->steps) return x->steps < y->steps ? -1 : 1;
-    return x->depth < y->depth ? -1 : x->depth > y->depth;
+    if (x->depth != y->depth) return x->depth < y->depth ? -1 : 1;
+    return x->variant < y->variant ? -1 : x->variant > y->variant;
 }
 
-/* Every depth 1..min(floor(N/2), 48), each bounded by its tree's rounds' loads (tree_steps), in
- * order of that bound. */
+/* Every depth 1..min(floor(N/2), 48) and both variants of its shortest tree (circulant.c: the
+ * quadratic programme's, the slope merges'), each bounded by its tree's rounds' loads
+ * (tree_steps), in order of that bound (ties: the shallower, then variant 0). */
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
     const uint32_t N = in->nodes;
-    if (oc_kv_get(in->params, "depth") || N < 3 || N > OC__CIRC_QUADRATIC_NODES) return 0;
+    const int pin_d = oc_kv_get(in->params, "depth") != NULL,
+              pin_v = oc_kv_get(in->params, "variant") != NULL;
+    if ((pin_d && pin_v) || N < 3 || N > OC__CIRC_QUADRATIC_NODES) return 0;
     oc__formula_in f;
     int rc = in->figures(in, in->coll, 1, &f, why, whylen);
     if (rc) return rc;
     const uint32_t cap = oc__circ_depth_cap(N);
-    circ_cand c[OC__CIRC_MAX_DEPTH];
-    oc__circ_dp dp;
-    if ((rc = oc__circ_dp_build(&dp, N, cap - 1, 0)))
-        return oc__fail(why, whylen, rc, "out of memory");
-    for (uint32_t d = 1; d <= cap && !rc; d++) {
-        oc__circ_tree t;
-        if ((rc = oc__circ_tree_of(&dp, d, &t))) break;
-        c[d - 1] = (circ_cand){tree_steps(&t, f.channels), d};
-        oc__circ_tree_free(&t);
+    uint64_t d_lo = 1, d_hi = cap, v_lo = 0, v_hi = 1;
+    if (pin_d && (rc = oc__kv_u64(in->params, "depth", 1, 1, cap, &d_lo, why, whylen))) return rc;
+    if (pin_v && (rc = oc__kv_u64(in->params, "variant", 0, 0, 1, &v_lo, why, whylen))) return rc;
+    if (pin_d) d_hi = d_lo;
+    if (pin_v) v_hi = v_lo;
+    circ_cand c[2 * OC__CIRC_MAX_DEPTH];
+    uint32_t n = 0;
+    for (uint64_t v = v_lo; v <= v_hi && !rc; v++) {
+        oc__circ_dp dp;
+        if ((rc = oc__circ_dp_build(&dp, N, (uint32_t)d_hi - 1, (int)v)))
+            return oc__fail(why, whylen, rc, "out of memory");
+        for (uint64_t d = d_lo; d <= d_hi && !rc; d++) {
+            oc__circ_tree t;
+            if ((rc = oc__circ_tree_of(&dp, (uint32_t)d, &t))) break;
+            c[n++] = (circ_cand){tree_steps(&t, f.channels), (uint32_t)d, (uint32_t)v};
+            oc__circ_tree_free(&t);
+        }
+        oc__circ_dp_free(&dp);
     }
-    oc__circ_dp_free(&dp);
     if (rc) return oc__fail(why, whylen, rc, "out of memory");
-    qsort(c, cap, sizeof *c, by_steps);
+    const uint32_t cap2 = n;
+    qsort(c, n, sizeof *c, by_steps);
     static const char *const name = "each round's busiest directed link: ceil(load / (F w)) steps";
-    for (uint32_t i = 0; i < cap && !rc; i++) {
+    for (uint32_t i = 0; i < cap2 && !rc; i++) {
         oc__bound b = {.time_s = (double)c[i].steps * f.step_time,
                        .steps = c[i].steps,
                        .name = name,
                        .transfers = (uint64_t)N * (N - 1)};
         const int yes = oc__search_can_win(s, &b);
         if (yes < 0) return yes;
-        if (!yes) return oc__search_prune(s, "depths whose bound cannot win", &b, cap - i);
+        if (!yes) return oc__search_prune(s, "trees whose bound cannot win", &b, cap2 - i);
         char v[16];
         snprintf(v, sizeof v, "%u", c[i].depth);
-        const char *kv[] = {"depth", v};
-        rc = oc__search_offer(s, &b, 1, kv);
+        const char *kv[] = {"depth", v, "variant", c[i].variant ? "1" : "0"};
+        rc = oc__search_offer(s, &b, 2, kv);
     }
     return rc;
 }
@@ -184,14 +204,15 @@ static int formula(const oc__plan *plan, const oc__formula_in *in, oc_report *re
                            (unsigned long long)rep->steps);
 }
 
-static const char *const circ_params[] = {"depth", NULL};
+static const char *const circ_params[] = {"depth", "variant", NULL};
 
 const oc__algo oc__algo_allgather_circulant = {
     .info = {"circulant", OC_ALLGATHER, "ring",
              "every block on the same shortest spanning tree of a given depth, rotated to its "
              "source: the few-step all-gather where Fw is large next to N",
              "", "sum over the tree's rounds of ceil(busiest direction's load / (F w)) steps",
-             "depth=searched: the tree's depth, 1..min(floor(N/2), 48)"},
+             "depth=searched: the tree's depth, 1..min(floor(N/2), 48); variant=searched: which of "
+             "two equally short trees (0 the quadratic programme's, 1 the slope merges')"},
     .param_names = circ_params,
     .max_nodes = OC__CIRC_QUADRATIC_NODES,
     .plan = plan,
