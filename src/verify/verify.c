@@ -199,6 +199,11 @@ struct oc__verifier {
     size_t staged_cap, sets_cap; /* sets: grown when a heap cell is first staged */
     uint64_t base_bytes;         /* the state allocated up front */
     uint64_t heap_bytes; /* bytes held by range sets grown since (heap cells, nodes' sets) */
+    /* Copy collectives whose state is the same round the ring (see "Uniform state" below):
+     * while `uniform`, held[] is stale and node n holds rel turned by n * q labels. */
+    int uniform;
+    oc__rangeset rel;
+    oc__round flat; /* a family round written out, when it is not taken whole */
 };
 
 /* "verifying allreduce on 8 nodes with 64 chunks" into buf, for budget messages. */
@@ -320,12 +325,102 @@ static int held_grew(oc__verifier *v, uint32_t n, uint32_t cap, uint64_t round, 
     return at_key(v, state_budget(v, 0, round, why, len), round, OC__VK_BUDGET, 0, 0);
 }
 
+/* ---- uniform state: a ring's rounds taken whole ----
+ * An all-gather (or gossip) whose blocks are not relabelled starts the same at every node up to
+ * a turn of the ring: node n holds block n, that is labels R = [0, q) turned by n * q (mod
+ * C = N * q). A family round (core.h) in which every node k sends block (k - shift) mod N of
+ * width q to node k + hop keeps it so: sender k's block is, relative to k, the labels
+ * [a, a + q) with a = ((N - shift) mod N) * q, the same for every k, and the receiver k + hop
+ * gets them at a - hop * q relative to itself, the same for every receiver. So while every round
+ * is such a family, one set R (rel) stands for all N nodes' sets, and a round is checked and
+ * applied once: the senders all hold their block iff [a, a + q) is in R, the destinations
+ * k + hop are N distinct nodes (hop in 1..N-1), and each receives as many labels it already had
+ * as [a - hop q, + q) shares with R, N times in all. Nothing is assumed of the round but what
+ * its family says; any other round, or a family whose check fails, first writes every node's set
+ * out (materialize) and goes through the plain path, which decides and names the failure as it
+ * always did, so verdicts, messages and the redundant count are those of the transfers one by
+ * one (tests/test_family.c holds both on whole and broken schedules). */
+
+static int uniform_possible(const oc__verifier *v) {
+    const oc__spec *s = v->spec;
+    return !v->reduces && (s->coll == OC_ALLGATHER || s->coll == OC_GOSSIP) && !s->block_node &&
+           s->nodes >= 2 && v->lo == 0 && v->hi == s->chunks &&
+           (uint64_t)s->nodes * s->q == s->chunks;
+}
+
+/* Writes every node's set out from rel and leaves the uniform state. */
+static int materialize(oc__verifier *v) {
+    if (!v->uniform) return 0;
+    const oc__spec *s = v->spec;
+    const uint64_t C = s->chunks;
+    if (oc__grow((void **)&v->merge, &v->merge_cap, 2 * (size_t)v->rel.n + 1, sizeof(oc__range)))
+        return OC_ENOMEM;
+    uint64_t bytes = 0;
+    for (uint32_t node = 0; node < s->nodes; node++) {
+        const uint64_t turn = (uint64_t)node * s->q;
+        size_t m = 0;
+        for (uint32_t k = 0; k < v->rel.n; k++) {
+            const uint64_t a = (v->rel.iv[k].lo + turn) % C, len = v->rel.iv[k].hi - v->rel.iv[k].lo;
+            if (a + len <= C) {
+                v->merge[m++] = (oc__range){(uint32_t)a, (uint32_t)(a + len)};
+            } else {
+                v->merge[m++] = (oc__range){(uint32_t)a, (uint32_t)C};
+                v->merge[m++] = (oc__range){0, (uint32_t)(a + len - C)};
+            }
+        }
+        qsort(v->merge, m, sizeof(oc__range), range_cmp);
+        oc__rangeset *h = &v->held[node];
+        h->n = 0;
+        h->size = 0;
+        if (oc__rangeset_union(h, v->merge, m, NULL)) return OC_ENOMEM;
+        bytes += (uint64_t)h->cap * sizeof(oc__range);
+    }
+    v->heap_bytes = bytes;
+    v->uniform = 0;
+    return 0;
+}
+
+/* A family round in the uniform state: 1 when it was checked and applied whole (*rc: 0 or the
+ * budget's refusal), 0 when the plain path must take it. */
+static int uniform_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
+                         size_t len, int *rc) {
+    const oc__spec *s = v->spec;
+    const oc__family *f = &r->family;
+    const uint32_t N = s->nodes, q = s->q;
+    if (!v->uniform || !r->is_family || f->op != OC_OP_COPY || f->n != N || f->width != q ||
+        f->first != 0 || f->hop == 0 || f->hop >= N || f->shift >= N)
+        return 0;
+    /* the plain path's staging, asked for in the same words */
+    if ((*rc = state_budget(v, (uint64_t)N * sizeof(pending), round, why, len))) {
+        *rc = at_key(v, *rc, round, OC__VK_BUDGET, 0, 0);
+        return 1;
+    }
+    const uint64_t a = (uint64_t)((N - f->shift) % N) * q;
+    if (!oc__rangeset_contains(&v->rel, (uint32_t)a, (uint32_t)(a + q))) return 0;
+    const uint64_t b = (uint64_t)((N - f->shift + (N - f->hop)) % N) * q;
+    const oc__range got = {(uint32_t)b, (uint32_t)(b + q)};
+    uint64_t dup = 0;
+    if (oc__rangeset_union(&v->rel, &got, 1, &dup)) {
+        *rc = nomem(v, round, why, len);
+        return 1;
+    }
+    v->redundant += dup * N;
+    *rc = 0;
+    return 1;
+}
+
 static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len) {
     const oc__spec *s = v->spec;
+    int rc;
+    if (v->uniform) {
+        if (uniform_round(v, round, r, why, len, &rc)) return rc;
+        if (materialize(v)) return nomem(v, round, why, len);
+    }
+    if (!(r = oc__round_plain(r, &v->flat, &rc))) return nomem(v, round, why, len);
     const oc__transfer *x = r->xfers;
     /* The round's transfers inside the window, clipped to it, go to v->scope (for a whole
      * verifier: every transfer as it is). */
-    int rc = state_budget(v, (uint64_t)r->count * sizeof(pending), round, why, len);
+    rc = state_budget(v, (uint64_t)r->count * sizeof(pending), round, why, len);
     if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
     if (oc__grow((void **)&v->scope, &v->scope_cap, r->count ? r->count : 1, sizeof(pending)))
         return nomem(v, round, why, len);
@@ -609,6 +704,7 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
     const uint64_t W = v->hi - v->lo; /* the window's width: cells are node * W + (c - lo) */
     const uint32_t base = v->lo;
     int rc;
+    if (!(r = oc__round_plain(r, &v->flat, &rc))) return nomem(v, round, why, len);
     size_t units = 0;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
@@ -844,6 +940,7 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
     oc__verifier *v = calloc(1, sizeof *v);
     if (!v) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     v->sink.round = verifier_round;
+    v->sink.takes_family = 1;
     v->spec = s;
     v->lo = lo;
     v->hi = hi;
@@ -940,6 +1037,11 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
     }
     for (uint32_t n = 0; v->held && n < N; n++)
         v->heap_bytes += (uint64_t)v->held[n].cap * sizeof(oc__range);
+    if (uniform_possible(v)) {
+        const oc__range own = {0, q}; /* node 0's block; node n's is it turned by n * q */
+        if (oc__rangeset_union(&v->rel, &own, 1, NULL)) goto nomem;
+        v->uniform = 1;
+    }
     *out = v;
     return 0;
 nomem:
@@ -1004,6 +1106,11 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
     const oc__spec *s = v->spec;
     const uint32_t N = s->nodes, q = s->q;
     int rc = 0;
+    /* uniform (an all-gather or gossip): every node holds everything iff rel is every label */
+    if (v->uniform && v->rel.size == s->chunks) return 0;
+    if (materialize(v))
+        return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
+                      OC__VK_END, 0, 0, 0);
     switch (s->coll) {
     case OC_ALLGATHER:
     case OC_GOSSIP:
@@ -1046,6 +1153,8 @@ void oc__verifier_free(oc__verifier *v) {
         free(v->held);
     }
     free(v->scope);
+    oc__rangeset_free(&v->rel);
+    oc__round_free(&v->flat);
     if (v->contrib) {
         uint64_t cells = (uint64_t)s->nodes * (v->hi - v->lo);
         for (uint64_t i = 0; i < cells; i++)
