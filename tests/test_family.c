@@ -12,14 +12,18 @@
  *     steps and time must be the same. The verifier's uniform state (verify.c) and the ring
  *     model's repeated family (ring.c) are the paths under test: a verifier that skipped the
  *     senders' check, or a model that reused another family's colours, fails here.
+ *     The all-reduce (the ring reduce-scatter's families, then the all-gather's) goes the same
+ *     way: the verifier writes its families out, the switch takes them whole.
  *  2. The ring check's family shortcut (oc__ring_check_family) decides only what it proves:
  *     arcs of one link on one colour range, covering each transfer exactly; longer arcs, a range
- *     of the wrong width or past the colours used, a family of another ring are left undecided.
+ *     of the wrong width or past the colours used, a family of another ring are left undecided;
+ *     the switch check's (oc__sw_check_family) proves one transfer a port and nothing else.
  */
 #include "check.h"
 #include "core/result.h"
 #include "net/net.h"
 #include "net/ring.h"
+#include "net/switch.h"
 #include "run/pipeline.h"
 
 #include <stdio.h>
@@ -101,9 +105,12 @@ static outcome run(const char *net, oc_collective coll, uint32_t N, uint32_t q, 
     return o;
 }
 
-/* The ring all-gather's N - 1 rounds into st (room for N + 1), changed by `kind`; the count. */
-static size_t make(int kind, uint32_t N, uint32_t q, step *st) {
+/* The ring all-gather's N - 1 rounds (after the ring reduce-scatter's N - 1 when `reduce`) into
+ * st (room for 2N + 1), changed by `kind`; the count. */
+static size_t make(int kind, uint32_t N, uint32_t q, step *st, int reduce) {
     size_t n = 0;
+    for (uint32_t r = 0; reduce && r + 1 < N; r++)
+        st[n++] = (step){.hop = 1, .shift = (r + 1) % N, .width = q, .op = OC_OP_REDUCE};
     for (uint32_t r = 0; r + 1 < N; r++)
         st[n++] = (step){.hop = 1, .shift = r, .width = q, .op = OC_OP_COPY};
     switch (kind) {
@@ -153,19 +160,22 @@ static int same(const outcome *a, const outcome *b) {
 static void families_as_transfers(void) {
     static const uint32_t sizes[] = {2, 3, 5, 7, 12, 64, 100};
     static const char *const nets[] = {"ring", "switch"};
-    static const oc_collective colls[] = {OC_ALLGATHER, OC_GOSSIP};
+    static const oc_collective colls[] = {OC_ALLGATHER, OC_GOSSIP, OC_ALLREDUCE};
     int fails = 0, passes = 0;
     for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++) {
         const uint32_t N = sizes[a];
-        step *st = calloc(N + 2, sizeof *st);
+        step *st = calloc(2 * (size_t)N + 2, sizeof *st);
         for (uint32_t q = 1; q <= 3; q += 2)
             for (int kind = 0; kind <= 9; kind++)
-                for (size_t c = 0; c < 2; c++)
+                for (size_t c = 0; c < 3; c++)
                     for (size_t k = 0; k < 2; k++)
                         for (int data = 0; data <= 1; data++) {
-                            const size_t n = make(kind, N, q, st);
-                            const outcome w = run(nets[k], colls[c], N, q, st, n, 1, data);
-                            const outcome p = run(nets[k], colls[c], N, q, st, n, 0, data);
+                            /* an all-reduce's vector is N blocks of q chunks */
+                            const int reduce = colls[c] == OC_ALLREDUCE;
+                            const uint32_t sq = reduce ? N * q : q;
+                            const size_t n = make(kind, N, q, st, reduce);
+                            const outcome w = run(nets[k], colls[c], N, sq, st, n, 1, data);
+                            const outcome p = run(nets[k], colls[c], N, sq, st, n, 0, data);
                             CHECK(same(&w, &p),
                                   "%s %s N=%u q=%u kind %d data %d: families rc %d '%s' rounds "
                                   "%llu steps %llu redundant %llu, transfers rc %d '%s' rounds "
@@ -186,15 +196,15 @@ static void families_as_transfers(void) {
     CHECK(fails > 100 && passes > 100, "%d failing and %d passing schedules", fails, passes);
     /* the kinds that must fail do, as their transfers one by one do, naming the same thing */
     step st[16];
-    size_t n = make(2, 7, 1, st);
+    size_t n = make(2, 7, 1, st, 0);
     outcome w = run("ring", OC_ALLGATHER, 7, 1, st, n, 1, 0);
     CHECK(w.rc == OC_EVERIFY && strstr(w.why, "round 1: node 0 sends to node 1, before it has it"),
           "sender without its block: rc %d '%s'", w.rc, w.why);
-    n = make(1, 7, 1, st);
+    n = make(1, 7, 1, st, 0);
     w = run("ring", OC_ALLGATHER, 7, 1, st, n, 1, 0);
     CHECK(w.rc == OC_EVERIFY && strstr(w.why, "at the end: node 0 is missing"),
           "a round short: rc %d '%s'", w.rc, w.why);
-    n = make(3, 7, 3, st);
+    n = make(3, 7, 3, st, 0);
     w = run("ring", OC_ALLGATHER, 7, 3, st, n, 1, 0);
     CHECK(w.rc == 0 && w.redundant == 7 * 3, "round 0 twice: rc %d redundant %llu", w.rc,
           (unsigned long long)w.redundant);
@@ -239,8 +249,31 @@ static void ring_check_family(void) {
     oc__ring_checker_free(c);
 }
 
+static void switch_check_family(void) {
+    int decided = -1;
+    const oc__family f = {.n = 12, .hop = 5, .shift = 3, .first = 0, .width = 2, .op = 1};
+    /* every port one transfer of 2 x 1000 bytes: proven */
+    oc__sw_claim claim = {.degree = 1, .msgs = 1, .bytes = 2000};
+    oc__sw_check_family(0, &f, 12, 1000, &claim, &decided);
+    CHECK(decided == 1, "hop 5 of 12: decided %d", decided);
+    /* a claim that is not the round's, a hop of 0, a family of another switch: undecided */
+    claim.bytes = 1000;
+    oc__sw_check_family(0, &f, 12, 1000, &claim, &decided);
+    CHECK(decided == 0, "bytes 1000 claimed: decided %d", decided);
+    claim = (oc__sw_claim){.degree = 2, .msgs = 1, .bytes = 2000};
+    oc__sw_check_family(0, &f, 12, 1000, &claim, &decided);
+    CHECK(decided == 0, "degree 2 claimed: decided %d", decided);
+    claim = (oc__sw_claim){.degree = 1, .msgs = 1, .bytes = 2000};
+    const oc__family zero = {.n = 12, .hop = 0, .shift = 0, .first = 0, .width = 2, .op = 1};
+    oc__sw_check_family(0, &zero, 12, 1000, &claim, &decided);
+    CHECK(decided == 0, "hop 0: decided %d", decided);
+    oc__sw_check_family(0, &f, 13, 1000, &claim, &decided);
+    CHECK(decided == 0, "12 of 13 nodes: decided %d", decided);
+}
+
 int main(void) {
     families_as_transfers();
     ring_check_family();
+    switch_check_family();
     return CHECK_SUMMARY();
 }
