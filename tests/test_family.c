@@ -80,7 +80,7 @@ typedef struct outcome {
 } outcome;
 
 static outcome run(const char *net, oc_collective coll, uint32_t N, uint32_t q, const step *steps,
-                   size_t n, int whole, int data) {
+                   size_t n, int whole, int data, int families) {
     outcome o;
     memset(&o, 0, sizeof o);
     oc__spec spec;
@@ -88,6 +88,7 @@ static outcome run(const char *net, oc_collective coll, uint32_t N, uint32_t q, 
         o.rc = -1000;
         return o;
     }
+    spec.families = families;
     oc_report *rep = oc__report_new();
     const sched s = {steps, n, N, whole};
     o.rc = oc__run_schedule(&spec, source, (void *)&s, oc__model_find(net), NULL, data, NULL, rep,
@@ -174,8 +175,15 @@ static void families_as_transfers(void) {
                             const int reduce = colls[c] == OC_ALLREDUCE;
                             const uint32_t sq = reduce ? N * q : q;
                             const size_t n = make(kind, N, q, st, reduce);
-                            const outcome w = run(nets[k], colls[c], N, sq, st, n, 1, data);
-                            const outcome p = run(nets[k], colls[c], N, sq, st, n, 0, data);
+                            /* a reduction's verifier holds one cell per offset when the
+                             * spec says families (the promise kept, and broken: transfers) */
+                            const outcome w = run(nets[k], colls[c], N, sq, st, n, 1, data, 1);
+                            const outcome p = run(nets[k], colls[c], N, sq, st, n, 0, data, 0);
+                            if (reduce) {
+                                const outcome b = run(nets[k], colls[c], N, sq, st, n, 0, data, 1);
+                                CHECK(same(&b, &p), "N=%u q=%u kind %d: promise broken rc %d '%s'",
+                                      N, q, kind, b.rc, b.why);
+                            }
                             CHECK(same(&w, &p),
                                   "%s %s N=%u q=%u kind %d data %d: families rc %d '%s' rounds "
                                   "%llu steps %llu redundant %llu, transfers rc %d '%s' rounds "
@@ -197,15 +205,26 @@ static void families_as_transfers(void) {
     /* the kinds that must fail do, as their transfers one by one do, naming the same thing */
     step st[16];
     size_t n = make(2, 7, 1, st, 0);
-    outcome w = run("ring", OC_ALLGATHER, 7, 1, st, n, 1, 0);
+    outcome w = run("ring", OC_ALLGATHER, 7, 1, st, n, 1, 0, 0);
     CHECK(w.rc == OC_EVERIFY && strstr(w.why, "round 1: node 0 sends to node 1, before it has it"),
           "sender without its block: rc %d '%s'", w.rc, w.why);
     n = make(1, 7, 1, st, 0);
-    w = run("ring", OC_ALLGATHER, 7, 1, st, n, 1, 0);
+    w = run("ring", OC_ALLGATHER, 7, 1, st, n, 1, 0, 0);
     CHECK(w.rc == OC_EVERIFY && strstr(w.why, "at the end: node 0 is missing"),
           "a round short: rc %d '%s'", w.rc, w.why);
+    /* round 0 of the reduce-scatter again in round 1 counts a contribution twice */
+    step rs[32];
+    n = make(0, 7, 1, rs, 1);
+    rs[1].shift = 1;
+    w = run("switch", OC_ALLREDUCE, 7, 7, rs, n, 1, 0, 1);
+    CHECK(w.rc == OC_EVERIFY && strstr(w.why, "twice"), "all-reduce, round 0 twice: rc %d '%s'",
+          w.rc, w.why);
+    n = make(0, 7, 1, rs, 1);
+    w = run("switch", OC_ALLREDUCE, 7, 7, rs, n - 1, 1, 0, 1);
+    CHECK(w.rc == OC_EVERIFY && strstr(w.why, "at the end: node"),
+          "all-reduce, a round short: rc %d '%s'", w.rc, w.why);
     n = make(3, 7, 3, st, 0);
-    w = run("ring", OC_ALLGATHER, 7, 3, st, n, 1, 0);
+    w = run("ring", OC_ALLGATHER, 7, 3, st, n, 1, 0, 0);
     CHECK(w.rc == 0 && w.redundant == 7 * 3, "round 0 twice: rc %d redundant %llu", w.rc,
           (unsigned long long)w.redundant);
 }

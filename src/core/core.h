@@ -156,6 +156,12 @@ typedef struct oc__spec {
     /* 1: the generator makes only a chunk window's transfers (oc__emit_skip), so a verifier shard
      * costs its own transfers and shards may be many and small (run/shard.c). */
     int window_skips;
+    /* 1: the generator's whole rounds are families of every node (oc__emit_family; the ring
+     * all-reduce and reduce-scatter): a reduction's verifier may hold one cell per label offset
+     * instead of N x C, so the plan runs it in one pass, not in shards (run/shard.c). A promise
+     * for planning only: the verifier checks every round, and a round that is not such a family
+     * makes it write the N x C cells out (within its budget, else the run is sharded). */
+    int families;
 } oc__spec;
 
 /* Fills the spec for (coll, nodes, root, bytes, q); block_node stays NULL. Checks sizes. */

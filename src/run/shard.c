@@ -280,10 +280,13 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
                             "more than the %llu this tool verifies",
                             oc_collective_name(spec->coll), spec->nodes, C,
                             (unsigned long long)cells, (unsigned long long)OC_MAX_TRANSFERS);
+        /* Rounds that are families (oc__spec.families): the verifier holds one cell per label
+         * offset (verify.c, "Uniform reductions"), not these cells: one pass, no shards. */
+        const int families = spec->families && spec->nodes >= 2 && C % spec->nodes == 0;
         /* one chunk's cells, and the heap its contribution sets fragment to (oc__spec) */
         const uint64_t per = oc__verifier_state_bytes(spec, 1) + spec->chunk_heap;
         /* a one-chunk shard: its cells, and as much again for a round's staging and growth */
-        if (2 * per > plan->target) {
+        if (!families && 2 * per > plan->target) {
             oc__format_bytes(need, sizeof need, 2 * per * (plan->threads + 1));
             return oc__fail(why, len, OC_ETOOBIG,
                             "verifying %s on %u nodes needs %s (twice one chunk's %u node states%s, "
@@ -294,7 +297,7 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
                             plan->threads, have);
         }
         const uint64_t state = per * C;
-        if (state > plan->target) {
+        if (!families && state > plan->target) {
             /* Small shards (OC__SHARD_BYTES: cache-sized), but not more than OC__SHARDS_SOFT of
              * them while the budget allows bigger: a generator that cannot skip outside a window
              * is re-run whole per shard (one that can still visits the senders of its wide
