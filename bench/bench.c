@@ -314,16 +314,15 @@ static void machine_line(void) {
     while (f && fgets(line, sizeof line, f))
         if (sscanf(line, "MemTotal: %ld kB", &mem_kb) == 1) break;
     if (f) fclose(f);
-    char load[64] = "unknown";
+    double l1 = -1, l5 = -1, l15 = -1; /* the load averages over 1, 5 and 15 minutes */
     f = fopen("/proc/loadavg", "r");
-    if (f && fgets(load, sizeof load, f)) load[strcspn(load, "\n")] = 0;
+    if (f && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) != 3) l1 = l5 = l15 = -1;
     if (f) fclose(f);
     time_t t = time(NULL);
     char when[32];
     strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&t));
-    printf("machine: %s, %ld cores, %.1f GiB; load average (1, 5, 15 min, runnable/total, last "
-           "pid) %s at %s\n",
-           model, sysconf(_SC_NPROCESSORS_ONLN), (double)mem_kb / 1048576.0, load, when);
+    printf("machine: %s, %ld cores, %.1f GiB; load %.2f %.2f %.2f (1, 5, 15 min) at %s\n", model,
+           sysconf(_SC_NPROCESSORS_ONLN), (double)mem_kb / 1048576.0, l1, l5, l15, when);
 }
 
 /* Runs fn(arg, fd) in a child and prints its line and peak memory; 1 if it failed. */

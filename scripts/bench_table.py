@@ -5,8 +5,7 @@
 
 Each output line "|b:CASE| wall | CPU | RSS |" replaces the three cells after the marked cell of
 the page's row for CASE (issue 31 item 5: the performance table regenerated from `make bench`);
-the machine line oc_bench prints first is written after the page's line starting "Measured with"
-when the page has a <!--bench-machine--> marker. Rows of cases not run are left as they are.
+the machine line oc_bench prints first replaces the page's line marked <!--bench-machine-->. Rows of cases not run are left as they are.
 """
 import re
 import sys
@@ -38,7 +37,8 @@ def main() -> int:
             lines[i] = "|".join(cells)
             done.add(m.group(1))
         if machine and "<!--bench-machine-->" in line:
-            lines[i] = "<!--bench-machine-->Last regenerated on " + machine + "."
+            # within the page's 100 columns: the load's three averages are 1, 5 and 15 min
+            lines[i] = "<!--bench-machine-->" + machine.replace(" (1, 5, 15 min)", "") + "."
     with open(page, "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
     missing = sorted(set(figures) - done)
