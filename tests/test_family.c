@@ -5,15 +5,15 @@
  *  1. Schedules made of families (the ring all-gather, and broken ones: a round short, a sender
  *     that does not hold its block yet, a round repeated, hop 2, a family with a transfer added
  *     to its round, a plain round between families, a reduce in an all-gather, blocks narrower
- *     than q, hops 1 and 2 in turn) on N in {2, 3, 5, 7, 12, 64, 100}, q in {1, 3}, all-gather and gossip, on the ring
- *     (which takes families whole) and the switch (which is handed them written out), with and
- *     without the real-data run: emitted as families and emitted one transfer at a time, the
- *     return code, the reason, the rounds, transfers, chunk-transfers, redundant deliveries,
- *     steps and time must be the same. The verifier's uniform state (verify.c) and the ring
- *     model's repeated family (ring.c) are the paths under test: a verifier that skipped the
- *     senders' check, or a model that reused another family's colours, fails here.
- *     The all-reduce (the ring reduce-scatter's families, then the all-gather's) goes the same
- *     way: the verifier writes its families out, the switch takes them whole.
+ *     than q, hops 1 and 2 in turn) on N in {2, 3, 5, 7, 12, 64, 100}, q in {1, 3}, all-gather and
+ * gossip, on the ring (which takes families whole) and the switch (which is handed them written
+ * out), with and without the real-data run: emitted as families and emitted one transfer at a time,
+ * the return code, the reason, the rounds, transfers, chunk-transfers, redundant deliveries, steps
+ * and time must be the same. The verifier's uniform state (verify.c) and the ring model's repeated
+ * family (ring.c) are the paths under test: a verifier that skipped the senders' check, or a model
+ * that reused another family's colours, fails here. The all-reduce (the ring reduce-scatter's
+ * families, then the all-gather's) goes the same way: the verifier writes its families out, the
+ * switch takes them whole.
  *  2. The ring check's family shortcut (oc__ring_check_family) decides only what it proves:
  *     arcs of one link on one colour range, covering each transfer exactly; longer arcs, a range
  *     of the wrong width or past the colours used, a family of another ring are left undecided;
@@ -33,8 +33,8 @@
 /* One round of a test schedule: a family, and optionally one more transfer in the same round. */
 typedef struct step {
     uint32_t hop, shift, width, op;
-    int plain;                /* 1: this round is always emitted one transfer at a time */
-    int extra;                /* 1: add the transfer extra_src -> extra_dst of block 0 */
+    int plain; /* 1: this round is always emitted one transfer at a time */
+    int extra; /* 1: add the transfer extra_src -> extra_dst of block 0 */
     uint32_t extra_src, extra_dst;
 } step;
 
@@ -189,10 +189,10 @@ static void families_as_transfers(void) {
                                   "%llu steps %llu redundant %llu, transfers rc %d '%s' rounds "
                                   "%llu steps %llu redundant %llu",
                                   oc_collective_name(colls[c]), nets[k], N, q, kind, data, w.rc,
-                                  w.why, (unsigned long long)w.rounds,
-                                  (unsigned long long)w.steps, (unsigned long long)w.redundant,
-                                  p.rc, p.why, (unsigned long long)p.rounds,
-                                  (unsigned long long)p.steps, (unsigned long long)p.redundant);
+                                  w.why, (unsigned long long)w.rounds, (unsigned long long)w.steps,
+                                  (unsigned long long)w.redundant, p.rc, p.why,
+                                  (unsigned long long)p.rounds, (unsigned long long)p.steps,
+                                  (unsigned long long)p.redundant);
                             if (w.rc)
                                 fails++;
                             else

@@ -85,8 +85,7 @@ int oc__ring_ag_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first
 /* A round of the ring of every node in order, block k being label k: the whole round as one
  * family (core.h: node k sends block (k - shift) mod N to node k + 1), which the sinks that know
  * how take in O(1); a windowed emitter (a verifier shard) gets its window's transfers alone. */
-static int whole_ring_round(oc__emit *e, const uint32_t *P, uint32_t N, uint32_t shift,
-                            oc__op op) {
+static int whole_ring_round(oc__emit *e, const uint32_t *P, uint32_t N, uint32_t shift, oc__op op) {
     if (e->windowed) return ring_round(e, P, N, 0, 1, shift, op);
     const oc__family f = {.n = N, .hop = 1, .shift = shift, .first = 0, .width = 1, .op = op};
     return oc__emit_family(e, &f);

@@ -716,7 +716,8 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
             }
             const uint64_t most = colours[0] > colours[1] ? colours[0] : colours[1];
             const uint64_t heaviest = maxload[0] > maxload[1] ? maxload[0] : maxload[1];
-            const uint64_t steps = oc__ceil_div(most, channels), lb = oc__ceil_div(heaviest, channels);
+            const uint64_t steps = oc__ceil_div(most, channels);
+            const uint64_t lb = oc__ceil_div(heaviest, channels);
             oc__netrun_mapped(m, steps);
             m->steps_lb += lb;
             m->units += m->last_units;

@@ -206,9 +206,9 @@ struct oc__verifier {
     /* Reductions the same way (see "Uniform reductions"): while `runiform`, contrib[] and
      * written[] are not made; node n's cell of label l is offset[(l - n w) mod C] turned by n. */
     int runiform;
-    uint32_t uw;  /* w = C / N, the labels a node's turn moves */
-    cell *offset; /* C plain cells */
-    cell *unext;  /* a round's new cells, w of them */
+    uint32_t uw;    /* w = C / N, the labels a node's turn moves */
+    cell *offset;   /* C plain cells */
+    cell *unext;    /* a round's new cells, w of them */
     oc__round flat; /* a family round written out, when it is not taken whole */
 };
 
@@ -366,7 +366,8 @@ static int materialize(oc__verifier *v) {
         const uint64_t turn = (uint64_t)node * s->q;
         size_t m = 0;
         for (uint32_t k = 0; k < v->rel.n; k++) {
-            const uint64_t a = (v->rel.iv[k].lo + turn) % C, len = v->rel.iv[k].hi - v->rel.iv[k].lo;
+            const uint64_t a = (v->rel.iv[k].lo + turn) % C,
+                           len = v->rel.iv[k].hi - v->rel.iv[k].lo;
             if (a + len <= C) {
                 v->merge[m++] = (oc__range){(uint32_t)a, (uint32_t)(a + len)};
             } else {
@@ -388,8 +389,8 @@ static int materialize(oc__verifier *v) {
 
 /* A family round in the uniform state: 1 when it was checked and applied whole (*rc: 0 or the
  * budget's refusal), 0 when the plain path must take it. */
-static int uniform_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
-                         size_t len, int *rc) {
+static int uniform_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len,
+                         int *rc) {
     const oc__spec *s = v->spec;
     const oc__family *f = &r->family;
     const uint32_t N = s->nodes, q = s->q;
@@ -1132,9 +1133,9 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
         const size_t n = strlen(what);
         snprintf(what + n, sizeof what - n, " (chunks %u..%u)", lo, hi - 1);
     }
-    if (v->reduces && s->families && lo == 0 && hi == s->chunks && N >= 2 &&
-        s->chunks % N == 0 && (s->coll == OC_ALLREDUCE || (s->coll == OC_REDUCESCATTER &&
-                                                           !s->block_node && s->q * N == s->chunks))) {
+    if (v->reduces && s->families && lo == 0 && hi == s->chunks && N >= 2 && s->chunks % N == 0 &&
+        (s->coll == OC_ALLREDUCE ||
+         (s->coll == OC_REDUCESCATTER && !s->block_node && s->q * N == s->chunks))) {
         /* uniform: one cell per offset; the N x C cells only if a round needs them */
         v->uw = s->chunks / N;
         v->base_bytes = (uint64_t)s->chunks * sizeof(cell) + (uint64_t)v->uw * sizeof(cell);
@@ -1314,8 +1315,8 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
         if ((rc = rmaterialize(v, OC__VK_END, why, len))) return rc;
     }
     if (materialize(v))
-        return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"),
-                      OC__VK_END, 0, 0, 0);
+        return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), OC__VK_END,
+                      0, 0, 0);
     switch (s->coll) {
     case OC_ALLGATHER:
     case OC_GOSSIP:
