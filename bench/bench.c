@@ -423,7 +423,8 @@ int main(int argc, char **argv) {
     }
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
-            printf("usage: oc_bench [--markdown] [CASE...]\n\nWall time and peak memory of generate + verify + "
+            printf("usage: oc_bench [--markdown] [CASE...]\n\nWall time and peak memory of "
+                   "generate + verify + "
                    "map + resource check for\nthe cases the README names, each in a child process; "
                    "without CASE, all of them.\n\ncases (\"readers\" for every reader):\n");
             case_names(stdout);
