@@ -250,7 +250,9 @@ static int from_algo_counted(void *arg, oc__emit *e) {
      * (the shards, on other threads): only the whole pass is counted, or done would go back. */
     if (!s->progress.fn) return from_algo(&s->src, e);
     progress_sink ps = {
-        .sink = {.round = e->windowed ? stop_round : progress_round, .next = e->sinks},
+        .sink = {.round = e->windowed ? stop_round : progress_round,
+                 .next = e->sinks,
+                 .takes_family = 1}, /* reads the index alone */
         .progress = &s->progress};
     e->sinks = &ps.sink;
     int rc = from_algo(&s->src, e);

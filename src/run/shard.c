@@ -124,7 +124,7 @@ static void record(shard_run *run, slot *sl, int rc, oc__verify_key key, const c
 }
 
 static int cost_pass(shard_run *run, slot *sl) {
-    stop_sink stop = {{stop_round, run->cost}, run, 0};
+    stop_sink stop = {{stop_round, run->cost, 1}, run, 0}; /* reads no transfer: takes families */
     oc__emit e;
     oc__emit_init(&e, run->spec, &stop.sink, sl->why, sizeof sl->why);
     int rc = run->source(run->arg, &e);
@@ -156,10 +156,12 @@ static void verify_window(shard_run *run, slot *sl, uint32_t lo, uint32_t hi) {
     }
     if (!v) rc = oc__verifier_new_window(run->spec, lo, hi, run->plan->share, &v, why, sizeof why);
     if (!rc) {
-        stop_sink stop = {{stop_round, oc__verifier_sink(v)}, run, 0};
+        stop_sink stop = {{stop_round, oc__verifier_sink(v), 1}, run, 0};
         oc__emit e;
         oc__emit_init(&e, run->spec, &stop.sink, why, sizeof why);
-        oc__emit_window(&e, lo, hi);
+        /* a window of every chunk keeps every transfer: the emitter is left whole, so that a
+         * generator's whole-ring rounds stay families (core.h) the verifier takes in O(1) */
+        if (lo > 0 || hi < run->spec->chunks) oc__emit_window(&e, lo, hi);
         rc = run->source(run->arg, &e);
         if (rc == STOPPED) {
             rc = 0;
@@ -278,10 +280,13 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
                             "more than the %llu this tool verifies",
                             oc_collective_name(spec->coll), spec->nodes, C,
                             (unsigned long long)cells, (unsigned long long)OC_MAX_TRANSFERS);
+        /* Rounds that are families (oc__spec.families): the verifier holds one cell per label
+         * offset (verify.c, "Uniform reductions"), not these cells: one pass, no shards. */
+        const int families = spec->families && spec->nodes >= 2 && C % spec->nodes == 0;
         /* one chunk's cells, and the heap its contribution sets fragment to (oc__spec) */
         const uint64_t per = oc__verifier_state_bytes(spec, 1) + spec->chunk_heap;
         /* a one-chunk shard: its cells, and as much again for a round's staging and growth */
-        if (2 * per > plan->target) {
+        if (!families && 2 * per > plan->target) {
             oc__format_bytes(need, sizeof need, 2 * per * (plan->threads + 1));
             return oc__fail(why, len, OC_ETOOBIG,
                             "verifying %s on %u nodes needs %s (twice one chunk's %u node states%s, "
@@ -292,7 +297,7 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
                             plan->threads, have);
         }
         const uint64_t state = per * C;
-        if (state > plan->target) {
+        if (!families && state > plan->target) {
             /* Small shards (OC__SHARD_BYTES: cache-sized), but not more than OC__SHARDS_SOFT of
              * them while the budget allows bigger: a generator that cannot skip outside a window
              * is re-run whole per shard (one that can still visits the senders of its wide
