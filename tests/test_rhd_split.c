@@ -77,8 +77,8 @@ static void run_all(cands *cs, const char *coll_algo, oc_collective coll, uint32
         pinned_run *p = &cs->c[i];
         char why[512] = "";
         int err;
-        oc_report *rep =
-            run_words("fabric", coll, coll_algo, N, bytes, p->params, net, 0, &err, why, sizeof why);
+        oc_report *rep = run_words("fabric", coll, coll_algo, N, bytes, p->params, net, 0, &err,
+                                   why, sizeof why);
         if (!err && rep) {
             p->ran = 1;
             p->t = oc_report_time(rep);
@@ -88,24 +88,23 @@ static void run_all(cands *cs, const char *coll_algo, oc_collective coll, uint32
     }
 }
 
-static void check_bound(const pinned_run *p, double bound_t, uint64_t bound_steps,
-                        const char *what, const char *name, uint32_t N, uint64_t bytes,
-                        const char *net) {
+static void check_bound(const pinned_run *p, double bound_t, uint64_t bound_steps, const char *what,
+                        const char *name, uint32_t N, uint64_t bytes, const char *net) {
     if (!p->ran) return; /* refused pinned: nothing to compare */
     CHECK(bound_t <= p->t * (1 + 1e-9) && bound_steps <= p->steps,
-          "%s N=%u %llu B %s: bound of %s (%.9g s, %llu steps) above %s's %.9g s, %llu steps",
-          name, N, (unsigned long long)bytes, net, what, bound_t, (unsigned long long)bound_steps,
+          "%s N=%u %llu B %s: bound of %s (%.9g s, %llu steps) above %s's %.9g s, %llu steps", name,
+          N, (unsigned long long)bytes, net, what, bound_t, (unsigned long long)bound_steps,
           p->params, p->t, (unsigned long long)p->steps);
 }
 
-static void one(const char *name, oc_collective coll, uint32_t N, uint64_t bytes,
-                const char *net) {
+static void one(const char *name, oc_collective coll, uint32_t N, uint64_t bytes, const char *net) {
     static cands cs;
     cs.n = 0;
     factorisations(&cs, N, "");
     for (uint32_t r = 2; r <= N + 1; r++) {
         uint64_t P = 1;
-        while (P * r <= N) P *= r;
+        while (P * r <= N)
+            P *= r;
         if (P == N) continue;
         char params[128];
         snprintf(params, sizeof params, "radix=%u fold=1", r);
@@ -134,8 +133,8 @@ static void one(const char *name, oc_collective coll, uint32_t N, uint64_t bytes
             bounded++;
             char why2[512] = "";
             int err2;
-            oc_report *pin = run_words("fabric", coll, name, N, bytes, e->text, net, 0, &err2,
-                                       why2, sizeof why2);
+            oc_report *pin = run_words("fabric", coll, name, N, bytes, e->text, net, 0, &err2, why2,
+                                       sizeof why2);
             if (!err2 && pin) {
                 pinned_run p = {.ran = 1, .t = oc_report_time(pin), .steps = oc_report_steps(pin)};
                 snprintf(p.params, sizeof p.params, "%s", e->text);
@@ -156,19 +155,19 @@ static void one(const char *name, oc_collective coll, uint32_t N, uint64_t bytes
                         strcmp(cs.c[j].digits + ld - ls, suffix) != 0)
                         continue;
                     members++;
-                    check_bound(&cs.c[j], e->bound_time_s, e->bound_steps, e->text, name, N,
-                                bytes, net);
+                    check_bound(&cs.c[j], e->bound_time_s, e->bound_steps, e->text, name, N, bytes,
+                                net);
                 }
             } else if (sscanf(e->text, "fold=1 with radix %u to %u", &lo, &hi) == 2) {
                 for (size_t j = 0; j < cs.n; j++)
                     if (cs.c[j].fold_radix >= lo && cs.c[j].fold_radix <= hi) {
                         members++;
-                        check_bound(&cs.c[j], e->bound_time_s, e->bound_steps, e->text, name,
-                                    N, bytes, net);
+                        check_bound(&cs.c[j], e->bound_time_s, e->bound_steps, e->text, name, N,
+                                    bytes, net);
                     }
             }
-            CHECK(members > 0, "%s N=%u: family '%s' has no member among the pinned runs", name,
-                  N, e->text);
+            CHECK(members > 0, "%s N=%u: family '%s' has no member among the pinned runs", name, N,
+                  e->text);
         }
     }
     /* the bounds are used: with mzi_split=1 the search used to map every candidate unbounded */

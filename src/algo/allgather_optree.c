@@ -603,7 +603,8 @@ static int exact_stages(ag_search *a, const oc__radices *r, uint64_t cheap_total
     }
     *ring_exact = val[0];
     *rest = 0;
-    for (uint32_t j = 1; j < r->k; j++) *rest += val[j];
+    for (uint32_t j = 1; j < r->k; j++)
+        *rest += val[j];
     *all_exact = ex;
     return 0;
 }
