@@ -1,7 +1,8 @@
 /*
- * test_rhd_split.c — the searches of rd, rh and rhd on the fabric with mzi_split=1 (a round above
- * the MZI degree runs in passes) prune by bounds proven for split rounds (rhd_search.c's essay,
- * "Split rounds"), and still return the best point of their space.
+ * test_rhd_split.c — the searches of rd, rh, rhd and SiPCO on the fabric with mzi_split=1 (a round
+ * above the MZI degree runs in passes) prune by bounds proven for split rounds (rhd_search.c's
+ * essay, "Split rounds"; allreduce_sipco.c, split_bound), and still return the best point of
+ * their space. SiPCO: every r with r^l = N, at N = 4, 8, 16, 27, 64, 81, 256.
  *
  * For each case every candidate of the space is run pinned: every ordered factorisation of N
  * (radices=, most significant first) and fold=1 with every radix 2 .. N + 1 of which N is not a
@@ -177,6 +178,44 @@ out:
     oc_report_free(rep);
 }
 
+/* SiPCO on the split fabric (allreduce_sipco.c, split_bound): every r with r^l = N pinned; every
+ * bound the search logged at most that r's cost, the search's choice no slower than any. */
+static void sipco_case(uint32_t N, uint64_t bytes, const char *net) {
+    char why[512] = "";
+    int err;
+    oc_report *rep =
+        run_words("fabric", OC_ALLREDUCE, "sipco", N, bytes, NULL, net, 0, &err, why, sizeof why);
+    CHECK(!err && rep && rep->search, "sipco N=%u %llu B %s: %s", N, (unsigned long long)bytes, net,
+          why);
+    if (err || !rep || !rep->search) goto out;
+    const double best = oc_report_time(rep);
+    const oc__search_log *log = rep->search;
+    size_t bounded = 0;
+    for (size_t i = 0; i < log->n; i++) {
+        const oc__search_entry *e = &log->entry[i];
+        char why2[512] = "";
+        int err2;
+        oc_report *pin = run_words("fabric", OC_ALLREDUCE, "sipco", N, bytes, e->text, net, 0,
+                                   &err2, why2, sizeof why2);
+        if (!err2 && pin) {
+            pinned_run p = {.ran = 1, .t = oc_report_time(pin), .steps = oc_report_steps(pin)};
+            snprintf(p.params, sizeof p.params, "%s", e->text);
+            CHECK(best <= p.t * (1 + 1e-9),
+                  "sipco N=%u %llu B %s: the search's %.9g s above %s's %.9g s", N,
+                  (unsigned long long)bytes, net, best, e->text, p.t);
+            if (e->bound_name) {
+                bounded++;
+                check_bound(&p, e->bound_time_s, e->bound_steps, e->text, "sipco", N, bytes, net);
+            }
+        }
+        oc_report_free(pin);
+    }
+    CHECK(bounded > 0, "sipco N=%u %llu B %s: no bounded candidate", N, (unsigned long long)bytes,
+          net);
+out:
+    oc_report_free(rep);
+}
+
 int main(void) {
     const uint32_t Ns[] = {2, 3, 5, 7, 12, 24, 30, 64};
     const uint64_t sizes[] = {64, 1 << 20};
@@ -190,5 +229,12 @@ int main(void) {
             for (size_t j = 0; j < sizeof sizes / sizeof *sizes; j++)
                 for (size_t k = 0; k < sizeof nets / sizeof *nets; k++)
                     one(algos[a].name, algos[a].coll, Ns[i], sizes[j], nets[k]);
+    /* SiPCO cuts the vector into l N chunks: 4 KiB and 1 MiB */
+    const uint32_t powers[] = {4, 8, 16, 27, 64, 81, 256};
+    const uint64_t sipco_sizes[] = {4096, 1 << 20};
+    for (size_t i = 0; i < sizeof powers / sizeof *powers; i++)
+        for (size_t j = 0; j < sizeof sipco_sizes / sizeof *sipco_sizes; j++)
+            for (size_t k = 0; k < sizeof nets / sizeof *nets; k++)
+                sipco_case(powers[i], sipco_sizes[j], nets[k]);
     return CHECK_SUMMARY();
 }
