@@ -1,4 +1,4 @@
-# The searches of rd, rh and rhd on the fabric with mzi_split=1 prune by bounds proven for split
+# The searches of rd, rh, rhd and SiPCO on the fabric with mzi_split=1 prune by bounds proven for split
 # rounds; every bound is at most the pinned run's cost and the search returns the best point
 # (tests/test_rhd_split.c).
 add_executable(test_rhd_split tests/test_rhd_split.c)
