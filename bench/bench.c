@@ -77,6 +77,9 @@ static const bench_case cases[] = {
          .bytes = UINT64_C(64) << 20),
     CASE("hring-allreduce-ring-720", "hring", 720, .coll = "allreduce", .network = "ring",
          .bytes = UINT64_C(1) << 20),
+    /* the split fabric (mzi_split=1): rhd's bounds proven for passes (all were mapped) */
+    CASE("rhd-allreduce-fabric-split-1000", "rhd", 1000, .coll = "allreduce", .network = "fabric",
+         .net_param = "mzi_split=1", .bytes = 4096),
     /* the star's searched defaults (k; h' for tcp1-split) at P not a power of k + 1 */
     CASE("star-gossip-tcp2-65535", "tcp2", 65535, .coll = "gossip", .network = "star",
          .net_param = "k=3", .bytes = 1024),
