@@ -22,7 +22,7 @@ CASES = [
     ("search candidate (run optree N=65536)",
      ["run", "-c", "allgather", "-a", "optree", "-n", "65536", "-s", "1KiB", "--no-data-check"]),
     ("tune, one long point (-o FILE)",
-     ["tune", "-c", "allreduce", "-a", "ring", "-n", "8000", "-s", "1MiB", "-t", "switch",
+     ["tune", "-c", "allreduce", "-a", "hring", "-n", "20000", "-s", "1MiB", "-t", "switch",
       "-o", "{dir}/decisions.json"]),
     ("reproduce lumorph", ["reproduce", "lumorph"]),
     ("synth (the solver for 30 s)",
