@@ -46,6 +46,12 @@ static struct {
     int tty;              /* stderr is a terminal */
     int shown;            /* a progress line is on the screen */
     int warned;           /* the long-work line was given (once a command) */
+    /* the piece last begun on any thread: a piece reported from a pool's threads (a sharded
+     * run's chunks, a sweep's points) reaches each thread first part-way, and is timed from
+     * where it began on the first */
+    const char *last_what;
+    uint64_t last_done0;
+    double last_start;
 } cli_prog = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* The piece of work being timed on this thread: compare's runs go side by side on threads of
@@ -53,7 +59,8 @@ static struct {
 static _Thread_local struct {
     const char *what;   /* its unit, */
     uint64_t done;      /* where it was at the last call, */
-    double piece_start; /* and when it began (its first call) */
+    uint64_t done0;     /* where it was at its first call on this thread, */
+    double piece_start; /* and when that was */
 } cli_piece;
 
 static double mono_now(void) {
@@ -92,11 +99,13 @@ static void format_duration(char *buf, size_t len, double s) {
 }
 
 /* The seconds the piece of work still needs at its pace so far; < 0 while it cannot be said
- * (total unknown, nothing done yet, or looked at too early). */
+ * (total unknown, nothing done yet, or looked at too early). The pace is what this thread saw
+ * done since its first call: a piece reported from a pool's threads (a sharded run's shards)
+ * reaches each thread first with some steps done already, in the time before that call. */
 static double piece_left(double now, uint64_t done, uint64_t total) {
     const double ran = now - cli_piece.piece_start;
-    if (!total || !done || done >= total || ran < LONG_WORK_LOOK) return -1;
-    return ran * (double)(total - done) / (double)done;
+    if (!total || done <= cli_piece.done0 || done >= total || ran < LONG_WORK_LOOK) return -1;
+    return ran * (double)(total - done) / (double)(done - cli_piece.done0);
 }
 
 int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
@@ -104,10 +113,22 @@ int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
     if (cli_prog.quiet) return 0;
     pthread_mutex_lock(&cli_prog.lock);
     const double now = mono_now();
-    /* a new piece: another unit, or done going back (the next run's rounds) */
+    /* a new piece on this thread: another unit, or done going back (the next run's rounds) */
     if (!cli_piece.what || strcmp(what, cli_piece.what) || done < cli_piece.done) {
+        const int first_here = !cli_piece.what || strcmp(what, cli_piece.what);
         cli_piece.what = what;
-        cli_piece.piece_start = now;
+        if (first_here && cli_prog.last_what && !strcmp(what, cli_prog.last_what) &&
+            done >= cli_prog.last_done0) {
+            /* the same piece, met on another of its threads: timed from where it began */
+            cli_piece.done0 = cli_prog.last_done0;
+            cli_piece.piece_start = cli_prog.last_start;
+        } else {
+            cli_piece.done0 = done;
+            cli_piece.piece_start = now;
+            cli_prog.last_what = what;
+            cli_prog.last_done0 = done;
+            cli_prog.last_start = now;
+        }
     }
     cli_piece.done = done;
     const double left = piece_left(now, done, total);

@@ -46,11 +46,15 @@ void oc__progress_check(oc__progress *p) {
 }
 
 int oc__progress_add(oc__progress *p) {
+    return oc__progress_add_n(p, 1);
+}
+
+int oc__progress_add_n(oc__progress *p, uint64_t n) {
     if (!p->fn) return 0;
     /* without a lock (pthread_mutex_init failed) the reports are skipped, never raced */
     if (!p->locked) return 0;
     pthread_mutex_lock(&p->lock);
-    int rc = oc__progress_at(p, p->done + 1, 0);
+    int rc = oc__progress_at(p, p->done + n, 0);
     pthread_mutex_unlock(&p->lock);
     return rc;
 }

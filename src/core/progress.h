@@ -50,6 +50,8 @@ static inline int oc__progress_at(oc__progress *p, uint64_t done, uint64_t total
 /* One more step done, from any thread (the steps of a pool's jobs): under a lock. Returns
  * OC_ECANCELED once the callback asked to stop, else 0. */
 int oc__progress_add(oc__progress *p);
+/* `n` more steps done at once (a shard's chunks), as oc__progress_add. */
+int oc__progress_add_n(oc__progress *p, uint64_t n);
 /* The end of the work: the last report, with done == total (both the larger of the two), then
  * the lock released. */
 void oc__progress_end(oc__progress *p);

@@ -98,6 +98,14 @@ struct oc__part {
  * a reason saying so (the caller expects it). */
 void oc__set_part(oc__part *part);
 
+/* The progress callback of the run on this thread (NULL, the default: none). While it is set,
+ * oc__verify_sharded reports its shards as they are done ("verifier chunks": the chunks of the
+ * windows verified, of this process's share): a sharded run's time is in its shards once the cost
+ * pass has counted its rounds (SiPCO on 65536 nodes: the rounds done in seconds, the shards
+ * minutes), and without them the caller could neither show progress nor say ahead that the work
+ * will be long. */
+void oc__set_shard_progress(oc_progress_fn fn, void *ctx);
+
 /* What a combine does once it holds every part's result (all[i] is part i's): into *out the
  * whole run's. Parts that reached their passes must have planned alike (the same shards and
  * width: the same budget and knobs everywhere), or the run fails with OC_EINVAL naming both

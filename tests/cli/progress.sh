@@ -65,6 +65,20 @@ for q in -q --quiet; do
     fi
 done
 
+# A sharded run's time is in its verifier's shards once the cost pass has counted its rounds
+# (issue 27: SiPCO on 65536 nodes, r=2, ran minutes in shards that said nothing): the shards
+# report the chunks they verified. Forced into 16-chunk shards, ring all-reduce on 9000 nodes
+# (about 5 s of CPU) shows them on the terminal's line.
+OPTICOLL_VERIFY_SHARD=16 tty_run "$TOOL" run -c allreduce -a ring -t switch -n 9000 -s 1MiB \
+    --no-data-check
+rc=$?
+if [ "$rc" -eq 0 ] && grep -qa $'\ropticoll: verifier chunks [0-9]* / 9000 ([0-9]*%' "$T/tty"; then
+    pass "a sharded run on a terminal shows its verifier's chunks"
+else
+    fail "a sharded run on a terminal shows its verifier's chunks" "exit $rc" \
+        "$(tr '\r' '\n' <"$T/tty" | tail -5)"
+fi
+
 # stderr on a pipe: nothing but the result on stdout, nothing on stderr
 "$TOOL" "${LONG[@]}" >"$T/out" 2> >(cat >"$T/err")
 rc=$?
