@@ -225,7 +225,7 @@ PY
     bad 2 "attrs.xml:2: an element with 100001 attributes, more than the 64" verify "$T/attrs.xml"
     bad 2 "attrs65.xml:2: an element with 65 attributes, more than the 64" verify "$T/attrs65.xml"
     # refused by counting before libxml2 builds a tree: the file's own 60 MB read, no more
-    timed early 4096 100000 "15000001 elements, more than the 8388608 this reader takes" \
+    timed early 4096 200000 "15000001 elements, more than the 8388608 this reader takes" \
         verify "$T/elems.xml"
     took_at_most 60 "an MSCCL file of 15 million elements (60 MB), read twice"
     rm -f "$T/elems.xml"
@@ -243,14 +243,21 @@ else
 fi
 # 7. rack at the top of --help's ranges: the invariants' check after every one of 200 000
 #    events walked 4096 GPUs each time (2 minutes); now within a stated number of visits.
+#    The limit is 60 s on a quiet machine in a release build (it runs in about 2 s there; it took
+#    9 s at load 20): scaled by the load on this machine's cores, and 4 times that under the
+#    sanitizers (their baseline resident size is the tell), within the test's own limit.
+cores=$(nproc 2>/dev/null || echo 1)
+load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+limit=$(awk -v l="$load" -v c="$cores" -v s="$([ "$base_kb" -gt 15000 ] && echo 4 || echo 1)" \
+    'BEGIN { f = l / c; if (f < 1) f = 1; t = 60 * f * s; if (t > 400) t = 400; printf "%d", t }')
 start=$(date +%s)
-LC_ALL=C timeout 60 "$TOOL" rack --servers 128 --tiles 32 --tenants 100000 >"$T/out" 2>"$T/err"
+LC_ALL=C timeout "$limit" "$TOOL" rack --servers 128 --tiles 32 --tenants 100000 >"$T/out" 2>"$T/err"
 RC=$?
 took=$(($(date +%s) - start))
 if [ "$RC" -eq 0 ] && grep -q 'lumorph' "$T/out"; then
-    pass "rack --servers 128 --tiles 32 --tenants 100000: done in ${took} s"
+    pass "rack --servers 128 --tiles 32 --tenants 100000: done in ${took} s (limit ${limit} s)"
 else
-    fail "rack --servers 128 --tiles 32 --tenants 100000 within 60 s" "rc=$RC after ${took} s" \
+    fail "rack --servers 128 --tiles 32 --tenants 100000 within ${limit} s" "rc=$RC after ${took} s" \
         "$(head -c 300 "$T/err")"
 fi
 finish
