@@ -270,7 +270,9 @@ static int point_job(size_t i, void *ctx) {
     oc_sweep_point *p = &s->points[i];
     point_clear(p);
     oc_request q = s->base;
-    q.progress = NULL; /* the sweep reports its points, not each point's rounds */
+    /* Each point's run reports its rounds too, on its own thread: a sweep's points differ by
+     * orders of magnitude (--nodes 1..131072), so the pace of its first points says nothing of
+     * its last, and a point's own rounds are what can say ahead that it will be long. */
     q.algorithm = s->algos[p->algorithm];
     q.nodes = p->nodes;
     q.bytes = p->bytes;
