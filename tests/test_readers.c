@@ -223,9 +223,11 @@ static void test_schedule_json(void) {
     snprintf(text, sizeof text, "\xEF\xBB\xBF{\"collective\": \"allgather\", \"nodes\": 2, %s}",
              rounds);
     CHECK(verify_text(text, why, sizeof why) == 0, "BOM + JSON: %s", why);
-    /* a 51-byte all-to-all on 46341 nodes: refused at once, saying what it needs */
-    rc =
-        verify_text("{\"collective\":\"alltoall\",\"nodes\":46341,\"rounds\":[]}", why, sizeof why);
+    /* an all-to-all on 46341 nodes in 100 bytes (one transfer of every chunk: as many as a
+     * complete schedule moves, so no count refuses it): refused at once, saying what it needs */
+    rc = verify_text("{\"collective\":\"alltoall\",\"nodes\":46341,\"rounds\":[[{\"src\":0,"
+                     "\"dst\":1,\"chunks\":[0,2147488281]}]]}",
+                     why, sizeof why);
     CHECK(rc == OC_ETOOBIG && strstr(why, "verifying alltoall on 46341 nodes") &&
               strstr(why, "needs 16.0 GiB, more than the memory budget of 4 GiB"),
           "%d %s", rc, why);
@@ -253,10 +255,10 @@ static void test_schedule_json(void) {
      * fit it, and the empty schedule gets its verdict */
     oc_set_memory_budget(UINT64_C(16) << 20);
     rc = verify_text(
-        "{\"collective\":\"allreduce\",\"nodes\":2048,\"chunks_per_block\":2048,\"rounds\":[]}",
+        "{\"collective\":\"allreduce\",\"nodes\":1024,\"chunks_per_block\":1024,\"rounds\":[]}",
         why, sizeof why);
     CHECK(rc == OC_EVERIFY && !strcmp(why, "at the end: node 0 is missing the contribution of "
-                                           "node 1 in chunk 0 (piece 0 of 2048)"),
+                                           "node 1 in chunk 0 (piece 0 of 1024)"),
           "%d %s", rc, why);
     /* and the reader's tree: 400 kB of "[[[[..." is 400k cJSON items, more than 32 MiB */
     oc_set_memory_budget(UINT64_C(32) << 20);

@@ -47,13 +47,21 @@ static struct {
     int warned;           /* the long-work line was given (once a command) */
 } cli_prog = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* The piece of work being timed on this thread: compare's runs go side by side on threads of
- * their own, each reporting its rounds, and one run's pace says nothing of another's. */
-static _Thread_local struct {
-    const char *what;   /* its unit, */
-    uint64_t done;      /* where it was at the last call, */
-    double piece_start; /* and when it began (its first call) */
-} cli_piece;
+/* A piece of work being timed: its unit and total, where it was at the last call, and where it
+ * was at its first call and when. Work nests (a sweep's points, each point's rounds, a run's
+ * rounds and then its verifier's chunks), so a thread keeps a piece per unit; compare's runs go
+ * side by side on threads of their own, each reporting its rounds, and one run's pace says
+ * nothing of another's, so pieces are per thread. A piece reported from a pool's threads (a
+ * sharded run's chunks, a sweep's points) reaches each thread first part-way: it is timed from
+ * where it began on the first thread that met it (the same unit and total: the same piece). */
+typedef struct piece {
+    const char *what;
+    uint64_t total, done, done0;
+    double start;
+} piece;
+enum { PIECE_UNITS = 4 };
+static _Thread_local piece thread_pieces[PIECE_UNITS];
+static piece begun[PIECE_UNITS]; /* the last piece begun of each unit, on any thread (lock) */
 
 static double mono_now(void) {
     struct timespec t;
@@ -90,12 +98,22 @@ static void format_duration(char *buf, size_t len, double s) {
         snprintf(buf, len, "%.1f h", s / 3600);
 }
 
-/* The seconds the piece of work still needs at its pace so far; < 0 while it cannot be said
- * (total unknown, nothing done yet, or looked at too early). */
-static double piece_left(double now, uint64_t done, uint64_t total) {
-    const double ran = now - cli_piece.piece_start;
-    if (!total || !done || done >= total || ran < LONG_WORK_LOOK) return -1;
-    return ran * (double)(total - done) / (double)done;
+/* The slot of unit `what` in a table of PIECE_UNITS (an empty one, else the first). */
+static piece *piece_slot(piece *table, const char *what) {
+    piece *empty = NULL;
+    for (int i = 0; i < PIECE_UNITS; i++) {
+        if (table[i].what && !strcmp(table[i].what, what)) return &table[i];
+        if (!table[i].what && !empty) empty = &table[i];
+    }
+    return empty ? empty : &table[0];
+}
+
+/* The seconds piece p still needs at its pace so far; < 0 while it cannot be said (total
+ * unknown, nothing done since it was first met, or looked at too early). */
+static double piece_left(const piece *p, double now, uint64_t done, uint64_t total) {
+    const double ran = now - p->start;
+    if (!total || done <= p->done0 || done >= total || ran < LONG_WORK_LOOK) return -1;
+    return ran * (double)(total - done) / (double)(done - p->done0);
 }
 
 int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
@@ -103,13 +121,20 @@ int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
     if (cli_prog.quiet) return 0;
     pthread_mutex_lock(&cli_prog.lock);
     const double now = mono_now();
-    /* a new piece: another unit, or done going back (the next run's rounds) */
-    if (!cli_piece.what || strcmp(what, cli_piece.what) || done < cli_piece.done) {
-        cli_piece.what = what;
-        cli_piece.piece_start = now;
+    piece *p = piece_slot(thread_pieces, what);
+    /* a new piece on this thread: a unit not met here, another total, or done going back (the
+     * next run's rounds) */
+    piece *b = piece_slot(begun, what);
+    if (!p->what || strcmp(what, p->what) || total != p->total || done < p->done) {
+        /* the same piece, met on another of its threads, carries on from where it got to */
+        if (b->what && !strcmp(what, b->what) && total == b->total && done >= b->done)
+            *p = *b;
+        else
+            *b = *p = (piece){what, total, done, done, now};
     }
-    cli_piece.done = done;
-    const double left = piece_left(now, done, total);
+    p->done = done;
+    if (b->start == p->start && b->done < done) b->done = done;
+    const double left = piece_left(p, now, done, total);
     char eta[48] = "";
     if (left >= 0) {
         char d[24];
@@ -125,8 +150,7 @@ int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
             fprintf(stderr,
                     "opticoll: this will take over %s (%s: %llu of %llu in %.1f s at this "
                     "machine's pace; -q: no such line)\n",
-                    d, what, (unsigned long long)done, (unsigned long long)total,
-                    now - cli_piece.piece_start);
+                    d, what, (unsigned long long)done, (unsigned long long)total, now - p->start);
             fflush(stderr);
             cli_prog.warned = 1;
         }

@@ -92,6 +92,7 @@ int sweep_setup(sweep_args *a, const char *cmd, const char *nodes, const char *s
     q->data_check = !a->o.no_data;
     q->params = a->o.params;
     q->net_params = a->o.net_params;
+    q->progress = cli_progress; /* the points, and each point's rounds (docs/cli.md, Progress) */
     if (!a->o.coll) {
         rc = die(EXIT_USAGE, "missing -c COLLECTIVE", NULL, NULL);
         goto out;

@@ -59,6 +59,8 @@ int oc__progress_poll(oc__progress *p);
  * job): ctx is that work's oc__progress; the inner run's reports (about ten a second) become
  * polls of it (oc__progress_poll), and its answer stops the inner run too. */
 int oc__progress_relay(void *ctx, const char *what, uint64_t done, uint64_t total);
+/* `n` more steps done at once (a shard's chunks), as oc__progress_add. */
+int oc__progress_add_n(oc__progress *p, uint64_t n);
 /* The end of the work: the last report, with done == total (both the larger of the two), then
  * the lock released. */
 void oc__progress_end(oc__progress *p);

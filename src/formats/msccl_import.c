@@ -75,6 +75,7 @@
  */
 #include "formats/msccl_import.h"
 #include "core/quote.h"
+#include "verify/verify.h"
 #include <assert.h>
 #include <errno.h>
 #include <libxml/parser.h>
@@ -738,6 +739,8 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
         rc = oc__msccl_nomem(why, len);
         goto out;
     }
+    /* too few transfers, or too many node-chunk states, before the verifier makes its state */
+    if ((rc = oc__verify_file_counts(&spec, &store, path, why, len))) goto out;
     oc__store_source src = {&store};
     rc = oc__run_schedule(&spec, oc__source_store, &src, model, net_params, 1, NULL, rep, why, len);
     if (rc) goto out;

@@ -37,6 +37,7 @@
  */
 #include "run/shard.h"
 #include "core/pool.h"
+#include "core/progress.h"
 #include "verify/verify.h"
 
 #include <stdatomic.h>
@@ -75,6 +76,7 @@ typedef struct shard_run {
     uint32_t first;        /* the first shard this process verifies (a part's share) */
     int with_cost;         /* 1 when this process runs the cost pass (job 0) */
     kept *kept;            /* plan->threads of them (NULL: none, every shard allocates) */
+    oc__progress progress; /* the chunks verified, for the run's progress callback */
 } shard_run;
 
 /* A free kept verifier slot, or NULL. */
@@ -192,6 +194,11 @@ static void verify_window(shard_run *run, slot *sl, uint32_t lo, uint32_t hi) {
     else
         sl->redundant += oc__verifier_redundant(v);
     give_kept(k, v);
+    /* the window's chunks are verified (a window split in two counts its halves instead); a
+     * caller that asks to stop stops every pass */
+    if (oc__progress_add_n(&run->progress, hi - lo))
+        record(run, sl, OC_ECANCELED, (oc__verify_key){0, OC__VK_SOURCE, 0, 0},
+               "cancelled during the verifier's shards");
 }
 
 static int job(size_t i, void *ctx) {
@@ -201,6 +208,17 @@ static int job(size_t i, void *ctx) {
     const uint32_t lo = k * w, hi = lo + w < run->spec->chunks ? lo + w : run->spec->chunks;
     verify_window(run, &run->slots[i], lo, hi);
     return 0;
+}
+
+/* The progress callback this thread's runs report their shards to (oc__set_shard_progress). */
+static _Thread_local struct {
+    oc_progress_fn fn;
+    void *ctx;
+} shard_progress_now;
+
+void oc__set_shard_progress(oc_progress_fn fn, void *ctx) {
+    shard_progress_now.fn = fn;
+    shard_progress_now.ctx = ctx;
 }
 
 /* The part this thread's runs play (oc__set_part); NULL: the whole run. */
@@ -405,17 +423,29 @@ int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg
     }
     const int with_cost = !part || part->index == 0;
     const size_t jobs = (size_t)(hi - lo) + (size_t)with_cost;
-    shard_run run = {spec, source, source_arg, plan, cost, NULL, UINT64_MAX, lo, with_cost, NULL};
+    shard_run run = {.spec = spec,
+                     .source = source,
+                     .arg = source_arg,
+                     .plan = plan,
+                     .cost = cost,
+                     .stop = UINT64_MAX,
+                     .first = lo,
+                     .with_cost = with_cost};
     /* without room to keep verifiers each shard allocates its own, as it may */
     run.kept = oc__calloc(plan->threads ? plan->threads : 1, sizeof(kept));
     oc__part_result r;
     memset(&r, 0, sizeof r);
     int rc = 0;
     run.slots = oc__calloc(jobs ? jobs : 1, sizeof(slot));
+    const uint64_t share_lo = (uint64_t)lo * plan->width, share_hi = (uint64_t)hi * plan->width;
+    oc__progress_begin(&run.progress, shard_progress_now.fn, shard_progress_now.ctx,
+                       "verifier chunks",
+                       (share_hi < spec->chunks ? share_hi : spec->chunks) - share_lo);
     if (!run.slots)
         rc = oc__fail(r.why, sizeof r.why, OC_ENOMEM, "out of memory");
     else if ((rc = oc__pool_run(jobs, plan->threads, job, &run, NULL)))
         rc = oc__fail(r.why, sizeof r.why, rc, "could not run the verifier's shards");
+    oc__progress_end(&run.progress);
     if (rc) {
         /* this process could not run its passes: a failure before any round */
         r.rc = rc;

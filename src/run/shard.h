@@ -89,4 +89,12 @@ typedef oc_part oc__part;
 #define oc__set_part oc_set_part
 #define oc__part_merge oc_part_merge
 
+/* The progress callback of the run on this thread (NULL, the default: none). While it is set,
+ * oc__verify_sharded reports its shards as they are done ("verifier chunks": the chunks of the
+ * windows verified, of this process's share): a sharded run's time is in its shards once the cost
+ * pass has counted its rounds (SiPCO on 65536 nodes: the rounds done in seconds, the shards
+ * minutes), and without them the caller could neither show progress nor say ahead that the work
+ * will be long. */
+void oc__set_shard_progress(oc_progress_fn fn, void *ctx);
+
 #endif

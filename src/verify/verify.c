@@ -49,7 +49,8 @@
  * budget (oc_memory_budget, 4 GiB by default). For reductions that is the cells (one per (node,
  * chunk), allocated up front) and the range sets of cells whose contributors fragment into more
  * than two intervals (grown as the schedule runs); for copy collectives the nodes' range sets (an
- * all-to-all starts with N ranges per node, N^2 in all); for both, a round's staging. Past the
+ * all-to-all starts with N ranges per node, N^2 in all, checked up front and made as each node is
+ * first looked at); for both, a round's staging. Past the
  * budget a run is refused with one line (OC_ETOOBIG) before the allocation, instead of being
  * killed by the kernel half-way: up front when the initial state alone passes it, else in the
  * round where the growth does (rhd radix 2 on 8192 nodes fragments to ~150 bytes per state
@@ -179,6 +180,9 @@ struct oc__verifier {
     size_t sorted_cap;
     uint32_t *bucket;     /* per node counter for the counting sort */
     uint64_t *last_round; /* per node: 1 + the last round it received in (duplicate detection) */
+    /* all-to-all: 1 once node n's N starting ranges are in held[n], made when a round or the
+     * final check first looks at the node (NULL: every node's are made at the start) */
+    uint8_t *made;
     oc__range *merge;
     size_t merge_cap;
     /* reductions' periodic sets: patterns unpacked or written over a common period (two cells'
@@ -416,6 +420,33 @@ static int uniform_round(oc__verifier *v, uint64_t round, const oc__round *r, ch
     return 1;
 }
 
+
+/* An all-to-all's node n starts with chunk (d N + n) q .. + q for every destination d: N ranges
+ * a node, N^2 in all (3 GiB on 20000 nodes), made when the node is first looked at rather than
+ * up front, so that a file wrong from its first transfer, or with no rounds, is answered at once.
+ * The state of every node was checked against the budget up front (a complete schedule touches
+ * them all); here it is only counted. */
+static int make_node(oc__verifier *v, uint32_t n) {
+    if (!v->made || v->made[n]) return 0;
+    const oc__spec *s = v->spec;
+    const uint32_t N = s->nodes, q = s->q;
+    oc__range *rs = oc__malloc_array(N, sizeof(oc__range));
+    if (!rs) return OC_ENOMEM;
+    size_t k = 0;
+    for (uint32_t d = 0; d < N; d++) {
+        uint32_t a = (uint32_t)(((uint64_t)d * N + n) * q), b = a + q;
+        if (a < v->lo) a = v->lo;
+        if (b > v->hi) b = v->hi;
+        if (a < b) rs[k++] = (oc__range){a, b};
+    }
+    const int rc = k ? oc__rangeset_union(&v->held[n], rs, k, NULL) : 0;
+    free(rs);
+    if (rc) return OC_ENOMEM;
+    v->made[n] = 1;
+    v->heap_bytes += (uint64_t)v->held[n].cap * sizeof(oc__range);
+    return 0;
+}
+
 static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len) {
     const oc__spec *s = v->spec;
     int rc;
@@ -444,6 +475,7 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
         if (!in_window(v, t, &lo, &hi)) continue;
         if (!transfer_ok(v, t) && (rc = check_transfer(v, round, t, why, len)))
             return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
+        if (make_node(v, t->src) || make_node(v, t->dst)) return nomem(v, round, why, len);
         if (!oc__rangeset_contains(&v->held[t->src], lo, hi)) {
             uint32_t c = oc__rangeset_first_missing(&v->held[t->src], lo, hi);
             char what[64];
@@ -1209,21 +1241,8 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
         case OC_SCATTER:
             if (hold(v, s->root, 0, s->chunks)) goto nomem;
             break;
-        case OC_ALLTOALL:
-            for (uint32_t src = 0; src < N; src++) {
-                oc__range *rs = oc__malloc_array(N, sizeof(oc__range));
-                if (!rs) goto nomem;
-                size_t k = 0;
-                for (uint32_t d = 0; d < N; d++) {
-                    uint32_t a = (uint32_t)(((uint64_t)d * N + src) * q), b = a + q;
-                    if (a < lo) a = lo;
-                    if (b > hi) b = hi;
-                    if (a < b) rs[k++] = (oc__range){a, b};
-                }
-                rc = k ? oc__rangeset_union(&v->held[src], rs, k, NULL) : 0;
-                free(rs);
-                if (rc) goto nomem;
-            }
+        case OC_ALLTOALL: /* each node's N ranges when it is first looked at (make_node) */
+            if (!(v->made = oc__calloc(N, 1))) goto nomem;
             break;
         default: /* allgather, gossip, gather: block b starts at node block_node[b] */
             for (uint32_t b = 0; b < N; b++)
@@ -1264,6 +1283,9 @@ static int need_held(oc__verifier *v, uint64_t idx, uint32_t node, uint32_t lo, 
     if (lo < v->lo) lo = v->lo;
     if (hi > v->hi) hi = v->hi;
     if (lo >= hi) return 0;
+    if (make_node(v, node))
+        return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), OC__VK_END,
+                      0, idx, lo);
     uint32_t c = oc__rangeset_first_missing(&v->held[node], lo, hi);
     if (c >= hi) return 0;
     char d[96];
@@ -1350,6 +1372,76 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
     return rc;
 }
 
+/* ---- a schedule file, before any state ----
+ * The fewest chunk-transfers a complete schedule needs, per collective. A copy delivers a chunk
+ * to one node, so a copy collective needs one delivery of every chunk a node must end with and
+ * did not start with: (N - 1) C for all-gather, gossip and broadcast (every node must end with
+ * all C; together they start with C), N (N - 1) q for all-to-all, q for each block of a scatter
+ * or a gather that does not start at its root. For a reduction, count per chunk the
+ * transfers that carry it. Reduce-scatter: the contribution of each of the N - 1 nodes but the
+ * block's owner must leave that node, in a transfer it sends: N - 1. All-reduce: 2 (N - 1), the
+ * one-way gossip bound. Let K(n) be every contribution that ever reached node n (a superset of
+ * its set: a copy may overwrite, K never shrinks); a schedule's rounds done one transfer at a
+ * time, each reading the state as it is, leave every K a superset of what the rounds give, so
+ * count in that order. At the first transfer t after which some node's K is whole, each of the
+ * other N - 1 nodes has sent (its contribution reached that node): N - 1 transfers up to t. After
+ * t every other node's K is still short (t changed one node's, and none was whole before), and a
+ * K grows only by receiving: N - 1 more. */
+uint64_t oc__verify_min_units(const oc__spec *s) {
+    const uint64_t N = s->nodes, C = s->chunks, q = s->q;
+    uint64_t away = 0; /* blocks that do not start at the root (scatter, gather) */
+    switch (s->coll) {
+    case OC_ALLGATHER:
+    case OC_GOSSIP:
+    case OC_BROADCAST:
+    case OC_REDUCESCATTER:
+        return (N - 1) * C;
+    case OC_ALLTOALL:
+        return N * (N - 1) * q;
+    case OC_ALLREDUCE:
+        return 2 * (N - 1) * C;
+    case OC_SCATTER:
+    case OC_GATHER:
+        for (uint32_t b = 0; b < s->nodes; b++)
+            away += oc__spec_block_node(s, b) != s->root;
+        return away * q;
+    default:
+        return 0;
+    }
+}
+
+int oc__verify_file_counts(const oc__spec *s, const oc__store *store, const char *path, char *why,
+                           size_t len) {
+    const uint64_t states = (uint64_t)s->nodes * s->chunks;
+    if (oc__verifier_state_bytes(s, s->chunks) > OC__VERIFY_QUICK_BYTES) {
+        /* only transfers whose fields are right count: one naming 4e9 chunks past the end is
+         * refused by the verifier, but must not buy the state it would be refused in */
+        oc__verifier probe = {.spec = s, .reduces = oc_collective_reduces(s->coll)};
+        uint64_t units = 0, transfers = 0;
+        for (size_t i = 0; i < store->count; i++)
+            for (size_t k = 0; k < store->rounds[i].count; k++) {
+                const oc__transfer *t = &store->rounds[i].xfers[k];
+                if (transfer_ok(&probe, t)) units += t->count, transfers++;
+            }
+        const uint64_t need = oc__verify_min_units(s);
+        if (units < need)
+            return oc__fail(why, len, OC_EVERIFY,
+                            "%s: its %llu well-formed transfers carry %llu chunks in all, fewer "
+                            "than the %llu chunk-transfers any complete %s on %u nodes with %u "
+                            "chunks needs: it cannot be complete",
+                            path, (unsigned long long)transfers, (unsigned long long)units,
+                            (unsigned long long)need, oc_collective_name(s->coll), s->nodes,
+                            s->chunks);
+    }
+    if (oc_collective_reduces(s->coll) && states > OC__FILE_MAX_STATES)
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "%s: verifying %s on %u nodes with %u chunks is %llu node-chunk states, "
+                        "more than the %llu a schedule file may name",
+                        path, oc_collective_name(s->coll), s->nodes, s->chunks,
+                        (unsigned long long)states, (unsigned long long)OC__FILE_MAX_STATES);
+    return 0;
+}
+
 void oc__verifier_free(oc__verifier *v) {
     if (!v) return;
     const oc__spec *s = v->spec;
@@ -1377,6 +1469,7 @@ void oc__verifier_free(oc__verifier *v) {
     free(v->sorted);
     free(v->bucket);
     free(v->last_round);
+    free(v->made);
     free(v->merge);
     for (int i = 0; i < 4; i++)
         free(v->scratch[i]);
