@@ -34,7 +34,7 @@ static void print_physical_bound(const oc_request *req, const oc_report *any, do
         const int spread = strstr(b.time_argument, "spread") != NULL;
         printf("  gap: the best run is %.2f x the time bound; likely loose: %s\n", best_ratio,
                spread ? "both (the bound counts one tree a chunk, a reduce and broadcast pay two; "
-                        "no schedule spreads a reduction in so few steps)"
+                        "the best schedule loads some links above the average)"
                : weak ? "the bound (its argument ignores the data volume)"
                       : "the schedules (a capacity argument: schedules that fill every receiver "
                         "each step would meet it)");
