@@ -48,6 +48,10 @@
  *     iterations of the models file (ceil(samples / (batch x N))). The count is the same for every
  *     algorithm at one (model, N), so the reductions do not change; which normalised bars would
  *     change is listed.
+ *  7. Sensitivity: the five headline reductions at the figures' first N (the mean over the
+ *     models) again with one number we chose changed on the ring: the O/E/O clock (0, 0.25, 4
+ *     ns a flit against our assumed 1) and two fibres a direction (TeraRack's four rings against
+ *     the simulation's double ring); every cell from verified runs (SENS below).
  *
  * The claims table (printed first, reproduce.c): the five reductions of the abstract and the
  * conclusion (the introduction repeats them), ours computed as in 5, each reason built from the
@@ -475,7 +479,28 @@ typedef struct figure {
     size_t recost_compared;
 } figure;
 
+/* Section 7, sensitivity: the five headline reductions at the figures' first N again, with one
+ * number we had to choose changed on the ring (the O/E/O clock, the fibres per direction). */
+enum { SENS_ROWS = 5, SENS_ALGOS = 5 }; /* row 0: ours, the figures' own runs */
+static const struct {
+    const char *label, *net;
+} SENS[SENS_ROWS] = {
+    {"ours: O/E/O 1 ns per 32 B flit (1 GHz, assumed), F = 1", ""},
+    {"O/E/O free (0 ns per flit)", "oeo_ns_per_flit=0"},
+    {"O/E/O at 4 GHz (0.25 ns per flit)", "oeo_ns_per_flit=0.25"},
+    {"O/E/O at 250 MHz (4 ns per flit)", "oeo_ns_per_flit=4"},
+    {"F = 2 fibres per direction (TeraRack's four rings)", "fibres=2"},
+};
+/* The ring algorithms re-run per row: Fig. 4's Ring, H-Ring (g ~ 5, spread=0), BT and the seed's
+ * WRHT at its first N, and Fig. 5's seed WRHT at its first N (the fat-tree's are the figure's). */
+static const size_t SENS_FIG4[4] = {0, 5, 2, 3};
+
+typedef struct sens {
+    size_t job[SENS_ROWS][MAX_MODELS][SENS_ALGOS]; /* 0..3: SENS_FIG4's, 4: Fig. 5's WRHT */
+} sens;
+
 typedef struct wrht_data {
+    sens sens;
     wmodel models[MAX_MODELS];
     size_t nm, norm; /* gradients in the figures; the normaliser's index */
     uint32_t w;      /* wavelengths of Table I, Fig. 4 and Fig. 5 (the paper's 64, or -w) */
@@ -1967,6 +1992,96 @@ static int print_headline(oc__repro *ctx, FILE *f, const wrht_data *d) {
     return rc;
 }
 
+/* ---- sensitivity -------------------------------------------------------------------------------
+ */
+
+static int plan_sens(wrht_data *d) {
+    int rc = 0;
+    for (size_t r = 1; r < SENS_ROWS && !rc; r++)
+        for (size_t m = 0; m < d->nm && !rc; m++)
+            for (size_t k = 0; k < SENS_ALGOS && !rc; k++) {
+                const figure *F = k < 4 ? &d->fig4 : &d->fig5;
+                const fig_algo *A = &F->algos[k < 4 ? SENS_FIG4[k] : I_WRHT5];
+                const uint32_t N = F->nodes[0];
+                char net[96], p[96] = "";
+                oc__cellf(net, sizeof net, "wavelengths=%" PRIu32 " %s%s", d->w, SENS[r].net,
+                          A->spread0 ? " spread=0" : "");
+                if (A->kind == F_WRHT) seed_wrht_params(p, sizeof p, N, seed_m(N, d->w), d->w);
+                if (A->near_g) oc__cellf(p, sizeof p, "g=%" PRIu32, near_divisor(N, A->near_g));
+                rc = job_add(&d->J, OC_ALLREDUCE, A->algo, A->network, N, d->models[m].bytes, p,
+                             net, 0, &d->sens.job[r][m][k]);
+            }
+    return rc;
+}
+
+/* A time of the sensitivity table: row r's run of (model m, algorithm k), or at row 0 the
+ * figure's own point; NAN when it did not run. */
+static double sens_time(const wrht_data *d, size_t r, size_t m, size_t k) {
+    if (r == 0) {
+        const point *x = k < 4 ? &d->fig4.p[0][m][SENS_FIG4[k]] : &d->fig5.p[0][m][I_WRHT5];
+        return x->ok ? x->time_s : NAN;
+    }
+    const oc__sim *s = sim_of(&d->J, d->sens.job[r][m][k]);
+    return s && s->ok ? s->time_s : NAN;
+}
+
+/* The mean over the models of 1 - T_WRHT / T_other at row r: Fig. 4's WRHT (k = 3) against
+ * Ring, H-Ring, BT (k = 0..2) or Fig. 5's (k = 4) against E-Ring, E-RD (the figure's own). */
+static double sens_mean(const wrht_data *d, size_t r, size_t claim) {
+    double sum = 0;
+    size_t n = 0;
+    for (size_t m = 0; m < d->nm; m++) {
+        double tw, to;
+        if (claim < 3) {
+            tw = sens_time(d, r, m, 3);
+            to = sens_time(d, r, m, claim);
+        } else {
+            tw = sens_time(d, r, m, 4);
+            const point *e = &d->fig5.p[0][m][claim == 3 ? 2 : 3];
+            to = e->ok ? e->time_s : NAN;
+        }
+        if (isnan(tw) || isnan(to)) continue;
+        sum += 1 - tw / to;
+        n++;
+    }
+    return n ? sum / (double)n : NAN;
+}
+
+static int print_sens(FILE *f, const wrht_data *d) {
+    static const char *const head[] = {"setting", "WRHT vs Ring", "vs H-Ring (g ~ 5, spread=0)",
+                                       "vs BT", "vs E-Ring", "vs E-RD"};
+    oc__table t;
+    oc__table_init(&t, 6, head);
+    int rc = 0;
+    for (size_t r = 0; r < SENS_ROWS && !rc; r++) {
+        char cells[5][OC__CELL_LEN];
+        const char *row[6] = {SENS[r].label};
+        for (size_t c = 0; c < 5; c++) {
+            const double v = sens_mean(d, r, c);
+            if (isnan(v))
+                oc__cellf(cells[c], sizeof cells[c], "not simulated");
+            else
+                oc__cellf(cells[c], sizeof cells[c], "%.2f%%", 100 * v);
+            row[1 + c] = cells[c];
+        }
+        rc = oc__table_row(&t, row);
+    }
+    if (!rc) {
+        fprintf(f,
+                "\n7. Sensitivity: the headline reductions (the paper's WRHT, m = 2w+1, pieces=1) "
+                "at Fig. 4's N = %" PRIu32 "\n"
+                "   and Fig. 5's N = %" PRIu32 ", the mean over the %zu %s, with one number "
+                "we chose changed on the optical\n"
+                "   ring (the seed gives neither the O/E/O clock nor, for its simulation, more "
+                "than a double ring);\n"
+                "   every cell is a verified run (the fat-tree's are the figure's own):\n\n",
+                d->fig4.nodes[0], d->fig5.nodes[0], d->nm, d->sized ? "sizes" : "models");
+        oc__table_print(&t, f);
+    }
+    oc__table_free(&t);
+    return rc;
+}
+
 /* ---- per epoch --------------------------------------------------------------------------------
  */
 
@@ -2049,7 +2164,7 @@ int oc__reproduce_wrht(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
     if ((rc = plan_figure(d, &d->fig4, FIG4_ALGOS, FIG4_ALGOS_N, n4, nn)) ||
         (rc = plan_figure(d, &d->fig5, FIG5_ALGOS, FIG5_ALGOS_N, n5, nn)) ||
         (rc = plan_steps(d, &d->t1, d->t1_nodes, d->w, P->t1_hring_g)) ||
-        (rc = plan_example(d, &d->ex))) {
+        (rc = plan_example(d, &d->ex)) || (rc = plan_sens(d))) {
         if (rc == OC_ENOMEM) oc__fail(why, whylen, rc, "out of memory");
         goto out;
     }
@@ -2108,7 +2223,8 @@ int oc__reproduce_wrht(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
     print_fig_header(f, d, &d->fig5);
     if ((rc = print_figure(f, d, &d->fig5, 5)) || (rc = print_trends(ctx, f, d, &d->fig5, 5)))
         goto nomem;
-    if ((rc = print_headline(ctx, f, d)) || (rc = print_epoch(f, d))) goto nomem;
+    if ((rc = print_headline(ctx, f, d)) || (rc = print_epoch(f, d)) || (rc = print_sens(f, d)))
+        goto nomem;
     if (ferror(f)) rc = oc__fail(why, whylen, OC_EIO, "reproduce: writing the output failed");
     goto out;
 nomem:
