@@ -37,6 +37,9 @@
  *     averages (72.21 = (56.36 + 88.06) / 2), and so is ours. Every one of these numbers is a row
  *     of the claims table (oc__claim), whose reasons are built from the values that make them
  *     true. The reader's settings (-w, -n, --sizes; see optree_cfg) replace the paper's.
+ *  7. Sensitivity: the reductions at Fig. 5's first point (at most three of the sizes) again
+ *     with one number we chose changed on the ring: the O/E/O clock (0, 0.25, 4 ns a flit
+ *     against our assumed 1) and two fibres a direction (TeraRack's four rings); verified runs.
  *
  * Only the public API is used to run things (oc_run through oc__simulate, and the oc_report
  * accessors). A run the library refuses as too big (OC_ETOOBIG) becomes a "not simulated" cell;
@@ -1237,6 +1240,7 @@ typedef struct comparison {
     double mean[HL_ALGOS], lo[HL_ALGOS], hi[HL_ALGOS], fmean[HL_ALGOS], fmean_t1[HL_ALGOS];
     size_t k[HL_ALGOS], fk[HL_ALGOS], slower[HL_ALGOS];
     char reason[3][OC__REASON_LEN]; /* the reason of each claims baseline's row */
+    const char *net_extra;          /* ring settings besides w ("" or NULL: the seed's) */
 } comparison;
 
 static size_t cmp_at(size_t nsizes, size_t p, size_t s, size_t a) {
@@ -1269,7 +1273,9 @@ static int comparison_run(const optree_cfg *g, comparison *c, char *why, size_t 
                 if (a == HL_WRHT_SEED)
                     oc__cellf(j->req.params, sizeof j->req.params, "m=%" PRIu32,
                               2 * w + 1 < N ? 2 * w + 1 : N);
-                oc__cellf(j->req.net, sizeof j->req.net, "wavelengths=%" PRIu32, w);
+                oc__cellf(j->req.net, sizeof j->req.net, "wavelengths=%" PRIu32 "%s%s", w,
+                          c->net_extra && c->net_extra[0] ? " " : "",
+                          c->net_extra ? c->net_extra : "");
                 j->keep = 1;
                 if (a == HL_NE && N % 2) { /* NE pairs neighbours: it needs an even N */
                     oc__cellf(j->sim.note, sizeof j->sim.note, "NE needs an even N");
@@ -1690,6 +1696,83 @@ static int headline_print(FILE *f, oc__repro *ctx, const optree_printed *P, cons
     return rc ? OC_ENOMEM : 0;
 }
 
+/* ---- part 7: sensitivity ---------------------------------------------------------------------- */
+
+/* The headline reductions at Fig. 5's first point again, with one number we chose changed on the
+ * ring: the O/E/O clock (the seeds give none; ours is an assumed 1 GHz) and the fibres per
+ * direction (the seed's simulation is a double ring; TeraRack's hardware has two a direction).
+ * Over at most three of the sizes (the least, the middle, the largest) to keep it short. */
+enum { SENS_ROWS = 5 };
+static const struct {
+    const char *label, *net;
+} SENS[SENS_ROWS] = {
+    {"ours: O/E/O 1 ns per 32 B flit (1 GHz, assumed), F = 1", ""},
+    {"O/E/O free (0 ns per flit)", "oeo_ns_per_flit=0"},
+    {"O/E/O at 4 GHz (0.25 ns per flit)", "oeo_ns_per_flit=0.25"},
+    {"O/E/O at 250 MHz (4 ns per flit)", "oeo_ns_per_flit=4"},
+    {"F = 2 fibres per direction (TeraRack's four rings)", "fibres=2"},
+};
+
+static int sens_print(FILE *f, const optree_cfg *g, char *why, size_t whylen) {
+    optree_cfg s = *g;
+    if (g->nsizes > 3) {
+        s.nsizes = 3;
+        s.sizes[0] = g->sizes[0];
+        s.sizes[1] = g->sizes[g->nsizes / 2];
+        s.sizes[2] = g->sizes[g->nsizes - 1];
+    }
+    static const char *const head[] = {"setting", "OpTree vs WRHT (p = 2w+1)", "vs WRHT (our m)",
+                                       "vs Ring", "vs NE"};
+    static const size_t col[4] = {HL_WRHT_SEED, HL_WRHT_OURS, HL_RING, HL_NE};
+    oc__table t;
+    oc__table_init(&t, 5, head);
+    int rc = 0, clock_moves = 0; /* whether a clock row differs from ours */
+    double ours[4] = {NAN, NAN, NAN, NAN};
+    for (size_t r = 0; r < SENS_ROWS && !rc; r++) {
+        comparison c = {.npt = 1, .N = {g->fig5_nodes[0]}, .w = {g->w}, .net_extra = SENS[r].net};
+        if ((rc = comparison_run(&s, &c, why, whylen))) {
+            comparison_free(&c);
+            break;
+        }
+        comparison_stats(&s, &c);
+        char cells[4][OC__CELL_LEN];
+        const char *row[5] = {SENS[r].label};
+        for (size_t k = 0; k < 4; k++) {
+            const double v = c.k[col[k]] ? c.mean[col[k]] : NAN;
+            if (r == 0) ours[k] = v;
+            if (r > 0 && r < 4 && !(fabs(v - ours[k]) <= 1e-12)) clock_moves = 1;
+            if (c.k[col[k]])
+                oc__cellf(cells[k], sizeof cells[k], "%.2f%%", 100 * v);
+            else
+                oc__cellf(cells[k], sizeof cells[k], "not simulated");
+            row[1 + k] = cells[k];
+        }
+        comparison_free(&c);
+        rc = oc__table_row(&t, row);
+    }
+    if (!rc) {
+        fprintf(f,
+                "\n7. Sensitivity: OpTree's reduction of the all-gather time at Fig. 5's N = "
+                "%" PRIu32 ", w = %" PRIu32 ",\n   the mean over ",
+                g->fig5_nodes[0], g->w);
+        print_sizes(f, &s);
+        fputs(", with one number we chose changed on the ring (the seed gives\n"
+              "   neither the O/E/O clock nor, for its simulation, more than a double ring); "
+              "every cell from verified\n"
+              "   runs:\n\n",
+              f);
+        oc__table_print(&t, f);
+        if (!clock_moves)
+            fputs("\n   The O/E/O clock moves no reduction: every step of these all-gathers "
+                  "moves one block, so it\n"
+                  "   lengthens every algorithm's step alike and the ratios are the step "
+                  "counts'.\n",
+                  f);
+    }
+    oc__table_free(&t);
+    return rc;
+}
+
 /* ---- the OpTree reproduction ----------------------------------------------------------------- */
 
 /* The experiments' settings from the reader's (oc__repro_settings); 0 or OC_EINVAL. */
@@ -1867,7 +1950,7 @@ int oc__reproduce_optree(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
     /* the headline claims first (their order is the claims table's), then the body's */
     if ((rc = headline_print(f, ctx, P, g, &c5, &c6)) || (rc = sweep_claims(ctx, sw, g->nfig4)) ||
         (rc = comparison_order_claims(ctx, g, &c5, 5)) ||
-        (rc = comparison_order_claims(ctx, g, &c6, 6)))
+        (rc = comparison_order_claims(ctx, g, &c6, 6)) || (rc = sens_print(f, g, why, whylen)))
         goto out;
     if (ferror(f)) rc = oc__fail(why, whylen, OC_EIO, "reproduce: writing the output failed");
 out:
