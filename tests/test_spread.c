@@ -16,6 +16,8 @@
  *  3. Every run's physical bound (src/bounds, relay depth alone at spread=0) is at most its
  *     mapped steps and time, and every bound the search used is at most its candidate's cost.
  *  4. A transfer never spreads at spread=0: WRHT with P pieces is never faster than with one.
+ *  5. OpTree, whose search bounds count one chunk a lightpath, maps every candidate at spread=0:
+ *     its default is no slower than the radix lists of N = 16 pinned.
  */
 #include "search_cases.h"
 
@@ -168,7 +170,24 @@ static void wrht_search(oc_collective coll, uint32_t N, uint32_t w) {
           best.time, (unsigned long long)best.steps);
 }
 
+/* An algorithm whose search bounds count one chunk a lightpath (OpTree's) maps every candidate at
+ * spread=0 (src/run/search.c): its default is no slower than any radix list pinned. */
+static void optree_unbounded(void) {
+    static const char *const lists[] = {"radices=16", "radices=4x4", "radices=2x8",
+                                        "radices=8x2", "radices=2x2x4", "radices=2x2x2x2"};
+    for (uint32_t w = 1; w <= 2; w++) {
+        cost d = run_one(OC_ALLGATHER, "optree", 16, w, 0, 4096, "", NULL);
+        for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+            cost c = run_one(OC_ALLGATHER, "optree", 16, w, 0, 4096, lists[i], NULL);
+            CHECK(d.ok && (!c.ok || d.time <= c.time * (1 + 1e-9)),
+                  "optree N=16 w=%u spread=0: default %.9g s, %s %.9g s", w, d.time, lists[i],
+                  c.time);
+        }
+    }
+}
+
 int main(void) {
+    optree_unbounded();
     hring_times();
     hring_search();
     for (uint32_t N = 2; N <= 12; N++)

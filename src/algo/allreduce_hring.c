@@ -240,5 +240,6 @@ const oc__algo oc__algo_allreduce_hring = {
     .plan = plan,
     .generate = generate,
     .search = search,
+    .bounds_hold_unspread = 1, /* hring_bound reads the ring's spread */
     .formula = formula,
 };

@@ -179,5 +179,6 @@ const oc__algo oc__algo_allreduce_wrht = {
     .generate = generate,
     .release = oc__wrht_release,
     .search = search,
+    .bounds_hold_unspread = 1, /* wrht_search.c's bounds read the ring's spread */
     .formula = formula,
 };
