@@ -47,8 +47,8 @@ static cost run_one(oc_collective coll, const char *algo, uint32_t N, uint32_t w
                   rep->pbound_time_s <= c.time * (1 + 1e-12),
               "%s N=%u w=%u spread=%d %s: physical bound %llu steps %.9g s above the run's %llu "
               "steps %.9g s",
-              algo, N, w, spread, params, (unsigned long long)rep->pbound_steps,
-              rep->pbound_time_s, (unsigned long long)c.steps, c.time);
+              algo, N, w, spread, params, (unsigned long long)rep->pbound_steps, rep->pbound_time_s,
+              (unsigned long long)c.steps, c.time);
         if (!params[0]) check_bounds(rep, algo);
     } else {
         printf("  (refused: %s N=%u w=%u spread=%d %s: %s)\n", algo, N, w, spread, params, why);
@@ -110,21 +110,22 @@ static void hring_search(void) {
                         if (N % g) continue;
                         char p[32];
                         snprintf(p, sizeof p, "g=%u", g);
-                        cost c = run_one(OC_ALLREDUCE, "hring", N, ws[wi], spread, sizes[s], p,
-                                         NULL);
-                        if (c.ok && (!best.ok || (!same_time(c.time, best.time) && c.time < best.time) ||
-                                     (same_time(c.time, best.time) && c.steps < best.steps))) {
+                        cost c =
+                            run_one(OC_ALLREDUCE, "hring", N, ws[wi], spread, sizes[s], p, NULL);
+                        if (c.ok &&
+                            (!best.ok || (!same_time(c.time, best.time) && c.time < best.time) ||
+                             (same_time(c.time, best.time) && c.steps < best.steps))) {
                             best = c;
                             bg = g;
                         }
                     }
                     cost d = run_one(OC_ALLREDUCE, "hring", N, ws[wi], spread, sizes[s], "", NULL);
-                    CHECK(d.ok && best.ok && same_time(d.time, best.time) &&
-                              d.steps <= best.steps,
+                    CHECK(d.ok && best.ok && same_time(d.time, best.time) && d.steps <= best.steps,
                           "hring N=%u w=%u spread=%d bytes=%llu: default %.9g s %llu steps, best "
                           "g=%u %.9g s %llu steps",
                           N, ws[wi], spread, (unsigned long long)sizes[s], d.time,
-                          (unsigned long long)d.steps, bg, best.time, (unsigned long long)best.steps);
+                          (unsigned long long)d.steps, bg, best.time,
+                          (unsigned long long)best.steps);
                 }
 }
 
@@ -173,7 +174,7 @@ static void wrht_search(oc_collective coll, uint32_t N, uint32_t w) {
 /* An algorithm whose search bounds count one chunk a lightpath (OpTree's) maps every candidate at
  * spread=0 (src/run/search.c): its default is no slower than any radix list pinned. */
 static void optree_unbounded(void) {
-    static const char *const lists[] = {"radices=16", "radices=4x4", "radices=2x8",
+    static const char *const lists[] = {"radices=16",  "radices=4x4",   "radices=2x8",
                                         "radices=8x2", "radices=2x2x4", "radices=2x2x2x2"};
     for (uint32_t w = 1; w <= 2; w++) {
         cost d = run_one(OC_ALLGATHER, "optree", 16, w, 0, 4096, "", NULL);
