@@ -15,9 +15,20 @@
  * collective, searched, verified, mapped, with the real-data run where it fits, two at a time on
  * the thread pool), the point of docs/search-speed.md: the ring at N = 4096, 4 MiB, w = 64.
  *
+ * Each case's figures are printed beside the ones docs/performance.md quotes for it (the table
+ * row marked <!--b:CASE-->: wall, CPU, peak RSS), so that a regression or a stale page shows at
+ * once; the machine (CPU model, cores, memory) and its load (/proc/loadavg) head the output.
+ * With --markdown each case also prints a line "|b:CASE| wall | CPU | RSS |", which
+ * scripts/bench_table.py writes into the page's marked rows (issue 31 item 5).
+ *
  *   ./build/oc_bench            all cases
  *   ./build/oc_bench CASE...    selected cases by name ("readers" for all the readers)
+ *   ./build/oc_bench --markdown [CASE...]   the same, and the page's rows
  *   ./build/oc_bench --help     the cases, and nothing run
+ *
+ * Unlike the tools, which see only include/, oc_bench is built with src/ on its include path: its
+ * throughput figure (chunk-transfers a second) reads a count the public API does not give, the
+ * report's units (core/result.h), and a benchmark of the internals may look at them.
  */
 #include "core/result.h"
 #include "opticoll.h"
@@ -66,6 +77,9 @@ static const bench_case cases[] = {
          .bytes = UINT64_C(64) << 20),
     CASE("hring-allreduce-ring-720", "hring", 720, .coll = "allreduce", .network = "ring",
          .bytes = UINT64_C(1) << 20),
+    /* the split fabric (mzi_split=1): rhd's bounds proven for passes (all were mapped) */
+    CASE("rhd-allreduce-fabric-split-1000", "rhd", 1000, .coll = "allreduce", .network = "fabric",
+         .net_param = "mzi_split=1", .bytes = 4096),
     /* the star's searched defaults (k; h' for tcp1-split) at P not a power of k + 1 */
     CASE("star-gossip-tcp2-65535", "tcp2", 65535, .coll = "gossip", .network = "star",
          .net_param = "k=3", .bytes = 1024),
@@ -242,6 +256,82 @@ static int run_reader(int kind, size_t n, int fd) {
     return rc ? 1 : 0;
 }
 
+#ifndef OC_SOURCE_DIR
+#define OC_SOURCE_DIR "."
+#endif
+
+static int markdown; /* --markdown: the page's rows too */
+
+/* The figures docs/performance.md quotes for case `name` (its row marked <!--b:name-->: the
+ * wall, CPU and peak RSS cells) into buf, or "not quoted" when the page has no such row. */
+static void docs_figures(const char *name, char *buf, size_t len) {
+    snprintf(buf, len, "not quoted in docs/performance.md");
+    FILE *f = fopen(OC_SOURCE_DIR "/docs/performance.md", "r");
+    if (!f) return;
+    char line[2048], mark[96];
+    snprintf(mark, sizeof mark, "<!--b:%s-->", name);
+    while (fgets(line, sizeof line, f)) {
+        const char *at = strstr(line, mark);
+        if (!at) continue;
+        /* the cells after the marked one: wall | CPU | RSS */
+        const char *cell = strchr(at, '|');
+        char part[3][64] = {"", "", ""};
+        for (int k = 0; k < 3 && cell; k++) {
+            const char *end = strchr(cell + 1, '|');
+            if (!end) break;
+            size_t n = (size_t)(end - cell - 1);
+            if (n >= sizeof part[k]) n = sizeof part[k] - 1;
+            memcpy(part[k], cell + 1, n);
+            part[k][n] = 0;
+            cell = end;
+        }
+        /* without the bold marks and the spaces around */
+        for (int k = 0; k < 3; k++) {
+            char *p = part[k], out[64];
+            size_t o = 0;
+            for (; *p; p++)
+                if (*p != '*' && o + 1 < sizeof out) out[o++] = *p;
+            out[o] = 0;
+            char *b = out;
+            while (*b == ' ')
+                b++;
+            for (size_t e = strlen(b); e && b[e - 1] == ' ';)
+                b[--e] = 0;
+            snprintf(part[k], sizeof part[k], "%s", b);
+        }
+        snprintf(buf, len, "docs: wall %s, CPU %s, peak RSS %s", part[0], part[1], part[2]);
+        break;
+    }
+    fclose(f);
+}
+
+/* The machine and its load, for the head of the output. */
+static void machine_line(void) {
+    char model[128] = "unknown CPU", line[256];
+    long mem_kb = 0;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+            snprintf(model, sizeof model, "%s", strchr(line, ':') + 2);
+            model[strcspn(model, "\n")] = 0;
+            break;
+        }
+    if (f) fclose(f);
+    f = fopen("/proc/meminfo", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemTotal: %ld kB", &mem_kb) == 1) break;
+    if (f) fclose(f);
+    double l1 = -1, l5 = -1, l15 = -1; /* the load averages over 1, 5 and 15 minutes */
+    f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) != 3) l1 = l5 = l15 = -1;
+    if (f) fclose(f);
+    time_t t = time(NULL);
+    char when[32];
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&t));
+    printf("machine: %s, %ld cores, %.1f GiB; load %.2f %.2f %.2f (1, 5, 15 min) at %s\n", model,
+           sysconf(_SC_NPROCESSORS_ONLN), (double)mem_kb / 1048576.0, l1, l5, l15, when);
+}
+
 /* Runs fn(arg, fd) in a child and prints its line and peak memory; 1 if it failed. */
 static int in_child(const char *name, int (*fn)(const void *, int), const void *arg) {
     int pipefd[2];
@@ -268,6 +358,23 @@ static int in_child(const char *name, int (*fn)(const void *, int), const void *
                  (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
     printf("  %-28s %s  (cpu %.2f s)  peak RSS %.1f MiB%s\n", name, line, cpu,
            (double)ru.ru_maxrss / 1024.0, ok ? "" : "  (FAILED)");
+    char quoted[256];
+    docs_figures(name, quoted, sizeof quoted);
+    printf("  %-28s %s\n", "", quoted);
+    /* the wall time is the case's own (its first figure), not the child's start-up */
+    double wall = -1;
+    if (ok && markdown && sscanf(line, "%lf s", &wall) == 1 && wall >= 0) {
+        /* figures to two significant digits at least, as the page writes them */
+        char w[32], c[32], r[32];
+        snprintf(w, sizeof w, wall < 0.01 ? "%.3f s" : wall < 10 ? "%.2f s" : "%.0f s", wall);
+        snprintf(c, sizeof c, cpu < 0.01 ? "%.3f s" : cpu < 10 ? "%.2f s" : "%.0f s", cpu);
+        const double mib = (double)ru.ru_maxrss / 1024.0;
+        if (mib >= 1024)
+            snprintf(r, sizeof r, "%.2f GiB", mib / 1024);
+        else
+            snprintf(r, sizeof r, mib < 10 ? "%.1f MiB" : "%.0f MiB", mib);
+        printf("|b:%s| %s | %s | %s |\n", name, w, c, r);
+    }
     return !ok;
 }
 
@@ -315,9 +422,16 @@ static int known(const char *name) {
 int main(int argc, char **argv) {
     int failed = 0;
     /* --help prints and runs nothing; a name that is not a case is refused, not skipped */
+    if (argc > 1 && !strcmp(argv[1], "--markdown")) {
+        markdown = 1;
+        argv[1] = argv[0];
+        argv++;
+        argc--;
+    }
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
-            printf("usage: oc_bench [CASE...]\n\nWall time and peak memory of generate + verify + "
+            printf("usage: oc_bench [--markdown] [CASE...]\n\nWall time and peak memory of "
+                   "generate + verify + "
                    "map + resource check for\nthe cases the README names, each in a child process; "
                    "without CASE, all of them.\n\ncases (\"readers\" for every reader):\n");
             case_names(stdout);
@@ -331,6 +445,7 @@ int main(int argc, char **argv) {
     }
     printf("opticoll bench: generate + verify + map + resource check, all-gather on the ring, "
            "4 MiB blocks, w = 64 (the real-data run is off: it is a test, not part of the cost)\n");
+    machine_line();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (wanted(argc, argv, cases[i].name, NULL))
             failed |= in_child(cases[i].name, case_child, &cases[i]);

@@ -4,7 +4,7 @@
 #
 #   bin/      opticoll, opticoll-mpi and opticoll-cluster (the last two when MPI was found)
 #   lib/      libopticoll.a, libopticoll_mpi.a
-#   include/  opticoll.h, opticoll_mpi.h
+#   include/  opticoll.h (opticoll_core.h + opticoll_studies.h), opticoll_json.h, opticoll_mpi.h
 #   lib/pkgconfig/  opticoll.pc, opticoll-mpi.pc (cmake/opticoll.pc.in, cmake/opticoll-mpi.pc.in)
 #   share/man/man1/ opticoll.1, opticoll-mpi.1: built from the tools' own --help (man/*.in and
 #                   scripts/man.sh), so a page cannot say what --help does not
@@ -16,7 +16,9 @@ target_compile_definitions(opticoll_lib PRIVATE OC_INSTALL_DATA_DIR="${OC_INSTAL
 
 install(TARGETS opticoll RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS opticoll_lib ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(FILES include/opticoll.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES include/opticoll.h include/opticoll_core.h include/opticoll_studies.h
+              include/opticoll_json.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES data/models.tsv DESTINATION ${CMAKE_INSTALL_DATADIR}/opticoll)
 
 # pkg-config: the libraries are static, so what they link against is in Libs and Requires (not

@@ -7,7 +7,7 @@ find_package(MPI COMPONENTS C QUIET)
 if(MPI_C_FOUND)
   add_executable(opticoll-cluster ${OC_TOOL_SOURCES} tools/scaleout.c tools/plot.c tools/points.c
                               tools/mpi_main.c tools/mpi_agree.c)
-  target_include_directories(opticoll-cluster PRIVATE src tools)
+  target_include_directories(opticoll-cluster PRIVATE tools)
   target_link_libraries(opticoll-cluster PRIVATE opticoll_lib MPI::MPI_C)
   target_compile_definitions(opticoll-cluster PRIVATE OC_WITH_MPI main=oc_tool_main
                                                   OC_DATA_DIR="${CMAKE_SOURCE_DIR}/data")

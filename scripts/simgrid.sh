@@ -39,10 +39,10 @@ command -v smpicc >/dev/null && command -v smpirun >/dev/null ||
 out="$build/simgrid"
 mkdir -p "$out"
 exe="$out/opticoll-mpi-smpi"
-srcs=$(ls "$root"/src/*/*.c "$root"/tools/opticoll_mpi.c "$root"/tools/mpi_agree.c "$root"/tools/args.c)
+srcs=$(ls "$root"/src/*/*.c "$root"/tools/opticoll_mpi.c "$root"/tools/mpi_agree.c "$root"/tools/args.c "$root"/tools/table.c)
 # Rebuild when a source or header is newer than the binary.
 if [ ! -x "$exe" ] || [ -n "$(find "$root/src" "$root/include" "$root/tools/opticoll_mpi.c" \
-     "$root"/tools/mpi_agree.[ch] "$root"/tools/args.[ch] -newer "$exe" -name '*.[ch]' | head -1)" ]; then
+     "$root"/tools/mpi_agree.[ch] "$root"/tools/args.[ch] "$root"/tools/table.[ch] -newer "$exe" -name '*.[ch]' | head -1)" ]; then
   echo "simgrid.sh: building $exe with smpicc" >&2
   version=$(sed -n 's/^project(opticoll VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
   # shellcheck disable=SC2086

@@ -4,13 +4,14 @@
 # pass do not fit; 512 MiB: one-stage's single round of 16.8 M lightpaths does not).
 add_test(NAME scale_refusal
          COMMAND sh -c "
-e=$(OPTICOLL_MEMORY_BUDGET_MIB=1 $0 run -c allreduce -a ring -t switch -n 65536 -s 1MiB 2>&1 >/dev/null); s=$?
+e=$(OPTICOLL_MEMORY_BUDGET_MIB=1 $0 run -c allreduce -a rd -t switch -n 65536 -s 1MiB 2>&1 >/dev/null); s=$?
 [ $s -eq 2 ] || { echo \"exit $s: $e\"; exit 1; }
 [ \"$e\" = 'opticoll: verifying allreduce on 65536 nodes needs 7.5 MiB (twice one chunk'\"'\"'s 65536 node states, on each of 2 threads and the cost pass), more than the memory budget of 1 MiB (set OPTICOLL_MEMORY_BUDGET_MIB)' ] || { echo \"got: $e\"; exit 1; }
 e=$(OPTICOLL_MEMORY_BUDGET_MIB=512 $0 run -c allgather -a onestage -t ring -n 4096 -s 1KiB 2>&1 >/dev/null); s=$?
 [ $s -eq 2 ] || { echo \"exit $s: $e\"; exit 1; }
 [ \"$e\" = 'opticoll: allgather on 4096 nodes has a round of up to 16773120 transfers: needs 991.8 MiB (60 bytes a transfer to generate, verify and map it), more than the memory budget of 512 MiB (set OPTICOLL_MEMORY_BUDGET_MIB)' ] || { echo \"got: $e\"; exit 1; }
-$0 run -c allreduce -a ring -t switch -n 2048 -s 1MiB --json | grep -q '\"verified\": true' || { echo 'ring all-reduce on 2048 nodes did not verify sharded'; exit 1; }
+$0 run -c allreduce -a hring -t switch -n 2048 -s 1MiB --json | grep -q '\"verified\": true' || { echo 'hring all-reduce on 2048 nodes did not verify sharded'; exit 1; }
+OPTICOLL_MEMORY_BUDGET_MIB=16 $0 run -c allreduce -a hring -t switch -n 2048 -s 1MiB --json | grep -q '\"verified\": true' || { echo 'hring all-reduce on 2048 nodes did not verify under a 16 MiB budget'; exit 1; }
 OPTICOLL_MEMORY_BUDGET_MIB=16 $0 run -c allreduce -a ring -t switch -n 2048 -s 1MiB --json | grep -q '\"verified\": true' || { echo 'ring all-reduce on 2048 nodes did not verify under a 16 MiB budget'; exit 1; }"
                  $<TARGET_FILE:opticoll>)
 set_tests_properties(scale_refusal PROPERTIES TIMEOUT 120)

@@ -64,21 +64,21 @@ static void test_budget_api(void) {
           "%d %s", rc, why);
     CHECK(oc__budget_check(UINT64_C(3) << 20, "x", why, sizeof why) == 0, "at the budget");
     CHECK(oc__file_cap() == (UINT64_C(3) << 20) / 64, "file cap");
-    CHECK(oc__memory_budget_from_env("abc", NULL, why, sizeof why) == OC_EINVAL &&
+    CHECK(oc_memory_budget_from_env("abc", NULL, why, sizeof why) == OC_EINVAL &&
               strstr(why, "OPTICOLL_MEMORY_BUDGET_MIB=abc: expected a whole number of MiB"),
           "%s", why);
-    CHECK(oc__memory_budget_from_env(NULL, "x", why, sizeof why) == OC_EINVAL &&
+    CHECK(oc_memory_budget_from_env(NULL, "x", why, sizeof why) == OC_EINVAL &&
               strstr(why, "OPTICOLL_VERIFY_BUDGET_MIB=x"),
           "%s", why);
-    CHECK(oc__memory_budget_from_env("0", NULL, why, sizeof why) == OC_EINVAL, "0 MiB");
-    CHECK(oc__memory_budget_from_env("0x10", NULL, why, sizeof why) == OC_EINVAL, "hex MiB");
-    CHECK(oc__memory_budget_from_env(NULL, NULL, why, sizeof why) == 0 &&
+    CHECK(oc_memory_budget_from_env("0", NULL, why, sizeof why) == OC_EINVAL, "0 MiB");
+    CHECK(oc_memory_budget_from_env("0x10", NULL, why, sizeof why) == OC_EINVAL, "hex MiB");
+    CHECK(oc_memory_budget_from_env(NULL, NULL, why, sizeof why) == 0 &&
               oc_memory_budget() == UINT64_C(3) << 20,
           "unset changes nothing");
-    CHECK(oc__memory_budget_from_env("7", "9", why, sizeof why) == 0 &&
+    CHECK(oc_memory_budget_from_env("7", "9", why, sizeof why) == 0 &&
               oc_memory_budget() == UINT64_C(7) << 20,
           "7 MiB: the new name wins");
-    CHECK(oc__memory_budget_from_env(NULL, "9", why, sizeof why) == 0 &&
+    CHECK(oc_memory_budget_from_env(NULL, "9", why, sizeof why) == 0 &&
               oc_memory_budget() == UINT64_C(9) << 20,
           "the old name alone");
     CHECK(oc_set_memory_budget(0) == 0 && oc_memory_budget() == OC_DEFAULT_MEMORY_BUDGET,
@@ -223,9 +223,11 @@ static void test_schedule_json(void) {
     snprintf(text, sizeof text, "\xEF\xBB\xBF{\"collective\": \"allgather\", \"nodes\": 2, %s}",
              rounds);
     CHECK(verify_text(text, why, sizeof why) == 0, "BOM + JSON: %s", why);
-    /* a 51-byte all-to-all on 46341 nodes: refused at once, saying what it needs */
-    rc =
-        verify_text("{\"collective\":\"alltoall\",\"nodes\":46341,\"rounds\":[]}", why, sizeof why);
+    /* an all-to-all on 46341 nodes in 100 bytes (one transfer of every chunk: as many as a
+     * complete schedule moves, so no count refuses it): refused at once, saying what it needs */
+    rc = verify_text("{\"collective\":\"alltoall\",\"nodes\":46341,\"rounds\":[[{\"src\":0,"
+                     "\"dst\":1,\"chunks\":[0,2147488281]}]]}",
+                     why, sizeof why);
     CHECK(rc == OC_ETOOBIG && strstr(why, "verifying alltoall on 46341 nodes") &&
               strstr(why, "needs 16.0 GiB, more than the memory budget of 4 GiB"),
           "%d %s", rc, why);
@@ -253,10 +255,10 @@ static void test_schedule_json(void) {
      * fit it, and the empty schedule gets its verdict */
     oc_set_memory_budget(UINT64_C(16) << 20);
     rc = verify_text(
-        "{\"collective\":\"allreduce\",\"nodes\":2048,\"chunks_per_block\":2048,\"rounds\":[]}",
+        "{\"collective\":\"allreduce\",\"nodes\":1024,\"chunks_per_block\":1024,\"rounds\":[]}",
         why, sizeof why);
     CHECK(rc == OC_EVERIFY && !strcmp(why, "at the end: node 0 is missing the contribution of "
-                                           "node 1 in chunk 0 (piece 0 of 2048)"),
+                                           "node 1 in chunk 0 (piece 0 of 1024)"),
           "%d %s", rc, why);
     /* and the reader's tree: 400 kB of "[[[[..." is 400k cJSON items, more than 32 MiB */
     oc_set_memory_budget(UINT64_C(32) << 20);

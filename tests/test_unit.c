@@ -36,6 +36,19 @@ static void test_sizes(void) {
     CHECK(oc_parse_size("99999999999999999999", &v) == OC_ERANGE, "overflow");
     CHECK(oc_parse_size("-1", &v) == OC_EPARSE, "negative");
     CHECK(oc_parse_size("", &v) == OC_EPARSE, "empty");
+    char version[32]; /* the header's macros and the library linked say one version */
+    snprintf(version, sizeof version, "%d.%d.%d", OC_VERSION_MAJOR, OC_VERSION_MINOR,
+             OC_VERSION_PATCH);
+    CHECK(strcmp(oc_version(), version) == 0,
+          "oc_version() is the header's OC_VERSION_*");
+    /* one grammar: nccl-tests' K, M, G are 1024^k, its decimal cousins stay 10^k */
+    CHECK(oc_parse_size("1K", &v) == 0 && v == 1024, "1K is nccl-tests' 1024");
+    CHECK(oc_parse_size("128M", &v) == 0 && v == UINT64_C(128) << 20, "128M");
+    CHECK(oc_parse_size("2G", &v) == 0 && v == UINT64_C(2) << 30, "2G");
+    CHECK(oc_parse_size("4k", &v) == OC_EPARSE, "4k: kilo or kibi, refused");
+    CHECK(oc_parse_size("1KB", &v) == 0 && v == 1000, "1KB stays decimal");
+    CHECK(oc_parse_size("K", &v) == OC_EPARSE && oc_parse_size("1KK", &v) == OC_EPARSE,
+          "a letter needs digits before it, and only one");
     CHECK(oc_parse_size("1.5MiB", &v) == OC_EPARSE, "fraction");
     CHECK(oc_parse_size("4XB", &v) == OC_EPARSE, "unit");
     CHECK(oc_parse_size(" 4", &v) == OC_EPARSE, "space");

@@ -18,6 +18,13 @@
 #ifndef OC_ARGS_H
 #define OC_ARGS_H
 
+#include "opticoll.h"
+
+/* The user's text in a message, quoted by the library (oc_quote) into a buffer that lives until
+ * the end of the enclosing block, for an argument:
+ *     die(EXIT_USAGE, "unknown collective '%s'", OC_Q(name), NULL); */
+#define OC_Q(text) oc_quote((char[OC_QUOTE_SIZE]){0}, OC_QUOTE_SIZE, (text))
+
 #include <getopt.h>
 #include <stddef.h>
 

@@ -9,7 +9,6 @@
  * --no-data-check) is refused with its candidates, and an exact name always wins (--net).
  */
 #include "cli.h"
-#include "core/core.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -48,13 +47,21 @@ static struct {
     int warned;           /* the long-work line was given (once a command) */
 } cli_prog = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* The piece of work being timed on this thread: compare's runs go side by side on threads of
- * their own, each reporting its rounds, and one run's pace says nothing of another's. */
-static _Thread_local struct {
-    const char *what;   /* its unit, */
-    uint64_t done;      /* where it was at the last call, */
-    double piece_start; /* and when it began (its first call) */
-} cli_piece;
+/* A piece of work being timed: its unit and total, where it was at the last call, and where it
+ * was at its first call and when. Work nests (a sweep's points, each point's rounds, a run's
+ * rounds and then its verifier's chunks), so a thread keeps a piece per unit; compare's runs go
+ * side by side on threads of their own, each reporting its rounds, and one run's pace says
+ * nothing of another's, so pieces are per thread. A piece reported from a pool's threads (a
+ * sharded run's chunks, a sweep's points) reaches each thread first part-way: it is timed from
+ * where it began on the first thread that met it (the same unit and total: the same piece). */
+typedef struct piece {
+    const char *what;
+    uint64_t total, done, done0;
+    double start;
+} piece;
+enum { PIECE_UNITS = 4 };
+static _Thread_local piece thread_pieces[PIECE_UNITS];
+static piece begun[PIECE_UNITS]; /* the last piece begun of each unit, on any thread (lock) */
 
 static double mono_now(void) {
     struct timespec t;
@@ -91,12 +98,22 @@ static void format_duration(char *buf, size_t len, double s) {
         snprintf(buf, len, "%.1f h", s / 3600);
 }
 
-/* The seconds the piece of work still needs at its pace so far; < 0 while it cannot be said
- * (total unknown, nothing done yet, or looked at too early). */
-static double piece_left(double now, uint64_t done, uint64_t total) {
-    const double ran = now - cli_piece.piece_start;
-    if (!total || !done || done >= total || ran < LONG_WORK_LOOK) return -1;
-    return ran * (double)(total - done) / (double)done;
+/* The slot of unit `what` in a table of PIECE_UNITS (an empty one, else the first). */
+static piece *piece_slot(piece *table, const char *what) {
+    piece *empty = NULL;
+    for (int i = 0; i < PIECE_UNITS; i++) {
+        if (table[i].what && !strcmp(table[i].what, what)) return &table[i];
+        if (!table[i].what && !empty) empty = &table[i];
+    }
+    return empty ? empty : &table[0];
+}
+
+/* The seconds piece p still needs at its pace so far; < 0 while it cannot be said (total
+ * unknown, nothing done since it was first met, or looked at too early). */
+static double piece_left(const piece *p, double now, uint64_t done, uint64_t total) {
+    const double ran = now - p->start;
+    if (!total || done <= p->done0 || done >= total || ran < LONG_WORK_LOOK) return -1;
+    return ran * (double)(total - done) / (double)(done - p->done0);
 }
 
 int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
@@ -104,13 +121,20 @@ int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
     if (cli_prog.quiet) return 0;
     pthread_mutex_lock(&cli_prog.lock);
     const double now = mono_now();
-    /* a new piece: another unit, or done going back (the next run's rounds) */
-    if (!cli_piece.what || strcmp(what, cli_piece.what) || done < cli_piece.done) {
-        cli_piece.what = what;
-        cli_piece.piece_start = now;
+    piece *p = piece_slot(thread_pieces, what);
+    /* a new piece on this thread: a unit not met here, another total, or done going back (the
+     * next run's rounds) */
+    piece *b = piece_slot(begun, what);
+    if (!p->what || strcmp(what, p->what) || total != p->total || done < p->done) {
+        /* the same piece, met on another of its threads, carries on from where it got to */
+        if (b->what && !strcmp(what, b->what) && total == b->total && done >= b->done)
+            *p = *b;
+        else
+            *b = *p = (piece){what, total, done, done, now};
     }
-    cli_piece.done = done;
-    const double left = piece_left(now, done, total);
+    p->done = done;
+    if (b->start == p->start && b->done < done) b->done = done;
+    const double left = piece_left(p, now, done, total);
     char eta[48] = "";
     if (left >= 0) {
         char d[24];
@@ -126,8 +150,7 @@ int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
             fprintf(stderr,
                     "opticoll: this will take over %s (%s: %llu of %llu in %.1f s at this "
                     "machine's pace; -q: no such line)\n",
-                    d, what, (unsigned long long)done, (unsigned long long)total,
-                    now - cli_piece.piece_start);
+                    d, what, (unsigned long long)done, (unsigned long long)total, now - p->start);
             fflush(stderr);
             cli_prog.warned = 1;
         }
@@ -152,7 +175,7 @@ int die_line(int code, const char *line) {
     /* the callers quoted the user text they composed in; this is the net for the rest */
     char safe[1024];
     snprintf(safe, sizeof safe, "%s", line);
-    oc__quote_line(safe, sizeof safe);
+    oc_quote_line(safe, sizeof safe);
     fprintf(stderr, "opticoll: %s\n", safe);
     return code;
 }
@@ -258,7 +281,7 @@ void text_width_from_terminal(void) {
 
 int memory_budget_from_env(void) {
     char why[512];
-    if (oc__memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
+    if (oc_memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
                                    getenv("OPTICOLL_VERIFY_BUDGET_MIB"), why, sizeof why))
         return die_line(EXIT_USAGE, why); /* the library's line, the value in it already cut */
     return 0;
@@ -297,8 +320,8 @@ static int arg_once(const char *cmd, const arg_word *a, const char **slot) {
 }
 
 /* -q, --quiet: every command's, added once by each reader (read_options, command_table). Its id
- * is above every read_options list's indices and is no OPT_ bit (not a power of two), so the
- * readers take it before they look at ids; OPT_ has few bits left. */
+ * is above every read_options list's indices and every opt_id, so the readers take it before they
+ * look at ids. */
 enum { QUIET_ID = 200 };
 static const arg_option quiet_option = {"-q", "--quiet", 0, QUIET_ID};
 
@@ -329,31 +352,35 @@ int read_options(const char *cmd, int argc, char **argv, const arg_option *opts,
 
 /* ---- the options of run, compare, export, verify, train, sweep and tune ---- */
 
+/* A command's options: a list of opt_ids ended by OPT_END (groups as in cli.h). */
+#define OPT_END (-1)
+#define OPT_LIST(...) ((const int[]){__VA_ARGS__, OPT_END})
+
 static const struct {
     const char *cmd;
-    unsigned allowed;
+    const int *allowed;
 } command_options[] = {
-    {"run", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_LINKS |
-                OPT_EXPLAIN | OPT_OBJECTIVE | OPT_DECISIONS},
-    {"compare", OPT_PROBLEM | OPT_NETWORK_FLAGS | OPT_JSON | OPT_CSV | OPT_ALGO | OPT_PARAM},
-    {"export", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_FORMAT | OPT_OUTPUT |
-                   OPT_OBJECTIVE | OPT_RUNTIME},
-    {"verify", OPT_FILE | OPT_NETWORK_FLAGS | OPT_JSON},
+    {"run", OPT_LIST(OPT_PROBLEM, OPT_ALGO, OPT_PARAM, OPT_NETWORK_FLAGS, OPT_JSON, OPT_LINKS,
+                     OPT_EXPLAIN, OPT_OBJECTIVE, OPT_DECISIONS)},
+    {"compare", OPT_LIST(OPT_PROBLEM, OPT_NETWORK_FLAGS, OPT_JSON, OPT_CSV, OPT_ALGO, OPT_PARAM)},
+    {"export", OPT_LIST(OPT_PROBLEM, OPT_ALGO, OPT_PARAM, OPT_NETWORK_FLAGS, OPT_FORMAT,
+                        OPT_OUTPUT, OPT_OBJECTIVE, OPT_RUNTIME)},
+    {"verify", OPT_LIST(OPT_FILE, OPT_NETWORK_FLAGS, OPT_JSON)},
     /* draw (cmd_draw.c): like run, or a schedule file like verify; its --round is its own */
-    {"draw", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_OUTPUT |
-                 OPT_OBJECTIVE | OPT_FILE},
+    {"draw", OPT_LIST(OPT_PROBLEM, OPT_ALGO, OPT_PARAM, OPT_NETWORK_FLAGS, OPT_OUTPUT,
+                      OPT_OBJECTIVE, OPT_FILE)},
     /* simgrid (cmd_simgrid.c): the fat-tree only, so -t and --net but no -w, -f, --preset */
-    {"simgrid", OPT_PROBLEM | OPT_ALGO | OPT_PARAM | OPT_NET | OPT_NETPARAM | OPT_JSON},
+    {"simgrid", OPT_LIST(OPT_PROBLEM, OPT_ALGO, OPT_PARAM, OPT_NET, OPT_NETPARAM, OPT_JSON)},
     /* train: -c and -s are read to name why they do not apply (the model gives both); the
      * other shared options that train has no use for (-r, --format, -o, --csv, --links, --explain,
      * --objective) are refused by name, never ignored */
-    {"train", OPT_COLL | OPT_SIZE | OPT_ALGO | OPT_PARAM | OPT_NETWORK_FLAGS | OPT_NODES |
-                  OPT_JSON | OPT_NODATA | OPT_MODEL | OPT_MODELS},
+    {"train", OPT_LIST(OPT_COLL, OPT_SIZE, OPT_ALGO, OPT_PARAM, OPT_NETWORK_FLAGS, OPT_NODES,
+                       OPT_JSON, OPT_NODATA, OPT_MODEL, OPT_MODELS)},
     /* sweep and tune read -n and -s as lists (tools/points.c) */
-    {"sweep", OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_PARAM | OPT_NETWORK_FLAGS |
-                  OPT_JSON | OPT_NODES | OPT_SIZE | OPT_JOBS | OPT_CSVFILE | OPT_PLOT},
-    {"tune", OPT_COLL | OPT_ALGO | OPT_ROOT | OPT_NODATA | OPT_NETWORK_FLAGS | OPT_JSON |
-                 OPT_OUTPUT | OPT_NODES | OPT_SIZE | OPT_JOBS},
+    {"sweep", OPT_LIST(OPT_COLL, OPT_ALGO, OPT_ROOT, OPT_NODATA, OPT_PARAM, OPT_NETWORK_FLAGS,
+                       OPT_JSON, OPT_NODES, OPT_SIZE, OPT_JOBS, OPT_CSVFILE, OPT_PLOT)},
+    {"tune", OPT_LIST(OPT_COLL, OPT_ALGO, OPT_ROOT, OPT_NODATA, OPT_NETWORK_FLAGS, OPT_JSON,
+                      OPT_OUTPUT, OPT_NODES, OPT_SIZE, OPT_JOBS)},
     /* perf reads its own options (tools/cmd_perf.c): nccl-tests' letters, which are not these */
 };
 
@@ -413,16 +440,17 @@ static int same_spelling(const arg_option *x, const arg_option *y) {
 
 /* The rows of cli_options that command `cmd` (taking `allowed`) reads: its own, and the shared
  * ones whose spellings none of its own use (sweep's --csv FILE hides compare's --csv). */
-static size_t command_table(const char *cmd, unsigned allowed, arg_option *out) {
+static size_t command_table(const char *cmd, const opt_set *allowed, arg_option *out) {
     size_t n = 0;
     for (size_t i = 0; i < NCLI; i++) {
         const struct cli_option *e = &cli_options[i];
-        unsigned bit = (unsigned)e->a.id;
-        if (!(bit & (allowed | OPT_SHARED | OPT_HELP)) || !for_command(e->only, cmd))
+        int id = e->a.id;
+        if (!(opt_has(allowed, id) || opt_shared(id) || id == OPT_HELP) ||
+            !for_command(e->only, cmd))
             continue;
         int hidden = 0;
-        for (size_t j = 0; j < NCLI && !(bit & allowed); j++)
-            hidden |= ((unsigned)cli_options[j].a.id & allowed) &&
+        for (size_t j = 0; j < NCLI && !opt_has(allowed, id); j++)
+            hidden |= opt_has(allowed, cli_options[j].a.id) &&
                       for_command(cli_options[j].only, cmd) &&
                       same_spelling(&e->a, &cli_options[j].a);
         if (hidden) continue;
@@ -434,9 +462,9 @@ static size_t command_table(const char *cmd, unsigned allowed, arg_option *out) 
     return n;
 }
 
-static const struct cli_option *option_of(unsigned bit) {
+static const struct cli_option *option_of(int id) {
     for (size_t i = 0; i < NCLI; i++)
-        if ((unsigned)cli_options[i].a.id == bit) return &cli_options[i];
+        if (cli_options[i].a.id == id) return &cli_options[i];
     return NULL;
 }
 
@@ -474,7 +502,7 @@ const char *const help_network =
 
 static const struct {
     const char *flag, *key;
-    unsigned bit; /* its OPT_ bit, for how it was written (-w or --wavelengths) */
+    int id;       /* its opt_id, for how it was written (-w or --wavelengths) */
     size_t field; /* the option's value in struct options */
     int number;   /* a whole number of at least 1 (compared as numbers: -w 08 = wavelengths=8) */
 } net_shorthands[] = {
@@ -484,7 +512,7 @@ static const struct {
 };
 
 static const struct {
-    unsigned a, b;
+    int a, b;
 } exclusive[] = {
     {OPT_JSON, OPT_CSV}, /* compare: one output format */
 };
@@ -492,21 +520,21 @@ static const struct {
 /* Refuses two options of `exclusive` given together, naming both as written. */
 static int check_exclusive(const options *o, const char *cmd) {
     for (size_t i = 0; i < sizeof exclusive / sizeof exclusive[0]; i++) {
-        unsigned a = exclusive[i].a, b = exclusive[i].b;
-        if ((o->given & a) && (o->given & b)) {
+        int a = exclusive[i].a, b = exclusive[i].b;
+        if (opt_has(&o->given, a) && opt_has(&o->given, b)) {
             char line[200];
             snprintf(line, sizeof line, "%s: %s and %s exclude each other: give one", cmd,
-                     o->spelling[__builtin_ctz(a)], o->spelling[__builtin_ctz(b)]);
+                     o->spelling[a], o->spelling[b]);
             return die_line(EXIT_USAGE, line);
         }
     }
     return 0;
 }
 
-/* Records that option `bit` was given as `as`. */
-static void saw(options *o, unsigned bit, const char *as) {
-    o->given |= bit;
-    o->spelling[__builtin_ctz(bit)] = as;
+/* Records that option `id` was given as `as`. */
+static void saw(options *o, int id, const char *as) {
+    opt_add(&o->given, id);
+    o->spelling[id] = as;
 }
 
 /* -p KEY=VALUE or --net KEY=VALUE: one pair more (a key given twice is refused). */
@@ -523,53 +551,73 @@ static int add_pair(options *o, const arg_word *a) {
     return 0;
 }
 
+int options_init(options *o) {
+    memset(o, 0, sizeof *o);
+    o->params = oc_kv_new();
+    o->net_params = oc_kv_new();
+    return o->params && o->net_params ? 0 : die(EXIT_OTHER, "out of memory", NULL, NULL);
+}
+
+int options_read(int argc, char **argv, const char *cmd, options *o) {
+    int rc = options_init(o);
+    return rc ? rc : parse_options(argc, argv, o, cmd);
+}
+
+void options_free(options *o) {
+    oc_kv_free(o->params);
+    oc_kv_free(o->net_params);
+    o->params = o->net_params = NULL;
+}
+
 int parse_options(int argc, char **argv, options *o, const char *cmd) {
-    unsigned allowed = 0;
+    opt_set allowed = {{0}};
     for (size_t k = 0; k < sizeof command_options / sizeof command_options[0]; k++)
-        if (!strcmp(command_options[k].cmd, cmd)) allowed = command_options[k].allowed;
+        if (!strcmp(command_options[k].cmd, cmd))
+            for (const int *id = command_options[k].allowed; *id != OPT_END; id++)
+                opt_add(&allowed, *id);
     arg_option mine[ARG_MAX_OPTIONS];
     arg_reader p;
     arg_word a;
     arg_kind kind;
-    arg_init(&p, argc, argv, mine, command_table(cmd, allowed, mine));
+    arg_init(&p, argc, argv, mine, command_table(cmd, &allowed, mine));
     while ((kind = arg_next(&p, &a)) != ARG_END) {
         if (kind == ARG_OPTION && a.id == QUIET_ID) {
             cli_prog.quiet = 1;
             continue;
         }
-        unsigned bit = (unsigned)a.id;
+        int id = a.id, pair = id == OPT_PARAM || id == OPT_NETPARAM;
         if (kind == ARG_OPERAND) {
             if (o->file) return arg_refused(cmd, &a);
             o->file = a.value;
             saw(o, OPT_FILE, a.value);
             continue;
         }
-        if (kind == ARG_NEEDS_VALUE && (bit & (OPT_PARAM | OPT_NETPARAM)))
+        if (kind == ARG_NEEDS_VALUE && pair)
             return die(EXIT_USAGE, "%s: %s needs KEY=VALUE", cmd, a.spelling);
         if (kind != ARG_OPTION) return arg_refused(cmd, &a);
-        if (bit == OPT_HELP) {
+        if (id == OPT_HELP) {
             o->help = 1;
             continue;
         }
-        saw(o, bit, a.spelling);
+        saw(o, id, a.spelling);
         int rc = 0;
-        void *field = (char *)o + option_of(bit)->field;
-        if (bit & (OPT_PARAM | OPT_NETPARAM))
+        void *field = (char *)o + option_of(id)->field;
+        if (pair)
             rc = add_pair(o, &a);
         else if (!a.value)
             *(int *)field = 1;
         else if (!(rc = arg_once(cmd, &a, (const char **)field)))
-            o->value[__builtin_ctz(bit)] = a.value;
+            o->value[id] = a.value;
         if (rc) return rc;
     }
     if (o->help) return 0;
     int rc = check_exclusive(o, cmd);
     if (rc) return rc;
-    unsigned extra = o->given & ~allowed;
-    if (extra & OPT_FILE) return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, o->file);
-    if (extra) {
-        char msg[600];
-        int b = __builtin_ctz(extra);
+    if (opt_has(&o->given, OPT_FILE) && !opt_has(&allowed, OPT_FILE))
+        return die(EXIT_USAGE, "%s: unexpected argument '%s'", cmd, o->file);
+    for (int b = 0; b < OPT_COUNT; b++) {
+        if (!opt_has(&o->given, b) || opt_has(&allowed, b)) continue;
+        char msg[600]; /* the first option given that the command does not take */
         snprintf(msg, sizeof msg, "%s: %s%s%s does not apply to %s (see %s --help)", cmd,
                  o->spelling[b], o->value[b] ? " " : "", o->value[b] ? OC_Q(o->value[b]) : "", cmd,
                  cmd);
@@ -637,7 +685,7 @@ int fold_network_flags(options *o) {
     for (size_t i = 0; i < sizeof net_shorthands / sizeof net_shorthands[0]; i++) {
         const char *value =
             *(const char *const *)(const void *)((const char *)o + net_shorthands[i].field);
-        const char *flag = o->spelling[__builtin_ctz(net_shorthands[i].bit)],
+        const char *flag = o->spelling[net_shorthands[i].id],
                    *key = net_shorthands[i].key;
         if (!flag) flag = net_shorthands[i].flag;
         if (!value) continue;

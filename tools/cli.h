@@ -2,60 +2,80 @@
  * cli.h — what the commands of the command-line tool share: the exit codes, the one-line error
  * message, the options every command parses (each command takes only its own, listed in cli.c;
  * read with getopt_long through args.h) and the request built from them. A command lives in
- * tools/opticoll.c or in its own tools/cmd_NAME.c, and main() in opticoll.c dispatches to it
+ * its own tools/cmd_NAME.c, and main() in opticoll.c dispatches to it
  * with the words from the command's name on: argv[0] is "run", as getopt expects.
  */
 #ifndef OC_CLI_H
 #define OC_CLI_H
 
-#include "args.h"
-#include "core/quote.h" /* OC_Q: user text in a message */
+#include "args.h" /* OC_Q: user text in a message */
 #include "opticoll.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* The exit codes (README, "Exit codes"): 1 a schedule failed a check, 2 bad usage or input (an
  * input over a limit included), 3 the environment failed (memory, a write, gnuplot). */
 enum { EXIT_USAGE = 2, EXIT_VERIFY = 1, EXIT_OTHER = 3 };
 
-/* Every option, as a bit, so that each command can say which ones it takes (the bit is also its
- * id for args.h). OPT_SHARED are known to every command that parse_options reads: given to one
- * that does not take them, they are refused by name ("does not apply"); the others exist only
- * for the commands that take them, and are unknown options elsewhere. OPT_FILE is the operand. */
-enum {
-    OPT_COLL = 1 << 0,
-    OPT_ALGO = 1 << 1,
-    OPT_NET = 1 << 2,
-    OPT_NODES = 1 << 3,
-    OPT_SIZE = 1 << 4,
-    OPT_ROOT = 1 << 5,
-    OPT_W = 1 << 6,
-    OPT_F = 1 << 7,
-    OPT_PRESET = 1 << 8,
-    OPT_FORMAT = 1 << 9,
-    OPT_OUTPUT = 1 << 10,
-    OPT_PARAM = 1 << 11,
-    OPT_NETPARAM = 1 << 12,
-    OPT_JSON = 1 << 13,
-    OPT_CSV = 1 << 14,
-    OPT_NODATA = 1 << 15,
-    OPT_FILE = 1 << 16,
-    OPT_LINKS = 1 << 17,
-    OPT_EXPLAIN = 1 << 18,
-    OPT_OBJECTIVE = 1 << 19,
-    OPT_MODEL = 1 << 20,     /* train */
-    OPT_MODELS = 1 << 21,    /* train */
-    OPT_JOBS = 1 << 22,      /* sweep, tune */
-    OPT_CSVFILE = 1 << 23,   /* sweep --csv FILE (compare's --csv is OPT_CSV, a flag) */
-    OPT_PLOT = 1 << 24,      /* sweep */
-    OPT_DECISIONS = 1 << 25, /* run -a auto */
-    OPT_HELP = 1 << 26,      /* every command */
-    OPT_RUNTIME = 1 << 30,   /* export --format msccl / msccl-inplace */
-    /* -q, --quiet takes no bit: every command reads it (cli.c's QUIET_ID) */
-    OPT_SHARED = (1 << 20) - 1 - OPT_FILE,
-    OPT_NETWORK_FLAGS = OPT_NET | OPT_W | OPT_F | OPT_PRESET | OPT_NETPARAM,
-    OPT_PROBLEM = OPT_COLL | OPT_NODES | OPT_SIZE | OPT_ROOT | OPT_NODATA,
-};
+/* Every option of the commands parse_options reads, by id (also its id for args.h), in the order a
+ * refusal names them (the lowest id first). A set of them is an opt_set, of as many 64-bit words as
+ * the list needs: a new option is one more name here, never a search for a free bit. The shared
+ * ones (opt_shared: the ids below OPT_MODEL but OPT_FILE) are known to every command that
+ * parse_options reads: given to one that does not take them, they are refused by name ("does not
+ * apply"); the others exist only for the commands that take them, and are unknown options
+ * elsewhere. OPT_FILE is the operand. -q, --quiet has no id here: every command reads it (cli.c's
+ * QUIET_ID). */
+typedef enum {
+    OPT_COLL,
+    OPT_ALGO,
+    OPT_NET,
+    OPT_NODES,
+    OPT_SIZE,
+    OPT_ROOT,
+    OPT_W,
+    OPT_F,
+    OPT_PRESET,
+    OPT_FORMAT,
+    OPT_OUTPUT,
+    OPT_PARAM,
+    OPT_NETPARAM,
+    OPT_JSON,
+    OPT_CSV,
+    OPT_NODATA,
+    OPT_FILE,
+    OPT_LINKS,
+    OPT_EXPLAIN,
+    OPT_OBJECTIVE,
+    OPT_MODEL,     /* train */
+    OPT_MODELS,    /* train */
+    OPT_JOBS,      /* sweep, tune */
+    OPT_CSVFILE,   /* sweep --csv FILE (compare's --csv is OPT_CSV, a flag) */
+    OPT_PLOT,      /* sweep */
+    OPT_DECISIONS, /* run -a auto */
+    OPT_HELP,      /* every command */
+    OPT_RUNTIME,   /* export --format msccl / msccl-inplace */
+    OPT_COUNT
+} opt_id;
+
+/* Groups of options, as lists (cli.c's command table writes OPT_LIST(OPT_PROBLEM, OPT_JSON)). */
+#define OPT_NETWORK_FLAGS OPT_NET, OPT_W, OPT_F, OPT_PRESET, OPT_NETPARAM
+#define OPT_PROBLEM OPT_COLL, OPT_NODES, OPT_SIZE, OPT_ROOT, OPT_NODATA
+
+typedef struct opt_set {
+    uint64_t w[(OPT_COUNT + 63) / 64];
+} opt_set;
+
+static inline int opt_has(const opt_set *s, int id) {
+    return (int)(s->w[id / 64] >> (id % 64) & 1);
+}
+static inline void opt_add(opt_set *s, int id) {
+    s->w[id / 64] |= UINT64_C(1) << (id % 64);
+}
+/* The shared options (see above). */
+static inline int opt_shared(int id) {
+    return id < OPT_MODEL && id != OPT_FILE;
+}
 
 typedef struct options {
     const char *coll, *algo, *net, *nodes, *size, *root, *format, *output, *file;
@@ -64,9 +84,9 @@ typedef struct options {
     const char *runtime;                          /* export --format msccl */
     int json, csv, no_data, help, links, explain;
     oc_kv *params, *net_params;
-    unsigned given;           /* OPT_ bits seen */
-    const char *spelling[32]; /* how each was written ("-n", "--nodes"), for messages */
-    const char *value[32];    /* and its value, if it takes one */
+    opt_set given;                   /* the options seen */
+    const char *spelling[OPT_COUNT]; /* how each was written ("-n", "--nodes"), for messages */
+    const char *value[OPT_COUNT];    /* and its value, if it takes one */
 } options;
 
 extern const char *const help_problem, *const help_algo, *const help_network, *const help_search;
@@ -101,6 +121,12 @@ int algo_names(const char *text, const char ***names, char **copy, size_t *n);
  * TEXT_WIDTH_PIPE, so that a file or a pipe gets the same lines on every machine. */
 enum { TEXT_WIDTH_PIPE = 100 };
 void text_width_from_terminal(void);
+/* The preamble of every command that takes the shared options: options_init zeroes o and makes
+ * its two lists (-p, --net), options_read does that and then parse_options for command cmd; 0 or an
+ * exit code after one line. options_free frees the lists, whatever the return was. */
+int options_init(options *o);
+int options_read(int argc, char **argv, const char *cmd, options *o);
+void options_free(options *o);
 /* Parses argv (argv[0]: the command's name) into o, accepting only the options command `cmd`
  * takes (see cli.c). 0, or an exit code after one line. */
 int parse_options(int argc, char **argv, options *o, const char *cmd);
@@ -129,13 +155,23 @@ int cmd_perf(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_draw(int argc, char **argv);
 int cmd_simgrid(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
+int cmd_train(int argc, char **argv);
+/* The commands that take the shared options (parse_options, cli.c) with their own: main parses
+ * and hands them the result (cmd_run.c, cmd_compare.c, cmd_export.c, cmd_verify.c). */
+int cmd_run(options *o);
+int cmd_compare(options *o);
+int cmd_export(options *o);
+int cmd_verify(options *o);
 /* export --format astra-sim -o DIR (cmd_astra.c), after export read the options. */
 int export_astra(options *o);
 /* run -a auto (cmd_tune.c): when o says -a auto, picks the algorithm (from --decisions FILE or
  * by tuning the one point) and sets o->algo to it; the reason goes to run_auto_note, which run
  * prints with its result. --decisions without -a auto is refused. 0 or an exit code. */
 int run_auto(options *o);
-extern char run_auto_note[1024];
+/* The line saying why -a auto chose its algorithm ("" when it did not run). */
+const char *run_auto_note(void);
 /* reproduce all, --out DIR, -j N (cmd_reproduce_out.c): `which` is a paper or all; out and jobs
  * the options' values or NULL (opticoll.c read them); settings the reader's (-w -n --sizes -t),
  * `given` their OC_SETTING_* bits (`all` runs the papers that take them all). */

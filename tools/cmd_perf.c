@@ -27,10 +27,9 @@
  * bandwidth over both halves of every row.
  */
 #include "points.h"
-#include "report/perf.h"
+#include "opticoll_json.h"
 #include "scaleout.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,17 +130,10 @@ typedef struct perf_ctx {
     uint64_t iters, warmup, check, blocking;
 } perf_ctx;
 
-/* nccl-tests' size ("8", "1K", "128M", "2G": K, M, G as 1024^k), or -s's ("128MiB"). */
+/* A size in the one grammar (oc_parse_size: nccl-tests' "8", "1K", "128M", "2G" as well as -s's
+ * "128MiB"), not 0. */
 static int size_arg(const char *flag, const char *text, uint64_t *out) {
-    char buf[96];
-    size_t n = strlen(text);
-    char last = n ? (char)toupper((unsigned char)text[n - 1]) : 0;
-    if (n && n < 64 && (last == 'K' || last == 'M' || last == 'G') &&
-        isdigit((unsigned char)text[n > 1 ? n - 2 : 0]))
-        snprintf(buf, sizeof buf, "%.*s%ciB", (int)(n - 1), text, last);
-    else
-        snprintf(buf, sizeof buf, "%s", text);
-    if (oc_parse_size(buf, out) || *out == 0)
+    if (oc_parse_size(text, out) || *out == 0)
         return die(EXIT_USAGE, "%s %s: not a size (e.g. 8, 1K, 128M, 1GiB)", flag, text);
     return 0;
 }
@@ -249,8 +241,8 @@ static int perf_read(int argc, char **argv, sweep_args *a, perf_ctx *pc, const c
     a->o.coll = v[P_COLL], a->o.algo = v[P_ALGO], a->o.net = v[P_NET], a->o.root = v[P_ROOT];
     a->o.jobs = v[P_JOBS], a->o.json = v[P_JSON] != NULL, a->o.no_data = pc->check == 0;
     a->o.wavelengths = v[P_WAVE], a->o.fibres = v[P_FIBRES], a->o.preset = v[P_PRESET];
-    a->o.spelling[__builtin_ctz(OPT_W)] = "--wavelengths";
-    a->o.spelling[__builtin_ctz(OPT_F)] = "--fibres";
+    a->o.spelling[OPT_W] = "--wavelengths";
+    a->o.spelling[OPT_F] = "--fibres";
     *ranks = v[P_RANKS];
     /* nccl-tests' sizes: from -b while at most -e, times -f (or plus -i) */
     pc->nsizes = 0;
@@ -273,7 +265,7 @@ static int map_sizes(sweep_args *a) {
     uint32_t n = (uint32_t)a->nodes[0];
     size_t k = 0;
     for (size_t i = 0; i < p->nsizes; i++) {
-        uint64_t b = oc__perf_bytes(a->base.collective, n, p->sizes[i], TSIZE);
+        uint64_t b = oc_perf_bytes(a->base.collective, n, p->sizes[i], TSIZE);
         if (b && (k == 0 || b > a->sizes[k - 1])) a->sizes[k++] = b;
     }
     a->nsizes = k;
@@ -287,8 +279,8 @@ static int map_sizes(sweep_args *a) {
     return 0;
 }
 
-static oc__perf_row row_of(const sweep_args *a, const oc_sweep_point *p) {
-    oc__perf_row r = oc__perf_row_of(a->base.collective, p->nodes, p->bytes, TSIZE, a->base.root);
+static oc_perf_row row_of(const sweep_args *a, const oc_sweep_point *p) {
+    oc_perf_row r = oc_perf_row_of(a->base.collective, p->nodes, p->bytes, TSIZE, a->base.root);
     r.type = "float";
     double t = p->status == OC_POINT_RAN ? p->time_s : 0;
     r.time_s[0] = r.time_s[1] = t; /* out-of-place and in-place: one schedule, one model time */
@@ -302,8 +294,8 @@ static double mean_busbw(const sweep_args *a, double factor) {
     for (size_t i = 0; i < oc_sweep_count(a->sweep); i++) {
         const oc_sweep_point *p = oc_sweep_point_at(a->sweep, i);
         if (p->status != OC_POINT_RAN) continue;
-        oc__perf_row r = row_of(a, p);
-        sum += oc__perf_busbw(&r, 0, factor) + oc__perf_busbw(&r, 1, factor);
+        oc_perf_row r = row_of(a, p);
+        sum += oc_perf_busbw(&r, 0, factor) + oc_perf_busbw(&r, 1, factor);
         n += 2;
     }
     return n ? sum / (double)n : 0;
@@ -313,45 +305,45 @@ static int print_json(const sweep_args *a, const perf_ctx *pc, double factor) {
     const oc_sweep_point *p0 = oc_sweep_point_at(a->sweep, 0);
     cJSON *x = cJSON_CreateObject();
     int ok =
-        x && oc__json_str(x, "collective", a->o.coll) &&
-        oc__json_str(x, "algorithm", a->algos[0]) && oc__json_str(x, "network", a->base.network) &&
-        oc__json_kv(x, "network_params", a->o.net_params) && oc__json_u64(x, "nodes", p0->nodes) &&
-        oc__json_str(x, "type", "float") && oc__json_num(x, "busbw_factor", factor) &&
-        oc__json_str(x, "time_source", "model") && oc__json_u64(x, "minbytes", pc->minbytes) &&
-        oc__json_u64(x, "maxbytes", pc->maxbytes) &&
-        oc__json_u64(x, pc->by_factor ? "step_factor" : "step_bytes", pc->step) &&
-        oc__json_u64(x, "iters", pc->iters) && oc__json_u64(x, "warmup_iters", pc->warmup) &&
-        oc__json_u64(x, "check", pc->check) && oc__json_u64(x, "blocking", pc->blocking) &&
-        oc__json_u64(x, "out_of_bounds", 0) &&
-        oc__json_num(x, "avg_busbw_GBps", mean_busbw(a, factor));
-    cJSON *rows = ok ? oc__json_arr(x, "rows") : NULL;
+        x && oc_json_str(x, "collective", a->o.coll) &&
+        oc_json_str(x, "algorithm", a->algos[0]) && oc_json_str(x, "network", a->base.network) &&
+        oc_json_kv(x, "network_params", a->o.net_params) && oc_json_u64(x, "nodes", p0->nodes) &&
+        oc_json_str(x, "type", "float") && oc_json_num(x, "busbw_factor", factor) &&
+        oc_json_str(x, "time_source", "model") && oc_json_u64(x, "minbytes", pc->minbytes) &&
+        oc_json_u64(x, "maxbytes", pc->maxbytes) &&
+        oc_json_u64(x, pc->by_factor ? "step_factor" : "step_bytes", pc->step) &&
+        oc_json_u64(x, "iters", pc->iters) && oc_json_u64(x, "warmup_iters", pc->warmup) &&
+        oc_json_u64(x, "check", pc->check) && oc_json_u64(x, "blocking", pc->blocking) &&
+        oc_json_u64(x, "out_of_bounds", 0) &&
+        oc_json_num(x, "avg_busbw_GBps", mean_busbw(a, factor));
+    cJSON *rows = ok ? oc_json_arr(x, "rows") : NULL;
     static const char *const halves[] = {"out_of_place", "in_place"};
     ok = rows != NULL;
     for (size_t i = 0; ok && i < oc_sweep_count(a->sweep); i++) {
         const oc_sweep_point *p = oc_sweep_point_at(a->sweep, i);
-        oc__perf_row r = row_of(a, p);
-        cJSON *row = oc__perf_row_json(&r, NULL, 1, factor), *h = NULL;
-        ok = row && oc__json_u64(row, "bytes", p->bytes) &&
-             (p->status == OC_POINT_RAN ? oc__json_str(row, "params", p->params)
-                                        : oc__json_str(row, "not_run", p->why));
+        oc_perf_row r = row_of(a, p);
+        cJSON *row = oc_perf_row_json(&r, NULL, 1, factor), *h = NULL;
+        ok = row && oc_json_u64(row, "bytes", p->bytes) &&
+             (p->status == OC_POINT_RAN ? oc_json_str(row, "params", p->params)
+                                        : oc_json_str(row, "not_run", p->why));
         for (size_t g = 0; ok && g < 2; g++) {
-            ok = (h = oc__json_obj(row, halves[g])) != NULL;
+            ok = (h = oc_json_obj(row, halves[g])) != NULL;
             if (ok && p->status == OC_POINT_RAN)
-                ok = oc__json_num(h, "time_us", r.time_s[g] * 1e6) &&
-                     oc__json_num(h, "algbw_GBps", oc__perf_busbw(&r, g, 1.0)) &&
-                     oc__json_num(h, "busbw_GBps", oc__perf_busbw(&r, g, factor)) &&
-                     (pc->check ? oc__json_u64(h, "wrong", 0) : oc__json_null(h, "wrong"));
+                ok = oc_json_num(h, "time_us", r.time_s[g] * 1e6) &&
+                     oc_json_num(h, "algbw_GBps", oc_perf_busbw(&r, g, 1.0)) &&
+                     oc_json_num(h, "busbw_GBps", oc_perf_busbw(&r, g, factor)) &&
+                     (pc->check ? oc_json_u64(h, "wrong", 0) : oc_json_null(h, "wrong"));
             else if (ok)
-                ok = oc__json_null(h, "time_us") && oc__json_null(h, "algbw_GBps") &&
-                     oc__json_null(h, "busbw_GBps") && oc__json_null(h, "wrong");
+                ok = oc_json_null(h, "time_us") && oc_json_null(h, "algbw_GBps") &&
+                     oc_json_null(h, "busbw_GBps") && oc_json_null(h, "wrong");
         }
-        ok = oc__json_add(rows, NULL, row) && ok;
+        ok = oc_json_add(rows, NULL, row) && ok;
     }
     if (!ok) {
         cJSON_Delete(x);
         return die(EXIT_OTHER, "out of memory", NULL, NULL);
     }
-    int rc = oc__json_write(stdout, x, OC__JSON_SPACED, "\n");
+    int rc = oc_json_write(stdout, x, OC_JSON_SPACED, "\n");
     return rc == OC_ENOMEM ? die(EXIT_OTHER, "out of memory", NULL, NULL) : 0;
 }
 
@@ -372,19 +364,19 @@ static void print_table(const sweep_args *a, const perf_ctx *pc, double factor) 
            "out-of-place (one schedule); busbw = algbw x %.6g\n",
            factor);
     static const char *const halves[] = {"out-of-place", "in-place"};
-    oc__perf_nccl_header(stdout, halves, 2);
+    oc_perf_nccl_header(stdout, halves, 2);
     for (size_t i = 0; i < pc->nsizes; i++)
-        if (!oc__perf_bytes(a->base.collective, n, pc->sizes[i], TSIZE))
+        if (!oc_perf_bytes(a->base.collective, n, pc->sizes[i], TSIZE))
             printf("# %llu B: less than one float per rank, not run\n",
                    (unsigned long long)pc->sizes[i]);
     const int64_t wrong[2] = {pc->check ? 0 : -1, pc->check ? 0 : -1};
     for (size_t i = 0; i < oc_sweep_count(a->sweep); i++) {
         const oc_sweep_point *p = oc_sweep_point_at(a->sweep, i);
-        oc__perf_row r = row_of(a, p);
-        oc__perf_nccl_row(stdout, &r, wrong, 2, factor);
+        oc_perf_row r = row_of(a, p);
+        oc_perf_nccl_row(stdout, &r, wrong, 2, factor);
         if (p->status != OC_POINT_RAN) printf("#   not run: %s\n", p->why);
     }
-    oc__perf_nccl_footer(stdout, 0, mean_busbw(a, factor));
+    oc_perf_nccl_footer(stdout, 0, mean_busbw(a, factor));
 }
 
 int cmd_perf(int argc, char **argv) {
@@ -392,12 +384,10 @@ int cmd_perf(int argc, char **argv) {
     perf_ctx pc;
     memset(&a, 0, sizeof a);
     memset(&pc, 0, sizeof pc);
-    a.o.params = oc_kv_new();
-    a.o.net_params = oc_kv_new();
     a.jobs = oc_scale_default_threads();
     const char *ranks = NULL;
-    int rc = !a.o.params || !a.o.net_params ? die(EXIT_OTHER, "out of memory", NULL, NULL)
-                                            : perf_read(argc, argv, &a, &pc, &ranks);
+    int rc = options_init(&a.o);
+    if (!rc) rc = perf_read(argc, argv, &a, &pc, &ranks);
     if (rc) {
         sweep_args_free(&a);
         return rc < 0 ? 0 : rc;
@@ -422,7 +412,7 @@ int cmd_perf(int argc, char **argv) {
         goto out;
     }
     if ((rc = points_first_failure(a.sweep))) goto out;
-    double factor = oc__perf_busbw_factor(a.base.collective, (uint32_t)a.nodes[0]);
+    double factor = oc_perf_busbw_factor(a.base.collective, (uint32_t)a.nodes[0]);
     if (a.o.json)
         rc = print_json(&a, &pc, factor);
     else

@@ -1,11 +1,11 @@
 /*
  * cmd_rack.c — `opticoll rack`: replays tenants arriving and leaving on a Lumorph rack and on two
  * fixed-slice racks (TPU-v4-like tori, SiPAC) of the same size, and prints what each rejected,
- * wasted and stranded, and every placed tenant's verified all-reduce time (lumorph seed, section 3;
- * the library side is src/studies/rack.c). `--example fig2a` prints the seed's Fig. 2a scenario.
+ * wasted and stranded, and every placed tenant's verified all-reduce time (lumorph seed, section
+ * 3; the library side is src/studies/rack.c, opticoll_studies.h). `--example fig2a` prints the
+ * seed's Fig. 2a scenario.
  */
 #include "cli.h"
-#include "studies/rack.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,13 +99,13 @@ int cmd_rack(int argc, char **argv) {
         if (json || detail)
             return die(EXIT_USAGE, "rack: %s does not apply to --example",
                        json ? "--json" : "--tenants-detail", NULL);
-        int rc = oc__rack_fig2a(stdout, NULL, why, sizeof why);
+        int rc = oc_rack_fig2a(stdout, NULL, why, sizeof why);
         return rc ? lib_error(rc, why) : 0;
     }
     if (val[TRACE] && (val[SEED] || val[TENANTS]))
         return die(EXIT_USAGE, "rack: %s does not apply to --trace (the file is the trace)",
                    val[SEED] ? "--seed" : "--tenants", NULL);
-    oc__rack_shape s = {.servers = 8,
+    oc_rack_shape s = {.servers = 8,
                         .tiles = 32,
                         .fibres = 8,
                         .sipac_r = 4,
@@ -113,15 +113,15 @@ int cmd_rack(int argc, char **argv) {
                         .bytes = UINT64_C(64) << 20};
     uint64_t v, seed = 1, tenants = 200;
     if (val[SERVERS]) {
-        if (number("--servers", val[SERVERS], 1, OC__RACK_MAX_SERVERS, &v)) return EXIT_USAGE;
+        if (number("--servers", val[SERVERS], 1, OC_RACK_MAX_SERVERS, &v)) return EXIT_USAGE;
         s.servers = (uint32_t)v;
     }
     if (val[TILES]) {
-        if (number("--tiles", val[TILES], 1, OC__RACK_MAX_TILES, &v)) return EXIT_USAGE;
+        if (number("--tiles", val[TILES], 1, OC_RACK_MAX_TILES, &v)) return EXIT_USAGE;
         s.tiles = (uint32_t)v;
     }
     if (val[FIBRES]) {
-        if (number("--fibres", val[FIBRES], 0, OC__RACK_MAX_FIBRES, &v)) return EXIT_USAGE;
+        if (number("--fibres", val[FIBRES], 0, OC_RACK_MAX_FIBRES, &v)) return EXIT_USAGE;
         s.fibres = (uint32_t)v;
     }
     if (val[SR]) {
@@ -133,7 +133,7 @@ int cmd_rack(int argc, char **argv) {
         s.sipac_l = (uint32_t)v;
     }
     if (val[SEED] && number("--seed", val[SEED], 0, UINT64_MAX, &seed)) return EXIT_USAGE;
-    if (val[TENANTS] && number("--tenants", val[TENANTS], 1, OC__RACK_MAX_TENANTS, &tenants))
+    if (val[TENANTS] && number("--tenants", val[TENANTS], 1, OC_RACK_MAX_TENANTS, &tenants))
         return EXIT_USAGE;
     if (val[SIZE]) {
         int rc = oc_parse_size(val[SIZE], &s.bytes);
@@ -141,26 +141,26 @@ int cmd_rack(int argc, char **argv) {
             return die(EXIT_USAGE, "rack: --size %s: not a size of 1 byte to 1 PiB (e.g. 64MiB)",
                        val[SIZE], NULL);
     }
-    int rc = oc__rack_shape_check(&s, why, sizeof why);
+    int rc = oc_rack_shape_check(&s, why, sizeof why);
     if (rc) {
         char line[600];
         snprintf(line, sizeof line, "rack: %s", why);
         return die_line(EXIT_USAGE, line);
     }
-    oc__rack_trace t;
+    oc_rack_trace *t = NULL;
     if (val[TRACE])
-        rc = oc__rack_trace_read(val[TRACE], s.servers * s.tiles, &t, why, sizeof why);
+        rc = oc_rack_trace_read(val[TRACE], s.servers * s.tiles, &t, why, sizeof why);
     else
-        rc = oc__rack_trace_random(seed, (uint32_t)tenants, s.servers * s.tiles, &t, why,
-                                   sizeof why);
+        rc = oc_rack_trace_random(seed, (uint32_t)tenants, s.servers * s.tiles, &t, why,
+                                  sizeof why);
     if (rc) return lib_error(rc, why);
-    oc__rack_result res;
-    rc = oc__rack_replay(&s, &t, &res, why, sizeof why);
+    oc_rack_result *res = NULL;
+    rc = oc_rack_replay(&s, t, &res, why, sizeof why);
     if (!rc) {
-        rc = json ? oc__rack_write_json(&res, stdout) : oc__rack_write_text(&res, detail, stdout);
+        rc = json ? oc_rack_write_json(res, stdout) : oc_rack_write_text(res, detail, stdout);
         if (rc) snprintf(why, sizeof why, "rack: cannot write the output");
-        oc__rack_result_free(&res);
+        oc_rack_result_free(res);
     }
-    oc__rack_trace_free(&t);
+    oc_rack_trace_free(t);
     return rc ? lib_error(rc, why) : 0;
 }

@@ -322,20 +322,14 @@ done:
 
 int cmd_simgrid(int argc, char **argv) {
     options o;
-    memset(&o, 0, sizeof o);
-    o.params = oc_kv_new();
-    o.net_params = oc_kv_new();
-    int rc;
-    if (!o.params || !o.net_params)
-        rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
-    else if (!(rc = parse_options(argc, argv, &o, "simgrid"))) {
+    int rc = options_read(argc, argv, "simgrid", &o);
+    if (!rc) {
         if (o.help)
             fputs(simgrid_help, stdout), fputs(help_problem, stdout), fputs(help_algo, stdout),
                 fputs(simgrid_options, stdout);
         else
             rc = simgrid(&o);
     }
-    oc_kv_free(o.params);
-    oc_kv_free(o.net_params);
+    options_free(&o);
     return rc;
 }

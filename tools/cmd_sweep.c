@@ -13,6 +13,7 @@
 #include "plot.h"
 #include "points.h"
 #include "scaleout.h"
+#include "table.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -74,23 +75,29 @@ static void print_table(FILE *f, const sweep_args *a) {
     for (size_t k = 0; k < a->nalgos; k++)
         if ((int)strlen(a->algos[k]) > w) w = (int)strlen(a->algos[k]);
     /* "x phys": the time over the physical bound (every schedule on the network, src/bounds) */
-    fprintf(f, "  %7s %10s  %-*s %8s %8s %12s %8s  %s\n", "nodes", "size", w, "algorithm", "rounds",
-            "steps", "time", "x phys", "parameters");
+    const table_col cols[] = {{7, 0, 0}, {10, 0, 1}, {w, 1, 2}, {8, 0, 1},
+                              {8, 0, 1}, {12, 0, 1}, {8, 0, 1}, {0, 1, 2}};
+    const table tab = {f, "  ", cols, sizeof cols / sizeof cols[0]};
+    table_row(&tab, (const char *const[]){"nodes", "size", "algorithm", "rounds", "steps", "time",
+                                          "x phys", "parameters"});
     for (size_t i = 0; i < n; i++) {
         const oc_sweep_point *p = point(a, i);
-        char sz[32];
+        char sz[32], nodes[16], rounds[32], steps[32];
         oc_format_size(sz, sizeof sz, p->bytes);
+        snprintf(nodes, sizeof nodes, "%u", p->nodes);
         if (p->status != OC_POINT_RAN) {
-            fprintf(f, "  %7u %10s  %-*s not run: %s\n", p->nodes, sz, w, a->algos[p->algorithm],
-                    p->why);
+            char line[400];
+            snprintf(line, sizeof line, "not run: %s", p->why);
+            table_row_tail(&tab, (const char *const[]){nodes, sz, a->algos[p->algorithm]}, 3, line);
             continue;
         }
         char xb[32] = "-";
         if (p->has_physical_bound && p->physical_bound_time_s > 0)
             snprintf(xb, sizeof xb, "%.2f", p->time_s / p->physical_bound_time_s);
-        fprintf(f, "  %7u %10s  %-*s %8llu %8llu %12s %8s  %s\n", p->nodes, sz, w,
-                a->algos[p->algorithm], (unsigned long long)p->rounds, (unsigned long long)p->steps,
-                p->time, xb, p->params);
+        snprintf(rounds, sizeof rounds, "%llu", (unsigned long long)p->rounds);
+        snprintf(steps, sizeof steps, "%llu", (unsigned long long)p->steps);
+        table_row(&tab, (const char *const[]){nodes, sz, a->algos[p->algorithm], rounds, steps,
+                                              p->time, xb, p->params});
     }
 }
 

@@ -7,7 +7,6 @@
  * Parsing and printing only; every input has a default that the help states.
  */
 #include "cli.h"
-#include "studies/studies.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +115,7 @@ int cmd_throughput(int argc, char **argv) {
     oc_model *models = NULL;
     size_t count = 0;
     char why[512] = "";
-    int err = oc_models_read(o.models ? o.models : oc__models_default(), &models, &count, why,
+    int err = oc_models_read(o.models ? o.models : oc_models_default(), &models, &count, why,
                              sizeof why);
     if (err) return lib_error(err, why);
     const oc_model *m = oc_model_find(models, count, o.model);

@@ -6,19 +6,17 @@
  * tune prints, for each (N, size), the winner and the runner-up with their times and the winner's
  * parameters, then the crossovers, "between A and B" since a crossover lies between two measured
  * points; -o writes the library's decision file and --json prints it. `run -a auto --decisions
- * FILE` runs the winner of the file's nearest point (the library's oc_tune_pick_text); without
- * --decisions, `run -a auto` tunes the one point it is asked for: every algorithm that runs on the
- * network, the fastest verified wins.
+ * FILE` runs the winner of the file's nearest point; without --decisions, `run -a auto` tunes the
+ * one point it is asked for: every algorithm that runs on the network, the fastest verified wins
+ * (both in the library: oc_tune_auto_*, opticoll_studies.h).
  */
-#include "core/core.h"
 #include "output.h"
 #include "points.h"
 #include "scaleout.h"
+#include "table.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-char run_auto_note[1024];
 
 static const char *const tune_help =
     "usage: opticoll tune -c COLL [-t NET] --nodes LIST --sizes LIST [-a A,B,...] [-j N]\n"
@@ -62,8 +60,11 @@ static void print_tune(FILE *f, const sweep_args *a) {
     for (size_t k = 0; k < a->nalgos; k++)
         if ((int)strlen(a->algos[k]) > w) w = (int)strlen(a->algos[k]);
     /* "x phys": the winner's time over the physical bound (every schedule, src/bounds) */
-    fprintf(f, "  %7s %10s  %-*s %12s %8s  %-*s %12s  %s\n", "nodes", "size", w, "winner", "time",
-            "x phys", w, "runner-up", "its time", "winner's parameters");
+    const table_col cols[] = {{7, 0, 0}, {10, 0, 1}, {w, 1, 2},  {12, 0, 1},
+                              {8, 0, 1}, {w, 1, 2},  {12, 0, 1}, {0, 1, 2}};
+    const table tab = {f, "  ", cols, sizeof cols / sizeof cols[0]};
+    table_row(&tab, (const char *const[]){"nodes", "size", "winner", "time", "x phys", "runner-up",
+                                          "its time", "winner's parameters"});
     for (size_t ni = 0; ni < a->nnodes; ni++)
         for (size_t si = 0; si < a->nsizes; si++) {
             int second, best = oc_tune_winner(s, ni, si, &second);
@@ -77,9 +78,12 @@ static void print_tune(FILE *f, const sweep_args *a) {
             }
             if (second >= 0)
                 snprintf(t2, sizeof t2, "%s", oc_sweep_point_of(s, ni, si, (size_t)second)->time);
-            fprintf(f, "  %7u %10s  %-*s %12s %8s  %-*s %12s  %s\n", (unsigned)a->nodes[ni], sz, w,
-                    algo_or_none(s, best), t1, xb, w, second >= 0 ? a->algos[second] : "-", t2,
-                    best >= 0 ? oc_sweep_point_of(s, ni, si, (size_t)best)->params : "");
+            char nodes[16];
+            snprintf(nodes, sizeof nodes, "%u", (unsigned)a->nodes[ni]);
+            table_row(&tab, (const char *const[]){
+                                nodes, sz, algo_or_none(s, best), t1, xb,
+                                second >= 0 ? a->algos[second] : "-", t2,
+                                best >= 0 ? oc_sweep_point_of(s, ni, si, (size_t)best)->params : ""});
         }
     fputs("crossovers along size (for each N):\n", f);
     for (size_t ni = 0; ni < a->nnodes; ni++) {
@@ -163,48 +167,35 @@ out:
 
 /* ---- run -a auto ---- */
 
-/* The winner of the nearest point of the decision file at `path` (the library's reader,
- * oc_tune_pick_text); its name, or NULL after one line on stderr naming --decisions FILE (*code
- * set). The note says which point it came from. */
+/* The choice and its note, kept until the command ends (run prints the note after its run). */
+static oc_tune_auto run_auto_choice;
+
+const char *run_auto_note(void) {
+    return run_auto_choice.note ? run_auto_choice.note : "";
+}
+
+/* The winner of the nearest point of the decision file at `path` (the library's
+ * oc_tune_auto_decided); its name, or NULL after one line on stderr naming --decisions FILE
+ * (*code set). */
 static const char *from_decisions(const char *path, const oc_request *req, int *code) {
-    char what[300], why[1024];
-    snprintf(what, sizeof what, "--decisions %.256s", path);
-    char *text = NULL, line[1100];
-    size_t len = 0;
-    oc_tune_choice c;
-    int rc = oc__read_file(path, 0, what, &text, &len, why, sizeof why);
+    char why[1100];
+    int rc = oc_tune_auto_decided(path, "--decisions ", req, &run_auto_choice, why, sizeof why);
     if (rc) {
         *code = lib_error(rc, why);
         return NULL;
     }
-    rc = oc_tune_pick_text(text, len, path, req, &c, why, sizeof why);
-    free(text);
-    if (rc) {
-        snprintf(line, sizeof line, "--decisions %s", why);
-        *code = die_line(exit_for(rc), line);
-        return NULL;
-    }
-    char sz[32];
-    oc_format_size(sz, sizeof sz, c.bytes);
-    snprintf(run_auto_note, sizeof run_auto_note,
-             "auto: chose %s, the winner of the nearest tuned point of %s (N = %u, %s; "
-             "distance |log2 N ratio| + |log2 size ratio| = %.3g); its parameters are chosen "
-             "for this N by its own optimiser",
-             c.algorithm, OC_Q(path), (unsigned)c.nodes, sz, c.distance);
     *code = 0;
-    return c.algorithm;
+    return run_auto_choice.algorithm;
 }
 
-/* Tunes the one point: every algorithm that runs on the network, fastest verified wins. NULL
- * with *code 0 on ranks > 0 of opticoll-cluster (they helped and end quietly), or after one line
- * with *code an exit code. */
+/* Tunes the one point (oc_tune_auto_sweep, its points run here on every core and rank, then
+ * oc_tune_auto_chosen). NULL with *code 0 on ranks > 0 of opticoll-cluster (they helped and end
+ * quietly), or after one line with *code an exit code. */
 static const char *tune_point(const oc_request *req, const char *coll, int *code) {
-    uint64_t nodes = req->nodes, bytes = req->bytes;
-    oc_sweep_spec spec = {.base = *req, .nodes = &nodes, .nnodes = 1, .sizes = &bytes, .nsizes = 1};
     oc_sweep *s = NULL;
     const char *chosen = NULL;
     char why[512] = "";
-    int err = oc_sweep_new(&spec, &s, why, sizeof why);
+    int err = oc_tune_auto_sweep(req, &s, why, sizeof why);
     if (err) {
         *code = lib_error(err, why);
         return NULL;
@@ -214,32 +205,21 @@ static const char *tune_point(const oc_request *req, const char *coll, int *code
         goto out;
     }
     if ((*code = points_first_failure(s))) goto out;
-    int second, w = oc_tune_winner(s, 0, 0, &second);
-    if (w < 0) {
-        *code = die(EXIT_USAGE, "auto: no %s algorithm runs at this N and size on %s", coll,
-                    req->network);
+    if ((err = oc_tune_auto_chosen(s, &run_auto_choice, why, sizeof why))) {
+        *code = lib_error(err, why);
         goto out;
     }
-    chosen = oc_sweep_algorithm(s, (size_t)w);
-    char t1[32], t2[32] = "";
-    snprintf(t1, sizeof t1, "%s", oc_sweep_point_at(s, (size_t)w)->time);
-    if (second >= 0) snprintf(t2, sizeof t2, "%s", oc_sweep_point_at(s, (size_t)second)->time);
-    size_t ran = 0;
-    for (size_t k = 0; k < oc_sweep_count(s); k++)
-        ran += oc_sweep_point_at(s, k)->status == OC_POINT_RAN;
-    snprintf(
-        run_auto_note, sizeof run_auto_note,
-        "auto: chose %s, the fastest of the %zu algorithms that ran at this point (%s%s%s%s%s); "
-        "no --decisions file, so this point was tuned",
-        chosen, ran, t1, second >= 0 ? "; next: " : "",
-        second >= 0 ? oc_sweep_algorithm(s, (size_t)second) : "", second >= 0 ? " " : "", t2);
+    chosen = run_auto_choice.algorithm;
+    if (!chosen)
+        *code = die(EXIT_USAGE, "auto: no %s algorithm runs at this N and size on %s", coll,
+                    req->network);
 out:
     oc_sweep_free(s);
     return chosen;
 }
 
 int run_auto(options *o) {
-    run_auto_note[0] = 0;
+    oc_tune_auto_free(&run_auto_choice);
     if (!o->algo || strcmp(o->algo, "auto")) {
         if (o->decisions) return die(EXIT_USAGE, "run: --decisions goes with -a auto", NULL, NULL);
         return 0;

@@ -32,12 +32,9 @@
  */
 #include "opticoll_mpi.h"
 #include "args.h"
-#include "core/core.h"
-#include "core/json.h"
-#include "core/quote.h"
 #include "mpi_agree.h"
-#include "mpi/executor.h"
-#include "report/perf.h"
+#include "table.h"
+#include "opticoll_json.h"
 #include "opticoll.h"
 
 #include <stdarg.h>
@@ -298,15 +295,8 @@ static int parse(int argc, char **argv, opts *o) {
         if (nccl[2] && nccl[3]) return usage("-f and -i exclude each other", NULL);
         uint64_t *ends[2] = {&o->minbytes, &o->maxbytes};
         for (int k = 0; k < 2; k++) {
-            const char *t = nccl[k] ? nccl[k] : nccl[0];
-            char buf[96];
-            size_t n = strlen(t);
-            char last = n ? t[n - 1] : 0;
-            if (n && n < 64 && (last == 'K' || last == 'M' || last == 'G'))
-                snprintf(buf, sizeof buf, "%.*s%ciB", (int)(n - 1), t, last);
-            else
-                snprintf(buf, sizeof buf, "%s", t);
-            if (oc_parse_size(buf, ends[k]) || !*ends[k] || *ends[k] > (UINT64_C(1) << 30))
+            const char *t = nccl[k] ? nccl[k] : nccl[0]; /* "1K", "128M": oc_parse_size */
+            if (oc_parse_size(t, ends[k]) || !*ends[k] || *ends[k] > (UINT64_C(1) << 30))
                 return usage(k ? "bad -e (a size of at most 1G)" : "bad -b (a size of at most 1G)",
                              t);
         }
@@ -716,7 +706,7 @@ static int check_parameters(const opts *o) {
  * abort half-way. Every rank computes the same answer; rank 0 says it, in one line. 0 or 2. */
 static int check_budget(const opts *o, int tsize) {
     char why[256];
-    if (oc__memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
+    if (oc_memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
                                    getenv("OPTICOLL_VERIFY_BUDGET_MIB"), why, sizeof why)) {
         if (rank == 0) fprintf(stderr, "opticoll-mpi: %s\n", why);
         return 2;
@@ -729,10 +719,10 @@ static int check_budget(const opts *o, int tsize) {
             bufs b = {0};
             buffer_sizes(o->colls[ci], (size_t)count * (size_t)tsize, (size_t)nranks, &b);
             char what[128], size[32];
-            oc__format_bytes(size, sizeof size, o->sizes[si]);
+            oc_format_bytes(size, sizeof size, o->sizes[si]);
             snprintf(what, sizeof what, "%s of %s on %d ranks (each rank's buffers)", o->colls[ci],
                      size, nranks);
-            if (oc__budget_check((uint64_t)b.send_bytes + b.alloc_bytes + b.recv_bytes, what, why,
+            if (oc_budget_check((uint64_t)b.send_bytes + b.alloc_bytes + b.recv_bytes, what, why,
                                  sizeof why)) {
                 if (rank == 0) fprintf(stderr, "opticoll-mpi: %s\n", why);
                 return 2;
@@ -782,7 +772,7 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return rc;
     }
-    if (o.drop_round >= 0) oc__mpi_test_drop_transfer(o.drop_round, o.drop_index);
+    if (o.drop_round >= 0) oc_mpi_inject_drop_transfer(o.drop_round, o.drop_index);
     int checked = 0, skipped = 0, mismatches = 0, failed = 0, json_lost = 0, json_cases = 0;
     /* --perf: nccl-tests' halves (our schedule, measured), then MPI's own collective (measured,
      * out-of-place) and the network model's time of the schedule */
@@ -799,16 +789,19 @@ int main(int argc, char **argv) {
     /* why cases were skipped: the library's refusals, each once, as numbered notes */
     char notes[16][512];
     size_t nnotes = 0;
+    const table_col cols[] = {{13, 1, 0}, {wa, 1, 1}, {5, 0, 1}, {10, 0, 1},
+                              {12, 0, 1}, {12, 0, 1}, {6, 0, 1}, {0, 1, 2}};
+    const table tab = {stdout, "", cols, sizeof cols / sizeof cols[0]};
     if (rank == 0 && !o.json && !o.perf)
-        printf("%-13s %-*s %5s %10s %12s %12s %6s  %s\n", "collective", wa, "algorithm", "ranks",
-               "bytes", "opticoll", "MPI", "ratio", "check");
+        table_row(&tab, (const char *const[]){"collective", "algorithm", "ranks", "bytes",
+                                              "opticoll", "MPI", "ratio", "check"});
     if (rank == 0 && o.json) printf("[");
     for (size_t ci = 0; ci < o.ncolls; ci++) {
         const char *algos[MAX_LIST];
         size_t na = algorithms_for(&o, o.colls[ci], algos);
         oc_collective cc = OC_ALLREDUCE;
         oc_collective_from_name(o.colls[ci], &cc); /* one of mpi_colls: known */
-        double factor = oc__perf_busbw_factor(cc, (uint32_t)nranks);
+        double factor = oc_perf_busbw_factor(cc, (uint32_t)nranks);
         for (size_t ai = 0; ai < na; ai++) {
             int64_t out_of_bounds = 0;
             double bw_sum = 0;
@@ -827,11 +820,11 @@ int main(int argc, char **argv) {
                 if (o.blocking)
                     printf("# Blocking Enabled: wait for completion and barrier after each "
                            "collective \n");
-                oc__perf_nccl_header(stdout, groups, 4);
+                oc_perf_nccl_header(stdout, groups, 4);
             }
             for (size_t si = 0; si < o.nsizes; si++) {
                 /* nccl-tests' size (-b/-e) -> this collective's SIZE, in whole elements */
-                uint64_t sz = o.nccl_sizes ? oc__perf_bytes(cc, (uint32_t)nranks, o.sizes[si],
+                uint64_t sz = o.nccl_sizes ? oc_perf_bytes(cc, (uint32_t)nranks, o.sizes[si],
                                                             (uint32_t)tsize)
                                            : o.sizes[si];
                 if (!sz) continue;
@@ -865,8 +858,8 @@ int main(int argc, char **argv) {
                 if (rank != 0) continue;
                 uint64_t bytes = count * (uint64_t)tsize;
                 if (strcmp(o.colls[ci], "reducescatter") == 0) bytes *= (uint64_t)nranks;
-                oc__perf_row prow =
-                    oc__perf_row_of(cc, (uint32_t)nranks, bytes, (uint32_t)tsize, (uint32_t)o.root);
+                oc_perf_row prow =
+                    oc_perf_row_of(cc, (uint32_t)nranks, bytes, (uint32_t)tsize, (uint32_t)o.root);
                 prow.type = o.type_name;
                 if (oc_collective_reduces(cc)) prow.redop = o.op_name;
                 prow.time_s[0] = st == 0 ? ours : 0;
@@ -880,7 +873,7 @@ int main(int argc, char **argv) {
                     wrongs[3] = model_s > 0 ? 0 : -1; /* a verified schedule */
                     out_of_bounds += (wrong > 0 ? wrong : 0) + (wrong_ip > 0 ? wrong_ip : 0);
                     for (size_t g = 0; g < 2; g++)
-                        if (prow.time_s[g] > 0) bw_sum += oc__perf_busbw(&prow, g, factor), bw_n++;
+                        if (prow.time_s[g] > 0) bw_sum += oc_perf_busbw(&prow, g, factor), bw_n++;
                 }
                 if (o.json) {
                     /* The array is streamed, a case a line as it finishes; each case is a
@@ -888,43 +881,45 @@ int main(int argc, char **argv) {
                     fputs(json_cases++ ? ",\n " : "\n ", stdout);
                     cJSON *x = cJSON_CreateObject();
                     int ok =
-                        oc__json_str(x, "collective", o.colls[ci]) &&
-                        oc__json_str(x, "algorithm", algos[ai]) &&
-                        oc__json_u64(x, "ranks", (uint64_t)nranks) &&
-                        oc__json_u64(x, "bytes", bytes) && oc__json_str(x, "type", o.type_name) &&
-                        oc__json_str(x, "op", o.op_name) &&
-                        oc__json_bool(x, "inplace", o.inplace) && oc__json_str(x, "check", verdict);
-                    if (ok && st == 3) ok = oc__json_str(x, "reason", oc_mpi_last_error());
+                        oc_json_str(x, "collective", o.colls[ci]) &&
+                        oc_json_str(x, "algorithm", algos[ai]) &&
+                        oc_json_u64(x, "ranks", (uint64_t)nranks) &&
+                        oc_json_u64(x, "bytes", bytes) && oc_json_str(x, "type", o.type_name) &&
+                        oc_json_str(x, "op", o.op_name) &&
+                        oc_json_bool(x, "inplace", o.inplace) && oc_json_str(x, "check", verdict);
+                    if (ok && st == 3) ok = oc_json_str(x, "reason", oc_mpi_last_error());
                     if (ok && st == 0)
-                        ok = oc__json_num(x, "opticoll_s", ours) &&
-                             oc__json_num(x, "mpi_s", theirs) &&
-                             oc__json_num(x, "ratio", theirs > 0 ? ours / theirs : 0.0);
+                        ok = oc_json_num(x, "opticoll_s", ours) &&
+                             oc_json_num(x, "mpi_s", theirs) &&
+                             oc_json_num(x, "ratio", theirs > 0 ? ours / theirs : 0.0);
                     if (ok && o.perf) {
-                        cJSON *pr = oc__perf_row_json(&prow, json_groups, 4, factor);
+                        cJSON *pr = oc_perf_row_json(&prow, json_groups, 4, factor);
                         for (size_t g = 0; pr && g < 4 && ok; g++) {
                             cJSON *h = cJSON_GetObjectItemCaseSensitive(pr, json_groups[g]);
                             ok =
-                                h && (wrongs[g] >= 0 ? oc__json_u64(h, "wrong", (uint64_t)wrongs[g])
-                                                     : oc__json_null(h, "wrong"));
+                                h && (wrongs[g] >= 0 ? oc_json_u64(h, "wrong", (uint64_t)wrongs[g])
+                                                     : oc_json_null(h, "wrong"));
                         }
-                        ok = oc__json_add(x, "perf", pr) && ok;
+                        ok = oc_json_add(x, "perf", pr) && ok;
                     }
                     if (!ok) {
                         cJSON_Delete(x);
-                        x = NULL; /* oc__json_write: out of memory */
+                        x = NULL; /* oc_json_write: out of memory */
                     }
-                    if (oc__json_write(stdout, x, OC__JSON_SPACED, NULL) == OC_ENOMEM)
+                    if (oc_json_write(stdout, x, OC_JSON_SPACED, NULL) == OC_ENOMEM)
                         json_lost = 1;
                 } else if (o.perf) {
-                    oc__perf_nccl_row(stdout, &prow, wrongs, 4, factor);
+                    oc_perf_nccl_row(stdout, &prow, wrongs, 4, factor);
                     if (st != 0) printf("#   %s\n", verdict);
                 } else if (st == 0) {
-                    char a[32], b2[32];
+                    char a[32], b2[32], nr[16], nb[32], ratio[32];
                     oc_format_seconds(a, sizeof a, ours);
                     oc_format_seconds(b2, sizeof b2, theirs);
-                    printf("%-13s %-*s %5d %10llu %12s %12s %6.2f  ok\n", o.colls[ci], wa,
-                           algos[ai], nranks, (unsigned long long)bytes, a, b2,
-                           theirs > 0 ? ours / theirs : 0.0);
+                    snprintf(nr, sizeof nr, "%d", nranks);
+                    snprintf(nb, sizeof nb, "%llu", (unsigned long long)bytes);
+                    snprintf(ratio, sizeof ratio, "%.2f", theirs > 0 ? ours / theirs : 0.0);
+                    table_row(&tab, (const char *const[]){o.colls[ci], algos[ai], nr, nb, a, b2,
+                                                          ratio, "ok"});
                 } else {
                     char v[32];
                     snprintf(v, sizeof v, "%s", verdict);
@@ -937,17 +932,20 @@ int main(int argc, char **argv) {
                             snprintf(notes[nnotes++], sizeof notes[0], "%s", why);
                         if (kn < nnotes) snprintf(v, sizeof v, "skipped [%zu]", kn + 1);
                     }
-                    printf("%-13s %-*s %5d %10llu %12s %12s %6s  %s\n", o.colls[ci], wa, algos[ai],
-                           nranks, (unsigned long long)bytes, "-", "-", "-", v);
+                    char nr[16], nb[32];
+                    snprintf(nr, sizeof nr, "%d", nranks);
+                    snprintf(nb, sizeof nb, "%llu", (unsigned long long)bytes);
+                    table_row(&tab, (const char *const[]){o.colls[ci], algos[ai], nr, nb, "-", "-",
+                                                          "-", v});
                 }
                 fflush(stdout);
             }
             if (rank == 0 && o.perf && !o.json)
-                oc__perf_nccl_footer(stdout, out_of_bounds, bw_n ? bw_sum / (double)bw_n : 0);
+                oc_perf_nccl_footer(stdout, out_of_bounds, bw_n ? bw_sum / (double)bw_n : 0);
         }
     }
     size_t hits = 0, max_rounds = 0, max_xfers = 0;
-    if (o.drop_round >= 0) oc__mpi_test_drop_stats(&hits, &max_rounds, &max_xfers);
+    if (o.drop_round >= 0) oc_mpi_inject_drop_stats(&hits, &max_rounds, &max_xfers);
     if (o.drop_round >= 0 && !hits) {
         /* the drop changed nothing: the run proves nothing about the checker */
         char msg[256];

@@ -47,7 +47,6 @@
 #include "output.h"
 
 #include "cli.h"
-#include "core/core.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -332,10 +331,21 @@ int out_commit(out_file *o) {
 
 /* ---- groups ---- */
 
+/* Room for one more file in the group (doubling); 0 or OC_ENOMEM. */
+static int group_grow(out_group *g) {
+    if (g->n < g->cap) return 0;
+    size_t cap = g->cap ? 2 * g->cap : 8;
+    out_file **files = realloc(g->files, cap * sizeof *files);
+    if (!files) return OC_ENOMEM;
+    g->files = files;
+    g->cap = cap;
+    return 0;
+}
+
 static int group_add(out_group *g, const char *path, int stream, out_file **out) {
     out_file *o = calloc(1, sizeof *o);
     char *copy = strdup(path);
-    if (!o || !copy || oc__grow((void **)&g->files, &g->cap, g->n + 1, sizeof *g->files)) {
+    if (!o || !copy || group_grow(g)) {
         free(o);
         free(copy);
         return die(EXIT_OTHER, "out of memory", NULL, NULL);

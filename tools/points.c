@@ -57,11 +57,8 @@ static int parse_algos(sweep_args *a) {
 
 int sweep_read(int argc, char **argv, const char *cmd, const char *help, sweep_args *a) {
     memset(a, 0, sizeof *a);
-    a->o.params = oc_kv_new();
-    a->o.net_params = oc_kv_new();
     a->jobs = oc_scale_default_threads();
-    if (!a->o.params || !a->o.net_params) return die(EXIT_OTHER, "out of memory", NULL, NULL);
-    int rc = parse_options(argc, argv, &a->o, cmd);
+    int rc = options_read(argc, argv, cmd, &a->o);
     if (rc) return rc;
     /* --csv FILE and --plot are sweep's */
     a->csv = a->o.csv_file;
@@ -95,6 +92,7 @@ int sweep_setup(sweep_args *a, const char *cmd, const char *nodes, const char *s
     q->data_check = !a->o.no_data;
     q->params = a->o.params;
     q->net_params = a->o.net_params;
+    q->progress = cli_progress; /* the points, and each point's rounds (docs/cli.md, Progress) */
     if (!a->o.coll) {
         rc = die(EXIT_USAGE, "missing -c COLLECTIVE", NULL, NULL);
         goto out;
@@ -155,8 +153,7 @@ out:
 
 void sweep_args_free(sweep_args *a) {
     oc_sweep_free(a->sweep);
-    oc_kv_free(a->o.params);
-    oc_kv_free(a->o.net_params);
+    options_free(&a->o);
     free(a->algos);
     memset(a, 0, sizeof *a);
 }

@@ -3,7 +3,7 @@
  * built with OC_WITH_MPI (the opticoll-cluster tool, cmake/scaleout.cmake), across MPI ranks.
  *
  * The split is static and simple on purpose: rank r of R takes the contiguous share
- * [r n / R, (r + 1) n / R) of the points, the library's pool (core/pool.h) runs that share on its
+ * [r n / R, (r + 1) n / R) of the points, the library's pool (oc_pool_run) runs that share on its
  * threads, which take points one at a time in order (so a slow point does not hold up the others),
  * and the blobs go to rank 0 with one MPI_Gatherv in rank order, which is point order. Nothing
  * about a point's result depends on who computed it, so the output does not depend on -j or on the
@@ -13,7 +13,6 @@
 #include "scaleout.h"
 
 #include "cli.h"
-#include "core/pool.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,11 +80,11 @@ static int point_job(size_t k, void *arg) {
     return rc;
 }
 
-/* Computes points [lo, hi) on up to `threads` threads of the library's pool (core/pool.h). */
+/* Computes points [lo, hi) on up to `threads` threads of the library's pool (oc_pool_run). */
 static int run_share(size_t lo, size_t hi, unsigned threads, oc_scale_fn fn, void *ctx,
                      char **blobs, size_t *lens) {
     share s = {.lo = lo, .fn = fn, .ctx = ctx, .blobs = blobs, .lens = lens};
-    return oc__pool_run(hi - lo, threads, point_job, &s, NULL);
+    return oc_pool_run(hi - lo, threads, point_job, &s, NULL);
 }
 
 #ifdef OC_WITH_MPI
@@ -225,26 +224,32 @@ int oc_scale_settings_from_env(void) {
 #ifdef OC_WITH_MPI
 /* The part's combine: every rank's result to every rank (one MPI_Allgather of fixed-size records,
  * on the main thread: the run calls it from the thread that started it), merged alike everywhere
- * (oc__part_merge). Rank 0 keeps the line OPTICOLL_CLUSTER_VERBOSE prints. */
-static int split_combine(oc__part *self, oc__part_result *r) {
+ * (oc_part_merge). Rank 0 keeps the line OPTICOLL_CLUSTER_VERBOSE prints. */
+static int split_combine(oc_part *self, oc_part_result *r) {
     oc_scale_split *s = (oc_scale_split *)self;
     const int size = oc_scale_size();
-    oc__part_result *all = calloc((size_t)size, sizeof *all);
-    int bad = !all;
+    const size_t rsz = oc_part_result_size();
+    char *all = r ? calloc((size_t)size, rsz) : NULL;
+    int bad = !all; /* r NULL: this rank could not make its record (oc_scale_split_end) */
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (bad) {
         free(all);
-        return oc__fail(r->why, sizeof r->why, OC_ENOMEM, "out of memory");
+        if (r) oc_part_result_fail(r, OC_ENOMEM, "out of memory");
+        return OC_ENOMEM;
     }
-    MPI_Allgather(r, (int)sizeof *r, MPI_BYTE, all, (int)sizeof *r, MPI_BYTE, MPI_COMM_WORLD);
-    oc__part_merge(all, (unsigned)size, r);
+    MPI_Allgather(r, (int)rsz, MPI_BYTE, all, (int)rsz, MPI_BYTE, MPI_COMM_WORLD);
+    oc_part_merge((const oc_part_result *)(void *)all, (unsigned)size, r);
+    oc_part_info whole, part;
+    oc_part_result_get(r, &whole);
     size_t at = (size_t)snprintf(s->note, sizeof s->note,
-                                 "opticoll-cluster: %u shards of %u chunks on %d ranks:", r->shards,
-                                 r->width, size);
-    for (int i = 0; i < size && at < sizeof s->note; i++)
+                                 "opticoll-cluster: %u shards of %u chunks on %d ranks:",
+                                 whole.shards, whole.width, size);
+    for (int i = 0; i < size && at < sizeof s->note; i++) {
+        oc_part_result_get((const oc_part_result *)(void *)(all + (size_t)i * rsz), &part);
         at += (size_t)snprintf(s->note + at, sizeof s->note - at, "%s rank %d verified %u%s",
-                               i ? "," : "", i, all[i].ran,
-                               all[i].cost ? " and ran the cost pass" : "");
+                               i ? "," : "", i, part.ran,
+                               part.cost ? " and ran the cost pass" : "");
+    }
     free(all);
     return 0;
 }
@@ -282,23 +287,27 @@ void oc_scale_split_begin(oc_scale_split *s) {
     s->part.index = (unsigned)oc_scale_rank();
     s->part.count = (unsigned)oc_scale_size();
     s->part.combine = split_combine;
-    oc__set_part(&s->part);
+    oc_set_part(&s->part);
 #endif
 }
 
 int oc_scale_split_end(oc_scale_split *s, int err, char *why, size_t len) {
     if (!s->on) return err;
-    oc__set_part(NULL);
+    oc_set_part(NULL);
     if (!s->part.combined) {
         /* This rank failed before its passes (bad input fails on every rank alike): it still
          * joins the one combine the others are waiting in, and reports what won there. */
-        oc__part_result r;
-        memset(&r, 0, sizeof r);
-        r.rc = err ? err : OC_EINVAL;
-        snprintf(r.why, sizeof r.why, "%s", err ? why : "internal: the run skipped verification");
-        int rc = s->part.combine(&s->part, &r);
-        err = rc ? rc : r.rc;
-        snprintf(why, len, "%s", r.why);
+        oc_part_result *r = malloc(oc_part_result_size());
+        if (r)
+            oc_part_result_fail(r, err ? err : OC_EINVAL,
+                                err ? why : "internal: the run skipped verification");
+        /* without a record it still joins, and every rank fails alike with OC_ENOMEM */
+        int rc = s->part.combine(&s->part, r);
+        oc_part_info got = {.rc = OC_ENOMEM, .why = "out of memory"};
+        if (r) oc_part_result_get(r, &got);
+        err = rc ? rc : got.rc;
+        snprintf(why, len, "%s", got.why);
+        free(r);
     }
     if (s->verbose && s->part.index == 0 && *s->note) fprintf(stderr, "%s\n", s->note);
     return err;

@@ -16,7 +16,6 @@
 #define OC_SCALEOUT_H
 
 #include "opticoll.h"
-#include "run/shard.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -47,12 +46,12 @@ int oc_scale_parse_jobs(const char *text, unsigned *out);
 /* ---- one run split across the ranks (run and verify in opticoll-cluster) ----
  *
  * Every rank runs the same command; oc_scale_split_begin makes this thread's next run a part of
- * one split run (run/shard.h: rank r verifies its share of the shards, rank 0 also runs the cost
- * pass), and the part's combine gathers every rank's first failure and its key on every rank
+ * one split run (opticoll.h's oc_part: rank r verifies its share of the shards, rank 0 also runs
+ * the cost pass), and the part's combine gathers every rank's first failure and its key on every rank
  * (one MPI_Allgather on the main thread), so that rank 0 prints what one process would print.
  * On one rank, or without MPI, nothing is split. */
 typedef struct oc_scale_split {
-    oc__part part;
+    oc_part part;
     int on;          /* split across more than one rank */
     int verbose;     /* OPTICOLL_CLUSTER_VERBOSE=1: rank 0 says how the shards were shared */
     char note[1024]; /* that line, made when combining */

@@ -816,8 +816,10 @@ def synth(collective, nodes, network="ring", size=0, net_params=None, chunks=0, 
     spec.chunks = _arg("count", chunks, "chunks", 0, 1 << 20)
     spec.time_limit_s = _arg("number", time_limit, "time_limit", 0, 86400)
     spec.data_check = _arg("flag", data_check, "data_check")
+    stop = _Stop()  # polled while the solver runs: Ctrl-C interrupts it (Z3_interrupt)
+    spec.progress, spec.progress_ctx = stop.fn, stop.flag
     text, sched = _ffi.new("char **"), _ffi.new("char **")
-    _library_call(_Stop(), _lib.opy_synth_json, spec, text, sched)
+    _library_call(stop, _lib.opy_synth_json, spec, text, sched)
     record = Record.of(_json.loads(_take_text(text)))
     if sched[0] != _ffi.NULL:
         body = _take_text(sched)

@@ -112,6 +112,8 @@ ffibuilder.cdef(
         uint32_t chunks;
         double time_limit_s;
         int data_check;
+        int (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+        void *progress_ctx;
         ...;
     } oc_synth_spec;
     typedef struct oc_throughput_in {
@@ -187,10 +189,9 @@ ffibuilder.set_source(
     "opticoll._opticoll",
     '#include <stdlib.h>\n#include "_glue.h"\n',
     sources=["python/opticoll/_glue.c"],  # relative: setuptools refuses absolute paths
-    # src/: the glue writes nccl-tests' rows with the library's own perf.c (report/perf.h), as the
-    # command does
-    include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "src"),
-                  os.path.join(ROOT, "python", "opticoll")],
+    # the public headers only: the glue writes nccl-tests' rows with the library's own perf.c
+    # (opticoll_studies.h's oc_perf_*), as the command does
+    include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "python", "opticoll")],
     define_macros=[("OPY_DATA_DIR", '"%s"' % os.path.join(ROOT, "data"))],
     extra_objects=[os.path.join(BUILD_DIR, "libopticoll.a")],
     extra_compile_args=pkg_config("--cflags", *LIBS),

@@ -12,8 +12,6 @@
  */
 #include "_glue.h"
 
-#include "report/perf.h"
-
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -95,17 +93,17 @@ int opy_export_msccl(const oc_request *req, const char *runtime, int inplace, ch
 
 int opy_perf_row(oc_collective c, uint32_t n, uint64_t bytes, uint32_t root, uint64_t *size,
                  uint64_t *count, double *factor, const char **redop, int64_t *root_out) {
-    oc__perf_row r = oc__perf_row_of(c, n, bytes, OPY_PERF_TYPE_SIZE, root);
+    oc_perf_row r = oc_perf_row_of(c, n, bytes, OPY_PERF_TYPE_SIZE, root);
     *size = r.size;
     *count = r.count;
     *redop = r.redop;
     *root_out = r.root;
-    *factor = oc__perf_busbw_factor(c, n);
+    *factor = oc_perf_busbw_factor(c, n);
     return 0;
 }
 
 uint64_t opy_perf_bytes(oc_collective c, uint32_t n, uint64_t size) {
-    return oc__perf_bytes(c, n, size, OPY_PERF_TYPE_SIZE);
+    return oc_perf_bytes(c, n, size, OPY_PERF_TYPE_SIZE);
 }
 
 int opy_reproduce_json(const char *paper, const oc_reproduce_settings *settings, char **text,

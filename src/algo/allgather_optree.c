@@ -213,6 +213,8 @@ typedef struct ag_search {
     size_t nloads, caploads, nfirsts, capfirsts, ncheap, capcheap;
     int64_t *cw, *ccw;
     uint64_t *cls;
+    uint32_t *host; /* host_of(N, hostV, x) for every position x of hostV (exact_load) */
+    uint64_t hostV, caphost;
     uint64_t capN, capS;
     uint64_t *rest;  /* rest[R]: a bound on the stages after a prefix of product R < N (or NULL) */
     uint64_t *restk; /* k pinned: restk[j (N+1) + R], j stages exactly after a prefix of R */
@@ -392,10 +394,37 @@ static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t
         if (x == 0 || host_of(N, V, x - 1) != host_of(N, V, x)) a->cls[x % S]++;
     uint64_t volume = 0;
     int ties = 0;
+    if (a->hostV != V) { /* host_of of every position, once per V: a load, not a division */
+        if (a->caphost < V) {
+            free(a->host);
+            if (!(a->host = oc__malloc_array((size_t)V, sizeof *a->host))) {
+                a->caphost = 0;
+                a->hostV = 0;
+                if (tov != to) free(tov);
+                return OC_ENOMEM;
+            }
+            a->caphost = V;
+        }
+        for (uint64_t x = 0; x < V; x++)
+            a->host[x] = host_of(N, V, x);
+        a->hostV = V;
+    }
     for (uint64_t x = 0; x < V; x++) {
         const uint64_t b = a->cls[x % S];
         if (!b) continue;
-        const uint32_t from = host_of(N, V, x), n = stage_sends(N, V, x, W, m, tov);
+        const uint32_t from = a->host[x];
+        uint32_t n;
+        if (W >= 2) {
+            /* stage_sends' rules skip no partner W >= 2 apart (a node's two positions are
+             * neighbours, so such partners sit on other nodes than x's and each other's): every
+             * partner, in stage_sends' order */
+            const uint64_t d = (x / W) % m, base = x - d * W;
+            n = 0;
+            for (uint64_t c = 0; c < m; c++)
+                if (c != d) tov[n++] = a->host[base + c * W];
+        } else {
+            n = stage_sends(N, V, x, W, m, tov);
+        }
         for (uint32_t i = 0; i < n; i++) {
             const uint32_t d = tov[i] >= from ? tov[i] - from : tov[i] + N - from;
             if (2ull * d < N) {
@@ -422,23 +451,6 @@ static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t
     e->used = 1;
     e->load = *load = best;
     e->exact = *exact = !ties;
-    return 0;
-}
-
-/* The exact count of a complete list's stages after the ring stage (k >= 2). */
-static int list_rest(ag_search *a, const oc__radices *r, uint64_t *rest, int *exact) {
-    const uint64_t V = oc__radices_product(r);
-    uint64_t W = V / r->m[0], load;
-    int ex = 1, e;
-    *rest = 0;
-    for (uint32_t j = 1; j < r->k; j++) {
-        W /= r->m[j];
-        int rc = exact_load(a, V, W, r->m[j], &load, &e);
-        if (rc) return rc;
-        *rest += oc__ceil_div(load, a->C);
-        ex &= e;
-    }
-    *exact = ex;
     return 0;
 }
 
@@ -539,6 +551,64 @@ static int offer_list(ag_search *a, const oc__radices *r, uint64_t steps) {
     return oc__search_offer(a->s, &b, 1, kv);
 }
 
+/* The exact counts of a complete list's stages (k >= 2) for try_list: the ring stage's (its
+ * busiest link, which the volume bound only averages; at least `ring`, its closed form) in
+ * *ring_exact, the later stages' sum in *rest, and whether all of those are exact. The stages are
+ * counted cheapest first (a stage of radix m costs V m transfers to count: with k pinned at
+ * N = 65536, lists whose last stage has a radix in the thousands were counted whole only to be
+ * found unable to win). Each stage's steps are at least its cheap bound (list_bound's term) and at
+ * least its exact count, so after each count the sum over stages of the larger of the two, the
+ * stages not yet counted at their cheap bound, is a proven bound on the list; once it cannot win
+ * the rest is not counted: 1 (counted as a complete list whose bound cannot win; the sum is a
+ * proven bound, so the list cannot beat what the search has mapped, whichever way it is decided),
+ * else 0 or a negative error. */
+static int exact_stages(ag_search *a, const oc__radices *r, uint64_t cheap_total,
+                        uint64_t *ring_exact, uint64_t *rest, int *all_exact) {
+    const uint64_t V = oc__radices_product(r);
+    uint64_t W[OC_RADIX_MAX_STAGES], cheap[OC_RADIX_MAX_STAGES], val[OC_RADIX_MAX_STAGES] = {0};
+    int counted[OC_RADIX_MAX_STAGES] = {0}, ex = 1;
+    uint64_t w = V;
+    for (uint32_t j = 0; j < r->k; j++) {
+        w /= r->m[j];
+        W[j] = w;
+        if (j == 0)
+            cheap[j] = steps_of(a, ring_load(a->N, r->m[0]));
+        else if (stage_cheap(a, V, W[j], r->m[j], &cheap[j]))
+            return OC_ENOMEM;
+    }
+    uint64_t partial = cheap_total, checked = cheap_total;
+    for (uint32_t n = 0; n < r->k; n++) {
+        uint32_t j = UINT32_MAX;
+        for (uint32_t i = 0; i < r->k; i++)
+            if (!counted[i] && (j == UINT32_MAX || r->m[i] < r->m[j])) j = i;
+        uint64_t load;
+        int e;
+        int rc = exact_load(a, V, W[j], r->m[j], &load, &e);
+        if (rc) return rc;
+        counted[j] = 1;
+        val[j] = steps_of(a, load);
+        if (j == 0 && val[j] < cheap[0]) val[j] = cheap[0];
+        if (j > 0) ex &= e;
+        if (val[j] > cheap[j]) partial += val[j] - cheap[j];
+        if (n + 1 < r->k && partial > checked) {
+            checked = partial;
+            oc__bound b = bound_of(a, partial, BOUND_NAME);
+            int yes = oc__search_can_win(a->s, &b);
+            if (yes < 0) return yes;
+            if (!yes) {
+                if (!a->candidates++ || partial < a->cand_steps) a->cand_steps = partial;
+                return 1;
+            }
+        }
+    }
+    *ring_exact = val[0];
+    *rest = 0;
+    for (uint32_t j = 1; j < r->k; j++)
+        *rest += val[j];
+    *all_exact = ex;
+    return 0;
+}
+
 static int try_list(ag_search *a, const oc__radices *r) {
     uint64_t steps;
     if (list_bound(a, r, &steps)) return OC_ENOMEM;
@@ -562,16 +632,10 @@ static int try_list(ag_search *a, const oc__radices *r) {
             a->dominated++;
             return 0;
         }
-        uint64_t rest = 0;
-        int exact = 0, rc = list_rest(a, r, &rest, &exact);
-        if (rc) return rc;
-        /* the ring stage's own count (its busiest link, which the volume bound only averages) */
-        uint64_t load;
-        int e;
-        rc = exact_load(a, oc__radices_product(r), oc__radices_product(r) / r->m[0], r->m[0], &load,
-                        &e);
-        if (rc) return rc;
-        const uint64_t ring_exact = steps_of(a, load) > ring ? steps_of(a, load) : ring;
+        uint64_t rest = 0, ring_exact = 0;
+        int exact = 0, rc = exact_stages(a, r, steps, &ring_exact, &rest, &exact);
+        if (rc < 0) return rc;
+        if (rc) return 0; /* a stage's exact count already shows the list cannot win */
         if (ring_exact + rest > steps) steps = ring_exact + rest;
         if (f->used == 1 && f->load <= rest) {
             a->dominated++;
@@ -780,6 +844,7 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     free(a.cw);
     free(a.ccw);
     free(a.cls);
+    free(a.host);
     if (rc == OC_ENOMEM) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     return rc;
 }

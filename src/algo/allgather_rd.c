@@ -44,4 +44,5 @@ const oc__algo oc__algo_allgather_rd = {
     .release = oc__rhd_release,
     .search = search,
     .formula = oc__rhd_one_way_formula,
+    .bounds_hold_split = 1, /* rhd_search.c's split rounds */
 };

@@ -93,4 +93,5 @@ const oc__algo oc__algo_allreduce_rhd = {
     .release = oc__rhd_release,
     .search = search,
     .formula = formula,
+    .bounds_hold_split = 1, /* rhd_search.c's split rounds */
 };

@@ -18,6 +18,7 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     int rc = oc__plan_work("ring", nodes, 2 * (uint64_t)nodes * (nodes - 1), why, len);
     if (!rc) rc = oc__plan_plain(p, "ring", coll, nodes, root, bytes, nodes, params, why, len);
     if (!rc) p->spec.window_skips = 1; /* ring_phases.c: a shard's senders from its window */
+    if (!rc) p->spec.families = 1;     /* ring_phases.c: every whole round one family */
     p->rounds = 2 * ((uint64_t)nodes - 1);
     return rc;
 }

@@ -42,4 +42,5 @@ const oc__algo oc__algo_reducescatter_rh = {
     .release = oc__rhd_release,
     .search = search,
     .formula = oc__rhd_one_way_formula,
+    .bounds_hold_split = 1, /* rhd_search.c's split rounds */
 };

@@ -41,6 +41,21 @@
  * cheapest rounds cannot win: dirs x (r-1) transfers per port on the switch, dirs + 2 rounds on the
  * fabric, ceil((r-1) / 2F w) steps per direction on the ring. The one-way folds' core parts are
  * uneven: their bounds take every part as small as the smallest (w blocks), still a lower bound.
+ * Split rounds (the fabric with mzi_split=1: a round whose busiest tile has d > D circuits, D the
+ * MZI degree, runs in ceil(d / D) passes, each a step with its alpha and, after the first, a
+ * reconfiguration of its own; fabric.c). The unsplit closed form (every circuit at floor(W / d)
+ * lanes at once) is then no bound: a pass gives its circuits more lanes. What holds: a tile with
+ * k circuits in a pass has one of them at floor(W / k) <= W / k lanes or fewer, so a pass lasts at
+ * least k times that circuit's chunks at the tile's full rate; summed over the passes, the busiest
+ * tile's d circuits of at least `units` chunks take at least d x units chunk times at full rate
+ * (fibre passes and narrower shares only add). A round of a level, or a fold round, whose
+ * busiest tile has d <= D circuits is not split (every core node of a level has the same r - 1,
+ * and a fold round's d is its most loaded core node's), so its unsplit form stays exact. For
+ * the rest of a family, a level of radix r takes at least ceil((r - 1) / K) passes, K = min(D,
+ * W) (a pass of more than W circuits at a tile is refused), and r <= (K + 1)^passes, so the
+ * levels splitting M take at least ceil(log_{K+1} M) passes, each an alpha and, but for the
+ * first doubling pass, a reconfiguration (a level's pairs differ from every other level's).
+ * tests/test_rhd_split.c runs every candidate pinned against its bound.
  * Times are shaded by 1e-12 relative so that floating-point rounding never lifts a bound above the
  * model's own sum.
  */
@@ -202,6 +217,14 @@ static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double lin
         b->t += (double)d * (n->a + (double)units * n->c);
         break;
     case OC_NETCFG_FABRIC: {
+        if (n->split && d > n->split) {
+            /* mzi_split=1 and more circuits than a pass holds: the essay's split rounds */
+            const uint64_t passes = oc__ceil_div(d, n->split);
+            b->st += passes;
+            b->t += (double)passes * n->a + (double)(passes - 1) * n->reconf +
+                    (double)d * (double)units * n->c;
+            break;
+        }
         const uint64_t l = d <= n->lanes ? n->lanes / d : 1;
         b->st += 1;
         b->t += n->a + (double)units * n->c * (double)n->lanes / (double)l;
@@ -428,8 +451,11 @@ static void completion_cost(const cost_net *n, oc__rhd_kind kind, uint64_t W, ui
         break;
     }
     case OC_NETCFG_FABRIC: {
+        /* passes of at most K circuits per tile (the essay's split rounds: a level of radix r
+         * takes at least ceil((r - 1) / K) passes, and r <= (K + 1)^passes) */
+        const uint64_t K = n->split && n->split < n->lanes ? n->split : n->lanes;
         uint64_t levels = 0;
-        for (uint64_t x = 1; x < M; x *= n->lanes + 1)
+        for (uint64_t x = 1; x < M; x *= K + 1)
             levels++;
         b->st += dirs * levels;
         b->t += (double)(dirs * levels) * n->a + dirs * units * n->c;

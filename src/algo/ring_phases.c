@@ -82,16 +82,26 @@ int oc__ring_ag_round(oc__emit *e, const uint32_t *P, uint32_t n, uint32_t first
     return ring_round(e, P, n, first, width, r % n, OC_OP_COPY);
 }
 
+/* A round of the ring of every node in order, block k being label k: the whole round as one
+ * family (core.h: node k sends block (k - shift) mod N to node k + 1), which the sinks that know
+ * how take in O(1); a windowed emitter (a verifier shard) gets its window's transfers alone. */
+static int whole_ring_round(oc__emit *e, const uint32_t *P, uint32_t N, uint32_t shift, oc__op op) {
+    if (e->windowed) return ring_round(e, P, N, 0, 1, shift, op);
+    const oc__family f = {.n = N, .hop = 1, .shift = shift, .first = 0, .width = 1, .op = op};
+    return oc__emit_family(e, &f);
+}
+
 int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag) {
     uint32_t *P = malloc((N ? N : 1) * sizeof(uint32_t));
     if (!P) return OC_ENOMEM;
     for (uint32_t i = 0; i < N; i++)
         P[i] = i;
     int rc = 0;
+    /* the shifts of oc__ring_rs_round and oc__ring_ag_round (N >= 2 here) */
     for (uint32_t r = 0; rs && r + 1 < N && !rc; r++)
-        if (!(rc = oc__ring_rs_round(e, P, N, 0, 1, r))) rc = oc__emit_round(e);
+        if (!(rc = whole_ring_round(e, P, N, (r + 1) % N, OC_OP_REDUCE))) rc = oc__emit_round(e);
     for (uint32_t r = 0; ag && r + 1 < N && !rc; r++)
-        if (!(rc = oc__ring_ag_round(e, P, N, 0, 1, r))) rc = oc__emit_round(e);
+        if (!(rc = whole_ring_round(e, P, N, r, OC_OP_COPY))) rc = oc__emit_round(e);
     free(P);
     return rc;
 }

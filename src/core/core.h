@@ -35,16 +35,9 @@ void *oc__malloc_array(size_t n, size_t size);
 /* Grows *p (of *cap elements) to hold at least need elements; 0 or OC_ENOMEM. */
 int oc__grow(void **p, size_t *cap, size_t need, size_t elem);
 
-/* The library's one memory budget (oc_set_memory_budget): every allocation whose size comes from
- * input is checked against it before it is made. 0 when `bytes` fits, else OC_ETOOBIG with
- * "<what> needs 2.1 GiB, more than the memory budget of 4 GiB (set OPTICOLL_MEMORY_BUDGET_MIB)". */
-int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen);
-/* Sets the budget from the CLIs' environment: `mib` is OPTICOLL_MEMORY_BUDGET_MIB's text and
- * `old_mib` OPTICOLL_VERIFY_BUDGET_MIB's (the verifier's own budget before there was one budget,
- * kept as an alias read only when the first is unset); NULL or "": unset. A whole number of MiB, 1 to
- * 2^30; OC_EINVAL with one line naming the variable otherwise. The CLIs call it with getenv's
- * results: the library itself never reads the environment. */
-int oc__memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen);
+/* The memory budget's check (oc_budget_check) and the reader of its variables
+ * (oc_memory_budget_from_env) are public (opticoll.h): the CLIs use them too. */
+#define oc__budget_check oc_budget_check
 /* Input files are capped at 1/64 of the memory budget, 64 MiB by default: a file under the cap
  * has a parsed form within the budget (libxml2's tree takes ~24 bytes per byte of XML, cJSON's
  * ~10 per byte of JSON), and /dev/zero stops after 64 MiB. */
@@ -57,7 +50,7 @@ uint64_t oc__file_cap(void);
 int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, size_t *len,
                   char *why, size_t whylen);
 /* "2.1 GiB", "512 MiB", "12 KiB", "100 B": a byte count for messages. */
-void oc__format_bytes(char *buf, size_t len, uint64_t bytes);
+#define oc__format_bytes oc_format_bytes /* public (opticoll.h) */
 
 /* Principal branch of Lambert's W (the star seed's Omega) for x >= 0, by Newton's method. */
 double oc__lambert_w0(double x);
@@ -82,9 +75,33 @@ typedef struct oc__transfer {
     uint32_t op;           /* oc__op */
 } oc__transfer;
 
+/* A translation-invariant round over a whole ring of n nodes (issue 31: a ring round taken whole,
+ * O(1) instead of O(n) where a sink knows how): for every k in [0, n), node k sends to node
+ * (k + hop) mod n the block (k + n - shift) mod n, block b being the labels
+ * [first + b * width, first + (b + 1) * width), with op. It claims nothing a sink must believe:
+ * it is the round, written short, and a sink that cannot reason about it whole reads its
+ * transfers (oc__family_expand) exactly as if they had been emitted one by one, in order k. */
+typedef struct oc__family {
+    uint32_t n, hop, shift; /* hop and shift in [0, n) */
+    uint32_t first, width;  /* width >= 1, first + n * width <= C */
+    uint32_t op;            /* oc__op */
+} oc__family;
+
+/* Transfer k of the family (k < n). */
+static inline oc__transfer oc__family_at(const oc__family *f, uint32_t k) {
+    const uint32_t dst = f->hop >= f->n - k ? k - (f->n - f->hop) : k + f->hop;
+    const uint32_t block = k >= f->shift ? k - f->shift : k + (f->n - f->shift);
+    return (oc__transfer){k, dst, f->first + block * f->width, f->width, f->op};
+}
+
 typedef struct oc__round {
     oc__transfer *xfers;
     size_t count, cap;
+    /* is_family: the round is `family` alone (count = family.n); xfers is not filled. Only a sink
+     * that says it takes families (oc__sink.takes_family) sees such a round; the emitter hands
+     * every other sink the transfers written out. */
+    int is_family;
+    oc__family family;
     /* NULL, or (a windowed emitter's round: only the transfers touching its chunk window) each
      * transfer's position in the whole round, so a shard's verifier names failures in the order
      * one pass over the whole round would meet them. */
@@ -95,6 +112,12 @@ typedef struct oc__round {
 int oc__round_push(oc__round *r, uint32_t src, uint32_t dst, oc__op op, uint32_t first,
                    uint32_t count);
 void oc__round_free(oc__round *r);
+/* Writes the family's n transfers, in order, into out (a sink's own buffer, grown as needed):
+ * out becomes the round as plain transfers. 0 or OC_ENOMEM. */
+int oc__family_expand(const oc__family *f, oc__round *out);
+/* The round's transfers: r itself when it is plain, else r's family written out into `flat`
+ * (NULL and OC_ENOMEM in *rc when memory is short). */
+const oc__round *oc__round_plain(const oc__round *r, oc__round *flat, int *rc);
 
 /* ---- the collective spec ----------------------------------------------------------------------
  */
@@ -126,6 +149,12 @@ typedef struct oc__spec {
     /* 1: the generator makes only a chunk window's transfers (oc__emit_skip), so a verifier shard
      * costs its own transfers and shards may be many and small (run/shard.c). */
     int window_skips;
+    /* 1: the generator's whole rounds are families of every node (oc__emit_family; the ring
+     * all-reduce and reduce-scatter): a reduction's verifier may hold one cell per label offset
+     * instead of N x C, so the plan runs it in one pass, not in shards (run/shard.c). A promise
+     * for planning only: the verifier checks every round, and a round that is not such a family
+     * makes it write the N x C cells out (within its budget, else the run is sharded). */
+    int families;
 } oc__spec;
 
 /* Fills the spec for (coll, nodes, root, bytes, q); block_node stays NULL. Checks sizes. */
@@ -149,10 +178,14 @@ struct oc__sink {
     /* Called once per finished round, in order; a non-zero return stops the schedule. */
     int (*round)(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t whylen);
     oc__sink *next;
+    /* 1: round() reads oc__round.is_family and takes a family round whole (or writes it out
+     * itself); 0 (the default): it is handed the transfers written out. */
+    int takes_family;
 };
 
 typedef struct oc__emit {
     oc__round cur;
+    oc__round flat; /* a family round written out, for the sinks that do not take families */
     /* A chunk window [win_lo, win_hi) (windowed = 1): the emitter keeps only the transfers whose
      * chunks touch it, for a verifier shard (pipeline.c). A generator may skip the transfers it
      * knows to be outside (oc__emit_skip) instead of emitting them: same result, less work. */
@@ -180,6 +213,11 @@ int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32
  * On a windowed emitter they are all kept: the caller gives only transfers touching the window
  * (one outside it would only cost the shard time). 0, OC_ENOMEM, or the budget's refusal. */
 int oc__emit_many(oc__emit *e, size_t n, oc__transfer **out);
+/* Makes the current round, which must be empty, the family f (its label range checked as
+ * oc__emit_transfer checks one transfer's). A windowed emitter, or a round that already has
+ * transfers, gets f's transfers one by one instead: the same round. A transfer emitted after it
+ * in the same round writes the family out first. */
+int oc__emit_family(oc__emit *e, const oc__family *f);
 /* Ends the current round and hands it to the sinks (an empty round is dropped; a windowed
  * round that kept nothing still counts, without reaching the sinks). */
 int oc__emit_round(oc__emit *e);

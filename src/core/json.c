@@ -31,7 +31,7 @@ char *oc__json_number_text(char buf[OC__JSON_NUMBER_SIZE], double v) {
     return buf;
 }
 
-int oc__json_add(cJSON *to, const char *key, cJSON *item) {
+int oc_json_add(cJSON *to, const char *key, cJSON *item) {
     int ok =
         to && item && (key ? cJSON_AddItemToObject(to, key, item) : cJSON_AddItemToArray(to, item));
     if (!ok) cJSON_Delete(item);
@@ -42,7 +42,7 @@ int oc__json_raw(cJSON *to, const char *key, const char *json) {
     return oc__json_add(to, key, to ? cJSON_CreateRaw(json) : NULL);
 }
 
-int oc__json_num(cJSON *to, const char *key, double v) {
+int oc_json_num(cJSON *to, const char *key, double v) {
     char buf[OC__JSON_NUMBER_SIZE];
     return oc__json_raw(to, key, oc__json_number_text(buf, v));
 }
@@ -57,30 +57,30 @@ char *oc__json_u64_text(char buf[OC__JSON_NUMBER_SIZE], uint64_t v) {
     return p;
 }
 
-int oc__json_u64(cJSON *to, const char *key, uint64_t v) {
+int oc_json_u64(cJSON *to, const char *key, uint64_t v) {
     char buf[OC__JSON_NUMBER_SIZE];
     return oc__json_raw(to, key, oc__json_u64_text(buf, v));
 }
 
-int oc__json_str(cJSON *to, const char *key, const char *s) {
+int oc_json_str(cJSON *to, const char *key, const char *s) {
     if (!to) return 0;
     return oc__json_add(to, key, s ? cJSON_CreateString(s) : cJSON_CreateNull());
 }
 
-int oc__json_bool(cJSON *to, const char *key, int v) {
+int oc_json_bool(cJSON *to, const char *key, int v) {
     return oc__json_add(to, key, to ? cJSON_CreateBool(v != 0) : NULL);
 }
 
-int oc__json_null(cJSON *to, const char *key) {
+int oc_json_null(cJSON *to, const char *key) {
     return oc__json_add(to, key, to ? cJSON_CreateNull() : NULL);
 }
 
-cJSON *oc__json_obj(cJSON *to, const char *key) {
+cJSON *oc_json_obj(cJSON *to, const char *key) {
     cJSON *o = to ? cJSON_CreateObject() : NULL;
     return oc__json_add(to, key, o) ? o : NULL;
 }
 
-cJSON *oc__json_arr(cJSON *to, const char *key) {
+cJSON *oc_json_arr(cJSON *to, const char *key) {
     cJSON *a = to ? cJSON_CreateArray() : NULL;
     return oc__json_add(to, key, a) ? a : NULL;
 }
@@ -94,7 +94,7 @@ int oc__json_value(cJSON *to, const char *key, const char *text) {
     return oc__json_str(to, key, text);
 }
 
-int oc__json_kv(cJSON *to, const char *key, const oc_kv *kv) {
+int oc_json_kv(cJSON *to, const char *key, const oc_kv *kv) {
     cJSON *o = oc__json_obj(to, key);
     int ok = o != NULL;
     for (size_t i = 0; ok && i < oc_kv_count(kv); i++)
@@ -162,7 +162,7 @@ static int put(FILE *f, char *text, size_t from, size_t to, const char *end) {
     return ferror(f) ? OC_EIO : 0;
 }
 
-int oc__json_write(FILE *f, cJSON *tree, int style, const char *end) {
+int oc_json_write(FILE *f, cJSON *tree, int style, const char *end) {
     char *text = oc__json_text(tree, style);
     cJSON_Delete(tree);
     if (!text) return OC_ENOMEM;

@@ -20,6 +20,7 @@
 #define OC_CORE_JSON_H
 
 #include "core/core.h"
+#include "opticoll_json.h"
 
 #include <cJSON.h>
 #include <stdint.h>
@@ -40,34 +41,35 @@ char *oc__json_u64_text(char buf[OC__JSON_NUMBER_SIZE], uint64_t v);
 /* The adders. With a key, each adds a member to the object `to`; with key NULL, it appends an
  * element to the array `to`. They return 1, or 0 when memory ran out or `to` is NULL (an earlier
  * adder failed), so a writer can chain a whole document with && and test once; nothing leaks. */
-int oc__json_num(cJSON *to, const char *key, double v);      /* oc__json_number_text */
-int oc__json_u64(cJSON *to, const char *key, uint64_t v);    /* plain digits, exact */
-int oc__json_str(cJSON *to, const char *key, const char *s); /* s NULL: null */
-int oc__json_bool(cJSON *to, const char *key, int v);
-int oc__json_null(cJSON *to, const char *key);
+#define oc__json_num oc_json_num      /* oc__json_number_text */
+#define oc__json_u64 oc_json_u64    /* plain digits, exact */
+#define oc__json_str oc_json_str /* s NULL: null */
+#define oc__json_bool oc_json_bool
+#define oc__json_null oc_json_null
 /* A value the user or a model gave as text: a number when the text is one exactly as
  * oc__json_number_text writes it ("64", "0.7", "-3"), so that it reads back to the same text;
  * a string otherwise ("4x4x4", "seed", "007", "1e3"). */
 int oc__json_value(cJSON *to, const char *key, const char *text);
 /* A key=value list as an object, in the list's order (kv NULL: {}), each value by
  * oc__json_value: {"k": 6, "wavelengths": 64, "preset": "seed"}. */
-int oc__json_kv(cJSON *to, const char *key, const oc_kv *kv);
+#define oc__json_kv oc_json_kv
 /* JSON text made elsewhere (another writer's oc__json_text), inserted as it is. */
 int oc__json_raw(cJSON *to, const char *key, const char *json);
 /* Adds `item` and takes it: on failure it is deleted. */
-int oc__json_add(cJSON *to, const char *key, cJSON *item);
+#define oc__json_add oc_json_add
 /* A new empty object or array added to `to`; NULL on failure. */
-cJSON *oc__json_obj(cJSON *to, const char *key);
-cJSON *oc__json_arr(cJSON *to, const char *key);
+#define oc__json_obj oc_json_obj
+#define oc__json_arr oc_json_arr
 
-enum { OC__JSON_SPACED = 0, OC__JSON_COMPACT = 1 };
+/* The adders above and oc__json_write are public (opticoll_json.h) under the names oc_json_*. */
+enum { OC__JSON_SPACED = OC_JSON_SPACED, OC__JSON_COMPACT = OC_JSON_COMPACT };
 
 /* The tree printed in `style`: a malloc'd string (free()), or NULL when memory ran out. */
 char *oc__json_text(const cJSON *tree, int style);
 /* Prints `tree` to f in `style`, then `end` ("\n", or "" inside a streamed document), and deletes
  * the tree. A NULL tree (a failed build) is OC_ENOMEM and writes nothing; a stream error is
  * OC_EIO. */
-int oc__json_write(FILE *f, cJSON *tree, int style, const char *end);
+#define oc__json_write oc_json_write
 /* The members of the object `tree`, spaced, without its braces (`"a": 1, "b": 2`), for a document
  * whose tail is streamed and so cannot be one tree; deletes the tree. Errors as oc__json_write. */
 int oc__json_write_members(FILE *f, cJSON *tree);

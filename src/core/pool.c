@@ -47,7 +47,7 @@ static void *worker(void *arg) {
     }
 }
 
-int oc__pool_run(size_t n, unsigned threads, oc__pool_job job, void *ctx, size_t *failed) {
+int oc_pool_run(size_t n, unsigned threads, oc_pool_job job, void *ctx, size_t *failed) {
     pool p = {.n = n, .next = 0, .failed = n, .err = 0, .job = job, .ctx = ctx};
     if (failed) *failed = n;
     if (!n) return 0;

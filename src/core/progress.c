@@ -46,13 +46,40 @@ void oc__progress_check(oc__progress *p) {
 }
 
 int oc__progress_add(oc__progress *p) {
+    return oc__progress_add_n(p, 1);
+}
+
+int oc__progress_add_n(oc__progress *p, uint64_t n) {
     if (!p->fn) return 0;
     /* without a lock (pthread_mutex_init failed) the reports are skipped, never raced */
     if (!p->locked) return 0;
     pthread_mutex_lock(&p->lock);
-    int rc = oc__progress_at(p, p->done + 1, 0);
+    /* A pool's jobs (a sweep's points, a verifier's shards) differ in cost by orders of
+     * magnitude, so the clock is read at each: a stride grown on quick jobs would hide a run of
+     * slow ones for minutes. A job costs far more than the read. */
+    p->done += n;
+    p->countdown = 1;
+    int rc = oc__progress_at(p, p->done, 0);
     pthread_mutex_unlock(&p->lock);
     return rc;
+}
+
+int oc__progress_poll(oc__progress *p) {
+    if (!p->fn || p->stopped || !p->locked) return p->stopped ? OC_ECANCELED : 0;
+    pthread_mutex_lock(&p->lock);
+    const double t = now();
+    if (!p->stopped && t - p->last_report >= REPORT_EVERY) {
+        p->last_report = t;
+        if (p->fn(p->ctx, p->what, p->done, p->total && p->done > p->total ? p->done : p->total))
+            p->stopped = 1;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return p->stopped ? OC_ECANCELED : 0;
+}
+
+int oc__progress_relay(void *ctx, const char *what, uint64_t done, uint64_t total) {
+    (void)what, (void)done, (void)total;
+    return oc__progress_poll(ctx) != 0;
 }
 
 void oc__progress_end(oc__progress *p) {

@@ -50,6 +50,17 @@ static inline int oc__progress_at(oc__progress *p, uint64_t done, uint64_t total
 /* One more step done, from any thread (the steps of a pool's jobs): under a lock. Returns
  * OC_ECANCELED once the callback asked to stop, else 0. */
 int oc__progress_add(oc__progress *p);
+/* Whether the work should stop, from any thread, without a step done: the callback is asked
+ * (under the lock) if a report is due, so that a long piece of a step (one point of a sweep,
+ * one job of a reproduction, a solver's call) still hears a request to stop within a report.
+ * OC_ECANCELED once the callback asked to stop, else 0. */
+int oc__progress_poll(oc__progress *p);
+/* An oc_progress_fn for the runs inside a step of other work (a sweep's point, a reproduction's
+ * job): ctx is that work's oc__progress; the inner run's reports (about ten a second) become
+ * polls of it (oc__progress_poll), and its answer stops the inner run too. */
+int oc__progress_relay(void *ctx, const char *what, uint64_t done, uint64_t total);
+/* `n` more steps done at once (a shard's chunks), as oc__progress_add. */
+int oc__progress_add_n(oc__progress *p, uint64_t n);
 /* The end of the work: the last report, with done == total (both the larger of the two), then
  * the lock released. */
 void oc__progress_end(oc__progress *p);

@@ -17,6 +17,7 @@
  * the parts already quoted.
  */
 #include "core/quote.h"
+#include "opticoll.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -98,7 +99,7 @@ char *oc__quote_cut(char *buf, size_t len, const char *text, size_t shown) {
     return buf;
 }
 
-void oc__quote_line(char *line, size_t len) {
+void oc_quote_line(char *line, size_t len) {
     /* Call sites quote the user text they name (oc__quote); this is the net for the ones that
      * do not: no control byte leaves the library in a message. Quoting is idempotent. */
     size_t n = strlen(line);
@@ -117,3 +118,7 @@ void oc__quote_line(char *line, size_t len) {
     for (char *p = line; *p; p++) /* out of memory: blank the bytes rather than print them */
         if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) *p = '?';
 }
+
+/* The public form of oc__quote (opticoll.h), for programs that echo their user's text. */
+_Static_assert(OC_QUOTE_SIZE == OC__QUOTE_SIZE, "opticoll.h's OC_QUOTE_SIZE is quote.h's");
+char *oc_quote(char *buf, size_t len, const char *text) { return oc__quote(buf, len, text); }

@@ -22,8 +22,9 @@ static inline char *oc__quote(char *buf, size_t len, const char *text) {
 }
 
 /* Quotes a whole message line in place (within line[0..len), cut only by len): the last net of
- * oc__fail and of the CLI's error lines. */
-void oc__quote_line(char *line, size_t len);
+ * oc__fail and of the CLI's error lines. Public (opticoll.h), as is oc_quote. */
+#define oc__quote_line oc_quote_line
+void oc_quote_line(char *line, size_t len);
 
 /* oc__quote into a buffer that lives until the end of the enclosing block, for an argument:
  *     die(EXIT_USAGE, "unknown collective '%s'", OC_Q(name), NULL); */

@@ -41,7 +41,7 @@ void oc_format_size(char *buf, size_t len, uint64_t bytes) {
     snprintf(buf, len, "%llu %s", (unsigned long long)bytes, byte_unit[u]);
 }
 
-void oc__format_bytes(char *buf, size_t len, uint64_t bytes) {
+void oc_format_bytes(char *buf, size_t len, uint64_t bytes) {
     const char *const *unit = byte_unit;
     int u = 0;
     double v = (double)bytes;

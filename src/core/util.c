@@ -124,7 +124,7 @@ unsigned oc_verify_threads(void) {
     return t ? t : 2;
 }
 
-int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen) {
+int oc_budget_check(uint64_t bytes, const char *what, char *why, size_t whylen) {
     const uint64_t budget = oc_memory_budget();
     if (bytes <= budget) return 0;
     char need[32], have[32];
@@ -136,7 +136,7 @@ int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen)
                     what, need, have);
 }
 
-int oc__memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen) {
+int oc_memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen) {
     /* A variable set to nothing (`OPTICOLL_MEMORY_BUDGET_MIB= cmd`, the shell's way of clearing
      * one for a command) is unset, as for the shell's own variables, not a bad number. */
     if (mib && !*mib) mib = NULL;
@@ -301,6 +301,12 @@ int oc_parse_size(const char *text, uint64_t *out) {
         {"GB", UINT64_C(1000000000)},
         {"TB", UINT64_C(1000000000000)},
         {"PB", UINT64_C(1000000000000000)},
+        /* nccl-tests' sizes (its -b/-e: "8", "1K", "128M", "2G", K = 1024): one grammar for
+         * every size the tools read, perf's and opticoll-mpi's included. Capitals only: "4k"
+         * reads as 4000 to as many people as 4096, so it is refused rather than guessed. */
+        {"K", UINT64_C(1) << 10},
+        {"M", UINT64_C(1) << 20},
+        {"G", UINT64_C(1) << 30},
     };
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         if (strcmp(p, units[i].suffix) == 0) {

@@ -41,6 +41,11 @@
  * data-fibre, data-wavelength ...) and a <title> (a tooltip), so a program reads the picture back.
  * Text from a file (an algorithm's name, a parameter) is escaped for XML.
  *
+ * The same picture as a gnuplot script (oc_draw_options.format = OC_DRAW_GNUPLOT, for a PNG) is
+ * draw_gnuplot.c's; the page's layout and the geometry both writers place things with (the
+ * circle's positions, the ring's tracks, the colours, the legend) are draw_layout.c's (draw.h).
+ * This file keeps the watch that collects the marks, the SVG writer and the entry points.
+ *
  * Budgets: the panels and the elements are counted as the model reports them, and a drawing that
  * would pass either cap is refused (OC_ETOOBIG, one line suggesting --round) before anything is
  * written; with a round chosen only that round's marks are kept. The marks kept are at most the
@@ -48,6 +53,7 @@
  * (two counters each: placements, lightpaths), and its elements are the block pairs in use. Both
  * are counted against the memory budget before the run.
  */
+#include "formats/draw.h"
 #include "core/json.h"
 #include "formats/formats.h"
 #include "net/model_common.h"
@@ -59,44 +65,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BINS = OC_DRAW_DETAIL_NODES };
+enum { BINS = OC__DRAW_BINS };
+enum {
+    PANEL_W = OC__DRAW_PANEL_W,
+    PANEL_H = OC__DRAW_PANEL_H,
+    LABEL_H = OC__DRAW_LABEL_H,
+    GAP = OC__DRAW_GAP,
+    MARGIN = OC__DRAW_MARGIN,
+    COLS = OC__DRAW_COLS
+};
 
-typedef enum { VIEW_RING, VIEW_STAR, VIEW_FABRIC, VIEW_MATRIX } view_kind;
-
-/* One drawn element's facts: a lightpath (ring: one channel of a transfer in one step), a star
- * transfer, a fabric circuit, a matrix cell. */
-typedef struct mark {
-    uint64_t panel;
-    uint32_t src, dst, first, count;
-    uint32_t cls, ncls; /* ring: channel (fibre x w + wavelength); star: wavelength; fabric:
-                           first wavelength and how many */
-    uint32_t hops;      /* ring: links held */
-    uint8_t ccw, reduce;
-} mark;
-
-typedef struct panel {
-    uint64_t round, step, nsteps;
-    double start_s, dur_s;
-    uint32_t *bins; /* a summary's: per block pair, placements then lightpaths (2 x BINS x BINS) */
-} panel;
-
-typedef struct drawer {
-    oc__watch watch;
-    oc__observer obs;
-    const oc_draw_options *opt;
-    view_kind view;
-    oc__netcfg cfg;
-    uint32_t nodes;
-    int summary;
-    panel *panels;
-    size_t npanels, cappanels;
-    mark *marks;
-    size_t nmarks, capmarks;
-    uint64_t elements; /* what the marks will draw (a summary: at most its bins) */
-    uint64_t round_first_panel;
-    uint64_t cur_round;
-    int any_round;
-} drawer;
+typedef oc__drawer drawer;
+typedef oc__draw_mark mark;
+typedef oc__draw_panel panel;
 
 #define DRAWER(o) ((drawer *)((char *)(o)-offsetof(drawer, obs)))
 
@@ -109,7 +90,7 @@ static int refuse(const drawer *d, const char *what, uint64_t cap, char *why, si
                     "the drawing would have more than %llu %s; draw fewer %s (--round R draws one "
                     "round)",
                     (unsigned long long)cap, what,
-                    d->view == VIEW_RING || d->view == VIEW_STAR ? "steps" : "rounds");
+                    d->view == OC__DRAW_RING || d->view == OC__DRAW_STAR ? "steps" : "rounds");
 }
 
 static int add_panel(drawer *d, uint64_t round, uint64_t step, uint64_t nsteps, double start,
@@ -134,7 +115,7 @@ static int draw_step(oc__observer *o, uint64_t round, uint64_t step, uint64_t ns
         d->cur_round = round;
         d->round_first_panel = d->npanels;
     }
-    if (d->view == VIEW_RING || d->view == VIEW_STAR) { /* a panel per physical step */
+    if (d->view == OC__DRAW_RING || d->view == OC__DRAW_STAR) { /* a panel per physical step */
         for (uint64_t k = 0; k < nsteps; k++) {
             int rc = add_panel(d, round, step + k, 1, start, dur, why, len);
             if (rc) return rc;
@@ -177,7 +158,7 @@ static int draw_use(oc__observer *o, const oc__use *u, char *why, size_t len) {
               .first = t->first,
               .count = t->count,
               .reduce = t->op == OC_OP_REDUCE};
-    if (d->view == VIEW_RING || d->view == VIEW_STAR) {
+    if (d->view == OC__DRAW_RING || d->view == OC__DRAW_STAR) {
         const uint64_t k = d->round_first_panel + (u->step - d->panels[d->round_first_panel].step);
         if (u->step < d->panels[d->round_first_panel].step || k >= d->npanels)
             return oc__fail(why, len, OC_ERESOURCE, "round %llu: a placement outside its steps",
@@ -192,14 +173,14 @@ static int draw_use(oc__observer *o, const oc__use *u, char *why, size_t len) {
         if (!c[0] && d->elements + 1 > d->opt->max_elements)
             return refuse(d, "elements", d->opt->max_elements, why, len);
         d->elements += !c[0];
-        const uint32_t lanes = d->view == VIEW_RING ? u->cls1 - u->cls0 : 1;
+        const uint32_t lanes = d->view == OC__DRAW_RING ? u->cls1 - u->cls0 : 1;
         if (c[0] == UINT32_MAX || c[1] > UINT32_MAX - lanes)
             return oc__fail(why, len, OC_ETOOBIG, "too many placements in one block to draw");
         c[0]++;
         c[1] += lanes;
         return 0;
     }
-    if (d->view == VIEW_RING) {
+    if (d->view == OC__DRAW_RING) {
         /* one lightpath per channel (net.h: classes [cls0, cls1) on one arc) */
         m.ccw = u->seg != 0;
         m.hops = u->npos;
@@ -211,9 +192,10 @@ static int draw_use(oc__observer *o, const oc__use *u, char *why, size_t len) {
         }
         return 0;
     }
-    if (d->view == VIEW_STAR) m.cls = u->pos0, m.ncls = 1; /* the laser's wavelength */
-    if (d->view == VIEW_FABRIC) m.cls = u->cls0, m.ncls = u->cls1 - u->cls0; /* its wavelengths */
-    return add_mark(d, &m, d->view == VIEW_STAR ? 2 : 1, why, len);
+    if (d->view == OC__DRAW_STAR) m.cls = u->pos0, m.ncls = 1; /* the laser's wavelength */
+    if (d->view == OC__DRAW_FABRIC)
+        m.cls = u->cls0, m.ncls = u->cls1 - u->cls0; /* its wavelengths */
+    return add_mark(d, &m, d->view == OC__DRAW_STAR ? 2 : 1, why, len);
 }
 
 static int draw_attach(oc__watch *wt, const oc__model *model, oc__netrun *net, char *why,
@@ -234,16 +216,16 @@ static int draw_attach(oc__watch *wt, const oc__model *model, oc__netrun *net, c
     if (model->config) model->config(net, &d->cfg);
     switch (d->cfg.kind) {
     case OC_NETCFG_RING:
-        d->view = VIEW_RING;
+        d->view = OC__DRAW_RING;
         break;
     case OC_NETCFG_STAR:
-        d->view = VIEW_STAR;
+        d->view = OC__DRAW_STAR;
         break;
     case OC_NETCFG_FABRIC:
-        d->view = VIEW_FABRIC;
+        d->view = OC__DRAW_FABRIC;
         break;
     default:
-        d->view = VIEW_MATRIX;
+        d->view = OC__DRAW_MATRIX;
     }
     oc__grid g;
     return model->observe(net, &d->obs, &g, why, len);
@@ -284,9 +266,9 @@ static void xml_put(FILE *f, const char *s) {
     }
 }
 
-/* The colour of index i of n: a hue around the wheel (0 red), for wavelengths. */
+/* The colour of index i of n as SVG writes it. */
 static void hue(char *buf, size_t len, uint64_t i, uint64_t n) {
-    snprintf(buf, len, "hsl(%.0f,75%%,42%%)", n ? 360.0 * (double)(i % n) / (double)n : 0.0);
+    snprintf(buf, len, "hsl(%.0f,75%%,42%%)", oc__draw_hue_degrees(i, n));
 }
 
 /* The dash of fibre f: solid, dashed, dotted, dash-dot, then again. */
@@ -295,18 +277,8 @@ static const char *dash(uint64_t f) {
     return d[f % 4];
 }
 
-enum { PANEL_W = 340, PANEL_H = 340, LABEL_H = 34, GAP = 16, MARGIN = 20 };
-
-/* Position v (a node, or a fraction between nodes) of n on a circle of radius r around (cx, cy):
- * node 0 at the top, clockwise. */
-static void at_pos(double cx, double cy, double r, double v, uint32_t n, double *x, double *y) {
-    const double a = 2 * 3.14159265358979323846 * v / (double)n;
-    *x = cx + r * sin(a);
-    *y = cy - r * cos(a);
-}
-
 static void at(double cx, double cy, double r, uint32_t v, uint32_t n, double *x, double *y) {
-    at_pos(cx, cy, r, (double)v, n, x, y);
+    oc__draw_at(cx, cy, r, (double)v, n, x, y);
 }
 
 static void nodes_on_circle(FILE *f, double cx, double cy, double r, uint32_t n) {
@@ -319,28 +291,6 @@ static void nodes_on_circle(FILE *f, double cx, double cy, double r, uint32_t n)
                 "text-anchor=\"middle\" font-size=\"8\">%u</text></g>\n",
                 v, x, y, x, y + 3, v);
     }
-}
-
-/* The marks of panel p: [*b, *e) of the marks sorted by panel. */
-static void panel_marks(const drawer *d, uint64_t p, size_t *b, size_t *e) {
-    size_t lo = 0, hi = d->nmarks;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (d->marks[mid].panel < p)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *b = lo;
-    hi = d->nmarks;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (d->marks[mid].panel <= p)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *e = lo;
 }
 
 static void mark_title(FILE *f, const drawer *d, const mark *m, const char *extra) {
@@ -358,43 +308,23 @@ static void common_attrs(FILE *f, const drawer *d, const mark *m) {
             m->reduce ? "reduce" : "copy", m->first, m->count);
 }
 
-static void ring_panel(FILE *f, const drawer *d, size_t b, size_t e, double cx, double cy) {
+static void ring_panel(FILE *f, const drawer *d, size_t b, size_t e, double cx, double cy,
+                       double *radius) {
     const uint32_t N = d->nodes;
     const uint64_t w = d->cfg.ring.wavelengths ? d->cfg.ring.wavelengths : 1;
     const double R = 110;
     fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"none\" stroke=\"#bbb\"/>\n", cx,
             cy, R);
-    /* tracks: the channels in use in this step, per direction, in order */
-    uint32_t track_of[2][64];
-    size_t ntracks[2] = {0, 0};
+    oc__draw_ring_radii(d, b, e, R, radius);
     for (size_t i = b; i < e; i++) {
         const mark *m = &d->marks[i];
-        size_t k = 0;
-        while (k < ntracks[m->ccw] && track_of[m->ccw][k] != m->cls)
-            k++;
-        if (k == ntracks[m->ccw] && k < 64) track_of[m->ccw][ntracks[m->ccw]++] = m->cls;
-    }
-    for (int dir = 0; dir < 2; dir++) /* a short insertion sort: at most 64 */
-        for (size_t i = 1; i < ntracks[dir]; i++)
-            for (size_t k = i; k > 0 && track_of[dir][k - 1] > track_of[dir][k]; k--) {
-                uint32_t t = track_of[dir][k];
-                track_of[dir][k] = track_of[dir][k - 1];
-                track_of[dir][k - 1] = t;
-            }
-    for (size_t i = b; i < e; i++) {
-        const mark *m = &d->marks[i];
-        size_t k = 0;
-        while (k + 1 < ntracks[m->ccw] && track_of[m->ccw][k] != m->cls)
-            k++;
-        const double room = m->ccw ? 60.0 : 55.0;
-        const double gap = ntracks[m->ccw] ? fmin(6.0, room / (double)ntracks[m->ccw]) : 6.0;
-        const double r = m->ccw ? R - 12 - gap * (double)k : R + 12 + gap * (double)k;
+        const double r = radius[i - b];
         /* the arc stops short of both nodes by a tenth of a link, so that two lightpaths that
          * meet at a node on one track stay two arcs */
         const double trim = 0.1, sign = m->ccw ? -1.0 : 1.0;
         double x0, y0, x1, y1;
-        at_pos(cx, cy, r, (double)m->src + sign * trim, N, &x0, &y0);
-        at_pos(cx, cy, r, (double)m->src + sign * ((double)m->hops - trim), N, &x1, &y1);
+        oc__draw_at(cx, cy, r, (double)m->src + sign * trim, N, &x0, &y0);
+        oc__draw_at(cx, cy, r, (double)m->src + sign * ((double)m->hops - trim), N, &x1, &y1);
         const uint64_t fibre = m->cls / w, wl = m->cls % w;
         char colour[40];
         hue(colour, sizeof colour, wl, w);
@@ -567,92 +497,22 @@ static void summary_panel(FILE *f, const drawer *d, const panel *p, double x, do
                     b[1], ox + c * cell, oy + r * cell, cell, cell,
                     0.25 + 0.75 * (double)b[0] / (double)most, s0, s1, d0, d1, b[0],
                     b[0] == 1 ? "" : "s");
-            if (d->view == VIEW_RING) fprintf(f, " (%u lightpaths)", b[1]);
+            if (d->view == OC__DRAW_RING) fprintf(f, " (%u lightpaths)", b[1]);
             fputs("</title></rect>\n", f);
         }
 }
 
-static int by_panel(const void *a, const void *b) {
-    const mark *x = a, *y = b;
-    if (x->panel != y->panel) return x->panel < y->panel ? -1 : 1;
-    if (x->src != y->src) return x->src < y->src ? -1 : 1;
-    if (x->dst != y->dst) return x->dst < y->dst ? -1 : 1;
-    if (x->first != y->first) return x->first < y->first ? -1 : 1;
-    return x->cls < y->cls ? -1 : x->cls > y->cls;
-}
-
-static const char *view_words(const drawer *d) {
-    if (d->summary)
-        return "summary past 64 nodes: each panel a sender x receiver matrix in 64 x 64 blocks "
-               "of nodes, a cell's strength its transfers";
-    switch (d->view) {
-    case VIEW_RING:
-        return "ring: a panel per physical step; a lightpath is an arc along the links it holds "
-               "(clockwise outside the circle, counter-clockwise inside), its colour its "
-               "wavelength (hue, wavelength 0 red), its dash its fibre (fibre 0 solid), a dot at "
-               "its receiver";
-    case VIEW_STAR:
-        return "star: a panel per physical step; a transmission runs from its sender through the "
-               "coupler to its receiver, coloured by its wavelength; the ring at the receiver is "
-               "its filter tuned to that wavelength";
-    case VIEW_FABRIC:
-        return "fabric: a panel per round; tiles grouped by server (grey arcs), a circuit is a "
-               "chord coloured by its first wavelength, as thick as its share of the tile's "
-               "wavelengths";
-    default:
-        return "a panel per round: senders (rows) by receivers (columns), a cell per transfer, "
-               "blue a copy, orange a reduction, stronger for more chunks";
-    }
-}
-
 /* Where the panels go: COLS to a line, left to right; a round starts a new line unless it fits
  * whole on the current one, so that a round of several steps reads as one block. */
-enum { COLS = 4 };
 
-/* The line and column of every panel; the number of lines. */
-static size_t place(const drawer *d, size_t *line, size_t *col, size_t *rounds) {
-    size_t lines = 0, used = COLS;
-    *rounds = 0;
-    for (size_t p = 0; p < d->npanels;) {
-        size_t q = p;
-        while (q < d->npanels && d->panels[q].round == d->panels[p].round)
-            q++;
-        if (used > 0 && used + (q - p) > COLS) used = COLS;
-        for (size_t k = p; k < q; k++) {
-            if (used == COLS) lines++, used = 0;
-            line[k] = lines - 1;
-            col[k] = used++;
-        }
-        (*rounds)++;
-        p = q;
-    }
-    return lines;
-}
-
-static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t len) {
-    if (d->nmarks > 1) qsort(d->marks, d->nmarks, sizeof *d->marks, by_panel);
-    size_t *line = oc__calloc(d->npanels + 1, sizeof *line),
-           *col = oc__calloc(d->npanels + 1, sizeof *col);
-    if (!line || !col) {
-        free(line);
-        free(col);
-        return oc__fail(why, len, OC_ENOMEM, "out of memory drawing");
-    }
-    size_t rows;
-    const size_t lines = place(d, line, col, &rows);
-    size_t most_cols = 1;
-    for (size_t p = 0; p < d->npanels; p++)
-        if (col[p] + 1 > most_cols) most_cols = col[p] + 1;
-    const double width = fmax(900, MARGIN * 2 + (double)most_cols * (PANEL_W + GAP));
-    const size_t per_line = 20, index_lines = (rows + per_line - 1) / per_line;
-    /* the legend, a line per clause ("; " between them) */
-    const char *legend = view_words(d);
-    size_t legend_lines = 1;
-    for (const char *c = legend; *c; c++)
-        legend_lines += c[0] == ';' && c[1] == ' ';
-    const double index_y = 76 + 13.0 * (double)legend_lines;
-    const double head = index_y + 22 + 14.0 * (double)index_lines;
-    const double height = head + (double)lines * (PANEL_H + LABEL_H + GAP) + MARGIN;
+static int render(drawer *d, const oc__draw_layout *l, const oc_report *rep, FILE *f, char *why,
+                  size_t len) {
+    const size_t *line = l->line, *col = l->col, rows = l->rounds, per_line = OC__DRAW_PER_LINE;
+    const double width = l->width, height = l->height, index_y = l->index_y, head = l->head;
+    const char *legend = oc__draw_legend(d);
+    const size_t legend_lines = l->legend_lines;
+    double *radius = oc__calloc(d->nmarks + 1, sizeof *radius); /* the ring's tracks */
+    if (!radius) return oc__fail(why, len, OC_ENOMEM, "out of memory drawing");
     char tb[32];
     fprintf(f,
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
@@ -675,11 +535,7 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
             "data-elements=\"%zu\" data-verified=\"%s\" data-view=\"%s\">\n",
             rep->nodes, (unsigned long long)rep->rounds, (unsigned long long)rep->steps, rows,
             d->npanels, (size_t)d->elements, rep->verified ? "true" : "false",
-            d->summary               ? "summary"
-            : d->view == VIEW_RING   ? "ring"
-            : d->view == VIEW_STAR   ? "star"
-            : d->view == VIEW_FABRIC ? "fabric"
-                                     : "matrix");
+            oc__draw_view_name(d));
     fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"16\" font-weight=\"bold\">", MARGIN);
     xml_put(f, rep->collective);
     fputs(" / ", f);
@@ -767,14 +623,14 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
             const double x = MARGIN + (double)col[k] * (PANEL_W + GAP),
                          py = head + (double)line[k] * block_h + LABEL_H;
             size_t b, e;
-            panel_marks(d, k, &b, &e);
+            oc__draw_panel_marks(d, k, &b, &e);
             fprintf(f,
                     "<g class=\"panel\" data-round=\"%llu\" data-step=\"%llu\" data-marks=\"%zu\">"
                     "<rect x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\" fill=\"none\" "
                     "stroke=\"#ddd\"/>",
                     (unsigned long long)d->panels[k].round, (unsigned long long)d->panels[k].step,
                     e - b, x, py - 4, PANEL_W, PANEL_H);
-            if ((d->view == VIEW_RING || d->view == VIEW_STAR) && q - p > 1)
+            if ((d->view == OC__DRAW_RING || d->view == OC__DRAW_STAR) && q - p > 1)
                 fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">step %llu</text>\n", x + 4,
                         py + 8, (unsigned long long)d->panels[k].step);
             else
@@ -782,11 +638,11 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
             const double cx = x + PANEL_W / 2.0, cy = py + PANEL_H / 2.0;
             if (d->summary)
                 summary_panel(f, d, &d->panels[k], x, py);
-            else if (d->view == VIEW_RING)
-                ring_panel(f, d, b, e, cx, cy);
-            else if (d->view == VIEW_STAR)
+            else if (d->view == OC__DRAW_RING)
+                ring_panel(f, d, b, e, cx, cy, radius);
+            else if (d->view == OC__DRAW_STAR)
                 star_panel(f, d, b, e, cx, cy);
-            else if (d->view == VIEW_FABRIC)
+            else if (d->view == OC__DRAW_FABRIC)
                 fabric_panel(f, d, b, e, cx, cy);
             else
                 matrix_panel(f, d, b, e, x, py);
@@ -795,8 +651,7 @@ static int render(drawer *d, const oc_report *rep, FILE *f, char *why, size_t le
         fputs("</g>\n", f);
         p = q;
     }
-    free(line);
-    free(col);
+    free(radius);
     if (rc) return oc__fail(why, len, rc, "out of memory drawing");
     fputs("</svg>\n", f);
     if (ferror(f)) return oc__fail(why, len, OC_EIO, "write error: %s", strerror(errno));
@@ -822,12 +677,20 @@ static int check_options(const oc_draw_options *opt, char *why, size_t len) {
         return oc__fail(why, len, OC_EINVAL,
                         "a drawing needs its caps (max_panels, "
                         "max_elements)");
+    if (opt->format != OC_DRAW_SVG && opt->format != OC_DRAW_GNUPLOT)
+        return oc__fail(why, len, OC_EINVAL, "a drawing's format is SVG or a gnuplot script");
     /* the marks kept are counted against the memory budget before the first is made */
     const uint64_t bins = (uint64_t)2 * BINS * BINS * sizeof(uint32_t);
     if (opt->max_elements > UINT64_MAX / 2 / sizeof(mark) ||
         opt->max_panels > UINT64_MAX / 2 / (sizeof(panel) + bins))
         return oc__fail(why, len, OC_ETOOBIG, "the drawing's caps are too large");
-    return oc__budget_check(opt->max_elements * sizeof(mark) +
+    /* a gnuplot script is held whole in memory (by the writer, and by the CLI that hands it to
+     * gnuplot): its elements' bytes twice */
+    const uint64_t script =
+        opt->format == OC_DRAW_GNUPLOT ? 2 * (uint64_t)OC__DRAW_GP_ELEMENT_BYTES : 0;
+    if (opt->max_elements > UINT64_MAX / 4 / (sizeof(mark) + script))
+        return oc__fail(why, len, OC_ETOOBIG, "the drawing's caps are too large");
+    return oc__budget_check(opt->max_elements * (sizeof(mark) + script) +
                                 opt->max_panels * (sizeof(panel) + bins),
                             "the drawing's marks", why, len);
 }
@@ -840,7 +703,12 @@ static int finish_drawing(drawer *d, const oc_report *rep, FILE *f, char *why, s
                         (long long)d->opt->round, (unsigned long long)rep->rounds,
                         rep->rounds == 1 ? "" : "s",
                         (unsigned long long)(rep->rounds ? rep->rounds - 1 : 0));
-    return render(d, rep, f, why, len);
+    oc__draw_layout l;
+    if (oc__draw_layout_make(d, &l)) return oc__fail(why, len, OC_ENOMEM, "out of memory drawing");
+    int rc = d->opt->format == OC_DRAW_GNUPLOT ? oc__draw_gnuplot(d, &l, rep, f, why, len)
+                                               : render(d, &l, rep, f, why, len);
+    oc__draw_layout_free(&l);
+    return rc;
 }
 
 int oc_draw(const oc_request *req, const oc_draw_options *opt, FILE *f, char *why, size_t len) {

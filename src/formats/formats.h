@@ -2,7 +2,8 @@
  * formats.h — the file-formats room: schedules written to and read from files. schedule_json.c
  * writes and reads opticoll's own schedule JSON (oc_export_json, oc_verify_file, which hands MSCCL
  * XML to msccl_import.c); msccl_export.c writes MSCCL XML programs and msccl_import.c reads them;
- * chrome.c writes a checked run as a Chrome/Perfetto timeline, draw.c draws one as SVG; chakra.c
+ * chrome.c writes a checked run as a Chrome/Perfetto timeline, draw.c draws one as SVG (or
+ * as a gnuplot script for a PNG, draw_gnuplot.c, on draw_layout.c's layout); chakra.c
  * writes Chakra traces, astra.c ASTRA-sim's configuration beside them, simgrid.c SimGrid's
  * platform of the fat-tree. A file read back goes through the same pipeline as a generated
  * schedule (src/run: verifier, then the network model), so a file is held to the same checks.

@@ -31,6 +31,7 @@
 #include "core/json_read.h"
 #include "core/quote.h"
 #include "run/watch.h"
+#include "verify/verify.h"
 
 #include <cJSON.h>
 #include <errno.h>
@@ -546,6 +547,8 @@ int oc__verify_file_watched(const char *path, const char *network, const oc_kv *
                       path, watch->what);
         goto out;
     }
+    /* too few transfers, or too many node-chunk states, before the verifier makes its state */
+    if ((rc = oc__verify_file_counts(&spec, &store, path, why, len))) goto out;
     oc__store_source src = {&store};
     rc = oc__run_schedule_watched(&spec, oc__source_store, &src, model, np, 1, NULL, watch, rep,
                                   why, len);

@@ -24,7 +24,6 @@
  * match the application's own messages.
  */
 #include "core/quote.h"
-#include "mpi/executor.h"
 #include "opticoll_mpi.h"
 
 #include "run/pipeline.h"
@@ -75,7 +74,7 @@ static entry *cache; /* most recently used first; at most OC_MPI_CACHE_MAX entri
 static size_t cache_len;
 static long drop_round = -1, drop_index = -1;
 /* what the schedules compiled since had of it: how many held the transfer, the most rounds, the
- * most transfers in one round (oc__mpi_test_drop_stats) */
+ * most transfers in one round (oc_mpi_inject_drop_stats) */
 static size_t drop_hits, drop_max_rounds, drop_max_xfers;
 static int comm_key = MPI_KEYVAL_INVALID, self_key = MPI_KEYVAL_INVALID;
 
@@ -106,14 +105,14 @@ size_t oc_mpi_cache_entries(void) {
     return cache_len;
 }
 
-void oc__mpi_test_drop_transfer(long round, long index) {
+void oc_mpi_inject_drop_transfer(long round, long index) {
     drop_round = round < 0 ? -1 : round;
     drop_index = round < 0 ? -1 : index;
     drop_hits = drop_max_rounds = drop_max_xfers = 0;
     cache_clear();
 }
 
-void oc__mpi_test_drop_stats(size_t *hits, size_t *max_rounds, size_t *max_transfers) {
+void oc_mpi_inject_drop_stats(size_t *hits, size_t *max_rounds, size_t *max_transfers) {
     *hits = drop_hits;
     *max_rounds = drop_max_rounds;
     *max_transfers = drop_max_xfers;

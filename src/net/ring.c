@@ -101,6 +101,15 @@ struct oc__netrun {
     int last_ok;
     uint64_t last_colours[2], last_maxload[2], last_units;
     int last_kind[2]; /* per direction: 0 empty, 1 cut at a node no arc passes, 2 crossing */
+    /* A family round (core.h) is written out into flat and mapped like any round; when every
+     * one of its transfers got the same one colour range in one direction (fam_ok), a family
+     * with the same ends after it (n, hop, width: the same transfers' ends and counts, which is
+     * all the mapping reads) is the repeated round above, taken in O(1), and its check is the
+     * family's own (oc__ring_check_family). */
+    oc__round flat;
+    int fam_ok, fam_dir;
+    oc__family fam;
+    uint64_t fam_c0, fam_n;
     /* totals */
     uint64_t steps_lb, units, cut_rounds, crossing_rounds;
     double worst_ratio;
@@ -737,11 +746,72 @@ static int bundles_of(oc__netrun *m, const oc__round *given, uint64_t steps, uin
 
 /* ---- one round ---- */
 
+/* Whether the last mapping gave every transfer of round r (a family written out) one colour
+ * range, the same, in one direction: then fam_* describe it. */
+static void note_uniform(oc__netrun *m, const oc__round *r) {
+    m->fam_ok = 0;
+    const size_t n = r->count;
+    const int d = m->nfrags[RING_CW] ? RING_CW : RING_CCW;
+    if (!n || m->nfrags[d] != n || m->nfrags[!d] != 0) return;
+    const oc__ring_frag *f = m->frags[d];
+    for (size_t i = 0; i < n; i++)
+        if (f[i].xfer != i || f[i].c0 != f[0].c0 || f[i].n != f[0].n || dir_of(m->dir, i) != d)
+            return;
+    m->fam_ok = 1;
+    m->fam_dir = d;
+    m->fam_c0 = f[0].c0;
+    m->fam_n = f[0].n;
+}
+
 static int ring_round(oc__sink *self, uint64_t index, const oc__round *given, char *why,
                       size_t len) {
     oc__netrun *m = (oc__netrun *)self;
     const uint32_t N = m->N;
     const uint64_t channels = m->p.w * m->p.F;
+    const int family = given->is_family;
+    const oc__family fam_in = family ? given->family : (oc__family){0};
+    /* (at spread=0 a step lasts as long as its largest bundle, which only the fragments tell: such
+     * a round is written out and coloured) */
+    if (family && m->p.spread && m->fam_ok && m->last_ok && !m->base.obs &&
+        given->family.n == m->fam.n && given->family.hop == m->fam.hop &&
+        given->family.width == m->fam.width) {
+        /* the last round again (its ends and counts), taken whole; checked as a family */
+        int decided = 0;
+        if (m->base.check) {
+            int rc = oc__ring_check_family(m->checker, index, &given->family, m->fam_dir, m->fam_c0,
+                                           m->fam_n, m->last_colours[m->fam_dir], &decided, why,
+                                           len);
+            if (rc) return rc;
+        }
+        if (decided || !m->base.check) {
+            uint64_t colours[2], maxload[2];
+            for (int d = 0; d < 2; d++) {
+                colours[d] = m->last_colours[d];
+                maxload[d] = m->last_maxload[d];
+                if (m->last_kind[d] == 1) m->cut_rounds++;
+                if (m->last_kind[d] == 2) m->crossing_rounds++;
+            }
+            const uint64_t most = colours[0] > colours[1] ? colours[0] : colours[1];
+            const uint64_t heaviest = maxload[0] > maxload[1] ? maxload[0] : maxload[1];
+            const uint64_t steps = oc__ceil_div(most, channels);
+            const uint64_t lb = oc__ceil_div(heaviest, channels);
+            oc__netrun_mapped(m, steps);
+            m->steps_lb += lb;
+            m->units += m->last_units;
+            if (lb && (double)steps / (double)lb > m->worst_ratio) {
+                m->worst_ratio = (double)steps / (double)lb;
+                m->worst_round = index;
+            }
+            return 0;
+        }
+    }
+    if (family) { /* written out, mapped as it comes */
+        if (oc__family_expand(&given->family, &m->flat))
+            return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu",
+                            (unsigned long long)index);
+        given = &m->flat;
+    }
+    m->fam_ok = 0;
     if (given->count > UINT32_MAX) /* fragments name their transfer in 32 bits */
         return oc__fail(why, len, OC_ETOOBIG,
                         "round %llu: %zu lightpaths, more than the ring model's 2^32 a round",
@@ -858,6 +928,10 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *given, ch
         }
     }
     keep_last(m, r);
+    if (family && m->last_ok) {
+        note_uniform(m, r);
+        m->fam = fam_in;
+    }
     m->last_colours[0] = colours[0], m->last_colours[1] = colours[1];
     m->last_maxload[0] = maxload[0], m->last_maxload[1] = maxload[1];
     m->last_units = units;
@@ -914,6 +988,7 @@ static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc_
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     m->p = p;
     m->N = spec->nodes;
+    m->base.sink.takes_family = 1; /* ring_round: a family is written out or taken whole */
     const size_t N = spec->nodes;
     /* per node, then per transfer and per fragment (grown by the rounds) */
     const oc__netbuf bufs[] = {
@@ -922,7 +997,7 @@ static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc_
         OC_NETBUF(m->link, 0),          OC_NETBUF(m->frags[0], 0),     OC_NETBUF(m->frags[1], 0),
         OC_NETBUF(m->pool, 0),          OC_NETBUF(m->end_fill, N + 2), OC_NETBUF(m->slot, 0),
         OC_NETBUF(m->spill, 0),         OC_NETBUF(m->last, 0),         OC_NETBUF(m->unit, 0),
-        OC_NETBUF(m->step_bundle, 0)};
+        OC_NETBUF(m->step_bundle, 0),   OC_NETBUF(m->flat.xfers, 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the ring model", why, len);
     if (!rc && (oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
                 (check && oc__ring_checker_new(spec->nodes, &m->checker))))

@@ -40,5 +40,13 @@ void oc__ring_checker_free(oc__ring_checker *c);
 int oc__ring_check(oc__ring_checker *c, uint64_t round, const oc__round *r,
                    const oc__ring_assignment *a, uint32_t fibres, uint32_t wavelengths, char *why,
                    size_t whylen);
+/* Checks a family round (core.h) of which every transfer has the one colour range [c0, c0 + n)
+ * in direction d, out of `colours` colours of d, without writing it out: *decided = 1 when that
+ * is proven to pass (coverage and no shared colour on a link); *decided = 0 when it is not
+ * decided here, and the caller checks the round written out with oc__ring_check, which decides
+ * and names the failure. */
+int oc__ring_check_family(oc__ring_checker *c, uint64_t round, const oc__family *f, int d,
+                          uint64_t c0, uint64_t n, uint64_t colours, int *decided, char *why,
+                          size_t whylen);
 
 #endif

@@ -303,6 +303,28 @@ static int sweep_direction(oc__ring_checker *c, const sweep *w, const oc__round 
     return rc;
 }
 
+/* A family round: transfer k goes from node k to node (k + hop) mod N, each with width chunks,
+ * and each has the colours [c0, c0 + n) in direction d. Coverage: each transfer's chunks are
+ * carried exactly once iff n = width, and the range is well formed iff n >= 1 and
+ * c0 + n <= colours. Links: in direction d's forward coordinates transfer k's arc starts at k
+ * (clockwise) or at N - k (counter-clockwise, mirrored), N distinct starts, and is hop or N - hop
+ * links long. Arcs of length 1 from N distinct starts use N distinct links, so no link carries
+ * two of them in any colour. Any other case (longer arcs on one colour range do share links, or
+ * the family is not of this ring) is left to the full check on the transfers written out. */
+int oc__ring_check_family(oc__ring_checker *c, uint64_t round, const oc__family *f, int d,
+                          uint64_t c0, uint64_t n, uint64_t colours, int *decided, char *why,
+                          size_t len) {
+    (void)round, (void)why, (void)len;
+    *decided = 0;
+    if (f->n != c->N || f->n < 2 || f->hop == 0 || f->hop >= f->n || f->shift >= f->n) return 0;
+    if ((d != RING_CW && d != RING_CCW) || n == 0 || n != f->width || c0 > colours ||
+        n > colours - c0)
+        return 0;
+    const uint32_t length = d == RING_CW ? f->hop : f->n - f->hop;
+    *decided = length == 1;
+    return 0;
+}
+
 int oc__ring_check(oc__ring_checker *c, uint64_t round, const oc__round *r,
                    const oc__ring_assignment *a, uint32_t fibres, uint32_t wavelengths, char *why,
                    size_t len) {

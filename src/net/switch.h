@@ -22,4 +22,11 @@ int oc__sw_check(oc__sw_checker *c, uint64_t round, const oc__round *r, uint32_t
                  uint64_t chunk_bytes, double alpha_s, double beta_s, const oc__sw_claim *claim,
                  char *why, size_t len);
 
+/* A family round (core.h) claimed whole, without its transfers written out: *decided = 1 when
+ * the claim is proven to be the round's port loads; *decided = 0 when it is not decided here
+ * (the caller then checks the transfers written out with oc__sw_check, which names what is
+ * wrong). */
+int oc__sw_check_family(uint64_t round, const oc__family *f, uint32_t nodes, uint64_t chunk_bytes,
+                        const oc__sw_claim *claim, int *decided);
+
 #endif

@@ -23,7 +23,7 @@
 #include <math.h>
 #include <string.h>
 
-double oc__perf_busbw_factor(oc_collective c, uint32_t n) {
+double oc_perf_busbw_factor(oc_collective c, uint32_t n) {
     double f = n ? (double)(n - 1) / (double)n : 0.0;
     switch (c) {
     case OC_ALLREDUCE:
@@ -42,16 +42,16 @@ static int perf_size_per_rank(oc_collective c) {
            c == OC_GOSSIP;
 }
 
-uint64_t oc__perf_bytes(oc_collective c, uint32_t n, uint64_t size, uint32_t tsize) {
+uint64_t oc_perf_bytes(oc_collective c, uint32_t n, uint64_t size, uint32_t tsize) {
     if (!n || !tsize) return 0;
     if (perf_size_per_rank(c)) return size / n / tsize * tsize;
     if (c == OC_REDUCESCATTER) return size / n / tsize * tsize * n;
     return size / tsize * tsize;
 }
 
-oc__perf_row oc__perf_row_of(oc_collective c, uint32_t n, uint64_t bytes, uint32_t tsize,
+oc_perf_row oc_perf_row_of(oc_collective c, uint32_t n, uint64_t bytes, uint32_t tsize,
                              uint32_t root) {
-    oc__perf_row r;
+    oc_perf_row r;
     memset(&r, 0, sizeof r);
     int per_rank = perf_size_per_rank(c);
     r.size = per_rank ? bytes * n : bytes;
@@ -62,17 +62,17 @@ oc__perf_row oc__perf_row_of(oc_collective c, uint32_t n, uint64_t bytes, uint32
 }
 
 /* algbw in GB/s (10^9 bytes per second), as nccl-tests counts. */
-static double algbw(const oc__perf_row *r, double t) {
+static double algbw(const oc_perf_row *r, double t) {
     return (double)r->size / t / 1e9;
 }
 
-cJSON *oc__perf_row_json(const oc__perf_row *r, const char *const *groups, size_t ngroups,
+cJSON *oc_perf_row_json(const oc_perf_row *r, const char *const *groups, size_t ngroups,
                          double factor) {
     cJSON *x = cJSON_CreateObject();
     int ok = x && oc__json_u64(x, "size", r->size) && oc__json_u64(x, "count", r->count) &&
              oc__json_str(x, "type", r->type) && oc__json_str(x, "redop", r->redop) &&
              oc__json_num(x, "root", (double)r->root) && oc__json_num(x, "busbw_factor", factor);
-    for (size_t g = 0; ok && g < ngroups && g < OC__PERF_MAX_GROUPS; g++) {
+    for (size_t g = 0; ok && g < ngroups && g < OC_PERF_MAX_GROUPS; g++) {
         cJSON *o = groups ? oc__json_obj(x, groups[g]) : x; /* one unnamed group: flat */
         double t = r->time_s[g];
         ok = o != NULL;
@@ -107,7 +107,7 @@ static void float_text(double value, int width, char *out, size_t len) {
         snprintf(out, len, "%*.1e", width, value);
 }
 
-void oc__perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups) {
+void oc_perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups) {
     /* the first two groups are nccl-tests' halves, named as its own line names them (64
      * characters over their 66 columns); any further group is centred over its 33 */
     fprintf(f,
@@ -129,18 +129,18 @@ void oc__perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups) {
     fputs(" \n", f);
 }
 
-double oc__perf_busbw(const oc__perf_row *r, size_t g, double factor) {
-    double t = g < OC__PERF_MAX_GROUPS ? r->time_s[g] : 0;
+double oc_perf_busbw(const oc_perf_row *r, size_t g, double factor) {
+    double t = g < OC_PERF_MAX_GROUPS ? r->time_s[g] : 0;
     return t > 0 ? algbw(r, t) * factor : 0;
 }
 
-void oc__perf_nccl_row(FILE *f, const oc__perf_row *r, const int64_t *wrong, size_t ngroups,
+void oc_perf_nccl_row(FILE *f, const oc_perf_row *r, const int64_t *wrong, size_t ngroups,
                        double factor) {
     char root[32];
     snprintf(root, sizeof root, "%6" PRId64, r->root);
     fprintf(f, "%12" PRIu64 "  %12" PRIu64 "  %8s  %6s  %6s", r->size, r->count, r->type, r->redop,
             root);
-    for (size_t g = 0; g < ngroups && g < OC__PERF_MAX_GROUPS; g++) {
+    for (size_t g = 0; g < ngroups && g < OC_PERF_MAX_GROUPS; g++) {
         double t = r->time_s[g];
         if (!(t > 0)) { /* not timed (a mismatch stops before the timing): its #wrong stays */
             if (wrong[g] >= 0)
@@ -161,7 +161,7 @@ void oc__perf_nccl_row(FILE *f, const oc__perf_row *r, const int64_t *wrong, siz
     fputc('\n', f);
 }
 
-void oc__perf_nccl_footer(FILE *f, int64_t out_of_bounds, double avg_busbw_GBps) {
+void oc_perf_nccl_footer(FILE *f, int64_t out_of_bounds, double avg_busbw_GBps) {
     fprintf(f, "# %-20s : %" PRId64 " %s\n", "Out of bounds values", out_of_bounds,
             out_of_bounds ? "FAILED" : "OK");
     fprintf(f, "# %-20s : %g %s\n", "Avg bus bandwidth", avg_busbw_GBps, "");

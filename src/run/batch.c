@@ -47,6 +47,14 @@ static int kv_add_words(oc_kv *kv, const char *text) {
     return 0;
 }
 
+/* The progress callback of the reproduction running on this thread (oc__batch_progress): one
+ * per thread, so that concurrent reproductions (reproduce -j) report to their own callers. */
+static _Thread_local oc_progress_fn batch_fn;
+static _Thread_local void *batch_ctx;
+
+/* A run polls the reproduction's callback while it runs (a Ctrl-C stops it inside a long run,
+ * not only between runs): a batch's job through the batch (batch_job), a run on the
+ * reproduction's own thread as a piece of work of one job. */
 int oc__simulate(const oc__sim_req *q, oc__sim *s, oc_report **keep, char *why, size_t whylen) {
     memset(s, 0, sizeof *s);
     if (keep) *keep = NULL;
@@ -69,9 +77,21 @@ int oc__simulate(const oc__sim_req *q, oc__sim *s, oc_report **keep, char *why, 
                       .bytes = q->bytes,
                       .params = params,
                       .net_params = net,
-                      .data_check = q->data_check};
+                      .data_check = q->data_check,
+                      .progress = q->progress,
+                      .progress_ctx = q->progress_ctx};
+    /* a run on the reproduction's thread outside a batch is a piece of work of one job, and its
+     * run polls it (its rounds are not the reproduction's to report) */
+    oc__progress direct;
+    const int own = !q->progress && batch_fn;
+    if (own) {
+        oc__progress_begin(&direct, batch_fn, batch_ctx, "jobs", 1);
+        req.progress = oc__progress_relay;
+        req.progress_ctx = &direct;
+    }
     char inner[384] = "";
     rc = oc_run(&req, &rep, inner, sizeof inner);
+    if (own) oc__progress_end(&direct);
     if (rc == OC_ETOOBIG) {
         /* the reason, cut to the note's size (a long one is still read from its start) */
         const char *reason = inner[0] ? inner : oc_strerror(rc);
@@ -106,11 +126,6 @@ out:
     return rc;
 }
 
-/* The progress callback of the reproduction running on this thread (oc__batch_progress): one
- * per thread, so that concurrent reproductions (reproduce -j) report to their own callers. */
-static _Thread_local oc_progress_fn batch_fn;
-static _Thread_local void *batch_ctx;
-
 void oc__batch_progress(oc_progress_fn fn, void *ctx) {
     batch_fn = fn;
     batch_ctx = ctx;
@@ -126,7 +141,11 @@ static int batch_job(size_t i, void *ctx) {
     oc__sim_job *j = &b->jobs[i];
     j->why[0] = 0;
     if (b->progress.stopped) return j->rc = OC_ECANCELED; /* the caller asked to stop */
-    j->rc = oc__simulate(&j->req, &j->sim, j->keep ? &j->report : NULL, j->why, sizeof j->why);
+    /* the job's run polls the batch's callback (oc__progress_relay): a Ctrl-C stops a long job
+     * within a report, not only once it is over */
+    oc__sim_req q = j->req;
+    if (b->progress.fn) q.progress = oc__progress_relay, q.progress_ctx = &b->progress;
+    j->rc = oc__simulate(&q, &j->sim, j->keep ? &j->report : NULL, j->why, sizeof j->why);
     if (oc__progress_add(&b->progress) && !j->rc) {
         snprintf(j->why, sizeof j->why, "cancelled");
         j->rc = OC_ECANCELED;

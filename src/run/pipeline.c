@@ -250,7 +250,9 @@ static int from_algo_counted(void *arg, oc__emit *e) {
      * (the shards, on other threads): only the whole pass is counted, or done would go back. */
     if (!s->progress.fn) return from_algo(&s->src, e);
     progress_sink ps = {
-        .sink = {.round = e->windowed ? stop_round : progress_round, .next = e->sinks},
+        .sink = {.round = e->windowed ? stop_round : progress_round,
+                 .next = e->sinks,
+                 .takes_family = 1}, /* reads the index alone */
         .progress = &s->progress};
     e->sinks = &ps.sink;
     int rc = from_algo(&s->src, e);
@@ -297,8 +299,10 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
         goto fail;
     }
     oc__progress_begin(&src.progress, req->progress, req->progress_ctx, "rounds", plan.rounds);
+    oc__set_shard_progress(req->progress, req->progress_ctx); /* the shards report as well */
     rc = oc__run_schedule_watched(&plan.spec, from_algo_counted, &src, model, req->net_params,
                                   req->data_check, NULL, watch, rep, why, len);
+    oc__set_shard_progress(NULL, NULL);
     oc__progress_end(&src.progress);
     /* A network refusing the schedule (a message too far for store-and-forward) usually means
      * the algorithm's dims are not the network's: name the algorithm's next to the network's. */

@@ -180,11 +180,23 @@ int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *n
 typedef struct budget_sink {
     oc__sink sink;
     uint64_t transfers, budget;
+    oc__progress *progress; /* the search's: polled each round */
 } budget_sink;
 
+/* A candidate's round is no candidate decided, but a long candidate (the all-to-all of 4096
+ * nodes maps for seconds) must still hear a request to stop: each round polls the search's
+ * progress (a decrement, the clock only now and then), and a stop ends the candidate there. */
+static int poll_round(oc__progress *p, uint64_t index, char *why, size_t len) {
+    if (oc__progress_at(p, p->done, 0))
+        return oc__fail(why, len, OC_ECANCELED, "cancelled in a candidate, after %llu rounds",
+                        (unsigned long long)(index + 1));
+    return 0;
+}
+
 static int budget_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
-    (void)index;
     budget_sink *b = (budget_sink *)self;
+    int rc = poll_round(b->progress, index, why, len);
+    if (rc) return rc;
     b->transfers += r->count;
     if (b->transfers > b->budget)
         return oc__fail(why, len, OC_ETOOBIG, "more than %llu transfers",
@@ -222,7 +234,8 @@ static int evaluate(searcher *s, const oc_kv *params, uint64_t *steps, double *t
     if (rc) goto out;
     rc = s->model->create(&plan.spec, req->net_params, 0, &net, why, len);
     if (rc) goto out;
-    budget_sink budget = {.sink = {.round = budget_round}, .budget = s->budget};
+    budget_sink budget = {
+        .sink = {.round = budget_round}, .budget = s->budget, .progress = &s->progress};
     budget.sink.next = s->model->sink(net);
     budget.sink.next->next = NULL;
     oc__emit emit;
@@ -369,6 +382,8 @@ out:
 static int cost_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
     cost_sink *c = (cost_sink *)self;
     round_cache *cache = &c->s->cache;
+    int stop = poll_round(&c->s->progress, index, why, len);
+    if (stop) return stop;
     c->transfers += r->count;
     if (c->transfers > c->s->budget)
         return oc__fail(why, len, OC_ETOOBIG, "more than %llu transfers",

@@ -37,6 +37,7 @@
  */
 #include "run/shard.h"
 #include "core/pool.h"
+#include "core/progress.h"
 #include "verify/verify.h"
 
 #include <stdatomic.h>
@@ -75,6 +76,7 @@ typedef struct shard_run {
     uint32_t first;        /* the first shard this process verifies (a part's share) */
     int with_cost;         /* 1 when this process runs the cost pass (job 0) */
     kept *kept;            /* plan->threads of them (NULL: none, every shard allocates) */
+    oc__progress progress; /* the chunks verified, for the run's progress callback */
 } shard_run;
 
 /* A free kept verifier slot, or NULL. */
@@ -124,7 +126,7 @@ static void record(shard_run *run, slot *sl, int rc, oc__verify_key key, const c
 }
 
 static int cost_pass(shard_run *run, slot *sl) {
-    stop_sink stop = {{stop_round, run->cost}, run, 0};
+    stop_sink stop = {{stop_round, run->cost, 1}, run, 0}; /* reads no transfer: takes families */
     oc__emit e;
     oc__emit_init(&e, run->spec, &stop.sink, sl->why, sizeof sl->why);
     int rc = run->source(run->arg, &e);
@@ -156,10 +158,12 @@ static void verify_window(shard_run *run, slot *sl, uint32_t lo, uint32_t hi) {
     }
     if (!v) rc = oc__verifier_new_window(run->spec, lo, hi, run->plan->share, &v, why, sizeof why);
     if (!rc) {
-        stop_sink stop = {{stop_round, oc__verifier_sink(v)}, run, 0};
+        stop_sink stop = {{stop_round, oc__verifier_sink(v), 1}, run, 0};
         oc__emit e;
         oc__emit_init(&e, run->spec, &stop.sink, why, sizeof why);
-        oc__emit_window(&e, lo, hi);
+        /* a window of every chunk keeps every transfer: the emitter is left whole, so that a
+         * generator's whole-ring rounds stay families (core.h) the verifier takes in O(1) */
+        if (lo > 0 || hi < run->spec->chunks) oc__emit_window(&e, lo, hi);
         rc = run->source(run->arg, &e);
         if (rc == STOPPED) {
             rc = 0;
@@ -190,6 +194,11 @@ static void verify_window(shard_run *run, slot *sl, uint32_t lo, uint32_t hi) {
     else
         sl->redundant += oc__verifier_redundant(v);
     give_kept(k, v);
+    /* the window's chunks are verified (a window split in two counts its halves instead); a
+     * caller that asks to stop stops every pass */
+    if (oc__progress_add_n(&run->progress, hi - lo))
+        record(run, sl, OC_ECANCELED, (oc__verify_key){0, OC__VK_SOURCE, 0, 0},
+               "cancelled during the verifier's shards");
 }
 
 static int job(size_t i, void *ctx) {
@@ -201,10 +210,21 @@ static int job(size_t i, void *ctx) {
     return 0;
 }
 
+/* The progress callback this thread's runs report their shards to (oc__set_shard_progress). */
+static _Thread_local struct {
+    oc_progress_fn fn;
+    void *ctx;
+} shard_progress_now;
+
+void oc__set_shard_progress(oc_progress_fn fn, void *ctx) {
+    shard_progress_now.fn = fn;
+    shard_progress_now.ctx = ctx;
+}
+
 /* The part this thread's runs play (oc__set_part); NULL: the whole run. */
 static _Thread_local oc__part *part_now;
 
-void oc__set_part(oc__part *part) {
+void oc_set_part(oc_part *part) {
     part_now = part;
 }
 
@@ -278,10 +298,13 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
                             "more than the %llu this tool verifies",
                             oc_collective_name(spec->coll), spec->nodes, C,
                             (unsigned long long)cells, (unsigned long long)OC_MAX_TRANSFERS);
+        /* Rounds that are families (oc__spec.families): the verifier holds one cell per label
+         * offset (verify.c, "Uniform reductions"), not these cells: one pass, no shards. */
+        const int families = spec->families && spec->nodes >= 2 && C % spec->nodes == 0;
         /* one chunk's cells, and the heap its contribution sets fragment to (oc__spec) */
         const uint64_t per = oc__verifier_state_bytes(spec, 1) + spec->chunk_heap;
         /* a one-chunk shard: its cells, and as much again for a round's staging and growth */
-        if (2 * per > plan->target) {
+        if (!families && 2 * per > plan->target) {
             oc__format_bytes(need, sizeof need, 2 * per * (plan->threads + 1));
             return oc__fail(why, len, OC_ETOOBIG,
                             "verifying %s on %u nodes needs %s (twice one chunk's %u node states%s, "
@@ -292,7 +315,7 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
                             plan->threads, have);
         }
         const uint64_t state = per * C;
-        if (state > plan->target) {
+        if (!families && state > plan->target) {
             /* Small shards (OC__SHARD_BYTES: cache-sized), but not more than OC__SHARDS_SOFT of
              * them while the budget allows bigger: a generator that cannot skip outside a window
              * is re-run whole per shard (one that can still visits the senders of its wide
@@ -334,7 +357,7 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
     return 0;
 }
 
-void oc__part_merge(const oc__part_result *all, unsigned count, oc__part_result *out) {
+void oc_part_merge(const oc_part_result *all, unsigned count, oc_part_result *out) {
     memset(out, 0, sizeof *out);
     const oc__part_result *plan = NULL, *first = NULL;
     unsigned reached = 0;
@@ -400,17 +423,29 @@ int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg
     }
     const int with_cost = !part || part->index == 0;
     const size_t jobs = (size_t)(hi - lo) + (size_t)with_cost;
-    shard_run run = {spec, source, source_arg, plan, cost, NULL, UINT64_MAX, lo, with_cost, NULL};
+    shard_run run = {.spec = spec,
+                     .source = source,
+                     .arg = source_arg,
+                     .plan = plan,
+                     .cost = cost,
+                     .stop = UINT64_MAX,
+                     .first = lo,
+                     .with_cost = with_cost};
     /* without room to keep verifiers each shard allocates its own, as it may */
     run.kept = oc__calloc(plan->threads ? plan->threads : 1, sizeof(kept));
     oc__part_result r;
     memset(&r, 0, sizeof r);
     int rc = 0;
     run.slots = oc__calloc(jobs ? jobs : 1, sizeof(slot));
+    const uint64_t share_lo = (uint64_t)lo * plan->width, share_hi = (uint64_t)hi * plan->width;
+    oc__progress_begin(&run.progress, shard_progress_now.fn, shard_progress_now.ctx,
+                       "verifier chunks",
+                       (share_hi < spec->chunks ? share_hi : spec->chunks) - share_lo);
     if (!run.slots)
         rc = oc__fail(r.why, sizeof r.why, OC_ENOMEM, "out of memory");
     else if ((rc = oc__pool_run(jobs, plan->threads, job, &run, NULL)))
         rc = oc__fail(r.why, sizeof r.why, rc, "could not run the verifier's shards");
+    oc__progress_end(&run.progress);
     if (rc) {
         /* this process could not run its passes: a failure before any round */
         r.rc = rc;
@@ -445,4 +480,23 @@ int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg
                         "cost pass)",
                         part->index, part->count);
     return 0;
+}
+
+size_t oc_part_result_size(void) {
+    return sizeof(oc_part_result);
+}
+
+void oc_part_result_get(const oc_part_result *r, oc_part_info *out) {
+    *out = (oc_part_info){.rc = r->rc,
+                          .why = r->why,
+                          .shards = r->shards,
+                          .width = r->width,
+                          .ran = r->ran,
+                          .cost = r->cost};
+}
+
+void oc_part_result_fail(oc_part_result *r, int rc, const char *why) {
+    memset(r, 0, sizeof *r);
+    r->rc = rc;
+    snprintf(r->why, sizeof r->why, "%s", why ? why : "");
 }

@@ -69,41 +69,32 @@ int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg
 
 /* What a part found, or (after combine) what the whole run found: the first failure (rc 0: none)
  * with its key and reason, the shards' redundant deliveries; the plan's shards and width, how
- * many shards this part verified (`ran`; summed by combine) and whether it ran the cost pass. */
-typedef struct oc__part_result {
+ * many shards this part verified (`ran`; summed by combine) and whether it ran the cost pass.
+ * Opaque to the tools (opticoll.h: oc_part_result, read with oc_part_result_get). */
+struct oc_part_result {
     int rc;
     oc__verify_key key;
     char why[512];
     uint64_t redundant;
     uint32_t shards, width, ran;
     int cost;
-} oc__part_result;
-
-typedef struct oc__part oc__part;
-struct oc__part {
-    unsigned index, count; /* this process is part `index` of `count` (count >= 1) */
-    /* Called on the thread that started the run, once this part's passes are done (on every
-     * path once oc__verify_sharded was entered, so that no other part waits for it in vain):
-     * replaces *r, this part's result, by the whole run's, the same on every part (the smallest
-     * key over the parts' failures, ties to the lower index; redundant deliveries and `ran`
-     * summed). 0, or an error (r->why says it). */
-    int (*combine)(oc__part *self, oc__part_result *r);
-    unsigned combined; /* the library counts its calls of combine (the caller zeroes it) */
 };
+typedef struct oc_part_result oc__part_result;
 
-/* The part this thread's runs play (NULL, the default: the whole run). While it is set, every
- * oc__verify_sharded on this thread runs only its part and calls part->combine, and
- * oc__shard_plan_for makes every run a separate pass of at least `count` shards. A part without
- * the cost pass cannot make a report: after a whole-run success its run returns OC_ENOTSUP with
- * a reason saying so (the caller expects it). */
-void oc__set_part(oc__part *part);
+/* The part (oc_part), oc_set_part and oc_part_merge are public (opticoll.h, where their contract
+ * is written): the tool that splits a run across processes hands the part down. While a part is
+ * set, every oc__verify_sharded on this thread runs only its part and calls part->combine, and
+ * oc__shard_plan_for makes every run a separate pass of at least `count` shards. */
+typedef oc_part oc__part;
+#define oc__set_part oc_set_part
+#define oc__part_merge oc_part_merge
 
-/* What a combine does once it holds every part's result (all[i] is part i's): into *out the
- * whole run's. Parts that reached their passes must have planned alike (the same shards and
- * width: the same budget and knobs everywhere), or the run fails with OC_EINVAL naming both
- * plans; otherwise the failure with the smallest key wins (ties: the lower part, as one process
- * prefers the cost pass, then the lower shard), and with none, every part must have reached its
- * passes and the shares must cover the shards once (an internal check). */
-void oc__part_merge(const oc__part_result *all, unsigned count, oc__part_result *out);
+/* The progress callback of the run on this thread (NULL, the default: none). While it is set,
+ * oc__verify_sharded reports its shards as they are done ("verifier chunks": the chunks of the
+ * windows verified, of this process's share): a sharded run's time is in its shards once the cost
+ * pass has counted its rounds (SiPCO on 65536 nodes: the rounds done in seconds, the shards
+ * minutes), and without them the caller could neither show progress nor say ahead that the work
+ * will be long. */
+void oc__set_shard_progress(oc_progress_fn fn, void *ctx);
 
 #endif

@@ -75,6 +75,12 @@
  * the reservations) are re-derived from the owner array after every event by oc__rack_check, on
  * long traces of large racks after every so many events (RACK_CHECK_WORK: 100 000 tenants on
  * 128 x 32 GPUs took 2 minutes in the checks alone) and after the last.
+ *
+ * The rack's work is five files (studies/rack.h): this one the shapes, the live state of a rack
+ * and its three allocators with their invariants' check; rack_trace.c the traces (random, or read
+ * from a file); rack_replay.c a trace replayed on each architecture with every placed tenant's
+ * all-reduce run (cached); rack_output.c the result as text and JSON; rack_fig2a.c the seed's
+ * Fig. 2a scenario.
  */
 #include "studies/rack.h"
 #include "core/json.h"
@@ -91,17 +97,14 @@ const char *oc__rack_arch_name(oc__rack_arch a) {
     return a < OC__RACK_ARCHS ? arch_names[a] : "?";
 }
 
-/* TPU-v4's cube: 4 x 4 x 4 chips. */
-enum { CUBE = 64 };
-
-static int is_pow(uint64_t g, uint64_t base) {
+int oc__rack_is_pow(uint64_t g, uint64_t base) {
     if (g == 0) return 0;
     while (g % base == 0)
         g /= base;
     return g == 1;
 }
 
-int oc__rack_shape_check(const oc__rack_shape *s, char *why, size_t whylen) {
+int oc_rack_shape_check(const oc_rack_shape *s, char *why, size_t whylen) {
     if (s->servers < 1 || s->servers > OC__RACK_MAX_SERVERS)
         return oc__fail(why, whylen, OC_ERANGE, "--servers %u: 1 to %u servers", s->servers,
                         OC__RACK_MAX_SERVERS);
@@ -123,10 +126,7 @@ int oc__rack_shape_check(const oc__rack_shape *s, char *why, size_t whylen) {
     return 0;
 }
 
-/* The largest request an empty lumorph rack places: all of it when one ring fibre joins each
- * server to the next (a power of two whose rhd fibres are short falls back to the ring), else
- * one server. */
-static uint32_t lumorph_cap(const oc__rack_shape *s) {
+uint32_t oc__rack_lumorph_cap(const oc__rack_shape *s) {
     return s->servers == 1 || s->fibres >= 1 ? s->servers * s->tiles : s->tiles;
 }
 
@@ -207,11 +207,11 @@ int oc__rack_new(const oc__rack_shape *s, oc__rack_arch arch, uint32_t max_tenan
     while (m * r->base <= r->N && m * r->base <= cap)
         m *= r->base;
     r->maxblock = (uint32_t)m;
-    r->cap = arch != OC__RACK_LUMORPH ? r->maxblock : lumorph_cap(s);
-    if (arch == OC__RACK_TPU && r->N >= 2 * CUBE) {
+    r->cap = arch != OC__RACK_LUMORPH ? r->maxblock : oc__rack_lumorph_cap(s);
+    if (arch == OC__RACK_TPU && r->N >= 2 * OC__RACK_CUBE) {
         /* blocks up to a cube; above, whole cubes anywhere (cubes_place) */
-        r->maxblock = CUBE;
-        r->cap = r->N / CUBE * CUBE;
+        r->maxblock = OC__RACK_CUBE;
+        r->cap = r->N / OC__RACK_CUBE * OC__RACK_CUBE;
     }
     r->owner = oc__malloc_array(r->N, sizeof *r->owner);
     r->free_s = oc__malloc_array(r->S, sizeof *r->free_s);
@@ -284,7 +284,7 @@ static int lum_plan(oc__rack *r, uint32_t g, uint32_t *ns, int *rhd, char *why, 
         *ns = 1;
         r->srv[0] = (uint32_t)best;
         r->cnt[0] = g;
-        *rhd = is_pow(g, 2);
+        *rhd = oc__rack_is_pow(g, 2);
         return 1;
     }
     sort_by_free(r);
@@ -304,7 +304,7 @@ static int lum_plan(oc__rack *r, uint32_t g, uint32_t *ns, int *rhd, char *why, 
         }
     *ns = n;
     const uint32_t S = r->S, F = r->s.fibres;
-    int ok = is_pow(g, 2);
+    int ok = oc__rack_is_pow(g, 2);
     for (uint32_t i = 0; ok && i < n; i++)
         for (uint32_t j = 0; ok && j < n; j++)
             if (i != j && r->fib[r->srv[i] * S + r->srv[j]] + u32min(r->cnt[i], r->cnt[j]) > F)
@@ -414,7 +414,7 @@ static uint32_t find_block(const oc__rack *r, uint32_t size) {
  * is not a concern of the switch-wired slice; lowest first. */
 static int cubes_place(oc__rack *r, uint32_t t, uint32_t g, oc__rack_place *p, char *why,
                        size_t len) {
-    const uint32_t k = (g + CUBE - 1) / CUBE, cubes = r->N / CUBE;
+    const uint32_t k = (g + OC__RACK_CUBE - 1) / OC__RACK_CUBE, cubes = r->N / OC__RACK_CUBE;
     if (k > cubes)
         return oc__fail(why, len, 0, "%u GPUs round up to %u cubes of 64, the rack has %u", g, k,
                         cubes),
@@ -424,22 +424,23 @@ static int cubes_place(oc__rack *r, uint32_t t, uint32_t g, oc__rack_place *p, c
     fill_prefix(r);
     uint32_t free_cubes = 0;
     for (uint32_t c = 0; c < cubes; c++)
-        free_cubes += used_in(r, (uint64_t)c * CUBE, (uint64_t)(c + 1) * CUBE) == 0;
+        free_cubes +=
+            used_in(r, (uint64_t)c * OC__RACK_CUBE, (uint64_t)(c + 1) * OC__RACK_CUBE) == 0;
     if (free_cubes < k)
         return oc__fail(why, len, 0, "%u whole cubes needed, %u free", k, free_cubes), 0;
     uint32_t got = 0, lo = UINT32_MAX, hi = 0;
     for (uint32_t c = 0; c < cubes && got < k; c++) {
-        if (used_in(r, (uint64_t)c * CUBE, (uint64_t)(c + 1) * CUBE)) continue;
-        for (uint32_t i = c * CUBE; i < (c + 1) * CUBE; i++)
+        if (used_in(r, (uint64_t)c * OC__RACK_CUBE, (uint64_t)(c + 1) * OC__RACK_CUBE)) continue;
+        for (uint32_t i = c * OC__RACK_CUBE; i < (c + 1) * OC__RACK_CUBE; i++)
             give(r, t, i);
-        if (lo == UINT32_MAX) lo = c * CUBE;
-        hi = (c + 1) * CUBE - 1;
+        if (lo == UINT32_MAX) lo = c * OC__RACK_CUBE;
+        hi = (c + 1) * OC__RACK_CUBE - 1;
         got++;
     }
-    p->allocated = k * CUBE;
+    p->allocated = k * OC__RACK_CUBE;
     p->first = lo;
     p->servers = hi / r->T - lo / r->T + 1;
-    p->max_per_server = p->min_per_server = r->T < CUBE ? r->T : CUBE;
+    p->max_per_server = p->min_per_server = r->T < OC__RACK_CUBE ? r->T : OC__RACK_CUBE;
     p->fibres = 0;
     p->rhd_circuits = 1;
     return 1;
@@ -447,7 +448,7 @@ static int cubes_place(oc__rack *r, uint32_t t, uint32_t g, oc__rack_place *p, c
 
 static int slice_place(oc__rack *r, uint32_t t, uint32_t g, oc__rack_place *p, char *why,
                        size_t len) {
-    if (r->arch == OC__RACK_TPU && g > CUBE && r->N >= 2 * CUBE)
+    if (r->arch == OC__RACK_TPU && g > OC__RACK_CUBE && r->N >= 2 * OC__RACK_CUBE)
         return cubes_place(r, t, g, p, why, len);
     uint64_t size = 1;
     while (size < g)
@@ -537,11 +538,12 @@ uint32_t oc__rack_largest(oc__rack *r) {
         return 0;
     }
     fill_prefix(r);
-    if (r->arch == OC__RACK_TPU && r->N >= 2 * CUBE) {
+    if (r->arch == OC__RACK_TPU && r->N >= 2 * OC__RACK_CUBE) {
         uint32_t free_cubes = 0;
-        for (uint32_t c = 0; c < r->N / CUBE; c++)
-            free_cubes += used_in(r, (uint64_t)c * CUBE, (uint64_t)(c + 1) * CUBE) == 0;
-        if (free_cubes >= 2) return free_cubes * CUBE;
+        for (uint32_t c = 0; c < r->N / OC__RACK_CUBE; c++)
+            free_cubes +=
+                used_in(r, (uint64_t)c * OC__RACK_CUBE, (uint64_t)(c + 1) * OC__RACK_CUBE) == 0;
+        if (free_cubes >= 2) return free_cubes * OC__RACK_CUBE;
     }
     for (uint64_t size = r->maxblock; size >= 1; size /= r->base) {
         if (size <= r->nfree && find_block(r, (uint32_t)size) != UINT32_MAX) return (uint32_t)size;
@@ -601,10 +603,10 @@ int oc__rack_check(const oc__rack *r, char *why, size_t whylen) {
             }
         } else if (r->arch == OC__RACK_TPU && count[t] > r->maxblock) {
             /* whole cubes: every cube the tenant touches is all its own */
-            int whole = count[t] % CUBE == 0 && count[t] >= r->asked[t];
-            for (uint32_t c = lo[t] / CUBE; whole && c <= hi[t] / CUBE; c++) {
-                const int32_t o0 = r->owner[c * CUBE];
-                for (uint32_t i = c * CUBE; whole && i < (c + 1) * CUBE; i++)
+            int whole = count[t] % OC__RACK_CUBE == 0 && count[t] >= r->asked[t];
+            for (uint32_t c = lo[t] / OC__RACK_CUBE; whole && c <= hi[t] / OC__RACK_CUBE; c++) {
+                const int32_t o0 = r->owner[c * OC__RACK_CUBE];
+                for (uint32_t i = c * OC__RACK_CUBE; whole && i < (c + 1) * OC__RACK_CUBE; i++)
                     if ((r->owner[i] == (int32_t)t) != (o0 == (int32_t)t)) whole = 0;
             }
             if (!whole) {
@@ -612,8 +614,8 @@ int oc__rack_check(const oc__rack *r, char *why, size_t whylen) {
                               "rack: tenant %u's %u GPUs are not whole cubes of 64", t, count[t]);
                 goto out;
             }
-        } else if (!is_pow(count[t], r->base) || count[t] > r->maxblock || count[t] < r->asked[t] ||
-                   lo[t] % count[t] || hi[t] - lo[t] + 1 != count[t]) {
+        } else if (!oc__rack_is_pow(count[t], r->base) || count[t] > r->maxblock ||
+                   count[t] < r->asked[t] || lo[t] % count[t] || hi[t] - lo[t] + 1 != count[t]) {
             rc = oc__fail(why, whylen, OC_ERESOURCE,
                           "rack: tenant %u's %u GPUs (%u..%u) are not an aligned slice", t,
                           count[t], lo[t], hi[t]);
@@ -644,951 +646,5 @@ int oc__rack_check(const oc__rack *r, char *why, size_t whylen) {
 out:
     for (uint32_t i = 0; i < r->N; i++)
         if (r->owner[i] >= 0 && (uint32_t)r->owner[i] < M) count[r->owner[i]] = 0;
-    return rc;
-}
-
-/* ---- traces -----------------------------------------------------------------------------------
- */
-
-void oc__rack_trace_free(oc__rack_trace *t) {
-    if (!t) return;
-    free(t->tenants);
-    free(t->events);
-    memset(t, 0, sizeof *t);
-}
-
-static int add_tenant(oc__rack_trace *t, size_t *cap, const char *id, uint32_t g, double at) {
-    if (t->ntenants == *cap &&
-        oc__grow((void **)&t->tenants, cap, t->ntenants + 1, sizeof *t->tenants))
-        return OC_ENOMEM;
-    oc__rack_tenant *x = &t->tenants[t->ntenants++];
-    memset(x, 0, sizeof *x);
-    snprintf(x->id, sizeof x->id, "%s", id);
-    x->gpus = g;
-    x->arrive = at;
-    x->leave = -1;
-    return 0;
-}
-
-static int add_event(oc__rack_trace *t, size_t *cap, double at, int leave, size_t tenant) {
-    if (t->nevents == *cap && oc__grow((void **)&t->events, cap, t->nevents + 1, sizeof *t->events))
-        return OC_ENOMEM;
-    t->events[t->nevents++] = (oc__rack_event){at, leave, (uint32_t)tenant};
-    return 0;
-}
-
-/* splitmix64 (Steele, Lea and Flood): the same numbers on every platform, unlike rand(). */
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-/* Uniform in 0 .. n-1 (the modulo bias is below 2^-50 for these n). */
-static uint32_t below(uint64_t *x, uint32_t n) {
-    return (uint32_t)(splitmix64(x) % n);
-}
-
-static int by_event(const void *x, const void *y) {
-    const oc__rack_event *a = x, *b = y;
-    if (a->time != b->time) return a->time < b->time ? -1 : 1;
-    if (a->leave != b->leave) return a->leave ? -1 : 1; /* leaves first: they free GPUs */
-    return a->tenant < b->tenant ? -1 : a->tenant > b->tenant;
-}
-
-/* The seeded trace. Tenant i arrives 1 .. 19 time units (uniform, mean 10) after tenant i-1 and
- * stays 1 .. 199 units (uniform, mean 100), so about 10 tenants are present at once. Its size g is,
- * with probability 1/2, a power of two 2^k with k uniform in 0 .. log2(G), else uniform in 1 .. G,
- * where G = min(64, rack GPUs): a mean of about 25 GPUs, so the offered load is close to a
- * 256-GPU rack. Integer times and integer arithmetic only: the same trace on every platform. */
-int oc__rack_trace_random(uint64_t seed, uint32_t tenants, uint32_t rack_gpus, oc__rack_trace *out,
-                          char *why, size_t whylen) {
-    memset(out, 0, sizeof *out);
-    if (tenants < 1 || tenants > OC__RACK_MAX_TENANTS)
-        return oc__fail(why, whylen, OC_ERANGE, "--tenants %u: 1 to %u", tenants,
-                        OC__RACK_MAX_TENANTS);
-    const uint32_t G = rack_gpus < 64 ? rack_gpus : 64;
-    uint32_t kmax = 0;
-    while ((2u << kmax) <= G)
-        kmax++;
-    size_t tcap = 0, ecap = 0;
-    uint64_t x = seed;
-    uint64_t now = 0;
-    for (uint32_t i = 0; i < tenants; i++) {
-        now += 1 + below(&x, 19);
-        uint32_t g = (splitmix64(&x) & 1) ? 1u << below(&x, kmax + 1) : 1 + below(&x, G);
-        uint64_t stay = 1 + below(&x, 199);
-        char id[16];
-        snprintf(id, sizeof id, "t%u", i + 1);
-        if (add_tenant(out, &tcap, id, g, (double)now) ||
-            add_event(out, &ecap, (double)now, 0, i) ||
-            add_event(out, &ecap, (double)(now + stay), 1, i)) {
-            oc__rack_trace_free(out);
-            return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-        }
-        out->tenants[i].leave = (double)(now + stay);
-    }
-    qsort(out->events, out->nevents, sizeof *out->events, by_event);
-    snprintf(out->source, sizeof out->source, "seed %llu, %u tenants", (unsigned long long)seed,
-             tenants);
-    return 0;
-}
-
-/* Active ids: open addressing on FNV-1a, linear probing; tombstones keep probe chains whole. */
-typedef struct idmap {
-    int64_t *slot; /* tenant index, -1 empty, -2 deleted */
-    size_t mask;
-} idmap;
-
-static uint64_t fnv1a(const char *s) {
-    uint64_t h = UINT64_C(1469598103934665603);
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
-    return h;
-}
-
-/* The slot holding id, or (with insert) the first free one on its chain; SIZE_MAX if absent. */
-static size_t idmap_find(const idmap *m, const oc__rack_trace *t, const char *id, int insert) {
-    size_t i = (size_t)fnv1a(id) & m->mask, tomb = SIZE_MAX;
-    for (;; i = (i + 1) & m->mask) {
-        const int64_t v = m->slot[i];
-        if (v == -1) return insert ? (tomb != SIZE_MAX ? tomb : i) : SIZE_MAX;
-        if (v == -2) {
-            if (tomb == SIZE_MAX) tomb = i;
-        } else if (!strcmp(t->tenants[v].id, id)) {
-            return i;
-        }
-    }
-}
-
-int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint32_t rack_gpus,
-                         oc__rack_trace *out, char *why, size_t whylen) {
-    memset(out, 0, sizeof *out);
-    source = OC_Q(source); /* a file name, in messages only */
-    size_t lines = 1;
-    for (size_t i = 0; i < len; i++)
-        lines += text[i] == '\n';
-    idmap m = {NULL, 0};
-    size_t size = 16;
-    while (size < 2 * lines + 2)
-        size *= 2;
-    m.slot = oc__malloc_array(size, sizeof *m.slot);
-    if (!m.slot) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-    m.mask = size - 1;
-    for (size_t i = 0; i < size; i++)
-        m.slot[i] = -1;
-    size_t tcap = 0, ecap = 0, arrivals = 0;
-    uint32_t *arrived_line = NULL;
-    size_t acap = 0;
-    double last = 0;
-    int rc = 0;
-    unsigned lineno = 0;
-    for (size_t at = 0; at < len || (at == len && lineno == 0 && len == 0);) {
-        size_t end = at;
-        while (end < len && text[end] != '\n')
-            end++;
-        lineno++;
-        char buf[512];
-        size_t n = end - at;
-        if (n >= sizeof buf) {
-            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: line longer than %zu characters", source,
-                          lineno, sizeof buf - 1);
-            goto fail;
-        }
-        if (memchr(text + at, 0, n)) {
-            /* a NUL would silently end the line early: refuse rather than drop its tail */
-            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: the line holds a NUL byte", source,
-                          lineno);
-            goto fail;
-        }
-        memcpy(buf, text + at, n);
-        buf[n] = 0;
-        at = end + 1;
-        char *hash = strchr(buf, '#');
-        if (hash) *hash = 0;
-        char *tok[5];
-        int nt = 0;
-        for (char *save = NULL, *w = strtok_r(buf, " \t\r", &save); w;
-             w = strtok_r(NULL, " \t\r", &save)) {
-            if (nt == 5) break;
-            tok[nt++] = w;
-        }
-        if (nt == 0) {
-            if (end >= len) break;
-            continue;
-        }
-        if (nt < 3 || nt > 4) {
-            rc = oc__fail(why, whylen, OC_EPARSE,
-                          "%s:%u: expected 'TIME arrive ID GPUS' or 'TIME leave ID', got %d "
-                          "field%s",
-                          source, lineno, nt, nt == 1 ? "" : "s");
-            goto fail;
-        }
-        double time;
-        /* decimal only: strtod would also take hex (0x10), nan and inf, which are not times */
-        int prc = strspn(tok[0], "0123456789.eE+-") != strlen(tok[0])
-                      ? OC_EPARSE
-                      : oc_parse_double(tok[0], 0, 1e15, &time);
-        if (tok[0][0] == '-' && prc != OC_EPARSE) prc = OC_ERANGE;
-        if (prc) {
-            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: time '%s' %s", source, lineno,
-                          OC_Q(tok[0]),
-                          prc == OC_EPARSE ? "is not a number"
-                                           : "is out of range (0 to 1e15; negative times are "
-                                             "not allowed)");
-            goto fail;
-        }
-        if (time < last) {
-            rc = oc__fail(why, whylen, OC_EPARSE,
-                          "%s:%u: time %s is earlier than the line before (%g)", source, lineno,
-                          tok[0], last);
-            goto fail;
-        }
-        last = time;
-        int leave;
-        if (!strcmp(tok[1], "arrive"))
-            leave = 0;
-        else if (!strcmp(tok[1], "leave"))
-            leave = 1;
-        else {
-            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: '%s' is neither arrive nor leave", source,
-                          lineno, OC_Q(tok[1]));
-            goto fail;
-        }
-        const char *id = tok[2];
-        if (strlen(id) > 31) {
-            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: id '%s' is longer than 31 characters",
-                          source, lineno, OC_Q(id));
-            goto fail;
-        }
-        uint64_t g = 0;
-        if (nt == 4) {
-            int grc = oc_parse_u64(tok[3], 0, UINT64_MAX, &g);
-            if (grc) {
-                rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: GPUS '%s' is %s", source, lineno,
-                              OC_Q(tok[3]),
-                              tok[3][0] == '-'   ? "negative"
-                              : grc == OC_ERANGE ? "out of range (more GPUs than any rack has)"
-                                                 : "not a whole number of GPUs");
-                goto fail;
-            }
-            if (g == 0) {
-                rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: a tenant needs at least 1 GPU",
-                              source, lineno);
-                goto fail;
-            }
-            if (g > rack_gpus) {
-                rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: %s GPUs asked, the rack has %u",
-                              source, lineno, tok[3], rack_gpus);
-                goto fail;
-            }
-        } else if (!leave) {
-            rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: arrive needs GPUS (TIME arrive ID GPUS)",
-                          source, lineno);
-            goto fail;
-        }
-        size_t slot = idmap_find(&m, out, id, !leave);
-        if (!leave) {
-            if (m.slot[slot] >= 0) {
-                rc = oc__fail(why, whylen, OC_EPARSE,
-                              "%s:%u: tenant '%s' is already in the rack (arrived on line %u)",
-                              source, lineno, OC_Q(id), arrived_line[m.slot[slot]]);
-                goto fail;
-            }
-            if (out->ntenants >= OC__RACK_MAX_TENANTS) {
-                rc = oc__fail(why, whylen, OC_EPARSE, "%s:%u: more than %u tenants", source, lineno,
-                              OC__RACK_MAX_TENANTS);
-                goto fail;
-            }
-            if (out->ntenants == acap &&
-                oc__grow((void **)&arrived_line, &acap, out->ntenants + 1, sizeof *arrived_line))
-                goto nomem;
-            arrived_line[out->ntenants] = lineno;
-            if (add_tenant(out, &tcap, id, (uint32_t)g, time) ||
-                add_event(out, &ecap, time, 0, out->ntenants - 1))
-                goto nomem;
-            m.slot[slot] = (int64_t)out->ntenants - 1;
-            arrivals++;
-        } else {
-            if (slot == SIZE_MAX) {
-                rc = oc__fail(why, whylen, OC_EPARSE,
-                              "%s:%u: leave of '%s', which is not in the rack", source, lineno,
-                              OC_Q(id));
-                goto fail;
-            }
-            oc__rack_tenant *x = &out->tenants[m.slot[slot]];
-            if (nt == 4 && g != x->gpus) {
-                rc = oc__fail(why, whylen, OC_EPARSE,
-                              "%s:%u: leave of '%s' says %s GPUs, it arrived asking for %u", source,
-                              lineno, OC_Q(id), OC_Q(tok[3]), x->gpus);
-                goto fail;
-            }
-            x->leave = time;
-            if (add_event(out, &ecap, time, 1, (size_t)m.slot[slot])) goto nomem;
-            m.slot[slot] = -2;
-        }
-        if (end >= len) break;
-    }
-    if (!arrivals) {
-        rc = oc__fail(why, whylen, OC_EPARSE, "%s: no arrivals in the trace", source);
-        goto fail;
-    }
-    snprintf(out->source, sizeof out->source, "%s", source);
-    free(m.slot);
-    free(arrived_line);
-    return 0;
-nomem:
-    rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-fail:
-    free(m.slot);
-    free(arrived_line);
-    oc__rack_trace_free(out);
-    return rc;
-}
-
-int oc__rack_trace_read(const char *path, uint32_t rack_gpus, oc__rack_trace *out, char *why,
-                        size_t whylen) {
-    memset(out, 0, sizeof *out);
-    char *buf = NULL;
-    size_t len = 0;
-    int rc = oc__read_file(path, 0, NULL, &buf, &len, why, whylen);
-    if (!rc) rc = oc__rack_trace_parse(buf ? buf : "", len, path, rack_gpus, out, why, whylen);
-    free(buf);
-    return rc;
-}
-
-/* ---- all-reduce runs, cached ---------------------------------------------------------------- */
-
-typedef struct ar_entry {
-    int fabric;
-    uint32_t g, tps, fib;
-    int rhd_allowed;
-    oc__rack_ar ar;
-} ar_entry;
-
-typedef struct ar_cache {
-    ar_entry *e;
-    size_t n, cap;
-    uint64_t bytes;
-} ar_cache;
-
-/* One verified run: its time. */
-/* One verified all-reduce; *degraded (when not NULL) says whether the fabric had to share its
- * fibres' wavelengths or add steps (fabric.c: scarce fibres degrade a run rather than fail it). */
-static int ar_run_fib(const ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t fib,
-                      const char *algo, uint32_t radix, double *time, int *degraded, char *why,
-                      size_t whylen) {
-    oc__sim_req q;
-    memset(&q, 0, sizeof q);
-    q.coll = OC_ALLREDUCE;
-    q.algo = algo;
-    q.network = fabric ? "fabric" : "switch";
-    q.nodes = g;
-    q.bytes = c->bytes;
-    q.data_check = 0;
-    if (radix) snprintf(q.params, sizeof q.params, "radix=%u", radix);
-    if (fabric)
-        snprintf(q.net, sizeof q.net, "tiles_per_server=%u fibres_between_servers=%u", tps, fib);
-    oc__sim s;
-    oc_report *rep = NULL;
-    int rc = oc__simulate(&q, &s, degraded ? &rep : NULL, why, whylen);
-    if (rc) return rc;
-    if (!s.ok)
-        return oc__fail(why, whylen, OC_ETOOBIG, "rack: all-reduce %s on %u GPUs not simulated: %s",
-                        algo, g, s.note);
-    *time = s.time_s;
-    if (degraded) {
-        double shared = 0;
-        *degraded = rep && oc_report_number(rep, "fibre_shared_circuits", &shared) == 0 && shared > 0;
-        oc_report_free(rep);
-    }
-    return 0;
-}
-
-static int ar_run(const ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t fib,
-                  const char *algo, uint32_t radix, double *time, char *why, size_t whylen) {
-    return ar_run_fib(c, fabric, g, tps, fib, algo, radix, time, NULL, why, whylen);
-}
-
-static int best_ar(ar_cache *c, int fabric, uint32_t g, uint32_t tps, uint32_t fib, int rhd_allowed,
-                   oc__rack_ar *out, uint64_t *runs, char *why, size_t whylen) {
-    if (!is_pow(g, 2)) rhd_allowed = 0;
-    if (!fabric) tps = fib = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        const ar_entry *e = &c->e[i];
-        if (e->fabric == fabric && e->g == g && e->tps == tps && e->fib == fib &&
-            e->rhd_allowed == rhd_allowed) {
-            *out = e->ar;
-            return 0;
-        }
-    }
-    oc__rack_ar ar = {"ring", 0, 0, 1};
-    int rc;
-    if (!rhd_allowed) {
-        rc = ar_run(c, fabric, g, tps, fib, "ring", 0, &ar.time_s, why, whylen);
-        ++*runs;
-    } else {
-        snprintf(ar.algo, sizeof ar.algo, "rhd");
-        ar.radix = 2;
-        int degraded = 0;
-        rc = ar_run_fib(c, fabric, g, tps, fib, "rhd", 2, &ar.time_s, &degraded, why, whylen);
-        ++*runs;
-        if (!rc && degraded) {
-            /* the reservation's fibres are too few for rhd's circuits, which share them: the
-             * ring, one circuit per server pair, may be faster */
-            double tr;
-            rc = ar_run(c, fabric, g, tps, fib, "ring", 0, &tr, why, whylen);
-            ++*runs;
-            if (!rc && tr < ar.time_s) ar = (oc__rack_ar){"ring", 0, tr, 1};
-        }
-        if (rc == OC_ERESOURCE) {
-            /* the fabric's check says the tenant's smallest reservation cannot carry rhd: run
-             * the ring, whose one fibre per server pair that reservation covers */
-            ar = (oc__rack_ar){"ring", 0, 0, 1};
-            rc = ar_run(c, fabric, g, tps, 1, "ring", 0, &ar.time_s, why, whylen);
-            ++*runs;
-        } else if (!rc && is_pow(g, 4) && g >= 4) {
-            double t4;
-            rc = ar_run(c, fabric, g, tps, fib, "rhd", 4, &t4, why, whylen);
-            ++*runs;
-            if (rc == OC_ERESOURCE)
-                rc = 0; /* radix 4 needs more than the reservation: keep radix 2 */
-            else if (!rc && t4 < ar.time_s)
-                ar = (oc__rack_ar){"rhd", 4, t4, 1};
-        }
-    }
-    if (rc) return rc;
-    if (c->n == c->cap && oc__grow((void **)&c->e, &c->cap, c->n + 1, sizeof *c->e))
-        return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-    c->e[c->n++] = (ar_entry){fabric, g, tps, fib, rhd_allowed, ar};
-    *out = ar;
-    return 0;
-}
-
-/* The all-reduce of a placed tenant (see the top of the file for the layout passed). */
-static int tenant_ar(ar_cache *c, oc__rack_arch arch, uint32_t g, const oc__rack_place *p,
-                     oc__rack_ar *out, uint64_t *runs, char *why, size_t whylen) {
-    if (arch != OC__RACK_LUMORPH) return best_ar(c, 0, g, 0, 0, 1, out, runs, why, whylen);
-    /* fibres_between_servers = the tenant's smallest reservation on any of its server pairs
-     * (min(c_a, c_b) is smallest where c_a is the smallest share), so the fabric's resource check
-     * proves the reservation suffices on every pair; rhd that needs more falls back to the ring
-     * (in best_ar), whose one fibre per pair every rhd reservation covers */
-    const uint32_t tps = p->max_per_server;
-    const uint32_t fib = p->servers > 1 && p->rhd_circuits ? p->min_per_server : 1;
-    return best_ar(c, 1, g, tps, fib, p->rhd_circuits, out, runs, why, whylen);
-}
-
-/* ---- the replay -------------------------------------------------------------------------------
- */
-
-void oc__rack_result_free(oc__rack_result *r) {
-    if (!r) return;
-    for (int a = 0; a < OC__RACK_ARCHS; a++)
-        free(r->tenant[a]);
-    memset(r, 0, sizeof *r);
-}
-
-/* The GPU visits the invariants' checks of one replay may take (about 0.1 s). */
-#define RACK_CHECK_WORK (UINT64_C(1) << 26)
-
-static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack_arch arch,
-                      ar_cache *cache, oc__rack_arch_result *res, oc__rack_tenant_result *tr,
-                      char *why, size_t whylen) {
-    oc__rack *r;
-    int rc = oc__rack_new(s, arch, (uint32_t)t->ntenants, &r, why, whylen);
-    if (rc) return rc;
-    const double N = (double)s->servers * s->tiles;
-    double in_use = 0, given = 0; /* GPUs asked for / given, now */
-    double i_use = 0, i_given = 0, i_stranded = 0, sum_ar = 0;
-    const uint32_t placeable = oc__rack_largest(r); /* the largest request the empty rack places */
-    /* The largest slice of the architecture: lumorph's is the whole rack ("arbitrary sized ...
-     * allocations given enough fibers", section 3), so a request its fibres cannot join is not
-     * "too large": the free GPUs it could not have are stranded, and the rejection is counted as
-     * for want of fibres (before, --fibres 0 showed such racks as unfragmented). */
-    const uint32_t cap = arch == OC__RACK_LUMORPH ? (uint32_t)N : placeable;
-    /* The invariants' check walks the whole rack: after every event while that stays within
-     * RACK_CHECK_WORK GPU visits, else after every `every`-th event and the last (a broken
-     * invariant stays broken in the owner array, so it is still caught, some events later). */
-    const uint64_t walk = (uint64_t)t->nevents * ((uint64_t)s->servers * s->tiles + s->servers);
-    const size_t every = (size_t)(1 + walk / RACK_CHECK_WORK);
-    for (size_t i = 0; i < t->nevents; i++) {
-        const oc__rack_event *e = &t->events[i];
-        const oc__rack_tenant *x = &t->tenants[e->tenant];
-        oc__rack_tenant_result *y = &tr[e->tenant];
-        if (!e->leave) {
-            res->arrivals++;
-            const uint32_t free_before = oc__rack_free_gpus(r);
-            char reason[sizeof y->reason] = "";
-            rc = oc__rack_place_tenant(r, e->tenant, x->gpus, &y->where, reason, sizeof reason);
-            if (rc < 0) {
-                oc__fail(why, whylen, rc, "%s", reason);
-                goto out;
-            }
-            if (rc == 1) {
-                y->placed = 1;
-                res->placed++;
-                in_use += x->gpus;
-                given += y->where.allocated;
-                if ((rc = tenant_ar(cache, arch, x->gpus, &y->where, &y->ar, &res->runs, why,
-                                    whylen)))
-                    goto out;
-                sum_ar += y->ar.time_s;
-            } else {
-                res->rejected++;
-                /* fragmented only if the empty rack could have placed it: a request above cap
-                 * is too large for this architecture, not a victim of fragmentation */
-                if (x->gpus > cap)
-                    res->rejected_too_large++;
-                else if (free_before >= x->gpus && x->gpus > placeable)
-                    res->rejected_no_fibres++;
-                else if (free_before >= x->gpus)
-                    res->rejected_fragmented++;
-                snprintf(y->reason, sizeof y->reason, "%s", reason);
-            }
-            rc = 0;
-        } else if (y->placed) {
-            if ((rc = oc__rack_release(r, e->tenant))) {
-                oc__fail(why, whylen, rc, "rack: cannot release tenant %s", x->id);
-                goto out;
-            }
-            in_use -= x->gpus;
-            given -= y->where.allocated;
-        }
-        if ((i % every == 0 || i + 1 == t->nevents) && (rc = oc__rack_check(r, why, whylen)))
-            goto out;
-        const double dt = i + 1 < t->nevents ? t->events[i + 1].time - e->time : 0;
-        if (dt > 0) {
-            i_use += dt * in_use;
-            i_given += dt * given;
-            const uint32_t nfree = oc__rack_free_gpus(r), want = nfree < cap ? nfree : cap;
-            const uint32_t largest = oc__rack_largest(r);
-            i_stranded += dt * (double)(want > largest ? want - largest : 0);
-        }
-    }
-    const double span = t->nevents ? t->events[t->nevents - 1].time - t->events[0].time : 0;
-    if (span > 0) {
-        res->utilisation = i_use / (span * N);
-        res->rounding = (i_given - i_use) / (span * N);
-        res->idle = 1 - i_given / (span * N);
-        res->stranded = i_stranded / (span * N);
-    }
-    res->mean_allreduce_s = res->placed ? sum_ar / (double)res->placed : 0;
-out:
-    oc__rack_free(r);
-    return rc;
-}
-
-int oc__rack_replay(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack_result *out,
-                    char *why, size_t whylen) {
-    memset(out, 0, sizeof *out);
-    out->shape = *s;
-    out->trace = t;
-    int rc = oc__rack_shape_check(s, why, whylen);
-    if (rc) return rc;
-    if (!t->ntenants) return oc__fail(why, whylen, OC_EINVAL, "rack: the trace has no tenants");
-    out->span = t->events[t->nevents - 1].time - t->events[0].time;
-    /* every fraction is a time average: with no time there is nothing to average */
-    if (!(out->span > 0))
-        return oc__fail(why, whylen, OC_EINVAL,
-                        "rack: the trace spans no time (all events at %g); fractions are time "
-                        "averages",
-                        t->events[0].time);
-    ar_cache cache = {NULL, 0, 0, s->bytes};
-    for (int a = 0; a < OC__RACK_ARCHS && !rc; a++) {
-        out->tenant[a] = oc__calloc(t->ntenants, sizeof *out->tenant[a]);
-        if (!out->tenant[a])
-            rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-        else
-            rc = replay_one(s, t, (oc__rack_arch)a, &cache, &out->arch[a], out->tenant[a], why,
-                            whylen);
-    }
-    free(cache.e);
-    if (rc) oc__rack_result_free(out);
-    return rc;
-}
-
-/* ---- output -----------------------------------------------------------------------------------
- */
-
-static void arch_label(char *buf, size_t len, const oc__rack_shape *s, int a) {
-    if (a == OC__RACK_SIPAC)
-        snprintf(buf, len, "sipac(%u,%u)", s->sipac_r, s->sipac_l);
-    else
-        snprintf(buf, len, "%s", arch_names[a]);
-}
-
-static void slices_text(char *buf, size_t len, const oc__rack_shape *s, int a) {
-    const uint32_t N = s->servers * s->tiles;
-    if (a == OC__RACK_LUMORPH) {
-        if (lumorph_cap(s) < N)
-            snprintf(buf, len, "any g <= %u (no fibres: one server)", lumorph_cap(s));
-        else
-            snprintf(buf, len, "any g <= %u, fibres permitting", N);
-    } else if (a == OC__RACK_TPU) {
-        uint32_t m = 1;
-        while (m * 2 <= N)
-            m *= 2;
-        if (N >= 2 * CUBE)
-            snprintf(buf, len, "2^k in a cube; any k cubes (OCS), <= %u", N / CUBE * CUBE);
-        else
-            snprintf(buf, len, "aligned 2^k sub-cubes, <= %u", m);
-    } else {
-        uint64_t m = 1, cap = 1;
-        for (uint32_t k = 0; k < s->sipac_l; k++)
-            cap *= s->sipac_r;
-        while (m * s->sipac_r <= N && m * s->sipac_r <= cap)
-            m *= s->sipac_r;
-        snprintf(buf, len, "aligned sub-BCubes %u^k, <= %llu", s->sipac_r, (unsigned long long)m);
-    }
-}
-
-static void ar_text(char *buf, size_t len, const oc__rack_ar *ar) {
-    char t[32];
-    oc_format_seconds(t, sizeof t, ar->time_s);
-    if (ar->radix)
-        snprintf(buf, len, "rhd radix %u, %s", ar->radix, t);
-    else
-        snprintf(buf, len, "%s, %s", ar->algo, t);
-}
-
-int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f) {
-    const oc__rack_shape *s = &r->shape;
-    const oc__rack_trace *t = r->trace;
-    char sz[32];
-    oc_format_size(sz, sizeof sz, s->bytes);
-    fprintf(f,
-            "rack: %u servers x %u tiles = %u GPUs, %u fibres per ordered server pair; each "
-            "tenant all-reduces %s\n",
-            s->servers, s->tiles, s->servers * s->tiles, s->fibres, sz);
-    fprintf(f, "trace: %s (%zu arrivals, %zu events, time %g to %g)\n\n", t->source, t->ntenants,
-            t->nevents, t->events[0].time, t->events[t->nevents - 1].time);
-    /* The slices each architecture gives, as a list: in a table their descriptions would be
-     * wrapped into a column a few letters wide (tables fit the text width). Then two tables of
-     * five columns each, which fit 80 columns: the tenants placed, and where the GPU time went. */
-    fputs("slices:\n", f);
-    for (int a = 0; a < OC__RACK_ARCHS; a++) {
-        char label[32], slices[OC__CELL_LEN];
-        arch_label(label, sizeof label, s, a);
-        slices_text(slices, sizeof slices, s, a);
-        fprintf(f, "  %-12s %s\n", label, slices);
-    }
-    fputc('\n', f);
-    static const char *const placed_head[] = {"architecture", "placed", "rejected", "(fragmented)",
-                                              "mean all-reduce"};
-    static const char *const time_head[] = {"architecture", "utilisation", "rounding", "idle",
-                                            "stranded"};
-    oc__table tab, fractions;
-    oc__table_init(&tab, 5, placed_head);
-    oc__table_init(&fractions, 5, time_head);
-    tab.last_is_data = fractions.last_is_data = 1; /* values, not reasons */
-    int rc = 0;
-    uint64_t runs = 0;
-    for (int a = 0; a < OC__RACK_ARCHS && !rc; a++) {
-        const oc__rack_arch_result *x = &r->arch[a];
-        char c[5][OC__CELL_LEN], d[5][OC__CELL_LEN];
-        arch_label(c[0], sizeof c[0], s, a);
-        oc__cellf(c[1], sizeof c[1], "%llu", (unsigned long long)x->placed);
-        oc__cellf(c[2], sizeof c[2], "%llu", (unsigned long long)x->rejected);
-        if (x->rejected_no_fibres)
-            oc__cellf(c[3], sizeof c[3], "%llu + %llu no fibres",
-                      (unsigned long long)x->rejected_fragmented,
-                      (unsigned long long)x->rejected_no_fibres);
-        else
-            oc__cellf(c[3], sizeof c[3], "%llu", (unsigned long long)x->rejected_fragmented);
-        oc_format_seconds(c[4], sizeof c[4], x->mean_allreduce_s);
-        oc__cellf(d[0], sizeof d[0], "%s", c[0]);
-        oc__cellf(d[1], sizeof d[1], "%.1f%%", 100 * x->utilisation);
-        oc__cellf(d[2], sizeof d[2], "%.1f%%", 100 * x->rounding);
-        oc__cellf(d[3], sizeof d[3], "%.1f%%", 100 * x->idle);
-        oc__cellf(d[4], sizeof d[4], "%.1f%%", 100 * x->stranded);
-        const char *row[5], *drow[5];
-        for (int k = 0; k < 5; k++)
-            row[k] = c[k], drow[k] = d[k];
-        if (!(rc = oc__table_row(&tab, row))) rc = oc__table_row(&fractions, drow);
-        runs += x->runs;
-    }
-    if (!rc) {
-        oc__table_print(&tab, f);
-        fputc('\n', f);
-        oc__table_print(&fractions, f);
-    }
-    oc__table_free(&fractions);
-    oc__table_free(&tab);
-    if (rc) return rc;
-    fprintf(f,
-            "\nFractions are time averages of the rack's GPUs over the trace: utilisation (GPUs "
-            "asked for by\nplaced tenants) + rounding (given beyond the request) + idle (free) = "
-            "100%%. stranded: free\nGPUs (up to the architecture's largest slice: lumorph's is "
-            "the rack) beyond the largest request\nthe rack could place at that moment: what "
-            "fragmentation, or missing fibres, makes unusable.\n(fragmented): rejected although "
-            "enough GPUs were free and the empty rack could place it;\n'no fibres': lumorph "
-            "rejected although enough GPUs were free, on servers its fibres cannot join.\n"
-            "All-reduce: "
-            "ring for g not a power of two, else the faster of rhd radix\n2 and 4 (section 3); "
-            "lumorph on the fabric model with the tenant's own servers and fibres,\ntpu and sipac "
-            "on the ideal switch (no contention, no reconfiguration: flatters them). Every\ntime "
-            "is a verified oc_run (%llu distinct runs).\n",
-            (unsigned long long)runs);
-    if (!detail) return ferror(f) ? OC_EIO : 0;
-    fputs("\ntenants:\n", f);
-    char sipac_label[32];
-    arch_label(sipac_label, sizeof sipac_label, s, OC__RACK_SIPAC);
-    const char *const dhead[] = {"tenant",  "gpus", "arrive",   "leave",
-                                 "lumorph", "tpu",  sipac_label};
-    oc__table_init(&tab, 7, dhead);
-    tab.last_is_data = 1; /* the third architecture: a placement, not a reason */
-    for (size_t i = 0; i < t->ntenants && !rc; i++) {
-        const oc__rack_tenant *x = &t->tenants[i];
-        char c[7][OC__CELL_LEN];
-        oc__cellf(c[0], sizeof c[0], "%s", x->id);
-        oc__cellf(c[1], sizeof c[1], "%u", x->gpus);
-        oc__cellf(c[2], sizeof c[2], "%g", x->arrive);
-        if (x->leave >= 0)
-            oc__cellf(c[3], sizeof c[3], "%g", x->leave);
-        else
-            oc__cellf(c[3], sizeof c[3], "-");
-        for (int a = 0; a < OC__RACK_ARCHS; a++) {
-            const oc__rack_tenant_result *y = &r->tenant[a][i];
-            char art[64];
-            if (!y->placed) {
-                oc__cellf(c[4 + a], sizeof c[4 + a], "rejected: %s", y->reason);
-                continue;
-            }
-            ar_text(art, sizeof art, &y->ar);
-            if (a == OC__RACK_LUMORPH)
-                oc__cellf(c[4 + a], sizeof c[4 + a], "%u on %u server%s%s%s, %s",
-                          y->where.allocated, y->where.servers, y->where.servers > 1 ? "s" : "",
-                          y->where.fibres ? " +fibres" : "",
-                          y->where.servers > 1 && !y->where.rhd_circuits && is_pow(x->gpus, 2)
-                              ? " (ring only)"
-                              : "",
-                          art);
-            else
-                oc__cellf(c[4 + a], sizeof c[4 + a], "%u at %u, %s", y->where.allocated,
-                          y->where.first, art);
-        }
-        const char *row[7];
-        for (int k = 0; k < 7; k++)
-            row[k] = c[k];
-        rc = oc__table_row(&tab, row);
-    }
-    if (!rc) oc__table_print(&tab, f);
-    oc__table_free(&tab);
-    if (rc) return rc;
-    return ferror(f) ? OC_EIO : 0;
-}
-
-/* One architecture's totals, appended to the array `to`. */
-static int json_arch(cJSON *to, const oc__rack_shape *s, int a, const oc__rack_arch_result *x) {
-    char label[32], sl[96];
-    arch_label(label, sizeof label, s, a);
-    slices_text(sl, sizeof sl, s, a);
-    cJSON *o = oc__json_obj(to, NULL);
-    return oc__json_str(o, "name", arch_names[a]) && oc__json_str(o, "label", label) &&
-           oc__json_str(o, "slices", sl) &&
-           oc__json_str(o, "network", a == OC__RACK_LUMORPH ? "fabric" : "switch") &&
-           oc__json_u64(o, "arrivals", x->arrivals) && oc__json_u64(o, "placed", x->placed) &&
-           oc__json_u64(o, "rejected", x->rejected) &&
-           oc__json_u64(o, "rejected_fragmented", x->rejected_fragmented) &&
-           oc__json_u64(o, "rejected_too_large", x->rejected_too_large) &&
-           oc__json_u64(o, "rejected_no_fibres", x->rejected_no_fibres) &&
-           oc__json_num(o, "utilisation", x->utilisation) &&
-           oc__json_num(o, "rounding_waste", x->rounding) && oc__json_num(o, "idle", x->idle) &&
-           oc__json_num(o, "stranded", x->stranded) &&
-           oc__json_num(o, "mean_allreduce_s", x->mean_allreduce_s) &&
-           oc__json_u64(o, "runs", x->runs);
-}
-
-/* What became of one tenant on architecture a: the member arch_names[a] of `to`. */
-static int json_tenant_fate(cJSON *to, int a, const oc__rack_tenant_result *y) {
-    cJSON *o = oc__json_obj(to, arch_names[a]);
-    if (!y->placed) return oc__json_bool(o, "placed", 0) && oc__json_str(o, "reason", y->reason);
-    return oc__json_bool(o, "placed", 1) && oc__json_u64(o, "allocated", y->where.allocated) &&
-           oc__json_u64(o, "first", y->where.first) &&
-           oc__json_u64(o, "servers", y->where.servers) &&
-           oc__json_u64(o, "fibres", y->where.fibres) && oc__json_str(o, "algorithm", y->ar.algo) &&
-           oc__json_u64(o, "radix", y->ar.radix) && oc__json_num(o, "allreduce_s", y->ar.time_s) &&
-           oc__json_bool(o, "verified", 1);
-}
-
-int oc__rack_write_json(const oc__rack_result *r, FILE *f) {
-    const oc__rack_shape *s = &r->shape;
-    const oc__rack_trace *t = r->trace;
-    cJSON *root = cJSON_CreateObject(), *rack = oc__json_obj(root, "rack");
-    int ok = oc__json_u64(rack, "servers", s->servers) &&
-             oc__json_u64(rack, "tiles_per_server", s->tiles) &&
-             oc__json_u64(rack, "gpus", (uint64_t)s->servers * s->tiles) &&
-             oc__json_u64(rack, "fibres_between_servers", s->fibres) &&
-             oc__json_u64(rack, "sipac_r", s->sipac_r) &&
-             oc__json_u64(rack, "sipac_l", s->sipac_l) && oc__json_u64(root, "bytes", s->bytes);
-    cJSON *trace = ok ? oc__json_obj(root, "trace") : NULL;
-    ok = oc__json_str(trace, "source", t->source) && oc__json_u64(trace, "tenants", t->ntenants) &&
-         oc__json_u64(trace, "events", t->nevents) && oc__json_num(trace, "span", r->span);
-    cJSON *archs = ok ? oc__json_arr(root, "architectures") : NULL;
-    ok = archs != NULL;
-    for (int a = 0; ok && a < OC__RACK_ARCHS; a++)
-        ok = json_arch(archs, s, a, &r->arch[a]);
-    cJSON *tenants = ok ? oc__json_arr(root, "tenants") : NULL;
-    ok = tenants != NULL;
-    for (size_t i = 0; ok && i < t->ntenants; i++) {
-        const oc__rack_tenant *x = &t->tenants[i];
-        cJSON *o = oc__json_obj(tenants, NULL);
-        ok = oc__json_str(o, "id", x->id) && oc__json_u64(o, "gpus", x->gpus) &&
-             oc__json_num(o, "arrive", x->arrive) &&
-             (x->leave >= 0 ? oc__json_num(o, "leave", x->leave) : oc__json_null(o, "leave"));
-        for (int a = 0; ok && a < OC__RACK_ARCHS; a++)
-            ok = json_tenant_fate(o, a, &r->tenant[a][i]);
-    }
-    if (!ok) {
-        cJSON_Delete(root);
-        root = NULL; /* oc__json_write: out of memory */
-    }
-    return oc__json_write(f, root, OC__JSON_SPACED, "\n");
-}
-
-/* ---- Fig. 2a ----------------------------------------------------------------------------------
- */
-
-/* The scenario: 2 servers x 8 tiles, 2 fibres per ordered pair; User 1 holds 6 tiles of server 0
- * (ring, Fig. 2b), Users 2 and 3 hold 4 and 2 tiles of server 1; the 4 free tiles are 2 + 2 on the
- * two servers, in two different aligned 4-blocks. The same 16 chips as a TPU-like torus and as
- * SiPAC(2,4) (16 GPUs: Fig. 3's SiPAC(2,3) one level up). */
-int oc__rack_fig2a(FILE *out, int *agrees_out, char *why, size_t whylen) {
-    if (agrees_out) *agrees_out = 0;
-    const oc__rack_shape s = {.servers = 2,
-                              .tiles = 8,
-                              .fibres = 2,
-                              .sipac_r = 2,
-                              .sipac_l = 4,
-                              .bytes = UINT64_C(64) << 20};
-    static const struct {
-        const char *name;
-        uint32_t first, count;
-    } users[3] = {{"User 1", 0, 6}, {"User 2", 8, 4}, {"User 3", 12, 2}};
-    const uint32_t ask = 4;
-    ar_cache cache = {NULL, 0, 0, s.bytes};
-    uint64_t runs = 0;
-    oc__rack *r[OC__RACK_ARCHS] = {NULL, NULL, NULL};
-    int rc = 0, placed[OC__RACK_ARCHS] = {0, 0, 0};
-    oc__rack_place p[OC__RACK_ARCHS];
-    char reason[OC__RACK_ARCHS][128];
-    for (int a = 0; a < OC__RACK_ARCHS && !rc; a++) {
-        if ((rc = oc__rack_new(&s, (oc__rack_arch)a, 4, &r[a], why, whylen))) break;
-        for (int u = 0; u < 3 && !rc; u++)
-            rc = oc__rack_occupy(r[a], (uint32_t)u, users[u].first, users[u].count, why, whylen);
-        if (rc) break;
-        reason[a][0] = 0;
-        int ok = oc__rack_place_tenant(r[a], 3, ask, &p[a], reason[a], sizeof reason[a]);
-        if (ok < 0) {
-            rc = oc__fail(why, whylen, ok, "%s", reason[a]);
-            break;
-        }
-        placed[a] = ok;
-        rc = oc__rack_check(r[a], why, whylen);
-    }
-    if (rc) goto out;
-    fputs("Fig. 2a: multi-tenant allocation (section 3)\n"
-          "  paper:   \"allocating the request of four chips for User 4 is feasible with Lumorph; "
-          "in existing\n"
-          "           architectures, this free compute could not be utilized\" (the figure gives "
-          "no numbers)\n",
-          out);
-    fprintf(out,
-            "  rack:    %u servers x %u tiles = %u GPUs, %u fibres per ordered server pair; the "
-            "same %u chips\n           as a TPU-like torus (aligned 2^a x 2^b x 2^c slices) and as "
-            "SiPAC(%u,%u) (sub-BCubes of %u^k)\n",
-            s.servers, s.tiles, s.servers * s.tiles, s.fibres, s.servers * s.tiles, s.sipac_r,
-            s.sipac_l, s.sipac_r);
-    fputs("  placed:  ", out);
-    for (int u = 0; u < 3; u++) {
-        oc__rack_place up = {
-            .servers = 1, .max_per_server = users[u].count, .min_per_server = users[u].count};
-        up.rhd_circuits = is_pow(users[u].count, 2);
-        oc__rack_ar ar;
-        if ((rc =
-                 tenant_ar(&cache, OC__RACK_LUMORPH, users[u].count, &up, &ar, &runs, why, whylen)))
-            goto out;
-        char art[64];
-        ar_text(art, sizeof art, &ar);
-        fprintf(out, "%s%s: %u GPUs, server %u tiles %u-%u (%s)", u ? ";\n           " : "",
-                users[u].name, users[u].count, users[u].first / s.tiles, users[u].first % s.tiles,
-                (users[u].first + users[u].count - 1) % s.tiles, art);
-    }
-    fputs("\n  free:    ", out);
-    uint32_t nfree = 0; /* before User 4: free now, or given to User 4 (tenant 3) */
-    for (uint32_t sv = 0; sv < s.servers; sv++) {
-        uint32_t lo = UINT32_MAX, hi = 0;
-        for (uint32_t k = 0; k < s.tiles; k++) {
-            const int64_t o = oc__rack_owner(r[OC__RACK_LUMORPH], sv * s.tiles + k);
-            if (o >= 0 && o != 3) continue;
-            if (lo == UINT32_MAX) lo = k;
-            hi = k;
-            nfree++;
-        }
-        /* the scenario's free tiles are one run per server */
-        if (lo != UINT32_MAX) fprintf(out, "%sserver %u tiles %u-%u", sv ? ", " : "", sv, lo, hi);
-    }
-    fprintf(out, " (%u GPUs)\n  User 4 asks for %u chips:\n", nfree, ask);
-    for (int a = 0; a < OC__RACK_ARCHS; a++) {
-        char label[32], line[256];
-        arch_label(label, sizeof label, &s, a);
-        if (!placed[a]) {
-            const char *shape = a == OC__RACK_TPU ? " (2x2x1)" : "";
-            snprintf(line, sizeof line, "rejected: %s%s: the free chips span two aligned 4-blocks",
-                     reason[a], shape);
-        } else {
-            oc__rack_ar ar;
-            if ((rc = tenant_ar(&cache, (oc__rack_arch)a, ask, &p[a], &ar, &runs, why, whylen)))
-                goto out;
-            char art[64];
-            ar_text(art, sizeof art, &ar);
-            snprintf(line, sizeof line,
-                     "placed: tiles on %u servers, %u fibres reserved (%s circuits);\n"
-                     "                 all-reduce of 64 MiB: %s, verified on %s",
-                     p[a].servers, p[a].fibres, p[a].rhd_circuits ? "rhd" : "ring", art,
-                     a == OC__RACK_LUMORPH ? "fabric" : "switch");
-        }
-        fprintf(out, "    %-12s %s\n", label, line);
-    }
-    /* The same arrivals under each rack's own rules: the fixed-slice racks round Users 1-3 up. */
-    fputs("  own rules (Users 1-4 arrive in turn, each rack placing them itself):\n", out);
-    for (int a = 0; a < OC__RACK_ARCHS; a++) {
-        oc__rack *q;
-        if ((rc = oc__rack_new(&s, (oc__rack_arch)a, 4, &q, why, whylen))) goto out;
-        char label[32];
-        arch_label(label, sizeof label, &s, a);
-        fprintf(out, "    %-12s", label);
-        for (uint32_t u = 0; u < 4; u++) {
-            const uint32_t g = u < 3 ? users[u].count : ask;
-            oc__rack_place pp;
-            char rs[128] = "";
-            int ok = oc__rack_place_tenant(q, u, g, &pp, rs, sizeof rs);
-            if (ok < 0) {
-                rc = oc__fail(why, whylen, ok, "%s", rs);
-                oc__rack_free(q);
-                goto out;
-            }
-            if (ok)
-                fprintf(out, " User %u: %u of %u GPUs at %u;", u + 1, pp.allocated, g, pp.first);
-            else
-                fprintf(out, " User %u (%u): rejected, %s;", u + 1, g, rs);
-        }
-        fputc('\n', out);
-        rc = oc__rack_check(q, why, whylen);
-        oc__rack_free(q);
-        if (rc) goto out;
-    }
-    const int agrees = placed[OC__RACK_LUMORPH] && !placed[OC__RACK_TPU] && !placed[OC__RACK_SIPAC];
-    fprintf(out,
-            "  outcome: %s: lumorph joins the free tiles of two servers with circuits over spare "
-            "fibres;\n           fixed slices need an aligned free block, and none of 4 is free\n",
-            agrees ? "agrees with the paper" : "DIFFERS from the paper");
-    if (agrees_out) *agrees_out = agrees;
-    rc = ferror(out) ? OC_EIO : 0;
-out:
-    for (int a = 0; a < OC__RACK_ARCHS; a++)
-        oc__rack_free(r[a]);
-    free(cache.e);
     return rc;
 }

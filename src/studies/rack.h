@@ -16,37 +16,29 @@
 #ifndef OC_REPORT_RACK_H
 #define OC_REPORT_RACK_H
 
+#include "opticoll_studies.h"
 #include "studies/studies.h"
 
 #include <stdio.h>
 
-/* The Fig. 2a example (section 3): a small rack with three tenants placed so that the free chips
- * are split over two servers, and User 4 asking for 4 chips. Prints a short section: the paper's
- * claim, our allocation, each architecture's outcome with a one-line reason. 0 or an error with
- * the reason in `why` (every all-reduce it prints is a verified oc_run). *agrees (NULL: not
- * wanted) is 1 when the outcome is the paper's: Lumorph places User 4, the fixed slices do not. */
-int oc__rack_fig2a(FILE *out, int *agrees, char *why, size_t whylen);
+/* What `opticoll rack` calls is public (opticoll_studies.h: the shape and its limits, the Fig. 2a
+ * example, a trace read or drawn, the replay and its text and JSON); the names below are the same
+ * functions and types inside the library, where the tests also reach the racks' live state. */
+#define oc__rack_fig2a oc_rack_fig2a
+#define oc__rack_shape_check oc_rack_shape_check
+#define oc__rack_write_text oc_rack_write_text
+#define oc__rack_write_json oc_rack_write_json
 
 typedef enum { OC__RACK_LUMORPH, OC__RACK_TPU, OC__RACK_SIPAC, OC__RACK_ARCHS } oc__rack_arch;
 
 const char *oc__rack_arch_name(oc__rack_arch a);
 
-/* Limits on the rack and the trace (larger input is refused with a clear message). */
-#define OC__RACK_MAX_SERVERS 128u
-#define OC__RACK_MAX_TILES 32u
-#define OC__RACK_MAX_FIBRES 1024u
-#define OC__RACK_MAX_TENANTS 100000u
+#define OC__RACK_MAX_SERVERS OC_RACK_MAX_SERVERS
+#define OC__RACK_MAX_TILES OC_RACK_MAX_TILES
+#define OC__RACK_MAX_FIBRES OC_RACK_MAX_FIBRES
+#define OC__RACK_MAX_TENANTS OC_RACK_MAX_TENANTS
+typedef oc_rack_shape oc__rack_shape;
 
-typedef struct oc__rack_shape {
-    uint32_t servers; /* Lightpath servers in the rack */
-    uint32_t tiles;   /* tiles (GPUs) per server, <= 32 */
-    uint32_t fibres;  /* fibres per ordered pair of servers (each carries a tile's wavelengths) */
-    uint32_t sipac_r, sipac_l; /* SiPAC(r, l): groups of r^l GPUs, slices of r^k */
-    uint64_t bytes;            /* each tenant's all-reduce vector */
-} oc__rack_shape;
-
-/* Checks a shape; OC_EINVAL / OC_ERANGE with the reason. */
-int oc__rack_shape_check(const oc__rack_shape *s, char *why, size_t whylen);
 
 /* ---- traces -----------------------------------------------------------------------------------
  */
@@ -63,13 +55,14 @@ typedef struct oc__rack_tenant {
     double arrive, leave; /* leave < 0: stays to the end of the trace */
 } oc__rack_tenant;
 
-typedef struct oc__rack_trace {
+struct oc_rack_trace {
     oc__rack_tenant *tenants;
     size_t ntenants;
     oc__rack_event *events; /* in replay order */
     size_t nevents;
     char source[96]; /* "seed 1, 200 tenants" or the file name */
-} oc__rack_trace;
+};
+typedef struct oc_rack_trace oc__rack_trace;
 
 /* Parses a trace file held in memory. Format (one event a line, '#' starts a comment):
  *     TIME arrive ID GPUS
@@ -159,21 +152,47 @@ typedef struct oc__rack_arch_result {
     uint64_t runs;           /* distinct oc_run calls (cache misses) */
 } oc__rack_arch_result;
 
-typedef struct oc__rack_result {
+struct oc_rack_result {
     oc__rack_shape shape;
     const oc__rack_trace *trace; /* not owned */
     double span;                 /* first to last event */
     oc__rack_arch_result arch[OC__RACK_ARCHS];
     oc__rack_tenant_result *tenant[OC__RACK_ARCHS]; /* per tenant, trace order */
-} oc__rack_result;
+};
+typedef struct oc_rack_result oc__rack_result;
 
 /* Replays the trace on the three racks, checking the invariants after every event. */
 int oc__rack_replay(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack_result *out,
                     char *why, size_t whylen);
 void oc__rack_result_free(oc__rack_result *r);
-/* A table per architecture (and with detail, one line per tenant). */
-int oc__rack_write_text(const oc__rack_result *r, int detail, FILE *f);
-/* One JSON object followed by a newline. */
-int oc__rack_write_json(const oc__rack_result *r, FILE *f);
+
+/* ---- what the rack's files share (rack.c's essay names them) ---- */
+
+/* TPU-v4's cube: 4 x 4 x 4 chips. */
+enum { OC__RACK_CUBE = 64 };
+/* 1 when g is a power of base (g >= 1). */
+int oc__rack_is_pow(uint64_t g, uint64_t base);
+/* The largest request an empty lumorph rack places: all of it when one ring fibre joins each
+ * server to the next (a power of two whose rhd fibres are short falls back to the ring), else
+ * one server. */
+uint32_t oc__rack_lumorph_cap(const oc__rack_shape *s);
+
+/* rack_replay.c: the all-reduce runs, cached per (network, size, layout). */
+typedef struct oc__rack_ar_entry oc__rack_ar_entry;
+typedef struct oc__rack_ar_cache {
+    oc__rack_ar_entry *e;
+    size_t n, cap;
+    uint64_t bytes;
+} oc__rack_ar_cache;
+/* The all-reduce of a placed tenant (rack.c's essay gives the layout passed); *runs counts the
+ * runs made (not cached). */
+int oc__rack_tenant_ar(oc__rack_ar_cache *c, oc__rack_arch arch, uint32_t g,
+                       const oc__rack_place *p, oc__rack_ar *out, uint64_t *runs, char *why,
+                       size_t whylen);
+
+/* rack_output.c: an architecture's name as the tables print it (sipac(r,l)), and an all-reduce's
+ * cell. */
+void oc__rack_arch_label(char *buf, size_t len, const oc__rack_shape *s, int a);
+void oc__rack_ar_text(char *buf, size_t len, const oc__rack_ar *ar);
 
 #endif

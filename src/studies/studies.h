@@ -24,8 +24,7 @@
 #include "report/table.h"
 #include "run/batch.h"
 
-/* The models file used when none is named (train.c): the source tree's data/models.tsv while it
- * exists, else the installed PREFIX/share/opticoll/models.tsv. */
-const char *oc__models_default(void);
+/* The models file used when none is named (train.c, oc_models_default in opticoll.h). */
+#define oc__models_default oc_models_default
 
 #endif

@@ -265,12 +265,19 @@ static int render_not_run(const oc_sweep *s, const oc_sweep_point *p, char **csv
 }
 
 /* Runs point i into its slot: 0, or OC_ENOMEM when it could not be rendered. */
-static int point_job(size_t i, void *ctx) {
-    oc_sweep *s = ctx;
+static int point_job(size_t i, oc_sweep *s, oc__progress *points) {
     oc_sweep_point *p = &s->points[i];
     point_clear(p);
     oc_request q = s->base;
-    q.progress = NULL; /* the sweep reports its points, not each point's rounds */
+    /* A caller that gave the points' runs a callback (the CLI) hears each point's rounds too, on
+     * its own thread: a sweep's points differ by orders of magnitude (--nodes 1..131072), so the
+     * pace of its first points says nothing of its last, and a point's own rounds are what can
+     * say ahead that it will be long. Without one, a point's run polls the sweep's callback
+     * (oc__progress_relay), so that a Ctrl-C stops a long point too. */
+    if (!q.progress) {
+        q.progress = points->fn ? oc__progress_relay : NULL;
+        q.progress_ctx = points;
+    }
     q.algorithm = s->algos[p->algorithm];
     q.nodes = p->nodes;
     q.bytes = p->bytes;
@@ -320,7 +327,7 @@ typedef struct sweep_range {
 static int range_job(size_t k, void *ctx) {
     sweep_range *r = ctx;
     if (r->progress.stopped) return OC_ECANCELED; /* the caller asked to stop: no more points */
-    int rc = point_job(r->lo + k, r->s);
+    int rc = point_job(r->lo + k, r->s, &r->progress);
     int stop = oc__progress_add(&r->progress);
     return rc ? rc : stop;
 }

@@ -256,7 +256,7 @@ fail:
 /* The source tree's copy while it is there (a build run in place, its tests included, reads the
  * file it was built with), else the installed one: so an installed tool keeps working once the
  * source tree is gone, and a build tree never reads an older installed copy. */
-const char *oc__models_default(void) {
+const char *oc_models_default(void) {
 #ifdef OC_INSTALL_DATA_DIR
     if (access(OC_DATA_DIR "/models.tsv", R_OK) != 0) return OC_INSTALL_DATA_DIR "/models.tsv";
 #endif

@@ -26,6 +26,8 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -479,4 +481,81 @@ int oc_tune_pick(const char *path, const oc_request *req, oc_tune_choice *out, c
     if (!rc) rc = oc_tune_pick_text(text, len, path, req, out, why, whylen);
     free(text);
     return rc;
+}
+
+/* ---- run -a auto: one point's algorithm ---------------------------------------------------- */
+
+/* A malloc'd printf: the note of a choice, whatever its length. NULL when memory ran out. */
+static char *note_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *note_printf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *text = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (!text) return NULL;
+    va_start(ap, fmt);
+    vsnprintf(text, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return text;
+}
+
+int oc_tune_auto_decided(const char *path, const char *label, const oc_request *req,
+                         oc_tune_auto *out, char *why, size_t whylen) {
+    memset(out, 0, sizeof *out);
+    if (!label) label = "";
+    char what[300], inner[1024];
+    snprintf(what, sizeof what, "%s%.256s", label, path);
+    char *text = NULL;
+    size_t len = 0;
+    oc_tune_choice c;
+    int rc = oc__read_file(path, 0, what, &text, &len, why, whylen);
+    if (rc) return rc;
+    rc = oc_tune_pick_text(text, len, path, req, &c, inner, sizeof inner);
+    free(text);
+    if (rc) {
+        snprintf(why, whylen, "%s%s", label, inner);
+        return rc;
+    }
+    char sz[32];
+    oc_format_size(sz, sizeof sz, c.bytes);
+    out->note = note_printf("auto: chose %s, the winner of the nearest tuned point of %s (N = %u, "
+                            "%s; distance |log2 N ratio| + |log2 size ratio| = %.3g); its "
+                            "parameters are chosen for this N by its own optimiser",
+                            c.algorithm, OC_Q(path), (unsigned)c.nodes, sz, c.distance);
+    if (!out->note) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    out->algorithm = c.algorithm;
+    return 0;
+}
+
+int oc_tune_auto_sweep(const oc_request *req, oc_sweep **out, char *why, size_t whylen) {
+    uint64_t nodes = req->nodes, bytes = req->bytes;
+    oc_sweep_spec spec = {.base = *req, .nodes = &nodes, .nnodes = 1, .sizes = &bytes, .nsizes = 1};
+    return oc_sweep_new(&spec, out, why, whylen);
+}
+
+int oc_tune_auto_chosen(const oc_sweep *s, oc_tune_auto *out, char *why, size_t whylen) {
+    memset(out, 0, sizeof *out);
+    int second, w = oc_tune_winner(s, 0, 0, &second);
+    if (w < 0) return 0; /* nothing ran: the caller says so in its own words */
+    const char *chosen = oc_sweep_algorithm(s, (size_t)w);
+    const char *t1 = oc_sweep_point_at(s, (size_t)w)->time;
+    const char *t2 = second >= 0 ? oc_sweep_point_at(s, (size_t)second)->time : "";
+    size_t ran = 0;
+    for (size_t k = 0; k < oc_sweep_count(s); k++)
+        ran += oc_sweep_point_at(s, k)->status == OC_POINT_RAN;
+    out->note = note_printf(
+        "auto: chose %s, the fastest of the %zu algorithms that ran at this point (%s%s%s%s%s); "
+        "no --decisions file, so this point was tuned",
+        chosen, ran, t1, second >= 0 ? "; next: " : "",
+        second >= 0 ? oc_sweep_algorithm(s, (size_t)second) : "", second >= 0 ? " " : "", t2);
+    if (!out->note) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    out->algorithm = chosen;
+    return 0;
+}
+
+void oc_tune_auto_free(oc_tune_auto *a) {
+    if (!a) return;
+    free(a->note);
+    memset(a, 0, sizeof *a);
 }

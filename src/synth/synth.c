@@ -78,10 +78,12 @@
  * proven (lower) and the best schedule found, marked not optimal.
  */
 #include "synth/synth.h"
+#include "core/progress.h"
 #include "core/quote.h"
 #include "net/net.h"
 #include "report/report.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +136,7 @@ typedef struct enc {
     uint32_t (*blocks)[3 * 128];
     uint32_t *block_len;
     uint32_t nblocks;
+    oc__progress *progress; /* the caller's (oc_synth_spec.progress): solver calls answered */
 } enc;
 
 static double now_s(void);
@@ -571,11 +574,75 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Asks whether S steps suffice (with the tie rule when `balanced`), within `left` seconds. */
+/* A solver call runs for up to the time limit (a minute by default) and reports nothing of its
+ * own; a watcher thread beside it polls the caller's progress every WATCH_MS ms
+ * (oc__progress_poll) and, when the caller asks to stop, interrupts the solver (Z3_interrupt,
+ * made for this: it may be called from another thread). The watcher interrupts only while the
+ * call it watches is running: `over` is set under the lock once the call has returned. */
+enum { WATCH_MS = 50 };
+
+typedef struct solver_watch {
+    enc *e;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int over;
+} solver_watch;
+
+static void *watch_solver(void *arg) {
+    solver_watch *w = arg;
+    pthread_mutex_lock(&w->lock);
+    while (!w->over) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += WATCH_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&w->cond, &w->lock, &until);
+        if (w->over) break;
+        pthread_mutex_unlock(&w->lock);
+        const int stop = oc__progress_poll(w->e->progress);
+        pthread_mutex_lock(&w->lock);
+        if (stop && !w->over) {
+            Z3_interrupt(w->e->ctx);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+/* Z3_solver_check_assumptions, with the watcher beside it when the caller gave a progress. */
+static Z3_lbool solve_watched(enc *e, unsigned n, const Z3_ast *as) {
+    solver_watch w = {.e = e};
+    pthread_t th;
+    int watching = e->progress && e->progress->fn && !pthread_mutex_init(&w.lock, NULL);
+    if (watching && pthread_cond_init(&w.cond, NULL)) {
+        pthread_mutex_destroy(&w.lock);
+        watching = 0;
+    }
+    if (watching && pthread_create(&th, NULL, watch_solver, &w)) {
+        pthread_cond_destroy(&w.cond);
+        pthread_mutex_destroy(&w.lock);
+        watching = 0;
+    }
+    Z3_lbool r = Z3_solver_check_assumptions(e->ctx, e->sol, n, as);
+    if (watching) {
+        pthread_mutex_lock(&w.lock);
+        w.over = 1;
+        pthread_cond_signal(&w.cond);
+        pthread_mutex_unlock(&w.lock);
+        pthread_join(th, NULL);
+        pthread_cond_destroy(&w.cond);
+        pthread_mutex_destroy(&w.lock);
+    }
+    return r;
+}
+
+/* Asks whether S steps suffice (with the tie rule when `balanced`), within `left` seconds; rc
+ * OC_ECANCELED when the caller asked to stop. */
 /* mode: 0 = the relaxation (proofs), 1 = the model's tie rule, 2 = that and the symmetry; 0 and 1
  * with the channels in order (lex). */
 static Z3_lbool check(enc *e, uint32_t S, int mode, double left, int *rc) {
-    *rc = 0;
+    *rc = e->progress ? oc__progress_poll(e->progress) : 0;
     while (e->built < S && !*rc)
         *rc = build_step(e);
     if (!*rc) *rc = make_goal(e, S);
@@ -587,11 +654,19 @@ static Z3_lbool check(enc *e, uint32_t S, int mode, double left, int *rc) {
                        ms < 1     ? 1u
                        : ms > 4e9 ? 4000000000u
                                   : (unsigned)ms);
+    /* z3's own Ctrl-C handler (on by default) would turn SIGINT into a stop on the "time
+     * limit", and the tool would print the partial answer as its result; the caller's progress
+     * (solve_watched) is the one way to stop a call, and the CLI's SIGINT ends the tool */
+    Z3_params_set_bool(e->ctx, p, Z3_mk_string_symbol(e->ctx, "ctrl_c"), false);
     Z3_solver_set_params(e->ctx, e->sol, p);
     Z3_params_dec_ref(e->ctx, p);
     Z3_ast as[3] = {e->goal[S], e->lex, e->balance};
     if (mode == 2) as[1] = e->sym;
-    Z3_lbool r = Z3_solver_check_assumptions(e->ctx, e->sol, mode ? 3 : 2, as);
+    Z3_lbool r = solve_watched(e, mode ? 3 : 2, as);
+    if (e->progress && oc__progress_add(e->progress)) { /* one more call answered */
+        *rc = OC_ECANCELED;
+        return Z3_L_UNDEF;
+    }
     if (Z3_get_error_code(e->ctx) != Z3_OK) *rc = OC_EINVAL;
     return r;
 }
@@ -879,6 +954,8 @@ static int search(oc_synth_result *r, unsigned weaken, char *why, size_t len) {
     const oc__model *model = oc__model_find(r->network);
     enc e;
     memset(&e, 0, sizeof e);
+    oc__progress progress; /* begun before the first call; ended on every path (fn NULL: no-op) */
+    oc__progress_begin(&progress, NULL, NULL, "solver calls", 0);
     int rc = 0;
     Z3_config cfg = Z3_mk_config();
     if (!cfg) return oc__fail(why, len, OC_ENOMEM, "cannot start z3");
@@ -924,6 +1001,8 @@ static int search(oc_synth_result *r, unsigned weaken, char *why, size_t len) {
     }
     const double limit = r->spec.time_limit_s > 0 ? r->spec.time_limit_s : 60;
     const double t0 = now_s();
+    oc__progress_begin(&progress, r->spec.progress, r->spec.progress_ctx, "solver calls", 0);
+    e.progress = &progress;
     uint32_t S = r->start > 0 ? (uint32_t)r->start - 1 : 0;
     Z3_lbool a;
     /* Phase 1: the lower bound. UNSAT at S proves S + 1 steps are needed. The first question is
@@ -1015,10 +1094,14 @@ done:
                  r->upper == r->lower && !r->stopped[0];
     goto out;
 z3err:
-    rc = oc__fail(why, len, rc == OC_ENOMEM ? OC_ENOMEM : OC_EINVAL, "%s",
-                  rc == OC_ENOMEM ? "out of memory building the encoding"
-                                  : "z3 refused the encoding");
+    if (rc == OC_ECANCELED)
+        rc = oc__fail(why, len, rc, "cancelled after %.1f s in the solver", now_s() - t0);
+    else
+        rc = oc__fail(why, len, rc == OC_ENOMEM ? OC_ENOMEM : OC_EINVAL, "%s",
+                      rc == OC_ENOMEM ? "out of memory building the encoding"
+                                      : "z3 refused the encoding");
 out:
+    oc__progress_end(&progress);
     enc_free(&e);
     return rc;
 }

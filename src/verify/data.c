@@ -28,6 +28,7 @@ struct oc__datacheck {
     float *vals;     /* reductions: (node * C + chunk) * FLOATS_PER_CHUNK + e */
     float *stage;
     size_t stage_cap;
+    oc__round flat; /* a family round written out, when it is not taken whole */
 };
 
 static uint32_t pattern(uint32_t label) {
@@ -40,10 +41,52 @@ static float contribution(uint32_t node, uint32_t chunk, uint32_t e) {
     return (float)((node * 31u + chunk * 17u + e * 7u) % 13u + 1u);
 }
 
+/* A family round (core.h) of every node with a hop in 1..N-1, run on the buffers without
+ * staging: its transfers read block (j - shift) mod N of each node j and write block
+ * (j - hop - shift) mod N of each node j, never the same block of a node (hop is not 0 mod N), so
+ * no write of the round lands where one of its reads looks, and each transfer can be done as it
+ * comes: one pass, block by block, instead of a staged copy of every chunk. */
+static void family_round(oc__datacheck *d, const oc__family *f) {
+    const uint64_t C = d->spec->chunks, w = f->width;
+    uint32_t dst = f->hop, block = f->shift ? f->n - f->shift : 0;
+    for (uint32_t k = 0; k < f->n; k++) {
+        const uint64_t lbl = f->first + (uint64_t)block * w;
+        if (d->reduces) {
+            const float *from = d->vals + ((uint64_t)k * C + lbl) * FLOATS_PER_CHUNK;
+            float *to = d->vals + ((uint64_t)dst * C + lbl) * FLOATS_PER_CHUNK;
+            if (f->op == OC_OP_REDUCE)
+                for (uint64_t e = 0; e < w * FLOATS_PER_CHUNK; e++)
+                    to[e] += from[e];
+            else
+                for (uint64_t e = 0; e < w * FLOATS_PER_CHUNK; e++)
+                    to[e] = from[e];
+        } else {
+            const uint32_t *from = d->words + (uint64_t)k * C + lbl;
+            uint32_t *to = d->words + (uint64_t)dst * C + lbl;
+            for (uint64_t e = 0; e < w; e++)
+                to[e] = from[e];
+        }
+        if (++dst == f->n) dst = 0;
+        if (++block == f->n) block = 0;
+    }
+}
+
 static int data_round(oc__sink *self, uint64_t round, const oc__round *r, char *why, size_t len) {
     oc__datacheck *d = (oc__datacheck *)self;
     const oc__spec *s = d->spec;
     const uint64_t C = s->chunks;
+    if (r->is_family) {
+        const oc__family *f = &r->family;
+        if (f->n == s->nodes && f->n >= 2 && f->hop >= 1 && f->hop < f->n && f->shift < f->n &&
+            f->width >= 1 && (uint64_t)f->first + (uint64_t)f->n * f->width <= C &&
+            (f->op == OC_OP_COPY || f->op == OC_OP_REDUCE)) {
+            family_round(d, f);
+            return 0;
+        }
+        int rc;
+        if (!(r = oc__round_plain(r, &d->flat, &rc)))
+            return oc__fail(why, len, OC_ENOMEM, "out of memory in the data check");
+    }
     size_t need = 0;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
@@ -108,6 +151,7 @@ int oc__datacheck_new(const oc__spec *s, uint64_t budget, oc__datacheck **out, c
     oc__datacheck *d = calloc(1, sizeof *d);
     if (!d) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     d->sink.round = data_round;
+    d->sink.takes_family = 1;
     d->spec = s;
     d->reduces = reduces;
     const uint32_t N = s->nodes, q = s->q;
@@ -235,5 +279,6 @@ void oc__datacheck_free(oc__datacheck *d) {
     free(d->words);
     free(d->vals);
     free(d->stage);
+    oc__round_free(&d->flat);
     free(d);
 }

@@ -49,7 +49,8 @@
  * budget (oc_memory_budget, 4 GiB by default). For reductions that is the cells (one per (node,
  * chunk), allocated up front) and the range sets of cells whose contributors fragment into more
  * than two intervals (grown as the schedule runs); for copy collectives the nodes' range sets (an
- * all-to-all starts with N ranges per node, N^2 in all); for both, a round's staging. Past the
+ * all-to-all starts with N ranges per node, N^2 in all, checked up front and made as each node is
+ * first looked at); for both, a round's staging. Past the
  * budget a run is refused with one line (OC_ETOOBIG) before the allocation, instead of being
  * killed by the kernel half-way: up front when the initial state alone passes it, else in the
  * round where the growth does (rhd radix 2 on 8192 nodes fragments to ~150 bytes per state
@@ -179,6 +180,9 @@ struct oc__verifier {
     size_t sorted_cap;
     uint32_t *bucket;     /* per node counter for the counting sort */
     uint64_t *last_round; /* per node: 1 + the last round it received in (duplicate detection) */
+    /* all-to-all: 1 once node n's N starting ranges are in held[n], made when a round or the
+     * final check first looks at the node (NULL: every node's are made at the start) */
+    uint8_t *made;
     oc__range *merge;
     size_t merge_cap;
     /* reductions' periodic sets: patterns unpacked or written over a common period (two cells'
@@ -199,6 +203,17 @@ struct oc__verifier {
     size_t staged_cap, sets_cap; /* sets: grown when a heap cell is first staged */
     uint64_t base_bytes;         /* the state allocated up front */
     uint64_t heap_bytes; /* bytes held by range sets grown since (heap cells, nodes' sets) */
+    /* Copy collectives whose state is the same round the ring (see "Uniform state" below):
+     * while `uniform`, held[] is stale and node n holds rel turned by n * q labels. */
+    int uniform;
+    oc__rangeset rel;
+    /* Reductions the same way (see "Uniform reductions"): while `runiform`, contrib[] and
+     * written[] are not made; node n's cell of label l is offset[(l - n w) mod C] turned by n. */
+    int runiform;
+    uint32_t uw;    /* w = C / N, the labels a node's turn moves */
+    cell *offset;   /* C plain cells */
+    cell *unext;    /* a round's new cells, w of them */
+    oc__round flat; /* a family round written out, when it is not taken whole */
 };
 
 /* "verifying allreduce on 8 nodes with 64 chunks" into buf, for budget messages. */
@@ -320,12 +335,130 @@ static int held_grew(oc__verifier *v, uint32_t n, uint32_t cap, uint64_t round, 
     return at_key(v, state_budget(v, 0, round, why, len), round, OC__VK_BUDGET, 0, 0);
 }
 
+/* ---- uniform state: a ring's rounds taken whole ----
+ * An all-gather (or gossip) whose blocks are not relabelled starts the same at every node up to
+ * a turn of the ring: node n holds block n, that is labels R = [0, q) turned by n * q (mod
+ * C = N * q). A family round (core.h) in which every node k sends block (k - shift) mod N of
+ * width q to node k + hop keeps it so: sender k's block is, relative to k, the labels
+ * [a, a + q) with a = ((N - shift) mod N) * q, the same for every k, and the receiver k + hop
+ * gets them at a - hop * q relative to itself, the same for every receiver. So while every round
+ * is such a family, one set R (rel) stands for all N nodes' sets, and a round is checked and
+ * applied once: the senders all hold their block iff [a, a + q) is in R, the destinations
+ * k + hop are N distinct nodes (hop in 1..N-1), and each receives as many labels it already had
+ * as [a - hop q, + q) shares with R, N times in all. Nothing is assumed of the round but what
+ * its family says; any other round, or a family whose check fails, first writes every node's set
+ * out (materialize) and goes through the plain path, which decides and names the failure as it
+ * always did, so verdicts, messages and the redundant count are those of the transfers one by
+ * one (tests/test_family.c holds both on whole and broken schedules). */
+
+static int uniform_possible(const oc__verifier *v) {
+    const oc__spec *s = v->spec;
+    return !v->reduces && (s->coll == OC_ALLGATHER || s->coll == OC_GOSSIP) && !s->block_node &&
+           s->nodes >= 2 && v->lo == 0 && v->hi == s->chunks &&
+           (uint64_t)s->nodes * s->q == s->chunks;
+}
+
+/* Writes every node's set out from rel and leaves the uniform state. */
+static int materialize(oc__verifier *v) {
+    if (!v->uniform) return 0;
+    const oc__spec *s = v->spec;
+    const uint64_t C = s->chunks;
+    if (oc__grow((void **)&v->merge, &v->merge_cap, 2 * (size_t)v->rel.n + 1, sizeof(oc__range)))
+        return OC_ENOMEM;
+    uint64_t bytes = 0;
+    for (uint32_t node = 0; node < s->nodes; node++) {
+        const uint64_t turn = (uint64_t)node * s->q;
+        size_t m = 0;
+        for (uint32_t k = 0; k < v->rel.n; k++) {
+            const uint64_t a = (v->rel.iv[k].lo + turn) % C,
+                           len = v->rel.iv[k].hi - v->rel.iv[k].lo;
+            if (a + len <= C) {
+                v->merge[m++] = (oc__range){(uint32_t)a, (uint32_t)(a + len)};
+            } else {
+                v->merge[m++] = (oc__range){(uint32_t)a, (uint32_t)C};
+                v->merge[m++] = (oc__range){0, (uint32_t)(a + len - C)};
+            }
+        }
+        qsort(v->merge, m, sizeof(oc__range), range_cmp);
+        oc__rangeset *h = &v->held[node];
+        h->n = 0;
+        h->size = 0;
+        if (oc__rangeset_union(h, v->merge, m, NULL)) return OC_ENOMEM;
+        bytes += (uint64_t)h->cap * sizeof(oc__range);
+    }
+    v->heap_bytes = bytes;
+    v->uniform = 0;
+    return 0;
+}
+
+/* A family round in the uniform state: 1 when it was checked and applied whole (*rc: 0 or the
+ * budget's refusal), 0 when the plain path must take it. */
+static int uniform_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len,
+                         int *rc) {
+    const oc__spec *s = v->spec;
+    const oc__family *f = &r->family;
+    const uint32_t N = s->nodes, q = s->q;
+    if (!v->uniform || !r->is_family || f->op != OC_OP_COPY || f->n != N || f->width != q ||
+        f->first != 0 || f->hop == 0 || f->hop >= N || f->shift >= N)
+        return 0;
+    /* the plain path's staging, asked for in the same words */
+    if ((*rc = state_budget(v, (uint64_t)N * sizeof(pending), round, why, len))) {
+        *rc = at_key(v, *rc, round, OC__VK_BUDGET, 0, 0);
+        return 1;
+    }
+    const uint64_t a = (uint64_t)((N - f->shift) % N) * q;
+    if (!oc__rangeset_contains(&v->rel, (uint32_t)a, (uint32_t)(a + q))) return 0;
+    const uint64_t b = (uint64_t)((N - f->shift + (N - f->hop)) % N) * q;
+    const oc__range got = {(uint32_t)b, (uint32_t)(b + q)};
+    uint64_t dup = 0;
+    if (oc__rangeset_union(&v->rel, &got, 1, &dup)) {
+        *rc = nomem(v, round, why, len);
+        return 1;
+    }
+    v->redundant += dup * N;
+    *rc = 0;
+    return 1;
+}
+
+
+/* An all-to-all's node n starts with chunk (d N + n) q .. + q for every destination d: N ranges
+ * a node, N^2 in all (3 GiB on 20000 nodes), made when the node is first looked at rather than
+ * up front, so that a file wrong from its first transfer, or with no rounds, is answered at once.
+ * The state of every node was checked against the budget up front (a complete schedule touches
+ * them all); here it is only counted. */
+static int make_node(oc__verifier *v, uint32_t n) {
+    if (!v->made || v->made[n]) return 0;
+    const oc__spec *s = v->spec;
+    const uint32_t N = s->nodes, q = s->q;
+    oc__range *rs = oc__malloc_array(N, sizeof(oc__range));
+    if (!rs) return OC_ENOMEM;
+    size_t k = 0;
+    for (uint32_t d = 0; d < N; d++) {
+        uint32_t a = (uint32_t)(((uint64_t)d * N + n) * q), b = a + q;
+        if (a < v->lo) a = v->lo;
+        if (b > v->hi) b = v->hi;
+        if (a < b) rs[k++] = (oc__range){a, b};
+    }
+    const int rc = k ? oc__rangeset_union(&v->held[n], rs, k, NULL) : 0;
+    free(rs);
+    if (rc) return OC_ENOMEM;
+    v->made[n] = 1;
+    v->heap_bytes += (uint64_t)v->held[n].cap * sizeof(oc__range);
+    return 0;
+}
+
 static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len) {
     const oc__spec *s = v->spec;
+    int rc;
+    if (v->uniform) {
+        if (uniform_round(v, round, r, why, len, &rc)) return rc;
+        if (materialize(v)) return nomem(v, round, why, len);
+    }
+    if (!(r = oc__round_plain(r, &v->flat, &rc))) return nomem(v, round, why, len);
     const oc__transfer *x = r->xfers;
     /* The round's transfers inside the window, clipped to it, go to v->scope (for a whole
      * verifier: every transfer as it is). */
-    int rc = state_budget(v, (uint64_t)r->count * sizeof(pending), round, why, len);
+    rc = state_budget(v, (uint64_t)r->count * sizeof(pending), round, why, len);
     if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
     if (oc__grow((void **)&v->scope, &v->scope_cap, r->count ? r->count : 1, sizeof(pending)))
         return nomem(v, round, why, len);
@@ -342,6 +475,7 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
         if (!in_window(v, t, &lo, &hi)) continue;
         if (!transfer_ok(v, t) && (rc = check_transfer(v, round, t, why, len)))
             return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
+        if (make_node(v, t->src) || make_node(v, t->dst)) return nomem(v, round, why, len);
         if (!oc__rangeset_contains(&v->held[t->src], lo, hi)) {
             uint32_t c = oc__rangeset_first_missing(&v->held[t->src], lo, hi);
             char what[64];
@@ -603,12 +737,185 @@ void oc__verifier_plain_sets(oc__verifier *v) {
     v->periodic = 0;
 }
 
+/* ---- uniform reductions ----
+ * A reduction whose algorithm says its rounds are families of every node (oc__spec.families: the
+ * ring all-reduce and reduce-scatter) starts the same at every node up to a turn: node n's cell
+ * of label l is {n}, that is {0} turned by n. With w = C / N, the state stays so under a family
+ * of width w (node k reduces or copies block (k - shift) mod N into node k + hop): sender k's
+ * cells of the block are, relative to k, offsets [x_s, x_s + w) with x_s = ((N - shift) mod N) w,
+ * the receiver's are [x_d, x_d + w) with x_d = x_s - hop w (mod C), and a sender's set seen from
+ * its receiver is turned back by hop. So one cell per offset (offset[], C cells) stands for the
+ * N x C cells, and a round is w merges, whatever N: the senders hold their block iff its offset
+ * cells are not empty, a reduce counts no contribution twice iff each receiver's offset cell and
+ * the sender's turned one are disjoint, and the destinations are N distinct nodes, each written
+ * once. Only plain cells (two intervals) are kept this way; anything else (a set of more
+ * intervals, a failure, a round that is not such a family, a round number past the stamps)
+ * writes the N x C cells out first (rmaterialize, within the verifier's budget) and goes through
+ * the plain path, which decides and names it. The flag is the algorithm's word for planning only
+ * (one pass, not shards): nothing in a round is taken on trust. */
+
+/* The cell turned by t (node z to z + t mod N) into *out as a plain cell; 0 when it needs more
+ * than two intervals. */
+static int cell_turn(const cell *c, uint32_t t, uint32_t N, cell *out) {
+    uint32_t n;
+    const oc__range *iv = cell_intervals(c, &n);
+    oc__range p[4];
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint64_t a = (uint64_t)iv[i].lo + t, b = (uint64_t)iv[i].hi + t;
+        if (a >= N)
+            p[k++] = (oc__range){(uint32_t)(a - N), (uint32_t)(b - N)};
+        else if (b <= N)
+            p[k++] = (oc__range){(uint32_t)a, (uint32_t)b};
+        else {
+            p[k++] = (oc__range){(uint32_t)a, N};
+            p[k++] = (oc__range){0, (uint32_t)(b - N)};
+        }
+    }
+    /* sort (at most four) and join touching intervals */
+    for (uint32_t i = 1; i < k; i++)
+        for (uint32_t j = i; j > 0 && p[j - 1].lo > p[j].lo; j--) {
+            const oc__range x = p[j];
+            p[j] = p[j - 1];
+            p[j - 1] = x;
+        }
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        if (m && p[i].lo <= p[m - 1].hi) {
+            if (p[i].hi > p[m - 1].hi) p[m - 1].hi = p[i].hi;
+        } else {
+            p[m++] = p[i];
+        }
+    }
+    if (m > 2) return 0;
+    *out = (cell){{{0, 0}, {0, 0}}};
+    for (uint32_t i = 0; i < m; i++)
+        out->iv[i] = p[i];
+    return 1;
+}
+
+/* a + b into *out when both are plain, disjoint and the sum is two intervals at most; else 0. */
+static int cell_add_plain(const cell *a, const cell *b, cell *out) {
+    uint32_t an, bn;
+    const oc__range *x = cell_intervals(a, &an), *y = cell_intervals(b, &bn);
+    for (uint32_t i = 0; i < bn; i++)
+        if (cell_first_present(a, y[i].lo, y[i].hi) < y[i].hi) return 0;
+    oc__range o[4];
+    uint32_t i1 = 0, i2 = 0, k = 0;
+    while (i1 < an || i2 < bn) {
+        const oc__range next = i2 >= bn || (i1 < an && x[i1].lo <= y[i2].lo) ? x[i1++] : y[i2++];
+        if (k && next.lo <= o[k - 1].hi) {
+            if (next.hi > o[k - 1].hi) o[k - 1].hi = next.hi;
+        } else {
+            o[k++] = next;
+        }
+    }
+    if (k > 2) return 0;
+    *out = (cell){{{0, 0}, {0, 0}}};
+    for (uint32_t i = 0; i < k; i++)
+        out->iv[i] = o[i];
+    return 1;
+}
+
+/* Makes the N x C cells from offset[] and leaves the uniform state: within the budget, else
+ * OC_ETOOBIG with the budget's key (the pipeline then shards the run). */
+static int rmaterialize(oc__verifier *v, uint64_t round, char *why, size_t len) {
+    if (!v->runiform) return 0;
+    const oc__spec *s = v->spec;
+    const uint32_t N = s->nodes, C = s->chunks;
+    const uint64_t cells = (uint64_t)N * C;
+    char what[160];
+    describe_run(s, what, sizeof what);
+    if (cells > (UINT64_C(1) << 31))
+        return at_key(v,
+                      oc__fail(why, len, OC_ETOOBIG, "round %llu: %s needs %llu chunk states",
+                               (unsigned long long)round, what, (unsigned long long)cells),
+                      round, OC__VK_BUDGET, 0, 0);
+    const uint64_t bytes = oc__verifier_state_bytes(s, C);
+    int rc = state_budget(v, bytes, round, why, len);
+    if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
+    v->contrib = oc__calloc((size_t)cells, sizeof(cell));
+    v->written = oc__calloc((size_t)cells, sizeof(uint32_t));
+    if (!v->contrib || !v->written) return nomem(v, round, why, len);
+    for (uint32_t node = 0; node < N; node++) {
+        const uint64_t turn = (uint64_t)node * v->uw % C;
+        for (uint32_t l = 0; l < C; l++) {
+            const uint32_t x = (uint32_t)((l + C - turn) % C);
+            /* a turn of a plain cell is two intervals but where it splits a third: kept as
+             * the plain path would keep it (cell_store) */
+            if (!cell_turn(&v->offset[x], node, N, &v->contrib[(uint64_t)node * C + l])) {
+                oc__range iv[4];
+                uint32_t n;
+                const oc__range *o = cell_intervals(&v->offset[x], &n);
+                uint32_t k = 0;
+                for (uint32_t i = 0; i < n; i++) {
+                    const uint64_t a = (uint64_t)o[i].lo + node, b = (uint64_t)o[i].hi + node;
+                    if (a >= N)
+                        iv[k++] = (oc__range){(uint32_t)(a - N), (uint32_t)(b - N)};
+                    else if (b <= N)
+                        iv[k++] = (oc__range){(uint32_t)a, (uint32_t)b};
+                    else {
+                        iv[k++] = (oc__range){(uint32_t)a, N};
+                        iv[k++] = (oc__range){0, (uint32_t)(b - N)};
+                    }
+                }
+                qsort(iv, k, sizeof *iv, range_cmp);
+                if (cell_store(v, &v->contrib[(uint64_t)node * C + l], N, iv, k))
+                    return nomem(v, round, why, len);
+            }
+        }
+    }
+    v->base_bytes = bytes;
+    v->width = C;
+    v->runiform = 0;
+    return 0;
+}
+
+/* A family round in the uniform reduction state: 1 when checked and applied whole (*rc: 0 or a
+ * refusal), 0 when the plain path must take it (after rmaterialize). */
+static int runiform_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
+                          size_t len, int *rc) {
+    const oc__spec *s = v->spec;
+    const oc__family *f = &r->family;
+    const uint32_t N = s->nodes, C = s->chunks, w = v->uw;
+    if (!r->is_family || f->n != N || f->width != w || f->first != 0 || f->hop == 0 ||
+        f->hop >= N || f->shift >= N || (f->op != OC_OP_COPY && f->op != OC_OP_REDUCE) ||
+        round >= UINT32_MAX / 2 - 1)
+        return 0;
+    /* the plain path's staging, asked for in the same words */
+    const uint64_t units = (uint64_t)N * w;
+    if (units > v->staged_cap &&
+        (*rc = state_budget(v, units * (sizeof(cell) + sizeof(oc__rangeset)), round, why, len))) {
+        *rc = at_key(v, *rc, round, OC__VK_BUDGET, 0, 0);
+        return 1;
+    }
+    const uint32_t xs = (uint32_t)((uint64_t)((N - f->shift) % N) * w);
+    const uint32_t xd = (uint32_t)((xs + (uint64_t)(N - f->hop) * w) % C);
+    for (uint32_t j = 0; j < w; j++) {
+        const cell *from = &v->offset[xs + j];
+        cell turned;
+        if (cell_empty(from) || !cell_turn(from, N - f->hop, N, &turned)) return 0;
+        if (f->op == OC_OP_COPY)
+            v->unext[j] = turned;
+        else if (!cell_add_plain(&v->offset[xd + j], &turned, &v->unext[j]))
+            return 0;
+    }
+    memcpy(&v->offset[xd], v->unext, (size_t)w * sizeof(cell));
+    *rc = 0;
+    return 1;
+}
+
 static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
                         size_t len) {
     const oc__spec *s = v->spec;
     const uint64_t W = v->hi - v->lo; /* the window's width: cells are node * W + (c - lo) */
     const uint32_t base = v->lo;
     int rc;
+    if (v->runiform) {
+        if (runiform_round(v, round, r, why, len, &rc)) return rc;
+        if ((rc = rmaterialize(v, round, why, len))) return rc;
+    }
+    if (!(r = oc__round_plain(r, &v->flat, &rc))) return nomem(v, round, why, len);
     size_t units = 0;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
@@ -844,6 +1151,7 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
     oc__verifier *v = calloc(1, sizeof *v);
     if (!v) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     v->sink.round = verifier_round;
+    v->sink.takes_family = 1;
     v->spec = s;
     v->lo = lo;
     v->hi = hi;
@@ -857,7 +1165,24 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
         const size_t n = strlen(what);
         snprintf(what + n, sizeof what - n, " (chunks %u..%u)", lo, hi - 1);
     }
-    if (v->reduces) {
+    if (v->reduces && s->families && lo == 0 && hi == s->chunks && N >= 2 && s->chunks % N == 0 &&
+        (s->coll == OC_ALLREDUCE ||
+         (s->coll == OC_REDUCESCATTER && !s->block_node && s->q * N == s->chunks))) {
+        /* uniform: one cell per offset; the N x C cells only if a round needs them */
+        v->uw = s->chunks / N;
+        v->base_bytes = (uint64_t)s->chunks * sizeof(cell) + (uint64_t)v->uw * sizeof(cell);
+        if ((rc = oc__budget_check(v->base_bytes, what, why, len))) {
+            free(v);
+            return rc;
+        }
+        v->offset = oc__calloc(s->chunks, sizeof(cell));
+        v->unext = oc__calloc(v->uw, sizeof(cell));
+        if (!v->offset || !v->unext) goto nomem;
+        for (uint32_t x = 0; x < s->chunks; x++)
+            v->offset[x] = (cell){{{0, 1}, {0, 0}}}; /* every node its own: {0} turned by n */
+        v->runiform = 1;
+        v->width = 0; /* not reusable as a shard's */
+    } else if (v->reduces) {
         uint64_t cells = (uint64_t)N * W;
         if (cells > (UINT64_C(1) << 31)) {
             free(v);
@@ -916,21 +1241,8 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
         case OC_SCATTER:
             if (hold(v, s->root, 0, s->chunks)) goto nomem;
             break;
-        case OC_ALLTOALL:
-            for (uint32_t src = 0; src < N; src++) {
-                oc__range *rs = oc__malloc_array(N, sizeof(oc__range));
-                if (!rs) goto nomem;
-                size_t k = 0;
-                for (uint32_t d = 0; d < N; d++) {
-                    uint32_t a = (uint32_t)(((uint64_t)d * N + src) * q), b = a + q;
-                    if (a < lo) a = lo;
-                    if (b > hi) b = hi;
-                    if (a < b) rs[k++] = (oc__range){a, b};
-                }
-                rc = k ? oc__rangeset_union(&v->held[src], rs, k, NULL) : 0;
-                free(rs);
-                if (rc) goto nomem;
-            }
+        case OC_ALLTOALL: /* each node's N ranges when it is first looked at (make_node) */
+            if (!(v->made = oc__calloc(N, 1))) goto nomem;
             break;
         default: /* allgather, gossip, gather: block b starts at node block_node[b] */
             for (uint32_t b = 0; b < N; b++)
@@ -940,6 +1252,11 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
     }
     for (uint32_t n = 0; v->held && n < N; n++)
         v->heap_bytes += (uint64_t)v->held[n].cap * sizeof(oc__range);
+    if (uniform_possible(v)) {
+        const oc__range own = {0, q}; /* node 0's block; node n's is it turned by n * q */
+        if (oc__rangeset_union(&v->rel, &own, 1, NULL)) goto nomem;
+        v->uniform = 1;
+    }
     *out = v;
     return 0;
 nomem:
@@ -966,6 +1283,9 @@ static int need_held(oc__verifier *v, uint64_t idx, uint32_t node, uint32_t lo, 
     if (lo < v->lo) lo = v->lo;
     if (hi > v->hi) hi = v->hi;
     if (lo >= hi) return 0;
+    if (make_node(v, node))
+        return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), OC__VK_END,
+                      0, idx, lo);
     uint32_t c = oc__rangeset_first_missing(&v->held[node], lo, hi);
     if (c >= hi) return 0;
     char d[96];
@@ -1004,6 +1324,21 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
     const oc__spec *s = v->spec;
     const uint32_t N = s->nodes, q = s->q;
     int rc = 0;
+    /* uniform (an all-gather or gossip): every node holds everything iff rel is every label */
+    if (v->uniform && v->rel.size == s->chunks) return 0;
+    if (v->runiform) {
+        /* all-reduce: every offset cell every node; reduce-scatter: node b's block b, offsets
+         * [0, q), every node (a turn of every node is every node) */
+        const uint32_t upto = s->coll == OC_ALLREDUCE ? s->chunks : q;
+        uint32_t x = 0;
+        while (x < upto && v->offset[x].iv[0].lo == 0 && v->offset[x].iv[0].hi == N)
+            x++;
+        if (x == upto) return 0;
+        if ((rc = rmaterialize(v, OC__VK_END, why, len))) return rc;
+    }
+    if (materialize(v))
+        return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), OC__VK_END,
+                      0, 0, 0);
     switch (s->coll) {
     case OC_ALLGATHER:
     case OC_GOSSIP:
@@ -1037,6 +1372,76 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
     return rc;
 }
 
+/* ---- a schedule file, before any state ----
+ * The fewest chunk-transfers a complete schedule needs, per collective. A copy delivers a chunk
+ * to one node, so a copy collective needs one delivery of every chunk a node must end with and
+ * did not start with: (N - 1) C for all-gather, gossip and broadcast (every node must end with
+ * all C; together they start with C), N (N - 1) q for all-to-all, q for each block of a scatter
+ * or a gather that does not start at its root. For a reduction, count per chunk the
+ * transfers that carry it. Reduce-scatter: the contribution of each of the N - 1 nodes but the
+ * block's owner must leave that node, in a transfer it sends: N - 1. All-reduce: 2 (N - 1), the
+ * one-way gossip bound. Let K(n) be every contribution that ever reached node n (a superset of
+ * its set: a copy may overwrite, K never shrinks); a schedule's rounds done one transfer at a
+ * time, each reading the state as it is, leave every K a superset of what the rounds give, so
+ * count in that order. At the first transfer t after which some node's K is whole, each of the
+ * other N - 1 nodes has sent (its contribution reached that node): N - 1 transfers up to t. After
+ * t every other node's K is still short (t changed one node's, and none was whole before), and a
+ * K grows only by receiving: N - 1 more. */
+uint64_t oc__verify_min_units(const oc__spec *s) {
+    const uint64_t N = s->nodes, C = s->chunks, q = s->q;
+    uint64_t away = 0; /* blocks that do not start at the root (scatter, gather) */
+    switch (s->coll) {
+    case OC_ALLGATHER:
+    case OC_GOSSIP:
+    case OC_BROADCAST:
+    case OC_REDUCESCATTER:
+        return (N - 1) * C;
+    case OC_ALLTOALL:
+        return N * (N - 1) * q;
+    case OC_ALLREDUCE:
+        return 2 * (N - 1) * C;
+    case OC_SCATTER:
+    case OC_GATHER:
+        for (uint32_t b = 0; b < s->nodes; b++)
+            away += oc__spec_block_node(s, b) != s->root;
+        return away * q;
+    default:
+        return 0;
+    }
+}
+
+int oc__verify_file_counts(const oc__spec *s, const oc__store *store, const char *path, char *why,
+                           size_t len) {
+    const uint64_t states = (uint64_t)s->nodes * s->chunks;
+    if (oc__verifier_state_bytes(s, s->chunks) > OC__VERIFY_QUICK_BYTES) {
+        /* only transfers whose fields are right count: one naming 4e9 chunks past the end is
+         * refused by the verifier, but must not buy the state it would be refused in */
+        oc__verifier probe = {.spec = s, .reduces = oc_collective_reduces(s->coll)};
+        uint64_t units = 0, transfers = 0;
+        for (size_t i = 0; i < store->count; i++)
+            for (size_t k = 0; k < store->rounds[i].count; k++) {
+                const oc__transfer *t = &store->rounds[i].xfers[k];
+                if (transfer_ok(&probe, t)) units += t->count, transfers++;
+            }
+        const uint64_t need = oc__verify_min_units(s);
+        if (units < need)
+            return oc__fail(why, len, OC_EVERIFY,
+                            "%s: its %llu well-formed transfers carry %llu chunks in all, fewer "
+                            "than the %llu chunk-transfers any complete %s on %u nodes with %u "
+                            "chunks needs: it cannot be complete",
+                            path, (unsigned long long)transfers, (unsigned long long)units,
+                            (unsigned long long)need, oc_collective_name(s->coll), s->nodes,
+                            s->chunks);
+    }
+    if (oc_collective_reduces(s->coll) && states > OC__FILE_MAX_STATES)
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "%s: verifying %s on %u nodes with %u chunks is %llu node-chunk states, "
+                        "more than the %llu a schedule file may name",
+                        path, oc_collective_name(s->coll), s->nodes, s->chunks,
+                        (unsigned long long)states, (unsigned long long)OC__FILE_MAX_STATES);
+    return 0;
+}
+
 void oc__verifier_free(oc__verifier *v) {
     if (!v) return;
     const oc__spec *s = v->spec;
@@ -1046,6 +1451,10 @@ void oc__verifier_free(oc__verifier *v) {
         free(v->held);
     }
     free(v->scope);
+    oc__rangeset_free(&v->rel);
+    oc__round_free(&v->flat);
+    free(v->offset);
+    free(v->unext);
     if (v->contrib) {
         uint64_t cells = (uint64_t)s->nodes * (v->hi - v->lo);
         for (uint64_t i = 0; i < cells; i++)
@@ -1060,6 +1469,7 @@ void oc__verifier_free(oc__verifier *v) {
     free(v->sorted);
     free(v->bucket);
     free(v->last_round);
+    free(v->made);
     free(v->merge);
     for (int i = 0; i < 4; i++)
         free(v->scratch[i]);

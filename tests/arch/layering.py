@@ -23,7 +23,10 @@ What is checked, on what the compiler saw rather than on what the README says:
     text (no printf family, no open_memstream): report is where a result becomes text;
  5. networks by name: no algorithm (src/algo, src/aas) compares a string with a model's name
     (the names of src/net's models): an algorithm reads its network's typed settings
-    (core/netcfg.h, oc__formula_in.cfg.kind).
+    (core/netcfg.h, oc__formula_in.cfg.kind);
+ 6. the tools are clients: every `#include "..."` in tools/ names a public header (include/) or
+    one of tools/' own, never a path into src/, and the tools' targets (opticoll, opticoll-mpi,
+    opticoll-cluster) are compiled without src/ on their include path (CMake's flags.make).
 Each kind of violation has a case in the self-test (--self-test), on synthetic inputs shaped like
 the house's own past violations (the table and the helpers in one file, algo <-> aas, run calling
 report's time formatter, run writing the link text, the ring's check using the model's helper).
@@ -95,11 +98,21 @@ def folder(room):
 
 # ---- the checks, on facts (so the self-test can hand them synthetic ones) ----
 
-def check(order, allowed, folders, includes, refs, inline_headers, name_compares=()):
+def check(order, allowed, folders, includes, refs, inline_headers, name_compares=(),
+          tool_includes=(), tool_headers=frozenset(), tool_flags=()):
     """folders: the folders under src/; includes: (file, line, "room/x.h"); refs: (file, file,
     symbol, kind) with kind "call" or "data"; inline_headers: headers under src/ that define an
-    inline function. Returns the violations, one line each."""
+    inline function; tool_includes: (file, line, "x.h") of tools/; tool_headers: the names a tool
+    may include (include/'s and tools/' own); tool_flags: (target, include directory) of the
+    tools' targets. Returns the violations, one line each."""
     bad = []
+    for f, n, hdr in tool_includes:
+        if hdr not in tool_headers:
+            bad.append(f"{f}:{n}: includes {hdr}, not a public header (include/) nor one of "
+                       f"tools/': the tools use the library through its public API")
+    for target, inc in tool_flags:
+        bad.append(f"{target}: compiled with {inc} on its include path: the tools see include/ "
+                   f"and their own folder only")
     known = {folder(r) for r in order}
     for d in sorted(folders):
         if d not in known:
@@ -225,6 +238,24 @@ def tree_facts(root, build):
             for m in re.finditer(r'str(?:n?case)?n?cmp\s*\([^;]*?"([a-z_]+)"', line):
                 if m.group(1) in nets:
                     name_compares.append((rel, n, m.group(1)))
+    tool_includes = []
+    tool_headers = {os.path.basename(h) for h in glob.glob(os.path.join(root, "include", "*.h"))}
+    tool_headers |= {os.path.basename(h) for h in glob.glob(os.path.join(root, "tools", "*.h"))}
+    for path in sorted(glob.glob(os.path.join(root, "tools", "*.[ch]"))):
+        rel = os.path.relpath(path, root)
+        for n, line in enumerate(open(path, encoding="utf-8"), 1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            if m:
+                tool_includes.append((rel, n, m.group(1)))
+    tool_flags = []
+    src_dir = os.path.realpath(src)
+    for target in ("opticoll", "opticoll-mpi", "opticoll-cluster"):
+        flags = os.path.join(build, "CMakeFiles", target + ".dir", "flags.make")
+        if not os.path.exists(flags):
+            continue  # not built here (opticoll-mpi and -cluster need MPI)
+        for m in re.finditer(r"(?:^|\s)-I\s*(\S+)", open(flags, encoding="utf-8").read()):
+            if os.path.realpath(m.group(1)) == src_dir:
+                tool_flags.append((target, m.group(1)))
     objs = glob.glob(os.path.join(build, "CMakeFiles", "*.dir", "src", "*", "*.c.o"))
     defs, uses = {}, collections.defaultdict(set)
     for o in objs:
@@ -245,7 +276,8 @@ def tree_facts(root, build):
                 refs.append((f, defs[u][0], u, defs[u][1]))
             elif u in TEXT_WRITERS:
                 refs.append((f, "libc", u, "call"))
-    return folders, includes, refs, inline_headers, name_compares, bool(defs)
+    return (folders, includes, refs, inline_headers, name_compares,
+            (tool_includes, tool_headers, tool_flags), bool(defs))
 
 
 # ---- the self-test: each kind of violation, caught ----
@@ -311,16 +343,27 @@ def self_test():
         "unknown room": ([], [], set(), "does not place"),
         # An algorithm that knows its network by name (hring's strcmp(name, "fattree")).
         "network by name": ([], [], set(), "network name"),
+        # A command reaching into the library's rooms (cmd_rack.c's studies/rack.h).
+        "tool includes src": ([], [], set(), "not a public header"),
+        # A tool target built with src/ on its include path (CMakeLists.txt's PRIVATE src).
+        "tool built with src": ([], [], set(), "include path"),
     }
     failed = 0
-    base = check(order, allowed, folders, clean_inc, clean, set())
+    base = check(order, allowed, folders, clean_inc, clean, set(), (),
+                 [("tools/cmd_rack.c", 7, "cli.h"), ("tools/cli.h", 12, "opticoll.h")],
+                 {"cli.h", "opticoll.h"}, ())
     if base:
         print("FAIL self-test: the clean tree has violations: " + "; ".join(base))
         failed += 1
     for name, (refs, incs, inl, want) in cases.items():
         fl = folders + (["mystery"] if name == "unknown room" else [])
         names = [("src/algo/hring.c", 148, "fattree")] if name == "network by name" else []
-        got = check(order, allowed, fl, clean_inc + incs, clean + refs, inl, names)
+        tool_inc = [("tools/cmd_rack.c", 7, "cli.h"), ("tools/cli.h", 12, "opticoll.h")]
+        if name == "tool includes src":
+            tool_inc.append(("tools/cmd_rack.c", 8, "studies/rack.h"))
+        flags = [("opticoll", "/x/src")] if name == "tool built with src" else []
+        got = check(order, allowed, fl, clean_inc + incs, clean + refs, inl, names, tool_inc,
+                    {"cli.h", "opticoll.h"}, flags)
         if not any(want in g for g in got):
             print(f"FAIL self-test: '{name}' not caught (wanted '{want}', got {got})")
             failed += 1
@@ -349,11 +392,12 @@ def main():
     except (OSError, ValueError) as e:
         print(f"FAIL ARCHITECTURE.md: {e}")
         return 1
-    folders, includes, refs, inline_headers, name_compares, any_defs = tree_facts(root, build)
+    (folders, includes, refs, inline_headers, name_compares, tools,
+     any_defs) = tree_facts(root, build)
     if not any_defs:
         print("FAIL no object files under " + build + " (build the library first)")
         return 1
-    bad = check(order, allowed, folders, includes, refs, inline_headers, name_compares)
+    bad = check(order, allowed, folders, includes, refs, inline_headers, name_compares, *tools)
     for b in bad:
         print("FAIL " + b)
     print(f"layering: {len(bad)} violation(s)")

@@ -5,6 +5,9 @@
 # filters, the fabric's circuits, the matrix's transfers (the schedule file), the rounds, views
 # and index links (run --json), the summary past 64 nodes; a schedule file drawn like the
 # request; --round R; names from a file escaped; bad input: one line, exit 2, no file.
+# The PNG (gnuplot): the script of the same drawing read back the same way (every lightpath,
+# transmission, circuit, cell once with its facts), the PNG whole and of the script's size,
+# gnuplot run by hand on the script drawing the same bytes; no gnuplot: one line, exit 3.
 set -u
 # shellcheck source=tests/cli/lib.sh
 . "${2:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
@@ -149,6 +152,70 @@ else
     fail "-o --round writes a file named --round" "$(ls -A "$T" | head)"
 fi
 
+# ---- the PNG through gnuplot: the same drawing as the SVG ----
+# pngs NAME KIND REF ARGS...: NAME.gp (the script) read back as KIND against REF, NAME.png whole
+# and of the script's size
+pngs() {
+    local name=$1 kind=$2 ref=$3
+    shift 3
+    run_tool draw "$@" -o "$T/$name.gp"
+    if [ "$RC" -ne 0 ] || [ -s "$T/err" ]; then fail "$name: draw -o $name.gp" "rc $RC" "$(cat "$T/err")"; return 1; fi
+    check "$name: the gnuplot script, read back ($kind)" "$kind" "$T/$name.gp" "$ref"
+    run_tool draw "$@" -o "$T/$name.png"
+    if [ "$RC" -ne 0 ] || [ -s "$T/out" ] || [ -s "$T/err" ]; then fail "$name: draw -o $name.png" "rc $RC" "$(cat "$T/err")"; return 1; fi
+    check "$name: the PNG is whole, of the script's size" png "$T/$name.png" "$T/$name.gp"
+}
+if command -v gnuplot >/dev/null; then
+    pngs wrht16 ring "$T/wrht16.json" -c allgather -a wrht -n 16 -w 4 -s 1KiB
+    pngs ring7 ring "$T/ring7.json" -c allreduce -a bt -n 7 -w 2 -f 2 -s 3KiB
+    # one element per lightpath: the script's lightpaths are the run's chunk-transfers
+    got=$(grep -c '^# lightpath ' "$T/ring7.gp")
+    want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["chunk_transfers"])' "$T/ring7.run")
+    if [ "$got" = "$want" ]; then pass "PNG ring N=7: $got lightpaths in the script = the run's chunk-transfers"
+    else fail "PNG ring N=7: lightpaths = chunk-transfers" "$got in the script, $want in the run"; fi
+    pngs star9 star "$T/star9.json" -c broadcast -a tcp1 -t star -n 9 -s 1KiB
+    pngs fab12 fabric "$T/fab12.json" -c allreduce -a rhd -t fabric -n 12 -s 1MiB
+    pngs m-torus matrix "$T/m-torus.sched" -c alltoall -a pipeline -t torus -n 5 -s 64KiB
+    pngs sum100 summary "$T/sum100.run" -c allgather -a optree -n 100 -s 1KiB
+    # --round and a schedule file, as the SVG
+    run_tool draw "$T/wrht16.sched" --round 0 --format png -o "$T/file.img"
+    if [ "$RC" -eq 0 ]; then check "draw FILE --format png -o FILE.img: a whole PNG" png "$T/file.img" "$T/wrht16.gp"
+    else fail "draw FILE --format png" "rc $RC" "$(cat "$T/err")"; fi
+    # the PNG is what gnuplot draws from that script, byte for byte (cairo is deterministic)
+    if (cd "$T" && gnuplot -e "opticoll_output='hand.png'" wrht16.gp 2>/dev/null) && cmp -s "$T/hand.png" "$T/wrht16.png"; then
+        pass "gnuplot run by hand on the script draws the same PNG"
+    else
+        fail "gnuplot on the script draws the PNG" "$(cmp "$T/hand.png" "$T/wrht16.png" 2>&1)"
+    fi
+    # a script names its own PNG (x.gp draws x.png) and quotes it: a name with a quote
+    run_tool draw -c allgather -a ring -n 4 -s 1KiB -o "$T/it's.gp"
+    if [ "$RC" -eq 0 ] && (cd "$T" && gnuplot "it's.gp" 2>/dev/null) && python3 "$CHECK" png "$T/it's.png" "$T/it's.gp" >/dev/null; then
+        pass "a script's own PNG: it's.gp draws it's.png"
+    else
+        fail "a script's own PNG" "rc $RC" "$(cat "$T/err")" "$(ls "$T" | grep it)"
+    fi
+else
+    fail "the PNG tests need gnuplot (scripts/deps.sh installs gnuplot-nox)"
+fi
+# no gnuplot on the PATH: one line, exit 3, no file, before any work
+rm -rf "$T/none" && mkdir -p "$T/none"
+ABS=$(cd "$(dirname "$TOOL")" && pwd)/$(basename "$TOOL")
+PATH=/nonexistent LC_ALL=C "$ABS" draw -c allgather -a ring -n 5 -s 1KiB -o "$T/none/x.png" >"$T/out" 2>"$T/err"
+RC=$?
+if [ "$RC" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q gnuplot "$T/err" && [ -z "$(ls -A "$T/none")" ]; then
+    pass "PNG without gnuplot: one line, exit 3, no file"
+else
+    fail "PNG without gnuplot" "rc $RC" "$(cat "$T/err")" "$(ls -A "$T/none")"
+fi
+# an old PNG stays when the new drawing is refused
+echo old >"$T/keep.png"
+run_tool draw -c allgather -a ring -n 300 -s 1KiB -o "$T/keep.png"
+if [ "$RC" -eq 2 ] && [ "$(cat "$T/keep.png")" = old ] && [ -z "$(ls -A "$T" | grep '^\.opticoll')" ]; then
+    pass "a refused PNG leaves the old file and no temporary"
+else
+    fail "a refused PNG leaves the old file" "rc $RC" "$(head -c 80 "$T/keep.png")"
+fi
+
 # ---- bad input: one line, exit 2, no file ----
 refused() { # refused DESCRIPTION ARGS...: exit 2, one line on stderr, nothing in $T/none
     local what=$1
@@ -163,6 +230,9 @@ refused() { # refused DESCRIPTION ARGS...: exit 2, one line on stderr, nothing i
         fail "$what" "rc $RC" "$(cat "$T/err")" "$(ls -A "$T/none")"
     fi
 }
+refused "--format not svg, png or gnuplot" draw -c allgather -a ring -n 5 -s 1KiB --format jpg -o "$T/none/x.svg"
+refused "--format png to standard output" draw -c allgather -a ring -n 5 -s 1KiB --format png
+refused "--format given twice" draw -c allgather -a ring -n 5 -s 1KiB --format svg --format=png -o "$T/none/x.svg"
 refused "--round past the last round" draw -c allgather -a ring -n 5 -s 1KiB --round 4 -o "$T/none/x.svg"
 refused "--round not a number" draw -c allgather -a ring -n 5 -s 1KiB --round two -o "$T/none/x.svg"
 refused "--round given twice" draw -c allgather -a ring -n 5 -s 1KiB --round 1 --round=2

@@ -16,6 +16,15 @@ xml.etree and checks its contents against an independent account of the same sch
   summary SVG RUN           the summary past 64 nodes: no per-transfer element; the blocks'
                             marks add up to the run's chunk-transfers (ring: lightpaths) or
                             transfers
+SVG may instead be the gnuplot script of the same drawing (`draw --format gnuplot`, a name
+ending .gp): its elements are read from its data blocks, where each drawn element is a comment
+line with the SVG's data-* facts ("# lightpath round=0 step=1 src=2 ...") followed by the points
+gnuplot draws; an element with fewer points than its kind draws (a curve two, a cell or a filter
+one) is a difference. `index` is the SVG's alone (a PNG has no links).
+
+  png PNG GP                a whole PNG (signature, every chunk's length inside the file, IHDR
+                            first, IEND ending the file exactly) of the size the script's
+                            terminal line gives
 Prints nothing and exits 0 when the drawing is right; one line per difference and exit 1.
 """
 import collections
@@ -30,6 +39,66 @@ XLINK = "{http://www.w3.org/1999/xlink}href"
 
 def elements(svg, tag, cls):
     return [e for e in svg.iter(NS + tag) if e.get("class") == cls]
+
+
+class GpElement:
+    """A drawn element of a gnuplot script, answering get() as its SVG element would."""
+
+    def __init__(self, tag, cls, facts):
+        self.tag, self.attrs = tag, {"class": cls}
+        for k, v in facts.items():
+            self.attrs[k if k == "id" else "data-" + k] = v.replace(",", " ")
+
+    def get(self, key, default=None):
+        return self.attrs.get(key, default)
+
+
+GP_TAGS = {"lightpath": "path", "transmission": "path", "circuit": "path", "transfer": "rect",
+           "block": "rect", "filter": "circle", "drawing": "g"}
+GP_POINTS = {"path": 2, "rect": 1, "circle": 1}
+
+
+class GpDoc:
+    """A gnuplot script of `opticoll draw` read as the SVG's elements (see the module's text)."""
+
+    def __init__(self, path):
+        self.items, self.bad = [], []
+        lines = open(path, encoding="utf-8").read().split("\n")
+        in_block, current, points = False, None, 0
+
+        def close():
+            if current is not None and current.tag in GP_POINTS and points < GP_POINTS[current.tag]:
+                self.bad.append(f"{current.get('class')} {current.attrs} draws {points} points")
+
+        for line in lines:
+            if not in_block and line.startswith("$b") and line.endswith("<< EOD"):
+                in_block = True
+                continue
+            if in_block and line == "EOD":
+                close()
+                in_block, current, points = False, None, 0
+                continue
+            m = re.match(r"# (\w+)((?: [\w-]+=\S+)+)$", line)
+            if m and (in_block or m.group(1) == "drawing"):
+                if in_block:
+                    close()
+                facts = dict(kv.split("=", 1) for kv in m.group(2).split())
+                if m.group(1) == "drawing":
+                    facts["id"] = "summary"
+                current = GpElement(GP_TAGS.get(m.group(1), "unknown"), m.group(1), facts)
+                self.items.append(current)
+                points = 0
+            elif in_block and line.strip() and current is not None:
+                points += 1
+            elif in_block and not line.strip() and current is not None and points:
+                close()
+                current, points = None, 0
+
+    def iter(self, tag=None):
+        return [e for e in self.items if tag is None or NS + e.tag == tag]
+
+    def find(self, query):
+        return next((e for e in self.items if e.get("id") == "summary"), None)
 
 
 def chrome_sends(path, round_only=None):
@@ -170,15 +239,50 @@ def summary(svg, run):
     return bad
 
 
+def png(path, script):
+    import struct
+    data = open(path, "rb").read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        return ["not a PNG (no signature)"]
+    at, chunks = 8, []
+    while at + 8 <= len(data):
+        n, kind = struct.unpack(">I4s", data[at:at + 8])
+        if at + 12 + n > len(data):
+            return [f"chunk {kind!r} runs past the end of the file"]
+        chunks.append((kind, data[at + 8:at + 8 + n]))
+        at += 12 + n
+        if kind == b"IEND":
+            break
+    bad = []
+    if not chunks or chunks[0][0] != b"IHDR" or chunks[-1][0] != b"IEND" or at != len(data):
+        return ["the PNG is not whole: IHDR first and IEND at the very end"]
+    width, height = struct.unpack(">II", chunks[0][1][:8])
+    m = re.search(r"^set terminal pngcairo size (\d+),(\d+)", open(script).read(), re.M)
+    if not m or (width, height) != (int(m.group(1)), int(m.group(2))):
+        bad.append(f"the PNG is {width} x {height}, the script's terminal "
+                   f"{m.groups() if m else 'says no size'}")
+    return bad
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
+    if kind == "png":
+        bad = png(path, sys.argv[3])
+        print("\n".join(bad[:10])) if bad else None
+        return 1 if bad else 0
     ref = sys.argv[3] if len(sys.argv) > 3 else None
     rnd = int(sys.argv[4]) if len(sys.argv) > 4 else None
-    try:
-        svg = ET.parse(path).getroot()
-    except ET.ParseError as e:
-        print(f"{path}: not well-formed XML: {e}")
-        return 1
+    if path.endswith(".gp"):
+        svg = GpDoc(path)
+        if svg.bad:
+            print("\n".join(svg.bad[:10]))
+            return 1
+    else:
+        try:
+            svg = ET.parse(path).getroot()
+        except ET.ParseError as e:
+            print(f"{path}: not well-formed XML: {e}")
+            return 1
     bad = {"ring": lambda: ring(svg, ref, rnd), "star": lambda: star(svg, ref),
            "fabric": lambda: fabric(svg, ref), "matrix": lambda: matrix(svg, ref),
            "index": lambda: index(svg, ref, rnd), "summary": lambda: summary(svg, ref)}[kind]()

@@ -11,7 +11,8 @@
 #  - `-o -` (tune), `--csv -` (sweep) wrote a file named "-", and -o /dev/stdout was refused as a
 #    symbolic link: no output could be piped;
 #  - "allgather\u0000evil" verified as allgather (cJSON cuts strings at an escaped NUL); the same
-#    in a decision file; a decision file of "version": 2 was read as version 1.
+#    in a decision file; a decision file of "version": 2 was read as version 1; "bytes": 0 in
+#    a decision file is kept, as the 0-byte (latency) point tune writes, and tested to be picked.
 set -u
 # shellcheck source=tests/cli/lib.sh
 . "${2:-$(dirname "$0")}/lib.sh" # sets TOOL, CLI_DIR and T from the arguments
@@ -145,6 +146,30 @@ PY
     bad 2 'v2.json:3: "version" must be 1' "${AUTO[@]}" "$T/v2.json"
     bad 2 'nov.json: "version" must be 1' "${AUTO[@]}" "$T/nov.json"
     bad 2 'wnul.json:13: a string holds \u0000 (a NUL)' "${AUTO[@]}" "$T/wnul.json"
+    # "bytes": 0 is a point like any other (issue 27 asked: refuse or give it a meaning): the
+    # latency alone, as `run -s 0` and `tune --sizes 0` give it; the nearest-point rule measures
+    # sizes as S + 1 bytes, so 0 is as far from 1 as 1 is from 3. A file with a 0-byte point
+    # (onestage) and a 1 MiB point (made ring's here) picks by size on both sides.
+    "$TOOL" tune -c allgather -t ring -n 4 --sizes 0,1MiB -o "$T/dec0.json" >/dev/null 2>&1
+    python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+d = json.load(open(t + "/dec0.json"))
+assert [p["bytes"] for p in d["points"]] == [0, 1048576], d["points"]
+d["points"][1]["winner"] = "ring"
+json.dump(d, open(t + "/dec0.json", "w"), indent=1)
+PY
+    for sw in 0:onestage:0 1:onestage:1 1MiB:ring:0 4MiB:ring:2; do
+        size=${sw%%:*} rest=${sw#*:}
+        want=${rest%%:*} dist=${rest#*:}
+        run_tool run -c allgather -n 4 -s "$size" -a auto --decisions "$T/dec0.json"
+        if [ "$RC" -eq 0 ] && head -1 "$T/out" | grep -q "^auto: chose $want, .*= $dist"; then
+            pass "a decision file with a 0-byte point: -s $size picks $want (distance $dist)"
+        else
+            fail "a decision file with a 0-byte point: -s $size picks $want (distance $dist)" \
+                "rc=$RC" "$(head -1 "$T/out")" "$(head -c 300 "$T/err")"
+        fi
+    done
 else
     skip "decision files (no python3)"
 fi

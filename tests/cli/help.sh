@@ -19,21 +19,26 @@ if have_python; then
     python3 - "$SRC/cli.h" "$SRC/cli.c" >"$T/table" <<'PY'
 import re, sys
 h, c = open(sys.argv[1]).read(), open(sys.argv[2]).read()
-bits = {}
-for name, expr in re.findall(r"(OPT_[A-Z_]+)\s*=\s*([^,]+),", h):
-    bits[name] = eval(" ".join(re.sub(r"OPT_[A-Z_]+", lambda m: str(bits[m.group(0)]), expr).split()))
+# cli.h's groups (#define OPT_PROBLEM OPT_COLL, ...) and cli.c's lists (OPT_LIST(...)) of opt_ids
+groups = {name: body.split(",") for name, body in
+          re.findall(r"#define (OPT_[A-Z_]+) (OPT_[A-Z_][A-Z_, ]*)\n", h)}
+def expand(names):
+    out = set()
+    for n in (x.strip() for x in names):
+        if n:
+            out |= expand(groups[n]) if n in groups else {n}
+    return out
 cmds = re.search(r"command_options\[\] = \{(.*?)\n\};", c, re.S).group(1)
 allowed = {}
-for cmd, expr in re.findall(r'\{"(\w+)",\s*([^}]*)\}', cmds):
-    expr = " ".join(re.sub(r"/\*.*?\*/", "", expr).split())
-    allowed[cmd] = eval(re.sub(r"OPT_[A-Z_]+", lambda m: str(bits[m.group(0)]), expr))
+for cmd, body in re.findall(r'\{"(\w+)",\s*OPT_LIST\(([^)]*)\)\}', cmds):
+    allowed[cmd] = expand(re.sub(r"/\*.*?\*/", "", body).split(","))
 rows = re.search(r"cli_options\[\] = \{(.*?)\n\};", c, re.S).group(1)
 for letter, name, opt, only in re.findall(
         r'\{\{(NULL|"-\w")\s*,\s*"(--[\w-]+)"\s*,\s*\d\s*,\s*(OPT_\w+)\}\s*,[^,]*,\s*(NULL|"[^"]*")\}', rows):
     if opt == "OPT_HELP":
         continue
     for cmd, a in allowed.items():
-        if not (a & bits[opt]):
+        if opt not in a:
             continue
         # train is shown the shared options so that it can refuse them by name (-c, -s, -r,
         # --format, -o, --csv) or ignore them (--links, --explain, --objective): not its own

@@ -16,8 +16,10 @@ done
 OPTICOLL_MEMORY_BUDGET_MIB=64 run_tool list
 [ "$RC" -eq 0 ] && pass "OPTICOLL_MEMORY_BUDGET_MIB=64 list" || fail "budget 64 refused" "$(cat "$T/err")"
 
-# ---- a 51-byte all-to-all on 46341 nodes: refused at once with what it needs ----
-printf '{"collective":"alltoall","nodes":46341,"rounds":[]}' >"$T/a2a.json"
+# ---- an all-to-all on 46341 nodes in 100 bytes: refused at once with what it needs (one
+# transfer of every chunk: as many as a complete one moves, so the count does not refuse it) ----
+printf '{"collective":"alltoall","nodes":46341,"rounds":[[{"src":0,"dst":1,"chunks":[0,2147488281]}]]}' \
+    >"$T/a2a.json"
 start=$(date +%s)
 bad 2 "needs 16.0 GiB, more than the memory budget of 4 GiB (set OPTICOLL_MEMORY_BUDGET_MIB)" \
     verify "$T/a2a.json"

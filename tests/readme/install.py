@@ -51,7 +51,8 @@ try:
     rc, out = sh(f"cmake --install {build}", tmp, env)
     check(rc == 0, f"cmake --install into DESTDIR (prefix {prefix})", out)
     root = stage + prefix
-    want = ["bin/opticoll", "lib/libopticoll.a", "include/opticoll.h", "lib/pkgconfig/opticoll.pc",
+    want = ["bin/opticoll", "lib/libopticoll.a", "include/opticoll.h", "include/opticoll_core.h",
+            "include/opticoll_studies.h", "include/opticoll_json.h", "lib/pkgconfig/opticoll.pc",
             "share/man/man1/opticoll.1", "share/opticoll/models.tsv"]
     if with_mpi:
         want += ["bin/opticoll-mpi", "bin/opticoll-cluster", "lib/libopticoll_mpi.a",

@@ -1,0 +1,312 @@
+/*
+ * circulant.c — the shortest spanning tree of a given depth on the ring, the one every block (or
+ * piece) of the `circulant` algorithms follows rotated to its source (allgather_circulant.c,
+ * allreduce_circulant.c).
+ *
+ * The tree. A labelling of the offsets 1..N-1 by depth 1..S, each offset's parent the nearer end
+ * of its gap (src/bounds/bounds_common.c's essay, the exact tree length E(N, S)): the quadratic
+ * programme D_k over gap lengths, here with its argmins kept, then walked from the whole ring (a
+ * gap of N links whose two ends are the source) down: in a gap with k + 1 levels left, the
+ * straddling split (a, b), the depth-t nodes of the left part each at a distance from the left
+ * end (Lp's argmins), the right part the same from the right end, and the sub-gaps one level
+ * down. The tree is optimal in total length; its rounds need not be balanced between the two
+ * directions, so the algorithms bound each round by its busiest direction.
+ *
+ * Two ways, two trees. The quadratic way scans every candidate and keeps the first minimiser:
+ * O(kmax N^2). Where a level's sequences are convex (checked, as bounds_common.c does) the slope
+ * merges give the same minima in O(N log N) a level, with minimisers of their own: an equally
+ * short tree that is often another one, whose rounds load the links differently (the all-reduce
+ * tries both: `variant`). Beyond OC__CIRC_QUADRATIC_NODES only the merges are used. Both keep 12
+ * bytes a node and level of argmins. The programme duplicates bounds_common.c's because
+ * algorithms may not use the bounds' room and the bounds must not trust an algorithm: two
+ * implementations that agree on E(N, S) are evidence (tests/test_circulant.c checks every
+ * tree's length against E and its labels against its parents).
+ */
+#include "algo/circulant.h"
+
+#include <stdlib.h>
+
+void oc__circ_dp_free(oc__circ_dp *dp) {
+    free(dp->ly);
+    free(dp->ma);
+    free(dp->split);
+}
+
+static int convex(const uint64_t *a, size_t n) {
+    for (size_t i = 2; i < n; i++)
+        if (a[i] + a[i - 2] < 2 * a[i - 1]) return 0;
+    return 1;
+}
+
+/* c = a (+) b, the min-plus convolution of two convex sequences of n terms, its first n terms:
+ * the merge of their slopes; arg[k] the terms taken from a (c[k] = a[arg[k]] + b[k - arg[k]]). */
+static void convex_minplus(const uint64_t *a, const uint64_t *b, uint64_t *c, uint32_t *arg,
+                           size_t n) {
+    size_t i = 0, j = 0;
+    c[0] = a[0] + b[0];
+    arg[0] = 0;
+    for (size_t k = 1; k < n; k++) {
+        const int take_a = j + 1 >= n || (i + 1 < n && a[i + 1] - a[i] <= b[j + 1] - b[j]);
+        if (take_a) {
+            c[k] = c[k - 1] + (a[i + 1] - a[i]);
+            i++;
+        } else {
+            c[k] = c[k - 1] + (b[j + 1] - b[j]);
+            j++;
+        }
+        arg[k] = (uint32_t)i;
+    }
+}
+
+/* Lp(x) = x + min_{y < x} Lp(y) + D(x - y) for convex D, its argmin in ly[x]: D(x - y) satisfies
+ * the quadrangle inequality, so a later candidate y that is as good at some x stays so at every
+ * larger x; a deque of candidates, each with the first x it wins, and a binary search per
+ * candidate give every Lp(x) exactly in O(n log n). `work` holds 2n entries. */
+static int prefix_convex(const uint64_t *D, uint64_t *Lp, uint32_t *ly, size_t n, size_t *work) {
+    size_t *cand = work, *from = work + n;
+    size_t head = 0, tail = 0; /* the deque is cand[head..tail) */
+    Lp[0] = 0;
+    ly[0] = 0;
+    cand[tail] = 0;
+    from[tail++] = 1;
+    for (size_t x = 1; x < n; x++) {
+        while (tail - head >= 2 && from[head + 1] <= x)
+            head++;
+        Lp[x] = Lp[cand[head]] + D[x - cand[head]] + x;
+        ly[x] = (uint32_t)cand[head];
+        while (tail > head) {
+            const size_t yb = cand[tail - 1];
+            const size_t lo = from[tail - 1] > x + 1 ? from[tail - 1] : x + 1;
+            if (lo >= n) break;
+            if (Lp[x] + D[lo - x] <= Lp[yb] + D[lo - yb]) {
+                tail--;
+                continue;
+            }
+            size_t a = lo + 1, b = n;
+            while (a < b) {
+                const size_t mid = a + (b - a) / 2;
+                if (Lp[x] + D[mid - x] <= Lp[yb] + D[mid - yb])
+                    b = mid;
+                else
+                    a = mid + 1;
+            }
+            if (a < n) {
+                cand[tail] = x;
+                from[tail++] = a;
+            }
+            break;
+        }
+        if (tail == head && x + 1 < n) {
+            cand[tail] = x;
+            from[tail++] = x + 1;
+        }
+    }
+    return 0;
+}
+
+int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax, int slopes) {
+    const size_t n = (size_t)N + 1, cells = n * ((size_t)kmax + 1);
+    *dp = (oc__circ_dp){.N = N, .kmax = kmax};
+    dp->ly = calloc(cells, sizeof *dp->ly);
+    dp->ma = calloc(cells, sizeof *dp->ma);
+    dp->split = calloc(cells, sizeof *dp->split);
+    uint64_t *D = malloc(n * sizeof *D), *Lp = malloc(n * sizeof *Lp), *Mp = malloc(n * sizeof *Mp),
+             *next = malloc(n * sizeof *next);
+    size_t *work = malloc(2 * n * sizeof *work);
+    int rc = 0;
+    if (!dp->ly || !dp->ma || !dp->split || !D || !Lp || !Mp || !next || !work) {
+        rc = OC_ENOMEM;
+        goto out;
+    }
+    for (size_t g = 0; g < n; g++)
+        D[g] = (uint64_t)g * g / 4;
+    for (uint32_t k = 1; k <= kmax; k++) {
+        uint32_t *ly = dp->ly + k * n, *ma = dp->ma + k * n, *split = dp->split + k * n;
+        if (slopes && convex(D, n)) {
+            if ((rc = prefix_convex(D, Lp, ly, n, work))) goto out;
+            if (convex(Lp, n)) {
+                convex_minplus(Lp, Lp, Mp, ma, n);
+                convex_minplus(Mp, D, next, split, n);
+                goto level_done;
+            }
+        }
+        Lp[0] = 0;
+        for (size_t x = 1; x < n; x++) {
+            uint64_t best = UINT64_MAX;
+            for (size_t y = 0; y < x; y++)
+                if (Lp[y] + D[x - y] < best) {
+                    best = Lp[y] + D[x - y];
+                    ly[x] = (uint32_t)y;
+                }
+            Lp[x] = best + x;
+        }
+        for (size_t s = 0; s < n; s++) {
+            uint64_t best = UINT64_MAX;
+            for (size_t a = 0; 2 * a <= s; a++)
+                if (Lp[a] + Lp[s - a] < best) {
+                    best = Lp[a] + Lp[s - a];
+                    ma[s] = (uint32_t)a;
+                }
+            Mp[s] = best;
+        }
+        next[0] = 0;
+        for (size_t g = 1; g < n; g++) {
+            uint64_t best = UINT64_MAX;
+            for (size_t s = 0; s < g; s++)
+                if (Mp[s] + D[g - s] < best) {
+                    best = Mp[s] + D[g - s];
+                    split[g] = (uint32_t)s;
+                }
+            next[g] = best;
+        }
+    level_done:;
+        uint64_t *swap = D;
+        D = next;
+        next = swap;
+    }
+out:
+    free(D);
+    free(Lp);
+    free(Mp);
+    free(next);
+    free(work);
+    if (rc) oc__circ_dp_free(dp);
+    return rc;
+}
+
+static void set_node(oc__circ_tree *t, uint32_t pos, uint32_t label, uint32_t par) {
+    const uint32_t p = pos % t->N;
+    t->label[p] = label;
+    t->parent[p] = par % t->N;
+}
+
+/* The gap [lo, lo + g] (positions on the ring cut at the source, 0..N), its interior labelled
+ * `first` and deeper, k levels below `first` left. Iterative over the left and right parts,
+ * recursive over the sub-gaps (depth at most OC__CIRC_MAX_DEPTH). */
+static void walk(const oc__circ_dp *dp, oc__circ_tree *t, uint32_t lo, uint32_t g, uint32_t k,
+                 uint32_t first) {
+    if (g < 2) return;
+    if (k == 0) { /* every interior node at the last depth, from its nearer end */
+        for (uint32_t x = 1; x < g; x++)
+            set_node(t, lo + x, first, x <= g - x ? lo : lo + g);
+        return;
+    }
+    const size_t n = (size_t)dp->N + 1;
+    const uint32_t s = dp->split[k * n + g], a = dp->ma[k * n + s], b = s - a;
+    walk(dp, t, lo + a, g - s, k - 1, first + 1);
+    for (int side = 0; side < 2; side++) {
+        for (uint32_t x = side ? b : a; x > 0;) {
+            const uint32_t y = dp->ly[k * n + x];
+            if (!side) {
+                set_node(t, lo + x, first, lo);
+                walk(dp, t, lo + y, x - y, k - 1, first + 1);
+            } else {
+                set_node(t, lo + g - x, first, lo + g);
+                walk(dp, t, lo + g - x, x - y, k - 1, first + 1);
+            }
+            x = y;
+        }
+    }
+}
+
+void oc__circ_tree_free(oc__circ_tree *t) {
+    free(t->label);
+    free(t->parent);
+    free(t->count);
+}
+
+int oc__circ_tree_of(const oc__circ_dp *dp, uint32_t depth, oc__circ_tree *t) {
+    const uint32_t N = dp->N;
+    *t = (oc__circ_tree){.N = N, .depth = depth};
+    t->label = calloc(N, sizeof *t->label);
+    t->parent = calloc(N, sizeof *t->parent);
+    t->count = calloc((size_t)depth + 1, sizeof *t->count);
+    if (!t->label || !t->parent || !t->count) {
+        oc__circ_tree_free(t);
+        return OC_ENOMEM;
+    }
+    walk(dp, t, 0, N, depth - 1, 1);
+    for (uint32_t p = 1; p < N; p++)
+        t->count[t->label[p]]++;
+    return 0;
+}
+
+void oc__circ_round_arcs(const oc__circ_tree *t, uint32_t r, uint64_t *cw, uint64_t *ccw,
+                         uint64_t *either) {
+    *cw = *ccw = *either = 0;
+    for (uint32_t p = 1; p < t->N; p++) {
+        if (t->label[p] != r) continue;
+        const uint32_t d = (p + t->N - t->parent[p]) % t->N;
+        if (2 * d == t->N)
+            *either += d;
+        else if (2 * d < t->N)
+            *cw += d;
+        else
+            *ccw += t->N - d;
+    }
+}
+
+/* By the rotation every clockwise link carries, in round r, the sum of the round's clockwise arc
+ * lengths, and likewise counter-clockwise. An arc of exactly half the ring may be routed either
+ * way, so it is counted on neither side and the two sides' mean bounds too. */
+uint64_t oc__circ_round_load(const oc__circ_tree *t, uint32_t r) {
+    uint64_t cw, ccw, either;
+    oc__circ_round_arcs(t, r, &cw, &ccw, &either);
+    const uint64_t mean = (cw + ccw + either + 1) / 2, most = cw > ccw ? cw : ccw;
+    return most > mean ? most : mean;
+}
+
+uint32_t oc__circ_depth_cap(uint32_t N) {
+    const uint32_t half = N / 2;
+    return half < OC__CIRC_MAX_DEPTH ? (half ? half : 1) : OC__CIRC_MAX_DEPTH;
+}
+
+/* The split tree: the holder c of the segment [lo, hi] (offsets from the source, lo <= c <= hi),
+ * which got the chunk in round t - 1, cuts it into min(2k + 1, size) parts of sizes differing by
+ * at most one and in round t sends to the middle node of every part but its own; every part then
+ * does the same one round later. A holder's arcs stay inside its segment, so one tree's arcs of a
+ * round overlap only near their common holder (at most 2k on a link, k when the holder's part is
+ * the middle one, as it is for the middle nodes). Recursive over the depth, which is
+ * O(log_{2k+1} N). */
+static void split_walk(oc__circ_tree *t, int64_t lo, int64_t hi, int64_t c, uint32_t round,
+                       uint32_t k) {
+    const uint64_t n = (uint64_t)(hi - lo + 1);
+    if (n <= 1) return;
+    const uint64_t parts = n < 2 * (uint64_t)k + 1 ? n : 2 * (uint64_t)k + 1;
+    const uint32_t N = t->N;
+    for (uint64_t i = 0; i < parts; i++) {
+        const int64_t a = lo + (int64_t)(i * n / parts),
+                      b = lo + (int64_t)((i + 1) * n / parts) - 1;
+        if (a <= c && c <= b) {
+            split_walk(t, a, b, c, round + 1, k);
+            continue;
+        }
+        const int64_t m = a + (b - a) / 2;
+        const uint32_t p = (uint32_t)(((m % (int64_t)N) + (int64_t)N) % (int64_t)N);
+        t->label[p] = round;
+        t->parent[p] = (uint32_t)(((c % (int64_t)N) + (int64_t)N) % (int64_t)N);
+        if (round > t->depth) t->depth = round;
+        split_walk(t, a, b, m, round + 1, k);
+    }
+}
+
+int oc__circ_tree_split(uint32_t N, uint32_t k, oc__circ_tree *t) {
+    *t = (oc__circ_tree){.N = N, .depth = 0};
+    t->label = calloc(N ? N : 1, sizeof *t->label);
+    t->parent = calloc(N ? N : 1, sizeof *t->parent);
+    if (!t->label || !t->parent) {
+        oc__circ_tree_free(t);
+        return OC_ENOMEM;
+    }
+    /* the whole ring as one segment with the source in its middle */
+    if (N >= 2) split_walk(t, -(int64_t)((N - 1) / 2), (int64_t)(N / 2), 0, 1, k ? k : 1);
+    if (!t->depth) t->depth = 1;
+    t->count = calloc((size_t)t->depth + 1, sizeof *t->count);
+    if (!t->count) {
+        oc__circ_tree_free(t);
+        return OC_ENOMEM;
+    }
+    for (uint32_t p = 1; p < N; p++)
+        t->count[t->label[p]]++;
+    return 0;
+}

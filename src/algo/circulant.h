@@ -1,0 +1,50 @@
+/*
+ * circulant.h — the shortest spanning trees of a given depth on the ring, rotated to every
+ * source, shared by the `circulant` all-gather and all-reduce (circulant.c holds the programme
+ * and the trees' round loads; each algorithm file its essay).
+ */
+#ifndef OC_ALGO_CIRCULANT_H
+#define OC_ALGO_CIRCULANT_H
+
+#include "algo/algos.h"
+
+enum { OC__CIRC_MAX_NODES = 4096, OC__CIRC_QUADRATIC_NODES = 1024, OC__CIRC_MAX_DEPTH = 48 };
+
+/* One tree of offsets from its source 0: label[p] (p = 1..N-1) is the round in which offset p
+ * first gets the chunk, parent[p] the offset it gets it from (0: the source), count[t] the
+ * offsets of round t (t = 1..depth). */
+typedef struct oc__circ_tree {
+    uint32_t N, depth;
+    uint32_t *label, *parent, *count;
+} oc__circ_tree;
+
+/* The programme's argmins for levels 1..kmax (level k: k + 1 labels left). */
+typedef struct oc__circ_dp {
+    uint32_t N, kmax;
+    uint32_t *ly, *ma, *split; /* [k * (N + 1) + x] */
+} oc__circ_dp;
+
+/* The programme on N nodes for trees of depth up to kmax + 1: 0 or OC_ENOMEM. slopes = 0: the
+ * quadratic way, O(kmax N^2), its first minimisers; 1: the slope merges where the level is
+ * convex (O(N log N)), their minimisers (circulant.c's essay). */
+int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax, int slopes);
+void oc__circ_dp_free(oc__circ_dp *dp);
+/* A shortest tree of depth `depth` (1..kmax + 1): 0 or OC_ENOMEM. */
+int oc__circ_tree_of(const oc__circ_dp *dp, uint32_t depth, oc__circ_tree *t);
+void oc__circ_tree_free(oc__circ_tree *t);
+/* The split tree with k arcs a side a round (circulant.c): each holder cuts its segment of the
+ * ring into 2k + 1 parts and sends to the middle of every other part; depth about
+ * log_{2k+1} N, each round's arcs of one holder inside its own segment. 0 or OC_ENOMEM. */
+int oc__circ_tree_split(uint32_t N, uint32_t k, oc__circ_tree *t);
+
+/* Round t's arc lengths by direction: clockwise, counter-clockwise, and of exactly half the ring
+ * (routable either way). */
+void oc__circ_round_arcs(const oc__circ_tree *t, uint32_t r, uint64_t *cw, uint64_t *ccw,
+                         uint64_t *either);
+/* The busiest directed link of round r when all N rotations of the tree run at once: the larger
+ * direction's arc length, and at least the mean of both (an either-way arc counted on neither). */
+uint64_t oc__circ_round_load(const oc__circ_tree *t, uint32_t r);
+/* The depths the algorithms try: 1 .. min(floor(N/2), OC__CIRC_MAX_DEPTH). */
+uint32_t oc__circ_depth_cap(uint32_t N);
+
+#endif
