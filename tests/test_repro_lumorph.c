@@ -11,6 +11,8 @@
 
 #include <opticoll.h>
 
+#include "studies/studies.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -163,11 +165,38 @@ static void check_claims(const out *o) {
     }
 }
 
+/* The sensitivity table's 96-bucket cell at 256 GPUs, recomputed with oc_throughput_estimate
+ * (the inputs the reproduction states: BERT-large, 128 tokens, 312 TFLOP/s, utilisation 0.5). */
+static void check_sens(const out *o) {
+    oc_model *models = NULL;
+    size_t count = 0;
+    char why[256] = "";
+    CHECK(oc_models_read(oc__models_default(), &models, &count, why, sizeof why) == 0,
+          "models: %s", why);
+    const oc_model *m = models ? oc_model_find(models, count, "BERT-large") : NULL;
+    CHECK(m != NULL, "BERT-large");
+    if (m) {
+        oc_throughput_in in = {.model = m->name, .parameters = m->parameters, .batch = m->batch,
+                               .buckets = 96, .tokens = 128, .peak_tflops = 312,
+                               .utilisation = 0.5, .nodes = 256};
+        oc_throughput est;
+        CHECK(oc_throughput_estimate(&in, &est, why, sizeof why) == 0, "estimate: %s", why);
+        const char *row = o->text ? strstr(o->text, "  96 buckets ") : NULL;
+        double c64 = 0, c128 = 0, c256 = 0;
+        CHECK(row && sscanf(strchr(row, '|'), "| %lfx | %lfx | %lfx", &c64, &c128, &c256) == 3 &&
+                  fabs(c256 - round(1000 * est.speedup) / 1000) < 0.0006,
+              "96 buckets at 256 GPUs: %.3fx in the table, %.4fx from the estimate", c256,
+              est.speedup);
+    }
+    oc_models_free(models);
+}
+
 int main(void) {
     out o;
     /* the paper's own settings: 64, 128, 256 GPUs, 1 KiB .. 1 GiB */
     reproduce(&o, NULL);
     CHECK(o.rc == 0, "paper's settings: %s", o.why);
+    check_sens(&o);
     check_claims(&o);
     seen s;
     recompute(&o, &s);

@@ -148,11 +148,56 @@ static void check_claims(const repro *r, const char *what, int even) {
           "%s: %s", what, wr.reason);
 }
 
+/* One all-gather on the ring (its default search where params is ""): its time. */
+static double ag_time(const char *algo, uint32_t N, uint64_t bytes, const char *w,
+                      const char *fibres) {
+    oc_kv *net = oc_kv_new();
+    oc_kv_set(net, "wavelengths", w);
+    oc_kv_set(net, "fibres", fibres);
+    oc_request req = {.collective = OC_ALLGATHER, .algorithm = algo, .network = "ring",
+                      .nodes = N, .bytes = bytes, .net_params = net};
+    oc_report *rep = NULL;
+    char why[256] = "";
+    double t = NAN;
+    if (oc_run(&req, &rep, why, sizeof why) == 0) t = oc_report_time(rep);
+    CHECK(!isnan(t), "run %s: %s", algo, why);
+    oc_report_free(rep);
+    oc_kv_free(net);
+    return t;
+}
+
+/* Section 7's F = 2 row, OpTree against Ring, recomputed from runs of our own (N = 64, w = 4,
+ * 1 MiB and 4 MiB), and the clock rows equal to ours (every step moves one block). */
+static void check_sens(const repro *r) {
+    const char *row = r->tables ? strstr(r->tables, "F = 2 fibres per direction") : NULL;
+    const char *ours = r->tables ? strstr(r->tables, "\"ours: O/E/O 1 ns") : NULL;
+    const char *clk = r->tables ? strstr(r->tables, "O/E/O at 250 MHz (4 ns per flit),") : NULL;
+    CHECK(row && ours && clk, "the sensitivity table's rows");
+    if (!row || !ours || !clk) return;
+    const char *at = row;
+    for (int c = 0; c < 3 && at; c++)
+        at = strchr(at, ',') ? strchr(at, ',') + 1 : NULL;
+    const double cell = at ? strtod(at, NULL) : NAN;
+    double mean = 0;
+    const uint64_t sizes[] = {1 << 20, 4 << 20};
+    for (int i = 0; i < 2; i++)
+        mean += 1 - ag_time("optree", 64, sizes[i], "4", "2") / ag_time("ring", 64, sizes[i], "4", "2");
+    mean /= 2;
+    CHECK(fabs(cell - round(10000 * mean) / 100) < 0.006,
+          "sensitivity F = 2, OpTree vs Ring: %.2f%% in the table, %.4f%% from runs", cell,
+          100 * mean);
+    /* the clock row's cells are ours' (after the quoted label) */
+    const char *o = strstr(ours, "\","), *k = strchr(clk, ',');
+    CHECK(o && k && !strncmp(o + 2, k + 1, strcspn(k + 1, "\n")),
+          "the O/E/O clock moves no OpTree reduction");
+}
+
 static void test_settings_small(void) {
     repro a = run(64, 4, "1MiB,4MiB"), b = run(64, 8, "1MiB,4MiB"), c = run(64, 4, "256KiB");
     CHECK(a.rc == 0 && b.rc == 0 && c.rc == 0, "%s / %s / %s", a.why, b.why, c.why);
     check_claims(&a, "N=64 w=4", 1);
     check_claims(&b, "N=64 w=8", 1);
+    check_sens(&a);
     /* Fig. 6 runs at 1.5 w and 2 w; every figure's series is computed: it moves with -w */
     size_t n1 = 0, n2 = 0, n3 = 0;
     const double *ya = series(&a, "fig5-n64-w4", "Ring", &n1),

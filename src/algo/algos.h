@@ -147,6 +147,10 @@ typedef struct oc__algo {
      * into passes (oc__formula_in.split_degree > 0, the fabric's mzi_split=1); elsewhere the
      * search ignores the bounds on such a network and maps every candidate. */
     int bounds_hold_split;
+    /* 1: its search's bounds read the ring's spreading rule (core/netcfg.h: oc__ring_cfg.spread)
+     * and are proven at spread=0 too; elsewhere the search ignores the bounds on a ring at
+     * spread=0 (where a lightpath carries a whole transfer) and maps every candidate. */
+    int bounds_hold_unspread;
     /* Optional: the seed's closed forms at these parameters, and notes on where the mapped
      * schedule differs (rep->steps and rep->time_s are already filled). */
     int (*formula)(const oc__plan *plan, const oc__formula_in *in, oc_report *rep);

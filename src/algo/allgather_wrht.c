@@ -97,17 +97,20 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
 }
 
 const oc__algo oc__algo_allgather_wrht = {
-    .info = {"wrht", OC_ALLGATHER, "ring",
-             "WRHT's tree used for all-gather: blocks gathered up groups of m, exchanged at the "
-             "top, sent back down",
-             "", "1 + ceil((N-p)/(p-1)) + (theta-1) p^(theta-1) steps (optree III.D.2)",
-             "m=M: group size; alltoall=R: all-to-all once at most R representatives remain; "
-             "unset: chosen by mapped time"},
+    .info =
+        {"wrht", OC_ALLGATHER, "ring",
+         "WRHT's tree used for all-gather: blocks gathered up groups of m, exchanged at the "
+         "top, sent back down",
+         "", "1 + ceil((N-p)/(p-1)) + (theta-1) p^(theta-1) steps (optree III.D.2)",
+         "m=M: group size; alltoall=R: all-to-all once at most R representatives remain; "
+         "a transfer carries its blocks side by side or, at the ring's spread=0, on one lightpath; "
+         "unset: chosen by mapped time"},
     .param_names = wrht_params,
     .max_nodes = OC_MAX_NODES,
     .plan = oc__wrht_plan,
     .generate = generate,
     .release = oc__wrht_release,
     .search = search,
+    .bounds_hold_unspread = 1, /* wrht_search.c's bounds read the ring's spread */
     .formula = formula,
 };

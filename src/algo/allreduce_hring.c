@@ -28,6 +28,10 @@
  *     least its busiest link's load over the F w lightpaths of a link: a group round sends G
  *     chunks over one link (G units), a round across puts all g rings on every link clockwise
  *     (load g, their transfers g hops apart; g units shared by both directions when g = N/2).
+ *     At the ring's spread=0 (ring.c: a transfer keeps to one lightpath, a step lasts as its
+ *     largest bundle) a group round's G chunks ride one lightpath: at least one step, and that
+ *     step moves at least G floor(S/N) bytes on one wavelength (its time from the ring's own
+ *     rates, core/netcfg.h); a round across is as at spread=1 (one chunk a transfer).
  *   fattree: one router delay a round.
  * On the issue's cases (N = 720 and 2500 at w = 1, 720 at w = 7) the ring bound is what the
  * model maps, so only ties are mapped. Each offer carries its transfers, N (2(g-1) + 2(N/g-1)):
@@ -128,8 +132,16 @@ static double seed_steps(double N, double g, double w) {
     return 2 * (g * g + N) / g + ceil(g / w) - 4;
 }
 
-/* A proven lower bound on group size g's mapped cost (the essay). */
-static oc__bound hring_bound(const oc__formula_in *f, uint32_t N, uint32_t g) {
+/* The ring's time for one step whose largest bundle is `bytes` (ring.c's step_parts, from the
+ * typed settings). */
+static double ring_step(const oc__ring_cfg *r, uint64_t bytes) {
+    return r->reconfig_s + (double)oc__ceil_div(bytes, r->flit_bytes) * r->oeo_s_per_flit +
+           (double)(oc__ceil_div(bytes, r->packet_bytes) * r->packet_bytes) * 8.0 /
+               r->bandwidth_bps;
+}
+
+/* A proven lower bound on group size g's mapped cost (the essay); bytes: the vector. */
+static oc__bound hring_bound(const oc__formula_in *f, uint32_t N, uint32_t g, uint64_t bytes) {
     const uint64_t G = N / g, r1 = 2 * ((uint64_t)g - 1), r2 = 2 * (G - 1);
     const double a = f->step_fixed, c = f->step_time - f->step_fixed;
     /* every round of every phase has one transfer per node: N (r1 + r2) transfers */
@@ -144,6 +156,13 @@ static oc__bound hring_bound(const oc__formula_in *f, uint32_t N, uint32_t g) {
         b.steps = r1 * (s1 ? s1 : 1) + r2 * (s2 ? s2 : 1);
         b.time_s = (double)b.steps * f->step_time;
         b.name = "ring: ceil(G / F w) steps a group round, ceil(g / F w) a round across";
+        if (!f->cfg.ring.spread) {
+            b.steps = r1 + r2 * (s2 ? s2 : 1);
+            b.time_s = (double)r1 * ring_step(&f->cfg.ring, G * (bytes / N)) +
+                       (double)(r2 * (s2 ? s2 : 1)) * f->step_time;
+            b.name = "ring, spread=0: a group round one step of G chunks on one lightpath, "
+                     "ceil(g / F w) steps a round across";
+        }
     } else if (f->cfg.kind == OC_NETCFG_FATTREE) {
         b.time_s = (double)b.steps * f->cfg.fattree.router_s;
         b.name = "fattree: one router delay a round";
@@ -167,7 +186,7 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t len)
         char b[32];
         snprintf(b, sizeof b, "%u", g);
         const char *kv[] = {"g", b};
-        const oc__bound bound = hring_bound(&f, N, g);
+        const oc__bound bound = hring_bound(&f, N, g, in->bytes);
         if (oc__search_offer(s, &bound, 1, kv))
             return oc__fail(why, len, OC_ENOMEM, "out of memory");
     }
@@ -184,6 +203,15 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
                                "mapped %llu steps over %llu rounds (load bound %llu)",
                                (unsigned long long)rep->steps, (unsigned long long)rep->rounds,
                                (unsigned long long)rep->steps_lb);
+    if (!in->cfg.ring.spread)
+        return oc__report_note(rep,
+                               "the seed counts 2(g-1) + 2(N/g-1) = %.0f rounds of one step plus "
+                               "ceil(g/w) = %.0f once: %.0f; at spread=0 an intra-group round is "
+                               "one step moving its N/g = %.0f chunks on one wavelength, an "
+                               "inter-group round's %.0f rings share each link, ceil(g/w) = %.0f "
+                               "steps",
+                               2 * (g - 1) + 2 * (N / g - 1), ceil(g / (double)in->channels),
+                               rep->steps_formula, N / g, g, ceil(g / (double)in->channels));
     /* On the ring a transfer of b chunks takes b wavelength-slots: an intra-group round carries
      * N/g chunks over one link, ceil(N/g / C) steps; an inter-group round's g rings share every
      * link, ceil(g / C) steps. The seed's lone ceil(g/w) is then in every inter-group round. */
@@ -205,10 +233,13 @@ const oc__algo oc__algo_allreduce_hring = {
              "hierarchical ring: reduce-scatter in groups of g, all-reduce across groups, "
              "all-gather in groups",
              "g divides N", "2(g^2+N)/g + ceil(g/w) - 4 steps (Table I)",
-             "g=G: intra-group size (a divisor of N); unset: chosen by mapped time"},
+             "g=G: intra-group size (a divisor of N); the vector is cut into N chunks, a group "
+             "transfer carries N/g of them side by side or, at the ring's spread=0, on one "
+             "lightpath; unset: chosen by mapped time"},
     .param_names = hring_params,
     .plan = plan,
     .generate = generate,
     .search = search,
+    .bounds_hold_unspread = 1, /* hring_bound reads the ring's spread */
     .formula = formula,
 };

@@ -172,11 +172,13 @@ const oc__algo oc__algo_allreduce_wrht = {
              "", "2 ceil(log_m N) or 2 ceil(log_m N) - 1 steps; m <= 2w+1 (Lemma 1)",
              "m=M: group size; alltoall=R: finish with an all-to-all once at most R "
              "representatives remain (1: never); pieces=P: stripe the vector over P wavelengths "
-             "(1: the seed's WRHT); unset: chosen by mapped time"},
+             "(1: the seed's WRHT; at the ring's spread=0 the P pieces ride one lightpath, no "
+             "gain); unset: chosen by mapped time"},
     .param_names = wrht_params,
     .plan = plan,
     .generate = generate,
     .release = oc__wrht_release,
     .search = search,
+    .bounds_hold_unspread = 1, /* wrht_search.c's bounds read the ring's spread */
     .formula = formula,
 };

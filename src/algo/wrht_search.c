@@ -38,6 +38,11 @@
  * non-increasing (its chunk shrinks): every P in [a, b] maps to at least steps(a) x s(b). That
  * bounds a whole range of pieces at once, and a whole family of group sizes m >= M (their first
  * round's groups hold at least min(M, N) members) before their trees are built.
+ * At the ring's spread=0 (ring.c: a transfer keeps to one lightpath, and a step lasts as its
+ * largest bundle) a transfer is one unit of load whatever it carries, so the loads are counted
+ * in transfers (the all-gather's too), and every step carries a bundle of at least the whole
+ * vector (P pieces of ceil(d/P) bytes) or, for the all-gather, a whole block: its time is at
+ * least s(1). Every pieces then has the bound of pieces=1, which ties go to.
  *
  * The search is best-first branch and bound over those families: a heap holds the family
  * "every m >= M", (m, alltoall) trees with a range of pieces, and single candidates, by bound.
@@ -269,7 +274,8 @@ typedef struct ctx {
     uint32_t mpin, plo, phi;
     const char *apin; /* the pinned alltoall as written, or NULL */
     uint64_t apin_v;
-    double *step;     /* s(P), memoised; < 0: not yet asked */
+    int spread;        /* the ring's rule (ring.c, item 6): 0, one lightpath a transfer */
+    double *step;      /* s(P), memoised; < 0: not yet asked */
     uint64_t *scratch; /* a2a_load's prefix sums */
     size_t scratch_n;
     tree *trees;
@@ -317,6 +323,10 @@ static uint64_t steps_at(const ctx *c, const uint64_t *loads, uint32_t n, uint32
 static int bound_of(ctx *c, const uint64_t *loads, uint32_t n, uint32_t lo, uint32_t hi,
                     entry *e) {
     double s;
+    if (!c->spread) { /* one unit a transfer, and a step carries a bundle of the whole data */
+        lo = 1;
+        hi = 1;
+    }
     int rc = step_time(c, hi, &s);
     if (rc) return rc;
     e->steps = steps_at(c, loads, n, lo);
@@ -383,7 +393,7 @@ static int add_tree(ctx *c, const shape *t, uint32_t l) {
     tr->first = (uint32_t)c->nloads;
     uint64_t *L = c->loads + c->nloads;
     uint32_t n = 0;
-    const int gather = c->coll == OC_ALLGATHER;
+    const int gather = c->coll == OC_ALLGATHER && c->spread; /* spread=0: a transfer, a unit */
     for (uint32_t k = 0; k < l; k++) {
         L[n++] = group_load(t, k, gather ? W_SPAN : W_ONE);
         L[n++] = group_load(t, k, gather ? W_REST : W_ONE);
@@ -428,7 +438,7 @@ static int add_trees_of(ctx *c, uint32_t m) {
  * [a, 2a - 1], of steps(a) x s(2a - 1). */
 static int push_family(ctx *c, uint32_t M) {
     shape t = {.N = c->N, .m = M, .count = {c->N}, .width = {1}};
-    const int gather = c->coll == OC_ALLGATHER;
+    const int gather = c->coll == OC_ALLGATHER && c->spread; /* spread=0: a transfer, a unit */
     uint64_t L[2] = {group_load(&t, 0, gather ? W_SPAN : W_ONE),
                      group_load(&t, 0, gather ? W_REST : W_ONE)};
     entry e = {.kind = K_FAMILY, .m = M, .lo = c->plo, .tree = UINT32_MAX};
@@ -569,6 +579,7 @@ int oc__wrht_search(const oc__search_in *in, oc__search *s, int striped, char *w
              .phi = pieces ? (uint32_t)pieces : striped ? PIECES_MAX : 1,
              .apin = a2a ? oc_kv_get(params, "alltoall") : NULL,
              .apin_v = a2a,
+             .spread = in->net->cfg.ring.spread,
              .why = why,
              .len = len};
     if (!(c.step = malloc(((size_t)c.phi + 1) * sizeof *c.step))) return nomem(&c);

@@ -60,6 +60,10 @@
  * S(q) g(ceil(unit / q)): q is scanned one by one up to 4096 and in ranges [qa, qb] growing by
  * 0.2% above, a range costed as S(qa) g(ceil(unit / qb)) (S grows with q, g falls), and the scan
  * stops once S(qa) g(smallest chunk) passes the best found: a few hundred evaluations.
+ * At spread=0 (net/ring.c, item 6) a lightpath carries a whole transfer, several chunks: every
+ * argument above that counts chunks on lightpaths fails, and only the relay depth stands (a
+ * node still ends at most X lightpaths a step, each from one source), with each step costing at
+ * least g of the smallest chunk.
  * Not used (no proof yet): a second tree for all-reduce (a reduction's in-tree and a broadcast's
  * out-tree together, about 2 T where this argument has T + N - 1), and any interplay between the
  * wavelength-continuity of arcs and colours (the bound counts link slots only).
@@ -217,6 +221,17 @@ int oc__pbound_ring(const oc__pbound_in *in, oc__pbound *out, char *why, size_t 
     free(E);
     c.T = T;
     int arg;
+    if (!r->spread) { /* the relay depth alone (the essay) */
+        const uint64_t unit1 = oc__pb_unit_bytes(in);
+        uint64_t q1 = oc__pb_max_q(in);
+        if (unit1 < q1) q1 = unit1 ? unit1 : 1;
+        out->steps = c.L;
+        out->steps_arg = steps_name[A_RELAY];
+        out->time_s = (double)c.L * step_cost(r, oc__ceil_div(unit1, q1));
+        out->time_arg = time_name[A_RELAY];
+        free(T);
+        return 0;
+    }
     out->steps = steps_for(&c, 1, &arg);
     out->steps_arg = steps_name[arg];
     const uint64_t unit = oc__pb_unit_bytes(in);

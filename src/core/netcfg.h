@@ -63,12 +63,15 @@ double oc__direct_msg_time(const oc__direct_cfg *cfg, uint64_t hops, uint64_t by
 /* What a step is and costs (ring.c): a node starts and ends at most 2 F w lightpaths, one chunk
  * each; a step costs reconfig_s + ceil(chunk / flit_bytes) oeo_s_per_flit + the chunk in whole
  * packets at bandwidth_bps (bits per second) on one wavelength. The physical bounds
- * (src/bounds/bounds_ring.c) read all of it; the algorithms read w and F. */
+ * (src/bounds/bounds_ring.c) read all of it; the algorithms read w, F and spread. */
 typedef struct oc__ring_cfg {
     uint64_t wavelengths; /* w per fibre */
     uint64_t fibres;      /* F per direction */
     double bandwidth_bps, reconfig_s, oeo_s_per_flit;
     uint64_t flit_bytes, packet_bytes;
+    /* 1: a transfer of b chunks may lay them on b wavelength-slots of one step; 0: a transfer
+     * keeps to one lightpath, and a step lasts as its largest bundle (ring.c, item 6) */
+    int spread;
 } oc__ring_cfg;
 
 /* ---- the ideal switch (net/switch.c) ---------------------------------------------------------- */

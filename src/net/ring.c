@@ -27,6 +27,16 @@
  *     payload (one cycle per 32-byte flit) + transmission of the largest payload on one wavelength
  *     (whole 128-byte packets at 40 Gb/s). The seeds do not give the O/E/O clock; we take 1 GHz
  *     (oeo_ns_per_flit = 1) and say so.
+ *  6. Spreading (the `spread` setting, one rule for every algorithm). spread=1 (the default, the
+ *     OpTree seed's "each wavelength is loaded with one data item per step", optree III.C): a
+ *     transfer of b chunks may lay them side by side on b wavelength-slots, as in 2 above.
+ *     spread=0 (the WRHT seed's accounting, eq. 1: a step moves a transfer's data d on one
+ *     wavelength in d/B): a transfer keeps to one lightpath whatever its chunks; the round is
+ *     coloured with one unit a transfer, and a step lasts reconfiguration + the O/E/O and
+ *     transmission of the largest bundle it carries (b chunks' bytes on one wavelength), so the
+ *     run's time is no longer steps x one step's time. Every algorithm sees the rule alike: it is
+ *     the model's (core/netcfg.h: oc__ring_cfg.spread), and an algorithm that can choose how to
+ *     cut its data (WRHT's pieces, H-Ring's g) reads it in its search's bound.
  */
 #include "net/ring.h"
 #include "core/bitset.h"
@@ -43,6 +53,7 @@ typedef struct ring_params {
     uint64_t w, F;
     double bandwidth_gbps, reconfig_us, oeo_ns_per_flit;
     uint64_t flit_bytes, packet_bytes;
+    uint64_t spread; /* 1: a transfer's chunks may take several wavelengths at once (item 6) */
     const char *preset;
 } ring_params;
 
@@ -103,6 +114,14 @@ struct oc__netrun {
     uint64_t steps_lb, units, cut_rounds, crossing_rounds;
     double worst_ratio;
     uint64_t worst_round;
+    /* spread=0 (item 6): the round recoloured with one unit a transfer, the largest bundle of
+     * each of its steps, the time the bundles add over one chunk a step, and per-step durations
+     * for an observer */
+    oc__transfer *unit;
+    size_t unit_cap;
+    uint64_t *step_bundle;
+    size_t step_bundle_cap;
+    double extra_s;
 };
 
 /* ---- parameters ---- */
@@ -113,9 +132,9 @@ static inline int dir_of(const uint64_t *bits, size_t i) {
     return (int)((bits[i >> 6] >> (i & 63)) & 1);
 }
 
-static const char *const ring_param_names[] = {"preset",         "wavelengths",  "fibres",
-                                               "bandwidth_gbps", "reconfig_us",  "oeo_ns_per_flit",
-                                               "flit_bytes",     "packet_bytes", NULL};
+static const char *const ring_param_names[] = {
+    "preset",          "wavelengths", "fibres",       "bandwidth_gbps", "reconfig_us",
+    "oeo_ns_per_flit", "flit_bytes",  "packet_bytes", "spread",         NULL};
 
 static int ring_params_read(const oc_kv *kv, ring_params *p, char *why, size_t len) {
     int rc = oc__kv_only(kv, ring_param_names, "ring network", why, len);
@@ -138,7 +157,8 @@ static int ring_params_read(const oc_kv *kv, ring_params *p, char *why, size_t l
         (rc = oc__kv_double(kv, "reconfig_us", 25, 0, 1e9, &p->reconfig_us, why, len)) ||
         (rc = oc__kv_double(kv, "oeo_ns_per_flit", 1, 0, 1e9, &p->oeo_ns_per_flit, why, len)) ||
         (rc = oc__kv_u64(kv, "flit_bytes", 32, 1, 1u << 30, &p->flit_bytes, why, len)) ||
-        (rc = oc__kv_u64(kv, "packet_bytes", 128, 1, 1u << 30, &p->packet_bytes, why, len)))
+        (rc = oc__kv_u64(kv, "packet_bytes", 128, 1, 1u << 30, &p->packet_bytes, why, len)) ||
+        (rc = oc__kv_u64(kv, "spread", 1, 0, 1, &p->spread, why, len)))
         return rc;
     if (p->w * p->F > (1u << 20))
         return oc__fail(why, len, OC_ETOOBIG, "%llu fibres x %llu wavelengths is above 2^20",
@@ -547,10 +567,22 @@ static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
     double a, b, c, dur = step_parts(&m->p, m->base.spec->chunk_bytes, &a, &b, &c);
     const uint64_t ch = m->p.w * m->p.F;
     const uint32_t N = m->N;
+    /* At spread=0 a step lasts as its largest bundle (bundles_of): step k starts at at[k]. */
+    double *at = malloc((steps + 1) * sizeof *at);
+    if (!at)
+        return oc__fail(why, len, OC_ENOMEM, "out of memory observing round %llu",
+                        (unsigned long long)index);
+    at[0] = m->base.clock;
     for (uint64_t k = 0; k < steps; k++) {
-        int rc =
-            oc__netrun_observe_step(m, index, k, 1, m->base.clock + (double)k * dur, dur, why, len);
-        if (rc) return rc;
+        double dk = dur;
+        if (!m->p.spread && m->step_bundle[k] > 1)
+            dk = step_parts(&m->p, m->step_bundle[k] * m->base.spec->chunk_bytes, &a, &b, &c);
+        at[k + 1] = at[k] + dk;
+        int rc = oc__netrun_observe_step(m, index, k, 1, at[k], dk, why, len);
+        if (rc) {
+            free(at);
+            return rc;
+        }
     }
     for (int d = 0; d < 2; d++)
         for (size_t i = 0; i < m->nfrags[d]; i++) {
@@ -577,8 +609,8 @@ static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
                         d == RING_CW ? "cw" : "ccw", k0, k1 - 1, (unsigned long long)m->p.w, hops);
                 oc__use u = {.round = index,
                              .step = m->base.steps + st,
-                             .start_s = m->base.clock + (double)st * dur,
-                             .dur_s = dur,
+                             .start_s = at[st],
+                             .dur_s = at[st + 1] - at[st],
                              .t = t,
                              .cls0 = k0,
                              .cls1 = k1,
@@ -592,7 +624,8 @@ static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
                 c0 = c1;
             }
         }
-    m->base.clock += (double)steps * dur;
+    m->base.clock = at[steps];
+    free(at);
     return 0;
 }
 
@@ -671,6 +704,46 @@ static void keep_last(oc__netrun *m, const oc__round *r) {
     m->last_ok = 1;
 }
 
+/* ---- spread=0: one lightpath a transfer (item 6 of the essay) ---- */
+
+/* The round as the colouring sees it at spread=0: every transfer one unit (its chunks ride one
+ * lightpath); an empty transfer stays empty. The transfers keep their order, so a fragment's
+ * transfer index names the same transfer in the round as given. */
+static int unit_round_of(oc__netrun *m, const oc__round *given, oc__round *out) {
+    if (oc__grow((void **)&m->unit, &m->unit_cap, given->count ? given->count : 1,
+                 sizeof(oc__transfer)))
+        return OC_ENOMEM;
+    for (size_t i = 0; i < given->count; i++) {
+        m->unit[i] = given->xfers[i];
+        if (m->unit[i].count > 1) m->unit[i].count = 1;
+    }
+    *out = (oc__round){.xfers = m->unit, .count = given->count, .index = given->index};
+    return 0;
+}
+
+/* At spread=0, the largest bundle (in chunks) each of the round's `steps` steps carries on one
+ * lightpath, from the colouring's fragments (colour c is in step c / channels), into
+ * m->step_bundle; and the time those bundles add to the run over one chunk a step. */
+static int bundles_of(oc__netrun *m, const oc__round *given, uint64_t steps, uint64_t channels) {
+    if (oc__grow((void **)&m->step_bundle, &m->step_bundle_cap, steps ? steps : 1,
+                 sizeof(uint64_t)))
+        return OC_ENOMEM;
+    memset(m->step_bundle, 0, (steps ? steps : 1) * sizeof(uint64_t));
+    for (int d = 0; d < 2; d++)
+        for (size_t i = 0; i < m->nfrags[d]; i++) {
+            const oc__ring_frag *f = &m->frags[d][i];
+            const uint64_t st = f->c0 / channels, b = given->xfers[f->xfer].count;
+            if (st < steps && b > m->step_bundle[st]) m->step_bundle[st] = b;
+        }
+    double a, o, t;
+    const uint64_t c = m->base.spec->chunk_bytes;
+    const double one = step_parts(&m->p, c, &a, &o, &t);
+    for (uint64_t k = 0; k < steps; k++)
+        if (m->step_bundle[k] > 1)
+            m->extra_s += step_parts(&m->p, m->step_bundle[k] * c, &a, &o, &t) - one;
+    return 0;
+}
+
 /* ---- one round ---- */
 
 /* Whether the last mapping gave every transfer of round r (a family written out) one colour
@@ -690,18 +763,22 @@ static void note_uniform(oc__netrun *m, const oc__round *r) {
     m->fam_n = f[0].n;
 }
 
-static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+static int ring_round(oc__sink *self, uint64_t index, const oc__round *given, char *why,
+                      size_t len) {
     oc__netrun *m = (oc__netrun *)self;
     const uint32_t N = m->N;
     const uint64_t channels = m->p.w * m->p.F;
-    const int family = r->is_family;
-    const oc__family fam_in = family ? r->family : (oc__family){0};
-    if (family && m->fam_ok && m->last_ok && !m->base.obs && r->family.n == m->fam.n &&
-        r->family.hop == m->fam.hop && r->family.width == m->fam.width) {
+    const int family = given->is_family;
+    const oc__family fam_in = family ? given->family : (oc__family){0};
+    /* (at spread=0 a step lasts as long as its largest bundle, which only the fragments tell: such
+     * a round is written out and coloured) */
+    if (family && m->p.spread && m->fam_ok && m->last_ok && !m->base.obs &&
+        given->family.n == m->fam.n && given->family.hop == m->fam.hop &&
+        given->family.width == m->fam.width) {
         /* the last round again (its ends and counts), taken whole; checked as a family */
         int decided = 0;
         if (m->base.check) {
-            int rc = oc__ring_check_family(m->checker, index, &r->family, m->fam_dir, m->fam_c0,
+            int rc = oc__ring_check_family(m->checker, index, &given->family, m->fam_dir, m->fam_c0,
                                            m->fam_n, m->last_colours[m->fam_dir], &decided, why,
                                            len);
             if (rc) return rc;
@@ -729,16 +806,25 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *r, char *
         }
     }
     if (family) { /* written out, mapped as it comes */
-        if (oc__family_expand(&r->family, &m->flat))
+        if (oc__family_expand(&given->family, &m->flat))
             return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu",
                             (unsigned long long)index);
-        r = &m->flat;
+        given = &m->flat;
     }
     m->fam_ok = 0;
-    if (r->count > UINT32_MAX) /* fragments name their transfer in 32 bits */
+    if (given->count > UINT32_MAX) /* fragments name their transfer in 32 bits */
         return oc__fail(why, len, OC_ETOOBIG,
                         "round %llu: %zu lightpaths, more than the ring model's 2^32 a round",
-                        (unsigned long long)index, r->count);
+                        (unsigned long long)index, given->count);
+    /* r: the round as it is coloured and checked; given: as it was sent (its bundles) */
+    const oc__round *r = given;
+    oc__round unit;
+    if (!m->p.spread) {
+        if (unit_round_of(m, given, &unit))
+            return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu",
+                            (unsigned long long)index);
+        r = &unit;
+    }
     uint64_t colours[2] = {0, 0}, maxload[2] = {0, 0}, units = 0;
     if (repeats_last(m, r)) {
         for (int d = 0; d < 2; d++) {
@@ -865,6 +951,9 @@ mapped:
     uint64_t heaviest = maxload[0] > maxload[1] ? maxload[0] : maxload[1];
     uint64_t steps = oc__ceil_div(most, channels);
     uint64_t lb = oc__ceil_div(heaviest, channels);
+    if (!m->p.spread && bundles_of(m, given, steps, channels))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu",
+                        (unsigned long long)index);
     if (m->base.obs) {
         int rc = ring_observe_round(m, index, r, steps, why, len);
         if (rc) return rc;
@@ -907,7 +996,8 @@ static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc_
         OC_NETBUF(m->ends_head, N + 1), OC_NETBUF(m->dir, 0),          OC_NETBUF(m->arcs, 0),
         OC_NETBUF(m->link, 0),          OC_NETBUF(m->frags[0], 0),     OC_NETBUF(m->frags[1], 0),
         OC_NETBUF(m->pool, 0),          OC_NETBUF(m->end_fill, N + 2), OC_NETBUF(m->slot, 0),
-        OC_NETBUF(m->spill, 0),         OC_NETBUF(m->last, 0),         OC_NETBUF(m->flat.xfers, 0)};
+        OC_NETBUF(m->spill, 0),         OC_NETBUF(m->last, 0),         OC_NETBUF(m->unit, 0),
+        OC_NETBUF(m->step_bundle, 0),   OC_NETBUF(m->flat.xfers, 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the ring model", why, len);
     if (!rc && (oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
                 (check && oc__ring_checker_new(spec->nodes, &m->checker))))
@@ -936,7 +1026,8 @@ static void ring_config(const oc__netrun *m, oc__netcfg *out) {
                                .reconfig_s = m->p.reconfig_us * 1e-6,
                                .oeo_s_per_flit = m->p.oeo_ns_per_flit * 1e-9,
                                .flit_bytes = m->p.flit_bytes,
-                               .packet_bytes = m->p.packet_bytes};
+                               .packet_bytes = m->p.packet_bytes,
+                               .spread = (int)m->p.spread};
 }
 
 /* oc__model.reset: the totals back to a new run's; the per-round scratch is already as a new
@@ -948,13 +1039,14 @@ static void ring_reset(oc__netrun *m, const oc__spec *spec) {
     m->steps_lb = m->units = m->cut_rounds = m->crossing_rounds = 0;
     m->worst_ratio = 0;
     m->worst_round = 0;
+    m->extra_s = 0;
     m->last_ok = 0; /* a round of the new spec is mapped afresh */
 }
 
 static int ring_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     double reconf, oeo, tx;
     double step = step_parts(&m->p, m->base.spec->chunk_bytes, &reconf, &oeo, &tx);
-    oc__netrun_figures(rep, m->base.steps, m->steps_lb, (double)m->base.steps * step);
+    oc__netrun_figures(rep, m->base.steps, m->steps_lb, (double)m->base.steps * step + m->extra_s);
     int rc = oc__netrun_param(rep, "preset", "%s", m->p.preset);
     rc |= oc__netrun_param(rep, "wavelengths", "%llu", (unsigned long long)m->p.w);
     rc |= oc__netrun_param(rep, "fibres", "%llu", (unsigned long long)m->p.F);
@@ -963,6 +1055,12 @@ static int ring_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     rc |= oc__netrun_param(rep, "oeo_ns_per_flit", "%g", m->p.oeo_ns_per_flit);
     rc |= oc__netrun_param(rep, "flit_bytes", "%llu", (unsigned long long)m->p.flit_bytes);
     rc |= oc__netrun_param(rep, "packet_bytes", "%llu", (unsigned long long)m->p.packet_bytes);
+    /* spread=0 only (the default, 1, is stated in `list`): what the steps' bundles add over one
+     * chunk a step */
+    if (!m->p.spread) {
+        rc |= oc__netrun_param(rep, "spread", "%llu", (unsigned long long)m->p.spread);
+        rc |= oc__report_num(rep, "time_bundles_s", m->extra_s);
+    }
     rc |= oc__report_num(rep, "step_time_s", step);
     rc |= oc__report_num(rep, "step_reconfig_s", reconf);
     rc |= oc__report_num(rep, "step_oeo_s", oeo);
@@ -985,7 +1083,9 @@ const oc__model oc__model_ring = {
              "wavelengths=64: per fibre; fibres=1: per direction (preset=terarack: 2); "
              "bandwidth_gbps=40: Gb/s (bits) per wavelength; reconfig_us=25: MRR reconfiguration per step; "
              "oeo_ns_per_flit=1: O/E/O, one cycle per flit at an assumed 1 GHz; flit_bytes=32; "
-             "packet_bytes=128; preset=seed|terarack"},
+             "packet_bytes=128; preset=seed|terarack; spread=1: a transfer of b chunks may take "
+             "b wavelengths at once (0: one lightpath a transfer, a step as long as its largest "
+             "bundle; every algorithm alike)"},
     .create = ring_create,
     .sink = oc__netrun_sink,
     .finish = ring_finish,

@@ -19,7 +19,8 @@
  * The claims are then evaluated on the simulated values, per N and buffer size, and said where
  * they hold. The BERT section runs src/studies/throughput.c (also `opticoll throughput`) with the
  * models file's BERT-large and documented compute inputs, and looks for the bucket count at which
- * our model reaches the seed's 1.7x.
+ * our model reaches the seed's 1.7x, and how the speedup moves with the bucket count and the
+ * GPU's utilisation (bert_sens: the numbers the seed leaves to us).
  *
  * The Fig. 2a allocation example belongs to the rack model (src/studies/rack.h) and is not here.
  * Fig. 3 (section 3: 8 GPUs of Lumorph configured as SiPAC(2,3), running Flex-SiPCO) prints no
@@ -548,6 +549,75 @@ static int bert(FILE *f, const lcfg *cf, bert_res *res, char *why, size_t len) {
     return rc;
 }
 
+/* Sensitivity of Fig. 4(a)'s speedup to the numbers the seed leaves to us: the bucket count (our
+ * 24 per-layer all-reduces; the seed's "many small" ones) and the GPU's utilisation (our assumed
+ * 0.5), one changed at a time, at every GPU count; every cell from oc_throughput_estimate (the
+ * verified all-reduces of `opticoll throughput`). */
+static const struct {
+    const char *label;
+    uint32_t buckets;
+    double utilisation;
+} BERT_SENS[] = {
+    {"ours: 24 buckets, utilisation 0.5 (assumed)", 24, 0.5},
+    {"6 buckets", 6, 0.5},
+    {"96 buckets", 96, 0.5},
+    {"384 buckets", 384, 0.5},
+    {"1536 buckets", 1536, 0.5},
+    {"utilisation 0.3", 24, 0.3},
+    {"utilisation 0.8", 24, 0.8},
+};
+
+static int bert_sens(FILE *f, const lcfg *cf, char *why, size_t len) {
+    oc_model *models = NULL;
+    size_t count = 0;
+    int rc = oc_models_read(oc__models_default(), &models, &count, why, len);
+    if (rc) return rc;
+    const oc_model *m = oc_model_find(models, count, "BERT-large");
+    if (!m) {
+        oc_models_free(models);
+        return oc__fail(why, len, OC_ENOENT, "reproduce lumorph: no BERT-large in %s",
+                        oc__models_default());
+    }
+    const char *hd[1 + NN] = {"setting"};
+    char hcell[NN][OC__CELL_LEN];
+    for (int a = 0; a < cf->nn; a++) {
+        oc__cellf(hcell[a], OC__CELL_LEN, "%u GPUs", cf->nodes[a]);
+        hd[1 + a] = hcell[a];
+    }
+    oc__table t;
+    oc__table_init(&t, (size_t)(1 + cf->nn), hd);
+    for (size_t r = 0; r < sizeof BERT_SENS / sizeof *BERT_SENS && !rc; r++) {
+        char c[NN][OC__CELL_LEN];
+        const char *row[1 + NN] = {BERT_SENS[r].label};
+        for (int a = 0; a < cf->nn && !rc; a++) {
+            oc_throughput_in in = {.model = m->name,
+                                   .parameters = m->parameters,
+                                   .batch = m->batch,
+                                   .buckets = BERT_SENS[r].buckets,
+                                   .tokens = 128,
+                                   .peak_tflops = 312,
+                                   .utilisation = BERT_SENS[r].utilisation,
+                                   .nodes = cf->nodes[a]};
+            oc_throughput est;
+            if ((rc = oc_throughput_estimate(&in, &est, why, len))) break;
+            oc__cellf(c[a], OC__CELL_LEN, "%.3fx", est.speedup);
+            row[1 + a] = c[a];
+        }
+        if (!rc) rc = oc__table_row(&t, row);
+    }
+    oc_models_free(models);
+    if (!rc) {
+        fputs("\nSensitivity of Fig. 4(a)'s speedup (Lumorph over Ring, BERT-large) to the "
+              "numbers the seed leaves\nto us, one changed at a time (every all-reduce a verified "
+              "schedule):\n\n",
+              f);
+        oc__table_print(&t, f);
+        fputc('\n', f);
+    }
+    oc__table_free(&t);
+    return rc;
+}
+
 /* Radix 8 against the seed's 1x3 MZI switch (section 2): rhd radix 8 needs 7 concurrent circuits
  * per GPU, the switch holds 3 (the fabric's mzi_degree). The run at the seed's switch is refused by
  * the model, and the same run on a switch of degree 7 shows what the seed's hardware gives up. */
@@ -1032,6 +1102,7 @@ int oc__reproduce_lumorph(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
     if (!rc) rc = mzi_note(f, &cf, why, whylen);
     if (!rc) rc = fig3(f, &cf, &g, why, whylen);
     if (!rc) rc = bert(f, &cf, &b, why, whylen);
+    if (!rc) rc = bert_sens(f, &cf, why, whylen);
     if (!rc && headline(ctx, &g, &b)) rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     /* Fig. 2a: the allocation example, replayed by the rack allocator (rack.c). */
     int agrees = 0;

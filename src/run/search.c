@@ -825,7 +825,9 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
                   .best = SIZE_MAX,
                   .check_cache = check_cache,
                   .budget = budget,
-                  .no_bounds = in.split_degree > 0 && !algo->bounds_hold_split,
+                  .no_bounds = (in.split_degree > 0 && !algo->bounds_hold_split) ||
+                               (in.cfg.kind == OC_NETCFG_RING && !in.cfg.ring.spread &&
+                                !algo->bounds_hold_unspread),
                   .objective = req->objective == OC_OBJECTIVE_STEPS ? OC_OBJECTIVE_STEPS
                                                                     : OC_OBJECTIVE_TIME};
     if (!(s.log = calloc(1, sizeof *s.log))) return oc__fail(why, len, OC_ENOMEM, "out of memory");

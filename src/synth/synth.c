@@ -872,6 +872,8 @@ static int read_network(oc_synth_result *r, char *why, size_t len) {
     if (ring) {
         r->w = in.cfg.ring.wavelengths;
         r->F = in.cfg.ring.fibres;
+        if (!in.cfg.ring.spread) /* the solver's lightpath carries one chunk */
+            return oc__fail(why, len, OC_ENOTSUP, "synth on the ring needs spread=1");
         if (r->w > OC_SYNTH_MAX_WAVELENGTHS)
             return oc__fail(why, len, OC_ETOOBIG, "synth on the ring takes w up to %d (got %llu)",
                             OC_SYNTH_MAX_WAVELENGTHS, (unsigned long long)r->w);
