@@ -30,8 +30,11 @@ extern "C" {
  * point holds depends only on the point, never on the threads or processes that ran it. */
 
 typedef struct oc_sweep_spec {
-    oc_request base; /* collective, network (required), root, params, net_params, data_check; its
-                        algorithm, nodes and bytes are ignored */
+    oc_request base; /* collective, network (required), root, params, net_params, data_check,
+                        progress; its algorithm, nodes and bytes are ignored. base.progress is
+                        told of the points ("points") and of each point's own run ("rounds",
+                        "candidates"), never from two threads at once; a stop asked there stops
+                        both */
     const char *const *algorithms; /* the candidates, registry names of base.collective that run
                                       on the network; NULL: every such algorithm, registry order */
     size_t nalgorithms;

@@ -82,6 +82,15 @@ int oc__progress_relay(void *ctx, const char *what, uint64_t done, uint64_t tota
     return oc__progress_poll(ctx) != 0;
 }
 
+int oc__progress_forward(void *ctx, const char *what, uint64_t done, uint64_t total) {
+    oc__progress *p = ctx;
+    if (!p->fn || !p->locked) return p->stopped;
+    pthread_mutex_lock(&p->lock);
+    if (!p->stopped && p->fn(p->ctx, what, done, total)) p->stopped = 1;
+    pthread_mutex_unlock(&p->lock);
+    return p->stopped;
+}
+
 void oc__progress_end(oc__progress *p) {
     if (!p->fn) return;
     const uint64_t n = p->done > p->total ? p->done : p->total;

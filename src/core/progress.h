@@ -59,6 +59,11 @@ int oc__progress_poll(oc__progress *p);
  * job): ctx is that work's oc__progress; the inner run's reports (about ten a second) become
  * polls of it (oc__progress_poll), and its answer stops the inner run too. */
 int oc__progress_relay(void *ctx, const char *what, uint64_t done, uint64_t total);
+/* An oc_progress_fn for the runs inside a step of other work whose reports the caller wants
+ * too (a sweep's points' rounds): ctx is that work's oc__progress; each report is passed on to its
+ * callback under its lock, so that the caller's callback is never called from two threads at
+ * once, and a stop asked there stops the inner run and the work around it. */
+int oc__progress_forward(void *ctx, const char *what, uint64_t done, uint64_t total);
 /* `n` more steps done at once (a shard's chunks), as oc__progress_add. */
 int oc__progress_add_n(oc__progress *p, uint64_t n);
 /* The end of the work: the last report, with done == total (both the larger of the two), then

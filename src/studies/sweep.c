@@ -269,15 +269,13 @@ static int point_job(size_t i, oc_sweep *s, oc__progress *points) {
     oc_sweep_point *p = &s->points[i];
     point_clear(p);
     oc_request q = s->base;
-    /* A caller that gave the points' runs a callback (the CLI) hears each point's rounds too, on
-     * its own thread: a sweep's points differ by orders of magnitude (--nodes 1..131072), so the
-     * pace of its first points says nothing of its last, and a point's own rounds are what can
-     * say ahead that it will be long. Without one, a point's run polls the sweep's callback
-     * (oc__progress_relay), so that a Ctrl-C stops a long point too. */
-    if (!q.progress) {
-        q.progress = points->fn ? oc__progress_relay : NULL;
-        q.progress_ctx = points;
-    }
+    /* Each point's run reports to the sweep's callback too (its rounds, its candidates), passed
+     * on under the sweep's lock so that the callback never runs on two threads at once: a
+     * sweep's points differ by orders of magnitude (--nodes 1..131072), so the pace of its first
+     * points says nothing of its last, and a point's own rounds are what can say ahead that it
+     * will be long; and a stop asked in that callback stops a long point. */
+    q.progress = points->fn ? oc__progress_forward : NULL;
+    q.progress_ctx = points;
     q.algorithm = s->algos[p->algorithm];
     q.nodes = p->nodes;
     q.bytes = p->bytes;
