@@ -75,6 +75,16 @@ static int build_tree(uint32_t N, uint32_t depth, uint32_t variant, uint32_t ari
     return rc;
 }
 
+/* Every q up to this many pieces is searched; above it, steps of q / 32 (search below). */
+#define CIRC_EVERY_PIECES 256u
+
+/* The q after q in the searched grid up to hi (hi + 1 past the end). */
+static uint64_t next_pieces(uint64_t q, uint64_t hi) {
+    if (q >= hi) return hi + 1;
+    const uint64_t next = q < CIRC_EVERY_PIECES ? q + 1 : q + (q + 31) / 32;
+    return next < hi ? next : hi;
+}
+
 /* The largest q the algorithm takes at N nodes and `bytes` (a piece is at least one byte). */
 static uint64_t pieces_cap(uint32_t N, uint64_t bytes) {
     uint64_t cap = 4 * (uint64_t)N < 256 ? 256 : 4 * (uint64_t)N;
@@ -396,6 +406,7 @@ typedef struct circ_cand {
     double time_s;
     uint64_t steps;
     uint32_t tree, q; /* tree: an index into the search's trees */
+    uint64_t qi;      /* q's index in the search's list of q */
 } circ_cand;
 
 static int by_bound(const void *a, const void *b) {
@@ -437,8 +448,23 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
         d_lo = 1, d_hi = 0; /* no shortest trees */
     }
     if (pin_q) q_hi = q_lo;
+    /* The q searched: every one up to CIRC_EVERY_PIECES, then a grid of about 3% steps (each
+     * next q is q + ceil(q / 32)) to the cap, the cap included; a pin takes any q. Above a few
+     * hundred pieces a piece's share of the step time moves by about 3% from one q of the grid
+     * to the next, while mapping every q made large vectors search for minutes (1326 candidates
+     * mapped, 160 s, for 528 MiB on 1024 nodes: 42 mapped and 5 s on the grid, a time 0.8%
+     * above every q's; 64 MiB 0.9% above); docs/search-speed.md. */
+    uint64_t nq = 0;
+    for (uint64_t q = q_lo; q <= q_hi; q = next_pieces(q, q_hi))
+        nq++;
+    uint32_t *qs = malloc(nq * sizeof *qs);
+    if (qs) {
+        nq = 0;
+        for (uint64_t q = q_lo; q <= q_hi; q = next_pieces(q, q_hi))
+            qs[nq++] = (uint32_t)q;
+    }
     /* the trees: variant v_lo's depths d_lo..d_hi, then v_lo + 1's, ..., then the arities */
-    const uint64_t nq = q_hi - q_lo + 1, nd = d_hi + 1 - d_lo, nv = nd ? v_hi + 1 - v_lo : 0,
+    const uint64_t nd = d_hi + 1 - d_lo, nv = nd ? v_hi + 1 - v_lo : 0,
                    na = a_hi + 1 - a_lo, nt = nd * nv + na;
     double *step_time = malloc(nq * sizeof *step_time);
     uint64_t *side = malloc(2 * nq * sizeof *side); /* pieces_by_side of each q */
@@ -447,14 +473,14 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
     circ_cand *c = malloc(nq * nt * sizeof *c);
     int64_t *work = malloc((2 * (size_t)N + 2) * sizeof *work);
     oc__formula_in f = {0};
-    if (!step_time || !side || !arcs || !trees || !c || !work) {
+    if (!qs || !step_time || !side || !arcs || !trees || !c || !work) {
         rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         goto out;
     }
-    for (uint64_t q = q_lo; q <= q_hi && !rc; q++) {
-        rc = in->figures(in, in->coll, (uint32_t)q, &f, why, whylen);
-        step_time[q - q_lo] = f.step_time;
-        pieces_by_side((uint32_t)q, N, &side[2 * (q - q_lo)], &side[2 * (q - q_lo) + 1]);
+    for (uint64_t j = 0; j < nq && !rc; j++) {
+        rc = in->figures(in, in->coll, qs[j], &f, why, whylen);
+        step_time[j] = f.step_time;
+        pieces_by_side(qs[j], N, &side[2 * j], &side[2 * j + 1]);
     }
     if (rc) goto out;
     for (uint64_t v = 0; v < nv && !rc; v++) {
@@ -474,11 +500,10 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
     }
     size_t n = 0;
     for (uint64_t i = 0; i < nt; i++)
-        for (uint64_t q = q_lo; q <= q_hi; q++) {
-            const uint64_t steps = bound_steps(&arcs[i], side[2 * (q - q_lo)],
-                                               side[2 * (q - q_lo) + 1], N, f.channels);
-            c[n++] =
-                (circ_cand){(double)steps * step_time[q - q_lo], steps, (uint32_t)i, (uint32_t)q};
+        for (uint64_t j = 0; j < nq; j++) {
+            const uint64_t steps = bound_steps(&arcs[i], side[2 * j], side[2 * j + 1], N,
+                                               f.channels);
+            c[n++] = (circ_cand){(double)steps * step_time[j], steps, (uint32_t)i, qs[j], j};
         }
     qsort(c, n, sizeof *c, by_bound);
     static const char *const avg_name =
@@ -504,7 +529,7 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
         }
         const circ_ar *t = &trees[c[i].tree];
         b.steps = exact_steps(&t->tree, t->order, t->first, c[i].q, f.channels, work);
-        b.time_s = (double)b.steps * step_time[c[i].q - q_lo];
+        b.time_s = (double)b.steps * step_time[c[i].qi];
         b.name = exact_name;
         if ((yes = oc__search_can_win(s, &b)) < 0) {
             rc = yes;
@@ -528,6 +553,7 @@ out:
     for (uint64_t i = 0; trees && i < nt; i++)
         circ_free(&trees[i]);
     free(trees);
+    free(qs);
     free(step_time);
     free(side);
     free(arcs);
@@ -565,7 +591,8 @@ const oc__algo oc__algo_allreduce_circulant = {
              "", "2 x sum over the tree's rounds of ceil(ceil(q x arc length / N) / (F w)) steps",
              "depth=searched: a shortest tree's depth, 1..min(floor(N/2), 48); arity=searched "
              "(instead of depth): a split tree's arcs a side a round, 1..min(64, floor((N-1)/2)); "
-             "pieces=searched: q, 1..min(max(4N, 256), 4096, bytes)"},
+             "pieces=searched: q, 1..min(max(4N, 256), 4096, bytes) (every q to 256, then steps of "
+             "1/32)"},
     .param_names = circ_params,
     .max_nodes = OC__CIRC_MAX_NODES,
     .plan = plan,

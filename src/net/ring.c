@@ -577,7 +577,8 @@ static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
         double dk = dur;
         if (!m->p.spread && m->step_bundle[k] > 1)
             dk = step_parts(&m->p, m->step_bundle[k] * m->base.spec->chunk_bytes, &a, &b, &c);
-        at[k + 1] = at[k] + dk;
+        /* at spread=1 the old arithmetic, clock + k x dur, to the last bit (tests/ring_layout) */
+        at[k + 1] = m->p.spread ? m->base.clock + (double)(k + 1) * dur : at[k] + dk;
         int rc = oc__netrun_observe_step(m, index, k, 1, at[k], dk, why, len);
         if (rc) {
             free(at);
@@ -610,7 +611,7 @@ static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
                 oc__use u = {.round = index,
                              .step = m->base.steps + st,
                              .start_s = at[st],
-                             .dur_s = at[st + 1] - at[st],
+                             .dur_s = m->p.spread ? dur : at[st + 1] - at[st],
                              .t = t,
                              .cls0 = k0,
                              .cls1 = k1,
