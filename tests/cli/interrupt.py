@@ -24,7 +24,7 @@ CASES = [
     ("tune, one long point (-o FILE)",
      ["tune", "-c", "allreduce", "-a", "hring", "-n", "20000", "-s", "1MiB", "-t", "switch",
       "-o", "{dir}/decisions.json"]),
-    ("reproduce lumorph", ["reproduce", "lumorph"]),
+    ("reproduce wrht", ["reproduce", "wrht"]),
     ("synth (the solver for 30 s)",
      ["synth", "-c", "allreduce", "-t", "ring", "-n", "10", "--time-limit", "30", "--json"]),
 ]
