@@ -121,7 +121,8 @@ void oc_quote_line(char *line, size_t len);
  * algorithm that does not count them ahead), and the last call of a piece of work has
  * done == total, also when the work stopped on an error.
  * Calls come at most about ten times a second (the clock is read every so many steps, not every
- * step), plus the last one; one piece of work calls from one thread at a time. The callback must
+ * step), plus the last one; one piece of work calls from one thread at a time, but two pieces
+ * (a run's rounds, its verifier's shards) may call from two threads at once. The callback must
  * not call back into the library. It returns 0 to go on; anything else asks the work to stop:
  * the call that started it then returns OC_ECANCELED soon after (a round, a candidate, a point or
  * a job later), having released what it held (the Python package's Ctrl-C). The last call's

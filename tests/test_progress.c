@@ -13,6 +13,7 @@
 #include "opticoll.h"
 
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 
 typedef struct call {
@@ -27,8 +28,20 @@ typedef struct calls {
     int stop;   /* the answer to give: 1 asks the work to stop */
 } calls;
 
+/* Two pieces of work may report from two threads at once (a run's rounds on its thread, its
+ * verifier's chunks on the pool's), so the record is kept under a lock. */
+static pthread_mutex_t record_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int record_locked(calls *k, const char *what, uint64_t done, uint64_t total);
+
 static int record(void *ctx, const char *what, uint64_t done, uint64_t total) {
-    calls *k = ctx;
+    pthread_mutex_lock(&record_lock);
+    const int rc = record_locked(ctx, what, done, total);
+    pthread_mutex_unlock(&record_lock);
+    return rc;
+}
+
+static int record_locked(calls *k, const char *what, uint64_t done, uint64_t total) {
     const call *last = NULL;
     for (size_t i = k->n; i-- > 0;)
         if (!strcmp(k->c[i].what, what)) {
