@@ -621,7 +621,10 @@ static int ring_observe_round(oc__netrun *m, uint64_t index, const oc__round *r,
                              .npos = hops,
                              .resource = res};
                 int rc = oc__netrun_observe_use(m, &u, why, len);
-                if (rc) return rc;
+                if (rc) {
+                    free(at);
+                    return rc;
+                }
                 c0 = c1;
             }
         }
