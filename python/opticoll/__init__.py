@@ -1,13 +1,13 @@
 """opticoll — collective communication schedules on optical interconnects, from Python.
 
 The same library as the `opticoll` command, called in-process through cffi. Every command of the
-CLI is a function here (run, compare, sweep, tune, perf, export, verify, reproduce, synth, train,
-throughput, physical_bound, algorithms, networks). Results are flat records, the rows a DataFrame
-takes: one run is a `Record` (a dict whose nested objects are spelled out as dotted keys,
-"params.k", "physical_bound.steps"), many are a `Table` (a list of Records) with `to_pandas()`
-(pandas optional) and `plot()` (matplotlib optional). A failure raises an `opticoll.Error` (a
-subclass per kind) with the library's one-line reason, worded for Python: the reasons name the
-function's arguments, never the command's flags.
+CLI is a function here (run, compare, sweep, tune, perf, export, draw, verify, reproduce, synth,
+train, throughput, physical_bound, algorithms, networks). Results are flat records, the rows a
+DataFrame takes: one run is a `Record` (a dict whose nested objects are spelled out as dotted
+keys, "params.k", "physical_bound.steps"), many are a `Table` (a list of Records) with
+`to_pandas()` (pandas optional) and `plot()` (matplotlib optional). A failure raises an
+`opticoll.Error` (a subclass per kind) with the library's one-line reason, worded for Python: the
+reasons name the function's arguments, never the command's flags.
 
     >>> import opticoll
     >>> r = opticoll.run("allreduce", "ring", nodes=8, size="4MiB", network="switch")
@@ -32,11 +32,11 @@ from ._opticoll import lib as _lib
 
 __version__ = _ffi.string(_lib.oc_version()).decode()
 
-__all__ = ["run", "compare", "sweep", "tune", "perf", "export", "verify", "reproduce", "synth",
-           "train", "throughput", "physical_bound", "algorithms", "networks", "papers", "Record",
-           "Table", "Error", "InvalidArgument", "InvalidType", "UnknownName", "NotSupported",
-           "TooBig", "VerificationError", "ResourceConflict", "ParseError", "OutOfMemory",
-           "IOFailure", "Cancelled", "__version__"]
+__all__ = ["run", "compare", "sweep", "tune", "perf", "export", "draw", "verify", "reproduce",
+           "synth", "train", "throughput", "physical_bound", "algorithms", "networks", "papers",
+           "Record", "Table", "Error", "InvalidArgument", "InvalidType", "UnknownName",
+           "NotSupported", "TooBig", "VerificationError", "ResourceConflict", "ParseError",
+           "OutOfMemory", "IOFailure", "Cancelled", "__version__"]
 
 _WHY = 2048  # bytes for the library's reason, as the command gives it
 
@@ -115,7 +115,8 @@ _FLAGS = {"-c": "collective", "--collective": "collective", "-a": "algorithm",
           "--model": "model", "--models": "models", "--objective": "objective",
           "--peak-tflops": "peak_tflops", "--utilisation": "utilisation", "--tokens": "tokens",
           "--buckets": "buckets", "-b": "minbytes", "-e": "maxbytes", "--json": "",
-          "--format": "format", "--links": "links=True", "-j": "threads"}
+          "--format": "format", "--links": "links=True", "-j": "threads",
+          "--round": "round"}
 _FLAG = _re.compile(r"(?<![\w-])(--?[a-z][a-z-]*)\b")
 
 
@@ -377,10 +378,13 @@ class Record(dict):
 
 class Table(list):
     """Many results: a list of Records, each a row. `columns` lists every key in first-seen
-    order; to_pandas() is a DataFrame with those columns, plot() draws y against x."""
+    order; to_pandas() is a DataFrame with those columns, plot() draws y against x. `summary` is
+    a dict of what the command prints beside the rows (perf: its settings and nccl-tests' footer;
+    empty for the others)."""
 
     def __init__(self, rows=()):
         super().__init__(r if isinstance(r, Record) else Record.of(r) for r in rows)
+        self.summary = {}
 
     @property
     def columns(self):
@@ -554,7 +558,24 @@ def compare(collective, nodes, size, network="ring", algorithms=None, params=Non
     return _records(_json.loads(_take_text(text)))
 
 
-_FORMATS = ("json", "chrome", "msccl", "msccl-inplace", "chakra")
+_FORMATS = ("json", "chrome", "msccl", "msccl-inplace", "chakra", "astra-sim")
+
+
+def _blobs(fn, *args):
+    """The framed bytes an export glue call returns (8 bytes of length, then the data, after
+    one another) as a list of bytes objects."""
+    text, n = _ffi.new("char **"), _ffi.new("size_t *")
+    fn(*args, text, n)
+    try:
+        blob = bytes(_ffi.buffer(text[0], n[0]))
+    finally:
+        _lib.free(text[0])
+    out, at = [], 0
+    while at < len(blob):
+        length = int.from_bytes(blob[at:at + 8], "little")
+        out.append(blob[at + 8:at + 8 + length])
+        at += 8 + length
+    return out
 
 
 def export(collective, algorithm, nodes, size, format="json", network="ring", params=None,
@@ -562,7 +583,10 @@ def export(collective, algorithm, nodes, size, format="json", network="ring", pa
     """The verified schedule in a file format: "json" (opticoll's schedule, as a dict), "chrome"
     (the Chrome/Perfetto timeline, as a dict), "msccl" / "msccl-inplace" (MSCCL's XML, as text,
     for `runtime` "msccl-nccl" (None) or "rccl"), "chakra" (ASTRA-sim's Chakra execution traces:
-    a list of bytes, one file per rank)."""
+    a list of bytes, one file per rank), "astra-sim" (the switch only: the Chakra traces plus
+    the network, system and memory configuration of ASTRA-sim's analytical backend, its command
+    line and opticoll's report, as a dict of file name to bytes, as `export --format astra-sim -o
+    DIR` writes them into DIR)."""
     format = _arg("choice", format, "format", choices=_FORMATS)
     if runtime is not None and not format.startswith("msccl"):
         raise InvalidArgument(-1, f"runtime {runtime!r}: only the msccl formats take a runtime")
@@ -575,21 +599,146 @@ def export(collective, algorithm, nodes, size, format="json", network="ring", pa
                       1 if format == "msccl-inplace" else 0, text)
         return _take_text(text)
     if format == "chakra":
-        n = _ffi.new("size_t *")
-        _library_call(request.stop, _lib.opy_export_bytes, request.req, text, n)
-        try:
-            blob = bytes(_ffi.buffer(text[0], n[0]))
-        finally:
-            _lib.free(text[0])
-        files, at = [], 0
-        while at < len(blob):
-            length = int.from_bytes(blob[at:at + 8], "little")
-            files.append(blob[at + 8:at + 8 + length])
-            at += 8 + length
-        return files
+        return _blobs(lambda t, n: _library_call(request.stop, _lib.opy_export_bytes,
+                                                 request.req, t, n))
+    if format == "astra-sim":
+        parts = _blobs(lambda t, n: _library_call(request.stop, _lib.opy_export_astra,
+                                                  request.req, t, n))
+        return {parts[i].decode(): parts[i + 1] for i in range(0, len(parts), 2)}
     fn = _lib.opy_export
     _library_call(request.stop, fn, {"json": 0, "chrome": 2}[format], request.req, text)
     return _json.loads(_take_text(text))
+
+
+# Past this many nodes a drawing is summarised: each panel a matrix of 64 x 64 blocks of nodes
+DRAW_DETAIL_NODES = _lib.OC_DRAW_DETAIL_NODES
+# `opticoll draw`'s caps (tools/cmd_draw.c): past either, nothing is drawn (TooBig)
+_DRAW_MAX_PANELS, _DRAW_MAX_ELEMENTS = 256, 20000
+_DRAW_FORMATS = ("svg", "png", "gnuplot")
+
+
+def _draw_format(format, output):
+    """svg, png or gnuplot: `format`, or else the output name's suffix (.png, .gp), as the
+    command decides."""
+    if format is not None:
+        return _arg("choice", format, "format", choices=_DRAW_FORMATS)
+    suffix = str(output).lower().rsplit(".", 1)[-1] if output and "." in str(output) else ""
+    return {"png": "png", "gp": "gnuplot", "gnuplot": "gnuplot"}.get(suffix, "svg")
+
+
+def _png_of(script):
+    """gnuplot's pngcairo drawing of a draw script, as bytes, checked whole (the PNG's chunks
+    walked to an IEND that ends it), as the command's plotting path does."""
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="opticoll-draw-") as d:
+        p = subprocess.run([shutil.which("gnuplot") or "gnuplot", "-e",
+                            "opticoll_output='drawing.png'", "-"], input=script.encode(),
+                           cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        path = os.path.join(d, "drawing.png")
+        png = open(path, "rb").read() if os.path.exists(path) else b""
+    at = 8
+    whole = png[:8] == b"\x89PNG\r\n\x1a\n"
+    while whole and at + 8 <= len(png):
+        nxt = at + 12 + int.from_bytes(png[at:at + 4], "big")
+        if png[at + 4:at + 8] == b"IEND":
+            break
+        at = nxt
+    if p.returncode or not whole or at + 12 != len(png):
+        lines = p.stderr.decode(errors="replace").strip().splitlines()
+        raise IOFailure(-9, "gnuplot could not draw the PNG" + (f": {lines[-1]}" if lines else ""))
+    return png
+
+
+def _write_whole(path, data):
+    """data into path whole or not at all: a temporary beside it, renamed over it."""
+    import os
+    import tempfile
+    path = os.fspath(path)
+    fd, tmp = tempfile.mkstemp(prefix=".opticoll-", dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _draw_text(stop, req, path, network, net_params, opt):
+    """opy_draw's document as str (interruptible where a request carries the stop flag)."""
+    text, n = _ffi.new("char **"), _ffi.new("size_t *")
+    _library_call(stop, _lib.opy_draw, req, path, network, net_params, opt, text, n)
+    try:
+        return bytes(_ffi.buffer(text[0], n[0])).decode()
+    finally:
+        _lib.free(text[0])
+
+
+def draw(collective=None, algorithm=None, nodes=None, size=None, network=None, params=None,
+         net_params=None, root=0, schedule=None, round=None, format=None, output=None,
+         objective="time"):
+    """`opticoll draw`: the schedule, verified and mapped on its network, as a picture from the
+    network model's own placements: the ring's lightpaths per step (arcs coloured by wavelength,
+    dashed by fibre), the star's transmissions and filter tunings per step, the fabric's circuits
+    per round, a sender x receiver matrix per round on the switch, the fat-tree and the direct
+    networks; past 64 nodes every panel a matrix of 64 x 64 blocks of nodes. An index links to
+    each round's view ("#round-R"); round=R draws round R alone.
+
+    The schedule is the request (collective, algorithm, nodes, size, as `run` takes them) or a
+    schedule file (schedule=PATH; network, when given, replaces the file's). The request's network
+    is "ring" unless given. format is
+    "svg" (the SVG document, a str), "gnuplot" (gnuplot's script of the same picture, a str) or
+    "png" (bytes, drawn by gnuplot's pngcairo); by default the output name's suffix (.png, .gp)
+    or else svg. With output=PATH the drawing is also written there, whole or not at all.
+    Returns the drawing. Past 256 panels or 20000 drawn elements: TooBig, and nothing is
+    written."""
+    import os
+    import shutil
+    if output is not None:
+        output = _arg("text", os.fspath(output) if hasattr(output, "__fspath__") else output,
+                      "output")
+    as_ = _draw_format(format, output)
+    if as_ == "png" and not shutil.which("gnuplot"):  # said before the work, as the command
+        raise NotSupported(-5, "a PNG is drawn by gnuplot, which is not installed (apt-get "
+                               "install gnuplot-nox); format='svg' needs nothing")
+    opt = _ffi.new("oc_draw_options *")
+    opt.round = -1 if round is None else _arg("count", round, "round", 0, 2**62)
+    opt.max_panels, opt.max_elements = _DRAW_MAX_PANELS, _DRAW_MAX_ELEMENTS
+    opt.format = 0 if as_ == "svg" else 1
+    # a script names its own PNG, as the command's: the output's name with .png for .gp
+    stem = output.rsplit(".", 1)[0] if output and "." in os.path.basename(output) else output
+    image = _ffi.new("char[]", (stem + ".png" if as_ == "gnuplot" and output else
+                                "drawing.png").encode())
+    opt.image = image
+    if schedule is not None:
+        if any(v is not None for v in (collective, algorithm, nodes, size)):
+            raise InvalidArgument(-1, "schedule: the file says what the schedule is; give "
+                                      "either schedule or collective, algorithm, nodes, size")
+        if params is not None:
+            raise InvalidArgument(-1, "params: a schedule file's parameters are its own")
+        path = _arg("text", os.fspath(schedule) if hasattr(schedule, "__fspath__") else
+                    schedule, "schedule")
+        path_c = _ffi.new("char[]", path.encode())
+        net = (_ffi.new("char[]", _arg("text", network, "network").encode())
+               if network else _ffi.NULL)
+        kv = _Kv(net_params, "net_params")
+        text = _draw_text(_Stop(), _ffi.NULL, path_c, net, kv.ptr, opt)
+    else:
+        missing = [k for k, v in (("collective", collective), ("algorithm", algorithm),
+                                  ("nodes", nodes), ("size", size)) if v is None]
+        if missing:
+            raise InvalidArgument(-1, f"draw needs {', '.join(missing)} (or schedule=PATH)")
+        request = _Request(collective, algorithm, nodes, size, network or "ring", params,
+                           net_params, root, objective=objective)
+        text = _draw_text(request.stop, request.req, _ffi.NULL, _ffi.NULL, _ffi.NULL, opt)
+    out = _png_of(text) if as_ == "png" else text
+    if output is not None:
+        _write_whole(output, out if isinstance(out, bytes) else out.encode())
+    return out
 
 
 def verify(path, network=None, net_params=None):
@@ -716,25 +865,53 @@ def tune(collective, nodes, sizes, network="ring", algorithms=None, params=None,
     return _json.loads(_take_text(text))
 
 
-def perf(collective, algorithm, nodes, minbytes, maxbytes=None, stepfactor=2, network="ring",
-         params=None, net_params=None, root=0, data_check=True, threads=0):
-    """nccl-tests' report of one algorithm, its times from the network model, as a Table: one
-    record per size with nccl-tests' columns (size, count, type, redop, root, time_us,
-    algbw_GBps, busbw_GBps) and busbw_factor, bytes (opticoll's SIZE of the run), params (or
-    not_run). The sizes are nccl-tests': minbytes, x stepfactor, ... up to maxbytes, each the
-    bytes of the whole operation (all-gather: nodes blocks), as `opticoll perf -b -e -f`."""
+def perf(collective, algorithm, nodes, minbytes, maxbytes=None, stepfactor=None, network="ring",
+         params=None, net_params=None, root=0, data_check=True, threads=0, stepbytes=None,
+         iters=20, warmup_iters=5, check=None, blocking=0):
+    """nccl-tests' report of one algorithm, its times from the network model (`opticoll perf
+    --json`), as a Table: one record per size with nccl-tests' columns (size, count, type, redop,
+    root, time_us, algbw_GBps, busbw_GBps), its two halves as nccl-tests prints them
+    (out_of_place.time_us, .algbw_GBps, .busbw_GBps, .wrong; in_place.* the same: the model has no
+    buffers, so both are the one verified run's time, and #wrong is 0 for a run that passed the
+    verifier, None without a check), busbw_factor, bytes (opticoll's SIZE of the run), params (or
+    not_run). The sizes are nccl-tests': minbytes, x stepfactor (2), ... (or + stepbytes) while
+    at most maxbytes, each the bytes of the whole operation (all-gather: nodes blocks), as
+    `opticoll perf -b -e -f -i`. iters, warmup_iters and blocking are nccl-tests' -n, -w and -z:
+    the model's time is the same at every iteration, so they change no number and are reported
+    as given; check is -c (0: no real-data run, #wrong None; default 1, or 0 with
+    data_check=False). The Table's `summary` holds the rest of `perf --json`: the settings and
+    nccl-tests' footer (out_of_bounds, avg_busbw_GBps: the mean bus bandwidth over both halves of
+    every row that ran)."""
     coll = _collective(collective)
     lo = _arg("nccl-size", minbytes, "minbytes")
     hi = lo if maxbytes is None else _arg("nccl-size", maxbytes, "maxbytes")
-    factor = _arg("count", stepfactor, "stepfactor", 2, 1024)
+    if stepfactor is not None and stepbytes is not None:
+        raise InvalidArgument(-1, "stepfactor and stepbytes exclude each other (a factor or a "
+                                  "step in bytes)")
+    by_factor = stepbytes is None
+    step = (_arg("count", 2 if stepfactor is None else stepfactor, "stepfactor", 2, 1024)
+            if by_factor else _arg("nccl-size", stepbytes, "stepbytes"))
+    if step < 1:
+        raise InvalidArgument(-1, "stepbytes: at least 1 byte")
     n = _arg("count", nodes, "nodes", 1)
+    iters = _arg("count", iters, "iters", 1, 1000000000)
+    warmup = _arg("count", warmup_iters, "warmup_iters", 0, 1000000000)
+    blocking = _arg("count", blocking, "blocking", 0, 1)
+    data_check = _arg("flag", data_check, "data_check")
+    check = (1 if data_check else 0) if check is None else _arg("count", check, "check", 0,
+                                                                  1000000)
+    if check and not data_check:
+        raise InvalidArgument(-1, f"check {check} asks for the real-data run that "
+                                  "data_check=False turns off: give one")
     if lo < 1 or hi < lo:
         raise InvalidArgument(-1, f"maxbytes {hi}: smaller than minbytes {lo}" if hi < lo
                               else "minbytes: at least 1 byte")
     wanted, size = [], lo
-    while size <= hi and len(wanted) < 4096:
+    while size <= hi:
+        if len(wanted) == _MAX_LIST:
+            raise InvalidArgument(-3, f"more than {_MAX_LIST} sizes from minbytes to maxbytes")
         wanted.append(size)
-        size *= factor
+        size = size * step if by_factor else size + step
     sizes = sorted({b for b in (_lib.opy_perf_bytes(coll, n, w) for w in wanted) if b})
     if not sizes:
         raise InvalidArgument(-1, f"no size from minbytes to maxbytes holds one float per rank of "
@@ -743,9 +920,9 @@ def perf(collective, algorithm, nodes, minbytes, maxbytes=None, stepfactor=2, ne
         raise InvalidArgument(-1, "the star's times are in units of tau and D: give both in "
                                   "seconds (net_params={'tau': 1e-8, 'D': 1e-6})")
     s = _Sweep(collective, [n], sizes, network, [algorithm], params, net_params, root,
-               data_check)
+               check != 0)
     s.run(threads)
-    rows = []
+    rows, busbws = [], []
     size_c, count_c = _ffi.new("uint64_t *"), _ffi.new("uint64_t *")
     busbw, redop, root_c = _ffi.new("double *"), _ffi.new("const char **"), _ffi.new("int64_t *")
     for p in s.points():
@@ -753,17 +930,32 @@ def perf(collective, algorithm, nodes, minbytes, maxbytes=None, stepfactor=2, ne
                           root_c)
         ran = p.status == 0
         t = p.time_s if ran else None
-        algbw = size_c[0] / t / 1e9 if ran and t > 0 else None
+        algbw = size_c[0] / t / 1e9 if ran and t > 0 else (0.0 if ran else None)
+        half = {"time_us": t * 1e6 if ran else None, "algbw_GBps": algbw,
+                "busbw_GBps": algbw * busbw[0] if algbw is not None else None,
+                "wrong": (0 if check else None) if ran else None}
         row = Record(size=size_c[0], count=count_c[0], type="float",
                      redop=_ffi.string(redop[0]).decode(), root=root_c[0],
-                     busbw_factor=busbw[0], time_us=t * 1e6 if ran else None, algbw_GBps=algbw,
-                     busbw_GBps=algbw * busbw[0] if algbw is not None else None, bytes=p.bytes)
+                     busbw_factor=busbw[0], time_us=half["time_us"], algbw_GBps=algbw,
+                     busbw_GBps=half["busbw_GBps"], bytes=p.bytes)
         if ran:
             row["params"] = _ffi.string(p.params).decode()
+            busbws += [half["busbw_GBps"]] * 2  # out-of-place and in-place: one model time
         else:
             row["not_run"] = _plain(_ffi.string(p.why).decode())
+        for name in ("out_of_place", "in_place"):
+            row.update({f"{name}.{k}": v for k, v in half.items()})
         rows.append(row)
-    return Table(rows)
+    table = Table(rows)
+    table.summary = {
+        "collective": _ffi.string(_lib.oc_collective_name(coll)).decode(),
+        "algorithm": _ffi.string(_lib.oc_sweep_algorithm(s.sweep, 0)).decode(),
+        "network": network, "nodes": n, "type": "float",
+        "busbw_factor": rows[0]["busbw_factor"], "time_source": "model", "minbytes": lo,
+        "maxbytes": hi, ("step_factor" if by_factor else "step_bytes"): step, "iters": iters,
+        "warmup_iters": warmup, "check": check, "blocking": blocking, "out_of_bounds": 0,
+        "avg_busbw_GBps": sum(busbws) / len(busbws) if busbws else 0}
+    return table
 
 
 def reproduce(paper, wavelengths=None, nodes=None, sizes=None, network=None):

@@ -128,6 +128,14 @@ ffibuilder.cdef(
         int data_check;
         ...;
     } oc_throughput_in;
+    typedef struct oc_draw_options {
+        int64_t round;
+        uint64_t max_panels;
+        uint64_t max_elements;
+        int format;
+        const char *image;
+        ...;
+    } oc_draw_options;
     typedef struct oc_sweep oc_sweep;
     typedef struct oc_sweep_point {
         int status;
@@ -144,12 +152,14 @@ ffibuilder.cdef(
         ...;
     } oc_sweep_point;
 
+    #define OC_DRAW_DETAIL_NODES ...
     const char *oc_strerror(int err);
     const char *oc_version(void);
     size_t oc_paper_count(void);
     const char *oc_paper_name(size_t i);
     int oc_set_memory_budget(uint64_t bytes);
     int oc_collective_from_name(const char *name, oc_collective *out);
+    const char *oc_collective_name(oc_collective c);
     int oc_parse_size(const char *text, uint64_t *out);
     int oc_parse_list(const char *text, int sizes, uint64_t *out, size_t max, size_t *n);
 

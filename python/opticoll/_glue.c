@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* An in-memory stream and the text it collects. */
 typedef struct text_out {
@@ -56,15 +57,19 @@ int opy_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
     return atomic_load((_Atomic int *)ctx) ? OC_ECANCELED : 0;
 }
 
-/* Chakra's per-rank files, each as 8 bytes of length (little-endian) then the file, in rank
- * order: Python cuts them apart. */
-static int chakra_rank(void *ctx, uint32_t rank, const void *data, size_t len) {
-    (void)rank;
-    FILE *f = ctx;
+/* 8 bytes of n, little-endian, then n bytes of data: the framing of the exports that give many
+ * files at once, which Python cuts apart. */
+static int put_blob(FILE *f, const void *data, size_t n) {
     unsigned char head[8];
     for (int i = 0; i < 8; i++)
-        head[i] = (unsigned char)((uint64_t)len >> (8 * i));
-    return fwrite(head, 1, 8, f) == 8 && fwrite(data, 1, len, f) == len ? 0 : OC_EIO;
+        head[i] = (unsigned char)((uint64_t)n >> (8 * i));
+    return fwrite(head, 1, 8, f) == 8 && fwrite(data, 1, n, f) == n ? 0 : OC_EIO;
+}
+
+/* Chakra's per-rank files, in rank order. */
+static int chakra_rank(void *ctx, uint32_t rank, const void *data, size_t len) {
+    (void)rank;
+    return put_blob(ctx, data, len);
 }
 
 int opy_export(int format, const oc_request *req, char **text, char *why, size_t len) {
@@ -80,6 +85,32 @@ int opy_export_bytes(const oc_request *req, char **data, size_t *n, char *why, s
     text_out t;
     if (start(&t)) return OC_ENOMEM;
     int rc = finish(&t, oc_export_chakra(req, chakra_rank, t.f, why, len), data);
+    *n = rc ? 0 : t.n;
+    return rc;
+}
+
+/* ASTRA-sim's files, each as its name then its bytes (put_blob): Python cuts them apart. */
+static int astra_file(void *ctx, const char *name, const void *data, size_t len) {
+    FILE *f = ctx;
+    int rc = put_blob(f, name, strlen(name));
+    return rc ? rc : put_blob(f, data, len);
+}
+
+int opy_export_astra(const oc_request *req, char **data, size_t *n, char *why, size_t len) {
+    text_out t;
+    if (start(&t)) return OC_ENOMEM;
+    int rc = finish(&t, oc_export_astra(req, astra_file, t.f, why, len), data);
+    *n = rc ? 0 : t.n;
+    return rc;
+}
+
+int opy_draw(const oc_request *req, const char *file, const char *network, const oc_kv *net_params,
+             const oc_draw_options *opt, char **text, size_t *n, char *why, size_t len) {
+    text_out t;
+    if (start(&t)) return OC_ENOMEM;
+    int rc = file ? oc_draw_file(file, network, net_params, opt, t.f, why, len)
+                  : oc_draw(req, opt, t.f, why, len);
+    rc = finish(&t, rc, text);
     *n = rc ? 0 : t.n;
     return rc;
 }

@@ -34,6 +34,14 @@ int opy_train_json(const char *models_file, const char *model, const oc_request 
 /* `throughput --json`. */
 int opy_throughput_json(const oc_throughput_in *in, char **text, char *why, size_t len);
 
+/* The drawing of a request (file NULL) or of a schedule file (file, network, net_params as
+ * oc_draw_file takes them) into *text: an SVG document or gnuplot's script (opt->format). */
+int opy_draw(const oc_request *req, const char *file, const char *network, const oc_kv *net_params,
+             const oc_draw_options *opt, char **text, size_t *n, char *why, size_t len);
+/* oc_export_astra's files: *data holds, file after file, 8 bytes of the name's length, the name,
+ * 8 bytes of the file's length (little-endian) and the file; *n its bytes. */
+int opy_export_astra(const oc_request *req, char **data, size_t *n, char *why, size_t len);
+
 /* oc_report_write_json's text. 0 or an OC_ error; *text malloc'ed on success. */
 int opy_report_json(const oc_report *r, char **text);
 /* oc_export_json / _msccl / _chrome's text. 0 or the library's error, with `why`. */

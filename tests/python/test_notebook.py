@@ -98,6 +98,34 @@ def test_perf_matches_the_command(coll, algo, net, n):
         assert g["algbw_GBps"] == pytest.approx(g["size"] / (g["time_us"] * 1e-6) / 1e9)
         factor = {"allreduce": 2 * (n - 1) / n}.get(coll, (n - 1) / n)
         assert g["busbw_GBps"] == pytest.approx(g["algbw_GBps"] * factor)
+        # nccl-tests' two halves and #wrong, as the command's row has them
+        for half in ("out_of_place", "in_place"):
+            for key, value in w[half].items():
+                assert g[f"{half}.{key}"] == pytest.approx(value), (half, key)
+            assert g[f"{half}.wrong"] == 0
+    # the settings and nccl-tests' footer beside the rows
+    want = cli_json("perf", "--collective", coll, "--algorithm", algo, "--nodes", n, "-t", net,
+                    "-b", 8, "-e", "1M", "-f", 4)
+    for key, value in got.summary.items():
+        assert value == (pytest.approx(want[key]) if isinstance(want[key], float)
+                         else want[key]), key
+    assert set(got.summary) == set(want) - {"rows", "network_params"}
+    assert got.summary["avg_busbw_GBps"] > 0 and got.summary["out_of_bounds"] == 0
+
+
+def test_perf_takes_nccl_tests_settings():
+    """stepbytes (-i), iters (-n), warmup_iters (-w), check (-c), blocking (-z), as the command
+    reads them: -c 0 turns the data check off and #wrong is None."""
+    got = opticoll.perf("allreduce", "ring", 5, 1000, 4000, stepbytes=1000, network="switch",
+                        iters=3, warmup_iters=0, check=0, blocking=1)
+    want = cli_json("perf", "--collective", "allreduce", "-a", "ring", "-g", 5, "-t", "switch",
+                    "-b", 1000, "-e", 4000, "-i", 1000, "-n", 3, "-w", 0, "-c", 0, "-z", 1)
+    assert [r["size"] for r in got] == [r["size"] for r in want["rows"]] == [1000, 2000, 3000, 4000]
+    assert all(r["out_of_place.wrong"] is None and r["in_place.wrong"] is None for r in got)
+    for key in ("step_bytes", "iters", "warmup_iters", "check", "blocking", "minbytes",
+                "maxbytes"):
+        assert got.summary[key] == want[key], key
+    assert got.summary["avg_busbw_GBps"] == pytest.approx(want["avg_busbw_GBps"])
 
 
 def test_synth_matches_the_command():
@@ -200,6 +228,17 @@ BAD = [
     (lambda: opticoll.perf("allreduce", "ring", 8, 8, stepfactor=1), opticoll.InvalidArgument),
     (lambda: opticoll.perf("allgather", "ring", 8, 1), opticoll.InvalidArgument),
     (lambda: opticoll.perf("broadcast", "tcp1", 8, 8, network="star"), opticoll.InvalidArgument),
+    (lambda: opticoll.perf("allreduce", "ring", 8, 8, 64, stepfactor=2, stepbytes=8),
+     opticoll.InvalidArgument),
+    (lambda: opticoll.perf("allreduce", "ring", 8, 8, iters=0), opticoll.InvalidArgument),
+    (lambda: opticoll.perf("allreduce", "ring", 8, 8, blocking=2), opticoll.InvalidArgument),
+    (lambda: opticoll.perf("allreduce", "ring", 8, 8, check=1, data_check=False),
+     opticoll.InvalidArgument),
+    (lambda: opticoll.perf("allreduce", "ring", 8, 1, 2**40, stepbytes=1),
+     opticoll.InvalidArgument),
+    (lambda: opticoll.draw("allgather", "ring", 5, 64, round=99), opticoll.Error),
+    (lambda: opticoll.export("allreduce", "ring", 1, 64, format="astra-sim", network="switch"),
+     opticoll.NotSupported),
     (lambda: opticoll.export("allgather", "ring", 4, 1, format="pdf"), opticoll.InvalidArgument),
     (lambda: opticoll.export("allgather", "ring", 4, 1, runtime="rccl"), opticoll.InvalidArgument),
     (lambda: opticoll.export("allgather", "ring", 4, 1, format="msccl", runtime="nccl-x"),
