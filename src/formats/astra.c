@@ -36,7 +36,9 @@
  * once) costs more in opticoll.
  *
  * Only the switch is exported: ASTRA-sim has no model of a WDM ring, a star or a circuit fabric,
- * and its Ring/FullyConnected topologies are not opticoll's fat-tree or direct networks.
+ * and its Ring/FullyConnected topologies are not opticoll's fat-tree or direct networks. One node
+ * is refused: ASTRA-sim's network reader stops at an npus_count of 1 (NetworkParser.cc of
+ * astra-network-analytical, check_validity).
  */
 #include "formats/formats.h"
 #include "net/model_common.h"
@@ -172,6 +174,11 @@ int oc_export_astra(const oc_request *req, oc_astra_writer write, void *ctx, cha
     astra_watch w = {
         .watch = {.what = "the ASTRA-sim export", .attach = astra_attach, .finish = astra_finish}};
     oc_report *rep = NULL;
+    /* ASTRA-sim's network reader (NetworkParser::check_validity) stops at an npus_count of 1 */
+    if (req && req->nodes == 1)
+        return oc__fail(why, len, OC_ENOTSUP,
+                        "ASTRA-sim's analytical network needs at least 2 NPUs (its reader "
+                        "refuses npus_count 1): export 2 nodes or more");
     /* the run first: the switch's settings, typed, and the report; nothing is handed out
      * unless it passed every check */
     int rc = oc__run_request(req, &w.watch, &rep, why, len);

@@ -1,13 +1,30 @@
 #!/usr/bin/env bash
 # astra.sh TOOL [CLI_DIR] — `export --format astra-sim -o DIR`: the files ASTRA-sim 2.0's
-# analytical backend reads, checked against ASTRA-sim's documented configuration fields (the
-# examples of its repository: examples/network_analytical/Ring/network.yml, topology npus_count
-# bandwidth latency; examples/system/native_collectives/Ring_4chunks.json, the system layer's
-# fields; examples/network_analytical/Ring/remote_memory.json, memory-type) and their numbers
-# against the switch model's settings as `run --json` reports them (alpha_us, bandwidth_gbytes):
-# ASTRA-sim's Switch charges 2 x latency + bytes / (bandwidth x 2^30 / 1e9) a send. One trace
-# per rank, the run's report beside them; every other network, no -o, a bad request: one line,
-# exit 2, no file and no new directory.
+# analytical backend reads, checked against ASTRA-sim's documented configuration fields and the
+# rules its readers apply (ASTRA-sim is not built here: no network to fetch it, no Debian
+# package; docs/formats.md says so). The sources of the fields:
+#   network.yml  astra-sim/astra-network-analytical common/network-parser/NetworkParser.cc:
+#                topology (Ring, FullyConnected or Switch, one per dimension), npus_count (each
+#                above 1), bandwidth (GB/s, above 0), latency (ns, not negative), the three lists
+#                as long as topology; the example examples/network_analytical/Ring/network.yml
+#   system.json  astra-sim/astra-sim astra-sim/system/Sys.cc (Sys::initialize_sys) and
+#                astra-sim-docs getting-started/argument-system-config.md: scheduling-policy
+#                (LIFO, FIFO, EXPLICIT), endpoint-delay, active-chunks-per-dimension,
+#                preferred-dataset-splits (whole numbers), the four *-implementation lists (ring,
+#                oneRing, doubleBinaryTree, direct[N], oneDirect[N], halvingDoubling,
+#                oneHalvingDoubling), collective-optimization (baseline, localBWAware),
+#                local-mem-bw; boost-mode as the examples Ring_4chunks.json and
+#                HGX-H100-validated.json write it
+#   memory.json  AnalyticalRemoteMemory.cc and argument-remote-memory-config.md: memory-type
+#                (NO_MEMORY_EXPANSION, PER_NODE_MEMORY_EXPANSION, PER_NPU_MEMORY_EXPANSION,
+#                MEMORY_POOL)
+#   run.sh       examples/network_analytical/Ring/run_network_analytical.sh: the four
+#                --*-configuration options (the workload a prefix, PREFIX.RANK.et)
+# and their numbers against the switch model's settings as `run --json` reports them (alpha_us,
+# bandwidth_gbytes): ASTRA-sim's Switch charges 2 x latency + bytes / (bandwidth x 2^30 / 1e9) a
+# send. One trace per rank, the run's report beside them; one node (ASTRA-sim's reader stops at
+# npus_count 1), every other network, no -o, a bad request: one line, exit 2, no file and no new
+# directory.
 set -u
 # shellcheck source=tests/cli/lib.sh
 . "${2:-$(cd "$(dirname "$0")" && pwd)}/lib.sh"
@@ -40,7 +57,8 @@ def yml(path):
             m = re.match(r"(\w+):\s*\[\s*([^\]]*)\]", line)
             if m:
                 v = m.group(2).strip()
-                out[m.group(1)] = [v if re.match(r"[A-Za-z]", v) else float(v)]
+                out[m.group(1)] = [v if re.match(r"[A-Za-z]", v) else
+                                   int(v) if re.fullmatch(r"-?[0-9]+", v) else float(v)]
         return out
 files = sorted(os.listdir(d))
 want = sorted([f"trace.{r}.et" for r in range(n)] +
@@ -57,6 +75,16 @@ if net.get("topology") != ["Switch"]:
     bad.append(f"network.yml: topology {net.get('topology')} is not [Switch]")
 if net.get("npus_count") != [n]:
     bad.append(f"network.yml: npus_count {net.get('npus_count')} is not [{n}]")
+# NetworkParser::parse_topology_name and check_validity: what ASTRA-sim's reader refuses
+if any(t not in ("Ring", "FullyConnected", "Switch") for t in net.get("topology", [])):
+    bad.append(f"network.yml: a topology NetworkParser does not know: {net.get('topology')}")
+if not all(isinstance(v, int) and not isinstance(v, bool) and v > 1
+           for v in net.get("npus_count", [])):
+    bad.append(f"network.yml: npus_count must be whole numbers above 1: {net.get('npus_count')}")
+if not all(isinstance(v, (int, float)) and v > 0 for v in net.get("bandwidth", [])):
+    bad.append(f"network.yml: bandwidth must be above 0: {net.get('bandwidth')}")
+if not all(isinstance(v, (int, float)) and v >= 0 for v in net.get("latency", [])):
+    bad.append(f"network.yml: latency must not be negative: {net.get('latency')}")
 p = run["network_params"]
 alpha_ns = float(p["alpha_us"]) * 1e3
 bytes_s = float(p["bandwidth_gbytes"]) * 1e9
@@ -76,11 +104,26 @@ for k in fields:
         bad.append(f"system.json: no {k}")
 if sorted(sysj) != sorted(fields):
     bad.append(f"system.json: fields {sorted(set(sysj) - set(fields))} ASTRA-sim does not document")
-if sysj.get("scheduling-policy") not in ("FIFO", "LIFO"):
+# Sys::initialize_sys: the values it takes (any other panics the simulator)
+if sysj.get("scheduling-policy") not in ("FIFO", "LIFO", "EXPLICIT"):
     bad.append(f"system.json: scheduling-policy {sysj.get('scheduling-policy')}")
+if sysj.get("collective-optimization") not in ("baseline", "localBWAware"):
+    bad.append(f"system.json: collective-optimization {sysj.get('collective-optimization')}")
+impl = re.compile(r"ring|oneRing|doubleBinaryTree|halvingDoubling|oneHalvingDoubling|"
+                  r"(direct|oneDirect)([0-9]{1,5})?")
 for k in fields[4:8]:
     if not (isinstance(sysj.get(k), list) and len(sysj[k]) == 1):
         bad.append(f"system.json: {k} is not a list of one dimension's implementation")
+    elif not all(isinstance(v, str) and impl.fullmatch(v) for v in sysj[k]):
+        bad.append(f"system.json: {k} {sysj[k]}: not an implementation Sys.cc knows")
+for k in ("endpoint-delay", "active-chunks-per-dimension", "preferred-dataset-splits",
+          "boost-mode"):
+    if not isinstance(sysj.get(k), int) or isinstance(sysj.get(k), bool) or sysj[k] < 0:
+        bad.append(f"system.json: {k} {sysj.get(k)!r} is not a whole number")
+if sysj.get("active-chunks-per-dimension", 0) < 1 or sysj.get("preferred-dataset-splits", 0) < 1:
+    bad.append("system.json: active-chunks-per-dimension and preferred-dataset-splits below 1")
+if not isinstance(sysj.get("local-mem-bw"), (int, float)) or sysj["local-mem-bw"] <= 0:
+    bad.append(f"system.json: local-mem-bw {sysj.get('local-mem-bw')!r} is not a bandwidth")
 if sysj.get("endpoint-delay") != 0:
     bad.append("system.json: endpoint-delay adds a delay the switch model does not have")
 mem = json.load(open(os.path.join(d, "memory.json")))
@@ -110,6 +153,19 @@ for c in "dbtree 8 allreduce" "ring 5 allreduce" "rd 12 allreduce" "bruck 7 allg
         else fail "$coll $a N=$n: ASTRA-sim's fields, the switch's numbers" "$out"; fi
     fi
 done
+# the check itself: each rule of ASTRA-sim's readers, broken in a copy of a good export, is seen
+broken() { # broken DESCRIPTION FILE SED-EXPRESSION: the copy's FILE edited, the schema must fail
+    rm -rf "$T/broken" "$T/broken.run" && cp -r "$T/ring5" "$T/broken" && cp "$T/ring5.run" "$T/broken.run"
+    sed -i "$3" "$T/broken/$2"
+    if schema broken 5 >/dev/null; then fail "the schema check misses $1"; else pass "the schema check sees $1"; fi
+}
+if [ -d "$T/ring5" ]; then
+    broken "a topology ASTRA-sim does not know" network.yml 's/Switch/Torus/'
+    broken "a negative latency" network.yml 's/^latency: \[ /latency: [ -/'
+    broken "an unknown scheduling policy" system.json 's/"FIFO"\|"LIFO"/"RANDOM"/'
+    broken "an unknown implementation" system.json '0,/"ring"\|"direct"/s//"butterfly"/'
+    broken "a memory type ASTRA-sim does not know" memory.json 's/NO_MEMORY_EXPANSION/CXL/'
+fi
 # the switch's settings moved: the files follow them
 if exported custom -c allreduce -a ring -t switch -n 6 -s 3MiB --net alpha_us=1.3 \
     --net bandwidth_gbytes=46.5; then
@@ -133,6 +189,8 @@ refused() { # refused DESCRIPTION DIR ARGS...: exit 2, one line, DIR not made
         fail "$what" "rc $RC" "$(cat "$T/err")" "$(ls -A "$dir" 2>&1)"
     fi
 }
+refused "one node (ASTRA-sim's NetworkParser refuses npus_count 1)" "$T/x0" export -c allreduce \
+    -a ring -t switch -n 1 -s 1KiB --format astra-sim -o "$T/x0"
 refused "the ring (ASTRA-sim has no WDM ring)" "$T/x1" export -c allreduce -a ring -t ring -n 4 \
     -s 1KiB --format astra-sim -o "$T/x1"
 refused "the fat-tree" "$T/x2" export -c allreduce -a ring -t fattree -n 4 -s 1KiB \
