@@ -7,7 +7,8 @@
  * reproduction's batch its jobs. A run long
  * enough (a few tenths of a second) also reports on the way, not only at the end. A callback that
  * answers "stop" ends a run, a sweep and a reproduction early with OC_ECANCELED, before their
- * work is done (the Python package's Ctrl-C).
+ * work is done (the Python package's Ctrl-C), and a run whose one round holds millions of
+ * transfers stops inside that round.
  */
 #include "check.h"
 #include "opticoll.h"
@@ -221,6 +222,22 @@ static void cancel(void) {
     int rc = run_into(k, OC_ALLGATHER, "ne", "switch", 6000, why, sizeof why);
     CHECK(rc == OC_ECANCELED && strstr(why, "cancelled"), "ne N=6000 stopped: %d %s", rc, why);
     CHECK(k->n >= 2 && k->c[0].done < 3000, "stopped after %llu of 3000 rounds",
+          k->n ? (unsigned long long)k->c[0].done : 0ull);
+    free(k);
+
+    /* One round of millions of lightpaths (one-stage all-gather on the ring: every node sends
+     * its block straight to every other, N (N - 1) transfers in round 0): the stop is heard
+     * inside the round, in the generator's, the verifier's and the ring model's loops, not once
+     * the round is over (before, the run said "cancelled after 1 rounds", or finished). Under
+     * the sanitizers a smaller round is as long. */
+    const uint32_t wide = getenv("OC_TEST_SANITIZED") ? 700 : 1500;
+    k = calloc(1, sizeof *k);
+    k->stop = 1;
+    rc = run_into(k, OC_ALLGATHER, "onestage", "ring", wide, why, sizeof why);
+    CHECK(rc == OC_ECANCELED && strstr(why, "cancelled inside round 1"),
+          "onestage N=%u (one round of %u transfers) stopped inside its round: %d %s", wide,
+          wide * (wide - 1), rc, why);
+    CHECK(k->n >= 1 && k->c[0].done == 0, "the first report came after the round (%llu done)",
           k->n ? (unsigned long long)k->c[0].done : 0ull);
     free(k);
 

@@ -1,7 +1,8 @@
 /*
  * progress.c — the rate limit of progress reports (progress.h): a countdown on the hot path, the
  * clock only when it runs out, the caller's callback at most every REPORT_EVERY seconds and once
- * at the end.
+ * at the end; and the thread-local progress that the loops inside one round poll for a stop
+ * (oc__stop_tick).
  */
 #include "core/progress.h"
 
@@ -98,4 +99,18 @@ void oc__progress_end(oc__progress *p) {
     if (p->locked) pthread_mutex_destroy(&p->lock);
     p->fn = NULL;
     p->locked = 0;
+}
+
+_Thread_local oc__stop_now oc__stop_here;
+
+oc__progress *oc__stop_watch(oc__progress *p) {
+    oc__progress *before = oc__stop_here.progress;
+    oc__stop_here.progress = p && p->fn && p->locked ? p : NULL;
+    oc__stop_here.countdown = OC__STOP_TICKS;
+    return before;
+}
+
+int oc__stop_poll(void) {
+    oc__stop_here.countdown = OC__STOP_TICKS;
+    return oc__progress_poll(oc__stop_here.progress);
 }

@@ -70,4 +70,32 @@ int oc__progress_add_n(oc__progress *p, uint64_t n);
  * the lock released. */
 void oc__progress_end(oc__progress *p);
 
+/* ---- a stop heard inside one step ------------------------------------------------------------
+ *
+ * One round can hold millions of transfers (OpTree's two-level rounds at 65536 nodes: 16.7 M
+ * transfers each; a one-stage round), and generating, verifying and mapping it takes seconds, while
+ * the rounds' own progress hears a stop only between rounds. So the work on each thread names the
+ * progress it belongs to (oc__stop_watch: the run's rounds on the caller's thread, the verifier's
+ * shards and the cost pass on the pool's), and the loops inside a round tick (oc__stop_tick): a
+ * decrement of a thread-local countdown, and every OC__STOP_TICKS ticks a poll of that progress
+ * (oc__progress_poll: the clock, and the caller's callback when a report is due). A tick that
+ * returns OC_ECANCELED ends the loop through its usual error path. Without a watched progress (no
+ * callback) a tick is one load and one branch. */
+enum { OC__STOP_TICKS = 1 << 14 };
+typedef struct oc__stop_now {
+    oc__progress *progress; /* NULL: nothing to poll */
+    uint32_t countdown;     /* ticks before the next poll */
+} oc__stop_now;
+extern _Thread_local oc__stop_now oc__stop_here;
+/* This thread's loops poll p from now on (NULL, or a progress without a callback: none); returns
+ * the progress they polled before, for the caller to put back when its work ends. */
+oc__progress *oc__stop_watch(oc__progress *p);
+/* The slow path of oc__stop_tick: the countdown restarted and the progress polled. */
+int oc__stop_poll(void);
+/* One unit of work inside a step: OC_ECANCELED once the watched progress was asked to stop. */
+static inline int oc__stop_tick(void) {
+    if (!oc__stop_here.progress || --oc__stop_here.countdown) return 0;
+    return oc__stop_poll();
+}
+
 #endif

@@ -11,9 +11,12 @@
  * A windowed emitter (one verifier shard's pass, run/shard.c) keeps only the transfers
  * touching its chunk window, each with its position in the whole round, and still counts rounds
  * that kept nothing, so a shard's rounds and positions are the whole schedule's. The round's
- * buffer is checked against the memory budget whenever it doubles past 4096 transfers.
+ * buffer is checked against the memory budget whenever it doubles past 4096 transfers. Each
+ * transfer ticks the thread's stop watch (core/progress.h), so that a caller's request to stop is
+ * heard inside a round of millions of transfers, not only once it is over.
  */
 #include "core/core.h"
+#include "core/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +140,10 @@ int oc__emit_transfer(oc__emit *e, uint32_t src, uint32_t dst, oc__op op, uint32
         return oc__fail(e->why, e->whylen, OC_EINVAL,
                         "internal: round %llu emits chunks [%u, %u+%u) outside 0..%u",
                         (unsigned long long)e->rounds, first, first, count, e->spec->chunks);
+    /* a round of millions of transfers takes seconds: a stop is heard inside it */
+    if (oc__stop_tick())
+        return oc__fail(e->why, e->whylen, OC_ECANCELED, "cancelled inside round %llu",
+                        (unsigned long long)e->rounds + 1);
     int urc = unfold(e);
     if (urc) return urc;
     const uint64_t at = e->raw++;

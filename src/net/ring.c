@@ -40,6 +40,7 @@
  */
 #include "net/ring.h"
 #include "core/bitset.h"
+#include "core/progress.h"
 #include "net/free_colours.h"
 #include "core/quote.h"
 #include "net/model_common.h"
@@ -329,6 +330,7 @@ static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t ni
         for (; si < nint && !rc; si++) {
             const uint32_t a = arcs[si];
             if (oc__ring_sub(arc_start(d, &x[a], N), cut, N) > p) break;
+            if ((rc = oc__stop_tick())) break; /* a caller's stop, inside a huge round */
             const uint32_t end = p + arc_len(d, &x[a], N);
             uint32_t need = x[a].count;
             const uint32_t first = (uint32_t)m->nfrags[d];
@@ -388,6 +390,7 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
     int disjoint_equal = 1, equal = 1;
     uint32_t last_start = 0, last_len = 0, last_end = 0, u0 = 0;
     for (size_t i = 0; i < nx; i++) {
+        if (oc__stop_tick()) return OC_ECANCELED; /* a caller's stop, inside a huge round */
         if (!all && dir_of(m->dir, i) != d) continue;
         const uint32_t r = oc__ring_sub(arc_start(d, &x[i], N), cut, N), l = arc_len(d, &x[i], N);
         if (r + l > N) { /* passes through the cut: its colours open at its end */
@@ -507,6 +510,7 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
         for (; si < nint; si++) {
             const uint32_t a = arcs[si];
             if (oc__ring_sub(arc_start(d, &x[a], N), cut, N) > p) break;
+            if (oc__stop_tick()) return OC_ECANCELED;
             const uint32_t end = p + arc_len(d, &x[a], N);
             uint32_t need = x[a].count, taken = 0;
             release *g = need ? &m->slot[fill[end]++] : NULL;
@@ -849,6 +853,9 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *given, ch
     size_t per_dir[2] = {0, 0};
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
+        if (oc__stop_tick()) /* a round of millions of lightpaths takes seconds */
+            return oc__fail(why, len, OC_ECANCELED, "cancelled inside round %llu",
+                            (unsigned long long)index + 1);
         if (t->src >= N || t->dst >= N || t->src == t->dst) /* the call only to say why */
             return oc__netrun_endpoints(m, index, t, "cannot be routed", why, len);
         uint32_t cw = oc__ring_sub(t->dst, t->src, N);
@@ -915,6 +922,9 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *given, ch
             m->cut_rounds++;
         else
             m->crossing_rounds++;
+        if (rc == OC_ECANCELED)
+            return oc__fail(why, len, rc, "cancelled inside round %llu",
+                            (unsigned long long)index + 1);
         if (rc)
             return oc__fail(why, len, rc, "round %llu: wavelength assignment failed (%s)",
                             (unsigned long long)index, oc_strerror(rc));

@@ -22,6 +22,7 @@
  * through the sweep.
  */
 #include "core/bitset.h"
+#include "core/progress.h"
 #include "net/ring.h"
 
 #include <stdio.h>
@@ -245,6 +246,14 @@ static int sweep_add(const sweep *w, uint64_t colour, uint32_t s, uint32_t l, ui
     return 0;
 }
 
+/* A caller's request to stop, heard inside the sweep of a round of millions of lightpaths
+ * (core/progress.h): the checker is left clean for a next round, as after a conflict. */
+static int stopped(oc__ring_checker *c, const sweep *w, char *why, size_t len) {
+    oc__bitset_clear_all(&c->live);
+    return oc__fail(why, len, OC_ECANCELED, "cancelled inside round %llu",
+                    (unsigned long long)w->round + 1);
+}
+
 /* Ranges of one colour keep their listed order (the counting sort is stable; here the place in
  * the list breaks ties). */
 static int by_first_colour(const void *p, const void *q) {
@@ -286,7 +295,9 @@ static int sweep_direction(oc__ring_checker *c, const sweep *w, const oc__round 
         size_t i0 = 0;
         for (uint64_t colour = 0; i0 < nf && !rc; colour++)
             for (; i0 < c->count0[colour] && !rc; i0++)
-                rc = sweep_add(w, colour, rec[i0].s, rec[i0].l, colour + rec[i0].n, why, len);
+                rc = oc__stop_tick() ? stopped(c, w, why, len)
+                                     : sweep_add(w, colour, rec[i0].s, rec[i0].l,
+                                                 colour + rec[i0].n, why, len);
     } else {
         wide_rec *rec = c->buf;
         for (size_t i = 0; i < nf; i++)
@@ -295,8 +306,9 @@ static int sweep_direction(oc__ring_checker *c, const sweep *w, const oc__round 
         for (size_t i = 0; i < nf && !rc; i++) {
             const oc__ring_frag *f = &frags[rec[i].i];
             const oc__transfer *t = &r->xfers[f->xfer];
-            rc = sweep_add(w, f->c0, arc_start(d, t, N), arc_length(d, t, N), f->c0 + f->n, why,
-                           len);
+            rc = oc__stop_tick() ? stopped(c, w, why, len)
+                                 : sweep_add(w, f->c0, arc_start(d, t, N), arc_length(d, t, N),
+                                             f->c0 + f->n, why, len);
         }
     }
     if (!rc) oc__bitset_clear_all(&c->live); /* empty for the next direction / round */

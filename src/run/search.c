@@ -843,8 +843,11 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
                             .model = model,
                             .net_params = req->net_params};
     oc__progress_begin(&s.progress, req->progress, req->progress_ctx, "candidates", 0);
+    /* a candidate's round of millions of transfers hears a stop inside it (oc__stop_tick) */
+    oc__progress *const watched = oc__stop_watch(&s.progress);
     rc = algo->search(&ctx.in, &s.base, why, len);
     if (!rc) rc = flush(&s);
+    oc__stop_watch(watched);
     oc__progress_end(&s.progress);
     if (rc == OC_ECANCELED)
         rc = oc__fail(why, len, OC_ECANCELED, "cancelled after %llu candidates",

@@ -203,11 +203,20 @@ static void verify_window(shard_run *run, slot *sl, uint32_t lo, uint32_t hi) {
 
 static int job(size_t i, void *ctx) {
     shard_run *run = ctx;
-    if (run->with_cost && i == 0) return cost_pass(run, &run->slots[0]);
-    const uint32_t k = run->first + (uint32_t)(i - (size_t)run->with_cost), w = run->plan->width;
-    const uint32_t lo = k * w, hi = lo + w < run->spec->chunks ? lo + w : run->spec->chunks;
-    verify_window(run, &run->slots[i], lo, hi);
-    return 0;
+    /* a pass's loops inside one round poll the shards' progress (the caller's callback): a stop
+     * is heard inside a round of millions of transfers, in the cost pass as in a shard */
+    oc__progress *const watched = oc__stop_watch(&run->progress);
+    int rc = 0;
+    if (run->with_cost && i == 0) {
+        rc = cost_pass(run, &run->slots[0]);
+    } else {
+        const uint32_t k = run->first + (uint32_t)(i - (size_t)run->with_cost),
+                       w = run->plan->width;
+        const uint32_t lo = k * w, hi = lo + w < run->spec->chunks ? lo + w : run->spec->chunks;
+        verify_window(run, &run->slots[i], lo, hi);
+    }
+    oc__stop_watch(watched);
+    return rc;
 }
 
 /* The progress callback this thread's runs report their shards to (oc__set_shard_progress). */

@@ -26,6 +26,7 @@
  * the smallest key over the shards is the failure one pass over every chunk meets first.
  */
 #include "verify/verify.h"
+#include "core/progress.h"
 #include "core/rangeset.h"
 #include "verify/progression.h"
 
@@ -447,6 +448,16 @@ static int make_node(oc__verifier *v, uint32_t n) {
     return 0;
 }
 
+/* A caller's request to stop, heard inside a round of millions of transfers (core/progress.h),
+ * at the transfer in position i. */
+static int stopped(oc__verifier *v, uint64_t round, const oc__round *r, size_t i, char *why,
+                   size_t len) {
+    return at_key(v,
+                  oc__fail(why, len, OC_ECANCELED, "cancelled inside round %llu",
+                           (unsigned long long)round + 1),
+                  round, OC__VK_CHECK, pos_of(r, i), 0);
+}
+
 static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len) {
     const oc__spec *s = v->spec;
     int rc;
@@ -472,6 +483,7 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &x[i];
         uint32_t lo, hi;
+        if (oc__stop_tick()) return stopped(v, round, r, i, why, len);
         if (!in_window(v, t, &lo, &hi)) continue;
         if (!transfer_ok(v, t) && (rc = check_transfer(v, round, t, why, len)))
             return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
@@ -920,6 +932,7 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
         uint32_t lo, hi;
+        if (oc__stop_tick()) return stopped(v, round, r, i, why, len);
         if (!in_window(v, t, &lo, &hi)) continue;
         if (!transfer_ok(v, t) && (rc = check_transfer(v, round, t, why, len)))
             return at_key(v, rc, round, OC__VK_CHECK, pos_of(r, i), 0);
