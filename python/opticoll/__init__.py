@@ -25,6 +25,7 @@ import json as _json
 import math as _math
 import operator as _operator
 import re as _re
+import signal as _signal
 import threading as _threading
 
 from ._opticoll import ffi as _ffi
@@ -324,9 +325,14 @@ def _interruptible(call, stop):
             done.set()
 
     # An Event, not Thread.join: a join interrupted by KeyboardInterrupt can leave the thread
-    # looking stopped while it runs on.
-    _threading.Thread(target=work, name="opticoll-call", daemon=True).start()
+    # looking stopped while it runs on. SIGINT is held while the thread starts: an interrupt
+    # inside Thread.start() would otherwise escape before the flag is set, with the work
+    # started and never asked to stop; held, it is raised once the wait below has begun.
+    worker = _threading.Thread(target=work, name="opticoll-call", daemon=True)
+    held = _signal.pthread_sigmask(_signal.SIG_BLOCK, [_signal.SIGINT])
     try:
+        worker.start()
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, held)
         while not done.wait(0.05):
             pass
     except KeyboardInterrupt:
@@ -337,6 +343,8 @@ def _interruptible(call, stop):
             except KeyboardInterrupt:  # a second Ctrl-C while the work winds down
                 pass
         raise
+    finally:
+        _signal.pthread_sigmask(_signal.SIG_SETMASK, held)  # also when start() failed
     if "error" in box:
         raise box["error"]
     return box["value"]
