@@ -188,6 +188,42 @@ def test_dataframe_columns():
     assert len(one) == 1 and one["steps"].iloc[0] == 22
 
 
+def test_plot_draws_a_line_per_group(monkeypatch):
+    """Table.plot on a stand-in for matplotlib (not installed here): one line per algorithm, its
+    points in x order with the records' values, log axes, the columns as labels."""
+    import sys
+    import types
+    calls = []
+
+    class Axes:
+        def plot(self, xs, ys, marker=None, label=None):
+            calls.append(("plot", list(xs), list(ys), label))
+
+        def __getattr__(self, name):  # set_xlabel, set_xscale, legend, ...
+            return lambda *a, **k: calls.append((name, *a))
+
+    pyplot = types.ModuleType("matplotlib.pyplot")
+    pyplot.subplots = lambda: (None, Axes())
+    mpl = types.ModuleType("matplotlib")
+    mpl.pyplot = pyplot
+    monkeypatch.setitem(sys.modules, "matplotlib", mpl)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", pyplot)
+    table = opticoll.sweep("allreduce", [7], ["1MiB", "1KiB", "64KiB"], network="switch",
+                           algorithms=["ring", "rhd"])
+    table.plot("bytes", "time_s", by="algorithm")
+    lines = {c[3]: c for c in calls if c[0] == "plot"}
+    assert sorted(lines) == ["rhd", "ring"]
+    for name, (_, xs, ys, _) in lines.items():
+        want = sorted((r["bytes"], r["time_s"]) for r in table if r["algorithm"] == name)
+        assert list(zip(xs, ys)) == want and xs == [1024, 65536, 1048576]
+    assert ("set_xscale", "log") in calls and ("set_yscale", "log") in calls
+    assert ("set_xlabel", "bytes") in calls and ("set_ylabel", "time_s") in calls
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # not installed: a clear ImportError
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match="python3-matplotlib"):
+        table.plot("bytes", "time_s")
+
+
 BAD = [
     # nodes, sizes and counts: bools, floats, text, NUL, out of range
     (lambda: opticoll.run("allreduce", "ring", True, 1), opticoll.InvalidType),
