@@ -2,12 +2,12 @@
 
 The same library as the `opticoll` command, called in-process through cffi. Every command of the
 CLI is a function here (run, compare, sweep, tune, perf, export, draw, verify, reproduce, synth,
-train, throughput, physical_bound, algorithms, networks). Results are flat records, the rows a
-DataFrame takes: one run is a `Record` (a dict whose nested objects are spelled out as dotted
-keys, "params.k", "physical_bound.steps"), many are a `Table` (a list of Records) with
-`to_pandas()` (pandas optional) and `plot()` (matplotlib optional). A failure raises an
-`opticoll.Error` (a subclass per kind) with the library's one-line reason, worded for Python: the
-reasons name the function's arguments, never the command's flags.
+train, throughput, rack, physical_bound, algorithms, networks; not simgrid, which runs smpirun).
+Results are flat records, the rows a DataFrame takes: one run is a `Record` (a dict whose nested
+objects are spelled out as dotted keys, "params.k", "physical_bound.steps"), many are a `Table`
+(a list of Records) with `to_pandas()` (pandas optional) and `plot()` (matplotlib optional). A
+failure raises an `opticoll.Error` (a subclass per kind) with the library's one-line reason,
+worded for Python: the reasons name the function's arguments, never the command's flags.
 
     >>> import opticoll
     >>> r = opticoll.run("allreduce", "ring", nodes=8, size="4MiB", network="switch")
@@ -34,10 +34,10 @@ from ._opticoll import lib as _lib
 __version__ = _ffi.string(_lib.oc_version()).decode()
 
 __all__ = ["run", "compare", "sweep", "tune", "perf", "export", "draw", "verify", "reproduce",
-           "synth", "train", "throughput", "physical_bound", "algorithms", "networks", "papers",
-           "Record", "Table", "Error", "InvalidArgument", "InvalidType", "UnknownName",
-           "NotSupported", "TooBig", "VerificationError", "ResourceConflict", "ParseError",
-           "OutOfMemory", "IOFailure", "Cancelled", "__version__"]
+           "synth", "train", "throughput", "rack", "physical_bound", "algorithms", "networks",
+           "papers", "Record", "Table", "Error", "InvalidArgument", "InvalidType",
+           "UnknownName", "NotSupported", "TooBig", "VerificationError", "ResourceConflict",
+           "ParseError", "OutOfMemory", "IOFailure", "Cancelled", "__version__"]
 
 _WHY = 2048  # bytes for the library's reason, as the command gives it
 
@@ -117,7 +117,8 @@ _FLAGS = {"-c": "collective", "--collective": "collective", "-a": "algorithm",
           "--peak-tflops": "peak_tflops", "--utilisation": "utilisation", "--tokens": "tokens",
           "--buckets": "buckets", "-b": "minbytes", "-e": "maxbytes", "--json": "",
           "--format": "format", "--links": "links=True", "-j": "threads",
-          "--round": "round"}
+          "--round": "round", "--servers": "servers", "--tiles": "tiles", "--tenants": "tenants",
+          "--sipac-r": "sipac_r", "--sipac-l": "sipac_l", "--seed": "seed", "--trace": "trace"}
 _FLAG = _re.compile(r"(?<![\w-])(--?[a-z][a-z-]*)\b")
 
 
@@ -1042,6 +1043,41 @@ def train(model, nodes, network="ring", algorithm=None, params=None, net_params=
     _library_call(request.stop, _lib.opy_train_json, path, name.encode(), request.req, text)
     doc = _json.loads(_take_text(text))
     doc["runs"] = Table(doc.get("runs", []))
+    return doc
+
+
+def rack(servers=8, tiles=32, fibres=8, sipac_r=4, sipac_l=4, size="64MiB", seed=1, tenants=200,
+         trace=None):
+    """The multi-tenant rack (lumorph seed, section 3; `opticoll rack --json`) as a dict: tenants
+    arrive asking for g GPUs and leave, and the same trace is replayed on three racks of servers x
+    tiles GPUs (lumorph: any free tiles joined by circuits over `fibres` spare fibres per pair of
+    servers; tpu: aligned power-of-two slices; sipac: aligned sub-BCubes of SiPAC(sipac_r,
+    sipac_l)). "architectures" is a Table (placed, rejected and why, utilisation, rounding waste,
+    idle and stranded GPUs, the mean all-reduce time of a `size` vector over the placed tenants,
+    each run verified), "tenants" a Table (one record per tenant), beside "rack", "bytes" and
+    "trace". The trace is `trace` (a file of lines 'TIME arrive ID GPUS' and 'TIME leave ID') or
+    a random one of `tenants` tenants from `seed`. Not interruptible: it runs to its end."""
+    shape = _ffi.new("oc_rack_shape *")
+    shape.servers = _arg("count", servers, "servers", 1, _lib.OC_RACK_MAX_SERVERS)
+    shape.tiles = _arg("count", tiles, "tiles", 1, _lib.OC_RACK_MAX_TILES)
+    shape.fibres = _arg("count", fibres, "fibres", 0, _lib.OC_RACK_MAX_FIBRES)
+    shape.sipac_r = _arg("count", sipac_r, "sipac_r", 2, 64)
+    shape.sipac_l = _arg("count", sipac_l, "sipac_l", 1, 31)
+    shape.bytes = _arg("size", size, "size")
+    if shape.bytes == 0:
+        raise InvalidArgument(-1, "size 0: each tenant's all-reduce needs at least 1 byte")
+    seed = _arg("count", seed, "seed", 0, 2**64 - 1)
+    tenants = _arg("count", tenants, "tenants", 1, _lib.OC_RACK_MAX_TENANTS)
+    path = _ffi.NULL
+    if trace is not None:
+        import os
+        path = _ffi.new("char[]", _arg("text", os.fspath(trace) if hasattr(trace, "__fspath__")
+                                       else trace, "trace").encode())
+    text = _ffi.new("char **")
+    _library_call(_Stop(), _lib.opy_rack_json, shape, path, seed, tenants, text)
+    doc = _json.loads(_take_text(text))
+    doc["architectures"] = Table(doc.get("architectures", []))
+    doc["tenants"] = Table(doc.get("tenants", []))
     return doc
 
 

@@ -136,6 +136,18 @@ ffibuilder.cdef(
         const char *image;
         ...;
     } oc_draw_options;
+    typedef struct oc_rack_shape {
+        uint32_t servers;
+        uint32_t tiles;
+        uint32_t fibres;
+        uint32_t sipac_r, sipac_l;
+        uint64_t bytes;
+        ...;
+    } oc_rack_shape;
+    #define OC_RACK_MAX_SERVERS ...
+    #define OC_RACK_MAX_TILES ...
+    #define OC_RACK_MAX_FIBRES ...
+    #define OC_RACK_MAX_TENANTS ...
     typedef struct oc_sweep oc_sweep;
     typedef struct oc_sweep_point {
         int status;

@@ -201,6 +201,25 @@ int opy_throughput_json(const oc_throughput_in *in, char **text, char *why, size
     return finish(&t, oc_throughput_write_json(&out, t.f), text);
 }
 
+int opy_rack_json(const oc_rack_shape *shape, const char *trace_path, uint64_t seed,
+                  uint32_t tenants, char **text, char *why, size_t len) {
+    oc_rack_trace *trace = NULL;
+    oc_rack_result *res = NULL;
+    text_out t;
+    *text = NULL;
+    int rc = oc_rack_shape_check(shape, why, len);
+    if (!rc)
+        rc = trace_path ? oc_rack_trace_read(trace_path, shape->servers * shape->tiles, &trace,
+                                             why, len)
+                        : oc_rack_trace_random(seed, tenants, shape->servers * shape->tiles,
+                                               &trace, why, len);
+    if (!rc) rc = oc_rack_replay(shape, trace, &res, why, len);
+    if (!rc && !(rc = start(&t))) rc = finish(&t, oc_rack_write_json(res, t.f), text);
+    oc_rack_result_free(res);
+    oc_rack_trace_free(trace);
+    return rc;
+}
+
 int opy_compare_json(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
                      const oc_kv *pins, char **text, char *why, size_t len) {
     oc_compare_result res;

@@ -42,6 +42,11 @@ int opy_draw(const oc_request *req, const char *file, const char *network, const
  * 8 bytes of the file's length (little-endian) and the file; *n its bytes. */
 int opy_export_astra(const oc_request *req, char **data, size_t *n, char *why, size_t len);
 
+/* `rack --json`: the trace read from trace_path (NULL: a random trace of `tenants` from `seed`)
+ * replayed on the three racks of `shape`. */
+int opy_rack_json(const oc_rack_shape *shape, const char *trace_path, uint64_t seed,
+                  uint32_t tenants, char **text, char *why, size_t len);
+
 /* oc_report_write_json's text. 0 or an OC_ error; *text malloc'ed on success. */
 int opy_report_json(const oc_report *r, char **text);
 /* oc_export_json / _msccl / _chrome's text. 0 or the library's error, with `why`. */

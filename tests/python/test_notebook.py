@@ -188,6 +188,21 @@ def test_dataframe_columns():
     assert len(one) == 1 and one["steps"].iloc[0] == 22
 
 
+def test_rack_matches_the_command(tmp_path):
+    got = opticoll.rack(servers=4, tiles=8, fibres=2, tenants=7, seed=3, size="1MiB")
+    want = cli_json("rack", "--servers", 4, "--tiles", 8, "--fibres", 2, "--tenants", 7,
+                    "--seed", 3, "-s", "1MiB")
+    assert [dict(a) for a in got["architectures"]] == [flat(a) for a in want["architectures"]]
+    assert [dict(t) for t in got["tenants"]] == [flat(t) for t in want["tenants"]]
+    assert got["rack"] == want["rack"] and got["trace"] == want["trace"]
+    assert [a["name"] for a in got["architectures"]] == ["lumorph", "tpu", "sipac"]
+    trace = tmp_path / "t.txt"
+    trace.write_text("0 arrive a 5\n1 arrive b 3\n4 leave a\n")
+    got = opticoll.rack(servers=2, tiles=4, trace=trace, size=4096)
+    want = cli_json("rack", "--servers", 2, "--tiles", 4, "--trace", trace, "-s", 4096)
+    assert [dict(a) for a in got["architectures"]] == [flat(a) for a in want["architectures"]]
+
+
 def test_plot_draws_a_line_per_group(monkeypatch):
     """Table.plot on a stand-in for matplotlib (not installed here): one line per algorithm, its
     points in x order with the records' values, log axes, the columns as labels."""
@@ -273,6 +288,12 @@ BAD = [
     (lambda: opticoll.perf("allreduce", "ring", 8, 1, 2**40, stepbytes=1),
      opticoll.InvalidArgument),
     (lambda: opticoll.draw("allgather", "ring", 5, 64, round=99), opticoll.Error),
+    (lambda: opticoll.rack(servers=0), opticoll.InvalidArgument),
+    (lambda: opticoll.rack(tiles=33), opticoll.InvalidArgument),
+    (lambda: opticoll.rack(tenants=True), opticoll.InvalidType),
+    (lambda: opticoll.rack(size=0), opticoll.InvalidArgument),
+    (lambda: opticoll.rack(sipac_r=4, sipac_l=31), opticoll.Error),
+    (lambda: opticoll.rack(trace="/nonexistent/trace.txt"), opticoll.IOFailure),
     (lambda: opticoll.export("allreduce", "ring", 1, 64, format="astra-sim", network="switch"),
      opticoll.NotSupported),
     (lambda: opticoll.export("allgather", "ring", 4, 1, format="pdf"), opticoll.InvalidArgument),
