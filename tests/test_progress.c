@@ -13,9 +13,10 @@
 #include "check.h"
 #include "opticoll.h"
 
-#include <stdlib.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct call {
     char what[16];
@@ -131,21 +132,26 @@ static int run_into(calls *k, oc_collective coll, const char *algo, const char *
 static void long_run(void) {
     calls *k = calloc(1, sizeof *k);
     char why[512] = "";
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     int rc = run_into(k, OC_ALLGATHER, "ne", "switch", 6000, why, sizeof why);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    const double took = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     CHECK(rc == 0, "ne all-gather N=6000: %s", why);
     const call *r = last_of(k, "rounds");
     CHECK(r && r->done == 3000 && r->total == 3000, "last rounds call %llu / %llu",
           r ? (unsigned long long)r->done : 0ull, r ? (unsigned long long)r->total : 0ull);
-    /* at most ten a second plus the last: far fewer calls than rounds */
-    CHECK(count_of(k, "rounds") < 200, "%zu calls for 3000 rounds", count_of(k, "rounds"));
+    /* at most ten a second plus the last (the rate limit, whatever the run's length: the polls
+     * inside a round report at that rate too): far fewer calls than rounds */
+    CHECK((double)count_of(k, "rounds") <= 10 * took + 2 && count_of(k, "rounds") < 1500,
+          "%zu calls for 3000 rounds in %.1f s", count_of(k, "rounds"), took);
     for (size_t i = 0; i < k->n; i++)
         CHECK(strcmp(k->c[i].what, "rounds") || k->c[i].total == 3000, "call %zu: total %llu, ne's rounds are known ahead", i,
               (unsigned long long)k->c[i].total);
-    /* The rounds' rule. Under the sanitizers the run is sharded and the shards' cost pass counts
-     * the rounds again from the start while the first count is not yet ended, so done goes back:
-     * a known fault, open (issue 27's closing note, session 8); not held there until it is fixed. */
-    if (!getenv("OC_TEST_SANITIZED"))
-        CHECK(!k->broken_rounds, "rounds: done went back or passed total");
+    /* The rounds' rule. A sharded run's cost pass counts the rounds again from the start after
+     * an attempt that outgrew its memory; the reports never go back (progress.c keeps the
+     * largest done reported), under the sanitizers as in the release build. */
+    CHECK(!k->broken_rounds, "rounds: done went back or passed total");
     free(k);
 }
 

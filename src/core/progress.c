@@ -32,6 +32,16 @@ void oc__progress_begin(oc__progress *p, oc_progress_fn fn, void *ctx, const cha
     p->locked = fn && !pthread_mutex_init(&p->lock, NULL);
 }
 
+/* The caller's callback with done as reported: never below a done reported before. A piece of
+ * work may count its steps again from the start (a sharded run's cost pass generates the rounds
+ * a second time after an attempt that outgrew its memory), and the polls inside a round report
+ * between the counts; the caller is promised that done never goes back. Returns the answer. */
+static int report(oc__progress *p) {
+    if (p->done > p->reported) p->reported = p->done;
+    const uint64_t done = p->reported;
+    return p->fn(p->ctx, p->what, done, p->total && done > p->total ? done : p->total);
+}
+
 void oc__progress_check(oc__progress *p) {
     const double t = now(), dt = t - p->last_read;
     if (dt < READ_AT_LEAST && p->stride < MAX_STRIDE)
@@ -42,8 +52,7 @@ void oc__progress_check(oc__progress *p) {
     p->last_read = t;
     if (t - p->last_report < REPORT_EVERY) return;
     p->last_report = t;
-    if (p->fn(p->ctx, p->what, p->done, p->total && p->done > p->total ? p->done : p->total))
-        p->stopped = 1;
+    if (report(p)) p->stopped = 1;
 }
 
 int oc__progress_add(oc__progress *p) {
@@ -71,8 +80,7 @@ int oc__progress_poll(oc__progress *p) {
     const double t = now();
     if (!p->stopped && t - p->last_report >= REPORT_EVERY) {
         p->last_report = t;
-        if (p->fn(p->ctx, p->what, p->done, p->total && p->done > p->total ? p->done : p->total))
-            p->stopped = 1;
+        if (report(p)) p->stopped = 1;
     }
     pthread_mutex_unlock(&p->lock);
     return p->stopped ? OC_ECANCELED : 0;
@@ -94,7 +102,8 @@ int oc__progress_forward(void *ctx, const char *what, uint64_t done, uint64_t to
 
 void oc__progress_end(oc__progress *p) {
     if (!p->fn) return;
-    const uint64_t n = p->done > p->total ? p->done : p->total;
+    const uint64_t done = p->done > p->reported ? p->done : p->reported;
+    const uint64_t n = done > p->total ? done : p->total;
     (void)p->fn(p->ctx, p->what, n, n); /* the last answer is not read: the work is over */
     if (p->locked) pthread_mutex_destroy(&p->lock);
     p->fn = NULL;

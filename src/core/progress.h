@@ -25,6 +25,7 @@ typedef struct oc__progress {
     const char *what;   /* the unit: "rounds", "candidates", "points", "jobs" */
     uint64_t total;     /* as known so far (0: not known); raised to done if done passes it */
     uint64_t done;      /* the steps reported so far (oc__progress_add's count) */
+    uint64_t reported;  /* the largest done told to the callback (a recount never goes back) */
     uint64_t countdown; /* steps left before the clock is read */
     uint64_t stride;    /* steps between two reads of the clock */
     double last_read, last_report; /* CLOCK_MONOTONIC seconds */
