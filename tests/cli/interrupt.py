@@ -3,8 +3,9 @@
 tool half a second into a long search candidate (OpTree at 65536 nodes), one round of 16.7 M
 lightpaths, a tuning's single long point, a reproduction and synth's solver must end it within a
 second of the signal (scaled by the machine's load past its cores, as
-tests/python/test_notebook.py does), by the signal (a shell's exit status 130), with nothing on standard output (no partial table or JSON), and with -o FILE no
-file and no temporary left (output.c removes its temporaries, then lets the signal end the tool).
+tests/python/test_notebook.py does), by the signal (a shell's exit status 130), with nothing on
+standard output (no partial table or JSON), and with -o FILE no file and no temporary left
+(output.c removes its temporaries, then lets the signal end the tool).
 
 The tool is started by Python, not by a shell's `&`: a non-interactive shell starts background
 commands with SIGINT ignored, which would prove nothing. Prints one line per case, exits 1 on a
