@@ -295,9 +295,9 @@ static int sweep_direction(oc__ring_checker *c, const sweep *w, const oc__round 
         size_t i0 = 0;
         for (uint64_t colour = 0; i0 < nf && !rc; colour++)
             for (; i0 < c->count0[colour] && !rc; i0++)
-                rc = oc__stop_tick() ? stopped(c, w, why, len)
-                                     : sweep_add(w, colour, rec[i0].s, rec[i0].l,
-                                                 colour + rec[i0].n, why, len);
+                rc = oc__stop_tick()
+                         ? stopped(c, w, why, len)
+                         : sweep_add(w, colour, rec[i0].s, rec[i0].l, colour + rec[i0].n, why, len);
     } else {
         wide_rec *rec = c->buf;
         for (size_t i = 0; i < nf; i++)
