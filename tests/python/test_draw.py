@@ -130,7 +130,7 @@ def test_output_written_whole_and_formats(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("call,error", [
-    (lambda: opticoll.draw("allgather", "ring", 5, 64, round=99), opticoll.Error),
+    (lambda: opticoll.draw("allgather", "ring", 5, 64, round=99), opticoll.InvalidArgument),
     (lambda: opticoll.draw("allgather", "ring", 5, 64, round=True), opticoll.InvalidType),
     (lambda: opticoll.draw("allgather", "ring", 5, 64, round=-1), opticoll.InvalidArgument),
     (lambda: opticoll.draw("allgather", "ring", 5, 64, format="pdf"), opticoll.InvalidArgument),

@@ -287,7 +287,7 @@ BAD = [
      opticoll.InvalidArgument),
     (lambda: opticoll.perf("allreduce", "ring", 8, 1, 2**40, stepbytes=1),
      opticoll.InvalidArgument),
-    (lambda: opticoll.draw("allgather", "ring", 5, 64, round=99), opticoll.Error),
+    (lambda: opticoll.draw("allgather", "ring", 5, 64, round=99), opticoll.InvalidArgument),
     (lambda: opticoll.rack(servers=0), opticoll.InvalidArgument),
     (lambda: opticoll.rack(tiles=33), opticoll.InvalidArgument),
     (lambda: opticoll.rack(tenants=True), opticoll.InvalidType),
