@@ -646,8 +646,10 @@ def _png_of(script):
         p = subprocess.run([shutil.which("gnuplot") or "gnuplot", "-e",
                             "opticoll_output='drawing.png'", "-"], input=script.encode(),
                            cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        path = os.path.join(d, "drawing.png")
-        png = open(path, "rb").read() if os.path.exists(path) else b""
+        png = b""
+        if os.path.exists(os.path.join(d, "drawing.png")):
+            with open(os.path.join(d, "drawing.png"), "rb") as f:
+                png = f.read()
     at = 8
     whole = png[:8] == b"\x89PNG\r\n\x1a\n"
     while whole and at + 8 <= len(png):
