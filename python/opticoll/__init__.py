@@ -37,7 +37,8 @@ __all__ = ["run", "compare", "sweep", "tune", "perf", "export", "draw", "verify"
            "synth", "train", "throughput", "rack", "physical_bound", "algorithms", "networks",
            "papers", "Record", "Table", "Error", "InvalidArgument", "InvalidType",
            "UnknownName", "NotSupported", "TooBig", "VerificationError", "ResourceConflict",
-           "ParseError", "OutOfMemory", "IOFailure", "Cancelled", "__version__"]
+           "ParseError", "OutOfMemory", "IOFailure", "Cancelled", "DRAW_DETAIL_NODES",
+           "__version__"]
 
 _WHY = 2048  # bytes for the library's reason, as the command gives it
 
