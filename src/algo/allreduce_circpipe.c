@@ -72,6 +72,8 @@ typedef struct pipe_tree {
      * subtree's holding it; latency = up[0] + down[0] */
     uint32_t lanes, *up, *down;
     uint64_t latency;
+    uint32_t *rel[4]; /* arc_rel's, per kind: down x 2 + mirrored */
+    uint8_t *dir[4];  /* 1: the kind's arc runs on the clockwise links */
 } pipe_tree;
 
 static void pipe_tree_free(pipe_tree *t) {
@@ -82,12 +84,18 @@ static void pipe_tree_free(pipe_tree *t) {
     free(t->hop);
     free(t->up);
     free(t->down);
+    for (int k = 0; k < 4; k++) {
+        free(t->rel[k]);
+        free(t->dir[k]);
+    }
     free(t->len);
     free(t->cw);
     memset(t, 0, sizeof *t);
 }
 
 static void tree_latency(pipe_tree *t, uint32_t lanes, uint32_t *buf);
+static void arc_rel(const pipe_tree *t, uint32_t p, int down, int mir, uint32_t *rel,
+                    uint8_t *cw_out);
 
 /* Fills the greedy's tables from t->tree, the latencies at `lanes`: 0 or OC_ENOMEM. */
 static int pipe_tree_index(pipe_tree *t, uint32_t lanes) {
@@ -131,6 +139,16 @@ static int pipe_tree_index(pipe_tree *t, uint32_t lanes) {
         const uint32_t p = by_label[i];
         t->hop[p] = t->hop[t->tree.parent[p]] + 1;
         if (t->hop[p] > t->hops) t->hops = t->hop[p];
+    }
+    for (int k = 0; k < 4; k++) {
+        t->rel[k] = calloc(N ? N : 1, sizeof *t->rel[k]);
+        t->dir[k] = calloc(N ? N : 1, sizeof *t->dir[k]);
+        if (!t->rel[k] || !t->dir[k]) {
+            rc = OC_ENOMEM;
+            goto out;
+        }
+        for (uint32_t p = 1; p < N; p++)
+            arc_rel(t, p, k >> 1, k & 1, &t->rel[k][p], &t->dir[k][p]);
     }
     tree_latency(t, lanes, fill);
 out:
@@ -219,6 +237,7 @@ typedef struct pipe_work {
     size_t ready_cap;
     uint32_t *used;  /* 2N directed links: lightpaths so far this round */
     uint32_t *count; /* 0x10001 buckets of the counting sort by priority */
+    uint32_t *root;  /* q: each piece's root */
 } pipe_work;
 
 static void pipe_work_free(pipe_work *w) {
@@ -227,6 +246,7 @@ static void pipe_work_free(pipe_work *w) {
     free(w->next);
     free(w->used);
     free(w->count);
+    free(w->root);
     memset(w, 0, sizeof *w);
 }
 
@@ -238,7 +258,8 @@ static int pipe_work_init(pipe_work *w, uint32_t N, uint32_t q) {
     w->next = malloc(w->ready_cap * sizeof *w->next);
     w->used = malloc(2 * (size_t)N * sizeof *w->used);
     w->count = malloc(0x10001u * sizeof *w->count);
-    if (!w->pending || !w->ready || !w->next || !w->used || !w->count) {
+    w->root = malloc((q ? q : 1) * sizeof *w->root);
+    if (!w->pending || !w->ready || !w->next || !w->used || !w->count || !w->root) {
         pipe_work_free(w);
         return OC_ENOMEM;
     }
@@ -286,46 +307,33 @@ static uint32_t piece_root(uint32_t j, uint32_t q, uint32_t N) {
     return (uint32_t)((uint64_t)j * N / q);
 }
 
-/* The directed links of piece j's arc between offset p and its parent, up (p -> parent) or down:
- * its first link index in used[] and direction (+1 clockwise links 0..N-1, link i from node i to
- * i + 1; -1 counter-clockwise, used[N + i] from node i + 1 to i), and its length. */
-static void arc_links(const pipe_tree *t, uint32_t j, uint32_t q, uint32_t p, int down,
-                      uint32_t *start, int *clockwise, uint32_t *length) {
-    const uint32_t N = t->N, root = piece_root(j, q, N), a = t->tree.parent[p];
-    const int mir = (int)(j & 1);
+/* The directed links of an arc, as one range walked forwards: used[base + s .. base + s + len - 1]
+ * (indices mod N), base 0 for the clockwise links (link i from node i to i + 1), N for the
+ * counter-clockwise ones (link i from node i + 1 to i). Kept per offset p and per kind (down x 2
+ * + mirrored) relative to the piece's root: rel[kind][p] the range's start less the root, mod N. */
+static void arc_rel(const pipe_tree *t, uint32_t p, int down, int mir, uint32_t *rel,
+                    uint8_t *cw_out) {
+    const uint32_t N = t->N, a = t->tree.parent[p], L = t->len[p];
     const uint32_t from_off = down ? a : p;
-    const uint32_t from = mir ? (root + N - from_off) % N : (root + from_off) % N;
+    const uint32_t from = mir ? (N - from_off) % N : from_off;
     int cw = t->cw[p];
     if (mir) cw = !cw;
     if (!down) cw = !cw;
-    *clockwise = cw;
-    *length = t->len[p];
-    /* clockwise from `from`: links from .. from + len - 1; counter-clockwise: from - 1 down to
-     * from - len, stored at N + link */
-    *start = from;
+    *cw_out = (uint8_t)cw;
+    /* clockwise from `from`: links from .. from + L - 1; counter-clockwise: from - L .. from - 1 */
+    *rel = cw ? from : (from + N - L) % N;
 }
 
-static int try_take(const pipe_tree *t, uint32_t j, uint32_t q, uint32_t p, int down,
-                    uint32_t lanes, uint32_t *used) {
-    const uint32_t N = t->N;
-    uint32_t s, L;
-    int cw;
-    arc_links(t, j, q, p, down, &s, &cw, &L);
-    if (cw) {
-        for (uint32_t i = 0, l = s; i < L; i++, l = l + 1 == N ? 0 : l + 1)
-            if (used[l] >= lanes) return 0;
-        for (uint32_t i = 0, l = s; i < L; i++, l = l + 1 == N ? 0 : l + 1)
-            used[l]++;
-    } else {
-        for (uint32_t i = 0, l = s; i < L; i++) {
-            l = l ? l - 1 : N - 1;
-            if (used[N + l] >= lanes) return 0;
-        }
-        for (uint32_t i = 0, l = s; i < L; i++) {
-            l = l ? l - 1 : N - 1;
-            used[N + l]++;
-        }
-    }
+static int try_take(const pipe_tree *t, uint32_t root, uint32_t p, int kind, uint32_t lanes,
+                    uint32_t *used) {
+    const uint32_t N = t->N, L = t->len[p];
+    uint32_t s = root + t->rel[kind][p];
+    if (s >= N) s -= N;
+    uint32_t *base = used + (t->dir[kind][p] ? 0 : N);
+    for (uint32_t i = 0, l = s; i < L; i++, l = l + 1 == N ? 0 : l + 1)
+        if (base[l] >= lanes) return 0;
+    for (uint32_t i = 0, l = s; i < L; i++, l = l + 1 == N ? 0 : l + 1)
+        base[l]++;
     return 1;
 }
 
@@ -339,6 +347,8 @@ static int pipe_greedy(const pipe_tree *t, uint32_t q, uint32_t lanes, uint64_t 
     *rounds = 0;
     if (N < 2) return 0;
     size_t nready = 0;
+    for (uint32_t j = 0; j < q; j++)
+        w->root[j] = piece_root(j, q, N);
     for (uint32_t j = 0; j < q; j++)
         for (uint32_t p = 0; p < N; p++) {
             const uint32_t kids = t->kid_first[p + 1] - t->kid_first[p];
@@ -360,7 +370,7 @@ static int pipe_greedy(const pipe_tree *t, uint32_t q, uint32_t lanes, uint64_t 
             const uint64_t k = w->ready[i];
             const uint32_t j = key_piece(k), p = key_offset(k);
             const int down = (int)(k & 1);
-            if (!try_take(t, j, q, p, down, lanes, w->used)) {
+            if (!try_take(t, w->root[j], p, 2 * down + (int)(j & 1), lanes, w->used)) {
                 w->ready[keep++] = k;
                 const uint64_t c = down ? 1 + (uint64_t)t->down[p] : (uint64_t)t->hop[p] + t->down[0];
                 if (c > chain) chain = c;
@@ -450,6 +460,16 @@ static uint32_t default_depth(uint32_t N, uint32_t cap) {
     for (uint64_t reach = 3; reach < N && d < cap; reach *= 3)
         d++;
     return d;
+}
+
+/* Every q up to this many pieces is searched; above it, steps of q / 8 (search below). */
+#define PIPE_EVERY_PIECES 32u
+
+/* The q after q in the searched grid up to hi (hi + 1 past the end). */
+static uint64_t next_pieces(uint64_t q, uint64_t hi) {
+    if (q >= hi) return hi + 1;
+    const uint64_t next = q < PIPE_EVERY_PIECES ? q + 1 : q + (q + 7) / 8;
+    return next < hi ? next : hi;
 }
 
 static uint64_t pieces_cap(uint32_t N, uint64_t bytes) {
@@ -639,19 +659,25 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
     if (pin_d) d_hi = d_lo;
     if (pin_v) v_hi = v_lo;
     if (pin_q) q_hi = q_lo;
-    const uint64_t nq = q_hi + 1 - q_lo, nd = d_hi + 1 - d_lo, nv = v_hi + 1 - v_lo,
-                   nt = nd * nv;
+    uint64_t nq = 0;
+    for (uint64_t q = q_lo; q <= q_hi; q = next_pieces(q, q_hi))
+        nq++;
+    const uint64_t nd = d_hi + 1 - d_lo, nv = v_hi + 1 - v_lo, nt = nd * nv;
+    uint32_t *qs = malloc(nq * sizeof *qs);
     double *step_time = malloc(nq * sizeof *step_time);
     pipe_tree *trees = calloc(nt, sizeof *trees);
     pipe_cand *c = malloc(nq * nt * sizeof *c);
     pipe_work w = {0};
     oc__formula_in f = {0};
-    if (!step_time || !trees || !c || pipe_work_init(&w, N, (uint32_t)q_hi)) {
+    if (!qs || !step_time || !trees || !c || pipe_work_init(&w, N, (uint32_t)q_hi)) {
         rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         goto out;
     }
+    nq = 0;
+    for (uint64_t q = q_lo; q <= q_hi; q = next_pieces(q, q_hi))
+        qs[nq++] = (uint32_t)q;
     for (uint64_t j = 0; j < nq && !rc; j++) {
-        rc = in->figures(in, in->coll, (uint32_t)(q_lo + j), &f, why, whylen);
+        rc = in->figures(in, in->coll, qs[j], &f, why, whylen);
         step_time[j] = f.step_time;
     }
     if (rc) goto out;
@@ -670,7 +696,7 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
     size_t n = 0;
     for (uint64_t i = 0; i < nt; i++)
         for (uint64_t j = 0; j < nq; j++) {
-            const uint64_t q = q_lo + j;
+            const uint64_t q = qs[j];
             uint64_t steps = oc__ceil_div(2 * q * trees[i].length, 2 * (uint64_t)N * channels);
             if (steps < trees[i].latency) steps = trees[i].latency;
             c[n++] = (pipe_cand){(double)steps * step_time[j], steps, (uint32_t)i, (uint32_t)j};
@@ -681,7 +707,7 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
         "the link slots 2 q x tree length over 2 N F w";
     static const char *const greedy_name = "the greedy's rounds, a step each at least";
     for (size_t i = 0; i < n && !rc; i++) {
-        const uint64_t q = q_lo + c[i].qi;
+        const uint64_t q = qs[c[i].qi];
         oc__bound b = {.time_s = c[i].time_s,
                        .steps = c[i].steps,
                        .name = slot_name,
@@ -727,6 +753,7 @@ out:
     for (uint64_t i = 0; trees && i < nt; i++)
         pipe_tree_free(&trees[i]);
     free(trees);
+    free(qs);
     free(step_time);
     free(c);
     pipe_work_free(&w);
