@@ -650,8 +650,12 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
              q_hi = qcap, lanes = channels;
     int rc = 0;
     if (pin_d && (rc = oc__kv_u64(in->params, "depth", 1, 1, cap, &d_lo, why, whylen))) return rc;
-    if (pin_v && (rc = oc__kv_u64(in->params, "variant", 1, v_lo, 1, &v_lo, why, whylen)))
-        return rc;
+    if (pin_v) {
+        uint64_t v = 0;
+        if ((rc = oc__kv_u64(in->params, "variant", 1, 0, 1, &v, why, whylen))) return rc;
+        if (v < v_lo) return 0; /* the plan refuses it, saying why */
+        v_lo = v;
+    }
     if (pin_q && (rc = oc__kv_u64(in->params, "pieces", 1, 1, qcap, &q_lo, why, whylen))) return rc;
     if (pin_l && (rc = oc__kv_u64(in->params, "lanes", 1, 1, 1u << 16, &lanes, why, whylen)))
         return rc;
