@@ -4,17 +4,16 @@
  *  (a) verified with real data at N = 1, 2, 3, 5, 7, 12, 100 on w = 1, 8, 64 (fibres 1 and 2),
  *      the default and pinned trees (depths 1 and 2, both variants) with pieces 1, N / 2 and N;
  *      every mapped schedule at least the greedy's rounds (its formula; at F = w = 1 and odd N
- *      exactly: a round overfilling a link is caught) and the physical bound (steps and time); at N = 1024, w = 1, 4 MiB (where `circulant` was 3.35x the proven time
- *      bound) within 3x of it and faster than `circulant` at the same pinned tree and pieces; at
- *      N = 4096 (slow) within 3x at w = 1 and w = 8.
- *  (b) the greedy against the trees' latency: at one piece the rounds equal the tree's least
- *      rounds where that is known in closed form (the star, depth 1: N - 1 reduces into the
- *      root, two a round at w = 1, then N - 1 copies out).
- *  (c) the search contract at N = 7 and 12: no pinned depth, variant and q beats the default.
- *  (d) windows: every chunk window's transfers are the whole schedule's, in place.
- *  (e) deliberate breaks: the schedule with one copy moved before its sender has the sum, and
- *      with one reduce sent twice, fed to the verifier: each refused.
- *  (f) bad input: one line each, before any work.
+ *      exactly: a round overfilling a link is caught) and the physical bound (steps and time); at N
+ * = 1024, w = 1, 4 MiB (where `circulant` was 3.35x the proven time bound) within 3x of it and
+ * faster than `circulant` at the same pinned tree and pieces; at N = 4096 (slow) within 3x at w = 1
+ * and w = 8. (b) the greedy against the trees' latency: at one piece the rounds equal the tree's
+ * least rounds where that is known in closed form (the star, depth 1: N - 1 reduces into the root,
+ * two a round at w = 1, then N - 1 copies out). (c) the search contract at N = 7 and 12: no pinned
+ * depth, variant and q beats the default. (d) windows: every chunk window's transfers are the whole
+ * schedule's, in place. (e) deliberate breaks: the schedule with one copy moved before its sender
+ * has the sum, and with one reduce sent twice, fed to the verifier: each refused. (f) bad input:
+ * one line each, before any work.
  */
 #include "algo/algos.h"
 #include "core/core.h"
@@ -77,8 +76,8 @@ static void within_3x(uint32_t N, const char *net) {
     oc_report *rep = checked(N, net, 4u << 20, NULL, 0);
     oc_physical_bound_info pb = {0};
     CHECK(rep && oc_report_physical_bound(rep, &pb) == 1 && oc_report_time(rep) < 3 * pb.time_s,
-          "circpipe N=%u %s 4 MiB: %.6g s, the bound %.6g s", N, net,
-          rep ? oc_report_time(rep) : 0, pb.time_s);
+          "circpipe N=%u %s 4 MiB: %.6g s, the bound %.6g s", N, net, rep ? oc_report_time(rep) : 0,
+          pb.time_s);
     oc_report_free(rep);
 }
 
@@ -105,8 +104,8 @@ static void verified_runs(void) {
     char why[512] = "";
     int err = 0;
     oc_report *pipe = checked(1024, "wavelengths=1", 4u << 20, pin, 0);
-    oc_report *lock = ar_run("circulant", 1024, "wavelengths=1", 4u << 20, pin, 0, &err, why,
-                             sizeof why);
+    oc_report *lock =
+        ar_run("circulant", 1024, "wavelengths=1", 4u << 20, pin, 0, &err, why, sizeof why);
     CHECK(pipe && lock && err == 0 && oc_report_time(pipe) < oc_report_time(lock),
           "N=1024 w=1 %s: pipelined %.6g s, lockstep %.6g s (%s)", pin,
           pipe ? oc_report_time(pipe) : 0, lock ? oc_report_time(lock) : 0, why);
@@ -156,8 +155,8 @@ static void search_contract(uint32_t N, const char *net, uint64_t bytes) {
                 CHECK(err == 0 && rep, "N=%u %s %s: %s", N, net, p, why);
                 if (err == 0 && rep && oc_report_time(rep) < best * (1 - 1e-12)) {
                     beaten = 1;
-                    CHECK(0, "N=%u %s: %s takes %.9g s, the default (depth=%s pieces=%s) %.9g s",
-                          N, net, p, oc_report_time(rep), oc_report_param(def, "depth"),
+                    CHECK(0, "N=%u %s: %s takes %.9g s, the default (depth=%s pieces=%s) %.9g s", N,
+                          net, p, oc_report_time(rep), oc_report_param(def, "depth"),
                           oc_report_param(def, "pieces"), best);
                 }
                 oc_report_free(rep);
@@ -221,9 +220,9 @@ static int verify_changed(const oc__plan *plan, const keep *whole, int change, s
         const oc__round *in = &whole->st.rounds[r];
         for (size_t i = 0; i < in->count && !rc; i++)
             if (!(change == 2 && r == from && i == at))
-                rc = oc__round_push(&out, in->xfers[i].src, in->xfers[i].dst,
-                                    (oc__op)in->xfers[i].op, in->xfers[i].first,
-                                    in->xfers[i].count);
+                rc =
+                    oc__round_push(&out, in->xfers[i].src, in->xfers[i].dst,
+                                   (oc__op)in->xfers[i].op, in->xfers[i].first, in->xfers[i].count);
         if (!rc && change && r == to)
             rc = oc__round_push(&out, moved.src, moved.dst, (oc__op)moved.op, moved.first,
                                 moved.count);
@@ -271,8 +270,8 @@ out:
 static void refused(uint32_t N, const char *params, const char *says) {
     char why[512] = "";
     int err = 0;
-    oc_report *rep = ar_run("circpipe", N, "wavelengths=8", 1u << 20, params, 0, &err, why,
-                            sizeof why);
+    oc_report *rep =
+        ar_run("circpipe", N, "wavelengths=8", 1u << 20, params, 0, &err, why, sizeof why);
     CHECK(err != 0 && !rep && strstr(why, says) && !strchr(why, '\n'),
           "N=%u %s: err %d, '%s' (wanted '%s')", N, params ? params : "", err, why, says);
     oc_report_free(rep);

@@ -59,14 +59,14 @@ static const char *const pipe_params[] = {"depth", "variant", "pieces", "lanes",
  * offset's arc from its parent (direction in the tree's frame, length). */
 typedef struct pipe_tree {
     oc__circ_tree tree;
-    uint32_t N, hops;        /* hops: the most hops from a leaf to the source */
-    uint32_t *kid_first;     /* N + 1 */
-    uint32_t *kids;          /* N - 1: offsets by parent */
-    uint32_t *order;         /* N - 1: the offsets by label (parents before children) */
-    uint32_t *hop;           /* hops from the source */
-    uint32_t *len;           /* arc length parent -> p (the shorter way) */
-    uint8_t *cw;             /* 1: parent -> p runs clockwise in the tree's frame */
-    uint64_t length;         /* the sum of len */
+    uint32_t N, hops;    /* hops: the most hops from a leaf to the source */
+    uint32_t *kid_first; /* N + 1 */
+    uint32_t *kids;      /* N - 1: offsets by parent */
+    uint32_t *order;     /* N - 1: the offsets by label (parents before children) */
+    uint32_t *hop;       /* hops from the source */
+    uint32_t *len;       /* arc length parent -> p (the shorter way) */
+    uint8_t *cw;         /* 1: parent -> p runs clockwise in the tree's frame */
+    uint64_t length;     /* the sum of len */
     /* tree_latency's, at `lanes`: up[p] the first round p can reduce to its parent (the root:
      * the first round it holds the sum), down[p] the rounds from p holding the sum to its
      * subtree's holding it; latency = up[0] + down[0] */
@@ -341,8 +341,8 @@ static int try_take(const pipe_tree *t, uint32_t root, uint32_t p, int kind, uin
  * *rounds; with round_of (2 q N entries) each transfer's round: [j N + p] for p's reduce,
  * [(q + j) N + p] for its copy. Stops with *rounds = UINT64_MAX past `limit` rounds (a candidate
  * that cannot win). 0 or OC_ENOMEM. */
-static int pipe_greedy(const pipe_tree *t, uint32_t q, uint32_t lanes, uint64_t limit,
-                       pipe_work *w, uint32_t *round_of, uint64_t *rounds) {
+static int pipe_greedy(const pipe_tree *t, uint32_t q, uint32_t lanes, uint64_t limit, pipe_work *w,
+                       uint32_t *round_of, uint64_t *rounds) {
     const uint32_t N = t->N;
     *rounds = 0;
     if (N < 2) return 0;
@@ -372,7 +372,8 @@ static int pipe_greedy(const pipe_tree *t, uint32_t q, uint32_t lanes, uint64_t 
             const int down = (int)(k & 1);
             if (!try_take(t, w->root[j], p, 2 * down + (int)(j & 1), lanes, w->used)) {
                 w->ready[keep++] = k;
-                const uint64_t c = down ? 1 + (uint64_t)t->down[p] : (uint64_t)t->hop[p] + t->down[0];
+                const uint64_t c =
+                    down ? 1 + (uint64_t)t->down[p] : (uint64_t)t->hop[p] + t->down[0];
                 if (c > chain) chain = c;
                 continue;
             }
@@ -391,7 +392,8 @@ static int pipe_greedy(const pipe_tree *t, uint32_t q, uint32_t lanes, uint64_t 
             if (--w->pending[(size_t)j * N + a]) continue;
             if (a) {
                 w->next[nnext++] = key_of(t, j, a, 0);
-                if ((uint64_t)t->hop[a] + t->down[0] > chain) chain = (uint64_t)t->hop[a] + t->down[0];
+                if ((uint64_t)t->hop[a] + t->down[0] > chain)
+                    chain = (uint64_t)t->hop[a] + t->down[0];
             } else {
                 for (uint32_t c = t->kid_first[0]; c < t->kid_first[1]; c++) {
                     w->next[nnext++] = key_of(t, j, t->kids[c], 1);
@@ -445,8 +447,7 @@ static void release(oc__plan *plan) {
     plan->state = NULL;
 }
 
-static int build_tree(uint32_t N, uint32_t depth, uint32_t variant, uint32_t lanes,
-                      pipe_tree *t) {
+static int build_tree(uint32_t N, uint32_t depth, uint32_t variant, uint32_t lanes, pipe_tree *t) {
     oc__circ_dp dp;
     int rc = oc__circ_dp_build(&dp, N, depth - 1, (int)variant);
     if (!rc) rc = oc__circ_tree_of(&dp, depth, &t->tree);
@@ -552,7 +553,8 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     if (oc_kv_set(plan->used, "depth", v) || oc_kv_set(plan->used, "variant", variant ? "1" : "0"))
         return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     snprintf(v, sizeof v, "%llu", (unsigned long long)q);
-    if (oc_kv_set(plan->used, "pieces", v)) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    if (oc_kv_set(plan->used, "pieces", v))
+        return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     snprintf(v, sizeof v, "%llu", (unsigned long long)lanes);
     return oc_kv_set(plan->used, "lanes", v) ? oc__fail(why, whylen, OC_ENOMEM, "out of memory")
                                              : 0;
@@ -722,8 +724,8 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
             break;
         }
         if (!yes) {
-            rc = oc__search_prune(s, "trees and pieces whose latency-and-slots bound cannot win", &b,
-                                  n - i);
+            rc = oc__search_prune(s, "trees and pieces whose latency-and-slots bound cannot win",
+                                  &b, n - i);
             break;
         }
         /* the most rounds that could still win, so that the greedy stops past them */
