@@ -20,25 +20,31 @@
  * reduced into it (op reduce: p's own contribution plus its subtree's, each counted once), and
  * once the root has heard from all its children the piece goes down the same arcs (op copy), a
  * node forwarding once it has the sum. The rounds are made greedily: in round t every transfer
- * whose inputs arrived by round t - 1 is tried in order of priority (the longest chain of
- * transfers still behind it first: reduce from p, hop depth g(p), H + g(p) with H the tree's hop
- * height; copy to p, 1 + the hops below p; then the lower piece, then the lower offset) and taken
- * when every directed link of its route (the shorter way round; a half-ring arc clockwise in the
- * tree's frame) has carried fewer than `lanes` lightpaths so far in the round. The search sets
- * lanes = F w, so that a round is one step when the ring's colouring meets the load (at w = 1
- * always: arcs on disjoint links). A transfer is never taken before its inputs, so the verifier's
- * "every contribution once" holds by construction; the verifier checks it anyway.
+ * whose inputs arrived by round t - 1 is tried in order of priority (the longest chain still
+ * behind it first, from tree_latency's least rounds: a reduce from p, up(root) - up(p) +
+ * down(root); a copy to p, 1 + down(p); ties in the order they became ready) and taken when every
+ * directed link of its route (the shorter way round; a half-ring arc clockwise in the tree's
+ * frame) has carried fewer than `lanes` lightpaths so far in the round. The search sets lanes =
+ * F w, so that a round is one step when the ring's colouring meets the load (at w = 1 always:
+ * arcs on disjoint links). A transfer is never taken before its inputs, so the verifier's "every
+ * contribution once" holds by construction; the verifier checks it anyway. Taking the pieces in
+ * order instead (the first piece first) was tried: three times the rounds.
  *
  * Space and bounds (the search contract). depth 1..min(floor(N/2), 48), variant 0 (N <= 1024) and
- * 1, pieces 1..min(N, 256, bytes), lanes the network's F w (any value when pinned). Each round has
- * a transfer, so it takes at least a step, and every step costs the same (the chunk d / q), so a
+ * 1, pieces 1..min(N, 256, bytes) (every q to 32, then steps of q / 8, as `circulant` grids its
+ * q; a pin takes any q), lanes the network's F w (any value when pinned). Each round has a
+ * transfer, so it takes at least a step, and every step costs the same (a chunk of d / q), so a
  * candidate's time is at least its rounds R times one step's time: the exact bound, from the
- * greedy itself (O(rounds x ready transfers) each). Before that, a bound no greedy is needed for:
- * the deepest leaf's contribution climbs H hops to the root in H distinct rounds and the sum comes
- * back down H more, so at least 2H steps; and the 2 q (tree's total arc length) link slots over
- * the ring's 2 N F w a step. Candidates are taken in order of that bound, the greedy asked for the
- * ones it cannot rule out, and only those whose rounds could still win are mapped. 2 q (N - 1)
- * transfers; N <= 4096.
+ * greedy itself. Before that, a bound no greedy is needed for: one piece's least rounds on its
+ * tree (tree_latency: the fan-in and fan-out a directed link carries, `lanes` a round), and the
+ * 2 q (tree's total arc length) link slots over the ring's 2 N F w a step. Candidates are taken in
+ * order of that bound; for each it cannot rule out, the most rounds that could still win are
+ * asked of the search, and the greedy stops once the rounds it has made plus what is left (its
+ * longest remaining chain: a reduce from p needs hop(p) more rounds to the root, then down(root);
+ * or its remaining link slots over 2 N lanes a round) pass them; only candidates whose rounds
+ * could still win are mapped. 2 q (N - 1) transfers; N <= 4096. The greedy costs O(rounds x ready
+ * transfers x arc length) at worst; its search 0.15 .. 1.2 s of CPU at N = 1024 and 0.6 .. 3.9 s
+ * at N = 4096 (w = 64 .. 1; docs/bounds-gap.md).
  *
  * Simplifications. The route of a half-ring arc is the model's choice (the direction with fewer
  * half-ring units so far in the round); the greedy counts it clockwise, so a round with one may map
@@ -55,8 +61,8 @@ enum { PIPE_MAX_PIECES = 256 };
 
 static const char *const pipe_params[] = {"depth", "variant", "pieces", "lanes", NULL};
 
-/* One tree with what the greedy reads: children lists (CSR), hop depths and heights, and each
- * offset's arc from its parent (direction in the tree's frame, length). */
+/* One tree with what the greedy reads: children lists (CSR), hop depths, each offset's arc from
+ * its parent (direction in the tree's frame, length, its links per kind) and the least rounds. */
 typedef struct pipe_tree {
     oc__circ_tree tree;
     uint32_t N, hops;    /* hops: the most hops from a leaf to the source */
@@ -635,7 +641,7 @@ static int by_bound(const void *a, const void *b) {
 }
 
 /* Every tree (depth x variant) and q the user could pin, lanes the network's F w unless pinned,
- * in order of the hops-and-slots bound; the greedy's rounds asked before a candidate is offered
+ * in order of the latency-and-slots bound; the greedy's rounds asked before a candidate is offered
  * (a candidate whose rounds cannot win is skipped unmapped). */
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
     const uint32_t N = in->nodes;
@@ -781,9 +787,12 @@ const oc__algo oc__algo_allreduce_circpipe = {
     .info = {"circpipe", OC_ALLREDUCE, "ring",
              "circulant's pieces and trees pipelined: every transfer as soon as its inputs are in "
              "and its links have room",
-             "", "the greedy's rounds: at least max(2 x hops, 2 q x tree length / (2 N F w))",
+             "",
+             "the greedy's rounds: at least one piece's least rounds on its tree and 2 q x tree "
+             "length / (2 N F w)",
              "depth=searched: a shortest tree's depth, 1..min(floor(N/2), 48); variant=searched: "
-             "0 (N <= 1024) or 1; pieces=searched: q, 1..min(N, 256, bytes); lanes=F w: "
+             "0 (N <= 1024) or 1; pieces=searched: q, 1..min(N, 256, bytes) (every q to 32, then "
+             "steps of 1/8); lanes=F w: "
              "lightpaths a directed link a round"},
     .param_names = pipe_params,
     .max_nodes = OC__CIRC_MAX_NODES,
