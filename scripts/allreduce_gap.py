@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """allreduce_gap.py — the all-reduce on the WDM ring against issue 26's time bound, over N in
 {16, 100, 1024, 4096}, w in {1, 8, 64} (F = 1), d = 4 MiB and 1 KiB. Every figure is a verified
-run of build/opticoll (`compare` where N <= 1024; at N = 4096 `run` of the new algorithms, circulant
-among them, and of the seed all-reduces fast enough there, dbtree among them); nothing is copied.
+run of build/opticoll (`compare` where N <= 1024; at N = 4096 `run` of the new algorithms,
+circulant and circpipe among them, and of the seed all-reduces fast enough there, dbtree among
+them); nothing is copied.
 
   python3 scripts/allreduce_gap.py [TOOL]
 
@@ -21,7 +22,7 @@ TOOL = sys.argv[1] if len(sys.argv) > 1 else "build/opticoll"
 NS = [16, 100, 1024, 4096]
 WS = [1, 8, 64]
 DS = [("4MiB", 4 << 20), ("1KiB", 1024)]
-NEW = ("bidir", "stride", "multilevel", "bistride", "circulant")
+NEW = ("bidir", "stride", "multilevel", "bistride", "circulant", "circpipe")
 AT_4096 = NEW + ("ring", "hring", "rhd", "wrht", "dbtree")
 
 

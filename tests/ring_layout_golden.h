@@ -7,7 +7,8 @@
  * and multilevel, then of bistride and comb, then of circulant (issue 26), were added from the same
  * model, every earlier case unchanged; the circulant all-reduce's cases were added and the
  * circulant all-gather's at N = 12 and 100 (wavelengths=2 fibres=2) rewritten when its search
- * gained a second tree of each depth (the same model: another schedule). */
+ * gained a second tree of each depth (the same model: another schedule); the pipelined circulant
+ * all-reduce's (circpipe) cases added, every other case unchanged. */
 static const golden golden_algos[] = {
     {"allgather", "ring", 1, 0, 0xa2239825b3167677ull},
     {"allgather", "ring", 1, 1, 0xa2239825b3167677ull},
@@ -401,6 +402,20 @@ static const golden golden_algos[] = {
     {"allreduce", "circulant", 12, 1, 0x873e129a801a3abeull},
     {"allreduce", "circulant", 100, 0, 0x8d7dcfa8451a317bull},
     {"allreduce", "circulant", 100, 1, 0x0caedad43108efb2ull},
+    {"allreduce", "circpipe", 1, 0, 0xe21a5ba5438f3bd1ull},
+    {"allreduce", "circpipe", 1, 1, 0xe21a5ba5438f3bd1ull},
+    {"allreduce", "circpipe", 2, 0, 0xbad89766fb877156ull},
+    {"allreduce", "circpipe", 2, 1, 0xbad89766fb877156ull},
+    {"allreduce", "circpipe", 3, 0, 0x20d03a9465813967ull},
+    {"allreduce", "circpipe", 3, 1, 0x20d03a9465813967ull},
+    {"allreduce", "circpipe", 5, 0, 0x1f844a7362d6394aull},
+    {"allreduce", "circpipe", 5, 1, 0x1185bc60bbca7822ull},
+    {"allreduce", "circpipe", 7, 0, 0x5ffa42312eacb870ull},
+    {"allreduce", "circpipe", 7, 1, 0x572f4c306c63e623ull},
+    {"allreduce", "circpipe", 12, 0, 0x73a1e7cb08b3d5a1ull},
+    {"allreduce", "circpipe", 12, 1, 0x896240c321b0d6a0ull},
+    {"allreduce", "circpipe", 100, 0, 0x6f246fd25f88a917ull},
+    {"allreduce", "circpipe", 100, 1, 0xbf003c6c2dd478f1ull},
     {"reducescatter", "rh", 1, 0, 0x5d6926f220b42963ull},
     {"reducescatter", "rh", 1, 1, 0x5d6926f220b42963ull},
     {"reducescatter", "rh", 2, 0, 0x3215d0663fff03e4ull},
