@@ -161,6 +161,7 @@ static void verify_window(shard_run *run, slot *sl, uint32_t lo, uint32_t hi) {
         stop_sink stop = {{stop_round, oc__verifier_sink(v), 1}, run, 0};
         oc__emit e;
         oc__emit_init(&e, run->spec, &stop.sink, why, sizeof why);
+        e.shard_pass = 1; /* the cost pass counts the rounds; this one is not counted */
         /* a window of every chunk keeps every transfer: the emitter is left whole, so that a
          * generator's whole-ring rounds stay families (core.h) the verifier takes in O(1) */
         if (lo > 0 || hi < run->spec->chunks) oc__emit_window(&e, lo, hi);
