@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct call {
     char what[16];
@@ -62,6 +63,12 @@ static int record_locked(calls *k, const char *what, uint64_t done, uint64_t tot
         c->total = total;
     }
     return k->stop;
+}
+
+static double seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
 /* The last call of unit `what`, or NULL. */
@@ -131,13 +138,18 @@ static int run_into(calls *k, oc_collective coll, const char *algo, const char *
 static void long_run(void) {
     calls *k = calloc(1, sizeof *k);
     char why[512] = "";
+    const double t0 = seconds();
     int rc = run_into(k, OC_ALLGATHER, "ne", "switch", 6000, why, sizeof why);
+    const double took = seconds() - t0;
     CHECK(rc == 0, "ne all-gather N=6000: %s", why);
     const call *r = last_of(k, "rounds");
     CHECK(r && r->done == 3000 && r->total == 3000, "last rounds call %llu / %llu",
           r ? (unsigned long long)r->done : 0ull, r ? (unsigned long long)r->total : 0ull);
-    /* at most ten a second plus the last: far fewer calls than rounds */
-    CHECK(count_of(k, "rounds") < 200, "%zu calls for 3000 rounds", count_of(k, "rounds"));
+    /* At most ten a second plus the last: far fewer calls than rounds. Held against the run's
+     * own time, not a count of calls: under the sanitizers on a loaded machine the run took 24 s
+     * and made 236 calls, within its rate; a fixed bound failed by the clock. */
+    CHECK(count_of(k, "rounds") <= (size_t)(took * 10) + 2 && count_of(k, "rounds") < 3000,
+          "%zu calls for 3000 rounds in %.1f s", count_of(k, "rounds"), took);
     for (size_t i = 0; i < k->n; i++)
         CHECK(strcmp(k->c[i].what, "rounds") || k->c[i].total == 3000, "call %zu: total %llu, ne's rounds are known ahead", i,
               (unsigned long long)k->c[i].total);
