@@ -40,19 +40,36 @@ out="$build/simgrid"
 mkdir -p "$out"
 exe="$out/opticoll-mpi-smpi"
 srcs=$(ls "$root"/src/*/*.c "$root"/tools/opticoll_mpi.c "$root"/tools/mpi_agree.c "$root"/tools/args.c "$root"/tools/table.c)
-# Rebuild when a source or header is newer than the binary.
-if [ ! -x "$exe" ] || [ -n "$(find "$root/src" "$root/include" "$root/tools/opticoll_mpi.c" \
-     "$root"/tools/mpi_agree.[ch] "$root"/tools/args.[ch] "$root"/tools/table.[ch] -newer "$exe" -name '*.[ch]' | head -1)" ]; then
+# Rebuild when a source or header is newer than the binary. One builder at a time (the tests
+# mpi_simgrid and cli_simgrid, `opticoll simgrid`, `make simgrid` may meet): the others wait on
+# the lock and then find the binary new. It is written beside and renamed whole, so a build
+# killed part-way (a test's time limit on a loaded machine) never leaves a cut binary that looks
+# new to the next run.
+stale() {
+  [ ! -x "$exe" ] || [ -n "$(find "$root/src" "$root/include" "$root/tools/opticoll_mpi.c" \
+     "$root"/tools/mpi_agree.[ch] "$root"/tools/args.[ch] "$root"/tools/table.[ch] -newer "$exe" -name '*.[ch]' | head -1)" ]
+}
+trap 'rm -f "$exe.new.$$"' EXIT
+exec 9>"$out/build.lock"
+flock 9
+if stale; then
   echo "simgrid.sh: building $exe with smpicc" >&2
   version=$(sed -n 's/^project(opticoll VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
   # shellcheck disable=SC2086
   smpicc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -DOC_DATA_DIR="\"$root/data\"" \
     -DOC_VERSION_TEXT="\"$version\"" -w \
-    -I"$root/include" -I"$root/src" $(pkg-config --cflags libcjson libxml-2.0 z3) $srcs -o "$exe" \
-    $(pkg-config --libs libcjson libxml-2.0 z3) -lm -lpthread >"$out/build.log" 2>&1 ||
-    { cat "$out/build.log" >&2; exit 1; }
+    -I"$root/include" -I"$root/src" $(pkg-config --cflags libcjson libxml-2.0 z3) $srcs \
+    -o "$exe.new.$$" $(pkg-config --libs libcjson libxml-2.0 z3) -lm -lpthread \
+    >"$out/build.log" 2>&1 || { rm -f "$exe.new.$$"; cat "$out/build.log" >&2; exit 1; }
+  mv -f "$exe.new.$$" "$exe"
 fi
+flock -u 9
+exec 9>&-
 [ -z "$only" ] || exit 0
+# This run's platforms, host files and log, apart from any other run's (two runs at once, as
+# the tests may be, shared one smpirun.log and read each other's failures)
+work=$(mktemp -d "$out/run.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 # The platform: N hosts, ceil(N/16) leaves of 16 nodes, 16 spines (SimGrid's FAT_TREE
 # topo_parameters "levels;down...;up...;link counts").
 platform() {
@@ -80,19 +97,19 @@ IFS=, read -r -a NS <<<"$nodes"
 IFS=, read -r -a SS <<<"$sizes"
 for a in "${A[@]}"; do
   for n in "${NS[@]}"; do
-    platform "$n" >"$out/fattree-$n.xml"
-    : >"$out/hosts-$n"
-    for ((i = 0; i < n; i++)); do echo "node-$i" >>"$out/hosts-$n"; done
+    platform "$n" >"$work/fattree-$n.xml"
+    : >"$work/hosts-$n"
+    for ((i = 0; i < n; i++)); do echo "node-$i" >>"$work/hosts-$n"; done
     for s in "${SS[@]}"; do
       b=$(bytes_of "$s")
-      sim=$(smpirun -np "$n" -platform "$out/fattree-$n.xml" -hostfile "$out/hosts-$n" \
+      sim=$(smpirun -np "$n" -platform "$work/fattree-$n.xml" -hostfile "$work/hosts-$n" \
               --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 --cfg=network/crosstraffic:0 \
               --cfg=smpi/simulate-computation:no --cfg=smpi/allreduce:rdb \
               --log=root.thres:critical \
               "$exe" --collectives allreduce --algorithms "$a" --sizes "$b" --repeats 1 \
-              --warmup 0 --json 2>"$out/smpirun.log" |
+              --warmup 0 --json 2>"$work/smpirun.log" |
             python3 -c 'import json,sys; r=json.load(sys.stdin)[0]; assert r["check"]=="ok", r; print(r["opticoll_s"])') ||
-        { echo "simgrid.sh: smpirun failed for $a N=$n $s:" >&2; cat "$out/smpirun.log" >&2; exit 1; }
+        { echo "simgrid.sh: smpirun failed for $a N=$n $s:" >&2; cat "$work/smpirun.log" >&2; exit 1; }
       model=$("$build/opticoll" run -c allreduce -a "$a" -t fattree -n "$n" -s "$b" --json |
               python3 -c 'import json,sys; print(json.load(sys.stdin)["time_s"])')
       ratio=$(python3 -c "print('%.3f' % ($sim / $model))")

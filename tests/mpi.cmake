@@ -135,5 +135,7 @@ if(TARGET opticoll-mpi AND OC_SMPIRUN AND OC_SMPICC)
   add_test(NAME mpi_simgrid
            COMMAND ${CMAKE_SOURCE_DIR}/scripts/simgrid.sh --nodes 5,20 --sizes 64KiB,1MiB
                    --check 2.2 --build ${CMAKE_BINARY_DIR})
-  set_tests_properties(mpi_simgrid PROPERTIES LABELS "mpi;slow" TIMEOUT 300)
+  # the SMPI build is the fixture smpi_executor (tests/simgrid.cmake): this limit is the runs'
+  set_tests_properties(mpi_simgrid PROPERTIES LABELS "mpi;slow" TIMEOUT 300
+                       FIXTURES_REQUIRED smpi_executor)
 endif()

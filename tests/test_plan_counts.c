@@ -126,7 +126,69 @@ static void wrht_default(const oc__algo *a, uint32_t N) {
     oc_report_free(rep);
 }
 
+/* ---- the largest round said ahead (oc__spec.max_round) bounds every round made ---- */
+
+typedef struct widest {
+    oc__sink sink;
+    uint64_t most;
+} widest;
+
+static int widest_round(oc__sink *self, uint64_t index, const oc__round *r, char *why,
+                        size_t len) {
+    (void)index, (void)why, (void)len;
+    widest *w = (widest *)self;
+    if (r->count > w->most) w->most = r->count;
+    return 0;
+}
+
+/* An algorithm that says its largest round ahead (the budget refuses from it before generating:
+ * shard.c) never makes a larger one: every algorithm of the registry at its defaults, and TCP2
+ * at each k (its all-to-all's first round is P k ceil(P / (k+1)) transfers). */
+static void max_round_holds(const oc__algo *a, uint32_t N, const char *words) {
+    oc_kv *kv = kv_of(words);
+    oc__plan plan = {0};
+    char why[512] = "";
+    widest w = {.sink.round = widest_round};
+    int rc = kv ? a->plan(&plan, a->info.collective, N, 0, 4096, kv, why, sizeof why) : OC_ENOMEM;
+    if (!rc && plan.spec.max_round) {
+        rc = oc__generate(a, &plan, &w.sink, why, sizeof why);
+        CHECK(rc == 0 && w.most <= plan.spec.max_round,
+              "%s %s N=%u [%s]: a round of %llu transfers, said ahead at most %llu (%s)",
+              oc_collective_name(a->info.collective), a->info.name, N, words,
+              (unsigned long long)w.most, (unsigned long long)plan.spec.max_round,
+              rc ? why : "");
+    }
+    oc__plan_free(a, &plan);
+    oc_kv_free(kv);
+}
+
 int main(void) {
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        if (sizes[s] > 100) continue;
+        for (size_t i = 0; i < oc__algo_count(); i++)
+            max_round_holds(oc__algo_at(i), sizes[s], "");
+    }
+    static const uint32_t star_sizes[] = {2, 3, 5, 7, 12, 16, 27, 64, 100, 125};
+    for (size_t s = 0; s < sizeof star_sizes / sizeof *star_sizes; s++)
+        for (unsigned k = 1; k <= 4; k++) {
+            char words[16];
+            snprintf(words, sizeof words, "k=%u", k);
+            max_round_holds(find(OC_ALLTOALL, "tcp2"), star_sizes[s], words);
+            max_round_holds(find(OC_GOSSIP, "tcp2"), star_sizes[s], words);
+        }
+    /* the bound is tight where the seed's cliques run: P k P/(k+1) at P = (k+1)^h */
+    {
+        oc_kv *kv = kv_of("k=3");
+        oc__plan plan = {0};
+        char why[512] = "";
+        const oc__algo *a = find(OC_ALLTOALL, "tcp2");
+        int rc = kv ? a->plan(&plan, OC_ALLTOALL, 64, 0, 4096, kv, why, sizeof why) : OC_ENOMEM;
+        CHECK(rc == 0 && plan.spec.max_round == 64 * 3 * 16,
+              "tcp2 all-to-all P=64 k=3: max_round %llu, want %u (%s)",
+              (unsigned long long)plan.spec.max_round, 64 * 3 * 16, why);
+        oc__plan_free(a, &plan);
+        oc_kv_free(kv);
+    }
     const oc__algo *plain[] = {find(OC_ALLREDUCE, "bt"), find(OC_ALLREDUCE, "rd"),
                                find(OC_ALLGATHER, "onestage"), find(OC_ALLTOALL, "onestage")};
     const oc__algo *wrht = find(OC_ALLREDUCE, "wrht");

@@ -265,6 +265,23 @@ int oc__tcp2_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t r
      * range per destination */
     const oc__tcp *t = plan->state;
     uint64_t streams = (uint64_t)nodes * t->k * t->h;
+    /* The largest round, known ahead so that it is budgeted before anything is generated (the
+     * all-to-all's first round is 12.6 million transfers at P = 4096, k = 3). Gossip: k streams a
+     * processor. All-to-all, step s (W = (k+1)^s): a processor sends to j = 1..k (jW < P) one
+     * range per destination offset base = jW, jW + W(k+1), ... < P, and a range of sources
+     * wraps past P only for the W - 1 senders x < W - 1 (alltoall_tcp2.c), so at most
+     * (P + W - 1) k ceil(P / (W(k+1))) transfers; at P = (k+1)^h the cliques send P k P/(W(k+1)). */
+    uint64_t most = 2 * (uint64_t)nodes * t->k;
+    if (coll == OC_ALLTOALL) {
+        most = 0;
+        for (uint32_t i = 0; i < t->h; i++) {
+            const uint64_t W = t->pw[i], W1 = t->pw[i + 1];
+            const uint64_t partners = (nodes - 1) / W < t->k ? (nodes - 1) / W : t->k;
+            const uint64_t r = (nodes + W - 1) * partners * oc__ceil_div(nodes, W1);
+            if (r > most) most = r;
+        }
+    }
+    plan->spec.max_round = most;
     return oc__plan_work("tcp2", nodes, coll == OC_GOSSIP ? 2 * streams : (uint64_t)nodes * nodes * 2,
                          why, len);
 }

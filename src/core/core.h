@@ -191,6 +191,10 @@ typedef struct oc__emit {
      * knows to be outside (oc__emit_skip) instead of emitting them: same result, less work. */
     int windowed;
     uint32_t win_lo, win_hi;
+    /* A verifier shard's pass (shard.c), windowed or over every chunk: the schedule is generated
+     * again beside the cost pass, which alone counts the run's rounds (a second count on another
+     * thread would move the progress back). */
+    int shard_pass;
     uint64_t raw; /* the current round's transfers so far, kept or not */
     uint64_t dropped; /* transfers made but outside the window (a generator that skips makes none) */
     uint64_t rounds;    /* rounds handed on so far */

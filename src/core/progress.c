@@ -14,6 +14,13 @@
 #define READ_AT_MOST 0.2   /* ... and one whose steps took more is halved */
 #define MAX_STRIDE (UINT64_C(1) << 24)
 
+/* oc__progress_every_step's switch: read at each clock read, which it makes every step. */
+static _Atomic int every_step;
+
+void oc__progress_every_step(int on) {
+    every_step = on != 0;
+}
+
 static double now(void) {
     struct timespec t;
     if (clock_gettime(CLOCK_MONOTONIC, &t)) return 0;
@@ -44,6 +51,13 @@ static int report(oc__progress *p) {
 
 void oc__progress_check(oc__progress *p) {
     const double t = now(), dt = t - p->last_read;
+    if (every_step) {
+        p->stride = p->countdown = 1;
+        p->last_read = p->last_report = t;
+        if (p->fn(p->ctx, p->what, p->done, p->total && p->done > p->total ? p->done : p->total))
+            p->stopped = 1;
+        return;
+    }
     if (dt < READ_AT_LEAST && p->stride < MAX_STRIDE)
         p->stride *= 2;
     else if (dt > READ_AT_MOST && p->stride > 1)

@@ -67,6 +67,10 @@ int oc__progress_relay(void *ctx, const char *what, uint64_t done, uint64_t tota
 int oc__progress_forward(void *ctx, const char *what, uint64_t done, uint64_t total);
 /* `n` more steps done at once (a shard's chunks), as oc__progress_add. */
 int oc__progress_add_n(oc__progress *p, uint64_t n);
+/* Tests only: with `on`, every step reports (no rate limit, in every thread's work), so that a
+ * rule on the reports (done never goes back) is held at every step, not only at the steps the
+ * clock happened to pick; 0 gives the rate limit back. */
+void oc__progress_every_step(int on);
 /* The end of the work: the last report, with done == total (both the larger of the two), then
  * the lock released. */
 void oc__progress_end(oc__progress *p);

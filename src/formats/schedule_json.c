@@ -378,6 +378,12 @@ int oc__verify_file_watched(const char *path, const char *network, const oc_kv *
     const char *lead = body;
     while (*lead == ' ' || *lead == '\t' || *lead == '\n' || *lead == '\r')
         lead++;
+    if (!*lead) { /* "malformed JSON near byte 0" said nothing of why */
+        rc = oc__fail(why, len, OC_EPARSE,
+                      "%s: empty, no schedule (a FIFO whose writer never came reads as empty)",
+                      path);
+        goto out;
+    }
     if (*lead == '<' && watch) {
         rc = oc__fail(why, len, OC_ENOTSUP, "%s: %s reads schedule JSON files, not MSCCL XML",
                       path, watch->what);

@@ -229,7 +229,11 @@ typedef struct progress_sink {
 static int progress_round(oc__sink *self, uint64_t index, const oc__round *r, char *why,
                           size_t len) {
     (void)r;
-    if (oc__progress_at(((progress_sink *)self)->progress, index + 1, 0))
+    oc__progress *p = ((progress_sink *)self)->progress;
+    /* One count a run: a run begun again (a one-pass verifier that outgrew its share, run again
+     * in shards) goes over rounds it already counted, and the count waits until it is past them
+     * rather than going back. */
+    if (oc__progress_at(p, index + 1 > p->done ? index + 1 : p->done, 0))
         return oc__fail(why, len, OC_ECANCELED, "cancelled after %llu rounds",
                         (unsigned long long)(index + 1));
     return 0;
@@ -246,11 +250,12 @@ static int stop_round(oc__sink *self, uint64_t index, const oc__round *r, char *
 
 static int from_algo_counted(void *arg, oc__emit *e) {
     progress_source *s = arg;
-    /* A sharded run generates the rounds once whole (the cost pass) and once per chunk window
-     * (the shards, on other threads): only the whole pass is counted, or done would go back. */
+    /* A sharded run generates the rounds once in the cost pass and once more per verifier shard
+     * (on other threads; a single shard over every chunk is not windowed but is a shard all the
+     * same): only the cost pass is counted, or two threads would move one count back and forth. */
     if (!s->progress.fn) return from_algo(&s->src, e);
     progress_sink ps = {
-        .sink = {.round = e->windowed ? stop_round : progress_round,
+        .sink = {.round = e->shard_pass ? stop_round : progress_round,
                  .next = e->sinks,
                  .takes_family = 1}, /* reads the index alone */
         .progress = &s->progress};

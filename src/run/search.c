@@ -53,6 +53,7 @@
  */
 #include "core/progress.h"
 #include "run/pipeline.h"
+#include "run/shard.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -125,7 +126,14 @@ typedef struct searcher {
     oc__netrun *alone; /* round_alone's run, kept for the next round (oc__model.reset) */
     uint32_t alone_nodes;
     oc__round spare; /* the emitter's round buffer, kept from one generation to the next */
+    uint64_t log_bytes;  /* what the log holds, about (s_offer: SEARCH_LOG_SHARE of the budget) */
+    char too_big[320];   /* why the search stopped: its log outgrew its share */
 } searcher;
+
+/* The log keeps every candidate offered (--explain lists them). A space of O(N) candidates
+ * that all go unmapped (OpTree with k=1 on 2^20 nodes: every V in N..2N, each over the mapping
+ * budget, 785 MB of log) is held to a quarter of the memory budget, and refused past it. */
+#define SEARCH_LOG_SHARE 4
 
 /* The search's emitters: each candidate or level generated starts with the buffer the last one
  * grew, instead of a fresh one. A round of the all-to-all of 4096 nodes is 320 MiB of transfers,
@@ -232,6 +240,10 @@ static int evaluate(searcher *s, const oc_kv *params, uint64_t *steps, double *t
     int rc = s->algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why,
                            len);
     if (rc) goto out;
+    /* A largest round known ahead past the memory budget is not generated to be mapped: the run
+     * would refuse it before its first round (shard.c), and mapping it here would spend that
+     * memory first (TCP2's all-to-all on 1500 nodes: 40 MB mapped at a budget of 48 MiB). */
+    if ((rc = oc__shard_round_fits(&plan.spec, why, len))) goto out;
     rc = s->model->create(&plan.spec, req->net_params, 0, &net, why, len);
     if (rc) goto out;
     budget_sink budget = {
@@ -530,9 +542,24 @@ static char *params_text(const oc_kv *kv) {
 static int s_offer(oc__search *base, const oc__bound *bound, const oc_kv *params) {
     searcher *s = (searcher *)base;
     oc__search_entry *e;
+    const uint64_t share = oc_memory_budget() / SEARCH_LOG_SHARE;
+    if (s->log_bytes > share) {
+        char have[32], all[32];
+        oc__format_bytes(have, sizeof have, share);
+        oc__format_bytes(all, sizeof all, oc_memory_budget());
+        snprintf(s->too_big, sizeof s->too_big,
+                 "the parameter search of %s on %u nodes offered more than %zu candidates, whose "
+                 "log needs more than %s, a quarter of the memory budget of %s (pin a parameter "
+                 "with -p, or set OPTICOLL_MEMORY_BUDGET_MIB)",
+                 s->algo->info.name, s->req->nodes, s->log->n, have, all);
+        return OC_ETOOBIG;
+    }
     if (log_add(s->log, &e)) return OC_ENOMEM;
     if (oc__kv_copy(params, &e->params)) return OC_ENOMEM;
     if (!(e->text = params_text(params))) return OC_ENOMEM;
+    /* the entry, its text, its parameters' copy (a node and two strings a pair) and a reason if
+     * it is refused: 740 bytes measured on OpTree's one-stage lists */
+    s->log_bytes += 2 * sizeof *e + 3 * (strlen(e->text) + 1) + 96 * oc_kv_count(params) + 400;
     e->status = -1; /* pending */
     if (bound && !s->no_bounds) {
         e->bound_time_s = bound->time_s;
@@ -853,6 +880,7 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
         rc = oc__fail(why, len, OC_ECANCELED, "cancelled after %llu candidates",
                      (unsigned long long)s.decided);
     if (s.mismatch[0]) rc = oc__fail(why, len, OC_EINVAL, "%s", s.mismatch);
+    if (s.too_big[0]) rc = oc__fail(why, len, OC_ETOOBIG, "%s", s.too_big);
     if (rc == OC_ENOMEM) rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
     if (rc) goto out;
     if (s.log->n == 0) goto out; /* nothing to search: the user pinned everything */

@@ -161,6 +161,7 @@ static void verify_window(shard_run *run, slot *sl, uint32_t lo, uint32_t hi) {
         stop_sink stop = {{stop_round, oc__verifier_sink(v), 1}, run, 0};
         oc__emit e;
         oc__emit_init(&e, run->spec, &stop.sink, why, sizeof why);
+        e.shard_pass = 1; /* the cost pass counts the rounds; this one is not counted */
         /* a window of every chunk keeps every transfer: the emitter is left whole, so that a
          * generator's whole-ring rounds stay families (core.h) the verifier takes in O(1) */
         if (lo > 0 || hi < run->spec->chunks) oc__emit_window(&e, lo, hi);
@@ -249,6 +250,25 @@ static void plan_part(uint32_t chunks, oc__shard_plan *plan) {
     plan->shards = (uint32_t)oc__ceil_div(chunks, plan->width);
 }
 
+int oc__shard_round_fits(const oc__spec *spec, char *why, size_t len) {
+    const uint64_t budget = oc_memory_budget(), share = budget / (oc_verify_threads() + 1);
+    const uint64_t target = share < OC_VERIFY_SHARD_BYTES ? share : OC_VERIFY_SHARD_BYTES;
+    /* max_round * bytes, compared without overflow (an algorithm's bound may be huge) */
+    if (!spec->max_round || spec->max_round <= (budget - target) / OC__ROUND_BYTES_PER_TRANSFER)
+        return 0;
+    char need[32], have[32];
+    const double bytes = (double)spec->max_round * OC__ROUND_BYTES_PER_TRANSFER + (double)target;
+    oc__format_bytes(need, sizeof need, bytes < 1.8e19 ? (uint64_t)bytes : UINT64_MAX);
+    oc__format_bytes(have, sizeof have, budget);
+    return oc__fail(why, len, OC_ETOOBIG,
+                    "%s on %u nodes has a round of up to %llu transfers: needs %s (%u bytes a "
+                    "transfer to generate, verify and map it), more than the memory budget of "
+                    "%s (set OPTICOLL_MEMORY_BUDGET_MIB)",
+                    oc_collective_name(spec->coll), spec->nodes,
+                    (unsigned long long)spec->max_round, need,
+                    (unsigned)OC__ROUND_BYTES_PER_TRANSFER, have);
+}
+
 int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, size_t len) {
     const uint32_t C = spec->chunks, forced = oc_verify_shard();
     const uint64_t budget = oc_memory_budget();
@@ -267,16 +287,8 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
      * refused here, before anything is generated, when the algorithm's bound on it passes the
      * budget. */
     const uint64_t round_bytes = spec->max_round * OC__ROUND_BYTES_PER_TRANSFER;
-    if (spec->max_round && round_bytes > budget - plan->target) {
-        oc__format_bytes(need, sizeof need, round_bytes + plan->target);
-        return oc__fail(why, len, OC_ETOOBIG,
-                        "%s on %u nodes has a round of up to %llu transfers: needs %s (%u bytes a "
-                        "transfer to generate, verify and map it), more than the memory budget of "
-                        "%s (set OPTICOLL_MEMORY_BUDGET_MIB)",
-                        oc_collective_name(spec->coll), spec->nodes,
-                        (unsigned long long)spec->max_round, need,
-                        (unsigned)OC__ROUND_BYTES_PER_TRANSFER, have);
-    }
+    int rc = oc__shard_round_fits(spec, why, len);
+    if (rc) return rc;
     /* A copy collective's verifier state does not shrink with its window (every node keeps its
      * range set; an all-to-all's starts with N ranges a node): it is checked whole, here,
      * before anything is generated or allocated, against the budget beside the round. */

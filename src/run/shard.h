@@ -44,6 +44,10 @@ typedef struct oc__shard_plan {
  * oc_set_verify_threads). Refuses with OC_ETOOBIG and one line, before anything is generated,
  * when not even a one-chunk shard fits its share of the budget. */
 int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, size_t len);
+/* Whether the largest round said ahead (spec->max_round) fits the memory budget beside a shard's
+ * share, as oc__shard_plan_for asks first: 0, or OC_ETOOBIG and one line. The search asks it of
+ * each candidate before generating it. */
+int oc__shard_round_fits(const oc__spec *spec, char *why, size_t len);
 
 /* What a sharded run hands back: the counts of the cost pass and the shards' waste. */
 typedef struct oc__shard_out {

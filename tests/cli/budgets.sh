@@ -62,10 +62,27 @@ timed() {
 #    made and only then found over the pass's share. Now refused from the count.
 early 48 24000 "every node's held chunk ranges" run -c alltoall -a pairwise -t switch -n 1500 -s 1MiB
 early 48 24000 "every node's held chunk ranges" run -c alltoall -a pairwise -t switch -n 2048 -s 1MiB
-# (tcp2's parameter search maps its candidates before this check: the words only; one message of
-# L = 1 MiB a block, the star's m = SIZE / L = 1)
-OPTICOLL_MEMORY_BUDGET_MIB=48 bad 2 "every node's held chunk ranges" \
+# TCP2's all-to-all says its largest round ahead (P k ceil(P / (k+1)) transfers): its search maps
+# no candidate whose round passes the budget (one message of L = 1 MiB a block, the star's
+# m = SIZE / L = 1). On 4096 nodes the model held a claim per transfer (1.9 GB, 6 s): a stream's
+# run of transfers is one claim now, and the round is budgeted, so 1 GiB suffices.
+early 48 24000 "has a round of up to 1687500 transfers" \
     run -c alltoall -a tcp2 -t star -n 1500 -s 1MiB --net L=1048576
+# under its budget a run stays there: 2048 nodes at 256 MiB (146 MB; the claims alone were 0.2 GB)
+timer=()
+echo 0 >"$T/rss"
+[ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%M' -o "$T/rss")
+OPTICOLL_MEMORY_BUDGET_MIB=256 "${timer[@]}" "$TOOL" run -q -c alltoall -a tcp2 -t star -n 2048 \
+    -s 1MiB --net L=1048576 >"$T/out" 2>"$T/err"
+RC=$?
+kb=$(tail -1 "$T/rss")
+if [ "$RC" -eq 0 ] && grep -q '^  verified:    yes' "$T/out" &&
+    { [ "$base_kb" -gt 15000 ] || [ "$kb" -lt 262144 ]; }; then
+    pass "tcp2 all-to-all on 2048 nodes at 256 MiB: verified at a peak of $kb KB"
+else
+    fail "tcp2 all-to-all on 2048 nodes at 256 MiB: verified within the budget" "rc=$RC" \
+        "peak $kb KB" "$(head -c 300 "$T/err")"
+fi
 # ... and from a schedule file that moves enough chunks to pass the count (below): one transfer
 # of every chunk, 1500 nodes (at 48 MiB; 20000 nodes would need 3 GiB at the default).
 printf '{"collective":"alltoall","nodes":1500,"rounds":[[{"src":0,"dst":1,"chunks":[0,2250000]}]]}' \
@@ -150,6 +167,10 @@ fi
 #    N (N - 1) transfers) and SiPCO's levels (q (r - 1) transfers each) were grown transfer by
 #    transfer until the round's buffer passed the budget.
 early 16 60000 "has a round of up to 9003000 transfers" run -c allgather -a optree -n 3001 -p radices=3001 -s 1MiB
+# OpTree with k=1 on 2^20 nodes: one-stage lists at every V in N..2N, each over the search's
+# mapping budget, were all logged (785 MB, past a budget of 64 MiB) before the plan refused the
+# round; the log is held to a quarter of the budget
+early 64 60000 "offered more than" run -c allgather -a optree -n 1048576 -p k=1 -s 1KiB
 # the bound is no refusal where the rounds fit: two stages on 1000 nodes run at the same budget
 OPTICOLL_MEMORY_BUDGET_MIB=16 run_tool run -c allgather -a optree -n 1000 -p radices=10x100 -s 1MiB
 if [ "$RC" -eq 0 ] && grep -q '^  verified:    yes' "$T/out"; then
