@@ -689,8 +689,15 @@ int oc__rwrht_plan_sens(wrht_data *d) {
                 char net[96], p[96] = "";
                 oc__cellf(net, sizeof net, "wavelengths=%" PRIu32 " %s%s", d->w,
                           oc__rwrht_sens[r].net, A->spread0 ? " spread=0" : "");
-                if (A->kind == F_WRHT)
+                if (A->kind == F_WRHT) {
                     oc__rwrht_seed_wrht_params(p, sizeof p, N, oc__rwrht_seed_m(N, d->w), d->w);
+                    if (oc__rwrht_sens[r].wrht[0]) { /* the seed's middle replaced */
+                        char *at = strstr(p, " rep=middle");
+                        if (at)
+                            oc__cellf(at, sizeof p - (size_t)(at - p), "%s",
+                                      oc__rwrht_sens[r].wrht);
+                    }
+                }
                 if (A->near_g)
                     oc__cellf(p, sizeof p, "g=%" PRIu32, oc__rwrht_near_divisor(N, A->near_g));
                 rc = oc__rwrht_job_add(&d->J, OC_ALLREDUCE, A->algo, A->network, N,
@@ -759,7 +766,8 @@ int oc__rwrht_print_sens(FILE *f, const wrht_data *d) {
                 "   and Fig. 5's N = %" PRIu32 ", the mean over the %zu %s, with one number "
                 "we chose changed on the optical\n"
                 "   ring (the seed gives neither the O/E/O clock nor, for its simulation, more "
-                "than a double ring);\n"
+                "than a double ring)\n"
+                "   or WRHT's representative moved (III.C.1 names the middle node);\n"
                 "   every cell is a verified run (the fat-tree's are the figure's own):\n\n",
                 d->fig4.nodes[0], d->fig5.nodes[0], d->nm, d->sized ? "sizes" : "models");
         oc__table_print(&t, f);
