@@ -274,6 +274,37 @@ static void check_trends(const run *r, const char *const *f4, const char *const 
     CHECK(seen >= need, "the trends and orderings of Figs. 4 and 5 are claims (%zu seen)", seen);
 }
 
+/* IV.B's words on BT per model, recomputed from Fig. 4's series: BT one of the two fastest of the
+ * paper's four bars in ResNet50 and GoogLeNet, one of the two slowest in AlexNet and VGG16. */
+static void check_bt_models(const run *r) {
+    static const char *const ids[4] = {"fig4-resnet50", "fig4-googlenet", "fig4-alexnet",
+                                       "fig4-vgg16"},
+                             *const L[4] = {"Ring", "H-Ring", "BT", "WRHT"};
+    size_t hit = 0, of = 0;
+    for (int i = 0; i < 4; i++) {
+        size_t n = 0, nb = 0;
+        const double *x, *bt = series(r, ids[i], "BT", &n, &x);
+        CHECK(bt != NULL, "%s: BT", ids[i]);
+        for (size_t p = 0; bt && p < n; p++) {
+            size_t rank = 1;
+            for (int b = 0; b < 4; b++) {
+                const double *y = series(r, ids[i], L[b], &nb, &x);
+                if (y && b != 2 && nb == n) rank += y[p] < bt[p];
+            }
+            of++;
+            hit += i < 2 ? rank <= 2 : rank > 2;
+        }
+    }
+    size_t k = claim_index(r, "BT: \"a good performance\"", 0);
+    CHECK(k != SIZE_MAX, "the BT per-model claim");
+    oc_claim_info c;
+    if (k == SIZE_MAX || oc_figures_claim_get(r->figs, k, &c)) return;
+    const char *word = hit == of ? "holds" : hit ? "partly" : "does not hold";
+    CHECK(of == 16 && c.hit == hit && c.of == of && !strcmp(c.verdict, word),
+          "BT per model: %s (%zu of %zu), recomputed %s (%zu of %zu)", c.verdict, c.hit, c.of, word,
+          hit, of);
+}
+
 /* The O/E/O row of Table II states the share of the Table I step our model charges it. */
 static void check_oeo(const run *r, uint32_t n, uint32_t w) {
     oc_kv *net = oc_kv_new();
@@ -525,6 +556,7 @@ static void test_full(void) {
     if (r.rc) goto out;
     check_claims(&r, f4, f5, 4, 1);
     check_trends(&r, f4, f5, 4, 12);
+    check_bt_models(&r);
     check_theorem1(&r);
     check_oeo(&r, 1000, 64);
     /* Table I's printed g under the paper's rule, against `run` with the same pins */

@@ -302,6 +302,12 @@ void oc__rwrht_print_fig_header(FILE *f, const wrht_data *d, const figure *F);
  * the paper's words per model (and of its orderings per point), each also a claim. */
 int oc__rwrht_print_trends(oc__repro *ctx, FILE *f, const wrht_data *d, const figure *F, int which);
 
+/* IV.B's per-model words on BT: "a good performance for the DNNs with lower sizes of transferred
+ * data such as ResNet50 and GoogLeNet while showing poor performance in ... AlexNet and VGG16",
+ * tested at every (N, model) of Fig. 4 as BT's rank among the paper's four bars (good: one of the
+ * two fastest; poor: one of the two slowest), printed and a claim; nothing with --sizes. */
+int oc__rwrht_bt_models(oc__repro *ctx, FILE *f, const wrht_data *d);
+
 int oc__rwrht_print_figure(FILE *f, const wrht_data *d, const figure *F, int which);
 
 int oc__rwrht_print_headline(oc__repro *ctx, FILE *f, const wrht_data *d);
