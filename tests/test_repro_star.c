@@ -5,7 +5,8 @@
  * expression is the stationary point of its total only at k = 2; the test derives the stationary
  * point itself and checks the text states it), the trade-off figure computed rather than copied,
  * and two fixes in the star's own output: the tcp1-split padding note gives h + h' steps, and the
- * star's unitless times print in units of tau.
+ * star's unitless times print in units of tau. The sensitivity table's rows (D, k, L changed one
+ * at a time) against runs with the same pins, each cell's bound evaluated by the test itself.
  */
 #include "check.h"
 #include "repro_out.h"

@@ -13,7 +13,8 @@
  * expression, that expression evaluated (at the padding (k+1)^h when P is not a power), our
  * simulated value on a verified schedule (passive optical star model, resource check on), the
  * section 4 lower bound, and the reason for any difference, built from the numbers that make it
- * true. Table 1 came out of the document's extraction garbled (rows and columns run together); it
+ * true. A sensitivity table gives the headline again with one number the seed leaves open changed
+ * (D against tau, k, the message length L at a fixed SIZE, so that m = SIZE / L). Table 1 came out of the document's extraction garbled (rows and columns run together); it
  * is rebuilt here from the section 3 formulas, and the output says so. The seed counts one tuning
  * per stream (a receiver tunes to its sender's wavelength); the model retunes only filters that
  * are not already on the wavelength, so both counts are shown.
