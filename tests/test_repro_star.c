@@ -5,7 +5,8 @@
  * expression is the stationary point of its total only at k = 2; the test derives the stationary
  * point itself and checks the text states it), the trade-off figure computed rather than copied,
  * and two fixes in the star's own output: the tcp1-split padding note gives h + h' steps, and the
- * star's unitless times print in units of tau.
+ * star's unitless times print in units of tau. The sensitivity table's rows (D, k, L changed one
+ * at a time) against runs with the same pins, each cell's bound evaluated by the test itself.
  */
 #include "check.h"
 #include "repro_out.h"
@@ -198,6 +199,97 @@ static oc_report *run_split(uint32_t P, const char *k, const char *hp, const cha
     return rep;
 }
 
+/* The sensitivity table's row `label` as CSV text (the row's line), or NULL. */
+static char *sens_line(const out *o, const char *label) {
+    for (size_t i = 0; i < oc_figures_table_count(o->figs); i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        if (!m) return NULL;
+        oc_figures_write_table_csv(o->figs, i, m);
+        fclose(m);
+        char *at = buf && !strncmp(buf, "setting,m = SIZE / L", 20) ? strstr(buf, label) : NULL;
+        if (at) {
+            while (at > buf && at[-1] != '\n')
+                at--;
+            char *end = strchr(at, '\n'),
+                 *line = strndup(at, end ? (size_t)(end - at) : strlen(at));
+            free(buf);
+            return line;
+        }
+        free(buf);
+    }
+    return NULL;
+}
+
+/* Field c (0-based) of a CSV line whose label may be quoted (it holds commas and colons). */
+static const char *csv_field(const char *line, int c) {
+    const char *at = line;
+    if (*at == '"') at = strchr(at + 1, '"');
+    for (int i = 0; at && i < c; i++)
+        at = strchr(at, ',') ? strchr(at, ',') + 1 : NULL;
+    return at;
+}
+
+/* The sensitivity row `label` at P processors against runs of our own with the same pins: every
+ * operation's time over the seed's communication bound, which the test evaluates itself at m =
+ * SIZE / L (the broadcast m/k, the others (P-1)m/k), and the broadcast's h' as `run` chose it. */
+static void check_sens_row(const out *o, const char *label, uint32_t P, uint32_t k, double D,
+                           double L, uint64_t size) {
+    char *line = sens_line(o, label);
+    CHECK(line != NULL, "sensitivity row %s", label);
+    if (!line) return;
+    static const struct {
+        oc_collective c;
+        const char *a;
+    } ops[4] = {{OC_BROADCAST, "tcp1-split"},
+                {OC_SCATTER, "tcp1"},
+                {OC_GOSSIP, "tcp2"},
+                {OC_ALLTOALL, "tcp2"}};
+    const double m = ceil((double)size / L);
+    CHECK(csv_field(line, 1) && strtod(csv_field(line, 1), NULL) == m, "%s: m in %s", label, line);
+    for (int i = 0; i < 4; i++) {
+        oc_kv *par = oc_kv_new(), *net = oc_kv_new();
+        char b[32];
+        snprintf(b, sizeof b, "%u", k);
+        oc_kv_set(par, "k", b);
+        oc_kv_set(net, "k", b);
+        snprintf(b, sizeof b, "%g", D);
+        oc_kv_set(net, "D", b);
+        snprintf(b, sizeof b, "%g", L);
+        oc_kv_set(net, "L", b);
+        oc_request req = {.collective = ops[i].c,
+                          .algorithm = ops[i].a,
+                          .network = "star",
+                          .nodes = P,
+                          .bytes = size,
+                          .params = par,
+                          .net_params = net,
+                          .data_check = 1};
+        oc_report *rep = NULL;
+        char why[512] = "";
+        int rc = oc_run(&req, &rep, why, sizeof why);
+        CHECK(rc == 0 && rep, "%s op %d: %s", label, i, why);
+        if (!rc && rep) {
+            const double bound = (i == 0 ? m : (P - 1) * m) / k * L;
+            char want[64];
+            snprintf(want, sizeof want, "%.4g x", oc_report_time(rep) / bound);
+            const char *cell = csv_field(line, 3 + i);
+            CHECK(cell && !strncmp(cell, want, strlen(want)), "%s op %d: want %s in %s", label, i,
+                  want, line);
+            if (i == 0) {
+                const char *hp = oc_kv_get(oc_report_params(rep), "hp"), *got = csv_field(line, 2);
+                CHECK(hp && got && !strncmp(got, hp, strlen(hp)) && got[strlen(hp)] == ';',
+                      "%s: h' %s in %s", label, hp ? hp : "?", line);
+            }
+            oc_report_free(rep);
+        }
+        oc_kv_free(par);
+        oc_kv_free(net);
+    }
+    free(line);
+}
+
 static char *report_text(const oc_report *rep) {
     char *t = NULL;
     size_t n = 0;
@@ -227,6 +319,12 @@ int main(void) {
     CHECK(c.hit == 1 && c.of == 2 && !strcmp(c.verdict, "partly"), "dummy nodes: %s (%zu of %zu)",
           c.verdict, c.hit, c.of);
     CHECK(has(o.text, "times are unitless, in units of tau"), "units");
+    /* the sensitivity table against runs with the same pins: SIZE = 64 B a block throughout */
+    check_sens_row(&o, "ours: D = 1 tau", 64, 3, 1, 1, 64);
+    check_sens_row(&o, "D = 10 tau", 64, 3, 10, 1, 64);
+    check_sens_row(&o, "k = 7", 64, 7, 1, 1, 64);
+    check_sens_row(&o, "L = 8 B", 64, 3, 1, 8, 64);
+    check_sens_row(&o, "L = 64 B", 64, 3, 1, 64, 64);
     out_free(&o);
 
     /* the reader's settings: P = 27, k = 2 (where the seed's h'_opt is exact), P = 16, k = 1 */
@@ -241,6 +339,8 @@ int main(void) {
             check_hp_opt(o.text, set[i].P, set[i].k, D);
         check_tradeoff(&o, set[i].P, set[i].k);
         CHECK(has(o.text, "P = %u, k = %u, m = %u", set[i].P, set[i].k, set[i].P), "header");
+        /* the same workload in every row: k = 1 at the reader's P keeps SIZE = P bytes */
+        if (set[i].k != 1) check_sens_row(&o, "k = 1", set[i].P, 1, 1, 1, set[i].P);
         out_free(&o);
     }
     /* a P that is not a power of k + 1 is reproduced at the padding with the reason */

@@ -7,7 +7,9 @@
  * not through the algorithm's search code: m = 2..N; alltoall = 1 (the pure tree) and every
  * level count of the tree of m (c_0 = N, c_(l+1) = ceil(c_l / m), computed here from the paper's
  * grouping); pieces = 1..3C (C = the ring's channels), 4C, 8C (in the slow part also every power
- * of two above, up to 65536, the largest: a run with 65536 pieces takes ~0.1 s).
+ * of two above, up to 65536, the largest: a run with 65536 pieces takes ~0.1 s); and, for N <= 12
+ * (8 under the sanitizers) at w = 1, 2, every representative rule rep = middle, first, last
+ * (elsewhere the middle alone: the grid is three times as long with them).
  * For N = 2..40 at w = 1, 2, 4, 8 (and cases on two fibres, and under --objective steps) and
  * three vector sizes (`test_search_wrht`: N <= 24; `grid`: 25..40, the all-reduce at 1 MiB; `slow`:
  * the all-reduce's other sizes at 25..40, 65536 pieces, N = 100 at w = 16 whole), it asserts
@@ -83,43 +85,46 @@ static uint32_t stops(uint32_t N, uint32_t m, uint32_t *out) {
 }
 
 /* The exhaustive optimum over the pinned space, and the default; asserts they agree. */
-static void grid_case(oc_collective coll, uint32_t N, uint32_t w, uint32_t fibres, uint64_t bytes,
-                      int objective, uint32_t pmax) {
+static void grid_case_reps(oc_collective coll, uint32_t N, uint32_t w, uint32_t fibres,
+                           uint64_t bytes, int objective, uint32_t pmax, int reps) {
+    static const char *const rep_pin[3] = {"", " rep=first", " rep=last"};
     const int striped = coll == OC_ALLREDUCE;
     const uint32_t C = w * fibres;
     cost best = {0, 0, 0};
     char bestp[96] = "", p[96];
     uint32_t a2a[64];
-    for (uint32_t m = 2; m <= (N > 2 ? N : 2); m++) {
-        uint32_t ns = stops(N, m, a2a);
-        for (uint32_t s = 0; s < ns; s++) {
-            uint32_t P = 1;
-            while (P <= (striped ? pmax : 1u)) {
-                if (striped)
-                    snprintf(p, sizeof p, "m=%u alltoall=%u pieces=%u", m, a2a[s], P);
-                else
-                    snprintf(p, sizeof p, "m=%u alltoall=%u", m, a2a[s]);
-                cost c = run(coll, N, w, fibres, bytes, p, objective, NULL);
-                if (better(c, best, objective)) {
-                    best = c;
-                    snprintf(bestp, sizeof bestp, "%s", p);
-                }
-                /* 1..3C one by one, then 4C, 8C and the powers of two above them */
-                if (P < 3 * C)
-                    P++;
-                else if (P == 3 * C)
-                    P = 4 * C;
-                else if (P == 4 * C)
-                    P = 8 * C;
-                else {
-                    uint32_t q = 1;
-                    while (q <= P)
-                        q *= 2;
-                    P = q;
+    for (int r = 0; r < reps; r++)
+        for (uint32_t m = 2; m <= (N > 2 ? N : 2); m++) {
+            uint32_t ns = stops(N, m, a2a);
+            for (uint32_t s = 0; s < ns; s++) {
+                uint32_t P = 1;
+                while (P <= (striped ? pmax : 1u)) {
+                    if (striped)
+                        snprintf(p, sizeof p, "m=%u alltoall=%u pieces=%u%s", m, a2a[s], P,
+                                 rep_pin[r]);
+                    else
+                        snprintf(p, sizeof p, "m=%u alltoall=%u%s", m, a2a[s], rep_pin[r]);
+                    cost c = run(coll, N, w, fibres, bytes, p, objective, NULL);
+                    if (better(c, best, objective)) {
+                        best = c;
+                        snprintf(bestp, sizeof bestp, "%s", p);
+                    }
+                    /* 1..3C one by one, then 4C, 8C and the powers of two above them */
+                    if (P < 3 * C)
+                        P++;
+                    else if (P == 3 * C)
+                        P = 4 * C;
+                    else if (P == 4 * C)
+                        P = 8 * C;
+                    else {
+                        uint32_t q = 1;
+                        while (q <= P)
+                            q *= 2;
+                        P = q;
+                    }
                 }
             }
         }
-    }
     oc_report *rep = NULL;
     cost d = run(coll, N, w, fibres, bytes, "", objective, &rep);
     char what[160];
@@ -128,17 +133,22 @@ static void grid_case(oc_collective coll, uint32_t N, uint32_t w, uint32_t fibre
              (unsigned long long)bytes, objective == OC_OBJECTIVE_STEPS ? "steps" : "time");
     CHECK(d.ok && best.ok, "%s: the default or every pinned set failed", what);
     if (d.ok && best.ok) {
-        int time_ok = objective == OC_OBJECTIVE_STEPS
-                          ? d.steps == best.steps && (same_time(d.time, best.time) || d.time < best.time)
-                          : same_time(d.time, best.time) && d.steps <= best.steps;
+        int time_ok =
+            objective == OC_OBJECTIVE_STEPS
+                ? d.steps == best.steps && (same_time(d.time, best.time) || d.time < best.time)
+                : same_time(d.time, best.time) && d.steps <= best.steps;
         char u[96];
-        CHECK(time_ok,
-              "%s: default %s %.9g s %llu steps; exhaustive best %s %.9g s %llu steps", what,
-              used(rep, u, sizeof u), d.time, (unsigned long long)d.steps, bestp,
-              best.time, (unsigned long long)best.steps);
+        CHECK(time_ok, "%s: default %s %.9g s %llu steps; exhaustive best %s %.9g s %llu steps",
+              what, used(rep, u, sizeof u), d.time, (unsigned long long)d.steps, bestp, best.time,
+              (unsigned long long)best.steps);
         check_bounds(rep, what);
     }
     oc_report_free(rep);
+}
+
+static void grid_case(oc_collective coll, uint32_t N, uint32_t w, uint32_t fibres, uint64_t bytes,
+                      int objective, uint32_t pmax) {
+    grid_case_reps(coll, N, w, fibres, bytes, objective, pmax, 1);
 }
 
 /* Any alltoall value maps exactly as the level count it stops at (the space offered is whole). */
@@ -210,6 +220,8 @@ static void bad_pins(void) {
         {OC_ALLGATHER, 7, "m=8", "from 2 to 7"},
         {OC_ALLREDUCE, 5000, "alltoall=5000", "alltoall=1..4096"},
         {OC_ALLREDUCE, 10000, "alltoall=5000 m=2", "alltoall=1..4096"},
+        {OC_ALLREDUCE, 12, "rep=centre", "expected middle, first or last"},
+        {OC_ALLGATHER, 12, "rep=0", "expected middle, first or last"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         oc_kv *par = oc_kv_new(), *net = oc_kv_new();
@@ -262,6 +274,14 @@ int main(int argc, char **argv) {
         }
         for (uint32_t N = 2; N <= 12; N++)
             alltoall_values(N, 2);
+        /* the representative searched too: every rule in the exhaustive space (to N = 8 under
+         * the sanitizers, OC_TEST_SANITIZED) */
+        const uint32_t nrep = getenv("OC_TEST_SANITIZED") ? 8 : 12;
+        for (uint32_t N = 2; N <= nrep; N++)
+            for (uint32_t w = 1; w <= 2; w++) {
+                grid_case_reps(OC_ALLREDUCE, N, w, 1, 1 << 20, OC_OBJECTIVE_TIME, 4 * w, 3);
+                grid_case_reps(OC_ALLGATHER, N, w, 1, 1 << 16, OC_OBJECTIVE_TIME, 1, 3);
+            }
         issue_cases(0);
         bad_pins();
     }

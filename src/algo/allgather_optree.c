@@ -199,13 +199,44 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  * and a prefix is expanded only when oc__search_can_win says its bound can still win. A complete
  * list is offered with its bound when that bound can win. A few balanced lists (the old
  * candidates: exact factorisations and near-equal radices of every depth) are offered first, so
- * the search starts from a good schedule and full ties go to them. */
+ * the search starts from a good schedule and full ties go to them.
+ *
+ * At the ring's spread=0 (ring.c, item 6: a transfer keeps to one lightpath, a round is coloured
+ * one unit a transfer, and a step lasts reconfiguration + the O/E/O and transmission of the
+ * largest bundle it carries) the loads above, in blocks, still bound what the busiest link must
+ * carry, but no longer its steps. A stage is one round; say its busiest link carries L >= load
+ * blocks in n steps. A step puts at most C transfers on the link, so the link's blocks in step i
+ * are at most C b_i, b_i the step's largest bundle, and step i lasts at least
+ *     r + b_i c (o/f + 8/B)    (r the reconfiguration, c a block's bytes, o the O/E/O of a flit
+ *                               of f bytes, B the bandwidth: ceil(x) >= x in flits and packets),
+ * and at least the step of one block, s(1). Summed over the n >= 1 steps, with b the largest
+ * bundle of the whole stage (one step carries it):
+ *     stage time >= max(s(1), r + lin max(L / C, b)),   lin = c (o/f + 8/B),
+ * and 0 only for a stage that sends nothing. b: before stage j a position holds its class, the
+ * blocks of the positions congruent to it mod S = m_j W, and sends it whole in one transfer. The
+ * classes share the N blocks, so one holds at least ceil(N / S). A middle stage (W >= 2) sends
+ * every class to m - 1 partners on other nodes; the last (W = 1, S = m >= 3) must bring that
+ * class to a node with no position of its residue (at most V/m < N nodes have one), whole, as a
+ * node takes a class from one group. So b >= ceil(N / S), S = V/R >= N/R before V is known (R:
+ * the product of the earlier radices), so b >= ceil(R / 2) there. And no bundle is larger than a
+ * class, at most V/S = R blocks: the link's L blocks take n >= ceil(L / (C R)) steps, each at
+ * least s(1), and their reconfigurations are n r, so
+ *     stage time >= max(n s(1), n r + lin max(L / C, b)),   n = max(1, ceil(L / (C R))). The ring
+ * stage (and one stage, k = 1) carries one block a transfer, so there ceil(load / C) steps of s(1),
+ * as at spread=1. The search adds these per-stage times instead of steps, in ticks of s(1) / 2^20
+ * rounded down (a sum of floors is at most the floor of the sum: still a proof); its bound then
+ * claims no steps (0). The dominance above compares block counts, which at spread=0 do not fix a
+ * stage's time: it is not used there. The balanced seeds are ordered by the spread=1 bound either
+ * way, so the offers come in the same order and full ties go where they went when every candidate
+ * was mapped. */
 
 typedef struct ag_search {
     oc__search *s;
     uint32_t N, kpin;
     uint64_t C;
     double step;
+    int unspread;                 /* the ring's spread=0: stage bounds in ticks of time (above) */
+    double tick, reconf_s, lin_s; /* s(1) / 2^20; r; c (o/f + 8/B) */
     oc__radices cur;
     uint64_t families, candidates, offered, dominated;
     /* exact stage loads by (V, W, m), and the least middle-stage sum per (V, m_1) */
@@ -464,8 +495,34 @@ static uint64_t last_load_any(uint32_t N, uint64_t m) {
     return nodes * per > c0 ? nodes * per - c0 : 0;
 }
 
-static uint64_t steps_of(const ag_search *a, uint64_t load) {
-    return oc__ceil_div(load, a->C);
+/* A stage's bound from its busiest link's load in blocks: steps (spread=1), or at spread=0 the
+ * time of a stage whose transfers may carry bundles, its largest at least `big` blocks, in ticks
+ * (the essay above). */
+static uint64_t stage_of(const ag_search *a, uint64_t load, uint64_t big, uint64_t most) {
+    if (!a->unspread) return oc__ceil_div(load, a->C);
+    if (!load && !big) return 0;
+    const uint64_t steps = oc__ceil_div(load, a->C * (most ? most : 1));
+    const double n = (double)(steps ? steps : 1);
+    const double per = (double)load / (double)a->C, b = (double)big;
+    const double t = n * a->reconf_s + a->lin_s * (per > b ? per : b);
+    return (uint64_t)floor((t > n * a->step ? t : n * a->step) / a->tick);
+}
+
+/* A lower bound on the largest bundle of a stage of segments S (0: none proven), V known. */
+static uint64_t big_known(uint32_t N, uint64_t S, uint64_t W) {
+    return W >= 2 || S >= 3 ? oc__ceil_div(N, S) : 0;
+}
+
+/* The ring stage's (and one stage's) bound: every transfer one block, ceil(load / C) steps, in
+ * ticks at spread=0. */
+static uint64_t ring_steps(const ag_search *a, uint64_t load) {
+    const uint64_t st = oc__ceil_div(load, a->C);
+    return a->unspread ? (uint64_t)floor((double)st * a->step / a->tick) : st;
+}
+
+/* A stage known to send something: at least one step (one step of s(1) at spread=0). */
+static uint64_t one_step(const ag_search *a) {
+    return a->unspread ? (uint64_t)floor(a->step / a->tick) : 1;
 }
 
 /* The cheap bound (steps) of a stage whose V is known: mid_load or last_load, counted once. */
@@ -477,10 +534,10 @@ static int stage_cheap(ag_search *a, uint64_t V, uint64_t W, uint64_t m, uint64_
     if (e->used != 1) {
         e->used = 1;
         if (W == 1) {
-            e->load = steps_of(a, last_load(a->N, V, m));
+            e->load = stage_of(a, last_load(a->N, V, m), big_known(a->N, m, 1), V / m);
         } else {
-            e->load = steps_of(a, mid_load(a->N, V, W, m));
-            if (!e->load) e->load = 1;
+            e->load = stage_of(a, mid_load(a->N, V, W, m), big_known(a->N, W * m, W), V / (W * m));
+            if (!e->load) e->load = one_step(a);
         }
     }
     *steps = e->load;
@@ -492,10 +549,10 @@ static int list_bound(ag_search *a, const oc__radices *r, uint64_t *steps) {
     const uint32_t N = a->N;
     const uint64_t V = oc__radices_product(r);
     if (r->k == 1) {
-        *steps = steps_of(a, ring_load(N, N));
+        *steps = ring_steps(a, ring_load(N, N));
         return 0;
     }
-    uint64_t total = steps_of(a, ring_load(N, r->m[0])), W = V / r->m[0], st;
+    uint64_t total = ring_steps(a, ring_load(N, r->m[0])), W = V / r->m[0], st;
     for (uint32_t j = 1; j < r->k; j++) {
         W /= r->m[j];
         if (stage_cheap(a, V, W, r->m[j], &st)) return OC_ENOMEM;
@@ -507,6 +564,10 @@ static int list_bound(ag_search *a, const oc__radices *r, uint64_t *steps) {
 
 static oc__bound bound_of(const ag_search *a, uint64_t steps, const char *name) {
     oc__bound b = {.time_s = (double)steps * a->step, .steps = steps, .name = name};
+    if (a->unspread) { /* ticks of time; the steps are not bounded */
+        b.time_s = (double)steps * a->tick;
+        b.steps = 0;
+    }
     return b;
 }
 
@@ -572,7 +633,7 @@ static int exact_stages(ag_search *a, const oc__radices *r, uint64_t cheap_total
         w /= r->m[j];
         W[j] = w;
         if (j == 0)
-            cheap[j] = steps_of(a, ring_load(a->N, r->m[0]));
+            cheap[j] = ring_steps(a, ring_load(a->N, r->m[0]));
         else if (stage_cheap(a, V, W[j], r->m[j], &cheap[j]))
             return OC_ENOMEM;
     }
@@ -586,7 +647,9 @@ static int exact_stages(ag_search *a, const oc__radices *r, uint64_t cheap_total
         int rc = exact_load(a, V, W[j], r->m[j], &load, &e);
         if (rc) return rc;
         counted[j] = 1;
-        val[j] = steps_of(a, load);
+        val[j] =
+            j == 0 ? ring_steps(a, load)
+                   : stage_of(a, load, big_known(a->N, W[j] * r->m[j], W[j]), V / (W[j] * r->m[j]));
         if (j == 0 && val[j] < cheap[0]) val[j] = cheap[0];
         if (j > 0) ex &= e;
         if (val[j] > cheap[j]) partial += val[j] - cheap[j];
@@ -624,11 +687,11 @@ static int try_list(ag_search *a, const oc__radices *r) {
          * coloured the same; the later stages of a list whose count is exact cost exactly their
          * count. A list whose later stages' bound is no less than such a list's exact count
          * cannot beat it (that one was offered first, or could not win either). */
-        const uint64_t ring = steps_of(a, ring_load(a->N, r->m[0]));
+        const uint64_t ring = ring_steps(a, ring_load(a->N, r->m[0]));
         memo *f =
             memo_get(&a->firsts, &a->nfirsts, &a->capfirsts, oc__radices_product(r), 0, r->m[0]);
         if (!f) return OC_ENOMEM;
-        if (f->used == 1 && f->load <= steps - ring) {
+        if (!a->unspread && f->used == 1 && f->load <= steps - ring) {
             a->dominated++;
             return 0;
         }
@@ -637,11 +700,11 @@ static int try_list(ag_search *a, const oc__radices *r) {
         if (rc < 0) return rc;
         if (rc) return 0; /* a stage's exact count already shows the list cannot win */
         if (ring_exact + rest > steps) steps = ring_exact + rest;
-        if (f->used == 1 && f->load <= rest) {
+        if (!a->unspread && f->used == 1 && f->load <= rest) {
             a->dominated++;
             return 0;
         }
-        if (exact) {
+        if (exact && !a->unspread) {
             f->used = 1;
             f->load = rest;
         }
@@ -668,10 +731,11 @@ static int rest_bounds(ag_search *a) {
         for (uint64_t m = 2; R * m <= 2ull * N; m++) {
             uint64_t c;
             if (R * m < N) {
-                c = steps_of(a, mid_load_prefix(N, R, m));
-                c = (c ? c : 1) + a->rest[R * m];
+                c = stage_of(a, mid_load_prefix(N, R, m), (R + 1) / 2, R);
+                c = (c ? c : one_step(a)) + a->rest[R * m];
             } else {
-                c = R * m > N && R >= 3 ? steps_of(a, last_load_any(N, m)) : 0;
+                c = R * m > N ? stage_of(a, R >= 3 ? last_load_any(N, m) : 0, big_known(N, m, 1), R)
+                              : 0;
             }
             if (c < best) best = c;
         }
@@ -697,13 +761,15 @@ static int rest_bounds_k(ag_search *a) {
                 uint64_t c;
                 if (j == 1) {
                     if (R * m < N) continue;
-                    c = R * m > N && R >= 3 ? steps_of(a, last_load_any(N, m)) : 0;
+                    c = R * m > N
+                            ? stage_of(a, R >= 3 ? last_load_any(N, m) : 0, big_known(N, m, 1), R)
+                            : 0;
                 } else {
                     if (R * m > N) break;
                     const uint64_t next = a->restk[(j - 1) * row + R * m];
                     if (next == UINT64_MAX) continue;
-                    c = R * m < N ? steps_of(a, mid_load_prefix(N, R, m)) : 0;
-                    c = (c ? c : 1) + next;
+                    c = R * m < N ? stage_of(a, mid_load_prefix(N, R, m), (R + 1) / 2, R) : 0;
+                    c = (c ? c : one_step(a)) + next;
                 }
                 if (c < best) best = c;
             }
@@ -738,13 +804,15 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
         }
         uint64_t st;
         if (depth == 0)
-            st = steps_of(a, ring_load(N, m));
+            st = ring_steps(a, ring_load(N, m));
         else if (R * m < N) {
-            st = steps_of(a, mid_load_prefix(N, R, m));
-            if (!st) st = 1;
+            st = stage_of(a, mid_load_prefix(N, R, m), (R + 1) / 2, R);
+            if (!st) st = one_step(a);
         } else if (R * m > N) { /* the last stage: V = R m is known */
             /* (a group spans N/2 nodes or more only when R <= 2) */
-            uint64_t any = R >= 3 ? steps_of(a, last_load_any(N, m)) : 0;
+            uint64_t any =
+                R * m > N ? stage_of(a, R >= 3 ? last_load_any(N, m) : 0, big_known(N, m, 1), R)
+                          : 0;
             oc__bound quick = bound_of(a, fixed + any, BOUND_NAME);
             int q = oc__search_can_win(a->s, &quick);
             if (q < 0) return q;
@@ -788,6 +856,14 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     oc__formula_in f;
     if ((rc = in->figures(in, OC_ALLGATHER, 1, &f, why, len))) return rc;
     ag_search a = {.s = s, .N = N, .kpin = (uint32_t)kpin, .C = f.channels, .step = f.step_time};
+    if (f.cfg.kind == OC_NETCFG_RING && !f.cfg.ring.spread) {
+        const oc__ring_cfg *g = &f.cfg.ring;
+        a.unspread = 1;
+        a.tick = f.step_time / (double)(1u << 20);
+        a.reconf_s = g->reconfig_s;
+        a.lin_s = (double)in->bytes *
+                  (g->oeo_s_per_flit / (double)g->flit_bytes + 8.0 / g->bandwidth_bps);
+    }
     /* Seeds: the balanced lists of every depth, best bound first. */
     oc__radices seeds[4 * 64];
     uint64_t seed_steps[4 * 64];
@@ -800,7 +876,10 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
             uint64_t V = oc__radices_product(&shapes[i]);
             if (V < N || V > 2ull * N) continue;
             seeds[nseeds] = shapes[i];
+            const int unspread = a.unspread; /* ordered by the spread=1 bound (essay) */
+            a.unspread = 0;
             rc = list_bound(&a, &shapes[i], &seed_steps[nseeds]);
+            a.unspread = unspread;
             nseeds++;
         }
     }
@@ -811,7 +890,9 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
                 (best == SIZE_MAX || seed_steps[i] < seed_steps[best]))
                 best = i;
         if (best == SIZE_MAX) break;
-        rc = offer_list(&a, &seeds[best], seed_steps[best]);
+        uint64_t st = seed_steps[best];
+        if (a.unspread) rc = list_bound(&a, &seeds[best], &st);
+        if (!rc) rc = offer_list(&a, &seeds[best], st);
         seed_steps[best] = UINT64_MAX;
     }
     /* One stage: radices=N and every V up to 2N (the same exchange, see above). */
@@ -1006,5 +1087,6 @@ const oc__algo oc__algo_allgather_optree = {
     .generate = optree_generate,
     .release = optree_release,
     .search = optree_search,
+    .bounds_hold_unspread = 1, /* its search's stage bounds read the ring's spread (essay) */
     .formula = optree_formula,
 };

@@ -24,7 +24,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-static const char *const wrht_params[] = {"m", "alltoall", NULL};
+static const char *const wrht_params[] = {"m", "alltoall", "rep", NULL};
 
 static int generate(const oc__plan *p, oc__emit *e) {
     const oc__wrht_tree *t = p->state;
@@ -67,7 +67,6 @@ static int generate(const oc__plan *p, oc__emit *e) {
     return rc;
 }
 
-
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     return oc__wrht_search(in, s, 0, why, len);
 }
@@ -104,6 +103,7 @@ const oc__algo oc__algo_allgather_wrht = {
          "", "1 + ceil((N-p)/(p-1)) + (theta-1) p^(theta-1) steps (optree III.D.2)",
          "m=M: group size; alltoall=R: all-to-all once at most R representatives remain; "
          "a transfer carries its blocks side by side or, at the ring's spread=0, on one lightpath; "
+         "rep=middle|first|last: the group's representative (middle: the seed's); "
          "unset: chosen by mapped time"},
     .param_names = wrht_params,
     .max_nodes = OC_MAX_NODES,

@@ -33,7 +33,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-static const char *const wrht_params[] = {"m", "alltoall", "pieces", NULL};
+static const char *const wrht_params[] = {"m", "alltoall", "pieces", "rep", NULL};
 
 static int generate(const oc__plan *p, oc__emit *e) {
     const oc__wrht_tree *t = p->state;
@@ -79,7 +79,8 @@ static int generate(const oc__plan *p, oc__emit *e) {
 static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t len) {
     uint64_t m, a2a, pieces;
-    int rc = oc__wrht_pins(nodes, params, 1, &m, &a2a, &pieces, why, len);
+    int rep;
+    int rc = oc__wrht_pins(nodes, params, 1, &m, &a2a, &pieces, &rep, why, len);
     if (rc) return rc;
     if (!a2a) a2a = 1;
     if (m || a2a == 1) {
@@ -92,7 +93,6 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     }
     return oc__wrht_plan_striped(p, coll, nodes, root, bytes, params, why, len);
 }
-
 
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     return oc__wrht_search(in, s, 1, why, len);
@@ -173,7 +173,8 @@ const oc__algo oc__algo_allreduce_wrht = {
              "m=M: group size; alltoall=R: finish with an all-to-all once at most R "
              "representatives remain (1: never); pieces=P: stripe the vector over P wavelengths "
              "(1: the seed's WRHT; at the ring's spread=0 the P pieces ride one lightpath, no "
-             "gain); unset: chosen by mapped time"},
+             "gain); rep=middle|first|last: the group's representative (middle: the seed's); "
+             "unset: chosen by mapped time"},
     .param_names = wrht_params,
     .plan = plan,
     .generate = generate,

@@ -13,7 +13,9 @@
  *             all-to-all among more than 4096 representatives is refused by plan() and is not in
  *             the space;
  *   pieces    (all-reduce only) 1..65536: the vector cut into that many chunks, every transfer
- *             carrying all of them side by side.
+ *             carrying all of them side by side;
+ *   rep       the member of each group that represents it: middle (the seed's), first or last.
+ *             The level-0 all-to-all has no groups and is offered once, with the middle.
  * Pinned values stay pinned and only the rest is searched.
  *
  * The bound (the ring model, ring.c). A round of the schedule becomes at least
@@ -29,7 +31,8 @@
  *     (or sends out) its members' transfers through its two links: one of them carries at least
  *     half of them, ceil((size - 1)/2) transfers; and a member less than half the ring away is
  *     routed the short way, so each side's such members all cross the link next to the
- *     representative (the larger side is exactly the busiest link when the group is short);
+ *     representative (the larger side is exactly the busiest link when the group is short; the
+ *     sides are the representative's, wherever rep= puts it);
  *   - the all-to-all among r representatives: every link-unit a transfer uses is one of the 2N
  *     directed links' loads, and a transfer uses at least the shortest distance between its ends,
  *     so some link carries at least ceil(sum of unit x distance / 2N); and each representative
@@ -37,7 +40,8 @@
  * With P pieces the steps are sum_r ceil(P load_r / C), non-decreasing in P, while s(P) is
  * non-increasing (its chunk shrinks): every P in [a, b] maps to at least steps(a) x s(b). That
  * bounds a whole range of pieces at once, and a whole family of group sizes m >= M (their first
- * round's groups hold at least min(M, N) members) before their trees are built.
+ * round's groups hold at least min(M, N) members; the least of the loads over the rep rules
+ * searched) before their trees are built.
  * At the ring's spread=0 (ring.c: a transfer keeps to one lightpath, and a step lasts as its
  * largest bundle) a transfer is one unit of load whatever it carries, so the loads are counted
  * in transfers (the all-gather's too), and every step carries a bundle of at least the whole
@@ -63,14 +67,16 @@
 
 /* The shape of the tree of group size m on N nodes: counts and full-subtree widths per level. */
 typedef struct shape {
-    uint32_t N, m, levels;                 /* levels: groupings until one representative */
+    uint32_t N, m, levels;                  /* levels: groupings until one representative */
+    int rep;                                /* OC_WRHT_REP_*: which member represents a group */
     uint32_t count[OC_WRHT_MAX_LEVELS + 1]; /* c_0 = N, ..., c_levels = 1 */
     uint64_t width[OC_WRHT_MAX_LEVELS + 1]; /* m^k, capped at N: nodes below a full item */
 } shape;
 
-static int shape_of(uint32_t N, uint32_t m, shape *t) {
+static int shape_of(uint32_t N, uint32_t m, int rep, shape *t) {
     t->N = N;
     t->m = m;
+    t->rep = rep;
     t->levels = 0;
     t->count[0] = N;
     t->width[0] = 1;
@@ -85,12 +91,12 @@ static int shape_of(uint32_t N, uint32_t m, shape *t) {
     return 0;
 }
 
-/* The ring position of item j of level k: the middle member of its group, level by level down. */
+/* The ring position of item j of level k: its group's representative, level by level down. */
 static uint32_t pos(const shape *t, uint32_t k, uint32_t j) {
     while (k > 0) {
         uint32_t first = j * t->m, rest = t->count[k - 1] - first;
         uint32_t size = rest < t->m ? rest : t->m;
-        j = first + (size - 1) / 2;
+        j = first + oc__wrht_rep_index(size, t->rep);
         k--;
     }
     return j;
@@ -132,7 +138,8 @@ static uint64_t over_half(uint64_t x, uint32_t N) {
  * whose transfers carry `kind` chunks each. Going up the members send to the representative,
  * going down it sends to them: the same links, reversed, so one count serves both. */
 static uint64_t group_load(const shape *t, uint32_t k, int kind) {
-    const uint32_t N = t->N, s = t->count[k] < t->m ? t->count[k] : t->m, h = (s - 1) / 2;
+    const uint32_t N = t->N, s = t->count[k] < t->m ? t->count[k] : t->m,
+                   h = oc__wrht_rep_index(s, t->rep);
     if (k == 0) { /* consecutive nodes, equal weights: counted in closed form */
         uint64_t w = weight(t, 0, 0, kind), left = h, right = s - 1 - h;
         uint64_t a = w * (under_half(left, N) + over_half(right, N));
@@ -260,8 +267,9 @@ typedef struct entry {
 
 /* An (m, alltoall) tree: its rounds' one-piece loads. */
 typedef struct tree {
-    uint32_t m, a2a;    /* alltoall as offered */
-    uint32_t first, n;  /* its loads: loads[first .. first + n) */
+    uint32_t m, a2a;   /* alltoall as offered */
+    int rep;           /* OC_WRHT_REP_* */
+    uint32_t first, n; /* its loads: loads[first .. first + n) */
 } tree;
 
 typedef struct ctx {
@@ -274,6 +282,7 @@ typedef struct ctx {
     uint32_t mpin, plo, phi;
     const char *apin; /* the pinned alltoall as written, or NULL */
     uint64_t apin_v;
+    int reppin;        /* the pinned rep (OC_WRHT_REP_*), or -1: every rule is searched */
     int spread;        /* the ring's rule (ring.c, item 6): 0, one lightpath a transfer */
     double *step;      /* s(P), memoised; < 0: not yet asked */
     uint64_t *scratch; /* a2a_load's prefix sums */
@@ -320,8 +329,7 @@ static uint64_t steps_at(const ctx *c, const uint64_t *loads, uint32_t n, uint32
 }
 
 /* The bound of pieces lo..hi over rounds with these loads: steps(lo) steps of s(hi). */
-static int bound_of(ctx *c, const uint64_t *loads, uint32_t n, uint32_t lo, uint32_t hi,
-                    entry *e) {
+static int bound_of(ctx *c, const uint64_t *loads, uint32_t n, uint32_t lo, uint32_t hi, entry *e) {
     double s;
     if (!c->spread) { /* one unit a transfer, and a step carries a bundle of the whole data */
         lo = 1;
@@ -389,6 +397,7 @@ static int add_tree(ctx *c, const shape *t, uint32_t l) {
         return nomem(c);
     tree *tr = &c->trees[c->ntrees];
     tr->m = t->m;
+    tr->rep = t->rep;
     tr->a2a = l == t->levels ? 1 : r;
     tr->first = (uint32_t)c->nloads;
     uint64_t *L = c->loads + c->nloads;
@@ -418,29 +427,39 @@ static uint32_t pinned_level(const shape *t, uint64_t R) {
 /* Pushes the trees of group size m: the all-to-all at level 1, 2, ..., then the pure tree; the
  * all-to-all among all N nodes (level 0) is offered once, apart (run()). */
 static int add_trees_of(ctx *c, uint32_t m) {
-    shape t;
-    if (shape_of(c->N, m, &t)) return 0;
-    if (c->apin) {
-        uint32_t l = pinned_level(&t, c->apin_v);
-        return l == 0 ? 0 : add_tree(c, &t, l);
-    }
-    for (uint32_t l = 1; l <= t.levels; l++) {
-        int rc = add_tree(c, &t, l);
-        if (rc) return rc;
+    for (int rep = 0; rep < OC_WRHT_REPS; rep++) { /* the middle's first: it wins a tie */
+        if (c->reppin >= 0 && rep != c->reppin) continue;
+        shape t;
+        if (shape_of(c->N, m, rep, &t)) return 0;
+        if (c->apin) {
+            uint32_t l = pinned_level(&t, c->apin_v);
+            int rc = l == 0 ? 0 : add_tree(c, &t, l);
+            if (rc) return rc;
+            continue;
+        }
+        for (uint32_t l = 1; l <= t.levels; l++) {
+            int rc = add_tree(c, &t, l);
+            if (rc) return rc;
+        }
     }
     return 0;
 }
-
 
 /* The family of every tree with m >= M and a group round at level 0: its first groups hold at
  * least min(M, N) nodes, so its level-0 rounds load a link at least as much as those of M's (the
  * loads of group_load grow with the group). The bound is the least, over blocks of pieces
  * [a, 2a - 1], of steps(a) x s(2a - 1). */
 static int push_family(ctx *c, uint32_t M) {
-    shape t = {.N = c->N, .m = M, .count = {c->N}, .width = {1}};
     const int gather = c->coll == OC_ALLGATHER && c->spread; /* spread=0: a transfer, a unit */
-    uint64_t L[2] = {group_load(&t, 0, gather ? W_SPAN : W_ONE),
-                     group_load(&t, 0, gather ? W_REST : W_ONE)};
+    uint64_t L[2] = {UINT64_MAX, UINT64_MAX};
+    for (int rep = 0; rep < OC_WRHT_REPS; rep++) { /* the least over the rules searched */
+        if (c->reppin >= 0 && rep != c->reppin) continue;
+        shape t = {.N = c->N, .m = M, .rep = rep, .count = {c->N}, .width = {1}};
+        const uint64_t up = group_load(&t, 0, gather ? W_SPAN : W_ONE),
+                       down = group_load(&t, 0, gather ? W_REST : W_ONE);
+        if (up < L[0]) L[0] = up;
+        if (down < L[1]) L[1] = down;
+    }
     entry e = {.kind = K_FAMILY, .m = M, .lo = c->plo, .tree = UINT32_MAX};
     for (uint32_t a = c->plo, b;; a = b + 1) {
         b = (uint64_t)2 * a - 1 < c->phi ? 2 * a - 1 : c->phi;
@@ -459,24 +478,34 @@ static uint64_t family_count(const ctx *c, uint32_t M) {
     uint64_t n = 0;
     for (uint32_t m = M; m >= M && m <= c->N; m++) {
         shape t;
-        if (shape_of(c->N, m, &t)) continue;
+        if (shape_of(c->N, m, OC_WRHT_REP_MIDDLE, &t)) continue; /* the counts: any rule's */
         for (uint32_t l = 1; l <= t.levels; l++)
             if (!c->apin || pinned_level(&t, c->apin_v) == l) n++;
     }
-    return n * (c->phi - c->plo + 1);
+    return n * (c->phi - c->plo + 1) * (c->reppin >= 0 ? 1 : OC_WRHT_REPS);
 }
 
-static const char *const BOUND_NAME = "ring load: sum over rounds of ceil(pieces x load / channels) "
-                                      "steps of the step time";
+static const char *const BOUND_NAME =
+    "ring load: sum over rounds of ceil(pieces x load / channels) "
+    "steps of the step time";
 
 static int offer(ctx *c, const tree *tr, uint32_t P, const entry *e) {
     char mb[16], ab[16], pb[16];
     snprintf(mb, sizeof mb, "%u", tr->m);
     snprintf(ab, sizeof ab, "%u", tr->a2a);
     snprintf(pb, sizeof pb, "%u", P);
-    const char *kv[] = {"m", mb, "alltoall", c->apin ? c->apin : ab, "pieces", pb};
+    const char *kv[8] = {"m", mb, "alltoall", c->apin ? c->apin : ab};
+    size_t n = 2;
+    if (c->striped) {
+        kv[2 * n] = "pieces";
+        kv[2 * n++ + 1] = pb;
+    }
+    if (tr->rep != OC_WRHT_REP_MIDDLE || c->reppin >= 0) { /* the middle: the plan's default */
+        kv[2 * n] = "rep";
+        kv[2 * n++ + 1] = oc__wrht_rep_names[tr->rep];
+    }
     const oc__bound b = {e->time, e->steps, BOUND_NAME, 0};
-    return oc__search_offer(c->s, &b, c->striped ? 3 : 2, kv) ? nomem(c) : 0;
+    return oc__search_offer(c->s, &b, n, kv) ? nomem(c) : 0;
 }
 
 /* Takes the least entry: offers it, splits it or expands it; or records it as pruned. */
@@ -522,7 +551,9 @@ static int run(ctx *c) {
     /* the all-to-all among all N nodes: one schedule whatever m */
     if (!c->apin || c->apin_v >= N) {
         shape t;
-        if ((rc = shape_of(N, c->mpin ? c->mpin : 2, &t)) || (rc = add_tree(c, &t, 0))) return rc;
+        if ((rc = shape_of(N, c->mpin ? c->mpin : 2, c->reppin >= 0 ? c->reppin : 0, &t)) ||
+            (rc = add_tree(c, &t, 0)))
+            return rc;
     }
     if (!c->apin || c->apin_v < N) rc = c->mpin ? add_trees_of(c, c->mpin) : push_family(c, 2);
     while (!rc && c->nheap)
@@ -539,8 +570,9 @@ static int run(ctx *c) {
     }
     if (c->pruned_count) {
         const oc__bound b = {c->pruned_time, c->pruned_steps, BOUND_NAME, 0};
-        if (oc__search_prune(c->s, "(m, alltoall, pieces) sets of the trees above, by their rounds' "
-                                   "link loads",
+        if (oc__search_prune(c->s,
+                             "(m, alltoall, pieces) sets of the trees above, by their rounds' "
+                             "link loads",
                              &b, c->pruned_count))
             return nomem(c);
     }
@@ -563,9 +595,10 @@ int oc__wrht_search(const oc__search_in *in, oc__search *s, int striped, char *w
     const uint32_t N = in->nodes;
     const oc_kv *params = in->params;
     uint64_t m, a2a, pieces;
-    int rc = oc__wrht_pins(N, params, striped, &m, &a2a, &pieces, why, len);
+    int rep;
+    int rc = oc__wrht_pins(N, params, striped, &m, &a2a, &pieces, &rep, why, len);
     if (rc) return rc;
-    if (N < 2 || (m && a2a && (!striped || pieces))) return 0;
+    if (N < 2 || (m && a2a && (!striped || pieces) && rep >= 0)) return 0;
     if (in->net->cfg.kind != OC_NETCFG_RING)
         return oc__fail(why, len, OC_ENOTSUP, "wrht: its search bounds are the ring model's");
     ctx c = {.in = in,
@@ -576,9 +609,12 @@ int oc__wrht_search(const oc__search_in *in, oc__search *s, int striped, char *w
              .C = in->net->channels ? in->net->channels : 1,
              .mpin = (uint32_t)m,
              .plo = pieces ? (uint32_t)pieces : 1,
-             .phi = pieces ? (uint32_t)pieces : striped ? PIECES_MAX : 1,
+             .phi = pieces    ? (uint32_t)pieces
+                    : striped ? PIECES_MAX
+                              : 1,
              .apin = a2a ? oc_kv_get(params, "alltoall") : NULL,
              .apin_v = a2a,
+             .reppin = rep,
              .spread = in->net->cfg.ring.spread,
              .why = why,
              .len = len};

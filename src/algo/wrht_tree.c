@@ -4,7 +4,8 @@
  *
  * Level 0 is every node in ring order. At each level the current representatives are cut into
  * groups of m consecutive ones (the last group may be smaller) and the middle member of each group
- * (index (size-1)/2) becomes a representative of the next level. This stops when one
+ * (index (size-1)/2; rep=first or rep=last: the group's first or last member, our alternatives to
+ * the seed's choice) becomes a representative of the next level. This stops when one
  * representative is left, or when at most `alltoall` remain: those then finish with one
  * all-to-all among themselves (the dotted box of Fig. 3). Every group spans a contiguous stretch of
  * the ring, so everything below a representative is a contiguous range of nodes.
@@ -27,10 +28,11 @@ static void wrht_free(oc__wrht_tree *t) {
 
 /* Groups until one representative is left or at most `alltoall` remain (then count[levels] > 1
  * representatives finish with an all-to-all). */
-static int wrht_build(uint32_t N, uint32_t m, uint32_t alltoall, oc__wrht_tree *t) {
+static int wrht_build(uint32_t N, uint32_t m, uint32_t alltoall, int rep, oc__wrht_tree *t) {
     memset(t, 0, sizeof *t);
     if (m < 2 || N < 1) return OC_EINVAL;
     t->m = m;
+    t->rep = rep;
     t->count[0] = N;
     t->reps[0] = malloc(N * sizeof(uint32_t));
     t->lo[0] = malloc(N * sizeof(uint32_t));
@@ -53,7 +55,7 @@ static int wrht_build(uint32_t N, uint32_t m, uint32_t alltoall, oc__wrht_tree *
         if (!t->reps[l + 1] || !t->lo[l + 1] || !t->hi[l + 1]) goto nomem;
         for (uint32_t a = 0; a < groups; a++) {
             uint32_t first = a * m, size = r - first < m ? r - first : m;
-            t->reps[l + 1][a] = t->reps[l][first + (size - 1) / 2];
+            t->reps[l + 1][a] = t->reps[l][first + oc__wrht_rep_index(size, rep)];
             t->lo[l + 1][a] = t->lo[l][first];
             t->hi[l + 1][a] = t->hi[l][first + size - 1];
         }
@@ -66,33 +68,44 @@ nomem:
     return OC_ENOMEM;
 }
 
-static const char *const wrht_params[] = {"m", "alltoall", NULL};
-static const char *const wrht_striped_params[] = {"m", "alltoall", "pieces", NULL};
+static const char *const wrht_params[] = {"m", "alltoall", "rep", NULL};
+static const char *const wrht_striped_params[] = {"m", "alltoall", "pieces", "rep", NULL};
+const char *const oc__wrht_rep_names[OC_WRHT_REPS] = {"middle", "first", "last"};
 
 int oc__wrht_pins(uint32_t nodes, const oc_kv *params, int striped, uint64_t *m, uint64_t *a2a,
-                  uint64_t *pieces, char *why, size_t len) {
+                  uint64_t *pieces, int *rep, char *why, size_t len) {
     int rc = oc__kv_only(params, striped ? wrht_striped_params : wrht_params, "wrht", why, len);
     if (!rc) rc = oc__kv_u64(params, "m", 0, 2, nodes > 2 ? nodes : 2, m, why, len);
     if (!rc) rc = oc__kv_u64(params, "alltoall", 0, 1, nodes, a2a, why, len);
     if (!rc) rc = oc__kv_u64(params, "pieces", 0, 1, 1u << 16, pieces, why, len);
+    *rep = -1;
+    const char *r = oc_kv_get(params, "rep");
+    if (!rc && r) {
+        for (int i = 0; i < OC_WRHT_REPS; i++)
+            if (!strcmp(r, oc__wrht_rep_names[i])) *rep = i;
+        if (*rep < 0)
+            rc = oc__fail(why, len, OC_EINVAL, "wrht: rep=%s: expected middle, first or last", r);
+    }
     return rc;
 }
 
 /* Plans the tree from params m=, alltoall= (and pieces= when striped); m is required (the
  * pipeline's search fills it). */
 static int wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_kv *used,
-                       oc__wrht_tree *t, char *why, size_t len) {
+                          oc__wrht_tree *t, char *why, size_t len) {
     memset(t, 0, sizeof *t);
     uint64_t m, a2a, pieces;
-    int rc = oc__wrht_pins(nodes, params, striped, &m, &a2a, &pieces, why, len);
+    int rep;
+    int rc = oc__wrht_pins(nodes, params, striped, &m, &a2a, &pieces, &rep, why, len);
     if (rc) return rc;
+    if (rep < 0) rep = OC_WRHT_REP_MIDDLE;
     if (nodes > 1 && !m)
         return oc__fail(why, len, OC_EINVAL,
                         "wrht needs m= (the pipeline chooses it when a network is given)");
     if (!m) m = 2;
     if (!a2a) a2a = 1;
     if (!pieces) pieces = 1;
-    rc = wrht_build(nodes, (uint32_t)m, (uint32_t)a2a, t);
+    rc = wrht_build(nodes, (uint32_t)m, (uint32_t)a2a, rep, t);
     t->pieces = (uint32_t)pieces;
     if (rc)
         return oc__fail(why, len, rc, "wrht: cannot build the tree for m=%llu",
@@ -115,6 +128,8 @@ static int wrht_plan_tree(uint32_t nodes, const oc_kv *params, int striped, oc_k
         snprintf(b, sizeof b, "%llu", (unsigned long long)pieces);
         rc |= oc_kv_set(used, "pieces", b);
     }
+    if (rep != OC_WRHT_REP_MIDDLE) /* the seed's middle is the default, not shown */
+        rc |= oc_kv_set(used, "rep", oc__wrht_rep_names[rep]);
     if (rc) {
         wrht_free(t);
         return oc__fail(why, len, OC_ENOMEM, "out of memory");

@@ -13,7 +13,8 @@
  * expression, that expression evaluated (at the padding (k+1)^h when P is not a power), our
  * simulated value on a verified schedule (passive optical star model, resource check on), the
  * section 4 lower bound, and the reason for any difference, built from the numbers that make it
- * true. Table 1 came out of the document's extraction garbled (rows and columns run together); it
+ * true. A sensitivity table gives the headline again with one number the seed leaves open changed
+ * (D against tau, k, the message length L at a fixed SIZE, so that m = SIZE / L). Table 1 came out of the document's extraction garbled (rows and columns run together); it
  * is rebuilt here from the section 3 formulas, and the output says so. The seed counts one tuning
  * per stream (a receiver tunes to its sender's wavelength); the model retunes only filters that
  * are not already on the wavelength, so both counts are shown.
@@ -638,6 +639,134 @@ static int claim_dummies(oc__repro *ctx, const machine *M, const extra *x, char 
     return rc ? oc__fail(why, len, rc, "out of memory") : 0;
 }
 
+/* ---- sensitivity -------------------------------------------------------------------------------
+ *
+ * The seed leaves three numbers open: the tuning time D against the time tau of a byte (it takes
+ * D = 1 and L tau = 1), the wavelengths k a processor tunes to (its figures use 3), and the length
+ * L of a message (atomic, L tau = 1; section 4: "if the messages are not atomic ... the preceding
+ * results can be easily adapted"). The headline is section 4's: each operation "very close to the
+ * lower bound", the broadcast with a trade-off between k and D. Each row changes one of them and
+ * runs the four operations again with the same workload, SIZE = (k+1)^h bytes per block at the
+ * machine's k (the broadcast: its whole set), so that m = SIZE / L; the broadcast's h' is left to
+ * `run`'s search (the model's time). A cell is the run's time (D once per step, L tau per message
+ * of the step's largest stream) over the seed's communication lower bound in time, its bound in
+ * messages at P and m times L tau: what the claims' "x the bound" becomes once tuning is paid. */
+typedef struct sens_row {
+    char label[64];
+    uint32_t k;
+    double D, L;
+} sens_row;
+
+enum { SENS_MAX = 8, SENS_OPS = 4 };
+
+static const struct {
+    oc_collective coll;
+    const char *algo, *name;
+} sens_ops[SENS_OPS] = {{OC_BROADCAST, "tcp1-split", "ota (run's h')"},
+                        {OC_SCATTER, "tcp1", "pota"},
+                        {OC_GOSSIP, "tcp2", "ata"},
+                        {OC_ALLTOALL, "tcp2", "pata"}};
+
+/* The rows at machine M: ours, then one number changed at a time. */
+static size_t sens_rows(const machine *M, sens_row r[SENS_MAX]) {
+    size_t n = 0;
+    r[n] = (sens_row){"", M->k, 1, 1};
+    oc__cellf(r[n++].label, sizeof r->label, "ours: D = 1 tau, k = %u, L = 1 B (L tau = 1)", M->k);
+    static const double Ds[] = {0.1, 10};
+    for (size_t i = 0; i < 2; i++) {
+        r[n] = (sens_row){"", M->k, Ds[i], 1};
+        oc__cellf(r[n++].label, sizeof r->label, "D = %g tau", Ds[i]);
+    }
+    const uint32_t ks[] = {1, 2 * M->k + 1};
+    for (size_t i = 0; i < 2; i++)
+        if (ks[i] != M->k && ks[i] <= 64) {
+            r[n] = (sens_row){"", ks[i], 1, 1};
+            oc__cellf(r[n++].label, sizeof r->label, "k = %u", ks[i]);
+        }
+    const double Ls[] = {8, M->m};
+    for (size_t i = 0; i < 2; i++)
+        if (Ls[i] > 1 && (i == 0 || Ls[i] != Ls[0])) {
+            r[n] = (sens_row){"", M->k, 1, Ls[i]};
+            oc__cellf(r[n++].label, sizeof r->label, "L = %g B (L tau = %g)%s", Ls[i], Ls[i],
+                      Ls[i] == M->m ? ": one message" : "");
+        }
+    return n;
+}
+
+/* One operation of a sensitivity row: the run (k pinned, SIZE = M->m bytes a block) and its time
+ * over the seed's bound in time; *hp the broadcast's h' and *seed_hp the seed total's choice. */
+static int sens_cell(const machine *M, const sens_row *r, size_t op, double *ratio, double *m,
+                     char *hp, size_t hplen, double *seed_hp, char *why, size_t len) {
+    oc__sim_req q = {.coll = sens_ops[op].coll,
+                     .algo = sens_ops[op].algo,
+                     .network = "star",
+                     .nodes = M->P,
+                     .bytes = (uint64_t)M->m};
+    oc__cellf(q.params, sizeof q.params, "k=%u", r->k);
+    oc__cellf(q.net, sizeof q.net, "k=%u D=%g tau=1 L=%g", r->k, r->D, r->L);
+    oc__sim s;
+    oc_report *rep = NULL;
+    int rc = oc__simulate(&q, &s, &rep, why, len);
+    if (!rc && !rep) rc = oc__fail(why, len, OC_ETOOBIG, "reproduce star: %s", s.note);
+    if (rc) return rc;
+    const double bound = fig(rep, "lower_bound_communication_messages");
+    *ratio = oc_report_time(rep) / (bound * r->L);
+    const char *mv = oc_kv_get(oc_report_params(rep), "m");
+    *m = mv ? strtod(mv, NULL) : NAN;
+    if (hp) {
+        const char *v = oc_kv_get(oc_report_params(rep), "hp");
+        oc__cellf(hp, hplen, "%s", v ? v : "?");
+        *seed_hp = fig(rep, "hp_opt_exhaustive");
+    }
+    oc_report_free(rep);
+    return 0;
+}
+
+static int sensitivity(const machine *M, FILE *f, char *why, size_t len) {
+    sens_row rows[SENS_MAX];
+    const size_t n = sens_rows(M, rows);
+    static const char *const hd[] = {
+        "setting", "m = SIZE / L", "h' (run's; seed total's)", "ota (run's h')", "pota",
+        "ata",     "pata"};
+    oc__table t;
+    oc__table_init(&t, 7, hd);
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        char c[6][OC__CELL_LEN], hp[16] = "";
+        double m = NAN, seed_hp = NAN;
+        for (size_t op = 0; op < SENS_OPS && !rc; op++) {
+            double ratio = NAN, mop = NAN;
+            rc = sens_cell(M, &rows[i], op, &ratio, &mop, op == 0 ? hp : NULL, sizeof hp, &seed_hp,
+                           why, len);
+            if (op == 0) m = mop;
+            oc__cellf(c[2 + op], OC__CELL_LEN, "%.4g x", ratio);
+        }
+        if (rc) break;
+        oc__cellf(c[0], OC__CELL_LEN, "%g", m);
+        oc__cellf(c[1], OC__CELL_LEN, "%s; %g", hp, seed_hp);
+        const char *cells[] = {rows[i].label, c[0], c[1], c[2], c[3], c[4], c[5]};
+        rc = oc__table_row(&t, cells);
+    }
+    if (!rc) {
+        fprintf(f,
+                "\nSensitivity of section 4's headline to the numbers the seed leaves open (D "
+                "against tau, k, the\n"
+                "  message length L), one changed at a time, at P = %u with SIZE = %g B a block "
+                "(the broadcast: its\n"
+                "  whole set), m = SIZE / L messages: each cell is the run's time (D once per "
+                "step) over the seed's\n"
+                "  communication lower bound at P and m times L tau (1 x: the bound met with "
+                "tuning free); the\n"
+                "  broadcast's h' is the search's (the model's time), beside the h' the seed's "
+                "own total (D per\n"
+                "  tuning) picks:\n",
+                M->P, M->m);
+        oc__table_print(&t, f);
+    }
+    oc__table_free(&t);
+    return rc;
+}
+
 /* Section 3 exactly: every algorithm for P = (k+1)^h, k = 1..3, h = 1..4, m = (k+1)^h. */
 static int sweep(FILE *f, char *why, size_t len) {
     fprintf(f, "\nSection 3's formulas against the simulation for P = (k+1)^h: \"exact\" when the "
@@ -733,6 +862,7 @@ int oc__reproduce_star(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
     if (!rc && nP && oc__tcp_steps(Ps[0], M.k) > 1)
         rc = split_dummies(&M, Ps[0] == M.P ? M.P : Ps[nP - 1], &x, f, why, whylen);
     if (!rc) rc = claim_dummies(ctx, &M, &x, why, whylen);
+    if (!rc) rc = sensitivity(&M, f, why, whylen);
     if (!rc) rc = sweep(f, why, whylen);
     if (rc) return rc;
     fprintf(f,

@@ -430,7 +430,8 @@ int oc__reproduce_wrht(oc__repro *ctx, FILE *f, char *why, size_t whylen) {
                 "   N = %d: %zu points, largest difference %.2g.\n",
                 RECOST_ABOVE, RECOST_ABOVE, d->fig4.recost_compared, d->fig4.recost_dev);
     if ((rc = oc__rwrht_print_figure(f, d, &d->fig4, 4)) ||
-        (rc = oc__rwrht_print_trends(ctx, f, d, &d->fig4, 4)))
+        (rc = oc__rwrht_print_trends(ctx, f, d, &d->fig4, 4)) ||
+        (rc = oc__rwrht_bt_models(ctx, f, d)))
         goto nomem;
     fprintf(f,
             "\n4. Fig. 5: optical (O-Ring, WRHT on the ring, w = %" PRIu32 ") against electrical "

@@ -172,8 +172,9 @@ typedef struct figure {
 } figure;
 
 /* Section 7, sensitivity: the five headline reductions at the figures' first N again, with one
- * number we had to choose changed on the ring (the O/E/O clock, the fibres per direction). */
-enum { SENS_ROWS = 5, SENS_ALGOS = 5 }; /* row 0: ours, the figures' own runs */
+ * number we had to choose changed on the ring (the O/E/O clock, the fibres per direction) or the
+ * representative of WRHT's groups moved from the seed's middle member to the group's first. */
+enum { SENS_ROWS = 6, SENS_ALGOS = 5 }; /* row 0: ours, the figures' own runs */
 
 typedef struct sens {
     size_t job[SENS_ROWS][MAX_MODELS]
@@ -194,9 +195,10 @@ typedef struct wrht_data {
     figure fig4, fig5;
 } wrht_data;
 
-/* One row of the sensitivity table: its label and the ring settings it changes. */
+/* One row of the sensitivity table: its label, the ring settings it changes and what it adds to
+ * the seed's WRHT's parameters ("" for both: unchanged). */
 typedef struct sens_setting {
-    const char *label, *net;
+    const char *label, *net, *wrht;
 } sens_setting;
 
 /* ---- shared between the files -------------------------------------------------------------- */
@@ -299,6 +301,12 @@ void oc__rwrht_print_fig_header(FILE *f, const wrht_data *d, const figure *F);
  * its time at the first, split into the steps' and one step's share of the change, the verdict of
  * the paper's words per model (and of its orderings per point), each also a claim. */
 int oc__rwrht_print_trends(oc__repro *ctx, FILE *f, const wrht_data *d, const figure *F, int which);
+
+/* IV.B's per-model words on BT: "a good performance for the DNNs with lower sizes of transferred
+ * data such as ResNet50 and GoogLeNet while showing poor performance in ... AlexNet and VGG16",
+ * tested at every (N, model) of Fig. 4 as BT's rank among the paper's four bars (good: one of the
+ * two fastest; poor: one of the two slowest), printed and a claim; nothing with --sizes. */
+int oc__rwrht_bt_models(oc__repro *ctx, FILE *f, const wrht_data *d);
 
 int oc__rwrht_print_figure(FILE *f, const wrht_data *d, const figure *F, int which);
 

@@ -107,7 +107,8 @@ uint32_t oc__rwrht_seed_m(uint32_t N, uint32_t w) {
 /* The parameters that run the seed's WRHT: m, the all-to-all rule, one piece (no striping). */
 void oc__rwrht_seed_wrht_params(char *buf, size_t len, uint32_t N, uint32_t m, uint32_t w) {
     wrht_rule r = oc__rwrht_f_wrht(N, m, w);
-    oc__cellf(buf, len, "m=%" PRIu32 " alltoall=%" PRIu64 " pieces=1", m, r.a2a ? r.mstar : 1);
+    oc__cellf(buf, len, "m=%" PRIu32 " alltoall=%" PRIu64 " pieces=1 rep=middle", m,
+              r.a2a ? r.mstar : 1);
 }
 
 /* Adds a run (or finds the identical one already listed) and gives its index. */
@@ -245,11 +246,12 @@ const fig_algo oc__rwrht_fig5_algos[FIG_ALGOS] = {
 };
 
 const sens_setting oc__rwrht_sens[SENS_ROWS] = {
-    {"ours: O/E/O 1 ns per 32 B flit (1 GHz, assumed), F = 1", ""},
-    {"O/E/O free (0 ns per flit)", "oeo_ns_per_flit=0"},
-    {"O/E/O at 4 GHz (0.25 ns per flit)", "oeo_ns_per_flit=0.25"},
-    {"O/E/O at 250 MHz (4 ns per flit)", "oeo_ns_per_flit=4"},
-    {"F = 2 fibres per direction (TeraRack's four rings)", "fibres=2"},
+    {"ours: O/E/O 1 ns per 32 B flit (1 GHz, assumed), F = 1", "", ""},
+    {"O/E/O free (0 ns per flit)", "oeo_ns_per_flit=0", ""},
+    {"O/E/O at 4 GHz (0.25 ns per flit)", "oeo_ns_per_flit=0.25", ""},
+    {"O/E/O at 250 MHz (4 ns per flit)", "oeo_ns_per_flit=4", ""},
+    {"F = 2 fibres per direction (TeraRack's four rings)", "fibres=2", ""},
+    {"WRHT's representative: each group's first node (rep=first)", "", " rep=first"},
 };
 
 /* The ring algorithms re-run per row: Fig. 4's Ring, H-Ring (g ~ 5, spread=0), BT and the seed's
