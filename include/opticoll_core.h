@@ -318,8 +318,8 @@ typedef struct oc_request {
     const oc_kv *params; /* algorithm parameters, may be NULL */
     const oc_kv
         *net_params; /* network parameters (wavelengths=, fibres=, preset=...), may be NULL */
-    int data_check;  /* 1: also execute with real data when it fits in memory; 0 (a zeroed
-                        request) does not: set 1 for the check the tools make by default */
+    int skip_data_check; /* 0, the default (a zeroed request): also execute with real data
+                            when it fits in memory; 1: the symbolic verifier alone (--no-data) */
     int links;       /* 1: per-resource utilisation in the report (`run --links`) */
     int objective;   /* what a parameter search minimises: OC_OBJECTIVE_TIME (0) or _STEPS */
     int explain;     /* 1: the report's JSON lists every candidate the search looked at */

@@ -22,19 +22,20 @@ extern "C" {
 /* ---- sweeps: every algorithm x N x size, each run verified ------------------------------------
  *
  * A sweep runs a grid of points through oc_run: every candidate algorithm at every node count and
- * size, each schedule generated, verified (semantic and, unless data_check is 0, real data) and
- * mapped with the network's resource check. Point i is (nodes[i / (nsizes x nalgorithms)],
- * sizes[i / nalgorithms % nsizes], algorithms[i % nalgorithms]). A point whose algorithm's
- * restrictions exclude it (OC_ENOTSUP) or which the library refuses as too big (OC_ETOOBIG) is "not
- * run" with the library's reason; any other failure is recorded as the point's failure. What a
- * point holds depends only on the point, never on the threads or processes that ran it. */
+ * size, each schedule generated, verified (semantic and, unless skip_data_check is set, real
+ * data) and mapped with the network's resource check. Point i is
+ * (nodes[i / (nsizes x nalgorithms)], sizes[i / nalgorithms % nsizes],
+ * algorithms[i % nalgorithms]). A point whose algorithm's restrictions exclude it (OC_ENOTSUP) or
+ * which the library refuses as too big (OC_ETOOBIG) is "not run" with the library's reason; any
+ * other failure is recorded as the point's failure. What a point holds depends only on the point,
+ * never on the threads or processes that ran it. */
 
 typedef struct oc_sweep_spec {
-    oc_request base; /* collective, network (required), root, params, net_params, data_check,
-                        progress; its algorithm, nodes and bytes are ignored. base.progress is
-                        told of the points ("points") and of each point's own run ("rounds",
-                        "candidates"), never from two threads at once; a stop asked there stops
-                        both */
+    oc_request base; /* collective, network (required), root, params, net_params,
+                        skip_data_check, progress; its algorithm, nodes and bytes are ignored.
+                        base.progress is told of the points ("points") and of each point's
+                        own run ("rounds", "candidates"), never from two threads at once; a stop
+                        asked there stops both */
     const char *const *algorithms; /* the candidates, registry names of base.collective that run
                                       on the network; NULL: every such algorithm, registry order */
     size_t nalgorithms;
@@ -318,11 +319,11 @@ typedef struct oc_train_result {
 } oc_train_result;
 
 /* Runs the gradient all-reduce of `model` through oc_run, so every run is verified. `base` gives
- * network (required), nodes, algorithm, params, net_params and data_check; its collective and bytes
- * are ignored (all-reduce of the model's gradient). With base->algorithm NULL every all-reduce
- * algorithm that supports the network runs; those whose restrictions exclude these parameters are
- * listed as not run, and it is an error only when none runs. On success *out is filled and must be
- * released with oc_train_result_free; on failure it holds nothing. */
+ * network (required), nodes, algorithm, params, net_params and skip_data_check; its collective and
+ * bytes are ignored (all-reduce of the model's gradient). With base->algorithm NULL every
+ * all-reduce algorithm that supports the network runs; those whose restrictions exclude these
+ * parameters are listed as not run, and it is an error only when none runs. On success *out is
+ * filled and must be released with oc_train_result_free; on failure it holds nothing. */
 int oc_train_model(const oc_model *model, const oc_request *base, oc_train_result *out, char *why,
                    size_t whylen);
 /* oc_models_read + oc_model_find (an unknown model is OC_ENOENT) + oc_train_model. */
@@ -356,7 +357,7 @@ typedef struct oc_throughput_in {
     uint64_t tokens;     /* tokens per sample (sequence length) */
     double peak_tflops;  /* peak FLOP/s of one GPU, in 10^12, OC_THROUGHPUT_MIN_PEAK .. MAX_PEAK */
     double utilisation;  /* fraction of the peak the compute reaches, [OC_THROUGHPUT_MIN_UTIL, 1] */
-    int data_check;      /* also run every schedule with real data (oc_request.data_check) */
+    int skip_data_check; /* 1: no real-data run of the schedules (oc_request.skip_data_check) */
 } oc_throughput_in;
 
 #define OC_THROUGHPUT_MAX_BUCKETS 1000000u
@@ -416,8 +417,8 @@ typedef struct oc_compare_result {
 } oc_compare_result;
 
 /* Runs the algorithms of req->collective at req's point (network required, nodes, bytes, root,
- * net_params, data_check, objective, links, explain, progress; req->algorithm and req->params are
- * ignored). algorithms NULL: every algorithm of the collective, registry order, those for other
+ * net_params, skip_data_check, objective, links, explain, progress; req->algorithm and req->params
+ * are ignored). algorithms NULL: every algorithm of the collective, registry order, those for other
  * networks included (not run: oc_run says why); otherwise names[0 .. nalgorithms) in that order,
  * each an algorithm of the collective that runs on the network, named once (else OC_ENOENT /
  * OC_EINVAL, worded as `compare -a` words it). pins (may be NULL): KEY=VALUE pins KEY for every
@@ -460,7 +461,7 @@ typedef struct oc_synth_spec {
     uint32_t chunks;         /* chunks per block (allgather, gossip) or pieces (allreduce,
                                 broadcast); 0 = 1, the fewest steps (docs/synth.md) */
     double time_limit_s;     /* the solver's budget in seconds; 0 = 60 */
-    int data_check;          /* as oc_request's: also run the found schedule with real data */
+    int skip_data_check;     /* as oc_request's: 1 skips the found schedule's real-data run */
     oc_progress_fn progress; /* NULL: none; else told of the solver's calls ("solver calls"),
                                 and polled while one runs: a stop interrupts the solver */
     void *progress_ctx;

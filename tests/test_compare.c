@@ -202,7 +202,6 @@ static oc_request request(oc_collective c, const char *net, uint32_t nodes, uint
     r.network = net;
     r.nodes = nodes;
     r.bytes = bytes;
-    r.data_check = 1;
     return r;
 }
 

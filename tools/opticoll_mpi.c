@@ -666,7 +666,8 @@ static int plan_parameters(const opts *o, const char *coll, const char *text, ui
                           .bytes = bytes,
                           .root = (uint32_t)o->root,
                           .params = params,
-                          .net_params = np};
+                          .net_params = np,
+                          .skip_data_check = 1};
         oc_report *rep = NULL;
         err = oc_run(&req, &rep, why, len);
         if (!err && time_s) *time_s = oc_report_time(rep);

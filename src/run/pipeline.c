@@ -301,7 +301,7 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
     oc__progress_begin(&src.progress, req->progress, req->progress_ctx, "rounds", plan.rounds);
     oc__set_shard_progress(req->progress, req->progress_ctx); /* the shards report as well */
     rc = oc__run_schedule_watched(&plan.spec, from_algo_counted, &src, model, req->net_params,
-                                  req->data_check, NULL, watch, rep, why, len);
+                                  !req->skip_data_check, NULL, watch, rep, why, len);
     oc__set_shard_progress(NULL, NULL);
     oc__progress_end(&src.progress);
     /* A network refusing the schedule (a message too far for store-and-forward) usually means

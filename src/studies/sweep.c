@@ -2,15 +2,16 @@
  * sweep.c — a grid of runs (opticoll.h, "sweeps"): every candidate algorithm at every node count
  * and size, what `opticoll sweep`, `opticoll tune` and `run -a auto` stand on.
  *
- * Every point runs through oc_run — generated, verified (semantic, real data unless data_check is
- * 0) and mapped with the network's resource check — and is rendered where it ran (a CSV line and a
- * JSON object), so that the caller prints the strings and the report itself need not outlive the
- * run. An algorithm whose restrictions exclude a point (OC_ENOTSUP) or which the library refuses
- * as too big (OC_ETOOBIG) is "not run" there with the library's reason; any other failure is the
- * point's failure, and oc_sweep_first_failure names the first in point order, whatever the threads
- * did first. The points run on the library's pool (core/pool.h): each job writes only its own
- * point, so a point depends on nothing but itself, which is what lets the cluster tool run shares
- * of a sweep on other processes and bring the points back as bytes (oc_sweep_point_pack).
+ * Every point runs through oc_run — generated, verified (semantic, real data unless
+ * skip_data_check is set) and mapped with the network's resource check — and is rendered where it
+ * ran (a CSV line and a JSON object), so that the caller prints the strings and the report itself
+ * need not outlive the run. An algorithm whose restrictions exclude a point (OC_ENOTSUP) or which
+ * the library refuses as too big (OC_ETOOBIG) is "not run" there with the library's reason; any
+ * other failure is the point's failure, and oc_sweep_first_failure names the first in point order,
+ * whatever the threads did first. The points run on the library's pool (core/pool.h): each job
+ * writes only its own point, so a point depends on nothing but itself, which is what lets the
+ * cluster tool run shares of a sweep on other processes and bring the points back as bytes
+ * (oc_sweep_point_pack).
  */
 #include "studies/studies.h"
 #include "core/json.h"
