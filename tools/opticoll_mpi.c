@@ -31,6 +31,7 @@
  * a "perf" object (the same row). The size is nccl-tests' (all-gather: ranks x --sizes).
  */
 #include "opticoll_mpi.h"
+#include "opticoll_testing.h"
 #include "args.h"
 #include "mpi_agree.h"
 #include "table.h"

@@ -25,6 +25,7 @@
  */
 #include "core/quote.h"
 #include "opticoll_mpi.h"
+#include "opticoll_testing.h"
 
 #include "run/pipeline.h"
 
