@@ -545,6 +545,35 @@ void oc_rack_result_free(oc_rack_result *r);
  * wanted) is 1 when the outcome is the paper's: Lumorph places User 4, the fixed slices do not. */
 int oc_rack_fig2a(FILE *out, int *agrees, char *why, size_t whylen);
 
+/* ---- fixed-column rows: the tools' own tables -------------------------------------------------
+ *
+ * The rows compare, sweep, tune and opticoll-mpi print (their goldens hold them byte for byte),
+ * written by the library's report room (report/table.c) beside the tables the reproductions and
+ * studies hold whole and fit to oc_text_width(). A layout is its columns: each with a width (a cell
+ * is padded to it as printf's %*s pads; a longer cell pushes the rest of the row right), an
+ * alignment and the spaces written before it. Rows are written as they come, so a table of a
+ * million points is never held. Both return 0, or OC_EIO once the stream has an error. */
+typedef struct oc_table_col {
+    int width; /* at least this many characters (0: the cell as it is) */
+    int left;  /* 1: aligned left (names), 0: right (numbers) */
+    int gap;   /* spaces before the column */
+} oc_table_col;
+
+typedef struct oc_table_layout {
+    FILE *f;
+    const char *indent; /* before every row ("  ") */
+    const oc_table_col *cols;
+    size_t ncols;
+} oc_table_layout;
+
+/* One row of ncols cells. The last column is not padded; a NULL last cell writes nothing, not
+ * even its gap (a row without parameters ends at the column before). */
+int oc_table_write_row(const oc_table_layout *t, const char *const *cells);
+/* A row of the first n cells, then `tail` after one space in place of the others: the
+ * "not run: reason" of a point that did not run. */
+int oc_table_write_row_tail(const oc_table_layout *t, const char *const *cells, size_t n,
+                            const char *tail);
+
 /* ---- perf: nccl-tests' report of a sweep ----------------------------------------------------
  *
  * nccl-tests' columns size, count, type, redop, root and, per group of timings, time, algbw,

@@ -31,12 +31,11 @@
  * a "perf" object (the same row). The size is nccl-tests' (all-gather: ranks x --sizes).
  */
 #include "opticoll_mpi.h"
-#include "opticoll_testing.h"
 #include "args.h"
 #include "mpi_agree.h"
-#include "table.h"
-#include "opticoll_json.h"
 #include "opticoll.h"
+#include "opticoll_json.h"
+#include "opticoll_testing.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -791,12 +790,12 @@ int main(int argc, char **argv) {
     /* why cases were skipped: the library's refusals, each once, as numbered notes */
     char notes[16][512];
     size_t nnotes = 0;
-    const table_col cols[] = {{13, 1, 0}, {wa, 1, 1}, {5, 0, 1}, {10, 0, 1},
-                              {12, 0, 1}, {12, 0, 1}, {6, 0, 1}, {0, 1, 2}};
-    const table tab = {stdout, "", cols, sizeof cols / sizeof cols[0]};
+    const oc_table_col cols[] = {{13, 1, 0}, {wa, 1, 1}, {5, 0, 1}, {10, 0, 1},
+                                 {12, 0, 1}, {12, 0, 1}, {6, 0, 1}, {0, 1, 2}};
+    const oc_table_layout tab = {stdout, "", cols, sizeof cols / sizeof cols[0]};
     if (rank == 0 && !o.json && !o.perf)
-        table_row(&tab, (const char *const[]){"collective", "algorithm", "ranks", "bytes",
-                                              "opticoll", "MPI", "ratio", "check"});
+        oc_table_write_row(&tab, (const char *const[]){"collective", "algorithm", "ranks", "bytes",
+                                                       "opticoll", "MPI", "ratio", "check"});
     if (rank == 0 && o.json) printf("[");
     for (size_t ci = 0; ci < o.ncolls; ci++) {
         const char *algos[MAX_LIST];
@@ -920,8 +919,8 @@ int main(int argc, char **argv) {
                     snprintf(nr, sizeof nr, "%d", nranks);
                     snprintf(nb, sizeof nb, "%llu", (unsigned long long)bytes);
                     snprintf(ratio, sizeof ratio, "%.2f", theirs > 0 ? ours / theirs : 0.0);
-                    table_row(&tab, (const char *const[]){o.colls[ci], algos[ai], nr, nb, a, b2,
-                                                          ratio, "ok"});
+                    oc_table_write_row(&tab, (const char *const[]){o.colls[ci], algos[ai], nr, nb,
+                                                                   a, b2, ratio, "ok"});
                 } else {
                     char v[32];
                     snprintf(v, sizeof v, "%s", verdict);
@@ -937,8 +936,8 @@ int main(int argc, char **argv) {
                     char nr[16], nb[32];
                     snprintf(nr, sizeof nr, "%d", nranks);
                     snprintf(nb, sizeof nb, "%llu", (unsigned long long)bytes);
-                    table_row(&tab, (const char *const[]){o.colls[ci], algos[ai], nr, nb, "-", "-",
-                                                          "-", v});
+                    oc_table_write_row(&tab, (const char *const[]){o.colls[ci], algos[ai], nr, nb,
+                                                                   "-", "-", "-", v});
                 }
                 fflush(stdout);
             }
