@@ -303,7 +303,8 @@ typedef struct oc_train_run {
     oc_report *report;     /* the verified all-reduce of one iteration; NULL when not run */
     double iteration_s;    /* oc_report_time(report) */
     double epoch_s;        /* iterations x iteration_s */
-    char reason[256];      /* why the algorithm was not run; "" when it ran */
+    char *reason;          /* why the algorithm was not run, whole (the result owns it); ""
+                              when it ran */
 } oc_train_run;
 
 typedef struct oc_train_result {
@@ -407,7 +408,8 @@ int oc_throughput_write_json(const oc_throughput *t, FILE *f);
 typedef struct oc_compare_run {
     const oc_algorithm_info *algorithm; /* from the registry */
     oc_report *report;                  /* the verified run; NULL when not run */
-    char reason[256];                   /* why it was not run (oc_run's reason); "" when it ran */
+    char *reason; /* why it was not run (oc_run's reason), whole: the result owns it; "" when
+                     it ran */
 } oc_compare_run;
 
 typedef struct oc_compare_result {
