@@ -613,15 +613,15 @@ oc_perf_row oc_perf_row_of(oc_collective c, uint32_t n, uint64_t bytes, uint32_t
  * time algbw busbw #wrong, the units line; a row's numbers in nccl-tests' widths (getFloatStr: 2, 1
  * or 0 decimals, then an exponent, as the value grows), #wrong as "%6g" or "N/A" where nothing was
  * checked (its -c 0). ngroups: 2 (nccl-tests' halves) or more (extra groups after them, same
- * columns). */
-void oc_perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups);
+ * columns). Each of the three writers returns 0, or OC_EIO once the stream has an error. */
+int oc_perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups);
 /* One row; wrong[g] < 0 prints "N/A". */
-void oc_perf_nccl_row(FILE *f, const oc_perf_row *r, const int64_t *wrong, size_t ngroups,
-                       double factor);
+int oc_perf_nccl_row(FILE *f, const oc_perf_row *r, const int64_t *wrong, size_t ngroups,
+                     double factor);
 /* The footer: "# Out of bounds values : N OK|FAILED", "# Avg bus bandwidth    : X " (X the mean
  * busbw over every measured time of every row and group, as nccl-tests averages both halves),
  * "#". */
-void oc_perf_nccl_footer(FILE *f, int64_t out_of_bounds, double avg_busbw_GBps);
+int oc_perf_nccl_footer(FILE *f, int64_t out_of_bounds, double avg_busbw_GBps);
 /* busbw in GB/s of a row's group g (0 when not measured). */
 double oc_perf_busbw(const oc_perf_row *r, size_t g, double factor);
 
