@@ -84,7 +84,10 @@ static const char help[] =
     "           switch); nccl-tests' footer per algorithm\n"
     "  nccl-tests' letters: -b -e (sizes of the whole operation, K M G = 1024^k) with -f\n"
     "  (factor, 2) or -i (bytes) in place of --sizes; -n = --repeats, -w = --warmup;\n"
-    "  -c 0: #wrong N/A (the check still runs); -z is printed (every call blocks)\n";
+    "  -c 0: #wrong N/A (the check still runs); -z is printed (every call blocks)\n\n"
+    "examples:\n"
+    "  mpirun -np 4 opticoll-mpi --collectives allreduce --algorithms all --sizes 1KiB,1MiB\n"
+    "  mpirun -np 8 opticoll-mpi --perf -b 8 -e 16M --collectives allreduce --algorithms rhd\n";
 
 /* Bad input: one line on stderr (rank 0), exit status 2. */
 static int usage(const char *msg, const char *arg) {
