@@ -475,15 +475,9 @@ static void summary_panel(FILE *f, const drawer *d, const panel *p, double x, do
         for (uint32_t c = 0; c < OC__DRAW_BINS; c++) {
             const uint32_t *b = p->bins + 2 * ((size_t)r * OC__DRAW_BINS + c);
             if (!b[0]) continue;
-            /* block r holds the nodes v with floor(v OC__DRAW_BINS / N) = r */
-            const uint32_t s0 = (uint32_t)(((uint64_t)r * N + OC__DRAW_BINS - 1) / OC__DRAW_BINS),
-                           s1 = (uint32_t)(((uint64_t)(r + 1) * N + OC__DRAW_BINS - 1) /
-                                           OC__DRAW_BINS) -
-                                1,
-                           d0 = (uint32_t)(((uint64_t)c * N + OC__DRAW_BINS - 1) / OC__DRAW_BINS),
-                           d1 = (uint32_t)(((uint64_t)(c + 1) * N + OC__DRAW_BINS - 1) /
-                                           OC__DRAW_BINS) -
-                                1;
+            uint32_t s0, s1, d0, d1; /* the senders' and the receivers' nodes */
+            oc__draw_bin_nodes(N, r, &s0, &s1);
+            oc__draw_bin_nodes(N, c, &d0, &d1);
             fprintf(f,
                     "<rect class=\"block\" data-round=\"%llu\" data-step=\"%llu\" "
                     "data-senders=\"%u %u\" data-receivers=\"%u %u\" data-transfers=\"%u\" "

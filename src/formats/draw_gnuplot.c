@@ -325,14 +325,9 @@ static void summary_panel(gp *g, const oc__draw_panel *p, double x, double y) {
         for (uint32_t c = 0; c < OC__DRAW_BINS; c++) {
             const uint32_t *bin = p->bins + 2 * ((size_t)r * OC__DRAW_BINS + c);
             if (!bin[0]) continue;
-            const uint32_t s0 = (uint32_t)(((uint64_t)r * N + OC__DRAW_BINS - 1) / OC__DRAW_BINS),
-                           s1 = (uint32_t)(((uint64_t)(r + 1) * N + OC__DRAW_BINS - 1) /
-                                           OC__DRAW_BINS) -
-                                1,
-                           d0 = (uint32_t)(((uint64_t)c * N + OC__DRAW_BINS - 1) / OC__DRAW_BINS),
-                           d1 = (uint32_t)(((uint64_t)(c + 1) * N + OC__DRAW_BINS - 1) /
-                                           OC__DRAW_BINS) -
-                                1;
+            uint32_t s0, s1, d0, d1; /* the senders' and the receivers' nodes */
+            oc__draw_bin_nodes(N, r, &s0, &s1);
+            oc__draw_bin_nodes(N, c, &d0, &d1);
             fprintf(g->block[B_CELLS],
                     "# block round=%llu step=%llu senders=%u,%u receivers=%u,%u transfers=%u "
                     "lightpaths=%u\n%.2f %.2f %.2f %.2f %u\n\n",

@@ -20,6 +20,11 @@ double oc__draw_hue_degrees(uint64_t i, uint64_t n) {
     return n ? rint(360.0 * (double)(i % n) / (double)n) : 0.0;
 }
 
+void oc__draw_bin_nodes(uint32_t N, uint32_t b, uint32_t *first, uint32_t *last) {
+    *first = (uint32_t)(((uint64_t)b * N + OC__DRAW_BINS - 1) / OC__DRAW_BINS);
+    *last = (uint32_t)(((uint64_t)(b + 1) * N + OC__DRAW_BINS - 1) / OC__DRAW_BINS) - 1;
+}
+
 /* The same colour in RGB (CSS's HSL to RGB: the chroma C = (1 - |2L - 1|) S spread over the
  * three channels by the hue's sextant), for the gnuplot script, which takes no HSL. */
 uint32_t oc__draw_hue_rgb(uint64_t i, uint64_t n) {
