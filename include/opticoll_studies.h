@@ -58,13 +58,15 @@ typedef struct oc_sweep_point {
     uint64_t bytes;
     uint64_t steps, rounds; /* OC_POINT_RAN: the mapped run's figures */
     double time_s;
-    char time[32];    /* OC_POINT_RAN: time_s for people, in its model's unit ("34 tau" on the
-                         star: oc_report_format_time) */
-    char params[256]; /* OC_POINT_RAN: the parameters the run used, "k=v k=v" */
+    /* The point's texts are the sweep's (freed with it), whole, and never NULL once the point is
+     * no longer pending ("" where the point has none). */
+    const char *time;   /* OC_POINT_RAN: time_s for people, in its model's unit ("34 tau" on the
+                           star: oc_report_format_time) */
+    const char *params; /* OC_POINT_RAN: the parameters the run used, "k=v k=v" */
     int has_physical_bound;       /* OC_POINT_RAN: 1 when the network gives a physical bound */
     uint64_t physical_bound_steps; /* then: its steps and time (oc_physical_bound) */
     double physical_bound_time_s;
-    char why[384];    /* not run: why; failed: oc_run's reason (may be "") */
+    const char *why;  /* not run: why; failed: oc_run's reason (may be "") */
     const char *csv;  /* ran or not run: the point as one CSV line (oc_report_write_csv's columns;
                          not run: the note column says why), newline included; else NULL */
     const char *json; /* ran: oc_report_write_json's object; not run: {algorithm, nodes, bytes,

@@ -85,9 +85,10 @@ static oc_sweep *make(const oc_sweep_spec *spec) {
 static int same_point(const oc_sweep_point *a, const oc_sweep_point *b) {
     return a->status == b->status && a->err == b->err && a->algorithm == b->algorithm &&
            a->nodes == b->nodes && a->bytes == b->bytes && a->steps == b->steps &&
-           a->rounds == b->rounds && a->time_s == b->time_s && !strcmp(a->params, b->params) &&
-           !strcmp(a->why, b->why) && !a->csv == !b->csv && (!a->csv || !strcmp(a->csv, b->csv)) &&
-           !a->json == !b->json && (!a->json || !strcmp(a->json, b->json));
+           a->rounds == b->rounds && a->time_s == b->time_s && !strcmp(a->time, b->time) &&
+           !strcmp(a->params, b->params) && !strcmp(a->why, b->why) && !a->csv == !b->csv &&
+           (!a->csv || !strcmp(a->csv, b->csv)) && !a->json == !b->json &&
+           (!a->json || !strcmp(a->json, b->json));
 }
 
 /* The decision file of s, written to a temporary file; its path in buf. */
@@ -163,6 +164,17 @@ static void test_grid(const grid *g) {
         CHECK(same_point(p, oc_sweep_point_at(copy, i)), "point %zu survives pack and unpack", i);
         CHECK(oc_sweep_point_unpack(copy, (i + 1) % n, blob, len) == (n > 1 ? OC_EINVAL : 0),
               "point %zu's bytes are refused as another point", i);
+        /* its texts end with the blob: one byte short, or one more text, is not a point */
+        CHECK(len > 1 && oc_sweep_point_unpack(copy, i, blob, len - 1) == OC_EINVAL,
+              "point %zu's bytes cut short are refused", i);
+        char *longer = malloc(len + 2);
+        if (longer) {
+            memcpy(longer, blob, len);
+            memcpy(longer + len, "x", 2);
+            CHECK(oc_sweep_point_unpack(copy, i, longer, len + 2) == OC_EINVAL,
+                  "point %zu's bytes with a sixth text are refused", i);
+            free(longer);
+        }
         free(blob);
     }
     /* every (N, size) against oc_run by hand */

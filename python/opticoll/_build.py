@@ -137,8 +137,9 @@ ffibuilder.cdef(
         uint64_t bytes;
         uint64_t steps, rounds;
         double time_s;
-        char params[256];
-        char why[384];
+        const char *time;
+        const char *params;
+        const char *why;
         const char *csv;
         const char *json;
         ...;
