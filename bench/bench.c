@@ -199,7 +199,7 @@ static int run_case(const bench_case *c, int fd) {
                       .bytes = c->bytes ? c->bytes : UINT64_C(4) << 20,
                       .params = params,
                       .net_params = net,
-                      .data_check = c->compare};
+                      .skip_data_check = !c->compare};
     if (c->compare || c->export_json) {
         int crc = c->compare ? run_compare(&req, fd) : run_export(&req, fd);
         oc_kv_free(params);

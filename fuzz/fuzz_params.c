@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     req.bytes = s;
     req.params = params;
     req.net_params = net_params;
-    req.data_check = 0;
+    req.skip_data_check = 1;
     char why[512];
     why[0] = 0;
     oc_report *rep = NULL;

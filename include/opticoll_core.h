@@ -13,6 +13,25 @@
  * negative oc_errno and gives its results through pointer arguments. The library never prints,
  * never exits and never reads the environment; a failing call can leave a one-line reason in the
  * caller's `why` buffer.
+ *
+ * Return values, by kind of function (every public function is one of these; a new one picks its
+ * kind, and a function that can fail is always the first):
+ *   - actions, writers and parsers (oc_run, oc_report_write_*, oc_parse_*, oc_table_write_row,
+ *     oc_perf_nccl_*, ...): int, 0 or a negative OC_E*;
+ *   - constructors of a handle with nothing to say but "no memory" (oc_kv_new): the handle, NULL
+ *     for OC_ENOMEM; those that can fail otherwise take an out-parameter and return an OC_E*;
+ *   - releases (oc_*_free), setters that accept every value (oc_set_text_width, oc_set_part, ...)
+ *     and formatters into the caller's buffer (oc_format_*, oc_quote*: always terminated, cut to
+ *     fit): void;
+ *   - queries that cannot fail: counts (size_t), figures (uint64_t, double), names and entries
+ *     (const pointers, NULL where there is none), and predicates, int 1 or 0
+ *     (oc_collective_reduces, oc_algorithm_takes, oc_algorithm_runs_on, oc_report_verified,
+ *     oc_report_data_checked);
+ *   - optional values, int 1 with *out set or 0 when absent (oc_report_number,
+ *     oc_report_steps_formula, oc_report_steps_lower_bound, oc_report_physical_bound);
+ * and two headers keep the convention of what they wrap: opticoll_json.h's adders return 1 when
+ * added and 0 otherwise (cJSON's, so that a document chains with &&), and opticoll_mpi.h's
+ * collectives return MPI error codes (MPI's).
  */
 #ifndef OPTICOLL_CORE_H
 #define OPTICOLL_CORE_H
@@ -242,8 +261,8 @@ int oc_collective_reduces(oc_collective c);
 
 /* Parses a SIZE, the one grammar of every size the tools read: "4096", "512B", binary "4KiB",
  * "4MiB", "1GiB" (TiB, PiB), decimal "4kB", "4MB" (KB, GB, TB, PB), and nccl-tests' "1K", "128M",
- * "2G" (K = 1024, as nccl-tests' -b/-e read them; "4k" is refused: kilo or kibi?). Rejects negative, empty, trailing
- * garbage, fractions and anything above OC_MAX_BYTES (OC_ERANGE). */
+ * "2G" (K = 1024, as nccl-tests' -b/-e read them; "4k" is refused: kilo or kibi?). Rejects
+ * negative, empty, trailing garbage, fractions and anything above OC_MAX_BYTES (OC_ERANGE). */
 int oc_parse_size(const char *text, uint64_t *out);
 /* Parses a decimal unsigned integer in [min, max] (digits only: no sign, space or hex);
  * OC_EPARSE or OC_ERANGE otherwise. */
@@ -253,8 +272,8 @@ int oc_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 int oc_parse_double(const char *text, double min, double max, double *out);
 /* Parses a node (sizes = 0: counts 1 .. OC_MAX_NODES) or size (sizes = 1: as oc_parse_size)
  * list: comma-separated items, each a value or a range A..B (A, 2A, 4A, ... and always B itself,
- * also when the steps miss it: 3..20 is 3, 6, 12, 20; A..B:*F multiplies by F, A..B:+S adds S). The values go to out[0 .. *n), sorted, no
- * repeats. OC_EPARSE for an empty list, an empty item ("4,,8") or a malformed one, OC_ERANGE for
+ * also when the steps miss it: 3..20 is 3, 6, 12, 20; A..B:*F multiplies by F, A..B:+S adds S).
+ * The values go to out[0 .. *n), sorted, no repeats. OC_EPARSE for an empty list, an empty item ("4,,8") or a malformed one, OC_ERANGE for
  * more than `max` values, OC_ENOMEM; nothing is returned then. */
 int oc_parse_list(const char *text, int sizes, uint64_t *out, size_t max, size_t *n);
 
@@ -318,8 +337,8 @@ typedef struct oc_request {
     const oc_kv *params; /* algorithm parameters, may be NULL */
     const oc_kv
         *net_params; /* network parameters (wavelengths=, fibres=, preset=...), may be NULL */
-    int data_check;  /* 1: also execute with real data when it fits in memory; 0 (a zeroed
-                        request) does not: set 1 for the check the tools make by default */
+    int skip_data_check; /* 0, the default (a zeroed request): also execute with real data
+                            when it fits in memory; 1: the symbolic verifier alone (--no-data) */
     int links;       /* 1: per-resource utilisation in the report (`run --links`) */
     int objective;   /* what a parameter search minimises: OC_OBJECTIVE_TIME (0) or _STEPS */
     int explain;     /* 1: the report's JSON lists every candidate the search looked at */
@@ -410,7 +429,8 @@ const oc_kv *oc_report_params(const oc_report *r);
 const oc_kv *oc_report_network_params(const oc_report *r);
 /* The value of a parameter the algorithm actually used ("radices", "k", ...), or NULL. */
 const char *oc_report_param(const oc_report *r, const char *key);
-/* A named number of the report (e.g. "kstar", "theorem1_steps_kstar"); 1 if present. */
+/* A named number of the report (e.g. "kstar_theorem2", "steps_theorem1_at_kstar" of OpTree,
+ * "time_closed_form_s"); 1 and *out set if present, 0 if not. */
 int oc_report_number(const oc_report *r, const char *key, double *out);
 
 /* ---- schedule files ----------------------------------------------------------------------------

@@ -85,17 +85,8 @@ const char *oc_mpi_last_error(void);
 /* How many schedules the cache holds now (<= OC_MPI_CACHE_MAX); for tests and diagnostics. */
 size_t oc_mpi_cache_entries(void);
 
-/* ---- fault injection: a deliberate break, to show a checker catches it ----
- *
- * For checking a checker (opticoll-mpi --drop-transfer, tests/mpi): from now on the executor
- * leaves out transfer `index` of round `round` (0-based) of every schedule it runs, on every rank,
- * so neither side posts it and nothing hangs. The schedule itself was verified; this models a
- * broken executor. round < 0 turns it off. Clears the schedule cache. Never called by the library
- * itself; an application has no use for it. */
-void oc_mpi_inject_drop_transfer(long round, long index);
-/* Since the last oc_mpi_inject_drop_transfer: how many schedules compiled had that transfer (0:
- * the drop changed nothing), the most rounds of one, and the most transfers in one round. */
-void oc_mpi_inject_drop_stats(size_t *hits, size_t *max_rounds, size_t *max_transfers);
+/* A deliberate break of the executor, to show a checker catches it (opticoll-mpi
+ * --drop-transfer), is not here: it is a test hook, in opticoll_testing.h, which is not installed. */
 
 #ifdef __cplusplus
 }

@@ -22,19 +22,20 @@ extern "C" {
 /* ---- sweeps: every algorithm x N x size, each run verified ------------------------------------
  *
  * A sweep runs a grid of points through oc_run: every candidate algorithm at every node count and
- * size, each schedule generated, verified (semantic and, unless data_check is 0, real data) and
- * mapped with the network's resource check. Point i is (nodes[i / (nsizes x nalgorithms)],
- * sizes[i / nalgorithms % nsizes], algorithms[i % nalgorithms]). A point whose algorithm's
- * restrictions exclude it (OC_ENOTSUP) or which the library refuses as too big (OC_ETOOBIG) is "not
- * run" with the library's reason; any other failure is recorded as the point's failure. What a
- * point holds depends only on the point, never on the threads or processes that ran it. */
+ * size, each schedule generated, verified (semantic and, unless skip_data_check is set, real
+ * data) and mapped with the network's resource check. Point i is
+ * (nodes[i / (nsizes x nalgorithms)], sizes[i / nalgorithms % nsizes],
+ * algorithms[i % nalgorithms]). A point whose algorithm's restrictions exclude it (OC_ENOTSUP) or
+ * which the library refuses as too big (OC_ETOOBIG) is "not run" with the library's reason; any
+ * other failure is recorded as the point's failure. What a point holds depends only on the point,
+ * never on the threads or processes that ran it. */
 
 typedef struct oc_sweep_spec {
-    oc_request base; /* collective, network (required), root, params, net_params, data_check,
-                        progress; its algorithm, nodes and bytes are ignored. base.progress is
-                        told of the points ("points") and of each point's own run ("rounds",
-                        "candidates"), never from two threads at once; a stop asked there stops
-                        both */
+    oc_request base; /* collective, network (required), root, params, net_params,
+                        skip_data_check, progress; its algorithm, nodes and bytes are ignored.
+                        base.progress is told of the points ("points") and of each point's
+                        own run ("rounds", "candidates"), never from two threads at once; a stop
+                        asked there stops both */
     const char *const *algorithms; /* the candidates, registry names of base.collective that run
                                       on the network; NULL: every such algorithm, registry order */
     size_t nalgorithms;
@@ -57,13 +58,15 @@ typedef struct oc_sweep_point {
     uint64_t bytes;
     uint64_t steps, rounds; /* OC_POINT_RAN: the mapped run's figures */
     double time_s;
-    char time[32];    /* OC_POINT_RAN: time_s for people, in its model's unit ("34 tau" on the
-                         star: oc_report_format_time) */
-    char params[256]; /* OC_POINT_RAN: the parameters the run used, "k=v k=v" */
+    /* The point's texts are the sweep's (freed with it), whole, and never NULL once the point is
+     * no longer pending ("" where the point has none). */
+    const char *time;   /* OC_POINT_RAN: time_s for people, in its model's unit ("34 tau" on the
+                           star: oc_report_format_time) */
+    const char *params; /* OC_POINT_RAN: the parameters the run used, "k=v k=v" */
     int has_physical_bound;       /* OC_POINT_RAN: 1 when the network gives a physical bound */
     uint64_t physical_bound_steps; /* then: its steps and time (oc_physical_bound) */
     double physical_bound_time_s;
-    char why[384];    /* not run: why; failed: oc_run's reason (may be "") */
+    const char *why;  /* not run: why; failed: oc_run's reason (may be "") */
     const char *csv;  /* ran or not run: the point as one CSV line (oc_report_write_csv's columns;
                          not run: the note column says why), newline included; else NULL */
     const char *json; /* ran: oc_report_write_json's object; not run: {algorithm, nodes, bytes,
@@ -302,7 +305,8 @@ typedef struct oc_train_run {
     oc_report *report;     /* the verified all-reduce of one iteration; NULL when not run */
     double iteration_s;    /* oc_report_time(report) */
     double epoch_s;        /* iterations x iteration_s */
-    char reason[256];      /* why the algorithm was not run; "" when it ran */
+    char *reason;          /* why the algorithm was not run, whole (the result owns it); ""
+                              when it ran */
 } oc_train_run;
 
 typedef struct oc_train_result {
@@ -318,11 +322,11 @@ typedef struct oc_train_result {
 } oc_train_result;
 
 /* Runs the gradient all-reduce of `model` through oc_run, so every run is verified. `base` gives
- * network (required), nodes, algorithm, params, net_params and data_check; its collective and bytes
- * are ignored (all-reduce of the model's gradient). With base->algorithm NULL every all-reduce
- * algorithm that supports the network runs; those whose restrictions exclude these parameters are
- * listed as not run, and it is an error only when none runs. On success *out is filled and must be
- * released with oc_train_result_free; on failure it holds nothing. */
+ * network (required), nodes, algorithm, params, net_params and skip_data_check; its collective and
+ * bytes are ignored (all-reduce of the model's gradient). With base->algorithm NULL every
+ * all-reduce algorithm that supports the network runs; those whose restrictions exclude these
+ * parameters are listed as not run, and it is an error only when none runs. On success *out is
+ * filled and must be released with oc_train_result_free; on failure it holds nothing. */
 int oc_train_model(const oc_model *model, const oc_request *base, oc_train_result *out, char *why,
                    size_t whylen);
 /* oc_models_read + oc_model_find (an unknown model is OC_ENOENT) + oc_train_model. */
@@ -356,7 +360,7 @@ typedef struct oc_throughput_in {
     uint64_t tokens;     /* tokens per sample (sequence length) */
     double peak_tflops;  /* peak FLOP/s of one GPU, in 10^12, OC_THROUGHPUT_MIN_PEAK .. MAX_PEAK */
     double utilisation;  /* fraction of the peak the compute reaches, [OC_THROUGHPUT_MIN_UTIL, 1] */
-    int data_check;      /* also run every schedule with real data (oc_request.data_check) */
+    int skip_data_check; /* 1: no real-data run of the schedules (oc_request.skip_data_check) */
 } oc_throughput_in;
 
 #define OC_THROUGHPUT_MAX_BUCKETS 1000000u
@@ -406,7 +410,8 @@ int oc_throughput_write_json(const oc_throughput *t, FILE *f);
 typedef struct oc_compare_run {
     const oc_algorithm_info *algorithm; /* from the registry */
     oc_report *report;                  /* the verified run; NULL when not run */
-    char reason[256];                   /* why it was not run (oc_run's reason); "" when it ran */
+    char *reason; /* why it was not run (oc_run's reason), whole: the result owns it; "" when
+                     it ran */
 } oc_compare_run;
 
 typedef struct oc_compare_result {
@@ -416,8 +421,8 @@ typedef struct oc_compare_result {
 } oc_compare_result;
 
 /* Runs the algorithms of req->collective at req's point (network required, nodes, bytes, root,
- * net_params, data_check, objective, links, explain, progress; req->algorithm and req->params are
- * ignored). algorithms NULL: every algorithm of the collective, registry order, those for other
+ * net_params, skip_data_check, objective, links, explain, progress; req->algorithm and req->params
+ * are ignored). algorithms NULL: every algorithm of the collective, registry order, those for other
  * networks included (not run: oc_run says why); otherwise names[0 .. nalgorithms) in that order,
  * each an algorithm of the collective that runs on the network, named once (else OC_ENOENT /
  * OC_EINVAL, worded as `compare -a` words it). pins (may be NULL): KEY=VALUE pins KEY for every
@@ -460,7 +465,7 @@ typedef struct oc_synth_spec {
     uint32_t chunks;         /* chunks per block (allgather, gossip) or pieces (allreduce,
                                 broadcast); 0 = 1, the fewest steps (docs/synth.md) */
     double time_limit_s;     /* the solver's budget in seconds; 0 = 60 */
-    int data_check;          /* as oc_request's: also run the found schedule with real data */
+    int skip_data_check;     /* as oc_request's: 1 skips the found schedule's real-data run */
     oc_progress_fn progress; /* NULL: none; else told of the solver's calls ("solver calls"),
                                 and polled while one runs: a stop interrupts the solver */
     void *progress_ctx;
@@ -544,6 +549,35 @@ void oc_rack_result_free(oc_rack_result *r);
  * wanted) is 1 when the outcome is the paper's: Lumorph places User 4, the fixed slices do not. */
 int oc_rack_fig2a(FILE *out, int *agrees, char *why, size_t whylen);
 
+/* ---- fixed-column rows: the tools' own tables -------------------------------------------------
+ *
+ * The rows compare, sweep, tune and opticoll-mpi print (their goldens hold them byte for byte),
+ * written by the library's report room (report/table.c) beside the tables the reproductions and
+ * studies hold whole and fit to oc_text_width(). A layout is its columns: each with a width (a cell
+ * is padded to it as printf's %*s pads; a longer cell pushes the rest of the row right), an
+ * alignment and the spaces written before it. Rows are written as they come, so a table of a
+ * million points is never held. Both return 0, or OC_EIO once the stream has an error. */
+typedef struct oc_table_col {
+    int width; /* at least this many characters (0: the cell as it is) */
+    int left;  /* 1: aligned left (names), 0: right (numbers) */
+    int gap;   /* spaces before the column */
+} oc_table_col;
+
+typedef struct oc_table_layout {
+    FILE *f;
+    const char *indent; /* before every row ("  ") */
+    const oc_table_col *cols;
+    size_t ncols;
+} oc_table_layout;
+
+/* One row of ncols cells. The last column is not padded; a NULL last cell writes nothing, not
+ * even its gap (a row without parameters ends at the column before). */
+int oc_table_write_row(const oc_table_layout *t, const char *const *cells);
+/* A row of the first n cells, then `tail` after one space in place of the others: the
+ * "not run: reason" of a point that did not run. */
+int oc_table_write_row_tail(const oc_table_layout *t, const char *const *cells, size_t n,
+                            const char *tail);
+
 /* ---- perf: nccl-tests' report of a sweep ----------------------------------------------------
  *
  * nccl-tests' columns size, count, type, redop, root and, per group of timings, time, algbw,
@@ -581,15 +615,15 @@ oc_perf_row oc_perf_row_of(oc_collective c, uint32_t n, uint64_t bytes, uint32_t
  * time algbw busbw #wrong, the units line; a row's numbers in nccl-tests' widths (getFloatStr: 2, 1
  * or 0 decimals, then an exponent, as the value grows), #wrong as "%6g" or "N/A" where nothing was
  * checked (its -c 0). ngroups: 2 (nccl-tests' halves) or more (extra groups after them, same
- * columns). */
-void oc_perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups);
+ * columns). Each of the three writers returns 0, or OC_EIO once the stream has an error. */
+int oc_perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups);
 /* One row; wrong[g] < 0 prints "N/A". */
-void oc_perf_nccl_row(FILE *f, const oc_perf_row *r, const int64_t *wrong, size_t ngroups,
-                       double factor);
+int oc_perf_nccl_row(FILE *f, const oc_perf_row *r, const int64_t *wrong, size_t ngroups,
+                     double factor);
 /* The footer: "# Out of bounds values : N OK|FAILED", "# Avg bus bandwidth    : X " (X the mean
  * busbw over every measured time of every row and group, as nccl-tests averages both halves),
  * "#". */
-void oc_perf_nccl_footer(FILE *f, int64_t out_of_bounds, double avg_busbw_GBps);
+int oc_perf_nccl_footer(FILE *f, int64_t out_of_bounds, double avg_busbw_GBps);
 /* busbw in GB/s of a row's group g (0 when not measured). */
 double oc_perf_busbw(const oc_perf_row *r, size_t g, double factor);
 

@@ -49,7 +49,7 @@ static inline oc_report *run_words(const char *net, oc_collective coll, const ch
                       .bytes = bytes,
                       .params = kv,
                       .net_params = nkv,
-                      .data_check = data_check};
+                      .skip_data_check = !data_check};
     *err = oc_run(&req, &rep, why, len);
     oc_kv_free(kv);
     oc_kv_free(nkv);

@@ -129,8 +129,7 @@ static int nc_result(const nc_case *c, char *line, size_t len) {
                       .nodes = c->nodes,
                       .bytes = c->bytes,
                       .params = par,
-                      .net_params = np,
-                      .data_check = 1};
+                      .net_params = np};
     const int run = oc_run(&req, &rep, why, sizeof why);
     int at = snprintf(line, len, "rc=%d", run);
     if (!run) {

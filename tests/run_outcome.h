@@ -47,8 +47,7 @@ static inline outcome outcome_run(const char *algorithm, const char *network, ui
                       .network = network,
                       .nodes = n,
                       .bytes = 1u << 20,
-                      .params = kv,
-                      .data_check = 1};
+                      .params = kv};
     oc_report *rep = NULL;
     o.rc = oc_run(&req, &rep, o.why, sizeof o.why);
     outcome_take(&o, rep);

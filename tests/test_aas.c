@@ -307,8 +307,7 @@ static oc_report *run(const char *algo, const char *net, uint32_t N, const char 
                       .nodes = N,
                       .bytes = (uint64_t)MU,
                       .params = p,
-                      .net_params = q,
-                      .data_check = 1};
+                      .net_params = q};
     oc_report *rep = NULL;
     *err = oc_run(&req, &rep, why, len);
     oc_kv_free(p);

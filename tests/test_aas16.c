@@ -29,7 +29,7 @@ static oc_report *run_net(const char *algo, const char *network, uint32_t N, uin
                       .bytes = bytes,
                       .params = par,
                       .net_params = np,
-                      .data_check = N <= 64,
+                      .skip_data_check = !(N <= 64),
                       .explain = 1};
     oc_report *rep = NULL;
     if (oc_run(&req, &rep, why, len)) rep = NULL;
@@ -129,7 +129,8 @@ static void searched_tightly(void) {
                           .nodes = c[i].N,
                           .bytes = 256,
                           .params = par,
-                          .net_params = np};
+                          .net_params = np,
+                          .skip_data_check = 1};
         cost o = cost_of(&req, NULL, why, sizeof why);
         CHECK(o.ok && same_time(o.time, rep->time_s), "%s: pinned %.9g s, searched %.9g s", what,
               o.time, rep->time_s);
@@ -247,7 +248,8 @@ static void micro_budget(void) {
                           .nodes = c[i].N,
                           .bytes = 64,
                           .params = par,
-                          .net_params = np};
+                          .net_params = np,
+                          .skip_data_check = 1};
         oc_report *rep = NULL;
         int rc = oc_run(&req, &rep, why, sizeof why);
         CHECK(rc == OC_ETOOBIG && !rep && strstr(why, "moves") && strstr(why, "budget"),

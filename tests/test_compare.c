@@ -77,7 +77,7 @@ typedef struct direct {
     const char *algo;
     int err;
     char *json;
-    char reason[256];
+    char reason[1024]; /* as oc_compare keeps oc_run's reason (OC__REASON_LEN) */
 } direct;
 
 /* Compares oc_compare(req, names, n, pins) with oc_run of each listed algorithm (every algorithm
@@ -202,7 +202,6 @@ static oc_request request(oc_collective c, const char *net, uint32_t nodes, uint
     r.network = net;
     r.nodes = nodes;
     r.bytes = bytes;
-    r.data_check = 1;
     return r;
 }
 

@@ -214,8 +214,7 @@ static oc_report *run(oc_collective coll, const char *algo, uint32_t N, uint64_t
                       .network = "fattree",
                       .nodes = N,
                       .bytes = bytes,
-                      .net_params = kv,
-                      .data_check = 1};
+                      .net_params = kv};
     *err = oc_run(&req, &rep, why, len);
     oc_kv_free(kv);
     return rep;

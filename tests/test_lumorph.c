@@ -276,8 +276,7 @@ static void test_throughput(void) {
                            .buckets = 24,
                            .tokens = 128,
                            .peak_tflops = 312,
-                           .utilisation = 0.5,
-                           .data_check = 1};
+                           .utilisation = 0.5};
     oc_throughput t;
     int rc = oc_throughput_estimate(&in, &t, why, sizeof why);
     CHECK(rc == 0, "throughput: %s", why);

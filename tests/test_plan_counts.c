@@ -105,7 +105,8 @@ static void wrht_default(const oc__algo *a, uint32_t N) {
                       .algorithm = "wrht",
                       .network = "ring",
                       .nodes = N,
-                      .bytes = 4096};
+                      .bytes = 4096,
+                      .skip_data_check = 1};
     const oc__algo *algo = NULL;
     const oc__model *model = NULL;
     oc__plan plan = {0};

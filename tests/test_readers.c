@@ -333,8 +333,7 @@ static void test_msccl_roundtrip(void) {
                               .network = net,
                               .net_params = direct ? wh : NULL,
                               .nodes = ns[k],
-                              .bytes = 4096,
-                              .data_check = 1};
+                              .bytes = 4096};
             const char *path = tmp_path("m.xml");
             FILE *f = fopen(path, "w");
             char why[512] = "";

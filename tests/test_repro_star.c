@@ -188,8 +188,7 @@ static oc_report *run_split(uint32_t P, const char *k, const char *hp, const cha
                       .nodes = P,
                       .bytes = m,
                       .params = par,
-                      .net_params = net,
-                      .data_check = 1};
+                      .net_params = net};
     oc_report *rep = NULL;
     char why[512];
     int rc = oc_run(&req, &rep, why, sizeof why);
@@ -264,8 +263,7 @@ static void check_sens_row(const out *o, const char *label, uint32_t P, uint32_t
                           .nodes = P,
                           .bytes = size,
                           .params = par,
-                          .net_params = net,
-                          .data_check = 1};
+                          .net_params = net};
         oc_report *rep = NULL;
         char why[512] = "";
         int rc = oc_run(&req, &rep, why, sizeof why);
@@ -395,7 +393,8 @@ int main(void) {
                        .algorithm = "ring",
                        .network = "ring",
                        .nodes = 8,
-                       .bytes = 1024};
+                       .bytes = 1024,
+                       .skip_data_check = 1};
     char why[512];
     if (oc_run(&ring, &rep, why, sizeof why) == 0) {
         CHECK(oc_report_time_unit(rep, NULL) == NULL, "the ring's unit");

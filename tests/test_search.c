@@ -91,7 +91,8 @@ static void measure(const char *algo, const char *net, uint32_t N, uint64_t byte
                       .network = net,
                       .nodes = N,
                       .bytes = bytes,
-                      .params = kv};
+                      .params = kv,
+                      .skip_data_check = 1};
     oc_report *rep = NULL;
     char why[256] = "";
     int rc = oc_run(&req, &rep, why, sizeof why);
@@ -109,7 +110,8 @@ static oc_report *search(const char *net, uint32_t N, uint64_t bytes, int object
                       .network = net,
                       .nodes = N,
                       .bytes = bytes,
-                      .objective = objective};
+                      .objective = objective,
+                      .skip_data_check = 1};
     oc_report *rep = oc__report_new();
     char why[256] = "";
     int rc = oc__search_params(&pick, oc__model_find(net), &req, chosen, rep, why, sizeof why);
@@ -213,7 +215,8 @@ int main(void) {
                       .network = "ring",
                       .nodes = 12,
                       .bytes = 1 << 20,
-                      .explain = 1};
+                      .explain = 1,
+                      .skip_data_check = 1};
     oc_report *rep = NULL;
     char why[256] = "";
     CHECK(oc_run(&req, &rep, why, sizeof why) == 0, "hring: %s", why);

@@ -60,7 +60,7 @@ static outcome run(oc_collective coll, const char *algo, const net_case *nc, uin
                       .bytes = nc->bytes,
                       .params = p,
                       .net_params = np,
-                      .data_check = 0};
+                      .skip_data_check = 1};
     oc_report *rep = NULL;
     outcome o = {0};
     *err = oc_run(&req, &rep, why, len);

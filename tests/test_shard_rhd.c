@@ -66,8 +66,7 @@ static oc_request request(size_t a, uint32_t n, oc_kv *kv, const char *param) {
                       .network = "switch",
                       .nodes = n,
                       .bytes = 1u << 20,
-                      .params = kv,
-                      .data_check = 1};
+                      .params = kv};
     return req;
 }
 

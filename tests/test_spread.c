@@ -37,7 +37,7 @@ static cost run_one(oc_collective coll, const char *algo, uint32_t N, uint32_t w
                       .bytes = bytes,
                       .params = par,
                       .net_params = net,
-                      .data_check = 0,
+                      .skip_data_check = 1,
                       .explain = 1};
     char why[512] = "";
     oc_report *rep = NULL;

@@ -202,7 +202,7 @@ static void test_train_vgg16(void) {
     memset(&req, 0, sizeof req);
     req.network = "ring";
     req.nodes = 16;
-    req.data_check = 0;
+    req.skip_data_check = 1;
     req.bytes = 7;              /* ignored: the model gives the bytes */
     req.collective = OC_GOSSIP; /* ignored: train is all-reduce */
     oc_train_result r;
@@ -292,7 +292,6 @@ static void test_train_one_and_errors(void) {
     req.network = "ring";
     req.nodes = 12;
     req.algorithm = "wrht";
-    req.data_check = 1;
     oc_train_result r;
     rc = oc_train_model(&m[0], &req, &r, why, sizeof why);
     CHECK(rc == 0 && r.nrun == 1 && r.count == 1 && strcmp(r.runs[0].algorithm, "wrht") == 0 &&

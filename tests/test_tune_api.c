@@ -85,9 +85,10 @@ static oc_sweep *make(const oc_sweep_spec *spec) {
 static int same_point(const oc_sweep_point *a, const oc_sweep_point *b) {
     return a->status == b->status && a->err == b->err && a->algorithm == b->algorithm &&
            a->nodes == b->nodes && a->bytes == b->bytes && a->steps == b->steps &&
-           a->rounds == b->rounds && a->time_s == b->time_s && !strcmp(a->params, b->params) &&
-           !strcmp(a->why, b->why) && !a->csv == !b->csv && (!a->csv || !strcmp(a->csv, b->csv)) &&
-           !a->json == !b->json && (!a->json || !strcmp(a->json, b->json));
+           a->rounds == b->rounds && a->time_s == b->time_s && !strcmp(a->time, b->time) &&
+           !strcmp(a->params, b->params) && !strcmp(a->why, b->why) && !a->csv == !b->csv &&
+           (!a->csv || !strcmp(a->csv, b->csv)) && !a->json == !b->json &&
+           (!a->json || !strcmp(a->json, b->json));
 }
 
 /* The decision file of s, written to a temporary file; its path in buf. */
@@ -129,15 +130,12 @@ static int nearest(const oc_sweep *s, uint64_t n, uint64_t b, size_t *bn, size_t
 static void test_grid(const grid *g) {
     oc_kv *net = oc_kv_new();
     if (g->net) oc_kv_set_pair(net, g->net);
-    oc_sweep_spec spec = {.base = {.collective = g->coll,
-                                   .network = g->network,
-                                   .net_params = net,
-                                   .root = g->root,
-                                   .data_check = 1},
-                          .nodes = g->nodes,
-                          .nnodes = g->nnodes,
-                          .sizes = g->sizes,
-                          .nsizes = g->nsizes};
+    oc_sweep_spec spec = {
+        .base = {.collective = g->coll, .network = g->network, .net_params = net, .root = g->root},
+        .nodes = g->nodes,
+        .nnodes = g->nnodes,
+        .sizes = g->sizes,
+        .nsizes = g->nsizes};
     oc_sweep *s = make(&spec), *s3 = make(&spec), *copy = make(&spec);
     if (!s || !s3 || !copy) goto out;
     const char *cname = oc_collective_name(g->coll);
@@ -166,6 +164,17 @@ static void test_grid(const grid *g) {
         CHECK(same_point(p, oc_sweep_point_at(copy, i)), "point %zu survives pack and unpack", i);
         CHECK(oc_sweep_point_unpack(copy, (i + 1) % n, blob, len) == (n > 1 ? OC_EINVAL : 0),
               "point %zu's bytes are refused as another point", i);
+        /* its texts end with the blob: one byte short, or one more text, is not a point */
+        CHECK(len > 1 && oc_sweep_point_unpack(copy, i, blob, len - 1) == OC_EINVAL,
+              "point %zu's bytes cut short are refused", i);
+        char *longer = malloc(len + 2);
+        if (longer) {
+            memcpy(longer, blob, len);
+            memcpy(longer + len, "x", 2);
+            CHECK(oc_sweep_point_unpack(copy, i, longer, len + 2) == OC_EINVAL,
+                  "point %zu's bytes with a sixth text are refused", i);
+            free(longer);
+        }
         free(blob);
     }
     /* every (N, size) against oc_run by hand */
@@ -279,11 +288,12 @@ static void test_refusals(void) {
     oc_sweep *s = NULL;
     uint64_t nodes[] = {5, 3}, sizes[] = {1024};
     const char *algos[] = {"ring", "nosuch"};
-    oc_sweep_spec spec = {.base = {.collective = OC_ALLGATHER, .network = "ring"},
-                          .nodes = nodes,
-                          .nnodes = 2,
-                          .sizes = sizes,
-                          .nsizes = 1};
+    oc_sweep_spec spec = {
+        .base = {.collective = OC_ALLGATHER, .network = "ring", .skip_data_check = 1},
+        .nodes = nodes,
+        .nnodes = 2,
+        .sizes = sizes,
+        .nsizes = 1};
     CHECK(oc_sweep_new(&spec, &s, why, sizeof why) == OC_EINVAL && !s, "decreasing N: %s", why);
     nodes[0] = 3;
     nodes[1] = 5;
@@ -305,7 +315,10 @@ static void test_refusals(void) {
     oc_kv *bad = oc_kv_new();
     oc_kv_set(bad, "radix", "1");
     const char *rhd[] = {"rhd"};
-    spec = (oc_sweep_spec){.base = {.collective = OC_ALLREDUCE, .network = "switch", .params = bad},
+    spec = (oc_sweep_spec){.base = {.collective = OC_ALLREDUCE,
+                                    .network = "switch",
+                                    .params = bad,
+                                    .skip_data_check = 1},
                            .algorithms = rhd,
                            .nalgorithms = 1,
                            .nodes = nodes,
@@ -327,7 +340,11 @@ static void test_refusals(void) {
     oc_sweep_free(s);
     oc_kv_free(bad);
     /* decision texts */
-    oc_request q = {.collective = OC_ALLGATHER, .network = "ring", .nodes = 4, .bytes = 1024};
+    oc_request q = {.collective = OC_ALLGATHER,
+                    .network = "ring",
+                    .nodes = 4,
+                    .bytes = 1024,
+                    .skip_data_check = 1};
     oc_tune_choice c;
     CHECK(oc_tune_pick_text("", 0, "d.json", &q, &c, why, sizeof why) == OC_EIO &&
               !strcmp(why, "d.json: cannot read it (or it is empty)"),

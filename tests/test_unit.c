@@ -772,6 +772,38 @@ static void test_wrht_rule(void) {
     CHECK(held > 600, "the seed's assumptions held in only %d of 800 cases", held);
 }
 
+/* A zeroed request means the defaults (include/opticoll_core.h): the real-data check runs unless
+ * skip_data_check asks otherwise. A field whose zero turned the check off (the old data_check)
+ * would fail the first assertion; one that ignored the skip would fail the second. */
+static void test_zero_request_defaults(void) {
+    const uint32_t sizes[] = {1, 5, 12, 16};
+    const oc_collective colls[] = {OC_ALLGATHER, OC_ALLREDUCE};
+    const char *algos[] = {"ring", "ring"};
+    for (size_t c = 0; c < 2; c++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            for (int skip = 0; skip < 2; skip++) {
+                oc_request req;
+                memset(&req, 0, sizeof req);
+                req.collective = colls[c];
+                req.algorithm = algos[c];
+                req.network = "ring";
+                req.nodes = sizes[i];
+                req.bytes = 4096;
+                req.skip_data_check = skip;
+                oc_report *rep = NULL;
+                char why[256] = "";
+                int rc = oc_run(&req, &rep, why, sizeof why);
+                CHECK(rc == 0 && oc_report_verified(rep), "%s N=%u: %s",
+                      oc_collective_name(colls[c]), sizes[i], why);
+                if (!rc)
+                    CHECK(oc_report_data_checked(rep) == !skip,
+                          "%s N=%u skip_data_check=%d: data_checked %d",
+                          oc_collective_name(colls[c]), sizes[i], skip,
+                          oc_report_data_checked(rep));
+                oc_report_free(rep);
+            }
+}
+
 int main(void) {
     test_sizes();
     test_size_text();
@@ -785,5 +817,6 @@ int main(void) {
     test_network_params();
     test_allreduce_matrix();
     test_wrht_rule();
+    test_zero_request_defaults();
     return CHECK_SUMMARY();
 }

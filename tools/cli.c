@@ -636,7 +636,7 @@ int root_applies(oc_collective c, const char *root) {
 /* Builds the request; `need_algo` is 0 for compare. */
 int build_request(const options *o, oc_request *req, int need_algo) {
     memset(req, 0, sizeof *req);
-    req->data_check = !o->no_data;
+    req->skip_data_check = o->no_data;
     if (!o->coll) return die(EXIT_USAGE, "missing -c COLLECTIVE", NULL, NULL);
     if (oc_collective_from_name(o->coll, &req->collective))
         return die(EXIT_USAGE, "unknown collective '%s' (see opticoll list)", o->coll, NULL);

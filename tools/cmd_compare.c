@@ -4,7 +4,6 @@
  */
 #include "cli.h"
 #include "scaleout.h"
-#include "table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,11 +107,12 @@ int cmd_compare(options *o) {
                                                                                        : "block");
         /* "sched lb": the model's bound on that schedule; "x phys": the run's time over the
          * physical bound, which holds for every schedule on the network (printed below) */
-        const table_col cols[] = {{wname, 1, 0}, {10, 0, 1}, {9, 0, 1}, {12, 0, 1},
-                                  {14, 0, 1},    {8, 0, 1},  {9, 0, 1}, {0, 1, 2}};
-        const table tab = {stdout, "  ", cols, sizeof cols / sizeof cols[0]};
-        table_row(&tab, (const char *const[]){"algorithm", "steps", "sched lb", "seed formula",
-                                              "time", "x phys", "verified", "parameters"});
+        const oc_table_col cols[] = {{wname, 1, 0}, {10, 0, 1}, {9, 0, 1}, {12, 0, 1},
+                                     {14, 0, 1},    {8, 0, 1},  {9, 0, 1}, {0, 1, 2}};
+        const oc_table_layout tab = {stdout, "  ", cols, sizeof cols / sizeof cols[0]};
+        oc_table_write_row(&tab,
+                           (const char *const[]){"algorithm", "steps", "sched lb", "seed formula",
+                                                 "time", "x phys", "verified", "parameters"});
         double best_ratio = 0;
         for (size_t k = 0; k < n; k++) {
             oc_report *r = res.runs[k].report;
@@ -136,9 +136,9 @@ int cmd_compare(options *o) {
             }
             char steps[32];
             snprintf(steps, sizeof steps, "%llu", (unsigned long long)oc_report_steps(r));
-            table_row(&tab, (const char *const[]){res.runs[k].algorithm->name, steps, lbb, fb, tb,
-                                                  xb, oc_report_verified(r) ? "yes" : "NO",
-                                                  *pb ? pb : NULL});
+            oc_table_write_row(
+                &tab, (const char *const[]){res.runs[k].algorithm->name, steps, lbb, fb, tb, xb,
+                                            oc_report_verified(r) ? "yes" : "NO", *pb ? pb : NULL});
         }
         print_physical_bound(&req, n ? res.runs[0].report : NULL, best_ratio);
         /* restrictions at this point, one line each; then the algorithms made for other
@@ -156,7 +156,7 @@ int cmd_compare(options *o) {
             }
             char line[600];
             snprintf(line, sizeof line, "not run: %s", res.runs[k].reason);
-            table_row_tail(&tab, (const char *const[]){a->name}, 1, line);
+            oc_table_write_row_tail(&tab, (const char *const[]){a->name}, 1, line);
         }
         if (nelse)
             printf("  for other networks (%zu; see opticoll list): %s\n", nelse, elsewhere);

@@ -53,7 +53,11 @@ static const char *const draw_help_options =
     "      --round R           draw round R alone (from 0)\n"
     "      --format F          svg, png or gnuplot (default: by the -o suffix .png, .gp; else\n"
     "                          svg)\n"
-    "  -o, --output FILE       write FILE (whole or not at all) instead of standard output\n";
+    "  -o, --output FILE       write FILE (whole or not at all) instead of standard output\n\n"
+    "examples:\n"
+    "  opticoll draw -c allgather -a ring -t ring -n 8 -w 2 -s 1MiB -o ring8.svg\n"
+    "  opticoll draw -c allreduce -a rhd -t fabric -n 16 -s 1MiB -o rhd16.png\n"
+    "  opticoll draw ne16.json -t ring -w 2 --round 0 -o ne16-round0.svg\n";
 
 /* The spellings of draw's options that take their value as the next word: that word is a value
  * whatever it looks like (`-o --round` writes a file named --round), never draw's --round. */

@@ -65,7 +65,11 @@ static const char *const perf_help =
     "      --fibres F          ring: fibres per direction (run's -f)\n"
     "      --preset NAME       a network preset, as for run\n"
     "      --net KEY=VALUE     a network parameter (repeatable); the star needs --net tau= and\n"
-    "                          --net D= in seconds\n";
+    "                          --net D= in seconds\n\n"
+    "examples:\n"
+    "  opticoll perf --collective allreduce -a ring -g 8 -b 8 -e 128M -f 2\n"
+    "  opticoll perf --collective allgather -a optree -g 64 -b 1K -e 1G -f 4 --wavelengths 64\n"
+    "  opticoll perf --collective allreduce -a rhd -p radix=4 -t fabric -g 256 -b 1M --json\n";
 
 enum { TSIZE = 4 }; /* the rows are of floats, nccl-tests' default type */
 

@@ -58,7 +58,10 @@ static const char *const simgrid_options =
     "      --net KEY=VALUE     a fat-tree parameter (ports, leaf_down, bandwidth_gbps,\n"
     "                          router_delay_us, packet_bytes, spine_ports)\n"
     "      --json              one JSON object: the request, simgrid_s, model_s, ratio and the\n"
-    "                          model's run report\n";
+    "                          model's run report\n\n"
+    "examples (after `make simgrid`):\n"
+    "  opticoll simgrid -c allreduce -a ring -n 16 -s 1MiB\n"
+    "  opticoll simgrid -c allgather -a rd -n 64 -s 64KiB --net bandwidth_gbps=100 --json\n";
 
 /* A file of the scratch directory: dir/name. */
 static char *in_dir(const char *dir, const char *name) {

@@ -13,7 +13,6 @@
 #include "plot.h"
 #include "points.h"
 #include "scaleout.h"
-#include "table.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -75,11 +74,11 @@ static void print_table(FILE *f, const sweep_args *a) {
     for (size_t k = 0; k < a->nalgos; k++)
         if ((int)strlen(a->algos[k]) > w) w = (int)strlen(a->algos[k]);
     /* "x phys": the time over the physical bound (every schedule on the network, src/bounds) */
-    const table_col cols[] = {{7, 0, 0}, {10, 0, 1}, {w, 1, 2}, {8, 0, 1},
-                              {8, 0, 1}, {12, 0, 1}, {8, 0, 1}, {0, 1, 2}};
-    const table tab = {f, "  ", cols, sizeof cols / sizeof cols[0]};
-    table_row(&tab, (const char *const[]){"nodes", "size", "algorithm", "rounds", "steps", "time",
-                                          "x phys", "parameters"});
+    const oc_table_col cols[] = {{7, 0, 0}, {10, 0, 1}, {w, 1, 2}, {8, 0, 1},
+                                 {8, 0, 1}, {12, 0, 1}, {8, 0, 1}, {0, 1, 2}};
+    const oc_table_layout tab = {f, "  ", cols, sizeof cols / sizeof cols[0]};
+    oc_table_write_row(&tab, (const char *const[]){"nodes", "size", "algorithm", "rounds", "steps",
+                                                   "time", "x phys", "parameters"});
     for (size_t i = 0; i < n; i++) {
         const oc_sweep_point *p = point(a, i);
         char sz[32], nodes[16], rounds[32], steps[32];
@@ -88,7 +87,8 @@ static void print_table(FILE *f, const sweep_args *a) {
         if (p->status != OC_POINT_RAN) {
             char line[400];
             snprintf(line, sizeof line, "not run: %s", p->why);
-            table_row_tail(&tab, (const char *const[]){nodes, sz, a->algos[p->algorithm]}, 3, line);
+            oc_table_write_row_tail(&tab, (const char *const[]){nodes, sz, a->algos[p->algorithm]},
+                                    3, line);
             continue;
         }
         char xb[32] = "-";
@@ -96,8 +96,8 @@ static void print_table(FILE *f, const sweep_args *a) {
             snprintf(xb, sizeof xb, "%.2f", p->time_s / p->physical_bound_time_s);
         snprintf(rounds, sizeof rounds, "%llu", (unsigned long long)p->rounds);
         snprintf(steps, sizeof steps, "%llu", (unsigned long long)p->steps);
-        table_row(&tab, (const char *const[]){nodes, sz, a->algos[p->algorithm], rounds, steps,
-                                              p->time, xb, p->params});
+        oc_table_write_row(&tab, (const char *const[]){nodes, sz, a->algos[p->algorithm], rounds,
+                                                       steps, p->time, xb, p->params});
     }
 }
 

@@ -132,7 +132,7 @@ int cmd_throughput(int argc, char **argv) {
                            .tokens = tokens,
                            .peak_tflops = peak,
                            .utilisation = util,
-                           .data_check = !o.no_data};
+                           .skip_data_check = o.no_data};
     oc_throughput t;
     err = oc_throughput_estimate(&in, &t, why, sizeof why);
     oc_models_free(models);

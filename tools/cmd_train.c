@@ -99,7 +99,7 @@ int cmd_train(int argc, char **argv) {
     req.nodes = (uint32_t)v;
     req.params = o.params;
     req.net_params = o.net_params;
-    req.data_check = !o.no_data;
+    req.skip_data_check = o.no_data;
     char why[512] = "";
     int err =
         oc_train(models ? models : oc_models_default(), model, &req, &res, why, sizeof why);

@@ -13,7 +13,6 @@
 #include "output.h"
 #include "points.h"
 #include "scaleout.h"
-#include "table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,11 +59,11 @@ static void print_tune(FILE *f, const sweep_args *a) {
     for (size_t k = 0; k < a->nalgos; k++)
         if ((int)strlen(a->algos[k]) > w) w = (int)strlen(a->algos[k]);
     /* "x phys": the winner's time over the physical bound (every schedule, src/bounds) */
-    const table_col cols[] = {{7, 0, 0}, {10, 0, 1}, {w, 1, 2},  {12, 0, 1},
-                              {8, 0, 1}, {w, 1, 2},  {12, 0, 1}, {0, 1, 2}};
-    const table tab = {f, "  ", cols, sizeof cols / sizeof cols[0]};
-    table_row(&tab, (const char *const[]){"nodes", "size", "winner", "time", "x phys", "runner-up",
-                                          "its time", "winner's parameters"});
+    const oc_table_col cols[] = {{7, 0, 0}, {10, 0, 1}, {w, 1, 2},  {12, 0, 1},
+                                 {8, 0, 1}, {w, 1, 2},  {12, 0, 1}, {0, 1, 2}};
+    const oc_table_layout tab = {f, "  ", cols, sizeof cols / sizeof cols[0]};
+    oc_table_write_row(&tab, (const char *const[]){"nodes", "size", "winner", "time", "x phys",
+                                                   "runner-up", "its time", "winner's parameters"});
     for (size_t ni = 0; ni < a->nnodes; ni++)
         for (size_t si = 0; si < a->nsizes; si++) {
             int second, best = oc_tune_winner(s, ni, si, &second);
@@ -80,10 +79,11 @@ static void print_tune(FILE *f, const sweep_args *a) {
                 snprintf(t2, sizeof t2, "%s", oc_sweep_point_of(s, ni, si, (size_t)second)->time);
             char nodes[16];
             snprintf(nodes, sizeof nodes, "%u", (unsigned)a->nodes[ni]);
-            table_row(&tab, (const char *const[]){
-                                nodes, sz, algo_or_none(s, best), t1, xb,
-                                second >= 0 ? a->algos[second] : "-", t2,
-                                best >= 0 ? oc_sweep_point_of(s, ni, si, (size_t)best)->params : ""});
+            oc_table_write_row(
+                &tab,
+                (const char *const[]){
+                    nodes, sz, algo_or_none(s, best), t1, xb, second >= 0 ? a->algos[second] : "-",
+                    t2, best >= 0 ? oc_sweep_point_of(s, ni, si, (size_t)best)->params : ""});
         }
     fputs("crossovers along size (for each N):\n", f);
     for (size_t ni = 0; ni < a->nnodes; ni++) {

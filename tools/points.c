@@ -89,7 +89,7 @@ int sweep_setup(sweep_args *a, const char *cmd, const char *nodes, const char *s
     int rc = 0;
     if ((rc = fold_network_flags(&a->o))) goto out;
     oc_request *q = &a->base;
-    q->data_check = !a->o.no_data;
+    q->skip_data_check = a->o.no_data;
     q->params = a->o.params;
     q->net_params = a->o.net_params;
     q->progress = cli_progress; /* the points, and each point's rounds (docs/cli.md, Progress) */

@@ -14,7 +14,7 @@ enum { MAX_LIST = 4096, MAX_POINTS = 100000 };
 
 typedef struct sweep_args {
     options o;          /* the common options (parse_options) */
-    oc_request base;    /* collective, network, root, params, net_params, data_check */
+    oc_request base;    /* collective, network, root, params, net_params, skip_data_check */
     const char **algos; /* the algorithms, in registry order or as -a lists them */
     size_t nalgos;
     uint64_t nodes[MAX_LIST], sizes[MAX_LIST]; /* ascending, no repeats */

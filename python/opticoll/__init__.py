@@ -299,7 +299,7 @@ class _Request:
         self.net_params = _Kv(net_params, "net_params")
         self.req.params = self.params.ptr
         self.req.net_params = self.net_params.ptr
-        self.req.data_check = _arg("flag", data_check, "data_check")
+        self.req.skip_data_check = not _arg("flag", data_check, "data_check")
         self.req.links = _arg("flag", links, "links")
         self.req.explain = _arg("flag", explain, "explain")
         self.req.objective = 0 if _arg("choice", objective, "objective",
@@ -1019,7 +1019,7 @@ def synth(collective, nodes, network="ring", size=0, net_params=None, chunks=0, 
     spec.net_params = kv.ptr
     spec.chunks = _arg("count", chunks, "chunks", 0, 1 << 20)
     spec.time_limit_s = _arg("number", time_limit, "time_limit", 0, 86400)
-    spec.data_check = _arg("flag", data_check, "data_check")
+    spec.skip_data_check = not _arg("flag", data_check, "data_check")
     stop = _Stop()  # polled while the solver runs: Ctrl-C interrupts it (Z3_interrupt)
     spec.progress, spec.progress_ctx = stop.fn, stop.flag
     text, sched = _ffi.new("char **"), _ffi.new("char **")
@@ -1098,7 +1098,7 @@ def throughput(parameters, batch, nodes, tokens, peak_tflops, utilisation, bucke
     spec.tokens = _arg("count", tokens, "tokens", 1, 2**32)
     spec.peak_tflops = _arg("number", peak_tflops, "peak_tflops", 1e-3, 1e6)
     spec.utilisation = _arg("number", utilisation, "utilisation", 1e-3, 1)
-    spec.data_check = _arg("flag", data_check, "data_check")
+    spec.skip_data_check = not _arg("flag", data_check, "data_check")
     text = _ffi.new("char **")
     _library_call(_Stop(), _lib.opy_throughput_json, spec, text)
     doc = _json.loads(_take_text(text))

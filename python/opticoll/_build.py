@@ -53,7 +53,7 @@ ffibuilder.cdef(
         uint32_t root;
         const oc_kv *params;
         const oc_kv *net_params;
-        int data_check;
+        int skip_data_check;
         int links;
         int objective;
         int explain;
@@ -111,7 +111,7 @@ ffibuilder.cdef(
         const oc_kv *net_params;
         uint32_t chunks;
         double time_limit_s;
-        int data_check;
+        int skip_data_check;
         int (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
         void *progress_ctx;
         ...;
@@ -125,7 +125,7 @@ ffibuilder.cdef(
         uint64_t tokens;
         double peak_tflops;
         double utilisation;
-        int data_check;
+        int skip_data_check;
         ...;
     } oc_throughput_in;
     typedef struct oc_draw_options {
@@ -157,8 +157,9 @@ ffibuilder.cdef(
         uint64_t bytes;
         uint64_t steps, rounds;
         double time_s;
-        char params[256];
-        char why[384];
+        const char *time;
+        const char *params;
+        const char *why;
         const char *csv;
         const char *json;
         ...;

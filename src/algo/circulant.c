@@ -17,12 +17,14 @@
  * merges give the same minima in O(N log N) a level, with minimisers of their own: an equally
  * short tree that is often another one, whose rounds load the links differently (the all-reduce
  * tries both: `variant`). Beyond OC__CIRC_QUADRATIC_NODES only the merges are used. Both keep 12
- * bytes a node and level of argmins. The programme duplicates bounds_common.c's because
- * algorithms may not use the bounds' room and the bounds must not trust an algorithm: two
- * implementations that agree on E(N, S) are evidence (tests/test_circulant.c checks every
- * tree's length against E and its labels against its parents).
+ * bytes a node and level of argmins. A level of the programme, either way, is core/ringtree.c's,
+ * the one the bounds' E(N, S) runs too (algorithms may not use the bounds' room, nor the bounds an
+ * algorithm's): what is checked apart is the tree walked here from the argmins, measured link by
+ * link against E (tests/test_circulant.c checks every tree's length against E and its labels
+ * against its parents).
  */
 #include "algo/circulant.h"
+#include "core/ringtree.h"
 
 #include <stdlib.h>
 
@@ -30,78 +32,6 @@ void oc__circ_dp_free(oc__circ_dp *dp) {
     free(dp->ly);
     free(dp->ma);
     free(dp->split);
-}
-
-static int convex(const uint64_t *a, size_t n) {
-    for (size_t i = 2; i < n; i++)
-        if (a[i] + a[i - 2] < 2 * a[i - 1]) return 0;
-    return 1;
-}
-
-/* c = a (+) b, the min-plus convolution of two convex sequences of n terms, its first n terms:
- * the merge of their slopes; arg[k] the terms taken from a (c[k] = a[arg[k]] + b[k - arg[k]]). */
-static void convex_minplus(const uint64_t *a, const uint64_t *b, uint64_t *c, uint32_t *arg,
-                           size_t n) {
-    size_t i = 0, j = 0;
-    c[0] = a[0] + b[0];
-    arg[0] = 0;
-    for (size_t k = 1; k < n; k++) {
-        const int take_a = j + 1 >= n || (i + 1 < n && a[i + 1] - a[i] <= b[j + 1] - b[j]);
-        if (take_a) {
-            c[k] = c[k - 1] + (a[i + 1] - a[i]);
-            i++;
-        } else {
-            c[k] = c[k - 1] + (b[j + 1] - b[j]);
-            j++;
-        }
-        arg[k] = (uint32_t)i;
-    }
-}
-
-/* Lp(x) = x + min_{y < x} Lp(y) + D(x - y) for convex D, its argmin in ly[x]: D(x - y) satisfies
- * the quadrangle inequality, so a later candidate y that is as good at some x stays so at every
- * larger x; a deque of candidates, each with the first x it wins, and a binary search per
- * candidate give every Lp(x) exactly in O(n log n). `work` holds 2n entries. */
-static int prefix_convex(const uint64_t *D, uint64_t *Lp, uint32_t *ly, size_t n, size_t *work) {
-    size_t *cand = work, *from = work + n;
-    size_t head = 0, tail = 0; /* the deque is cand[head..tail) */
-    Lp[0] = 0;
-    ly[0] = 0;
-    cand[tail] = 0;
-    from[tail++] = 1;
-    for (size_t x = 1; x < n; x++) {
-        while (tail - head >= 2 && from[head + 1] <= x)
-            head++;
-        Lp[x] = Lp[cand[head]] + D[x - cand[head]] + x;
-        ly[x] = (uint32_t)cand[head];
-        while (tail > head) {
-            const size_t yb = cand[tail - 1];
-            const size_t lo = from[tail - 1] > x + 1 ? from[tail - 1] : x + 1;
-            if (lo >= n) break;
-            if (Lp[x] + D[lo - x] <= Lp[yb] + D[lo - yb]) {
-                tail--;
-                continue;
-            }
-            size_t a = lo + 1, b = n;
-            while (a < b) {
-                const size_t mid = a + (b - a) / 2;
-                if (Lp[x] + D[mid - x] <= Lp[yb] + D[mid - yb])
-                    b = mid;
-                else
-                    a = mid + 1;
-            }
-            if (a < n) {
-                cand[tail] = x;
-                from[tail++] = a;
-            }
-            break;
-        }
-        if (tail == head && x + 1 < n) {
-            cand[tail] = x;
-            from[tail++] = x + 1;
-        }
-    }
-    return 0;
 }
 
 int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax, int slopes) {
@@ -122,44 +52,16 @@ int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax, int slopes) {
         D[g] = (uint64_t)g * g / 4;
     for (uint32_t k = 1; k <= kmax; k++) {
         uint32_t *ly = dp->ly + k * n, *ma = dp->ma + k * n, *split = dp->split + k * n;
-        if (slopes && convex(D, n)) {
-            if ((rc = prefix_convex(D, Lp, ly, n, work))) goto out;
-            if (convex(Lp, n)) {
-                convex_minplus(Lp, Lp, Mp, ma, n);
-                convex_minplus(Mp, D, next, split, n);
-                goto level_done;
-            }
-        }
-        Lp[0] = 0;
-        for (size_t x = 1; x < n; x++) {
-            uint64_t best = UINT64_MAX;
-            for (size_t y = 0; y < x; y++)
-                if (Lp[y] + D[x - y] < best) {
-                    best = Lp[y] + D[x - y];
-                    ly[x] = (uint32_t)y;
-                }
-            Lp[x] = best + x;
-        }
-        for (size_t s = 0; s < n; s++) {
-            uint64_t best = UINT64_MAX;
-            for (size_t a = 0; 2 * a <= s; a++)
-                if (Lp[a] + Lp[s - a] < best) {
-                    best = Lp[a] + Lp[s - a];
-                    ma[s] = (uint32_t)a;
-                }
-            Mp[s] = best;
-        }
-        next[0] = 0;
-        for (size_t g = 1; g < n; g++) {
-            uint64_t best = UINT64_MAX;
-            for (size_t s = 0; s < g; s++)
-                if (Mp[s] + D[g - s] < best) {
-                    best = Mp[s] + D[g - s];
-                    split[g] = (uint32_t)s;
-                }
-            next[g] = best;
-        }
-    level_done:;
+        const oc__ringtree_level l = {.D = D,
+                                      .Lp = Lp,
+                                      .Mp = Mp,
+                                      .next = next,
+                                      .ly = ly,
+                                      .ma = ma,
+                                      .split = split,
+                                      .n = n,
+                                      .work = work};
+        if (!slopes || !oc__ringtree_level_slopes(&l)) oc__ringtree_level_quadratic(&l);
         uint64_t *swap = D;
         D = next;
         next = swap;

@@ -65,8 +65,10 @@
  * Mp and D_{k-1}) are the merges of their slopes, O(N). The merge lets s reach g (a + b = g: a
  * label-t node counted from both ends), a candidate that overcharges a real labelling, so the
  * minimum stays exact. A level whose input is not convex takes the O(N^2) way, or, past the
- * budget, is given N - 1. tests/test_bounds.c checks both ways against a brute force over every
- * labelling of small rings and against each other up to a few hundred nodes.
+ * budget, is given N - 1. One level's two ways are core/ringtree.c's, which the circulant
+ * algorithms' shortest tree (src/algo/circulant.c) runs too, keeping the argmins.
+ * tests/test_bounds.c checks both ways against a brute force over every labelling of small rings
+ * and against each other up to a few hundred nodes.
  *
  * Port volume. Some collectives force one node to receive (or send) a known amount: in an
  * all-gather each node lacks N - 1 blocks, each of which can only arrive as chunks with its
@@ -79,6 +81,7 @@
  * pay at least that volume at a port's rate over the whole schedule.
  */
 #include "bounds/bounds.h"
+#include "core/ringtree.h"
 
 #include <stdlib.h>
 
@@ -220,79 +223,6 @@ uint64_t oc__pb_port_chunks(const oc__pbound_in *in) {
     }
 }
 
-static int convex(const uint64_t *a, size_t n) {
-    for (size_t i = 2; i < n; i++)
-        if (a[i] + a[i - 2] < 2 * a[i - 1]) return 0;
-    return 1;
-}
-
-/* c = a (+) b, the min-plus convolution of two convex sequences of n terms, its first n terms:
- * the merge of their slopes. */
-static void convex_minplus(const uint64_t *a, const uint64_t *b, uint64_t *c, size_t n) {
-    size_t i = 0, j = 0;
-    c[0] = a[0] + b[0];
-    for (size_t k = 1; k < n; k++) {
-        const int take_a = j + 1 >= n || (i + 1 < n && a[i + 1] - a[i] <= b[j + 1] - b[j]);
-        if (take_a) {
-            c[k] = c[k - 1] + (a[i + 1] - a[i]);
-            i++;
-        } else {
-            c[k] = c[k - 1] + (b[j + 1] - b[j]);
-            j++;
-        }
-    }
-}
-
-/* Lp(x) = x + min_{y < x} Lp(y) + D(x - y) for convex D: D(x - y) satisfies the quadrangle
- * inequality, so a later candidate y that is as good at some x stays so at every larger x; a
- * deque of candidates, each with the first x it wins, and a binary search per candidate give
- * every Lp(x) exactly in O(n log n). */
-static int prefix_convex(const uint64_t *D, uint64_t *Lp, size_t n) {
-    size_t *cand = malloc(n * sizeof *cand), *from = malloc(n * sizeof *from);
-    if (!cand || !from) {
-        free(cand);
-        free(from);
-        return OC_ENOMEM;
-    }
-    size_t head = 0, tail = 0; /* the deque is cand[head..tail) */
-    Lp[0] = 0;
-    cand[tail] = 0;
-    from[tail++] = 1;
-    for (size_t x = 1; x < n; x++) {
-        while (tail - head >= 2 && from[head + 1] <= x)
-            head++;
-        Lp[x] = Lp[cand[head]] + D[x - cand[head]] + x;
-        /* x as a candidate for x' > x */
-        while (tail > head) {
-            const size_t yb = cand[tail - 1];
-            const size_t lo = from[tail - 1] > x + 1 ? from[tail - 1] : x + 1;
-            if (lo >= n) break; /* nothing left to win */
-            if (Lp[x] + D[lo - x] <= Lp[yb] + D[lo - yb]) {
-                tail--;
-                continue;
-            }
-            size_t a = lo + 1, b = n; /* the first x' in [a, n) where x wins, n if none */
-            while (a < b) {
-                const size_t mid = a + (b - a) / 2;
-                if (Lp[x] + D[mid - x] <= Lp[yb] + D[mid - yb]) b = mid;
-                else a = mid + 1;
-            }
-            if (a < n) {
-                cand[tail] = x;
-                from[tail++] = a;
-            }
-            break;
-        }
-        if (tail == head && x + 1 < n) {
-            cand[tail] = x;
-            from[tail++] = x + 1;
-        }
-    }
-    free(cand);
-    free(from);
-    return 0;
-}
-
 int oc__pb_ring_tree_exact_by(uint32_t N, uint32_t hmax, uint64_t *out, int quadratic) {
     if (hmax == 0) return 0;
     if (N <= 1) {
@@ -303,8 +233,9 @@ int oc__pb_ring_tree_exact_by(uint32_t N, uint32_t hmax, uint64_t *out, int quad
     const size_t n = (size_t)N + 1;
     uint64_t *D = malloc(n * sizeof *D), *Lp = malloc(n * sizeof *Lp), *Mp = malloc(n * sizeof *Mp),
              *next = malloc(n * sizeof *next);
+    size_t *work = malloc(2 * n * sizeof *work);
     int rc = 0;
-    if (!D || !Lp || !Mp || !next) {
+    if (!D || !Lp || !Mp || !next || !work) {
         rc = OC_ENOMEM;
         goto out;
     }
@@ -312,44 +243,19 @@ int oc__pb_ring_tree_exact_by(uint32_t N, uint32_t hmax, uint64_t *out, int quad
         D[g] = (uint64_t)g * g / 4;
     out[0] = D[N];
     for (uint32_t h = 2; h <= hmax; h++) {
-        if (!quadratic && convex(D, n)) {
-            rc = prefix_convex(D, Lp, n);
-            if (rc) goto out;
-            if (convex(Lp, n)) {
-                /* min over a + b = s, and over s <= g (the extra s = g only adds candidates
-                 * that overcharge a real labelling, as the essay's non-straddling pairs do) */
-                convex_minplus(Lp, Lp, Mp, n);
-                convex_minplus(Mp, D, next, n);
-                goto level_done;
+        /* min over a + b = s, and over s <= g in the slopes' merge (the extra s = g only adds
+         * candidates that overcharge a real labelling, as the essay's non-straddling pairs do) */
+        const oc__ringtree_level l = {
+            .D = D, .Lp = Lp, .Mp = Mp, .next = next, .n = n, .work = work};
+        if (quadratic || !oc__ringtree_level_slopes(&l)) {
+            if ((double)n * (double)n > OC_PB_RING_TREE_WORK) {
+                /* no convexity to lean on and too big to do by hand: N - 1, every tree's least */
+                for (uint32_t k = h; k <= hmax; k++)
+                    out[k - 1] = (uint64_t)N - 1;
+                goto out;
             }
+            oc__ringtree_level_quadratic(&l);
         }
-        if ((double)n * (double)n > OC_PB_RING_TREE_WORK) {
-            /* no convexity to lean on and too big to do by hand: N - 1, every tree's least */
-            for (uint32_t k = h; k <= hmax; k++)
-                out[k - 1] = (uint64_t)N - 1;
-            goto out;
-        }
-        Lp[0] = 0;
-        for (size_t x = 1; x < n; x++) {
-            uint64_t best = UINT64_MAX;
-            for (size_t y = 0; y < x; y++)
-                if (Lp[y] + D[x - y] < best) best = Lp[y] + D[x - y];
-            Lp[x] = best + x;
-        }
-        for (size_t sum = 0; sum < n; sum++) {
-            uint64_t best = UINT64_MAX;
-            for (size_t a = 0; 2 * a <= sum; a++)
-                if (Lp[a] + Lp[sum - a] < best) best = Lp[a] + Lp[sum - a];
-            Mp[sum] = best;
-        }
-        next[0] = 0;
-        for (size_t g = 1; g < n; g++) {
-            uint64_t best = UINT64_MAX;
-            for (size_t sum = 0; sum < g; sum++)
-                if (Mp[sum] + D[g - sum] < best) best = Mp[sum] + D[g - sum];
-            next[g] = best;
-        }
-    level_done:;
         uint64_t *swap = D;
         D = next;
         next = swap;
@@ -360,6 +266,7 @@ out:
     free(Lp);
     free(Mp);
     free(next);
+    free(work);
     return rc;
 }
 

@@ -189,7 +189,7 @@ int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, c
     /* 1. Verify and map (nothing is handed out unless this passes), keeping the rounds. */
     oc__algo_source src = {algo, &plan};
     store.sink.next = NULL;
-    rc = oc__run_schedule(s, oc__source_algo, &src, model, req->net_params, req->data_check,
+    rc = oc__run_schedule(s, oc__source_algo, &src, model, req->net_params, !req->skip_data_check,
                           &store.sink, rep, why, len);
     if (rc) goto out;
     if (store.count > INT32_MAX) {

@@ -193,7 +193,7 @@ int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t len) {
     }
     oc__algo_source src = {algo, &plan};
     rc = oc__run_schedule_watched(&plan.spec, oc__source_algo, &src, model, req->net_params,
-                                  req->data_check, NULL, &w.watch, rep, why, len);
+                                  !req->skip_data_check, NULL, &w.watch, rep, why, len);
     if (rc) goto out;
     /* What the trace shows, for a reader of the file (and the test: span = time_s). */
     cJSON *other = cJSON_CreateObject();

@@ -65,16 +65,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BINS = OC__DRAW_BINS };
-enum {
-    PANEL_W = OC__DRAW_PANEL_W,
-    PANEL_H = OC__DRAW_PANEL_H,
-    LABEL_H = OC__DRAW_LABEL_H,
-    GAP = OC__DRAW_GAP,
-    MARGIN = OC__DRAW_MARGIN,
-    COLS = OC__DRAW_COLS
-};
-
 typedef oc__drawer drawer;
 typedef oc__draw_mark mark;
 typedef oc__draw_panel panel;
@@ -100,7 +90,8 @@ static int add_panel(drawer *d, uint64_t round, uint64_t step, uint64_t nsteps, 
         return oc__fail(why, len, OC_ENOMEM, "out of memory drawing");
     panel *p = &d->panels[d->npanels];
     *p = (panel){round, step, nsteps, start, dur, NULL};
-    if (d->summary && !(p->bins = oc__calloc((size_t)2 * BINS * BINS, sizeof *p->bins)))
+    if (d->summary &&
+        !(p->bins = oc__calloc((size_t)2 * OC__DRAW_BINS * OC__DRAW_BINS, sizeof *p->bins)))
         return oc__fail(why, len, OC_ENOMEM, "out of memory drawing");
     d->npanels++;
     return 0;
@@ -167,9 +158,9 @@ static int draw_use(oc__observer *o, const oc__use *u, char *why, size_t len) {
     }
     if (d->summary) {
         /* a placement into its block pair: one transfer, and its channels on the ring */
-        uint32_t *c =
-            d->panels[m.panel].bins + 2 * ((size_t)((uint64_t)t->src * BINS / d->nodes) * BINS +
-                                           (size_t)((uint64_t)t->dst * BINS / d->nodes));
+        uint32_t *c = d->panels[m.panel].bins +
+                      2 * ((size_t)((uint64_t)t->src * OC__DRAW_BINS / d->nodes) * OC__DRAW_BINS +
+                           (size_t)((uint64_t)t->dst * OC__DRAW_BINS / d->nodes));
         if (!c[0] && d->elements + 1 > d->opt->max_elements)
             return refuse(d, "elements", d->opt->max_elements, why, len);
         d->elements += !c[0];
@@ -431,7 +422,7 @@ static void fabric_panel(FILE *f, const drawer *d, size_t b, size_t e, double cx
 
 static void matrix_panel(FILE *f, const drawer *d, size_t b, size_t e, double x, double y) {
     const uint32_t N = d->nodes;
-    const double side = PANEL_W - 40, cell = side / N;
+    const double side = OC__DRAW_PANEL_W - 40, cell = side / N;
     uint32_t most = 1;
     for (size_t i = b; i < e; i++)
         if (d->marks[i].count > most) most = d->marks[i].count;
@@ -463,30 +454,30 @@ static void matrix_panel(FILE *f, const drawer *d, size_t b, size_t e, double x,
     }
 }
 
-/* Past OC_DRAW_DETAIL_NODES: the panel's placements binned into BINS x BINS blocks of nodes. */
+/* Past OC_DRAW_DETAIL_NODES: the panel's placements binned into OC__DRAW_BINS x OC__DRAW_BINS
+ * blocks of nodes. */
 static void summary_panel(FILE *f, const drawer *d, const panel *p, double x, double y) {
     const uint32_t N = d->nodes;
     uint64_t most = 1;
-    for (size_t i = 0; i < (size_t)BINS * BINS; i++)
+    for (size_t i = 0; i < (size_t)OC__DRAW_BINS * OC__DRAW_BINS; i++)
         if (p->bins[2 * i] > most) most = p->bins[2 * i];
-    const double side = PANEL_W - 40, cell = side / BINS, ox = x + 30, oy = y + 20;
+    const double side = OC__DRAW_PANEL_W - 40, cell = side / OC__DRAW_BINS, ox = x + 30,
+                 oy = y + 20;
     fprintf(f,
             "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f7f7f7\" "
             "stroke=\"#bbb\"/><text x=\"%.1f\" y=\"%.1f\" font-size=\"8\" "
             "text-anchor=\"middle\">receivers (%u blocks)</text><text x=\"%.1f\" y=\"%.1f\" "
             "font-size=\"8\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">senders "
             "(%u blocks)</text>\n",
-            ox, oy, side, side, ox + side / 2, oy - 6, BINS, ox - 14, oy + side / 2, ox - 14,
-            oy + side / 2, BINS);
-    for (uint32_t r = 0; r < BINS; r++)
-        for (uint32_t c = 0; c < BINS; c++) {
-            const uint32_t *b = p->bins + 2 * ((size_t)r * BINS + c);
+            ox, oy, side, side, ox + side / 2, oy - 6, OC__DRAW_BINS, ox - 14, oy + side / 2,
+            ox - 14, oy + side / 2, OC__DRAW_BINS);
+    for (uint32_t r = 0; r < OC__DRAW_BINS; r++)
+        for (uint32_t c = 0; c < OC__DRAW_BINS; c++) {
+            const uint32_t *b = p->bins + 2 * ((size_t)r * OC__DRAW_BINS + c);
             if (!b[0]) continue;
-            /* block r holds the nodes v with floor(v BINS / N) = r */
-            const uint32_t s0 = (uint32_t)(((uint64_t)r * N + BINS - 1) / BINS),
-                           s1 = (uint32_t)(((uint64_t)(r + 1) * N + BINS - 1) / BINS) - 1,
-                           d0 = (uint32_t)(((uint64_t)c * N + BINS - 1) / BINS),
-                           d1 = (uint32_t)(((uint64_t)(c + 1) * N + BINS - 1) / BINS) - 1;
+            uint32_t s0, s1, d0, d1; /* the senders' and the receivers' nodes */
+            oc__draw_bin_nodes(N, r, &s0, &s1);
+            oc__draw_bin_nodes(N, c, &d0, &d1);
             fprintf(f,
                     "<rect class=\"block\" data-round=\"%llu\" data-step=\"%llu\" "
                     "data-senders=\"%u %u\" data-receivers=\"%u %u\" data-transfers=\"%u\" "
@@ -502,8 +493,8 @@ static void summary_panel(FILE *f, const drawer *d, const panel *p, double x, do
         }
 }
 
-/* Where the panels go: COLS to a line, left to right; a round starts a new line unless it fits
- * whole on the current one, so that a round of several steps reads as one block. */
+/* Where the panels go: OC__DRAW_COLS to a line, left to right; a round starts a new line unless it
+ * fits whole on the current one, so that a round of several steps reads as one block. */
 
 static int render(drawer *d, const oc__draw_layout *l, const oc_report *rep, FILE *f, char *why,
                   size_t len) {
@@ -536,7 +527,7 @@ static int render(drawer *d, const oc__draw_layout *l, const oc_report *rep, FIL
             rep->nodes, (unsigned long long)rep->rounds, (unsigned long long)rep->steps, rows,
             d->npanels, (size_t)d->elements, rep->verified ? "true" : "false",
             oc__draw_view_name(d));
-    fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"16\" font-weight=\"bold\">", MARGIN);
+    fprintf(f, "<text x=\"%d\" y=\"28\" font-size=\"16\" font-weight=\"bold\">", OC__DRAW_MARGIN);
     xml_put(f, rep->collective);
     fputs(" / ", f);
     xml_put(f, rep->algorithm);
@@ -544,8 +535,8 @@ static int render(drawer *d, const oc__draw_layout *l, const oc_report *rep, FIL
     xml_put(f, rep->network);
     fprintf(f, ", %u node%s, %llu bytes</text>\n", rep->nodes, rep->nodes == 1 ? "" : "s",
             (unsigned long long)rep->bytes);
-    fprintf(f, "<text x=\"%d\" y=\"48\" font-size=\"11\">%llu rounds, %llu steps, time ", MARGIN,
-            (unsigned long long)rep->rounds, (unsigned long long)rep->steps);
+    fprintf(f, "<text x=\"%d\" y=\"48\" font-size=\"11\">%llu rounds, %llu steps, time ",
+            OC__DRAW_MARGIN, (unsigned long long)rep->rounds, (unsigned long long)rep->steps);
     xml_put(f, tb);
     fprintf(f, ", %s", rep->verified ? "verified" : "NOT verified");
     for (size_t i = 0; i < oc_kv_count(rep->params); i++) {
@@ -559,7 +550,8 @@ static int render(drawer *d, const oc__draw_layout *l, const oc_report *rep, FIL
         size_t n = strcspn(legend, ";");
         char part[256];
         snprintf(part, sizeof part, "%.*s", (int)(n < sizeof part ? n : sizeof part - 1), legend);
-        fprintf(f, "<text x=\"%d\" y=\"%.0f\" font-size=\"10\">", MARGIN, 66 + 13.0 * (double)i);
+        fprintf(f, "<text x=\"%d\" y=\"%.0f\" font-size=\"10\">", OC__DRAW_MARGIN,
+                66 + 13.0 * (double)i);
         xml_put(f, part);
         fputs("</text>\n", f);
         legend += n;
@@ -570,7 +562,7 @@ static int render(drawer *d, const oc__draw_layout *l, const oc_report *rep, FIL
     fprintf(f,
             "<g id=\"index\"><text x=\"%d\" y=\"%.0f\" font-size=\"11\" "
             "font-weight=\"bold\">rounds:</text>\n",
-            MARGIN, index_y);
+            OC__DRAW_MARGIN, index_y);
     for (size_t p = 0, r = 0; p < d->npanels; p++) {
         if (p && d->panels[p].round == d->panels[p - 1].round) continue;
         fprintf(f,
@@ -578,23 +570,23 @@ static int render(drawer *d, const oc__draw_layout *l, const oc_report *rep, FIL
                 "font-size=\"11\" "
                 "fill=\"#1a56a0\" text-decoration=\"underline\">round %llu</text></a>\n",
                 (unsigned long long)d->panels[p].round, (unsigned long long)d->panels[p].round,
-                MARGIN + 70 + 62.0 * (double)(r % per_line),
+                OC__DRAW_MARGIN + 70 + 62.0 * (double)(r % per_line),
                 index_y + 14.0 * (double)(r / per_line), (unsigned long long)d->panels[p].round);
         r++;
     }
     fputs("</g>\n", f);
     /* the rounds */
-    const double block_h = PANEL_H + LABEL_H + GAP;
+    const double block_h = OC__DRAW_PANEL_H + OC__DRAW_LABEL_H + OC__DRAW_GAP;
     int rc = 0;
     for (size_t p = 0; p < d->npanels && !rc;) {
         size_t q = p;
         while (q < d->npanels && d->panels[q].round == d->panels[p].round)
             q++;
         const double y = head + (double)line[p] * block_h;
-        const double x0 = MARGIN + (double)col[p] * (PANEL_W + GAP);
+        const double x0 = OC__DRAW_MARGIN + (double)col[p] * (OC__DRAW_PANEL_W + OC__DRAW_GAP);
         const size_t nlines = line[q - 1] - line[p] + 1;
-        const double vw =
-            nlines > 1 ? (double)COLS * (PANEL_W + GAP) : (double)(q - p) * (PANEL_W + GAP);
+        const double vw = nlines > 1 ? (double)OC__DRAW_COLS * (OC__DRAW_PANEL_W + OC__DRAW_GAP)
+                                     : (double)(q - p) * (OC__DRAW_PANEL_W + OC__DRAW_GAP);
         const panel *first = &d->panels[p], *last = &d->panels[q - 1];
         fprintf(f, "<view id=\"round-%llu\" viewBox=\"%.0f %.0f %.0f %.0f\"/>\n",
                 (unsigned long long)first->round, x0 - 8, y - 8, vw + 8,
@@ -620,8 +612,8 @@ static int render(drawer *d, const oc__draw_layout *l, const oc_report *rep, FIL
         xml_put(f, t1);
         fputs("</text>\n", f);
         for (size_t k = p; k < q && !rc; k++) {
-            const double x = MARGIN + (double)col[k] * (PANEL_W + GAP),
-                         py = head + (double)line[k] * block_h + LABEL_H;
+            const double x = OC__DRAW_MARGIN + (double)col[k] * (OC__DRAW_PANEL_W + OC__DRAW_GAP),
+                         py = head + (double)line[k] * block_h + OC__DRAW_LABEL_H;
             size_t b, e;
             oc__draw_panel_marks(d, k, &b, &e);
             fprintf(f,
@@ -629,13 +621,13 @@ static int render(drawer *d, const oc__draw_layout *l, const oc_report *rep, FIL
                     "<rect x=\"%.0f\" y=\"%.0f\" width=\"%d\" height=\"%d\" fill=\"none\" "
                     "stroke=\"#ddd\"/>",
                     (unsigned long long)d->panels[k].round, (unsigned long long)d->panels[k].step,
-                    e - b, x, py - 4, PANEL_W, PANEL_H);
+                    e - b, x, py - 4, OC__DRAW_PANEL_W, OC__DRAW_PANEL_H);
             if ((d->view == OC__DRAW_RING || d->view == OC__DRAW_STAR) && q - p > 1)
                 fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\">step %llu</text>\n", x + 4,
                         py + 8, (unsigned long long)d->panels[k].step);
             else
                 fputc('\n', f);
-            const double cx = x + PANEL_W / 2.0, cy = py + PANEL_H / 2.0;
+            const double cx = x + OC__DRAW_PANEL_W / 2.0, cy = py + OC__DRAW_PANEL_H / 2.0;
             if (d->summary)
                 summary_panel(f, d, &d->panels[k], x, py);
             else if (d->view == OC__DRAW_RING)
@@ -680,7 +672,7 @@ static int check_options(const oc_draw_options *opt, char *why, size_t len) {
     if (opt->format != OC_DRAW_SVG && opt->format != OC_DRAW_GNUPLOT)
         return oc__fail(why, len, OC_EINVAL, "a drawing's format is SVG or a gnuplot script");
     /* the marks kept are counted against the memory budget before the first is made */
-    const uint64_t bins = (uint64_t)2 * BINS * BINS * sizeof(uint32_t);
+    const uint64_t bins = (uint64_t)2 * OC__DRAW_BINS * OC__DRAW_BINS * sizeof(uint32_t);
     if (opt->max_elements > UINT64_MAX / 2 / sizeof(mark) ||
         opt->max_panels > UINT64_MAX / 2 / (sizeof(panel) + bins))
         return oc__fail(why, len, OC_ETOOBIG, "the drawing's caps are too large");

@@ -95,6 +95,9 @@ void oc__draw_ring_radii(const oc__drawer *d, size_t b, size_t e, double R, doub
 uint32_t oc__draw_hue_rgb(uint64_t i, uint64_t n);
 /* Its hue in whole degrees (the SVG writes hsl(hue, 75%, 42%)). */
 double oc__draw_hue_degrees(uint64_t i, uint64_t n);
+/* The nodes of block b of a panel binned into OC__DRAW_BINS blocks (past OC_DRAW_DETAIL_NODES):
+ * [*first, *last], the nodes v with floor(v OC__DRAW_BINS / N) = b. */
+void oc__draw_bin_nodes(uint32_t N, uint32_t b, uint32_t *first, uint32_t *last);
 /* The legend of the view: clauses separated by "; ". */
 const char *oc__draw_legend(const oc__drawer *d);
 /* The view's name: "ring", "star", "fabric", "matrix" or "summary". */

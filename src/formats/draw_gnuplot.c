@@ -47,8 +47,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BINS = OC__DRAW_BINS };
-
 /* The data blocks, back to front, and how each is plotted. */
 enum {
     B_FRAME, /* two white dots at the page's corners: one clause that always has data */
@@ -315,21 +313,21 @@ static void summary_panel(gp *g, const oc__draw_panel *p, double x, double y) {
     const oc__drawer *d = g->d;
     const uint32_t N = d->nodes;
     uint64_t most = 1;
-    for (size_t i = 0; i < (size_t)BINS * BINS; i++)
+    for (size_t i = 0; i < (size_t)OC__DRAW_BINS * OC__DRAW_BINS; i++)
         if (p->bins[2 * i] > most) most = p->bins[2 * i];
-    const double side = OC__DRAW_PANEL_W - 40, cell = side / BINS, ox = x + 30, oy = y + 20;
+    const double side = OC__DRAW_PANEL_W - 40, cell = side / OC__DRAW_BINS, ox = x + 30,
+                 oy = y + 20;
     char rows[48], cols[48];
-    snprintf(rows, sizeof rows, "senders (%d blocks)", BINS);
-    snprintf(cols, sizeof cols, "receivers (%d blocks)", BINS);
+    snprintf(rows, sizeof rows, "senders (%d blocks)", OC__DRAW_BINS);
+    snprintf(cols, sizeof cols, "receivers (%d blocks)", OC__DRAW_BINS);
     matrix_ground(g, ox, oy, side, rows, cols);
-    for (uint32_t r = 0; r < BINS; r++)
-        for (uint32_t c = 0; c < BINS; c++) {
-            const uint32_t *bin = p->bins + 2 * ((size_t)r * BINS + c);
+    for (uint32_t r = 0; r < OC__DRAW_BINS; r++)
+        for (uint32_t c = 0; c < OC__DRAW_BINS; c++) {
+            const uint32_t *bin = p->bins + 2 * ((size_t)r * OC__DRAW_BINS + c);
             if (!bin[0]) continue;
-            const uint32_t s0 = (uint32_t)(((uint64_t)r * N + BINS - 1) / BINS),
-                           s1 = (uint32_t)(((uint64_t)(r + 1) * N + BINS - 1) / BINS) - 1,
-                           d0 = (uint32_t)(((uint64_t)c * N + BINS - 1) / BINS),
-                           d1 = (uint32_t)(((uint64_t)(c + 1) * N + BINS - 1) / BINS) - 1;
+            uint32_t s0, s1, d0, d1; /* the senders' and the receivers' nodes */
+            oc__draw_bin_nodes(N, r, &s0, &s1);
+            oc__draw_bin_nodes(N, c, &d0, &d1);
             fprintf(g->block[B_CELLS],
                     "# block round=%llu step=%llu senders=%u,%u receivers=%u,%u transfers=%u "
                     "lightpaths=%u\n%.2f %.2f %.2f %.2f %u\n\n",

@@ -1,7 +1,7 @@
 /*
  * draw_layout.c — what both writers of a drawing place things with (draw.h): the page's layout
- * (panels COLS to a line, a round kept on one line when it fits; the header's height from the
- * legend and the index), the circle's positions, the ring's tracks, the wavelengths' colours,
+ * (panels OC__DRAW_COLS to a line, a round kept on one line when it fits; the header's height from
+ * the legend and the index), the circle's positions, the ring's tracks, the wavelengths' colours,
  * the legend's words. draw.c's SVG and draw_gnuplot.c's script both take them from here, so a
  * PNG shows each mark where the SVG does; this file writes nothing.
  */
@@ -12,22 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    BINS = OC__DRAW_BINS,
-    PANEL_W = OC__DRAW_PANEL_W,
-    PANEL_H = OC__DRAW_PANEL_H,
-    LABEL_H = OC__DRAW_LABEL_H,
-    GAP = OC__DRAW_GAP,
-    MARGIN = OC__DRAW_MARGIN,
-    COLS = OC__DRAW_COLS
-};
-
 typedef oc__drawer drawer;
 typedef oc__draw_mark mark;
 
 /* The hue of index i of n in degrees (0 red), for wavelengths: whole degrees, as the SVG says. */
 double oc__draw_hue_degrees(uint64_t i, uint64_t n) {
     return n ? rint(360.0 * (double)(i % n) / (double)n) : 0.0;
+}
+
+void oc__draw_bin_nodes(uint32_t N, uint32_t b, uint32_t *first, uint32_t *last) {
+    *first = (uint32_t)(((uint64_t)b * N + OC__DRAW_BINS - 1) / OC__DRAW_BINS);
+    *last = (uint32_t)(((uint64_t)(b + 1) * N + OC__DRAW_BINS - 1) / OC__DRAW_BINS) - 1;
 }
 
 /* The same colour in RGB (CSS's HSL to RGB: the chroma C = (1 - |2L - 1|) S spread over the
@@ -145,15 +140,15 @@ const char *oc__draw_legend(const drawer *d) {
 
 /* The line and column of every panel; the number of lines. */
 static size_t place(const drawer *d, size_t *line, size_t *col, size_t *rounds) {
-    size_t lines = 0, used = COLS;
+    size_t lines = 0, used = OC__DRAW_COLS;
     *rounds = 0;
     for (size_t p = 0; p < d->npanels;) {
         size_t q = p;
         while (q < d->npanels && d->panels[q].round == d->panels[p].round)
             q++;
-        if (used > 0 && used + (q - p) > COLS) used = COLS;
+        if (used > 0 && used + (q - p) > OC__DRAW_COLS) used = OC__DRAW_COLS;
         for (size_t k = p; k < q; k++) {
-            if (used == COLS) lines++, used = 0;
+            if (used == OC__DRAW_COLS) lines++, used = 0;
             line[k] = lines - 1;
             col[k] = used++;
         }
@@ -176,7 +171,8 @@ int oc__draw_layout_make(drawer *d, oc__draw_layout *l) {
     size_t most_cols = 1;
     for (size_t p = 0; p < d->npanels; p++)
         if (l->col[p] + 1 > most_cols) most_cols = l->col[p] + 1;
-    l->width = fmax(900, MARGIN * 2 + (double)most_cols * (PANEL_W + GAP));
+    l->width =
+        fmax(900, OC__DRAW_MARGIN * 2 + (double)most_cols * (OC__DRAW_PANEL_W + OC__DRAW_GAP));
     const size_t index_lines = (l->rounds + OC__DRAW_PER_LINE - 1) / OC__DRAW_PER_LINE;
     /* the legend, a line per clause ("; " between them) */
     l->legend_lines = 1;
@@ -184,7 +180,8 @@ int oc__draw_layout_make(drawer *d, oc__draw_layout *l) {
         l->legend_lines += c[0] == ';' && c[1] == ' ';
     l->index_y = 76 + 13.0 * (double)l->legend_lines;
     l->head = l->index_y + 22 + 14.0 * (double)index_lines;
-    l->height = l->head + (double)l->lines * (PANEL_H + LABEL_H + GAP) + MARGIN;
+    l->height = l->head + (double)l->lines * (OC__DRAW_PANEL_H + OC__DRAW_LABEL_H + OC__DRAW_GAP) +
+                OC__DRAW_MARGIN;
     return 0;
 }
 
@@ -195,8 +192,9 @@ void oc__draw_layout_free(oc__draw_layout *l) {
 }
 
 void oc__draw_panel_origin(const oc__draw_layout *l, size_t k, double *x, double *y) {
-    *x = MARGIN + (double)l->col[k] * (PANEL_W + GAP);
-    *y = l->head + (double)l->line[k] * (PANEL_H + LABEL_H + GAP) + LABEL_H;
+    *x = OC__DRAW_MARGIN + (double)l->col[k] * (OC__DRAW_PANEL_W + OC__DRAW_GAP);
+    *y = l->head + (double)l->line[k] * (OC__DRAW_PANEL_H + OC__DRAW_LABEL_H + OC__DRAW_GAP) +
+         OC__DRAW_LABEL_H;
 }
 
 const char *oc__draw_view_name(const drawer *d) {

@@ -1134,7 +1134,7 @@ int oc_export_msccl_for(const oc_request *req, const char *runtime, int inplace,
 relabelled:; /* a label is followed by a statement in C11, not by a declaration */
     /* 1. Verify and map (nothing is written unless this passes), keeping the rounds. */
     oc__algo_source src = {algo, &plan};
-    rc = oc__run_schedule(s, oc__source_algo, &src, model, req->net_params, req->data_check,
+    rc = oc__run_schedule(s, oc__source_algo, &src, model, req->net_params, !req->skip_data_check,
                           &store.sink, rep, why, len);
     if (rc) goto out;
     b.rounds = (uint32_t)store.count;

@@ -209,7 +209,7 @@ int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
     /* 1. Verify and map. Nothing is written unless this passes. */
     oc__algo_source src = {algo, &plan};
     rc = oc__run_schedule(&plan.spec, oc__source_algo, &src, model, req->net_params,
-                          req->data_check, NULL, rep, why, len);
+                          !req->skip_data_check, NULL, rep, why, len);
     if (rc) goto out;
     /* 2. Write: the header's members through cJSON, then the rounds one by one as the algorithm
      * generates them again (a schedule is never held whole), inside the hand-laid frame

@@ -25,6 +25,7 @@
  */
 #include "core/quote.h"
 #include "opticoll_mpi.h"
+#include "opticoll_testing.h"
 
 #include "run/pipeline.h"
 
@@ -495,8 +496,7 @@ static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, 
                       .bytes = coll == OC_REDUCESCATTER ? blk * nodes : blk,
                       .root = root,
                       .params = params,
-                      .net_params = net_params,
-                      .data_check = 1};
+                      .net_params = net_params};
     if ((rc = oc__plan_request(&req, &algo, &model, &plan, rep, why, len))) {
         /* The algorithm's plan refused these nodes, root or size (unknown names and parameters,
          * and running out of memory, are errors of another kind). */

@@ -107,7 +107,7 @@ static void float_text(double value, int width, char *out, size_t len) {
         snprintf(out, len, "%*.1e", width, value);
 }
 
-void oc_perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups) {
+int oc_perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups) {
     /* the first two groups are nccl-tests' halves, named as its own line names them (64
      * characters over their 66 columns); any further group is centred over its 33 */
     fprintf(f,
@@ -127,6 +127,7 @@ void oc_perf_nccl_header(FILE *f, const char *const *groups, size_t ngroups) {
     for (size_t g = 0; g < ngroups; g++)
         fprintf(f, "  %7s  %6s  %6s  %6s", "(us)", "(GB/s)", "(GB/s)", "");
     fputs(" \n", f);
+    return ferror(f) ? OC_EIO : 0;
 }
 
 double oc_perf_busbw(const oc_perf_row *r, size_t g, double factor) {
@@ -134,8 +135,8 @@ double oc_perf_busbw(const oc_perf_row *r, size_t g, double factor) {
     return t > 0 ? algbw(r, t) * factor : 0;
 }
 
-void oc_perf_nccl_row(FILE *f, const oc_perf_row *r, const int64_t *wrong, size_t ngroups,
-                       double factor) {
+int oc_perf_nccl_row(FILE *f, const oc_perf_row *r, const int64_t *wrong, size_t ngroups,
+                     double factor) {
     char root[32];
     snprintf(root, sizeof root, "%6" PRId64, r->root);
     fprintf(f, "%12" PRIu64 "  %12" PRIu64 "  %8s  %6s  %6s", r->size, r->count, r->type, r->redop,
@@ -159,11 +160,13 @@ void oc_perf_nccl_row(FILE *f, const oc_perf_row *r, const int64_t *wrong, size_
             fprintf(f, "  %7s  %6s  %6s    N/A", ts, as, bs);
     }
     fputc('\n', f);
+    return ferror(f) ? OC_EIO : 0;
 }
 
-void oc_perf_nccl_footer(FILE *f, int64_t out_of_bounds, double avg_busbw_GBps) {
+int oc_perf_nccl_footer(FILE *f, int64_t out_of_bounds, double avg_busbw_GBps) {
     fprintf(f, "# %-20s : %" PRId64 " %s\n", "Out of bounds values", out_of_bounds,
             out_of_bounds ? "FAILED" : "OK");
     fprintf(f, "# %-20s : %g %s\n", "Avg bus bandwidth", avg_busbw_GBps, "");
     fputs("#\n", f);
+    return ferror(f) ? OC_EIO : 0;
 }

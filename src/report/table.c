@@ -1,9 +1,17 @@
 /*
- * table.c — the plain-text tables that reproductions and studies print: aligned columns whose
- * last column (the reason) is never padded, so that one long reason does not widen the table,
- * and the cell and reason formatting they share. A table printed is also handed to the calling
- * thread's table sink, if one is set: `reproduce --out` (src/reproduce/figures.c) keeps every
- * table as CSV that way, without this room knowing the room above it.
+ * table.c — every plain-text table the library and its tools print, of two kinds.
+ *
+ * The tables that reproductions and studies print are held whole: aligned columns whose last
+ * column (the reason) is never padded, so that one long reason does not widen the table, fitted
+ * to the text width, with the cell and reason formatting they share. A table printed is also
+ * handed to the calling thread's table sink, if one is set: `reproduce --out`
+ * (src/reproduce/figures.c) keeps every table as CSV that way, without this room knowing the room
+ * above it.
+ *
+ * The tools' own tables (compare, sweep, tune, opticoll-mpi: oc_table_write_row, public in
+ * opticoll_studies.h) are fixed columns written row by row as the points come, for a terminal and
+ * grep: each cell padded to its column's width as printf's %*s and %-*s pad, after the column's
+ * gap; the last column as it is. They are never held, so they are never fitted.
  */
 #include "report/table.h"
 
@@ -405,4 +413,35 @@ void oc__table_print(const oc__table *t, FILE *f) {
     }
     free(nt.text);
     free(ref);
+}
+
+/* ---- fixed-column rows (opticoll_studies.h) ------------------------------------------------- */
+
+static void fixed_cell(const oc_table_layout *t, size_t i, const char *text, int last) {
+    const oc_table_col *c = &t->cols[i];
+    fprintf(t->f, "%*s", c->gap, "");
+    if (last)
+        fputs(text, t->f);
+    else
+        fprintf(t->f, c->left ? "%-*s" : "%*s", c->width, text);
+}
+
+int oc_table_write_row(const oc_table_layout *t, const char *const *cells) {
+    fputs(t->indent, t->f);
+    for (size_t i = 0; i < t->ncols; i++) {
+        int last = i + 1 == t->ncols;
+        if (last && !cells[i]) break;
+        fixed_cell(t, i, cells[i] ? cells[i] : "", last);
+    }
+    fputc('\n', t->f);
+    return ferror(t->f) ? OC_EIO : 0;
+}
+
+int oc_table_write_row_tail(const oc_table_layout *t, const char *const *cells, size_t n,
+                            const char *tail) {
+    fputs(t->indent, t->f);
+    for (size_t i = 0; i < n && i < t->ncols; i++)
+        fixed_cell(t, i, cells[i] ? cells[i] : "", 0);
+    fprintf(t->f, " %s\n", tail);
+    return ferror(t->f) ? OC_EIO : 0;
 }

@@ -450,26 +450,32 @@ typedef struct bert_res {
     uint32_t found[NN], tried[NN];
 } bert_res;
 
+/* BERT-large from the models file (data/models.tsv): *models to free with oc_models_free on
+ * success; on an error nothing is held. */
+static int bert_large(oc_model **models, size_t *count, const oc_model **m, char *why, size_t len) {
+    int rc = oc_models_read(oc__models_default(), models, count, why, len);
+    if (rc) return rc;
+    if ((*m = oc_model_find(*models, *count, "BERT-large"))) return 0;
+    oc_models_free(*models);
+    *models = NULL;
+    return oc__fail(why, len, OC_ENOENT, "reproduce lumorph: no BERT-large in %s",
+                    oc__models_default());
+}
+
 /* Fig. 4(a): BERT-large, Lumorph vs Ring on the ideal switch. */
 static int bert(FILE *f, const lcfg *cf, bert_res *res, char *why, size_t len) {
     oc_model *models = NULL;
     size_t count = 0;
-    int rc = oc_models_read(oc__models_default(), &models, &count, why, len);
+    const oc_model *m = NULL;
+    int rc = bert_large(&models, &count, &m, why, len);
     if (rc) return rc;
-    const oc_model *m = oc_model_find(models, count, "BERT-large");
-    if (!m) {
-        oc_models_free(models);
-        return oc__fail(why, len, OC_ENOENT, "reproduce lumorph: no BERT-large in %s",
-                        oc__models_default());
-    }
     oc_throughput_in in = {.model = m->name,
                            .parameters = m->parameters,
                            .batch = m->batch,
                            .buckets = 24,
                            .tokens = 128,
                            .peak_tflops = 312,
-                           .utilisation = 0.5,
-                           .data_check = 1};
+                           .utilisation = 0.5};
     oc_throughput est;
     fprintf(f,
             "\nFig. 4(a), BERT training throughput, Lumorph vs Ring on the ideal switch (paper: "
@@ -583,14 +589,9 @@ static const struct {
 static int bert_sens(FILE *f, const lcfg *cf, char *why, size_t len) {
     oc_model *models = NULL;
     size_t count = 0;
-    int rc = oc_models_read(oc__models_default(), &models, &count, why, len);
+    const oc_model *m = NULL;
+    int rc = bert_large(&models, &count, &m, why, len);
     if (rc) return rc;
-    const oc_model *m = oc_model_find(models, count, "BERT-large");
-    if (!m) {
-        oc_models_free(models);
-        return oc__fail(why, len, OC_ENOENT, "reproduce lumorph: no BERT-large in %s",
-                        oc__models_default());
-    }
     const char *hd[1 + NN] = {"setting"};
     char hcell[NN][OC__CELL_LEN];
     for (int a = 0; a < cf->nn; a++) {
@@ -610,7 +611,8 @@ static int bert_sens(FILE *f, const lcfg *cf, char *why, size_t len) {
                                    .tokens = 128,
                                    .peak_tflops = 312,
                                    .utilisation = BERT_SENS[r].utilisation,
-                                   .nodes = cf->nodes[a]};
+                                   .nodes = cf->nodes[a],
+                                   .skip_data_check = 1};
             oc_throughput est;
             if ((rc = oc_throughput_estimate(&in, &est, why, len))) break;
             oc__cellf(c[a], OC__CELL_LEN, "%.3fx", est.speedup);

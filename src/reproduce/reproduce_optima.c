@@ -128,7 +128,7 @@ static int algorithms(row *r, const oc_kv *net, char *why, size_t len) {
                       .nodes = r->in->nodes,
                       .bytes = 1u << 20,
                       .net_params = net,
-                      .data_check = 0,
+                      .skip_data_check = 1,
                       .objective = OC_OBJECTIVE_STEPS};
     oc_physical_bound_info pb;
     int rc = oc_physical_bound(&req, &pb, why, len);
@@ -179,8 +179,7 @@ int oc__reproduce_optima(oc__repro *rp, FILE *f, char *why, size_t len) {
                               .network = r.in->network,
                               .nodes = r.in->nodes,
                               .net_params = net,
-                              .time_limit_s = TIME_LIMIT_S,
-                              .data_check = 1};
+                              .time_limit_s = TIME_LIMIT_S};
         oc_synth_result *syn = NULL;
         rc = oc_synth(&spec, &syn, why, len);
         if (!rc) {

@@ -77,7 +77,7 @@ int oc__simulate(const oc__sim_req *q, oc__sim *s, oc_report **keep, char *why, 
                       .bytes = q->bytes,
                       .params = params,
                       .net_params = net,
-                      .data_check = q->data_check,
+                      .skip_data_check = !q->data_check,
                       .progress = q->progress,
                       .progress_ctx = q->progress_ctx};
     /* a run on the reproduction's thread outside a batch is a piece of work of one job, and its

@@ -17,7 +17,7 @@ typedef struct oc__sim_req {
     uint64_t bytes;
     char params[96]; /* algorithm parameters "k=v k=v" ("" = none: the algorithm's defaults) */
     char net[96];    /* network parameters "k=v k=v" ("" = the model's defaults) */
-    int data_check;  /* also execute with real data (oc_request.data_check) */
+    int data_check;  /* also execute with real data (oc_request's skip_data_check inverted) */
     oc_progress_fn progress; /* NULL: the reproduction's (oc__batch_progress) on its own thread */
     void *progress_ctx;
 } oc__sim_req;

@@ -308,7 +308,7 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
     /* the loops inside a round poll the rounds' progress too (a round of millions of transfers) */
     oc__progress *const watched = oc__stop_watch(&src.progress);
     rc = oc__run_schedule_watched(&plan.spec, from_algo_counted, &src, model, req->net_params,
-                                  req->data_check, NULL, watch, rep, why, len);
+                                  !req->skip_data_check, NULL, watch, rep, why, len);
     oc__stop_watch(watched);
     oc__set_shard_progress(NULL, NULL);
     oc__progress_end(&src.progress);

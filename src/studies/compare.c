@@ -40,8 +40,10 @@ enum { COMPARE_THREADS = 2 };
 
 void oc_compare_result_free(oc_compare_result *r) {
     if (!r) return;
-    for (size_t i = 0; i < r->count; i++)
+    for (size_t i = 0; i < r->count; i++) {
         oc_report_free(r->runs[i].report);
+        free(r->runs[i].reason);
+    }
     free(r->runs);
     memset(r, 0, sizeof *r);
 }
@@ -156,18 +158,17 @@ static int compare_one(const oc_request *base, const oc_kv *pins, oc_compare_run
     if (!kv) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     req.algorithm = run->algorithm->name;
     req.params = kv;
-    int err = oc_run(&req, &run->report, run->reason, sizeof run->reason);
+    char reason[OC__REASON_LEN] = "";
+    int err = oc_run(&req, &run->report, reason, sizeof reason);
     oc_kv_free(kv);
-    if (err == OC_ENOTSUP || err == OC_ETOOBIG) {
+    if (err && err != OC_ENOTSUP && err != OC_ETOOBIG) {
         run->report = NULL;
-        return 0;
-    }
-    if (err) {
-        run->report = NULL;
-        snprintf(why, len, "%s", run->reason);
+        snprintf(why, len, "%s", reason);
         return err;
     }
-    run->reason[0] = '\0';
+    if (err) run->report = NULL;
+    if (!(run->reason = strdup(err ? reason : "")))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
     return 0;
 }
 

@@ -2,15 +2,16 @@
  * sweep.c — a grid of runs (opticoll.h, "sweeps"): every candidate algorithm at every node count
  * and size, what `opticoll sweep`, `opticoll tune` and `run -a auto` stand on.
  *
- * Every point runs through oc_run — generated, verified (semantic, real data unless data_check is
- * 0) and mapped with the network's resource check — and is rendered where it ran (a CSV line and a
- * JSON object), so that the caller prints the strings and the report itself need not outlive the
- * run. An algorithm whose restrictions exclude a point (OC_ENOTSUP) or which the library refuses
- * as too big (OC_ETOOBIG) is "not run" there with the library's reason; any other failure is the
- * point's failure, and oc_sweep_first_failure names the first in point order, whatever the threads
- * did first. The points run on the library's pool (core/pool.h): each job writes only its own
- * point, so a point depends on nothing but itself, which is what lets the cluster tool run shares
- * of a sweep on other processes and bring the points back as bytes (oc_sweep_point_pack).
+ * Every point runs through oc_run — generated, verified (semantic, real data unless
+ * skip_data_check is set) and mapped with the network's resource check — and is rendered where it
+ * ran (a CSV line and a JSON object), so that the caller prints the strings and the report itself
+ * need not outlive the run. An algorithm whose restrictions exclude a point (OC_ENOTSUP) or which
+ * the library refuses as too big (OC_ETOOBIG) is "not run" there with the library's reason; any
+ * other failure is the point's failure, and oc_sweep_first_failure names the first in point order,
+ * whatever the threads did first. The points run on the library's pool (core/pool.h): each job
+ * writes only its own point, so a point depends on nothing but itself, which is what lets the
+ * cluster tool run shares of a sweep on other processes and bring the points back as bytes
+ * (oc_sweep_point_pack).
  */
 #include "studies/studies.h"
 #include "core/json.h"
@@ -150,6 +151,9 @@ fail:
 static void point_clear(oc_sweep_point *p) {
     free((char *)p->csv);
     free((char *)p->json);
+    free((char *)p->time);
+    free((char *)p->params);
+    free((char *)p->why);
     oc_sweep_point keep = *p;
     memset(p, 0, sizeof *p);
     p->status = OC_POINT_PENDING;
@@ -241,9 +245,14 @@ static int render_not_run(const oc_sweep *s, const oc_sweep_point *p, char **csv
     if (!m) return OC_ENOMEM;
     fprintf(m, "%s,%s,%s,%u,%llu,,,,,,,,,,,,", oc_collective_name(s->base.collective), algo,
             s->base.network, p->nodes, (unsigned long long)p->bytes);
-    char note[420];
-    snprintf(note, sizeof note, "not run: %s", p->why);
+    char *note = malloc(strlen(p->why) + sizeof "not run: ");
+    if (!note) {
+        fclose(m);
+        return OC_ENOMEM;
+    }
+    sprintf(note, "not run: %s", p->why);
     csv_quoted(m, note);
+    free(note);
     fputc('\n', m);
     if (fclose(m)) return OC_ENOMEM;
     cJSON *o = cJSON_CreateObject();
@@ -264,6 +273,21 @@ static int render_not_run(const oc_sweep *s, const oc_sweep_point *p, char **csv
     return 0;
 }
 
+/* The parameters as "k=v k=v" (NULL: out of memory). */
+static char *kv_text(const oc_kv *kv) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m) return NULL;
+    for (size_t i = 0; kv && i < oc_kv_count(kv); i++)
+        fprintf(m, i ? " %s=%s" : "%s=%s", oc_kv_key(kv, i), oc_kv_value(kv, i));
+    if (fclose(m)) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
 /* Runs point i into its slot: 0, or OC_ENOMEM when it could not be rendered. */
 static int point_job(size_t i, oc_sweep *s, oc__progress *points) {
     oc_sweep_point *p = &s->points[i];
@@ -280,16 +304,23 @@ static int point_job(size_t i, oc_sweep *s, oc__progress *points) {
     q.nodes = p->nodes;
     q.bytes = p->bytes;
     oc_report *rep = NULL;
-    char *csv = NULL, *json = NULL;
-    int rc = 0, err = q.root < q.nodes ? oc_run(&q, &rep, p->why, sizeof p->why) : OC_ENOTSUP;
-    if (q.root >= q.nodes) snprintf(p->why, sizeof p->why, "root %u is not below N", q.root);
+    char *csv = NULL, *json = NULL, why[OC__REASON_LEN] = "", when[64] = "";
+    int rc = 0, err = q.root < q.nodes ? oc_run(&q, &rep, why, sizeof why) : OC_ENOTSUP;
+    if (q.root >= q.nodes) snprintf(why, sizeof why, "root %u is not below N", q.root);
+    if (!err) oc_report_format_time(rep, when, sizeof when, oc_report_time(rep));
+    p->why = strdup(why);
+    p->time = strdup(when);
+    p->params = err ? strdup("") : kv_text(oc_report_params(rep));
+    if (!p->why || !p->time || !p->params) {
+        oc_report_free(rep);
+        point_clear(p);
+        return OC_ENOMEM;
+    }
     if (!err) {
         p->status = OC_POINT_RAN;
         p->steps = oc_report_steps(rep);
         p->rounds = oc_report_rounds(rep);
         p->time_s = oc_report_time(rep);
-        oc_report_format_time(rep, p->time, sizeof p->time, p->time_s);
-        oc__kv_text(p->params, sizeof p->params, oc_report_params(rep));
         oc_physical_bound_info b;
         p->has_physical_bound = oc_report_physical_bound(rep, &b);
         p->physical_bound_steps = p->has_physical_bound ? b.steps : 0;
@@ -353,46 +384,63 @@ int oc_sweep_first_failure(const oc_sweep *s, size_t *at) {
     return 0;
 }
 
-/* ---- a point as bytes: the record, then the CSV and JSON texts each with its NUL ---- */
+/* ---- a point as bytes: the record, then its texts (CSV, JSON, time, params, why), each with its
+ * NUL ---- */
+
+enum { TEXTS = 5 }; /* csv, json, time, params, why */
 
 int oc_sweep_point_pack(const oc_sweep *s, size_t i, char **blob, size_t *len) {
     *blob = NULL;
     *len = 0;
     if (i >= s->n) return OC_EINVAL;
     oc_sweep_point p = s->points[i];
-    const char *csv = p.csv ? p.csv : "", *json = p.json ? p.json : "";
-    size_t lc = strlen(csv) + 1, lj = strlen(json) + 1;
-    p.csv = p.json = NULL;
-    char *b = malloc(sizeof p + lc + lj);
+    const char *text[TEXTS] = {p.csv, p.json, p.time, p.params, p.why};
+    size_t n[TEXTS], total = sizeof p;
+    for (int t = 0; t < TEXTS; t++)
+        total += n[t] = strlen(text[t] ? text[t] : "") + 1;
+    p.csv = p.json = p.time = p.params = p.why = NULL;
+    char *b = malloc(total);
     if (!b) return OC_ENOMEM;
     memcpy(b, &p, sizeof p);
-    memcpy(b + sizeof p, csv, lc);
-    memcpy(b + sizeof p + lc, json, lj);
+    size_t at = sizeof p;
+    for (int t = 0; t < TEXTS; t++) {
+        memcpy(b + at, text[t] ? text[t] : "", n[t]);
+        at += n[t];
+    }
     *blob = b;
-    *len = sizeof p + lc + lj;
+    *len = total;
     return 0;
 }
 
 int oc_sweep_point_unpack(oc_sweep *s, size_t i, const char *blob, size_t len) {
     oc_sweep_point p;
-    if (i >= s->n || !blob || len < sizeof p + 2 || blob[len - 1]) return OC_EINVAL;
+    if (i >= s->n || !blob || len < sizeof p + TEXTS || blob[len - 1]) return OC_EINVAL;
     memcpy(&p, blob, sizeof p);
-    const char *csv = blob + sizeof p, *end = memchr(csv, 0, len - sizeof p);
     const oc_sweep_point *here = &s->points[i];
-    if (!end || end + 1 >= blob + len || p.algorithm != here->algorithm || p.nodes != here->nodes ||
-        p.bytes != here->bytes || p.status < OC_POINT_PENDING || p.status > OC_POINT_FAILED)
+    if (p.algorithm != here->algorithm || p.nodes != here->nodes || p.bytes != here->bytes ||
+        p.status < OC_POINT_PENDING || p.status > OC_POINT_FAILED)
         return OC_EINVAL;
-    const char *json = end + 1;
-    int texts = p.status == OC_POINT_RAN || p.status == OC_POINT_NOT_RUN;
-    p.csv = texts ? strdup(csv) : NULL;
-    p.json = texts ? strdup(json) : NULL;
-    if (texts && (!p.csv || !p.json)) {
-        free((char *)p.csv);
-        free((char *)p.json);
+    /* the five texts, each ended by its NUL, filling the blob to its last byte */
+    const char *text[TEXTS], *at = blob + sizeof p, *end = blob + len;
+    for (int t = 0; t < TEXTS; t++) {
+        const char *nul = at < end ? memchr(at, 0, (size_t)(end - at)) : NULL;
+        if (!nul) return OC_EINVAL;
+        text[t] = at;
+        at = nul + 1;
+    }
+    if (at != end) return OC_EINVAL;
+    /* csv and json only where the point has them; the others once it is not pending */
+    int rendered = p.status == OC_POINT_RAN || p.status == OC_POINT_NOT_RUN,
+        done = p.status != OC_POINT_PENDING;
+    p.csv = rendered ? strdup(text[0]) : NULL;
+    p.json = rendered ? strdup(text[1]) : NULL;
+    p.time = done ? strdup(text[2]) : NULL;
+    p.params = done ? strdup(text[3]) : NULL;
+    p.why = done ? strdup(text[4]) : NULL;
+    if ((rendered && (!p.csv || !p.json)) || (done && (!p.time || !p.params || !p.why))) {
+        point_clear(&p);
         return OC_ENOMEM;
     }
-    p.params[sizeof p.params - 1] = 0;
-    p.why[sizeof p.why - 1] = 0;
     point_clear(&s->points[i]);
     s->points[i] = p;
     return 0;

@@ -52,7 +52,7 @@ static int run_side(const oc_throughput *t, int i, oc_throughput_side *s, char *
                       .nodes = t->in.nodes,
                       .bytes = t->bucket_bytes,
                       .params = kv,
-                      .data_check = t->in.data_check};
+                      .skip_data_check = t->in.skip_data_check};
     oc_report *rep = NULL;
     int rc = oc_run(&req, &rep, why, len);
     oc_kv_free(kv);

@@ -299,8 +299,10 @@ uint64_t oc_train_iterations(uint64_t samples, uint64_t batch, uint32_t nodes) {
 
 void oc_train_result_free(oc_train_result *r) {
     if (!r) return;
-    for (size_t i = 0; i < r->count; i++)
+    for (size_t i = 0; i < r->count; i++) {
         oc_report_free(r->runs[i].report);
+        free(r->runs[i].reason);
+    }
     free(r->runs);
     memset(r, 0, sizeof *r);
 }
@@ -309,11 +311,16 @@ void oc_train_result_free(oc_train_result *r) {
  * when `tolerate` is set and is an error otherwise. */
 static int run_one(const oc_train_result *res, const oc_request *req, oc_train_run *run,
                    int tolerate, char *why, size_t len) {
-    char reason[sizeof run->reason] = "";
+    char reason[OC__REASON_LEN] = "";
     oc_report *rep = NULL;
     memset(run, 0, sizeof *run);
     run->algorithm = req->algorithm;
     int rc = oc_run(req, &rep, reason, sizeof reason);
+    if (rc == 0 && !(run->reason = strdup(""))) {
+        oc_report_free(rep);
+        rc = OC_ENOMEM;
+        snprintf(reason, sizeof reason, "out of memory");
+    }
     if (rc == 0) {
         run->report = rep;
         run->iteration_s = oc_report_time(rep);
@@ -321,7 +328,8 @@ static int run_one(const oc_train_result *res, const oc_request *req, oc_train_r
         return 0;
     }
     if (tolerate && (rc == OC_ENOTSUP || rc == OC_ETOOBIG)) {
-        snprintf(run->reason, sizeof run->reason, "%s", *reason ? reason : oc_strerror(rc));
+        if (!(run->reason = strdup(*reason ? reason : oc_strerror(rc))))
+            return oc__fail(why, len, OC_ENOMEM, "out of memory");
         return 0;
     }
     return oc__fail(why, len, rc, "%s", *reason ? reason : oc_strerror(rc));

@@ -893,7 +893,7 @@ static int run_pipeline(oc_synth_result *r, const oc__model *model, oc_report **
     if (!rep) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     oc__store_source src = {&r->store};
     int rc = oc__run_schedule(&r->ospec, oc__source_store, &src, model, r->net_params,
-                              r->spec.data_check, NULL, rep, why, len);
+                              !r->spec.skip_data_check, NULL, rep, why, len);
     if (!rc) snprintf(rep->algorithm, sizeof rep->algorithm, "synth");
     if (rc) {
         oc_report_free(rep);

@@ -97,6 +97,41 @@ for spec in "allgather ring ring 8" "allgather ring switch 8" "broadcast tcp1 st
     fi
 done
 
+# ---- every --help ends with two or three examples ----
+# The commands are the dispatcher's (tools/opticoll.c), so that a new command is checked without a
+# line here; the block is the last one: "examples" (a heading, e.g. "examples (after ...):"), then
+# two or three lines each a command line of the tool, then the end of the text.
+ends_with_examples() { # FILE TOOLNAME: 0 when FILE's last block is 2-3 example lines
+    awk -v tool="$2" '
+        /^examples/ { n = 0; inblock = 1; next }
+        inblock && /^  / { if (index($0, tool) == 0) bad = 1; n++; next }
+        { inblock = 0; n = -99 }
+        END { exit !(n >= 2 && n <= 3 && !bad) }' "$1"
+}
+cmds=$(grep -oE 'strcmp\(cmd, "[a-z]+"\)\) (return cmd_|fn = )|strcmp\(cmd, "[a-z]+"\)\)$' \
+    "$SRC/opticoll.c" | grep -oE '"[a-z]+"' | tr -d '"' | grep -v '^help$')
+no_examples=()
+for c in "" $cmds; do
+    # shellcheck disable=SC2086
+    LC_ALL=C "$TOOL" $c --help >"$T/h" 2>&1
+    ends_with_examples "$T/h" opticoll || no_examples+=("${c:-opticoll} --help")
+done
+if [ "$(echo "$cmds" | wc -w)" -ge 15 ] && [ ${#no_examples[@]} -eq 0 ]; then
+    pass "opticoll --help and each of its $(echo "$cmds" | wc -w) commands' end with 2-3 examples"
+else
+    fail "every --help ends with 2-3 examples ($(echo "$cmds" | wc -w) commands)" \
+        "${no_examples[@]}"
+fi
+MPI_TOOL=$(dirname "$TOOL")/opticoll-mpi
+if [ -x "$MPI_TOOL" ]; then
+    # --help prints and exits before MPI_Init's work, as the tool's own tests run it
+    "$MPI_TOOL" --help >"$T/h" 2>&1
+    if ends_with_examples "$T/h" opticoll-mpi; then pass "opticoll-mpi --help ends with examples"
+    else fail "opticoll-mpi --help ends with 2-3 examples" "$(tail -4 "$T/h")"; fi
+else
+    skip "no opticoll-mpi beside the tool"
+fi
+
 # ---- reproduce without a paper names every paper ----
 run_tool reproduce --help
 papers=$(sed -n '/^Papers and the settings/,/^$/p' "$T/out" | awk 'NR > 1 && NF { print $1 }')
