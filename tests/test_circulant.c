@@ -16,7 +16,8 @@
  *  (d) windows: every chunk window's transfers are the whole schedule's, in place.
  *  (e) bad input: one line each, before any work.
  *  And the all-gather's two variants of each shortest tree: verified with real data, its search
- *  against every pinned depth and variant.
+ *  against every pinned depth and variant; above 1024 nodes (1536, the prime 1031; slow: 4096 at
+ *  w = 1, 8, 128) verified and its chosen tree the least-bound one.
  */
 #include "algo/algos.h"
 #include "algo/circulant.h"
@@ -252,7 +253,7 @@ static void windows(uint32_t N, const char *words) {
 /* The all-gather (allgather_circulant.c) with both trees of each depth: verified with real data
  * with variant 1 at N = 2 .. 100, and its search against every pinned depth and variant. */
 static void allgather_variants(void) {
-    static const uint32_t Ns[] = {2, 3, 5, 7, 12, 100};
+    static const uint32_t Ns[] = {1, 2, 3, 5, 7, 12, 100};
     char why[512] = "", p[48];
     int err = 0;
     for (size_t i = 0; i < sizeof Ns / sizeof *Ns; i++) {
@@ -287,6 +288,65 @@ static void allgather_variants(void) {
     }
 }
 
+/* The all-gather above 1024 nodes (the slope merges' trees alone, only the least-bound tree
+ * mapped): verified (with real data at 1536 nodes), at least its own bound, and the depth the
+ * search chose has the least load bound of every depth's tree, computed here from the trees'
+ * round loads (a search that mapped another tree, or bounded one wrongly, fails). 4096 nodes at
+ * w = 1, 8 and 128 in the slow run. */
+static uint64_t ag_tree_bound(const oc__circ_tree *t, uint64_t channels) {
+    uint64_t steps = 0;
+    for (uint32_t r = 1; r <= t->depth; r++)
+        steps += (oc__circ_round_load(t, r) + channels - 1) / channels;
+    return steps;
+}
+
+static void allgather_large_at(uint32_t N, uint64_t w, int data) {
+    char why[512] = "", net[48];
+    int err = 0;
+    snprintf(net, sizeof net, "wavelengths=%llu", (unsigned long long)w);
+    oc_report *rep = run_words("ring", OC_ALLGATHER, "circulant", N, 4 << 20, NULL, net, data,
+                               &err, why, sizeof why);
+    CHECK(err == 0 && rep && oc_report_verified(rep) && (!data || oc_report_data_checked(rep)),
+          "allgather circulant N=%u w=%llu: %s", N, (unsigned long long)w,
+          err ? why : "not verified");
+    if (!rep) return;
+    const char *d = oc_report_param(rep, "depth"), *v = oc_report_param(rep, "variant");
+    double formula = 0;
+    CHECK(oc_report_steps_formula(rep, &formula) == 1 &&
+              (double)oc_report_steps(rep) >= formula - 1e-9,
+          "allgather N=%u w=%llu: %llu steps below its bound %.0f", N, (unsigned long long)w,
+          (unsigned long long)oc_report_steps(rep), formula);
+    CHECK(d && v && !strcmp(v, "1"), "allgather N=%u: variant %s (the slope merges' wanted)", N,
+          v ? v : "(none)");
+    oc__circ_dp dp;
+    const uint32_t cap = oc__circ_depth_cap(N);
+    uint64_t least = UINT64_MAX, chosen = UINT64_MAX;
+    CHECK(oc__circ_dp_build(&dp, N, cap - 1, 1) == 0, "programme N=%u", N);
+    for (uint32_t h = 1; h <= cap; h++) {
+        oc__circ_tree t;
+        if (oc__circ_tree_of(&dp, h, &t)) break;
+        const uint64_t b = ag_tree_bound(&t, w);
+        if (b < least) least = b;
+        if (d && (uint32_t)strtoul(d, NULL, 10) == h) chosen = b;
+        oc__circ_tree_free(&t);
+    }
+    oc__circ_dp_free(&dp);
+    CHECK(chosen == least && (double)least == formula,
+          "allgather N=%u w=%llu: depth %s bounded at %llu steps (formula %.0f), the least is %llu",
+          N, (unsigned long long)w, d ? d : "(none)", (unsigned long long)chosen, formula,
+          (unsigned long long)least);
+    oc_report_free(rep);
+}
+
+static void allgather_large(void) {
+    allgather_large_at(1536, 16, 1);
+    allgather_large_at(1031, 64, 0); /* a prime */
+    if (!slow) return;
+    allgather_large_at(4096, 1, 0);
+    allgather_large_at(4096, 8, 0);
+    allgather_large_at(4096, 128, 0);
+}
+
 /* ---- (e) bad input ---- */
 
 static void refused(uint32_t N, const char *params, const char *says) {
@@ -308,6 +368,21 @@ static void bad_input(void) {
     refused(12, "stride=2", "stride");
     refused(4097, NULL, "4096");
     refused(2000, "variant=0 depth=2 pieces=1", "1024");
+    /* the all-gather's */
+    static const struct {
+        uint32_t N;
+        const char *params, *says;
+    } ag[] = {{4097, NULL, "4096"}, {2000, "variant=0", "1024"}, {2000, "depth=49", "depth"}};
+    for (size_t i = 0; i < sizeof ag / sizeof *ag; i++) {
+        char why[512] = "";
+        int err = 0;
+        oc_report *rep = run_words("ring", OC_ALLGATHER, "circulant", ag[i].N, 4096, ag[i].params,
+                                   "wavelengths=8", 0, &err, why, sizeof why);
+        CHECK(err != 0 && !rep && strstr(why, ag[i].says) && !strchr(why, '\n'),
+              "allgather N=%u %s: err %d, '%s' (wanted '%s')", ag[i].N,
+              ag[i].params ? ag[i].params : "", err, why, ag[i].says);
+        oc_report_free(rep);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -322,5 +397,6 @@ int main(int argc, char **argv) {
     windows(100, "depth=4 pieces=100");
     bad_input();
     allgather_variants();
+    allgather_large();
     return CHECK_SUMMARY();
 }

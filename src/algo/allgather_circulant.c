@@ -23,12 +23,21 @@
  * second's bound is 13 steps against 16, at N = 16, w = 4 4 against 5.
  *
  * Costs. N (N - 1) one-block transfers (every block reaches every node on its own arc), like
- * bidir and comb; the programme is O(depth N^2) with 12 bytes a node and level of argmins, so the
- * algorithm takes N <= 1024 (max_nodes). The slope merges of circulant.c would build its trees
- * at 4096 nodes in milliseconds, but its N (N - 1) transfers a candidate make the search take
- * minutes there (219 s at N = 4096, w = 128, for 52 steps against multilevel's 48), so the
- * all-gather keeps the quadratic programme's trees and 1024 nodes. The all-reduce on the same
- * trees, backwards then forwards, is allreduce_circulant.c.
+ * bidir and comb. Up to 1024 nodes (OC__CIRC_QUADRATIC_NODES) both variants of every depth are
+ * offered and the search maps them best bound first, as its contract says. Above, the
+ * programme's O(depth N^2) is too slow and only the slope merges' trees are built (variant 1,
+ * milliseconds at 4096 nodes), and a candidate's mapping is N (N - 1) transfers through the
+ * model's colouring (about 2.5 s CPU at N = 4096): the 96 candidates made the search take
+ * minutes (219 s at N = 4096, w = 128). So above 1024 nodes only the tree of least load bound
+ * is mapped; the others are recorded in the search log as not mapped, under their least bound.
+ * That is a choice by the bound, not a proof: the bound is exact on the links' load (every
+ * directed link carries the same by the rotation) but the colouring may take more (52 steps
+ * against a bound of 45 at N = 4096, w = 128), so a tree of a slightly larger bound could have
+ * coloured better. Up to 4096 nodes (max_nodes): a run there costs about 8 s CPU, the search's
+ * mapping and the run's (verifier, model, real data), each 16.7 M transfers; taking a whole
+ * round at once (each arc of the tree is a family of N rotations, core.h's oc__family) would
+ * need rounds of several families in the IR and the ring model, which this file does not have.
+ * The all-reduce on the same trees, backwards then forwards, is allreduce_circulant.c.
  */
 #include "algo/circulant.h"
 
@@ -48,10 +57,10 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     static const char *const names[] = {"depth", "variant", NULL};
     int rc = oc__kv_only(params, names, "circulant", why, whylen);
     if (rc) return rc;
-    if (nodes > OC__CIRC_QUADRATIC_NODES)
+    if (nodes > OC__CIRC_MAX_NODES)
         return oc__fail(why, whylen, OC_ENOTSUP,
-                        "circulant: at most %u nodes (its tree is an O(depth N^2) programme)",
-                        (unsigned)OC__CIRC_QUADRATIC_NODES);
+                        "circulant: at most %u nodes (N (N - 1) one-block transfers)",
+                        (unsigned)OC__CIRC_MAX_NODES);
     const uint32_t cap = oc__circ_depth_cap(nodes);
     /* without a network to search on: the depth whose tree the ring's link slots could carry
      * at one wavelength pair a node, about log3 N */
@@ -60,8 +69,16 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
         dflt++;
     uint64_t depth = dflt;
     if ((rc = oc__kv_u64(params, "depth", dflt, 1, cap, &depth, why, whylen))) return rc;
+    /* the quadratic programme's tree up to OC__CIRC_QUADRATIC_NODES, the slope merges' above */
     uint64_t variant = 0;
-    if ((rc = oc__kv_u64(params, "variant", 0, 0, 1, &variant, why, whylen))) return rc;
+    if ((rc = oc__kv_u64(params, "variant", nodes > OC__CIRC_QUADRATIC_NODES, 0, 1, &variant, why,
+                         whylen)))
+        return rc;
+    if (!variant && nodes > OC__CIRC_QUADRATIC_NODES)
+        return oc__fail(why, whylen, OC_ENOTSUP,
+                        "circulant: variant=0 (the quadratic programme's tree) takes at most %u "
+                        "nodes",
+                        (unsigned)OC__CIRC_QUADRATIC_NODES);
     if ((rc = oc__plan_work("circulant", nodes, (uint64_t)nodes * (nodes ? nodes - 1 : 0), why,
                             whylen)))
         return rc;
@@ -147,14 +164,16 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
     const uint32_t N = in->nodes;
     const int pin_d = oc_kv_get(in->params, "depth") != NULL,
               pin_v = oc_kv_get(in->params, "variant") != NULL;
-    if ((pin_d && pin_v) || N < 3 || N > OC__CIRC_QUADRATIC_NODES) return 0;
+    if ((pin_d && pin_v) || N < 3 || N > OC__CIRC_MAX_NODES) return 0;
+    const int large = N > OC__CIRC_QUADRATIC_NODES;
     oc__formula_in f;
     int rc = in->figures(in, in->coll, 1, &f, why, whylen);
     if (rc) return rc;
     const uint32_t cap = oc__circ_depth_cap(N);
-    uint64_t d_lo = 1, d_hi = cap, v_lo = 0, v_hi = 1;
+    uint64_t d_lo = 1, d_hi = cap, v_lo = (uint64_t)large, v_hi = 1;
     if (pin_d && (rc = oc__kv_u64(in->params, "depth", 1, 1, cap, &d_lo, why, whylen))) return rc;
     if (pin_v && (rc = oc__kv_u64(in->params, "variant", 0, 0, 1, &v_lo, why, whylen))) return rc;
+    if (pin_v && !v_lo && large) return 0; /* the plan refuses it with its own line */
     if (pin_d) d_hi = d_lo;
     if (pin_v) v_hi = v_lo;
     circ_cand c[2 * OC__CIRC_MAX_DEPTH];
@@ -176,6 +195,20 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
     qsort(c, n, sizeof *c, by_steps);
     static const char *const name = "each round's busiest directed link: ceil(load / (F w)) steps";
     for (uint32_t i = 0; i < cap2 && !rc; i++) {
+        if (large && i == 1) {
+            /* Above OC__CIRC_QUADRATIC_NODES a candidate maps N (N - 1) transfers (5 s CPU at
+             * N = 4096): only the tree of least load bound is mapped, the rest are recorded as
+             * not mapped, under their least bound (the essay: not a proof that they lose). */
+            const oc__bound rest = {.time_s = (double)c[i].steps * f.step_time,
+                                    .steps = c[i].steps,
+                                    .name = name,
+                                    .transfers = (uint64_t)N * (N - 1)};
+            return oc__search_prune(s,
+                                    "trees of a larger or equal load bound, not mapped: above "
+                                    "1024 nodes only the least-bound tree is (N (N - 1) "
+                                    "transfers a candidate)",
+                                    &rest, cap2 - i);
+        }
         oc__bound b = {.time_s = (double)c[i].steps * f.step_time,
                        .steps = c[i].steps,
                        .name = name,
@@ -212,9 +245,10 @@ const oc__algo oc__algo_allgather_circulant = {
              "source: the few-step all-gather where Fw is large next to N",
              "", "sum over the tree's rounds of ceil(busiest direction's load / (F w)) steps",
              "depth=searched: the tree's depth, 1..min(floor(N/2), 48); variant=searched: which of "
-             "two equally short trees (0 the quadratic programme's, 1 the slope merges')"},
+             "two equally short trees (0 the quadratic programme's, N <= 1024; 1 the slope "
+             "merges')"},
     .param_names = circ_params,
-    .max_nodes = OC__CIRC_QUADRATIC_NODES,
+    .max_nodes = OC__CIRC_MAX_NODES,
     .plan = plan,
     .generate = generate,
     .release = release,
