@@ -52,9 +52,36 @@ static uint64_t tree_steps(const oc__circ_tree *t, uint64_t channels) {
     return steps;
 }
 
+/* The budgeted mirrored trees (`first`) are built up to this many nodes, O(N^2 budget / 8)
+ * each, and searched at depths 2 .. CIRC_BUDGET_DEPTHS + 1 (where a first round is a large part
+ * of the few steps). */
+enum { CIRC_BUDGET_NODES = 256, CIRC_BUDGET_DEPTHS = 7 };
+
+/* The first round's budgets worth trying: up to the whole first round of the widest left part,
+ * h (h + 1) / 2 arc units a direction (h = floor((N - 1) / 2)); more is no constraint. */
+static uint64_t budget_cap(uint32_t N) {
+    const uint64_t h = N ? (N - 1) / 2 : 0;
+    return h * (h + 1) / 2;
+}
+
+/* The tree of a depth and variant (0: the quadratic programme's shortest, 1: the slope merges',
+ * 2: the mirrored programme's, circulant.h), with first > 0 (variant 2 only) the mirrored tree
+ * whose first round takes at most `first` arc units a direction. */
+static int build_tree(uint32_t N, uint32_t depth, uint32_t variant, uint64_t first,
+                      oc__circ_tree *t) {
+    oc__circ_dp dp;
+    int rc = oc__circ_dp_build_mirror(&dp, N, depth - 1, variant == 1, variant == 2);
+    if (rc) return rc;
+    rc = variant != 2 ? oc__circ_tree_of(&dp, depth, t)
+         : first      ? oc__circ_tree_mirror_budget(&dp, depth, first, t)
+                      : oc__circ_tree_mirror_of(&dp, depth, t);
+    oc__circ_dp_free(&dp);
+    return rc;
+}
+
 static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t whylen) {
-    static const char *const names[] = {"depth", "variant", NULL};
+    static const char *const names[] = {"depth", "variant", "first", NULL};
     int rc = oc__kv_only(params, names, "circulant", why, whylen);
     if (rc) return rc;
     if (nodes > OC__CIRC_MAX_NODES)
@@ -71,14 +98,24 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     if ((rc = oc__kv_u64(params, "depth", dflt, 1, cap, &depth, why, whylen))) return rc;
     /* the quadratic programme's tree up to OC__CIRC_QUADRATIC_NODES, the slope merges' above */
     uint64_t variant = 0;
-    if ((rc = oc__kv_u64(params, "variant", nodes > OC__CIRC_QUADRATIC_NODES, 0, 1, &variant, why,
+    if ((rc = oc__kv_u64(params, "variant", nodes > OC__CIRC_QUADRATIC_NODES, 0, 2, &variant, why,
                          whylen)))
         return rc;
-    if (!variant && nodes > OC__CIRC_QUADRATIC_NODES)
+    if (variant != 1 && nodes > OC__CIRC_QUADRATIC_NODES)
         return oc__fail(why, whylen, OC_ENOTSUP,
-                        "circulant: variant=0 (the quadratic programme's tree) takes at most %u "
+                        "circulant: variant=%llu (a quadratic programme's tree) takes at most %u "
                         "nodes",
-                        (unsigned)OC__CIRC_QUADRATIC_NODES);
+                        (unsigned long long)variant, (unsigned)OC__CIRC_QUADRATIC_NODES);
+    uint64_t first = 0;
+    if (oc_kv_get(params, "first")) {
+        if (variant != 2 || depth < 2 || nodes > CIRC_BUDGET_NODES)
+            return oc__fail(why, whylen, OC_EINVAL,
+                            "circulant: first (the first round's budget) takes variant=2, "
+                            "depth >= 2 and at most %u nodes",
+                            (unsigned)CIRC_BUDGET_NODES);
+        if ((rc = oc__kv_u64(params, "first", 0, 1, budget_cap(nodes), &first, why, whylen)))
+            return rc;
+    }
     if ((rc = oc__plan_work("circulant", nodes, (uint64_t)nodes * (nodes ? nodes - 1 : 0), why,
                             whylen)))
         return rc;
@@ -87,12 +124,8 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     if (!t) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     plan->state = t;
     if (nodes >= 2) {
-        oc__circ_dp dp;
-        if ((rc = oc__circ_dp_build(&dp, nodes, (uint32_t)depth - 1, (int)variant)))
+        if ((rc = build_tree(nodes, (uint32_t)depth, (uint32_t)variant, first, t)))
             return oc__fail(why, whylen, rc, "out of memory");
-        rc = oc__circ_tree_of(&dp, (uint32_t)depth, t);
-        oc__circ_dp_free(&dp);
-        if (rc) return oc__fail(why, whylen, rc, "out of memory");
         uint64_t most = 0;
         for (uint32_t r = 1; r <= depth; r++)
             if (t->count[r] > most) most = t->count[r];
@@ -100,10 +133,12 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
         plan->spec.max_round = most * nodes;
     }
     plan->spec.window_skips = 1; /* a round's transfers in label order (emit_round) */
-    char v[16];
+    char v[16], var[16], fb[24];
     snprintf(v, sizeof v, "%llu", (unsigned long long)depth);
-    return oc_kv_set(plan->used, "depth", v) ||
-                   oc_kv_set(plan->used, "variant", variant ? "1" : "0")
+    snprintf(var, sizeof var, "%llu", (unsigned long long)variant);
+    snprintf(fb, sizeof fb, "%llu", (unsigned long long)first);
+    return oc_kv_set(plan->used, "depth", v) || oc_kv_set(plan->used, "variant", var) ||
+                   (first && oc_kv_set(plan->used, "first", fb))
                ? oc__fail(why, whylen, OC_ENOMEM, "out of memory")
                : 0;
 }
@@ -148,13 +183,15 @@ static void release(oc__plan *plan) {
 typedef struct circ_cand {
     uint64_t steps;
     uint32_t depth, variant;
+    uint64_t first; /* variant 2's first-round budget, 0: none */
 } circ_cand;
 
 static int by_steps(const void *a, const void *b) {
     const circ_cand *x = a, *y = b;
     if (x->steps != y->steps) return x->steps < y->steps ? -1 : 1;
     if (x->depth != y->depth) return x->depth < y->depth ? -1 : 1;
-    return x->variant < y->variant ? -1 : x->variant > y->variant;
+    if (x->variant != y->variant) return x->variant < y->variant ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
 }
 
 /* Every depth 1..min(floor(N/2), 48) and both variants of its shortest tree (circulant.c: the
@@ -163,31 +200,50 @@ static int by_steps(const void *a, const void *b) {
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
     const uint32_t N = in->nodes;
     const int pin_d = oc_kv_get(in->params, "depth") != NULL,
-              pin_v = oc_kv_get(in->params, "variant") != NULL;
-    if ((pin_d && pin_v) || N < 3 || N > OC__CIRC_MAX_NODES) return 0;
+              pin_v = oc_kv_get(in->params, "variant") != NULL,
+              pin_f = oc_kv_get(in->params, "first") != NULL;
+    if ((pin_d && pin_v) || pin_f || N < 3 || N > OC__CIRC_MAX_NODES) return 0;
     const int large = N > OC__CIRC_QUADRATIC_NODES;
     oc__formula_in f;
     int rc = in->figures(in, in->coll, 1, &f, why, whylen);
     if (rc) return rc;
     const uint32_t cap = oc__circ_depth_cap(N);
-    uint64_t d_lo = 1, d_hi = cap, v_lo = (uint64_t)large, v_hi = 1;
+    uint64_t d_lo = 1, d_hi = cap, v_lo = (uint64_t)large, v_hi = large ? 1 : 2;
     if (pin_d && (rc = oc__kv_u64(in->params, "depth", 1, 1, cap, &d_lo, why, whylen))) return rc;
-    if (pin_v && (rc = oc__kv_u64(in->params, "variant", 0, 0, 1, &v_lo, why, whylen))) return rc;
-    if (pin_v && !v_lo && large) return 0; /* the plan refuses it with its own line */
+    if (pin_v && (rc = oc__kv_u64(in->params, "variant", 0, 0, 2, &v_lo, why, whylen))) return rc;
+    if (pin_v && v_lo != 1 && large) return 0; /* the plan refuses it with its own line */
     if (pin_d) d_hi = d_lo;
     if (pin_v) v_hi = v_lo;
-    circ_cand c[2 * OC__CIRC_MAX_DEPTH];
+    circ_cand c[3 * OC__CIRC_MAX_DEPTH + 2 * CIRC_BUDGET_DEPTHS];
     uint32_t n = 0;
-    for (uint64_t v = v_lo; v <= v_hi && !rc; v++) {
+    /* one programme for variants 0 and 2 (the quadratic one with its mirrored part), one for 1 */
+    for (int slopes = 0; slopes <= 1 && !rc; slopes++) {
+        const int v0 = !slopes && v_lo == 0, v1 = slopes && v_lo <= 1 && v_hi >= 1,
+                  v2 = !slopes && v_hi == 2;
+        if (!v0 && !v1 && !v2) continue;
         oc__circ_dp dp;
-        if ((rc = oc__circ_dp_build(&dp, N, (uint32_t)d_hi - 1, (int)v)))
+        if ((rc = oc__circ_dp_build_mirror(&dp, N, (uint32_t)d_hi - 1, slopes, v2)))
             return oc__fail(why, whylen, rc, "out of memory");
-        for (uint64_t d = d_lo; d <= d_hi && !rc; d++) {
-            oc__circ_tree t;
-            if ((rc = oc__circ_tree_of(&dp, (uint32_t)d, &t))) break;
-            c[n++] = (circ_cand){tree_steps(&t, f.channels), (uint32_t)d, (uint32_t)v};
-            oc__circ_tree_free(&t);
-        }
+        for (uint64_t d = d_lo; d <= d_hi && !rc; d++)
+            for (uint32_t v = 0; v <= 2 && !rc; v++) {
+                if (!(v == 0 ? v0 : v == 1 ? v1 : v2)) continue;
+                oc__circ_tree t;
+                rc = v == 2 ? oc__circ_tree_mirror_of(&dp, (uint32_t)d, &t)
+                            : oc__circ_tree_of(&dp, (uint32_t)d, &t);
+                if (rc) break;
+                c[n++] = (circ_cand){tree_steps(&t, f.channels), (uint32_t)d, v, 0};
+                oc__circ_tree_free(&t);
+                /* the mirrored tree with its first round in one or two steps' worth */
+                for (uint64_t m = 1; v == 2 && m <= 2 && !rc && N <= CIRC_BUDGET_NODES &&
+                                     d >= 2 && d <= CIRC_BUDGET_DEPTHS + 1;
+                     m++) {
+                    const uint64_t budget = m * (f.channels ? f.channels : 1);
+                    if (budget > budget_cap(N)) break;
+                    if ((rc = oc__circ_tree_mirror_budget(&dp, (uint32_t)d, budget, &t))) break;
+                    c[n++] = (circ_cand){tree_steps(&t, f.channels), (uint32_t)d, v, budget};
+                    oc__circ_tree_free(&t);
+                }
+            }
         oc__circ_dp_free(&dp);
     }
     if (rc) return oc__fail(why, whylen, rc, "out of memory");
@@ -218,8 +274,11 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
         if (!yes) return oc__search_prune(s, "trees whose bound cannot win", &b, cap2 - i);
         char v[16];
         snprintf(v, sizeof v, "%u", c[i].depth);
-        const char *kv[] = {"depth", v, "variant", c[i].variant ? "1" : "0"};
-        rc = oc__search_offer(s, &b, 2, kv);
+        static const char *const variants[] = {"0", "1", "2"};
+        char fb[24];
+        snprintf(fb, sizeof fb, "%llu", (unsigned long long)c[i].first);
+        const char *kv[] = {"depth", v, "variant", variants[c[i].variant], "first", fb};
+        rc = oc__search_offer(s, &b, c[i].first ? 3 : 2, kv);
     }
     return rc;
 }
@@ -237,7 +296,7 @@ static int formula(const oc__plan *plan, const oc__formula_in *in, oc_report *re
                            (unsigned long long)rep->steps);
 }
 
-static const char *const circ_params[] = {"depth", "variant", NULL};
+static const char *const circ_params[] = {"depth", "variant", "first", NULL};
 
 const oc__algo oc__algo_allgather_circulant = {
     .info = {"circulant", OC_ALLGATHER, "ring",
