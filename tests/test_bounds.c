@@ -439,7 +439,8 @@ static void allreduce_by_steps(uint32_t N, uint64_t w, uint64_t d) {
  * goes from its source to offsets +-1, +-2, +-5 in round 1 and from the nearest holder to the
  * other offsets in round 2; each directed link carries 8 arcs a round. Verified and mapped by the
  * ring model, it takes the 2 steps the exact tree length allows at w = 8 (N = 16, 17), where the
- * registered algorithms take 3 and 4: the bound is met there, so a bound set higher fails. */
+ * seed algorithms take 3 and 4 (`circulant` takes 2 too with its mirrored, first-round budgeted
+ * tree: tests/test_circulant.c): the bound is met there, so a bound set higher fails. */
 static void circulant_meets(uint32_t N) {
     static const int step1[] = {1, 2, 5};
     static const int step2_to[] = {3, 4, 6, 7, 8}, step2_from[] = {2, 5, 5, 5, 5};
