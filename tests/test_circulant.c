@@ -17,8 +17,8 @@
  *  (e) bad input: one line each, before any work.
  *  And the all-gather's two variants of each shortest tree: verified with real data, its search
  *  against every pinned depth and variant (the mirrored trees and their first-round budgets too:
- *  trees, balanced, 2 steps at N = 16, 17, w = 8); above 1024 nodes (1536, the prime 1031; slow: 4096 at
- *  w = 1, 8, 128) verified and its chosen tree the least-bound one.
+ *  trees, balanced, 2 steps at N = 16, 17, w = 8); above 1024 nodes (1536, the prime 1031;
+ *  slow: 4096 at w = 1, 8, 128) verified and its chosen tree the least-bound one.
  */
 #include "algo/algos.h"
 #include "algo/circulant.h"

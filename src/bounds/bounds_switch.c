@@ -129,7 +129,8 @@ int oc__pbound_fattree(const oc__pbound_in *in, oc__pbound *out, char *why, size
         double most = 0;
         for (int i = 0; i < 2; i++)
             most = fmax(most, (double)sizes[i] * (double)(N - sizes[i]));
-        const double entering = ceil(most * (double)oc__pb_unit_bytes(in) / (double)f->packet_bytes - 1e-9);
+        const double unit = (double)oc__pb_unit_bytes(in);
+        const double entering = ceil(most * unit / (double)f->packet_bytes - 1e-9);
         const double t = 3 * rho + ceil(entering / (double)f->uplinks - 1e-9) * pkt;
         if (t > out->time_s) {
             out->time_s = t;
