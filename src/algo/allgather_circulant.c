@@ -14,6 +14,16 @@
  * takes S steps and meets the bound. A hand construction of this kind takes 2 steps at N = 16 and
  * 17, w = 8, where OpTree and one-stage take 3 and 4 (tests/test_bounds.c).
  *
+ * The balanced trees (variant 2 and `first`). A shortest tree may put more of its length on one
+ * direction, or in one round, than the other: at N = 16 and 17, w = 8 every shortest tree of
+ * depth 2 that the programme finds takes 3 steps where 2 are possible. The mirrored programme
+ * (circulant.c) finds the shortest tree symmetric under p -> -p, whose rounds load both
+ * directions alike; with a budget B it finds the shortest such tree whose first round puts at
+ * most B arc units on a direction (its later rounds at their shortest). The search tries, at
+ * N <= 256 and depths 2..8, B = F w and 2 F w (the first round in one or two steps): at N = 16
+ * and 17, w = 8 that is the hand-made tree of scripts/circulant_two_step.py, +-1, +-2, +-5, and
+ * 2 steps.
+ *
  * The tree (circulant.c): a shortest labelling of the offsets by depth, each offset's parent the
  * nearer end of its gap. It is optimal in total length; its rounds need not be balanced, so the
  * steps are sum over rounds of ceil(busiest direction's load / Fw) (the search's proven bound,
@@ -194,9 +204,11 @@ static int by_steps(const void *a, const void *b) {
     return x->first < y->first ? -1 : x->first > y->first;
 }
 
-/* Every depth 1..min(floor(N/2), 48) and both variants of its shortest tree (circulant.c: the
- * quadratic programme's, the slope merges'), each bounded by its tree's rounds' loads
- * (tree_steps), in order of that bound (ties: the shallower, then variant 0). */
+/* Every depth 1..min(floor(N/2), 48) and each variant of its tree (circulant.c: the quadratic
+ * programme's, the slope merges', the mirrored one; at N <= 256 and depths 2..8 the mirrored one
+ * with its first round budgeted to F w and 2 F w too), each bounded by its tree's rounds' loads
+ * (tree_steps), in order of that bound (ties: the shallower, then the lower variant, then the
+ * smaller budget). */
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
     const uint32_t N = in->nodes;
     const int pin_d = oc_kv_get(in->params, "depth") != NULL,
@@ -303,9 +315,10 @@ const oc__algo oc__algo_allgather_circulant = {
              "every block on the same shortest spanning tree of a given depth, rotated to its "
              "source: the few-step all-gather where Fw is large next to N",
              "", "sum over the tree's rounds of ceil(busiest direction's load / (F w)) steps",
-             "depth=searched: the tree's depth, 1..min(floor(N/2), 48); variant=searched: which of "
-             "two equally short trees (0 the quadratic programme's, N <= 1024; 1 the slope "
-             "merges')"},
+             "depth=searched: the tree's depth, 1..min(floor(N/2), 48); variant=searched: which "
+             "tree (0 the quadratic programme's shortest, N <= 1024; 1 the slope merges'; 2 the "
+             "shortest mirror-symmetric, N <= 1024); first=searched: variant 2's first-round "
+             "budget in arc units a direction (N <= 256, depth >= 2; none: unbudgeted)"},
     .param_names = circ_params,
     .max_nodes = OC__CIRC_MAX_NODES,
     .plan = plan,
