@@ -38,8 +38,9 @@
  * programme's O(depth N^2) is too slow and only the slope merges' trees are built (variant 1,
  * milliseconds at 4096 nodes), and a candidate's mapping is N (N - 1) transfers through the
  * model's colouring (about 2.5 s CPU at N = 4096): the 96 candidates made the search take
- * minutes (219 s at N = 4096, w = 128). So above 1024 nodes only the tree of least load bound
- * is mapped; the others are recorded in the search log as not mapped, under their least bound.
+ * minutes (219 s at N = 4096, w = 128). So above 1024 nodes only the trees of least load bound
+ * are mapped, as many as 2^24 transfers allow (one at 4096 nodes, four at 2048, ten at 1031);
+ * the others are recorded in the search log as not mapped, under their least bound.
  * That is a choice by the bound, not a proof: the bound is exact on the links' load (every
  * directed link carries the same by the rotation) but the colouring may take more (52 steps
  * against a bound of 45 at N = 4096, w = 128), so a tree of a slightly larger bound could have
@@ -66,6 +67,9 @@ static uint64_t tree_steps(const oc__circ_tree *t, uint64_t channels) {
  * each, and searched at depths 2 .. CIRC_BUDGET_DEPTHS + 1 (where a first round is a large part
  * of the few steps). */
 enum { CIRC_BUDGET_NODES = 256, CIRC_BUDGET_DEPTHS = 7 };
+
+/* The transfers a search above OC__CIRC_QUADRATIC_NODES maps at most, in whole candidates. */
+#define CIRC_LARGE_MAP (UINT64_C(1) << 24)
 
 /* The first round's budgets worth trying: up to the whole first round of the widest left part,
  * h (h + 1) / 2 arc units a direction (h = floor((N - 1) / 2)); more is no constraint. */
@@ -262,19 +266,21 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
     const uint32_t cap2 = n;
     qsort(c, n, sizeof *c, by_steps);
     static const char *const name = "each round's busiest directed link: ceil(load / (F w)) steps";
+    /* Above OC__CIRC_QUADRATIC_NODES a candidate maps N (N - 1) transfers (about 2 s CPU at
+     * N = 4096): only the trees of least load bound are mapped, as many as CIRC_LARGE_MAP
+     * transfers allow (one at 4096 nodes, four at 2048), the rest recorded as not mapped, under
+     * their least bound (the essay: not a proof that they lose). */
+    const uint64_t each = (uint64_t)N * (N - 1), keep = each ? CIRC_LARGE_MAP / each : 1;
     for (uint32_t i = 0; i < cap2 && !rc; i++) {
-        if (large && i == 1) {
-            /* Above OC__CIRC_QUADRATIC_NODES a candidate maps N (N - 1) transfers (5 s CPU at
-             * N = 4096): only the tree of least load bound is mapped, the rest are recorded as
-             * not mapped, under their least bound (the essay: not a proof that they lose). */
+        if (large && i == (keep > 1 ? keep : 1)) {
             const oc__bound rest = {.time_s = (double)c[i].steps * f.step_time,
                                     .steps = c[i].steps,
                                     .name = name,
                                     .transfers = (uint64_t)N * (N - 1)};
             return oc__search_prune(s,
                                     "trees of a larger or equal load bound, not mapped: above "
-                                    "1024 nodes only the least-bound tree is (N (N - 1) "
-                                    "transfers a candidate)",
+                                    "1024 nodes only the least-bound trees are (N (N - 1) "
+                                    "transfers a candidate, 2^24 in all)",
                                     &rest, cap2 - i);
         }
         oc__bound b = {.time_s = (double)c[i].steps * f.step_time,
