@@ -16,7 +16,9 @@
  *  (d) windows: every chunk window's transfers are the whole schedule's, in place.
  *  (e) bad input: one line each, before any work.
  *  And the all-gather's two variants of each shortest tree: verified with real data, its search
- *  against every pinned depth and variant.
+ *  against every pinned depth and variant (the mirrored trees and their first-round budgets too:
+ *  trees, balanced, 2 steps at N = 16, 17, w = 8); above 1024 nodes (1536, the prime 1031;
+ *  slow: 4096 at w = 1, 8, 128) verified and at least as fast as the least-bound tree pinned.
  */
 #include "algo/algos.h"
 #include "algo/circulant.h"
@@ -90,6 +92,53 @@ static void trees(void) {
             oc__circ_tree_free(&t);
         }
     }
+}
+
+/* The mirrored trees (variant 2) and the budgeted ones: trees, no shorter than E(N, h), every
+ * round the same arc length both ways but for the antipode's arc (at most N/2 on one side), and
+ * a budgeted tree's first round within its budget a direction. */
+static void mirrored_trees(void) {
+    static const uint32_t Ns[] = {2, 3, 5, 7, 12, 16, 17, 31, 64, 100, 257, 1000};
+    for (size_t i = 0; i < sizeof Ns / sizeof *Ns; i++) {
+        const uint32_t N = Ns[i], cap = oc__circ_depth_cap(N);
+        uint64_t E[OC__CIRC_MAX_DEPTH];
+        CHECK(oc__pb_ring_tree_exact(N, cap, E) == 0, "E(%u)", N);
+        oc__circ_dp dp;
+        CHECK(oc__circ_dp_build_mirror(&dp, N, cap - 1, 0, 1) == 0, "mirrored programme N=%u", N);
+        for (uint32_t h = 1; h <= cap; h++) {
+            for (uint64_t budget = 0; budget <= 16; budget += 4) {
+                if (budget && (h < 2 || N > 300)) break;
+                oc__circ_tree t;
+                const int rc = budget ? oc__circ_tree_mirror_budget(&dp, h, budget, &t)
+                                      : oc__circ_tree_mirror_of(&dp, h, &t);
+                CHECK(rc == 0, "mirrored N=%u h=%u budget=%llu", N, h, (unsigned long long)budget);
+                if (rc) continue;
+                int ok;
+                const uint64_t len = tree_length(&t, &ok);
+                int balanced = 1;
+                for (uint32_t r = 1; r <= t.depth; r++) {
+                    uint64_t cw, ccw, either;
+                    oc__circ_round_arcs(&t, r, &cw, &ccw, &either);
+                    const uint64_t diff = cw > ccw ? cw - ccw : ccw - cw;
+                    if (diff > N / 2) balanced = 0;
+                    if (r == 1 && budget && (cw > budget || ccw > budget)) balanced = 0;
+                }
+                CHECK(ok && len >= E[h - 1] && balanced,
+                      "mirrored N=%u h=%u budget=%llu: a tree %d, length %llu (E %llu), "
+                      "balanced %d",
+                      N, h, (unsigned long long)budget, ok, (unsigned long long)len,
+                      (unsigned long long)E[h - 1], balanced);
+                oc__circ_tree_free(&t);
+            }
+        }
+        oc__circ_dp_free(&dp);
+    }
+    /* a programme without its mirrored part refuses */
+    oc__circ_dp dp;
+    oc__circ_tree t;
+    CHECK(oc__circ_dp_build(&dp, 12, 2, 0) == 0 && oc__circ_tree_mirror_of(&dp, 2, &t) == OC_EINVAL,
+          "no mirrored part");
+    oc__circ_dp_free(&dp);
 }
 
 /* ---- (b) verified runs ---- */
@@ -252,15 +301,31 @@ static void windows(uint32_t N, const char *words) {
 /* The all-gather (allgather_circulant.c) with both trees of each depth: verified with real data
  * with variant 1 at N = 2 .. 100, and its search against every pinned depth and variant. */
 static void allgather_variants(void) {
-    static const uint32_t Ns[] = {2, 3, 5, 7, 12, 100};
-    char why[512] = "", p[48];
+    static const uint32_t Ns[] = {1, 2, 3, 5, 7, 12, 100};
+    char why[512] = "", p[64];
     int err = 0;
-    for (size_t i = 0; i < sizeof Ns / sizeof *Ns; i++) {
-        snprintf(p, sizeof p, "depth=%u variant=1", Ns[i] >= 4 ? 2 : 1);
-        oc_report *rep = run_words("ring", OC_ALLGATHER, "circulant", Ns[i], 4096, p,
-                                   "wavelengths=4", 1, &err, why, sizeof why);
-        CHECK(err == 0 && rep && oc_report_verified(rep) && oc_report_data_checked(rep),
-              "allgather circulant N=%u %s: %s", Ns[i], p, err ? why : "not verified");
+    for (size_t i = 0; i < sizeof Ns / sizeof *Ns; i++)
+        for (int v = 1; v <= 3; v++) { /* 3: the mirrored tree with a first-round budget */
+            snprintf(p, sizeof p, "depth=%u variant=%d%s", Ns[i] >= 4 ? 2 : 1, v < 3 ? v : 2,
+                     v == 3 && Ns[i] >= 4 ? " first=2" : "");
+            oc_report *rep = run_words("ring", OC_ALLGATHER, "circulant", Ns[i], 4096, p,
+                                       "wavelengths=4", 1, &err, why, sizeof why);
+            CHECK(err == 0 && rep && oc_report_verified(rep) && oc_report_data_checked(rep),
+                  "allgather circulant N=%u %s: %s", Ns[i], p, err ? why : "not verified");
+            oc_report_free(rep);
+        }
+    /* the balanced trees' point (docs/bounds-gap.md): at N = 16 and 17, w = 8, the mirrored tree
+     * whose first round fits one step takes the 2 steps of the physical bound, where every
+     * shortest tree of the quadratic programme and the slope merges takes 3 */
+    for (uint32_t N = 16; N <= 17; N++) {
+        oc_report *rep = run_words("ring", OC_ALLGATHER, "circulant", N, 4096, NULL,
+                                   "wavelengths=8", 1, &err, why, sizeof why);
+        oc_physical_bound_info b = {0};
+        CHECK(err == 0 && rep && oc_report_verified(rep) && oc_report_physical_bound(rep, &b) &&
+                  oc_report_steps(rep) == 2 && b.steps == 2,
+              "allgather circulant N=%u w=8: %llu steps (bound %llu): %s", N,
+              rep ? (unsigned long long)oc_report_steps(rep) : 0ull, (unsigned long long)b.steps,
+              err ? why : "");
         oc_report_free(rep);
     }
     static const struct {
@@ -274,8 +339,10 @@ static void allgather_variants(void) {
         CHECK(err == 0 && def && oc_report_verified(def), "allgather N=%u: %s", N, why);
         if (!def) continue;
         for (uint32_t d = 1; d <= oc__circ_depth_cap(N); d++)
-            for (int v = 0; v < 2; v++) {
-                snprintf(p, sizeof p, "depth=%u variant=%d", d, v);
+            for (int v = 0; v < 5; v++) { /* 3, 4: variant 2 with first = 4, 8 */
+                if (v >= 3 && d < 2) continue;
+                snprintf(p, sizeof p, "depth=%u variant=%d%s", d, v < 3 ? v : 2,
+                         v == 3 ? " first=4" : v == 4 ? " first=8" : "");
                 oc_report *rep = run_words("ring", OC_ALLGATHER, "circulant", N, 4096, p,
                                            cases[i].net, 0, &err, why, sizeof why);
                 CHECK(err == 0 && rep && oc_report_time(rep) >= oc_report_time(def) * (1 - 1e-12),
@@ -285,6 +352,76 @@ static void allgather_variants(void) {
             }
         oc_report_free(def);
     }
+}
+
+/* The all-gather above 1024 nodes (the slope merges' trees alone, only the least-bound trees
+ * mapped): verified (with real data at 1536 nodes), at least its own bound, its formula the
+ * chosen tree's load bound computed here from the tree's round loads, and at least as fast as
+ * the tree of least bound pinned (which the search always maps: a search that skipped it, or
+ * bounded the trees wrongly, fails). 4096 nodes at w = 1, 8 and 128 in the slow run. */
+static uint64_t ag_tree_bound(const oc__circ_tree *t, uint64_t channels) {
+    uint64_t steps = 0;
+    for (uint32_t r = 1; r <= t->depth; r++)
+        steps += (oc__circ_round_load(t, r) + channels - 1) / channels;
+    return steps;
+}
+
+static void allgather_large_at(uint32_t N, uint64_t w, int data) {
+    char why[512] = "", net[48];
+    int err = 0;
+    snprintf(net, sizeof net, "wavelengths=%llu", (unsigned long long)w);
+    oc_report *rep = run_words("ring", OC_ALLGATHER, "circulant", N, 4 << 20, NULL, net, data,
+                               &err, why, sizeof why);
+    CHECK(err == 0 && rep && oc_report_verified(rep) && (!data || oc_report_data_checked(rep)),
+          "allgather circulant N=%u w=%llu: %s", N, (unsigned long long)w,
+          err ? why : "not verified");
+    if (!rep) return;
+    const char *d = oc_report_param(rep, "depth"), *v = oc_report_param(rep, "variant");
+    double formula = 0;
+    CHECK(oc_report_steps_formula(rep, &formula) == 1 &&
+              (double)oc_report_steps(rep) >= formula - 1e-9,
+          "allgather N=%u w=%llu: %llu steps below its bound %.0f", N, (unsigned long long)w,
+          (unsigned long long)oc_report_steps(rep), formula);
+    CHECK(d && v && !strcmp(v, "1"), "allgather N=%u: variant %s (the slope merges' wanted)", N,
+          v ? v : "(none)");
+    oc__circ_dp dp;
+    const uint32_t cap = oc__circ_depth_cap(N);
+    uint64_t least = UINT64_MAX, chosen = UINT64_MAX;
+    uint32_t least_h = 0;
+    CHECK(oc__circ_dp_build(&dp, N, cap - 1, 1) == 0, "programme N=%u", N);
+    for (uint32_t h = 1; h <= cap; h++) {
+        oc__circ_tree t;
+        if (oc__circ_tree_of(&dp, h, &t)) break;
+        const uint64_t b = ag_tree_bound(&t, w);
+        if (b < least) least = b, least_h = h;
+        if (d && (uint32_t)strtoul(d, NULL, 10) == h) chosen = b;
+        oc__circ_tree_free(&t);
+    }
+    oc__circ_dp_free(&dp);
+    CHECK((double)chosen == formula,
+          "allgather N=%u w=%llu: depth %s bounded at %llu steps here, its formula %.0f", N,
+          (unsigned long long)w, d ? d : "(none)", (unsigned long long)chosen, formula);
+    /* the least-bound tree is always mapped, so the winner is at least as fast as it */
+    char p[48];
+    snprintf(p, sizeof p, "depth=%u variant=1", least_h);
+    oc_report *pin = run_words("ring", OC_ALLGATHER, "circulant", N, 4 << 20, p, net, 0, &err,
+                               why, sizeof why);
+    CHECK(err == 0 && pin && oc_report_time(rep) <= oc_report_time(pin) * (1 + 1e-12),
+          "allgather N=%u w=%llu: the search's %s (%.9g s) is slower than the least-bound tree %s "
+          "(%.9g s)",
+          N, (unsigned long long)w, d ? d : "(none)", oc_report_time(rep), p,
+          pin ? oc_report_time(pin) : 0);
+    oc_report_free(pin);
+    oc_report_free(rep);
+}
+
+static void allgather_large(void) {
+    allgather_large_at(1536, 16, 1);
+    allgather_large_at(1031, 64, 0); /* a prime */
+    if (!slow) return;
+    allgather_large_at(4096, 1, 0);
+    allgather_large_at(4096, 8, 0);
+    allgather_large_at(4096, 128, 0);
 }
 
 /* ---- (e) bad input ---- */
@@ -308,11 +445,36 @@ static void bad_input(void) {
     refused(12, "stride=2", "stride");
     refused(4097, NULL, "4096");
     refused(2000, "variant=0 depth=2 pieces=1", "1024");
+    /* the all-gather's */
+    static const struct {
+        uint32_t N;
+        const char *params, *says;
+    } ag[] = {{4097, NULL, "4096"},
+              {2000, "variant=0", "1024"},
+              {2000, "variant=2", "1024"},
+              {2000, "depth=49", "depth"},
+              {12, "variant=3", "variant"},
+              {12, "depth=2 first=4", "variant=2"},
+              {300, "depth=2 variant=2 first=4", "256"},
+              {12, "depth=1 variant=2 first=4", "depth >= 2"},
+              {12, "depth=2 variant=2 first=0", "first"},
+              {12, "depth=2 variant=2 first=16", "first"}};
+    for (size_t i = 0; i < sizeof ag / sizeof *ag; i++) {
+        char why[512] = "";
+        int err = 0;
+        oc_report *rep = run_words("ring", OC_ALLGATHER, "circulant", ag[i].N, 4096, ag[i].params,
+                                   "wavelengths=8", 0, &err, why, sizeof why);
+        CHECK(err != 0 && !rep && strstr(why, ag[i].says) && !strchr(why, '\n'),
+              "allgather N=%u %s: err %d, '%s' (wanted '%s')", ag[i].N,
+              ag[i].params ? ag[i].params : "", err, why, ag[i].says);
+        oc_report_free(rep);
+    }
 }
 
 int main(int argc, char **argv) {
     slow = argc > 1 && !strcmp(argv[1], "slow");
     trees();
+    mirrored_trees();
     verified_runs();
     search_contract(7, 2, 40);
     search_contract(12, 8, 24);
@@ -322,5 +484,6 @@ int main(int argc, char **argv) {
     windows(100, "depth=4 pieces=100");
     bad_input();
     allgather_variants();
+    allgather_large();
     return CHECK_SUMMARY();
 }

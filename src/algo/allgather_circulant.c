@@ -14,6 +14,16 @@
  * takes S steps and meets the bound. A hand construction of this kind takes 2 steps at N = 16 and
  * 17, w = 8, where OpTree and one-stage take 3 and 4 (tests/test_bounds.c).
  *
+ * The balanced trees (variant 2 and `first`). A shortest tree may put more of its length on one
+ * direction, or in one round, than the other: at N = 16 and 17, w = 8 every shortest tree of
+ * depth 2 that the programme finds takes 3 steps where 2 are possible. The mirrored programme
+ * (circulant.c) finds the shortest tree symmetric under p -> -p, whose rounds load both
+ * directions alike; with a budget B it finds the shortest such tree whose first round puts at
+ * most B arc units on a direction (its later rounds at their shortest). The search tries, at
+ * N <= 256 and depths 2..8, B = F w and 2 F w (the first round in one or two steps): at N = 16
+ * and 17, w = 8 that is the hand-made tree of scripts/circulant_two_step.py, +-1, +-2, +-5, and
+ * 2 steps.
+ *
  * The tree (circulant.c): a shortest labelling of the offsets by depth, each offset's parent the
  * nearer end of its gap. It is optimal in total length; its rounds need not be balanced, so the
  * steps are sum over rounds of ceil(busiest direction's load / Fw) (the search's proven bound,
@@ -23,12 +33,22 @@
  * second's bound is 13 steps against 16, at N = 16, w = 4 4 against 5.
  *
  * Costs. N (N - 1) one-block transfers (every block reaches every node on its own arc), like
- * bidir and comb; the programme is O(depth N^2) with 12 bytes a node and level of argmins, so the
- * algorithm takes N <= 1024 (max_nodes). The slope merges of circulant.c would build its trees
- * at 4096 nodes in milliseconds, but its N (N - 1) transfers a candidate make the search take
- * minutes there (219 s at N = 4096, w = 128, for 52 steps against multilevel's 48), so the
- * all-gather keeps the quadratic programme's trees and 1024 nodes. The all-reduce on the same
- * trees, backwards then forwards, is allreduce_circulant.c.
+ * bidir and comb. Up to 1024 nodes (OC__CIRC_QUADRATIC_NODES) both variants of every depth are
+ * offered and the search maps them best bound first, as its contract says. Above, the
+ * programme's O(depth N^2) is too slow and only the slope merges' trees are built (variant 1,
+ * milliseconds at 4096 nodes), and a candidate's mapping is N (N - 1) transfers through the
+ * model's colouring (about 2.5 s CPU at N = 4096): the 96 candidates made the search take
+ * minutes (219 s at N = 4096, w = 128). So above 1024 nodes only the trees of least load bound
+ * are mapped, as many as 2^24 transfers allow (one at 4096 nodes, four at 2048, ten at 1031);
+ * the others are recorded in the search log as not mapped, under their least bound.
+ * That is a choice by the bound, not a proof: the bound is exact on the links' load (every
+ * directed link carries the same by the rotation) but the colouring may take more (52 steps
+ * against a bound of 45 at N = 4096, w = 128), so a tree of a slightly larger bound could have
+ * coloured better. Up to 4096 nodes (max_nodes): a run there costs about 8 s CPU, the search's
+ * mapping and the run's (verifier, model, real data), each 16.7 M transfers; taking a whole
+ * round at once (each arc of the tree is a family of N rotations, core.h's oc__family) would
+ * need rounds of several families in the IR and the ring model, which this file does not have.
+ * The all-reduce on the same trees, backwards then forwards, is allreduce_circulant.c.
  */
 #include "algo/circulant.h"
 
@@ -43,15 +63,45 @@ static uint64_t tree_steps(const oc__circ_tree *t, uint64_t channels) {
     return steps;
 }
 
+/* The budgeted mirrored trees (`first`) are built up to this many nodes, O(N^2 budget / 8)
+ * each, and searched at depths 2 .. CIRC_BUDGET_DEPTHS + 1 (where a first round is a large part
+ * of the few steps). */
+enum { CIRC_BUDGET_NODES = 256, CIRC_BUDGET_DEPTHS = 7 };
+
+/* The transfers a search above OC__CIRC_QUADRATIC_NODES maps at most, in whole candidates. */
+#define CIRC_LARGE_MAP (UINT64_C(1) << 24)
+
+/* The first round's budgets worth trying: up to the whole first round of the widest left part,
+ * h (h + 1) / 2 arc units a direction (h = floor((N - 1) / 2)); more is no constraint. */
+static uint64_t budget_cap(uint32_t N) {
+    const uint64_t h = N ? (N - 1) / 2 : 0;
+    return h * (h + 1) / 2;
+}
+
+/* The tree of a depth and variant (0: the quadratic programme's shortest, 1: the slope merges',
+ * 2: the mirrored programme's, circulant.h), with first > 0 (variant 2 only) the mirrored tree
+ * whose first round takes at most `first` arc units a direction. */
+static int build_tree(uint32_t N, uint32_t depth, uint32_t variant, uint64_t first,
+                      oc__circ_tree *t) {
+    oc__circ_dp dp;
+    int rc = oc__circ_dp_build_mirror(&dp, N, depth - 1, variant == 1, variant == 2);
+    if (rc) return rc;
+    rc = variant != 2 ? oc__circ_tree_of(&dp, depth, t)
+         : first      ? oc__circ_tree_mirror_budget(&dp, depth, first, t)
+                      : oc__circ_tree_mirror_of(&dp, depth, t);
+    oc__circ_dp_free(&dp);
+    return rc;
+}
+
 static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t whylen) {
-    static const char *const names[] = {"depth", "variant", NULL};
+    static const char *const names[] = {"depth", "variant", "first", NULL};
     int rc = oc__kv_only(params, names, "circulant", why, whylen);
     if (rc) return rc;
-    if (nodes > OC__CIRC_QUADRATIC_NODES)
+    if (nodes > OC__CIRC_MAX_NODES)
         return oc__fail(why, whylen, OC_ENOTSUP,
-                        "circulant: at most %u nodes (its tree is an O(depth N^2) programme)",
-                        (unsigned)OC__CIRC_QUADRATIC_NODES);
+                        "circulant: at most %u nodes (N (N - 1) one-block transfers)",
+                        (unsigned)OC__CIRC_MAX_NODES);
     const uint32_t cap = oc__circ_depth_cap(nodes);
     /* without a network to search on: the depth whose tree the ring's link slots could carry
      * at one wavelength pair a node, about log3 N */
@@ -60,8 +110,26 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
         dflt++;
     uint64_t depth = dflt;
     if ((rc = oc__kv_u64(params, "depth", dflt, 1, cap, &depth, why, whylen))) return rc;
+    /* the quadratic programme's tree up to OC__CIRC_QUADRATIC_NODES, the slope merges' above */
     uint64_t variant = 0;
-    if ((rc = oc__kv_u64(params, "variant", 0, 0, 1, &variant, why, whylen))) return rc;
+    if ((rc = oc__kv_u64(params, "variant", nodes > OC__CIRC_QUADRATIC_NODES, 0, 2, &variant, why,
+                         whylen)))
+        return rc;
+    if (variant != 1 && nodes > OC__CIRC_QUADRATIC_NODES)
+        return oc__fail(why, whylen, OC_ENOTSUP,
+                        "circulant: variant=%llu (a quadratic programme's tree) takes at most %u "
+                        "nodes",
+                        (unsigned long long)variant, (unsigned)OC__CIRC_QUADRATIC_NODES);
+    uint64_t first = 0;
+    if (oc_kv_get(params, "first")) {
+        if (variant != 2 || depth < 2 || nodes > CIRC_BUDGET_NODES)
+            return oc__fail(why, whylen, OC_EINVAL,
+                            "circulant: first (the first round's budget) takes variant=2, "
+                            "depth >= 2 and at most %u nodes",
+                            (unsigned)CIRC_BUDGET_NODES);
+        if ((rc = oc__kv_u64(params, "first", 0, 1, budget_cap(nodes), &first, why, whylen)))
+            return rc;
+    }
     if ((rc = oc__plan_work("circulant", nodes, (uint64_t)nodes * (nodes ? nodes - 1 : 0), why,
                             whylen)))
         return rc;
@@ -70,12 +138,8 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     if (!t) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     plan->state = t;
     if (nodes >= 2) {
-        oc__circ_dp dp;
-        if ((rc = oc__circ_dp_build(&dp, nodes, (uint32_t)depth - 1, (int)variant)))
+        if ((rc = build_tree(nodes, (uint32_t)depth, (uint32_t)variant, first, t)))
             return oc__fail(why, whylen, rc, "out of memory");
-        rc = oc__circ_tree_of(&dp, (uint32_t)depth, t);
-        oc__circ_dp_free(&dp);
-        if (rc) return oc__fail(why, whylen, rc, "out of memory");
         uint64_t most = 0;
         for (uint32_t r = 1; r <= depth; r++)
             if (t->count[r] > most) most = t->count[r];
@@ -83,10 +147,12 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
         plan->spec.max_round = most * nodes;
     }
     plan->spec.window_skips = 1; /* a round's transfers in label order (emit_round) */
-    char v[16];
+    char v[16], var[16], fb[24];
     snprintf(v, sizeof v, "%llu", (unsigned long long)depth);
-    return oc_kv_set(plan->used, "depth", v) ||
-                   oc_kv_set(plan->used, "variant", variant ? "1" : "0")
+    snprintf(var, sizeof var, "%llu", (unsigned long long)variant);
+    snprintf(fb, sizeof fb, "%llu", (unsigned long long)first);
+    return oc_kv_set(plan->used, "depth", v) || oc_kv_set(plan->used, "variant", var) ||
+                   (first && oc_kv_set(plan->used, "first", fb))
                ? oc__fail(why, whylen, OC_ENOMEM, "out of memory")
                : 0;
 }
@@ -131,51 +197,92 @@ static void release(oc__plan *plan) {
 typedef struct circ_cand {
     uint64_t steps;
     uint32_t depth, variant;
+    uint64_t first; /* variant 2's first-round budget, 0: none */
 } circ_cand;
 
 static int by_steps(const void *a, const void *b) {
     const circ_cand *x = a, *y = b;
     if (x->steps != y->steps) return x->steps < y->steps ? -1 : 1;
     if (x->depth != y->depth) return x->depth < y->depth ? -1 : 1;
-    return x->variant < y->variant ? -1 : x->variant > y->variant;
+    if (x->variant != y->variant) return x->variant < y->variant ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
 }
 
-/* Every depth 1..min(floor(N/2), 48) and both variants of its shortest tree (circulant.c: the
- * quadratic programme's, the slope merges'), each bounded by its tree's rounds' loads
- * (tree_steps), in order of that bound (ties: the shallower, then variant 0). */
+/* Every depth 1..min(floor(N/2), 48) and each variant of its tree (circulant.c: the quadratic
+ * programme's, the slope merges', the mirrored one; at N <= 256 and depths 2..8 the mirrored one
+ * with its first round budgeted to F w and 2 F w too), each bounded by its tree's rounds' loads
+ * (tree_steps), in order of that bound (ties: the shallower, then the lower variant, then the
+ * smaller budget). */
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
     const uint32_t N = in->nodes;
     const int pin_d = oc_kv_get(in->params, "depth") != NULL,
-              pin_v = oc_kv_get(in->params, "variant") != NULL;
-    if ((pin_d && pin_v) || N < 3 || N > OC__CIRC_QUADRATIC_NODES) return 0;
+              pin_v = oc_kv_get(in->params, "variant") != NULL,
+              pin_f = oc_kv_get(in->params, "first") != NULL;
+    if ((pin_d && pin_v) || pin_f || N < 3 || N > OC__CIRC_MAX_NODES) return 0;
+    const int large = N > OC__CIRC_QUADRATIC_NODES;
     oc__formula_in f;
     int rc = in->figures(in, in->coll, 1, &f, why, whylen);
     if (rc) return rc;
     const uint32_t cap = oc__circ_depth_cap(N);
-    uint64_t d_lo = 1, d_hi = cap, v_lo = 0, v_hi = 1;
+    uint64_t d_lo = 1, d_hi = cap, v_lo = (uint64_t)large, v_hi = large ? 1 : 2;
     if (pin_d && (rc = oc__kv_u64(in->params, "depth", 1, 1, cap, &d_lo, why, whylen))) return rc;
-    if (pin_v && (rc = oc__kv_u64(in->params, "variant", 0, 0, 1, &v_lo, why, whylen))) return rc;
+    if (pin_v && (rc = oc__kv_u64(in->params, "variant", 0, 0, 2, &v_lo, why, whylen))) return rc;
+    if (pin_v && v_lo != 1 && large) return 0; /* the plan refuses it with its own line */
     if (pin_d) d_hi = d_lo;
     if (pin_v) v_hi = v_lo;
-    circ_cand c[2 * OC__CIRC_MAX_DEPTH];
+    circ_cand c[3 * OC__CIRC_MAX_DEPTH + 2 * CIRC_BUDGET_DEPTHS];
     uint32_t n = 0;
-    for (uint64_t v = v_lo; v <= v_hi && !rc; v++) {
+    /* one programme for variants 0 and 2 (the quadratic one with its mirrored part), one for 1 */
+    for (int slopes = 0; slopes <= 1 && !rc; slopes++) {
+        const int v0 = !slopes && v_lo == 0, v1 = slopes && v_lo <= 1 && v_hi >= 1,
+                  v2 = !slopes && v_hi == 2;
+        if (!v0 && !v1 && !v2) continue;
         oc__circ_dp dp;
-        if ((rc = oc__circ_dp_build(&dp, N, (uint32_t)d_hi - 1, (int)v)))
+        if ((rc = oc__circ_dp_build_mirror(&dp, N, (uint32_t)d_hi - 1, slopes, v2)))
             return oc__fail(why, whylen, rc, "out of memory");
-        for (uint64_t d = d_lo; d <= d_hi && !rc; d++) {
-            oc__circ_tree t;
-            if ((rc = oc__circ_tree_of(&dp, (uint32_t)d, &t))) break;
-            c[n++] = (circ_cand){tree_steps(&t, f.channels), (uint32_t)d, (uint32_t)v};
-            oc__circ_tree_free(&t);
-        }
+        for (uint64_t d = d_lo; d <= d_hi && !rc; d++)
+            for (uint32_t v = 0; v <= 2 && !rc; v++) {
+                if (!(v == 0 ? v0 : v == 1 ? v1 : v2)) continue;
+                oc__circ_tree t;
+                rc = v == 2 ? oc__circ_tree_mirror_of(&dp, (uint32_t)d, &t)
+                            : oc__circ_tree_of(&dp, (uint32_t)d, &t);
+                if (rc) break;
+                c[n++] = (circ_cand){tree_steps(&t, f.channels), (uint32_t)d, v, 0};
+                oc__circ_tree_free(&t);
+                /* the mirrored tree with its first round in one or two steps' worth */
+                for (uint64_t m = 1; v == 2 && m <= 2 && !rc && N <= CIRC_BUDGET_NODES &&
+                                     d >= 2 && d <= CIRC_BUDGET_DEPTHS + 1;
+                     m++) {
+                    const uint64_t budget = m * (f.channels ? f.channels : 1);
+                    if (budget > budget_cap(N)) break;
+                    if ((rc = oc__circ_tree_mirror_budget(&dp, (uint32_t)d, budget, &t))) break;
+                    c[n++] = (circ_cand){tree_steps(&t, f.channels), (uint32_t)d, v, budget};
+                    oc__circ_tree_free(&t);
+                }
+            }
         oc__circ_dp_free(&dp);
     }
     if (rc) return oc__fail(why, whylen, rc, "out of memory");
     const uint32_t cap2 = n;
     qsort(c, n, sizeof *c, by_steps);
     static const char *const name = "each round's busiest directed link: ceil(load / (F w)) steps";
+    /* Above OC__CIRC_QUADRATIC_NODES a candidate maps N (N - 1) transfers (about 2 s CPU at
+     * N = 4096): only the trees of least load bound are mapped, as many as CIRC_LARGE_MAP
+     * transfers allow (one at 4096 nodes, four at 2048), the rest recorded as not mapped, under
+     * their least bound (the essay: not a proof that they lose). */
+    const uint64_t each = (uint64_t)N * (N - 1), keep = each ? CIRC_LARGE_MAP / each : 1;
     for (uint32_t i = 0; i < cap2 && !rc; i++) {
+        if (large && i == (keep > 1 ? keep : 1)) {
+            const oc__bound rest = {.time_s = (double)c[i].steps * f.step_time,
+                                    .steps = c[i].steps,
+                                    .name = name,
+                                    .transfers = (uint64_t)N * (N - 1)};
+            return oc__search_prune(s,
+                                    "trees of a larger or equal load bound, not mapped: above "
+                                    "1024 nodes only the least-bound trees are (N (N - 1) "
+                                    "transfers a candidate, 2^24 in all)",
+                                    &rest, cap2 - i);
+        }
         oc__bound b = {.time_s = (double)c[i].steps * f.step_time,
                        .steps = c[i].steps,
                        .name = name,
@@ -185,8 +292,11 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
         if (!yes) return oc__search_prune(s, "trees whose bound cannot win", &b, cap2 - i);
         char v[16];
         snprintf(v, sizeof v, "%u", c[i].depth);
-        const char *kv[] = {"depth", v, "variant", c[i].variant ? "1" : "0"};
-        rc = oc__search_offer(s, &b, 2, kv);
+        static const char *const variants[] = {"0", "1", "2"};
+        char fb[24];
+        snprintf(fb, sizeof fb, "%llu", (unsigned long long)c[i].first);
+        const char *kv[] = {"depth", v, "variant", variants[c[i].variant], "first", fb};
+        rc = oc__search_offer(s, &b, c[i].first ? 3 : 2, kv);
     }
     return rc;
 }
@@ -204,17 +314,19 @@ static int formula(const oc__plan *plan, const oc__formula_in *in, oc_report *re
                            (unsigned long long)rep->steps);
 }
 
-static const char *const circ_params[] = {"depth", "variant", NULL};
+static const char *const circ_params[] = {"depth", "variant", "first", NULL};
 
 const oc__algo oc__algo_allgather_circulant = {
     .info = {"circulant", OC_ALLGATHER, "ring",
              "every block on the same shortest spanning tree of a given depth, rotated to its "
              "source: the few-step all-gather where Fw is large next to N",
              "", "sum over the tree's rounds of ceil(busiest direction's load / (F w)) steps",
-             "depth=searched: the tree's depth, 1..min(floor(N/2), 48); variant=searched: which of "
-             "two equally short trees (0 the quadratic programme's, 1 the slope merges')"},
+             "depth=searched: the tree's depth, 1..min(floor(N/2), 48); variant=searched: which "
+             "tree (0 the quadratic programme's shortest, N <= 1024; 1 the slope merges'; 2 the "
+             "shortest mirror-symmetric, N <= 1024); first=searched: variant 2's first-round "
+             "budget in arc units a direction (N <= 256, depth >= 2; none: unbudgeted)"},
     .param_names = circ_params,
-    .max_nodes = OC__CIRC_QUADRATIC_NODES,
+    .max_nodes = OC__CIRC_MAX_NODES,
     .plan = plan,
     .generate = generate,
     .release = release,

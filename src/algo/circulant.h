@@ -22,16 +22,36 @@ typedef struct oc__circ_tree {
 typedef struct oc__circ_dp {
     uint32_t N, kmax;
     uint32_t *ly, *ma, *split; /* [k * (N + 1) + x] */
+    /* NULL, or (oc__circ_dp_build_mirror) the mirrored programme's argmins: the left part's size
+     * of a gap symmetric about the antipode */
+    uint32_t *sym;
+    /* with sym: each level's least gap lengths, D_k (plain) and Sym_k (mirrored), [k (N+1) + g] */
+    uint64_t *dval, *sval;
 } oc__circ_dp;
 
 /* The programme on N nodes for trees of depth up to kmax + 1: 0 or OC_ENOMEM. slopes = 0: the
  * quadratic way, O(kmax N^2), its first minimisers; 1: the slope merges where the level is
  * convex (O(N log N)), their minimisers (circulant.c's essay). */
 int oc__circ_dp_build(oc__circ_dp *dp, uint32_t N, uint32_t kmax, int slopes);
+/* The same, and with mirror = 1 the mirrored programme too (O(kmax N^2 / 4) more): the shortest
+ * trees symmetric under p -> -p, for oc__circ_tree_mirror_of. */
+int oc__circ_dp_build_mirror(oc__circ_dp *dp, uint32_t N, uint32_t kmax, int slopes, int mirror);
 void oc__circ_dp_free(oc__circ_dp *dp);
 /* A shortest tree of depth `depth` (1..kmax + 1): 0 or OC_ENOMEM. */
 int oc__circ_tree_of(const oc__circ_dp *dp, uint32_t depth, oc__circ_tree *t);
 void oc__circ_tree_free(oc__circ_tree *t);
+/* The shortest tree of depth `depth` among those symmetric under p -> -p (the mirrored tree:
+ * offset -p has p's label and the mirror of p's parent), from a programme built with mirror = 1:
+ * every round puts the same arc length on both directions (but for the antipode's arc on an even
+ * ring). 0, OC_ENOMEM, or OC_EINVAL when the programme has no mirrored part. */
+int oc__circ_tree_mirror_of(const oc__circ_dp *dp, uint32_t depth, oc__circ_tree *t);
+/* The shortest mirrored tree of depth `depth` (2..kmax + 1) whose first round puts at most
+ * `budget` arc units on each direction (a round that fits budget / (F w) steps), the rest at
+ * their shortest: the balanced choice where the shortest trees' first round spills into one step
+ * more. O(N^2 budget / 8) time, O(N budget) memory; 0, OC_ENOMEM, OC_EINVAL (no mirrored part,
+ * a depth outside it). */
+int oc__circ_tree_mirror_budget(const oc__circ_dp *dp, uint32_t depth, uint64_t budget,
+                                oc__circ_tree *t);
 /* The split tree with k arcs a side a round (circulant.c): each holder cuts its segment of the
  * ring into 2k + 1 parts and sends to the middle of every other part; depth about
  * log_{2k+1} N, each round's arcs of one holder inside its own segment. 0 or OC_ENOMEM. */

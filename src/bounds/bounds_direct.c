@@ -19,8 +19,19 @@
  *  - volume: in a step a node consumes at most Delta messages, so the step's slowest message has
  *    at least 1/Delta of that node's bytes in the step: over the schedule, at least the port
  *    volume (bounds_common.c) / Delta at tm a byte; and every step pays ts (+ td under wormhole).
- * time >= steps bound x (ts [+ td]) + port volume tm / Delta. Weak for all-to-all, where the
- * model's own bound (the notes' bisection Lemma) is on the schedule, not proven here for all.
+ *  - bisection (all-to-all): cut dimension i (side z >= 2) between slices floor(z/2) and
+ *    ceil(z/2): A = floor(z/2) N / z nodes on one side, B = N - A on the other, and every one of
+ *    the A B units of the one side's nodes for the other's (distinct data, nothing to combine)
+ *    crosses the cut. In a step a directed link carries one message (full duplex; half duplex:
+ *    one a link, both ways together), and the cut has c = 2 N / z links a direction on a torus
+ *    side >= 3 (it wraps: two boundaries), N / z otherwise, so a step's slowest message holds at
+ *    least 1/c of what crosses in it (2/c at half duplex): over the schedule A B unit tm / c
+ *    (x 2 at half duplex). A step's slowest message is at least both it and the node's share, so
+ *    time >= steps bound x (ts [+ td]) + max(port volume tm / Delta, bisection). Non-combining,
+ *    every packet crosses as its own message: at least A B ceil(unit / mu) / c steps (x 2 at half
+ *    duplex). The notes' Lemma, the model's own bound for one schedule, proven here for all:
+ *    all-port, it is about N/4 x the port volume's share on a torus, as the notes say.
+ * time >= steps bound x (ts [+ td]) + max(port volume tm / Delta, bisection volume tm).
  */
 #include "bounds/bounds.h"
 
@@ -62,8 +73,33 @@ int oc__pbound_direct(const oc__pbound_in *in, oc__pbound *out, char *why, size_
     }
     const char *what;
     const double B = oc__pb_port_bytes(in, &what);
-    out->steps = steps;
-    out->time_s = (double)steps * (c->ts + (c->wormhole ? c->td : 0)) + B * c->tm / (double)fan;
+    double volume = B / (double)fan; /* bytes some step's slowest messages add up to, at least */
     out->time_arg = "steps bound x start-up + port volume x tm / ports";
+    if (in->coll == OC_ALLTOALL && unit > 0) {
+        const uint64_t N = in->nodes, duplex = c->fullduplex ? 1 : 2;
+        for (uint32_t i = 0; i < c->ndims; i++) {
+            const uint64_t z = c->dims[i];
+            if (z < 2) continue;
+            const uint64_t slice = N / z, A = z / 2 * slice, Bn = N - A;
+            const uint64_t cut = (c->kind == OC_DIRECT_TORUS && z >= 3 ? 2 : 1) * slice;
+            const double crossing = (double)A * (double)Bn * (double)duplex / (double)cut;
+            if (crossing * (double)unit > volume) {
+                volume = crossing * (double)unit;
+                out->time_arg = "steps bound x start-up + bisection volume x tm (all-to-all: "
+                                "A B units over the cut's links)";
+            }
+            if (!c->combining && c->mu > 0) {
+                const uint64_t pk = oc__ceil_div(unit, c->mu);
+                const uint64_t need = oc__ceil_div(A * Bn * pk * duplex, cut);
+                if (need > steps) {
+                    steps = need;
+                    out->steps_arg = "bisection (non-combining: A B units' packets over the cut's "
+                                     "links, one a link a step)";
+                }
+            }
+        }
+    }
+    out->steps = steps;
+    out->time_s = (double)steps * (c->ts + (c->wormhole ? c->td : 0)) + volume * c->tm;
     return 0;
 }

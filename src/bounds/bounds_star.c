@@ -16,11 +16,34 @@
  *    all-reduce) gets at most k streams a step, each no longer than the step's largest, so the
  *    sum of the largest streams is at least ceil(m / k); and each step has a largest stream of at
  *    least one message, so that sum is also at least the steps' bound;
- *  - tuning: D once at least.
- * time >= D + max(relay depth, ceil(m / k)) L tau. Weak where the seed's algorithms retune every
- * step (TCP2): nothing here forces a second tuning.
+ *  - tuning: D once at least;
+ *  - one tuning is a fixed graph: lasers are fixed (net/star.c: laser j of processor i is on
+ *    wavelength i k + j) and filters start untuned, so the first step tunes; a schedule that pays
+ *    D once never retunes after it, and each filter hears one sender for the whole schedule: the
+ *    processors form a fixed digraph of in-degree at most k. Where every node needs every other
+ *    node's data (all-gather, gossip, all-to-all, all-reduce, reduce-scatter) or the gather's
+ *    root needs everyone's, the nodes whose data can be at v after S steps are those with a path
+ *    of at most S arcs to v: at most 1 + k + ... + k^S (the Moore bound, in-degree k). So such a
+ *    schedule takes at least the least S with 1 + k + ... + k^S >= P steps (P - 1 at k = 1),
+ *    each at least one message long; one that retunes pays 2 D at least.
+ * time >= min(2 D + M, D + max(M, Moore)) L tau-wise, M = max(relay depth, ceil(m / k)) message
+ * times. Still weak where the seed's algorithms retune every step (TCP2): nothing here forces a
+ * third tuning; the Moore term binds where m / k is small (the all-reduce: m = 2) and D large.
  */
 #include "bounds/bounds.h"
+
+/* The least S with 1 + k + ... + k^S >= n (n >= 1, k >= 1): the depth of the in-degree-k digraph
+ * that reaches n nodes. */
+static uint64_t moore_depth(uint64_t n, uint64_t k) {
+    if (k == 1) return n - 1;
+    uint64_t S = 0, reach = 1, layer = 1;
+    while (reach < n) {
+        layer = layer > UINT64_MAX / k ? UINT64_MAX : layer * k;
+        reach = reach > UINT64_MAX - layer ? UINT64_MAX : reach + layer;
+        S++;
+    }
+    return S;
+}
 
 int oc__pbound_star(const oc__pbound_in *in, oc__pbound *out, char *why, size_t len) {
     const oc__star_cfg *s = &in->cfg.star;
@@ -30,8 +53,26 @@ int oc__pbound_star(const oc__pbound_in *in, oc__pbound *out, char *why, size_t 
     out->steps = L;
     out->steps_arg = "relay depth (holders grow by at most k+1 a step)";
     const uint64_t longest = m > L ? m : L;
-    out->time_s = s->D + (double)longest * s->L * s->tau;
+    const double msg = s->L * s->tau;
+    out->time_s = s->D + (double)longest * msg;
     out->time_arg = m > L ? "one tuning + receive capacity (k filters a step, messages x L tau)"
                           : "one tuning + relay depth (a message a step at least)";
+    const int everyone = in->coll == OC_ALLGATHER || in->coll == OC_GOSSIP ||
+                         in->coll == OC_ALLTOALL || in->coll == OC_ALLREDUCE ||
+                         in->coll == OC_REDUCESCATTER || in->coll == OC_GATHER;
+    const uint64_t moore = everyone ? moore_depth(in->nodes, s->k) : 0;
+    if (moore > longest) {
+        /* one tuning and the fixed digraph's depth, or a second tuning */
+        const double fixed = s->D + (double)moore * msg, retuned = 2 * s->D + (double)longest * msg;
+        const double t = fixed < retuned ? fixed : retuned;
+        if (t > out->time_s) {
+            out->time_s = t;
+            out->time_arg = fixed < retuned
+                                ? "one tuning + a fixed in-degree-k digraph's depth (Moore), or "
+                                  "a second tuning"
+                                : "two tunings (one tuning leaves a fixed in-degree-k digraph "
+                                  "too deep) + relay depth";
+        }
+    }
     return 0;
 }

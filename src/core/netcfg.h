@@ -109,6 +109,7 @@ typedef struct oc__fabric_cfg {
  * its busiest link at packet_s each. */
 typedef struct oc__fattree_cfg {
     uint64_t leaf_down;    /* nodes per leaf router */
+    uint64_t uplinks;      /* a leaf's cables to the spines, one a spine (ports - leaf_down) */
     uint64_t packet_bytes; /* a transfer is cut into whole packets of this many bytes */
     double packet_s;       /* one packet's time on a link */
     double router_s;       /* the delay of one router on a path */

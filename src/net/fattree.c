@@ -378,10 +378,12 @@ static int ft_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
 
 /* ---- model interface ---- */
 
-/* The settings the algorithms read (core/netcfg.h): leaves, packets and the router delay. */
+/* The settings the algorithms and the bounds read (core/netcfg.h): leaves, uplinks, packets and
+ * the router delay. */
 static void ft_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_FATTREE;
     out->fattree = (oc__fattree_cfg){.leaf_down = m->t.down,
+                                     .uplinks = m->t.up,
                                      .packet_bytes = m->cost.packet_bytes,
                                      .packet_s = m->cost.packet_s,
                                      .router_s = m->cost.router_s};
