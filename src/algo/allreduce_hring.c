@@ -72,6 +72,14 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     p->state = (void *)(uintptr_t)g;
     p->rounds = 2 * (g - 1) + 2 * (nodes / g - 1);
     p->spec.window_skips = 1; /* ring_phases.c in the groups, ring_in_window across them */
+    /* the symmetry (core.h): a move by one group, node n to n + g, is a move by one place in
+     * every ring across (part j's label j G + t to j G + (t + 1) mod G); the rings in the groups
+     * carry whole parts, which it leaves in place */
+    if (g < nodes) {
+        p->spec.orbit_stride = (uint32_t)g;
+        p->spec.orbit_part = nodes / (uint32_t)g;
+        p->spec.orbit_turn = 1;
+    }
     return 0;
 }
 
