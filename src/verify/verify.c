@@ -220,9 +220,11 @@ struct oc__verifier {
     int orbit;
     uint32_t ostride, opart, oturn;
     cell *ocell;      /* ostride x C plain cells */
-    uint32_t *ostamp; /* ostride x C: 1 + the round of the cell's last write */
+    uint32_t *ostamp; /* ostride x C (a copy's: ostride): 1 + the round of the last write */
     uint32_t *oseen;  /* N: 1 + the round in which the node last sent */
     uint32_t *oby;    /* N: the node's transfer in that round */
+    int corbit;       /* a copy collective's orbit state: node a s + i holds orel[i] turned */
+    oc__rangeset *orel; /* ostride sets */
     cell *onew;       /* a round's new cells, before they are written */
     uint64_t *oat;    /* and where they go */
     size_t onew_cap;
@@ -433,6 +435,130 @@ static int uniform_round(oc__verifier *v, uint64_t round, const oc__round *r, ch
 }
 
 
+/* ---- orbit state: a symmetric all-gather taken by its first nodes ----
+ * An all-gather whose spec states a symmetry (oc__spec.orbit_*, "Orbit reductions" below: node n
+ * to n + s, every label turned by t) with one part (P = C) and t = s q moves node n's block to
+ * node n + s's, so the start is invariant; a round invariant under it (checked as there) keeps
+ * it so, and node a s + i holds node i's set (orel[i]) turned by a t. A round is then its s
+ * transfers from nodes [0, s), each turned back by its receiver's a: the senders must hold what
+ * they send, the receivers be s distinct nodes of [0, s) and each transfer one range after the
+ * turn; the redundant deliveries are N / s times theirs. Anything else writes every node's set
+ * out (omaterialize_sets) and goes the plain path (neighbour exchange: tests/test_orbit.c). */
+
+static int corbit_possible(const oc__verifier *v) {
+    const oc__spec *s = v->spec;
+    const uint32_t N = s->nodes, S = s->orbit_stride;
+    return !v->reduces && s->coll == OC_ALLGATHER && !s->block_node && N >= 2 && S >= 1 &&
+           S < N && N % S == 0 && v->lo == 0 && v->hi == s->chunks &&
+           (uint64_t)N * s->q == s->chunks && s->orbit_part == s->chunks &&
+           (uint64_t)S * s->q == s->orbit_turn;
+}
+
+/* Writes every node's set out from orel and leaves the orbit state. */
+static int omaterialize_sets(oc__verifier *v) {
+    if (!v->corbit) return 0;
+    const oc__spec *s = v->spec;
+    const uint64_t C = s->chunks;
+    const uint32_t S = v->ostride;
+    uint64_t bytes = 0;
+    for (uint32_t node = 0; node < s->nodes; node++) {
+        const oc__rangeset *from = &v->orel[node % S];
+        const uint64_t turn = (uint64_t)(node / S) * v->oturn % C;
+        if (oc__grow((void **)&v->merge, &v->merge_cap, 2 * (size_t)from->n + 1,
+                     sizeof(oc__range)))
+            return OC_ENOMEM;
+        size_t m = 0;
+        for (uint32_t k = 0; k < from->n; k++) {
+            const uint64_t a = (from->iv[k].lo + turn) % C, len = from->iv[k].hi - from->iv[k].lo;
+            if (a + len <= C) {
+                v->merge[m++] = (oc__range){(uint32_t)a, (uint32_t)(a + len)};
+            } else {
+                v->merge[m++] = (oc__range){(uint32_t)a, (uint32_t)C};
+                v->merge[m++] = (oc__range){0, (uint32_t)(a + len - C)};
+            }
+        }
+        qsort(v->merge, m, sizeof(oc__range), range_cmp);
+        oc__rangeset *h = &v->held[node];
+        h->n = 0;
+        h->size = 0;
+        if (m && oc__rangeset_union(h, v->merge, m, NULL)) return OC_ENOMEM;
+        bytes += (uint64_t)h->cap * sizeof(oc__range);
+    }
+    v->heap_bytes = bytes;
+    v->corbit = 0;
+    return 0;
+}
+
+/* The labels [first, first + count) moved by sigma^k into *out: 0 when they are not one range
+ * afterwards (a range across parts must be whole parts, which sigma leaves in place). */
+static int orbit_labels(const oc__verifier *v, uint32_t first, uint32_t count, uint64_t k,
+                        uint32_t *out) {
+    const uint32_t P = v->opart, off = first % P;
+    if (off == 0 && count % P == 0) {
+        *out = first;
+        return 1;
+    }
+    if (off + (uint64_t)count > P) return 0;
+    const uint32_t moved = (uint32_t)((off + k % P * v->oturn) % P);
+    if (moved + (uint64_t)count > P) return 0;
+    *out = first - off + moved;
+    return 1;
+}
+
+/* Whether transfer b is transfer a moved by sigma. */
+static int orbit_moves(const oc__verifier *v, const oc__transfer *a, const oc__transfer *b) {
+    const uint32_t N = v->spec->nodes;
+    uint32_t first;
+    return b->op == a->op && b->count == a->count && b->dst == (a->dst + v->ostride) % N &&
+           orbit_labels(v, a->first, a->count, 1, &first) && b->first == first;
+}
+
+/* A round in the orbit state: 1 when checked and applied whole (*rc: 0 or the budget's
+ * refusal), 0 when the plain path must take it. */
+static int corbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
+                        size_t len, int *rc) {
+    const uint32_t N = v->spec->nodes, S = v->ostride;
+    if (r->count != N || round >= UINT32_MAX - 1) return 0;
+    const oc__transfer *x = r->xfers;
+    const uint32_t stamp = (uint32_t)round + 1;
+    for (uint32_t k = 0; k < N; k++) {
+        if (!transfer_ok(v, &x[k]) || v->oseen[x[k].src] == stamp) return 0;
+        v->oseen[x[k].src] = stamp;
+        v->oby[x[k].src] = k;
+    }
+    for (uint32_t n = 0; n < N; n++)
+        if (!orbit_moves(v, &x[v->oby[n]], &x[v->oby[n + S < N ? n + S : n + S - N]])) return 0;
+    /* the plain path's staging, asked for in the same words */
+    if ((*rc = state_budget(v, (uint64_t)N * sizeof(pending), round, why, len))) {
+        *rc = at_key(v, *rc, round, OC__VK_BUDGET, 0, 0);
+        return 1;
+    }
+    /* read: every sender of [0, S) holds what it sends; each receiver of [0, S) gets one range */
+    if (oc__grow((void **)&v->scope, &v->scope_cap, S, sizeof(pending))) return 0;
+    for (uint32_t i = 0; i < S; i++) {
+        const oc__transfer *t = &x[v->oby[i]];
+        const uint32_t a = t->dst / S, to = t->dst % S;
+        uint32_t into;
+        if (!oc__rangeset_contains(&v->orel[i], t->first, t->first + t->count) ||
+            !orbit_labels(v, t->first, t->count, (uint64_t)(N / S - a), &into) ||
+            v->ostamp[to] == stamp)
+            return 0;
+        v->ostamp[to] = stamp; /* each receiver once */
+        v->scope[i] = (pending){to, {into, into + t->count}};
+    }
+    /* write, at the end of the round */
+    for (uint32_t i = 0; i < S; i++) {
+        uint64_t dup = 0;
+        if (oc__rangeset_union(&v->orel[v->scope[i].dst], &v->scope[i].r, 1, &dup)) {
+            *rc = nomem(v, round, why, len);
+            return 1;
+        }
+        v->redundant += dup * (N / S);
+    }
+    *rc = 0;
+    return 1;
+}
+
 /* An all-to-all's node n starts with chunk (d N + n) q .. + q for every destination d: N ranges
  * a node, N^2 in all (3 GiB on 20000 nodes), made when the node is first looked at rather than
  * up front, so that a file wrong from its first transfer, or with no rounds, is answered at once.
@@ -467,6 +593,10 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
         if (materialize(v)) return nomem(v, round, why, len);
     }
     if (!(r = oc__round_plain(r, &v->flat, &rc))) return nomem(v, round, why, len);
+    if (v->corbit) {
+        if (corbit_round(v, round, r, why, len, &rc)) return rc;
+        if (omaterialize_sets(v)) return nomem(v, round, why, len);
+    }
     const oc__transfer *x = r->xfers;
     /* The round's transfers inside the window, clipped to it, go to v->scope (for a whole
      * verifier: every transfer as it is). */
@@ -936,30 +1066,6 @@ static int runiform_round(oc__verifier *v, uint64_t round, const oc__round *r, c
  * included) writes the N x C cells out (omaterialize, within the verifier's budget, else the
  * pipeline shards the run) and goes through the plain path, which decides and names it as it
  * always did (tests/test_orbit.c holds both on whole and broken schedules). */
-
-/* The labels [first, first + count) moved by sigma^k into *out: 0 when they are not one range
- * afterwards (a range across parts must be whole parts, which sigma leaves in place). */
-static int orbit_labels(const oc__verifier *v, uint32_t first, uint32_t count, uint64_t k,
-                        uint32_t *out) {
-    const uint32_t P = v->opart, off = first % P;
-    if (off == 0 && count % P == 0) {
-        *out = first;
-        return 1;
-    }
-    if (off + (uint64_t)count > P) return 0;
-    const uint32_t moved = (uint32_t)((off + k % P * v->oturn) % P);
-    if (moved + (uint64_t)count > P) return 0;
-    *out = first - off + moved;
-    return 1;
-}
-
-/* Whether transfer b is transfer a moved by sigma. */
-static int orbit_moves(const oc__verifier *v, const oc__transfer *a, const oc__transfer *b) {
-    const uint32_t N = v->spec->nodes;
-    uint32_t first;
-    return b->op == a->op && b->count == a->count && b->dst == (a->dst + v->ostride) % N &&
-           orbit_labels(v, a->first, a->count, 1, &first) && b->first == first;
-}
 
 /* The plain cell c with every node moved by m (mod N) into dst: kept as the plain path would
  * keep it when the move splits an interval into a third (cell_store). */
@@ -1469,7 +1575,20 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
     }
     for (uint32_t n = 0; v->held && n < N; n++)
         v->heap_bytes += (uint64_t)v->held[n].cap * sizeof(oc__range);
-    if (uniform_possible(v)) {
+    if (corbit_possible(v)) {
+        const uint32_t S = s->orbit_stride;
+        v->ostride = S, v->opart = s->orbit_part, v->oturn = s->orbit_turn;
+        v->orel = oc__calloc(S, sizeof(oc__rangeset));
+        v->ostamp = oc__calloc(S, sizeof(uint32_t));
+        v->oseen = oc__calloc(N, sizeof(uint32_t));
+        v->oby = oc__calloc(N, sizeof(uint32_t));
+        if (!v->orel || !v->ostamp || !v->oseen || !v->oby) goto nomem;
+        for (uint32_t i = 0; i < S; i++) { /* node i's block; node a S + i's is it turned */
+            const oc__range own = {i * q, (i + 1) * q};
+            if (oc__rangeset_union(&v->orel[i], &own, 1, NULL)) goto nomem;
+        }
+        v->corbit = 1;
+    } else if (uniform_possible(v)) {
         const oc__range own = {0, q}; /* node 0's block; node n's is it turned by n * q */
         if (oc__rangeset_union(&v->rel, &own, 1, NULL)) goto nomem;
         v->uniform = 1;
@@ -1562,7 +1681,13 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
         if (x == cells) return 0;
         if ((rc = omaterialize(v, OC__VK_END, why, len))) return rc;
     }
-    if (materialize(v))
+    if (v->corbit) { /* every node holds everything iff every orel is every label */
+        uint32_t i = 0;
+        while (i < v->ostride && v->orel[i].size == s->chunks)
+            i++;
+        if (i == v->ostride) return 0;
+    }
+    if (materialize(v) || omaterialize_sets(v))
         return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), OC__VK_END,
                       0, 0, 0);
     switch (s->coll) {
@@ -1681,6 +1806,9 @@ void oc__verifier_free(oc__verifier *v) {
     oc__round_free(&v->flat);
     free(v->offset);
     free(v->unext);
+    for (uint32_t i = 0; v->orel && i < v->ostride; i++)
+        oc__rangeset_free(&v->orel[i]);
+    free(v->orel);
     free(v->ocell);
     free(v->ostamp);
     free(v->oseen);
