@@ -218,7 +218,7 @@ struct oc__verifier {
      * written[] are not made; node a s + i's cell of label l is ocell[i][turn^-a(l)] moved by a s
      * nodes (s = ostride). */
     int orbit;
-    uint32_t ostride, opart, oturn;
+    uint32_t ostride, opart, oturn, oturn1; /* oturn1: oturn mod opart */
     cell *ocell;      /* ostride x C plain cells */
     uint32_t *ostamp; /* ostride x C (a copy's: ostride): 1 + the round of the last write */
     uint32_t *oseen;  /* N: 1 + the round in which the node last sent */
@@ -505,12 +505,18 @@ static int orbit_labels(const oc__verifier *v, uint32_t first, uint32_t count, u
     return 1;
 }
 
-/* Whether transfer b is transfer a moved by sigma. */
+/* Whether transfer b is transfer a moved by sigma (orbit_labels' rule with k = 1, written out
+ * without its divisions: it runs for every transfer of every round). */
 static int orbit_moves(const oc__verifier *v, const oc__transfer *a, const oc__transfer *b) {
-    const uint32_t N = v->spec->nodes;
-    uint32_t first;
-    return b->op == a->op && b->count == a->count && b->dst == (a->dst + v->ostride) % N &&
-           orbit_labels(v, a->first, a->count, 1, &first) && b->first == first;
+    const uint32_t N = v->spec->nodes, P = v->opart;
+    const uint64_t to = (uint64_t)a->dst + v->ostride;
+    if (b->op != a->op || b->count != a->count || b->dst != (to >= N ? to - N : to)) return 0;
+    const uint32_t off = P == v->spec->chunks ? a->first : a->first % P;
+    if (a->count >= P) return off == 0 && a->count % P == 0 && b->first == a->first;
+    if ((uint64_t)off + a->count > P) return 0;
+    const uint64_t moved = (uint64_t)off + v->oturn1; /* both below P */
+    const uint32_t at = (uint32_t)(moved >= P ? moved - P : moved);
+    return at + (uint64_t)a->count <= P && b->first == a->first - off + at;
 }
 
 /* A round in the orbit state: 1 when checked and applied whole (*rc: 0 or the budget's
@@ -1490,6 +1496,7 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
         /* the orbit: the cells of orbit_stride nodes; the N x C only if a round needs them */
         const uint32_t S = s->orbit_stride, C = s->chunks;
         v->ostride = S, v->opart = s->orbit_part, v->oturn = s->orbit_turn;
+        v->oturn1 = s->orbit_turn % s->orbit_part;
         v->base_bytes = oc__verifier_orbit_bytes(s);
         if ((rc = oc__budget_check(v->base_bytes, what, why, len))) {
             free(v);
@@ -1578,6 +1585,7 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
     if (corbit_possible(v)) {
         const uint32_t S = s->orbit_stride;
         v->ostride = S, v->opart = s->orbit_part, v->oturn = s->orbit_turn;
+        v->oturn1 = s->orbit_turn % s->orbit_part;
         v->orel = oc__calloc(S, sizeof(oc__rangeset));
         v->ostamp = oc__calloc(S, sizeof(uint32_t));
         v->oseen = oc__calloc(N, sizeof(uint32_t));
