@@ -6,11 +6,11 @@
  *
  *  1. H-Ring's schedule (the three phases of allreduce_hring.c, written here afresh so that it
  *     can be broken) on N in {2, 3, 5, 6, 7, 12, 30, 64, 100, 105} for every group size g that
- *     divides N, whole and broken eight ways: a round left out, a round twice, a reduce turned
+ *     divides N, whole and broken nine ways: a round left out, a round twice, a reduce turned
  *     into a copy in every group (symmetric), the same in the last group alone (the symmetry
- * broken), a ring across turned by one place too many, a transfer added to a round, the rings
- * across going two groups at a time, a copy of phase 3 before phase 2. Each with the symmetry
- *     stated and not, with and without the real-data run, on the switch and the ring: the return
+ *     broken), a ring across turned by one place too many, a transfer added to a round, the
+ *     rings across going two groups at a time, a copy of phase 3 before phase 2, a copy and a
+ *     reduce into one cell in a round (every group). Each with the symmetry stated and not, with and without the real-data run, on the switch and the ring: the return
  *     code, the reason, rounds, transfers, chunk-transfers, steps and time must be the same.
  *  2. The orbit state is the one used: a verifier given a share of the budget below the N x C
  *     cells but above the g x C (which refuses the N x C up front) verifies hring at N = 1000,
@@ -48,7 +48,7 @@ static int ring(oc__emit *e, uint32_t base, uint32_t stride, uint32_t n, uint32_
 }
 
 /* The kinds of break (0: the schedule whole). */
-enum { WHOLE, SHORT, TWICE, COPY_ALL, COPY_ONE, TURNED, EXTRA, HOP2, EARLY, KINDS };
+enum { WHOLE, SHORT, TWICE, COPY_ALL, COPY_ONE, TURNED, EXTRA, HOP2, EARLY, DOUBLE, KINDS };
 
 static int source(void *arg, oc__emit *e) {
     const hsched *h = arg;
@@ -76,6 +76,14 @@ static int source(void *arg, oc__emit *e) {
                 if (rs && r == 0 && (h->kind == COPY_ALL || (h->kind == COPY_ONE && a + 1 == G)))
                     op = OC_OP_COPY;
                 rc = ring(e, a * g, 1, g, 1, rs ? r + 1 : r, 0, G, op);
+                if (!rc && rs && r == 0 && h->kind == DOUBLE && g >= 4) {
+                    /* node 2 of every group copies node 0's part into node 1 as well (two
+                     * writes of one cell in a round, one a copy) instead of its own to 3 */
+                    oc__transfer *t = &e->cur.xfers[e->cur.count - g + 2];
+                    t->dst = a * g + 1;
+                    t->first = (g - 1) * G;
+                    t->op = OC_OP_COPY;
+                }
             }
         } else { /* a round across: part j among the j-th nodes of the groups */
             const int rs = at < r1 + r2;
