@@ -10,8 +10,9 @@
  *     into a copy in every group (symmetric), the same in the last group alone (the symmetry
  *     broken), a ring across turned by one place too many, a transfer added to a round, the
  *     rings across going two groups at a time, a copy of phase 3 before phase 2, a copy and a
- *     reduce into one cell in a round (every group). Each with the symmetry stated and not, with and without the real-data run, on the switch and the ring: the return
- *     code, the reason, rounds, transfers, chunk-transfers, steps and time must be the same.
+ *     reduce into one cell in a round (every group). Each with the symmetry stated and not,
+ *     with and without the real-data run, on the switch and the ring: the return code, the
+ *     reason, rounds, transfers, chunk-transfers, steps and time must be the same.
  *  2. The orbit state is the one used: a verifier given a share of the budget below the N x C
  *     cells but above the g x C (which refuses the N x C up front) verifies hring at N = 1000,
  *     g = 40 and N = 210, g = 7, and finds a round twice in it.
