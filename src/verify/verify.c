@@ -220,7 +220,7 @@ struct oc__verifier {
     int orbit;
     uint32_t ostride, opart, oturn, oturn1; /* oturn1: oturn mod opart */
     cell *ocell;      /* ostride x C plain cells */
-    uint32_t *ostamp; /* ostride x C (a copy's: ostride): 1 + the round of the last write */
+    uint32_t *ostamp; /* ostride: 1 + the round in which the node last received */
     uint32_t *oseen;  /* N: 1 + the round in which the node last sent */
     uint32_t *oby;    /* N: the node's transfer in that round */
     int corbit;       /* a copy collective's orbit state: node a s + i holds orel[i] turned */
@@ -1067,8 +1067,8 @@ static int runiform_round(oc__verifier *v, uint64_t round, const oc__round *r, c
  * Nothing is taken from the algorithm's word: every round is checked, in O(N), to have one
  * transfer from every node and to be invariant (each sender's transfer against its neighbour's
  * at stride s, around the whole ring, so sigma^(N/s) closes too), and its s applied transfers to
- * find every sender's chunks present, no contribution twice, each cell written once, and every
- * cell two intervals at most. Anything else (a round that fails one of these, a broken one
+ * find every sender's chunks present, no contribution twice, each node of [0, s) written by one
+ * transfer, and every cell two intervals at most. Anything else (a round that fails one of these, a broken one
  * included) writes the N x C cells out (omaterialize, within the verifier's budget, else the
  * pipeline shards the run) and goes through the plain path, which decides and names it as it
  * always did (tests/test_orbit.c holds both on whole and broken schedules). */
@@ -1178,6 +1178,10 @@ static int orbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char
         const uint32_t a = t->dst / S, to = t->dst % S, back = N - a * S;
         const uint32_t P = v->opart, turn = (uint32_t)((uint64_t)(N / S - a) % P * v->oturn % P);
         const cell *from = &v->ocell[(uint64_t)i * C + t->first];
+        /* one transfer into each of the nodes [0, S) a round (hring's, NE's): two writes of a
+         * cell in a round, legal or not, are the plain path's to decide */
+        if (v->ostamp[to] == stamp) return 0;
+        v->ostamp[to] = stamp;
         for (uint32_t c = 0; c < t->count; c++) {
             /* sigma^-a = sigma^(N/S - a) of the label, inside its part */
             const uint32_t l = t->first + c, off = l % P;
@@ -1185,9 +1189,8 @@ static int orbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char
             const uint64_t at = (uint64_t)to * C + (l - off) + (o >= P ? o - P : o);
             cell moved;
             if (!cell_is_plain(&from[c]) || cell_empty(&from[c]) ||
-                !cell_turn(&from[c], back == N ? 0 : back, N, &moved) || v->ostamp[at] == stamp)
+                !cell_turn(&from[c], back == N ? 0 : back, N, &moved))
                 return 0;
-            v->ostamp[at] = stamp;
             if (t->op == OC_OP_REDUCE && !cell_add_plain(&v->ocell[at], &moved, &moved)) return 0;
             v->onew[w] = moved;
             v->oat[w++] = at;
@@ -1397,7 +1400,7 @@ uint64_t oc__verifier_state_bytes(const oc__spec *s, uint32_t chunks) {
 }
 
 uint64_t oc__verifier_orbit_bytes(const oc__spec *s) {
-    return (uint64_t)s->orbit_stride * s->chunks * (sizeof(cell) + sizeof(uint32_t)) +
+    return (uint64_t)s->orbit_stride * (s->chunks * sizeof(cell) + sizeof(uint32_t)) +
            (uint64_t)s->nodes * 2 * sizeof(uint32_t);
 }
 
@@ -1503,7 +1506,7 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
             return rc;
         }
         v->ocell = oc__malloc_array((uint64_t)S * C, sizeof(cell));
-        v->ostamp = oc__calloc((uint64_t)S * C, sizeof(uint32_t));
+        v->ostamp = oc__calloc(S, sizeof(uint32_t));
         v->oseen = oc__calloc(N, sizeof(uint32_t));
         v->oby = oc__calloc(N, sizeof(uint32_t));
         if (!v->ocell || !v->ostamp || !v->oseen || !v->oby) goto nomem;
