@@ -1068,9 +1068,9 @@ static int runiform_round(oc__verifier *v, uint64_t round, const oc__round *r, c
  * transfer from every node and to be invariant (each sender's transfer against its neighbour's
  * at stride s, around the whole ring, so sigma^(N/s) closes too), and its s applied transfers to
  * find every sender's chunks present, no contribution twice, each node of [0, s) written by one
- * transfer, and every cell two intervals at most. Anything else (a round that fails one of these, a broken one
- * included) writes the N x C cells out (omaterialize, within the verifier's budget, else the
- * pipeline shards the run) and goes through the plain path, which decides and names it as it
+ * transfer, and every cell two intervals at most. Anything else (a round that fails one of these, a
+ * broken one included) writes the N x C cells out (omaterialize, within the verifier's budget, else
+ * the pipeline shards the run) and goes through the plain path, which decides and names it as it
  * always did (tests/test_orbit.c holds both on whole and broken schedules). */
 
 /* The plain cell c with every node moved by m (mod N) into dst: kept as the plain path would
