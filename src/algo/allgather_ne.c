@@ -8,6 +8,10 @@
  *   steps = N/2 (the seed); each round after the first moves 2d per transfer, which the ring model
  *   carries on two wavelengths at once (one data item per wavelength per step); with one channel
  *   per link that is two steps, 1 + 2 (N/2 - 1) in all, and the run's note says so.
+ * Every round is the same seen from node 2 as from node 0, two labels on: the plan states it
+ * (oc__spec.orbit_*), and the verifier keeps two nodes' sets, checking each round for it
+ * (verify.c, "orbit state"); the ring model reuses the round before the last's mapping, since
+ * the rounds alternate between two shapes (ring.c).
  */
 #include "algo/algos.h"
 
