@@ -223,6 +223,7 @@ struct oc__verifier {
     uint32_t *ostamp; /* ostride: 1 + the round in which the node last received */
     uint32_t *oseen;  /* N: 1 + the round in which the node last sent */
     uint32_t *oby;    /* N: the node's transfer in that round */
+    int osorted;      /* 1: the round's transfers came in sender order (oby not used) */
     int corbit;       /* a copy collective's orbit state: node a s + i holds orel[i] turned */
     oc__rangeset *orel; /* ostride sets */
     cell *onew;       /* a round's new cells, before they are written */
@@ -519,21 +520,55 @@ static int orbit_moves(const oc__verifier *v, const oc__transfer *a, const oc__t
     return at + (uint64_t)a->count <= P && b->first == a->first - off + at;
 }
 
+/* Whether round r has one transfer from every node and is invariant under sigma (each sender's
+ * transfer moved by sigma is the transfer of the sender s further on, around the whole ring);
+ * then orbit_from() gives sender n's transfer, and *units the round's chunk-transfers. A round
+ * in sender order (the generators' usual) is read in place; another is indexed by sender. */
+static int orbit_symmetric(oc__verifier *v, uint64_t round, const oc__round *r, uint64_t *units) {
+    const uint32_t N = v->spec->nodes, S = v->ostride;
+    if (r->count != N) return 0;
+    const oc__transfer *x = r->xfers;
+    const uint32_t stamp = (uint32_t)round + 1;
+    uint64_t u = 0;
+    uint32_t k = 0;
+    while (k < N && x[k].src == k)
+        k++;
+    v->osorted = k == N;
+    if (v->osorted) {
+        for (k = 0; k < N; k++) {
+            if (!transfer_ok(v, &x[k]) || !orbit_moves(v, &x[k], &x[k + S < N ? k + S : k + S - N]))
+                return 0;
+            u += x[k].count;
+        }
+        *units = u;
+        return 1;
+    }
+    for (k = 0; k < N; k++) {
+        if (!transfer_ok(v, &x[k]) || v->oseen[x[k].src] == stamp) return 0;
+        v->oseen[x[k].src] = stamp;
+        v->oby[x[k].src] = k;
+        u += x[k].count;
+    }
+    for (uint32_t n = 0; n < N; n++) /* every sender: N distinct, so each sent once */
+        if (!orbit_moves(v, &x[v->oby[n]], &x[v->oby[n + S < N ? n + S : n + S - N]])) return 0;
+    *units = u;
+    return 1;
+}
+
+/* Sender n's transfer in a round orbit_symmetric() accepted. */
+static const oc__transfer *orbit_from(const oc__verifier *v, const oc__round *r, uint32_t n) {
+    return &r->xfers[v->osorted ? n : v->oby[n]];
+}
+
 /* A round in the orbit state: 1 when checked and applied whole (*rc: 0 or the budget's
  * refusal), 0 when the plain path must take it. */
 static int corbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
                         size_t len, int *rc) {
     const uint32_t N = v->spec->nodes, S = v->ostride;
     if (r->count != N || round >= UINT32_MAX - 1) return 0;
-    const oc__transfer *x = r->xfers;
     const uint32_t stamp = (uint32_t)round + 1;
-    for (uint32_t k = 0; k < N; k++) {
-        if (!transfer_ok(v, &x[k]) || v->oseen[x[k].src] == stamp) return 0;
-        v->oseen[x[k].src] = stamp;
-        v->oby[x[k].src] = k;
-    }
-    for (uint32_t n = 0; n < N; n++)
-        if (!orbit_moves(v, &x[v->oby[n]], &x[v->oby[n + S < N ? n + S : n + S - N]])) return 0;
+    uint64_t units;
+    if (!orbit_symmetric(v, round, r, &units)) return 0;
     /* the plain path's staging, asked for in the same words */
     if ((*rc = state_budget(v, (uint64_t)N * sizeof(pending), round, why, len))) {
         *rc = at_key(v, *rc, round, OC__VK_BUDGET, 0, 0);
@@ -542,7 +577,7 @@ static int corbit_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
     /* read: every sender of [0, S) holds what it sends; each receiver of [0, S) gets one range */
     if (oc__grow((void **)&v->scope, &v->scope_cap, S, sizeof(pending))) return 0;
     for (uint32_t i = 0; i < S; i++) {
-        const oc__transfer *t = &x[v->oby[i]];
+        const oc__transfer *t = orbit_from(v, r, i);
         const uint32_t a = t->dst / S, to = t->dst % S;
         uint32_t into;
         if (!oc__rangeset_contains(&v->orel[i], t->first, t->first + t->count) ||
@@ -1139,18 +1174,10 @@ static int orbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char
                        int *rc) {
     const oc__spec *s = v->spec;
     const uint32_t N = s->nodes, C = s->chunks, S = v->ostride;
-    if (r->count != N || round >= UINT32_MAX / 2 - 1) return 0;
-    const oc__transfer *x = r->xfers;
+    if (round >= UINT32_MAX / 2 - 1) return 0;
     const uint32_t stamp = (uint32_t)round + 1;
-    uint64_t units = 0;
-    for (uint32_t k = 0; k < N; k++) {
-        if (!transfer_ok(v, &x[k]) || v->oseen[x[k].src] == stamp) return 0;
-        v->oseen[x[k].src] = stamp;
-        v->oby[x[k].src] = k;
-        units += x[k].count;
-    }
-    for (uint32_t n = 0; n < N; n++) /* every sender: N distinct, so each sent once */
-        if (!orbit_moves(v, &x[v->oby[n]], &x[v->oby[n + S < N ? n + S : n + S - N]])) return 0;
+    uint64_t units;
+    if (!orbit_symmetric(v, round, r, &units)) return 0;
     /* the plain path's staging, asked for in the same words */
     if (units > v->staged_cap &&
         (*rc = state_budget(v, units * (sizeof(cell) + sizeof(oc__rangeset)), round, why, len))) {
@@ -1159,7 +1186,7 @@ static int orbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char
     }
     uint64_t base = 0; /* the cells the s transfers from nodes [0, S) write */
     for (uint32_t i = 0; i < S; i++)
-        base += x[v->oby[i]].count;
+        base += orbit_from(v, r, i)->count;
     if (base > v->onew_cap) {
         cell *nc = realloc(v->onew, base * sizeof(cell));
         if (nc) v->onew = nc;
@@ -1173,7 +1200,7 @@ static int orbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char
     }
     size_t w = 0;
     for (uint32_t i = 0; i < S; i++) {
-        const oc__transfer *t = &x[v->oby[i]];
+        const oc__transfer *t = orbit_from(v, r, i);
         /* moved by sigma^-a, a = dst / S, it goes from node i - a S to node dst mod S */
         const uint32_t a = t->dst / S, to = t->dst % S, back = N - a * S;
         const uint32_t P = v->opart, turn = (uint32_t)((uint64_t)(N / S - a) % P * v->oturn % P);
