@@ -562,8 +562,8 @@ static const oc__transfer *orbit_from(const oc__verifier *v, const oc__round *r,
 
 /* A round in the orbit state: 1 when checked and applied whole (*rc: 0 or the budget's
  * refusal), 0 when the plain path must take it. */
-static int corbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
-                        size_t len, int *rc) {
+static int corbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len,
+                        int *rc) {
     const uint32_t N = v->spec->nodes, S = v->ostride;
     if (r->count != N || round >= UINT32_MAX - 1) return 0;
     const uint32_t stamp = (uint32_t)round + 1;
