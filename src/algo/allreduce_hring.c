@@ -20,7 +20,7 @@
  * 1024 of 84 MB). tests/test_shard_hring.c. The plan also states the schedule's symmetry
  * (oc__spec.orbit_*: a move by one group, n to n + g, with every label turned by one inside its
  * part of G), so a verifier of every chunk keeps one group's cells instead of N x C and takes a
- * round by its g transfers from nodes 0..g-1 (verify.c, "Orbit reductions": 2.5 s of CPU at
+ * round by its g transfers from nodes 0..g-1 (verify.c, "Orbit reductions": 2.4 s of CPU at
  * N = 65536 where the shards took 77 s; tests/test_orbit.c); it checks the symmetry itself.
  *
  * The search (algos.h's contract): every divisor g of N, 1 and N included (g = 1 and g = N are
