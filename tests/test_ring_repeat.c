@@ -1,15 +1,16 @@
 /*
  * test_ring_repeat.c — the ring model maps a round that repeats the last one (the same ends and
  * chunk counts, transfer for transfer) with the last round's routing and colouring, and only such
- * a round.
+ * a round; and one that repeats the round before the last with that round's.
  *
  * A checked run is fed a sequence of rounds: an all-to-all among spread nodes (arcs through every
  * cut, so the colouring is not the trivial one), the same again, the same ends with one count
  * changed, the same transfers in reverse order (the tie at N/2 and the colouring's order may
- * differ), a ring shift, and the first round again. Each round's steps in the sequence must equal
- * its steps mapped alone on a fresh run, and every round must pass the model's independent check:
- * a reuse that ignored a count or the order would hand the check fragments that do not cover the
- * round (an error) or cost it wrongly. The report's interval and circular colouring counts must
+ * differ), a ring shift, and the first round again; then rounds alternating two shapes, and
+ * near misses of such an alternation (a count changed). Each round's steps in the sequence must
+ * equal its steps mapped alone on a fresh run, and every round must pass the model's independent
+ * check: a reuse that ignored a count or the order would hand the check fragments that do not cover
+ * the round (an error) or cost it wrongly. The report's interval and circular colouring counts must
  * be the sum of the rounds' alone. N = 5, 7, 12, 100, 257 with w = 1, 3, 64.
  */
 #include "core/core.h"
@@ -51,7 +52,10 @@ static int make_round(int k, uint32_t N, oc__round *r) {
     return rc;
 }
 
-static const int sequence[] = {0, 0, 1, 2, 2, 3, 0, 4, 4, 0, 0};
+/* then rounds that repeat the one before the last (neighbour exchange's alternation), and near
+ * misses of it: 4 between 1 and 2, which differ in one count */
+static const int sequence[] = {0, 0, 1, 2, 2, 3, 0, 4, 4, 0, 0, 1,
+                               4, 1, 4, 2, 4, 2, 3, 2, 3, 1, 2, 1};
 
 static double report_num(const oc_report *rep, const char *key) {
     double v = -1;

@@ -8,6 +8,10 @@
  *   steps = N/2 (the seed); each round after the first moves 2d per transfer, which the ring model
  *   carries on two wavelengths at once (one data item per wavelength per step); with one channel
  *   per link that is two steps, 1 + 2 (N/2 - 1) in all, and the run's note says so.
+ * Every round is the same seen from node 2 as from node 0, two labels on: the plan states it
+ * (oc__spec.orbit_*), and the verifier keeps two nodes' sets, checking each round for it
+ * (verify.c, "orbit state"); the ring model reuses the round before the last's mapping, since
+ * the rounds alternate between two shapes (ring.c).
  */
 #include "algo/algos.h"
 
@@ -24,6 +28,12 @@ static int ne_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
     int rc = oc__plan_work("ne", nodes, (uint64_t)nodes * nodes / 2, why, len);
     if (!rc) rc = oc__plan_plain(plan, "ne", coll, nodes, root, bytes, 1, params, why, len);
     plan->rounds = nodes / 2; /* one round, then N/2 - 1 */
+    /* the symmetry (core.h): every round is the same from node 2 as from node 0, two labels on */
+    if (!rc && nodes > 2) {
+        plan->spec.orbit_stride = 2;
+        plan->spec.orbit_part = nodes;
+        plan->spec.orbit_turn = 2;
+    }
     return rc;
 }
 
@@ -43,11 +53,14 @@ static int ne_generate(const oc__plan *plan, oc__emit *e) {
     }
     if ((rc = oc__emit_round(e))) goto out;
     for (uint32_t r = 1; r < N / 2; r++) {
+        /* a round written in one call (oc__emit_many): its pairs are aligned labels below N */
+        oc__transfer *x;
+        if ((rc = oc__emit_many(e, N, &x))) goto out;
         for (uint32_t i = 0; i < N; i++) {
             int even = (i % 2) == 0;
             int left = (r % 2 == 1) == even; /* even nodes go left on odd rounds */
-            uint32_t partner = left ? (i + N - 1) % N : (i + 1) % N;
-            if ((rc = oc__emit_transfer(e, i, partner, OC_OP_COPY, last[i], 2))) goto out;
+            uint32_t partner = left ? (i == 0 ? N - 1 : i - 1) : (i + 1 == N ? 0 : i + 1);
+            x[i] = (oc__transfer){i, partner, last[i], 2, OC_OP_COPY};
             next[partner] = last[i];
         }
         uint32_t *t = last;

@@ -17,7 +17,11 @@
  * is G consecutive labels, is skipped whole when its part misses the window. A shard then costs
  * its own transfers plus a call per group (or ring across) a round, not the N node ids a round
  * it listed before (oc__spec.window_skips: at N = 65536 its shards went from 256 of 336 MB to
- * 1024 of 84 MB). tests/test_shard_hring.c.
+ * 1024 of 84 MB). tests/test_shard_hring.c. The plan also states the schedule's symmetry
+ * (oc__spec.orbit_*: a move by one group, n to n + g, with every label turned by one inside its
+ * part of G), so a verifier of every chunk keeps one group's cells instead of N x C and takes a
+ * round by its g transfers from nodes 0..g-1 (verify.c, "Orbit reductions": 2.4 s of CPU at
+ * N = 65536 where the shards took 77 s; tests/test_orbit.c); it checks the symmetry itself.
  *
  * The search (algos.h's contract): every divisor g of N, 1 and N included (g = 1 and g = N are
  * the plain ring, in the groups or across them), offered smallest first. Every g cuts the vector
@@ -72,6 +76,14 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     p->state = (void *)(uintptr_t)g;
     p->rounds = 2 * (g - 1) + 2 * (nodes / g - 1);
     p->spec.window_skips = 1; /* ring_phases.c in the groups, ring_in_window across them */
+    /* the symmetry (core.h): a move by one group, node n to n + g, is a move by one place in
+     * every ring across (part j's label j G + t to j G + (t + 1) mod G); the rings in the groups
+     * carry whole parts, which it leaves in place */
+    if (g < nodes) {
+        p->spec.orbit_stride = (uint32_t)g;
+        p->spec.orbit_part = nodes / (uint32_t)g;
+        p->spec.orbit_turn = 1;
+    }
     return 0;
 }
 

@@ -155,6 +155,15 @@ typedef struct oc__spec {
      * for planning only: the verifier checks every round, and a round that is not such a family
      * makes it write the N x C cells out (within its budget, else the run is sharded). */
     int families;
+    /* A symmetry of the whole schedule, the algorithm's word for planning only (0: none stated):
+     * every round is unchanged when every node n becomes n + orbit_stride (mod N) and every label
+     * turns by orbit_turn inside its part of orbit_part labels (the part [p P, (p + 1) P) of label
+     * p P + o; o becomes (o + orbit_turn) mod P). hring: stride g, parts of G = N / g labels, turn
+     * 1 (its rings in the groups carry whole parts, its rings across one label). An all-reduce's
+     * verifier may then hold the cells of orbit_stride nodes instead of N (verify.c, "Orbit
+     * reductions"), so the plan runs it in one pass; it checks every round's symmetry itself and
+     * writes the N x C cells out at the first round that lacks it. */
+    uint32_t orbit_stride, orbit_part, orbit_turn;
 } oc__spec;
 
 /* Fills the spec for (coll, nodes, root, bytes, q); block_node stays NULL. Checks sizes. */

@@ -102,6 +102,18 @@ struct oc__netrun {
     int last_ok;
     uint64_t last_colours[2], last_maxload[2], last_units;
     int last_kind[2]; /* per direction: 0 empty, 1 cut at a node no arc passes, 2 crossing */
+    /* The round before the last, the same fields (swapped with them, not copied): a round that
+     * repeats it is taken as one that repeats the last (neighbour exchange's rounds alternate
+     * between two shapes) */
+    struct round_ends *plast;
+    size_t plast_cap, plast_n;
+    int plast_ok;
+    uint64_t *pdir;
+    size_t pdir_cap;
+    oc__ring_frag *pfrags[2];
+    size_t pnfrags[2], pcapfrags[2];
+    uint64_t plast_colours[2], plast_maxload[2], plast_units;
+    int plast_kind[2];
     /* A family round (core.h) is written out into flat and mapped like any round; when every
      * one of its transfers got the same one colour range in one direction (fam_ok), a family
      * with the same ends after it (n, hop, width: the same transfers' ends and counts, which is
@@ -700,6 +712,45 @@ static int repeats_last(const oc__netrun *m, const oc__round *r) {
     return 1;
 }
 
+/* Whether round r's ends and counts are those of the round before the last. */
+static int repeats_prev(const oc__netrun *m, const oc__round *r) {
+    if (!m->plast_ok || r->count != m->plast_n) return 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *t = &r->xfers[i];
+        const round_ends *e = &m->plast[i];
+        if (t->src != e->src || t->dst != e->dst || t->count != e->count) return 0;
+    }
+    return 1;
+}
+
+#define SWAP(T, a, b)                                                                              \
+    do {                                                                                           \
+        T swap_ = (a);                                                                             \
+        (a) = (b);                                                                                 \
+        (b) = swap_;                                                                               \
+    } while (0)
+
+/* The last round's ends, directions, fragments and figures become the round before's, and the
+ * round before's the last's: pointers and counts exchanged, nothing copied. */
+static void swap_prev(oc__netrun *m) {
+    SWAP(struct round_ends *, m->last, m->plast);
+    SWAP(size_t, m->last_cap, m->plast_cap);
+    SWAP(size_t, m->last_n, m->plast_n);
+    SWAP(int, m->last_ok, m->plast_ok);
+    SWAP(uint64_t *, m->dir, m->pdir);
+    SWAP(size_t, m->dir_cap, m->pdir_cap);
+    SWAP(uint64_t, m->last_units, m->plast_units);
+    for (int d = 0; d < 2; d++) {
+        SWAP(oc__ring_frag *, m->frags[d], m->pfrags[d]);
+        SWAP(size_t, m->nfrags[d], m->pnfrags[d]);
+        SWAP(size_t, m->capfrags[d], m->pcapfrags[d]);
+        SWAP(uint64_t, m->last_colours[d], m->plast_colours[d]);
+        SWAP(uint64_t, m->last_maxload[d], m->plast_maxload[d]);
+        SWAP(int, m->last_kind[d], m->plast_kind[d]);
+    }
+    m->fam_ok = 0; /* the family shortcut reads the last round's mapping */
+}
+
 /* Keeps round r's ends (nothing, and no reuse, when they are over the bound or memory is short). */
 static void keep_last(oc__netrun *m, const oc__round *r) {
     m->last_ok = 0;
@@ -834,7 +885,12 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *given, ch
         r = &unit;
     }
     uint64_t colours[2] = {0, 0}, maxload[2] = {0, 0}, units = 0;
-    if (repeats_last(m, r)) {
+    int again = repeats_last(m, r);
+    if (!again && repeats_prev(m, r)) { /* the round before, now the last */
+        swap_prev(m);
+        again = 1;
+    }
+    if (again) {
         for (int d = 0; d < 2; d++) {
             colours[d] = m->last_colours[d];
             maxload[d] = m->last_maxload[d];
@@ -844,6 +900,12 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *given, ch
         units = m->last_units;
         goto mapped;
     }
+    /* mapped afresh: the last round becomes the round before (a round of a million transfers or
+     * less: two rounds' buffers are then alive at once), its buffers taken for this one */
+    if (m->last_ok && m->last_n <= (1u << 20))
+        swap_prev(m);
+    else
+        m->plast_ok = 0;
     m->last_ok = 0;
     if (reserve_round(m, r->count))
         return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu",
@@ -1011,7 +1073,8 @@ static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc_
         OC_NETBUF(m->link, 0),          OC_NETBUF(m->frags[0], 0),     OC_NETBUF(m->frags[1], 0),
         OC_NETBUF(m->pool, 0),          OC_NETBUF(m->end_fill, N + 2), OC_NETBUF(m->slot, 0),
         OC_NETBUF(m->spill, 0),         OC_NETBUF(m->last, 0),         OC_NETBUF(m->unit, 0),
-        OC_NETBUF(m->step_bundle, 0),   OC_NETBUF(m->flat.xfers, 0)};
+        OC_NETBUF(m->step_bundle, 0),   OC_NETBUF(m->flat.xfers, 0),   OC_NETBUF(m->plast, 0),
+        OC_NETBUF(m->pdir, 0),          OC_NETBUF(m->pfrags[0], 0),    OC_NETBUF(m->pfrags[1], 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the ring model", why, len);
     if (!rc && (oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
                 (check && oc__ring_checker_new(spec->nodes, &m->checker))))
@@ -1054,7 +1117,7 @@ static void ring_reset(oc__netrun *m, const oc__spec *spec) {
     m->worst_ratio = 0;
     m->worst_round = 0;
     m->extra_s = 0;
-    m->last_ok = 0; /* a round of the new spec is mapped afresh */
+    m->last_ok = m->plast_ok = 0; /* a round of the new spec is mapped afresh */
 }
 
 static int ring_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {

@@ -109,9 +109,11 @@ static int run_planned(const oc__spec *spec, oc__source source, void *source_arg
     int rc = 0;
     *grew = 0;
     if (!shard->separate) {
-        /* a reduction's one pass keeps to a shard's size, and is sharded if it outgrows it */
-        const uint64_t share =
-            oc_collective_reduces(spec->coll) ? shard->target : oc_memory_budget();
+        /* a reduction's one pass keeps to a shard's size, and is sharded if it outgrows it;
+         * one in the orbit state (verify.c) to the share the plan counted it in */
+        const uint64_t share = !oc_collective_reduces(spec->coll)            ? oc_memory_budget()
+                               : oc__verifier_orbit_fits(spec, shard->share) ? shard->share
+                                                                             : shard->target;
         if ((rc = oc__verifier_new_window(spec, 0, spec->chunks, share, &ver, why, len))) goto out;
         oc__sink *v = oc__verifier_sink(ver);
         v->next = NULL;

@@ -321,7 +321,8 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
                             (unsigned long long)cells, (unsigned long long)OC_MAX_TRANSFERS);
         /* Rounds that are families (oc__spec.families): the verifier holds one cell per label
          * offset (verify.c, "Uniform reductions"), not these cells: one pass, no shards. */
-        const int families = spec->families && spec->nodes >= 2 && C % spec->nodes == 0;
+        const int families = (spec->families && spec->nodes >= 2 && C % spec->nodes == 0) ||
+                             oc__verifier_orbit_fits(spec, plan->share);
         /* one chunk's cells, and the heap its contribution sets fragment to (oc__spec) */
         const uint64_t per = oc__verifier_state_bytes(spec, 1) + spec->chunk_heap;
         /* a one-chunk shard: its cells, and as much again for a round's staging and growth */

@@ -215,6 +215,21 @@ struct oc__verifier {
     cell *offset;   /* C plain cells */
     cell *unext;    /* a round's new cells, w of them */
     oc__round flat; /* a family round written out, when it is not taken whole */
+    /* Reductions with a stated symmetry (see "Orbit reductions"): while `orbit`, contrib[] and
+     * written[] are not made; node a s + i's cell of label l is ocell[i][turn^-a(l)] moved by a s
+     * nodes (s = ostride). */
+    int orbit;
+    uint32_t ostride, opart, oturn, oturn1; /* oturn1: oturn mod opart */
+    cell *ocell;      /* ostride x C plain cells */
+    uint32_t *ostamp; /* ostride: 1 + the round in which the node last received */
+    uint32_t *oseen;  /* N: 1 + the round in which the node last sent */
+    uint32_t *oby;    /* N: the node's transfer in that round */
+    int osorted;      /* 1: the round's transfers came in sender order (oby not used) */
+    int corbit;       /* a copy collective's orbit state: node a s + i holds orel[i] turned */
+    oc__rangeset *orel; /* ostride sets */
+    cell *onew;       /* a round's new cells, before they are written */
+    uint64_t *oat;    /* and where they go */
+    size_t onew_cap;
 };
 
 /* "verifying allreduce on 8 nodes with 64 chunks" into buf, for budget messages. */
@@ -422,6 +437,170 @@ static int uniform_round(oc__verifier *v, uint64_t round, const oc__round *r, ch
 }
 
 
+/* ---- orbit state: a symmetric all-gather taken by its first nodes ----
+ * An all-gather whose spec states a symmetry (oc__spec.orbit_*, "Orbit reductions" below: node n
+ * to n + s, every label turned by t) with one part (P = C) and t = s q moves node n's block to
+ * node n + s's, so the start is invariant; a round invariant under it (checked as there) keeps
+ * it so, and node a s + i holds node i's set (orel[i]) turned by a t. A round is then its s
+ * transfers from nodes [0, s), each turned back by its receiver's a: the senders must hold what
+ * they send, the receivers be s distinct nodes of [0, s) and each transfer one range after the
+ * turn; the redundant deliveries are N / s times theirs. Anything else writes every node's set
+ * out (omaterialize_sets) and goes the plain path (neighbour exchange: tests/test_orbit.c). */
+
+static int corbit_possible(const oc__verifier *v) {
+    const oc__spec *s = v->spec;
+    const uint32_t N = s->nodes, S = s->orbit_stride;
+    return !v->reduces && s->coll == OC_ALLGATHER && !s->block_node && N >= 2 && S >= 1 &&
+           S < N && N % S == 0 && v->lo == 0 && v->hi == s->chunks &&
+           (uint64_t)N * s->q == s->chunks && s->orbit_part == s->chunks &&
+           (uint64_t)S * s->q == s->orbit_turn;
+}
+
+/* Writes every node's set out from orel and leaves the orbit state. */
+static int omaterialize_sets(oc__verifier *v) {
+    if (!v->corbit) return 0;
+    const oc__spec *s = v->spec;
+    const uint64_t C = s->chunks;
+    const uint32_t S = v->ostride;
+    uint64_t bytes = 0;
+    for (uint32_t node = 0; node < s->nodes; node++) {
+        const oc__rangeset *from = &v->orel[node % S];
+        const uint64_t turn = (uint64_t)(node / S) * v->oturn % C;
+        if (oc__grow((void **)&v->merge, &v->merge_cap, 2 * (size_t)from->n + 1,
+                     sizeof(oc__range)))
+            return OC_ENOMEM;
+        size_t m = 0;
+        for (uint32_t k = 0; k < from->n; k++) {
+            const uint64_t a = (from->iv[k].lo + turn) % C, len = from->iv[k].hi - from->iv[k].lo;
+            if (a + len <= C) {
+                v->merge[m++] = (oc__range){(uint32_t)a, (uint32_t)(a + len)};
+            } else {
+                v->merge[m++] = (oc__range){(uint32_t)a, (uint32_t)C};
+                v->merge[m++] = (oc__range){0, (uint32_t)(a + len - C)};
+            }
+        }
+        qsort(v->merge, m, sizeof(oc__range), range_cmp);
+        oc__rangeset *h = &v->held[node];
+        h->n = 0;
+        h->size = 0;
+        if (m && oc__rangeset_union(h, v->merge, m, NULL)) return OC_ENOMEM;
+        bytes += (uint64_t)h->cap * sizeof(oc__range);
+    }
+    v->heap_bytes = bytes;
+    v->corbit = 0;
+    return 0;
+}
+
+/* The labels [first, first + count) moved by sigma^k into *out: 0 when they are not one range
+ * afterwards (a range across parts must be whole parts, which sigma leaves in place). */
+static int orbit_labels(const oc__verifier *v, uint32_t first, uint32_t count, uint64_t k,
+                        uint32_t *out) {
+    const uint32_t P = v->opart, off = first % P;
+    if (off == 0 && count % P == 0) {
+        *out = first;
+        return 1;
+    }
+    if (off + (uint64_t)count > P) return 0;
+    const uint32_t moved = (uint32_t)((off + k % P * v->oturn) % P);
+    if (moved + (uint64_t)count > P) return 0;
+    *out = first - off + moved;
+    return 1;
+}
+
+/* Whether transfer b is transfer a moved by sigma (orbit_labels' rule with k = 1, written out
+ * without its divisions: it runs for every transfer of every round). */
+static int orbit_moves(const oc__verifier *v, const oc__transfer *a, const oc__transfer *b) {
+    const uint32_t N = v->spec->nodes, P = v->opart;
+    const uint64_t to = (uint64_t)a->dst + v->ostride;
+    if (b->op != a->op || b->count != a->count || b->dst != (to >= N ? to - N : to)) return 0;
+    const uint32_t off = P == v->spec->chunks ? a->first : a->first % P;
+    if (a->count >= P) return off == 0 && a->count % P == 0 && b->first == a->first;
+    if ((uint64_t)off + a->count > P) return 0;
+    const uint64_t moved = (uint64_t)off + v->oturn1; /* both below P */
+    const uint32_t at = (uint32_t)(moved >= P ? moved - P : moved);
+    return at + (uint64_t)a->count <= P && b->first == a->first - off + at;
+}
+
+/* Whether round r has one transfer from every node and is invariant under sigma (each sender's
+ * transfer moved by sigma is the transfer of the sender s further on, around the whole ring);
+ * then orbit_from() gives sender n's transfer, and *units the round's chunk-transfers. A round
+ * in sender order (the generators' usual) is read in place; another is indexed by sender. */
+static int orbit_symmetric(oc__verifier *v, uint64_t round, const oc__round *r, uint64_t *units) {
+    const uint32_t N = v->spec->nodes, S = v->ostride;
+    if (r->count != N) return 0;
+    const oc__transfer *x = r->xfers;
+    const uint32_t stamp = (uint32_t)round + 1;
+    uint64_t u = 0;
+    uint32_t k = 0;
+    while (k < N && x[k].src == k)
+        k++;
+    v->osorted = k == N;
+    if (v->osorted) {
+        for (k = 0; k < N; k++) {
+            if (!transfer_ok(v, &x[k]) || !orbit_moves(v, &x[k], &x[k + S < N ? k + S : k + S - N]))
+                return 0;
+            u += x[k].count;
+        }
+        *units = u;
+        return 1;
+    }
+    for (k = 0; k < N; k++) {
+        if (!transfer_ok(v, &x[k]) || v->oseen[x[k].src] == stamp) return 0;
+        v->oseen[x[k].src] = stamp;
+        v->oby[x[k].src] = k;
+        u += x[k].count;
+    }
+    for (uint32_t n = 0; n < N; n++) /* every sender: N distinct, so each sent once */
+        if (!orbit_moves(v, &x[v->oby[n]], &x[v->oby[n + S < N ? n + S : n + S - N]])) return 0;
+    *units = u;
+    return 1;
+}
+
+/* Sender n's transfer in a round orbit_symmetric() accepted. */
+static const oc__transfer *orbit_from(const oc__verifier *v, const oc__round *r, uint32_t n) {
+    return &r->xfers[v->osorted ? n : v->oby[n]];
+}
+
+/* A round in the orbit state: 1 when checked and applied whole (*rc: 0 or the budget's
+ * refusal), 0 when the plain path must take it. */
+static int corbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len,
+                        int *rc) {
+    const uint32_t N = v->spec->nodes, S = v->ostride;
+    if (r->count != N || round >= UINT32_MAX - 1) return 0;
+    const uint32_t stamp = (uint32_t)round + 1;
+    uint64_t units;
+    if (!orbit_symmetric(v, round, r, &units)) return 0;
+    /* the plain path's staging, asked for in the same words */
+    if ((*rc = state_budget(v, (uint64_t)N * sizeof(pending), round, why, len))) {
+        *rc = at_key(v, *rc, round, OC__VK_BUDGET, 0, 0);
+        return 1;
+    }
+    /* read: every sender of [0, S) holds what it sends; each receiver of [0, S) gets one range */
+    if (oc__grow((void **)&v->scope, &v->scope_cap, S, sizeof(pending))) return 0;
+    for (uint32_t i = 0; i < S; i++) {
+        const oc__transfer *t = orbit_from(v, r, i);
+        const uint32_t a = t->dst / S, to = t->dst % S;
+        uint32_t into;
+        if (!oc__rangeset_contains(&v->orel[i], t->first, t->first + t->count) ||
+            !orbit_labels(v, t->first, t->count, (uint64_t)(N / S - a), &into) ||
+            v->ostamp[to] == stamp)
+            return 0;
+        v->ostamp[to] = stamp; /* each receiver once */
+        v->scope[i] = (pending){to, {into, into + t->count}};
+    }
+    /* write, at the end of the round */
+    for (uint32_t i = 0; i < S; i++) {
+        uint64_t dup = 0;
+        if (oc__rangeset_union(&v->orel[v->scope[i].dst], &v->scope[i].r, 1, &dup)) {
+            *rc = nomem(v, round, why, len);
+            return 1;
+        }
+        v->redundant += dup * (N / S);
+    }
+    *rc = 0;
+    return 1;
+}
+
 /* An all-to-all's node n starts with chunk (d N + n) q .. + q for every destination d: N ranges
  * a node, N^2 in all (3 GiB on 20000 nodes), made when the node is first looked at rather than
  * up front, so that a file wrong from its first transfer, or with no rounds, is answered at once.
@@ -466,6 +645,10 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
         if (materialize(v)) return nomem(v, round, why, len);
     }
     if (!(r = oc__round_plain(r, &v->flat, &rc))) return nomem(v, round, why, len);
+    if (v->corbit) {
+        if (corbit_round(v, round, r, why, len, &rc)) return rc;
+        if (omaterialize_sets(v)) return nomem(v, round, why, len);
+    }
     const oc__transfer *x = r->xfers;
     /* The round's transfers inside the window, clipped to it, go to v->scope (for a whole
      * verifier: every transfer as it is). */
@@ -917,6 +1100,147 @@ static int runiform_round(oc__verifier *v, uint64_t round, const oc__round *r, c
     return 1;
 }
 
+/* ---- orbit reductions ----
+ * A reduction whose algorithm states a symmetry (oc__spec.orbit_*: hring's, stride g) need not
+ * keep every node's cells. Let s be the stride, P the part and t the turn, and sigma the map that
+ * moves node n to n + s (mod N) and label p P + o to p P + (o + t) mod P. The all-reduce starts
+ * invariant under sigma (node n's cell of every label is {n}, and sigma moves {n} to {n + s}); a
+ * round invariant under sigma (the transfer of sender n + s is the transfer of sender n moved by
+ * sigma) keeps it so. While it is, node a s + i's cell of label l is the cell of node i at label
+ * sigma^-a(l) with every node moved by a s, so the cells of nodes [0, s) (s x C cells, ocell)
+ * stand for the N x C, and a round is applied by its transfers from nodes [0, s) alone, each
+ * moved by the sigma^-a that brings its receiver into [0, s): s transfers instead of N.
+ *
+ * Nothing is taken from the algorithm's word: every round is checked, in O(N), to have one
+ * transfer from every node and to be invariant (each sender's transfer against its neighbour's
+ * at stride s, around the whole ring, so sigma^(N/s) closes too), and its s applied transfers to
+ * find every sender's chunks present, no contribution twice, each node of [0, s) written by one
+ * transfer, and every cell two intervals at most. Anything else (a round that fails one of these, a
+ * broken one included) writes the N x C cells out (omaterialize, within the verifier's budget, else
+ * the pipeline shards the run) and goes through the plain path, which decides and names it as it
+ * always did (tests/test_orbit.c holds both on whole and broken schedules). */
+
+/* The plain cell c with every node moved by m (mod N) into dst: kept as the plain path would
+ * keep it when the move splits an interval into a third (cell_store). */
+static int cell_move_store(oc__verifier *v, const cell *c, uint32_t m, cell *dst) {
+    const uint32_t N = v->spec->nodes;
+    if (cell_turn(c, m, N, dst)) return 0;
+    oc__range iv[4];
+    uint32_t n, k = 0;
+    const oc__range *o = cell_intervals(c, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        const uint64_t a = (uint64_t)o[i].lo + m, b = (uint64_t)o[i].hi + m;
+        if (a >= N)
+            iv[k++] = (oc__range){(uint32_t)(a - N), (uint32_t)(b - N)};
+        else if (b <= N)
+            iv[k++] = (oc__range){(uint32_t)a, (uint32_t)b};
+        else {
+            iv[k++] = (oc__range){(uint32_t)a, N};
+            iv[k++] = (oc__range){0, (uint32_t)(b - N)};
+        }
+    }
+    qsort(iv, k, sizeof *iv, range_cmp);
+    *dst = (cell){{{0, 0}, {0, 0}}};
+    return cell_store(v, dst, N, iv, k);
+}
+
+/* Makes the N x C cells from ocell[] and leaves the orbit state: within the budget, else
+ * OC_ETOOBIG with the budget's key (the pipeline then shards the run). */
+static int omaterialize(oc__verifier *v, uint64_t round, char *why, size_t len) {
+    if (!v->orbit) return 0;
+    const oc__spec *s = v->spec;
+    const uint32_t N = s->nodes, C = s->chunks, S = v->ostride;
+    const uint64_t cells = (uint64_t)N * C;
+    char what[160];
+    describe_run(s, what, sizeof what);
+    if (cells > (UINT64_C(1) << 31))
+        return at_key(v,
+                      oc__fail(why, len, OC_ETOOBIG, "round %llu: %s needs %llu chunk states",
+                               (unsigned long long)round, what, (unsigned long long)cells),
+                      round, OC__VK_BUDGET, 0, 0);
+    const uint64_t bytes = oc__verifier_state_bytes(s, C);
+    int rc = state_budget(v, bytes, round, why, len);
+    if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
+    v->contrib = oc__calloc((size_t)cells, sizeof(cell));
+    v->written = oc__calloc((size_t)cells, sizeof(uint32_t));
+    if (!v->contrib || !v->written) return nomem(v, round, why, len);
+    for (uint32_t node = 0; node < N; node++) {
+        const uint32_t a = node / S, i = node % S;
+        for (uint32_t l = 0; l < C; l++) {
+            uint32_t from = l; /* sigma^-a(l) = sigma^(N/S - a)(l): sigma^(N/S) is the identity */
+            orbit_labels(v, l, 1, (uint64_t)(N / S - a), &from);
+            if (cell_move_store(v, &v->ocell[(uint64_t)i * C + from], a * S,
+                                &v->contrib[(uint64_t)node * C + l]))
+                return nomem(v, round, why, len);
+        }
+    }
+    v->base_bytes = bytes;
+    v->width = C;
+    v->orbit = 0;
+    return 0;
+}
+
+/* A round in the orbit state: 1 when checked and applied whole (*rc: 0 or a refusal), 0 when the
+ * plain path must take it (after omaterialize). */
+static int orbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len,
+                       int *rc) {
+    const oc__spec *s = v->spec;
+    const uint32_t N = s->nodes, C = s->chunks, S = v->ostride;
+    if (round >= UINT32_MAX / 2 - 1) return 0;
+    const uint32_t stamp = (uint32_t)round + 1;
+    uint64_t units;
+    if (!orbit_symmetric(v, round, r, &units)) return 0;
+    /* the plain path's staging, asked for in the same words */
+    if (units > v->staged_cap &&
+        (*rc = state_budget(v, units * (sizeof(cell) + sizeof(oc__rangeset)), round, why, len))) {
+        *rc = at_key(v, *rc, round, OC__VK_BUDGET, 0, 0);
+        return 1;
+    }
+    uint64_t base = 0; /* the cells the s transfers from nodes [0, S) write */
+    for (uint32_t i = 0; i < S; i++)
+        base += orbit_from(v, r, i)->count;
+    if (base > v->onew_cap) {
+        cell *nc = realloc(v->onew, base * sizeof(cell));
+        if (nc) v->onew = nc;
+        uint64_t *na = nc ? realloc(v->oat, base * sizeof(uint64_t)) : NULL;
+        if (na) v->oat = na;
+        if (!nc || !na) {
+            *rc = nomem(v, round, why, len);
+            return 1;
+        }
+        v->onew_cap = base;
+    }
+    size_t w = 0;
+    for (uint32_t i = 0; i < S; i++) {
+        const oc__transfer *t = orbit_from(v, r, i);
+        /* moved by sigma^-a, a = dst / S, it goes from node i - a S to node dst mod S */
+        const uint32_t a = t->dst / S, to = t->dst % S, back = N - a * S;
+        const uint32_t P = v->opart, turn = (uint32_t)((uint64_t)(N / S - a) % P * v->oturn % P);
+        const cell *from = &v->ocell[(uint64_t)i * C + t->first];
+        /* one transfer into each of the nodes [0, S) a round (hring's, NE's): two writes of a
+         * cell in a round, legal or not, are the plain path's to decide */
+        if (v->ostamp[to] == stamp) return 0;
+        v->ostamp[to] = stamp;
+        for (uint32_t c = 0; c < t->count; c++) {
+            /* sigma^-a = sigma^(N/S - a) of the label, inside its part */
+            const uint32_t l = t->first + c, off = l % P;
+            const uint64_t o = (uint64_t)off + turn;
+            const uint64_t at = (uint64_t)to * C + (l - off) + (o >= P ? o - P : o);
+            cell moved;
+            if (!cell_is_plain(&from[c]) || cell_empty(&from[c]) ||
+                !cell_turn(&from[c], back == N ? 0 : back, N, &moved))
+                return 0;
+            if (t->op == OC_OP_REDUCE && !cell_add_plain(&v->ocell[at], &moved, &moved)) return 0;
+            v->onew[w] = moved;
+            v->oat[w++] = at;
+        }
+    }
+    for (size_t k = 0; k < w; k++)
+        v->ocell[v->oat[k]] = v->onew[k];
+    *rc = 0;
+    return 1;
+}
+
 static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
                         size_t len) {
     const oc__spec *s = v->spec;
@@ -928,6 +1252,10 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
         if ((rc = rmaterialize(v, round, why, len))) return rc;
     }
     if (!(r = oc__round_plain(r, &v->flat, &rc))) return nomem(v, round, why, len);
+    if (v->orbit) {
+        if (orbit_round(v, round, r, why, len, &rc)) return rc;
+        if ((rc = omaterialize(v, round, why, len))) return rc;
+    }
     size_t units = 0;
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
@@ -1111,6 +1439,18 @@ uint64_t oc__verifier_state_bytes(const oc__spec *s, uint32_t chunks) {
            ranges * sizeof(oc__range);
 }
 
+uint64_t oc__verifier_orbit_bytes(const oc__spec *s) {
+    return (uint64_t)s->orbit_stride * (s->chunks * sizeof(cell) + sizeof(uint32_t)) +
+           (uint64_t)s->nodes * 2 * sizeof(uint32_t);
+}
+
+int oc__verifier_orbit_fits(const oc__spec *s, uint64_t budget) {
+    const uint32_t N = s->nodes, S = s->orbit_stride, P = s->orbit_part;
+    return s->coll == OC_ALLREDUCE && !s->families && N >= 2 && S >= 1 && S < N && N % S == 0 &&
+           P >= 1 && s->chunks % P == 0 && (uint64_t)(N / S) * s->orbit_turn % P == 0 &&
+           oc__verifier_orbit_bytes(s) <= budget;
+}
+
 int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t len) {
     return oc__verifier_new_window(s, 0, s->chunks, oc_memory_budget(), out, why, len);
 }
@@ -1195,6 +1535,26 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
             v->offset[x] = (cell){{{0, 1}, {0, 0}}}; /* every node its own: {0} turned by n */
         v->runiform = 1;
         v->width = 0; /* not reusable as a shard's */
+    } else if (v->reduces && oc__verifier_orbit_fits(s, budget) && lo == 0 && hi == s->chunks) {
+        /* the orbit: the cells of orbit_stride nodes; the N x C only if a round needs them */
+        const uint32_t S = s->orbit_stride, C = s->chunks;
+        v->ostride = S, v->opart = s->orbit_part, v->oturn = s->orbit_turn;
+        v->oturn1 = s->orbit_turn % s->orbit_part;
+        v->base_bytes = oc__verifier_orbit_bytes(s);
+        if ((rc = oc__budget_check(v->base_bytes, what, why, len))) {
+            free(v);
+            return rc;
+        }
+        v->ocell = oc__malloc_array((uint64_t)S * C, sizeof(cell));
+        v->ostamp = oc__calloc(S, sizeof(uint32_t));
+        v->oseen = oc__calloc(N, sizeof(uint32_t));
+        v->oby = oc__calloc(N, sizeof(uint32_t));
+        if (!v->ocell || !v->ostamp || !v->oseen || !v->oby) goto nomem;
+        for (uint32_t i = 0; i < S; i++) /* node i's own; node a S + i's is it moved by a S */
+            for (uint32_t l = 0; l < C; l++)
+                v->ocell[(uint64_t)i * C + l] = (cell){{{i, i + 1}, {0, 0}}};
+        v->orbit = 1;
+        v->width = 0; /* not reusable as a shard's */
     } else if (v->reduces) {
         uint64_t cells = (uint64_t)N * W;
         if (cells > (UINT64_C(1) << 31)) {
@@ -1265,7 +1625,21 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
     }
     for (uint32_t n = 0; v->held && n < N; n++)
         v->heap_bytes += (uint64_t)v->held[n].cap * sizeof(oc__range);
-    if (uniform_possible(v)) {
+    if (corbit_possible(v)) {
+        const uint32_t S = s->orbit_stride;
+        v->ostride = S, v->opart = s->orbit_part, v->oturn = s->orbit_turn;
+        v->oturn1 = s->orbit_turn % s->orbit_part;
+        v->orel = oc__calloc(S, sizeof(oc__rangeset));
+        v->ostamp = oc__calloc(S, sizeof(uint32_t));
+        v->oseen = oc__calloc(N, sizeof(uint32_t));
+        v->oby = oc__calloc(N, sizeof(uint32_t));
+        if (!v->orel || !v->ostamp || !v->oseen || !v->oby) goto nomem;
+        for (uint32_t i = 0; i < S; i++) { /* node i's block; node a S + i's is it turned */
+            const oc__range own = {i * q, (i + 1) * q};
+            if (oc__rangeset_union(&v->orel[i], &own, 1, NULL)) goto nomem;
+        }
+        v->corbit = 1;
+    } else if (uniform_possible(v)) {
         const oc__range own = {0, q}; /* node 0's block; node n's is it turned by n * q */
         if (oc__rangeset_union(&v->rel, &own, 1, NULL)) goto nomem;
         v->uniform = 1;
@@ -1349,7 +1723,22 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
         if (x == upto) return 0;
         if ((rc = rmaterialize(v, OC__VK_END, why, len))) return rc;
     }
-    if (materialize(v))
+    if (v->orbit) {
+        /* all-reduce: every cell every node (a move of every node is every node) */
+        const uint64_t cells = (uint64_t)v->ostride * s->chunks;
+        uint64_t x = 0;
+        while (x < cells && v->ocell[x].iv[0].lo == 0 && v->ocell[x].iv[0].hi == N)
+            x++;
+        if (x == cells) return 0;
+        if ((rc = omaterialize(v, OC__VK_END, why, len))) return rc;
+    }
+    if (v->corbit) { /* every node holds everything iff every orel is every label */
+        uint32_t i = 0;
+        while (i < v->ostride && v->orel[i].size == s->chunks)
+            i++;
+        if (i == v->ostride) return 0;
+    }
+    if (materialize(v) || omaterialize_sets(v))
         return at_key(v, oc__fail(why, len, OC_ENOMEM, "out of memory in the verifier"), OC__VK_END,
                       0, 0, 0);
     switch (s->coll) {
@@ -1468,6 +1857,15 @@ void oc__verifier_free(oc__verifier *v) {
     oc__round_free(&v->flat);
     free(v->offset);
     free(v->unext);
+    for (uint32_t i = 0; v->orel && i < v->ostride; i++)
+        oc__rangeset_free(&v->orel[i]);
+    free(v->orel);
+    free(v->ocell);
+    free(v->ostamp);
+    free(v->oseen);
+    free(v->oby);
+    free(v->onew);
+    free(v->oat);
     if (v->contrib) {
         uint64_t cells = (uint64_t)s->nodes * (v->hi - v->lo);
         for (uint64_t i = 0; i < cells; i++)

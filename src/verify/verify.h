@@ -56,6 +56,11 @@ oc__verify_key oc__verifier_key(const oc__verifier *v);
 /* The bytes of state a shard of `chunks` chunks starts with (the cells of a reduction, the
  * nodes' range sets of a copy), for sizing shards. */
 uint64_t oc__verifier_state_bytes(const oc__spec *spec, uint32_t chunks);
+/* The bytes of a whole verifier in the orbit state (oc__spec.orbit_*: the cells of orbit_stride
+ * nodes), and whether the spec states a usable orbit whose state fits `budget`: then a verifier
+ * of every chunk starts in it, and the plan runs one pass (run/shard.c). */
+uint64_t oc__verifier_orbit_bytes(const oc__spec *spec);
+int oc__verifier_orbit_fits(const oc__spec *spec, uint64_t budget);
 oc__sink *oc__verifier_sink(oc__verifier *v);
 /* Checks the final state; OC_EVERIFY with the first missing chunk or contribution in `why`. */
 int oc__verifier_finish(oc__verifier *v, char *why, size_t whylen);
