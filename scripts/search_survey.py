@@ -5,6 +5,7 @@ corners, and a record of what each run chose, so that a change to the search can
 choose the same point at the same cost.
 
   python3 scripts/search_survey.py [--bin build/opticoll] [--out survey.csv] [--limit 120]
+  python3 scripts/search_survey.py --rows before.csv --min-cpu 2 --out after.csv  # the slow rows again
   python3 scripts/search_survey.py --diff before.csv after.csv     # same choices? times side by side
 
 For every algorithm x every network `opticoll list` says it supports, at N in {97, 1000, 4096}
@@ -90,11 +91,21 @@ def timed(cmd, limit):
     return p.returncode, cpu, wall, p.stdout, p.stderr
 
 
+def rows_of(path, min_cpu):
+    """The cases of an earlier survey whose run took at least min_cpu seconds."""
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if float(r["cpu_s"]) >= min_cpu:
+                yield (r["collective"], r["algorithm"], r["network"], int(r["nodes"]), r["size"],
+                       r["extra"].split() if r["extra"] else [])
+
+
 def survey(args):
     out = open(args.out, "w", newline="") if args.out != "-" else sys.stdout
     w = csv.DictWriter(out, fieldnames=FIELDS)
     w.writeheader()
-    for coll, algo, net, n, size, extra in cases(args.bin):
+    todo = rows_of(args.rows, args.min_cpu) if args.rows else cases(args.bin)
+    for coll, algo, net, n, size, extra in todo:
         base = [args.bin, "run", "-c", coll, "-a", algo, "-t", net, "-n", str(n), "-s", size,
                 "--no-data-check", "--json"] + extra
         rc, cpu, wall, so, se = timed(base, args.limit)
@@ -158,6 +169,8 @@ def main():
     ap.add_argument("--out", default="-")
     ap.add_argument("--limit", type=int, default=120, help="CPU seconds a run may take")
     ap.add_argument("--diff", nargs=2, metavar=("BEFORE", "AFTER"))
+    ap.add_argument("--rows", metavar="SURVEY", help="only the cases of this earlier survey ...")
+    ap.add_argument("--min-cpu", type=float, default=0, help="... whose run took this much CPU")
     args = ap.parse_args()
     if args.diff:
         diff(*args.diff)
