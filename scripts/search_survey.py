@@ -5,8 +5,10 @@ corners, and a record of what each run chose, so that a change to the search can
 choose the same point at the same cost.
 
   python3 scripts/search_survey.py [--bin build/opticoll] [--out survey.csv] [--limit 120]
-  python3 scripts/search_survey.py --rows before.csv --min-cpu 2 --out after.csv  # the slow rows again
-  python3 scripts/search_survey.py --diff before.csv after.csv     # same choices? times side by side
+  python3 scripts/search_survey.py --rows before.csv --min-cpu 2 --out after.csv
+      (the cases of an earlier survey that took 2 s or more, again)
+  python3 scripts/search_survey.py --diff before.csv after.csv
+      (the same choices? the slow rows side by side)
 
 For every algorithm x every network `opticoll list` says it supports, at N in {97, 1000, 4096}
 and SIZE in {4KiB, 256MiB} (plus the corners the issue names: hring at w=3, the fabric with
