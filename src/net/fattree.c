@@ -423,6 +423,20 @@ static int ft_create(const oc__spec *spec, const oc_kv *params, int check, oc__n
     return oc__netrun_done(m, rc, ft_destroy, out);
 }
 
+/* oc__model.reset: the totals back to a new run's, for spec (its chunk size with it). The links'
+ * loads need no clearing: a round stamps the links it loads with its epoch, which keeps counting,
+ * and reads no link of an older stamp as loaded. The search maps the levels of rhd's factorings
+ * alone one after another (search.c, round_alone): on 4096 nodes a fresh run for each allocated
+ * and faulted in its scratch every time, a fifth of the search's time in the kernel. */
+static void ft_reset(oc__netrun *m, const oc__spec *spec) {
+    m->base.spec = spec;
+    m->base.rounds = m->base.steps = 0;
+    m->base.clock = 0;
+    m->cost.chunk_bytes = spec->chunk_bytes;
+    m->cross_leaf = m->contended_rounds = m->max_sharing = m->max_link_packets = 0;
+    m->tx_packets = m->router_hops = m->lb_packets = 0;
+}
+
 /* The seed's d/B + a: one chunk's packets on a free path, plus the routers of the longest path. */
 static double ft_step_time(const oc__netrun *m) {
     uint64_t pk = oc__ceil_div(m->base.spec->chunk_bytes, m->p.packet_bytes);
@@ -475,6 +489,7 @@ const oc__model oc__model_fattree = {
     .sink = oc__netrun_sink,
     .finish = ft_finish,
     .additive = 1, /* a round's cost is its own (search.c caches rounds) */
+    .reset = ft_reset,
     .step_time = ft_step_time,
     .channels = oc__netrun_one_channel, /* one link per node and direction */
     .config = ft_config,
