@@ -32,7 +32,7 @@
 #include "net/net.h"
 
 /* The most buffers one run owns (the ring has 17). */
-#define OC_NETRUN_MAX_BUFFERS 24
+#define OC_NETRUN_MAX_BUFFERS 32
 
 typedef struct oc__netbase {
     oc__sink sink;        /* first: the pipeline's sink; its round() is the model's */
