@@ -39,7 +39,7 @@ command -v smpicc >/dev/null && command -v smpirun >/dev/null ||
 out="$build/simgrid"
 mkdir -p "$out"
 exe="$out/opticoll-mpi-smpi"
-srcs=$(ls "$root"/src/*/*.c "$root"/tools/opticoll_mpi.c "$root"/tools/mpi_agree.c "$root"/tools/args.c "$root"/tools/table.c)
+srcs=$(ls "$root"/src/*/*.c "$root"/tools/opticoll_mpi.c "$root"/tools/mpi_agree.c "$root"/tools/args.c)
 # Rebuild when a source or header is newer than the binary. One builder at a time (the tests
 # mpi_simgrid and cli_simgrid, `opticoll simgrid`, `make simgrid` may meet): the others wait on
 # the lock and then find the binary new. It is written beside and renamed whole, so a build
@@ -47,7 +47,7 @@ srcs=$(ls "$root"/src/*/*.c "$root"/tools/opticoll_mpi.c "$root"/tools/mpi_agree
 # new to the next run.
 stale() {
   [ ! -x "$exe" ] || [ -n "$(find "$root/src" "$root/include" "$root/tools/opticoll_mpi.c" \
-     "$root"/tools/mpi_agree.[ch] "$root"/tools/args.[ch] "$root"/tools/table.[ch] -newer "$exe" -name '*.[ch]' | head -1)" ]
+     "$root"/tools/mpi_agree.[ch] "$root"/tools/args.[ch] -newer "$exe" -name '*.[ch]' | head -1)" ]
 }
 trap 'rm -f "$exe.new.$$"' EXIT
 exec 9>"$out/build.lock"

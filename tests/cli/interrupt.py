@@ -23,7 +23,7 @@ CASES = [
     ("search candidate (run optree N=65536)",
      ["run", "-c", "allgather", "-a", "optree", "-n", "65536", "-s", "1KiB", "--no-data-check"]),
     ("tune, one long point (-o FILE)",
-     ["tune", "-c", "allreduce", "-a", "hring", "-n", "20000", "-s", "1MiB", "-t", "switch",
+     ["tune", "-c", "allreduce", "-a", "rhd", "-n", "16384", "-s", "1MiB", "-t", "fabric",
       "-o", "{dir}/decisions.json"]),
     # one round of 16.7 M lightpaths (OpTree's two levels at 65536 nodes), being generated,
     # verified by shards and coloured when the signal comes: the command ends by the signal
