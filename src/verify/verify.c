@@ -1012,13 +1012,12 @@ static int cell_add_plain(const cell *a, const cell *b, cell *out) {
     return 1;
 }
 
-/* Makes the N x C cells from offset[] and leaves the uniform state: within the budget, else
- * OC_ETOOBIG with the budget's key (the pipeline then shards the run). */
-static int rmaterialize(oc__verifier *v, uint64_t round, char *why, size_t len) {
-    if (!v->runiform) return 0;
+/* The plain path's N x C cells, allocated for a state that leaves a compact form (uniform, or
+ * orbit), their bytes in *bytes_out: within the budget, else OC_ETOOBIG with the budget's key. */
+static int plain_cells(oc__verifier *v, uint64_t round, uint64_t *bytes_out, char *why,
+                       size_t len) {
     const oc__spec *s = v->spec;
-    const uint32_t N = s->nodes, C = s->chunks;
-    const uint64_t cells = (uint64_t)N * C;
+    const uint64_t cells = (uint64_t)s->nodes * s->chunks;
     char what[160];
     describe_run(s, what, sizeof what);
     if (cells > (UINT64_C(1) << 31))
@@ -1026,12 +1025,25 @@ static int rmaterialize(oc__verifier *v, uint64_t round, char *why, size_t len) 
                       oc__fail(why, len, OC_ETOOBIG, "round %llu: %s needs %llu chunk states",
                                (unsigned long long)round, what, (unsigned long long)cells),
                       round, OC__VK_BUDGET, 0, 0);
-    const uint64_t bytes = oc__verifier_state_bytes(s, C);
+    const uint64_t bytes = oc__verifier_state_bytes(s, s->chunks);
+    *bytes_out = bytes;
     int rc = state_budget(v, bytes, round, why, len);
     if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
     v->contrib = oc__calloc((size_t)cells, sizeof(cell));
     v->written = oc__calloc((size_t)cells, sizeof(uint32_t));
     if (!v->contrib || !v->written) return nomem(v, round, why, len);
+    return 0;
+}
+
+/* Makes the N x C cells from offset[] and leaves the uniform state: within the budget, else
+ * OC_ETOOBIG with the budget's key (the pipeline then shards the run). */
+static int rmaterialize(oc__verifier *v, uint64_t round, char *why, size_t len) {
+    if (!v->runiform) return 0;
+    const oc__spec *s = v->spec;
+    const uint32_t N = s->nodes, C = s->chunks;
+    uint64_t bytes = 0;
+    int rc = plain_cells(v, round, &bytes, why, len);
+    if (rc) return rc;
     for (uint32_t node = 0; node < N; node++) {
         const uint64_t turn = (uint64_t)node * v->uw % C;
         for (uint32_t l = 0; l < C; l++) {
@@ -1150,20 +1162,9 @@ static int omaterialize(oc__verifier *v, uint64_t round, char *why, size_t len) 
     if (!v->orbit) return 0;
     const oc__spec *s = v->spec;
     const uint32_t N = s->nodes, C = s->chunks, S = v->ostride;
-    const uint64_t cells = (uint64_t)N * C;
-    char what[160];
-    describe_run(s, what, sizeof what);
-    if (cells > (UINT64_C(1) << 31))
-        return at_key(v,
-                      oc__fail(why, len, OC_ETOOBIG, "round %llu: %s needs %llu chunk states",
-                               (unsigned long long)round, what, (unsigned long long)cells),
-                      round, OC__VK_BUDGET, 0, 0);
-    const uint64_t bytes = oc__verifier_state_bytes(s, C);
-    int rc = state_budget(v, bytes, round, why, len);
-    if (rc) return at_key(v, rc, round, OC__VK_BUDGET, 0, 0);
-    v->contrib = oc__calloc((size_t)cells, sizeof(cell));
-    v->written = oc__calloc((size_t)cells, sizeof(uint32_t));
-    if (!v->contrib || !v->written) return nomem(v, round, why, len);
+    uint64_t bytes = 0;
+    int rc = plain_cells(v, round, &bytes, why, len);
+    if (rc) return rc;
     for (uint32_t node = 0; node < N; node++) {
         const uint32_t a = node / S, i = node % S;
         for (uint32_t l = 0; l < C; l++) {
