@@ -23,11 +23,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     FUZZ_CHECK(m != NULL && n >= 1);
     for (size_t i = 0; i < n; i++) {
-        FUZZ_CHECK(m[i].name[0] && memchr(m[i].name, 0, sizeof m[i].name));
+        /* a name is one field: not empty, no tab, space or line end; the note one line */
+        FUZZ_CHECK(m[i].name && m[i].name[0] && !strpbrk(m[i].name, "\t \n"));
         FUZZ_CHECK(m[i].parameters >= 1 && m[i].parameters <= OC_MODEL_MAX_PARAMETERS);
         FUZZ_CHECK(m[i].batch >= 1 && m[i].batch <= OC_MODEL_MAX_COUNT);
         FUZZ_CHECK(m[i].samples >= 1 && m[i].samples <= OC_MODEL_MAX_COUNT);
-        FUZZ_CHECK(memchr(m[i].note, 0, sizeof m[i].note) != NULL);
+        FUZZ_CHECK(m[i].note && !strpbrk(m[i].note, "\t\n"));
         FUZZ_CHECK(i == 0 || m[i].line > m[i - 1].line);
         /* names are unique, so the name finds this very model */
         FUZZ_CHECK(oc_model_find(m, n, m[i].name) == &m[i]);

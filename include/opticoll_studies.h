@@ -273,19 +273,23 @@ int oc_reproduce_write_json(const char *paper, const oc_reproduce_settings *sett
 #define OC_MODEL_MAX_PARAMETERS (OC_MAX_BYTES / OC_GRADIENT_BYTES_PER_PARAMETER)
 #define OC_MODEL_MAX_COUNT UINT64_C(1000000000000) /* largest batch or samples accepted: 10^12 */
 
+/* A model's texts are whole, never cut: in a list from oc_models_parse they live in the list's
+ * own allocation (oc_models_free releases them with it); in an oc_train_result the result owns
+ * copies of them (oc_train_result_free). */
 typedef struct oc_model {
-    char name[64];       /* the -m name; matched without regard to case */
+    const char *name;    /* the -m name, whole; matched without regard to case */
     uint64_t parameters; /* 1 .. OC_MODEL_MAX_PARAMETERS */
     uint64_t batch;      /* mini-batch of one node (one GPU), 1 .. OC_MODEL_MAX_COUNT */
     uint64_t samples;    /* training samples in one epoch, 1 .. OC_MODEL_MAX_COUNT */
-    char note[256];      /* the source column ("" if absent; longer text is cut) */
+    const char *note;    /* the source column, whole ("" if absent; never NULL) */
     unsigned line;       /* line of the models file it came from */
 } oc_model;
 
 /* Parses a models file held in memory (len bytes, need not be NUL-terminated). `source` names it in
  * messages ("data/models.tsv:7: ..."). On success *out is an array of *count >= 1 models in file
- * order, freed with oc_models_free. A malformed line, a duplicate name or a file without models is
- * OC_EPARSE with the line in `why`; nothing is returned then. */
+ * order, their names and notes in the same allocation, all freed with oc_models_free. A malformed
+ * line, a duplicate name or a file without models is OC_EPARSE with the line in `why`; nothing is
+ * returned then. */
 int oc_models_parse(const char *text, size_t len, const char *source, oc_model **out, size_t *count,
                     char *why, size_t whylen);
 /* Reads and parses the models file at `path`; a file that cannot be read is OC_EIO. */
@@ -310,8 +314,8 @@ typedef struct oc_train_run {
 } oc_train_run;
 
 typedef struct oc_train_result {
-    oc_model model;
-    char network[24];
+    oc_model model;      /* a copy whose name and note the result owns */
+    const char *network; /* the registry's name of the network (static) */
     uint32_t nodes;
     uint64_t bytes;        /* parameters x OC_GRADIENT_BYTES_PER_PARAMETER: each all-reduce */
     uint64_t global_batch; /* model.batch x nodes: samples one iteration consumes */
@@ -383,7 +387,7 @@ typedef struct oc_throughput_side {
 
 typedef struct oc_throughput {
     oc_throughput_in in;   /* in.model is NULL here: the name is copied to `model` */
-    char model[64];        /* "" when none was given */
+    char *model;           /* the name, whole (the result owns it); "" when none was given */
     uint64_t bucket_bytes; /* ceil(4 x parameters / buckets) */
     double flops;          /* per GPU and iteration */
     double compute_s;
@@ -392,9 +396,12 @@ typedef struct oc_throughput {
     double speedup;             /* the best Lumorph's samples/s over Ring's */
 } oc_throughput;
 
-/* Fills *out; bad inputs are OC_EINVAL with a reason naming the input. */
+/* Fills *out, to be released with oc_throughput_free; bad inputs are OC_EINVAL with a reason
+ * naming the input, and *out holds nothing then. */
 int oc_throughput_estimate(const oc_throughput_in *in, oc_throughput *out, char *why,
                            size_t whylen);
+/* Frees what the estimate owns (its model name) and zeroes *t; NULL or a zeroed one is fine. */
+void oc_throughput_free(oc_throughput *t);
 /* A readable table: the inputs, compute, each side's all-reduce, iteration and samples/s. */
 int oc_throughput_write_text(const oc_throughput *t, FILE *f);
 /* One JSON object with the inputs, compute_s, bucket_bytes, sides[] and speedup; a newline. */

@@ -440,6 +440,7 @@ static void test_throughput(void) {
     }
     cJSON_Delete(j);
     free(s);
+    oc_throughput_free(&t);
 }
 
 static int train_fn(const void *t, FILE *f) {

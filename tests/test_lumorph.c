@@ -304,6 +304,7 @@ static void test_throughput(void) {
     oc_throughput t2;
     CHECK(oc_throughput_estimate(&in, &t2, why, sizeof why) == 0 && t2.speedup > t.speedup,
           "384 buckets: %g not above %g", t2.speedup, t.speedup);
+    oc_throughput_free(&t2);
     /* Bad inputs. */
     const oc_throughput_in good = in;
     in.utilisation = 0;
@@ -319,6 +320,59 @@ static void test_throughput(void) {
     in.parameters = 2;
     in.buckets = 9;
     CHECK(oc_throughput_estimate(&in, &t2, why, sizeof why) == OC_EINVAL, "empty buckets");
+    oc_throughput_free(&t);
+}
+
+/* The model's name is the caller's text, held whole by the result (it was cut into a char[64]):
+ * a 400-byte name with an ESC in it comes back whole after the caller's copy is spoiled, the text
+ * writer prints it whole with the ESC escaped, JSON carries it whole. */
+static void test_throughput_long_name(void) {
+    enum { NAME = 400 };
+    char name[NAME + 1], kept[NAME + 1], why[256] = "";
+    for (int i = 0; i < NAME; i++)
+        name[i] = (char)('A' + i % 26);
+    name[5] = '\x1b';
+    name[NAME] = '\0';
+    memcpy(kept, name, sizeof name);
+    oc_throughput_in in = {.model = name,
+                           .parameters = 110000000,
+                           .batch = 7,
+                           .nodes = 12,
+                           .buckets = 5,
+                           .tokens = 128,
+                           .peak_tflops = 125,
+                           .utilisation = 0.5,
+                           .skip_data_check = 1};
+    oc_throughput t;
+    int rc = oc_throughput_estimate(&in, &t, why, sizeof why);
+    CHECK(rc == 0, "throughput with a long name: %s", why);
+    if (rc) return;
+    memset(name, 'x', NAME);
+    CHECK(t.model && strcmp(t.model, kept) == 0, "the name whole: %zu bytes of %d",
+          t.model ? strlen(t.model) : 0, NAME);
+    char *out[2] = {NULL, NULL};
+    for (int k = 0; k < 2; k++) {
+        size_t len = 0;
+        FILE *f = open_memstream(&out[k], &len);
+        if (!f) continue;
+        int wrc = k ? oc_throughput_write_json(&t, f) : oc_throughput_write_text(&t, f);
+        if (fclose(f) || wrc) {
+            free(out[k]);
+            out[k] = NULL;
+        }
+    }
+    char escaped[NAME + 8];
+    snprintf(escaped, sizeof escaped, "%.5s\\x1b%s", kept, kept + 6);
+    CHECK(out[0] && strstr(out[0], escaped) && !strchr(out[0], '\x1b'),
+          "text: the whole name, ESC escaped");
+    char json_name[NAME + 16];
+    snprintf(json_name, sizeof json_name, "%.5s\\u001b%s", kept, kept + 6);
+    CHECK(out[1] && strstr(out[1], json_name), "JSON: the whole name");
+    free(out[0]);
+    free(out[1]);
+    oc_throughput_free(&t);
+    CHECK(t.model == NULL, "oc_throughput_free zeroes the result");
+    oc_throughput_free(&t); /* twice, and on a zeroed one: nothing */
 }
 
 int main(void) {
@@ -329,5 +383,6 @@ int main(void) {
     test_relations();
     test_reproduce();
     test_throughput();
+    test_throughput_long_name();
     return CHECK_SUMMARY();
 }

@@ -206,6 +206,7 @@ static void check_sens(const out *o) {
                   fabs(c256 - round(1000 * est.speedup) / 1000) < 0.0006,
               "96 buckets at 256 GPUs: %.3fx in the table, %.4fx from the estimate", c256,
               est.speedup);
+        oc_throughput_free(&est);
     }
     oc_models_free(models);
 }

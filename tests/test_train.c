@@ -410,6 +410,90 @@ static void test_cli(const char *tool) {
     if (system(args) != 0) printf("note: could not remove %s\n", dir);
 }
 
+/* ---- texts held whole ---- */
+
+/* Writes r with fn into memory; the text (malloc'ed) or NULL. */
+static char *rendered(int (*fn)(const oc_train_result *, FILE *), const oc_train_result *r) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    int rc = fn(r, f);
+    if (fclose(f) || rc) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* A model's name and source longer than the char[64] and char[256] the list once held them in
+ * (where the name was refused past 63 bytes and the source cut at 255) come back whole from the
+ * parser, live in the list's one allocation beside a second model's, are copied whole into the
+ * train result (which outlives the list: the list's texts are overwritten before the result is
+ * read), and are printed whole by both writers, the name's escape byte escaped on the terminal. */
+static void test_long_texts(void) {
+    enum { NAME = 300, NOTE = 1500 };
+    char name[NAME + 1], note[NOTE + 1], *text = malloc(NAME + NOTE + 64);
+    if (!text) return;
+    for (int i = 0; i < NAME; i++)
+        name[i] = (char)('a' + i % 26);
+    name[NAME - 1] = 'Z';
+    name[7] = '\x1b'; /* an ESC in a name: escaped by the text writer, kept by JSON */
+    name[NAME] = '\0';
+    for (int i = 0; i < NOTE; i++)
+        note[i] = (char)('0' + i % 10);
+    memcpy(note + NOTE - 3, "END", 4);
+    snprintf(text, NAME + NOTE + 64, "%s\t1000\t10\t1000\t%s\nSmall\t2000\t3\t7\n", name, note);
+    char why[512] = "";
+    oc_model *m = NULL;
+    size_t n = 0;
+    int rc = parse(text, &m, &n, why, sizeof why);
+    free(text);
+    CHECK(rc == 0 && n == 2, "long texts parse: rc %d: %s", rc, why);
+    if (rc || n != 2) return;
+    CHECK(strcmp(m[0].name, name) == 0 && strlen(m[0].name) == NAME, "name %zu bytes of %d",
+          strlen(m[0].name), NAME);
+    CHECK(strcmp(m[0].note, note) == 0, "note %zu bytes of %d", strlen(m[0].note), NOTE);
+    CHECK(strcmp(m[1].name, "Small") == 0 && m[1].note && m[1].note[0] == 0 &&
+              m[1].parameters == 2000 && m[1].samples == 7,
+          "the second model beside the long one: '%s'", m[1].name);
+    CHECK(oc_model_find(m, n, name) == &m[0], "a long name is found whole");
+    oc_request req;
+    memset(&req, 0, sizeof req);
+    req.network = "ring";
+    req.nodes = 5;
+    req.algorithm = "ring";
+    req.skip_data_check = 1;
+    oc_train_result r;
+    rc = oc_train_model(&m[0], &req, &r, why, sizeof why);
+    CHECK(rc == 0, "train the long-named model: %s", why);
+    /* the result keeps its own copies: the list's texts are spoiled, then freed */
+    memset((char *)m[0].name, 'X', NAME);
+    memset((char *)m[0].note, 'Y', NOTE);
+    oc_models_free(m);
+    if (rc) return;
+    CHECK(strcmp(r.model.name, name) == 0 && strcmp(r.model.note, note) == 0,
+          "the result's model texts are its own and whole (%zu, %zu bytes)", strlen(r.model.name),
+          strlen(r.model.note));
+    CHECK(strcmp(r.network, "ring") == 0, "network '%s'", r.network);
+    char *txt = rendered(oc_train_write_text, &r);
+    char escaped[NAME + 8];
+    snprintf(escaped, sizeof escaped, "%.7s\\x1b%s", name, name + 8);
+    CHECK(txt && strstr(txt, escaped) && strstr(txt, note) && !strchr(txt, '\x1b'),
+          "text: the whole name (ESC escaped) and the whole source");
+    free(txt);
+    char *js = rendered(oc_train_write_json, &r);
+    cJSON *j = js ? cJSON_Parse(js) : NULL;
+    const cJSON *jn = cJSON_GetObjectItemCaseSensitive(j, "model");
+    const cJSON *jsrc = cJSON_GetObjectItemCaseSensitive(j, "model_source");
+    CHECK(cJSON_IsString(jn) && strcmp(jn->valuestring, name) == 0 && cJSON_IsString(jsrc) &&
+              strcmp(jsrc->valuestring, note) == 0,
+          "JSON: model and model_source whole");
+    cJSON_Delete(j);
+    free(js);
+    oc_train_result_free(&r);
+}
+
 int main(int argc, char **argv) {
     test_parser_accepts();
     test_parser_refuses();
@@ -417,6 +501,7 @@ int main(int argc, char **argv) {
     test_iterations();
     test_train_vgg16();
     test_train_one_and_errors();
+    test_long_texts();
     if (argc > 1)
         test_cli(argv[1]);
     else

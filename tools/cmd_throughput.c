@@ -143,6 +143,7 @@ int cmd_throughput(int argc, char **argv) {
     FILE *mem = open_memstream(&buf, &len);
     if (!mem) return die(EXIT_OTHER, "out of memory", NULL, NULL);
     err = o.json ? oc_throughput_write_json(&t, mem) : oc_throughput_write_text(&t, mem);
+    oc_throughput_free(&t);
     if (fclose(mem) && !err) err = OC_ENOMEM;
     if (err) {
         free(buf);

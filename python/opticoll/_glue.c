@@ -197,8 +197,9 @@ int opy_throughput_json(const oc_throughput_in *in, char **text, char *why, size
     *text = NULL;
     int rc = oc_throughput_estimate(in, &out, why, len);
     if (rc) return rc;
-    if ((rc = start(&t))) return rc;
-    return finish(&t, oc_throughput_write_json(&out, t.f), text);
+    if (!(rc = start(&t))) rc = finish(&t, oc_throughput_write_json(&out, t.f), text);
+    oc_throughput_free(&out);
+    return rc;
 }
 
 int opy_rack_json(const oc_rack_shape *shape, const char *trace_path, uint64_t seed,

@@ -122,3 +122,13 @@ void oc_quote_line(char *line, size_t len) {
 /* The public form of oc__quote (opticoll.h), for programs that echo their user's text. */
 _Static_assert(OC_QUOTE_SIZE == OC__QUOTE_SIZE, "opticoll.h's OC_QUOTE_SIZE is quote.h's");
 char *oc_quote(char *buf, size_t len, const char *text) { return oc__quote(buf, len, text); }
+
+char *oc__quote_whole(const char *text) {
+    const size_t n = text ? strlen(text) : 0;
+    /* each byte is at most 4 escaped ("\xHH"); the tail's room is what oc__quote_cut keeps free
+     * before the last piece, never used since nothing is cut */
+    const size_t tail = sizeof "... (18446744073709551615 bytes)";
+    if (n > (SIZE_MAX - tail) / 4) return NULL;
+    char *buf = malloc(4 * n + tail);
+    return buf ? oc__quote_cut(buf, 4 * n + tail, text, n) : NULL;
+}

@@ -16,6 +16,11 @@ enum { OC__QUOTE_SHOWN = 80, OC__QUOTE_SIZE = 4 * OC__QUOTE_SHOWN + 48 };
  * again leaves it as it is. Returns buf ("" for NULL text). */
 char *oc__quote_cut(char *buf, size_t len, const char *text, size_t shown);
 
+/* The whole of `text` escaped as oc__quote_cut does, never cut, in a new allocation the caller
+ * frees: for text a result prints in full (a model's name and source). NULL when out of memory;
+ * "" for NULL text. */
+char *oc__quote_whole(const char *text);
+
 /* The usual form: at most OC__QUOTE_SHOWN bytes of the text. */
 static inline char *oc__quote(char *buf, size_t len, const char *text) {
     return oc__quote_cut(buf, len, text, OC__QUOTE_SHOWN);

@@ -506,17 +506,23 @@ static int bert(FILE *f, const lcfg *cf, bert_res *res, char *why, size_t len) {
         oc__cellf(c[5], OC__CELL_LEN, "%.3fx", est.speedup);
         const double s24 = est.speedup;
         const uint64_t bytes24 = est.bucket_bytes;
+        oc_throughput_free(&est);
         /* More, smaller all-reduces (the seed's "many AllReduce calls of small buffer sizes"):
          * doubling the bucket count until our speedup reaches the paper's. */
         uint32_t b = 24, found = 0;
         uint64_t fbytes = 0;
+        double sfound = NAN;
         while (!rc && b < 24u << 12) {
             b *= 2;
             in.buckets = b;
             if ((rc = oc_throughput_estimate(&in, &est, why, len))) break;
-            if (est.speedup >= 1.7) {
+            const double speedup = est.speedup;
+            const uint64_t bucket_bytes = est.bucket_bytes;
+            oc_throughput_free(&est);
+            if (speedup >= 1.7) {
                 found = b;
-                fbytes = est.bucket_bytes;
+                fbytes = bucket_bytes;
+                sfound = speedup;
                 break;
             }
         }
@@ -525,11 +531,11 @@ static int bert(FILE *f, const lcfg *cf, bert_res *res, char *why, size_t len) {
         res->bytes24[a] = bytes24;
         res->found[a] = found;
         res->fbytes[a] = fbytes;
-        res->sfound[a] = found ? est.speedup : NAN;
+        res->sfound[a] = sfound;
         res->tried[a] = b;
         if (found)
             oc__cellf(c[6], OC__CELL_LEN, "%u (%.1f KiB each: %.2fx)", found, (double)fbytes / 1024,
-                      est.speedup);
+                      sfound);
         else
             oc__cellf(c[6], OC__CELL_LEN, "not up to %u", b);
         oc__reason_add(reason, sizeof reason,
@@ -616,6 +622,7 @@ static int bert_sens(FILE *f, const lcfg *cf, char *why, size_t len) {
             oc_throughput est;
             if ((rc = oc_throughput_estimate(&in, &est, why, len))) break;
             oc__cellf(c[a], OC__CELL_LEN, "%.3fx", est.speedup);
+            oc_throughput_free(&est);
             row[1 + a] = c[a];
         }
         if (!rc) rc = oc__table_row(&t, row);

@@ -189,6 +189,7 @@ int oc__rwrht_read_models(wmodel *out, size_t *nm, size_t *norm, char *why, size
         out[i].printed = p;
         oc__cellf(out[i].name, sizeof out[i].name, "%s", p->name);
         out[i].file = *m;
+        out[i].file.name = out[i].file.note = NULL; /* they go with `all`: the numbers are kept */
         out[i].bytes = m->parameters * OC_GRADIENT_BYTES_PER_PARAMETER;
         if (!strcmp(p->name, oc__rwrht_paper.normaliser)) *norm = i;
     }

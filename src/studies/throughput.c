@@ -27,10 +27,12 @@
  */
 #include "studies/studies.h"
 #include "core/json.h"
+#include "core/quote.h"
 #include "report/report.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct {
@@ -107,21 +109,28 @@ int oc_throughput_estimate(const oc_throughput_in *in, oc_throughput *out, char 
         return oc__fail(why, whylen, OC_EINVAL, "throughput: utilisation must be in [%g, 1]",
                         OC_THROUGHPUT_MIN_UTIL);
     out->in = *in;
-    out->in.model = NULL; /* the caller's string may not outlive *out */
-    snprintf(out->model, sizeof out->model, "%s", in->model ? in->model : "");
+    out->in.model = NULL; /* the caller's string may not outlive *out: copied, whole */
+    if (!(out->model = strdup(in->model ? in->model : "")))
+        return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     out->bucket_bytes = oc__ceil_div(OC_GRADIENT_BYTES_PER_PARAMETER * in->parameters, in->buckets);
     out->flops = 6.0 * (double)in->parameters * (double)in->tokens * (double)in->batch;
     out->compute_s = out->flops / (in->peak_tflops * 1e12 * in->utilisation);
     for (int i = 0; i < 3; i++) {
         int rc = run_side(out, i, &out->side[i], why, whylen);
         if (rc) {
-            memset(out, 0, sizeof *out);
+            oc_throughput_free(out);
             return rc;
         }
     }
     out->best = out->side[1].iteration_s < out->side[0].iteration_s ? 1 : 0;
     out->speedup = out->side[out->best].samples_per_s / out->side[2].samples_per_s;
     return 0;
+}
+
+void oc_throughput_free(oc_throughput *t) {
+    if (!t) return;
+    free(t->model);
+    memset(t, 0, sizeof *t);
 }
 
 /* %.*f while that stays short, else %.4g: a huge or tiny value never prints hundreds of digits */
@@ -134,11 +143,15 @@ static void fixed_or_g(char *buf, size_t len, int width, int prec, double v) {
 
 int oc_throughput_write_text(const oc_throughput *t, FILE *f) {
     const oc_throughput_in *in = &t->in;
+    /* the name is the caller's text (a models file, Python): escaped for a terminal, whole */
+    char *name = oc__quote_whole(t->model && *t->model ? t->model : "a model");
+    if (!name) return OC_ENOMEM;
     fprintf(f,
             "training throughput of %s on %u GPUs: %llu parameters, batch %llu per GPU, %llu "
             "tokens per sample\n",
-            t->model[0] ? t->model : "a model", in->nodes, (unsigned long long)in->parameters,
-            (unsigned long long)in->batch, (unsigned long long)in->tokens);
+            name, in->nodes, (unsigned long long)in->parameters, (unsigned long long)in->batch,
+            (unsigned long long)in->tokens);
+    free(name);
     char ms[32];
     fixed_or_g(ms, sizeof ms, 0, 4, t->compute_s * 1e3);
     fprintf(f,
@@ -172,7 +185,7 @@ int oc_throughput_write_text(const oc_throughput *t, FILE *f) {
 int oc_throughput_write_json(const oc_throughput *t, FILE *f) {
     const oc_throughput_in *in = &t->in;
     cJSON *o = cJSON_CreateObject();
-    int ok = oc__json_str(o, "model", t->model[0] ? t->model : NULL) &&
+    int ok = oc__json_str(o, "model", t->model && *t->model ? t->model : NULL) &&
              oc__json_u64(o, "nodes", in->nodes) && oc__json_u64(o, "parameters", in->parameters) &&
              oc__json_u64(o, "batch_per_gpu", in->batch) && oc__json_u64(o, "tokens", in->tokens) &&
              oc__json_num(o, "peak_tflops", in->peak_tflops) &&

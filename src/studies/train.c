@@ -112,6 +112,41 @@ static int split_fields(char *line, char **field) {
     return n;
 }
 
+/* The texts of models[0..n) while they are parsed, each its own allocation (pack_models gathers
+ * them into the list's); the pointers are cleared. */
+static void free_texts(oc_model *models, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        free((char *)models[i].name);
+        free((char *)models[i].note);
+        models[i].name = models[i].note = NULL;
+    }
+}
+
+/* models[0..n) and every name and note in one allocation, the texts after the array, so that the
+ * list is one block whatever its texts' lengths (oc_models_free is one free, as before texts were
+ * whole). NULL when out of memory; the parsed texts are left to the caller. */
+static oc_model *pack_models(const oc_model *models, size_t n) {
+    size_t text = 0;
+    for (size_t i = 0; i < n; i++)
+        text += strlen(models[i].name) + 1 + strlen(models[i].note) + 1;
+    if (n > SIZE_MAX / sizeof *models || text > SIZE_MAX - n * sizeof *models) return NULL;
+    oc_model *out = malloc(n * sizeof *models + text);
+    if (!out) return NULL;
+    char *at = (char *)(out + n);
+    for (size_t i = 0; i < n; i++) {
+        out[i] = models[i];
+        const char *src[2] = {models[i].name, models[i].note};
+        const char **dst[2] = {&out[i].name, &out[i].note};
+        for (int k = 0; k < 2; k++) {
+            const size_t l = strlen(src[k]) + 1;
+            memcpy(at, src[k], l);
+            *dst[k] = at;
+            at += l;
+        }
+    }
+    return out;
+}
+
 /* Checks one model line (already split) and fills *m; returns 0 or OC_EPARSE with why set. */
 static int parse_model(char **f, int nf, const char *source, unsigned line, oc_model *m, char *why,
                        size_t len) {
@@ -128,10 +163,6 @@ static int parse_model(char **f, int nf, const char *source, unsigned line, oc_m
                             line, names[i], OC_Q(f[i]));
     memset(m, 0, sizeof *m);
     m->line = line;
-    if (strlen(f[0]) >= sizeof m->name)
-        return oc__fail(why, len, OC_EPARSE, "%s:%u: model name longer than %zu characters", source,
-                        line, sizeof m->name - 1);
-    memcpy(m->name, f[0], strlen(f[0]) + 1);
     int rc = parse_parameters(f[1], &m->parameters);
     if (rc == OC_EINVAL)
         return oc__fail(why, len, OC_EPARSE, "%s:%u: parameters '%s' is not a whole number", source,
@@ -153,7 +184,13 @@ static int parse_model(char **f, int nf, const char *source, unsigned line, oc_m
                             "%s:%u: %s '%s' is not a whole number from 1 to %llu", source, line,
                             names[2 + i], OC_Q(f[2 + i]), (unsigned long long)OC_MODEL_MAX_COUNT);
     }
-    if (nf == MAX_FIELDS) snprintf(m->note, sizeof m->note, "%s", f[4]);
+    /* the texts last: a line refused above leaves nothing to free */
+    m->name = strdup(f[0]);
+    m->note = strdup(nf == MAX_FIELDS ? f[4] : "");
+    if (!m->name || !m->note) {
+        free_texts(m, 1);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
     return 0;
 }
 
@@ -241,13 +278,16 @@ int oc_models_parse(const char *text, size_t len, const char *source, oc_model *
                       source);
         goto fail;
     }
-    free(buf);
-    *out = models;
+    if (!(*out = pack_models(models, n))) goto nomem;
     *count = n;
+    free_texts(models, n);
+    free(models);
+    free(buf);
     return 0;
 nomem:
     rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
 fail:
+    free_texts(models, n);
     free(buf);
     free(models);
     return rc;
@@ -304,6 +344,8 @@ void oc_train_result_free(oc_train_result *r) {
         free(r->runs[i].reason);
     }
     free(r->runs);
+    free((char *)r->model.name);
+    free((char *)r->model.note);
     memset(r, 0, sizeof *r);
 }
 
@@ -348,10 +390,11 @@ static void sort_runs(oc_train_run *runs, size_t n) {
     }
 }
 
-static int network_known(const char *name) {
+/* The registry's own spelling of network `name` (static, outlives every result), or NULL. */
+static const char *network_named(const char *name) {
     for (size_t i = 0; i < oc_network_count(); i++)
-        if (strcmp(oc_network_at(i)->name, name) == 0) return 1;
-    return 0;
+        if (strcmp(oc_network_at(i)->name, name) == 0) return oc_network_at(i)->name;
+    return NULL;
 }
 
 int oc_train_model(const oc_model *model, const oc_request *base, oc_train_result *out, char *why,
@@ -371,7 +414,8 @@ int oc_train_model(const oc_model *model, const oc_request *base, oc_train_resul
     oc_train_result res;
     memset(&res, 0, sizeof res);
     res.model = *model;
-    snprintf(res.network, sizeof res.network, "%s", base->network);
+    res.model.name = res.model.note = NULL; /* the caller's; copied below, whole */
+    res.network = network_named(base->network);
     res.nodes = base->nodes;
     res.bytes = model->parameters * OC_GRADIENT_BYTES_PER_PARAMETER;
     res.global_batch =
@@ -383,12 +427,21 @@ int oc_train_model(const oc_model *model, const oc_request *base, oc_train_resul
     int rc = 0;
     size_t cap = base->algorithm ? 1 : oc__algo_count();
     res.runs = oc__calloc(cap, sizeof *res.runs);
-    if (!res.runs) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    res.model.name = strdup(model->name ? model->name : "");
+    res.model.note = strdup(model->note ? model->note : "");
+    if (!res.runs || !res.model.name || !res.model.note) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto fail;
+    }
     if (base->algorithm) {
         if ((rc = run_one(&res, &req, &res.runs[0], 0, why, len))) goto fail;
         res.count = res.nrun = 1;
+        if (!res.network) { /* oc_run knew it: never reached */
+            rc = oc__fail(why, len, OC_ENOENT, "unknown network '%s'", OC_Q(base->network));
+            goto fail;
+        }
     } else {
-        if (!network_known(base->network)) {
+        if (!res.network) {
             char names[128] = "";
             for (size_t i = 0; i < oc_network_count(); i++) {
                 if (*names) strncat(names, ", ", sizeof names - strlen(names) - 1);
@@ -502,10 +555,13 @@ static void params_text(const oc_kv *kv, FILE *f) {
 int oc_train_write_text(const oc_train_result *r, FILE *f) {
     char t1[32], t2[32], note[4][320];
     /* The model's name and note come from a models file: escaped as any user text reaching a
-     * terminal (an escape sequence in a name must not act on it), never cut (both are short). */
-    char name[4 * sizeof r->model.name + 48], source[4 * sizeof r->model.note + 48];
-    oc__quote_cut(name, sizeof name, r->model.name, sizeof r->model.name);
-    oc__quote_cut(source, sizeof source, r->model.note, sizeof r->model.note);
+     * terminal (an escape sequence in a name must not act on it), and whole. */
+    char *name = oc__quote_whole(r->model.name), *source = oc__quote_whole(r->model.note);
+    if (!name || !source) {
+        free(name);
+        free(source);
+        return OC_ENOMEM;
+    }
     fprintf(f,
             "%s on %s, %u nodes: all-reduce of %llu bytes per iteration (%llu float32 gradients)\n",
             name, r->network, r->nodes, (unsigned long long)r->bytes,
@@ -541,6 +597,8 @@ int oc_train_write_text(const oc_train_result *r, FILE *f) {
     for (size_t i = r->nrun; i < r->count; i++)
         fprintf(f, "  %-10s not run: %s\n", r->runs[i].algorithm, r->runs[i].reason);
     if (*source) fprintf(f, "  model:    %s\n", source);
+    free(name);
+    free(source);
     size_t nn = notes(r, note);
     for (size_t i = 0; i < nn; i++)
         fprintf(f, "  note: %s\n", note[i]);

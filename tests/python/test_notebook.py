@@ -162,6 +162,24 @@ def test_export_formats_match_the_command(tmp_path):
     assert all(files)
 
 
+def test_long_model_texts_come_back_whole(tmp_path):
+    # A model's name past 63 bytes and its source past 255 were cut into the results' char[64] and
+    # char[256] (issue 29): both come back whole, from throughput and from train's models file.
+    name = "Model-" + "x" * 300 + "-end"
+    doc = opticoll.throughput(110_000_000, 7, 12, 128, 125, 0.5, buckets=5, model=name,
+                              data_check=False)
+    assert doc["model"] == name
+    source = "source " + "0123456789" * 120 + " end"
+    models = tmp_path / "models.tsv"
+    models.write_text(f"{name}\t1000\t10\t1000\t{source}\n")
+    doc = opticoll.train(name, 5, network="ring", algorithm="ring", models=models,
+                         data_check=False)
+    assert doc["model"] == name and doc["model_source"] == source
+    cli = cli_json("train", "-m", name, "-n", 5, "-t", "ring", "-a", "ring", "--models", models,
+                   "--no-data-check")
+    assert cli["model"] == name and cli["model_source"] == source
+
+
 def test_registry_networks_are_lists():
     ring = next(a for a in opticoll.algorithms("allreduce") if a["name"] == "ring")
     assert isinstance(ring["networks"], list) and "switch" in ring["networks"]
