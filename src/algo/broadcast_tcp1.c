@@ -13,21 +13,7 @@ static int bcast_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
 }
 
 static int bcast_generate(const oc__plan *plan, oc__emit *e) {
-    const oc__tcp *t = plan->state;
-    const uint32_t m = plan->spec.q, root = plan->spec.root;
-    for (uint32_t l = 1; l <= t->h; l++) {
-        for (uint64_t i = 0; i < t->pw[l - 1] && i < t->P; i++)
-            for (uint32_t j = 0; j < t->k; j++) {
-                uint64_t c = oc__tcp1_child(t, l, i, j);
-                if (c >= t->P) continue;
-                int rc = oc__emit_transfer(e, (uint32_t)((i + root) % t->P),
-                                           (uint32_t)((c + root) % t->P), OC_OP_COPY, 0, m);
-                if (rc) return rc;
-            }
-        int rc = oc__emit_round(e);
-        if (rc) return rc;
-    }
-    return 0;
+    return oc__tcp1_rounds(plan, e, OC__TCP1_DOWN, OC__TCP1_WHOLE);
 }
 
 static int bcast_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {

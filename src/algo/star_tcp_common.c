@@ -257,6 +257,42 @@ int oc__tcp1_label(oc__tcp *t, oc__spec *spec, char *why, size_t len) {
     return 0;
 }
 
+int oc__tcp1_rounds(const oc__plan *plan, oc__emit *e, int direction, int what) {
+    const oc__tcp *t = plan->state;
+    const uint32_t q = plan->spec.q, root = plan->spec.root;
+    for (uint32_t s = 1; s <= t->h; s++) {
+        const uint32_t l = direction == OC__TCP1_UP ? t->h + 1 - s : s;
+        for (uint64_t i = 0; i < t->pw[l - 1] && i < t->P; i++)
+            for (uint32_t j = 0; j < t->k; j++) {
+                uint64_t c = oc__tcp1_child(t, l, i, j);
+                if (c >= t->P) continue;
+                const uint32_t parent = (uint32_t)((i + root) % t->P),
+                               child = (uint32_t)((c + root) % t->P);
+                const uint32_t first = what == OC__TCP1_SUBTREE ? t->pos[c] * q : 0,
+                               count = what == OC__TCP1_SUBTREE ? t->size[c] * q : q;
+                int rc = direction == OC__TCP1_UP
+                             ? oc__emit_transfer(e, child, parent, OC_OP_COPY, first, count)
+                             : oc__emit_transfer(e, parent, child, OC_OP_COPY, first, count);
+                if (rc) return rc;
+            }
+        int rc = oc__emit_round(e);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+int oc__tcp1_subtree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                          uint64_t bytes, const oc_kv *params, char *why, size_t len) {
+    int rc = oc__tcp_plan(plan, "tcp1", coll, nodes, root, bytes, params, why, len);
+    return rc ? rc : oc__tcp1_label(plan->state, &plan->spec, why, len);
+}
+
+int oc__tcp1_subtree_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
+    const oc__tcp *t = plan->state;
+    const double Pv = (double)t->Pv, k = t->k, q = plan->spec.q;
+    return oc__tcp_report(plan, in, rep, q * (Pv - 1) / k, Pv - 1, q * ((double)t->P - 1) / k);
+}
+
 int oc__tcp2_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                   const oc_kv *params, char *why, size_t len) {
     int rc = oc__tcp_plan(plan, "tcp2", coll, nodes, root, bytes, params, why, len);
