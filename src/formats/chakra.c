@@ -172,26 +172,20 @@ static int push_node(crank *rk, cnode c) {
 
 int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, char *why,
                      size_t len) {
-    const oc__algo *algo;
-    const oc__model *model;
-    oc__plan plan;
+    oc__export ex;
     oc__store store;
     oc__store_init(&store);
-    oc_report *rep = NULL;
     crank *ranks = NULL;
     cbuf buf = {0};
     uint64_t *deps = NULL;
     uint32_t N = 0;
-    int rc = oc__plan_export(req, &algo, &model, &plan, &rep, why, len);
+    int rc = oc__export_begin(req, &ex, why, len);
     if (rc) goto out;
-    const oc__spec *s = &plan.spec;
+    const oc__spec *s = &ex.plan.spec;
     N = s->nodes;
     /* 1. Verify and map (nothing is handed out unless this passes), keeping the rounds. */
-    oc__algo_source src = {algo, &plan};
     store.sink.next = NULL;
-    rc = oc__run_schedule(s, oc__source_algo, &src, model, req->net_params, !req->skip_data_check,
-                          &store.sink, rep, why, len);
-    if (rc) goto out;
+    if ((rc = oc__export_check(req, &ex, &store.sink, NULL, why, len))) goto out;
     if (store.count > INT32_MAX) {
         rc = oc__fail(why, len, OC_ETOOBIG,
                       "Chakra export: %zu rounds do not fit comm_tag (an int32)", store.count);
@@ -245,9 +239,9 @@ int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, c
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
         goto out;
     }
-    const char *coll = oc_collective_name(s->coll), *net = model ? model->info.name : "none";
+    const char *coll = oc_collective_name(s->coll), *net = ex.model ? ex.model->info.name : "none";
     for (uint32_t v = 0; v < N; v++) {
-        if (build_rank(&buf, &ranks[v], v, N, coll, algo->info.name, net, deps)) {
+        if (build_rank(&buf, &ranks[v], v, N, coll, ex.algo->info.name, net, deps)) {
             rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
             goto out;
         }
@@ -263,8 +257,7 @@ out:
     free(buf.data);
     free(deps);
     oc__store_free(&store);
-    oc__plan_free(algo, &plan);
-    oc_report_free(rep);
+    oc__export_end(&ex);
     return rc;
 }
 

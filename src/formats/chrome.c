@@ -165,13 +165,10 @@ static int chrome_finish(oc__watch *wt, oc_report *rep, char *why, size_t len) {
 }
 
 int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t len) {
-    const oc__algo *algo;
-    const oc__model *model;
-    oc__plan plan;
-    oc_report *rep = NULL;
-    int rc = oc__plan_export(req, &algo, &model, &plan, &rep, why, len);
+    oc__export x;
+    int rc = oc__export_begin(req, &x, why, len);
     if (rc) goto out;
-    if (!model) {
+    if (!x.model) {
         rc = oc__fail(why, len, OC_EINVAL, "a timeline needs a network (-t)");
         goto out;
     }
@@ -179,29 +176,27 @@ int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t len) {
                        .obs = {.step = chrome_step, .use = chrome_use},
                        .f = f,
                        .cap = oc__output_cap(),
-                       .chunk_bytes = plan.spec.chunk_bytes};
+                       .chunk_bytes = x.plan.spec.chunk_bytes};
     fputs("{\"traceEvents\": [", f);
     char name[64];
     if ((rc = meta(&w, "process_name", 1, 0, "nodes", why, len))) goto out;
-    snprintf(name, sizeof name, "network (%s)", model->info.name);
+    snprintf(name, sizeof name, "network (%s)", x.model->info.name);
     if ((rc = meta(&w, "process_name", 2, 0, name, why, len)) ||
         (rc = meta(&w, "thread_name", 2, 0, "steps", why, len)))
         goto out;
-    for (uint32_t v = 0; v < plan.spec.nodes; v++) {
+    for (uint32_t v = 0; v < x.plan.spec.nodes; v++) {
         snprintf(name, sizeof name, "node %u", v);
         if ((rc = meta(&w, "thread_name", 1, v, name, why, len))) goto out;
     }
-    oc__algo_source src = {algo, &plan};
-    rc = oc__run_schedule_watched(&plan.spec, oc__source_algo, &src, model, req->net_params,
-                                  !req->skip_data_check, NULL, &w.watch, rep, why, len);
-    if (rc) goto out;
+    if ((rc = oc__export_check(req, &x, NULL, &w.watch, why, len))) goto out;
     /* What the trace shows, for a reader of the file (and the test: span = time_s). */
+    const oc_report *rep = x.rep;
     cJSON *other = cJSON_CreateObject();
     if (!oc__json_str(other, "collective", rep->collective) ||
-        !oc__json_str(other, "algorithm", algo->info.name) ||
-        !oc__json_str(other, "network", model->info.name) ||
-        !oc__json_u64(other, "nodes", plan.spec.nodes) ||
-        !oc__json_u64(other, "bytes", plan.spec.bytes) ||
+        !oc__json_str(other, "algorithm", x.algo->info.name) ||
+        !oc__json_str(other, "network", x.model->info.name) ||
+        !oc__json_u64(other, "nodes", x.plan.spec.nodes) ||
+        !oc__json_u64(other, "bytes", x.plan.spec.bytes) ||
         !oc__json_u64(other, "rounds", rep->rounds) || !oc__json_u64(other, "steps", rep->steps) ||
         !oc__json_num(other, "time_s", rep->time_s) ||
         !oc__json_bool(other, "verified", rep->verified)) {
@@ -213,7 +208,6 @@ int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t len) {
     if (rc == OC_ENOMEM) rc = oc__fail(why, len, rc, "out of memory");
     if (rc == OC_EIO) rc = oc__fail(why, len, rc, "write error: %s", strerror(errno));
 out:
-    oc__plan_free(algo, &plan);
-    oc_report_free(rep);
+    oc__export_end(&x);
     return rc;
 }

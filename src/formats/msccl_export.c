@@ -1074,20 +1074,17 @@ int oc_export_msccl_for(const oc_request *req, const char *runtime, int inplace,
     if (!rt)
         return oc__fail(why, len, OC_EINVAL, "unknown MSCCL runtime %s (msccl-nccl, rccl)",
                         OC_Q(runtime));
-    const oc__algo *algo;
-    const oc__model *model;
-    oc__plan plan;
+    oc__export x;
     oc__store store;
     oc__store_init(&store);
     mbuild b;
     memset(&b, 0, sizeof b);
     attempt a;
     memset(&a, 0, sizeof a);
-    oc_report *rep = NULL;
-    int rc = oc__plan_export(req, &algo, &model, &plan, &rep, why, len);
+    int rc = oc__export_begin(req, &x, why, len);
     if (rc) goto out;
-    const oc__spec *s = &plan.spec;
-    const char *aname = algo->info.name;
+    const oc__spec *s = &x.plan.spec;
+    const char *aname = x.algo->info.name;
     b.rt = rt;
     b.N = s->nodes;
     b.C = s->chunks;
@@ -1133,10 +1130,7 @@ int oc_export_msccl_for(const oc_request *req, const char *runtime, int inplace,
     b.L.bn = NULL;
 relabelled:; /* a label is followed by a statement in C11, not by a declaration */
     /* 1. Verify and map (nothing is written unless this passes), keeping the rounds. */
-    oc__algo_source src = {algo, &plan};
-    rc = oc__run_schedule(s, oc__source_algo, &src, model, req->net_params, !req->skip_data_check,
-                          &store.sink, rep, why, len);
-    if (rc) goto out;
+    if ((rc = oc__export_check(req, &x, &store.sink, NULL, why, len))) goto out;
     b.rounds = (uint32_t)store.count;
     b.loc = oc__calloc((size_t)b.N * b.C, sizeof(uint32_t));
     b.slot = oc__calloc((size_t)b.N * b.C, sizeof(uint32_t));
@@ -1214,8 +1208,7 @@ out:
     attempt_free(&a);
     mbuild_free(&b);
     oc__store_free(&store);
-    oc__plan_free(algo, &plan);
-    oc_report_free(rep);
+    oc__export_end(&x);
     return rc;
 }
 

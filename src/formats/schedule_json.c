@@ -200,29 +200,22 @@ static int write_tail(FILE *f, char *why, size_t len) {
 }
 
 int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
-    const oc__algo *algo;
-    const oc__model *model;
-    oc__plan plan;
-    oc_report *rep = NULL;
-    int rc = oc__plan_export(req, &algo, &model, &plan, &rep, why, len);
-    if (rc) goto out;
+    oc__export x;
     /* 1. Verify and map. Nothing is written unless this passes. */
-    oc__algo_source src = {algo, &plan};
-    rc = oc__run_schedule(&plan.spec, oc__source_algo, &src, model, req->net_params,
-                          !req->skip_data_check, NULL, rep, why, len);
+    int rc = oc__export_begin(req, &x, why, len);
+    if (!rc) rc = oc__export_check(req, &x, NULL, NULL, why, len);
     if (rc) goto out;
     /* 2. Write: the header's members through cJSON, then the rounds one by one as the algorithm
      * generates them again (a schedule is never held whole), inside the hand-laid frame
      * {HEADER,\n "rounds": [\n  ROUND,\n  ROUND\n]}. */
     json_writer w = {0};
-    rc = write_head(f, &plan.spec, algo->info.name, model ? model->info.name : NULL, plan.used,
-                    rep, &w, why, len);
-    if (!rc) rc = oc__generate(algo, &plan, &w.sink, why, len);
+    rc = write_head(f, &x.plan.spec, x.algo->info.name, x.model ? x.model->info.name : NULL,
+                    x.plan.used, x.rep, &w, why, len);
+    if (!rc) rc = oc__generate(x.algo, &x.plan, &w.sink, why, len);
     if (!rc) rc = write_tail(f, why, len);
     free(w.text);
 out:
-    oc__plan_free(algo, &plan);
-    oc_report_free(rep);
+    oc__export_end(&x);
     return rc;
 }
 

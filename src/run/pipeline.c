@@ -396,10 +396,22 @@ int oc__source_algo(void *arg, oc__emit *e) {
     return from_algo(arg, e);
 }
 
-int oc__plan_export(const oc_request *req, const oc__algo **algo, const oc__model **model,
-                    oc__plan *plan, oc_report **rep, char *why, size_t len) {
-    memset(plan, 0, sizeof *plan);
-    *algo = NULL;
-    if (!(*rep = oc__report_new())) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    return oc__plan_request(req, algo, model, plan, *rep, why, len);
+int oc__export_begin(const oc_request *req, oc__export *x, char *why, size_t len) {
+    memset(x, 0, sizeof *x);
+    if (!(x->rep = oc__report_new())) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return oc__plan_request(req, &x->algo, &x->model, &x->plan, x->rep, why, len);
+}
+
+int oc__export_check(const oc_request *req, oc__export *x, oc__sink *extra, oc__watch *watch,
+                     char *why, size_t len) {
+    oc__algo_source src = {x->algo, &x->plan};
+    return oc__run_schedule_watched(&x->plan.spec, oc__source_algo, &src, x->model,
+                                    req->net_params, !req->skip_data_check, extra, watch, x->rep,
+                                    why, len);
+}
+
+void oc__export_end(oc__export *x) {
+    oc__plan_free(x->algo, &x->plan);
+    oc_report_free(x->rep);
+    memset(x, 0, sizeof *x);
 }

@@ -35,10 +35,23 @@ int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
 /* Resolves, searches parameters like oc_run, and plans; the caller frees the plan. */
 int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__model **model,
                      oc__plan *plan, oc_report *rep, char *why, size_t len);
-/* The start every exporter shares: a new report in *rep (the caller frees it, also on failure),
- * then oc__plan_request into it. */
-int oc__plan_export(const oc_request *req, const oc__algo **algo, const oc__model **model,
-                    oc__plan *plan, oc_report **rep, char *why, size_t len);
+/* What every schedule exporter holds (formats/: schedule JSON, MSCCL XML, the Chrome timeline,
+ * Chakra): the request resolved, its parameters searched and its plan made, and the report of
+ * the run. oc__export_begin fills it (a new report, then oc__plan_request into it);
+ * oc__export_check verifies and maps the plan's rounds into x->rep (oc__run_schedule_watched,
+ * `extra` sinks and `watch` seeing them, either may be NULL), so that nothing is written unless
+ * the schedule passed; oc__export_end frees it, whatever happened since begin. */
+typedef struct oc__export {
+    const oc__algo *algo; /* NULL until resolved */
+    const oc__model *model;
+    oc__plan plan;
+    oc_report *rep;
+} oc__export;
+int oc__export_begin(const oc_request *req, oc__export *x, char *why, size_t len);
+struct oc__watch; /* run/watch.h, which includes this header */
+int oc__export_check(const oc_request *req, oc__export *x, oc__sink *extra,
+                     struct oc__watch *watch, char *why, size_t len);
+void oc__export_end(oc__export *x);
 
 /* oc__source for a stored schedule (a file read back): its rounds as they are, without the
  * emitter's range checks, so that the verifier names what is wrong. */
