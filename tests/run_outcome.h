@@ -1,11 +1,13 @@
 /*
- * run_outcome.h — what the sharding tests (test_shard_part.c, test_shard_rhd.c) compare between
+ * run_outcome.h — what the sharding tests (test_shard_part.c, test_shard_rhd.c, test_shard_hring.c,
+ * test_shard_sipco.c) compare between
  * a run made one way and the same run made another (one pass or sharded, whole or in parts): the
  * return code, the reason, and the report's figures a different cut of the work must not change.
  */
 #ifndef OC_TEST_RUN_OUTCOME_H
 #define OC_TEST_RUN_OUTCOME_H
 
+#include "check.h"
 #include "core/result.h"
 
 #include <string.h>
@@ -59,6 +61,29 @@ static inline int outcome_same(const outcome *x, const outcome *y) {
     return x->rc == y->rc && !strcmp(x->why, y->why) && x->rounds == y->rounds &&
            x->steps == y->steps && x->time == y->time && x->transfers == y->transfers &&
            x->units == y->units && x->redundant == y->redundant;
+}
+
+/* outcome_run in one pass, then in shards of 1 chunk (N <= 100) or 37 on 2 threads: CHECKs that
+ * the one pass ran and that the sharded run is the same (the verifier's settings are put back).
+ * `what` names the case in failures. */
+static inline void outcome_check_sharded(const char *what, const char *algorithm,
+                                         const char *network, uint32_t n, const char *param) {
+    oc_set_verify_shard(0);
+    oc_set_verify_threads(0);
+    const outcome one = outcome_run(algorithm, network, n, param);
+    CHECK(one.rc == 0, "%s: %s", what, one.why);
+    const uint32_t width = n <= 100 ? 1 : 37;
+    oc_set_verify_shard(width);
+    oc_set_verify_threads(2);
+    const outcome sh = outcome_run(algorithm, network, n, param);
+    CHECK(outcome_same(&sh, &one),
+          "%s, shards of %u: one pass rc %d '%s' %llu rounds %llu transfers; sharded rc %d '%s' "
+          "%llu rounds %llu transfers",
+          what, width, one.rc, one.why, (unsigned long long)one.rounds,
+          (unsigned long long)one.transfers, sh.rc, sh.why, (unsigned long long)sh.rounds,
+          (unsigned long long)sh.transfers);
+    oc_set_verify_shard(0);
+    oc_set_verify_threads(0);
 }
 
 #endif

@@ -48,92 +48,29 @@ static size_t groups_for(uint32_t n, uint32_t *out, size_t cap) {
     return k;
 }
 
-/* Plans `algo` of `coll` on n nodes with `param` (KEY=VALUE or NULL) as oc_run would. */
-static int plan_for(oc_collective coll, const char *algo_name, uint32_t n, const char *param,
-                    const oc__algo **algo, oc__plan *plan, char *why, size_t len) {
-    oc_kv *kv = oc_kv_new();
-    if (!kv || (param && oc_kv_set_pair(kv, param))) {
-        oc_kv_free(kv);
-        return OC_ENOMEM;
-    }
-    oc_request req = {.collective = coll,
-                      .algorithm = algo_name,
-                      .network = "switch",
-                      .nodes = n,
-                      .bytes = 1u << 20,
-                      .params = kv,
-                      .skip_data_check = 1};
-    const oc__model *model = NULL;
-    oc_report *rep = oc__report_new();
-    int rc = rep ? oc__plan_request(&req, algo, &model, plan, rep, why, len) : OC_ENOMEM;
-    oc_report_free(rep);
-    oc_kv_free(kv);
-    if (rc) oc__plan_free(*algo, plan);
-    return rc;
-}
-
 /* ---- 1. windowed rounds == the whole rounds' transfers touching the window ---- */
 
 static void windows(uint32_t n, uint32_t g) {
     const oc__algo *algo = NULL;
     oc__plan plan;
-    char why[512] = "", param[32];
+    char why[512] = "", param[32], what[64];
     snprintf(param, sizeof param, "g=%u", g);
-    if (plan_for(OC_ALLREDUCE, "hring", n, param, &algo, &plan, why, sizeof why)) {
-        CHECK(0, "hring N=%u %s: %s", n, param, why);
+    snprintf(what, sizeof what, "hring N=%u %s", n, param);
+    if (keep_plan(OC_ALLREDUCE, "hring", n, param, &algo, &plan, why, sizeof why)) {
+        CHECK(0, "%s: %s", what, why);
         return;
     }
-    CHECK(plan.spec.window_skips, "hring N=%u %s: the plan does not say its generator skips", n,
-          param);
-    keep whole;
-    keep_init(&whole);
-    CHECK(oc__generate(algo, &plan, &whole.sink, why, sizeof why) == 0, "hring N=%u %s: %s", n,
-          param, why);
-    const uint32_t C = plan.spec.chunks;
-    const uint32_t widths[] = {1, 2, 3, C / 3 + 1, C};
-    for (uint32_t lo = 0; lo < C; lo += 1 + C / 7)
-        for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
-            if (lo + widths[w] > C || (w && widths[w] == widths[w - 1])) continue;
-            const uint32_t hi = lo + widths[w];
-            const keep_diff d = keep_window(algo, &plan, &whole, lo, hi, why, sizeof why);
-            CHECK(d.rc == 0, "hring N=%u %s window [%u,%u): %s", n, param, lo, hi, why);
-            CHECK(d.rounds == whole.st.count, "hring N=%u %s window [%u,%u): %llu rounds, not %zu",
-                  n, param, lo, hi, (unsigned long long)d.rounds, whole.st.count);
-            CHECK(d.dropped == 0, "hring N=%u %s window [%u,%u): %llu transfers made outside it", n,
-                  param, lo, hi, (unsigned long long)d.dropped);
-            CHECK(d.matched == d.expected && d.kept == d.expected,
-                  "hring N=%u %s window [%u,%u): %zu of %zu transfers in their places, %zu kept", n,
-                  param, lo, hi, d.matched, d.expected, d.kept);
-        }
-    keep_free(&whole);
+    keep_check_windows(what, algo, &plan);
     oc__plan_free(algo, &plan);
 }
 
 /* ---- 2. sharded == one pass ---- */
 
-static outcome run_one(uint32_t n, const char *param) {
-    return outcome_run("hring", "switch", n, param);
-}
-
 static void sharded(uint32_t n, uint32_t g) {
-    char param[32];
+    char param[32], what[64];
     snprintf(param, sizeof param, "g=%u", g);
-    oc_set_verify_shard(0);
-    oc_set_verify_threads(0);
-    const outcome one = run_one(n, param);
-    CHECK(one.rc == 0, "hring N=%u %s: %s", n, param, one.why);
-    const uint32_t width = n <= 100 ? 1 : 37;
-    oc_set_verify_shard(width);
-    oc_set_verify_threads(2);
-    const outcome sh = run_one(n, param);
-    CHECK(outcome_same(&sh, &one),
-          "hring N=%u %s, shards of %u: one pass rc %d '%s' %llu rounds %llu transfers; sharded "
-          "rc %d '%s' %llu rounds %llu transfers",
-          n, param, width, one.rc, one.why, (unsigned long long)one.rounds,
-          (unsigned long long)one.transfers, sh.rc, sh.why, (unsigned long long)sh.rounds,
-          (unsigned long long)sh.transfers);
-    oc_set_verify_shard(0);
-    oc_set_verify_threads(0);
+    snprintf(what, sizeof what, "hring N=%u %s", n, param);
+    outcome_check_sharded(what, "hring", "switch", n, param);
 }
 
 /* ---- 3. a reused verifier == a new one ---- */
@@ -204,7 +141,7 @@ static void reuse_case(const char *algo_name, uint32_t n, const char *param, uin
     const oc__algo *algo = NULL;
     oc__plan plan;
     char why[512] = "";
-    if (plan_for(OC_ALLREDUCE, algo_name, n, param, &algo, &plan, why, sizeof why)) {
+    if (keep_plan(OC_ALLREDUCE, algo_name, n, param, &algo, &plan, why, sizeof why)) {
         CHECK(0, "%s N=%u %s: %s", algo_name, n, param, why);
         return;
     }
@@ -284,7 +221,7 @@ static void reuse_refused_for_copies(void) {
     const oc__algo *algo = NULL;
     oc__plan plan;
     char why[512] = "";
-    if (plan_for(OC_ALLGATHER, "ring", 5, NULL, &algo, &plan, why, sizeof why)) {
+    if (keep_plan(OC_ALLGATHER, "ring", 5, NULL, &algo, &plan, why, sizeof why)) {
         CHECK(0, "ring all-gather N=5: %s", why);
         return;
     }

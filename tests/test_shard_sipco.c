@@ -32,32 +32,6 @@
 
 static const uint32_t sizes[] = {2, 3, 4, 5, 7, 8, 9, 16, 25, 27, 64, 81, 100, 125, 1000};
 
-/* Plans sipco on n nodes with r pinned, as oc_run would. */
-static int plan_for(uint32_t n, uint32_t r, const oc__algo **algo, oc__plan *plan, char *why,
-                    size_t len) {
-    char param[32];
-    snprintf(param, sizeof param, "r=%u", r);
-    oc_kv *kv = oc_kv_new();
-    if (!kv || oc_kv_set_pair(kv, param)) {
-        oc_kv_free(kv);
-        return OC_ENOMEM;
-    }
-    oc_request req = {.collective = OC_ALLREDUCE,
-                      .algorithm = "sipco",
-                      .network = "switch",
-                      .nodes = n,
-                      .bytes = 1u << 20,
-                      .params = kv,
-                      .skip_data_check = 1};
-    const oc__model *model = NULL;
-    oc_report *rep = oc__report_new();
-    int rc = rep ? oc__plan_request(&req, algo, &model, plan, rep, why, len) : OC_ENOMEM;
-    oc_report_free(rep);
-    oc_kv_free(kv);
-    if (rc) oc__plan_free(*algo, plan);
-    return rc;
-}
-
 /* 1 when n = r^l for some l >= 1. */
 static int power_of(uint32_t n, uint32_t r) {
     uint64_t P = r;
@@ -71,62 +45,22 @@ static size_t windows_checked;
 static void windows(uint32_t n, uint32_t r) {
     const oc__algo *algo = NULL;
     oc__plan plan;
-    char why[512] = "";
-    if (plan_for(n, r, &algo, &plan, why, sizeof why)) {
-        CHECK(0, "sipco N=%u r=%u: %s", n, r, why);
+    char why[512] = "", param[32], what[64];
+    snprintf(param, sizeof param, "r=%u", r);
+    snprintf(what, sizeof what, "sipco N=%u r=%u", n, r);
+    if (keep_plan(OC_ALLREDUCE, "sipco", n, param, &algo, &plan, why, sizeof why)) {
+        CHECK(0, "%s: %s", what, why);
         return;
     }
-    CHECK(plan.spec.window_skips, "sipco N=%u r=%u: the plan does not say its generator skips", n,
-          r);
-    keep whole;
-    keep_init(&whole);
-    CHECK(oc__generate(algo, &plan, &whole.sink, why, sizeof why) == 0, "sipco N=%u r=%u: %s", n, r,
-          why);
-    const uint32_t C = plan.spec.chunks;
-    const uint32_t widths[] = {1, 2, 3, C / 3 + 1, C};
-    for (uint32_t lo = 0; lo < C; lo += 1 + C / 7)
-        for (size_t w = 0; w < sizeof widths / sizeof *widths; w++) {
-            if (lo + widths[w] > C || (w && widths[w] == widths[w - 1])) continue;
-            const uint32_t hi = lo + widths[w];
-            const keep_diff d = keep_window(algo, &plan, &whole, lo, hi, why, sizeof why);
-            windows_checked++;
-            CHECK(d.rc == 0, "sipco N=%u r=%u window [%u,%u): %s", n, r, lo, hi, why);
-            CHECK(d.rounds == whole.st.count,
-                  "sipco N=%u r=%u window [%u,%u): %llu rounds, not %zu", n, r, lo, hi,
-                  (unsigned long long)d.rounds, whole.st.count);
-            CHECK(d.dropped == 0, "sipco N=%u r=%u window [%u,%u): %llu transfers made outside it",
-                  n, r, lo, hi, (unsigned long long)d.dropped);
-            CHECK(d.matched == d.expected && d.kept == d.expected,
-                  "sipco N=%u r=%u window [%u,%u): %zu of %zu transfers in their places, %zu kept",
-                  n, r, lo, hi, d.matched, d.expected, d.kept);
-        }
-    keep_free(&whole);
+    windows_checked += keep_check_windows(what, algo, &plan);
     oc__plan_free(algo, &plan);
 }
 
-static outcome run_one(uint32_t n, uint32_t r) {
-    char param[32];
-    snprintf(param, sizeof param, "r=%u", r);
-    return outcome_run("sipco", "ring", n, param);
-}
-
 static void sharded(uint32_t n, uint32_t r) {
-    oc_set_verify_shard(0);
-    oc_set_verify_threads(0);
-    const outcome one = run_one(n, r);
-    CHECK(one.rc == 0, "sipco N=%u r=%u: %s", n, r, one.why);
-    const uint32_t width = n <= 100 ? 1 : 37;
-    oc_set_verify_shard(width);
-    oc_set_verify_threads(2);
-    const outcome sh = run_one(n, r);
-    CHECK(outcome_same(&sh, &one),
-          "sipco N=%u r=%u, shards of %u: one pass rc %d '%s' %llu rounds %llu transfers; sharded "
-          "rc %d '%s' %llu rounds %llu transfers",
-          n, r, width, one.rc, one.why, (unsigned long long)one.rounds,
-          (unsigned long long)one.transfers, sh.rc, sh.why, (unsigned long long)sh.rounds,
-          (unsigned long long)sh.transfers);
-    oc_set_verify_shard(0);
-    oc_set_verify_threads(0);
+    char param[32], what[64];
+    snprintf(param, sizeof param, "r=%u", r);
+    snprintf(what, sizeof what, "sipco N=%u r=%u", n, r);
+    outcome_check_sharded(what, "sipco", "ring", n, param);
 }
 
 int main(void) {
