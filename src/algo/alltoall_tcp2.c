@@ -16,7 +16,7 @@
  * (k+1)^h / (k+1) messages, so the h = ceil(log_{k+1} P) steps cost at most the padding bound h
  * (k+1)^h / (k+1) m (k = 1, P = 1000: 4988 messages where padding gives 5120). Every processor
  * sends and receives at most k streams a step, from senders it never heard before. Both
- * constructions' messages are oc__tcp2_a2a_messages() m exactly (the search's bound).
+ * constructions' messages are a2a_messages() m exactly (star_tcp_common.c) (the search's bound).
  */
 #include "algo/star_tcp.h"
 

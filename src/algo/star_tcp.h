@@ -80,21 +80,18 @@ static inline uint64_t oc__tcp1_child(const oc__tcp *t, uint32_t l, uint64_t i, 
     return t->pw[l - 1] + i * t->k + j;
 }
 
-/* Labels blocks in TCP1 preorder, later steps' children first, so that what a processor still
- * holds is a prefix of its subtree's range and what it sends a child is the child's whole range;
- * fills t->pos, t->size and spec->block_node (virtual v is real processor (v + root) mod P). */
-int oc__tcp1_label(oc__tcp *t, oc__spec *spec, char *why, size_t len);
-
 /* The rounds of a TCP1 tree, one a step, transfers to dummy nodes dropped (scatter_tcp1.c,
  * gather_tcp1.c, broadcast_tcp1.c). OC__TCP1_DOWN: step l = 1..h, every processor reached so far
  * sends to each of its k children; OC__TCP1_UP: steps h..1, every child sends to its parent (the
  * scatter run backwards). OC__TCP1_WHOLE: each transfer carries chunks [0, q), the whole
- * broadcast; OC__TCP1_SUBTREE: the child's subtree's blocks in TCP1 labels (oc__tcp1_label). */
+ * broadcast; OC__TCP1_SUBTREE: the child's subtree's blocks in TCP1 labels (oc__tcp1_subtree_plan). */
 enum { OC__TCP1_DOWN = 0, OC__TCP1_UP = 1 };
 enum { OC__TCP1_WHOLE = 0, OC__TCP1_SUBTREE = 1 };
 int oc__tcp1_rounds(const oc__plan *plan, oc__emit *e, int direction, int what);
 /* plan() of the TCP1 scatter and gather: oc__tcp_plan, then the blocks labelled in TCP1 preorder
- * (oc__tcp1_label), so that every subtree's blocks are one range. */
+ * (later steps' children first), so that every subtree's blocks are one range: what a processor
+ * still holds is a prefix of its subtree's range and what it sends a child is the child's whole
+ * range; fills spec->block_node (virtual v is real processor (v + root) mod P). */
 int oc__tcp1_subtree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                           uint64_t bytes, const oc_kv *params, char *why, size_t len);
 /* formula() of the TCP1 scatter and gather (section 3.1, one the other's inverse): (Pv-1)/k
@@ -105,10 +102,6 @@ int oc__tcp1_subtree_formula(const oc__plan *plan, const oc__formula_in *in, oc_
 /* plan() of the TCP2 algorithms (gossip, all-to-all). */
 int oc__tcp2_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                   const oc_kv *params, char *why, size_t len);
-
-/* The all-to-all's messages per message of a block (alltoall_tcp2.c): the sum over its h steps
- * of the largest stream, exact for the cliques and the shifts. */
-uint64_t oc__tcp2_a2a_messages(uint32_t P, uint64_t k);
 
 /* Sends src -> dst the q-chunk blocks first, first+1, ..., first+count-1 taken mod P, at label
  * base + block q: one transfer, or two where the range wraps past P - 1. */

@@ -23,7 +23,7 @@
  * has a receiver hearing a sender it never heard before: a first TCP1 reception, a gather parent's
  * new child, a new clique digit or shift), so steps >= h(k) and time >= h(k) D plus the
  * communication bound: h(k) m L tau for the broadcast (every step carries all m), the exact
- * messages of the all-to-all's construction (oc__tcp2_a2a_messages), and for the others m (P-1) / k
+ * messages of the all-to-all's construction (a2a_messages below), and for the others m (P-1) / k
  * messages of L tau (a processor receives, or the root sends, m (P-1) messages on at most k
  * streams a step, and a step lasts its largest stream).
  */
@@ -141,6 +141,18 @@ int oc__tcp_messages(const oc__search_in *in, const char *algo, uint64_t cap, ui
     return 0;
 }
 
+/* The all-to-all's messages per message of a block (alltoall_tcp2.c): the sum over its h steps
+ * of the largest stream, exact for the cliques and the shifts. */
+static uint64_t a2a_messages(uint32_t P, uint64_t k) {
+    /* step s's largest stream is j = 1's: the offsets o < P whose digit s is 1 */
+    uint64_t total = 0;
+    for (uint64_t W = 1; W < P; W *= k + 1) {
+        uint64_t cycle = W * (k + 1), r = P % cycle, tail = r > W ? r - W : 0;
+        total += P / cycle * W + (tail < W ? tail : W);
+    }
+    return total;
+}
+
 int oc__tcp_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     uint64_t kpin, knet, m;
     const int tcp2 = in->coll == OC_GOSSIP || in->coll == OC_ALLTOALL;
@@ -160,7 +172,7 @@ int oc__tcp_search(const oc__search_in *in, oc__search *s, char *why, size_t len
             comm = (double)h * (double)m;
             name = "h(k) retuned steps of m messages each";
         } else if (in->coll == OC_ALLTOALL) {
-            comm = (double)m * (double)oc__tcp2_a2a_messages(in->nodes, k);
+            comm = (double)m * (double)a2a_messages(in->nodes, k);
             name = "h(k) retuned steps + the construction's largest streams";
         }
         const oc__bound b = {.time_s = h * D + comm * unit, .steps = h, .name = name};
@@ -246,7 +258,7 @@ static uint32_t visit(oc__tcp *t, oc__spec *spec, uint64_t v, uint32_t lv, uint3
     return n;
 }
 
-int oc__tcp1_label(oc__tcp *t, oc__spec *spec, char *why, size_t len) {
+static int tcp1_label(oc__tcp *t, oc__spec *spec, char *why, size_t len) {
     t->pos = oc__calloc(t->P, sizeof(uint32_t));
     t->size = oc__calloc(t->P, sizeof(uint32_t));
     spec->block_node = oc__calloc(t->P, sizeof(uint32_t));
@@ -284,7 +296,7 @@ int oc__tcp1_rounds(const oc__plan *plan, oc__emit *e, int direction, int what) 
 int oc__tcp1_subtree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                           uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     int rc = oc__tcp_plan(plan, "tcp1", coll, nodes, root, bytes, params, why, len);
-    return rc ? rc : oc__tcp1_label(plan->state, &plan->spec, why, len);
+    return rc ? rc : tcp1_label(plan->state, &plan->spec, why, len);
 }
 
 int oc__tcp1_subtree_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
@@ -320,16 +332,6 @@ int oc__tcp2_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t r
     plan->spec.max_round = most;
     return oc__plan_work("tcp2", nodes, coll == OC_GOSSIP ? 2 * streams : (uint64_t)nodes * nodes * 2,
                          why, len);
-}
-
-uint64_t oc__tcp2_a2a_messages(uint32_t P, uint64_t k) {
-    /* step s's largest stream is j = 1's: the offsets o < P whose digit s is 1 */
-    uint64_t total = 0;
-    for (uint64_t W = 1; W < P; W *= k + 1) {
-        uint64_t cycle = W * (k + 1), r = P % cycle, tail = r > W ? r - W : 0;
-        total += P / cycle * W + (tail < W ? tail : W);
-    }
-    return total;
 }
 
 double oc__tcp_hp_opt_seed(double P, double h, double k, double m, double D) {

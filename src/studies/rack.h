@@ -73,9 +73,6 @@ typedef struct oc_rack_trace oc__rack_trace;
  */
 int oc__rack_trace_parse(const char *text, size_t len, const char *source, uint32_t rack_gpus,
                          oc__rack_trace *out, char *why, size_t whylen);
-/* Reads and parses the file at `path` (OC_EIO when it cannot be read). */
-int oc__rack_trace_read(const char *path, uint32_t rack_gpus, oc__rack_trace *out, char *why,
-                        size_t whylen);
 /* A seeded random trace of `tenants` tenants (splitmix64; rack.c documents the distributions). */
 int oc__rack_trace_random(uint64_t seed, uint32_t tenants, uint32_t rack_gpus, oc__rack_trace *out,
                           char *why, size_t whylen);

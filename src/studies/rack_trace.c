@@ -313,8 +313,9 @@ fail:
     return rc;
 }
 
-int oc__rack_trace_read(const char *path, uint32_t rack_gpus, oc__rack_trace *out, char *why,
-                        size_t whylen) {
+/* Reads and parses the file at `path` (OC_EIO when it cannot be read). */
+static int trace_read(const char *path, uint32_t rack_gpus, oc__rack_trace *out, char *why,
+                      size_t whylen) {
     memset(out, 0, sizeof *out);
     char *buf = NULL;
     size_t len = 0;
@@ -330,7 +331,7 @@ int oc_rack_trace_read(const char *path, uint32_t rack_gpus, oc_rack_trace **out
                        size_t whylen) {
     *out = calloc(1, sizeof **out);
     if (!*out) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-    int rc = oc__rack_trace_read(path, rack_gpus, *out, why, whylen);
+    int rc = trace_read(path, rack_gpus, *out, why, whylen);
     if (rc) {
         free(*out);
         *out = NULL;

@@ -1790,7 +1790,7 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
  * other N - 1 nodes has sent (its contribution reached that node): N - 1 transfers up to t. After
  * t every other node's K is still short (t changed one node's, and none was whole before), and a
  * K grows only by receiving: N - 1 more. */
-uint64_t oc__verify_min_units(const oc__spec *s) {
+static uint64_t min_units(const oc__spec *s) {
     const uint64_t N = s->nodes, C = s->chunks, q = s->q;
     uint64_t away = 0; /* blocks that do not start at the root (scatter, gather) */
     switch (s->coll) {
@@ -1826,7 +1826,7 @@ int oc__verify_file_counts(const oc__spec *s, const oc__store *store, const char
                 const oc__transfer *t = &store->rounds[i].xfers[k];
                 if (transfer_ok(&probe, t)) units += t->count, transfers++;
             }
-        const uint64_t need = oc__verify_min_units(s);
+        const uint64_t need = min_units(s);
         if (units < need)
             return oc__fail(why, len, OC_EVERIFY,
                             "%s: its %llu well-formed transfers carry %llu chunks in all, fewer "

@@ -74,16 +74,13 @@ void oc__verifier_free(oc__verifier *v);
 
 /* A schedule read from a file (every round stored), checked before any verifier state is made,
  * since a few bytes of file can name 131072 nodes and a reduction's N x C cells:
- *   - too few chunk-transfers to be complete (oc__verify_min_units) is a certain failure,
+ *   - too few chunk-transfers to be complete (min_units in verify.c) is a certain failure,
  *     OC_EVERIFY with both counts, when the verifier's state would pass OC__VERIFY_QUICK_BYTES
  *     (below, the verifier runs and names the first failure exactly, as cheaply);
  *   - a reduction of more than OC__FILE_MAX_STATES node-chunk states is OC_ETOOBIG (every cell
  *     is made and checked once, whatever the file holds: 14 s in release at the cap). */
 #define OC__VERIFY_QUICK_BYTES (UINT64_C(64) << 20)
 #define OC__FILE_MAX_STATES (UINT64_C(1) << 34)
-/* The fewest chunk-transfers (a transfer of k chunks counts k) any schedule that completes the
- * collective needs; the proofs are in verify.c. */
-uint64_t oc__verify_min_units(const oc__spec *spec);
 int oc__verify_file_counts(const oc__spec *spec, const oc__store *store, const char *path,
                            char *why, size_t whylen);
 

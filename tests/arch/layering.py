@@ -26,7 +26,10 @@ What is checked, on what the compiler saw rather than on what the README says:
     (core/netcfg.h, oc__formula_in.cfg.kind);
  6. the tools are clients: every `#include "..."` in tools/ names a public header (include/) or
     one of tools/' own, never a path into src/, and the tools' targets (opticoll, opticoll-mpi,
-    opticoll-cluster) are compiled without src/ on their include path (CMake's flags.make).
+    opticoll-cluster) are compiled without src/ on their include path (CMake's flags.make);
+ 7. file-local is static: an internal function (oc__ name) that a file of src/ defines and no
+    other object of the build calls (the library's other files, the tools, tests, benchmarks,
+    fuzzers) is that file's own, and is `static` there, not in a header for all to see.
 Each kind of violation has a case in the self-test (--self-test), on synthetic inputs shaped like
 the house's own past violations (the table and the helpers in one file, algo <-> aas, run calling
 report's time formatter, run writing the link text, the ring's check using the model's helper).
@@ -99,12 +102,13 @@ def folder(room):
 # ---- the checks, on facts (so the self-test can hand them synthetic ones) ----
 
 def check(order, allowed, folders, includes, refs, inline_headers, name_compares=(),
-          tool_includes=(), tool_headers=frozenset(), tool_flags=()):
+          tool_includes=(), tool_headers=frozenset(), tool_flags=(), file_local=()):
     """folders: the folders under src/; includes: (file, line, "room/x.h"); refs: (file, file,
     symbol, kind) with kind "call" or "data"; inline_headers: headers under src/ that define an
     inline function; tool_includes: (file, line, "x.h") of tools/; tool_headers: the names a tool
     may include (include/'s and tools/' own); tool_flags: (target, include directory) of the
-    tools' targets. Returns the violations, one line each."""
+    tools' targets; file_local: (file, symbol) of internal functions no other object calls.
+    Returns the violations, one line each."""
     bad = []
     for f, n, hdr in tool_includes:
         if hdr not in tool_headers:
@@ -161,6 +165,8 @@ def check(order, allowed, folders, includes, refs, inline_headers, name_compares
     for f, n, net in name_compares:
         bad.append(f"{f}:{n}: compares a string with the network name \"{net}\": read the typed "
                    f"settings' kind (oc__formula_in.cfg.kind) instead")
+    for f, sym in file_local:
+        bad.append(f"{f}: {sym} is called from no other file of the build: make it static")
     bad.extend(cycles(graph))
     return sorted(set(bad), key=bad.index)
 
@@ -276,8 +282,25 @@ def tree_facts(root, build):
                 refs.append((f, defs[u][0], u, defs[u][1]))
             elif u in TEXT_WRITERS:
                 refs.append((f, "libc", u, "call"))
+    # Who calls an internal function from outside its file: any object of the build (tools,
+    # tests, benchmarks and fuzzers too), the library's own file compiled into several targets
+    # counting as one file.
+    called_from = collections.defaultdict(set)
+    every = sorted(glob.glob(os.path.join(build, "CMakeFiles", "*.dir", "**", "*.o"),
+                             recursive=True))
+    for i in range(0, len(every), 200):  # one nm for many objects: "object: U symbol" lines
+        out = subprocess.run(["nm", "-u", "-A"] + every[i:i + 200], capture_output=True,
+                             text=True, check=True).stdout
+        for line in out.splitlines():
+            o, _, rest = line.rpartition(": ")
+            sym = rest.split()[-1] if rest.split() else ""
+            if o and sym.startswith("oc__"):
+                called_from[sym].add(o.split(".dir" + os.sep, 1)[1][:-2])
+    file_local = sorted((f, s) for s, (f, kind) in defs.items()
+                        if kind == "call" and s.startswith("oc__")
+                        and not called_from[s] - {f})
     return (folders, includes, refs, inline_headers, name_compares,
-            (tool_includes, tool_headers, tool_flags), bool(defs))
+            (tool_includes, tool_headers, tool_flags, file_local), bool(defs))
 
 
 # ---- the self-test: each kind of violation, caught ----
@@ -347,6 +370,8 @@ def self_test():
         "tool includes src": ([], [], set(), "not a public header"),
         # A tool target built with src/ on its include path (CMakeLists.txt's PRIVATE src).
         "tool built with src": ([], [], set(), "include path"),
+        # A helper only its own file calls, declared for all (star_tcp.h's oc__tcp1_label).
+        "file-local not static": ([], [], set(), "make it static"),
     }
     failed = 0
     base = check(order, allowed, folders, clean_inc, clean, set(), (),
@@ -362,8 +387,10 @@ def self_test():
         if name == "tool includes src":
             tool_inc.append(("tools/cmd_rack.c", 8, "studies/rack.h"))
         flags = [("opticoll", "/x/src")] if name == "tool built with src" else []
+        local = ([("src/algo/star_tcp_common.c", "oc__tcp1_label")]
+                 if name == "file-local not static" else [])
         got = check(order, allowed, fl, clean_inc + incs, clean + refs, inl, names, tool_inc,
-                    {"cli.h", "opticoll.h"}, flags)
+                    {"cli.h", "opticoll.h"}, flags, local)
         if not any(want in g for g in got):
             print(f"FAIL self-test: '{name}' not caught (wanted '{want}', got {got})")
             failed += 1
