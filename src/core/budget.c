@@ -1,0 +1,153 @@
+/*
+ * budget.c — the memory budget, the verifier's shard settings, and files read within a cap.
+ *
+ * The memory budget is one number every reader and checker asks before an allocation whose size
+ * comes from input, so a 50-byte file cannot take 16 GB (oc_budget_check names what would need
+ * how much). Reading a file goes through oc__read_file, which stops at the cap while it reads
+ * (1/64 of the budget unless a format has a lower cap of its own), never past it.
+ */
+#include "core/core.h"
+#include "core/quote.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- the memory budget ---- */
+
+static _Atomic uint64_t memory_budget; /* 0: OC_DEFAULT_MEMORY_BUDGET */
+
+int oc_set_memory_budget(uint64_t bytes) {
+    if (bytes != 0 && (bytes < (UINT64_C(1) << 20) || bytes > OC_MAX_MEMORY_BUDGET))
+        return OC_EINVAL;
+    atomic_store(&memory_budget, bytes);
+    return 0;
+}
+
+uint64_t oc_memory_budget(void) {
+    uint64_t b = atomic_load(&memory_budget);
+    return b ? b : OC_DEFAULT_MEMORY_BUDGET;
+}
+
+/* The knobs of chunk-sharded verification (opticoll.h), beside the budget they share. */
+static _Atomic uint32_t verify_shard;    /* 0: automatic */
+static _Atomic unsigned verify_threads; /* 0: 2 */
+
+void oc_set_verify_shard(uint32_t chunks) {
+    atomic_store(&verify_shard, chunks);
+}
+
+uint32_t oc_verify_shard(void) {
+    return atomic_load(&verify_shard);
+}
+
+void oc_set_verify_threads(unsigned threads) {
+    atomic_store(&verify_threads, threads);
+}
+
+unsigned oc_verify_threads(void) {
+    unsigned t = atomic_load(&verify_threads);
+    return t ? t : 2;
+}
+
+int oc_budget_check(uint64_t bytes, const char *what, char *why, size_t whylen) {
+    const uint64_t budget = oc_memory_budget();
+    if (bytes <= budget) return 0;
+    char need[32], have[32];
+    oc__format_bytes(need, sizeof need, bytes);
+    oc__format_bytes(have, sizeof have, budget);
+    return oc__fail(why, whylen, OC_ETOOBIG,
+                    "%s needs %s, more than the memory budget of %s (set "
+                    "OPTICOLL_MEMORY_BUDGET_MIB)",
+                    what, need, have);
+}
+
+int oc_memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen) {
+    /* A variable set to nothing (`OPTICOLL_MEMORY_BUDGET_MIB= cmd`, the shell's way of clearing
+     * one for a command) is unset, as for the shell's own variables, not a bad number. */
+    if (mib && !*mib) mib = NULL;
+    if (old_mib && !*old_mib) old_mib = NULL;
+    const char *name = mib ? "OPTICOLL_MEMORY_BUDGET_MIB" : "OPTICOLL_VERIFY_BUDGET_MIB";
+    const char *value = mib ? mib : old_mib;
+    if (!value) return 0;
+    char quoted[OC__QUOTE_SIZE]; /* the value is the user's text: escaped and cut */
+    uint64_t v;
+    if (oc_parse_u64(value, 1, OC_MAX_MEMORY_BUDGET >> 20, &v) || oc_set_memory_budget(v << 20))
+        return oc__fail(why, whylen, OC_EINVAL,
+                        "%s=%s: expected a whole number of MiB from 1 to %llu", name,
+                        oc__quote(quoted, sizeof quoted, value),
+                        (unsigned long long)(OC_MAX_MEMORY_BUDGET >> 20));
+    return 0;
+}
+
+uint64_t oc__file_cap(void) {
+    return oc_memory_budget() / 64;
+}
+
+int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, size_t *len,
+                  char *why, size_t whylen) {
+    *out = NULL;
+    *len = 0;
+    if (!what) what = path;
+    char quoted[OC__QUOTE_SIZE]; /* a file name reaches the message escaped and cut */
+    what = oc__quote(quoted, sizeof quoted, what);
+    const int budget_cap = !cap || cap >= oc__file_cap();
+    if (budget_cap) cap = oc__file_cap();
+    /* Opened without waiting: a FIFO with no writer would block open() for ever. Once open, the
+     * descriptor blocks again, so a FIFO whose writer is there is read whole, and one whose
+     * writer never came reads as empty (read() on a FIFO without a writer is end of file). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int flags = fd < 0 ? -1 : fcntl(fd, F_GETFL);
+    FILE *f = flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        const int e = errno;
+        if (fd >= 0) close(fd);
+        return oc__fail(why, whylen, OC_EIO, "cannot read %s: %s", what, strerror(e));
+    }
+    char *buf = NULL;
+    size_t n = 0, bcap = 0;
+    int rc = 0;
+    for (;;) {
+        /* Never ask for more than cap + 1 bytes: one byte past the cap proves the file is over
+         * it, and a device that never ends (/dev/zero) stops there. */
+        size_t want = 65536;
+        if ((uint64_t)n + want > cap + 1) want = (size_t)(cap + 1 - n);
+        if (oc__grow((void **)&buf, &bcap, n + want + 1, 1)) {
+            rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory reading %s", what);
+            break;
+        }
+        size_t got = fread(buf + n, 1, want, f);
+        n += got;
+        if (n > cap) {
+            char c[32];
+            oc__format_bytes(c, sizeof c, cap);
+            rc = budget_cap
+                     ? oc__fail(why, whylen, OC_ETOOBIG,
+                                "%s is larger than %s, the input file cap (1/64 of the "
+                                "memory budget; set OPTICOLL_MEMORY_BUDGET_MIB)",
+                                what, c)
+                     : oc__fail(why, whylen, OC_ETOOBIG,
+                                "%s is larger than %s, the most this kind of file may be", what, c);
+            break;
+        }
+        if (got < want) {
+            if (ferror(f))
+                rc = oc__fail(why, whylen, OC_EIO, "cannot read %s: %s", what, strerror(errno));
+            break;
+        }
+    }
+    fclose(f);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    if (!buf && !(buf = malloc(1))) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return 0;
+}
