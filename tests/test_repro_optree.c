@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "run_time.h"
 
 /* abstract/VI (vs WRHT, Ring, NE), then I/IV.C's Fig. 5 averages, then its Fig. 6 averages */
 static const double PAPER[9] = {72.21, 94.30, 88.58, 56.36, 92.76, 85.54, 88.06, 95.84, 91.69};
@@ -151,23 +152,10 @@ static void check_claims(const repro *r, const char *what, int even) {
 /* One all-gather on the ring (its default search where params is ""): its time. */
 static double ag_time(const char *algo, uint32_t N, uint64_t bytes, const char *w,
                       const char *fibres) {
-    oc_kv *net = oc_kv_new();
-    oc_kv_set(net, "wavelengths", w);
-    oc_kv_set(net, "fibres", fibres);
-    oc_request req = {.collective = OC_ALLGATHER,
-                      .algorithm = algo,
-                      .network = "ring",
-                      .nodes = N,
-                      .bytes = bytes,
-                      .net_params = net,
-                      .skip_data_check = 1};
-    oc_report *rep = NULL;
-    char why[256] = "";
-    double t = NAN;
-    if (oc_run(&req, &rep, why, sizeof why) == 0) t = oc_report_time(rep);
+    char netw[64], why[256] = "";
+    snprintf(netw, sizeof netw, "wavelengths=%s fibres=%s", w, fibres);
+    const double t = run_time(OC_ALLGATHER, algo, "ring", N, bytes, "", netw, why, sizeof why);
     CHECK(!isnan(t), "run %s: %s", algo, why);
-    oc_report_free(rep);
-    oc_kv_free(net);
     return t;
 }
 

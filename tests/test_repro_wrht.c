@@ -15,6 +15,7 @@
 #include "opticoll.h"
 
 #include "check.h"
+#include "run_time.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -376,28 +377,11 @@ static int moved(const run *a, const run *b, const char *id) {
 /* Small experiments at the reader's settings, on odd and prime N too. */
 /* One H-Ring all-reduce on the ring, as `opticoll run` would do it with these pins. */
 static double hring_time(uint32_t N, uint32_t w, uint64_t bytes, const char *params, int spread) {
-    oc_kv *par = oc_kv_new(), *net = oc_kv_new();
-    char ws[16];
-    snprintf(ws, sizeof ws, "%u", w);
-    oc_kv_set(net, "wavelengths", ws);
-    oc_kv_set(net, "spread", spread ? "1" : "0");
-    if (params[0]) oc_kv_set_pair(par, params);
-    oc_request req = {.collective = OC_ALLREDUCE,
-                      .algorithm = "hring",
-                      .network = "ring",
-                      .nodes = N,
-                      .bytes = bytes,
-                      .params = par,
-                      .net_params = net,
-                      .skip_data_check = 1};
-    oc_report *rep = NULL;
-    char why[256] = "";
-    double t = NAN;
-    if (oc_run(&req, &rep, why, sizeof why) == 0) t = oc_report_time(rep);
+    char netw[64], why[256] = "";
+    snprintf(netw, sizeof netw, "wavelengths=%u spread=%d", w, spread ? 1 : 0);
+    const double t = run_time(OC_ALLREDUCE, "hring", "ring", N, bytes, params, netw, why,
+                              sizeof why);
     CHECK(!isnan(t), "run hring N=%u %s spread=%d: %s", N, params, spread, why);
-    oc_report_free(rep);
-    oc_kv_free(par);
-    oc_kv_free(net);
     return t;
 }
 
@@ -448,30 +432,9 @@ static double sens_cell(const run *r, const char *label, int col) {
 /* One all-reduce on the ring with these pins and network settings: its time. */
 static double ring_time(const char *algo, uint32_t N, uint64_t bytes, const char *params,
                         const char *netw) {
-    oc_kv *par = oc_kv_new(), *net = oc_kv_new();
-    char b[128], *save = NULL;
-    snprintf(b, sizeof b, "%s", params);
-    for (char *t = strtok_r(b, " ", &save); t; t = strtok_r(NULL, " ", &save))
-        oc_kv_set_pair(par, t);
-    snprintf(b, sizeof b, "%s", netw);
-    for (char *t = strtok_r(b, " ", &save); t; t = strtok_r(NULL, " ", &save))
-        oc_kv_set_pair(net, t);
-    oc_request req = {.collective = OC_ALLREDUCE,
-                      .algorithm = algo,
-                      .network = "ring",
-                      .nodes = N,
-                      .bytes = bytes,
-                      .params = par,
-                      .net_params = net,
-                      .skip_data_check = 1};
-    oc_report *rep = NULL;
     char why[256] = "";
-    double t = NAN;
-    if (oc_run(&req, &rep, why, sizeof why) == 0) t = oc_report_time(rep);
+    const double t = run_time(OC_ALLREDUCE, algo, "ring", N, bytes, params, netw, why, sizeof why);
     CHECK(!isnan(t), "run %s %s on %s: %s", algo, params, netw, why);
-    oc_report_free(rep);
-    oc_kv_free(par);
-    oc_kv_free(net);
     return t;
 }
 
