@@ -67,4 +67,15 @@ uint64_t oc__circ_round_load(const oc__circ_tree *t, uint32_t r);
 /* The depths the algorithms try: 1 .. min(floor(N/2), OC__CIRC_MAX_DEPTH). */
 uint32_t oc__circ_depth_cap(uint32_t N);
 
+/* The schedule of every block on one tree rotated to its node (circulant_rotated.c): the
+ * all-gather's rounds forwards, the reduce-scatter's backwards as reductions (by the plan's
+ * collective); parameters depth, variant and first, the search over them and its bound. */
+extern const char *const oc__circ_rot_params[];
+int oc__circ_rot_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                      uint64_t bytes, const oc_kv *params, char *why, size_t whylen);
+int oc__circ_rot_generate(const oc__plan *plan, oc__emit *e);
+void oc__circ_rot_release(oc__plan *plan);
+int oc__circ_rot_search(const oc__search_in *in, oc__search *s, char *why, size_t whylen);
+int oc__circ_rot_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep);
+
 #endif
