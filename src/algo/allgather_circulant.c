@@ -59,10 +59,7 @@ const oc__algo oc__algo_allgather_circulant = {
              "every block on the same shortest spanning tree of a given depth, rotated to its "
              "source: the few-step all-gather where Fw is large next to N",
              "", "sum over the tree's rounds of ceil(busiest direction's load / (F w)) steps",
-             "depth=searched: the tree's depth, 1..min(floor(N/2), 48); variant=searched: which "
-             "tree (0 the quadratic programme's shortest, N <= 1024; 1 the slope merges'; 2 the "
-             "shortest mirror-symmetric, N <= 1024); first=searched: variant 2's first-round "
-             "budget in arc units a direction (N <= 256, depth >= 2; none: unbudgeted)"},
+             OC__CIRC_ROT_PARAMS_DOC},
     .param_names = oc__circ_rot_params,
     .max_nodes = OC__CIRC_MAX_NODES,
     .plan = oc__circ_rot_plan,

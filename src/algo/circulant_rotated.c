@@ -61,9 +61,7 @@ int oc__circ_rot_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
     const uint32_t cap = oc__circ_depth_cap(nodes);
     /* without a network to search on: the depth whose tree the ring's link slots could carry
      * at one wavelength pair a node, about log3 N */
-    uint64_t dflt = 1;
-    for (uint64_t reach = 3; reach < nodes && dflt < cap; reach *= 3)
-        dflt++;
+    const uint64_t dflt = oc__circ_default_depth(nodes, cap);
     uint64_t depth = dflt;
     if ((rc = oc__kv_u64(params, "depth", dflt, 1, cap, &depth, why, whylen))) return rc;
     /* the quadratic programme's tree up to OC__CIRC_QUADRATIC_NODES, the slope merges' above */
