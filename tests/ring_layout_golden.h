@@ -10,7 +10,9 @@
  * gained a second tree of each depth (the same model: another schedule); the pipelined circulant
  * all-reduce's (circpipe) cases added, every other case unchanged; the circulant all-gather's at
  * N = 12 (wavelengths=2 fibres=2) rewritten when its search gained mirrored trees (a tie: depth 2
- * variant 2 first=4 takes the same 3 steps and time as depth 3 variant 1, another schedule). */
+ * variant 2 first=4 takes the same 3 steps and time as depth 3 variant 1, another schedule); the
+ * circulant reduce-scatter's cases added, every other case unchanged (its search's scaffolding
+ * shared with the circulant all-reduces' the same day). */
 static const golden golden_algos[] = {
     {"allgather", "ring", 1, 0, 0xa2239825b3167677ull},
     {"allgather", "ring", 1, 1, 0xa2239825b3167677ull},
@@ -236,6 +238,20 @@ static const golden golden_algos[] = {
     {"reducescatter", "bistride", 12, 1, 0xee452c967433103cull},
     {"reducescatter", "bistride", 100, 0, 0xb09ec36e98b01dd3ull},
     {"reducescatter", "bistride", 100, 1, 0x49c3c1d4871c1562ull},
+    {"reducescatter", "circulant", 1, 0, 0x70caf440f39ea5b2ull},
+    {"reducescatter", "circulant", 1, 1, 0x70caf440f39ea5b2ull},
+    {"reducescatter", "circulant", 2, 0, 0xdd089b218dba5611ull},
+    {"reducescatter", "circulant", 2, 1, 0xdd089b218dba5611ull},
+    {"reducescatter", "circulant", 3, 0, 0x649c73150096c538ull},
+    {"reducescatter", "circulant", 3, 1, 0x649c73150096c538ull},
+    {"reducescatter", "circulant", 5, 0, 0x748bc0d951f7b47dull},
+    {"reducescatter", "circulant", 5, 1, 0xdbc186fe17cbb185ull},
+    {"reducescatter", "circulant", 7, 0, 0x7320e32e964d066full},
+    {"reducescatter", "circulant", 7, 1, 0x84be2c122a5161a6ull},
+    {"reducescatter", "circulant", 12, 0, 0xcb860abea61613faull},
+    {"reducescatter", "circulant", 12, 1, 0x36ce2811d6f7ecbeull},
+    {"reducescatter", "circulant", 100, 0, 0xb5a99e4dfd777099ull},
+    {"reducescatter", "circulant", 100, 1, 0x1a19e0af67d1bbf2ull},
     {"allreduce", "ring", 1, 0, 0x634a09dcacd347c6ull},
     {"allreduce", "ring", 1, 1, 0x634a09dcacd347c6ull},
     {"allreduce", "ring", 2, 0, 0xc57f5a7f8ba5f3bdull},

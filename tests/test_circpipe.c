@@ -26,6 +26,7 @@
 
 #include "check.h"
 #include "keep_rounds.h"
+#include "keep_verify.h"
 #include "model_map.h"
 
 static int slow;
@@ -167,80 +168,13 @@ static void search_contract(uint32_t N, const char *net, uint64_t bytes) {
 
 /* ---- (d) windows, (e) deliberate breaks ---- */
 
-static int plan_of(const oc__algo *algo, uint32_t N, const char *words, oc__plan *plan,
-                   keep *whole) {
-    oc_kv *kv = oc_kv_new();
-    kv_add_words(kv, words, " ");
-    char why[512] = "";
-    int rc = algo->plan(plan, OC_ALLREDUCE, N, 0, 1u << 16, kv, why, sizeof why);
-    CHECK(rc == 0 && plan->spec.window_skips, "N=%u %s: %s", N, words, rc ? why : "no skips");
-    keep_init(whole);
-    if (!rc) rc = oc__generate(algo, plan, &whole->sink, why, sizeof why);
-    CHECK(rc == 0, "N=%u %s: %s", N, words, why);
-    oc_kv_free(kv);
-    return rc;
-}
-
-static void windows(uint32_t N, const char *words) {
-    const oc__algo *algo = oc__algo_find(OC_ALLREDUCE, "circpipe");
-    CHECK(algo != NULL, "no allreduce circpipe");
-    if (!algo) return;
-    oc__plan plan = {0};
-    keep whole;
-    char why[512] = "";
-    int rc = plan_of(algo, N, words, &plan, &whole);
-    const uint32_t C = plan.spec.chunks;
-    for (uint32_t lo = 0; !rc && lo < C; lo += 1 + C / 7)
-        for (uint32_t w = 1; w <= 3 && lo + w <= C; w++) {
-            const keep_diff d = keep_window(algo, &plan, &whole, lo, lo + w, why, sizeof why);
-            CHECK(d.rc == 0 && d.rounds == whole.st.count && d.matched == d.expected &&
-                      d.kept == d.expected && d.dropped == 0,
-                  "N=%u %s window [%u,%u): rc %d, %llu rounds of %zu, %zu of %zu in place, %zu "
-                  "kept, %llu dropped",
-                  N, words, lo, lo + w, d.rc, (unsigned long long)d.rounds, whole.st.count,
-                  d.matched, d.expected, d.kept, (unsigned long long)d.dropped);
-        }
-    keep_free(&whole);
-    oc__plan_free(algo, &plan);
-}
-
-/* The kept rounds through a fresh verifier, changed: change 0 none, 1 round `from`'s transfer `at`
- * sent twice (in its own round), 2 that transfer moved to round `to`. 0 when the verifier
- * accepts the result. */
-static int verify_changed(const oc__plan *plan, const keep *whole, int change, size_t from,
-                          size_t at, size_t to, char *why, size_t whylen) {
-    oc__verifier *v = NULL;
-    int rc = oc__verifier_new(&plan->spec, &v, why, whylen);
-    if (rc) return rc;
-    oc__sink *sink = oc__verifier_sink(v);
-    const oc__transfer moved = change ? whole->st.rounds[from].xfers[at] : (oc__transfer){0};
-    if (change == 1) to = from;
-    for (size_t r = 0; r < whole->st.count && !rc; r++) {
-        oc__round out = {0};
-        const oc__round *in = &whole->st.rounds[r];
-        for (size_t i = 0; i < in->count && !rc; i++)
-            if (!(change == 2 && r == from && i == at))
-                rc =
-                    oc__round_push(&out, in->xfers[i].src, in->xfers[i].dst,
-                                   (oc__op)in->xfers[i].op, in->xfers[i].first, in->xfers[i].count);
-        if (!rc && change && r == to)
-            rc = oc__round_push(&out, moved.src, moved.dst, (oc__op)moved.op, moved.first,
-                                moved.count);
-        if (!rc && out.count) rc = sink->round(sink, r, &out, why, whylen);
-        oc__round_free(&out);
-    }
-    if (!rc) rc = oc__verifier_finish(v, why, whylen);
-    oc__verifier_free(v);
-    return rc;
-}
-
 static void breaks(uint32_t N, const char *words) {
     const oc__algo *algo = oc__algo_find(OC_ALLREDUCE, "circpipe");
     if (!algo) return;
     oc__plan plan = {0};
     keep whole;
     char why[512] = "";
-    if (plan_of(algo, N, words, &plan, &whole)) goto out;
+    if (plan_kept(algo, OC_ALLREDUCE, N, words, &plan, &whole)) goto out;
     /* the schedule itself passes this path */
     CHECK(verify_changed(&plan, &whole, 0, 0, 0, 0, why, sizeof why) == 0,
           "N=%u %s: the schedule itself refused: %s", N, words, why);
@@ -293,9 +227,9 @@ int main(int argc, char **argv) {
     star_rounds();
     search_contract(7, "wavelengths=1", 40);
     search_contract(12, "wavelengths=2", 24);
-    windows(7, "depth=2 pieces=3");
-    windows(12, "depth=3 variant=0 pieces=12");
-    windows(100, "depth=4 variant=1 pieces=37");
+    windows_match(OC_ALLREDUCE, "circpipe", 7, "depth=2 pieces=3");
+    windows_match(OC_ALLREDUCE, "circpipe", 12, "depth=3 variant=0 pieces=12");
+    windows_match(OC_ALLREDUCE, "circpipe", 100, "depth=4 variant=1 pieces=37");
     breaks(12, "depth=3 variant=1 pieces=5 lanes=1");
     breaks(100, "depth=5 variant=1 pieces=16 lanes=2");
     bad_input();

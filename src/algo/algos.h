@@ -229,6 +229,7 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(reducescatter_stride)                                                                        \
     X(reducescatter_multilevel)                                                                    \
     X(reducescatter_bistride)                                                                   \
+    X(reducescatter_circulant)                                                                  \
     X(allreduce_ring)                                                                              \
     X(allreduce_hring)                                                                             \
     X(allreduce_bt)                                                                                \

@@ -462,22 +462,8 @@ static int build_tree(uint32_t N, uint32_t depth, uint32_t variant, uint32_t lan
     return rc;
 }
 
-static uint32_t default_depth(uint32_t N, uint32_t cap) {
-    uint32_t d = 1;
-    for (uint64_t reach = 3; reach < N && d < cap; reach *= 3)
-        d++;
-    return d;
-}
-
 /* Every q up to this many pieces is searched; above it, steps of q / 8 (search below). */
 #define PIPE_EVERY_PIECES 32u
-
-/* The q after q in the searched grid up to hi (hi + 1 past the end). */
-static uint64_t next_pieces(uint64_t q, uint64_t hi) {
-    if (q >= hi) return hi + 1;
-    const uint64_t next = q < PIPE_EVERY_PIECES ? q + 1 : q + (q + 7) / 8;
-    return next < hi ? next : hi;
-}
 
 static uint64_t pieces_cap(uint32_t N, uint64_t bytes) {
     uint64_t cap = N < PIPE_MAX_PIECES ? N : PIPE_MAX_PIECES;
@@ -495,7 +481,8 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
                         (unsigned)OC__CIRC_MAX_NODES);
     const uint32_t cap = oc__circ_depth_cap(nodes);
     uint64_t depth, variant, q, lanes;
-    if ((rc = oc__kv_u64(params, "depth", default_depth(nodes, cap), 1, cap, &depth, why, whylen)))
+    if ((rc = oc__kv_u64(params, "depth", oc__circ_default_depth(nodes, cap), 1, cap, &depth, why,
+                         whylen)))
         return rc;
     if ((rc = oc__kv_u64(params, "variant", nodes > OC__CIRC_QUADRATIC_NODES, 0, 1, &variant, why,
                          whylen)))
@@ -626,23 +613,62 @@ static int rounds_limit(oc__search *s, const oc__bound *b, double step_time, uin
     return 0;
 }
 
-typedef struct pipe_cand {
-    double time_s;
-    uint64_t steps;
-    uint32_t tree, qi;
-} pipe_cand;
+/* The search's trees, grid and scratch, for the walk's callbacks. */
+typedef struct pipe_search {
+    pipe_tree *trees;
+    const oc__circ_pieces *g;
+    pipe_work *w;
+    uint64_t lanes, nd, d_lo, v_lo, channels;
+    uint32_t N;
+} pipe_search;
 
-static int by_bound(const void *a, const void *b) {
-    const pipe_cand *x = a, *y = b;
-    if (x->time_s != y->time_s) return x->time_s < y->time_s ? -1 : 1;
-    if (x->steps != y->steps) return x->steps < y->steps ? -1 : 1;
-    if (x->tree != y->tree) return x->tree < y->tree ? -1 : 1;
-    return x->qi < y->qi ? -1 : x->qi > y->qi;
+/* The latency-and-slots bound of tree i at the grid's j-th q: one piece's least rounds on its
+ * tree, at least the 2 q (tree length) link slots over the ring's 2 N F w a step. */
+static uint64_t slots_bound(void *ctx, uint64_t i, uint64_t j) {
+    const pipe_search *x = ctx;
+    const uint64_t q = x->g->q[j];
+    const uint64_t steps =
+        oc__ceil_div(2 * q * x->trees[i].length, 2 * (uint64_t)x->N * x->channels);
+    return steps < x->trees[i].latency ? x->trees[i].latency : steps;
+}
+
+static int take_tree(void *ctx, uint64_t i, oc__circ_tree *t) {
+    pipe_search *x = ctx;
+    x->trees[i].tree = *t;
+    return pipe_tree_index(&x->trees[i], (uint32_t)x->lanes);
+}
+
+/* The greedy's rounds, a step each at least: the most rounds that could still win asked of the
+ * search first, so that the greedy stops past them. */
+static int greedy_bound(void *ctx, oc__search *s, const oc__circ_cand *c, oc__bound *b, char *why,
+                        size_t whylen) {
+    pipe_search *x = ctx;
+    uint64_t limit = c->steps, rounds;
+    int rc = rounds_limit(s, b, x->g->step_time[c->qi], &limit);
+    if (rc < 0) return rc;
+    if (pipe_greedy(&x->trees[c->tree], x->g->q[c->qi], (uint32_t)x->lanes, limit, x->w, NULL,
+                    &rounds))
+        return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    b->steps = rounds == UINT64_MAX ? limit + 1 : rounds;
+    b->time_s = (double)b->steps * x->g->step_time[c->qi];
+    b->name = "the greedy's rounds, a step each at least";
+    return 0;
+}
+
+static size_t offer_params(void *ctx, const oc__circ_cand *c, char (*buf)[24], const char **kv) {
+    const pipe_search *x = ctx;
+    snprintf(buf[0], sizeof buf[0], "%llu", (unsigned long long)(x->d_lo + c->tree % x->nd));
+    snprintf(buf[1], sizeof buf[1], "%llu", (unsigned long long)(x->v_lo + c->tree / x->nd));
+    snprintf(buf[2], sizeof buf[2], "%u", x->g->q[c->qi]);
+    snprintf(buf[3], sizeof buf[3], "%llu", (unsigned long long)x->lanes);
+    kv[0] = "depth", kv[1] = buf[0], kv[2] = "variant", kv[3] = buf[1];
+    kv[4] = "pieces", kv[5] = buf[2], kv[6] = "lanes", kv[7] = buf[3];
+    return 4;
 }
 
 /* Every tree (depth x variant) and q the user could pin, lanes the network's F w unless pinned,
  * in order of the latency-and-slots bound; the greedy's rounds asked before a candidate is offered
- * (a candidate whose rounds cannot win is skipped unmapped). */
+ * (a candidate whose rounds cannot win is skipped unmapped; circulant_search.c's walk). */
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
     const uint32_t N = in->nodes;
     const int pin_d = oc_kv_get(in->params, "depth") != NULL,
@@ -651,124 +677,56 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
               pin_l = oc_kv_get(in->params, "lanes") != NULL;
     if (pin_d && pin_v && pin_q && pin_l) return 0;
     if (N < 2 || N > OC__CIRC_MAX_NODES) return 0;
-    const uint32_t cap = oc__circ_depth_cap(N);
     const uint64_t qcap = pieces_cap(N, in->bytes);
     const uint64_t channels = in->net->channels ? in->net->channels : 1;
-    uint64_t d_lo = 1, d_hi = cap, v_lo = N > OC__CIRC_QUADRATIC_NODES, v_hi = 1, q_lo = 1,
-             q_hi = qcap, lanes = channels;
-    int rc = 0;
-    if (pin_d && (rc = oc__kv_u64(in->params, "depth", 1, 1, cap, &d_lo, why, whylen))) return rc;
-    if (pin_v) {
-        uint64_t v = 0;
-        if ((rc = oc__kv_u64(in->params, "variant", 1, 0, 1, &v, why, whylen))) return rc;
-        if (v < v_lo) return 0; /* the plan refuses it, saying why */
-        v_lo = v;
-    }
+    oc__circ_span sp;
+    uint64_t q_lo = 1, q_hi = qcap, lanes = channels;
+    int rc = oc__circ_pin_trees(in->params, N, &sp, why, whylen);
+    if (rc) return rc < 0 ? rc : 0;
     if (pin_q && (rc = oc__kv_u64(in->params, "pieces", 1, 1, qcap, &q_lo, why, whylen))) return rc;
     if (pin_l && (rc = oc__kv_u64(in->params, "lanes", 1, 1, 1u << 16, &lanes, why, whylen)))
         return rc;
     if (lanes > (1u << 16)) lanes = 1u << 16;
-    if (pin_d) d_hi = d_lo;
-    if (pin_v) v_hi = v_lo;
     if (pin_q) q_hi = q_lo;
-    uint64_t nq = 0;
-    for (uint64_t q = q_lo; q <= q_hi; q = next_pieces(q, q_hi))
-        nq++;
-    const uint64_t nd = d_hi + 1 - d_lo, nv = v_hi + 1 - v_lo, nt = nd * nv;
-    uint32_t *qs = malloc(nq * sizeof *qs);
-    double *step_time = malloc(nq * sizeof *step_time);
-    pipe_tree *trees = calloc(nt, sizeof *trees);
-    pipe_cand *c = malloc(nq * nt * sizeof *c);
-    pipe_work w = {0};
+    oc__circ_pieces g;
     oc__formula_in f = {0};
-    if (!qs || !step_time || !trees || !c || pipe_work_init(&w, N, (uint32_t)q_hi)) {
+    if ((rc = oc__circ_pieces_grid(in, q_lo, q_hi, PIPE_EVERY_PIECES, 8, &g, &f, why, whylen)))
+        return rc;
+    const uint64_t nd = sp.d_hi + 1 - sp.d_lo, nv = sp.v_hi + 1 - sp.v_lo, nt = nd * nv;
+    pipe_work w = {0};
+    pipe_search x = {.trees = calloc(nt, sizeof *x.trees),
+                     .g = &g,
+                     .w = &w,
+                     .lanes = lanes,
+                     .nd = nd,
+                     .d_lo = sp.d_lo,
+                     .v_lo = sp.v_lo,
+                     .channels = channels,
+                     .N = N};
+    if (!x.trees || pipe_work_init(&w, N, (uint32_t)q_hi)) {
         rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         goto out;
     }
-    nq = 0;
-    for (uint64_t q = q_lo; q <= q_hi; q = next_pieces(q, q_hi))
-        qs[nq++] = (uint32_t)q;
-    for (uint64_t j = 0; j < nq && !rc; j++) {
-        rc = in->figures(in, in->coll, qs[j], &f, why, whylen);
-        step_time[j] = f.step_time;
-    }
-    if (rc) goto out;
-    for (uint64_t v = 0; v < nv && !rc; v++) {
-        oc__circ_dp dp;
-        if ((rc = oc__circ_dp_build(&dp, N, (uint32_t)d_hi - 1, (int)(v_lo + v)))) break;
-        for (uint64_t i = 0; i < nd && !rc; i++)
-            if (!(rc = oc__circ_tree_of(&dp, (uint32_t)(d_lo + i), &trees[v * nd + i].tree)))
-                rc = pipe_tree_index(&trees[v * nd + i], (uint32_t)lanes);
-        oc__circ_dp_free(&dp);
-    }
-    if (rc) {
+    if ((rc = oc__circ_shortest_trees(N, &sp, &x, take_tree))) {
         rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         goto out;
     }
-    size_t n = 0;
-    for (uint64_t i = 0; i < nt; i++)
-        for (uint64_t j = 0; j < nq; j++) {
-            const uint64_t q = qs[j];
-            uint64_t steps = oc__ceil_div(2 * q * trees[i].length, 2 * (uint64_t)N * channels);
-            if (steps < trees[i].latency) steps = trees[i].latency;
-            c[n++] = (pipe_cand){(double)steps * step_time[j], steps, (uint32_t)i, (uint32_t)j};
-        }
-    qsort(c, n, sizeof *c, by_bound);
-    static const char *const slot_name =
-        "one piece's least rounds on its tree (fan-in and fan-out a link at a time), at least "
-        "the link slots 2 q x tree length over 2 N F w";
-    static const char *const greedy_name = "the greedy's rounds, a step each at least";
-    for (size_t i = 0; i < n && !rc; i++) {
-        const uint64_t q = qs[c[i].qi];
-        oc__bound b = {.time_s = c[i].time_s,
-                       .steps = c[i].steps,
-                       .name = slot_name,
-                       .transfers = 2 * q * (N - 1)};
-        int yes = oc__search_can_win(s, &b);
-        if (yes < 0) {
-            rc = yes;
-            break;
-        }
-        if (!yes) {
-            rc = oc__search_prune(s, "trees and pieces whose latency-and-slots bound cannot win",
-                                  &b, n - i);
-            break;
-        }
-        /* the most rounds that could still win, so that the greedy stops past them */
-        uint64_t limit = c[i].steps, rounds;
-        if ((rc = rounds_limit(s, &b, step_time[c[i].qi], &limit)) < 0) break;
-        if ((rc = pipe_greedy(&trees[c[i].tree], (uint32_t)q, (uint32_t)lanes, limit, &w, NULL,
-                              &rounds))) {
-            rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-            break;
-        }
-        b.steps = rounds == UINT64_MAX ? limit + 1 : rounds;
-        b.time_s = (double)b.steps * step_time[c[i].qi];
-        b.name = greedy_name;
-        if ((yes = oc__search_can_win(s, &b)) < 0) {
-            rc = yes;
-            break;
-        }
-        if (!yes) {
-            rc = oc__search_prune(s, "a tree and pieces whose greedy rounds cannot win", &b, 1);
-            continue;
-        }
-        char dv[16], vv[4], qv[16], lv[24];
-        snprintf(dv, sizeof dv, "%llu", (unsigned long long)(d_lo + c[i].tree % nd));
-        snprintf(vv, sizeof vv, "%llu", (unsigned long long)(v_lo + c[i].tree / nd));
-        snprintf(qv, sizeof qv, "%llu", (unsigned long long)q);
-        snprintf(lv, sizeof lv, "%llu", (unsigned long long)lanes);
-        const char *kv[] = {"depth", dv, "variant", vv, "pieces", qv, "lanes", lv};
-        rc = oc__search_offer(s, &b, 4, kv);
-    }
+    const oc__circ_walk walk = {
+        .first = slots_bound,
+        .first_name = "one piece's least rounds on its tree (fan-in and fan-out a link at a time), "
+                      "at least the link slots 2 q x tree length over 2 N F w",
+        .first_family = "trees and pieces whose latency-and-slots bound cannot win",
+        .second_family = "a tree and pieces whose greedy rounds cannot win",
+        .second = greedy_bound,
+        .params = offer_params,
+        .ctx = &x};
+    rc = oc__circ_search_walk(s, N, nt, &g, &walk, why, whylen);
 out:
-    for (uint64_t i = 0; trees && i < nt; i++)
-        pipe_tree_free(&trees[i]);
-    free(trees);
-    free(qs);
-    free(step_time);
-    free(c);
+    for (uint64_t i = 0; x.trees && i < nt; i++)
+        pipe_tree_free(&x.trees[i]);
+    free(x.trees);
     pipe_work_free(&w);
+    oc__circ_pieces_free(&g);
     return rc;
 }
 

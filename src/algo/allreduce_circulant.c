@@ -78,13 +78,6 @@ static int build_tree(uint32_t N, uint32_t depth, uint32_t variant, uint32_t ari
 /* Every q up to this many pieces is searched; above it, steps of q / 32 (search below). */
 #define CIRC_EVERY_PIECES 256u
 
-/* The q after q in the searched grid up to hi (hi + 1 past the end). */
-static uint64_t next_pieces(uint64_t q, uint64_t hi) {
-    if (q >= hi) return hi + 1;
-    const uint64_t next = q < CIRC_EVERY_PIECES ? q + 1 : q + (q + 31) / 32;
-    return next < hi ? next : hi;
-}
-
 /* The largest q the algorithm takes at N nodes and `bytes` (a piece is at least one byte). */
 static uint64_t pieces_cap(uint32_t N, uint64_t bytes) {
     uint64_t cap = 4 * (uint64_t)N < 256 ? 256 : 4 * (uint64_t)N;
@@ -170,7 +163,8 @@ static int arcs_of(const oc__circ_tree *t, circ_arcs *a) {
             int64_t *x = diff + (cw ? 0 : N + 1);
             const uint32_t lo = cw ? t->parent[p] : p; /* links lo .. lo + d - 1 */
             x[lo]++;
-            if (lo + d <= N) x[lo + d]--;
+            if (lo + d <= N)
+                x[lo + d]--;
             else {
                 x[N]--;
                 x[0]++;
@@ -292,13 +286,6 @@ static void release(oc__plan *plan) {
     plan->state = NULL;
 }
 
-static uint32_t default_depth(uint32_t N, uint32_t cap) {
-    uint32_t d = 1;
-    for (uint64_t reach = 3; reach < N && d < cap; reach *= 3)
-        d++;
-    return d;
-}
-
 static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                 const oc_kv *params, char *why, size_t whylen) {
     int rc = oc__kv_only(params, circ_params, "circulant", why, whylen);
@@ -316,8 +303,8 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
      * as levels */
     uint64_t depth = 0, arity = 0, q;
     if ((rc = oc__kv_u64(params, "arity", 0, 1, arity_cap(nodes), &arity, why, whylen))) return rc;
-    if (!arity &&
-        (rc = oc__kv_u64(params, "depth", default_depth(nodes, cap), 1, cap, &depth, why, whylen)))
+    if (!arity && (rc = oc__kv_u64(params, "depth", oc__circ_default_depth(nodes, cap), 1, cap,
+                                   &depth, why, whylen)))
         return rc;
     /* the quadratic programme's tree up to OC__CIRC_QUADRATIC_NODES, the slope merges' above */
     uint64_t variant = 1;
@@ -402,26 +389,59 @@ static int generate(const oc__plan *plan, oc__emit *e) {
     return rc;
 }
 
-typedef struct circ_cand {
-    double time_s;
-    uint64_t steps;
-    uint32_t tree, q; /* tree: an index into the search's trees */
-    uint64_t qi;      /* q's index in the search's list of q */
-} circ_cand;
+/* The search's trees, grid and scratch, for the walk's callbacks. */
+typedef struct circ_search {
+    circ_ar *trees;
+    circ_arcs *arcs;
+    const oc__circ_pieces *g;
+    uint64_t channels, nd, nv, d_lo, v_lo, a_lo;
+    const uint64_t *side; /* pieces_by_side of each q of the grid */
+    int64_t *work;
+    uint32_t N;
+} circ_search;
 
-static int by_bound(const void *a, const void *b) {
-    const circ_cand *x = a, *y = b;
-    if (x->time_s != y->time_s) return x->time_s < y->time_s ? -1 : 1;
-    if (x->steps != y->steps) return x->steps < y->steps ? -1 : 1;
-    if (x->tree != y->tree) return x->tree < y->tree ? -1 : 1;
-    return x->q < y->q ? -1 : x->q > y->q;
+/* The average-load bound (bound_steps) of tree i at the grid's j-th q. */
+static uint64_t average_bound(void *ctx, uint64_t i, uint64_t j) {
+    const circ_search *x = ctx;
+    return bound_steps(&x->arcs[i], x->side[2 * j], x->side[2 * j + 1], x->N, x->channels);
+}
+
+static int take_tree(void *ctx, uint64_t i, oc__circ_tree *t) {
+    ((circ_search *)ctx)->trees[i].tree = *t;
+    return 0;
+}
+
+/* The exact-load bound (exact_steps, which the mapping equals when the colouring meets the
+ * load). */
+static int exact_bound(void *ctx, oc__search *s, const oc__circ_cand *c, oc__bound *b, char *why,
+                       size_t whylen) {
+    (void)s, (void)why, (void)whylen;
+    const circ_search *x = ctx;
+    const circ_ar *t = &x->trees[c->tree];
+    b->steps = exact_steps(&t->tree, t->order, t->first, x->g->q[c->qi], x->channels, x->work);
+    b->time_s = (double)b->steps * x->g->step_time[c->qi];
+    b->name = "each round's busiest directed link (its exact load) over F w, 2 rounds a level";
+    return 0;
+}
+
+static size_t offer_params(void *ctx, const oc__circ_cand *c, char (*buf)[24], const char **kv) {
+    const circ_search *x = ctx;
+    const uint32_t ti = c->tree;
+    const int split = ti >= x->nd * x->nv;
+    snprintf(buf[0], sizeof buf[0], "%llu",
+             (unsigned long long)(split ? x->a_lo + (ti - x->nd * x->nv) : x->d_lo + ti % x->nd));
+    snprintf(buf[1], sizeof buf[1], "%llu", (unsigned long long)(split ? 0 : x->v_lo + ti / x->nd));
+    snprintf(buf[2], sizeof buf[2], "%u", x->g->q[c->qi]);
+    kv[0] = split ? "arity" : "depth", kv[1] = buf[0];
+    kv[2] = "pieces", kv[3] = buf[2];
+    kv[4] = "variant", kv[5] = buf[1];
+    return split ? 2 : 3;
 }
 
 /* Every tree (the shortest of each depth, then the split tree of each arity) and every q the user
  * could pin (a tree or q pinned: the rest alone), in order of the average-load bound
- * (bound_steps); before a candidate is offered its exact-load bound (exact_steps, which the
- * mapping equals when the colouring meets the load) is asked too, and a candidate it rules out is
- * skipped without being mapped. */
+ * (bound_steps); before a candidate is offered its exact-load bound (exact_bound) is asked too,
+ * and a candidate it rules out is skipped without being mapped (circulant_search.c's walk). */
 static int search(const oc__search_in *in, oc__search *s, char *why, size_t whylen) {
     const uint32_t N = in->nodes;
     const int pin_d = oc_kv_get(in->params, "depth") != NULL,
@@ -430,22 +450,18 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
               pin_q = oc_kv_get(in->params, "pieces") != NULL;
     if (((pin_d && pin_v) || pin_a) && pin_q) return 0;
     if (((pin_d || pin_v) && pin_a) || N < 2 || N > OC__CIRC_MAX_NODES) return 0;
-    const uint32_t cap = oc__circ_depth_cap(N), acap = arity_cap(N);
+    const uint32_t acap = arity_cap(N);
     const uint64_t qcap = pieces_cap(N, in->bytes);
-    uint64_t d_lo = 1, d_hi = cap, v_lo = N > OC__CIRC_QUADRATIC_NODES, v_hi = 1, a_lo = 1,
-             a_hi = acap, q_lo = 1, q_hi = qcap;
-    int rc = 0;
-    if (pin_d && (rc = oc__kv_u64(in->params, "depth", 1, 1, cap, &d_lo, why, whylen))) return rc;
-    if (pin_v && (rc = oc__kv_u64(in->params, "variant", 1, v_lo, 1, &v_lo, why, whylen)))
-        return rc;
+    oc__circ_span sp;
+    uint64_t a_lo = 1, a_hi = acap, q_lo = 1, q_hi = qcap;
+    int rc = oc__circ_pin_trees(in->params, N, &sp, why, whylen);
+    if (rc) return rc < 0 ? rc : 0;
     if (pin_a && (rc = oc__kv_u64(in->params, "arity", 1, 1, acap, &a_lo, why, whylen))) return rc;
     if (pin_q && (rc = oc__kv_u64(in->params, "pieces", 1, 1, qcap, &q_lo, why, whylen))) return rc;
-    if (pin_d) d_hi = d_lo;
-    if (pin_v) v_hi = v_lo;
     if (pin_d || pin_v) a_lo = 1, a_hi = 0; /* no split trees */
     if (pin_a) {
         a_hi = a_lo;
-        d_lo = 1, d_hi = 0; /* no shortest trees */
+        sp.d_lo = 1, sp.d_hi = 0; /* no shortest trees */
     }
     if (pin_q) q_hi = q_lo;
     /* The q searched: every one up to CIRC_EVERY_PIECES, then a grid of about 3% steps (each
@@ -454,111 +470,59 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
      * to the next, while mapping every q made large vectors search for minutes (1326 candidates
      * mapped, 160 s, for 528 MiB on 1024 nodes: 42 mapped and 5 s on the grid, a time 0.8%
      * above every q's; 64 MiB 0.9% above); docs/search-speed.md. */
-    uint64_t nq = 0;
-    for (uint64_t q = q_lo; q <= q_hi; q = next_pieces(q, q_hi))
-        nq++;
-    uint32_t *qs = malloc(nq * sizeof *qs);
-    if (qs) {
-        nq = 0;
-        for (uint64_t q = q_lo; q <= q_hi; q = next_pieces(q, q_hi))
-            qs[nq++] = (uint32_t)q;
-    }
-    /* the trees: variant v_lo's depths d_lo..d_hi, then v_lo + 1's, ..., then the arities */
-    const uint64_t nd = d_hi + 1 - d_lo, nv = nd ? v_hi + 1 - v_lo : 0,
-                   na = a_hi + 1 - a_lo, nt = nd * nv + na;
-    double *step_time = malloc(nq * sizeof *step_time);
-    uint64_t *side = malloc(2 * nq * sizeof *side); /* pieces_by_side of each q */
-    circ_arcs *arcs = malloc(nt * sizeof *arcs);
-    circ_ar *trees = calloc(nt, sizeof *trees);
-    circ_cand *c = malloc(nq * nt * sizeof *c);
-    int64_t *work = malloc((2 * (size_t)N + 2) * sizeof *work);
+    oc__circ_pieces g;
     oc__formula_in f = {0};
-    if (!qs || !step_time || !side || !arcs || !trees || !c || !work) {
+    if ((rc = oc__circ_pieces_grid(in, q_lo, q_hi, CIRC_EVERY_PIECES, 32, &g, &f, why, whylen)))
+        return rc;
+    /* the trees: variant v_lo's depths d_lo..d_hi, then v_lo + 1's, ..., then the arities */
+    const uint64_t nq = g.n, nd = sp.d_hi + 1 - sp.d_lo, nv = nd ? sp.v_hi + 1 - sp.v_lo : 0,
+                   na = a_hi + 1 - a_lo, nt = nd * nv + na;
+    uint64_t *side = malloc(2 * nq * sizeof *side); /* pieces_by_side of each q */
+    circ_search x = {.arcs = malloc(nt * sizeof *x.arcs),
+                     .trees = calloc(nt, sizeof *x.trees),
+                     .g = &g,
+                     .nd = nd,
+                     .nv = nv,
+                     .d_lo = sp.d_lo,
+                     .v_lo = sp.v_lo,
+                     .a_lo = a_lo,
+                     .N = N,
+                     .work = malloc((2 * (size_t)N + 2) * sizeof *x.work)};
+    if (!side || !x.arcs || !x.trees || !x.work) {
         rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         goto out;
     }
-    for (uint64_t j = 0; j < nq && !rc; j++) {
-        rc = in->figures(in, in->coll, qs[j], &f, why, whylen);
-        step_time[j] = f.step_time;
-        pieces_by_side(qs[j], N, &side[2 * j], &side[2 * j + 1]);
-    }
-    if (rc) goto out;
-    for (uint64_t v = 0; v < nv && !rc; v++) {
-        oc__circ_dp dp;
-        if ((rc = oc__circ_dp_build(&dp, N, (uint32_t)d_hi - 1, (int)(v_lo + v)))) break;
-        for (uint64_t i = 0; i < nd && !rc; i++)
-            rc = oc__circ_tree_of(&dp, (uint32_t)(d_lo + i), &trees[v * nd + i].tree);
-        oc__circ_dp_free(&dp);
-    }
+    x.channels = f.channels;
+    for (uint64_t j = 0; j < nq; j++)
+        pieces_by_side(g.q[j], N, &side[2 * j], &side[2 * j + 1]);
+    rc = oc__circ_shortest_trees(N, &sp, &x, take_tree);
     for (uint64_t i = 0; i < na && !rc; i++)
-        rc = oc__circ_tree_split(N, (uint32_t)(a_lo + i), &trees[nd * nv + i].tree);
+        rc = oc__circ_tree_split(N, (uint32_t)(a_lo + i), &x.trees[nd * nv + i].tree);
     for (uint64_t i = 0; i < nt && !rc; i++)
-        if (!(rc = order_offsets(&trees[i]))) rc = arcs_of(&trees[i].tree, &arcs[i]);
+        if (!(rc = order_offsets(&x.trees[i]))) rc = arcs_of(&x.trees[i].tree, &x.arcs[i]);
     if (rc) {
         rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         goto out;
     }
-    size_t n = 0;
-    for (uint64_t i = 0; i < nt; i++)
-        for (uint64_t j = 0; j < nq; j++) {
-            const uint64_t steps = bound_steps(&arcs[i], side[2 * j], side[2 * j + 1], N,
-                                               f.channels);
-            c[n++] = (circ_cand){(double)steps * step_time[j], steps, (uint32_t)i, qs[j], j};
-        }
-    qsort(c, n, sizeof *c, by_bound);
-    static const char *const avg_name =
-        "each round's directed links' average load: ceil(q x arc length / N) lightpaths over F w, "
-        "2 rounds a level";
-    static const char *const exact_name =
-        "each round's busiest directed link (its exact load) over F w, 2 rounds a level";
-    for (size_t i = 0; i < n && !rc; i++) {
-        const uint64_t roots = c[i].q < N ? c[i].q : N;
-        oc__bound b = {.time_s = c[i].time_s,
-                       .steps = c[i].steps,
-                       .name = avg_name,
-                       .transfers = 2 * roots * (N - 1)};
-        int yes = oc__search_can_win(s, &b);
-        if (yes < 0) {
-            rc = yes;
-            break;
-        }
-        if (!yes) {
-            rc = oc__search_prune(s, "trees and pieces whose average-load bound cannot win", &b,
-                                  n - i);
-            break;
-        }
-        const circ_ar *t = &trees[c[i].tree];
-        b.steps = exact_steps(&t->tree, t->order, t->first, c[i].q, f.channels, work);
-        b.time_s = (double)b.steps * step_time[c[i].qi];
-        b.name = exact_name;
-        if ((yes = oc__search_can_win(s, &b)) < 0) {
-            rc = yes;
-            break;
-        }
-        if (!yes) {
-            rc = oc__search_prune(s, "a tree and pieces whose exact-load bound cannot win", &b, 1);
-            continue;
-        }
-        char tv[16], vv[4], qv[16];
-        const uint32_t ti = c[i].tree;
-        const int split = ti >= nd * nv;
-        snprintf(tv, sizeof tv, "%llu",
-                 (unsigned long long)(split ? a_lo + (ti - nd * nv) : d_lo + ti % nd));
-        snprintf(vv, sizeof vv, "%llu", (unsigned long long)(split ? 0 : v_lo + ti / nd));
-        snprintf(qv, sizeof qv, "%u", c[i].q);
-        const char *kv[] = {split ? "arity" : "depth", tv, "pieces", qv, "variant", vv};
-        rc = oc__search_offer(s, &b, split ? 2 : 3, kv);
-    }
+    x.side = side;
+    const oc__circ_walk walk = {
+        .first = average_bound,
+        .first_name = "each round's directed links' average load: ceil(q x arc length / N) "
+                      "lightpaths over F w, 2 rounds a level",
+        .first_family = "trees and pieces whose average-load bound cannot win",
+        .second_family = "a tree and pieces whose exact-load bound cannot win",
+        .second = exact_bound,
+        .params = offer_params,
+        .ctx = &x};
+    rc = oc__circ_search_walk(s, N, nt, &g, &walk, why, whylen);
 out:
-    for (uint64_t i = 0; trees && i < nt; i++)
-        circ_free(&trees[i]);
-    free(trees);
-    free(qs);
-    free(step_time);
+    for (uint64_t i = 0; x.trees && i < nt; i++)
+        circ_free(&x.trees[i]);
+    free(x.trees);
+    free(x.arcs);
+    free(x.work);
     free(side);
-    free(arcs);
-    free(c);
-    free(work);
+    oc__circ_pieces_free(&g);
     return rc;
 }
 

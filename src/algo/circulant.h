@@ -67,4 +67,87 @@ uint64_t oc__circ_round_load(const oc__circ_tree *t, uint32_t r);
 /* The depths the algorithms try: 1 .. min(floor(N/2), OC__CIRC_MAX_DEPTH). */
 uint32_t oc__circ_depth_cap(uint32_t N);
 
+/* The schedule of every block on one tree rotated to its node (circulant_rotated.c): the
+ * all-gather's rounds forwards, the reduce-scatter's backwards as reductions (by the plan's
+ * collective); parameters depth, variant and first, the search over them and its bound. */
+extern const char *const oc__circ_rot_params[];
+/* Their parameters in the words of `opticoll list` (both algorithms' table rows). */
+#define OC__CIRC_ROT_PARAMS_DOC                                                                    \
+    "depth=searched: the tree's depth, 1..min(floor(N/2), 48); variant=searched: which tree (0 "   \
+    "the quadratic programme's shortest, N <= 1024; 1 the slope merges'; 2 the shortest "          \
+    "mirror-symmetric, N <= 1024); first=searched: variant 2's first-round budget in arc units a " \
+    "direction (N <= 256, depth >= 2; none: unbudgeted)"
+int oc__circ_rot_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                      uint64_t bytes, const oc_kv *params, char *why, size_t whylen);
+int oc__circ_rot_generate(const oc__plan *plan, oc__emit *e);
+void oc__circ_rot_release(oc__plan *plan);
+int oc__circ_rot_search(const oc__search_in *in, oc__search *s, char *why, size_t whylen);
+int oc__circ_rot_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep);
+
+/* ---- the circulant all-reduces' search scaffolding (circulant_search.c) ---- */
+
+/* The depth the plans take without a network to search on: about log3 N, at most cap. */
+uint32_t oc__circ_default_depth(uint32_t N, uint32_t cap);
+
+/* The shortest trees a search covers: depths d_lo..d_hi (none when d_hi < d_lo) of each variant
+ * v_lo..v_hi (0 the quadratic programme's, N <= OC__CIRC_QUADRATIC_NODES; 1 the slope merges'). */
+typedef struct oc__circ_span {
+    uint64_t d_lo, d_hi, v_lo, v_hi;
+} oc__circ_span;
+/* Every depth and variant, the user's pins of `depth` and `variant` folded in: 0, 1 when the
+ * pinned variant is one the plan refuses at N (the search offers nothing; the plan says why), or
+ * the pin's parse error (a line in why). */
+int oc__circ_pin_trees(const oc_kv *params, uint32_t N, oc__circ_span *sp, char *why,
+                       size_t whylen);
+/* Each variant's programme built once, its trees of every depth handed to take(ctx, i, t) (which
+ * owns t from then on) with i = (variant - v_lo) (d_hi - d_lo + 1) + (depth - d_lo). 0, the
+ * programme's OC_ENOMEM or take's error. */
+int oc__circ_shortest_trees(uint32_t N, const oc__circ_span *sp, void *ctx,
+                            int (*take)(void *ctx, uint64_t i, oc__circ_tree *t));
+
+/* The q after q on a search's grid up to hi (hi + 1 past the end): every q below `every`, then
+ * steps of ceil(q / step), hi itself last. */
+uint64_t oc__circ_next_pieces(uint64_t q, uint64_t hi, uint64_t every, uint64_t step);
+/* The grid's q and, for each, a step's time carrying one piece (in->figures at q; *f is left with
+ * the last q's figures). */
+typedef struct oc__circ_pieces {
+    uint64_t n;
+    uint32_t *q;
+    double *step_time;
+} oc__circ_pieces;
+int oc__circ_pieces_grid(const oc__search_in *in, uint64_t lo, uint64_t hi, uint64_t every,
+                         uint64_t step, oc__circ_pieces *g, oc__formula_in *f, char *why,
+                         size_t whylen);
+void oc__circ_pieces_free(oc__circ_pieces *g);
+
+/* A candidate: a tree (an index into the search's trees) and a q (an index into its grid), with
+ * its first bound. */
+typedef struct oc__circ_cand {
+    double time_s;
+    uint64_t steps;
+    uint32_t tree, qi;
+} oc__circ_cand;
+
+/* What differs per algorithm in the walk over the candidates. */
+typedef struct oc__circ_walk {
+    /* The first, cheap bound of tree i at the grid's j-th q, in steps (times that q's step time:
+     * the candidate's time bound). */
+    uint64_t (*first)(void *ctx, uint64_t i, uint64_t j);
+    const char *first_name;    /* its name */
+    const char *first_family;  /* the rest, pruned once one cannot win by it */
+    const char *second_family; /* one candidate pruned by its second bound */
+    /* Replaces *b (the first bound) by the candidate's second, tighter one: 0 or an error. */
+    int (*second)(void *ctx, oc__search *s, const oc__circ_cand *c, oc__bound *b, char *why,
+                  size_t whylen);
+    /* The candidate's parameters as pairs in kv (at most 4, their values in buf): how many. */
+    size_t (*params)(void *ctx, const oc__circ_cand *c, char (*buf)[24], const char **kv);
+    void *ctx;
+} oc__circ_walk;
+/* Every tree 0..trees-1 at every q of the grid, in order of the first bound (its time, then
+ * steps, then tree, then q): a candidate whose first bound cannot win ends the walk (the rest
+ * pruned as one family); one whose second bound cannot win is pruned alone; the others are
+ * offered, each with 2 min(q, N) (N - 1) transfers. 0, OC_ENOMEM or the search's error. */
+int oc__circ_search_walk(oc__search *s, uint32_t N, uint64_t trees, const oc__circ_pieces *g,
+                         const oc__circ_walk *w, char *why, size_t whylen);
+
 #endif
