@@ -19,8 +19,10 @@
  *    gather's root; sent by the scatter's root and by every node of a reduce-scatter; 1 in a
  *    broadcast) takes in at least c mu messages; in an all-reduce every chunk is moved 2(P - 1)
  *    times (gossip), 2(P - 1) mu messages in all, so some node receives at least ceil(2(P - 1) mu
- *    / P). In a step that node gets at most k streams, each no longer than the step's largest,
- *    so the sum of the largest streams is at least M = ceil(its messages / k); and each step has
+ *    / P). In a step that node gets at most k' = min(k, P - 1) streams (a stream is all the
+ *    transfers of a step between two processors, so one per other processor), each no longer
+ *    than the step's largest,
+ *    so the sum of the largest streams is at least M = ceil(its messages / k'); and each step has
  *    a largest stream of at least one message, so that sum is also at least the steps' bound.
  *    (The first form counted chunks, a message each, and so ignored SIZE: 683 times below TCP2's
  *    gossip at P = 9, 1 KiB, L = 1, where this form is 1.13 times below it.) The model rounds
@@ -79,7 +81,9 @@ int oc__pbound_star(const oc__pbound_in *in, oc__pbound *out, char *why, size_t 
     const oc__star_cfg *s = &in->cfg.star;
     if (s->k == 0) return oc__fail(why, len, OC_EINVAL, "no physical bound: k = 0");
     const uint64_t L = oc__pb_relay_depth(in->nodes, s->k);
-    const uint64_t m = oc__ceil_div(port_messages(in, s->L), s->k);
+    /* a node's streams of a step come from (go to) distinct processors: min(k, P - 1) */
+    const uint64_t ports = s->k < in->nodes - 1 ? s->k : in->nodes - 1;
+    const uint64_t m = oc__ceil_div(port_messages(in, s->L), ports);
     out->steps = L;
     out->steps_arg = "relay depth (holders grow by at most k+1 a step)";
     const uint64_t longest = m > L ? m : L;
