@@ -34,7 +34,8 @@
  *    path decompositions exist; not built).
  *
  * The search (algos.h's contract). Space: chains c = 1 .. min(k, strides), pieces q from c to
- * min(m, 2^22 / n) (a piece is at least a message: more pieces than messages only add rounds),
+ * min(m, 65536, 2^22 / n) (a piece is at least a message: more pieces than messages only add
+ * rounds; the pins may take up to 65536 pieces and 2^25 transfers),
  * walked as q = ceil(m / p) for p = 1, 2, 4, ... messages a piece, and q = c. Proven bound of a
  * candidate: each of its R = ceil(q / c) + n - 1 rounds is at least one step (steps >= R), each
  * step's largest stream carries at least one piece, ceil(ceil(SIZE / q) / L) messages, and the
@@ -47,6 +48,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A round a piece: the rounds and the transfers (q (P - 1)) are kept to what the verifier and
+ * the star's model take in seconds (q <= 65536: pieces of 64 messages at 4 MiB, L = 1). */
+#define CHAINS_MAX_PIECES 65536u
+#define CHAINS_MAX_TRANSFERS (UINT64_C(1) << 25)
 
 typedef struct chains_state {
     uint32_t c, n;
@@ -108,7 +114,18 @@ static int chains_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint3
         return oc__fail(why, len, OC_EINVAL,
                         "chains: pieces=%llu: at least one piece a chain (chains=%llu)",
                         (unsigned long long)q, (unsigned long long)c);
+    if (q > CHAINS_MAX_PIECES)
+        return oc__fail(why, len, OC_EINVAL,
+                        "chains: pieces=%llu: at most %u pieces (a round each; more only "
+                        "shorten the pieces below a message's worth of filling)",
+                        (unsigned long long)q, CHAINS_MAX_PIECES);
     /* every piece reaches each of the n other processors once */
+    if (q * (uint64_t)n > CHAINS_MAX_TRANSFERS)
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "chains on %u nodes with %llu pieces is %llu transfers, more than its "
+                        "budget of %llu: fewer pieces",
+                        nodes, (unsigned long long)q, (unsigned long long)(q * (uint64_t)n),
+                        (unsigned long long)CHAINS_MAX_TRANSFERS);
     if ((rc = oc__plan_work("chains", nodes, q * (uint64_t)n, why, len))) return rc;
     if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, (uint32_t)q, why, len))) return rc;
     chains_state *st = calloc(1, sizeof *st);
@@ -180,7 +197,8 @@ static int chains_search(const oc__search_in *in, oc__search *s, char *why, size
     if (cmax == 0) cmax = 1;
     const double m = star->L >= 1 && in->bytes ? ceil((double)in->bytes / star->L) : 1;
     /* more pieces than messages only add rounds; the transfers stay within 2^22 */
-    const double qcap = n ? fmin(m, (double)(UINT64_C(1) << 22) / n) : 1;
+    const double qcap =
+        n ? fmin(fmin(m, CHAINS_MAX_PIECES), floor((double)(UINT64_C(1) << 22) / n)) : 1;
     char cb[32], qb[32];
     for (uint32_t c = cpin ? (uint32_t)cpin : cmax; c >= 1; c--) {
         uint64_t last = 0;
