@@ -580,6 +580,16 @@ static void test_tightness(void) {
      * so all 1024 messages in it (k alone would say 256) */
     bound_of(OC_GOSSIP, "star", "k=4 D=1", 2, 1024, &b);
     CHECK(fabs(b.time_s - 1025) < 1e-9, "star gossip P=2 k=4: %.9g", b.time_s);
+    /* broadcast and scatter start at the root alone: every first reception tunes a filter, and
+     * the receivers grow at most 4-fold a step, so 4 steps pay D at P = 100, k = 3: 4 x 100 + 4
+     * message times, which TCP1 meets; 1 KiB: 4 x 100 + ceil(1024 / 3) = 342 */
+    bound_of(OC_BROADCAST, "star", "k=3 D=100", 100, 1, &b);
+    CHECK(fabs(b.time_s - 404) < 1e-9 && strstr(b.time_argument, "first reception"),
+          "star broadcast P=100 k=3 D=100: %.9g (%s)", b.time_s, b.time_argument);
+    meets(OC_BROADCAST, "tcp1", "star", "k=3 D=100", 100, 1, 1, 1);
+    bound_of(OC_SCATTER, "star", "k=3 D=100", 100, 1024, &b);
+    CHECK(fabs(b.time_s - (400 + 33792)) < 1e-9, "star scatter P=100 k=3 D=100 1 KiB: %.9g",
+          b.time_s);
     /* the all-reduce's gossip average: 2 x 4 x 100 / 5 = 160 messages at the busiest node, over
      * 3 filters: 54, + D */
     bound_of(OC_ALLREDUCE, "star", "k=3 D=2", 5, 100, &b);

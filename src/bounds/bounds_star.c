@@ -27,7 +27,13 @@
  *    (The first form counted chunks, a message each, and so ignored SIZE: 683 times below TCP2's
  *    gossip at P = 9, 1 KiB, L = 1, where this form is 1.13 times below it.) The model rounds
  *    ceil(b / L - 1e-9); mu is taken a hair lower (unit 1e-9 below) so that stays sound;
- *  - tuning: D once at least;
+ *  - tuning: D once at least. Where all the data starts at the root (broadcast, scatter), D in
+ *    relay-depth steps at least: filters start untuned, so a processor's first reception is a
+ *    tuning in its step; only the root and processors that have received can send, so the
+ *    processors that have ever received (and the root) grow at most k+1-fold a step, and the
+ *    steps in which some processor receives for the first time are at least the relay depth L.
+ *    Each costs D besides its largest stream, the streams' sum is the capacity argument's, so
+ *    time >= L D + M' L tau (TCP1 meets it at one message: P = 100, k = 3, D = 100, 404);
  *  - one tuning is a fixed graph: lasers are fixed (net/star.c: laser j of processor i is on
  *    wavelength i k + j) and filters start untuned, so the first step tunes; a schedule that pays
  *    D once never retunes after it, and each filter hears one sender for the whole schedule: the
@@ -38,7 +44,7 @@
  *    schedule takes at least the least S with 1 + k + ... + k^S >= P steps (P - 1 at k = 1),
  *    each at least one message long; one that retunes pays 2 D at least.
  * time >= min(2 D + M', D + max(M', Moore)) L tau-wise, M' = max(relay depth, M) message
- * times. Still weak where the seed's algorithms retune every step (TCP2): nothing here forces a
+ * times; broadcast and scatter: L D + M' L tau. Still weak where the seed's algorithms retune every step (TCP2): nothing here forces a
  * third tuning; the Moore term binds where m / k is small (the all-reduce: m = 2) and D large.
  */
 #include "bounds/bounds.h"
@@ -94,6 +100,18 @@ int oc__pbound_star(const oc__pbound_in *in, oc__pbound *out, char *why, size_t 
     out->time_arg = m > L ? "port capacity in messages (ceil(SIZE/L) a block, k filters or lasers "
                             "a step, L tau each) + D once"
                           : "one tuning + relay depth (a message a step at least)";
+    if (in->coll == OC_BROADCAST || in->coll == OC_SCATTER) {
+        const double rooted = (double)L * s->D + (double)longest * msg;
+        if (rooted > out->time_s) {
+            out->time_s = rooted;
+            out->time_arg = m > L ? "first-reception steps x D (receivers grow k+1-fold a "
+                                    "step, each first reception tunes a filter) + port capacity "
+                                    "in messages (ceil(SIZE/L) a block, k filters or lasers a "
+                                    "step, L tau each)"
+                                  : "first-reception steps x (D + a message): receivers grow "
+                                    "k+1-fold a step, each first reception tunes a filter";
+        }
+    }
     const int everyone = in->coll == OC_ALLGATHER || in->coll == OC_GOSSIP ||
                          in->coll == OC_ALLTOALL || in->coll == OC_ALLREDUCE ||
                          in->coll == OC_REDUCESCATTER || in->coll == OC_GATHER;
