@@ -7,7 +7,7 @@
  *      at most c <= k streams a processor; a chain that repeats a pair or overfills a processor
  *      is caught), and is at or above the physical bound in steps and time;
  *  (b) where the star's bound shows the seed broadcasts' gap (1 KiB, L = 1, D = 1): within 1.1x
- *      of the proven time bound at P = 9, k = 3 (tcp1-split 3.25x), within 2.5x at P = 17 .. 100,
+ *      of the proven time bound at P = 9, k = 3 (tcp1-split 3.24x), within 2.5x at P = 17 .. 100,
  *      k = 3 and 4, and faster than both TCP1 and TCP1-split there;
  *  (c) the search contract: no pinned (chains, pieces) of a grid beats the default at P = 7, 12;
  *  (d) bad input, one line each: more chains than strides coprime to P - 1, fewer pieces than
@@ -126,8 +126,8 @@ static void test_search(void) {
             for (uint32_t q = c; q <= 1024; q = q * 3 + 1) {
                 char pins[64];
                 snprintf(pins, sizeof pins, "chains=%u pieces=%u", c, q);
-                oc_report *rep = bc_run("chains", Ps[i], "k=3", 1024, pins, 0, &err, why,
-                                        sizeof why);
+                oc_report *rep =
+                    bc_run("chains", Ps[i], "k=3", 1024, pins, 0, &err, why, sizeof why);
                 if (err == OC_EINVAL) continue; /* more chains than strides (P = 7: two) */
                 CHECK(err == 0 && rep, "chains P=%u %s: %s", Ps[i], pins, why);
                 if (rep)

@@ -21,9 +21,8 @@
 #include "check.h"
 #include "model_map.h"
 
-static oc_report *a2a(const char *net, const char *algo, uint32_t P, const char *np,
-                      uint64_t bytes, const char *params, int data, int *err, char *why,
-                      size_t len) {
+static oc_report *a2a(const char *net, const char *algo, uint32_t P, const char *np, uint64_t bytes,
+                      const char *params, int data, int *err, char *why, size_t len) {
     return run_words(net, OC_ALLTOALL, algo, P, bytes, params, np, data, err, why, len);
 }
 

@@ -6,9 +6,10 @@
  * Why. On the passive optical star a processor receives on k filters a step, and the bound of an
  * all-to-all is D + ceil((P - 1) m / min(k, P - 1)) message times (src/bounds/bounds_star.c, m =
  * ceil(SIZE / L)). `pairwise` sends one packet a round (one filter of k busy: (P - 1)(D + m)) and
- * TCP2 relays every packet about h (k+1)/ (2k)... times in combined messages, 3 to 3.9 times the
- * bound at P = 31 .. 100, k = 3. On the fabric `pairwise` pays a reconfiguration and alpha for each
- * of its P - 1 rounds where a tile could hold up to min(MZI degree, W) circuits at once.
+ * TCP2 relays packets through its h clique steps in combined messages, so a processor takes in
+ * more than its (P - 1) m: 3 to 3.6 times the bound at P = 31 .. 100, k = 3, 1 KiB. On the
+ * fabric `pairwise` pays a reconfiguration and alpha for each of its P - 1 rounds where a tile
+ * could hold up to min(MZI degree, W) circuits at once.
  *
  * The schedule. Round r = 0 .. ceil((P - 1) / g) - 1: node i sends its packet for (i + s) mod P
  * straight to it, for every shift s in r g + 1 .. min((r + 1) g, P - 1). No packet is relayed;

@@ -190,8 +190,7 @@ static int chains_search(const oc__search_in *in, oc__search *s, char *why, size
     if (pc && oc_parse_u64(pc, 1, 64, &cpin))
         return oc__fail(why, len, OC_EINVAL, "chains: chains=%s: expected 1 to 64", pc);
     if (pq && oc_parse_u64(pq, 1, UINT32_MAX, &qpin))
-        return oc__fail(why, len, OC_EINVAL, "chains: pieces=%s: expected 1 to %u", pq,
-                        UINT32_MAX);
+        return oc__fail(why, len, OC_EINVAL, "chains: pieces=%s: expected 1 to %u", pq, UINT32_MAX);
     const uint32_t kmax = (uint32_t)(star->k < 64 ? star->k : 64);
     uint32_t cmax = strides_of(n, kmax, NULL);
     if (cmax == 0) cmax = 1;
@@ -234,8 +233,7 @@ const oc__algo oc__algo_broadcast_chains = {
     .info = {"chains", OC_BROADCAST, "star",
              "pipelined broadcast: the message in q pieces down c chains through every "
              "processor, each on its own stride, a piece a round per arc",
-             "",
-             "ceil(q/c) + P - 2 rounds of a piece; (P-1) D of filling",
+             "", "ceil(q/c) + P - 2 rounds of a piece; (P-1) D of filling",
              "chains=searched 1..min(k, strides coprime to P-1): parallel chains; "
              "pieces=searched: pieces of the message (a power-of-two messages each)"},
     .param_names = names,

@@ -44,8 +44,9 @@
  *    schedule takes at least the least S with 1 + k + ... + k^S >= P steps (P - 1 at k = 1),
  *    each at least one message long; one that retunes pays 2 D at least.
  * time >= min(2 D + M', D + max(M', Moore)) L tau-wise, M' = max(relay depth, M) message
- * times; broadcast and scatter: L D + M' L tau. Still weak where the seed's algorithms retune every step (TCP2): nothing here forces a
- * third tuning; the Moore term binds where m / k is small (the all-reduce: m = 2) and D large.
+ * times; broadcast and scatter: L D + M' L tau. Still weak where the seed's algorithms retune
+ * every step (TCP2): nothing here forces a third tuning; the Moore term binds where m / k is
+ * small (the all-reduce: m = 2) and D large.
  */
 #include "bounds/bounds.h"
 
@@ -70,7 +71,9 @@ static uint64_t moore_depth(uint64_t n, uint64_t k) {
 static uint64_t port_messages(const oc__pbound_in *in, double L) {
     const double unit = (double)oc__pb_unit_bytes(in);
     const double exact = ceil(unit / L - unit * 1e-9 - 1e-9);
-    const uint64_t mu = exact <= 1 ? 1 : exact < 1e18 ? (uint64_t)exact : UINT64_C(1000000000000000000);
+    const uint64_t mu = exact <= 1     ? 1
+                        : exact < 1e18 ? (uint64_t)exact
+                                       : UINT64_C(1000000000000000000);
     const uint64_t N = in->nodes;
     if (in->coll == OC_ALLREDUCE) {
         if (N <= 1) return 0;
