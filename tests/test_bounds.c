@@ -516,6 +516,12 @@ static void test_tightness(void) {
      * the receive capacity in time: (P - 1) / k messages through k filters */
     meets(OC_GOSSIP, "tcp2", "star", "k=3 D=0", 16, 1, 1, 1);
     meets(OC_GOSSIP, "tcp2", "star", "k=1 D=0", 8, 1, 1, 1);
+    /* counted in messages (bounds_star.c: ceil(SIZE / L) a block), the bound meets TCP2's
+     * gossip at 1000 bytes too: 15 blocks of 1000 messages over 3 filters, 5000 message times
+     * (step 1 one block to each of 3 partners, step 2 four blocks to each); the chunk-counting
+     * form said 5 and missed it by 1000 times */
+    meets(OC_GOSSIP, "tcp2", "star", "k=3 D=0", 16, 1000, 1, 1);
+    meets(OC_GOSSIP, "tcp2", "star", "k=1 D=0 L=10", 8, 1000, 1, 1);
     /* TCP1 broadcast: the relay depth in steps (its time sends all m messages down the tree) */
     meets(OC_BROADCAST, "tcp1", "star", "k=3 D=0", 16, 1, 1, 0);
     meets(OC_BROADCAST, "tcp1", "star", "k=2 D=0", 10, 1, 1, 0);
@@ -565,6 +571,29 @@ static void test_tightness(void) {
     /* the star's time: one tuning, then 16 messages over 3 filters = 6 message times */
     bound_of(OC_ALLGATHER, "star", "k=3 D=10", 17, 1, &b);
     CHECK(fabs(b.time_s - 16) < 1e-12, "star all-gather P=17 k=3 D=10: %.9g", b.time_s);
+    /* in messages: 16 blocks of ceil(1000 / 7) = 143 messages over 3 filters, 763 messages of
+     * L tau = 7 each, + D */
+    bound_of(OC_ALLGATHER, "star", "k=3 D=10 L=7", 17, 1000, &b);
+    CHECK(fabs(b.time_s - (10 + 763 * 7)) < 1e-9, "star all-gather P=17 k=3 L=7 1000 B: %.9g",
+          b.time_s);
+    /* a processor's streams of a step come from distinct processors: at P = 2, k = 4 one stream,
+     * so all 1024 messages in it (k alone would say 256) */
+    bound_of(OC_GOSSIP, "star", "k=4 D=1", 2, 1024, &b);
+    CHECK(fabs(b.time_s - 1025) < 1e-9, "star gossip P=2 k=4: %.9g", b.time_s);
+    /* broadcast and scatter start at the root alone: every first reception tunes a filter, and
+     * the receivers grow at most 4-fold a step, so 4 steps pay D at P = 100, k = 3: 4 x 100 + 4
+     * message times, which TCP1 meets; 1 KiB: 4 x 100 + ceil(1024 / 3) = 342 */
+    bound_of(OC_BROADCAST, "star", "k=3 D=100", 100, 1, &b);
+    CHECK(fabs(b.time_s - 404) < 1e-9 && strstr(b.time_argument, "first reception"),
+          "star broadcast P=100 k=3 D=100: %.9g (%s)", b.time_s, b.time_argument);
+    meets(OC_BROADCAST, "tcp1", "star", "k=3 D=100", 100, 1, 1, 1);
+    bound_of(OC_SCATTER, "star", "k=3 D=100", 100, 1024, &b);
+    CHECK(fabs(b.time_s - (400 + 33792)) < 1e-9, "star scatter P=100 k=3 D=100 1 KiB: %.9g",
+          b.time_s);
+    /* the all-reduce's gossip average: 2 x 4 x 100 / 5 = 160 messages at the busiest node, over
+     * 3 filters: 54, + D */
+    bound_of(OC_ALLREDUCE, "star", "k=3 D=2", 5, 100, &b);
+    CHECK(fabs(b.time_s - (2 + 54)) < 1e-9, "star all-reduce P=5 k=3 100 B: %.9g", b.time_s);
     /* all-reduce on the ring, w=1, N=4: gossip 2*3/(4*2) -> 1; relay depth log3 4 -> 2 */
     bound_of(OC_ALLREDUCE, "ring", "wavelengths=1", 4, 4096, &b);
     CHECK(b.steps == 2, "all-reduce ring w=1 N=4: %llu", (unsigned long long)b.steps);

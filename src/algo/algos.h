@@ -252,9 +252,11 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allgather_rd)                                                                                \
     X(allreduce_dbtree)                                                                            \
     X(broadcast_tcp1split)                                                                         \
+    X(broadcast_chains)                                                                            \
     X(alltoall_onestage)                                                                           \
     X(alltoall_optree)                                                                             \
     X(alltoall_pairwise)                                                                           \
+    X(alltoall_kshift)                                                                             \
     X(allgather_bruck)                                                                             \
     X(alltoall_sex)                                                                                \
     X(alltoall_pipeline)                                                                           \

@@ -24,7 +24,7 @@ static int bidir_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
 }
 
 const oc__algo oc__algo_allgather_bidir = {
-    .info = {"bidir", OC_ALLGATHER, "ring,fattree,switch",
+    .info = {"bidir", OC_ALLGATHER, "ring,fattree,switch,fabric",
              "bidirectional ring: every node forwards one block each way, ceil((N-1)/2) rounds", "",
              "ceil((N-1)/2) steps; ceil((N-1)/2)(a + d/B)", ""},
     .param_names = no_params,

@@ -19,7 +19,7 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
 
 const oc__algo oc__algo_allreduce_bidir = {
     .info =
-        {"bidir", OC_ALLREDUCE, "ring,fattree,switch",
+        {"bidir", OC_ALLREDUCE, "ring,fattree,switch,fabric",
          "bidirectional ring reduce-scatter then all-gather on N chunks, 2 ceil((N-1)/2) rounds",
          "", "2 ceil((N-1)/2) steps", ""},
     .param_names = no_params,

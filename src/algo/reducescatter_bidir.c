@@ -19,7 +19,7 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
 }
 
 const oc__algo oc__algo_reducescatter_bidir = {
-    .info = {"bidir", OC_REDUCESCATTER, "ring,fattree,switch",
+    .info = {"bidir", OC_REDUCESCATTER, "ring,fattree,switch,fabric",
              "bidirectional ring reduce-scatter: partial sums flow both ways, ceil((N-1)/2) rounds",
              "", "ceil((N-1)/2) steps", ""},
     .param_names = no_params,

@@ -1,0 +1,107 @@
+/*
+ * alltoall_kshift.c — the pairwise exchange with g shifts a round (issue 26, item 2: a
+ * counterpart where the star's and the fabric's bounds show a gap; ours, after MPI's pairwise
+ * all-to-all, alltoall_pairwise.c).
+ *
+ * Why. On the passive optical star a processor receives on k filters a step, and the bound of an
+ * all-to-all is D + ceil((P - 1) m / min(k, P - 1)) message times (src/bounds/bounds_star.c, m =
+ * ceil(SIZE / L)). `pairwise` sends one packet a round (one filter of k busy: (P - 1)(D + m)) and
+ * TCP2 relays packets through its h clique steps in combined messages, so a processor takes in
+ * more than its (P - 1) m: 3 to 3.6 times the bound at P = 31 .. 100, k = 3, 1 KiB. On the
+ * fabric `pairwise` pays a reconfiguration and alpha for each of its P - 1 rounds where a tile
+ * could hold up to min(MZI degree, W) circuits at once.
+ *
+ * The schedule. Round r = 0 .. ceil((P - 1) / g) - 1: node i sends its packet for (i + s) mod P
+ * straight to it, for every shift s in r g + 1 .. min((r + 1) g, P - 1). No packet is relayed;
+ * every node sends and receives the same number of packets in a round, to and from distinct
+ * processors (distinct shifts), so a round is g streams a processor (star: one step when g <= k;
+ * fabric: g circuits a tile, refused or split above its degree as the model says).
+ *   star:   ceil((P-1)/g) steps, each D (new partners) + m L tau: (P-1)/k (D + m) at g = k, which
+ *           is D + (P-1) m / k plus (P-1)/k - 1 tunings: the bound where m is large next to D;
+ *   fabric: ceil((P-1)/g) rounds of alpha + reconfiguration + a packet over W/g wavelengths.
+ *
+ * The search (algos.h's contract). Space: g = 1 .. min(P - 1, 64). Proven bound of a candidate:
+ * its rounds each map to at least one step (steps >= ceil((P-1)/g)), and each step takes at least
+ * the network's fixed part of a step (the figures' step_fixed: the star's D when it retunes, which
+ * every round does here as its partners are new, the fabric's alpha + reconfiguration, which every
+ * round pays as its circuit set is new): time >= rounds x step_fixed. A g above the network's
+ * degree maps in more steps or is refused; the search keeps whatever maps. Pins: shifts=g.
+ */
+#include "algo/algos.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const kshift_params[] = {"shifts", NULL};
+
+static int ks_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                   uint64_t bytes, const oc_kv *params, char *why, size_t len) {
+    memset(plan, 0, sizeof *plan);
+    uint64_t g;
+    int rc = oc__kv_only(params, kshift_params, "kshift", why, len);
+    if (rc || (rc = oc__kv_u64(params, "shifts", 1, 1, 64, &g, why, len))) return rc;
+    if (nodes > 1 && g > nodes - 1)
+        return oc__fail(why, len, OC_EINVAL,
+                        "kshift: shifts=%llu: at most P - 1 = %u (one a partner)",
+                        (unsigned long long)g, nodes - 1);
+    if ((rc = oc__plan_work("kshift", nodes, (uint64_t)nodes * (nodes - 1), why, len))) return rc;
+    if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, 1, why, len))) return rc;
+    plan->state = (void *)(uintptr_t)g;
+    plan->rounds = nodes > 1 ? oc__ceil_div(nodes - 1, g) : 0;
+    plan->spec.max_round = (uint64_t)nodes * g;
+    char buf[32];
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)g);
+    return oc_kv_set(plan->used, "shifts", buf) ? oc__fail(why, len, OC_ENOMEM, "out of memory")
+                                                : 0;
+}
+
+static int ks_generate(const oc__plan *plan, oc__emit *e) {
+    const uint64_t N = plan->spec.nodes, q = plan->spec.q, g = (uint64_t)(uintptr_t)plan->state;
+    for (uint64_t first = 1; first < N; first += g) {
+        const uint64_t last = first + g - 1 < N - 1 ? first + g - 1 : N - 1;
+        for (uint64_t i = 0; i < N; i++)
+            for (uint64_t s = first; s <= last; s++) {
+                const uint64_t d = (i + s) % N;
+                int rc = oc__emit_transfer(e, (uint32_t)i, (uint32_t)d, OC_OP_COPY,
+                                           (uint32_t)((d * N + i) * q), (uint32_t)q);
+                if (rc) return rc;
+            }
+        int rc = oc__emit_round(e);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int ks_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    if (oc_kv_get(in->params, "shifts") || in->nodes < 3) return 0; /* pinned, or one shift */
+    oc__formula_in f;
+    int rc = in->figures(in, in->coll, 1, &f, why, len);
+    if (rc) return rc;
+    const uint64_t most = in->nodes - 1 < 64 ? in->nodes - 1 : 64;
+    char v[16];
+    for (uint64_t g = 1; g <= most; g++) {
+        const uint64_t R = oc__ceil_div(in->nodes - 1, g);
+        const oc__bound b = {.time_s = (double)R * f.step_fixed,
+                             .steps = R,
+                             .name = "ceil((P-1)/g) rounds, each a step's fixed cost",
+                             .transfers = (uint64_t)in->nodes * (in->nodes - 1)};
+        snprintf(v, sizeof v, "%llu", (unsigned long long)g);
+        const char *kv[] = {"shifts", v};
+        if ((rc = oc__search_offer(s, &b, 1, kv))) return rc;
+    }
+    return 0;
+}
+
+static const char *const names[] = {"shifts", NULL};
+
+const oc__algo oc__algo_alltoall_kshift = {
+    .info = {"kshift", OC_ALLTOALL, "star,fabric",
+             "pairwise exchange with g shifts a round: node i sends straight to i+s for g shifts "
+             "s at once, ceil((N-1)/g) rounds",
+             "", "ceil((N-1)/g) rounds of one packet a partner",
+             "shifts=searched 1..min(N-1, 64): partners a round"},
+    .param_names = names,
+    .plan = ks_plan,
+    .generate = ks_generate,
+    .search = ks_search,
+};
