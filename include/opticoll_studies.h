@@ -515,6 +515,11 @@ typedef struct oc_rack_shape {
     uint32_t fibres;  /* fibres per ordered pair of servers (each carries a tile's wavelengths) */
     uint32_t sipac_r, sipac_l; /* SiPAC(r, l): groups of r^l GPUs, slices of r^k */
     uint64_t bytes;            /* each tenant's all-reduce vector */
+    /* NULL: none; else told of the replay's events (three passes over the trace, one per
+     * architecture) about ten times a second, and a non-zero answer stops the replay
+     * (OC_ECANCELED) within a report: between events and inside each tenant's all-reduce run */
+    oc_progress_fn progress;
+    void *progress_ctx;
 } oc_rack_shape;
 
 /* Checks a shape; OC_EINVAL / OC_ERANGE with the reason. */

@@ -1059,7 +1059,8 @@ def rack(servers=8, tiles=32, fibres=8, sipac_r=4, sipac_l=4, size="64MiB", seed
     idle and stranded GPUs, the mean all-reduce time of a `size` vector over the placed tenants,
     each run verified), "tenants" a Table (one record per tenant), beside "rack", "bytes" and
     "trace". The trace is `trace` (a file of lines 'TIME arrive ID GPUS' and 'TIME leave ID') or
-    a random one of `tenants` tenants from `seed`. Not interruptible: it runs to its end."""
+    a random one of `tenants` tenants from `seed`. Ctrl-C stops it within a report, between
+    two events of the replay or inside a tenant's all-reduce run (KeyboardInterrupt)."""
     shape = _ffi.new("oc_rack_shape *")
     shape.servers = _arg("count", servers, "servers", 1, _lib.OC_RACK_MAX_SERVERS)
     shape.tiles = _arg("count", tiles, "tiles", 1, _lib.OC_RACK_MAX_TILES)
@@ -1076,8 +1077,10 @@ def rack(servers=8, tiles=32, fibres=8, sipac_r=4, sipac_l=4, size="64MiB", seed
         import os
         path = _ffi.new("char[]", _arg("text", os.fspath(trace) if hasattr(trace, "__fspath__")
                                        else trace, "trace").encode())
+    stop = _Stop()  # polled by the replay at every event and by each tenant's run
+    shape.progress, shape.progress_ctx = stop.fn, stop.flag
     text = _ffi.new("char **")
-    _library_call(_Stop(), _lib.opy_rack_json, shape, path, seed, tenants, text)
+    _library_call(stop, _lib.opy_rack_json, shape, path, seed, tenants, text)
     doc = _json.loads(_take_text(text))
     doc["architectures"] = Table(doc.get("architectures", []))
     doc["tenants"] = Table(doc.get("tenants", []))

@@ -142,6 +142,8 @@ ffibuilder.cdef(
         uint32_t fibres;
         uint32_t sipac_r, sipac_l;
         uint64_t bytes;
+        int (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+        void *progress_ctx;
         ...;
     } oc_rack_shape;
     #define OC_RACK_MAX_SERVERS ...

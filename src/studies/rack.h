@@ -17,6 +17,7 @@
 #define OC_REPORT_RACK_H
 
 #include "opticoll_studies.h"
+#include "core/progress.h"
 #include "studies/studies.h"
 
 #include <stdio.h>
@@ -183,6 +184,7 @@ typedef struct oc__rack_ar_cache {
     oc__rack_ar_entry *e;
     size_t n, cap;
     uint64_t bytes;
+    oc__progress *progress; /* the replay's (NULL or without a callback: the runs poll none) */
 } oc__rack_ar_cache;
 /* The all-reduce of a placed tenant (rack.c's essay gives the layout passed); *runs counts the
  * runs made (not cached). */

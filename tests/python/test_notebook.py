@@ -8,6 +8,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -410,6 +411,53 @@ def test_ctrl_c_stops_a_long_call_within_a_second(name, call):
         f"{name}: {end - sent['at']:.2f} s after the signal (load x{stretch:.1f})"
     assert not [t for t in threading.enumerate() if t.name == "opticoll-call"]
     assert opticoll.run("allreduce", "ring", 5, 1024, network="switch")["verified"] is True
+
+
+RACK_CHILD = r"""
+import json, time
+import opticoll
+big = dict(servers=128, tiles=32, size="64MiB")
+begun = time.monotonic()
+opticoll.rack(tenants=10000, **big)  # a tenth of the events below, uninterrupted
+tenth = time.monotonic() - begun
+print(json.dumps({"calling": True, "tenth_s": tenth}), flush=True)
+begun = time.monotonic()
+try:
+    opticoll.rack(tenants=100000, **big)
+    print(json.dumps({"outcome": "finished", "s": time.monotonic() - begun}), flush=True)
+except KeyboardInterrupt:
+    print(json.dumps({"outcome": "KeyboardInterrupt", "ended": time.monotonic()}), flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_long_rack():
+    """rack() hears Ctrl-C (it ran to its end before: the replay had no progress callback). A
+    child process replays 100000 tenants on 128 x 32 GPUs (20 s at load 15; a tenth of the
+    events, measured first, takes 2 to 7 s of that) and gets a real SIGINT 0.5 s into the call:
+    it must end with KeyboardInterrupt, sooner after the signal than the tenth took (without the
+    polls it ended 26 s after the signal, the tenth taking 7 s), and within a second of the
+    signal on an idle machine (the second stretched by the load, as above)."""
+    child = subprocess.Popen([sys.executable, "-c", RACK_CHILD], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        first = json.loads(child.stdout.readline() or "{}")
+        assert first.get("calling"), child.stderr.read()
+        time.sleep(0.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=300)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, err
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["outcome"] == "KeyboardInterrupt", f"the replay ran to its end: {last}"
+    after = last["ended"] - sent  # time.monotonic() is one clock for both processes on Linux
+    tenth = first["tenth_s"]
+    assert after < tenth, f"stopped {after:.2f} s after the signal; a tenth took {tenth:.2f} s"
+    stretch = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    assert after < 1.0 * stretch, f"{after:.2f} s after the signal (load x{stretch:.1f})"
 
 
 def test_ctrl_c_while_the_call_starts(monkeypatch):
