@@ -2,7 +2,7 @@
 
 The same library as the `opticoll` command, called in-process through cffi. Every command of the
 CLI is a function here (run, compare, sweep, tune, perf, export, draw, verify, reproduce, synth,
-train, throughput, rack, physical_bound, algorithms, networks; not simgrid, which runs smpirun).
+train, throughput, rack, simgrid, physical_bound, algorithms, networks).
 Results are flat records, the rows a DataFrame takes: one run is a `Record` (a dict whose nested
 objects are spelled out as dotted keys, "params.k", "physical_bound.steps"), many are a `Table`
 (a list of Records) with `to_pandas()` (pandas optional) and `plot()` (matplotlib optional). A
@@ -34,11 +34,12 @@ from ._opticoll import lib as _lib
 __version__ = _ffi.string(_lib.oc_version()).decode()
 
 __all__ = ["run", "compare", "sweep", "tune", "perf", "export", "draw", "verify", "reproduce",
-           "synth", "train", "throughput", "rack", "physical_bound", "algorithms", "networks",
+           "synth", "train", "throughput", "rack", "simgrid", "physical_bound", "algorithms",
+           "networks",
            "papers", "Record", "Table", "Error", "InvalidArgument", "InvalidType",
            "UnknownName", "NotSupported", "TooBig", "VerificationError", "ResourceConflict",
            "ParseError", "OutOfMemory", "IOFailure", "Cancelled", "DRAW_DETAIL_NODES",
-           "__version__"]
+           "SIMGRID_MAX_NODES", "__version__"]
 
 _WHY = 2048  # bytes for the library's reason, as the command gives it
 
@@ -1107,3 +1108,139 @@ def throughput(parameters, batch, nodes, tokens, peak_tflops, utilisation, bucke
     doc = _json.loads(_take_text(text))
     doc["sides"] = Table(doc.get("sides", []))
     return doc
+
+
+# The most ranks simgrid() runs under SMPI (the command's cap: ~13 GB of memory at 1024 ranks)
+SIMGRID_MAX_NODES = _lib.OC_SIMGRID_MAX_NODES
+
+
+def _last_line(text):
+    lines = [l for l in (text or "").splitlines() if l.strip()]
+    return lines[-1].strip() if lines else ""
+
+
+def _run_group(argv, cwd=None):
+    """argv run to its end in a process group of its own, (returncode, stdout, stderr) as text.
+    On Ctrl-C (or any exception) the whole group is killed (smpirun's ranks, smpicc's compilers)
+    and waited for before the exception goes on: nothing runs on after the call."""
+    import os
+    import subprocess
+    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = proc.communicate()
+    except BaseException:
+        try:
+            os.killpg(proc.pid, _signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
+        raise
+    return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def _smpi_executable(build_dir):
+    """The SMPI build of opticoll-mpi to run: OPTICOLL_SMPI_EXE as it is (as the command reads
+    it) unless build_dir is given; else BUILD/simgrid/opticoll-mpi-smpi, BUILD being build_dir or
+    the package's own build directory, made (or remade, when a source is newer) by the source
+    tree's scripts/simgrid.sh --build-only, the script and binary `make simgrid` and the test
+    fixture simgrid_build use: a minute or more of smpicc the first time, nothing after."""
+    import os
+    import shutil
+    if build_dir is None and os.environ.get("OPTICOLL_SMPI_EXE"):
+        exe = os.environ["OPTICOLL_SMPI_EXE"]
+        how = "OPTICOLL_SMPI_EXE names it"
+    else:
+        build = _arg("text", os.fspath(build_dir) if hasattr(build_dir, "__fspath__") else
+                     build_dir, "build_dir") if build_dir is not None else \
+            _ffi.string(_lib.opy_build_dir()).decode()
+        exe = os.path.join(build, "simgrid", "opticoll-mpi-smpi")
+        script = os.path.join(_ffi.string(_lib.opy_source_dir()).decode(), "scripts", "simgrid.sh")
+        how = f"scripts/simgrid.sh --build-only --build {build} builds it"
+        if os.path.isfile(script):
+            if not shutil.which("smpicc"):
+                raise NotSupported(-5, "SimGrid's smpicc is not on the PATH, and the SMPI build "
+                                       "of the executor needs it (Debian: apt-get install "
+                                       "libsimgrid-dev)")
+            rc, _, err = _run_group(["bash", script, "--build-only", "--build", build])
+            if rc:
+                raise IOFailure(-9, f"the SMPI build of the executor failed: {_last_line(err)}")
+    if not os.access(exe, os.X_OK):
+        raise IOFailure(-9, f"no SMPI build of opticoll-mpi at {exe} ({how})")
+    return exe
+
+
+def simgrid(collective, algorithm, nodes, size, params=None, net_params=None, root=0,
+            network="fattree", data_check=True, build_dir=None):
+    """`opticoll simgrid --json` as a flat Record: the schedule timed twice, by opticoll's
+    `fattree` model (verified, mapped, timed: "model_s" and the run as "report.*") and for real
+    under SimGrid's SMPI on the same fat-tree ("simgrid_s"; "ratio" = simgrid_s / model_s): the
+    MPI executor built with smpicc runs it on `nodes` simulated ranks under smpirun, given the
+    parameters the model's run used, and checks its result against MPI's own collective.
+    SimGrid's platform is the model's settings (net_params moves them: bandwidth_gbps,
+    router_delay_us, ...), plain alpha-beta as the command sets it (no SMPI factors, no
+    cross-traffic, the host's CPU time not simulated): the time is deterministic.
+
+    The SMPI build is OPTICOLL_SMPI_EXE, or BUILD/simgrid/opticoll-mpi-smpi, made when missing
+    or stale by scripts/simgrid.sh (BUILD: build_dir, or the package's own build directory).
+    Refused before any work: another network, more than SIMGRID_MAX_NODES (256) nodes, a block
+    that is not whole floats (InvalidArgument); SimGrid not installed (NotSupported). The
+    executor's result differing from MPI's is a VerificationError; smpirun failing an
+    IOFailure. Ctrl-C stops it (the model's run through its progress, smpirun by killing it)."""
+    import os
+    import tempfile
+    if _arg("text", network, "network") != "fattree":
+        raise InvalidArgument(-1, f"network {network!r}: SimGrid runs the schedule on the "
+                                  "fat-tree (network='fattree', the default)")
+    n = _arg("count", nodes, "nodes", 1)
+    if n > SIMGRID_MAX_NODES:
+        raise InvalidArgument(-3, f"nodes {n}: at most {SIMGRID_MAX_NODES} ranks under SMPI "
+                                  "(it needs about 13 GB of memory at 1024)")
+    request = _Request(collective, algorithm, n, size, "fattree", params, net_params, root,
+                       data_check)
+    coll, nbytes = request.req.collective, request.req.bytes
+    # the executor's --sizes is one block as MPI counts it (reduce-scatter: a rank's share of
+    # the vector, where size is the whole vector), in whole floats, as the command checks
+    block = nbytes // n if coll == _lib.OC_REDUCESCATTER else nbytes
+    if block % 4 or (coll == _lib.OC_REDUCESCATTER and nbytes % n):
+        raise InvalidArgument(-1, f"size {size!r}: the executor runs floats, so a block must be "
+                                  "a whole number of 4 bytes (reduce-scatter: the vector / nodes)")
+    import shutil
+    smpirun = shutil.which("smpirun")
+    if not smpirun:
+        raise NotSupported(-5, "SimGrid is not installed: smpirun is not on the PATH (Debian: "
+                               "apt-get install libsimgrid-dev)")
+    # the model's run first: the library's refusals (an unknown algorithm, a parameter out of
+    # range) come before a build of minutes
+    platform, report, used = _ffi.new("char **"), _ffi.new("char **"), _ffi.new("char **")
+    _library_call(request.stop, _lib.opy_simgrid_platform, request.req, platform, report, used)
+    platform, report, used = _take_text(platform), _take_text(report), _take_text(used)
+    exe = _smpi_executable(build_dir)
+    doc = _json.loads(report)
+    name = _ffi.string(request.algorithm).decode()
+    with tempfile.TemporaryDirectory(prefix="opticoll-simgrid-") as d:
+        with open(os.path.join(d, "fattree.xml"), "w") as f:
+            f.write(platform)
+        with open(os.path.join(d, "hosts"), "w") as f:
+            f.write("".join(f"node-{v}\n" for v in range(n)))
+        rc, out, err = _run_group(
+            [smpirun, "-np", str(n), "-platform", os.path.join(d, "fattree.xml"), "-hostfile",
+             os.path.join(d, "hosts"), "--cfg=smpi/lat-factor:0:1", "--cfg=smpi/bw-factor:0:1",
+             "--cfg=network/crosstraffic:0", "--cfg=smpi/simulate-computation:no",
+             "--log=root.thres:critical", exe, "--collectives",
+             _ffi.string(_lib.oc_collective_name(coll)).decode(), "--algorithms",
+             f"{name}:{used}" if used else name, "--sizes", str(block), "--root",
+             str(request.req.root), "--repeats", "1", "--warmup", "0", "--json"], cwd=d)
+    try:
+        result = _json.loads(out)[0]
+        check, sim_s = result["check"], float(result["opticoll_s"])
+    except (ValueError, LookupError, TypeError):
+        raise IOFailure(-9, "smpirun gave no result: "
+                            + (_last_line(err) or f"exit {rc}, no message")) from None
+    if check != "ok":
+        raise VerificationError(-6, f"under SimGrid the executor's result differs from MPI's: "
+                                    f"{check}")
+    model_s = doc["time_s"]
+    return Record.of({"collective": _ffi.string(_lib.oc_collective_name(coll)).decode(),
+                      "algorithm": name, "nodes": n, "bytes": nbytes, "simgrid_s": sim_s,
+                      "model_s": model_s, "ratio": sim_s / model_s, "report": doc})

@@ -168,6 +168,7 @@ ffibuilder.cdef(
     } oc_sweep_point;
 
     #define OC_DRAW_DETAIL_NODES ...
+    #define OC_SIMGRID_MAX_NODES ...
     const char *oc_strerror(int err);
     const char *oc_version(void);
     size_t oc_paper_count(void);
@@ -217,7 +218,8 @@ ffibuilder.set_source(
     # the public headers only: the glue writes nccl-tests' rows with the library's own perf.c
     # (opticoll_studies.h's oc_perf_*), as the command does
     include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "python", "opticoll")],
-    define_macros=[("OPY_DATA_DIR", '"%s"' % os.path.join(ROOT, "data"))],
+    define_macros=[("OPY_DATA_DIR", '"%s"' % os.path.join(ROOT, "data")),
+                   ("OPY_SOURCE_DIR", '"%s"' % ROOT), ("OPY_BUILD_DIR", '"%s"' % BUILD_DIR)],
     extra_objects=[os.path.join(BUILD_DIR, "libopticoll.a")],
     extra_compile_args=pkg_config("--cflags", *LIBS),
     extra_link_args=pkg_config("--libs", *LIBS) + ["-lpthread", "-lm"],
