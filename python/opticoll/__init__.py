@@ -120,7 +120,8 @@ _FLAGS = {"-c": "collective", "--collective": "collective", "-a": "algorithm",
           "--buckets": "buckets", "-b": "minbytes", "-e": "maxbytes", "--json": "",
           "--format": "format", "--links": "links=True", "-j": "threads",
           "--round": "round", "--servers": "servers", "--tiles": "tiles", "--tenants": "tenants",
-          "--sipac-r": "sipac_r", "--sipac-l": "sipac_l", "--seed": "seed", "--trace": "trace"}
+          "--sipac-r": "sipac_r", "--sipac-l": "sipac_l", "--seed": "seed", "--trace": "trace",
+          "--decisions": "decisions"}
 _FLAG = _re.compile(r"(?<![\w-])(--?[a-z][a-z-]*)\b")
 
 
@@ -465,18 +466,70 @@ def _report(out):
 
 # ---- the commands -------------------------------------------------------------------------------
 
+def _auto(collective, nodes, size, network, net_params, root, data_check, decisions):
+    """`run -a auto`'s choice: (algorithm, note) from the decision file at `decisions`
+    (oc_tune_auto_decided: the winner of its nearest tuned point), or else by tuning this one
+    point (oc_tune_auto_sweep: every algorithm of the collective on the network, each verified,
+    the fastest chosen; Ctrl-C stops it)."""
+    import os
+    request = _Request(collective, None, nodes, size, network, None, net_params, root, data_check)
+    choice = _ffi.gc(_ffi.new("oc_tune_auto *"), _lib.oc_tune_auto_free)
+    why = _ffi.new("char[]", _WHY)
+    if decisions is not None:
+        path = _arg("text", os.fspath(decisions) if hasattr(decisions, "__fspath__") else
+                    decisions, "decisions")
+        rc = _lib.oc_tune_auto_decided(path.encode(), b"decisions ", request.req, choice, why,
+                                       _WHY)
+        if rc:
+            _raise(rc, why)
+    else:
+        out = _ffi.new("oc_sweep **")
+        rc = _lib.oc_tune_auto_sweep(request.req, out, why, _WHY)
+        if rc:
+            _raise(rc, why)
+        s = _ffi.gc(out[0], _lib.oc_sweep_free)
+        _library_call(request.stop, _lib.oc_sweep_run, s, 0, _lib.oc_sweep_count(s), 0)
+        at = _ffi.new("size_t *")
+        rc = _lib.oc_sweep_first_failure(s, at)
+        if rc:
+            p = _lib.oc_sweep_point_at(s, at[0])
+            name = _ffi.string(_lib.oc_sweep_algorithm(s, p.algorithm)).decode()
+            raise _ERRORS.get(rc, Error)(rc, f"auto: {name}: {_ffi.string(p.why).decode()}")
+        _library_call(request.stop, _lib.oc_tune_auto_chosen, s, choice)
+    if choice.algorithm == _ffi.NULL:
+        raise NotSupported(-5, f"auto: no {collective} algorithm runs at this nodes and size on "
+                               f"{network}")
+    return _ffi.string(choice.algorithm).decode(), _plain(_ffi.string(choice.note).decode())
+
+
 def run(collective, algorithm, nodes, size, network="ring", params=None, net_params=None, root=0,
-        data_check=True, objective="time", links=False, explain=False):
+        data_check=True, objective="time", links=False, explain=False, decisions=None):
     """Generates, verifies and costs one schedule: `opticoll run ... --json` as a flat Record.
 
-    algorithm "auto" (with no parameters pinned) searches every algorithm of the collective;
-    params pins the algorithm's parameters ({"k": 6}); net_params sets the network's
-    ({"wavelengths": 64}); objective is "time" or "steps" for parameter searches."""
+    algorithm "auto" chooses the algorithm first, as `run -a auto` does: the winner of the
+    nearest point of a decision file (decisions=PATH, written from opticoll.tune()'s dict or by
+    `opticoll tune -o`), or else the fastest verified run of every algorithm of the collective at
+    this very point; the record's "auto" says which and why (the command's note), and params may
+    not be pinned (the chosen algorithm optimises its own). params pins the algorithm's
+    parameters ({"k": 6}); net_params sets the network's ({"wavelengths": 64}); objective is
+    "time" or "steps" for parameter searches."""
+    note = None
+    if algorithm == "auto":
+        if params:
+            raise InvalidArgument(-1, "params: algorithm='auto' pins nothing (the chosen "
+                                      "algorithm optimises its own parameters)")
+        algorithm, note = _auto(collective, nodes, size, network, net_params, root, data_check,
+                                decisions)
+    elif decisions is not None:
+        raise InvalidArgument(-1, "decisions: a decision file goes with algorithm='auto'")
     request = _Request(collective, algorithm, nodes, size, network, params, net_params, root,
                        data_check, objective, links, explain)
     out = _ffi.new("oc_report **")
     _library_call(request.stop, _lib.oc_run, request.req, out)
-    return _report(out)
+    record = _report(out)
+    if note is not None:
+        record["auto"] = note
+    return record
 
 
 def physical_bound(collective, nodes, size, network="ring", net_params=None, root=0):
@@ -867,7 +920,8 @@ def tune(collective, nodes, sizes, network="ring", algorithms=None, params=None,
          root=0, threads=0):
     """Which algorithm wins where: every candidate at every (N, size), each verified, and the
     decision file `opticoll tune ... --json` prints (winners, times, crossovers), as a dict (a
-    file's content; opticoll.run(algorithm="auto") reads such a file)."""
+    file's content: json.dump it to a file, and opticoll.run(algorithm="auto", decisions=PATH)
+    picks from it)."""
     s = _Sweep(collective, _list(nodes, 0, "nodes"), _list(sizes, 1, "sizes"), network,
                algorithms, params, net_params, root, True)
     s.run(threads)

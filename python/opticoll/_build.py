@@ -205,6 +205,16 @@ ffibuilder.cdef(
     const oc_sweep_point *oc_sweep_point_at(const oc_sweep *s, size_t i);
     const char *oc_sweep_algorithm(const oc_sweep *s, size_t k);
     int oc_tune_decisions(const oc_sweep *s, char **text);
+    typedef struct oc_tune_auto {
+        const char *algorithm;
+        char *note;
+        ...;
+    } oc_tune_auto;
+    int oc_tune_auto_decided(const char *path, const char *label, const oc_request *req,
+                             oc_tune_auto *out, char *why, size_t whylen);
+    int oc_tune_auto_sweep(const oc_request *req, oc_sweep **out, char *why, size_t whylen);
+    int oc_tune_auto_chosen(const oc_sweep *s, oc_tune_auto *out, char *why, size_t whylen);
+    void oc_tune_auto_free(oc_tune_auto *a);
 
     void free(void *p);
     """

@@ -129,6 +129,45 @@ def test_perf_takes_nccl_tests_settings():
     assert got.summary["avg_busbw_GBps"] == pytest.approx(want["avg_busbw_GBps"])
 
 
+def auto_note(*args):
+    """`opticoll run -a auto ... --json`: its JSON and the note it prints on stderr."""
+    p = subprocess.run([CLI, "run", "-a", "auto", *map(str, args), "--json"], capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout), p.stderr.strip()
+
+
+def test_run_auto_is_the_commands(tmp_path):
+    """algorithm="auto" (it was refused as an unknown algorithm, though documented): the point
+    tuned (every algorithm, the fastest verified run) or a decision file's nearest point, the
+    same run and note as `run -a auto`, on 12 nodes (a decision file tuned at 4 and 16)."""
+    got = opticoll.run("allreduce", "auto", 12, "1MiB", network="switch")
+    want, note = auto_note("-c", "allreduce", "-t", "switch", "-n", 12, "-s", "1MiB")
+    assert got.pop("auto") == opticoll._plain(note) and "the fastest of" in note
+    assert got == flat(want)
+    # a decision file from opticoll.tune(), and the command reading the same file
+    path = tmp_path / "dec.json"
+    path.write_text(json.dumps(opticoll.tune("allgather", [4, 16], ["1KiB", "1MiB"],
+                                             network="switch", threads=1)))
+    got = opticoll.run("allgather", "auto", 12, "64KiB", network="switch", decisions=path)
+    want, note = auto_note("-c", "allgather", "-t", "switch", "-n", 12, "-s", "64KiB",
+                           "--decisions", path)
+    assert got.pop("auto") == opticoll._plain(note) and str(path) in note
+    assert got == flat(want)
+    with pytest.raises(opticoll.InvalidArgument, match="goes with algorithm='auto'"):
+        opticoll.run("allgather", "ring", 7, "64KiB", network="switch", decisions=path)
+    with pytest.raises(opticoll.InvalidArgument, match="pins nothing"):
+        opticoll.run("allgather", "auto", 7, "64KiB", network="switch", params={"k": 2})
+    with pytest.raises(opticoll.IOFailure):
+        opticoll.run("allgather", "auto", 7, "64KiB", network="switch",
+                     decisions=tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(opticoll.ParseError) as e:
+        opticoll.run("allgather", "auto", 7, "64KiB", network="switch",
+                     decisions=tmp_path / "bad.json")
+    assert not FLAG.search(str(e.value)), e.value
+
+
 def test_synth_matches_the_command():
     got = opticoll.synth("allgather", 4, network="ring", schedule=True)
     want = flat(cli_json("synth", "-c", "allgather", "-t", "ring", "-n", 4))
