@@ -361,6 +361,10 @@ typedef struct oc_throughput_in {
     double peak_tflops;  /* peak FLOP/s of one GPU, in 10^12, OC_THROUGHPUT_MIN_PEAK .. MAX_PEAK */
     double utilisation;  /* fraction of the peak the compute reaches, [OC_THROUGHPUT_MIN_UTIL, 1] */
     int skip_data_check; /* 1: no real-data run of the schedules (oc_request.skip_data_check) */
+    /* NULL: none; else each side's all-reduce run reports to it, as oc_request.progress (a
+     * non-zero answer stops the estimate: OC_ECANCELED) */
+    oc_progress_fn progress;
+    void *progress_ctx;
 } oc_throughput_in;
 
 #define OC_THROUGHPUT_MAX_BUCKETS 1000000u

@@ -1157,8 +1157,10 @@ def throughput(parameters, batch, nodes, tokens, peak_tflops, utilisation, bucke
     spec.peak_tflops = _arg("number", peak_tflops, "peak_tflops", 1e-3, 1e6)
     spec.utilisation = _arg("number", utilisation, "utilisation", 1e-3, 1)
     spec.skip_data_check = not _arg("flag", data_check, "data_check")
+    stop = _Stop()  # each side's all-reduce run polls it: Ctrl-C stops a run of thousands of GPUs
+    spec.progress, spec.progress_ctx = stop.fn, stop.flag
     text = _ffi.new("char **")
-    _library_call(_Stop(), _lib.opy_throughput_json, spec, text)
+    _library_call(stop, _lib.opy_throughput_json, spec, text)
     doc = _json.loads(_take_text(text))
     doc["sides"] = Table(doc.get("sides", []))
     return doc

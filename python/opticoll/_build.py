@@ -126,6 +126,8 @@ ffibuilder.cdef(
         double peak_tflops;
         double utilisation;
         int skip_data_check;
+        int (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+        void *progress_ctx;
         ...;
     } oc_throughput_in;
     typedef struct oc_draw_options {
