@@ -34,7 +34,8 @@ from ._opticoll import lib as _lib
 __version__ = _ffi.string(_lib.oc_version()).decode()
 
 __all__ = ["run", "compare", "sweep", "tune", "perf", "export", "draw", "verify", "reproduce",
-           "synth", "train", "throughput", "rack", "simgrid", "physical_bound", "algorithms",
+           "synth", "train", "throughput", "rack", "rack_example", "simgrid", "physical_bound",
+           "algorithms",
            "networks",
            "papers", "Record", "Table", "Error", "InvalidArgument", "InvalidType",
            "UnknownName", "NotSupported", "TooBig", "VerificationError", "ResourceConflict",
@@ -1140,6 +1141,19 @@ def rack(servers=8, tiles=32, fibres=8, sipac_r=4, sipac_l=4, size="64MiB", seed
     doc["architectures"] = Table(doc.get("architectures", []))
     doc["tenants"] = Table(doc.get("tenants", []))
     return doc
+
+
+def rack_example(name="fig2a"):
+    """`opticoll rack --example fig2a`: the lumorph seed's Fig. 2a allocation replayed (a small
+    rack whose free chips are split over two servers, User 4 asking for 4 chips) as a dict:
+    "example", "text" (the section the command prints: the paper's claim, the allocation, each
+    architecture's outcome and why, every all-reduce a verified run) and "agrees" (True when the
+    outcome is the paper's: Lumorph places User 4, the fixed slices do not)."""
+    if _arg("text", name, "name") != "fig2a":
+        raise UnknownName(-4, f"rack_example: unknown example {name!r} (there is fig2a)")
+    text, agrees = _ffi.new("char **"), _ffi.new("int *")
+    _library_call(_Stop(), _lib.opy_rack_fig2a, text, agrees)
+    return {"example": name, "text": _take_text(text), "agrees": bool(agrees[0])}
 
 
 def throughput(parameters, batch, nodes, tokens, peak_tflops, utilisation, buckets=1,

@@ -267,3 +267,11 @@ const char *opy_source_dir(void) {
 const char *opy_build_dir(void) {
     return OPY_BUILD_DIR;
 }
+
+int opy_rack_fig2a(char **text, int *agrees, char *why, size_t len) {
+    text_out t;
+    *text = NULL;
+    *agrees = 0;
+    if (start(&t)) return OC_ENOMEM;
+    return finish(&t, oc_rack_fig2a(t.f, agrees, why, len), text);
+}

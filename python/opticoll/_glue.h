@@ -59,6 +59,10 @@ int opy_simgrid_platform(const oc_request *req, char **platform, char **report, 
 const char *opy_source_dir(void);
 const char *opy_build_dir(void);
 
+/* `rack --example fig2a`: the section oc_rack_fig2a prints (*text) and whether the outcome is
+ * the paper's (*agrees). */
+int opy_rack_fig2a(char **text, int *agrees, char *why, size_t len);
+
 /* oc_report_write_json's text. 0 or an OC_ error; *text malloc'ed on success. */
 int opy_report_json(const oc_report *r, char **text);
 /* oc_export_json / _msccl / _chrome's text. 0 or the library's error, with `why`. */

@@ -243,6 +243,20 @@ def test_rack_matches_the_command(tmp_path):
     assert [dict(a) for a in got["architectures"]] == [flat(a) for a in want["architectures"]]
 
 
+def test_rack_example_is_the_commands():
+    """rack --example fig2a (the command had it, the package not): the same section, word for
+    word, and the outcome the paper claims."""
+    got = opticoll.rack_example("fig2a")
+    p = subprocess.run([CLI, "rack", "--example", "fig2a"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert got["text"] == p.stdout and "User 4" in got["text"]
+    assert got["agrees"] is True and got["example"] == "fig2a"
+    with pytest.raises(opticoll.UnknownName, match="there is fig2a"):
+        opticoll.rack_example("fig3")
+    with pytest.raises(opticoll.InvalidType):
+        opticoll.rack_example(2)
+
+
 def test_plot_draws_a_line_per_group(monkeypatch):
     """Table.plot on a stand-in for matplotlib (not installed here): one line per algorithm, its
     points in x order with the records' values, log axes, the columns as labels."""
