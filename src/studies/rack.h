@@ -16,8 +16,8 @@
 #ifndef OC_REPORT_RACK_H
 #define OC_REPORT_RACK_H
 
-#include "opticoll_studies.h"
 #include "core/progress.h"
+#include "opticoll_studies.h"
 #include "studies/studies.h"
 
 #include <stdio.h>
@@ -39,7 +39,6 @@ const char *oc__rack_arch_name(oc__rack_arch a);
 #define OC__RACK_MAX_FIBRES OC_RACK_MAX_FIBRES
 #define OC__RACK_MAX_TENANTS OC_RACK_MAX_TENANTS
 typedef oc_rack_shape oc__rack_shape;
-
 
 /* ---- traces -----------------------------------------------------------------------------------
  */

@@ -181,8 +181,8 @@ static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack
         const oc__rack_tenant *x = &t->tenants[e->tenant];
         oc__rack_tenant_result *y = &tr[e->tenant];
         if (cache->progress && oc__progress_at(cache->progress, events_before + i, 0)) {
-            rc = oc__fail(why, whylen, OC_ECANCELED, "rack: cancelled at event %zu of %zu (%s)",
-                          i, t->nevents, oc__rack_arch_name(arch));
+            rc = oc__fail(why, whylen, OC_ECANCELED, "rack: cancelled at event %zu of %zu (%s)", i,
+                          t->nevents, oc__rack_arch_name(arch));
             goto out;
         }
         if (!e->leave) {
@@ -272,8 +272,8 @@ int oc__rack_replay(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack_r
         if (!out->tenant[a])
             rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         else
-            rc = replay_one(s, t, (oc__rack_arch)a, &cache, (uint64_t)a * t->nevents,
-                            &out->arch[a], out->tenant[a], why, whylen);
+            rc = replay_one(s, t, (oc__rack_arch)a, &cache, (uint64_t)a * t->nevents, &out->arch[a],
+                            out->tenant[a], why, whylen);
     }
     oc__progress_end(&progress);
     free(cache.e);
