@@ -504,6 +504,9 @@ int oc_export_astra(const oc_request *req, oc_astra_writer write, void *ctx, cha
  * frees it) and the SimGrid 4.1 platform of that model's settings written to f: a FAT_TREE cluster
  * of hosts node-0 ... (src/formats/simgrid.c). OC_ENOTSUP on any other network. */
 int oc_simgrid_platform(const oc_request *req, FILE *f, oc_report **out, char *why, size_t whylen);
+/* The most ranks `opticoll simgrid` (and the Python package's simgrid()) run under SMPI: it needs
+ * about 13 GB of memory at 1024 ranks. */
+#define OC_SIMGRID_MAX_NODES 256u
 
 /* Reads a schedule file (JSON, or MSCCL XML: a file whose first non-blank character is '<') and
  * checks it with the semantic verifier, and, when the file or

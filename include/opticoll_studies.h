@@ -365,6 +365,10 @@ typedef struct oc_throughput_in {
     double peak_tflops;  /* peak FLOP/s of one GPU, in 10^12, OC_THROUGHPUT_MIN_PEAK .. MAX_PEAK */
     double utilisation;  /* fraction of the peak the compute reaches, [OC_THROUGHPUT_MIN_UTIL, 1] */
     int skip_data_check; /* 1: no real-data run of the schedules (oc_request.skip_data_check) */
+    /* NULL: none; else each side's all-reduce run reports to it, as oc_request.progress (a
+     * non-zero answer stops the estimate: OC_ECANCELED) */
+    oc_progress_fn progress;
+    void *progress_ctx;
 } oc_throughput_in;
 
 #define OC_THROUGHPUT_MAX_BUCKETS 1000000u
@@ -522,6 +526,11 @@ typedef struct oc_rack_shape {
     uint32_t fibres;  /* fibres per ordered pair of servers (each carries a tile's wavelengths) */
     uint32_t sipac_r, sipac_l; /* SiPAC(r, l): groups of r^l GPUs, slices of r^k */
     uint64_t bytes;            /* each tenant's all-reduce vector */
+    /* NULL: none; else told of the replay's events (three passes over the trace, one per
+     * architecture) about ten times a second, and a non-zero answer stops the replay
+     * (OC_ECANCELED) within a report: between events and inside each tenant's all-reduce run */
+    oc_progress_fn progress;
+    void *progress_ctx;
 } oc_rack_shape;
 
 /* Checks a shape; OC_EINVAL / OC_ERANGE with the reason. */

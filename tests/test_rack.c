@@ -13,8 +13,12 @@
  *   - algorithm choice: ring for g = 6, rhd for g = 8, and for g = 16 the faster radix (compared
  *     with oc_run directly);
  *   - determinism: the same seed gives byte-identical JSON;
- *   - trace files: every malformed line is OC_EPARSE naming source:line.
+ *   - trace files: every malformed line is OC_EPARSE naming source:line;
+ *   - stopping: the shape's progress callback is told of every event of the three passes (done
+ *     never going back, ending at 3 x events) without changing the result, and a callback that
+ *     answers "stop" ends the replay with OC_ECANCELED and no result (Python's Ctrl-C).
  */
+#include "core/progress.h"
 #include "studies/rack.h"
 
 #include <math.h>
@@ -25,7 +29,7 @@
 #include "check.h"
 
 static oc__rack_shape shape(uint32_t servers, uint32_t tiles, uint32_t fibres) {
-    oc__rack_shape s = {servers, tiles, fibres, 4, 4, UINT64_C(1) << 20};
+    oc__rack_shape s = {servers, tiles, fibres, 4, 4, UINT64_C(1) << 20, NULL, NULL};
     return s;
 }
 
@@ -52,7 +56,7 @@ static char *capture(int (*fn)(const oc__rack_result *, FILE *), const oc__rack_
 
 static void test_fig2a(void) {
     char why[256] = "";
-    const oc__rack_shape s = {2, 8, 2, 2, 4, UINT64_C(64) << 20};
+    const oc__rack_shape s = {2, 8, 2, 2, 4, UINT64_C(64) << 20, NULL, NULL};
     int placed[OC__RACK_ARCHS];
     for (int a = 0; a < OC__RACK_ARCHS; a++) {
         oc__rack *r;
@@ -419,7 +423,65 @@ static void test_figures(void) {
     oc__rack_trace_free(&t);
 }
 
+/* What the replay told its progress callback; stop_at: the call that answers "stop" (0: none). */
+typedef struct heard {
+    uint64_t calls, last_done, last_total, stop_at;
+    int went_back, wrong_unit;
+} heard;
+
+static int listen(void *ctx, const char *what, uint64_t done, uint64_t total) {
+    heard *h = ctx;
+    h->calls++;
+    if (strcmp(what, "events")) h->wrong_unit = 1;
+    if (done < h->last_done) h->went_back = 1;
+    h->last_done = done, h->last_total = total;
+    return h->stop_at && h->calls >= h->stop_at;
+}
+
+static void test_stop(void) {
+    char why[256] = "";
+    oc__rack_shape s = shape(5, 12, 2);
+    oc__rack_trace t;
+    oc__rack_result plain, told, stopped;
+    CHECK(!oc__rack_trace_random(11, 40, s.servers * s.tiles, &t, why, sizeof why), "%s", why);
+    if (replayed_or_freed(&s, &t, &plain, why, sizeof why)) return;
+    oc__progress_every_step(1); /* every event reports: the count is checked at each */
+    heard h = {0};
+    s.progress = listen, s.progress_ctx = &h;
+    int rc = oc__rack_replay(&s, &t, &told, why, sizeof why);
+    CHECK(!rc, "%s", why);
+    const uint64_t events = 3 * (uint64_t)t.nevents;
+    CHECK(h.calls >= events && !h.went_back && !h.wrong_unit, "%llu calls for %llu events",
+          (unsigned long long)h.calls, (unsigned long long)events);
+    CHECK(h.last_done == events && h.last_total == events, "ended at %llu of %llu (want %llu)",
+          (unsigned long long)h.last_done, (unsigned long long)h.last_total,
+          (unsigned long long)events);
+    if (!rc) {
+        char *a = capture(oc__rack_write_json, &plain), *b = capture(oc__rack_write_json, &told);
+        CHECK(a && b && !strcmp(a, b), "a replay told of its events gives the same JSON");
+        free(a);
+        free(b);
+        oc__rack_result_free(&told);
+    }
+    /* "stop" in the second pass (tpu's): OC_ECANCELED, nothing returned */
+    h = (heard){.stop_at = t.nevents + 3};
+    memset(&stopped, 0xA5, sizeof stopped);
+    rc = oc__rack_replay(&s, &t, &stopped, why, sizeof why);
+    CHECK(rc == OC_ECANCELED && strstr(why, "cancelled") && strstr(why, "tpu"), "rc %d: %s", rc,
+          why);
+    /* the answer's call, then only oc__progress_end's last report (its answer is not read) */
+    CHECK(h.calls == h.stop_at + 1, "the replay went on after the stop: %llu calls, stop at %llu",
+          (unsigned long long)h.calls, (unsigned long long)h.stop_at);
+    CHECK(!stopped.tenant[0] && !stopped.tenant[1] && !stopped.tenant[2],
+          "a stopped replay returns no result");
+    if (!rc) oc__rack_result_free(&stopped);
+    oc__progress_every_step(0);
+    oc__rack_result_free(&plain);
+    oc__rack_trace_free(&t);
+}
+
 int main(void) {
+    test_stop();
     test_figures();
     test_fig2a();
     test_fibres();

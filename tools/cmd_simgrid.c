@@ -15,9 +15,10 @@
  * end; SIGINT ends it with the tool (output.h's guard).
  *
  * Budgets: SMPI at 1024 ranks needs about 13 GB here (PLATFORM.md), so N is capped at
- * SIMGRID_MAX_NODES before anything starts. Exit codes: 2 bad input (another network, N over the
- * cap), 1 the schedule failed a check (opticoll's, or the executor's against MPI), 3 the
- * environment (no smpirun, no SMPI build, SimGrid failing).
+ * OC_SIMGRID_MAX_NODES (opticoll_core.h, shared with the Python package's simgrid()) before
+ * anything starts. Exit codes: 2 bad input (another network, N over the cap), 1 the schedule
+ * failed a check (opticoll's, or the executor's against MPI), 3 the environment (no smpirun, no
+ * SMPI build, SimGrid failing).
  */
 #define _GNU_SOURCE
 #include "cli.h"
@@ -40,8 +41,6 @@
 #ifndef OC_SMPIRUN
 #define OC_SMPIRUN "smpirun"
 #endif
-
-enum { SIMGRID_MAX_NODES = 256 };
 
 static const char *const simgrid_help =
     "usage: opticoll simgrid -c COLL -a ALGO -n N -s SIZE [-p KEY=VALUE]... [--net KEY=VALUE]...\n"
@@ -167,9 +166,9 @@ static int simgrid(options *o) {
     oc_request req;
     int rc = fold_network_flags(o);
     if (rc || (rc = build_request(o, &req, 1))) return rc;
-    if (req.nodes > SIMGRID_MAX_NODES) {
+    if (req.nodes > OC_SIMGRID_MAX_NODES) {
         char cap[16];
-        snprintf(cap, sizeof cap, "%d", SIMGRID_MAX_NODES);
+        snprintf(cap, sizeof cap, "%u", OC_SIMGRID_MAX_NODES);
         return die(EXIT_USAGE, "simgrid: -n %s: at most %s ranks (SMPI needs ~13 GB at 1024)",
                    o->nodes, cap);
     }

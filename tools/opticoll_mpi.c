@@ -110,6 +110,23 @@ static size_t split(char *text, char **out, size_t max) {
     return n;
 }
 
+/* An algorithm's parameters are separated by commas too ("rhd:radix=3,fold=1", as `opticoll
+ * simgrid` passes the parameters its model's run used), so split() cut them apart: an item
+ * KEY=VALUE without a colon after an algorithm that has parameters is one more of them, joined
+ * back by restoring the comma strtok_r replaced (the items lie one after another in the text,
+ * one comma apart; an algorithm's name has no '='). Returns the number of items left. */
+static size_t join_parameters(char **items, size_t n) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k && strchr(items[i], '=') && !strchr(items[i], ':') && strchr(items[k - 1], ':')) {
+            items[i][-1] = ',';
+            continue;
+        }
+        items[k++] = items[i];
+    }
+    return k;
+}
+
 /* The line for a word the option reader refused (args.h); exit status 2. */
 static int refused(const arg_word *w) {
     char msg[600];
@@ -227,6 +244,7 @@ static int parse(int argc, char **argv, opts *o) {
             o->nalgos = split(v, o->algos, MAX_LIST);
             if (o->nalgos == 0 || o->nalgos > MAX_LIST)
                 return usage("bad --algorithms (names separated by single commas, at most 64)", v);
+            o->nalgos = join_parameters(o->algos, o->nalgos);
         } else if (w.id >= MINB && w.id <= STEPB) {
             nccl[w.id - MINB] = v;
         } else if (w.id == CHECK) {

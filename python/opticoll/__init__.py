@@ -2,7 +2,7 @@
 
 The same library as the `opticoll` command, called in-process through cffi. Every command of the
 CLI is a function here (run, compare, sweep, tune, perf, export, draw, verify, reproduce, synth,
-train, throughput, rack, physical_bound, algorithms, networks; not simgrid, which runs smpirun).
+train, throughput, rack, simgrid, physical_bound, algorithms, networks).
 Results are flat records, the rows a DataFrame takes: one run is a `Record` (a dict whose nested
 objects are spelled out as dotted keys, "params.k", "physical_bound.steps"), many are a `Table`
 (a list of Records) with `to_pandas()` (pandas optional) and `plot()` (matplotlib optional). A
@@ -34,11 +34,13 @@ from ._opticoll import lib as _lib
 __version__ = _ffi.string(_lib.oc_version()).decode()
 
 __all__ = ["run", "compare", "sweep", "tune", "perf", "export", "draw", "verify", "reproduce",
-           "synth", "train", "throughput", "rack", "physical_bound", "algorithms", "networks",
+           "synth", "train", "throughput", "rack", "rack_example", "simgrid", "physical_bound",
+           "algorithms",
+           "networks",
            "papers", "Record", "Table", "Error", "InvalidArgument", "InvalidType",
            "UnknownName", "NotSupported", "TooBig", "VerificationError", "ResourceConflict",
            "ParseError", "OutOfMemory", "IOFailure", "Cancelled", "DRAW_DETAIL_NODES",
-           "__version__"]
+           "SIMGRID_MAX_NODES", "__version__"]
 
 _WHY = 2048  # bytes for the library's reason, as the command gives it
 
@@ -119,7 +121,8 @@ _FLAGS = {"-c": "collective", "--collective": "collective", "-a": "algorithm",
           "--buckets": "buckets", "-b": "minbytes", "-e": "maxbytes", "--json": "",
           "--format": "format", "--links": "links=True", "-j": "threads",
           "--round": "round", "--servers": "servers", "--tiles": "tiles", "--tenants": "tenants",
-          "--sipac-r": "sipac_r", "--sipac-l": "sipac_l", "--seed": "seed", "--trace": "trace"}
+          "--sipac-r": "sipac_r", "--sipac-l": "sipac_l", "--seed": "seed", "--trace": "trace",
+          "--decisions": "decisions"}
 _FLAG = _re.compile(r"(?<![\w-])(--?[a-z][a-z-]*)\b")
 
 
@@ -464,18 +467,70 @@ def _report(out):
 
 # ---- the commands -------------------------------------------------------------------------------
 
+def _auto(collective, nodes, size, network, net_params, root, data_check, decisions):
+    """`run -a auto`'s choice: (algorithm, note) from the decision file at `decisions`
+    (oc_tune_auto_decided: the winner of its nearest tuned point), or else by tuning this one
+    point (oc_tune_auto_sweep: every algorithm of the collective on the network, each verified,
+    the fastest chosen; Ctrl-C stops it)."""
+    import os
+    request = _Request(collective, None, nodes, size, network, None, net_params, root, data_check)
+    choice = _ffi.gc(_ffi.new("oc_tune_auto *"), _lib.oc_tune_auto_free)
+    why = _ffi.new("char[]", _WHY)
+    if decisions is not None:
+        path = _arg("text", os.fspath(decisions) if hasattr(decisions, "__fspath__") else
+                    decisions, "decisions")
+        rc = _lib.oc_tune_auto_decided(path.encode(), b"decisions ", request.req, choice, why,
+                                       _WHY)
+        if rc:
+            _raise(rc, why)
+    else:
+        out = _ffi.new("oc_sweep **")
+        rc = _lib.oc_tune_auto_sweep(request.req, out, why, _WHY)
+        if rc:
+            _raise(rc, why)
+        s = _ffi.gc(out[0], _lib.oc_sweep_free)
+        _library_call(request.stop, _lib.oc_sweep_run, s, 0, _lib.oc_sweep_count(s), 0)
+        at = _ffi.new("size_t *")
+        rc = _lib.oc_sweep_first_failure(s, at)
+        if rc:
+            p = _lib.oc_sweep_point_at(s, at[0])
+            name = _ffi.string(_lib.oc_sweep_algorithm(s, p.algorithm)).decode()
+            raise _ERRORS.get(rc, Error)(rc, f"auto: {name}: {_ffi.string(p.why).decode()}")
+        _library_call(request.stop, _lib.oc_tune_auto_chosen, s, choice)
+    if choice.algorithm == _ffi.NULL:
+        raise NotSupported(-5, f"auto: no {collective} algorithm runs at this nodes and size on "
+                               f"{network}")
+    return _ffi.string(choice.algorithm).decode(), _plain(_ffi.string(choice.note).decode())
+
+
 def run(collective, algorithm, nodes, size, network="ring", params=None, net_params=None, root=0,
-        data_check=True, objective="time", links=False, explain=False):
+        data_check=True, objective="time", links=False, explain=False, decisions=None):
     """Generates, verifies and costs one schedule: `opticoll run ... --json` as a flat Record.
 
-    algorithm "auto" (with no parameters pinned) searches every algorithm of the collective;
-    params pins the algorithm's parameters ({"k": 6}); net_params sets the network's
-    ({"wavelengths": 64}); objective is "time" or "steps" for parameter searches."""
+    algorithm "auto" chooses the algorithm first, as `run -a auto` does: the winner of the
+    nearest point of a decision file (decisions=PATH, written from opticoll.tune()'s dict or by
+    `opticoll tune -o`), or else the fastest verified run of every algorithm of the collective at
+    this very point; the record's "auto" says which and why (the command's note), and params may
+    not be pinned (the chosen algorithm optimises its own). params pins the algorithm's
+    parameters ({"k": 6}); net_params sets the network's ({"wavelengths": 64}); objective is
+    "time" or "steps" for parameter searches."""
+    note = None
+    if algorithm == "auto":
+        if params:
+            raise InvalidArgument(-1, "params: algorithm='auto' pins nothing (the chosen "
+                                      "algorithm optimises its own parameters)")
+        algorithm, note = _auto(collective, nodes, size, network, net_params, root, data_check,
+                                decisions)
+    elif decisions is not None:
+        raise InvalidArgument(-1, "decisions: a decision file goes with algorithm='auto'")
     request = _Request(collective, algorithm, nodes, size, network, params, net_params, root,
                        data_check, objective, links, explain)
     out = _ffi.new("oc_report **")
     _library_call(request.stop, _lib.oc_run, request.req, out)
-    return _report(out)
+    record = _report(out)
+    if note is not None:
+        record["auto"] = note
+    return record
 
 
 def physical_bound(collective, nodes, size, network="ring", net_params=None, root=0):
@@ -866,7 +921,8 @@ def tune(collective, nodes, sizes, network="ring", algorithms=None, params=None,
          root=0, threads=0):
     """Which algorithm wins where: every candidate at every (N, size), each verified, and the
     decision file `opticoll tune ... --json` prints (winners, times, crossovers), as a dict (a
-    file's content; opticoll.run(algorithm="auto") reads such a file)."""
+    file's content: json.dump it to a file, and opticoll.run(algorithm="auto", decisions=PATH)
+    picks from it)."""
     s = _Sweep(collective, _list(nodes, 0, "nodes"), _list(sizes, 1, "sizes"), network,
                algorithms, params, net_params, root, True)
     s.run(threads)
@@ -1059,7 +1115,8 @@ def rack(servers=8, tiles=32, fibres=8, sipac_r=4, sipac_l=4, size="64MiB", seed
     idle and stranded GPUs, the mean all-reduce time of a `size` vector over the placed tenants,
     each run verified), "tenants" a Table (one record per tenant), beside "rack", "bytes" and
     "trace". The trace is `trace` (a file of lines 'TIME arrive ID GPUS' and 'TIME leave ID') or
-    a random one of `tenants` tenants from `seed`. Not interruptible: it runs to its end."""
+    a random one of `tenants` tenants from `seed`. Ctrl-C stops it within a report, between
+    two events of the replay or inside a tenant's all-reduce run (KeyboardInterrupt)."""
     shape = _ffi.new("oc_rack_shape *")
     shape.servers = _arg("count", servers, "servers", 1, _lib.OC_RACK_MAX_SERVERS)
     shape.tiles = _arg("count", tiles, "tiles", 1, _lib.OC_RACK_MAX_TILES)
@@ -1076,12 +1133,27 @@ def rack(servers=8, tiles=32, fibres=8, sipac_r=4, sipac_l=4, size="64MiB", seed
         import os
         path = _ffi.new("char[]", _arg("text", os.fspath(trace) if hasattr(trace, "__fspath__")
                                        else trace, "trace").encode())
+    stop = _Stop()  # polled by the replay at every event and by each tenant's run
+    shape.progress, shape.progress_ctx = stop.fn, stop.flag
     text = _ffi.new("char **")
-    _library_call(_Stop(), _lib.opy_rack_json, shape, path, seed, tenants, text)
+    _library_call(stop, _lib.opy_rack_json, shape, path, seed, tenants, text)
     doc = _json.loads(_take_text(text))
     doc["architectures"] = Table(doc.get("architectures", []))
     doc["tenants"] = Table(doc.get("tenants", []))
     return doc
+
+
+def rack_example(name="fig2a"):
+    """`opticoll rack --example fig2a`: the lumorph seed's Fig. 2a allocation replayed (a small
+    rack whose free chips are split over two servers, User 4 asking for 4 chips) as a dict:
+    "example", "text" (the section the command prints: the paper's claim, the allocation, each
+    architecture's outcome and why, every all-reduce a verified run) and "agrees" (True when the
+    outcome is the paper's: Lumorph places User 4, the fixed slices do not)."""
+    if _arg("text", name, "name") != "fig2a":
+        raise UnknownName(-4, f"rack_example: unknown example {name!r} (there is fig2a)")
+    text, agrees = _ffi.new("char **"), _ffi.new("int *")
+    _library_call(_Stop(), _lib.opy_rack_fig2a, text, agrees)
+    return {"example": name, "text": _take_text(text), "agrees": bool(agrees[0])}
 
 
 def throughput(parameters, batch, nodes, tokens, peak_tflops, utilisation, buckets=1,
@@ -1099,8 +1171,146 @@ def throughput(parameters, batch, nodes, tokens, peak_tflops, utilisation, bucke
     spec.peak_tflops = _arg("number", peak_tflops, "peak_tflops", 1e-3, 1e6)
     spec.utilisation = _arg("number", utilisation, "utilisation", 1e-3, 1)
     spec.skip_data_check = not _arg("flag", data_check, "data_check")
+    stop = _Stop()  # each side's all-reduce run polls it: Ctrl-C stops a run of thousands of GPUs
+    spec.progress, spec.progress_ctx = stop.fn, stop.flag
     text = _ffi.new("char **")
-    _library_call(_Stop(), _lib.opy_throughput_json, spec, text)
+    _library_call(stop, _lib.opy_throughput_json, spec, text)
     doc = _json.loads(_take_text(text))
     doc["sides"] = Table(doc.get("sides", []))
     return doc
+
+
+# The most ranks simgrid() runs under SMPI (the command's cap: ~13 GB of memory at 1024 ranks)
+SIMGRID_MAX_NODES = _lib.OC_SIMGRID_MAX_NODES
+
+
+def _last_line(text):
+    lines = [l for l in (text or "").splitlines() if l.strip()]
+    return lines[-1].strip() if lines else ""
+
+
+def _run_group(argv, cwd=None):
+    """argv run to its end in a process group of its own, (returncode, stdout, stderr) as text.
+    On Ctrl-C (or any exception) the whole group is killed (smpirun's ranks, smpicc's compilers)
+    and waited for before the exception goes on: nothing runs on after the call."""
+    import os
+    import subprocess
+    proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, err = proc.communicate()
+    except BaseException:
+        try:
+            os.killpg(proc.pid, _signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
+        raise
+    return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def _smpi_executable(build_dir):
+    """The SMPI build of opticoll-mpi to run: OPTICOLL_SMPI_EXE as it is (as the command reads
+    it) unless build_dir is given; else BUILD/simgrid/opticoll-mpi-smpi, BUILD being build_dir or
+    the package's own build directory, made (or remade, when a source is newer) by the source
+    tree's scripts/simgrid.sh --build-only, the script and binary `make simgrid` and the test
+    fixture simgrid_build use: a minute or more of smpicc the first time, nothing after."""
+    import os
+    import shutil
+    if build_dir is None and os.environ.get("OPTICOLL_SMPI_EXE"):
+        exe = os.environ["OPTICOLL_SMPI_EXE"]
+        how = "OPTICOLL_SMPI_EXE names it"
+    else:
+        build = _arg("text", os.fspath(build_dir) if hasattr(build_dir, "__fspath__") else
+                     build_dir, "build_dir") if build_dir is not None else \
+            _ffi.string(_lib.opy_build_dir()).decode()
+        exe = os.path.join(build, "simgrid", "opticoll-mpi-smpi")
+        script = os.path.join(_ffi.string(_lib.opy_source_dir()).decode(), "scripts", "simgrid.sh")
+        how = f"scripts/simgrid.sh --build-only --build {build} builds it"
+        if os.path.isfile(script):
+            if not shutil.which("smpicc"):
+                raise NotSupported(-5, "SimGrid's smpicc is not on the PATH, and the SMPI build "
+                                       "of the executor needs it (Debian: apt-get install "
+                                       "libsimgrid-dev)")
+            rc, _, err = _run_group(["bash", script, "--build-only", "--build", build])
+            if rc:
+                raise IOFailure(-9, f"the SMPI build of the executor failed: {_last_line(err)}")
+    if not os.access(exe, os.X_OK):
+        raise IOFailure(-9, f"no SMPI build of opticoll-mpi at {exe} ({how})")
+    return exe
+
+
+def simgrid(collective, algorithm, nodes, size, params=None, net_params=None, root=0,
+            network="fattree", data_check=True, build_dir=None):
+    """`opticoll simgrid --json` as a flat Record: the schedule timed twice, by opticoll's
+    `fattree` model (verified, mapped, timed: "model_s" and the run as "report.*") and for real
+    under SimGrid's SMPI on the same fat-tree ("simgrid_s"; "ratio" = simgrid_s / model_s): the
+    MPI executor built with smpicc runs it on `nodes` simulated ranks under smpirun, given the
+    parameters the model's run used, and checks its result against MPI's own collective.
+    SimGrid's platform is the model's settings (net_params moves them: bandwidth_gbps,
+    router_delay_us, ...), plain alpha-beta as the command sets it (no SMPI factors, no
+    cross-traffic, the host's CPU time not simulated): the time is deterministic.
+
+    The SMPI build is OPTICOLL_SMPI_EXE, or BUILD/simgrid/opticoll-mpi-smpi, made when missing
+    or stale by scripts/simgrid.sh (BUILD: build_dir, or the package's own build directory).
+    Refused before any work: another network, more than SIMGRID_MAX_NODES (256) nodes, a block
+    that is not whole floats (InvalidArgument); SimGrid not installed (NotSupported). The
+    executor's result differing from MPI's is a VerificationError; smpirun failing an
+    IOFailure. Ctrl-C stops it (the model's run through its progress, smpirun by killing it)."""
+    import os
+    import tempfile
+    if _arg("text", network, "network") != "fattree":
+        raise InvalidArgument(-1, f"network {network!r}: SimGrid runs the schedule on the "
+                                  "fat-tree (network='fattree', the default)")
+    n = _arg("count", nodes, "nodes", 1)
+    if n > SIMGRID_MAX_NODES:
+        raise InvalidArgument(-3, f"nodes {n}: at most {SIMGRID_MAX_NODES} ranks under SMPI "
+                                  "(it needs about 13 GB of memory at 1024)")
+    request = _Request(collective, algorithm, n, size, "fattree", params, net_params, root,
+                       data_check)
+    coll, nbytes = request.req.collective, request.req.bytes
+    # the executor's --sizes is one block as MPI counts it (reduce-scatter: a rank's share of
+    # the vector, where size is the whole vector), in whole floats, as the command checks
+    block = nbytes // n if coll == _lib.OC_REDUCESCATTER else nbytes
+    if block % 4 or (coll == _lib.OC_REDUCESCATTER and nbytes % n):
+        raise InvalidArgument(-1, f"size {size!r}: the executor runs floats, so a block must be "
+                                  "a whole number of 4 bytes (reduce-scatter: the vector / nodes)")
+    import shutil
+    smpirun = shutil.which("smpirun")
+    if not smpirun:
+        raise NotSupported(-5, "SimGrid is not installed: smpirun is not on the PATH (Debian: "
+                               "apt-get install libsimgrid-dev)")
+    # the model's run first: the library's refusals (an unknown algorithm, a parameter out of
+    # range) come before a build of minutes
+    platform, report, used = _ffi.new("char **"), _ffi.new("char **"), _ffi.new("char **")
+    _library_call(request.stop, _lib.opy_simgrid_platform, request.req, platform, report, used)
+    platform, report, used = _take_text(platform), _take_text(report), _take_text(used)
+    exe = _smpi_executable(build_dir)
+    doc = _json.loads(report)
+    name = _ffi.string(request.algorithm).decode()
+    with tempfile.TemporaryDirectory(prefix="opticoll-simgrid-") as d:
+        with open(os.path.join(d, "fattree.xml"), "w") as f:
+            f.write(platform)
+        with open(os.path.join(d, "hosts"), "w") as f:
+            f.write("".join(f"node-{v}\n" for v in range(n)))
+        rc, out, err = _run_group(
+            [smpirun, "-np", str(n), "-platform", os.path.join(d, "fattree.xml"), "-hostfile",
+             os.path.join(d, "hosts"), "--cfg=smpi/lat-factor:0:1", "--cfg=smpi/bw-factor:0:1",
+             "--cfg=network/crosstraffic:0", "--cfg=smpi/simulate-computation:no",
+             "--log=root.thres:critical", exe, "--collectives",
+             _ffi.string(_lib.oc_collective_name(coll)).decode(), "--algorithms",
+             f"{name}:{used}" if used else name, "--sizes", str(block), "--root",
+             str(request.req.root), "--repeats", "1", "--warmup", "0", "--json"], cwd=d)
+    try:
+        result = _json.loads(out)[0]
+        check, sim_s = result["check"], float(result["opticoll_s"])
+    except (ValueError, LookupError, TypeError):
+        raise IOFailure(-9, "smpirun gave no result: "
+                            + (_last_line(err) or f"exit {rc}, no message")) from None
+    if check != "ok":
+        raise VerificationError(-6, f"under SimGrid the executor's result differs from MPI's: "
+                                    f"{check}")
+    model_s = doc["time_s"]
+    return Record.of({"collective": _ffi.string(_lib.oc_collective_name(coll)).decode(),
+                      "algorithm": name, "nodes": n, "bytes": nbytes, "simgrid_s": sim_s,
+                      "model_s": model_s, "ratio": sim_s / model_s, "report": doc})

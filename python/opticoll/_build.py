@@ -126,6 +126,8 @@ ffibuilder.cdef(
         double peak_tflops;
         double utilisation;
         int skip_data_check;
+        int (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+        void *progress_ctx;
         ...;
     } oc_throughput_in;
     typedef struct oc_draw_options {
@@ -142,6 +144,8 @@ ffibuilder.cdef(
         uint32_t fibres;
         uint32_t sipac_r, sipac_l;
         uint64_t bytes;
+        int (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+        void *progress_ctx;
         ...;
     } oc_rack_shape;
     #define OC_RACK_MAX_SERVERS ...
@@ -166,6 +170,7 @@ ffibuilder.cdef(
     } oc_sweep_point;
 
     #define OC_DRAW_DETAIL_NODES ...
+    #define OC_SIMGRID_MAX_NODES ...
     const char *oc_strerror(int err);
     const char *oc_version(void);
     size_t oc_paper_count(void);
@@ -202,6 +207,16 @@ ffibuilder.cdef(
     const oc_sweep_point *oc_sweep_point_at(const oc_sweep *s, size_t i);
     const char *oc_sweep_algorithm(const oc_sweep *s, size_t k);
     int oc_tune_decisions(const oc_sweep *s, char **text);
+    typedef struct oc_tune_auto {
+        const char *algorithm;
+        char *note;
+        ...;
+    } oc_tune_auto;
+    int oc_tune_auto_decided(const char *path, const char *label, const oc_request *req,
+                             oc_tune_auto *out, char *why, size_t whylen);
+    int oc_tune_auto_sweep(const oc_request *req, oc_sweep **out, char *why, size_t whylen);
+    int oc_tune_auto_chosen(const oc_sweep *s, oc_tune_auto *out, char *why, size_t whylen);
+    void oc_tune_auto_free(oc_tune_auto *a);
 
     void free(void *p);
     """
@@ -215,7 +230,8 @@ ffibuilder.set_source(
     # the public headers only: the glue writes nccl-tests' rows with the library's own perf.c
     # (opticoll_studies.h's oc_perf_*), as the command does
     include_dirs=[os.path.join(ROOT, "include"), os.path.join(ROOT, "python", "opticoll")],
-    define_macros=[("OPY_DATA_DIR", '"%s"' % os.path.join(ROOT, "data"))],
+    define_macros=[("OPY_DATA_DIR", '"%s"' % os.path.join(ROOT, "data")),
+                   ("OPY_SOURCE_DIR", '"%s"' % ROOT), ("OPY_BUILD_DIR", '"%s"' % BUILD_DIR)],
     extra_objects=[os.path.join(BUILD_DIR, "libopticoll.a")],
     extra_compile_args=pkg_config("--cflags", *LIBS),
     extra_link_args=pkg_config("--libs", *LIBS) + ["-lpthread", "-lm"],

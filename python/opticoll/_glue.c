@@ -236,3 +236,43 @@ int opy_compare_json(const oc_request *req, const char *const *algorithms, size_
     oc_compare_result_free(&res);
     return finish(&t, rc, text);
 }
+
+int opy_simgrid_platform(const oc_request *req, char **platform, char **report, char **params,
+                         char *why, size_t len) {
+    text_out t, r, k;
+    oc_report *rep = NULL;
+    *platform = *report = *params = NULL;
+    if (start(&t)) return OC_ENOMEM;
+    int rc = finish(&t, oc_simgrid_platform(req, t.f, &rep, why, len), platform);
+    if (!rc && !(rc = start(&r))) rc = finish(&r, oc_report_write_json(rep, r.f), report);
+    if (!rc && !(rc = start(&k))) {
+        /* "k=v,k=v": what the executor's --algorithms takes after "ALGO:" (cmd_simgrid.c's) */
+        const oc_kv *p = oc_report_params(rep);
+        for (size_t i = 0; i < oc_kv_count(p); i++)
+            fprintf(k.f, "%s%s=%s", i ? "," : "", oc_kv_key(p, i), oc_kv_value(p, i));
+        rc = finish(&k, 0, params);
+    }
+    oc_report_free(rep);
+    if (rc) {
+        free(*platform);
+        free(*report);
+        *platform = *report = NULL;
+    }
+    return rc;
+}
+
+const char *opy_source_dir(void) {
+    return OPY_SOURCE_DIR;
+}
+
+const char *opy_build_dir(void) {
+    return OPY_BUILD_DIR;
+}
+
+int opy_rack_fig2a(char **text, int *agrees, char *why, size_t len) {
+    text_out t;
+    *text = NULL;
+    *agrees = 0;
+    if (start(&t)) return OC_ENOMEM;
+    return finish(&t, oc_rack_fig2a(t.f, agrees, why, len), text);
+}

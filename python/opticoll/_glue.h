@@ -47,6 +47,22 @@ int opy_export_astra(const oc_request *req, char **data, size_t *n, char *why, s
 int opy_rack_json(const oc_rack_shape *shape, const char *trace_path, uint64_t seed,
                   uint32_t tenants, char **text, char *why, size_t len);
 
+/* For simgrid(): the request run on the fat-tree (oc_simgrid_platform) and SimGrid's platform of
+ * its settings (*platform, the XML), the run's report (*report, its JSON) and the parameters the
+ * run used as the executor's --algorithms takes them after "ALGO:" (*params, "k=v,k=v", maybe
+ * empty). 0 or the library's error, with `why`; the three texts malloc'ed on success. */
+int opy_simgrid_platform(const oc_request *req, char **platform, char **report, char **params,
+                         char *why, size_t len);
+/* The source tree the package was built from (scripts/simgrid.sh is there) and the build
+ * directory of its own copy of the library (where scripts/simgrid.sh --build-only --build puts
+ * simgrid/opticoll-mpi-smpi), as setup.py saw them. */
+const char *opy_source_dir(void);
+const char *opy_build_dir(void);
+
+/* `rack --example fig2a`: the section oc_rack_fig2a prints (*text) and whether the outcome is
+ * the paper's (*agrees). */
+int opy_rack_fig2a(char **text, int *agrees, char *why, size_t len);
+
 /* oc_report_write_json's text. 0 or an OC_ error; *text malloc'ed on success. */
 int opy_report_json(const oc_report *r, char **text);
 /* oc_export_json / _msccl / _chrome's text. 0 or the library's error, with `why`. */

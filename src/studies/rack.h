@@ -16,6 +16,7 @@
 #ifndef OC_REPORT_RACK_H
 #define OC_REPORT_RACK_H
 
+#include "core/progress.h"
 #include "opticoll_studies.h"
 #include "studies/studies.h"
 
@@ -38,7 +39,6 @@ const char *oc__rack_arch_name(oc__rack_arch a);
 #define OC__RACK_MAX_FIBRES OC_RACK_MAX_FIBRES
 #define OC__RACK_MAX_TENANTS OC_RACK_MAX_TENANTS
 typedef oc_rack_shape oc__rack_shape;
-
 
 /* ---- traces -----------------------------------------------------------------------------------
  */
@@ -180,6 +180,7 @@ typedef struct oc__rack_ar_cache {
     oc__rack_ar_entry *e;
     size_t n, cap;
     uint64_t bytes;
+    oc__progress *progress; /* the replay's (NULL or without a callback: the runs poll none) */
 } oc__rack_ar_cache;
 /* The all-reduce of a placed tenant (rack.c's essay gives the layout passed); *runs counts the
  * runs made (not cached). */

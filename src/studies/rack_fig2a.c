@@ -31,7 +31,7 @@ int oc_rack_fig2a(FILE *out, int *agrees_out, char *why, size_t whylen) {
         uint32_t first, count;
     } users[3] = {{"User 1", 0, 6}, {"User 2", 8, 4}, {"User 3", 12, 2}};
     const uint32_t ask = 4;
-    oc__rack_ar_cache cache = {NULL, 0, 0, s.bytes};
+    oc__rack_ar_cache cache = {NULL, 0, 0, s.bytes, NULL};
     uint64_t runs = 0;
     oc__rack *r[OC__RACK_ARCHS] = {NULL, NULL, NULL};
     int rc = 0, placed[OC__RACK_ARCHS] = {0, 0, 0};

@@ -4,6 +4,13 @@
  * lumorph, with its reserved fibres; the switch for tpu and sipac), rhd raced against the ring
  * where both apply, the runs cached per (network, size, layout) so that a long trace costs a
  * handful of runs; the invariants re-checked as rack.c's essay says.
+ *
+ * A replay of a long trace on a large rack takes seconds to minutes (100 000 tenants on 128 x 32
+ * GPUs), so it hears a request to stop (the shape's progress callback: the Python package's
+ * Ctrl-C) at every event, each of the three passes counting its events, and inside each tenant's
+ * all-reduce run, whose own progress polls the replay's (oc__progress_relay): a run of seconds
+ * on thousands of GPUs stops within a report too. A stopped replay returns OC_ECANCELED and no
+ * result.
  */
 #include "core/quote.h"
 #include "studies/rack.h"
@@ -37,6 +44,10 @@ static int ar_run_fib(const oc__rack_ar_cache *c, int fabric, uint32_t g, uint32
     q.bytes = c->bytes;
     q.data_check = 0;
     if (radix) snprintf(q.params, sizeof q.params, "radix=%u", radix);
+    /* the run polls the replay's callback (without one, q.progress stays NULL: a run inside
+     * `reproduce lumorph` polls the reproduction's, oc__simulate's batch callback) */
+    if (c->progress && c->progress->fn)
+        q.progress = oc__progress_relay, q.progress_ctx = c->progress;
     if (fabric)
         snprintf(q.net, sizeof q.net, "tiles_per_server=%u fibres_between_servers=%u", tps, fib);
     oc__sim s;
@@ -143,8 +154,10 @@ void oc__rack_result_free(oc__rack_result *r) {
 /* The GPU visits the invariants' checks of one replay may take (about 0.1 s). */
 #define RACK_CHECK_WORK (UINT64_C(1) << 26)
 
+/* One architecture's pass over the trace; events_before: the events of the passes before it
+ * (the progress counts all three passes' events). */
 static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack_arch arch,
-                      oc__rack_ar_cache *cache, oc__rack_arch_result *res,
+                      oc__rack_ar_cache *cache, uint64_t events_before, oc__rack_arch_result *res,
                       oc__rack_tenant_result *tr, char *why, size_t whylen) {
     oc__rack *r;
     int rc = oc__rack_new(s, arch, (uint32_t)t->ntenants, &r, why, whylen);
@@ -167,6 +180,11 @@ static int replay_one(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack
         const oc__rack_event *e = &t->events[i];
         const oc__rack_tenant *x = &t->tenants[e->tenant];
         oc__rack_tenant_result *y = &tr[e->tenant];
+        if (cache->progress && oc__progress_at(cache->progress, events_before + i, 0)) {
+            rc = oc__fail(why, whylen, OC_ECANCELED, "rack: cancelled at event %zu of %zu (%s)", i,
+                          t->nevents, oc__rack_arch_name(arch));
+            goto out;
+        }
         if (!e->leave) {
             res->arrivals++;
             const uint32_t free_before = oc__rack_free_gpus(r);
@@ -245,15 +263,19 @@ int oc__rack_replay(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack_r
                         "rack: the trace spans no time (all events at %g); fractions are time "
                         "averages",
                         t->events[0].time);
-    oc__rack_ar_cache cache = {NULL, 0, 0, s->bytes};
+    oc__progress progress;
+    oc__progress_begin(&progress, s->progress, s->progress_ctx, "events",
+                       (uint64_t)t->nevents * OC__RACK_ARCHS);
+    oc__rack_ar_cache cache = {NULL, 0, 0, s->bytes, &progress};
     for (int a = 0; a < OC__RACK_ARCHS && !rc; a++) {
         out->tenant[a] = oc__calloc(t->ntenants, sizeof *out->tenant[a]);
         if (!out->tenant[a])
             rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         else
-            rc = replay_one(s, t, (oc__rack_arch)a, &cache, &out->arch[a], out->tenant[a], why,
-                            whylen);
+            rc = replay_one(s, t, (oc__rack_arch)a, &cache, (uint64_t)a * t->nevents, &out->arch[a],
+                            out->tenant[a], why, whylen);
     }
+    oc__progress_end(&progress);
     free(cache.e);
     if (rc) oc__rack_result_free(out);
     return rc;

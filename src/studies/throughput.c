@@ -23,7 +23,9 @@
  *
  * Every all-reduce is one oc_run (generated, verified, mapped, resource-checked, costed); the
  * times are the models' own, not formulas. The compute time is a formula of documented inputs, so
- * the speedup depends on them (peak, utilisation, batch, buckets); the caller shows them.
+ * the speedup depends on them (peak, utilisation, batch, buckets); the caller shows them. Each run
+ * reports to the caller's progress callback (in.progress), so a stop asked there (the Python
+ * package's Ctrl-C) ends a run of seconds on tens of thousands of GPUs within a report.
  */
 #include "studies/studies.h"
 #include "core/json.h"
@@ -54,7 +56,9 @@ static int run_side(const oc_throughput *t, int i, oc_throughput_side *s, char *
                       .nodes = t->in.nodes,
                       .bytes = t->bucket_bytes,
                       .params = kv,
-                      .skip_data_check = t->in.skip_data_check};
+                      .skip_data_check = t->in.skip_data_check,
+                      .progress = t->in.progress,
+                      .progress_ctx = t->in.progress_ctx};
     oc_report *rep = NULL;
     int rc = oc_run(&req, &rep, why, len);
     oc_kv_free(kv);

@@ -54,5 +54,15 @@ if [ $? -eq 0 ] && printf '%s\n' "$out" | grep -q '^1 checked, 0 skipped'; then
 else
     failed=$((failed + 1)); echo "FAIL - rhd:radix=3 on 3 ranks"; printf '%s\n' "$out" | sed 's/^/    > /'
 fi
+# two parameters of one algorithm, comma-separated inside the list (as `opticoll simgrid` passes
+# them): before, fold=1 was read as an algorithm's name and refused
+out=$("${launcher[@]}" 4 "$tool" "${AR[@]}" --algorithms ring,rhd:radix=3,fold=1,rd --repeats 1 \
+      --warmup 0 2>&1)
+if [ $? -eq 0 ] && printf '%s\n' "$out" | grep -q '^3 checked, 0 skipped' &&
+   printf '%s\n' "$out" | grep -q 'rhd:radix=3,fold=1'; then
+    pass=$((pass + 1)); echo "ok - ring,rhd:radix=3,fold=1,rd on 4 ranks: three algorithms run and check"
+else
+    failed=$((failed + 1)); echo "FAIL - ring,rhd:radix=3,fold=1,rd on 4 ranks"; printf '%s\n' "$out" | sed 's/^/    > /'
+fi
 printf '%d passed, %d failed\n' "$pass" "$failed"
 [ "$failed" -eq 0 ]

@@ -8,6 +8,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -128,6 +129,45 @@ def test_perf_takes_nccl_tests_settings():
     assert got.summary["avg_busbw_GBps"] == pytest.approx(want["avg_busbw_GBps"])
 
 
+def auto_note(*args):
+    """`opticoll run -a auto ... --json`: its JSON and the note it prints on stderr."""
+    p = subprocess.run([CLI, "run", "-a", "auto", *map(str, args), "--json"], capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout), p.stderr.strip()
+
+
+def test_run_auto_is_the_commands(tmp_path):
+    """algorithm="auto" (it was refused as an unknown algorithm, though documented): the point
+    tuned (every algorithm, the fastest verified run) or a decision file's nearest point, the
+    same run and note as `run -a auto`, on 12 nodes (a decision file tuned at 4 and 16)."""
+    got = opticoll.run("allreduce", "auto", 12, "1MiB", network="switch")
+    want, note = auto_note("-c", "allreduce", "-t", "switch", "-n", 12, "-s", "1MiB")
+    assert got.pop("auto") == opticoll._plain(note) and "the fastest of" in note
+    assert got == flat(want)
+    # a decision file from opticoll.tune(), and the command reading the same file
+    path = tmp_path / "dec.json"
+    path.write_text(json.dumps(opticoll.tune("allgather", [4, 16], ["1KiB", "1MiB"],
+                                             network="switch", threads=1)))
+    got = opticoll.run("allgather", "auto", 12, "64KiB", network="switch", decisions=path)
+    want, note = auto_note("-c", "allgather", "-t", "switch", "-n", 12, "-s", "64KiB",
+                           "--decisions", path)
+    assert got.pop("auto") == opticoll._plain(note) and str(path) in note
+    assert got == flat(want)
+    with pytest.raises(opticoll.InvalidArgument, match="goes with algorithm='auto'"):
+        opticoll.run("allgather", "ring", 7, "64KiB", network="switch", decisions=path)
+    with pytest.raises(opticoll.InvalidArgument, match="pins nothing"):
+        opticoll.run("allgather", "auto", 7, "64KiB", network="switch", params={"k": 2})
+    with pytest.raises(opticoll.IOFailure):
+        opticoll.run("allgather", "auto", 7, "64KiB", network="switch",
+                     decisions=tmp_path / "missing.json")
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(opticoll.ParseError) as e:
+        opticoll.run("allgather", "auto", 7, "64KiB", network="switch",
+                     decisions=tmp_path / "bad.json")
+    assert not FLAG.search(str(e.value)), e.value
+
+
 def test_synth_matches_the_command():
     got = opticoll.synth("allgather", 4, network="ring", schedule=True)
     want = flat(cli_json("synth", "-c", "allgather", "-t", "ring", "-n", 4))
@@ -219,6 +259,20 @@ def test_rack_matches_the_command(tmp_path):
     got = opticoll.rack(servers=2, tiles=4, trace=trace, size=4096)
     want = cli_json("rack", "--servers", 2, "--tiles", 4, "--trace", trace, "-s", 4096)
     assert [dict(a) for a in got["architectures"]] == [flat(a) for a in want["architectures"]]
+
+
+def test_rack_example_is_the_commands():
+    """rack --example fig2a (the command had it, the package not): the same section, word for
+    word, and the outcome the paper claims."""
+    got = opticoll.rack_example("fig2a")
+    p = subprocess.run([CLI, "rack", "--example", "fig2a"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert got["text"] == p.stdout and "User 4" in got["text"]
+    assert got["agrees"] is True and got["example"] == "fig2a"
+    with pytest.raises(opticoll.UnknownName, match="there is fig2a"):
+        opticoll.rack_example("fig3")
+    with pytest.raises(opticoll.InvalidType):
+        opticoll.rack_example(2)
 
 
 def test_plot_draws_a_line_per_group(monkeypatch):
@@ -405,6 +459,9 @@ def interrupt_after(delay):
     ("one huge round", lambda: opticoll.run("allgather", "optree", 65536, "1KiB",
                                             network="ring", params={"radices": "256x256"},
                                             data_check=False)),
+    # three all-reduce runs on 16384 GPUs (51 s at load 19; it could not be stopped before:
+    # the estimate's runs had no progress callback)
+    ("throughput", lambda: opticoll.throughput(340_000_000, 32, 16384, 512, 312, 0.5)),
 ])
 def test_ctrl_c_stops_a_long_call_within_a_second(name, call):
     """Each call takes several seconds (run: about 10 s, the search 15 s, sweep 25 s, tune
@@ -428,6 +485,53 @@ def test_ctrl_c_stops_a_long_call_within_a_second(name, call):
         f"{name}: {end - sent['at']:.2f} s after the signal (load x{stretch:.1f})"
     assert not [t for t in threading.enumerate() if t.name == "opticoll-call"]
     assert opticoll.run("allreduce", "ring", 5, 1024, network="switch")["verified"] is True
+
+
+RACK_CHILD = r"""
+import json, time
+import opticoll
+big = dict(servers=128, tiles=32, size="64MiB")
+begun = time.monotonic()
+opticoll.rack(tenants=10000, **big)  # a tenth of the events below, uninterrupted
+tenth = time.monotonic() - begun
+print(json.dumps({"calling": True, "tenth_s": tenth}), flush=True)
+begun = time.monotonic()
+try:
+    opticoll.rack(tenants=100000, **big)
+    print(json.dumps({"outcome": "finished", "s": time.monotonic() - begun}), flush=True)
+except KeyboardInterrupt:
+    print(json.dumps({"outcome": "KeyboardInterrupt", "ended": time.monotonic()}), flush=True)
+"""
+
+
+def test_ctrl_c_stops_a_long_rack():
+    """rack() hears Ctrl-C (it ran to its end before: the replay had no progress callback). A
+    child process replays 100000 tenants on 128 x 32 GPUs (20 s at load 15; a tenth of the
+    events, measured first, takes 2 to 7 s of that) and gets a real SIGINT 0.5 s into the call:
+    it must end with KeyboardInterrupt, sooner after the signal than the tenth took (without the
+    polls it ended 26 s after the signal, the tenth taking 7 s), and within a second of the
+    signal on an idle machine (the second stretched by the load, as above)."""
+    child = subprocess.Popen([sys.executable, "-c", RACK_CHILD], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        first = json.loads(child.stdout.readline() or "{}")
+        assert first.get("calling"), child.stderr.read()
+        time.sleep(0.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=300)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, err
+    last = json.loads(out.strip().splitlines()[-1])
+    assert last["outcome"] == "KeyboardInterrupt", f"the replay ran to its end: {last}"
+    after = last["ended"] - sent  # time.monotonic() is one clock for both processes on Linux
+    tenth = first["tenth_s"]
+    assert after < tenth, f"stopped {after:.2f} s after the signal; a tenth took {tenth:.2f} s"
+    stretch = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    assert after < 1.0 * stretch, f"{after:.2f} s after the signal (load x{stretch:.1f})"
 
 
 def test_ctrl_c_while_the_call_starts(monkeypatch):
