@@ -237,6 +237,15 @@ static int push_frag(oc__netrun *m, int d, uint32_t xfer, uint64_t c0, uint32_t 
     return 0;
 }
 
+/* Whether a round's fragments (frags[]) are read after its colouring: by the independent check
+ * (base.check; a repeated round's check and the family shortcut read the last round's, kept
+ * only in checked runs: keep_last), by an observer (the timeline, link use), and at spread=0 by
+ * bundles_of. A search's rounds mapped alone or whole (unchecked, unobserved) read none: only
+ * their colour counts and loads become steps. */
+static inline int fragments_read(const oc__netrun *m) {
+    return m->base.check || m->base.obs || !m->p.spread;
+}
+
 /* ---- colouring: cut the ring at a node, arcs through the cut first, then the rest by deadline
  * ----
  *
@@ -398,6 +407,12 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
     const oc__transfer *x = rd->xfers;
     const size_t nx = rd->count;
     const int all = na == nx; /* every transfer goes this way: the bits need no test */
+    /* Whether anything will read this colouring's fragments (fragments_read). When nothing
+     * will, a round with arcs through the cut is coloured without writing them: the sweep
+     * decides from its release records and free buckets alone, never from a fragment, so the
+     * colours, and the count returned, are those of the run that keeps them. Rounds without
+     * such arcs keep them always (colour_intervals gives colours back by reading them). */
+    const int keep_frags = fragments_read(m);
     uint32_t *arcs = m->arcs;
     oc__bitset_clear_all(&m->nonempty);
     m->pool_n = 0;
@@ -420,7 +435,7 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
         const uint32_t r = oc__ring_sub(arc_start(d, &x[i], N), cut, N), l = arc_len(d, &x[i], N);
         if (r + l > N) { /* passes through the cut: its colours open at its end */
             const uint32_t u = x[i].count;
-            if (push_frag(m, d, (uint32_t)i, K, u)) return OC_ENOMEM;
+            if (keep_frags && push_frag(m, d, (uint32_t)i, K, u)) return OC_ENOMEM;
             K += u;
             const uint32_t end = r + l - N;
             if (ncross == m->cross_cap) {
@@ -567,7 +582,7 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
                         if (m->head[dl] == UINT32_MAX) oc__bitset_clear(&m->nonempty, dl);
                     }
                 }
-                if (push_frag(m, d, a, c0, take)) return OC_ENOMEM;
+                if (keep_frags && push_frag(m, d, a, c0, take)) return OC_ENOMEM;
                 need -= take;
                 const release r = {c0, take, dl};
                 if (taken == 0) {
