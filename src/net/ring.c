@@ -39,6 +39,7 @@
  *     cut its data (WRHT's pieces, H-Ring's g) reads it in its search's bound.
  */
 #include "net/ring.h"
+#include "net/ring_order.h"
 #include "core/bitset.h"
 #include "core/progress.h"
 #include "net/free_colours.h"
@@ -82,6 +83,10 @@ struct oc__netrun {
      * order instead of each interval's transfer (in the second pass from all over the round) */
     uint32_t *key_len, *key_start, *key_start1;
     size_t arc_cap; /* all five, in arcs of the busier direction */
+    /* ring_order.c's scratch, sized by the largest group of intervals of one start */
+    uint64_t *group_v, *group_t;
+    uint32_t *group_b;
+    size_t group_cap;
     /* per-round scratch, sized by N; all zero between rounds */
     link_count *links;  /* N + 1 */
     uint32_t *bucket_a; /* a counting sort's, N + 2 */
@@ -216,6 +221,14 @@ static int reserve_arcs(oc__netrun *m, size_t na) {
                                OC_NETBUF(m->key_len, 0), OC_NETBUF(m->key_start, 0),
                                OC_NETBUF(m->key_start1, 0)};
     return oc__netrun_reserve(arcs, sizeof arcs / sizeof *arcs, na, 1, &m->arc_cap);
+}
+
+/* ring_order.c's scratch for groups of up to `most` intervals (b: one more). */
+static int reserve_groups(oc__netrun *m, size_t most) {
+    if (most < m->group_cap) return 0;
+    const oc__netbuf g[] = {OC_NETBUF(m->group_v, 0), OC_NETBUF(m->group_t, 0),
+                            OC_NETBUF(m->group_b, 0)};
+    return oc__netrun_reserve(g, 3, most, 1, &m->group_cap);
 }
 
 /* Transfer t's arc in direction d: its start in d's forward coordinates (counter-clockwise arcs
@@ -507,8 +520,18 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
     /* Intervals by (start, longest first): by length into link[], then by start back into
      * arcs[]; both sorts stable. */
     if (!ints_sorted) {
-        counting_pass(m, m->key_len, arcs, nint, m->link, m->key_start, m->key_start1);
-        counting_pass(m, m->key_start1, m->link, nint, arcs, NULL, NULL);
+        /* each start's intervals together (a node's transfers listed together): each group
+         * sorted alone, in cache (ring_order.c), into link[] and back; else the two sorts */
+        size_t most = 0;
+        if (oc__ring_groups(N, nint, m->key_start, m->bucket_a, m->end_fill, &most) &&
+            reserve_groups(m, most) == 0) {
+            oc__ring_order_groups(N, m->bucket_a, m->end_fill, m->key_len, arcs, m->link,
+                                  m->group_v, m->group_t, m->group_b);
+            memcpy(arcs, m->link, nint * sizeof *arcs);
+        } else {
+            counting_pass(m, m->key_len, arcs, nint, m->link, m->key_start, m->key_start1);
+            counting_pass(m, m->key_start1, m->link, nint, arcs, NULL, NULL);
+        }
     }
     if (ncross == 0) return colour_intervals(m, d, rd, nint, cut, colours);
     /* The release records' buckets: end_fill[e] = where the bucket of the intervals ending at e
@@ -1110,7 +1133,8 @@ static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc_
         OC_NETBUF(m->step_bundle, 0),   OC_NETBUF(m->flat.xfers, 0),   OC_NETBUF(m->plast, 0),
         OC_NETBUF(m->pdir, 0),          OC_NETBUF(m->pfrags[0], 0),    OC_NETBUF(m->pfrags[1], 0),
         OC_NETBUF(m->cross, 0),         OC_NETBUF(m->cross_by_end, 0), OC_NETBUF(m->key_len, 0),
-        OC_NETBUF(m->key_start, 0),     OC_NETBUF(m->key_start1, 0)};
+        OC_NETBUF(m->key_start, 0),     OC_NETBUF(m->key_start1, 0),   OC_NETBUF(m->group_v, 0),
+        OC_NETBUF(m->group_t, 0),       OC_NETBUF(m->group_b, 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the ring model", why, len);
     if (!rc && (oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
                 (check && oc__ring_checker_new(spec->nodes, &m->checker))))
