@@ -39,12 +39,12 @@
  *     cut its data (WRHT's pieces, H-Ring's g) reads it in its search's bound.
  */
 #include "net/ring.h"
-#include "net/ring_order.h"
 #include "core/bitset.h"
 #include "core/progress.h"
 #include "net/free_colours.h"
 #include "core/quote.h"
 #include "net/model_common.h"
+#include "net/ring_order.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -409,11 +409,15 @@ static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t ni
 
 /* Colours the na arcs of direction d (the round's transfers whose direction bit is d) with the
  * ring cut at `cut`. The intervals are taken in order of (start, longest first, then transfer
- * order): two stable counting sorts give that order, and when the arcs already come in it (ring
+ * order): where each start's intervals come together (a node's transfers listed together, as
+ * every algorithm lists them) each start's group is sorted alone (ring_order.c), else two stable
+ * counting sorts over the direction give that order; and when the arcs already come in it (ring
  * all-gather and reduce-scatter: every round lists its arcs by start) a pass that checks so
  * replaces the sorts, which would leave the order as it is. Likewise for the crossing arcs,
- * taken in order of their ends. Memory: arcs[] and link[], 8 bytes an arc, and a 16-byte release
- * record per interval; positions from the cut are recomputed from the transfers. */
+ * taken in order of their ends. Memory: arcs[] and link[], 8 bytes an arc, a 16-byte release
+ * record per interval, 16 bytes a fragment (none through the cut where nothing reads them:
+ * fragments_read), 20 bytes an interval of the largest group; positions from the cut are
+ * recomputed from the transfers. */
 static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint32_t cut,
                       uint64_t maxload, uint64_t *colours) {
     const uint32_t N = m->N;
