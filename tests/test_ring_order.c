@@ -12,7 +12,8 @@
  * 2. The model, end to end: rounds of distinct (source, destination) pairs with random counts
  *    and no transfer at exactly N/2 (no tie to route by transfer order), so that the colouring's
  *    order, (start, longest first), is the same whatever order the transfers come in. Listed by
- *    source (each start's intervals together: the group path) and shuffled (the counting sorts),
+ *    source (each start's intervals together: the group path) and shuffled (the counting sorts
+ *    wherever the shuffle leaves some start's intervals apart, which is all but the tiniest),
  *    each mapped on a checked run (the independent check passes) and on an unchecked one (no
  *    fragments written through the cut): the four step counts must be equal.
  */
