@@ -44,6 +44,7 @@
 #include "net/free_colours.h"
 #include "core/quote.h"
 #include "net/model_common.h"
+#include "net/ring_order.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -82,6 +83,10 @@ struct oc__netrun {
      * order instead of each interval's transfer (in the second pass from all over the round) */
     uint32_t *key_len, *key_start, *key_start1;
     size_t arc_cap; /* all five, in arcs of the busier direction */
+    /* ring_order.c's scratch, sized by the largest group of intervals of one start */
+    uint64_t *group_v, *group_t;
+    uint32_t *group_b;
+    size_t group_cap;
     /* per-round scratch, sized by N; all zero between rounds */
     link_count *links;  /* N + 1 */
     uint32_t *bucket_a; /* a counting sort's, N + 2 */
@@ -218,6 +223,14 @@ static int reserve_arcs(oc__netrun *m, size_t na) {
     return oc__netrun_reserve(arcs, sizeof arcs / sizeof *arcs, na, 1, &m->arc_cap);
 }
 
+/* ring_order.c's scratch for groups of up to `most` intervals (b: one more). */
+static int reserve_groups(oc__netrun *m, size_t most) {
+    if (most < m->group_cap) return 0;
+    const oc__netbuf g[] = {OC_NETBUF(m->group_v, 0), OC_NETBUF(m->group_t, 0),
+                            OC_NETBUF(m->group_b, 0)};
+    return oc__netrun_reserve(g, 3, most, 1, &m->group_cap);
+}
+
 /* Transfer t's arc in direction d: its start in d's forward coordinates (counter-clockwise arcs
  * are mirrored, p -> N - p, so that they run forward too) and its length in links. */
 static inline uint32_t arc_start(int d, const oc__transfer *t, uint32_t N) {
@@ -235,6 +248,15 @@ static int push_frag(oc__netrun *m, int d, uint32_t xfer, uint64_t c0, uint32_t 
         return OC_ENOMEM;
     m->frags[d][m->nfrags[d]++] = (oc__ring_frag){c0, xfer, n};
     return 0;
+}
+
+/* Whether a round's fragments (frags[]) are read after its colouring: by the independent check
+ * (base.check; a repeated round's check and the family shortcut read the last round's, kept
+ * only in checked runs: keep_last), by an observer (the timeline, link use), and at spread=0 by
+ * bundles_of. A search's rounds mapped alone or whole (unchecked, unobserved) read none: only
+ * their colour counts and loads become steps. */
+static inline int fragments_read(const oc__netrun *m) {
+    return m->base.check || m->base.obs || !m->p.spread;
 }
 
 /* ---- colouring: cut the ring at a node, arcs through the cut first, then the rest by deadline
@@ -387,17 +409,27 @@ static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t ni
 
 /* Colours the na arcs of direction d (the round's transfers whose direction bit is d) with the
  * ring cut at `cut`. The intervals are taken in order of (start, longest first, then transfer
- * order): two stable counting sorts give that order, and when the arcs already come in it (ring
+ * order): where each start's intervals come together (a node's transfers listed together, as
+ * every algorithm lists them) each start's group is sorted alone (ring_order.c), else two stable
+ * counting sorts over the direction give that order; and when the arcs already come in it (ring
  * all-gather and reduce-scatter: every round lists its arcs by start) a pass that checks so
  * replaces the sorts, which would leave the order as it is. Likewise for the crossing arcs,
- * taken in order of their ends. Memory: arcs[] and link[], 8 bytes an arc, and a 16-byte release
- * record per interval; positions from the cut are recomputed from the transfers. */
+ * taken in order of their ends. Memory: arcs[] and link[], 8 bytes an arc, a 16-byte release
+ * record per interval, 16 bytes a fragment (none through the cut where nothing reads them:
+ * fragments_read), 20 bytes an interval of the largest group; positions from the cut are
+ * recomputed from the transfers. */
 static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint32_t cut,
                       uint64_t maxload, uint64_t *colours) {
     const uint32_t N = m->N;
     const oc__transfer *x = rd->xfers;
     const size_t nx = rd->count;
     const int all = na == nx; /* every transfer goes this way: the bits need no test */
+    /* Whether anything will read this colouring's fragments (fragments_read). When nothing
+     * will, a round with arcs through the cut is coloured without writing them: the sweep
+     * decides from its release records and free buckets alone, never from a fragment, so the
+     * colours, and the count returned, are those of the run that keeps them. Rounds without
+     * such arcs keep them always (colour_intervals gives colours back by reading them). */
+    const int keep_frags = fragments_read(m);
     uint32_t *arcs = m->arcs;
     oc__bitset_clear_all(&m->nonempty);
     m->pool_n = 0;
@@ -420,7 +452,7 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
         const uint32_t r = oc__ring_sub(arc_start(d, &x[i], N), cut, N), l = arc_len(d, &x[i], N);
         if (r + l > N) { /* passes through the cut: its colours open at its end */
             const uint32_t u = x[i].count;
-            if (push_frag(m, d, (uint32_t)i, K, u)) return OC_ENOMEM;
+            if (keep_frags && push_frag(m, d, (uint32_t)i, K, u)) return OC_ENOMEM;
             K += u;
             const uint32_t end = r + l - N;
             if (ncross == m->cross_cap) {
@@ -492,8 +524,18 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
     /* Intervals by (start, longest first): by length into link[], then by start back into
      * arcs[]; both sorts stable. */
     if (!ints_sorted) {
-        counting_pass(m, m->key_len, arcs, nint, m->link, m->key_start, m->key_start1);
-        counting_pass(m, m->key_start1, m->link, nint, arcs, NULL, NULL);
+        /* each start's intervals together (a node's transfers listed together): each group
+         * sorted alone, in cache (ring_order.c), into link[] and back; else the two sorts */
+        size_t most = 0;
+        if (oc__ring_groups(N, nint, m->key_start, m->bucket_a, m->end_fill, &most) &&
+            reserve_groups(m, most) == 0) {
+            oc__ring_order_groups(N, m->bucket_a, m->end_fill, m->key_len, arcs, m->link,
+                                  m->group_v, m->group_t, m->group_b);
+            memcpy(arcs, m->link, nint * sizeof *arcs);
+        } else {
+            counting_pass(m, m->key_len, arcs, nint, m->link, m->key_start, m->key_start1);
+            counting_pass(m, m->key_start1, m->link, nint, arcs, NULL, NULL);
+        }
     }
     if (ncross == 0) return colour_intervals(m, d, rd, nint, cut, colours);
     /* The release records' buckets: end_fill[e] = where the bucket of the intervals ending at e
@@ -567,7 +609,7 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
                         if (m->head[dl] == UINT32_MAX) oc__bitset_clear(&m->nonempty, dl);
                     }
                 }
-                if (push_frag(m, d, a, c0, take)) return OC_ENOMEM;
+                if (keep_frags && push_frag(m, d, a, c0, take)) return OC_ENOMEM;
                 need -= take;
                 const release r = {c0, take, dl};
                 if (taken == 0) {
@@ -1095,7 +1137,8 @@ static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc_
         OC_NETBUF(m->step_bundle, 0),   OC_NETBUF(m->flat.xfers, 0),   OC_NETBUF(m->plast, 0),
         OC_NETBUF(m->pdir, 0),          OC_NETBUF(m->pfrags[0], 0),    OC_NETBUF(m->pfrags[1], 0),
         OC_NETBUF(m->cross, 0),         OC_NETBUF(m->cross_by_end, 0), OC_NETBUF(m->key_len, 0),
-        OC_NETBUF(m->key_start, 0),     OC_NETBUF(m->key_start1, 0)};
+        OC_NETBUF(m->key_start, 0),     OC_NETBUF(m->key_start1, 0),   OC_NETBUF(m->group_v, 0),
+        OC_NETBUF(m->group_t, 0),       OC_NETBUF(m->group_b, 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the ring model", why, len);
     if (!rc && (oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
                 (check && oc__ring_checker_new(spec->nodes, &m->checker))))
