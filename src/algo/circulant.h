@@ -105,9 +105,6 @@ int oc__circ_pin_trees(const oc_kv *params, uint32_t N, oc__circ_span *sp, char 
 int oc__circ_shortest_trees(uint32_t N, const oc__circ_span *sp, void *ctx,
                             int (*take)(void *ctx, uint64_t i, oc__circ_tree *t));
 
-/* The q after q on a search's grid up to hi (hi + 1 past the end): every q below `every`, then
- * steps of ceil(q / step), hi itself last. */
-uint64_t oc__circ_next_pieces(uint64_t q, uint64_t hi, uint64_t every, uint64_t step);
 /* The grid's q and, for each, a step's time carrying one piece (in->figures at q; *f is left with
  * the last q's figures). */
 typedef struct oc__circ_pieces {

@@ -44,7 +44,9 @@ int oc__circ_pin_trees(const oc_kv *params, uint32_t N, oc__circ_span *sp, char 
     return 0;
 }
 
-uint64_t oc__circ_next_pieces(uint64_t q, uint64_t hi, uint64_t every, uint64_t step) {
+/* The q after q on a search's grid up to hi (hi + 1 past the end): every q below `every`, then
+ * steps of ceil(q / step), hi itself last. */
+static uint64_t next_pieces(uint64_t q, uint64_t hi, uint64_t every, uint64_t step) {
     if (q >= hi) return hi + 1;
     const uint64_t next = q < every ? q + 1 : q + (q + step - 1) / step;
     return next < hi ? next : hi;
@@ -63,7 +65,7 @@ int oc__circ_pieces_grid(const oc__search_in *in, uint64_t lo, uint64_t hi, uint
                          size_t whylen) {
     *g = (oc__circ_pieces){0};
     uint64_t n = 0;
-    for (uint64_t q = lo; q <= hi; q = oc__circ_next_pieces(q, hi, every, step))
+    for (uint64_t q = lo; q <= hi; q = next_pieces(q, hi, every, step))
         n++;
     g->q = malloc((n ? n : 1) * sizeof *g->q);
     g->step_time = malloc((n ? n : 1) * sizeof *g->step_time);
@@ -71,7 +73,7 @@ int oc__circ_pieces_grid(const oc__search_in *in, uint64_t lo, uint64_t hi, uint
         oc__circ_pieces_free(g);
         return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     }
-    for (uint64_t q = lo; q <= hi; q = oc__circ_next_pieces(q, hi, every, step))
+    for (uint64_t q = lo; q <= hi; q = next_pieces(q, hi, every, step))
         g->q[g->n++] = (uint32_t)q;
     int rc = 0;
     for (uint64_t j = 0; j < g->n && !rc; j++) {
