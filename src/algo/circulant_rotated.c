@@ -111,6 +111,12 @@ int oc__circ_rot_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
                : 0;
 }
 
+/* Node x of block 0's tree in block j's tree: x + j around the ring (x, j < N). */
+static uint32_t rotate(uint32_t x, uint32_t j, uint32_t N) {
+    const uint32_t y = x + j;
+    return y >= N ? y - N : y;
+}
+
 /* Round r: for every block j in label order, its arcs parent(p) -> p of depth r, rotated by j;
  * with `reduce` each turned round, p -> parent(p), as a reduction (the reduce-scatter's round). */
 static int emit_round(const oc__circ_tree *t, oc__emit *e, uint32_t r, int reduce) {
@@ -120,16 +126,26 @@ static int emit_round(const oc__circ_tree *t, oc__emit *e, uint32_t r, int reduc
     const uint32_t hi = e->windowed ? (e->win_hi < N ? e->win_hi : N) : N;
     oc__emit_skip(e, (uint64_t)lo * k);
     if (hi > lo) {
+        /* The round's arcs found once (a scan of the tree per block would cost N^2 a round), in
+         * ascending p as before, so the transfers come out in the same order. */
+        uint32_t *child = malloc((size_t)k * sizeof *child);
+        if (!child) return OC_ENOMEM;
+        uint32_t found = 0;
+        for (uint32_t p = 1; p < N && found < k; p++)
+            if (t->label[p] == r) child[found++] = p;
         oc__transfer *out;
         int rc = oc__emit_many(e, (uint64_t)(hi - lo) * k, &out);
-        if (rc) return rc;
+        if (rc) {
+            free(child);
+            return rc;
+        }
         for (uint32_t j = lo; j < hi; j++)
-            for (uint32_t p = 1; p < N; p++)
-                if (t->label[p] == r)
-                    *out++ = reduce ? (oc__transfer){(j + p) % N, (j + t->parent[p]) % N, j, 1,
-                                                     (uint32_t)OC_OP_REDUCE}
-                                    : (oc__transfer){(j + t->parent[p]) % N, (j + p) % N, j, 1,
-                                                     (uint32_t)OC_OP_COPY};
+            for (uint32_t i = 0; i < found; i++) {
+                const uint32_t p = child[i], to = rotate(p, j, N), from = rotate(t->parent[p], j, N);
+                *out++ = reduce ? (oc__transfer){to, from, j, 1, (uint32_t)OC_OP_REDUCE}
+                                : (oc__transfer){from, to, j, 1, (uint32_t)OC_OP_COPY};
+            }
+        free(child);
     }
     oc__emit_skip(e, (uint64_t)(N - hi) * k);
     return 0;
