@@ -439,7 +439,7 @@ int oc_physical_bound(const oc_request *req, oc_physical_bound_info *out, char *
 int oc_report_physical_bound(const oc_report *r, oc_physical_bound_info *out);
 /* Which side is likely loose where a run takes `ratio` x b's time bound: OC_LOOSE_NONE when the
  * ratio is at most OC_LOOSE_RATIO (or not a number), else b->gap_side. *reason (when not NULL)
- * gets a static sentence saying why ("" for NONE), the one the CLI prints after "likely loose: ". */
+ * gets a static sentence saying why ("" for NONE): what the CLI prints after "likely loose:". */
 oc_loose_side oc_physical_bound_loose(const oc_physical_bound_info *b, double ratio,
                                       const char **reason);
 /* "none", "schedule", "bound", "both": the JSON's "likely_loose" values. */

@@ -299,8 +299,8 @@ static void sound_at(const oc_algorithm_info *a, const netcase *nc, uint32_t N, 
                                       direct.time_unit_value == b.time_unit_value
                                 : !b.time_unit),
           "%s on %s: oc_physical_bound's side %d unit %s against the report's %d %s", a->name,
-          nc->net, (int)direct.gap_side, direct.time_unit ? direct.time_unit : "s",
-          (int)b.gap_side, b.time_unit ? b.time_unit : "s");
+          nc->net, (int)direct.gap_side, direct.time_unit ? direct.time_unit : "s", (int)b.gap_side,
+          b.time_unit ? b.time_unit : "s");
     const uint64_t steps = oc_report_steps(rep);
     const double t = oc_report_time(rep);
     CHECK(steps >= b.steps, "%s %s on %s %s N=%u %llu B: %llu steps below the bound %llu (%s)",
@@ -683,19 +683,19 @@ static void test_other_networks(void) {
 static void loose_case(oc_collective c, const char *net, const char *params, uint32_t N,
                        uint64_t bytes, oc_loose_side want, const char *want_unit) {
     oc_kv *np = kv_of(params);
-    oc_request req = {.collective = c, .network = net, .nodes = N, .bytes = bytes,
-                      .net_params = np};
+    oc_request req = {
+        .collective = c, .network = net, .nodes = N, .bytes = bytes, .net_params = np};
     oc_physical_bound_info b;
     char why[256] = "";
     const char *reason = NULL;
     const int rc = oc_physical_bound(&req, &b, why, sizeof why);
     CHECK(rc == 0, "%s on %s N=%u: %s", oc_collective_name(c), net, N, why);
     if (!rc) {
-        CHECK(b.gap_side == want, "%s on %s %s N=%u (%s): side %s, want %s",
-              oc_collective_name(c), net, params, N, b.time_argument,
-              oc_loose_side_name(b.gap_side), oc_loose_side_name(want));
-        CHECK(oc_physical_bound_loose(&b, OC_LOOSE_RATIO, &reason) == OC_LOOSE_NONE &&
-                  reason && !*reason,
+        CHECK(b.gap_side == want, "%s on %s %s N=%u (%s): side %s, want %s", oc_collective_name(c),
+              net, params, N, b.time_argument, oc_loose_side_name(b.gap_side),
+              oc_loose_side_name(want));
+        CHECK(oc_physical_bound_loose(&b, OC_LOOSE_RATIO, &reason) == OC_LOOSE_NONE && reason &&
+                  !*reason,
               "a ratio of exactly %g names no side", OC_LOOSE_RATIO);
         CHECK(oc_physical_bound_loose(&b, NAN, NULL) == OC_LOOSE_NONE, "a NaN ratio names none");
         CHECK(oc_physical_bound_loose(&b, 2.01, &reason) == want && reason && *reason,

@@ -14,8 +14,8 @@
  * created once to hand over its settings typed (its config hook), never run. *unit and
  * *unit_value (when unit is not NULL): the unit the model prints its times in. */
 static int pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
-                   const oc__model *model, const oc_kv *net_params, oc__pbound *out,
-                   const char **unit, double *unit_value, char *why, size_t len) {
+                      const oc__model *model, const oc_kv *net_params, oc__pbound *out,
+                      const char **unit, double *unit_value, char *why, size_t len) {
     oc__pbound_in in = {.coll = coll, .nodes = nodes, .root = root, .bytes = bytes};
     if ((unsigned)coll >= OC_COLLECTIVE_COUNT)
         return oc__fail(why, len, OC_EINVAL, "unknown collective");
@@ -47,8 +47,8 @@ static int pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_
 int oc__pbound_report(const oc_request *req, const oc__model *model, oc_report *rep, char *why,
                       size_t len) {
     oc__pbound b;
-    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, model,
-                        req->net_params, &b, NULL, NULL, why, len);
+    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, model, req->net_params,
+                        &b, NULL, NULL, why, len);
     if (rc == OC_ENOTSUP) {
         if (why && len) why[0] = 0;
         return 0;
@@ -71,11 +71,11 @@ int oc_physical_bound(const oc_request *req, oc_physical_bound_info *out, char *
     oc__pbound b;
     const char *unit = NULL;
     double unit_value = 1;
-    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, model,
-                        req->net_params, &b, &unit, &unit_value, why, len);
+    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, model, req->net_params,
+                        &b, &unit, &unit_value, why, len);
     if (rc) return rc;
-    *out = (oc_physical_bound_info){b.steps, b.time_s, b.steps_arg, b.time_arg, b.gap_side, unit,
-                                    unit_value};
+    *out = (oc_physical_bound_info){b.steps,    b.time_s, b.steps_arg, b.time_arg,
+                                    b.gap_side, unit,     unit_value};
     return 0;
 }
 
