@@ -399,11 +399,34 @@ int oc_write_json_string(FILE *f, const char *s);
  * proofs in src/bounds/): no algorithm is asked, and a verified schedule below it is a bug. Each
  * figure comes with the name of the argument that gave it (the largest of several). Not the same
  * thing as oc_report_steps_lower_bound, which bounds what the model can do with one schedule. */
+/* Where a run is far from the time bound, which side is likely loose, from the kind of argument
+ * that gave the time bound: a capacity (receive, send, link load, port volume, bisection) is met
+ * by some schedule on some instance, so a gap points at the schedules; an argument that ignores
+ * the data volume (relay depth, one round, tuning) points at the bound; the ring all-reduce's
+ * reduction spread (one spanning tree a chunk, where a reduce and a broadcast pay two, and no
+ * schedule meets it) leaves both open. NONE: no gap worth naming (at most OC_LOOSE_RATIO). */
+typedef enum oc_loose_side {
+    OC_LOOSE_NONE = 0,
+    OC_LOOSE_SCHEDULE,
+    OC_LOOSE_BOUND,
+    OC_LOOSE_BOTH
+} oc_loose_side;
+/* A run's time over the time bound above which the side is named (the text's `gap:` line, the
+ * JSON's "likely_loose"). */
+#define OC_LOOSE_RATIO 2.0
+
 typedef struct oc_physical_bound_info {
     uint64_t steps;             /* physical steps */
     double time_s;              /* time, in the model's time scale (the star's: units of tau) */
     const char *steps_argument; /* static strings: the arguments that gave steps and time_s */
     const char *time_argument;
+    /* the side a gap above OC_LOOSE_RATIO points at, from the time argument's kind (never
+     * OC_LOOSE_NONE); oc_physical_bound_loose applies the threshold */
+    oc_loose_side gap_side;
+    /* the unit of time_s as the model prints it (oc_format_time): NULL for seconds; the star's
+     * "tau" (or "D"), worth time_unit_value in time_s's scale */
+    const char *time_unit;
+    double time_unit_value;
 } oc_physical_bound_info;
 
 /* The physical bound of req's collective, network (required), net_params, nodes, bytes and root;
@@ -414,6 +437,13 @@ int oc_physical_bound(const oc_request *req, oc_physical_bound_info *out, char *
 /* The physical bound a run's report carries: 1 and *out set, or 0 when it has none (no
  * network, or one with nothing to bound with). */
 int oc_report_physical_bound(const oc_report *r, oc_physical_bound_info *out);
+/* Which side is likely loose where a run takes `ratio` x b's time bound: OC_LOOSE_NONE when the
+ * ratio is at most OC_LOOSE_RATIO (or not a number), else b->gap_side. *reason (when not NULL)
+ * gets a static sentence saying why ("" for NONE): what the CLI prints after "likely loose:". */
+oc_loose_side oc_physical_bound_loose(const oc_physical_bound_info *b, double ratio,
+                                      const char **reason);
+/* "none", "schedule", "bound", "both": the JSON's "likely_loose" values. */
+const char *oc_loose_side_name(oc_loose_side side);
 
 /* Accessors for the figures tests and tools need. */
 uint64_t oc_report_steps(const oc_report *r);

@@ -6,7 +6,7 @@
 # refused line by line, contradicting options refused; search is the parameter search's
 # --explain and --objective.
 foreach(script golden roundtrip badinput escape decisions_bad conflicts search compare_pins reproduce_settings
-        units search_rhd_fabric)
+        units search_rhd_fabric loose)
   add_test(NAME cli_${script}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/cli/${script}.sh $<TARGET_FILE:opticoll>
                    ${CMAKE_SOURCE_DIR}/tests/cli)

@@ -292,6 +292,15 @@ static void sound_at(const oc_algorithm_info *a, const netcase *nc, uint32_t N, 
     CHECK(oc_physical_bound(&req, &direct, why, sizeof why) == 0 && direct.steps == b.steps &&
               direct.time_s == b.time_s,
           "oc_physical_bound agrees with the report: %s", why);
+    /* the side a gap points at, and the unit the bound prints in without a run (the star's tau:
+     * compare where nothing runs), are the report's */
+    CHECK(direct.gap_side == b.gap_side && b.gap_side != OC_LOOSE_NONE &&
+              (direct.time_unit ? b.time_unit && !strcmp(direct.time_unit, b.time_unit) &&
+                                      direct.time_unit_value == b.time_unit_value
+                                : !b.time_unit),
+          "%s on %s: oc_physical_bound's side %d unit %s against the report's %d %s", a->name,
+          nc->net, (int)direct.gap_side, direct.time_unit ? direct.time_unit : "s", (int)b.gap_side,
+          b.time_unit ? b.time_unit : "s");
     const uint64_t steps = oc_report_steps(rep);
     const double t = oc_report_time(rep);
     CHECK(steps >= b.steps, "%s %s on %s %s N=%u %llu B: %llu steps below the bound %llu (%s)",
@@ -668,6 +677,52 @@ static void test_other_networks(void) {
           (unsigned long long)b.steps, b.steps_argument);
 }
 
+/* Which side is likely loose (oc_physical_bound_loose): the side follows the kind of the time
+ * bound's argument (a capacity: the schedules; the relay depth: the bound; the ring all-reduce's
+ * reduction spread: both), and is named only above OC_LOOSE_RATIO; the star's bound is in tau. */
+static void loose_case(oc_collective c, const char *net, const char *params, uint32_t N,
+                       uint64_t bytes, oc_loose_side want, const char *want_unit) {
+    oc_kv *np = kv_of(params);
+    oc_request req = {
+        .collective = c, .network = net, .nodes = N, .bytes = bytes, .net_params = np};
+    oc_physical_bound_info b;
+    char why[256] = "";
+    const char *reason = NULL;
+    const int rc = oc_physical_bound(&req, &b, why, sizeof why);
+    CHECK(rc == 0, "%s on %s N=%u: %s", oc_collective_name(c), net, N, why);
+    if (!rc) {
+        CHECK(b.gap_side == want, "%s on %s %s N=%u (%s): side %s, want %s", oc_collective_name(c),
+              net, params, N, b.time_argument, oc_loose_side_name(b.gap_side),
+              oc_loose_side_name(want));
+        CHECK(oc_physical_bound_loose(&b, OC_LOOSE_RATIO, &reason) == OC_LOOSE_NONE && reason &&
+                  !*reason,
+              "a ratio of exactly %g names no side", OC_LOOSE_RATIO);
+        CHECK(oc_physical_bound_loose(&b, NAN, NULL) == OC_LOOSE_NONE, "a NaN ratio names none");
+        CHECK(oc_physical_bound_loose(&b, 2.01, &reason) == want && reason && *reason,
+              "above the ratio the side is named with its reason");
+        CHECK(want_unit ? b.time_unit && !strcmp(b.time_unit, want_unit) : !b.time_unit,
+              "%s on %s: unit %s, want %s", oc_collective_name(c), net,
+              b.time_unit ? b.time_unit : "s", want_unit ? want_unit : "s");
+    }
+    oc_kv_free(np);
+}
+
+static void test_loose(void) {
+    loose_case(OC_ALLGATHER, "ring", "wavelengths=2", 16, 4 << 20, OC_LOOSE_SCHEDULE, NULL);
+    loose_case(OC_ALLREDUCE, "ring", "wavelengths=2", 16, 1 << 20, OC_LOOSE_BOTH, NULL);
+    loose_case(OC_ALLREDUCE, "ring", "wavelengths=4", 12, 1 << 20, OC_LOOSE_BOUND, NULL);
+    loose_case(OC_ALLREDUCE, "ring", "wavelengths=1", 12, 1 << 20, OC_LOOSE_SCHEDULE, NULL);
+    loose_case(OC_ALLREDUCE, "fabric", "", 100, 1024, OC_LOOSE_BOUND, NULL);
+    loose_case(OC_ALLREDUCE, "switch", "", 7, 1 << 20, OC_LOOSE_SCHEDULE, NULL);
+    /* P = 9 with k = 2 runs no star algorithm (P = k^h): the bound alone, in tau */
+    loose_case(OC_ALLGATHER, "star", "", 9, 1024, OC_LOOSE_SCHEDULE, "tau");
+    CHECK(!strcmp(oc_loose_side_name(OC_LOOSE_SCHEDULE), "schedule") &&
+              !strcmp(oc_loose_side_name(OC_LOOSE_BOUND), "bound") &&
+              !strcmp(oc_loose_side_name(OC_LOOSE_BOTH), "both") &&
+              !strcmp(oc_loose_side_name(OC_LOOSE_NONE), "none"),
+          "the sides' JSON names");
+}
+
 int main(int argc, char **argv) {
     const int level = argc > 1 && !strcmp(argv[1], "quick") ? 0
                       : argc > 1 && !strcmp(argv[1], "all") ? 2
@@ -676,6 +731,7 @@ int main(int argc, char **argv) {
     test_ring_tree_exact();
     test_tightness();
     test_other_networks();
+    test_loose();
     test_soundness(level);
     return CHECK_SUMMARY();
 }

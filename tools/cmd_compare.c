@@ -9,35 +9,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The physical bound under a table of runs (compare, sweep, tune): what every schedule on the
- * network needs, the arguments that gave it, and where the best run is far from it, which side
- * is likely loose: a capacity argument (receive, send, link load, port volume) is met by some
- * schedule on some instance, so a large gap there points at the schedules; a relay-depth or
- * one-round argument ignores the volume, so a gap there points at the bound. */
+/* The physical bound under compare's table: what every schedule on the network needs, the
+ * arguments that gave it, in the model's time unit (the star's tau, also where nothing ran), and
+ * where the best run is far from it, which side is likely loose: the library's answer
+ * (oc_physical_bound_loose, the JSON's "likely_loose"), printed with its reason. */
 static void print_physical_bound(const oc_request *req, const oc_report *any, double best_ratio) {
     oc_physical_bound_info b;
     char why[512] = "", tb[32];
     if (any ? !oc_report_physical_bound(any, &b) : oc_physical_bound(req, &b, why, sizeof why))
         return;
-    if (any)
-        oc_report_format_time(any, tb, sizeof tb, b.time_s);
-    else
-        oc_format_seconds(tb, sizeof tb, b.time_s);
+    oc_format_time(tb, sizeof tb, b.time_s, b.time_unit, b.time_unit_value);
     printf("  physical bound (every schedule on %s): %llu steps (%s); %s (%s)\n", req->network,
            (unsigned long long)b.steps, b.steps_argument, tb, b.time_argument);
-    if (best_ratio > 2) {
-        const int weak = strstr(b.time_argument, "relay") || strstr(b.time_argument, "one round") ||
-                         strstr(b.time_argument, "tuning");
-        /* the ring all-reduce's reduction spread charges one spanning tree a chunk where a
-         * reduction then a broadcast pays two, and no schedule meets it: neither side is known */
-        const int spread = strstr(b.time_argument, "spread") != NULL;
+    const char *reason;
+    if (oc_physical_bound_loose(&b, best_ratio, &reason) != OC_LOOSE_NONE)
         printf("  gap: the best run is %.2f x the time bound; likely loose: %s\n", best_ratio,
-               spread ? "both (the bound counts one tree a chunk, a reduce and broadcast pay two; "
-                        "the best schedule loads some links above the average)"
-               : weak ? "the bound (its argument ignores the data volume)"
-                      : "the schedules (a capacity argument: schedules that fill every receiver "
-                        "each step would meet it)");
-    }
+               reason);
 }
 
 int cmd_compare(options *o) {

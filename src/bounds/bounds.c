@@ -6,7 +6,8 @@
 #include "bounds/bounds.h"
 
 int oc__pbound_compute(const oc__pbound_in *in, oc__pbound *out, char *why, size_t len) {
-    *out = (oc__pbound){0, 0, "one node: nothing to move", "one node: nothing to move"};
+    *out = (oc__pbound){0, 0, "one node: nothing to move", "one node: nothing to move",
+                        OC_LOOSE_SCHEDULE};
     if ((unsigned)in->coll >= OC_COLLECTIVE_COUNT)
         return oc__fail(why, len, OC_ENOTSUP, "no physical bound: unknown collective");
     if (in->nodes < 1) return oc__fail(why, len, OC_EINVAL, "no physical bound: no nodes");

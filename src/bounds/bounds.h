@@ -40,6 +40,10 @@ typedef struct oc__pbound {
     double time_s;         /* time every accepted schedule needs, in the model's time scale */
     const char *steps_arg; /* the argument that gave `steps` (a static string) */
     const char *time_arg;  /* the argument that gave `time_s` */
+    /* what kind of argument time_arg is, so which side a gap points at (opticoll_core.h,
+     * oc_loose_side): SCHEDULE for a capacity some schedule meets, BOUND for one that ignores
+     * the data volume, BOTH where neither is known; set beside time_arg, never NONE */
+    oc_loose_side gap_side;
 } oc__pbound;
 
 /* The bound for `in`; 0, or OC_ENOTSUP when the model hands nothing typed (kind NONE) or the

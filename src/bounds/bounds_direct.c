@@ -75,6 +75,7 @@ int oc__pbound_direct(const oc__pbound_in *in, oc__pbound *out, char *why, size_
     const double B = oc__pb_port_bytes(in, &what);
     double volume = B / (double)fan; /* bytes some step's slowest messages add up to, at least */
     out->time_arg = "steps bound x start-up + port volume x tm / ports";
+    out->gap_side = OC_LOOSE_SCHEDULE; /* the port volume, and below the bisection: capacities */
     if (in->coll == OC_ALLTOALL && unit > 0) {
         const uint64_t N = in->nodes, duplex = c->fullduplex ? 1 : 2;
         for (uint32_t i = 0; i < c->ndims; i++) {

@@ -32,5 +32,6 @@ int oc__pbound_fabric(const oc__pbound_in *in, oc__pbound *out, char *why, size_
     out->steps_arg = "relay depth (a tile holds at most min(MZI degree, W) circuits a step)";
     out->time_s = f->reconfig_s + (double)L * f->alpha_s + volume / f->bytes_per_s;
     out->time_arg = "one reconfiguration + relay depth x alpha + port volume / bandwidth";
+    out->gap_side = OC_LOOSE_BOUND; /* one reconfiguration and the relay depth: the fewest */
     return 0;
 }

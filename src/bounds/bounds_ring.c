@@ -96,6 +96,14 @@ static const char *const time_name[A_COUNT] = {
     "gossip transfers x step cost, at the best chunk size",
     "reduction spread x step cost, at the best chunk size"};
 
+/* Which side a gap points at, per time argument (oc_loose_side): the relay depth ignores the
+ * volume (the bound); the reduction spread charges one tree a chunk where a reduction then a
+ * broadcast pays two and no schedule meets it (both); the others are capacities a schedule that
+ * fills every receiver or link slot each step would meet (the schedules). */
+static const oc_loose_side time_side[A_COUNT] = {
+    OC_LOOSE_SCHEDULE, OC_LOOSE_SCHEDULE, OC_LOOSE_BOUND,    OC_LOOSE_SCHEDULE, OC_LOOSE_SCHEDULE,
+    OC_LOOSE_SCHEDULE, OC_LOOSE_SCHEDULE, OC_LOOSE_SCHEDULE, OC_LOOSE_BOTH};
+
 typedef struct ring_ctx {
     const oc__pbound_in *in;
     uint64_t N, X, L;
@@ -229,6 +237,7 @@ int oc__pbound_ring(const oc__pbound_in *in, oc__pbound *out, char *why, size_t 
         out->steps_arg = steps_name[A_RELAY];
         out->time_s = (double)c.L * step_cost(r, oc__ceil_div(unit1, q1));
         out->time_arg = time_name[A_RELAY];
+        out->gap_side = time_side[A_RELAY];
         free(T);
         return 0;
     }
@@ -254,6 +263,7 @@ int oc__pbound_ring(const oc__pbound_in *in, oc__pbound *out, char *why, size_t 
     }
     out->time_s = best;
     out->time_arg = time_name[best_arg];
+    out->gap_side = time_side[best_arg];
     free(T);
     return 0;
 }

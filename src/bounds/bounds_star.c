@@ -98,11 +98,12 @@ int oc__pbound_star(const oc__pbound_in *in, oc__pbound *out, char *why, size_t 
     const uint64_t longest = m > L ? m : L;
     const double msg = s->L * s->tau;
     out->time_s = s->D + (double)longest * msg;
-    /* worded without "tuning" where a capacity binds: the CLI's gap line reads a relay or
-     * tuning argument as one that ignores the volume */
+    /* a gap points at the schedules where a capacity binds, at the bound where the relay
+     * depth and a tuning ignore the volume (oc_loose_side) */
     out->time_arg = m > L ? "port capacity in messages (ceil(SIZE/L) a block, k filters or lasers "
                             "a step, L tau each) + D once"
                           : "one tuning + relay depth (a message a step at least)";
+    out->gap_side = m > L ? OC_LOOSE_SCHEDULE : OC_LOOSE_BOUND;
     if (in->coll == OC_BROADCAST || in->coll == OC_SCATTER) {
         const double rooted = (double)L * s->D + (double)longest * msg;
         if (rooted > out->time_s) {
@@ -113,6 +114,9 @@ int oc__pbound_star(const oc__pbound_in *in, oc__pbound *out, char *why, size_t 
                                     "step, L tau each)"
                                   : "first-reception steps x (D + a message): receivers grow "
                                     "k+1-fold a step, each first reception tunes a filter";
+            /* as the CLI's gap line has always read these (a schedule that tunes once per
+             * first reception and fills its ports meets them) */
+            out->gap_side = OC_LOOSE_SCHEDULE;
         }
     }
     const int everyone = in->coll == OC_ALLGATHER || in->coll == OC_GOSSIP ||
@@ -130,6 +134,7 @@ int oc__pbound_star(const oc__pbound_in *in, oc__pbound *out, char *why, size_t 
                                   "a second tuning"
                                 : "two tunings (one tuning leaves a fixed in-degree-k digraph "
                                   "too deep) + relay depth";
+            out->gap_side = OC_LOOSE_BOUND; /* depth and tunings: the volume is ignored */
         }
     }
     return 0;

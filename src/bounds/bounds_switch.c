@@ -82,6 +82,7 @@ int oc__pbound_switch(const oc__pbound_in *in, oc__pbound *out, char *why, size_
     out->steps_arg = "relay depth (a port sends one transfer a step: holders at most double)";
     double best = (double)K * s->alpha_s + B * s->beta_s;
     out->time_arg = "relay depth x alpha + port volume x beta";
+    out->gap_side = OC_LOOSE_BOUND; /* the relay depth's start-ups are a schedule's fewest */
     for (uint64_t R = 1; R < K; R++) {
         const double a = (double)least_ports(in->nodes, R) * s->alpha_s;
         const double b = (double)R * s->alpha_s + B * s->beta_s;
@@ -90,6 +91,7 @@ int oc__pbound_switch(const oc__pbound_in *in, oc__pbound *out, char *why, size_
             best = t;
             out->time_arg = a > b ? "rounds x ports (few rounds need many transfers a port)"
                                   : "rounds x alpha + port volume x beta";
+            out->gap_side = OC_LOOSE_SCHEDULE; /* a port's transfers or volume: capacities */
         }
     }
     out->time_s = best;
@@ -110,6 +112,7 @@ int oc__pbound_fattree(const oc__pbound_in *in, oc__pbound *out, char *why, size
     const double rho = f->router_s, pkt = f->packet_s;
     out->time_s = rho + packets * pkt;
     out->time_arg = "one router delay + port volume in packets on a node link";
+    out->gap_side = OC_LOOSE_SCHEDULE; /* the node link's volume, and below a spine's: capacities */
     const uint64_t N = in->nodes, down = f->leaf_down;
     if (down == 0 || N <= down) return 0; /* one leaf: no path through a spine */
     const int per_node = in->coll == OC_ALLGATHER || in->coll == OC_GOSSIP ||

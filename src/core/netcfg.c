@@ -55,3 +55,11 @@ void oc__direct_dims_text(const oc__direct_cfg *c, char *buf, size_t len) {
 double oc__direct_msg_time(const oc__direct_cfg *cfg, uint64_t hops, uint64_t bytes) {
     return cfg->ts + (cfg->wormhole ? (double)hops * cfg->td : 0) + (double)bytes * cfg->tm;
 }
+
+const char *oc__netcfg_time_unit(const oc__netcfg *cfg, double *value) {
+    *value = 1;
+    if (cfg->kind != OC_NETCFG_STAR) return NULL;
+    const oc__star_cfg *s = &cfg->star;
+    *value = s->tau > 0 ? s->tau : s->D > 0 ? s->D : 1;
+    return s->tau > 0 || s->D == 0 ? "tau" : "D";
+}

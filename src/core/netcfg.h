@@ -139,4 +139,10 @@ typedef struct oc__netcfg {
     };
 } oc__netcfg;
 
+/* The unit a network's times are printed in (oc_format_time), from its settings: NULL for
+ * seconds; the star's seed times are unitless (L tau = 1), so "tau" worth tau in their scale, or
+ * "D" worth D when tau = 0. The star's run (its finish()) and its physical bound both ask this,
+ * so a bound without a run (compare where nothing ran) prints in the run's unit. */
+const char *oc__netcfg_time_unit(const oc__netcfg *cfg, double *value);
+
 #endif

@@ -76,9 +76,13 @@ int oc_report_steps_lower_bound(const oc_report *r, uint64_t *out) {
     return r->has_lb;
 }
 int oc_report_physical_bound(const oc_report *r, oc_physical_bound_info *out) {
-    if (r->has_pbound)
-        *out = (oc_physical_bound_info){r->pbound_steps, r->pbound_time_s, r->pbound_steps_arg,
-                                   r->pbound_time_arg};
+    if (r->has_pbound) {
+        double unit_value;
+        const char *unit = oc_report_time_unit(r, &unit_value);
+        *out = (oc_physical_bound_info){r->pbound_steps,    r->pbound_time_s,   r->pbound_steps_arg,
+                                        r->pbound_time_arg, r->pbound_gap_side, unit,
+                                        unit_value};
+    }
     return r->has_pbound;
 }
 double oc_report_time(const oc_report *r) {

@@ -76,6 +76,7 @@ struct oc_report {
     uint64_t pbound_steps;
     double pbound_time_s;
     const char *pbound_steps_arg, *pbound_time_arg;
+    oc_loose_side pbound_gap_side; /* the side a gap points at (oc_physical_bound_info.gap_side) */
     int verified, data_checked;
     char data_note[160];
     oc__num *nums; /* breakdown and extra figures, in insertion order */

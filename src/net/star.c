@@ -387,10 +387,11 @@ static int star_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     const double tune_path = (double)m->tuned_steps * m->p.D;
     oc__netrun_figures(rep, m->base.steps, m->base.rounds, comm + tune_path);
     /* The seed's times are unitless (L tau = 1): they are printed in units of tau (of D when
-     * tau = 0), and the JSON keeps its *_s names. */
+     * tau = 0), and the JSON keeps its *_s names; the physical bound asks the same helper. */
+    oc__netcfg cfg;
+    star_config(m, &cfg);
     snprintf(rep->time_unit, sizeof rep->time_unit, "%s",
-             m->p.tau > 0 || m->p.D == 0 ? "tau" : "D");
-    rep->time_unit_value = m->p.tau > 0 ? m->p.tau : m->p.D > 0 ? m->p.D : 1;
+             oc__netcfg_time_unit(&cfg, &rep->time_unit_value));
     int rc = oc__netrun_param(rep, "k", "%llu", (unsigned long long)m->p.k);
     rc |= oc__netrun_param(rep, "D", "%g", m->p.D);
     rc |= oc__netrun_param(rep, "tau", "%g", m->p.tau);

@@ -54,21 +54,27 @@ static int json_search(cJSON *to, const oc__search_log *log) {
 
 /* "physical_bound": {steps, time_s, argument, steps_argument, time_argument} or null, and
  * "to_physical_bound_ratio": this run's time over the bound's (null when there is no bound or it
- * is 0). The bound holds for every schedule of the network (src/bounds); steps_lower_bound is the
- * model's bound on this one schedule. */
+ * is 0), then "likely_loose" ("schedule", "bound", "both": oc_physical_bound_loose) only where
+ * that ratio is above OC_LOOSE_RATIO, the text's threshold. The bound holds for every schedule
+ * of the network (src/bounds); steps_lower_bound is the model's bound on this one schedule. */
 static int json_pbound(cJSON *o, const oc_report *r) {
-    if (!r->has_pbound)
+    oc_physical_bound_info info;
+    if (!oc_report_physical_bound(r, &info))
         return oc__json_null(o, "physical_bound") && oc__json_null(o, "to_physical_bound_ratio");
     char arg[320];
     snprintf(arg, sizeof arg, "steps: %s; time: %s", r->pbound_steps_arg, r->pbound_time_arg);
     cJSON *b = oc__json_obj(o, "physical_bound");
+    const int has_ratio = r->pbound_time_s > 0;
+    const double ratio = has_ratio ? r->time_s / r->pbound_time_s : 0;
+    const oc_loose_side loose = has_ratio ? oc_physical_bound_loose(&info, ratio, NULL)
+                                          : OC_LOOSE_NONE;
     return b && oc__json_u64(b, "steps", r->pbound_steps) &&
            oc__json_num(b, "time_s", r->pbound_time_s) && oc__json_str(b, "argument", arg) &&
            oc__json_str(b, "steps_argument", r->pbound_steps_arg) &&
            oc__json_str(b, "time_argument", r->pbound_time_arg) &&
-           (r->pbound_time_s > 0 ? oc__json_num(o, "to_physical_bound_ratio",
-                                                r->time_s / r->pbound_time_s)
-                                 : oc__json_null(o, "to_physical_bound_ratio"));
+           (has_ratio ? oc__json_num(o, "to_physical_bound_ratio", ratio)
+                      : oc__json_null(o, "to_physical_bound_ratio")) &&
+           (loose == OC_LOOSE_NONE || oc__json_str(o, "likely_loose", oc_loose_side_name(loose)));
 }
 
 /* A number the report may not have: the value, or null. */
@@ -224,8 +230,17 @@ int oc_report_write_text(const oc_report *r, FILE *f) {
             oc_report_format_time(r, t1, sizeof t1, r->pbound_time_s);
             fprintf(f, "  physical bound: %llu steps (%s), %s (%s)", (unsigned long long)r->pbound_steps,
                     r->pbound_steps_arg, t1, r->pbound_time_arg);
-            if (r->pbound_time_s > 0)
-                fprintf(f, "; this run %.2f x the time bound", r->time_s / r->pbound_time_s);
+            if (r->pbound_time_s > 0) {
+                const double ratio = r->time_s / r->pbound_time_s;
+                oc_physical_bound_info info;
+                const char *reason = "";
+                fprintf(f, "; this run %.2f x the time bound", ratio);
+                /* where the gap is above the threshold, which side is likely loose, as the JSON's
+                 * "likely_loose" and compare's gap line say it */
+                if (oc_report_physical_bound(r, &info) &&
+                    oc_physical_bound_loose(&info, ratio, &reason) != OC_LOOSE_NONE)
+                    fprintf(f, "; likely loose: %s", reason);
+            }
             fputc('\n', f);
         }
     }

@@ -11,10 +11,11 @@
 #include <string.h>
 
 /* The physical bound (src/bounds) of a collective on `model` with `net_params`: the model is
- * created once to hand over its settings typed (its config hook), never run. */
+ * created once to hand over its settings typed (its config hook), never run. *unit and
+ * *unit_value (when unit is not NULL): the unit the model prints its times in. */
 static int pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
-                   const oc__model *model, const oc_kv *net_params, oc__pbound *out, char *why,
-                   size_t len) {
+                      const oc__model *model, const oc_kv *net_params, oc__pbound *out,
+                      const char **unit, double *unit_value, char *why, size_t len) {
     oc__pbound_in in = {.coll = coll, .nodes = nodes, .root = root, .bytes = bytes};
     if ((unsigned)coll >= OC_COLLECTIVE_COUNT)
         return oc__fail(why, len, OC_EINVAL, "unknown collective");
@@ -36,6 +37,7 @@ static int pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_
         memset(&in.cfg, 0, sizeof in.cfg);
         if (model->config) model->config(net, &in.cfg);
         model->destroy(net);
+        if (unit) *unit = oc__netcfg_time_unit(&in.cfg, unit_value);
         rc = oc__pbound_compute(&in, out, why, len);
     }
     oc__spec_free(&probe);
@@ -45,8 +47,8 @@ static int pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_
 int oc__pbound_report(const oc_request *req, const oc__model *model, oc_report *rep, char *why,
                       size_t len) {
     oc__pbound b;
-    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, model,
-                            req->net_params, &b, why, len);
+    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, model, req->net_params,
+                        &b, NULL, NULL, why, len);
     if (rc == OC_ENOTSUP) {
         if (why && len) why[0] = 0;
         return 0;
@@ -57,6 +59,7 @@ int oc__pbound_report(const oc_request *req, const oc__model *model, oc_report *
     rep->pbound_time_s = b.time_s;
     rep->pbound_steps_arg = b.steps_arg;
     rep->pbound_time_arg = b.time_arg;
+    rep->pbound_gap_side = b.gap_side;
     return 0;
 }
 
@@ -66,9 +69,43 @@ int oc_physical_bound(const oc_request *req, oc_physical_bound_info *out, char *
     const oc__model *model = oc__model_find(req->network);
     if (!model) return oc__fail(why, len, OC_ENOENT, "unknown network '%s'", OC_Q(req->network));
     oc__pbound b;
-    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, model,
-                            req->net_params, &b, why, len);
+    const char *unit = NULL;
+    double unit_value = 1;
+    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, model, req->net_params,
+                        &b, &unit, &unit_value, why, len);
     if (rc) return rc;
-    *out = (oc_physical_bound_info){b.steps, b.time_s, b.steps_arg, b.time_arg};
+    *out = (oc_physical_bound_info){b.steps,    b.time_s, b.steps_arg, b.time_arg,
+                                    b.gap_side, unit,     unit_value};
     return 0;
+}
+
+/* What the CLI prints after "likely loose: ", per side: the reason a gap points there. */
+oc_loose_side oc_physical_bound_loose(const oc_physical_bound_info *b, double ratio,
+                                      const char **reason) {
+    static const char *const why_side[] = {
+        [OC_LOOSE_NONE] = "",
+        [OC_LOOSE_SCHEDULE] = "the schedules (a capacity argument: schedules that fill every "
+                              "receiver each step would meet it)",
+        [OC_LOOSE_BOUND] = "the bound (its argument ignores the data volume)",
+        [OC_LOOSE_BOTH] = "both (the bound counts one tree a chunk, a reduce and broadcast pay "
+                          "two; the best schedule loads some links above the average)"};
+    oc_loose_side side = OC_LOOSE_NONE;
+    /* !(ratio <= threshold): a NaN ratio names nothing either */
+    if (b && ratio > OC_LOOSE_RATIO && (unsigned)b->gap_side <= OC_LOOSE_BOTH) side = b->gap_side;
+    if (reason) *reason = why_side[side];
+    return side;
+}
+
+const char *oc_loose_side_name(oc_loose_side side) {
+    switch (side) {
+    case OC_LOOSE_SCHEDULE:
+        return "schedule";
+    case OC_LOOSE_BOUND:
+        return "bound";
+    case OC_LOOSE_BOTH:
+        return "both";
+    case OC_LOOSE_NONE:
+    default:
+        return "none";
+    }
 }

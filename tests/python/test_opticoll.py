@@ -184,3 +184,18 @@ def test_physical_bound_matches_the_run(coll, net, nodes, params):
         assert r["to_physical_bound_ratio"] >= 1 - 1e-9
     with pytest.raises(opticoll.UnknownName):
         opticoll.physical_bound("allgather", 8, 1024, network="nope")
+
+
+@pytest.mark.parametrize("coll,algo,net,nodes,size,w,side", [
+    ("allgather", "optree", "ring", 16, "4MiB", 2, "schedule"),
+    ("allreduce", "rhd", "fabric", 100, "1KiB", None, "bound"),
+    ("allreduce", "ring", "ring", 12, "1MiB", 4, "bound"),
+    ("allreduce", "ring", "ring", 16, "1MiB", 2, "both"),
+    ("allreduce", "rhd", "switch", 16, "1MiB", None, None)])
+def test_likely_loose_is_a_flat_field(coll, algo, net, nodes, size, w, side):
+    """A run's Record has "likely_loose" (the side of a gap to the physical bound) only where its
+    to_physical_bound_ratio is above 2."""
+    r = opticoll.run(coll, algo, nodes, size, network=net,
+                     net_params={"wavelengths": w} if w else None)
+    assert r.get("likely_loose") == side
+    assert (r["to_physical_bound_ratio"] > 2) == (side is not None)
