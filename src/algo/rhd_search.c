@@ -921,17 +921,79 @@ static void fold_family_cost(const cost_net *n, oc__rhd_kind kind, uint32_t r, t
     reconfigs(n, dirs + 2 - (kind == OC__RHD_BOTH ? 1 : 0), b);
 }
 
+/* The folded candidate of radix r (fold=1, 2 <= r <= N): its core P = r^k <= N and digits; 0
+ * when N is a power of r (then it is a factorisation, not a fold). */
+static int fold_shape(uint32_t N, uint32_t r, uint32_t *P, uint32_t *digits, uint32_t *k) {
+    *P = 1;
+    *k = 0;
+    while ((uint64_t)*P * r <= N) {
+        *P *= r;
+        digits[(*k)++] = r;
+    }
+    return *P != N;
+}
+
+static const char *const floor_name =
+    "the same rounds' proven steps, each at the least a step costs (no payload): its chunk "
+    "size's terms were not needed";
+
+/* The floor of the folded candidate of radix r: candidate_cost on the network with no payload
+ * time (every chunk costs nothing, a ring step its fixed part, a fat-tree transfer one packet).
+ * Every term of round_cost and reconfigs is non-decreasing in the payload's terms (c, the ring's
+ * step, the fat-tree's packets per chunk), and the steps do not read them at all, so this is at
+ * most candidate_cost with the candidate's own terms, a proven bound, and it needs no model made
+ * for the candidate's chunk size (in->figures, which creates the network twice: O(N) each, and
+ * O(N^2) over the N folds of N = 131072 nodes). */
+static void fold_floor(const rsearch *c, uint32_t r, tally *t) {
+    uint32_t P, k, digits[OC__RHD_MAX_LEVELS];
+    *t = (tally){0};
+    if (!fold_shape(c->N, r, &P, digits, &k)) {
+        t->t = DBL_MAX;
+        t->st = UINT64_MAX;
+        return;
+    }
+    cost_net z = c->net;
+    z.c = 0;
+    z.step = z.a;
+    z.npk = 0;
+    candidate_cost(&z, c->kind, digits, k, P, NULL, t);
+}
+
+/* tail[r - 2] for r = 2 .. N: the least time and, apart, the fewest steps of fold_floor over the
+ * radices r .. N, a proven bound on every folded candidate of radix r or more (each member's
+ * floor is at most its cost). fold_family_cost's bound grows only as (r - 1) / 2Fw steps of a
+ * step's fixed part, far under a ring's folds of large radix (the all-to-all of P = r core
+ * nodes loads a link with about P^2 / 4 chunks), so without it the loop ran on to r = N. */
+static int fold_tail(rsearch *c, tally **out) {
+    const uint32_t N = c->N;
+    tally *tail = oc__calloc((size_t)N - 1, sizeof *tail);
+    if (!tail) return OC_ENOMEM;
+    tally least = {.t = DBL_MAX, .st = UINT64_MAX};
+    for (uint32_t r = N; r >= 2; r--) {
+        tally t;
+        fold_floor(c, r, &t);
+        least.t = fmin(least.t, t.t);
+        if (t.st < least.st) least.st = t.st;
+        tail[r - 2] = least;
+    }
+    *out = tail;
+    return 0;
+}
+
 /* fold=1 with radix r = 2, 3, ... (N not a power of r), while the family can still win; the
- * last, r = N + 1, folds every node onto node 0 (every r > N is that schedule). */
+ * last, r = N + 1, folds every node onto node 0 (every r > N is that schedule). A candidate
+ * whose floor (fold_floor) cannot win is offered at its floor, unmapped, without its network's
+ * terms; one whose bound cannot win is offered without its fold rounds mapped alone (a larger
+ * bound could not win either): either way the search decides as with the full bound. */
 static int folds(rsearch *c) {
     const oc__search_in *in = c->in;
+    tally *tail = NULL;
+    int rc = c->N >= 2 ? fold_tail(c, &tail) : 0;
+    if (rc) return rc;
     for (uint32_t r = 2; r <= c->N + 1; r++) {
-        uint32_t P = 1, k = 0, digits[OC__RHD_MAX_LEVELS];
-        while ((uint64_t)P * r <= c->N) {
-            P *= r;
-            digits[k++] = r;
-        }
-        if (P == c->N) continue;
+        uint32_t P, k, digits[OC__RHD_MAX_LEVELS];
+        if (r <= c->N && !fold_shape(c->N, r, &P, digits, &k)) continue;
+        if (r > c->N) fold_shape(c->N, r, &P, digits, &k);
         /* radices r..N: at least one level of r-1 circuits; radix N + 1: N - 1 into node 0 */
         const int refused = fabric_refuses(&c->net, r <= c->N ? r : c->N);
         const oc__bound never = {.time_s = DBL_MAX, .steps = UINT64_MAX, .name = "refused"};
@@ -940,51 +1002,76 @@ static int folds(rsearch *c) {
         if (r <= c->N) {
             tally fam = {0};
             fold_family_cost(&c->net, c->kind, r, &fam);
+            fam.t = fmax(fam.t, tail[r - 2].t);
+            if (tail[r - 2].st > fam.st) fam.st = tail[r - 2].st;
             const oc__bound fb = to_bound(&fam, bound_name(&c->net));
             int yes = refused ? 0 : oc__search_can_win(c->s, &fb);
-            if (yes < 0) return yes;
+            if (yes < 0) {
+                rc = yes;
+                goto out;
+            }
             if (!yes) {
                 snprintf(family, sizeof family, "fold=1 with radix %u to %u%s%s%s", r, c->N,
                          refused ? ": a level " : "", refused ? reason : "",
                          refused ? " (the fabric refuses it)" : "");
-                int rc = oc__search_prune(c->s, family, refused ? &never : &fb, c->N + 1 - r);
-                if (rc) return rc;
+                if ((rc = oc__search_prune(c->s, family, refused ? &never : &fb, c->N + 1 - r)))
+                    goto out;
                 r = c->N; /* on to radix N + 1 */
+                continue;
+            }
+            tally floor;
+            fold_floor(c, r, &floor);
+            oc__bound b = to_bound(&floor, floor_name);
+            if ((yes = oc__search_can_win(c->s, &b)) < 0) {
+                rc = yes;
+                goto out;
+            }
+            if (!yes) {
+                b.transfers = candidate_transfers(c->kind, c->N, P, digits, k);
+                if ((rc = offer(c, digits, k, r, &b))) goto out;
                 continue;
             }
         } else if (refused) {
             snprintf(family, sizeof family,
                      "fold=1 with radix %u (all onto node 0): its fold round %s (the fabric "
                      "refuses it)", r, reason);
-            return oc__search_prune(c->s, family, &never, 1);
+            rc = oc__search_prune(c->s, family, &never, 1);
+            goto out;
         }
         cost_net net = c->net;
         if (c->kind == OC__RHD_BOTH) { /* the vector in P chunks: the network's terms for them */
             oc__formula_in f;
-            int rc = in->figures(in, in->coll, P, &f, c->why, c->len);
-            if (rc) return rc;
+            if ((rc = in->figures(in, in->coll, P, &f, c->why, c->len))) goto out;
             net = net_of(&f, c->N);
             net.pkt = c->net.pkt;
             net.npk = net.pkt > 0 ? (uint64_t)llround(net.c / net.pkt) : 0;
         }
         tally t = {0};
         candidate_cost(&net, c->kind, digits, k, P, NULL, &t);
-        if (c->exact && c->nseed && below(&t, &c->seed_cost)) {
-            /* it could beat the factorisations' optimum: its fold rounds' costs first */
+        oc__bound b = to_bound(&t, bound_name(&net));
+        int yes = 0;
+        if (c->exact && c->nseed && below(&t, &c->seed_cost) &&
+            (yes = oc__search_can_win(c->s, &b)) < 0) {
+            rc = yes;
+            goto out;
+        }
+        if (yes) {
+            /* it could beat the factorisations' optimum and the best mapped: its fold rounds'
+             * costs first */
             tally fx;
-            int rc = cost_folds(c, r, &fx);
-            if (rc) return rc;
+            if ((rc = cost_folds(c, r, &fx))) goto out;
             if (fx.exact) {
                 t = (tally){0};
                 candidate_cost(&net, c->kind, digits, k, P, &fx, &t);
+                b = to_bound(&t, bound_name(&net));
             }
         }
-        oc__bound b = to_bound(&t, bound_name(&net));
         b.transfers = candidate_transfers(c->kind, c->N, P, digits, k);
-        int rc = offer(c, digits, k, r, &b);
-        if (rc) return rc;
+        if ((rc = offer(c, digits, k, r, &b))) goto out;
     }
-    return 0;
+out:
+    free(tail);
+    return rc;
 }
 
 int oc__rhd_search(const oc__search_in *in, oc__search *s, oc__rhd_kind kind, char *why,
