@@ -135,6 +135,7 @@ typedef struct cost_net {
     double pkt;     /* fattree: one packet on a link (0: unknown) */
     double router;  /* fattree: one router's delay, the least a round can take */
     uint64_t npk;   /* fattree: packets per chunk */
+    uint64_t leaf;  /* fattree: nodes per leaf router (node v on leaf v / leaf), else 0 */
 } cost_net;
 
 /* Whether the fabric refuses a level of r-1 circuits per tile: more than its lanes in one step
@@ -176,7 +177,8 @@ static cost_net net_of(const oc__formula_in *f, uint32_t N) {
                   .split = f->split_degree,
                   .degree = f->max_degree,
                   .ch = f->channels ? f->channels : 1,
-                  .router = f->cfg.kind == OC_NETCFG_FATTREE ? f->cfg.fattree.router_s : 0};
+                  .router = f->cfg.kind == OC_NETCFG_FATTREE ? f->cfg.fattree.router_s : 0,
+                  .leaf = f->cfg.kind == OC_NETCFG_FATTREE ? f->cfg.fattree.leaf_down : 0};
     return n;
 }
 
@@ -208,9 +210,10 @@ static double hops(const cost_net *n, uint64_t t) {
 }
 
 /* One round in which the busiest node has d transfers of `units` chunks (each at least that
- * many) and, on the ring, the busiest directed link carries at least `link_units` chunks. */
+ * many) and, on the ring, the busiest directed link carries at least `link_units` chunks; on the
+ * fat-tree, `cross`: some transfer of the round joins nodes of two leaves. */
 static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double link_units,
-                       tally *b) {
+                       int cross, tally *b) {
     switch (n->kind) {
     case OC_NETCFG_SWITCH:
         b->st += d;
@@ -243,7 +246,10 @@ static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double lin
          * units x (npk - 1) packets (a chunk is more than npk - 1 packets), then a router delay */
         const double per = fmax(1, (double)units * (double)(n->npk ? n->npk - 1 : 0));
         b->st += 1;
-        b->t += n->router + (double)d * per * n->pkt;
+        /* a transfer between two leaves passes three routers (leaf, spine, leaf) and its own
+         * packets through its busiest link: the round, as long as its slowest transfer, lasts
+         * at least that too */
+        b->t += fmax(n->router + (double)d * per * n->pkt, cross ? 3 * n->router + per * n->pkt : 0);
         break;
     }
     default:
@@ -286,6 +292,14 @@ static double group_load(uint32_t r, uint64_t w) {
     return (double)w * (double)w * (double)((uint64_t)r * r / 4);
 }
 
+/* Whether a level of radix r at place value w joins nodes of two fat-tree leaves: core node 0
+ * (digit 0) sends to (r - 1) w, a core node (below r w <= P), on leaf (r - 1) w / leaf >= 1
+ * once (r - 1) w >= leaf. (A sufficient test: a level may cross leaves without it.) In
+ * fold_family_cost a radix r' >= r has its first level, at w = 1, crossing when r - 1 >= leaf. */
+static int level_crosses(const cost_net *n, uint32_t r, uint64_t w) {
+    return n->leaf && (uint64_t)(r - 1) * w >= n->leaf;
+}
+
 /* A level of radix r at place value w among P core nodes, `dirs` times (halving, doubling). */
 static void level_cost(const cost_net *n, uint32_t r, uint64_t w, uint32_t P, uint32_t dirs,
                        tally *b) {
@@ -299,7 +313,7 @@ static void level_cost(const cost_net *n, uint32_t r, uint64_t w, uint32_t P, ui
         load = uh * (double)(P / r) * (double)w / (2.0 * n->N);
     }
     for (uint32_t i = 0; i < dirs; i++)
-        round_cost(n, r - 1, w, load, b);
+        round_cost(n, r - 1, w, load, level_crosses(n, r, w), b);
 }
 
 /* The fabric's reconfigurations: `count` of them. */
@@ -371,8 +385,10 @@ static void candidate_cost(const cost_net *n, oc__rhd_kind kind, const uint32_t 
             b->t += folds_exact->t;
             b->st += folds_exact->st;
         } else {
-            round_cost(n, m, in, fmax(uh * (double)in / links, busiest * (double)in), b);
-            round_cost(n, m, out, fmax(uh * (double)out / links, busiest * (double)out), b);
+            const int cross = n->leaf && P >= n->leaf; /* extra P folds onto core node 0 */
+            round_cost(n, m, in, fmax(uh * (double)in / links, busiest * (double)in), cross, b);
+            round_cost(n, m, out, fmax(uh * (double)out / links, busiest * (double)out), cross,
+                       b);
         }
         rounds += 2;
     }
@@ -403,7 +419,7 @@ uint64_t oc__rhd_ring_detail(const oc__rhd *h, const oc__formula_in *in, oc__rhd
         const uint64_t m = oc__ceil_div(h->N - h->P, h->P);
         const double uh = fold_hops(&n, h->P);
         tally b = {0};
-        round_cost(&n, m, h->P, uh * h->P / (2.0 * h->N), &b);
+        round_cost(&n, m, h->P, uh * h->P / (2.0 * h->N), 0, &b);
         all += 2 * b.st;
         if (at < len)
             at += (size_t)snprintf(buf + at, len - at,
@@ -648,13 +664,15 @@ static void completion_value(const rsearch *c, uint64_t W, uint32_t M, tally *b)
     b->proven++;
 }
 
-/* The rounds of c->lv's one level, in the directions the algorithm runs them. */
+/* The round of c->lv's one level: the halving's (rhd, rh) or the doubling's (rd). rhd's
+ * doubling level is the halving's round transfer for transfer (the same ends, and with P = N
+ * and one label per core node, sends() gives both the same w chunks), bar the op, which no
+ * additive model reads (search.c's round cache takes the two as one round): cost_level counts
+ * the halving twice instead of generating, hashing and comparing the doubling (the all-to-all
+ * of 4096 nodes, 16.7 M transfers) only to find it in the cache. */
 static int level_rounds(void *ctx, oc__emit *e) {
     const rsearch *c = ctx;
-    int rc = 0;
-    if (c->kind != OC__RHD_DOUBLING) rc = oc__rhd_level(&c->lv, e, 0, 1);
-    if (!rc && c->kind != OC__RHD_HALVING) rc = oc__rhd_level(&c->lv, e, 0, 0);
-    return rc;
+    return oc__rhd_level(&c->lv, e, 0, c->kind != OC__RHD_DOUBLING);
 }
 
 /* Maps the level of radix r at place value W alone. A model that cannot cost rounds alone ends
@@ -666,10 +684,19 @@ static int cost_level(rsearch *c, uint64_t W, uint32_t r, level_memo *m) {
     c->lv.r[0] = r;
     c->lv.w[0] = (uint32_t)W;
     c->lv.w[1] = (uint32_t)(W * r);
+    /* the level's transfers in every direction, against the search's budget as its rounds
+     * were counted when both were generated */
+    const uint64_t dirs = c->kind == OC__RHD_BOTH ? 2 : 1;
+    if (dirs * (uint64_t)c->N * (r - 1) > c->s->budget) {
+        m->state = LEVEL_NOT_COSTED;
+        return 0;
+    }
     uint64_t steps = 0;
     double t = 0;
     int rc = oc__search_round_costs(c->s, &c->lvplan.spec, level_rounds, c, &steps, &t, c->why,
                                     c->len);
+    steps *= dirs;
+    t *= (double)dirs;
     if (rc == OC_ENOMEM) return rc;
     c->why[0] = 0;
     if (rc == OC_ENOTSUP) {
@@ -915,9 +942,10 @@ static void fold_family_cost(const cost_net *n, oc__rhd_kind kind, uint32_t r, t
         return;
     }
     for (uint32_t i = 0; i < dirs; i++)
-        round_cost(n, r - 1, 0, 0, b);
-    round_cost(n, 1, 0, 0, b);
-    round_cost(n, 1, 0, 0, b);
+        round_cost(n, r - 1, 0, 0, level_crosses(n, r, 1), b);
+    /* fold rounds: extra P onto core node 0, P >= r */
+    round_cost(n, 1, 0, 0, n->leaf && r >= n->leaf, b);
+    round_cost(n, 1, 0, 0, n->leaf && r >= n->leaf, b);
     reconfigs(n, dirs + 2 - (kind == OC__RHD_BOTH ? 1 : 0), b);
 }
 
