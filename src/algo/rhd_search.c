@@ -36,10 +36,26 @@
  *   fattree (fattree.c): every round costs at least one router delay (the model's router_s, typed
  *           in core/netcfg.h) plus the time the busiest node's injection link takes to drain its
  *           sends: r-1 transfers of w chunks, a chunk more than npk - 1 packets when it is npk
- *           (the packet's time is that of a one-byte chunk).
+ *           (the packet's time is that of a one-byte chunk). A round in which some transfer joins
+ *           two leaves (node v on leaf v / leaf_down) lasts at least as long as that transfer:
+ *           three routers (leaf, spine, leaf) and its own packets through its busiest link
+ *           (the round takes as long as its slowest transfer). A level of radix r at place
+ *           value w has one once (r - 1) w >= leaf_down (core node 0 sends to (r - 1) w); a fold
+ *           round once P >= leaf_down (extra P folds onto core node 0). Without it the folds'
+ *           bounds, one router a round, were a third of their cost, and at a prime N = 4093 with
+ *           4 KiB the search mapped 1329 folds against the one factorisation (over 56 s of CPU).
  * The folded variants (radix r >= 2 in turn) are cut off as a family once even their radix's
  * cheapest rounds cannot win: dirs x (r-1) transfers per port on the switch, dirs + 2 rounds on the
- * fabric, ceil((r-1) / 2F w) steps per direction on the ring. The one-way folds' core parts are
+ * fabric, ceil((r-1) / 2F w) steps per direction on the ring; or once the least floor of every
+ * radix from r up cannot (fold_tail): a candidate's floor (fold_floor) is its bound with no
+ * payload time (every term of the costs above is non-decreasing in a chunk's time, and the steps
+ * do not read it), so the least floor over r .. N bounds every member. On the ring the folds of
+ * large radix P = r carry an all-to-all of P core nodes (about P^2 / 4 chunks on a link), and the
+ * family ends a little past the best fold (N = 131072: radix 363 wins; the loop went on to N, each
+ * radix with the network made twice for its chunk size, minutes of CPU). A candidate whose floor
+ * cannot win is offered at its floor, and one whose bound cannot win without its fold rounds
+ * mapped alone (cost_folds): a larger bound could not win either, so the search decides as with
+ * the full bound (the log shows the floor, named as such). The one-way folds' core parts are
  * uneven: their bounds take every part as small as the smallest (w blocks), still a lower bound.
  * Split rounds (the fabric with mzi_split=1: a round whose busiest tile has d > D circuits, D the
  * MZI degree, runs in ceil(d / D) passes, each a step with its alpha and, after the first, a
