@@ -106,8 +106,8 @@ static void one(const char *name, oc_collective coll, uint32_t N, uint64_t bytes
         pinned_run *p = &cs.c[i];
         char why[512] = "";
         int err;
-        oc_report *rep =
-            run_words(nc->net, coll, name, N, bytes, p->params, nc->params, 0, &err, why, sizeof why);
+        oc_report *rep = run_words(nc->net, coll, name, N, bytes, p->params, nc->params, 0, &err,
+                                   why, sizeof why);
         if (!err && rep) {
             p->ran = 1;
             p->t = oc_report_time(rep);
@@ -117,8 +117,8 @@ static void one(const char *name, oc_collective coll, uint32_t N, uint64_t bytes
     }
     char why[512] = "";
     int err;
-    oc_report *rep = run_words(nc->net, coll, name, N, bytes, NULL, nc->params, 0, &err, why,
-                               sizeof why);
+    oc_report *rep =
+        run_words(nc->net, coll, name, N, bytes, NULL, nc->params, 0, &err, why, sizeof why);
     CHECK(!err && rep && rep->search, "%s %s N=%u: %s", name, nc->net, N, why);
     if (err || !rep || !rep->search) goto out;
     const double best = oc_report_time(rep);
@@ -187,7 +187,8 @@ static void work(const char *net, uint32_t N, uint64_t bytes, size_t most_entrie
         }
         CHECK(log->n <= most_entries,
               "rhd %s N=%u: the search decided %zu entries (at most %zu: the folds of large radix "
-              "are one family)", net, N, log->n, most_entries);
+              "are one family)",
+              net, N, log->n, most_entries);
         CHECK(families >= 1, "rhd %s N=%u: no fold family pruned", net, N);
         CHECK(fold_maps <= most_fold_maps, "rhd %s N=%u: %zu folds mapped (at most %zu)", net, N,
               fold_maps, most_fold_maps);
@@ -199,8 +200,9 @@ int main(int argc, char **argv) {
     const int slow = argc > 1 && !strcmp(argv[1], "slow");
     const uint32_t fast_Ns[] = {2, 3, 5, 7, 12, 17, 30}, slow_Ns[] = {64, 97};
     const uint64_t sizes[] = {4096, (uint64_t)256 << 20};
-    const net_case nets[] = {{"ring", ""},    {"ring", "wavelengths=2"}, {"fattree", ""},
-                             {"fattree", "leaf_down=4"}, {"switch", ""}, {"fabric", ""}};
+    const net_case nets[] = {{"ring", ""},    {"ring", "wavelengths=2"},
+                             {"fattree", ""}, {"fattree", "leaf_down=4"},
+                             {"switch", ""},  {"fabric", ""}};
     const uint32_t *Ns = slow ? slow_Ns : fast_Ns;
     const size_t nN = slow ? sizeof slow_Ns / sizeof *slow_Ns : sizeof fast_Ns / sizeof *fast_Ns;
     const struct {

@@ -265,7 +265,8 @@ static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double lin
         /* a transfer between two leaves passes three routers (leaf, spine, leaf) and its own
          * packets through its busiest link: the round, as long as its slowest transfer, lasts
          * at least that too */
-        b->t += fmax(n->router + (double)d * per * n->pkt, cross ? 3 * n->router + per * n->pkt : 0);
+        const double crossing = cross ? 3 * n->router + per * n->pkt : 0;
+        b->t += fmax(n->router + (double)d * per * n->pkt, crossing);
         break;
     }
     default:
