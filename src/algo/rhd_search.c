@@ -36,10 +36,26 @@
  *   fattree (fattree.c): every round costs at least one router delay (the model's router_s, typed
  *           in core/netcfg.h) plus the time the busiest node's injection link takes to drain its
  *           sends: r-1 transfers of w chunks, a chunk more than npk - 1 packets when it is npk
- *           (the packet's time is that of a one-byte chunk).
+ *           (the packet's time is that of a one-byte chunk). A round in which some transfer joins
+ *           two leaves (node v on leaf v / leaf_down) lasts at least as long as that transfer:
+ *           three routers (leaf, spine, leaf) and its own packets through its busiest link
+ *           (the round takes as long as its slowest transfer). A level of radix r at place
+ *           value w has one once (r - 1) w >= leaf_down (core node 0 sends to (r - 1) w); a fold
+ *           round once P >= leaf_down (extra P folds onto core node 0). Without it the folds'
+ *           bounds, one router a round, were a third of their cost, and at a prime N = 4093 with
+ *           4 KiB the search mapped 1329 folds against the one factorisation (over 56 s of CPU).
  * The folded variants (radix r >= 2 in turn) are cut off as a family once even their radix's
  * cheapest rounds cannot win: dirs x (r-1) transfers per port on the switch, dirs + 2 rounds on the
- * fabric, ceil((r-1) / 2F w) steps per direction on the ring. The one-way folds' core parts are
+ * fabric, ceil((r-1) / 2F w) steps per direction on the ring; or once the least floor of every
+ * radix from r up cannot (fold_tail): a candidate's floor (fold_floor) is its bound with no
+ * payload time (every term of the costs above is non-decreasing in a chunk's time, and the steps
+ * do not read it), so the least floor over r .. N bounds every member. On the ring the folds of
+ * large radix P = r carry an all-to-all of P core nodes (about P^2 / 4 chunks on a link), and the
+ * family ends a little past the best fold (N = 131072: radix 363 wins; the loop went on to N, each
+ * radix with the network made twice for its chunk size, minutes of CPU). A candidate whose floor
+ * cannot win is offered at its floor, and one whose bound cannot win without its fold rounds
+ * mapped alone (cost_folds): a larger bound could not win either, so the search decides as with
+ * the full bound (the log shows the floor, named as such). The one-way folds' core parts are
  * uneven: their bounds take every part as small as the smallest (w blocks), still a lower bound.
  * Split rounds (the fabric with mzi_split=1: a round whose busiest tile has d > D circuits, D the
  * MZI degree, runs in ceil(d / D) passes, each a step with its alpha and, after the first, a
@@ -135,6 +151,7 @@ typedef struct cost_net {
     double pkt;     /* fattree: one packet on a link (0: unknown) */
     double router;  /* fattree: one router's delay, the least a round can take */
     uint64_t npk;   /* fattree: packets per chunk */
+    uint64_t leaf;  /* fattree: nodes per leaf router (node v on leaf v / leaf), else 0 */
 } cost_net;
 
 /* Whether the fabric refuses a level of r-1 circuits per tile: more than its lanes in one step
@@ -176,7 +193,8 @@ static cost_net net_of(const oc__formula_in *f, uint32_t N) {
                   .split = f->split_degree,
                   .degree = f->max_degree,
                   .ch = f->channels ? f->channels : 1,
-                  .router = f->cfg.kind == OC_NETCFG_FATTREE ? f->cfg.fattree.router_s : 0};
+                  .router = f->cfg.kind == OC_NETCFG_FATTREE ? f->cfg.fattree.router_s : 0,
+                  .leaf = f->cfg.kind == OC_NETCFG_FATTREE ? f->cfg.fattree.leaf_down : 0};
     return n;
 }
 
@@ -208,9 +226,10 @@ static double hops(const cost_net *n, uint64_t t) {
 }
 
 /* One round in which the busiest node has d transfers of `units` chunks (each at least that
- * many) and, on the ring, the busiest directed link carries at least `link_units` chunks. */
+ * many) and, on the ring, the busiest directed link carries at least `link_units` chunks; on the
+ * fat-tree, `cross`: some transfer of the round joins nodes of two leaves. */
 static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double link_units,
-                       tally *b) {
+                       int cross, tally *b) {
     switch (n->kind) {
     case OC_NETCFG_SWITCH:
         b->st += d;
@@ -243,7 +262,11 @@ static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double lin
          * units x (npk - 1) packets (a chunk is more than npk - 1 packets), then a router delay */
         const double per = fmax(1, (double)units * (double)(n->npk ? n->npk - 1 : 0));
         b->st += 1;
-        b->t += n->router + (double)d * per * n->pkt;
+        /* a transfer between two leaves passes three routers (leaf, spine, leaf) and its own
+         * packets through its busiest link: the round, as long as its slowest transfer, lasts
+         * at least that too */
+        const double crossing = cross ? 3 * n->router + per * n->pkt : 0;
+        b->t += fmax(n->router + (double)d * per * n->pkt, crossing);
         break;
     }
     default:
@@ -286,6 +309,14 @@ static double group_load(uint32_t r, uint64_t w) {
     return (double)w * (double)w * (double)((uint64_t)r * r / 4);
 }
 
+/* Whether a level of radix r at place value w joins nodes of two fat-tree leaves: core node 0
+ * (digit 0) sends to (r - 1) w, a core node (below r w <= P), on leaf (r - 1) w / leaf >= 1
+ * once (r - 1) w >= leaf. (A sufficient test: a level may cross leaves without it.) In
+ * fold_family_cost a radix r' >= r has its first level, at w = 1, crossing when r - 1 >= leaf. */
+static int level_crosses(const cost_net *n, uint32_t r, uint64_t w) {
+    return n->leaf && (uint64_t)(r - 1) * w >= n->leaf;
+}
+
 /* A level of radix r at place value w among P core nodes, `dirs` times (halving, doubling). */
 static void level_cost(const cost_net *n, uint32_t r, uint64_t w, uint32_t P, uint32_t dirs,
                        tally *b) {
@@ -299,7 +330,7 @@ static void level_cost(const cost_net *n, uint32_t r, uint64_t w, uint32_t P, ui
         load = uh * (double)(P / r) * (double)w / (2.0 * n->N);
     }
     for (uint32_t i = 0; i < dirs; i++)
-        round_cost(n, r - 1, w, load, b);
+        round_cost(n, r - 1, w, load, level_crosses(n, r, w), b);
 }
 
 /* The fabric's reconfigurations: `count` of them. */
@@ -371,8 +402,10 @@ static void candidate_cost(const cost_net *n, oc__rhd_kind kind, const uint32_t 
             b->t += folds_exact->t;
             b->st += folds_exact->st;
         } else {
-            round_cost(n, m, in, fmax(uh * (double)in / links, busiest * (double)in), b);
-            round_cost(n, m, out, fmax(uh * (double)out / links, busiest * (double)out), b);
+            const int cross = n->leaf && P >= n->leaf; /* extra P folds onto core node 0 */
+            round_cost(n, m, in, fmax(uh * (double)in / links, busiest * (double)in), cross, b);
+            round_cost(n, m, out, fmax(uh * (double)out / links, busiest * (double)out), cross,
+                       b);
         }
         rounds += 2;
     }
@@ -403,7 +436,7 @@ uint64_t oc__rhd_ring_detail(const oc__rhd *h, const oc__formula_in *in, oc__rhd
         const uint64_t m = oc__ceil_div(h->N - h->P, h->P);
         const double uh = fold_hops(&n, h->P);
         tally b = {0};
-        round_cost(&n, m, h->P, uh * h->P / (2.0 * h->N), &b);
+        round_cost(&n, m, h->P, uh * h->P / (2.0 * h->N), 0, &b);
         all += 2 * b.st;
         if (at < len)
             at += (size_t)snprintf(buf + at, len - at,
@@ -648,13 +681,15 @@ static void completion_value(const rsearch *c, uint64_t W, uint32_t M, tally *b)
     b->proven++;
 }
 
-/* The rounds of c->lv's one level, in the directions the algorithm runs them. */
+/* The round of c->lv's one level: the halving's (rhd, rh) or the doubling's (rd). rhd's
+ * doubling level is the halving's round transfer for transfer (the same ends, and with P = N
+ * and one label per core node, sends() gives both the same w chunks), bar the op, which no
+ * additive model reads (search.c's round cache takes the two as one round): cost_level counts
+ * the halving twice instead of generating, hashing and comparing the doubling (the all-to-all
+ * of 4096 nodes, 16.7 M transfers) only to find it in the cache. */
 static int level_rounds(void *ctx, oc__emit *e) {
     const rsearch *c = ctx;
-    int rc = 0;
-    if (c->kind != OC__RHD_DOUBLING) rc = oc__rhd_level(&c->lv, e, 0, 1);
-    if (!rc && c->kind != OC__RHD_HALVING) rc = oc__rhd_level(&c->lv, e, 0, 0);
-    return rc;
+    return oc__rhd_level(&c->lv, e, 0, c->kind != OC__RHD_DOUBLING);
 }
 
 /* Maps the level of radix r at place value W alone. A model that cannot cost rounds alone ends
@@ -666,10 +701,19 @@ static int cost_level(rsearch *c, uint64_t W, uint32_t r, level_memo *m) {
     c->lv.r[0] = r;
     c->lv.w[0] = (uint32_t)W;
     c->lv.w[1] = (uint32_t)(W * r);
+    /* the level's transfers in every direction, against the search's budget as its rounds
+     * were counted when both were generated */
+    const uint64_t dirs = c->kind == OC__RHD_BOTH ? 2 : 1;
+    if (dirs * (uint64_t)c->N * (r - 1) > c->s->budget) {
+        m->state = LEVEL_NOT_COSTED;
+        return 0;
+    }
     uint64_t steps = 0;
     double t = 0;
     int rc = oc__search_round_costs(c->s, &c->lvplan.spec, level_rounds, c, &steps, &t, c->why,
                                     c->len);
+    steps *= dirs;
+    t *= (double)dirs;
     if (rc == OC_ENOMEM) return rc;
     c->why[0] = 0;
     if (rc == OC_ENOTSUP) {
@@ -915,23 +959,86 @@ static void fold_family_cost(const cost_net *n, oc__rhd_kind kind, uint32_t r, t
         return;
     }
     for (uint32_t i = 0; i < dirs; i++)
-        round_cost(n, r - 1, 0, 0, b);
-    round_cost(n, 1, 0, 0, b);
-    round_cost(n, 1, 0, 0, b);
+        round_cost(n, r - 1, 0, 0, level_crosses(n, r, 1), b);
+    /* fold rounds: extra P onto core node 0, P >= r */
+    round_cost(n, 1, 0, 0, n->leaf && r >= n->leaf, b);
+    round_cost(n, 1, 0, 0, n->leaf && r >= n->leaf, b);
     reconfigs(n, dirs + 2 - (kind == OC__RHD_BOTH ? 1 : 0), b);
 }
 
+/* The folded candidate of radix r (fold=1, 2 <= r <= N): its core P = r^k <= N and digits; 0
+ * when N is a power of r (then it is a factorisation, not a fold). */
+static int fold_shape(uint32_t N, uint32_t r, uint32_t *P, uint32_t *digits, uint32_t *k) {
+    *P = 1;
+    *k = 0;
+    while ((uint64_t)*P * r <= N) {
+        *P *= r;
+        digits[(*k)++] = r;
+    }
+    return *P != N;
+}
+
+static const char *const floor_name =
+    "the same rounds' proven steps, each at the least a step costs (no payload): its chunk "
+    "size's terms were not needed";
+
+/* The floor of the folded candidate of radix r: candidate_cost on the network with no payload
+ * time (every chunk costs nothing, a ring step its fixed part, a fat-tree transfer one packet).
+ * Every term of round_cost and reconfigs is non-decreasing in the payload's terms (c, the ring's
+ * step, the fat-tree's packets per chunk), and the steps do not read them at all, so this is at
+ * most candidate_cost with the candidate's own terms, a proven bound, and it needs no model made
+ * for the candidate's chunk size (in->figures, which creates the network twice: O(N) each, and
+ * O(N^2) over the N folds of N = 131072 nodes). */
+static void fold_floor(const rsearch *c, uint32_t r, tally *t) {
+    uint32_t P, k, digits[OC__RHD_MAX_LEVELS];
+    *t = (tally){0};
+    if (!fold_shape(c->N, r, &P, digits, &k)) {
+        t->t = DBL_MAX;
+        t->st = UINT64_MAX;
+        return;
+    }
+    cost_net z = c->net;
+    z.c = 0;
+    z.step = z.a;
+    z.npk = 0;
+    candidate_cost(&z, c->kind, digits, k, P, NULL, t);
+}
+
+/* tail[r - 2] for r = 2 .. N: the least time and, apart, the fewest steps of fold_floor over the
+ * radices r .. N, a proven bound on every folded candidate of radix r or more (each member's
+ * floor is at most its cost). fold_family_cost's bound grows only as (r - 1) / 2Fw steps of a
+ * step's fixed part, far under a ring's folds of large radix (the all-to-all of P = r core
+ * nodes loads a link with about P^2 / 4 chunks), so without it the loop ran on to r = N. */
+static int fold_tail(rsearch *c, tally **out) {
+    const uint32_t N = c->N;
+    tally *tail = oc__calloc((size_t)N - 1, sizeof *tail);
+    if (!tail) return OC_ENOMEM;
+    tally least = {.t = DBL_MAX, .st = UINT64_MAX};
+    for (uint32_t r = N; r >= 2; r--) {
+        tally t;
+        fold_floor(c, r, &t);
+        least.t = fmin(least.t, t.t);
+        if (t.st < least.st) least.st = t.st;
+        tail[r - 2] = least;
+    }
+    *out = tail;
+    return 0;
+}
+
 /* fold=1 with radix r = 2, 3, ... (N not a power of r), while the family can still win; the
- * last, r = N + 1, folds every node onto node 0 (every r > N is that schedule). */
+ * last, r = N + 1, folds every node onto node 0 (every r > N is that schedule). A candidate
+ * whose floor (fold_floor) cannot win is offered at its floor, unmapped, without its network's
+ * terms; one whose bound cannot win is offered without its fold rounds mapped alone (a larger
+ * bound could not win either): either way the search decides as with the full bound. */
 static int folds(rsearch *c) {
     const oc__search_in *in = c->in;
+    tally *tail = NULL;
+    int rc = c->N >= 2 ? fold_tail(c, &tail) : 0;
+    if (rc) return rc;
     for (uint32_t r = 2; r <= c->N + 1; r++) {
-        uint32_t P = 1, k = 0, digits[OC__RHD_MAX_LEVELS];
-        while ((uint64_t)P * r <= c->N) {
-            P *= r;
-            digits[k++] = r;
-        }
-        if (P == c->N) continue;
+        uint32_t P, k, digits[OC__RHD_MAX_LEVELS];
+        if (r <= c->N && !fold_shape(c->N, r, &P, digits, &k)) continue;
+        if (r > c->N) fold_shape(c->N, r, &P, digits, &k);
         /* radices r..N: at least one level of r-1 circuits; radix N + 1: N - 1 into node 0 */
         const int refused = fabric_refuses(&c->net, r <= c->N ? r : c->N);
         const oc__bound never = {.time_s = DBL_MAX, .steps = UINT64_MAX, .name = "refused"};
@@ -940,51 +1047,76 @@ static int folds(rsearch *c) {
         if (r <= c->N) {
             tally fam = {0};
             fold_family_cost(&c->net, c->kind, r, &fam);
+            fam.t = fmax(fam.t, tail[r - 2].t);
+            if (tail[r - 2].st > fam.st) fam.st = tail[r - 2].st;
             const oc__bound fb = to_bound(&fam, bound_name(&c->net));
             int yes = refused ? 0 : oc__search_can_win(c->s, &fb);
-            if (yes < 0) return yes;
+            if (yes < 0) {
+                rc = yes;
+                goto out;
+            }
             if (!yes) {
                 snprintf(family, sizeof family, "fold=1 with radix %u to %u%s%s%s", r, c->N,
                          refused ? ": a level " : "", refused ? reason : "",
                          refused ? " (the fabric refuses it)" : "");
-                int rc = oc__search_prune(c->s, family, refused ? &never : &fb, c->N + 1 - r);
-                if (rc) return rc;
+                if ((rc = oc__search_prune(c->s, family, refused ? &never : &fb, c->N + 1 - r)))
+                    goto out;
                 r = c->N; /* on to radix N + 1 */
+                continue;
+            }
+            tally floor;
+            fold_floor(c, r, &floor);
+            oc__bound b = to_bound(&floor, floor_name);
+            if ((yes = oc__search_can_win(c->s, &b)) < 0) {
+                rc = yes;
+                goto out;
+            }
+            if (!yes) {
+                b.transfers = candidate_transfers(c->kind, c->N, P, digits, k);
+                if ((rc = offer(c, digits, k, r, &b))) goto out;
                 continue;
             }
         } else if (refused) {
             snprintf(family, sizeof family,
                      "fold=1 with radix %u (all onto node 0): its fold round %s (the fabric "
                      "refuses it)", r, reason);
-            return oc__search_prune(c->s, family, &never, 1);
+            rc = oc__search_prune(c->s, family, &never, 1);
+            goto out;
         }
         cost_net net = c->net;
         if (c->kind == OC__RHD_BOTH) { /* the vector in P chunks: the network's terms for them */
             oc__formula_in f;
-            int rc = in->figures(in, in->coll, P, &f, c->why, c->len);
-            if (rc) return rc;
+            if ((rc = in->figures(in, in->coll, P, &f, c->why, c->len))) goto out;
             net = net_of(&f, c->N);
             net.pkt = c->net.pkt;
             net.npk = net.pkt > 0 ? (uint64_t)llround(net.c / net.pkt) : 0;
         }
         tally t = {0};
         candidate_cost(&net, c->kind, digits, k, P, NULL, &t);
-        if (c->exact && c->nseed && below(&t, &c->seed_cost)) {
-            /* it could beat the factorisations' optimum: its fold rounds' costs first */
+        oc__bound b = to_bound(&t, bound_name(&net));
+        int yes = 0;
+        if (c->exact && c->nseed && below(&t, &c->seed_cost) &&
+            (yes = oc__search_can_win(c->s, &b)) < 0) {
+            rc = yes;
+            goto out;
+        }
+        if (yes) {
+            /* it could beat the factorisations' optimum and the best mapped: its fold rounds'
+             * costs first */
             tally fx;
-            int rc = cost_folds(c, r, &fx);
-            if (rc) return rc;
+            if ((rc = cost_folds(c, r, &fx))) goto out;
             if (fx.exact) {
                 t = (tally){0};
                 candidate_cost(&net, c->kind, digits, k, P, &fx, &t);
+                b = to_bound(&t, bound_name(&net));
             }
         }
-        oc__bound b = to_bound(&t, bound_name(&net));
         b.transfers = candidate_transfers(c->kind, c->N, P, digits, k);
-        int rc = offer(c, digits, k, r, &b);
-        if (rc) return rc;
+        if ((rc = offer(c, digits, k, r, &b))) goto out;
     }
-    return 0;
+out:
+    free(tail);
+    return rc;
 }
 
 int oc__rhd_search(const oc__search_in *in, oc__search *s, oc__rhd_kind kind, char *why,
