@@ -18,7 +18,8 @@
 #    the tool dies of the signal and leaves no .opticoll-XXXXXX; reproduce --out into a new DIR
 #    leaves no DIR, into an old one the old index;
 #  - export --format chrome and json past their cap (a quarter of OPTICOLL_MEMORY_BUDGET_MIB): one
-#    line, exit 2, no file and nothing on stdout; under the cap the file is whole.
+#    line, exit 2, no file and nothing on stdout; under the cap the file is whole; the Chakra
+#    export's rank files together have the same cap (they had none).
 set -u
 TOOL=${1:-}
 DIR=${2:-$(dirname "$0")}
@@ -144,6 +145,33 @@ if run_tool export -c allgather -a ring -t ring -n 3 -s 1KiB --format chakra -o 
         pass "chakra failing at rank 3 of 8: exit 2, no rank file replaced"
     else
         fail "chakra failing at rank 3 of 8" "exit $RC" "$(cat "$T/err")"
+    fi
+    # The Chakra export has the cap of every output (a quarter of the budget: 1 MiB at 4 MiB):
+    # ring all-gather on 4096 ranks at 1 byte wrote 3.6 GB. About 100 bytes a node: 64 ranks
+    # (8064 nodes, 0.8 MB) fit; 90 ranks' nodes take more than the cap even at the fewest bytes
+    # a node can take (refused before a file is built); 85 ranks' fewest fit under it but the
+    # files do not (refused at the rank that passes it). Nothing written either way.
+    for n in 90 85; do
+        OPTICOLL_MEMORY_BUDGET_MIB=4 run_tool export -c allgather -a ring -t ring -n "$n" -s 1 \
+            --format chakra -o "$D/cap$n"
+        case $n in
+        90) want="Chakra export of 90 ranks would take at least [0-9]* bytes, more than its cap of 1 MiB" ;;
+        *) want="Chakra export would be larger than its cap of 1 MiB, reached after [0-9]* ranks" ;;
+        esac
+        if [ "$RC" -eq 2 ] && one_line && grep -q "$want" "$T/err" &&
+            ! ls "$D" | grep -q "^cap$n\." && no_temporaries "$D"; then
+            pass "chakra on $n ranks past its cap: exit 2, one line, no rank file"
+        else
+            fail "chakra on $n ranks past its cap" "exit $RC" "$(cat "$T/err")" \
+                "$(ls "$D" | grep -c "^cap$n\.") rank files"
+        fi
+    done
+    OPTICOLL_MEMORY_BUDGET_MIB=4 run_tool export -c allgather -a ring -t ring -n 64 -s 1 \
+        --format chakra -o "$D/cap64"
+    if [ "$RC" -eq 0 ] && [ "$(ls "$D" | grep -c '^cap64\.[0-9]*\.et$')" -eq 64 ]; then
+        pass "chakra on 64 ranks under its cap: all 64 rank files"
+    else
+        fail "chakra on 64 ranks under its cap" "exit $RC" "$(cat "$T/err")"
     fi
     HAVE_CHAKRA=1
 else
