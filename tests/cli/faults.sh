@@ -16,7 +16,8 @@
 #    old rank file untouched, none new, no temporaries;
 #  - SIGINT, SIGTERM and SIGHUP during an export (chrome and chakra) and during reproduce --out:
 #    the tool dies of the signal and leaves no .opticoll-XXXXXX; reproduce --out into a new DIR
-#    leaves no DIR, into an old one the old index;
+#    leaves no DIR, into an old one the old index; SIGKILL while the papers run leaves no DIR
+#    (it was made before they ran, and left empty);
 #  - export --format chrome and json past their cap (a quarter of OPTICOLL_MEMORY_BUDGET_MIB): one
 #    line, exit 2, no file and nothing on stdout; under the cap the file is whole; the Chakra
 #    export's rank files together have the same cap (they had none).
@@ -242,6 +243,18 @@ if command -v gnuplot >/dev/null 2>&1; then
         pass "SIGTERM during reproduce --out NEW: no directory left"
     else
         fail "SIGTERM during reproduce --out NEW" "seen $SEEN, exit $RC" "$(ls -a "$D/new" 2>&1 | head)"
+    fi
+    # SIGKILL (or the OOM killer) runs no handler: while the papers run (OpTree's 80 jobs take
+    # minutes), a new DIR must not be there yet, or it would be left empty (it was made first)
+    LC_ALL=C "$TOOL" reproduce optree -j 1 --out "$D/killed" >/dev/null 2>&1 &
+    pid=$!
+    sleep 1
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    if [ ! -e "$D/killed" ]; then
+        pass "SIGKILL while reproduce --out NEW computes: no empty directory left"
+    else
+        fail "SIGKILL while reproduce --out NEW computes: no directory" "$(ls -la "$D/killed")"
     fi
     mkdir -p "$D/old"
     echo old-index >"$D/old/index.md"
