@@ -152,7 +152,7 @@ def _arg(kind, value, what, low=0, high=2**32 - 1, choices=None):
     """The one place arguments are checked and converted (the library checks them again). kind:
     "count" a whole number in [low, high] (int, numpy integers: operator.index; never a bool);
     "size" bytes as an int or the command's text ("4MiB"; "nccl-size" also nccl-tests' "128M");
-    "text" a str without NUL (names, paths);
+    "text" a str without NUL or lone surrogates (names, paths);
     "choice" one of `choices`; "flag" a bool; "number" a finite real in [low, high]; "pairs" a
     dict of names to scalars (params, net_params) as text pairs; "names" a list of names or one
     comma-separated str. Raises InvalidType or InvalidArgument (ParseError for a malformed size)
@@ -176,6 +176,11 @@ def _arg(kind, value, what, low=0, high=2**32 - 1, choices=None):
             raise InvalidType(-1, f"{what} {value!r}: expected a str")
         if "\x00" in value:
             raise InvalidArgument(-1, f"{what} {value!r}: contains a NUL character")
+        try:  # a lone surrogate ("\udc80": os.fsdecode's escape of a byte) has no UTF-8
+            value.encode()
+        except UnicodeEncodeError as e:
+            raise InvalidArgument(-1, f"{what} {value!r}: not UTF-8 text (a lone surrogate at "
+                                      f"{e.start})") from None
         if not value:
             raise InvalidArgument(-1, f"{what}: empty")
         return value
