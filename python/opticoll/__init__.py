@@ -670,19 +670,25 @@ def _png_of(script):
 
 
 def _write_whole(path, data):
-    """data into path whole or not at all: a temporary beside it, renamed over it."""
+    """data into path whole or not at all: a temporary beside it, renamed over it. A failure (a
+    full disk, a directory or a missing one at path) is IOFailure in one line, as every other
+    error of the package is typed: it was the bare OSError of the step that failed."""
     import os
     import tempfile
-    path = os.fspath(path)
-    fd, tmp = tempfile.mkstemp(prefix=".opticoll-", dir=os.path.dirname(os.path.abspath(path)))
+    path = _arg("text", os.fspath(path) if hasattr(path, "__fspath__") else path, "output")
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=".opticoll-",
+                                   dir=os.path.dirname(os.path.abspath(path)))
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
+        tmp = None
+    except OSError as e:
+        raise IOFailure(-9, f"cannot write {path}: {e.strerror or e}") from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
-        raise
 
 
 def _draw_text(stop, req, path, network, net_params, opt):
