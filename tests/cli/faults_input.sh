@@ -33,6 +33,15 @@ if [ "$RC" -eq 0 ] && [ ! -s "$T/err" ]; then
 else
     fail "OPTICOLL_MEMORY_BUDGET_MIB= is unset" "rc=$RC" "$(cat "$T/err")"
 fi
+# the same for the shard variable (it was refused: "OPTICOLL_VERIFY_SHARD=: expected ...")
+OPTICOLL_VERIFY_SHARD= run_tool run -q -c allreduce -a ring -n 5 -s 1KiB
+if [ "$RC" -eq 0 ] && [ ! -s "$T/err" ]; then
+    pass "OPTICOLL_VERIFY_SHARD= (set to nothing) is unset: the run runs"
+else
+    fail "OPTICOLL_VERIFY_SHARD= is unset" "rc=$RC" "$(cat "$T/err")"
+fi
+OPTICOLL_VERIFY_SHARD=0 bad 2 "OPTICOLL_VERIFY_SHARD=0: expected the chunks of a verifier shard" \
+    run -c allreduce -a ring -n 5 -s 1KiB
 # ... and an empty first name leaves the old alias in force (48 MiB refuses 1500 nodes' ranges)
 printf '{"collective":"alltoall","nodes":1500,"chunks_per_block":1,"rounds":[]}' >"$T/a2a.json"
 OPTICOLL_MEMORY_BUDGET_MIB= OPTICOLL_VERIFY_BUDGET_MIB=48 bad 2 "memory budget of 48 MiB" verify "$T/a2a.json"
