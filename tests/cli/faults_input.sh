@@ -124,6 +124,19 @@ for f in json chrome msccl; do
         fail "export --format $f -o /dev/stdout" "rc=$RC" "$(cat "$T/err")"
     fi
 done
+# verify - reads standard input, so an export pipes into it (it was "cannot read -: No such
+# file or directory")
+for f in json msccl; do
+    "$TOOL" export -c allgather -a ring -n 5 -s 1KiB --format "$f" -o - 2>/dev/null |
+        LC_ALL=C "$TOOL" verify - >"$T/out" 2>"$T/err"
+    RC=$?
+    if [ "$RC" -eq 0 ] && grep -q 'verified: *yes' "$T/out"; then
+        pass "export --format $f -o - | verify -: verified"
+    else
+        fail "export --format $f -o - | verify -" "rc=$RC" "$(cat "$T/err")"
+    fi
+done
+bad 2 "/dev/stdin: empty, no schedule" verify - </dev/null
 cd "$T" || exit 2
 
 # ---- an escaped NUL in a string ----
