@@ -340,8 +340,7 @@ int cmd_reproduce_out(const char *which, const char *out, const char *jobs,
     if (!rc && make_late) {
         /* made again for good (EEXIST: someone else made it meanwhile; it is used as given) */
         int failed = mkdir(J.out, 0777);
-        if (failed && errno != EEXIST)
-            rc = die(EXIT_OTHER, "--out %s: %s", J.out, strerror(errno));
+        if (failed && errno != EEXIST) rc = die(EXIT_OTHER, "--out %s: %s", J.out, strerror(errno));
         made = !failed;
         if (made) out_guard_dir(J.out);
     }

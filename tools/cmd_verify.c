@@ -45,8 +45,8 @@ int cmd_verify(options *o) {
     if (!strcmp(file, "-")) {
         if (oc_scale_size() > 1)
             return die(EXIT_USAGE,
-                       "verify -: standard input reaches rank 0 only; give every rank a file",
-                       NULL, NULL);
+                       "verify -: standard input reaches rank 0 only; give every rank a file", NULL,
+                       NULL);
         file = "/dev/stdin";
     }
     int rc = fold_network_flags(o);
