@@ -100,6 +100,12 @@ if(TARGET opticoll-mpi)
                    -- ${OC_MPI_MPMD} -np 1 ${OC_MPI_ALLREDUCE} --sizes 1KiB ${OC_MPI_QUICK}
                    : -np 2 env OPTICOLL_MEMORY_BUDGET_MIB=64 ${OC_MPI_ALLREDUCE} --sizes 1KiB
                    ${OC_MPI_QUICK})
+  # A variable set to nothing is unset (every tool reads it so): it is no difference.
+  add_test(NAME mpi_agree_empty_is_unset
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/mpi/expect.sh 0 "^1 checked, 0 skipped, 0 mismatches"
+                   -- ${OC_MPI_MPMD} -np 1 ${OC_MPI_ALLREDUCE} --sizes 1KiB ${OC_MPI_QUICK}
+                   : -np 1 env OPTICOLL_MEMORY_BUDGET_MIB= OPTICOLL_VERIFY_SHARD=
+                   ${OC_MPI_ALLREDUCE} --sizes 1KiB ${OC_MPI_QUICK})
   # Nothing checked is not a success: sex's plan refuses 3 ranks (a hypercube), so the only case
   # is skipped, and the run exits 2 with one line (it exited 0).
   add_test(NAME mpi_nothing_checked
@@ -108,7 +114,7 @@ if(TARGET opticoll-mpi)
                    -- timeout 50 ${OC_MPIRUN} 3 $<TARGET_FILE:opticoll-mpi> --collectives alltoall
                    --algorithms sex --sizes 1KiB ${OC_MPI_QUICK})
   set_tests_properties(mpi_agree_sizes mpi_agree_collectives mpi_agree_environment
-                       mpi_nothing_checked PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 60
+                       mpi_agree_empty_is_unset mpi_nothing_checked PROPERTIES ENVIRONMENT "${OC_MPI_ENV}" TIMEOUT 60
                        LABELS mpi)
   # A rank killed mid-run (SIGKILL) ends the job with a non-zero status within seconds instead of
   # leaving the others in a collective (tests/mpi/killed_rank.sh kills rank 1 of 3).

@@ -12,7 +12,9 @@
  * `reproduce` always has. The files are one group (output.h): each goes to a temporary in DIR,
  * and only when all of them are whole (every PNG checked) are they renamed, index.md last, so
  * that a failure, a full disk or SIGINT/SIGTERM/SIGHUP part-way leaves DIR as it was (and a DIR
- * this run made is removed again) — not some new files beside old ones and no index.
+ * this run made is removed again) — not some new files beside old ones and no index. A new DIR
+ * is made only once the papers have run (tried and removed at the start, to refuse a DIR that
+ * cannot be made before minutes of work), so SIGKILL during those minutes leaves nothing.
  */
 #include "cli.h"
 #include "output.h"
@@ -270,7 +272,12 @@ int cmd_reproduce_out(const char *which, const char *out, const char *jobs,
         oc_reproduce(which, stdout, why, sizeof why); /* the library names the known papers */
         return die_line(EXIT_USAGE, why);
     }
-    int made = 0; /* DIR is this run's: removed again when nothing is written into it */
+    /* DIR is this run's when it made it: removed again when nothing is written into it. A new
+     * DIR is made here only to find out that it can be (and take files), then removed again and
+     * made for good once every paper has run: a run killed in between (SIGKILL, the OOM killer:
+     * no handler runs) leaves no empty DIR behind. Across MPI ranks DIR stays made from the
+     * start: another rank's probe must not find it gone. */
+    int made = 0, make_late = 0;
     if (J.out) {
         int failed = mkdir(J.out, 0777);
         if (failed && errno != EEXIST)
@@ -300,6 +307,12 @@ int cmd_reproduce_out(const char *which, const char *out, const char *jobs,
                      NULL, NULL);
             goto out;
         }
+        if (made && oc_scale_size() == 1) {
+            out_guard_dir(NULL);
+            rmdir(J.out);
+            made = 0;
+            make_late = 1;
+        }
     }
     if (oc_scale_run(J.n, threads, paper_fn, &J, blobs, lens)) {
         rc = die(EXIT_OTHER, "out of memory", NULL, NULL);
@@ -323,6 +336,13 @@ int cmd_reproduce_out(const char *which, const char *out, const char *jobs,
                 rc = exit_for(code);
                 break;
             }
+    }
+    if (!rc && make_late) {
+        /* made again for good (EEXIST: someone else made it meanwhile; it is used as given) */
+        int failed = mkdir(J.out, 0777);
+        if (failed && errno != EEXIST) rc = die(EXIT_OTHER, "--out %s: %s", J.out, strerror(errno));
+        made = !failed;
+        if (made) out_guard_dir(J.out);
     }
     if (!rc && J.out) rc = write_out(&J, blobs, lens);
     for (size_t i = 0; i < J.n && !rc; i++) {

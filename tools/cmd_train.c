@@ -100,6 +100,7 @@ int cmd_train(int argc, char **argv) {
     req.params = o.params;
     req.net_params = o.net_params;
     req.skip_data_check = o.no_data;
+    req.progress = cli_progress; /* each algorithm's run says ahead when it will take long */
     char why[512] = "";
     int err =
         oc_train(models ? models : oc_models_default(), model, &req, &res, why, sizeof why);

@@ -25,7 +25,8 @@ int cmd_verify(options *o) {
             "-t, -w, -f, --preset and --net override the file's network and its parameters.\n"
             "An XML file is read as MSCCL XML (see `opticoll export --format msccl`): sends and\n"
             "receives are matched, rounds rebuilt from the steps' order and waits, then\n"
-            "verified; a malformed file exits 2, steps that do not match up exit 1.\n\n%s"
+            "verified; a malformed file exits 2, steps that do not match up exit 1. FILE -\n"
+            "is standard input.\n\n%s"
             "      --json              the report as one JSON object, as run --json\n\n"
             "examples:\n"
             "  opticoll verify ne16.json\n"
@@ -38,13 +39,23 @@ int cmd_verify(options *o) {
     if (o->coll || o->algo || o->nodes || o->size)
         return die(EXIT_USAGE, "verify: the file says what the schedule is; drop -c/-a/-n/-s", NULL,
                    NULL);
+    /* "-" is standard input, as -o - is standard output (`export ... -o - | verify -`); across
+     * MPI ranks it reaches rank 0 alone, so there it is refused */
+    const char *file = o->file;
+    if (!strcmp(file, "-")) {
+        if (oc_scale_size() > 1)
+            return die(EXIT_USAGE,
+                       "verify -: standard input reaches rank 0 only; give every rank a file", NULL,
+                       NULL);
+        file = "/dev/stdin";
+    }
     int rc = fold_network_flags(o);
     if (rc) return rc;
     char why[512] = "";
     oc_report *rep = NULL;
     oc_scale_split split;
     oc_scale_split_begin(&split);
-    int err = oc_verify_file(o->file, o->net, o->net_params, &rep, why, sizeof why);
+    int err = oc_verify_file(file, o->net, o->net_params, &rep, why, sizeof why);
     if ((err = oc_scale_split_end(&split, err, why, sizeof why))) {
         oc_report_free(rep); /* NULL unless another rank failed after this one's run */
         return lib_error(err, why);

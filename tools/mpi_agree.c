@@ -4,7 +4,8 @@
  * What is compared: the arguments after the program's name (argv[0] is a path, which may differ
  * between hosts and means nothing), then each listed environment variable as "NAME=value" or
  * "NAME" alone when unset. Each item ends in a NUL, so ("ab", "c") and ("a", "bc") differ, and
- * the items are prefixed by a count, so a missing trailing item differs too.
+ * the items are prefixed by a count, so a missing trailing item differs too. A variable set to
+ * nothing is unset (as every tool reads these), so it is compared as unset.
  *
  * How: exactly, not by a hash, in four collectives that every rank makes whatever its input —
  * (1) rank 0 broadcasts the lengths of its argument part and of the whole; (2) an all-reduce of
@@ -27,6 +28,12 @@
 const char *const mpi_agree_env[] = {"OPTICOLL_MEMORY_BUDGET_MIB", "OPTICOLL_VERIFY_BUDGET_MIB",
                                      "OPTICOLL_VERIFY_SHARD", NULL};
 
+/* The variable's value, NULL when it is unset or set to nothing. */
+static const char *set_value(const char *name) {
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
 /* The command line and the listed variables as one byte string (malloc'ed, NULL when out of
  * memory); *args_len is the length of its argument part. */
 static char *serialise(int argc, char **argv, const char *const *env, size_t *len,
@@ -35,7 +42,7 @@ static char *serialise(int argc, char **argv, const char *const *env, size_t *le
     for (int i = 1; i < argc; i++)
         n += strlen(argv[i]) + 1;
     for (size_t k = 0; env[k]; k++) {
-        const char *v = getenv(env[k]);
+        const char *v = set_value(env[k]);
         n += strlen(env[k]) + 2 + (v ? strlen(v) : 0);
     }
     char *buf = malloc(n), *at = buf;
@@ -45,7 +52,7 @@ static char *serialise(int argc, char **argv, const char *const *env, size_t *le
         at = stpcpy(at, argv[i]) + 1;
     *args_len = (size_t)(at - buf);
     for (size_t k = 0; env[k]; k++) {
-        const char *v = getenv(env[k]);
+        const char *v = set_value(env[k]);
         at = stpcpy(at, env[k]);
         if (v) at = stpcpy(stpcpy(at, "="), v);
         at++;

@@ -210,7 +210,7 @@ int oc_scale_sweep(oc_sweep *s, unsigned threads) {
 
 int oc_scale_settings_from_env(void) {
     const char *k = getenv("OPTICOLL_VERIFY_SHARD");
-    if (!k) return 0;
+    if (!k || !*k) return 0; /* set to nothing is unset, as for OPTICOLL_MEMORY_BUDGET_MIB */
     uint64_t v;
     if (oc_parse_u64(k, 1, UINT32_MAX, &v))
         return die(EXIT_USAGE,

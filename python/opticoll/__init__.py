@@ -155,7 +155,7 @@ def _arg(kind, value, what, low=0, high=2**32 - 1, choices=None):
     """The one place arguments are checked and converted (the library checks them again). kind:
     "count" a whole number in [low, high] (int, numpy integers: operator.index; never a bool);
     "size" bytes as an int or the command's text ("4MiB"; "nccl-size" also nccl-tests' "128M");
-    "text" a str without NUL (names, paths);
+    "text" a str without NUL or lone surrogates (names, paths);
     "choice" one of `choices`; "flag" a bool; "number" a finite real in [low, high]; "pairs" a
     dict of names to scalars (params, net_params) as text pairs; "names" a list of names or one
     comma-separated str. Raises InvalidType or InvalidArgument (ParseError for a malformed size)
@@ -179,6 +179,11 @@ def _arg(kind, value, what, low=0, high=2**32 - 1, choices=None):
             raise InvalidType(-1, f"{what} {value!r}: expected a str")
         if "\x00" in value:
             raise InvalidArgument(-1, f"{what} {value!r}: contains a NUL character")
+        try:  # a lone surrogate ("\udc80": os.fsdecode's escape of a byte) has no UTF-8
+            value.encode()
+        except UnicodeEncodeError as e:
+            raise InvalidArgument(-1, f"{what} {value!r}: not UTF-8 text (a lone surrogate at "
+                                      f"{e.start})") from None
         if not value:
             raise InvalidArgument(-1, f"{what}: empty")
         return value
@@ -720,19 +725,25 @@ def _png_of(script):
 
 
 def _write_whole(path, data):
-    """data into path whole or not at all: a temporary beside it, renamed over it."""
+    """data into path whole or not at all: a temporary beside it, renamed over it. A failure (a
+    full disk, a directory or a missing one at path) is IOFailure in one line, as every other
+    error of the package is typed: it was the bare OSError of the step that failed."""
     import os
     import tempfile
-    path = os.fspath(path)
-    fd, tmp = tempfile.mkstemp(prefix=".opticoll-", dir=os.path.dirname(os.path.abspath(path)))
+    path = _arg("text", os.fspath(path) if hasattr(path, "__fspath__") else path, "output")
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(prefix=".opticoll-",
+                                   dir=os.path.dirname(os.path.abspath(path)))
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
+        tmp = None
+    except OSError as e:
+        raise IOFailure(-9, f"cannot write {path}: {e.strerror or e}") from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
-        raise
 
 
 def _draw_text(stop, req, path, network, net_params, opt):

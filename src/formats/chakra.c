@@ -26,8 +26,13 @@
  * The schedule is verified and mapped first (nothing is handed out unless it passes), kept as
  * rounds (oc__store), sorted into per-rank node lists, and each rank's file is built in memory and
  * handed to the caller's writer (the CLI writes PREFIX.RANK.et whole, through its temporary-and-
- * rename helper, tools/output.c). Built only when protoc-c and libprotobuf-c were found; otherwise
- * the export says so (OC_ENOTSUP).
+ * rename helper, tools/output.c). The traces together have the cap of every output (formats.h:
+ * a quarter of the memory budget; 4096 ranks of ring all-gather were 3.6 GB): what they take at
+ * least is counted as the rounds are verified (two nodes a transfer), again from the nodes with
+ * their dependencies before any file is built, and a file that would pass the cap is refused
+ * before it is handed over (one line, OC_ETOOBIG; the CLI then writes none of them).
+ * Built only when protoc-c and libprotobuf-c were found; otherwise the export says so
+ * (OC_ENOTSUP).
  */
 #include "formats/formats.h"
 
@@ -37,6 +42,13 @@
 
 #ifdef OC_HAVE_CHAKRA
 #include "chakra_et.pb-c.h"
+
+/* The fewest bytes a node takes in its file: its five attributes' names alone are 42 bytes, each
+ * attribute has a tag, a length and a value besides (5 x 6), and the node's name is at least 12
+ * ("send r0 0->1") — 84 and more; a file of ring all-gather has about 100 a node. The sum over
+ * every rank (and a byte a dependency) is what the traces take at least: past the output cap,
+ * they are refused before the first rank's file is built. */
+enum { LEAST_NODE_BYTES = 64 };
 
 /* One communication node of a rank. */
 typedef struct cnode {
@@ -164,6 +176,25 @@ static int build_rank(cbuf *b, const crank *rk, uint32_t v, uint32_t ranks, cons
     return rc;
 }
 
+/* Stage 1's count of the traces' least size (LEAST_NODE_BYTES a node, two nodes a transfer)
+ * against the output cap while the schedule is verified and its rounds are kept: a schedule far
+ * past the cap is refused then, not after its every round was verified and stored (neighbour
+ * exchange on 65536 nodes had stored 1.7 GB of rounds in 12 s without a word). */
+typedef struct size_counter {
+    oc__sink sink;
+    uint64_t least, rounds;
+} size_counter;
+
+static int count_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+    (void)index;
+    size_counter *c = (size_counter *)self;
+    c->least += 2 * LEAST_NODE_BYTES * (uint64_t)r->count;
+    if (c->least > oc__output_cap())
+        return oc__output_refuse("the Chakra export", c->rounds, "rounds", why, len);
+    c->rounds++;
+    return 0;
+}
+
 static int push_node(crank *rk, cnode c) {
     if (oc__grow((void **)&rk->nodes, &rk->cap, rk->count + 1, sizeof(cnode))) return OC_ENOMEM;
     rk->nodes[rk->count++] = c;
@@ -184,7 +215,8 @@ int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, c
     const oc__spec *s = &ex.plan.spec;
     N = s->nodes;
     /* 1. Verify and map (nothing is handed out unless this passes), keeping the rounds. */
-    store.sink.next = NULL;
+    size_counter size = {.sink = {.round = count_round, .takes_family = 1}};
+    store.sink.next = &size.sink;
     if ((rc = oc__export_check(req, &ex, &store.sink, NULL, why, len))) goto out;
     if (store.count > INT32_MAX) {
         rc = oc__fail(why, len, OC_ETOOBIG,
@@ -220,7 +252,7 @@ int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, c
      * file: a node takes at most ~128 bytes besides its dependencies, a dependency at most 10
      * (a varint), and node j of a round depends on all of the previous round. */
     size_t widest = 1;
-    uint64_t largest = 0;
+    uint64_t largest = 0, least = 0;
     for (uint32_t v = 0; v < N; v++) {
         uint64_t deps_total = 0;
         for (size_t j = 0, lo = 0, prev = 0; j <= ranks[v].count; j++)
@@ -232,6 +264,17 @@ int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, c
             }
         uint64_t file = 128 * (uint64_t)ranks[v].count + 10 * deps_total;
         if (file > largest) largest = file;
+        least += LEAST_NODE_BYTES * (uint64_t)ranks[v].count + deps_total;
+    }
+    if (least > oc__output_cap()) {
+        char cap[32];
+        oc__format_bytes(cap, sizeof cap, oc__output_cap());
+        rc = oc__fail(why, len, OC_ETOOBIG,
+                      "the Chakra export of %u ranks would take at least %llu bytes, more than "
+                      "its cap of %s (a quarter of the memory budget; set "
+                      "OPTICOLL_MEMORY_BUDGET_MIB)",
+                      N, (unsigned long long)least, cap);
+        goto out;
     }
     if ((rc = oc__budget_check(largest, "the largest rank's Chakra trace", why, len))) goto out;
     deps = oc__calloc(widest, sizeof *deps);
@@ -240,11 +283,17 @@ int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, c
         goto out;
     }
     const char *coll = oc_collective_name(s->coll), *net = ex.model ? ex.model->info.name : "none";
+    uint64_t written = 0; /* handed to the writer so far, against the cap */
     for (uint32_t v = 0; v < N; v++) {
         if (build_rank(&buf, &ranks[v], v, N, coll, ex.algo->info.name, net, deps)) {
             rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
             goto out;
         }
+        if (buf.len > oc__output_cap() - written) {
+            rc = oc__output_refuse("the Chakra export", v, "ranks", why, len);
+            goto out;
+        }
+        written += buf.len;
         if ((rc = write(ctx, v, buf.data, buf.len))) {
             oc__fail(why, len, rc, "Chakra export: the trace of rank %u could not be written", v);
             goto out;

@@ -126,6 +126,29 @@ static int writer_round(oc__sink *self, uint64_t index, const oc__round *r, char
     return 0;
 }
 
+/* The fewest bytes a transfer's text takes: {"src": 0, "dst": 0, "op": "copy", "chunks": [0, 0],
+ * "bytes": 0} with every number one digit. */
+enum { TRANSFER_TEXT_MIN = 64 };
+
+/* Stage 1's count of the file's size: the fewest bytes each round's text takes, against the cap
+ * while the schedule is verified and mapped. The file is written only after that pass; without
+ * this count a schedule of hours of verification (neighbour exchange on 131072 nodes: 65536 rounds
+ * of 131072 transfers) met the cap only when the writing began, after the whole pass. */
+typedef struct size_counter {
+    oc__sink sink;
+    uint64_t least, rounds;
+} size_counter;
+
+static int count_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+    (void)index;
+    size_counter *c = (size_counter *)self;
+    c->least += TRANSFER_TEXT_MIN * (uint64_t)r->count + 4;
+    if (c->least + 8 > oc__output_cap())
+        return oc__output_refuse("the schedule file", c->rounds, "rounds", why, len);
+    c->rounds++;
+    return 0;
+}
+
 /* The file's fields before "rounds", in three parts: the file's layout breaks the line before
  * "nodes" and "block_node". */
 static cJSON *header_names(const oc__spec *s, const char *algorithm, const char *network,
@@ -201,9 +224,11 @@ static int write_tail(FILE *f, char *why, size_t len) {
 
 int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
     oc__export x;
-    /* 1. Verify and map. Nothing is written unless this passes. */
+    /* 1. Verify and map, counting the file's least size. Nothing is written unless this
+     * passes. */
+    size_counter size = {.sink = {.round = count_round, .takes_family = 1}};
     int rc = oc__export_begin(req, &x, why, len);
-    if (!rc) rc = oc__export_check(req, &x, NULL, NULL, why, len);
+    if (!rc) rc = oc__export_check(req, &x, &size.sink, NULL, why, len);
     if (rc) goto out;
     /* 2. Write: the header's members through cJSON, then the rounds one by one as the algorithm
      * generates them again (a schedule is never held whole), inside the hand-laid frame

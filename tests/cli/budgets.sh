@@ -234,7 +234,8 @@ else
 fi
 # 6. MSCCL: attributes per element and elements per file counted before libxml2 parses (100 000
 #    attributes on one element ran past 120 s in libxml2; 15 million unknown elements were a
-#    2 GB tree). Comments and quoted values are not counted.
+#    2 GB tree; 9 million comments 1.5 GB: they count as elements). Quoted values are not
+#    counted, nor what a comment holds.
 if have_python; then
     python3 - "$T" <<'PY'
 import sys
@@ -253,6 +254,20 @@ PY
         verify "$T/elems.xml"
     took_at_most 60 "an MSCCL file of 15 million elements (60 MB), read twice"
     rm -f "$T/elems.xml"
+    # comments and processing instructions are nodes of the tree as well: 9 million empty
+    # comments (63 MB, under the file cap) were a 1.5 GB tree, as many PIs 1.6 GB
+    python3 - "$T" <<'PY'
+import sys
+t = sys.argv[1]
+head = '<algo name="x" nchunksperloop="2" nchannels="1" proto="Simple" ngpus="2" coll="allgather" inplace="0">\n'
+open(t + "/comments.xml", "w").write(head + "<!---->" * 9000000 + "</algo>\n")
+open(t + "/pis.xml", "w").write(head + "<?a?>" * 9000000 + "</algo>\n")
+PY
+    for f in comments pis; do
+        early 4096 200000 "$f.xml: 9000001 elements, more than the 8388608 this reader takes" \
+            verify "$T/$f.xml"
+        rm -f "$T/$f.xml"
+    done
     # a real file with a comment full of '=' and '<' still verifies
     sed '2i <!-- '"$(printf '%0.s= ' $(seq 1 200))"' <a b=c> -->' \
         "$CLI_DIR/../msccl/example-allgather-ring-5.xml" >"$T/commented.xml"

@@ -16,9 +16,12 @@
 #    old rank file untouched, none new, no temporaries;
 #  - SIGINT, SIGTERM and SIGHUP during an export (chrome and chakra) and during reproduce --out:
 #    the tool dies of the signal and leaves no .opticoll-XXXXXX; reproduce --out into a new DIR
-#    leaves no DIR, into an old one the old index;
+#    leaves no DIR, into an old one the old index; SIGKILL while the papers run leaves no DIR
+#    (it was made before they ran, and left empty);
 #  - export --format chrome and json past their cap (a quarter of OPTICOLL_MEMORY_BUDGET_MIB): one
-#    line, exit 2, no file and nothing on stdout; under the cap the file is whole.
+#    line, exit 2, no file and nothing on stdout; under the cap the file is whole; the schedule
+#    file's cap is met while it is verified (it was met only after the whole pass); the Chakra
+#    export's rank files together have the same cap (they had none).
 set -u
 TOOL=${1:-}
 DIR=${2:-$(dirname "$0")}
@@ -145,6 +148,46 @@ if run_tool export -c allgather -a ring -t ring -n 3 -s 1KiB --format chakra -o 
     else
         fail "chakra failing at rank 3 of 8" "exit $RC" "$(cat "$T/err")"
     fi
+    # The Chakra export has the cap of every output (a quarter of the budget: 1 MiB at 4 MiB):
+    # ring all-gather on 4096 ranks at 1 byte wrote 3.6 GB. About 100 bytes a node: 64 ranks
+    # (8064 nodes, 0.8 MB) fit; 90 ranks' nodes take more than the cap even at the fewest bytes
+    # a node can take (refused before a file is built); 85 ranks' fewest fit under it but the
+    # files do not (refused at the rank that passes it). Nothing written either way.
+    for n in 90 85; do
+        OPTICOLL_MEMORY_BUDGET_MIB=4 run_tool export -c allgather -a ring -t ring -n "$n" -s 1 \
+            --format chakra -o "$D/cap$n"
+        case $n in
+        90) want="Chakra export of 90 ranks would take at least [0-9]* bytes, more than its cap of 1 MiB" ;;
+        *) want="Chakra export would be larger than its cap of 1 MiB, reached after [0-9]* ranks" ;;
+        esac
+        if [ "$RC" -eq 2 ] && one_line && grep -q "$want" "$T/err" &&
+            ! ls "$D" | grep -q "^cap$n\." && no_temporaries "$D"; then
+            pass "chakra on $n ranks past its cap: exit 2, one line, no rank file"
+        else
+            fail "chakra on $n ranks past its cap" "exit $RC" "$(cat "$T/err")" \
+                "$(ls "$D" | grep -c "^cap$n\.") rank files"
+        fi
+    done
+    # Far past the cap, it is met while the schedule is verified and its rounds kept (128
+    # ranks: 2 MB at the fewest 128 bytes a transfer; ring all-gather on 4096 ranks had kept and
+    # sorted every round, 1.1 GB in 24 s, before it counted the files)
+    OPTICOLL_MEMORY_BUDGET_MIB=4 run_tool export -c allgather -a ring -t ring -n 128 -s 1 \
+        --format chakra -o "$D/cap128"
+    if [ "$RC" -eq 2 ] && one_line &&
+        grep -q "Chakra export would be larger than its cap of 1 MiB, reached after [0-9]* rounds" "$T/err" &&
+        ! ls "$D" | grep -q "^cap128\." && no_temporaries "$D"; then
+        pass "chakra on 128 ranks far past its cap: refused while it is verified"
+    else
+        fail "chakra on 128 ranks far past its cap: refused while it is verified" "exit $RC" \
+            "$(cat "$T/err")"
+    fi
+    OPTICOLL_MEMORY_BUDGET_MIB=4 run_tool export -c allgather -a ring -t ring -n 64 -s 1 \
+        --format chakra -o "$D/cap64"
+    if [ "$RC" -eq 0 ] && [ "$(ls "$D" | grep -c '^cap64\.[0-9]*\.et$')" -eq 64 ]; then
+        pass "chakra on 64 ranks under its cap: all 64 rank files"
+    else
+        fail "chakra on 64 ranks under its cap" "exit $RC" "$(cat "$T/err")"
+    fi
     HAVE_CHAKRA=1
 else
     skip "chakra (not built)"
@@ -215,6 +258,18 @@ if command -v gnuplot >/dev/null 2>&1; then
     else
         fail "SIGTERM during reproduce --out NEW" "seen $SEEN, exit $RC" "$(ls -a "$D/new" 2>&1 | head)"
     fi
+    # SIGKILL (or the OOM killer) runs no handler: while the papers run (OpTree's 80 jobs take
+    # minutes), a new DIR must not be there yet, or it would be left empty (it was made first)
+    LC_ALL=C "$TOOL" reproduce optree -j 1 --out "$D/killed" >/dev/null 2>&1 &
+    pid=$!
+    sleep 1
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    if [ ! -e "$D/killed" ]; then
+        pass "SIGKILL while reproduce --out NEW computes: no empty directory left"
+    else
+        fail "SIGKILL while reproduce --out NEW computes: no directory" "$(ls -la "$D/killed")"
+    fi
     mkdir -p "$D/old"
     echo old-index >"$D/old/index.md"
     killed HUP "$D/old" reproduce star --out "$D/old"
@@ -278,6 +333,20 @@ if [ "$RC" -eq 2 ] && one_line && grep -q "schedule file would be larger than it
     pass "export --format json past its cap: exit 2, one line, no file"
 else
     fail "export --format json past its cap" "exit $RC" "$(cat "$T/err")"
+fi
+# The cap is met while the schedule is verified, not after: neighbour exchange on 131072 nodes
+# (65536 rounds of 131072 transfers, some 560 GB of text) was verified and mapped whole, past
+# 300 s, before the writing met the cap; its first 127 rounds pass it (in about a second).
+LC_ALL=C timeout 60 "$TOOL" export -c allgather -a ne -t ring -n 131072 -s 1MiB --format json \
+    -o "$D/ne.json" >"$T/out" 2>"$T/err"
+RC=$?
+if [ "$RC" -eq 2 ] && one_line &&
+    grep -q "schedule file would be larger than its cap of 1 GiB, reached after [0-9]* rounds" "$T/err" &&
+    [ ! -e "$D/ne.json" ] && no_temporaries "$D"; then
+    pass "export --format json of 131072 nodes: refused at the cap while it is verified"
+else
+    fail "export --format json of 131072 nodes: refused at the cap while it is verified" \
+        "exit $RC (124: still verifying after 60 s)" "$(cat "$T/err")"
 fi
 OPTICOLL_MEMORY_BUDGET_MIB=4 run_tool export -c allgather -a ring -t ring -n 100 -s 1 --format json -o "$D/s.json"
 if [ "$RC" -eq 0 ] && run_tool verify "$D/s.json" && [ "$RC" -eq 0 ]; then

@@ -33,6 +33,15 @@ if [ "$RC" -eq 0 ] && [ ! -s "$T/err" ]; then
 else
     fail "OPTICOLL_MEMORY_BUDGET_MIB= is unset" "rc=$RC" "$(cat "$T/err")"
 fi
+# the same for the shard variable (it was refused: "OPTICOLL_VERIFY_SHARD=: expected ...")
+OPTICOLL_VERIFY_SHARD= run_tool run -q -c allreduce -a ring -n 5 -s 1KiB
+if [ "$RC" -eq 0 ] && [ ! -s "$T/err" ]; then
+    pass "OPTICOLL_VERIFY_SHARD= (set to nothing) is unset: the run runs"
+else
+    fail "OPTICOLL_VERIFY_SHARD= is unset" "rc=$RC" "$(cat "$T/err")"
+fi
+OPTICOLL_VERIFY_SHARD=0 bad 2 "OPTICOLL_VERIFY_SHARD=0: expected the chunks of a verifier shard" \
+    run -c allreduce -a ring -n 5 -s 1KiB
 # ... and an empty first name leaves the old alias in force (48 MiB refuses 1500 nodes' ranges)
 printf '{"collective":"alltoall","nodes":1500,"chunks_per_block":1,"rounds":[]}' >"$T/a2a.json"
 OPTICOLL_MEMORY_BUDGET_MIB= OPTICOLL_VERIFY_BUDGET_MIB=48 bad 2 "memory budget of 48 MiB" verify "$T/a2a.json"
@@ -115,6 +124,19 @@ for f in json chrome msccl; do
         fail "export --format $f -o /dev/stdout" "rc=$RC" "$(cat "$T/err")"
     fi
 done
+# verify - reads standard input, so an export pipes into it (it was "cannot read -: No such
+# file or directory")
+for f in json msccl; do
+    "$TOOL" export -c allgather -a ring -n 5 -s 1KiB --format "$f" -o - 2>/dev/null |
+        LC_ALL=C "$TOOL" verify - >"$T/out" 2>"$T/err"
+    RC=$?
+    if [ "$RC" -eq 0 ] && grep -q 'verified: *yes' "$T/out"; then
+        pass "export --format $f -o - | verify -: verified"
+    else
+        fail "export --format $f -o - | verify -" "rc=$RC" "$(cat "$T/err")"
+    fi
+done
+bad 2 "/dev/stdin: empty, no schedule" verify - </dev/null
 cd "$T" || exit 2
 
 # ---- an escaped NUL in a string ----

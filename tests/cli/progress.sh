@@ -132,6 +132,17 @@ if [ "$rc" -eq 124 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
 else
     fail "long compare with stderr on a pipe: one line ahead" "exit $rc" "stderr: $(head -c 300 "$T/err")"
 fi
+# train runs every all-reduce one after another, each a run like `run`'s: the same line (it ran
+# past 100 s at N = 131072 without a word, its request had no progress callback)
+printf 'Big\t100000000\t64\t1000\tx\n' >"$T/big.tsv"
+timeout 8 "$TOOL" train --models "$T/big.tsv" -m Big -n 131072 >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 124 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+    grep -Eq '^opticoll: this will take over [0-9.]+ (s|min|h) \(' "$T/err"; then
+    pass "long train with stderr on a pipe: one line ahead ($(cat "$T/err"))"
+else
+    fail "long train with stderr on a pipe: one line ahead" "exit $rc" "stderr: $(head -c 300 "$T/err")"
+fi
 # perf and sweep make their points through the one sweep helper (tools/points.c), which hands
 # each point's rounds to the same progress callback: the same line, from the first point's pace
 # (issue 27: `perf` at N = 131072 ran past 30 s without a word)

@@ -157,6 +157,19 @@ def test_a_failed_drawing_leaves_no_file(tmp_path):
     assert not out.exists() and os.listdir(tmp_path) == []
 
 
+def test_a_drawing_that_cannot_be_written_is_an_io_failure(tmp_path):
+    # output= a directory, or in a directory that is not there: IOFailure in one line (it was
+    # the bare IsADirectoryError / FileNotFoundError of the rename), and no temporary left
+    (tmp_path / "d.svg").mkdir()
+    for out in (tmp_path / "d.svg", tmp_path / "none" / "x.svg"):
+        with pytest.raises(opticoll.IOFailure) as e:
+            opticoll.draw("allgather", "ring", 4, 64, output=out)
+        assert str(out) in e.value.reason and "\n" not in e.value.reason
+    assert os.listdir(tmp_path) == ["d.svg"] and os.listdir(tmp_path / "d.svg") == []
+    with pytest.raises(opticoll.InvalidType):
+        opticoll.draw("allgather", "ring", 4, 64, output=5)
+
+
 def test_export_astra_sim_is_the_commands_directory(tmp_path):
     files = opticoll.export("allreduce", "dbtree", 8, "1MiB", format="astra-sim",
                             network="switch") if _has_chakra(tmp_path) else None

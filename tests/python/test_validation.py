@@ -29,6 +29,15 @@ import opticoll
     (lambda: opticoll.run("allgather", "ring", 8, 1, network="ring\x00x"),
      opticoll.InvalidArgument, "NUL"),
     (lambda: opticoll.verify("/tmp/x\x00.json"), opticoll.InvalidArgument, "NUL"),
+    # a lone surrogate (what os.fsdecode makes of a byte that is no UTF-8) raised
+    # UnicodeEncodeError from str.encode
+    (lambda: opticoll.run("all\udc80", "ring", 4, 1024), opticoll.InvalidArgument,
+     "lone surrogate"),
+    (lambda: opticoll.run("allgather", "ring", 8, 1, net_params={"wavelengths": "\ud800"}),
+     opticoll.InvalidArgument, "lone surrogate"),
+    (lambda: opticoll.run("allgather", "optree", 8, 1, params={"k\udfff": 2}),
+     opticoll.InvalidArgument, "lone surrogate"),
+    (lambda: opticoll.verify("/tmp/x\udc80.json"), opticoll.InvalidArgument, "lone surrogate"),
     (lambda: opticoll.compare("allgather", 8, 1, algorithms=5), opticoll.InvalidType,
      "a list of names"),
     (lambda: opticoll.tune("allgather", [4], [1024], algorithms=5),
