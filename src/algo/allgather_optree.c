@@ -34,6 +34,7 @@
  * 2)))/2);   Theorem 3 as printed: T = (d/B + a) ceil(N m* log_m* N / 4w), m* = N^(1/k*), which
  * is not Theorem 1 at k* (see theorem3 below); the report gives both, each under its own name.
  */
+#include "algo/allgather_optree.h"
 #include "algo/algos.h"
 #include "algo/radix.h"
 
@@ -68,8 +69,12 @@ static inline uint64_t first_pos(uint32_t N, uint64_t V, uint32_t n) {
 }
 
 /* 1 if position x is the first position of its node (it carries that node's block). */
+static inline int bears_block_at(uint32_t N, uint64_t V, uint64_t x) {
+    return x == 0 || host_of(N, V, x - 1) != host_of(N, V, x);
+}
+
 static inline int bears_block(const optree *t, uint32_t N, uint64_t x) {
-    return x == 0 || host(t, N, x - 1) != host(t, N, x);
+    return bears_block_at(N, t->V, x);
 }
 
 /* 1 if node `to` already holds what position x sends in the stage whose group spans `span`
@@ -246,7 +251,8 @@ typedef struct ag_search {
     uint64_t *cls;
     uint32_t *host; /* host_of(N, hostV, x) for every position x of hostV (exact_load) */
     uint64_t hostV, caphost;
-    uint64_t capN, capS;
+    uint64_t capN, capS, cappre;
+    uint64_t *pre; /* segment_load's prefix sums */
     uint64_t *rest;  /* rest[R]: a bound on the stages after a prefix of product R < N (or NULL) */
     uint64_t *restk; /* k pinned: restk[j (N+1) + R], j stages exactly after a prefix of R */
     uint64_t fam_steps, cand_steps; /* the least bound among what was skipped */
@@ -391,15 +397,11 @@ static void add_arc(int64_t *d, uint32_t N, uint32_t start, uint32_t len, int64_
     }
 }
 
-static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
-                      int *exact) {
-    memo *e = memo_get(&a->loads, &a->nloads, &a->caploads, V, W, m);
-    if (!e) return OC_ENOMEM;
-    if (e->used == 1) {
-        *load = e->load;
-        *exact = e->exact;
-        return 0;
-    }
+/* The loads of the stage (V, W, m) by routing every transfer stage_sends() gives: *load the
+ * busiest directed link's (or the volume bound, when larger), *ties 1 when some transfer is at
+ * exactly N/2 nodes (left to the model, see above). O(V m). */
+static int routed_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
+                       int *ties_out) {
     const uint32_t N = a->N;
     const uint64_t S = W * m;
     if (a->capN < (uint64_t)N + 1) {
@@ -479,10 +481,248 @@ static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t
         if ((uint64_t)rcw > best) best = (uint64_t)rcw;
         if ((uint64_t)rccw > best) best = (uint64_t)rccw;
     }
+    *load = best;
+    *ties_out = ties;
+    return 0;
+}
+
+/* The same count for a stage after the ring stage, in O(N + S) instead of O(V m), when no
+ * segment spans N/2 nodes or more (then every transfer goes the short way inside its segment, no
+ * transfer is at N/2 nodes, and a link between two nodes is crossed only by the transfers of the
+ * one segment holding both). Returns 1 with *load set, 0 when it does not apply (the ring stage,
+ * a wide segment: routed_load counts those), or OC_ENOMEM.
+ *
+ * Every term below is what stage_sends() sends, counted at a cut instead of transfer by transfer.
+ * The link from node n-1 to node n (and back) is the cut before P = first_pos(n), n >= 1 (every
+ * node has a position, V >= N); what crosses it depends only on P mod S, since every segment
+ * holds the same classes (cls[s]: the blocks of the residue s mod S, one per node whose first
+ * position has that residue).
+ *  - W >= 2 (a middle stage): write P mod S = hW + q (0 <= q < W). Position tS + dW + r sends
+ *    cls[dW + r] to its m - 1 partners tS + cW + r (c != d), every one on another node (see
+ *    routed_load), clockwise when c > d. Such a pair crosses the cut when r < q, d <= h < c, or
+ *    r >= q, d < h <= c. With A[d][q] = sum over d' < d and r < q of cls[d'W + r]:
+ *        cw  = (m-1-h) A[h+1][q] + (m-h) (A[h][W] - A[h][q]),
+ *        ccw = (h+1) (A[m][q] - A[h+1][q]) + h (A[m][W] - A[h][W] - A[m][q] + A[h][q]).
+ *  - W = 1 (the last stage): P = tm + h; h = 0 is a group's border, crossed by nothing. The
+ *    group's nodes run from F = host(tm) to L = host(tm + m - 1). stage_sends() sends each class
+ *    once to every node of the group but its own, except: to F when F also holds the previous
+ *    group's last position (it is served from there: first_pos(F) lies in the group before), and
+ *    class 0 to L when L also holds the next group's first position (it holds that class
+ *    already: holds_already); no other node holds a position of another group. So with
+ *    CL[h] = cls[0] + ... + cls[h-1]:
+ *        cw  = (L - n + 1) CL[h] - [L shared] cls[0],
+ *        ccw = (n - F - [F shared]) (CL[m] - CL[h]).
+ * tests/test_optree_pinned.c checks both against routed_load over every stage of every list of
+ * many N (odd, prime, powers, V = N .. 2N). */
+static int segment_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load) {
+    const uint32_t N = a->N;
+    const uint64_t S = W * m, R = V / S;
+    if (R < 2) return 0; /* the ring stage: one segment round the whole ring */
+    for (uint64_t t = 0; t < R; t++)
+        if (2ull * (host_of(N, V, t * S + S - 1) - host_of(N, V, t * S)) >= N) return 0;
+    const uint64_t cols = W + 1, need = (uint64_t)(m + 1) * cols;
+    if (a->capS < S || a->cappre < need) {
+        free(a->cls);
+        free(a->pre);
+        a->cls = oc__malloc_array((size_t)S, sizeof *a->cls);
+        a->pre = oc__malloc_array((size_t)need, sizeof *a->pre);
+        a->capS = a->cls ? S : 0;
+        a->cappre = a->pre ? need : 0;
+        if (!a->cls || !a->pre) return OC_ENOMEM;
+    }
+    memset(a->cls, 0, (size_t)S * sizeof *a->cls);
+    for (uint32_t n = 0; n < N; n++)
+        a->cls[first_pos(N, V, n) % S]++;
+    uint64_t *A = a->pre; /* A[d][q] at d * cols + q (W >= 2); CL[h] at A[h] (W = 1) */
+    uint64_t best = 0;
+    if (W >= 2) {
+        for (uint64_t q = 0; q < cols; q++)
+            A[q] = 0;
+        for (uint64_t d = 0; d < m; d++) {
+            uint64_t run = 0;
+            for (uint64_t q = 0; q < cols; q++) {
+                A[(d + 1) * cols + q] = A[d * cols + q] + run;
+                if (q < W) run += a->cls[d * W + q];
+            }
+        }
+        for (uint32_t n = 1; n < N; n++) {
+            const uint64_t P = first_pos(N, V, n) % S, h = P / W, q = P % W;
+            const uint64_t *Ah = A + h * cols, *Ah1 = A + (h + 1) * cols, *Am = A + m * cols;
+            const uint64_t cw = (m - 1 - h) * Ah1[q] + (m - h) * (Ah[W] - Ah[q]);
+            const uint64_t ccw = (h + 1) * (Am[q] - Ah1[q]) + h * (Am[W] - Ah[W] - Am[q] + Ah[q]);
+            if (cw > best) best = cw;
+            if (ccw > best) best = ccw;
+        }
+    } else {
+        A[0] = 0;
+        for (uint64_t d = 0; d < m; d++)
+            A[d + 1] = A[d] + a->cls[d];
+        for (uint32_t n = 1; n < N; n++) {
+            const uint64_t P = first_pos(N, V, n), h = P % m;
+            if (h == 0) continue;
+            const uint64_t g = P - h, last = g + m - 1;
+            const uint32_t F = host_of(N, V, g), L = host_of(N, V, last);
+            const uint64_t fshared = g > 0 && host_of(N, V, g - 1) == F;
+            const uint64_t lshared = last + 1 < V && host_of(N, V, last + 1) == L;
+            const uint64_t cw = (L - n + 1) * A[h] - (lshared ? a->cls[0] : 0);
+            const uint64_t ccw = (n - F - fshared) * (A[m] - A[h]);
+            if (cw > best) best = cw;
+            if (ccw > best) best = ccw;
+        }
+    }
+    *load = best;
+    return 1;
+}
+
+/* The ring stage's (V, W = V/m, m: one segment round the ring, W >= 2) count in O(V + N)
+ * instead of O(V m): the transfers of routed_load, added up per residue instead of one by one.
+ * Positions r, W + r, ..., (m-1)W + r (one residue r < W) sit on m distinct nodes h_0 < ... <
+ * h_(m-1) (W >= 2, at most two positions a node), and each sends its block (when it bears one)
+ * to the other m - 1. Unrolled, H_i = h_(i mod m) + N [i >= m]: from d, the receiver d + s is
+ * H_(d+s) - H_d nodes clockwise, growing with s, so the receivers s = 1 .. j_d go clockwise (twice
+ * the distance below N), at most one is at exactly N/2 (a tie, left out of the links and counted
+ * in the volume, as routed_load does) and the rest go counterclockwise. The gap i (the links
+ * from H_i to H_(i+1), one node's first position to the next's of this residue) then carries
+ * j_d - (i - d) of d's clockwise transfers for i in [d, d + j_d): a linear ramp in i, added in
+ * O(1) with two difference arrays (a constant and a coefficient of i); counterclockwise the
+ * same from the other side. Each gap then adds its count to its links, as routed_load's arcs do.
+ * The volume is the same sum of shortest distances, by prefix sums of H. j_d grows with d (two
+ * pointers). Returns 0, or OC_ENOMEM. */
+static int ring_stage_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
+                           int *ties_out) {
+    const uint32_t N = a->N;
+    const size_t len = 2 * (size_t)m + 1;
+    uint64_t *H = oc__malloc_array(len, 2 * sizeof *H);
+    int64_t *dif = oc__malloc_array(len, 6 * sizeof *dif);
+    if (!H || !dif) {
+        free(H);
+        free(dif);
+        return OC_ENOMEM;
+    }
+    uint64_t *PH = H + len; /* PH[i] = H_0 + ... + H_(i-1) */
+    int64_t *cwc = dif, *cwl = dif + len, *ccc = dif + 2 * len, *ccl = dif + 3 * len;
+    if (a->capN < (uint64_t)N + 1) {
+        free(a->cw);
+        free(a->ccw);
+        a->cw = oc__calloc((size_t)N + 1, sizeof *a->cw);
+        a->ccw = oc__calloc((size_t)N + 1, sizeof *a->ccw);
+        a->capN = a->cw && a->ccw ? (uint64_t)N + 1 : 0;
+        if (!a->cw || !a->ccw) {
+            free(H);
+            free(dif);
+            return OC_ENOMEM;
+        }
+    }
+    memset(a->cw, 0, ((size_t)N + 1) * sizeof *a->cw);
+    memset(a->ccw, 0, ((size_t)N + 1) * sizeof *a->ccw);
+    uint64_t volume = 0;
+    int ties = 0;
+    for (uint64_t r = 0; r < W; r++) {
+        PH[0] = 0;
+        for (size_t i = 0; i < 2 * (size_t)m; i++) {
+            H[i] = host_of(N, V, (i % m) * W + r) + (i >= m ? (uint64_t)N : 0);
+            PH[i + 1] = PH[i] + H[i];
+        }
+        memset(dif, 0, 4 * len * sizeof *dif);
+        size_t f = 0;
+        for (size_t d = 0; d < m; d++) {
+            const uint64_t x = d * W + r;
+            if (!bears_block_at(N, V, x)) continue;
+            if (f < d) f = d;
+            while (f + 1 < d + m && 2 * (H[f + 1] - H[d]) < N)
+                f++;
+            const size_t j = f - d;
+            const int tie = f + 1 < d + m && 2 * (H[f + 1] - H[d]) == N;
+            const size_t back = m - 1 - j - (size_t)tie; /* counterclockwise receivers */
+            /* clockwise: j - (i - d) on gaps i in [d, d + j) */
+            cwc[d] += (int64_t)(j + d);
+            cwc[d + j] -= (int64_t)(j + d);
+            cwl[d] -= 1;
+            cwl[d + j] += 1;
+            /* counterclockwise: back - (d + m - 1 - i) on gaps i in [d + m - back, d + m) */
+            ccc[d + m - back] += (int64_t)back - (int64_t)(d + m - 1);
+            ccc[d + m] -= (int64_t)back - (int64_t)(d + m - 1);
+            ccl[d + m - back] += 1;
+            ccl[d + m] -= 1;
+            volume += PH[d + j + 1] - PH[d + 1] - j * H[d];
+            if (tie) {
+                ties = 1;
+                volume += N / 2;
+            }
+            volume += back * (N + H[d]) - (PH[d + m] - PH[d + m - back]);
+        }
+        int64_t c1 = 0, l1 = 0, c2 = 0, l2 = 0;
+        int64_t *gap = dif + 4 * len; /* gap i's clockwise and counterclockwise counts */
+        for (size_t i = 0; i < 2 * (size_t)m; i++) {
+            c1 += cwc[i];
+            l1 += cwl[i];
+            c2 += ccc[i];
+            l2 += ccl[i];
+            gap[2 * i] = c1 + (int64_t)i * l1;
+            gap[2 * i + 1] = c2 + (int64_t)i * l2;
+        }
+        for (size_t g = 0; g < m; g++) {
+            const uint32_t from = (uint32_t)H[g], span = (uint32_t)(H[g + 1] - H[g]);
+            add_arc(a->cw, N, from, span, gap[2 * g] + gap[2 * (g + m)]);
+            add_arc(a->ccw, N, from, span, gap[2 * g + 1] + gap[2 * (g + m) + 1]);
+        }
+    }
+    free(H);
+    free(dif);
+    int64_t rcw = 0, rccw = 0;
+    uint64_t best = oc__ceil_div(volume, 2ull * N);
+    for (uint32_t p = 0; p < N; p++) {
+        rcw += a->cw[p];
+        rccw += a->ccw[p];
+        if ((uint64_t)rcw > best) best = (uint64_t)rcw;
+        if ((uint64_t)rccw > best) best = (uint64_t)rccw;
+    }
+    *load = best;
+    *ties_out = ties;
+    return 0;
+}
+
+/* The exact load of the stage (V, W, m), counted once (memo): segment_load where it applies,
+ * else routed_load; *exact 0 when a transfer is at N/2 nodes (the model decides its way). */
+static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
+                      int *exact) {
+    memo *e = memo_get(&a->loads, &a->nloads, &a->caploads, V, W, m);
+    if (!e) return OC_ENOMEM;
+    if (e->used == 1) {
+        *load = e->load;
+        *exact = e->exact;
+        return 0;
+    }
+    int ties = 0, rc = segment_load(a, V, W, m, load);
+    if (rc < 0) return rc;
+    if (!rc && V == W * m && W >= 2) {
+        if ((rc = ring_stage_load(a, V, W, m, load, &ties))) return rc;
+    } else if (!rc && (rc = routed_load(a, V, W, m, load, &ties))) {
+        return rc;
+    }
     e->used = 1;
-    e->load = *load = best;
+    e->load = *load;
     e->exact = *exact = !ties;
     return 0;
+}
+
+int oc__optree_stage_load(uint32_t N, uint64_t V, uint64_t W, uint32_t m, oc__optree_count how,
+                          uint64_t *load, int *exact) {
+    ag_search a = {.N = N};
+    int ties = 0, rc;
+    if (how == OC__OPTREE_COUNT_SEARCH) {
+        rc = exact_load(&a, V, W, m, load, exact);
+    } else {
+        rc = routed_load(&a, V, W, m, load, &ties);
+        *exact = !ties;
+    }
+    free(a.loads);
+    free(a.cw);
+    free(a.ccw);
+    free(a.cls);
+    free(a.pre);
+    free(a.host);
+    return rc;
 }
 
 /* The last stage for any V in N..2N (a prefix's last radix before the bound above is worth its
@@ -925,6 +1165,7 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     free(a.cw);
     free(a.ccw);
     free(a.cls);
+    free(a.pre);
     free(a.host);
     if (rc == OC_ENOMEM) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     return rc;
