@@ -68,6 +68,28 @@ static inline uint64_t first_pos(uint32_t N, uint64_t V, uint32_t n) {
     return ((uint64_t)n * V + N - 1) / N;
 }
 
+/* The first positions of nodes 0, 1, 2, ... in turn without a division each: n V + N - 1 =
+ * pos N + rem grows by V = q N + r, so first_pos(n + 1) - first_pos(n) is q or q + 1 (1 or 2,
+ * since N <= V <= 2N). */
+typedef struct node_walk {
+    uint64_t rem, q, r, N;
+} node_walk;
+
+static void walk_start(node_walk *w, uint32_t N, uint64_t V) {
+    *w = (node_walk){.rem = N - 1, .q = V / N, .r = V % N, .N = N};
+}
+
+/* From node n to node n + 1: returns first_pos(n + 1) - first_pos(n). */
+static inline uint64_t walk_next(node_walk *w) {
+    uint64_t step = w->q;
+    w->rem += w->r;
+    if (w->rem >= w->N) {
+        w->rem -= w->N;
+        step++;
+    }
+    return step;
+}
+
 /* 1 if position x is the first position of its node (it carries that node's block). */
 static inline int bears_block_at(uint32_t N, uint64_t V, uint64_t x) {
     return x == 0 || host_of(N, V, x - 1) != host_of(N, V, x);
@@ -195,9 +217,10 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  *    lacking CNT(0, h) >= hN/m - 2N/m blocks.
  *  - the rest of a prefix of product R: the least over every way to finish it of the bounds
  *    above (a table over R, and over the stages left when k is pinned).
- * A list that passes these is counted exactly (exact_load: every transfer of every stage after
- * the ring stage, routed); lists with the same V and m_1 share their ring round, so only the one
- * whose later stages count least can win (dominance).
+ * A list that passes these is counted exactly (exact_load: the busiest link of every stage, the
+ * same count as routing every transfer, done per segment or per residue in O(V + N) a stage
+ * instead of O(V m): segment_load, ring_stage_load); lists with the same V and m_1 share their
+ * ring round, so only the one whose later stages count least can win (dominance).
  * The space: every ordered list m_1 x ... x m_k, each m_j >= 2, whose product V is between N and
  * 2N (what plan() accepts); with k= pinned, the lists of depth k. Families are prefixes
  * (m_1 .. m_j): their bound is the fixed stages' bound (a stage that may be the last counts 0),
@@ -205,6 +228,20 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  * list is offered with its bound when that bound can win. A few balanced lists (the old
  * candidates: exact factorisations and near-equal radices of every depth) are offered first, so
  * the search starts from a good schedule and full ties go to them.
+ *
+ * Order. The bounds prove which lists cannot win, but a list is mapped whenever its bound is
+ * below the best list mapped so far, so the order of offer decides how many are mapped: with k
+ * pinned the best list of the depth is often far from the balanced seeds, and each list on the
+ * way whose bound is below the seeds' cost was mapped (109 two-stage lists at N = 4096, 65 of
+ * depth 4 at N = 65536, each a few hundred milliseconds there). So the space is walked twice.
+ * The first pass keeps, instead of offering, the lists whose bound can win (the best 4096 by
+ * bound), and maps them least bound first as incumbents (oc__search_hint) while one can still
+ * win. The second pass is the search above, unchanged, against those incumbents: it offers the
+ * same lists in the same order, and every pruning is by a bound that cannot beat a list mapped
+ * (hinted or offered), so the winner and its ties are those of a single pass; fewer lists are
+ * mapped (15, 3 of the above). A hinted list that can still win is mapped again when offered,
+ * mostly from the search's round cache; the exact counts are memoised, so the second pass
+ * costs the enumeration and its cheap bounds again.
  *
  * At the ring's spread=0 (ring.c, item 6: a transfer keeps to one lightpath, a round is coloured
  * one unit a transfer, and a step lasts reconfiguration + the O/E/O and transmission of the
@@ -251,11 +288,17 @@ typedef struct ag_search {
     uint64_t *cls;
     uint32_t *host; /* host_of(N, hostV, x) for every position x of hostV (exact_load) */
     uint64_t hostV, caphost;
-    uint64_t capN, capS, cappre;
+    uint64_t capN, capS, cappre, capcut;
     uint64_t *pre; /* segment_load's prefix sums */
+    uint64_t *cut; /* segment_load's cuts of one group */
     uint64_t *rest;  /* rest[R]: a bound on the stages after a prefix of product R < N (or NULL) */
     uint64_t *restk; /* k pinned: restk[j (N+1) + R], j stages exactly after a prefix of R */
     uint64_t fam_steps, cand_steps; /* the least bound among what was skipped */
+    /* the first pass (collecting): the lists that could win, kept instead of offered */
+    int collecting;
+    struct pooled *pool;
+    size_t npool, cappool, pool_seen;
+    uint64_t pool_least; /* the least bound kept (when npool) */
 } ag_search;
 
 /* F summed over laps: sum over t < V/S of (the number of nodes whose first position is below
@@ -397,6 +440,33 @@ static void add_arc(int64_t *d, uint32_t N, uint32_t start, uint32_t len, int64_
     }
 }
 
+/* a->host[x] = host_of(N, V, x) for every position x, once per V (a load then, not a division;
+ * filled without one: x N = host V + rem, and N <= V). 0 or OC_ENOMEM. */
+static int host_table(ag_search *a, uint64_t V) {
+    if (a->hostV == V) return 0;
+    if (a->caphost < V) {
+        free(a->host);
+        a->hostV = 0;
+        if (!(a->host = oc__malloc_array((size_t)V, sizeof *a->host))) {
+            a->caphost = 0;
+            return OC_ENOMEM;
+        }
+        a->caphost = V;
+    }
+    uint64_t rem = 0;
+    uint32_t h = 0;
+    for (uint64_t x = 0; x < V; x++) {
+        a->host[x] = h;
+        rem += a->N;
+        if (rem >= V) {
+            rem -= V;
+            h++;
+        }
+    }
+    a->hostV = V;
+    return 0;
+}
+
 /* The loads of the stage (V, W, m) by routing every transfer stage_sends() gives: *load the
  * busiest directed link's (or the volume bound, when larger), *ties 1 when some transfer is at
  * exactly N/2 nodes (left to the model, see above). O(V m). */
@@ -427,20 +497,9 @@ static int routed_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_
         if (x == 0 || host_of(N, V, x - 1) != host_of(N, V, x)) a->cls[x % S]++;
     uint64_t volume = 0;
     int ties = 0;
-    if (a->hostV != V) { /* host_of of every position, once per V: a load, not a division */
-        if (a->caphost < V) {
-            free(a->host);
-            if (!(a->host = oc__malloc_array((size_t)V, sizeof *a->host))) {
-                a->caphost = 0;
-                a->hostV = 0;
-                if (tov != to) free(tov);
-                return OC_ENOMEM;
-            }
-            a->caphost = V;
-        }
-        for (uint64_t x = 0; x < V; x++)
-            a->host[x] = host_of(N, V, x);
-        a->hostV = V;
+    if (host_table(a, V)) {
+        if (tov != to) free(tov);
+        return OC_ENOMEM;
     }
     for (uint64_t x = 0; x < V; x++) {
         const uint64_t b = a->cls[x % S];
@@ -518,21 +577,36 @@ static int segment_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64
     const uint32_t N = a->N;
     const uint64_t S = W * m, R = V / S;
     if (R < 2) return 0; /* the ring stage: one segment round the whole ring */
-    for (uint64_t t = 0; t < R; t++)
-        if (2ull * (host_of(N, V, t * S + S - 1) - host_of(N, V, t * S)) >= N) return 0;
+    /* A segment spans at most ceil((S-1) N / V) nodes; only near that many is each looked at. */
+    if (2 * oc__ceil_div((S - 1) * N, V) >= N)
+        for (uint64_t t = 0; t < R; t++)
+            if (2ull * (host_of(N, V, t * S + S - 1) - host_of(N, V, t * S)) >= N) return 0;
     const uint64_t cols = W + 1, need = (uint64_t)(m + 1) * cols;
-    if (a->capS < S || a->cappre < need) {
+    if (a->capS < S || a->cappre < need || a->capcut < m) {
         free(a->cls);
         free(a->pre);
+        free(a->cut);
         a->cls = oc__malloc_array((size_t)S, sizeof *a->cls);
         a->pre = oc__malloc_array((size_t)need, sizeof *a->pre);
+        a->cut = oc__malloc_array(m, 2 * sizeof *a->cut);
         a->capS = a->cls ? S : 0;
         a->cappre = a->pre ? need : 0;
-        if (!a->cls || !a->pre) return OC_ENOMEM;
+        a->capcut = a->cut ? m : 0;
+        if (!a->cls || !a->pre || !a->cut) return OC_ENOMEM;
     }
+    /* cls[], node by node: node n's first position, as a digit h and an offset q < W */
     memset(a->cls, 0, (size_t)S * sizeof *a->cls);
-    for (uint32_t n = 0; n < N; n++)
-        a->cls[first_pos(N, V, n) % S]++;
+    node_walk w;
+    walk_start(&w, N, V);
+    a->cls[0] = 1; /* node 0 at position 0 */
+    for (uint64_t n = 1, h = 0, q = 0; n < N; n++) {
+        q += walk_next(&w);
+        while (q >= W) {
+            q -= W;
+            if (++h == m) h = 0;
+        }
+        a->cls[h * W + q]++;
+    }
     uint64_t *A = a->pre; /* A[d][q] at d * cols + q (W >= 2); CL[h] at A[h] (W = 1) */
     uint64_t best = 0;
     if (W >= 2) {
@@ -545,29 +619,51 @@ static int segment_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64
                 if (q < W) run += a->cls[d * W + q];
             }
         }
-        for (uint32_t n = 1; n < N; n++) {
-            const uint64_t P = first_pos(N, V, n) % S, h = P / W, q = P % W;
-            const uint64_t *Ah = A + h * cols, *Ah1 = A + (h + 1) * cols, *Am = A + m * cols;
-            const uint64_t cw = (m - 1 - h) * Ah1[q] + (m - h) * (Ah[W] - Ah[q]);
-            const uint64_t ccw = (h + 1) * (Am[q] - Ah1[q]) + h * (Am[W] - Ah[W] - Am[q] + Ah[q]);
-            if (cw > best) best = cw;
-            if (ccw > best) best = ccw;
+        /* the cuts: every residue some node starts at (0, a segment's border, carries 0) */
+        const uint64_t *Am = A + m * cols;
+        for (uint64_t h = 0; h < m; h++) {
+            const uint64_t *Ah = A + h * cols, *Ah1 = A + (h + 1) * cols;
+            for (uint64_t q = 0; q < W; q++) {
+                if (!a->cls[h * W + q]) continue;
+                const uint64_t cw = (m - 1 - h) * Ah1[q] + (m - h) * (Ah[W] - Ah[q]);
+                const uint64_t ccw =
+                    (h + 1) * (Am[q] - Ah1[q]) + h * (Am[W] - Ah[W] - Am[q] + Ah[q]);
+                if (cw > best) best = cw;
+                if (ccw > best) best = ccw;
+            }
         }
     } else {
         A[0] = 0;
         for (uint64_t d = 0; d < m; d++)
             A[d + 1] = A[d] + a->cls[d];
-        for (uint32_t n = 1; n < N; n++) {
-            const uint64_t P = first_pos(N, V, n), h = P % m;
-            if (h == 0) continue;
-            const uint64_t g = P - h, last = g + m - 1;
-            const uint32_t F = host_of(N, V, g), L = host_of(N, V, last);
-            const uint64_t fshared = g > 0 && host_of(N, V, g - 1) == F;
-            const uint64_t lshared = last + 1 < V && host_of(N, V, last + 1) == L;
-            const uint64_t cw = (L - n + 1) * A[h] - (lshared ? a->cls[0] : 0);
+        /* Node by node again, group by group: a group's first node F is the node entered on
+         * its first position (h = 0) or the node before (it holds the previous group's last
+         * position too: shared); its last node L the one before the next group's entry, shared
+         * when that entry is past the group's first position. The clockwise cuts wait for L. */
+        walk_start(&w, N, V);
+        uint64_t F = 0, fshared = 0, ncut = 0;
+        uint64_t *cut = a->cut; /* (node, digit) of each cut of the group so far */
+        for (uint64_t n = 1, h = 0; n <= N; n++) {
+            const uint64_t step = n < N ? walk_next(&w) : m; /* past the last node: the end */
+            h += step;
+            if (h >= m) { /* the group ends before node n: L = n - 1 */
+                h -= m;
+                const uint64_t L = n - 1, lshared = n < N && h > 0;
+                for (uint64_t i = 0; i < ncut; i++) {
+                    const uint64_t c = cut[2 * i], hc = cut[2 * i + 1];
+                    const uint64_t cw = (L - c + 1) * A[hc] - (lshared ? a->cls[0] : 0);
+                    if (cw > best) best = cw;
+                }
+                ncut = 0;
+                F = h == 0 ? n : n - 1;
+                fshared = h > 0;
+            }
+            if (n == N || h == 0) continue;
             const uint64_t ccw = (n - F - fshared) * (A[m] - A[h]);
-            if (cw > best) best = cw;
             if (ccw > best) best = ccw;
+            cut[2 * ncut] = n;
+            cut[2 * ncut + 1] = h;
+            ncut++;
         }
     }
     *load = best;
@@ -615,19 +711,27 @@ static int ring_stage_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uin
     }
     memset(a->cw, 0, ((size_t)N + 1) * sizeof *a->cw);
     memset(a->ccw, 0, ((size_t)N + 1) * sizeof *a->ccw);
+    if (host_table(a, V)) {
+        free(H);
+        free(dif);
+        return OC_ENOMEM;
+    }
+    const uint32_t *host = a->host;
     uint64_t volume = 0;
     int ties = 0;
     for (uint64_t r = 0; r < W; r++) {
         PH[0] = 0;
-        for (size_t i = 0; i < 2 * (size_t)m; i++) {
-            H[i] = host_of(N, V, (i % m) * W + r) + (i >= m ? (uint64_t)N : 0);
+        for (size_t i = 0; i < m; i++)
+            H[i] = host[i * W + r];
+        for (size_t i = 0; i < m; i++)
+            H[i + m] = H[i] + N;
+        for (size_t i = 0; i < 2 * (size_t)m; i++)
             PH[i + 1] = PH[i] + H[i];
-        }
         memset(dif, 0, 4 * len * sizeof *dif);
         size_t f = 0;
         for (size_t d = 0; d < m; d++) {
             const uint64_t x = d * W + r;
-            if (!bears_block_at(N, V, x)) continue;
+            if (x && host[x - 1] == host[x]) continue; /* no block: nothing to send */
             if (f < d) f = d;
             while (f + 1 < d + m && 2 * (H[f + 1] - H[d]) < N)
                 f++;
@@ -721,6 +825,7 @@ int oc__optree_stage_load(uint32_t N, uint64_t V, uint64_t W, uint32_t m, oc__op
     free(a.ccw);
     free(a.cls);
     free(a.pre);
+    free(a.cut);
     free(a.host);
     return rc;
 }
@@ -813,6 +918,14 @@ static oc__bound bound_of(const ag_search *a, uint64_t steps, const char *name) 
 
 static const char *const BOUND_NAME = "ring load: sum over stages of ceil(busiest link / C)";
 
+/* oc__search_can_win for a bound of `steps`; in the first pass also 0 past the least bound kept
+ * so far plus 1/64 (the essay's "Order": that pass only picks incumbents, so it may skip what
+ * is unlikely to be the best; the second pass decides by proofs alone). */
+static int may_win(ag_search *a, const oc__bound *b, uint64_t steps) {
+    if (a->collecting && a->npool && steps > a->pool_least + a->pool_least / 64) return 0;
+    return oc__search_can_win(a->s, b);
+}
+
 /* A lower bound on a list's transfers (oc__bound.transfers), so that the search does not
  * generate a list over its budget to find out. Exact but for the last stage: a stage with W >= 2
  * sends the range of every position that holds something to all m - 1 partners (two positions
@@ -896,7 +1009,7 @@ static int exact_stages(ag_search *a, const oc__radices *r, uint64_t cheap_total
         if (n + 1 < r->k && partial > checked) {
             checked = partial;
             oc__bound b = bound_of(a, partial, BOUND_NAME);
-            int yes = oc__search_can_win(a->s, &b);
+            int yes = may_win(a, &b, partial);
             if (yes < 0) return yes;
             if (!yes) {
                 if (!a->candidates++ || partial < a->cand_steps) a->cand_steps = partial;
@@ -912,11 +1025,62 @@ static int exact_stages(ag_search *a, const oc__radices *r, uint64_t cheap_total
     return 0;
 }
 
+/* ---- the first pass: the likeliest winners mapped first (the essay's "Order") ---- */
+
+typedef struct pooled {
+    oc__radices r;
+    uint64_t steps; /* its proven bound */
+    size_t seen;    /* its place in the enumeration */
+} pooled;
+
+enum { OC__OPTREE_POOL = 4096 }; /* lists kept from the first pass (the best bounds) */
+
+static int by_bound_then_seen(const void *pa, const void *pb) {
+    const pooled *x = pa, *y = pb;
+    if (x->steps != y->steps) return x->steps < y->steps ? -1 : 1;
+    return x->seen < y->seen ? -1 : x->seen > y->seen;
+}
+
+/* Keeps a list the first pass found able to win; past twice the pool's size, only the best
+ * OC__OPTREE_POOL bounds stay (what is dropped is still offered in the second pass). */
+static int pool_add(ag_search *a, const oc__radices *r, uint64_t steps) {
+    if (a->npool == 2 * (size_t)OC__OPTREE_POOL) {
+        qsort(a->pool, a->npool, sizeof *a->pool, by_bound_then_seen);
+        a->npool = OC__OPTREE_POOL;
+    }
+    if (oc__grow((void **)&a->pool, &a->cappool, a->npool + 1, sizeof *a->pool)) return OC_ENOMEM;
+    a->pool[a->npool] = (pooled){.r = *r, .steps = steps, .seen = a->pool_seen++};
+    if (!a->npool || steps < a->pool_least) a->pool_least = steps;
+    a->npool++;
+    return 0;
+}
+
+/* Maps the pooled lists as incumbents (oc__search_hint), least bound first, while one can still
+ * win: the second pass then offers every list in its own order against the best of them. */
+static int hint_pool(ag_search *a) {
+    qsort(a->pool, a->npool, sizeof *a->pool, by_bound_then_seen);
+    for (size_t i = 0; i < a->npool; i++) {
+        const pooled *p = &a->pool[i];
+        oc__bound b = bound_of(a, p->steps, BOUND_NAME);
+        int yes = oc__search_can_win(a->s, &b);
+        if (yes < 0) return yes;
+        if (!yes) break; /* the rest are bounded no lower */
+        if (a->s->budget && list_transfers(a->N, &p->r) > a->s->budget) continue;
+        char text[256];
+        oc__radices_format(&p->r, text, sizeof text);
+        const char *kv[] = {"radices", text};
+        int rc = oc__search_hint(a->s, 1, kv);
+        if (rc) return rc;
+    }
+    a->npool = 0;
+    return 0;
+}
+
 static int try_list(ag_search *a, const oc__radices *r) {
     uint64_t steps;
     if (list_bound(a, r, &steps)) return OC_ENOMEM;
     oc__bound b = bound_of(a, steps, BOUND_NAME);
-    int yes = oc__search_can_win(a->s, &b);
+    int yes = may_win(a, &b, steps);
     if (yes < 0) return yes;
     if (!yes) {
         if (!a->candidates++ || steps < a->cand_steps) a->cand_steps = steps;
@@ -949,14 +1113,14 @@ static int try_list(ag_search *a, const oc__radices *r) {
             f->load = rest;
         }
         b = bound_of(a, steps, BOUND_NAME);
-        yes = oc__search_can_win(a->s, &b);
+        yes = may_win(a, &b, steps);
         if (yes < 0) return yes;
         if (!yes) {
             if (!a->candidates++ || steps < a->cand_steps) a->cand_steps = steps;
             return 0;
         }
     }
-    return offer_list(a, r, steps);
+    return a->collecting ? pool_add(a, r, steps) : offer_list(a, r, steps);
 }
 
 /* rest[R] for R = 1 .. N-1: the least, over every way to finish a prefix of product R, of the
@@ -1054,7 +1218,7 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
                 R * m > N ? stage_of(a, R >= 3 ? last_load_any(N, m) : 0, big_known(N, m, 1), R)
                           : 0;
             oc__bound quick = bound_of(a, fixed + any, BOUND_NAME);
-            int q = oc__search_can_win(a->s, &quick);
+            int q = may_win(a, &quick, fixed + any);
             if (q < 0) return q;
             if (!q) {
                 if (!a->families++ || quick.steps < a->fam_steps) a->fam_steps = quick.steps;
@@ -1069,7 +1233,7 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
         a->cur.k--;
         if (more == UINT64_MAX) continue; /* no list of the pinned depth goes on from here */
         oc__bound b = bound_of(a, fixed + st + more, BOUND_NAME);
-        int yes = oc__search_can_win(a->s, &b);
+        int yes = may_win(a, &b, fixed + st + more);
         if (yes < 0) return yes;
         if (!yes) {
             if (!a->families++ || b.steps < a->fam_steps) a->fam_steps = b.steps;
@@ -1135,14 +1299,29 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
         if (!rc) rc = offer_list(&a, &seeds[best], st);
         seed_steps[best] = UINT64_MAX;
     }
-    /* One stage: radices=N and every V up to 2N (the same exchange, see above). */
-    for (uint64_t V = N; V <= 2ull * N && !rc && (!kpin || kpin == 1); V++) {
-        oc__radices one = {.k = 1, .m = {(uint32_t)V}};
-        rc = try_list(&a, &one);
-    }
     if (!rc) rc = rest_bounds(&a);
     if (!rc) rc = rest_bounds_k(&a);
-    if (!rc) rc = expand(&a, 1, 0);
+    /* Two passes over the same space (the essay's "Order"): the first keeps the lists that could
+     * win and maps the best-bounded of them as incumbents; the second offers, as before. */
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        a.collecting = pass == 0;
+        /* One stage: radices=N and every V up to 2N (the same exchange, see above). */
+        for (uint64_t V = N; V <= 2ull * N && !rc && (!kpin || kpin == 1); V++) {
+            oc__radices one = {.k = 1, .m = {(uint32_t)V}};
+            rc = try_list(&a, &one);
+        }
+        if (!rc) rc = expand(&a, 1, 0);
+        if (!rc && pass == 0) {
+            rc = hint_pool(&a);
+            /* what the first pass counted is logged by the second; its dominance table is
+             * rebuilt there (a list that set it must not find itself dominated) */
+            a.families = a.candidates = a.dominated = 0;
+            a.fam_steps = a.cand_steps = 0;
+            free(a.firsts);
+            a.firsts = NULL;
+            a.nfirsts = a.capfirsts = 0;
+        }
+    }
     if (!rc && a.families) {
         oc__bound b = bound_of(&a, a.fam_steps, BOUND_NAME);
         rc = oc__search_prune(s, "radix-list prefixes whose fixed stages' bound cannot win", &b,
@@ -1157,6 +1336,7 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
         oc__bound b = bound_of(&a, a.cand_steps, BOUND_NAME);
         rc = oc__search_prune(s, "complete radix lists whose bound cannot win", &b, a.candidates);
     }
+    free(a.pool);
     free(a.loads);
     free(a.cheap);
     free(a.rest);
@@ -1166,6 +1346,7 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     free(a.ccw);
     free(a.cls);
     free(a.pre);
+    free(a.cut);
     free(a.host);
     if (rc == OC_ENOMEM) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     return rc;
