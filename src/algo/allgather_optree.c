@@ -299,6 +299,7 @@ typedef struct ag_search {
     struct pooled *pool;
     size_t npool, cappool, pool_seen;
     uint64_t pool_least; /* the least bound kept (when npool) */
+    uint64_t skip_least; /* the least bound the first pass skipped without a proof */
 } ag_search;
 
 /* F summed over laps: sum over t < V/S of (the number of nodes whose first position is below
@@ -397,6 +398,7 @@ static uint64_t last_load(uint32_t N, uint64_t V, uint64_t m) {
 typedef struct memo {
     uint64_t V, W, m, load;
     int exact, used;
+    size_t seen; /* firsts in settle_pool: the list's place in the enumeration */
 } memo;
 
 static size_t memo_slot(const memo *t, size_t cap, uint64_t V, uint64_t W, uint64_t m) {
@@ -922,7 +924,10 @@ static const char *const BOUND_NAME = "ring load: sum over stages of ceil(busies
  * so far plus 1/64 (the essay's "Order": that pass only picks incumbents, so it may skip what
  * is unlikely to be the best; the second pass decides by proofs alone). */
 static int may_win(ag_search *a, const oc__bound *b, uint64_t steps) {
-    if (a->collecting && a->npool && steps > a->pool_least + a->pool_least / 64) return 0;
+    if (a->collecting && a->npool && steps > a->pool_least + a->pool_least / 16) {
+        if (steps < a->skip_least) a->skip_least = steps;
+        return 0;
+    }
     return oc__search_can_win(a->s, b);
 }
 
@@ -1029,8 +1034,10 @@ static int exact_stages(ag_search *a, const oc__radices *r, uint64_t cheap_total
 
 typedef struct pooled {
     oc__radices r;
-    uint64_t steps; /* its proven bound */
+    uint64_t steps; /* its proven bound: list_bound's, or with its exact counts (counted) */
     size_t seen;    /* its place in the enumeration */
+    int counted, exact;
+    uint64_t rest; /* counted: the exact count of the stages after the ring stage */
 } pooled;
 
 enum { OC__OPTREE_POOL = 4096 }; /* lists kept from the first pass (the best bounds) */
@@ -1047,6 +1054,7 @@ static int pool_add(ag_search *a, const oc__radices *r, uint64_t steps) {
     if (a->npool == 2 * (size_t)OC__OPTREE_POOL) {
         qsort(a->pool, a->npool, sizeof *a->pool, by_bound_then_seen);
         a->npool = OC__OPTREE_POOL;
+        if (a->pool[a->npool].steps < a->skip_least) a->skip_least = a->pool[a->npool].steps;
     }
     if (oc__grow((void **)&a->pool, &a->cappool, a->npool + 1, sizeof *a->pool)) return OC_ENOMEM;
     a->pool[a->npool] = (pooled){.r = *r, .steps = steps, .seen = a->pool_seen++};
@@ -1055,25 +1063,113 @@ static int pool_add(ag_search *a, const oc__radices *r, uint64_t steps) {
     return 0;
 }
 
-/* Maps the pooled lists as incumbents (oc__search_hint), least bound first, while one can still
- * win: the second pass then offers every list in its own order against the best of them. */
-static int hint_pool(ag_search *a) {
-    qsort(a->pool, a->npool, sizeof *a->pool, by_bound_then_seen);
-    for (size_t i = 0; i < a->npool; i++) {
-        const pooled *p = &a->pool[i];
-        oc__bound b = bound_of(a, p->steps, BOUND_NAME);
-        int yes = oc__search_can_win(a->s, &b);
-        if (yes < 0) return yes;
-        if (!yes) break; /* the rest are bounded no lower */
-        if (a->s->budget && list_transfers(a->N, &p->r) > a->s->budget) continue;
-        char text[256];
-        oc__radices_format(&p->r, text, sizeof text);
-        const char *kv[] = {"radices", text};
-        int rc = oc__search_hint(a->s, 1, kv);
-        if (rc) return rc;
+/* Maps pooled lists as incumbents (oc__search_hint), least bound first, while one can still win.
+ * A pooled list carries its cheap bound (list_bound) until it comes first; its exact counts
+ * (exact_stages) are taken then, and it goes back in its place by the larger bound; a list first
+ * by a bound with its counts in is mapped. So the lists counted and mapped here are those whose
+ * bound is below the incumbents found (a heap by bound, least first). */
+static int heap_less(const pooled *p, size_t i, size_t j) {
+    if (p[i].steps != p[j].steps) return p[i].steps < p[j].steps;
+    return p[i].seen < p[j].seen;
+}
+
+static void heap_down(pooled *p, size_t n, size_t i) {
+    for (;;) {
+        size_t l = 2 * i + 1, least = i;
+        if (l < n && heap_less(p, l, least)) least = l;
+        if (l + 1 < n && heap_less(p, l + 1, least)) least = l + 1;
+        if (least == i) return;
+        const pooled t = p[i];
+        p[i] = p[least];
+        p[least] = t;
+        i = least;
     }
+}
+
+static int by_seen(const void *pa, const void *pb) {
+    const pooled *x = pa, *y = pb;
+    return x->seen < y->seen ? -1 : x->seen > y->seen;
+}
+
+/* After the first pass: the pool's lists counted least bound first (a heap), the first counted
+ * one on top mapped as the incumbent (oc__search_hint), and every list whose bound can still win
+ * against it set aside. When no list the pass skipped without a proof can win either (its bound,
+ * skip_least, is beaten), those lists are offered in the order they were found, the one pass's
+ * order, and *done is 1: the search is decided by mapping them (least bound first, search.c)
+ * and the rest is proven out. Else *done is 0 and nothing was offered. */
+static int settle_pool(ag_search *a, int *done) {
+    pooled *p = a->pool;
+    size_t n = a->npool, nset = 0; /* set aside: p[n .. npool) grows down from the end */
+    *done = 0;
+    for (size_t i = n / 2; i-- > 0;)
+        heap_down(p, n, i);
+    int rc = 0, hinted = 0;
+    while (n && !rc) {
+        oc__bound b = bound_of(a, p[0].steps, BOUND_NAME);
+        int yes = oc__search_can_win(a->s, &b);
+        if (yes <= 0) {
+            rc = yes; /* 0: the rest are bounded no lower */
+            break;
+        }
+        if (!p[0].counted) {
+            uint64_t ring_exact = 0, rest = 0;
+            int exact = 0;
+            rc = p[0].r.k >= 2 ? exact_stages(a, &p[0].r, p[0].steps, &ring_exact, &rest, &exact)
+                               : 0;
+            if (rc < 0) break;
+            p[0].counted = 1;
+            p[0].rest = rest;
+            p[0].exact = exact;
+            if (rc == 1) { /* cannot win (counted by exact_stages) */
+                p[0] = p[--n];
+            } else if (ring_exact + rest > p[0].steps) {
+                p[0].steps = ring_exact + rest;
+            }
+            rc = 0;
+            heap_down(p, n, 0);
+            continue;
+        }
+        if (!hinted && (!a->s->budget || list_transfers(a->N, &p[0].r) <= a->s->budget)) {
+            char text[256];
+            oc__radices_format(&p[0].r, text, sizeof text);
+            const char *kv[] = {"radices", text};
+            if ((rc = oc__search_hint(a->s, 1, kv))) break;
+            hinted = 1;
+        }
+        const pooled top = p[0];
+        p[0] = p[--n];
+        heap_down(p, n, 0);
+        if (top.r.k >= 2 && !a->unspread) { /* try_list's dominance, among lists found earlier */
+            memo *f = memo_get(&a->firsts, &a->nfirsts, &a->capfirsts,
+                               oc__radices_product(&top.r), 0, top.r.m[0]);
+            if (!f) return OC_ENOMEM;
+            if (f->used == 1 && f->load <= top.rest && f->seen < top.seen) {
+                a->dominated++;
+                continue;
+            }
+            if (top.exact && (f->used != 1 || top.seen < f->seen)) {
+                f->used = 1;
+                f->load = top.rest;
+                f->seen = top.seen;
+            }
+        }
+        p[a->npool - ++nset] = top; /* n < npool - nset: the slot is free */
+    }
+    if (rc) return rc;
+    for (size_t i = 0; i < n; i++) /* beaten by their bounds */
+        if (!a->candidates++ || p[i].steps < a->cand_steps) a->cand_steps = p[i].steps;
+    if (a->skip_least != UINT64_MAX) {
+        oc__bound b = bound_of(a, a->skip_least, BOUND_NAME);
+        int yes = oc__search_can_win(a->s, &b);
+        if (yes) return yes < 0 ? yes : 0;
+    }
+    pooled *set = p + a->npool - nset;
+    qsort(set, nset, sizeof *set, by_seen);
+    for (size_t i = 0; i < nset && !rc; i++)
+        rc = offer_list(a, &set[i].r, set[i].steps);
     a->npool = 0;
-    return 0;
+    *done = !rc;
+    return rc;
 }
 
 static int try_list(ag_search *a, const oc__radices *r) {
@@ -1086,6 +1182,7 @@ static int try_list(ag_search *a, const oc__radices *r) {
         if (!a->candidates++ || steps < a->cand_steps) a->cand_steps = steps;
         return 0;
     }
+    if (a->collecting) return pool_add(a, r, steps); /* counted if it comes first (settle_pool) */
     if (r->k >= 2) { /* the exact count, and the best list per ring stage */
         /* Same V and m_1: the same ring-stage round (the same transfers in the same order),
          * coloured the same; the later stages of a list whose count is exact cost exactly their
@@ -1120,7 +1217,7 @@ static int try_list(ag_search *a, const oc__radices *r) {
             return 0;
         }
     }
-    return a->collecting ? pool_add(a, r, steps) : offer_list(a, r, steps);
+    return offer_list(a, r, steps);
 }
 
 /* rest[R] for R = 1 .. N-1: the least, over every way to finish a prefix of product R, of the
@@ -1301,9 +1398,12 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     }
     if (!rc) rc = rest_bounds(&a);
     if (!rc) rc = rest_bounds_k(&a);
-    /* Two passes over the same space (the essay's "Order"): the first keeps the lists that could
-     * win and maps the best-bounded of them as incumbents; the second offers, as before. */
-    for (int pass = 0; pass < 2 && !rc; pass++) {
+    /* The first pass keeps the lists that could win (the essay's "Order"); when what it
+     * skipped without a proof is beaten by the best of them, they are offered and that is the
+     * search; else the second pass offers, as a single pass always did. */
+    a.skip_least = UINT64_MAX;
+    int settled = 0;
+    for (int pass = 0; pass < 2 && !rc && !settled; pass++) {
         a.collecting = pass == 0;
         /* One stage: radices=N and every V up to 2N (the same exchange, see above). */
         for (uint64_t V = N; V <= 2ull * N && !rc && (!kpin || kpin == 1); V++) {
@@ -1312,14 +1412,16 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
         }
         if (!rc) rc = expand(&a, 1, 0);
         if (!rc && pass == 0) {
-            rc = hint_pool(&a);
-            /* what the first pass counted is logged by the second; its dominance table is
-             * rebuilt there (a list that set it must not find itself dominated) */
-            a.families = a.candidates = a.dominated = 0;
-            a.fam_steps = a.cand_steps = 0;
-            free(a.firsts);
-            a.firsts = NULL;
-            a.nfirsts = a.capfirsts = 0;
+            a.collecting = 0;
+            rc = settle_pool(&a, &settled);
+            if (!settled) { /* the second pass counts and logs afresh; its dominance table is
+                             * rebuilt (a list that set it must not find itself dominated) */
+                a.families = a.candidates = a.dominated = 0;
+                a.fam_steps = a.cand_steps = 0;
+                free(a.firsts);
+                a.firsts = NULL;
+                a.nfirsts = a.capfirsts = 0;
+            }
         }
     }
     if (!rc && a.families) {
