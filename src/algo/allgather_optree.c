@@ -231,17 +231,25 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  *
  * Order. The bounds prove which lists cannot win, but a list is mapped whenever its bound is
  * below the best list mapped so far, so the order of offer decides how many are mapped: with k
- * pinned the best list of the depth is often far from the balanced seeds, and each list on the
- * way whose bound is below the seeds' cost was mapped (109 two-stage lists at N = 4096, 65 of
- * depth 4 at N = 65536, each a few hundred milliseconds there). So the space is walked twice.
- * The first pass keeps, instead of offering, the lists whose bound can win (the best 4096 by
- * bound), and maps them least bound first as incumbents (oc__search_hint) while one can still
- * win. The second pass is the search above, unchanged, against those incumbents: it offers the
- * same lists in the same order, and every pruning is by a bound that cannot beat a list mapped
- * (hinted or offered), so the winner and its ties are those of a single pass; fewer lists are
- * mapped (15, 3 of the above). A hinted list that can still win is mapped again when offered,
- * mostly from the search's round cache; the exact counts are memoised, so the second pass
- * costs the enumeration and its cheap bounds again.
+ * pinned the best list of the depth is often far from the balanced seeds, and every list on the
+ * way whose bound was below the best mapped then was mapped (109 two-stage lists at N = 4096, 65
+ * of depth 4 at N = 65536, a few hundred milliseconds each there), and counted exactly before.
+ * So the space is walked first to find, not to offer (collecting): a complete list whose cheap
+ * bound (list_bound) can win is kept in a pool (the best 4096 by bound) uncounted, and what
+ * lies more than 1/16 above the least bound kept is skipped, lists and prefixes alike: a guess,
+ * not a proof, whose least bound is remembered (skip_least). settle_pool then takes the pool
+ * least bound first (a heap): a list on top is counted exactly (exact_stages) and goes back by
+ * its larger bound, and the first counted list on top is mapped as the incumbent
+ * (oc__search_hint); the counted lists that can still win against it are set aside (with the
+ * dominance above among them, a list dominating only one found after it), until the top cannot
+ * win. If skip_least cannot win either, nothing skipped can: the set-aside lists are offered in
+ * the order they were found, so the offers, their order and the tie rule are those of a single
+ * pass, and the search maps them least bound first (search.c), each once, stopping when the
+ * rest are beaten. Else the space is walked again as a single pass always did, against the
+ * incumbent (nothing was offered yet). The lists counted are then those whose bound is below
+ * the incumbent, and the lists mapped those whose bound is below the winner's cost: 15 and 7 of
+ * the above (each bound is a proof, so those must be mapped; the bounds are 0.3 to 0.9% under
+ * the model's colouring of the ring stage).
  *
  * At the ring's spread=0 (ring.c, item 6: a transfer keeps to one lightpath, a round is coloured
  * one unit a transfer, and a step lasts reconfiguration + the O/E/O and transmission of the
@@ -300,6 +308,10 @@ typedef struct ag_search {
     size_t npool, cappool, pool_seen;
     uint64_t pool_least; /* the least bound kept (when npool) */
     uint64_t skip_least; /* the least bound the first pass skipped without a proof */
+    const oc__search_in *in;
+    int no_round_costs;  /* the model costs no round alone (oc__search_round_costs) */
+    struct memo *ringcost; /* the ring stage's mapped cost by (V, m_1), in steps or ticks */
+    size_t nringcost, capringcost;
 } ag_search;
 
 /* F summed over laps: sum over t < V/S of (the number of nodes whose first position is below
@@ -1091,6 +1103,57 @@ static int by_seen(const void *pa, const void *pb) {
     return x->seen < y->seen ? -1 : x->seen > y->seen;
 }
 
+static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                       uint64_t bytes, const oc_kv *params, char *why, size_t len);
+static void optree_release(oc__plan *plan);
+static int emit_stages(const oc__plan *plan, oc__emit *e, uint32_t stages);
+
+static int ring_stage_round(void *ctx, oc__emit *e) {
+    return emit_stages(ctx, e, 1);
+}
+
+/* The ring stage of list r mapped alone by the model (oc__search_round_costs), once per (V, m_1):
+ * on a model that costs rounds alone (the ring) that is exactly what the stage adds to the list's
+ * cost, so with the other stages' bounds it bounds the list (the model's colouring of the ring
+ * stage is 0.3-1% above its load, the gap that left the bounds under the winner's cost). *ok 0
+ * when not costed (no such model, the budget, a refusal); 0 or OC_ENOMEM. */
+static int ring_stage_cost(ag_search *a, const oc__radices *r, uint64_t *units, int *ok) {
+    *ok = 0;
+    if (a->no_round_costs) return 0;
+    memo *e = memo_get(&a->ringcost, &a->nringcost, &a->capringcost, oc__radices_product(r), 0,
+                       r->m[0]);
+    if (!e) return OC_ENOMEM;
+    if (e->used == 1) {
+        *ok = e->exact;
+        *units = e->load;
+        return 0;
+    }
+    char text[256], why[256] = "";
+    oc__radices_format(r, text, sizeof text);
+    oc_kv *kv = oc_kv_new();
+    if (!kv || oc_kv_set(kv, "radices", text)) {
+        oc_kv_free(kv);
+        return OC_ENOMEM;
+    }
+    oc__plan plan = {0};
+    uint64_t steps = 0;
+    double t = 0;
+    int rc = optree_plan(&plan, OC_ALLGATHER, a->N, a->in->root, a->in->bytes, kv, why,
+                         sizeof why);
+    oc_kv_free(kv);
+    if (!rc)
+        rc = oc__search_round_costs(a->s, &plan.spec, ring_stage_round, &plan, &steps, &t, why,
+                                    sizeof why);
+    optree_release(&plan);
+    oc__plan_free(NULL, &plan);
+    if (rc == OC_ENOMEM) return rc;
+    if (rc == OC_ENOTSUP) a->no_round_costs = 1;
+    e->used = 1;
+    e->exact = *ok = rc == 0;
+    e->load = *units = a->unspread ? (uint64_t)floor(t / a->tick) : steps;
+    return 0;
+}
+
 /* After the first pass: the pool's lists counted least bound first (a heap), the first counted
  * one on top mapped as the incumbent (oc__search_hint), and every list whose bound can still win
  * against it set aside. When no list the pass skipped without a proof can win either (its bound,
@@ -1126,6 +1189,16 @@ static int settle_pool(ag_search *a, int *done) {
                 p[0].steps = ring_exact + rest;
             }
             rc = 0;
+            heap_down(p, n, 0);
+            continue;
+        }
+        if (p[0].counted == 1 && p[0].r.k >= 2) { /* its ring stage mapped alone, once */
+            uint64_t ring = 0;
+            int ok = 0;
+            if (!a->s->budget || a->s->budget >= oc__radices_product(&p[0].r) * p[0].r.m[0])
+                if ((rc = ring_stage_cost(a, &p[0].r, &ring, &ok))) break;
+            p[0].counted = 2;
+            if (ok && ring + p[0].rest > p[0].steps) p[0].steps = ring + p[0].rest;
             heap_down(p, n, 0);
             continue;
         }
@@ -1356,7 +1429,8 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     if (rc) return rc;
     oc__formula_in f;
     if ((rc = in->figures(in, OC_ALLGATHER, 1, &f, why, len))) return rc;
-    ag_search a = {.s = s, .N = N, .kpin = (uint32_t)kpin, .C = f.channels, .step = f.step_time};
+    ag_search a = {
+        .s = s, .N = N, .kpin = (uint32_t)kpin, .C = f.channels, .step = f.step_time, .in = in};
     if (f.cfg.kind == OC_NETCFG_RING && !f.cfg.ring.spread) {
         const oc__ring_cfg *g = &f.cfg.ring;
         a.unspread = 1;
@@ -1439,6 +1513,7 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
         rc = oc__search_prune(s, "complete radix lists whose bound cannot win", &b, a.candidates);
     }
     free(a.pool);
+    free(a.ringcost);
     free(a.loads);
     free(a.cheap);
     free(a.rest);
@@ -1509,14 +1584,15 @@ static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint3
     return oc__radices_record(plan->used, &t->r, N, why, len);
 }
 
-static int optree_generate(const oc__plan *plan, oc__emit *e) {
+/* The rounds of stages 1 .. `stages` (the search costs the ring stage alone: ring_stage_cost). */
+static int emit_stages(const oc__plan *plan, oc__emit *e, uint32_t stages) {
     const optree *t = plan->state;
     const uint32_t N = plan->spec.nodes;
     uint64_t W = t->V, R = 1;
     uint32_t *to = NULL;
     if (t->r.k && !(to = oc__malloc_array(oc__radices_max(&t->r), sizeof *to))) return OC_ENOMEM;
     int rc = 0;
-    for (uint32_t j = 0; j < t->r.k && !rc; j++) {
+    for (uint32_t j = 0; j < stages && j < t->r.k && !rc; j++) {
         const uint32_t m = t->r.m[j];
         W /= m;
         for (uint64_t x = 0; x < t->V && !rc; x++) {
@@ -1533,6 +1609,11 @@ static int optree_generate(const oc__plan *plan, oc__emit *e) {
     }
     free(to);
     return rc;
+}
+
+static int optree_generate(const oc__plan *plan, oc__emit *e) {
+    const optree *t = plan->state;
+    return emit_stages(plan, e, t->r.k);
 }
 
 /* Theorem 1 at depth k: ceil((2k-1) N^(1+1/k) / 8w). pow() can land a hair above a whole
