@@ -1,6 +1,6 @@
 # OpTree's all-gather search with k pinned against the exhaustive optimum of that depth, and its
 # fast stage counts against routing every transfer (tests/test_optree_pinned.c); N = 65536 with
-# k = 2, 3, 4 pinned is labelled slow.
+# k = 3 and 4 pinned is labelled slow.
 add_executable(test_optree_pinned tests/test_optree_pinned.c)
 target_include_directories(test_optree_pinned PRIVATE src)
 target_link_libraries(test_optree_pinned PRIVATE opticoll_lib m)
