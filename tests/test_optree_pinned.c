@@ -224,8 +224,7 @@ static void check_large(uint32_t N, uint32_t k, const char *expect) {
             CHECK(ok && !better(tn, sn, &(best){.time = t, .steps = s, .lists = 1}),
                   "N=%u k=%u: the neighbour with radix %u of stage %u (%.9g s, %llu steps) beats "
                   "the search's %s (%.9g s, %llu steps)",
-                  N, k, m[j], j + 1, tn, (unsigned long long)sn, expect, t,
-                  (unsigned long long)s);
+                  N, k, m[j], j + 1, tn, (unsigned long long)sn, expect, t, (unsigned long long)s);
         }
 }
 

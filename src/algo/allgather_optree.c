@@ -297,8 +297,8 @@ typedef struct ag_search {
     uint32_t *host; /* host_of(N, hostV, x) for every position x of hostV (exact_load) */
     uint64_t hostV, caphost;
     uint64_t capN, capS, cappre, capcut;
-    uint64_t *pre; /* segment_load's prefix sums */
-    uint64_t *cut; /* segment_load's cuts of one group */
+    uint64_t *pre;   /* segment_load's prefix sums */
+    uint64_t *cut;   /* segment_load's cuts of one group */
     uint64_t *rest;  /* rest[R]: a bound on the stages after a prefix of product R < N (or NULL) */
     uint64_t *restk; /* k pinned: restk[j (N+1) + R], j stages exactly after a prefix of R */
     uint64_t fam_steps, cand_steps; /* the least bound among what was skipped */
@@ -309,7 +309,7 @@ typedef struct ag_search {
     uint64_t pool_least; /* the least bound kept (when npool) */
     uint64_t skip_least; /* the least bound the first pass skipped without a proof */
     const oc__search_in *in;
-    int no_round_costs;  /* the model costs no round alone (oc__search_round_costs) */
+    int no_round_costs;    /* the model costs no round alone (oc__search_round_costs) */
     struct memo *ringcost; /* the ring stage's mapped cost by (V, m_1), in steps or ticks */
     size_t nringcost, capringcost;
 } ag_search;
@@ -1120,8 +1120,8 @@ static int ring_stage_round(void *ctx, oc__emit *e) {
 static int ring_stage_cost(ag_search *a, const oc__radices *r, uint64_t *units, int *ok) {
     *ok = 0;
     if (a->no_round_costs) return 0;
-    memo *e = memo_get(&a->ringcost, &a->nringcost, &a->capringcost, oc__radices_product(r), 0,
-                       r->m[0]);
+    memo *e =
+        memo_get(&a->ringcost, &a->nringcost, &a->capringcost, oc__radices_product(r), 0, r->m[0]);
     if (!e) return OC_ENOMEM;
     if (e->used == 1) {
         *ok = e->exact;
@@ -1138,8 +1138,7 @@ static int ring_stage_cost(ag_search *a, const oc__radices *r, uint64_t *units, 
     oc__plan plan = {0};
     uint64_t steps = 0;
     double t = 0;
-    int rc = optree_plan(&plan, OC_ALLGATHER, a->N, a->in->root, a->in->bytes, kv, why,
-                         sizeof why);
+    int rc = optree_plan(&plan, OC_ALLGATHER, a->N, a->in->root, a->in->bytes, kv, why, sizeof why);
     oc_kv_free(kv);
     if (!rc)
         rc = oc__search_round_costs(a->s, &plan.spec, ring_stage_round, &plan, &steps, &t, why,
@@ -1213,8 +1212,8 @@ static int settle_pool(ag_search *a, int *done) {
         p[0] = p[--n];
         heap_down(p, n, 0);
         if (top.r.k >= 2 && !a->unspread) { /* try_list's dominance, among lists found earlier */
-            memo *f = memo_get(&a->firsts, &a->nfirsts, &a->capfirsts,
-                               oc__radices_product(&top.r), 0, top.r.m[0]);
+            memo *f = memo_get(&a->firsts, &a->nfirsts, &a->capfirsts, oc__radices_product(&top.r),
+                               0, top.r.m[0]);
             if (!f) return OC_ENOMEM;
             if (f->used == 1 && f->load <= top.rest && f->seen < top.seen) {
                 a->dominated++;
