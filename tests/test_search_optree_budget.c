@@ -10,7 +10,9 @@
  *  2. with no budget (2^40) and with a budget of exactly the winner's own transfers (so that
  *     every list with more is skipped, before generation when its bound says so), the search
  *     picks the same radices at the same steps and time as the default search, and in the
- *     second case skips lists by their bound without generating them.
+ *     second case skips lists by their bound without generating them (at one of the large N
+ *     at least: where the winner, mapped first, prunes them all by their time bound, none is
+ *     left to skip).
  * N: odd, prime and non-power sizes beside the quoted 1000, 1024, 4096 and the prime 4099.
  */
 #include "core/core.h"
@@ -80,6 +82,9 @@ static uint64_t pinned_transfers(uint32_t N, const char *radices) {
     return t;
 }
 
+/* Lists skipped by their known transfers under the tight budget, N >= 1000. */
+static uint64_t skipped_large;
+
 static void one(const oc__algo *a, const oc__model *model, uint32_t N) {
     outcome def, none, tight;
     oc_report *rep = NULL;
@@ -113,10 +118,10 @@ static void one(const oc__algo *a, const oc__model *model, uint32_t N) {
               "N=%u: with %s radices=%s %llu steps %.9g s; default radices=%s %llu steps %.9g s", N,
               name[i], o[i]->radices, (unsigned long long)o[i]->steps, o[i]->time, def.radices,
               (unsigned long long)def.steps, def.time);
-    if (N >= 1000) /* smaller: every list offered fits its winner's transfers */
-        CHECK(tight.skipped_known > 0,
-              "N=%u: a budget of %llu transfers skipped no list by its known transfers", N,
-              (unsigned long long)own);
+    /* smaller: every list offered fits its winner's transfers; at N = 1000 the winner, mapped
+     * first as an incumbent (allgather_optree.c, "Order"), prunes by bound every list the budget
+     * would skip, so the skips are counted over the large sizes together (main) */
+    if (N >= 1000) skipped_large += tight.skipped_known;
 }
 
 int main(void) {
@@ -127,5 +132,8 @@ int main(void) {
     static const uint32_t sizes[] = {3, 5, 7, 12, 100, 1000, 1024, 4096, 4099};
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         one(a, model, sizes[i]);
+    CHECK(skipped_large > 0,
+          "N >= 1000: a budget of the winner's own transfers skipped no list by its known "
+          "transfers");
     return CHECK_SUMMARY();
 }

@@ -34,6 +34,7 @@
  * 2)))/2);   Theorem 3 as printed: T = (d/B + a) ceil(N m* log_m* N / 4w), m* = N^(1/k*), which
  * is not Theorem 1 at k* (see theorem3 below); the report gives both, each under its own name.
  */
+#include "algo/allgather_optree.h"
 #include "algo/algos.h"
 #include "algo/radix.h"
 
@@ -67,9 +68,35 @@ static inline uint64_t first_pos(uint32_t N, uint64_t V, uint32_t n) {
     return ((uint64_t)n * V + N - 1) / N;
 }
 
+/* The first positions of nodes 0, 1, 2, ... in turn without a division each: n V + N - 1 =
+ * pos N + rem grows by V = q N + r, so first_pos(n + 1) - first_pos(n) is q or q + 1 (1 or 2,
+ * since N <= V <= 2N). */
+typedef struct node_walk {
+    uint64_t rem, q, r, N;
+} node_walk;
+
+static void walk_start(node_walk *w, uint32_t N, uint64_t V) {
+    *w = (node_walk){.rem = N - 1, .q = V / N, .r = V % N, .N = N};
+}
+
+/* From node n to node n + 1: returns first_pos(n + 1) - first_pos(n). */
+static inline uint64_t walk_next(node_walk *w) {
+    uint64_t step = w->q;
+    w->rem += w->r;
+    if (w->rem >= w->N) {
+        w->rem -= w->N;
+        step++;
+    }
+    return step;
+}
+
 /* 1 if position x is the first position of its node (it carries that node's block). */
+static inline int bears_block_at(uint32_t N, uint64_t V, uint64_t x) {
+    return x == 0 || host_of(N, V, x - 1) != host_of(N, V, x);
+}
+
 static inline int bears_block(const optree *t, uint32_t N, uint64_t x) {
-    return x == 0 || host(t, N, x - 1) != host(t, N, x);
+    return bears_block_at(N, t->V, x);
 }
 
 /* 1 if node `to` already holds what position x sends in the stage whose group spans `span`
@@ -190,9 +217,10 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  *    lacking CNT(0, h) >= hN/m - 2N/m blocks.
  *  - the rest of a prefix of product R: the least over every way to finish it of the bounds
  *    above (a table over R, and over the stages left when k is pinned).
- * A list that passes these is counted exactly (exact_load: every transfer of every stage after
- * the ring stage, routed); lists with the same V and m_1 share their ring round, so only the one
- * whose later stages count least can win (dominance).
+ * A list that passes these is counted exactly (exact_load: the busiest link of every stage, the
+ * same count as routing every transfer, done per segment or per residue in O(V + N) a stage
+ * instead of O(V m): segment_load, ring_stage_load); lists with the same V and m_1 share their
+ * ring round, so only the one whose later stages count least can win (dominance).
  * The space: every ordered list m_1 x ... x m_k, each m_j >= 2, whose product V is between N and
  * 2N (what plan() accepts); with k= pinned, the lists of depth k. Families are prefixes
  * (m_1 .. m_j): their bound is the fixed stages' bound (a stage that may be the last counts 0),
@@ -200,6 +228,28 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  * list is offered with its bound when that bound can win. A few balanced lists (the old
  * candidates: exact factorisations and near-equal radices of every depth) are offered first, so
  * the search starts from a good schedule and full ties go to them.
+ *
+ * Order. The bounds prove which lists cannot win, but a list is mapped whenever its bound is
+ * below the best list mapped so far, so the order of offer decides how many are mapped: with k
+ * pinned the best list of the depth is often far from the balanced seeds, and every list on the
+ * way whose bound was below the best mapped then was mapped (109 two-stage lists at N = 4096, 65
+ * of depth 4 at N = 65536, a few hundred milliseconds each there), and counted exactly before.
+ * So the space is walked first to find, not to offer (collecting): a complete list whose cheap
+ * bound (list_bound) can win is kept in a pool (the best 4096 by bound) uncounted, and what
+ * lies more than 1/16 above the least bound kept is skipped, lists and prefixes alike: a guess,
+ * not a proof, whose least bound is remembered (skip_least). settle_pool then takes the pool
+ * least bound first (a heap): a list on top is counted exactly (exact_stages) and goes back by
+ * its larger bound, and the first counted list on top is mapped as the incumbent
+ * (oc__search_hint); the counted lists that can still win against it are set aside (with the
+ * dominance above among them, a list dominating only one found after it), until the top cannot
+ * win. If skip_least cannot win either, nothing skipped can: the set-aside lists are offered in
+ * the order they were found, so the offers, their order and the tie rule are those of a single
+ * pass, and the search maps them least bound first (search.c), each once, stopping when the
+ * rest are beaten. Else the space is walked again as a single pass always did, against the
+ * incumbent (nothing was offered yet). The lists counted are then those whose bound is below
+ * the incumbent, and the lists mapped those whose bound is below the winner's cost: 15 and 7 of
+ * the above (each bound is a proof, so those must be mapped; the bounds are 0.3 to 0.9% under
+ * the model's colouring of the ring stage).
  *
  * At the ring's spread=0 (ring.c, item 6: a transfer keeps to one lightpath, a round is coloured
  * one unit a transfer, and a step lasts reconfiguration + the O/E/O and transmission of the
@@ -246,10 +296,22 @@ typedef struct ag_search {
     uint64_t *cls;
     uint32_t *host; /* host_of(N, hostV, x) for every position x of hostV (exact_load) */
     uint64_t hostV, caphost;
-    uint64_t capN, capS;
+    uint64_t capN, capS, cappre, capcut;
+    uint64_t *pre;   /* segment_load's prefix sums */
+    uint64_t *cut;   /* segment_load's cuts of one group */
     uint64_t *rest;  /* rest[R]: a bound on the stages after a prefix of product R < N (or NULL) */
     uint64_t *restk; /* k pinned: restk[j (N+1) + R], j stages exactly after a prefix of R */
     uint64_t fam_steps, cand_steps; /* the least bound among what was skipped */
+    /* the first pass (collecting): the lists that could win, kept instead of offered */
+    int collecting;
+    struct pooled *pool;
+    size_t npool, cappool, pool_seen;
+    uint64_t pool_least; /* the least bound kept (when npool) */
+    uint64_t skip_least; /* the least bound the first pass skipped without a proof */
+    const oc__search_in *in;
+    int no_round_costs;    /* the model costs no round alone (oc__search_round_costs) */
+    struct memo *ringcost; /* the ring stage's mapped cost by (V, m_1), in steps or ticks */
+    size_t nringcost, capringcost;
 } ag_search;
 
 /* F summed over laps: sum over t < V/S of (the number of nodes whose first position is below
@@ -348,6 +410,7 @@ static uint64_t last_load(uint32_t N, uint64_t V, uint64_t m) {
 typedef struct memo {
     uint64_t V, W, m, load;
     int exact, used;
+    size_t seen; /* firsts in settle_pool: the list's place in the enumeration */
 } memo;
 
 static size_t memo_slot(const memo *t, size_t cap, uint64_t V, uint64_t W, uint64_t m) {
@@ -391,15 +454,38 @@ static void add_arc(int64_t *d, uint32_t N, uint32_t start, uint32_t len, int64_
     }
 }
 
-static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
-                      int *exact) {
-    memo *e = memo_get(&a->loads, &a->nloads, &a->caploads, V, W, m);
-    if (!e) return OC_ENOMEM;
-    if (e->used == 1) {
-        *load = e->load;
-        *exact = e->exact;
-        return 0;
+/* a->host[x] = host_of(N, V, x) for every position x, once per V (a load then, not a division;
+ * filled without one: x N = host V + rem, and N <= V). 0 or OC_ENOMEM. */
+static int host_table(ag_search *a, uint64_t V) {
+    if (a->hostV == V) return 0;
+    if (a->caphost < V) {
+        free(a->host);
+        a->hostV = 0;
+        if (!(a->host = oc__malloc_array((size_t)V, sizeof *a->host))) {
+            a->caphost = 0;
+            return OC_ENOMEM;
+        }
+        a->caphost = V;
     }
+    uint64_t rem = 0;
+    uint32_t h = 0;
+    for (uint64_t x = 0; x < V; x++) {
+        a->host[x] = h;
+        rem += a->N;
+        if (rem >= V) {
+            rem -= V;
+            h++;
+        }
+    }
+    a->hostV = V;
+    return 0;
+}
+
+/* The loads of the stage (V, W, m) by routing every transfer stage_sends() gives: *load the
+ * busiest directed link's (or the volume bound, when larger), *ties 1 when some transfer is at
+ * exactly N/2 nodes (left to the model, see above). O(V m). */
+static int routed_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
+                       int *ties_out) {
     const uint32_t N = a->N;
     const uint64_t S = W * m;
     if (a->capN < (uint64_t)N + 1) {
@@ -425,20 +511,9 @@ static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t
         if (x == 0 || host_of(N, V, x - 1) != host_of(N, V, x)) a->cls[x % S]++;
     uint64_t volume = 0;
     int ties = 0;
-    if (a->hostV != V) { /* host_of of every position, once per V: a load, not a division */
-        if (a->caphost < V) {
-            free(a->host);
-            if (!(a->host = oc__malloc_array((size_t)V, sizeof *a->host))) {
-                a->caphost = 0;
-                a->hostV = 0;
-                if (tov != to) free(tov);
-                return OC_ENOMEM;
-            }
-            a->caphost = V;
-        }
-        for (uint64_t x = 0; x < V; x++)
-            a->host[x] = host_of(N, V, x);
-        a->hostV = V;
+    if (host_table(a, V)) {
+        if (tov != to) free(tov);
+        return OC_ENOMEM;
     }
     for (uint64_t x = 0; x < V; x++) {
         const uint64_t b = a->cls[x % S];
@@ -479,10 +554,294 @@ static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t
         if ((uint64_t)rcw > best) best = (uint64_t)rcw;
         if ((uint64_t)rccw > best) best = (uint64_t)rccw;
     }
+    *load = best;
+    *ties_out = ties;
+    return 0;
+}
+
+/* The same count for a stage after the ring stage, in O(N + S) instead of O(V m), when no
+ * segment spans N/2 nodes or more (then every transfer goes the short way inside its segment, no
+ * transfer is at N/2 nodes, and a link between two nodes is crossed only by the transfers of the
+ * one segment holding both). Returns 1 with *load set, 0 when it does not apply (the ring stage,
+ * a wide segment: routed_load counts those), or OC_ENOMEM.
+ *
+ * Every term below is what stage_sends() sends, counted at a cut instead of transfer by transfer.
+ * The link from node n-1 to node n (and back) is the cut before P = first_pos(n), n >= 1 (every
+ * node has a position, V >= N); what crosses it depends only on P mod S, since every segment
+ * holds the same classes (cls[s]: the blocks of the residue s mod S, one per node whose first
+ * position has that residue).
+ *  - W >= 2 (a middle stage): write P mod S = hW + q (0 <= q < W). Position tS + dW + r sends
+ *    cls[dW + r] to its m - 1 partners tS + cW + r (c != d), every one on another node (see
+ *    routed_load), clockwise when c > d. Such a pair crosses the cut when r < q, d <= h < c, or
+ *    r >= q, d < h <= c. With A[d][q] = sum over d' < d and r < q of cls[d'W + r]:
+ *        cw  = (m-1-h) A[h+1][q] + (m-h) (A[h][W] - A[h][q]),
+ *        ccw = (h+1) (A[m][q] - A[h+1][q]) + h (A[m][W] - A[h][W] - A[m][q] + A[h][q]).
+ *  - W = 1 (the last stage): P = tm + h; h = 0 is a group's border, crossed by nothing. The
+ *    group's nodes run from F = host(tm) to L = host(tm + m - 1). stage_sends() sends each class
+ *    once to every node of the group but its own, except: to F when F also holds the previous
+ *    group's last position (it is served from there: first_pos(F) lies in the group before), and
+ *    class 0 to L when L also holds the next group's first position (it holds that class
+ *    already: holds_already); no other node holds a position of another group. So with
+ *    CL[h] = cls[0] + ... + cls[h-1]:
+ *        cw  = (L - n + 1) CL[h] - [L shared] cls[0],
+ *        ccw = (n - F - [F shared]) (CL[m] - CL[h]).
+ * tests/test_optree_pinned.c checks both against routed_load over every stage of every list of
+ * many N (odd, prime, powers, V = N .. 2N). */
+static int segment_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load) {
+    const uint32_t N = a->N;
+    const uint64_t S = W * m, R = V / S;
+    if (R < 2) return 0; /* the ring stage: one segment round the whole ring */
+    /* A segment spans at most ceil((S-1) N / V) nodes; only near that many is each looked at. */
+    if (2 * oc__ceil_div((S - 1) * N, V) >= N)
+        for (uint64_t t = 0; t < R; t++)
+            if (2ull * (host_of(N, V, t * S + S - 1) - host_of(N, V, t * S)) >= N) return 0;
+    const uint64_t cols = W + 1, need = (uint64_t)(m + 1) * cols;
+    if (a->capS < S || a->cappre < need || a->capcut < m) {
+        free(a->cls);
+        free(a->pre);
+        free(a->cut);
+        a->cls = oc__malloc_array((size_t)S, sizeof *a->cls);
+        a->pre = oc__malloc_array((size_t)need, sizeof *a->pre);
+        a->cut = oc__malloc_array(m, 2 * sizeof *a->cut);
+        a->capS = a->cls ? S : 0;
+        a->cappre = a->pre ? need : 0;
+        a->capcut = a->cut ? m : 0;
+        if (!a->cls || !a->pre || !a->cut) return OC_ENOMEM;
+    }
+    /* cls[], node by node: node n's first position, as a digit h and an offset q < W */
+    memset(a->cls, 0, (size_t)S * sizeof *a->cls);
+    node_walk w;
+    walk_start(&w, N, V);
+    a->cls[0] = 1; /* node 0 at position 0 */
+    for (uint64_t n = 1, h = 0, q = 0; n < N; n++) {
+        q += walk_next(&w);
+        while (q >= W) {
+            q -= W;
+            if (++h == m) h = 0;
+        }
+        a->cls[h * W + q]++;
+    }
+    uint64_t *A = a->pre; /* A[d][q] at d * cols + q (W >= 2); CL[h] at A[h] (W = 1) */
+    uint64_t best = 0;
+    if (W >= 2) {
+        for (uint64_t q = 0; q < cols; q++)
+            A[q] = 0;
+        for (uint64_t d = 0; d < m; d++) {
+            uint64_t run = 0;
+            for (uint64_t q = 0; q < cols; q++) {
+                A[(d + 1) * cols + q] = A[d * cols + q] + run;
+                if (q < W) run += a->cls[d * W + q];
+            }
+        }
+        /* the cuts: every residue some node starts at (0, a segment's border, carries 0) */
+        const uint64_t *Am = A + m * cols;
+        for (uint64_t h = 0; h < m; h++) {
+            const uint64_t *Ah = A + h * cols, *Ah1 = A + (h + 1) * cols;
+            for (uint64_t q = 0; q < W; q++) {
+                if (!a->cls[h * W + q]) continue;
+                const uint64_t cw = (m - 1 - h) * Ah1[q] + (m - h) * (Ah[W] - Ah[q]);
+                const uint64_t ccw =
+                    (h + 1) * (Am[q] - Ah1[q]) + h * (Am[W] - Ah[W] - Am[q] + Ah[q]);
+                if (cw > best) best = cw;
+                if (ccw > best) best = ccw;
+            }
+        }
+    } else {
+        A[0] = 0;
+        for (uint64_t d = 0; d < m; d++)
+            A[d + 1] = A[d] + a->cls[d];
+        /* Node by node again, group by group: a group's first node F is the node entered on
+         * its first position (h = 0) or the node before (it holds the previous group's last
+         * position too: shared); its last node L the one before the next group's entry, shared
+         * when that entry is past the group's first position. The clockwise cuts wait for L. */
+        walk_start(&w, N, V);
+        uint64_t F = 0, fshared = 0, ncut = 0;
+        uint64_t *cut = a->cut; /* (node, digit) of each cut of the group so far */
+        for (uint64_t n = 1, h = 0; n <= N; n++) {
+            const uint64_t step = n < N ? walk_next(&w) : m; /* past the last node: the end */
+            h += step;
+            if (h >= m) { /* the group ends before node n: L = n - 1 */
+                h -= m;
+                const uint64_t L = n - 1, lshared = n < N && h > 0;
+                for (uint64_t i = 0; i < ncut; i++) {
+                    const uint64_t c = cut[2 * i], hc = cut[2 * i + 1];
+                    const uint64_t cw = (L - c + 1) * A[hc] - (lshared ? a->cls[0] : 0);
+                    if (cw > best) best = cw;
+                }
+                ncut = 0;
+                F = h == 0 ? n : n - 1;
+                fshared = h > 0;
+            }
+            if (n == N || h == 0) continue;
+            const uint64_t ccw = (n - F - fshared) * (A[m] - A[h]);
+            if (ccw > best) best = ccw;
+            cut[2 * ncut] = n;
+            cut[2 * ncut + 1] = h;
+            ncut++;
+        }
+    }
+    *load = best;
+    return 1;
+}
+
+/* The ring stage's (V, W = V/m, m: one segment round the ring, W >= 2) count in O(V + N)
+ * instead of O(V m): the transfers of routed_load, added up per residue instead of one by one.
+ * Positions r, W + r, ..., (m-1)W + r (one residue r < W) sit on m distinct nodes h_0 < ... <
+ * h_(m-1) (W >= 2, at most two positions a node), and each sends its block (when it bears one)
+ * to the other m - 1. Unrolled, H_i = h_(i mod m) + N [i >= m]: from d, the receiver d + s is
+ * H_(d+s) - H_d nodes clockwise, growing with s, so the receivers s = 1 .. j_d go clockwise (twice
+ * the distance below N), at most one is at exactly N/2 (a tie, left out of the links and counted
+ * in the volume, as routed_load does) and the rest go counterclockwise. The gap i (the links
+ * from H_i to H_(i+1), one node's first position to the next's of this residue) then carries
+ * j_d - (i - d) of d's clockwise transfers for i in [d, d + j_d): a linear ramp in i, added in
+ * O(1) with two difference arrays (a constant and a coefficient of i); counterclockwise the
+ * same from the other side. Each gap then adds its count to its links, as routed_load's arcs do.
+ * The volume is the same sum of shortest distances, by prefix sums of H. j_d grows with d (two
+ * pointers). Returns 0, or OC_ENOMEM. */
+static int ring_stage_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
+                           int *ties_out) {
+    const uint32_t N = a->N;
+    const size_t len = 2 * (size_t)m + 1;
+    uint64_t *H = oc__malloc_array(len, 2 * sizeof *H);
+    int64_t *dif = oc__malloc_array(len, 6 * sizeof *dif);
+    if (!H || !dif) {
+        free(H);
+        free(dif);
+        return OC_ENOMEM;
+    }
+    uint64_t *PH = H + len; /* PH[i] = H_0 + ... + H_(i-1) */
+    int64_t *cwc = dif, *cwl = dif + len, *ccc = dif + 2 * len, *ccl = dif + 3 * len;
+    if (a->capN < (uint64_t)N + 1) {
+        free(a->cw);
+        free(a->ccw);
+        a->cw = oc__calloc((size_t)N + 1, sizeof *a->cw);
+        a->ccw = oc__calloc((size_t)N + 1, sizeof *a->ccw);
+        a->capN = a->cw && a->ccw ? (uint64_t)N + 1 : 0;
+        if (!a->cw || !a->ccw) {
+            free(H);
+            free(dif);
+            return OC_ENOMEM;
+        }
+    }
+    memset(a->cw, 0, ((size_t)N + 1) * sizeof *a->cw);
+    memset(a->ccw, 0, ((size_t)N + 1) * sizeof *a->ccw);
+    if (host_table(a, V)) {
+        free(H);
+        free(dif);
+        return OC_ENOMEM;
+    }
+    const uint32_t *host = a->host;
+    uint64_t volume = 0;
+    int ties = 0;
+    for (uint64_t r = 0; r < W; r++) {
+        PH[0] = 0;
+        for (size_t i = 0; i < m; i++)
+            H[i] = host[i * W + r];
+        for (size_t i = 0; i < m; i++)
+            H[i + m] = H[i] + N;
+        for (size_t i = 0; i < 2 * (size_t)m; i++)
+            PH[i + 1] = PH[i] + H[i];
+        memset(dif, 0, 4 * len * sizeof *dif);
+        size_t f = 0;
+        for (size_t d = 0; d < m; d++) {
+            const uint64_t x = d * W + r;
+            if (x && host[x - 1] == host[x]) continue; /* no block: nothing to send */
+            if (f < d) f = d;
+            while (f + 1 < d + m && 2 * (H[f + 1] - H[d]) < N)
+                f++;
+            const size_t j = f - d;
+            const int tie = f + 1 < d + m && 2 * (H[f + 1] - H[d]) == N;
+            const size_t back = m - 1 - j - (size_t)tie; /* counterclockwise receivers */
+            /* clockwise: j - (i - d) on gaps i in [d, d + j) */
+            cwc[d] += (int64_t)(j + d);
+            cwc[d + j] -= (int64_t)(j + d);
+            cwl[d] -= 1;
+            cwl[d + j] += 1;
+            /* counterclockwise: back - (d + m - 1 - i) on gaps i in [d + m - back, d + m) */
+            ccc[d + m - back] += (int64_t)back - (int64_t)(d + m - 1);
+            ccc[d + m] -= (int64_t)back - (int64_t)(d + m - 1);
+            ccl[d + m - back] += 1;
+            ccl[d + m] -= 1;
+            volume += PH[d + j + 1] - PH[d + 1] - j * H[d];
+            if (tie) {
+                ties = 1;
+                volume += N / 2;
+            }
+            volume += back * (N + H[d]) - (PH[d + m] - PH[d + m - back]);
+        }
+        int64_t c1 = 0, l1 = 0, c2 = 0, l2 = 0;
+        int64_t *gap = dif + 4 * len; /* gap i's clockwise and counterclockwise counts */
+        for (size_t i = 0; i < 2 * (size_t)m; i++) {
+            c1 += cwc[i];
+            l1 += cwl[i];
+            c2 += ccc[i];
+            l2 += ccl[i];
+            gap[2 * i] = c1 + (int64_t)i * l1;
+            gap[2 * i + 1] = c2 + (int64_t)i * l2;
+        }
+        for (size_t g = 0; g < m; g++) {
+            const uint32_t from = (uint32_t)H[g], span = (uint32_t)(H[g + 1] - H[g]);
+            add_arc(a->cw, N, from, span, gap[2 * g] + gap[2 * (g + m)]);
+            add_arc(a->ccw, N, from, span, gap[2 * g + 1] + gap[2 * (g + m) + 1]);
+        }
+    }
+    free(H);
+    free(dif);
+    int64_t rcw = 0, rccw = 0;
+    uint64_t best = oc__ceil_div(volume, 2ull * N);
+    for (uint32_t p = 0; p < N; p++) {
+        rcw += a->cw[p];
+        rccw += a->ccw[p];
+        if ((uint64_t)rcw > best) best = (uint64_t)rcw;
+        if ((uint64_t)rccw > best) best = (uint64_t)rccw;
+    }
+    *load = best;
+    *ties_out = ties;
+    return 0;
+}
+
+/* The exact load of the stage (V, W, m), counted once (memo): segment_load where it applies,
+ * else routed_load; *exact 0 when a transfer is at N/2 nodes (the model decides its way). */
+static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
+                      int *exact) {
+    memo *e = memo_get(&a->loads, &a->nloads, &a->caploads, V, W, m);
+    if (!e) return OC_ENOMEM;
+    if (e->used == 1) {
+        *load = e->load;
+        *exact = e->exact;
+        return 0;
+    }
+    int ties = 0, rc = segment_load(a, V, W, m, load);
+    if (rc < 0) return rc;
+    if (!rc && V == W * m && W >= 2) {
+        if ((rc = ring_stage_load(a, V, W, m, load, &ties))) return rc;
+    } else if (!rc && (rc = routed_load(a, V, W, m, load, &ties))) {
+        return rc;
+    }
     e->used = 1;
-    e->load = *load = best;
+    e->load = *load;
     e->exact = *exact = !ties;
     return 0;
+}
+
+int oc__optree_stage_load(uint32_t N, uint64_t V, uint64_t W, uint32_t m, oc__optree_count how,
+                          uint64_t *load, int *exact) {
+    ag_search a = {.N = N};
+    int ties = 0, rc;
+    if (how == OC__OPTREE_COUNT_SEARCH) {
+        rc = exact_load(&a, V, W, m, load, exact);
+    } else {
+        rc = routed_load(&a, V, W, m, load, &ties);
+        *exact = !ties;
+    }
+    free(a.loads);
+    free(a.cw);
+    free(a.ccw);
+    free(a.cls);
+    free(a.pre);
+    free(a.cut);
+    free(a.host);
+    return rc;
 }
 
 /* The last stage for any V in N..2N (a prefix's last radix before the bound above is worth its
@@ -573,6 +932,17 @@ static oc__bound bound_of(const ag_search *a, uint64_t steps, const char *name) 
 
 static const char *const BOUND_NAME = "ring load: sum over stages of ceil(busiest link / C)";
 
+/* oc__search_can_win for a bound of `steps`; in the first pass also 0 past the least bound kept
+ * so far plus 1/64 (the essay's "Order": that pass only picks incumbents, so it may skip what
+ * is unlikely to be the best; the second pass decides by proofs alone). */
+static int may_win(ag_search *a, const oc__bound *b, uint64_t steps) {
+    if (a->collecting && a->npool && steps > a->pool_least + a->pool_least / 16) {
+        if (steps < a->skip_least) a->skip_least = steps;
+        return 0;
+    }
+    return oc__search_can_win(a->s, b);
+}
+
 /* A lower bound on a list's transfers (oc__bound.transfers), so that the search does not
  * generate a list over its budget to find out. Exact but for the last stage: a stage with W >= 2
  * sends the range of every position that holds something to all m - 1 partners (two positions
@@ -656,7 +1026,7 @@ static int exact_stages(ag_search *a, const oc__radices *r, uint64_t cheap_total
         if (n + 1 < r->k && partial > checked) {
             checked = partial;
             oc__bound b = bound_of(a, partial, BOUND_NAME);
-            int yes = oc__search_can_win(a->s, &b);
+            int yes = may_win(a, &b, partial);
             if (yes < 0) return yes;
             if (!yes) {
                 if (!a->candidates++ || partial < a->cand_steps) a->cand_steps = partial;
@@ -672,16 +1042,219 @@ static int exact_stages(ag_search *a, const oc__radices *r, uint64_t cheap_total
     return 0;
 }
 
+/* ---- the first pass: the likeliest winners mapped first (the essay's "Order") ---- */
+
+typedef struct pooled {
+    oc__radices r;
+    uint64_t steps; /* its proven bound: list_bound's, or with its exact counts (counted) */
+    size_t seen;    /* its place in the enumeration */
+    int counted, exact;
+    uint64_t rest; /* counted: the exact count of the stages after the ring stage */
+} pooled;
+
+enum { OC__OPTREE_POOL = 4096 }; /* lists kept from the first pass (the best bounds) */
+
+static int by_bound_then_seen(const void *pa, const void *pb) {
+    const pooled *x = pa, *y = pb;
+    if (x->steps != y->steps) return x->steps < y->steps ? -1 : 1;
+    return x->seen < y->seen ? -1 : x->seen > y->seen;
+}
+
+/* Keeps a list the first pass found able to win; past twice the pool's size, only the best
+ * OC__OPTREE_POOL bounds stay (what is dropped is still offered in the second pass). */
+static int pool_add(ag_search *a, const oc__radices *r, uint64_t steps) {
+    if (a->npool == 2 * (size_t)OC__OPTREE_POOL) {
+        qsort(a->pool, a->npool, sizeof *a->pool, by_bound_then_seen);
+        a->npool = OC__OPTREE_POOL;
+        if (a->pool[a->npool].steps < a->skip_least) a->skip_least = a->pool[a->npool].steps;
+    }
+    if (oc__grow((void **)&a->pool, &a->cappool, a->npool + 1, sizeof *a->pool)) return OC_ENOMEM;
+    a->pool[a->npool] = (pooled){.r = *r, .steps = steps, .seen = a->pool_seen++};
+    if (!a->npool || steps < a->pool_least) a->pool_least = steps;
+    a->npool++;
+    return 0;
+}
+
+/* Maps pooled lists as incumbents (oc__search_hint), least bound first, while one can still win.
+ * A pooled list carries its cheap bound (list_bound) until it comes first; its exact counts
+ * (exact_stages) are taken then, and it goes back in its place by the larger bound; a list first
+ * by a bound with its counts in is mapped. So the lists counted and mapped here are those whose
+ * bound is below the incumbents found (a heap by bound, least first). */
+static int heap_less(const pooled *p, size_t i, size_t j) {
+    if (p[i].steps != p[j].steps) return p[i].steps < p[j].steps;
+    return p[i].seen < p[j].seen;
+}
+
+static void heap_down(pooled *p, size_t n, size_t i) {
+    for (;;) {
+        size_t l = 2 * i + 1, least = i;
+        if (l < n && heap_less(p, l, least)) least = l;
+        if (l + 1 < n && heap_less(p, l + 1, least)) least = l + 1;
+        if (least == i) return;
+        const pooled t = p[i];
+        p[i] = p[least];
+        p[least] = t;
+        i = least;
+    }
+}
+
+static int by_seen(const void *pa, const void *pb) {
+    const pooled *x = pa, *y = pb;
+    return x->seen < y->seen ? -1 : x->seen > y->seen;
+}
+
+static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                       uint64_t bytes, const oc_kv *params, char *why, size_t len);
+static void optree_release(oc__plan *plan);
+static int emit_stages(const oc__plan *plan, oc__emit *e, uint32_t stages);
+
+static int ring_stage_round(void *ctx, oc__emit *e) {
+    return emit_stages(ctx, e, 1);
+}
+
+/* The ring stage of list r mapped alone by the model (oc__search_round_costs), once per (V, m_1):
+ * on a model that costs rounds alone (the ring) that is exactly what the stage adds to the list's
+ * cost, so with the other stages' bounds it bounds the list (the model's colouring of the ring
+ * stage is 0.3-1% above its load, the gap that left the bounds under the winner's cost). *ok 0
+ * when not costed (no such model, the budget, a refusal); 0 or OC_ENOMEM. */
+static int ring_stage_cost(ag_search *a, const oc__radices *r, uint64_t *units, int *ok) {
+    *ok = 0;
+    if (a->no_round_costs) return 0;
+    memo *e =
+        memo_get(&a->ringcost, &a->nringcost, &a->capringcost, oc__radices_product(r), 0, r->m[0]);
+    if (!e) return OC_ENOMEM;
+    if (e->used == 1) {
+        *ok = e->exact;
+        *units = e->load;
+        return 0;
+    }
+    char text[256], why[256] = "";
+    oc__radices_format(r, text, sizeof text);
+    oc_kv *kv = oc_kv_new();
+    if (!kv || oc_kv_set(kv, "radices", text)) {
+        oc_kv_free(kv);
+        return OC_ENOMEM;
+    }
+    oc__plan plan = {0};
+    uint64_t steps = 0;
+    double t = 0;
+    int rc = optree_plan(&plan, OC_ALLGATHER, a->N, a->in->root, a->in->bytes, kv, why, sizeof why);
+    oc_kv_free(kv);
+    if (!rc)
+        rc = oc__search_round_costs(a->s, &plan.spec, ring_stage_round, &plan, &steps, &t, why,
+                                    sizeof why);
+    optree_release(&plan);
+    oc__plan_free(NULL, &plan);
+    if (rc == OC_ENOMEM) return rc;
+    if (rc == OC_ENOTSUP) a->no_round_costs = 1;
+    e->used = 1;
+    e->exact = *ok = rc == 0;
+    e->load = *units = a->unspread ? (uint64_t)floor(t / a->tick) : steps;
+    return 0;
+}
+
+/* After the first pass: the pool's lists counted least bound first (a heap), the first counted
+ * one on top mapped as the incumbent (oc__search_hint), and every list whose bound can still win
+ * against it set aside. When no list the pass skipped without a proof can win either (its bound,
+ * skip_least, is beaten), those lists are offered in the order they were found, the one pass's
+ * order, and *done is 1: the search is decided by mapping them (least bound first, search.c)
+ * and the rest is proven out. Else *done is 0 and nothing was offered. */
+static int settle_pool(ag_search *a, int *done) {
+    pooled *p = a->pool;
+    size_t n = a->npool, nset = 0; /* set aside: p[n .. npool) grows down from the end */
+    *done = 0;
+    for (size_t i = n / 2; i-- > 0;)
+        heap_down(p, n, i);
+    int rc = 0, hinted = 0;
+    while (n && !rc) {
+        oc__bound b = bound_of(a, p[0].steps, BOUND_NAME);
+        int yes = oc__search_can_win(a->s, &b);
+        if (yes <= 0) {
+            rc = yes; /* 0: the rest are bounded no lower */
+            break;
+        }
+        if (!p[0].counted) {
+            uint64_t ring_exact = 0, rest = 0;
+            int exact = 0;
+            rc = p[0].r.k >= 2 ? exact_stages(a, &p[0].r, p[0].steps, &ring_exact, &rest, &exact)
+                               : 0;
+            if (rc < 0) break;
+            p[0].counted = 1;
+            p[0].rest = rest;
+            p[0].exact = exact;
+            if (rc == 1) { /* cannot win (counted by exact_stages) */
+                p[0] = p[--n];
+            } else if (ring_exact + rest > p[0].steps) {
+                p[0].steps = ring_exact + rest;
+            }
+            rc = 0;
+            heap_down(p, n, 0);
+            continue;
+        }
+        if (p[0].counted == 1 && p[0].r.k >= 2) { /* its ring stage mapped alone, once */
+            uint64_t ring = 0;
+            int ok = 0;
+            if (!a->s->budget || a->s->budget >= oc__radices_product(&p[0].r) * p[0].r.m[0])
+                if ((rc = ring_stage_cost(a, &p[0].r, &ring, &ok))) break;
+            p[0].counted = 2;
+            if (ok && ring + p[0].rest > p[0].steps) p[0].steps = ring + p[0].rest;
+            heap_down(p, n, 0);
+            continue;
+        }
+        if (!hinted && (!a->s->budget || list_transfers(a->N, &p[0].r) <= a->s->budget)) {
+            char text[256];
+            oc__radices_format(&p[0].r, text, sizeof text);
+            const char *kv[] = {"radices", text};
+            if ((rc = oc__search_hint(a->s, 1, kv))) break;
+            hinted = 1;
+        }
+        const pooled top = p[0];
+        p[0] = p[--n];
+        heap_down(p, n, 0);
+        if (top.r.k >= 2 && !a->unspread) { /* try_list's dominance, among lists found earlier */
+            memo *f = memo_get(&a->firsts, &a->nfirsts, &a->capfirsts, oc__radices_product(&top.r),
+                               0, top.r.m[0]);
+            if (!f) return OC_ENOMEM;
+            if (f->used == 1 && f->load <= top.rest && f->seen < top.seen) {
+                a->dominated++;
+                continue;
+            }
+            if (top.exact && (f->used != 1 || top.seen < f->seen)) {
+                f->used = 1;
+                f->load = top.rest;
+                f->seen = top.seen;
+            }
+        }
+        p[a->npool - ++nset] = top; /* n < npool - nset: the slot is free */
+    }
+    if (rc) return rc;
+    for (size_t i = 0; i < n; i++) /* beaten by their bounds */
+        if (!a->candidates++ || p[i].steps < a->cand_steps) a->cand_steps = p[i].steps;
+    if (a->skip_least != UINT64_MAX) {
+        oc__bound b = bound_of(a, a->skip_least, BOUND_NAME);
+        int yes = oc__search_can_win(a->s, &b);
+        if (yes) return yes < 0 ? yes : 0;
+    }
+    pooled *set = p + a->npool - nset;
+    qsort(set, nset, sizeof *set, by_seen);
+    for (size_t i = 0; i < nset && !rc; i++)
+        rc = offer_list(a, &set[i].r, set[i].steps);
+    a->npool = 0;
+    *done = !rc;
+    return rc;
+}
+
 static int try_list(ag_search *a, const oc__radices *r) {
     uint64_t steps;
     if (list_bound(a, r, &steps)) return OC_ENOMEM;
     oc__bound b = bound_of(a, steps, BOUND_NAME);
-    int yes = oc__search_can_win(a->s, &b);
+    int yes = may_win(a, &b, steps);
     if (yes < 0) return yes;
     if (!yes) {
         if (!a->candidates++ || steps < a->cand_steps) a->cand_steps = steps;
         return 0;
     }
+    if (a->collecting) return pool_add(a, r, steps); /* counted if it comes first (settle_pool) */
     if (r->k >= 2) { /* the exact count, and the best list per ring stage */
         /* Same V and m_1: the same ring-stage round (the same transfers in the same order),
          * coloured the same; the later stages of a list whose count is exact cost exactly their
@@ -709,7 +1282,7 @@ static int try_list(ag_search *a, const oc__radices *r) {
             f->load = rest;
         }
         b = bound_of(a, steps, BOUND_NAME);
-        yes = oc__search_can_win(a->s, &b);
+        yes = may_win(a, &b, steps);
         if (yes < 0) return yes;
         if (!yes) {
             if (!a->candidates++ || steps < a->cand_steps) a->cand_steps = steps;
@@ -814,7 +1387,7 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
                 R * m > N ? stage_of(a, R >= 3 ? last_load_any(N, m) : 0, big_known(N, m, 1), R)
                           : 0;
             oc__bound quick = bound_of(a, fixed + any, BOUND_NAME);
-            int q = oc__search_can_win(a->s, &quick);
+            int q = may_win(a, &quick, fixed + any);
             if (q < 0) return q;
             if (!q) {
                 if (!a->families++ || quick.steps < a->fam_steps) a->fam_steps = quick.steps;
@@ -829,7 +1402,7 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
         a->cur.k--;
         if (more == UINT64_MAX) continue; /* no list of the pinned depth goes on from here */
         oc__bound b = bound_of(a, fixed + st + more, BOUND_NAME);
-        int yes = oc__search_can_win(a->s, &b);
+        int yes = may_win(a, &b, fixed + st + more);
         if (yes < 0) return yes;
         if (!yes) {
             if (!a->families++ || b.steps < a->fam_steps) a->fam_steps = b.steps;
@@ -855,7 +1428,8 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     if (rc) return rc;
     oc__formula_in f;
     if ((rc = in->figures(in, OC_ALLGATHER, 1, &f, why, len))) return rc;
-    ag_search a = {.s = s, .N = N, .kpin = (uint32_t)kpin, .C = f.channels, .step = f.step_time};
+    ag_search a = {
+        .s = s, .N = N, .kpin = (uint32_t)kpin, .C = f.channels, .step = f.step_time, .in = in};
     if (f.cfg.kind == OC_NETCFG_RING && !f.cfg.ring.spread) {
         const oc__ring_cfg *g = &f.cfg.ring;
         a.unspread = 1;
@@ -895,14 +1469,34 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
         if (!rc) rc = offer_list(&a, &seeds[best], st);
         seed_steps[best] = UINT64_MAX;
     }
-    /* One stage: radices=N and every V up to 2N (the same exchange, see above). */
-    for (uint64_t V = N; V <= 2ull * N && !rc && (!kpin || kpin == 1); V++) {
-        oc__radices one = {.k = 1, .m = {(uint32_t)V}};
-        rc = try_list(&a, &one);
-    }
     if (!rc) rc = rest_bounds(&a);
     if (!rc) rc = rest_bounds_k(&a);
-    if (!rc) rc = expand(&a, 1, 0);
+    /* The first pass keeps the lists that could win (the essay's "Order"); when what it
+     * skipped without a proof is beaten by the best of them, they are offered and that is the
+     * search; else the second pass offers, as a single pass always did. */
+    a.skip_least = UINT64_MAX;
+    int settled = 0;
+    for (int pass = 0; pass < 2 && !rc && !settled; pass++) {
+        a.collecting = pass == 0;
+        /* One stage: radices=N and every V up to 2N (the same exchange, see above). */
+        for (uint64_t V = N; V <= 2ull * N && !rc && (!kpin || kpin == 1); V++) {
+            oc__radices one = {.k = 1, .m = {(uint32_t)V}};
+            rc = try_list(&a, &one);
+        }
+        if (!rc) rc = expand(&a, 1, 0);
+        if (!rc && pass == 0) {
+            a.collecting = 0;
+            rc = settle_pool(&a, &settled);
+            if (!settled) { /* the second pass counts and logs afresh; its dominance table is
+                             * rebuilt (a list that set it must not find itself dominated) */
+                a.families = a.candidates = a.dominated = 0;
+                a.fam_steps = a.cand_steps = 0;
+                free(a.firsts);
+                a.firsts = NULL;
+                a.nfirsts = a.capfirsts = 0;
+            }
+        }
+    }
     if (!rc && a.families) {
         oc__bound b = bound_of(&a, a.fam_steps, BOUND_NAME);
         rc = oc__search_prune(s, "radix-list prefixes whose fixed stages' bound cannot win", &b,
@@ -917,6 +1511,8 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
         oc__bound b = bound_of(&a, a.cand_steps, BOUND_NAME);
         rc = oc__search_prune(s, "complete radix lists whose bound cannot win", &b, a.candidates);
     }
+    free(a.pool);
+    free(a.ringcost);
     free(a.loads);
     free(a.cheap);
     free(a.rest);
@@ -925,6 +1521,8 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     free(a.cw);
     free(a.ccw);
     free(a.cls);
+    free(a.pre);
+    free(a.cut);
     free(a.host);
     if (rc == OC_ENOMEM) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     return rc;
@@ -985,14 +1583,15 @@ static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint3
     return oc__radices_record(plan->used, &t->r, N, why, len);
 }
 
-static int optree_generate(const oc__plan *plan, oc__emit *e) {
+/* The rounds of stages 1 .. `stages` (the search costs the ring stage alone: ring_stage_cost). */
+static int emit_stages(const oc__plan *plan, oc__emit *e, uint32_t stages) {
     const optree *t = plan->state;
     const uint32_t N = plan->spec.nodes;
     uint64_t W = t->V, R = 1;
     uint32_t *to = NULL;
     if (t->r.k && !(to = oc__malloc_array(oc__radices_max(&t->r), sizeof *to))) return OC_ENOMEM;
     int rc = 0;
-    for (uint32_t j = 0; j < t->r.k && !rc; j++) {
+    for (uint32_t j = 0; j < stages && j < t->r.k && !rc; j++) {
         const uint32_t m = t->r.m[j];
         W /= m;
         for (uint64_t x = 0; x < t->V && !rc; x++) {
@@ -1009,6 +1608,11 @@ static int optree_generate(const oc__plan *plan, oc__emit *e) {
     }
     free(to);
     return rc;
+}
+
+static int optree_generate(const oc__plan *plan, oc__emit *e) {
+    const optree *t = plan->state;
+    return emit_stages(plan, e, t->r.k);
 }
 
 /* Theorem 1 at depth k: ceil((2k-1) N^(1+1/k) / 8w). pow() can land a hair above a whole

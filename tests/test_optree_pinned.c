@@ -1,0 +1,261 @@
+/*
+ * test_optree_pinned.c — OpTree's all-gather search with its depth pinned (`k=K`), against the
+ * exhaustive optimum of that depth, and the search's fast stage counts against routing every
+ * transfer (issue 31, item 3: the pinned search within 2x of the unpinned one).
+ *
+ * The pinned search prunes radix lists by proven bounds built from exact stage loads; those loads
+ * are now counted per segment (a middle or last stage, O(N + S)) or per residue (the ring stage,
+ * O(V + N)) instead of transfer by transfer (O(V m)), allgather_optree.c's segment_load and
+ * ring_stage_load. Three parts:
+ *  - loads: every stage (V, W, m) with W m dividing V, for every V in N..2N of N = 2 .. 40 and of
+ *    some V of larger N (odd, prime, powers), counted both ways (oc__optree_stage_load): the same
+ *    load and the same "exact" flag. A fast count that is off by one block anywhere fails here,
+ *    whether or not it would change a winner.
+ *  - pinned search: every ordered radix list m_1 x ... x m_k (m_j >= 2) with a product in N..2N,
+ *    run pinned through the public API (oc_run, radices=), the best of each depth kept (least
+ *    time, then fewest steps); the search with k=K pinned must reach exactly that time and those
+ *    steps, and every candidate it mapped must have a bound at most its mapped cost. N = 2, 3, 5,
+ *    7, 12, 16, 17, 24, 29, 31, 36, 37, 40, at w = 1, 3, 64, and at the ring's spread=0 (bounds in
+ *    time) at 4 KiB and 1 MiB. It shares no code with the search.
+ *  - slow (`test_optree_pinned slow`, label slow): N = 65536 with k = 3 and 4 pinned, each
+ *    answer asserted (not its time) against the list the search found before this change (when
+ *    every list that could win had its stages counted transfer by transfer and was mapped: 45 s
+ *    and 95 s of CPU), and against its neighbours (each radix one up or down, products kept in
+ *    N..2N) run pinned: no neighbour is faster.
+ */
+#include "algo/allgather_optree.h"
+#include "algo/radix.h"
+#include "core/core.h"
+#include "net/net.h"
+#include "report/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "model_map.h"
+
+enum { MAX_DEPTH = 16 };
+
+typedef struct best {
+    double time;
+    uint64_t steps;
+    char radices[256];
+    size_t lists;
+} best;
+
+/* The ring's settings of the current part. */
+static uint64_t wavelengths = 64, block = 4096;
+static int unspread;
+
+static oc_report *run(uint32_t N, const char *param, int *err, char *why, size_t len) {
+    char net[96];
+    snprintf(net, sizeof net, "wavelengths=%llu%s", (unsigned long long)wavelengths,
+             unspread ? " spread=0" : "");
+    return run_net("ring", OC_ALLGATHER, "optree", N, block, param, net, err, why, len);
+}
+
+/* ---- loads ---- */
+
+static void check_stage(uint32_t N, uint64_t V, uint64_t W, uint32_t m) {
+    uint64_t fast = 0, routed = 0;
+    int fast_exact = -1, routed_exact = -1;
+    int rc1 = oc__optree_stage_load(N, V, W, m, OC__OPTREE_COUNT_SEARCH, &fast, &fast_exact);
+    int rc2 = oc__optree_stage_load(N, V, W, m, OC__OPTREE_COUNT_ROUTED, &routed, &routed_exact);
+    CHECK(rc1 == 0 && rc2 == 0 && fast == routed && fast_exact == routed_exact,
+          "N=%u V=%llu W=%llu m=%u: search counts %llu (exact %d), routed %llu (exact %d)", N,
+          (unsigned long long)V, (unsigned long long)W, m, (unsigned long long)fast, fast_exact,
+          (unsigned long long)routed, routed_exact);
+}
+
+/* Every stage of V positions: W m divides V, m >= 2 (the ring stage is W m = V). */
+static void check_stages_of(uint32_t N, uint64_t V) {
+    for (uint64_t S = 2; S <= V; S++) {
+        if (V % S) continue;
+        for (uint64_t W = 1; 2 * W <= S; W++)
+            if (S % W == 0) check_stage(N, V, W, (uint32_t)(S / W));
+    }
+}
+
+static void check_loads(void) {
+    for (uint32_t N = 2; N <= 40; N++)
+        for (uint64_t V = N; V <= 2ull * N; V++)
+            check_stages_of(N, V);
+    static const uint32_t LARGE[] = {97, 100, 127, 128, 257, 1000, 1024};
+    for (size_t i = 0; i < sizeof LARGE / sizeof LARGE[0]; i++) {
+        const uint32_t N = LARGE[i];
+        /* exact, one over, uneven by a third, and the most uneven (2N - 1, 2N) */
+        const uint64_t Vs[] = {N, N + 1ull, N + N / 3ull, 2ull * N - 1, 2ull * N};
+        for (size_t j = 0; j < sizeof Vs / sizeof Vs[0]; j++)
+            check_stages_of(N, Vs[j]);
+    }
+    check_stages_of(1000, 1440); /* many divisors: 2^5 3^2 5 */
+    check_stages_of(4096, 6144);
+}
+
+/* ---- the pinned search against every list of its depth ---- */
+
+static int better(double t, uint64_t s, const best *b) {
+    if (b->lists == 0) return 1;
+    if (fabs(t - b->time) <= 1e-9 * fmax(t, b->time)) return s < b->steps;
+    return t < b->time;
+}
+
+/* Every list extending `prefix` (product P, depth k) with a product in N..2N, run pinned; the
+ * best of each depth into b[depth]. */
+static void enumerate(uint32_t N, char *prefix, uint64_t P, uint32_t k, best *b) {
+    if (P >= N && P <= 2ull * N && k >= 1 && k < MAX_DEPTH) {
+        char p[300], why[512];
+        int err;
+        snprintf(p, sizeof p, "radices=%s", prefix);
+        oc_report *rep = run(N, p, &err, why, sizeof why);
+        CHECK(err == 0 && rep, "N=%u %s refused: %s", N, prefix, why);
+        if (rep) {
+            const double t = oc_report_time(rep);
+            const uint64_t s = oc_report_steps(rep);
+            if (better(t, s, &b[k])) {
+                b[k].time = t;
+                b[k].steps = s;
+                snprintf(b[k].radices, sizeof b[k].radices, "%s", prefix);
+            }
+            b[k].lists++;
+            oc_report_free(rep);
+        }
+    }
+    const size_t at = strlen(prefix);
+    for (uint64_t m = 2; P * m <= 2ull * N; m++) {
+        snprintf(prefix + at, 256 - at, at ? "x%llu" : "%llu", (unsigned long long)m);
+        enumerate(N, prefix, P * m, k + 1, b);
+        prefix[at] = 0;
+    }
+}
+
+/* Every mapped candidate's bound at most its mapped cost (the bounds are proofs). */
+static void check_bounds_hold(const oc_report *rep, uint32_t N, uint32_t k) {
+    const oc__search_log *log = rep->search;
+    for (size_t i = 0; log && i < log->n; i++) {
+        const oc__search_entry *e = &log->entry[i];
+        if (e->status == OC__CAND_MAPPED)
+            CHECK(e->bound_time_s <= e->time_s * (1 + 1e-12) && e->bound_steps <= e->steps,
+                  "N=%u k=%u w=%llu spread=%d: %s bound %.9g s %llu steps above its mapped %.9g s "
+                  "%llu steps",
+                  N, k, (unsigned long long)wavelengths, !unspread, e->text, e->bound_time_s,
+                  (unsigned long long)e->bound_steps, e->time_s, (unsigned long long)e->steps);
+    }
+}
+
+static void check_pinned(uint32_t N) {
+    best b[MAX_DEPTH] = {{0}};
+    char prefix[256] = "";
+    enumerate(N, prefix, 1, 0, b);
+    for (uint32_t k = 1; k < MAX_DEPTH; k++) {
+        if (!b[k].lists) continue;
+        char p[32], why[512];
+        int err;
+        snprintf(p, sizeof p, "k=%u", k);
+        oc_report *rep = run(N, p, &err, why, sizeof why);
+        CHECK(err == 0 && rep, "N=%u k=%u: %s", N, k, why);
+        if (!rep) continue;
+        const double t = oc_report_time(rep);
+        const uint64_t s = oc_report_steps(rep);
+        const char *got = oc_report_param(rep, "radices");
+        CHECK(fabs(t - b[k].time) <= 1e-9 * fmax(t, b[k].time) && s == b[k].steps,
+              "N=%u k=%u w=%llu spread=%d %llu B: the search's radices=%s %llu steps %.9g s; the "
+              "best of all %zu lists of depth %u radices=%s %llu steps %.9g s",
+              N, k, (unsigned long long)wavelengths, !unspread, (unsigned long long)block,
+              got ? got : "-", (unsigned long long)s, t, b[k].lists, k, b[k].radices,
+              (unsigned long long)b[k].steps, b[k].time);
+        check_bounds_hold(rep, N, k);
+        oc_report_free(rep);
+    }
+}
+
+/* ---- N = 65536 (slow) ---- */
+
+/* Runs radices=`list` pinned; *ok 0 when refused. */
+static void run_list(uint32_t N, const uint32_t *m, uint32_t k, double *t, uint64_t *s, int *ok) {
+    char p[300] = "radices=", why[512];
+    size_t at = strlen(p);
+    for (uint32_t j = 0; j < k; j++)
+        at += (size_t)snprintf(p + at, sizeof p - at, j ? "x%u" : "%u", m[j]);
+    int err;
+    oc_report *rep = run(N, p, &err, why, sizeof why);
+    *ok = err == 0 && rep;
+    if (*ok) {
+        *t = oc_report_time(rep);
+        *s = oc_report_steps(rep);
+    }
+    oc_report_free(rep);
+}
+
+/* The search with k pinned finds `expect` (found before the fast counts, by counting every
+ * list's stages transfer by transfer), and no list one radix step away is faster. */
+static void check_large(uint32_t N, uint32_t k, const char *expect) {
+    char p[32], why[512];
+    int err;
+    snprintf(p, sizeof p, "k=%u", k);
+    oc_report *rep = run(N, p, &err, why, sizeof why);
+    CHECK(err == 0 && rep, "N=%u k=%u: %s", N, k, why);
+    if (!rep) return;
+    const char *got = oc_report_param(rep, "radices");
+    CHECK(got && strcmp(got, expect) == 0, "N=%u k=%u: radices=%s, expected %s", N, k,
+          got ? got : "-", expect);
+    const double t = oc_report_time(rep);
+    const uint64_t s = oc_report_steps(rep);
+    oc_report_free(rep);
+    oc__radices r;
+    if (!got || oc__radices_parse(expect, &r, why, sizeof why) || r.k != k) return;
+    for (uint32_t j = 0; j < k; j++)
+        for (int delta = -1; delta <= 1; delta += 2) {
+            uint32_t m[MAX_DEPTH];
+            memcpy(m, r.m, k * sizeof *m);
+            if (delta < 0 && m[j] <= 2) continue;
+            m[j] = delta < 0 ? m[j] - 1 : m[j] + 1;
+            uint64_t V = 1;
+            for (uint32_t i = 0; i < k; i++)
+                V *= m[i];
+            if (V < N || V > 2ull * N) continue;
+            double tn = 0;
+            uint64_t sn = 0;
+            int ok;
+            run_list(N, m, k, &tn, &sn, &ok);
+            CHECK(ok && !better(tn, sn, &(best){.time = t, .steps = s, .lists = 1}),
+                  "N=%u k=%u: the neighbour with radix %u of stage %u (%.9g s, %llu steps) beats "
+                  "the search's %s (%.9g s, %llu steps)",
+                  N, k, m[j], j + 1, tn, (unsigned long long)sn, expect, t, (unsigned long long)s);
+        }
+}
+
+int main(int argc, char **argv) {
+    const int slow = argc > 1 && strcmp(argv[1], "slow") == 0;
+    if (slow) {
+        wavelengths = 64;
+        block = 4u << 20;
+        check_large(65536, 4, "30x13x13x13");
+        check_large(65536, 3, "64x32x32");
+        return CHECK_SUMMARY();
+    }
+    check_loads();
+    static const uint32_t NS[] = {2, 3, 5, 7, 12, 16, 17, 24, 29, 31, 36, 37, 40};
+    static const uint64_t WS[] = {1, 3, 64};
+    for (size_t w = 0; w < sizeof WS / sizeof WS[0]; w++) {
+        wavelengths = WS[w];
+        for (size_t i = 0; i < sizeof NS / sizeof NS[0]; i++)
+            check_pinned(NS[i]);
+    }
+    /* spread=0: the bounds in time (the largest bundle of each stage) */
+    unspread = 1;
+    static const uint64_t BLOCKS[] = {4096, 1 << 20};
+    static const uint32_t NS0[] = {5, 7, 12, 17, 24};
+    for (size_t bi = 0; bi < 2; bi++) {
+        block = BLOCKS[bi];
+        for (size_t w = 0; w < 2; w++) {
+            wavelengths = WS[w];
+            for (size_t i = 0; i < sizeof NS0 / sizeof NS0[0]; i++)
+                check_pinned(NS0[i]);
+        }
+    }
+    return CHECK_SUMMARY();
+}
