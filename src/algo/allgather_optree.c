@@ -1235,10 +1235,12 @@ static int settle_pool(ag_search *a, int *done) {
         int yes = oc__search_can_win(a->s, &b);
         if (yes) return yes < 0 ? yes : 0;
     }
-    pooled *set = p + a->npool - nset;
-    if (nset) qsort(set, nset, sizeof *set, by_seen); /* p may be NULL when nothing was pooled */
-    for (size_t i = 0; i < nset && !rc; i++)
-        rc = offer_list(a, &set[i].r, set[i].steps);
+    if (nset) { /* p may be NULL when nothing was pooled */
+        pooled *set = p + a->npool - nset;
+        qsort(set, nset, sizeof *set, by_seen);
+        for (size_t i = 0; i < nset && !rc; i++)
+            rc = offer_list(a, &set[i].r, set[i].steps);
+    }
     a->npool = 0;
     *done = !rc;
     return rc;
