@@ -454,6 +454,20 @@ static void add_arc(int64_t *d, uint32_t N, uint32_t start, uint32_t len, int64_
     }
 }
 
+/* The stage's load from its difference arrays (a->cw, a->ccw, filled by add_arc): the busiest
+ * link of either direction, and never less than the link-slot volume over the 2N links. */
+static uint64_t busiest_link(const ag_search *a, uint32_t N, uint64_t volume) {
+    int64_t rcw = 0, rccw = 0;
+    uint64_t best = oc__ceil_div(volume, 2ull * N);
+    for (uint32_t p = 0; p < N; p++) {
+        rcw += a->cw[p];
+        rccw += a->ccw[p];
+        if ((uint64_t)rcw > best) best = (uint64_t)rcw;
+        if ((uint64_t)rccw > best) best = (uint64_t)rccw;
+    }
+    return best;
+}
+
 /* a->host[x] = host_of(N, V, x) for every position x, once per V (a load then, not a division;
  * filled without one: x N = host V + rem, and N <= V). 0 or OC_ENOMEM. */
 static int host_table(ag_search *a, uint64_t V) {
@@ -546,15 +560,7 @@ static int routed_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_
         }
     }
     if (tov != to) free(tov);
-    int64_t rcw = 0, rccw = 0;
-    uint64_t best = oc__ceil_div(volume, 2ull * N);
-    for (uint32_t p = 0; p < N; p++) {
-        rcw += a->cw[p];
-        rccw += a->ccw[p];
-        if ((uint64_t)rcw > best) best = (uint64_t)rcw;
-        if ((uint64_t)rccw > best) best = (uint64_t)rccw;
-    }
-    *load = best;
+    *load = busiest_link(a, N, volume);
     *ties_out = ties;
     return 0;
 }
@@ -787,15 +793,7 @@ static int ring_stage_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uin
     }
     free(H);
     free(dif);
-    int64_t rcw = 0, rccw = 0;
-    uint64_t best = oc__ceil_div(volume, 2ull * N);
-    for (uint32_t p = 0; p < N; p++) {
-        rcw += a->cw[p];
-        rccw += a->ccw[p];
-        if ((uint64_t)rcw > best) best = (uint64_t)rcw;
-        if ((uint64_t)rccw > best) best = (uint64_t)rccw;
-    }
-    *load = best;
+    *load = busiest_link(a, N, volume);
     *ties_out = ties;
     return 0;
 }
