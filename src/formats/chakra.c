@@ -176,25 +176,6 @@ static int build_rank(cbuf *b, const crank *rk, uint32_t v, uint32_t ranks, cons
     return rc;
 }
 
-/* Stage 1's count of the traces' least size (LEAST_NODE_BYTES a node, two nodes a transfer)
- * against the output cap while the schedule is verified and its rounds are kept: a schedule far
- * past the cap is refused then, not after its every round was verified and stored (neighbour
- * exchange on 65536 nodes had stored 1.7 GB of rounds in 12 s without a word). */
-typedef struct size_counter {
-    oc__sink sink;
-    uint64_t least, rounds;
-} size_counter;
-
-static int count_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
-    (void)index;
-    size_counter *c = (size_counter *)self;
-    c->least += 2 * LEAST_NODE_BYTES * (uint64_t)r->count;
-    if (c->least > oc__output_cap())
-        return oc__output_refuse("the Chakra export", c->rounds, "rounds", why, len);
-    c->rounds++;
-    return 0;
-}
-
 static int push_node(crank *rk, cnode c) {
     if (oc__grow((void **)&rk->nodes, &rk->cap, rk->count + 1, sizeof(cnode))) return OC_ENOMEM;
     rk->nodes[rk->count++] = c;
@@ -215,7 +196,9 @@ int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, c
     const oc__spec *s = &ex.plan.spec;
     N = s->nodes;
     /* 1. Verify and map (nothing is handed out unless this passes), keeping the rounds. */
-    size_counter size = {.sink = {.round = count_round, .takes_family = 1}};
+    /* the traces' least size (LEAST_NODE_BYTES a node, two nodes a transfer) against the cap
+     * while the rounds are verified and kept: refused then, not after every round was stored */
+    oc__size_counter size = oc__size_counter_of("the Chakra export", 2 * LEAST_NODE_BYTES, 0, 0);
     store.sink.next = &size.sink;
     if ((rc = oc__export_check(req, &ex, &store.sink, NULL, why, len))) goto out;
     if (store.count > INT32_MAX) {

@@ -21,6 +21,19 @@
 uint64_t oc__output_cap(void);
 int oc__output_refuse(const char *what, uint64_t done, const char *unit, char *why, size_t len);
 
+/* A sink that counts an output's least size while the schedule is verified and mapped (before a
+ * byte is written): per_transfer bytes a transfer, per_round a round, tail once at the end, and
+ * refuses (oc__output_refuse, naming `what`) as soon as that passes the cap. Without it a file of
+ * hours of verification met the cap only when the writing began. */
+typedef struct oc__size_counter {
+    oc__sink sink;
+    const char *what;
+    uint64_t per_transfer, per_round, tail;
+    uint64_t least, rounds;
+} oc__size_counter;
+oc__size_counter oc__size_counter_of(const char *what, uint64_t per_transfer, uint64_t per_round,
+                                     uint64_t tail);
+
 /* oc_verify_file for MSCCL XML (src/formats/msccl_import.c); text is the file's content. */
 int oc__verify_msccl(const char *path, const char *text, const char *network,
                      const oc_kv *net_params, oc_report **out, char *why, size_t len);

@@ -55,6 +55,25 @@ int oc__output_refuse(const char *what, uint64_t done, const char *unit, char *w
                     what, cap, (unsigned long long)done, unit);
 }
 
+static int count_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+    (void)index;
+    oc__size_counter *c = (oc__size_counter *)self;
+    c->least += c->per_transfer * (uint64_t)r->count + c->per_round;
+    if (c->least + c->tail > oc__output_cap())
+        return oc__output_refuse(c->what, c->rounds, "rounds", why, len);
+    c->rounds++;
+    return 0;
+}
+
+oc__size_counter oc__size_counter_of(const char *what, uint64_t per_transfer, uint64_t per_round,
+                                     uint64_t tail) {
+    return (oc__size_counter){.sink = {.round = count_round, .takes_family = 1},
+                              .what = what,
+                              .per_transfer = per_transfer,
+                              .per_round = per_round,
+                              .tail = tail};
+}
+
 typedef struct json_writer {
     oc__sink sink;
     FILE *f;
@@ -129,25 +148,6 @@ static int writer_round(oc__sink *self, uint64_t index, const oc__round *r, char
 /* The fewest bytes a transfer's text takes: {"src": 0, "dst": 0, "op": "copy", "chunks": [0, 0],
  * "bytes": 0} with every number one digit. */
 enum { TRANSFER_TEXT_MIN = 64 };
-
-/* Stage 1's count of the file's size: the fewest bytes each round's text takes, against the cap
- * while the schedule is verified and mapped. The file is written only after that pass; without
- * this count a schedule of hours of verification (neighbour exchange on 131072 nodes: 65536 rounds
- * of 131072 transfers) met the cap only when the writing began, after the whole pass. */
-typedef struct size_counter {
-    oc__sink sink;
-    uint64_t least, rounds;
-} size_counter;
-
-static int count_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
-    (void)index;
-    size_counter *c = (size_counter *)self;
-    c->least += TRANSFER_TEXT_MIN * (uint64_t)r->count + 4;
-    if (c->least + 8 > oc__output_cap())
-        return oc__output_refuse("the schedule file", c->rounds, "rounds", why, len);
-    c->rounds++;
-    return 0;
-}
 
 /* The file's fields before "rounds", in three parts: the file's layout breaks the line before
  * "nodes" and "block_node". */
@@ -226,7 +226,8 @@ int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
     oc__export x;
     /* 1. Verify and map, counting the file's least size. Nothing is written unless this
      * passes. */
-    size_counter size = {.sink = {.round = count_round, .takes_family = 1}};
+    /* a transfer's text is TRANSFER_TEXT_MIN bytes at least, a round's frame 4, the tail 8 */
+    oc__size_counter size = oc__size_counter_of("the schedule file", TRANSFER_TEXT_MIN, 4, 8);
     int rc = oc__export_begin(req, &x, why, len);
     if (!rc) rc = oc__export_check(req, &x, &size.sink, NULL, why, len);
     if (rc) goto out;
