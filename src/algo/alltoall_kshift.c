@@ -28,6 +28,7 @@
  * degree maps in more steps or is refused; the search keeps whatever maps. Pins: shifts=g.
  */
 #include "algo/algos.h"
+#include "algo/alltoall_shift.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -55,8 +56,7 @@ static int ks_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
                                                 : 0;
 }
 
-static int ks_generate(const oc__plan *plan, oc__emit *e) {
-    const uint64_t N = plan->spec.nodes, q = plan->spec.q, g = (uint64_t)(uintptr_t)plan->state;
+int oc__alltoall_shift_rounds(oc__emit *e, uint64_t N, uint64_t q, uint64_t g) {
     for (uint64_t first = 1; first < N; first += g) {
         const uint64_t last = first + g - 1 < N - 1 ? first + g - 1 : N - 1;
         for (uint64_t i = 0; i < N; i++)
@@ -70,6 +70,11 @@ static int ks_generate(const oc__plan *plan, oc__emit *e) {
         if (rc) return rc;
     }
     return 0;
+}
+
+static int ks_generate(const oc__plan *plan, oc__emit *e) {
+    return oc__alltoall_shift_rounds(e, plan->spec.nodes, plan->spec.q,
+                                     (uint64_t)(uintptr_t)plan->state);
 }
 
 static int ks_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {

@@ -21,6 +21,7 @@
  *         shared uplinks and the star's retuning can add to it).
  */
 #include "algo/algos.h"
+#include "algo/alltoall_shift.h"
 
 #include <math.h>
 #include <string.h>
@@ -32,19 +33,9 @@ static int pw_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
     return oc__plan_plain(plan, "pairwise", coll, nodes, root, bytes, 1, params, why, len);
 }
 
+/* Round r: node i sends its block for i + r (kshift's rounds with one shift a round). */
 static int pw_generate(const oc__plan *plan, oc__emit *e) {
-    const uint64_t N = plan->spec.nodes, q = plan->spec.q;
-    for (uint64_t r = 1; r < N; r++) {
-        for (uint64_t i = 0; i < N; i++) {
-            const uint64_t d = (i + r) % N;
-            int rc = oc__emit_transfer(e, (uint32_t)i, (uint32_t)d, OC_OP_COPY,
-                                       (uint32_t)((d * N + i) * q), (uint32_t)q);
-            if (rc) return rc;
-        }
-        int rc = oc__emit_round(e);
-        if (rc) return rc;
-    }
-    return 0;
+    return oc__alltoall_shift_rounds(e, plan->spec.nodes, plan->spec.q, 1);
 }
 
 static int pw_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
