@@ -235,6 +235,14 @@ int oc__rhd_plan(oc__plan *p, const char *name, oc_collective coll, uint32_t nod
     }
     if (record_shape(p, h, params)) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     if (coll != OC_ALLGATHER) p->spec.chunk_heap = chunk_heap(h);
+    if (coll == OC_ALLREDUCE && P == nodes && h->k >= 1) {
+        /* the symmetry (core.h): a level exchanges along its digit, so adding any x to every
+         * node and label digit by digit leaves each round as it was (verify.c, "Digit orbit
+         * reductions": node 0's cells for the N x C) */
+        p->spec.digit_levels = h->k;
+        for (uint32_t i = 0; i < h->k; i++)
+            p->spec.digit_radix[i] = h->r[i];
+    }
     p->spec.window_skips = 1; /* level_window, rhd_fold */
     return 0;
 }

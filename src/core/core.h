@@ -164,6 +164,15 @@ typedef struct oc__spec {
      * reductions"), so the plan runs it in one pass; it checks every round's symmetry itself and
      * writes the N x C cells out at the first round that lacks it. */
     uint32_t orbit_stride, orbit_part, orbit_turn;
+    /* A second symmetry, of mixed-radix schedules (0 levels: none stated), the algorithm's word
+     * for planning only: read every node and every label (C = N) as a number of digit_levels
+     * digits, digit p of radix digit_radix[p] (p = 0 the least significant, the product N); every
+     * round is unchanged when every node and every label is added the same x digit by digit,
+     * without carries (rhd's all-reduce with P = N: its levels exchange along one digit). An
+     * all-reduce's verifier may then hold node 0's C cells instead of N x C (verify.c, "Digit
+     * orbit reductions"); it checks every round's symmetry itself. */
+    uint32_t digit_levels;
+    uint32_t digit_radix[32];
 } oc__spec;
 
 /* Fills the spec for (coll, nodes, root, bytes, q); block_node stays NULL. Checks sizes. */

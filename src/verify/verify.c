@@ -230,6 +230,25 @@ struct oc__verifier {
     cell *onew;       /* a round's new cells, before they are written */
     uint64_t *oat;    /* and where they go */
     size_t onew_cap;
+    /* Reductions with a stated digit symmetry (see "Digit orbit reductions"): while `dorbit`,
+     * contrib[] and written[] are not made; node n's cell of label l is dcell[l - n] moved by n
+     * (digit-wise, in the radices dr[]). */
+    int dorbit;
+    uint32_t dk, dpow2;                 /* digits; 1 when every radix is a power of two */
+    uint32_t dr[32], dw[33], dmask[32]; /* radices, place values, (pow2) each digit's bits */
+    cell *dcell;                        /* C cells: node 0's */
+    uint32_t *dwritten;                 /* C: (round + 1) * 2 + (1 if by copy), node 0's writes */
+    uint32_t *dpend;                    /* C: the label's slot in dnew this round */
+    uint32_t *dslot, *dstamp;           /* N: node 0's transfer to node y this round, and when */
+    uint64_t *dbits;                    /* a round's (sender, transfer of node 0) pairs seen */
+    size_t dbits_cap;
+    uint32_t *dfrom0, *dinto0;          /* a round's transfers from node 0, and into it */
+    size_t dfrom0_cap, dinto0_cap;
+    cell *dnew;                         /* a round's new cells of node 0, before they are written */
+    uint32_t *dat;                      /* and their labels */
+    size_t dnew_cap;
+    oc__range *dblocks;                 /* a moved set's blocks */
+    size_t dblocks_cap;
 };
 
 /* "verifying allreduce on 8 nodes with 64 chunks" into buf, for budget messages. */
@@ -1242,6 +1261,303 @@ static int orbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char
     return 1;
 }
 
+/* ---- digit orbit reductions ----
+ * A mixed-radix all-reduce (rhd with P = N: oc__spec.digit_*) has a symmetry of its own, which
+ * the stride orbit above cannot state: read every node and every label (C = N) as a number of k
+ * digits, digit p of radix r_p, and let tau_x add x to both digit by digit, without carries
+ * (digit p becomes (d_p + x_p) mod r_p). A level of radix r_p exchanges along digit p only:
+ * node z sends to the nodes that differ from it in digit p alone, the labels of an aligned
+ * block (the w_p-blocks of its group, w_p = r_0 ... r_{p-1}), and tau_x moves the transfer of z
+ * to the transfer of tau_x(z), an aligned block to an aligned block. The all-reduce starts
+ * invariant (node n's cell of every label is {n}, moved to {tau_x(n)}), and a round invariant
+ * under every tau_x keeps it so: then node n's cell of label l is node 0's cell of label
+ * l - n (digit-wise) with every node moved by tau_n. So node 0's C cells (dcell) stand for the
+ * N x C, and a round is applied by the transfers into node 0 alone, each sender's cell read as
+ * node 0's moved: O(C) cells a round instead of O(N C). At N = 65536 the plain cells are 4.3e9,
+ * verified in 65536 / 128 shards; here 65536.
+ *
+ * What a move does to a set: membership in a set of period S = w_m (a place value; a set of
+ * another period is first written over the least place value it divides, or N) depends on the
+ * low m digits only, and tau_x acts on them as a bijection of [0, S) that depends on x mod S.
+ * So the moved set has period S and its pattern is the old one moved: each pattern interval is
+ * cut into maximal aligned blocks (w_q nodes, q <= m, starting at a multiple of w_q), a block
+ * moves to the block that starts at tau_x of its start with its low q digits cleared, and the
+ * blocks are sorted and joined. Exact, whatever the set; only slow for patterns of many blocks,
+ * which are left to the plain path.
+ *
+ * Nothing is taken from the plan: each round is checked, in O(T) for its T transfers, to be the
+ * transfers of node 0 moved by every tau_x: node 0's transfers have distinct receivers and each
+ * carries an aligned block (w_q labels at a multiple of w_q); every transfer, moved back by its
+ * sender, is one of node 0's with the same op, count and labels; no (sender, transfer of node
+ * 0) pair comes twice, and there are N times as many transfers as node 0 has: the round is
+ * exactly the union of node 0's moved by every tau_x. The transfers into node 0 are then applied
+ * to its cells: every sender's chunk present, no contribution counted twice, a copy the only
+ * write of its cell in the round; the new cells are made before any is written. Anything else
+ * (a round that is not such a round, a broken one included) writes the N x C cells out
+ * (dmaterialize, within the verifier's budget, else the pipeline shards the run) and goes
+ * through the plain path, which decides and names it as it always did. By the symmetry, what
+ * holds at node 0 holds at every node: a sender's chunk present at node 0's image is present at
+ * the sender, a double count or a copy clash at node 0 is one at every node and none at node 0
+ * is none anywhere (tests/test_digit_orbit.c holds both paths equal on whole and broken
+ * schedules). */
+
+/* The most blocks a moved pattern may have before the round is left to the plain path. */
+#define DMOVE_MAX (1u << 16)
+
+/* a + b digit by digit (a, b < N). */
+static uint32_t dadd(const oc__verifier *v, uint32_t a, uint32_t b) {
+    uint32_t out = 0;
+    if (v->dpow2) {
+        for (uint32_t p = 0; p < v->dk; p++) {
+            const uint32_t m = v->dmask[p];
+            out |= ((a & m) + (b & m)) & m;
+        }
+        return out;
+    }
+    for (uint32_t p = 0; p < v->dk; p++) {
+        const uint32_t r = v->dr[p];
+        const uint64_t d = (uint64_t)(a % r) + b % r;
+        out += (uint32_t)(d >= r ? d - r : d) * v->dw[p];
+        a /= r;
+        b /= r;
+    }
+    return out;
+}
+
+/* a - b digit by digit (a, b < N). */
+static uint32_t dsub(const oc__verifier *v, uint32_t a, uint32_t b) {
+    uint32_t out = 0;
+    if (v->dpow2) {
+        for (uint32_t p = 0; p < v->dk; p++) {
+            const uint32_t m = v->dmask[p];
+            out |= ((a & m) - (b & m)) & m;
+        }
+        return out;
+    }
+    for (uint32_t p = 0; p < v->dk; p++) {
+        const uint32_t r = v->dr[p], da = a % r, db = b % r;
+        out += (da >= db ? da - db : da + r - db) * v->dw[p];
+        a /= r;
+        b /= r;
+    }
+    return out;
+}
+
+static int block_cmp(const void *a, const void *b) {
+    const oc__range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The set c with every node moved by tau_x into *out (a cleared cell): 1 when made, 0 when its
+ * pattern needs more than `cap` blocks (cap 0: no limit) or memory is short (*rc). */
+static int cell_dmove(oc__verifier *v, const cell *c, uint32_t x, uint32_t cap, cell *out,
+                      int *rc) {
+    const uint32_t N = v->spec->nodes;
+    *rc = 0;
+    if (cell_is_plain(c) && c->iv[0].lo == 0 && c->iv[0].hi == N) { /* every node */
+        *out = *c;
+        return 1;
+    }
+    oc__pset ps;
+    if ((*rc = cell_view(v, c, 0, &ps))) return 0;
+    uint32_t m = 0; /* the least place value the period divides (w_k = N: any) */
+    while (m < v->dk && v->dw[m] % ps.S) m++;
+    const uint32_t L = v->dw[m];
+    if (cap && (uint64_t)ps.n * (L / ps.S + 1) > cap) return 0;
+    if ((*rc = cell_lift(v, &ps, L, 1))) return 0;
+    const uint32_t xm = x % L;
+    size_t k = 0;
+    for (uint32_t i = 0; i < ps.n; i++)
+        for (uint32_t a = ps.iv[i].lo; a < ps.iv[i].hi;) {
+            uint32_t q = 0; /* the largest aligned block at a inside the interval */
+            while (q < m && a % v->dw[q + 1] == 0 && (uint64_t)a + v->dw[q + 1] <= ps.iv[i].hi)
+                q++;
+            if ((cap && k >= cap) ||
+                oc__grow((void **)&v->dblocks, &v->dblocks_cap, k + 1, sizeof(oc__range))) {
+                *rc = cap && k >= cap ? 0 : OC_ENOMEM;
+                return 0;
+            }
+            uint32_t start = dadd(v, a, xm);
+            start -= start % v->dw[q];
+            v->dblocks[k++] = (oc__range){start, start + v->dw[q]};
+            a += v->dw[q];
+        }
+    qsort(v->dblocks, k, sizeof *v->dblocks, block_cmp);
+    uint32_t n = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (n && v->dblocks[i].lo <= v->dblocks[n - 1].hi) {
+            if (v->dblocks[i].hi > v->dblocks[n - 1].hi) v->dblocks[n - 1].hi = v->dblocks[i].hi;
+        } else {
+            v->dblocks[n++] = v->dblocks[i];
+        }
+    }
+    *out = (cell){{{0, 0}, {0, 0}}};
+    if ((*rc = cell_store(v, out, L, v->dblocks, n))) {
+        cell_free(out);
+        return 0;
+    }
+    return 1;
+}
+
+/* Makes the N x C cells from dcell[] and leaves the digit orbit: within the budget, else
+ * OC_ETOOBIG with the budget's key (the pipeline then shards the run). */
+static int dmaterialize(oc__verifier *v, uint64_t round, char *why, size_t len) {
+    if (!v->dorbit) return 0;
+    const oc__spec *s = v->spec;
+    const uint32_t N = s->nodes, C = s->chunks;
+    uint64_t bytes = 0;
+    int rc = plain_cells(v, round, &bytes, why, len);
+    if (rc) return rc;
+    v->base_bytes = bytes;
+    v->heap_bytes = 0;
+    v->width = C;
+    for (uint32_t node = 0; node < N; node++)
+        for (uint32_t l = 0; l < C; l++) {
+            cell *to = &v->contrib[(uint64_t)node * C + l];
+            if (!cell_dmove(v, &v->dcell[dsub(v, l, node)], node, 0, to, &rc))
+                return nomem(v, round, why, len);
+            v->heap_bytes += cell_heap_bytes(to);
+        }
+    for (uint32_t l = 0; l < C; l++)
+        cell_free(&v->dcell[l]);
+    v->dorbit = 0;
+    rc = state_budget(v, 0, round, why, len);
+    return rc ? at_key(v, rc, round, OC__VK_BUDGET, 0, 0) : 0;
+}
+
+/* Frees the first n of a round's new cells (a round given up, or written). */
+static void dnew_drop(oc__verifier *v, size_t n) {
+    for (size_t k = 0; k < n; k++)
+        cell_free(&v->dnew[k]);
+}
+
+/* Whether node 0's round transfer z carries an aligned block: w_q labels at a multiple of w_q. */
+static int aligned_block(const oc__verifier *v, const oc__transfer *z) {
+    uint32_t q = 0;
+    while (q < v->dk && v->dw[q] < z->count) q++;
+    return v->dw[q] == z->count && z->first % z->count == 0;
+}
+
+/* Whether the round is node 0's transfers moved by every tau_x (the essay's check). The
+ * transfers from node 0 are listed in dfrom0 (*n0 of them), those into it in dinto0 (*nin). */
+static int dorbit_symmetric(oc__verifier *v, uint32_t stamp, const oc__round *r, size_t *n0,
+                            size_t *nin) {
+    const uint32_t N = v->spec->nodes;
+    *n0 = *nin = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *t = &r->xfers[i];
+        if (!transfer_ok(v, t)) return 0;
+        if (t->src == 0) {
+            if (v->dstamp[t->dst] == stamp || !aligned_block(v, t) ||
+                oc__grow((void **)&v->dfrom0, &v->dfrom0_cap, *n0 + 1, sizeof(uint32_t)))
+                return 0;
+            v->dstamp[t->dst] = stamp;
+            v->dslot[t->dst] = (uint32_t)*n0;
+            v->dfrom0[(*n0)++] = (uint32_t)i;
+        }
+        if (t->dst == 0) {
+            if (oc__grow((void **)&v->dinto0, &v->dinto0_cap, *nin + 1, sizeof(uint32_t)))
+                return 0;
+            v->dinto0[(*nin)++] = (uint32_t)i;
+        }
+    }
+    if (!*n0 || r->count != (uint64_t)N * *n0) return 0;
+    const size_t words = (r->count + 63) / 64;
+    if (oc__grow((void **)&v->dbits, &v->dbits_cap, words, sizeof(uint64_t))) return 0;
+    memset(v->dbits, 0, words * sizeof(uint64_t));
+    for (size_t i = 0; i < r->count; i++) {
+        const oc__transfer *t = &r->xfers[i];
+        const uint32_t x = t->src, y = dsub(v, t->dst, x);
+        if (v->dstamp[y] != stamp) return 0;
+        const uint32_t e = v->dslot[y];
+        const oc__transfer *z = &r->xfers[v->dfrom0[e]];
+        if (z->op != t->op || z->count != t->count || t->first % t->count) return 0;
+        if (x) {
+            uint32_t back = dsub(v, t->first, x);
+            back -= back % t->count;
+            if (back != z->first) return 0;
+        }
+        const uint64_t bit = (uint64_t)x * *n0 + e;
+        if (v->dbits[bit / 64] >> (bit % 64) & 1) return 0;
+        v->dbits[bit / 64] |= UINT64_C(1) << (bit % 64);
+    }
+    return 1;
+}
+
+/* A round in the digit orbit: 1 when checked and applied whole (*rc: 0 or a refusal), 0 when the
+ * plain path must take it (after dmaterialize). */
+static int dorbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
+                        size_t len, int *rc) {
+    if (round >= UINT32_MAX / 2 - 1) return 0;
+    const uint32_t stamp = (uint32_t)round + 1, wst = stamp * 2;
+    size_t n0, nin;
+    if (!dorbit_symmetric(v, stamp, r, &n0, &nin)) return 0;
+    uint64_t units = 0;
+    for (size_t j = 0; j < nin; j++)
+        units += r->xfers[v->dinto0[j]].count;
+    if (units > v->dnew_cap) {
+        cell *nc = realloc(v->dnew, units * sizeof(cell));
+        if (nc) v->dnew = nc;
+        uint32_t *na = nc ? realloc(v->dat, units * sizeof(uint32_t)) : NULL;
+        if (na) v->dat = na;
+        if (!nc || !na) {
+            *rc = nomem(v, round, why, len);
+            return 1;
+        }
+        v->dnew_cap = units;
+    }
+    size_t u = 0;
+    for (size_t j = 0; j < nin; j++) {
+        const oc__transfer *t = &r->xfers[v->dinto0[j]];
+        const int is_copy = t->op == OC_OP_COPY;
+        for (uint32_t c = t->first; c < t->first + t->count; c++) {
+            const cell *from = &v->dcell[dsub(v, c, t->src)]; /* the sender's, seen from 0 */
+            cell moved;
+            int mrc = 0;
+            if (cell_empty(from) || !cell_dmove(v, from, t->src, DMOVE_MAX, &moved, &mrc))
+                goto plain;
+            uint32_t dup = UINT32_MAX;
+            if (v->dwritten[c] >= wst) { /* the cell's second write in the round */
+                if (is_copy || (v->dwritten[c] & 1) ||
+                    cell_reduce(v, &v->dnew[v->dpend[c]], &moved, &dup) || dup != UINT32_MAX) {
+                    cell_free(&moved);
+                    goto plain;
+                }
+                cell_free(&moved);
+                continue;
+            }
+            v->dnew[u] = (cell){{{0, 0}, {0, 0}}};
+            if (is_copy) {
+                v->dnew[u] = moved;
+            } else {
+                const int bad = cell_copy(v, &v->dnew[u], &v->dcell[c]) ||
+                                cell_reduce(v, &v->dnew[u], &moved, &dup) || dup != UINT32_MAX;
+                cell_free(&moved);
+                if (bad) {
+                    cell_free(&v->dnew[u]);
+                    goto plain;
+                }
+            }
+            v->dwritten[c] = wst | (uint32_t)is_copy;
+            v->dpend[c] = (uint32_t)u;
+            v->dat[u++] = c;
+        }
+    }
+    for (size_t k = 0; k < u; k++) {
+        cell *to = &v->dcell[v->dat[k]];
+        const uint64_t held = cell_heap_bytes(to);
+        cell_free(to);
+        *to = v->dnew[k];
+        v->heap_bytes += cell_heap_bytes(to) - held; /* modular: a freed set subtracts */
+    }
+    *rc = state_budget(v, 0, round, why, len);
+    if (*rc) *rc = at_key(v, *rc, round, OC__VK_BUDGET, 0, 0);
+    return 1;
+plain:
+    dnew_drop(v, u);
+    return 0;
+}
+
 static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
                         size_t len) {
     const oc__spec *s = v->spec;
@@ -1256,6 +1572,10 @@ static int reduce_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
     if (v->orbit) {
         if (orbit_round(v, round, r, why, len, &rc)) return rc;
         if ((rc = omaterialize(v, round, why, len))) return rc;
+    }
+    if (v->dorbit) {
+        if (dorbit_round(v, round, r, why, len, &rc)) return rc;
+        if ((rc = dmaterialize(v, round, why, len))) return rc;
     }
     size_t units = 0;
     for (size_t i = 0; i < r->count; i++) {
@@ -1440,12 +1760,31 @@ uint64_t oc__verifier_state_bytes(const oc__spec *s, uint32_t chunks) {
            ranges * sizeof(oc__range);
 }
 
+/* Whether the spec states a usable digit symmetry (oc__spec.digit_*): an all-reduce of C = N
+ * labels, radices >= 2 whose product is N. */
+static int digit_orbit_stated(const oc__spec *s) {
+    if (s->coll != OC_ALLREDUCE || s->families || s->nodes < 2 || s->chunks != s->nodes ||
+        s->digit_levels < 1 || s->digit_levels > 32)
+        return 0;
+    uint64_t prod = 1;
+    for (uint32_t p = 0; p < s->digit_levels; p++) {
+        if (s->digit_radix[p] < 2) return 0;
+        prod *= s->digit_radix[p];
+        if (prod > s->nodes) return 0;
+    }
+    return prod == s->nodes;
+}
+
 uint64_t oc__verifier_orbit_bytes(const oc__spec *s) {
+    if (digit_orbit_stated(s)) /* node 0's cells, stamps and slots; per node two words */
+        return (uint64_t)s->chunks * (sizeof(cell) + 2 * sizeof(uint32_t)) +
+               (uint64_t)s->nodes * 2 * sizeof(uint32_t);
     return (uint64_t)s->orbit_stride * (s->chunks * sizeof(cell) + sizeof(uint32_t)) +
            (uint64_t)s->nodes * 2 * sizeof(uint32_t);
 }
 
 int oc__verifier_orbit_fits(const oc__spec *s, uint64_t budget) {
+    if (digit_orbit_stated(s)) return oc__verifier_orbit_bytes(s) <= budget;
     const uint32_t N = s->nodes, S = s->orbit_stride, P = s->orbit_part;
     return s->coll == OC_ALLREDUCE && !s->families && N >= 2 && S >= 1 && S < N && N % S == 0 &&
            P >= 1 && s->chunks % P == 0 && (uint64_t)(N / S) * s->orbit_turn % P == 0 &&
@@ -1535,6 +1874,34 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
         for (uint32_t x = 0; x < s->chunks; x++)
             v->offset[x] = (cell){{{0, 1}, {0, 0}}}; /* every node its own: {0} turned by n */
         v->runiform = 1;
+        v->width = 0; /* not reusable as a shard's */
+    } else if (v->reduces && digit_orbit_stated(s) && oc__verifier_orbit_fits(s, budget) &&
+               lo == 0 && hi == s->chunks) {
+        /* the digit orbit: node 0's cells; the N x C only if a round needs them */
+        const uint32_t C = s->chunks;
+        v->dk = s->digit_levels;
+        v->dw[0] = 1;
+        v->dpow2 = 1;
+        for (uint32_t p = 0; p < v->dk; p++) {
+            v->dr[p] = s->digit_radix[p];
+            v->dw[p + 1] = v->dw[p] * v->dr[p];
+            v->dpow2 &= (v->dr[p] & (v->dr[p] - 1)) == 0;
+            v->dmask[p] = (v->dr[p] - 1) * v->dw[p];
+        }
+        v->base_bytes = oc__verifier_orbit_bytes(s);
+        if ((rc = oc__budget_check(v->base_bytes, what, why, len))) {
+            free(v);
+            return rc;
+        }
+        v->dcell = oc__calloc(C, sizeof(cell));
+        v->dwritten = oc__calloc(C, sizeof(uint32_t));
+        v->dpend = oc__calloc(C, sizeof(uint32_t));
+        v->dslot = oc__calloc(N, sizeof(uint32_t));
+        v->dstamp = oc__calloc(N, sizeof(uint32_t));
+        if (!v->dcell || !v->dwritten || !v->dpend || !v->dslot || !v->dstamp) goto nomem;
+        for (uint32_t l = 0; l < C; l++) /* node 0's own; node n's is it moved by tau_n */
+            v->dcell[l] = (cell){{{0, 1}, {0, 0}}};
+        v->dorbit = 1;
         v->width = 0; /* not reusable as a shard's */
     } else if (v->reduces && oc__verifier_orbit_fits(s, budget) && lo == 0 && hi == s->chunks) {
         /* the orbit: the cells of orbit_stride nodes; the N x C only if a round needs them */
@@ -1733,6 +2100,15 @@ int oc__verifier_finish(oc__verifier *v, char *why, size_t len) {
         if (x == cells) return 0;
         if ((rc = omaterialize(v, OC__VK_END, why, len))) return rc;
     }
+    if (v->dorbit) {
+        /* every cell of node 0 every node (a move of every node is every node) */
+        uint32_t x = 0;
+        while (x < s->chunks && cell_is_plain(&v->dcell[x]) && v->dcell[x].iv[0].lo == 0 &&
+               v->dcell[x].iv[0].hi == N)
+            x++;
+        if (x == s->chunks) return 0;
+        if ((rc = dmaterialize(v, OC__VK_END, why, len))) return rc;
+    }
     if (v->corbit) { /* every node holds everything iff every orel is every label */
         uint32_t i = 0;
         while (i < v->ostride && v->orel[i].size == s->chunks)
@@ -1867,6 +2243,21 @@ void oc__verifier_free(oc__verifier *v) {
     free(v->oby);
     free(v->onew);
     free(v->oat);
+    if (v->dcell) {
+        for (uint32_t l = 0; l < s->chunks; l++)
+            cell_free(&v->dcell[l]);
+        free(v->dcell);
+    }
+    free(v->dwritten);
+    free(v->dpend);
+    free(v->dslot);
+    free(v->dstamp);
+    free(v->dbits);
+    free(v->dfrom0);
+    free(v->dinto0);
+    free(v->dnew); /* its cells were written or freed with their round */
+    free(v->dat);
+    free(v->dblocks);
     if (v->contrib) {
         uint64_t cells = (uint64_t)s->nodes * (v->hi - v->lo);
         for (uint64_t i = 0; i < cells; i++)
