@@ -15,9 +15,6 @@
  */
 #include "algo/algos.h"
 
-#include <stdlib.h>
-#include <string.h>
-
 static const char *const no_params[] = {NULL};
 
 static int ne_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
@@ -37,41 +34,35 @@ static int ne_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
     return rc;
 }
 
+/* The pair node i forwards in round r >= 1, in closed form: by induction on r (round 1 forwards
+ * the pair received in round 0, i & ~1; round r + 1 what the partner of round r forwarded), an
+ * even node forwards the pair at i + r - 1 on odd rounds and i - r on even ones, an odd node the
+ * pair at i - r on odd rounds and i + r - 1 on even ones (mod N). So a round is written in one
+ * pass without the holdings of the round before (two arrays of N read and scattered a round:
+ * a fifth of the run's CPU at N = 16384); tests/test_ne_closed.c holds it against the recursion. */
 static int ne_generate(const oc__plan *plan, oc__emit *e) {
     const uint32_t N = plan->spec.nodes;
     if (N < 2) return 0;
-    uint32_t *last = malloc(N * sizeof(uint32_t)), *next = malloc(N * sizeof(uint32_t));
     int rc = 0;
-    if (!last || !next) {
-        rc = OC_ENOMEM;
-        goto out;
-    }
-    for (uint32_t i = 0; i < N; i++) {
-        uint32_t partner = i ^ 1u;
-        if ((rc = oc__emit_transfer(e, i, partner, OC_OP_COPY, i, 1))) goto out;
-        last[i] = i & ~1u; /* the aligned pair this node now holds */
-    }
-    if ((rc = oc__emit_round(e))) goto out;
+    for (uint32_t i = 0; i < N && !rc; i++)
+        rc = oc__emit_transfer(e, i, i ^ 1u, OC_OP_COPY, i, 1);
+    if (rc || (rc = oc__emit_round(e))) return rc;
     for (uint32_t r = 1; r < N / 2; r++) {
         /* a round written in one call (oc__emit_many): its pairs are aligned labels below N */
         oc__transfer *x;
-        if ((rc = oc__emit_many(e, N, &x))) goto out;
-        for (uint32_t i = 0; i < N; i++) {
-            int even = (i % 2) == 0;
-            int left = (r % 2 == 1) == even; /* even nodes go left on odd rounds */
-            uint32_t partner = left ? (i == 0 ? N - 1 : i - 1) : (i + 1 == N ? 0 : i + 1);
-            x[i] = (oc__transfer){i, partner, last[i], 2, OC_OP_COPY};
-            next[partner] = last[i];
+        if ((rc = oc__emit_many(e, N, &x))) return rc;
+        const int odd = r % 2 == 1; /* even nodes go left on odd rounds, odd nodes right */
+        const uint32_t even_off = odd ? r - 1 : N - r, odd_off = odd ? N - r : r - 1;
+        for (uint32_t i = 0; i < N; i += 2) {
+            const uint32_t le = i + even_off, lo = i + 1 + odd_off;
+            const uint32_t pe = odd ? (i == 0 ? N - 1 : i - 1) : i + 1;
+            const uint32_t po = odd ? (i + 2 == N ? 0 : i + 2) : i;
+            x[i] = (oc__transfer){i, pe, le >= N ? le - N : le, 2, OC_OP_COPY};
+            x[i + 1] = (oc__transfer){i + 1, po, lo >= N ? lo - N : lo, 2, OC_OP_COPY};
         }
-        uint32_t *t = last;
-        last = next;
-        next = t;
-        if ((rc = oc__emit_round(e))) goto out;
+        if ((rc = oc__emit_round(e))) return rc;
     }
-out:
-    free(last);
-    free(next);
-    return rc;
+    return 0;
 }
 
 static int ne_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
