@@ -551,18 +551,52 @@ static int orbit_symmetric(oc__verifier *v, uint64_t round, const oc__round *r, 
     const uint32_t stamp = (uint32_t)round + 1;
     uint64_t u = 0;
     uint32_t k = 0;
-    while (k < N && x[k].src == k)
-        k++;
+    /* In sender order (checked on the way: a round out of it goes to the indexed path below,
+     * which decides it alone), in one pass: each transfer's own fields and its move onto the one
+     * S further on, with the spec's numbers in registers. A failure counts only once the rest
+     * of the round is seen to be in sender order (the transfer S further on must be its
+     * sender's). */
+    const uint32_t C = v->spec->chunks, P = v->opart, turn = v->oturn1;
+    const int reduces = v->reduces;
+    int ok = 1;
+    for (k = 0; k < N; k++) {
+        const oc__transfer *a = &x[k], *b = &x[k + S < N ? k + S : k + S - N];
+        if (a->src != k) break;
+        const uint64_t to = (uint64_t)a->dst + S;
+        if (a->dst >= N || a->dst == k || !a->count || (uint64_t)a->first + a->count > C ||
+            (a->op != OC_OP_COPY && (a->op != OC_OP_REDUCE || !reduces)) || b->op != a->op ||
+            b->count != a->count || b->dst != (to >= N ? to - N : to)) {
+            ok = 0;
+            break;
+        }
+        const uint32_t off = P == C ? a->first : a->first % P;
+        if (a->count >= P) {
+            if (off || a->count % P || b->first != a->first) {
+                ok = 0;
+                break;
+            }
+        } else {
+            const uint64_t moved = (uint64_t)off + turn; /* both below P */
+            const uint32_t at = (uint32_t)(moved >= P ? moved - P : moved);
+            if ((uint64_t)off + a->count > P || at + (uint64_t)a->count > P ||
+                b->first != a->first - off + at) {
+                ok = 0;
+                break;
+            }
+        }
+        u += a->count;
+    }
+    if (!ok) { /* not symmetric if in sender order; else the indexed path decides */
+        while (k < N && x[k].src == k)
+            k++;
+        if (k == N) return 0;
+    }
     v->osorted = k == N;
     if (v->osorted) {
-        for (k = 0; k < N; k++) {
-            if (!transfer_ok(v, &x[k]) || !orbit_moves(v, &x[k], &x[k + S < N ? k + S : k + S - N]))
-                return 0;
-            u += x[k].count;
-        }
         *units = u;
         return 1;
     }
+    u = 0;
     for (k = 0; k < N; k++) {
         if (!transfer_ok(v, &x[k]) || v->oseen[x[k].src] == stamp) return 0;
         v->oseen[x[k].src] = stamp;
