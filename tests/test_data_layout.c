@@ -5,9 +5,10 @@
  *
  * The ring all-gather, reduce-scatter and all-reduce (a family a round: node k sends block
  * (k - shift) mod N to k + hop) on N in {2, 3, 5, 7, 12, 16, 31, 64} with blocks of q = 1, 2 and
- * 3 labels, whole and broken eight ways (a round left out, a round twice, a shift off by one, a
+ * 3 labels, whole and broken nine ways (a round left out, a round twice, a shift off by one, a
  * hop of two, a copy for a reduce, a reduce for a copy, a plain transfer added after the first
- * round, the last round written out as plain transfers with one label wrong), each run through
+ * round, the last round written out as plain transfers with one label wrong, node 0's own block
+ * overwritten by a node that does not hold it), each run through
  * the data check alone three ways: every round handed over as a family (the offset layout),
  * every round written out as transfers (node by node), and the first round written out, the
  * rest families (node by node, families taken whole there). The return code and the message
@@ -22,7 +23,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WHOLE, SHORT, TWICE, SHIFT, HOP2, OPSWAP_R, OPSWAP_C, EXTRA, LAST_PLAIN_WRONG, KINDS };
+enum {
+    WHOLE,
+    SHORT,
+    TWICE,
+    SHIFT,
+    HOP2,
+    OPSWAP_R,
+    OPSWAP_C,
+    EXTRA,
+    LAST_PLAIN_WRONG,
+    OWN_LOST,
+    KINDS
+};
 enum { ALL_FAMILIES, ALL_PLAIN, FIRST_PLAIN, MODES };
 
 typedef struct outcome {
@@ -92,9 +105,14 @@ static outcome run(oc_collective coll, uint32_t N, uint32_t q, int kind, int mod
         if (kind == OPSWAP_R && reduce && r == 1) op = OC_OP_COPY;
         if (kind == OPSWAP_C && !reduce && step == 1) op = OC_OP_REDUCE;
         const oc__family f = {N, hop, shift, 0, q, op};
-        const oc__transfer extra = {0, N - 1, 0, q, OC_OP_COPY};
+        /* EXTRA: node 0's block to node N - 1; OWN_LOST: node 2's slots of block 0, which it
+         * does not hold yet, over node 0's own (the only wrong slots are then node 0's own:
+         * offset 0 alone in the offset layout) */
+        const oc__transfer extra = kind == OWN_LOST ? (oc__transfer){2 % N, 0, 0, q, OC_OP_COPY}
+                                                    : (oc__transfer){0, N - 1, 0, q, OC_OP_COPY};
+        const int with_extra = (kind == EXTRA || (kind == OWN_LOST && N >= 3)) && i == 1;
         const int as_family = mode == ALL_FAMILIES || (mode == FIRST_PLAIN && i > 0);
-        rc = hand(sink, index++, &f, as_family, kind == EXTRA && i == 1 ? &extra : NULL,
+        rc = hand(sink, index++, &f, as_family, with_extra ? &extra : NULL,
                   kind == LAST_PLAIN_WRONG && i + 1 == rounds, o.why, sizeof o.why);
     }
     if (!rc) rc = oc__datacheck_finish(d, o.why, sizeof o.why);
