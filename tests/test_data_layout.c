@@ -60,8 +60,9 @@ static int hand(oc__sink *sink, uint64_t index, const oc__family *f, int as_fami
         if (wrong_last && k + 1 == f->n) t.first = (t.first + f->width) % (f->n * f->width);
         rc = oc__round_push(&r, t.src, t.dst, (oc__op)t.op, t.first, t.count);
     }
-    if (!rc && extra) rc = oc__round_push(&r, extra->src, extra->dst, (oc__op)extra->op,
-                                          extra->first, extra->count);
+    if (!rc && extra)
+        rc = oc__round_push(&r, extra->src, extra->dst, (oc__op)extra->op, extra->first,
+                            extra->count);
     if (!rc) rc = sink->round(sink, index, &r, why, len);
     oc__round_free(&r);
     return rc;

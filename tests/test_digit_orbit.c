@@ -168,9 +168,9 @@ static void compare(const dsched *h) {
             CHECK(same(&w, &p),
                   "%s N=%u radices %s kind %d data %d: orbit rc %d '%s' rounds %llu units %llu, "
                   "cells rc %d '%s' rounds %llu units %llu",
-                  nets[k], h->N, radices, h->kind, data, w.rc, w.why,
-                  (unsigned long long)w.rounds, (unsigned long long)w.units, p.rc, p.why,
-                  (unsigned long long)p.rounds, (unsigned long long)p.units);
+                  nets[k], h->N, radices, h->kind, data, w.rc, w.why, (unsigned long long)w.rounds,
+                  (unsigned long long)w.units, p.rc, p.why, (unsigned long long)p.rounds,
+                  (unsigned long long)p.units);
             /* the fabric refuses a level of more circuits than its MZI degree: only the switch
              * must take every whole schedule */
             if (h->kind == WHOLE && k == 0)
@@ -283,7 +283,9 @@ static void plan_states_it(void) {
         uint32_t N;
         const char *key, *value;
         uint32_t levels, r0;
-    } cases[] = {{64, "radix", "4", 3, 4}, {12, "radices", "3x4", 2, 4}, {7, NULL, NULL, 1, 7},
+    } cases[] = {{64, "radix", "4", 3, 4},
+                 {12, "radices", "3x4", 2, 4},
+                 {7, NULL, NULL, 1, 7},
                  {100, "radix", "4", 0, 0} /* folds: no symmetry */};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         oc__plan plan;

@@ -98,8 +98,7 @@ int main(void) {
                               .bytes = 4096};
         oc_report *rep = NULL;
         int rc = oc_run(&q, &rep, why, sizeof why);
-        CHECK(rc == 0 && rep && oc_report_verified(rep), "ne N=%u: rc %d %s", verified[i], rc,
-              why);
+        CHECK(rc == 0 && rep && oc_report_verified(rep), "ne N=%u: rc %d %s", verified[i], rc, why);
         oc_report_free(rep);
     }
     return CHECK_SUMMARY();

@@ -142,8 +142,8 @@ static int data_round(oc__sink *self, uint64_t round, const oc__round *r, char *
     if (d->layout == LAYOUT_UNSET) {
         /* the first round decides: a family in the offset layout's blocks, else node by node */
         const oc__family *f = &r->family;
-        const int rows = r->is_family && family_whole(d, f) && C % s->nodes == 0 &&
-                         f->first == 0 && f->width == C / s->nodes;
+        const int rows = r->is_family && family_whole(d, f) && C % s->nodes == 0 && f->first == 0 &&
+                         f->width == C / s->nodes;
         d->layout = rows ? LAYOUT_OFFSET : LAYOUT_NODE;
         d->u = (uint32_t)(C / s->nodes);
         fill(d);

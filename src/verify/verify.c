@@ -242,12 +242,12 @@ struct oc__verifier {
     uint32_t *dslot, *dstamp;           /* N: node 0's transfer to node y this round, and when */
     uint64_t *dbits;                    /* a round's (sender, transfer of node 0) pairs seen */
     size_t dbits_cap;
-    uint32_t *dfrom0, *dinto0;          /* a round's transfers from node 0, and into it */
+    uint32_t *dfrom0, *dinto0; /* a round's transfers from node 0, and into it */
     size_t dfrom0_cap, dinto0_cap;
-    cell *dnew;                         /* a round's new cells of node 0, before they are written */
-    uint32_t *dat;                      /* and their labels */
+    cell *dnew;    /* a round's new cells of node 0, before they are written */
+    uint32_t *dat; /* and their labels */
     size_t dnew_cap;
-    oc__range *dblocks;                 /* a moved set's blocks */
+    oc__range *dblocks; /* a moved set's blocks */
     size_t dblocks_cap;
 };
 
@@ -1395,7 +1395,8 @@ static int cell_dmove(oc__verifier *v, const cell *c, uint32_t x, uint32_t cap, 
     oc__pset ps;
     if ((*rc = cell_view(v, c, 0, &ps))) return 0;
     uint32_t m = 0; /* the least place value the period divides (w_k = N: any) */
-    while (m < v->dk && v->dw[m] % ps.S) m++;
+    while (m < v->dk && v->dw[m] % ps.S)
+        m++;
     const uint32_t L = v->dw[m];
     if (cap && (uint64_t)ps.n * (L / ps.S + 1) > cap) return 0;
     if ((*rc = cell_lift(v, &ps, L, 1))) return 0;
@@ -1468,7 +1469,8 @@ static void dnew_drop(oc__verifier *v, size_t n) {
 /* Whether node 0's round transfer z carries an aligned block: w_q labels at a multiple of w_q. */
 static int aligned_block(const oc__verifier *v, const oc__transfer *z) {
     uint32_t q = 0;
-    while (q < v->dk && v->dw[q] < z->count) q++;
+    while (q < v->dk && v->dw[q] < z->count)
+        q++;
     return v->dw[q] == z->count && z->first % z->count == 0;
 }
 
@@ -1490,8 +1492,7 @@ static int dorbit_symmetric(oc__verifier *v, uint32_t stamp, const oc__round *r,
             v->dfrom0[(*n0)++] = (uint32_t)i;
         }
         if (t->dst == 0) {
-            if (oc__grow((void **)&v->dinto0, &v->dinto0_cap, *nin + 1, sizeof(uint32_t)))
-                return 0;
+            if (oc__grow((void **)&v->dinto0, &v->dinto0_cap, *nin + 1, sizeof(uint32_t))) return 0;
             v->dinto0[(*nin)++] = (uint32_t)i;
         }
     }
@@ -1520,8 +1521,8 @@ static int dorbit_symmetric(oc__verifier *v, uint32_t stamp, const oc__round *r,
 
 /* A round in the digit orbit: 1 when checked and applied whole (*rc: 0 or a refusal), 0 when the
  * plain path must take it (after dmaterialize). */
-static int dorbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
-                        size_t len, int *rc) {
+static int dorbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why, size_t len,
+                        int *rc) {
     if (round >= UINT32_MAX / 2 - 1) return 0;
     const uint32_t stamp = (uint32_t)round + 1, wst = stamp * 2;
     size_t n0, nin;
