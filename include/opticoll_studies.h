@@ -191,6 +191,7 @@ typedef struct oc_reproduce_settings {
     const char *network;  /* -t: the network the paper's experiments run on */
     oc_progress_fn progress; /* NULL: none; else told of each batch of runs ("jobs") */
     void *progress_ctx;
+    const oc_settings *library; /* the library's settings (budget, text width...); NULL: defaults */
 } oc_reproduce_settings;
 
 enum {
@@ -293,7 +294,8 @@ typedef struct oc_model {
 int oc_models_parse(const char *text, size_t len, const char *source, oc_model **out, size_t *count,
                     char *why, size_t whylen);
 /* Reads and parses the models file at `path`; a file that cannot be read is OC_EIO. */
-int oc_models_read(const char *path, oc_model **out, size_t *count, char *why, size_t whylen);
+int oc_models_read(const oc_settings *settings, const char *path, oc_model **out, size_t *count,
+                   char *why, size_t whylen);
 void oc_models_free(oc_model *models);
 /* The models file used when none is named: the source tree's data/models.tsv while it exists,
  * else the installed PREFIX/share/opticoll/models.tsv. */
@@ -369,6 +371,7 @@ typedef struct oc_throughput_in {
      * non-zero answer stops the estimate: OC_ECANCELED) */
     oc_progress_fn progress;
     void *progress_ctx;
+    const oc_settings *settings; /* NULL: the defaults */
 } oc_throughput_in;
 
 #define OC_THROUGHPUT_MAX_BUCKETS 1000000u
@@ -480,6 +483,7 @@ typedef struct oc_synth_spec {
     oc_progress_fn progress; /* NULL: none; else told of the solver's calls ("solver calls"),
                                 and polled while one runs: a stop interrupts the solver */
     void *progress_ctx;
+    const oc_settings *settings; /* NULL: the defaults */
 } oc_synth_spec;
 
 typedef struct oc_synth_result oc_synth_result; /* opaque */
@@ -531,6 +535,9 @@ typedef struct oc_rack_shape {
      * (OC_ECANCELED) within a report: between events and inside each tenant's all-reduce run */
     oc_progress_fn progress;
     void *progress_ctx;
+    /* NULL: the defaults; the replay's runs take them, and its result keeps a copy for its text
+     * (the tables' width) */
+    const oc_settings *settings;
 } oc_rack_shape;
 
 /* Checks a shape; OC_EINVAL / OC_ERANGE with the reason. */
@@ -540,8 +547,8 @@ typedef struct oc_rack_trace oc_rack_trace; /* tenants and their events, in repl
 /* Reads the trace file at `path` for a rack of rack_gpus GPUs: lines 'TIME arrive ID GPUS' and
  * 'TIME leave ID' ('#' comments; TIME never decreasing). OC_EIO when it cannot be read, OC_EPARSE
  * with the line when it is malformed. */
-int oc_rack_trace_read(const char *path, uint32_t rack_gpus, oc_rack_trace **out, char *why,
-                       size_t whylen);
+int oc_rack_trace_read(const oc_settings *settings, const char *path, uint32_t rack_gpus,
+                       oc_rack_trace **out, char *why, size_t whylen);
 /* A seeded random trace of `tenants` tenants (rack.c documents the distributions). */
 int oc_rack_trace_random(uint64_t seed, uint32_t tenants, uint32_t rack_gpus, oc_rack_trace **out,
                          char *why, size_t whylen);
@@ -569,7 +576,7 @@ int oc_rack_fig2a(FILE *out, int *agrees, char *why, size_t whylen);
  *
  * The rows compare, sweep, tune and opticoll-mpi print (their goldens hold them byte for byte),
  * written by the library's report room (report/table.c) beside the tables the reproductions and
- * studies hold whole and fit to oc_text_width(). A layout is its columns: each with a width (a cell
+ * studies hold whole and fit to oc_settings.text_width. A layout is its columns: each with a width (a cell
  * is padded to it as printf's %*s pads; a longer cell pushes the rest of the row right), an
  * alignment and the spaces written before it. Rows are written as they come, so a table of a
  * million points is never held. Both return 0, or OC_EIO once the stream has an error. */
