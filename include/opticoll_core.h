@@ -387,21 +387,25 @@ int oc_report_write_search(const oc_report *r, FILE *f);
 /* Writes one CSV line (with `header` = 1, the header line first; r = NULL: the header alone). */
 int oc_report_write_csv(const oc_report *r, FILE *f, int header);
 
+/* The formatters write into buf[0..len) as snprintf does (always terminated when len > 0) and
+ * return the length of the whole text, so a result of len or more says the text was cut: a call
+ * with a buffer of the returned length + 1 gets it whole (buf may be NULL when len is 0). 32
+ * bytes hold a size, and a time below 10^16 s or units. */
 /* Formats a duration for people: "0 s", "12.345 us", "1.234 ms" or "2.345 s". */
-void oc_format_seconds(char *buf, size_t len, double seconds);
+size_t oc_format_seconds(char *buf, size_t len, double seconds);
 /* Formats a time in its model's unit: unit NULL or "" is seconds (oc_format_seconds); otherwise
  * the time is t / unit_value units named `unit` ("104 tau": the star's times are unitless, in
  * units of its tau parameter). */
-void oc_format_time(char *buf, size_t len, double t, const char *unit, double unit_value);
+size_t oc_format_time(char *buf, size_t len, double t, const char *unit, double unit_value);
 /* A byte count as SIZE reads it back (oc_parse_size): the largest binary unit that divides it
  * exactly, "4 KiB", "1536 B", "3 MiB", "0 B". The one size formatter of the tool's tables and
  * reproductions; messages that only need the magnitude round instead ("2.1 GiB"). */
-void oc_format_size(char *buf, size_t len, uint64_t bytes);
+size_t oc_format_size(char *buf, size_t len, uint64_t bytes);
 /* A byte count rounded for a message: "2.1 GiB", "512 MiB", "12 KiB", "100 B" (oc_format_size
  * says it exactly, for tables). */
-void oc_format_bytes(char *buf, size_t len, uint64_t bytes);
+size_t oc_format_bytes(char *buf, size_t len, uint64_t bytes);
 /* oc_format_time in the unit of the model that made r (oc_report_time_unit). */
-void oc_report_format_time(const oc_report *r, char *buf, size_t len, double t);
+size_t oc_report_format_time(const oc_report *r, char *buf, size_t len, double t);
 /* The unit of r's times: NULL for seconds, else its name ("tau" on the star, whose times are
  * unitless), with *value (may be NULL) set to what one unit is in the times' scale (tau's value).
  * The JSON keeps its *_s field names whatever the unit. */

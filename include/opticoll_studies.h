@@ -32,7 +32,8 @@ extern "C" {
 
 typedef struct oc_sweep_spec {
     oc_request base; /* collective, network (required), root, params, net_params,
-                        skip_data_check, progress; its algorithm, nodes and bytes are ignored.
+                        skip_data_check, progress, settings (the sweep keeps a copy of them);
+                        its algorithm, nodes and bytes are ignored.
                         base.progress is told of the points ("points") and of each point's
                         own run ("rounds", "candidates"), never from two threads at once; a stop
                         asked there stops both */
@@ -328,9 +329,9 @@ typedef struct oc_train_result {
 } oc_train_result;
 
 /* Runs the gradient all-reduce of `model` through oc_run, so every run is verified. `base` gives
- * network (required), nodes, algorithm, params, net_params and skip_data_check; its collective and
- * bytes are ignored (all-reduce of the model's gradient). With base->algorithm NULL every
- * all-reduce algorithm that supports the network runs; those whose restrictions exclude these
+ * network (required), nodes, algorithm, params, net_params, skip_data_check and settings; its
+ * collective and bytes are ignored (all-reduce of the model's gradient). With base->algorithm NULL
+ * every all-reduce algorithm that supports the network runs; those whose restrictions exclude these
  * parameters are listed as not run, and it is an error only when none runs. On success *out is
  * filled and must be released with oc_train_result_free; on failure it holds nothing. */
 int oc_train_model(const oc_model *model, const oc_request *base, oc_train_result *out, char *why,
@@ -435,14 +436,14 @@ typedef struct oc_compare_result {
 } oc_compare_result;
 
 /* Runs the algorithms of req->collective at req's point (network required, nodes, bytes, root,
- * net_params, skip_data_check, objective, links, explain, progress; req->algorithm and req->params
- * are ignored). algorithms NULL: every algorithm of the collective, registry order, those for other
- * networks included (not run: oc_run says why); otherwise names[0 .. nalgorithms) in that order,
- * each an algorithm of the collective that runs on the network, named once (else OC_ENOENT /
- * OC_EINVAL, worded as `compare -a` words it). pins (may be NULL): KEY=VALUE pins KEY for every
- * compared algorithm that takes it, ALGO.KEY=VALUE for ALGO alone, which wins; a pin no compared
- * algorithm takes is OC_ENOENT, before anything runs. A run failing otherwise (a failed check,
- * memory) is the compare's error with oc_run's reason. On success *out must be released with
+ * net_params, skip_data_check, objective, links, explain, progress, settings; req->algorithm and
+ * req->params are ignored). algorithms NULL: every algorithm of the collective, registry order,
+ * those for other networks included (not run: oc_run says why); otherwise names[0 .. nalgorithms)
+ * in that order, each an algorithm of the collective that runs on the network, named once (else
+ * OC_ENOENT / OC_EINVAL, worded as `compare -a` words it). pins (may be NULL): KEY=VALUE pins KEY
+ * for every compared algorithm that takes it, ALGO.KEY=VALUE for ALGO alone, which wins; a pin no
+ * compared algorithm takes is OC_ENOENT, before anything runs. A run failing otherwise (a failed
+ * check, memory) is the compare's error with oc_run's reason. On success *out must be released with
  * oc_compare_result_free; on failure it holds nothing. */
 int oc_compare(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
                const oc_kv *pins, oc_compare_result *out, char *why, size_t whylen);
