@@ -738,6 +738,7 @@ static int check_budget(const opts *o, int tsize) {
         if (rank == 0) fprintf(stderr, "opticoll-mpi: %s\n", why);
         return 2;
     }
+    oc_mpi_settings(&settings); /* the executor's planning and buffers, as opticoll's runs */
     for (size_t ci = 0; ci < o->ncolls; ci++)
         for (size_t si = 0; si < o->nsizes; si++) {
             uint64_t count = o->sizes[si] / (uint64_t)tsize;
