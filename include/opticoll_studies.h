@@ -32,11 +32,10 @@ extern "C" {
 
 typedef struct oc_sweep_spec {
     oc_request base; /* collective, network (required), root, params, net_params,
-                        skip_data_check, progress, settings (the sweep keeps a copy of them);
-                        its algorithm, nodes and bytes are ignored.
-                        base.progress is told of the points ("points") and of each point's
-                        own run ("rounds", "candidates"), never from two threads at once; a stop
-                        asked there stops both */
+                        skip_data_check, progress, settings (copied: the sweep keeps them); its
+                        algorithm, nodes and bytes are ignored. base.progress is told of the
+                        points ("points") and of each point's own run ("rounds", "candidates"),
+                        never from two threads at once; a stop asked there stops both */
     const char *const *algorithms; /* the candidates, registry names of base.collective that run
                                       on the network; NULL: every such algorithm, registry order */
     size_t nalgorithms;
@@ -577,8 +576,8 @@ int oc_rack_fig2a(FILE *out, int *agrees, char *why, size_t whylen);
  *
  * The rows compare, sweep, tune and opticoll-mpi print (their goldens hold them byte for byte),
  * written by the library's report room (report/table.c) beside the tables the reproductions and
- * studies hold whole and fit to oc_settings.text_width. A layout is its columns: each with a width (a cell
- * is padded to it as printf's %*s pads; a longer cell pushes the rest of the row right), an
+ * studies hold whole and fit to oc_settings.text_width. A layout is its columns: each with a width
+ * (a cell is padded to it as printf's %*s pads; a longer cell pushes the rest of the row right), an
  * alignment and the spaces written before it. Rows are written as they come, so a table of a
  * million points is never held. Both return 0, or OC_EIO once the stream has an error. */
 typedef struct oc_table_col {

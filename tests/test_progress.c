@@ -11,9 +11,9 @@
  * transfers stops inside that round.
  */
 #include "check.h"
-#include "settings_now.h"
-#include "opticoll.h"
 #include "core/progress.h"
+#include "opticoll.h"
+#include "settings_now.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -312,7 +312,8 @@ static void cancel(void) {
     const uint32_t wide = getenv("OC_TEST_SANITIZED") ? 700 : 1500;
     k = calloc(1, sizeof *k);
     k->stop = 1;
-    test_settings.verify_threads = 1; /* the verifier in the run's own pass: the stop from the round */
+    test_settings.verify_threads =
+        1; /* the verifier in the run's own pass: the stop from the round */
     rc = run_into(k, OC_ALLGATHER, "onestage", "ring", wide, why, sizeof why);
     test_settings.verify_threads = 0;
     CHECK(rc == OC_ECANCELED && strstr(why, "cancelled inside round 1"),

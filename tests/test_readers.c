@@ -58,7 +58,8 @@ static void test_budget_api(void) {
               oc_settings_memory_budget(&set) == OC_DEFAULT_MEMORY_BUDGET,
           "default %llu", (unsigned long long)oc_settings_memory_budget(&set));
     char why[256];
-    CHECK(oc_settings_check(NULL, why, sizeof why) == 0 && oc_settings_check(&set, why, sizeof why) == 0,
+    CHECK(oc_settings_check(NULL, why, sizeof why) == 0 &&
+              oc_settings_check(&set, why, sizeof why) == 0,
           "the defaults refused: %s", why);
     const uint64_t refused[] = {1, (UINT64_C(1) << 20) - 1, OC_MAX_MEMORY_BUDGET + 1};
     for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
@@ -67,7 +68,10 @@ static void test_budget_api(void) {
               "%llu bytes accepted", (unsigned long long)refused[i]);
         /* and every call given them refuses them before any work */
         oc_report *rep = NULL;
-        oc_request req = {.collective = OC_ALLGATHER, .algorithm = "ring", .nodes = 4, .bytes = 4,
+        oc_request req = {.collective = OC_ALLGATHER,
+                          .algorithm = "ring",
+                          .nodes = 4,
+                          .bytes = 4,
                           .settings = &set};
         CHECK(oc_run(&req, &rep, why, sizeof why) == OC_EINVAL && !rep && strstr(why, "budget"),
               "a run with %llu bytes of budget: %s", (unsigned long long)refused[i], why);
@@ -107,11 +111,11 @@ static void test_budget_api(void) {
           "unset: the default");
     CHECK(oc_memory_budget_from_env("", "", &mib, why, sizeof why) == 0 && mib == 0,
           "set to nothing: unset");
-    CHECK(oc_memory_budget_from_env("7", "9", &mib, why, sizeof why) == 0 &&
-              mib == UINT64_C(7) << 20,
+    CHECK(oc_memory_budget_from_env("7", "9", &mib, why, sizeof why) == 0 && mib == UINT64_C(7)
+                                                                                        << 20,
           "7 MiB: the new name wins");
-    CHECK(oc_memory_budget_from_env(NULL, "9", &mib, why, sizeof why) == 0 &&
-              mib == UINT64_C(9) << 20,
+    CHECK(oc_memory_budget_from_env(NULL, "9", &mib, why, sizeof why) == 0 && mib == UINT64_C(9)
+                                                                                         << 20,
           "the old name alone");
     char b[32];
     oc__format_bytes(b, sizeof b, (UINT64_C(21) << 30) / 10);

@@ -85,10 +85,13 @@ static void *small_loop(void *arg) {
 
 static void test_runs_at_once(void) {
     refusal_case cases[] = {
-        {.settings = {.memory_budget = UINT64_C(1) << 20, .verify_threads = 3}, .budget_text = "1 MiB"},
-        {.settings = {.memory_budget = UINT64_C(2) << 20, .verify_threads = 5}, .budget_text = "2 MiB"},
+        {.settings = {.memory_budget = UINT64_C(1) << 20, .verify_threads = 3},
+         .budget_text = "1 MiB"},
+        {.settings = {.memory_budget = UINT64_C(2) << 20, .verify_threads = 5},
+         .budget_text = "2 MiB"},
         {.settings = {.memory_budget = UINT64_C(1) << 20}, .budget_text = "1 MiB"}, /* 2 threads */
-        {.settings = {.memory_budget = UINT64_C(3) << 20, .verify_threads = 1}, .budget_text = "3 MiB"},
+        {.settings = {.memory_budget = UINT64_C(3) << 20, .verify_threads = 1},
+         .budget_text = "3 MiB"},
     };
     enum { NC = sizeof cases / sizeof *cases };
     small_case small = {0};
@@ -102,7 +105,8 @@ static void test_runs_at_once(void) {
         if (started[i]) pthread_join(t[i], NULL);
     }
     for (size_t i = 0; i < NC; i++)
-        CHECK(!cases[i].bad, "budget %s, %u verifier threads: %d of %d answers not its own; first: %s",
+        CHECK(!cases[i].bad,
+              "budget %s, %u verifier threads: %d of %d answers not its own; first: %s",
               cases[i].budget_text, oc_settings_verify_threads(&cases[i].settings), cases[i].bad,
               ROUNDS, cases[i].first_bad);
     CHECK(!small.bad, "the run with the defaults: %d of %d failed; first: %s", small.bad, ROUNDS,
@@ -160,8 +164,8 @@ static void test_sweeps_at_once(void) {
           whole.why);
     /* ring's all-gather fits 1 MiB, one-stage's round of 200 x 199 lightpaths does not */
     CHECK(small.count == 2 && small.ran == 1 && small.budget_refused == 1,
-          "the 1 MiB sweep: %zu points, %zu ran, %zu refused by its budget", small.count,
-          small.ran, small.budget_refused);
+          "the 1 MiB sweep: %zu points, %zu ran, %zu refused by its budget", small.count, small.ran,
+          small.budget_refused);
     CHECK(whole.count == 2 && whole.ran == 2 && whole.budget_refused == 0,
           "the default sweep: %zu points, %zu ran, %zu refused by a 1 MiB budget", whole.count,
           whole.ran, whole.budget_refused);
@@ -210,8 +214,8 @@ static void test_pool_workers(void) {
     wrong = 0;
     for (size_t i = 0; i < POOL_JOBS; i++)
         wrong += seen.budget[i] != OC_DEFAULT_MEMORY_BUDGET;
-    CHECK(rc == 0 && wrong == 0, "outside a call: %zu of %d jobs read another budget than the default",
-          wrong, POOL_JOBS);
+    CHECK(rc == 0 && wrong == 0,
+          "outside a call: %zu of %d jobs read another budget than the default", wrong, POOL_JOBS);
 }
 
 typedef struct side {

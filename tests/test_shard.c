@@ -16,10 +16,10 @@
  */
 #include "algo/algos.h"
 #include "check.h"
-#include "settings_now.h"
-#include "keep_rounds.h"
 #include "core/result.h"
+#include "keep_rounds.h"
 #include "run/pipeline.h"
+#include "settings_now.h"
 #include "verify/verify.h"
 
 #include <stdio.h>

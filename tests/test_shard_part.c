@@ -16,11 +16,11 @@
  */
 #include "algo/algos.h"
 #include "check.h"
-#include "settings_now.h"
-#include "run_outcome.h"
 #include "core/result.h"
 #include "run/pipeline.h"
 #include "run/shard.h"
+#include "run_outcome.h"
+#include "settings_now.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -156,8 +156,8 @@ static void test_size_text(void) {
         char small[4];
         size_t n = oc_format_size(small, sizeof small, cases[i].bytes);
         CHECK(n == strlen(cases[i].exact) && strncmp(small, cases[i].exact, 3) == 0 && !small[3],
-              "oc_format_size(%llu) into 4 bytes: %zu, '%s'", (unsigned long long)cases[i].bytes,
-              n, small);
+              "oc_format_size(%llu) into 4 bytes: %zu, '%s'", (unsigned long long)cases[i].bytes, n,
+              small);
         CHECK(oc_format_bytes(NULL, 0, cases[i].bytes) == strlen(cases[i].rounded),
               "oc_format_bytes(%llu)'s length", (unsigned long long)cases[i].bytes);
     }

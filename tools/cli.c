@@ -284,8 +284,8 @@ void text_width_from_terminal(void) {
 int memory_budget_from_env(void) {
     char why[512];
     if (oc_memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
-                                   getenv("OPTICOLL_VERIFY_BUDGET_MIB"),
-                                   &cli_settings.memory_budget, why, sizeof why))
+                                  getenv("OPTICOLL_VERIFY_BUDGET_MIB"), &cli_settings.memory_budget,
+                                  why, sizeof why))
         return die_line(EXIT_USAGE, why); /* the library's line, the value in it already cut */
     return 0;
 }

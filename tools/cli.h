@@ -120,8 +120,8 @@ int algo_list(const char *text, oc_collective coll, const char *net, int every_n
  * (*names)[0 .. *n) point into *copy; free both. An empty item (or one of 64 bytes or more) is
  * refused as algo_list refuses it (2, after one line), as is memory running out (3). */
 int algo_names(const char *text, const char ***names, char **copy, size_t *n);
-/* Sets cli_settings' text width (oc_settings.text_width) for the tables: $COLUMNS when it is set (0:
- * no limit), else the terminal's columns when stdout is a terminal (TIOCGWINSZ, else 80), else
+/* Sets cli_settings' text width (oc_settings.text_width) for the tables: $COLUMNS when it is set
+ * (0: no limit), else the terminal's columns when stdout is a terminal (TIOCGWINSZ, else 80), else
  * TEXT_WIDTH_PIPE, so that a file or a pipe gets the same lines on every machine. */
 enum { TEXT_WIDTH_PIPE = 100 };
 void text_width_from_terminal(void);

@@ -733,8 +733,8 @@ static int check_parameters(const opts *o) {
 static int check_budget(const opts *o, int tsize) {
     char why[256];
     if (oc_memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
-                                   getenv("OPTICOLL_VERIFY_BUDGET_MIB"), &settings.memory_budget,
-                                   why, sizeof why)) {
+                                  getenv("OPTICOLL_VERIFY_BUDGET_MIB"), &settings.memory_budget,
+                                  why, sizeof why)) {
         if (rank == 0) fprintf(stderr, "opticoll-mpi: %s\n", why);
         return 2;
     }
@@ -750,8 +750,8 @@ static int check_budget(const opts *o, int tsize) {
             oc_format_bytes(size, sizeof size, o->sizes[si]);
             snprintf(what, sizeof what, "%s of %s on %d ranks (each rank's buffers)", o->colls[ci],
                      size, nranks);
-            if (oc_budget_check(&settings, (uint64_t)b.send_bytes + b.alloc_bytes + b.recv_bytes, what, why,
-                                 sizeof why)) {
+            if (oc_budget_check(&settings, (uint64_t)b.send_bytes + b.alloc_bytes + b.recv_bytes,
+                                what, why, sizeof why)) {
                 if (rank == 0) fprintf(stderr, "opticoll-mpi: %s\n", why);
                 return 2;
             }

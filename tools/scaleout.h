@@ -46,10 +46,10 @@ int oc_scale_parse_jobs(const char *text, unsigned *out);
 /* ---- one run split across the ranks (run and verify in opticoll-cluster) ----
  *
  * Every rank runs the same command; oc_scale_split_begin makes the next run a part of one split
- * run (cli_settings.part, opticoll.h's oc_part: rank r verifies its share of the shards, rank 0 also runs
- * the cost pass), and the part's combine gathers every rank's first failure and its key on every rank
- * (one MPI_Allgather on the main thread), so that rank 0 prints what one process would print.
- * On one rank, or without MPI, nothing is split. */
+ * run (cli_settings.part, opticoll.h's oc_part: rank r verifies its share of the shards, rank 0
+ * also runs the cost pass), and the part's combine gathers every rank's first failure and its key
+ * on every rank (one MPI_Allgather on the main thread), so that rank 0 prints what one process
+ * would print. On one rank, or without MPI, nothing is split. */
 typedef struct oc_scale_split {
     oc_part part;
     int on;          /* split across more than one rank */

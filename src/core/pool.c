@@ -56,7 +56,12 @@ static void *worker(void *arg) {
 }
 
 int oc_pool_run(size_t n, unsigned threads, oc_pool_job job, void *ctx, size_t *failed) {
-    pool p = {.n = n, .next = 0, .failed = n, .err = 0, .job = job, .ctx = ctx,
+    pool p = {.n = n,
+              .next = 0,
+              .failed = n,
+              .err = 0,
+              .job = job,
+              .ctx = ctx,
               .settings = oc__settings()};
     if (failed) *failed = n;
     if (!n) return 0;

@@ -170,7 +170,7 @@ static void run_sh(FILE *f, const void *arg) {
 }
 
 static int export_astra_in(const oc_request *req, oc_astra_writer write, void *ctx, char *why,
-                    size_t len) {
+                           size_t len) {
     astra_watch w = {
         .watch = {.what = "the ASTRA-sim export", .attach = astra_attach, .finish = astra_finish}};
     oc_report *rep = NULL;

@@ -183,7 +183,7 @@ static int push_node(crank *rk, cnode c) {
 }
 
 static int export_chakra_in(const oc_request *req, oc_chakra_writer write, void *ctx, char *why,
-                     size_t len) {
+                            size_t len) {
     oc__export ex;
     oc__store store;
     oc__store_init(&store);

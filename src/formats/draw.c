@@ -703,7 +703,8 @@ static int finish_drawing(drawer *d, const oc_report *rep, FILE *f, char *why, s
     return rc;
 }
 
-static int draw_in(const oc_request *req, const oc_draw_options *opt, FILE *f, char *why, size_t len) {
+static int draw_in(const oc_request *req, const oc_draw_options *opt, FILE *f, char *why,
+                   size_t len) {
     int rc = check_options(opt, why, len);
     if (rc) return rc;
     drawer d;

@@ -44,7 +44,8 @@ static int sg_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
     return 0;
 }
 
-static int simgrid_platform_in(const oc_request *req, FILE *f, oc_report **out, char *why, size_t len) {
+static int simgrid_platform_in(const oc_request *req, FILE *f, oc_report **out, char *why,
+                               size_t len) {
     sg_watch w = {
         .watch = {.what = "the SimGrid platform", .attach = sg_attach, .finish = sg_finish}};
     *out = NULL;

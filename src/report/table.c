@@ -106,16 +106,16 @@ int oc__table_row(oc__table *t, const char *const *cells) {
 
 /* ---- fitting a table to a width ----------------------------------------------------------------
  *
- * A table wider than the text width (the call's oc_settings.text_width) is fitted in two moves. First the reason
- * column: a reason longer than the column's short form (its header, at least SHORT_REASON
- * columns) becomes a note number "[k]", and the notes are printed under the table, each wrapped
- * to the width (a reason repeated on several rows is one note); a table whose last column is data
- * (last_is_data) keeps it as a column. Then, while the table is still too wide, the widest other
- * column gives up a column at a time (down to MIN_COL, its header's longest word or its cells'
- * longest word up to MAX_WORD) and its cells wrap at spaces onto more lines; only if that is not
- * enough are words cut, down to CUT_COL columns, but never a number (the table is then wider than
- * asked: "7197.0" and "2" on two lines would misread as 7197.0). The CSV and JSON (the table sink)
- * always see the whole cells: fitting changes only the text on the page. */
+ * A table wider than the text width (the call's oc_settings.text_width) is fitted in two moves.
+ * First the reason column: a reason longer than the column's short form (its header, at least
+ * SHORT_REASON columns) becomes a note number "[k]", and the notes are printed under the table,
+ * each wrapped to the width (a reason repeated on several rows is one note); a table whose last
+ * column is data (last_is_data) keeps it as a column. Then, while the table is still too wide, the
+ * widest other column gives up a column at a time (down to MIN_COL, its header's longest word or
+ * its cells' longest word up to MAX_WORD) and its cells wrap at spaces onto more lines; only if
+ * that is not enough are words cut, down to CUT_COL columns, but never a number (the table is then
+ * wider than asked: "7197.0" and "2" on two lines would misread as 7197.0). The CSV and JSON (the
+ * table sink) always see the whole cells: fitting changes only the text on the page. */
 
 enum { SHORT_REASON = 12, MIN_COL = 8, MAX_WORD = 16, CUT_COL = 5, NOTE_INDENT = 6 };
 

@@ -91,8 +91,8 @@ static int run_one(const paper *p, const oc_reproduce_settings *set, FILE *f, ch
     return rc;
 }
 
-static int reproduce_with_in(const char *name, const oc_reproduce_settings *settings, FILE *f, char *why,
-                      size_t whylen) {
+static int reproduce_with_in(const char *name, const oc_reproduce_settings *settings, FILE *f,
+                             char *why, size_t whylen) {
     if (why && whylen) why[0] = 0;
     if (!name || !f) return oc__fail(why, whylen, OC_EINVAL, "reproduce: no paper or no output");
     int all = strcmp(name, "all") == 0;

@@ -63,7 +63,8 @@ int oc__pbound_report(const oc_request *req, const oc__model *model, oc_report *
     return 0;
 }
 
-static int physical_bound_in(const oc_request *req, oc_physical_bound_info *out, char *why, size_t len) {
+static int physical_bound_in(const oc_request *req, oc_physical_bound_info *out, char *why,
+                             size_t len) {
     if (!req || !out) return oc__fail(why, len, OC_EINVAL, "no request");
     if (!req->network) return oc__fail(why, len, OC_EINVAL, "a physical bound needs a network");
     const oc__model *model = oc__model_find(req->network);

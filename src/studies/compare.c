@@ -187,7 +187,7 @@ static int compare_job(size_t k, void *ctx) {
 }
 
 static int compare_in(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
-               const oc_kv *pins, oc_compare_result *out, char *why, size_t whylen) {
+                      const oc_kv *pins, oc_compare_result *out, char *why, size_t whylen) {
     if (!out) return oc__fail(why, whylen, OC_EINVAL, "compare: no result to fill");
     memset(out, 0, sizeof *out);
     if (!req || !req->network)

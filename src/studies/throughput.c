@@ -81,7 +81,7 @@ static int run_side(const oc_throughput *t, int i, oc_throughput_side *s, char *
 }
 
 static int throughput_estimate_in(const oc_throughput_in *in, oc_throughput *out, char *why,
-                           size_t whylen) {
+                                  size_t whylen) {
     if (why && whylen) why[0] = 0;
     if (!in || !out) return oc__fail(why, whylen, OC_EINVAL, "throughput: no input or output");
     memset(out, 0, sizeof *out);

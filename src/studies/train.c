@@ -303,8 +303,7 @@ const char *oc_models_default(void) {
     return OC_DATA_DIR "/models.tsv";
 }
 
-static int models_read(const char *path, oc_model **out, size_t *count, char *why,
-                       size_t whylen) {
+static int models_read(const char *path, oc_model **out, size_t *count, char *why, size_t whylen) {
     if (!path) return oc__fail(why, whylen, OC_EINVAL, "no models file");
     /* the models file's own cap, or the input file cap if that is lower */
     const uint64_t cap = oc__file_cap() < MAX_FILE_BYTES ? oc__file_cap() : MAX_FILE_BYTES;
@@ -407,8 +406,8 @@ static const char *network_named(const char *name) {
     return NULL;
 }
 
-static int train_model_in(const oc_model *model, const oc_request *base, oc_train_result *out, char *why,
-                   size_t len) {
+static int train_model_in(const oc_model *model, const oc_request *base, oc_train_result *out,
+                          char *why, size_t len) {
     memset(out, 0, sizeof *out);
     if (!model || !base) return oc__fail(why, len, OC_EINVAL, "no model or no request");
     if (!base->network)
@@ -507,7 +506,7 @@ int oc_train_model(const oc_model *model, const oc_request *base, oc_train_resul
 }
 
 static int train_in(const char *models_file, const char *model, const oc_request *base,
-             oc_train_result *out, char *why, size_t len) {
+                    oc_train_result *out, char *why, size_t len) {
     memset(out, 0, sizeof *out);
     if (!model || !*model) return oc__fail(why, len, OC_EINVAL, "no model named");
     oc_model *models = NULL;

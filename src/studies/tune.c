@@ -371,7 +371,7 @@ static int check_head(const cJSON *root, const char *text, const char *name, con
 }
 
 static int tune_pick_text_in(const char *text, size_t len, const char *name, const oc_request *req,
-                      oc_tune_choice *out, char *why, size_t whylen) {
+                             oc_tune_choice *out, char *why, size_t whylen) {
     memset(out, 0, sizeof *out);
     if (!name) name = "decision file";
     if (!text || !len)
@@ -482,7 +482,7 @@ int oc_tune_pick_text(const char *text, size_t len, const char *name, const oc_r
 }
 
 static int tune_pick_in(const char *path, const oc_request *req, oc_tune_choice *out, char *why,
-                 size_t whylen) {
+                        size_t whylen) {
     char *text = NULL;
     size_t len = 0;
     memset(out, 0, sizeof *out);
@@ -519,7 +519,7 @@ static char *note_printf(const char *fmt, ...) {
 }
 
 static int tune_auto_decided_in(const char *path, const char *label, const oc_request *req,
-                         oc_tune_auto *out, char *why, size_t whylen) {
+                                oc_tune_auto *out, char *why, size_t whylen) {
     memset(out, 0, sizeof *out);
     if (!label) label = "";
     char what[300], inner[1024];
