@@ -47,9 +47,10 @@
  * Recursive halving's strided sets (the nodes congruent to x mod w) are prog cells of one point;
  * the sets of a radix-r level on its way are progressions of up to r - 1 points. */
 /* Memory: the verifier's state is counted against the library's one memory
- * budget (oc_memory_budget, 4 GiB by default). For reductions that is the cells (one per (node,
- * chunk), allocated up front) and the range sets of cells whose contributors fragment into more
- * than two intervals (grown as the schedule runs); for copy collectives the nodes' range sets (an
+ * budget (the call's oc_settings.memory_budget, 4 GiB by default). For reductions that is the
+ * cells (one per (node, chunk), allocated up front) and the range sets of cells whose
+ * contributors fragment into more than two intervals (grown as the schedule runs); for copy
+ * collectives the nodes' range sets (an
  * all-to-all starts with N ranges per node, N^2 in all, checked up front and made as each node is
  * first looked at); for both, a round's staging. Past the
  * budget a run is refused with one line (OC_ETOOBIG) before the allocation, instead of being
