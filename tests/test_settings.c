@@ -33,7 +33,7 @@ typedef struct refusal_case {
     oc_settings settings;
     const char *budget_text; /* "1 MiB" */
     int bad;                 /* answers that were not this thread's */
-    char first_bad[512];
+    char first_bad[600]; /* "rc N: " and a reason of up to 511 bytes */
 } refusal_case;
 
 static void *refuse_loop(void *arg) {
@@ -62,7 +62,7 @@ static void *refuse_loop(void *arg) {
 
 typedef struct small_case {
     int bad;
-    char first_bad[512];
+    char first_bad[600]; /* "rc N: " and a reason of up to 511 bytes */
 } small_case;
 
 static void *small_loop(void *arg) {
