@@ -246,7 +246,7 @@ static int run_reader(int kind, size_t n, int fd) {
         snprintf(line, sizeof line, "FAILED: cannot write %s", path);
     } else {
         double t0 = now();
-        rc = oc_reader_read(kind, n, path, why, sizeof why);
+        rc = oc_reader_read(NULL, kind, n, path, why, sizeof why);
         double t1 = now();
         if (rc)
             snprintf(line, sizeof line, "FAILED: %s", why);

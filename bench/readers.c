@@ -100,11 +100,12 @@ int oc_reader_write(int kind, size_t n, const char *path) {
     return fclose(f) || bad ? -1 : 0;
 }
 
-int oc_reader_read(int kind, size_t n, const char *path, char *why, size_t len) {
+int oc_reader_read(const oc_settings *settings, int kind, size_t n, const char *path, char *why,
+                   size_t len) {
     if (kind == OC_RK_MODELS) {
         oc_model *m = NULL;
         size_t count = 0;
-        int rc = oc_models_read(path, &m, &count, why, len);
+        int rc = oc_models_read(settings, path, &m, &count, why, len);
         char last[32];
         snprintf(last, sizeof last, "m%zu", n - 1);
         if (!rc && (count != n || strcmp(m[n - 1].name, last) != 0)) {
@@ -115,7 +116,7 @@ int oc_reader_read(int kind, size_t n, const char *path, char *why, size_t len) 
         return rc;
     }
     oc_report *rep = NULL;
-    int rc = oc_verify_file(path, NULL, NULL, &rep, why, len);
+    int rc = oc_verify_file(settings, path, NULL, NULL, &rep, why, len);
     if (kind == OC_RK_NET_PARAMS) {
         /* 200k keys no network has: refused at once, naming the first */
         oc_report_free(rep);

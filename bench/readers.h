@@ -11,6 +11,8 @@
 #ifndef OC_BENCH_READERS_H
 #define OC_BENCH_READERS_H
 
+#include "opticoll.h"
+
 #include <stddef.h>
 
 typedef enum {
@@ -27,8 +29,10 @@ const char *oc_reader_kind_name(int kind);
 const char *oc_reader_kind_unit(int kind);
 /* Writes the input of `kind` with n items to path; 0, or -1 when it cannot be written. */
 int oc_reader_write(int kind, size_t n, const char *path);
-/* Reads it back through the library and checks what it read (n keys, n models, a verified
- * schedule): 0, or the library's error (or -1 for a wrong result) with the reason in why. */
-int oc_reader_read(int kind, size_t n, const char *path, char *why, size_t len);
+/* Reads it back through the library, with `settings` (NULL: the defaults), and checks what it read
+ * (n keys, n models, a verified schedule): 0, or the library's error (or -1 for a wrong result)
+ * with the reason in why. */
+int oc_reader_read(const oc_settings *settings, int kind, size_t n, const char *path, char *why,
+                   size_t len);
 
 #endif

@@ -22,6 +22,8 @@
 #define _GNU_SOURCE /* memfd_create */
 #endif
 
+#include "core/core.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -46,13 +48,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * libFuzzer's -rss_limit_mb=2048, with room for AddressSanitizer's quarantine, so that a small
  * file asking for a large verification ({"collective": "alltoall", "nodes": 16064}: ~1.5 GB of
  * contribution sets, inside the default 4 GiB) is refused by the budget, as a user's would be
- * under OPTICOLL_MEMORY_BUDGET_MIB, instead of exhausting the fuzzer. Set once per process. */
+ * under OPTICOLL_MEMORY_BUDGET_MIB, instead of exhausting the fuzzer. The settings of the thread
+ * that runs the inputs (core/settings.c: what the library's internals read outside a call, and
+ * what its calls given no settings inherit), made once. */
 #define FUZZ_MEMORY_BUDGET (UINT64_C(256) << 20)
-int oc_set_memory_budget(uint64_t bytes);
 static inline void fuzz_budget(void) {
-    static int set;
-    if (!set && oc_set_memory_budget(FUZZ_MEMORY_BUDGET)) abort();
-    set = 1;
+    static const oc_settings fuzz_settings = {.memory_budget = FUZZ_MEMORY_BUDGET};
+    oc__settings_enter(&fuzz_settings);
 }
 
 /* The input as a NUL-terminated string (a NUL inside it ends the string early, as it would on a

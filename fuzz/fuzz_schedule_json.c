@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     why[0] = 0;
     fuzz_file(data, size, path, sizeof path);
     oc_report *rep = NULL;
-    int rc = oc_verify_file(path, NULL, NULL, &rep, why, sizeof why);
+    int rc = oc_verify_file(NULL, path, NULL, NULL, &rep, why, sizeof why);
     FUZZ_CHECK(rc <= 0);
     if (rc) {
         FUZZ_CHECK(rep == NULL);

@@ -20,9 +20,10 @@
  *     oc_perf_nccl_*, ...): int, 0 or a negative OC_E*;
  *   - constructors of a handle with nothing to say but "no memory" (oc_kv_new): the handle, NULL
  *     for OC_ENOMEM; those that can fail otherwise take an out-parameter and return an OC_E*;
- *   - releases (oc_*_free), setters that accept every value (oc_set_text_width, oc_set_part, ...)
- *     and formatters into the caller's buffer (oc_format_*, oc_quote*: always terminated, cut to
- *     fit): void;
+ *   - releases (oc_*_free) and the quoting of user text (oc_quote*: always terminated, cut to a
+ *     bound it says it cut): void;
+ *   - formatters into the caller's buffer (oc_format_*): the length of the whole text, as
+ *     snprintf's; a result at least `len` long was cut (the caller sees it and can ask again);
  *   - queries that cannot fail: counts (size_t), figures (uint64_t, double), names and entries
  *     (const pointers, NULL where there is none), and predicates, int 1 or 0
  *     (oc_collective_reduces, oc_algorithm_takes, oc_algorithm_runs_on, oc_report_verified,
@@ -91,25 +92,14 @@ const char *oc_version(void);
 #define OC_NODE_CAP (1u << 17)
 #define OC_MAX_BYTES (UINT64_C(1) << 50) /* 1 PiB per message */
 
-/* The memory budget: every allocation whose size comes from input (a schedule file's node count,
- * an MSCCL file's chunks, the verifier's and the data check's state, a round's staging) is checked
- * against it before it is made, and refused with OC_ETOOBIG and a line saying what it would need.
- * Input files are capped at 1/64 of it (64 MiB by default), checked while they are read. 0 restores
- * the default (OC_DEFAULT_MEMORY_BUDGET); values from 1 MiB to OC_MAX_MEMORY_BUDGET are accepted,
- * anything else is OC_EINVAL. Set it before starting runs (the CLIs set it from
- * OPTICOLL_MEMORY_BUDGET_MIB). */
+/* The memory budget (oc_settings.memory_budget, below): every allocation whose size comes from
+ * input (a schedule file's node count, an MSCCL file's chunks, the verifier's and the data check's
+ * state, a round's staging) is checked against it before it is made, and refused with OC_ETOOBIG
+ * and a line saying what it would need. Input files are capped at 1/64 of it (64 MiB by default),
+ * checked while they are read. 0 is the default (OC_DEFAULT_MEMORY_BUDGET); values from 1 MiB to
+ * OC_MAX_MEMORY_BUDGET are accepted, anything else is OC_EINVAL from the call given it. */
 #define OC_DEFAULT_MEMORY_BUDGET (UINT64_C(4) << 30)
 #define OC_MAX_MEMORY_BUDGET (UINT64_C(1) << 50)
-int oc_set_memory_budget(uint64_t bytes); /* 0 = the default; returns 0 or OC_EINVAL */
-uint64_t oc_memory_budget(void);
-/* Checks that `bytes` of memory fit the budget: 0, or OC_ETOOBIG with "<what> needs 2.1 GiB,
- * more than the memory budget of 4 GiB (set OPTICOLL_MEMORY_BUDGET_MIB)". */
-int oc_budget_check(uint64_t bytes, const char *what, char *why, size_t whylen);
-/* Sets the budget from the text of the CLIs' variables, which the caller read: `mib` is
- * OPTICOLL_MEMORY_BUDGET_MIB's and `old_mib` OPTICOLL_VERIFY_BUDGET_MIB's (the verifier's own
- * budget before there was one budget, read only when the first is unset); NULL or "": unset. A
- * whole number of MiB, 1 to 2^30; OC_EINVAL with one line naming the variable otherwise. */
-int oc_memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen);
 
 /* ---- user text in a message --------------------------------------------------------------------
  *
@@ -122,13 +112,6 @@ int oc_memory_budget_from_env(const char *mib, const char *old_mib, char *why, s
 char *oc_quote(char *buf, size_t len, const char *text);
 /* Quotes a whole message line in place (cut only by len); quoting twice changes nothing. */
 void oc_quote_line(char *line, size_t len);
-
-/* Why the settings here (the memory budget above; the text width and the verifier's shards and
- * threads below) are the process's and not a handle's: each bounds or shapes every run of the
- * process alike (a budget is the machine's memory, not a run's), a program sets them once before
- * its first run (the tools from their environment and terminal), and no caller has yet needed two
- * values at once. They are read when a run starts; changing one while runs go on is not supported.
- */
 
 /* ---- progress ----------------------------------------------------------------------------------
  *
@@ -148,24 +131,11 @@ void oc_quote_line(char *line, size_t len);
  * answer is not read. */
 typedef int (*oc_progress_fn)(void *ctx, const char *what, uint64_t done, uint64_t total);
 
-/* The columns a plain-text table may take (the reproductions' and studies' tables): a wider table
- * prints its long reasons as numbered notes under it and wraps its widest cells. 0, the default,
- * is no limit; the CLIs set the terminal's width, or 100 when the output is not a terminal. The
- * CSV and JSON renderings always hold the whole text. Set it before starting runs. */
-void oc_set_text_width(unsigned columns);
-unsigned oc_text_width(void);
-
 /* Chunk-sharded verification (docs/scale.md): a reduction whose verifier state (one cell per node
  * and chunk) passes OC_VERIFY_SHARD_BYTES, or a share of the memory budget, is verified in shards
  * of whole chunk ranges, each regenerating the schedule and keeping only its chunks, run on
- * oc_verify_threads() threads; the verdict and the first error are those of one pass.
- * oc_set_verify_shard(k) forces shards of k chunks on every collective (tests; 0: automatic);
- * oc_set_verify_threads(0) restores the default of 2. Set them before starting runs. */
+ * oc_settings.verify_threads threads; the verdict and the first error are those of one pass. */
 #define OC_VERIFY_SHARD_BYTES (UINT64_C(32) << 20)
-void oc_set_verify_shard(uint32_t chunks);
-uint32_t oc_verify_shard(void);
-void oc_set_verify_threads(unsigned threads);
-unsigned oc_verify_threads(void);
 
 /* ---- the thread pool ---------------------------------------------------------------------------
  *
@@ -208,10 +178,9 @@ struct oc_part {
     unsigned combined; /* the library counts its calls of combine (the caller zeroes it) */
 };
 
-/* The part this thread's runs play (NULL, the default: the whole run). A part without the cost
- * pass cannot make a report: after a whole-run success its run returns OC_ENOTSUP with a reason
- * saying so (the caller expects it). */
-void oc_set_part(oc_part *part);
+/* The part a run plays is oc_settings.part (below; NULL, the default: the whole run). A part
+ * without the cost pass cannot make a report: after a whole-run success its run returns
+ * OC_ENOTSUP with a reason saying so (the caller expects it). */
 
 /* What a combine does once it holds every part's record (`all`: count records laid end to end,
  * part i's at byte i * oc_part_result_size()): into *out the whole run's. Parts that reached their
@@ -232,6 +201,54 @@ typedef struct oc_part_info {
 void oc_part_result_get(const oc_part_result *r, oc_part_info *out);
 /* Makes *r the record of a part that failed before its passes with rc and why. */
 void oc_part_result_fail(oc_part_result *r, int rc, const char *why);
+
+/* ---- settings: a value the caller owns and hands to every call ----------------------------------
+ *
+ * What shapes a call beyond its request (after libuv's loop and Lua's state, but a plain value:
+ * there is nothing to open or close). Every field's zero is its default, so a zeroed oc_settings,
+ * or none at all (NULL), is the library's defaults. A call takes its settings where it takes its
+ * inputs: oc_request.settings (and so every request-shaped spec built on oc_request: sweeps,
+ * tuning, compare, training), the settings field of the studies' own specs (oc_reproduce_settings,
+ * oc_throughput_in, oc_synth_spec, oc_rack_shape), and a first argument of the calls that read a
+ * file by its path (oc_verify_file, oc_draw_file, oc_models_read, oc_rack_trace_read). The
+ * library keeps no settings of its own: two threads running with different settings each get
+ * their own, and the settings a call was given hold for all the work it does, on every thread of
+ * the library's pool. The caller keeps the value alive for the length of the call (a sweep: of
+ * its life). Inside a study's runs, a request without settings takes the study's. The library
+ * never reads the environment: the tools turn OPTICOLL_MEMORY_BUDGET_MIB, OPTICOLL_VERIFY_SHARD
+ * and the terminal's width into a value of this type. */
+typedef struct oc_settings {
+    uint64_t memory_budget;  /* bytes (OC_DEFAULT_MEMORY_BUDGET above); 0: the default */
+    unsigned text_width;     /* the columns a plain-text table may take (the reproductions' and
+                                studies' tables): a wider table prints its long reasons as
+                                numbered notes under it and wraps its widest cells; 0: no limit
+                                (the CSV and JSON renderings always hold the whole text) */
+    uint32_t verify_shard;   /* chunks in a verifier shard on every collective (tests); 0:
+                                automatic, from the budget */
+    unsigned verify_threads; /* threads that verify a sharded run; 0: the default, 2 */
+    oc_part *part;           /* the part of one run split across processes this call's run plays;
+                                NULL: the whole run */
+} oc_settings;
+
+/* Checks settings (NULL: the defaults, fine): OC_EINVAL with one line naming the field for a
+ * memory budget that is neither 0 nor 1 MiB .. OC_MAX_MEMORY_BUDGET; 0 otherwise. Every call that
+ * takes settings checks them first. */
+int oc_settings_check(const oc_settings *s, char *why, size_t whylen);
+/* The memory budget settings mean: OC_DEFAULT_MEMORY_BUDGET for NULL or 0, else theirs. */
+uint64_t oc_settings_memory_budget(const oc_settings *s);
+/* The verifier's threads settings mean: 2 for NULL or 0, else theirs. */
+unsigned oc_settings_verify_threads(const oc_settings *s);
+/* Checks that `bytes` of memory fit the budget of s (NULL: the default): 0, or OC_ETOOBIG with
+ * "<what> needs 2.1 GiB, more than the memory budget of 4 GiB (set OPTICOLL_MEMORY_BUDGET_MIB)". */
+int oc_budget_check(const oc_settings *s, uint64_t bytes, const char *what, char *why,
+                    size_t whylen);
+/* The memory budget from the text of the CLIs' variables, which the caller read: `mib` is
+ * OPTICOLL_MEMORY_BUDGET_MIB's and `old_mib` OPTICOLL_VERIFY_BUDGET_MIB's (the verifier's own
+ * budget before there was one budget, read only when the first is unset); NULL or "": unset, and
+ * *bytes is 0 (the default). A whole number of MiB, 1 to 2^30, sets *bytes; OC_EINVAL with one
+ * line naming the variable otherwise, *bytes untouched. */
+int oc_memory_budget_from_env(const char *mib, const char *old_mib, uint64_t *bytes, char *why,
+                              size_t whylen);
 
 /* ---- collectives ------------------------------------------------------------------------------
  */
@@ -345,6 +362,7 @@ typedef struct oc_request {
     oc_progress_fn progress; /* NULL: none; else told of the search's candidates and the rounds
                                 (oc_sweep_spec's base: of the sweep's points instead) */
     void *progress_ctx;      /* handed to progress */
+    const oc_settings *settings; /* NULL: the defaults (inside a study's runs: the study's) */
 } oc_request;
 
 /* The objective of a parameter search: the network model's time (ties: fewer steps), or its
@@ -369,21 +387,25 @@ int oc_report_write_search(const oc_report *r, FILE *f);
 /* Writes one CSV line (with `header` = 1, the header line first; r = NULL: the header alone). */
 int oc_report_write_csv(const oc_report *r, FILE *f, int header);
 
+/* The formatters write into buf[0..len) as snprintf does (always terminated when len > 0) and
+ * return the length of the whole text, so a result of len or more says the text was cut: a call
+ * with a buffer of the returned length + 1 gets it whole (buf may be NULL when len is 0). 32
+ * bytes hold a size, and a time below 10^16 s or units. */
 /* Formats a duration for people: "0 s", "12.345 us", "1.234 ms" or "2.345 s". */
-void oc_format_seconds(char *buf, size_t len, double seconds);
+size_t oc_format_seconds(char *buf, size_t len, double seconds);
 /* Formats a time in its model's unit: unit NULL or "" is seconds (oc_format_seconds); otherwise
  * the time is t / unit_value units named `unit` ("104 tau": the star's times are unitless, in
  * units of its tau parameter). */
-void oc_format_time(char *buf, size_t len, double t, const char *unit, double unit_value);
+size_t oc_format_time(char *buf, size_t len, double t, const char *unit, double unit_value);
 /* A byte count as SIZE reads it back (oc_parse_size): the largest binary unit that divides it
  * exactly, "4 KiB", "1536 B", "3 MiB", "0 B". The one size formatter of the tool's tables and
  * reproductions; messages that only need the magnitude round instead ("2.1 GiB"). */
-void oc_format_size(char *buf, size_t len, uint64_t bytes);
+size_t oc_format_size(char *buf, size_t len, uint64_t bytes);
 /* A byte count rounded for a message: "2.1 GiB", "512 MiB", "12 KiB", "100 B" (oc_format_size
  * says it exactly, for tables). */
-void oc_format_bytes(char *buf, size_t len, uint64_t bytes);
+size_t oc_format_bytes(char *buf, size_t len, uint64_t bytes);
 /* oc_format_time in the unit of the model that made r (oc_report_time_unit). */
-void oc_report_format_time(const oc_report *r, char *buf, size_t len, double t);
+size_t oc_report_format_time(const oc_report *r, char *buf, size_t len, double t);
 /* The unit of r's times: NULL for seconds, else its name ("tau" on the star, whose times are
  * unitless), with *value (may be NULL) set to what one unit is in the times' scale (tau's value).
  * The JSON keeps its *_s field names whatever the unit. */
@@ -516,8 +538,9 @@ typedef struct oc_draw_options {
 int oc_draw(const oc_request *req, const oc_draw_options *opt, FILE *f, char *why, size_t whylen);
 /* The same for a schedule file (JSON, as oc_verify_file reads it; MSCCL XML is refused with
  * OC_ENOTSUP); `network` and `net_params` as there, a network is needed. */
-int oc_draw_file(const char *path, const char *network, const oc_kv *net_params,
-                 const oc_draw_options *opt, FILE *f, char *why, size_t whylen);
+int oc_draw_file(const oc_settings *settings, const char *path, const char *network,
+                 const oc_kv *net_params, const oc_draw_options *opt, FILE *f, char *why,
+                 size_t whylen);
 
 /* The same schedule for ASTRA-sim 2.0's analytical backend on opticoll's switch (src/formats/
  * astra.c): after the schedule passed every check on `-t switch`, write(ctx, name, data, len) is
@@ -541,8 +564,8 @@ int oc_simgrid_platform(const oc_request *req, FILE *f, oc_report **out, char *w
 /* Reads a schedule file (JSON, or MSCCL XML: a file whose first non-blank character is '<') and
  * checks it with the semantic verifier, and, when the file or
  * `network` names a network, with that model's resource check. On success *out is a report. */
-int oc_verify_file(const char *path, const char *network, const oc_kv *net_params, oc_report **out,
-                   char *why, size_t whylen);
+int oc_verify_file(const oc_settings *settings, const char *path, const char *network,
+                   const oc_kv *net_params, oc_report **out, char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,8 @@
 #ifndef OPTICOLL_MPI_H
 #define OPTICOLL_MPI_H
 
+#include "opticoll_core.h"
+
 #include <mpi.h>
 #include <stddef.h>
 
@@ -84,6 +86,14 @@ const char *oc_mpi_last_error(void);
 
 /* How many schedules the cache holds now (<= OC_MPI_CACHE_MAX); for tests and diagnostics. */
 size_t oc_mpi_cache_entries(void);
+
+/* The library's settings (oc_settings, opticoll_core.h: the memory budget the planning and the
+ * executor's buffers are checked against, the verifier's threads) for the schedules planned from
+ * now on; NULL, the default: the defaults. The caller keeps them alive while it makes calls. They
+ * are this process's, as the schedule cache is: the calls here mirror MPI's, which leave no room
+ * for one more argument; a schedule already in the cache keeps the settings it was planned with
+ * (opticoll-mpi sets them once, from OPTICOLL_MEMORY_BUDGET_MIB, before its first call). */
+void oc_mpi_settings(const oc_settings *settings);
 
 /* A deliberate break of the executor, to show a checker catches it (opticoll-mpi
  * --drop-transfer), is not here: it is a test hook, in opticoll_testing.h, which is not installed. */

@@ -32,10 +32,10 @@ extern "C" {
 
 typedef struct oc_sweep_spec {
     oc_request base; /* collective, network (required), root, params, net_params,
-                        skip_data_check, progress; its algorithm, nodes and bytes are ignored.
-                        base.progress is told of the points ("points") and of each point's
-                        own run ("rounds", "candidates"), never from two threads at once; a stop
-                        asked there stops both */
+                        skip_data_check, progress, settings (copied: the sweep keeps them); its
+                        algorithm, nodes and bytes are ignored. base.progress is told of the
+                        points ("points") and of each point's own run ("rounds", "candidates"),
+                        never from two threads at once; a stop asked there stops both */
     const char *const *algorithms; /* the candidates, registry names of base.collective that run
                                       on the network; NULL: every such algorithm, registry order */
     size_t nalgorithms;
@@ -191,6 +191,7 @@ typedef struct oc_reproduce_settings {
     const char *network;  /* -t: the network the paper's experiments run on */
     oc_progress_fn progress; /* NULL: none; else told of each batch of runs ("jobs") */
     void *progress_ctx;
+    const oc_settings *library; /* the library's settings (budget, text width...); NULL: defaults */
 } oc_reproduce_settings;
 
 enum {
@@ -293,7 +294,8 @@ typedef struct oc_model {
 int oc_models_parse(const char *text, size_t len, const char *source, oc_model **out, size_t *count,
                     char *why, size_t whylen);
 /* Reads and parses the models file at `path`; a file that cannot be read is OC_EIO. */
-int oc_models_read(const char *path, oc_model **out, size_t *count, char *why, size_t whylen);
+int oc_models_read(const oc_settings *settings, const char *path, oc_model **out, size_t *count,
+                   char *why, size_t whylen);
 void oc_models_free(oc_model *models);
 /* The models file used when none is named: the source tree's data/models.tsv while it exists,
  * else the installed PREFIX/share/opticoll/models.tsv. */
@@ -326,9 +328,9 @@ typedef struct oc_train_result {
 } oc_train_result;
 
 /* Runs the gradient all-reduce of `model` through oc_run, so every run is verified. `base` gives
- * network (required), nodes, algorithm, params, net_params and skip_data_check; its collective and
- * bytes are ignored (all-reduce of the model's gradient). With base->algorithm NULL every
- * all-reduce algorithm that supports the network runs; those whose restrictions exclude these
+ * network (required), nodes, algorithm, params, net_params, skip_data_check and settings; its
+ * collective and bytes are ignored (all-reduce of the model's gradient). With base->algorithm NULL
+ * every all-reduce algorithm that supports the network runs; those whose restrictions exclude these
  * parameters are listed as not run, and it is an error only when none runs. On success *out is
  * filled and must be released with oc_train_result_free; on failure it holds nothing. */
 int oc_train_model(const oc_model *model, const oc_request *base, oc_train_result *out, char *why,
@@ -369,6 +371,7 @@ typedef struct oc_throughput_in {
      * non-zero answer stops the estimate: OC_ECANCELED) */
     oc_progress_fn progress;
     void *progress_ctx;
+    const oc_settings *settings; /* NULL: the defaults */
 } oc_throughput_in;
 
 #define OC_THROUGHPUT_MAX_BUCKETS 1000000u
@@ -432,14 +435,14 @@ typedef struct oc_compare_result {
 } oc_compare_result;
 
 /* Runs the algorithms of req->collective at req's point (network required, nodes, bytes, root,
- * net_params, skip_data_check, objective, links, explain, progress; req->algorithm and req->params
- * are ignored). algorithms NULL: every algorithm of the collective, registry order, those for other
- * networks included (not run: oc_run says why); otherwise names[0 .. nalgorithms) in that order,
- * each an algorithm of the collective that runs on the network, named once (else OC_ENOENT /
- * OC_EINVAL, worded as `compare -a` words it). pins (may be NULL): KEY=VALUE pins KEY for every
- * compared algorithm that takes it, ALGO.KEY=VALUE for ALGO alone, which wins; a pin no compared
- * algorithm takes is OC_ENOENT, before anything runs. A run failing otherwise (a failed check,
- * memory) is the compare's error with oc_run's reason. On success *out must be released with
+ * net_params, skip_data_check, objective, links, explain, progress, settings; req->algorithm and
+ * req->params are ignored). algorithms NULL: every algorithm of the collective, registry order,
+ * those for other networks included (not run: oc_run says why); otherwise names[0 .. nalgorithms)
+ * in that order, each an algorithm of the collective that runs on the network, named once (else
+ * OC_ENOENT / OC_EINVAL, worded as `compare -a` words it). pins (may be NULL): KEY=VALUE pins KEY
+ * for every compared algorithm that takes it, ALGO.KEY=VALUE for ALGO alone, which wins; a pin no
+ * compared algorithm takes is OC_ENOENT, before anything runs. A run failing otherwise (a failed
+ * check, memory) is the compare's error with oc_run's reason. On success *out must be released with
  * oc_compare_result_free; on failure it holds nothing. */
 int oc_compare(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
                const oc_kv *pins, oc_compare_result *out, char *why, size_t whylen);
@@ -480,6 +483,7 @@ typedef struct oc_synth_spec {
     oc_progress_fn progress; /* NULL: none; else told of the solver's calls ("solver calls"),
                                 and polled while one runs: a stop interrupts the solver */
     void *progress_ctx;
+    const oc_settings *settings; /* NULL: the defaults */
 } oc_synth_spec;
 
 typedef struct oc_synth_result oc_synth_result; /* opaque */
@@ -531,6 +535,9 @@ typedef struct oc_rack_shape {
      * (OC_ECANCELED) within a report: between events and inside each tenant's all-reduce run */
     oc_progress_fn progress;
     void *progress_ctx;
+    /* NULL: the defaults; the replay's runs take them, and its result keeps a copy for its text
+     * (the tables' width) */
+    const oc_settings *settings;
 } oc_rack_shape;
 
 /* Checks a shape; OC_EINVAL / OC_ERANGE with the reason. */
@@ -540,8 +547,8 @@ typedef struct oc_rack_trace oc_rack_trace; /* tenants and their events, in repl
 /* Reads the trace file at `path` for a rack of rack_gpus GPUs: lines 'TIME arrive ID GPUS' and
  * 'TIME leave ID' ('#' comments; TIME never decreasing). OC_EIO when it cannot be read, OC_EPARSE
  * with the line when it is malformed. */
-int oc_rack_trace_read(const char *path, uint32_t rack_gpus, oc_rack_trace **out, char *why,
-                       size_t whylen);
+int oc_rack_trace_read(const oc_settings *settings, const char *path, uint32_t rack_gpus,
+                       oc_rack_trace **out, char *why, size_t whylen);
 /* A seeded random trace of `tenants` tenants (rack.c documents the distributions). */
 int oc_rack_trace_random(uint64_t seed, uint32_t tenants, uint32_t rack_gpus, oc_rack_trace **out,
                          char *why, size_t whylen);
@@ -569,8 +576,8 @@ int oc_rack_fig2a(FILE *out, int *agrees, char *why, size_t whylen);
  *
  * The rows compare, sweep, tune and opticoll-mpi print (their goldens hold them byte for byte),
  * written by the library's report room (report/table.c) beside the tables the reproductions and
- * studies hold whole and fit to oc_text_width(). A layout is its columns: each with a width (a cell
- * is padded to it as printf's %*s pads; a longer cell pushes the rest of the row right), an
+ * studies hold whole and fit to oc_settings.text_width. A layout is its columns: each with a width
+ * (a cell is padded to it as printf's %*s pads; a longer cell pushes the rest of the row right), an
  * alignment and the spaces written before it. Rows are written as they come, so a table of a
  * million points is never held. Both return 0, or OC_EIO once the stream has an error. */
 typedef struct oc_table_col {

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "core/result.h"
+#include "settings_now.h"
 
 #include <string.h>
 
@@ -64,17 +65,18 @@ static inline int outcome_same(const outcome *x, const outcome *y) {
 }
 
 /* outcome_run in one pass, then in shards of 1 chunk (N <= 100) or 37 on 2 threads: CHECKs that
- * the one pass ran and that the sharded run is the same (the verifier's settings are put back).
+ * the one pass ran and that the sharded run is the same (test_settings' verifier knobs are put
+ * back; the test has entered them).
  * `what` names the case in failures. */
 static inline void outcome_check_sharded(const char *what, const char *algorithm,
                                          const char *network, uint32_t n, const char *param) {
-    oc_set_verify_shard(0);
-    oc_set_verify_threads(0);
+    test_settings.verify_shard = 0;
+    test_settings.verify_threads = 0;
     const outcome one = outcome_run(algorithm, network, n, param);
     CHECK(one.rc == 0, "%s: %s", what, one.why);
     const uint32_t width = n <= 100 ? 1 : 37;
-    oc_set_verify_shard(width);
-    oc_set_verify_threads(2);
+    test_settings.verify_shard = width;
+    test_settings.verify_threads = 2;
     const outcome sh = outcome_run(algorithm, network, n, param);
     CHECK(outcome_same(&sh, &one),
           "%s, shards of %u: one pass rc %d '%s' %llu rounds %llu transfers; sharded rc %d '%s' "
@@ -82,8 +84,8 @@ static inline void outcome_check_sharded(const char *what, const char *algorithm
           what, width, one.rc, one.why, (unsigned long long)one.rounds,
           (unsigned long long)one.transfers, sh.rc, sh.why, (unsigned long long)sh.rounds,
           (unsigned long long)sh.transfers);
-    oc_set_verify_shard(0);
-    oc_set_verify_threads(0);
+    test_settings.verify_shard = 0;
+    test_settings.verify_threads = 0;
 }
 
 #endif

@@ -1,4 +1,4 @@
-# One run's shards split into parts (src/run/shard.c: oc__set_part, oc__part_merge), as
+# One run's shards split into parts (src/run/shard.c: oc_settings.part, oc__part_merge), as
 # opticoll-cluster splits them across MPI ranks; threads stand for the ranks (tests/test_shard_part.c).
 add_executable(test_shard_part tests/test_shard_part.c)
 target_include_directories(test_shard_part PRIVATE src)

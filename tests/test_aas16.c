@@ -237,7 +237,7 @@ static void micro_budget(void) {
     } c[] = {{"dex-micro", "torus", "dims=512", 512},
              {"dex-interleave", "mesh", "dims=32x32", 1024}};
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-        CHECK(oc_set_memory_budget(UINT64_C(1) << 20) == 0, "budget");
+        const oc_settings small = {.memory_budget = UINT64_C(1) << 20};
         char why[512] = "";
         oc_kv *par = oc_kv_new(), *np = oc_kv_new();
         kv_words(np, c[i].dims);
@@ -249,7 +249,8 @@ static void micro_budget(void) {
                           .bytes = 64,
                           .params = par,
                           .net_params = np,
-                          .skip_data_check = 1};
+                          .skip_data_check = 1,
+                          .settings = &small};
         oc_report *rep = NULL;
         int rc = oc_run(&req, &rep, why, sizeof why);
         CHECK(rc == OC_ETOOBIG && !rep && strstr(why, "moves") && strstr(why, "budget"),
@@ -257,7 +258,6 @@ static void micro_budget(void) {
         oc_report_free(rep);
         oc_kv_free(par);
         oc_kv_free(np);
-        CHECK(oc_set_memory_budget(0) == 0, "budget back");
     }
 }
 

@@ -486,7 +486,7 @@ static void circulant_meets(uint32_t N) {
     oc_kv *np = kv_of("wavelengths=8");
     oc_report *rep = NULL;
     char why[256] = "";
-    const int rc = oc_verify_file(path, "ring", np, &rep, why, sizeof why);
+    const int rc = oc_verify_file(NULL, path, "ring", np, &rep, why, sizeof why);
     CHECK(rc == 0, "circulant N=%u: %s", N, why);
     oc_physical_bound_info b;
     bound_of(OC_ALLGATHER, "ring", "wavelengths=8", N, 4096, &b);

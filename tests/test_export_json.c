@@ -103,7 +103,7 @@ static void one(oc_collective coll, const char *algo, const char *net, uint32_t 
           "%s %s N=%u: %zu of %zu rounds as the tree wrote them", algo, net, N, same, rounds);
     fflush(f);
     oc_report *rep = NULL;
-    rc = oc_verify_file(path, net, NULL, &rep, why, sizeof why);
+    rc = oc_verify_file(NULL, path, net, NULL, &rep, why, sizeof why);
     CHECK(rc == 0 && oc_report_verified(rep), "%s %s N=%u: verify: %s", algo, net, N, why);
     oc_report_free(rep);
     (void)transfers;

@@ -480,7 +480,7 @@ static int rack_fn(const void *r, FILE *f) {
 }
 
 static void test_rack(void) {
-    const oc__rack_shape shape = {3, 8, 2, 4, 4, UINT64_C(1) << 20, NULL, NULL};
+    const oc__rack_shape shape = {3, 8, 2, 4, 4, UINT64_C(1) << 20, NULL, NULL, NULL};
     oc__rack_trace t;
     oc__rack_result r;
     char why[256] = "";

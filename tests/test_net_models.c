@@ -167,14 +167,15 @@ static void over_budget(const oc__model *model) {
           "spec: %s", why);
     oc_kv *kv = kv_of(net_params(name));
     oc__netrun *run = (oc__netrun *)&spec; /* create must clear it */
-    CHECK(oc_set_memory_budget(UINT64_C(1) << 20) == 0, "budget");
+    const oc_settings small = {.memory_budget = UINT64_C(1) << 20};
+    const oc_settings *prev = oc__settings_enter(&small); /* as a run's call makes them */
     int rc = model->create(&spec, kv, 1, &run, why, sizeof why);
     snprintf(want, sizeof want, "the %s model needs ", name);
     CHECK(rc == OC_ETOOBIG && run == NULL && strstr(why, want) &&
               strstr(why, "more than the memory budget of 1 MiB"),
           "%s at N=%u over a 1 MiB budget: rc %d, why [%s]", name, OC_MAX_NODES, rc, why);
     if (!rc && run) model->destroy(run);
-    CHECK(oc_set_memory_budget(0) == 0, "budget back");
+    oc__settings_leave(prev);
     /* and under the default budget the same run is made */
     run = NULL;
     rc = model->create(&spec, kv, 1, &run, why, sizeof why);

@@ -11,8 +11,9 @@
  * transfers stops inside that round.
  */
 #include "check.h"
-#include "opticoll.h"
 #include "core/progress.h"
+#include "opticoll.h"
+#include "settings_now.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -185,8 +186,8 @@ static void rounds_counted_once(void) {
     };
     oc__progress_every_step(1);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        oc_set_verify_shard(cases[i].shard);
-        oc_set_verify_threads(cases[i].threads);
+        test_settings.verify_shard = cases[i].shard;
+        test_settings.verify_threads = cases[i].threads;
         calls *k = calloc(1, sizeof *k);
         oc_request req = {.collective = cases[i].coll,
                           .algorithm = cases[i].algo,
@@ -222,8 +223,8 @@ static void rounds_counted_once(void) {
         free(k);
     }
     oc__progress_every_step(0);
-    oc_set_verify_shard(0);
-    oc_set_verify_threads(0);
+    test_settings.verify_shard = 0;
+    test_settings.verify_threads = 0;
 }
 
 /* hring's search on the switch: the last call counts every divisor of 720 (30 candidates). */
@@ -311,9 +312,10 @@ static void cancel(void) {
     const uint32_t wide = getenv("OC_TEST_SANITIZED") ? 700 : 1500;
     k = calloc(1, sizeof *k);
     k->stop = 1;
-    oc_set_verify_threads(1); /* the verifier in the run's own pass: the stop from the round */
+    test_settings.verify_threads =
+        1; /* the verifier in the run's own pass: the stop from the round */
     rc = run_into(k, OC_ALLGATHER, "onestage", "ring", wide, why, sizeof why);
-    oc_set_verify_threads(0);
+    test_settings.verify_threads = 0;
     CHECK(rc == OC_ECANCELED && strstr(why, "cancelled inside round 1"),
           "onestage N=%u (one round of %u transfers) stopped inside its round: %d %s", wide,
           wide * (wide - 1), rc, why);
@@ -360,6 +362,7 @@ static void cancel(void) {
 }
 
 int main(void) {
+    test_settings_enter();
     cancel();
     every_algorithm();
     long_run();

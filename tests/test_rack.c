@@ -29,7 +29,7 @@
 #include "check.h"
 
 static oc__rack_shape shape(uint32_t servers, uint32_t tiles, uint32_t fibres) {
-    oc__rack_shape s = {servers, tiles, fibres, 4, 4, UINT64_C(1) << 20, NULL, NULL};
+    oc__rack_shape s = {servers, tiles, fibres, 4, 4, UINT64_C(1) << 20, NULL, NULL, NULL};
     return s;
 }
 
@@ -56,7 +56,7 @@ static char *capture(int (*fn)(const oc__rack_result *, FILE *), const oc__rack_
 
 static void test_fig2a(void) {
     char why[256] = "";
-    const oc__rack_shape s = {2, 8, 2, 2, 4, UINT64_C(64) << 20, NULL, NULL};
+    const oc__rack_shape s = {2, 8, 2, 2, 4, UINT64_C(64) << 20, NULL, NULL, NULL};
     int placed[OC__RACK_ARCHS];
     for (int a = 0; a < OC__RACK_ARCHS; a++) {
         oc__rack *r;

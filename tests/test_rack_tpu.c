@@ -15,7 +15,8 @@
 #include "check.h"
 
 int main(void) {
-    oc__rack_shape s = {8, 32, 8, 4, 4, UINT64_C(1) << 20, NULL, NULL}; /* 256 chips: 4 cubes */
+    oc__rack_shape s = {8,    32,   8,   4, 4, UINT64_C(1) << 20,
+                        NULL, NULL, NULL}; /* 256 chips: 4 cubes */
     oc__rack *r = NULL;
     char why[256] = "";
     CHECK(oc__rack_new(&s, OC__RACK_TPU, 16, &r, why, sizeof why) == 0, "%s", why);

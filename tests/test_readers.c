@@ -37,52 +37,86 @@ static int write_text(const char *path, const char *text) {
     return fclose(f) || bad ? -1 : 0;
 }
 
+/* The settings the readers below are given (the budget varies). */
+static oc_settings settings;
+
 /* oc_verify_file of `text` written to a file; the reason in why. */
 static int verify_text(const char *text, char *why, size_t len) {
     const char *path = tmp_path("t.json");
     if (write_text(path, text)) return -100;
     oc_report *rep = NULL;
     why[0] = 0;
-    int rc = oc_verify_file(path, NULL, NULL, &rep, why, len);
+    int rc = oc_verify_file(&settings, path, NULL, NULL, &rep, why, len);
     oc_report_free(rep);
     return rc;
 }
 
 static void test_budget_api(void) {
-    CHECK(oc_memory_budget() == OC_DEFAULT_MEMORY_BUDGET, "default %llu",
-          (unsigned long long)oc_memory_budget());
-    CHECK(oc_set_memory_budget(1) == OC_EINVAL, "1 byte accepted");
-    CHECK(oc_set_memory_budget((UINT64_C(1) << 20) - 1) == OC_EINVAL, "below 1 MiB accepted");
-    CHECK(oc_set_memory_budget(OC_MAX_MEMORY_BUDGET + 1) == OC_EINVAL, "above the max accepted");
-    CHECK(oc_memory_budget() == OC_DEFAULT_MEMORY_BUDGET, "a refused value changed the budget");
-    CHECK(oc_set_memory_budget(UINT64_C(3) << 20) == 0 && oc_memory_budget() == UINT64_C(3) << 20,
-          "3 MiB");
+    /* the settings' budget: 0 and NULL are the default; 1 MiB .. the max accepted */
+    oc_settings set = {0};
+    CHECK(oc_settings_memory_budget(NULL) == OC_DEFAULT_MEMORY_BUDGET &&
+              oc_settings_memory_budget(&set) == OC_DEFAULT_MEMORY_BUDGET,
+          "default %llu", (unsigned long long)oc_settings_memory_budget(&set));
     char why[256];
-    int rc = oc__budget_check(UINT64_C(5) << 20, "the thing", why, sizeof why);
+    CHECK(oc_settings_check(NULL, why, sizeof why) == 0 &&
+              oc_settings_check(&set, why, sizeof why) == 0,
+          "the defaults refused: %s", why);
+    const uint64_t refused[] = {1, (UINT64_C(1) << 20) - 1, OC_MAX_MEMORY_BUDGET + 1};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        set.memory_budget = refused[i];
+        CHECK(oc_settings_check(&set, why, sizeof why) == OC_EINVAL && strstr(why, "memory budget"),
+              "%llu bytes accepted", (unsigned long long)refused[i]);
+        /* and every call given them refuses them before any work */
+        oc_report *rep = NULL;
+        oc_request req = {.collective = OC_ALLGATHER,
+                          .algorithm = "ring",
+                          .nodes = 4,
+                          .bytes = 4,
+                          .settings = &set};
+        CHECK(oc_run(&req, &rep, why, sizeof why) == OC_EINVAL && !rep && strstr(why, "budget"),
+              "a run with %llu bytes of budget: %s", (unsigned long long)refused[i], why);
+        CHECK(oc_budget_check(&set, 1, "x", why, sizeof why) == OC_EINVAL, "the check took it");
+    }
+    set.memory_budget = UINT64_C(3) << 20;
+    CHECK(oc_settings_check(&set, why, sizeof why) == 0 &&
+              oc_settings_memory_budget(&set) == UINT64_C(3) << 20,
+          "3 MiB");
+    int rc = oc_budget_check(&set, UINT64_C(5) << 20, "the thing", why, sizeof why);
     CHECK(rc == OC_ETOOBIG && strcmp(why, "the thing needs 5 MiB, more than the memory budget of "
                                           "3 MiB (set OPTICOLL_MEMORY_BUDGET_MIB)") == 0,
           "%d %s", rc, why);
-    CHECK(oc__budget_check(UINT64_C(3) << 20, "x", why, sizeof why) == 0, "at the budget");
+    CHECK(oc_budget_check(&set, UINT64_C(3) << 20, "x", why, sizeof why) == 0, "at the budget");
+    CHECK(oc_budget_check(NULL, UINT64_C(3) << 30, "x", why, sizeof why) == 0, "the default's");
+    /* the internals read the settings of the call they are in (here: made so by hand) */
+    CHECK(oc__file_cap() == OC_DEFAULT_MEMORY_BUDGET / 64, "file cap outside a call");
+    const oc_settings *prev = oc__settings_enter(&set);
     CHECK(oc__file_cap() == (UINT64_C(3) << 20) / 64, "file cap");
-    CHECK(oc_memory_budget_from_env("abc", NULL, why, sizeof why) == OC_EINVAL &&
-              strstr(why, "OPTICOLL_MEMORY_BUDGET_MIB=abc: expected a whole number of MiB"),
+    CHECK(oc__budget_check(UINT64_C(5) << 20, "y", why, sizeof why) == OC_ETOOBIG, "inside");
+    CHECK(oc__settings_enter(NULL) == &set && oc__memory_budget() == UINT64_C(3) << 20,
+          "a call given none keeps the outer call's");
+    oc__settings_leave(prev);
+    CHECK(oc__memory_budget() == OC_DEFAULT_MEMORY_BUDGET, "left: the default again");
+    /* the CLIs' variables, read into a value */
+    uint64_t mib = 1;
+    CHECK(oc_memory_budget_from_env("abc", NULL, &mib, why, sizeof why) == OC_EINVAL &&
+              strstr(why, "OPTICOLL_MEMORY_BUDGET_MIB=abc: expected a whole number of MiB") &&
+              mib == 1,
           "%s", why);
-    CHECK(oc_memory_budget_from_env(NULL, "x", why, sizeof why) == OC_EINVAL &&
+    CHECK(oc_memory_budget_from_env(NULL, "x", &mib, why, sizeof why) == OC_EINVAL &&
               strstr(why, "OPTICOLL_VERIFY_BUDGET_MIB=x"),
           "%s", why);
-    CHECK(oc_memory_budget_from_env("0", NULL, why, sizeof why) == OC_EINVAL, "0 MiB");
-    CHECK(oc_memory_budget_from_env("0x10", NULL, why, sizeof why) == OC_EINVAL, "hex MiB");
-    CHECK(oc_memory_budget_from_env(NULL, NULL, why, sizeof why) == 0 &&
-              oc_memory_budget() == UINT64_C(3) << 20,
-          "unset changes nothing");
-    CHECK(oc_memory_budget_from_env("7", "9", why, sizeof why) == 0 &&
-              oc_memory_budget() == UINT64_C(7) << 20,
+    CHECK(oc_memory_budget_from_env("0", NULL, &mib, why, sizeof why) == OC_EINVAL, "0 MiB");
+    CHECK(oc_memory_budget_from_env("0x10", NULL, &mib, why, sizeof why) == OC_EINVAL, "hex MiB");
+    CHECK(oc_memory_budget_from_env(NULL, NULL, &mib, why, sizeof why) == 0 && mib == 0,
+          "unset: the default");
+    CHECK(oc_memory_budget_from_env("", "", &mib, why, sizeof why) == 0 && mib == 0,
+          "set to nothing: unset");
+    CHECK(oc_memory_budget_from_env("7", "9", &mib, why, sizeof why) == 0 && mib == UINT64_C(7)
+                                                                                        << 20,
           "7 MiB: the new name wins");
-    CHECK(oc_memory_budget_from_env(NULL, "9", why, sizeof why) == 0 &&
-              oc_memory_budget() == UINT64_C(9) << 20,
+    CHECK(oc_memory_budget_from_env(NULL, "9", &mib, why, sizeof why) == 0 && mib == UINT64_C(9)
+                                                                                         << 20,
           "the old name alone");
-    CHECK(oc_set_memory_budget(0) == 0 && oc_memory_budget() == OC_DEFAULT_MEMORY_BUDGET,
-          "0 restores the default");
     char b[32];
     oc__format_bytes(b, sizeof b, (UINT64_C(21) << 30) / 10);
     CHECK(strcmp(b, "2.1 GiB") == 0, "%s", b);
@@ -111,16 +145,15 @@ static void test_read_file(void) {
     free(buf);
     /* every reader goes through it: a schedule, a models file */
     oc_report *rep = NULL;
-    oc_set_memory_budget(UINT64_C(4) << 20);
-    rc = oc_verify_file("/dev/zero", NULL, NULL, &rep, why, sizeof why);
+    const oc_settings small = {.memory_budget = UINT64_C(4) << 20};
+    rc = oc_verify_file(&small, "/dev/zero", NULL, NULL, &rep, why, sizeof why);
     CHECK(rc == OC_ETOOBIG && strstr(why, "larger than 64 KiB, the input file cap"),
           "verify /dev/zero: %d %s", rc, why);
     oc_model *m = NULL;
     size_t count = 0;
-    rc = oc_models_read("/dev/zero", &m, &count, why, sizeof why);
+    rc = oc_models_read(&small, "/dev/zero", &m, &count, why, sizeof why);
     CHECK(rc == OC_ETOOBIG && !m && strstr(why, "64 KiB"), "models /dev/zero: %d %s", rc, why);
-    oc_set_memory_budget(0);
-    rc = oc_models_read("/dev/zero", &m, &count, why, sizeof why);
+    rc = oc_models_read(NULL, "/dev/zero", &m, &count, why, sizeof why);
     CHECK(rc == OC_ETOOBIG && strstr(why, "larger than 16 MiB, the most this kind of file may be"),
           "models /dev/zero at the default budget: %d %s", rc, why);
 }
@@ -253,7 +286,7 @@ static void test_schedule_json(void) {
           "%d %s", rc, why);
     /* a lowered budget no longer refuses the verifier's cells: they are verified in shards that
      * fit it, and the empty schedule gets its verdict */
-    oc_set_memory_budget(UINT64_C(16) << 20);
+    settings.memory_budget = UINT64_C(16) << 20;
     rc = verify_text(
         "{\"collective\":\"allreduce\",\"nodes\":1024,\"chunks_per_block\":1024,\"rounds\":[]}",
         why, sizeof why);
@@ -261,7 +294,7 @@ static void test_schedule_json(void) {
                                            "node 1 in chunk 0 (piece 0 of 1024)"),
           "%d %s", rc, why);
     /* and the reader's tree: 400 kB of "[[[[..." is 400k cJSON items, more than 32 MiB */
-    oc_set_memory_budget(UINT64_C(32) << 20);
+    settings.memory_budget = UINT64_C(32) << 20;
     size_t blen = 400000;
     char *arr = malloc(blen + 64);
     at = (size_t)snprintf(arr, 64, "{\"collective\":\"allgather\",\"nodes\":2,\"x\":");
@@ -271,7 +304,7 @@ static void test_schedule_json(void) {
     rc = verify_text(arr, why, sizeof why);
     free(arr);
     CHECK(rc == OC_ETOOBIG && strstr(why, "reading ") && strstr(why, "needs"), "%d %s", rc, why);
-    oc_set_memory_budget(0);
+    settings.memory_budget = 0;
 }
 
 static void test_msccl_files(const char *dir) {
@@ -300,7 +333,7 @@ static void test_msccl_files(const char *dir) {
         char path[512], why[512] = "";
         snprintf(path, sizeof path, "%s/%s", dir, cases[i].file);
         oc_report *rep = NULL;
-        int rc = oc_verify_file(path, NULL, NULL, &rep, why, sizeof why);
+        int rc = oc_verify_file(&settings, path, NULL, NULL, &rep, why, sizeof why);
         CHECK(rc == cases[i].rc && strstr(why, cases[i].expect) && (rc || oc_report_verified(rep)),
               "%s: %d %s", cases[i].file, rc, why);
         oc_report_free(rep);
@@ -346,7 +379,7 @@ static void test_msccl_roundtrip(void) {
             if (rc) continue;
             exported++;
             oc_report *rep = NULL;
-            rc = oc_verify_file(path, NULL, NULL, &rep, why, sizeof why);
+            rc = oc_verify_file(&settings, path, NULL, NULL, &rep, why, sizeof why);
             oc_report_free(rep);
             /* every export re-imports: the writer follows the runtimes' rules (the
              * writer before it made files that verify refuses, tests/msccl/old-export-*.xml) */
@@ -363,7 +396,7 @@ static void test_msccl_roundtrip(void) {
             fwrite(xml, 1, n, b);
             fclose(b);
             free(xml);
-            rc = oc_verify_file(bpath, NULL, NULL, &rep, why, sizeof why);
+            rc = oc_verify_file(&settings, bpath, NULL, NULL, &rep, why, sizeof why);
             CHECK(rc == 0, "BOM + XML %s: %s", a->name, why);
             oc_report_free(rep);
         }
@@ -395,17 +428,17 @@ static void test_models(void) {
 static void test_scale(void) {
     static const size_t sizes[OC_RK_COUNT] = {200000, 200000, 262144, 131071, 50000};
     /* the MSCCL file is 74 MB: past the default file cap (64 MiB), under a budget of 8 GiB's */
-    oc_set_memory_budget(UINT64_C(8) << 30);
+    settings.memory_budget = UINT64_C(8) << 30;
     for (int k = 0; k < OC_RK_COUNT; k++) {
         const char *path = tmp_path(k == OC_RK_MSCCL_TBS ? "scale.xml" : "scale");
         char why[512] = "";
         CHECK(oc_reader_write(k, sizes[k], path) == 0, "write %s", oc_reader_kind_name(k));
-        int rc = oc_reader_read(k, sizes[k], path, why, sizeof why);
+        int rc = oc_reader_read(&settings, k, sizes[k], path, why, sizeof why);
         CHECK(rc == 0, "%s, %zu %s: %d %s", oc_reader_kind_name(k), sizes[k],
               oc_reader_kind_unit(k), rc, why);
         unlink(path);
     }
-    oc_set_memory_budget(0);
+    settings.memory_budget = 0;
 }
 
 int main(int argc, char **argv) {

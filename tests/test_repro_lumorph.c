@@ -184,8 +184,8 @@ static void check_sens(const out *o) {
     oc_model *models = NULL;
     size_t count = 0;
     char why[256] = "";
-    CHECK(oc_models_read(oc__models_default(), &models, &count, why, sizeof why) == 0, "models: %s",
-          why);
+    CHECK(oc_models_read(NULL, oc__models_default(), &models, &count, why, sizeof why) == 0,
+          "models: %s", why);
     const oc_model *m = models ? oc_model_find(models, count, "BERT-large") : NULL;
     CHECK(m != NULL, "BERT-large");
     if (m) {

@@ -3,7 +3,7 @@
  * verdict and the same first error as one pass.
  *
  *  1. Every algorithm of the registry on its first network, N in {1, 2, 3, 5, 7, 12, 100}: run
- *     once in one pass and again with shards of 1 chunk forced (oc_set_verify_shard) on 2
+ *     once in one pass and again with shards of 1 chunk forced (oc_settings.verify_shard) on 2
  *     threads and of 7 chunks on 1; the return code, the reason, the rounds, transfers,
  * chunk-transfers, redundant deliveries, steps and time must be the same.
  *  2. Error injection: a generated schedule is stored, one transfer is broken (a sender that
@@ -16,9 +16,10 @@
  */
 #include "algo/algos.h"
 #include "check.h"
-#include "keep_rounds.h"
 #include "core/result.h"
+#include "keep_rounds.h"
 #include "run/pipeline.h"
+#include "settings_now.h"
 #include "verify/verify.h"
 
 #include <stdio.h>
@@ -74,8 +75,8 @@ static void every_algorithm(int half) {
         size_t k = strcspn(a->networks, ",");
         snprintf(net, sizeof net, "%.*s", (int)k, a->networks);
         for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
-            oc_set_verify_shard(0);
-            oc_set_verify_threads(0);
+            test_settings.verify_shard = 0;
+            test_settings.verify_threads = 0;
             const outcome one = run_one(a, net, sizes[s]);
             for (size_t w = 0; w < 2; w++) {
                 const unsigned t = threads[w];
@@ -85,8 +86,8 @@ static void every_algorithm(int half) {
                  * still cut across every node's block; one-chunk windows are kept at N <= 12. */
                 const uint32_t width =
                     a->collective == OC_ALLTOALL && sizes[s] > 12 ? 97 * shard[w] : shard[w];
-                oc_set_verify_shard(width);
-                oc_set_verify_threads(t);
+                test_settings.verify_shard = width;
+                test_settings.verify_threads = t;
                 {
                     const outcome sh = run_one(a, net, sizes[s]);
                     CHECK(same(&one, &sh),
@@ -100,8 +101,8 @@ static void every_algorithm(int half) {
             }
         }
     }
-    oc_set_verify_shard(0);
-    oc_set_verify_threads(0);
+    test_settings.verify_shard = 0;
+    test_settings.verify_threads = 0;
 }
 
 /* ---- error injection ---- */
@@ -200,7 +201,7 @@ static void error_injection(void) {
         for (size_t ni = 0; ni < sizeof n_of / sizeof *n_of; ni++)
             for (int b = 0; b < BREAK_COUNT; b++)
                 for (size_t pick = 0; pick < 3; pick++) {
-                    oc_set_verify_shard(0);
+                    test_settings.verify_shard = 0;
                     const oc__algo *algo = NULL;
                     oc__plan plan;
                     char why[512] = "";
@@ -215,7 +216,7 @@ static void error_injection(void) {
                     if (!rc && inject(&st, &plan.spec, (breakage)b, r, at) > 0) {
                         const outcome one = verify_store(&plan.spec, &st);
                         for (uint32_t w = 1; w <= 5; w += 2) {
-                            oc_set_verify_shard(w);
+                            test_settings.verify_shard = w;
                             const outcome sh = verify_store(&plan.spec, &st);
                             CHECK(one.rc == sh.rc && !strcmp(one.why, sh.why),
                                   "%s %s N=%u break %s round %zu: one pass %d '%s', shards of "
@@ -224,13 +225,13 @@ static void error_injection(void) {
                                   break_names[b], r, one.rc, one.why, w, sh.rc, sh.why);
                             compared++;
                         }
-                        oc_set_verify_shard(0);
+                        test_settings.verify_shard = 0;
                     }
                     oc__store_free(&st);
                     oc__plan_free(algo, &plan);
                 }
     CHECK(compared > 500, "only %llu broken schedules compared", (unsigned long long)compared);
-    oc_set_verify_shard(0);
+    test_settings.verify_shard = 0;
 }
 
 /* ---- windowed generation ---- */
@@ -288,6 +289,7 @@ static void windows(void) {
 /* No argument: all three parts; otherwise the parts named (windows, errors, algorithms, or its
  * halves algorithms-even and algorithms-odd). */
 int main(int argc, char **argv) {
+    test_settings_enter();
     int all = argc < 2;
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "windows") && strcmp(argv[i], "errors") &&

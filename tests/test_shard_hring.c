@@ -164,7 +164,7 @@ static void reuse_case(const char *algo_name, uint32_t n, const char *param, uin
             inject(&st, n, (breakage)b, pick * st.count / 3 + pick, 5 * pick + (size_t)b);
             oc__verifier *kept = NULL;
             const uint32_t width = list[0][1] - list[0][0];
-            CHECK(oc__verifier_new_window(&plan.spec, 0, width, oc_memory_budget(), &kept, why,
+            CHECK(oc__verifier_new_window(&plan.spec, 0, width, oc__memory_budget(), &kept, why,
                                           sizeof why) == 0,
                   "%s", why);
             for (size_t k = 0; kept && k < nw; k++) {
@@ -172,7 +172,7 @@ static void reuse_case(const char *algo_name, uint32_t n, const char *param, uin
                 oc__verifier *fresh = NULL;
                 verdict want, got;
                 memset(&want, 0, sizeof want);
-                want.rc = oc__verifier_new_window(&plan.spec, lo, hi, oc_memory_budget(), &fresh,
+                want.rc = oc__verifier_new_window(&plan.spec, lo, hi, oc__memory_budget(), &fresh,
                                                   want.why, sizeof want.why);
                 if (!want.rc) want = verify_with(fresh, &st);
                 oc__verifier_free(fresh);
@@ -203,7 +203,7 @@ static void reuse_case(const char *algo_name, uint32_t n, const char *param, uin
                 oc__verifier *fresh = NULL;
                 verdict want;
                 memset(&want, 0, sizeof want);
-                if (!oc__verifier_new_window(&plan.spec, 0, width, oc_memory_budget(), &fresh,
+                if (!oc__verifier_new_window(&plan.spec, 0, width, oc__memory_budget(), &fresh,
                                              want.why, sizeof want.why))
                     want = verify_with(fresh, &st);
                 oc__verifier_free(fresh);
@@ -226,7 +226,7 @@ static void reuse_refused_for_copies(void) {
         return;
     }
     oc__verifier *v = NULL;
-    CHECK(oc__verifier_new_window(&plan.spec, 0, 2, oc_memory_budget(), &v, why, sizeof why) == 0,
+    CHECK(oc__verifier_new_window(&plan.spec, 0, 2, oc__memory_budget(), &v, why, sizeof why) == 0,
           "%s", why);
     if (v) CHECK(oc__verifier_reuse(v, 0, 1) == OC_EINVAL, "a copy collective's verifier reused");
     oc__verifier_free(v);
@@ -234,6 +234,7 @@ static void reuse_refused_for_copies(void) {
 }
 
 int main(void) {
+    test_settings_enter();
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         uint32_t g[64];
         const size_t ng = groups_for(sizes[s], g, 64);

@@ -1,5 +1,5 @@
 /*
- * test_shard_part.c — one run split into parts (src/run/shard.c: oc__set_part, oc__part_merge),
+ * test_shard_part.c — one run split into parts (src/run/shard.c: oc_settings.part, oc__part_merge),
  * as opticoll-cluster splits it across MPI ranks; here each part is a thread and a barrier
  * stands for the tool's MPI_Allgather, so the test runs without MPI and under the sanitizers.
  *
@@ -16,10 +16,11 @@
  */
 #include "algo/algos.h"
 #include "check.h"
-#include "run_outcome.h"
 #include "core/result.h"
 #include "run/pipeline.h"
 #include "run/shard.h"
+#include "run_outcome.h"
+#include "settings_now.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -81,9 +82,11 @@ static outcome run_job(const job *j) {
  * passes still joins the combine. */
 static void *part_main(void *arg) {
     member *m = arg;
-    oc__set_part(&m->part);
+    oc_settings mine = test_settings; /* the main thread's knobs, and this thread's part */
+    mine.part = &m->part;
+    const oc_settings *prev = oc__settings_enter(&mine);
     m->out = run_job(m->job);
-    oc__set_part(NULL);
+    oc__settings_leave(prev);
     if (!m->part.combined) {
         oc__part_result r;
         memset(&r, 0, sizeof r);
@@ -170,13 +173,13 @@ static void runs(void) {
                                   .bytes = 4096};
                 const job j = {.req = &req};
                 char what[128];
-                oc_set_verify_shard(shard[k % 2]); /* both ways on each part count */
+                test_settings.verify_shard = shard[k % 2]; /* both ways on each part count */
                 snprintf(what, sizeof what, "%s %s on %s, N=%u, shards of %u",
                          oc_collective_name(cases[c].coll), cases[c].algo, cases[c].net, sizes[s],
                          shard[k % 2]);
                 split_matches(&j, parts[k / 2], what);
             }
-    oc_set_verify_shard(0);
+    test_settings.verify_shard = 0;
 }
 
 /* ---- broken stored schedules ---- */
@@ -249,9 +252,9 @@ static void broken(void) {
                     char what[128];
                     snprintf(what, sizeof what, "%s %s N=%u, %s", oc_collective_name(cases[c].coll),
                              cases[c].algo, n_of[ni], fault_names[f]);
-                    oc_set_verify_shard(1);
+                    test_settings.verify_shard = 1;
                     split_matches(&j, 3, what);
-                    oc_set_verify_shard(0);
+                    test_settings.verify_shard = 0;
                     split_matches(&j, 2, what);
                     compared++;
                 }
@@ -312,6 +315,7 @@ static void merge(void) {
 
 /* No argument: every part; otherwise the parts named (merge, runs, broken). */
 int main(int argc, char **argv) {
+    test_settings_enter();
     static const char *const names[] = {"merge", "runs", "broken"};
     static void (*const fns[])(void) = {merge, runs, broken};
     for (int i = 1; i < argc; i++) {

@@ -166,13 +166,13 @@ static outcome run_one(const oc_request *req) {
 
 static void sharded(size_t a, uint32_t n, oc_kv *kv, const char *param) {
     const oc_request req = request(a, n, kv, param);
-    oc_set_verify_shard(0);
-    oc_set_verify_threads(0);
+    test_settings.verify_shard = 0;
+    test_settings.verify_threads = 0;
     const outcome one = run_one(&req);
     CHECK(one.rc == 0, "%s N=%u %s: %s", algos[a].algo, n, param ? param : "", one.why);
     const uint32_t width = n <= 100 ? 1 : 37;
-    oc_set_verify_shard(width);
-    oc_set_verify_threads(2);
+    test_settings.verify_shard = width;
+    test_settings.verify_threads = 2;
     const outcome sh = run_one(&req);
     CHECK(outcome_same(&sh, &one),
           "%s N=%u %s, shards of %u: one pass rc %d '%s' %llu rounds %llu transfers; sharded "
@@ -180,11 +180,12 @@ static void sharded(size_t a, uint32_t n, oc_kv *kv, const char *param) {
           algos[a].algo, n, param ? param : "(searched)", width, one.rc, one.why,
           (unsigned long long)one.rounds, (unsigned long long)one.transfers, sh.rc, sh.why,
           (unsigned long long)sh.rounds, (unsigned long long)sh.transfers);
-    oc_set_verify_shard(0);
-    oc_set_verify_threads(0);
+    test_settings.verify_shard = 0;
+    test_settings.verify_threads = 0;
 }
 
 int main(void) {
+    test_settings_enter();
     for (size_t a = 0; a < sizeof algos / sizeof *algos; a++)
         for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
             const char *params[16];

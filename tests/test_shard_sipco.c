@@ -64,6 +64,7 @@ static void sharded(uint32_t n, uint32_t r) {
 }
 
 int main(void) {
+    test_settings_enter();
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
         for (uint32_t r = 2; r <= sizes[i]; r++) {
             if (!power_of(sizes[i], r)) continue;

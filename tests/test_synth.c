@@ -353,7 +353,7 @@ static void test_file_verifies(void) {
             CHECK(rc == 0, "write: %s", why);
             fclose(f);
             oc_report *rep = NULL;
-            rc = oc_verify_file(path, NULL, NULL, &rep, why, sizeof why);
+            rc = oc_verify_file(NULL, path, NULL, NULL, &rep, why, sizeof why);
             CHECK(rc == 0 && oc_report_verified(rep), "case %zu verifies: %s", i, why);
             uint64_t steps = rep ? oc_report_steps(rep) : 0;
             CHECK(steps == info.upper, "case %zu: file maps to %llu steps, synth %llu", i,

@@ -1,7 +1,7 @@
 /*
  * test_textout.c — what a person reads ("Options and output"): a size or node range
  * ends at the end point the user wrote (oc_parse_list), and a table wider than the text width
- * (oc_set_text_width) fits it, its long reasons as numbered notes under it, with nothing lost.
+ * (oc_settings.text_width) fits it, its long reasons as numbered notes under it, with nothing lost.
  */
 #include "opticoll.h"
 #include "report/table.h"
@@ -49,9 +49,10 @@ static char *printed(const oc__table *t, unsigned width) {
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
     if (!m) return NULL;
-    oc_set_text_width(width);
+    const oc_settings s = {.text_width = width};
+    const oc_settings *prev = oc__settings_enter(&s); /* as a reproduction's call makes them */
     oc__table_print(t, m);
-    oc_set_text_width(0);
+    oc__settings_leave(prev);
     fclose(m);
     return buf;
 }

@@ -129,7 +129,7 @@ static void test_shipped_models(void) {
     char why[512] = "";
     oc_model *m = NULL;
     size_t n = 0;
-    int rc = oc_models_read(OC_DATA_DIR "/models.tsv", &m, &n, why, sizeof why);
+    int rc = oc_models_read(NULL, OC_DATA_DIR "/models.tsv", &m, &n, why, sizeof why);
     CHECK(rc == 0 && n >= 6, "data/models.tsv: rc %d n %zu: %s", rc, n, why);
     if (rc) return;
     static const struct {
@@ -152,7 +152,7 @@ static void test_shipped_models(void) {
     CHECK(b && strstr(b->note, "not the seed's"), "the BERT lines say they are ours");
     oc_models_free(m);
 
-    rc = oc_models_read("/nonexistent/models.tsv", &m, &n, why, sizeof why);
+    rc = oc_models_read(NULL, "/nonexistent/models.tsv", &m, &n, why, sizeof why);
     CHECK(rc == OC_EIO && strstr(why, "cannot read /nonexistent/models.tsv") && m == NULL,
           "missing file: %d %s", rc, why);
 }

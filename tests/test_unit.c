@@ -152,6 +152,32 @@ static void test_size_text(void) {
         oc__format_bytes(buf, sizeof buf, cases[i].bytes);
         CHECK(strcmp(buf, cases[i].rounded) == 0, "oc__format_bytes(%llu) = %s, not %s",
               (unsigned long long)cases[i].bytes, buf, cases[i].rounded);
+        /* the length of the whole text, whatever the buffer: a short one says it was cut */
+        char small[4];
+        size_t n = oc_format_size(small, sizeof small, cases[i].bytes);
+        CHECK(n == strlen(cases[i].exact) && strncmp(small, cases[i].exact, 3) == 0 && !small[3],
+              "oc_format_size(%llu) into 4 bytes: %zu, '%s'", (unsigned long long)cases[i].bytes, n,
+              small);
+        CHECK(oc_format_bytes(NULL, 0, cases[i].bytes) == strlen(cases[i].rounded),
+              "oc_format_bytes(%llu)'s length", (unsigned long long)cases[i].bytes);
+    }
+    /* the times too: the text's length, cut or not */
+    static const struct {
+        double t;
+        const char *unit, *text;
+    } times[] = {{0, NULL, "0 s"},
+                 {12.345e-6, NULL, "12.345 us"},
+                 {2.5e-3, "", "2.500 ms"},
+                 {1234567.0, NULL, "1234567.000 s"},
+                 {208, "tau", "104 tau"}};
+    for (size_t i = 0; i < sizeof times / sizeof *times; i++) {
+        size_t n = oc_format_time(buf, sizeof buf, times[i].t, times[i].unit, 2);
+        char cut[6];
+        size_t m = oc_format_time(cut, sizeof cut, times[i].t, times[i].unit, 2);
+        CHECK(!strcmp(buf, times[i].text) && n == strlen(times[i].text) && m == n &&
+                  strncmp(cut, times[i].text, sizeof cut - 1) == 0,
+              "oc_format_time(%g, %s) = '%s' (%zu), cut '%s' (%zu)", times[i].t,
+              times[i].unit ? times[i].unit : "NULL", buf, n, cut, m);
     }
 }
 

@@ -254,7 +254,7 @@ static outcome verify(const sched *s, uint32_t N, uint32_t C, uint32_t lo, uint3
     o.rc = oc__spec_init(&spec, OC_ALLREDUCE, N, 0, 64 * (uint64_t)C, C, o.why, sizeof o.why);
     if (o.rc) return o;
     oc__verifier *v = NULL;
-    o.rc = oc__verifier_new_window(&spec, lo, hi, oc_memory_budget(), &v, o.why, sizeof o.why);
+    o.rc = oc__verifier_new_window(&spec, lo, hi, oc__memory_budget(), &v, o.why, sizeof o.why);
     if (!o.rc) {
         if (plain) oc__verifier_plain_sets(v);
         oc__sink *sink = oc__verifier_sink(v);

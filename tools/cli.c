@@ -267,6 +267,8 @@ int algo_names(const char *text, const char ***names, char **copy, size_t *n) {
     return rc;
 }
 
+oc_settings cli_settings;
+
 void text_width_from_terminal(void) {
     unsigned cols = TEXT_WIDTH_PIPE;
     uint64_t env = 0;
@@ -276,13 +278,14 @@ void text_width_from_terminal(void) {
         cols = (unsigned)env; /* the user's word, terminal or not; 0: no limit */
     else if (isatty(STDOUT_FILENO))
         cols = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
-    oc_set_text_width(cols);
+    cli_settings.text_width = cols;
 }
 
 int memory_budget_from_env(void) {
     char why[512];
     if (oc_memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
-                                   getenv("OPTICOLL_VERIFY_BUDGET_MIB"), why, sizeof why))
+                                  getenv("OPTICOLL_VERIFY_BUDGET_MIB"), &cli_settings.memory_budget,
+                                  why, sizeof why))
         return die_line(EXIT_USAGE, why); /* the library's line, the value in it already cut */
     return 0;
 }
@@ -669,6 +672,7 @@ int build_request(const options *o, oc_request *req, int need_algo) {
     req->net_params = o->net_params;
     req->explain = o->explain;
     req->progress = cli_progress;
+    req->settings = &cli_settings;
     if (o->objective) {
         if (!strcmp(o->objective, "time"))
             req->objective = OC_OBJECTIVE_TIME;

@@ -101,7 +101,11 @@ int die_line(int code, const char *line);
 int exit_for(int err);
 /* Prints the library's message (or the error's name) and returns exit_for(err). */
 int lib_error(int err, const char *why);
-/* Sets the library's memory budget from OPTICOLL_MEMORY_BUDGET_MIB (or its old name
+/* The library's settings every call of this process hands down (oc_settings: the memory budget,
+ * the tables' width, the verifier's shards, the part of a split run), filled from the environment
+ * and the terminal before the command runs: the library reads neither. */
+extern oc_settings cli_settings;
+/* Sets cli_settings' memory budget from OPTICOLL_MEMORY_BUDGET_MIB (or its old name
  * OPTICOLL_VERIFY_BUDGET_MIB); 0, or one line on stderr and EXIT_USAGE for a bad value. */
 int memory_budget_from_env(void);
 /* The algorithms of `-a A,B,...` for collective `coll` on network `net`, in the order given, into
@@ -116,8 +120,8 @@ int algo_list(const char *text, oc_collective coll, const char *net, int every_n
  * (*names)[0 .. *n) point into *copy; free both. An empty item (or one of 64 bytes or more) is
  * refused as algo_list refuses it (2, after one line), as is memory running out (3). */
 int algo_names(const char *text, const char ***names, char **copy, size_t *n);
-/* Sets the library's text width (oc_set_text_width) for the tables: $COLUMNS when it is set (0:
- * no limit), else the terminal's columns when stdout is a terminal (TIOCGWINSZ, else 80), else
+/* Sets cli_settings' text width (oc_settings.text_width) for the tables: $COLUMNS when it is set
+ * (0: no limit), else the terminal's columns when stdout is a terminal (TIOCGWINSZ, else 80), else
  * TEXT_WIDTH_PIPE, so that a file or a pipe gets the same lines on every machine. */
 enum { TEXT_WIDTH_PIPE = 100 };
 void text_width_from_terminal(void);

@@ -113,7 +113,8 @@ static int take_own(int argc, char **argv, char **rest, int *n, const char **rou
 /* The drawing into f: from the request or from the file. 0 or a library error. */
 static int draw_into(const options *o, const oc_request *req, const oc_draw_options *opt, FILE *f,
                      char *why, size_t len) {
-    if (o->file) return oc_draw_file(o->file, o->net, o->net_params, opt, f, why, len);
+    if (o->file)
+        return oc_draw_file(&cli_settings, o->file, o->net, o->net_params, opt, f, why, len);
     return oc_draw(req, opt, f, why, len);
 }
 

@@ -106,11 +106,12 @@ int cmd_rack(int argc, char **argv) {
         return die(EXIT_USAGE, "rack: %s does not apply to --trace (the file is the trace)",
                    val[SEED] ? "--seed" : "--tenants", NULL);
     oc_rack_shape s = {.servers = 8,
-                        .tiles = 32,
-                        .fibres = 8,
-                        .sipac_r = 4,
-                        .sipac_l = 4,
-                        .bytes = UINT64_C(64) << 20};
+                       .tiles = 32,
+                       .fibres = 8,
+                       .sipac_r = 4,
+                       .sipac_l = 4,
+                       .bytes = UINT64_C(64) << 20,
+                       .settings = &cli_settings};
     uint64_t v, seed = 1, tenants = 200;
     if (val[SERVERS]) {
         if (number("--servers", val[SERVERS], 1, OC_RACK_MAX_SERVERS, &v)) return EXIT_USAGE;
@@ -149,7 +150,8 @@ int cmd_rack(int argc, char **argv) {
     }
     oc_rack_trace *t = NULL;
     if (val[TRACE])
-        rc = oc_rack_trace_read(val[TRACE], s.servers * s.tiles, &t, why, sizeof why);
+        rc =
+            oc_rack_trace_read(&cli_settings, val[TRACE], s.servers * s.tiles, &t, why, sizeof why);
     else
         rc = oc_rack_trace_random(seed, (uint32_t)tenants, s.servers * s.tiles, &t, why,
                                   sizeof why);

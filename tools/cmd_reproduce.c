@@ -93,7 +93,7 @@ int cmd_reproduce(int argc, char **argv) {
         paper_list(papers, sizeof papers, 0);
         return die(EXIT_USAGE, "reproduce: name a paper (%s, all; see --help)", papers, NULL);
     }
-    oc_reproduce_settings set = {.progress = cli_progress};
+    oc_reproduce_settings set = {.progress = cli_progress, .library = &cli_settings};
     unsigned given = 0;
     if (v[WAVES]) {
         if ((rc = reproduce_number("-w", v[WAVES], 65536, &set.wavelengths))) return rc;

@@ -128,7 +128,8 @@ static int run(opt *o) {
     if (!o->coll) return die(EXIT_USAGE, "synth: missing -c COLL (see --help)", NULL, NULL);
     if (!o->net) return die(EXIT_USAGE, "synth: missing -t NET (ring or star)", NULL, NULL);
     if (!o->nodes) return die(EXIT_USAGE, "synth: missing -n N", NULL, NULL);
-    oc_synth_spec spec = {.network = o->net, .skip_data_check = o->no_data};
+    oc_synth_spec spec = {
+        .network = o->net, .skip_data_check = o->no_data, .settings = &cli_settings};
     uint64_t v;
     if (oc_collective_from_name(o->coll, &spec.collective))
         return die(EXIT_USAGE, "synth: unknown collective '%s'", o->coll, NULL);

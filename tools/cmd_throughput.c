@@ -115,8 +115,8 @@ int cmd_throughput(int argc, char **argv) {
     oc_model *models = NULL;
     size_t count = 0;
     char why[512] = "";
-    int err = oc_models_read(o.models ? o.models : oc_models_default(), &models, &count, why,
-                             sizeof why);
+    int err = oc_models_read(&cli_settings, o.models ? o.models : oc_models_default(), &models,
+                             &count, why, sizeof why);
     if (err) return lib_error(err, why);
     const oc_model *m = oc_model_find(models, count, o.model);
     if (!m) {
@@ -132,7 +132,8 @@ int cmd_throughput(int argc, char **argv) {
                            .tokens = tokens,
                            .peak_tflops = peak,
                            .utilisation = util,
-                           .skip_data_check = o.no_data};
+                           .skip_data_check = o.no_data,
+                           .settings = &cli_settings};
     oc_throughput t;
     err = oc_throughput_estimate(&in, &t, why, sizeof why);
     oc_models_free(models);

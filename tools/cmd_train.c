@@ -94,6 +94,7 @@ int cmd_train(int argc, char **argv) {
     oc_request req;
     memset(&req, 0, sizeof req);
     req.collective = OC_ALLREDUCE;
+    req.settings = &cli_settings;
     req.algorithm = o.algo;
     req.network = o.net ? o.net : "ring";
     req.nodes = (uint32_t)v;

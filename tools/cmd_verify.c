@@ -55,7 +55,7 @@ int cmd_verify(options *o) {
     oc_report *rep = NULL;
     oc_scale_split split;
     oc_scale_split_begin(&split);
-    int err = oc_verify_file(file, o->net, o->net_params, &rep, why, sizeof why);
+    int err = oc_verify_file(&cli_settings, file, o->net, o->net_params, &rep, why, sizeof why);
     if ((err = oc_scale_split_end(&split, err, why, sizeof why))) {
         oc_report_free(rep); /* NULL unless another rank failed after this one's run */
         return lib_error(err, why);

@@ -72,6 +72,9 @@ static const char *const mpi_colls[] = {"allgather", "allreduce", "reducescatter
 enum { NCOLLS = sizeof mpi_colls / sizeof mpi_colls[0] };
 
 static int rank, nranks;
+/* The library's settings for this process's calls: the memory budget of OPTICOLL_MEMORY_BUDGET_MIB
+ * (check_budget reads it first), the rest the defaults. */
+static oc_settings settings;
 
 static const char help[] =
     "usage: mpirun -np P opticoll-mpi [--collectives LIST] [--algorithms LIST|all] [--sizes LIST]\n"
@@ -688,7 +691,8 @@ static int plan_parameters(const opts *o, const char *coll, const char *text, ui
                           .root = (uint32_t)o->root,
                           .params = params,
                           .net_params = np,
-                          .skip_data_check = 1};
+                          .skip_data_check = 1,
+                          .settings = &settings};
         oc_report *rep = NULL;
         err = oc_run(&req, &rep, why, len);
         if (!err && time_s) *time_s = oc_report_time(rep);
@@ -729,10 +733,12 @@ static int check_parameters(const opts *o) {
 static int check_budget(const opts *o, int tsize) {
     char why[256];
     if (oc_memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
-                                   getenv("OPTICOLL_VERIFY_BUDGET_MIB"), why, sizeof why)) {
+                                  getenv("OPTICOLL_VERIFY_BUDGET_MIB"), &settings.memory_budget,
+                                  why, sizeof why)) {
         if (rank == 0) fprintf(stderr, "opticoll-mpi: %s\n", why);
         return 2;
     }
+    oc_mpi_settings(&settings); /* the executor's planning and buffers, as opticoll's runs */
     for (size_t ci = 0; ci < o->ncolls; ci++)
         for (size_t si = 0; si < o->nsizes; si++) {
             uint64_t count = o->sizes[si] / (uint64_t)tsize;
@@ -744,8 +750,8 @@ static int check_budget(const opts *o, int tsize) {
             oc_format_bytes(size, sizeof size, o->sizes[si]);
             snprintf(what, sizeof what, "%s of %s on %d ranks (each rank's buffers)", o->colls[ci],
                      size, nranks);
-            if (oc_budget_check((uint64_t)b.send_bytes + b.alloc_bytes + b.recv_bytes, what, why,
-                                 sizeof why)) {
+            if (oc_budget_check(&settings, (uint64_t)b.send_bytes + b.alloc_bytes + b.recv_bytes,
+                                what, why, sizeof why)) {
                 if (rank == 0) fprintf(stderr, "opticoll-mpi: %s\n", why);
                 return 2;
             }

@@ -93,6 +93,7 @@ int sweep_setup(sweep_args *a, const char *cmd, const char *nodes, const char *s
     q->params = a->o.params;
     q->net_params = a->o.net_params;
     q->progress = cli_progress; /* the points, and each point's rounds (docs/cli.md, Progress) */
+    q->settings = &cli_settings;
     if (!a->o.coll) {
         rc = die(EXIT_USAGE, "missing -c COLLECTIVE", NULL, NULL);
         goto out;

@@ -217,7 +217,7 @@ int oc_scale_settings_from_env(void) {
                    "OPTICOLL_VERIFY_SHARD=%s: expected the chunks of a verifier shard, a whole "
                    "number from 1 to 4294967295",
                    k, NULL);
-    oc_set_verify_shard((uint32_t)v);
+    cli_settings.verify_shard = (uint32_t)v;
     return 0;
 }
 
@@ -287,13 +287,13 @@ void oc_scale_split_begin(oc_scale_split *s) {
     s->part.index = (unsigned)oc_scale_rank();
     s->part.count = (unsigned)oc_scale_size();
     s->part.combine = split_combine;
-    oc_set_part(&s->part);
+    cli_settings.part = &s->part;
 #endif
 }
 
 int oc_scale_split_end(oc_scale_split *s, int err, char *why, size_t len) {
     if (!s->on) return err;
-    oc_set_part(NULL);
+    cli_settings.part = NULL;
     if (!s->part.combined) {
         /* This rank failed before its passes (bad input fails on every rank alike): it still
          * joins the one combine the others are waiting in, and reports what won there. */

@@ -45,11 +45,11 @@ int oc_scale_parse_jobs(const char *text, unsigned *out);
 
 /* ---- one run split across the ranks (run and verify in opticoll-cluster) ----
  *
- * Every rank runs the same command; oc_scale_split_begin makes this thread's next run a part of
- * one split run (opticoll.h's oc_part: rank r verifies its share of the shards, rank 0 also runs
- * the cost pass), and the part's combine gathers every rank's first failure and its key on every rank
- * (one MPI_Allgather on the main thread), so that rank 0 prints what one process would print.
- * On one rank, or without MPI, nothing is split. */
+ * Every rank runs the same command; oc_scale_split_begin makes the next run a part of one split
+ * run (cli_settings.part, opticoll.h's oc_part: rank r verifies its share of the shards, rank 0
+ * also runs the cost pass), and the part's combine gathers every rank's first failure and its key
+ * on every rank (one MPI_Allgather on the main thread), so that rank 0 prints what one process
+ * would print. On one rank, or without MPI, nothing is split. */
 typedef struct oc_scale_split {
     oc_part part;
     int on;          /* split across more than one rank */
@@ -67,7 +67,8 @@ void oc_scale_split_begin(oc_scale_split *s);
 int oc_scale_split_end(oc_scale_split *s, int err, char *why, size_t len);
 
 /* The tools' test knob OPTICOLL_VERIFY_SHARD=K: verify in shards of K chunks (the verdict and
- * the report do not depend on it, docs/scale.md). 0, or an exit code after one line. */
+ * the report do not depend on it, docs/scale.md), into cli_settings.verify_shard. 0, or an exit
+ * code after one line. */
 int oc_scale_settings_from_env(void);
 
 #endif

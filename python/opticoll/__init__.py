@@ -828,7 +828,7 @@ def verify(path, network=None, net_params=None):
     why = _ffi.new("char[]", _WHY)
     out = _ffi.new("oc_report **")
     net = _ffi.new("char[]", _arg("text", network, "network").encode()) if network else _ffi.NULL
-    rc = _lib.oc_verify_file(path.encode(), net, kv.ptr, out, why, _WHY)
+    rc = _lib.oc_verify_file(_ffi.NULL, path.encode(), net, kv.ptr, out, why, _WHY)
     if rc:
         _raise(rc, why)
     return _report(out)

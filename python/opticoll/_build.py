@@ -175,7 +175,6 @@ ffibuilder.cdef(
     const char *oc_version(void);
     size_t oc_paper_count(void);
     const char *oc_paper_name(size_t i);
-    int oc_set_memory_budget(uint64_t bytes);
     int oc_collective_from_name(const char *name, oc_collective *out);
     const char *oc_collective_name(oc_collective c);
     int oc_parse_size(const char *text, uint64_t *out);
@@ -196,8 +195,9 @@ ffibuilder.cdef(
     int oc_physical_bound(const oc_request *req, oc_physical_bound_info *out, char *why,
                           size_t whylen);
     void oc_report_free(oc_report *r);
-    int oc_verify_file(const char *path, const char *network, const oc_kv *net_params,
-                       oc_report **out, char *why, size_t whylen);
+    typedef struct oc_settings oc_settings;
+    int oc_verify_file(const oc_settings *settings, const char *path, const char *network,
+                       const oc_kv *net_params, oc_report **out, char *why, size_t whylen);
 
     int oc_sweep_new(const oc_sweep_spec *spec, oc_sweep **out, char *why, size_t whylen);
     void oc_sweep_free(oc_sweep *s);

@@ -108,7 +108,7 @@ int opy_draw(const oc_request *req, const char *file, const char *network, const
              const oc_draw_options *opt, char **text, size_t *n, char *why, size_t len) {
     text_out t;
     if (start(&t)) return OC_ENOMEM;
-    int rc = file ? oc_draw_file(file, network, net_params, opt, t.f, why, len)
+    int rc = file ? oc_draw_file(NULL, file, network, net_params, opt, t.f, why, len)
                   : oc_draw(req, opt, t.f, why, len);
     rc = finish(&t, rc, text);
     *n = rc ? 0 : t.n;
@@ -210,10 +210,10 @@ int opy_rack_json(const oc_rack_shape *shape, const char *trace_path, uint64_t s
     *text = NULL;
     int rc = oc_rack_shape_check(shape, why, len);
     if (!rc)
-        rc = trace_path
-                 ? oc_rack_trace_read(trace_path, shape->servers * shape->tiles, &trace, why, len)
-                 : oc_rack_trace_random(seed, tenants, shape->servers * shape->tiles, &trace, why,
-                                        len);
+        rc = trace_path ? oc_rack_trace_read(NULL, trace_path, shape->servers * shape->tiles,
+                                             &trace, why, len)
+                        : oc_rack_trace_random(seed, tenants, shape->servers * shape->tiles, &trace,
+                                               why, len);
     if (!rc) rc = oc_rack_replay(shape, trace, &res, why, len);
     if (!rc && !(rc = start(&t))) rc = finish(&t, oc_rack_write_json(res, t.f), text);
     oc_rack_result_free(res);

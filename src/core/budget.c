@@ -1,5 +1,5 @@
 /*
- * budget.c — the memory budget, the verifier's shard settings, and files read within a cap.
+ * budget.c — the memory budget's check and its variables, and files read within a cap.
  *
  * The memory budget is one number every reader and checker asks before an allocation whose size
  * comes from input, so a 50-byte file cannot take 16 GB (oc_budget_check names what would need
@@ -17,45 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---- the memory budget ---- */
+/* ---- the memory budget ----
+ *
+ * The budget is a field of the settings a call was given (settings.c): oc__memory_budget() reads
+ * the calling thread's. */
 
-static _Atomic uint64_t memory_budget; /* 0: OC_DEFAULT_MEMORY_BUDGET */
-
-int oc_set_memory_budget(uint64_t bytes) {
-    if (bytes != 0 && (bytes < (UINT64_C(1) << 20) || bytes > OC_MAX_MEMORY_BUDGET))
-        return OC_EINVAL;
-    atomic_store(&memory_budget, bytes);
-    return 0;
-}
-
-uint64_t oc_memory_budget(void) {
-    uint64_t b = atomic_load(&memory_budget);
-    return b ? b : OC_DEFAULT_MEMORY_BUDGET;
-}
-
-/* The knobs of chunk-sharded verification (opticoll.h), beside the budget they share. */
-static _Atomic uint32_t verify_shard;    /* 0: automatic */
-static _Atomic unsigned verify_threads; /* 0: 2 */
-
-void oc_set_verify_shard(uint32_t chunks) {
-    atomic_store(&verify_shard, chunks);
-}
-
-uint32_t oc_verify_shard(void) {
-    return atomic_load(&verify_shard);
-}
-
-void oc_set_verify_threads(unsigned threads) {
-    atomic_store(&verify_threads, threads);
-}
-
-unsigned oc_verify_threads(void) {
-    unsigned t = atomic_load(&verify_threads);
-    return t ? t : 2;
-}
-
-int oc_budget_check(uint64_t bytes, const char *what, char *why, size_t whylen) {
-    const uint64_t budget = oc_memory_budget();
+static int budget_check(uint64_t budget, uint64_t bytes, const char *what, char *why,
+                        size_t whylen) {
     if (bytes <= budget) return 0;
     char need[32], have[32];
     oc__format_bytes(need, sizeof need, bytes);
@@ -66,26 +34,41 @@ int oc_budget_check(uint64_t bytes, const char *what, char *why, size_t whylen) 
                     what, need, have);
 }
 
-int oc_memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen) {
+int oc_budget_check(const oc_settings *s, uint64_t bytes, const char *what, char *why,
+                    size_t whylen) {
+    int rc = oc_settings_check(s, why, whylen);
+    return rc ? rc : budget_check(oc_settings_memory_budget(s), bytes, what, why, whylen);
+}
+
+int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen) {
+    return budget_check(oc__memory_budget(), bytes, what, why, whylen);
+}
+
+int oc_memory_budget_from_env(const char *mib, const char *old_mib, uint64_t *bytes, char *why,
+                              size_t whylen) {
     /* A variable set to nothing (`OPTICOLL_MEMORY_BUDGET_MIB= cmd`, the shell's way of clearing
      * one for a command) is unset, as for the shell's own variables, not a bad number. */
     if (mib && !*mib) mib = NULL;
     if (old_mib && !*old_mib) old_mib = NULL;
     const char *name = mib ? "OPTICOLL_MEMORY_BUDGET_MIB" : "OPTICOLL_VERIFY_BUDGET_MIB";
     const char *value = mib ? mib : old_mib;
-    if (!value) return 0;
+    if (!value) {
+        *bytes = 0;
+        return 0;
+    }
     char quoted[OC__QUOTE_SIZE]; /* the value is the user's text: escaped and cut */
     uint64_t v;
-    if (oc_parse_u64(value, 1, OC_MAX_MEMORY_BUDGET >> 20, &v) || oc_set_memory_budget(v << 20))
+    if (oc_parse_u64(value, 1, OC_MAX_MEMORY_BUDGET >> 20, &v))
         return oc__fail(why, whylen, OC_EINVAL,
                         "%s=%s: expected a whole number of MiB from 1 to %llu", name,
                         oc__quote(quoted, sizeof quoted, value),
                         (unsigned long long)(OC_MAX_MEMORY_BUDGET >> 20));
+    *bytes = v << 20;
     return 0;
 }
 
 uint64_t oc__file_cap(void) {
-    return oc_memory_budget() / 64;
+    return oc__memory_budget() / 64;
 }
 
 int oc__read_file(const char *path, uint64_t cap, const char *what, char **out, size_t *len,

@@ -35,9 +35,29 @@ void *oc__malloc_array(size_t n, size_t size);
 /* Grows *p (of *cap elements) to hold at least need elements; 0 or OC_ENOMEM. */
 int oc__grow(void **p, size_t *cap, size_t need, size_t elem);
 
-/* The memory budget's check (oc_budget_check) and the reader of its variables
- * (oc_memory_budget_from_env) are public (opticoll.h): the CLIs use them too. */
-#define oc__budget_check oc_budget_check
+/* ---- the settings of the call this thread is in (settings.c) ---- */
+
+/* The calling thread's settings: those of the public call it is in, or the defaults outside one
+ * (never NULL). */
+const oc_settings *oc__settings(void);
+/* Makes s the calling thread's settings until oc__settings_leave(the returned value); s NULL
+ * keeps the current ones (a call inside a call takes the outer call's). Nests. */
+const oc_settings *oc__settings_enter(const oc_settings *s);
+void oc__settings_leave(const oc_settings *prev);
+/* The entry point's form: oc_settings_check(s), then oc__settings_enter(s) when they pass; *prev
+ * is what oc__settings_leave takes either way. 0 or OC_EINVAL with the reason. */
+int oc__settings_enter_checked(const oc_settings *s, const oc_settings **prev, char *why,
+                               size_t whylen);
+/* The calling thread's settings, field by field, defaults applied. */
+uint64_t oc__memory_budget(void);
+unsigned oc__text_width(void);
+uint32_t oc__verify_shard(void);
+unsigned oc__verify_threads(void);
+oc_part *oc__settings_part(void);
+
+/* The memory budget's check against the calling thread's settings (oc_budget_check, public, takes
+ * the settings as an argument: the CLIs use it too). */
+int oc__budget_check(uint64_t bytes, const char *what, char *why, size_t whylen);
 /* Input files are capped at 1/64 of the memory budget, 64 MiB by default: a file under the cap
  * has a parsed form within the budget (libxml2's tree takes ~24 bytes per byte of XML, cJSON's
  * ~10 per byte of JSON), and /dev/zero stops after 64 MiB. */

@@ -9,9 +9,12 @@
  * the lowest failure seen so far: a job is skipped only when a job before it has already failed,
  * and then the answer cannot change. Workers are created per call and joined before it returns:
  * the calls are coarse (whole runs of the pipeline), so a thread's start costs nothing next to
- * them, and no thread outlives the call that made it.
+ * them, and no thread outlives the call that made it. Each worker takes the settings of the thread
+ * that called (core/settings.c), so a call's work reads the caller's settings on every thread.
  */
 #include "core/pool.h"
+
+#include "core/core.h"
 
 #include "opticoll.h"
 
@@ -25,17 +28,20 @@ typedef struct pool {
     int err;       /* its error */
     oc__pool_job job;
     void *ctx;
+    const oc_settings *settings; /* the calling thread's, for every worker (core/settings.c) */
     pthread_mutex_t lock;
 } pool;
 
 static void *worker(void *arg) {
     pool *p = arg;
+    /* The jobs are the calling thread's call's work: they read its settings on every thread. */
+    const oc_settings *prev = oc__settings_enter(p->settings);
     for (;;) {
         pthread_mutex_lock(&p->lock);
         /* a job after a failure is not needed: the answer is already one at or before it */
         size_t i = p->next < p->n && p->next < p->failed ? p->next++ : SIZE_MAX;
         pthread_mutex_unlock(&p->lock);
-        if (i == SIZE_MAX) return NULL;
+        if (i == SIZE_MAX) break;
         int rc = p->job(i, p->ctx);
         if (!rc) continue;
         pthread_mutex_lock(&p->lock);
@@ -45,10 +51,18 @@ static void *worker(void *arg) {
         }
         pthread_mutex_unlock(&p->lock);
     }
+    oc__settings_leave(prev);
+    return NULL;
 }
 
 int oc_pool_run(size_t n, unsigned threads, oc_pool_job job, void *ctx, size_t *failed) {
-    pool p = {.n = n, .next = 0, .failed = n, .err = 0, .job = job, .ctx = ctx};
+    pool p = {.n = n,
+              .next = 0,
+              .failed = n,
+              .err = 0,
+              .job = job,
+              .ctx = ctx,
+              .settings = oc__settings()};
     if (failed) *failed = n;
     if (!n) return 0;
     if (pthread_mutex_init(&p.lock, NULL)) return OC_ENOMEM;

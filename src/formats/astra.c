@@ -169,8 +169,8 @@ static void run_sh(FILE *f, const void *arg) {
           f);
 }
 
-int oc_export_astra(const oc_request *req, oc_astra_writer write, void *ctx, char *why,
-                    size_t len) {
+static int export_astra_in(const oc_request *req, oc_astra_writer write, void *ctx, char *why,
+                           size_t len) {
     astra_watch w = {
         .watch = {.what = "the ASTRA-sim export", .attach = astra_attach, .finish = astra_finish}};
     oc_report *rep = NULL;
@@ -208,5 +208,14 @@ int oc_export_astra(const oc_request *req, oc_astra_writer write, void *ctx, cha
     free(buf);
 out:
     oc_report_free(rep);
+    return rc;
+}
+
+int oc_export_astra(const oc_request *req, oc_astra_writer write, void *ctx, char *why,
+                    size_t len) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, len);
+    if (!rc) rc = export_astra_in(req, write, ctx, why, len);
+    oc__settings_leave(prev);
     return rc;
 }

@@ -182,8 +182,8 @@ static int push_node(crank *rk, cnode c) {
     return 0;
 }
 
-int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, char *why,
-                     size_t len) {
+static int export_chakra_in(const oc_request *req, oc_chakra_writer write, void *ctx, char *why,
+                            size_t len) {
     oc__export ex;
     oc__store store;
     oc__store_init(&store);
@@ -290,6 +290,15 @@ out:
     free(deps);
     oc__store_free(&store);
     oc__export_end(&ex);
+    return rc;
+}
+
+int oc_export_chakra(const oc_request *req, oc_chakra_writer write, void *ctx, char *why,
+                     size_t len) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, len);
+    if (!rc) rc = export_chakra_in(req, write, ctx, why, len);
+    oc__settings_leave(prev);
     return rc;
 }
 

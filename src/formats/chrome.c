@@ -164,7 +164,7 @@ static int chrome_finish(oc__watch *wt, oc_report *rep, char *why, size_t len) {
     return 0;
 }
 
-int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t len) {
+static int export_chrome_in(const oc_request *req, FILE *f, char *why, size_t len) {
     oc__export x;
     int rc = oc__export_begin(req, &x, why, len);
     if (rc) goto out;
@@ -209,5 +209,13 @@ int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t len) {
     if (rc == OC_EIO) rc = oc__fail(why, len, rc, "write error: %s", strerror(errno));
 out:
     oc__export_end(&x);
+    return rc;
+}
+
+int oc_export_chrome(const oc_request *req, FILE *f, char *why, size_t len) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, len);
+    if (!rc) rc = export_chrome_in(req, f, why, len);
+    oc__settings_leave(prev);
     return rc;
 }

@@ -703,7 +703,8 @@ static int finish_drawing(drawer *d, const oc_report *rep, FILE *f, char *why, s
     return rc;
 }
 
-int oc_draw(const oc_request *req, const oc_draw_options *opt, FILE *f, char *why, size_t len) {
+static int draw_in(const oc_request *req, const oc_draw_options *opt, FILE *f, char *why,
+                   size_t len) {
     int rc = check_options(opt, why, len);
     if (rc) return rc;
     drawer d;
@@ -716,8 +717,16 @@ int oc_draw(const oc_request *req, const oc_draw_options *opt, FILE *f, char *wh
     return rc;
 }
 
-int oc_draw_file(const char *path, const char *network, const oc_kv *net_params,
-                 const oc_draw_options *opt, FILE *f, char *why, size_t len) {
+int oc_draw(const oc_request *req, const oc_draw_options *opt, FILE *f, char *why, size_t len) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, len);
+    if (!rc) rc = draw_in(req, opt, f, why, len);
+    oc__settings_leave(prev);
+    return rc;
+}
+
+static int draw_file(const char *path, const char *network, const oc_kv *net_params,
+                     const oc_draw_options *opt, FILE *f, char *why, size_t len) {
     int rc = check_options(opt, why, len);
     if (rc) return rc;
     drawer d;
@@ -727,5 +736,15 @@ int oc_draw_file(const char *path, const char *network, const oc_kv *net_params,
     if (!rc) rc = finish_drawing(&d, rep, f, why, len);
     oc_report_free(rep);
     drawer_free(&d);
+    return rc;
+}
+
+int oc_draw_file(const oc_settings *settings, const char *path, const char *network,
+                 const oc_kv *net_params, const oc_draw_options *opt, FILE *f, char *why,
+                 size_t len) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(settings, &prev, why, len);
+    if (!rc) rc = draw_file(path, network, net_params, opt, f, why, len);
+    oc__settings_leave(prev);
     return rc;
 }

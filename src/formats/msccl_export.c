@@ -1063,8 +1063,8 @@ static int refuse(char *why, size_t len, const mbuild *b, const char *algo, cons
                     b->rt->name, allow);
 }
 
-int oc_export_msccl_for(const oc_request *req, const char *runtime, int inplace, FILE *f,
-                        char *why, size_t len) {
+static int export_msccl_for_in(const oc_request *req, const char *runtime, int inplace, FILE *f,
+                               char *why, size_t len) {
     const mrt *rt = NULL;
     for (size_t i = 0; i < sizeof runtimes / sizeof runtimes[0]; i++)
         if (!runtime || !strcmp(runtime, runtimes[i].name)) {
@@ -1209,6 +1209,15 @@ out:
     mbuild_free(&b);
     oc__store_free(&store);
     oc__export_end(&x);
+    return rc;
+}
+
+int oc_export_msccl_for(const oc_request *req, const char *runtime, int inplace, FILE *f, char *why,
+                        size_t len) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, len);
+    if (!rc) rc = export_msccl_for_in(req, runtime, inplace, f, why, len);
+    oc__settings_leave(prev);
     return rc;
 }
 

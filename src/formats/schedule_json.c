@@ -43,7 +43,7 @@
 /* ---- export ---- */
 
 uint64_t oc__output_cap(void) {
-    return oc_memory_budget() / 4;
+    return oc__memory_budget() / 4;
 }
 
 int oc__output_refuse(const char *what, uint64_t done, const char *unit, char *why, size_t len) {
@@ -222,7 +222,7 @@ static int write_tail(FILE *f, char *why, size_t len) {
     return 0;
 }
 
-int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
+static int export_json_in(const oc_request *req, FILE *f, char *why, size_t len) {
     oc__export x;
     /* 1. Verify and map, counting the file's least size. Nothing is written unless this
      * passes. */
@@ -242,6 +242,14 @@ int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
     free(w.text);
 out:
     oc__export_end(&x);
+    return rc;
+}
+
+int oc_export_json(const oc_request *req, FILE *f, char *why, size_t len) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, len);
+    if (!rc) rc = export_json_in(req, f, why, len);
+    oc__settings_leave(prev);
     return rc;
 }
 
@@ -361,9 +369,14 @@ static int string_kv(const cJSON *obj, oc_kv *kv, const char *what, const char *
     return 0;
 }
 
-int oc_verify_file(const char *path, const char *network, const oc_kv *net_params, oc_report **out,
-                   char *why, size_t len) {
-    return oc__verify_file_watched(path, network, net_params, NULL, out, why, len);
+int oc_verify_file(const oc_settings *settings, const char *path, const char *network,
+                   const oc_kv *net_params, oc_report **out, char *why, size_t len) {
+    *out = NULL;
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(settings, &prev, why, len);
+    if (!rc) rc = oc__verify_file_watched(path, network, net_params, NULL, out, why, len);
+    oc__settings_leave(prev);
+    return rc;
 }
 
 int oc__verify_file_watched(const char *path, const char *network, const oc_kv *net_params,

@@ -44,7 +44,8 @@ static int sg_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
     return 0;
 }
 
-int oc_simgrid_platform(const oc_request *req, FILE *f, oc_report **out, char *why, size_t len) {
+static int simgrid_platform_in(const oc_request *req, FILE *f, oc_report **out, char *why,
+                               size_t len) {
     sg_watch w = {
         .watch = {.what = "the SimGrid platform", .attach = sg_attach, .finish = sg_finish}};
     *out = NULL;
@@ -85,5 +86,14 @@ int oc_simgrid_platform(const oc_request *req, FILE *f, oc_report **out, char *w
     rep = NULL;
 out:
     oc_report_free(rep);
+    return rc;
+}
+
+int oc_simgrid_platform(const oc_request *req, FILE *f, oc_report **out, char *why, size_t len) {
+    if (out) *out = NULL;
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, len);
+    if (!rc) rc = simgrid_platform_in(req, f, out, why, len);
+    oc__settings_leave(prev);
     return rc;
 }

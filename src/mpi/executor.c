@@ -106,6 +106,14 @@ size_t oc_mpi_cache_entries(void) {
     return cache_len;
 }
 
+/* The library settings of the schedules planned from now on (oc_mpi_settings); NULL: the
+ * defaults. Held as the schedule cache is: this layer's calls are MPI's, with no room for them. */
+static const oc_settings *mpi_settings;
+
+void oc_mpi_settings(const oc_settings *settings) {
+    mpi_settings = settings;
+}
+
 void oc_mpi_inject_drop_transfer(long round, long index) {
     drop_round = round < 0 ? -1 : round;
     drop_index = round < 0 ? -1 : index;
@@ -464,7 +472,9 @@ static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, 
     memset(&plan, 0, sizeof plan);
     const oc__algo *algo = NULL;
     const oc__model *model = NULL;
-    int rc = 0;
+    const oc_settings *prev = NULL;
+    int rc = oc__settings_enter_checked(mpi_settings, &prev, why, len);
+    if (rc) goto out;
     if (!params || !rep || !e) {
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
         goto out;
@@ -555,6 +565,7 @@ static int get_entry(oc_collective coll, const char *algorithm, uint32_t nodes, 
     *out = e;
     e = NULL;
 out:
+    oc__settings_leave(prev);
     if (algo) oc__plan_free(algo, &plan);
     oc__store_free(&store);
     entry_free(e);

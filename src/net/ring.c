@@ -759,7 +759,7 @@ typedef struct round_ends {
 } round_ends;
 
 static size_t last_round_bytes(void) {
-    const uint64_t b = oc_memory_budget() / 16, cap = (uint64_t)256 << 20;
+    const uint64_t b = oc__memory_budget() / 16, cap = (uint64_t)256 << 20;
     return (size_t)(b < cap ? b : cap);
 }
 

@@ -129,10 +129,10 @@ int oc_report_write_json(const oc_report *r, FILE *f) {
 
 /* ---- text ---- */
 
-void oc_report_format_time(const oc_report *r, char *buf, size_t len, double t) {
+size_t oc_report_format_time(const oc_report *r, char *buf, size_t len, double t) {
     double v;
     const char *unit = oc_report_time_unit(r, &v);
-    oc_format_time(buf, len, t, unit, v);
+    return oc_format_time(buf, len, t, unit, v);
 }
 
 /* The five largest entries of a links array by busy_s (ties: the earlier first), into top[]. */

@@ -106,28 +106,18 @@ int oc__table_row(oc__table *t, const char *const *cells) {
 
 /* ---- fitting a table to a width ----------------------------------------------------------------
  *
- * A table wider than the text width (oc_set_text_width) is fitted in two moves. First the reason
- * column: a reason longer than the column's short form (its header, at least SHORT_REASON
- * columns) becomes a note number "[k]", and the notes are printed under the table, each wrapped
- * to the width (a reason repeated on several rows is one note); a table whose last column is data
- * (last_is_data) keeps it as a column. Then, while the table is still too wide, the widest other
- * column gives up a column at a time (down to MIN_COL, its header's longest word or its cells'
- * longest word up to MAX_WORD) and its cells wrap at spaces onto more lines; only if that is not
- * enough are words cut, down to CUT_COL columns, but never a number (the table is then wider than
- * asked: "7197.0" and "2" on two lines would misread as 7197.0). The CSV and JSON (the table sink)
- * always see the whole cells: fitting changes only the text on the page. */
+ * A table wider than the text width (the call's oc_settings.text_width) is fitted in two moves.
+ * First the reason column: a reason longer than the column's short form (its header, at least
+ * SHORT_REASON columns) becomes a note number "[k]", and the notes are printed under the table,
+ * each wrapped to the width (a reason repeated on several rows is one note); a table whose last
+ * column is data (last_is_data) keeps it as a column. Then, while the table is still too wide, the
+ * widest other column gives up a column at a time (down to MIN_COL, its header's longest word or
+ * its cells' longest word up to MAX_WORD) and its cells wrap at spaces onto more lines; only if
+ * that is not enough are words cut, down to CUT_COL columns, but never a number (the table is then
+ * wider than asked: "7197.0" and "2" on two lines would misread as 7197.0). The CSV and JSON (the
+ * table sink) always see the whole cells: fitting changes only the text on the page. */
 
 enum { SHORT_REASON = 12, MIN_COL = 8, MAX_WORD = 16, CUT_COL = 5, NOTE_INDENT = 6 };
-
-static _Atomic unsigned text_width; /* 0: no limit */
-
-void oc_set_text_width(unsigned columns) {
-    text_width = columns;
-}
-
-unsigned oc_text_width(void) {
-    return text_width;
-}
 
 /* Bytes of s that fill at most `width` columns, cut after the last space that fits (or, for a
  * word longer than the width, inside it at a character boundary); *skip: the spaces after the
@@ -156,7 +146,7 @@ static size_t piece(const char *s, size_t width, size_t *skip) {
 static void print_piece(FILE *f, const char **rest, size_t width, int last);
 
 void oc__wrap_text(FILE *f, const char *text, size_t len) {
-    const size_t W = oc_text_width();
+    const size_t W = oc__text_width();
     char *line = NULL;
     size_t cap = 0;
     for (size_t at = 0; at < len;) {
@@ -305,7 +295,7 @@ static size_t table_width(const size_t *width, size_t ncols) {
 
 void oc__table_print(const oc__table *t, FILE *f) {
     if (table_sink) table_sink(t); /* reproduce --out keeps it as CSV (figures.c) */
-    const size_t nc = t->ncols, last = nc - 1, W = oc_text_width();
+    const size_t nc = t->ncols, last = nc - 1, W = oc__text_width();
     size_t width[OC__MAX_COLS];
     for (size_t c = 0; c < nc; c++) {
         width[c] = display_width(t->head[c]);

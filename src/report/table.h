@@ -41,7 +41,7 @@ void oc__table_free(oc__table *t);
 int oc__table_row(oc__table *t, const char *const *cells);
 void oc__table_print(const oc__table *t, FILE *f);
 
-/* Writes text (len bytes) to f, every line wider than the text width (oc_text_width; 0: none)
+/* Writes text (len bytes) to f, every line wider than the text width (oc__text_width(); 0: none)
  * wrapped at spaces, its continuation lines indented two columns more than its own indent; table
  * rows (" | ", "-+-") are left whole, since the table fitted them already. For the prose around
  * the tables (the reproductions' paragraphs), so that no line is wider than the page. */

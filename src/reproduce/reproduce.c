@@ -91,8 +91,8 @@ static int run_one(const paper *p, const oc_reproduce_settings *set, FILE *f, ch
     return rc;
 }
 
-int oc_reproduce_with(const char *name, const oc_reproduce_settings *settings, FILE *f, char *why,
-                      size_t whylen) {
+static int reproduce_with_in(const char *name, const oc_reproduce_settings *settings, FILE *f,
+                             char *why, size_t whylen) {
     if (why && whylen) why[0] = 0;
     if (!name || !f) return oc__fail(why, whylen, OC_EINVAL, "reproduce: no paper or no output");
     int all = strcmp(name, "all") == 0;
@@ -115,6 +115,15 @@ int oc_reproduce_with(const char *name, const oc_reproduce_settings *settings, F
         *c = ',';
     return oc__fail(why, whylen, OC_ENOENT, "unknown paper '%s' (known: %s, all)", OC_Q(name),
                     known);
+}
+
+int oc_reproduce_with(const char *name, const oc_reproduce_settings *settings, FILE *f, char *why,
+                      size_t whylen) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(settings ? settings->library : NULL, &prev, why, whylen);
+    if (!rc) rc = reproduce_with_in(name, settings, f, why, whylen);
+    oc__settings_leave(prev);
+    return rc;
 }
 
 int oc_reproduce(const char *name, FILE *f, char *why, size_t whylen) {

@@ -453,7 +453,7 @@ typedef struct bert_res {
 /* BERT-large from the models file (data/models.tsv): *models to free with oc_models_free on
  * success; on an error nothing is held. */
 static int bert_large(oc_model **models, size_t *count, const oc_model **m, char *why, size_t len) {
-    int rc = oc_models_read(oc__models_default(), models, count, why, len);
+    int rc = oc_models_read(NULL, oc__models_default(), models, count, why, len);
     if (rc) return rc;
     if ((*m = oc_model_find(*models, *count, "BERT-large"))) return 0;
     oc_models_free(*models);

@@ -173,7 +173,7 @@ uint32_t oc__rwrht_used_u32(const jobs *J, size_t i, const char *key) {
 int oc__rwrht_read_models(wmodel *out, size_t *nm, size_t *norm, char *why, size_t whylen) {
     oc_model *all = NULL;
     size_t count = 0;
-    int rc = oc_models_read(oc__models_default(), &all, &count, why, whylen);
+    int rc = oc_models_read(NULL, oc__models_default(), &all, &count, why, whylen);
     if (rc) return rc;
     *nm = PAPER_MODELS;
     *norm = PAPER_MODELS;

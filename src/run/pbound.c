@@ -63,7 +63,8 @@ int oc__pbound_report(const oc_request *req, const oc__model *model, oc_report *
     return 0;
 }
 
-int oc_physical_bound(const oc_request *req, oc_physical_bound_info *out, char *why, size_t len) {
+static int physical_bound_in(const oc_request *req, oc_physical_bound_info *out, char *why,
+                             size_t len) {
     if (!req || !out) return oc__fail(why, len, OC_EINVAL, "no request");
     if (!req->network) return oc__fail(why, len, OC_EINVAL, "a physical bound needs a network");
     const oc__model *model = oc__model_find(req->network);
@@ -77,6 +78,14 @@ int oc_physical_bound(const oc_request *req, oc_physical_bound_info *out, char *
     *out = (oc_physical_bound_info){b.steps,    b.time_s, b.steps_arg, b.time_arg,
                                     b.gap_side, unit,     unit_value};
     return 0;
+}
+
+int oc_physical_bound(const oc_request *req, oc_physical_bound_info *out, char *why, size_t len) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, len);
+    if (!rc) rc = physical_bound_in(req, out, why, len);
+    oc__settings_leave(prev);
+    return rc;
 }
 
 /* What the CLI prints after "likely loose: ", per side: the reason a gap points there. */

@@ -111,7 +111,7 @@ static int run_planned(const oc__spec *spec, oc__source source, void *source_arg
     if (!shard->separate) {
         /* a reduction's one pass keeps to a shard's size, and is sharded if it outgrows it;
          * one in the orbit state (verify.c) to the share the plan counted it in */
-        const uint64_t share = !oc_collective_reduces(spec->coll)            ? oc_memory_budget()
+        const uint64_t share = !oc_collective_reduces(spec->coll)            ? oc__memory_budget()
                                : oc__verifier_orbit_fits(spec, shard->share) ? shard->share
                                                                              : shard->target;
         if ((rc = oc__verifier_new_window(spec, 0, spec->chunks, share, &ver, why, len))) goto out;
@@ -348,7 +348,7 @@ fail:
     return rc;
 }
 
-int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
+static int run_in(const oc_request *req, oc_report **out, char *why, size_t len) {
     if (out) *out = NULL;
     if (!req) return oc__fail(why, len, OC_EINVAL, "no request");
     if (!req->links) return oc__run_request(req, NULL, out, why, len);
@@ -356,6 +356,15 @@ int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
     if (!links) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     int rc = oc__run_request(req, oc__links_watch(links), out, why, len);
     oc__links_free(links);
+    return rc;
+}
+
+int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
+    if (out) *out = NULL;
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, len);
+    if (!rc) rc = run_in(req, out, why, len);
+    oc__settings_leave(prev);
     return rc;
 }
 

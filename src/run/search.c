@@ -70,7 +70,7 @@
  * twice: the all-to-all of 4096 nodes (rhd's first level at N = 4096, which the halving and the
  * doubling both have) is 16.7 M transfers, 192 MiB as kept; at 64 MiB it was mapped twice, 2.4 s each. */
 static size_t round_cache_bytes(void) {
-    const uint64_t b = oc_memory_budget() / 8, floor = (uint64_t)64 << 20;
+    const uint64_t b = oc__memory_budget() / 8, floor = (uint64_t)64 << 20;
     return (size_t)(b > floor ? (b < SIZE_MAX ? b : SIZE_MAX) : floor);
 }
 
@@ -542,11 +542,11 @@ static char *params_text(const oc_kv *kv) {
 static int s_offer(oc__search *base, const oc__bound *bound, const oc_kv *params) {
     searcher *s = (searcher *)base;
     oc__search_entry *e;
-    const uint64_t share = oc_memory_budget() / SEARCH_LOG_SHARE;
+    const uint64_t share = oc__memory_budget() / SEARCH_LOG_SHARE;
     if (s->log_bytes > share) {
         char have[32], all[32];
         oc__format_bytes(have, sizeof have, share);
-        oc__format_bytes(all, sizeof all, oc_memory_budget());
+        oc__format_bytes(all, sizeof all, oc__memory_budget());
         snprintf(s->too_big, sizeof s->too_big,
                  "the parameter search of %s on %u nodes offered more than %zu candidates, whose "
                  "log needs more than %s, a quarter of the memory budget of %s (pin a parameter "

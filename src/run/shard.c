@@ -24,7 +24,7 @@
  * a shard's cells in once per thread, not once per shard.
  *
  * Across processes (opticoll-cluster's MPI ranks), the same argument splits one run: each
- * process is a part (oc__set_part) that verifies a contiguous share of the shards on its own
+ * process is a part (oc_settings.part) that verifies a contiguous share of the shards on its own
  * pool, part 0 also runs the cost pass, and the tool's combine callback (the only place MPI is
  * called, on the thread that started the run) keeps the smallest key over the parts, so the key
  * travels with its reason. The library never learns how the parts talk.
@@ -231,17 +231,11 @@ void oc__set_shard_progress(oc_progress_fn fn, void *ctx) {
     shard_progress_now.ctx = ctx;
 }
 
-/* The part this thread's runs play (oc__set_part); NULL: the whole run. */
-static _Thread_local oc__part *part_now;
-
-void oc_set_part(oc_part *part) {
-    part_now = part;
-}
-
 /* A run split across parts is verified in passes of its own, in at least as many shards as
  * there are parts (while there are chunks), so that every part has a share: smaller shards are
  * also less memory a process. */
 static void plan_part(uint32_t chunks, oc__shard_plan *plan) {
+    const oc__part *part_now = oc__settings_part();
     if (!part_now || part_now->count < 2) return;
     plan->separate = 1;
     const uint32_t want = part_now->count < chunks ? part_now->count : chunks;
@@ -251,7 +245,7 @@ static void plan_part(uint32_t chunks, oc__shard_plan *plan) {
 }
 
 int oc__shard_round_fits(const oc__spec *spec, char *why, size_t len) {
-    const uint64_t budget = oc_memory_budget(), share = budget / (oc_verify_threads() + 1);
+    const uint64_t budget = oc__memory_budget(), share = budget / (oc__verify_threads() + 1);
     const uint64_t target = share < OC_VERIFY_SHARD_BYTES ? share : OC_VERIFY_SHARD_BYTES;
     /* max_round * bytes, compared without overflow (an algorithm's bound may be huge) */
     if (!spec->max_round || spec->max_round <= (budget - target) / OC__ROUND_BYTES_PER_TRANSFER)
@@ -270,9 +264,9 @@ int oc__shard_round_fits(const oc__spec *spec, char *why, size_t len) {
 }
 
 int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, size_t len) {
-    const uint32_t C = spec->chunks, forced = oc_verify_shard();
-    const uint64_t budget = oc_memory_budget();
-    plan->threads = oc_verify_threads();
+    const uint32_t C = spec->chunks, forced = oc__verify_shard();
+    const uint64_t budget = oc__memory_budget();
+    plan->threads = oc__verify_threads();
     /* Each of the threads' shards and the cost pass get an equal share of the budget, and a shard
      * is sized to at most OC_VERIFY_SHARD_BYTES (small shards stay in cache and keep the resident
      * size low; the generator's re-runs are the price, small for windowed generators). */
@@ -437,6 +431,7 @@ int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg
                        size_t len) {
     memset(out, 0, sizeof *out);
     /* A part of a split run verifies its share of the shards, and part 0 runs the cost pass. */
+    oc__part *part_now = oc__settings_part();
     oc__part *part = part_now && part_now->count > 1 ? part_now : NULL;
     uint32_t lo = 0, hi = plan->shards;
     if (part) {

@@ -40,9 +40,9 @@ typedef struct oc__shard_plan {
     uint64_t share, target;
 } oc__shard_plan;
 
-/* Chooses the plan for `spec` from the memory budget and the knobs (oc_set_verify_shard,
- * oc_set_verify_threads). Refuses with OC_ETOOBIG and one line, before anything is generated,
- * when not even a one-chunk shard fits its share of the budget. */
+/* Chooses the plan for `spec` from the memory budget and the knobs (the call's settings:
+ * verify_shard, verify_threads). Refuses with OC_ETOOBIG and one line, before anything is
+ * generated, when not even a one-chunk shard fits its share of the budget. */
 int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, size_t len);
 /* Whether the largest round said ahead (spec->max_round) fits the memory budget beside a shard's
  * share, as oc__shard_plan_for asks first: 0, or OC_ETOOBIG and one line. The search asks it of
@@ -85,12 +85,12 @@ struct oc_part_result {
 };
 typedef struct oc_part_result oc__part_result;
 
-/* The part (oc_part), oc_set_part and oc_part_merge are public (opticoll.h, where their contract
- * is written): the tool that splits a run across processes hands the part down. While a part is
- * set, every oc__verify_sharded on this thread runs only its part and calls part->combine, and
- * oc__shard_plan_for makes every run a separate pass of at least `count` shards. */
+/* The part (oc_part) and oc_part_merge are public (opticoll.h, where their contract is written):
+ * the tool that splits a run across processes hands the part down in the run's settings
+ * (oc_settings.part). While a part is set, every oc__verify_sharded on this thread runs only its
+ * part and calls part->combine, and oc__shard_plan_for makes every run a separate pass of at least
+ * `count` shards. */
 typedef oc_part oc__part;
-#define oc__set_part oc_set_part
 #define oc__part_merge oc_part_merge
 
 /* The progress callback of the run on this thread (NULL, the default: none). While it is set,

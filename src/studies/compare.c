@@ -186,8 +186,8 @@ static int compare_job(size_t k, void *ctx) {
     return compare_one(j->req, j->pins, &j->runs[k], j->why + k * WHY_LEN, WHY_LEN);
 }
 
-int oc_compare(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
-               const oc_kv *pins, oc_compare_result *out, char *why, size_t whylen) {
+static int compare_in(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
+                      const oc_kv *pins, oc_compare_result *out, char *why, size_t whylen) {
     if (!out) return oc__fail(why, whylen, OC_EINVAL, "compare: no result to fill");
     memset(out, 0, sizeof *out);
     if (!req || !req->network)
@@ -225,6 +225,15 @@ int oc_compare(const oc_request *req, const char *const *algorithms, size_t nalg
     return 0;
 fail:
     oc_compare_result_free(&res);
+    return rc;
+}
+
+int oc_compare(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
+               const oc_kv *pins, oc_compare_result *out, char *why, size_t whylen) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, whylen);
+    if (!rc) rc = compare_in(req, algorithms, nalgorithms, pins, out, why, whylen);
+    oc__settings_leave(prev);
     return rc;
 }
 

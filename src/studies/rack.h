@@ -150,7 +150,8 @@ typedef struct oc__rack_arch_result {
 } oc__rack_arch_result;
 
 struct oc_rack_result {
-    oc__rack_shape shape;
+    oc__rack_shape shape;        /* shape.settings: &settings, or NULL when the caller gave none */
+    oc_settings settings;        /* a copy of the caller's, for the text's width */
     const oc__rack_trace *trace; /* not owned */
     double span;                 /* first to last event */
     oc__rack_arch_result arch[OC__RACK_ARCHS];

@@ -56,7 +56,7 @@ void oc__rack_ar_text(char *buf, size_t len, const oc__rack_ar *ar) {
         snprintf(buf, len, "%s, %s", ar->algo, t);
 }
 
-int oc_rack_write_text(const oc_rack_result *r, int detail, FILE *f) {
+static int write_text(const oc_rack_result *r, int detail, FILE *f) {
     const oc__rack_shape *s = &r->shape;
     const oc__rack_trace *t = r->trace;
     char sz[32];
@@ -182,6 +182,14 @@ int oc_rack_write_text(const oc_rack_result *r, int detail, FILE *f) {
     oc__table_free(&tab);
     if (rc) return rc;
     return ferror(f) ? OC_EIO : 0;
+}
+
+int oc_rack_write_text(const oc_rack_result *r, int detail, FILE *f) {
+    /* the tables fit the width of the settings the replay was given */
+    const oc_settings *prev = oc__settings_enter(r->shape.settings);
+    int rc = write_text(r, detail, f);
+    oc__settings_leave(prev);
+    return rc;
 }
 
 /* One architecture's totals, appended to the array `to`. */

@@ -252,6 +252,10 @@ int oc__rack_replay(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack_r
                     char *why, size_t whylen) {
     memset(out, 0, sizeof *out);
     out->shape = *s;
+    if (s->settings) {
+        out->settings = *s->settings;
+        out->shape.settings = &out->settings;
+    }
     out->trace = t;
     int rc = oc__rack_shape_check(s, why, whylen);
     if (rc) return rc;
@@ -285,9 +289,13 @@ int oc__rack_replay(const oc__rack_shape *s, const oc__rack_trace *t, oc__rack_r
 
 int oc_rack_replay(const oc_rack_shape *s, const oc_rack_trace *t, oc_rack_result **out, char *why,
                    size_t whylen) {
-    *out = calloc(1, sizeof **out);
-    if (!*out) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-    int rc = oc__rack_replay(s, t, *out, why, whylen);
+    *out = NULL;
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(s ? s->settings : NULL, &prev, why, whylen);
+    if (!rc && !(*out = calloc(1, sizeof **out)))
+        rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    if (!rc) rc = oc__rack_replay(s, t, *out, why, whylen);
+    oc__settings_leave(prev);
     if (rc) {
         free(*out);
         *out = NULL;

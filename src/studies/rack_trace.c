@@ -327,11 +327,15 @@ static int trace_read(const char *path, uint32_t rack_gpus, oc__rack_trace *out,
 
 /* ---- the public handles (opticoll_studies.h): the same trace and result, allocated ---------- */
 
-int oc_rack_trace_read(const char *path, uint32_t rack_gpus, oc_rack_trace **out, char *why,
-                       size_t whylen) {
-    *out = calloc(1, sizeof **out);
-    if (!*out) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-    int rc = trace_read(path, rack_gpus, *out, why, whylen);
+int oc_rack_trace_read(const oc_settings *settings, const char *path, uint32_t rack_gpus,
+                       oc_rack_trace **out, char *why, size_t whylen) {
+    *out = NULL;
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(settings, &prev, why, whylen); /* the file's cap */
+    if (!rc && !(*out = calloc(1, sizeof **out)))
+        rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    if (!rc) rc = trace_read(path, rack_gpus, *out, why, whylen);
+    oc__settings_leave(prev);
     if (rc) {
         free(*out);
         *out = NULL;

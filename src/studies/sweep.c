@@ -24,6 +24,7 @@
 
 struct oc_sweep {
     oc_request base;    /* the spec's request (algorithm, nodes and bytes unused) */
+    oc_settings settings; /* a copy of the spec's settings (base.settings points here or is NULL) */
     const char **algos; /* the candidates: names owned by the registry */
     size_t nalgos;
     uint64_t *nodes, *sizes; /* copies of the spec's lists */
@@ -104,13 +105,19 @@ int oc_sweep_new(const oc_sweep_spec *spec, oc_sweep **out, char *why, size_t wh
         known = !strcmp(oc_network_at(i)->name, spec->base.network);
     if (!known)
         return oc__fail(why, whylen, OC_ENOENT, "unknown network '%s'", OC_Q(spec->base.network));
+    int rc = oc_settings_check(spec->base.settings, why, whylen);
+    if (rc) return rc;
     oc_sweep *s = calloc(1, sizeof *s);
     if (!s) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     s->base = spec->base;
+    if (spec->base.settings) {
+        s->settings = *spec->base.settings;
+        s->base.settings = &s->settings;
+    }
     s->base.algorithm = NULL;
     s->nnodes = spec->nnodes;
     s->nsizes = spec->nsizes;
-    int rc;
+    const oc_settings *prev = oc__settings_enter(s->base.settings);
     if ((rc = sweep_algorithms(s, spec, why, whylen)) ||
         (rc = sweep_list("node counts", spec->nodes, spec->nnodes, 1, OC_MAX_NODES, &s->nodes, why,
                          whylen)) ||
@@ -140,9 +147,11 @@ int oc_sweep_new(const oc_sweep_spec *spec, oc_sweep **out, char *why, size_t wh
         p->nodes = (uint32_t)s->nodes[i / (s->nsizes * s->nalgos)];
         p->bytes = s->sizes[i / s->nalgos % s->nsizes];
     }
+    oc__settings_leave(prev);
     *out = s;
     return 0;
 fail:
+    oc__settings_leave(prev);
     oc_sweep_free(s);
     return rc;
 }
@@ -367,7 +376,9 @@ int oc_sweep_run(oc_sweep *s, size_t lo, size_t hi, unsigned threads, char *why,
                         s->n);
     sweep_range r = {.s = s, .lo = lo};
     oc__progress_begin(&r.progress, s->base.progress, s->base.progress_ctx, "points", hi - lo);
+    const oc_settings *prev = oc__settings_enter(s->base.settings); /* for the pool's workers */
     int rc = oc__pool_run(hi - lo, threads, range_job, &r, NULL);
+    oc__settings_leave(prev);
     oc__progress_end(&r.progress);
     if (rc == OC_ECANCELED)
         return oc__fail(why, whylen, rc, "cancelled: the sweep's points stopped");

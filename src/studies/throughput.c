@@ -80,8 +80,8 @@ static int run_side(const oc_throughput *t, int i, oc_throughput_side *s, char *
     return 0;
 }
 
-int oc_throughput_estimate(const oc_throughput_in *in, oc_throughput *out, char *why,
-                           size_t whylen) {
+static int throughput_estimate_in(const oc_throughput_in *in, oc_throughput *out, char *why,
+                                  size_t whylen) {
     if (why && whylen) why[0] = 0;
     if (!in || !out) return oc__fail(why, whylen, OC_EINVAL, "throughput: no input or output");
     memset(out, 0, sizeof *out);
@@ -129,6 +129,15 @@ int oc_throughput_estimate(const oc_throughput_in *in, oc_throughput *out, char 
     out->best = out->side[1].iteration_s < out->side[0].iteration_s ? 1 : 0;
     out->speedup = out->side[out->best].samples_per_s / out->side[2].samples_per_s;
     return 0;
+}
+
+int oc_throughput_estimate(const oc_throughput_in *in, oc_throughput *out, char *why,
+                           size_t whylen) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(in ? in->settings : NULL, &prev, why, whylen);
+    if (!rc) rc = throughput_estimate_in(in, out, why, whylen);
+    oc__settings_leave(prev);
+    return rc;
 }
 
 void oc_throughput_free(oc_throughput *t) {

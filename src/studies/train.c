@@ -303,9 +303,7 @@ const char *oc_models_default(void) {
     return OC_DATA_DIR "/models.tsv";
 }
 
-int oc_models_read(const char *path, oc_model **out, size_t *count, char *why, size_t whylen) {
-    *out = NULL;
-    *count = 0;
+static int models_read(const char *path, oc_model **out, size_t *count, char *why, size_t whylen) {
     if (!path) return oc__fail(why, whylen, OC_EINVAL, "no models file");
     /* the models file's own cap, or the input file cap if that is lower */
     const uint64_t cap = oc__file_cap() < MAX_FILE_BYTES ? oc__file_cap() : MAX_FILE_BYTES;
@@ -314,6 +312,17 @@ int oc_models_read(const char *path, oc_model **out, size_t *count, char *why, s
     int rc = oc__read_file(path, cap, NULL, &text, &len, why, whylen);
     if (!rc) rc = oc_models_parse(text, len, path, out, count, why, whylen);
     free(text);
+    return rc;
+}
+
+int oc_models_read(const oc_settings *settings, const char *path, oc_model **out, size_t *count,
+                   char *why, size_t whylen) {
+    *out = NULL;
+    *count = 0;
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(settings, &prev, why, whylen); /* the file's cap */
+    if (!rc) rc = models_read(path, out, count, why, whylen);
+    oc__settings_leave(prev);
     return rc;
 }
 
@@ -397,8 +406,8 @@ static const char *network_named(const char *name) {
     return NULL;
 }
 
-int oc_train_model(const oc_model *model, const oc_request *base, oc_train_result *out, char *why,
-                   size_t len) {
+static int train_model_in(const oc_model *model, const oc_request *base, oc_train_result *out,
+                          char *why, size_t len) {
     memset(out, 0, sizeof *out);
     if (!model || !base) return oc__fail(why, len, OC_EINVAL, "no model or no request");
     if (!base->network)
@@ -487,13 +496,22 @@ fail:
     return rc;
 }
 
-int oc_train(const char *models_file, const char *model, const oc_request *base,
-             oc_train_result *out, char *why, size_t len) {
+int oc_train_model(const oc_model *model, const oc_request *base, oc_train_result *out, char *why,
+                   size_t len) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(base ? base->settings : NULL, &prev, why, len);
+    if (!rc) rc = train_model_in(model, base, out, why, len);
+    oc__settings_leave(prev);
+    return rc;
+}
+
+static int train_in(const char *models_file, const char *model, const oc_request *base,
+                    oc_train_result *out, char *why, size_t len) {
     memset(out, 0, sizeof *out);
     if (!model || !*model) return oc__fail(why, len, OC_EINVAL, "no model named");
     oc_model *models = NULL;
     size_t n = 0;
-    int rc = oc_models_read(models_file, &models, &n, why, len);
+    int rc = oc_models_read(NULL, models_file, &models, &n, why, len); /* the call's settings */
     if (rc) return rc;
     const oc_model *m = oc_model_find(models, n, model);
     if (!m) {
@@ -515,6 +533,15 @@ int oc_train(const char *models_file, const char *model, const oc_request *base,
         rc = oc_train_model(m, base, out, why, len);
     }
     oc_models_free(models);
+    return rc;
+}
+
+int oc_train(const char *models_file, const char *model, const oc_request *base,
+             oc_train_result *out, char *why, size_t len) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(base ? base->settings : NULL, &prev, why, len);
+    if (!rc) rc = train_in(models_file, model, base, out, why, len);
+    oc__settings_leave(prev);
     return rc;
 }
 

@@ -370,8 +370,8 @@ static int check_head(const cJSON *root, const char *text, const char *name, con
     return bad_decisions(why, whylen, OC_EPARSE, name, text, root, np, SIZE_MAX, msg);
 }
 
-int oc_tune_pick_text(const char *text, size_t len, const char *name, const oc_request *req,
-                      oc_tune_choice *out, char *why, size_t whylen) {
+static int tune_pick_text_in(const char *text, size_t len, const char *name, const oc_request *req,
+                             oc_tune_choice *out, char *why, size_t whylen) {
     memset(out, 0, sizeof *out);
     if (!name) name = "decision file";
     if (!text || !len)
@@ -472,14 +472,32 @@ out:
     return rc;
 }
 
-int oc_tune_pick(const char *path, const oc_request *req, oc_tune_choice *out, char *why,
-                 size_t whylen) {
+int oc_tune_pick_text(const char *text, size_t len, const char *name, const oc_request *req,
+                      oc_tune_choice *out, char *why, size_t whylen) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, whylen);
+    if (!rc) rc = tune_pick_text_in(text, len, name, req, out, why, whylen);
+    oc__settings_leave(prev);
+    return rc;
+}
+
+static int tune_pick_in(const char *path, const oc_request *req, oc_tune_choice *out, char *why,
+                        size_t whylen) {
     char *text = NULL;
     size_t len = 0;
     memset(out, 0, sizeof *out);
     int rc = oc__read_file(path, 0, NULL, &text, &len, why, whylen);
     if (!rc) rc = oc_tune_pick_text(text, len, path, req, out, why, whylen);
     free(text);
+    return rc;
+}
+
+int oc_tune_pick(const char *path, const oc_request *req, oc_tune_choice *out, char *why,
+                 size_t whylen) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, whylen);
+    if (!rc) rc = tune_pick_in(path, req, out, why, whylen);
+    oc__settings_leave(prev);
     return rc;
 }
 
@@ -500,8 +518,8 @@ static char *note_printf(const char *fmt, ...) {
     return text;
 }
 
-int oc_tune_auto_decided(const char *path, const char *label, const oc_request *req,
-                         oc_tune_auto *out, char *why, size_t whylen) {
+static int tune_auto_decided_in(const char *path, const char *label, const oc_request *req,
+                                oc_tune_auto *out, char *why, size_t whylen) {
     memset(out, 0, sizeof *out);
     if (!label) label = "";
     char what[300], inner[1024];
@@ -528,10 +546,28 @@ int oc_tune_auto_decided(const char *path, const char *label, const oc_request *
     return 0;
 }
 
-int oc_tune_auto_sweep(const oc_request *req, oc_sweep **out, char *why, size_t whylen) {
+int oc_tune_auto_decided(const char *path, const char *label, const oc_request *req,
+                         oc_tune_auto *out, char *why, size_t whylen) {
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, whylen);
+    if (!rc) rc = tune_auto_decided_in(path, label, req, out, why, whylen);
+    oc__settings_leave(prev);
+    return rc;
+}
+
+static int tune_auto_sweep_in(const oc_request *req, oc_sweep **out, char *why, size_t whylen) {
     uint64_t nodes = req->nodes, bytes = req->bytes;
     oc_sweep_spec spec = {.base = *req, .nodes = &nodes, .nnodes = 1, .sizes = &bytes, .nsizes = 1};
     return oc_sweep_new(&spec, out, why, whylen);
+}
+
+int oc_tune_auto_sweep(const oc_request *req, oc_sweep **out, char *why, size_t whylen) {
+    if (out) *out = NULL;
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, whylen);
+    if (!rc) rc = tune_auto_sweep_in(req, out, why, whylen);
+    oc__settings_leave(prev);
+    return rc;
 }
 
 int oc_tune_auto_chosen(const oc_sweep *s, oc_tune_auto *out, char *why, size_t whylen) {

@@ -1134,8 +1134,17 @@ fail:
     return rc;
 }
 
-int oc_synth(const oc_synth_spec *spec, oc_synth_result **out, char *why, size_t len) {
+static int synth_in(const oc_synth_spec *spec, oc_synth_result **out, char *why, size_t len) {
     return oc__synth_run(spec, 0, out, why, len);
+}
+
+int oc_synth(const oc_synth_spec *spec, oc_synth_result **out, char *why, size_t len) {
+    if (out) *out = NULL;
+    const oc_settings *prev;
+    int rc = oc__settings_enter_checked(spec ? spec->settings : NULL, &prev, why, len);
+    if (!rc) rc = synth_in(spec, out, why, len);
+    oc__settings_leave(prev);
+    return rc;
 }
 
 void oc_synth_get(const oc_synth_result *r, oc_synth_info *out) {

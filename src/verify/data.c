@@ -282,7 +282,7 @@ int oc__datacheck_new(const oc__spec *s, uint64_t budget, oc__datacheck **out, c
     int reduces = oc_collective_reduces(s->coll);
     uint64_t cells = (uint64_t)s->nodes * s->chunks;
     uint64_t bytes = cells * (reduces ? FLOATS_PER_CHUNK * sizeof(float) : sizeof(uint32_t));
-    if (bytes > budget || bytes > oc_memory_budget()) return 0;
+    if (bytes > budget || bytes > oc__memory_budget()) return 0;
     oc__datacheck *d = calloc(1, sizeof *d);
     if (!d) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     d->sink.round = data_round;

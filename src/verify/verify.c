@@ -47,9 +47,10 @@
  * Recursive halving's strided sets (the nodes congruent to x mod w) are prog cells of one point;
  * the sets of a radix-r level on its way are progressions of up to r - 1 points. */
 /* Memory: the verifier's state is counted against the library's one memory
- * budget (oc_memory_budget, 4 GiB by default). For reductions that is the cells (one per (node,
- * chunk), allocated up front) and the range sets of cells whose contributors fragment into more
- * than two intervals (grown as the schedule runs); for copy collectives the nodes' range sets (an
+ * budget (the call's oc_settings.memory_budget, 4 GiB by default). For reductions that is the
+ * cells (one per (node, chunk), allocated up front) and the range sets of cells whose
+ * contributors fragment into more than two intervals (grown as the schedule runs); for copy
+ * collectives the nodes' range sets (an
  * all-to-all starts with N ranges per node, N^2 in all, checked up front and made as each node is
  * first looked at); for both, a round's staging. Past the
  * budget a run is refused with one line (OC_ETOOBIG) before the allocation, instead of being
@@ -266,7 +267,7 @@ static int state_budget(const oc__verifier *v, uint64_t extra, uint64_t round, c
     char what[160], d[120];
     describe_run(v->spec, d, sizeof d);
     snprintf(what, sizeof what, "round %llu: %s", (unsigned long long)round, d);
-    if (v->budget >= oc_memory_budget()) return oc__budget_check(total, what, why, len);
+    if (v->budget >= oc__memory_budget()) return oc__budget_check(total, what, why, len);
     char need[32], have[32];
     oc__format_bytes(need, sizeof need, total);
     oc__format_bytes(have, sizeof have, v->budget);
@@ -1827,7 +1828,7 @@ int oc__verifier_orbit_fits(const oc__spec *s, uint64_t budget) {
 }
 
 int oc__verifier_new(const oc__spec *s, oc__verifier **out, char *why, size_t len) {
-    return oc__verifier_new_window(s, 0, s->chunks, oc_memory_budget(), out, why, len);
+    return oc__verifier_new_window(s, 0, s->chunks, oc__memory_budget(), out, why, len);
 }
 
 /* Adds [lo, hi) clipped to the verifier's window to node n's held set. */
@@ -1967,7 +1968,7 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
         }
         /* The cells themselves: refused up front when they alone pass the budget. */
         v->base_bytes = oc__verifier_state_bytes(s, W);
-        if (v->base_bytes > budget && budget < oc_memory_budget()) {
+        if (v->base_bytes > budget && budget < oc__memory_budget()) {
             char need[32], have[32];
             oc__format_bytes(need, sizeof need, v->base_bytes);
             oc__format_bytes(have, sizeof have, budget);
@@ -1994,7 +1995,7 @@ int oc__verifier_new_window(const oc__spec *s, uint32_t lo, uint32_t hi, uint64_
         /* Against this verifier's share as well as the whole budget, as the cells above: the
          * round-0 check (state_budget) would refuse the same state, but only after it was made
          * (an all-to-all's N^2 ranges: 2 GiB on 16384 nodes). */
-        if (start > budget && budget < oc_memory_budget()) {
+        if (start > budget && budget < oc__memory_budget()) {
             char need[32], have[32];
             oc__format_bytes(need, sizeof need, start);
             oc__format_bytes(have, sizeof have, budget);
