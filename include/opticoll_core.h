@@ -111,6 +111,20 @@ int oc_budget_check(uint64_t bytes, const char *what, char *why, size_t whylen);
  * whole number of MiB, 1 to 2^30; OC_EINVAL with one line naming the variable otherwise. */
 int oc_memory_budget_from_env(const char *mib, const char *old_mib, char *why, size_t whylen);
 
+/* The work budget, beside the memory budget: the chunk-transfers a reduction's verifier may work
+ * through in one run (each chunk a transfer carries is a contribution set merged, in whatever
+ * shards). An algorithm that counts them in its plan is refused past the budget before anything
+ * is generated, with OC_ETOOBIG and a line naming the count, the budget and the variable
+ * OPTICOLL_WORK_BUDGET (e.g. SiPCO r=2 on 65536 nodes: 1.4e11 chunk-transfers, hours). 0 restores
+ * the default; values from 2^20 to OC_MAX_TRANSFERS are accepted, anything else is OC_EINVAL. */
+#define OC_DEFAULT_WORK_BUDGET (UINT64_C(1) << 35)
+int oc_set_work_budget(uint64_t units); /* 0 = the default; returns 0 or OC_EINVAL */
+uint64_t oc_work_budget(void);
+/* Sets the work budget from OPTICOLL_WORK_BUDGET's text, which the caller read (NULL or "":
+ * unset): a whole number of chunk-transfers; OC_EINVAL with one line naming the variable
+ * otherwise. */
+int oc_work_budget_from_env(const char *units, char *why, size_t whylen);
+
 /* ---- user text in a message --------------------------------------------------------------------
  *
  * What a program echoes of its user's text (a name, a value, a path) goes through oc_quote: control

@@ -284,6 +284,9 @@ int memory_budget_from_env(void) {
     if (oc_memory_budget_from_env(getenv("OPTICOLL_MEMORY_BUDGET_MIB"),
                                    getenv("OPTICOLL_VERIFY_BUDGET_MIB"), why, sizeof why))
         return die_line(EXIT_USAGE, why); /* the library's line, the value in it already cut */
+    /* the work budget beside it (chunk-transfers a reduction's verifier may take) */
+    if (oc_work_budget_from_env(getenv("OPTICOLL_WORK_BUDGET"), why, sizeof why))
+        return die_line(EXIT_USAGE, why);
     return 0;
 }
 
