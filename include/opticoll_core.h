@@ -101,6 +101,20 @@ const char *oc_version(void);
 #define OC_DEFAULT_MEMORY_BUDGET (UINT64_C(4) << 30)
 #define OC_MAX_MEMORY_BUDGET (UINT64_C(1) << 50)
 
+/* The work budget, beside the memory budget: the chunk-transfers a reduction's verifier may work
+ * through in one run (each chunk a transfer carries is a contribution set merged, in whatever
+ * shards). An algorithm that counts them in its plan is refused past the budget before anything
+ * is generated, with OC_ETOOBIG and a line naming the count, the budget and the variable
+ * OPTICOLL_WORK_BUDGET (e.g. SiPCO r=2 on 65536 nodes: 1.4e11 chunk-transfers, hours). It is
+ * oc_settings.work_budget (below): 0 is the default; values from 2^20 to OC_MAX_TRANSFERS are
+ * accepted, anything else is OC_EINVAL from the call given it. */
+#define OC_DEFAULT_WORK_BUDGET (UINT64_C(1) << 35)
+#define OC_MIN_WORK_BUDGET (UINT64_C(1) << 20)
+/* The work budget from OPTICOLL_WORK_BUDGET's text, which the caller read, into *units (NULL or
+ * "": unset, *units = 0, the default): a whole number of chunk-transfers; OC_EINVAL with one line
+ * naming the variable otherwise (and *units untouched). */
+int oc_work_budget_from_env(const char *text, uint64_t *units, char *why, size_t whylen);
+
 /* ---- user text in a message --------------------------------------------------------------------
  *
  * What a program echoes of its user's text (a name, a value, a path) goes through oc_quote: control
@@ -226,18 +240,23 @@ typedef struct oc_settings {
     uint32_t verify_shard;   /* chunks in a verifier shard on every collective (tests); 0:
                                 automatic, from the budget */
     unsigned verify_threads; /* threads that verify a sharded run; 0: the default, 2 */
+    uint64_t work_budget;    /* chunk-transfers a reduction's verifier may take (above); 0: the
+                                default, OC_DEFAULT_WORK_BUDGET */
     oc_part *part;           /* the part of one run split across processes this call's run plays;
                                 NULL: the whole run */
 } oc_settings;
 
 /* Checks settings (NULL: the defaults, fine): OC_EINVAL with one line naming the field for a
- * memory budget that is neither 0 nor 1 MiB .. OC_MAX_MEMORY_BUDGET; 0 otherwise. Every call that
+ * memory budget that is neither 0 nor 1 MiB .. OC_MAX_MEMORY_BUDGET, or a work budget that is
+ * neither 0 nor OC_MIN_WORK_BUDGET .. OC_MAX_TRANSFERS; 0 otherwise. Every call that
  * takes settings checks them first. */
 int oc_settings_check(const oc_settings *s, char *why, size_t whylen);
 /* The memory budget settings mean: OC_DEFAULT_MEMORY_BUDGET for NULL or 0, else theirs. */
 uint64_t oc_settings_memory_budget(const oc_settings *s);
 /* The verifier's threads settings mean: 2 for NULL or 0, else theirs. */
 unsigned oc_settings_verify_threads(const oc_settings *s);
+/* The work budget settings mean: OC_DEFAULT_WORK_BUDGET for NULL or 0, else theirs. */
+uint64_t oc_settings_work_budget(const oc_settings *s);
 /* Checks that `bytes` of memory fit the budget of s (NULL: the default): 0, or OC_ETOOBIG with
  * "<what> needs 2.1 GiB, more than the memory budget of 4 GiB (set OPTICOLL_MEMORY_BUDGET_MIB)". */
 int oc_budget_check(const oc_settings *s, uint64_t bytes, const char *what, char *why,

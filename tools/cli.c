@@ -34,6 +34,8 @@
  *    from the command's start, one line says so once, with what it was measured on; -q drops it.
  *    It says "over": the piece may be one pass of several (measured: N = 32768 ring all-gather
  *    was told "over 45 s" after 1.1 s, and took 87 s on a loaded machine).
+ *    Work still going past LONG_WORK_SECONDS with nothing to estimate from (no total known, or
+ *    nothing done since the piece began) says that once instead, with its count so far.
  * Work that ends within LONG_WORK_SECONDS says nothing, and stdout is never touched. */
 enum { LONG_WORK_SECONDS = 30 };
 static const double LONG_WORK_LOOK = 1.0;
@@ -45,6 +47,7 @@ static struct {
     int tty;              /* stderr is a terminal */
     int shown;            /* a progress line is on the screen */
     int warned;           /* the long-work line was given (once a command) */
+    int still;            /* the line for long work that cannot be estimated yet was given */
 } cli_prog = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* A piece of work being timed: its unit and total, where it was at the last call, and where it
@@ -153,6 +156,28 @@ int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
                     d, what, (unsigned long long)done, (unsigned long long)total, now - p->start);
             fflush(stderr);
             cli_prog.warned = 1;
+        } else if (!cli_prog.warned && !cli_prog.still && left < 0 && (!total || done < total) &&
+                   now - cli_prog.start > LONG_WORK_SECONDS) {
+            /* Past LONG_WORK_SECONDS with nothing to estimate from (a search whose candidates
+             * are not all offered yet, no unit of the work done since it began: rhd's search on
+             * the fat-tree at 131072 nodes maps its levels for many minutes before its first
+             * candidate is decided): said once, so that a pipe or a log is not left silent. The
+             * estimate's line still follows when there is one. */
+            char d[24];
+            format_duration(d, sizeof d, now - cli_prog.start);
+            char count[64];
+            if (total)
+                snprintf(count, sizeof count, "%llu of %llu", (unsigned long long)done,
+                         (unsigned long long)total);
+            else
+                snprintf(count, sizeof count, "%llu so far, the total not known yet",
+                         (unsigned long long)done);
+            fprintf(stderr,
+                    "opticoll: this has run %s and is not done; no estimate yet (%s: %s; -q: no "
+                    "such line)\n",
+                    d, what, count);
+            fflush(stderr);
+            cli_prog.still = 1;
         }
     } else if (total && done >= total) {
         progress_erase(); /* this piece of work is over */
@@ -287,6 +312,10 @@ int memory_budget_from_env(void) {
                                   getenv("OPTICOLL_VERIFY_BUDGET_MIB"), &cli_settings.memory_budget,
                                   why, sizeof why))
         return die_line(EXIT_USAGE, why); /* the library's line, the value in it already cut */
+    /* the work budget beside it (chunk-transfers a reduction's verifier may take) */
+    if (oc_work_budget_from_env(getenv("OPTICOLL_WORK_BUDGET"), &cli_settings.work_budget, why,
+                                sizeof why))
+        return die_line(EXIT_USAGE, why);
     return 0;
 }
 

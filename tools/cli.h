@@ -102,11 +102,12 @@ int exit_for(int err);
 /* Prints the library's message (or the error's name) and returns exit_for(err). */
 int lib_error(int err, const char *why);
 /* The library's settings every call of this process hands down (oc_settings: the memory budget,
- * the tables' width, the verifier's shards, the part of a split run), filled from the environment
- * and the terminal before the command runs: the library reads neither. */
+ * the work budget, the tables' width, the verifier's shards, the part of a split run), filled from
+ * the environment and the terminal before the command runs: the library reads neither. */
 extern oc_settings cli_settings;
 /* Sets cli_settings' memory budget from OPTICOLL_MEMORY_BUDGET_MIB (or its old name
- * OPTICOLL_VERIFY_BUDGET_MIB); 0, or one line on stderr and EXIT_USAGE for a bad value. */
+ * OPTICOLL_VERIFY_BUDGET_MIB) and its work budget from OPTICOLL_WORK_BUDGET; 0, or one line on
+ * stderr and EXIT_USAGE for a bad value. */
 int memory_budget_from_env(void);
 /* The algorithms of `-a A,B,...` for collective `coll` on network `net`, in the order given, into
  * out[0 .. *n) (at most cap): sweep and tune read -a alike (compare: algo_names and

@@ -26,7 +26,7 @@
 #include <string.h>
 
 const char *const mpi_agree_env[] = {"OPTICOLL_MEMORY_BUDGET_MIB", "OPTICOLL_VERIFY_BUDGET_MIB",
-                                     "OPTICOLL_VERIFY_SHARD", NULL};
+                                     "OPTICOLL_VERIFY_SHARD", "OPTICOLL_WORK_BUDGET", NULL};
 
 /* The variable's value, NULL when it is unset or set to nothing. */
 static const char *set_value(const char *name) {

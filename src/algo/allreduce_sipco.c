@@ -80,6 +80,10 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     if ((rc = oc__plan_work("sipco", nodes, 2 * q * (l ? l : 1) * (r - 1), why, len))) return rc;
     if ((rc = oc__plan_begin(p, coll, nodes, root, bytes, (uint32_t)q, why, len))) return rc;
     p->spec.max_round = q * (r - 1); /* one level's rounds: sized before generating */
+    /* The chunk-transfers, the verifier's work (oc__spec.units): level p moves q (r - 1) ranges of
+     * r^(l-1-p) chunks each way, and (r - 1) sum_p r^(l-1-p) = r^l - 1 = N - 1, so 2 l N (N - 1)
+     * in all (SiPCO r=2 on 65536 nodes: 1.4e11, refused by the work budget before generating). */
+    p->spec.units = 2 * (uint64_t)l * nodes * (nodes - 1);
     sipco *s = calloc(1, sizeof *s);
     if (!s) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     p->state = s;

@@ -166,6 +166,12 @@ typedef struct oc__spec {
      * into more than two intervals (rhd: strided sets) and a round's staging of its senders'
      * sets; 0: not stated. Shards are sized with it (run/shard.c). */
     uint64_t chunk_heap;
+    /* The chunk-transfers of the whole schedule (the sum of its transfers' chunk counts), when the
+     * algorithm counts them in its plan (0: not counted). A reduction's verifier works once per
+     * chunk a transfer carries (a contribution set merged), so this is its work: the run is refused
+     * past the work budget before anything is generated (oc_settings.work_budget), and a sharded run
+     * reports its shards' progress in it as they go (run/shard.c). */
+    uint64_t units;
     /* 1: the generator makes only a chunk window's transfers (oc__emit_skip), so a verifier shard
      * costs its own transfers and shards may be many and small (run/shard.c). */
     int window_skips;
@@ -205,6 +211,10 @@ static inline uint32_t oc__spec_block_node(const oc__spec *s, uint32_t b) {
 }
 /* Checks that block_node is a permutation of 0..N-1. */
 int oc__spec_check_labels(const oc__spec *s, char *why, size_t whylen);
+/* The work budget's check (budget.c; the budget is oc_settings.work_budget): 0, or OC_ETOOBIG and one line
+ * when the reduction's chunk-transfers its plan counted (units) pass the budget; `shards` (> 1)
+ * is said in the line. Copy collectives and uncounted plans (units 0) pass. */
+int oc__work_check(const oc__spec *spec, uint32_t shards, char *why, size_t whylen);
 /* Describes label c for messages: "chunk 12 (block of node 3)". */
 void oc__spec_describe_chunk(const oc__spec *s, uint32_t c, char *buf, size_t len);
 

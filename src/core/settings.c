@@ -39,7 +39,14 @@ void oc__settings_leave(const oc_settings *prev) {
 }
 
 int oc_settings_check(const oc_settings *s, char *why, size_t whylen) {
-    if (!s || !s->memory_budget) return 0;
+    if (!s) return 0;
+    if (s->work_budget && (s->work_budget < OC_MIN_WORK_BUDGET || s->work_budget > OC_MAX_TRANSFERS))
+        return oc__fail(why, whylen, OC_EINVAL,
+                        "work budget of %llu chunk-transfers: expected 0 (the default) or %llu to "
+                        "%llu",
+                        (unsigned long long)s->work_budget, (unsigned long long)OC_MIN_WORK_BUDGET,
+                        (unsigned long long)OC_MAX_TRANSFERS);
+    if (!s->memory_budget) return 0;
     if (s->memory_budget < (UINT64_C(1) << 20) || s->memory_budget > OC_MAX_MEMORY_BUDGET)
         return oc__fail(why, whylen, OC_EINVAL,
                         "memory budget of %llu bytes: expected 0 (the default) or 1 MiB to %llu "
@@ -63,6 +70,10 @@ uint64_t oc_settings_memory_budget(const oc_settings *s) {
 
 unsigned oc_settings_verify_threads(const oc_settings *s) {
     return s && s->verify_threads ? s->verify_threads : 2;
+}
+
+uint64_t oc_settings_work_budget(const oc_settings *s) {
+    return s && s->work_budget ? s->work_budget : OC_DEFAULT_WORK_BUDGET;
 }
 
 uint64_t oc__memory_budget(void) {

@@ -267,6 +267,26 @@ static int from_algo_counted(void *arg, oc__emit *e) {
     return rc;
 }
 
+/* The checked run of a planned request, its rounds and its verifier's shards reported to the
+ * request's progress callback (oc_request.progress) and the loops inside a round polling it: what
+ * oc_run and every exporter (oc__export_check) run, so that an export of a large schedule shows
+ * the same progress line and the same word ahead of long work as a run of it. */
+static int run_counted(const oc_request *req, const oc__algo *algo, const oc__plan *plan,
+                       const oc__model *model, oc__sink *extra, oc__watch *watch, oc_report *rep,
+                       char *why, size_t len) {
+    progress_source src = {.src = {algo, plan}};
+    oc__progress_begin(&src.progress, req->progress, req->progress_ctx, "rounds", plan->rounds);
+    oc__set_shard_progress(req->progress, req->progress_ctx); /* the shards report as well */
+    /* the loops inside a round poll the rounds' progress too (a round of millions of transfers) */
+    oc__progress *const watched = oc__stop_watch(&src.progress);
+    int rc = oc__run_schedule_watched(&plan->spec, from_algo_counted, &src, model, req->net_params,
+                                      !req->skip_data_check, extra, watch, rep, why, len);
+    oc__stop_watch(watched);
+    oc__set_shard_progress(NULL, NULL);
+    oc__progress_end(&src.progress);
+    return rc;
+}
+
 /* oc_run with a watch on the final, checked run (NULL: none). */
 int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,
                     size_t len) {
@@ -300,20 +320,11 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
     }
     rc = algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why, len);
     if (rc) goto fail;
-    progress_source src = {.src = {algo, &plan}};
     if (watch && !model) {
         rc = oc__fail(why, len, OC_EINVAL, "%s needs a network (-t)", watch->what);
         goto fail;
     }
-    oc__progress_begin(&src.progress, req->progress, req->progress_ctx, "rounds", plan.rounds);
-    oc__set_shard_progress(req->progress, req->progress_ctx); /* the shards report as well */
-    /* the loops inside a round poll the rounds' progress too (a round of millions of transfers) */
-    oc__progress *const watched = oc__stop_watch(&src.progress);
-    rc = oc__run_schedule_watched(&plan.spec, from_algo_counted, &src, model, req->net_params,
-                                  !req->skip_data_check, NULL, watch, rep, why, len);
-    oc__stop_watch(watched);
-    oc__set_shard_progress(NULL, NULL);
-    oc__progress_end(&src.progress);
+    rc = run_counted(req, algo, &plan, model, NULL, watch, rep, why, len);
     /* A network refusing the schedule (a message too far for store-and-forward) usually means
      * the algorithm's dims are not the network's: name the algorithm's next to the network's. */
     const char *pd = oc_kv_get(plan.used, "dims");
@@ -413,10 +424,7 @@ int oc__export_begin(const oc_request *req, oc__export *x, char *why, size_t len
 
 int oc__export_check(const oc_request *req, oc__export *x, oc__sink *extra, oc__watch *watch,
                      char *why, size_t len) {
-    oc__algo_source src = {x->algo, &x->plan};
-    return oc__run_schedule_watched(&x->plan.spec, oc__source_algo, &src, x->model,
-                                    req->net_params, !req->skip_data_check, extra, watch, x->rep,
-                                    why, len);
+    return run_counted(req, x->algo, &x->plan, x->model, extra, watch, x->rep, why, len);
 }
 
 void oc__export_end(oc__export *x) {

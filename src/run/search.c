@@ -244,6 +244,8 @@ static int evaluate(searcher *s, const oc_kv *params, uint64_t *steps, double *t
      * would refuse it before its first round (shard.c), and mapping it here would spend that
      * memory first (TCP2's all-to-all on 1500 nodes: 40 MB mapped at a budget of 48 MiB). */
     if ((rc = oc__shard_round_fits(&plan.spec, why, len))) goto out;
+    /* nor one whose verification the run would refuse as past the work budget */
+    if ((rc = oc__shard_work_fits(&plan.spec, 0, why, len))) goto out;
     rc = s->model->create(&plan.spec, req->net_params, 0, &net, why, len);
     if (rc) goto out;
     budget_sink budget = {
@@ -426,6 +428,7 @@ static int evaluate_cached(searcher *s, const oc_kv *params, uint64_t *steps, do
     oc__plan plan = {0};
     int rc = s->algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why,
                            len);
+    if (!rc) rc = oc__shard_work_fits(&plan.spec, 0, why, len); /* as evaluate() */
     if (!rc) {
         cost_sink cost = {.sink = {.round = cost_round}, .s = s, .spec = &plan.spec};
         oc__emit emit;
@@ -641,8 +644,12 @@ static int flush(searcher *s) {
             break;
         }
         if (erc) {
-            e->status = erc == OC_ETOOBIG && strstr(why, "transfers") ? OC__CAND_OVER
-                                                                      : OC__CAND_REFUSED;
+            /* over the search's transfer budget, not the run's work budget (refused as the run
+             * would refuse it) */
+            e->status = erc == OC_ETOOBIG && strstr(why, "transfers") &&
+                                !strstr(why, "work budget")
+                            ? OC__CAND_OVER
+                            : OC__CAND_REFUSED;
             if (e->status == OC__CAND_OVER)
                 log->over++;
             else

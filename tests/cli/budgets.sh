@@ -203,6 +203,46 @@ for nr in 8:2 9:3 27:3 25:5; do
     fi
 done
 
+# 4b. The work budget beside the memory budget: SiPCO r=2 on 65536 nodes fits the memory budget
+#    in 1024 shards of 1.3 GB and is 1.4e11 chunk-transfers to verify (hours: it said "over
+#    11.5 h" only once its first shard had ended, 20 s and 2.2 GB in). Its plan counts them,
+#    2 l N (N - 1), and the run is refused from the count at once, at the default budgets (the
+#    memory budget is not what refuses it). Under `timeout`, so that a run that starts fails here
+#    within a minute instead of running for hours.
+for nc in 65536:137436856320:1024 131072:584111095808:4081; do
+    n=${nc%%:*} rest=${nc#*:}
+    units=${rest%:*} shards=${rest#*:}
+    LC_ALL=C timeout 60 "$TOOL" run -c allreduce -a sipco -n "$n" -p r=2 -s 1GiB \
+        >"$T/out" 2>"$T/err"
+    RC=$?
+    if [ "$RC" -eq 2 ] && [ ! -s "$T/out" ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+        grep -qF "(in $shards shards) is $units chunk-transfers, more than the work budget of 34359738368 (set OPTICOLL_WORK_BUDGET)" "$T/err"; then
+        pass "sipco r=2 on $n nodes: refused from its $units chunk-transfers, one line"
+    else
+        fail "sipco r=2 on $n nodes: refused from its count" "rc=$RC" "$(head -c 300 "$T/err")"
+    fi
+done
+# the variable moves the limit: at SiPCO's count on 512 nodes (2 x 9 x 512 x 511 = 4709376) the
+# run goes, one below it is refused; a value that is not a count is one line, exit 2
+OPTICOLL_WORK_BUDGET=4709376 run_tool run -q -c allreduce -a sipco -n 512 -p r=2 -s 1MiB
+if [ "$RC" -eq 0 ] && grep -q "rounds, 82944 transfers, 4709376 chunk-transfers" "$T/out"; then
+    pass "sipco r=2 on 512 nodes at OPTICOLL_WORK_BUDGET=4709376, its count: runs"
+else
+    fail "sipco r=2 on 512 nodes at its count: runs" "rc=$RC" "$(head -c 300 "$T/err")"
+fi
+OPTICOLL_WORK_BUDGET=4709375 bad 2 "is 4709376 chunk-transfers, more than the work budget of 4709375" \
+    run -c allreduce -a sipco -n 512 -p r=2 -s 1MiB
+for v in 1000 x 1099511627777; do
+    OPTICOLL_WORK_BUDGET=$v bad 2 "OPTICOLL_WORK_BUDGET=$v: expected a whole number of chunk-transfers" \
+        run -c allreduce -a sipco -n 8 -s 1MiB
+done
+OPTICOLL_WORK_BUDGET= run_tool run -q -c allreduce -a sipco -n 8 -s 1MiB
+if [ "$RC" -eq 0 ]; then
+    pass "OPTICOLL_WORK_BUDGET= (set to nothing) is unset"
+else
+    fail "OPTICOLL_WORK_BUDGET= is unset" "rc=$RC" "$(head -c 300 "$T/err")"
+fi
+
 # 5. dbtree's pipeline search at the size cap: every longer pipeline is a little better, no bound
 #    prunes, and all 65536 were mapped (past 300 s on 4 nodes). Past a work budget the longer
 #    ones are thinned (logged as stepped over, not proven worse); the longest is still offered.
