@@ -178,8 +178,8 @@ static void test_bad(void) {
         int err = 0;
         oc_report *rep = ar("rdk", cases[i].N, "", 1024, cases[i].params, &err, why, sizeof why);
         CHECK(err != 0 && !rep && strstr(why, cases[i].want) && !strchr(why, '\n'),
-              "rdk N=%u %s: refused in one line naming '%s': %d '%s'", cases[i].N,
-              cases[i].params, cases[i].want, err, why);
+              "rdk N=%u %s: refused in one line naming '%s': %d '%s'", cases[i].N, cases[i].params,
+              cases[i].want, err, why);
         oc_report_free(rep);
     }
 }

@@ -425,8 +425,8 @@ static void test_time_limit(void) {
     CHECK(i.found && !i.optimal && i.stopped && strstr(i.stopped, "time limit"),
           "found %d optimal %d stopped %s", i.found, i.optimal, i.stopped ? i.stopped : "(null)");
     CHECK(i.found && i.source && strcmp(i.source, "solver") && i.report &&
-              oc_report_verified(i.report) && oc_report_steps(i.report) == i.upper &&
-              i.upper > 0 && i.lower < i.upper,
+              oc_report_verified(i.report) && oc_report_steps(i.report) == i.upper && i.upper > 0 &&
+              i.lower < i.upper,
           "the seed: source %s, %llu steps, lower %llu", i.source ? i.source : "(null)",
           (unsigned long long)i.upper, (unsigned long long)i.lower);
     /* and the seed is the fewest steps of the algorithms that run there: none is below it */
@@ -435,14 +435,18 @@ static void test_time_limit(void) {
         if (a->collective != OC_ALLGATHER || !oc_algorithm_runs_on(a, "ring")) continue;
         oc_kv *np = oc_kv_new();
         CHECK(np && !oc_kv_set(np, "wavelengths", "3"), "kv");
-        oc_request req = {.collective = OC_ALLGATHER, .algorithm = a->name, .network = "ring",
-                          .nodes = 10, .bytes = 1u << 20, .net_params = np,
+        oc_request req = {.collective = OC_ALLGATHER,
+                          .algorithm = a->name,
+                          .network = "ring",
+                          .nodes = 10,
+                          .bytes = 1u << 20,
+                          .net_params = np,
                           .objective = OC_OBJECTIVE_STEPS};
         oc_report *rep = NULL;
         char w2[256];
         if (!oc_run(&req, &rep, w2, sizeof w2))
-            CHECK(oc_report_steps(rep) >= i.upper, "%s: %llu steps, below the seed's %llu",
-                  a->name, (unsigned long long)oc_report_steps(rep), (unsigned long long)i.upper);
+            CHECK(oc_report_steps(rep) >= i.upper, "%s: %llu steps, below the seed's %llu", a->name,
+                  (unsigned long long)oc_report_steps(rep), (unsigned long long)i.upper);
         oc_report_free(rep);
         oc_kv_free(np);
     }

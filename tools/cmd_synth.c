@@ -167,10 +167,10 @@ static int run(opt *o) {
     rc = 0;
     if (info.stopped) {
         char line[400];
-        snprintf(line, sizeof line,
-                 "synth: stopped: %s (proven lower bound %llu steps; %s%s%s)", info.stopped,
-                 (unsigned long long)info.lower,
-                 info.found ? "best schedule below, not proven optimal, from " : "no schedule found",
+        snprintf(line, sizeof line, "synth: stopped: %s (proven lower bound %llu steps; %s%s%s)",
+                 info.stopped, (unsigned long long)info.lower,
+                 info.found ? "best schedule below, not proven optimal, from "
+                            : "no schedule found",
                  info.found && strcmp(info.source, "solver") ? "algorithm " : "",
                  info.found ? info.source : "");
         die_line(0, line);

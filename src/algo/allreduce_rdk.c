@@ -105,7 +105,8 @@ static int rdk_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t
     if (!rc && nodes >= 2) {
         char v[OC_RADIX_MAX_STAGES * 4];
         oc__radices_format(t, v, sizeof v);
-        if (oc_kv_set(plan->used, "radices", v)) rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+        if (oc_kv_set(plan->used, "radices", v))
+            rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
     }
     if (rc) {
         free(t);

@@ -955,8 +955,8 @@ static int take_candidate(oc_synth_result *r, enc *e, uint32_t S, const oc__mode
     r->store = st;
     oc_report *rep = NULL;
     rc = run_pipeline(r, model, &rep, why, len);
-    if (rc || (r->found && (rep->steps > r->upper ||
-                            (rep->steps == r->upper && one_step_rounds(r))))) {
+    if (rc ||
+        (r->found && (rep->steps > r->upper || (rep->steps == r->upper && one_step_rounds(r))))) {
         r->store = old;
         oc__store_free(&st);
         oc_report_free(rep);
@@ -975,19 +975,19 @@ static int take_candidate(oc_synth_result *r, enc *e, uint32_t S, const oc__mode
  * the pipeline on this instance (the same N, SIZE and network settings) with its parameters
  * searched for the fewest steps (OC_OBJECTIVE_STEPS), its rounds kept; the one of fewest mapped
  * steps (ties: one step a round, then less time, then the registry's order) becomes the
- * schedule in hand before the solver starts. It is verified and mapped like any schedule synth writes, so a stop on the time
- * limit always has a schedule (marked not optimal, and saying where it came from), and it is an
- * upper bound the search uses: no question is asked at its step count or above (search's loop
- * stops once S reaches r->upper), and a solver schedule is taken only with fewer steps. An
- * algorithm that does not take the instance (a restriction on N, a network limit) is passed
- * over; running out of memory is an error. None may run (the star has no all-reduce): then the
- * search starts with nothing in hand, as before. */
+ * schedule in hand before the solver starts. It is verified and mapped like any schedule synth
+ * writes, so a stop on the time limit always has a schedule (marked not optimal, and saying
+ * where it came from), and it is an upper bound the search uses: no question is asked at its
+ * step count or above unless it takes more than one step a round (search's loop), and a solver
+ * schedule is taken only with fewer steps, or as many at one step a round where the seed has
+ * more (take_candidate). An algorithm that does not take the instance (a restriction on N, a
+ * network limit) is passed over; running out of memory is an error. None may run (the star has
+ * no all-reduce): then the search starts with nothing in hand, as before. */
 static int seed_schedule(oc_synth_result *r, char *why, size_t len) {
     int rc = 0;
     for (size_t i = 0; i < oc__algo_count() && !rc; i++) {
         const oc__algo *a = oc__algo_at(i);
-        if (a->info.collective != r->spec.collective || !oc__algo_supports(a, r->network))
-            continue;
+        if (a->info.collective != r->spec.collective || !oc__algo_supports(a, r->network)) continue;
         const oc_request req = {.collective = r->spec.collective,
                                 .algorithm = a->info.name,
                                 .network = r->network,
@@ -1228,7 +1228,9 @@ void oc_synth_get(const oc_synth_result *r, oc_synth_info *out) {
                            .solve_s = r->solve_s,
                            .stopped = r->stopped[0] ? r->stopped : NULL,
                            .report = r->report,
-                           .source = !r->found ? NULL : r->from_seed ? r->seed_algo : "solver"};
+                           .source = !r->found      ? NULL
+                                     : r->from_seed ? r->seed_algo
+                                                    : "solver"};
 }
 
 void oc_synth_free(oc_synth_result *r) {
@@ -1281,8 +1283,9 @@ int oc_synth_write_text(const oc_synth_result *r, FILE *f) {
         fprintf(f, "; no schedule found");
     /* where the schedule in hand came from (seed_schedule) */
     if (r->found && r->from_seed)
-        fprintf(f, "\nschedule from: algorithm %s, the fewest steps of the existing algorithms "
-                   "(the solver found none with fewer)",
+        fprintf(f,
+                "\nschedule from: algorithm %s, the fewest steps of the existing algorithms "
+                "(the solver found none with fewer)",
                 r->seed_algo);
     else if (r->found && r->seed_steps)
         fprintf(f, "\nschedule from: the solver (the existing algorithms' fewest: %llu steps, %s)",
@@ -1329,7 +1332,9 @@ int oc_synth_write_json(const oc_synth_result *r, FILE *f) {
     /* where the schedule came from: "solver", or "algorithm" (seed_schedule: the existing
      * algorithms' fewest steps, "seed_algorithm" with "seed_steps"; null where none runs) */
     fprintf(f, ", \"schedule_source\": %s",
-            !r->found ? "null" : r->from_seed ? "\"algorithm\"" : "\"solver\"");
+            !r->found      ? "null"
+            : r->from_seed ? "\"algorithm\""
+                           : "\"solver\"");
     if (r->seed_steps)
         fprintf(f, ", \"seed_algorithm\": \"%s\", \"seed_steps\": %llu", r->seed_algo,
                 (unsigned long long)r->seed_steps);

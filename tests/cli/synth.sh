@@ -65,7 +65,7 @@ steps=$(sed -n 's/.*"steps": \([0-9]*\), "verified": true.*/\1/p' "$T/out" | hea
 if [ "$RC" -eq 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'from algorithm ' "$T/err" &&
     grep -q '"optimal": false' "$T/out" && grep -q '"schedule_source": "algorithm"' "$T/out" &&
     grep -q '"seed_algorithm": "[a-z]' "$T/out" && [ -n "$steps" ]; then
-    pass "a time limit before any answer: the seed's $steps steps, verified, not proven, source named"
+    pass "a time limit before any answer: the seed's $steps steps, verified, not proven, named"
 else
     fail "a time limit before any answer: the seed's schedule" "exit $RC" "$(cat "$T/err")" \
         "$(head -c 900 "$T/out")"
@@ -79,7 +79,8 @@ else
 fi
 # where no algorithm runs (all-reduce on the star) and the solver has no time: no schedule, exit 1
 run_tool synth -c allreduce -t star -n 5 --time-limit 0.001 --json
-if [ "$RC" -eq 1 ] && grep -q '"schedule_source": null' "$T/out" && grep -q 'no schedule found' "$T/err"; then
+if [ "$RC" -eq 1 ] && grep -q '"schedule_source": null' "$T/out" &&
+    grep -q 'no schedule found' "$T/err"; then
     pass "no algorithm and no time: no schedule, exit 1"
 else
     fail "no algorithm and no time: no schedule, exit 1" "exit $RC" "$(cat "$T/err")"
