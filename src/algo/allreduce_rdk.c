@@ -176,11 +176,14 @@ static int walk(rdk_walk *w, uint64_t P, uint64_t last) {
             char v[OC_RADIX_MAX_STAGES * 4];
             oc__radices_format(&w->cur, v, sizeof v);
             const uint64_t rounds = w->cur.k + (fw ? 2u : 0u);
+            uint64_t transfers = 2 * (w->N - P);
+            for (uint32_t i = 0; i < w->cur.k; i++)
+                transfers += P * (w->cur.m[i] - 1);
             const oc__bound b = {.time_s = w->core_s + 2 * fold,
                                  .steps = rounds,
                                  .name = "each round: alpha + reconfiguration + the vector over "
                                          "its busiest tile's share of wavelengths",
-                                 .transfers = P * 3 + 2 * (w->N - P)};
+                                 .transfers = transfers};
             const char *kv[] = {"radices", v};
             if ((rc = oc__search_offer(w->s, &b, 1, kv))) return rc;
         }

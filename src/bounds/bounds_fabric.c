@@ -114,8 +114,8 @@ int oc__pbound_fabric(const oc__pbound_in *in, oc__pbound *out, char *why, size_
                         (uint64_t)f->tiles_per_server * D <= (uint64_t)f->fibres * f->wavelengths;
     if (unsplit && L > 0 && f->alpha_s > 0 && f->reconfig_s > 0) {
         uint64_t S;
-        const double t = runs_bound(in->nodes, D, L, f->reconfig_s, f->alpha_s, &S) +
-                         volume / f->bytes_per_s;
+        const double t =
+            runs_bound(in->nodes, D, L, f->reconfig_s, f->alpha_s, &S) + volume / f->bytes_per_s;
         if (t > out->time_s) {
             out->time_s = t;
             out->time_arg = "configurations (runs of one circuit set, each a reconfiguration, "
