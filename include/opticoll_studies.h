@@ -497,6 +497,10 @@ typedef struct oc_synth_info {
     double solve_s;       /* wall time in the solver */
     const char *stopped;  /* NULL, or why the search stopped before a proof (one line) */
     const oc_report *report; /* the found schedule's run through the pipeline, or NULL */
+    /* where it came from: "solver", or the name of the registered algorithm whose schedule (of
+     * the existing algorithms' fewest steps) seeded the search and was not beaten; NULL when
+     * none was found */
+    const char *source;
 } oc_synth_info;
 
 /* Checks the spec against synth's limits before any work (OC_ETOOBIG or OC_ENOTSUP, naming the

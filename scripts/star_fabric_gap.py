@@ -5,6 +5,7 @@ node counts (odd, prime, powers), network settings and sizes. Every figure is a 
 TOOL (`compare --json`: every registered algorithm that runs there); nothing is copied.
 
   python3 scripts/star_fabric_gap.py [TOOL] [--star|--fabric] > table.md
+  python3 scripts/star_fabric_gap.py --from=table.md    # the worst-point table of an earlier run
 
 For each point: the best run by time and by steps, the bound's steps and time (and the argument
 that gave the time), the ratios best / bound. A point where no algorithm runs says so. The last
@@ -16,7 +17,8 @@ import sys
 
 ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
 TOOL = ARGS[0] if ARGS else "build/opticoll"
-ONLY = {a[2:] for a in sys.argv[1:] if a.startswith("--")}
+FROM = [a[len("--from="):] for a in sys.argv[1:] if a.startswith("--from=")]
+ONLY = {a[2:] for a in sys.argv[1:] if a.startswith("--") and not a.startswith("--from=")}
 
 STAR_NS = [2, 3, 5, 7, 8, 9, 12, 16, 17, 31, 64, 100]
 STAR_NETS = ["k=1 D=1", "k=3 D=1", "k=3 D=100", "k=4 D=1"]
@@ -77,6 +79,44 @@ def main():
     print("Points above 1.5x in steps or 3x in time: %d" % len(far))
     for row in far:
         print(row)
+    print()
+    worst([line for line in printed])
 
 
-main()
+def worst(rows):
+    """The worst point of each (network, settings, collective, size), as docs/bounds-gap.md's
+    tables: the largest steps / bound (its first N) and time / bound (its first N and the best
+    algorithm there), in the order the rows came."""
+    keys, worst_s, worst_t = [], {}, {}
+    for row in rows:
+        c = [x.strip() for x in row.strip().strip("|").split("|")]
+        if len(c) != 11 or not c[3].isdigit():
+            continue
+        key = (c[0], c[1], c[2], c[4])
+        n, algo, sr, tr = int(c[3]), c[5].split(" (")[0], float(c[8]), float(c[9])
+        if key not in worst_s:
+            keys.append(key)
+            worst_s[key], worst_t[key] = (sr, n), (tr, n, algo)
+        if sr > worst_s[key][0]:
+            worst_s[key] = (sr, n)
+        if tr > worst_t[key][0]:
+            worst_t[key] = (tr, n, algo)
+    print("| network | settings | collective | size | worst steps / bound (N) | "
+          "worst time / bound (N: best there) |")
+    print("|---|---|---|---:|---:|---|")
+    for key in keys:
+        (sr, sn), (tr, tn, algo) = worst_s[key], worst_t[key]
+        print("| %s | %s | %s | %s | %.2f (%d) | %.2f (%d: %s) |" % (key + (sr, sn, tr, tn, algo)))
+
+
+printed = []
+if FROM:
+    worst(open(FROM[0]).read().splitlines())
+else:
+    _print = print
+
+    def print(*a, **k):  # noqa: A001  keep every printed row for the worst-point table
+        printed.append(" ".join(str(x) for x in a))
+        _print(*a, **k)
+
+    main()

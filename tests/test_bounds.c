@@ -629,6 +629,41 @@ static void near(const oc_physical_bound_info *b, double want, const char *arg, 
           "%s: %.12g (%s), wanted %.12g (%s)", what, b->time_s, b->time_argument, want, arg);
 }
 
+/* The fabric's configurations argument (bounds_fabric.c): runs of one circuit set reach at most
+ * 1 + D + ... + D^s nodes in s steps, each run a reconfiguration. Figures by hand at the
+ * defaults (D = 3, alpha 0.7 us, reconfiguration 3.7 us, 300 GB/s): where it binds, where the
+ * relay depth still does, and where it is off (rounds split over the MZI degree). */
+static void test_fabric_configurations(void) {
+    oc_physical_bound_info b;
+    const double rho = 3.7e-6, alpha = 0.7e-6, bw = 300e9;
+    const double ar = 1024.0 * 2; /* the all-reduce's port volume: 2 (N - 1) / N of 1 KiB */
+    /* N = 64: M(3) = 40 < 64, so one run takes 4 steps (M(4) = 121); two runs 7.4 + 3 x 0.7 */
+    bound_of(OC_ALLREDUCE, "fabric", "", 64, 1024, &b);
+    near(&b, rho + 4 * alpha + ar * 63 / 64 / bw, "configurations", "fabric all-reduce N=64");
+    CHECK(b.steps == 3, "steps stay the relay depth: %llu", (unsigned long long)b.steps);
+    /* N = 16: M(2) = 13 < 16: 3 steps in one run (the relay depth gives 2) */
+    bound_of(OC_ALLREDUCE, "fabric", "", 16, 1024, &b);
+    near(&b, rho + 3 * alpha + ar * 15 / 16 / bw, "configurations", "fabric all-reduce N=16");
+    /* N = 13 = M(2) and N = 100 <= M(4) = 121: the relay depth's figure stands */
+    bound_of(OC_ALLREDUCE, "fabric", "", 13, 1024, &b);
+    near(&b, rho + 2 * alpha + ar * 12 / 13 / bw, "relay depth", "fabric all-reduce N=13");
+    bound_of(OC_ALLREDUCE, "fabric", "", 100, 1024, &b);
+    near(&b, rho + 4 * alpha + ar * 99 / 100 / bw, "relay depth", "fabric all-reduce N=100");
+    /* the all-to-all's volume is a block from each other node: N = 64 as above */
+    bound_of(OC_ALLTOALL, "fabric", "", 64, 1024, &b);
+    near(&b, rho + 4 * alpha + 63.0 * 1024 / bw, "configurations", "fabric all-to-all N=64");
+    /* mzi_split=1 (a round runs in passes) and scarce fibres (fibre passes): not argued */
+    bound_of(OC_ALLREDUCE, "fabric", "mzi_split=1", 64, 1024, &b);
+    near(&b, rho + 3 * alpha + ar * 63 / 64 / bw, "relay depth", "fabric split N=64");
+    bound_of(OC_ALLREDUCE, "fabric", "fibres_between_servers=1 tiles_per_server=8", 64, 1024, &b);
+    near(&b, rho + 3 * alpha + ar * 63 / 64 / bw, "relay depth", "fabric scarce fibres N=64");
+    /* D = 1 (mzi_degree=1): M(s) = s + 1, so one run needs N - 1 steps; at N = 8 the relay depth
+     * (3 runs of one step: 3 x 4.4 us) against one run of 7 (3.7 + 4.9) and two of 1 + 3 (4 x 2
+     * = 8 >= 8: 7.4 + 2.8): the least is 8.6 us */
+    bound_of(OC_ALLREDUCE, "fabric", "mzi_degree=1", 8, 1024, &b);
+    near(&b, rho + 7 * alpha + ar * 7 / 8 / bw, "configurations", "fabric D=1 N=8");
+}
+
 static void test_other_networks(void) {
     oc_physical_bound_info b;
     /* fat-tree defaults: 50 us a router, 64-byte packets at 25 Gb/s */
@@ -731,6 +766,7 @@ int main(int argc, char **argv) {
     test_ring_tree_exact();
     test_tightness();
     test_other_networks();
+    test_fabric_configurations();
     test_loose();
     test_soundness(level);
     return CHECK_SUMMARY();

@@ -414,6 +414,43 @@ static void test_time_limit(void) {
           i.stopped ? i.stopped : "(null)");
     CHECK(took < 10, "stopped near the limit: %.2f s", took);
     oc_synth_free(r);
+    /* A limit too short for any answer: the schedule in hand is the seed, the existing
+     * algorithms' fewest steps on this instance, verified and mapped, not proven optimal, and
+     * named; the solver's lower bound stays below it (it proved nothing). */
+    r = NULL;
+    rc = synth(OC_ALLGATHER, "ring", 10, "wavelengths=3", 0, 0.001, &r, why, sizeof why);
+    CHECK(rc == 0, "a stop before any answer is not an error: %s", why);
+    if (rc) return;
+    oc_synth_get(r, &i);
+    CHECK(i.found && !i.optimal && i.stopped && strstr(i.stopped, "time limit"),
+          "found %d optimal %d stopped %s", i.found, i.optimal, i.stopped ? i.stopped : "(null)");
+    CHECK(i.found && i.source && strcmp(i.source, "solver") && i.report &&
+              oc_report_verified(i.report) && oc_report_steps(i.report) == i.upper && i.upper > 0 &&
+              i.lower < i.upper,
+          "the seed: source %s, %llu steps, lower %llu", i.source ? i.source : "(null)",
+          (unsigned long long)i.upper, (unsigned long long)i.lower);
+    /* and the seed is the fewest steps of the algorithms that run there: none is below it */
+    for (size_t k = 0; i.found && k < oc_algorithm_count(); k++) {
+        const oc_algorithm_info *a = oc_algorithm_at(k);
+        if (a->collective != OC_ALLGATHER || !oc_algorithm_runs_on(a, "ring")) continue;
+        oc_kv *np = oc_kv_new();
+        CHECK(np && !oc_kv_set(np, "wavelengths", "3"), "kv");
+        oc_request req = {.collective = OC_ALLGATHER,
+                          .algorithm = a->name,
+                          .network = "ring",
+                          .nodes = 10,
+                          .bytes = 1u << 20,
+                          .net_params = np,
+                          .objective = OC_OBJECTIVE_STEPS};
+        oc_report *rep = NULL;
+        char w2[256];
+        if (!oc_run(&req, &rep, w2, sizeof w2))
+            CHECK(oc_report_steps(rep) >= i.upper, "%s: %llu steps, below the seed's %llu", a->name,
+                  (unsigned long long)oc_report_steps(rep), (unsigned long long)i.upper);
+        oc_report_free(rep);
+        oc_kv_free(np);
+    }
+    oc_synth_free(r);
 }
 
 int main(void) {

@@ -504,10 +504,14 @@ static oc_report *run_coll(oc_collective coll, const char *algo, uint32_t N, uin
 
 /* Every algorithm of a collective in the registry (at most max): a new one is tested without a
  * new line here. */
+/* The algorithms of `coll` that run on the ring, where the matrices below run them (one that runs
+ * elsewhere only, like rdk on the fabric, has its own test). */
 static size_t algos_of(oc_collective coll, const char **names, size_t max) {
     size_t n = 0;
     for (size_t i = 0; i < oc_algorithm_count() && n < max; i++)
-        if (oc_algorithm_at(i)->collective == coll) names[n++] = oc_algorithm_at(i)->name;
+        if (oc_algorithm_at(i)->collective == coll &&
+            oc_algorithm_runs_on(oc_algorithm_at(i), "ring"))
+            names[n++] = oc_algorithm_at(i)->name;
     return n;
 }
 

@@ -79,7 +79,7 @@ int cmd_compare(options *o) {
             oc_report_write_csv(res.runs[k].report, stdout, k == 0);
         if (n == 0) oc_report_write_csv(NULL, stdout, 1);
         for (size_t k = n; k < n + ns; k++) {
-            printf("%s,%s,%s,%u,%llu,,,,,,,,,,,,\"not run: ", o->coll, res.runs[k].algorithm->name,
+            printf("%s,%s,%s,%u,%llu,,,,,,,,,,,,,\"not run: ", o->coll, res.runs[k].algorithm->name,
                    req.network, req.nodes, (unsigned long long)req.bytes);
             for (const char *c = res.runs[k].reason; *c; c++) {
                 if (*c == '"') putchar('"'); /* CSV doubles a quote inside quotes */

@@ -20,7 +20,11 @@ static const char *const help =
     "schedule found passes the verifier and the model's resource check and maps to as many\n"
     "steps as it has rounds. \"optimal: yes\" is printed only then; otherwise what was proven\n"
     "(the lower bound) and the best schedule found, and why the search stopped (one line\n"
-    "on stderr). Exit 0 with a schedule, proven or not; 1 when the time limit left none.\n\n"
+    "on stderr). The search starts from the existing algorithms' schedule of fewest steps\n"
+    "(verified on this instance) and looks only below it, so a stop on the time limit still\n"
+    "returns a schedule, marked not proven, saying where it came from (\"schedule from:\").\n"
+    "Exit 0 with a schedule, proven or not; 1 when none was found (no algorithm runs the\n"
+    "instance and the time limit left the solver none).\n\n"
     "Supported: -c allgather, gossip, broadcast (root 0), allreduce; -t ring (N from 2 to 10,\n"
     "w up to 3, fibres x w up to 6) or star (P from 2 to 9, --net k=K, default 3).\n"
     "An instance past these limits is refused before any work.\n\n"
@@ -164,9 +168,12 @@ static int run(opt *o) {
     rc = 0;
     if (info.stopped) {
         char line[400];
-        snprintf(line, sizeof line, "synth: stopped: %s (proven lower bound %llu steps; %s)",
+        snprintf(line, sizeof line, "synth: stopped: %s (proven lower bound %llu steps; %s%s%s)",
                  info.stopped, (unsigned long long)info.lower,
-                 info.found ? "best schedule below, not proven optimal" : "no schedule found");
+                 info.found ? "best schedule below, not proven optimal, from "
+                            : "no schedule found",
+                 info.found && strcmp(info.source, "solver") ? "algorithm " : "",
+                 info.found ? info.source : "");
         die_line(0, line);
     }
     if (o->out) {

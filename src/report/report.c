@@ -301,7 +301,7 @@ int oc_report_write_csv(const oc_report *r, FILE *f, int header) {
     if (header)
         fputs("collective,algorithm,network,nodes,bytes,params,rounds,steps,steps_formula,"
               "steps_lower_bound,time_s,time_formula_s,physical_bound_steps,physical_bound_time_s,"
-              "to_physical_bound_ratio,verified,note\n",
+              "to_physical_bound_ratio,likely_loose,verified,note\n",
               f);
     if (!r) return ferror(f) ? OC_EIO : 0;
     fprintf(f, "%s,%s,%s,%u,%llu,\"", r->collective, r->algorithm, r->network, r->nodes,
@@ -315,11 +315,21 @@ int oc_report_write_csv(const oc_report *r, FILE *f, int header) {
     fprintf(f, ",%.9g,", r->time_s);
     if (r->has_time_formula) fprintf(f, "%.9g", r->time_formula_s);
     /* the network's bound for every schedule (src/bounds), and this run's time over it */
-    if (r->has_pbound) {
+    /* then the side likely loose where the ratio is above OC_LOOSE_RATIO, as --json's
+     * "likely_loose" (json_pbound), empty elsewhere */
+    oc_physical_bound_info info;
+    if (r->has_pbound && oc_report_physical_bound(r, &info)) {
         fprintf(f, ",%llu,%.9g,", (unsigned long long)r->pbound_steps, r->pbound_time_s);
-        if (r->pbound_time_s > 0) fprintf(f, "%.6g", r->time_s / r->pbound_time_s);
+        oc_loose_side loose = OC_LOOSE_NONE;
+        if (r->pbound_time_s > 0) {
+            const double ratio = r->time_s / r->pbound_time_s;
+            fprintf(f, "%.6g", ratio);
+            loose = oc_physical_bound_loose(&info, ratio, NULL);
+        }
+        fputc(',', f);
+        if (loose != OC_LOOSE_NONE) fputs(oc_loose_side_name(loose), f);
     } else {
-        fputs(",,,", f);
+        fputs(",,,,", f);
     }
     fprintf(f, ",%s,\n", r->verified ? "true" : "false");
     return ferror(f) ? OC_EIO : 0;

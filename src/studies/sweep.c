@@ -252,7 +252,7 @@ static int render_not_run(const oc_sweep *s, const oc_sweep_point *p, char **csv
     size_t len = 0;
     FILE *m = open_memstream(csv, &len);
     if (!m) return OC_ENOMEM;
-    fprintf(m, "%s,%s,%s,%u,%llu,,,,,,,,,,,,", oc_collective_name(s->base.collective), algo,
+    fprintf(m, "%s,%s,%s,%u,%llu,,,,,,,,,,,,,", oc_collective_name(s->base.collective), algo,
             s->base.network, p->nodes, (unsigned long long)p->bytes);
     char *note = malloc(strlen(p->why) + sizeof "not run: ");
     if (!note) {

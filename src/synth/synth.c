@@ -73,6 +73,12 @@
  * step optimum never falls as q grows; q > 1 can only shorten a step's payload. Default q = 1;
  * `chunks` asks for another q (its step optimum is then at least q = 1's).
  *
+ * The seed (seed_schedule). Before the solver, the existing algorithms' schedule of fewest steps
+ * on this instance, verified and mapped through the pipeline, is the schedule in hand: an upper
+ * bound the search uses (it asks nothing at or above it, unless the seed takes more than one
+ * step a round, which `optimal` needs), and what a stop on the time limit returns, marked not
+ * optimal and named ("schedule_source", "seed_algorithm").
+ *
  * Limits (named before any work, oc_synth): N from 2 to 10 on the ring, w up to 3 and F w up to 6;
  * P from 2 to 9 on the star; q up to 4. The solver's time limit stops the search with what was
  * proven (lower) and the best schedule found, marked not optimal.
@@ -104,6 +110,13 @@ struct oc_synth_result {
     oc__store store; /* the found schedule */
     oc_report *report;
     int found, optimal;
+    /* the seed (seed_schedule): the best verified schedule of the registered algorithms, the
+     * schedule in hand (store, report) until the solver finds one of fewer steps; from_seed says
+     * which it is, seed_algo names the algorithm (empty when none ran) */
+    oc__export seed;
+    int from_seed;
+    char seed_algo[32];
+    uint64_t seed_steps; /* its mapped steps; 0 when none ran */
     uint64_t lower, upper, start, blocked;
     double solve_s;
     char stopped[256];
@@ -903,6 +916,12 @@ static int run_pipeline(oc_synth_result *r, const oc__model *model, oc_report **
     return 0;
 }
 
+/* The schedule in hand maps each round to one step, as `optimal` asks (a seed may not: WRHT's
+ * one round of three steps); a solver schedule of as many steps then replaces it. */
+static int one_step_rounds(const oc_synth_result *r) {
+    return r->found && r->report->rounds == r->upper;
+}
+
 /* The solver's current model of S steps as the candidate: its rounds each mapped alone by the
  * model (a round the model's colouring cannot fit in one step is excluded from the search: 0, or
  * 2 when too many were), then the whole schedule through the pipeline; accepted (1) as the
@@ -936,7 +955,8 @@ static int take_candidate(oc_synth_result *r, enc *e, uint32_t S, const oc__mode
     r->store = st;
     oc_report *rep = NULL;
     rc = run_pipeline(r, model, &rep, why, len);
-    if (rc || (r->found && rep->steps >= r->upper)) {
+    if (rc ||
+        (r->found && (rep->steps > r->upper || (rep->steps == r->upper && one_step_rounds(r))))) {
         r->store = old;
         oc__store_free(&st);
         oc_report_free(rep);
@@ -946,8 +966,68 @@ static int take_candidate(oc_synth_result *r, enc *e, uint32_t S, const oc__mode
     oc_report_free(r->report);
     r->report = rep;
     r->found = 1;
+    r->from_seed = 0;
     r->upper = rep->steps;
     return 1;
+}
+
+/* The seed: every registered algorithm of the collective that runs on the network, run through
+ * the pipeline on this instance (the same N, SIZE and network settings) with its parameters
+ * searched for the fewest steps (OC_OBJECTIVE_STEPS), its rounds kept; the one of fewest mapped
+ * steps (ties: one step a round, then less time, then the registry's order) becomes the
+ * schedule in hand before the solver starts. It is verified and mapped like any schedule synth
+ * writes, so a stop on the time limit always has a schedule (marked not optimal, and saying
+ * where it came from), and it is an upper bound the search uses: no question is asked at its
+ * step count or above unless it takes more than one step a round (search's loop), and a solver
+ * schedule is taken only with fewer steps, or as many at one step a round where the seed has
+ * more (take_candidate). An algorithm that does not take the instance (a restriction on N, a
+ * network limit) is passed over; running out of memory is an error. None may run (the star has
+ * no all-reduce): then the search starts with nothing in hand, as before. */
+static int seed_schedule(oc_synth_result *r, char *why, size_t len) {
+    int rc = 0;
+    for (size_t i = 0; i < oc__algo_count() && !rc; i++) {
+        const oc__algo *a = oc__algo_at(i);
+        if (a->info.collective != r->spec.collective || !oc__algo_supports(a, r->network)) continue;
+        const oc_request req = {.collective = r->spec.collective,
+                                .algorithm = a->info.name,
+                                .network = r->network,
+                                .nodes = r->spec.nodes,
+                                .bytes = r->ospec.bytes,
+                                .net_params = r->net_params,
+                                .skip_data_check = r->spec.skip_data_check,
+                                .objective = OC_OBJECTIVE_STEPS};
+        oc__export x;
+        oc__store st;
+        oc__store_init(&st);
+        char skip[512];
+        rc = oc__export_begin(&req, &x, skip, sizeof skip);
+        if (!rc) rc = oc__export_check(&req, &x, &st.sink, NULL, skip, sizeof skip);
+        /* fewer steps; at as many, one step a round (what a proof of optimality can take),
+         * then less time */
+        const int one = !rc && x.rep->rounds == x.rep->steps, had = one_step_rounds(r);
+        const int better = !rc && x.rep->verified &&
+                           (!r->found || x.rep->steps < r->upper ||
+                            (x.rep->steps == r->upper &&
+                             (one > had || (one == had && x.rep->time_s < r->report->time_s))));
+        if (better) {
+            oc__store_free(&r->store);
+            r->store = st;
+            oc_report_free(r->report);
+            r->report = x.rep;
+            x.rep = NULL;
+            oc__export_end(&r->seed);
+            r->seed = x;
+            r->found = r->from_seed = 1;
+            r->upper = r->seed_steps = r->report->steps;
+            snprintf(r->seed_algo, sizeof r->seed_algo, "%s", a->info.name);
+        } else {
+            oc__store_free(&st);
+            oc__export_end(&x);
+        }
+        if (rc == OC_ENOMEM) return oc__fail(why, len, rc, "%s", skip);
+        rc = 0;
+    }
+    return rc;
 }
 
 static int search(oc_synth_result *r, unsigned weaken, char *why, size_t len) {
@@ -1041,7 +1121,8 @@ static int search(oc_synth_result *r, unsigned weaken, char *why, size_t len) {
      * looked for before the hard question, so that a stop on the time limit still has the best
      * schedule found (and, should S then be proven impossible, it is the optimum). */
     for (;;) {
-        if (r->found && r->upper <= S) break; /* the schedule in hand has S steps */
+        /* the schedule in hand has S steps (or fewer), one a round: nothing below it is left */
+        if (r->found && (r->upper < S || (r->upper == S && one_step_rounds(r)))) break;
         if (S >= MAX_STEPS) {
             snprintf(r->stopped, sizeof r->stopped, "no schedule within %d steps", MAX_STEPS);
             goto done;
@@ -1126,7 +1207,7 @@ int oc__synth_run(const oc_synth_spec *spec, unsigned weaken, oc_synth_result **
         goto fail;
     r->spec.net_params = NULL; /* r->net_params holds them */
     r->start = start_bound(r);
-    if ((rc = search(r, weaken, why, len))) goto fail;
+    if ((rc = seed_schedule(r, why, len)) || (rc = search(r, weaken, why, len))) goto fail;
     *out = r;
     return 0;
 fail:
@@ -1155,7 +1236,10 @@ void oc_synth_get(const oc_synth_result *r, oc_synth_info *out) {
                            .start = r->start,
                            .solve_s = r->solve_s,
                            .stopped = r->stopped[0] ? r->stopped : NULL,
-                           .report = r->report};
+                           .report = r->report,
+                           .source = !r->found      ? NULL
+                                     : r->from_seed ? r->seed_algo
+                                                    : "solver"};
 }
 
 void oc_synth_free(oc_synth_result *r) {
@@ -1164,6 +1248,7 @@ void oc_synth_free(oc_synth_result *r) {
     oc__spec_free(&r->ospec);
     oc__store_free(&r->store);
     oc_report_free(r->report);
+    oc__export_end(&r->seed);
     free(r);
 }
 
@@ -1205,6 +1290,17 @@ int oc_synth_write_text(const oc_synth_result *r, FILE *f) {
         fprintf(f, "; schedule found: %llu steps", (unsigned long long)r->upper);
     else
         fprintf(f, "; no schedule found");
+    /* where the schedule in hand came from (seed_schedule) */
+    if (r->found && r->from_seed)
+        fprintf(f,
+                "\nschedule from: algorithm %s, the fewest steps of the existing algorithms "
+                "(the solver found none with fewer)",
+                r->seed_algo);
+    else if (r->found && r->seed_steps)
+        fprintf(f, "\nschedule from: the solver (the existing algorithms' fewest: %llu steps, %s)",
+                (unsigned long long)r->seed_steps, r->seed_algo);
+    else if (r->found)
+        fprintf(f, "\nschedule from: the solver (no existing algorithm runs here)");
     fprintf(f, "\nsearch started at %llu steps (a simple bound), solver time %.2f s",
             (unsigned long long)r->start, r->solve_s);
     if (r->blocked)
@@ -1242,6 +1338,17 @@ int oc_synth_write_json(const oc_synth_result *r, FILE *f) {
         fputs(", \"steps\": null, \"verified\": false", f);
     fprintf(f, ", \"search_start_steps\": %llu, \"solve_s\": %.3f, \"rounds_excluded\": %llu",
             (unsigned long long)r->start, r->solve_s, (unsigned long long)r->blocked);
+    /* where the schedule came from: "solver", or "algorithm" (seed_schedule: the existing
+     * algorithms' fewest steps, "seed_algorithm" with "seed_steps"; null where none runs) */
+    fprintf(f, ", \"schedule_source\": %s",
+            !r->found      ? "null"
+            : r->from_seed ? "\"algorithm\""
+                           : "\"solver\"");
+    if (r->seed_steps)
+        fprintf(f, ", \"seed_algorithm\": \"%s\", \"seed_steps\": %llu", r->seed_algo,
+                (unsigned long long)r->seed_steps);
+    else
+        fputs(", \"seed_algorithm\": null, \"seed_steps\": null", f);
     fputs(", \"stopped\": ", f);
     if (r->stopped[0])
         oc_write_json_string(f, r->stopped);
@@ -1280,12 +1387,14 @@ int oc_synth_write_schedule(const oc_synth_result *r, FILE *f, char *why, size_t
     int rc = oc_kv_set(params, "optimal", buf);
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)r->lower);
     if (!rc) rc = oc_kv_set(params, "lower_bound_steps", buf);
+    if (!rc) rc = oc_kv_set(params, "source", r->from_seed ? r->seed_algo : "solver");
     if (rc) {
         oc_kv_free(params);
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     }
-    rc = oc__write_schedule_store(&r->ospec, "synth", r->network, params, &r->store, r->report, f,
-                                  why, len);
+    /* a seed keeps its algorithm's chunking (its own spec) */
+    rc = oc__write_schedule_store(r->from_seed ? &r->seed.plan.spec : &r->ospec, "synth",
+                                  r->network, params, &r->store, r->report, f, why, len);
     oc_kv_free(params);
     return rc;
 }

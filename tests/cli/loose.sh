@@ -91,6 +91,39 @@ print(best.get("likely_loose", "-"))' "$T/out")
     fi
 done
 
+# compare --csv and sweep --csv: a likely_loose column, each run's the same as the JSON's ("" where
+# the JSON has none), and every row (the not-run ones too) as wide as the header
+for spec in "allreduce fabric 100 1KiB" "allreduce switch 16 1MiB" "allreduce ring 16 1MiB -w 2"; do
+    read -r c t n s w <<<"$spec"
+    # shellcheck disable=SC2086
+    run_tool compare -c "$c" -t "$t" -n "$n" $w -s "$s" --json
+    cp "$T/out" "$T/cmp.json"
+    # shellcheck disable=SC2086
+    run_tool compare -c "$c" -t "$t" -n "$n" $w -s "$s" --csv
+    cp "$T/out" "$T/cmp.csv"
+    # shellcheck disable=SC2086
+    run_tool sweep -c "$c" -t "$t" --nodes "$n" $w --sizes "$s" --csv "$T/sw.csv" --json
+    if python3 - "$T/cmp.json" "$T/cmp.csv" "$T/sw.csv" "$T/out" <<'PY'; then
+import csv, json, sys
+def sides(runs):
+    return {r["algorithm"]: r.get("likely_loose", "") for r in runs if "not_run" not in r}
+want = sides(json.load(open(sys.argv[1])))
+swant = sides(json.load(open(sys.argv[4])))
+for path, w in ((sys.argv[2], want), (sys.argv[3], swant)):
+    rows = list(csv.reader(open(path)))
+    head = rows[0]
+    assert "likely_loose" in head and all(len(r) == len(head) for r in rows), path
+    got = {r[1]: r[head.index("likely_loose")] for r in rows[1:] if r[head.index("verified")]}
+    assert got == w, (path, got, w)
+    assert set(w.values()) <= {"", "schedule", "bound", "both"}, w
+PY
+        pass "compare/sweep --csv $c on $t, N = $n: likely_loose as in the JSON, every row whole"
+    else
+        fail "compare/sweep --csv $c on $t, N = $n: likely_loose against the JSON" \
+            "$(cat "$T/cmp.csv")"
+    fi
+done
+
 # compare where no algorithm runs (no all-gather runs on the star): the bound in tau, as where
 # algorithms run (the all-to-all)
 run_tool compare -c allgather -t star -n 9 -s 1KiB

@@ -57,4 +57,32 @@ else
     fail "a time limit stops with one line and \"optimal\": false" "exit $RC" "$(cat "$T/err")" \
         "$(head -c 600 "$T/out")"
 fi
+# A time limit too short for the solver to answer anything: the schedule in hand is the existing
+# algorithms' fewest steps (the seed), verified, "optimal": false, its source named, exit 0, and
+# -o writes it as a file `verify` accepts with the same steps.
+run_tool synth -c allgather -t ring -n 10 -w 3 --time-limit 0.001 --json -o "$T/seed.json"
+steps=$(sed -n 's/.*"steps": \([0-9]*\), "verified": true.*/\1/p' "$T/out" | head -1)
+if [ "$RC" -eq 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q 'from algorithm ' "$T/err" &&
+    grep -q '"optimal": false' "$T/out" && grep -q '"schedule_source": "algorithm"' "$T/out" &&
+    grep -q '"seed_algorithm": "[a-z]' "$T/out" && [ -n "$steps" ]; then
+    pass "a time limit before any answer: the seed's $steps steps, verified, not proven, named"
+else
+    fail "a time limit before any answer: the seed's schedule" "exit $RC" "$(cat "$T/err")" \
+        "$(head -c 900 "$T/out")"
+fi
+run_tool verify "$T/seed.json"
+if [ "$RC" -eq 0 ] && [ -n "$steps" ] && grep -q "^  steps: *$steps mapped" "$T/out" &&
+    grep -q '^  verified: *yes' "$T/out" && grep -q 'optimal=false' "$T/out"; then
+    pass "the seed's schedule file verifies at $steps steps, marked optimal=false"
+else
+    fail "the seed's schedule file verifies" "exit $RC" "$(head -c 600 "$T/out")" "$(cat "$T/err")"
+fi
+# where no algorithm runs (all-reduce on the star) and the solver has no time: no schedule, exit 1
+run_tool synth -c allreduce -t star -n 5 --time-limit 0.001 --json
+if [ "$RC" -eq 1 ] && grep -q '"schedule_source": null' "$T/out" &&
+    grep -q 'no schedule found' "$T/err"; then
+    pass "no algorithm and no time: no schedule, exit 1"
+else
+    fail "no algorithm and no time: no schedule, exit 1" "exit $RC" "$(cat "$T/err")"
+fi
 finish
