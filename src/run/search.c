@@ -29,17 +29,16 @@
  * between the same nodes, nor the op, so that a reduce-scatter level and the all-gather level
  * that mirrors it, the same amounts between the same nodes, are one round: rhd's halving and
  * doubling at N = 4096 on the ring mapped the all-to-all of 4096 nodes twice, 2.4 s each), and a
- * hit is confirmed by comparing all of them, never by the hash alone. The sum is the whole
- * mapping's cost: the steps exactly, the time up to the rounding of a sum of doubles
- * (test_search_cache asserts both on every mapped candidate). The cache is bounded
- * (round_cache_bytes() of transfers); a round it has no room for is still mapped alone and kept
- * apart as the memo until the next such round, so that a round that comes back at once (rhd's
- * doubling after its halving) is not mapped twice. Where rounds seldom recur (fewer hits than
- * misses after CACHE_TRIAL rounds, as when most candidates mapped are folds, each with rounds of
- * its own) the rest of the search maps its candidates whole: a network created for every round
- * would cost more than the cache saves (rhd all-reduce, fat-tree, N = 720: 5.2 s CPU with the
- * cache, 4.2 s without). Models whose rounds are not independent (the fabric's reconfigurations,
- * the star's tuning, the direct networks) map every candidate whole, as before.
+ * hit is confirmed by comparing all of them, never by the hash alone. The sum is the whole mapping's cost: the steps exactly, the time
+ * up to the rounding of a sum of doubles (test_search_cache asserts both on every mapped
+ * candidate). The cache is bounded (round_cache_bytes() of transfers); a round it has no room for is
+ * still mapped alone and kept apart as the memo until the next such round, so that a round that
+ * comes back at once (rhd's doubling after its halving) is not mapped twice. Where rounds seldom recur (fewer hits than misses after
+ * CACHE_TRIAL rounds, as when most candidates mapped are folds, each with rounds of its own) the
+ * rest of the search maps its candidates whole: a network created for every round would cost
+ * more than the cache saves (rhd all-reduce, fat-tree, N = 720: 5.2 s CPU with the cache, 4.2 s
+ * without). Models whose rounds are not independent (the fabric's
+ * reconfigurations, the star's tuning, the direct networks) map every candidate whole, as before.
  *
  * Round costs. On an additive model an algorithm may have rounds of its own making costed the
  * same way (oc__search.round_costs: each alone, from the cache or on a fresh network) and build
@@ -70,8 +69,7 @@
 /* The transfers the round cache keeps at most, in bytes: an eighth of the memory budget (512 MiB
  * at the default 4 GiB), and at least 64 MiB. It must hold the largest rounds a search meets
  * twice: the all-to-all of 4096 nodes (rhd's first level at N = 4096, which the halving and the
- * doubling both have) is 16.7 M transfers, 192 MiB as kept; at 64 MiB it was mapped twice, 2.4 s
- * each. */
+ * doubling both have) is 16.7 M transfers, 192 MiB as kept; at 64 MiB it was mapped twice, 2.4 s each. */
 static size_t round_cache_bytes(void) {
     const uint64_t b = oc_memory_budget() / 8, floor = (uint64_t)64 << 20;
     return (size_t)(b > floor ? (b < SIZE_MAX ? b : SIZE_MAX) : floor);
@@ -111,8 +109,8 @@ typedef struct round_cache {
     cached_round memo;
     size_t memo_cap;
     int has_memo;
-    size_t limit;       /* the bytes of transfers kept at most: round_cache_bytes(), or a test's */
-    uint64_t memo_hits; /* rounds found in the memo (the test asks that some were) */
+    size_t limit;        /* the bytes of transfers kept at most: round_cache_bytes(), or a test's */
+    uint64_t memo_hits;  /* rounds found in the memo (the test asks that some were) */
 } round_cache;
 
 typedef struct searcher {
@@ -126,21 +124,21 @@ typedef struct searcher {
     int objective;
     int failed;        /* OC_ENOMEM met while mapping */
     round_cache cache; /* used when the model is additive */
-    int check_cache;  /* test: map every candidate whole too and compare (oc__search_check_cache) */
-    int no_bounds;    /* the network splits rounds (split_degree): map every candidate */
-    uint64_t checked; /* candidates compared */
+    int check_cache;   /* test: map every candidate whole too and compare (oc__search_check_cache) */
+    int no_bounds;     /* the network splits rounds (split_degree): map every candidate */
+    uint64_t checked;  /* candidates compared */
     char mismatch[512]; /* the first difference the check found */
-    uint64_t budget; /* the transfers a candidate may have to be mapped (SEARCH_TRANSFER_BUDGET) */
-    int has_hint;    /* an incumbent mapped ahead of its offer (oc__search.hint) */
+    uint64_t budget;    /* the transfers a candidate may have to be mapped (SEARCH_TRANSFER_BUDGET) */
+    int has_hint;       /* an incumbent mapped ahead of its offer (oc__search.hint) */
     oc__progress progress; /* candidates decided / offered so far (oc_request.progress) */
     uint64_t decided;
     uint64_t hint_steps;
     double hint_time;
     oc__netrun *alone; /* round_alone's run, kept for the next round (oc__model.reset) */
     uint32_t alone_nodes;
-    oc__round spare;    /* the emitter's round buffer, kept from one generation to the next */
-    uint64_t log_bytes; /* what the log holds, about (s_offer: SEARCH_LOG_SHARE of the budget) */
-    char too_big[320];  /* why the search stopped: its log outgrew its share */
+    oc__round spare; /* the emitter's round buffer, kept from one generation to the next */
+    uint64_t log_bytes;  /* what the log holds, about (s_offer: SEARCH_LOG_SHARE of the budget) */
+    char too_big[320];   /* why the search stopped: its log outgrew its share */
 } searcher;
 
 /* The log keeps every candidate offered (--explain lists them). A space of O(N) candidates
@@ -245,13 +243,13 @@ static int finish_cost(const oc__model *model, oc__netrun *net, uint64_t *steps,
 
 /* Plans, generates and maps one candidate without the resource check; the model's steps and
  * time on success. */
-static int evaluate(searcher *s, const oc_kv *params, uint64_t *steps, double *time, char *why,
-                    size_t len) {
+static int evaluate(searcher *s, const oc_kv *params, uint64_t *steps, double *time,
+                    char *why, size_t len) {
     const oc_request *req = s->req;
     oc__plan plan = {0}; /* freed on every path, also when plan() refuses before its begin */
     oc__netrun *net = NULL;
-    int rc =
-        s->algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why, len);
+    int rc = s->algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why,
+                           len);
     if (rc) goto out;
     /* A largest round known ahead past the memory budget is not generated to be mapped: the run
      * would refuse it before its first round (shard.c), and mapping it here would spend that
@@ -284,9 +282,10 @@ static uint64_t mix(uint64_t h, uint64_t v) {
 }
 
 static uint64_t round_hash(const oc__spec *spec, const oc__round *r) {
-    uint64_t h = mix(
-        mix(mix(mix(UINT64_C(1469598103934665603), (uint64_t)spec->coll), spec->nodes), spec->q),
-        spec->chunk_bytes);
+    uint64_t h = mix(mix(mix(mix(UINT64_C(1469598103934665603), (uint64_t)spec->coll),
+                             spec->nodes),
+                         spec->q),
+                     spec->chunk_bytes);
     for (size_t i = 0; i < r->count; i++) {
         const oc__transfer *t = &r->xfers[i];
         h = mix(h, ((uint64_t)t->src << 32) | t->dst);
@@ -303,7 +302,8 @@ static int same_round(const cached_round *c, uint64_t hash, const oc__spec *spec
     for (size_t i = 0; i < r->count; i++) {
         const cached_xfer *a = &c->xfers[i];
         const oc__transfer *b = &r->xfers[i];
-        if (a->src != b->src || a->dst != b->dst || a->count != b->count) return 0;
+        if (a->src != b->src || a->dst != b->dst || a->count != b->count)
+            return 0;
     }
     return 1;
 }
@@ -358,8 +358,7 @@ static int cache_add(round_cache *c, uint64_t hash, const oc__spec *spec, const 
         if (!slot) return OC_ENOMEM;
         for (size_t i = 0; i < c->n; i++) {
             size_t at = (size_t)c->round[i].hash & (nslots - 1);
-            while (slot[at])
-                at = (at + 1) & (nslots - 1);
+            while (slot[at]) at = (at + 1) & (nslots - 1);
             slot[at] = i + 1;
         }
         free(c->slot);
@@ -371,16 +370,14 @@ static int cache_add(round_cache *c, uint64_t hash, const oc__spec *spec, const 
     if (!(e->xfers = malloc(bytes ? bytes : 1))) return OC_ENOMEM;
     cached_fill(e, hash, spec, r, steps, time_s);
     size_t at = (size_t)hash & (c->nslots - 1);
-    while (c->slot[at])
-        at = (at + 1) & (c->nslots - 1);
+    while (c->slot[at]) at = (at + 1) & (c->nslots - 1);
     c->slot[at] = ++c->n;
     c->bytes += bytes;
     return 0;
 }
 
 static void cache_free(round_cache *c) {
-    for (size_t i = 0; i < c->n; i++)
-        free(c->round[i].xfers);
+    for (size_t i = 0; i < c->n; i++) free(c->round[i].xfers);
     free(c->round);
     free(c->slot);
     free(c->memo.xfers);
@@ -467,8 +464,8 @@ static int evaluate_cached(searcher *s, const oc_kv *params, uint64_t *steps, do
                            char *why, size_t len) {
     const oc_request *req = s->req;
     oc__plan plan = {0};
-    int rc =
-        s->algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why, len);
+    int rc = s->algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why,
+                           len);
     if (!rc) {
         cost_sink cost = {.sink = {.round = cost_round}, .s = s, .spec = &plan.spec};
         oc__emit emit;
@@ -495,7 +492,8 @@ static int map_candidate(searcher *s, const oc__search_entry *e, uint64_t *steps
     /* The cache pays only when rounds recur: past CACHE_TRIAL rounds with fewer hits than
      * misses (every miss is a network created for one round) the rest is mapped whole. */
     const round_cache *c = &s->cache;
-    if (!s->model->additive || (!s->check_cache && c->misses >= CACHE_TRIAL && c->hits < c->misses))
+    if (!s->model->additive ||
+        (!s->check_cache && c->misses >= CACHE_TRIAL && c->hits < c->misses))
         return evaluate(s, e->params, steps, time, why, len);
     int rc = evaluate_cached(s, e->params, steps, time, why, len);
     if (rc || !s->check_cache) return rc;
@@ -545,7 +543,8 @@ static int worse(const searcher *s, double bound_time, uint64_t bound_steps, dou
  * strictly worse than the hint (which is offered later or was already: the winner is at least as
  * good; a full tie with the hint is kept, since the earlier offer of the two is not known yet). */
 static int beaten(const searcher *s, double bound_time, uint64_t bound_steps, size_t offered) {
-    if (s->has_hint && worse(s, bound_time, bound_steps, s->hint_time, s->hint_steps) > 0) return 1;
+    if (s->has_hint && worse(s, bound_time, bound_steps, s->hint_time, s->hint_steps) > 0)
+        return 1;
     if (s->best == SIZE_MAX) return 0;
     const oc__search_entry *best = &s->log->entry[s->best];
     int w = worse(s, bound_time, bound_steps, best->time_s, best->steps);
@@ -576,6 +575,7 @@ static char *params_text(const oc_kv *kv) {
                                oc_kv_value(kv, i));
     return t;
 }
+
 
 /* ---- the oc__search a search() offers to ---- */
 
@@ -626,11 +626,9 @@ static int by_bound(const void *pa, const void *pb) {
 /* The reason of a candidate whose transfers, known ahead, are over the search's budget. */
 static int over_budget(uint64_t transfers, uint64_t budget, char *why, size_t len) {
     if (transfers > OC_MAX_TRANSFERS)
-        return oc__fail(why, len, OC_ETOOBIG,
-                        "%llu transfers, more than the %llu this tool generates",
+        return oc__fail(why, len, OC_ETOOBIG, "%llu transfers, more than the %llu this tool generates",
                         (unsigned long long)transfers, (unsigned long long)OC_MAX_TRANSFERS);
-    return oc__fail(why, len, OC_ETOOBIG,
-                    "%llu transfers, more than the %llu transfers a candidate "
+    return oc__fail(why, len, OC_ETOOBIG, "%llu transfers, more than the %llu transfers a candidate "
                     "is mapped with during the search",
                     (unsigned long long)transfers, (unsigned long long)budget);
 }
@@ -683,8 +681,8 @@ static int flush(searcher *s) {
             break;
         }
         if (erc) {
-            e->status =
-                erc == OC_ETOOBIG && strstr(why, "transfers") ? OC__CAND_OVER : OC__CAND_REFUSED;
+            e->status = erc == OC_ETOOBIG && strstr(why, "transfers") ? OC__CAND_OVER
+                                                                      : OC__CAND_REFUSED;
             if (e->status == OC__CAND_OVER)
                 log->over++;
             else
@@ -705,8 +703,8 @@ static int s_can_win(oc__search *base, const oc__bound *bound, int *yes) {
     searcher *s = (searcher *)base;
     int rc = flush(s);
     if (rc) return rc;
-    *yes =
-        s->no_bounds || !beaten(s, bound ? bound->time_s : 0, bound ? bound->steps : 0, s->log->n);
+    *yes = s->no_bounds || !beaten(s, bound ? bound->time_s : 0, bound ? bound->steps : 0,
+                                   s->log->n);
     return 0;
 }
 
@@ -774,8 +772,7 @@ static int explain_winner(searcher *s) {
     log->runner_up = log->n;
     for (size_t i = 0; i < log->n; i++)
         if (i != s->best && log->entry[i].status == OC__CAND_MAPPED &&
-            (log->runner_up == log->n ||
-             better(s, &log->entry[i], &log->entry[log->runner_up]) < 0))
+            (log->runner_up == log->n || better(s, &log->entry[i], &log->entry[log->runner_up]) < 0))
             log->runner_up = i;
     char tw[32], tr[32], buf[768];
     oc_format_time(tw, sizeof tw, w->time_s, log->time_unit, log->time_unit_value);
@@ -791,7 +788,7 @@ static int explain_winner(searcher *s) {
         else
             how = !same_time(w->time_s, r->time_s) ? "least time"
                   : w->steps < r->steps            ? "as fast, fewer steps"
-                                        : "as fast, as few steps, offered first (simpler)";
+                                                   : "as fast, as few steps, offered first (simpler)";
         snprintf(buf, sizeof buf, "%s wins on %s: %llu steps, %s; next best %s: %llu steps, %s",
                  w->text, how, (unsigned long long)w->steps, tw, r->text,
                  (unsigned long long)r->steps, tr);
@@ -815,12 +812,11 @@ static int by_bound_alone(searcher *s, const oc__algo *algo, const oc_request *r
         if (e->status != OC__CAND_OVER || !e->transfers) return 1;
         if (fewest == SIZE_MAX || e->transfers < log->entry[fewest].transfers) fewest = i;
         if (e->transfers > OC_MAX_TRANSFERS || !e->bound_name) continue;
-        const double key =
-            s->objective == OC_OBJECTIVE_STEPS ? (double)e->bound_steps : e->bound_time_s;
+        const double key = s->objective == OC_OBJECTIVE_STEPS ? (double)e->bound_steps
+                                                              : e->bound_time_s;
         const oc__search_entry *p = pick == SIZE_MAX ? NULL : &log->entry[pick];
-        const double pkey = !p                                   ? 0
-                            : s->objective == OC_OBJECTIVE_STEPS ? (double)p->bound_steps
-                                                                 : p->bound_time_s;
+        const double pkey = !p ? 0 : s->objective == OC_OBJECTIVE_STEPS ? (double)p->bound_steps
+                                                                        : p->bound_time_s;
         if (!p || key < pkey) pick = i;
     }
     if (fewest == SIZE_MAX) return 1;
@@ -845,9 +841,8 @@ static int by_bound_alone(searcher *s, const oc__algo *algo, const oc_request *r
     log->runner_up = log->n;
     int rc = oc__kv_copy(w->params, chosen);
     if (!rc)
-        rc = oc__report_note(rep,
-                             "parameters searched by proven %s bounds alone: %s (run --explain "
-                             "lists them)",
+        rc = oc__report_note(rep, "parameters searched by proven %s bounds alone: %s (run --explain "
+                                  "lists them)",
                              log->objective, buf);
     if (rc) return rc;
     oc__search_log_free(rep->search);
@@ -875,7 +870,8 @@ static int figures(const oc__search_in *in, oc_collective coll, uint32_t q, oc__
 
 static int run_search(const oc__algo *algo, const oc__model *model, const oc_request *req,
                       int check_cache, uint64_t budget, size_t cache_limit, uint64_t *checked,
-                      uint64_t *memo_hits, oc_kv **chosen, oc_report *rep, char *why, size_t len) {
+                      uint64_t *memo_hits, oc_kv **chosen,
+                      oc_report *rep, char *why, size_t len) {
     *chosen = NULL;
     if (!algo->search || !model) return 0;
     oc__spec probe;
@@ -885,24 +881,24 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
     rc = oc__net_figures(model, &probe, req->net_params, &in, why, len);
     oc__spec_free(&probe);
     if (rc) return rc;
-    searcher s = {
-        .base = {.offer = s_offer,
-                 .can_win = s_can_win,
-                 .prune = s_prune,
-                 .hint = s_hint,
-                 .round_costs = s_round_costs,
-                 .budget = budget},
-        .algo = algo,
-        .model = model,
-        .req = req,
-        .best = SIZE_MAX,
-        .check_cache = check_cache,
-        .cache = {.limit = cache_limit ? cache_limit : round_cache_bytes()},
-        .budget = budget,
-        .no_bounds =
-            (in.split_degree > 0 && !algo->bounds_hold_split) ||
-            (in.cfg.kind == OC_NETCFG_RING && !in.cfg.ring.spread && !algo->bounds_hold_unspread),
-        .objective = req->objective == OC_OBJECTIVE_STEPS ? OC_OBJECTIVE_STEPS : OC_OBJECTIVE_TIME};
+    searcher s = {.base = {.offer = s_offer,
+                           .can_win = s_can_win,
+                           .prune = s_prune,
+                           .hint = s_hint,
+                           .round_costs = s_round_costs,
+                           .budget = budget},
+                  .algo = algo,
+                  .model = model,
+                  .req = req,
+                  .best = SIZE_MAX,
+                  .check_cache = check_cache,
+                  .cache = {.limit = cache_limit ? cache_limit : round_cache_bytes()},
+                  .budget = budget,
+                  .no_bounds = (in.split_degree > 0 && !algo->bounds_hold_split) ||
+                               (in.cfg.kind == OC_NETCFG_RING && !in.cfg.ring.spread &&
+                                !algo->bounds_hold_unspread),
+                  .objective = req->objective == OC_OBJECTIVE_STEPS ? OC_OBJECTIVE_STEPS
+                                                                    : OC_OBJECTIVE_TIME};
     if (!(s.log = calloc(1, sizeof *s.log))) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     s.log->objective = s.objective == OC_OBJECTIVE_STEPS ? "steps" : "time";
     s.log->explain = req->explain;
@@ -924,11 +920,10 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
     oc__progress_end(&s.progress);
     if (rc == OC_ECANCELED)
         rc = oc__fail(why, len, OC_ECANCELED, "cancelled after %llu candidates",
-                      (unsigned long long)s.decided);
+                     (unsigned long long)s.decided);
     if (s.mismatch[0]) rc = oc__fail(why, len, OC_EINVAL, "%s", s.mismatch);
     if (s.too_big[0]) rc = oc__fail(why, len, OC_ETOOBIG, "%s", s.too_big);
-    if (rc == OC_ENOMEM)
-        rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
+    if (rc == OC_ENOMEM) rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
     if (rc) goto out;
     if (s.log->n == 0) goto out; /* nothing to search: the user pinned everything */
     if (s.best == SIZE_MAX && (rc = by_bound_alone(&s, algo, req, rep, chosen, why, len)) != 1)
@@ -941,26 +936,26 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
             if (s.log->entry[i].reason) first = s.log->entry[i].reason;
         rc = oc__fail(why, len, OC_ENOTSUP,
                       "none of the %zu %s parameter sets for %u nodes could be mapped%s%s",
-                      s.log->n, algo->info.name, req->nodes, first ? ": " : "", first ? first : "");
+                      s.log->n, algo->info.name, req->nodes, first ? ": " : "",
+                      first ? first : "");
         goto out;
     }
     if ((rc = explain_winner(&s))) goto out;
     oc__search_entry *w = &s.log->entry[s.best];
     if ((rc = oc__kv_copy(w->params, chosen))) goto out;
-    rc =
-        oc__report_note(rep,
-                        "parameters searched by mapped %s: %llu mapped, %llu pruned by a proven "
-                        "bound%s; %s (run --explain lists them)",
-                        s.log->objective, (unsigned long long)s.log->mapped,
-                        (unsigned long long)(s.log->pruned + s.log->families),
-                        s.log->over || s.log->refused ? ", others not mapped" : "", s.log->why_won);
+    rc = oc__report_note(rep,
+                         "parameters searched by mapped %s: %llu mapped, %llu pruned by a proven "
+                         "bound%s; %s (run --explain lists them)",
+                         s.log->objective, (unsigned long long)s.log->mapped,
+                         (unsigned long long)(s.log->pruned + s.log->families),
+                         s.log->over || s.log->refused ? ", others not mapped" : "",
+                         s.log->why_won);
     if (rc) goto out;
     oc__search_log_free(rep->search);
     rep->search = s.log;
     s.log = NULL;
 out:
-    if (rc == OC_ENOMEM)
-        rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
+    if (rc == OC_ENOMEM) rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
     if (rc) {
         oc_kv_free(*chosen);
         *chosen = NULL;
@@ -976,8 +971,8 @@ out:
 
 int oc__search_params(const oc__algo *algo, const oc__model *model, const oc_request *req,
                       oc_kv **chosen, oc_report *rep, char *why, size_t len) {
-    return run_search(algo, model, req, 0, SEARCH_TRANSFER_BUDGET, 0, NULL, NULL, chosen, rep, why,
-                      len);
+    return run_search(algo, model, req, 0, SEARCH_TRANSFER_BUDGET, 0, NULL, NULL, chosen, rep,
+                      why, len);
 }
 
 int oc__search_check_cache(const oc__algo *algo, const oc__model *model, const oc_request *req,
