@@ -58,9 +58,8 @@ static void one(const oc__algo *a, const oc__model *model, const net_case *nc, u
     uint64_t checked = 0, hits = 0, ref_checked = 0;
     int rc = oc__search_check_memo(a, model, &req, limit, &checked, &hits, &chosen, rep, why,
                                    sizeof why);
-    int ref_rc =
-        oc__search_check_cache(a, model, &req, &ref_checked, &ref_chosen, ref, why_ref,
-                               sizeof why_ref);
+    int ref_rc = oc__search_check_cache(a, model, &req, &ref_checked, &ref_chosen, ref, why_ref,
+                                        sizeof why_ref);
     CHECK(rc == ref_rc, "%s on %s %s N=%u %llu B cache %zu B: rc %d (%s), default cache rc %d (%s)",
           a->info.name, nc->net, nc->params, N, (unsigned long long)bytes, limit, rc, why, ref_rc,
           why_ref);
