@@ -34,7 +34,8 @@
  * candidate). The cache is bounded (round_cache_bytes() of transfers); a round it has no room for is
  * still mapped alone and kept apart as the memo until the next such round, so that a round that
  * comes back at once (rhd's doubling after its halving) is not mapped twice. Where rounds seldom
- * recur (fewer hits than misses after CACHE_TRIAL rounds, as when most candidates mapped are folds, each with rounds of its own) the
+ * recur (fewer hits than misses after CACHE_TRIAL rounds, as when most candidates mapped are
+ * folds, each with rounds of its own) the
  * rest of the search maps its candidates whole: a network created for every round would cost
  * more than the cache saves (rhd all-reduce, fat-tree, N = 720: 5.2 s CPU with the cache, 4.2 s
  * without). Models whose rounds are not independent (the fabric's
