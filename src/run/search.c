@@ -335,14 +335,15 @@ static void cached_fill(cached_round *e, uint64_t hash, const oc__spec *spec, co
 }
 
 /* Keeps round r and its cost as the memo (round_cache.memo), when it fits in the cache's share
- * of the memory budget on its own; else forgets the memo. 0 or OC_ENOMEM. */
+ * of the memory budget on its own and its buffer can be had; else forgets the memo (a round not
+ * kept is only mapped again if it comes back, as before the memo). Always 0. */
 static int memo_keep(round_cache *c, uint64_t hash, const oc__spec *spec, const oc__round *r,
                      uint64_t steps, double time_s) {
     c->has_memo = 0;
     if (r->count * sizeof(cached_xfer) > c->limit) return 0;
     if (oc__grow((void **)&c->memo.xfers, &c->memo_cap, r->count ? r->count : 1,
                  sizeof(cached_xfer)))
-        return OC_ENOMEM;
+        return 0;
     cached_fill(&c->memo, hash, spec, r, steps, time_s);
     c->has_memo = 1;
     return 0;
