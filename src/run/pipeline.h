@@ -84,6 +84,14 @@ int oc__search_check_cache(const oc__algo *algo, const oc__model *model, const o
                            uint64_t *checked, oc_kv **chosen, oc_report *rep, char *why,
                            size_t len);
 
+/* The test of the round cache's memo (test_search_memo): oc__search_check_cache with the cache
+ * held to cache_bytes of transfers (the default is an eighth of the memory budget), so that small
+ * cases fill it and the rounds it has no room for go through the memo; *memo_hits: the rounds
+ * found there. */
+int oc__search_check_memo(const oc__algo *algo, const oc__model *model, const oc_request *req,
+                          size_t cache_bytes, uint64_t *checked, uint64_t *memo_hits,
+                          oc_kv **chosen, oc_report *rep, char *why, size_t len);
+
 /* The test of the search's transfer budget (test_search_optree_budget): oc__search_params with
  * `budget` transfers a candidate may have to be mapped instead of the default 2^25. */
 int oc__search_budget(const oc__algo *algo, const oc__model *model, const oc_request *req,

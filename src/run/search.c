@@ -32,8 +32,10 @@
  * hit is confirmed by comparing all of them, never by the hash alone. The sum is the whole mapping's cost: the steps exactly, the time
  * up to the rounding of a sum of doubles (test_search_cache asserts both on every mapped
  * candidate). The cache is bounded (round_cache_bytes() of transfers); a round it has no room for is
- * still mapped alone, just not kept. Where rounds seldom recur (fewer hits than misses after
- * CACHE_TRIAL rounds, as when most candidates mapped are folds, each with rounds of its own) the
+ * still mapped alone and kept apart as the memo until the next such round, so that a round that
+ * comes back at once (rhd's doubling after its halving) is not mapped twice. Where rounds seldom
+ * recur (fewer hits than misses after CACHE_TRIAL rounds, as when most candidates mapped are
+ * folds, each with rounds of its own) the
  * rest of the search maps its candidates whole: a network created for every round would cost
  * more than the cache saves (rhd all-reduce, fat-tree, N = 720: 5.2 s CPU with the cache, 4.2 s
  * without). Models whose rounds are not independent (the fabric's
@@ -100,6 +102,16 @@ typedef struct round_cache {
     size_t nslots; /* a power of two, at least twice n */
     size_t bytes;  /* transfers kept */
     uint64_t hits, misses;
+    /* The last round mapped alone that the cache had no room for (has_memo), kept apart, in a
+     * buffer of memo_cap transfers reused from one to the next. A round that comes back right
+     * after it is found here: rhd's fold candidates at N = 4093 map their core all-to-all for
+     * the halving and again for the doubling (the same ends and amounts) once the cache is full
+     * of earlier all-to-alls (200 MB each), 1.4-2.5 s a mapping. */
+    cached_round memo;
+    size_t memo_cap;
+    int has_memo;
+    size_t limit;       /* the bytes of transfers kept at most: round_cache_bytes(), or a test's */
+    uint64_t memo_hits; /* rounds found in the memo (the test asks that some were) */
 } round_cache;
 
 typedef struct searcher {
@@ -309,11 +321,41 @@ static const cached_round *cache_find(const round_cache *c, uint64_t hash, const
     }
 }
 
-/* Keeps a copy of round r and its cost; nothing (and 0) when the cache is full. */
+/* Fills e with round r (its transfers into e->xfers, which has room) and its cost. */
+static void cached_fill(cached_round *e, uint64_t hash, const oc__spec *spec, const oc__round *r,
+                        uint64_t steps, double time_s) {
+    for (size_t i = 0; i < r->count; i++)
+        e->xfers[i] = (cached_xfer){r->xfers[i].src, r->xfers[i].dst, r->xfers[i].count};
+    e->hash = hash;
+    e->coll = spec->coll;
+    e->nodes = spec->nodes;
+    e->q = spec->q;
+    e->chunk_bytes = spec->chunk_bytes;
+    e->count = r->count;
+    e->steps = steps;
+    e->time_s = time_s;
+}
+
+/* Keeps round r and its cost as the memo (round_cache.memo), when it fits in the cache's share
+ * of the memory budget on its own and its buffer can be had; else forgets the memo (a round not
+ * kept is only mapped again if it comes back, as before the memo). Always 0. */
+static int memo_keep(round_cache *c, uint64_t hash, const oc__spec *spec, const oc__round *r,
+                     uint64_t steps, double time_s) {
+    c->has_memo = 0;
+    if (r->count * sizeof(cached_xfer) > c->limit) return 0;
+    if (oc__grow((void **)&c->memo.xfers, &c->memo_cap, r->count ? r->count : 1,
+                 sizeof(cached_xfer)))
+        return 0;
+    cached_fill(&c->memo, hash, spec, r, steps, time_s);
+    c->has_memo = 1;
+    return 0;
+}
+
+/* Keeps a copy of round r and its cost; when the cache is full, keeps it as the memo instead. */
 static int cache_add(round_cache *c, uint64_t hash, const oc__spec *spec, const oc__round *r,
                      uint64_t steps, double time_s) {
     size_t bytes = r->count * sizeof(cached_xfer);
-    if (c->bytes + bytes > round_cache_bytes()) return 0;
+    if (c->bytes + bytes > c->limit) return memo_keep(c, hash, spec, r, steps, time_s);
     if (2 * (c->n + 1) > c->nslots) {
         size_t nslots = c->nslots ? 2 * c->nslots : 64;
         size_t *slot = calloc(nslots, sizeof *slot);
@@ -330,16 +372,7 @@ static int cache_add(round_cache *c, uint64_t hash, const oc__spec *spec, const 
     if (oc__grow((void **)&c->round, &c->cap, c->n + 1, sizeof *c->round)) return OC_ENOMEM;
     cached_round *e = &c->round[c->n];
     if (!(e->xfers = malloc(bytes ? bytes : 1))) return OC_ENOMEM;
-    for (size_t i = 0; i < r->count; i++)
-        e->xfers[i] = (cached_xfer){r->xfers[i].src, r->xfers[i].dst, r->xfers[i].count};
-    e->hash = hash;
-    e->coll = spec->coll;
-    e->nodes = spec->nodes;
-    e->q = spec->q;
-    e->chunk_bytes = spec->chunk_bytes;
-    e->count = r->count;
-    e->steps = steps;
-    e->time_s = time_s;
+    cached_fill(e, hash, spec, r, steps, time_s);
     size_t at = (size_t)hash & (c->nslots - 1);
     while (c->slot[at]) at = (at + 1) & (c->nslots - 1);
     c->slot[at] = ++c->n;
@@ -351,6 +384,7 @@ static void cache_free(round_cache *c) {
     for (size_t i = 0; i < c->n; i++) free(c->round[i].xfers);
     free(c->round);
     free(c->slot);
+    free(c->memo.xfers);
     memset(c, 0, sizeof *c);
 }
 
@@ -409,6 +443,14 @@ static int cost_round(oc__sink *self, uint64_t index, const oc__round *r, char *
         cache->hits++;
         steps = hit->steps;
         time_s = hit->time_s;
+    } else if (cache->has_memo && same_round(&cache->memo, hash, c->spec, r)) {
+        /* Counted as the miss it was before the memo: the count decides when the cache is
+         * given up (map_candidate), and so whether a candidate's cost is its rounds' sum or
+         * its whole mapping's (equal up to the rounding of a sum); the memo changes no cost. */
+        cache->misses++;
+        cache->memo_hits++;
+        steps = cache->memo.steps;
+        time_s = cache->memo.time_s;
     } else {
         cache->misses++;
         int rc = round_alone(c->s, c->spec, index, r, &steps, &time_s, why, len);
@@ -836,7 +878,8 @@ static int figures(const oc__search_in *in, oc_collective coll, uint32_t q, oc__
 }
 
 static int run_search(const oc__algo *algo, const oc__model *model, const oc_request *req,
-                      int check_cache, uint64_t budget, uint64_t *checked, oc_kv **chosen,
+                      int check_cache, uint64_t budget, size_t cache_limit, uint64_t *checked,
+                      uint64_t *memo_hits, oc_kv **chosen,
                       oc_report *rep, char *why, size_t len) {
     *chosen = NULL;
     if (!algo->search || !model) return 0;
@@ -858,6 +901,7 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
                   .req = req,
                   .best = SIZE_MAX,
                   .check_cache = check_cache,
+                  .cache = {.limit = cache_limit ? cache_limit : round_cache_bytes()},
                   .budget = budget,
                   .no_bounds = (in.split_degree > 0 && !algo->bounds_hold_split) ||
                                (in.cfg.kind == OC_NETCFG_RING && !in.cfg.ring.spread &&
@@ -926,6 +970,7 @@ out:
         *chosen = NULL;
     }
     oc__search_log_free(s.log);
+    if (memo_hits) *memo_hits = s.cache.memo_hits; /* before cache_free clears it */
     cache_free(&s.cache);
     oc__round_free(&s.spare);
     if (s.alone) model->destroy(s.alone);
@@ -935,17 +980,25 @@ out:
 
 int oc__search_params(const oc__algo *algo, const oc__model *model, const oc_request *req,
                       oc_kv **chosen, oc_report *rep, char *why, size_t len) {
-    return run_search(algo, model, req, 0, SEARCH_TRANSFER_BUDGET, NULL, chosen, rep, why, len);
+    return run_search(algo, model, req, 0, SEARCH_TRANSFER_BUDGET, 0, NULL, NULL, chosen, rep,
+                      why, len);
 }
 
 int oc__search_check_cache(const oc__algo *algo, const oc__model *model, const oc_request *req,
                            uint64_t *checked, oc_kv **chosen, oc_report *rep, char *why,
                            size_t len) {
-    return run_search(algo, model, req, 1, SEARCH_TRANSFER_BUDGET, checked, chosen, rep, why,
-                      len);
+    return run_search(algo, model, req, 1, SEARCH_TRANSFER_BUDGET, 0, checked, NULL, chosen, rep,
+                      why, len);
+}
+
+int oc__search_check_memo(const oc__algo *algo, const oc__model *model, const oc_request *req,
+                          size_t cache_bytes, uint64_t *checked, uint64_t *memo_hits,
+                          oc_kv **chosen, oc_report *rep, char *why, size_t len) {
+    return run_search(algo, model, req, 1, SEARCH_TRANSFER_BUDGET, cache_bytes ? cache_bytes : 1,
+                      checked, memo_hits, chosen, rep, why, len);
 }
 
 int oc__search_budget(const oc__algo *algo, const oc__model *model, const oc_request *req,
                       uint64_t budget, oc_kv **chosen, oc_report *rep, char *why, size_t len) {
-    return run_search(algo, model, req, 0, budget, NULL, chosen, rep, why, len);
+    return run_search(algo, model, req, 0, budget, 0, NULL, NULL, chosen, rep, why, len);
 }
