@@ -216,10 +216,12 @@ static int from_algo(void *arg, oc__emit *e) {
     return s->algo->generate(s->plan, e);
 }
 
-/* oc_run's source: the algorithm's rounds, counted for the progress report by a sink first in
- * the chain (it sees every round). */
+/* A counted source (oc_run's: the algorithm's rounds; a schedule file's: its stored rounds): the
+ * rounds `source` emits, counted for the progress report by a sink first in the chain (it sees
+ * every round). */
 typedef struct progress_source {
-    oc__algo_source src;
+    oc__source source;
+    void *arg;
     oc__progress progress;
 } progress_source;
 
@@ -250,20 +252,37 @@ static int stop_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     return 0;
 }
 
-static int from_algo_counted(void *arg, oc__emit *e) {
+static int from_source_counted(void *arg, oc__emit *e) {
     progress_source *s = arg;
     /* A sharded run generates the rounds once in the cost pass and once more per verifier shard
      * (on other threads; a single shard over every chunk is not windowed but is a shard all the
      * same): only the cost pass is counted, or two threads would move one count back and forth. */
-    if (!s->progress.fn) return from_algo(&s->src, e);
+    if (!s->progress.fn) return s->source(s->arg, e);
     progress_sink ps = {
         .sink = {.round = e->shard_pass ? stop_round : progress_round,
                  .next = e->sinks,
                  .takes_family = 1}, /* reads the index alone */
         .progress = &s->progress};
     e->sinks = &ps.sink;
-    int rc = from_algo(&s->src, e);
+    int rc = s->source(s->arg, e);
     e->sinks = ps.sink.next;
+    return rc;
+}
+
+int oc__run_schedule_reported(const oc__spec *spec, oc__source source, void *source_arg,
+                              uint64_t rounds, const oc__model *model, const oc_kv *net_params,
+                              int data_check, oc__watch *watch, oc_progress_fn progress,
+                              void *progress_ctx, oc_report *rep, char *why, size_t len) {
+    progress_source src = {.source = source, .arg = source_arg};
+    oc__progress_begin(&src.progress, progress, progress_ctx, "rounds", rounds);
+    oc__set_shard_progress(progress, progress_ctx); /* the shards report as well */
+    /* the loops inside a round poll the rounds' progress too (a round of millions of transfers) */
+    oc__progress *const watched = oc__stop_watch(&src.progress);
+    int rc = oc__run_schedule_watched(spec, from_source_counted, &src, model, net_params,
+                                      data_check, NULL, watch, rep, why, len);
+    oc__stop_watch(watched);
+    oc__set_shard_progress(NULL, NULL);
+    oc__progress_end(&src.progress);
     return rc;
 }
 
@@ -300,20 +319,14 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
     }
     rc = algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why, len);
     if (rc) goto fail;
-    progress_source src = {.src = {algo, &plan}};
+    oc__algo_source src = {algo, &plan};
     if (watch && !model) {
         rc = oc__fail(why, len, OC_EINVAL, "%s needs a network (-t)", watch->what);
         goto fail;
     }
-    oc__progress_begin(&src.progress, req->progress, req->progress_ctx, "rounds", plan.rounds);
-    oc__set_shard_progress(req->progress, req->progress_ctx); /* the shards report as well */
-    /* the loops inside a round poll the rounds' progress too (a round of millions of transfers) */
-    oc__progress *const watched = oc__stop_watch(&src.progress);
-    rc = oc__run_schedule_watched(&plan.spec, from_algo_counted, &src, model, req->net_params,
-                                  !req->skip_data_check, NULL, watch, rep, why, len);
-    oc__stop_watch(watched);
-    oc__set_shard_progress(NULL, NULL);
-    oc__progress_end(&src.progress);
+    rc = oc__run_schedule_reported(&plan.spec, from_algo, &src, plan.rounds, model,
+                                   req->net_params, !req->skip_data_check, watch, req->progress,
+                                   req->progress_ctx, rep, why, len);
     /* A network refusing the schedule (a message too far for store-and-forward) usually means
      * the algorithm's dims are not the network's: name the algorithm's next to the network's. */
     const char *pd = oc_kv_get(plan.used, "dims");

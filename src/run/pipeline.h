@@ -53,6 +53,14 @@ int oc__export_check(const oc_request *req, oc__export *x, oc__sink *extra,
                      struct oc__watch *watch, char *why, size_t len);
 void oc__export_end(oc__export *x);
 
+/* oc__run_schedule_watched telling `progress` (NULL: none) of the rounds ("rounds", `rounds` of
+ * them when known ahead, else 0) and hearing its stop inside them (oc__stop_watch, the shards
+ * too): what oc_run and a schedule file's check (src/formats) share. */
+int oc__run_schedule_reported(const oc__spec *spec, oc__source source, void *source_arg,
+                              uint64_t rounds, const oc__model *model, const oc_kv *net_params,
+                              int data_check, struct oc__watch *watch, oc_progress_fn progress,
+                              void *progress_ctx, oc_report *rep, char *why, size_t len);
+
 /* oc__source for a stored schedule (a file read back): its rounds as they are, without the
  * emitter's range checks, so that the verifier names what is wrong. */
 typedef struct oc__store_source {
