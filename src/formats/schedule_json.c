@@ -529,8 +529,21 @@ static int read_transfer(const cJSON *t, size_t ri, size_t ti, oc__round *r, con
     return 0;
 }
 
-static int malformed(const char *path, size_t at, char *why, size_t len) {
-    return oc__fail(why, len, OC_EPARSE, "%s: malformed JSON near byte %zu", path, at);
+/* A piece read alone was not valid JSON: then the whole text is not either, and the byte named
+ * is the one cJSON names parsing it whole (a piece's own error can lie past it: a bracket
+ * dropped earlier moves every piece's bounds). That parse is the refusal's cost only. */
+enum { MALFORMED = 1 };
+
+static int malformed(const char *path, const char *body, size_t n, size_t base, size_t at,
+                     char *why, size_t len) {
+    const char *end = NULL;
+    cJSON *whole = cJSON_ParseWithLengthOpts(body, n + 1, &end, 1);
+    if (!whole) {
+        const char *e = end ? end : cJSON_GetErrorPtr();
+        if (e && e >= body && e <= body + n) at = (size_t)(e - body);
+    }
+    cJSON_Delete(whole);
+    return oc__fail(why, len, OC_EPARSE, "%s: malformed JSON near byte %zu", path, base + at);
 }
 
 static int cancelled(const char *path, size_t rounds, char *why, size_t len) {
@@ -538,41 +551,45 @@ static int cancelled(const char *path, size_t rounds, char *why, size_t len) {
                     rounds);
 }
 
-/* Round ri, the text body[from, to) (its span), parsed a transfer at a time into r; `base` is
- * body's byte in the file, for messages. */
-static int read_round_text(const char *body, size_t from, size_t to, size_t base, size_t ri,
-                           oc__round *r, const char *path, char *why, size_t len) {
+/* Round ri, the text body[from, to) (its span), parsed a transfer at a time into r. MALFORMED
+ * (*at: where this piece went wrong) when a piece is not valid JSON, else 0 or an error. */
+static int read_round_text(const char *body, size_t from, size_t to, size_t ri, oc__round *r,
+                           size_t *at, const char *path, char *why, size_t len) {
     const char *end = NULL;
+    *at = from;
     if (body[from] != '[') { /* not an array: malformed, or a value of the wrong kind */
         cJSON *v = cJSON_ParseWithLengthOpts(body + from, to - from, &end, 0);
         const int whole = v && end == body + to;
         cJSON_Delete(v);
-        if (!whole) return malformed(path, base + (end ? (size_t)(end - body) : from), why, len);
+        if (!whole) return MALFORMED;
         return oc__fail(why, len, OC_EPARSE, "%s: round %zu is not an array of transfers", path,
                         ri);
     }
     size_t i = skip_space(body, to, from + 1), ti = 0;
-    if (body[i] == ']') return i + 1 == to ? 0 : malformed(path, base + i + 1, why, len);
+    *at = i;
+    if (body[i] == ']') return i + 1 == to ? 0 : MALFORMED;
     for (;;) {
         size_t te;
         if (oc__stop_tick()) return cancelled(path, ri, why, len);
         int rc = value_end(body, to, i, &te);
         if (rc) return cancelled(path, ri, why, len);
+        *at = i;
         cJSON *t = te > i ? cJSON_ParseWithLengthOpts(body + i, te - i, &end, 0) : NULL;
         if (!t || end != body + te) {
             cJSON_Delete(t);
-            return malformed(path, base + (end ? (size_t)(end - body) : te), why, len);
+            return MALFORMED;
         }
         rc = read_transfer(t, ri, ti++, r, path, why, len);
         cJSON_Delete(t);
         if (rc) return rc;
         i = skip_space(body, to, te);
+        *at = i;
         if (i < to && body[i] == ',') {
             i = skip_space(body, to, i + 1);
             continue;
         }
         if (i + 1 == to && body[i] == ']') return 0;
-        return malformed(path, base + i, why, len);
+        return MALFORMED;
     }
 }
 
@@ -672,7 +689,9 @@ int oc__verify_file_watched(const char *path, const char *network, const oc_kv *
         const char *at = end ? end : cJSON_GetErrorPtr();
         size_t off = at && at >= parsed ? (size_t)(at - parsed) : 0;
         if (found && off > spans.open) off += spans.close - spans.open - 1; /* past the rounds */
-        rc = malformed(path, base + off, why, len);
+        rc = found ? malformed(path, body, blen, base, off, why, len)
+                   : oc__fail(why, len, OC_EPARSE, "%s: malformed JSON near byte %zu", path,
+                              base + off);
         goto out;
     }
     if (!cJSON_IsObject(root)) {
@@ -742,8 +761,10 @@ int oc__verify_file_watched(const char *path, const char *network, const oc_kv *
     for (size_t ri = 0; ri < nrounds; ri++) {
         oc__round r = {0};
         if (found) {
-            rc = read_round_text(body, spans.at[2 * ri], spans.at[2 * ri + 1], base, ri, &r, path,
+            size_t at;
+            rc = read_round_text(body, spans.at[2 * ri], spans.at[2 * ri + 1], ri, &r, &at, path,
                                  why, len);
+            if (rc == MALFORMED) rc = malformed(path, body, blen, base, at, why, len);
         } else if (!cJSON_IsArray(round)) {
             rc = oc__fail(why, len, OC_EPARSE, "%s: round %zu is not an array of transfers", path,
                           ri);
