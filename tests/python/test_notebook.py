@@ -168,6 +168,47 @@ def test_run_auto_is_the_commands(tmp_path):
     assert not FLAG.search(str(e.value)), e.value
 
 
+HAND_DECISIONS = {
+    "format": "opticoll-decisions", "version": 1, "collective": "allgather", "network": "switch",
+    "network_params": {}, "algorithms": ["ne", "onestage", "bruck"],
+    "points": [{"nodes": 8, "bytes": 1024, "winner": "ne"},        # ne needs N even
+               {"nodes": 6, "bytes": 1024, "winner": "onestage"},  # the ring's alone
+               {"nodes": 64, "bytes": 1024, "winner": "ne"},
+               {"nodes": 100, "bytes": 1024, "winner": "bruck"}]}
+
+
+def test_auto_skips_a_winner_that_cannot_run_here(tmp_path):
+    """A decision file's nearest winner that cannot run at the asked N (ne, tuned at 8, asked at
+    7: it needs N even; onestage, written by hand into a switch file: it runs on the ring alone)
+    is skipped and said, and the nearest point won by one that runs is taken (bruck, N = 100):
+    before, auto chose ne and the run failed (NotSupported). With no winner that runs, the point
+    is tuned, as without a file. Both as the command does it, note for note."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(HAND_DECISIONS))
+    got = opticoll.run("allgather", "auto", 7, "1KiB", network="switch", decisions=path)
+    want, note = auto_note("-c", "allgather", "-t", "switch", "-n", 7, "-s", "1KiB",
+                           "--decisions", path)
+    assert got["algorithm"] == "bruck" and got["verified"] is True
+    assert "ne (won N = 8, 1 KiB)" in note and "even" in note
+    assert "onestage (won N = 6, 1 KiB): does not run on switch" in note
+    assert got.pop("auto") == opticoll._plain(note)
+    assert got == flat(want)
+    # at N = 8 the nearest winner runs: nothing skipped
+    got = opticoll.run("allgather", "auto", 8, "1KiB", network="switch", decisions=path)
+    assert got["algorithm"] == "ne" and "skipped" not in got["auto"]
+    # no winner of the file runs at 7: this point is tuned, the skipped winners said first
+    only = dict(HAND_DECISIONS, points=HAND_DECISIONS["points"][:3])
+    path.write_text(json.dumps(only))
+    got = opticoll.run("allgather", "auto", 7, "1KiB", network="switch", decisions=path)
+    tuned = opticoll.run("allgather", "auto", 7, "1KiB", network="switch")
+    want, note = auto_note("-c", "allgather", "-t", "switch", "-n", 7, "-s", "1KiB",
+                           "--decisions", path)
+    assert got["algorithm"] == tuned["algorithm"] == want["algorithm"]
+    assert note.startswith("auto: no winner of") and "so this point is tuned" in note
+    assert got.pop("auto") == opticoll._plain(note)
+    assert got == flat(want)
+
+
 def test_synth_matches_the_command():
     got = opticoll.synth("allgather", 4, network="ring", schedule=True)
     want = flat(cli_json("synth", "-c", "allgather", "-t", "ring", "-n", 4))
