@@ -352,15 +352,19 @@ def _interruptible(call, stop):
             pass
     except KeyboardInterrupt as interrupt:
         stop.flag[0] = 1
-        while not done.is_set():
-            try:
-                done.wait(0.05)
+        # (a thread never started, an interrupt pending before start(), has nothing to wait for)
+        while worker.ident is not None and (not done.is_set() or worker.is_alive()):
+            try:  # the thread itself ended too, not only its work: nothing runs on after this
+                worker.join(0.05) if done.is_set() else done.wait(0.05)
             except KeyboardInterrupt:  # a second Ctrl-C while the work winds down
                 pass
         interrupt.opticoll_cancelled = box.get("value") == _CANCELLED
         raise
     finally:
         _signal.pthread_sigmask(_signal.SIG_SETMASK, held)  # also when start() failed
+    # The work is over (done is set) but its thread may not have ended yet: a caller that looks
+    # (threading.enumerate) right after must not see it, however loaded the machine is.
+    worker.join()
     if "error" in box:
         raise box["error"]
     return box["value"]

@@ -463,6 +463,17 @@ def test_library_reasons_lose_their_flags():
     assert not FLAG.search(opticoll._plain("cartesian was planned for -p dims=4x4, run --explain"))
 
 
+@pytest.fixture(autouse=True)
+def ctrl_c_raises():
+    """Ctrl-C raises KeyboardInterrupt here, as in an interactive Python: a test started in the
+    background by a non-interactive shell (`cmd &`, nohup) inherits SIGINT ignored, and Python
+    then leaves it ignored, so the signals these tests send would prove nothing (every Ctrl-C
+    test ran its call to the end and failed)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+
+
 def interrupt_after(delay):
     """SIGINT to the main thread after `delay` s, from a timer thread; when it was sent, by the
     wall clock ("at") and by this process's CPU clock ("cpu": every thread's, the library's
