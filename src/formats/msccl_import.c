@@ -669,11 +669,6 @@ static int match_messages(prog *p, char *why, size_t len) {
     return 0;
 }
 
-int oc__msccl_cancelled(const prog *p, char *why, size_t len) {
-    return oc__fail(why, len, OC_ECANCELED, "%s: cancelled while reading the MSCCL program",
-                    p->path);
-}
-
 /* libxml2's tree of the text, parsed a piece at a time (its push parser) so that a stop is heard
  * between two pieces: xmlReadMemory parses 64 MiB in one call of seconds. NULL when the text is
  * not well-formed XML (libxml2's last error says why) or when a stop was asked (*stopped). */

@@ -75,10 +75,16 @@ int oc__source_store(void *arg, oc__emit *e) {
 
 /* ---- the checked run ---- */
 
+/* oc__run_schedule with a watch (NULL: none): the one checked run every entry below comes to. */
+static int run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
+                                const oc__model *model, const oc_kv *net_params, int data_check,
+                                oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
+                                size_t len);
+
 int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
                      const oc__model *model, const oc_kv *net_params, int data_check,
                      oc__sink *extra, oc_report *rep, char *why, size_t len) {
-    return oc__run_schedule_watched(spec, source, source_arg, model, net_params, data_check, extra,
+    return run_schedule_watched(spec, source, source_arg, model, net_params, data_check, extra,
                                     NULL, rep, why, len);
 }
 
@@ -187,10 +193,10 @@ out:
     return rc;
 }
 
-int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
-                             const oc__model *model, const oc_kv *net_params, int data_check,
-                             oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
-                             size_t len) {
+static int run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
+                                const oc__model *model, const oc_kv *net_params, int data_check,
+                                oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
+                                size_t len) {
     /* Sharded or not is decided first: a run that cannot fit is refused before any work. */
     oc__shard_plan shard;
     int grew = 0, rc = oc__shard_plan_for(spec, &shard, why, len);
@@ -278,7 +284,7 @@ int oc__run_schedule_reported(const oc__spec *spec, oc__source source, void *sou
     oc__set_shard_progress(progress, progress_ctx); /* the shards report as well */
     /* the loops inside a round poll the rounds' progress too (a round of millions of transfers) */
     oc__progress *const watched = oc__stop_watch(&src.progress);
-    int rc = oc__run_schedule_watched(spec, from_source_counted, &src, model, net_params,
+    int rc = run_schedule_watched(spec, from_source_counted, &src, model, net_params,
                                       data_check, NULL, watch, rep, why, len);
     oc__stop_watch(watched);
     oc__set_shard_progress(NULL, NULL);
@@ -418,7 +424,7 @@ int oc__export_begin(const oc_request *req, oc__export *x, char *why, size_t len
 int oc__export_check(const oc_request *req, oc__export *x, oc__sink *extra, oc__watch *watch,
                      char *why, size_t len) {
     oc__algo_source src = {x->algo, &x->plan};
-    return oc__run_schedule_watched(&x->plan.spec, oc__source_algo, &src, x->model,
+    return run_schedule_watched(&x->plan.spec, oc__source_algo, &src, x->model,
                                     req->net_params, !req->skip_data_check, extra, watch, x->rep,
                                     why, len);
 }
