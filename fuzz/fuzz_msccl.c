@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *text = fuzz_cstr(data, size), why[512];
     why[0] = 0;
     oc_report *rep = NULL;
-    int rc = oc__verify_msccl("fuzz.xml", text, NULL, NULL, &rep, why, sizeof why);
+    int rc = oc__verify_msccl("fuzz.xml", text, NULL, NULL, NULL, NULL, &rep, why, sizeof why);
     FUZZ_CHECK(rc <= 0);
     FUZZ_CHECK(rc ? rep == NULL && why[0] : rep != NULL);
     oc_report_free(rep);

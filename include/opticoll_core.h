@@ -547,6 +547,10 @@ typedef struct oc_draw_options {
     int format;            /* OC_DRAW_SVG (0) or OC_DRAW_GNUPLOT */
     const char *image;     /* gnuplot: the PNG the script writes unless the variable
                               opticoll_output is set (NULL: "drawing.png") */
+    oc_progress_fn progress; /* oc_draw_file: told of the file's reading and checking, and may
+                                stop them, as oc_verify_file_progress's (NULL: none); oc_draw
+                                reports to its request's */
+    void *progress_ctx;
 } oc_draw_options;
 /* The schedule of `req`, verified and mapped on its network, drawn as one SVG document written to
  * f: the ring's lightpaths per step (arcs coloured by wavelength, dashed by fibre), the star's
@@ -585,6 +589,12 @@ int oc_simgrid_platform(const oc_request *req, FILE *f, oc_report **out, char *w
  * `network` names a network, with that model's resource check. On success *out is a report. */
 int oc_verify_file(const oc_settings *settings, const char *path, const char *network,
                    const oc_kv *net_params, oc_report **out, char *why, size_t whylen);
+/* oc_verify_file telling `progress` (NULL: none) how far it got: the rounds read ("rounds read";
+ * an MSCCL file's bytes, "bytes read"), then the rounds checked ("rounds"). A non-zero answer stops
+ * the reading, the verifier and the model within a report (OC_ECANCELED), all released. */
+int oc_verify_file_progress(const oc_settings *settings, const char *path, const char *network,
+                            const oc_kv *net_params, oc_progress_fn progress, void *progress_ctx,
+                            oc_report **out, char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

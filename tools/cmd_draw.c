@@ -166,7 +166,10 @@ static int draw_png(const options *o, const oc_request *req, const oc_draw_optio
 
 static int draw(options *o, const char *round_text, const char *format_text) {
     oc_draw_options opt = {
-        .round = -1, .max_panels = DRAW_MAX_PANELS, .max_elements = DRAW_MAX_ELEMENTS};
+        .round = -1,
+        .max_panels = DRAW_MAX_PANELS,
+        .max_elements = DRAW_MAX_ELEMENTS,
+        .progress = cli_progress}; /* a file's reading and check (a request's run: req's) */
     if (round_text) {
         uint64_t r;
         if (oc_parse_u64(round_text, 0, INT64_MAX, &r))

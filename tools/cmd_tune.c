@@ -174,9 +174,10 @@ const char *run_auto_note(void) {
     return run_auto_choice.note ? run_auto_choice.note : "";
 }
 
-/* The winner of the nearest point of the decision file at `path` (the library's
- * oc_tune_auto_decided); its name, or NULL after one line on stderr naming --decisions FILE
- * (*code set). */
+/* The winner of the nearest point of the decision file at `path` whose winner runs here (the
+ * library's oc_tune_auto_decided); its name, or NULL: with *code 0 when no winner of the file runs
+ * here (the note says so; the caller tunes the point), else after one line on stderr naming
+ * --decisions FILE (*code set). */
 static const char *from_decisions(const char *path, const oc_request *req, int *code) {
     char why[1100];
     int rc = oc_tune_auto_decided(path, "--decisions ", req, &run_auto_choice, why, sizeof why);
@@ -232,8 +233,22 @@ int run_auto(options *o) {
     oc_request req;
     int rc;
     if ((rc = fold_network_flags(o)) || (rc = build_request(o, &req, 1))) return rc;
-    const char *chosen = o->decisions ? from_decisions(o->decisions, &req, &rc)
-                                      : tune_point(&req, o->coll, &rc);
+    const char *chosen = o->decisions ? from_decisions(o->decisions, &req, &rc) : NULL;
+    if (!rc && !chosen) {
+        /* no file, or no winner of the file runs here (its note says which were skipped): the
+         * point is tuned, and the file's note goes before the tuning's */
+        char *skipped = run_auto_choice.note;
+        run_auto_choice.note = NULL;
+        chosen = tune_point(&req, o->coll, &rc);
+        if (skipped && run_auto_choice.note) {
+            size_t n = strlen(skipped) + strlen(run_auto_choice.note) + 3;
+            char *both = malloc(n);
+            if (both) snprintf(both, n, "%s; %s", skipped, run_auto_choice.note);
+            free(run_auto_choice.note);
+            run_auto_choice.note = both;
+        }
+        free(skipped);
+    }
     if (chosen) o->algo = chosen; /* NULL: ranks > 0 of opticoll-cluster helped tune */
     return rc;
 }

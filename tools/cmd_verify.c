@@ -1,7 +1,7 @@
 /*
- * cmd_verify.c — `opticoll verify FILE`: a schedule file read back and run through the pipeline
- * (oc_verify_file): the verifier and the network model's resource check, its report as text or
- * JSON.
+ * cmd_verify.c — `opticoll verify FILE`: a schedule file read back and run through the
+ * pipeline (oc_verify_file_progress): the verifier and the network model's resource check, its
+ * report as text or JSON.
  */
 #include "cli.h"
 #include "scaleout.h"
@@ -55,7 +55,10 @@ int cmd_verify(options *o) {
     oc_report *rep = NULL;
     oc_scale_split split;
     oc_scale_split_begin(&split);
-    int err = oc_verify_file(&cli_settings, file, o->net, o->net_params, &rep, why, sizeof why);
+    /* the reading and the check report as a run does (a line on a terminal, a word ahead of
+     * long work); SIGINT ends the tool, as every command (its default action: exit 130) */
+    int err = oc_verify_file_progress(&cli_settings, file, o->net, o->net_params, cli_progress,
+                                      NULL, &rep, why, sizeof why);
     if ((err = oc_scale_split_end(&split, err, why, sizeof why))) {
         oc_report_free(rep); /* NULL unless another rank failed after this one's run */
         return lib_error(err, why);

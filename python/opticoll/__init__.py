@@ -317,11 +317,16 @@ class _Request:
         self.req.progress_ctx = self.stop.flag
 
 
+_CANCELLED = -11  # OC_ECANCELED: the library stopped the work when its progress callback asked
+
+
 def _interruptible(call, stop):
-    """call() -> its value, on a worker thread while this one waits for Ctrl-C: the interrupt
-    sets stop's flag, the library's progress callback reads it and the call returns OC_ECANCELED
-    within a report (a tenth of a second, or one step of the work), then KeyboardInterrupt is
-    raised here. Off the main thread (which alone receives signals) the call is made directly."""
+    """call() -> its value (the library's return code), on a worker thread while this one waits
+    for Ctrl-C: the interrupt sets stop's flag, the library's progress callback reads it and the
+    call returns OC_ECANCELED within a report (a tenth of a second, or one step of the work),
+    then KeyboardInterrupt is raised here, with `opticoll_cancelled` True when the library
+    stopped the work (OC_ECANCELED) and False when the work had ended before it heard the stop.
+    Off the main thread (which alone receives signals) the call is made directly."""
     if _threading.current_thread() is not _threading.main_thread():
         return call()
     box, done = {}, _threading.Event()
@@ -345,25 +350,46 @@ def _interruptible(call, stop):
         _signal.pthread_sigmask(_signal.SIG_SETMASK, held)
         while not done.wait(0.05):
             pass
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         stop.flag[0] = 1
-        while not done.is_set():
-            try:
-                done.wait(0.05)
+        # (a thread never started, an interrupt pending before start(), has nothing to wait for)
+        while worker.ident is not None and (not done.is_set() or worker.is_alive()):
+            try:  # the thread itself ended too, not only its work: nothing runs on after this
+                worker.join(0.05) if done.is_set() else done.wait(0.05)
             except KeyboardInterrupt:  # a second Ctrl-C while the work winds down
                 pass
+        interrupt.opticoll_cancelled = box.get("value") == _CANCELLED
         raise
     finally:
         _signal.pthread_sigmask(_signal.SIG_SETMASK, held)  # also when start() failed
+    # The work is over (done is set) but its thread may not have ended yet: a caller that looks
+    # (threading.enumerate) right after must not see it, however loaded the machine is.
+    worker.join()
     if "error" in box:
         raise box["error"]
     return box["value"]
 
 
+# The library's results handed back through a pointer (a report, a malloc'ed text), which the
+# caller frees once it has read them.
+_OUTPUTS = {_ffi.typeof("oc_report **"): _lib.oc_report_free, _ffi.typeof("char **"): _lib.free}
+
+
 def _library_call(stop, fn, *args):
-    """fn(*args, why, len) made interruptible; its error raised with the library's reason."""
+    """fn(*args, why, len) made interruptible; its error raised with the library's reason. When
+    the call raises instead of returning (KeyboardInterrupt: the work may have ended, its results
+    made, before it heard the stop), the results its output arguments hold are freed here: no
+    one else would."""
     why = _ffi.new("char[]", _WHY)
-    rc = _interruptible(lambda: fn(*args, why, _WHY), stop)
+    try:
+        rc = _interruptible(lambda: fn(*args, why, _WHY), stop)
+    except BaseException:
+        for a in args:
+            free = _OUTPUTS.get(_ffi.typeof(a)) if isinstance(a, _ffi.CData) else None
+            if free is not None and a[0] != _ffi.NULL:
+                free(a[0])
+                a[0] = _ffi.NULL
+        raise
     if rc:
         _raise(rc, why)
 
@@ -481,14 +507,18 @@ def _auto(collective, nodes, size, network, net_params, root, data_check, decisi
     request = _Request(collective, None, nodes, size, network, None, net_params, root, data_check)
     choice = _ffi.gc(_ffi.new("oc_tune_auto *"), _lib.oc_tune_auto_free)
     why = _ffi.new("char[]", _WHY)
+    skipped = None
     if decisions is not None:
         path = _arg("text", os.fspath(decisions) if hasattr(decisions, "__fspath__") else
                     decisions, "decisions")
-        rc = _lib.oc_tune_auto_decided(path.encode(), b"decisions ", request.req, choice, why,
-                                       _WHY)
-        if rc:
-            _raise(rc, why)
-    else:
+        # the nearest point whose winner runs here (each winner checked: its network, node cap,
+        # plan and, where it searches, its search: interruptible)
+        _library_call(request.stop, _lib.oc_tune_auto_decided, path.encode(), b"decisions ",
+                      request.req, choice)
+        if choice.algorithm == _ffi.NULL:  # no winner of the file runs here: tune this point
+            skipped = _plain(_ffi.string(choice.note).decode())
+            _lib.oc_tune_auto_free(choice)
+    if choice.algorithm == _ffi.NULL:
         out = _ffi.new("oc_sweep **")
         rc = _lib.oc_tune_auto_sweep(request.req, out, why, _WHY)
         if rc:
@@ -504,8 +534,9 @@ def _auto(collective, nodes, size, network, net_params, root, data_check, decisi
         _library_call(request.stop, _lib.oc_tune_auto_chosen, s, choice)
     if choice.algorithm == _ffi.NULL:
         raise NotSupported(-5, f"auto: no {collective} algorithm runs at this nodes and size on "
-                               f"{network}")
-    return _ffi.string(choice.algorithm).decode(), _plain(_ffi.string(choice.note).decode())
+                               f"{network}" + (f" ({skipped})" if skipped else ""))
+    note = _plain(_ffi.string(choice.note).decode())
+    return _ffi.string(choice.algorithm).decode(), f"{skipped}; {note}" if skipped else note
 
 
 def run(collective, algorithm, nodes, size, network="ring", params=None, net_params=None, root=0,
@@ -804,7 +835,9 @@ def draw(collective=None, algorithm=None, nodes=None, size=None, network=None, p
         net = (_ffi.new("char[]", _arg("text", network, "network").encode())
                if network else _ffi.NULL)
         kv = _Kv(net_params, "net_params")
-        text = _draw_text(_Stop(), _ffi.NULL, path_c, net, kv.ptr, opt)
+        stop = _Stop()  # the file's reading, verifier and model poll it: Ctrl-C stops them
+        opt.progress, opt.progress_ctx = stop.fn, stop.flag
+        text = _draw_text(stop, _ffi.NULL, path_c, net, kv.ptr, opt)
     else:
         missing = [k for k, v in (("collective", collective), ("algorithm", algorithm),
                                   ("nodes", nodes), ("size", size)) if v is None]
@@ -821,16 +854,18 @@ def draw(collective=None, algorithm=None, nodes=None, size=None, network=None, p
 
 def verify(path, network=None, net_params=None):
     """Reads a schedule file (opticoll's JSON or MSCCL XML), verifies it and, when the file or
-    `network` names a network, maps it: `opticoll verify FILE --json` as a Record."""
+    `network` names a network, maps it: `opticoll verify FILE --json` as a Record. Ctrl-C stops
+    it (KeyboardInterrupt) while the file is read, a transfer at a time, and while it is
+    checked, as a run (oc_verify_file_progress)."""
     import os
     path = _arg("text", os.fspath(path) if hasattr(path, "__fspath__") else path, "path")
     kv = _Kv(net_params, "net_params")
-    why = _ffi.new("char[]", _WHY)
     out = _ffi.new("oc_report **")
     net = _ffi.new("char[]", _arg("text", network, "network").encode()) if network else _ffi.NULL
-    rc = _lib.oc_verify_file(_ffi.NULL, path.encode(), net, kv.ptr, out, why, _WHY)
-    if rc:
-        _raise(rc, why)
+    path_c = _ffi.new("char[]", path.encode())
+    stop = _Stop()
+    _library_call(stop, _lib.oc_verify_file_progress, _ffi.NULL, path_c, net, kv.ptr, stop.fn,
+                  stop.flag, out)
     return _report(out)
 
 

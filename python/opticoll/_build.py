@@ -136,6 +136,8 @@ ffibuilder.cdef(
         uint64_t max_elements;
         int format;
         const char *image;
+        int (*progress)(void *ctx, const char *what, uint64_t done, uint64_t total);
+        void *progress_ctx;
         ...;
     } oc_draw_options;
     typedef struct oc_rack_shape {
@@ -196,8 +198,10 @@ ffibuilder.cdef(
                           size_t whylen);
     void oc_report_free(oc_report *r);
     typedef struct oc_settings oc_settings;
-    int oc_verify_file(const oc_settings *settings, const char *path, const char *network,
-                       const oc_kv *net_params, oc_report **out, char *why, size_t whylen);
+    int oc_verify_file_progress(const oc_settings *settings, const char *path, const char *network,
+                                const oc_kv *net_params,
+                                int (*progress)(void *, const char *, uint64_t, uint64_t),
+                                void *progress_ctx, oc_report **out, char *why, size_t whylen);
 
     int oc_sweep_new(const oc_sweep_spec *spec, oc_sweep **out, char *why, size_t whylen);
     void oc_sweep_free(oc_sweep *s);

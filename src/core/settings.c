@@ -40,7 +40,8 @@ void oc__settings_leave(const oc_settings *prev) {
 
 int oc_settings_check(const oc_settings *s, char *why, size_t whylen) {
     if (!s) return 0;
-    if (s->work_budget && (s->work_budget < OC_MIN_WORK_BUDGET || s->work_budget > OC_MAX_TRANSFERS))
+    if (s->work_budget &&
+        (s->work_budget < OC_MIN_WORK_BUDGET || s->work_budget > OC_MAX_TRANSFERS))
         return oc__fail(why, whylen, OC_EINVAL,
                         "work budget of %llu chunk-transfers: expected 0 (the default) or %llu to "
                         "%llu",

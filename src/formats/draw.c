@@ -732,7 +732,8 @@ static int draw_file(const char *path, const char *network, const oc_kv *net_par
     drawer d;
     drawer_init(&d, opt);
     oc_report *rep = NULL;
-    rc = oc__verify_file_watched(path, network, net_params, &d.watch, &rep, why, len);
+    rc = oc__verify_file_watched(path, network, net_params, &d.watch, opt->progress,
+                                 opt->progress_ctx, &rep, why, len);
     if (!rc) rc = finish_drawing(&d, rep, f, why, len);
     oc_report_free(rep);
     drawer_free(&d);

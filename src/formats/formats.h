@@ -36,13 +36,15 @@ oc__size_counter oc__size_counter_of(const char *what, uint64_t per_transfer, ui
 
 /* oc_verify_file for MSCCL XML (src/formats/msccl_import.c); text is the file's content. */
 int oc__verify_msccl(const char *path, const char *text, const char *network,
-                     const oc_kv *net_params, oc_report **out, char *why, size_t len);
+                     const oc_kv *net_params, oc_progress_fn progress, void *progress_ctx,
+                     oc_report **out, char *why, size_t len);
 
-/* oc_verify_file with a watch on the checked run (NULL: none; draw.c's drawing). A watch needs a
- * network; an MSCCL XML file is refused with a watch (OC_ENOTSUP). */
+/* oc_verify_file_progress with a watch on the checked run (NULL: none; draw.c's drawing). A watch
+ * needs a network; an MSCCL XML file is refused with a watch (OC_ENOTSUP). */
 typedef struct oc__watch oc__watch;
 int oc__verify_file_watched(const char *path, const char *network, const oc_kv *net_params,
-                            oc__watch *watch, oc_report **out, char *why, size_t len);
+                            oc__watch *watch, oc_progress_fn progress, void *progress_ctx,
+                            oc_report **out, char *why, size_t len);
 
 /* A stored schedule that passed the pipeline (rep: its report) as a schedule file, in the format
  * oc_export_json writes (src/synth writes its optima with it). */

@@ -8,6 +8,7 @@
  * schedule IR's rounds.
  */
 #include "formats/msccl_import.h"
+#include "core/progress.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -653,6 +654,10 @@ static int execute(exec *e, char *why, size_t len) {
     for (uint32_t v = 0; v < P; v++)
         if (!indeg[v]) queue[tail++] = v;
     while (head < tail && !rc) {
+        if (oc__stop_tick()) { /* a program of millions of steps runs for seconds */
+            rc = oc__msccl_cancelled(p, why, len);
+            break;
+        }
         const uint32_t v = queue[head++];
         const uint32_t g = who[3 * v], t = who[3 * v + 1], k = who[3 * v + 2];
         const rstep *x = &p->gpus[g].tbs[t].steps[k];

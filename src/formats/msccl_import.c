@@ -75,6 +75,7 @@
  * a comment or a processing instruction counts as one, being a node of the tree as well).
  */
 #include "formats/msccl_import.h"
+#include "core/progress.h"
 #include "core/quote.h"
 #include "verify/verify.h"
 #include <assert.h>
@@ -535,10 +536,12 @@ static int read_gpus(prog *p, xmlNodePtr root, char *why, size_t len) {
             *t = (rtb){(int32_t)tid,    (int32_t)snd, (int32_t)rcv, (int32_t)chan, NULL, 0, 0,
                        xmlGetLineNo(tn)};
             uint32_t pending = 0, counter = 0;
-            for (xmlNodePtr sn = tn->children; sn; sn = sn->next)
+            for (xmlNodePtr sn = tn->children; sn; sn = sn->next) {
+                if (oc__stop_tick()) return oc__msccl_cancelled(p, why, len);
                 if (is_elem(sn, "step") &&
                     (rc = read_step(p, sn, id, t, &pending, &counter, why, len)))
                     return rc;
+            }
             p->nwaits -= pending; /* the waits of trailing nops lead nowhere (the parser drops
                                      them with the nops) */
         }
@@ -666,8 +669,41 @@ static int match_messages(prog *p, char *why, size_t len) {
     return 0;
 }
 
+/* libxml2's tree of the text, parsed a piece at a time (its push parser) so that a stop is heard
+ * between two pieces: xmlReadMemory parses 64 MiB in one call of seconds. NULL when the text is
+ * not well-formed XML (libxml2's last error says why) or when a stop was asked (*stopped). */
+enum { XML_PIECE = 1 << 20 };
+static xmlDocPtr parse_pieces(const char *text, size_t n, const char *path, oc__progress *reading,
+                              int *stopped) {
+    *stopped = 0;
+    const int head = n < 4 ? (int)n : 4; /* the encoding is read from the first bytes */
+    xmlParserCtxtPtr ctxt = xmlCreatePushParserCtxt(NULL, NULL, text, head, path);
+    if (!ctxt) return NULL;
+    xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    size_t at = (size_t)head;
+    int err = 0;
+    while (!err && at < n) {
+        const size_t piece = n - at < XML_PIECE ? n - at : XML_PIECE;
+        err = xmlParseChunk(ctxt, text + at, (int)piece, 0);
+        at += piece;
+        if (oc__progress_at(reading, at, n)) {
+            *stopped = 1;
+            break;
+        }
+    }
+    if (!err && !*stopped) err = xmlParseChunk(ctxt, NULL, 0, 1);
+    xmlDocPtr doc = ctxt->myDoc;
+    if (err || *stopped || !ctxt->wellFormed) {
+        xmlFreeDoc(doc);
+        doc = NULL;
+    }
+    xmlFreeParserCtxt(ctxt);
+    return doc;
+}
+
 int oc__verify_msccl(const char *path, const char *text, const char *network,
-                     const oc_kv *net_params, oc_report **out, char *why, size_t len) {
+                     const oc_kv *net_params, oc_progress_fn progress, void *progress_ctx,
+                     oc_report **out, char *why, size_t len) {
     *out = NULL;
     xmlDocPtr doc = NULL;
     prog p;
@@ -683,6 +719,11 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
     int rc = 0;
     size_t tlen = strlen(text);
     if (tlen > INT32_MAX) return oc__fail(why, len, OC_ETOOBIG, "%s is too large", path);
+    /* the reading's progress: the bytes parsed; the program's loops poll it for a stop */
+    oc__progress reading;
+    oc__progress_begin(&reading, progress, progress_ctx, "bytes read", tlen);
+    oc__progress *const watched = oc__stop_watch(&reading);
+    int is_reading = 1, stopped = 0;
     char what[300];
     snprintf(what, sizeof what, "reading %.256s", path);
     uint64_t elements, most_attrs, at;
@@ -691,22 +732,28 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
         uint64_t line = 1;
         for (uint64_t i = 0; i < at; i++)
             line += text[i] == '\n';
-        return oc__fail(why, len, OC_ETOOBIG,
-                        "%s:%llu: an element with %llu attributes, more than the %d this reader "
-                        "takes (MSCCL keeps 16)",
-                        path, (unsigned long long)line, (unsigned long long)most_attrs,
-                        MSCCL_MAX_ATTRIBUTES);
+        rc = oc__fail(why, len, OC_ETOOBIG,
+                      "%s:%llu: an element with %llu attributes, more than the %d this reader "
+                      "takes (MSCCL keeps 16)",
+                      path, (unsigned long long)line, (unsigned long long)most_attrs,
+                      MSCCL_MAX_ATTRIBUTES);
+        goto out;
     }
-    if (elements > MSCCL_MAX_ELEMENTS)
-        return oc__fail(why, len, OC_ETOOBIG,
-                        "%s: %llu elements, more than the %llu this reader takes (MSCCL loads at "
-                        "most %u GPUs of 4096 elements; comments and processing instructions "
-                        "count as elements)",
-                        path, (unsigned long long)elements, (unsigned long long)MSCCL_MAX_ELEMENTS,
-                        MSCCL_MAX_GPUS);
-    if ((rc = oc__budget_check(xml_tree_bytes(text, tlen), what, why, len))) return rc;
-    doc = xmlReadMemory(text, (int)tlen, path, NULL,
-                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (elements > MSCCL_MAX_ELEMENTS) {
+        rc = oc__fail(why, len, OC_ETOOBIG,
+                      "%s: %llu elements, more than the %llu this reader takes (MSCCL loads at "
+                      "most %u GPUs of 4096 elements; comments and processing instructions "
+                      "count as elements)",
+                      path, (unsigned long long)elements, (unsigned long long)MSCCL_MAX_ELEMENTS,
+                      MSCCL_MAX_GPUS);
+        goto out;
+    }
+    if ((rc = oc__budget_check(xml_tree_bytes(text, tlen), what, why, len))) goto out;
+    doc = parse_pieces(text, tlen, path, &reading, &stopped);
+    if (stopped) {
+        rc = oc__msccl_cancelled(&p, why, len);
+        goto out;
+    }
     if (!doc) {
         const xmlError *e = xmlGetLastError();
         rc = oc__fail(why, len, OC_EPARSE, "%s: malformed XML%s%s", path,
@@ -748,10 +795,14 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
         rc = oc__msccl_nomem(why, len);
         goto out;
     }
+    oc__stop_watch(watched); /* the reading is over: the checked run reports its rounds */
+    oc__progress_end(&reading);
+    is_reading = 0;
     /* too few transfers, or too many node-chunk states, before the verifier makes its state */
     if ((rc = oc__verify_file_counts(&spec, &store, path, why, len))) goto out;
     oc__store_source src = {&store};
-    rc = oc__run_schedule(&spec, oc__source_store, &src, model, net_params, 1, NULL, rep, why, len);
+    rc = oc__run_schedule_reported(&spec, oc__source_store, &src, store.count, model, net_params,
+                                   1, NULL, NULL, progress, progress_ctx, rep, why, len);
     if (rc) goto out;
     xmlChar *name = xmlGetProp(root, BAD_CAST "oc_algorithm");
     if (!name) name = xmlGetProp(root, BAD_CAST "name");
@@ -761,6 +812,10 @@ int oc__verify_msccl(const char *path, const char *text, const char *network,
     *out = rep;
     rep = NULL;
 out:
+    if (is_reading) {
+        oc__stop_watch(watched);
+        oc__progress_end(&reading);
+    }
     oc_report_free(rep);
     for (uint32_t g = 0; p.gpus && g < p.N; g++) {
         for (size_t t = 0; t < p.gpus[g].n; t++)

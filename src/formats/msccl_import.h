@@ -137,6 +137,12 @@ typedef struct redge {
 static inline int oc__msccl_nomem(char *why, size_t len) {
     return oc__fail(why, len, OC_ENOMEM, "out of memory");
 }
+/* The program's reading or execution stopped at the caller's request (a poll of the reading's
+ * progress, oc__stop_tick, answered OC_ECANCELED). */
+static inline int oc__msccl_cancelled(const prog *p, char *why, size_t len) {
+    return oc__fail(why, len, OC_ECANCELED, "%s: cancelled while reading the MSCCL program",
+                    p->path);
+}
 
 /* msccl_exec.c: the cross-threadblock waits of every GPU, sorted (waits_for's table); and the
  * program checked in one mode, its messages as rounds in `store` when given. */

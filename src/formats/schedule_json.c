@@ -29,6 +29,7 @@
 #include "formats/formats.h"
 #include "core/json.h"
 #include "core/json_read.h"
+#include "core/progress.h"
 #include "core/quote.h"
 #include "run/watch.h"
 #include "verify/verify.h"
@@ -369,28 +370,273 @@ static int string_kv(const cJSON *obj, oc_kv *kv, const char *what, const char *
     return 0;
 }
 
+/* ---- the rounds, read one transfer at a time ----
+ *
+ * cJSON parses a text whole, in one call nothing can stop: the input cap's 64 MiB of schedule
+ * take it a second of CPU (four at load 17 on two cores), and its tree is ten times the text.
+ * So the rounds are found first by a scan that follows strings and brackets (find_rounds: the
+ * top-level member "rounds", its array's elements), the rest of the file (the header) is parsed
+ * without them, and then each transfer is parsed alone when its turn comes and freed after: a
+ * stop is heard between any two transfers (oc__stop_tick) and the scan's objects, and the tree
+ * alive is one transfer's. The pieces are JSON values on their own, and an array of valid values
+ * separated by commas is valid, so the file is accepted exactly when cJSON would accept it
+ * whole; a piece that is not valid is named by its byte in the file, as a whole parse names it.
+ * Where the scan cannot tell (a key spelled with escapes, a structure it does not follow) the
+ * file is parsed whole, as before. */
+
+/* One past the string that opens at t[i] ('"'); n when the text ends first. */
+static size_t string_end(const char *t, size_t n, size_t i) {
+    for (i++; i < n; i++) {
+        if (t[i] == '\\')
+            i++;
+        else if (t[i] == '"')
+            return i + 1;
+    }
+    return n;
+}
+
+static size_t skip_space(const char *t, size_t n, size_t i) {
+    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+        i++;
+    return i;
+}
+
+/* *end: one past the JSON value that starts at t[i], following strings and brackets (not
+ * checking them: cJSON does); n when the text ends first. OC_ECANCELED when a stop was asked
+ * (polled at each object: a transfer), else 0. */
+static int value_end(const char *t, size_t n, size_t i, size_t *end) {
+    *end = n;
+    if (i >= n) return 0;
+    if (t[i] == '"') {
+        *end = string_end(t, n, i);
+        return 0;
+    }
+    if (t[i] != '[' && t[i] != '{') { /* a scalar: up to what may follow a value */
+        while (i < n && t[i] != ',' && t[i] != ']' && t[i] != '}' && t[i] != ' ' &&
+               t[i] != '\t' && t[i] != '\n' && t[i] != '\r')
+            i++;
+        *end = i;
+        return 0;
+    }
+    size_t depth = 0;
+    while (i < n) {
+        const char c = t[i];
+        if (c == '"') {
+            i = string_end(t, n, i);
+            continue;
+        }
+        if (c == '{' && oc__stop_tick()) return OC_ECANCELED;
+        if (c == '[' || c == '{') {
+            depth++;
+        } else if ((c == ']' || c == '}') && --depth == 0) {
+            *end = i + 1;
+            return 0;
+        }
+        i++;
+    }
+    return 0;
+}
+
+/* Where the rounds are: the '[' and ']' of the top-level member "rounds" (its key spelled
+ * without escapes, the first such member), and each round's first byte and one past its last. */
+typedef struct round_spans {
+    size_t open, close;
+    size_t *at; /* 2 per round */
+    size_t n, cap;
+} round_spans;
+
+/* 1 when the rounds were found (r filled; the caller frees r->at), 0 when the scan cannot tell
+ * and the file is to be parsed whole, OC_ECANCELED or OC_ENOMEM. */
+static int find_rounds(const char *t, size_t n, round_spans *r) {
+    memset(r, 0, sizeof *r);
+    size_t i = skip_space(t, n, 0), end;
+    if (i >= n || t[i] != '{') return 0;
+    i = skip_space(t, n, i + 1);
+    while (i < n && t[i] == '"') {
+        const size_t key = i + 1, key_end = string_end(t, n, i);
+        i = skip_space(t, n, key_end);
+        if (i >= n || t[i] != ':') return 0;
+        i = skip_space(t, n, i + 1);
+        if (key_end - key == 7 && memcmp(t + key, "rounds\"", 7) == 0 && i < n && t[i] == '[') {
+            r->open = i;
+            i = skip_space(t, n, i + 1);
+            while (i < n && t[i] != ']') {
+                int rc = value_end(t, n, i, &end);
+                if (rc) return rc;
+                if (end >= n || end == i) return 0;
+                if (oc__grow((void **)&r->at, &r->cap, 2 * r->n + 2, sizeof *r->at))
+                    return OC_ENOMEM;
+                r->at[2 * r->n] = i;
+                r->at[2 * r->n + 1] = end;
+                r->n++;
+                i = skip_space(t, n, end);
+                if (i < n && t[i] == ',') {
+                    i = skip_space(t, n, i + 1);
+                    if (i < n && t[i] == ']') return 0; /* a trailing comma: cJSON names it */
+                } else if (i >= n || t[i] != ']') {
+                    return 0;
+                }
+            }
+            if (i >= n) return 0;
+            r->close = i;
+            return 1;
+        }
+        int rc = value_end(t, n, i, &end);
+        if (rc) return rc;
+        if (end >= n || end == i) return 0;
+        i = skip_space(t, n, end);
+        if (i >= n || t[i] != ',') return 0;
+        i = skip_space(t, n, i + 1);
+    }
+    return 0;
+}
+
+/* The file without its rounds' elements ("rounds": []): the header cJSON parses, small. */
+static char *header_text(const char *body, size_t n, const round_spans *r) {
+    const size_t cut = r->close - r->open - 1;
+    char *h = malloc(n - cut + 1);
+    if (!h) return NULL;
+    memcpy(h, body, r->open + 1);
+    memcpy(h + r->open + 1, body + r->close, n - r->close);
+    h[n - cut] = 0;
+    return h;
+}
+
+/* One transfer's object into round r (its fields checked, as the verifier reads them). */
+static int read_transfer(const cJSON *t, size_t ri, size_t ti, oc__round *r, const char *path,
+                         char *why, size_t len) {
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(t, "src");
+    const cJSON *dst = cJSON_GetObjectItemCaseSensitive(t, "dst");
+    const cJSON *op = cJSON_GetObjectItemCaseSensitive(t, "op");
+    const cJSON *ch = cJSON_GetObjectItemCaseSensitive(t, "chunks");
+    uint64_t s, d, first, count;
+    oc__op o = OC_OP_COPY;
+    const char *bad = NULL;
+    char where[64];
+    snprintf(where, sizeof where, "round %zu, transfer %zu", ri, ti);
+    int rc = unique_keys(t, path, where, why, len);
+    if (rc) return rc;
+    if (!cJSON_IsObject(t))
+        bad = "is not an object";
+    else if (get_uint(src, UINT32_MAX, &s))
+        bad = "has no valid \"src\"";
+    else if (get_uint(dst, UINT32_MAX, &d))
+        bad = "has no valid \"dst\"";
+    else if (op && !(cJSON_IsString(op) && (strcmp(op->valuestring, "copy") == 0 ||
+                                            strcmp(op->valuestring, "reduce") == 0)))
+        bad = "has an \"op\" that is neither \"copy\" nor \"reduce\"";
+    else if (!cJSON_IsArray(ch) || cJSON_GetArraySize(ch) != 2 ||
+             get_uint(cJSON_GetArrayItem(ch, 0), UINT32_MAX, &first) ||
+             get_uint(cJSON_GetArrayItem(ch, 1), UINT32_MAX, &count))
+        bad = "has no valid \"chunks\": [first, count]";
+    if (bad)
+        return oc__fail(why, len, OC_EPARSE, "%s: round %zu, transfer %zu %s", path, ri, ti, bad);
+    if (op && strcmp(op->valuestring, "reduce") == 0) o = OC_OP_REDUCE;
+    if (oc__round_push(r, (uint32_t)s, (uint32_t)d, o, (uint32_t)first, (uint32_t)count))
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    return 0;
+}
+
+/* A piece read alone was not valid JSON: then the whole text is not either, and the byte named
+ * is the one cJSON names parsing it whole (a piece's own error can lie past it: a bracket
+ * dropped earlier moves every piece's bounds). That parse is the refusal's cost only. */
+enum { MALFORMED = 1 };
+
+static int malformed(const char *path, const char *body, size_t n, size_t base, size_t at,
+                     char *why, size_t len) {
+    const char *end = NULL;
+    cJSON *whole = cJSON_ParseWithLengthOpts(body, n + 1, &end, 1);
+    if (!whole) {
+        const char *e = end ? end : cJSON_GetErrorPtr();
+        if (e && e >= body && e <= body + n) at = (size_t)(e - body);
+    }
+    cJSON_Delete(whole);
+    return oc__fail(why, len, OC_EPARSE, "%s: malformed JSON near byte %zu", path, base + at);
+}
+
+static int cancelled(const char *path, size_t rounds, char *why, size_t len) {
+    return oc__fail(why, len, OC_ECANCELED, "%s: cancelled after reading %zu rounds", path,
+                    rounds);
+}
+
+/* Round ri, the text body[from, to) (its span), parsed a transfer at a time into r. MALFORMED
+ * (*at: where this piece went wrong) when a piece is not valid JSON, else 0 or an error. */
+static int read_round_text(const char *body, size_t from, size_t to, size_t ri, oc__round *r,
+                           size_t *at, const char *path, char *why, size_t len) {
+    const char *end = NULL;
+    *at = from;
+    if (body[from] != '[') { /* not an array: malformed, or a value of the wrong kind */
+        cJSON *v = cJSON_ParseWithLengthOpts(body + from, to - from, &end, 0);
+        const int whole = v && end == body + to;
+        cJSON_Delete(v);
+        if (!whole) return MALFORMED;
+        return oc__fail(why, len, OC_EPARSE, "%s: round %zu is not an array of transfers", path,
+                        ri);
+    }
+    size_t i = skip_space(body, to, from + 1), ti = 0;
+    *at = i;
+    if (body[i] == ']') return i + 1 == to ? 0 : MALFORMED;
+    for (;;) {
+        size_t te;
+        if (oc__stop_tick()) return cancelled(path, ri, why, len);
+        int rc = value_end(body, to, i, &te);
+        if (rc) return cancelled(path, ri, why, len);
+        *at = i;
+        cJSON *t = te > i ? cJSON_ParseWithLengthOpts(body + i, te - i, &end, 0) : NULL;
+        if (!t || end != body + te) {
+            cJSON_Delete(t);
+            return MALFORMED;
+        }
+        rc = read_transfer(t, ri, ti++, r, path, why, len);
+        cJSON_Delete(t);
+        if (rc) return rc;
+        i = skip_space(body, to, te);
+        *at = i;
+        if (i < to && body[i] == ',') {
+            i = skip_space(body, to, i + 1);
+            continue;
+        }
+        if (i + 1 == to && body[i] == ']') return 0;
+        return MALFORMED;
+    }
+}
+
 int oc_verify_file(const oc_settings *settings, const char *path, const char *network,
                    const oc_kv *net_params, oc_report **out, char *why, size_t len) {
+    return oc_verify_file_progress(settings, path, network, net_params, NULL, NULL, out, why, len);
+}
+
+int oc_verify_file_progress(const oc_settings *settings, const char *path, const char *network,
+                            const oc_kv *net_params, oc_progress_fn progress, void *progress_ctx,
+                            oc_report **out, char *why, size_t len) {
     *out = NULL;
     const oc_settings *prev;
     int rc = oc__settings_enter_checked(settings, &prev, why, len);
-    if (!rc) rc = oc__verify_file_watched(path, network, net_params, NULL, out, why, len);
+    if (!rc)
+        rc = oc__verify_file_watched(path, network, net_params, NULL, progress, progress_ctx, out,
+                                     why, len);
     oc__settings_leave(prev);
     return rc;
 }
 
 int oc__verify_file_watched(const char *path, const char *network, const oc_kv *net_params,
-                            oc__watch *watch, oc_report **out, char *why, size_t len) {
+                            oc__watch *watch, oc_progress_fn progress, void *progress_ctx,
+                            oc_report **out, char *why, size_t len) {
     *out = NULL;
-    char *text = NULL;
+    char *text = NULL, *header = NULL;
     cJSON *root = NULL;
     oc__spec spec;
     memset(&spec, 0, sizeof spec);
     oc__store store;
     oc__store_init(&store);
+    round_spans spans = {0};
     oc_kv *np = oc_kv_new();
     oc_report *rep = oc__report_new();
-    int rc = 0;
+    /* the reading's progress: the rounds read; the scans and the transfers poll it for a stop */
+    oc__progress reading;
+    oc__progress_begin(&reading, progress, progress_ctx, "rounds read", 0);
+    oc__progress *watched = oc__stop_watch(&reading);
+    int rc = 0, is_reading = 1;
     if (!np || !rep) {
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
         goto out;
@@ -407,6 +653,7 @@ int oc__verify_file_watched(const char *path, const char *network, const oc_kv *
     if ((unsigned char)body[0] == 0xEF && (unsigned char)body[1] == 0xBB &&
         (unsigned char)body[2] == 0xBF)
         body += 3;
+    const size_t base = (size_t)(body - text), blen = tlen - base;
     const char *lead = body;
     while (*lead == ' ' || *lead == '\t' || *lead == '\n' || *lead == '\r')
         lead++;
@@ -422,26 +669,43 @@ int oc__verify_file_watched(const char *path, const char *network, const oc_kv *
         goto out;
     }
     if (*lead == '<') {
-        rc = oc__verify_msccl(path, text, network, net_params, out, why, len);
+        oc__stop_watch(watched); /* the MSCCL reader reports (and polls) its own */
+        oc__progress_end(&reading);
+        is_reading = 0;
+        rc = oc__verify_msccl(path, text, network, net_params, progress, progress_ctx, out, why,
+                              len);
         goto out;
     }
     /* The tree is counted against the memory budget before cJSON builds it. */
     char what[64 + 256];
     snprintf(what, sizeof what, "reading %.256s", path);
-    if ((rc = oc__budget_check(tree_bytes(body, strlen(body)), what, why, len))) goto out;
+    if ((rc = oc__budget_check(tree_bytes(body, blen), what, why, len))) goto out;
     size_t nul_at; /* cJSON would cut a string at an escaped NUL: "allgather\u0000evil" */
-    if (oc__json_nul_escape(body, strlen(body), &nul_at)) {
+    if (oc__json_nul_escape(body, blen, &nul_at)) {
         rc = oc__fail(why, len, OC_EPARSE, "%s: a string holds \\u0000 (a NUL) near byte %zu", path,
-                      (size_t)(body - text) + nul_at);
+                      base + nul_at);
+        goto out;
+    }
+    const int found = find_rounds(body, blen, &spans);
+    if (found < 0) {
+        rc = found == OC_ECANCELED ? cancelled(path, 0, why, len)
+                                   : oc__fail(why, len, OC_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (found && !(header = header_text(body, blen, &spans))) {
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
         goto out;
     }
     /* require_null_terminated: text after the top-level value (but white space) is an error */
-    const char *end = NULL;
-    root = cJSON_ParseWithLengthOpts(body, strlen(body) + 1, &end, 1);
+    const char *parsed = found ? header : body, *end = NULL;
+    root = cJSON_ParseWithLengthOpts(parsed, strlen(parsed) + 1, &end, 1);
     if (!root) {
         const char *at = end ? end : cJSON_GetErrorPtr();
-        size_t off = at && at >= text ? (size_t)(at - text) : 0;
-        rc = oc__fail(why, len, OC_EPARSE, "%s: malformed JSON near byte %zu", path, off);
+        size_t off = at && at >= parsed ? (size_t)(at - parsed) : 0;
+        if (found && off > spans.open) off += spans.close - spans.open - 1; /* past the rounds */
+        rc = found ? malformed(path, body, blen, base, off, why, len)
+                   : oc__fail(why, len, OC_EPARSE, "%s: malformed JSON near byte %zu", path,
+                              base + off);
         goto out;
     }
     if (!cJSON_IsObject(root)) {
@@ -504,65 +768,35 @@ int oc__verify_file_watched(const char *path, const char *network, const oc_kv *
         rc = oc__fail(why, len, OC_EPARSE, "%s: \"rounds\" is missing or not an array", path);
         goto out;
     }
-    size_t ri = 0;
-    const cJSON *round;
-    cJSON_ArrayForEach(round, rounds) {
-        if (!cJSON_IsArray(round)) {
+    /* The rounds: from their text a transfer at a time where the scan found them, else from the
+     * whole file's tree. */
+    const size_t nrounds = found ? spans.n : (size_t)cJSON_GetArraySize(rounds);
+    const cJSON *round = found ? NULL : rounds->child;
+    for (size_t ri = 0; ri < nrounds; ri++) {
+        oc__round r = {0};
+        if (found) {
+            size_t at;
+            rc = read_round_text(body, spans.at[2 * ri], spans.at[2 * ri + 1], ri, &r, &at, path,
+                                 why, len);
+            if (rc == MALFORMED) rc = malformed(path, body, blen, base, at, why, len);
+        } else if (!cJSON_IsArray(round)) {
             rc = oc__fail(why, len, OC_EPARSE, "%s: round %zu is not an array of transfers", path,
                           ri);
-            goto out;
+        } else {
+            size_t ti = 0;
+            for (const cJSON *t = round->child; t && !rc; t = t->next)
+                rc = oc__stop_tick() ? cancelled(path, ri, why, len)
+                                     : read_transfer(t, ri, ti++, &r, path, why, len);
         }
-        oc__round r = {0};
-        size_t ti = 0;
-        const cJSON *t;
-        cJSON_ArrayForEach(t, round) {
-            const cJSON *src = cJSON_GetObjectItemCaseSensitive(t, "src");
-            const cJSON *dst = cJSON_GetObjectItemCaseSensitive(t, "dst");
-            const cJSON *op = cJSON_GetObjectItemCaseSensitive(t, "op");
-            const cJSON *ch = cJSON_GetObjectItemCaseSensitive(t, "chunks");
-            uint64_t s, d, first, count;
-            oc__op o = OC_OP_COPY;
-            const char *bad = NULL;
-            char where[64];
-            snprintf(where, sizeof where, "round %zu, transfer %zu", ri, ti);
-            if ((rc = unique_keys(t, path, where, why, len))) {
-                oc__round_free(&r);
-                goto out;
-            }
-            if (!cJSON_IsObject(t))
-                bad = "is not an object";
-            else if (get_uint(src, UINT32_MAX, &s))
-                bad = "has no valid \"src\"";
-            else if (get_uint(dst, UINT32_MAX, &d))
-                bad = "has no valid \"dst\"";
-            else if (op && !(cJSON_IsString(op) && (strcmp(op->valuestring, "copy") == 0 ||
-                                                    strcmp(op->valuestring, "reduce") == 0)))
-                bad = "has an \"op\" that is neither \"copy\" nor \"reduce\"";
-            else if (!cJSON_IsArray(ch) || cJSON_GetArraySize(ch) != 2 ||
-                     get_uint(cJSON_GetArrayItem(ch, 0), UINT32_MAX, &first) ||
-                     get_uint(cJSON_GetArrayItem(ch, 1), UINT32_MAX, &count))
-                bad = "has no valid \"chunks\": [first, count]";
-            if (bad) {
-                oc__round_free(&r);
-                rc = oc__fail(why, len, OC_EPARSE, "%s: round %zu, transfer %zu %s", path, ri, ti,
-                              bad);
-                goto out;
-            }
-            if (op && strcmp(op->valuestring, "reduce") == 0) o = OC_OP_REDUCE;
-            if (oc__round_push(&r, (uint32_t)s, (uint32_t)d, o, (uint32_t)first, (uint32_t)count)) {
-                oc__round_free(&r);
-                rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
-                goto out;
-            }
-            ti++;
-        }
-        if ((rc = store.sink.round(&store.sink, ri, &r, why, len))) {
-            oc__round_free(&r);
-            goto out;
-        }
+        if (!rc) rc = store.sink.round(&store.sink, ri, &r, why, len);
         oc__round_free(&r);
-        ri++;
+        if (!rc && oc__progress_at(&reading, ri + 1, nrounds)) rc = cancelled(path, ri + 1, why, len);
+        if (rc) goto out;
+        if (round) round = round->next;
     }
+    oc__stop_watch(watched); /* the reading is over: the checked run reports its rounds */
+    oc__progress_end(&reading);
+    is_reading = 0;
     const cJSON *net_it = cJSON_GetObjectItemCaseSensitive(root, "network");
     const char *net = network;
     if (!net && cJSON_IsString(net_it)) net = net_it->valuestring;
@@ -588,8 +822,8 @@ int oc__verify_file_watched(const char *path, const char *network, const oc_kv *
     /* too few transfers, or too many node-chunk states, before the verifier makes its state */
     if ((rc = oc__verify_file_counts(&spec, &store, path, why, len))) goto out;
     oc__store_source src = {&store};
-    rc = oc__run_schedule_watched(&spec, oc__source_store, &src, model, np, 1, NULL, watch, rep,
-                                  why, len);
+    rc = oc__run_schedule_reported(&spec, oc__source_store, &src, store.count, model, np, 1, NULL,
+                                   watch, progress, progress_ctx, rep, why, len);
     if (rc) goto out;
     const cJSON *alg = cJSON_GetObjectItemCaseSensitive(root, "algorithm");
     snprintf(rep->algorithm, sizeof rep->algorithm, "%s",
@@ -600,11 +834,17 @@ int oc__verify_file_watched(const char *path, const char *network, const oc_kv *
     *out = rep;
     rep = NULL;
 out:
+    if (is_reading) {
+        oc__stop_watch(watched);
+        oc__progress_end(&reading);
+    }
     oc_report_free(rep);
     oc_kv_free(np);
     oc__store_free(&store);
     oc__spec_free(&spec);
     cJSON_Delete(root);
+    free(spans.at);
+    free(header);
     free(text);
     return rc;
 }

@@ -75,11 +75,17 @@ int oc__source_store(void *arg, oc__emit *e) {
 
 /* ---- the checked run ---- */
 
+/* oc__run_schedule with a watch (NULL: none): the one checked run every entry below comes to. */
+static int run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
+                                const oc__model *model, const oc_kv *net_params, int data_check,
+                                oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
+                                size_t len);
+
 int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
                      const oc__model *model, const oc_kv *net_params, int data_check,
                      oc__sink *extra, oc_report *rep, char *why, size_t len) {
-    return oc__run_schedule_watched(spec, source, source_arg, model, net_params, data_check, extra,
-                                    NULL, rep, why, len);
+    return run_schedule_watched(spec, source, source_arg, model, net_params, data_check, extra,
+                                NULL, rep, why, len);
 }
 
 /* Appends sink k to the chain (*head, *tail). */
@@ -187,10 +193,10 @@ out:
     return rc;
 }
 
-int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
-                             const oc__model *model, const oc_kv *net_params, int data_check,
-                             oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
-                             size_t len) {
+static int run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
+                                const oc__model *model, const oc_kv *net_params, int data_check,
+                                oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
+                                size_t len) {
     /* Sharded or not is decided first: a run that cannot fit is refused before any work. */
     oc__shard_plan shard;
     int grew = 0, rc = oc__shard_plan_for(spec, &shard, why, len);
@@ -216,10 +222,12 @@ static int from_algo(void *arg, oc__emit *e) {
     return s->algo->generate(s->plan, e);
 }
 
-/* oc_run's source: the algorithm's rounds, counted for the progress report by a sink first in
- * the chain (it sees every round). */
+/* A counted source (oc_run's: the algorithm's rounds; a schedule file's: its stored rounds): the
+ * rounds `source` emits, counted for the progress report by a sink first in the chain (it sees
+ * every round). */
 typedef struct progress_source {
-    oc__algo_source src;
+    oc__source source;
+    void *arg;
     oc__progress progress;
 } progress_source;
 
@@ -250,41 +258,52 @@ static int stop_round(oc__sink *self, uint64_t index, const oc__round *r, char *
     return 0;
 }
 
-static int from_algo_counted(void *arg, oc__emit *e) {
+static int from_source_counted(void *arg, oc__emit *e) {
     progress_source *s = arg;
     /* A sharded run generates the rounds once in the cost pass and once more per verifier shard
      * (on other threads; a single shard over every chunk is not windowed but is a shard all the
      * same): only the cost pass is counted, or two threads would move one count back and forth. */
-    if (!s->progress.fn) return from_algo(&s->src, e);
+    if (!s->progress.fn) return s->source(s->arg, e);
     progress_sink ps = {
         .sink = {.round = e->shard_pass ? stop_round : progress_round,
                  .next = e->sinks,
                  .takes_family = 1}, /* reads the index alone */
         .progress = &s->progress};
     e->sinks = &ps.sink;
-    int rc = from_algo(&s->src, e);
+    int rc = s->source(s->arg, e);
     e->sinks = ps.sink.next;
     return rc;
 }
 
-/* The checked run of a planned request, its rounds and its verifier's shards reported to the
- * request's progress callback (oc_request.progress) and the loops inside a round polling it: what
- * oc_run and every exporter (oc__export_check) run, so that an export of a large schedule shows
- * the same progress line and the same word ahead of long work as a run of it. */
-static int run_counted(const oc_request *req, const oc__algo *algo, const oc__plan *plan,
-                       const oc__model *model, oc__sink *extra, oc__watch *watch, oc_report *rep,
-                       char *why, size_t len) {
-    progress_source src = {.src = {algo, plan}};
-    oc__progress_begin(&src.progress, req->progress, req->progress_ctx, "rounds", plan->rounds);
-    oc__set_shard_progress(req->progress, req->progress_ctx); /* the shards report as well */
+int oc__run_schedule_reported(const oc__spec *spec, oc__source source, void *source_arg,
+                              uint64_t rounds, const oc__model *model, const oc_kv *net_params,
+                              int data_check, oc__sink *extra, oc__watch *watch,
+                              oc_progress_fn progress, void *progress_ctx, oc_report *rep,
+                              char *why, size_t len) {
+    progress_source src = {.source = source, .arg = source_arg};
+    oc__progress_begin(&src.progress, progress, progress_ctx, "rounds", rounds);
+    oc__set_shard_progress(progress, progress_ctx); /* the shards report as well */
     /* the loops inside a round poll the rounds' progress too (a round of millions of transfers) */
     oc__progress *const watched = oc__stop_watch(&src.progress);
-    int rc = oc__run_schedule_watched(&plan->spec, from_algo_counted, &src, model, req->net_params,
-                                      !req->skip_data_check, extra, watch, rep, why, len);
+    int rc = run_schedule_watched(spec, from_source_counted, &src, model, net_params, data_check,
+                                  extra, watch, rep, why, len);
     oc__stop_watch(watched);
     oc__set_shard_progress(NULL, NULL);
     oc__progress_end(&src.progress);
     return rc;
+}
+
+/* The checked run of a planned request, its rounds and its verifier's shards reported to the
+ * request's progress callback (oc_request.progress): what oc_run and every exporter
+ * (oc__export_check) run, so that an export of a large schedule shows the same progress line and
+ * the same word ahead of long work as a run of it. */
+static int run_counted(const oc_request *req, const oc__algo *algo, const oc__plan *plan,
+                       const oc__model *model, oc__sink *extra, oc__watch *watch, oc_report *rep,
+                       char *why, size_t len) {
+    oc__algo_source src = {algo, plan};
+    return oc__run_schedule_reported(&plan->spec, from_algo, &src, plan->rounds, model,
+                                     req->net_params, !req->skip_data_check, extra, watch,
+                                     req->progress, req->progress_ctx, rep, why, len);
 }
 
 /* oc_run with a watch on the final, checked run (NULL: none). */

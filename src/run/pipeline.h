@@ -38,7 +38,7 @@ int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__mod
 /* What every schedule exporter holds (formats/: schedule JSON, MSCCL XML, the Chrome timeline,
  * Chakra): the request resolved, its parameters searched and its plan made, and the report of
  * the run. oc__export_begin fills it (a new report, then oc__plan_request into it);
- * oc__export_check verifies and maps the plan's rounds into x->rep (oc__run_schedule_watched,
+ * oc__export_check verifies and maps the plan's rounds into x->rep (oc__run_schedule with a watch,
  * `extra` sinks and `watch` seeing them, either may be NULL), so that nothing is written unless
  * the schedule passed; oc__export_end frees it, whatever happened since begin. */
 typedef struct oc__export {
@@ -52,6 +52,16 @@ struct oc__watch; /* run/watch.h, which includes this header */
 int oc__export_check(const oc_request *req, oc__export *x, oc__sink *extra,
                      struct oc__watch *watch, char *why, size_t len);
 void oc__export_end(oc__export *x);
+
+/* oc__run_schedule with a watch (NULL: none; run/watch.h) and extra sinks (NULL: none), telling `progress` (NULL: none) of
+ * the rounds ("rounds", `rounds` of them when known ahead, else 0) and hearing its stop inside
+ * them (oc__stop_watch, the shards too): what oc_run and a schedule file's check (src/formats)
+ * share. */
+int oc__run_schedule_reported(const oc__spec *spec, oc__source source, void *source_arg,
+                              uint64_t rounds, const oc__model *model, const oc_kv *net_params,
+                              int data_check, oc__sink *extra, struct oc__watch *watch,
+                              oc_progress_fn progress, void *progress_ctx, oc_report *rep,
+                              char *why, size_t len);
 
 /* oc__source for a stored schedule (a file read back): its rounds as they are, without the
  * emitter's range checks, so that the verifier names what is wrong. */

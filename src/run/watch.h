@@ -21,12 +21,6 @@ struct oc__watch {
     int (*finish)(oc__watch *w, oc_report *rep, char *why, size_t len);
 };
 
-/* oc__run_schedule with a watch (NULL: none). */
-int oc__run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
-                             const oc__model *model, const oc_kv *net_params, int data_check,
-                             oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
-                             size_t len);
-
 /* oc_run with a watch on the final, checked run (NULL: none): draw, the ASTRA-sim and SimGrid
  * exporters watch the placements of the run they write. */
 int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,

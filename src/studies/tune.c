@@ -23,6 +23,7 @@
 #include "core/json.h"
 #include "core/json_read.h"
 #include "core/quote.h"
+#include "run/pipeline.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -370,8 +371,12 @@ static int check_head(const cJSON *root, const char *text, const char *name, con
     return bad_decisions(why, whylen, OC_EPARSE, name, text, root, np, SIZE_MAX, msg);
 }
 
-static int tune_pick_text_in(const char *text, size_t len, const char *name, const oc_request *req,
-                             oc_tune_choice *out, char *why, size_t whylen) {
+/* oc_tune_pick_text skipping the points whose winner is one of `skip` (n names): the nearest point
+ * whose winner is another. OC_ENOENT (no reason written) when every point with a winner has one
+ * of them, n > 0. */
+static int pick_nearest(const char *text, size_t len, const char *name, const oc_request *req,
+                        const char *const *skip, size_t n, oc_tune_choice *out, char *why,
+                        size_t whylen) {
     memset(out, 0, sizeof *out);
     if (!name) name = "decision file";
     if (!text || !len)
@@ -409,6 +414,7 @@ static int tune_pick_text_in(const char *text, size_t len, const char *name, con
     double best = INFINITY, bn = 0, bs = 0;
     const cJSON *pick = NULL, *pt;
     size_t k = 0;
+    int any_skipped = 0;
     cJSON_ArrayForEach(pt, pts) {
         const cJSON *N = cJSON_GetObjectItemCaseSensitive(pt, "nodes");
         const cJSON *S = cJSON_GetObjectItemCaseSensitive(pt, "bytes");
@@ -436,6 +442,13 @@ static int tune_pick_text_in(const char *text, size_t len, const char *name, con
         }
         k++;
         if (!cJSON_IsString(W)) continue; /* nothing ran there */
+        int skipped = 0;
+        for (size_t i = 0; i < n && !skipped; i++)
+            skipped = !strcmp(skip[i], W->valuestring);
+        if (skipped) {
+            any_skipped = 1;
+            continue;
+        }
         double d = fabs(log2((double)req->nodes / N->valuedouble)) +
                    fabs(log2(((double)req->bytes + 1) / (S->valuedouble + 1)));
         int better = d < best - 1e-12 ||
@@ -447,6 +460,10 @@ static int tune_pick_text_in(const char *text, size_t len, const char *name, con
             bs = S->valuedouble;
             pick = W;
         }
+    }
+    if (!pick && any_skipped) {
+        rc = OC_ENOENT;
+        goto out;
     }
     if (!pick) {
         rc = bad_decisions(why, whylen, OC_EPARSE, name, text, root, pts, 0,
@@ -476,7 +493,7 @@ int oc_tune_pick_text(const char *text, size_t len, const char *name, const oc_r
                       oc_tune_choice *out, char *why, size_t whylen) {
     const oc_settings *prev;
     int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, whylen);
-    if (!rc) rc = tune_pick_text_in(text, len, name, req, out, why, whylen);
+    if (!rc) rc = pick_nearest(text, len, name, req, NULL, 0, out, why, whylen);
     oc__settings_leave(prev);
     return rc;
 }
@@ -487,7 +504,7 @@ static int tune_pick_in(const char *path, const oc_request *req, oc_tune_choice 
     size_t len = 0;
     memset(out, 0, sizeof *out);
     int rc = oc__read_file(path, 0, NULL, &text, &len, why, whylen);
-    if (!rc) rc = oc_tune_pick_text(text, len, path, req, out, why, whylen);
+    if (!rc) rc = pick_nearest(text, len, path, req, NULL, 0, out, why, whylen);
     free(text);
     return rc;
 }
@@ -518,32 +535,114 @@ static char *note_printf(const char *fmt, ...) {
     return text;
 }
 
+/* Whether `algorithm` runs at req's point, checked before it is chosen: a decision file's winner
+ * was tuned at another N (and a hand-made file may name anything), and an algorithm may need N a
+ * power of two, N even, a network it does not run on, or fewer transfers than N gives. The checks
+ * are the run's own, without generating anything: the network, the node cap, and its plan with
+ * its default parameters; where that plan refuses and the algorithm searches its parameters, the
+ * search (oc__plan_request), which may find parameters that fit (hring's g dividing N). 0: it
+ * runs; else the refusal (OC_ENOTSUP, OC_ETOOBIG as a sweep's "not run"; a plan's OC_EINVAL),
+ * with the reason in `why`, but OC_ENOMEM and OC_ECANCELED, which are the caller's. */
+static int runs_here(const oc_request *req, const char *algorithm, char *why, size_t len) {
+    const oc__algo *algo = oc__algo_find(req->collective, algorithm);
+    if (!algo) return oc__fail(why, len, OC_ENOTSUP, "not a %s algorithm",
+                               oc_collective_name(req->collective));
+    if (!req->network || !oc__algo_supports(algo, req->network))
+        return oc__fail(why, len, OC_ENOTSUP, "does not run on %s (only %s)",
+                        req->network ? OC_Q(req->network) : "no network", algo->info.networks);
+    if (req->root >= req->nodes)
+        return oc__fail(why, len, OC_ENOTSUP, "root %u is not below N", req->root);
+    int rc = oc__algo_node_cap(algo, req->collective, req->nodes, req->root, req->bytes, NULL, why,
+                               len);
+    if (rc) return rc;
+    oc__plan plan;
+    memset(&plan, 0, sizeof plan);
+    rc = algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, NULL, why, len);
+    oc__plan_free(algo, &plan);
+    if (!(rc == OC_ENOTSUP || rc == OC_ETOOBIG) || !algo->search) return rc;
+    oc_request q = *req;
+    q.algorithm = algo->info.name;
+    q.params = NULL;
+    const oc__model *model = NULL;
+    oc_report *rep = oc__report_new();
+    if (!rep) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    rc = oc__plan_request(&q, &algo, &model, &plan, rep, why, len);
+    oc__plan_free(algo, &plan);
+    oc_report_free(rep);
+    return rc;
+}
+
+/* The most winners skipped before the point is tuned instead (a file names few algorithms). */
+enum { AUTO_MAX_SKIPPED = 64 };
+
 static int tune_auto_decided_in(const char *path, const char *label, const oc_request *req,
                                 oc_tune_auto *out, char *why, size_t whylen) {
     memset(out, 0, sizeof *out);
     if (!label) label = "";
-    char what[300], inner[1024];
+    char what[300], inner[1024], reason[OC__REASON_LEN];
     snprintf(what, sizeof what, "%s%.256s", label, path);
-    char *text = NULL;
+    char *text = NULL, *skipped = NULL; /* "ne (N = 8, 1 MiB): needs N even; ..." */
+    const char *skip[AUTO_MAX_SKIPPED];
+    size_t nskip = 0;
     size_t len = 0;
     oc_tune_choice c;
+    char sz[32];
     int rc = oc__read_file(path, 0, what, &text, &len, why, whylen);
     if (rc) return rc;
-    rc = oc_tune_pick_text(text, len, path, req, &c, inner, sizeof inner);
-    free(text);
-    if (rc) {
-        snprintf(why, whylen, "%s%s", label, inner);
-        return rc;
+    /* The nearest point's winner; one that does not run here is skipped, said, and the nearest
+     * point won by another algorithm is taken; when no winner of the file runs here, the choice is
+     * left to the caller's tuning of this point (algorithm NULL, the note says why). */
+    for (;;) {
+        rc = nskip == AUTO_MAX_SKIPPED
+                 ? OC_ENOENT
+                 : pick_nearest(text, len, path, req, skip, nskip, &c, inner, sizeof inner);
+        if (rc == OC_ENOENT) {
+            rc = 0;
+            break;
+        }
+        if (rc) {
+            snprintf(why, whylen, "%s%s", label, inner);
+            goto out;
+        }
+        reason[0] = 0;
+        rc = runs_here(req, c.algorithm, reason, sizeof reason);
+        if (!rc || rc == OC_ENOMEM || rc == OC_ECANCELED) break;
+        oc_format_size(sz, sizeof sz, c.bytes);
+        char *more = note_printf("%s%s%s (won N = %u, %s): %s", skipped ? skipped : "",
+                                 skipped ? "; " : "", c.algorithm, (unsigned)c.nodes, sz, reason);
+        free(skipped);
+        if (!(skipped = more)) {
+            rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+            goto out;
+        }
+        skip[nskip++] = c.algorithm;
     }
-    char sz[32];
-    oc_format_size(sz, sizeof sz, c.bytes);
-    out->note = note_printf("auto: chose %s, the winner of the nearest tuned point of %s (N = %u, "
-                            "%s; distance |log2 N ratio| + |log2 size ratio| = %.3g); its "
-                            "parameters are chosen for this N by its own optimiser",
-                            c.algorithm, OC_Q(path), (unsigned)c.nodes, sz, c.distance);
-    if (!out->note) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
-    out->algorithm = c.algorithm;
-    return 0;
+    if (rc) { /* the check itself failed (out of memory, or a stop asked in its search) */
+        snprintf(why, whylen, "%s%s", label, reason);
+        goto out;
+    }
+    if (nskip == AUTO_MAX_SKIPPED) c.algorithm = NULL;
+    if (!c.algorithm) {
+        out->note = note_printf("auto: no winner of %s runs at N = %u (skipped %s), so this point "
+                                "is tuned",
+                                OC_Q(path), (unsigned)req->nodes, skipped ? skipped : "none");
+    } else {
+        oc_format_size(sz, sizeof sz, c.bytes);
+        out->note = note_printf(
+            "auto: chose %s, the winner of the nearest tuned point of %s%s (N = %u, %s; distance "
+            "|log2 N ratio| + |log2 size ratio| = %.3g); its parameters are chosen for this N by "
+            "its own optimiser%s%s",
+            c.algorithm, OC_Q(path), nskip ? " whose winner runs here" : "", (unsigned)c.nodes, sz,
+            c.distance, nskip ? "; skipped, as they do not run here: " : "",
+            skipped ? skipped : "");
+        out->algorithm = c.algorithm;
+    }
+    if (!out->note) rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+out:
+    if (rc) oc_tune_auto_free(out);
+    free(skipped);
+    free(text);
+    return rc;
 }
 
 int oc_tune_auto_decided(const char *path, const char *label, const oc_request *req,
@@ -582,7 +681,7 @@ int oc_tune_auto_chosen(const oc_sweep *s, oc_tune_auto *out, char *why, size_t 
         ran += oc_sweep_point_at(s, k)->status == OC_POINT_RAN;
     out->note = note_printf(
         "auto: chose %s, the fastest of the %zu algorithms that ran at this point (%s%s%s%s%s); "
-        "no --decisions file, so this point was tuned",
+        "this point was tuned (no decision file, or none of its winners runs here)",
         chosen, ran, t1, second >= 0 ? "; next: " : "",
         second >= 0 ? oc_sweep_algorithm(s, (size_t)second) : "", second >= 0 ? " " : "", t2);
     if (!out->note) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """interrupt.py TOOL — Ctrl-C in the middle of long work ends the command at once: SIGINT to the
 tool half a second into a long search candidate (OpTree at 65536 nodes), one round of 16.7 M
-lightpaths, a tuning's single long point, a reproduction and synth's solver must end it within a
-second of the signal (scaled by the machine's load past its cores, as
-tests/python/test_notebook.py does), by the signal (a shell's exit status 130), with nothing on
+lightpaths, a tuning's single long point, a reproduction, synth's solver and the reading and check
+of a 60 MB schedule file (verify, draw FILE) must end it within a second of the signal (scaled by
+the machine's load past its cores), by the signal (a shell's exit status 130), with nothing on
 standard output (no partial table or JSON), and with -o FILE no file and no temporary left
 (output.c removes its temporaries, then lets the signal end the tool).
 
@@ -34,14 +34,22 @@ CASES = [
     ("reproduce wrht", ["reproduce", "wrht"]),
     ("synth (the solver for 30 s)",
      ["synth", "-c", "allreduce", "-t", "ring", "-n", "10", "--time-limit", "30", "--json"]),
+    # a schedule file of 60 MB (ring all-gather on 900 nodes, under the 64 MiB input cap) being
+    # read a transfer at a time and checked: one to several seconds
+    ("verify a 60 MB schedule file", ["verify", "{big}", "--json"]),
+    ("draw a 60 MB schedule file", ["draw", "{big}", "--round", "0", "-o", "{dir}/d.svg"]),
 ]
 
 
 def main():
     bad = 0
+    files = tempfile.TemporaryDirectory()
+    big = os.path.join(files.name, "ring900.json")
+    subprocess.run([TOOL, "export", "-c", "allgather", "-a", "ring", "-n", "900", "-s", "1KiB",
+                    "--format", "json", "-o", big, "-q"], check=True)
     for what, args in CASES:
         with tempfile.TemporaryDirectory() as d:
-            argv = [TOOL] + [a.format(dir=d) for a in args] + ["-q"]
+            argv = [TOOL] + [a.format(dir=d, big=big) for a in args] + ["-q"]
             env = dict(os.environ, LC_ALL="C")
             p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=d,
                                  env=env, start_new_session=True)

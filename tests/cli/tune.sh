@@ -126,6 +126,34 @@ else
     fail "run -a auto (text) says which algorithm it chose and why" "$(head -3 "$T/out")"
 fi
 
+# A winner that cannot run at the asked point is skipped, said, and the next nearest point's
+# winner that runs is taken; with none, the point is tuned. A hand-made file on the switch: ne
+# (needs N even) won N = 8, onestage (the ring's only) N = 6, bruck N = 100; asked at N = 7.
+cat > "$T/hand.json" <<'JSON'
+{"format": "opticoll-decisions", "version": 1, "collective": "allgather", "network": "switch",
+ "network_params": {}, "algorithms": ["ne", "onestage", "bruck"],
+ "points": [{"nodes": 8, "bytes": 1024, "winner": "ne"},
+            {"nodes": 6, "bytes": 1024, "winner": "onestage"},
+            {"nodes": 64, "bytes": 1024, "winner": "ne"},
+            {"nodes": 100, "bytes": 1024, "winner": "bruck"}]}
+JSON
+hand() { # hand EXPECTED N FILE NOTE-PATTERN
+    run_tool run -c allgather -t switch -n "$2" -s 1KiB -a auto --decisions "$3" --json
+    local got
+    got=$(sed -n 's/.*"algorithm": *"\([^"]*\)".*/\1/p' "$T/out" | head -1)
+    if [ "$RC" -eq 0 ] && [ "$got" = "$1" ] && grep -q "$4" "$T/err"; then
+        pass "run -a auto -n $2 --decisions $(basename "$3") picks $1"
+    else
+        fail "run -a auto -n $2 --decisions $(basename "$3") picks $1 (got '$got')" "$(cat "$T/err")"
+    fi
+}
+hand bruck 7 "$T/hand.json" "^auto: chose bruck, .* whose winner runs here .*skipped.*ne (won N = 8, 1 KiB): .*even.*onestage (won N = 6, 1 KiB): does not run on switch"
+hand ne 8 "$T/hand.json" "^auto: chose ne, the winner of the nearest tuned point"
+sed -e 's/"winner": "bruck"/"winner": "ne"/' "$T/hand.json" > "$T/hand2.json"
+run_tool run -c allgather -t switch -n 7 -s 1KiB -a auto --json
+tuned=$(sed -n 's/.*"algorithm": *"\([^"]*\)".*/\1/p' "$T/out" | head -1)
+hand "$tuned" 7 "$T/hand2.json" "^auto: no winner of .*hand2.json runs at N = 7 (skipped ne .*, so this point is tuned; auto: chose $tuned, the fastest"
+
 # ---- sweep --csv ----
 run_tool sweep -c allgather -t ring -a ring,optree --nodes 5,12 --sizes 4KiB,64KiB --csv "$T/s.csv" --json
 if [ "$RC" -eq 0 ] && [ "$(wc -l <"$T/s.csv")" -eq 9 ] &&

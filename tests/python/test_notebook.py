@@ -168,6 +168,47 @@ def test_run_auto_is_the_commands(tmp_path):
     assert not FLAG.search(str(e.value)), e.value
 
 
+HAND_DECISIONS = {
+    "format": "opticoll-decisions", "version": 1, "collective": "allgather", "network": "switch",
+    "network_params": {}, "algorithms": ["ne", "onestage", "bruck"],
+    "points": [{"nodes": 8, "bytes": 1024, "winner": "ne"},        # ne needs N even
+               {"nodes": 6, "bytes": 1024, "winner": "onestage"},  # the ring's alone
+               {"nodes": 64, "bytes": 1024, "winner": "ne"},
+               {"nodes": 100, "bytes": 1024, "winner": "bruck"}]}
+
+
+def test_auto_skips_a_winner_that_cannot_run_here(tmp_path):
+    """A decision file's nearest winner that cannot run at the asked N (ne, tuned at 8, asked at
+    7: it needs N even; onestage, written by hand into a switch file: it runs on the ring alone)
+    is skipped and said, and the nearest point won by one that runs is taken (bruck, N = 100):
+    before, auto chose ne and the run failed (NotSupported). With no winner that runs, the point
+    is tuned, as without a file. Both as the command does it, note for note."""
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(HAND_DECISIONS))
+    got = opticoll.run("allgather", "auto", 7, "1KiB", network="switch", decisions=path)
+    want, note = auto_note("-c", "allgather", "-t", "switch", "-n", 7, "-s", "1KiB",
+                           "--decisions", path)
+    assert got["algorithm"] == "bruck" and got["verified"] is True
+    assert "ne (won N = 8, 1 KiB)" in note and "even" in note
+    assert "onestage (won N = 6, 1 KiB): does not run on switch" in note
+    assert got.pop("auto") == opticoll._plain(note)
+    assert got == flat(want)
+    # at N = 8 the nearest winner runs: nothing skipped
+    got = opticoll.run("allgather", "auto", 8, "1KiB", network="switch", decisions=path)
+    assert got["algorithm"] == "ne" and "skipped" not in got["auto"]
+    # no winner of the file runs at 7: this point is tuned, the skipped winners said first
+    only = dict(HAND_DECISIONS, points=HAND_DECISIONS["points"][:3])
+    path.write_text(json.dumps(only))
+    got = opticoll.run("allgather", "auto", 7, "1KiB", network="switch", decisions=path)
+    tuned = opticoll.run("allgather", "auto", 7, "1KiB", network="switch")
+    want, note = auto_note("-c", "allgather", "-t", "switch", "-n", 7, "-s", "1KiB",
+                           "--decisions", path)
+    assert got["algorithm"] == tuned["algorithm"] == want["algorithm"]
+    assert note.startswith("auto: no winner of") and "so this point is tuned" in note
+    assert got.pop("auto") == opticoll._plain(note)
+    assert got == flat(want)
+
+
 def test_synth_matches_the_command():
     got = opticoll.synth("allgather", 4, network="ring", schedule=True)
     want = flat(cli_json("synth", "-c", "allgather", "-t", "ring", "-n", 4))
@@ -422,17 +463,65 @@ def test_library_reasons_lose_their_flags():
     assert not FLAG.search(opticoll._plain("cartesian was planned for -p dims=4x4, run --explain"))
 
 
+@pytest.fixture(autouse=True)
+def ctrl_c_raises():
+    """Ctrl-C raises KeyboardInterrupt here, as in an interactive Python: a test started in the
+    background by a non-interactive shell (`cmd &`, nohup) inherits SIGINT ignored, and Python
+    then leaves it ignored, so the signals these tests send would prove nothing (every Ctrl-C
+    test ran its call to the end and failed)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+
+
 def interrupt_after(delay):
-    """SIGINT to the main thread after `delay` s, from a timer thread; the time it was sent."""
+    """SIGINT to the main thread after `delay` s, from a timer thread; when it was sent, by the
+    wall clock ("at") and by this process's CPU clock ("cpu": every thread's, the library's
+    included)."""
     sent = {}
 
     def fire():
+        sent["cpu"] = time.process_time()
         sent["at"] = time.monotonic()
         signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
 
     timer = threading.Timer(delay, fire)
     timer.start()
     return timer, sent
+
+
+def stretch_of(wall, cpu):
+    """How much slower than an idle machine this process ran: the larger of the load past the
+    cores (a one-minute average, slow to see a burst) and the wall time over the CPU time this
+    process got while it measured (the burst itself; a process that kept one thread busy got a
+    core's share), never below 1."""
+    load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return max(1.0, load, wall / cpu if cpu > 0 else 1.0)
+
+
+def assert_stops(name, call, delay=0.4, within=1.0):
+    """call() gets SIGINT after `delay` s and must raise KeyboardInterrupt because the library
+    stopped the work (`opticoll_cancelled`: the call returned OC_ECANCELED, not its result), with
+    less than `within` s of this process's CPU spent after the signal (the work done after it,
+    whatever the machine's load), and within `within` s of the signal by the wall clock on an
+    idle machine, stretched by how much slower this process ran than that (stretch_of). Then no
+    work is left running and the next call works."""
+    timer, sent = interrupt_after(delay)
+    start, start_cpu = time.monotonic(), time.process_time()
+    with pytest.raises(KeyboardInterrupt) as raised:
+        call()
+    end, end_cpu = time.monotonic(), time.process_time()
+    timer.join()
+    assert "at" in sent, f"{name} returned before the signal ({end - start:.2f} s)"
+    assert getattr(raised.value, "opticoll_cancelled", None) is True, \
+        f"{name}: the work ended before it heard the stop ({end - sent['at']:.2f} s after it)"
+    cpu = end_cpu - sent["cpu"]
+    assert cpu < within, f"{name}: {cpu:.2f} s of CPU after the signal"
+    stretch = stretch_of(sent["at"] - start, sent["cpu"] - start_cpu)
+    assert end - sent["at"] < within * stretch, \
+        f"{name}: {end - sent['at']:.2f} s after the signal (ran x{stretch:.1f} slower than idle)"
+    assert not [t for t in threading.enumerate() if t.name == "opticoll-call"]
+    assert opticoll.run("allreduce", "ring", 5, 1024, network="switch")["verified"] is True
 
 
 @pytest.mark.parametrize("name,call", [
@@ -465,30 +554,84 @@ def interrupt_after(delay):
 ])
 def test_ctrl_c_stops_a_long_call_within_a_second(name, call):
     """Each call takes several seconds (run: about 10 s, the search 15 s, sweep 25 s, tune
-    10 s, reproduce 35 s, synth 17 s at load 15 on two cores); SIGINT after 0.4 s must raise
-    KeyboardInterrupt (the work stopped, not finished) within 1 s of the signal, with no work
-    left running, and the next call must work."""
-    timer, sent = interrupt_after(0.4)
-    start = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        call()
-    end = time.monotonic()
-    timer.join()
-    assert "at" in sent, f"{name} returned before the signal ({end - start:.2f} s)"
-    # Within a second on an idle machine; a machine loaded past its cores (make check runs two
-    # tests at once) stretches every step by the load, so the second is scaled by it. Every
-    # piece of long work polls the callback: a sweep's or a tuning's point and a reproduction's
-    # job through their run's rounds, a search inside a candidate's rounds, synth while the
-    # solver runs.
-    stretch = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
-    assert end - sent["at"] < 1.0 * stretch, \
-        f"{name}: {end - sent['at']:.2f} s after the signal (load x{stretch:.1f})"
-    assert not [t for t in threading.enumerate() if t.name == "opticoll-call"]
-    assert opticoll.run("allreduce", "ring", 5, 1024, network="switch")["verified"] is True
+    10 s, reproduce 35 s, synth 17 s at load 15 on two cores); SIGINT after 0.4 s must stop the
+    work (assert_stops: the library's OC_ECANCELED, under a second of CPU and of wall time after
+    the signal, the wall second stretched by the load this process met). Every piece of long
+    work polls the callback: a sweep's or a tuning's point and a reproduction's job through their
+    run's rounds, a search inside a candidate's rounds, synth while the solver runs."""
+    assert_stops(name, call)
+
+
+@pytest.fixture(scope="module")
+def big_files(tmp_path_factory):
+    """Schedule files of about 60 MB, under the input cap of 64 MiB (1/64 of the default memory
+    budget), written by the command: ring all-gather on 900 nodes as opticoll's JSON (809,100
+    transfers), and on 512 as MSCCL XML (261,632 sends and receives). Reading and checking each
+    takes one to three seconds of CPU (4 to 15 s at load 17 on two cores)."""
+    d = tmp_path_factory.mktemp("big")
+    files = {"json": d / "ring900.json", "msccl": d / "ring512.xml"}
+    for kind, n, net, fmt in (("json", 900, "ring", "json"), ("msccl", 512, "switch", "msccl")):
+        p = subprocess.run([CLI, "export", "-c", "allgather", "-a", "ring", "-t", net, "-n",
+                            str(n), "-s", "1KiB", "--format", fmt, "-o", str(files[kind]), "-q"],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+        assert 40e6 < files[kind].stat().st_size < 64 << 20, files[kind].stat().st_size
+    return files
+
+
+@pytest.mark.parametrize("name,kind,delay", [
+    # the signal while the file is read: the scans and the transfers parsed one by one (cJSON
+    # parsed the whole text in one call of a second and more, which nothing could stop)
+    ("verify json, reading", "json", 0.15),
+    # later: the verifier's and the ring model's rounds, as a run's
+    ("verify json, checking", "json", 0.4),
+    # libxml2's push parser fed a MiB at a time, then the program's execution
+    ("verify msccl", "msccl", 0.4),
+    # draw(schedule=) reads the same way, through oc_draw_options.progress
+    ("draw schedule", "json", 0.15),
+])
+def test_ctrl_c_stops_reading_a_big_schedule_file(big_files, name, kind, delay):
+    """verify() and draw(schedule=) on a schedule file of 60 MB hear Ctrl-C (they ran to the end:
+    the readers had no progress callback): KeyboardInterrupt, the work stopped by the library, as
+    assert_stops checks for the long calls. And uninterrupted the same calls finish, the schedule
+    verified: the file is one they read whole."""
+    path = big_files[kind]
+    net = "switch" if kind == "msccl" else None
+    if name.startswith("draw"):
+        call = lambda: opticoll.draw(schedule=path, round=0)  # noqa: E731
+    else:
+        call = lambda: opticoll.verify(path, network=net)  # noqa: E731
+    assert_stops(name, call, delay=delay)
+    if name == "verify json, checking":
+        r = opticoll.verify(path)
+        assert r["verified"] is True and r["nodes"] == 900 and r["rounds"] == 899
+
+
+def test_interrupted_reads_leak_nothing(big_files):
+    """Ten interrupted reads of the 60 MB file leave the process's memory where one left it: the
+    text, the rounds read so far and the report are freed on the way out (a read that finished
+    before the stop was heard has its report freed by the package)."""
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    def interrupted(delay):
+        timer, _ = interrupt_after(delay)
+        with pytest.raises(KeyboardInterrupt):
+            opticoll.verify(big_files["json"])
+        timer.join()
+
+    interrupted(0.3)
+    before = rss()
+    for i in range(10):
+        interrupted(0.1 + 0.05 * i)
+    grown = rss() - before
+    # a leak of what one read holds (the 60 MB text, 14 MB of rounds) would show ten times over
+    assert grown < 30 << 20, f"memory grew by {grown >> 20} MiB over ten interrupted reads"
 
 
 RACK_CHILD = r"""
-import json, time
+import json, os, time
 import opticoll
 big = dict(servers=128, tiles=32, size="64MiB")
 begun = time.monotonic()
@@ -499,24 +642,38 @@ begun = time.monotonic()
 try:
     opticoll.rack(tenants=100000, **big)
     print(json.dumps({"outcome": "finished", "s": time.monotonic() - begun}), flush=True)
-except KeyboardInterrupt:
-    print(json.dumps({"outcome": "KeyboardInterrupt", "ended": time.monotonic()}), flush=True)
+except KeyboardInterrupt as e:
+    t = os.times()
+    print(json.dumps({"outcome": "KeyboardInterrupt", "ended": time.monotonic(),
+                      "cpu": t.user + t.system,
+                      "cancelled": getattr(e, "opticoll_cancelled", None)}), flush=True)
 """
+
+
+def cpu_of(pid):
+    """The CPU seconds process pid has used so far (user + system, /proc/PID/stat), on the clock
+    os.times() reads in that process."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def test_ctrl_c_stops_a_long_rack():
     """rack() hears Ctrl-C (it ran to its end before: the replay had no progress callback). A
     child process replays 100000 tenants on 128 x 32 GPUs (20 s at load 15; a tenth of the
     events, measured first, takes 2 to 7 s of that) and gets a real SIGINT 0.5 s into the call:
-    it must end with KeyboardInterrupt, sooner after the signal than the tenth took (without the
-    polls it ended 26 s after the signal, the tenth taking 7 s), and within a second of the
-    signal on an idle machine (the second stretched by the load, as above)."""
+    it must end with KeyboardInterrupt from the library's stop (without the polls it ended 26 s
+    after the signal, the tenth taking 7 s), spending less CPU after the signal than the tenth
+    took and under a second of it, and within a second of the signal by the wall clock on an idle
+    machine (stretched as assert_stops does, by the child's own CPU share before the signal)."""
     child = subprocess.Popen([sys.executable, "-c", RACK_CHILD], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
     try:
         first = json.loads(child.stdout.readline() or "{}")
         assert first.get("calling"), child.stderr.read()
+        called, called_cpu = time.monotonic(), cpu_of(child.pid)
         time.sleep(0.5)
+        sent_cpu = cpu_of(child.pid)
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=300)
@@ -527,17 +684,20 @@ def test_ctrl_c_stops_a_long_rack():
     assert child.returncode == 0, err
     last = json.loads(out.strip().splitlines()[-1])
     assert last["outcome"] == "KeyboardInterrupt", f"the replay ran to its end: {last}"
+    assert last["cancelled"] is True, f"the replay ended before it heard the stop: {last}"
     after = last["ended"] - sent  # time.monotonic() is one clock for both processes on Linux
+    cpu = last["cpu"] - sent_cpu
     tenth = first["tenth_s"]
-    assert after < tenth, f"stopped {after:.2f} s after the signal; a tenth took {tenth:.2f} s"
-    stretch = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
-    assert after < 1.0 * stretch, f"{after:.2f} s after the signal (load x{stretch:.1f})"
+    assert cpu < min(tenth, 1.0), \
+        f"{cpu:.2f} s of CPU after the signal; a tenth of the replay took {tenth:.2f} s"
+    stretch = stretch_of(sent - called, sent_cpu - called_cpu)
+    assert after < 1.0 * stretch, f"{after:.2f} s after the signal (x{stretch:.1f} slower)"
 
 
 def test_ctrl_c_while_the_call_starts(monkeypatch):
     """A SIGINT that lands while the call's thread is being started (inside Thread.start) still
     stops the work: before, KeyboardInterrupt escaped from start() before the stop flag was set,
-    and the library ran on, unasked, for the whole call."""
+    and the library ran on, unasked, for the whole call (10 s)."""
     real_start = threading.Thread.start
 
     def start(self):
@@ -547,14 +707,18 @@ def test_ctrl_c_while_the_call_starts(monkeypatch):
             time.sleep(0.2)
 
     monkeypatch.setattr(threading.Thread, "start", start)
-    begun = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
+    begun, begun_cpu = time.monotonic(), time.process_time()
+    with pytest.raises(KeyboardInterrupt) as raised:
         opticoll.run("allgather", "ne", 20000, "1MiB", network="switch", data_check=False)
     monkeypatch.undo()
-    stretch = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    wall, cpu = time.monotonic() - begun, time.process_time() - begun_cpu
     left = [t for t in threading.enumerate() if t.name == "opticoll-call"]
     assert not left, "the call runs on after the interrupt: it was never asked to stop"
-    assert time.monotonic() - begun < 1.5 * stretch
+    assert getattr(raised.value, "opticoll_cancelled", None) is True, "the work ran to its end"
+    assert cpu < 1.5, f"{cpu:.2f} s of CPU for a call stopped as it started"
+    # no CPU share to measure before the signal here: the load alone stretches the wall bound
+    load = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    assert wall < 1.5 * load, f"{wall:.2f} s for a call stopped as it started (load x{load:.1f})"
     assert opticoll.run("allreduce", "ring", 5, 1024, network="switch")["verified"] is True
 
 
