@@ -237,6 +237,8 @@ static int sw_create(const oc__spec *spec, const oc_kv *params, int check, oc__n
 /* The port costs, typed for the physical bounds (core/netcfg.h, src/bounds). */
 static void sw_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_SWITCH;
+    /* a port's transfers of a round one after another, alpha each (core/netcfg.h: oc__netcost) */
+    out->cost = (oc__netcost){.alpha_per_transfer = 1};
     out->sw = (oc__switch_cfg){.alpha_s = m->alpha_s, .beta_s = m->beta_s};
 }
 
