@@ -563,9 +563,16 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
 }
 
 /* One chunk on a circuit with all of the tile's wavelengths, no reconfiguration. */
+static double fab_step_for(const oc__netrun *m, uint64_t bytes) {
+    return m->alpha_s + (double)bytes / ((double)m->shape.wavelengths * m->wl_rate);
+}
+
 static double fab_step_time(const oc__netrun *m) {
-    return m->alpha_s +
-           (double)m->base.spec->chunk_bytes / ((double)m->shape.wavelengths * m->wl_rate);
+    return fab_step_for(m, m->base.spec->chunk_bytes);
+}
+
+static double fab_step_fixed(const oc__netrun *m) {
+    return fab_step_for(m, 0);
 }
 
 /* For the closed forms: a tile's W wavelengths are what its egress splits over. */
@@ -646,6 +653,7 @@ const oc__model oc__model_fabric = {
     .sink = oc__netrun_sink,
     .finish = fab_finish,
     .step_time = fab_step_time,
+    .step_fixed = fab_step_fixed,
     /* splitting a GPU's egress over circuits does not add bandwidth */
     .channels = oc__netrun_one_channel,
     .steps = oc__netrun_steps,

@@ -1153,6 +1153,11 @@ static double ring_step_time(const oc__netrun *m) {
     return step_parts(&m->p, m->base.spec->chunk_bytes, &a, &b, &c);
 }
 
+static double ring_step_fixed(const oc__netrun *m) {
+    double a, b, c;
+    return step_parts(&m->p, 0, &a, &b, &c);
+}
+
 static uint64_t ring_channels(const oc__netrun *m) {
     return m->p.w * m->p.F;
 }
@@ -1254,6 +1259,7 @@ const oc__model oc__model_ring = {
     .additive = 1, /* a round's cost is its own (search.c caches rounds) */
     .reset = ring_reset,
     .step_time = ring_step_time,
+    .step_fixed = ring_step_fixed,
     .channels = ring_channels,
     .steps = oc__netrun_steps,
     .destroy = ring_destroy,
