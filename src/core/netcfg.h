@@ -15,9 +15,11 @@
  * the fat-tree's leaves, packets and router delay (dbtree's search bounds its rounds with them).
  * The physical bounds (src/bounds), which hold for every schedule a model accepts, read the
  * numbers that define a step and its cost from here too: the ring's rates, the switch's alpha and
- * beta, the star's k and tunings, the fabric's tiles and wavelengths. Every model fills its kind;
- * where an algorithm finds a kind it does not know it uses the figures of oc__formula_in (its
- * step time, channels, lanes), which every model gives.
+ * beta, the star's k and tunings, the fabric's tiles and wavelengths. Every model fills its kind
+ * and says how it costs a round (oc__netcost below); an algorithm never branches on the kind: it
+ * reads that rule, or a family's settings through oc__netcfg_ring/star/direct when its registry
+ * entry lists that family alone, and where a model says nothing it uses the figures of
+ * oc__formula_in (its step time, channels, lanes), which every model gives.
  */
 #ifndef OC_CORE_NETCFG_H
 #define OC_CORE_NETCFG_H
