@@ -140,9 +140,6 @@ typedef struct oc__netcost {
      * routers it crosses times their delay (the fat-tree: one router inside a leaf). A round lasts
      * at least this long. 0 where a path crosses nothing that delays it. */
     double least_path_s;
-    /* The delay of the routers on the path src -> dst (the fat-tree: one router inside a leaf,
-     * three through a spine); NULL where paths cross no router. */
-    double (*path_s)(const oc__netcfg *cfg, uint32_t src, uint32_t dst);
     /* Set where a transfer keeps to one path whatever its chunks, so that a step lasts as its
      * largest transfer (the ring at spread=0): the time of a step whose largest transfer moves
      * `bytes`; NULL where a transfer of b chunks may lay them on b channels at once. */

@@ -655,6 +655,7 @@ static double dn_step_fixed(const oc__netrun *m) {
  * report's network parameters print as mu). */
 static void dn_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_DIRECT;
+    out->cost = (oc__netcost){0}; /* the notes' formulas read the settings below */
     out->direct = m->cfg;
     out->direct.mu = m->pkt_bytes;
 }

@@ -579,6 +579,7 @@ static double fab_step_fixed(const oc__netrun *m) {
 /* The fabric's shape and costs typed for the physical bounds (core/netcfg.h, src/bounds). */
 static void fab_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_FABRIC;
+    out->cost = (oc__netcost){0}; /* its circuits are told by the circuits hook instead */
     out->fabric = (oc__fabric_cfg){.tiles_per_server = m->shape.tiles_per_server,
                                    .wavelengths = m->shape.wavelengths,
                                    .fibres = m->shape.fibres,

@@ -379,6 +379,7 @@ static double star_step_fixed(const oc__netrun *m) {
 /* k, D, tau and L typed for the physical bounds (core/netcfg.h, src/bounds). */
 static void star_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_STAR;
+    out->cost = (oc__netcost){0}; /* no rule of a round for the algorithms' bounds */
     out->star = (oc__star_cfg){.k = m->p.k, .D = m->p.D, .tau = m->p.tau, .L = m->p.L};
 }
 
