@@ -54,11 +54,16 @@ static void check_rules(void) {
         int link, alpha, bundle;
         double least_path_s;
     } want[] = {
-        {"ring", NULL, NULL, 1, 0, 0, 0},           {"ring", "spread", "0", 1, 0, 1, 0},
-        {"ring", "wavelengths", "4", 1, 0, 0, 0},   {"switch", NULL, NULL, 0, 1, 0, 0},
-        {"fattree", NULL, NULL, 0, 0, 0, 50e-6},    {"fattree", "router_delay_us", "7", 0, 0, 0, 7e-6},
-        {"star", NULL, NULL, 0, 0, 0, 0},           {"fabric", NULL, NULL, 0, 0, 0, 0},
-        {"hypercube", NULL, NULL, 0, 0, 0, 0},      {"torus", NULL, NULL, 0, 0, 0, 0},
+        {"ring", NULL, NULL, 1, 0, 0, 0},
+        {"ring", "spread", "0", 1, 0, 1, 0},
+        {"ring", "wavelengths", "4", 1, 0, 0, 0},
+        {"switch", NULL, NULL, 0, 1, 0, 0},
+        {"fattree", NULL, NULL, 0, 0, 0, 50e-6},
+        {"fattree", "router_delay_us", "7", 0, 0, 0, 7e-6},
+        {"star", NULL, NULL, 0, 0, 0, 0},
+        {"fabric", NULL, NULL, 0, 0, 0, 0},
+        {"hypercube", NULL, NULL, 0, 0, 0, 0},
+        {"torus", NULL, NULL, 0, 0, 0, 0},
         {"mesh", NULL, NULL, 0, 0, 0, 0},
     };
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
@@ -82,10 +87,10 @@ static void check_rules(void) {
         CHECK(c->steps_by_link_load == want[i].link && c->alpha_per_transfer == want[i].alpha &&
                   (c->bundle_step_s != NULL) == want[i].bundle &&
                   fabs(c->least_path_s - want[i].least_path_s) <= 1e-15,
-              "%s %s: link %d alpha %d bundle %d least path %g s, want %d %d %d %g",
-              want[i].net, want[i].key ? want[i].key : "", c->steps_by_link_load,
-              c->alpha_per_transfer, c->bundle_step_s != NULL, c->least_path_s, want[i].link,
-              want[i].alpha, want[i].bundle, want[i].least_path_s);
+              "%s %s: link %d alpha %d bundle %d least path %g s, want %d %d %d %g", want[i].net,
+              want[i].key ? want[i].key : "", c->steps_by_link_load, c->alpha_per_transfer,
+              c->bundle_step_s != NULL, c->least_path_s, want[i].link, want[i].alpha,
+              want[i].bundle, want[i].least_path_s);
         release(model, net, &spec, np);
     }
 }
@@ -118,7 +123,8 @@ static void check_bundle(void) {
                 CHECK(fabs(hook - model_step) <= 1e-12 * model_step,
                       "ring N=%u chunk %llu B: bundle_step_s %.17g, the model's step %.17g", N,
                       (unsigned long long)b, hook, model_step);
-                const double line = cfg.cost.bundle_fixed_s + (double)b * cfg.cost.bundle_per_byte_s;
+                const double line =
+                    cfg.cost.bundle_fixed_s + (double)b * cfg.cost.bundle_per_byte_s;
                 CHECK(line <= hook * (1 + 1e-12) && line > 0,
                       "ring chunk %llu B: the line %.17g above the step %.17g",
                       (unsigned long long)b, line, hook);

@@ -600,7 +600,8 @@ int oc__wrht_search(const oc__search_in *in, oc__search *s, int striped, char *w
     if (rc) return rc;
     if (N < 2 || (m && a2a && (!striped || pieces) && rep >= 0)) return 0;
     const oc__ring_cfg *ring = oc__netcfg_ring(&in->net->cfg); /* its entry lists the ring alone */
-    if (!ring) return oc__fail(why, len, OC_ENOTSUP, "wrht: its search bounds are the ring model's");
+    if (!ring)
+        return oc__fail(why, len, OC_ENOTSUP, "wrht: its search bounds are the ring model's");
     ctx c = {.in = in,
              .s = s,
              .striped = striped,

@@ -766,8 +766,7 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
         .info = {name, what, params}, .create = create_fn, .sink = oc__netrun_sink,                \
         .finish = dn_finish, .step_time = dn_step_time, .step_fixed = dn_step_fixed,               \
         .channels = oc__netrun_one_channel, .steps = oc__netrun_steps, .destroy = dn_destroy,      \
-        .observe = dn_observe,                                                                     \
-        .config = dn_config,                                                                       \
+        .observe = dn_observe, .config = dn_config,                                                \
     }
 
 const oc__model oc__model_hypercube =
