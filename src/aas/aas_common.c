@@ -21,8 +21,9 @@ int oc__aas_plan(oc__plan *p, const char *algo, oc_collective coll, uint32_t nod
 }
 
 int oc__aas_network(const oc__formula_in *in, oc__direct_cfg *cfg) {
-    if (in->cfg.kind != OC_NETCFG_DIRECT) return OC_EINVAL;
-    *cfg = in->cfg.direct;
+    const oc__direct_cfg *direct = oc__netcfg_direct(&in->cfg);
+    if (!direct) return OC_EINVAL;
+    *cfg = *direct;
     return 0;
 }
 

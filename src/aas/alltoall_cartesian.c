@@ -171,9 +171,9 @@ static int ca_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t
 
 static int ca_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     const uint32_t N = in->nodes;
-    const oc__direct_cfg *nc = &in->net->cfg.direct;
+    const oc__direct_cfg *nc = oc__netcfg_direct(&in->net->cfg); /* NULL off the direct nets */
     /* The mesh is listed so that it is refused here with the notes' reason, not as unknown. */
-    if (in->net->cfg.kind == OC_NETCFG_DIRECT && nc->kind == OC_DIRECT_MESH)
+    if (nc && nc->kind == OC_DIRECT_MESH)
         return oc__fail(why, len, OC_ENOTSUP,
                         "cartesian: the notes give its schedule on tori only (all-to-all notes, "
                         "\"Higher-dimensional mesh/torus\": the row and column phases repeat the "
@@ -186,7 +186,7 @@ static int ca_search(const oc__search_in *in, oc__search *s, char *why, size_t l
      * torus of 3 or more sides is offered its own shape, then the 2-D shapes. */
     uint32_t A0, B0, NA = 0, NB = 0;
     int own = 0, rc = 0;
-    if (in->net->cfg.kind == OC_NETCFG_DIRECT && nc->kind == OC_DIRECT_TORUS && nc->nodes == N) {
+    if (nc && nc->kind == OC_DIRECT_TORUS && nc->nodes == N) {
         const uint32_t tn = trim(nc->dims, nc->ndims);
         if (tn > 2) {
             rc = ca_offer_k(in, s, nc->dims, tn, why, len);

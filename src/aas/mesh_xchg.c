@@ -107,8 +107,8 @@ int oc__dims_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t 
 }
 
 int oc__dims_of_net(const oc__search_in *in, int kind, uint32_t *A, uint32_t *B) {
-    const oc__direct_cfg *c = &in->net->cfg.direct;
-    if (in->net->cfg.kind != OC_NETCFG_DIRECT || c->nodes != in->nodes) return 0;
+    const oc__direct_cfg *c = oc__netcfg_direct(&in->net->cfg);
+    if (!c || c->nodes != in->nodes) return 0;
     if (c->kind == OC_DIRECT_HYPERCUBE || (kind >= 0 && c->kind != (oc__direct_kind)kind)) return 0;
     if (c->ndims < 1 || c->ndims > 2) return 0;
     *A = c->dims[0];
@@ -126,13 +126,13 @@ static int64_t net_delta(const oc__direct_cfg *c, uint32_t i, uint32_t a, uint32
 
 uint64_t oc__shift_congestion(const oc__netcfg *net, const uint32_t *dims, uint32_t ndims,
                               uint32_t along) {
-    const oc__direct_cfg *c = &net->direct;
+    const oc__direct_cfg *c = oc__netcfg_direct(net); /* NULL off the direct networks */
     uint64_t N = 1, stride = 1;
     for (uint32_t i = 0; i < ndims; i++) {
         if (i < along) stride *= dims[i];
         N *= dims[i];
     }
-    if (net->kind != OC_NETCFG_DIRECT || c->nodes != N || along >= ndims || !c->ndims) return 1;
+    if (!c || c->nodes != N || along >= ndims || !c->ndims) return 1;
     const uint64_t D = c->ndims;
     uint32_t *load = calloc((size_t)(N * D * 2), sizeof *load);
     if (!load) return 1;

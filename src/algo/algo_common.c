@@ -43,7 +43,7 @@ void oc__formula_steps(oc_report *rep, const oc__formula_in *in, double steps) {
 
 int oc__note_rounds_on_ring(oc_report *rep, const oc__formula_in *in, const char *detail,
                             uint64_t proven) {
-    if (in->cfg.kind != OC_NETCFG_RING || !rep->has_lb || !rep->has_formula ||
+    if (!in->cfg.cost.steps_by_link_load || !rep->has_lb || !rep->has_formula ||
         (double)rep->steps_lb <= rep->steps_formula)
         return 0;
     char rest[96] = "";

@@ -23,9 +23,12 @@ typedef struct oc__plan {
 
 /* What the closed forms and the searches know about the network (the seed's terms): the
  * pipeline fills it from the network model (src/run/search.c, oc__net_figures), never from the
- * run's report; an algorithm learns the network from here (or its oc__search_in) alone, by
- * its typed settings' kind (cfg.kind) and numbers, never by the model's name: what differs per
- * network is a kind's branch, never a compared string. */
+ * run's report; an algorithm learns the network from here (or its oc__search_in) alone, never by
+ * the model's name nor by its kind: what differs per network is the model's rule for a round
+ * (cfg.cost, core/netcfg.h: a round's steps by its busiest link, a port's transfers one alpha
+ * each, a path's routers, a transfer on one lightpath), and a family's own numbers are read
+ * through oc__netcfg_ring/star/direct by the algorithms whose registry entry lists that family
+ * alone (tests/arch/layering.py, rule 5). */
 typedef struct oc__formula_in {
     uint64_t channels;    /* wavelengths x fibres per direction (ring) */
     uint64_t wavelengths; /* w per fibre on the ring (cfg.ring); the channels elsewhere */

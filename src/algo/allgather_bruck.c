@@ -68,8 +68,10 @@ static int bruck_formula(const oc__plan *plan, const oc__formula_in *in, oc_repo
         S += ceil(ceil(arcs * c / floor((double)N / c)) * q / C);
     }
     int rc = oc__report_num(rep, "rounds_textbook", rounds);
-    const int ring = in->cfg.kind == OC_NETCFG_RING;
-    const int sw = in->cfg.kind == OC_NETCFG_SWITCH;
+    /* the model's rule for a round (core/netcfg.h: oc__netcost): its busiest link's colours
+     * over the channels (the ring), or a port's transfers one alpha each (the switch) */
+    const int ring = in->cfg.cost.steps_by_link_load;
+    const int sw = in->cfg.cost.alpha_per_transfer;
     if (ring) {
         oc__formula_steps(rep, in, S);
     } else {

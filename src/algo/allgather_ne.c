@@ -68,7 +68,7 @@ static int ne_generate(const oc__plan *plan, oc__emit *e) {
 static int ne_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
     const uint32_t N = plan->spec.nodes;
     oc__formula_steps(rep, in, N > 1 ? (double)N / 2 : 0);
-    if (N < 4 || in->cfg.kind != OC_NETCFG_RING || !in->channels ||
+    if (N < 4 || !in->cfg.cost.steps_by_link_load || !in->channels ||
         (double)rep->steps == rep->steps_formula)
         return 0;
     /* On the ring a transfer of b blocks takes b wavelength-slots on its one link: the first

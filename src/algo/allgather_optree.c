@@ -1430,13 +1430,11 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     if ((rc = in->figures(in, OC_ALLGATHER, 1, &f, why, len))) return rc;
     ag_search a = {
         .s = s, .N = N, .kpin = (uint32_t)kpin, .C = f.channels, .step = f.step_time, .in = in};
-    if (f.cfg.kind == OC_NETCFG_RING && !f.cfg.ring.spread) {
-        const oc__ring_cfg *g = &f.cfg.ring;
+    if (f.cfg.cost.bundle_step_s) { /* a transfer on one lightpath (the model's, netcfg.h) */
         a.unspread = 1;
         a.tick = f.step_time / (double)(1u << 20);
-        a.reconf_s = g->reconfig_s;
-        a.lin_s = (double)in->bytes *
-                  (g->oeo_s_per_flit / (double)g->flit_bytes + 8.0 / g->bandwidth_bps);
+        a.reconf_s = f.cfg.cost.bundle_fixed_s;
+        a.lin_s = (double)in->bytes * f.cfg.cost.bundle_per_byte_s;
     }
     /* Seeds: the balanced lists of every depth, best bound first. */
     oc__radices seeds[4 * 64];

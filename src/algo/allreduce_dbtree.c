@@ -27,6 +27,14 @@
  * at once, the busiest tile's D_round circuits sharing its W wavelengths in whole wavelengths:
  *     time = sum over rounds of (a + n/2 / (floor(W / D_round) x 300 GB/s / W))
  *            + 3.7 us for every round whose circuits are not the previous round's
+ *
+ * One of the two algorithms still allowed a branch on its network's kind (tests/arch/layering.py,
+ * KIND_ALLOWED): the pipeline search's bounds below are per-network round costs (the switch's
+ * busiest port, the fabric's circuits, the ring's link load, the fat-tree's routers by leaf,
+ * 1 or 3 a path) extrapolated from pipeline C0 to every longer one. Asking the model's rule for a
+ * round instead (core/netcfg.h: oc__netcfg.cost, as hring and bruck do) needs the rule to say how
+ * many routers a path crosses, and the extrapolations' sums kept in the same order so that the
+ * search's choices stay bit for bit; that is its own change, with the enumeration tests.
  */
 #include "algo/algos.h"
 

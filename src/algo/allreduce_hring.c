@@ -144,43 +144,38 @@ static double seed_steps(double N, double g, double w) {
     return 2 * (g * g + N) / g + ceil(g / w) - 4;
 }
 
-/* The ring's time for one step whose largest bundle is `bytes` (ring.c's step_parts, from the
- * typed settings). */
-static double ring_step(const oc__ring_cfg *r, uint64_t bytes) {
-    return r->reconfig_s + (double)oc__ceil_div(bytes, r->flit_bytes) * r->oeo_s_per_flit +
-           (double)(oc__ceil_div(bytes, r->packet_bytes) * r->packet_bytes) * 8.0 /
-               r->bandwidth_bps;
-}
-
-/* A proven lower bound on group size g's mapped cost (the essay); bytes: the vector. */
+/* A proven lower bound on group size g's mapped cost (the essay); bytes: the vector. Which bound
+ * is the model's rule for a round (core/netcfg.h: oc__netcost): a port's transfers one alpha each
+ * (the switch), its busiest link's colours over the channels (the ring; at spread=0 a transfer on
+ * one lightpath, the model's bundle_step_s), or at least the least path's router delay a round. */
 static oc__bound hring_bound(const oc__formula_in *f, uint32_t N, uint32_t g, uint64_t bytes) {
     const uint64_t G = N / g, r1 = 2 * ((uint64_t)g - 1), r2 = 2 * (G - 1);
     const double a = f->step_fixed, c = f->step_time - f->step_fixed;
+    const oc__netcost *cost = &f->cfg.cost;
     /* every round of every phase has one transfer per node: N (r1 + r2) transfers */
     oc__bound b = {.steps = r1 + r2, .transfers = (uint64_t)N * (r1 + r2)};
-    if (f->cfg.kind == OC_NETCFG_SWITCH) {
+    if (cost->alpha_per_transfer) {
         b.time_s = (double)r1 * (a + (double)G * c) + (double)r2 * (a + c);
         b.name = "switch: one transfer per port a round, G chunks in the groups, one across";
-    } else if (f->cfg.kind == OC_NETCFG_RING) {
+    } else if (cost->steps_by_link_load) {
         const uint64_t ch = f->channels ? f->channels : 1;
         const uint64_t across = 2 * (uint64_t)g < N ? g : (g + 1) / 2; /* a link's load */
         const uint64_t s1 = oc__ceil_div(G, ch), s2 = oc__ceil_div(across, ch);
         b.steps = r1 * (s1 ? s1 : 1) + r2 * (s2 ? s2 : 1);
         b.time_s = (double)b.steps * f->step_time;
         b.name = "ring: ceil(G / F w) steps a group round, ceil(g / F w) a round across";
-        if (!f->cfg.ring.spread) {
+        if (cost->bundle_step_s) {
             b.steps = r1 + r2 * (s2 ? s2 : 1);
-            b.time_s = (double)r1 * ring_step(&f->cfg.ring, G * (bytes / N)) +
+            b.time_s = (double)r1 * cost->bundle_step_s(&f->cfg, G * (bytes / N)) +
                        (double)(r2 * (s2 ? s2 : 1)) * f->step_time;
             b.name = "ring, spread=0: a group round one step of G chunks on one lightpath, "
                      "ceil(g / F w) steps a round across";
         }
-    } else if (f->cfg.kind == OC_NETCFG_FATTREE) {
-        b.time_s = (double)b.steps * f->cfg.fattree.router_s;
-        b.name = "fattree: one router delay a round";
     } else {
-        b.steps = 0;
-        b.name = NULL;
+        /* every round is at least one step and lasts at least the least path's routers: of
+         * hring's networks (its registry entry) the fat-tree, whose leaf router it names */
+        b.time_s = (double)b.steps * cost->least_path_s;
+        b.name = "fattree: one router delay a round";
     }
     b.time_s *= 1 - 1e-12; /* floating-point slack: never above the model's own sum */
     return b;
@@ -209,13 +204,13 @@ static int formula(const oc__plan *p, const oc__formula_in *in, oc_report *rep) 
     const double N = p->spec.nodes, g = (double)(uintptr_t)p->state;
     oc__formula_steps(rep, in, p->spec.nodes < 2 ? 0 : seed_steps(N, g, (double)in->channels));
     if (!rep->has_lb || (double)rep->steps == rep->steps_formula || p->spec.nodes < 2) return 0;
-    if (in->cfg.kind != OC_NETCFG_RING)
+    if (!in->cfg.cost.steps_by_link_load)
         return oc__report_note(rep,
                                "the seed counts 2(g-1) + 2(N/g-1) rounds plus ceil(g/w) once; "
                                "mapped %llu steps over %llu rounds (load bound %llu)",
                                (unsigned long long)rep->steps, (unsigned long long)rep->rounds,
                                (unsigned long long)rep->steps_lb);
-    if (!in->cfg.ring.spread)
+    if (in->cfg.cost.bundle_step_s)
         return oc__report_note(rep,
                                "the seed counts 2(g-1) + 2(N/g-1) = %.0f rounds of one step plus "
                                "ceil(g/w) = %.0f once: %.0f; at spread=0 an intra-group round is "

@@ -52,7 +52,7 @@ static int pw_formula(const oc__plan *plan, const oc__formula_in *in, oc_report 
                      : 0;
         return rc;
     }
-    if (in->cfg.kind != OC_NETCFG_RING) { /* every round is one step */
+    if (!in->cfg.cost.steps_by_link_load) { /* every round is one step */
         oc__formula_steps(rep, in, (double)(N ? N - 1 : 0));
         if (fabs(rep->time_s - rep->time_formula_s) > 1e-9 * rep->time_formula_s)
             return oc__report_note(rep,

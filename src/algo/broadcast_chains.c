@@ -180,9 +180,9 @@ static int chains_generate(const oc__plan *plan, oc__emit *e) {
 }
 
 static int chains_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
-    if (in->net->cfg.kind != OC_NETCFG_STAR)
-        return oc__fail(why, len, OC_ENOTSUP, "chains: runs on the star only");
-    const oc__star_cfg *star = &in->net->cfg.star;
+    /* the star's k and L (its registry entry lists the star alone) */
+    const oc__star_cfg *star = oc__netcfg_star(&in->net->cfg);
+    if (!star) return oc__fail(why, len, OC_ENOTSUP, "chains: runs on the star only");
     const uint32_t n = in->nodes - 1;
     const char *pc = oc_kv_get(in->params, "chains"), *pq = oc_kv_get(in->params, "pieces");
     if (pc && pq) return 0; /* everything pinned: the pipeline plans the pins */

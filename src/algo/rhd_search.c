@@ -74,6 +74,8 @@
  * tests/test_rhd_split.c runs every candidate pinned against its bound.
  * Times are shaded by 1e-12 relative so that floating-point rounding never lifts a bound above the
  * model's own sum.
+ * cost_net's branches on the network's kind are one of the two allowed (tests/arch/layering.py,
+ * KIND_ALLOWED): four networks' round costs, each a proof above, not yet the models' own rule.
  */
 #include "algo/rhd.h"
 #include "algo/radix.h"

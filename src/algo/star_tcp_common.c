@@ -121,7 +121,8 @@ int oc__tcp_pinned_k(const oc__search_in *in, const char *algo, uint64_t *k, uin
 
 int oc__tcp_messages(const oc__search_in *in, const char *algo, uint64_t cap, uint64_t *m,
                      char *why, size_t len) {
-    const double L = in->net->cfg.kind == OC_NETCFG_STAR ? in->net->cfg.star.L : 1;
+    const oc__star_cfg *star = oc__netcfg_star(&in->net->cfg); /* the star's message length */
+    const double L = star ? star->L : 1;
     if (oc_kv_get(in->params, "m"))
         return oc__fail(why, len, OC_EINVAL,
                         "%s: m is not a parameter: it is the workload, SIZE / L messages "

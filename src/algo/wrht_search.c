@@ -599,7 +599,8 @@ int oc__wrht_search(const oc__search_in *in, oc__search *s, int striped, char *w
     int rc = oc__wrht_pins(N, params, striped, &m, &a2a, &pieces, &rep, why, len);
     if (rc) return rc;
     if (N < 2 || (m && a2a && (!striped || pieces) && rep >= 0)) return 0;
-    if (in->net->cfg.kind != OC_NETCFG_RING)
+    const oc__ring_cfg *ring = oc__netcfg_ring(&in->net->cfg); /* its entry lists the ring alone */
+    if (!ring)
         return oc__fail(why, len, OC_ENOTSUP, "wrht: its search bounds are the ring model's");
     ctx c = {.in = in,
              .s = s,
@@ -615,7 +616,7 @@ int oc__wrht_search(const oc__search_in *in, oc__search *s, int striped, char *w
              .apin = a2a ? oc_kv_get(params, "alltoall") : NULL,
              .apin_v = a2a,
              .reppin = rep,
-             .spread = in->net->cfg.ring.spread,
+             .spread = ring->spread,
              .why = why,
              .len = len};
     if (!(c.step = malloc(((size_t)c.phi + 1) * sizeof *c.step))) return nomem(&c);

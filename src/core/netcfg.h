@@ -15,9 +15,11 @@
  * the fat-tree's leaves, packets and router delay (dbtree's search bounds its rounds with them).
  * The physical bounds (src/bounds), which hold for every schedule a model accepts, read the
  * numbers that define a step and its cost from here too: the ring's rates, the switch's alpha and
- * beta, the star's k and tunings, the fabric's tiles and wavelengths. Every model fills its kind;
- * where an algorithm finds a kind it does not know it uses the figures of oc__formula_in (its
- * step time, channels, lanes), which every model gives.
+ * beta, the star's k and tunings, the fabric's tiles and wavelengths. Every model fills its kind
+ * and says how it costs a round (oc__netcost below); an algorithm never branches on the kind: it
+ * reads that rule, or a family's settings through oc__netcfg_ring/star/direct when its registry
+ * entry lists that family alone, and where a model says nothing it uses the figures of
+ * oc__formula_in (its step time, channels, lanes), which every model gives.
  */
 #ifndef OC_CORE_NETCFG_H
 #define OC_CORE_NETCFG_H
@@ -115,6 +117,39 @@ typedef struct oc__fattree_cfg {
     double router_s;       /* the delay of one router on a path */
 } oc__fattree_cfg;
 
+/* ---- how a model costs a round, for the algorithms -------------------------------------- */
+
+typedef struct oc__netcfg oc__netcfg;
+
+/* What an algorithm's closed form or search bound needs to know of how its network costs a round,
+ * said by the model (its `config` hook fills oc__netcfg.cost; net/net.h), so that no algorithm
+ * asks which network it is on: an algorithm reads the rule, and a new model that costs a round
+ * the same way gets the same bounds and notes without a line of the algorithm changing. Zero (no
+ * rule, no hook) is what a model that says nothing gives: the algorithms then fall back on the
+ * figures every model gives (oc__formula_in's step time, channels, lanes). */
+typedef struct oc__netcost {
+    /* 1: a round takes ceil(its busiest directed link's units / channels) steps of one step's
+     * time each, a unit a chunk (or a transfer, where transfers keep to one path): the WDM ring.
+     * The algorithms' per-round colour bounds and their "rounds are not steps" notes are this. */
+    int steps_by_link_load;
+    /* 1: the transfers one port sends or receives in a round go one after another, each its own
+     * fixed cost (alpha) besides its payload: the ideal switch. 0: a round's transfers go at once,
+     * and a round pays its fixed cost once. */
+    int alpha_per_transfer;
+    /* The least time any path of the network adds beyond its payload, whatever it carries: the
+     * routers it crosses times their delay (the fat-tree: one router inside a leaf). A round lasts
+     * at least this long. 0 where a path crosses nothing that delays it. */
+    double least_path_s;
+    /* Set where a transfer keeps to one path whatever its chunks, so that a step lasts as its
+     * largest transfer (the ring at spread=0): the time of a step whose largest transfer moves
+     * `bytes`; NULL where a transfer of b chunks may lay them on b channels at once. */
+    double (*bundle_step_s)(const oc__netcfg *cfg, uint64_t bytes);
+    /* Beside bundle_step_s, a line under it: bundle_step_s(bytes) >= bundle_fixed_s + bytes x
+     * bundle_per_byte_s for every bytes (the reconfiguration, then the payload's conversion and
+     * transmission without their rounding up to whole flits and packets). */
+    double bundle_fixed_s, bundle_per_byte_s;
+} oc__netcost;
+
 /* ---- any model ----------------------------------------------------------------------------- */
 
 typedef enum {
@@ -127,8 +162,9 @@ typedef enum {
     OC_NETCFG_FABRIC
 } oc__netcfg_kind;
 
-typedef struct oc__netcfg {
+struct oc__netcfg {
     oc__netcfg_kind kind; /* which member below is filled */
+    oc__netcost cost;     /* how the model costs a round, for the algorithms (above) */
     union {
         oc__direct_cfg direct;   /* OC_NETCFG_DIRECT: the hypercube, torus and mesh models */
         oc__ring_cfg ring;       /* OC_NETCFG_RING */
@@ -137,7 +173,22 @@ typedef struct oc__netcfg {
         oc__star_cfg star;       /* OC_NETCFG_STAR */
         oc__fabric_cfg fabric;   /* OC_NETCFG_FABRIC */
     };
-} oc__netcfg;
+};
+
+/* One network family's settings, or NULL on any other network: how an algorithm that runs on one
+ * family only (its registry entry's networks: the star's TCP algorithms, the notes' all-to-alls on
+ * the direct networks, WRHT on the ring) reads the numbers its seed's formulas are written in,
+ * without a branch of its own on the kind. The pipeline runs an algorithm only on the networks its
+ * entry lists, so NULL there is a caller's mistake (a test calling a search directly). */
+static inline const oc__ring_cfg *oc__netcfg_ring(const oc__netcfg *cfg) {
+    return cfg->kind == OC_NETCFG_RING ? &cfg->ring : NULL;
+}
+static inline const oc__star_cfg *oc__netcfg_star(const oc__netcfg *cfg) {
+    return cfg->kind == OC_NETCFG_STAR ? &cfg->star : NULL;
+}
+static inline const oc__direct_cfg *oc__netcfg_direct(const oc__netcfg *cfg) {
+    return cfg->kind == OC_NETCFG_DIRECT ? &cfg->direct : NULL;
+}
 
 /* The unit a network's times are printed in (oc_format_time), from its settings: NULL for
  * seconds; the star's seed times are unitless (L tau = 1), so "tau" worth tau in their scale, or

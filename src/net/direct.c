@@ -646,10 +646,16 @@ static double dn_step_time(const oc__netrun *m) {
     return oc__direct_msg_time(&m->cfg, 1, m->base.spec->chunk_bytes);
 }
 
+/* One hop's message without a payload. */
+static double dn_step_fixed(const oc__netrun *m) {
+    return oc__direct_msg_time(&m->cfg, 1, 0);
+}
+
 /* The settings as parsed, with the packet the model cuts this run's chunks into (what the
  * report's network parameters print as mu). */
 static void dn_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_DIRECT;
+    out->cost = (oc__netcost){0}; /* the notes' formulas read the settings below */
     out->direct = m->cfg;
     out->direct.mu = m->pkt_bytes;
 }
@@ -758,9 +764,9 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
 #define DIRECT_MODEL(name, what, params, create_fn)                                                \
     {                                                                                              \
         .info = {name, what, params}, .create = create_fn, .sink = oc__netrun_sink,                \
-        .finish = dn_finish, .step_time = dn_step_time, .channels = oc__netrun_one_channel,        \
-        .steps = oc__netrun_steps, .destroy = dn_destroy, .observe = dn_observe,                   \
-        .config = dn_config,                                                                       \
+        .finish = dn_finish, .step_time = dn_step_time, .step_fixed = dn_step_fixed,               \
+        .channels = oc__netrun_one_channel, .steps = oc__netrun_steps, .destroy = dn_destroy,      \
+        .observe = dn_observe, .config = dn_config,                                                \
     }
 
 const oc__model oc__model_hypercube =

@@ -563,15 +563,23 @@ static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__
 }
 
 /* One chunk on a circuit with all of the tile's wavelengths, no reconfiguration. */
+static double fab_step_for(const oc__netrun *m, uint64_t bytes) {
+    return m->alpha_s + (double)bytes / ((double)m->shape.wavelengths * m->wl_rate);
+}
+
 static double fab_step_time(const oc__netrun *m) {
-    return m->alpha_s +
-           (double)m->base.spec->chunk_bytes / ((double)m->shape.wavelengths * m->wl_rate);
+    return fab_step_for(m, m->base.spec->chunk_bytes);
+}
+
+static double fab_step_fixed(const oc__netrun *m) {
+    return fab_step_for(m, 0);
 }
 
 /* For the closed forms: a tile's W wavelengths are what its egress splits over. */
 /* The fabric's shape and costs typed for the physical bounds (core/netcfg.h, src/bounds). */
 static void fab_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_FABRIC;
+    out->cost = (oc__netcost){0}; /* its circuits are told by the circuits hook instead */
     out->fabric = (oc__fabric_cfg){.tiles_per_server = m->shape.tiles_per_server,
                                    .wavelengths = m->shape.wavelengths,
                                    .fibres = m->shape.fibres,
@@ -646,6 +654,7 @@ const oc__model oc__model_fabric = {
     .sink = oc__netrun_sink,
     .finish = fab_finish,
     .step_time = fab_step_time,
+    .step_fixed = fab_step_fixed,
     /* splitting a GPU's egress over circuits does not add bandwidth */
     .channels = oc__netrun_one_channel,
     .steps = oc__netrun_steps,

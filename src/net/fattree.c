@@ -382,6 +382,8 @@ static int ft_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
  * the router delay. */
 static void ft_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_FATTREE;
+    /* every path crosses at least its leaf's router (core/netcfg.h: oc__netcost) */
+    out->cost = (oc__netcost){.least_path_s = m->cost.router_s};
     out->fattree = (oc__fattree_cfg){.leaf_down = m->t.down,
                                      .uplinks = m->t.up,
                                      .packet_bytes = m->cost.packet_bytes,
@@ -438,9 +440,17 @@ static void ft_reset(oc__netrun *m, const oc__spec *spec) {
 }
 
 /* The seed's d/B + a: one chunk's packets on a free path, plus the routers of the longest path. */
-static double ft_step_time(const oc__netrun *m) {
-    uint64_t pk = oc__ceil_div(m->base.spec->chunk_bytes, m->p.packet_bytes);
+static double ft_step_for(const oc__netrun *m, uint64_t bytes) {
+    uint64_t pk = oc__ceil_div(bytes, m->p.packet_bytes);
     return (double)pk * m->cost.packet_s + (double)longest_routers(m) * m->cost.router_s;
+}
+
+static double ft_step_time(const oc__netrun *m) {
+    return ft_step_for(m, m->base.spec->chunk_bytes);
+}
+
+static double ft_step_fixed(const oc__netrun *m) {
+    return ft_step_for(m, 0);
 }
 
 static int ft_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
@@ -491,6 +501,7 @@ const oc__model oc__model_fattree = {
     .additive = 1, /* a round's cost is its own (search.c caches rounds) */
     .reset = ft_reset,
     .step_time = ft_step_time,
+    .step_fixed = ft_step_fixed,
     .channels = oc__netrun_one_channel, /* one link per node and direction */
     .config = ft_config,
     .steps = oc__netrun_steps,

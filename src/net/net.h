@@ -77,6 +77,10 @@ typedef struct oc__model {
     int (*finish)(oc__netrun *run, oc_report *rep, char *why, size_t whylen);
     /* Figures the closed forms need: the seed's per-step time and the channels per direction. */
     double (*step_time)(const oc__netrun *run);
+    /* Optional: a step's time with nothing in it, the part of step_time that does not depend on
+     * the payload (oc__formula_in.step_fixed). Without it the pipeline creates the model again on
+     * an empty payload to ask its step_time; with it, one model created tells both. */
+    double (*step_fixed)(const oc__netrun *run);
     uint64_t (*channels)(const oc__netrun *run);
     uint64_t (*steps)(const oc__netrun *run);
     void (*destroy)(oc__netrun *run);

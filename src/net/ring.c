@@ -1153,8 +1153,22 @@ static double ring_step_time(const oc__netrun *m) {
     return step_parts(&m->p, m->base.spec->chunk_bytes, &a, &b, &c);
 }
 
+static double ring_step_fixed(const oc__netrun *m) {
+    double a, b, c;
+    return step_parts(&m->p, 0, &a, &b, &c);
+}
+
 static uint64_t ring_channels(const oc__netrun *m) {
     return m->p.w * m->p.F;
+}
+
+/* oc__netcost.bundle_step_s at spread=0: a step whose largest bundle is `bytes` on one wavelength,
+ * from the typed settings (item 5: reconfiguration, the O/E/O of its flits, its whole packets). */
+static double ring_bundle_step(const oc__netcfg *cfg, uint64_t bytes) {
+    const oc__ring_cfg *r = &cfg->ring;
+    return r->reconfig_s + (double)oc__ceil_div(bytes, r->flit_bytes) * r->oeo_s_per_flit +
+           (double)(oc__ceil_div(bytes, r->packet_bytes) * r->packet_bytes) * 8.0 /
+               r->bandwidth_bps;
 }
 
 /* The settings the algorithms read (core/netcfg.h): w per fibre and F per direction; and what a
@@ -1169,6 +1183,18 @@ static void ring_config(const oc__netrun *m, oc__netcfg *out) {
                                .flit_bytes = m->p.flit_bytes,
                                .packet_bytes = m->p.packet_bytes,
                                .spread = (int)m->p.spread};
+    /* How a round is costed, for the algorithms' bounds (core/netcfg.h: oc__netcost): a round's
+     * steps are its busiest directed link's colours over the channels (items 2, 3); at spread=0
+     * a transfer keeps to one lightpath and a step lasts as its largest bundle (item 6), at least
+     * the reconfiguration plus the bundle's bytes converted and sent without rounding. */
+    const oc__ring_cfg *r = &out->ring;
+    out->cost = (oc__netcost){.steps_by_link_load = 1};
+    if (!r->spread) {
+        out->cost.bundle_step_s = ring_bundle_step;
+        out->cost.bundle_fixed_s = r->reconfig_s;
+        out->cost.bundle_per_byte_s =
+            r->oeo_s_per_flit / (double)r->flit_bytes + 8.0 / r->bandwidth_bps;
+    }
 }
 
 /* oc__model.reset: the totals back to a new run's; the per-round scratch is already as a new
@@ -1233,6 +1259,7 @@ const oc__model oc__model_ring = {
     .additive = 1, /* a round's cost is its own (search.c caches rounds) */
     .reset = ring_reset,
     .step_time = ring_step_time,
+    .step_fixed = ring_step_fixed,
     .channels = ring_channels,
     .steps = oc__netrun_steps,
     .destroy = ring_destroy,

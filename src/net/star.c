@@ -371,9 +371,15 @@ static double star_step_time(const oc__netrun *m) {
     return m->p.D + (double)stream_messages(m, m->base.spec->chunk_bytes ? 1 : 0) * m->p.L * m->p.tau;
 }
 
+/* A step without a message: its tuning alone (no chunk, no stream). */
+static double star_step_fixed(const oc__netrun *m) {
+    return m->p.D + (double)stream_messages(m, 0) * m->p.L * m->p.tau;
+}
+
 /* k, D, tau and L typed for the physical bounds (core/netcfg.h, src/bounds). */
 static void star_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_STAR;
+    out->cost = (oc__netcost){0}; /* no rule of a round for the algorithms' bounds */
     out->star = (oc__star_cfg){.k = m->p.k, .D = m->p.D, .tau = m->p.tau, .L = m->p.L};
 }
 
@@ -425,6 +431,7 @@ const oc__model oc__model_star = {
     .sink = oc__netrun_sink,
     .finish = star_finish,
     .step_time = star_step_time,
+    .step_fixed = star_step_fixed,
     .channels = star_channels,
     .config = star_config,
     .steps = oc__netrun_steps,

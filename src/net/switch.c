@@ -237,12 +237,22 @@ static int sw_create(const oc__spec *spec, const oc_kv *params, int check, oc__n
 /* The port costs, typed for the physical bounds (core/netcfg.h, src/bounds). */
 static void sw_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_SWITCH;
+    /* a port's transfers of a round one after another, alpha each (core/netcfg.h: oc__netcost) */
+    out->cost = (oc__netcost){.alpha_per_transfer = 1};
     out->sw = (oc__switch_cfg){.alpha_s = m->alpha_s, .beta_s = m->beta_s};
 }
 
 /* One chunk on a free port pair: alpha + chunk_bytes x beta. */
+static double sw_step_for(const oc__netrun *m, uint64_t bytes) {
+    return m->alpha_s + (double)bytes * m->beta_s;
+}
+
 static double sw_step_time(const oc__netrun *m) {
-    return m->alpha_s + (double)m->base.spec->chunk_bytes * m->beta_s;
+    return sw_step_for(m, m->base.spec->chunk_bytes);
+}
+
+static double sw_step_fixed(const oc__netrun *m) {
+    return sw_step_for(m, 0);
 }
 
 static int sw_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
@@ -276,6 +286,7 @@ const oc__model oc__model_switch = {
     .finish = sw_finish,
     .additive = 1, /* a round's cost is its own (search.c caches rounds) */
     .step_time = sw_step_time,
+    .step_fixed = sw_step_fixed,
     .channels = oc__netrun_one_channel, /* one port per node and direction */
     .config = sw_config,
     .steps = oc__netrun_steps,

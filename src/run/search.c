@@ -178,13 +178,18 @@ int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *n
     /* the settings the model parsed, typed: what the algorithms read of the network */
     memset(&in->cfg, 0, sizeof in->cfg);
     if (model->config) model->config(net, &in->cfg);
-    model->destroy(net);
-    /* the same network with an empty payload: what a step costs whatever it carries */
-    oc__spec empty = *spec;
-    empty.bytes = empty.chunk_bytes = 0;
-    empty.block_node = NULL;
-    if ((rc = model->create(&empty, net_params, 0, &net, why, len))) return rc;
-    in->step_fixed = model->step_time(net);
+    /* what a step costs whatever it carries: the model's own answer, or the same network
+     * created again with an empty payload */
+    if (model->step_fixed) {
+        in->step_fixed = model->step_fixed(net);
+    } else {
+        model->destroy(net);
+        oc__spec empty = *spec;
+        empty.bytes = empty.chunk_bytes = 0;
+        empty.block_node = NULL;
+        if ((rc = model->create(&empty, net_params, 0, &net, why, len))) return rc;
+        in->step_fixed = model->step_time(net);
+    }
     in->wavelengths = in->cfg.kind == OC_NETCFG_RING ? in->cfg.ring.wavelengths : in->channels;
     in->lanes = 0;
     in->reconfig_s = 0;

@@ -21,9 +21,14 @@ What is checked, on what the compiler saw rather than on what the README says:
     two implementations that agree are evidence and one implementation called twice is not;
  4. text: the rooms listed below src/report in the table hand numbers up and write no formatted
     text (no printf family, no open_memstream): report is where a result becomes text;
- 5. networks by name: no algorithm (src/algo, src/aas) compares a string with a model's name
-    (the names of src/net's models): an algorithm reads its network's typed settings
-    (core/netcfg.h, oc__formula_in.cfg.kind);
+ 5. networks by name or kind: no algorithm (src/algo, src/aas) compares a string with a model's
+    name (the names of src/net's models), and none branches on its network's kind (an
+    OC_NETCFG_ name, oc__netcfg_kind, a netcfg's .kind, outside comments and strings): what
+    differs per network is the model's to say (core/netcfg.h: oc__netcfg.cost, the rule by which
+    it costs a round), a family's own settings are read through oc__netcfg_ring/star/direct, and
+    the networks an algorithm runs on are its registry entry's list. The files still allowed a
+    branch are KIND_ALLOWED below, each with its reason; an entry whose file no longer branches
+    is itself reported, so the list only shrinks;
  6. the tools are clients: every `#include "..."` in tools/ names a public header (include/) or
     one of tools/' own, never a path into src/, and the tools' targets (opticoll, opticoll-mpi,
     opticoll-cluster) are compiled without src/ on their include path (CMake's flags.make);
@@ -46,6 +51,20 @@ import sys
 
 # nm's letters for a symbol a file defines: code (T), data (D, B, R, C, G, S) and weak (V, W).
 DEFINED = set("TDBRCGSVW")
+# The algorithms still allowed to branch on their network's kind (rule 5), each with its reason
+# (also in the file's essay). Their searches' proven bounds are per-network round costs (the
+# switch's port serialisation, the fabric's circuits and reconfigurations, the ring's link load,
+# the fat-tree's routers by leaf) worked into closed extrapolations over pipelines and radices;
+# moving them behind the model's rule (oc__netcfg.cost) changes those proofs, which the
+# search-optimality tests must see one algorithm at a time.
+KIND_ALLOWED = {
+    "src/algo/allreduce_dbtree.c": "the pipeline search's per-network round bounds and their "
+                                   "extrapolation from the pipeline C0 (the essay's Search)",
+    "src/algo/rhd_search.c": "the radix search's per-network round costs (cost_net): the family "
+                             "bounds of rhd, rd and rh on four networks",
+}
+# What a branch on the network's kind looks like in C (rule 5), outside comments and strings.
+KIND_BRANCH = re.compile(r"\bOC_NETCFG_[A-Z_]+\b|\boc__netcfg_kind\b|\bcfg\s*(?:\.|->)\s*kind\b")
 # Calls that write formatted text; byte writers (fputs, fwrite, fputc) are the serialisers'.
 TEXT_WRITERS = {"printf", "fprintf", "vprintf", "vfprintf", "puts", "putchar", "open_memstream",
                 "open_wmemstream", "__printf_chk", "__fprintf_chk", "__vfprintf_chk"}
@@ -85,6 +104,43 @@ def parse_rooms(text):
     return order, allowed
 
 
+def code_only(text):
+    """text with its comments and string and character literals blanked (newlines kept, so
+    line numbers hold): what the compiler reads as code."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r"[^\n]", " ", text[i:j]))
+            i = j
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n)
+            out.append(c + re.sub(r"[^\n]", " ", text[i + 1:j - 1]) + c if j - i >= 2 else c)
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def kind_branches_in(text):
+    """(line, what) for each line of C source text that branches on the network's kind (rule 5),
+    what being the words that do ("cfg.kind, OC_NETCFG_RING")."""
+    lines = enumerate(code_only(text).splitlines(), 1)
+    found = [(n, [m.group(0) for m in KIND_BRANCH.finditer(line)]) for n, line in lines]
+    return [(n, ", ".join(words)) for n, words in found if words]
+
+
 def room_of(rel, order):
     """The room of a path under src/ ("algo/registry.c" when that file is a room, else "algo")."""
     parts = rel.split("/")
@@ -102,12 +158,15 @@ def folder(room):
 # ---- the checks, on facts (so the self-test can hand them synthetic ones) ----
 
 def check(order, allowed, folders, includes, refs, inline_headers, name_compares=(),
-          tool_includes=(), tool_headers=frozenset(), tool_flags=(), file_local=()):
+          tool_includes=(), tool_headers=frozenset(), tool_flags=(), file_local=(),
+          kind_branches=(), kind_allowed=None):
     """folders: the folders under src/; includes: (file, line, "room/x.h"); refs: (file, file,
     symbol, kind) with kind "call" or "data"; inline_headers: headers under src/ that define an
     inline function; tool_includes: (file, line, "x.h") of tools/; tool_headers: the names a tool
     may include (include/'s and tools/' own); tool_flags: (target, include directory) of the
-    tools' targets; file_local: (file, symbol) of internal functions no other object calls.
+    tools' targets; file_local: (file, symbol) of internal functions no other object calls;
+    kind_branches: (file, line, what) of an algorithm's branches on its network's kind, and
+    kind_allowed the files allowed them (KIND_ALLOWED when None).
     Returns the violations, one line each."""
     bad = []
     for f, n, hdr in tool_includes:
@@ -167,6 +226,15 @@ def check(order, allowed, folders, includes, refs, inline_headers, name_compares
                    f"settings' kind (oc__formula_in.cfg.kind) instead")
     for f, sym in file_local:
         bad.append(f"{f}: {sym} is called from no other file of the build: make it static")
+    kind_allowed = KIND_ALLOWED if kind_allowed is None else kind_allowed
+    for f, n, what in kind_branches:
+        if f not in kind_allowed:
+            bad.append(f"{f}:{n}: branches on its network's kind ({what}): ask the model's rule "
+                       f"for a round (oc__netcfg.cost), read a family's settings through "
+                       f"oc__netcfg_ring/star/direct, list the networks in the registry entry")
+    for f in sorted(set(kind_allowed) - {f for f, n, what in kind_branches}):
+        bad.append(f"{f}: allowed to branch on its network's kind (KIND_ALLOWED) but no longer "
+                   f"does: take it off the list")
     bad.extend(cycles(graph))
     return sorted(set(bad), key=bad.index)
 
@@ -244,6 +312,12 @@ def tree_facts(root, build):
             for m in re.finditer(r'str(?:n?case)?n?cmp\s*\([^;]*?"([a-z_]+)"', line):
                 if m.group(1) in nets:
                     name_compares.append((rel, n, m.group(1)))
+    kind_branches = []
+    for path in sorted(glob.glob(os.path.join(src, "algo", "*.[ch]")) +
+                       glob.glob(os.path.join(src, "aas", "*.[ch]"))):
+        rel = os.path.relpath(path, root)
+        for n, what in kind_branches_in(open(path, encoding="utf-8").read()):
+            kind_branches.append((rel, n, what))
     tool_includes = []
     tool_headers = {os.path.basename(h) for h in glob.glob(os.path.join(root, "include", "*.h"))}
     tool_headers |= {os.path.basename(h) for h in glob.glob(os.path.join(root, "tools", "*.h"))}
@@ -300,7 +374,7 @@ def tree_facts(root, build):
                         if kind == "call" and s.startswith("oc__")
                         and not called_from[s] - {f})
     return (folders, includes, refs, inline_headers, name_compares,
-            (tool_includes, tool_headers, tool_flags, file_local), bool(defs))
+            (tool_includes, tool_headers, tool_flags, file_local, kind_branches), bool(defs))
 
 
 # ---- the self-test: each kind of violation, caught ----
@@ -372,11 +446,32 @@ def self_test():
         "tool built with src": ([], [], set(), "include path"),
         # A helper only its own file calls, declared for all (star_tcp.h's oc__tcp1_label).
         "file-local not static": ([], [], set(), "make it static"),
+        # An algorithm that branches on its network's kind (hring's bound before the model said
+        # its rule), read from source text by the scanner the tree's check uses.
+        "network by kind": ([], [], set(), "branches on its network's kind"),
+        # The same through a copy of the kind (dbtree's p->kind == OC_NETCFG_FABRIC).
+        "network kind copied": ([], [], set(), "(OC_NETCFG_FABRIC)"),
+        # A file on the allow-list that no longer branches: the list must shrink with the code.
+        "stale kind allowance": ([], [], set(), "take it off the list"),
     }
+    # The algorithms' sources the kind cases scan: a branch in code is found; the same words in a
+    # comment or a string are not (an essay may say what the kind is).
+    kind_sources = {
+        "network by kind": ("src/algo/hring.c", "static double b(const oc__formula_in *f) {\n"
+                            "    /* not in a comment: cfg.kind */\n"
+                            "    if (f->cfg.kind == 4) return 1;\n    return 0;\n}\n"),
+        "network kind copied": ("src/algo/dbt.c", "int k = p->kind == OC_NETCFG_FABRIC;\n"),
+    }
+    clean_kind = [("src/algo/dbt.c", n, w) for n, w in kind_branches_in(
+        "/* OC_NETCFG_RING in an essay */ const char *s = \"cfg.kind\"; char c = '\\'';\n"
+        "x = p->kind == OC_NETCFG_RING; // cfg->kind\n")]
     failed = 0
+    if [n for f, n, w in clean_kind] != [2]:
+        print(f"FAIL self-test: the kind scanner read comments or strings as code: {clean_kind}")
+        failed += 1
     base = check(order, allowed, folders, clean_inc, clean, set(), (),
                  [("tools/cmd_rack.c", 7, "cli.h"), ("tools/cli.h", 12, "opticoll.h")],
-                 {"cli.h", "opticoll.h"}, ())
+                 {"cli.h", "opticoll.h"}, (), (), clean_kind, {"src/algo/dbt.c": "allowed"})
     if base:
         print("FAIL self-test: the clean tree has violations: " + "; ".join(base))
         failed += 1
@@ -389,8 +484,12 @@ def self_test():
         flags = [("opticoll", "/x/src")] if name == "tool built with src" else []
         local = ([("src/algo/star_tcp_common.c", "oc__tcp1_label")]
                  if name == "file-local not static" else [])
+        kinds = ([(kind_sources[name][0], n, w)
+                  for n, w in kind_branches_in(kind_sources[name][1])]
+                 if name in kind_sources else [])
+        kind_ok = {"src/algo/gone.c": "allowed"} if name == "stale kind allowance" else {}
         got = check(order, allowed, fl, clean_inc + incs, clean + refs, inl, names, tool_inc,
-                    {"cli.h", "opticoll.h"}, flags, local)
+                    {"cli.h", "opticoll.h"}, flags, local, kinds, kind_ok)
         if not any(want in g for g in got):
             print(f"FAIL self-test: '{name}' not caught (wanted '{want}', got {got})")
             failed += 1
@@ -402,7 +501,7 @@ def self_test():
             failed += 1
         except ValueError:
             pass
-    print(f"layering self-test: {len(cases) + 2 - failed} of {len(cases) + 2} cases caught")
+    print(f"layering self-test: {len(cases) + 3 - failed} of {len(cases) + 3} cases caught")
     return 1 if failed else 0
 
 
