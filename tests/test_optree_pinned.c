@@ -60,14 +60,21 @@ static oc_report *run(uint32_t N, const char *param, int *err, char *why, size_t
 /* ---- loads ---- */
 
 static void check_stage(uint32_t N, uint64_t V, uint64_t W, uint32_t m) {
-    uint64_t fast = 0, routed = 0;
+    uint64_t fast = 0, routed = 0, fast_units = 0, routed_units = 0, fast_least = 0,
+             routed_least = 0;
     int fast_exact = -1, routed_exact = -1;
-    int rc1 = oc__optree_stage_load(N, V, W, m, OC__OPTREE_COUNT_SEARCH, &fast, &fast_exact);
-    int rc2 = oc__optree_stage_load(N, V, W, m, OC__OPTREE_COUNT_ROUTED, &routed, &routed_exact);
-    CHECK(rc1 == 0 && rc2 == 0 && fast == routed && fast_exact == routed_exact,
-          "N=%u V=%llu W=%llu m=%u: search counts %llu (exact %d), routed %llu (exact %d)", N,
-          (unsigned long long)V, (unsigned long long)W, m, (unsigned long long)fast, fast_exact,
-          (unsigned long long)routed, routed_exact);
+    int rc1 = oc__optree_stage_counts(N, V, W, m, OC__OPTREE_COUNT_SEARCH, &fast, &fast_units,
+                                      &fast_least, &fast_exact);
+    int rc2 = oc__optree_stage_counts(N, V, W, m, OC__OPTREE_COUNT_ROUTED, &routed, &routed_units,
+                                      &routed_least, &routed_exact);
+    CHECK(rc1 == 0 && rc2 == 0 && fast == routed && fast_exact == routed_exact &&
+              fast_units == routed_units && fast_least == routed_least,
+          "N=%u V=%llu W=%llu m=%u: search counts %llu blocks, %llu transfers, least %llu (exact "
+          "%d); routed %llu blocks, %llu transfers, least %llu (exact %d)",
+          N, (unsigned long long)V, (unsigned long long)W, m, (unsigned long long)fast,
+          (unsigned long long)fast_units, (unsigned long long)fast_least, fast_exact,
+          (unsigned long long)routed, (unsigned long long)routed_units,
+          (unsigned long long)routed_least, routed_exact);
 }
 
 /* Every stage of V positions: W m divides V, m >= 2 (the ring stage is W m = V). */
