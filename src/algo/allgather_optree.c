@@ -302,7 +302,8 @@ typedef struct ag_search {
     uint64_t *rest;  /* rest[R]: a bound on the stages after a prefix of product R < N (or NULL) */
     uint64_t *restk; /* k pinned: restk[j (N+1) + R], j stages exactly after a prefix of R */
     uint64_t fam_steps, cand_steps; /* the least bound among what was skipped */
-    /* the first pass (collecting): the lists that could win, kept instead of offered */
+    /* the first passes (collecting): the lists that could win, kept instead of offered; 1 with
+     * the guessed skip, 2 without it (the essay's "Order") */
     int collecting;
     struct pooled *pool;
     size_t npool, cappool, pool_seen;
@@ -1010,7 +1011,7 @@ static const char *const BOUND_NAME = "ring load: sum over stages of ceil(busies
  * so far plus 1/64 (the essay's "Order": that pass only picks incumbents, so it may skip what
  * is unlikely to be the best; the second pass decides by proofs alone). */
 static int may_win(ag_search *a, const oc__bound *b, uint64_t steps) {
-    if (a->collecting && a->npool && steps > a->pool_least + a->pool_least / 16) {
+    if (a->collecting == 1 && a->npool && steps > a->pool_least + a->pool_least / 16) {
         if (steps < a->skip_least) a->skip_least = steps;
         return 0;
     }
@@ -1510,7 +1511,8 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
             int q = may_win(a, &quick, fixed + any);
             if (q < 0) return q;
             if (!q) {
-                if (!a->families++ || quick.steps < a->fam_steps) a->fam_steps = quick.steps;
+                /* (the bound's own units: at spread=0 quick.steps is 0, its ticks are these) */
+                if (!a->families++ || fixed + any < a->fam_steps) a->fam_steps = fixed + any;
                 continue;
             }
             if (stage_cheap(a, R * m, 1, m, &st)) return OC_ENOMEM;
@@ -1525,7 +1527,8 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
         int yes = may_win(a, &b, fixed + st + more);
         if (yes < 0) return yes;
         if (!yes) {
-            if (!a->families++ || b.steps < a->fam_steps) a->fam_steps = b.steps;
+            const uint64_t fam = fixed + st + more;
+            if (!a->families++ || fam < a->fam_steps) a->fam_steps = fam;
             continue;
         }
         a->cur.m[a->cur.k++] = (uint32_t)m;
@@ -1593,21 +1596,25 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     if (!rc) rc = rest_bounds_k(&a);
     /* The first pass keeps the lists that could win (the essay's "Order"); when what it
      * skipped without a proof is beaten by the best of them, they are offered and that is the
-     * search; else the second pass offers, as a single pass always did. */
+     * search; else the second pass does the same without the guessed skip, against the
+     * incumbent the first mapped (only a pool past its size skips then); else the third
+     * offers, as a single pass always did. */
     a.skip_least = UINT64_MAX;
     int settled = 0;
-    for (int pass = 0; pass < 2 && !rc && !settled; pass++) {
-        a.collecting = pass == 0;
+    for (int pass = 0; pass < 3 && !rc && !settled; pass++) {
+        a.collecting = pass < 2 ? pass + 1 : 0;
+        a.skip_least = UINT64_MAX;
+        a.npool = 0; /* what an unsettled pass left is walked again */
         /* One stage: radices=N and every V up to 2N (the same exchange, see above). */
         for (uint64_t V = N; V <= 2ull * N && !rc && (!kpin || kpin == 1); V++) {
             oc__radices one = {.k = 1, .m = {(uint32_t)V}};
             rc = try_list(&a, &one);
         }
         if (!rc) rc = expand(&a, 1, 0);
-        if (!rc && pass == 0) {
+        if (!rc && pass < 2) {
             a.collecting = 0;
             rc = settle_pool(&a, &settled);
-            if (!settled) { /* the second pass counts and logs afresh; its dominance table is
+            if (!settled) { /* the next pass counts and logs afresh; its dominance table is
                              * rebuilt (a list that set it must not find itself dominated) */
                 a.families = a.candidates = a.dominated = 0;
                 a.fam_steps = a.cand_steps = 0;
