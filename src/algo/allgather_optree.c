@@ -245,8 +245,13 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  * win. If skip_least cannot win either, nothing skipped can: the set-aside lists are offered in
  * the order they were found, so the offers, their order and the tie rule are those of a single
  * pass, and the search maps them least bound first (search.c), each once, stopping when the
- * rest are beaten. Else the space is walked again as a single pass always did, against the
- * incumbent (nothing was offered yet). The lists counted are then those whose bound is below
+ * rest are beaten. Else the space is collected again without the guessed skip, against the
+ * incumbent (only a pool past its size skips then, and is remembered the same way), and settled
+ * the same way; only when that too leaves something unproven is the space walked as a single
+ * pass always did (nothing was offered yet). A list that pass finds able to win by its counts
+ * has its ring stage mapped alone (ring_stage_cost, once per V and m_1) before it is offered:
+ * at spread=0 and N = 4093, k = 2, the guessed skip missed the winner and that pass mapped 30
+ * lists and the ring stages of 327 (11 s); the second collecting pass maps 2 and settles. The lists counted are then those whose bound is below
  * the incumbent, and the lists mapped those whose bound is below the winner's cost: 15 and 7 of
  * the above (each bound is a proof, so those must be mapped; the bounds are 0.3 to 0.9% under
  * the model's colouring of the ring stage).
@@ -278,7 +283,23 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  * claims no steps (0). The dominance above compares block counts, which at spread=0 do not fix a
  * stage's time: it is not used there. The balanced seeds are ordered by the spread=1 bound either
  * way, so the offers come in the same order and full ties go where they went when every candidate
- * was mapped. */
+ * was mapped.
+ *
+ * Transfers, not blocks (spread=0). The ring colours a round at spread=0 one unit a transfer, so
+ * the steps of a stage are at least n = ceil(units / C), units the busiest link's load in
+ * transfers: the same cuts as the load in blocks (segment_load, routed_load) with every class
+ * that is not empty weighing 1 (a position sends its class whole, one transfer to each partner).
+ * That link is in n distinct steps, each carrying on it a transfer of at least `least` blocks
+ * (the least class that is not empty: every transfer carries a whole class), so with the above
+ *     stage time >= max(n s(1), n r + lin max(L / C, n least, b))            (stage_counted)
+ * for a stage whose counts are exact; the cheap bounds keep n = ceil(L / (C R)), which the
+ * transfers count can only raise (no transfer carries more than R blocks). At N = 1000, k = 2
+ * the old n stayed at 15 for 16 x m, m = 63 .. 125, while the transfers grew 2x with m. And the
+ * steps are a sum of those n (the ring stage: its mapped steps, or ceil(load / C)): offered with
+ * its time, a list whose time ties the best mapped list's and whose steps are no fewer is
+ * decided by the order of offer without being mapped (counted_steps; 128 lists tied at 322
+ * steps at N = 4096, k = 2, and were all mapped). tests/test_optree_pinned.c checks every
+ * logged bound against the list run pinned. */
 
 typedef struct ag_search {
     oc__search *s;
