@@ -1601,6 +1601,11 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
             nseeds++;
         }
     }
+    if (a.unspread) { /* the seeds' spread=1 stage bounds must not stand for ticks later */
+        free(a.cheap);
+        a.cheap = NULL;
+        a.ncheap = a.capcheap = 0;
+    }
     for (size_t n = 0; n < 3 && !rc; n++) { /* the three best seeds, in order */
         size_t best = SIZE_MAX;
         for (size_t i = 0; i < nseeds; i++)
