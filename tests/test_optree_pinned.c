@@ -16,7 +16,11 @@
  *    time, then fewest steps); the search with k=K pinned must reach exactly that time and those
  *    steps, and every candidate it mapped must have a bound at most its mapped cost. N = 2, 3, 5,
  *    7, 12, 16, 17, 24, 29, 31, 36, 37, 40, at w = 1, 3, 64, and at the ring's spread=0 (bounds in
- *    time) at 4 KiB and 1 MiB. It shares no code with the search.
+ *    time and steps) at N = 5, 7, 12, 17, 24, 29, 31, 37, w = 1, 8, 64, 1 KiB .. 256 MiB blocks.
+ *    Every candidate the search logs with a bound, mapped or pruned (also with nothing pinned),
+ *    must have that bound at most the cost of its list run pinned: a bound claiming one block
+ *    more of the least class, or one more step a stage, fails here. It shares no code with
+ *    the search.
  *  - slow (`test_optree_pinned slow`, label slow): N = 65536 with k = 3 and 4 pinned, each
  *    answer asserted (not its time) against the list the search found before this change (when
  *    every list that could win had its stages counted transfer by transfer and was mapped: 45 s
@@ -54,20 +58,60 @@ static oc_report *run(uint32_t N, const char *param, int *err, char *why, size_t
     char net[96];
     snprintf(net, sizeof net, "wavelengths=%llu%s", (unsigned long long)wavelengths,
              unspread ? " spread=0" : "");
-    return run_net("ring", OC_ALLGATHER, "optree", N, block, param, net, err, why, len);
+    /* the real-data run of 256 MiB blocks would only repeat the symbolic verifier's answer */
+    return run_words("ring", OC_ALLGATHER, "optree", N, block, param, net, block <= (1u << 20),
+                     err, why, len);
+}
+
+/* Every list enumerate() ran pinned, with its mapped cost: the search's logged bounds are
+ * checked against these (pruned candidates included, which the search never maps). */
+typedef struct pinned_cost {
+    char radices[64];
+    double time;
+    uint64_t steps;
+} pinned_cost;
+
+static pinned_cost *costs;
+static size_t ncosts, capcosts;
+
+static void remember(const char *radices, double t, uint64_t s) {
+    if (ncosts == capcosts) {
+        capcosts = capcosts ? 2 * capcosts : 256;
+        pinned_cost *grown = realloc(costs, capcosts * sizeof *costs);
+        CHECK(grown != NULL, "out of memory");
+        if (!grown) exit(1);
+        costs = grown;
+    }
+    snprintf(costs[ncosts].radices, sizeof costs[ncosts].radices, "%s", radices);
+    costs[ncosts].time = t;
+    costs[ncosts].steps = s;
+    ncosts++;
+}
+
+static const pinned_cost *cost_of(const char *radices) {
+    for (size_t i = 0; i < ncosts; i++)
+        if (strcmp(costs[i].radices, radices) == 0) return &costs[i];
+    return NULL;
 }
 
 /* ---- loads ---- */
 
 static void check_stage(uint32_t N, uint64_t V, uint64_t W, uint32_t m) {
-    uint64_t fast = 0, routed = 0;
+    uint64_t fast = 0, routed = 0, fast_units = 0, routed_units = 0, fast_least = 0,
+             routed_least = 0;
     int fast_exact = -1, routed_exact = -1;
-    int rc1 = oc__optree_stage_load(N, V, W, m, OC__OPTREE_COUNT_SEARCH, &fast, &fast_exact);
-    int rc2 = oc__optree_stage_load(N, V, W, m, OC__OPTREE_COUNT_ROUTED, &routed, &routed_exact);
-    CHECK(rc1 == 0 && rc2 == 0 && fast == routed && fast_exact == routed_exact,
-          "N=%u V=%llu W=%llu m=%u: search counts %llu (exact %d), routed %llu (exact %d)", N,
-          (unsigned long long)V, (unsigned long long)W, m, (unsigned long long)fast, fast_exact,
-          (unsigned long long)routed, routed_exact);
+    int rc1 = oc__optree_stage_counts(N, V, W, m, OC__OPTREE_COUNT_SEARCH, &fast, &fast_units,
+                                      &fast_least, &fast_exact);
+    int rc2 = oc__optree_stage_counts(N, V, W, m, OC__OPTREE_COUNT_ROUTED, &routed, &routed_units,
+                                      &routed_least, &routed_exact);
+    CHECK(rc1 == 0 && rc2 == 0 && fast == routed && fast_exact == routed_exact &&
+              fast_units == routed_units && fast_least == routed_least,
+          "N=%u V=%llu W=%llu m=%u: search counts %llu blocks, %llu transfers, least %llu (exact "
+          "%d); routed %llu blocks, %llu transfers, least %llu (exact %d)",
+          N, (unsigned long long)V, (unsigned long long)W, m, (unsigned long long)fast,
+          (unsigned long long)fast_units, (unsigned long long)fast_least, fast_exact,
+          (unsigned long long)routed, (unsigned long long)routed_units,
+          (unsigned long long)routed_least, routed_exact);
 }
 
 /* Every stage of V positions: W m divides V, m >= 2 (the ring stage is W m = V). */
@@ -115,6 +159,7 @@ static void enumerate(uint32_t N, char *prefix, uint64_t P, uint32_t k, best *b)
         if (rep) {
             const double t = oc_report_time(rep);
             const uint64_t s = oc_report_steps(rep);
+            remember(prefix, t, s);
             if (better(t, s, &b[k])) {
                 b[k].time = t;
                 b[k].steps = s;
@@ -132,7 +177,9 @@ static void enumerate(uint32_t N, char *prefix, uint64_t P, uint32_t k, best *b)
     }
 }
 
-/* Every mapped candidate's bound at most its mapped cost (the bounds are proofs). */
+/* Every logged candidate's bound, mapped or pruned, at most the cost of that list run pinned
+ * (the bounds are proofs: a bound above it could prune the best list), and at most its mapped
+ * cost when mapped. */
 static void check_bounds_hold(const oc_report *rep, uint32_t N, uint32_t k) {
     const oc__search_log *log = rep->search;
     for (size_t i = 0; log && i < log->n; i++) {
@@ -143,21 +190,39 @@ static void check_bounds_hold(const oc_report *rep, uint32_t N, uint32_t k) {
                   "%llu steps",
                   N, k, (unsigned long long)wavelengths, !unspread, e->text, e->bound_time_s,
                   (unsigned long long)e->bound_steps, e->time_s, (unsigned long long)e->steps);
+        if (e->status != OC__CAND_MAPPED && e->status != OC__CAND_PRUNED) continue;
+        const char *radices = strncmp(e->text, "radices=", 8) == 0 ? e->text + 8 : NULL;
+        const pinned_cost *c = radices ? cost_of(radices) : NULL;
+        CHECK(c != NULL, "N=%u k=%u: the logged candidate %s is no list enumerate() ran", N, k,
+              e->text);
+        if (c)
+            CHECK(e->bound_time_s <= c->time * (1 + 1e-12) && e->bound_steps <= c->steps,
+                  "N=%u k=%u w=%llu spread=%d %llu B: %s (%s) bound %.9g s %llu steps above the "
+                  "list run pinned, %.9g s %llu steps",
+                  N, k, (unsigned long long)wavelengths, !unspread, (unsigned long long)block,
+                  e->text, e->status == OC__CAND_MAPPED ? "mapped" : "pruned", e->bound_time_s,
+                  (unsigned long long)e->bound_steps, c->time, (unsigned long long)c->steps);
     }
 }
 
 static void check_pinned(uint32_t N) {
     best b[MAX_DEPTH] = {{0}};
     char prefix[256] = "";
+    ncosts = 0;
     enumerate(N, prefix, 1, 0, b);
-    for (uint32_t k = 1; k < MAX_DEPTH; k++) {
-        if (!b[k].lists) continue;
+    for (uint32_t k = 0; k < MAX_DEPTH; k++) {
+        if (k && !b[k].lists) continue;
         char p[32], why[512];
         int err;
         snprintf(p, sizeof p, "k=%u", k);
-        oc_report *rep = run(N, p, &err, why, sizeof why);
+        oc_report *rep = run(N, k ? p : NULL, &err, why, sizeof why);
         CHECK(err == 0 && rep, "N=%u k=%u: %s", N, k, why);
         if (!rep) continue;
+        if (!k) { /* nothing pinned: only its bounds (test_search_optree checks its choice) */
+            check_bounds_hold(rep, N, k);
+            oc_report_free(rep);
+            continue;
+        }
         const double t = oc_report_time(rep);
         const uint64_t s = oc_report_steps(rep);
         const char *got = oc_report_param(rep, "radices");
@@ -245,17 +310,20 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < sizeof NS / sizeof NS[0]; i++)
             check_pinned(NS[i]);
     }
-    /* spread=0: the bounds in time (the largest bundle of each stage) */
+    /* spread=0: the bounds in time (the largest bundle of each stage, the busiest link in
+     * transfers, the least class) and in steps; primes among N, w = 1, 8, 64 */
     unspread = 1;
-    static const uint64_t BLOCKS[] = {4096, 1 << 20};
-    static const uint32_t NS0[] = {5, 7, 12, 17, 24};
-    for (size_t bi = 0; bi < 2; bi++) {
+    static const uint64_t BLOCKS[] = {1024, 4096, 1 << 20, 256u << 20};
+    static const uint32_t NS0[] = {5, 7, 12, 17, 24, 29, 31, 37};
+    static const uint64_t WS0[] = {1, 8, 64};
+    for (size_t bi = 0; bi < sizeof BLOCKS / sizeof BLOCKS[0]; bi++) {
         block = BLOCKS[bi];
-        for (size_t w = 0; w < 2; w++) {
-            wavelengths = WS[w];
+        for (size_t w = 0; w < sizeof WS0 / sizeof WS0[0]; w++) {
+            wavelengths = WS0[w];
             for (size_t i = 0; i < sizeof NS0 / sizeof NS0[0]; i++)
                 check_pinned(NS0[i]);
         }
     }
+    free(costs);
     return CHECK_SUMMARY();
 }

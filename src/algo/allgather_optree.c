@@ -245,8 +245,13 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  * win. If skip_least cannot win either, nothing skipped can: the set-aside lists are offered in
  * the order they were found, so the offers, their order and the tie rule are those of a single
  * pass, and the search maps them least bound first (search.c), each once, stopping when the
- * rest are beaten. Else the space is walked again as a single pass always did, against the
- * incumbent (nothing was offered yet). The lists counted are then those whose bound is below
+ * rest are beaten. Else the space is collected again without the guessed skip, against the
+ * incumbent (only a pool past its size skips then, and is remembered the same way), and settled
+ * the same way; only when that too leaves something unproven is the space walked as a single
+ * pass always did (nothing was offered yet). A list that pass finds able to win by its counts
+ * has its ring stage mapped alone (ring_stage_cost, once per V and m_1) before it is offered:
+ * at spread=0 and N = 4093, k = 2, the guessed skip missed the winner and that pass mapped 30
+ * lists and the ring stages of 327 (11 s); the second collecting pass maps 2 and settles. The lists counted are then those whose bound is below
  * the incumbent, and the lists mapped those whose bound is below the winner's cost: 15 and 7 of
  * the above (each bound is a proof, so those must be mapped; the bounds are 0.3 to 0.9% under
  * the model's colouring of the ring stage).
@@ -278,7 +283,23 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  * claims no steps (0). The dominance above compares block counts, which at spread=0 do not fix a
  * stage's time: it is not used there. The balanced seeds are ordered by the spread=1 bound either
  * way, so the offers come in the same order and full ties go where they went when every candidate
- * was mapped. */
+ * was mapped.
+ *
+ * Transfers, not blocks (spread=0). The ring colours a round at spread=0 one unit a transfer, so
+ * the steps of a stage are at least n = ceil(units / C), units the busiest link's load in
+ * transfers: the same cuts as the load in blocks (segment_load, routed_load) with every class
+ * that is not empty weighing 1 (a position sends its class whole, one transfer to each partner).
+ * That link is in n distinct steps, each carrying on it a transfer of at least `least` blocks
+ * (the least class that is not empty: every transfer carries a whole class), so with the above
+ *     stage time >= max(n s(1), n r + lin max(L / C, n least, b))            (stage_counted)
+ * for a stage whose counts are exact; the cheap bounds keep n = ceil(L / (C R)), which the
+ * transfers count can only raise (no transfer carries more than R blocks). At N = 1000, k = 2
+ * the old n stayed at 15 for 16 x m, m = 63 .. 125, while the transfers grew 2x with m. And the
+ * steps are a sum of those n (the ring stage: its mapped steps, or ceil(load / C)): offered with
+ * its time, a list whose time ties the best mapped list's and whose steps are no fewer is
+ * decided by the order of offer without being mapped (counted_steps; 128 lists tied at 322
+ * steps at N = 4096, k = 2, and were all mapped). tests/test_optree_pinned.c checks every
+ * logged bound against the list run pinned. */
 
 typedef struct ag_search {
     oc__search *s;
@@ -302,7 +323,8 @@ typedef struct ag_search {
     uint64_t *rest;  /* rest[R]: a bound on the stages after a prefix of product R < N (or NULL) */
     uint64_t *restk; /* k pinned: restk[j (N+1) + R], j stages exactly after a prefix of R */
     uint64_t fam_steps, cand_steps; /* the least bound among what was skipped */
-    /* the first pass (collecting): the lists that could win, kept instead of offered */
+    /* the first passes (collecting): the lists that could win, kept instead of offered; 1 with
+     * the guessed skip, 2 without it (the essay's "Order") */
     int collecting;
     struct pooled *pool;
     size_t npool, cappool, pool_seen;
@@ -409,6 +431,8 @@ static uint64_t last_load(uint32_t N, uint64_t V, uint64_t m) {
  * lightpath), so its steps are exactly ceil(load / C). */
 typedef struct memo {
     uint64_t V, W, m, load;
+    uint64_t units, least; /* exact loads at spread=0: the busiest link in transfers, the least
+                            * class a transfer carries (stage_count) */
     int exact, used;
     size_t seen; /* firsts in settle_pool: the list's place in the enumeration */
 } memo;
@@ -420,6 +444,13 @@ static size_t memo_slot(const memo *t, size_t cap, uint64_t V, uint64_t W, uint6
     while (t[i].used && !(t[i].V == V && t[i].W == W && t[i].m == m))
         i = (i + 1) & (cap - 1);
     return i;
+}
+
+/* The entry for (V, W, m) when counted (used = 1), else NULL; nothing inserted. */
+static const memo *memo_find(const memo *tab, size_t cap, uint64_t V, uint64_t W, uint64_t m) {
+    if (!cap) return NULL;
+    const memo *e = &tab[memo_slot(tab, cap, V, W, m)];
+    return e->used == 1 ? e : NULL;
 }
 
 /* The entry for (V, W, m), inserted empty (used = 2) when new; NULL when out of memory. */
@@ -496,10 +527,11 @@ static int host_table(ag_search *a, uint64_t V) {
 }
 
 /* The loads of the stage (V, W, m) by routing every transfer stage_sends() gives: *load the
- * busiest directed link's (or the volume bound, when larger), *ties 1 when some transfer is at
- * exactly N/2 nodes (left to the model, see above). O(V m). */
-static int routed_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
-                       int *ties_out) {
+ * busiest directed link's (or the volume bound, when larger), in blocks, or with `unit` in
+ * transfers (each transfer weighs 1 whatever its class); *ties 1 when some transfer is at exactly
+ * N/2 nodes (left to the model, see above); *least the least class a transfer carries. O(V m). */
+static int routed_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, int unit, uint64_t *load,
+                       int *ties_out, uint64_t *least) {
     const uint32_t N = a->N;
     const uint64_t S = W * m;
     if (a->capN < (uint64_t)N + 1) {
@@ -523,14 +555,16 @@ static int routed_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_
     memset(a->cls, 0, (size_t)S * sizeof *a->cls);
     for (uint64_t x = 0; x < V; x++)
         if (x == 0 || host_of(N, V, x - 1) != host_of(N, V, x)) a->cls[x % S]++;
-    uint64_t volume = 0;
+    uint64_t volume = 0, fewest = UINT64_MAX;
     int ties = 0;
     if (host_table(a, V)) {
         if (tov != to) free(tov);
         return OC_ENOMEM;
     }
+    for (uint64_t s = 0; s < S; s++)
+        if (a->cls[s] && a->cls[s] < fewest) fewest = a->cls[s];
     for (uint64_t x = 0; x < V; x++) {
-        const uint64_t b = a->cls[x % S];
+        const uint64_t b = unit && a->cls[x % S] ? 1 : a->cls[x % S];
         if (!b) continue;
         const uint32_t from = a->host[x];
         uint32_t n;
@@ -562,6 +596,7 @@ static int routed_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_
     if (tov != to) free(tov);
     *load = busiest_link(a, N, volume);
     *ties_out = ties;
+    *least = fewest == UINT64_MAX ? 0 : fewest;
     return 0;
 }
 
@@ -591,9 +626,16 @@ static int routed_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_
  *    CL[h] = cls[0] + ... + cls[h-1]:
  *        cw  = (L - n + 1) CL[h] - [L shared] cls[0],
  *        ccw = (n - F - [F shared]) (CL[m] - CL[h]).
+ * The same cuts weigh transfers instead of blocks (the busiest link in transfers, which the ring
+ * colours at spread=0) when every class counts 1 if it is not empty: a position sends its class
+ * as one transfer to each partner above, whatever its size, and an empty class not at all.
  * tests/test_optree_pinned.c checks both against routed_load over every stage of every list of
  * many N (odd, prime, powers, V = N .. 2N). */
-static int segment_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load) {
+static uint64_t cut_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m);
+
+/* *load in blocks; with `units`, *units in transfers and *least the least class (not empty). */
+static int segment_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
+                        int units, uint64_t *unit_load, uint64_t *least) {
     const uint32_t N = a->N;
     const uint64_t S = W * m, R = V / S;
     if (R < 2) return 0; /* the ring stage: one segment round the whole ring */
@@ -627,6 +669,25 @@ static int segment_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64
         }
         a->cls[h * W + q]++;
     }
+    *load = cut_load(a, V, W, m);
+    if (units) { /* every class that is not empty weighs 1: the same cuts count transfers */
+        uint64_t fewest = UINT64_MAX;
+        for (uint64_t s = 0; s < S; s++)
+            if (a->cls[s]) {
+                if (a->cls[s] < fewest) fewest = a->cls[s];
+                a->cls[s] = 1;
+            }
+        *least = fewest == UINT64_MAX ? 0 : fewest;
+        *unit_load = cut_load(a, V, W, m);
+    }
+    return 1;
+}
+
+/* segment_load's cuts, weighing each class by a->cls[] (see above). */
+static uint64_t cut_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m) {
+    const uint32_t N = a->N;
+    const uint64_t cols = W + 1;
+    node_walk w;
     uint64_t *A = a->pre; /* A[d][q] at d * cols + q (W >= 2); CL[h] at A[h] (W = 1) */
     uint64_t best = 0;
     if (W >= 2) {
@@ -686,8 +747,7 @@ static int segment_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64
             ncut++;
         }
     }
-    *load = best;
-    return 1;
+    return best;
 }
 
 /* The ring stage's (V, W = V/m, m: one segment round the ring, W >= 2) count in O(V + N)
@@ -798,38 +858,60 @@ static int ring_stage_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uin
     return 0;
 }
 
-/* The exact load of the stage (V, W, m), counted once (memo): segment_load where it applies,
- * else routed_load; *exact 0 when a transfer is at N/2 nodes (the model decides its way). */
-static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uint64_t *load,
-                      int *exact) {
+/* A stage's exact counts: its busiest link in blocks (load) and, at spread=0 (a->unspread),
+ * in transfers (units), with the least class a transfer carries (least); exact 0 when a transfer
+ * is at N/2 nodes (the model decides its way). */
+typedef struct stage_count {
+    uint64_t load, units, least;
+    int exact;
+} stage_count;
+
+/* The exact counts of the stage (V, W, m), counted once (memo): segment_load where it applies,
+ * the ring stage per residue (one block a transfer: units = load, least = 1), else routed_load
+ * (twice at spread=0, by blocks and by transfers). */
+static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, stage_count *c) {
     memo *e = memo_get(&a->loads, &a->nloads, &a->caploads, V, W, m);
     if (!e) return OC_ENOMEM;
     if (e->used == 1) {
-        *load = e->load;
-        *exact = e->exact;
+        *c = (stage_count){.load = e->load, .units = e->units, .least = e->least,
+                           .exact = e->exact};
         return 0;
     }
-    int ties = 0, rc = segment_load(a, V, W, m, load);
+    int ties = 0, rc = segment_load(a, V, W, m, &c->load, a->unspread, &c->units, &c->least);
     if (rc < 0) return rc;
     if (!rc && V == W * m && W >= 2) {
-        if ((rc = ring_stage_load(a, V, W, m, load, &ties))) return rc;
-    } else if (!rc && (rc = routed_load(a, V, W, m, load, &ties))) {
-        return rc;
+        if ((rc = ring_stage_load(a, V, W, m, &c->load, &ties))) return rc;
+        c->units = c->load;
+        c->least = 1;
+    } else if (!rc) {
+        if ((rc = routed_load(a, V, W, m, 0, &c->load, &ties, &c->least))) return rc;
+        if (a->unspread && (rc = routed_load(a, V, W, m, 1, &c->units, &ties, &c->least)))
+            return rc;
     }
+    if (!a->unspread) c->units = c->least = 0;
+    c->exact = !ties;
     e->used = 1;
-    e->load = *load;
-    e->exact = *exact = !ties;
+    e->load = c->load;
+    e->units = c->units;
+    e->least = c->least;
+    e->exact = c->exact;
     return 0;
 }
 
-int oc__optree_stage_load(uint32_t N, uint64_t V, uint64_t W, uint32_t m, oc__optree_count how,
-                          uint64_t *load, int *exact) {
-    ag_search a = {.N = N};
+int oc__optree_stage_counts(uint32_t N, uint64_t V, uint64_t W, uint32_t m, oc__optree_count how,
+                            uint64_t *load, uint64_t *units, uint64_t *least, int *exact) {
+    ag_search a = {.N = N, .unspread = 1};
     int ties = 0, rc;
     if (how == OC__OPTREE_COUNT_SEARCH) {
-        rc = exact_load(&a, V, W, m, load, exact);
+        stage_count c = {0};
+        rc = exact_load(&a, V, W, m, &c);
+        *load = c.load;
+        *units = c.units;
+        *least = c.least;
+        *exact = c.exact;
     } else {
-        rc = routed_load(&a, V, W, m, load, &ties);
+        rc = routed_load(&a, V, W, m, 0, load, &ties, least);
+        if (!rc) rc = routed_load(&a, V, W, m, 1, units, &ties, least);
         *exact = !ties;
     }
     free(a.loads);
@@ -880,6 +962,22 @@ static uint64_t ring_steps(const ag_search *a, uint64_t load) {
 /* A stage known to send something: at least one step (one step of s(1) at spread=0). */
 static uint64_t one_step(const ag_search *a) {
     return a->unspread ? (uint64_t)floor(a->step / a->tick) : 1;
+}
+
+/* A stage's bound from its exact counts: steps, or at spread=0 its time in ticks from its
+ * busiest link in transfers (the essay's "Transfers, not blocks"): n = max(1, ceil(units / C))
+ * steps at least, n of them each carrying on that link a transfer of `least` blocks or more, so
+ *     stage time >= max(n s(1), n r + lin max(load / C, n least, big)). */
+static uint64_t stage_counted(const ag_search *a, const stage_count *c, uint64_t big) {
+    if (!a->unspread) return oc__ceil_div(c->load, a->C);
+    if (!c->load && !big) return 0;
+    const uint64_t steps = oc__ceil_div(c->units, a->C);
+    const double n = (double)(steps ? steps : 1);
+    double b = (double)c->load / (double)a->C;
+    if (n * (double)c->least > b) b = n * (double)c->least;
+    if ((double)big > b) b = (double)big;
+    const double t = n * a->reconf_s + a->lin_s * b;
+    return (uint64_t)floor((t > n * a->step ? t : n * a->step) / a->tick);
 }
 
 /* The cheap bound (steps) of a stage whose V is known: mid_load or last_load, counted once. */
@@ -934,7 +1032,7 @@ static const char *const BOUND_NAME = "ring load: sum over stages of ceil(busies
  * so far plus 1/64 (the essay's "Order": that pass only picks incumbents, so it may skip what
  * is unlikely to be the best; the second pass decides by proofs alone). */
 static int may_win(ag_search *a, const oc__bound *b, uint64_t steps) {
-    if (a->collecting && a->npool && steps > a->pool_least + a->pool_least / 16) {
+    if (a->collecting == 1 && a->npool && steps > a->pool_least + a->pool_least / 16) {
         if (steps < a->skip_least) a->skip_least = steps;
         return 0;
     }
@@ -970,11 +1068,39 @@ static uint64_t list_transfers(uint32_t N, const oc__radices *r) {
     return total;
 }
 
+/* At spread=0, a proven lower bound on a list's steps from what is already counted (the bound
+ * in ticks claims none): every stage takes at least ceil(units / C) steps, its busiest link in
+ * transfers, one colour each; the ring stage its mapped steps when it was mapped alone
+ * (ring_stage_cost), else ceil(load / C) (one block a transfer); a stage not counted, 0. With
+ * it a list whose time bound ties the best mapped list and whose steps are no fewer is decided
+ * by the order of offer, unmapped (a full tie goes to the earlier offer): at N = 4096, k = 2,
+ * 128 lists tie at 322 steps and 10.234 ms. 0 at spread=1 (the bound is in steps there). */
+static uint64_t counted_steps(const ag_search *a, const oc__radices *r) {
+    if (!a->unspread) return 0;
+    const uint32_t N = a->N;
+    if (r->k == 1) return oc__ceil_div(ring_load(N, N), a->C);
+    const uint64_t V = oc__radices_product(r);
+    const memo *ring = memo_find(a->ringcost, a->capringcost, V, 0, r->m[0]);
+    const memo *ring_count = memo_find(a->loads, a->caploads, V, V / r->m[0], r->m[0]);
+    uint64_t steps = oc__ceil_div(ring_load(N, r->m[0]), a->C);
+    if (ring_count && oc__ceil_div(ring_count->load, a->C) > steps)
+        steps = oc__ceil_div(ring_count->load, a->C);
+    if (ring && ring->exact && ring->units > steps) steps = ring->units;
+    uint64_t W = V / r->m[0];
+    for (uint32_t j = 1; j < r->k; j++) {
+        W /= r->m[j];
+        const memo *e = memo_find(a->loads, a->caploads, V, W, r->m[j]);
+        if (e) steps += oc__ceil_div(e->units, a->C);
+    }
+    return steps;
+}
+
 static int offer_list(ag_search *a, const oc__radices *r, uint64_t steps) {
     char text[256];
     oc__radices_format(r, text, sizeof text);
     const char *kv[] = {"radices", text};
     oc__bound b = bound_of(a, steps, BOUND_NAME);
+    if (a->unspread) b.steps = counted_steps(a, r);
     b.transfers = list_transfers(a->N, r);
     a->offered++;
     return oc__search_offer(a->s, &b, 1, kv);
@@ -1010,16 +1136,14 @@ static int exact_stages(ag_search *a, const oc__radices *r, uint64_t cheap_total
         uint32_t j = UINT32_MAX;
         for (uint32_t i = 0; i < r->k; i++)
             if (!counted[i] && (j == UINT32_MAX || r->m[i] < r->m[j])) j = i;
-        uint64_t load;
-        int e;
-        int rc = exact_load(a, V, W[j], r->m[j], &load, &e);
+        stage_count c;
+        int rc = exact_load(a, V, W[j], r->m[j], &c);
         if (rc) return rc;
         counted[j] = 1;
-        val[j] =
-            j == 0 ? ring_steps(a, load)
-                   : stage_of(a, load, big_known(a->N, W[j] * r->m[j], W[j]), V / (W[j] * r->m[j]));
-        if (j == 0 && val[j] < cheap[0]) val[j] = cheap[0];
-        if (j > 0) ex &= e;
+        val[j] = j == 0 ? ring_steps(a, c.load)
+                        : stage_counted(a, &c, big_known(a->N, W[j] * r->m[j], W[j]));
+        if (val[j] < cheap[j]) val[j] = cheap[j];
+        if (j > 0) ex &= c.exact;
         if (val[j] > cheap[j]) partial += val[j] - cheap[j];
         if (n + 1 < r->k && partial > checked) {
             checked = partial;
@@ -1148,6 +1272,7 @@ static int ring_stage_cost(ag_search *a, const oc__radices *r, uint64_t *units, 
     e->used = 1;
     e->exact = *ok = rc == 0;
     e->load = *units = a->unspread ? (uint64_t)floor(t / a->tick) : steps;
+    e->units = steps; /* counted_steps reads the mapped steps at spread=0 */
     return 0;
 }
 
@@ -1288,6 +1413,23 @@ static int try_list(ag_search *a, const oc__radices *r) {
             if (!a->candidates++ || steps < a->cand_steps) a->cand_steps = steps;
             return 0;
         }
+        /* Still able to win: its ring stage mapped alone (once per V and m_1, as settle_pool
+         * does), the model's own cost of that round, which may sit far above its load (1.7
+         * times at w = 1 for m_1 = 3), before the whole list is offered and mapped. */
+        uint64_t ring_mapped = 0;
+        int ok = 0;
+        if (!a->s->budget || a->s->budget >= oc__radices_product(r) * r->m[0])
+            if ((rc = ring_stage_cost(a, r, &ring_mapped, &ok))) return rc;
+        if (ok && ring_mapped + rest > steps) {
+            steps = ring_mapped + rest;
+            b = bound_of(a, steps, BOUND_NAME);
+            yes = may_win(a, &b, steps);
+            if (yes < 0) return yes;
+            if (!yes) {
+                if (!a->candidates++ || steps < a->cand_steps) a->cand_steps = steps;
+                return 0;
+            }
+        }
     }
     return offer_list(a, r, steps);
 }
@@ -1390,7 +1532,8 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
             int q = may_win(a, &quick, fixed + any);
             if (q < 0) return q;
             if (!q) {
-                if (!a->families++ || quick.steps < a->fam_steps) a->fam_steps = quick.steps;
+                /* (the bound's own units: at spread=0 quick.steps is 0, its ticks are these) */
+                if (!a->families++ || fixed + any < a->fam_steps) a->fam_steps = fixed + any;
                 continue;
             }
             if (stage_cheap(a, R * m, 1, m, &st)) return OC_ENOMEM;
@@ -1405,7 +1548,8 @@ static int expand(ag_search *a, uint64_t R, uint64_t fixed) {
         int yes = may_win(a, &b, fixed + st + more);
         if (yes < 0) return yes;
         if (!yes) {
-            if (!a->families++ || b.steps < a->fam_steps) a->fam_steps = b.steps;
+            const uint64_t fam = fixed + st + more;
+            if (!a->families++ || fam < a->fam_steps) a->fam_steps = fam;
             continue;
         }
         a->cur.m[a->cur.k++] = (uint32_t)m;
@@ -1455,6 +1599,11 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
             nseeds++;
         }
     }
+    if (a.unspread) { /* the seeds' spread=1 stage bounds must not stand for ticks later */
+        free(a.cheap);
+        a.cheap = NULL;
+        a.ncheap = a.capcheap = 0;
+    }
     for (size_t n = 0; n < 3 && !rc; n++) { /* the three best seeds, in order */
         size_t best = SIZE_MAX;
         for (size_t i = 0; i < nseeds; i++)
@@ -1471,21 +1620,25 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     if (!rc) rc = rest_bounds_k(&a);
     /* The first pass keeps the lists that could win (the essay's "Order"); when what it
      * skipped without a proof is beaten by the best of them, they are offered and that is the
-     * search; else the second pass offers, as a single pass always did. */
+     * search; else the second pass does the same without the guessed skip, against the
+     * incumbent the first mapped (only a pool past its size skips then); else the third
+     * offers, as a single pass always did. */
     a.skip_least = UINT64_MAX;
     int settled = 0;
-    for (int pass = 0; pass < 2 && !rc && !settled; pass++) {
-        a.collecting = pass == 0;
+    for (int pass = 0; pass < 3 && !rc && !settled; pass++) {
+        a.collecting = pass < 2 ? pass + 1 : 0;
+        a.skip_least = UINT64_MAX;
+        a.npool = 0; /* what an unsettled pass left is walked again */
         /* One stage: radices=N and every V up to 2N (the same exchange, see above). */
         for (uint64_t V = N; V <= 2ull * N && !rc && (!kpin || kpin == 1); V++) {
             oc__radices one = {.k = 1, .m = {(uint32_t)V}};
             rc = try_list(&a, &one);
         }
         if (!rc) rc = expand(&a, 1, 0);
-        if (!rc && pass == 0) {
+        if (!rc && pass < 2) {
             a.collecting = 0;
             rc = settle_pool(&a, &settled);
-            if (!settled) { /* the second pass counts and logs afresh; its dominance table is
+            if (!settled) { /* the next pass counts and logs afresh; its dominance table is
                              * rebuilt (a list that set it must not find itself dominated) */
                 a.families = a.candidates = a.dominated = 0;
                 a.fam_steps = a.cand_steps = 0;

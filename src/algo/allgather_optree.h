@@ -1,6 +1,6 @@
 /*
  * allgather_optree.h — what OpTree's all-gather (allgather_optree.c) shows outside its file: the
- * exact load of one stage, as its radix search counts it, for the test that checks the search's
+ * exact counts of one stage, as its radix search counts it, for the test that checks the search's
  * fast counts (per segment, per residue) against routing every transfer one by one
  * (tests/test_optree_pinned.c). Nothing else calls it.
  */
@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-/* How oc__optree_stage_load counts. */
+/* How oc__optree_stage_counts counts. */
 typedef enum oc__optree_count {
     OC__OPTREE_COUNT_SEARCH, /* as the search does: per segment or per residue where it applies */
     OC__OPTREE_COUNT_ROUTED  /* every transfer stage_sends() gives, routed one by one */
@@ -17,8 +17,10 @@ typedef enum oc__optree_count {
 
 /* The stage of radix m whose partners are W positions apart, of V positions on N nodes (V in
  * N..2N, W * m dividing V): the busiest directed link's load in blocks (or the volume bound,
- * when larger) in *load, and *exact 0 when a transfer is at exactly N/2 nodes. 0 or OC_ENOMEM. */
-int oc__optree_stage_load(uint32_t N, uint64_t V, uint64_t W, uint32_t m, oc__optree_count how,
-                          uint64_t *load, int *exact);
+ * when larger) in *load, the same in transfers (each weighing 1, as the ring colours them at
+ * spread=0) in *units, the least number of blocks a transfer carries in *least, and *exact 0
+ * when a transfer is at exactly N/2 nodes. 0 or OC_ENOMEM. */
+int oc__optree_stage_counts(uint32_t N, uint64_t V, uint64_t W, uint32_t m, oc__optree_count how,
+                            uint64_t *load, uint64_t *units, uint64_t *least, int *exact);
 
 #endif
