@@ -37,6 +37,7 @@
 #include "algo/allgather_optree.h"
 #include "algo/algos.h"
 #include "algo/radix.h"
+#include "core/progress.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -877,6 +878,9 @@ static int exact_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, stage_co
                            .exact = e->exact};
         return 0;
     }
+    /* A count walks every node (65536 at the largest N, thousands of counts a search): the
+     * caller's stop is heard between counts, not only inside the candidates' mapped rounds. */
+    if (oc__stop_here.progress && oc__stop_poll()) return OC_ECANCELED;
     int ties = 0, rc = segment_load(a, V, W, m, &c->load, a->unspread, &c->units, &c->least);
     if (rc < 0) return rc;
     if (!rc && V == W * m && W >= 2) {
@@ -1037,6 +1041,16 @@ static int may_win(ag_search *a, const oc__bound *b, uint64_t steps) {
         return 0;
     }
     return oc__search_can_win(a->s, b);
+}
+
+/* may_win for a list of `steps` steps, its bound made here (into *b); a list that cannot win is
+ * counted among the candidates passed over, with the fewest steps of those. 1: it may win; 0:
+ * passed over; < 0: an error. */
+static int may_win_counted(ag_search *a, uint64_t steps, oc__bound *b) {
+    *b = bound_of(a, steps, BOUND_NAME);
+    int yes = may_win(a, b, steps);
+    if (!yes && (!a->candidates++ || steps < a->cand_steps)) a->cand_steps = steps;
+    return yes;
 }
 
 /* A lower bound on a list's transfers (oc__bound.transfers), so that the search does not
@@ -1372,13 +1386,9 @@ static int settle_pool(ag_search *a, int *done) {
 static int try_list(ag_search *a, const oc__radices *r) {
     uint64_t steps;
     if (list_bound(a, r, &steps)) return OC_ENOMEM;
-    oc__bound b = bound_of(a, steps, BOUND_NAME);
-    int yes = may_win(a, &b, steps);
-    if (yes < 0) return yes;
-    if (!yes) {
-        if (!a->candidates++ || steps < a->cand_steps) a->cand_steps = steps;
-        return 0;
-    }
+    oc__bound b;
+    int yes = may_win_counted(a, steps, &b);
+    if (yes <= 0) return yes;
     if (a->collecting) return pool_add(a, r, steps); /* counted if it comes first (settle_pool) */
     if (r->k >= 2) { /* the exact count, and the best list per ring stage */
         /* Same V and m_1: the same ring-stage round (the same transfers in the same order),
@@ -1406,13 +1416,7 @@ static int try_list(ag_search *a, const oc__radices *r) {
             f->used = 1;
             f->load = rest;
         }
-        b = bound_of(a, steps, BOUND_NAME);
-        yes = may_win(a, &b, steps);
-        if (yes < 0) return yes;
-        if (!yes) {
-            if (!a->candidates++ || steps < a->cand_steps) a->cand_steps = steps;
-            return 0;
-        }
+        if ((yes = may_win_counted(a, steps, &b)) <= 0) return yes;
         /* Still able to win: its ring stage mapped alone (once per V and m_1, as settle_pool
          * does), the model's own cost of that round, which may sit far above its load (1.7
          * times at w = 1 for m_1 = 3), before the whole list is offered and mapped. */
@@ -1422,13 +1426,7 @@ static int try_list(ag_search *a, const oc__radices *r) {
             if ((rc = ring_stage_cost(a, r, &ring_mapped, &ok))) return rc;
         if (ok && ring_mapped + rest > steps) {
             steps = ring_mapped + rest;
-            b = bound_of(a, steps, BOUND_NAME);
-            yes = may_win(a, &b, steps);
-            if (yes < 0) return yes;
-            if (!yes) {
-                if (!a->candidates++ || steps < a->cand_steps) a->cand_steps = steps;
-                return 0;
-            }
+            if ((yes = may_win_counted(a, steps, &b)) <= 0) return yes;
         }
     }
     return offer_list(a, r, steps);
@@ -1692,6 +1690,9 @@ static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint3
                        uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     int rc = oc__radices_need(params, optree_params, nodes, why, len);
     if (rc) return rc;
+    /* a plan walks every position (the search plans each list it maps): a stop heard here too */
+    if (oc__stop_here.progress && oc__stop_poll())
+        return oc__fail(why, len, OC_ECANCELED, "cancelled");
     optree *t = calloc(1, sizeof *t);
     if (!t) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     rc = optree_choose(nodes, params, t, why, len);
