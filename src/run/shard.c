@@ -366,6 +366,21 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
         /* one chunk's cells, and the heap its contribution sets fragment to (oc__spec) */
         const uint64_t per = oc__verifier_state_bytes(spec, 1) + spec->chunk_heap;
         /* a one-chunk shard: its cells, and as much again for a round's staging and growth */
+        if (!families && 2 * per > plan->target && plan->target < plan->share) {
+            /* The budget would hold it: what binds is the shard size (OC_VERIFY_SHARD_BYTES),
+             * which a reduction's shards are held to, each generating the schedule again. */
+            char cap[32];
+            oc__format_bytes(need, sizeof need, 2 * per);
+            oc__format_bytes(cap, sizeof cap, plan->target);
+            return oc__fail(why, len, OC_ETOOBIG,
+                            "verifying %s on %u nodes needs %s for one chunk (its %u node "
+                            "states%s, twice for a round's staging), more than the verifier's "
+                            "shard size of %s (not a memory budget: a larger budget does not "
+                            "change it)",
+                            oc_collective_name(spec->coll), spec->nodes, need, spec->nodes,
+                            spec->chunk_heap ? " with their fragmented contributor sets" : "",
+                            cap);
+        }
         if (!families && 2 * per > plan->target) {
             oc__format_bytes(need, sizeof need, 2 * per * (plan->threads + 1));
             return oc__fail(why, len, OC_ETOOBIG,
