@@ -257,6 +257,10 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allreduce_dbtree)                                                                            \
     X(broadcast_tcp1split)                                                                         \
     X(broadcast_chains)                                                                            \
+    X(broadcast_ktree)                                                                          \
+    X(gather_ktree)                                                                             \
+    X(gossip_kautz)                                                                             \
+    X(alltoall_kautz)                                                                           \
     X(alltoall_onestage)                                                                           \
     X(alltoall_optree)                                                                             \
     X(alltoall_pairwise)                                                                           \
