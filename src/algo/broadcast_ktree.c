@@ -79,8 +79,7 @@ static int bk_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
     plan->state = st;
     st->d = (uint32_t)d;
     st->q = q;
-    if ((rc = oc__sf_tree(nodes, st->d, &st->parent, &st->depth, &st->height, why, len)))
-        return rc;
+    if ((rc = oc__sf_tree(nodes, st->d, &st->parent, &st->depth, &st->height, why, len))) return rc;
     plan->rounds = nodes > 1 ? q + st->height - 1 : 0;
     plan->spec.max_round = nodes;
     plan->spec.units = transfers;
@@ -101,8 +100,8 @@ static int bk_generate(const oc__plan *plan, oc__emit *e) {
         for (uint32_t x = 1; x < P; x++) {
             /* position x (depth j) receives piece t - j in round t */
             if (t < st->depth[x] || t - st->depth[x] >= st->q) continue;
-            int rc = oc__emit_transfer(e, (root + st->parent[x]) % P, (root + x) % P,
-                                       OC_OP_COPY, (uint32_t)(t - st->depth[x]), 1);
+            int rc = oc__emit_transfer(e, (root + st->parent[x]) % P, (root + x) % P, OC_OP_COPY,
+                                       (uint32_t)(t - st->depth[x]), 1);
             if (rc) return rc;
         }
         int rc = oc__emit_round(e);

@@ -61,8 +61,7 @@ static int gk_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
     if (!st) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     plan->state = st;
     st->d = (uint32_t)d;
-    if ((rc = oc__sf_tree(nodes, st->d, &st->parent, &st->depth, &st->height, why, len)))
-        return rc;
+    if ((rc = oc__sf_tree(nodes, st->d, &st->parent, &st->depth, &st->height, why, len))) return rc;
     uint64_t units = 0;
     for (uint32_t x = 1; x < nodes; x++)
         units += st->depth[x];
@@ -124,8 +123,8 @@ static int gk_search(const oc__search_in *in, oc__search *s, char *why, size_t l
 
 const oc__algo oc__algo_gather_ktree = {
     .info = {"ktree", OC_GATHER, "star",
-             "gather up one fixed d-ary tree: tuned once, every block a level a round",
-             "", "S rounds (1 + d + ... + d^S >= N); one tuning",
+             "gather up one fixed d-ary tree: tuned once, every block a level a round", "",
+             "S rounds (1 + d + ... + d^S >= N); one tuning",
              "degree=searched 1..min(k, N-1): children a processor"},
     .param_names = names,
     .plan = gk_plan,

@@ -101,14 +101,13 @@ static uint32_t bfs(const oc__sf_graph *g, uint32_t s, uint32_t *dist, uint32_t 
     return tail == P ? far : NONE;
 }
 
-int oc__sf_graph_build(oc__sf_graph *g, uint32_t P, uint32_t d, int family, char *why,
-                       size_t len) {
+int oc__sf_graph_build(oc__sf_graph *g, uint32_t P, uint32_t d, int family, char *why, size_t len) {
     memset(g, 0, sizeof *g);
     if (P == 0 || d == 0 || P > OC_SF_MAX_NODES || d > 64)
-        return oc__fail(why, len, OC_EINVAL, "a fixed digraph of %u processors and degree %u",
-                        P, d);
-    int rc = oc__budget_check((uint64_t)P * d * 12 + (uint64_t)P * 8, "the fixed digraph", why,
-                              len);
+        return oc__fail(why, len, OC_EINVAL, "a fixed digraph of %u processors and degree %u", P,
+                        d);
+    int rc =
+        oc__budget_check((uint64_t)P * d * 12 + (uint64_t)P * 8, "the fixed digraph", why, len);
     if (rc) return rc;
     g->P = P;
     g->d = d;
@@ -217,8 +216,10 @@ static int routes_build(const oc__sf_graph *g, oc__sf_routes *r, int alltoall, r
     memset(r, 0, sizeof *r);
     const uint32_t P = g->P, d = g->d, R = g->diameter;
     if (R == NONE)
-        return oc__fail(why, len, OC_EINVAL, "the digraph of degree %u on %u processors is not "
-                                             "strongly connected", d, P);
+        return oc__fail(why, len, OC_EINVAL,
+                        "the digraph of degree %u on %u processors is not "
+                        "strongly connected",
+                        d, P);
     const uint64_t A = (uint64_t)P * d, B = (uint64_t)R * A;
     const uint64_t entries = (alltoall ? g->distance_sum : (uint64_t)P * (P - 1)) + B;
     int rc = oc__budget_check(B * 20 + entries * 4 + (uint64_t)P * 20, "the fixed digraph's routes",
@@ -318,8 +319,7 @@ static int route_alltoall(const oc__sf_graph *g, uint32_t s, uint32_t *load, rou
     }
     for (uint32_t q = 1; q < P; q++) {
         const uint32_t v = w->queue[q];
-        load[(uint64_t)(w->dist[v] - 1) * A + g->in_arc[(size_t)v * d + w->pick[v]]] +=
-            w->size[v];
+        load[(uint64_t)(w->dist[v] - 1) * A + g->in_arc[(size_t)v * d + w->pick[v]]] += w->size[v];
     }
     if (!place) return 0;
     /* every packet s -> v placed on each arc of its path, hop h in round h */
@@ -353,8 +353,8 @@ int oc__sf_routes_emit(const oc__sf_graph *g, const oc__sf_routes *r, uint32_t q
                 uint64_t j = i + 1;
                 while (j < r->start[b + 1] && r->label[j] == r->label[j - 1] + 1)
                     j++;
-                int rc = oc__emit_transfer(e, u, v, OC_OP_COPY, r->label[i] * q,
-                                           (uint32_t)(j - i) * q);
+                int rc =
+                    oc__emit_transfer(e, u, v, OC_OP_COPY, r->label[i] * q, (uint32_t)(j - i) * q);
                 if (rc) return rc;
                 i = j;
             }
@@ -381,7 +381,8 @@ int oc__sf_tree(uint32_t P, uint32_t d, uint32_t **parent, uint32_t **depth, uin
                 char *why, size_t len) {
     *parent = *depth = NULL;
     *height = 0;
-    if (P == 0 || d == 0) return oc__fail(why, len, OC_EINVAL, "a tree of %u nodes, degree %u", P, d);
+    if (P == 0 || d == 0)
+        return oc__fail(why, len, OC_EINVAL, "a tree of %u nodes, degree %u", P, d);
     int rc = oc__budget_check((uint64_t)P * 8, "the tree", why, len);
     if (rc) return rc;
     uint32_t *par = malloc((size_t)P * sizeof *par), *dep = malloc((size_t)P * sizeof *dep);
@@ -451,8 +452,10 @@ static const char *family_name(int family) {
 /* family=kautz|debruijn (default kautz) into *family; OC_EINVAL naming the choices. */
 static int read_family(const oc_kv *params, int *family, char *why, size_t len) {
     const char *f = oc_kv_get(params, "family");
-    if (!f || !strcmp(f, "kautz")) *family = OC_SF_KAUTZ;
-    else if (!strcmp(f, "debruijn")) *family = OC_SF_DEBRUIJN;
+    if (!f || !strcmp(f, "kautz"))
+        *family = OC_SF_KAUTZ;
+    else if (!strcmp(f, "debruijn"))
+        *family = OC_SF_DEBRUIJN;
     else
         return oc__fail(why, len, OC_EINVAL, "kautz: family=%s: expected kautz or debruijn", f);
     return 0;

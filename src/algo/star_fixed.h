@@ -18,11 +18,11 @@ enum { OC_SF_KAUTZ = 0, OC_SF_DEBRUIJN = 1 };
 #define OC_SF_MAX_NODES 1024u
 
 typedef struct oc__sf_graph {
-    uint32_t P, d;  /* processors; at most d arcs out of and into each */
-    uint32_t *out;  /* P x d out-neighbours, UINT32_MAX past the last */
-    uint32_t *in;   /* P x d in-neighbours, UINT32_MAX past the last */
-    uint32_t *in_arc; /* P x d: the arc (u d + i) of each in-neighbour */
-    uint32_t diameter; /* UINT32_MAX when not strongly connected */
+    uint32_t P, d;         /* processors; at most d arcs out of and into each */
+    uint32_t *out;         /* P x d out-neighbours, UINT32_MAX past the last */
+    uint32_t *in;          /* P x d in-neighbours, UINT32_MAX past the last */
+    uint32_t *in_arc;      /* P x d: the arc (u d + i) of each in-neighbour */
+    uint32_t diameter;     /* UINT32_MAX when not strongly connected */
     uint64_t distance_sum; /* the sum of dist(s, v) over ordered pairs */
 } oc__sf_graph;
 
@@ -36,9 +36,9 @@ void oc__sf_graph_free(oc__sf_graph *g);
  * grouped by round and, within a round, by arc in the order they were added. */
 typedef struct oc__sf_routes {
     uint32_t rounds;
-    uint64_t arcs;      /* P x d arc slots: arc u d + i is u -> out[u d + i] */
-    uint64_t *start;    /* rounds x arcs + 1 bucket starts into label[] */
-    uint32_t *label;    /* the labels (a block, or an all-to-all packet) */
+    uint64_t arcs;   /* P x d arc slots: arc u d + i is u -> out[u d + i] */
+    uint64_t *start; /* rounds x arcs + 1 bucket starts into label[] */
+    uint32_t *label; /* the labels (a block, or an all-to-all packet) */
     uint64_t entries;
     uint64_t padded;    /* entries added only to keep an arc busy (see star_fixed.c) */
     uint64_t max_round; /* the most entries of one round */
