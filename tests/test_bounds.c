@@ -696,6 +696,21 @@ static void test_other_networks(void) {
     near(&b, 2 + 3, "two tunings", "star all-reduce k=1 D=1");
     bound_of(OC_ALLREDUCE, "star", "k=2 D=100", 8, 1, &b); /* 1 + 2 + 4 < 8: depth 3 */
     near(&b, 100 + 3, "Moore", "star all-reduce k=2 D=100");
+    /* the star's all-to-all tuned once (bounds_star.c): out-degree 3, so from one processor at
+     * most 3, 9, 27 lie 1, 2, 3 arcs away and the other 60 of 99 at 4 or more: the distances
+     * sum to 3 + 18 + 81 + 240 = 342, ceil(342 / 3) = 114 messages after D; tuning twice costs
+     * 200 + ceil(99 / 3) = 233; the least is 214 (the capacity alone: 133) */
+    bound_of(OC_ALLTOALL, "star", "k=3 D=100", 100, 1, &b);
+    near(&b, 100 + 114, "Moore distance sum", "star all-to-all P=100 k=3 D=100");
+    /* P = 12, D = 1: one tuning 1 + ceil((3 + 2 x 8) / 3) = 8, two tunings 2 + ceil(11 / 3) = 6,
+     * above the capacity's 1 + 4 */
+    bound_of(OC_ALLTOALL, "star", "k=3 D=1", 12, 1, &b);
+    near(&b, 2 + 4, "two tunings", "star all-to-all P=12 k=3 D=1");
+    /* 10 messages a packet (L = 10 tau-bytes each, 100 bytes), P = 5, k = 2, D = 200: distances
+     * 2 x 1 + 2 x 2 = 6, one tuning 200 + ceil(6 x 10 / 2) x 10 = 500; two tunings 400 +
+     * ceil(4 x 10 / 2) x 10 = 600; the capacity alone 400 */
+    bound_of(OC_ALLTOALL, "star", "k=2 D=200 L=10", 5, 100, &b);
+    near(&b, 200 + 30 * 10, "Moore distance sum", "star all-to-all P=5 k=2 L=10");
     /* the direct networks' bisection (ts 1 us, tm 1 ns a byte): the 8x8 torus, all ports: 32 x 32
      * units cross 16 links a direction, 64 units, above (N - 1) / 4; the diameter 8 steps */
     bound_of(OC_ALLTOALL, "torus", "dims=8x8 ports=all", 64, 1000, &b);

@@ -117,11 +117,9 @@ static int bk_search(const oc__search_in *in, oc__search *s, char *why, size_t l
     int rc = oc__sf_degrees(in, "ktree", &dmax, why, len);
     if (rc) return rc;
     uint64_t dpin = 0, qpin = 0;
-    if (pd && oc_parse_u64(pd, 1, 64, &dpin))
-        return oc__fail(why, len, OC_EINVAL, "ktree: degree=%s: expected 1 to 64", pd);
-    if (pq && oc_parse_u64(pq, 1, KTREE_MAX_PIECES, &qpin))
-        return oc__fail(why, len, OC_EINVAL, "ktree: pieces=%s: expected 1 to %u", pq,
-                        KTREE_MAX_PIECES);
+    if ((pd && (rc = oc__kv_u64(in->params, "degree", 3, 1, 64, &dpin, why, len))) ||
+        (pq && (rc = oc__kv_u64(in->params, "pieces", 1, 1, KTREE_MAX_PIECES, &qpin, why, len))))
+        return rc;
     const oc__star_cfg *star = oc__netcfg_star(&in->net->cfg);
     const double m = star->L >= 1 && in->bytes ? ceil((double)in->bytes / star->L) : 1;
     const uint64_t n = in->nodes - 1;

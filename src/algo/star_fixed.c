@@ -529,8 +529,7 @@ int oc__sf_kautz_search(const oc__search_in *in, oc__search *s, char *why, size_
     if (rc) return rc;
     uint64_t dpin = 0;
     int fpin = -1;
-    if (pd && oc_parse_u64(pd, 1, 64, &dpin))
-        return oc__fail(why, len, OC_EINVAL, "kautz: degree=%s: expected 1 to 64", pd);
+    if (pd && (rc = oc__kv_u64(in->params, "degree", 3, 1, 64, &dpin, why, len))) return rc;
     if (pf && (rc = read_family(in->params, &fpin, why, len))) return rc;
     oc__formula_in f;
     if ((rc = in->figures(in, in->coll, 1, &f, why, len))) return rc;
