@@ -59,6 +59,28 @@
 
 #define NONE UINT32_MAX
 
+/* A digraph of the family, with its diameter and distance sum (a BFS from every processor). */
+typedef struct sf_graph {
+    uint32_t P, d;         /* processors; at most d arcs out of and into each */
+    uint32_t *out;         /* P x d out-neighbours, UINT32_MAX past the last */
+    uint32_t *in;          /* P x d in-neighbours, UINT32_MAX past the last */
+    uint32_t *in_arc;      /* P x d: the arc (u d + i) of each in-neighbour */
+    uint32_t diameter;     /* UINT32_MAX when not strongly connected */
+    uint64_t distance_sum; /* the sum of dist(s, v) over ordered pairs */
+} sf_graph;
+
+/* The routes of a store-and-forward schedule: entries (round, arc, label), grouped by round and,
+ * within a round, by arc in the order they were placed. */
+typedef struct sf_routes {
+    uint32_t rounds;
+    uint64_t arcs;   /* P x d arc slots: arc u d + i is u -> out[u d + i] */
+    uint64_t *start; /* rounds x arcs + 1 bucket starts into label[] */
+    uint32_t *label; /* the labels (a block, or an all-to-all packet) */
+    uint64_t entries;
+    uint64_t padded;    /* entries added only to keep an arc busy (the essay) */
+    uint64_t max_round; /* the most entries of one round */
+} sf_routes;
+
 static uint32_t arc_head(uint32_t P, uint32_t d, int family, uint32_t u, uint32_t j) {
     if (d == 1) return (u + 1) % P;
     if (family == OC_SF_KAUTZ) {
@@ -68,7 +90,7 @@ static uint32_t arc_head(uint32_t P, uint32_t d, int family, uint32_t u, uint32_
     return (uint32_t)(((uint64_t)d * u + j) % P);
 }
 
-void oc__sf_graph_free(oc__sf_graph *g) {
+static void sf_graph_free(sf_graph *g) {
     if (!g) return;
     free(g->out);
     free(g->in);
@@ -78,8 +100,7 @@ void oc__sf_graph_free(oc__sf_graph *g) {
 
 /* A BFS from s into dist (NONE: unreached), queue of P words; returns the farthest distance and
  * adds the distances to *sum; NONE when some processor is unreached. */
-static uint32_t bfs(const oc__sf_graph *g, uint32_t s, uint32_t *dist, uint32_t *queue,
-                    uint64_t *sum) {
+static uint32_t bfs(const sf_graph *g, uint32_t s, uint32_t *dist, uint32_t *queue, uint64_t *sum) {
     const uint32_t P = g->P, d = g->d;
     for (uint32_t v = 0; v < P; v++)
         dist[v] = NONE;
@@ -101,7 +122,7 @@ static uint32_t bfs(const oc__sf_graph *g, uint32_t s, uint32_t *dist, uint32_t 
     return tail == P ? far : NONE;
 }
 
-int oc__sf_graph_build(oc__sf_graph *g, uint32_t P, uint32_t d, int family, char *why, size_t len) {
+static int sf_graph_build(sf_graph *g, uint32_t P, uint32_t d, int family, char *why, size_t len) {
     memset(g, 0, sizeof *g);
     if (P == 0 || d == 0 || P > OC_SF_MAX_NODES || d > 64)
         return oc__fail(why, len, OC_EINVAL, "a fixed digraph of %u processors and degree %u", P,
@@ -158,11 +179,11 @@ out:
     free(dist);
     free(queue);
     free(indeg);
-    if (rc) oc__sf_graph_free(g);
+    if (rc) sf_graph_free(g);
     return rc;
 }
 
-void oc__sf_routes_free(oc__sf_routes *r) {
+static void sf_routes_free(sf_routes *r) {
     if (!r) return;
     free(r->start);
     free(r->label);
@@ -187,7 +208,7 @@ static void work_free(route_work *w) {
 /* Chooses, for source s, every other processor's in-arc (w->pick[v], an index into g->in): an
  * in-neighbour one hop nearer to s, the one whose arc of round dist[v] carries least in load[]
  * (rounds x arcs counts, round t at index (t - 1) A). Leaves dist and the BFS order in w. */
-static void choose(const oc__sf_graph *g, uint32_t s, const uint32_t *load, route_work *w) {
+static void choose(const sf_graph *g, uint32_t s, const uint32_t *load, route_work *w) {
     const uint32_t P = g->P, d = g->d;
     const uint64_t A = (uint64_t)P * d;
     uint64_t ignored = 0;
@@ -208,11 +229,11 @@ static void choose(const oc__sf_graph *g, uint32_t s, const uint32_t *load, rout
 
 /* The shared part: allocates the buckets for g->diameter rounds, calls route(...) twice (count,
  * then place; the same choices both times, made again from the same loads), pads idle arcs. */
-typedef int (*route_fn)(const oc__sf_graph *g, uint32_t s, uint32_t *load, route_work *w,
-                        oc__sf_routes *r, int place);
+typedef int (*route_fn)(const sf_graph *g, uint32_t s, uint32_t *load, route_work *w, sf_routes *r,
+                        int place);
 
-static int routes_build(const oc__sf_graph *g, oc__sf_routes *r, int alltoall, route_fn route,
-                        char *why, size_t len) {
+static int routes_build(const sf_graph *g, sf_routes *r, int alltoall, route_fn route, char *why,
+                        size_t len) {
     memset(r, 0, sizeof *r);
     const uint32_t P = g->P, d = g->d, R = g->diameter;
     if (R == NONE)
@@ -287,12 +308,12 @@ out:
     free(load);
     free(snap);
     work_free(&w);
-    if (rc) oc__sf_routes_free(r);
+    if (rc) sf_routes_free(r);
     return rc;
 }
 
-static int route_gossip(const oc__sf_graph *g, uint32_t s, uint32_t *load, route_work *w,
-                        oc__sf_routes *r, int place) {
+static int route_gossip(const sf_graph *g, uint32_t s, uint32_t *load, route_work *w, sf_routes *r,
+                        int place) {
     const uint32_t P = g->P, d = g->d;
     const uint64_t A = r->arcs;
     choose(g, s, load, w);
@@ -305,8 +326,8 @@ static int route_gossip(const oc__sf_graph *g, uint32_t s, uint32_t *load, route
     return 0;
 }
 
-static int route_alltoall(const oc__sf_graph *g, uint32_t s, uint32_t *load, route_work *w,
-                          oc__sf_routes *r, int place) {
+static int route_alltoall(const sf_graph *g, uint32_t s, uint32_t *load, route_work *w,
+                          sf_routes *r, int place) {
     const uint32_t P = g->P, d = g->d;
     const uint64_t A = r->arcs;
     choose(g, s, load, w);
@@ -335,15 +356,15 @@ static int route_alltoall(const oc__sf_graph *g, uint32_t s, uint32_t *load, rou
     return 0;
 }
 
-int oc__sf_routes_gossip(const oc__sf_graph *g, oc__sf_routes *r, char *why, size_t len) {
+static int sf_routes_gossip(const sf_graph *g, sf_routes *r, char *why, size_t len) {
     return routes_build(g, r, 0, route_gossip, why, len);
 }
 
-int oc__sf_routes_alltoall(const oc__sf_graph *g, oc__sf_routes *r, char *why, size_t len) {
+static int sf_routes_alltoall(const sf_graph *g, sf_routes *r, char *why, size_t len) {
     return routes_build(g, r, 1, route_alltoall, why, len);
 }
 
-int oc__sf_routes_emit(const oc__sf_graph *g, const oc__sf_routes *r, uint32_t q, oc__emit *e) {
+static int sf_routes_emit(const sf_graph *g, const sf_routes *r, uint32_t q, oc__emit *e) {
     const uint64_t A = r->arcs;
     for (uint32_t t = 0; t < r->rounds; t++) {
         for (uint64_t a = 0; a < A; a++) {
@@ -439,8 +460,8 @@ int oc__sf_degrees(const oc__search_in *in, const char *algo, uint32_t *dmax, ch
 /* ---- the kautz algorithms' plan, generator and search (gossip_kautz.c, alltoall_kautz.c) ---- */
 
 typedef struct kautz_state {
-    oc__sf_graph g;
-    oc__sf_routes r;
+    sf_graph g;
+    sf_routes r;
 } kautz_state;
 
 static const char *const kautz_params[] = {"degree", "family", NULL};
@@ -464,8 +485,8 @@ static int read_family(const oc_kv *params, int *family, char *why, size_t len) 
 void oc__sf_kautz_release(oc__plan *plan) {
     kautz_state *st = plan->state;
     if (st) {
-        oc__sf_routes_free(&st->r);
-        oc__sf_graph_free(&st->g);
+        sf_routes_free(&st->r);
+        sf_graph_free(&st->g);
     }
     free(st);
     plan->state = NULL;
@@ -489,9 +510,9 @@ int oc__sf_kautz_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
     kautz_state *st = calloc(1, sizeof *st);
     if (!st) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     plan->state = st;
-    if ((rc = oc__sf_graph_build(&st->g, nodes, (uint32_t)d, family, why, len))) return rc;
-    rc = coll == OC_ALLTOALL ? oc__sf_routes_alltoall(&st->g, &st->r, why, len)
-                             : oc__sf_routes_gossip(&st->g, &st->r, why, len);
+    if ((rc = sf_graph_build(&st->g, nodes, (uint32_t)d, family, why, len))) return rc;
+    rc = coll == OC_ALLTOALL ? sf_routes_alltoall(&st->g, &st->r, why, len)
+                             : sf_routes_gossip(&st->g, &st->r, why, len);
     if (rc || (rc = oc__plan_work("kautz", nodes, st->r.entries, why, len))) return rc;
     plan->rounds = st->r.rounds;
     plan->spec.max_round = st->r.max_round;
@@ -505,7 +526,7 @@ int oc__sf_kautz_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
 
 int oc__sf_kautz_generate(const oc__plan *plan, oc__emit *e) {
     const kautz_state *st = plan->state;
-    return oc__sf_routes_emit(&st->g, &st->r, plan->spec.q, e);
+    return sf_routes_emit(&st->g, &st->r, plan->spec.q, e);
 }
 
 /* The least sum of distances from one processor to the P - 1 others in a digraph of out-degree
