@@ -36,6 +36,7 @@ const oc__algo oc__algo_alltoall_kautz = {
              "degree=searched 1..min(k, N-1): the digraph's degree; family=searched kautz|"
              "debruijn: Imase-Itoh or Reddy-Pradhan-Kuhl"},
     .param_names = names,
+    .max_nodes = OC_SF_MAX_NODES,
     .plan = oc__sf_kautz_plan,
     .generate = oc__sf_kautz_generate,
     .release = oc__sf_kautz_release,
