@@ -5,9 +5,9 @@
  * The model's rules the proofs use. P processors; in one step a processor sends on at most k
  * lasers and receives on at most k filters (one stream each: the transfers of a round between
  * two processors); a step costs D when any filter is retuned in it (filters start untuned, so
- * the first step always pays it) plus its largest stream's messages x L tau, a message being one
- * chunk whatever its bytes. So the time is (steps that retune) D + (sum over steps of the largest
- * stream) L tau, and the bytes never enter.
+ * the first step always pays it) plus its largest stream's messages x L tau, a chunk being
+ * ceil(chunk bytes / L) messages. So the time is (steps that retune) D + (sum over steps of the
+ * largest stream, in messages) L tau.
  *  - relay depth: a holder hands a chunk to at most k others a step (its lasers), so the steps
  *    are at least ceil(log_{k+1} P) (bounds_common.c);
  *  - receive (send) capacity, in messages: the model charges a chunk ceil(chunk bytes / L)
