@@ -77,7 +77,6 @@ typedef struct sf_routes {
     uint64_t *start; /* rounds x arcs + 1 bucket starts into label[] */
     uint32_t *label; /* the labels (a block, or an all-to-all packet) */
     uint64_t entries;
-    uint64_t padded;    /* entries added only to keep an arc busy (the essay) */
     uint64_t max_round; /* the most entries of one round */
 } sf_routes;
 
@@ -273,10 +272,7 @@ static int routes_build(const sf_graph *g, sf_routes *r, int alltoall, route_fn 
     }
     memcpy(snap, load, (B + 1) * sizeof *snap);
     for (uint64_t b = 0; b < B; b++)
-        if (!load[b] && g->out[b % A] != NONE) {
-            snap[b] = 1;
-            r->padded++;
-        }
+        if (!load[b] && g->out[b % A] != NONE) snap[b] = 1;
     uint64_t at = 0;
     for (uint64_t b = 0; b < B; b++) {
         r->start[b] = at;
