@@ -247,6 +247,7 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allreduce_circulant)                                                                      \
     X(allreduce_circpipe)                                                                       \
     X(allreduce_rdk)                                                                            \
+    X(allreduce_rdg)                                                                            \
     X(scatter_tcp1)                                                                                \
     X(gather_tcp1)                                                                                 \
     X(broadcast_tcp1)                                                                              \
