@@ -31,6 +31,7 @@
  * adds no size ends the search (r = 2: only powers of two are ever reached).
  */
 #include "algo/groups.h"
+#include "algo/algos.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,4 +209,186 @@ int oc__groups_level(const oc__groups *g, uint32_t t,
         child += k;
     }
     return rc;
+}
+
+/* ---- the three rdg algorithms' plan, rounds, search and closed form ----
+ *
+ * All-reduce: every transfer reduces the whole vector (one chunk) into the receiver. All-gather:
+ * every transfer copies part A's blocks, the label range [first, first + count) of A's nodes (one
+ * chunk a block, identity labels: a class's blocks are one range). Reduce-scatter: the
+ * all-gather run backwards, each transfer turned round and reducing (round K first): where the
+ * all-gather's block b reaches every node along one tree, the reduce-scatter's contributions to
+ * block b reach its owner along the same tree reversed, each counted once. */
+
+static const char *const rdg_params[] = {"radix", NULL};
+
+/* The tree of a pinned radix, or with nothing searched (no network) of radix 4 or the least
+ * above it whose tree exists. */
+static int rdg_tree(uint32_t N, const char *text, oc__groups *g, char *why, size_t len) {
+    if (text) {
+        char *end;
+        const unsigned long r = strtoul(text, &end, 10);
+        if (!*text || *end || r < 2 || r > OC_GROUPS_MAX_RADIX)
+            return oc__fail(why, len, OC_EINVAL, "rdg: radix=%s: a number from 2 to %d", text,
+                            OC_GROUPS_MAX_RADIX);
+        const int rc = oc__groups_build(N, (uint32_t)r, g, why, len);
+        if (rc && rc != OC_ENOMEM) {
+            char inner[256];
+            snprintf(inner, sizeof inner, "%s", why);
+            return oc__fail(why, len, rc, "rdg: %s", inner);
+        }
+        return rc;
+    }
+    for (uint32_t r = N < 4 ? 2 : 4;; r++) {
+        const int rc = oc__groups_build(N, r, g, why, len);
+        if (rc != OC_EINVAL) return rc;
+    }
+}
+
+int oc__groups_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                    uint64_t bytes, const oc_kv *params, char *why, size_t len) {
+    memset(plan, 0, sizeof *plan);
+    int rc = oc__kv_only(params, rdg_params, "rdg", why, len);
+    if (rc) return rc;
+    const char *text = oc_kv_get(params, "radix");
+    if (nodes < 2 && text)
+        return oc__fail(why, len, OC_EINVAL, "rdg: radix= for %u node%s: nothing to do", nodes,
+                        nodes == 1 ? "" : "s");
+    if (nodes > OC_GROUPS_MAX_NODES)
+        return oc__fail(why, len, OC_ETOOBIG,
+                        "rdg: %u nodes, at most %d (the split tree's table is quadratic in N)",
+                        nodes, OC_GROUPS_MAX_NODES);
+    oc__groups *g = calloc(1, sizeof *g);
+    if (!g) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    if (nodes >= 2) rc = rdg_tree(nodes, text, g, why, len);
+    if (!rc) rc = oc__plan_work("rdg", nodes, g->transfers, why, len);
+    if (!rc) rc = oc__plan_begin(plan, coll, nodes, root, bytes, 1, why, len);
+    if (!rc && nodes >= 2) {
+        char v[16];
+        snprintf(v, sizeof v, "%u", g->radix);
+        if (oc_kv_set(plan->used, "radix", v)) rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
+    if (rc) {
+        oc__groups_free(g);
+        free(g);
+        return rc;
+    }
+    plan->state = g;
+    plan->rounds = g->rounds;
+    return 0;
+}
+
+void oc__groups_release(oc__plan *plan) {
+    oc__groups_free(plan->state);
+    free(plan->state);
+    plan->state = NULL;
+}
+
+typedef struct emit_as {
+    oc__emit *e;
+    oc_collective coll;
+} emit_as;
+
+static int emit_one(void *ctx, uint32_t src, uint32_t dst, uint32_t first, uint32_t count) {
+    const emit_as *a = ctx;
+    switch (a->coll) {
+    case OC_ALLREDUCE:
+        return oc__emit_transfer(a->e, src, dst, OC_OP_REDUCE, 0, 1);
+    case OC_REDUCESCATTER:
+        return oc__emit_transfer(a->e, dst, src, OC_OP_REDUCE, first, count);
+    default:
+        return oc__emit_transfer(a->e, src, dst, OC_OP_COPY, first, count);
+    }
+}
+
+int oc__groups_generate(const oc__plan *plan, oc__emit *e) {
+    const oc__groups *g = plan->state;
+    emit_as a = {e, plan->spec.coll};
+    const int back = plan->spec.coll == OC_REDUCESCATTER;
+    int rc = 0;
+    for (uint32_t i = 1; i <= g->levels && !rc; i++) {
+        const uint32_t t = back ? g->levels + 1 - i : i;
+        if (g->degree[t] && !(rc = oc__groups_level(g, t, emit_one, &a))) rc = oc__emit_round(e);
+    }
+    return rc;
+}
+
+/* The chunks the slowest circuit of round t carries, in units of one chunk at a tile's whole
+ * rate: the whole vector over floor(W / d_t) lanes (all-reduce: every circuit carries it, and
+ * the busiest tile has one with at most that share), or the largest part's blocks over floor(W /
+ * (g - 1)) lanes (the other two: a circuit carrying part A ends, or for the reduce-scatter
+ * starts, at a node on exactly g - 1 circuits). 0 when a tile has too few lanes. */
+static double round_load(const oc__groups *g, uint32_t t, oc_collective coll,
+                         const oc__formula_in *f) {
+    if (coll == OC_ALLREDUCE) return oc__formula_split(f, g->degree[t]);
+    double worst = 0;
+    uint32_t child = 0;
+    for (uint32_t i = 0; i < g->count[t]; i++) {
+        const uint32_t k = g->kids[t][i];
+        if (k > 1) {
+            uint32_t big = 0;
+            for (uint32_t j = 0; j < k; j++)
+                if (g->size[t - 1][child + j] > big) big = g->size[t - 1][child + j];
+            const double split = oc__formula_split(f, k - 1);
+            if (!(split > 0)) return 0;
+            if (big * split > worst) worst = big * split;
+        }
+        child += k;
+    }
+    return worst;
+}
+
+/* The proven least time of the tree's rounds: each alpha + the reconfiguration + its slowest
+ * circuit (round_load); < 0 when a round cannot be mapped (too few lanes for its circuits). */
+static double tree_bound(const oc__groups *g, oc_collective coll, const oc__formula_in *f) {
+    double t = 0;
+    for (uint32_t k = 1; k <= g->levels; k++) {
+        if (!g->degree[k]) continue;
+        const double load = round_load(g, k, coll, f);
+        if (!(load > 0) || !(oc__formula_split(f, g->degree[k]) > 0)) return -1;
+        t += f->step_fixed + f->reconfig_s + (f->step_time - f->step_fixed) * load;
+    }
+    return t;
+}
+
+int oc__groups_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    if (oc_kv_get(in->params, "radix") || in->nodes < 2 || in->nodes > OC_GROUPS_MAX_NODES)
+        return 0;
+    oc__formula_in f;
+    int rc = in->figures(in, in->coll, 1, &f, why, len);
+    if (rc) return rc;
+    uint64_t rmax = OC_GROUPS_MAX_RADIX < in->nodes ? OC_GROUPS_MAX_RADIX : in->nodes;
+    if (f.max_degree && f.max_degree + 1 < rmax) rmax = f.max_degree + 1;
+    if (f.lanes && f.lanes + 1 < rmax) rmax = f.lanes + 1;
+    for (uint64_t r = 2; r <= rmax && !rc; r++) {
+        oc__groups g;
+        char inner[256];
+        const int built = oc__groups_build(in->nodes, (uint32_t)r, &g, inner, sizeof inner);
+        if (built == OC_ENOMEM) return oc__fail(why, len, OC_ENOMEM, "out of memory");
+        if (built) continue; /* no tree at this radix */
+        const double t = tree_bound(&g, in->coll, &f);
+        if (t >= 0) {
+            char v[16];
+            snprintf(v, sizeof v, "%llu", (unsigned long long)r);
+            const oc__bound b = {.time_s = t,
+                                 .steps = g.rounds,
+                                 .name = "each round: alpha + reconfiguration + its largest part "
+                                         "over its share of wavelengths",
+                                 .transfers = g.transfers};
+            const char *kv[] = {"radix", v};
+            rc = oc__search_offer(s, &b, 1, kv);
+        }
+        oc__groups_free(&g);
+    }
+    return rc;
+}
+
+int oc__groups_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
+    const oc__groups *g = plan->state;
+    if (plan->spec.nodes < 2 || !in->lanes) return 0;
+    const double payload = in->step_time - in->step_fixed;
+    double bw = 0;
+    for (uint32_t t = 1; t <= g->levels; t++)
+        if (g->degree[t]) bw += payload * round_load(g, t, plan->spec.coll, in);
+    return oc__formula_circuits(rep, in, g->rounds, g->rounds, bw);
 }

@@ -6,6 +6,7 @@
 #ifndef OC_ALGO_GROUPS_H
 #define OC_ALGO_GROUPS_H
 
+#include "algo/algos.h"
 #include "core/core.h"
 
 #include <stddef.h>
@@ -42,5 +43,14 @@ int oc__groups_level(const oc__groups *g, uint32_t t,
                      int (*fn)(void *ctx, uint32_t src, uint32_t dst, uint32_t first,
                                uint32_t count),
                      void *ctx);
+
+/* The three rdg algorithms' entries (their essays: allreduce_rdg.c, allgather_rdg.c,
+ * reducescatter_rdg.c), told apart by the plan's collective. Parameter: radix. */
+int oc__groups_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
+                    uint64_t bytes, const oc_kv *params, char *why, size_t whylen);
+int oc__groups_generate(const oc__plan *plan, oc__emit *e);
+void oc__groups_release(oc__plan *plan);
+int oc__groups_search(const oc__search_in *in, oc__search *s, char *why, size_t whylen);
+int oc__groups_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep);
 
 #endif
