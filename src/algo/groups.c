@@ -81,8 +81,8 @@ static int next_level(const uint8_t *prev, uint8_t *cur, uint32_t N, uint32_t r,
 
 /* The parts of a class of n nodes at level t (n not in F_(t-1)): the fewest members of F_(t-1)
  * at least ceil(n / r), largest first, into parts[]; returns how many. */
-static uint32_t split(const uint8_t *prev, uint32_t n, uint32_t r, uint32_t *fewest,
-                      uint32_t *last, uint32_t *parts) {
+static uint32_t split(const uint8_t *prev, uint32_t n, uint32_t r, uint32_t *fewest, uint32_t *last,
+                      uint32_t *parts) {
     for (uint32_t s = 0; s <= n; s++)
         fewest[s] = s ? UINT32_MAX : 0;
     for (uint32_t p = n - 1; p >= (n + r - 1) / r && p >= 1; p--)
