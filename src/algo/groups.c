@@ -211,11 +211,11 @@ int oc__groups_level(const oc__groups *g, uint32_t t,
     return rc;
 }
 
-/* ---- the three rdg algorithms' plan, rounds, search and closed form ----
+/* ---- the all-gather's and reduce-scatter's plan, rounds, search and closed form (the
+ * all-reduce has its own, with its groups: allreduce_rdg.c) ----
  *
- * All-reduce: every transfer reduces the whole vector (one chunk) into the receiver. All-gather:
- * every transfer copies part A's blocks, the label range [first, first + count) of A's nodes (one
- * chunk a block, identity labels: a class's blocks are one range). Reduce-scatter: the
+ * All-gather: every transfer copies part A's blocks, the label range [first, first + count) of A's
+ * nodes (one chunk a block, identity labels: a class's blocks are one range). Reduce-scatter: the
  * all-gather run backwards, each transfer turned round and reducing (round K first): where the
  * all-gather's block b reaches every node along one tree, the reduce-scatter's contributions to
  * block b reach its owner along the same tree reversed, each counted once. */
@@ -291,14 +291,9 @@ typedef struct emit_as {
 
 static int emit_one(void *ctx, uint32_t src, uint32_t dst, uint32_t first, uint32_t count) {
     const emit_as *a = ctx;
-    switch (a->coll) {
-    case OC_ALLREDUCE:
-        return oc__emit_transfer(a->e, src, dst, OC_OP_REDUCE, 0, 1);
-    case OC_REDUCESCATTER:
-        return oc__emit_transfer(a->e, dst, src, OC_OP_REDUCE, first, count);
-    default:
-        return oc__emit_transfer(a->e, src, dst, OC_OP_COPY, first, count);
-    }
+    return a->coll == OC_REDUCESCATTER
+               ? oc__emit_transfer(a->e, dst, src, OC_OP_REDUCE, first, count)
+               : oc__emit_transfer(a->e, src, dst, OC_OP_COPY, first, count);
 }
 
 int oc__groups_generate(const oc__plan *plan, oc__emit *e) {
@@ -314,13 +309,10 @@ int oc__groups_generate(const oc__plan *plan, oc__emit *e) {
 }
 
 /* The chunks the slowest circuit of round t carries, in units of one chunk at a tile's whole
- * rate: the whole vector over floor(W / d_t) lanes (all-reduce: every circuit carries it, and
- * the busiest tile has one with at most that share), or the largest part's blocks over floor(W /
- * (g - 1)) lanes (the other two: a circuit carrying part A ends, or for the reduce-scatter
- * starts, at a node on exactly g - 1 circuits). 0 when a tile has too few lanes. */
-static double round_load(const oc__groups *g, uint32_t t, oc_collective coll,
-                         const oc__formula_in *f) {
-    if (coll == OC_ALLREDUCE) return oc__formula_split(f, g->degree[t]);
+ * rate: the largest part's blocks over floor(W / (g - 1)) lanes (a circuit carrying part A ends,
+ * or for the reduce-scatter starts, at a node on exactly g - 1 circuits, g the parts of its
+ * merge). 0 when a tile has too few lanes. */
+static double round_load(const oc__groups *g, uint32_t t, const oc__formula_in *f) {
     double worst = 0;
     uint32_t child = 0;
     for (uint32_t i = 0; i < g->count[t]; i++) {
@@ -340,11 +332,11 @@ static double round_load(const oc__groups *g, uint32_t t, oc_collective coll,
 
 /* The proven least time of the tree's rounds: each alpha + the reconfiguration + its slowest
  * circuit (round_load); < 0 when a round cannot be mapped (too few lanes for its circuits). */
-static double tree_bound(const oc__groups *g, oc_collective coll, const oc__formula_in *f) {
+static double tree_bound(const oc__groups *g, const oc__formula_in *f) {
     double t = 0;
     for (uint32_t k = 1; k <= g->levels; k++) {
         if (!g->degree[k]) continue;
-        const double load = round_load(g, k, coll, f);
+        const double load = round_load(g, k, f);
         if (!(load > 0) || !(oc__formula_split(f, g->degree[k]) > 0)) return -1;
         t += f->step_fixed + f->reconfig_s + (f->step_time - f->step_fixed) * load;
     }
@@ -366,7 +358,7 @@ int oc__groups_search(const oc__search_in *in, oc__search *s, char *why, size_t 
         const int built = oc__groups_build(in->nodes, (uint32_t)r, &g, inner, sizeof inner);
         if (built == OC_ENOMEM) return oc__fail(why, len, OC_ENOMEM, "out of memory");
         if (built) continue; /* no tree at this radix */
-        const double t = tree_bound(&g, in->coll, &f);
+        const double t = tree_bound(&g, &f);
         if (t >= 0) {
             char v[16];
             snprintf(v, sizeof v, "%llu", (unsigned long long)r);
@@ -389,6 +381,6 @@ int oc__groups_formula(const oc__plan *plan, const oc__formula_in *in, oc_report
     const double payload = in->step_time - in->step_fixed;
     double bw = 0;
     for (uint32_t t = 1; t <= g->levels; t++)
-        if (g->degree[t]) bw += payload * round_load(g, t, plan->spec.coll, in);
+        if (g->degree[t]) bw += payload * round_load(g, t, in);
     return oc__formula_circuits(rep, in, g->rounds, g->rounds, bw);
 }

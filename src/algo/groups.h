@@ -44,7 +44,7 @@ int oc__groups_level(const oc__groups *g, uint32_t t,
                                uint32_t count),
                      void *ctx);
 
-/* The three rdg algorithms' entries (their essays: allreduce_rdg.c, allgather_rdg.c,
+/* The all-gather's and reduce-scatter's entries (their essays: allgather_rdg.c,
  * reducescatter_rdg.c), told apart by the plan's collective. Parameter: radix. */
 int oc__groups_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                     uint64_t bytes, const oc_kv *params, char *why, size_t whylen);
