@@ -247,6 +247,9 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(allreduce_circulant)                                                                      \
     X(allreduce_circpipe)                                                                       \
     X(allreduce_rdk)                                                                            \
+    X(allreduce_rdg)                                                                            \
+    X(allgather_rdg)                                                                            \
+    X(reducescatter_rdg)                                                                        \
     X(scatter_tcp1)                                                                                \
     X(gather_tcp1)                                                                                 \
     X(broadcast_tcp1)                                                                              \

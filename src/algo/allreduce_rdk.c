@@ -36,6 +36,9 @@
  * + the reconfiguration + the vector over floor(lanes / d) of the tile's lanes, d its busiest
  * tile's circuits (r_i - 1, or f): exactly the model's cost where the fibres are ample, so few
  * candidates are mapped. Steps bound: the rounds. Pins: radices=AxBx... (non-increasing).
+ *
+ * Where N is no product of radices up to the MZI degree + 1, `rdg` (groups.c) does without the
+ * fold: classes of unequal sizes, each at least 1/r of their merge (N = 100: 4 rounds, not 5).
  */
 #include "algo/algos.h"
 #include "algo/radix.h"

@@ -38,6 +38,30 @@
  * is taken over every split of S (computed exactly, a small table), and S only up to where
  * c reconfig + S alpha passes the relay depth's L (reconfig + alpha), which is always feasible
  * (past the table's 256 steps, c runs count 257 steps: less than they need, still a bound).
+ *
+ * Label ranges (all-to-all only). A transfer moves one contiguous label range (core.h) whose
+ * every label its sender holds, and the all-to-all's labels are destination-major: piece p of
+ * node s's block for node d is ((d N + s) q + p) (core.h), so node u's own blocks sit N q labels
+ * apart, and u starts holding nothing between them. Let m be the number of transfers out of u
+ * whose range holds a piece of one of u's N - 1 blocks for other nodes (its own pieces). Each
+ * own piece leaves u in at least one of them (u alone holds it at first and its destination is
+ * another node), so their counts k_i of distinct own blocks sum to at least N - 1. Between the
+ * last piece of own block d and the first of own block d' > d lie (d' - d) N q - q >= (N - 1) q
+ * labels, none an own piece; a range holding pieces of k_i own blocks holds all k_i - 1 such
+ * gaps and its own pieces besides. Summed over the m transfers: at least (sum k_i - m)(N - 1) q
+ * gap labels plus the (N - 1) q own pieces, every label ceil(SIZE / q) bytes, so u sends at least
+ * (max(0, N - 1 - m) + 1)(N - 1) SIZE bytes. Node u sends on at most D circuits a step, one
+ * transfer each (the model counts a circuit per transfer), so the schedule has at least
+ * ceil(m / D) steps, and at least the relay depth L; every step pays alpha, one at least the
+ * reconfiguration, and u's bytes pass its port at the tile's whole bandwidth at most (the port
+ * volume above, on the send side):
+ *   time >= reconfig + min over m = 0 .. N-1 of
+ *           max(L, ceil(m / D)) alpha + (max(0, N - 1 - m) + 1)(N - 1) SIZE / bandwidth.
+ * Sending straight (m = N - 1) or relaying in long ranges (few m, each range carrying whole rows
+ * of the label matrix) are its two ends; at 1 KiB and N = 100 (D = 3) the least is at m = 99:
+ * 3.7 + 33 x 0.7 us + 99 KiB / 300 GB/s = 27.14 us, against 6.84 by the relay depth (m = 96: 32
+ * steps but 4 x 99 KiB, 27.45). It holds with rounds split (each pass is a step of at most D
+ * circuits) and with scarce fibres (more passes, more steps).
  */
 #include "bounds/bounds.h"
 
@@ -95,6 +119,19 @@ static double runs_bound(uint64_t N, uint64_t D, uint64_t L, double reconfig, do
     return best;
 }
 
+/* The essay's label ranges: min over m = 0 .. N-1 of max(L, ceil(m / D)) alpha + (N - m)(N - 1)
+ * block_s, block_s one block's time at a tile's whole bandwidth. */
+static double labels_bound(uint64_t N, uint64_t D, uint64_t L, double alpha, double block_s) {
+    double best = -1;
+    for (uint64_t m = 0; m < N; m++) {
+        const uint64_t steps = (m + D - 1) / D > L ? (m + D - 1) / D : L;
+        const double rest = (double)(N - m); /* max(0, N - 1 - m) + 1 for m < N */
+        const double t = (double)steps * alpha + rest * (double)(N - 1) * block_s;
+        if (best < 0 || t < best) best = t;
+    }
+    return best;
+}
+
 int oc__pbound_fabric(const oc__pbound_in *in, oc__pbound *out, char *why, size_t len) {
     const oc__fabric_cfg *f = &in->cfg.fabric;
     if (f->wavelengths == 0 || !(f->bytes_per_s > 0))
@@ -121,6 +158,17 @@ int oc__pbound_fabric(const oc__pbound_in *in, oc__pbound *out, char *why, size_
             out->time_arg = "configurations (runs of one circuit set, each a reconfiguration, "
                             "reach at most 1 + D + ... + D^s nodes in s steps) x alpha + port "
                             "volume / bandwidth";
+        }
+    }
+    if (in->coll == OC_ALLTOALL && in->nodes >= 2 && f->alpha_s > 0) {
+        const double t = f->reconfig_s + labels_bound(in->nodes, D, L, f->alpha_s,
+                                                      (double)in->bytes / f->bytes_per_s);
+        if (t > out->time_s) {
+            out->time_s = t;
+            out->time_arg = "label ranges (a transfer carrying two of a node's own blocks spans "
+                            "a row of the label matrix: a node sends on m circuits, ceil(m/D) "
+                            "steps, and (N-m)(N-1) blocks)";
+            out->gap_side = OC_LOOSE_SCHEDULE; /* a count of circuits: a capacity */
         }
     }
     return 0;

@@ -87,12 +87,14 @@ PY
         fi
     done
     # compare --csv: a header and one row per algorithm that ran (at least the four all-gathers
-    # that apply at N = 16), every row verified.
+    # that apply at N = 16), every row that ran verified (rdg, made for the fabric, is "not run").
     f=$GOLDEN/compare-16-csv.out
     if [ -f "$f" ] && msg=$(python3 - "$f" 2>&1 <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert rows, "no rows"
+# a row "not run: ..." (an algorithm for other networks) has no figures; every run is verified
+rows = [r for r in rows if not r["note"].startswith("not run")]
 for r in rows:
     assert r["verified"] == "true", "%s not verified" % r["algorithm"]
 names = [r["algorithm"] for r in rows]

@@ -96,7 +96,8 @@ else
     skip "decision file contents (no python3)"
 fi
 run_tool compare -c allgather -t ring -w 4 -n 12 -s 4KiB --csv
-if [ "$RC" -eq 0 ] && [ "$(sort -s -t, -k11,11 -g <(tail -n +2 "$T/out") | head -1 | cut -d, -f2)" = stride ]; then
+# (rows "not run: ..." have no time: an all-gather made for the fabric is one)
+if [ "$RC" -eq 0 ] && [ "$(sort -s -t, -k11,11 -g <(tail -n +2 "$T/out" | grep -v '"not run: ') | head -1 | cut -d, -f2)" = stride ]; then
     pass "compare at N=12, 4 KiB agrees: stride is fastest (multilevel ties it, listed after)"
 else
     fail "compare at N=12, 4 KiB agrees: stride is fastest" "$(cat "$T/out")"
