@@ -546,16 +546,25 @@ static uint64_t onestage_load(uint32_t N) {
     return mx;
 }
 
+/* `allgather_matrix-K/M` runs every M-th (algorithm, wavelengths) pair from the K-th (0 <= K <
+ * M), the pairs in the registry's order, three wavelength counts each; plain `allgather_matrix`
+ * all of them. By pairs rather than algorithms, since one algorithm (circulant at N = 1000) was
+ * most of the whole; with M = 4 its three pairs fall into three parts. */
+static size_t matrix_part = 0, matrix_parts = 1;
+
 static void test_allgather_matrix(void) {
     const uint32_t sizes[] = {1, 2, 3, 5, 7, 12, 16, 100, 1000};
     const uint64_t ws[] = {1, 2, 64};
     const char *algos[32];
     const size_t na = algos_of(OC_ALLGATHER, algos, 32);
     CHECK(na >= 5, "all-gather algorithms: %zu", na);
+    CHECK(matrix_parts <= 3 * na, "%zu parts of %zu pairs: some part would run none", matrix_parts,
+          3 * na);
     char why[512];
     for (size_t a = 0; a < na; a++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
             for (size_t j = 0; j < 3; j++) {
+                if ((3 * a + j) % matrix_parts != matrix_part) continue;
                 uint32_t N = sizes[i];
                 uint64_t w = ws[j];
                 if (!strcmp(algos[a], "onestage") && N == 1000 && w == 1) continue; /* slow */
@@ -834,19 +843,55 @@ static void test_zero_request_defaults(void) {
             }
 }
 
-int main(void) {
-    test_sizes();
-    test_size_text();
-    test_verifier_accepts();
-    test_verifier_rejects();
-    test_other_collectives();
-    test_ring_model();
-    test_ring_check();
-    test_allgather_matrix();
-    test_optree();
-    test_network_params();
-    test_allreduce_matrix();
-    test_wrht_rule();
-    test_zero_request_defaults();
+/* The parts, by name: `test_unit` runs them all; `test_unit PART...` only those; `test_unit
+ * --without PART...` all but those (CTest runs `unit` without the all-gather matrix, and the
+ * matrix as unit_allgather_matrix_K, tests/tests.cmake: under the sanitizers the whole took 94 s
+ * of CPU, past a fifth of its limit, issue 27). */
+static const struct {
+    const char *name;
+    void (*run)(void);
+} PARTS[] = {
+    {"sizes", test_sizes},
+    {"size_text", test_size_text},
+    {"verifier_accepts", test_verifier_accepts},
+    {"verifier_rejects", test_verifier_rejects},
+    {"other_collectives", test_other_collectives},
+    {"ring_model", test_ring_model},
+    {"ring_check", test_ring_check},
+    {"allgather_matrix", test_allgather_matrix},
+    {"optree", test_optree},
+    {"network_params", test_network_params},
+    {"allreduce_matrix", test_allreduce_matrix},
+    {"wrht_rule", test_wrht_rule},
+    {"zero_request_defaults", test_zero_request_defaults},
+};
+
+int main(int argc, char **argv) {
+    const size_t n = sizeof PARTS / sizeof PARTS[0];
+    const int without = argc > 1 && strcmp(argv[1], "--without") == 0;
+    const int first = without ? 2 : 1;
+    for (int a = first; a < argc; a++) { /* every name is checked before anything runs */
+        unsigned k, m;
+        char end;
+        if (sscanf(argv[a], "allgather_matrix-%u/%u%c", &k, &m, &end) == 2 && m > 0 && k < m) {
+            matrix_part = k;
+            matrix_parts = m;
+            argv[a] = (char *)"allgather_matrix";
+        }
+        size_t i = 0;
+        while (i < n && strcmp(argv[a], PARTS[i].name) != 0)
+            i++;
+        if (i == n) {
+            fprintf(stderr, "test_unit: unknown part %s (allgather_matrix-K/M: every M-th pair)\n",
+                    argv[a]);
+            return 2;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        int named = 0;
+        for (int a = first; a < argc && !named; a++)
+            named = strcmp(argv[a], PARTS[i].name) == 0;
+        if (argc == 1 || named != without) PARTS[i].run();
+    }
     return CHECK_SUMMARY();
 }

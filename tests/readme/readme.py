@@ -33,7 +33,13 @@ file's commands run in a temporary directory of their own, as a reader pastes on
     kind `time` (wall times) are rewritten by --update but never compared: they depend on the
     machine.
 
-Usage: readme.py --build BUILD_DIR [--update] [--list] [--only-figures] README.md docs/*.md
+Usage: readme.py --build BUILD_DIR [--update] [--list] [--only-figures] [--page FILE]...
+                 README.md docs/*.md
+
+With --page (CTest's readme_commands_PAGE, one test per page: one test of every page took 258 s
+of its 600 s limit at load 17, issue 27), only that page's commands and figures run; the other
+files are read for the figures they mark, so a figure of figures.txt that no file marks still
+fails.
 """
 import argparse
 import difflib
@@ -188,6 +194,14 @@ def figure_value(fig, out, secs):
     return out.rstrip("\n")
 
 
+def marked_figures(path):
+    """The figure ids a file marks (inline and output blocks), read without running anything."""
+    text = open(path, encoding="utf-8").read()
+    used = set(m.group(1) for m in INLINE.finditer(text))
+    used |= set(m.group(1) for l in text.split("\n") for m in [BLOCKMARK.match(l)] if m)
+    return used
+
+
 def check_file(path, name, figs, a, env):
     """Runs one file's commands in a temporary directory of its own (each file pastes on its own
     into an empty directory), then its figures there; compares or rewrites them. Returns
@@ -316,7 +330,14 @@ def main():
     ap.add_argument("--update", action="store_true", help="rewrite the files' figures")
     ap.add_argument("--list", action="store_true", help="list the commands, run nothing")
     ap.add_argument("--only-figures", action="store_true", help="run the figures' commands alone")
+    ap.add_argument("--page", action="append", default=[],
+                    help="run this one of the files only (repeatable); the others are read for "
+                         "the figures they mark")
     a = ap.parse_args()
+    pages = {os.path.abspath(p) for p in a.page}
+    missing = pages - {os.path.abspath(f) for f in a.files}
+    if missing:
+        ap.error(f"--page {', '.join(sorted(missing))} is not one of the files")
 
     figs = parse_figures(a.figures)
     env = dict(os.environ)
@@ -328,6 +349,9 @@ def main():
     failed, used, ncmds, nvalues = 0, set(), 0, 0
     for path in a.files:
         name = os.path.relpath(os.path.abspath(path), root)
+        if pages and os.path.abspath(path) not in pages:
+            used |= marked_figures(path)
+            continue
         f, u, c, v = check_file(path, name, figs, a, env)
         failed, ncmds, nvalues = failed + f, ncmds + c, nvalues + v
         used |= u
@@ -335,7 +359,8 @@ def main():
         for fid in sorted(set(figs) - used):
             failed += 1
             print(f"FAIL - figure {fid} of {a.figures} is used in none of {len(a.files)} files")
-    print(f"{len(a.files)} files, {ncmds} commands, {nvalues} figures, {failed} failed")
+    ran = len(pages) if pages else len(a.files)
+    print(f"{ran} files, {ncmds} commands, {nvalues} figures, {failed} failed")
     return 1 if failed else 0
 
 
