@@ -330,6 +330,7 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
     }
     rc = oc__algo_node_cap(algo, req->collective, req->nodes, req->root, req->bytes, req->params,
                            why, len);
+    if (!rc) rc = oc__work_floor_check(req->collective, req->nodes, why, len);
     if (!rc) rc = oc__search_params(algo, model, req, &chosen, rep, why, len);
     if (rc) goto fail;
     rc = oc__kv_copy(chosen ? chosen : req->params, &params);
@@ -411,6 +412,7 @@ int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__mod
     oc_kv *chosen = NULL, *params = NULL;
     rc = oc__algo_node_cap(*algo, req->collective, req->nodes, req->root, req->bytes, req->params,
                            why, len);
+    if (!rc) rc = oc__work_floor_check(req->collective, req->nodes, why, len);
     if (!rc) rc = oc__search_params(*algo, *model, req, &chosen, rep, why, len);
     if (!rc && oc__kv_copy(chosen ? chosen : req->params, &params))
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");

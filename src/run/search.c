@@ -140,6 +140,8 @@ typedef struct searcher {
     oc__round spare; /* the emitter's round buffer, kept from one generation to the next */
     uint64_t log_bytes;  /* what the log holds, about (s_offer: SEARCH_LOG_SHARE of the budget) */
     char too_big[320];   /* why the search stopped: its log outgrew its share */
+    uint64_t over_work;  /* candidates refused by the work budget (oc__shard_work_fits) */
+    char first_over_work[320]; /* the first such refusal's line */
 } searcher;
 
 /* The log keeps every candidate offered (--explain lists them). A space of O(N) candidates
@@ -701,6 +703,8 @@ static int flush(searcher *s) {
                 log->over++;
             else
                 log->refused++;
+            if (erc == OC_ETOOBIG && strstr(why, "work budget") && !s->over_work++)
+                snprintf(s->first_over_work, sizeof s->first_over_work, "%s", why);
             if (!(e->reason = strdup(why))) rc = OC_ENOMEM;
             continue;
         }
@@ -937,6 +941,16 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
                      (unsigned long long)s.decided);
     if (s.mismatch[0]) rc = oc__fail(why, len, OC_EINVAL, "%s", s.mismatch);
     if (s.too_big[0]) rc = oc__fail(why, len, OC_ETOOBIG, "%s", s.too_big);
+    /* Every candidate decided was refused by the work budget (a budget below the least work
+     * of any: nothing mapped, so no bound prunes and the search would offer its whole space):
+     * that is the reason, said as the run would say it. */
+    if ((rc == 0 || s.too_big[0]) && s.best == SIZE_MAX && s.over_work &&
+        s.over_work == s.log->refused) {
+        rc = oc__fail(why, len, OC_ETOOBIG, "every %s parameter set tried (%llu) is past the work "
+                      "budget; the first: %s",
+                      algo->info.name, (unsigned long long)s.over_work, s.first_over_work);
+        goto out;
+    }
     if (rc == OC_ENOMEM) rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
     if (rc) goto out;
     if (s.log->n == 0) goto out; /* nothing to search: the user pinned everything */

@@ -302,12 +302,20 @@ static int cells_per_offset(const oc__spec *spec, uint64_t share) {
            oc__verifier_orbit_fits(spec, share);
 }
 
-int oc__shard_work_fits(const oc__spec *spec, uint32_t shards, char *why, size_t len) {
-    /* a verifier of cells per label offset or orbit takes a family round whole, not a set a
-     * chunk (forced shards, a test's knob, verify cell by cell) */
+/* Whether a reduction's verifier will merge a contribution set a chunk a transfer carries: not
+ * in cells per label offset or orbit, which take a family round whole (forced shards, a test's
+ * knob, verify cell by cell). */
+static int verifies_per_chunk(const oc__spec *spec) {
     const uint64_t share = oc__memory_budget() / (oc__verify_threads() + 1);
-    if (!oc__verify_shard() && cells_per_offset(spec, share)) return 0;
-    return oc__work_check(spec, shards, why, len);
+    return oc__verify_shard() || !cells_per_offset(spec, share);
+}
+
+int oc__shard_work_fits(const oc__spec *spec, uint32_t shards, char *why, size_t len) {
+    return oc__work_check(spec, verifies_per_chunk(spec), shards, why, len);
+}
+
+uint64_t oc__shard_work(const oc__spec *spec) {
+    return oc__work_of(spec, verifies_per_chunk(spec));
 }
 
 int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, size_t len) {

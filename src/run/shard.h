@@ -49,12 +49,17 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
  * each candidate before generating it. */
 int oc__shard_round_fits(const oc__spec *spec, char *why, size_t len);
 
-/* Whether the chunk-transfers the plan counted (spec->units) fit the work budget (oc__work_check)
- * where its verifier works a set a chunk (not one of cells per label offset or orbit): 0, or
+/* Whether the work the plan counted fits the work budget (oc__work_check): its chunk-transfers
+ * (spec->units) where its verifier works a set a chunk (not one of cells per label offset or
+ * orbit), else its transfers (spec->transfers): 0, or
  * OC_ETOOBIG and one line naming the count, the budget and OPTICOLL_WORK_BUDGET (`shards` > 1 is
  * said in it). oc__shard_plan_for asks it; the search asks it of each candidate before it
  * generates it. */
 int oc__shard_work_fits(const oc__spec *spec, uint32_t shards, char *why, size_t len);
+/* The work oc__shard_work_fits holds to the budget (oc__work_of): a per-chunk reduction's
+ * chunk-transfers, else the transfers; 0 where the plan stated none. The pipeline says ahead
+ * from it how long a run will take (oc__work_ahead). */
+uint64_t oc__shard_work(const oc__spec *spec);
 
 /* What a sharded run hands back: the counts of the cost pass and the shards' waste. */
 typedef struct oc__shard_out {
