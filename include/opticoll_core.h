@@ -147,6 +147,13 @@ void oc_quote_line(char *line, size_t len);
  * a job later), having released what it held (the Python package's Ctrl-C). The last call's
  * answer is not read. */
 typedef int (*oc_progress_fn)(void *ctx, const char *what, uint64_t done, uint64_t total);
+/* The unit of a one-call piece told before work whose size is known starts (a run's rounds, a
+ * search candidate's mapping): done == total == the seconds it should take at this tool's usual
+ * pace per transfer and per chunk-transfer (run/shard.c, oc__work_ahead), so that a caller may
+ * say ahead that it will take long; not told for work its plan did not count, nor for schedules
+ * whose rounds are checked whole (families). An estimate, not a bound: the work's own pace is
+ * told as it goes. */
+#define OC_PROGRESS_AHEAD "seconds ahead"
 
 /* Chunk-sharded verification (docs/scale.md): a reduction whose verifier state (one cell per node
  * and chunk) passes OC_VERIFY_SHARD_BYTES, or a share of the memory budget, is verified in shards

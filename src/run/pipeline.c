@@ -281,6 +281,13 @@ int oc__run_schedule_reported(const oc__spec *spec, oc__source source, void *sou
                               oc_progress_fn progress, void *progress_ctx, oc_report *rep,
                               char *why, size_t len) {
     progress_source src = {.source = source, .arg = source_arg};
+    /* A word ahead of long work (OC_PROGRESS_AHEAD), once the run is known to pass its budgets:
+     * a run refused says so, not that it would be long. */
+    oc__shard_plan ahead;
+    char scratch[256];
+    if (progress && !oc__shard_plan_for(spec, &ahead, scratch, sizeof scratch) &&
+        oc__work_ahead(spec, ahead.separate ? 2 : 1, progress, progress_ctx))
+        return oc__fail(why, len, OC_ECANCELED, "cancelled before the first round");
     oc__progress_begin(&src.progress, progress, progress_ctx, "rounds", rounds);
     oc__set_shard_progress(progress, progress_ctx); /* the shards report as well */
     /* the loops inside a round poll the rounds' progress too (a round of millions of transfers) */
