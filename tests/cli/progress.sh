@@ -69,12 +69,14 @@ done
 
 # A sharded run's time is in its verifier's shards once the cost pass has counted its rounds
 # (issue 27: SiPCO on 65536 nodes, r=2, ran minutes in shards that said nothing): the shards
-# report the chunks they verified. Forced into 16-chunk shards, ring all-reduce on 9000 nodes
-# (about 5 s of CPU) shows them on the terminal's line.
+# report the work they verified: the chunk-transfers the plan counts (2 N (N - 1), every plan
+# states its count now; the chunks of their windows where a plan counted none). Forced into
+# 16-chunk shards, ring all-reduce on 9000 nodes (about 5 s of CPU) shows them on the terminal's
+# line.
 OPTICOLL_VERIFY_SHARD=16 tty_run "$TOOL" run -c allreduce -a ring -t switch -n 9000 -s 1MiB \
     --no-data-check
 rc=$?
-if [ "$rc" -eq 0 ] && grep -qa $'\ropticoll: verifier chunks [0-9]* / 9000 ([0-9]*%' "$T/tty"; then
+if [ "$rc" -eq 0 ] && grep -qa $'\ropticoll: verifier chunk-transfers [0-9]* / 161982000 ([0-9]*%' "$T/tty"; then
     pass "a sharded run on a terminal shows its verifier's chunks"
 else
     fail "a sharded run on a terminal shows its verifier's chunks" "exit $rc" \
