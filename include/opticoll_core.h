@@ -152,7 +152,7 @@ typedef int (*oc_progress_fn)(void *ctx, const char *what, uint64_t done, uint64
  * pace per transfer and per chunk-transfer (run/shard.c, oc__work_ahead), so that a caller may
  * say ahead that it will take long; not told for work its plan did not count, nor for schedules
  * whose rounds are checked whole (families). An estimate, not a bound: the work's own pace is
- * told as it goes. */
+ * told as it goes. Its answer is not read (a stop is heard at the work's first report). */
 #define OC_PROGRESS_AHEAD "seconds ahead"
 
 /* Chunk-sharded verification (docs/scale.md): a reduction whose verifier state (one cell per node

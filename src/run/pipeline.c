@@ -285,9 +285,8 @@ int oc__run_schedule_reported(const oc__spec *spec, oc__source source, void *sou
      * a run refused says so, not that it would be long. */
     oc__shard_plan ahead;
     char scratch[256];
-    if (progress && !oc__shard_plan_for(spec, &ahead, scratch, sizeof scratch) &&
-        oc__work_ahead(spec, ahead.separate ? 2 : 1, progress, progress_ctx))
-        return oc__fail(why, len, OC_ECANCELED, "cancelled before the first round");
+    if (progress && !oc__shard_plan_for(spec, &ahead, scratch, sizeof scratch))
+        oc__work_ahead(spec, ahead.separate ? 2 : 1, progress, progress_ctx);
     oc__progress_begin(&src.progress, progress, progress_ctx, "rounds", rounds);
     oc__set_shard_progress(progress, progress_ctx); /* the shards report as well */
     /* the loops inside a round poll the rounds' progress too (a round of millions of transfers) */

@@ -266,10 +266,7 @@ static int evaluate(searcher *s, const oc_kv *params, uint64_t *steps, double *t
     /* nor one whose verification the run would refuse as past the work budget */
     if ((rc = oc__shard_work_fits(&plan.spec, 0, why, len))) goto out;
     /* a candidate that should take long says so before it is mapped */
-    if (oc__work_ahead(&plan.spec, 0, req->progress, req->progress_ctx)) {
-        rc = oc__fail(why, len, OC_ECANCELED, "cancelled before a candidate");
-        goto out;
-    }
+    oc__work_ahead(&plan.spec, 0, req->progress, req->progress_ctx);
     rc = s->model->create(&plan.spec, req->net_params, 0, &net, why, len);
     if (rc) goto out;
     budget_sink budget = {
@@ -483,8 +480,7 @@ static int evaluate_cached(searcher *s, const oc_kv *params, uint64_t *steps, do
     int rc = s->algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why,
                            len);
     if (!rc) rc = oc__shard_work_fits(&plan.spec, 0, why, len); /* as evaluate() */
-    if (!rc && oc__work_ahead(&plan.spec, 0, req->progress, req->progress_ctx))
-        rc = oc__fail(why, len, OC_ECANCELED, "cancelled before a candidate");
+    if (!rc) oc__work_ahead(&plan.spec, 0, req->progress, req->progress_ctx);
     if (!rc) {
         cost_sink cost = {.sink = {.round = cost_round}, .s = s, .spec = &plan.spec};
         oc__emit emit;

@@ -327,7 +327,7 @@ uint64_t oc__shard_work(const oc__spec *spec) {
 #define OC__PACE_TRANSFER_S 1e-7
 #define OC__PACE_MERGE_S 6e-8
 
-double oc__work_seconds(const oc__spec *spec, uint32_t shards) {
+static double work_seconds(const oc__spec *spec, uint32_t shards) {
     if (spec->families && spec->nodes >= 2 && spec->chunks % spec->nodes == 0) return 0;
     /* a copy verified in passes of its own reports its work in chunk-transfers too (the shards'
      * progress): the stride all-gather on 65536 nodes, 3.4e7 transfers, verifies 4.3e9 */
@@ -337,11 +337,11 @@ double oc__work_seconds(const oc__spec *spec, uint32_t shards) {
            (merges ? (double)spec->units * OC__PACE_MERGE_S : 0);
 }
 
-int oc__work_ahead(const oc__spec *spec, uint32_t shards, oc_progress_fn fn, void *ctx) {
-    const double s = fn ? oc__work_seconds(spec, shards) : 0;
-    if (s < 1) return 0;
+void oc__work_ahead(const oc__spec *spec, uint32_t shards, oc_progress_fn fn, void *ctx) {
+    const double s = fn ? work_seconds(spec, shards) : 0;
+    if (s < 1) return;
     const uint64_t secs = s < 1e15 ? (uint64_t)s : (uint64_t)1e15;
-    return fn(ctx, OC_PROGRESS_AHEAD, secs, secs);
+    (void)fn(ctx, OC_PROGRESS_AHEAD, secs, secs);
 }
 
 int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, size_t len) {

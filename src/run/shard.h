@@ -57,19 +57,18 @@ int oc__shard_round_fits(const oc__spec *spec, char *why, size_t len);
  * generates it. */
 int oc__shard_work_fits(const oc__spec *spec, uint32_t shards, char *why, size_t len);
 /* The work oc__shard_work_fits holds to the budget (oc__work_of): a per-chunk reduction's
- * chunk-transfers, else the transfers; 0 where the plan stated none. The pipeline says ahead
- * from it how long a run will take (oc__work_ahead). */
+ * chunk-transfers, else the transfers; 0 where the plan stated none. */
 uint64_t oc__shard_work(const oc__spec *spec);
-/* The seconds the work on `spec` should take at the usual pace, from the counts its plan stated:
- * OC__PACE_TRANSFER_S a transfer generated and mapped (and verified a range at a time), and
- * where a verifier runs (`shards` > 0: the checked run's plan, 0: a search candidate, mapped
- * only; 1: in the run's one pass; 2: in passes of its own) OC__PACE_MERGE_S a chunk-transfer
- * when it merges a set a chunk (a reduction) or works in passes of its own (chunk windows). 0 where the plan stated nothing or its rounds are checked whole
- * (families: ring all-gather on 131072 nodes is 1.7e10 transfers and about a second). */
-double oc__work_seconds(const oc__spec *spec, uint32_t shards);
-/* Tells fn (NULL: nothing) oc__work_seconds(spec, shards) as the one call of an
- * OC_PROGRESS_AHEAD piece when it is at least a second; the answer (a stop) is returned, else 0. */
-int oc__work_ahead(const oc__spec *spec, uint32_t shards, oc_progress_fn fn, void *ctx);
+/* Tells fn (NULL: nothing) the seconds the work on `spec` should take at the usual pace, from
+ * the counts its plan stated: OC__PACE_TRANSFER_S a transfer generated and mapped (and verified
+ * a range at a time), and where a verifier runs (`shards`: 0 for a search candidate, mapped
+ * only; 1 for a run verified in its one pass; 2 in passes of its own) OC__PACE_MERGE_S a
+ * chunk-transfer when it merges a set a chunk (a reduction) or works in passes of its own
+ * (chunk windows); nothing where the plan stated nothing or its rounds are checked whole
+ * (families: ring all-gather on 131072 nodes is 1.7e10 transfers and about a second). Told as
+ * the one call of an OC_PROGRESS_AHEAD piece when it is at least a second (its answer is not
+ * read: a stop is heard at the work's first report, as the callers' tests expect). */
+void oc__work_ahead(const oc__spec *spec, uint32_t shards, oc_progress_fn fn, void *ctx);
 
 /* What a sharded run hands back: the counts of the cost pass and the shards' waste. */
 typedef struct oc__shard_out {
