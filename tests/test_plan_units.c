@@ -9,8 +9,9 @@
  * a count below the schedule's lets work past the budget, and a missing one (0) lets it all past.
  *
  * For every algorithm of the table (oc__algo_at: one added tomorrow is met here too) on its
- * first network, at N in {1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 30, 31, 36, 64} (those its restrictions take;
- * at least two must be), at the parameters the search chooses and a few pinned ones:
+ * first network, at N in {1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 30, 31, 36, 64} (those its
+ * restrictions take; at least two must be), at the parameters the search chooses and a few pinned
+ * ones:
  *  - the plan's units and transfers are those the generator emits (counted by a sink on the
  *    flattened rounds), or, for the algorithms in `bounded` below, at least those (each with
  *    the reason its count is a bound); a count that is wrong fails, a missing one is named
@@ -66,7 +67,8 @@ static int count_round(oc__sink *self, uint64_t index, const oc__round *r, char 
     (void)index, (void)why, (void)len;
     counter *c = (counter *)self;
     c->transfers += r->count;
-    for (size_t i = 0; i < r->count; i++) c->units += r->xfers[i].count;
+    for (size_t i = 0; i < r->count; i++)
+        c->units += r->xfers[i].count;
     return 0;
 }
 
@@ -112,11 +114,13 @@ static int compare_counts(const oc__algo *a, uint32_t N, oc_kv *params) {
         const uint64_t su = plan.spec.units, st = plan.spec.transfers;
         const int bound = is_bounded(a);
         if (!rc && N >= 2) {
-            CHECK(su != 0, "%s %s N=%u states no units (chunk-transfers): its plan must count "
+            CHECK(su != 0,
+                  "%s %s N=%u states no units (chunk-transfers): its plan must count "
                   "them (%llu emitted)",
                   oc_collective_name(a->info.collective), a->info.name, N,
                   (unsigned long long)c.units);
-            CHECK(st != 0, "%s %s N=%u states no transfers: its plan must count them (%llu "
+            CHECK(st != 0,
+                  "%s %s N=%u states no transfers: its plan must count them (%llu "
                   "emitted)",
                   oc_collective_name(a->info.collective), a->info.name, N,
                   (unsigned long long)c.transfers);
@@ -162,8 +166,8 @@ static int record(void *ctx, const char *what, uint64_t done, uint64_t total) {
 
 /* Runs `a` on N nodes with `params` at a work budget of `budget`: its return code and reason;
  * *rounds whether a round was made. */
-static int run_at(const oc__algo *a, uint32_t N, const oc_kv *params, uint64_t budget,
-                  char *why, size_t len, int *rounds) {
+static int run_at(const oc__algo *a, uint32_t N, const oc_kv *params, uint64_t budget, char *why,
+                  size_t len, int *rounds) {
     char net[64];
     oc_kv *np = net_params_for(a);
     const oc_settings settings = {.work_budget = budget};
@@ -199,8 +203,8 @@ static void refused_at_the_edge(const oc__algo *a, uint32_t N) {
     int rc = run_at(a, N, NULL, 1, why, sizeof why, &rounds);
     CHECK(rc == OC_ETOOBIG && strstr(why, "work budget of 1") &&
               strstr(why, "OPTICOLL_WORK_BUDGET") && !strchr(why, '\n') && !rounds,
-          "%s %s N=%u at a work budget of 1: %d %s (rounds made: %d)", cname, a->info.name, N,
-          rc, why, rounds);
+          "%s %s N=%u at a work budget of 1: %d %s (rounds made: %d)", cname, a->info.name, N, rc,
+          why, rounds);
     /* the plan a run makes (the search's choice), its parameters pinned */
     char net[64];
     oc_kv *np = net_params_for(a);
@@ -224,15 +228,14 @@ static void refused_at_the_edge(const oc__algo *a, uint32_t N) {
         int known = 0;
         for (size_t j = 0; a->param_names && a->param_names[j]; j++)
             known |= !strcmp(a->param_names[j], key);
-        if (known && strcmp(key, "m") &&
-            !(!strcmp(key, "k") && oc_kv_get(plan.used, "radices")))
+        if (known && strcmp(key, "m") && !(!strcmp(key, "k") && oc_kv_get(plan.used, "radices")))
             oc_kv_set(pins, key, oc_kv_value(plan.used, i));
     }
     oc__plan_free(algo, &plan);
     oc_report_free(rep);
     oc_kv_free(np);
-    CHECK(rc == 0 && work > 1, "%s %s N=%u: planned %d, stated work %llu", cname, a->info.name,
-          N, rc, (unsigned long long)work);
+    CHECK(rc == 0 && work > 1, "%s %s N=%u: planned %d, stated work %llu", cname, a->info.name, N,
+          rc, (unsigned long long)work);
     if (rc || work <= 1) {
         oc_kv_free(pins);
         return;

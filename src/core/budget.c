@@ -102,8 +102,7 @@ uint64_t oc__work_of(const oc__spec *spec, int per_chunk) {
     return per_chunk && oc_collective_reduces(spec->coll) ? spec->units : spec->transfers;
 }
 
-int oc__work_check(const oc__spec *spec, int per_chunk, uint32_t shards, char *why,
-                   size_t whylen) {
+int oc__work_check(const oc__spec *spec, int per_chunk, uint32_t shards, char *why, size_t whylen) {
     const uint64_t budget = oc_settings_work_budget(oc__settings());
     const int by_units = per_chunk && oc_collective_reduces(spec->coll);
     const uint64_t work = oc__work_of(spec, per_chunk);

@@ -169,9 +169,9 @@ typedef struct oc__spec {
     /* The chunk-transfers of the whole schedule (the sum of its transfers' chunk counts), when the
      * algorithm counts them in its plan (0: not counted). A reduction's verifier works once per
      * chunk a transfer carries (a contribution set merged), so this is its work: the run is refused
-     * past the work budget before anything is generated (oc_settings.work_budget), and a sharded run
-     * reports its shards' progress in it as they go (run/shard.c). Every plan states it (exact,
-     * or a proven upper bound; tests/test_plan_units.c holds every algorithm of the table to it). */
+     * past the work budget before anything is generated (oc_settings.work_budget), and a sharded
+     * run reports its shards' progress in it as they go (run/shard.c). Every plan states it,
+     * exact or a proven upper bound (tests/test_plan_units.c holds every algorithm to it). */
     uint64_t units;
     /* The transfers of the whole schedule, stated beside units by every plan (exact, or a proven
      * upper bound; 0: not stated). A copy collective's verifier adds a range a transfer and a
@@ -217,10 +217,10 @@ static inline uint32_t oc__spec_block_node(const oc__spec *s, uint32_t b) {
 }
 /* Checks that block_node is a permutation of 0..N-1. */
 int oc__spec_check_labels(const oc__spec *s, char *why, size_t whylen);
-/* The work budget's check (budget.c; the budget is oc_settings.work_budget): 0, or OC_ETOOBIG and one line
- * when the work its plan counted passes the budget: a reduction's chunk-transfers (units) where
- * `per_chunk` (its verifier merges a set a chunk), else the transfers; `shards` (> 1) is said in
- * the line. A count the plan did not state (0) passes. */
+/* The work budget's check (budget.c; the budget is oc_settings.work_budget): 0, or OC_ETOOBIG and
+ * one line when the work its plan counted passes the budget: a reduction's chunk-transfers (units)
+ * where `per_chunk` (its verifier merges a set a chunk), else the transfers; `shards` (> 1) is said
+ * in the line. A count the plan did not state (0) passes. */
 int oc__work_check(const oc__spec *spec, int per_chunk, uint32_t shards, char *why, size_t whylen);
 /* The work budget's floor: 0, or OC_ETOOBIG and one line when the budget is below the N - 1
  * transfers every schedule of a collective on N >= 2 nodes has (checked before a search, whose

@@ -949,7 +949,8 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
      * that is the reason, said as the run would say it. */
     if ((rc == 0 || s.too_big[0]) && s.best == SIZE_MAX && s.over_work &&
         s.over_work == s.log->refused) {
-        rc = oc__fail(why, len, OC_ETOOBIG, "every %s parameter set tried (%llu) is past the work "
+        rc = oc__fail(why, len, OC_ETOOBIG,
+                      "every %s parameter set tried (%llu) is past the work "
                       "budget; the first: %s",
                       algo->info.name, (unsigned long long)s.over_work, s.first_over_work);
         goto out;
