@@ -256,6 +256,35 @@ static void refused_at_the_edge(const oc__algo *a, uint32_t N) {
     oc_kv_free(pins);
 }
 
+/* A budget above the floor (N - 1) but below every candidate's work: the search says that every
+ * parameter set it tried is past the budget (not "none could be mapped"), and stops after 4096
+ * such candidates where its space is larger (WRHT all-reduce on 64 nodes offered 1.04e6 of them,
+ * 1 GiB of log, before its log's share stopped it). */
+static void search_all_refused(void) {
+    static const struct {
+        oc_collective coll;
+        const char *algo, *net, *want;
+    } cases[] = {{OC_ALLREDUCE, "rhd", "switch", "every rhd parameter set tried ("},
+                 {OC_ALLREDUCE, "wrht", "ring", "(4096, where the search stops)"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const oc_settings settings = {.work_budget = 100};
+        oc_request req = {.collective = cases[i].coll,
+                          .algorithm = cases[i].algo,
+                          .network = cases[i].net,
+                          .nodes = 64,
+                          .bytes = 1 << 20,
+                          .skip_data_check = 1,
+                          .settings = &settings};
+        char why[512] = "";
+        oc_report *rep = NULL;
+        int rc = oc_run(&req, &rep, why, sizeof why);
+        CHECK(rc == OC_ETOOBIG && strstr(why, cases[i].want) &&
+                  strstr(why, "more than the work budget of 100"),
+              "%s on 64 nodes at a work budget of 100: %d %s", cases[i].algo, rc, why);
+        oc_report_free(rep);
+    }
+}
+
 int main(void) {
     for (size_t i = 0; i < oc__algo_count(); i++) {
         const oc__algo *a = oc__algo_at(i);
@@ -273,5 +302,6 @@ int main(void) {
               oc_collective_name(a->info.collective), a->info.name, made);
         if (some) refused_at_the_edge(a, some);
     }
+    search_all_refused();
     return CHECK_SUMMARY();
 }
