@@ -101,17 +101,20 @@ const char *oc_version(void);
 #define OC_DEFAULT_MEMORY_BUDGET (UINT64_C(4) << 30)
 #define OC_MAX_MEMORY_BUDGET (UINT64_C(1) << 50)
 
-/* The work budget, beside the memory budget: the chunk-transfers a reduction's verifier may work
- * through in one run (each chunk a transfer carries is a contribution set merged, in whatever
- * shards). An algorithm that counts them in its plan is refused past the budget before anything
- * is generated, with OC_ETOOBIG and a line naming the count, the budget and the variable
- * OPTICOLL_WORK_BUDGET (e.g. SiPCO r=2 on 65536 nodes: 1.4e11 chunk-transfers, hours). It is
- * oc_settings.work_budget (below): 0 is the default; values from 2^20 to OC_MAX_TRANSFERS are
- * accepted, anything else is OC_EINVAL from the call given it. */
+/* The work budget, beside the memory budget: the work a run's verifier may do, counted by every
+ * algorithm's plan before anything is generated. A reduction whose verifier keeps a contribution
+ * set a chunk merges one for each chunk a transfer carries, so its work is its chunk-transfers;
+ * a copy collective's verifier (and a reduction verified in cells per label offset) adds a range
+ * a transfer, so its work is its transfers. A run, and each candidate of a parameter search, is
+ * refused past the budget before its first round, with OC_ETOOBIG and a line naming the count,
+ * the budget and the variable OPTICOLL_WORK_BUDGET (e.g. SiPCO r=2 on 65536 nodes: 1.4e11
+ * chunk-transfers, hours). It is oc_settings.work_budget (below): 0 is the default; values from
+ * 1 to OC_MAX_TRANSFERS are accepted (1 refuses every run of more than one transfer), anything
+ * else is OC_EINVAL from the call given it. */
 #define OC_DEFAULT_WORK_BUDGET (UINT64_C(1) << 35)
-#define OC_MIN_WORK_BUDGET (UINT64_C(1) << 20)
+#define OC_MIN_WORK_BUDGET UINT64_C(1)
 /* The work budget from OPTICOLL_WORK_BUDGET's text, which the caller read, into *units (NULL or
- * "": unset, *units = 0, the default): a whole number of chunk-transfers; OC_EINVAL with one line
+ * "": unset, *units = 0, the default): a whole number of work units; OC_EINVAL with one line
  * naming the variable otherwise (and *units untouched). */
 int oc_work_budget_from_env(const char *text, uint64_t *units, char *why, size_t whylen);
 
@@ -144,6 +147,13 @@ void oc_quote_line(char *line, size_t len);
  * a job later), having released what it held (the Python package's Ctrl-C). The last call's
  * answer is not read. */
 typedef int (*oc_progress_fn)(void *ctx, const char *what, uint64_t done, uint64_t total);
+/* The unit of a one-call piece told before work whose size is known starts (a run's rounds, a
+ * search candidate's mapping): done == total == the seconds it should take at this tool's usual
+ * pace per transfer and per chunk-transfer (run/shard.c, oc__work_ahead), so that a caller may
+ * say ahead that it will take long; not told for work its plan did not count, nor for schedules
+ * whose rounds are checked whole (families). An estimate, not a bound: the work's own pace is
+ * told as it goes. Its answer is not read (a stop is heard at the work's first report). */
+#define OC_PROGRESS_AHEAD "seconds ahead"
 
 /* Chunk-sharded verification (docs/scale.md): a reduction whose verifier state (one cell per node
  * and chunk) passes OC_VERIFY_SHARD_BYTES, or a share of the memory budget, is verified in shards
@@ -240,8 +250,8 @@ typedef struct oc_settings {
     uint32_t verify_shard;   /* chunks in a verifier shard on every collective (tests); 0:
                                 automatic, from the budget */
     unsigned verify_threads; /* threads that verify a sharded run; 0: the default, 2 */
-    uint64_t work_budget;    /* chunk-transfers a reduction's verifier may take (above); 0: the
-                                default, OC_DEFAULT_WORK_BUDGET */
+    uint64_t work_budget;    /* the work a run's verifier may take (above): chunk-transfers or
+                                transfers; 0: the default, OC_DEFAULT_WORK_BUDGET */
     oc_part *part;           /* the part of one run split across processes this call's run plays;
                                 NULL: the whole run */
 } oc_settings;

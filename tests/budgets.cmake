@@ -13,3 +13,10 @@ target_include_directories(test_work_budget PRIVATE src)
 target_link_libraries(test_work_budget PRIVATE opticoll_lib)
 add_test(NAME work_budget COMMAND test_work_budget)
 set_tests_properties(work_budget PROPERTIES LABELS budgets TIMEOUT 120)
+# plan_units: every algorithm of the table states its chunk-transfers and transfers in its plan,
+# exact (or a proven upper bound where listed), and a work budget of 1 refuses each before a round.
+add_executable(test_plan_units tests/test_plan_units.c)
+target_include_directories(test_plan_units PRIVATE src)
+target_link_libraries(test_plan_units PRIVATE opticoll_lib)
+add_test(NAME plan_units COMMAND test_plan_units)
+set_tests_properties(plan_units PROPERTIES LABELS budgets TIMEOUT 120)

@@ -19,7 +19,7 @@
  *    shards of a few chunks and of one;
  *  - an export reports its rounds to the request's progress callback as a run does (it reported
  *    nothing, so a large export showed no progress line on a terminal);
- *  - OPTICOLL_WORK_BUDGET's text: a whole number from 2^20 to OC_MAX_TRANSFERS, "" unset.
+ *  - OPTICOLL_WORK_BUDGET's text: a whole number from 1 to OC_MAX_TRANSFERS, "" unset.
  */
 #include "algo/algos.h"
 #include "check.h"
@@ -139,11 +139,11 @@ static void the_edge(void) {
           u < 0 ? 0ull : (unsigned long long)k->last_done[u]);
     oc_report_free(rep);
     /* a budget outside its range is the settings' error, named, before any work */
-    settings.work_budget = OC_MIN_WORK_BUDGET - 1;
+    settings.work_budget = OC_MAX_TRANSFERS + 1;
     rep = NULL;
     rc = oc_run(&req, &rep, why, sizeof why);
-    CHECK(rc == OC_EINVAL && strstr(why, "work budget of 1048575"), "a budget below 2^20: %d %s",
-          rc, why);
+    CHECK(rc == OC_EINVAL && strstr(why, "work budget of 1099511627777"),
+          "a budget above OC_MAX_TRANSFERS: %d %s", rc, why);
     oc_report_free(rep);
     CHECK(oc_settings_work_budget(NULL) == OC_DEFAULT_WORK_BUDGET &&
               oc_settings_work_budget(&(oc_settings){0}) == OC_DEFAULT_WORK_BUDGET,
@@ -258,10 +258,11 @@ static void from_env(void) {
     CHECK(oc_work_budget_from_env("1048576", &units, why, sizeof why) == 0 &&
               units == (UINT64_C(1) << 20),
           "2^20: %s", why);
+    CHECK(oc_work_budget_from_env("1", &units, why, sizeof why) == 0 && units == 1, "1: %s", why);
     CHECK(oc_work_budget_from_env("1099511627776", &units, why, sizeof why) == 0 &&
               units == OC_MAX_TRANSFERS,
           "2^40: %s", why);
-    static const char *const bad[] = {"1048575", "1099511627777", "x", "-5", "1e12", " 5"};
+    static const char *const bad[] = {"0", "1099511627777", "x", "-5", "1e12", " 5"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         why[0] = 0;
         CHECK(oc_work_budget_from_env(bad[i], &units, why, sizeof why) == OC_EINVAL &&

@@ -36,7 +36,16 @@
  *    was told "over 45 s" after 1.1 s, and took 87 s on a loaded machine).
  *    Work still going past LONG_WORK_SECONDS with nothing to estimate from (no total known, or
  *    nothing done since the piece began) says that once instead, with its count so far.
- * Work that ends within LONG_WORK_SECONDS says nothing, and stdout is never touched. */
+ * Work that ends within LONG_WORK_SECONDS says nothing, and stdout is never touched.
+ *
+ * Before a run (or a search candidate) starts, the library tells the seconds it should take at
+ * the tool's usual pace per transfer (OC_PROGRESS_AHEAD: from the counts every plan states, a
+ * pace measured once, not on this machine now). Past LONG_WORK_SECONDS that is the word ahead,
+ * said at once rather than after a second of measuring (or, for a search's first candidate,
+ * after its first 30 s: the fat-tree's rhd search at 131072 nodes said nothing for minutes), on
+ * a terminal as elsewhere; the line names the estimate as such, and the progress line that
+ * follows on a terminal carries the measured time left. One such line a command, whichever
+ * comes first. */
 enum { LONG_WORK_SECONDS = 30 };
 static const double LONG_WORK_LOOK = 1.0;
 
@@ -123,6 +132,23 @@ int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
     (void)ctx;
     if (cli_prog.quiet) return 0;
     pthread_mutex_lock(&cli_prog.lock);
+    if (!strcmp(what, OC_PROGRESS_AHEAD)) {
+        /* the library's estimate before the work starts: a line when it is long, else nothing
+         * (not a piece to time) */
+        if (!cli_prog.warned && total > LONG_WORK_SECONDS) {
+            char d[24];
+            format_duration(d, sizeof d, (double)total);
+            progress_erase();
+            fprintf(stderr,
+                    "opticoll: this will take long: about %s at this tool's usual pace, from the "
+                    "transfers its plan counts (-q: no such line)\n",
+                    d);
+            fflush(stderr);
+            cli_prog.warned = 1;
+        }
+        pthread_mutex_unlock(&cli_prog.lock);
+        return 0;
+    }
     const double now = mono_now();
     piece *p = piece_slot(thread_pieces, what);
     /* a new piece on this thread: a unit not met here, another total, or done going back (the

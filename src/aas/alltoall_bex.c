@@ -93,6 +93,9 @@ static int bex_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t ro
         work += (uint64_t)nodes * oc__xchg_transfers(b->kx + b->ky, done, 1u << bit);
         done |= 1u << bit;
     }
+    /* the work (core.h): its transfers, each at most the N packets a node holds (a bound) */
+    p->spec.transfers = work;
+    p->spec.units = work * nodes;
     return oc__plan_work("bex", nodes, work, why, len);
 }
 

@@ -90,6 +90,10 @@ static int ca_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t roo
     int rc = oc__aas_plan(p, "cartesian", coll, nodes, root, bytes, params, params_,
                           N * N * sum / 2 + 1, why, len);
     if (rc) return rc;
+    /* The work (core.h), upper bounds: the plan's count of transfers, and at most the N packets
+     * a node holds in each (combined messages). */
+    p->spec.transfers = N * N * sum / 2 + 1;
+    p->spec.units = p->spec.transfers * N;
     cart *s = malloc(sizeof *s);
     if (!s || oc_kv_set(p->used, "dims", buf)) {
         free(s);

@@ -31,8 +31,10 @@ static int dex_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t ro
                         "dex pairs x with x XOR i: N must be a power of two, not %u (on a 1-D "
                         "torus of any size use dex-torus)",
                         nodes);
-    return oc__aas_plan(p, "dex", coll, nodes, root, bytes, params, params_,
-                        (uint64_t)nodes * nodes, why, len);
+    int rc = oc__aas_plan(p, "dex", coll, nodes, root, bytes, params, params_,
+                          (uint64_t)nodes * nodes, why, len);
+    if (!rc) p->spec.units = p->spec.transfers = (uint64_t)nodes * (nodes - 1); /* the work */
+    return rc;
 }
 
 static int dex_generate(const oc__plan *p, oc__emit *e) {

@@ -53,6 +53,9 @@ static int di_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t roo
     int rc = oc__aas_plan(p, "dex-interleave", coll, nodes, root, bytes, params, params_,
                           2 * (uint64_t)nodes * nodes, why, len);
     if (rc) return rc;
+    /* the work (core.h): a move a packet, two for a packet off its row and column */
+    p->spec.units = p->spec.transfers =
+        (uint64_t)nodes * (nodes - 1) + (uint64_t)nodes * (z[0] - 1) * (z[1] - 1);
     char buf[32];
     snprintf(buf, sizeof buf, "%ux%u", z[0], z[1]);
     if ((rc = oc__micro_plan_new(p, "dex-interleave", 2 * (uint64_t)nodes * nodes, why, len)))

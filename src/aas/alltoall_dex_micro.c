@@ -37,6 +37,7 @@ static int dm_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t roo
     int rc = oc__aas_plan(p, "dex-micro", coll, nodes, root, bytes, params, params_,
                           (uint64_t)nodes * nodes, why, len);
     if (rc) return rc;
+    p->spec.units = p->spec.transfers = (uint64_t)nodes * (nodes - 1); /* the work (core.h) */
     if ((rc = oc__micro_plan_new(p, "dex-micro", (uint64_t)nodes * nodes, why, len))) return rc;
     oc__micro_plan *m = p->state;
     const uint32_t z = nodes;

@@ -23,8 +23,10 @@ static const char *const params_[] = {NULL};
 
 static int dt_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
                    const oc_kv *params, char *why, size_t len) {
-    return oc__aas_plan(p, "dex-torus", coll, nodes, root, bytes, params, params_,
-                        (uint64_t)nodes * nodes, why, len);
+    int rc = oc__aas_plan(p, "dex-torus", coll, nodes, root, bytes, params, params_,
+                          (uint64_t)nodes * nodes, why, len);
+    if (!rc) p->spec.units = p->spec.transfers = (uint64_t)nodes * (nodes - 1); /* the work */
+    return rc;
 }
 
 static int dt_generate(const oc__plan *p, oc__emit *e) {

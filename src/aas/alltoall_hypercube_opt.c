@@ -62,6 +62,8 @@ static int hopt_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t r
     if ((rc = oc__plan_work("hypercube-opt", nodes, (uint64_t)n * oc__hcube_rounds(n) * nodes, why,
                             len)))
         return rc;
+    /* the work (core.h): every packet on its e-cube path, one hop a transfer */
+    p->spec.units = p->spec.transfers = (uint64_t)n * nodes * nodes / 2;
     hopt *h = calloc(1, sizeof *h);
     if (!h) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     p->state = h;

@@ -37,6 +37,8 @@ static int pl_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t roo
     rc = oc__aas_plan(p, "pipeline", coll, nodes, root, bytes, params, params_, z * z * z / 2 + 1,
                       why, len);
     if (rc) return rc;
+    /* the work (core.h): a packet a transfer, each over its distance (both ways: the shorter) */
+    p->spec.units = p->spec.transfers = dirs == 2 ? z * (z * z / 4) : z * z * (z - 1) / 2;
     int *state = malloc(sizeof *state);
     if (!state || oc_kv_set(p->used, "directions", dirs == 1 ? "1" : "2")) {
         free(state);

@@ -79,6 +79,9 @@ static int qex_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t ro
         work += 3 * (uint64_t)nodes * oc__xchg_transfers(2 * q->k, done, M);
         done |= M;
     }
+    /* the work (core.h): its transfers, each at most the N packets a node holds (a bound) */
+    p->spec.transfers = work;
+    p->spec.units = work * nodes;
     return oc__plan_work("qex", nodes, work, why, len);
 }
 

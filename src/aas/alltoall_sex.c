@@ -25,8 +25,12 @@ static int sex_plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t ro
     if (!oc__aas_pow2(nodes, &n))
         return oc__fail(why, len, OC_ENOTSUP,
                         "sex runs on a hypercube: N must be a power of two, not %u", nodes);
-    return oc__aas_plan(p, "sex", coll, nodes, root, bytes, params, params_,
-                        (uint64_t)nodes * nodes, why, len);
+    int rc = oc__aas_plan(p, "sex", coll, nodes, root, bytes, params, params_,
+                          (uint64_t)nodes * nodes, why, len);
+    /* the work (core.h): n exchanges of N/2 packets a node, each a range a packet's source */
+    if (!rc) p->spec.units = (uint64_t)n * nodes * nodes / 2;
+    if (!rc) p->spec.transfers = (uint64_t)nodes * (nodes - 1);
+    return rc;
 }
 
 static int sex_generate(const oc__plan *p, oc__emit *e) {

@@ -28,8 +28,14 @@
 static int bruck_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                       uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     int rc = oc__plan_plain(plan, "bruck", coll, nodes, root, bytes, 1, params, why, len);
-    for (uint64_t dist = 1; dist < nodes; dist *= 2)
+    for (uint64_t dist = 1; dist < nodes; dist *= 2) {
         plan->rounds++; /* ceil(log2 N) */
+        /* the work (core.h): N windows of min(dist, N - dist) blocks, one more transfer for
+         * each window that wraps past node N-1 (those of the last c nodes but the first) */
+        const uint64_t c = dist < nodes - dist ? dist : nodes - dist;
+        if (!rc) plan->spec.units += nodes * c * plan->spec.q;
+        if (!rc) plan->spec.transfers += nodes + c - 1;
+    }
     return rc;
 }
 

@@ -25,6 +25,8 @@ static int ne_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
     int rc = oc__plan_work("ne", nodes, (uint64_t)nodes * nodes / 2, why, len);
     if (!rc) rc = oc__plan_plain(plan, "ne", coll, nodes, root, bytes, 1, params, why, len);
     plan->rounds = nodes / 2; /* one round, then N/2 - 1 */
+    if (!rc) plan->spec.units = (uint64_t)nodes * (nodes - 1);   /* work: N-1 blocks a node, */
+    if (!rc) plan->spec.transfers = (uint64_t)nodes * nodes / 2; /* in N/2 transfers */
     /* the symmetry (core.h): every round is the same from node 2 as from node 0, two labels on */
     if (!rc && nodes > 2) {
         plan->spec.orbit_stride = 2;

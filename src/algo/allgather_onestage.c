@@ -29,6 +29,7 @@ static int onestage_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uin
                         nodes, (unsigned long long)work);
     rc = oc__plan_plain(plan, "onestage", coll, nodes, root, bytes, 1, params, why, len);
     plan->spec.max_round = work; /* all of it in one round */
+    plan->spec.units = plan->spec.transfers = work; /* one chunk a lightpath */
     return rc;
 }
 

@@ -1710,6 +1710,11 @@ static int optree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint3
      * stage on 2^20 nodes is 1.1e12 transfers in one round). */
     for (uint32_t j = 0; j < t->r.k; j++)
         if (V * (t->r.m[j] - 1) > plan->spec.max_round) plan->spec.max_round = V * (t->r.m[j] - 1);
+    /* The work (core.h): every block reaches every other node once (stage_sends), in at most
+     * V (m_j - 1) transfers a stage (exact when V = N; fewer where partners share a node). */
+    plan->spec.units = (uint64_t)N * (N - 1);
+    for (uint32_t j = 0; j < t->r.k; j++)
+        plan->spec.transfers += V * (t->r.m[j] - 1);
     t->rev = oc__malloc_array((size_t)V, sizeof(uint32_t));
     t->below = oc__calloc((size_t)V + 1, sizeof(uint32_t));
     plan->spec.block_node = oc__malloc_array(N, sizeof(uint32_t));

@@ -15,6 +15,7 @@ static int ring_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_
     int rc = oc__plan_work("ring", nodes, (uint64_t)nodes * (nodes - 1), why, len);
     if (!rc) rc = oc__plan_plain(plan, "ring", coll, nodes, root, bytes, 1, params, why, len);
     plan->rounds = nodes - 1u;
+    if (!rc) plan->spec.units = plan->spec.transfers = (uint64_t)nodes * (nodes - 1); /* work */
     return rc;
 }
 

@@ -25,6 +25,7 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
                 const oc_kv *params, char *why, size_t len) {
     int rc = oc__plan_work("bt", nodes, nodes ? 2 * ((uint64_t)nodes - 1) : 0, why, len);
     if (!rc) rc = oc__plan_plain(p, "bt", coll, nodes, root, bytes, 1, params, why, len);
+    if (!rc) p->spec.units = p->spec.transfers = 2 * ((uint64_t)nodes - 1); /* work: one chunk */
     return rc;
 }
 

@@ -499,6 +499,7 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     const uint64_t transfers = 2 * q * (nodes ? nodes - 1 : 0);
     if ((rc = oc__plan_work("circpipe", nodes, transfers, why, whylen))) return rc;
     if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, (uint32_t)q, why, whylen))) return rc;
+    plan->spec.units = plan->spec.transfers = transfers; /* the work (core.h): one piece each */
     pipe_plan *c = calloc(1, sizeof *c);
     if (!c) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     plan->state = c;

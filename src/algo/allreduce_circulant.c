@@ -324,6 +324,10 @@ static int plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t roo
     if ((rc = oc__plan_work("circulant", nodes, 2 * roots * (nodes ? nodes - 1 : 0), why, whylen)))
         return rc;
     if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, (uint32_t)q, why, whylen))) return rc;
+    /* the work (core.h): every piece up and down a spanning tree, the pieces of one root on an
+     * arc together */
+    plan->spec.units = 2 * q * (nodes ? nodes - 1 : 0);
+    plan->spec.transfers = 2 * roots * (nodes ? nodes - 1 : 0);
     circ_ar *c = calloc(1, sizeof *c);
     if (!c) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     plan->state = c;

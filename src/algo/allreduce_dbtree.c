@@ -138,6 +138,8 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
                         (unsigned long long)(bytes / 2 ? bytes / 2 : 1));
     if ((rc = oc__plan_work("dbtree", nodes, 4 * (uint64_t)nodes * C, why, len))) return rc;
     if ((rc = oc__plan_begin(p, coll, nodes, root, bytes, 2 * (uint32_t)C, why, len))) return rc;
+    /* the work (core.h): C chunks a tree, up and down its N - 1 edges, one chunk a transfer */
+    p->spec.units = p->spec.transfers = 4 * (uint64_t)(nodes - 1) * C;
     dbt *d = dbt_build(nodes);
     p->state = d;
     if (!d) return oc__fail(why, len, OC_ENOMEM, "out of memory building the trees");

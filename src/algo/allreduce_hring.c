@@ -70,6 +70,8 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     uint64_t work = 2 * (uint64_t)nodes * (g - 1) + 2 * (uint64_t)nodes * (nodes / g - 1);
     if ((rc = oc__plan_work("hring", nodes, work, why, len))) return rc;
     if ((rc = oc__plan_begin(p, coll, nodes, root, bytes, nodes, why, len))) return rc;
+    p->spec.transfers = work; /* the work (core.h): every label reduced and spread over N */
+    p->spec.units = 2 * (uint64_t)nodes * (nodes - 1);
     char b[32];
     snprintf(b, sizeof b, "%llu", (unsigned long long)g);
     if (oc_kv_set(p->used, "g", b)) return oc__fail(why, len, OC_ENOMEM, "out of memory");

@@ -34,6 +34,7 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     if (nodes > 1) work += 2 * (uint64_t)(nodes - P);
     int rc = oc__plan_work("rd", nodes, work, why, len);
     if (!rc) rc = oc__plan_plain(p, "rd", coll, nodes, root, bytes, 1, params, why, len);
+    if (!rc) p->spec.units = p->spec.transfers = work; /* work: the whole vector, one chunk */
     return rc;
 }
 

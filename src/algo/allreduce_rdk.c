@@ -105,6 +105,7 @@ static int rdk_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t
     if (nodes >= 2) work += 2 * (nodes - P);
     if (!rc) rc = oc__plan_work("rdk", nodes, work, why, len);
     if (!rc) rc = oc__plan_begin(plan, coll, nodes, root, bytes, 1, why, len);
+    if (!rc) plan->spec.units = plan->spec.transfers = work; /* the work (core.h): one chunk */
     if (!rc && nodes >= 2) {
         char v[OC_RADIX_MAX_STAGES * 4];
         oc__radices_format(t, v, sizeof v);

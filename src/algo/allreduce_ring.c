@@ -20,6 +20,7 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     if (!rc) p->spec.window_skips = 1; /* ring_phases.c: a shard's senders from its window */
     if (!rc) p->spec.families = 1;     /* ring_phases.c: every whole round one family */
     p->rounds = 2 * ((uint64_t)nodes - 1);
+    if (!rc) p->spec.units = p->spec.transfers = 2 * (uint64_t)nodes * (nodes - 1); /* work */
     return rc;
 }
 

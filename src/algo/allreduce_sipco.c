@@ -84,6 +84,7 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
      * r^(l-1-p) chunks each way, and (r - 1) sum_p r^(l-1-p) = r^l - 1 = N - 1, so 2 l N (N - 1)
      * in all (SiPCO r=2 on 65536 nodes: 1.4e11, refused by the work budget before generating). */
     p->spec.units = 2 * (uint64_t)l * nodes * (nodes - 1);
+    p->spec.transfers = 2 * q * l * (r - 1);
     sipco *s = calloc(1, sizeof *s);
     if (!s) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     p->state = s;

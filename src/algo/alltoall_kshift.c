@@ -50,6 +50,7 @@ static int ks_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
     plan->state = (void *)(uintptr_t)g;
     plan->rounds = nodes > 1 ? oc__ceil_div(nodes - 1, g) : 0;
     plan->spec.max_round = (uint64_t)nodes * g;
+    plan->spec.units = plan->spec.transfers = (uint64_t)nodes * (nodes - 1); /* the work */
     char buf[32];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)g);
     return oc_kv_set(plan->used, "shifts", buf) ? oc__fail(why, len, OC_ENOMEM, "out of memory")

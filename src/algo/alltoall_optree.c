@@ -247,6 +247,10 @@ static int a2a_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t
     rc = oc__plan_begin(plan, coll, nodes, root, bytes, 1, why, len);
     plan->state = t;
     if (rc) return rc;
+    /* the work (core.h): stage j's transfers each carry w_j packets (w_j = m_1 ... m_(j-1)) */
+    plan->spec.transfers = transfers(t, nodes);
+    for (uint32_t j = 0, w = 1; j < t->k; w *= t->m[j++])
+        plan->spec.units += (uint64_t)nodes * (t->m[j] - 1) * (nodes / (w * t->m[j])) * w;
     return oc__radices_record(plan->used, t, nodes, why, len);
 }
 

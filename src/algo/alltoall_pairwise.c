@@ -30,7 +30,9 @@ static int pw_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
                    uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     int rc = oc__plan_work("pairwise", nodes, (uint64_t)nodes * (nodes - 1), why, len);
     if (rc) return rc;
-    return oc__plan_plain(plan, "pairwise", coll, nodes, root, bytes, 1, params, why, len);
+    rc = oc__plan_plain(plan, "pairwise", coll, nodes, root, bytes, 1, params, why, len);
+    if (!rc) plan->spec.units = plan->spec.transfers = (uint64_t)nodes * (nodes - 1); /* work */
+    return rc;
 }
 
 /* Round r: node i sends its block for i + r (kshift's rounds with one shift a round). */

@@ -139,6 +139,7 @@ static int chains_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint3
     strides_of(n, (uint32_t)c, st->stride);
     plan->rounds = n ? oc__ceil_div(q, c) + n - 1 : 0;
     plan->spec.max_round = c * (uint64_t)nodes;
+    plan->spec.units = plan->spec.transfers = q * (uint64_t)n; /* the work: a piece a transfer */
     char buf[32];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)c);
     rc |= oc_kv_set(plan->used, "chains", buf);

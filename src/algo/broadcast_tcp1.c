@@ -9,7 +9,11 @@
 
 static int bcast_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                       uint64_t bytes, const oc_kv *params, char *why, size_t len) {
-    return oc__tcp_plan(plan, "tcp1", coll, nodes, root, bytes, params, why, len);
+    int rc = oc__tcp_plan(plan, "tcp1", coll, nodes, root, bytes, params, why, len);
+    /* the work (core.h): each processor but the root gets the whole message once */
+    if (!rc) plan->spec.transfers = nodes - 1;
+    if (!rc) plan->spec.units = ((uint64_t)nodes - 1) * plan->spec.q;
+    return rc;
 }
 
 static int bcast_generate(const oc__plan *plan, oc__emit *e) {

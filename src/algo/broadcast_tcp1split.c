@@ -210,6 +210,19 @@ static int split_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
                         "tcp1-split: dummies=%s: expected groups or fold", dm);
     const int fold = dm && !strcmp(dm, "fold");
     if (two_ways(nodes, Pv, h, hp) && !fold && (rc = regroup(s, parts, why, len))) return rc;
+    /* The work (core.h), an upper bound (dummies' and same-node sends are dropped): level l's
+     * k pw[l-1] children get pw[hp-l] pieces (one past hp), phase 3's steps send k ranges of
+     * wt pieces a virtual node, the late ones k streams of the whole message. */
+    for (uint32_t l = 1; l <= t->h; l++) {
+        plan->spec.transfers += t->pw[l - 1] * k;
+        plan->spec.units += t->pw[l - 1] * k * s->w * (l <= hp ? t->pw[hp - l] : 1);
+    }
+    for (uint32_t st = 0; st < hp; st++) {
+        plan->spec.transfers += t->Pv * k;
+        plan->spec.units += t->Pv * k * t->pw[st] * s->w;
+    }
+    plan->spec.transfers += (uint64_t)s->late * k;
+    plan->spec.units += (uint64_t)s->late * m;
     char buf[32];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)k);
     rc |= oc_kv_set(plan->used, "k", buf);

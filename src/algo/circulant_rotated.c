@@ -88,6 +88,8 @@ int oc__circ_rot_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
                             whylen)))
         return rc;
     if ((rc = oc__plan_begin(plan, coll, nodes, root, bytes, 1, why, whylen))) return rc;
+    /* the work (core.h): every block on a spanning tree, one chunk an arc */
+    plan->spec.units = plan->spec.transfers = (uint64_t)nodes * (nodes ? nodes - 1 : 0);
     oc__circ_tree *t = calloc(1, sizeof *t);
     if (!t) return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     plan->state = t;

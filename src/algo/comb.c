@@ -120,6 +120,8 @@ int oc__comb_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t r
     *st = shape;
     plan->state = st;
     plan->rounds = shape.rounds;
+    plan->spec.units = (uint64_t)nodes * (nodes - 1); /* the work (core.h) */
+    plan->spec.transfers = comb_transfers(&shape);
     plan->spec.max_round = 4ull * nodes;
     plan->spec.window_skips = 1; /* a round's transfers in label order (comb_dir) */
     return 0;

@@ -148,6 +148,9 @@ int oc__levels_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t
         if (plan->spec.block_node) plan->spec.block_node[lab] = x;
     }
     plan->rounds = (ar ? 2 : 1) * levels_rounds(st);
+    /* the work (core.h): each label reaches the other N-1 nodes once (twice for all-reduce) */
+    plan->spec.units = (ar ? 2 : 1) * (uint64_t)(nodes - 1) * plan->spec.chunks;
+    plan->spec.transfers = (ar ? 2 : 1) * levels_transfers(&r, nodes);
     plan->spec.max_round = 2ull * nodes;
     plan->spec.window_skips = 1; /* levels_round: a window's owners are one span */
     if (nodes >= 2) {

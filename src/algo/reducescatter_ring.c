@@ -14,6 +14,7 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     /* SIZE is the whole vector; the spec counts one block per node. */
     int rc = oc__plan_work("ring", nodes, (uint64_t)nodes * (nodes - 1), why, len);
     if (!rc) rc = oc__plan_plain(p, "ring", coll, nodes, root, bytes, 1, params, why, len);
+    if (!rc) p->spec.units = p->spec.transfers = (uint64_t)nodes * (nodes - 1); /* work */
     if (!rc) p->spec.window_skips = 1; /* ring_phases.c: a shard's senders from its window */
     if (!rc) p->spec.families = 1;     /* ring_phases.c: every whole round one family */
     return rc;

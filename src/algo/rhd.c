@@ -244,6 +244,14 @@ int oc__rhd_plan(oc__plan *p, const char *name, oc_collective coll, uint32_t nod
             p->spec.digit_radix[i] = h->r[i];
     }
     p->spec.window_skips = 1; /* level_window, rhd_fold */
+    /* The work (core.h). A level of radix r sends r - 1 transfers a core node, of w labels' worth
+     * (w the level's place value): sum (r - 1) w = P - 1 over the levels, so one phase moves
+     * every label to P - 1 core nodes; a fold is one transfer an extra node each way, of the
+     * whole vector (P chunks, or N blocks) or one block. */
+    const uint64_t core = work / 2 - (nodes - P), extra = nodes - P;
+    p->spec.transfers = per_block ? core + 2 * extra : work;
+    p->spec.units = per_block ? (uint64_t)nodes * (P - 1) + extra * ((uint64_t)nodes + 1)
+                              : 2 * (uint64_t)P * (P - 1) + 2 * extra * P;
     return 0;
 }
 

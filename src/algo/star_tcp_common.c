@@ -297,7 +297,13 @@ int oc__tcp1_rounds(const oc__plan *plan, oc__emit *e, int direction, int what) 
 int oc__tcp1_subtree_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t root,
                           uint64_t bytes, const oc_kv *params, char *why, size_t len) {
     int rc = oc__tcp_plan(plan, "tcp1", coll, nodes, root, bytes, params, why, len);
-    return rc ? rc : tcp1_label(plan->state, &plan->spec, why, len);
+    if (!rc) rc = tcp1_label(plan->state, &plan->spec, why, len);
+    /* the work (core.h): each processor but the root gets (or sends) its subtree's blocks once */
+    const oc__tcp *t = plan->state;
+    for (uint64_t v = 1; !rc && v < t->P; v++)
+        plan->spec.units += (uint64_t)t->size[v] * plan->spec.q;
+    if (!rc) plan->spec.transfers = nodes - 1;
+    return rc;
 }
 
 int oc__tcp1_subtree_formula(const oc__plan *plan, const oc__formula_in *in, oc_report *rep) {
@@ -331,6 +337,20 @@ int oc__tcp2_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t r
         }
     }
     plan->spec.max_round = most;
+    /* The work (core.h). Gossip: every block to every other processor once, in at most two
+     * transfers a stream. All-to-all, an upper bound: a packet moves at most once a step, and
+     * a step's transfers are at most its bound above. */
+    plan->spec.units = (uint64_t)nodes * (nodes - 1) * plan->spec.q;
+    plan->spec.transfers = 2 * streams;
+    if (coll == OC_ALLTOALL) {
+        plan->spec.units *= t->h;
+        plan->spec.transfers = 0;
+        for (uint32_t i = 0; i < t->h; i++) {
+            const uint64_t W = t->pw[i], W1 = t->pw[i + 1];
+            const uint64_t partners = (nodes - 1) / W < t->k ? (nodes - 1) / W : t->k;
+            plan->spec.transfers += (nodes + W - 1) * partners * oc__ceil_div(nodes, W1);
+        }
+    }
     return oc__plan_work("tcp2", nodes, coll == OC_GOSSIP ? 2 * streams : (uint64_t)nodes * nodes * 2,
                          why, len);
 }

@@ -404,6 +404,9 @@ static int plan_mode(oc__plan *plan, const char *name, oc_collective coll, uint3
     if (stride_labels(&st->s, plan->spec.block_node))
         return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
     plan->rounds = (ar ? 2 : 1) * stride_rounds(&shape);
+    /* the work (core.h): each label reaches the other N-1 nodes once (twice for all-reduce) */
+    plan->spec.units = (ar ? 2 : 1) * (uint64_t)(nodes - 1) * plan->spec.chunks;
+    plan->spec.transfers = transfers;
     plan->spec.max_round = 4ull * nodes;
     plan->spec.window_skips = 1; /* a round's transfers in label order (above) */
     return 0;

@@ -154,6 +154,20 @@ static int plan_common(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t
         return rc;
     }
     p->state = t;
+    /* The work (core.h), from the tree: a member's send up and back down, the all-to-all among
+     * the top; the all-reduce's carry the whole vector, the all-gather's down sends are the one
+     * or two ranges a member lacks (every block reaches every other node once). */
+    const uint32_t top = t->count[t->levels];
+    p->spec.transfers = 2 * ((uint64_t)nodes - top) + (uint64_t)top * (top - 1);
+    p->spec.units = p->spec.transfers * p->spec.chunks;
+    if (coll == OC_ALLGATHER) {
+        p->spec.transfers = (uint64_t)nodes - top + (uint64_t)top * (top - 1);
+        for (uint32_t l = 0; l < t->levels; l++)
+            for (uint32_t k = 0; k < t->count[l]; k++)
+                if (t->reps[l][k] != t->reps[l + 1][k / t->m])
+                    p->spec.transfers += (t->lo[l][k] > 0) + (t->hi[l][k] < nodes);
+        p->spec.units = (uint64_t)nodes * (nodes - 1);
+    }
     return 0;
 }
 

@@ -71,9 +71,15 @@ int oc_memory_budget_from_env(const char *mib, const char *old_mib, uint64_t *by
  *
  * Memory is not the only thing input sizes: SiPCO r=2 on 65536 nodes fits the memory budget in
  * shards (1024 of 1.3 GB) and is 1.4e11 chunk-transfers to verify, hours at the 6e-8 s each
- * measured on SiPCO at 4096 nodes. The plans that count their chunk-transfers (oc__spec.units) are
- * held to this budget before they generate; the default, 2^35, is about half an hour of such
- * work on the project's 2-core machine. */
+ * measured on SiPCO at 4096 nodes. Every plan counts its work before it generates (oc__spec:
+ * units, the chunk-transfers, and transfers), and the run and each search candidate are held to
+ * this budget before a round is made. What is counted is what the verifier does: a reduction's
+ * verifier that keeps a contribution set a chunk merges one a chunk a transfer carries (units);
+ * a copy collective's adds a range a transfer, and a reduction verified in cells per label
+ * offset or orbit (run/shard.c) takes a family round whole, so there the transfers are the work
+ * (the network model's too: a bundle a transfer). The default, 2^35, is about half an hour of
+ * reductions' work on the project's 2-core machine, and above every copy schedule and family
+ * reduction within the node cap (the ring all-reduce on 131072 nodes: 3.4e10 transfers). */
 int oc_work_budget_from_env(const char *text, uint64_t *units, char *why, size_t whylen) {
     if (!text || !*text) { /* set to nothing: unset, as the memory budget's */
         *units = 0;
@@ -83,8 +89,8 @@ int oc_work_budget_from_env(const char *text, uint64_t *units, char *why, size_t
     uint64_t v;
     if (oc_parse_u64(text, OC_MIN_WORK_BUDGET, OC_MAX_TRANSFERS, &v))
         return oc__fail(why, whylen, OC_EINVAL,
-                        "OPTICOLL_WORK_BUDGET=%s: expected a whole number of chunk-transfers from "
-                        "%llu to %llu",
+                        "OPTICOLL_WORK_BUDGET=%s: expected a whole number of work units "
+                        "(chunk-transfers or transfers) from %llu to %llu",
                         oc__quote(quoted, sizeof quoted, text),
                         (unsigned long long)OC_MIN_WORK_BUDGET,
                         (unsigned long long)OC_MAX_TRANSFERS);
@@ -92,17 +98,35 @@ int oc_work_budget_from_env(const char *text, uint64_t *units, char *why, size_t
     return 0;
 }
 
-int oc__work_check(const oc__spec *spec, uint32_t shards, char *why, size_t whylen) {
+uint64_t oc__work_of(const oc__spec *spec, int per_chunk) {
+    return per_chunk && oc_collective_reduces(spec->coll) ? spec->units : spec->transfers;
+}
+
+int oc__work_check(const oc__spec *spec, int per_chunk, uint32_t shards, char *why, size_t whylen) {
     const uint64_t budget = oc_settings_work_budget(oc__settings());
-    /* a copy collective's verifier adds a range to a set a transfer, not a set a chunk */
-    if (!spec->units || spec->units <= budget || !oc_collective_reduces(spec->coll)) return 0;
+    const int by_units = per_chunk && oc_collective_reduces(spec->coll);
+    const uint64_t work = oc__work_of(spec, per_chunk);
+    if (!work || work <= budget) return 0;
     char in[48] = "";
     if (shards > 1) snprintf(in, sizeof in, " (in %u shards)", shards);
     return oc__fail(why, whylen, OC_ETOOBIG,
-                    "verifying %s on %u nodes with %u chunks%s is %llu chunk-transfers, more than "
+                    "verifying %s on %u nodes with %u chunks%s is %llu %s, more than "
                     "the work budget of %llu (set OPTICOLL_WORK_BUDGET)",
                     oc_collective_name(spec->coll), spec->nodes, spec->chunks, in,
-                    (unsigned long long)spec->units, (unsigned long long)budget);
+                    (unsigned long long)work, by_units ? "chunk-transfers" : "transfers",
+                    (unsigned long long)budget);
+}
+
+int oc__work_floor_check(oc_collective coll, uint32_t nodes, char *why, size_t whylen) {
+    /* Any schedule on N >= 2 nodes makes every node but one receive (all-gather, all-reduce,
+     * reduce-scatter, all-to-all, gossip: every node; broadcast, scatter: all but the root) or
+     * send (gather: all but the root) at least one transfer of at least one chunk. */
+    const uint64_t budget = oc_settings_work_budget(oc__settings());
+    if (nodes < 2 || nodes - 1 <= budget) return 0;
+    return oc__fail(why, whylen, OC_ETOOBIG,
+                    "%s on %u nodes needs at least %u transfers whatever the algorithm, more "
+                    "than the work budget of %llu (set OPTICOLL_WORK_BUDGET)",
+                    oc_collective_name(coll), nodes, nodes - 1, (unsigned long long)budget);
 }
 
 uint64_t oc__file_cap(void) {

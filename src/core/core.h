@@ -169,9 +169,15 @@ typedef struct oc__spec {
     /* The chunk-transfers of the whole schedule (the sum of its transfers' chunk counts), when the
      * algorithm counts them in its plan (0: not counted). A reduction's verifier works once per
      * chunk a transfer carries (a contribution set merged), so this is its work: the run is refused
-     * past the work budget before anything is generated (oc_settings.work_budget), and a sharded run
-     * reports its shards' progress in it as they go (run/shard.c). */
+     * past the work budget before anything is generated (oc_settings.work_budget), and a sharded
+     * run reports its shards' progress in it as they go (run/shard.c). Every plan states it,
+     * exact or a proven upper bound (tests/test_plan_units.c holds every algorithm to it). */
     uint64_t units;
+    /* The transfers of the whole schedule, stated beside units by every plan (exact, or a proven
+     * upper bound; 0: not stated). A copy collective's verifier adds a range a transfer and a
+     * model maps a bundle a transfer, so this is their work: the work budget holds it where units
+     * do not (oc__work_check). */
+    uint64_t transfers;
     /* 1: the generator makes only a chunk window's transfers (oc__emit_skip), so a verifier shard
      * costs its own transfers and shards may be many and small (run/shard.c). */
     int window_skips;
@@ -211,10 +217,18 @@ static inline uint32_t oc__spec_block_node(const oc__spec *s, uint32_t b) {
 }
 /* Checks that block_node is a permutation of 0..N-1. */
 int oc__spec_check_labels(const oc__spec *s, char *why, size_t whylen);
-/* The work budget's check (budget.c; the budget is oc_settings.work_budget): 0, or OC_ETOOBIG and one line
- * when the reduction's chunk-transfers its plan counted (units) pass the budget; `shards` (> 1)
- * is said in the line. Copy collectives and uncounted plans (units 0) pass. */
-int oc__work_check(const oc__spec *spec, uint32_t shards, char *why, size_t whylen);
+/* The work budget's check (budget.c; the budget is oc_settings.work_budget): 0, or OC_ETOOBIG and
+ * one line when the work its plan counted passes the budget: a reduction's chunk-transfers (units)
+ * where `per_chunk` (its verifier merges a set a chunk), else the transfers; `shards` (> 1) is said
+ * in the line. A count the plan did not state (0) passes. */
+int oc__work_check(const oc__spec *spec, int per_chunk, uint32_t shards, char *why, size_t whylen);
+/* The work budget's floor: 0, or OC_ETOOBIG and one line when the budget is below the N - 1
+ * transfers every schedule of a collective on N >= 2 nodes has (checked before a search, whose
+ * every candidate the budget would refuse). */
+int oc__work_floor_check(oc_collective coll, uint32_t nodes, char *why, size_t whylen);
+/* The work oc__work_check holds to the budget: units where per_chunk and the collective reduces,
+ * else transfers (0: not stated). */
+uint64_t oc__work_of(const oc__spec *spec, int per_chunk);
 /* Describes label c for messages: "chunk 12 (block of node 3)". */
 void oc__spec_describe_chunk(const oc__spec *s, uint32_t c, char *buf, size_t len);
 

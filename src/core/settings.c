@@ -43,7 +43,7 @@ int oc_settings_check(const oc_settings *s, char *why, size_t whylen) {
     if (s->work_budget &&
         (s->work_budget < OC_MIN_WORK_BUDGET || s->work_budget > OC_MAX_TRANSFERS))
         return oc__fail(why, whylen, OC_EINVAL,
-                        "work budget of %llu chunk-transfers: expected 0 (the default) or %llu to "
+                        "work budget of %llu: expected 0 (the default) or %llu to "
                         "%llu",
                         (unsigned long long)s->work_budget, (unsigned long long)OC_MIN_WORK_BUDGET,
                         (unsigned long long)OC_MAX_TRANSFERS);

@@ -281,6 +281,12 @@ int oc__run_schedule_reported(const oc__spec *spec, oc__source source, void *sou
                               oc_progress_fn progress, void *progress_ctx, oc_report *rep,
                               char *why, size_t len) {
     progress_source src = {.source = source, .arg = source_arg};
+    /* A word ahead of long work (OC_PROGRESS_AHEAD), once the run is known to pass its budgets:
+     * a run refused says so, not that it would be long. */
+    oc__shard_plan ahead;
+    char scratch[256];
+    if (progress && !oc__shard_plan_for(spec, &ahead, scratch, sizeof scratch))
+        oc__work_ahead(spec, ahead.separate ? 2 : 1, progress, progress_ctx);
     oc__progress_begin(&src.progress, progress, progress_ctx, "rounds", rounds);
     oc__set_shard_progress(progress, progress_ctx); /* the shards report as well */
     /* the loops inside a round poll the rounds' progress too (a round of millions of transfers) */
@@ -330,6 +336,7 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
     }
     rc = oc__algo_node_cap(algo, req->collective, req->nodes, req->root, req->bytes, req->params,
                            why, len);
+    if (!rc) rc = oc__work_floor_check(req->collective, req->nodes, why, len);
     if (!rc) rc = oc__search_params(algo, model, req, &chosen, rep, why, len);
     if (rc) goto fail;
     rc = oc__kv_copy(chosen ? chosen : req->params, &params);
@@ -411,6 +418,7 @@ int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__mod
     oc_kv *chosen = NULL, *params = NULL;
     rc = oc__algo_node_cap(*algo, req->collective, req->nodes, req->root, req->bytes, req->params,
                            why, len);
+    if (!rc) rc = oc__work_floor_check(req->collective, req->nodes, why, len);
     if (!rc) rc = oc__search_params(*algo, *model, req, &chosen, rep, why, len);
     if (!rc && oc__kv_copy(chosen ? chosen : req->params, &params))
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");

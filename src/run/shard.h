@@ -49,12 +49,26 @@ int oc__shard_plan_for(const oc__spec *spec, oc__shard_plan *plan, char *why, si
  * each candidate before generating it. */
 int oc__shard_round_fits(const oc__spec *spec, char *why, size_t len);
 
-/* Whether the chunk-transfers the plan counted (spec->units) fit the work budget (oc__work_check)
- * where its verifier works a set a chunk (not one of cells per label offset or orbit): 0, or
+/* Whether the work the plan counted fits the work budget (oc__work_check): its chunk-transfers
+ * (spec->units) where its verifier works a set a chunk (not one of cells per label offset or
+ * orbit), else its transfers (spec->transfers): 0, or
  * OC_ETOOBIG and one line naming the count, the budget and OPTICOLL_WORK_BUDGET (`shards` > 1 is
  * said in it). oc__shard_plan_for asks it; the search asks it of each candidate before it
  * generates it. */
 int oc__shard_work_fits(const oc__spec *spec, uint32_t shards, char *why, size_t len);
+/* The work oc__shard_work_fits holds to the budget (oc__work_of): a per-chunk reduction's
+ * chunk-transfers, else the transfers; 0 where the plan stated none. */
+uint64_t oc__shard_work(const oc__spec *spec);
+/* Tells fn (NULL: nothing) the seconds the work on `spec` should take at the usual pace, from
+ * the counts its plan stated: OC__PACE_TRANSFER_S a transfer generated and mapped (and verified
+ * a range at a time), and where a verifier runs (`shards`: 0 for a search candidate, mapped
+ * only; 1 for a run verified in its one pass; 2 in passes of its own) OC__PACE_MERGE_S a
+ * chunk-transfer when it merges a set a chunk (a reduction) or works in passes of its own
+ * (chunk windows); nothing where the plan stated nothing or its rounds are checked whole
+ * (families: ring all-gather on 131072 nodes is 1.7e10 transfers and about a second). Told as
+ * the one call of an OC_PROGRESS_AHEAD piece when it is at least a second (its answer is not
+ * read: a stop is heard at the work's first report, as the callers' tests expect). */
+void oc__work_ahead(const oc__spec *spec, uint32_t shards, oc_progress_fn fn, void *ctx);
 
 /* What a sharded run hands back: the counts of the cost pass and the shards' waste. */
 typedef struct oc__shard_out {

@@ -232,10 +232,36 @@ else
 fi
 OPTICOLL_WORK_BUDGET=4709375 bad 2 "is 4709376 chunk-transfers, more than the work budget of 4709375" \
     run -c allreduce -a sipco -n 512 -p r=2 -s 1MiB
-for v in 1000 x 1099511627777; do
-    OPTICOLL_WORK_BUDGET=$v bad 2 "OPTICOLL_WORK_BUDGET=$v: expected a whole number of chunk-transfers" \
+for v in 0 x 1099511627777; do
+    OPTICOLL_WORK_BUDGET=$v bad 2 "OPTICOLL_WORK_BUDGET=$v: expected a whole number of work units" \
         run -c allreduce -a sipco -n 8 -s 1MiB
 done
+# Every algorithm counts its work in its plan (tests/test_plan_units.c holds each count to its
+# schedule): at OPTICOLL_WORK_BUDGET=1 every one of `opticoll list` on 16 nodes is refused in one
+# line, exit 2, nothing on stdout (a copy collective's transfers count too, not only a
+# reduction's chunk-transfers as before).
+"$TOOL" list 2>/dev/null | awk '/^algorithms/ { f = 1; next } f && NF >= 3 { print $1, $2, $3 }' \
+    >"$T/algos"
+n_algos=0
+while read -r coll algo nets; do
+    net=${nets%%,*}
+    extra=()
+    case "$algo" in dex*) extra=(--net switching=wh) ;; esac
+    OPTICOLL_WORK_BUDGET=1 "$TOOL" run -c "$coll" -a "$algo" -t "$net" -n 16 -s 4096 \
+        "${extra[@]}" >"$T/out" 2>"$T/err" </dev/null
+    RC=$?
+    n_algos=$((n_algos + 1))
+    if [ "$RC" -ne 2 ] || [ -s "$T/out" ] || [ "$(wc -l <"$T/err")" -ne 1 ] ||
+        ! grep -q "work budget of 1 (set OPTICOLL_WORK_BUDGET)" "$T/err"; then
+        fail "$coll $algo at OPTICOLL_WORK_BUDGET=1: one line, exit 2" "rc=$RC" \
+            "$(head -c 300 "$T/err")"
+    fi
+done <"$T/algos"
+if [ "$n_algos" -ge 50 ]; then
+    pass "every algorithm ($n_algos) at OPTICOLL_WORK_BUDGET=1: refused in one line, exit 2"
+else
+    fail "every algorithm at OPTICOLL_WORK_BUDGET=1" "only $n_algos algorithms listed"
+fi
 OPTICOLL_WORK_BUDGET= run_tool run -q -c allreduce -a sipco -n 8 -s 1MiB
 if [ "$RC" -eq 0 ]; then
     pass "OPTICOLL_WORK_BUDGET= (set to nothing) is unset"

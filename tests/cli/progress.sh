@@ -69,12 +69,14 @@ done
 
 # A sharded run's time is in its verifier's shards once the cost pass has counted its rounds
 # (issue 27: SiPCO on 65536 nodes, r=2, ran minutes in shards that said nothing): the shards
-# report the chunks they verified. Forced into 16-chunk shards, ring all-reduce on 9000 nodes
-# (about 5 s of CPU) shows them on the terminal's line.
+# report the work they verified: the chunk-transfers the plan counts (2 N (N - 1), every plan
+# states its count now; the chunks of their windows where a plan counted none). Forced into
+# 16-chunk shards, ring all-reduce on 9000 nodes (about 5 s of CPU) shows them on the terminal's
+# line.
 OPTICOLL_VERIFY_SHARD=16 tty_run "$TOOL" run -c allreduce -a ring -t switch -n 9000 -s 1MiB \
     --no-data-check
 rc=$?
-if [ "$rc" -eq 0 ] && grep -qa $'\ropticoll: verifier chunks [0-9]* / 9000 ([0-9]*%' "$T/tty"; then
+if [ "$rc" -eq 0 ] && grep -qa $'\ropticoll: verifier chunk-transfers [0-9]* / 161982000 ([0-9]*%' "$T/tty"; then
     pass "a sharded run on a terminal shows its verifier's chunks"
 else
     fail "a sharded run on a terminal shows its verifier's chunks" "exit $rc" \
@@ -110,24 +112,45 @@ else
     fail "stderr on a pipe: no progress" "exit $rc" "stderr: $(head -c 300 "$T/err")"
 fi
 
-# Work far past LONG_WORK_SECONDS (30 s) with stderr on a pipe: one line says so early, from the
-# pace of its first second (issue 27: N = 131072 ring all-gather ran for many minutes in
-# silence). Stopped after 8 s: the line must be there by then, and alone. Neighbour exchange,
-# since the ring all-gather's rounds are taken whole now (issue 31: that run takes a second).
+# Work far past LONG_WORK_SECONDS (30 s) with stderr on a pipe: one line says so early (issue 27:
+# N = 131072 ring all-gather ran for many minutes in silence), before the work starts, from the
+# transfers its plan counts at the tool's usual pace (OC_PROGRESS_AHEAD; before, from the pace
+# of its first second). Stopped after 8 s: the line must be there by then, and alone. Neighbour
+# exchange, since the ring all-gather's rounds are taken whole now (issue 31: that run takes a
+# second, and no word is said ahead of it). The other commands below may give either line.
 BIG=(run -c allgather -a ne -t ring -n 131072 -s 1MiB)
+# the word the library says ahead of work its plan counted (OC_PROGRESS_AHEAD, tools/cli.c)
+AHEAD="opticoll: this will take long: about [0-9.]+ (s|min|h) at this tool's usual pace"
 timeout 8 "$TOOL" "${BIG[@]}" >"$T/out" 2>"$T/err"
 rc=$?
 if [ "$rc" -eq 124 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-    grep -Eq '^opticoll: this will take over [0-9.]+ (s|min|h) \(rounds: [0-9]+ of 65536 in [0-9.]+ s' "$T/err"; then
-    pass "long work with stderr on a pipe: one line ahead ($(cat "$T/err"))"
+    grep -Eq "^$AHEAD" "$T/err"; then
+    pass "long work with stderr on a pipe: one line ahead, from its plan's count ($(cat "$T/err"))"
 else
     fail "long work with stderr on a pipe: one line ahead" "exit $rc" "stderr: $(head -c 300 "$T/err")"
+fi
+# a small N of the same: no word
+"$TOOL" run -c allgather -a ne -t ring -n 2000 -s 1MiB >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ]; then
+    pass "the same work at N = 2000 on a pipe: no word ahead"
+else
+    fail "the same work at N = 2000 on a pipe: no word ahead" "exit $rc" "$(head -c 300 "$T/err")"
+fi
+# on a terminal: the word ahead, then the progress line with its measured time left
+tty_run timeout 8 "$TOOL" "${BIG[@]}"
+if grep -Eqa "^$AHEAD" "$T/tty" &&
+    grep -qa $'\ropticoll: rounds [0-9]* / 65536 ([0-9]*%, about [0-9.]* \(s\|min\|h\) left)' "$T/tty"; then
+    pass "long work on a terminal: the word ahead, then progress with the time left"
+else
+    fail "long work on a terminal: the word ahead, then progress with the time left" \
+        "$(tr '\r' '\n' <"$T/tty" | head -5)"
 fi
 # compare runs its algorithms side by side on threads: each run's pace is its own
 timeout 8 "$TOOL" compare -c allgather -t ring -n 131072 -s 1MiB >"$T/out" 2>"$T/err"
 rc=$?
 if [ "$rc" -eq 124 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-    grep -Eq '^opticoll: this will take over [0-9.]+ (s|min|h) \(rounds: ' "$T/err"; then
+    grep -Eq "^(opticoll: this will take over [0-9.]+ (s|min|h) \(rounds: |$AHEAD)" "$T/err"; then
     pass "long compare with stderr on a pipe: one line ahead ($(cat "$T/err"))"
 else
     fail "long compare with stderr on a pipe: one line ahead" "exit $rc" "stderr: $(head -c 300 "$T/err")"
@@ -138,7 +161,7 @@ printf 'Big\t100000000\t64\t1000\tx\n' >"$T/big.tsv"
 timeout 8 "$TOOL" train --models "$T/big.tsv" -m Big -n 131072 >"$T/out" 2>"$T/err"
 rc=$?
 if [ "$rc" -eq 124 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-    grep -Eq '^opticoll: this will take over [0-9.]+ (s|min|h) \(' "$T/err"; then
+    grep -Eq "^(opticoll: this will take over [0-9.]+ (s|min|h) \(|$AHEAD)" "$T/err"; then
     pass "long train with stderr on a pipe: one line ahead ($(cat "$T/err"))"
 else
     fail "long train with stderr on a pipe: one line ahead" "exit $rc" "stderr: $(head -c 300 "$T/err")"
@@ -152,7 +175,7 @@ for cmd in "perf --collective allgather -a ne -g 131072 -b 512M" \
     timeout 8 "$TOOL" $cmd >"$T/out" 2>"$T/err"
     rc=$?
     if [ "$rc" -eq 124 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-        grep -Eq '^opticoll: this will take over [0-9.]+ (s|min|h) \(rounds: [0-9]+ of 65536 ' "$T/err"; then
+        grep -Eq "^(opticoll: this will take over [0-9.]+ (s|min|h) \(rounds: [0-9]+ of 65536 |$AHEAD)" "$T/err"; then
         pass "long ${cmd%% *} with stderr on a pipe: one line ahead ($(cat "$T/err"))"
     else
         fail "long ${cmd%% *} with stderr on a pipe: one line ahead" "exit $rc" \
