@@ -1,9 +1,9 @@
 /*
  * netcfg.h — a network's settings, typed: what a network model parsed from its `--net key=value`
- * parameters when it was created, in the form the algorithms read it.
+ * parameters, in the form the algorithms read it.
  *
- * Why here. A model (src/net) parses its parameters once, in create(), and checks them; an
- * algorithm (src/algo, src/aas) needs a few of them to price its seed's closed form (the direct
+ * Why here. A model (src/net) parses its parameters once a run (its parse hook, net/netset.c)
+ * and checks them; an algorithm (src/algo, src/aas) needs a few of them to price its seed's closed form (the direct
  * networks' t_s, t_m, t_d, switching and dims for the all-to-all-scatter notes' formulas). The two
  * rooms stand side by side on the core and may not include each other, so the types they share
  * live in the core: a model fills an oc__netcfg (its `config` hook, net/net.h), the pipeline puts
