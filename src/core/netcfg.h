@@ -140,6 +140,15 @@ typedef struct oc__netcost {
      * routers it crosses times their delay (the fat-tree: one router inside a leaf). A round lasts
      * at least this long. 0 where a path crosses nothing that delays it. */
     double least_path_s;
+    /* Set where the nodes hang in groups off one router each and a path between two groups
+     * crosses more routers (the fat-tree's leaves: one router inside a leaf, three through a
+     * spine): the nodes of a group (node v in group v / group_nodes) and the least time a path
+     * between two groups adds beyond its payload (its routers' delays). A round's transfers are
+     * then cut into packets that share the links of their paths, and a round lasts at least its
+     * busiest node's packets plus least_path_s, or plus cross_group_s when it crosses groups.
+     * 0 where the model has no such groups. */
+    uint64_t group_nodes;
+    double cross_group_s;
     /* Set where a transfer keeps to one path whatever its chunks, so that a step lasts as its
      * largest transfer (the ring at spread=0): the time of a step whose largest transfer moves
      * `bytes`; NULL where a transfer of b chunks may lay them on b channels at once. */

@@ -388,7 +388,10 @@ static int ft_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
 static void ft_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_FATTREE;
     /* every path crosses at least its leaf's router (core/netcfg.h: oc__netcost) */
-    out->cost = (oc__netcost){.least_path_s = m->cost.router_s};
+    out->cost = (oc__netcost){.least_path_s = m->cost.router_s,
+                              /* its leaves: a path through a spine crosses three routers */
+                              .group_nodes = m->t.down,
+                              .cross_group_s = 3 * m->cost.router_s};
     out->fattree = (oc__fattree_cfg){.leaf_down = m->t.down,
                                      .uplinks = m->t.up,
                                      .packet_bytes = m->cost.packet_bytes,
