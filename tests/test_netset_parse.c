@@ -32,8 +32,7 @@ static oc_kv *kv_of(const char *pairs) {
     oc_kv *kv = oc_kv_new();
     char buf[256];
     snprintf(buf, sizeof buf, "%s", pairs);
-    for (char *save = NULL, *t = strtok_r(buf, " ", &save); kv && t;
-         t = strtok_r(NULL, " ", &save))
+    for (char *save = NULL, *t = strtok_r(buf, " ", &save); kv && t; t = strtok_r(NULL, " ", &save))
         if (oc_kv_set_pair(kv, t)) {
             oc_kv_free(kv);
             return NULL;
@@ -80,8 +79,8 @@ static void one_compare(oc_collective coll, const char *net, uint32_t N, uint64_
     const uint64_t before = oc__netset_parses();
     int rc = oc_compare(&req, NULL, 0, NULL, &res, why, sizeof why);
     const uint64_t parses = oc__netset_parses() - before;
-    CHECK(rc == 0 && res.nrun >= 2, "compare %s on %s N=%u: %s (%zu run)",
-          oc_collective_name(coll), net, N, why, rc ? (size_t)0 : res.nrun);
+    CHECK(rc == 0 && res.nrun >= 2, "compare %s on %s N=%u: %s (%zu run)", oc_collective_name(coll),
+          net, N, why, rc ? (size_t)0 : res.nrun);
     CHECK(parses == 1, "compare %s on %s N=%u %s (%zu algorithms run): settings parsed %llu times",
           oc_collective_name(coll), net, N, pairs, rc ? (size_t)0 : res.nrun,
           (unsigned long long)parses);
@@ -150,8 +149,7 @@ int main(void) {
         oc_report *rep = NULL;
         char why[512] = "";
         int rc = oc_run(&req, &rep, why, sizeof why);
-        CHECK(rc < 0 && !rep && strstr(why, "wavelengths"), "wavelengths=0: %d %s", rc,
-              why);
+        CHECK(rc < 0 && !rep && strstr(why, "wavelengths"), "wavelengths=0: %d %s", rc, why);
         oc_kv_free(np);
     }
     return CHECK_SUMMARY();

@@ -53,8 +53,7 @@ int cmd_list(int argc, char **argv) {
             if ((int)a->collective != c) continue;
             char summary[1024];
             snprintf(summary, sizeof summary, "%s%s%s%s", a->summary,
-                     *a->restriction ? " [needs " : "", a->restriction,
-                     *a->restriction ? "]" : "");
+                     *a->restriction ? " [needs " : "", a->restriction, *a->restriction ? "]" : "");
             oc_table_write_row(&algos, (const char *const[]){oc_collective_name(a->collective),
                                                              a->name, a->networks, summary});
         }

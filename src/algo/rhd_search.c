@@ -778,8 +778,7 @@ static int cost_folds(rsearch *c, uint32_t r, tally *out) {
 /* Exact mode where the model may cost rounds alone: a plan with P = N (the prime factors: the
  * fewest transfers) gives the spec and the identity label bounds every level reads. */
 static int exact_setup(rsearch *c) {
-    if ((c->net.rule != OC_RULE_LINKS && c->net.rule != OC_RULE_PACKETS) || c->ndiv > 512)
-        return 0;
+    if ((c->net.rule != OC_RULE_LINKS && c->net.rule != OC_RULE_PACKETS) || c->ndiv > 512) return 0;
     uint32_t r[OC__RHD_MAX_LEVELS];
     char text[512];
     oc__rhd_radices_text(r, oc__rhd_prime_digits(c->N, r), text, sizeof text);

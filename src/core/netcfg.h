@@ -3,12 +3,13 @@
  * parameters, in the form the algorithms read it.
  *
  * Why here. A model (src/net) parses its parameters once a run (its parse hook, net/netset.c)
- * and checks them; an algorithm (src/algo, src/aas) needs a few of them to price its seed's closed form (the direct
- * networks' t_s, t_m, t_d, switching and dims for the all-to-all-scatter notes' formulas). The two
- * rooms stand side by side on the core and may not include each other, so the types they share
- * live in the core: a model fills an oc__netcfg (its `config` hook, net/net.h), the pipeline puts
- * it in the algorithm's oc__formula_in (algo/algos.h: oc__formula_in.cfg), and the algorithm reads
- * it from there. No algorithm parses a network parameter or reads one back from the run's report.
+ * and checks them; an algorithm (src/algo, src/aas) needs a few of them to price its seed's closed
+ * form (the direct networks' t_s, t_m, t_d, switching and dims for the all-to-all-scatter notes'
+ * formulas). The two rooms stand side by side on the core and may not include each other, so the
+ * types they share live in the core: a model fills an oc__netcfg (its `config` hook, net/net.h),
+ * the pipeline puts it in the algorithm's oc__formula_in (algo/algos.h: oc__formula_in.cfg), and
+ * the algorithm reads it from there. No algorithm parses a network parameter or reads one back from
+ * the run's report.
  *
  * What is typed here is what algorithms read, with the model's defaults already applied: the
  * direct networks' whole configuration (their closed forms use most of it), the ring's w and F,

@@ -596,8 +596,8 @@ static void dn_destroy(oc__netrun *m) {
 
 /* The direct networks' create(): the parsed configuration (oc__direct_cfg, net/netset.c keeps
  * it for the run; parsed again for another node count: parse_by_nodes) made into a run. */
-static int dn_create(const oc__spec *spec, const void *own, int check, oc__netrun **out,
-                     char *why, size_t len) {
+static int dn_create(const oc__spec *spec, const void *own, int check, oc__netrun **out, char *why,
+                     size_t len) {
     *out = NULL;
     const oc__direct_cfg cfg = *(const oc__direct_cfg *)own;
     const oc__direct_kind kind = cfg.kind;
@@ -765,10 +765,10 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
 #define DIRECT_MODEL(name, what, params, parse_fn)                                                 \
     {                                                                                              \
         .info = {name, what, params}, .parse = parse_fn, .parse_by_nodes = 1, .create = dn_create, \
-        .sink = oc__netrun_sink,                                                                   \
-        .finish = dn_finish, .step_time = dn_step_time, .step_fixed = dn_step_fixed,               \
-        .channels = oc__netrun_one_channel, .steps = oc__netrun_steps, .destroy = dn_destroy,      \
-        .observe = dn_observe, .config = dn_config,                                                \
+        .sink = oc__netrun_sink, .finish = dn_finish, .step_time = dn_step_time,                   \
+        .step_fixed = dn_step_fixed, .channels = oc__netrun_one_channel,                           \
+        .steps = oc__netrun_steps, .destroy = dn_destroy, .observe = dn_observe,                   \
+        .config = dn_config,                                                                       \
     }
 
 const oc__model oc__model_hypercube =

@@ -518,11 +518,10 @@ static int fab_parse(const oc_kv *params, uint32_t nodes, void *own, char *why, 
     (void)nodes;
     fab_params *p = own;
     int rc = oc__kv_only(params, fab_param_names, "fabric network", why, len);
-    if (rc ||
-        (rc = oc__kv_u64(params, "tiles_per_server", 32, 1, 1u << 20, &p->tiles, why, len)) ||
+    if (rc || (rc = oc__kv_u64(params, "tiles_per_server", 32, 1, 1u << 20, &p->tiles, why, len)) ||
         (rc = oc__kv_u64(params, "wavelengths_per_tile", 16, 1, 1u << 15, &p->wls, why, len)) ||
-        (rc = oc__kv_u64(params, "fibres_between_servers", 32, 0, 1u << 30, &p->fibres, why,
-                         len)) ||
+        (rc =
+             oc__kv_u64(params, "fibres_between_servers", 32, 0, 1u << 30, &p->fibres, why, len)) ||
         (rc = oc__kv_double(params, "bandwidth_gbytes", 300, 1e-9, 1e12, &p->gbytes, why, len)) ||
         (rc = oc__kv_double(params, "reconfig_us", 3.7, 0, 1e9, &p->reconfig_us, why, len)) ||
         (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &p->alpha_us, why, len)) ||
@@ -537,8 +536,8 @@ static int fab_parse(const oc_kv *params, uint32_t nodes, void *own, char *why, 
     return 0;
 }
 
-static int fab_create(const oc__spec *spec, const void *own, int check, oc__netrun **out,
-                      char *why, size_t len) {
+static int fab_create(const oc__spec *spec, const void *own, int check, oc__netrun **out, char *why,
+                      size_t len) {
     *out = NULL;
     const fab_params *p = own;
     const uint64_t tiles = p->tiles, wls = p->wls, fibres = p->fibres, mzi = p->mzi,

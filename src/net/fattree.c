@@ -412,8 +412,8 @@ static int ft_parse(const oc_kv *params, uint32_t nodes, void *own, char *why, s
     return ft_params_read(params, own, why, len);
 }
 
-static int ft_create(const oc__spec *spec, const void *own, int check, oc__netrun **out,
-                     char *why, size_t len) {
+static int ft_create(const oc__spec *spec, const void *own, int check, oc__netrun **out, char *why,
+                     size_t len) {
     *out = NULL;
     const ft_params p = *(const ft_params *)own;
     oc__ft_topo t;

@@ -431,7 +431,8 @@ const oc__model oc__model_star = {
              "passive optical star, WDMA (passive-optical-star section 1): k lasers and filters "
              "per processor, one transmitter per wavelength, tuning D",
              "k=3: wavelengths a processor sends and receives on per step; D=1: tuning time; "
-             "tau=1: transmission time per byte; L=1: message length in bytes (one message costs L tau; "
+             "tau=1: transmission time per byte; L=1: message length in bytes (one message costs L "
+             "tau; "
              "a run of SIZE bytes carries m = ceil(SIZE / L) messages)"},
     .parse = star_parse,
     .create = star_create,

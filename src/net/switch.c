@@ -226,8 +226,8 @@ static int sw_parse(const oc_kv *params, uint32_t nodes, void *own, char *why, s
     return 0;
 }
 
-static int sw_create(const oc__spec *spec, const void *own, int check, oc__netrun **out,
-                     char *why, size_t len) {
+static int sw_create(const oc__spec *spec, const void *own, int check, oc__netrun **out, char *why,
+                     size_t len) {
     *out = NULL;
     const sw_params *p = own;
     const double alpha_us = p->alpha_us, gbytes = p->gbytes;
@@ -292,10 +292,11 @@ static int sw_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
 }
 
 const oc__model oc__model_switch = {
-    .info = {"switch",
-             "ideal electrical switch (lumorph's baseline): alpha-beta per transfer, no "
-             "contention, one send and one receive port per node",
-             "alpha_us=0.7: per message; bandwidth_gbytes=300: GB/s (bytes) per node and direction"},
+    .info =
+        {"switch",
+         "ideal electrical switch (lumorph's baseline): alpha-beta per transfer, no "
+         "contention, one send and one receive port per node",
+         "alpha_us=0.7: per message; bandwidth_gbytes=300: GB/s (bytes) per node and direction"},
     .parse = sw_parse,
     .create = sw_create,
     .sink = oc__netrun_sink,

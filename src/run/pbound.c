@@ -1,9 +1,9 @@
 /*
  * pbound.c — the pipeline's side of the physical bounds (src/bounds): it creates the network
- * model once, from the run's parsed settings, to read them typed (the model's config hook, core/netcfg.h), hands them
- * with the collective, N, root and SIZE to the bounds room, and puts the answer in the report.
- * No algorithm is consulted: the bound is the network's, and oc_physical_bound answers it for a
- * request whose algorithm it ignores.
+ * model once, from the run's parsed settings, to read them typed (the model's config hook,
+ * core/netcfg.h), hands them with the collective, N, root and SIZE to the bounds room, and puts the
+ * answer in the report. No algorithm is consulted: the bound is the network's, and
+ * oc_physical_bound answers it for a request whose algorithm it ignores.
  */
 #include "core/quote.h"
 #include "run/pipeline.h"

@@ -118,9 +118,9 @@ static void chain_add(oc__sink **head, oc__sink **tail, oc__sink *k) {
 /* One checked run under the shard plan; *grew is set when a one-pass verifier of a reduction
  * outgrew its share of the budget (contributions that fragment), so that the caller can shard. */
 static int run_planned(const oc__spec *spec, oc__source source, void *source_arg,
-                       const oc__netset *netset, int data_check, oc__sink *extra,
-                       oc__watch *watch, const oc__shard_plan *shard, oc_report *rep, int *grew,
-                       char *why, size_t len) {
+                       const oc__netset *netset, int data_check, oc__sink *extra, oc__watch *watch,
+                       const oc__shard_plan *shard, oc_report *rep, int *grew, char *why,
+                       size_t len) {
     const oc__model *model = netset ? netset->model : NULL;
     oc__verifier *ver = NULL;
     oc__datacheck *data = NULL;
@@ -291,10 +291,10 @@ static int from_source_counted(void *arg, oc__emit *e) {
 }
 
 /* oc__run_schedule_reported on a network whose settings are parsed (NULL: no network). */
-static int run_reported(const oc__spec *spec, oc__source source, void *source_arg,
-                        uint64_t rounds, const oc__netset *net, int data_check, oc__sink *extra,
-                        oc__watch *watch, oc_progress_fn progress, void *progress_ctx,
-                        oc_report *rep, char *why, size_t len) {
+static int run_reported(const oc__spec *spec, oc__source source, void *source_arg, uint64_t rounds,
+                        const oc__netset *net, int data_check, oc__sink *extra, oc__watch *watch,
+                        oc_progress_fn progress, void *progress_ctx, oc_report *rep, char *why,
+                        size_t len) {
     progress_source src = {.source = source, .arg = source_arg};
     oc__progress_begin(&src.progress, progress, progress_ctx, "rounds", rounds);
     oc__set_shard_progress(progress, progress_ctx); /* the shards report as well */
@@ -356,8 +356,7 @@ static int request_net_get(const oc_request *req, const oc__model *model, reques
 /* The search, then the plan, of a resolved request (oc__run_request's and oc__plan_request's):
  * the network's settings parsed into rn for the search when it needs them. */
 static int search_and_plan(const oc_request *req, const oc__algo *algo, const oc__model *model,
-                           request_net *rn, oc__plan *plan, oc_report *rep, char *why,
-                           size_t len) {
+                           request_net *rn, oc__plan *plan, oc_report *rep, char *why, size_t len) {
     oc_kv *chosen = NULL, *params = NULL;
     int rc = oc__algo_node_cap(algo, req->collective, req->nodes, req->root, req->bytes,
                                req->params, why, len);
@@ -366,8 +365,7 @@ static int search_and_plan(const oc_request *req, const oc__algo *algo, const oc
     if (!rc && oc__kv_copy(chosen ? chosen : req->params, &params))
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
     if (!rc)
-        rc = algo->plan(plan, req->collective, req->nodes, req->root, req->bytes, params, why,
-                        len);
+        rc = algo->plan(plan, req->collective, req->nodes, req->root, req->bytes, params, why, len);
     oc_kv_free(chosen);
     oc_kv_free(params);
     return rc;

@@ -209,7 +209,8 @@ static int compare_in(const oc_request *req, const char *const *algorithms, size
     const oc__model *model = oc__model_find(req->network);
     oc__netset net;
     char ignored[8];
-    if (model && !oc__netset_parse(model, req->net_params, req->nodes, &net, ignored, sizeof ignored))
+    if (model &&
+        !oc__netset_parse(model, req->net_params, req->nodes, &net, ignored, sizeof ignored))
         jobs.net = &net;
     if (!(jobs.why = oc__calloc(res.count, WHY_LEN))) {
         rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
