@@ -221,10 +221,9 @@ typedef struct oc_figure_info {
     size_t nseries;
 } oc_figure_info;
 
-/* oc_reproduce of one paper (not "all"), also collecting its figures and tables into *out
- * (freed with oc_figures_free). Collection is per thread, so concurrent calls are safe. */
-int oc_reproduce_figures(const char *paper, FILE *f, oc_figures **out, char *why, size_t whylen);
-/* The same with settings (NULL: the paper's own). */
+/* oc_reproduce of one paper (not "all") with settings (NULL: the paper's own), also collecting
+ * its figures and tables into *out (freed with oc_figures_free). Collection is per thread, so
+ * concurrent calls are safe. */
 int oc_reproduce_collect(const char *paper, const oc_reproduce_settings *settings, FILE *f,
                          oc_figures **out, char *why, size_t whylen);
 void oc_figures_free(oc_figures *figs);

@@ -70,7 +70,7 @@ static inline oc_report *map_coll_on(const oc__model *model, oc_collective coll,
     *err = oc__spec_init(&spec, coll, N, 0, bytes, 1, why, len);
     if (*err) goto out;
     kv_add_words(kv, net, " ");
-    *err = model->create(&spec, kv, 1, &run, why, len);
+    *err = oc__model_create(model, &spec, kv, 1, &run, why, len);
     if (*err) goto out;
     oc__sink *sink = model->sink(run);
     for (size_t i = 0; i < nr && !*err; i++)

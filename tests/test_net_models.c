@@ -69,7 +69,7 @@ static void shift_rounds(const oc__model *model, uint32_t N, int check, uint32_t
     CHECK(oc__spec_init(&spec, OC_ALLGATHER, N, 0, 4096, 1, why, sizeof why) == 0, "spec: %s", why);
     oc_kv *kv = kv_of(net_params(name));
     oc__netrun *run = NULL;
-    int rc = model->create(&spec, kv, check, &run, why, sizeof why);
+    int rc = oc__model_create(model, &spec, kv, check, &run, why, sizeof why);
     if (rc == OC_ENOTSUP) { /* the hypercube at N not a power of two */
         CHECK(run == NULL, "%s N=%u: refused, yet a run came back", name, N);
         goto out;
@@ -120,7 +120,7 @@ static int one_transfer(const oc__model *model, uint32_t N, uint64_t bytes, oc__
     CHECK(rc == 0, "spec: %s", why);
     oc_kv *kv = kv_of(net_params(model->info.name));
     oc__netrun *run = NULL;
-    if (!rc) rc = model->create(&spec, kv, 1, &run, why, len);
+    if (!rc) rc = oc__model_create(model, &spec, kv, 1, &run, why, len);
     if (!rc) {
         oc__sink *sink = model->sink(run);
         const oc__round r = {.xfers = &x, .count = 1};
@@ -169,7 +169,7 @@ static void over_budget(const oc__model *model) {
     oc__netrun *run = (oc__netrun *)&spec; /* create must clear it */
     const oc_settings small = {.memory_budget = UINT64_C(1) << 20};
     const oc_settings *prev = oc__settings_enter(&small); /* as a run's call makes them */
-    int rc = model->create(&spec, kv, 1, &run, why, sizeof why);
+    int rc = oc__model_create(model, &spec, kv, 1, &run, why, sizeof why);
     snprintf(want, sizeof want, "the %s model needs ", name);
     CHECK(rc == OC_ETOOBIG && run == NULL && strstr(why, want) &&
               strstr(why, "more than the memory budget of 1 MiB"),
@@ -178,7 +178,7 @@ static void over_budget(const oc__model *model) {
     oc__settings_leave(prev);
     /* and under the default budget the same run is made */
     run = NULL;
-    rc = model->create(&spec, kv, 1, &run, why, sizeof why);
+    rc = oc__model_create(model, &spec, kv, 1, &run, why, sizeof why);
     CHECK(rc == 0 && run, "%s at N=%u: %s", name, OC_MAX_NODES, why);
     if (run) model->destroy(run);
     oc_kv_free(kv);

@@ -49,7 +49,9 @@ static void check_direct(const char *model_name, oc__direct_kind kind, uint32_t 
     CHECK(rc == 0, "spec: %s", why);
     oc__formula_in in;
     memset(&in, 0xa5, sizeof in); /* garbage: the figures must set every field they hand on */
-    rc = oc__net_figures(model, &spec, np, &in, why, sizeof why);
+    oc__netset net;
+    rc = oc__netset_parse(model, np, N, &net, why, sizeof why);
+    if (!rc) rc = oc__net_figures(&net, &spec, &in, why, sizeof why);
     CHECK(rc == 0, "%s N=%u %s: %s", model_name, N, text, why);
     const oc__direct_cfg *got = &in.cfg.direct;
     const uint64_t mu = want.mu && spec.chunk_bytes > want.mu ? want.mu : spec.chunk_bytes;
@@ -152,7 +154,9 @@ static void test_handoff_others(void) {
         CHECK(rc == 0, "spec: %s", why);
         oc__formula_in in;
         memset(&in, 0xa5, sizeof in);
-        rc = model ? oc__net_figures(model, &spec, np, &in, why, sizeof why) : -1;
+        oc__netset net;
+        rc = model ? oc__netset_parse(model, np, cases[i].nodes, &net, why, sizeof why) : -1;
+        if (!rc) rc = oc__net_figures(&net, &spec, &in, why, sizeof why);
         CHECK(rc == 0, "%s %s: %s", cases[i].model, cases[i].params, why);
         CHECK(in.cfg.kind == cases[i].kind, "%s %s: kind %d, want %d", cases[i].model,
               cases[i].params, (int)in.cfg.kind, (int)cases[i].kind);

@@ -32,7 +32,7 @@ static oc__netrun *make(const oc__model *model, uint32_t N, uint64_t bytes, cons
     if (!*np || (key && oc_kv_set(*np, key, value))) return NULL;
     if (oc__spec_init(spec, OC_ALLREDUCE, N, 0, bytes, 1, why, sizeof why)) return NULL;
     oc__netrun *net = NULL;
-    if (model->create(spec, *np, 0, &net, why, sizeof why)) {
+    if (oc__model_create(model, spec, *np, 0, &net, why, sizeof why)) {
         oc__spec_free(spec);
         return NULL;
     }
@@ -157,7 +157,7 @@ static void check_step_fixed(void) {
                 empty.block_node = NULL;
                 oc__netrun *bare = NULL;
                 char why[256] = "";
-                int rc = model->create(&empty, np, 0, &bare, why, sizeof why);
+                int rc = oc__model_create(model, &empty, np, 0, &bare, why, sizeof why);
                 CHECK(rc == 0, "%s N=%u: the empty network: %s", model->info.name, nodes[k], why);
                 if (!rc) {
                     const double old = model->step_time(bare);

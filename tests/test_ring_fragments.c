@@ -67,7 +67,7 @@ static void one(uint32_t N, const char *radices) {
     int rc = algo->plan(&plan, OC_ALLGATHER, N, 0, 4096, params, why, sizeof why);
     CHECK(rc == 0, "N=%u radices=%s: plan: %s", N, radices, why);
     if (rc) goto out;
-    rc = model->create(&plan.spec, net, 1, &run, why, sizeof why);
+    rc = oc__model_create(model, &plan.spec, net, 1, &run, why, sizeof why);
     CHECK(rc == 0, "N=%u: ring: %s", N, why);
     if (rc) goto out;
     counter c = {.obs = {.step = count_step, .use = count_use}};

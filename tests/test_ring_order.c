@@ -129,7 +129,7 @@ static uint64_t steps_of(uint32_t N, const char *w, int check, const oc__round *
     int rc = oc__spec_init(&spec, OC_ALLGATHER, N, 0, 4096, 8, why, sizeof why);
     const int have_spec = rc == 0;
     if (!rc && net) oc_kv_set(net, "wavelengths", w);
-    if (!rc) rc = model->create(&spec, net, check, &run, why, sizeof why);
+    if (!rc) rc = oc__model_create(model, &spec, net, check, &run, why, sizeof why);
     oc__sink *sink = rc ? NULL : model->sink(run);
     if (!rc) rc = sink->round(sink, 0, r, why, sizeof why);
     CHECK(rc == 0, "N=%u w=%s check=%d: %s", N, w, check, why);

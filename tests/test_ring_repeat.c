@@ -74,7 +74,7 @@ static void one(uint32_t N, const char *w) {
     CHECK(rc == 0 && model && net && rep && alone_rep, "setup N=%u: %s", N, why);
     if (rc || !model || !net || !rep || !alone_rep) goto out;
     oc_kv_set(net, "wavelengths", w);
-    rc = model->create(&spec, net, 1, &seq, why, sizeof why);
+    rc = oc__model_create(model, &spec, net, 1, &seq, why, sizeof why);
     CHECK(rc == 0, "N=%u w=%s: create: %s", N, w, why);
     if (rc) goto out;
     double interval = 0, circular = 0;
@@ -86,7 +86,7 @@ static void one(uint32_t N, const char *w) {
         /* alone, on a fresh checked run */
         oc__netrun *fresh = NULL;
         uint64_t alone = 0;
-        rc = model->create(&spec, net, 1, &fresh, why, sizeof why);
+        rc = oc__model_create(model, &spec, net, 1, &fresh, why, sizeof why);
         oc__sink *fs = rc ? NULL : model->sink(fresh);
         if (!rc) rc = fs->round(fs, 0, &r, why, sizeof why);
         if (!rc) alone = model->steps(fresh);

@@ -114,7 +114,9 @@ static oc_report *search(const char *net, uint32_t N, uint64_t bytes, int object
                       .skip_data_check = 1};
     oc_report *rep = oc__report_new();
     char why[256] = "";
-    int rc = oc__search_params(&pick, oc__model_find(net), &req, chosen, rep, why, sizeof why);
+    oc__netset ns;
+    int rc = oc__netset_parse(oc__model_find(net), NULL, N, &ns, why, sizeof why);
+    if (!rc) rc = oc__search_params(&pick, &ns, &req, chosen, rep, why, sizeof why);
     CHECK(rc == 0 && *chosen, "search on %s N=%u: %s", net, N, why);
     return rep;
 }

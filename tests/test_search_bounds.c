@@ -68,7 +68,9 @@ static int search(const oc__algo *algo, oc_collective coll, uint32_t nodes, char
     oc_report *rep = oc__report_new();
     oc_kv *kv = NULL;
     why[0] = chosen[0] = 0;
-    int rc = oc__search_params(algo, model, &req, &kv, rep, why, len);
+    oc__netset net;
+    int rc = oc__netset_parse(model, req.net_params, req.nodes, &net, why, len);
+    if (!rc) rc = oc__search_params(algo, &net, &req, &kv, rep, why, len);
     if (kv) snprintf(chosen, clen, "%s", oc_kv_value(kv, 0));
     if (!rc && rep->search && rep->search->why_won)
         snprintf(why, len, "%s", rep->search->why_won);

@@ -107,7 +107,10 @@ static void one(const oc__algo *a, const oc__model *model, const net_case *nc, u
     }
     oc__model plain = *model;
     plain.additive = 0;
-    int prc = oc__search_params(a, &plain, &req, &plain_chosen, plain_rep, why2, sizeof why2);
+    oc__netset plain_net;
+    int prc = oc__netset_parse(&plain, req.net_params, req.nodes, &plain_net, why2, sizeof why2);
+    if (!prc)
+        prc = oc__search_params(a, &plain_net, &req, &plain_chosen, plain_rep, why2, sizeof why2);
     if (rc == 0 && rep->search) {
         searches++;
         char mine[512];

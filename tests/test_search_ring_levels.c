@@ -30,7 +30,7 @@ static int alone_round(oc__sink *self, uint64_t index, const oc__round *r, char 
     alone_sink *a = (alone_sink *)self;
     if (index != a->want) return 0;
     oc__netrun *net = NULL;
-    int rc = a->model->create(a->spec, a->net_params, 1, &net, why, len);
+    int rc = oc__model_create(a->model, a->spec, a->net_params, 1, &net, why, len);
     if (rc) return rc;
     oc__sink *s = a->model->sink(net);
     rc = s->round(s, index, r, why, len);

@@ -21,15 +21,21 @@ int cmd_list(int argc, char **argv) {
              "  opticoll list | grep optree");
         return 0;
     }
+    /* the three lists as rows of the tools' one table writer (oc_table_write_row) */
     puts("networks:");
+    const oc_table_col ncols[] = {{10, 1, 0}, {0, 1, 1}};
+    const oc_table_layout nets = {stdout, "  ", ncols, 2};
     for (size_t i = 0; i < oc_network_count(); i++) {
         const oc_network_info *n = oc_network_at(i);
-        printf("  %-10s %s\n             parameters: %s\n", n->name, n->summary, n->params);
+        oc_table_write_row(&nets, (const char *const[]){n->name, n->summary});
+        printf("             parameters: %s\n", n->params);
     }
     puts("collectives:");
+    const oc_table_col ccols[] = {{14, 1, 0}, {0, 1, 1}};
+    const oc_table_layout colls = {stdout, "  ", ccols, 2};
     for (int c = 0; c < OC_COLLECTIVE_COUNT; c++)
-        printf("  %-14s %s\n", oc_collective_name((oc_collective)c),
-               oc_collective_summary((oc_collective)c));
+        oc_table_write_row(&colls, (const char *const[]){oc_collective_name((oc_collective)c),
+                                                         oc_collective_summary((oc_collective)c)});
     puts("algorithms (collective / name  networks  summary):");
     int wname = 0, width = 0; /* the name and networks columns fit their longest entries */
     for (size_t i = 0; i < oc_algorithm_count(); i++) {
@@ -38,15 +44,18 @@ int cmd_list(int argc, char **argv) {
         if (n > wname) wname = n;
         if (w > width) width = w;
     }
+    const oc_table_col acols[] = {{13, 1, 0}, {wname, 1, 1}, {width, 1, 1}, {0, 1, 1}};
+    const oc_table_layout algos = {stdout, "  ", acols, 4};
     /* grouped by collective, in the registry's order within each */
     for (int c = 0; c < OC_COLLECTIVE_COUNT; c++)
         for (size_t i = 0; i < oc_algorithm_count(); i++) {
             const oc_algorithm_info *a = oc_algorithm_at(i);
             if ((int)a->collective != c) continue;
-            printf("  %-13s %-*s %-*s %s", oc_collective_name(a->collective), wname, a->name, width,
-                   a->networks, a->summary);
-            if (*a->restriction) printf(" [needs %s]", a->restriction);
-            putchar('\n');
+            char summary[1024];
+            snprintf(summary, sizeof summary, "%s%s%s%s", a->summary,
+                     *a->restriction ? " [needs " : "", a->restriction, *a->restriction ? "]" : "");
+            oc_table_write_row(&algos, (const char *const[]){oc_collective_name(a->collective),
+                                                             a->name, a->networks, summary});
         }
     return 0;
 }

@@ -3,7 +3,7 @@
  * and across MPI ranks, and with --out their tables (text and CSV) and figures (PNG, gnuplot)
  * with an index page, DIR/index.md, that puts each paper's figure caption beside ours.
  *
- * Each paper is one point of scaleout.c: it runs where it is scheduled (oc_reproduce_figures:
+ * Each paper is one point of scaleout.c: it runs where it is scheduled (oc_reproduce_collect:
  * the text, every table kept as CSV, every figure's series) and comes back as a list of named
  * files — NAME.txt, NAME-table-K.csv, NAME-FIG.csv (the figure's points: series, x, y),
  * NAME-FIG.gp (the gnuplot script) — and its section of the index. Rank 0 checks that every paper

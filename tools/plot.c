@@ -91,16 +91,6 @@ static size_t distinct_x(const plot_series *s, size_t ns, double *out, size_t ca
     return n;
 }
 
-static void byte_label(char *buf, size_t len, double v) {
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    size_t u = 0;
-    while (u + 1 < sizeof unit / sizeof unit[0] && v >= 1024) {
-        v /= 1024;
-        u++;
-    }
-    snprintf(buf, len, "%g %s", v, unit[u]);
-}
-
 const char *plot_terminal(const char *path) {
     static const struct {
         const char *ext, *terminal;
@@ -180,7 +170,7 @@ static void panel_script(FILE *f, size_t at, const plot_spec *p, const plot_seri
         for (size_t i = 0; i < nt; i++) {
             char lab[32];
             if (p->x_is_bytes)
-                byte_label(lab, sizeof lab, tic[i]);
+                oc_format_bytes(lab, sizeof lab, (uint64_t)tic[i]); /* the one byte formatter */
             else if (tic[i] == floor(tic[i]) && tic[i] < 1e15)
                 snprintf(lab, sizeof lab, "%.0f", tic[i]);
             else

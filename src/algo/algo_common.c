@@ -61,6 +61,15 @@ int oc__note_rounds_on_ring(oc_report *rep, const oc__formula_in *in, const char
     return rc;
 }
 
+oc__round_rule oc__round_rule_of(const oc__formula_in *in) {
+    const oc__netcost *c = &in->cfg.cost;
+    if (c->alpha_per_transfer) return OC_RULE_PORTS;
+    if (in->lanes) return OC_RULE_CIRCUITS;
+    if (c->steps_by_link_load) return OC_RULE_LINKS;
+    if (c->group_nodes) return OC_RULE_PACKETS;
+    return OC_RULE_NONE;
+}
+
 double oc__formula_split(const oc__formula_in *in, uint64_t circuits) {
     if (!in->lanes || !circuits || circuits > in->lanes) return 0;
     return (double)in->lanes / (double)(in->lanes / circuits);

@@ -195,6 +195,22 @@ void oc__formula_steps(oc_report *rep, const oc__formula_in *in, double steps);
 int oc__note_rounds_on_ring(oc_report *rep, const oc__formula_in *in, const char *detail,
                             uint64_t proven);
 
+/* How a network costs a round, as its model says it (core/netcfg.h: oc__netcost; the circuits
+ * hook's lanes): what a search's bounds are written for, one bound per rule, so that a search
+ * never asks which network it is on and a new model that costs a round by one of these rules gets
+ * its bounds. */
+typedef enum {
+    OC_RULE_NONE = 0, /* the model says nothing a search's bounds use */
+    OC_RULE_PORTS,    /* a port's transfers one after another, alpha each (alpha_per_transfer) */
+    OC_RULE_CIRCUITS, /* a round's circuits share their tiles' lanes, a reconfiguration when they
+                         change (lanes > 0: the circuits hook) */
+    OC_RULE_LINKS,    /* a round takes its busiest link's units / channels steps
+                         (steps_by_link_load) */
+    OC_RULE_PACKETS   /* packets share the links of a tree of routers, nodes in groups
+                         (group_nodes > 0) */
+} oc__round_rule;
+oc__round_rule oc__round_rule_of(const oc__formula_in *in);
+
 /* On a circuit-switched model (in->lanes > 0): how much longer a transfer takes when its node has
  * `circuits` concurrent circuits, lanes / floor(lanes / circuits); 0 when it has too few lanes. */
 double oc__formula_split(const oc__formula_in *in, uint64_t circuits);

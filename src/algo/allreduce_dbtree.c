@@ -28,13 +28,12 @@
  *     time = sum over rounds of (a + n/2 / (floor(W / D_round) x 300 GB/s / W))
  *            + 3.7 us for every round whose circuits are not the previous round's
  *
- * One of the two algorithms still allowed a branch on its network's kind (tests/arch/layering.py,
- * KIND_ALLOWED): the pipeline search's bounds below are per-network round costs (the switch's
- * busiest port, the fabric's circuits, the ring's link load, the fat-tree's routers by leaf,
- * 1 or 3 a path) extrapolated from pipeline C0 to every longer one. Asking the model's rule for a
- * round instead (core/netcfg.h: oc__netcfg.cost, as hring and bruck do) needs the rule to say how
- * many routers a path crosses, and the extrapolations' sums kept in the same order so that the
- * search's choices stay bit for bit; that is its own change, with the enumeration tests.
+ * The pipeline search's bounds below are one per rule by which the model says it costs a round
+ * (algos.h: oc__round_rule, from core/netcfg.h's oc__netcost and the circuits hook), extrapolated
+ * from pipeline C0 to every longer one: ports (the busiest port, alpha each: the switch),
+ * circuits (the busiest tile's circuits on its lanes: the fabric), link loads (the ring), packets
+ * on a tree of routers in groups (the least path's routers inside a group, cross_group_s between
+ * two: the fat-tree's 1 or 3). The search never asks which network it is on.
  */
 #include "algo/algos.h"
 
@@ -175,7 +174,7 @@ typedef struct tally {
     uint64_t busy;      /* sum over rounds of the busiest port (send or receive side) */
     uint64_t reconfigs; /* rounds whose circuits differ from the previous round's */
     double split;       /* sum over rounds of oc__formula_split(busiest), circuit-switched */
-    /* The fat-tree (in->cfg is OC_NETCFG_FATTREE and keys are kept): rounds by their ft_round,
+    /* The fat-tree (in->cfg is OC_RULE_PACKETS and keys are kept): rounds by their ft_round,
      * and the ft_round of round `mark` (the first full round of a pipeline, search's C0). */
     uint64_t ft[MAX_PORT + 1][MAX_PORT + 1];
     uint64_t round, mark;
@@ -184,7 +183,7 @@ typedef struct tally {
 
 /* The fat-tree's ft_round of the round whose transfers are c->key[0 .. nkey) (before the sort). */
 static ft_round ft_of(const tally *c) {
-    const uint64_t D = c->in->cfg.fattree.leaf_down;
+    const uint64_t D = c->in->cfg.cost.group_nodes;
     ft_round f = {0, 0};
     for (size_t i = 0; i < c->nkey; i++) {
         const uint32_t src = (uint32_t)(c->key[i] >> 32), dst = (uint32_t)c->key[i];
@@ -197,12 +196,13 @@ static ft_round ft_of(const tally *c) {
 }
 
 /* Sum over the tallied rounds of the fat-tree round bound at `chunk` seconds of packets. */
-static double ft_time(const uint64_t ft[MAX_PORT + 1][MAX_PORT + 1], double chunk, double router) {
+static double ft_time(const uint64_t ft[MAX_PORT + 1][MAX_PORT + 1], double chunk, double router,
+                      double cross) {
     double t = 0;
     for (int a = 0; a <= MAX_PORT; a++)
         for (int b = 0; b <= MAX_PORT; b++) {
             if (!ft[a][b]) continue;
-            const double in = a ? a * chunk + router : 0, across = b ? b * chunk + 3 * router : 0;
+            const double in = a ? a * chunk + router : 0, across = b ? b * chunk + cross : 0;
             t += (double)ft[a][b] * (in > across ? in : across);
         }
     return t;
@@ -223,7 +223,7 @@ static void tally_round(tally *c, uint32_t N) {
     c->busy += most;
     c->split += oc__formula_split(c->in, most);
     if (!c->key) return; /* circuit sets not asked for */
-    if (c->in->cfg.kind == OC_NETCFG_FATTREE) {
+    if (oc__round_rule_of(c->in) == OC_RULE_PACKETS) {
         const ft_round f = ft_of(c);
         c->ft[f.in][f.across]++;
         if (c->round == c->mark) c->at_mark = f;
@@ -364,9 +364,9 @@ typedef struct pipe_search {
     counts at_c0;
     ft_round full;     /* the fat-tree: a full round's ft_round */
     double bytes_time; /* the whole vector's payload time (switch: n beta; fabric: full rate) */
-    oc__netcfg_kind kind; /* the model's typed settings' kind (core/netcfg.h) */
+    oc__round_rule rule; /* how the model costs a round (algos.h, core/netcfg.h) */
     double half_time;  /* fat-tree: one chunk of ceil(n/2) bytes (pipeline 1), in whole packets */
-    int ft;            /* fat-tree with its leaves known (OC_NETCFG_FATTREE): round by round */
+    int ft;            /* fat-tree with its leaves known (group_nodes): round by round */
 } pipe_search;
 
 /* The counts of pipeline C: walked for C < C0; for C >= C0 the first and last H + D - 1 rounds
@@ -384,7 +384,7 @@ static int pipeline_counts(pipe_search *p, uint64_t C, counts *out) {
     }
     tally t;
     p->d->C = (uint32_t)C;
-    int rc = count(p->d, p->in->net, p->kind == OC_NETCFG_FABRIC || p->ft, UINT64_MAX, &t);
+    int rc = count(p->d, p->in->net, p->rule == OC_RULE_CIRCUITS || p->ft, UINT64_MAX, &t);
     *out = (counts){round_count(p->d), t.busy, t.reconfigs, t.split, {{0}}};
     memcpy(out->ft, t.ft, sizeof t.ft);
     return rc;
@@ -424,22 +424,22 @@ static int pipeline_bound(pipe_search *p, uint64_t C, oc__bound *b, char *why, s
     if (rc) return rc;
     *b = (oc__bound){.name = BOUND_NAME, .steps = k.rounds};
     const double a = net->step_fixed, c = chunk_time(p, C);
-    if (p->kind == OC_NETCFG_SWITCH) {
+    if (p->rule == OC_RULE_PORTS) {
         b->time_s = (double)k.busy * (a + c);
         b->steps = k.busy;
-    } else if (p->kind == OC_NETCFG_FABRIC && net->split_degree) {
+    } else if (p->rule == OC_RULE_CIRCUITS && net->split_degree) {
         b->time_s = split_bound(p, (double)k.rounds, (double)k.busy * c);
-    } else if (p->kind == OC_NETCFG_FABRIC) {
+    } else if (p->rule == OC_RULE_CIRCUITS) {
         b->time_s = (double)k.rounds * a + (double)k.reconfigs * net->reconfig_s + k.split * c;
         if (k.split == 0) b->time_s = 0; /* too few lanes: the model refuses it */
-    } else if (p->kind == OC_NETCFG_RING) {
+    } else if (p->rule == OC_RULE_LINKS) {
         oc__formula_in at;
         if ((rc = p->in->figures(p->in, p->in->coll, 2 * (uint32_t)C, &at, why, len))) return rc;
         const double ch = (double)(net->channels ? net->channels : 1);
         const double steps = fmax((double)k.rounds, ceil((double)(p->deg * C) / (2 * ch)));
         b->time_s = steps * at.step_time;
         b->steps = (uint64_t)steps;
-    } else if (p->kind == OC_NETCFG_FATTREE) {
+    } else if (p->rule == OC_RULE_PACKETS) {
         /* A fat-tree round lasts at least one router delay (the model's typed router_s, core/
          * netcfg.h: a path crosses 1 router, or 3 through a spine) plus the packets on its
          * busiest node's injection or
@@ -448,9 +448,11 @@ static int pipeline_bound(pipe_search *p, uint64_t C, oc__bound *b, char *why, s
         oc__formula_in at;
         if ((rc = p->in->figures(p->in, p->in->coll, 2 * (uint32_t)C, &at, why, len))) return rc;
         const double chunk = at.step_time - at.step_fixed;
-        b->time_s = (double)k.rounds * net->cfg.fattree.router_s + (double)k.busy * chunk;
+        b->time_s = (double)k.rounds * net->cfg.cost.least_path_s + (double)k.busy * chunk;
         /* with the leaves known, each round by its own transfers' paths (ft_round) */
-        if (p->ft) b->time_s = fmax(b->time_s, ft_time(k.ft, chunk, net->cfg.fattree.router_s));
+        if (p->ft)
+            b->time_s = fmax(b->time_s, ft_time(k.ft, chunk, net->cfg.cost.least_path_s,
+                                                net->cfg.cost.cross_group_s));
     } else {
         b->steps = 0;
     }
@@ -466,37 +468,37 @@ static oc__bound family_bound(const pipe_search *p, uint64_t C) {
     const double a = net->step_fixed, half = p->bytes_time / 2;
     const uint64_t R = p->at_c0.rounds + (C - p->C0);
     oc__bound b = {.name = BOUND_NAME, .steps = R};
-    if (p->kind == OC_NETCFG_FABRIC && net->split_degree) {
+    if (p->rule == OC_RULE_CIRCUITS && net->split_degree) {
         /* split_bound's busy x chunk: (busy at C0 + (C' - C0) deg) x n / 2C', as on the switch */
         const double s0 = (double)p->at_c0.busy, s = p->deg;
         const double pay = fmin(s * half, (s0 + (double)(C - p->C0) * s) * half / (double)C);
         b.time_s = split_bound(p, (double)R, pay);
-    } else if (p->kind == OC_NETCFG_SWITCH || p->kind == OC_NETCFG_FABRIC) {
-        const double s0 = p->kind == OC_NETCFG_SWITCH ? (double)p->at_c0.busy : p->at_c0.split;
-        const double s = p->kind == OC_NETCFG_SWITCH ? p->deg : oc__formula_split(net, p->deg);
+    } else if (p->rule == OC_RULE_PORTS || p->rule == OC_RULE_CIRCUITS) {
+        const double s0 = p->rule == OC_RULE_PORTS ? (double)p->at_c0.busy : p->at_c0.split;
+        const double s = p->rule == OC_RULE_PORTS ? p->deg : oc__formula_split(net, p->deg);
         const double pay = fmin(s * half, (s0 + (double)(C - p->C0) * s) * half / (double)C);
-        if (p->kind == OC_NETCFG_SWITCH) {
+        if (p->rule == OC_RULE_PORTS) {
             const uint64_t busy = p->at_c0.busy + (C - p->C0) * p->deg;
             b.time_s = (double)busy * a + pay;
             b.steps = busy;
         } else {
             b.time_s = (double)R * a + (double)p->at_c0.reconfigs * net->reconfig_s + pay;
         }
-    } else if (p->kind == OC_NETCFG_RING) {
+    } else if (p->rule == OC_RULE_LINKS) {
         b.time_s = (double)R * a;
-    } else if (p->kind == OC_NETCFG_FATTREE) {
+    } else if (p->rule == OC_RULE_PACKETS) {
         /* The busiest node sends deg transfers for every chunk index, C' x deg in all, each of
          * ceil(ceil(n/2C') / P) >= (n/2P) / C' packets: C' x that many is at least ceil(n/2P)
          * packets, pipeline 1's chunk (half_time), whatever C'; and each round one router. */
-        b.time_s = (double)R * net->cfg.fattree.router_s + (double)p->deg * p->half_time;
+        b.time_s = (double)R * net->cfg.cost.least_path_s + (double)p->deg * p->half_time;
         if (p->ft) {
             /* the routers alone, round by round: C0's rounds, then full rounds */
-            const double r = net->cfg.fattree.router_s;
+            const double r = net->cfg.cost.least_path_s, r3 = net->cfg.cost.cross_group_s;
             double routers = 0;
             for (int x = 0; x <= MAX_PORT; x++)
                 for (int y = 0; y <= MAX_PORT; y++)
-                    routers += (double)p->at_c0.ft[x][y] * (y ? 3 * r : x ? r : 0);
-            routers += (double)(C - p->C0) * (p->full.across ? 3 * r : p->full.in ? r : 0);
+                    routers += (double)p->at_c0.ft[x][y] * (y ? r3 : x ? r : 0);
+            routers += (double)(C - p->C0) * (p->full.across ? r3 : p->full.in ? r : 0);
             b.time_s = fmax(b.time_s, routers);
         }
     } else {
@@ -579,22 +581,22 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t len)
     pipe_search p = {.in = in,
                      .d = dbt_build(N),
                      .bytes_time = in->net->step_time - in->net->step_fixed,
-                     .kind = in->net->cfg.kind};
+                     .rule = oc__round_rule_of(in->net)};
     int rc = OC_ENOMEM;
     if (!p.d || !(p.deg = degree_sum(p.d))) goto out;
     const uint64_t cmax = in->bytes / 2 < MAX_PIPELINE ? in->bytes / 2 : MAX_PIPELINE;
-    if (p.kind == OC_NETCFG_FATTREE && cmax >= 1) {
+    if (p.rule == OC_RULE_PACKETS && cmax >= 1) {
         oc__formula_in at;
         if ((rc = in->figures(in, in->coll, 2, &at, why, len))) goto out;
         p.half_time = at.step_time - at.step_fixed;
-        p.ft = in->net->cfg.kind == OC_NETCFG_FATTREE && in->net->cfg.fattree.leaf_down > 0;
+        p.ft = in->net->cfg.cost.group_nodes > 0;
     }
     p.C0 = p.d->H + p.d->D + 1; /* rounds H + D - 1 .. C - 1 are full: two of them at C0 */
     if (p.C0 <= cmax) {
         /* C0 walked once; later pipelines extrapolate from it */
         p.d->C = p.C0;
         tally t;
-        const int by_ends = p.kind == OC_NETCFG_FABRIC || p.ft;
+        const int by_ends = p.rule == OC_RULE_CIRCUITS || p.ft;
         if ((rc = count(p.d, in->net, by_ends, p.d->H + p.d->D - 1, &t))) goto out;
         p.at_c0 = (counts){round_count(p.d), t.busy, t.reconfigs, t.split, {{0}}};
         memcpy(p.at_c0.ft, t.ft, sizeof t.ft);

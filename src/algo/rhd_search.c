@@ -74,8 +74,11 @@
  * tests/test_rhd_split.c runs every candidate pinned against its bound.
  * Times are shaded by 1e-12 relative so that floating-point rounding never lifts a bound above the
  * model's own sum.
- * cost_net's branches on the network's kind are one of the two allowed (tests/arch/layering.py,
- * KIND_ALLOWED): four networks' round costs, each a proof above, not yet the models' own rule.
+ * The four cases above are the four rules by which a model says it costs a round (algos.h:
+ * oc__round_rule, from core/netcfg.h's oc__netcost and the circuits hook): ports (the switch),
+ * circuits (the fabric), link loads (the ring), packets on a tree of routers in groups (the
+ * fat-tree). cost_net branches on the rule, never on which network it is: a model that costs a
+ * round by one of these rules gets these bounds.
  */
 #include "algo/rhd.h"
 #include "algo/radix.h"
@@ -140,7 +143,7 @@ int oc__rhd_one_way_formula(const oc__plan *p, const oc__formula_in *in, oc_repo
 
 /* A network's terms, as the bounds use them. */
 typedef struct cost_net {
-    oc__netcfg_kind kind; /* the model's typed settings' kind (core/netcfg.h) */
+    oc__round_rule rule; /* how the model costs a round (algos.h, core/netcfg.h) */
     uint32_t N;
     double a;       /* the fixed part of a step: alpha (switch, fabric), a step without payload */
     double c;       /* one chunk's payload time (fabric: on all of a tile's lanes) */
@@ -152,6 +155,7 @@ typedef struct cost_net {
     uint64_t ch;    /* ring: fibres x wavelengths per direction */
     double pkt;     /* fattree: one packet on a link (0: unknown) */
     double router;  /* fattree: one router's delay, the least a round can take */
+    double cross;   /* fattree: the routers of a path between two leaves (three) */
     uint64_t npk;   /* fattree: packets per chunk */
     uint64_t leaf;  /* fattree: nodes per leaf router (node v on leaf v / leaf), else 0 */
 } cost_net;
@@ -163,7 +167,7 @@ typedef struct cost_net {
  * after its schedule was made). */
 static int fabric_refuses(const cost_net *n, uint32_t r) {
     const uint64_t d = n->split && r - 1 > n->split ? n->split : r - 1;
-    return n->kind == OC_NETCFG_FABRIC && (d > n->lanes || (n->degree && d > n->degree));
+    return n->rule == OC_RULE_CIRCUITS && (d > n->lanes || (n->degree && d > n->degree));
 }
 
 /* Why: "needs 15 circuits per tile, more than its 16 wavelengths" / "... than its 1x3 MZI
@@ -185,7 +189,8 @@ typedef struct tally {
 } tally;
 
 static cost_net net_of(const oc__formula_in *f, uint32_t N) {
-    cost_net n = {.kind = f->cfg.kind,
+    const oc__round_rule rule = oc__round_rule_of(f);
+    cost_net n = {.rule = rule,
                   .N = N,
                   .a = f->step_fixed,
                   .c = f->step_time - f->step_fixed,
@@ -195,23 +200,24 @@ static cost_net net_of(const oc__formula_in *f, uint32_t N) {
                   .split = f->split_degree,
                   .degree = f->max_degree,
                   .ch = f->channels ? f->channels : 1,
-                  .router = f->cfg.kind == OC_NETCFG_FATTREE ? f->cfg.fattree.router_s : 0,
-                  .leaf = f->cfg.kind == OC_NETCFG_FATTREE ? f->cfg.fattree.leaf_down : 0};
+                  .router = rule == OC_RULE_PACKETS ? f->cfg.cost.least_path_s : 0,
+                  .cross = rule == OC_RULE_PACKETS ? f->cfg.cost.cross_group_s : 0,
+                  .leaf = rule == OC_RULE_PACKETS ? f->cfg.cost.group_nodes : 0};
     return n;
 }
 
 static const char *bound_name(const cost_net *n) {
-    switch (n->kind) {
-    case OC_NETCFG_SWITCH:
+    switch (n->rule) {
+    case OC_RULE_PORTS:
         return "switch: each round's busiest port, (r-1) x (alpha + w chunks beta)";
-    case OC_NETCFG_FABRIC:
+    case OC_RULE_CIRCUITS:
         return "fabric: alpha and a reconfiguration per new circuit set, w chunks on "
                "floor(W/(r-1)) lanes per level";
-    case OC_NETCFG_RING:
+    case OC_RULE_LINKS:
         return "ring: per round max(1, the busiest link's load (exact in a level's groups of at "
                "most N/2 nodes, else unit-hops / 2N links), a node's units / 2 links, a fold's "
                "busiest link) / (F w) steps";
-    case OC_NETCFG_FATTREE:
+    case OC_RULE_PACKETS:
         return "fattree: a router delay per round and the busiest node's packets on its link";
     default:
         return NULL;
@@ -232,12 +238,12 @@ static double hops(const cost_net *n, uint64_t t) {
  * fat-tree, `cross`: some transfer of the round joins nodes of two leaves. */
 static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double link_units,
                        int cross, tally *b) {
-    switch (n->kind) {
-    case OC_NETCFG_SWITCH:
+    switch (n->rule) {
+    case OC_RULE_PORTS:
         b->st += d;
         b->t += (double)d * (n->a + (double)units * n->c);
         break;
-    case OC_NETCFG_FABRIC: {
+    case OC_RULE_CIRCUITS: {
         if (n->split && d > n->split) {
             /* mzi_split=1 and more circuits than a pass holds: the essay's split rounds */
             const uint64_t passes = oc__ceil_div(d, n->split);
@@ -251,7 +257,7 @@ static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double lin
         b->t += n->a + (double)units * n->c * (double)n->lanes / (double)l;
         break;
     }
-    case OC_NETCFG_RING: {
+    case OC_RULE_LINKS: {
         const double link = ceil(ceil(link_units) / (double)n->ch);
         const double node = ceil((double)d * (double)units / (2.0 * (double)n->ch));
         const double s = fmax(1, fmax(link, node));
@@ -259,7 +265,7 @@ static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double lin
         b->t += s * n->step;
         break;
     }
-    case OC_NETCFG_FATTREE: {
+    case OC_RULE_PACKETS: {
         /* the busiest node's injection link drains its d transfers, each more than
          * units x (npk - 1) packets (a chunk is more than npk - 1 packets), then a router delay */
         const double per = fmax(1, (double)units * (double)(n->npk ? n->npk - 1 : 0));
@@ -267,7 +273,7 @@ static void round_cost(const cost_net *n, uint64_t d, uint64_t units, double lin
         /* a transfer between two leaves passes three routers (leaf, spine, leaf) and its own
          * packets through its busiest link: the round, as long as its slowest transfer, lasts
          * at least that too */
-        const double crossing = cross ? 3 * n->router + per * n->pkt : 0;
+        const double crossing = cross ? n->cross + per * n->pkt : 0;
         b->t += fmax(n->router + (double)d * per * n->pkt, crossing);
         break;
     }
@@ -297,7 +303,7 @@ static uint64_t pair_hops(const cost_net *n, uint32_t r, uint64_t w) {
  * transfer (at most (r - 1) w < N / 2 apart) goes the short way inside its group, no arc passes
  * a group's boundary, and the busiest link's load is known exactly (group_load). */
 static int group_local(const cost_net *n, uint32_t r, uint64_t w) {
-    return n->kind == OC_NETCFG_RING && 2 * (uint64_t)r * w <= n->N;
+    return n->rule == OC_RULE_LINKS && 2 * (uint64_t)r * w <= n->N;
 }
 
 /* The busiest directed link's chunks in a group-local level: in a group, node (d, i) (digit d,
@@ -325,7 +331,7 @@ static void level_cost(const cost_net *n, uint32_t r, uint64_t w, uint32_t P, ui
     double load = 0;
     if (group_local(n, r, w)) {
         load = group_load(r, w);
-    } else if (n->kind == OC_NETCFG_RING) {
+    } else if (n->rule == OC_RULE_LINKS) {
         /* the round's unit-hops over the 2N directed links: digit pairs (d, j) at distance
          * delta, 2 (r - delta) of them in each of the P / r groups */
         const double uh = 2.0 * (double)pair_hops(n, r, w);
@@ -337,7 +343,7 @@ static void level_cost(const cost_net *n, uint32_t r, uint64_t w, uint32_t P, ui
 
 /* The fabric's reconfigurations: `count` of them. */
 static void reconfigs(const cost_net *n, uint64_t count, tally *b) {
-    if (n->kind == OC_NETCFG_FABRIC) b->t += (double)count * n->reconf;
+    if (n->rule == OC_RULE_CIRCUITS) b->t += (double)count * n->reconf;
 }
 
 static oc__bound to_bound(const tally *b, const char *name) {
@@ -393,7 +399,7 @@ static void candidate_cost(const cost_net *n, oc__rhd_kind kind, const uint32_t 
         const uint64_t in = kind == OC__RHD_BOTH ? P : kind == OC__RHD_HALVING ? N : 1;
         const uint64_t out = kind == OC__RHD_BOTH ? P : kind == OC__RHD_HALVING ? 1 : N;
         double uh = 0, busiest = 0;
-        if (n->kind == OC_NETCFG_RING) {
+        if (n->rule == OC_RULE_LINKS) {
             uh = fold_hops(n, P);
             busiest = fold_busiest_link(N, P);
         }
@@ -478,14 +484,14 @@ static void completion_cost(const cost_net *n, oc__rhd_kind kind, uint64_t W, ui
                             tally *b) {
     const uint32_t dirs = kind == OC__RHD_BOTH ? 2 : 1;
     const double units = (double)W * (M - 1); /* sum of (r_p - 1) w_p over the rest */
-    switch (n->kind) {
-    case OC_NETCFG_SWITCH: {
+    switch (n->rule) {
+    case OC_RULE_PORTS: {
         const uint64_t alphas = prime_excess(M);
         b->st += dirs * alphas;
         b->t += dirs * ((double)alphas * n->a + units * n->c);
         break;
     }
-    case OC_NETCFG_FABRIC: {
+    case OC_RULE_CIRCUITS: {
         /* passes of at most K circuits per tile (the essay's split rounds: a level of radix r
          * takes at least ceil((r - 1) / K) passes, and r <= (K + 1)^passes) */
         const uint64_t K = n->split && n->split < n->lanes ? n->split : n->lanes;
@@ -497,13 +503,13 @@ static void completion_cost(const cost_net *n, oc__rhd_kind kind, uint64_t W, ui
         reconfigs(n, dirs * levels - (kind == OC__RHD_BOTH && W == 1 ? 1 : 0), b);
         break;
     }
-    case OC_NETCFG_RING: {
+    case OC_RULE_LINKS: {
         const double s = fmax(1, ceil(units / (2.0 * (double)n->ch)));
         b->st += dirs * (uint64_t)s;
         b->t += dirs * s * n->step;
         break;
     }
-    case OC_NETCFG_FATTREE: {
+    case OC_RULE_PACKETS: {
         const double per = fmax(1, units * (double)(n->npk ? n->npk - 1 : 0));
         b->st += dirs;
         b->t += dirs * (n->router + per * n->pkt);
@@ -772,8 +778,7 @@ static int cost_folds(rsearch *c, uint32_t r, tally *out) {
 /* Exact mode where the model may cost rounds alone: a plan with P = N (the prime factors: the
  * fewest transfers) gives the spec and the identity label bounds every level reads. */
 static int exact_setup(rsearch *c) {
-    if ((c->net.kind != OC_NETCFG_RING && c->net.kind != OC_NETCFG_FATTREE) || c->ndiv > 512)
-        return 0;
+    if ((c->net.rule != OC_RULE_LINKS && c->net.rule != OC_RULE_PACKETS) || c->ndiv > 512) return 0;
     uint32_t r[OC__RHD_MAX_LEVELS];
     char text[512];
     oc__rhd_radices_text(r, oc__rhd_prime_digits(c->N, r), text, sizeof text);
@@ -800,7 +805,7 @@ static int exact_setup(rsearch *c) {
 /* The fat-tree's packet: the time of a chunk of one byte (the vector cut into `bytes` chunks),
  * and how many packets a chunk of the search's chunking is. */
 static int fattree_packets(const oc__search_in *in, cost_net *n, char *why, size_t len) {
-    if (n->kind != OC_NETCFG_FATTREE || in->bytes < 1 || in->bytes > UINT32_MAX / 2) return 0;
+    if (n->rule != OC_RULE_PACKETS || in->bytes < 1 || in->bytes > UINT32_MAX / 2) return 0;
     oc__formula_in one;
     int rc = in->figures(in, OC_ALLREDUCE, (uint32_t)in->bytes, &one, why, len);
     if (rc) return rc;
@@ -954,7 +959,7 @@ static int exact_levels(rsearch *c) {
 /* The least any folded candidate of radix >= r costs (non-decreasing in r). */
 static void fold_family_cost(const cost_net *n, oc__rhd_kind kind, uint32_t r, tally *b) {
     const uint32_t dirs = kind == OC__RHD_BOTH ? 2 : 1;
-    if (n->kind == OC_NETCFG_RING) {
+    if (n->rule == OC_RULE_LINKS) {
         const double s = fmax(1, ceil((r - 1) / (2.0 * (double)n->ch)));
         b->st += dirs * (uint64_t)s + 2;
         b->t += (dirs * s + 2) * n->a; /* a step never costs less than one without payload */
@@ -1136,7 +1141,7 @@ int oc__rhd_search(const oc__search_in *in, oc__search *s, oc__rhd_kind kind, ch
     c.net = net_of(&f, in->nodes);
     if ((rc = fattree_packets(in, &c.net, why, len)) || (rc = divisors(&c))) goto out;
     const tally none = {0};
-    if ((!fold || fv == 0) && (c.net.kind == OC_NETCFG_SWITCH || c.net.kind == OC_NETCFG_FABRIC)) {
+    if ((!fold || fv == 0) && (c.net.rule == OC_RULE_PORTS || c.net.rule == OC_RULE_CIRCUITS)) {
         least(&c, 1, &none, 0); /* exact bounds: the optimum, offered first */
         if (c.nseed) {
             oc__bound b = to_bound(&c.seed_cost, bound_name(&c.net));

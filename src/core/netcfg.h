@@ -1,14 +1,15 @@
 /*
  * netcfg.h — a network's settings, typed: what a network model parsed from its `--net key=value`
- * parameters when it was created, in the form the algorithms read it.
+ * parameters, in the form the algorithms read it.
  *
- * Why here. A model (src/net) parses its parameters once, in create(), and checks them; an
- * algorithm (src/algo, src/aas) needs a few of them to price its seed's closed form (the direct
- * networks' t_s, t_m, t_d, switching and dims for the all-to-all-scatter notes' formulas). The two
- * rooms stand side by side on the core and may not include each other, so the types they share
- * live in the core: a model fills an oc__netcfg (its `config` hook, net/net.h), the pipeline puts
- * it in the algorithm's oc__formula_in (algo/algos.h: oc__formula_in.cfg), and the algorithm reads
- * it from there. No algorithm parses a network parameter or reads one back from the run's report.
+ * Why here. A model (src/net) parses its parameters once a run (its parse hook, net/netset.c)
+ * and checks them; an algorithm (src/algo, src/aas) needs a few of them to price its seed's closed
+ * form (the direct networks' t_s, t_m, t_d, switching and dims for the all-to-all-scatter notes'
+ * formulas). The two rooms stand side by side on the core and may not include each other, so the
+ * types they share live in the core: a model fills an oc__netcfg (its `config` hook, net/net.h),
+ * the pipeline puts it in the algorithm's oc__formula_in (algo/algos.h: oc__formula_in.cfg), and
+ * the algorithm reads it from there. No algorithm parses a network parameter or reads one back from
+ * the run's report.
  *
  * What is typed here is what algorithms read, with the model's defaults already applied: the
  * direct networks' whole configuration (their closed forms use most of it), the ring's w and F,
@@ -140,6 +141,15 @@ typedef struct oc__netcost {
      * routers it crosses times their delay (the fat-tree: one router inside a leaf). A round lasts
      * at least this long. 0 where a path crosses nothing that delays it. */
     double least_path_s;
+    /* Set where the nodes hang in groups off one router each and a path between two groups
+     * crosses more routers (the fat-tree's leaves: one router inside a leaf, three through a
+     * spine): the nodes of a group (node v in group v / group_nodes) and the least time a path
+     * between two groups adds beyond its payload (its routers' delays). A round's transfers are
+     * then cut into packets that share the links of their paths, and a round lasts at least its
+     * busiest node's packets plus least_path_s, or plus cross_group_s when it crosses groups.
+     * 0 where the model has no such groups. */
+    uint64_t group_nodes;
+    double cross_group_s;
     /* Set where a transfer keeps to one path whatever its chunks, so that a step lasts as its
      * largest transfer (the ring at spread=0): the time of a step whose largest transfer moves
      * `bytes`; NULL where a transfer of b chunks may lay them on b channels at once. */

@@ -594,12 +594,14 @@ static void dn_destroy(oc__netrun *m) {
     oc__netrun_free(m);
 }
 
-static int dn_create(oc__direct_kind kind, const oc__spec *spec, const oc_kv *params, int check,
-                     oc__netrun **out, char *why, size_t len) {
+/* The direct networks' create(): the parsed configuration (oc__direct_cfg, net/netset.c keeps
+ * it for the run; parsed again for another node count: parse_by_nodes) made into a run. */
+static int dn_create(const oc__spec *spec, const void *own, int check, oc__netrun **out, char *why,
+                     size_t len) {
     *out = NULL;
-    oc__direct_cfg cfg;
-    int rc = oc__direct_cfg_parse(kind, spec->nodes, params, &cfg, why, len);
-    if (rc) return rc;
+    const oc__direct_cfg cfg = *(const oc__direct_cfg *)own;
+    const oc__direct_kind kind = cfg.kind;
+    int rc = 0;
     oc__netrun *m = oc__netrun_new(sizeof *m, spec, check, dn_round);
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     m->cfg = cfg;
@@ -628,17 +630,16 @@ static int dn_create(oc__direct_kind kind, const oc__spec *spec, const oc_kv *pa
     return oc__netrun_done(m, rc, dn_destroy, out);
 }
 
-static int hc_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
-                     char *why, size_t len) {
-    return dn_create(OC_DIRECT_HYPERCUBE, spec, params, check, out, why, len);
+/* oc__model.parse of each of the three: the dims are checked against the node count. */
+static int hc_parse(const oc_kv *params, uint32_t nodes, void *own, char *why, size_t len) {
+    _Static_assert(sizeof(oc__direct_cfg) <= OC__NETSET_OWN, "oc__direct_cfg fits an oc__netset");
+    return oc__direct_cfg_parse(OC_DIRECT_HYPERCUBE, nodes, params, own, why, len);
 }
-static int to_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
-                     char *why, size_t len) {
-    return dn_create(OC_DIRECT_TORUS, spec, params, check, out, why, len);
+static int to_parse(const oc_kv *params, uint32_t nodes, void *own, char *why, size_t len) {
+    return oc__direct_cfg_parse(OC_DIRECT_TORUS, nodes, params, own, why, len);
 }
-static int me_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
-                     char *why, size_t len) {
-    return dn_create(OC_DIRECT_MESH, spec, params, check, out, why, len);
+static int me_parse(const oc_kv *params, uint32_t nodes, void *own, char *why, size_t len) {
+    return oc__direct_cfg_parse(OC_DIRECT_MESH, nodes, params, own, why, len);
 }
 
 /* One packet of one chunk between neighbours. */
@@ -760,29 +761,30 @@ static int dn_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
     "ts_us=1: start-up; tm_ns=1: per byte (1 GB/s); td_us=0.05: per hop (wh); mu=chunk: "          \
     "packet bytes (defaults of ts, tm, td are ours)"
 
-/* The three models share everything but their name, words and create(). */
-#define DIRECT_MODEL(name, what, params, create_fn)                                                \
+/* The three models share everything but their name, words and parse(). */
+#define DIRECT_MODEL(name, what, params, parse_fn)                                                 \
     {                                                                                              \
-        .info = {name, what, params}, .create = create_fn, .sink = oc__netrun_sink,                \
-        .finish = dn_finish, .step_time = dn_step_time, .step_fixed = dn_step_fixed,               \
-        .channels = oc__netrun_one_channel, .steps = oc__netrun_steps, .destroy = dn_destroy,      \
-        .observe = dn_observe, .config = dn_config,                                                \
+        .info = {name, what, params}, .parse = parse_fn, .parse_by_nodes = 1, .create = dn_create, \
+        .sink = oc__netrun_sink, .finish = dn_finish, .step_time = dn_step_time,                   \
+        .step_fixed = dn_step_fixed, .channels = oc__netrun_one_channel,                           \
+        .steps = oc__netrun_steps, .destroy = dn_destroy, .observe = dn_observe,                   \
+        .config = dn_config,                                                                       \
     }
 
 const oc__model oc__model_hypercube =
     DIRECT_MODEL("hypercube",
                  "electrical hypercube Q_n (all-to-all-scatter notes): e-cube routing, SF or WH, "
                  "1-port or all-port",
-                 "dim=log2 N: dimension n; " DIRECT_PARAMS, hc_create);
+                 "dim=log2 N: dimension n; " DIRECT_PARAMS, hc_parse);
 
 const oc__model oc__model_torus =
     DIRECT_MODEL("torus",
                  "electrical torus T(z1,..,zk) (all-to-all-scatter notes): dimension-order "
                  "routing the shorter way, SF or WH",
-                 "dims=N: side lengths AxB...; " DIRECT_PARAMS, to_create);
+                 "dims=N: side lengths AxB...; " DIRECT_PARAMS, to_parse);
 
 const oc__model oc__model_mesh =
     DIRECT_MODEL("mesh",
                  "electrical mesh M(z1,..,zk) (all-to-all-scatter notes): XY (dimension-order) "
                  "routing, SF or WH",
-                 "dims=most square AxB: side lengths; " DIRECT_PARAMS, me_create);
+                 "dims=most square AxB: side lengths; " DIRECT_PARAMS, me_parse);

@@ -506,26 +506,44 @@ static void fab_destroy(oc__netrun *m) {
     oc__netrun_free(m);
 }
 
-static int fab_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
-                      char *why, size_t len) {
-    *out = NULL;
+/* The settings as the user wrote them (net/netset.c keeps them for the run). */
+typedef struct fab_params {
     uint64_t tiles, wls, fibres, mzi, split;
     double alpha_us, reconfig_us, gbytes;
+} fab_params;
+
+/* oc__model.parse: the settings read once a run into the record every creation copies. */
+static int fab_parse(const oc_kv *params, uint32_t nodes, void *own, char *why, size_t len) {
+    _Static_assert(sizeof(fab_params) <= OC__NETSET_OWN, "fab_params fits an oc__netset");
+    (void)nodes;
+    fab_params *p = own;
     int rc = oc__kv_only(params, fab_param_names, "fabric network", why, len);
-    if (rc || (rc = oc__kv_u64(params, "tiles_per_server", 32, 1, 1u << 20, &tiles, why, len)) ||
-        (rc = oc__kv_u64(params, "wavelengths_per_tile", 16, 1, 1u << 15, &wls, why, len)) ||
-        (rc = oc__kv_u64(params, "fibres_between_servers", 32, 0, 1u << 30, &fibres, why, len)) ||
-        (rc = oc__kv_double(params, "bandwidth_gbytes", 300, 1e-9, 1e12, &gbytes, why, len)) ||
-        (rc = oc__kv_double(params, "reconfig_us", 3.7, 0, 1e9, &reconfig_us, why, len)) ||
-        (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)) ||
-        (rc = oc__kv_u64(params, "mzi_degree", 3, 0, 1u << 20, &mzi, why, len)) ||
-        (rc = oc__kv_u64(params, "mzi_split", 0, 0, 1, &split, why, len)))
+    if (rc || (rc = oc__kv_u64(params, "tiles_per_server", 32, 1, 1u << 20, &p->tiles, why, len)) ||
+        (rc = oc__kv_u64(params, "wavelengths_per_tile", 16, 1, 1u << 15, &p->wls, why, len)) ||
+        (rc =
+             oc__kv_u64(params, "fibres_between_servers", 32, 0, 1u << 30, &p->fibres, why, len)) ||
+        (rc = oc__kv_double(params, "bandwidth_gbytes", 300, 1e-9, 1e12, &p->gbytes, why, len)) ||
+        (rc = oc__kv_double(params, "reconfig_us", 3.7, 0, 1e9, &p->reconfig_us, why, len)) ||
+        (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &p->alpha_us, why, len)) ||
+        (rc = oc__kv_u64(params, "mzi_degree", 3, 0, 1u << 20, &p->mzi, why, len)) ||
+        (rc = oc__kv_u64(params, "mzi_split", 0, 0, 1, &p->split, why, len)))
         return rc;
-    if (tiles > MAX_TILES)
+    if (p->tiles > MAX_TILES)
         return oc__fail(why, len, OC_EINVAL,
                         "fabric network: tiles_per_server=%llu, but a Lightpath server holds at "
                         "most %u tiles (one GPU each; seed section 2)",
-                        (unsigned long long)tiles, MAX_TILES);
+                        (unsigned long long)p->tiles, MAX_TILES);
+    return 0;
+}
+
+static int fab_create(const oc__spec *spec, const void *own, int check, oc__netrun **out, char *why,
+                      size_t len) {
+    *out = NULL;
+    const fab_params *p = own;
+    const uint64_t tiles = p->tiles, wls = p->wls, fibres = p->fibres, mzi = p->mzi,
+                   split = p->split;
+    const double alpha_us = p->alpha_us, reconfig_us = p->reconfig_us, gbytes = p->gbytes;
+    int rc = 0;
     /* server pairs are packed above 16 bits of wavelengths in one 64-bit sort key */
     const uint64_t servers = ((uint64_t)spec->nodes + tiles - 1) / tiles;
     if (servers > (1u << 23))
@@ -650,6 +668,7 @@ const oc__model oc__model_fabric = {
              "alpha_us=0.7; mzi_degree=3: concurrent circuits per tile and direction (the seed's "
              "1x3 MZI switch; 0 = no limit); mzi_split=0|1: refuse a round above the degree, or "
              "run it in passes of at most that many circuits"},
+    .parse = fab_parse,
     .create = fab_create,
     .sink = oc__netrun_sink,
     .finish = fab_finish,

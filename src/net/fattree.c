@@ -113,8 +113,7 @@ static int explain(int rc, char *why, size_t len, const char *reason) {
     return rc;
 }
 
-static int ft_params_read(const oc_kv *kv, uint32_t N, ft_params *p, oc__ft_topo *t,
-                          uint64_t *spine_radix, char *why, size_t len) {
+static int ft_params_read(const oc_kv *kv, ft_params *p, char *why, size_t len) {
     int rc = oc__kv_only(kv, ft_param_names, "fattree network", why, len);
     if (rc) return rc;
     if ((rc = oc__kv_u64(kv, "ports", 32, 2, 1u << 16, &p->ports, why, len)))
@@ -133,6 +132,12 @@ static int ft_params_read(const oc_kv *kv, uint32_t N, ft_params *p, oc__ft_topo
     if ((rc = oc__kv_double(kv, "router_delay_us", 50, 0, 1e9, &p->router_delay_us, why, len)) ||
         (rc = oc__kv_u64(kv, "packet_bytes", 64, 1, 1u << 30, &p->packet_bytes, why, len)))
         return rc;
+    return 0;
+}
+
+/* The tree the settings build for N nodes: as many leaves as N needs, each with its uplinks. */
+static int ft_topo_for(const ft_params *p, uint32_t N, oc__ft_topo *t, uint64_t *spine_radix,
+                       char *why, size_t len) {
     t->nodes = N;
     t->down = (uint32_t)p->leaf_down;
     t->up = (uint32_t)(p->ports - p->leaf_down);
@@ -383,7 +388,10 @@ static int ft_round(oc__sink *self, uint64_t index, const oc__round *r, char *wh
 static void ft_config(const oc__netrun *m, oc__netcfg *out) {
     out->kind = OC_NETCFG_FATTREE;
     /* every path crosses at least its leaf's router (core/netcfg.h: oc__netcost) */
-    out->cost = (oc__netcost){.least_path_s = m->cost.router_s};
+    out->cost = (oc__netcost){.least_path_s = m->cost.router_s,
+                              /* its leaves: a path through a spine crosses three routers */
+                              .group_nodes = m->t.down,
+                              .cross_group_s = 3 * m->cost.router_s};
     out->fattree = (oc__fattree_cfg){.leaf_down = m->t.down,
                                      .uplinks = m->t.up,
                                      .packet_bytes = m->cost.packet_bytes,
@@ -396,13 +404,21 @@ static void ft_destroy(oc__netrun *m) {
     oc__netrun_free(m);
 }
 
-static int ft_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
-                     char *why, size_t len) {
+/* oc__model.parse: the settings read once a run into the record every creation copies (the
+ * tree they build depends on the node count: each creation builds it, ft_topo_for). */
+static int ft_parse(const oc_kv *params, uint32_t nodes, void *own, char *why, size_t len) {
+    _Static_assert(sizeof(ft_params) <= OC__NETSET_OWN, "ft_params fits an oc__netset");
+    (void)nodes;
+    return ft_params_read(params, own, why, len);
+}
+
+static int ft_create(const oc__spec *spec, const void *own, int check, oc__netrun **out, char *why,
+                     size_t len) {
     *out = NULL;
-    ft_params p;
+    const ft_params p = *(const ft_params *)own;
     oc__ft_topo t;
     uint64_t radix = 0;
-    int rc = ft_params_read(params, spec->nodes, &p, &t, &radix, why, len);
+    int rc = ft_topo_for(&p, spec->nodes, &t, &radix, why, len);
     if (rc) return rc;
     oc__netrun *m = oc__netrun_new(sizeof *m, spec, check, ft_round);
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
@@ -495,6 +511,7 @@ const oc__model oc__model_fattree = {
              "oversubscribed); spine_ports=auto: as many as leaves (or a cap); "
              "bandwidth_gbps=25: Gb/s (bits) per link and direction; router_delay_us=50: per router on a "
              "path; packet_bytes=64"},
+    .parse = ft_parse,
     .create = ft_create,
     .sink = oc__netrun_sink,
     .finish = ft_finish,

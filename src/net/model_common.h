@@ -9,7 +9,9 @@
  * base (sink, steps, one channel) are the ones below.
  *
  * The life of a run:
- *  - create: the model parses its parameters, then oc__netrun_new() allocates the zeroed run with
+ *  - parse: once a run (net/netset.c), the model reads and checks its parameters into its own
+ *    record (its `parse` hook); every creation of the run starts from that record.
+ *  - create: from the parsed record, oc__netrun_new() allocates the zeroed run with
  *    its base filled in; oc__netrun_buffers() takes the list of every buffer the run owns (those
  *    sized at creation are checked together against the memory budget and allocated zeroed;
  *    those sized later, by oc__grow in a round or by the observer, start NULL); the model adds

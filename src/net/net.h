@@ -11,6 +11,8 @@
 #include "core/netcfg.h"
 #include "core/result.h"
 
+#include <stddef.h>
+
 typedef struct oc__netrun oc__netrun;
 
 /*
@@ -66,11 +68,43 @@ typedef struct oc__grid {
     void (*pos_name)(const oc__netrun *run, uint32_t pos, char *buf, size_t len);
 } oc__grid;
 
-typedef struct oc__model {
+typedef struct oc__model oc__model;
+
+/*
+ * A network's settings parsed once (oc__netset_parse): the `--net key=value` parameters read,
+ * defaulted and checked by the model's `parse` hook into its own parameter record (own), which
+ * every creation of the model in the run reads (oc__net_create) without parsing again. An
+ * OpTree run at w = 64 creates the ring model once per candidate mapped and once per round
+ * mapped alone; before, each creation parsed the settings (61 times in one run); now the run,
+ * its search, its physical bound and its closed forms share one parse, and a compare shares one
+ * among all its algorithms. The record is the model's own type, kept in `own` (large enough for
+ * every model's, checked where each model defines it), so that the pipeline carries it without
+ * knowing it.
+ */
+enum { OC__NETSET_OWN = 256 };
+typedef struct oc__netset {
+    const oc__model *model;
+    const oc_kv *params; /* as given; read again only for a run of another node count */
+    uint32_t nodes;      /* the node count they were checked for */
+    union {
+        max_align_t align;
+        unsigned char bytes[OC__NETSET_OWN];
+    } own;
+} oc__netset;
+
+struct oc__model {
     oc_network_info info;
-    /* mode: 1 = map, check and cost (the default); 0 = map and count steps only (parameter
-     * searches; the final run always checks). */
-    int (*create)(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out, char *why,
+    /* Reads and checks `params` (defaults applied) for a network of `nodes` nodes into `own`,
+     * the model's parameter record (at most OC__NETSET_OWN bytes). Called by oc__netset_parse
+     * alone: once a run. */
+    int (*parse)(const oc_kv *params, uint32_t nodes, void *own, char *why, size_t whylen);
+    /* 1: parse() reads `nodes` (the direct networks' dims); a creation for a spec of another
+     * node count (a search's sub-problem) parses again. 0: the record holds for any count. */
+    int parse_by_nodes;
+    /* A run of the model on `spec` from the parsed record `own` (never the parameters: they were
+     * parsed). check: 1 = map, check and cost (the default); 0 = map and count steps only
+     * (parameter searches; the final run always checks). Through oc__net_create. */
+    int (*create)(const oc__spec *spec, const void *own, int check, oc__netrun **out, char *why,
                   size_t whylen);
     oc__sink *(*sink)(oc__netrun *run);
     /* Fills steps, steps_lb, time_s, the breakdown and the parameters used. */
@@ -115,9 +149,25 @@ typedef struct oc__model {
      * rounds alone one after another (search.c, round_alone): on the ring at N = 4096 a fresh run
      * for each faulted in half a gigabyte of scratch per all-to-all round. */
     void (*reset)(oc__netrun *run, const oc__spec *spec);
-} oc__model;
+};
 
 const oc__model *oc__model_find(const char *name);
+
+/* Parses `params` for `model` on `nodes` nodes into *out (net/netset.c): the one parse of a run.
+ * `params` (may be NULL: every default) must outlive *out. */
+int oc__netset_parse(const oc__model *model, const oc_kv *params, uint32_t nodes, oc__netset *out,
+                     char *why, size_t whylen);
+/* The model's run on `spec` from the parsed settings: set->model->create on the record, parsed
+ * again only when the model's settings depend on the node count and spec's differs. */
+int oc__net_create(const oc__netset *set, const oc__spec *spec, int check, oc__netrun **out,
+                   char *why, size_t whylen);
+/* One creation from unparsed settings (a caller that creates one run: a test, a synthesised
+ * schedule's check): oc__netset_parse, then oc__net_create. */
+int oc__model_create(const oc__model *model, const oc__spec *spec, const oc_kv *params, int check,
+                     oc__netrun **out, char *why, size_t whylen);
+/* Tests only (test_netset_parse): the settings parsed since the process started, by every thread
+ * (oc__netset_parse's calls), so that a test can hold a run to one parse. */
+uint64_t oc__netset_parses(void);
 
 extern const oc__model oc__model_ring;
 extern const oc__model oc__model_fattree;

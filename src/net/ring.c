@@ -1115,15 +1115,20 @@ static void ring_destroy(oc__netrun *m) {
     oc__netrun_free(m);
 }
 
-static int ring_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
+/* oc__model.parse: the settings read once a run into the record every creation copies. */
+static int ring_parse(const oc_kv *params, uint32_t nodes, void *own, char *why, size_t len) {
+    _Static_assert(sizeof(ring_params) <= OC__NETSET_OWN, "ring_params fits an oc__netset");
+    (void)nodes;
+    return ring_params_read(params, own, why, len);
+}
+
+static int ring_create(const oc__spec *spec, const void *own, int check, oc__netrun **out,
                        char *why, size_t len) {
     *out = NULL;
-    ring_params p;
-    int rc = ring_params_read(params, &p, why, len);
-    if (rc) return rc;
+    int rc = 0;
     oc__netrun *m = oc__netrun_new(sizeof *m, spec, check, ring_round);
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    m->p = p;
+    m->p = *(const ring_params *)own;
     m->N = spec->nodes;
     m->base.sink.takes_family = 1; /* ring_round: a family is written out or taken whole */
     const size_t N = spec->nodes;
@@ -1253,6 +1258,7 @@ const oc__model oc__model_ring = {
              "packet_bytes=128; preset=seed|terarack; spread=1: a transfer of b chunks may take "
              "b wavelengths at once (0: one lightpath a transfer, a step as long as its largest "
              "bundle; every algorithm alike)"},
+    .parse = ring_parse,
     .create = ring_create,
     .sink = oc__netrun_sink,
     .finish = ring_finish,

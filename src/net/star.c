@@ -340,12 +340,18 @@ static void star_destroy(oc__netrun *m) {
     oc__netrun_free(m);
 }
 
-static int star_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
+/* oc__model.parse: the settings read once a run into the record every creation copies. */
+static int star_parse(const oc_kv *params, uint32_t nodes, void *own, char *why, size_t len) {
+    _Static_assert(sizeof(star_params) <= OC__NETSET_OWN, "star_params fits an oc__netset");
+    (void)nodes;
+    return star_params_read(params, own, why, len);
+}
+
+static int star_create(const oc__spec *spec, const void *own, int check, oc__netrun **out,
                        char *why, size_t len) {
     *out = NULL;
-    star_params p;
-    int rc = star_params_read(params, &p, why, len);
-    if (rc) return rc;
+    const star_params p = *(const star_params *)own;
+    int rc = 0;
     oc__netrun *m = oc__netrun_new(sizeof *m, spec, check, star_round);
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     m->p = p;
@@ -425,8 +431,10 @@ const oc__model oc__model_star = {
              "passive optical star, WDMA (passive-optical-star section 1): k lasers and filters "
              "per processor, one transmitter per wavelength, tuning D",
              "k=3: wavelengths a processor sends and receives on per step; D=1: tuning time; "
-             "tau=1: transmission time per byte; L=1: message length in bytes (one message costs L tau; "
+             "tau=1: transmission time per byte; L=1: message length in bytes (one message costs L "
+             "tau; "
              "a run of SIZE bytes carries m = ceil(SIZE / L) messages)"},
+    .parse = star_parse,
     .create = star_create,
     .sink = oc__netrun_sink,
     .finish = star_finish,

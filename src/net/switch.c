@@ -209,14 +209,29 @@ static int sw_observe(oc__netrun *m, oc__observer *obs, oc__grid *g, char *why, 
     return 0;
 }
 
-static int sw_create(const oc__spec *spec, const oc_kv *params, int check, oc__netrun **out,
-                     char *why, size_t len) {
-    *out = NULL;
+/* The settings as the user wrote them (net/netset.c keeps them for the run). */
+typedef struct sw_params {
     double alpha_us, gbytes;
+} sw_params;
+
+/* oc__model.parse: the settings read once a run into the record every creation copies. */
+static int sw_parse(const oc_kv *params, uint32_t nodes, void *own, char *why, size_t len) {
+    _Static_assert(sizeof(sw_params) <= OC__NETSET_OWN, "sw_params fits an oc__netset");
+    (void)nodes;
+    sw_params *p = own;
     int rc = oc__kv_only(params, sw_param_names, "switch network", why, len);
-    if (rc || (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &alpha_us, why, len)) ||
-        (rc = oc__kv_double(params, "bandwidth_gbytes", 300, 1e-9, 1e12, &gbytes, why, len)))
+    if (rc || (rc = oc__kv_double(params, "alpha_us", 0.7, 0, 1e9, &p->alpha_us, why, len)) ||
+        (rc = oc__kv_double(params, "bandwidth_gbytes", 300, 1e-9, 1e12, &p->gbytes, why, len)))
         return rc;
+    return 0;
+}
+
+static int sw_create(const oc__spec *spec, const void *own, int check, oc__netrun **out, char *why,
+                     size_t len) {
+    *out = NULL;
+    const sw_params *p = own;
+    const double alpha_us = p->alpha_us, gbytes = p->gbytes;
+    int rc = 0;
     oc__netrun *m = oc__netrun_new(sizeof *m, spec, check, sw_round);
     if (!m) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     m->nodes = spec->nodes;
@@ -277,10 +292,12 @@ static int sw_finish(oc__netrun *m, oc_report *rep, char *why, size_t len) {
 }
 
 const oc__model oc__model_switch = {
-    .info = {"switch",
-             "ideal electrical switch (lumorph's baseline): alpha-beta per transfer, no "
-             "contention, one send and one receive port per node",
-             "alpha_us=0.7: per message; bandwidth_gbytes=300: GB/s (bytes) per node and direction"},
+    .info =
+        {"switch",
+         "ideal electrical switch (lumorph's baseline): alpha-beta per transfer, no "
+         "contention, one send and one receive port per node",
+         "alpha_us=0.7: per message; bandwidth_gbytes=300: GB/s (bytes) per node and direction"},
+    .parse = sw_parse,
     .create = sw_create,
     .sink = oc__netrun_sink,
     .finish = sw_finish,

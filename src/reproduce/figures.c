@@ -8,7 +8,7 @@
  * to the collector that oc__figures_collect installs for the calling thread (a thread-local
  * pointer, so two reproductions on two threads each collect their own); without one they do
  * nothing. An allocation failure while collecting is remembered and returned by
- * oc_reproduce_figures.
+ * oc_reproduce_collect.
  */
 #include "reproduce/reproduce_common.h"
 #include "core/json.h"

@@ -160,7 +160,3 @@ int oc_reproduce_collect(const char *name, const oc_reproduce_settings *settings
     paper_call p = {name, settings, f};
     return oc__figures_collect(run_paper, &p, out, why, whylen);
 }
-
-int oc_reproduce_figures(const char *name, FILE *f, oc_figures **out, char *why, size_t whylen) {
-    return oc_reproduce_collect(name, NULL, f, out, why, whylen);
-}

@@ -139,7 +139,7 @@ int oc__reproduce_optima(oc__repro *r, FILE *f, char *why, size_t whylen);
  *
  * A reproduction hands the series of each figure it reproduces to oc__figure / oc__figure_series,
  * and every table it prints is kept as CSV (oc__table_print calls oc__figure_table). These are
- * no-ops unless the caller asked for the figures (oc_reproduce_figures), which collects them for
+ * no-ops unless the caller asked for the figures (oc_reproduce_collect), which collects them for
  * the calling thread only, so that concurrent reproductions do not mix. */
 
 /* Starts figure `id` ("fig4"): its title, axis labels (with units), log axes, and a short quote
@@ -149,7 +149,7 @@ void oc__figure(const char *id, const char *title, const char *xlabel, const cha
 /* Adds one line to the figure last started: n points (x[i], y[i]); a NAN y is a gap. */
 void oc__figure_series(const char *name, size_t n, const double *x, const double *y);
 /* Runs fn(arg) with the calling thread's figures and tables collected into *out (the caller
- * frees it with oc_figures_free): what oc_reproduce_figures does around oc_reproduce. */
+ * frees it with oc_figures_free): what oc_reproduce_collect does around oc_reproduce. */
 int oc__figures_collect(int (*fn)(void *arg, char *why, size_t whylen), void *arg, oc_figures **out,
                         char *why, size_t whylen);
 

@@ -1,21 +1,23 @@
 /*
  * pbound.c — the pipeline's side of the physical bounds (src/bounds): it creates the network
- * model once to read its settings typed (the model's config hook, core/netcfg.h), hands them
- * with the collective, N, root and SIZE to the bounds room, and puts the answer in the report.
- * No algorithm is consulted: the bound is the network's, and oc_physical_bound answers it for a
- * request whose algorithm it ignores.
+ * model once, from the run's parsed settings, to read them typed (the model's config hook,
+ * core/netcfg.h), hands them with the collective, N, root and SIZE to the bounds room, and puts the
+ * answer in the report. No algorithm is consulted: the bound is the network's, and
+ * oc_physical_bound answers it for a request whose algorithm it ignores.
  */
 #include "core/quote.h"
 #include "run/pipeline.h"
 
 #include <string.h>
 
-/* The physical bound (src/bounds) of a collective on `model` with `net_params`: the model is
- * created once to hand over its settings typed (its config hook), never run. *unit and
- * *unit_value (when unit is not NULL): the unit the model prints its times in. */
+/* The physical bound (src/bounds) of a collective on the network `net` (its settings parsed by
+ * the run) or, when it is NULL, on `model` with `net_params`, parsed here after the request's own
+ * checks: the model is created once to hand over its settings typed (its config hook), never
+ * run. *unit and *unit_value (when unit is not NULL): the unit the model prints its times in. */
 static int pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_t bytes,
-                      const oc__model *model, const oc_kv *net_params, oc__pbound *out,
-                      const char **unit, double *unit_value, char *why, size_t len) {
+                      const oc__netset *net, const oc__model *model, const oc_kv *net_params,
+                      oc__pbound *out, const char **unit, double *unit_value, char *why,
+                      size_t len) {
     oc__pbound_in in = {.coll = coll, .nodes = nodes, .root = root, .bytes = bytes};
     if ((unsigned)coll >= OC_COLLECTIVE_COUNT)
         return oc__fail(why, len, OC_EINVAL, "unknown collective");
@@ -28,15 +30,22 @@ static int pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_
     /* The probe: one chunk of one unit (bounds.h), so that a model whose settings depend on the
      * chunk (the direct networks' packets) hands over those of the largest chunk. */
     in.bytes = bytes;
+    oc__netset parsed;
+    if (!net) {
+        int rc = oc__netset_parse(model, net_params, nodes, &parsed, why, len);
+        if (rc) return rc;
+        net = &parsed;
+    }
+    model = net->model;
     oc__spec probe;
     int rc = oc__spec_init(&probe, OC_ALLREDUCE, nodes, 0, oc__pb_unit_bytes(&in), 1, why, len);
     if (rc) return rc;
-    oc__netrun *net = NULL;
-    rc = model->create(&probe, net_params, 0, &net, why, len);
+    oc__netrun *run = NULL;
+    rc = oc__net_create(net, &probe, 0, &run, why, len);
     if (!rc) {
         memset(&in.cfg, 0, sizeof in.cfg);
-        if (model->config) model->config(net, &in.cfg);
-        model->destroy(net);
+        if (model->config) model->config(run, &in.cfg);
+        model->destroy(run);
         if (unit) *unit = oc__netcfg_time_unit(&in.cfg, unit_value);
         rc = oc__pbound_compute(&in, out, why, len);
     }
@@ -44,11 +53,11 @@ static int pbound_for(oc_collective coll, uint32_t nodes, uint32_t root, uint64_
     return rc;
 }
 
-int oc__pbound_report(const oc_request *req, const oc__model *model, oc_report *rep, char *why,
+int oc__pbound_report(const oc_request *req, const oc__netset *net, oc_report *rep, char *why,
                       size_t len) {
     oc__pbound b;
-    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, model, req->net_params,
-                        &b, NULL, NULL, why, len);
+    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, net, NULL, NULL, &b,
+                        NULL, NULL, why, len);
     if (rc == OC_ENOTSUP) {
         if (why && len) why[0] = 0;
         return 0;
@@ -72,8 +81,8 @@ static int physical_bound_in(const oc_request *req, oc_physical_bound_info *out,
     oc__pbound b;
     const char *unit = NULL;
     double unit_value = 1;
-    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, model, req->net_params,
-                        &b, &unit, &unit_value, why, len);
+    int rc = pbound_for(req->collective, req->nodes, req->root, req->bytes, NULL, model,
+                        req->net_params, &b, &unit, &unit_value, why, len);
     if (rc) return rc;
     *out = (oc_physical_bound_info){b.steps,    b.time_s, b.steps_arg, b.time_arg,
                                     b.gap_side, unit,     unit_value};

@@ -75,17 +75,32 @@ int oc__source_store(void *arg, oc__emit *e) {
 
 /* ---- the checked run ---- */
 
-/* oc__run_schedule with a watch (NULL: none): the one checked run every entry below comes to. */
+/* oc__run_schedule with a watch (NULL: none) on a network whose settings are parsed (NULL: no
+ * network): the one checked run every entry below comes to. */
 static int run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
-                                const oc__model *model, const oc_kv *net_params, int data_check,
-                                oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
-                                size_t len);
+                                const oc__netset *net, int data_check, oc__sink *extra,
+                                oc__watch *watch, oc_report *rep, char *why, size_t len);
+
+/* The settings of an entry that names its network by model and parameters, parsed once for its
+ * run: *net is `set` filled, or NULL without a model. */
+static int parse_for(const oc__model *model, const oc_kv *net_params, uint32_t nodes,
+                     oc__netset *set, const oc__netset **net, char *why, size_t len) {
+    *net = NULL;
+    if (!model) return 0;
+    int rc = oc__netset_parse(model, net_params, nodes, set, why, len);
+    if (!rc) *net = set;
+    return rc;
+}
 
 int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
                      const oc__model *model, const oc_kv *net_params, int data_check,
                      oc__sink *extra, oc_report *rep, char *why, size_t len) {
-    return run_schedule_watched(spec, source, source_arg, model, net_params, data_check, extra,
-                                NULL, rep, why, len);
+    oc__netset set;
+    const oc__netset *net;
+    int rc = parse_for(model, net_params, spec->nodes, &set, &net, why, len);
+    return rc ? rc
+              : run_schedule_watched(spec, source, source_arg, net, data_check, extra, NULL, rep,
+                                     why, len);
 }
 
 /* Appends sink k to the chain (*head, *tail). */
@@ -103,9 +118,10 @@ static void chain_add(oc__sink **head, oc__sink **tail, oc__sink *k) {
 /* One checked run under the shard plan; *grew is set when a one-pass verifier of a reduction
  * outgrew its share of the budget (contributions that fragment), so that the caller can shard. */
 static int run_planned(const oc__spec *spec, oc__source source, void *source_arg,
-                       const oc__model *model, const oc_kv *net_params, int data_check,
-                       oc__sink *extra, oc__watch *watch, const oc__shard_plan *shard,
-                       oc_report *rep, int *grew, char *why, size_t len) {
+                       const oc__netset *netset, int data_check, oc__sink *extra, oc__watch *watch,
+                       const oc__shard_plan *shard, oc_report *rep, int *grew, char *why,
+                       size_t len) {
+    const oc__model *model = netset ? netset->model : NULL;
     oc__verifier *ver = NULL;
     oc__datacheck *data = NULL;
     oc__netrun *net = NULL;
@@ -141,7 +157,7 @@ static int run_planned(const oc__spec *spec, oc__source source, void *source_arg
         snprintf(rep->data_note, sizeof rep->data_note, "skipped: turned off");
     }
     if (model) {
-        rc = model->create(spec, net_params, 1, &net, why, len);
+        rc = oc__net_create(netset, spec, 1, &net, why, len);
         if (rc) goto out;
         if (watch && (rc = watch->attach(watch, model, net, why, len))) goto out;
         oc__sink *m = model->sink(net);
@@ -194,23 +210,22 @@ out:
 }
 
 static int run_schedule_watched(const oc__spec *spec, oc__source source, void *source_arg,
-                                const oc__model *model, const oc_kv *net_params, int data_check,
-                                oc__sink *extra, oc__watch *watch, oc_report *rep, char *why,
-                                size_t len) {
+                                const oc__netset *net, int data_check, oc__sink *extra,
+                                oc__watch *watch, oc_report *rep, char *why, size_t len) {
     /* Sharded or not is decided first: a run that cannot fit is refused before any work. */
     oc__shard_plan shard;
     int grew = 0, rc = oc__shard_plan_for(spec, &shard, why, len);
     if (!rc)
-        rc = run_planned(spec, source, source_arg, model, net_params, data_check, extra, watch,
-                         &shard, rep, &grew, why, len);
+        rc = run_planned(spec, source, source_arg, net, data_check, extra, watch, &shard, rep,
+                         &grew, why, len);
     if (grew) {
         /* The estimate (two intervals a cell) was low: run again in two shards, which halve
          * themselves again as often as their state needs. */
         shard.shards = 2;
         shard.separate = 1;
         shard.width = (uint32_t)oc__ceil_div(spec->chunks, 2);
-        rc = run_planned(spec, source, source_arg, model, net_params, data_check, extra, watch,
-                         &shard, rep, &grew, why, len);
+        rc = run_planned(spec, source, source_arg, net, data_check, extra, watch, &shard, rep,
+                         &grew, why, len);
     }
     return rc;
 }
@@ -275,11 +290,11 @@ static int from_source_counted(void *arg, oc__emit *e) {
     return rc;
 }
 
-int oc__run_schedule_reported(const oc__spec *spec, oc__source source, void *source_arg,
-                              uint64_t rounds, const oc__model *model, const oc_kv *net_params,
-                              int data_check, oc__sink *extra, oc__watch *watch,
-                              oc_progress_fn progress, void *progress_ctx, oc_report *rep,
-                              char *why, size_t len) {
+/* oc__run_schedule_reported on a network whose settings are parsed (NULL: no network). */
+static int run_reported(const oc__spec *spec, oc__source source, void *source_arg, uint64_t rounds,
+                        const oc__netset *net, int data_check, oc__sink *extra, oc__watch *watch,
+                        oc_progress_fn progress, void *progress_ctx, oc_report *rep, char *why,
+                        size_t len) {
     progress_source src = {.source = source, .arg = source_arg};
     /* A word ahead of long work (OC_PROGRESS_AHEAD), once the run is known to pass its budgets:
      * a run refused says so, not that it would be long. */
@@ -291,12 +306,25 @@ int oc__run_schedule_reported(const oc__spec *spec, oc__source source, void *sou
     oc__set_shard_progress(progress, progress_ctx); /* the shards report as well */
     /* the loops inside a round poll the rounds' progress too (a round of millions of transfers) */
     oc__progress *const watched = oc__stop_watch(&src.progress);
-    int rc = run_schedule_watched(spec, from_source_counted, &src, model, net_params, data_check,
-                                  extra, watch, rep, why, len);
+    int rc = run_schedule_watched(spec, from_source_counted, &src, net, data_check, extra, watch,
+                                  rep, why, len);
     oc__stop_watch(watched);
     oc__set_shard_progress(NULL, NULL);
     oc__progress_end(&src.progress);
     return rc;
+}
+
+int oc__run_schedule_reported(const oc__spec *spec, oc__source source, void *source_arg,
+                              uint64_t rounds, const oc__model *model, const oc_kv *net_params,
+                              int data_check, oc__sink *extra, oc__watch *watch,
+                              oc_progress_fn progress, void *progress_ctx, oc_report *rep,
+                              char *why, size_t len) {
+    oc__netset set;
+    const oc__netset *net;
+    int rc = parse_for(model, net_params, spec->nodes, &set, &net, why, len);
+    return rc ? rc
+              : run_reported(spec, source, source_arg, rounds, net, data_check, extra, watch,
+                             progress, progress_ctx, rep, why, len);
 }
 
 /* The checked run of a planned request, its rounds and its verifier's shards reported to the
@@ -304,17 +332,56 @@ int oc__run_schedule_reported(const oc__spec *spec, oc__source source, void *sou
  * (oc__export_check) run, so that an export of a large schedule shows the same progress line and
  * the same word ahead of long work as a run of it. */
 static int run_counted(const oc_request *req, const oc__algo *algo, const oc__plan *plan,
-                       const oc__model *model, oc__sink *extra, oc__watch *watch, oc_report *rep,
+                       const oc__netset *net, oc__sink *extra, oc__watch *watch, oc_report *rep,
                        char *why, size_t len) {
     oc__algo_source src = {algo, plan};
-    return oc__run_schedule_reported(&plan->spec, from_algo, &src, plan->rounds, model,
-                                     req->net_params, !req->skip_data_check, extra, watch,
-                                     req->progress, req->progress_ctx, rep, why, len);
+    return run_reported(&plan->spec, from_algo, &src, plan->rounds, net, !req->skip_data_check,
+                        extra, watch, req->progress, req->progress_ctx, rep, why, len);
 }
 
-/* oc_run with a watch on the final, checked run (NULL: none). */
-int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,
-                    size_t len) {
+/* A request's network settings, parsed the first time its run needs them: before the parameter
+ * search when the algorithm searches, else after the plan, where the model's first creation
+ * read them before they were parsed once (so a bad setting is named after the same checks as
+ * before). `given`: parsed by the caller for many runs (a compare), used as it is. */
+typedef struct request_net {
+    const oc__netset *given;
+    oc__netset set;
+    const oc__netset *net; /* NULL until parsed, and without a model */
+} request_net;
+
+static int request_net_get(const oc_request *req, const oc__model *model, request_net *rn,
+                           char *why, size_t len) {
+    if (rn->net || !model) return 0;
+    if (rn->given) {
+        rn->net = rn->given;
+        return 0;
+    }
+    return parse_for(model, req->net_params, req->nodes, &rn->set, &rn->net, why, len);
+}
+
+/* The search, then the plan, of a resolved request (oc__run_request's and oc__plan_request's):
+ * the network's settings parsed into rn for the search when it needs them. */
+static int search_and_plan(const oc_request *req, const oc__algo *algo, const oc__model *model,
+                           request_net *rn, oc__plan *plan, oc_report *rep, char *why, size_t len) {
+    oc_kv *chosen = NULL, *params = NULL;
+    int rc = oc__algo_node_cap(algo, req->collective, req->nodes, req->root, req->bytes,
+                               req->params, why, len);
+    if (!rc) rc = oc__work_floor_check(req->collective, req->nodes, why, len);
+    if (!rc && algo->search) rc = request_net_get(req, model, rn, why, len);
+    if (!rc) rc = oc__search_params(algo, rn->net, req, &chosen, rep, why, len);
+    if (!rc && oc__kv_copy(chosen ? chosen : req->params, &params))
+        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
+    if (!rc)
+        rc = algo->plan(plan, req->collective, req->nodes, req->root, req->bytes, params, why, len);
+    oc_kv_free(chosen);
+    oc_kv_free(params);
+    return rc;
+}
+
+/* oc_run with a watch on the final, checked run (NULL: none), on the network settings `given`
+ * parsed by the caller (NULL: parsed here, once). */
+static int run_request(const oc_request *req, const oc__netset *given, oc__watch *watch,
+                       oc_report **out, char *why, size_t len) {
     *out = NULL;
     if (!req) return oc__fail(why, len, OC_EINVAL, "no request");
     const oc__algo *algo;
@@ -326,7 +393,7 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
         return rc;
     oc_report *rep = oc__report_new();
     if (!rep) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    oc_kv *chosen = NULL, *params = NULL;
+    request_net rn = {.given = given};
     oc__plan plan;
     memset(&plan, 0, sizeof plan);
     /* A plan first, so that bad input is refused before any search. */
@@ -334,23 +401,13 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
         rc = oc__fail(why, len, OC_EINVAL, "the number of nodes must be at least 1");
         goto fail;
     }
-    rc = oc__algo_node_cap(algo, req->collective, req->nodes, req->root, req->bytes, req->params,
-                           why, len);
-    if (!rc) rc = oc__work_floor_check(req->collective, req->nodes, why, len);
-    if (!rc) rc = oc__search_params(algo, model, req, &chosen, rep, why, len);
-    if (rc) goto fail;
-    rc = oc__kv_copy(chosen ? chosen : req->params, &params);
-    if (rc) {
-        rc = oc__fail(why, len, rc, "out of memory");
-        goto fail;
-    }
-    rc = algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, params, why, len);
-    if (rc) goto fail;
+    if ((rc = search_and_plan(req, algo, model, &rn, &plan, rep, why, len))) goto fail;
     if (watch && !model) {
         rc = oc__fail(why, len, OC_EINVAL, "%s needs a network (-t)", watch->what);
         goto fail;
     }
-    rc = run_counted(req, algo, &plan, model, NULL, watch, rep, why, len);
+    if ((rc = request_net_get(req, model, &rn, why, len))) goto fail;
+    rc = run_counted(req, algo, &plan, rn.net, NULL, watch, rep, why, len);
     /* A network refusing the schedule (a message too far for store-and-forward) usually means
      * the algorithm's dims are not the network's: name the algorithm's next to the network's. */
     const char *pd = oc_kv_get(plan.used, "dims");
@@ -362,72 +419,74 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
     for (size_t i = 0; i < oc_kv_count(plan.used); i++)
         if ((rc = oc_kv_set(rep->params, oc_kv_key(plan.used, i), oc_kv_value(plan.used, i))))
             goto fail;
-    if (model && (rc = oc__pbound_report(req, model, rep, why, len))) goto fail;
+    if (model && (rc = oc__pbound_report(req, rn.net, rep, why, len))) goto fail;
     if (model && algo->formula) {
         oc__formula_in in;
-        if ((rc = oc__net_figures(model, &plan.spec, req->net_params, &in, why, len))) goto fail;
+        if ((rc = oc__net_figures(rn.net, &plan.spec, &in, why, len))) goto fail;
         rc = algo->formula(&plan, &in, rep);
         if (rc) {
             rc = oc__fail(why, len, rc, "out of memory");
             goto fail;
         }
     }
-    oc_kv_free(chosen);
-    oc_kv_free(params);
     oc__plan_free(algo, &plan);
     *out = rep;
     return 0;
 fail:
-    oc_kv_free(chosen);
-    oc_kv_free(params);
     oc__plan_free(algo, &plan);
     oc_report_free(rep);
     return rc;
 }
 
-static int run_in(const oc_request *req, oc_report **out, char *why, size_t len) {
+int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, char *why,
+                    size_t len) {
+    return run_request(req, NULL, watch, out, why, len);
+}
+
+static int run_in(const oc_request *req, const oc__netset *net, oc_report **out, char *why,
+                  size_t len) {
     if (out) *out = NULL;
     if (!req) return oc__fail(why, len, OC_EINVAL, "no request");
-    if (!req->links) return oc__run_request(req, NULL, out, why, len);
+    if (!req->links) return run_request(req, net, NULL, out, why, len);
     oc__links *links = oc__links_new();
     if (!links) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    int rc = oc__run_request(req, oc__links_watch(links), out, why, len);
+    int rc = run_request(req, net, oc__links_watch(links), out, why, len);
     oc__links_free(links);
     return rc;
 }
 
-int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
+int oc__run_parsed(const oc_request *req, const oc__netset *net, oc_report **out, char *why,
+                   size_t len) {
     if (out) *out = NULL;
     const oc_settings *prev;
     int rc = oc__settings_enter_checked(req ? req->settings : NULL, &prev, why, len);
-    if (!rc) rc = run_in(req, out, why, len);
+    if (!rc) rc = run_in(req, net, out, why, len);
     oc__settings_leave(prev);
     return rc;
 }
 
+int oc_run(const oc_request *req, oc_report **out, char *why, size_t len) {
+    return oc__run_parsed(req, NULL, out, why, len);
+}
+
 /* ---- planning for exporters: the same search and plan as oc_run ---- */
 
-int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__model **model,
-                     oc__plan *plan, oc_report *rep, char *why, size_t len) {
+/* oc__plan_request into an export's parsed settings (NULL: parsed and dropped). */
+static int plan_request(const oc_request *req, const oc__algo **algo, const oc__model **model,
+                        request_net *rn, oc__plan *plan, oc_report *rep, char *why, size_t len) {
     memset(plan, 0, sizeof *plan);
     int rc = resolve(req->collective, req->algorithm, req->network, algo, model, why, len);
     if (rc) return rc;
     if ((*algo)->param_names &&
         (rc = oc__kv_only(req->params, (*algo)->param_names, (*algo)->info.name, why, len)))
         return rc;
-    oc_kv *chosen = NULL, *params = NULL;
-    rc = oc__algo_node_cap(*algo, req->collective, req->nodes, req->root, req->bytes, req->params,
-                           why, len);
-    if (!rc) rc = oc__work_floor_check(req->collective, req->nodes, why, len);
-    if (!rc) rc = oc__search_params(*algo, *model, req, &chosen, rep, why, len);
-    if (!rc && oc__kv_copy(chosen ? chosen : req->params, &params))
-        rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
-    if (!rc)
-        rc = (*algo)->plan(plan, req->collective, req->nodes, req->root, req->bytes, params, why,
-                           len);
-    oc_kv_free(chosen);
-    oc_kv_free(params);
-    return rc;
+    return search_and_plan(req, *algo, *model, rn, plan, rep, why, len);
+}
+
+int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__model **model,
+                     oc__plan *plan, oc_report *rep, char *why, size_t len) {
+    request_net rn = {0};
+    return plan_request(req, algo, model, &rn, plan, rep, why, len);
 }
 
 int oc__generate(const oc__algo *algo, const oc__plan *plan, oc__sink *sinks, char *why,
@@ -446,12 +505,20 @@ int oc__source_algo(void *arg, oc__emit *e) {
 int oc__export_begin(const oc_request *req, oc__export *x, char *why, size_t len) {
     memset(x, 0, sizeof *x);
     if (!(x->rep = oc__report_new())) return oc__fail(why, len, OC_ENOMEM, "out of memory");
-    return oc__plan_request(req, &x->algo, &x->model, &x->plan, x->rep, why, len);
+    request_net rn = {0};
+    int rc = plan_request(req, &x->algo, &x->model, &rn, &x->plan, x->rep, why, len);
+    if (rn.net) { /* the search parsed them: the check reads the same */
+        x->net = *rn.net;
+        x->parsed = 1;
+    }
+    return rc;
 }
 
 int oc__export_check(const oc_request *req, oc__export *x, oc__sink *extra, oc__watch *watch,
                      char *why, size_t len) {
-    return run_counted(req, x->algo, &x->plan, x->model, extra, watch, x->rep, why, len);
+    request_net rn = {.given = x->parsed ? &x->net : NULL};
+    int rc = request_net_get(req, x->model, &rn, why, len);
+    return rc ? rc : run_counted(req, x->algo, &x->plan, rn.net, extra, watch, x->rep, why, len);
 }
 
 void oc__export_end(oc__export *x) {

@@ -35,6 +35,10 @@ int oc__run_schedule(const oc__spec *spec, oc__source source, void *source_arg,
 /* Resolves, searches parameters like oc_run, and plans; the caller frees the plan. */
 int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__model **model,
                      oc__plan *plan, oc_report *rep, char *why, size_t len);
+/* oc_run (settings, links) on a network whose settings the caller parsed once for many runs
+ * (a compare: one parse for all its algorithms); net NULL: the run parses its own. */
+int oc__run_parsed(const oc_request *req, const oc__netset *net, oc_report **out, char *why,
+                   size_t len);
 /* What every schedule exporter holds (formats/: schedule JSON, MSCCL XML, the Chrome timeline,
  * Chakra): the request resolved, its parameters searched and its plan made, and the report of
  * the run. oc__export_begin fills it (a new report, then oc__plan_request into it);
@@ -44,6 +48,8 @@ int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__mod
 typedef struct oc__export {
     const oc__algo *algo; /* NULL until resolved */
     const oc__model *model;
+    oc__netset net; /* the model's settings, parsed once for the search and the check */
+    int parsed;     /* net is filled */
     oc__plan plan;
     oc_report *rep;
 } oc__export;
@@ -70,19 +76,20 @@ typedef struct oc__store_source {
 } oc__store_source;
 int oc__source_store(void *arg, oc__emit *e);
 
-/* Fills rep's physical bound for the request when the model has one; a model with nothing
- * typed leaves it absent. Other failures are returned. */
-int oc__pbound_report(const oc_request *req, const oc__model *model, oc_report *rep, char *why,
+/* Fills rep's physical bound for the request on the network `net` (its settings parsed) when
+ * the model has one; a model with nothing typed leaves it absent. Other failures are returned. */
+int oc__pbound_report(const oc_request *req, const oc__netset *net, oc_report *rep, char *why,
                       size_t len);
 
 /* The network figures the closed forms and the search's bounds use, for a spec, and the settings
  * the model parsed, typed (in->cfg): all an algorithm learns of the network (search.c). */
-int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *net_params,
-                    oc__formula_in *in, char *why, size_t len);
+int oc__net_figures(const oc__netset *net, const oc__spec *spec, oc__formula_in *in, char *why,
+                    size_t len);
 
-/* Runs the algorithm's parameter search (search.c), if it has one and there is a network:
- * *chosen is the winning parameter set (NULL when nothing was searched), and rep->search its log. */
-int oc__search_params(const oc__algo *algo, const oc__model *model, const oc_request *req,
+/* Runs the algorithm's parameter search (search.c), if it has one and there is a network (net,
+ * its settings parsed; NULL: none): *chosen is the winning parameter set (NULL when nothing was
+ * searched), and rep->search its log. */
+int oc__search_params(const oc__algo *algo, const oc__netset *net, const oc_request *req,
                       oc_kv **chosen, oc_report *rep, char *why, size_t len);
 
 /* The test of the round cache (test_search_cache): the same search and the same decisions, but on

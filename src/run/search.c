@@ -122,6 +122,7 @@ typedef struct searcher {
     oc__search base;
     const oc__algo *algo;
     const oc__model *model;
+    const oc__netset *net; /* the model's settings, parsed once for the run */
     const oc_request *req;
     oc__search_log *log;
     size_t mapped_upto; /* entries [0, mapped_upto) are decided; the rest are pending */
@@ -175,10 +176,11 @@ static void search_emit_free(searcher *s, oc__emit *e) {
 
 /* ---- the network's figures ---- */
 
-int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *net_params,
-                    oc__formula_in *in, char *why, size_t len) {
+int oc__net_figures(const oc__netset *set, const oc__spec *spec, oc__formula_in *in, char *why,
+                    size_t len) {
+    const oc__model *model = set->model;
     oc__netrun *net = NULL;
-    int rc = model->create(spec, net_params, 0, &net, why, len);
+    int rc = oc__net_create(set, spec, 0, &net, why, len);
     if (rc) return rc;
     in->channels = model->channels(net);
     in->step_time = model->step_time(net);
@@ -194,7 +196,7 @@ int oc__net_figures(const oc__model *model, const oc__spec *spec, const oc_kv *n
         oc__spec empty = *spec;
         empty.bytes = empty.chunk_bytes = 0;
         empty.block_node = NULL;
-        if ((rc = model->create(&empty, net_params, 0, &net, why, len))) return rc;
+        if ((rc = oc__net_create(set, &empty, 0, &net, why, len))) return rc;
         in->step_fixed = model->step_time(net);
     }
     in->wavelengths = in->cfg.kind == OC_NETCFG_RING ? in->cfg.ring.wavelengths : in->channels;
@@ -272,7 +274,7 @@ static int evaluate(searcher *s, const oc_kv *params, uint64_t *steps, double *t
     if ((rc = oc__shard_work_fits(&plan.spec, 0, why, len))) goto out;
     /* a candidate that should take long says so before it is mapped */
     oc__work_ahead(&plan.spec, 0, req->progress, req->progress_ctx);
-    rc = s->model->create(&plan.spec, req->net_params, 0, &net, why, len);
+    rc = oc__net_create(s->net, &plan.spec, 0, &net, why, len);
     if (rc) goto out;
     budget_sink budget = {
         .sink = {.round = budget_round}, .budget = s->budget, .progress = &s->progress};
@@ -424,7 +426,7 @@ static int round_alone(searcher *s, const oc__spec *spec, uint64_t index, const 
         net = s->alone;
         s->alone = NULL;
         s->model->reset(net, spec);
-    } else if ((rc = s->model->create(spec, s->req->net_params, 0, &net, why, len))) {
+    } else if ((rc = oc__net_create(s->net, spec, 0, &net, why, len))) {
         return rc;
     }
     oc__sink *sink = s->model->sink(net);
@@ -886,8 +888,7 @@ static int by_bound_alone(searcher *s, const oc__algo *algo, const oc_request *r
 /* oc__search_in.figures: the search_in sits first in a search_ctx. */
 typedef struct search_ctx {
     oc__search_in in;
-    const oc__model *model;
-    const oc_kv *net_params;
+    const oc__netset *net;
 } search_ctx;
 
 static int figures(const oc__search_in *in, oc_collective coll, uint32_t q, oc__formula_in *out,
@@ -895,22 +896,23 @@ static int figures(const oc__search_in *in, oc_collective coll, uint32_t q, oc__
     const search_ctx *c = (const search_ctx *)in;
     oc__spec spec;
     int rc = oc__spec_init(&spec, coll, in->nodes, in->root, in->bytes, q, why, len);
-    if (!rc) rc = oc__net_figures(c->model, &spec, c->net_params, out, why, len);
+    if (!rc) rc = oc__net_figures(c->net, &spec, out, why, len);
     oc__spec_free(&spec);
     return rc;
 }
 
-static int run_search(const oc__algo *algo, const oc__model *model, const oc_request *req,
+static int run_search(const oc__algo *algo, const oc__netset *net, const oc_request *req,
                       int check_cache, uint64_t budget, size_t cache_limit, uint64_t *checked,
                       uint64_t *memo_hits, oc_kv **chosen,
                       oc_report *rep, char *why, size_t len) {
     *chosen = NULL;
-    if (!algo->search || !model) return 0;
+    if (!algo->search || !net) return 0;
+    const oc__model *model = net->model;
     oc__spec probe;
     oc__formula_in in;
     int rc = oc__spec_init(&probe, OC_ALLREDUCE, req->nodes, 0, req->bytes, 1, why, len);
     if (rc) return rc;
-    rc = oc__net_figures(model, &probe, req->net_params, &in, why, len);
+    rc = oc__net_figures(net, &probe, &in, why, len);
     oc__spec_free(&probe);
     if (rc) return rc;
     searcher s = {.base = {.offer = s_offer,
@@ -921,6 +923,7 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
                            .budget = budget},
                   .algo = algo,
                   .model = model,
+                  .net = net,
                   .req = req,
                   .best = SIZE_MAX,
                   .check_cache = check_cache,
@@ -941,8 +944,7 @@ static int run_search(const oc__algo *algo, const oc__model *model, const oc_req
                                    .params = req->params,
                                    .net = &in,
                                    .figures = figures},
-                            .model = model,
-                            .net_params = req->net_params};
+                            .net = net};
     oc__progress_begin(&s.progress, req->progress, req->progress_ctx, "candidates", 0);
     /* a candidate's round of millions of transfers hears a stop inside it (oc__stop_tick) */
     oc__progress *const watched = oc__stop_watch(&s.progress);
@@ -1013,27 +1015,42 @@ out:
     return rc;
 }
 
-int oc__search_params(const oc__algo *algo, const oc__model *model, const oc_request *req,
+int oc__search_params(const oc__algo *algo, const oc__netset *net, const oc_request *req,
                       oc_kv **chosen, oc_report *rep, char *why, size_t len) {
-    return run_search(algo, model, req, 0, SEARCH_TRANSFER_BUDGET, 0, NULL, NULL, chosen, rep,
+    return run_search(algo, net, req, 0, SEARCH_TRANSFER_BUDGET, 0, NULL, NULL, chosen, rep,
                       why, len);
+}
+
+/* The tests' entries below name the network by its model: its settings (req->net_params) are
+ * parsed here, once, as a run would. */
+static int search_on(const oc__algo *algo, const oc__model *model, const oc_request *req,
+                     int check_cache, uint64_t budget, size_t cache_limit, uint64_t *checked,
+                     uint64_t *memo_hits, oc_kv **chosen, oc_report *rep, char *why, size_t len) {
+    oc__netset net;
+    *chosen = NULL;
+    int rc = model && algo->search
+                 ? oc__netset_parse(model, req->net_params, req->nodes, &net, why, len)
+                 : 0;
+    if (rc) return rc;
+    return run_search(algo, model && algo->search ? &net : NULL, req, check_cache, budget,
+                      cache_limit, checked, memo_hits, chosen, rep, why, len);
 }
 
 int oc__search_check_cache(const oc__algo *algo, const oc__model *model, const oc_request *req,
                            uint64_t *checked, oc_kv **chosen, oc_report *rep, char *why,
                            size_t len) {
-    return run_search(algo, model, req, 1, SEARCH_TRANSFER_BUDGET, 0, checked, NULL, chosen, rep,
-                      why, len);
+    return search_on(algo, model, req, 1, SEARCH_TRANSFER_BUDGET, 0, checked, NULL, chosen, rep,
+                     why, len);
 }
 
 int oc__search_check_memo(const oc__algo *algo, const oc__model *model, const oc_request *req,
                           size_t cache_bytes, uint64_t *checked, uint64_t *memo_hits,
                           oc_kv **chosen, oc_report *rep, char *why, size_t len) {
-    return run_search(algo, model, req, 1, SEARCH_TRANSFER_BUDGET, cache_bytes ? cache_bytes : 1,
-                      checked, memo_hits, chosen, rep, why, len);
+    return search_on(algo, model, req, 1, SEARCH_TRANSFER_BUDGET, cache_bytes ? cache_bytes : 1,
+                     checked, memo_hits, chosen, rep, why, len);
 }
 
 int oc__search_budget(const oc__algo *algo, const oc__model *model, const oc_request *req,
                       uint64_t budget, oc_kv **chosen, oc_report *rep, char *why, size_t len) {
-    return run_search(algo, model, req, 0, budget, 0, NULL, NULL, chosen, rep, why, len);
+    return search_on(algo, model, req, 0, budget, 0, NULL, NULL, chosen, rep, why, len);
 }

@@ -19,8 +19,11 @@
  * compare's failure. The refusals are worded as the command words them (its -a and -p), because
  * the command prints them as they are and the Python package promises the command's lines.
  *
- * The runs are independent (each its own search, plan, verifier and network; nothing shared but
- * the registries, which are read only), so they go to the thread pool (core/pool.h) on
+ * The network's settings are parsed once for the compare (net/netset.c) and handed to every
+ * run; when they do not parse, each run parses them itself and fails as oc_run would, so that the
+ * compare's answer is the one it gave when each run parsed its own. The runs are independent
+ * (each its own search, plan, verifier and network; nothing shared but the registries and the
+ * parsed settings, which are read only), so they go to the thread pool (core/pool.h) on
  * COMPARE_THREADS threads, each run writing only its own slot: the reports, their order and the
  * error returned (that of the first failing run in list order, whatever finished first) are those
  * of running them one after another. On the ring at N = 4096 two algorithms (rd's search and the
@@ -30,6 +33,7 @@
 #include "core/json.h"
 #include "core/pool.h"
 #include "core/quote.h"
+#include "run/pipeline.h"
 #include "studies/studies.h"
 
 #include <stdlib.h>
@@ -151,15 +155,15 @@ static oc_kv *pins_for(const oc_kv *pins, const oc_algorithm_info *a) {
 /* Runs res->runs[k]'s algorithm with its pins. A restriction or a refusal as too big leaves the
  * report NULL and the reason in the run; anything else is the compare's error, with oc_run's
  * reason in `why`. */
-static int compare_one(const oc_request *base, const oc_kv *pins, oc_compare_run *run, char *why,
-                       size_t len) {
+static int compare_one(const oc_request *base, const oc__netset *net, const oc_kv *pins,
+                       oc_compare_run *run, char *why, size_t len) {
     oc_request req = *base;
     oc_kv *kv = pins_for(pins, run->algorithm);
     if (!kv) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     req.algorithm = run->algorithm->name;
     req.params = kv;
     char reason[OC__REASON_LEN] = "";
-    int err = oc_run(&req, &run->report, reason, sizeof reason);
+    int err = oc__run_parsed(&req, net, &run->report, reason, sizeof reason);
     oc_kv_free(kv);
     if (err && err != OC_ENOTSUP && err != OC_ETOOBIG) {
         run->report = NULL;
@@ -176,6 +180,7 @@ static int compare_one(const oc_request *base, const oc_kv *pins, oc_compare_run
 enum { WHY_LEN = 1024 };
 typedef struct compare_jobs {
     const oc_request *req;
+    const oc__netset *net; /* the settings parsed once; NULL: each run parses (and refuses) them */
     const oc_kv *pins;
     oc_compare_run *runs;
     char *why;
@@ -183,7 +188,7 @@ typedef struct compare_jobs {
 
 static int compare_job(size_t k, void *ctx) {
     compare_jobs *j = ctx;
-    return compare_one(j->req, j->pins, &j->runs[k], j->why + k * WHY_LEN, WHY_LEN);
+    return compare_one(j->req, j->net, j->pins, &j->runs[k], j->why + k * WHY_LEN, WHY_LEN);
 }
 
 static int compare_in(const oc_request *req, const char *const *algorithms, size_t nalgorithms,
@@ -201,6 +206,12 @@ static int compare_in(const oc_request *req, const char *const *algorithms, size
         (rc = compare_pins(&res, pins, why, whylen)))
         goto fail;
     compare_jobs jobs = {.req = req, .pins = pins, .runs = res.runs};
+    const oc__model *model = oc__model_find(req->network);
+    oc__netset net;
+    char ignored[8];
+    if (model &&
+        !oc__netset_parse(model, req->net_params, req->nodes, &net, ignored, sizeof ignored))
+        jobs.net = &net;
     if (!(jobs.why = oc__calloc(res.count, WHY_LEN))) {
         rc = oc__fail(why, whylen, OC_ENOMEM, "out of memory");
         goto fail;

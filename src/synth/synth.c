@@ -737,7 +737,7 @@ static int rounds_over(const oc__spec *spec, const oc__model *model, const oc_kv
                        const oc__store *store, size_t *over, char *why, size_t len) {
     *over = SIZE_MAX;
     oc__netrun *net = NULL;
-    int rc = model->create(spec, np, 1, &net, why, len);
+    int rc = oc__model_create(model, spec, np, 1, &net, why, len);
     if (rc) return rc;
     oc__sink *sink = model->sink(net);
     uint64_t before = 0;
@@ -879,7 +879,9 @@ static int read_network(oc_synth_result *r, char *why, size_t len) {
         oc_kv_set(r->net_params, "wavelengths", "1"))
         return oc__fail(why, len, OC_ENOMEM, "out of memory");
     oc__formula_in in;
-    int rc = oc__net_figures(model, &r->ospec, r->net_params, &in, why, len);
+    oc__netset net;
+    int rc = oc__netset_parse(model, r->net_params, r->ospec.nodes, &net, why, len);
+    if (!rc) rc = oc__net_figures(&net, &r->ospec, &in, why, len);
     if (rc) return rc;
     r->channels = in.channels;
     if (ring) {
