@@ -321,6 +321,7 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
     oc_report *rep = oc__report_new();
     if (!rep) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     oc_kv *chosen = NULL, *params = NULL;
+    oc__search_defer *defer = NULL; /* the search's lone candidate, settled by this run */
     oc__plan plan;
     memset(&plan, 0, sizeof plan);
     /* A plan first, so that bad input is refused before any search. */
@@ -330,7 +331,9 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
     }
     rc = oc__algo_node_cap(algo, req->collective, req->nodes, req->root, req->bytes, req->params,
                            why, len);
-    if (!rc) rc = oc__search_params(algo, model, req, &chosen, rep, why, len);
+    if (!rc)
+        rc = oc__search_params_deferred(algo, model, req, &chosen, watch ? NULL : &defer, rep, why,
+                                        len);
     if (rc) goto fail;
     rc = oc__kv_copy(chosen ? chosen : req->params, &params);
     if (rc) {
@@ -343,7 +346,9 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
         rc = oc__fail(why, len, OC_EINVAL, "%s needs a network (-t)", watch->what);
         goto fail;
     }
-    rc = run_counted(req, algo, &plan, model, NULL, watch, rep, why, len);
+    rc = run_counted(req, algo, &plan, model, defer ? oc__search_defer_sink(defer) : NULL,
+                     defer ? oc__search_defer_watch(defer) : watch, rep, why, len);
+    if (!rc && defer) rc = oc__search_defer_settle(defer, rep, why, len);
     /* A network refusing the schedule (a message too far for store-and-forward) usually means
      * the algorithm's dims are not the network's: name the algorithm's next to the network's. */
     const char *pd = oc_kv_get(plan.used, "dims");
@@ -367,10 +372,12 @@ int oc__run_request(const oc_request *req, oc__watch *watch, oc_report **out, ch
     }
     oc_kv_free(chosen);
     oc_kv_free(params);
+    oc__search_defer_free(defer);
     oc__plan_free(algo, &plan);
     *out = rep;
     return 0;
 fail:
+    oc__search_defer_free(defer);
     oc_kv_free(chosen);
     oc_kv_free(params);
     oc__plan_free(algo, &plan);
