@@ -209,6 +209,8 @@ struct oc__verifier {
      * while `uniform`, held[] is stale and node n holds rel turned by n * q labels. */
     int uniform;
     oc__rangeset rel;
+    int rotation_off;         /* a test's: rotation_round declines every round */
+    uint64_t rotation_rounds; /* rounds rotation_round took whole */
     /* Reductions the same way (see "Uniform reductions"): while `runiform`, contrib[] and
      * written[] are not made; node n's cell of label l is offset[(l - n w) mod C] turned by n. */
     int runiform;
@@ -520,7 +522,9 @@ static int rotation_round(oc__verifier *v, uint64_t round, const oc__round *r, c
     const uint32_t N = s->nodes, q = s->q, C = s->chunks;
     const size_t n = r->count;
     const oc__transfer *x = r->xfers;
-    if (!v->uniform || r->is_family || r->index || n < N || n % N || n > UINT32_MAX) return 0;
+    if (!v->uniform || v->rotation_off || r->is_family || r->index || n < N || n % N ||
+        n > UINT32_MAX)
+        return 0;
     /* 1. the pieces: each one's k found from its first transfer's image, then every transfer
      * of it but the last k checked against the one k further on */
     size_t bases = 0;
@@ -566,8 +570,17 @@ static int rotation_round(oc__verifier *v, uint64_t round, const oc__round *r, c
         return 1;
     }
     v->redundant += dup * N;
+    v->rotation_rounds++;
     *rc = 0;
     return 1;
+}
+
+void oc__verifier_rotation_off(oc__verifier *v, int off) {
+    v->rotation_off = off;
+}
+
+uint64_t oc__verifier_rotation_rounds(const oc__verifier *v) {
+    return v->rotation_rounds;
 }
 
 /* ---- orbit state: a symmetric all-gather taken by its first nodes ----
