@@ -7,7 +7,8 @@
  *     block is checked by the orbit of its first k transfers. Schedules of such rounds (the
  *     bidirectional ring with a block's two arcs together or one direction after the other, a
  *     circulant-like tree of hops 1, 2 and 3, partial blocks of q = 3, transfers of two blocks,
- *     redundant deliveries) on N = 2, 3, 5, 7, 12, 100, and each one broken in one transfer of
+ *     redundant deliveries) on N = 2, 3, 5, 7, 12, 100, with the blocks unlabelled or each
+ *     relabelled to its own node (bidir's labels), and each one broken in one transfer of
  *     one round (its receiver moved, its label moved to a block its sender does not hold yet, the
  *     transfer dropped, a duplicate added, two transfers swapped, its op made a reduce) or in the
  *     order of its rounds (one left out, two swapped: every round still a rotation whose senders
@@ -131,12 +132,17 @@ static int make_round(const piece *ps, size_t np, uint32_t N, uint32_t q, const 
 }
 
 static outcome verify_schedule(oc_collective coll, const piece *const *rounds, const size_t *np,
-                               uint32_t nr, uint32_t N, uint32_t q, const breakage *br, int off) {
+                               uint32_t nr, uint32_t N, uint32_t q, const breakage *br, int off,
+                               int labels) {
     outcome o = {0};
     oc__spec spec;
     oc__verifier *v = NULL;
     oc__round r = {0};
     o.rc = oc__spec_init(&spec, coll, N, 0, 4096, q, o.why, sizeof o.why);
+    /* labels 1: every block relabelled to its own node (stride 1's, bidir's labels) */
+    if (!o.rc && labels && !(spec.block_node = calloc(N, sizeof(uint32_t)))) o.rc = -1000;
+    for (uint32_t b = 0; !o.rc && labels && b < N; b++)
+        spec.block_node[b] = b;
     if (!o.rc) o.rc = oc__verifier_new(&spec, &v, o.why, sizeof o.why);
     if (o.rc) goto out;
     oc__verifier_rotation_off(v, off);
@@ -291,9 +297,11 @@ static void rotation_cases(void) {
                     for (int kind = 0; kind <= 8; kind++)
                         for (uint32_t at = 0; at < (kind ? 3u : 1u); at++) {
                             const breakage br = {kind, nr ? (at * 7 + 1) % nr : 0, at * 5 + 2};
-                            const outcome on = verify_schedule(colls[ci], rounds, np, nr, N, q, &br, 0);
+                            const int labels = (int)((sh + ni + at) % 2);
+                            const outcome on =
+                                verify_schedule(colls[ci], rounds, np, nr, N, q, &br, 0, labels);
                             const outcome off =
-                                verify_schedule(colls[ci], rounds, np, nr, N, q, &br, 1);
+                                verify_schedule(colls[ci], rounds, np, nr, N, q, &br, 1, labels);
                             cases++;
                             CHECK(on.rc == off.rc && strcmp(on.why, off.why) == 0 &&
                                       on.redundant == off.redundant,

@@ -374,7 +374,8 @@ static int held_grew(oc__verifier *v, uint32_t n, uint32_t cap, uint64_t round, 
 }
 
 /* ---- uniform state: a ring's rounds taken whole ----
- * An all-gather (or gossip) whose blocks are not relabelled starts the same at every node up to
+ * An all-gather (or gossip) whose blocks are not relabelled (or relabelled each to its own node)
+ * starts the same at every node up to
  * a turn of the ring: node n holds block n, that is labels R = [0, q) turned by n * q (mod
  * C = N * q). A family round (core.h) in which every node k sends block (k - shift) mod N of
  * width q to node k + hop keeps it so: sender k's block is, relative to k, the labels
@@ -389,9 +390,18 @@ static int held_grew(oc__verifier *v, uint32_t n, uint32_t cap, uint64_t round, 
  * always did, so verdicts, messages and the redundant count are those of the transfers one by
  * one (tests/test_family.c holds both on whole and broken schedules). */
 
+/* Whether every block b is node b's: no relabelling, or one that names every block's own node
+ * (stride 1's: the bidirectional ring's labels are the nodes'). O(N), once a verifier. */
+static int blocks_own(const oc__spec *s) {
+    if (!s->block_node) return 1;
+    for (uint32_t b = 0; b < s->nodes; b++)
+        if (s->block_node[b] != b) return 0;
+    return 1;
+}
+
 static int uniform_possible(const oc__verifier *v) {
     const oc__spec *s = v->spec;
-    return !v->reduces && (s->coll == OC_ALLGATHER || s->coll == OC_GOSSIP) && !s->block_node &&
+    return !v->reduces && (s->coll == OC_ALLGATHER || s->coll == OC_GOSSIP) && blocks_own(s) &&
            s->nodes >= 2 && v->lo == 0 && v->hi == s->chunks &&
            (uint64_t)s->nodes * s->q == s->chunks;
 }
