@@ -1,6 +1,6 @@
 /*
- * test_rotation.c — issue 26 item 4: the two shortcuts that take `compare` at N = 4096 faster must
- * give exactly what the long way gives.
+ * test_rotation.c — issue 26 item 4: the two shortcuts that make `compare` at N = 4096 faster
+ * must give exactly what the long way gives.
  *
  *  1. The verifier's rotation rounds (verify.c, "rotation rounds"): an all-gather (and gossip)
  *     round made of pieces in which every transfer is the one k before moved by one node and one
@@ -31,8 +31,8 @@
  *     summed the time otherwise (total steps x step time) or counted the candidate as mapped twice
  *     fails here.
  */
-#include "check.h"
 #include "algo/algos.h"
+#include "check.h"
 #include "core/core.h"
 #include "core/result.h"
 #include "net/net.h"
@@ -59,11 +59,11 @@ typedef struct piece {
 } piece;
 
 typedef struct breakage {
-    int kind;        /* 0 none, 1 receiver + 1, 2 label to the block further on, 3 drop, 4 add a
-                        duplicate, 5 swap with the next, 6 a reduce; whole rounds, each still a
-                        rotation: 7 the round left out, 8 the round after it first */
-    uint32_t round;  /* which round */
-    uint32_t at;     /* which transfer of it (mod its count) */
+    int kind;       /* 0 none, 1 receiver + 1, 2 label to the block further on, 3 drop, 4 add a
+                       duplicate, 5 swap with the next, 6 a reduce; whole rounds, each still a
+                       rotation: 7 the round left out, 8 the round after it first */
+    uint32_t round; /* which round */
+    uint32_t at;    /* which transfer of it (mod its count) */
 } breakage;
 
 typedef struct outcome {
@@ -87,7 +87,8 @@ static int make_round(const piece *ps, size_t np, uint32_t N, uint32_t q, const 
             for (size_t i = 0; i < ps[p].k; i++) {
                 const base *b = &ps[p].b[i];
                 const uint32_t src = mod((int64_t)b->a + j, N), dst = mod((int64_t)b->b + j, N);
-                const uint32_t first = (uint32_t)(((uint64_t)mod((int64_t)b->o + j, N) * q + b->lo) % C);
+                const uint32_t first =
+                    (uint32_t)(((uint64_t)mod((int64_t)b->o + j, N) * q + b->lo) % C);
                 if (first + b->count > C) { /* past the last label: two transfers (no rotation) */
                     if (oc__round_push(out, src, dst, OC_OP_COPY, first, C - first) ||
                         oc__round_push(out, src, dst, OC_OP_COPY, 0, first + b->count - C))
@@ -179,8 +180,8 @@ typedef struct shape {
 
 /* The bidirectional ring: round r sends block 0 from r - 1 to r and from -(r - 1) to -r; `split`:
  * the two directions as two pieces, else one piece of both. */
-static uint32_t bidir_rounds(uint32_t N, int split, piece *store, base *bases,
-                             const piece **rounds, size_t *np) {
+static uint32_t bidir_rounds(uint32_t N, int split, piece *store, base *bases, const piece **rounds,
+                             size_t *np) {
     const uint32_t up = N / 2, down = (N - 1) / 2;
     uint32_t nr = 0;
     for (uint32_t r = 1; r <= up && nr < MAXR; r++, nr++) {
@@ -209,8 +210,7 @@ static uint32_t bidir_one(uint32_t N, uint32_t q, piece *s, base *b, const piece
     return nr;
 }
 
-static uint32_t bidir_split(uint32_t N, uint32_t q, piece *s, base *b, const piece **r,
-                            size_t *n) {
+static uint32_t bidir_split(uint32_t N, uint32_t q, piece *s, base *b, const piece **r, size_t *n) {
     const uint32_t nr = bidir_rounds(N, 1, s, b, r, n);
     for (uint32_t i = 0; i < 4 * nr; i++)
         b[i].count = q;
@@ -309,9 +309,8 @@ static void rotation_cases(void) {
                                   "rotation path rc %d '%s' redundant %llu, without rc %d '%s' "
                                   "redundant %llu",
                                   shapes[sh].name, oc_collective_name(colls[ci]), N, q, kind,
-                                  br.round, br.at, on.rc, on.why,
-                                  (unsigned long long)on.redundant, off.rc, off.why,
-                                  (unsigned long long)off.redundant);
+                                  br.round, br.at, on.rc, on.why, (unsigned long long)on.redundant,
+                                  off.rc, off.why, (unsigned long long)off.redundant);
                             CHECK(off.rotations == 0, "the path off took %llu rounds",
                                   (unsigned long long)off.rotations);
                             fast += on.rotations;
@@ -365,15 +364,13 @@ static void lone_cases(void) {
     static const struct {
         oc_collective c;
         const char *a;
-    } algos[] = {{OC_ALLGATHER, "circulant"},  {OC_ALLGATHER, "stride"},
-                 {OC_ALLGATHER, "multilevel"}, {OC_ALLGATHER, "bistride"},
-                 {OC_ALLGATHER, "optree"},     {OC_ALLGATHER, "wrht"},
-                 {OC_ALLGATHER, "rd"},         {OC_REDUCESCATTER, "circulant"},
-                 {OC_REDUCESCATTER, "rh"},     {OC_REDUCESCATTER, "stride"},
-                 {OC_ALLREDUCE, "hring"},      {OC_ALLREDUCE, "rhd"},
-                 {OC_ALLREDUCE, "sipco"},      {OC_ALLREDUCE, "stride"},
-                 {OC_ALLREDUCE, "multilevel"}, {OC_ALLREDUCE, "circulant"},
-                 {OC_ALLREDUCE, "dbtree"}};
+    } algos[] = {
+        {OC_ALLGATHER, "circulant"},  {OC_ALLGATHER, "stride"},        {OC_ALLGATHER, "multilevel"},
+        {OC_ALLGATHER, "bistride"},   {OC_ALLGATHER, "optree"},        {OC_ALLGATHER, "wrht"},
+        {OC_ALLGATHER, "rd"},         {OC_REDUCESCATTER, "circulant"}, {OC_REDUCESCATTER, "rh"},
+        {OC_REDUCESCATTER, "stride"}, {OC_ALLREDUCE, "hring"},         {OC_ALLREDUCE, "rhd"},
+        {OC_ALLREDUCE, "sipco"},      {OC_ALLREDUCE, "stride"},        {OC_ALLREDUCE, "multilevel"},
+        {OC_ALLREDUCE, "circulant"},  {OC_ALLREDUCE, "dbtree"}};
     static const uint32_t Ns[] = {3, 5, 7, 12, 100, 1031, 2897};
     static const char *const ws[] = {"1", "8", "64"};
     uint64_t deferred = 0, compared = 0;

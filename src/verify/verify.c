@@ -546,7 +546,8 @@ static int rotation_round(oc__verifier *v, uint64_t round, const oc__round *r, c
         const size_t end = pos + k * N;
         for (size_t i = pos; i < end; i++) {
             if (((i - pos) & 0xffff) == 0 && oc__stop_tick()) return 0; /* the plain path says */
-            if (!transfer_ok(v, &x[i]) || (i + k < end && !rotation_next(&x[i], &x[i + k], N, q, C)))
+            if (!transfer_ok(v, &x[i]) ||
+                (i + k < end && !rotation_next(&x[i], &x[i + k], N, q, C)))
                 return 0;
         }
         /* the bases, kept by their place: pos .. pos + k */
