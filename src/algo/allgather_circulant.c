@@ -44,10 +44,13 @@
  * That is a choice by the bound, not a proof: the bound is exact on the links' load (every
  * directed link carries the same by the rotation) but the colouring may take more (52 steps
  * against a bound of 45 at N = 4096, w = 128), so a tree of a slightly larger bound could have
- * coloured better. Up to 4096 nodes (max_nodes): a run there costs about 8 s CPU, the search's
- * mapping and the run's (verifier, model, real data), each 16.7 M transfers; taking a whole
- * round at once (each arc of the tree is a family of N rotations, core.h's oc__family) would
- * need rounds of several families in the IR and the ring model, which this file does not have.
+ * coloured better. Up to 4096 nodes (max_nodes): a run there is 16.7 M transfers through the
+ * verifier, the model and the real-data run, about 3 s CPU: above 2896 nodes the search maps
+ * its one tree and prunes the rest, so nothing is compared with it and its mapping is left to
+ * the final run (search.c, "The lone candidate"), and every round is a rotation round, each
+ * block's arcs the block before's moved by one node, which the verifier checks by one orbit
+ * (verify.c, "rotation rounds"). The ring model still colours and checks every arc: taking a
+ * round whole there would need rounds of several families in the IR and the ring model.
  * The all-reduce on the same trees, backwards then forwards, is allreduce_circulant.c; the
  * reduce-scatter, these rounds backwards, reducescatter_circulant.c. The plan, the rounds and the
  * search are circulant_rotated.c's, shared with the reduce-scatter.

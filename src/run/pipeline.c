@@ -362,13 +362,14 @@ static int request_net_get(const oc_request *req, const oc__model *model, reques
 /* The search, then the plan, of a resolved request (oc__run_request's and oc__plan_request's):
  * the network's settings parsed into rn for the search when it needs them. */
 static int search_and_plan(const oc_request *req, const oc__algo *algo, const oc__model *model,
-                           request_net *rn, oc__plan *plan, oc_report *rep, char *why, size_t len) {
+                           request_net *rn, oc__search_defer **defer, oc__plan *plan,
+                           oc_report *rep, char *why, size_t len) {
     oc_kv *chosen = NULL, *params = NULL;
     int rc = oc__algo_node_cap(algo, req->collective, req->nodes, req->root, req->bytes,
                                req->params, why, len);
     if (!rc) rc = oc__work_floor_check(req->collective, req->nodes, why, len);
     if (!rc && algo->search) rc = request_net_get(req, model, rn, why, len);
-    if (!rc) rc = oc__search_params(algo, rn->net, req, &chosen, rep, why, len);
+    if (!rc) rc = oc__search_params_deferred(algo, rn->net, req, &chosen, defer, rep, why, len);
     if (!rc && oc__kv_copy(chosen ? chosen : req->params, &params))
         rc = oc__fail(why, len, OC_ENOMEM, "out of memory");
     if (!rc)
@@ -394,6 +395,7 @@ static int run_request(const oc_request *req, const oc__netset *given, oc__watch
     oc_report *rep = oc__report_new();
     if (!rep) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     request_net rn = {.given = given};
+    oc__search_defer *defer = NULL; /* the search's lone candidate, settled by this run */
     oc__plan plan;
     memset(&plan, 0, sizeof plan);
     /* A plan first, so that bad input is refused before any search. */
@@ -401,13 +403,16 @@ static int run_request(const oc_request *req, const oc__netset *given, oc__watch
         rc = oc__fail(why, len, OC_EINVAL, "the number of nodes must be at least 1");
         goto fail;
     }
-    if ((rc = search_and_plan(req, algo, model, &rn, &plan, rep, why, len))) goto fail;
+    if ((rc = search_and_plan(req, algo, model, &rn, watch ? NULL : &defer, &plan, rep, why, len)))
+        goto fail;
     if (watch && !model) {
         rc = oc__fail(why, len, OC_EINVAL, "%s needs a network (-t)", watch->what);
         goto fail;
     }
     if ((rc = request_net_get(req, model, &rn, why, len))) goto fail;
-    rc = run_counted(req, algo, &plan, rn.net, NULL, watch, rep, why, len);
+    rc = run_counted(req, algo, &plan, rn.net, defer ? oc__search_defer_sink(defer) : NULL,
+                     defer ? oc__search_defer_watch(defer) : watch, rep, why, len);
+    if (!rc && defer) rc = oc__search_defer_settle(defer, rep, why, len);
     /* A network refusing the schedule (a message too far for store-and-forward) usually means
      * the algorithm's dims are not the network's: name the algorithm's next to the network's. */
     const char *pd = oc_kv_get(plan.used, "dims");
@@ -429,10 +434,12 @@ static int run_request(const oc_request *req, const oc__netset *given, oc__watch
             goto fail;
         }
     }
+    oc__search_defer_free(defer);
     oc__plan_free(algo, &plan);
     *out = rep;
     return 0;
 fail:
+    oc__search_defer_free(defer);
     oc__plan_free(algo, &plan);
     oc_report_free(rep);
     return rc;
@@ -480,7 +487,7 @@ static int plan_request(const oc_request *req, const oc__algo **algo, const oc__
     if ((*algo)->param_names &&
         (rc = oc__kv_only(req->params, (*algo)->param_names, (*algo)->info.name, why, len)))
         return rc;
-    return search_and_plan(req, *algo, *model, rn, plan, rep, why, len);
+    return search_and_plan(req, *algo, *model, rn, NULL, plan, rep, why, len);
 }
 
 int oc__plan_request(const oc_request *req, const oc__algo **algo, const oc__model **model,

@@ -92,6 +92,22 @@ int oc__net_figures(const oc__netset *net, const oc__spec *spec, oc__formula_in 
 int oc__search_params(const oc__algo *algo, const oc__netset *net, const oc_request *req,
                       oc_kv **chosen, oc_report *rep, char *why, size_t len);
 
+/* oc__search_params for a caller that runs the winner at once, checked, with no watch of its
+ * own (oc_run): where the search ends with one candidate mapped and nothing compared with it,
+ * it is not mapped by the search (*defer is set, the report has no search note or log yet); the
+ * caller runs *chosen with oc__search_defer_watch(*defer) as the run's watch and
+ * oc__search_defer_sink(*defer) as its extra sink, then oc__search_defer_settle fills the log
+ * and the note from that run, exactly as the search would have (search.c, the essay), and
+ * oc__search_defer_free frees it (also on failure). *defer stays NULL otherwise. */
+typedef struct oc__search_defer oc__search_defer;
+int oc__search_params_deferred(const oc__algo *algo, const oc__netset *net,
+                               const oc_request *req, oc_kv **chosen, oc__search_defer **defer,
+                               oc_report *rep, char *why, size_t len);
+struct oc__watch *oc__search_defer_watch(oc__search_defer *d);
+oc__sink *oc__search_defer_sink(oc__search_defer *d);
+int oc__search_defer_settle(oc__search_defer *d, oc_report *rep, char *why, size_t len);
+void oc__search_defer_free(oc__search_defer *d);
+
 /* The test of the round cache (test_search_cache): the same search and the same decisions, but on
  * an additive model every candidate offered one by one (mapped or pruned) is costed from the cache
  * and mapped whole, and a difference in steps or time (beyond a relative 1e-12) fails with

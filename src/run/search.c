@@ -52,10 +52,34 @@
  * least bound on the ring and the fat-tree, where the enumeration would otherwise reach it last).
  * Its cost prunes only what is strictly worse than it, never a full tie, because which of the two
  * is offered first is not known yet; it is offered later in its own place like any other.
+ *
+ * The lone candidate left to the final run. A candidate is mapped during the search only so
+ * that its cost can decide against another's; when the search ends with one candidate mapped
+ * and nothing ever compared with it, its mapping decided nothing, and the final run maps the
+ * same schedule again, checked (circulant's all-gather at N = 4096: 16.7 M lightpaths coloured
+ * twice, 1.3 s of its 5 s). So where the caller runs the winner at once (oc_run without a watch:
+ * oc__search_defer), the first candidate to be mapped while there is no incumbent (no mapped
+ * entry, no hint) is left unmapped (`deferred`) and mapped at the first moment anything reads its
+ * cost: before the next entry of a flush is decided, before a bound is compared (can_win), a hint
+ * mapped or rounds costed alone (each of those reads the best mapped cost or the round cache, and
+ * the mapping happens there, in the same place of the sequence of mappings as before, so the
+ * cache's counts and every decision are those of the search that maps at once). A candidate
+ * still unmapped when the search ends is the winner whatever its cost, and its log entry is
+ * filled from the final run instead: on a model where a round mapped alone costs its steps times
+ * the step time (the ring at spread=1: ring_finish adds nothing else) and while the cache is in
+ * use (a candidate's cost is then the sum, round by round, of its rounds' costs alone, each
+ * round's steps its own: the model is additive), the final run's steps, round by round
+ * (model->steps after each round), summed as cost_round sums them, are the search's numbers to
+ * the last bit (the steps, and the time as the same sum of the same doubles in the same order).
+ * Only a candidate the search would have mapped without refusal is left: its transfers known
+ * and within the budget, its plan and its work check passed as evaluate_cached passes them.
  */
 #include "core/progress.h"
 #include "run/pipeline.h"
 #include "run/shard.h"
+#include "run/watch.h"
+
+#include <stddef.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -148,6 +172,11 @@ typedef struct searcher {
     uint64_t over_work;  /* candidates refused by the work budget (oc__shard_work_fits) */
     int work_stop;       /* stopped: WORK_STOP_AFTER refused by it and nothing mapped */
     char first_over_work[320]; /* the first such refusal's line */
+    /* The lone candidate left to the final run (the essay): may_defer when the caller settles
+     * it (oc__search_defer), round_is_steps when a round alone costs its steps x the step time,
+     * deferred the entry left unmapped for now (SIZE_MAX: none). */
+    int may_defer, round_is_steps;
+    size_t deferred;
 } searcher;
 
 /* The log keeps every candidate offered (--explain lists them). A space of O(N) candidates
@@ -655,6 +684,71 @@ static int over_budget(uint64_t transfers, uint64_t budget, char *why, size_t le
                     (unsigned long long)transfers, (unsigned long long)budget);
 }
 
+/* What flush() records of entry idx once it was mapped (erc: map_candidate's answer, why its
+ * reason): mapped, and the best so far if it beats it; or refused or over the budget. 0, or
+ * OC_ENOMEM / OC_EINVAL (the cache check's mismatch), which stop the search. */
+static int record_mapping(searcher *s, size_t idx, int erc, const char *why) {
+    oc__search_log *log = s->log;
+    oc__search_entry *e = &log->entry[idx];
+    if (erc == OC_ENOMEM) return OC_ENOMEM;
+    if (s->mismatch[0]) return OC_EINVAL;
+    if (erc) {
+        /* over the search's transfer budget, not the run's work budget (refused as the run
+         * would refuse it) */
+        e->status = erc == OC_ETOOBIG && strstr(why, "transfers") && !strstr(why, "work budget")
+                        ? OC__CAND_OVER
+                        : OC__CAND_REFUSED;
+        if (e->status == OC__CAND_OVER)
+            log->over++;
+        else
+            log->refused++;
+        if (erc == OC_ETOOBIG && strstr(why, "work budget") && !s->over_work++)
+            snprintf(s->first_over_work, sizeof s->first_over_work, "%s", why);
+        if (s->best == SIZE_MAX && s->over_work >= WORK_STOP_AFTER &&
+            s->over_work == log->refused) {
+            s->work_stop = 1;
+            return OC_ETOOBIG;
+        }
+        return (e->reason = strdup(why)) ? 0 : OC_ENOMEM;
+    }
+    e->status = OC__CAND_MAPPED;
+    log->mapped++;
+    if (s->best == SIZE_MAX || better(s, e, &log->entry[s->best]) < 0) s->best = idx;
+    return 0;
+}
+
+/* Whether entry e, about to be mapped, may be left to the final run (the essay): the caller
+ * settles it, nothing is mapped yet to compare it with, a round alone costs its steps x the
+ * step time and the cache is in use (map_candidate would sum its rounds), and it would be
+ * mapped without refusal as far as can be known ahead: its transfers (within the budget, the
+ * caller checked) and evaluate_cached's own plan and work check. */
+static int deferrable(searcher *s, const oc__search_entry *e) {
+    const round_cache *c = &s->cache;
+    if (!s->may_defer || !s->round_is_steps || s->deferred != SIZE_MAX || s->best != SIZE_MAX ||
+        s->has_hint || s->check_cache || !s->model->additive || !e->transfers ||
+        (c->misses >= CACHE_TRIAL && c->hits < c->misses))
+        return 0;
+    const oc_request *req = s->req;
+    oc__plan plan = {0};
+    char why[256];
+    int rc = s->algo->plan(&plan, req->collective, req->nodes, req->root, req->bytes, e->params,
+                           why, sizeof why);
+    if (!rc) rc = oc__shard_work_fits(&plan.spec, 0, why, sizeof why);
+    oc__plan_free(s->algo, &plan);
+    return rc == 0;
+}
+
+/* Maps the entry left unmapped (if any) now, as flush() would have, and records it. */
+static int settle(searcher *s) {
+    if (s->deferred == SIZE_MAX) return 0;
+    const size_t idx = s->deferred;
+    s->deferred = SIZE_MAX;
+    oc__search_entry *e = &s->log->entry[idx];
+    char why[256] = "";
+    const int erc = map_candidate(s, e, &e->steps, &e->time_s, why, sizeof why);
+    return record_mapping(s, idx, erc, why);
+}
+
 /* Maps every pending entry, best bound first, skipping those a mapped one already beats. */
 static int flush(searcher *s) {
     oc__search_log *log = s->log;
@@ -672,6 +766,9 @@ static int flush(searcher *s) {
     int rc = 0;
     for (size_t i = 0; i < npend && !rc; i++) {
         oc__search_entry *e = &log->entry[order[i].index];
+        /* an entry left unmapped by the last iteration or flush is mapped before this one is
+         * decided: where the search that maps at once mapped it */
+        if ((rc = settle(s))) break;
         if ((rc = oc__progress_at(&s->progress, ++s->decided, log->n))) break;
         if (beaten(s, e->bound_time_s, e->bound_steps, e->offered)) {
             e->status = OC__CAND_PRUNED;
@@ -691,42 +788,14 @@ static int flush(searcher *s) {
         }
         char why[256] = "";
         /* transfers known ahead: one over the budget is not generated to find out */
+        if (e->transfers <= s->budget && deferrable(s, e)) {
+            s->deferred = order[i].index; /* mapped when its cost is first read (settle) */
+            continue;
+        }
         int erc = e->transfers > s->budget
                       ? over_budget(e->transfers, s->budget, why, sizeof why)
                       : map_candidate(s, e, &e->steps, &e->time_s, why, sizeof why);
-        if (erc == OC_ENOMEM) {
-            rc = OC_ENOMEM;
-            break;
-        }
-        if (s->mismatch[0]) {
-            rc = OC_EINVAL;
-            break;
-        }
-        if (erc) {
-            /* over the search's transfer budget, not the run's work budget (refused as the run
-             * would refuse it) */
-            e->status = erc == OC_ETOOBIG && strstr(why, "transfers") &&
-                                !strstr(why, "work budget")
-                            ? OC__CAND_OVER
-                            : OC__CAND_REFUSED;
-            if (e->status == OC__CAND_OVER)
-                log->over++;
-            else
-                log->refused++;
-            if (erc == OC_ETOOBIG && strstr(why, "work budget") && !s->over_work++)
-                snprintf(s->first_over_work, sizeof s->first_over_work, "%s", why);
-            if (s->best == SIZE_MAX && s->over_work >= WORK_STOP_AFTER &&
-                s->over_work == log->refused) {
-                s->work_stop = 1;
-                rc = OC_ETOOBIG;
-                break;
-            }
-            if (!(e->reason = strdup(why))) rc = OC_ENOMEM;
-            continue;
-        }
-        e->status = OC__CAND_MAPPED;
-        log->mapped++;
-        if (s->best == SIZE_MAX || better(s, e, &log->entry[s->best]) < 0) s->best = order[i].index;
+        rc = record_mapping(s, order[i].index, erc, why);
     }
     free(order);
     s->mapped_upto = log->n;
@@ -736,6 +805,7 @@ static int flush(searcher *s) {
 static int s_can_win(oc__search *base, const oc__bound *bound, int *yes) {
     searcher *s = (searcher *)base;
     int rc = flush(s);
+    if (!rc) rc = settle(s); /* the bound is compared with the best mapped cost */
     if (rc) return rc;
     *yes = s->no_bounds || !beaten(s, bound ? bound->time_s : 0, bound ? bound->steps : 0,
                                    s->log->n);
@@ -767,7 +837,9 @@ static int s_hint(oc__search *base, const oc_kv *params) {
     uint64_t steps = 0;
     double time = 0;
     char why[256] = "";
-    int rc = map_candidate(s, &probe, &steps, &time, why, sizeof why);
+    int rc = settle(s); /* the hint's mapping comes after it, through the same cache */
+    if (rc) return rc;
+    rc = map_candidate(s, &probe, &steps, &time, why, sizeof why);
     if (rc == OC_ENOMEM) return rc;
     if (rc) return 0; /* no incumbent (the test's check mode still stops on its mismatch) */
     if (!s->has_hint || worse(s, time, steps, s->hint_time, s->hint_steps) < 0) {
@@ -785,11 +857,13 @@ static int s_round_costs(oc__search *base, const oc__spec *spec, int (*gen)(void
                          void *ctx, uint64_t *steps, double *time_s, char *why, size_t len) {
     searcher *s = (searcher *)base;
     if (!s->model->additive) return OC_ENOTSUP;
+    int rc = settle(s); /* these rounds go through the cache after its rounds */
+    if (rc) return rc;
     const uint64_t hits = s->cache.hits, misses = s->cache.misses;
     cost_sink cost = {.sink = {.round = cost_round}, .s = s, .spec = spec};
     oc__emit emit;
     search_emit_init(s, &emit, spec, &cost.sink, why, len);
-    int rc = gen(ctx, &emit);
+    rc = gen(ctx, &emit);
     search_emit_free(s, &emit);
     s->cache.hits = hits;
     s->cache.misses = misses;
@@ -885,6 +959,109 @@ static int by_bound_alone(searcher *s, const oc__algo *algo, const oc_request *r
     return 0;
 }
 
+/* The note that sums the search up, added to the report where the search ends (or where the
+ * final run settles its lone candidate: nothing adds a note between the two). */
+static int search_note(oc_report *rep, const oc__search_log *log) {
+    return oc__report_note(rep,
+                           "parameters searched by mapped %s: %llu mapped, %llu pruned by a proven "
+                           "bound%s; %s (run --explain lists them)",
+                           log->objective, (unsigned long long)log->mapped,
+                           (unsigned long long)(log->pruned + log->families),
+                           log->over || log->refused ? ", others not mapped" : "", log->why_won);
+}
+
+/* ---- the lone candidate, settled by the final run (the essay) ---- */
+
+struct oc__search_defer {
+    oc__watch watch;  /* attach: the final run's network, to read its steps after each round */
+    oc__sink sink;    /* after the model in the final run's chain */
+    oc__search_log *log;
+    size_t entry;     /* the winner, left unmapped */
+    int objective;
+    uint64_t budget;
+    const oc__model *model;
+    oc__netrun *net;
+    double step_time; /* the model's step time on the final run's spec */
+    uint64_t seen;    /* the model's steps after the last round */
+    uint64_t steps;   /* the rounds' steps, summed */
+    double time_s;    /* their costs alone, summed as cost_round sums them */
+};
+
+static int defer_attach(oc__watch *w, const oc__model *model, oc__netrun *net, char *why,
+                        size_t len) {
+    (void)why;
+    (void)len;
+    oc__search_defer *d = (oc__search_defer *)w;
+    d->model = model;
+    d->net = net;
+    d->step_time = model->step_time(net);
+    return 0;
+}
+
+static int defer_finish(oc__watch *w, oc_report *rep, char *why, size_t len) {
+    (void)w;
+    (void)rep;
+    (void)why;
+    (void)len;
+    return 0;
+}
+
+/* After the model took round `index`: what the round cost alone, added as cost_round adds a
+ * round's cost from the cache or from round_alone (finish's time: its steps x the step time).
+ * Round 0 starts the sums again (a run begun again in shards goes over its rounds anew). */
+static int defer_round(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+    (void)r;
+    oc__search_defer *d =
+        (oc__search_defer *)(void *)((char *)self - offsetof(oc__search_defer, sink));
+    if (!d->net)
+        return oc__fail(why, len, OC_EINVAL, "the parameter search's winner ran without a network");
+    if (index == 0) d->seen = d->steps = 0, d->time_s = 0;
+    const uint64_t now = d->model->steps(d->net), steps = now - d->seen;
+    d->seen = now;
+    d->steps += steps;
+    d->time_s += (double)steps * d->step_time + 0.0; /* ring_finish: steps x step + extra (0) */
+    return 0;
+}
+
+oc__watch *oc__search_defer_watch(oc__search_defer *d) {
+    return &d->watch;
+}
+
+oc__sink *oc__search_defer_sink(oc__search_defer *d) {
+    return &d->sink;
+}
+
+void oc__search_defer_free(oc__search_defer *d) {
+    if (!d) return;
+    oc__search_log_free(d->log);
+    free(d);
+}
+
+int oc__search_defer_settle(oc__search_defer *d, oc_report *rep, char *why, size_t len) {
+    oc__search_log *log = d->log;
+    oc__search_entry *e = &log->entry[d->entry];
+    /* The final run is the candidate's schedule: its steps are the rounds' sum, and its
+     * transfers were stated ahead within the search's budget (else it would not be here). */
+    if (d->steps != rep->steps || rep->transfers > d->budget)
+        return oc__fail(why, len, OC_EINVAL,
+                        "the parameter search's winner %s: %llu steps over its rounds, %llu run, "
+                        "%llu transfers (at most %llu were stated)",
+                        e->text, (unsigned long long)d->steps, (unsigned long long)rep->steps,
+                        (unsigned long long)rep->transfers, (unsigned long long)d->budget);
+    e->steps = d->steps;
+    e->time_s = d->time_s;
+    e->status = OC__CAND_MAPPED;
+    log->mapped++;
+    searcher s = {.log = log, .best = d->entry, .objective = d->objective};
+    int rc = explain_winner(&s);
+    if (!rc) rc = search_note(rep, log);
+    if (rc) return oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
+    oc__search_log_free(rep->search);
+    rep->search = log;
+    d->log = NULL;
+    return 0;
+}
+
 /* oc__search_in.figures: the search_in sits first in a search_ctx. */
 typedef struct search_ctx {
     oc__search_in in;
@@ -903,9 +1080,10 @@ static int figures(const oc__search_in *in, oc_collective coll, uint32_t q, oc__
 
 static int run_search(const oc__algo *algo, const oc__netset *net, const oc_request *req,
                       int check_cache, uint64_t budget, size_t cache_limit, uint64_t *checked,
-                      uint64_t *memo_hits, oc_kv **chosen,
+                      uint64_t *memo_hits, oc_kv **chosen, oc__search_defer **defer,
                       oc_report *rep, char *why, size_t len) {
     *chosen = NULL;
+    if (defer) *defer = NULL;
     if (!algo->search || !net) return 0;
     const oc__model *model = net->model;
     oc__spec probe;
@@ -933,7 +1111,11 @@ static int run_search(const oc__algo *algo, const oc__netset *net, const oc_requ
                                (in.cfg.kind == OC_NETCFG_RING && !in.cfg.ring.spread &&
                                 !algo->bounds_hold_unspread),
                   .objective = req->objective == OC_OBJECTIVE_STEPS ? OC_OBJECTIVE_STEPS
-                                                                    : OC_OBJECTIVE_TIME};
+                                                                    : OC_OBJECTIVE_TIME,
+                  .may_defer = defer != NULL,
+                  /* ring_finish: a round alone costs its steps x the step time at spread=1 */
+                  .round_is_steps = in.cfg.kind == OC_NETCFG_RING && in.cfg.ring.spread,
+                  .deferred = SIZE_MAX};
     if (!(s.log = calloc(1, sizeof *s.log))) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     s.log->objective = s.objective == OC_OBJECTIVE_STEPS ? "steps" : "time";
     s.log->explain = req->explain;
@@ -972,6 +1154,28 @@ static int run_search(const oc__algo *algo, const oc__netset *net, const oc_requ
     if (rc == OC_ENOMEM) rc = oc__fail(why, len, OC_ENOMEM, "out of memory in the parameter search");
     if (rc) goto out;
     if (s.log->n == 0) goto out; /* nothing to search: the user pinned everything */
+    if (s.deferred != SIZE_MAX) {
+        /* the lone candidate, the winner whatever it costs: its figures come from the final run
+         * (oc__search_defer_settle), which runs its parameters */
+        oc__search_defer *d = calloc(1, sizeof *d);
+        if (!d || (rc = oc__kv_copy(s.log->entry[s.deferred].params, chosen))) {
+            free(d);
+            rc = OC_ENOMEM;
+            goto out;
+        }
+        *d = (oc__search_defer){.watch = {.what = "the parameter search's winner",
+                                          .attach = defer_attach,
+                                          .finish = defer_finish},
+                                .sink = {.round = defer_round, .takes_family = 1},
+                                .log = s.log,
+                                .entry = s.deferred,
+                                .objective = s.objective,
+                                .budget = s.budget};
+        s.log->winner = s.deferred;
+        s.log = NULL;
+        *defer = d;
+        goto out;
+    }
     if (s.best == SIZE_MAX && (rc = by_bound_alone(&s, algo, req, rep, chosen, why, len)) != 1)
         goto out; /* chosen by its bound, or refused before any work with the fewest transfers */
     rc = 0;
@@ -989,14 +1193,7 @@ static int run_search(const oc__algo *algo, const oc__netset *net, const oc_requ
     if ((rc = explain_winner(&s))) goto out;
     oc__search_entry *w = &s.log->entry[s.best];
     if ((rc = oc__kv_copy(w->params, chosen))) goto out;
-    rc = oc__report_note(rep,
-                         "parameters searched by mapped %s: %llu mapped, %llu pruned by a proven "
-                         "bound%s; %s (run --explain lists them)",
-                         s.log->objective, (unsigned long long)s.log->mapped,
-                         (unsigned long long)(s.log->pruned + s.log->families),
-                         s.log->over || s.log->refused ? ", others not mapped" : "",
-                         s.log->why_won);
-    if (rc) goto out;
+    if ((rc = search_note(rep, s.log))) goto out;
     oc__search_log_free(rep->search);
     rep->search = s.log;
     s.log = NULL;
@@ -1017,8 +1214,15 @@ out:
 
 int oc__search_params(const oc__algo *algo, const oc__netset *net, const oc_request *req,
                       oc_kv **chosen, oc_report *rep, char *why, size_t len) {
-    return run_search(algo, net, req, 0, SEARCH_TRANSFER_BUDGET, 0, NULL, NULL, chosen, rep,
+    return run_search(algo, net, req, 0, SEARCH_TRANSFER_BUDGET, 0, NULL, NULL, chosen, NULL, rep,
                       why, len);
+}
+
+int oc__search_params_deferred(const oc__algo *algo, const oc__netset *net,
+                               const oc_request *req, oc_kv **chosen, oc__search_defer **defer,
+                               oc_report *rep, char *why, size_t len) {
+    return run_search(algo, net, req, 0, SEARCH_TRANSFER_BUDGET, 0, NULL, NULL, chosen, defer,
+                      rep, why, len);
 }
 
 /* The tests' entries below name the network by its model: its settings (req->net_params) are
@@ -1033,7 +1237,7 @@ static int search_on(const oc__algo *algo, const oc__model *model, const oc_requ
                  : 0;
     if (rc) return rc;
     return run_search(algo, model && algo->search ? &net : NULL, req, check_cache, budget,
-                      cache_limit, checked, memo_hits, chosen, rep, why, len);
+                      cache_limit, checked, memo_hits, chosen, NULL, rep, why, len);
 }
 
 int oc__search_check_cache(const oc__algo *algo, const oc__model *model, const oc_request *req,

@@ -209,6 +209,8 @@ struct oc__verifier {
      * while `uniform`, held[] is stale and node n holds rel turned by n * q labels. */
     int uniform;
     oc__rangeset rel;
+    int rotation_off;         /* a test's: rotation_round declines every round */
+    uint64_t rotation_rounds; /* rounds rotation_round took whole */
     /* Reductions the same way (see "Uniform reductions"): while `runiform`, contrib[] and
      * written[] are not made; node n's cell of label l is offset[(l - n w) mod C] turned by n. */
     int runiform;
@@ -372,7 +374,8 @@ static int held_grew(oc__verifier *v, uint32_t n, uint32_t cap, uint64_t round, 
 }
 
 /* ---- uniform state: a ring's rounds taken whole ----
- * An all-gather (or gossip) whose blocks are not relabelled starts the same at every node up to
+ * An all-gather (or gossip) whose blocks are not relabelled (or relabelled each to its own node)
+ * starts the same at every node up to
  * a turn of the ring: node n holds block n, that is labels R = [0, q) turned by n * q (mod
  * C = N * q). A family round (core.h) in which every node k sends block (k - shift) mod N of
  * width q to node k + hop keeps it so: sender k's block is, relative to k, the labels
@@ -387,9 +390,18 @@ static int held_grew(oc__verifier *v, uint32_t n, uint32_t cap, uint64_t round, 
  * always did, so verdicts, messages and the redundant count are those of the transfers one by
  * one (tests/test_family.c holds both on whole and broken schedules). */
 
+/* Whether every block b is node b's: no relabelling, or one that names every block's own node
+ * (stride 1's: the bidirectional ring's labels are the nodes'). O(N), once a verifier. */
+static int blocks_own(const oc__spec *s) {
+    if (!s->block_node) return 1;
+    for (uint32_t b = 0; b < s->nodes; b++)
+        if (s->block_node[b] != b) return 0;
+    return 1;
+}
+
 static int uniform_possible(const oc__verifier *v) {
     const oc__spec *s = v->spec;
-    return !v->reduces && (s->coll == OC_ALLGATHER || s->coll == OC_GOSSIP) && !s->block_node &&
+    return !v->reduces && (s->coll == OC_ALLGATHER || s->coll == OC_GOSSIP) && blocks_own(s) &&
            s->nodes >= 2 && v->lo == 0 && v->hi == s->chunks &&
            (uint64_t)s->nodes * s->q == s->chunks;
 }
@@ -456,6 +468,131 @@ static int uniform_round(oc__verifier *v, uint64_t round, const oc__round *r, ch
     return 1;
 }
 
+/* ---- rotation rounds: a plain round made of whole rotations, in the uniform state ----
+ * Let rho move a transfer by one node and one block: src + 1, dst + 1 (mod N), labels
+ * first + q (mod C), the same count and op. A round of the uniform state is a rotation round
+ * when its transfers fall into consecutive pieces, piece p being N k_p transfers of which the
+ * one k_p further on is always this one moved by rho: t[i + k] = rho(t[i]) for every i of the
+ * piece but its last k (the circulant all-gather's rounds, every block's arcs in label order;
+ * the comb's, one piece a direction). Then the piece is exactly {rho^j(b) : b one of its first
+ * k transfers, 0 <= j < N} (induction on j), and rho^N is the identity (N nodes, N q = C
+ * labels), so no transfer of it is missing or extra.
+ *
+ * The orbit argument. While uniform, node n holds R = rel turned by n q. Transfer rho^j(b) sends
+ * from b.src + j the labels [b.first + j q, + b.count), which relative to its sender are
+ * [b.first - b.src q, + b.count) mod C: the same for every j, so every transfer of the piece
+ * reads what its sender holds iff its base b does, checked on R once. It delivers to b.dst + j
+ * the labels [b.first - b.dst q, + b.count) relative to its receiver, again the same for every
+ * j, and as j runs over [0, N) every node receives each base's delivery exactly once. So every
+ * node receives the same multiset D of relative ranges (one per base transfer of every piece),
+ * the state after the round is uniform again with rel := rel u D, and the labels a node gets
+ * that it already had, counted with multiplicity as the plain path counts them (a union's
+ * overlap, core/rangeset.h; copies commute, so order is immaterial), are D's overlap with rel,
+ * the same at every node: N times it in all. O(k) range-set work a piece instead of O(N k),
+ * and one pass over the round comparing each transfer with its image.
+ *
+ * Nothing is taken on trust: a round that is not such a chain (a transfer changed, moved, left
+ * out or added breaks it: its image, or the image of the one k before, is then missing), a
+ * transfer the plain path would refuse (transfer_ok), or a base whose sender lacks its labels,
+ * makes this path decline, and the round is materialised and goes through the plain path, which
+ * decides and names any failure as it always did (tests/test_rotation.c: whole and broken
+ * rounds against the plain verifier, verdicts, messages and redundant counts). */
+
+/* Whether b is rho(a). */
+static int rotation_next(const oc__transfer *a, const oc__transfer *b, uint32_t N, uint32_t q,
+                         uint32_t C) {
+    const uint32_t src = a->src + 1 == N ? 0 : a->src + 1, dst = a->dst + 1 == N ? 0 : a->dst + 1;
+    const uint64_t first = (uint64_t)a->first + q;
+    return b->src == src && b->dst == dst && b->count == a->count && b->op == a->op &&
+           b->first == (first >= C ? first - C : first);
+}
+
+/* The relative labels [a, a + count) mod C as one or two ranges into out; their number. */
+static uint32_t relative_ranges(uint64_t a, uint32_t count, uint32_t C, oc__range *out) {
+    if (a + count <= C) {
+        out[0] = (oc__range){(uint32_t)a, (uint32_t)(a + count)};
+        return 1;
+    }
+    out[0] = (oc__range){(uint32_t)a, C};
+    out[1] = (oc__range){0, (uint32_t)(a + count - C)};
+    return 2;
+}
+
+/* (label - node q) mod C: a label relative to a node in the uniform state. */
+static uint64_t relative_to(uint32_t label, uint32_t node, uint32_t q, uint32_t C) {
+    const uint64_t back = (uint64_t)node * q % C;
+    return label >= back ? label - back : label + C - back;
+}
+
+/* A plain round in the uniform state: 1 when it is a rotation round, checked and applied whole
+ * (*rc: 0 or the budget's refusal), 0 when the plain path must take it. */
+static int rotation_round(oc__verifier *v, uint64_t round, const oc__round *r, char *why,
+                          size_t len, int *rc) {
+    const oc__spec *s = v->spec;
+    const uint32_t N = s->nodes, q = s->q, C = s->chunks;
+    const size_t n = r->count;
+    const oc__transfer *x = r->xfers;
+    if (!v->uniform || v->rotation_off || r->is_family || r->index || n < N || n % N ||
+        n > UINT32_MAX)
+        return 0;
+    /* 1. the pieces: each one's k found from its first transfer's image, then every transfer
+     * of it but the last k checked against the one k further on */
+    size_t bases = 0;
+    for (size_t pos = 0; pos < n;) {
+        size_t k = 1;
+        while (pos + k < n && !rotation_next(&x[pos], &x[pos + k], N, q, C))
+            k++;
+        if (pos + k >= n || k > (n - pos) / N) return 0;
+        const size_t end = pos + k * N;
+        for (size_t i = pos; i < end; i++) {
+            if (((i - pos) & 0xffff) == 0 && oc__stop_tick()) return 0; /* the plain path says */
+            if (!transfer_ok(v, &x[i]) ||
+                (i + k < end && !rotation_next(&x[i], &x[i + k], N, q, C)))
+                return 0;
+        }
+        /* the bases, kept by their place: pos .. pos + k */
+        if (oc__grow((void **)&v->scope, &v->scope_cap, bases + k, sizeof(pending))) return 0;
+        for (size_t i = 0; i < k; i++)
+            v->scope[bases + i] = (pending){(uint32_t)(pos + i), {0, 0}};
+        bases += k;
+        pos = end;
+    }
+    /* 2. the plain path's staging, asked for in the same words */
+    if ((*rc = state_budget(v, (uint64_t)n * sizeof(pending), round, why, len))) {
+        *rc = at_key(v, *rc, round, OC__VK_BUDGET, 0, 0);
+        return 1;
+    }
+    /* 3. read: every base's sender holds its labels (then every transfer's does) */
+    if (oc__grow((void **)&v->merge, &v->merge_cap, 2 * bases + 1, sizeof(oc__range))) return 0;
+    size_t m = 0;
+    for (size_t i = 0; i < bases; i++) {
+        const oc__transfer *t = &x[v->scope[i].dst];
+        oc__range iv[2];
+        const uint32_t k = relative_ranges(relative_to(t->first, t->src, q, C), t->count, C, iv);
+        for (uint32_t j = 0; j < k; j++)
+            if (!oc__rangeset_contains(&v->rel, iv[j].lo, iv[j].hi)) return 0;
+        m += relative_ranges(relative_to(t->first, t->dst, q, C), t->count, C, &v->merge[m]);
+    }
+    /* 4. write: every node gets D, the deliveries relative to their receivers */
+    qsort(v->merge, m, sizeof(oc__range), range_cmp);
+    uint64_t dup = 0;
+    if (oc__rangeset_union(&v->rel, v->merge, m, &dup)) {
+        *rc = nomem(v, round, why, len);
+        return 1;
+    }
+    v->redundant += dup * N;
+    v->rotation_rounds++;
+    *rc = 0;
+    return 1;
+}
+
+void oc__verifier_rotation_off(oc__verifier *v, int off) {
+    v->rotation_off = off;
+}
+
+uint64_t oc__verifier_rotation_rounds(const oc__verifier *v) {
+    return v->rotation_rounds;
+}
 
 /* ---- orbit state: a symmetric all-gather taken by its first nodes ----
  * An all-gather whose spec states a symmetry (oc__spec.orbit_*, "Orbit reductions" below: node n
@@ -696,6 +833,7 @@ static int copy_round(oc__verifier *v, uint64_t round, const oc__round *r, char 
     int rc;
     if (v->uniform) {
         if (uniform_round(v, round, r, why, len, &rc)) return rc;
+        if (rotation_round(v, round, r, why, len, &rc)) return rc;
         if (materialize(v)) return nomem(v, round, why, len);
     }
     if (!(r = oc__round_plain(r, &v->flat, &rc))) return nomem(v, round, why, len);

@@ -70,6 +70,11 @@ uint64_t oc__verifier_redundant(const oc__verifier *v);
 /* Tests: keep every reduction set as a plain interval list (no periods looked for), the
  * verifier as it was before periodic sets; verdicts and first failures must not change. */
 void oc__verifier_plain_sets(oc__verifier *v);
+/* Tests (tests/test_rotation.c): `off` non-zero turns the rotation rounds' path off (verify.c,
+ * "rotation rounds"), so that every plain round goes the plain way; and the rounds that path took
+ * whole so far. */
+void oc__verifier_rotation_off(oc__verifier *v, int off);
+uint64_t oc__verifier_rotation_rounds(const oc__verifier *v);
 void oc__verifier_free(oc__verifier *v);
 
 /* A schedule read from a file (every round stored), checked before any verifier state is made,
