@@ -7,9 +7,10 @@
  *  - same_rounds: a one-stage list of V positions (radices=V, V = N .. 2N) emits exactly the
  *    schedule of radices=N (every transfer's ends, labels and count, in order), and the ring stage
  *    (round 1) of m_1 x W is the same sequence of (source, destination, count) for every V = m_1 W
- *    in N..2N when m_1 divides N. The control: for some m_1 that does not divide N the ring stages
- *    of two V differ (so the comparison can tell them apart). Read from the plan's own generator
- *    through a sink, not from the search.
+ *    in N..2N for every m_1 the search shares one ring stage among (oc__optree_ring_stage_shared:
+ *    m_1 divides N). The control: for some m_1 that does not divide N the ring stages of two V
+ *    differ (so the comparison can tell them apart, and a rule sharing those fails). Read from the
+ *    plan's own generator through a sink, not from the search.
  *  - pinned: N = 2, 3, 5, 7, 12, 16, 97, 100 at w = 1, 8, 64 (97 and 100 at w = 8 and 64) and
  *    k = 1 .. min(5, the deepest list): every ordered list of depth k with a product in N..2N run
  *    pinned (radices=), the least time then fewest steps kept; the search with k pinned must reach
@@ -20,6 +21,7 @@
  *    to gather, and k=1 is refused there in one line.
  */
 #include "algo/algos.h"
+#include "algo/allgather_optree.h"
 #include "core/core.h"
 #include "net/net.h"
 #include "report/report.h"
@@ -112,9 +114,11 @@ static void same_rounds(void) {
                 if (!have) first = at_v.ring, have = 1;
                 any_diff |= at_v.ring != first;
             }
-            if (N % m == 0) {
-                CHECK(!any_diff, "N=%u: the ring stage of m_1=%u (a divisor) differs across V", N,
-                      m);
+            if (oc__optree_ring_stage_shared(N, m)) {
+                CHECK(!any_diff,
+                      "N=%u: the search maps the ring stage of m_1=%u once for every V, but it "
+                      "differs across V",
+                      N, m);
             } else {
                 controls++;
                 differ += (uint32_t)any_diff;

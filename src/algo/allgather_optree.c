@@ -1112,7 +1112,11 @@ static uint64_t list_transfers(uint32_t N, const oc__radices *r) {
  * m_1 divides N, where the stage is the same round for every V (the essay's "The ring stage when
  * m_1 divides N"), mapped once. */
 static uint64_t ring_key(const ag_search *a, const oc__radices *r) {
-    return a->N % r->m[0] == 0 ? 0 : oc__radices_product(r);
+    return oc__optree_ring_stage_shared(a->N, r->m[0]) ? 0 : oc__radices_product(r);
+}
+
+int oc__optree_ring_stage_shared(uint32_t N, uint32_t m1) {
+    return m1 >= 2 && N % m1 == 0;
 }
 
 /* At spread=0, a proven lower bound on a list's steps from what is already counted (the bound
