@@ -241,8 +241,8 @@ static void check_depth(uint32_t N, uint32_t k) {
     if (k == 1) {
         char n[16];
         snprintf(n, sizeof n, "%u", N);
-        CHECK(got && strcmp(got, n) == 0, "N=%u k=1: radices=%s, not the first offer radices=%u",
-              N, got ? got : "-", N);
+        CHECK(got && strcmp(got, n) == 0, "N=%u k=1: radices=%s, not the first offer radices=%u", N,
+              got ? got : "-", N);
     }
     const oc__search_log *log = rep->search;
     for (size_t i = 0; log && i < log->n; i++) {
@@ -250,8 +250,8 @@ static void check_depth(uint32_t N, uint32_t k) {
         if (e->status != OC__CAND_MAPPED && e->status != OC__CAND_PRUNED) continue;
         const char *radices = strncmp(e->text, "radices=", 8) == 0 ? e->text + 8 : NULL;
         const pinned *c = radices ? pinned_of(radices) : NULL;
-        CHECK(c != NULL, "N=%u k=%u: the logged candidate %s is no list of depth %u", N, k,
-              e->text, k);
+        CHECK(c != NULL, "N=%u k=%u: the logged candidate %s is no list of depth %u", N, k, e->text,
+              k);
         if (c)
             CHECK(e->bound_time_s <= c->time * (1 + 1e-12) && e->bound_steps <= c->steps,
                   "N=%u k=%u w=%llu: %s bound %.9g s %llu steps above the list run pinned, "
