@@ -300,7 +300,33 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  * its time, a list whose time ties the best mapped list's and whose steps are no fewer is
  * decided by the order of offer without being mapped (counted_steps; 128 lists tied at 322
  * steps at N = 4096, k = 2, and were all mapped). tests/test_optree_pinned.c checks every
- * logged bound against the list run pinned. */
+ * logged bound against the list run pinned.
+ *
+ * One stage, any V (k = 1 pinned). A list of one stage has m = V, W = 1 and one group, so
+ * stage_sends() skips nothing but a node's own partners and a node sent to already: holds_already
+ * looks for a position y = x mod V, which is x itself, and the group-before rule needs two groups.
+ * Only block-bearing positions send (emit_stages skips an empty range), the first position of
+ * each node n in turn, and its range is the label n (the block-bearing positions before it), so
+ * for every V in N..2N the schedule is the same round: node 0, 1, ... each sends its block to
+ * every other node in increasing order, with the same labels and the same block_node. Every V
+ * then maps to the same cost, and a full tie goes to the earlier offer: radices=N (the seed, and
+ * the first V of the pass). So with k=1 pinned the search tries V = N alone and records the others
+ * as one family: 1002 one-stage lists of 10^6 transfers each were mapped at N = 1000 (27 s of CPU),
+ * and at N = 4096 the CLI gave up on its estimate (82 min).
+ *
+ * The ring stage when m_1 divides N. Stage 1 of a list of k >= 2 stages has W = V/m_1 >= 2 and one
+ * segment, the whole ring. Position x on node n = floor(x N / V) has partners x + jW (digit d + j,
+ * 0 <= d + j < m_1, j != 0), on nodes floor(x N / V + j N/m_1) = n + j N/m_1 when m_1 divides N (an
+ * integer moved out of the floor). The digit of n's first position is d = floor(n m_1 / N) for
+ * every V: positions [dW, (d+1)W) lie on nodes [d N/m_1, (d+1) N/m_1) (host_of at dW is d N/m_1 and
+ * at (d+1)W - 1 below (d+1) N/m_1). So the ring stage is, for every V: nodes n = 0, 1, ... in turn
+ * (their first positions in order) each send one block to the nodes (n mod N/m_1) + c N/m_1,
+ * c = 0 .. m_1 - 1, c != d, in that order: the same ends, counts and order of transfers, only the
+ * labels differ, and the ring model costs a round by its transfers' ends and counts in order
+ * (ring.c: routing, colouring and the step's cost read no label). Its mapped cost is then one
+ * number for every V, and ring_stage_cost maps it once (ring_key). At N = 65536, k = 3, the lists
+ * 64 x a x b with ab = 1024 .. 2048 had 33 ring stages of 4.1 M transfers mapped alone, all at
+ * 65792 steps. */
 
 typedef struct ag_search {
     oc__search *s;
@@ -1082,6 +1108,17 @@ static uint64_t list_transfers(uint32_t N, const oc__radices *r) {
     return total;
 }
 
+/* The key of a list's ring stage among those mapped alone (ringcost, with m_1): its V, or 0 when
+ * m_1 divides N, where the stage is the same round for every V (the essay's "The ring stage when
+ * m_1 divides N"), mapped once. */
+static uint64_t ring_key(const ag_search *a, const oc__radices *r) {
+    return oc__optree_ring_stage_shared(a->N, r->m[0]) ? 0 : oc__radices_product(r);
+}
+
+int oc__optree_ring_stage_shared(uint32_t N, uint32_t m1) {
+    return m1 >= 2 && N % m1 == 0;
+}
+
 /* At spread=0, a proven lower bound on a list's steps from what is already counted (the bound
  * in ticks claims none): every stage takes at least ceil(units / C) steps, its busiest link in
  * transfers, one colour each; the ring stage its mapped steps when it was mapped alone
@@ -1094,7 +1131,7 @@ static uint64_t counted_steps(const ag_search *a, const oc__radices *r) {
     const uint32_t N = a->N;
     if (r->k == 1) return oc__ceil_div(ring_load(N, N), a->C);
     const uint64_t V = oc__radices_product(r);
-    const memo *ring = memo_find(a->ringcost, a->capringcost, V, 0, r->m[0]);
+    const memo *ring = memo_find(a->ringcost, a->capringcost, ring_key(a, r), 0, r->m[0]);
     const memo *ring_count = memo_find(a->loads, a->caploads, V, V / r->m[0], r->m[0]);
     uint64_t steps = oc__ceil_div(ring_load(N, r->m[0]), a->C);
     if (ring_count && oc__ceil_div(ring_count->load, a->C) > steps)
@@ -1256,8 +1293,7 @@ static int ring_stage_round(void *ctx, oc__emit *e) {
 static int ring_stage_cost(ag_search *a, const oc__radices *r, uint64_t *units, int *ok) {
     *ok = 0;
     if (a->no_round_costs) return 0;
-    memo *e =
-        memo_get(&a->ringcost, &a->nringcost, &a->capringcost, oc__radices_product(r), 0, r->m[0]);
+    memo *e = memo_get(&a->ringcost, &a->nringcost, &a->capringcost, ring_key(a, r), 0, r->m[0]);
     if (!e) return OC_ENOMEM;
     if (e->used == 1) {
         *ok = e->exact;
@@ -1627,8 +1663,11 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
         a.collecting = pass < 2 ? pass + 1 : 0;
         a.skip_least = UINT64_MAX;
         a.npool = 0; /* what an unsettled pass left is walked again */
-        /* One stage: radices=N and every V up to 2N (the same exchange, see above). */
-        for (uint64_t V = N; V <= 2ull * N && !rc && (!kpin || kpin == 1); V++) {
+        /* One stage: radices=N and every V up to 2N (the same exchange, see above). With k=1
+         * pinned only V = N is tried: the others are its schedule again, offered after it
+         * (the essay's "One stage, any V"), and the search would map every one of them. */
+        const uint64_t Vone = kpin == 1 ? N : 2ull * N;
+        for (uint64_t V = N; V <= Vone && !rc && (!kpin || kpin == 1); V++) {
             oc__radices one = {.k = 1, .m = {(uint32_t)V}};
             rc = try_list(&a, &one);
         }
@@ -1646,6 +1685,11 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
             }
         }
     }
+    if (!rc && kpin == 1)
+        rc = oc__search_prune(s,
+                              "one-stage lists of N+1 .. 2N positions: the transfers of "
+                              "radices=N, in its order, offered after it",
+                              NULL, N);
     if (!rc && a.families) {
         oc__bound b = bound_of(&a, a.fam_steps, BOUND_NAME);
         rc = oc__search_prune(s, "radix-list prefixes whose fixed stages' bound cannot win", &b,

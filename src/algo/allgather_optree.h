@@ -2,7 +2,8 @@
  * allgather_optree.h — what OpTree's all-gather (allgather_optree.c) shows outside its file: the
  * exact counts of one stage, as its radix search counts it, for the test that checks the search's
  * fast counts (per segment, per residue) against routing every transfer one by one
- * (tests/test_optree_pinned.c). Nothing else calls it.
+ * (tests/test_optree_pinned.c), and the rule by which the search maps one ring stage for many
+ * lists (tests/test_optree_k.c). Nothing else calls them.
  */
 #ifndef OC_ALGO_ALLGATHER_OPTREE_H
 #define OC_ALGO_ALLGATHER_OPTREE_H
@@ -22,5 +23,11 @@ typedef enum oc__optree_count {
  * when a transfer is at exactly N/2 nodes. 0 or OC_ENOMEM. */
 int oc__optree_stage_counts(uint32_t N, uint64_t V, uint64_t W, uint32_t m, oc__optree_count how,
                             uint64_t *load, uint64_t *units, uint64_t *least, int *exact);
+
+/* 1 when the ring stage (stage 1) of every list m_1 x ... of depth 2 or more on N nodes is the
+ * same round whatever its V (the same ends and counts in the same order; the labels aside): the
+ * search then maps it alone once for all of them (allgather_optree.c, "The ring stage when m_1
+ * divides N"). tests/test_optree_k.c checks the claim against the generated rounds. */
+int oc__optree_ring_stage_shared(uint32_t N, uint32_t m1);
 
 #endif
