@@ -91,8 +91,22 @@ static uint32_t pattern(uint32_t label) {
     return x | 1u;
 }
 
+/* Node v's contribution to element e of chunk c depends on c and e only through their key,
+ * (17 c + 7 e) mod 13: the expected sums are then one per key, each summed over the nodes
+ * directly (13 N additions, not N C). The contribution is (31 v + 17 c + 7 e) mod 13 + 1, in
+ * 1 .. 13: a lost contribution always lowers a sum, a doubled one always raises it. */
+enum { CONTRIBUTION_KEYS = 13 };
+
+static uint32_t contribution_key(uint32_t chunk, uint32_t e) {
+    return (uint32_t)(((uint64_t)chunk * 17u + e * 7u) % CONTRIBUTION_KEYS);
+}
+
+static float contribution_of(uint32_t node, uint32_t key) {
+    return (float)(((uint64_t)node * 31u + key) % CONTRIBUTION_KEYS + 1u);
+}
+
 static float contribution(uint32_t node, uint32_t chunk, uint32_t e) {
-    return (float)((node * 31u + chunk * 17u + e * 7u) % 13u + 1u);
+    return contribution_of(node, contribution_key(chunk, e));
 }
 
 /* ---- the offset layout's rows ---- */
@@ -284,14 +298,29 @@ static int fill(oc__datacheck *d) {
     } else if (!(d->words = oc__calloc((size_t)cells, sizeof(uint32_t)))) {
         return OC_ENOMEM;
     }
-    if (d->reduces) {
-        for (uint32_t n = 0; n < N; n++)
-            for (uint32_t c = 0; c < C; c++) {
-                float *v = slot_write(d, n, c);
-                if (!v) return OC_ENOMEM;
+    if (d->reduces && d->layout == LAYOUT_OFFSET) {
+        /* every row a buffer of its own, turn 0: node n's slot of row o is label (o + n u) */
+        for (uint32_t o = 0; o < C; o++) {
+            const uint32_t id = buf_take(d);
+            if (!id) return OC_ENOMEM;
+            d->rows[o] = (rowview){id, 0};
+            float *v = d->bufs[id];
+            uint32_t c = o;
+            for (uint32_t n = 0; n < N; n++) {
                 for (uint32_t e = 0; e < FLOATS_PER_CHUNK; e++)
-                    v[e] = contribution(n, c, e);
+                    *v++ = contribution(n, c, e);
+                c += d->u;
+                if (c >= C) c -= C;
             }
+        }
+        return 0;
+    }
+    if (d->reduces) {
+        float *v = d->vals;
+        for (uint32_t n = 0; n < N; n++)
+            for (uint32_t c = 0; c < C; c++)
+                for (uint32_t e = 0; e < FLOATS_PER_CHUNK; e++)
+                    *v++ = contribution(n, c, e);
         return 0;
     }
     for (uint32_t c = 0; c < C; c++) {
@@ -552,13 +581,16 @@ int oc__datacheck_finish(oc__datacheck *d, char *why, size_t len) {
         if (fill(d)) return oc__fail(why, len, OC_ENOMEM, "out of memory in the data check");
     }
     if (d->reduces) {
-        /* The plain sum over all nodes, computed directly from the inputs. */
-        expect = oc__calloc((size_t)C * FLOATS_PER_CHUNK, sizeof(double));
+        /* The plain sum over all nodes, computed directly from the inputs: once a key. */
+        double by_key[CONTRIBUTION_KEYS] = {0};
+        for (uint32_t k = 0; k < CONTRIBUTION_KEYS; k++)
+            for (uint32_t n = 0; n < N; n++)
+                by_key[k] += contribution_of(n, k);
+        expect = oc__malloc_array((size_t)C * FLOATS_PER_CHUNK, sizeof(double));
         if (!expect) return oc__fail(why, len, OC_ENOMEM, "out of memory in the data check");
-        for (uint32_t n = 0; n < N; n++)
-            for (uint32_t c = 0; c < C; c++)
-                for (uint32_t e = 0; e < FLOATS_PER_CHUNK; e++)
-                    expect[(size_t)c * FLOATS_PER_CHUNK + e] += contribution(n, c, e);
+        for (uint32_t c = 0; c < C; c++)
+            for (uint32_t e = 0; e < FLOATS_PER_CHUNK; e++)
+                expect[(size_t)c * FLOATS_PER_CHUNK + e] = by_key[contribution_key(c, e)];
     }
     if (d->layout == LAYOUT_OFFSET && every_node_right(d, expect)) {
         free(expect);
