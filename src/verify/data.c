@@ -430,6 +430,8 @@ static int data_round(oc__sink *self, uint64_t round, const oc__round *r, char *
             memcpy(d->stage + at, d->vals + ((uint64_t)t->src * C + t->first) * FLOATS_PER_CHUNK,
                    n * sizeof(float));
             at += n;
+        } else if (t->count == 1) { /* one label: a word, not a call */
+            stage_words[at++] = d->words[(uint64_t)t->src * C + t->first];
         } else {
             memcpy(stage_words + at, d->words + (uint64_t)t->src * C + t->first,
                    (size_t)t->count * sizeof(uint32_t));
@@ -448,6 +450,8 @@ static int data_round(oc__sink *self, uint64_t round, const oc__round *r, char *
             else
                 memcpy(dst, d->stage + at, n * sizeof(float));
             at += n;
+        } else if (t->count == 1) {
+            d->words[(uint64_t)t->dst * C + t->first] = stage_words[at++];
         } else {
             memcpy(d->words + (uint64_t)t->dst * C + t->first, stage_words + at,
                    (size_t)t->count * sizeof(uint32_t));
