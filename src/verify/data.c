@@ -430,8 +430,10 @@ static int data_round(oc__sink *self, uint64_t round, const oc__round *r, char *
             memcpy(d->stage + at, d->vals + ((uint64_t)t->src * C + t->first) * FLOATS_PER_CHUNK,
                    n * sizeof(float));
             at += n;
-        } else if (t->count == 1) { /* one label: a word, not a call */
-            stage_words[at++] = d->words[(uint64_t)t->src * C + t->first];
+        } else if (t->count <= 2) { /* one or two labels: words, not a call */
+            const uint32_t *from = d->words + (uint64_t)t->src * C + t->first;
+            stage_words[at++] = from[0];
+            if (t->count == 2) stage_words[at++] = from[1];
         } else {
             memcpy(stage_words + at, d->words + (uint64_t)t->src * C + t->first,
                    (size_t)t->count * sizeof(uint32_t));
@@ -450,8 +452,10 @@ static int data_round(oc__sink *self, uint64_t round, const oc__round *r, char *
             else
                 memcpy(dst, d->stage + at, n * sizeof(float));
             at += n;
-        } else if (t->count == 1) {
-            d->words[(uint64_t)t->dst * C + t->first] = stage_words[at++];
+        } else if (t->count <= 2) {
+            uint32_t *to = d->words + (uint64_t)t->dst * C + t->first;
+            to[0] = stage_words[at++];
+            if (t->count == 2) to[1] = stage_words[at++];
         } else {
             memcpy(d->words + (uint64_t)t->dst * C + t->first, stage_words + at,
                    (size_t)t->count * sizeof(uint32_t));
@@ -509,6 +513,26 @@ static int want_sum(const oc__datacheck *d, const double *expect, uint32_t node,
         }
     }
     return 0;
+}
+
+/* Every node holds every label's word: node by node, each node's C words compared with the
+ * labels' words at once (one memcmp a node, in the node-by-node layout), and a node that differs
+ * read slot by slot for the first wrong one, so the message is that of the slot-by-slot check. */
+static int every_word(const oc__datacheck *d, char *why, size_t len) {
+    const uint32_t N = d->spec->nodes, C = d->spec->chunks;
+    uint32_t *want = d->layout == LAYOUT_NODE ? oc__malloc_array(C, sizeof *want) : NULL;
+    if (want)
+        for (uint32_t c = 0; c < C; c++)
+            want[c] = pattern(c);
+    int rc = 0;
+    for (uint32_t n = 0; n < N && !rc; n++) {
+        if (want && !memcmp(d->words + (uint64_t)n * C, want, (size_t)C * sizeof *want))
+            continue;
+        for (uint32_t c = 0; c < C && !rc; c++)
+            rc = want_word(d, n, c, why, len);
+    }
+    free(want);
+    return rc;
 }
 
 /* Whether row o (viewing a buffer) holds, at every node n, label (o + n u) mod C's word
@@ -604,9 +628,7 @@ int oc__datacheck_finish(oc__datacheck *d, char *why, size_t len) {
     case OC_ALLGATHER:
     case OC_GOSSIP:
     case OC_BROADCAST:
-        for (uint32_t n = 0; n < N && !rc; n++)
-            for (uint32_t c = 0; c < C && !rc; c++)
-                rc = want_word(d, n, c, why, len);
+        rc = every_word(d, why, len);
         break;
     case OC_GATHER:
         for (uint32_t c = 0; c < C && !rc; c++)
