@@ -4,20 +4,20 @@
  * any other node by node; both must give the same verdict and name the same node and chunk.
  *
  * The ring all-gather, reduce-scatter and all-reduce (a family a round: node k sends block
- * (k - shift) mod N to k + hop) on N in {2, 3, 5, 7, 12, 16, 31, 64, 97, 100} with blocks of q = 1, 2 and
- * 3 labels, whole and broken ten ways (a round left out, a round twice, a shift off by one, a
- * hop of two, a copy for a reduce, a reduce for a copy, a plain transfer added after the first
- * round, the last round written out as plain transfers with one label wrong, node 0's own block
- * overwritten by a node that does not hold it, node N - 1's own block overwritten the same way in
- * the second copy round, when its row is viewed by another row turned), each run through
- * the data check alone three ways: every round handed over as a family (the offset layout),
- * every round written out as transfers (node by node), and the first round written out, the
- * rest families (node by node, families taken whole there). The return code and the message
- * must be the same in all three. A layout whose rows were turned the wrong way, whose offsets
- * were off by a block, or whose final check skipped a row fails here; so does one whose write
- * into a row reaches the other rows viewing its buffer (SHARED_LOST: node N - 1's block N - 1 is
- * then wrong at node 0 as well, and node order names node 0), or whose final check takes a row
- * for right by a turn that does not put the right words at the right nodes.
+ * (k - shift) mod N to k + hop) on N in {2, 3, 5, 7, 12, 16, 31, 64, 97, 100} with blocks of
+ * q = 1, 2 and 3 labels, whole and broken ten ways (a round left out, a round twice, a shift off by
+ * one, a hop of two, a copy for a reduce, a reduce for a copy, a plain transfer added after the
+ * first round, the last round written out as plain transfers with one label wrong, node 0's own
+ * block overwritten by a node that does not hold it, node N - 1's own block overwritten the same
+ * way in the second copy round, when its row is viewed by another row turned), each run through the
+ * data check alone three ways: every round handed over as a family (the offset layout), every round
+ * written out as transfers (node by node), and the first round written out, the rest families (node
+ * by node, families taken whole there). The return code and the message must be the same in all
+ * three. A layout whose rows were turned the wrong way, whose offsets were off by a block, or whose
+ * final check skipped a row fails here; so does one whose write into a row reaches the other rows
+ * viewing its buffer (SHARED_LOST: node N - 1's block N - 1 is then wrong at node 0 as well, and
+ * node order names node 0), or whose final check takes a row for right by a turn that does not put
+ * the right words at the right nodes.
  */
 #include "check.h"
 #include "core/core.h"
@@ -126,7 +126,9 @@ static outcome run(oc_collective coll, uint32_t N, uint32_t q, int kind, int mod
             with_shared || ((kind == EXTRA || (kind == OWN_LOST && N >= 3)) && i == 1);
         const int as_family = mode == ALL_FAMILIES || (mode == FIRST_PLAIN && i > 0);
         rc = hand(sink, index++, &f, as_family,
-                  with_shared ? &shared : with_extra ? &extra : NULL,
+                  with_shared  ? &shared
+                  : with_extra ? &extra
+                               : NULL,
                   kind == LAST_PLAIN_WRONG && i + 1 == rounds, o.why, sizeof o.why);
     }
     if (!rc) rc = oc__datacheck_finish(d, o.why, sizeof o.why);
@@ -157,8 +159,8 @@ int main(void) {
                         char want[64];
                         snprintf(want, sizeof want, "data check: node %u ", N - 1);
                         CHECK(o[0].rc == OC_EVERIFY && !strncmp(o[0].why, want, strlen(want)),
-                              "%s N=%u q=%u shared lost: rc %d '%s'",
-                              oc_collective_name(colls[c]), N, q, o[0].rc, o[0].why);
+                              "%s N=%u q=%u shared lost: rc %d '%s'", oc_collective_name(colls[c]),
+                              N, q, o[0].rc, o[0].why);
                     }
                     if (kind == WHOLE)
                         CHECK(o[0].rc == 0, "%s N=%u q=%u whole: rc %d '%s'",

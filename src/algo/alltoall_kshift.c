@@ -106,8 +106,7 @@ static int ks_search(const oc__search_in *in, oc__search *s, char *why, size_t l
         if (star && star->k >= 1) {
             /* R - 1 rounds of g shifts and the last of the rest, each ceil(g_r / k) steps */
             const uint64_t last = in->nodes - 1 - (R - 1) * g;
-            const uint64_t steps =
-                (R - 1) * oc__ceil_div(g, star->k) + oc__ceil_div(last, star->k);
+            const uint64_t steps = (R - 1) * oc__ceil_div(g, star->k) + oc__ceil_div(last, star->k);
             b.steps = steps;
             b.time_s = (double)steps * f.step_time;
             b.name = "ceil(g_r / k) steps a round (k streams a processor a step), each a "

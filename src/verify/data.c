@@ -526,8 +526,7 @@ static int every_word(const oc__datacheck *d, char *why, size_t len) {
             want[c] = pattern(c);
     int rc = 0;
     for (uint32_t n = 0; n < N && !rc; n++) {
-        if (want && !memcmp(d->words + (uint64_t)n * C, want, (size_t)C * sizeof *want))
-            continue;
+        if (want && !memcmp(d->words + (uint64_t)n * C, want, (size_t)C * sizeof *want)) continue;
         for (uint32_t c = 0; c < C && !rc; c++)
             rc = want_word(d, n, c, why, len);
     }
