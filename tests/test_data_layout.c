@@ -4,16 +4,20 @@
  * any other node by node; both must give the same verdict and name the same node and chunk.
  *
  * The ring all-gather, reduce-scatter and all-reduce (a family a round: node k sends block
- * (k - shift) mod N to k + hop) on N in {2, 3, 5, 7, 12, 16, 31, 64} with blocks of q = 1, 2 and
- * 3 labels, whole and broken nine ways (a round left out, a round twice, a shift off by one, a
- * hop of two, a copy for a reduce, a reduce for a copy, a plain transfer added after the first
- * round, the last round written out as plain transfers with one label wrong, node 0's own block
- * overwritten by a node that does not hold it), each run through
- * the data check alone three ways: every round handed over as a family (the offset layout),
- * every round written out as transfers (node by node), and the first round written out, the
- * rest families (node by node, families taken whole there). The return code and the message
- * must be the same in all three. A layout whose rows were turned the wrong way, whose offsets
- * were off by a block, or whose final check skipped a row fails here.
+ * (k - shift) mod N to k + hop) on N in {2, 3, 5, 7, 12, 16, 31, 64, 97, 100} with blocks of
+ * q = 1, 2 and 3 labels, whole and broken ten ways (a round left out, a round twice, a shift off by
+ * one, a hop of two, a copy for a reduce, a reduce for a copy, a plain transfer added after the
+ * first round, the last round written out as plain transfers with one label wrong, node 0's own
+ * block overwritten by a node that does not hold it, node N - 1's own block overwritten the same
+ * way in the second copy round, when its row is viewed by another row turned), each run through the
+ * data check alone three ways: every round handed over as a family (the offset layout), every round
+ * written out as transfers (node by node), and the first round written out, the rest families (node
+ * by node, families taken whole there). The return code and the message must be the same in all
+ * three. A layout whose rows were turned the wrong way, whose offsets were off by a block, or whose
+ * final check skipped a row fails here; so does one whose write into a row reaches the other rows
+ * viewing its buffer (SHARED_LOST: node N - 1's block N - 1 is then wrong at node 0 as well, and
+ * node order names node 0), or whose final check takes a row for right by a turn that does not put
+ * the right words at the right nodes.
  */
 #include "check.h"
 #include "core/core.h"
@@ -34,6 +38,7 @@ enum {
     EXTRA,
     LAST_PLAIN_WRONG,
     OWN_LOST,
+    SHARED_LOST,
     KINDS
 };
 enum { ALL_FAMILIES, ALL_PLAIN, FIRST_PLAIN, MODES };
@@ -111,9 +116,19 @@ static outcome run(oc_collective coll, uint32_t N, uint32_t q, int kind, int mod
          * offset 0 alone in the offset layout) */
         const oc__transfer extra = kind == OWN_LOST ? (oc__transfer){2 % N, 0, 0, q, OC_OP_COPY}
                                                     : (oc__transfer){0, N - 1, 0, q, OC_OP_COPY};
-        const int with_extra = (kind == EXTRA || (kind == OWN_LOST && N >= 3)) && i == 1;
+        /* SHARED_LOST: node 1's slots of block N - 1 (not yet whole there) over node N - 1's,
+         * in the second copy round: the row of node N - 1's block N - 1 is then viewed by the
+         * row the first copy round turned it into */
+        const uint32_t second_copy = rs && ag ? N : 1;
+        const oc__transfer shared = {1, N - 1, (N - 1) * q, q, OC_OP_COPY};
+        const int with_shared = kind == SHARED_LOST && N >= 3 && i == second_copy;
+        const int with_extra =
+            with_shared || ((kind == EXTRA || (kind == OWN_LOST && N >= 3)) && i == 1);
         const int as_family = mode == ALL_FAMILIES || (mode == FIRST_PLAIN && i > 0);
-        rc = hand(sink, index++, &f, as_family, with_extra ? &extra : NULL,
+        rc = hand(sink, index++, &f, as_family,
+                  with_shared  ? &shared
+                  : with_extra ? &extra
+                               : NULL,
                   kind == LAST_PLAIN_WRONG && i + 1 == rounds, o.why, sizeof o.why);
     }
     if (!rc) rc = oc__datacheck_finish(d, o.why, sizeof o.why);
@@ -124,7 +139,7 @@ static outcome run(oc_collective coll, uint32_t N, uint32_t q, int kind, int mod
 }
 
 int main(void) {
-    static const uint32_t sizes[] = {2, 3, 5, 7, 12, 16, 31, 64};
+    static const uint32_t sizes[] = {2, 3, 5, 7, 12, 16, 31, 64, 97, 100};
     static const oc_collective colls[] = {OC_ALLGATHER, OC_REDUCESCATTER, OC_ALLREDUCE};
     int fails = 0, passes = 0;
     for (size_t a = 0; a < sizeof sizes / sizeof *sizes; a++)
@@ -140,6 +155,13 @@ int main(void) {
                               "%s N=%u q=%u kind %d: families rc %d '%s', mode %d rc %d '%s'",
                               oc_collective_name(colls[c]), N, q, kind, o[0].rc, o[0].why, m,
                               o[m].rc, o[m].why);
+                    if (kind == SHARED_LOST && N >= 3) { /* node N - 1 alone is wrong */
+                        char want[64];
+                        snprintf(want, sizeof want, "data check: node %u ", N - 1);
+                        CHECK(o[0].rc == OC_EVERIFY && !strncmp(o[0].why, want, strlen(want)),
+                              "%s N=%u q=%u shared lost: rc %d '%s'", oc_collective_name(colls[c]),
+                              N, q, o[0].rc, o[0].why);
+                    }
                     if (kind == WHOLE)
                         CHECK(o[0].rc == 0, "%s N=%u q=%u whole: rc %d '%s'",
                               oc_collective_name(colls[c]), N, q, o[0].rc, o[0].why);

@@ -26,6 +26,18 @@
  * every round does here as its partners are new, the fabric's alpha + reconfiguration, which every
  * round pays as its circuit set is new): time >= rounds x step_fixed. A g above the network's
  * degree maps in more steps or is refused; the search keeps whatever maps. Pins: shifts=g.
+ * On the star (its k read through oc__netcfg_star) the bound is tighter, and proven against the
+ * model's rules (net/star.c: a round's streams packed into steps in which a processor sends and
+ * receives at most k streams; a step lasts D when a filter is retuned in it, plus its largest
+ * stream's messages): a round of g_r shifts gives each processor g_r streams out, so it takes at
+ * least ceil(g_r / k) steps; each of them carries a stream of one chunk (one transfer a pair: the
+ * shifts are distinct mod P), so it lasts at least that chunk's messages; and the stream's
+ * receiver i retunes for it, since it never listened to that sender before (sender i - s, each
+ * shift s in one round only). So steps >= sum over rounds of ceil(g_r / k) and time >= steps x the
+ * step time of one chunk (figures' step_time: D + the chunk's messages x L tau). At N = 1000,
+ * 4 KiB, k = 3 the old bound (rounds x D) let every g be mapped (64 candidates, 6.9 s of CPU);
+ * every g that is not a multiple of k now has a bound above g = k's cost
+ * (tests/test_kshift.c holds every bound against the candidate mapped pinned).
  */
 #include "algo/algos.h"
 #include "algo/alltoall_shift.h"
@@ -84,13 +96,23 @@ static int ks_search(const oc__search_in *in, oc__search *s, char *why, size_t l
     int rc = in->figures(in, in->coll, 1, &f, why, len);
     if (rc) return rc;
     const uint64_t most = in->nodes - 1 < 64 ? in->nodes - 1 : 64;
+    const oc__star_cfg *star = oc__netcfg_star(&f.cfg);
     char v[16];
     for (uint64_t g = 1; g <= most; g++) {
         const uint64_t R = oc__ceil_div(in->nodes - 1, g);
-        const oc__bound b = {.time_s = (double)R * f.step_fixed,
-                             .steps = R,
-                             .name = "ceil((P-1)/g) rounds, each a step's fixed cost",
-                             .transfers = (uint64_t)in->nodes * (in->nodes - 1)};
+        oc__bound b = {.time_s = (double)R * f.step_fixed,
+                       .steps = R,
+                       .name = "ceil((P-1)/g) rounds, each a step's fixed cost",
+                       .transfers = (uint64_t)in->nodes * (in->nodes - 1)};
+        if (star && star->k >= 1) {
+            /* R - 1 rounds of g shifts and the last of the rest, each ceil(g_r / k) steps */
+            const uint64_t last = in->nodes - 1 - (R - 1) * g;
+            const uint64_t steps = (R - 1) * oc__ceil_div(g, star->k) + oc__ceil_div(last, star->k);
+            b.steps = steps;
+            b.time_s = (double)steps * f.step_time;
+            b.name = "ceil(g_r / k) steps a round (k streams a processor a step), each a "
+                     "tuning and one chunk's messages";
+        }
         snprintf(v, sizeof v, "%llu", (unsigned long long)g);
         const char *kv[] = {"shifts", v};
         if ((rc = oc__search_offer(s, &b, 1, kv))) return rc;
