@@ -285,6 +285,42 @@ static void search_all_refused(void) {
     }
 }
 
+/* Parameters the search may not choose at 4096 bytes, pinned so that their counts are held too
+ * (a group's lanes and group rounds, many pieces, the other digraph family, small radices):
+ * the collective, the algorithm and up to two key, value pairs. */
+static const struct {
+    const char *collective, *name, *pins[4];
+} pinned[] = {
+    {"allreduce", "rdg", {"group", "2", "radix", "2"}},
+    {"allreduce", "rdg", {"group", "3", "radix", "3"}},
+    {"allgather", "rdg", {"radix", "3", NULL, NULL}},
+    {"reducescatter", "rdg", {"radix", "5", NULL, NULL}},
+    {"broadcast", "ktree", {"degree", "2", "pieces", "7"}},
+    {"gather", "ktree", {"degree", "1", NULL, NULL}},
+    {"gossip", "kautz", {"degree", "2", "family", "debruijn"}},
+    {"alltoall", "kautz", {"degree", "3", "family", "debruijn"}},
+    {"alltoall", "kautz", {"degree", "1", NULL, NULL}},
+    {NULL, NULL, {NULL, NULL, NULL, NULL}},
+};
+
+static void compare_pinned(const oc__algo *a) {
+    for (size_t i = 0; pinned[i].name; i++) {
+        if (strcmp(pinned[i].name, a->info.name) ||
+            strcmp(pinned[i].collective, oc_collective_name(a->info.collective)))
+            continue;
+        int made = 0;
+        for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+            oc_kv *params = oc_kv_new();
+            for (size_t k = 0; params && k < 4 && pinned[i].pins[k]; k += 2)
+                oc_kv_set(params, pinned[i].pins[k], pinned[i].pins[k + 1]);
+            made += sizes[s] >= 2 && compare_counts(a, sizes[s], params);
+            oc_kv_free(params);
+        }
+        CHECK(made >= 2, "%s %s pinned (%s=%s): planned at only %d of the sizes",
+              pinned[i].collective, pinned[i].name, pinned[i].pins[0], pinned[i].pins[1], made);
+    }
+}
+
 int main(void) {
     for (size_t i = 0; i < oc__algo_count(); i++) {
         const oc__algo *a = oc__algo_at(i);
@@ -301,6 +337,7 @@ int main(void) {
         CHECK(made >= 2, "%s %s: planned at only %d of the sizes",
               oc_collective_name(a->info.collective), a->info.name, made);
         if (some) refused_at_the_edge(a, some);
+        compare_pinned(a);
     }
     search_all_refused();
     return CHECK_SUMMARY();

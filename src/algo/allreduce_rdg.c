@@ -117,6 +117,9 @@ static int rdg_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t
     }
     plan->state = st;
     plan->rounds = nodes < 2 ? 0 : st->tree.rounds + (g > 1 ? 2u : 0u);
+    /* the work (core.h): the tree's transfers in each of the g lanes and the two group rounds'
+     * N (g - 1), each transfer one chunk (a piece, or the whole vector) */
+    plan->spec.units = plan->spec.transfers = transfers;
     return 0;
 }
 

@@ -82,7 +82,7 @@ static int bk_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
     if ((rc = oc__sf_tree(nodes, st->d, &st->parent, &st->depth, &st->height, why, len))) return rc;
     plan->rounds = nodes > 1 ? q + st->height - 1 : 0;
     plan->spec.max_round = nodes;
-    plan->spec.units = transfers;
+    plan->spec.units = plan->spec.transfers = transfers; /* the work (core.h): a chunk a piece */
     char buf[32];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)d);
     rc = oc_kv_set(plan->used, "degree", buf);

@@ -62,12 +62,13 @@ static int gk_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t 
     plan->state = st;
     st->d = (uint32_t)d;
     if ((rc = oc__sf_tree(nodes, st->d, &st->parent, &st->depth, &st->height, why, len))) return rc;
-    uint64_t units = 0;
+    /* the work (core.h): block y climbs depth(y) levels, one transfer of q = 1 chunk each */
+    uint64_t climbs = 0;
     for (uint32_t x = 1; x < nodes; x++)
-        units += st->depth[x];
+        climbs += st->depth[x];
     plan->rounds = st->height;
     plan->spec.max_round = nodes;
-    plan->spec.units = units;
+    plan->spec.units = plan->spec.transfers = climbs;
     char buf[32];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)d);
     return oc_kv_set(plan->used, "degree", buf) ? oc__fail(why, len, OC_ENOMEM, "out of memory")

@@ -159,14 +159,18 @@ int oc__groups_build(uint32_t N, uint32_t r, oc__groups *g, char *why, size_t le
             }
             g->kids[t][i] = nparts;
             uint32_t smallest = n;
+            uint64_t squares = 0;
             for (uint32_t j = 0; j < nparts; j++) {
                 g->size[t - 1][at++] = parts[j];
                 if (parts[j] < smallest) smallest = parts[j];
+                squares += (uint64_t)parts[j] * parts[j];
             }
             uint32_t d = nparts - 1, out = (n - smallest + smallest - 1) / smallest;
             if (out > d) d = out;
             if (d > deg) deg = d;
+            /* oc__groups_level's transfers: each part A to the n - |A| other nodes, |A| blocks */
             g->transfers += (uint64_t)(nparts - 1) * n;
+            g->units += (uint64_t)n * n - squares;
         }
         g->count[t - 1] = at;
         g->degree[t] = deg;
@@ -275,6 +279,10 @@ int oc__groups_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_t
     }
     plan->state = g;
     plan->rounds = g->rounds;
+    /* the work (core.h), counted with the tree: one chunk a block, a reduce-scatter transfer for
+     * each all-gather one */
+    plan->spec.transfers = g->transfers;
+    plan->spec.units = g->units;
     return 0;
 }
 

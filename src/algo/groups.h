@@ -25,7 +25,11 @@ typedef struct oc__groups {
                          node order) */
     uint32_t **kids;  /* kids[t][i], t >= 1: how many level t-1 classes make it */
     uint32_t *degree; /* degree[t], t >= 1: the busiest node's circuits in round t (0: empty) */
+    /* The schedule's transfers, (g - 1) n for every merge of g parts of n nodes, and its
+     * chunk-transfers at one chunk a block, n^2 - the sum of the parts' squares for every merge
+     * (part A hands its |A| blocks to each of the n - |A| others): the plan's work (core.h). */
     uint64_t transfers;
+    uint64_t units;
 } oc__groups;
 
 /* Builds the tree of the fewest levels for N nodes and radix r (2 .. 64): every merge of g <= r

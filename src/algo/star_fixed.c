@@ -78,6 +78,7 @@ typedef struct sf_routes {
     uint32_t *label; /* the labels (a block, or an all-to-all packet) */
     uint64_t entries;
     uint64_t max_round; /* the most entries of one round */
+    uint64_t runs;      /* the transfers: runs of consecutive labels in a bucket (sf_routes_emit) */
 } sf_routes;
 
 static uint32_t arc_head(uint32_t P, uint32_t d, int family, uint32_t u, uint32_t j) {
@@ -300,6 +301,11 @@ static int routes_build(const sf_graph *g, sf_routes *r, int alltoall, route_fn 
             const uint32_t u = (uint32_t)((b % A) / d), v = g->out[b % A];
             r->label[w.fill[b]++] = alltoall ? v * P + u : u;
         }
+    /* the transfers sf_routes_emit will make, counted here where the labels are: a bucket's run
+     * of consecutive labels is one */
+    for (uint64_t b = 0; b < B; b++)
+        for (uint64_t i = r->start[b]; i < r->start[b + 1]; i++)
+            r->runs += i == r->start[b] || r->label[i] != r->label[i - 1] + 1;
 out:
     free(load);
     free(snap);
@@ -512,7 +518,9 @@ int oc__sf_kautz_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32
     if (rc || (rc = oc__plan_work("kautz", nodes, st->r.entries, why, len))) return rc;
     plan->rounds = st->r.rounds;
     plan->spec.max_round = st->r.max_round;
+    /* the work (core.h), read off the routes the plan makes anyway: a label is a chunk (q = 1) */
     plan->spec.units = st->r.entries;
+    plan->spec.transfers = st->r.runs;
     char buf[32];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)d);
     rc = oc_kv_set(plan->used, "degree", buf);
