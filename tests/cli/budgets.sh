@@ -172,9 +172,14 @@ fi
 early 16 60000 "has a round of up to 9003000 transfers" run -c allgather -a optree -n 3001 -p radices=3001 -s 1MiB
 # OpTree with k=1 on 2^20 nodes: one-stage lists at every V in N..2N, each over the search's
 # mapping budget, were all logged (785 MB, past a budget of 64 MiB) before the plan refused the
-# round; the log is held to a quarter of the budget, the whole run to the budget (64 MiB, and
-# some 9 MB of program: 50 MB in a release build, 65 MB above its baseline under ASan's redzones)
-early 64 75000 "offered more than" run -c allgather -a optree -n 1048576 -p k=1 -s 1KiB
+# round. Pinned k=1 now offers the one list V = N (every V gives the same schedule:
+# allgather_optree.c), whose round is refused before it is generated, within the budget
+# (64 MiB, and some 9 MB of program: 65 MB above its baseline under ASan's redzones)
+early 64 75000 "has a round of up to 1099510579200 transfers" run -c allgather -a optree -n 1048576 -p k=1 -s 1KiB
+# the search's log is held to a quarter of the budget: rhd's radix x fold candidates on 65536
+# nodes outgrow 1 MiB (a budget of 4 MiB) and the search stops with one line, not at the
+# model's or the verifier's refusal after it (28 MB resident in a release build)
+early 4 60000 "offered more than" run -c allreduce -a rhd -n 65536 -s 1KiB --no-data-check
 # the bound is no refusal where the rounds fit: two stages on 1000 nodes run at the same budget
 OPTICOLL_MEMORY_BUDGET_MIB=16 run_tool run -c allgather -a optree -n 1000 -p radices=10x100 -s 1MiB
 if [ "$RC" -eq 0 ] && grep -q '^  verified:    yes' "$T/out"; then
