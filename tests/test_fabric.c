@@ -119,7 +119,7 @@ static void test_refused(void) {
     oc__spec spec;
     oc__netrun *run = NULL;
     CHECK(oc__spec_init(&spec, OC_ALLTOALL, 4, 0, 1000, 1, why, sizeof why) == 0, "spec");
-    CHECK(oc__model_fabric.create(&spec, kv, 1, &run, why, sizeof why) == 0, "create");
+    CHECK(oc__model_create(&oc__model_fabric, &spec, kv, 1, &run, why, sizeof why) == 0, "create");
     if (run) {
         oc__sink *sink = oc__model_fabric.sink(run);
         /* 2 circuits of 16 wavelengths on 1 fibre of 16: they share it, 8 each
@@ -131,7 +131,7 @@ static void test_refused(void) {
         run = NULL;
     }
     oc_kv_set(kv, "fibres_between_servers", "0");
-    CHECK(oc__model_fabric.create(&spec, kv, 1, &run, why, sizeof why) == 0, "create");
+    CHECK(oc__model_create(&oc__model_fabric, &spec, kv, 1, &run, why, sizeof why) == 0, "create");
     if (run) {
         oc__sink *sink = oc__model_fabric.sink(run);
         err = sink->round(sink, 7, &r, why, sizeof why);

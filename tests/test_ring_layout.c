@@ -160,7 +160,7 @@ static uint64_t random_case(uint32_t N, uint32_t seed) {
     oc__grid grid;
     int rc = oc__spec_init(&spec, OC_ALLTOALL, N, 0, 4096, 1, why, sizeof why);
     CHECK(rc == 0, "spec: %s", why);
-    rc = oc__model_ring.create(&spec, kv, 1, &run, why, sizeof why);
+    rc = oc__model_create(&oc__model_ring, &spec, kv, 1, &run, why, sizeof why);
     CHECK(rc == 0, "create: %s", why);
     rc = oc__model_ring.observe(run, &k.obs, &grid, why, sizeof why);
     CHECK(rc == 0, "observe: %s", why);

@@ -388,7 +388,7 @@ static int map_round(uint32_t N, const char *w, const sched *s, uint64_t *steps,
     oc_kv *kv = oc_kv_new();
     oc_kv_set(kv, "wavelengths", w);
     oc__netrun *net = NULL;
-    int rc = oc__model_ring.create(&spec, kv, 1, &net, why, len);
+    int rc = oc__model_create(&oc__model_ring, &spec, kv, 1, &net, why, len);
     oc__sink *sink = net ? oc__model_ring.sink(net) : NULL;
     for (size_t i = 0; i < s->n && !rc; i++)
         rc = sink->round(sink, i, &s->rounds[i], why, len);

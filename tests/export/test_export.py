@@ -245,8 +245,18 @@ def main():
             rt = ["--runtime", "rccl"] if coll in ("gather", "scatter") else []
             rc, _, err = run("export", *args, "--format", "msccl", *rt, "-o", mpath)
             if check(rc == 0, tag + ": export msccl", err):
+                # MSCCL keeps no rounds: the re-import puts a transfer at its depth in the
+                # waits, so rdg's sends of blocks a node holds from the start (its later merges)
+                # come forward into round 0, where the fabric's MZI degree refuses them. The
+                # file still verifies; only that refusal, and no other, is allowed in mapping.
+                ahead = name == "rdg" and net == "fabric"
                 check_msccl(mpath, tag, ["-t", net, *only_net(net_args(name, net, n))]
-                            if done == 1 else None)
+                            if done == 1 and not ahead else None)
+                if ahead:
+                    rc, _, err = run("verify", mpath, "-t", net)
+                    check(rc == 0 or (rc == 1 and "MZI switch holds" in err),
+                          tag + ": msccl re-import maps, or only its merged rounds pass the "
+                          "MZI degree", err)
         check(done == 2, "%s %s: ran at two node counts" % (coll, name))
         # every other network it runs on: timeline and utilisation at one N
         for other in nets:
