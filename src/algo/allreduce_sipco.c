@@ -35,6 +35,7 @@
  * r^l = N is mapped and the fastest kept).
  */
 #include "algo/algos.h"
+#include "core/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,10 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     if (!s) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     p->state = s;
     p->spec.window_skips = 1; /* level() makes only a verifier shard's transfers */
+    if (l == 1) {
+        p->spec.digit_levels = 1;
+        p->spec.digit_radix[0] = nodes;
+    }
     *s = (sipco){.N = nodes, .r = (uint32_t)r, .l = l};
     s->pw[0] = 1;
     for (uint32_t i = 0; i < l; i++) s->pw[i + 1] = s->pw[i] * s->r;
@@ -110,6 +115,40 @@ static uint32_t digit(const sipco *s, uint32_t x, uint32_t d) {
     return (x / s->pw[d]) % s->r;
 }
 
+/* Level p written whole (an emitter without a window: the search's candidates and the cost
+ * pass): the same transfers in the same order as level()'s loop below, written in place for the
+ * whole round at once (oc__emit_many: one buffer of N l (r - 1) transfers, not one call and a
+ * doubling buffer a transfer), the receivers and labels stepped along the digit instead of
+ * multiplied out. Every label range is inside the l N labels by construction (a range of span
+ * chunks at prefix + v span, v < r, within part j's N). At N = 4096 (r = 4096) a level is 16.7 M
+ * transfers, made for every search candidate and the final run's passes. */
+static int level_whole(const sipco *s, oc__emit *e, uint32_t p, int halving) {
+    const uint32_t r = s->r, l = s->l, N = s->N, span = s->pw[l - 1 - p];
+    const uint32_t op = (uint32_t)(halving ? OC_OP_REDUCE : OC_OP_COPY);
+    oc__transfer *out;
+    int rc = oc__emit_many(e, (size_t)N * l * (r - 1), &out);
+    if (rc) return rc;
+    for (uint32_t x = 0; x < N; x++)
+        for (uint32_t j = 0; j < l; j++) {
+            /* a round of millions of transfers: a stop is heard inside it (as oc__emit_transfer
+             * ticks once a transfer, here once a sender's r - 1) */
+            if (oc__stop_tick())
+                return oc__fail(e->why, e->whylen, OC_ECANCELED, "cancelled inside round %llu",
+                                (unsigned long long)e->rounds + 1);
+            uint32_t prefix = 0;
+            for (uint32_t i = 0; i < p; i++) prefix += digit(s, x, (j + i) % l) * s->pw[l - 1 - i];
+            const uint32_t d = (j + p) % l, xd = digit(s, x, d), step = s->pw[d];
+            const uint32_t base = j * N + prefix, own = base + xd * span;
+            uint32_t y = x - xd * step; /* the peer of digit 0; v's is y + v step, in range */
+            uint32_t first = base;
+            for (uint32_t v = 0; v < r; v++, y += step, first += span) {
+                if (v == xd) continue;
+                *out++ = (oc__transfer){x, y, halving ? first : own, span, op};
+            }
+        }
+    return oc__emit_round(e);
+}
+
 /* Level p of every part in one round: GPU x sends to each peer y along part j's dimension
  * d = (j+p) mod l the range whose first p digits are x's and whose digit p is y's (halving) or
  * x's own (doubling).
@@ -123,26 +162,25 @@ static uint32_t digit(const sipco *s, uint32_t x, uint32_t d) {
  * 1), 33.5 M transfers) the shards' generating was half of the verified run's time. */
 static int level(const sipco *s, oc__emit *e, uint32_t p, int halving) {
     const uint32_t r = s->r, l = s->l, span = s->pw[l - 1 - p];
+    if (!e->windowed) return level_whole(s, e, p, halving);
+    const uint64_t lo = e->win_lo, hi = e->win_hi;
     for (uint32_t x = 0; x < s->N; x++)
         for (uint32_t j = 0; j < l; j++) {
             uint32_t prefix = 0;
             for (uint32_t i = 0; i < p; i++) prefix += digit(s, x, (j + i) % l) * s->pw[l - 1 - i];
             const uint32_t d = (j + p) % l, xd = digit(s, x, d);
             uint32_t va = 0, vb = r; /* the digits whose transfers are made */
-            if (e->windowed) {
-                const uint64_t base = (uint64_t)j * s->N + prefix, lo = e->win_lo, hi = e->win_hi;
-                if (halving) {
-                    const uint64_t from = lo > base ? (lo - base) / span : 0;
-                    const uint64_t to = hi > base ? oc__ceil_div(hi - base, span) : 0;
-                    va = (uint32_t)(from < r ? from : r);
-                    vb = (uint32_t)(to < r ? to : r);
-                    if (vb < va) vb = va;
-                } else if (base + (uint64_t)xd * span >= hi ||
-                           base + (uint64_t)(xd + 1) * span <= lo) {
-                    va = vb = r;
-                }
-                oc__emit_skip(e, va - (xd < va));
+            const uint64_t base = (uint64_t)j * s->N + prefix;
+            if (halving) {
+                const uint64_t from = lo > base ? (lo - base) / span : 0;
+                const uint64_t to = hi > base ? oc__ceil_div(hi - base, span) : 0;
+                va = (uint32_t)(from < r ? from : r);
+                vb = (uint32_t)(to < r ? to : r);
+                if (vb < va) vb = va;
+            } else if (base + (uint64_t)xd * span >= hi || base + (uint64_t)(xd + 1) * span <= lo) {
+                va = vb = r;
             }
+            oc__emit_skip(e, va - (xd < va));
             for (uint32_t v = va; v < vb; v++) {
                 if (v == xd) continue;
                 const uint32_t y = x + (v - xd) * s->pw[d]; /* wraps back in range */
@@ -151,7 +189,7 @@ static int level(const sipco *s, oc__emit *e, uint32_t p, int halving) {
                                            span);
                 if (rc) return rc;
             }
-            if (e->windowed) oc__emit_skip(e, (r - vb) - (xd >= vb));
+            oc__emit_skip(e, (r - vb) - (xd >= vb));
         }
     return oc__emit_round(e);
 }
