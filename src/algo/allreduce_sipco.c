@@ -33,6 +33,16 @@
  * fabric's mzi_degree must hold l (r-1) circuits (the model refuses otherwise). The schedule is
  * generic, so it also runs on the ring, the switch and the fat-tree (closed forms below). Parameters: r (the SiPAC radix; unset: every r with
  * r^l = N is mapped and the fastest kept).
+ *
+ * At scale. With l = 1 (r = N: the all-to-all reduce-scatter, then the all-to-all all-gather; the
+ * winner of `compare -c allreduce -t ring -n 4096 -s 4MiB`) the labels are the nodes' one digit of
+ * radix N, and adding any x to every node and label (mod N) leaves both rounds as they are (x
+ * sends label y to y; y sends label y to x): the plan states it (oc__spec.digit_*), and the
+ * verifier holds node 0's N cells instead of N x N (verify.c, "Digit orbit reductions": it checks
+ * every round's symmetry itself and writes the cells out at the first round without it). At
+ * l > 1 the l N labels are not one digit's: nothing is stated. A level without a chunk window
+ * (the search's candidates, the final run's cost pass) is written in place whole (level_whole);
+ * tests/test_sipco_orbit.c holds it to the definition above, transfer for transfer.
  */
 #include "algo/algos.h"
 #include "core/progress.h"
@@ -90,7 +100,7 @@ static int plan(oc__plan *p, oc_collective coll, uint32_t nodes, uint32_t root, 
     if (!s) return oc__fail(why, len, OC_ENOMEM, "out of memory");
     p->state = s;
     p->spec.window_skips = 1; /* level() makes only a verifier shard's transfers */
-    if (l == 1) {
+    if (l == 1) { /* the all-to-all's symmetry (the essay, "At scale") */
         p->spec.digit_levels = 1;
         p->spec.digit_radix[0] = nodes;
     }
