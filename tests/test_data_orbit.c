@@ -30,6 +30,13 @@
  * its sums are of small integers, exact in any order (the data.c essay).
  * Last, the orbit alone (the N x C state past the budget): a whole schedule is checked to the end
  * (no skip), a broken invariant one fails, and an ASYM one says it was skipped (no verdict).
+ *
+ * The digit orbit (an all-reduce stating oc__spec.digit_*, rhd's): mixed-radix recursive halving
+ * then doubling written out here (level p: node z sends the aligned block of its labels with digit
+ * p = j to the node whose digit p is j), radices 2, 3, 5, 7, 2x2x3 and 4x5x5 (N = 2 .. 100), whole
+ * and broken the same ways (SHIFT: the block of digit j + 1 sent to the node of digit j), with the
+ * orbit and without: the same verdicts and messages, every round of a whole or invariantly broken
+ * schedule taken in the orbit, every broken one caught.
  */
 #include "check.h"
 #include "core/core.h"
@@ -146,7 +153,97 @@ static outcome run(oc_collective coll, uint32_t N, uint32_t q, int shape, int ki
     return o;
 }
 
+/* Mixed-radix rhd all-reduce on prod(radix) nodes, broken by `kind` in its middle reduce level. */
+static outcome run_digits(const uint32_t *radix, uint32_t k, int kind, int orbit_off) {
+    outcome o;
+    memset(&o, 0, sizeof o);
+    uint32_t w[33] = {1};
+    for (uint32_t p = 0; p < k; p++)
+        w[p + 1] = w[p] * radix[p];
+    const uint32_t N = w[k];
+    oc__spec spec;
+    if (oc__spec_init(&spec, OC_ALLREDUCE, N, 0, (uint64_t)N * 64, N, o.why, sizeof o.why)) {
+        o.rc = -1000;
+        return o;
+    }
+    spec.digit_levels = k;
+    for (uint32_t p = 0; p < k; p++)
+        spec.digit_radix[p] = radix[p];
+    oc__datacheck *d = NULL;
+    o.rc = oc__datacheck_new(&spec, UINT64_C(1) << 30, &d, o.why, sizeof o.why);
+    if (o.rc || !d) {
+        if (!o.rc) o.rc = -1001;
+        oc__spec_free(&spec);
+        return o;
+    }
+    oc__datacheck_orbit_off(d, orbit_off);
+    oc__sink *sink = oc__datacheck_sink(d);
+    sink->next = NULL;
+    int rc = 0;
+    uint64_t index = 0;
+    /* levels: reduce p = k - 1 .. 0, then copy p = 0 .. k - 1; the broken one is reduce k / 2 */
+    for (uint32_t L = 0; L < 2 * k && !rc; L++) {
+        const int reduce = L < k;
+        const uint32_t p = reduce ? k - 1 - L : L - k;
+        const int here = reduce && p == k / 2;
+        if (kind == SKIP && here) continue;
+        for (int again = 0; again <= (kind == TWICE && here) && !rc; again++) {
+            oc__round r;
+            memset(&r, 0, sizeof r);
+            for (uint32_t z = 0; z < N && !rc; z++) {
+                const uint32_t zp = z / w[p] % radix[p], above = z / w[p + 1] * w[p + 1];
+                for (uint32_t j = 0; j < radix[p] && !rc; j++) {
+                    if (j == zp) continue;
+                    const uint32_t to = z + (j - zp) * w[p]; /* z with digit p = j (may wrap down) */
+                    /* reduce: the labels with digits above p as z's and digit p = j; copy: z's
+                     * block, digits p and above as z's */
+                    uint32_t block = reduce ? j : zp;
+                    if (kind == SHIFT && here) block = (block + 1) % radix[p];
+                    uint32_t first = above + block * w[p];
+                    if (kind == ASYM && here && z == N / 2) first = above + zp * w[p];
+                    oc__op op = reduce && !(kind == OPSWAP && here) ? OC_OP_REDUCE : OC_OP_COPY;
+                    rc = oc__round_push(&r, z, to, op, first, w[p]);
+                }
+            }
+            if (!rc) rc = sink->round(sink, index++, &r, o.why, sizeof o.why);
+            oc__round_free(&r);
+        }
+    }
+    if (!rc) rc = oc__datacheck_finish(d, o.why, sizeof o.why);
+    o.rc = rc;
+    o.rounds = index;
+    o.orbit_rounds = oc__datacheck_orbit_rounds(d);
+    oc__datacheck_free(d);
+    oc__spec_free(&spec);
+    return o;
+}
+
+static void digits(void) {
+    static const uint32_t radices[][3] = {{2}, {3}, {5}, {7}, {2, 2, 3}, {4, 5, 5}};
+    static const uint32_t levels[] = {1, 1, 1, 1, 3, 3};
+    for (size_t a = 0; a < sizeof levels / sizeof *levels; a++)
+        for (int kind = 0; kind < KINDS; kind++) {
+            const outcome on = run_digits(radices[a], levels[a], kind, 0);
+            const outcome off = run_digits(radices[a], levels[a], kind, 1);
+            const char *kn = kind_name[kind];
+            CHECK(on.rc == off.rc && !strcmp(on.why, off.why),
+                  "digits %zu %s: orbit rc %d '%s', off rc %d '%s'", a, kn, on.rc, on.why, off.rc,
+                  off.why);
+            CHECK(off.orbit_rounds == 0, "digits %zu %s: off took %llu", a, kn,
+                  (unsigned long long)off.orbit_rounds);
+            if (kind == WHOLE)
+                CHECK(on.rc == 0, "digits %zu whole: rc %d '%s'", a, on.rc, on.why);
+            else
+                CHECK(on.rc == OC_EVERIFY && !strncmp(on.why, "data check: node ", 17),
+                      "digits %zu %s not caught: rc %d '%s'", a, kn, on.rc, on.why);
+            CHECK(kind == ASYM ? on.orbit_rounds < on.rounds : on.orbit_rounds == on.rounds,
+                  "digits %zu %s: %llu of %llu rounds in the orbit", a, kn,
+                  (unsigned long long)on.orbit_rounds, (unsigned long long)on.rounds);
+        }
+}
+
 int main(void) {
+    digits();
     static const uint32_t sizes[] = {1, 2, 3, 5, 7, 12, 100};
     static const oc_collective colls[] = {OC_ALLGATHER, OC_REDUCESCATTER, OC_ALLREDUCE};
     const uint64_t big = UINT64_C(1) << 30;

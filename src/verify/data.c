@@ -75,7 +75,14 @@ struct oc__datacheck {
     int reduces;
     uint32_t F;       /* 32-bit elements a slot: 1 word, or FLOATS_PER_CHUNK floats */
     uint32_t u;       /* C / N when N divides C (the contributions are then rho's), else 0 */
-    int orbit_start;  /* the start and the required end are invariant under rho */
+    int orbit_start;  /* the start and the required end are invariant under the group */
+    /* The digit group instead of rho (an all-reduce stating oc__spec.digit_*, C = N): dk digits
+     * of radices dr[], place values dw[] (the essay, "The digit orbit"). */
+    uint32_t dk, dr[32], dw[33];
+    uint32_t *dst_of0;   /* a round's node-0 transfers by receiver (their index + 1), N */
+    oc__transfer *t0;    /* a round's node-0 transfers */
+    unsigned char *seen; /* the (sender, node-0 transfer) pairs a round has */
+    size_t t0_cap, seen_cap;
     int plain_fits;   /* the N x C state fits the check's budget */
     uint64_t budget;  /* the check's budget, bytes (the lower of the caller's and the library's) */
     int orbit_off;    /* a test's: never the orbit state */
@@ -121,8 +128,20 @@ static float contribution_of(uint32_t node, uint32_t key) {
     return (float)(((uint64_t)node * 31u + key) % CONTRIBUTION_VALUES + 1u);
 }
 
-/* (c - n u) mod C: node n's label c relative to node n (n u < C). */
+/* a - b digit by digit, without borrows (a, b < N). */
+static uint32_t dsub(const oc__datacheck *d, uint32_t a, uint32_t b) {
+    uint32_t out = 0;
+    for (uint32_t p = 0; p < d->dk; p++) {
+        const uint32_t x = a / d->dw[p] % d->dr[p], y = b / d->dw[p] % d->dr[p];
+        out += (x >= y ? x - y : x + d->dr[p] - y) * d->dw[p];
+    }
+    return out;
+}
+
+/* Node n's label c relative to node n: (c - n u) mod C under rho (n u < C), c - n digit by
+ * digit under the digit group. */
 static uint32_t rel_of(const oc__datacheck *d, uint32_t n, uint32_t c) {
+    if (d->dk) return dsub(d, c, n);
     const uint64_t back = (uint64_t)n * d->u;
     return (uint32_t)(c >= back ? c - back : c + d->spec->chunks - back);
 }
@@ -222,11 +241,12 @@ static int write_out(oc__datacheck *d) {
         uint32_t r = rel_of(d, n, 0);
         for (uint32_t c = 0; c < C; c++) {
             const size_t at = (size_t)n * C + c;
+            if (d->dk) r = rel_of(d, n, c);
             if (d->reduces)
                 memcpy((float *)all + at * F, d->vals + (size_t)r * F, F * sizeof(float));
             else
                 ((uint32_t *)all)[at] = carried(d->words[r], r, c);
-            if (++r == C) r = 0;
+            if (++r == C) r = 0; /* rho's relative labels run on with c */
         }
     }
     if (d->reduces) {
@@ -283,6 +303,50 @@ static int plain_invariant(const oc__datacheck *d, const oc__round *r) {
     return 1;
 }
 
+/* Whether the plain round r is invariant under the digit group: it is node 0's transfers moved
+ * by every tau_x (the essay's test: node 0's transfers have distinct receivers and carry aligned
+ * blocks; each transfer moved back by its sender is one of them, no (sender, one of them) pair
+ * twice, N times as many transfers as node 0 has). */
+static int digit_invariant(oc__datacheck *d, const oc__round *r) {
+    const uint32_t N = d->spec->nodes;
+    const size_t n = r->count;
+    const oc__transfer *x = r->xfers;
+    size_t n0 = 0;
+    int ok = 1;
+    for (size_t i = 0; i < n && ok; i++) {
+        const oc__transfer *t = &x[i];
+        if (t->src) continue;
+        uint32_t q = 0;
+        while (q < d->dk && d->dw[q] < t->count)
+            q++;
+        ok = d->dw[q] == t->count && t->first % t->count == 0 && !d->dst_of0[t->dst] &&
+             !oc__grow((void **)&d->t0, &d->t0_cap, n0 + 1, sizeof *d->t0);
+        if (!ok) break;
+        d->t0[n0++] = *t;
+        d->dst_of0[t->dst] = (uint32_t)n0;
+    }
+    ok = ok && n0 && n == (uint64_t)n0 * N &&
+         !oc__grow((void **)&d->seen, &d->seen_cap, n, sizeof *d->seen);
+    if (ok) memset(d->seen, 0, n);
+    for (size_t i = 0; i < n && ok; i++) {
+        const oc__transfer *t = &x[i];
+        const uint32_t j = d->dst_of0[dsub(d, t->dst, t->src)];
+        if (!j) {
+            ok = 0;
+            break;
+        }
+        const oc__transfer *b = &d->t0[j - 1];
+        const uint32_t back = dsub(d, t->first, t->src);
+        unsigned char *mark = &d->seen[(size_t)t->src * n0 + (j - 1)];
+        ok = t->count == b->count && t->op == b->op && t->first % t->count == 0 &&
+             back - back % t->count == b->first && !*mark;
+        *mark = 1;
+    }
+    for (size_t k = 0; k < n0; k++)
+        d->dst_of0[d->t0[k].dst] = 0;
+    return ok;
+}
+
 /* Reads (into the staging) then writes node 0's slots by the transfers into it, each sender's
  * slot of label c being node 0's of label (c - src u) mod C. 0 or an error. */
 static int orbit_apply(oc__datacheck *d, uint64_t round, const oc__transfer *in, size_t nin,
@@ -306,6 +370,7 @@ static int orbit_apply(oc__datacheck *d, uint64_t round, const oc__transfer *in,
         const oc__transfer *t = &in[i];
         uint32_t r = rel_of(d, t->src, t->first);
         for (uint32_t c = t->first; c < t->first + t->count; c++) {
+            if (d->dk) r = rel_of(d, t->src, c);
             if (d->reduces) {
                 memcpy(d->stage + at, d->vals + (size_t)r * F, F * sizeof(float));
                 at += F;
@@ -343,7 +408,8 @@ static int orbit_round(oc__datacheck *d, uint64_t round, const oc__round *r, cha
     if (d->orbit_off) return 0;
     if (r->is_family) {
         const oc__family *f = &r->family;
-        if (f->n == N && f->first == 0 && f->width == d->u && f->hop < N && f->shift < N) {
+        if (!d->dk && f->n == N && f->first == 0 && f->width == d->u && f->hop < N &&
+            f->shift < N) {
             /* the one transfer into node 0: from node -hop */
             const oc__transfer t = oc__family_at(f, f->hop ? N - f->hop : 0);
             *rc = orbit_apply(d, round, &t, 1, why, len);
@@ -356,7 +422,7 @@ static int orbit_round(oc__datacheck *d, uint64_t round, const oc__round *r, cha
         }
     }
     if ((*rc = out_of_range(d, round, r, why, len))) return 1;
-    if (!plain_invariant(d, r)) return 0;
+    if (!(d->dk ? digit_invariant(d, r) : plain_invariant(d, r))) return 0;
     size_t nin = 0;
     for (size_t i = 0; i < r->count; i++)
         if (r->xfers[i].dst == 0) {
@@ -521,6 +587,23 @@ int oc__datacheck_new(const oc__spec *s, uint64_t budget, oc__datacheck **out, c
     d->F = reduces ? FLOATS_PER_CHUNK : 1;
     d->u = s->nodes && s->chunks % s->nodes == 0 ? s->chunks / s->nodes : 0;
     d->orbit_start = sym;
+    /* the digit group, when the spec states one the check can use (an all-reduce of C = N) */
+    uint64_t prod = 1;
+    for (uint32_t p = 0; p < s->digit_levels && p < 32; p++)
+        prod = s->digit_radix[p] >= 2 && prod <= s->nodes ? prod * s->digit_radix[p] : 0;
+    if (s->coll == OC_ALLREDUCE && s->digit_levels >= 1 && s->digit_levels <= 32 &&
+        prod == s->nodes && s->chunks == s->nodes) {
+        if (!(d->dst_of0 = oc__calloc(s->nodes, sizeof *d->dst_of0))) {
+            free(d);
+            return oc__fail(why, len, OC_ENOMEM, "out of memory");
+        }
+        d->dk = s->digit_levels;
+        d->dw[0] = 1;
+        for (uint32_t p = 0; p < d->dk; p++) {
+            d->dr[p] = s->digit_radix[p];
+            d->dw[p + 1] = d->dw[p] * d->dr[p];
+        }
+    }
     d->plain_fits = plain <= cap;
     d->budget = cap;
     *out = d;
@@ -683,6 +766,9 @@ void oc__datacheck_free(oc__datacheck *d) {
     free(d->vals);
     free(d->stage);
     free(d->in);
+    free(d->dst_of0);
+    free(d->t0);
+    free(d->seen);
     oc__round_free(&d->flat);
     free(d);
 }
