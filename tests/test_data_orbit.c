@@ -9,6 +9,8 @@
  *     (k - shift) to k + 1), and the same rounds written out as transfers (rotation rounds);
  *   - the same rounds with each node's block sent as two transfers (its first label, the rest;
  *     q = 3): pieces of 2 N, each transfer's image two further on;
+ *   - the same rounds with the nodes in reverse order (no piece: the test by node 0's transfers
+ *     moved, in any order, SiPCO's rounds' case);
  *   - the bidirectional ring all-gather (each round every node sends to k + 1 and k - 1), its
  *     transfers interleaved (a piece of 2 N) or one direction after the other (two pieces of N),
  *     the circulant all-gather's shape.
@@ -48,7 +50,7 @@
 
 enum { WHOLE, TWICE, SKIP, SHIFT, OPSWAP, ASYM, KINDS };
 static const char *const kind_name[] = {"whole", "twice", "skip", "shift", "opswap", "asym"};
-enum { SHAPE_RING, SHAPE_HALVES, SHAPE_BIDI_MIXED, SHAPE_BIDI_SPLIT, SHAPES };
+enum { SHAPE_RING, SHAPE_HALVES, SHAPE_REVERSED, SHAPE_BIDI_MIXED, SHAPE_BIDI_SPLIT, SHAPES };
 enum { AS_FAMILIES, AS_TRANSFERS, ORBIT_OFF, WAYS };
 
 typedef struct outcome {
@@ -79,8 +81,9 @@ static int step(oc__sink *sink, uint64_t index, uint32_t N, uint32_t q, int shap
     int rc = 0;
     /* forward transfers of node k, then (bidirectional) backward ones */
     for (uint32_t pass = 0; pass < (shape == SHAPE_BIDI_SPLIT ? 2u : 1u) && !rc; pass++)
-        for (uint32_t k = 0; k < N && !rc; k++) {
-            const int fwd = shape == SHAPE_RING || shape == SHAPE_BIDI_MIXED || pass == 0;
+        for (uint32_t kk = 0; kk < N && !rc; kk++) {
+            const uint32_t k = shape == SHAPE_REVERSED ? N - 1 - kk : kk;
+            const int fwd = shape < SHAPE_BIDI_MIXED || shape == SHAPE_BIDI_MIXED || pass == 0;
             const int bwd = (shape == SHAPE_BIDI_MIXED || (shape == SHAPE_BIDI_SPLIT && pass == 1));
             if (fwd) {
                 uint32_t b = (k + N - back) % N;

@@ -303,11 +303,15 @@ static int plain_invariant(const oc__datacheck *d, const oc__round *r) {
     return 1;
 }
 
-/* Whether the plain round r is invariant under the digit group: it is node 0's transfers moved
- * by every tau_x (the essay's test: node 0's transfers have distinct receivers and carry aligned
- * blocks; each transfer moved back by its sender is one of them, no (sender, one of them) pair
- * twice, N times as many transfers as node 0 has). */
-static int digit_invariant(oc__datacheck *d, const oc__round *r) {
+/* Whether the plain round r is node 0's transfers moved by every element of the group (rho^n, or
+ * the digit group's tau_x), in any order: node 0's transfers have distinct receivers (and, under
+ * the digit group, carry aligned blocks: w_q labels at a multiple of w_q, which tau_x moves to
+ * aligned blocks); every transfer moved back by its sender is one of them (same op, count and
+ * labels: under tau_x the aligned block of its first label moved back); no (sender, one of them)
+ * pair comes twice; and there are N times as many transfers as node 0 has. Then the round is
+ * exactly the union of node 0's moved by the N elements, a multiset the group maps onto itself
+ * (SiPCO's rounds, node by node in receiver order, which the pieces' test does not see). */
+static int group_invariant(oc__datacheck *d, const oc__round *r) {
     const uint32_t N = d->spec->nodes;
     const size_t n = r->count;
     const oc__transfer *x = r->xfers;
@@ -319,8 +323,8 @@ static int digit_invariant(oc__datacheck *d, const oc__round *r) {
         uint32_t q = 0;
         while (q < d->dk && d->dw[q] < t->count)
             q++;
-        ok = d->dw[q] == t->count && t->first % t->count == 0 && !d->dst_of0[t->dst] &&
-             !oc__grow((void **)&d->t0, &d->t0_cap, n0 + 1, sizeof *d->t0);
+        ok = (!d->dk || (d->dw[q] == t->count && t->first % t->count == 0)) &&
+             !d->dst_of0[t->dst] && !oc__grow((void **)&d->t0, &d->t0_cap, n0 + 1, sizeof *d->t0);
         if (!ok) break;
         d->t0[n0++] = *t;
         d->dst_of0[t->dst] = (uint32_t)n0;
@@ -330,16 +334,20 @@ static int digit_invariant(oc__datacheck *d, const oc__round *r) {
     if (ok) memset(d->seen, 0, n);
     for (size_t i = 0; i < n && ok; i++) {
         const oc__transfer *t = &x[i];
-        const uint32_t j = d->dst_of0[dsub(d, t->dst, t->src)];
+        const uint32_t to = d->dk                 ? dsub(d, t->dst, t->src)
+                            : t->dst >= t->src ? t->dst - t->src
+                                               : t->dst + (N - t->src);
+        const uint32_t j = d->dst_of0[to];
         if (!j) {
             ok = 0;
             break;
         }
         const oc__transfer *b = &d->t0[j - 1];
-        const uint32_t back = dsub(d, t->first, t->src);
+        const uint32_t back = rel_of(d, t->src, t->first);
+        const int labels = d->dk ? t->first % t->count == 0 && back - back % t->count == b->first
+                                 : back == b->first;
         unsigned char *mark = &d->seen[(size_t)t->src * n0 + (j - 1)];
-        ok = t->count == b->count && t->op == b->op && t->first % t->count == 0 &&
-             back - back % t->count == b->first && !*mark;
+        ok = t->count == b->count && t->op == b->op && labels && !*mark;
         *mark = 1;
     }
     for (size_t k = 0; k < n0; k++)
@@ -422,7 +430,8 @@ static int orbit_round(oc__datacheck *d, uint64_t round, const oc__round *r, cha
         }
     }
     if ((*rc = out_of_range(d, round, r, why, len))) return 1;
-    if (!(d->dk ? digit_invariant(d, r) : plain_invariant(d, r))) return 0;
+    if (!(d->dk ? group_invariant(d, r) : plain_invariant(d, r) || group_invariant(d, r)))
+        return 0;
     size_t nin = 0;
     for (size_t i = 0; i < r->count; i++)
         if (r->xfers[i].dst == 0) {
@@ -591,12 +600,12 @@ int oc__datacheck_new(const oc__spec *s, uint64_t budget, oc__datacheck **out, c
     uint64_t prod = 1;
     for (uint32_t p = 0; p < s->digit_levels && p < 32; p++)
         prod = s->digit_radix[p] >= 2 && prod <= s->nodes ? prod * s->digit_radix[p] : 0;
+    if (sym && !(d->dst_of0 = oc__calloc(s->nodes, sizeof *d->dst_of0))) {
+        free(d);
+        return oc__fail(why, len, OC_ENOMEM, "out of memory");
+    }
     if (s->coll == OC_ALLREDUCE && s->digit_levels >= 1 && s->digit_levels <= 32 &&
         prod == s->nodes && s->chunks == s->nodes) {
-        if (!(d->dst_of0 = oc__calloc(s->nodes, sizeof *d->dst_of0))) {
-            free(d);
-            return oc__fail(why, len, OC_ENOMEM, "out of memory");
-        }
         d->dk = s->digit_levels;
         d->dw[0] = 1;
         for (uint32_t p = 0; p < d->dk; p++) {
