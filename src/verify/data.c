@@ -30,7 +30,8 @@
  * plain round of consecutive pieces, piece p being N k transfers of which the one k further on is
  * always this one moved by rho (the circulant all-gather's rounds, block by block; the test is the
  * verifier's "rotation rounds", written again here: the piece is then {rho^j(b) : b one of its
- * first k transfers, j < N}, rho^N being the identity). The start is invariant too when
+ * first k transfers, j < N}, rho^N being the identity), or in any order, the round being node 0's
+ * transfers moved by every rho^n (group_invariant; SiPCO's rounds). The start is invariant too when
  *   - reductions: node n's contribution to element e of chunk c depends on n and c only through
  *     the relative label r = (c - n u) mod C (contribution_rel below), and
  *   - all-gather, gossip: block b + 1 starts at node block_node(b) + 1 (the identity does), so
@@ -51,12 +52,22 @@
  * orbit state would not, the check runs in the orbit alone; at a round that is not invariant it
  * stops and says it was skipped (oc__datacheck_skipped), never half a verdict.
  *
+ * The digit orbit. An all-reduce that states a mixed-radix symmetry (oc__spec.digit_*, rhd's with
+ * P = N; C = N) is run the same way under the digit group instead of rho: tau_x adds x to every
+ * node and label digit by digit without carries, a level of radix r_p exchanges aligned blocks
+ * along digit p, and a round is invariant when it is node 0's transfers (distinct receivers,
+ * aligned blocks: w_q labels at a multiple of w_q) moved by every tau_x (the verifier's "Digit
+ * orbit reductions" test, written again here). Contributions then depend on c - n digit by digit,
+ * the relative label; a sender's slot c is node 0's slot c - src. The expected sum of a chunk is
+ * then the sum of every relative label's contribution, as under rho with u = 1.
+ *
  * The final check reads node 0's slots (each node's are node 0's moved, so all are right iff node
  * 0's are); where one is wrong, it looks again in node order through the orbit, so that the
  * message names the same node and chunk as the plain state would (tests/test_data_layout.c and
  * tests/test_data_orbit.c hold the two states to the same verdicts and messages). A ring
- * all-gather or all-reduce at N = 4096 then costs C slots and O(u) a round instead of N x C slots,
- * and the circulant all-gather one pass over each round's transfers instead of a copy of each.
+ * all-gather or all-reduce at N = 4096 then costs C slots and O(u) a round instead of N x C slots;
+ * the circulant all-gather, SiPCO and rhd one pass over each round's transfers (the test) and the
+ * transfers into node 0, instead of a staged copy or sum of every transfer.
  */
 #include "verify/verify.h"
 
