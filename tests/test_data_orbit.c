@@ -35,7 +35,8 @@
  *
  * The digit orbit (an all-reduce stating oc__spec.digit_*, rhd's): mixed-radix recursive halving
  * then doubling written out here (level p: node z sends the aligned block of its labels with digit
- * p = j to the node whose digit p is j), radices 2, 3, 5, 7, 2x2x3 and 4x5x5 (N = 2 .. 100), whole
+ * p = j to the node whose digit p is j), radices 2, 3, 5, 7, 2x2x3, 4x5x5 and 2x4x2 (N = 2 .. 100;
+ * powers of two take the digit masks' path), whole
  * and broken the same ways (SHIFT: the block of digit j + 1 sent to the node of digit j), with the
  * orbit and without: the same verdicts and messages, every round of a whole or invariantly broken
  * schedule taken in the orbit, every broken one caught.
@@ -222,8 +223,8 @@ static outcome run_digits(const uint32_t *radix, uint32_t k, int kind, int orbit
 }
 
 static void digits(void) {
-    static const uint32_t radices[][3] = {{2}, {3}, {5}, {7}, {2, 2, 3}, {4, 5, 5}};
-    static const uint32_t levels[] = {1, 1, 1, 1, 3, 3};
+    static const uint32_t radices[][3] = {{2}, {3}, {5}, {7}, {2, 2, 3}, {4, 5, 5}, {2, 4, 2}};
+    static const uint32_t levels[] = {1, 1, 1, 1, 3, 3, 3};
     for (size_t a = 0; a < sizeof levels / sizeof *levels; a++)
         for (int kind = 0; kind < KINDS; kind++) {
             const outcome on = run_digits(radices[a], levels[a], kind, 0);

@@ -90,6 +90,8 @@ struct oc__datacheck {
     /* The digit group instead of rho (an all-reduce stating oc__spec.digit_*, C = N): dk digits
      * of radices dr[], place values dw[] (the essay, "The digit orbit"). */
     uint32_t dk, dr[32], dw[33];
+    uint32_t dmask[32]; /* every radix a power of two (dpow2): digit p's bits */
+    int dpow2;
     uint32_t *dst_of0;   /* a round's node-0 transfers by receiver (their index + 1), N */
     oc__transfer *t0;    /* a round's node-0 transfers */
     unsigned char *seen; /* the (sender, node-0 transfer) pairs a round has */
@@ -142,6 +144,11 @@ static float contribution_of(uint32_t node, uint32_t key) {
 /* a - b digit by digit, without borrows (a, b < N). */
 static uint32_t dsub(const oc__datacheck *d, uint32_t a, uint32_t b) {
     uint32_t out = 0;
+    if (d->dpow2) { /* a digit's field subtracted alone: its borrow falls outside the mask */
+        for (uint32_t p = 0; p < d->dk; p++)
+            out |= ((a & d->dmask[p]) - (b & d->dmask[p])) & d->dmask[p];
+        return out;
+    }
     for (uint32_t p = 0; p < d->dk; p++) {
         const uint32_t x = a / d->dw[p] % d->dr[p], y = b / d->dw[p] % d->dr[p];
         out += (x >= y ? x - y : x + d->dr[p] - y) * d->dw[p];
@@ -619,9 +626,12 @@ int oc__datacheck_new(const oc__spec *s, uint64_t budget, oc__datacheck **out, c
         prod == s->nodes && s->chunks == s->nodes) {
         d->dk = s->digit_levels;
         d->dw[0] = 1;
+        d->dpow2 = 1;
         for (uint32_t p = 0; p < d->dk; p++) {
             d->dr[p] = s->digit_radix[p];
             d->dw[p + 1] = d->dw[p] * d->dr[p];
+            d->dmask[p] = d->dw[p + 1] - d->dw[p];
+            d->dpow2 &= (d->dr[p] & (d->dr[p] - 1)) == 0;
         }
     }
     d->plain_fits = plain <= cap;
