@@ -243,11 +243,15 @@ static int run_case(const bench_case *c, int fd) {
         const char *radices = oc_report_param(rep, "radices");
         /* chunk-transfers a second of wall time: the rate the README gives */
         snprintf(line, sizeof line,
-                 "%.3f s  steps %llu  rounds %llu  %.1f M chunk-transfers/s  %s%s  verified %s",
+                 "%.3f s  steps %llu  rounds %llu  %.1f M chunk-transfers/s  %s%s  verified %s%s",
                  t1 - t0, (unsigned long long)oc_report_steps(rep),
                  (unsigned long long)oc_report_rounds(rep), (double)rep->units / (t1 - t0) / 1e6,
                  radices ? "radices=" : "", radices ? radices : "",
-                 oc_report_verified(rep) ? "yes" : "NO");
+                 oc_report_verified(rep) ? "yes" : "NO",
+                 /* a -data case says whether the real-data run ran to its verdict */
+                 !c->data                        ? ""
+                 : oc_report_data_checked(rep) ? " (real-data run: checked)"
+                                                 : " (real-data run: skipped)");
     }
     if (write(fd, line, strlen(line)) < 0) rc = 1;
     oc_report_free(rep);

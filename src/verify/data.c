@@ -253,27 +253,37 @@ static int fill(oc__datacheck *d) {
  * slot of label (c - n u) mod C (words relabelled). 0 or OC_ENOMEM. */
 static int write_out(oc__datacheck *d) {
     const uint32_t N = d->spec->nodes, C = d->spec->chunks, F = d->F;
-    void *all = oc__malloc_array((size_t)N * C * F, sizeof(uint32_t));
+    if (!d->reduces) {
+        /* words: the slots node 0 holds (often few: a gossip's first round), each moved to every
+         * node (copies are rho's alone: the digit group is an all-reduce's); the rest stay 0 */
+        uint32_t *all = oc__calloc((size_t)N * C, sizeof(uint32_t));
+        if (!all) return OC_ENOMEM;
+        for (uint32_t r = 0; r < C; r++) {
+            if (!d->words[r]) continue;
+            uint64_t c = r;
+            for (uint32_t n = 0; n < N; n++) {
+                all[(size_t)n * C + c] = carried(d->words[r], r, (uint32_t)c);
+                c += d->u;
+                if (c >= C) c -= C;
+            }
+        }
+        free(d->words);
+        d->words = all;
+        d->mode = MODE_PLAIN;
+        return 0;
+    }
+    float *all = oc__malloc_array((size_t)N * C * F, sizeof(float));
     if (!all) return OC_ENOMEM;
     for (uint32_t n = 0; n < N; n++) {
         uint32_t r = rel_of(d, n, 0);
         for (uint32_t c = 0; c < C; c++) {
-            const size_t at = (size_t)n * C + c;
             if (d->dk) r = rel_of(d, n, c);
-            if (d->reduces)
-                memcpy((float *)all + at * F, d->vals + (size_t)r * F, F * sizeof(float));
-            else
-                ((uint32_t *)all)[at] = carried(d->words[r], r, c);
+            memcpy(all + ((size_t)n * C + c) * F, d->vals + (size_t)r * F, F * sizeof(float));
             if (++r == C) r = 0; /* rho's relative labels run on with c */
         }
     }
-    if (d->reduces) {
-        free(d->vals);
-        d->vals = all;
-    } else {
-        free(d->words);
-        d->words = all;
-    }
+    free(d->vals);
+    d->vals = all;
     d->mode = MODE_PLAIN;
     return 0;
 }
