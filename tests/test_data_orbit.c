@@ -39,7 +39,7 @@
  * powers of two take the digit masks' path), whole
  * and broken the same ways (SHIFT: the block of digit j + 1 sent to the node of digit j), with the
  * orbit and without: the same verdicts and messages, every round of a whole or invariantly broken
- * schedule taken in the orbit, every broken one caught.
+ * schedule taken in the orbit, every broken one caught; and one transfer of no label (ZERO).
  */
 #include "check.h"
 #include "core/core.h"
@@ -49,8 +49,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WHOLE, TWICE, SKIP, SHIFT, OPSWAP, ASYM, KINDS };
-static const char *const kind_name[] = {"whole", "twice", "skip", "shift", "opswap", "asym"};
+enum { WHOLE, TWICE, SKIP, SHIFT, OPSWAP, ASYM, KINDS, ZERO = KINDS };
+static const char *const kind_name[] = {"whole", "twice", "skip",  "shift",
+                                        "opswap", "asym", "zero"};
 enum { SHAPE_RING, SHAPE_HALVES, SHAPE_REVERSED, SHAPE_BIDI_MIXED, SHAPE_BIDI_SPLIT, SHAPES };
 enum { AS_FAMILIES, AS_TRANSFERS, ORBIT_OFF, WAYS };
 
@@ -206,7 +207,9 @@ static outcome run_digits(const uint32_t *radix, uint32_t k, int kind, int orbit
                     uint32_t first = above + block * w[p];
                     if (kind == ASYM && here && z == N / 2) first = above + zp * w[p];
                     oc__op op = reduce && !(kind == OPSWAP && here) ? OC_OP_REDUCE : OC_OP_COPY;
-                    rc = oc__round_push(&r, z, to, op, first, w[p]);
+                    /* ZERO: one transfer of no label, where the test divides by a count */
+                    const uint32_t count = kind == ZERO && here && z == N - 1 ? 0 : w[p];
+                    rc = oc__round_push(&r, z, to, op, first, count);
                 }
             }
             if (!rc) rc = sink->round(sink, index++, &r, o.why, sizeof o.why);
@@ -226,7 +229,7 @@ static void digits(void) {
     static const uint32_t radices[][3] = {{2}, {3}, {5}, {7}, {2, 2, 3}, {4, 5, 5}, {2, 4, 2}};
     static const uint32_t levels[] = {1, 1, 1, 1, 3, 3, 3};
     for (size_t a = 0; a < sizeof levels / sizeof *levels; a++)
-        for (int kind = 0; kind < KINDS; kind++) {
+        for (int kind = 0; kind <= ZERO; kind++) {
             const outcome on = run_digits(radices[a], levels[a], kind, 0);
             const outcome off = run_digits(radices[a], levels[a], kind, 1);
             const char *kn = kind_name[kind];
@@ -240,7 +243,7 @@ static void digits(void) {
             else
                 CHECK(on.rc == OC_EVERIFY && !strncmp(on.why, "data check: node ", 17),
                       "digits %zu %s not caught: rc %d '%s'", a, kn, on.rc, on.why);
-            CHECK(kind == ASYM ? on.orbit_rounds < on.rounds : on.orbit_rounds == on.rounds,
+            CHECK(kind >= ASYM ? on.orbit_rounds < on.rounds : on.orbit_rounds == on.rounds,
                   "digits %zu %s: %llu of %llu rounds in the orbit", a, kn,
                   (unsigned long long)on.orbit_rounds, (unsigned long long)on.rounds);
         }

@@ -372,10 +372,11 @@ static int group_invariant(oc__datacheck *d, const oc__round *r) {
         }
         const oc__transfer *b = &d->t0[j - 1];
         const uint32_t back = rel_of(d, t->src, t->first);
-        const int labels = d->dk ? t->first % t->count == 0 && back - back % t->count == b->first
-                                 : back == b->first;
         unsigned char *mark = &d->seen[(size_t)t->src * n0 + (j - 1)];
-        ok = t->count == b->count && t->op == b->op && labels && !*mark;
+        /* under the digit group b's count is a place value, never 0, so t's is not either */
+        ok = t->count == b->count && t->op == b->op && !*mark &&
+             (d->dk ? t->first % t->count == 0 && back - back % t->count == b->first
+                    : back == b->first);
         *mark = 1;
     }
     for (size_t k = 0; k < n0; k++)
