@@ -50,8 +50,8 @@
 #include <string.h>
 
 enum { WHOLE, TWICE, SKIP, SHIFT, OPSWAP, ASYM, KINDS, ZERO = KINDS };
-static const char *const kind_name[] = {"whole", "twice", "skip",  "shift",
-                                        "opswap", "asym", "zero"};
+static const char *const kind_name[] = {"whole",  "twice", "skip", "shift",
+                                        "opswap", "asym",  "zero"};
 enum { SHAPE_RING, SHAPE_HALVES, SHAPE_REVERSED, SHAPE_BIDI_MIXED, SHAPE_BIDI_SPLIT, SHAPES };
 enum { AS_FAMILIES, AS_TRANSFERS, ORBIT_OFF, WAYS };
 
@@ -97,7 +97,8 @@ static int step(oc__sink *sink, uint64_t index, uint32_t N, uint32_t q, int shap
                     rc = oc__round_push(&r, k, (k + hop) % N, op, b * q, q);
                 }
             }
-            if (!rc && bwd) rc = oc__round_push(&r, k, (k + N - hop) % N, op, (k + back) % N * q, q);
+            if (!rc && bwd)
+                rc = oc__round_push(&r, k, (k + N - hop) % N, op, (k + back) % N * q, q);
         }
     if (!rc) rc = sink->round(sink, index, &r, why, len);
     oc__round_free(&r);
@@ -199,7 +200,8 @@ static outcome run_digits(const uint32_t *radix, uint32_t k, int kind, int orbit
                 const uint32_t zp = z / w[p] % radix[p], above = z / w[p + 1] * w[p + 1];
                 for (uint32_t j = 0; j < radix[p] && !rc; j++) {
                     if (j == zp) continue;
-                    const uint32_t to = z + (j - zp) * w[p]; /* z with digit p = j (may wrap down) */
+                    const uint32_t to =
+                        z + (j - zp) * w[p]; /* z with digit p = j (may wrap down) */
                     /* reduce: the labels with digits above p as z's and digit p = j; copy: z's
                      * block, digits p and above as z's */
                     uint32_t block = reduce ? j : zp;
@@ -265,8 +267,8 @@ int main(void) {
                         /* the bidirectional ring is an all-gather's; halves need q > 1 */
                         if (shape >= SHAPE_BIDI_MIXED && coll != OC_ALLGATHER) continue;
                         if (shape == SHAPE_HALVES && q == 1) continue;
-                        if (N == 1 && (shape != SHAPE_RING || kind == ASYM || kind == SHIFT ||
-                                       kind == SKIP))
+                        if (N == 1 &&
+                            (shape != SHAPE_RING || kind == ASYM || kind == SHIFT || kind == SKIP))
                             continue;
                         const char *cn = oc_collective_name(coll), *kn = kind_name[kind];
                         outcome o[WAYS];
@@ -276,8 +278,8 @@ int main(void) {
                             CHECK(o[w].rc == o[0].rc && !strcmp(o[w].why, o[0].why),
                                   "%s N=%u q=%u shape %d %s: rc %d '%s', way %d rc %d '%s'", cn, N,
                                   q, shape, kn, o[0].rc, o[0].why, w, o[w].rc, o[w].why);
-                        CHECK(o[ORBIT_OFF].orbit_rounds == 0, "%s N=%u: orbit off took %llu", cn,
-                              N, (unsigned long long)o[ORBIT_OFF].orbit_rounds);
+                        CHECK(o[ORBIT_OFF].orbit_rounds == 0, "%s N=%u: orbit off took %llu", cn, N,
+                              (unsigned long long)o[ORBIT_OFF].orbit_rounds);
                         const int harmless = kind == WHOLE || (coll == OC_ALLGATHER &&
                                                                (kind == TWICE || kind == OPSWAP));
                         if (harmless) {
@@ -313,8 +315,8 @@ int main(void) {
                         } else {
                             CHECK(!alone.skipped && alone.rc == o[0].rc &&
                                       !strcmp(alone.why, o[0].why),
-                                  "%s N=%u q=%u shape %d %s alone: rc %d skipped %d '%s'", cn, N,
-                                  q, shape, kn, alone.rc, alone.skipped, alone.why);
+                                  "%s N=%u q=%u shape %d %s alone: rc %d skipped %d '%s'", cn, N, q,
+                                  shape, kn, alone.rc, alone.skipped, alone.why);
                         }
                     }
     CHECK(caught > 200, "%d broken schedules caught", caught);

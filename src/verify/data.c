@@ -84,9 +84,9 @@ struct oc__datacheck {
     oc__sink sink;
     const oc__spec *spec;
     int reduces;
-    uint32_t F;       /* 32-bit elements a slot: 1 word, or FLOATS_PER_CHUNK floats */
-    uint32_t u;       /* C / N when N divides C (the contributions are then rho's), else 0 */
-    int orbit_start;  /* the start and the required end are invariant under the group */
+    uint32_t F;      /* 32-bit elements a slot: 1 word, or FLOATS_PER_CHUNK floats */
+    uint32_t u;      /* C / N when N divides C (the contributions are then rho's), else 0 */
+    int orbit_start; /* the start and the required end are invariant under the group */
     /* The digit group instead of rho (an all-reduce stating oc__spec.digit_*, C = N): dk digits
      * of radices dr[], place values dw[] (the essay, "The digit orbit"). */
     uint32_t dk, dr[32], dw[33];
@@ -96,17 +96,17 @@ struct oc__datacheck {
     oc__transfer *t0;    /* a round's node-0 transfers */
     unsigned char *seen; /* the (sender, node-0 transfer) pairs a round has */
     size_t t0_cap, seen_cap;
-    int plain_fits;   /* the N x C state fits the check's budget */
-    uint64_t budget;  /* the check's budget, bytes (the lower of the caller's and the library's) */
-    int orbit_off;    /* a test's: never the orbit state */
-    int mode;         /* MODE_*: the state is made at the first round */
-    uint32_t *words;  /* copy collectives: node * C + label, or node 0's C (orbit) */
-    float *vals;      /* reductions: (node * C + chunk) * F + e, or node 0's C * F (orbit) */
+    int plain_fits;  /* the N x C state fits the check's budget */
+    uint64_t budget; /* the check's budget, bytes (the lower of the caller's and the library's) */
+    int orbit_off;   /* a test's: never the orbit state */
+    int mode;        /* MODE_*: the state is made at the first round */
+    uint32_t *words; /* copy collectives: node * C + label, or node 0's C (orbit) */
+    float *vals;     /* reductions: (node * C + chunk) * F + e, or node 0's C * F (orbit) */
     float *stage;
     size_t stage_cap;
     oc__transfer *in; /* an invariant round's transfers into node 0 */
     size_t in_cap;
-    oc__round flat;   /* a family round written out, when it is not taken whole */
+    oc__round flat; /* a family round written out, when it is not taken whole */
     uint64_t orbit_rounds;
     char skipped[160];
 };
@@ -188,8 +188,7 @@ static int orbit_start(const oc__spec *s) {
     case OC_REDUCESCATTER:
         for (uint32_t b = 0; b < N; b++) {
             const uint32_t next = oc__spec_block_node(s, b) + 1;
-            if (oc__spec_block_node(s, b + 1 == N ? 0 : b + 1) != (next == N ? 0 : next))
-                return 0;
+            if (oc__spec_block_node(s, b + 1 == N ? 0 : b + 1) != (next == N ? 0 : next)) return 0;
         }
         return s->q == s->chunks / N;
     default:
@@ -206,8 +205,8 @@ static uint32_t word_at(const oc__datacheck *d, uint32_t n, uint32_t c) {
 
 /* Node n's element e of chunk c (reductions). */
 static float val_at(const oc__datacheck *d, uint32_t n, uint32_t c, uint32_t e) {
-    const uint64_t slot = d->mode == MODE_ORBIT ? rel_of(d, n, c)
-                                                : (uint64_t)n * d->spec->chunks + c;
+    const uint64_t slot =
+        d->mode == MODE_ORBIT ? rel_of(d, n, c) : (uint64_t)n * d->spec->chunks + c;
     return d->vals[slot * FLOATS_PER_CHUNK + e];
 }
 
@@ -362,7 +361,7 @@ static int group_invariant(oc__datacheck *d, const oc__round *r) {
     if (ok) memset(d->seen, 0, n);
     for (size_t i = 0; i < n && ok; i++) {
         const oc__transfer *t = &x[i];
-        const uint32_t to = d->dk                 ? dsub(d, t->dst, t->src)
+        const uint32_t to = d->dk              ? dsub(d, t->dst, t->src)
                             : t->dst >= t->src ? t->dst - t->src
                                                : t->dst + (N - t->src);
         const uint32_t j = d->dst_of0[to];
@@ -459,8 +458,7 @@ static int orbit_round(oc__datacheck *d, uint64_t round, const oc__round *r, cha
         }
     }
     if ((*rc = out_of_range(d, round, r, why, len))) return 1;
-    if (!(d->dk ? group_invariant(d, r) : plain_invariant(d, r) || group_invariant(d, r)))
-        return 0;
+    if (!(d->dk ? group_invariant(d, r) : plain_invariant(d, r) || group_invariant(d, r))) return 0;
     size_t nin = 0;
     for (size_t i = 0; i < r->count; i++)
         if (r->xfers[i].dst == 0) {
