@@ -132,6 +132,28 @@ static const bench_case cases[] = {
     /* rd on the ring, radices searched: levels costed alone, one candidate mapped */
     CASE("rd-allgather-ring-8192", "rd", 8192, .params = NULL),
     CASE("rd-allgather-ring-1048576", "rd", 1048576, .bytes = 4096),
+    /* the real-data run beside the run without it for every kind of collective and schedule
+     * (issue 31 item 1: within 1.3x; docs/performance.md, "The real-data run for every
+     * collective"): the reductions' ring on the switch and the ring, rhd (digit-symmetric) on
+     * the switch and the fabric, the circulant's rotation rounds, SiPCO, the star */
+    CASE("ring-allreduce-switch-4096-data", "ring", 4096, .coll = "allreduce", .network = "switch",
+         .bytes = UINT64_C(1) << 20, .data = 1),
+    CASE("ring-reducescatter-4096", "ring", 4096, .coll = "reducescatter"),
+    CASE("ring-reducescatter-4096-data", "ring", 4096, .coll = "reducescatter", .data = 1),
+    CASE("rhd-allreduce-switch-1000-data", "rhd", 1000, .coll = "allreduce", .network = "switch",
+         .bytes = UINT64_C(64) << 20, .data = 1),
+    CASE("rhd-allreduce-fabric-1024-data", "rhd", 1024, .coll = "allreduce", .network = "fabric",
+         .bytes = UINT64_C(64) << 20, .data = 1),
+    CASE("circulant-allgather-4096", "circulant", 4096, .params = NULL),
+    CASE("circulant-allgather-4096-data", "circulant", 4096, .data = 1),
+    CASE("circulant-allreduce-4096", "circulant", 4096, .coll = "allreduce"),
+    CASE("circulant-allreduce-4096-data", "circulant", 4096, .coll = "allreduce", .data = 1),
+    CASE("sipco-allreduce-2048", "sipco", 2048, .coll = "allreduce"),
+    CASE("sipco-allreduce-2048-data", "sipco", 2048, .coll = "allreduce", .data = 1),
+    CASE("star-gossip-tcp2-1000", "tcp2", 1000, .coll = "gossip", .network = "star",
+         .net_param = "k=3", .bytes = 4),
+    CASE("star-gossip-tcp2-1000-data", "tcp2", 1000, .coll = "gossip", .network = "star",
+         .net_param = "k=3", .bytes = 4, .data = 1),
     /* compare as a user runs it: every algorithm, each searched, verified and mapped */
     CASE("compare-allgather-ring-4096", NULL, 4096, .compare = 1),
     CASE("compare-allreduce-ring-4096", NULL, 4096, .coll = "allreduce", .compare = 1),
@@ -221,11 +243,15 @@ static int run_case(const bench_case *c, int fd) {
         const char *radices = oc_report_param(rep, "radices");
         /* chunk-transfers a second of wall time: the rate the README gives */
         snprintf(line, sizeof line,
-                 "%.3f s  steps %llu  rounds %llu  %.1f M chunk-transfers/s  %s%s  verified %s",
+                 "%.3f s  steps %llu  rounds %llu  %.1f M chunk-transfers/s  %s%s  verified %s%s",
                  t1 - t0, (unsigned long long)oc_report_steps(rep),
                  (unsigned long long)oc_report_rounds(rep), (double)rep->units / (t1 - t0) / 1e6,
                  radices ? "radices=" : "", radices ? radices : "",
-                 oc_report_verified(rep) ? "yes" : "NO");
+                 oc_report_verified(rep) ? "yes" : "NO",
+                 /* a -data case says whether the real-data run ran to its verdict */
+                 !c->data                        ? ""
+                 : oc_report_data_checked(rep) ? " (real-data run: checked)"
+                                                 : " (real-data run: skipped)");
     }
     if (write(fd, line, strlen(line)) < 0) rc = 1;
     oc_report_free(rep);

@@ -1,7 +1,9 @@
 /*
- * test_data_layout.c — the real-data run's two layouts (data.c, "Layout"): a schedule that opens
- * with a ring family is run in the offset layout (a family round two contiguous copies a row),
- * any other node by node; both must give the same verdict and name the same node and chunk.
+ * test_data_layout.c — the real-data run's states (data.c): a schedule of ring families runs in
+ * the orbit state (node 0's chunks) while its rounds are invariant under the ring's rotation and
+ * node by node after; handed over as families or as transfers, it must give the same verdict and
+ * name the same node and chunk (tests/test_data_orbit.c holds the orbit against the N x C state).
+ * (The modes below still say "offset layout", the state this test was written for, since replaced.)
  *
  * The ring all-gather, reduce-scatter and all-reduce (a family a round: node k sends block
  * (k - shift) mod N to k + hop) on N in {2, 3, 5, 7, 12, 16, 31, 64, 97, 100} with blocks of

@@ -4,8 +4,9 @@
  *
  * Verification is on by default and a failure is an error, not a flag: oc_run returns a report
  * only when the semantic verifier and the network model's resource check both passed. The
- * real-data run is added when the state fits in OC_DATA_BUDGET bytes (it does for every test size;
- * the report says when it was skipped and why).
+ * real-data run is added when its state fits in OC_DATA_BUDGET bytes (it does for every test size;
+ * the report says when it was skipped and why): the N x C state, or for a schedule with the ring's
+ * rotation symmetry node 0's C chunks alone (verify/data.c, which says when it had to stop).
  *
  * Parameter searches (OpTree's radices) are decided before the plan, by search.c, under the search
  * contract: the default is the optimum of the mapped cost over everything the user could pin.
@@ -187,7 +188,10 @@ static int run_planned(const oc__spec *spec, oc__source source, void *source_arg
         rep->redundant = so.redundant;
     }
     if (data && (rc = oc__datacheck_finish(data, why, len))) goto out;
-    rep->data_checked = data != NULL;
+    /* a check that ran in the orbit state alone may have had to stop (data.c): no verdict */
+    const char *data_skipped = data ? oc__datacheck_skipped(data) : NULL;
+    if (data_skipped) snprintf(rep->data_note, sizeof rep->data_note, "%s", data_skipped);
+    rep->data_checked = data != NULL && !data_skipped;
     rep->nodes = spec->nodes;
     rep->root = spec->root;
     rep->bytes = spec->bytes;

@@ -98,6 +98,14 @@ int oc__datacheck_new(const oc__spec *spec, uint64_t budget_bytes, oc__datacheck
                       size_t whylen);
 oc__sink *oc__datacheck_sink(oc__datacheck *d);
 int oc__datacheck_finish(oc__datacheck *d, char *why, size_t whylen);
+/* NULL, or (after finish) why the check did not run to the end: a run whose N x C state is past
+ * the budget runs in the orbit state alone (node 0's chunks, data.c) and stops at a round that is
+ * not invariant under the ring's rotation; its verdict is then none, and this says so. */
+const char *oc__datacheck_skipped(const oc__datacheck *d);
+/* Tests (tests/test_data_orbit.c): `off` non-zero keeps the check out of the orbit state (made
+ * before the first round); and the rounds it took in the orbit so far. */
+void oc__datacheck_orbit_off(oc__datacheck *d, int off);
+uint64_t oc__datacheck_orbit_rounds(const oc__datacheck *d);
 void oc__datacheck_free(oc__datacheck *d);
 
 #endif
