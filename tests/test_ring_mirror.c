@@ -14,10 +14,13 @@
  *     one transfer left out: the directions differ and the mirror must not change the count;
  *   - random rounds and a symmetric round shuffled (the crossing arcs of one end in another
  *     order, the ties at N / 2 routed otherwise).
- * Each is mapped unchecked with the mirror on and off, and checked (which keeps its fragments and
- * never takes the mirror): the three step counts must be equal. Broken on purpose (the units left
- * out of the comparison, or the crossing arcs compared by end alone), the broken rounds take the
- * mirror with a count that is not theirs and the steps differ.
+ * Each is mapped unchecked and checked (the run keeps its fragments, and direction 1's are then
+ * the image of direction 0's, which the independent check must pass), each with the mirror on and
+ * off: the four step counts must be equal, and the checked run takes the mirror where the
+ * unchecked one does. Broken on purpose (the units left out of the comparison, or the crossing
+ * arcs compared by end alone), the broken rounds take the mirror with a count that is not theirs
+ * and the steps differ; with the crossing arcs' colours not matched (each given the colours of
+ * direction 0's arc in its place by end), the check finds two lightpaths on one wavelength.
  */
 #include "core/core.h"
 #include "net/net.h"
@@ -70,15 +73,20 @@ static uint64_t steps_of(uint32_t N, const char *w, int check, int off, const oc
  * took it. */
 static void same_steps(uint32_t N, const char *w, const char *what, const oc__round *r,
                        int *taken) {
-    uint64_t t_on, t_off, t_chk;
+    uint64_t t_on, t_off, t_chk, t_chk_off;
     const uint64_t on = steps_of(N, w, 0, 0, r, &t_on);
     const uint64_t off = steps_of(N, w, 0, 1, r, &t_off);
-    const uint64_t chk = steps_of(N, w, 1, 0, r, &t_chk);
-    CHECK(on == off && on == chk, "N=%u w=%s %s: %llu steps with the mirror (taken %llu), %llu "
-          "without, %llu checked", N, w, what, (unsigned long long)on, (unsigned long long)t_on,
-          (unsigned long long)off, (unsigned long long)chk);
-    CHECK(t_off == 0 && t_chk == 0, "N=%u w=%s %s: the mirror taken while off (%llu) or in a "
-          "checked run (%llu)", N, w, what, (unsigned long long)t_off, (unsigned long long)t_chk);
+    const uint64_t chk = steps_of(N, w, 1, 0, r, &t_chk); /* steps_of: its check passed */
+    const uint64_t chk_off = steps_of(N, w, 1, 1, r, &t_chk_off);
+    CHECK(on == off && on == chk && on == chk_off,
+          "N=%u w=%s %s: %llu steps with the mirror (taken %llu), %llu without, %llu checked "
+          "(taken %llu), %llu checked without", N, w, what, (unsigned long long)on,
+          (unsigned long long)t_on, (unsigned long long)off, (unsigned long long)chk,
+          (unsigned long long)t_chk, (unsigned long long)chk_off);
+    CHECK(t_off == 0 && t_chk_off == 0 && t_chk == t_on,
+          "N=%u w=%s %s: the mirror taken while off (%llu, %llu checked), or taken %llu times "
+          "checked against %llu unchecked", N, w, what, (unsigned long long)t_off,
+          (unsigned long long)t_chk_off, (unsigned long long)t_chk, (unsigned long long)t_on);
     *taken = t_on > 0;
 }
 

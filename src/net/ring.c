@@ -119,6 +119,8 @@ struct oc__netrun {
     size_t mir_arcs_cap;
     struct cross_arc *mir_cross;
     size_t mir_cross_cap;
+    uint32_t *mir_match; /* direction 1's crossing arc i (by end) is direction 0's mir_match[i] */
+    size_t mir_match_cap;
     size_t mir_nint, mir_ncross;
     uint64_t mir_K, mir_colours;
     uint32_t mir_cut;
@@ -438,13 +440,15 @@ static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t ni
  *
  * A round invariant under rotation (rd's, rh's and rhd's levels that span the ring, the
  * all-to-all) has a counter-clockwise direction that is the clockwise one mirrored (p -> N - p)
- * and turned: the same sequences from its own cut. In a run that reads no fragments (the
- * search's rounds, fragments_read), direction 0's sweep input is kept, and direction 1's, sorted
- * as always, is compared with it element by element (its transfers' ends and units, read from
- * the round); when every element matches, direction 1 takes direction 0's count instead of a
- * sweep of its own. Anything that differs (another count, length or position, another number
- * of arcs) and the sweep runs as before. tests/test_ring_mirror.c maps mirrored and broken
- * rounds with the mirror on and off. */
+ * and turned: the same sequences from its own cut. Direction 0's sweep input is kept, and
+ * direction 1's, sorted as always, is compared with it element by element (its transfers' ends
+ * and units, read from the round); when every element matches, direction 1 takes direction 0's
+ * count instead of a sweep of its own, and where the run keeps fragments (its check reads them)
+ * their image (mirror_frags). Anything that differs (another count, length or position, another
+ * number of arcs) and the sweep runs as before; so does a run with an observer (the timeline
+ * reports each colour, and the image's colours are not the sweep's) or at spread=0.
+ * tests/test_ring_mirror.c maps mirrored and broken rounds with the mirror on and off, checked
+ * and unchecked. */
 
 /* Keeps direction 0's sweep input: nint intervals in m->arcs, the crossing arcs xs by end; 1 when
  * kept. */
@@ -466,10 +470,13 @@ static int mirror_keep(oc__netrun *m, size_t nint, const cross_arc *xs, size_t n
 
 /* Whether direction 1's sweep input (its nint intervals in m->arcs, crossing arcs xs by end, K,
  * cut) is, element by element, the one kept of direction 0 of round rd. */
-static int mirror_same(const oc__netrun *m, const oc__round *rd, size_t nint, const cross_arc *xs,
+static int mirror_same(oc__netrun *m, const oc__round *rd, size_t nint, const cross_arc *xs,
                        size_t ncross, uint64_t K, uint32_t cut) {
     if (!m->mir_ok || m->mirror_off || nint != m->mir_nint || ncross != m->mir_ncross ||
         K != m->mir_K)
+        return 0;
+    if (oc__grow((void **)&m->mir_match, &m->mir_match_cap, ncross ? ncross : 1,
+                 sizeof *m->mir_match))
         return 0;
     const uint32_t N = m->N;
     /* The crossing arcs that end at one position open their colours one after another, each
@@ -491,6 +498,13 @@ static int mirror_same(const oc__netrun *m, const oc__round *rd, size_t nint, co
             rev &= c->end == a->end && a->start == c->start && a->n == c->n;
         }
         if (!fwd && !rev) return 0;
+        /* the group's match, for mirror_frags: reversed, or as it is */
+        if (!fwd)
+            for (size_t i = j; i < e; i++)
+                m->mir_match[i] = (uint32_t)(e - 1 - (i - j));
+        else
+            for (size_t i = j; i < e; i++)
+                m->mir_match[i] = (uint32_t)i;
         j = e;
     }
     const oc__transfer *x = rd->xfers;
@@ -503,6 +517,38 @@ static int mirror_same(const oc__netrun *m, const oc__round *rd, size_t nint, co
             return 0;
     }
     return 1;
+}
+
+/* Direction 1's fragments as the image of direction 0's (a run that keeps its fragments: the
+ * check reads them): each crossing arc gets the colours of the direction-0 arc it was matched
+ * with (same start, end and units from the cut), each interval those of the direction-0
+ * interval in its place of the sweep order (same start, length and units). Two arcs of direction
+ * 1 share a link and a colour only if their images do, so the assignment is as sound as
+ * direction 0's, with its colours; the independent check (ring_check.c) checks it all the same.
+ * It is not the one direction 1's own sweep would pick (the crossing arcs' colours follow the
+ * transfer order): a run with an observer, which reports the colours, sweeps as always. */
+static int mirror_frags(oc__netrun *m, size_t nint, const cross_arc *xs, size_t ncross) {
+    const oc__ring_frag *f0 = m->frags[RING_CW];
+    const size_t n0 = m->nfrags[RING_CW];
+    if (oc__grow((void **)&m->frags[RING_CCW], &m->capfrags[RING_CCW], n0 ? n0 : 1,
+                 sizeof(oc__ring_frag)))
+        return OC_ENOMEM;
+    oc__ring_frag *f1 = m->frags[RING_CCW];
+    /* the crossing arcs: fragment j is the j-th crossing arc in transfer order (its pad) */
+    for (size_t i = 0; i < ncross; i++) {
+        const cross_arc *a = &xs[i], *b = &m->mir_cross[m->mir_match[i]];
+        f1[a->pad] = (oc__ring_frag){b->c0, f1[a->pad].xfer, a->n};
+    }
+    /* the intervals' fragments, in direction 0's sweep order: each interval's together */
+    size_t si = 0;
+    for (size_t k = ncross; k < n0; k++) {
+        while (si < nint && m->mir_arcs[si] != f0[k].xfer)
+            si++;
+        if (si == nint) return OC_EINVAL; /* cannot happen: direction 0's own fragments */
+        f1[k] = (oc__ring_frag){f0[k].c0, m->arcs[si], f0[k].n};
+    }
+    m->nfrags[RING_CCW] = n0;
+    return 0;
 }
 
 void oc__ring_mirror_off(oc__netrun *m, int off) {
@@ -565,7 +611,8 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
                 const oc__netbuf cb[] = {OC_NETBUF(m->cross, 0), OC_NETBUF(m->cross_by_end, 0)};
                 if (oc__netrun_reserve(cb, 2, ncross + 1, 0, &m->cross_cap)) return OC_ENOMEM;
             }
-            m->cross[ncross] = (cross_arc){r, end, u, 0, K - u};
+            /* pad: its place among the crossing arcs, which is its fragment's (mirror_frags) */
+            m->cross[ncross] = (cross_arc){r, end, u, (uint32_t)ncross, K - u};
             if (ncross && end < last_end) cross_sorted = 0;
             last_end = end;
             ncross++;
@@ -645,8 +692,9 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
     }
     if (ncross == 0) return colour_intervals(m, d, rd, nint, cut, colours);
     /* the mirror (above): direction 1 as direction 0 was, or direction 0 kept for it */
-    const int mirror = !keep_frags && !m->mirror_off;
+    const int mirror = !m->mirror_off && !m->base.obs && m->p.spread;
     if (mirror && d == RING_CCW && mirror_same(m, rd, nint, xs, ncross, K, cut)) {
+        if (keep_frags && mirror_frags(m, nint, xs, ncross)) return OC_ENOMEM;
         m->mirrored++;
         *colours = m->mir_colours;
         return 0;
@@ -1263,7 +1311,7 @@ static int ring_create(const oc__spec *spec, const void *own, int check, oc__net
         OC_NETBUF(m->cross, 0),         OC_NETBUF(m->cross_by_end, 0), OC_NETBUF(m->key_len, 0),
         OC_NETBUF(m->key_start, 0),     OC_NETBUF(m->key_start1, 0),   OC_NETBUF(m->group_v, 0),
         OC_NETBUF(m->group_t, 0),       OC_NETBUF(m->group_b, 0),      OC_NETBUF(m->mir_arcs, 0),
-        OC_NETBUF(m->mir_cross, 0)};
+        OC_NETBUF(m->mir_cross, 0),     OC_NETBUF(m->mir_match, 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the ring model", why, len);
     if (!rc && (oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
                 (check && oc__ring_checker_new(spec->nodes, &m->checker))))
