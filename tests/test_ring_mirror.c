@@ -73,6 +73,8 @@ static uint64_t steps_of(uint32_t N, const char *w, int check, int off, const oc
  * took it. */
 static void same_steps(uint32_t N, const char *w, const char *what, const oc__round *r,
                        int *taken) {
+    *taken = 0;
+    if (!r->count) return; /* nothing to colour (a small N's random set may be empty) */
     uint64_t t_on, t_off, t_chk, t_chk_off;
     const uint64_t on = steps_of(N, w, 0, 0, r, &t_on);
     const uint64_t off = steps_of(N, w, 0, 1, r, &t_off);
