@@ -112,6 +112,20 @@ struct oc__netrun {
     struct cross_arc *cross, *cross_by_end;
     size_t cross_cap;
     uint32_t pool_free;
+    /* The mirror (colour_cut, "the other direction's mirror image"): direction 0's sweep input
+     * (its intervals in sweep order, its crossing arcs by end, the cut, K) and the colours the
+     * sweep found, kept for direction 1 of the same round in a run that reads no fragments. */
+    uint32_t *mir_arcs;
+    size_t mir_arcs_cap;
+    struct cross_arc *mir_cross;
+    size_t mir_cross_cap;
+    uint32_t *mir_match; /* direction 1's crossing arc i (by end) is direction 0's mir_match[i] */
+    size_t mir_match_cap;
+    size_t mir_nint, mir_ncross;
+    uint64_t mir_K, mir_colours;
+    uint32_t mir_cut;
+    int mir_ok, mirror_off; /* mirror_off: a test's (oc__ring_mirror_off) */
+    uint64_t mirrored;      /* directions whose count came from the mirror (a test asks) */
     /* the last round's ends and what its mapping found, for a round that repeats it */
     struct round_ends *last;
     size_t last_cap, last_n;
@@ -211,7 +225,7 @@ static double step_parts(const ring_params *p, uint64_t payload, double *reconf,
  * has one more: a list end). Every round asks: the usual case is answered at once. */
 static int reserve_round(oc__netrun *m, size_t n) {
     if (oc__grow((void **)&m->dir, &m->dir_cap, (n + 63) / 64, sizeof(uint64_t))) return OC_ENOMEM;
-    memset(m->dir, 0, (n + 63) / 64 * sizeof(uint64_t));
+    if (m->dir) memset(m->dir, 0, (n + 63) / 64 * sizeof(uint64_t)); /* an empty round: no buffer */
     return 0;
 }
 
@@ -407,6 +421,144 @@ static int colour_intervals(oc__netrun *m, int d, const oc__round *rd, size_t ni
     return rc;
 }
 
+/* ---- the other direction's mirror image ----
+ *
+ * What the sweep of colour_cut (below) counts depends on its input only through: N; the
+ * intervals, in the order it takes them, each as (start from the cut, length, units); the
+ * crossing arcs, in the order it opens them (by end), each as (start, end, units); and K, their
+ * units in all. Not on which transfers they are, nor on which colour numbers the crossing arcs
+ * got (those follow the transfer order). Proof: the free colours are kept per deadline bucket,
+ * and every decision reads only which buckets are non-empty (the tightest one at or after an
+ * interval's end, oc__bitset_next) and takes from it min(need, what it holds) before moving on
+ * (the take loop asks again after each range, so a bucket's colours are taken whether they lie
+ * in one range or several: pool_push merges ranges by their numbers, which changes only how the
+ * same colours are split into ranges); a release gives each fragment's colours back to the bucket
+ * it came from. So by induction over the sweep's events, every bucket holds as many colours in
+ * the two sweeps, each interval takes as many from each bucket, and new colours (next_new, from
+ * K up) are opened at the same moments: the same count. (A crossing arc of no units would put an
+ * empty range in a bucket, which the take loop pops by number, so the mirror declines any.)
+ *
+ * A round invariant under rotation (rd's, rh's and rhd's levels that span the ring, the
+ * all-to-all) has a counter-clockwise direction that is the clockwise one mirrored (p -> N - p)
+ * and turned: the same sequences from its own cut. Direction 0's sweep input is kept, and
+ * direction 1's, sorted as always, is compared with it element by element (its transfers' ends
+ * and units, read from the round); when every element matches, direction 1 takes direction 0's
+ * count instead of a sweep of its own, and where the run keeps fragments (its check reads them)
+ * their image (mirror_frags). Anything that differs (another count, length or position, another
+ * number of arcs) and the sweep runs as before; so does a run with an observer (the timeline
+ * reports each colour, and the image's colours are not the sweep's) or at spread=0.
+ * tests/test_ring_mirror.c maps mirrored and broken rounds with the mirror on and off, checked
+ * and unchecked. */
+
+/* Keeps direction 0's sweep input: nint intervals in m->arcs, the crossing arcs xs by end; 1 when
+ * kept. */
+static int mirror_keep(oc__netrun *m, size_t nint, const cross_arc *xs, size_t ncross,
+                        uint64_t K, uint32_t cut) {
+    m->mir_ok = 0;
+    if (oc__grow((void **)&m->mir_arcs, &m->mir_arcs_cap, nint ? nint : 1, sizeof *m->mir_arcs) ||
+        oc__grow((void **)&m->mir_cross, &m->mir_cross_cap, ncross ? ncross : 1,
+                 sizeof *m->mir_cross))
+        return 0; /* no room: direction 1 is swept as always */
+    memcpy(m->mir_arcs, m->arcs, nint * sizeof *m->arcs);
+    memcpy(m->mir_cross, xs, ncross * sizeof *xs);
+    m->mir_nint = nint;
+    m->mir_ncross = ncross;
+    m->mir_K = K;
+    m->mir_cut = cut;
+    return 1;
+}
+
+/* Whether direction 1's sweep input (its nint intervals in m->arcs, crossing arcs xs by end, K,
+ * cut) is, element by element, the one kept of direction 0 of round rd. */
+static int mirror_same(oc__netrun *m, const oc__round *rd, size_t nint, const cross_arc *xs,
+                       size_t ncross, uint64_t K, uint32_t cut) {
+    if (!m->mir_ok || m->mirror_off || nint != m->mir_nint || ncross != m->mir_ncross ||
+        K != m->mir_K)
+        return 0;
+    if (oc__grow((void **)&m->mir_match, &m->mir_match_cap, ncross ? ncross : 1,
+                 sizeof *m->mir_match))
+        return 0;
+    const uint32_t N = m->N;
+    /* The crossing arcs that end at one position open their colours one after another, each
+     * into the bucket of its start, before any interval takes: their order among themselves
+     * changes no bucket's count, so each end's arcs are compared as a multiset (in the same
+     * order or in the reverse one: direction 1's, mirrored, come in the reverse of direction 0's
+     * transfer order; any other permutation declines). */
+    for (size_t j = 0; j < ncross;) {
+        size_t e = j;
+        while (e < ncross && xs[e].end == xs[j].end)
+            e++;
+        if (m->mir_cross[j].end != xs[j].end || (e < ncross && m->mir_cross[e].end == xs[j].end))
+            return 0;
+        int fwd = 1, rev = 1;
+        for (size_t i = j; i < e && (fwd || rev); i++) {
+            const cross_arc *a = &xs[i], *b = &m->mir_cross[i], *c = &m->mir_cross[e - 1 - (i - j)];
+            if (a->n == 0) return 0;
+            fwd &= b->end == a->end && a->start == b->start && a->n == b->n;
+            rev &= c->end == a->end && a->start == c->start && a->n == c->n;
+        }
+        if (!fwd && !rev) return 0;
+        /* the group's match, for mirror_frags: reversed, or as it is */
+        if (!fwd)
+            for (size_t i = j; i < e; i++)
+                m->mir_match[i] = (uint32_t)(e - 1 - (i - j));
+        else
+            for (size_t i = j; i < e; i++)
+                m->mir_match[i] = (uint32_t)i;
+        j = e;
+    }
+    const oc__transfer *x = rd->xfers;
+    for (size_t i = 0; i < nint; i++) {
+        if ((i & 0xffff) == 0 && oc__stop_tick()) return 0; /* the sweep says it was stopped */
+        const oc__transfer *t = &x[m->arcs[i]], *u = &x[m->mir_arcs[i]];
+        if (t->count != u->count || arc_len(RING_CCW, t, N) != arc_len(RING_CW, u, N) ||
+            oc__ring_sub(arc_start(RING_CCW, t, N), cut, N) !=
+                oc__ring_sub(arc_start(RING_CW, u, N), m->mir_cut, N))
+            return 0;
+    }
+    return 1;
+}
+
+/* Direction 1's fragments as the image of direction 0's (a run that keeps its fragments: the
+ * check reads them): each crossing arc gets the colours of the direction-0 arc it was matched
+ * with (same start, end and units from the cut), each interval those of the direction-0
+ * interval in its place of the sweep order (same start, length and units). Two arcs of direction
+ * 1 share a link and a colour only if their images do, so the assignment is as sound as
+ * direction 0's, with its colours; the independent check (ring_check.c) checks it all the same.
+ * It is not the one direction 1's own sweep would pick (the crossing arcs' colours follow the
+ * transfer order): a run with an observer, which reports the colours, sweeps as always. */
+static int mirror_frags(oc__netrun *m, size_t nint, const cross_arc *xs, size_t ncross) {
+    const oc__ring_frag *f0 = m->frags[RING_CW];
+    const size_t n0 = m->nfrags[RING_CW];
+    if (oc__grow((void **)&m->frags[RING_CCW], &m->capfrags[RING_CCW], n0 ? n0 : 1,
+                 sizeof(oc__ring_frag)))
+        return OC_ENOMEM;
+    oc__ring_frag *f1 = m->frags[RING_CCW];
+    /* the crossing arcs: fragment j is the j-th crossing arc in transfer order (its pad) */
+    for (size_t i = 0; i < ncross; i++) {
+        const cross_arc *a = &xs[i], *b = &m->mir_cross[m->mir_match[i]];
+        f1[a->pad] = (oc__ring_frag){b->c0, f1[a->pad].xfer, a->n};
+    }
+    /* the intervals' fragments, in direction 0's sweep order: each interval's together */
+    size_t si = 0;
+    for (size_t k = ncross; k < n0; k++) {
+        while (si < nint && m->mir_arcs[si] != f0[k].xfer)
+            si++;
+        if (si == nint) return OC_EINVAL; /* cannot happen: direction 0's own fragments */
+        f1[k] = (oc__ring_frag){f0[k].c0, m->arcs[si], f0[k].n};
+    }
+    m->nfrags[RING_CCW] = n0;
+    return 0;
+}
+
+void oc__ring_mirror_off(oc__netrun *m, int off) {
+    m->mirror_off = off;
+}
+
+uint64_t oc__ring_mirrored(const oc__netrun *m) {
+    return m->mirrored;
+}
+
 /* Colours the na arcs of direction d (the round's transfers whose direction bit is d) with the
  * ring cut at `cut`. The intervals are taken in order of (start, longest first, then transfer
  * order): where each start's intervals come together (a node's transfers listed together, as
@@ -459,7 +611,8 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
                 const oc__netbuf cb[] = {OC_NETBUF(m->cross, 0), OC_NETBUF(m->cross_by_end, 0)};
                 if (oc__netrun_reserve(cb, 2, ncross + 1, 0, &m->cross_cap)) return OC_ENOMEM;
             }
-            m->cross[ncross] = (cross_arc){r, end, u, 0, K - u};
+            /* pad: its place among the crossing arcs, which is its fragment's (mirror_frags) */
+            m->cross[ncross] = (cross_arc){r, end, u, (uint32_t)ncross, K - u};
             if (ncross && end < last_end) cross_sorted = 0;
             last_end = end;
             ncross++;
@@ -538,6 +691,15 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
         }
     }
     if (ncross == 0) return colour_intervals(m, d, rd, nint, cut, colours);
+    /* the mirror (above): direction 1 as direction 0 was, or direction 0 kept for it */
+    const int mirror = !m->mirror_off && !m->base.obs && m->p.spread;
+    if (mirror && d == RING_CCW && mirror_same(m, rd, nint, xs, ncross, K, cut)) {
+        if (keep_frags && mirror_frags(m, nint, xs, ncross)) return OC_ENOMEM;
+        m->mirrored++;
+        *colours = m->mir_colours;
+        return 0;
+    }
+    const int kept = mirror && d == RING_CW && na < nx && mirror_keep(m, nint, xs, ncross, K, cut);
     /* The release records' buckets: end_fill[e] = where the bucket of the intervals ending at e
      * begins (they end at 1..N), from a count of them in transfer order (arcs[] is sorted only
      * later when it is not already). */
@@ -632,6 +794,10 @@ static int colour_cut(oc__netrun *m, int d, const oc__round *rd, size_t na, uint
         }
     }
     *colours = next_new;
+    if (kept) {
+        m->mir_colours = next_new;
+        m->mir_ok = 1;
+    }
     return 0;
 }
 
@@ -998,6 +1164,7 @@ static int ring_round(oc__sink *self, uint64_t index, const oc__round *given, ch
     if (reserve_arcs(m, per_dir[0] > per_dir[1] ? per_dir[0] : per_dir[1]))
         return oc__fail(why, len, OC_ENOMEM, "out of memory mapping round %llu",
                         (unsigned long long)index);
+    m->mir_ok = 0; /* direction 0 keeps its sweep for direction 1 of this round only */
     for (int d = 0; d < 2; d++) {
         m->nfrags[d] = 0;
         m->last_kind[d] = 0;
@@ -1143,7 +1310,8 @@ static int ring_create(const oc__spec *spec, const void *own, int check, oc__net
         OC_NETBUF(m->pdir, 0),          OC_NETBUF(m->pfrags[0], 0),    OC_NETBUF(m->pfrags[1], 0),
         OC_NETBUF(m->cross, 0),         OC_NETBUF(m->cross_by_end, 0), OC_NETBUF(m->key_len, 0),
         OC_NETBUF(m->key_start, 0),     OC_NETBUF(m->key_start1, 0),   OC_NETBUF(m->group_v, 0),
-        OC_NETBUF(m->group_t, 0),       OC_NETBUF(m->group_b, 0)};
+        OC_NETBUF(m->group_t, 0),       OC_NETBUF(m->group_b, 0),      OC_NETBUF(m->mir_arcs, 0),
+        OC_NETBUF(m->mir_cross, 0),     OC_NETBUF(m->mir_match, 0)};
     rc = oc__netrun_buffers(m, bufs, sizeof bufs / sizeof *bufs, "the ring model", why, len);
     if (!rc && (oc__bitset_init(&m->nonempty, (uint32_t)N + 1) ||
                 (check && oc__ring_checker_new(spec->nodes, &m->checker))))

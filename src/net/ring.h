@@ -49,4 +49,10 @@ int oc__ring_check_family(oc__ring_checker *c, uint64_t round, const oc__family 
                           uint64_t c0, uint64_t n, uint64_t colours, int *decided, char *why,
                           size_t whylen);
 
+/* Tests' hooks into the ring model (ring.c, "the other direction's mirror image"): a run whose
+ * direction 1 never takes direction 0's count (off = 1), and how many directions did. */
+typedef struct oc__netrun oc__netrun;
+void oc__ring_mirror_off(oc__netrun *m, int off);
+uint64_t oc__ring_mirrored(const oc__netrun *m);
+
 #endif

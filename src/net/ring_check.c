@@ -158,7 +158,7 @@ static uint64_t slots_of(const oc__ring_assignment *a, uint32_t i) {
 static int coverage(oc__ring_checker *c, uint64_t round, const oc__round *r,
                     const oc__ring_assignment *a, char *why, size_t len) {
     uint32_t *cov = c->buf;
-    memset(cov, 0, r->count * sizeof(uint32_t));
+    if (r->count) memset(cov, 0, r->count * sizeof(uint32_t)); /* an empty round: no buffer */
     for (int d = 0; d < 2; d++) {
         for (size_t i = 0; i < a->nfrags[d]; i++) {
             const oc__ring_frag *f = &a->frags[d][i];
