@@ -27,6 +27,7 @@
  *    transfer and was mapped: 45 s and 95 s of CPU), and against its neighbours (each radix one
  *    up or down, products kept in N..2N) run pinned: no neighbour is faster.
  */
+#include "algo/algos.h"
 #include "algo/allgather_optree.h"
 #include "algo/radix.h"
 #include "core/core.h"
@@ -137,6 +138,95 @@ static void check_loads(void) {
     }
     check_stages_of(1000, 1440); /* many divisors: 2^5 3^2 5 */
     check_stages_of(4096, 6144);
+}
+
+/* ---- the ring stage's colours, counted by the search against the ring model's mapping ---- */
+
+/* A sink that keeps round 0 (the ring stage) of the schedule it is handed. */
+typedef struct keep_first {
+    oc__sink base;
+    oc__round round;
+    int kept, failed;
+} keep_first;
+
+static int keep_round0(oc__sink *self, uint64_t index, const oc__round *r, char *why, size_t len) {
+    (void)why;
+    (void)len;
+    keep_first *k = (keep_first *)self;
+    if (index != 0) return 0;
+    k->round.xfers = malloc((r->count ? r->count : 1) * sizeof *r->xfers);
+    if (!k->round.xfers) {
+        k->failed = 1;
+        return 0;
+    }
+    memcpy(k->round.xfers, r->xfers, r->count * sizeof *r->xfers);
+    k->round.count = k->round.cap = r->count;
+    k->kept = 1;
+    return 0;
+}
+
+/* The ring stage of m1 x (V / m1) on N nodes mapped by the ring model at wavelengths=1 (a colour
+ * a step, so its steps are the most colours of a direction and its lower bound the busiest
+ * link), against oc__optree_ring_stage_colours. */
+static void check_ring_colours_of(uint32_t N, uint64_t V, uint32_t m1) {
+    const oc__algo *a = oc__algo_find(OC_ALLGATHER, "optree");
+    char why[256] = "", text[64];
+    oc__plan plan;
+    memset(&plan, 0, sizeof plan);
+    keep_first k = {.base = {.round = keep_round0}};
+    snprintf(text, sizeof text, "%ux%llu", m1, (unsigned long long)(V / m1));
+    oc_kv *params = oc_kv_new();
+    int rc = !a || !params ? OC_ENOMEM : oc_kv_set(params, "radices", text);
+    if (!rc) rc = a->plan(&plan, OC_ALLGATHER, N, 0, 4096, params, why, sizeof why);
+    if (!rc) {
+        oc__emit e;
+        oc__emit_init(&e, &plan.spec, &k.base, why, sizeof why);
+        rc = a->generate(&plan, &e);
+        oc__emit_free(&e);
+    }
+    CHECK(rc == 0 && k.kept && !k.failed, "N=%u radices=%s: rc %d '%s'", N, text, rc, why);
+    if (a) oc__plan_free(a, &plan);
+    oc_kv_free(params);
+    if (rc || !k.kept) {
+        free(k.round.xfers);
+        return;
+    }
+    int err = 0;
+    oc_report *rep = map_coll_on(oc__model_find("ring"), OC_ALLGATHER, N, 4096,
+                                 "wavelengths=1 fibres=1", &k.round, 1, &err, why, sizeof why);
+    uint64_t colours[2] = {0, 0}, maxload[2] = {0, 0};
+    rc = oc__optree_ring_stage_colours(N, V, m1, colours, maxload);
+    const uint64_t most = colours[0] > colours[1] ? colours[0] : colours[1];
+    const uint64_t heaviest = maxload[0] > maxload[1] ? maxload[0] : maxload[1];
+    const uint64_t steps = rep ? rep->steps : 0, lb = rep ? rep->steps_lb : 0;
+    CHECK(rep && rc == 0 && steps == most && lb == heaviest,
+          "N=%u radices=%s: the ring model colours the ring stage in %llu (busiest link %llu); "
+          "the search counts %llu / %llu colours (links %llu / %llu), rc %d '%s'",
+          N, text, (unsigned long long)steps, (unsigned long long)lb, (unsigned long long)colours[0], (unsigned long long)colours[1],
+          (unsigned long long)maxload[0], (unsigned long long)maxload[1], rc, why);
+    oc_report_free(rep);
+    free(k.round.xfers);
+}
+
+/* Every m1 and V (a multiple of m1 in N..2N, V / m1 >= 2) of N = 2 .. 40, and a few of each m1
+ * of larger N (odd, prime, powers; m1 that divide N and m1 that do not; N/2 ties both ways). */
+static void check_ring_colours(void) {
+    for (uint32_t N = 2; N <= 40; N++)
+        for (uint32_t m1 = 2; 2ull * m1 <= 2ull * N; m1++)
+            for (uint64_t V = ((N + m1 - 1ull) / m1) * m1; V <= 2ull * N; V += m1)
+                if (V / m1 >= 2) check_ring_colours_of(N, V, m1);
+    static const uint32_t LARGE[] = {97, 100, 127, 128, 257, 1000, 1021, 1024};
+    for (size_t i = 0; i < sizeof LARGE / sizeof LARGE[0]; i++) {
+        const uint32_t N = LARGE[i];
+        const uint32_t step = N / 24 ? N / 24 : 1;
+        for (uint32_t m1 = 2; m1 <= N / 2; m1 += (m1 < 12 ? 1 : step)) {
+            const uint64_t lo = ((N + m1 - 1ull) / m1) * m1;
+            const uint64_t Vs[] = {lo, lo + m1, (2ull * N / m1) * m1};
+            for (size_t j = 0; j < 3; j++)
+                if (Vs[j] <= 2ull * N && Vs[j] / m1 >= 2 && (j == 0 || Vs[j] != Vs[j - 1]))
+                    check_ring_colours_of(N, Vs[j], m1);
+        }
+    }
 }
 
 /* ---- the pinned search against every list of its depth ---- */
@@ -311,6 +401,7 @@ int main(int argc, char **argv) {
         return CHECK_SUMMARY();
     }
     check_loads();
+    check_ring_colours();
     static const uint32_t NS[] = {2, 3, 5, 7, 12, 16, 17, 24, 29, 31, 36, 37, 40};
     static const uint64_t WS[] = {1, 3, 64};
     for (size_t w = 0; w < sizeof WS / sizeof WS[0]; w++) {

@@ -359,6 +359,7 @@ typedef struct ag_search {
     uint64_t skip_least; /* the least bound the first pass skipped without a proof */
     const oc__search_in *in;
     int no_round_costs;    /* the model costs no round alone (oc__search_round_costs) */
+    int ring_rule;         /* the network is the ring: its ring stages counted here (essay) */
     struct memo *ringcost; /* the ring stage's mapped cost by (V, m_1), in steps or ticks */
     size_t nringcost, capringcost;
 } ag_search;
@@ -885,6 +886,265 @@ static int ring_stage_load(ag_search *a, uint64_t V, uint64_t W, uint32_t m, uin
     return 0;
 }
 
+/* ---- the ring model's colouring of the ring stage, counted here (the essay's "The ring
+ * stage's colours, counted as the model counts them") ---- */
+
+/* Free colours by deadline: cnt[dl] colours whose window closes at dl (the model's free buckets),
+ * with a two-level bit index of the non-empty ones for the least deadline at or after a point. */
+typedef struct deadline_pool {
+    uint32_t *cnt;
+    uint64_t *lo, *hi; /* a bit a deadline; a bit a word of lo */
+    size_t nlo, nhi;
+} deadline_pool;
+
+static void pool_put(deadline_pool *p, uint32_t dl) {
+    if (p->cnt[dl]++ == 0) {
+        p->lo[dl >> 6] |= UINT64_C(1) << (dl & 63);
+        p->hi[dl >> 12] |= UINT64_C(1) << ((dl >> 6) & 63);
+    }
+}
+
+static void pool_take(deadline_pool *p, uint32_t dl) {
+    if (--p->cnt[dl] == 0) {
+        p->lo[dl >> 6] &= ~(UINT64_C(1) << (dl & 63));
+        if (!p->lo[dl >> 6]) p->hi[dl >> 12] &= ~(UINT64_C(1) << ((dl >> 6) & 63));
+    }
+}
+
+/* The least non-empty deadline >= e, or UINT32_MAX. */
+static uint32_t pool_next(const deadline_pool *p, uint32_t e) {
+    size_t w = e >> 6;
+    uint64_t bits = w < p->nlo ? p->lo[w] & (~UINT64_C(0) << (e & 63)) : 0;
+    if (bits) return (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
+    size_t h = (w + 1) >> 6;
+    if (h >= p->nhi) return UINT32_MAX;
+    uint64_t hb = ((w + 1) & 63) ? p->hi[h] & (~UINT64_C(0) << ((w + 1) & 63)) : p->hi[h];
+    while (!hb) {
+        if (++h >= p->nhi) return UINT32_MAX;
+        hb = p->hi[h];
+    }
+    w = h * 64 + (size_t)__builtin_ctzll(hb);
+    return (uint32_t)(w * 64 + (size_t)__builtin_ctzll(p->lo[w]));
+}
+
+/* The colours the ring model gives each direction of the ring stage of V positions and radix m
+ * (W = V/m >= 2) on N nodes: colours[0] clockwise, colours[1] counterclockwise (the round's
+ * steps are ceil(max / C)), maxload[] each direction's busiest link. host: host_of for every
+ * position (NULL: computed). 0 or OC_ENOMEM. */
+static int ring_stage_colours(uint32_t N, uint64_t V, uint32_t m, const uint32_t *host,
+                              uint64_t colours[2], uint64_t maxload[2]) {
+    const uint64_t W = V / m;
+    const size_t per = (size_t)m - 1, np = (size_t)N + 1;
+    uint32_t *dist = oc__malloc_array((size_t)N * per, sizeof *dist);
+    uint32_t *ncw = oc__malloc_array(N, sizeof *ncw);
+    uint8_t *tie = oc__calloc(N, 1);
+    int64_t *diff = oc__calloc(np, sizeof *diff);
+    uint32_t *starting = oc__calloc(np, sizeof *starting), *head = NULL, *opens = NULL;
+    uint32_t *open_at = oc__calloc(np + 1, sizeof *open_at);
+    deadline_pool pool = {.nlo = (np + 63) / 64};
+    pool.nhi = (pool.nlo + 63) / 64;
+    pool.cnt = oc__calloc(np, sizeof *pool.cnt);
+    pool.lo = oc__calloc(pool.nlo, sizeof *pool.lo);
+    pool.hi = oc__calloc(pool.nhi, sizeof *pool.hi);
+    head = oc__malloc_array(np, sizeof *head);
+    struct release_rec {
+        uint32_t dl, next;
+    } *rel = NULL;
+    size_t nrel = 0, caprel = 0;
+    int rc = OC_ENOMEM;
+    if (!dist || !ncw || !tie || !diff || !starting || !open_at || !pool.cnt || !pool.lo ||
+        !pool.hi || !head)
+        goto out;
+    /* 1. Every node's partners, clockwise distances in the order c = d+1 .. m-1, 0 .. d-1 (a
+     * strictly growing list: see the essay), and the model's routing: shorter way, a transfer at
+     * exactly N/2 the way fewer such units went so far in the round (transfer order: node by
+     * node, at most one such partner a node). */
+    uint64_t ties[2] = {0, 0};
+    for (uint32_t n = 0; n < N; n++) {
+        const uint64_t x = first_pos(N, V, n), d = x / W, base = x - d * W;
+        uint32_t *dn = dist + (size_t)n * per, cw_n = 0;
+        uint64_t c = d + 1 == m ? 0 : d + 1;
+        for (size_t i = 0; i < per; i++, c = c + 1 == m ? 0 : c + 1) {
+            const uint64_t peer = base + c * W;
+            const uint32_t to = host ? host[peer] : host_of(N, V, peer);
+            const uint32_t cw = to >= n ? to - n : to + N - n;
+            dn[i] = cw;
+            if (2ull * cw < N) cw_n++;
+            if (2ull * cw == N) {
+                const int way = ties[0] <= ties[1] ? 0 : 1;
+                ties[way]++;
+                tie[n] = (uint8_t)(1 + way);
+            }
+        }
+        ncw[n] = cw_n;
+    }
+    for (int dir = 0; dir < 2; dir++) {
+        /* 2. Loads and the cut (ring.c: the first link whose arcs, those starting on it aside,
+         * are fewest), in this direction's forward coordinates: counterclockwise arcs mirrored,
+         * starting at N - src. */
+        uint64_t arcs = 0;
+        memset(diff, 0, np * sizeof *diff);
+        memset(starting, 0, np * sizeof *starting);
+        for (uint32_t n = 0; n < N; n++) {
+            const uint32_t *dn = dist + (size_t)n * per;
+            const uint32_t s = dir == 0 ? n : (N - n) % N;
+            const size_t lo = dir == 0 ? 0 : ncw[n] + (tie[n] ? 1 : 0), hi = dir == 0 ? ncw[n] : per;
+            for (size_t i = lo; i <= hi; i++) {
+                uint32_t len;
+                if (i == hi) { /* the tie, after the loop's arcs */
+                    if (tie[n] != 1 + dir) break;
+                    len = N / 2;
+                } else {
+                    len = dir == 0 ? dn[i] : N - dn[i];
+                }
+                diff[s]++;
+                starting[s]++;
+                if (s + len <= N) {
+                    diff[s + len]--;
+                } else {
+                    diff[N]--;
+                    diff[0]++;
+                    diff[s + len - N]--;
+                }
+                arcs++;
+            }
+        }
+        colours[dir] = maxload[dir] = 0;
+        if (!arcs) continue;
+        int64_t run = 0;
+        uint64_t best_pass = UINT64_MAX;
+        uint32_t cut = 0;
+        for (uint32_t p = 0; p < N; p++) {
+            run += diff[p];
+            if ((uint64_t)run > maxload[dir]) maxload[dir] = (uint64_t)run;
+            const uint64_t pass = (uint64_t)run - starting[p];
+            if (pass < best_pass) {
+                best_pass = pass;
+                cut = p;
+            }
+        }
+        /* 3. The arcs through the cut: their own colours (K), each opened at its end into the
+         * bucket of its start (both from the cut). Counted by end, then listed by end. */
+        memset(open_at, 0, (np + 1) * sizeof *open_at);
+        for (int fill = 0; fill < 2; fill++) {
+            for (uint32_t p = 0; p < N; p++) {
+                const uint32_t s = (cut + p) % N, n = dir == 0 ? s : (N - s) % N;
+                const uint32_t *dn = dist + (size_t)n * per;
+                /* longest first: the tie, then clockwise arcs by falling distance, or
+                 * counterclockwise ones by rising distance; the crossing ones come first */
+                if (tie[n] == 1 + dir && p + N / 2 > N) {
+                    const uint32_t end = p + N / 2 - N;
+                    if (fill) opens[open_at[end]++] = p;
+                    else open_at[end + 1]++;
+                }
+                const size_t lo = dir == 0 ? 0 : ncw[n] + (tie[n] ? 1 : 0);
+                const size_t cnt = dir == 0 ? ncw[n] : per - lo;
+                for (size_t j = 0; j < cnt; j++) {
+                    const size_t i = dir == 0 ? cnt - 1 - j : lo + j;
+                    const uint32_t len = dir == 0 ? dn[i] : N - dn[i];
+                    if (p + len <= N) break;
+                    const uint32_t end = p + len - N;
+                    if (fill) opens[open_at[end]++] = p;
+                    else open_at[end + 1]++;
+                }
+            }
+            if (!fill) {
+                for (size_t e = 0; e < np; e++)
+                    open_at[e + 1] += open_at[e];
+                free(opens); /* open_at[np] arcs through the cut: best_pass of them */
+                if (!(opens = oc__malloc_array(open_at[np] ? open_at[np] : 1, sizeof *opens)))
+                    goto out;
+            } else { /* open_at[e] moved to the end of e's run: the start of e + 1's */
+                for (size_t e = np; e-- > 0;)
+                    open_at[e + 1] = open_at[e];
+                open_at[0] = 0;
+            }
+        }
+        const uint64_t ncross = open_at[np];
+        /* 4. The sweep (ring.c's colour_cut, one unit an arc): at each point from the cut, the
+         * intervals ending there give their colour back to the bucket it came from, the arcs
+         * through the cut ending there open theirs, and the intervals starting there, longest
+         * first, each take a colour from the bucket of the least deadline at or after its end,
+         * or a new one (given back to the bucket of N). */
+        memset(pool.cnt, 0, np * sizeof *pool.cnt);
+        memset(pool.lo, 0, pool.nlo * sizeof *pool.lo);
+        memset(pool.hi, 0, pool.nhi * sizeof *pool.hi);
+        for (size_t e = 0; e < np; e++)
+            head[e] = UINT32_MAX;
+        uint32_t free_rel = UINT32_MAX;
+        nrel = 0;
+        uint64_t fresh = 0;
+        for (uint32_t p = 0; p <= N; p++) {
+            for (uint32_t q = head[p]; q != UINT32_MAX;) {
+                const uint32_t nx = rel[q].next;
+                pool_put(&pool, rel[q].dl);
+                rel[q].next = free_rel;
+                free_rel = q;
+                q = nx;
+            }
+            head[p] = UINT32_MAX;
+            for (uint32_t i = open_at[p]; i < open_at[p + 1]; i++)
+                pool_put(&pool, opens[i]);
+            if (p == N) break;
+            const uint32_t s = (cut + p) % N, n = dir == 0 ? s : (N - s) % N;
+            const uint32_t *dn = dist + (size_t)n * per;
+            const size_t lo = dir == 0 ? 0 : ncw[n] + (tie[n] ? 1 : 0);
+            const size_t cnt = dir == 0 ? ncw[n] : per - lo;
+            for (size_t j = 0; j <= cnt; j++) {
+                uint32_t len;
+                if (j == 0) { /* the tie first (the longest), when it goes this way */
+                    if (tie[n] != 1 + dir) continue;
+                    len = N / 2;
+                } else {
+                    const size_t i = dir == 0 ? cnt - j : lo + j - 1;
+                    len = dir == 0 ? dn[i] : N - dn[i];
+                }
+                if (p + len > N) continue; /* through the cut: coloured above */
+                const uint32_t end = p + len;
+                uint32_t dl = pool_next(&pool, end);
+                if (dl == UINT32_MAX) {
+                    fresh++;
+                    dl = N;
+                } else {
+                    pool_take(&pool, dl);
+                }
+                uint32_t id = free_rel;
+                if (id != UINT32_MAX) {
+                    free_rel = rel[id].next;
+                } else {
+                    if (oc__grow((void **)&rel, &caprel, nrel + 1, sizeof *rel)) goto out;
+                    id = (uint32_t)nrel++;
+                }
+                rel[id].dl = dl;
+                rel[id].next = head[end];
+                head[end] = id;
+            }
+        }
+        colours[dir] = ncross + fresh;
+    }
+    rc = 0;
+out:
+    free(dist);
+    free(ncw);
+    free(tie);
+    free(diff);
+    free(starting);
+    free(open_at);
+    free(opens);
+    free(pool.cnt);
+    free(pool.lo);
+    free(pool.hi);
+    free(head);
+    free(rel);
+    return rc;
+}
+
+int oc__optree_ring_stage_colours(uint32_t N, uint64_t V, uint32_t m1, uint64_t colours[2],
+                                  uint64_t maxload[2]) {
+    if (m1 < 2 || V % m1 || V / m1 < 2 || V < N || V > 2ull * N) return OC_EINVAL;
+    return ring_stage_colours(N, V, m1, NULL, colours, maxload);
+}
+
 /* A stage's exact counts: its busiest link in blocks (load) and, at spread=0 (a->unspread),
  * in transfers (units), with the least class a transfer carries (least); exact 0 when a transfer
  * is at N/2 nodes (the model decides its way). */
@@ -1300,6 +1560,19 @@ static int ring_stage_cost(ag_search *a, const oc__radices *r, uint64_t *units, 
         *units = e->load;
         return 0;
     }
+    uint64_t steps = 0;
+    if (a->ring_rule) { /* the model's colouring, counted here (the essay) */
+        const uint64_t V = oc__radices_product(r);
+        uint64_t colours[2], maxload[2];
+        if (host_table(a, V) || ring_stage_colours(a->N, V, r->m[0], a->host, colours, maxload))
+            return OC_ENOMEM;
+        steps = oc__ceil_div(colours[0] > colours[1] ? colours[0] : colours[1], a->C);
+        e->used = 1;
+        e->exact = *ok = 1;
+        e->load = *units = ring_steps(a, steps * a->C);
+        e->units = steps;
+        return 0;
+    }
     char text[256], why[256] = "";
     oc__radices_format(r, text, sizeof text);
     oc_kv *kv = oc_kv_new();
@@ -1308,7 +1581,6 @@ static int ring_stage_cost(ag_search *a, const oc__radices *r, uint64_t *units, 
         return OC_ENOMEM;
     }
     oc__plan plan = {0};
-    uint64_t steps = 0;
     double t = 0;
     int rc = optree_plan(&plan, OC_ALLGATHER, a->N, a->in->root, a->in->bytes, kv, why, sizeof why);
     oc_kv_free(kv);
@@ -1608,6 +1880,7 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     if ((rc = in->figures(in, OC_ALLGATHER, 1, &f, why, len))) return rc;
     ag_search a = {
         .s = s, .N = N, .kpin = (uint32_t)kpin, .C = f.channels, .step = f.step_time, .in = in};
+    a.ring_rule = f.cfg.kind == OC_NETCFG_RING && f.cfg.cost.steps_by_link_load;
     if (f.cfg.cost.bundle_step_s) { /* a transfer on one lightpath (the model's, netcfg.h) */
         a.unspread = 1;
         a.tick = f.step_time / (double)(1u << 20);
