@@ -326,7 +326,44 @@ static int optree_choose(uint32_t N, const oc_kv *params, optree *t, char *why, 
  * (ring.c: routing, colouring and the step's cost read no label). Its mapped cost is then one
  * number for every V, and ring_stage_cost maps it once (ring_key). At N = 65536, k = 3, the lists
  * 64 x a x b with ab = 1024 .. 2048 had 33 ring stages of 4.1 M transfers mapped alone, all at
- * 65792 steps. */
+ * 65792 steps.
+ *
+ * The ring stage's colours, counted as the model counts them (on the ring: a->ring_rule). The
+ * load is a bound on every colouring, and these all-to-all rounds among evenly spaced nodes are
+ * probably coloured with their load by the best colouring, so no bound on colourings in general
+ * closes the 0.3-1 % by which the ring model's own colouring exceeds it; only that colouring
+ * does. ring_stage_colours counts it by the model's rule (ring.c, items 1 and 3: src/net/ring.c
+ * is the rule; nothing of it is called) without mapping the round:
+ *  - the transfers: node n = 0, 1, ... (its first position x, digit d = floor(x / W)) sends its
+ *    one block to the nodes of x + (c - d) W, c != d (stage_sends skips none when W >= 2), in
+ *    that order; in the order c = d+1 .. m-1, 0 .. d-1 their clockwise distances grow strictly
+ *    (the partners above x lie on nodes n+1 .. N-1 in order, those below on 0 .. n-1, reached
+ *    clockwise past N), so a node's clockwise arcs (distance below N/2) are a prefix of that
+ *    list and its counterclockwise ones (above N/2) a suffix, each already in order of length;
+ *  - routing: the shorter way; a transfer at exactly N/2 the way that has carried fewer such
+ *    units so far, in transfer order (at most one such partner a node: partners W >= 2 apart
+ *    sit on distinct nodes);
+ *  - per direction (counterclockwise arcs mirrored, starting at N - src): the cut is the first
+ *    link of least load not counting the arcs that start on it; the K arcs through it get K
+ *    colours of their own; the rest, intervals once the ring is cut, are taken by start from
+ *    the cut and longest first, each taking a free colour from the bucket of the least deadline
+ *    at or after its end, or a new colour, and giving it back to the bucket it came from at its
+ *    end (new colours to the bucket of N); an arc through the cut puts its colour into the
+ *    bucket of its start at its end. Every arc of the ring stage carries one block, so a bucket
+ *    is a count (which colour of a bucket is taken changes no later decision), and the colours
+ *    are K plus the new ones; the round's steps are ceil(max over directions / C), as ring.c
+ *    computes them, and its time those steps of one block each (at spread=0 too: every bundle
+ *    is one block).
+ * The count is the model's, not a bound under it: tests/test_optree_pinned.c maps the ring stage
+ * of every m_1 and V of N = 2 .. 40 and of sampled m_1 and V of N = 97 .. 1024 through the ring
+ * model at one wavelength (a colour a step) and requires the same colours and the same busiest
+ * link; a change to the model's rule fails there. It costs O(N m_1) in flat arrays (at N = 4096,
+ * m_1 = 86: about 5 ms against about 20 ms for the round generated, hashed for the round cache
+ * and mapped alone). With a target (ring_enough_steps: the least steps of the ring stage at which
+ * the list can no longer win against the best mapped cost, found by oc__search_can_win) the
+ * count stops once one direction reaches it, the busier direction counted first (the count only
+ * grows along the sweep, so what it has reached is a proven lower bound on the model's): such a
+ * count is kept as partial and counted again when a later list needs more of it. */
 
 typedef struct ag_search {
     oc__search *s;
@@ -360,6 +397,7 @@ typedef struct ag_search {
     const oc__search_in *in;
     int no_round_costs;    /* the model costs no round alone (oc__search_round_costs) */
     int ring_rule;         /* the network is the ring: its ring stages counted here (essay) */
+    struct ring_scratch *ring_scratch; /* ring_stage_colours' (NULL until the first) */
     struct memo *ringcost; /* the ring stage's mapped cost by (V, m_1), in steps or ticks */
     size_t nringcost, capringcost;
 } ag_search;
@@ -927,34 +965,87 @@ static uint32_t pool_next(const deadline_pool *p, uint32_t e) {
     return (uint32_t)(w * 64 + (size_t)__builtin_ctzll(p->lo[w]));
 }
 
+/* ring_stage_colours' scratch, kept across calls (a search counts dozens of ring stages): sized
+ * by N and by N (m - 1) distances. */
+typedef struct ring_scratch {
+    uint32_t *dist, *ncw, *starting, *rel_at, *open_at, *opens;
+    uint8_t *tie;
+    int64_t *diff;
+    deadline_pool pool;
+    uint32_t *rel; /* the intervals' release slots: the bucket each colour goes back to */
+    size_t capdist, capopens, caprel;
+    uint32_t N; /* the per-node arrays' size (0: none yet) */
+} ring_scratch;
+
+static void ring_scratch_free(ring_scratch *z) {
+    free(z->dist);
+    free(z->ncw);
+    free(z->starting);
+    free(z->rel_at);
+    free(z->open_at);
+    free(z->opens);
+    free(z->tie);
+    free(z->diff);
+    free(z->pool.cnt);
+    free(z->pool.lo);
+    free(z->pool.hi);
+    free(z->rel);
+    memset(z, 0, sizeof *z);
+}
+
+/* 0 or OC_ENOMEM (z freed). */
+static int ring_scratch_size(ring_scratch *z, uint32_t N, size_t dists) {
+    if (z->N != N) {
+        ring_scratch_free(z);
+        const size_t np = (size_t)N + 1;
+        z->pool.nlo = (np + 63) / 64;
+        z->pool.nhi = (z->pool.nlo + 63) / 64;
+        z->ncw = oc__malloc_array(N, sizeof *z->ncw);
+        z->tie = oc__malloc_array(N, 1);
+        z->diff = oc__malloc_array(np, sizeof *z->diff);
+        z->starting = oc__malloc_array(np, sizeof *z->starting);
+        z->rel_at = oc__malloc_array(np + 1, sizeof *z->rel_at);
+        z->open_at = oc__malloc_array(np + 1, sizeof *z->open_at);
+        z->pool.cnt = oc__malloc_array(np, sizeof *z->pool.cnt);
+        z->pool.lo = oc__malloc_array(z->pool.nlo, sizeof *z->pool.lo);
+        z->pool.hi = oc__malloc_array(z->pool.nhi, sizeof *z->pool.hi);
+        if (!z->ncw || !z->tie || !z->diff || !z->starting || !z->rel_at || !z->open_at ||
+            !z->pool.cnt || !z->pool.lo || !z->pool.hi) {
+            ring_scratch_free(z);
+            return OC_ENOMEM;
+        }
+        z->N = N;
+    }
+    if (z->capdist < dists) {
+        free(z->dist);
+        if (!(z->dist = oc__malloc_array(dists, sizeof *z->dist))) {
+            ring_scratch_free(z);
+            return OC_ENOMEM;
+        }
+        z->capdist = dists;
+    }
+    return 0;
+}
+
 /* The colours the ring model gives each direction of the ring stage of V positions and radix m
  * (W = V/m >= 2) on N nodes: colours[0] clockwise, colours[1] counterclockwise (the round's
  * steps are ceil(max / C)), maxload[] each direction's busiest link. host: host_of for every
- * position (NULL: computed). 0 or OC_ENOMEM. */
-static int ring_stage_colours(uint32_t N, uint64_t V, uint32_t m, const uint32_t *host,
-                              uint64_t colours[2], uint64_t maxload[2]) {
+ * position (NULL: computed). With `enough` (0: none), the counting stops once a direction has
+ * reached that many colours: *whole is then 0 and colours[] are lower bounds on the model's (the
+ * sweep only adds colours), one of them >= enough; else *whole is 1 and they are the model's.
+ * 0 or OC_ENOMEM. */
+static int ring_stage_colours(ring_scratch *z, uint32_t N, uint64_t V, uint32_t m,
+                              const uint32_t *host, uint64_t enough, uint64_t colours[2],
+                              uint64_t maxload[2], int *whole) {
     const uint64_t W = V / m;
     const size_t per = (size_t)m - 1, np = (size_t)N + 1;
-    uint32_t *dist = oc__malloc_array((size_t)N * per, sizeof *dist);
-    uint32_t *ncw = oc__malloc_array(N, sizeof *ncw);
-    uint8_t *tie = oc__calloc(N, 1);
-    int64_t *diff = oc__calloc(np, sizeof *diff);
-    uint32_t *starting = oc__calloc(np, sizeof *starting), *head = NULL, *opens = NULL;
-    uint32_t *open_at = oc__calloc(np + 1, sizeof *open_at);
-    deadline_pool pool = {.nlo = (np + 63) / 64};
-    pool.nhi = (pool.nlo + 63) / 64;
-    pool.cnt = oc__calloc(np, sizeof *pool.cnt);
-    pool.lo = oc__calloc(pool.nlo, sizeof *pool.lo);
-    pool.hi = oc__calloc(pool.nhi, sizeof *pool.hi);
-    head = oc__malloc_array(np, sizeof *head);
-    struct release_rec {
-        uint32_t dl, next;
-    } *rel = NULL;
-    size_t nrel = 0, caprel = 0;
-    int rc = OC_ENOMEM;
-    if (!dist || !ncw || !tie || !diff || !starting || !open_at || !pool.cnt || !pool.lo ||
-        !pool.hi || !head)
-        goto out;
+    if (ring_scratch_size(z, N, (size_t)N * per)) return OC_ENOMEM;
+    uint32_t *dist = z->dist, *ncw = z->ncw, *starting = z->starting, *rel_at = z->rel_at;
+    uint32_t *open_at = z->open_at;
+    uint8_t *tie = z->tie;
+    int64_t *diff = z->diff;
+    deadline_pool pool = z->pool;
+    memset(tie, 0, N);
     /* 1. Every node's partners, clockwise distances in the order c = d+1 .. m-1, 0 .. d-1 (a
      * strictly growing list: see the essay), and the model's routing: shorter way, a transfer at
      * exactly N/2 the way fewer such units went so far in the round (transfer order: node by
@@ -978,6 +1069,8 @@ static int ring_stage_colours(uint32_t N, uint64_t V, uint32_t m, const uint32_t
         }
         ncw[n] = cw_n;
     }
+    uint32_t cuts[2] = {0, 0};
+    uint64_t arcs_of[2] = {0, 0};
     for (int dir = 0; dir < 2; dir++) {
         /* 2. Loads and the cut (ring.c: the first link whose arcs, those starting on it aside,
          * are fewest), in this direction's forward coordinates: counterclockwise arcs mirrored,
@@ -1010,50 +1103,71 @@ static int ring_stage_colours(uint32_t N, uint64_t V, uint32_t m, const uint32_t
             }
         }
         colours[dir] = maxload[dir] = 0;
-        if (!arcs) continue;
+        arcs_of[dir] = arcs;
         int64_t run = 0;
         uint64_t best_pass = UINT64_MAX;
-        uint32_t cut = 0;
-        for (uint32_t p = 0; p < N; p++) {
+        for (uint32_t p = 0; p < N && arcs; p++) {
             run += diff[p];
             if ((uint64_t)run > maxload[dir]) maxload[dir] = (uint64_t)run;
             const uint64_t pass = (uint64_t)run - starting[p];
             if (pass < best_pass) {
                 best_pass = pass;
-                cut = p;
+                cuts[dir] = p;
             }
         }
+    }
+    /* The busier direction first: with `enough`, the other is not coloured once it reaches it. */
+    *whole = 1;
+    for (int o = 0; o < 2; o++) {
+        const int dir = (maxload[1] > maxload[0]) != (o == 1);
+        if (!arcs_of[dir]) continue;
+        if (enough && (colours[0] >= enough || colours[1] >= enough)) {
+            *whole = 0; /* the other direction has shown enough: this one is not coloured */
+            continue;
+        }
+        const uint32_t cut = cuts[dir];
         /* 3. The arcs through the cut: their own colours (K), each opened at its end into the
-         * bucket of its start (both from the cut). Counted by end, then listed by end. */
+         * bucket of its start (both from the cut), listed by end; and the slots of what the
+         * other arcs (intervals) give back, by end too (the model's release records), counted
+         * here and written as the sweep colours them. */
         memset(open_at, 0, (np + 1) * sizeof *open_at);
+        memset(rel_at, 0, (np + 1) * sizeof *rel_at);
         for (int fill = 0; fill < 2; fill++) {
             for (uint32_t p = 0; p < N; p++) {
                 const uint32_t s = (cut + p) % N, n = dir == 0 ? s : (N - s) % N;
                 const uint32_t *dn = dist + (size_t)n * per;
                 /* longest first: the tie, then clockwise arcs by falling distance, or
                  * counterclockwise ones by rising distance; the crossing ones come first */
-                if (tie[n] == 1 + dir && p + N / 2 > N) {
-                    const uint32_t end = p + N / 2 - N;
-                    if (fill) opens[open_at[end]++] = p;
-                    else open_at[end + 1]++;
-                }
                 const size_t lo = dir == 0 ? 0 : ncw[n] + (tie[n] ? 1 : 0);
                 const size_t cnt = dir == 0 ? ncw[n] : per - lo;
-                for (size_t j = 0; j < cnt; j++) {
-                    const size_t i = dir == 0 ? cnt - 1 - j : lo + j;
-                    const uint32_t len = dir == 0 ? dn[i] : N - dn[i];
-                    if (p + len <= N) break;
+                for (size_t j = 0; j <= cnt; j++) {
+                    uint32_t len;
+                    if (j == 0) {
+                        if (tie[n] != 1 + dir) continue;
+                        len = N / 2;
+                    } else {
+                        const size_t i = dir == 0 ? cnt - j : lo + j - 1;
+                        len = dir == 0 ? dn[i] : N - dn[i];
+                    }
+                    if (p + len <= N) { /* an interval, and so are the shorter ones after it */
+                        if (fill) break;
+                        rel_at[p + len + 1]++;
+                        continue;
+                    }
                     const uint32_t end = p + len - N;
-                    if (fill) opens[open_at[end]++] = p;
+                    if (fill) z->opens[open_at[end]++] = p;
                     else open_at[end + 1]++;
                 }
             }
             if (!fill) {
-                for (size_t e = 0; e < np; e++)
+                for (size_t e = 0; e < np; e++) {
                     open_at[e + 1] += open_at[e];
-                free(opens); /* open_at[np] arcs through the cut: best_pass of them */
-                if (!(opens = oc__malloc_array(open_at[np] ? open_at[np] : 1, sizeof *opens)))
-                    goto out;
+                    rel_at[e + 1] += rel_at[e];
+                }
+                /* open_at[np] arcs through the cut (best_pass of them), rel_at[np] intervals */
+                if (oc__grow((void **)&z->opens, &z->capopens, open_at[np] + 1, sizeof *z->opens) ||
+                    oc__grow((void **)&z->rel, &z->caprel, rel_at[np] + 1, sizeof *z->rel))
+                    return OC_ENOMEM;
             } else { /* open_at[e] moved to the end of e's run: the start of e + 1's */
                 for (size_t e = np; e-- > 0;)
                     open_at[e + 1] = open_at[e];
@@ -1065,26 +1179,21 @@ static int ring_stage_colours(uint32_t N, uint64_t V, uint32_t m, const uint32_t
          * intervals ending there give their colour back to the bucket it came from, the arcs
          * through the cut ending there open theirs, and the intervals starting there, longest
          * first, each take a colour from the bucket of the least deadline at or after its end,
-         * or a new one (given back to the bucket of N). */
+         * or a new one (given back to the bucket of N). rel_at[e] is where e's slots begin,
+         * moved on as they are written: when the sweep reaches e, every interval ending at e
+         * or before has started, so e's slots run from rel_at[e - 1] (moved to e's beginning)
+         * to rel_at[e] (moved to its end). */
         memset(pool.cnt, 0, np * sizeof *pool.cnt);
         memset(pool.lo, 0, pool.nlo * sizeof *pool.lo);
         memset(pool.hi, 0, pool.nhi * sizeof *pool.hi);
-        for (size_t e = 0; e < np; e++)
-            head[e] = UINT32_MAX;
-        uint32_t free_rel = UINT32_MAX;
-        nrel = 0;
         uint64_t fresh = 0;
+        uint32_t *slot = z->rel;
         for (uint32_t p = 0; p <= N; p++) {
-            for (uint32_t q = head[p]; q != UINT32_MAX;) {
-                const uint32_t nx = rel[q].next;
-                pool_put(&pool, rel[q].dl);
-                rel[q].next = free_rel;
-                free_rel = q;
-                q = nx;
-            }
-            head[p] = UINT32_MAX;
+            if (p >= 1) /* the intervals ending at p (ends >= 1), all written by now */
+                for (uint32_t q = rel_at[p - 1]; q < rel_at[p]; q++)
+                    pool_put(&pool, slot[q]);
             for (uint32_t i = open_at[p]; i < open_at[p + 1]; i++)
-                pool_put(&pool, opens[i]);
+                pool_put(&pool, z->opens[i]);
             if (p == N) break;
             const uint32_t s = (cut + p) % N, n = dir == 0 ? s : (N - s) % N;
             const uint32_t *dn = dist + (size_t)n * per;
@@ -1108,41 +1217,27 @@ static int ring_stage_colours(uint32_t N, uint64_t V, uint32_t m, const uint32_t
                 } else {
                     pool_take(&pool, dl);
                 }
-                uint32_t id = free_rel;
-                if (id != UINT32_MAX) {
-                    free_rel = rel[id].next;
-                } else {
-                    if (oc__grow((void **)&rel, &caprel, nrel + 1, sizeof *rel)) goto out;
-                    id = (uint32_t)nrel++;
-                }
-                rel[id].dl = dl;
-                rel[id].next = head[end];
-                head[end] = id;
+                slot[rel_at[end]++] = dl;
+            }
+            /* the count only grows: past `enough` the rest cannot take it back */
+            if (enough && ncross + fresh >= enough && p + 1 < N) {
+                *whole = 0;
+                break;
             }
         }
         colours[dir] = ncross + fresh;
     }
-    rc = 0;
-out:
-    free(dist);
-    free(ncw);
-    free(tie);
-    free(diff);
-    free(starting);
-    free(open_at);
-    free(opens);
-    free(pool.cnt);
-    free(pool.lo);
-    free(pool.hi);
-    free(head);
-    free(rel);
-    return rc;
+    return 0;
 }
 
 int oc__optree_ring_stage_colours(uint32_t N, uint64_t V, uint32_t m1, uint64_t colours[2],
                                   uint64_t maxload[2]) {
     if (m1 < 2 || V % m1 || V / m1 < 2 || V < N || V > 2ull * N) return OC_EINVAL;
-    return ring_stage_colours(N, V, m1, NULL, colours, maxload);
+    ring_scratch z = {0};
+    int whole = 0;
+    int rc = ring_stage_colours(&z, N, V, m1, NULL, 0, colours, maxload, &whole);
+    ring_scratch_free(&z);
+    return rc;
 }
 
 /* A stage's exact counts: its busiest link in blocks (load) and, at spread=0 (a->unspread),
@@ -1545,34 +1640,84 @@ static int ring_stage_round(void *ctx, oc__emit *e) {
     return emit_stages(ctx, e, 1);
 }
 
-/* The ring stage of list r mapped alone by the model (oc__search_round_costs), once per (V, m_1):
- * on a model that costs rounds alone (the ring) that is exactly what the stage adds to the list's
- * cost, so with the other stages' bounds it bounds the list (the model's colouring of the ring
- * stage is 0.3-1% above its load, the gap that left the bounds under the winner's cost). *ok 0
- * when not costed (no such model, the budget, a refusal); 0 or OC_ENOMEM. */
-static int ring_stage_cost(ag_search *a, const oc__radices *r, uint64_t *units, int *ok) {
+/* The least steps T of the ring stage at which a list whose later stages are bounded by `rest`
+ * (steps, or ticks at spread=0) can no longer win (oc__search_can_win, which only compares with
+ * the best mapped cost: monotone in the bound), searched from T0 up to 2 T0 + 1; 0 when it can
+ * still win there (the stage is then counted whole), < 0 on an error. */
+static int64_t ring_enough_steps(ag_search *a, uint64_t T0, uint64_t rest) {
+    uint64_t lo = 0, hi = T0 ? T0 : 1, step = 1; /* lo: can win (0: not tried) */
+    for (;;) {
+        const uint64_t v = ring_steps(a, hi * a->C) + rest;
+        oc__bound b = bound_of(a, v, BOUND_NAME);
+        const int yes = oc__search_can_win(a->s, &b);
+        if (yes < 0) return yes;
+        if (!yes) break;
+        lo = hi;
+        hi = T0 + step;
+        step *= 2;
+        if (hi > 2 * T0 + 1) return 0;
+    }
+    while (lo && hi - lo > 1) { /* lo can win, hi cannot */
+        const uint64_t mid = lo + (hi - lo) / 2;
+        oc__bound b = bound_of(a, ring_steps(a, mid * a->C) + rest, BOUND_NAME);
+        const int yes = oc__search_can_win(a->s, &b);
+        if (yes < 0) return yes;
+        if (yes)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (int64_t)hi;
+}
+
+/* The ring stage's cost counted here by the model's rule (the essay's "The ring stage's colours,
+ * counted as the model counts them"), kept in e: whole, or (partial, e->least = 1) only as far
+ * as shows that a list whose later stages are bounded by `rest` cannot win. */
+static int ring_stage_counted(ag_search *a, const oc__radices *r, uint64_t rest, memo *e) {
+    const uint64_t V = oc__radices_product(r), m1 = r->m[0];
+    const int64_t T = ring_enough_steps(a, oc__ceil_div(ring_load(a->N, m1), a->C), rest);
+    if (T < 0) return (int)T;
+    if (e->used == 1 && e->least && T && e->units >= (uint64_t)T) return 0; /* enough already */
+    uint64_t colours[2], maxload[2];
+    int whole = 0;
+    if (!a->ring_scratch && !(a->ring_scratch = oc__calloc(1, sizeof *a->ring_scratch)))
+        return OC_ENOMEM;
+    if (host_table(a, V) || ring_stage_colours(a->ring_scratch, a->N, V, (uint32_t)m1, a->host,
+                                               T ? ((uint64_t)T - 1) * a->C + 1 : 0, colours,
+                                               maxload, &whole))
+        return OC_ENOMEM;
+    const uint64_t steps = oc__ceil_div(colours[0] > colours[1] ? colours[0] : colours[1], a->C);
+    e->used = 1;
+    e->exact = 1; /* costed: a proven bound either way */
+    e->least = !whole;
+    e->load = ring_steps(a, steps * a->C);
+    e->units = steps;
+    return 0;
+}
+
+/* The ring stage of list r costed alone, once per (V, m_1): on the ring counted here by the
+ * model's rule (ring_stage_counted; `rest` bounds the list's later stages), elsewhere mapped
+ * alone by the model (oc__search_round_costs). On a model that costs rounds alone that is exactly
+ * what the stage adds to the list's cost (or, counted partially, at most that), so with the other
+ * stages' bounds it bounds the list (the model's colouring of the ring stage is 0.3-1% above its
+ * load, the gap that left the bounds under the winner's cost). *ok 0 when not costed (no such
+ * model, the budget, a refusal); 0, OC_ENOMEM, or an error of oc__search_can_win. */
+static int ring_stage_cost(ag_search *a, const oc__radices *r, uint64_t rest, uint64_t *units,
+                           int *ok) {
     *ok = 0;
     if (a->no_round_costs) return 0;
     memo *e = memo_get(&a->ringcost, &a->nringcost, &a->capringcost, ring_key(a, r), 0, r->m[0]);
     if (!e) return OC_ENOMEM;
+    if (a->ring_rule && (e->used != 1 || e->least)) { /* the model's colouring, counted here */
+        const int rc = ring_stage_counted(a, r, rest, e);
+        if (rc) return rc;
+    }
     if (e->used == 1) {
         *ok = e->exact;
         *units = e->load;
         return 0;
     }
     uint64_t steps = 0;
-    if (a->ring_rule) { /* the model's colouring, counted here (the essay) */
-        const uint64_t V = oc__radices_product(r);
-        uint64_t colours[2], maxload[2];
-        if (host_table(a, V) || ring_stage_colours(a->N, V, r->m[0], a->host, colours, maxload))
-            return OC_ENOMEM;
-        steps = oc__ceil_div(colours[0] > colours[1] ? colours[0] : colours[1], a->C);
-        e->used = 1;
-        e->exact = *ok = 1;
-        e->load = *units = ring_steps(a, steps * a->C);
-        e->units = steps;
-        return 0;
-    }
     char text[256], why[256] = "";
     oc__radices_format(r, text, sizeof text);
     oc_kv *kv = oc_kv_new();
@@ -1636,11 +1781,24 @@ static int settle_pool(ag_search *a, int *done) {
             heap_down(p, n, 0);
             continue;
         }
-        if (p[0].counted == 1 && p[0].r.k >= 2) { /* its ring stage mapped alone, once */
+        if (p[0].counted == 1 && p[0].r.k >= 2) { /* its ring stage costed alone, once */
+            /* On the ring, the first list here is mapped as the incumbent first: its bound is
+             * its exact later stages and its ring stage's load, within the colouring's 0.3-1 %
+             * of its cost, so the counts of the ring stages after it stop once they show that
+             * their list cannot win against it (ring_stage_counted) instead of running whole
+             * against the balanced seeds. */
+            if (!hinted && a->ring_rule &&
+                (!a->s->budget || list_transfers(a->N, &p[0].r) <= a->s->budget)) {
+                char text[256];
+                oc__radices_format(&p[0].r, text, sizeof text);
+                const char *kv[] = {"radices", text};
+                if ((rc = oc__search_hint(a->s, 1, kv))) break;
+                hinted = 1;
+            }
             uint64_t ring = 0;
             int ok = 0;
             if (!a->s->budget || a->s->budget >= oc__radices_product(&p[0].r) * p[0].r.m[0])
-                if ((rc = ring_stage_cost(a, &p[0].r, &ring, &ok))) break;
+                if ((rc = ring_stage_cost(a, &p[0].r, p[0].rest, &ring, &ok))) break;
             p[0].counted = 2;
             if (ok && ring + p[0].rest > p[0].steps) p[0].steps = ring + p[0].rest;
             heap_down(p, n, 0);
@@ -1725,13 +1883,14 @@ static int try_list(ag_search *a, const oc__radices *r) {
             f->load = rest;
         }
         if ((yes = may_win_counted(a, steps, &b)) <= 0) return yes;
-        /* Still able to win: its ring stage mapped alone (once per V and m_1, as settle_pool
-         * does), the model's own cost of that round, which may sit far above its load (1.7
-         * times at w = 1 for m_1 = 3), before the whole list is offered and mapped. */
+        /* Still able to win: its ring stage costed alone (once per V and m_1, as settle_pool
+         * does: ring_stage_cost), the model's own cost of that round, which may sit far above
+         * its load (1.7 times at w = 1 for m_1 = 3), before the whole list is offered and
+         * mapped. */
         uint64_t ring_mapped = 0;
         int ok = 0;
         if (!a->s->budget || a->s->budget >= oc__radices_product(r) * r->m[0])
-            if ((rc = ring_stage_cost(a, r, &ring_mapped, &ok))) return rc;
+            if ((rc = ring_stage_cost(a, r, rest, &ring_mapped, &ok))) return rc;
         if (ok && ring_mapped + rest > steps) {
             steps = ring_mapped + rest;
             if ((yes = may_win_counted(a, steps, &b)) <= 0) return yes;
@@ -1979,6 +2138,8 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     }
     free(a.pool);
     free(a.ringcost);
+    if (a.ring_scratch) ring_scratch_free(a.ring_scratch);
+    free(a.ring_scratch);
     free(a.loads);
     free(a.cheap);
     free(a.rest);
