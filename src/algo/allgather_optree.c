@@ -1230,12 +1230,11 @@ static int ring_stage_colours(ring_scratch *z, uint32_t N, uint64_t V, uint32_t 
     return 0;
 }
 
-int oc__optree_ring_stage_colours(uint32_t N, uint64_t V, uint32_t m1, uint64_t colours[2],
-                                  uint64_t maxload[2]) {
+int oc__optree_ring_stage_colours(uint32_t N, uint64_t V, uint32_t m1, uint64_t enough,
+                                  uint64_t colours[2], uint64_t maxload[2], int *whole) {
     if (m1 < 2 || V % m1 || V / m1 < 2 || V < N || V > 2ull * N) return OC_EINVAL;
     ring_scratch z = {0};
-    int whole = 0;
-    int rc = ring_stage_colours(&z, N, V, m1, NULL, 0, colours, maxload, &whole);
+    int rc = ring_stage_colours(&z, N, V, m1, NULL, enough, colours, maxload, whole);
     ring_scratch_free(&z);
     return rc;
 }
