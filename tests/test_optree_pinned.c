@@ -77,13 +77,13 @@ static oc_report *run(uint32_t N, const char *param, int *err, char *why, size_t
 typedef struct pinned_cost {
     char radices[64];
     double time;
-    uint64_t steps;
+    uint64_t steps, transfers;
 } pinned_cost;
 
 static pinned_cost *costs;
 static size_t ncosts, capcosts;
 
-static void remember(const char *radices, double t, uint64_t s) {
+static void remember(const char *radices, double t, uint64_t s, uint64_t transfers) {
     if (ncosts == capcosts) {
         capcosts = capcosts ? 2 * capcosts : 256;
         pinned_cost *grown = realloc(costs, capcosts * sizeof *costs);
@@ -94,6 +94,7 @@ static void remember(const char *radices, double t, uint64_t s) {
     snprintf(costs[ncosts].radices, sizeof costs[ncosts].radices, "%s", radices);
     costs[ncosts].time = t;
     costs[ncosts].steps = s;
+    costs[ncosts].transfers = transfers;
     ncosts++;
 }
 
@@ -276,7 +277,7 @@ static void enumerate(uint32_t N, char *prefix, uint64_t P, uint32_t k, best *b)
         if (rep) {
             const double t = oc_report_time(rep);
             const uint64_t s = oc_report_steps(rep);
-            remember(prefix, t, s);
+            remember(prefix, t, s, rep->transfers);
             if (better(t, s, &b[k])) {
                 b[k].time = t;
                 b[k].steps = s;
@@ -319,6 +320,12 @@ static void check_bounds_hold(const oc_report *rep, uint32_t N, uint32_t k) {
                   N, k, (unsigned long long)wavelengths, !unspread, (unsigned long long)block,
                   e->text, e->status == OC__CAND_MAPPED ? "mapped" : "pruned", e->bound_time_s,
                   (unsigned long long)e->bound_steps, c->time, (unsigned long long)c->steps);
+        /* the transfers it carries (the search's budget skips lists by them) are the list's own,
+         * the last stage counted class by class */
+        if (c)
+            CHECK(e->transfers == c->transfers,
+                  "N=%u k=%u: %s carries %llu transfers, the list run pinned has %llu", N, k,
+                  e->text, (unsigned long long)e->transfers, (unsigned long long)c->transfers);
     }
 }
 
