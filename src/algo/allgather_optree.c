@@ -935,14 +935,14 @@ typedef struct deadline_pool {
     size_t nlo, nhi;
 } deadline_pool;
 
-static void pool_put(deadline_pool *p, uint32_t dl) {
+static void bucket_put(deadline_pool *p, uint32_t dl) {
     if (p->cnt[dl]++ == 0) {
         p->lo[dl >> 6] |= UINT64_C(1) << (dl & 63);
         p->hi[dl >> 12] |= UINT64_C(1) << ((dl >> 6) & 63);
     }
 }
 
-static void pool_take(deadline_pool *p, uint32_t dl) {
+static void bucket_take(deadline_pool *p, uint32_t dl) {
     if (--p->cnt[dl] == 0) {
         p->lo[dl >> 6] &= ~(UINT64_C(1) << (dl & 63));
         if (!p->lo[dl >> 6]) p->hi[dl >> 12] &= ~(UINT64_C(1) << ((dl >> 6) & 63));
@@ -950,7 +950,7 @@ static void pool_take(deadline_pool *p, uint32_t dl) {
 }
 
 /* The least non-empty deadline >= e, or UINT32_MAX. */
-static uint32_t pool_next(const deadline_pool *p, uint32_t e) {
+static uint32_t bucket_next(const deadline_pool *p, uint32_t e) {
     size_t w = e >> 6;
     uint64_t bits = w < p->nlo ? p->lo[w] & (~UINT64_C(0) << (e & 63)) : 0;
     if (bits) return (uint32_t)(w * 64 + (size_t)__builtin_ctzll(bits));
@@ -1191,9 +1191,9 @@ static int ring_stage_colours(ring_scratch *z, uint32_t N, uint64_t V, uint32_t 
         for (uint32_t p = 0; p <= N; p++) {
             if (p >= 1) /* the intervals ending at p (ends >= 1), all written by now */
                 for (uint32_t q = rel_at[p - 1]; q < rel_at[p]; q++)
-                    pool_put(&pool, slot[q]);
+                    bucket_put(&pool, slot[q]);
             for (uint32_t i = open_at[p]; i < open_at[p + 1]; i++)
-                pool_put(&pool, z->opens[i]);
+                bucket_put(&pool, z->opens[i]);
             if (p == N) break;
             const uint32_t s = (cut + p) % N, n = dir == 0 ? s : (N - s) % N;
             const uint32_t *dn = dist + (size_t)n * per;
@@ -1210,12 +1210,12 @@ static int ring_stage_colours(ring_scratch *z, uint32_t N, uint64_t V, uint32_t 
                 }
                 if (p + len > N) continue; /* through the cut: coloured above */
                 const uint32_t end = p + len;
-                uint32_t dl = pool_next(&pool, end);
+                uint32_t dl = bucket_next(&pool, end);
                 if (dl == UINT32_MAX) {
                     fresh++;
                     dl = N;
                 } else {
-                    pool_take(&pool, dl);
+                    bucket_take(&pool, dl);
                 }
                 slot[rel_at[end]++] = dl;
             }
@@ -1233,6 +1233,7 @@ static int ring_stage_colours(ring_scratch *z, uint32_t N, uint64_t V, uint32_t 
 int oc__optree_ring_stage_colours(uint32_t N, uint64_t V, uint32_t m1, uint64_t enough,
                                   uint64_t colours[2], uint64_t maxload[2], int *whole) {
     if (m1 < 2 || V % m1 || V / m1 < 2 || V < N || V > 2ull * N) return OC_EINVAL;
+    if ((uint64_t)N * (m1 - 1) > UINT32_MAX) return OC_ETOOBIG;
     ring_scratch z = {0};
     int rc = ring_stage_colours(&z, N, V, m1, NULL, enough, colours, maxload, whole);
     ring_scratch_free(&z);
@@ -1726,6 +1727,8 @@ static int ring_stage_cost(ag_search *a, const oc__radices *r, uint64_t rest, ui
     if (a->no_round_costs) return 0;
     memo *e = memo_get(&a->ringcost, &a->nringcost, &a->capringcost, ring_key(a, r), 0, r->m[0]);
     if (!e) return OC_ENOMEM;
+    /* (the count indexes its arcs in 32 bits: past that the stage is left uncosted) */
+    if (a->ring_rule && (uint64_t)a->N * (r->m[0] - 1) > UINT32_MAX) return 0;
     if (a->ring_rule && (e->used != 1 || e->least)) { /* the model's colouring, counted here */
         const int rc = ring_stage_counted(a, r, rest, e);
         if (rc) return rc;

@@ -37,7 +37,7 @@ int oc__optree_ring_stage_shared(uint32_t N, uint32_t m1);
  * (0: none) the count may stop once a direction has reached that many colours: *whole is then 0
  * and colours[] are lower bounds on the model's, one of them >= enough. The search's ring-stage
  * costs come from it; tests/test_optree_pinned.c checks it against the ring model's own mapping.
- * 0, OC_EINVAL or OC_ENOMEM. */
+ * 0, OC_EINVAL, OC_ETOOBIG (N (m1 - 1) arcs past 2^32) or OC_ENOMEM. */
 int oc__optree_ring_stage_colours(uint32_t N, uint64_t V, uint32_t m1, uint64_t enough,
                                   uint64_t colours[2], uint64_t maxload[2], int *whole);
 
