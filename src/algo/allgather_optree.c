@@ -2065,7 +2065,8 @@ static int optree_search(const oc__search_in *in, oc__search *s, char *why, size
     if ((rc = in->figures(in, OC_ALLGATHER, 1, &f, why, len))) return rc;
     ag_search a = {
         .s = s, .N = N, .kpin = (uint32_t)kpin, .C = f.channels, .step = f.step_time, .in = in};
-    a.ring_rule = f.cfg.kind == OC_NETCFG_RING && f.cfg.cost.steps_by_link_load;
+    /* the ring (its registry entry's one network): its rule is counted here (essay) */
+    a.ring_rule = oc__netcfg_ring(&f.cfg) != NULL && f.cfg.cost.steps_by_link_load;
     if (f.cfg.cost.bundle_step_s) { /* a transfer on one lightpath (the model's, netcfg.h) */
         a.unspread = 1;
         a.tick = f.step_time / (double)(1u << 20);
