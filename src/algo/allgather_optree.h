@@ -30,4 +30,15 @@ int oc__optree_stage_counts(uint32_t N, uint64_t V, uint64_t W, uint32_t m, oc__
  * divides N"). tests/test_optree_k.c checks the claim against the generated rounds. */
 int oc__optree_ring_stage_shared(uint32_t N, uint32_t m1);
 
+/* The colours the ring model gives the ring stage (stage 1) of V positions and radix m1 on N
+ * nodes (V a multiple of m1, V / m1 >= 2, V in N..2N), counted in allgather_optree.c by the
+ * model's rule instead of mapped: colours[0] clockwise, colours[1] counterclockwise (the round
+ * takes ceil(max / C) steps), maxload[] each direction's busiest link, *whole 1. With `enough`
+ * (0: none) the count may stop once a direction has reached that many colours: *whole is then 0
+ * and colours[] are lower bounds on the model's, one of them >= enough. The search's ring-stage
+ * costs come from it; tests/test_optree_pinned.c checks it against the ring model's own mapping.
+ * 0, OC_EINVAL, OC_ETOOBIG (N (m1 - 1) arcs past 2^32) or OC_ENOMEM. */
+int oc__optree_ring_stage_colours(uint32_t N, uint64_t V, uint32_t m1, uint64_t enough,
+                                  uint64_t colours[2], uint64_t maxload[2], int *whole);
+
 #endif
