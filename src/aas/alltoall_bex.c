@@ -126,7 +126,7 @@ static int bex_generate(const oc__plan *p, oc__emit *e) {
 static int bex_offer(const oc__search_in *in, oc__search *s, uint32_t n, uint32_t a, char *why,
                      size_t len) {
     const uint32_t X = UINT32_C(1) << a, Y = UINT32_C(1) << (n - a), R = (X - 1) + (Y - 1);
-    return oc__dims_offer(in, s, X, Y, R, (double)R * (in->nodes / 2), why, len);
+    return oc__dims_offer(in, s, X, Y, R, (double)R * (in->nodes / 2), 0, why, len);
 }
 
 static int bex_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
