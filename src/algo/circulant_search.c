@@ -12,7 +12,10 @@
  * (arity, lanes) and its grid's constants. Before this file each of the two kept its own copy of
  * all of the above (duplicates' D1, eight runs); the two searches offer the same candidates, in
  * the same order, with the same bounds and prune records as before (the run output of both was
- * compared byte for byte on a grid of N, w and sizes; docs/bounds-gap.md).
+ * compared byte for byte on a grid of N, w and sizes; docs/bounds-gap.md). Since then the
+ * all-reduce offers least second bound first (the pool below, walk.by_second): its log lists
+ * the candidates in that order, the same answers (docs/search-speed.md, "Slow corners, second
+ * survey"); circpipe keeps the walk and its log.
  */
 #include "algo/circulant.h"
 
