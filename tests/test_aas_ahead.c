@@ -7,9 +7,10 @@
  *      its schedule has when run pinned on a torus of its own dims (a count one transfer off
  *      fails), and at N = 1000 on the torus's own 1000 x 1 the refusal comes with no candidate
  *      generated (the search's log: the over-budget one never mapped, its reason the count);
- *  (b) dex-interleave on a store-and-forward mesh is refused by its search hook, before the plan
- *      packs its moves, with the reason the model would give later (a move of more than one hop),
- *      and runs where the mesh is 2 x 2 or wormhole;
+ *  (b) dex-interleave and bex on a store-and-forward mesh are refused by their search hooks,
+ *      before the plan packs its moves or a candidate maps a round, with the reason the model
+ *      would give later (a move of more than one hop), and run where the mesh is 2 x 2 or
+ *      wormhole;
  *  (c) the micro-permutation packer (micro_sched.c, which checks a route's links as it walks
  *      them) packs exactly the rounds of the plain list scheduling written out here, on random
  *      moves of meshes and tori of sides 1 to 9 with chains of moves that wait for another.
@@ -69,19 +70,18 @@ static void cartesian_refused_ahead(void) {
     oc_report_free(rep);
 }
 
-/* ---- (b) dex-interleave on store-and-forward ---- */
+/* ---- (b) dex-interleave and bex on store-and-forward ---- */
 
-static void dex_interleave_sf(uint32_t N, const char *net, int runs) {
+static void sf_refused(const char *algo, uint32_t N, const char *pin, const char *net, int runs) {
     char why[512] = "";
     int err;
     oc_report *rep =
-        run_words("mesh", OC_ALLTOALL, "dex-interleave", N, 4096, NULL, net, 0, &err, why, sizeof why);
+        run_words("mesh", OC_ALLTOALL, algo, N, 4096, pin, net, 0, &err, why, sizeof why);
     if (runs)
-        CHECK(!err && rep, "dex-interleave N=%u %s: %s", N, net ? net : "", why);
+        CHECK(!err && rep, "%s N=%u %s: %s", algo, N, net ? net : "", why);
     else
         CHECK(err == OC_ENOTSUP && strstr(why, "store-and-forward") && !strstr(why, "round "),
-              "dex-interleave N=%u %s: refused before the plan? %d %s", N, net ? net : "", err,
-              why);
+              "%s N=%u %s: refused before any round? %d %s", algo, N, net ? net : "", err, why);
     oc_report_free(rep);
 }
 
@@ -179,12 +179,18 @@ int main(void) {
     cartesian_counts(100, "dims=10x10 switching=wh");
     cartesian_refused_ahead();
 
-    dex_interleave_sf(12, NULL, 0);
-    dex_interleave_sf(3, NULL, 0);
-    dex_interleave_sf(1000, NULL, 0);
-    dex_interleave_sf(4, NULL, 1); /* 2 x 2: every move one hop */
-    dex_interleave_sf(12, "switching=wh", 1);
-    dex_interleave_sf(97, "switching=wh", 1);
+    sf_refused("dex-interleave", 12, NULL, NULL, 0);
+    sf_refused("dex-interleave", 3, NULL, NULL, 0);
+    sf_refused("dex-interleave", 1000, NULL, NULL, 0);
+    sf_refused("dex-interleave", 4, NULL, NULL, 1); /* 2 x 2: every move one hop */
+    sf_refused("dex-interleave", 12, NULL, "switching=wh", 1);
+    sf_refused("dex-interleave", 97, NULL, "switching=wh", 1);
+    sf_refused("bex", 8, NULL, NULL, 0);
+    sf_refused("bex", 64, NULL, NULL, 0);
+    sf_refused("bex", 64, "dims=64x1", NULL, 0); /* pinned to another shape: refused the same */
+    sf_refused("bex", 4096, NULL, NULL, 0);
+    sf_refused("bex", 4, NULL, NULL, 1); /* 2 x 2 */
+    sf_refused("bex", 64, NULL, "switching=wh", 1);
 
     for (uint32_t X = 1; X <= 9; X += 2)
         for (uint32_t Y = 1; Y <= 9; Y += 4)
