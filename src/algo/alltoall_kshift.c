@@ -23,8 +23,8 @@
  * The search (algos.h's contract). Space: g = 1 .. min(P - 1, 64). Proven bound of a candidate:
  * its rounds each map to at least one step (steps >= ceil((P-1)/g)), and each step takes at least
  * the network's fixed part of a step (the figures' step_fixed: the star's D when it retunes, which
- * every round does here as its partners are new, the fabric's alpha + reconfiguration, which every
- * round pays as its circuit set is new): time >= rounds x step_fixed. A g above the network's
+ * every round does here as its partners are new): time >= rounds x step_fixed, on a network with
+ * neither of the two tighter bounds below. A g above the network's
  * degree maps in more steps or is refused; the search keeps whatever maps. Pins: shifts=g.
  * On the star (its k read through oc__netcfg_star) the bound is tighter, and proven against the
  * model's rules (net/star.c: a round's streams packed into steps in which a processor sends and
