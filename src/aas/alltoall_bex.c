@@ -126,12 +126,30 @@ static int bex_generate(const oc__plan *p, oc__emit *e) {
 static int bex_offer(const oc__search_in *in, oc__search *s, uint32_t n, uint32_t a, char *why,
                      size_t len) {
     const uint32_t X = UINT32_C(1) << a, Y = UINT32_C(1) << (n - a), R = (X - 1) + (Y - 1);
-    return oc__dims_offer(in, s, X, Y, R, (double)R * (in->nodes / 2), why, len);
+    return oc__dims_offer(in, s, X, Y, R, (double)R * (in->nodes / 2), 0, why, len);
+}
+
+/* A store-and-forward mesh of N = 2^n >= 8 nodes refuses every bex schedule (net/direct.c: a
+ * transfer of more than one hop), whatever shape it was planned for: every shape exchanges across
+ * every bit b of the node number, v with v XOR 2^b, and on the network's own X' x Y' (powers of
+ * two, X' Y' = N) the bit at distance 2 along its longer side (X' or Y' >= 4 when n >= 3) is a
+ * message of 2 hops. Said before any candidate maps its first rounds (N = 4096: the 13
+ * shapes each mapped the two rounds of distance 1, 13 s, before the third was refused). */
+static int bex_store_and_forward(const oc__search_in *in, uint32_t n, char *why, size_t len) {
+    const oc__direct_cfg *c = oc__netcfg_direct(&in->net->cfg);
+    if (!c || c->kind != OC_DIRECT_MESH || c->wormhole || c->nodes != in->nodes || n < 3) return 0;
+    return oc__fail(why, len, OC_ENOTSUP,
+                    "bex: its exchanges across a bit at distance 2 or more are messages of 2 or "
+                    "more hops on the %u-node mesh, and this mesh is store-and-forward, which "
+                    "moves messages between neighbours only (use --net switching=wh)",
+                    in->nodes);
 }
 
 static int bex_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     uint32_t n;
-    if (oc_kv_get(in->params, "dims") || in->nodes < 2 || !oc__aas_pow2(in->nodes, &n)) return 0;
+    if (in->nodes < 2 || !oc__aas_pow2(in->nodes, &n)) return 0;
+    int refused = bex_store_and_forward(in, n, why, len);
+    if (refused || oc_kv_get(in->params, "dims")) return refused;
     /* the mesh's own dims first (the default follows the network's shape and wins a full tie),
      * then the squarest 2^ceil(n/2) x 2^floor(n/2), then outwards, the wider X first */
     uint32_t NX, NY, own = n + 1;

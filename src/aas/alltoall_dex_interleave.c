@@ -99,6 +99,35 @@ static int di_formula(const oc__plan *p, const oc__formula_in *in, oc_report *re
     return rc ? OC_ENOMEM : 0;
 }
 
+/* Offers nothing (no parameter is searched: dims is the network's): it refuses, before the plan
+ * packs its moves (seconds to minutes at N = 1000), a store-and-forward mesh of the plan's own
+ * dims with a side of 3 or more. There the model refuses the first transfer that is not one hop
+ * (net/direct.c), and the plan has such moves: the row moves of up to z1 - 1 hops, the longest
+ * first and so in round 0, or the column moves of up to z2 - 1 hops in a later round. */
+static int di_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
+    (void)s;
+    const oc__direct_cfg *c = oc__netcfg_direct(&in->net->cfg);
+    if (!c || c->kind != OC_DIRECT_MESH || c->wormhole || c->nodes != in->nodes) return 0;
+    uint32_t z[OC_DIRECT_MAX_DIMS] = {0}, nd = 2;
+    const char *dims = oc_kv_get(in->params, "dims");
+    if (dims) {
+        char ignored[200];
+        if (oc__direct_parse_dims(dims, z, &nd, ignored, sizeof ignored)) return 0; /* the plan says */
+        if (nd == 1) z[1] = 1;
+    } else {
+        oc__direct_square_dims(in->nodes, &z[0], &z[1]);
+    }
+    const uint32_t net_y = c->ndims > 1 ? c->dims[1] : 1;
+    if (nd > 2 || c->ndims > 2 || z[0] != c->dims[0] || z[1] != net_y) return 0;
+    const uint32_t far = z[0] > z[1] ? z[0] - 1 : z[1] - 1;
+    if (far < 2) return 0;
+    return oc__fail(why, len, OC_ENOTSUP,
+                    "dex-interleave: its moves go up to %u hops (along a side of the %ux%u mesh) "
+                    "in one wormhole step, and this mesh is store-and-forward, which moves "
+                    "messages between neighbours only (use --net switching=wh)",
+                    far, z[0], z[1]);
+}
+
 const oc__algo oc__algo_alltoall_dex_interleave = {
     .info = {"dex-interleave", OC_ALLTOALL, "mesh",
              "row then column direct moves, horizontal and vertical micro-permutations "
@@ -110,4 +139,5 @@ const oc__algo oc__algo_alltoall_dex_interleave = {
     .generate = oc__micro_generate,
     .release = oc__micro_plan_free,
     .formula = di_formula,
+    .search = di_search,
 };

@@ -91,7 +91,7 @@ int oc__mesh_formula_net(const oc__formula_in *in, oc_report *rep, const char *a
 }
 
 int oc__dims_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t B, uint64_t rounds,
-                   double chunks, char *why, size_t len) {
+                   double chunks, uint64_t transfers, char *why, size_t len) {
     oc__formula_in f;
     int rc = in->figures(in, OC_ALLTOALL, 1, &f, why, len);
     if (rc) return rc;
@@ -102,7 +102,7 @@ int oc__dims_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t 
                          rounds,
                          "rounds x (start-up + hop) + the largest block of each round x its "
                          "per-byte time",
-                         0};
+                         transfers};
     return oc__search_offer(s, &b, 1, kv) ? oc__fail(why, len, OC_ENOMEM, "out of memory") : 0;
 }
 

@@ -41,9 +41,11 @@ int oc__mesh_formula_net(const oc__formula_in *in, oc_report *rep, const char *a
  * (in->figures for the all-to-all's chunk): on the direct networks every step's slowest message
  * costs ts (+ td per hop under wormhole) plus tm per byte, and a node's block to one neighbour
  * costs at least its bytes x tm whether it goes as one message or packet by packet; on the switch
- * a port busy with a block costs at least alpha + its bytes x beta. */
+ * a port busy with a block costs at least alpha + its bytes x beta. `transfers`: the candidate's
+ * exact transfers when known (0: not known), so that one over the search's mapping budget is not
+ * generated to find out (oc__bound.transfers). */
 int oc__dims_offer(const oc__search_in *in, oc__search *s, uint32_t A, uint32_t B, uint64_t rounds,
-                   double chunks, char *why, size_t len);
+                   double chunks, uint64_t transfers, char *why, size_t len);
 
 /* The direct network the search maps on, when it is a torus or mesh of one or two sides whose
  * product is N: *A x *B its dims (B = 1 for one side), returns 1; else 0 (another network, or

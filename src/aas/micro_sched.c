@@ -35,6 +35,27 @@ static size_t route(const oc__micro_grid *g, uint32_t a, uint32_t b, uint32_t *o
     return n;
 }
 
+/* Whether every directed link of the route from a to b (route's, in its order) is free of
+ * `stamp`, walking it and stopping at the first busy one: a move that does not fit (most of
+ * those a round visits, on a mesh whose links fill) costs the hops up to its first busy link,
+ * not its whole route. */
+static int route_free(const oc__micro_grid *g, uint32_t a, uint32_t b, const uint32_t *link,
+                      uint32_t stamp) {
+    uint32_t c[2] = {a % g->z[0], a / g->z[0]};
+    const uint32_t t[2] = {b % g->z[0], b / g->z[0]};
+    for (uint32_t i = 0; i < 2; i++) {
+        const uint32_t z = g->z[i];
+        int64_t d = delta(g, z, c[i], t[i]);
+        const int neg = d < 0;
+        for (int64_t k = neg ? -d : d; k > 0; k--) {
+            const uint32_t u = c[0] + g->z[0] * c[1];
+            if (link[(u * 2 + i) * 2 + (uint32_t)neg] == stamp) return 0;
+            c[i] = neg ? (c[i] == 0 ? z - 1 : c[i] - 1) : (c[i] + 1 == z ? 0 : c[i] + 1);
+        }
+    }
+    return 1;
+}
+
 int oc__micro_pack(const oc__micro_grid *g, const oc__move *moves, size_t n, uint32_t **round_of,
                    uint32_t *rounds, char *why, size_t len) {
     const uint32_t N = g->z[0] * g->z[1];
@@ -60,14 +81,13 @@ int oc__micro_pack(const oc__micro_grid *g, const oc__move *moves, size_t n, uin
             const oc__move *m = &moves[i];
             int fits = send[m->from] != stamp && recv[m->to] != stamp &&
                        (!m->after || ro[m->after - 1] < r);
-            size_t h = fits ? route(g, m->from, m->to, path) : 0;
-            for (size_t j = 0; fits && j < h; j++)
-                fits = link[path[j]] != stamp;
+            if (fits) fits = route_free(g, m->from, m->to, link, stamp);
             if (!fits) {
                 pend[keep++] = i;
                 continue;
             }
             send[m->from] = recv[m->to] = stamp;
+            const size_t h = route(g, m->from, m->to, path);
             for (size_t j = 0; j < h; j++)
                 link[path[j]] = stamp;
             ro[i] = r;

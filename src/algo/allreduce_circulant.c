@@ -517,7 +517,8 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t whyl
         .second_family = "a tree and pieces whose exact-load bound cannot win",
         .second = exact_bound,
         .params = offer_params,
-        .ctx = &x};
+        .ctx = &x,
+        .by_second = 1};
     rc = oc__circ_search_walk(s, N, nt, &g, &walk, why, whylen);
 out:
     for (uint64_t i = 0; x.trees && i < nt; i++)

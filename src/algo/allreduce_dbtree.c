@@ -179,6 +179,16 @@ typedef struct tally {
     uint64_t ft[MAX_PORT + 1][MAX_PORT + 1];
     uint64_t round, mark;
     ft_round at_mark;
+    /* The fabric with mzi_split=1 (in->split_degree > 0 and keys kept): split_pass's counts,
+     * round by round, and what the round `mark` adds when a copy of it follows it. */
+    uint64_t *seq, *prev_seq; /* this round's and the last round's circuits in emitted order */
+    uint8_t *twice_out, *twice_in; /* per node: sends / receives twice to / from one tile */
+    uint64_t passes;          /* sum over rounds of ceil(busiest / D) (1 when unsplit) */
+    uint64_t pass_reconfigs;  /* reconfigurations certain (split_pass) */
+    double pass_split;        /* sum over passes of the busiest tile's lanes factor */
+    uint32_t prev_passes;
+    uint64_t mark_passes, mark_reconfigs; /* a full round after a full round */
+    double mark_split;
 } tally;
 
 /* The fat-tree's ft_round of the round whose transfers are c->key[0 .. nkey) (before the sort). */
@@ -213,6 +223,93 @@ static int by_u64(const void *x, const void *y) {
     return a < b ? -1 : a > b;
 }
 
+/* The lanes factor of a pass whose busiest tile has k circuits: W / floor(W / k) (k chunk
+ * times at full rate where the tile has fewer than k lanes: the model refuses such a pass). */
+static double pass_factor(const oc__formula_in *in, uint64_t k) {
+    const double f = oc__formula_split(in, k);
+    return f > 0 ? f : (double)k;
+}
+
+/* A round whose busiest tile has d circuits on the split fabric (split_bound's essay): its
+ * passes, and the sum over them of the busiest tile's lanes factor (pass q holds
+ * min(D, d - q D) of that tile's circuits). */
+static uint64_t split_passes(const oc__formula_in *in, uint64_t d, double *factor) {
+    const uint64_t D = in->split_degree;
+    if (d <= D) {
+        *factor = pass_factor(in, d);
+        return 1;
+    }
+    *factor = 0;
+    uint64_t p = 0;
+    for (uint64_t left = d; left; left -= left < D ? left : D, p++)
+        *factor += pass_factor(in, left < D ? left : D);
+    return p;
+}
+
+/* Whether sorted multiset a[0..na) holds sorted multiset b[0..nb). */
+static int holds(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) {
+    size_t i = 0;
+    for (size_t j = 0; j < nb; j++) {
+        while (i < na && a[i] < b[j]) i++;
+        if (i == na || a[i] != b[j]) return 0;
+        i++;
+    }
+    return 1;
+}
+
+/* Whether some busiest tile of the round (`most` circuits on one side) has them with `most`
+ * distinct tiles (split_bound's essay: then two passes of the round never hold the same
+ * circuits); c->key is the round's circuits sorted. */
+static int clean_busiest(tally *c, uint32_t N, uint32_t most) {
+    for (size_t i = 1; i < c->nkey; i++)
+        if (c->key[i] == c->key[i - 1]) {
+            c->twice_out[c->key[i] >> 32] = 1;
+            c->twice_in[(uint32_t)c->key[i]] = 1;
+        }
+    int clean = 0;
+    for (uint32_t v = 0; v < N && !clean; v++)
+        clean = (c->send[v] == most && !c->twice_out[v]) || (c->recv[v] == most && !c->twice_in[v]);
+    for (size_t i = 1; i < c->nkey; i++)
+        if (c->key[i] == c->key[i - 1]) {
+            c->twice_out[c->key[i] >> 32] = 0;
+            c->twice_in[(uint32_t)c->key[i]] = 0;
+        }
+    return clean;
+}
+
+/* The reconfigurations a round of `passes` passes certainly pays on the split fabric (split_bound's
+ * essay, cases (i)-(v)); c->key is its sorted circuits, c->prev the last round's, c->seq and
+ * c->prev_seq both in emitted order; `clean` from clean_busiest. */
+static uint64_t pass_reconfigs(const tally *c, uint64_t passes, int clean) {
+    const int dup = !clean;
+    uint64_t r = passes > 1 && !dup ? passes - 1 : 0; /* (i) inside the round */
+    if (c->round == 0) return r + 1;                  /* the set-up */
+    const uint64_t pp = c->prev_passes;
+    int differs;
+    if (passes == 1 && pp == 1) /* (ii) both whole */
+        differs = c->nkey != c->nprev || memcmp(c->key, c->prev, c->nkey * sizeof *c->key) != 0;
+    else if (passes == 1) /* (iii) this one whole, the last one's last pass a part of it */
+        differs = c->nkey >= c->nprev || !holds(c->prev, c->nprev, c->key, c->nkey);
+    else if (pp == 1)
+        differs = c->nprev >= c->nkey || !holds(c->key, c->nkey, c->prev, c->nprev);
+    else /* (iv) the same round again: its first pass is the last round's first */
+        differs = !dup && c->nkey == c->nprev &&
+                  memcmp(c->seq, c->prev_seq, c->nkey * sizeof *c->seq) == 0;
+    if (!differs) { /* (v) no circuit in common */
+        size_t i = 0, j = 0;
+        differs = 1;
+        while (i < c->nkey && j < c->nprev && differs) {
+            if (c->key[i] == c->prev[j])
+                differs = 0;
+            else if (c->key[i] < c->prev[j])
+                i++;
+            else
+                j++;
+        }
+    }
+    return r + (uint64_t)differs;
+}
+
 /* Ends a counted round: its busiest port, and whether its circuit set is a new one. */
 static void tally_round(tally *c, uint32_t N) {
     uint32_t most = 0;
@@ -228,10 +325,28 @@ static void tally_round(tally *c, uint32_t N) {
         c->ft[f.in][f.across]++;
         if (c->round == c->mark) c->at_mark = f;
     }
-    c->round++;
+    if (c->seq) memcpy(c->seq, c->key, c->nkey * sizeof *c->seq);
     qsort(c->key, c->nkey, sizeof *c->key, by_u64);
     if (c->nkey != c->nprev || memcmp(c->key, c->prev, c->nkey * sizeof *c->key) != 0)
         c->reconfigs++;
+    if (c->seq && c->nkey) {
+        double factor;
+        const uint64_t passes = split_passes(c->in, most, &factor);
+        const uint64_t certain = pass_reconfigs(c, passes, clean_busiest(c, N, most));
+        c->passes += passes;
+        c->pass_split += factor;
+        c->pass_reconfigs += certain;
+        c->prev_passes = (uint32_t)passes;
+        if (c->round == c->mark + 1) { /* the second full round: one after a copy of itself */
+            c->mark_passes = passes;
+            c->mark_reconfigs = certain;
+            c->mark_split = factor;
+        }
+        uint64_t *u = c->prev_seq;
+        c->prev_seq = c->seq;
+        c->seq = u;
+    }
+    c->round++;
     uint64_t *t = c->prev;
     c->prev = c->key;
     c->key = t;
@@ -301,17 +416,31 @@ static int count(const dbt *d, const oc__formula_in *in, int circuits, uint64_t 
                  .recv = oc__calloc(d->N, sizeof(uint32_t)),
                  .mark = mark};
     int rc = OC_ENOMEM;
+    const int passes = circuits && in->lanes && in->split_degree;
     if (circuits) {
         c->key = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t));
         c->prev = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t));
     }
-    if (c->send && c->recv && (!circuits || (c->key && c->prev))) rc = rounds(d, NULL, c);
+    if (passes) {
+        c->seq = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t));
+        c->prev_seq = oc__calloc(6 * (size_t)d->N, sizeof(uint64_t));
+        c->twice_out = oc__calloc(d->N, 1);
+        c->twice_in = oc__calloc(d->N, 1);
+    }
+    if (c->send && c->recv && (!circuits || (c->key && c->prev)) &&
+        (!passes || (c->seq && c->prev_seq && c->twice_out && c->twice_in)))
+        rc = rounds(d, NULL, c);
     free(c->send);
     free(c->recv);
     free(c->key);
     free(c->prev);
+    free(c->seq);
+    free(c->prev_seq);
+    free(c->twice_out);
+    free(c->twice_in);
+    c->twice_out = c->twice_in = NULL;
     c->send = c->recv = NULL;
-    c->key = c->prev = NULL;
+    c->key = c->prev = c->seq = c->prev_seq = NULL;
     return rc;
 }
 
@@ -354,6 +483,8 @@ static uint32_t degree_sum(const dbt *d) {
 typedef struct counts {
     uint64_t rounds, busy, reconfigs;
     double split;
+    uint64_t passes, pass_reconfigs; /* the split fabric (tally) */
+    double pass_split;
     uint64_t ft[MAX_PORT + 1][MAX_PORT + 1]; /* the fat-tree's rounds by ft_round */
 } counts;
 
@@ -363,6 +494,8 @@ typedef struct pipe_search {
     uint32_t deg, C0; /* the busiest tree degree; from C0 on, the schedule has full rounds */
     counts at_c0;
     ft_round full;     /* the fat-tree: a full round's ft_round */
+    uint64_t full_passes, full_reconfigs; /* the split fabric: what a full round adds */
+    double full_split;
     double bytes_time; /* the whole vector's payload time (switch: n beta; fabric: full rate) */
     oc__round_rule rule; /* how the model costs a round (algos.h, core/netcfg.h) */
     double half_time;  /* fat-tree: one chunk of ceil(n/2) bytes (pipeline 1), in whole packets */
@@ -380,12 +513,16 @@ static int pipeline_counts(pipe_search *p, uint64_t C, counts *out) {
         out->busy += (C - p->C0) * p->deg;
         out->split += (double)(C - p->C0) * oc__formula_split(p->in->net, p->deg);
         out->ft[p->full.in][p->full.across] += C - p->C0;
+        out->passes += (C - p->C0) * p->full_passes;
+        out->pass_reconfigs += (C - p->C0) * p->full_reconfigs;
+        out->pass_split += (double)(C - p->C0) * p->full_split;
         return 0;
     }
     tally t;
     p->d->C = (uint32_t)C;
     int rc = count(p->d, p->in->net, p->rule == OC_RULE_CIRCUITS || p->ft, UINT64_MAX, &t);
-    *out = (counts){round_count(p->d), t.busy, t.reconfigs, t.split, {{0}}};
+    *out = (counts){round_count(p->d), t.busy, t.reconfigs, t.split,
+                    t.passes, t.pass_reconfigs, t.pass_split, {{0}}};
     memcpy(out->ft, t.ft, sizeof t.ft);
     return rc;
 }
@@ -395,6 +532,10 @@ static const char *const BOUND_NAME = "the closed form (switch, fabric: the mode
                                       "fat-tree: each round's busiest link ends and its routers "
                                       "(1 in a leaf, 3 across)";
 
+static const char *const SPLIT_BOUND_NAME =
+    "the split fabric: every pass a step (alpha), the reconfigurations certain, each pass the "
+    "busiest tile's circuits over floor(W / k) lanes";
+
 /* One chunk's payload time at pipeline C (ceil(n / 2C) bytes). */
 static double chunk_time(const pipe_search *p, uint64_t C) {
     const uint64_t n = p->in->bytes;
@@ -402,18 +543,41 @@ static double chunk_time(const pipe_search *p, uint64_t C) {
 }
 
 /* The fabric with mzi_split=1 runs a round whose busiest tile has d circuits above the MZI
- * degree in passes, each a step of its own: its alpha, a reconfiguration, and the slowest of its
- * circuits at floor(W / d') wavelengths each, d' the busiest tile's circuits in that pass. The
- * closed form's split factor (W / floor(W / d), for all d circuits at once) is then no bound: a
- * pass gives each circuit more wavelengths. What holds whatever the passes: every round is at
- * least one step (alpha each), and a tile sending (or receiving) k circuits of c bytes in a pass
- * has one of them at most floor(W / k) <= W / k wavelengths, so the pass lasts at least k c over
- * the tile's full rate; summed over the passes, the round's busiest tile's d circuits take at
- * least d chunk times at full rate, whatever the colouring puts in each pass (fibre passes and
- * reconfigurations only add). Summed over rounds: rounds x alpha + busy x chunk, where busy is
- * the sum over rounds of the busiest port, as on the switch. */
-static double split_bound(const pipe_search *p, double rounds, double payload) {
-    return rounds * p->in->net->step_fixed + payload;
+ * degree D in passes, each a step of its own: its alpha, a reconfiguration when its circuits are
+ * not the previous pass's, and the slowest of its circuits at floor(W / d') wavelengths each, d'
+ * the busiest tile's circuits in that pass. The closed form's split factor (W / floor(W / d), for
+ * all d circuits at once) is then no bound: a pass gives each circuit more wavelengths. The
+ * bound follows the model's own rules (net/fabric.c, fab_round and fab_colour):
+ *   Passes. The model colours the round's circuits with exactly d colours (Konig) and puts
+ *   colours q D .. q D + D - 1 in pass q: ceil(d / D) passes (d <= D: one). A busiest tile has d
+ *   circuits on its busiest side, one of each colour, so pass q holds k_q = min(D, d - q D) of
+ *   them and no pass is empty. Each pass is at least one step (fibres short of wavelengths only
+ *   add passes): steps >= sum over rounds of ceil(d / D), an alpha each.
+ *   Payload. The busiest tile's k_q circuits in pass q get at most floor(W / k_q) wavelengths
+ *   each (its share; a fibre's share only lowers it), so the pass lasts at least one chunk over
+ *   floor(W / k_q) of the W: W / floor(W / k_q) chunk times at full rate. Summed over passes
+ *   (tally.pass_split), where the old bound had d chunk times a round (W = 16, D = 3: 6.4 against
+ *   6 for a full round of d = 6).
+ *   Reconfigurations. A pass pays one when its sorted circuits differ from the previous pass's
+ *   (the first round's passes always). Call a round clean when one of its busiest tiles has its
+ *   d circuits with d distinct tiles: two passes of a clean round then hold that tile's circuits
+ *   with disjoint sets of partners, so they differ. Certain (pass_reconfigs): (i) in a clean round,
+ *   every pass after its first; across rounds, the first pass of round r against the last pass of
+ *   round r - 1, which differ when (ii) both are whole rounds with different circuits; (iii) round
+ *   r is whole and round r - 1 split (its last pass a part of it) and round r's circuits are not
+ *   a smaller part of round r - 1's; (iv) the converse; (v) the two rounds share no circuit; or
+ *   (vi) round r emits the same circuits in the same order as round r - 1 and is clean and split:
+ *   the colouring reads nothing but the circuits' ends in order, so both rounds are split alike,
+ *   and round r's first pass is round r - 1's first, which differs from its last. (vi) is what a
+ *   pipeline's full rounds are: each adds its passes (one after a copy of itself) at the split
+ *   fabric's default (D = 3, full rounds of d = 6).
+ * Summed over rounds: passes x alpha + certain reconfigurations x R + the payload. Before, rounds
+ * x alpha + busy x chunk left every pipeline of N = 1000 at 256 MiB within the winner's cost (138
+ * mapped, 7.5 s); now 45 (tests/test_dbtree_split.c holds each bound under its pinned run). */
+static double split_bound(const pipe_search *p, const counts *k, double payload) {
+    const oc__formula_in *net = p->in->net;
+    return (double)k->passes * net->step_fixed + (double)k->pass_reconfigs * net->reconfig_s +
+           payload;
 }
 
 /* A proven lower bound on pipeline C's mapped cost. */
@@ -428,7 +592,9 @@ static int pipeline_bound(pipe_search *p, uint64_t C, oc__bound *b, char *why, s
         b->time_s = (double)k.busy * (a + c);
         b->steps = k.busy;
     } else if (p->rule == OC_RULE_CIRCUITS && net->split_degree) {
-        b->time_s = split_bound(p, (double)k.rounds, (double)k.busy * c);
+        b->time_s = split_bound(p, &k, k.pass_split * c);
+        b->steps = k.passes;
+        b->name = SPLIT_BOUND_NAME;
     } else if (p->rule == OC_RULE_CIRCUITS) {
         b->time_s = (double)k.rounds * a + (double)k.reconfigs * net->reconfig_s + k.split * c;
         if (k.split == 0) b->time_s = 0; /* too few lanes: the model refuses it */
@@ -469,10 +635,16 @@ static oc__bound family_bound(const pipe_search *p, uint64_t C) {
     const uint64_t R = p->at_c0.rounds + (C - p->C0);
     oc__bound b = {.name = BOUND_NAME, .steps = R};
     if (p->rule == OC_RULE_CIRCUITS && net->split_degree) {
-        /* split_bound's busy x chunk: (busy at C0 + (C' - C0) deg) x n / 2C', as on the switch */
-        const double s0 = (double)p->at_c0.busy, s = p->deg;
+        /* split_bound's lanes factors x chunk: (factors at C0 + (C' - C0) a full round's) x
+         * n / 2C', as on the switch; the passes and certain reconfigurations grow with C' */
+        const double s0 = p->at_c0.pass_split, s = p->full_split;
         const double pay = fmin(s * half, (s0 + (double)(C - p->C0) * s) * half / (double)C);
-        b.time_s = split_bound(p, (double)R, pay);
+        counts k = p->at_c0;
+        k.passes += (C - p->C0) * p->full_passes;
+        k.pass_reconfigs += (C - p->C0) * p->full_reconfigs;
+        b.time_s = split_bound(p, &k, pay);
+        b.steps = k.passes;
+        b.name = SPLIT_BOUND_NAME;
     } else if (p->rule == OC_RULE_PORTS || p->rule == OC_RULE_CIRCUITS) {
         const double s0 = p->rule == OC_RULE_PORTS ? (double)p->at_c0.busy : p->at_c0.split;
         const double s = p->rule == OC_RULE_PORTS ? p->deg : oc__formula_split(net, p->deg);
@@ -598,9 +770,13 @@ static int search(const oc__search_in *in, oc__search *s, char *why, size_t len)
         tally t;
         const int by_ends = p.rule == OC_RULE_CIRCUITS || p.ft;
         if ((rc = count(p.d, in->net, by_ends, p.d->H + p.d->D - 1, &t))) goto out;
-        p.at_c0 = (counts){round_count(p.d), t.busy, t.reconfigs, t.split, {{0}}};
+        p.at_c0 = (counts){round_count(p.d), t.busy, t.reconfigs, t.split,
+                           t.passes, t.pass_reconfigs, t.pass_split, {{0}}};
         memcpy(p.at_c0.ft, t.ft, sizeof t.ft);
         p.full = t.at_mark;
+        p.full_passes = t.mark_passes;
+        p.full_reconfigs = t.mark_reconfigs;
+        p.full_split = t.mark_split;
     }
     rc = search_pipelines(&p, cmax, s, why, len);
 out:

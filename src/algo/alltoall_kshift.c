@@ -23,8 +23,8 @@
  * The search (algos.h's contract). Space: g = 1 .. min(P - 1, 64). Proven bound of a candidate:
  * its rounds each map to at least one step (steps >= ceil((P-1)/g)), and each step takes at least
  * the network's fixed part of a step (the figures' step_fixed: the star's D when it retunes, which
- * every round does here as its partners are new, the fabric's alpha + reconfiguration, which every
- * round pays as its circuit set is new): time >= rounds x step_fixed. A g above the network's
+ * every round does here as its partners are new): time >= rounds x step_fixed, on a network with
+ * neither of the two tighter bounds below. A g above the network's
  * degree maps in more steps or is refused; the search keeps whatever maps. Pins: shifts=g.
  * On the star (its k read through oc__netcfg_star) the bound is tighter, and proven against the
  * model's rules (net/star.c: a round's streams packed into steps in which a processor sends and
@@ -38,6 +38,21 @@
  * 4 KiB, k = 3 the old bound (rounds x D) let every g be mapped (64 candidates, 6.9 s of CPU);
  * every g that is not a multiple of k now has a bound above g = k's cost
  * (tests/test_kshift.c holds every bound against the candidate mapped pinned).
+ * On a circuit-switched model (the fabric: in->lanes > 0, the circuits hook) the bound is the
+ * model's rules too (net/fabric.c), where the old one, rounds x alpha (the figures' step_fixed is
+ * alpha alone there), let g = 1 and 2 be mapped beside g = 3 (three all-to-alls of 16.7 M
+ * transfers at N = 4096, then the final run). A round of g_r shifts is a g_r-regular set of
+ * distinct circuits (every tile sends g_r and receives g_r, to and from distinct tiles). Unsplit
+ * (g_r at most the split degree D, or no split) it is one pass; with mzi_split=1 and g_r > D the
+ * model colours it with g_r colours (Konig), so every tile has exactly one circuit of each colour
+ * and pass q holds k_q = min(D, g_r - q D) circuits out of and into every tile. Each pass is at
+ * least one step (fibres short of wavelengths only add passes), pays alpha, and pays a
+ * reconfiguration: its circuits are not the previous pass's (two passes of a round hold disjoint
+ * circuits; two rounds hold distinct shifts, so distinct pairs; the first round sets up). Each of
+ * its circuits gets at most floor(W / k_q) lanes (the tile's share; a fibre's share only lowers
+ * it), so the pass lasts at least one chunk over floor(W / k_q) of W lanes. Summed over passes
+ * and rounds: the bound, steps and time (tests/test_kshift_bound.c holds it against every g
+ * pinned on the fabric too, split and unsplit).
  */
 #include "algo/algos.h"
 #include "algo/alltoall_shift.h"
@@ -90,6 +105,36 @@ static int ks_generate(const oc__plan *plan, oc__emit *e) {
                                      (uint64_t)(uintptr_t)plan->state);
 }
 
+/* The rounds' passes on a circuit-switched model (the essay's fabric rules), k circuits a
+ * tile in a pass: one step of alpha, a reconfiguration and one chunk over floor(W / k) of the
+ * tile's W lanes (k above W: the model refuses it; k full-rate chunks stand in, no more). */
+static double fabric_pass(const oc__formula_in *f, uint64_t k) {
+    const double split = oc__formula_split(f, k), chunk = f->step_time - f->step_fixed;
+    return f->step_fixed + f->reconfig_s + (split > 0 ? split : (double)k) * chunk;
+}
+
+/* Round of g_r shifts: ceil(g_r / D) passes of D circuits a tile and the rest (D the split
+ * degree; one pass of g_r where the model does not split). */
+static void fabric_round(const oc__formula_in *f, uint64_t g, double *time, uint64_t *steps) {
+    const uint64_t D = f->split_degree && g > f->split_degree ? f->split_degree : g;
+    for (uint64_t left = g; left; left -= left < D ? left : D) {
+        *time += fabric_pass(f, left < D ? left : D);
+        (*steps)++;
+    }
+}
+
+static void fabric_bound(const oc__formula_in *f, uint64_t P, uint64_t g, oc__bound *b) {
+    const uint64_t R = oc__ceil_div(P - 1, g), last = P - 1 - (R - 1) * g;
+    double one = 0, end = 0;
+    uint64_t s_one = 0, s_end = 0;
+    fabric_round(f, g, &one, &s_one);
+    fabric_round(f, last, &end, &s_end);
+    b->time_s = ((double)(R - 1) * one + end) * (1 - 1e-12); /* a sum's rounding */
+    b->steps = (R - 1) * s_one + s_end;
+    b->name = "every pass of every round a step: alpha, a reconfiguration (its circuits are "
+              "new) and a chunk over floor(W / k) lanes, k circuits a tile in the pass";
+}
+
 static int ks_search(const oc__search_in *in, oc__search *s, char *why, size_t len) {
     if (oc_kv_get(in->params, "shifts") || in->nodes < 3) return 0; /* pinned, or one shift */
     oc__formula_in f;
@@ -104,7 +149,9 @@ static int ks_search(const oc__search_in *in, oc__search *s, char *why, size_t l
                        .steps = R,
                        .name = "ceil((P-1)/g) rounds, each a step's fixed cost",
                        .transfers = (uint64_t)in->nodes * (in->nodes - 1)};
-        if (star && star->k >= 1) {
+        if (f.lanes) {
+            fabric_bound(&f, in->nodes, g, &b);
+        } else if (star && star->k >= 1) {
             /* R - 1 rounds of g shifts and the last of the rest, each ceil(g_r / k) steps */
             const uint64_t last = in->nodes - 1 - (R - 1) * g;
             const uint64_t steps = (R - 1) * oc__ceil_div(g, star->k) + oc__ceil_div(last, star->k);
@@ -132,4 +179,5 @@ const oc__algo oc__algo_alltoall_kshift = {
     .plan = ks_plan,
     .generate = ks_generate,
     .search = ks_search,
+    .bounds_hold_split = 1, /* fabric_bound: the passes of mzi_split=1 */
 };

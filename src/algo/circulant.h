@@ -139,11 +139,16 @@ typedef struct oc__circ_walk {
     /* The candidate's parameters as pairs in kv (at most 4, their values in buf): how many. */
     size_t (*params)(void *ctx, const oc__circ_cand *c, char (*buf)[24], const char **kv);
     void *ctx;
+    /* 1: offer the candidates least second bound first (circulant_search.c's pool), asking a
+     * candidate's second bound only while its first is below every second bound asked and not
+     * offered yet; 0: in order of the first bound, each offered once its second can win. */
+    int by_second;
 } oc__circ_walk;
 /* Every tree 0..trees-1 at every q of the grid, in order of the first bound (its time, then
  * steps, then tree, then q): a candidate whose first bound cannot win ends the walk (the rest
  * pruned as one family); one whose second bound cannot win is pruned alone; the others are
- * offered, each with 2 min(q, N) (N - 1) transfers. 0, OC_ENOMEM or the search's error. */
+ * offered, each with 2 min(q, N) (N - 1) transfers (w->by_second: least second bound first).
+ * 0, OC_ENOMEM or the search's error. */
 int oc__circ_search_walk(oc__search *s, uint32_t N, uint64_t trees, const oc__circ_pieces *g,
                          const oc__circ_walk *w, char *why, size_t whylen);
 
