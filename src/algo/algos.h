@@ -284,6 +284,7 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(alltoall_optree)                                                                             \
     X(alltoall_pairwise)                                                                           \
     X(alltoall_kshift)                                                                             \
+    X(alltoall_twophase)                                                                           \
     X(allgather_bruck)                                                                             \
     X(alltoall_sex)                                                                                \
     X(alltoall_pipeline)                                                                           \
