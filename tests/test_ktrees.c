@@ -9,7 +9,8 @@
  *  (b) the filters tune once each: pinned at c = d = 3 with pieces a multiple of 3, the run pays
  *      exactly H tuning steps (H the heap's depth: 5 at P = 100), as its essay says;
  *  (c) the search's bound: at P = 5, 7, 12, 13 and 31 (k = 3, D = 100, 1 KiB), every logged
- *      candidate, mapped or pruned, has a bound at most its own run pinned;
+ *      candidate, mapped or pruned, has a bound at most its own run pinned, and no such pinned
+ *      run is below the physical bound;
  *  (d) the gap it closes (k = 3, D = 100, 1 KiB, L = 1 byte): within 1.2x of the physical bound at
  *      P = 100 and 31 (the best before, ktree and TCP1-split, 1.9 and 2.1x), within 1.01x at
  *      1 MiB;
@@ -125,6 +126,12 @@ static void test_search_bound(void) {
             CHECK(err == 0 && one, "ktrees P=%u %s pinned: %s", Ps[i], e->text, why);
             if (!one) continue;
             seen++;
+            oc_physical_bound_info pb = {0};
+            CHECK(oc_report_physical_bound(one, &pb) == 1 &&
+                      oc_report_time(one) >= pb.time_s * (1 - 1e-12) &&
+                      oc_report_steps(one) >= pb.steps,
+                  "ktrees P=%u %s: %.9g below the physical bound %.9g", Ps[i], e->text,
+                  oc_report_time(one), pb.time_s);
             CHECK(e->bound_time_s <= oc_report_time(one) * (1 + 1e-12) &&
                       e->bound_steps <= oc_report_steps(one),
                   "ktrees P=%u %s (%s): bound %.9g, %llu steps above its run %.9g, %llu", Ps[i],

@@ -7,12 +7,13 @@
  *      its rounds as the plan counts them (phase 1's periods and phase 2's packing);
  *  (b) the search's bound (its essay): at N = 5, 7, 12, 13, 31 and 32, every (groups, circuits)
  *      run pinned; every candidate the search logs, mapped or pruned, has a bound at most its
- *      pinned run's time and steps (a reconfiguration or a round too many fails), and the search
- *      returns the best pinned run;
+ *      pinned run's time and steps (a reconfiguration or a round too many fails), the search
+ *      returns the best pinned run, and no pinned run is below the physical bound;
  *  (c) the gap it closes (1 KiB, the seed's fabric): at N = 100 within 1.8x of the physical bound
  *      (kshift, the best before, 5.4x) and a third of kshift's time; at N = 32 and 64 within 3x
  *      (5.9x and 5.3x before); groups=10 circuits=3 at N = 100 pays six reconfigurations
- *      (three periods, three phase-2 rounds) in 33 rounds;
+ *      (three periods, three phase-2 rounds) in 33 rounds; where the gap stays (N = 31, 4.9x)
+ *      the report names the schedules as the likely loose side;
  *  (d) bad input: groups=0, groups above N, circuits above N - 1, an unknown parameter.
  */
 #include "core/core.h"
@@ -96,6 +97,13 @@ static void test_search_bound(void) {
                 oc_report *rep = a2a("twophase", N, "", 1024, params, 0, &err, why, sizeof why);
                 CHECK(err == 0 && rep && oc_report_verified(rep), "N=%u %s: %s", N, params, why);
                 if (!rep) return;
+                /* the grid of pinned schedules against the physical bound (odd, prime, power N) */
+                oc_physical_bound_info pb = {0};
+                CHECK(oc_report_physical_bound(rep, &pb) == 1 &&
+                          oc_report_time(rep) >= pb.time_s * (1 - 1e-12) &&
+                          oc_report_steps(rep) >= pb.steps,
+                      "N=%u %s: %.9g s below the physical bound %.9g s", N, params,
+                      oc_report_time(rep), pb.time_s);
                 cost[a][p] = (pinned){oc_report_time(rep), oc_report_steps(rep)};
                 oc_report_free(rep);
                 if (!ba || cost[a][p].time < cost[ba][bp].time ||
@@ -166,6 +174,17 @@ static void test_gap(void) {
               cases[i].N, mine, ks);
         oc_report_free(rep);
     }
+    /* where the gap stays (N = 31: unequal groups, 4.9x), the report names the schedules */
+    oc_report *prime = checked(31, "", 1024, NULL);
+    oc_physical_bound_info pb31 = {0};
+    const double ratio = prime && oc_report_physical_bound(prime, &pb31) == 1
+                             ? oc_report_time(prime) / pb31.time_s
+                             : 0;
+    CHECK(ratio > OC_LOOSE_RATIO &&
+              oc_physical_bound_loose(&pb31, ratio, NULL) == OC_LOOSE_SCHEDULE,
+          "twophase N=31 1 KiB: %.3g x the bound, likely loose side %d", ratio,
+          (int)oc_physical_bound_loose(&pb31, ratio, NULL));
+    oc_report_free(prime);
     /* groups=10 circuits=3 at N = 100: 30 rounds in three periods of 10 (one circuit set each),
      * then three rounds of 10-block ranges, each new: 33 rounds, six reconfigurations */
     oc_report *rep = checked(100, "", 1024, "groups=10 circuits=3");
