@@ -5,7 +5,8 @@
  *      1x3 switch, mzi_degree=0, and mzi_split=1 with a 1x1 switch: rounds in passes), searched
  *      and pinned, 1 KiB and 65539-byte blocks; every run at or above the physical bound, and
  *      its rounds as the plan counts them (phase 1's periods and phase 2's packing);
- *  (b) the search's bound (its essay): at N = 5, 7, 12, 13, 31 and 32, every (groups, circuits)
+ *  (b) the search's bound (its essay): at N = 5, 7, 12, 13, 31 and 32, and with rounds split
+ *      into passes (mzi_split=1, up to 16 circuits) at N = 5, 7, 12, 13, every (groups, circuits)
  *      run pinned; every candidate the search logs, mapped or pruned, has a bound at most its
  *      pinned run's time and steps (a reconfiguration or a round too many fails), the search
  *      returns the best pinned run, and no pinned run is below the physical bound;
@@ -81,70 +82,80 @@ typedef struct pinned {
     uint64_t steps;
 } pinned;
 
+/* Every (groups, circuits) at N on network settings `np` pinned, then the search: every logged
+ * candidate's bound at most its pinned run, the search's choice the best pinned run. `most`: the
+ * most circuits the search may offer there (the MZI degree; the wavelengths where rounds split). */
+static void search_bound_at(uint32_t N, const char *np, uint32_t most, size_t *mapped,
+                            size_t *pruned) {
+    enum { MOST = 32, CIRCUITS = 16 };
+    pinned cost[MOST + 1][CIRCUITS + 1];
+    uint32_t ba = 0, bp = 0;
+    for (uint32_t a = 1; a <= N; a++)
+        for (uint32_t p = 1; p <= most && p < N; p++) {
+            char params[64], why[512] = "";
+            int err = 0;
+            snprintf(params, sizeof params, "groups=%u circuits=%u", a, p);
+            oc_report *rep = a2a("twophase", N, np, 1024, params, 0, &err, why, sizeof why);
+            CHECK(err == 0 && rep && oc_report_verified(rep), "N=%u %s %s: %s", N, np, params,
+                  why);
+            if (!rep) return;
+            /* the grid of pinned schedules against the physical bound (odd, prime, power N) */
+            oc_physical_bound_info pb = {0};
+            CHECK(oc_report_physical_bound(rep, &pb) == 1 &&
+                      oc_report_time(rep) >= pb.time_s * (1 - 1e-12) &&
+                      oc_report_steps(rep) >= pb.steps,
+                  "N=%u %s %s: %.9g s below the physical bound %.9g s", N, np, params,
+                  oc_report_time(rep), pb.time_s);
+            cost[a][p] = (pinned){oc_report_time(rep), oc_report_steps(rep)};
+            oc_report_free(rep);
+            if (!ba || cost[a][p].time < cost[ba][bp].time ||
+                (cost[a][p].time == cost[ba][bp].time && cost[a][p].steps < cost[ba][bp].steps))
+                ba = a, bp = p;
+        }
+    char why[512] = "";
+    int err = 0;
+    oc_report *rep = a2a("twophase", N, np, 1024, NULL, 0, &err, why, sizeof why);
+    CHECK(err == 0 && rep, "N=%u %s searched: %s", N, np, why);
+    if (!rep) return;
+    const char *ga = oc_report_param(rep, "groups"), *gp = oc_report_param(rep, "circuits");
+    const uint32_t wa = ga ? (uint32_t)strtoul(ga, NULL, 10) : 0;
+    const uint32_t wp = gp ? (uint32_t)strtoul(gp, NULL, 10) : 0;
+    CHECK(wa >= 1 && wa <= N && wp >= 1 && wp <= most && cost[wa][wp].time == cost[ba][bp].time &&
+              cost[wa][wp].steps == cost[ba][bp].steps,
+          "N=%u %s: the search chose groups=%s circuits=%s; the best pinned is groups=%u "
+          "circuits=%u (%.9g)",
+          N, np, ga ? ga : "-", gp ? gp : "-", ba, bp, cost[ba][bp].time);
+    const oc__search_log *log = rep->search;
+    for (size_t k = 0; log && k < log->n; k++) {
+        const oc__search_entry *e = &log->entry[k];
+        if (e->status != OC__CAND_MAPPED && e->status != OC__CAND_PRUNED) continue;
+        e->status == OC__CAND_MAPPED ? (*mapped)++ : (*pruned)++;
+        unsigned a = 0, p = 0;
+        CHECK(sscanf(e->text, "groups=%u circuits=%u", &a, &p) == 2 && a >= 1 && a <= N &&
+                  p >= 1 && p <= most && p < N,
+              "N=%u %s: the logged candidate %s", N, np, e->text);
+        if (a < 1 || a > N || p < 1 || p > most || p >= N) continue;
+        CHECK(e->bound_time_s <= cost[a][p].time * (1 + 1e-12) &&
+                  e->bound_steps <= cost[a][p].steps,
+              "N=%u %s groups=%u circuits=%u (%s): bound %.9g s %llu steps above its run %.9g s "
+              "%llu steps",
+              N, np, a, p, e->status == OC__CAND_MAPPED ? "mapped" : "pruned", e->bound_time_s,
+              (unsigned long long)e->bound_steps, cost[a][p].time,
+              (unsigned long long)cost[a][p].steps);
+    }
+    oc_report_free(rep);
+}
+
 static void test_search_bound(void) {
     static const uint32_t Ns[] = {5, 7, 12, 13, 31, 32};
-    enum { MOST = 32, CIRCUITS = 3 };
     size_t mapped = 0, pruned = 0;
-    for (size_t i = 0; i < sizeof Ns / sizeof *Ns; i++) {
-        const uint32_t N = Ns[i];
-        pinned cost[MOST + 1][CIRCUITS + 1];
-        uint32_t ba = 0, bp = 0;
-        for (uint32_t a = 1; a <= N; a++)
-            for (uint32_t p = 1; p <= CIRCUITS && p < N; p++) {
-                char params[64], why[512] = "";
-                int err = 0;
-                snprintf(params, sizeof params, "groups=%u circuits=%u", a, p);
-                oc_report *rep = a2a("twophase", N, "", 1024, params, 0, &err, why, sizeof why);
-                CHECK(err == 0 && rep && oc_report_verified(rep), "N=%u %s: %s", N, params, why);
-                if (!rep) return;
-                /* the grid of pinned schedules against the physical bound (odd, prime, power N) */
-                oc_physical_bound_info pb = {0};
-                CHECK(oc_report_physical_bound(rep, &pb) == 1 &&
-                          oc_report_time(rep) >= pb.time_s * (1 - 1e-12) &&
-                          oc_report_steps(rep) >= pb.steps,
-                      "N=%u %s: %.9g s below the physical bound %.9g s", N, params,
-                      oc_report_time(rep), pb.time_s);
-                cost[a][p] = (pinned){oc_report_time(rep), oc_report_steps(rep)};
-                oc_report_free(rep);
-                if (!ba || cost[a][p].time < cost[ba][bp].time ||
-                    (cost[a][p].time == cost[ba][bp].time && cost[a][p].steps < cost[ba][bp].steps))
-                    ba = a, bp = p;
-            }
-        char why[512] = "";
-        int err = 0;
-        oc_report *rep = a2a("twophase", N, "", 1024, NULL, 0, &err, why, sizeof why);
-        CHECK(err == 0 && rep, "N=%u searched: %s", N, why);
-        if (!rep) return;
-        const char *ga = oc_report_param(rep, "groups"), *gp = oc_report_param(rep, "circuits");
-        const uint32_t wa = ga ? (uint32_t)strtoul(ga, NULL, 10) : 0;
-        const uint32_t wp = gp ? (uint32_t)strtoul(gp, NULL, 10) : 0;
-        CHECK(wa >= 1 && wa <= N && wp >= 1 && wp <= CIRCUITS &&
-                  cost[wa][wp].time == cost[ba][bp].time &&
-                  cost[wa][wp].steps == cost[ba][bp].steps,
-              "N=%u: the search chose groups=%s circuits=%s; the best pinned is groups=%u "
-              "circuits=%u (%.9g)",
-              N, ga ? ga : "-", gp ? gp : "-", ba, bp, cost[ba][bp].time);
-        const oc__search_log *log = rep->search;
-        for (size_t k = 0; log && k < log->n; k++) {
-            const oc__search_entry *e = &log->entry[k];
-            if (e->status != OC__CAND_MAPPED && e->status != OC__CAND_PRUNED) continue;
-            e->status == OC__CAND_MAPPED ? mapped++ : pruned++;
-            unsigned a = 0, p = 0;
-            CHECK(sscanf(e->text, "groups=%u circuits=%u", &a, &p) == 2 && a >= 1 && a <= N &&
-                      p >= 1 && p <= CIRCUITS,
-                  "N=%u: the logged candidate %s", N, e->text);
-            if (a < 1 || a > N || p < 1 || p > CIRCUITS) continue;
-            CHECK(e->bound_time_s <= cost[a][p].time * (1 + 1e-12) &&
-                      e->bound_steps <= cost[a][p].steps,
-                  "N=%u groups=%u circuits=%u (%s): bound %.9g s %llu steps above its run %.9g "
-                  "s %llu steps",
-                  N, a, p, e->status == OC__CAND_MAPPED ? "mapped" : "pruned", e->bound_time_s,
-                  (unsigned long long)e->bound_steps, cost[a][p].time,
-                  (unsigned long long)cost[a][p].steps);
-        }
-        oc_report_free(rep);
-    }
-    CHECK(pruned > 0, "the bound pruned nothing (%zu mapped)", mapped);
+    for (size_t i = 0; i < sizeof Ns / sizeof *Ns; i++)
+        search_bound_at(Ns[i], "", 3, &mapped, &pruned);
+    /* rounds above the 1x3 switch split into passes: up to 16 circuits (the wavelengths) */
+    static const uint32_t split[] = {5, 7, 12, 13};
+    for (size_t i = 0; i < sizeof split / sizeof *split; i++)
+        search_bound_at(split[i], "mzi_split=1", 16, &mapped, &pruned);
+    CHECK(pruned > mapped, "the bound pruned %zu, %zu mapped", pruned, mapped);
 }
 
 static double best_time(const char *algo, uint32_t N, const char *params) {

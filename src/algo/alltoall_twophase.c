@@ -46,7 +46,14 @@
  * Delta transfers, p a round), each a step of at least the step's fixed part (alpha); and node
  * lo_r of a smallest group sends to (s_r - 1) + ceil((N - s_r) / s_r) distinct partners, where a
  * run of rounds with one circuit set gives it at most deg of them (the MZI degree, or the tile's
- * wavelengths where none is set): at least that many / deg runs, each one reconfiguration.
+ * wavelengths where none is set): at least that many / deg runs, each one reconfiguration. Where
+ * the fabric splits a round above its degree D into passes (mzi_split=1), deg is D too: a run of
+ * equal rounds in which the node has d circuits pays one reconfiguration to start and d / D - 1
+ * more in each round, at least ceil(d / D) for its d partners. And a period's rounds 0 .. G (G
+ * the fewest blocks after the first that a lane of a largest group carries) give its members all
+ * of the period's lanes at once, ceil(lanes / D) passes: each pass after the first is one more
+ * step with its alpha and its reconfiguration, so the reconfigurations are also at least 1 +
+ * those passes (the larger of the two counts is taken, never their sum).
  * Pins: groups=a, circuits=p.
  */
 #include "algo/algos.h"
@@ -282,7 +289,9 @@ static int tp_search(const oc__search_in *in, oc__search *s, char *why, size_t l
     if (f.lanes && f.lanes < pmax) pmax = f.lanes;
     const uint64_t amax = N < TP_MAX_GROUPS ? N : TP_MAX_GROUPS;
     /* a run of one circuit set gives a node at most deg partners (the essay) */
-    const uint64_t deg = f.max_degree ? f.max_degree : f.lanes;
+    const uint64_t deg = f.max_degree     ? f.max_degree
+                         : f.split_degree ? f.split_degree
+                                          : f.lanes;
     uint64_t pa_v = 0, pp_v = 0;
     if (pa && (rc = oc__kv_u64(in->params, "groups", 1, 1, TP_MAX_GROUPS, &pa_v, why, len)))
         return rc;
@@ -308,9 +317,25 @@ static int tp_search(const oc__search_in *in, oc__search *s, char *why, size_t l
         }
         const uint64_t partners = (smin - 1) + gathered(N, smin, 0);
         const uint64_t runs = deg ? oc__ceil_div(partners, deg) : 1;
+        uint64_t smax = 0;
+        for (uint64_t r = 0; r < a; r++)
+            if (group_lo(r + 1, N, a) - group_lo(r, N, a) > smax)
+                smax = group_lo(r + 1, N, a) - group_lo(r, N, a);
         for (uint64_t p = pp ? pp_v : 1; p <= (pp ? pp_v : pmax); p++) {
-            const uint64_t R = phase1_rounds(N, a, p) + oc__ceil_div(delta, p);
-            oc__bound b = {.time_s = (double)R * f.step_fixed + (double)runs * f.reconfig_s,
+            /* split rounds (mzi_split=1): a period's rounds 0 .. G (G the fewest blocks a lane
+             * of a largest group carries after its first) give a member of that group all its
+             * lanes at once, so each runs in ceil(lanes / degree) passes, each after the first
+             * one more step with its alpha and reconfiguration (net/fabric.c) */
+            uint64_t passes = 0;
+            for (uint64_t first = 1; f.split_degree && first < smax; first += p) {
+                const uint64_t lanes = smax - first < p ? smax - first : p;
+                passes += (gathered(N, smax, smax - 1) + 1) *
+                          (oc__ceil_div(lanes, f.split_degree) - 1);
+            }
+            const uint64_t R = phase1_rounds(N, a, p) + oc__ceil_div(delta, p) + passes;
+            /* the first step's reconfiguration and the passes' are among the runs' */
+            const uint64_t reconfigs = runs > 1 + passes ? runs : 1 + passes;
+            oc__bound b = {.time_s = (double)R * f.step_fixed + (double)reconfigs * f.reconfig_s,
                            .steps = R,
                            .name = "phase 1's rounds + ceil(Delta / p), alpha each; a node's "
                                    "partners / degree reconfigurations",
