@@ -277,6 +277,7 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(broadcast_tcp1split)                                                                         \
     X(broadcast_chains)                                                                            \
     X(broadcast_ktree)                                                                          \
+    X(broadcast_ktrees)                                                                         \
     X(gather_ktree)                                                                             \
     X(gossip_kautz)                                                                             \
     X(alltoall_kautz)                                                                           \
@@ -284,6 +285,7 @@ int oc__ring_phases(oc__emit *e, uint32_t N, int rs, int ag);
     X(alltoall_optree)                                                                             \
     X(alltoall_pairwise)                                                                           \
     X(alltoall_kshift)                                                                             \
+    X(alltoall_twophase)                                                                           \
     X(allgather_bruck)                                                                             \
     X(alltoall_sex)                                                                                \
     X(alltoall_pipeline)                                                                           \

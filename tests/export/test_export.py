@@ -247,9 +247,10 @@ def main():
             if check(rc == 0, tag + ": export msccl", err):
                 # MSCCL keeps no rounds: the re-import puts a transfer at its depth in the
                 # waits, so rdg's sends of blocks a node holds from the start (its later merges)
-                # come forward into round 0, where the fabric's MZI degree refuses them. The
+                # come forward into round 0, where the fabric's MZI degree refuses them; so do
+                # twophase's phase-1 sends (a node's own blocks, each on its own lane). The
                 # file still verifies; only that refusal, and no other, is allowed in mapping.
-                ahead = name == "rdg" and net == "fabric"
+                ahead = name in ("rdg", "twophase") and net == "fabric"
                 check_msccl(mpath, tag, ["-t", net, *only_net(net_args(name, net, n))]
                             if done == 1 and not ahead else None)
                 if ahead:
