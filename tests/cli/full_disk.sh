@@ -112,13 +112,13 @@ fi
 
 # ---- one-file exports: exit 3, one line, the old file as it was ----
 # ring all-gather on 64 nodes: a schedule of 290 KB, an MSCCL program of 950 KB, a Chrome trace
-# of 1.8 MB. (The schedule's line says "write error at round R" without the system's reason,
-# src/formats/schedule_json.c; the others name the ENOSPC.)
+# of 1.8 MB. Each line names the system's reason, ENOSPC's "No space left on device" (the
+# schedule's said only "write error at round R").
 for f in json chrome msccl; do
     echo old >"$FULL/x.$f"
     before=$(used)
     on_full export -c allgather -a ring -t ring -n 64 -s 1KiB --format "$f" -o "$FULL/x.$f"
-    if [ "$RC" -eq 3 ] && one_line && grep -q "^opticoll: cannot write .*x.$f: .*write error" "$T/err" &&
+    if [ "$RC" -eq 3 ] && one_line && grep -q "^opticoll: cannot write .*x.$f: .*write error.*: No space left on device$" "$T/err" &&
         holds "$FULL/x.$f" old && no_temporaries "$FULL" && [ "$(used)" = "$before" ]; then
         pass "export --format $f on a full disk: exit 3, one line ($(cat "$T/err")), the old file kept"
     else
@@ -152,6 +152,8 @@ else
 fi
 
 # ---- sweep --plot and --csv: gnuplot's writes fail; the old plot and CSV stay ----
+# The line is opticoll's, naming the disk's refusal: gnuplot's own last line (a data block it
+# found empty, "Skipping data file with no valid points") was passed on as the reason.
 if command -v gnuplot >/dev/null 2>&1; then
     echo old-plot >"$FULL/p.png"
     echo old-csv >"$FULL/p.csv"
@@ -159,7 +161,10 @@ if command -v gnuplot >/dev/null 2>&1; then
     # three panels of a PNG of ~100 KiB: more than the 64 KiB tmpfs holds
     on_full sweep -c allgather -t ring --nodes 3,5,7 --sizes 1KiB..1MiB:*32 --plot "$FULL/p.png" \
         --csv "$FULL/p.csv"
-    if [ "$RC" -eq 3 ] && one_line && holds "$FULL/p.png" old-plot && holds "$FULL/p.csv" old-csv &&
+    if [ "$RC" -eq 3 ] && one_line &&
+        grep -q "^opticoll: cannot write .*p.png: No space left on device" "$T/err" &&
+        ! grep -qi "gnuplot could not\|warning\|line [0-9]" "$T/err" &&
+        holds "$FULL/p.png" old-plot && holds "$FULL/p.csv" old-csv &&
         no_temporaries "$FULL" && [ "$(used)" = "$before" ] && ! grep -q wrote "$T/out"; then
         pass "sweep --plot on a full disk: exit 3, one line ($(cat "$T/err")), old plot and CSV kept"
     else
