@@ -177,6 +177,24 @@ if [ "$rc" -eq 124 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
 else
     fail "long train with stderr on a pipe: one line ahead" "exit $rc" "stderr: $(head -c 300 "$T/err")"
 fi
+# throughput runs three all-reduces of a bucket, each a run like `run`'s: the same line (at
+# 131072 GPUs it ran past 150 s without a word: its runs had no progress callback); none at 256
+timeout 8 "$TOOL" throughput -m BERT-large -n 131072 >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 124 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+    grep -Eq "^(opticoll: this will take over [0-9.]+ (s|min|h) \(|$AHEAD)" "$T/err"; then
+    pass "long throughput with stderr on a pipe: one line ahead ($(cat "$T/err"))"
+else
+    fail "long throughput with stderr on a pipe: one line ahead" "exit $rc" \
+        "stderr: $(head -c 300 "$T/err")"
+fi
+"$TOOL" throughput -m BERT-large -n 256 >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && [ -s "$T/out" ]; then
+    pass "throughput on 256 GPUs: no word ahead"
+else
+    fail "throughput on 256 GPUs: no word ahead" "exit $rc" "$(head -c 300 "$T/err")"
+fi
 # perf and sweep make their points through the one sweep helper (tools/points.c), which hands
 # each point's rounds to the same progress callback: the same line, from the first point's pace
 # (issue 27: `perf` at N = 131072 ran past 30 s without a word)
