@@ -35,7 +35,8 @@
  *    It says "over": the piece may be one pass of several (measured: N = 32768 ring all-gather
  *    was told "over 45 s" after 1.1 s, and took 87 s on a loaded machine).
  *    Work still going past LONG_WORK_SECONDS with nothing to estimate from (no total known, or
- *    nothing done since the piece began) says that once instead, with its count so far.
+ *    nothing done since the piece began, or going on past what it called its total) says that
+ *    once instead, with its count so far.
  * Work that ends within LONG_WORK_SECONDS says nothing, and stdout is never touched.
  *
  * Before a run (or a search candidate) starts, the library tells the seconds it should take at
@@ -154,6 +155,12 @@ int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
     /* a new piece on this thread: a unit not met here, another total, or done going back (the
      * next run's rounds) */
     piece *b = piece_slot(begun, what);
+    /* The work went past what it called its total: the last call of this unit had done at its
+     * total and this one goes on from there. A search's total is the candidates offered so far;
+     * rhd's on the fat-tree at 131072 nodes decides each fold as it offers it, "24267 of
+     * 24267" for minutes, and was never told "not done" (its total is not a total). */
+    const int overran = p->what && !strcmp(what, p->what) && p->total && p->done >= p->total &&
+                        done >= p->done;
     if (!p->what || strcmp(what, p->what) || total != p->total || done < p->done) {
         /* the same piece, met on another of its threads, carries on from where it got to */
         if (b->what && !strcmp(what, b->what) && total == b->total && done >= b->done)
@@ -182,7 +189,8 @@ int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
                     d, what, (unsigned long long)done, (unsigned long long)total, now - p->start);
             fflush(stderr);
             cli_prog.warned = 1;
-        } else if (!cli_prog.warned && !cli_prog.still && left < 0 && (!total || done < total) &&
+        } else if (!cli_prog.warned && !cli_prog.still && left < 0 &&
+                   (!total || done < total || overran) &&
                    now - cli_prog.start > LONG_WORK_SECONDS) {
             /* Past LONG_WORK_SECONDS with nothing to estimate from (a search whose candidates
              * are not all offered yet, no unit of the work done since it began: rhd's search on
@@ -192,9 +200,11 @@ int cli_progress(void *ctx, const char *what, uint64_t done, uint64_t total) {
             char d[24];
             format_duration(d, sizeof d, now - cli_prog.start);
             char count[64];
-            if (total)
+            if (total && done < total)
                 snprintf(count, sizeof count, "%llu of %llu", (unsigned long long)done,
                          (unsigned long long)total);
+            else if (total)
+                snprintf(count, sizeof count, "%llu so far", (unsigned long long)done);
             else
                 snprintf(count, sizeof count, "%llu so far, the total not known yet",
                          (unsigned long long)done);

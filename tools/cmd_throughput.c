@@ -133,6 +133,10 @@ int cmd_throughput(int argc, char **argv) {
                            .peak_tflops = peak,
                            .utilisation = util,
                            .skip_data_check = o.no_data,
+                           /* each side's run says ahead when it will take long, and shows its
+                            * progress on a terminal (131072 GPUs ran past 150 s without a word:
+                            * the runs had no progress callback) */
+                           .progress = cli_progress,
                            .settings = &cli_settings};
     oc_throughput t;
     err = oc_throughput_estimate(&in, &t, why, sizeof why);

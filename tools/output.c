@@ -370,14 +370,23 @@ int out_group_reserve(out_group *g, const char *path, out_file **out) {
     return group_add(g, path, 0, out);
 }
 
+/* The line of a render that failed on its stream: the write error with the system's reason
+ * (`sys`, errno read as the render returned: a full disk's "No space left on device"), exit 3. */
+static int stream_failed(const char *path, int sys) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "write error%s%s", sys ? ": " : "", sys ? strerror(sys) : "");
+    return die(EXIT_OTHER, "cannot write %s: %s", path, msg);
+}
+
 int out_group_write(out_group *g, const char *path, int (*fn)(FILE *f, void *ctx), void *ctx) {
     out_file *o = NULL;
     int rc = out_group_open(g, path, &o);
     if (rc) return rc;
+    errno = 0;
     int err = fn(o->f, ctx);
+    const int sys = errno;
     if (err) /* as write_whole: a failed stream is a write error, else the library's */
-        return ferror(o->f) ? die(EXIT_OTHER, "cannot write %s: write error", path, NULL)
-                            : lib_error(err, NULL);
+        return ferror(o->f) ? stream_failed(path, sys) : lib_error(err, NULL);
     return out_finish(o);
 }
 
@@ -435,11 +444,12 @@ int write_whole(const char *path, int (*fn)(FILE *f, void *ctx), void *ctx) {
     out_file o;
     int rc = out_open(&o, path);
     if (rc) return rc;
+    errno = 0;
     int err = fn(o.f, ctx);
+    const int sys = errno;
     if (err) {
         /* a render that failed on the stream is a write error, anything else the library's */
-        rc = ferror(o.f) ? die(EXIT_OTHER, "cannot write %s: write error", path, NULL)
-                         : lib_error(err, NULL);
+        rc = ferror(o.f) ? stream_failed(path, sys) : lib_error(err, NULL);
         out_discard(&o);
         return rc;
     }

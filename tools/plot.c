@@ -38,6 +38,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,6 +309,30 @@ static int image_whole(int fd, off_t size, const char *term) {
     return 0;
 }
 
+/* The system's reason a write to the temporary fd (of `size` bytes) fails now, or 0: asked when
+ * gnuplot's image did not come out whole, because gnuplot's own word then is no help (its cairo
+ * terminals exit 0 over a cut PNG; under a full disk it may report a data block it could not
+ * read). PROBE_BYTES of zeros are appended past the image: a disk with no
+ * block left refuses them (ENOSPC, EDQUOT), as does a file-size limit (EFBIG: SIGXFSZ, which
+ * would end the tool, is ignored for the probe). The probe's bytes stay: the caller discards the
+ * temporary whatever the answer. */
+enum { PROBE_BYTES = 64 << 10 };
+static int write_refusal(int fd, off_t size) {
+    static const char zeros[4096];
+    struct sigaction ignore = {.sa_handler = SIG_IGN}, old;
+    sigemptyset(&ignore.sa_mask);
+    const int restore = sigaction(SIGXFSZ, &ignore, &old) == 0;
+    int err = 0;
+    for (off_t at = size; at < size + PROBE_BYTES && !err;) {
+        ssize_t put = pwrite(fd, zeros, sizeof zeros, at);
+        if (put < 0 && errno != EINTR) err = errno ? errno : EIO;
+        if (put == 0) break; /* nothing taken and no error: no answer to give */
+        if (put > 0) at += put;
+    }
+    if (restore) sigaction(SIGXFSZ, &old, NULL);
+    return err == ENOSPC || err == EDQUOT || err == EFBIG || err == EIO ? err : 0;
+}
+
 /* Draws into the reserved temporary o; 0 or an exit code after one line (o is left to the
  * caller). */
 static int draw_into(out_file *o, const char *png, const char *script, size_t len) {
@@ -321,7 +346,18 @@ static int draw_into(out_file *o, const char *png, const char *script, size_t le
     }
     int st = run_gnuplot(o->dir, o->base, in, err);
     struct stat sb;
-    if (st != 0 || fstat(o->fd, &sb) || sb.st_size == 0) {
+    const char *term = plot_terminal(png);
+    const int got = !fstat(o->fd, &sb);
+    const int whole = got && st == 0 && sb.st_size > 0 &&
+                      image_whole(o->fd, sb.st_size, term ? term : "pngcairo");
+    /* a disk that refuses a write is the cause, said as every other output says it (exit 3) */
+    const int refused = whole ? 0 : write_refusal(o->fd, got ? sb.st_size : 0);
+    if (refused) {
+        rc = die(EXIT_OTHER, "cannot write %s: %s (gnuplot's image did not come out whole)", png,
+                 strerror(refused));
+        goto out;
+    }
+    if (st != 0 || !got || sb.st_size == 0) {
         char msg[200];
         last_line(err, msg, sizeof msg);
         if (st < 0 && !*msg) snprintf(msg, sizeof msg, "gnuplot could not be started");
@@ -329,8 +365,7 @@ static int draw_into(out_file *o, const char *png, const char *script, size_t le
                   : die(EXIT_OTHER, "gnuplot could not draw %s", png, NULL);
         goto out;
     }
-    const char *term = plot_terminal(png);
-    if (!image_whole(o->fd, sb.st_size, term ? term : "pngcairo")) {
+    if (!whole) {
         rc = die(EXIT_OTHER,
                  "gnuplot could not draw %s: the image it wrote is cut short (is the disk full?)",
                  png, NULL);

@@ -141,8 +141,11 @@ static int writer_round(oc__sink *self, uint64_t index, const oc__round *r, char
     int bad =
         fputs(w->first_round ? "\n  " : ",\n  ", w->f) == EOF || fwrite(w->text, 1, n, w->f) != n;
     w->first_round = 0;
+    /* the system's reason with it (a full disk: "No space left on device"), read at once, before
+     * another call can change errno */
     if (bad)
-        return oc__fail(why, len, OC_EIO, "write error at round %llu", (unsigned long long)index);
+        return oc__fail(why, len, OC_EIO, "write error at round %llu: %s",
+                        (unsigned long long)index, strerror(errno));
     return 0;
 }
 

@@ -6,8 +6,8 @@
 # ignored so that a write past it fails with EFBIG): unlike a small tmpfs it needs no mount and
 # no privilege, so it works the same on a CI machine as root or not, and the limit is inherited
 # by gnuplot. The limit is set in a subshell around one command only.
-#  - sweep --plot past the limit: gnuplot exits 0 over a truncated PNG; now exit 3, one line,
-#    the old plot and CSV untouched;
+#  - sweep --plot past the limit: gnuplot exits 0 over a truncated PNG; now exit 3, one line
+#    naming the system's reason (EFBIG, "File too large"), the old plot and CSV untouched;
 #  - sweep --plot with a --csv that cannot be written: the new plot must not appear beside the old
 #    CSV (exit 2, both old);
 #  - export --format json, chrome and msccl past the limit: exit 3 and one line (they exited 2, and
@@ -59,7 +59,7 @@ if command -v gnuplot >/dev/null 2>&1; then
     # The PNG of these three panels is ~100 KiB; 24 KiB cuts it short (the script and the CSV
     # are a few KiB).
     limited 24 "${SW[@]}" --plot "$D/p.png" --csv "$D/p.csv"
-    if [ "$RC" -eq 3 ] && one_line && grep -q "could not draw .*p.png: the image it wrote is cut short" "$T/err" &&
+    if [ "$RC" -eq 3 ] && one_line && grep -q "^opticoll: cannot write .*p.png: File too large" "$T/err" &&
         holds "$D/p.png" old-plot && holds "$D/p.csv" old-csv && no_temporaries "$D" &&
         ! grep -q "wrote" "$T/out"; then
         pass "sweep --plot on a full disk: exit 3, one line, the old plot and CSV untouched"

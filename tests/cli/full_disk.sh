@@ -112,13 +112,13 @@ fi
 
 # ---- one-file exports: exit 3, one line, the old file as it was ----
 # ring all-gather on 64 nodes: a schedule of 290 KB, an MSCCL program of 950 KB, a Chrome trace
-# of 1.8 MB. (The schedule's line says "write error at round R" without the system's reason,
-# src/formats/schedule_json.c; the others name the ENOSPC.)
+# of 1.8 MB. Each line names the system's reason, ENOSPC's "No space left on device" (the
+# schedule's said only "write error at round R").
 for f in json chrome msccl; do
     echo old >"$FULL/x.$f"
     before=$(used)
     on_full export -c allgather -a ring -t ring -n 64 -s 1KiB --format "$f" -o "$FULL/x.$f"
-    if [ "$RC" -eq 3 ] && one_line && grep -q "^opticoll: cannot write .*x.$f: .*write error" "$T/err" &&
+    if [ "$RC" -eq 3 ] && one_line && grep -q "^opticoll: cannot write .*x.$f: .*write error.*: No space left on device$" "$T/err" &&
         holds "$FULL/x.$f" old && no_temporaries "$FULL" && [ "$(used)" = "$before" ]; then
         pass "export --format $f on a full disk: exit 3, one line ($(cat "$T/err")), the old file kept"
     else
@@ -129,6 +129,7 @@ for f in json chrome msccl; do
 done
 
 # ---- Chakra: the disk runs out part way through the ranks; the old rank files stay ----
+# (the line names the system's reason too: it said "write error" alone, as reproduce --out did)
 # 64 rank files of 12.5 KB each (4 pages of the tmpfs): ranks 0-3 there from an older export
 # leave room for three, so the fourth temporary fails.
 if run_tool export -c allgather -a ring -t ring -n 3 -s 1KiB --format chakra -o "$T/probe" &&
@@ -137,7 +138,8 @@ if run_tool export -c allgather -a ring -t ring -n 3 -s 1KiB --format chakra -o 
     before=$(used)
     on_full export -c allgather -a ring -t ring -n 64 -s 1KiB --format chakra -o "$FULL/c"
     kept=$(cat "$FULL"/c.*.et | grep -c '^old$')
-    if [ "$RC" -eq 3 ] && one_line && grep -q "cannot write .*c\.[0-9]*\.et" "$T/err" &&
+    if [ "$RC" -eq 3 ] && one_line &&
+        grep -q "cannot write .*c\.[0-9]*\.et: .*No space left on device$" "$T/err" &&
         [ "$kept" -eq 4 ] && [ "$(find "$FULL" -name 'c.*.et' | wc -l)" -eq 4 ] &&
         no_temporaries "$FULL" && [ "$(used)" = "$before" ]; then
         pass "chakra of 64 ranks on a full disk: exit 3, one line, ranks 0-3 old, none new"
@@ -152,6 +154,8 @@ else
 fi
 
 # ---- sweep --plot and --csv: gnuplot's writes fail; the old plot and CSV stay ----
+# The line is opticoll's, naming the disk's refusal: gnuplot's own last line (a data block it
+# found empty, "Skipping data file with no valid points") was passed on as the reason.
 if command -v gnuplot >/dev/null 2>&1; then
     echo old-plot >"$FULL/p.png"
     echo old-csv >"$FULL/p.csv"
@@ -159,7 +163,10 @@ if command -v gnuplot >/dev/null 2>&1; then
     # three panels of a PNG of ~100 KiB: more than the 64 KiB tmpfs holds
     on_full sweep -c allgather -t ring --nodes 3,5,7 --sizes 1KiB..1MiB:*32 --plot "$FULL/p.png" \
         --csv "$FULL/p.csv"
-    if [ "$RC" -eq 3 ] && one_line && holds "$FULL/p.png" old-plot && holds "$FULL/p.csv" old-csv &&
+    if [ "$RC" -eq 3 ] && one_line &&
+        grep -q "^opticoll: cannot write .*p.png: No space left on device" "$T/err" &&
+        ! grep -qi "gnuplot could not\|warning\|line [0-9]" "$T/err" &&
+        holds "$FULL/p.png" old-plot && holds "$FULL/p.csv" old-csv &&
         no_temporaries "$FULL" && [ "$(used)" = "$before" ] && ! grep -q wrote "$T/out"; then
         pass "sweep --plot on a full disk: exit 3, one line ($(cat "$T/err")), old plot and CSV kept"
     else
@@ -170,7 +177,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 
     # ---- reproduce --out NEW: nothing left, not even the directory ----
     on_full reproduce star --out "$FULL/new"
-    if [ "$RC" -eq 3 ] && one_line && [ ! -e "$FULL/new" ] && no_temporaries "$FULL"; then
+    if [ "$RC" -eq 3 ] && one_line && grep -q "No space left on device" "$T/err" &&
+        [ ! -e "$FULL/new" ] && no_temporaries "$FULL"; then
         pass "reproduce --out NEW on a full disk: exit 3, one line, no directory left"
     else
         fail "reproduce --out NEW on a full disk" "exit $RC" "$(cat "$T/err")" \

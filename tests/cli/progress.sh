@@ -137,6 +137,17 @@ if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ]; then
 else
     fail "the same work at N = 2000 on a pipe: no word ahead" "exit $rc" "$(head -c 300 "$T/err")"
 fi
+# A copy verified in a pass of its own moves ranges, not sets: its chunk-transfers are not
+# costed at a reduction's merge pace (run/shard.c). tcp1-split's broadcast on 16384 nodes runs in
+# about a second and was told "about 17 min" ahead.
+"$TOOL" run -c broadcast -a tcp1-split -t star -n 16384 -s 1MiB >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 0 ] && ! grep -q "take long" "$T/err"; then
+    pass "a broadcast whose copies are verified in a pass of their own: no word ahead of a second's run"
+else
+    fail "a broadcast whose copies are verified in a pass of their own: no word ahead" "exit $rc" \
+        "$(head -c 300 "$T/err")"
+fi
 # on a terminal: the word ahead, then the progress line with its measured time left
 tty_run timeout 8 "$TOOL" "${BIG[@]}"
 if grep -Eqa "^$AHEAD" "$T/tty" &&
@@ -165,6 +176,24 @@ if [ "$rc" -eq 124 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
     pass "long train with stderr on a pipe: one line ahead ($(cat "$T/err"))"
 else
     fail "long train with stderr on a pipe: one line ahead" "exit $rc" "stderr: $(head -c 300 "$T/err")"
+fi
+# throughput runs three all-reduces of a bucket, each a run like `run`'s: the same line (at
+# 131072 GPUs it ran past 150 s without a word: its runs had no progress callback); none at 256
+timeout 8 "$TOOL" throughput -m BERT-large -n 131072 >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 124 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+    grep -Eq "^(opticoll: this will take over [0-9.]+ (s|min|h) \(|$AHEAD)" "$T/err"; then
+    pass "long throughput with stderr on a pipe: one line ahead ($(cat "$T/err"))"
+else
+    fail "long throughput with stderr on a pipe: one line ahead" "exit $rc" \
+        "stderr: $(head -c 300 "$T/err")"
+fi
+"$TOOL" throughput -m BERT-large -n 256 >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && [ -s "$T/out" ]; then
+    pass "throughput on 256 GPUs: no word ahead"
+else
+    fail "throughput on 256 GPUs: no word ahead" "exit $rc" "$(head -c 300 "$T/err")"
 fi
 # perf and sweep make their points through the one sweep helper (tools/points.c), which hands
 # each point's rounds to the same progress callback: the same line, from the first point's pace
