@@ -1,6 +1,9 @@
 /*
- * rangeset.c — sorted interval sets (see rangeset.h). Union merges two sorted lists in one pass;
- * membership is a binary search. Nothing here allocates per value.
+ * rangeset.c — sorted interval sets (see rangeset.h). A union of one range or of a sorted batch
+ * is made in place: a binary search finds where each piece goes and only the intervals whose
+ * index changes move (a batch merged with the whole set into a fresh array cost O(n) a batch,
+ * quadratic over an all-to-all node's N-interval held set). Membership is a binary search.
+ * Nothing here allocates per value.
  */
 #include "core/rangeset.h"
 #include "core/core.h"
@@ -175,11 +178,13 @@ static int union_batch(oc__rangeset *s, const oc__range *add, size_t m, uint64_t
         from = b;
     }
     const size_t count = (size_t)n - absorbed + g;
-    if (count > s->cap) {
-        /* Sized as the old merge into a fresh array sized it (n + m), so the verifier's memory
-         * count and budget verdicts stay those of before; it grows only when the set does. */
-        const size_t want = (size_t)n + m > UINT32_MAX ? UINT32_MAX : (size_t)n + m;
-        if (count > want) return OC_ENOMEM;
+    /* Sized n + m after every batch, as the old merge into a fresh array sized it: the verifier
+     * counts a set's memory by its room (cap) against its budget, so its count and its budget
+     * verdicts stay what they were. Shrinking is in place; growing is the allocator's (in place
+     * when it can), and only when the set outgrows its last batch's room. */
+    const size_t want = (size_t)n + m > UINT32_MAX ? UINT32_MAX : (size_t)n + m;
+    if (count > want) return OC_ENOMEM;
+    if (want != s->cap) {
         oc__range *iv = realloc(s->iv, want * sizeof(oc__range));
         if (!iv) return OC_ENOMEM;
         s->iv = iv;
