@@ -4,9 +4,11 @@
  * The verifier keeps what each node holds (chunk labels) as range sets; for reductions, which
  * nodes' contributions each chunk carries is kept in a compact cell of up to two inline intervals
  * that falls back to a range set when it needs more (verify.c). The algorithms of the seeds move
- * contiguous label ranges and accumulate contiguous groups of contributions, so these sets stay a
- * handful of intervals and every operation is close to O(1); the worst case is still exact, only
- * slower.
+ * contiguous label ranges and accumulate contiguous groups of contributions, so these sets mostly
+ * stay a handful of intervals. An all-to-all node's is not: it holds one label of every other
+ * node's row besides its own, N intervals. So a union costs O(m log n) for m ranges into n
+ * intervals plus the intervals whose index it changes (none when every range extends or joins held
+ * ones), never O(n) by itself; the worst case is still exact, only slower.
  */
 #ifndef OC_RANGESET_H
 #define OC_RANGESET_H
