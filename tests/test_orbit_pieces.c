@@ -137,8 +137,9 @@ static void bidir_pieces(void) {
                       "'%s'",
                       N, by, kind, on.rc, on.why, off.rc, off.why, plain.rc, plain.why);
                 const uint64_t total = N >= 2 ? 2 * (uint64_t)(N / 2) : 0;
-                CHECK(N < 3 || off.pieces < total, "N=%u kind %d: %llu orbit rounds with the path off",
-                      N, kind, (unsigned long long)off.pieces);
+                CHECK(N < 3 || off.pieces < total,
+                      "N=%u kind %d: %llu orbit rounds with the path off", N, kind,
+                      (unsigned long long)off.pieces);
                 if (kind == WHOLE) {
                     CHECK(on.rc == 0, "N=%u by direction %d whole: rc %d '%s'", N, by, on.rc,
                           on.why);
@@ -214,8 +215,8 @@ static void stride_own(const char *name, uint32_t N, uint32_t L) {
 
 int main(void) {
     bidir_pieces();
-    static const uint32_t cases[][2] = {{12, 1},  {12, 2},  {12, 3},  {12, 4},  {12, 5},
-                                        {100, 1}, {100, 2}, {100, 4}, {100, 5}, {100, 10},
+    static const uint32_t cases[][2] = {{12, 1},   {12, 2},   {12, 3},  {12, 4},  {12, 5},
+                                        {100, 1},  {100, 2},  {100, 4}, {100, 5}, {100, 10},
                                         {100, 20}, {100, 25}, {100, 7}, {210, 7}, {210, 15}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         stride_own("stride", cases[i][0], cases[i][1]);
