@@ -407,6 +407,16 @@ static int plan_mode(oc__plan *plan, const char *name, oc_collective coll, uint3
     }
     if (stride_labels(&st->s, plan->spec.block_node))
         return oc__fail(why, whylen, OC_ENOMEM, "out of memory");
+    if (ar && nodes >= 2 && nodes % L == 0 && (!split || L % 2)) {
+        /* The symmetry (core.h, oc__spec.orbit_*) when L divides N: node j = c + tL has label
+         * cP + t (P = N/L), so j + L has label cP + (t + 1) mod P, and every transfer moved so
+         * is the one of the sender L further on; level 2's windows are whole orbits then (no
+         * drop), one part each. The verifier checks every round (verify.c, "rounds of several
+         * pieces"); at even L the split's half windows wrap their part at some senders only. */
+        plan->spec.orbit_stride = L;
+        plan->spec.orbit_part = nodes / L;
+        plan->spec.orbit_turn = 1;
+    }
     plan->rounds = (ar ? 2 : 1) * stride_rounds(&shape);
     /* the work (core.h): each label reaches the other N-1 nodes once (twice for all-reduce) */
     plan->spec.units = (ar ? 2 : 1) * (uint64_t)(nodes - 1) * plan->spec.chunks;

@@ -65,6 +65,13 @@
 #define prefetch(p) ((void)(p))
 #endif
 
+/* A write of a round of several pieces in the orbit state: the cell, its place among the
+ * round's new cells (onew), and whether it is a reduce. */
+typedef struct owrite {
+    uint64_t at;
+    uint32_t k, reduce;
+} owrite;
+
 typedef union cell {
     oc__range iv[2];
     uint32_t w[4];
@@ -228,6 +235,14 @@ struct oc__verifier {
     uint32_t *oseen;  /* N: 1 + the round in which the node last sent */
     uint32_t *oby;    /* N: the node's transfer in that round */
     int osorted;      /* 1: the round's transfers came in sender order (oby not used) */
+    /* a round of several pieces (see "Rounds of several pieces"): its transfers from nodes
+     * [0, ostride), one an orbit, by their place in the round; 0 of them: one transfer a node */
+    uint32_t *orep;
+    size_t orep_n, orep_cap;
+    owrite *ocheck; /* the cells such a round writes, sorted to group a cell's writes */
+    size_t ocheck_cap;
+    int pieces_off;       /* a test's: rounds of several pieces go the plain way */
+    uint64_t orbit_rounds; /* rounds orbit_round took whole so far (one transfer a node or not) */
     int corbit;       /* a copy collective's orbit state: node a s + i holds orel[i] turned */
     oc__rangeset *orel; /* ostride sets */
     cell *onew;       /* a round's new cells, before they are written */
@@ -682,7 +697,7 @@ static int orbit_moves(const oc__verifier *v, const oc__transfer *a, const oc__t
  * transfer moved by sigma is the transfer of the sender s further on, around the whole ring);
  * then orbit_from() gives sender n's transfer, and *units the round's chunk-transfers. A round
  * in sender order (the generators' usual) is read in place; another is indexed by sender. */
-static int orbit_symmetric(oc__verifier *v, uint64_t round, const oc__round *r, uint64_t *units) {
+static int orbit_one(oc__verifier *v, uint64_t round, const oc__round *r, uint64_t *units) {
     const uint32_t N = v->spec->nodes, S = v->ostride;
     if (r->count != N) return 0;
     const oc__transfer *x = r->xfers;
@@ -747,9 +762,94 @@ static int orbit_symmetric(oc__verifier *v, uint64_t round, const oc__round *r, 
     return 1;
 }
 
-/* Sender n's transfer in a round orbit_symmetric() accepted. */
+/* Sender n's transfer in a round orbit_one() accepted. */
 static const oc__transfer *orbit_from(const oc__verifier *v, const oc__round *r, uint32_t n) {
     return &r->xfers[v->osorted ? n : v->oby[n]];
+}
+
+/* ---- rounds of several pieces, in the orbit state ----
+ * orbit_one() takes a round of one transfer from every node. The bidirectional ring's rounds
+ * (stride.c at stride 1: every node sends one block each way) have two, and a round may have any
+ * number p of them a node. Such a round is taken whole when its transfers fall into consecutive
+ * pieces, piece j being M k_j transfers (M = N / s, s = ostride) of which the one k_j further on
+ * is always this one moved by sigma: t[i + k] = sigma(t[i]) for every i of the piece but its last
+ * k, sigma moving the sender by s as well as the receiver and the labels (orbit_next). Then the
+ * piece is exactly {sigma^a(b) : b one of its first k transfers, 0 <= a < M} (induction on a),
+ * and sigma^M is the identity (N nodes; M turn is a multiple of the part, which
+ * oc__verifier_orbit_fits asks), so no transfer of it is missing or extra: the round is invariant
+ * under sigma, as orbit_one's are, and so is the state after it. The senders of one orbit
+ * {sigma^a(b)} are b's sender's class mod s, each once, so exactly one of them is in [0, s): the
+ * round's transfers from nodes [0, s) (orep) are one an orbit, and applied as orbit_one's are
+ * (moved by the sigma^-a that brings the receiver into [0, s)) they write every cell the whole
+ * round writes, seen from [0, s). Two transfers of the round writing one cell (legal for two
+ * reduces, a failure for a copy and anything) are two of them writing one cell of [0, s) (a cell
+ * written by t and t' is moved by sigma^-a onto the one the orbits' representatives write), so a
+ * cell written twice there makes the path decline and the plain path decide, as it does for a
+ * receiver of [0, s) written by two transfers in orbit_one's rounds. The pieces are found as
+ * rotation_round finds its own: k from the first transfer's image, then one pass comparing every
+ * transfer with its image. Anything else (a transfer changed, moved, left out or added breaks a
+ * chain) declines, and the round goes the plain way after omaterialize, which decides and names
+ * it (tests/test_orbit_pieces.c: whole and broken rounds with the path on and off). */
+
+/* Whether b is a moved by sigma, its sender s further on too. */
+static int orbit_next(const oc__verifier *v, const oc__transfer *a, const oc__transfer *b) {
+    const uint32_t N = v->spec->nodes;
+    const uint64_t from = (uint64_t)a->src + v->ostride;
+    return b->src == (from >= N ? from - N : from) && orbit_moves(v, a, b);
+}
+
+/* Whether round r is made of whole pieces (above); then orep lists its transfers from nodes
+ * [0, s), one an orbit, and *units is the round's chunk-transfers. */
+static int orbit_pieces(oc__verifier *v, const oc__round *r, uint64_t *units) {
+    const uint32_t N = v->spec->nodes, S = v->ostride, M = N / S;
+    const size_t n = r->count;
+    const oc__transfer *x = r->xfers;
+    v->orep_n = 0;
+    if (v->pieces_off || M < 2 || n == 0 || n % M || n > UINT32_MAX) return 0;
+    uint64_t u = 0;
+    size_t reps = 0;
+    for (size_t pos = 0; pos < n;) {
+        const size_t most = (n - pos) / M; /* pos + most < n, as M >= 2 */
+        size_t k = 1;
+        while (k <= most && !orbit_next(v, &x[pos], &x[pos + k]))
+            k++;
+        if (k > most) return 0;
+        const size_t end = pos + k * M;
+        for (size_t i = pos; i < end; i++) {
+            if (((i - pos) & 0xffff) == 0 && oc__stop_tick()) return 0; /* the plain path says */
+            if (!transfer_ok(v, &x[i]) || (i + k < end && !orbit_next(v, &x[i], &x[i + k])))
+                return 0;
+            u += x[i].count;
+            if (x[i].src >= S) continue;
+            if (oc__grow((void **)&v->orep, &v->orep_cap, reps + 1, sizeof(uint32_t))) return 0;
+            v->orep[reps++] = (uint32_t)i;
+        }
+        pos = end;
+    }
+    v->orep_n = reps;
+    *units = u;
+    return 1;
+}
+
+/* orbit_one's rounds, then rounds of several pieces (orep_n > 0 says which). */
+static int orbit_symmetric(oc__verifier *v, uint64_t round, const oc__round *r, uint64_t *units) {
+    v->orep_n = 0;
+    return orbit_one(v, round, r, units) || orbit_pieces(v, r, units);
+}
+
+/* By cell, then by place in the round (qsort is not stable; the first write leads its group). */
+static int owrite_cmp(const void *a, const void *b) {
+    const owrite *x = a, *y = b;
+    if (x->at != y->at) return (x->at > y->at) - (x->at < y->at);
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+void oc__verifier_pieces_off(oc__verifier *v, int off) {
+    v->pieces_off = off;
+}
+
+uint64_t oc__verifier_orbit_rounds(const oc__verifier *v) {
+    return v->orbit_rounds;
 }
 
 /* A round in the orbit state: 1 when checked and applied whole (*rc: 0 or the budget's
@@ -760,7 +860,7 @@ static int corbit_round(oc__verifier *v, uint64_t round, const oc__round *r, cha
     if (r->count != N || round >= UINT32_MAX - 1) return 0;
     const uint32_t stamp = (uint32_t)round + 1;
     uint64_t units;
-    if (!orbit_symmetric(v, round, r, &units)) return 0;
+    if (!orbit_one(v, round, r, &units)) return 0;
     /* the plain path's staging, asked for in the same words */
     if ((*rc = state_budget(v, (uint64_t)N * sizeof(pending), round, why, len))) {
         *rc = at_key(v, *rc, round, OC__VK_BUDGET, 0, 0);
@@ -1389,9 +1489,11 @@ static int orbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char
         *rc = at_key(v, *rc, round, OC__VK_BUDGET, 0, 0);
         return 1;
     }
-    uint64_t base = 0; /* the cells the s transfers from nodes [0, S) write */
-    for (uint32_t i = 0; i < S; i++)
-        base += orbit_from(v, r, i)->count;
+    /* the round's transfers from nodes [0, S): one a node, or one an orbit (orep) */
+    const size_t reps = v->orep_n ? v->orep_n : S;
+    uint64_t base = 0; /* the cells they write */
+    for (size_t i = 0; i < reps; i++)
+        base += (v->orep_n ? &r->xfers[v->orep[i]] : orbit_from(v, r, (uint32_t)i))->count;
     if (base > v->onew_cap) {
         cell *nc = realloc(v->onew, base * sizeof(cell));
         if (nc) v->onew = nc;
@@ -1404,16 +1506,19 @@ static int orbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char
         v->onew_cap = base;
     }
     size_t w = 0;
-    for (uint32_t i = 0; i < S; i++) {
-        const oc__transfer *t = orbit_from(v, r, i);
-        /* moved by sigma^-a, a = dst / S, it goes from node i - a S to node dst mod S */
+    for (size_t i = 0; i < reps; i++) {
+        const oc__transfer *t = v->orep_n ? &r->xfers[v->orep[i]] : orbit_from(v, r, (uint32_t)i);
+        /* moved by sigma^-a, a = dst / S, it goes from node src - a S to node dst mod S */
         const uint32_t a = t->dst / S, to = t->dst % S, back = N - a * S;
         const uint32_t P = v->opart, turn = (uint32_t)((uint64_t)(N / S - a) % P * v->oturn % P);
-        const cell *from = &v->ocell[(uint64_t)i * C + t->first];
+        const cell *from = &v->ocell[(uint64_t)t->src * C + t->first];
         /* one transfer into each of the nodes [0, S) a round (hring's, NE's): two writes of a
-         * cell in a round, legal or not, are the plain path's to decide */
-        if (v->ostamp[to] == stamp) return 0;
-        v->ostamp[to] = stamp;
+         * cell in a round, legal or not, are the plain path's to decide (rounds of several
+         * pieces: checked per cell below) */
+        if (!v->orep_n) {
+            if (v->ostamp[to] == stamp) return 0;
+            v->ostamp[to] = stamp;
+        }
         for (uint32_t c = 0; c < t->count; c++) {
             /* sigma^-a = sigma^(N/S - a) of the label, inside its part */
             const uint32_t l = t->first + c, off = l % P;
@@ -1423,13 +1528,46 @@ static int orbit_round(oc__verifier *v, uint64_t round, const oc__round *r, char
             if (!cell_is_plain(&from[c]) || cell_empty(&from[c]) ||
                 !cell_turn(&from[c], back == N ? 0 : back, N, &moved))
                 return 0;
-            if (t->op == OC_OP_REDUCE && !cell_add_plain(&v->ocell[at], &moved, &moved)) return 0;
+            if (v->orep_n) { /* the sums once every write of the cell is known (below) */
+                if (oc__grow((void **)&v->ocheck, &v->ocheck_cap, w + 1, sizeof(owrite))) return 0;
+                v->ocheck[w] = (owrite){at, (uint32_t)w, t->op == OC_OP_REDUCE};
+            } else if (t->op == OC_OP_REDUCE && !cell_add_plain(&v->ocell[at], &moved, &moved)) {
+                return 0;
+            }
             v->onew[w] = moved;
             v->oat[w++] = at;
         }
     }
+    if (v->orep_n) {
+        /* Rounds of several pieces: the writes grouped by cell. A cell written once takes the
+         * write; a cell written by several reduces (the bidirectional ring's last
+         * reduce-scatter round: both neighbours into one cell) their sum, which must count
+         * no contribution twice, in any order (the plain path's verdict); a copy and another
+         * write into one cell are the plain path's to name. */
+        qsort(v->ocheck, w, sizeof(owrite), owrite_cmp);
+        for (size_t g = 0; g < w;) {
+            size_t e = g + 1;
+            while (e < w && v->ocheck[e].at == v->ocheck[g].at)
+                e++;
+            const uint32_t first = v->ocheck[g].k;
+            if (v->ocheck[g].reduce) {
+                cell sum = v->ocell[v->ocheck[g].at];
+                for (size_t j = g; j < e; j++)
+                    if (!v->ocheck[j].reduce ||
+                        !cell_add_plain(&sum, &v->onew[v->ocheck[j].k], &sum))
+                        return 0;
+                v->onew[first] = sum;
+            } else if (e > g + 1) {
+                return 0;
+            }
+            for (size_t j = g + 1; j < e; j++) /* the group's result is written once */
+                v->oat[v->ocheck[j].k] = UINT64_MAX;
+            g = e;
+        }
+    }
+    v->orbit_rounds++;
     for (size_t k = 0; k < w; k++)
-        v->ocell[v->oat[k]] = v->onew[k];
+        if (v->oat[k] != UINT64_MAX) v->ocell[v->oat[k]] = v->onew[k];
     *rc = 0;
     return 1;
 }
@@ -2415,6 +2553,8 @@ void oc__verifier_free(oc__verifier *v) {
     free(v->ostamp);
     free(v->oseen);
     free(v->oby);
+    free(v->orep);
+    free(v->ocheck);
     free(v->onew);
     free(v->oat);
     if (v->dcell) {

@@ -75,6 +75,11 @@ void oc__verifier_plain_sets(oc__verifier *v);
  * whole so far. */
 void oc__verifier_rotation_off(oc__verifier *v, int off);
 uint64_t oc__verifier_rotation_rounds(const oc__verifier *v);
+/* Tests (tests/test_orbit_pieces.c): `off` non-zero makes the orbit state decline rounds of
+ * several transfers a node (verify.c, "rounds of several pieces"), which then go the plain way;
+ * and the rounds the orbit state took whole so far (of one transfer a node or several). */
+void oc__verifier_pieces_off(oc__verifier *v, int off);
+uint64_t oc__verifier_orbit_rounds(const oc__verifier *v);
 void oc__verifier_free(oc__verifier *v);
 
 /* A schedule read from a file (every round stored), checked before any verifier state is made,
