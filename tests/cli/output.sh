@@ -87,15 +87,15 @@ if [ -n "$GP" ] && grep -q ' dt [0-9]' "$GP"; then pass "every series has a dash
 run_tool compare -c alltoall -t hypercube -n 8 -s 4KiB
 others=$(grep -c 'for other networks' "$T/out")
 if [ "$RC" -eq 0 ] && [ "$others" = 1 ] && ! grep -q 'runs on .*, not on hypercube' "$T/out" &&
-    grep -q 'for other networks (13; see opticoll list): tcp2, kautz, onestage' "$T/out" &&
+    grep -q 'for other networks (14; see opticoll list): tcp2, kautz, onestage' "$T/out" &&
     [ "$(tail -1 "$T/out" | cut -c1-22)" = "  for other networks (" ] && grep -q '^  dex  *not run: ' "$T/out"; then
-    pass "compare on the hypercube: the 13 algorithms of other networks in one last line"
+    pass "compare on the hypercube: the 14 algorithms of other networks in one last line"
 else
     fail "compare on the hypercube: other networks' algorithms in one line" "$(cat "$T/out")"
 fi
 run_tool compare -c alltoall -t hypercube -n 8 -s 4KiB --json
-if [ "$RC" -eq 0 ] && [ "$(grep -o '"not_run"' "$T/out" | wc -l)" = 14 ]; then
-    pass "compare --json keeps a not_run entry for each of the 14"
+if [ "$RC" -eq 0 ] && [ "$(grep -o '"not_run"' "$T/out" | wc -l)" = 15 ]; then
+    pass "compare --json keeps a not_run entry for each of the 15"
 else
     fail "compare --json keeps every not_run entry"
 fi
