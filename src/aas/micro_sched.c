@@ -16,9 +16,13 @@ static int64_t delta(const oc__micro_grid *g, uint32_t z, uint32_t a, uint32_t b
     return f <= z - f ? (int64_t)f : -(int64_t)(z - f);
 }
 
-/* The directed links of the X-then-Y route from a to b: id (node, dim, dir) = (u 2 + dim) 2 + dir.
- */
-static size_t route(const oc__micro_grid *g, uint32_t a, uint32_t b, uint32_t *out) {
+/* The directed links of the X-then-Y route from a to b, in order: id (node, dim, dir) =
+ * (u 2 + dim) 2 + dir. With `out`, each is written there. With `link`, the walk stops at the
+ * first one stamped `stamp` and says so in *busy: a move that does not fit (most of those a round
+ * visits, on a mesh whose links fill) costs the hops up to its first busy link, not its whole
+ * route. Returns the links walked. */
+static size_t route_walk(const oc__micro_grid *g, uint32_t a, uint32_t b, uint32_t *out,
+                         const uint32_t *link, uint32_t stamp, int *busy) {
     size_t n = 0;
     uint32_t c[2] = {a % g->z[0], a / g->z[0]};
     const uint32_t t[2] = {b % g->z[0], b / g->z[0]};
@@ -27,33 +31,29 @@ static size_t route(const oc__micro_grid *g, uint32_t a, uint32_t b, uint32_t *o
         int64_t d = delta(g, z, c[i], t[i]);
         const int neg = d < 0;
         for (int64_t k = neg ? -d : d; k > 0; k--) {
-            const uint32_t u = c[0] + g->z[0] * c[1];
-            out[n++] = (u * 2 + i) * 2 + (uint32_t)neg;
+            const uint32_t u = c[0] + g->z[0] * c[1], id = (u * 2 + i) * 2 + (uint32_t)neg;
+            if (link && link[id] == stamp) {
+                *busy = 1;
+                return n;
+            }
+            if (out) out[n] = id;
+            n++;
             c[i] = neg ? (c[i] == 0 ? z - 1 : c[i] - 1) : (c[i] + 1 == z ? 0 : c[i] + 1);
         }
     }
     return n;
 }
 
-/* Whether every directed link of the route from a to b (route's, in its order) is free of
- * `stamp`, walking it and stopping at the first busy one: a move that does not fit (most of
- * those a round visits, on a mesh whose links fill) costs the hops up to its first busy link,
- * not its whole route. */
+static size_t route(const oc__micro_grid *g, uint32_t a, uint32_t b, uint32_t *out) {
+    return route_walk(g, a, b, out, NULL, 0, NULL);
+}
+
+/* Whether every directed link of the route from a to b is free of `stamp`. */
 static int route_free(const oc__micro_grid *g, uint32_t a, uint32_t b, const uint32_t *link,
                       uint32_t stamp) {
-    uint32_t c[2] = {a % g->z[0], a / g->z[0]};
-    const uint32_t t[2] = {b % g->z[0], b / g->z[0]};
-    for (uint32_t i = 0; i < 2; i++) {
-        const uint32_t z = g->z[i];
-        int64_t d = delta(g, z, c[i], t[i]);
-        const int neg = d < 0;
-        for (int64_t k = neg ? -d : d; k > 0; k--) {
-            const uint32_t u = c[0] + g->z[0] * c[1];
-            if (link[(u * 2 + i) * 2 + (uint32_t)neg] == stamp) return 0;
-            c[i] = neg ? (c[i] == 0 ? z - 1 : c[i] - 1) : (c[i] + 1 == z ? 0 : c[i] + 1);
-        }
-    }
-    return 1;
+    int busy = 0;
+    route_walk(g, a, b, NULL, link, stamp, &busy);
+    return !busy;
 }
 
 int oc__micro_pack(const oc__micro_grid *g, const oc__move *moves, size_t n, uint32_t **round_of,
