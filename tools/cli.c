@@ -34,6 +34,8 @@
  *    from the command's start, one line says so once, with what it was measured on; -q drops it.
  *    It says "over": the piece may be one pass of several (measured: N = 32768 ring all-gather
  *    was told "over 45 s" after 1.1 s, and took 87 s on a loaded machine).
+ *    Only a unit whose steps cost about the same is extrapolated (even_steps: not a search's
+ *    candidates); a sharded copy's verifier reports its chunks for that reason (run/shard.c).
  *    Work still going past LONG_WORK_SECONDS with nothing to estimate from (no total known, or
  *    nothing done since the piece began, or going on past what it called its total) says that
  *    once instead, with its count so far.

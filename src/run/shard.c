@@ -332,7 +332,7 @@ uint64_t oc__shard_work(const oc__spec *spec) {
  * tcp1-split's broadcast on 131072 nodes (2.7e11 chunk-transfers stated, 6.6e6 transfers) was
  * told "about 5 min" ahead of a run of 6.6 s of CPU; the stride all-gather on 65536 nodes (3.3e7
  * transfers, 4.3e9 chunk-transfers) takes 4.8-6.2 s and is told nothing (6.7 s), on 131072 nodes
- * 47 s of CPU and "about 54 s". */
+ * 47 s of CPU and "about 55 s". */
 static double work_seconds(const oc__spec *spec, uint32_t shards) {
     if (spec->families && spec->nodes >= 2 && spec->chunks % spec->nodes == 0) return 0;
     /* a reduction verified a set a chunk merges; a copy verified in passes of its own generates
