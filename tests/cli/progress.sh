@@ -160,10 +160,11 @@ fi
 # A measured estimate needs steps of even cost. The stride all-gather on 65536 nodes (about 5 s
 # of CPU) carries 0.4% of its chunk-transfers in its first 128 rounds: its verifier's progress in
 # chunk-transfers told "this will take over 29 min" after its first second. A copy's verifier
-# counts its chunks now (run/shard.c), and nothing is said of this run on a pipe.
+# counts its chunks now (run/shard.c): no estimate in minutes (on a loaded machine its rounds'
+# even pace may rightly say "over 45 s").
 "$TOOL" run -c allgather -a stride -t ring -n 65536 -s 4MiB >"$T/out" 2>"$T/err"
 rc=$?
-if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && grep -q 'verified:    yes' "$T/out"; then
+if [ "$rc" -eq 0 ] && ! grep -Eq ' [0-9.]+ (min|h)' "$T/err" && grep -q 'verified:    yes' "$T/out"; then
     pass "stride all-gather on 65536 nodes (seconds) on a pipe: no estimate of minutes"
 else
     fail "stride all-gather on 65536 nodes on a pipe: no estimate of minutes" "exit $rc" \
