@@ -34,6 +34,8 @@
  *    from the command's start, one line says so once, with what it was measured on; -q drops it.
  *    It says "over": the piece may be one pass of several (measured: N = 32768 ring all-gather
  *    was told "over 45 s" after 1.1 s, and took 87 s on a loaded machine).
+ *    Only a unit whose steps cost about the same is extrapolated (even_steps: not a search's
+ *    candidates); a sharded copy's verifier reports its chunks for that reason (run/shard.c).
  *    Work still going past LONG_WORK_SECONDS with nothing to estimate from (no total known, or
  *    nothing done since the piece began, or going on past what it called its total) says that
  *    once instead, with its count so far.
@@ -121,11 +123,23 @@ static piece *piece_slot(piece *table, const char *what) {
     return empty ? empty : &table[0];
 }
 
+/* Whether a unit's steps cost about the same, so that its pace so far says when the rest ends.
+ * A search's candidates do not: most are decided by a proven bound in microseconds, a few are
+ * mapped for seconds, in no order (tcp1-split's broadcast search on the star at 131072 nodes
+ * decided 2 of 37 in its first 6.6 s and was told "over 4 min"; it ended at 15 s). Their long
+ * ones get the word ahead of each candidate mapped, and a search past LONG_WORK_SECONDS the
+ * line that it is not done. */
+static int even_steps(const char *what) {
+    return strcmp(what, "candidates") != 0;
+}
+
 /* The seconds piece p still needs at its pace so far; < 0 while it cannot be said (total
- * unknown, nothing done since it was first met, or looked at too early). */
+ * unknown, nothing done since it was first met, looked at too early, or steps of uneven cost). */
 static double piece_left(const piece *p, double now, uint64_t done, uint64_t total) {
     const double ran = now - p->start;
-    if (!total || done <= p->done0 || done >= total || ran < LONG_WORK_LOOK) return -1;
+    if (!total || done <= p->done0 || done >= total || ran < LONG_WORK_LOOK ||
+        !even_steps(p->what))
+        return -1;
     return ran * (double)(total - done) / (double)(done - p->done0);
 }
 

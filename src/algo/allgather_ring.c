@@ -16,6 +16,10 @@ static int ring_plan(oc__plan *plan, oc_collective coll, uint32_t nodes, uint32_
     if (!rc) rc = oc__plan_plain(plan, "ring", coll, nodes, root, bytes, 1, params, why, len);
     plan->rounds = nodes - 1u;
     if (!rc) plan->spec.units = plan->spec.transfers = (uint64_t)nodes * (nodes - 1); /* work */
+    /* ring_phases.c: every whole round one family, taken whole by the verifier and the model;
+     * said so that the word ahead (run/shard.c) does not cost its transfers one by one (131072
+     * nodes: "about 29 min" ahead of a run of 0.2 s) */
+    if (!rc) plan->spec.families = 1;
     return rc;
 }
 

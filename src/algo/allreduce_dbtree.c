@@ -36,6 +36,7 @@
  * two: the fat-tree's 1 or 3). The search never asks which network it is on.
  */
 #include "algo/algos.h"
+#include "core/progress.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -370,6 +371,12 @@ static int rounds(const dbt *d, oc__emit *e, tally *c) {
         }
         for (uint32_t t = 0; t < 2; t++)
             for (uint32_t v = 0; v < N; v++) {
+                /* The search counts whole schedules before it offers a pipeline (C0's, and
+                 * each shorter one's): on the fat-tree at 131072 nodes minutes without a
+                 * candidate decided. A tick polls the search's progress (the caller's callback:
+                 * the time, the CLI's line that the work is not done) and hears a stop. */
+                int tick = oc__stop_tick();
+                if (tick) return tick;
                 const int64_t u = d->up[t][v];
                 if (u < 0) continue;
                 /* reduce: chunk j = r - height(v) goes up; broadcast: chunk j = r - H - depth(u)

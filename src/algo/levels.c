@@ -33,6 +33,7 @@
  * offered with its exact steps when they can win. A prime N has one list, N itself.
  */
 #include "algo/levels.h"
+#include "core/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,6 +271,10 @@ static int offer(levels_walk *w, const oc__radices *r, uint64_t steps) {
 static int walk(levels_walk *w, uint64_t P, uint64_t fixed) {
     const uint64_t R = w->N / P;
     for (uint64_t n = 2; n <= R; n++) {
+        /* a prefix's divisors are tried one by one (R of them): the search's progress is polled
+         * here too, so that a long walk between two candidates offered is heard (and stopped) */
+        int tick = oc__stop_tick();
+        if (tick) return tick;
         if (R % n || (w->cur.k == 0 && n < 3 && n != R)) continue;
         if (w->cur.k >= OC_RADIX_MAX_STAGES) return 0;
         const uint64_t st = fixed + level_steps((uint32_t)n, w->N, w->C);

@@ -326,22 +326,22 @@ uint64_t oc__shard_work(const oc__spec *spec) {
  * chunk-transfer (SiPCO at 4096 nodes, core/budget.c). */
 #define OC__PACE_TRANSFER_S 1e-7
 #define OC__PACE_MERGE_S 6e-8
-/* A copy's chunk-transfer in a verifier pass of its own is a range moved, not a set merged: the
- * stride all-gather on 65536 nodes verifies 4.3e9 of them, and the whole pinned run took 4.8 s
- * of CPU (load 20): about 1e-9 s each. At the merges' pace it was told "about 4 min", and
- * tcp1-split on 16384 nodes (a second's run) "about 17 min". */
-#define OC__PACE_COPY_UNIT_S 1e-9
-
+/* A copy verified in a pass of its own adds a range a transfer to its receiver's range set,
+ * whatever the chunks the range holds: its pass costs its transfers again (the schedule is
+ * generated again for it), not its chunk-transfers. Costed a chunk-transfer (1e-9 s each),
+ * tcp1-split's broadcast on 131072 nodes (2.7e11 chunk-transfers stated, 6.6e6 transfers) was
+ * told "about 5 min" ahead of a run of 6.6 s of CPU; the stride all-gather on 65536 nodes (3.3e7
+ * transfers, 4.3e9 chunk-transfers) takes 4.8-6.2 s and is told nothing (6.7 s), on 131072 nodes
+ * 47 s of CPU and "about 55 s". */
 static double work_seconds(const oc__spec *spec, uint32_t shards) {
     if (spec->families && spec->nodes >= 2 && spec->chunks % spec->nodes == 0) return 0;
-    /* a reduction verified a set a chunk merges; a copy verified in passes of its own reports
-     * its work in chunk-transfers too (the shards' progress), at a range's pace */
+    /* a reduction verified a set a chunk merges; a copy verified in passes of its own generates
+     * its transfers once more */
     const int reduces = oc_collective_reduces(spec->coll);
     const int merges = (shards > 1 || (shards && verifies_per_chunk(spec))) && reduces;
     const int copies = shards > 1 && !reduces;
-    return (double)spec->transfers * OC__PACE_TRANSFER_S +
-           (merges ? (double)spec->units * OC__PACE_MERGE_S : 0) +
-           (copies ? (double)spec->units * OC__PACE_COPY_UNIT_S : 0);
+    return (double)spec->transfers * OC__PACE_TRANSFER_S * (copies ? 2 : 1) +
+           (merges ? (double)spec->units * OC__PACE_MERGE_S : 0);
 }
 
 void oc__work_ahead(const oc__spec *spec, uint32_t shards, oc_progress_fn fn, void *ctx) {
@@ -562,8 +562,13 @@ int oc__verify_sharded(const oc__spec *spec, oc__source source, void *source_arg
     int rc = 0;
     run.slots = oc__calloc(jobs ? jobs : 1, sizeof(slot));
     const uint64_t share_lo = (uint64_t)lo * plan->width, share_hi = (uint64_t)hi * plan->width;
-    /* a part's share of the units is not known ahead: parts count their chunks */
-    run.by_units = spec->units && !part;
+    /* A part's share of the units is not known ahead: parts count their chunks. A copy counts
+     * its chunks too: its verifier adds a range a transfer, so its time goes with the transfers
+     * each shard generates (every shard's about the same), not with the chunks they carry. The
+     * stride all-gather on 65536 nodes carries 0.4% of its chunk-transfers in its first 128 rounds
+     * and the rest in the last 128, in rounds of equal transfers: counted in chunk-transfers, its
+     * first second's pace told the CLI "over 29 min" of a run of 4.8 s. */
+    run.by_units = spec->units && !part && oc_collective_reduces(spec->coll);
     if (run.by_units)
         oc__progress_begin(&run.progress, shard_progress_now.fn, shard_progress_now.ctx,
                            "verifier chunk-transfers", spec->units);

@@ -148,6 +148,38 @@ else
     fail "a broadcast whose copies are verified in a pass of their own: no word ahead" "exit $rc" \
         "$(head -c 300 "$T/err")"
 fi
+# The ring all-gather's rounds are families, taken whole: 131072 nodes in a fraction of a second,
+# and no word ahead (it was told "about 29 min" from its 1.7e10 transfers one by one).
+"$TOOL" run -c allgather -a ring -t ring -n 131072 -s 1MiB >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ ! -s "$T/err" ]; then
+    pass "ring all-gather on 131072 nodes (rounds taken whole): no word ahead"
+else
+    fail "ring all-gather on 131072 nodes: no word ahead" "exit $rc" "$(head -c 300 "$T/err")"
+fi
+# A measured estimate needs steps of even cost. The stride all-gather on 65536 nodes (about 5 s
+# of CPU) carries 0.4% of its chunk-transfers in its first 128 rounds: its verifier's progress in
+# chunk-transfers told "this will take over 29 min" after its first second. A copy's verifier
+# counts its chunks now (run/shard.c): no estimate in minutes (on a loaded machine its rounds'
+# even pace may rightly say "over 45 s").
+"$TOOL" run -c allgather -a stride -t ring -n 65536 -s 4MiB >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 0 ] && ! grep -Eq ' [0-9.]+ (min|h)' "$T/err" && grep -q 'verified:    yes' "$T/out"; then
+    pass "stride all-gather on 65536 nodes (seconds) on a pipe: no estimate of minutes"
+else
+    fail "stride all-gather on 65536 nodes on a pipe: no estimate of minutes" "exit $rc" \
+        "$(head -c 300 "$T/err")"
+fi
+# dbtree's search on the fat-tree at 131072 nodes counts whole schedules for minutes before its
+# first candidate is decided; its loops poll the search's progress (oc__stop_tick), so the
+# terminal's line shows within seconds (and a pipe hears the 30 s line); it said nothing before.
+tty_run timeout 8 "$TOOL" run -c allreduce -a dbtree -t fattree -n 131072 -s 1MiB
+if grep -qa $'\ropticoll: candidates 0' "$T/tty"; then
+    pass "dbtree's search before its first candidate reports its progress"
+else
+    fail "dbtree's search before its first candidate reports its progress" \
+        "$(tr '\r' '\n' <"$T/tty" | head -5)"
+fi
 # on a terminal: the word ahead, then the progress line with its measured time left
 tty_run timeout 8 "$TOOL" "${BIG[@]}"
 if grep -Eqa "^$AHEAD" "$T/tty" &&
