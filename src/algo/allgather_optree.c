@@ -1034,6 +1034,29 @@ static int ring_scratch_size(ring_scratch *z, uint32_t N, size_t dists) {
  * reached that many colours: *whole is then 0 and colours[] are lower bounds on the model's (the
  * sweep only adds colours), one of them >= enough; else *whole is 1 and they are the model's.
  * 0 or OC_ENOMEM. */
+/* Node n's ring-stage arcs in direction dir (0 clockwise), for the sweep's two walks: j = 0 is
+ * the tie at N/2 when it goes this way, then j = 1 .. the count returned, longest first
+ * (clockwise arcs by falling distance, counterclockwise ones by rising distance). */
+static size_t stage_arcs(const uint32_t *ncw, const uint8_t *tie, size_t per, int dir,
+                         uint32_t n) {
+    return dir == 0 ? ncw[n] : per - (ncw[n] + (tie[n] ? 1 : 0));
+}
+
+/* The length of arc j of stage_arcs' list (cnt of them) in *len; 0 when j = 0 and no tie goes
+ * this way. */
+static inline int stage_arc(uint32_t N, const uint32_t *dist, const uint32_t *ncw,
+                            const uint8_t *tie, size_t per, int dir, uint32_t n, size_t cnt,
+                            size_t j, uint32_t *len) {
+    if (j == 0) {
+        *len = N / 2;
+        return tie[n] == 1 + dir;
+    }
+    const uint32_t *dn = dist + (size_t)n * per;
+    const size_t i = dir == 0 ? cnt - j : ncw[n] + (tie[n] ? 1 : 0) + j - 1;
+    *len = dir == 0 ? dn[i] : N - dn[i];
+    return 1;
+}
+
 static int ring_stage_colours(ring_scratch *z, uint32_t N, uint64_t V, uint32_t m,
                               const uint32_t *host, uint64_t enough, uint64_t colours[2],
                               uint64_t maxload[2], int *whole) {
@@ -1135,20 +1158,10 @@ static int ring_stage_colours(ring_scratch *z, uint32_t N, uint64_t V, uint32_t 
         for (int fill = 0; fill < 2; fill++) {
             for (uint32_t p = 0; p < N; p++) {
                 const uint32_t s = (cut + p) % N, n = dir == 0 ? s : (N - s) % N;
-                const uint32_t *dn = dist + (size_t)n * per;
-                /* longest first: the tie, then clockwise arcs by falling distance, or
-                 * counterclockwise ones by rising distance; the crossing ones come first */
-                const size_t lo = dir == 0 ? 0 : ncw[n] + (tie[n] ? 1 : 0);
-                const size_t cnt = dir == 0 ? ncw[n] : per - lo;
-                for (size_t j = 0; j <= cnt; j++) {
+                const size_t cnt = stage_arcs(ncw, tie, per, dir, n);
+                for (size_t j = 0; j <= cnt; j++) { /* the crossing ones come first */
                     uint32_t len;
-                    if (j == 0) {
-                        if (tie[n] != 1 + dir) continue;
-                        len = N / 2;
-                    } else {
-                        const size_t i = dir == 0 ? cnt - j : lo + j - 1;
-                        len = dir == 0 ? dn[i] : N - dn[i];
-                    }
+                    if (!stage_arc(N, dist, ncw, tie, per, dir, n, cnt, j, &len)) continue;
                     if (p + len <= N) { /* an interval, and so are the shorter ones after it */
                         if (fill) break;
                         rel_at[p + len + 1]++;
@@ -1196,18 +1209,10 @@ static int ring_stage_colours(ring_scratch *z, uint32_t N, uint64_t V, uint32_t 
                 bucket_put(&pool, z->opens[i]);
             if (p == N) break;
             const uint32_t s = (cut + p) % N, n = dir == 0 ? s : (N - s) % N;
-            const uint32_t *dn = dist + (size_t)n * per;
-            const size_t lo = dir == 0 ? 0 : ncw[n] + (tie[n] ? 1 : 0);
-            const size_t cnt = dir == 0 ? ncw[n] : per - lo;
+            const size_t cnt = stage_arcs(ncw, tie, per, dir, n);
             for (size_t j = 0; j <= cnt; j++) {
                 uint32_t len;
-                if (j == 0) { /* the tie first (the longest), when it goes this way */
-                    if (tie[n] != 1 + dir) continue;
-                    len = N / 2;
-                } else {
-                    const size_t i = dir == 0 ? cnt - j : lo + j - 1;
-                    len = dir == 0 ? dn[i] : N - dn[i];
-                }
+                if (!stage_arc(N, dist, ncw, tie, per, dir, n, cnt, j, &len)) continue;
                 if (p + len > N) continue; /* through the cut: coloured above */
                 const uint32_t end = p + len;
                 uint32_t dl = bucket_next(&pool, end);
