@@ -85,19 +85,26 @@ static oc_kv *net_params_for(const oc__algo *a) {
     return kv;
 }
 
+/* The request every check of this file makes: `a` on N nodes, 4 KiB, on its network (its name
+ * written into `net`, its settings `np`), `params` pinned, without the real-data run. */
+static oc_request request_for(const oc__algo *a, uint32_t N, const oc_kv *params, char *net,
+                              size_t len, const oc_kv *np) {
+    return (oc_request){.collective = a->info.collective,
+                        .algorithm = a->info.name,
+                        .network = network_of(a, net, len),
+                        .nodes = N,
+                        .bytes = 4096,
+                        .params = params,
+                        .net_params = np,
+                        .skip_data_check = 1};
+}
+
 /* Plans `a` on N nodes as a run would (the search's choice where unpinned), generates it into a
  * counter and compares. Returns 1 when the plan was made (the restrictions took N), else 0. */
 static int compare_counts(const oc__algo *a, uint32_t N, oc_kv *params) {
     char net[64];
     oc_kv *np = net_params_for(a);
-    oc_request req = {.collective = a->info.collective,
-                      .algorithm = a->info.name,
-                      .network = network_of(a, net, sizeof net),
-                      .nodes = N,
-                      .bytes = 4096,
-                      .params = params,
-                      .net_params = np,
-                      .skip_data_check = 1};
+    oc_request req = request_for(a, N, params, net, sizeof net, np);
     const oc__algo *algo = NULL;
     const oc__model *model = NULL;
     oc__plan plan = {0};
@@ -172,17 +179,10 @@ static int run_at(const oc__algo *a, uint32_t N, const oc_kv *params, uint64_t b
     oc_kv *np = net_params_for(a);
     const oc_settings settings = {.work_budget = budget};
     seen s = {0};
-    oc_request req = {.collective = a->info.collective,
-                      .algorithm = a->info.name,
-                      .network = network_of(a, net, sizeof net),
-                      .nodes = N,
-                      .bytes = 4096,
-                      .params = params,
-                      .net_params = np,
-                      .skip_data_check = 1,
-                      .settings = &settings,
-                      .progress = record,
-                      .progress_ctx = &s};
+    oc_request req = request_for(a, N, params, net, sizeof net, np);
+    req.settings = &settings;
+    req.progress = record;
+    req.progress_ctx = &s;
     oc_report *rep = NULL;
     oc__progress_every_step(1);
     int rc = oc_run(&req, &rep, why, len);
@@ -208,13 +208,7 @@ static void refused_at_the_edge(const oc__algo *a, uint32_t N) {
     /* the plan a run makes (the search's choice), its parameters pinned */
     char net[64];
     oc_kv *np = net_params_for(a);
-    oc_request req = {.collective = a->info.collective,
-                      .algorithm = a->info.name,
-                      .network = network_of(a, net, sizeof net),
-                      .nodes = N,
-                      .bytes = 4096,
-                      .net_params = np,
-                      .skip_data_check = 1};
+    oc_request req = request_for(a, N, NULL, net, sizeof net, np);
     const oc__algo *algo = NULL;
     const oc__model *model = NULL;
     oc__plan plan = {0};
